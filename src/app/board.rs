@@ -1,0 +1,133 @@
+//! Draws the table: terrain as filled shapes, bases as rectangles in side colours with a front
+//! edge and a label.
+
+use super::BattleState;
+use crate::rules::geometry::Pt;
+use crate::rules::terrain::FeatureKind;
+use bevy::asset::RenderAssetUsages;
+use bevy::mesh::{Indices, PrimitiveTopology};
+use bevy::prelude::*;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Startup, (spawn_camera, spawn_table));
+}
+
+fn spawn_camera(mut commands: Commands, battle: Res<BattleState>, windows: Query<&Window>) {
+    let b = &battle.0;
+    let (ww, wh) = windows.iter().next().map(|w| (w.width(), w.height())).unwrap_or((1280.0, 720.0));
+    let scale = (b.table.width / ww).max(b.table.height / wh) * 1.05;
+    commands.spawn((
+        Camera2d,
+        Projection::Orthographic(OrthographicProjection { scale, ..OrthographicProjection::default_2d() }),
+        Transform::from_xyz(b.table.width / 2.0, b.table.height / 2.0, 0.0),
+    ));
+}
+
+fn terrain_colour(kind: FeatureKind, level: u8) -> Color {
+    match kind {
+        FeatureKind::Woods => Color::srgb(0.18, 0.38, 0.16),
+        FeatureKind::Hill => {
+            let k = 0.06 * level.min(4) as f32;
+            Color::srgb(0.62 + k, 0.55 + k * 0.8, 0.36 + k * 0.5)
+        }
+        FeatureKind::Town => Color::srgb(0.55, 0.35, 0.30),
+        FeatureKind::Village => Color::srgb(0.66, 0.50, 0.38),
+        FeatureKind::Marsh => Color::srgb(0.42, 0.52, 0.45),
+        FeatureKind::Rough => Color::srgb(0.55, 0.52, 0.40),
+        FeatureKind::Fortification => Color::srgb(0.45, 0.40, 0.35),
+        FeatureKind::River => Color::srgb(0.25, 0.42, 0.68),
+        FeatureKind::Stream => Color::srgb(0.35, 0.55, 0.78),
+        FeatureKind::Road => Color::srgb(0.72, 0.64, 0.48),
+        FeatureKind::Bridge => Color::srgb(0.45, 0.36, 0.28),
+        FeatureKind::Causeway => Color::srgb(0.62, 0.58, 0.50),
+    }
+}
+
+fn z_of(kind: FeatureKind, level: u8) -> f32 {
+    match kind {
+        FeatureKind::Hill => 1.0 + level as f32 * 0.1,
+        FeatureKind::Marsh | FeatureKind::Rough => 2.0,
+        FeatureKind::Woods => 3.0,
+        FeatureKind::River | FeatureKind::Stream => 4.0,
+        FeatureKind::Road | FeatureKind::Causeway => 5.0,
+        FeatureKind::Bridge => 6.0,
+        FeatureKind::Town | FeatureKind::Village | FeatureKind::Fortification => 7.0,
+    }
+}
+
+fn mesh_of(tris: &[[Pt; 3]]) -> Mesh {
+    let positions: Vec<[f32; 3]> = tris.iter().flat_map(|t| t.iter().map(|p| [p.x, p.y, 0.0])).collect();
+    let indices: Vec<u32> = (0..positions.len() as u32).collect();
+    Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::default())
+        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
+        .with_inserted_indices(Indices::U32(indices))
+}
+
+fn spawn_table(mut commands: Commands, battle: Res<BattleState>, mut meshes: ResMut<Assets<Mesh>>, mut materials: ResMut<Assets<ColorMaterial>>) {
+    let b = &battle.0;
+    let (w, h) = (b.table.width, b.table.height);
+    commands.spawn((
+        Mesh2d(meshes.add(Rectangle::new(w, h))),
+        MeshMaterial2d(materials.add(Color::srgb(0.50, 0.60, 0.36))),
+        Transform::from_xyz(w / 2.0, h / 2.0, 0.0),
+    ));
+    for z in &b.zones {
+        let c = b.sides.get(z.side).map(|s| s.colour).unwrap_or([200, 200, 200]);
+        commands.spawn((
+            Mesh2d(meshes.add(Rectangle::new(z.max.x - z.min.x, z.max.y - z.min.y))),
+            MeshMaterial2d(materials.add(Color::srgba_u8(c[0], c[1], c[2], 40))),
+            Transform::from_xyz((z.min.x + z.max.x) / 2.0, (z.min.y + z.max.y) / 2.0, 0.5),
+        ));
+    }
+    for f in &b.terrain.features {
+        let tris = f.triangles();
+        if tris.is_empty() {
+            continue;
+        }
+        commands.spawn((
+            Mesh2d(meshes.add(mesh_of(&tris))),
+            MeshMaterial2d(materials.add(terrain_colour(f.kind, f.level))),
+            Transform::from_xyz(0.0, 0.0, z_of(f.kind, f.level)),
+        ));
+        if !f.kind.is_linear() || f.kind == FeatureKind::River {
+            let (lo, hi) = f.bounds();
+            commands.spawn((
+                Text2d::new(f.name.clone()),
+                TextFont { font_size: FontSize::Px(9.0), ..default() },
+                TextColor(Color::srgba(0.1, 0.1, 0.1, 0.8)),
+                Transform::from_xyz((lo.x + hi.x) / 2.0, (lo.y + hi.y) / 2.0, 9.0),
+            ));
+        }
+    }
+    if let Some(o) = &b.objective {
+        commands.spawn((
+            Mesh2d(meshes.add(Circle::new(8.0))),
+            MeshMaterial2d(materials.add(Color::srgb(0.95, 0.85, 0.2))),
+            Transform::from_xyz(o.at.x, o.at.y, 8.0),
+        ));
+    }
+    for u in b.units.iter().filter(|u| u.alive()) {
+        let c = b.sides.get(u.side).map(|s| s.colour).unwrap_or([200, 200, 200]);
+        let rot = Quat::from_rotation_z(-u.base.facing.to_radians());
+        let pos = Vec3::new(u.base.centre.x, u.base.centre.y, 10.0);
+        commands
+            .spawn((
+                Mesh2d(meshes.add(Rectangle::new(u.base.width, u.base.depth))),
+                MeshMaterial2d(materials.add(Color::srgb_u8(c[0], c[1], c[2]))),
+                Transform::from_translation(pos).with_rotation(rot),
+            ))
+            .with_children(|p| {
+                p.spawn((
+                    Mesh2d(meshes.add(Rectangle::new(u.base.width, u.base.depth.min(12.0) * 0.25))),
+                    MeshMaterial2d(materials.add(Color::srgb(0.95, 0.95, 0.90))),
+                    Transform::from_xyz(0.0, u.base.depth / 2.0 - u.base.depth.min(12.0) * 0.125, 0.1),
+                ));
+                p.spawn((
+                    Text2d::new(u.troop.clone()),
+                    TextFont { font_size: FontSize::Px(8.0), ..default() },
+                    TextColor(Color::WHITE),
+                    Transform::from_xyz(0.0, -1.0, 0.2),
+                ));
+            });
+    }
+}

@@ -1,0 +1,191 @@
+//! The headless command line: `check`, `run`, `play`, and the window by default.
+
+use crate::rules::report;
+use crate::rules::save::{self, FileKind};
+use crate::rules::scenario::{self, Diagnostic};
+use crate::rules::{Battle, Command};
+use clap::{Parser, Subcommand};
+use std::path::{Path, PathBuf};
+
+/// The scenario opened when no file is given.
+pub const DEFAULT_SCENARIO: &str = "scenarios/default.ron";
+
+#[derive(Parser, Debug)]
+#[command(name = "volley", version, about = "A 2D hotseat tabletop for horse-and-musket miniature wargames")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Cmd>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Cmd {
+    /// Open the window on a scenario or a save.
+    Play {
+        file: PathBuf,
+        /// Render a few frames, save a screenshot here and exit.
+        #[arg(long)]
+        screenshot: Option<PathBuf>,
+    },
+    /// Validate scenarios, saves and order files; prints file:line:col: message per problem.
+    Check {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Apply an order file to a scenario and print the events and the final state.
+    Run {
+        scenario: PathBuf,
+        #[arg(long)]
+        orders: PathBuf,
+        /// Seed for the dice (default: the scenario's).
+        #[arg(long, conflicts_with = "dice")]
+        seed: Option<u64>,
+        /// Die results to use in order, e.g. 4,2,6.
+        #[arg(long, value_delimiter = ',')]
+        dice: Option<Vec<u8>>,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+        /// Write a save of the final state here.
+        #[arg(long)]
+        save: Option<PathBuf>,
+    },
+}
+
+/// Finds the default scenario beside the program or in the working directory.
+pub fn default_scenario() -> PathBuf {
+    let here = PathBuf::from(DEFAULT_SCENARIO);
+    if here.exists() {
+        return here;
+    }
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(DEFAULT_SCENARIO)
+}
+
+fn print_diags(d: &[Diagnostic]) {
+    for x in d {
+        eprintln!("{x}");
+    }
+}
+
+/// Checks one file of any kind.
+pub fn check_file(path: &Path) -> Vec<Diagnostic> {
+    let text = match scenario::read_text(path) {
+        Ok(t) => t,
+        Err(d) => return d,
+    };
+    let file = path.display().to_string();
+    match save::sniff(&text) {
+        FileKind::Orders => save::parse_orders(&text, &file).err().unwrap_or_default(),
+        FileKind::Save => save::parse(&text, &file).err().unwrap_or_default(),
+        FileKind::Scenario => scenario::parse(&text, &file).err().unwrap_or_default(),
+    }
+}
+
+/// Runs orders against a battle; returns the events and the first refusal, if any.
+pub fn run_orders(b: &mut Battle, orders: Vec<Command>) -> (Vec<crate::rules::Event>, Option<String>) {
+    let mut events = Vec::new();
+    for (i, c) in orders.into_iter().enumerate() {
+        let shown = format!("{c:?}");
+        match b.execute(c) {
+            Ok(ev) => events.extend(ev),
+            Err(e) => return (events, Some(format!("order {} ({shown}) refused: {e}", i + 1))),
+        }
+    }
+    (events, None)
+}
+
+fn run(scenario_path: &Path, orders_path: &Path, seed: Option<u64>, dice: Option<Vec<u8>>, json: bool, save_to: Option<PathBuf>) -> i32 {
+    let mut b = match save::load_any(scenario_path) {
+        Ok(b) => b,
+        Err(d) => {
+            print_diags(&d);
+            return 1;
+        }
+    };
+    let orders = match scenario::read_text(orders_path).and_then(|t| save::parse_orders(&t, &orders_path.display().to_string())) {
+        Ok(o) => o,
+        Err(d) => {
+            print_diags(&d);
+            return 1;
+        }
+    };
+    if let Some(d) = dice {
+        if let Some(bad) = d.iter().find(|x| !(1..=6).contains(*x)) {
+            eprintln!("--dice: {bad} is not a result of a six-sided die");
+            return 1;
+        }
+        b.script_dice(&d);
+    } else if let Some(s) = seed {
+        b.reseed(s);
+    }
+    let (events, error) = run_orders(&mut b, orders);
+    if json {
+        println!("{}", serde_json::to_string_pretty(&report::run_json(&b, &events, error.clone())).unwrap_or_default());
+    } else {
+        for e in &events {
+            println!("{}", report::describe(&b, e));
+        }
+        println!("-- turn {}, {} phase, {} to move", b.turn, b.phase.name(), b.sides.get(b.active).map(|s| s.name.as_str()).unwrap_or("?"));
+        for u in &b.units {
+            let status = if u.status.removed {
+                "destroyed".to_string()
+            } else {
+                format!("{} hit(s){}", u.status.hits, if u.status.shaken { ", shaken" } else { "" })
+            };
+            println!("{:<12} {:<28} {:<4} ({:7.1}, {:7.1}) facing {:5.1}  {}", u.id.0, u.name, u.troop, u.base.centre.x, u.base.centre.y, u.base.facing, status);
+        }
+        if let Some(e) = &error {
+            eprintln!("{e}");
+        }
+    }
+    if let Some(p) = save_to
+        && let Err(e) = save::write(&b, &p)
+    {
+        eprintln!("{e}");
+        return 1;
+    }
+    if error.is_some() { 1 } else { 0 }
+}
+
+/// Entry point; returns the exit code.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 2 } else { 0 };
+        }
+    };
+    match cli.command {
+        None => play(&default_scenario(), None),
+        Some(Cmd::Play { file, screenshot }) => play(&file, screenshot),
+        Some(Cmd::Check { files }) => {
+            let mut bad = false;
+            for f in &files {
+                let d = check_file(f);
+                if d.is_empty() {
+                    println!("{}: ok", f.display());
+                } else {
+                    bad = true;
+                    for x in d {
+                        println!("{x}");
+                    }
+                }
+            }
+            if bad { 1 } else { 0 }
+        }
+        Some(Cmd::Run { scenario, orders, seed, dice, json, save }) => run(&scenario, &orders, seed, dice, json, save),
+    }
+}
+
+fn play(file: &Path, screenshot: Option<PathBuf>) -> i32 {
+    match save::load_any(file) {
+        Ok(b) => {
+            crate::app::run(b, screenshot);
+            0
+        }
+        Err(d) => {
+            print_diags(&d);
+            1
+        }
+    }
+}

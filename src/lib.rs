@@ -1,0 +1,5 @@
+//! volley: a 2D hotseat tabletop for horse-and-musket miniature wargames.
+
+pub mod app;
+pub mod cli;
+pub mod rules;

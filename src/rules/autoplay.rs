@@ -1,0 +1,104 @@
+//! A simple seeded player that gives random legal commands: for solo testing, benchmarks and
+//! property tests. It only proposes; the battle decides what is legal.
+
+use super::battle::Battle;
+use super::command::{Command, Event, Step};
+use super::geometry::Corner;
+use super::model::{Phase, UnitId};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Proposes commands for the side to move.
+pub struct AutoPlayer {
+    rng: ChaCha8Rng,
+}
+
+impl AutoPlayer {
+    pub fn new(seed: u64) -> Self {
+        AutoPlayer { rng: ChaCha8Rng::seed_from_u64(seed) }
+    }
+
+    fn pick(&mut self, n: usize) -> usize {
+        if n == 0 { 0 } else { (self.rng.next_u32() as usize) % n }
+    }
+
+    fn candidates(&mut self, b: &Battle) -> Vec<Command> {
+        let own: Vec<UnitId> = b.alive().filter(|u| u.side == b.active).map(|u| u.id.clone()).collect();
+        let enemies: Vec<UnitId> = b.alive().filter(|u| u.side != b.active).map(|u| u.id.clone()).collect();
+        let mut out = Vec::new();
+        match b.phase {
+            Phase::Movement => {
+                for u in &own {
+                    if let Some(e) = enemies.get(self.pick(enemies.len())) {
+                        out.push(Command::Move { unit: u.clone(), steps: vec![Step::ToContact(e.clone())] });
+                    }
+                    let d = [50.0, 100.0, 150.0, 200.0, 300.0][self.pick(5)];
+                    out.push(Command::Move { unit: u.clone(), steps: vec![Step::Advance(d)] });
+                    let corner = if self.pick(2) == 0 { Corner::Left } else { Corner::Right };
+                    out.push(Command::Move { unit: u.clone(), steps: vec![Step::Wheel { corner, degrees: 30.0 }] });
+                    out.push(Command::Unlimber { unit: u.clone() });
+                }
+            }
+            Phase::Firing => {
+                for u in &own {
+                    for e in &enemies {
+                        out.push(Command::Fire { unit: u.clone(), target: e.clone(), support: vec![] });
+                    }
+                }
+            }
+            Phase::CloseCombat => {
+                for u in &own {
+                    for e in &enemies {
+                        out.push(Command::Fight { unit: u.clone(), target: e.clone(), pursue: None });
+                    }
+                }
+            }
+            _ => {}
+        }
+        // Shuffle by the player's own generator.
+        for i in (1..out.len()).rev() {
+            let j = self.pick(i + 1);
+            out.swap(i, j);
+        }
+        out
+    }
+
+    /// Plays one phase: tries up to `tries` random commands, then ends the phase.
+    pub fn play_phase(&mut self, b: &mut Battle, tries: usize) -> Vec<Event> {
+        let mut events = Vec::new();
+        let phase = (b.turn, b.phase, b.active);
+        let mut cands = self.candidates(b);
+        cands.truncate(tries);
+        for c in cands {
+            if b.is_over() || (b.turn, b.phase, b.active) != phase {
+                break;
+            }
+            if let Ok(ev) = b.execute(c) {
+                events.extend(ev);
+            }
+        }
+        if !b.is_over()
+            && (b.turn, b.phase, b.active) == phase
+            && let Ok(ev) = b.execute(Command::EndPhase)
+        {
+            events.extend(ev);
+        }
+        events
+    }
+
+    /// Plays until the battle ends or `max_phases` phases pass.
+    pub fn play(&mut self, b: &mut Battle, max_phases: usize, tries: usize) -> Vec<Event> {
+        let mut events = Vec::new();
+        for _ in 0..max_phases {
+            if b.is_over() {
+                break;
+            }
+            let before = b.log.len();
+            events.extend(self.play_phase(b, tries));
+            if b.log.len() == before {
+                break;
+            }
+        }
+        events
+    }
+}

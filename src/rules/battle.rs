@@ -1,0 +1,351 @@
+//! The battle: table, terrain, sides, units, turn and phase, dice and log; one door for change.
+
+use super::command::{Command, Event, RuleError};
+use super::dice::Dice;
+use super::geometry::{Base, Pt};
+use super::model::{BoundState, Phase, Side, SideInfo, Unit, UnitId};
+use super::ruleset::AnyRuleset;
+use super::terrain::Terrain;
+use super::scenario::RawScenario;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// How many commands can be taken back.
+pub const UNDO_DEPTH: usize = 64;
+
+/// Table size in mm.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Table {
+    pub width: f32,
+    pub height: f32,
+}
+
+impl Table {
+    /// True when the whole base lies on the table.
+    pub fn holds(&self, base: &Base) -> bool {
+        base.corners().iter().all(|p| p.x >= -0.01 && p.y >= -0.01 && p.x <= self.width + 0.01 && p.y <= self.height + 0.01)
+    }
+}
+
+/// The measuring unit of the ruleset and its size on the table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Scale {
+    /// "paces" or "inches".
+    pub unit: String,
+    /// Millimetres per unit.
+    pub mm_per_unit: f32,
+}
+
+impl Scale {
+    pub fn to_mm(&self, v: f32) -> f32 {
+        v * self.mm_per_unit
+    }
+    pub fn from_mm(&self, mm: f32) -> f32 {
+        mm / self.mm_per_unit
+    }
+}
+
+/// A rectangle of the table where a side may deploy.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Zone {
+    pub side: Side,
+    pub min: Pt,
+    pub max: Pt,
+}
+
+impl Zone {
+    pub fn holds(&self, base: &Base) -> bool {
+        base.corners().iter().all(|p| p.x >= self.min.x && p.y >= self.min.y && p.x <= self.max.x && p.y <= self.max.y)
+    }
+}
+
+/// The defender's objective: taken by the attacker, it counts as lost units.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Objective {
+    pub at: Pt,
+    /// The side that holds it at the start.
+    pub owner: Side,
+    pub taken: bool,
+}
+
+/// Names and dates shown to players.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Info {
+    pub name: String,
+    pub date: String,
+    pub description: String,
+}
+
+/// The whole state of a game.
+#[derive(Clone, Debug)]
+pub struct Battle {
+    /// The scenario as written: saves carry it so that they replay anywhere.
+    pub scenario: Arc<RawScenario>,
+    /// Scripted dice given at the start, if any (saved so the replay uses them too).
+    pub scripted: Option<Vec<u8>>,
+    pub info: Info,
+    pub rules: AnyRuleset,
+    pub table: Table,
+    pub scale: Scale,
+    pub terrain: Terrain,
+    pub sides: Vec<SideInfo>,
+    pub units: Vec<Unit>,
+    pub zones: Vec<Zone>,
+    pub objective: Option<Objective>,
+    pub turn_limit: u32,
+    pub seed: u64,
+    pub turn: u32,
+    pub phase: Phase,
+    pub active: Side,
+    pub command_points: [i32; 2],
+    /// Index into the formal deployment sequence.
+    pub deployment_step: usize,
+    /// Units each side had at the start (the army break is a share of these).
+    pub starting_units: [u32; 2],
+    pub dice: Dice,
+    pub log: Vec<Event>,
+    /// Commands accepted so far: with the scenario and seed they replay the game.
+    pub commands: Vec<Command>,
+    undo: Vec<Battle>,
+}
+
+impl Battle {
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn assemble(
+        scenario: RawScenario,
+        info: Info,
+        rules: AnyRuleset,
+        table: Table,
+        scale: Scale,
+        terrain: Terrain,
+        sides: Vec<SideInfo>,
+        units: Vec<Unit>,
+        zones: Vec<Zone>,
+        objective: Option<Objective>,
+        turn_limit: u32,
+        seed: u64,
+    ) -> Self {
+        let mut starting_units = [0u32; 2];
+        for u in &units {
+            if u.side < 2 {
+                starting_units[u.side] += 1;
+            }
+        }
+        let phase = rules.first_phase(&units);
+        Battle {
+            scenario: Arc::new(scenario),
+            scripted: None,
+            info,
+            rules,
+            table,
+            scale,
+            terrain,
+            sides,
+            units,
+            zones,
+            objective,
+            turn_limit,
+            seed,
+            turn: 1,
+            phase,
+            active: 0,
+            command_points: [0, 0],
+            deployment_step: 0,
+            starting_units,
+            dice: Dice::seeded(seed),
+            log: Vec::new(),
+            commands: Vec::new(),
+            undo: Vec::new(),
+        }
+    }
+
+    pub fn unit(&self, id: &UnitId) -> Result<&Unit, RuleError> {
+        self.units.iter().find(|u| &u.id == id).ok_or_else(|| RuleError::UnknownUnit(id.clone()))
+    }
+
+    pub fn unit_mut(&mut self, id: &UnitId) -> Result<&mut Unit, RuleError> {
+        self.units.iter_mut().find(|u| &u.id == id).ok_or_else(|| RuleError::UnknownUnit(id.clone()))
+    }
+
+    pub fn index_of(&self, id: &UnitId) -> Option<usize> {
+        self.units.iter().position(|u| &u.id == id)
+    }
+
+    /// Units on the table and not removed.
+    pub fn alive(&self) -> impl Iterator<Item = &Unit> {
+        self.units.iter().filter(|u| u.alive())
+    }
+
+    pub fn enemy(side: Side) -> Side {
+        1 - side
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.phase == Phase::GameOver
+    }
+
+    /// The one door for change: check the command, resolve it, and apply its events.
+    /// A refused command changes nothing.
+    pub fn execute(&mut self, cmd: Command) -> Result<Vec<Event>, RuleError> {
+        if cmd == Command::Undo {
+            return self.undo();
+        }
+        if self.is_over() {
+            return Err(RuleError::GameOver);
+        }
+        let stack = std::mem::take(&mut self.undo);
+        let mut next = self.clone();
+        self.undo = stack;
+        let mut events = Vec::new();
+        let rules = self.rules.clone();
+        rules.execute(&mut next, &cmd, &mut events)?;
+        rules.after_command(&mut next, &mut events)?;
+        next.commands.push(cmd);
+        next.log.extend(events.iter().cloned());
+        let mut stack = std::mem::take(&mut self.undo);
+        let prev = std::mem::replace(self, next);
+        stack.push(prev);
+        if stack.len() > UNDO_DEPTH {
+            stack.remove(0);
+        }
+        self.undo = stack;
+        Ok(events)
+    }
+
+    /// Takes back the last accepted command, dice included.
+    pub fn undo(&mut self) -> Result<Vec<Event>, RuleError> {
+        let mut stack = std::mem::take(&mut self.undo);
+        let Some(prev) = stack.pop() else {
+            self.undo = stack;
+            return Err(RuleError::NothingToUndo);
+        };
+        let undone = self.log.len() - prev.log.len();
+        *self = prev;
+        self.undo = stack;
+        Ok(vec![Event::Undone { events: undone }])
+    }
+
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+
+    /// Applies an event to the state and records it in `out`.
+    pub fn emit(&mut self, out: &mut Vec<Event>, e: Event) {
+        self.apply(&e);
+        out.push(e);
+    }
+
+    /// The only place where state changes.
+    pub fn apply(&mut self, e: &Event) {
+        match e {
+            Event::PhaseBegan { turn, phase, side } => {
+                let new_bound = *side != self.active || *turn != self.turn;
+                self.turn = *turn;
+                self.phase = *phase;
+                self.active = *side;
+                for u in &mut self.units {
+                    if new_bound {
+                        u.bound = BoundState::default();
+                    } else {
+                        u.bound.recoiled = false;
+                    }
+                }
+                if new_bound {
+                    self.command_points = [0, 0];
+                }
+            }
+            Event::DeploymentStep { .. } => self.deployment_step += 1,
+            Event::CommandRoll { side, total, .. } => self.command_points[*side] = *total,
+            Event::CommandPointsSpent { side, left, .. } => self.command_points[*side] = *left,
+            Event::Moved { unit, to, contact, .. } => self.with_unit(unit, |u| {
+                u.base = *to;
+                u.status.continuing = false;
+                u.bound.moved = true;
+                if contact.is_some() {
+                    u.bound.charged = true;
+                }
+            }),
+            Event::Deployed { unit, to } => self.with_unit(unit, |u| {
+                u.base = *to;
+                u.status.undeployed = false;
+            }),
+            Event::Limbered { unit } => self.with_unit(unit, |u| {
+                u.status.limbered = true;
+                u.bound.limber_changed = true;
+            }),
+            Event::Unlimbered { unit } => self.with_unit(unit, |u| {
+                u.status.limbered = false;
+                u.bound.limber_changed = true;
+            }),
+            Event::Fortified { feature } => {
+                if let Some(f) = self.terrain.features.iter_mut().find(|f| &f.id == feature) {
+                    f.fortified = true;
+                }
+            }
+            Event::Fire { shooter, support, .. } => {
+                self.with_unit(shooter, |u| u.bound.fired = true);
+                for s in support {
+                    self.with_unit(s, |u| u.bound.fired = true);
+                }
+            }
+            Event::CloseCombat { attacker, defender, .. } => {
+                for id in [attacker, defender] {
+                    self.with_unit(id, |u| {
+                        u.bound.fought = true;
+                        u.status.continuing = false;
+                    });
+                }
+            }
+            Event::Hit { unit, total, .. } => self.with_unit(unit, |u| u.status.hits = *total),
+            Event::Shaken { unit } => self.with_unit(unit, |u| u.status.shaken = true),
+            Event::Recoiled { unit, to, .. } => self.with_unit(unit, |u| {
+                u.base = *to;
+                u.bound.recoiled = true;
+            }),
+            Event::Fled { unit, to, .. } => self.with_unit(unit, |u| u.base = *to),
+            Event::Pursued { unit, to, continuing, .. } => {
+                self.with_unit(unit, |u| {
+                    u.base = *to;
+                    u.bound.pursuing = true;
+                });
+                if let Some(c) = continuing {
+                    self.with_unit(c, |u| u.status.continuing = true);
+                }
+            }
+            Event::Conformed { unit, to, .. } => self.with_unit(unit, |u| u.base = *to),
+            Event::Destroyed { unit, .. } => self.with_unit(unit, |u| u.status.removed = true),
+            Event::RoutingTest { .. } => {}
+            Event::ObjectiveTaken { .. } => {
+                if let Some(o) = &mut self.objective {
+                    o.taken = true;
+                }
+            }
+            Event::ArmyBroken { .. } => {}
+            Event::GameOver { .. } => self.phase = Phase::GameOver,
+            Event::Undone { .. } => {}
+        }
+    }
+
+    fn with_unit(&mut self, id: &UnitId, f: impl FnOnce(&mut Unit)) {
+        if let Some(u) = self.units.iter_mut().find(|u| &u.id == id) {
+            f(u);
+        }
+    }
+
+    /// Restarts the dice from a seed (before any command).
+    pub fn reseed(&mut self, seed: u64) {
+        self.seed = seed;
+        self.dice = Dice::seeded(seed);
+    }
+
+    /// Uses the given results instead of the seeded generator (before any command).
+    pub fn script_dice(&mut self, results: &[u8]) {
+        self.scripted = Some(results.to_vec());
+        self.dice = Dice::scripted(results);
+    }
+
+    /// Rolls one die, failing cleanly when scripted dice run out.
+    pub fn d6(&mut self) -> Result<u8, RuleError> {
+        Ok(self.dice.d6()?)
+    }
+}

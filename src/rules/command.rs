@@ -1,0 +1,183 @@
+//! Commands players give, the events they produce, and the errors that refuse them.
+
+use super::geometry::{Base, Corner};
+use super::model::{Division, Phase, Side, UnitId};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// One part of a move, in the ruleset's units (paces or inches) and degrees.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Step {
+    /// Straight ahead.
+    Advance(f32),
+    /// Straight back, keeping facing.
+    Backstep(f32),
+    /// Directly sideways; positive to the right.
+    Sidestep(f32),
+    /// Wheel forward about a front corner by the given degrees.
+    Wheel { corner: Corner, degrees: f32 },
+    /// Turn on the spot about the centre; positive clockwise.
+    Pivot(f32),
+    /// Turn 180 degrees on the spot.
+    AboutFace,
+    /// Move diagonally: `forward` ahead and `right` to the side at once.
+    Oblique { forward: f32, right: f32 },
+    /// Straight ahead into contact with this enemy, then conform to it (last step only).
+    ToContact(UnitId),
+}
+
+/// An order given to the battle.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Command {
+    /// Finish the current phase (rolling the command dice when leaving the command phase).
+    EndPhase,
+    /// Move one unit.
+    Move { unit: UnitId, steps: Vec<Step> },
+    /// Move a formation of units in edge contact together, as one body.
+    MoveGroup { units: Vec<UnitId>, steps: Vec<Step> },
+    Limber { unit: UnitId },
+    Unlimber { unit: UnitId },
+    /// Fire at a target; `support` names friends adding fire support (they count as having fired).
+    Fire {
+        unit: UnitId,
+        target: UnitId,
+        #[serde(default)]
+        support: Vec<UnitId>,
+    },
+    /// Fight the close combat between a unit in contact and its opponent. `pursue` chooses
+    /// whether the victor follows up (default yes; HC always do, artillery never).
+    Fight {
+        unit: UnitId,
+        target: UnitId,
+        #[serde(default)]
+        pursue: Option<bool>,
+    },
+    /// Place a unit in formal deployment: centre in mm and facing in degrees.
+    Deploy { unit: UnitId, x: f32, y: f32, facing: f32 },
+    /// The defender fortifies a town or village before the battle.
+    Fortify { feature: String },
+    /// Take back the last command.
+    Undo,
+}
+
+/// A factor in a roll: its name, value and where the rule comes from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Factor {
+    pub name: String,
+    pub value: i32,
+    pub source: String,
+}
+
+/// One side's score in an opposed roll.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Score {
+    pub unit: UnitId,
+    pub die: u8,
+    pub factors: Vec<Factor>,
+    pub total: i32,
+}
+
+impl Score {
+    pub fn new(unit: &UnitId, die: u8, factors: Vec<Factor>) -> Self {
+        let total = die as i32 + factors.iter().map(|f| f.value).sum::<i32>();
+        Score { unit: unit.clone(), die, factors, total }
+    }
+    /// "+4 Muskets, +1 Elite = 5 + die 3 = 8".
+    pub fn explain(&self) -> String {
+        let parts: Vec<String> = self.factors.iter().map(|f| format!("{:+} {}", f.value, f.name)).collect();
+        let sum: i32 = self.factors.iter().map(|f| f.value).sum();
+        format!("{} = {} + die {} = {}", parts.join(", "), sum, self.die, self.total)
+    }
+}
+
+/// How an opposed roll came out, for the side it names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Verdict {
+    Draw,
+    Beaten,
+    BeatenByDouble,
+}
+
+/// What happened to a unit as the result of a roll.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Effect {
+    NoEffect,
+    Hits(u32),
+    Recoil,
+    HitAndRecoil,
+    Flee { hits: u32 },
+    Destroyed,
+}
+
+/// Something that happened. Applying the events in order rebuilds the battle.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind")]
+pub enum Event {
+    PhaseBegan { turn: u32, phase: Phase, side: Side },
+    DeploymentStep { side: Side, division: Division },
+    CommandRoll { side: Side, dice: Vec<u8>, factors: Vec<Factor>, total: i32 },
+    CommandPointsSpent { side: Side, amount: i32, left: i32, reason: String },
+    Moved { unit: UnitId, from: Base, to: Base, distance: f32, allowance: f32, going: String, contact: Option<UnitId> },
+    Deployed { unit: UnitId, to: Base },
+    Limbered { unit: UnitId },
+    Unlimbered { unit: UnitId },
+    Fortified { feature: String },
+    Fire { shooter: UnitId, target: UnitId, support: Vec<UnitId>, shooter_score: Score, target_score: Score, loser: Option<UnitId>, verdict: Verdict, stoic: bool, effect: Effect, mutual: bool },
+    CloseCombat { attacker: UnitId, defender: UnitId, attacker_score: Score, defender_score: Score, loser: Option<UnitId>, verdict: Verdict, stoic: bool, attacker_effect: Effect, defender_effect: Effect },
+    Hit { unit: UnitId, hits: u32, total: u32 },
+    Shaken { unit: UnitId },
+    Recoiled { unit: UnitId, from: Base, to: Base },
+    Fled { unit: UnitId, from: Base, to: Base },
+    Pursued { unit: UnitId, from: Base, to: Base, continuing: Option<UnitId> },
+    Conformed { unit: UnitId, from: Base, to: Base },
+    Destroyed { unit: UnitId, reason: String },
+    RoutingTest { unit: UnitId, destroyed: UnitId, die: u8, factors: Vec<Factor>, total: i32, need: i32, hit: bool },
+    ObjectiveTaken { side: Side, by: UnitId },
+    ArmyBroken { side: Side, losses: f32, of: f32 },
+    GameOver { winner: Option<Side>, reason: String },
+    Undone { events: usize },
+}
+
+/// Why a command was refused, in words a player understands.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum RuleError {
+    UnknownUnit(UnitId),
+    UnknownFeature(String),
+    NotYourUnit(UnitId),
+    WrongPhase { command: String, phase: Phase },
+    AlreadyActed { unit: UnitId, what: String },
+    NotEnoughCommandPoints { need: i32, have: i32 },
+    TooFar { unit: UnitId, distance: f32, allowance: f32, units: String },
+    Illegal(String),
+    OutOfDice,
+    NothingToUndo,
+    GameOver,
+}
+
+impl fmt::Display for RuleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RuleError::UnknownUnit(u) => write!(f, "there is no unit '{u}'"),
+            RuleError::UnknownFeature(t) => write!(f, "there is no terrain feature '{t}'"),
+            RuleError::NotYourUnit(u) => write!(f, "{u} belongs to the side that is not moving"),
+            RuleError::WrongPhase { command, phase } => write!(f, "cannot {command} in the {} phase", phase.name()),
+            RuleError::AlreadyActed { unit, what } => write!(f, "{unit} has already {what} this bound"),
+            RuleError::NotEnoughCommandPoints { need, have } => write!(f, "needs {need} command points, {have} left"),
+            RuleError::TooFar { unit, distance, allowance, units } => {
+                write!(f, "{unit}: {:.0} {units} of {:.0}", distance, allowance)
+            }
+            RuleError::Illegal(s) => f.write_str(s),
+            RuleError::OutOfDice => f.write_str("the scripted dice ran out"),
+            RuleError::NothingToUndo => f.write_str("there is nothing to undo"),
+            RuleError::GameOver => f.write_str("the battle is over"),
+        }
+    }
+}
+
+impl std::error::Error for RuleError {}
+
+impl From<super::dice::OutOfDice> for RuleError {
+    fn from(_: super::dice::OutOfDice) -> Self {
+        RuleError::OutOfDice
+    }
+}

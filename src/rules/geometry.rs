@@ -1,0 +1,471 @@
+//! Table geometry: points, oriented bases, edges, arcs, zones and line-of-sight lines, in millimetres.
+//!
+//! Facings are compass degrees: 0 faces "up" the table (+y), 90 faces +x. Shape queries are
+//! answered by parry2d; this module only builds the shapes and names their parts.
+
+use parry2d::math::{Pose, Vector};
+use parry2d::query;
+use parry2d::shape::{ConvexPolygon, Cuboid, Segment};
+use serde::{Deserialize, Serialize};
+
+/// How close two edges must be (mm) to count as touching.
+pub const CONTACT_EPS: f32 = 0.6;
+
+/// A point on the table, in millimetres.
+#[derive(Clone, Copy, Debug, PartialEq, Default, Serialize, Deserialize)]
+pub struct Pt {
+    pub x: f32,
+    pub y: f32,
+}
+
+impl Pt {
+    pub const fn new(x: f32, y: f32) -> Self {
+        Self { x, y }
+    }
+    pub fn v(self) -> Vector {
+        Vector::new(self.x, self.y)
+    }
+    pub fn from_v(v: Vector) -> Self {
+        Self::new(v.x, v.y)
+    }
+    pub fn add(self, o: Pt) -> Pt {
+        Pt::new(self.x + o.x, self.y + o.y)
+    }
+    pub fn sub(self, o: Pt) -> Pt {
+        Pt::new(self.x - o.x, self.y - o.y)
+    }
+    pub fn scale(self, k: f32) -> Pt {
+        Pt::new(self.x * k, self.y * k)
+    }
+    pub fn dot(self, o: Pt) -> f32 {
+        self.x * o.x + self.y * o.y
+    }
+    pub fn cross(self, o: Pt) -> f32 {
+        self.x * o.y - self.y * o.x
+    }
+    pub fn len(self) -> f32 {
+        self.dot(self).sqrt()
+    }
+    pub fn dist(self, o: Pt) -> f32 {
+        self.sub(o).len()
+    }
+    pub fn lerp(self, o: Pt, t: f32) -> Pt {
+        self.add(o.sub(self).scale(t))
+    }
+    pub fn is_finite(self) -> bool {
+        self.x.is_finite() && self.y.is_finite()
+    }
+    /// Rotates about the origin by `deg` compass degrees (clockwise).
+    pub fn rotate(self, deg: f32) -> Pt {
+        let (s, c) = deg.to_radians().sin_cos();
+        Pt::new(self.x * c + self.y * s, -self.x * s + self.y * c)
+    }
+}
+
+/// Unit vector of a compass facing.
+pub fn heading(facing_deg: f32) -> Pt {
+    let (s, c) = facing_deg.to_radians().sin_cos();
+    Pt::new(s, c)
+}
+
+/// Normalises an angle to (-180, 180].
+pub fn norm_deg(a: f32) -> f32 {
+    let mut a = a % 360.0;
+    if a > 180.0 {
+        a -= 360.0;
+    } else if a <= -180.0 {
+        a += 360.0;
+    }
+    a
+}
+
+/// Normalises a facing to [0, 360).
+pub fn norm_facing(a: f32) -> f32 {
+    let a = a % 360.0;
+    if a < 0.0 { a + 360.0 } else { a }
+}
+
+/// The four edges of a base.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Edge {
+    Front,
+    Right,
+    Rear,
+    Left,
+}
+
+impl Edge {
+    pub const ALL: [Edge; 4] = [Edge::Front, Edge::Right, Edge::Rear, Edge::Left];
+    pub fn is_flank(self) -> bool {
+        matches!(self, Edge::Left | Edge::Right)
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Edge::Front => "front",
+            Edge::Right => "right flank",
+            Edge::Rear => "rear",
+            Edge::Left => "left flank",
+        }
+    }
+}
+
+/// Which front corner a wheel pivots on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Corner {
+    Left,
+    Right,
+}
+
+/// An oriented rectangular base: centre, facing, frontage (width) and depth, all in mm.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Base {
+    pub centre: Pt,
+    pub facing: f32,
+    pub width: f32,
+    pub depth: f32,
+}
+
+/// Where one base touches another.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Contact {
+    /// The edge of the touched base.
+    pub edge: Edge,
+    /// The edge of the touching base that lies against it.
+    pub own_edge: Edge,
+    /// Length of the shared edge, mm.
+    pub overlap: f32,
+}
+
+impl Base {
+    pub fn new(centre: Pt, facing: f32, width: f32, depth: f32) -> Self {
+        Self { centre, facing: norm_facing(facing), width, depth }
+    }
+    pub fn forward(&self) -> Pt {
+        heading(self.facing)
+    }
+    pub fn right(&self) -> Pt {
+        heading(self.facing + 90.0)
+    }
+    pub fn local(&self, across: f32, ahead: f32) -> Pt {
+        self.centre.add(self.right().scale(across)).add(self.forward().scale(ahead))
+    }
+    pub fn front_left(&self) -> Pt {
+        self.local(-self.width / 2.0, self.depth / 2.0)
+    }
+    pub fn front_right(&self) -> Pt {
+        self.local(self.width / 2.0, self.depth / 2.0)
+    }
+    pub fn rear_left(&self) -> Pt {
+        self.local(-self.width / 2.0, -self.depth / 2.0)
+    }
+    pub fn rear_right(&self) -> Pt {
+        self.local(self.width / 2.0, -self.depth / 2.0)
+    }
+    /// Corners in order front-left, front-right, rear-right, rear-left.
+    pub fn corners(&self) -> [Pt; 4] {
+        [self.front_left(), self.front_right(), self.rear_right(), self.rear_left()]
+    }
+    pub fn front_centre(&self) -> Pt {
+        self.local(0.0, self.depth / 2.0)
+    }
+    /// The edge as a segment, left to right as seen from outside... precisely: clockwise order.
+    pub fn edge(&self, e: Edge) -> (Pt, Pt) {
+        let [fl, fr, rr, rl] = self.corners();
+        match e {
+            Edge::Front => (fl, fr),
+            Edge::Right => (fr, rr),
+            Edge::Rear => (rr, rl),
+            Edge::Left => (rl, fl),
+        }
+    }
+    /// Outward unit normal of an edge.
+    pub fn normal(&self, e: Edge) -> Pt {
+        match e {
+            Edge::Front => self.forward(),
+            Edge::Right => self.right(),
+            Edge::Rear => self.forward().scale(-1.0),
+            Edge::Left => self.right().scale(-1.0),
+        }
+    }
+    pub fn pose(&self) -> Pose {
+        Pose::new(self.centre.v(), -self.facing.to_radians())
+    }
+    pub fn cuboid(&self) -> Cuboid {
+        Cuboid::new(Vector::new(self.width / 2.0, self.depth / 2.0))
+    }
+    pub fn is_finite(&self) -> bool {
+        self.centre.is_finite() && self.facing.is_finite() && self.width.is_finite() && self.depth.is_finite()
+    }
+
+    /// Shortest distance between two bases (0 when touching or overlapping).
+    pub fn distance(&self, other: &Base) -> f32 {
+        query::distance(&self.pose(), &self.cuboid(), &other.pose(), &other.cuboid())
+            .map(|d| d.distance)
+            .unwrap_or(f32::INFINITY)
+    }
+
+    /// True when the interiors overlap by more than the contact tolerance.
+    pub fn overlaps(&self, other: &Base) -> bool {
+        let shrunk = Base { width: (self.width - 2.0 * CONTACT_EPS).max(0.1), depth: (self.depth - 2.0 * CONTACT_EPS).max(0.1), ..*self };
+        query::intersection_test(&shrunk.pose(), &shrunk.cuboid(), &other.pose(), &other.cuboid())
+            .map(|i| i.intersecting)
+            .unwrap_or(false)
+    }
+
+    /// Distance from a point to this base (0 inside).
+    pub fn distance_to_point(&self, p: Pt) -> f32 {
+        use parry2d::query::PointQuery;
+        self.cuboid().distance_to_point(&self.pose(), p.v(), true)
+    }
+
+    pub fn contains(&self, p: Pt) -> bool {
+        let d = p.sub(self.centre);
+        d.dot(self.right()).abs() <= self.width / 2.0 + 1e-3 && d.dot(self.forward()).abs() <= self.depth / 2.0 + 1e-3
+    }
+
+    /// Which edge of `self` the base `other` touches, if it lies flat against one.
+    /// Corner-to-corner touches (no shared length) are not edge contact.
+    pub fn touched_by(&self, other: &Base) -> Option<Contact> {
+        let mut best: Option<Contact> = None;
+        for e in Edge::ALL {
+            let (a, b) = self.edge(e);
+            let n = self.normal(e);
+            let along = b.sub(a);
+            let len = along.len();
+            if len <= 0.0 {
+                continue;
+            }
+            let dir = along.scale(1.0 / len);
+            let oc = other.corners();
+            let s_min = oc.iter().map(|p| p.sub(a).dot(n)).fold(f32::INFINITY, f32::min);
+            if s_min.abs() > CONTACT_EPS {
+                continue;
+            }
+            // Corners of `other` lying on the edge line give the shared stretch.
+            let on_line: Vec<f32> = oc.iter().filter(|p| (p.sub(a).dot(n) - s_min).abs() <= CONTACT_EPS).map(|p| p.sub(a).dot(dir)).collect();
+            if on_line.len() < 2 {
+                continue;
+            }
+            let lo = on_line.iter().cloned().fold(f32::INFINITY, f32::min).max(0.0);
+            let hi = on_line.iter().cloned().fold(f32::NEG_INFINITY, f32::max).min(len);
+            let overlap = hi - lo;
+            if overlap <= CONTACT_EPS {
+                continue;
+            }
+            let own_edge = Edge::ALL
+                .into_iter()
+                .max_by(|x, y| other.normal(*x).dot(n.scale(-1.0)).total_cmp(&other.normal(*y).dot(n.scale(-1.0))))
+                .unwrap_or(Edge::Front);
+            if best.is_none_or(|b| overlap > b.overlap) {
+                best = Some(Contact { edge: e, own_edge, overlap });
+            }
+        }
+        best
+    }
+
+    /// Front-to-front contact: each touches the other with its front edge.
+    pub fn front_to_front(&self, other: &Base) -> Option<f32> {
+        let c = self.touched_by(other)?;
+        (c.edge == Edge::Front && c.own_edge == Edge::Front).then_some(c.overlap)
+    }
+
+    /// The fire or movement arc: the area ahead of the front edge, widening at `half_angle`
+    /// degrees either side of straight ahead, out to `reach` mm.
+    pub fn arc_polygon(&self, half_angle: f32, reach: f32) -> Option<ConvexPolygon> {
+        let fl = self.front_left();
+        let fr = self.front_right();
+        let a = half_angle.clamp(0.0, 89.0);
+        let far = reach.max(1.0);
+        let side = far * a.to_radians().tan();
+        let pts = [
+            fl,
+            fr,
+            fr.add(self.forward().scale(far)).add(self.right().scale(side)),
+            fl.add(self.forward().scale(far)).sub(self.right().scale(side)),
+        ];
+        ConvexPolygon::from_convex_hull(&pts.map(|p| p.v()))
+    }
+
+    /// True when any part of `target` lies within `half_angle` of straight ahead of the front edge.
+    pub fn in_arc(&self, target: &Base, half_angle: f32) -> bool {
+        let reach = self.centre.dist(target.centre) + target.width + target.depth + 1.0;
+        match self.arc_polygon(half_angle, reach) {
+            Some(poly) => query::intersection_test(&Pose::IDENTITY, &poly, &target.pose(), &target.cuboid())
+                .map(|i| i.intersecting)
+                .unwrap_or(false),
+            None => false,
+        }
+    }
+
+    /// Distance from the front edge to the nearest point of `target` (the DBx range convention).
+    pub fn front_edge_distance(&self, target: &Base) -> f32 {
+        let (a, b) = self.edge(Edge::Front);
+        let seg = Segment::new(a.v(), b.v());
+        query::distance(&Pose::IDENTITY, &seg, &target.pose(), &target.cuboid())
+            .map(|d| d.distance)
+            .unwrap_or(f32::INFINITY)
+    }
+
+    /// The threat zone: a rectangle as wide as the base and `depth` deep ahead of its front edge.
+    pub fn threat_zone(&self, depth: f32) -> Base {
+        Base {
+            centre: self.local(0.0, self.depth / 2.0 + depth / 2.0),
+            facing: self.facing,
+            width: self.width,
+            depth,
+        }
+    }
+
+    /// Points spread evenly along an edge (both corners included).
+    pub fn edge_points(&self, e: Edge, n: usize) -> Vec<Pt> {
+        let (a, b) = self.edge(e);
+        let n = n.max(2);
+        (0..n).map(|i| a.lerp(b, i as f32 / (n - 1) as f32)).collect()
+    }
+
+    /// The edge of this base that faces `p` most directly.
+    pub fn edge_facing(&self, p: Pt) -> Edge {
+        let d = p.sub(self.centre);
+        let f = d.dot(self.forward()) / (self.depth / 2.0).max(1e-3);
+        let r = d.dot(self.right()) / (self.width / 2.0).max(1e-3);
+        if f.abs() >= r.abs() {
+            if f >= 0.0 { Edge::Front } else { Edge::Rear }
+        } else if r >= 0.0 {
+            Edge::Right
+        } else {
+            Edge::Left
+        }
+    }
+
+    /// True when `p` lies behind the line of this base's front edge.
+    pub fn behind_front_line(&self, p: Pt) -> bool {
+        p.sub(self.front_centre()).dot(self.forward()) < -CONTACT_EPS
+    }
+
+    /// The base moved `ahead` mm forward and `across` mm to the right.
+    pub fn translated(&self, across: f32, ahead: f32) -> Base {
+        Base { centre: self.local(across, ahead), ..*self }
+    }
+
+    /// The base turned by `deg` (clockwise positive) about point `pivot`.
+    pub fn rotated_about(&self, pivot: Pt, deg: f32) -> Base {
+        let c = self.centre.sub(pivot).rotate(deg).add(pivot);
+        Base { centre: c, facing: norm_facing(self.facing + deg), ..*self }
+    }
+}
+
+/// True when segment `a`-`b` passes through the base.
+pub fn segment_hits_base(a: Pt, b: Pt, base: &Base) -> bool {
+    let seg = Segment::new(a.v(), b.v());
+    query::intersection_test(&Pose::IDENTITY, &seg, &base.pose(), &base.cuboid())
+        .map(|i| i.intersecting)
+        .unwrap_or(false)
+}
+
+/// Distance from point `p` to segment `a`-`b`.
+pub fn point_segment_distance(p: Pt, a: Pt, b: Pt) -> f32 {
+    use parry2d::query::PointQuery;
+    Segment::new(a.v(), b.v()).distance_to_point(&Pose::IDENTITY, p.v(), true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn b(x: f32, y: f32, f: f32) -> Base {
+        Base::new(Pt::new(x, y), f, 40.0, 15.0)
+    }
+
+    fn close(a: f32, b: f32) -> bool {
+        (a - b).abs() < 0.01
+    }
+
+    #[test]
+    fn corners_of_a_base_facing_north() {
+        let base = b(0.0, 0.0, 0.0);
+        assert!(close(base.front_left().x, -20.0) && close(base.front_left().y, 7.5));
+        assert!(close(base.rear_right().x, 20.0) && close(base.rear_right().y, -7.5));
+    }
+
+    #[test]
+    fn corners_of_a_base_facing_east() {
+        let base = b(0.0, 0.0, 90.0);
+        // Facing +x: front-left corner is at (+7.5, +20).
+        assert!(close(base.front_left().x, 7.5) && close(base.front_left().y, 20.0));
+    }
+
+    #[test]
+    fn distance_between_bases_in_line() {
+        let a = b(0.0, 0.0, 0.0);
+        let c = b(0.0, 115.0, 180.0);
+        assert!(close(a.distance(&c), 100.0));
+        assert!(close(a.front_edge_distance(&c), 100.0));
+    }
+
+    #[test]
+    fn front_to_front_contact_is_classified() {
+        let a = b(0.0, 0.0, 0.0);
+        let e = b(0.0, 15.0, 180.0);
+        let c = e.touched_by(&a).expect("touching");
+        assert_eq!((c.edge, c.own_edge), (Edge::Front, Edge::Front));
+        assert!(close(c.overlap, 40.0));
+        assert!(a.front_to_front(&e).is_some());
+    }
+
+    #[test]
+    fn flank_and_rear_contact_are_classified() {
+        let target = b(0.0, 0.0, 0.0);
+        // Attacker facing west, front against target's right flank.
+        let att = Base::new(Pt::new(20.0 + 7.5, 0.0), 270.0, 40.0, 15.0);
+        let c = target.touched_by(&att).expect("flank");
+        assert_eq!((c.edge, c.own_edge), (Edge::Right, Edge::Front));
+        assert!(close(c.overlap, 15.0));
+        let rear = b(0.0, -15.0, 0.0);
+        let c = target.touched_by(&rear).expect("rear");
+        assert_eq!((c.edge, c.own_edge), (Edge::Rear, Edge::Front));
+    }
+
+    #[test]
+    fn corner_touch_is_not_edge_contact() {
+        let a = b(0.0, 0.0, 0.0);
+        let c = b(40.0, 15.0, 0.0);
+        assert!(a.touched_by(&c).is_none());
+        assert!(!a.overlaps(&c));
+    }
+
+    #[test]
+    fn arc_boundary_at_45_degrees() {
+        let a = b(0.0, 0.0, 0.0);
+        // Tiny target just inside the 45-degree line from the front-right corner.
+        let inside = Base::new(Pt::new(20.0 + 99.0, 7.5 + 100.0), 0.0, 1.0, 1.0);
+        let outside = Base::new(Pt::new(20.0 + 102.0, 7.5 + 100.0), 0.0, 1.0, 1.0);
+        assert!(a.in_arc(&inside, 45.0));
+        assert!(!a.in_arc(&outside, 45.0));
+        // Straight behind is never in arc.
+        assert!(!a.in_arc(&b(0.0, -100.0, 0.0), 45.0));
+    }
+
+    #[test]
+    fn threat_zone_is_one_base_width_ahead() {
+        let a = b(0.0, 0.0, 0.0);
+        let tz = a.threat_zone(40.0);
+        assert!(tz.contains(Pt::new(0.0, 7.5 + 39.0)));
+        assert!(!tz.contains(Pt::new(0.0, 7.5 + 41.0)));
+        assert!(!tz.contains(Pt::new(0.0, -5.0 - 7.5)));
+    }
+
+    #[test]
+    fn overlap_detection() {
+        let a = b(0.0, 0.0, 0.0);
+        assert!(a.overlaps(&b(10.0, 5.0, 30.0)));
+        assert!(!a.overlaps(&b(40.0, 0.0, 0.0)));
+    }
+
+    #[test]
+    fn wheel_about_left_corner_keeps_corner() {
+        let a = b(0.0, 0.0, 0.0);
+        let w = a.rotated_about(a.front_left(), -45.0);
+        assert!(close(w.front_left().x, a.front_left().x) && close(w.front_left().y, a.front_left().y));
+        assert!(close(w.facing, 315.0));
+    }
+}

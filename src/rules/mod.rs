@@ -1,0 +1,18 @@
+//! The game itself, in pure Rust: geometry, terrain, dice, the battle, commands and events,
+//! scenarios, saves and the rulesets. Nothing here knows about drawing or windows.
+
+pub mod autoplay;
+pub mod battle;
+pub mod command;
+pub mod dice;
+pub mod geometry;
+pub mod model;
+pub mod report;
+pub mod ruleset;
+pub mod save;
+pub mod scenario;
+pub mod terrain;
+
+pub use battle::Battle;
+pub use command::{Command, Event, RuleError, Step};
+pub use model::{Phase, Side, Unit, UnitId};

@@ -1,0 +1,716 @@
+//! DB7YW: musket movement, firing and close combat factors and results, stoic units, pursuit,
+//! breakthrough and routing troops, on the shared DBN engine.
+
+use super::dbn::{Dbn, MovePlan, TroopKind, own_active};
+use super::{Ruleset, Ruling};
+use crate::rules::battle::Battle;
+use crate::rules::command::{Command, Effect, Event, Factor, RuleError, Score, Step, Verdict};
+use crate::rules::geometry::{Edge, Pt};
+use crate::rules::model::{Class, Flag, Phase, Unit, UnitId};
+
+/// The ruleset's data, compiled into the program.
+pub const DATA: &str = include_str!("../../../assets/rulesets/db7yw.ron");
+
+/// Firing or close combat: which table and factors apply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Combat {
+    Firing,
+    Close,
+}
+
+/// DB7YW on the DBN engine.
+#[derive(Clone, Debug)]
+pub struct Db7yw {
+    pub dbn: Dbn,
+}
+
+impl Db7yw {
+    pub fn load() -> Result<Self, String> {
+        Ok(Db7yw { dbn: Dbn::from_ron(DATA)? })
+    }
+
+    fn troop_factor(&self, b: &Battle, u: &Unit) -> Vec<Factor> {
+        let d = &self.dbn;
+        let t = d.troop_of(u);
+        let mut f = vec![Factor { name: t.name.clone(), value: t.combat, source: t.source.clone() }];
+        if u.troop == "II" && d.in_nlf_or_fort(b, u) {
+            f.push(d.combat_factor("ii_occupying"));
+        }
+        f
+    }
+
+    /// Stoic for this kind of combat: guards, Prussian grenadiers, named units; Russian
+    /// Muskets when firing.
+    pub fn is_stoic(&self, b: &Battle, u: &Unit, kind: Combat) -> bool {
+        let nation = b.sides.get(u.side).map(|s| s.nation.as_str()).unwrap_or("");
+        u.has(Flag::Guard) || u.has(Flag::Stoic) || (u.has(Flag::Grenadier) && nation == "prussia") || (kind == Combat::Firing && u.troop == "Ms" && nation == "russia")
+    }
+
+    /// Decides an opposed roll for `a` against `b`: who lost, and how.
+    pub fn verdict(a: i32, b: i32) -> (Option<bool>, Verdict) {
+        if a == b {
+            return (None, Verdict::Draw);
+        }
+        let (hi, lo, a_won) = if a > b { (a, b, true) } else { (b, a, false) };
+        let double = lo <= 0 || hi >= 2 * lo;
+        (Some(a_won), if double { Verdict::BeatenByDouble } else { Verdict::Beaten })
+    }
+
+    // ----- movement ------------------------------------------------------------------
+
+    /// Checks the Musket movement restrictions for a move that is not wholly on a road.
+    fn musket_shape(&self, b: &Battle, u: &Unit, steps: &[Step], group: bool) -> Result<(), RuleError> {
+        let d = &self.dbn;
+        let prussian = b.sides.get(u.side).is_some_and(|s| s.nation == "prussia");
+        let max_wheel = if prussian && !group { d.num("prussian_ms_wheel_max") } else { d.num("ms_wheel_max") };
+        let shape = "Muskets may move only straight forward, directly sideways or directly backwards, or wheel or about face instead of moving";
+        match steps {
+            [] | [Step::Advance(_)] | [Step::Backstep(_)] | [Step::AboutFace] => Ok(()),
+            [Step::Sidestep(_)] if !group || prussian => Ok(()),
+            [Step::Sidestep(_)] => Err(RuleError::Illegal("only Prussian Muskets may move sideways as a formation".into())),
+            [Step::Wheel { degrees, .. }] => {
+                if *degrees > max_wheel + 1e-3 {
+                    Err(RuleError::Illegal(format!("Muskets may wheel at most {max_wheel:.0} degrees")))
+                } else {
+                    Ok(())
+                }
+            }
+            _ => Err(RuleError::Illegal(shape.into())),
+        }
+    }
+
+    /// Checks and plans a move of one unit or a group, without changing anything.
+    pub fn check_move(&self, b: &Battle, ids: &[UnitId], steps: &[Step]) -> Result<MovePlan, RuleError> {
+        let d = &self.dbn;
+        if b.phase != Phase::Movement {
+            return Err(RuleError::WrongPhase { command: "move".into(), phase: b.phase });
+        }
+        let (charge, body): (Option<&UnitId>, &[Step]) = match steps.split_last() {
+            Some((Step::ToContact(t), rest)) => (Some(t), rest),
+            _ => (None, steps),
+        };
+        let group = ids.len() > 1;
+        let mut pivot_only = false;
+        for id in ids {
+            let u = b.unit(id)?;
+            own_active(b, u)?;
+            if u.bound.moved {
+                return Err(RuleError::AlreadyActed { unit: id.clone(), what: "moved".into() });
+            }
+            if d.in_close_combat(b, u) {
+                return Err(RuleError::Illegal(format!("{} is in close combat and cannot move", u.name)));
+            }
+            if u.troop == "Bg" {
+                return Err(RuleError::Illegal(format!("{} (baggage) does not move", u.name)));
+            }
+            if d.is_artillery(u) {
+                if u.bound.limber_changed && (u.troop == "FA" || !u.status.limbered) {
+                    return Err(RuleError::Illegal(format!("{} limbered or unlimbered this bound and cannot move", u.name)));
+                }
+                if !u.status.limbered {
+                    pivot_only = true;
+                    let max = d.num("fa_pivot_max");
+                    match body {
+                        [Step::Pivot(p)] if p.abs() <= max + 1e-3 && charge.is_none() && !group => {}
+                        _ => return Err(RuleError::Illegal(format!("unlimbered artillery may only pivot up to {max:.0} degrees; limber it to move"))),
+                    }
+                }
+            }
+        }
+        let lead = b.unit(&ids[0])?;
+        // A Musket wheel or about face made instead of moving is the whole move, unmeasured.
+        let instead = lead.troop == "Ms" && charge.is_none() && matches!(body, [Step::Wheel { .. }] | [Step::AboutFace]);
+        let mut plan = d.plan_move(b, ids, body, charge, !instead)?;
+        if lead.troop == "Ms" && !plan.going.road {
+            for id in ids {
+                let u = b.unit(id)?;
+                if u.troop == "Ms" {
+                    self.musket_shape(b, u, body, group)?;
+                }
+            }
+        }
+        if let Some((target, _, c)) = &plan.contact {
+            let t = b.unit(target)?;
+            if lead.troop == "Ms" {
+                let max = d.num("ms_charge_max");
+                if plan.distance > max + 0.5 {
+                    return Err(RuleError::Illegal(format!("Muskets may move at most {max:.0} {} into close combat ({:.0} {})", b.scale.unit, plan.distance, b.scale.unit)));
+                }
+                if c.edge == Edge::Front {
+                    let need = d.num("ms_contact_fraction") * lead.base.width;
+                    if c.overlap + 0.5 < need {
+                        return Err(RuleError::Illegal(format!("Muskets must contact {} with at least half their front", t.name)));
+                    }
+                } else if lead.base.in_arc(&t.base, 0.0) && t.base.in_arc(&lead.base, 0.0) {
+                    return Err(RuleError::Illegal(format!("Muskets must meet {} face to face", t.name)));
+                }
+            }
+            if d.is_commander(lead) {
+                return Err(RuleError::Illegal("commanders do not charge".into()));
+            }
+        }
+        if pivot_only {
+            plan.cost = d.num("fa_pivot_cost") as i32;
+        }
+        Ok(plan)
+    }
+
+    fn do_move(&self, b: &mut Battle, out: &mut Vec<Event>, ids: &[UnitId], steps: &[Step]) -> Result<(), RuleError> {
+        let plan = self.check_move(b, ids, steps)?;
+        let names: Vec<String> = ids.iter().map(|i| i.0.clone()).collect();
+        self.dbn.spend(b, out, plan.cost, format!("move {}", names.join(", ")))?;
+        for ((id, to), (_, from)) in plan.ends.iter().zip(plan.starts.iter()) {
+            let contact = plan.contact.as_ref().filter(|_| id == &ids[0]).map(|c| c.0.clone());
+            b.emit(out, Event::Moved { unit: id.clone(), from: *from, to: *to, distance: plan.distance, allowance: plan.allowance, going: plan.going.describe(), contact });
+            self.dbn.check_objective(b, out, id);
+        }
+        Ok(())
+    }
+
+    // ----- firing --------------------------------------------------------------------
+
+    /// The firing factors of `u` when it fires at (or is fired at by) `other`.
+    /// `firing` is true for the unit doing the firing.
+    pub fn fire_factors(&self, b: &Battle, u: &Unit, other: &Unit, firing: bool, responding: bool, enemy_supporters: usize) -> Vec<Factor> {
+        let d = &self.dbn;
+        let mut f = self.troop_factor(b, u);
+        let elite = u.class == Class::Elite || (u.class == Class::Superior && u.troop == "Ms");
+        if elite {
+            f.push(d.fire_factor("elite"));
+        }
+        if u.class == Class::Militia {
+            f.push(d.fire_factor("militia"));
+        }
+        if u.status.shaken {
+            f.push(d.fire_factor("shaken"));
+        }
+        for _ in 0..enemy_supporters {
+            f.push(d.fire_factor("enemy_support"));
+        }
+        let u_bg = d.in_bad_going(b, u);
+        let o_bg = d.in_bad_going(b, other);
+        if firing {
+            if other.behind_front_line_of(u) {
+                f.push(d.fire_factor("flank_rear"));
+            }
+            if other.troop == "Jg" && o_bg {
+                f.push(d.fire_factor("at_jagers_bg"));
+            }
+            if d.is_artillery(u) && d.is_skirmisher(other) && !o_bg {
+                f.push(d.fire_factor("artillery_at_skirmishers_gg"));
+            }
+            if d.in_cover(b, other) {
+                f.push(d.fire_factor("into_bua_fort"));
+            }
+            if (u_bg || o_bg) && !d.is_skirmisher(u) {
+                f.push(d.fire_factor("bg"));
+            }
+        } else {
+            let close = b.scale.to_mm(d.num("artillery_close"));
+            if !u_bg && d.is_artillery(other) && other.base.front_edge_distance(&u.base) <= close + 0.5 {
+                f.push(d.fire_factor("gg_artillery_close"));
+            }
+            if d.is_artillery(u) && !responding {
+                f.push(d.fire_factor("artillery_not_responding"));
+            }
+        }
+        if b.terrain.on_bridge(&u.base) {
+            f.push(d.fire_factor("bridge"));
+        }
+        f
+    }
+
+    /// Friends of `target` that could fire at `shooter` (each gives the shooter -1).
+    fn defensive_support(&self, b: &Battle, shooter: &Unit, target: &Unit) -> Vec<UnitId> {
+        let d = &self.dbn;
+        b.alive()
+            .filter(|f| f.side == target.side && f.id != target.id)
+            .filter(|f| !(d.is_artillery(f) && d.is_artillery(target)))
+            .filter(|f| d.fire_check(b, f, shooter, true).is_ok())
+            .map(|f| f.id.clone())
+            .collect()
+    }
+
+    /// Firing result for the loser, by the playsheet.
+    pub fn firing_effect(&self, loser: &Unit, winner: &Unit, verdict: Verdict) -> Effect {
+        let d = &self.dbn;
+        match verdict {
+            Verdict::Draw => Effect::NoEffect,
+            Verdict::Beaten => {
+                if d.is_commander(loser) {
+                    Effect::Recoil
+                } else {
+                    Effect::Hits(1)
+                }
+            }
+            Verdict::BeatenByDouble => {
+                if d.is_commander(loser) || loser.troop == "Gs" || (d.is_artillery(loser) && !loser.status.limbered) {
+                    Effect::Destroyed
+                } else if loser.troop == "IC" {
+                    Effect::Flee { hits: 1 }
+                } else if loser.troop == "Jg" {
+                    if d.is_skirmisher(winner) { Effect::Destroyed } else { Effect::Flee { hits: 1 } }
+                } else {
+                    Effect::Hits(2)
+                }
+            }
+        }
+    }
+
+    fn fire(&self, b: &mut Battle, out: &mut Vec<Event>, sid: &UnitId, tid: &UnitId, support: &[UnitId]) -> Result<(), RuleError> {
+        let d = &self.dbn;
+        if b.phase != Phase::Firing {
+            return Err(RuleError::WrongPhase { command: "fire".into(), phase: b.phase });
+        }
+        let shooter = b.unit(sid)?.clone();
+        let target = b.unit(tid)?.clone();
+        own_active(b, &shooter)?;
+        d.fire_check(b, &shooter, &target, false).map_err(RuleError::Illegal)?;
+        let mut seen = vec![sid.clone()];
+        for s in support {
+            let su = b.unit(s)?;
+            own_active(b, su)?;
+            if seen.contains(s) {
+                return Err(RuleError::Illegal(format!("{} is named twice", su.name)));
+            }
+            seen.push(s.clone());
+            if su.bound.fired {
+                return Err(RuleError::AlreadyActed { unit: s.clone(), what: "fired".into() });
+            }
+            if d.is_artillery(su) && d.is_artillery(&shooter) {
+                return Err(RuleError::Illegal("artillery cannot support artillery in firing".into()));
+            }
+            d.fire_check(b, su, &target, true).map_err(|e| RuleError::Illegal(format!("{} cannot support: {e}", su.name)))?;
+        }
+        let responding = d.fire_check(b, &target, &shooter, true).is_ok();
+        let mutual = responding && d.is_artillery(&shooter) && d.is_artillery(&target);
+        let def_support = self.defensive_support(b, &shooter, &target);
+        let sf = self.fire_factors(b, &shooter, &target, true, true, def_support.len());
+        let tf = if mutual { self.fire_factors(b, &target, &shooter, true, true, support.len()) } else { self.fire_factors(b, &target, &shooter, false, responding, support.len()) };
+        let sdie = b.d6()?;
+        let tdie = b.d6()?;
+        let ss = Score::new(sid, sdie, sf);
+        let ts = Score::new(tid, tdie, tf);
+        let (shooter_won, mut verdict) = Self::verdict(ss.total, ts.total);
+        let mut loser = match shooter_won {
+            Some(true) => Some(target.clone()),
+            Some(false) if mutual => Some(shooter.clone()),
+            _ => None,
+        };
+        if shooter_won == Some(false) && !mutual {
+            verdict = Verdict::Draw;
+        }
+        let mut stoic = false;
+        if let Some(l) = &loser
+            && verdict == Verdict::Beaten
+            && (ss.total - ts.total).abs() == 1
+            && self.is_stoic(b, l, Combat::Firing)
+        {
+            stoic = true;
+            verdict = Verdict::Draw;
+            loser = None;
+        }
+        let effect = match &loser {
+            Some(l) => {
+                let w = if l.id == target.id { &shooter } else { &target };
+                self.firing_effect(l, w, verdict)
+            }
+            None => Effect::NoEffect,
+        };
+        b.emit(out, Event::Fire { shooter: sid.clone(), target: tid.clone(), support: support.to_vec(), shooter_score: ss, target_score: ts, loser: loser.as_ref().map(|l| l.id.clone()), verdict, stoic, effect: effect.clone(), mutual });
+        if let Some(l) = loser {
+            self.apply_effect(b, out, &l.id, &effect)?;
+        }
+        Ok(())
+    }
+
+    /// Applies a result to a unit: hits, recoil, flight or destruction, then routing tests.
+    fn apply_effect(&self, b: &mut Battle, out: &mut Vec<Event>, id: &UnitId, effect: &Effect) -> Result<(), RuleError> {
+        let d = &self.dbn;
+        let before = out.len();
+        match effect {
+            Effect::NoEffect => {}
+            Effect::Hits(n) => {
+                d.add_hits(b, out, id, *n)?;
+            }
+            Effect::Recoil => d.recoil(b, out, id)?,
+            Effect::HitAndRecoil => {
+                if !d.add_hits(b, out, id, 1)? {
+                    d.recoil(b, out, id)?;
+                }
+            }
+            Effect::Flee { hits } => {
+                if !d.add_hits(b, out, id, *hits)? {
+                    d.flee(b, out, id)?;
+                }
+            }
+            Effect::Destroyed => b.emit(out, Event::Destroyed { unit: id.clone(), reason: "destroyed by the combat result".into() }),
+        }
+        let destroyed: Vec<UnitId> = out[before..].iter().filter_map(|e| if let Event::Destroyed { unit, .. } = e { Some(unit.clone()) } else { None }).collect();
+        for dead in destroyed {
+            self.routing_tests(b, out, &dead)?;
+        }
+        Ok(())
+    }
+
+    /// Units of the destroyed unit's type up to 200 paces behind it may take a hit.
+    fn routing_tests(&self, b: &mut Battle, out: &mut Vec<Event>, dead: &UnitId) -> Result<(), RuleError> {
+        let d = &self.dbn;
+        let mut queue = vec![dead.clone()];
+        while let Some(did) = queue.pop() {
+            let du = b.unit(&did)?.clone();
+            let range = b.scale.to_mm(d.num("routing_range"));
+            let rear = du.base.local(0.0, -du.base.depth / 2.0);
+            let behind: Vec<Unit> = b
+                .alive()
+                .filter(|f| f.side == du.side && f.troop == du.troop && f.id != du.id)
+                .filter(|f| f.base.centre.sub(rear).dot(du.base.forward()) < 0.0 && f.base.distance(&du.base) <= range + 0.5)
+                .cloned()
+                .collect();
+            for f in behind {
+                let die = b.d6()?;
+                let mut factors = Vec::new();
+                let src = "000 Combat rules unique to DB7YW (routing troops)".to_string();
+                if matches!(f.class, Class::Elite | Class::Superior) {
+                    factors.push(Factor { name: "Elite or Superior".into(), value: -1, source: src.clone() });
+                }
+                if f.class == Class::Militia {
+                    factors.push(Factor { name: "Militia".into(), value: 1, source: src.clone() });
+                }
+                if du.base.touched_by(&f.base).is_some_and(|c| c.overlap >= du.base.width.min(f.base.width) - 1.0) {
+                    factors.push(Factor { name: "In full contact".into(), value: 1, source: src.clone() });
+                }
+                let total = die as i32 + factors.iter().map(|x| x.value).sum::<i32>();
+                let need = d.num("routing_need") as i32;
+                let hit = total >= need;
+                b.emit(out, Event::RoutingTest { unit: f.id.clone(), destroyed: did.clone(), die, factors, total, need, hit });
+                if hit && d.add_hits(b, out, &f.id, 1)? {
+                    queue.push(f.id.clone());
+                }
+            }
+        }
+        Ok(())
+    }
+
+    // ----- close combat --------------------------------------------------------------
+
+    /// The close combat factors of `u` fighting `e`. `attacker` is the moving side's unit.
+    pub fn combat_factors(&self, b: &Battle, u: &Unit, e: &Unit, is_attacker: bool) -> Vec<Factor> {
+        let d = &self.dbn;
+        let mut f = self.troop_factor(b, u);
+        if b.terrain.uphill_of(u.base.centre, e.base.centre) {
+            f.push(d.combat_factor("uphill"));
+        }
+        if d.general_attached(b, u).is_some() {
+            f.push(d.combat_factor("general"));
+        }
+        let elite = u.class == Class::Elite || (u.troop == "DC" && u.class == Class::Superior);
+        if elite || (u.troop == "HC" && d.is_mounted(e)) {
+            f.push(d.combat_factor("elite_or_hc_vs_mounted"));
+        }
+        if !is_attacker && d.in_nlf_or_fort(b, u) {
+            f.push(d.combat_factor("defending_nlf_fort"));
+        }
+        if u.class == Class::Militia || u.troop == "Jg" {
+            f.push(d.combat_factor("militia_or_jagers"));
+        }
+        if u.status.shaken {
+            f.push(d.combat_factor("shaken"));
+        }
+        for _ in d.combat_supporters(b, e, u) {
+            f.push(d.combat_factor("enemy_support"));
+        }
+        if u.status.continuing {
+            f.push(d.combat_factor("recoiled_continuing"));
+        }
+        if is_attacker && d.is_mounted(u) && u.bound.charged && !u.bound.pursuing && e.troop == "Ms" && e.base.touched_by(&u.base).is_some_and(|c| c.edge == Edge::Front) {
+            f.push(d.combat_factor("cavalry_charging_muskets"));
+        }
+        if let Some(c) = u.base.touched_by(&e.base)
+            && c.edge != Edge::Front
+            && c.own_edge == Edge::Front
+            && e.bound.charged
+        {
+            if d.is_mounted(u) || d.is_skirmisher(u) {
+                f.push(d.combat_factor("first_flank_rear_light"));
+            } else {
+                f.push(d.combat_factor("first_flank_rear"));
+            }
+        }
+        if d.is_artillery(u) && (u.status.limbered || !u.base.in_arc(&e.base, d.num("arc_half_angle")) || u.base.touched_by(&e.base).is_some_and(|c| c.edge != Edge::Front)) {
+            f.push(d.combat_factor("artillery_cannot_fire"));
+        }
+        let in_bg = d.in_bad_going(b, u) || d.in_town(b, u);
+        if in_bg && u.troop != "Jg" && u.troop != "II" {
+            f.push(d.combat_factor("bg"));
+        }
+        if b.terrain.on_bridge(&u.base) {
+            f.push(d.combat_factor("bridge"));
+        }
+        let garrison = |x: &Unit, attacking: bool| !attacking && d.in_town(b, x) && b.terrain.at(x.base.centre, &[crate::rules::terrain::FeatureKind::Town]).any(|t| t.fortified);
+        if garrison(u, is_attacker) {
+            f.push(d.combat_factor("garrison"));
+        }
+        if u.troop == "Ms" && garrison(e, !is_attacker) {
+            f.push(d.combat_factor("attack_column"));
+        }
+        f
+    }
+
+    /// Close combat result for the loser, by the playsheet.
+    pub fn combat_effect(&self, b: &Battle, loser: &Unit, winner: &Unit, verdict: Verdict) -> Effect {
+        let d = &self.dbn;
+        let bg = d.in_bad_going(b, loser) || d.in_town(b, loser);
+        let by_mounted = d.is_mounted(winner);
+        match verdict {
+            Verdict::Draw => {
+                if d.is_mounted(loser) {
+                    Effect::HitAndRecoil
+                } else {
+                    Effect::Hits(1)
+                }
+            }
+            Verdict::Beaten => match d.kind(loser) {
+                TroopKind::Commander => Effect::Recoil,
+                TroopKind::Mounted => {
+                    if bg && loser.troop != "IC" {
+                        Effect::Destroyed
+                    } else {
+                        Effect::HitAndRecoil
+                    }
+                }
+                TroopKind::Artillery | TroopKind::Baggage => Effect::Destroyed,
+                TroopKind::Foot => match loser.troop.as_str() {
+                    "Gs" => Effect::Destroyed,
+                    "Jg" | "II" => {
+                        if by_mounted && !bg {
+                            Effect::Destroyed
+                        } else if loser.troop == "II" {
+                            Effect::HitAndRecoil
+                        } else {
+                            Effect::Flee { hits: 1 }
+                        }
+                    }
+                    _ => {
+                        if winner.troop == "HC" && !bg {
+                            Effect::Destroyed
+                        } else {
+                            Effect::HitAndRecoil
+                        }
+                    }
+                },
+            },
+            Verdict::BeatenByDouble => match loser.troop.as_str() {
+                "IC" | "LC" => {
+                    if by_mounted || bg {
+                        Effect::Destroyed
+                    } else {
+                        Effect::Flee { hits: 1 }
+                    }
+                }
+                "Jg" => {
+                    if by_mounted || d.is_skirmisher(winner) {
+                        Effect::Destroyed
+                    } else {
+                        Effect::Flee { hits: 1 }
+                    }
+                }
+                _ => Effect::Destroyed,
+            },
+        }
+    }
+
+    fn fight(&self, b: &mut Battle, out: &mut Vec<Event>, aid: &UnitId, did: &UnitId, pursue: Option<bool>, extra: bool) -> Result<(), RuleError> {
+        let d = &self.dbn;
+        if b.phase != Phase::CloseCombat {
+            return Err(RuleError::WrongPhase { command: "fight".into(), phase: b.phase });
+        }
+        let a = b.unit(aid)?.clone();
+        let e = b.unit(did)?.clone();
+        if !extra {
+            own_active(b, &a)?;
+        }
+        if !d.contacts(b, &a).iter().any(|(x, _)| x == did) {
+            return Err(RuleError::Illegal(format!("{} is not in close combat with {}", a.name, e.name)));
+        }
+        if !extra && (a.bound.fought || e.bound.fought) {
+            let who = if a.bound.fought { &a } else { &e };
+            return Err(RuleError::AlreadyActed { unit: who.id.clone(), what: "fought".into() });
+        }
+        let af = self.combat_factors(b, &a, &e, true);
+        let ef = self.combat_factors(b, &e, &a, false);
+        let adie = b.d6()?;
+        let edie = b.d6()?;
+        let as_ = Score::new(aid, adie, af);
+        let es = Score::new(did, edie, ef);
+        let (a_won, mut verdict) = Self::verdict(as_.total, es.total);
+        let mut loser = a_won.map(|w| if w { e.clone() } else { a.clone() });
+        let mut stoic = false;
+        if let Some(l) = &loser
+            && verdict == Verdict::Beaten
+            && (as_.total - es.total).abs() == 1
+            && self.is_stoic(b, l, Combat::Close)
+        {
+            stoic = true;
+            verdict = Verdict::Draw;
+            loser = None;
+        }
+        let (ae, ee) = match &loser {
+            None => (self.combat_effect(b, &a, &e, Verdict::Draw), self.combat_effect(b, &e, &a, Verdict::Draw)),
+            Some(l) if l.id == a.id => (self.combat_effect(b, &a, &e, verdict), Effect::NoEffect),
+            Some(_) => (Effect::NoEffect, self.combat_effect(b, &e, &a, verdict)),
+        };
+        b.emit(out, Event::CloseCombat { attacker: aid.clone(), defender: did.clone(), attacker_score: as_, defender_score: es, loser: loser.as_ref().map(|l| l.id.clone()), verdict, stoic, attacker_effect: ae.clone(), defender_effect: ee.clone() });
+        self.apply_effect(b, out, aid, &ae)?;
+        self.apply_effect(b, out, did, &ee)?;
+
+        // Pursuit and breakthrough by the victor.
+        let Some(l) = loser else { return Ok(()) };
+        let winner = if l.id == a.id { e.clone() } else { a.clone() };
+        let Ok(w) = b.unit(&winner.id).cloned() else { return Ok(()) };
+        let Ok(lnow) = b.unit(&l.id).cloned() else { return Ok(()) };
+        if !w.alive() || d.is_artillery(&w) || w.troop == "Bg" {
+            return Ok(());
+        }
+        let follow = if lnow.alive() {
+            let moved_back = lnow.base != l.base;
+            let wants = w.troop == "HC" || pursue.unwrap_or(true);
+            moved_back && wants
+        } else {
+            matches!(w.troop.as_str(), "DC" | "LC" | "IC" | "II") && pursue.unwrap_or(true)
+        };
+        if !follow {
+            return Ok(());
+        }
+        let recoiled = lnow.alive().then_some(&l.id);
+        let hit = d.follow_up(b, out, &w.id, recoiled)?;
+        if let Some(h) = hit {
+            // Pursuing cavalry that makes contact fights once more at once, once per phase.
+            if d.is_mounted(&w) && !extra {
+                return self.fight(b, out, &w.id, &h, pursue, true);
+            }
+        }
+        Ok(())
+    }
+
+    fn end_phase(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
+        let d = &self.dbn;
+        match b.phase {
+            Phase::Deployment => d.end_deployment_step(b, out),
+            Phase::Command => {
+                d.command_roll(b, out)?;
+                b.emit(out, Event::PhaseBegan { turn: b.turn, phase: Phase::Movement, side: b.active });
+                Ok(())
+            }
+            Phase::Movement => {
+                b.emit(out, Event::PhaseBegan { turn: b.turn, phase: Phase::Firing, side: b.active });
+                Ok(())
+            }
+            Phase::Firing => {
+                b.emit(out, Event::PhaseBegan { turn: b.turn, phase: Phase::CloseCombat, side: b.active });
+                Ok(())
+            }
+            Phase::CloseCombat => {
+                // Fight what the player left unfought, in unit order.
+                for _ in 0..(b.units.len() * 2 + 4) {
+                    let Some((a, e)) = d.pending_combats(b).into_iter().next() else { break };
+                    self.fight(b, out, &a, &e, None, false)?;
+                    if b.is_over() {
+                        return Ok(());
+                    }
+                }
+                d.next_bound(b, out);
+                Ok(())
+            }
+            Phase::Morale | Phase::GameOver => Err(RuleError::GameOver),
+        }
+    }
+}
+
+impl Unit {
+    /// True when `other` stands behind this unit's front line (in its flank or rear).
+    pub fn behind_front_line_of(&self, other: &Unit) -> bool {
+        self.base.behind_front_line(other.base.centre)
+    }
+}
+
+impl Ruleset for Db7yw {
+    fn id(&self) -> &str {
+        &self.dbn.data.id
+    }
+    fn name(&self) -> &str {
+        &self.dbn.data.name
+    }
+    fn measure(&self) -> &str {
+        &self.dbn.data.unit
+    }
+    fn default_mm_per_unit(&self) -> f32 {
+        25.4 / self.dbn.data.paces_per_inch
+    }
+    fn base_size(&self, troop: &str) -> Option<(f32, f32)> {
+        self.dbn.troop(troop).map(|t| t.base)
+    }
+    fn troop_codes(&self) -> Vec<String> {
+        self.dbn.data.troops.iter().map(|t| t.code.clone()).collect()
+    }
+    fn first_phase(&self, units: &[Unit]) -> Phase {
+        Dbn::first_phase(units)
+    }
+    fn execute(&self, b: &mut Battle, cmd: &Command, out: &mut Vec<Event>) -> Result<(), RuleError> {
+        let d = &self.dbn;
+        match cmd {
+            Command::EndPhase => self.end_phase(b, out),
+            Command::Move { unit, steps } => self.do_move(b, out, std::slice::from_ref(unit), steps),
+            Command::MoveGroup { units, steps } => {
+                check_group_contact(b, units)?;
+                self.do_move(b, out, units, steps)
+            }
+            Command::Limber { unit } => d.limber(b, out, unit, true),
+            Command::Unlimber { unit } => d.limber(b, out, unit, false),
+            Command::Fire { unit, target, support } => self.fire(b, out, unit, target, support),
+            Command::Fight { unit, target, pursue } => self.fight(b, out, unit, target, *pursue, false),
+            Command::Deploy { unit, x, y, facing } => {
+                if b.phase != Phase::Deployment {
+                    return Err(RuleError::WrongPhase { command: "deploy".into(), phase: b.phase });
+                }
+                d.deploy(b, out, unit, Pt::new(*x, *y), *facing)
+            }
+            Command::Fortify { feature } => d.fortify(b, out, feature),
+            Command::Undo => Err(RuleError::Illegal("undo is handled by the battle".into())),
+        }
+    }
+    fn after_command(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
+        self.dbn.check_break(b, out);
+        Ok(())
+    }
+    fn rulings(&self) -> &[Ruling] {
+        &self.dbn.data.rulings
+    }
+}
+
+/// A group must be a chain of units in edge contact.
+fn check_group_contact(b: &Battle, ids: &[UnitId]) -> Result<(), RuleError> {
+    let units: Vec<&Unit> = ids.iter().map(|i| b.unit(i)).collect::<Result<_, _>>()?;
+    let mut reached = vec![false; units.len()];
+    if units.is_empty() {
+        return Err(RuleError::Illegal("a group move needs units".into()));
+    }
+    reached[0] = true;
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for i in 0..units.len() {
+            if reached[i] {
+                continue;
+            }
+            if (0..units.len()).any(|j| reached[j] && units[j].base.touched_by(&units[i].base).is_some()) {
+                reached[i] = true;
+                changed = true;
+            }
+        }
+    }
+    match reached.iter().position(|r| !r) {
+        Some(i) => Err(RuleError::Illegal(format!("{} is not in edge contact with the rest of the group", units[i].name))),
+        None => Ok(()),
+    }
+}

@@ -1,0 +1,117 @@
+//! Saves and order files: a save is the scenario, the seed (or scripted dice) and the command
+//! log; loading replays it, so a loaded game is the same game.
+
+use super::battle::Battle;
+use super::command::Command;
+use super::scenario::{self, Diagnostic, RawScenario, locate};
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::path::Path;
+
+/// Save format version.
+pub const SAVE_VERSION: u32 = 1;
+
+/// What a save file holds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Save {
+    pub volley_save: u32,
+    pub seed: u64,
+    #[serde(default)]
+    pub dice: Option<Vec<u8>>,
+    pub scenario: RawScenario,
+    pub commands: Vec<Command>,
+}
+
+impl Save {
+    pub fn of(b: &Battle) -> Self {
+        Save { volley_save: SAVE_VERSION, seed: b.seed, dice: b.scripted.clone(), scenario: (*b.scenario).clone(), commands: b.commands.clone() }
+    }
+}
+
+/// Serialises a battle as a save.
+pub fn to_string(b: &Battle) -> Result<String, String> {
+    ron::ser::to_string_pretty(&Save::of(b), ron::ser::PrettyConfig::default()).map_err(|e| format!("cannot write save: {e}"))
+}
+
+/// Writes a save atomically: to a temporary file beside it, then renamed over.
+pub fn write(b: &Battle, path: &Path) -> Result<(), String> {
+    let text = to_string(b)?;
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_else(|| "save".into());
+    let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
+    let res = (|| -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if let Err(e) = res {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(format!("cannot save to {}: {e}", path.display()));
+    }
+    Ok(())
+}
+
+/// Rebuilds a battle from save text by replaying its commands.
+pub fn parse(text: &str, file: &str) -> Result<Battle, Vec<Diagnostic>> {
+    let d = |line: usize, col: usize, message: String| vec![Diagnostic { file: file.to_string(), line, col, message }];
+    let save: Save = ron::from_str(text).map_err(|e| d(e.span.start.line, e.span.start.col, e.code.to_string()))?;
+    if save.volley_save != SAVE_VERSION {
+        return Err(d(1, 1, format!("save version {} is not supported (this program reads {SAVE_VERSION})", save.volley_save)));
+    }
+    let mut b = scenario::build(&save.scenario, text, file)?;
+    match &save.dice {
+        Some(dice) => b.script_dice(dice),
+        None => b.reseed(save.seed),
+    }
+    for (i, c) in save.commands.into_iter().enumerate() {
+        if let Err(e) = b.execute(c) {
+            let (line, col) = locate(text, "commands", 1);
+            return Err(d(line, col, format!("command {} of the save does not replay: {e}", i + 1)));
+        }
+    }
+    Ok(b)
+}
+
+/// Loads a save from disk.
+pub fn load(path: &Path) -> Result<Battle, Vec<Diagnostic>> {
+    let text = scenario::read_text(path)?;
+    parse(&text, &path.display().to_string())
+}
+
+/// Parses an order file: a RON list of commands.
+pub fn parse_orders(text: &str, file: &str) -> Result<Vec<Command>, Vec<Diagnostic>> {
+    ron::from_str::<Vec<Command>>(text).map_err(|e| vec![Diagnostic { file: file.to_string(), line: e.span.start.line, col: e.span.start.col, message: e.code.to_string() }])
+}
+
+/// What kind of file a text is, by its first significant token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    Scenario,
+    Save,
+    Orders,
+}
+
+pub fn sniff(text: &str) -> FileKind {
+    let body: String = text.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n");
+    let t = body.trim_start();
+    if t.starts_with('[') {
+        FileKind::Orders
+    } else if t.contains("volley_save") {
+        FileKind::Save
+    } else {
+        FileKind::Scenario
+    }
+}
+
+/// Loads a scenario or a save, whichever the file is.
+pub fn load_any(path: &Path) -> Result<Battle, Vec<Diagnostic>> {
+    let text = scenario::read_text(path)?;
+    let file = path.display().to_string();
+    match sniff(&text) {
+        FileKind::Save => parse(&text, &file),
+        FileKind::Scenario => scenario::parse(&text, &file),
+        FileKind::Orders => Err(vec![Diagnostic { file, line: 1, col: 1, message: "this is an order file, not a scenario or save".into() }]),
+    }
+}

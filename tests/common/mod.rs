@@ -1,0 +1,74 @@
+//! Helpers shared by the integration tests: small battles written inline.
+#![allow(dead_code)]
+
+use volley::rules::battle::Battle;
+use volley::rules::command::{Command, Event, Step};
+use volley::rules::model::{Phase, UnitId};
+use volley::rules::scenario;
+
+/// A unit line for `battle`: id, side, type, class, x, y, facing, extra RON fields.
+pub struct U<'a>(pub &'a str, pub usize, pub &'a str, pub &'a str, pub f32, pub f32, pub f32, pub &'a str);
+
+/// Builds a DB7YW battle on a 1000 x 1000 mm table with the given units and terrain lines.
+pub fn battle(units: &[U], terrain: &str) -> Battle {
+    battle_with(units, terrain, "")
+}
+
+pub fn battle_with(units: &[U], terrain: &str, extra: &str) -> Battle {
+    let us: Vec<String> = units
+        .iter()
+        .map(|U(id, side, t, class, x, y, f, more)| format!("(id: \"{id}\", side: {side}, type: \"{t}\", class: {class}, at: Some(({x}, {y})), facing: {f}{more}),"))
+        .collect();
+    let text = format!(
+        "(name: \"t\", ruleset: \"db7yw\", table: (width: 1000, height: 1000), seed: 1, turn_limit: 20, {extra}
+          terrain: [{terrain}],
+          sides: [(name: \"Prussia\", nation: \"prussia\", colour: (0, 0, 200)), (name: \"Austria\", nation: \"austria\", colour: (220, 220, 220), defender: true)],
+          units: [{}])",
+        us.join("\n")
+    );
+    match scenario::parse(&text, "inline") {
+        Ok(b) => b,
+        Err(d) => panic!("inline scenario invalid: {:?}", d),
+    }
+}
+
+pub fn id(s: &str) -> UnitId {
+    UnitId(s.to_string())
+}
+
+/// Advances to the given phase of side `side`'s bound with scripted command dice of 6.
+pub fn to_phase(b: &mut Battle, side: usize, phase: Phase) {
+    for _ in 0..40 {
+        if b.active == side && b.phase == phase {
+            return;
+        }
+        b.execute(Command::EndPhase).expect("end phase");
+    }
+    panic!("never reached {phase:?} of side {side}");
+}
+
+pub fn mv(unit: &str, steps: Vec<Step>) -> Command {
+    Command::Move { unit: id(unit), steps }
+}
+
+pub fn fire(unit: &str, target: &str) -> Command {
+    Command::Fire { unit: id(unit), target: id(target), support: vec![] }
+}
+
+pub fn fight(unit: &str, target: &str) -> Command {
+    Command::Fight { unit: id(unit), target: id(target), pursue: None }
+}
+
+/// The factor names of a score, sorted by appearance.
+pub fn names(f: &[volley::rules::command::Factor]) -> Vec<String> {
+    f.iter().map(|x| format!("{:+} {}", x.value, x.name)).collect()
+}
+
+/// The first Fire event.
+pub fn fire_event(ev: &[Event]) -> Event {
+    ev.iter().find(|e| matches!(e, Event::Fire { .. })).cloned().expect("a Fire event")
+}
+
+pub fn combat_event(ev: &[Event]) -> Event {
+    ev.iter().find(|e| matches!(e, Event::CloseCombat { .. })).cloned().expect("a CloseCombat event")
+}

@@ -1,0 +1,27 @@
+//! The rules core never imports bevy.
+
+use std::path::Path;
+
+fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            walk(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn rules_do_not_mention_bevy() {
+    let mut files = Vec::new();
+    walk(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rules"), &mut files);
+    assert!(files.len() > 10);
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            assert!(!line.contains("bevy"), "{}:{} mentions bevy", f.display(), i + 1);
+        }
+    }
+}

@@ -1,0 +1,171 @@
+//! Every shipped scenario validates; malformed scenarios, saves and order files give errors that
+//! name file:line:col, never panics.
+
+use proptest::prelude::*;
+use std::path::Path;
+use volley::rules::save;
+use volley::rules::scenario::{self, Diagnostic};
+
+fn shipped() -> Vec<std::path::PathBuf> {
+    let mut v: Vec<_> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios")).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "ron")).collect();
+    v.sort();
+    v
+}
+
+fn errs(text: &str) -> Vec<Diagnostic> {
+    match scenario::parse(text, "bad.ron") {
+        Ok(_) => panic!("accepted a bad scenario:\n{text}"),
+        Err(d) => d,
+    }
+}
+
+const GOOD: &str = r#"(
+    name: "t",
+    ruleset: "db7yw",
+    table: (width: 600, height: 400),
+    turn_limit: 5,
+    sides: [(name: "P", nation: "prussia", colour: (0, 0, 200)), (name: "A", nation: "austria", colour: (200, 200, 200))],
+    units: [
+        (id: "p1", side: 0, type: "Ms", at: Some((100, 100)), facing: 0),
+        (id: "a1", side: 1, type: "HC", at: Some((100, 300)), facing: 180),
+    ],
+)"#;
+
+#[test]
+fn every_shipped_scenario_validates() {
+    let files = shipped();
+    assert!(files.len() >= 3, "default, tutorial and a historical battle");
+    for f in files {
+        if let Err(d) = scenario::load(&f) {
+            panic!("{}: {:?}", f.display(), d);
+        }
+    }
+}
+
+#[test]
+fn the_good_example_loads() {
+    let b = scenario::parse(GOOD, "good.ron").unwrap();
+    assert_eq!(b.units.len(), 2);
+}
+
+#[test]
+fn truncated_ron_names_the_place() {
+    let d = errs(&GOOD[..GOOD.len() / 2]);
+    assert_eq!(d.len(), 1);
+    assert!(d[0].line > 1, "{:?}", d[0]);
+    assert!(d[0].to_string().starts_with("bad.ron:"));
+}
+
+#[test]
+fn wrong_types_and_unknown_fields() {
+    let d = errs(&GOOD.replace("turn_limit: 5", "turn_limit: \"five\""));
+    assert_eq!(d[0].line, 5, "{:?}", d[0]);
+    let d = errs(&GOOD.replace("facing: 0)", "facing: 0, colour: 3)"));
+    assert!(d[0].message.contains("colour"), "{:?}", d[0]);
+    assert_eq!(d[0].line, 8);
+}
+
+#[test]
+fn unknown_troop_type() {
+    let d = errs(&GOOD.replace("\"HC\"", "\"Hussar\""));
+    assert!(d[0].message.contains("unknown troop type 'Hussar'"), "{:?}", d);
+    assert_eq!((d[0].line, d[0].col), (9, 36));
+}
+
+#[test]
+fn duplicate_ids() {
+    let d = errs(&GOOD.replace("\"a1\"", "\"p1\""));
+    assert!(d[0].message.contains("duplicate unit id 'p1'"));
+    assert_eq!(d[0].line, 9);
+}
+
+#[test]
+fn overlapping_and_off_table() {
+    let d = errs(&GOOD.replace("(100, 300)", "(110, 105)"));
+    assert!(d[0].message.contains("overlaps"), "{d:?}");
+    let d = errs(&GOOD.replace("(100, 300)", "(590, 300)"));
+    assert!(d[0].message.contains("off the table"), "{d:?}");
+}
+
+#[test]
+fn nan_and_huge_numbers() {
+    let d = errs(&GOOD.replace("(100, 300)", "(NaN, 300)"));
+    assert!(d[0].message.contains("not a sensible number"), "{d:?}");
+    let d = errs(&GOOD.replace("width: 600", "width: 1e30"));
+    assert!(d[0].message.contains("table size"), "{d:?}");
+    let d = errs(&GOOD.replace("facing: 0)", "facing: inf)"));
+    assert!(d[0].message.contains("facing"), "{d:?}");
+    let d = errs(&GOOD.replace("turn_limit: 5", "turn_limit: 99999999999"));
+    assert!(!d.is_empty());
+}
+
+#[test]
+fn fields_the_ruleset_does_not_know() {
+    let d = errs(&GOOD.replace("facing: 0)", "facing: 0, stands: Some([3, 3]))"));
+    assert!(d[0].message.contains("'stands' does not apply"), "{d:?}");
+    let d = errs(&GOOD.replace("facing: 0)", "facing: 0, formation: Some(Square))"));
+    assert!(d[0].message.contains("'formation' does not apply"), "{d:?}");
+    let d = errs(&GOOD.replace("\"db7yw\"", "\"warhammer\""));
+    assert!(d[0].message.contains("unknown ruleset"), "{d:?}");
+}
+
+#[test]
+fn army_lists_are_checked_with_reasons() {
+    let text = GOOD.replace("colour: (0, 0, 200))", "colour: (0, 0, 200), army_list: true)");
+    let d = errs(&text);
+    let all: Vec<String> = d.iter().map(|x| x.message.clone()).collect();
+    assert!(all.iter().any(|m| m.contains("exactly 1 CinC")), "{all:?}");
+    assert!(all.iter().any(|m| m.contains("Ms: 4 to 6 allowed, the army has 1")), "{all:?}");
+    assert!(all.iter().any(|m| m.contains("costs 1 points, not 16")), "{all:?}");
+}
+
+#[test]
+fn order_files_and_saves_report_positions() {
+    let d = save::parse_orders("[EndPhase, Move(unit: \"x\", steps: [Advance(\"far\")])]", "o.ron").unwrap_err();
+    assert_eq!(d[0].line, 1);
+    assert!(d[0].col > 20);
+    let d = save::parse("(volley_save: 1, seed: 3)", "s.ron").unwrap_err();
+    assert!(d[0].message.contains("missing") || d[0].message.contains("scenario"), "{d:?}");
+    let d = save::parse("(volley_save: 9, seed: 3, scenario: (), commands: [])", "s.ron").unwrap_err();
+    assert!(!d.is_empty());
+}
+
+#[test]
+fn a_save_whose_commands_do_not_replay_is_refused() {
+    let b = scenario::parse(GOOD, "g").unwrap();
+    let mut text = save::to_string(&b).unwrap();
+    text = text.replace("commands: []", "commands: [Fire(unit: \"p1\", target: \"a1\")]");
+    let d = save::parse(&text, "s.ron").unwrap_err();
+    assert!(d[0].message.contains("does not replay"), "{d:?}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, .. ProptestConfig::default() })]
+
+    /// Cutting, splicing and replacing characters of a valid scenario never panics.
+    #[test]
+    fn mutated_scenarios_never_panic(cut in 0usize..2000, pos in 0usize..2000, ch in prop::sample::select(vec!["", "(", ")", ",", "\"", "9e99", "-1", "NaN", "[", "]", ":", "Some(", "x"])) {
+        let files = shipped();
+        let text = std::fs::read_to_string(&files[pos % files.len()]).unwrap();
+        let mut t: String = text.chars().collect();
+        let n = t.chars().count();
+        let at = pos % n.max(1);
+        let byte = t.char_indices().nth(at).map(|(i, _)| i).unwrap_or(0);
+        t.insert_str(byte, ch);
+        let c = (cut % n.max(1)).min(t.len());
+        let c = (0..=c).rev().find(|i| t.is_char_boundary(*i)).unwrap_or(0);
+        let _ = scenario::parse(&t, "m.ron");
+        let _ = scenario::parse(&t[..c], "m.ron");
+        let _ = save::parse_orders(&t, "m.ron");
+    }
+
+    /// Numbers anywhere in the good scenario: no panic, and either a battle or diagnostics.
+    #[test]
+    fn any_numbers_never_panic(x in prop::num::f32::ANY, y in prop::num::f32::ANY, f in prop::num::f32::ANY) {
+        let t = GOOD.replace("(100, 100)", &format!("({x:?}, {y:?})")).replace("facing: 0)", &format!("facing: {f:?})"));
+        match scenario::parse(&t, "n.ron") {
+            Ok(b) => prop_assert!(b.units.iter().all(|u| u.base.is_finite())),
+            Err(d) => prop_assert!(!d.is_empty()),
+        }
+    }
+}
