@@ -254,17 +254,18 @@ fn draws_hit_both_and_mounted_recoil() {
 
 #[test]
 fn stoic_grenadiers_of_prussia() {
-    let mut b = battle(&[U("a", 1, "Ms", "Regular", 500.0, 500.0, 0.0, ""), U("p", 0, "Ms", "Regular", 500.0, 515.0, 180.0, ", flags: [Grenadier]")], "");
-    to_phase(&mut b, 1, Phase::CloseCombat);
-    b.script_dice(&[4, 3]);
-    let ev = b.execute(fight("a", "p")).unwrap();
+    let mut b = melee(("Ms", "Regular", ", flags: [Grenadier]"), ("Ms", "Regular", ""), &[], "");
+    // 4+3 = 7 against 4+4 = 8: the grenadiers are beaten by 1, which becomes a draw.
+    b.script_dice(&[3, 4, 1, 1, 1, 1]);
+    let ev = b.execute(fight("p", "a")).unwrap();
     assert!(matches!(combat_event(&ev), Event::CloseCombat { stoic: true, verdict: Verdict::Draw, .. }));
 }
 
 #[test]
 fn heavy_cavalry_must_pursue_artillery_never() {
     let mut b = melee(("HC", "Regular", ""), ("DC", "Regular", ""), &[], "");
-    b.script_dice(&[6, 2]);
+    // 3+1+3 = 7 against 3+3 = 6: the dragoons recoil; the cuirassiers follow, and fight again.
+    b.script_dice(&[3, 3, 1, 1, 1, 1]);
     let ev = b.execute(Command::Fight { unit: id("p"), target: id("a"), pursue: Some(false) }).unwrap();
     assert!(ev.iter().any(|e| matches!(e, Event::Pursued { unit, .. } if unit.0 == "p")), "HC must pursue: {ev:?}");
     let mut b = melee(("FA", "Regular", ""), ("Ms", "Regular", ""), &[], "");
@@ -275,8 +276,8 @@ fn heavy_cavalry_must_pursue_artillery_never() {
 #[test]
 fn routing_troops_test() {
     // Two Austrian Muskets in column: the front one is destroyed by double, the one behind tests.
-    let mut b = melee(("Ms", "Regular", ""), ("Ms", "Regular", ""), &[U("a2", 1, "Ms", "Militia", 500.0, 530.0, 180.0, "")], "");
-    // 4+6 = 10 against 4 - 1 (support) + 1 = 4; then the routing test die 3.
+    let mut b = melee(("Ms", "Elite", ""), ("Ms", "Regular", ""), &[U("a2", 1, "Ms", "Militia", 500.0, 530.0, 180.0, "")], "");
+    // 4+1-1 (rear support) +6 = 10 against 4+1 = 5: destroyed; then the routing test die 3.
     b.script_dice(&[6, 1, 3]);
     let ev = b.execute(fight("p", "a")).unwrap();
     let rt = ev.iter().find_map(|e| if let Event::RoutingTest { unit, die, total, hit, factors, .. } = e { Some((unit.0.clone(), *die, *total, *hit, names(factors))) } else { None });

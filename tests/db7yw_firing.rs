@@ -225,7 +225,7 @@ fn russian_muskets_are_stoic_when_firing_only() {
         format!(
             "(name: \"t\", ruleset: \"db7yw\", table: (width: 1000, height: 1000), turn_limit: 5,
               sides: [(name: \"P\", nation: \"prussia\", colour: (0,0,200)), (name: \"R\", nation: \"{side_nation}\", colour: (0,150,0))],
-              units: [(id: \"p\", side: 0, type: \"Ms\", at: Some((500, 500)), facing: 0), (id: \"a\", side: 1, type: \"Ms\", at: Some((500, 547.5)), facing: 180)])"
+              units: [(id: \"p\", side: 0, type: \"Ms\", at: Some((500, 500)), facing: 0), (id: \"a\", side: 1, type: \"Ms\", at: Some((500, 535)), facing: 180)])"
         )
     };
     let mut b = volley::rules::scenario::parse(&text("russia"), "t").unwrap();

@@ -69,7 +69,8 @@ fn wrong_types_and_unknown_fields() {
 fn unknown_troop_type() {
     let d = errs(&GOOD.replace("\"HC\"", "\"Hussar\""));
     assert!(d[0].message.contains("unknown troop type 'Hussar'"), "{:?}", d);
-    assert_eq!((d[0].line, d[0].col), (9, 36));
+    // Column 35 is the opening quote of "Hussar".
+    assert_eq!((d[0].line, d[0].col), (9, 35));
 }
 
 #[test]

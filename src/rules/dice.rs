@@ -75,7 +75,7 @@ mod tests {
         assert_eq!(xs, PINNED_SEED_1);
     }
 
-    const PINNED_SEED_1: [u8; 10] = [0; 10];
+    const PINNED_SEED_1: [u8; 10] = [5, 4, 1, 2, 5, 4, 2, 3, 6, 4];
 
     #[test]
     fn scripted_dice_run_out() {

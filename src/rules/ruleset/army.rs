@@ -77,10 +77,10 @@ pub fn validate_army(dbn: &Dbn, units: &[&Unit], nation: &str, fortify_points: f
     let ms_elite = ms.iter().filter(|u| u.class == Class::Elite).count() as f32;
     let ms_militia = ms.iter().filter(|u| u.class == Class::Militia).count() as f32;
     if major {
-        if ms_n > 0.0 && ms_elite > (a.ms_elite_max_share * ms_n).floor().max(1.0) + 1e-3 {
+        if ms_n > 0.0 && ms_elite > (a.ms_elite_max_share * ms_n).ceil() + 1e-3 {
             errs.push(format!("at most {:.0}% of Muskets may be elite", a.ms_elite_max_share * 100.0));
         }
-        if ms_n > 0.0 && ms_militia > (a.major_ms_militia_max_share * ms_n).floor() + 1e-3 {
+        if ms_n > 0.0 && ms_militia > (a.major_ms_militia_max_share * ms_n).ceil() + 1e-3 {
             errs.push(format!("a major nation has at most {:.0}% Ms(M)", a.major_ms_militia_max_share * 100.0));
         }
     } else {

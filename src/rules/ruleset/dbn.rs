@@ -830,12 +830,16 @@ impl Dbn {
 
     #[allow(clippy::too_many_arguments)]
     fn line_blocker(&self, b: &Battle, from: &Unit, to: &Unit, a: Pt, c: Pt, level: u8, woods_vis: f32) -> Option<String> {
+        // Trim the ends so that units touching the firer or target at a corner do not block
+        // lines that start there; a line grazing a base's edge is blocked.
+        let len = a.dist(c);
+        let trim = CONTACT_EPS.min(len / 4.0);
+        let (ta, tc) = if len > 0.0 { (a.lerp(c, trim / len), c.lerp(a, trim / len)) } else { (a, c) };
         for u in b.alive() {
             if u.id == from.id || u.id == to.id {
                 continue;
             }
-            let shrunk = Base { width: (u.base.width - 2.0 * CONTACT_EPS).max(0.1), depth: (u.base.depth - 2.0 * CONTACT_EPS).max(0.1), ..u.base };
-            if segment_hits_base(a, c, &shrunk) {
+            if segment_hits_base(ta, tc, &u.base) {
                 return Some(u.name.clone());
             }
         }
