@@ -11,7 +11,11 @@ use std::path::{Path, PathBuf};
 pub const DEFAULT_SCENARIO: &str = "scenarios/default.ron";
 
 #[derive(Parser, Debug)]
-#[command(name = "volley", version, about = "A 2D hotseat tabletop for horse-and-musket miniature wargames")]
+#[command(
+    name = "volley",
+    version,
+    about = "A 2D hotseat tabletop for horse-and-musket miniature wargames"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Cmd>,
@@ -81,19 +85,34 @@ pub fn check_file(path: &Path) -> Vec<Diagnostic> {
 }
 
 /// Runs orders against a battle; returns the events and the first refusal, if any.
-pub fn run_orders(b: &mut Battle, orders: Vec<Command>) -> (Vec<crate::rules::Event>, Option<String>) {
+pub fn run_orders(
+    b: &mut Battle,
+    orders: Vec<Command>,
+) -> (Vec<crate::rules::Event>, Option<String>) {
     let mut events = Vec::new();
     for (i, c) in orders.into_iter().enumerate() {
         let shown = format!("{c:?}");
         match b.execute(c) {
             Ok(ev) => events.extend(ev),
-            Err(e) => return (events, Some(format!("order {} ({shown}) refused: {e}", i + 1))),
+            Err(e) => {
+                return (
+                    events,
+                    Some(format!("order {} ({shown}) refused: {e}", i + 1)),
+                );
+            }
         }
     }
     (events, None)
 }
 
-fn run(scenario_path: &Path, orders_path: &Path, seed: Option<u64>, dice: Option<Vec<u8>>, json: bool, save_to: Option<PathBuf>) -> i32 {
+fn run(
+    scenario_path: &Path,
+    orders_path: &Path,
+    seed: Option<u64>,
+    dice: Option<Vec<u8>>,
+    json: bool,
+    save_to: Option<PathBuf>,
+) -> i32 {
     let mut b = match save::load_any(scenario_path) {
         Ok(b) => b,
         Err(d) => {
@@ -101,7 +120,9 @@ fn run(scenario_path: &Path, orders_path: &Path, seed: Option<u64>, dice: Option
             return 1;
         }
     };
-    let orders = match scenario::read_text(orders_path).and_then(|t| save::parse_orders(&t, &orders_path.display().to_string())) {
+    let orders = match scenario::read_text(orders_path)
+        .and_then(|t| save::parse_orders(&t, &orders_path.display().to_string()))
+    {
         Ok(o) => o,
         Err(d) => {
             print_diags(&d);
@@ -119,19 +140,38 @@ fn run(scenario_path: &Path, orders_path: &Path, seed: Option<u64>, dice: Option
     }
     let (events, error) = run_orders(&mut b, orders);
     if json {
-        println!("{}", serde_json::to_string_pretty(&report::run_json(&b, &events, error.clone())).unwrap_or_default());
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report::run_json(&b, &events, error.clone()))
+                .unwrap_or_default()
+        );
     } else {
         for e in &events {
             println!("{}", report::describe(&b, e));
         }
-        println!("-- turn {}, {} phase, {} to move", b.turn, b.phase.name(), b.sides.get(b.active).map(|s| s.name.as_str()).unwrap_or("?"));
+        println!(
+            "-- turn {}, {} phase, {} to move",
+            b.turn,
+            b.phase.name(),
+            b.sides
+                .get(b.active)
+                .map(|s| s.name.as_str())
+                .unwrap_or("?")
+        );
         for u in &b.units {
             let status = if u.status.removed {
                 "destroyed".to_string()
             } else {
-                format!("{} hit(s){}", u.status.hits, if u.status.shaken { ", shaken" } else { "" })
+                format!(
+                    "{} hit(s){}",
+                    u.status.hits,
+                    if u.status.shaken { ", shaken" } else { "" }
+                )
             };
-            println!("{:<12} {:<28} {:<4} ({:7.1}, {:7.1}) facing {:5.1}  {}", u.id.0, u.name, u.troop, u.base.centre.x, u.base.centre.y, u.base.facing, status);
+            println!(
+                "{:<12} {:<28} {:<4} ({:7.1}, {:7.1}) facing {:5.1}  {}",
+                u.id.0, u.name, u.troop, u.base.centre.x, u.base.centre.y, u.base.facing, status
+            );
         }
         if let Some(e) = &error {
             eprintln!("{e}");
@@ -173,7 +213,14 @@ pub fn main() -> i32 {
             }
             if bad { 1 } else { 0 }
         }
-        Some(Cmd::Run { scenario, orders, seed, dice, json, save }) => run(&scenario, &orders, seed, dice, json, save),
+        Some(Cmd::Run {
+            scenario,
+            orders,
+            seed,
+            dice,
+            json,
+            save,
+        }) => run(&scenario, &orders, seed, dice, json, save),
     }
 }
 

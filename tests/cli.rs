@@ -19,13 +19,29 @@ fn tmp(name: &str, text: &str) -> PathBuf {
 
 #[test]
 fn check_accepts_the_shipped_files() {
-    let out = volley().args(["check", "scenarios/default.ron", "scenarios/tutorial.ron", "scenarios/lobositz_1756.ron", "tests/orders/tutorial_two_turns.ron"]).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    let out = volley()
+        .args([
+            "check",
+            "scenarios/default.ron",
+            "scenarios/tutorial.ron",
+            "scenarios/lobositz_1756.ron",
+            "tests/orders/tutorial_two_turns.ron",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
 }
 
 #[test]
 fn check_reports_file_line_col_and_fails() {
-    let bad = tmp("bad.ron", "(\n  name: \"x\",\n  ruleset: \"db7yw\",\n  table: (width: 100, height: 100),\n  turn_limit: 3,\n  sides: [],\n  units: [(id: \"a\", side: 0, type: \"Zulu\", at: Some((50, 50)))],\n)\n");
+    let bad = tmp(
+        "bad.ron",
+        "(\n  name: \"x\",\n  ruleset: \"db7yw\",\n  table: (width: 100, height: 100),\n  turn_limit: 3,\n  sides: [],\n  units: [(id: \"a\", side: 0, type: \"Zulu\", at: Some((50, 50)))],\n)\n",
+    );
     let out = volley().arg("check").arg(&bad).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
@@ -40,51 +56,123 @@ fn check_reports_file_line_col_and_fails() {
 #[test]
 fn run_json_explains_every_roll() {
     let out = volley()
-        .args(["run", "scenarios/tutorial.ron", "--orders", "tests/orders/tutorial_two_turns.ron", "--json", "--dice"])
+        .args([
+            "run",
+            "scenarios/tutorial.ron",
+            "--orders",
+            "tests/orders/tutorial_two_turns.ron",
+            "--json",
+            "--dice",
+        ])
         .arg("4,5,2,3,6,1,4,4,5,3,2,6,5,1,3,4,6,2,2,5,1,6,3,3,4,5,6,1,2,4,5,5,3,2,1,6,4,3,2,1")
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["ruleset"], "db7yw");
     let events = v["events"].as_array().unwrap();
-    let rolls: Vec<_> = events.iter().filter(|e| e["kind"] == "Fire" || e["kind"] == "CloseCombat").collect();
+    let rolls: Vec<_> = events
+        .iter()
+        .filter(|e| e["kind"] == "Fire" || e["kind"] == "CloseCombat")
+        .collect();
     assert!(!rolls.is_empty());
     for r in rolls {
-        for score in ["shooter_score", "target_score", "attacker_score", "defender_score"] {
+        for score in [
+            "shooter_score",
+            "target_score",
+            "attacker_score",
+            "defender_score",
+        ] {
             if let Some(s) = r.get(score) {
-                let total: i64 = s["factors"].as_array().unwrap().iter().map(|f| f["value"].as_i64().unwrap()).sum::<i64>() + s["die"].as_i64().unwrap();
+                let total: i64 = s["factors"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|f| f["value"].as_i64().unwrap())
+                    .sum::<i64>()
+                    + s["die"].as_i64().unwrap();
                 assert_eq!(total, s["total"].as_i64().unwrap());
-                assert!(s["factors"].as_array().unwrap().iter().all(|f| !f["source"].as_str().unwrap().is_empty()));
+                assert!(
+                    s["factors"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .all(|f| !f["source"].as_str().unwrap().is_empty())
+                );
             }
         }
         assert!(r["text"].as_str().unwrap().contains("die"));
     }
-    assert!(v["units"].as_array().unwrap().iter().all(|u| u["position_mm"].is_array()));
+    assert!(
+        v["units"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|u| u["position_mm"].is_array())
+    );
 }
 
 #[test]
 fn run_plays_to_an_army_break() {
-    let out = volley().args(["run", "scenarios/tutorial.ron", "--orders", "tests/orders/tutorial_to_break.ron", "--json"]).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = volley()
+        .args([
+            "run",
+            "scenarios/tutorial.ron",
+            "--orders",
+            "tests/orders/tutorial_to_break.ron",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["phase"], "GameOver");
-    assert!(v["events"].as_array().unwrap().iter().any(|e| e["kind"] == "ArmyBroken"));
+    assert!(
+        v["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["kind"] == "ArmyBroken")
+    );
     assert!(v["result"]["reason"].as_str().unwrap().contains("broke"));
 }
 
 #[test]
 fn run_refuses_an_illegal_order_with_its_reason() {
-    let orders = tmp("o.ron", "[EndPhase, Move(unit: \"pr-ms1\", steps: [Advance(900)])]");
-    let out = volley().args(["run", "scenarios/tutorial.ron", "--orders"]).arg(&orders).args(["--dice", "6"]).output().unwrap();
+    let orders = tmp(
+        "o.ron",
+        "[EndPhase, Move(unit: \"pr-ms1\", steps: [Advance(900)])]",
+    );
+    let out = volley()
+        .args(["run", "scenarios/tutorial.ron", "--orders"])
+        .arg(&orders)
+        .args(["--dice", "6"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("order 2") && err.contains("900 paces of 200"), "{err}");
+    assert!(
+        err.contains("order 2") && err.contains("900 paces of 200"),
+        "{err}"
+    );
 }
 
 #[test]
 fn running_out_of_dice_is_an_error() {
     let orders = tmp("o2.ron", "[EndPhase]");
-    let out = volley().args(["run", "scenarios/tutorial.ron", "--orders"]).arg(&orders).args(["--dice", ""]).output().unwrap();
+    let out = volley()
+        .args(["run", "scenarios/tutorial.ron", "--orders"])
+        .arg(&orders)
+        .args(["--dice", ""])
+        .output()
+        .unwrap();
     assert_ne!(out.status.code(), Some(0));
 }

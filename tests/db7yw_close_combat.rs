@@ -19,7 +19,10 @@ fn depth(t: &str) -> f32 {
 /// terrain as given. Starts in Prussia's close combat phase.
 fn melee(p: (&str, &str, &str), a: (&str, &str, &str), more: &[U], terrain: &str) -> Battle {
     let ay = 500.0 + depth(p.0) / 2.0 + depth(a.0) / 2.0;
-    let mut units = vec![U("p", 0, p.0, p.1, 500.0, 500.0, 0.0, p.2), U("a", 1, a.0, a.1, 500.0, ay, 180.0, a.2)];
+    let mut units = vec![
+        U("p", 0, p.0, p.1, 500.0, 500.0, 0.0, p.2),
+        U("a", 1, a.0, a.1, 500.0, ay, 180.0, a.2),
+    ];
     for u in more {
         units.push(U(u.0, u.1, u.2, u.3, u.4, u.5, u.6, u.7));
     }
@@ -36,9 +39,19 @@ fn woods_a() -> &'static str {
 fn factors(b: &mut Battle) -> (Vec<String>, Vec<String>) {
     b.script_dice(&[1, 1, 1, 1, 1, 1, 1, 1]);
     let ev = b.execute(fight("p", "a")).expect("fight accepted");
-    let Event::CloseCombat { attacker_score, defender_score, .. } = combat_event(&ev) else { unreachable!() };
+    let Event::CloseCombat {
+        attacker_score,
+        defender_score,
+        ..
+    } = combat_event(&ev)
+    else {
+        unreachable!()
+    };
     b.undo().unwrap();
-    (names(&attacker_score.factors), names(&defender_score.factors))
+    (
+        names(&attacker_score.factors),
+        names(&defender_score.factors),
+    )
 }
 
 /// Tries every pair of dice until the combat comes out as wanted; returns its events.
@@ -47,7 +60,12 @@ fn fight_for(b: &mut Battle, verdict: Verdict, loser: Option<&str>) -> Vec<Event
         for ad in 1..=6u8 {
             b.script_dice(&[pd, ad, 1, 1, 1, 1, 1, 1, 1, 1]);
             let ev = b.execute(fight("p", "a")).expect("fight accepted");
-            if let Event::CloseCombat { verdict: v, loser: l, stoic: false, .. } = combat_event(&ev)
+            if let Event::CloseCombat {
+                verdict: v,
+                loser: l,
+                stoic: false,
+                ..
+            } = combat_event(&ev)
                 && v == verdict
                 && l.as_ref().map(|x| x.0.as_str()) == loser
             {
@@ -66,23 +84,48 @@ fn has(list: &[String], f: &str) -> bool {
 #[test]
 fn plain_muskets() {
     let mut b = melee(("Ms", "Regular", ""), ("Ms", "Regular", ""), &[], "");
-    assert_eq!(factors(&mut b), (vec!["+4 Muskets".to_string()], vec!["+4 Muskets".to_string()]));
+    assert_eq!(
+        factors(&mut b),
+        (
+            vec!["+4 Muskets".to_string()],
+            vec!["+4 Muskets".to_string()]
+        )
+    );
 }
 
 #[test]
 fn uphill_general_elite() {
     let hill = r#"(id: "h", kind: Hill, name: "Hill", points: [(300, 300), (700, 300), (700, 505), (300, 505)]),"#;
-    let mut b = melee(("Ms", "Elite", ""), ("Ms", "Regular", ""), &[U("g", 0, "CinC", "Regular", 500.0, 472.5, 0.0, "")], hill);
+    let mut b = melee(
+        ("Ms", "Elite", ""),
+        ("Ms", "Regular", ""),
+        &[U("g", 0, "CinC", "Regular", 500.0, 472.5, 0.0, "")],
+        hill,
+    );
     let (p, _) = factors(&mut b);
-    assert_eq!(p, ["+4 Muskets", "+1 Uphill advantage", "+1 Supported by CinC or commander in full edge contact", "+1 Elite class, or Heavy Cavalry against mounted"]);
+    assert_eq!(
+        p,
+        [
+            "+4 Muskets",
+            "+1 Uphill advantage",
+            "+1 Supported by CinC or commander in full edge contact",
+            "+1 Elite class, or Heavy Cavalry against mounted"
+        ]
+    );
 }
 
 #[test]
 fn heavy_cavalry_against_mounted_and_superior_dragoons() {
     let mut b = melee(("HC", "Regular", ""), ("DC", "Superior", ""), &[], "");
     let (p, a) = factors(&mut b);
-    assert!(has(&p, "+1 Elite class, or Heavy Cavalry against mounted"), "{p:?}");
-    assert!(has(&a, "+1 Elite class, or Heavy Cavalry against mounted"), "DC(S) are elite in close combat: {a:?}");
+    assert!(
+        has(&p, "+1 Elite class, or Heavy Cavalry against mounted"),
+        "{p:?}"
+    );
+    assert!(
+        has(&a, "+1 Elite class, or Heavy Cavalry against mounted"),
+        "DC(S) are elite in close combat: {a:?}"
+    );
     // HC against foot get no bonus.
     let mut b = melee(("HC", "Regular", ""), ("Ms", "Regular", ""), &[], "");
     assert_eq!(factors(&mut b).0, ["+3 Heavy Cavalry"]);
@@ -92,19 +135,41 @@ fn heavy_cavalry_against_mounted_and_superior_dragoons() {
 fn defending_villages_and_fortifications() {
     let fortified = r#"(id: "v", kind: Village, name: "Village", points: [(400, 509), (600, 509), (600, 700), (400, 700)], fortified: true),"#;
     let mut b = melee(("Ms", "Regular", ""), ("Ms", "Regular", ""), &[], fortified);
-    assert_eq!(factors(&mut b).1, ["+4 Muskets", "+1 Defending a NLF or fortification"]);
+    assert_eq!(
+        factors(&mut b).1,
+        ["+4 Muskets", "+1 Defending a NLF or fortification"]
+    );
     // Muskets in an unfortified village count as in bad going.
     let open = r#"(id: "v", kind: Village, name: "Village", points: [(400, 509), (600, 509), (600, 700), (400, 700)]),"#;
     let mut b = melee(("Ms", "Regular", ""), ("Ms", "Regular", ""), &[], open);
-    assert_eq!(factors(&mut b).1, ["+4 Muskets", "+1 Defending a NLF or fortification", "-2 Within bad going"]);
+    assert_eq!(
+        factors(&mut b).1,
+        [
+            "+4 Muskets",
+            "+1 Defending a NLF or fortification",
+            "-2 Within bad going"
+        ]
+    );
     // Irregular Infantry occupying a village fight at +3 and ignore bad going.
     let mut b = melee(("Ms", "Regular", ""), ("II", "Regular", ""), &[], open);
-    assert_eq!(factors(&mut b).1, ["+2 Irregular Infantry", "+1 Irregular Infantry occupying a NLF or fortification", "+1 Defending a NLF or fortification"]);
+    assert_eq!(
+        factors(&mut b).1,
+        [
+            "+2 Irregular Infantry",
+            "+1 Irregular Infantry occupying a NLF or fortification",
+            "+1 Defending a NLF or fortification"
+        ]
+    );
 }
 
 #[test]
 fn militia_jagers_shaken() {
-    let mut b = melee(("Ms", "Militia", ", hits: 2"), ("Jg", "Regular", ""), &[], "");
+    let mut b = melee(
+        ("Ms", "Militia", ", hits: 2"),
+        ("Jg", "Regular", ""),
+        &[],
+        "",
+    );
     let (p, a) = factors(&mut b);
     assert_eq!(p, ["+4 Muskets", "-1 Militia or Jagers", "-1 Shaken"]);
     assert_eq!(a, ["+2 Jagers", "-1 Militia or Jagers"]);
@@ -115,62 +180,129 @@ fn enemy_support_beside_and_behind() {
     let mut b = melee(
         ("Ms", "Regular", ""),
         ("Ms", "Regular", ""),
-        &[U("a2", 1, "Ms", "Regular", 540.0, 515.0, 180.0, ""), U("a3", 1, "Ms", "Regular", 500.0, 530.0, 180.0, "")],
+        &[
+            U("a2", 1, "Ms", "Regular", 540.0, 515.0, 180.0, ""),
+            U("a3", 1, "Ms", "Regular", 500.0, 530.0, 180.0, ""),
+        ],
         "",
     );
     let (p, _) = factors(&mut b);
-    assert_eq!(p, ["+4 Muskets", "-1 Enemy unit providing close combat support", "-1 Enemy unit providing close combat support"]);
+    assert_eq!(
+        p,
+        [
+            "+4 Muskets",
+            "-1 Enemy unit providing close combat support",
+            "-1 Enemy unit providing close combat support"
+        ]
+    );
 }
 
 #[test]
 fn recoiled_unit_in_continuing_combat() {
     let mut b = melee(("Ms", "Regular", ""), ("Ms", "Regular", ""), &[], "");
     let ev = fight_for(&mut b, Verdict::Beaten, Some("a"));
-    assert!(ev.iter().any(|e| matches!(e, Event::Recoiled { unit, .. } if unit.0 == "a")), "{ev:?}");
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Recoiled { unit, .. } if unit.0 == "a")),
+        "{ev:?}"
+    );
     assert!(ev.iter().any(|e| matches!(e, Event::Pursued { unit, continuing: Some(c), .. } if unit.0 == "p" && c.0 == "a")), "{ev:?}");
     assert!(b.unit(&id("a")).unwrap().status.continuing);
     // Austria's close combat: the recoiled unit fights at -1.
     to_phase(&mut b, 1, Phase::CloseCombat);
     b.script_dice(&[3, 3, 1, 1, 1, 1]);
     let ev = b.execute(fight("a", "p")).unwrap();
-    let Event::CloseCombat { attacker_score, .. } = combat_event(&ev) else { unreachable!() };
-    assert!(has(&names(&attacker_score.factors), "-1 Recoiled and in continuing combat"));
+    let Event::CloseCombat { attacker_score, .. } = combat_event(&ev) else {
+        unreachable!()
+    };
+    assert!(has(
+        &names(&attacker_score.factors),
+        "-1 Recoiled and in continuing combat"
+    ));
 }
 
 #[test]
 fn cavalry_charging_muskets_in_front() {
-    let mut b = battle(&[U("p", 0, "HC", "Regular", 500.0, 450.0, 0.0, ""), U("a", 1, "Ms", "Regular", 500.0, 520.0, 180.0, "")], "");
+    let mut b = battle(
+        &[
+            U("p", 0, "HC", "Regular", 500.0, 450.0, 0.0, ""),
+            U("a", 1, "Ms", "Regular", 500.0, 520.0, 180.0, ""),
+        ],
+        "",
+    );
     to_phase(&mut b, 0, Phase::Movement);
-    b.execute(mv("p", vec![Step::ToContact(id("a"))])).expect("charge");
+    b.execute(mv("p", vec![Step::ToContact(id("a"))]))
+        .expect("charge");
     to_phase(&mut b, 0, Phase::CloseCombat);
     let (p, _) = factors(&mut b);
-    assert_eq!(p, ["+3 Heavy Cavalry", "-1 Cavalry charging Muskets in the front"]);
+    assert_eq!(
+        p,
+        [
+            "+3 Heavy Cavalry",
+            "-1 Cavalry charging Muskets in the front"
+        ]
+    );
 }
 
 #[test]
 fn first_attacked_in_flank() {
     // Muskets face east; the cuirassiers charge their right flank from the south.
-    let mut b = battle(&[U("p", 0, "HC", "Regular", 500.0, 500.0, 0.0, ""), U("a", 1, "Ms", "Regular", 500.0, 600.0, 90.0, "")], "");
+    let mut b = battle(
+        &[
+            U("p", 0, "HC", "Regular", 500.0, 500.0, 0.0, ""),
+            U("a", 1, "Ms", "Regular", 500.0, 600.0, 90.0, ""),
+        ],
+        "",
+    );
     to_phase(&mut b, 0, Phase::Movement);
-    let ev = b.execute(mv("p", vec![Step::ToContact(id("a"))])).expect("flank charge");
-    assert!(ev.iter().any(|e| matches!(e, Event::Moved { contact: Some(_), .. })));
+    let ev = b
+        .execute(mv("p", vec![Step::ToContact(id("a"))]))
+        .expect("flank charge");
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::Moved {
+            contact: Some(_),
+            ..
+        }
+    )));
     to_phase(&mut b, 0, Phase::CloseCombat);
     let (p, a) = factors(&mut b);
     assert_eq!(p, ["+3 Heavy Cavalry"]);
     assert_eq!(a, ["+4 Muskets", "-2 Attacked first in flank or rear"]);
     // Light cavalry suffer only -1.
-    let mut b = battle(&[U("p", 0, "HC", "Regular", 500.0, 500.0, 0.0, ""), U("a", 1, "LC", "Regular", 500.0, 600.0, 90.0, "")], "");
+    let mut b = battle(
+        &[
+            U("p", 0, "HC", "Regular", 500.0, 500.0, 0.0, ""),
+            U("a", 1, "LC", "Regular", 500.0, 600.0, 90.0, ""),
+        ],
+        "",
+    );
     to_phase(&mut b, 0, Phase::Movement);
-    b.execute(mv("p", vec![Step::ToContact(id("a"))])).expect("flank charge");
+    b.execute(mv("p", vec![Step::ToContact(id("a"))]))
+        .expect("flank charge");
     to_phase(&mut b, 0, Phase::CloseCombat);
     let (_, a) = factors(&mut b);
-    assert!(has(&a, "-1 Cavalry or skirmish infantry attacked first in flank or rear"), "{a:?}");
+    assert!(
+        has(
+            &a,
+            "-1 Cavalry or skirmish infantry attacked first in flank or rear"
+        ),
+        "{a:?}"
+    );
 }
 
 #[test]
 fn artillery_unable_to_fire_and_bad_going_and_bridges() {
-    let mut b = melee(("Ms", "Regular", ""), ("FA", "Regular", ", limbered: true"), &[], "");
-    assert!(has(&factors(&mut b).1, "-2 Artillery unable to fire at its attacker"));
+    let mut b = melee(
+        ("Ms", "Regular", ""),
+        ("FA", "Regular", ", limbered: true"),
+        &[],
+        "",
+    );
+    assert!(has(
+        &factors(&mut b).1,
+        "-2 Artillery unable to fire at its attacker"
+    ));
     let mut b = melee(("Ms", "Regular", ""), ("HC", "Regular", ""), &[], woods_a());
     assert!(has(&factors(&mut b).1, "-2 Within bad going"));
     // Jagers and Irregulars do not suffer in bad going.
@@ -187,18 +319,42 @@ fn town_garrison_and_attack_column() {
     let mut b = melee(("Ms", "Regular", ""), ("Ms", "Regular", ""), &[], town);
     let (p, a) = factors(&mut b);
     assert_eq!(p, ["+4 Muskets", "+2 Attack column against a BUA garrison"]);
-    assert_eq!(a, ["+4 Muskets", "-2 Within bad going", "+4 BUA garrison attacked"]);
+    assert_eq!(
+        a,
+        [
+            "+4 Muskets",
+            "-2 Within bad going",
+            "+4 BUA garrison attacked"
+        ]
+    );
 }
 
 /// (attacker, defender, defender extra fields, terrain, verdict, loser effect)
-type Row = (&'static str, &'static str, &'static str, &'static str, Verdict, Effect);
+type Row = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    Verdict,
+    Effect,
+);
 
 fn check_rows(rows: &[Row]) {
     for (p, a, extra, terrain, verdict, want) in rows {
         let mut b = melee((p, "Regular", ""), (a, "Regular", extra), &[], terrain);
         let ev = fight_for(&mut b, *verdict, Some("a"));
-        let Event::CloseCombat { defender_effect, .. } = combat_event(&ev) else { unreachable!() };
-        assert_eq!(&defender_effect, want, "{a} {verdict:?} by {p} in {}", if terrain.is_empty() { "GG" } else { "BG" });
+        let Event::CloseCombat {
+            defender_effect, ..
+        } = combat_event(&ev)
+        else {
+            unreachable!()
+        };
+        assert_eq!(
+            &defender_effect,
+            want,
+            "{a} {verdict:?} by {p} in {}",
+            if terrain.is_empty() { "GG" } else { "BG" }
+        );
     }
 }
 
@@ -214,7 +370,14 @@ fn results_beaten() {
         ("Ms", "Gs", "", "", Verdict::Beaten, Effect::Destroyed),
         ("HC", "Jg", "", "", Verdict::Beaten, Effect::Destroyed),
         ("HC", "II", "", "", Verdict::Beaten, Effect::Destroyed),
-        ("Ms", "Jg", "", "", Verdict::Beaten, Effect::Flee { hits: 1 }),
+        (
+            "Ms",
+            "Jg",
+            "",
+            "",
+            Verdict::Beaten,
+            Effect::Flee { hits: 1 },
+        ),
         ("Ms", "II", "", "", Verdict::Beaten, Effect::HitAndRecoil),
         ("HC", "II", "", w, Verdict::Beaten, Effect::HitAndRecoil),
         ("HC", "Ms", "", "", Verdict::Beaten, Effect::Destroyed),
@@ -227,16 +390,86 @@ fn results_beaten() {
 fn results_beaten_by_double() {
     let w = woods_a();
     check_rows(&[
-        ("Ms", "CinC", "", "", Verdict::BeatenByDouble, Effect::Destroyed),
-        ("HC", "LC", "", "", Verdict::BeatenByDouble, Effect::Destroyed),
-        ("Ms", "LC", "", "", Verdict::BeatenByDouble, Effect::Flee { hits: 1 }),
-        ("Ms", "IC", "", w, Verdict::BeatenByDouble, Effect::Destroyed),
-        ("Ms", "IC", "", "", Verdict::BeatenByDouble, Effect::Flee { hits: 1 }),
-        ("HC", "Jg", "", "", Verdict::BeatenByDouble, Effect::Destroyed),
-        ("Gs", "Jg", "", "", Verdict::BeatenByDouble, Effect::Destroyed),
-        ("Ms", "Jg", "", "", Verdict::BeatenByDouble, Effect::Flee { hits: 1 }),
-        ("Ms", "Ms", "", "", Verdict::BeatenByDouble, Effect::Destroyed),
-        ("Ms", "HC", "", "", Verdict::BeatenByDouble, Effect::Destroyed),
+        (
+            "Ms",
+            "CinC",
+            "",
+            "",
+            Verdict::BeatenByDouble,
+            Effect::Destroyed,
+        ),
+        (
+            "HC",
+            "LC",
+            "",
+            "",
+            Verdict::BeatenByDouble,
+            Effect::Destroyed,
+        ),
+        (
+            "Ms",
+            "LC",
+            "",
+            "",
+            Verdict::BeatenByDouble,
+            Effect::Flee { hits: 1 },
+        ),
+        (
+            "Ms",
+            "IC",
+            "",
+            w,
+            Verdict::BeatenByDouble,
+            Effect::Destroyed,
+        ),
+        (
+            "Ms",
+            "IC",
+            "",
+            "",
+            Verdict::BeatenByDouble,
+            Effect::Flee { hits: 1 },
+        ),
+        (
+            "HC",
+            "Jg",
+            "",
+            "",
+            Verdict::BeatenByDouble,
+            Effect::Destroyed,
+        ),
+        (
+            "Gs",
+            "Jg",
+            "",
+            "",
+            Verdict::BeatenByDouble,
+            Effect::Destroyed,
+        ),
+        (
+            "Ms",
+            "Jg",
+            "",
+            "",
+            Verdict::BeatenByDouble,
+            Effect::Flee { hits: 1 },
+        ),
+        (
+            "Ms",
+            "Ms",
+            "",
+            "",
+            Verdict::BeatenByDouble,
+            Effect::Destroyed,
+        ),
+        (
+            "Ms",
+            "HC",
+            "",
+            "",
+            Verdict::BeatenByDouble,
+            Effect::Destroyed,
+        ),
     ]);
 }
 
@@ -244,21 +477,53 @@ fn results_beaten_by_double() {
 fn draws_hit_both_and_mounted_recoil() {
     let mut b = melee(("Ms", "Regular", ""), ("Ms", "Regular", ""), &[], "");
     let ev = fight_for(&mut b, Verdict::Draw, None);
-    let Event::CloseCombat { attacker_effect, defender_effect, .. } = combat_event(&ev) else { unreachable!() };
-    assert_eq!((attacker_effect, defender_effect), (Effect::Hits(1), Effect::Hits(1)));
+    let Event::CloseCombat {
+        attacker_effect,
+        defender_effect,
+        ..
+    } = combat_event(&ev)
+    else {
+        unreachable!()
+    };
+    assert_eq!(
+        (attacker_effect, defender_effect),
+        (Effect::Hits(1), Effect::Hits(1))
+    );
     let mut b = melee(("HC", "Regular", ""), ("DC", "Regular", ""), &[], "");
     let ev = fight_for(&mut b, Verdict::Draw, None);
-    let Event::CloseCombat { attacker_effect, defender_effect, .. } = combat_event(&ev) else { unreachable!() };
-    assert_eq!((attacker_effect, defender_effect), (Effect::HitAndRecoil, Effect::HitAndRecoil));
+    let Event::CloseCombat {
+        attacker_effect,
+        defender_effect,
+        ..
+    } = combat_event(&ev)
+    else {
+        unreachable!()
+    };
+    assert_eq!(
+        (attacker_effect, defender_effect),
+        (Effect::HitAndRecoil, Effect::HitAndRecoil)
+    );
 }
 
 #[test]
 fn stoic_grenadiers_of_prussia() {
-    let mut b = melee(("Ms", "Regular", ", flags: [Grenadier]"), ("Ms", "Regular", ""), &[], "");
+    let mut b = melee(
+        ("Ms", "Regular", ", flags: [Grenadier]"),
+        ("Ms", "Regular", ""),
+        &[],
+        "",
+    );
     // 4+3 = 7 against 4+4 = 8: the grenadiers are beaten by 1, which becomes a draw.
     b.script_dice(&[3, 4, 1, 1, 1, 1]);
     let ev = b.execute(fight("p", "a")).unwrap();
-    assert!(matches!(combat_event(&ev), Event::CloseCombat { stoic: true, verdict: Verdict::Draw, .. }));
+    assert!(matches!(
+        combat_event(&ev),
+        Event::CloseCombat {
+            stoic: true,
+            verdict: Verdict::Draw,
+            ..
+        }
+    ));
 }
 
 #[test]
@@ -266,8 +531,18 @@ fn heavy_cavalry_must_pursue_artillery_never() {
     let mut b = melee(("HC", "Regular", ""), ("DC", "Regular", ""), &[], "");
     // 3+1+3 = 7 against 3+3 = 6: the dragoons recoil; the cuirassiers follow, and fight again.
     b.script_dice(&[3, 3, 1, 1, 1, 1]);
-    let ev = b.execute(Command::Fight { unit: id("p"), target: id("a"), pursue: Some(false) }).unwrap();
-    assert!(ev.iter().any(|e| matches!(e, Event::Pursued { unit, .. } if unit.0 == "p")), "HC must pursue: {ev:?}");
+    let ev = b
+        .execute(Command::Fight {
+            unit: id("p"),
+            target: id("a"),
+            pursue: Some(false),
+        })
+        .unwrap();
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Pursued { unit, .. } if unit.0 == "p")),
+        "HC must pursue: {ev:?}"
+    );
     let mut b = melee(("FA", "Regular", ""), ("Ms", "Regular", ""), &[], "");
     let ev = fight_for(&mut b, Verdict::Beaten, Some("a"));
     assert!(!ev.iter().any(|e| matches!(e, Event::Pursued { .. })));
@@ -276,11 +551,39 @@ fn heavy_cavalry_must_pursue_artillery_never() {
 #[test]
 fn routing_troops_test() {
     // Two Austrian Muskets in column: the front one is destroyed by double, the one behind tests.
-    let mut b = melee(("Ms", "Elite", ""), ("Ms", "Regular", ""), &[U("a2", 1, "Ms", "Militia", 500.0, 530.0, 180.0, "")], "");
+    let mut b = melee(
+        ("Ms", "Elite", ""),
+        ("Ms", "Regular", ""),
+        &[U("a2", 1, "Ms", "Militia", 500.0, 530.0, 180.0, "")],
+        "",
+    );
     // 4+1-1 (rear support) +6 = 10 against 4+1 = 5: destroyed; then the routing test die 3.
     b.script_dice(&[6, 1, 3]);
     let ev = b.execute(fight("p", "a")).unwrap();
-    let rt = ev.iter().find_map(|e| if let Event::RoutingTest { unit, die, total, hit, factors, .. } = e { Some((unit.0.clone(), *die, *total, *hit, names(factors))) } else { None });
+    let rt = ev.iter().find_map(|e| {
+        if let Event::RoutingTest {
+            unit,
+            die,
+            total,
+            hit,
+            factors,
+            ..
+        } = e
+        {
+            Some((unit.0.clone(), *die, *total, *hit, names(factors)))
+        } else {
+            None
+        }
+    });
     // Militia +1 and in full contact +1: 3 + 2 = 5, needs 4: a hit.
-    assert_eq!(rt, Some(("a2".into(), 3, 5, true, vec!["+1 Militia".into(), "+1 In full contact".into()])));
+    assert_eq!(
+        rt,
+        Some((
+            "a2".into(),
+            3,
+            5,
+            true,
+            vec!["+1 Militia".into(), "+1 In full contact".into()]
+        ))
+    );
 }

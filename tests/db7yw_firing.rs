@@ -19,24 +19,51 @@ fn depth(t: &str) -> f32 {
 /// ahead of its front edge, facing it.
 fn duel(p: (&str, &str, &str), a: (&str, &str, &str), terrain: &str) -> volley::rules::Battle {
     let ty = 500.0 + depth(p.0) / 2.0 + 20.0 + depth(a.0) / 2.0;
-    let mut b = battle(&[U("p", 0, p.0, p.1, 500.0, 500.0, 0.0, p.2), U("a", 1, a.0, a.1, 500.0, ty, 180.0, a.2)], terrain);
+    let mut b = battle(
+        &[
+            U("p", 0, p.0, p.1, 500.0, 500.0, 0.0, p.2),
+            U("a", 1, a.0, a.1, 500.0, ty, 180.0, a.2),
+        ],
+        terrain,
+    );
     to_phase(&mut b, 0, Phase::Firing);
     b
 }
 
-fn shoot(b: &mut volley::rules::Battle, dice: &[u8]) -> (Vec<String>, Vec<String>, Event, Vec<Event>) {
+fn shoot(
+    b: &mut volley::rules::Battle,
+    dice: &[u8],
+) -> (Vec<String>, Vec<String>, Event, Vec<Event>) {
     b.script_dice(dice);
     let ev = b.execute(fire("p", "a")).expect("fire accepted");
     let e = fire_event(&ev);
     match &e {
-        Event::Fire { shooter_score, target_score, .. } => (names(&shooter_score.factors), names(&target_score.factors), e.clone(), ev),
+        Event::Fire {
+            shooter_score,
+            target_score,
+            ..
+        } => (
+            names(&shooter_score.factors),
+            names(&target_score.factors),
+            e.clone(),
+            ev,
+        ),
         _ => unreachable!(),
     }
 }
 
 fn effect(e: &Event) -> (Option<String>, Verdict, Effect) {
     match e {
-        Event::Fire { loser, verdict, effect, .. } => (loser.as_ref().map(|l| l.0.clone()), *verdict, effect.clone()),
+        Event::Fire {
+            loser,
+            verdict,
+            effect,
+            ..
+        } => (
+            loser.as_ref().map(|l| l.0.clone()),
+            *verdict,
+            effect.clone(),
+        ),
         _ => unreachable!(),
     }
 }
@@ -47,7 +74,10 @@ fn muskets_against_muskets_plain() {
     let (s, t, e, _) = shoot(&mut b, &[5, 2]);
     assert_eq!(s, ["+4 Muskets"]);
     assert_eq!(t, ["+4 Muskets"]);
-    assert_eq!(effect(&e), (Some("a".into()), Verdict::Beaten, Effect::Hits(1)));
+    assert_eq!(
+        effect(&e),
+        (Some("a".into()), Verdict::Beaten, Effect::Hits(1))
+    );
     assert_eq!(b.unit(&id("a")).unwrap().status.hits, 1);
 }
 
@@ -56,8 +86,14 @@ fn beaten_by_double_gives_two_hits_and_shaken() {
     let mut b = duel(("Ms", "Regular", ""), ("Ms", "Regular", ""), "");
     // 4+6 = 10 against 4+1 = 5.
     let (_, _, e, ev) = shoot(&mut b, &[6, 1]);
-    assert_eq!(effect(&e), (Some("a".into()), Verdict::BeatenByDouble, Effect::Hits(2)));
-    assert!(ev.iter().any(|e| matches!(e, Event::Shaken { unit } if unit.0 == "a")));
+    assert_eq!(
+        effect(&e),
+        (Some("a".into()), Verdict::BeatenByDouble, Effect::Hits(2))
+    );
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Shaken { unit } if unit.0 == "a"))
+    );
 }
 
 #[test]
@@ -93,10 +129,19 @@ fn shaken_firer() {
 #[test]
 fn firing_into_flank() {
     // Target faces east; the firer stands behind its front line.
-    let mut b = battle(&[U("p", 0, "Ms", "Regular", 500.0, 500.0, 0.0, ""), U("a", 1, "Ms", "Regular", 500.0, 530.0, 90.0, "")], "");
+    let mut b = battle(
+        &[
+            U("p", 0, "Ms", "Regular", 500.0, 500.0, 0.0, ""),
+            U("a", 1, "Ms", "Regular", 500.0, 530.0, 90.0, ""),
+        ],
+        "",
+    );
     to_phase(&mut b, 0, Phase::Firing);
     let (s, _, _, _) = shoot(&mut b, &[1, 1]);
-    assert!(s.contains(&"+1 Firing into enemy flank or rear".to_string()), "{s:?}");
+    assert!(
+        s.contains(&"+1 Firing into enemy flank or rear".to_string()),
+        "{s:?}"
+    );
 }
 
 #[test]
@@ -112,10 +157,29 @@ fn fire_support_both_ways() {
     );
     to_phase(&mut b, 0, Phase::Firing);
     b.script_dice(&[1, 1]);
-    let ev = b.execute(Command::Fire { unit: id("p"), target: id("a"), support: vec![id("p2")] }).unwrap();
-    let Event::Fire { shooter_score, target_score, .. } = fire_event(&ev) else { unreachable!() };
-    assert_eq!(names(&shooter_score.factors), ["+4 Muskets", "-1 Enemy unit providing fire support"]);
-    assert_eq!(names(&target_score.factors), ["+4 Muskets", "-1 Enemy unit providing fire support"]);
+    let ev = b
+        .execute(Command::Fire {
+            unit: id("p"),
+            target: id("a"),
+            support: vec![id("p2")],
+        })
+        .unwrap();
+    let Event::Fire {
+        shooter_score,
+        target_score,
+        ..
+    } = fire_event(&ev)
+    else {
+        unreachable!()
+    };
+    assert_eq!(
+        names(&shooter_score.factors),
+        ["+4 Muskets", "-1 Enemy unit providing fire support"]
+    );
+    assert_eq!(
+        names(&target_score.factors),
+        ["+4 Muskets", "-1 Enemy unit providing fire support"]
+    );
     // The supporter has fired.
     assert!(b.execute(fire("p2", "a")).is_err());
 }
@@ -123,38 +187,93 @@ fn fire_support_both_ways() {
 #[test]
 fn artillery_within_200_paces_and_not_responding() {
     // FA 40 mm deep; target 30 mm (118 paces) ahead, in good going.
-    let mut b = battle(&[U("p", 0, "FA", "Regular", 500.0, 500.0, 0.0, ""), U("a", 1, "Ms", "Regular", 500.0, 557.5, 180.0, "")], "");
+    let mut b = battle(
+        &[
+            U("p", 0, "FA", "Regular", 500.0, 500.0, 0.0, ""),
+            U("a", 1, "Ms", "Regular", 500.0, 557.5, 180.0, ""),
+        ],
+        "",
+    );
     to_phase(&mut b, 0, Phase::Firing);
     let (s, t, _, _) = shoot(&mut b, &[1, 1]);
     assert_eq!(s, ["+3 Foot Artillery"]);
-    assert_eq!(t, ["+4 Muskets", "-1 In GG and fired at by artillery within 200 paces"]);
+    assert_eq!(
+        t,
+        [
+            "+4 Muskets",
+            "-1 In GG and fired at by artillery within 200 paces"
+        ]
+    );
     // Muskets fire at guns facing away: the guns cannot respond.
-    let mut b = battle(&[U("p", 0, "Ms", "Regular", 500.0, 500.0, 0.0, ""), U("a", 1, "FA", "Regular", 500.0, 535.0, 0.0, "")], "");
+    let mut b = battle(
+        &[
+            U("p", 0, "Ms", "Regular", 500.0, 500.0, 0.0, ""),
+            U("a", 1, "FA", "Regular", 500.0, 535.0, 0.0, ""),
+        ],
+        "",
+    );
     to_phase(&mut b, 0, Phase::Firing);
     let (_, t, _, _) = shoot(&mut b, &[1, 1]);
-    assert_eq!(t, ["+3 Foot Artillery", "-1 Artillery not responding to enemy firing"]);
+    assert_eq!(
+        t,
+        [
+            "+3 Foot Artillery",
+            "-1 Artillery not responding to enemy firing"
+        ]
+    );
 }
 
 #[test]
 fn jagers_in_bad_going_and_skirmishers_in_gg() {
     let wood = r#"(id: "w", kind: Woods, name: "Wood", points: [(400, 530), (600, 530), (600, 700), (400, 700)]),"#;
     // Ms at Jagers in woods, 20 mm (79 paces: within woods visibility).
-    let mut b = battle(&[U("p", 0, "Ms", "Regular", 500.0, 500.0, 0.0, ""), U("a", 1, "Jg", "Regular", 500.0, 537.5, 180.0, "")], wood);
+    let mut b = battle(
+        &[
+            U("p", 0, "Ms", "Regular", 500.0, 500.0, 0.0, ""),
+            U("a", 1, "Jg", "Regular", 500.0, 537.5, 180.0, ""),
+        ],
+        wood,
+    );
     to_phase(&mut b, 0, Phase::Firing);
     let (s, t, _, _) = shoot(&mut b, &[1, 1]);
-    assert_eq!(s, ["+4 Muskets", "-1 Firing at Jagers in bad going", "-2 Firing from within or into bad going"]);
+    assert_eq!(
+        s,
+        [
+            "+4 Muskets",
+            "-1 Firing at Jagers in bad going",
+            "-2 Firing from within or into bad going"
+        ]
+    );
     assert_eq!(t, ["+2 Jagers"]);
     // Artillery at Jagers in good going.
-    let mut b = battle(&[U("p", 0, "FA", "Regular", 500.0, 500.0, 0.0, ""), U("a", 1, "Jg", "Regular", 500.0, 600.0, 180.0, "")], "");
+    let mut b = battle(
+        &[
+            U("p", 0, "FA", "Regular", 500.0, 500.0, 0.0, ""),
+            U("a", 1, "Jg", "Regular", 500.0, 600.0, 180.0, ""),
+        ],
+        "",
+    );
     to_phase(&mut b, 0, Phase::Firing);
     let (s, _, _, _) = shoot(&mut b, &[1, 1]);
-    assert_eq!(s, ["+3 Foot Artillery", "-1 Artillery firing at foot skirmishers in GG"]);
+    assert_eq!(
+        s,
+        [
+            "+3 Foot Artillery",
+            "-1 Artillery firing at foot skirmishers in GG"
+        ]
+    );
 }
 
 #[test]
 fn skirmishers_ignore_the_bad_going_penalty() {
     let wood = r#"(id: "w", kind: Woods, name: "Wood", points: [(400, 530), (600, 530), (600, 700), (400, 700)]),"#;
-    let mut b = battle(&[U("p", 0, "Jg", "Regular", 500.0, 500.0, 0.0, ""), U("a", 1, "Ms", "Regular", 500.0, 537.5, 180.0, "")], wood);
+    let mut b = battle(
+        &[
+            U("p", 0, "Jg", "Regular", 500.0, 500.0, 0.0, ""),
+            U("a", 1, "Ms", "Regular", 500.0, 537.5, 180.0, ""),
+        ],
+        wood,
+    );
     to_phase(&mut b, 0, Phase::Firing);
     let (s, _, _, _) = shoot(&mut b, &[1, 1]);
     assert_eq!(s, ["+2 Jagers"]);
@@ -165,11 +284,21 @@ fn firing_into_a_town_and_from_a_bridge() {
     let town = r#"(id: "t", kind: Town, name: "Town", points: [(450, 530), (550, 530), (550, 600), (450, 600)]),"#;
     let mut b = duel(("Ms", "Regular", ""), ("Ms", "Regular", ""), town);
     let (s, _, _, _) = shoot(&mut b, &[1, 1]);
-    assert_eq!(s, ["+4 Muskets", "-2 Firing into BUA or fortifications", "-2 Firing from within or into bad going"]);
+    assert_eq!(
+        s,
+        [
+            "+4 Muskets",
+            "-2 Firing into BUA or fortifications",
+            "-2 Firing from within or into bad going"
+        ]
+    );
     let bridge = r#"(id: "r", kind: River, name: "River", points: [(0, 500), (1000, 500)], width: 30), (id: "br", kind: Bridge, name: "Bridge", points: [(500, 470), (500, 530)], width: 45),"#;
     let mut b = duel(("Ms", "Regular", ""), ("Ms", "Regular", ""), bridge);
     let (s, _, _, _) = shoot(&mut b, &[1, 1]);
-    assert_eq!(s, ["+4 Muskets", "-2 Firing whilst on a bridge or causeway"]);
+    assert_eq!(
+        s,
+        ["+4 Muskets", "-2 Firing whilst on a bridge or causeway"]
+    );
 }
 
 #[test]
@@ -190,7 +319,9 @@ fn results_by_troop_type_beaten_by_double() {
         let mut b = duel((s, "Regular", ""), (t, c, extra), "");
         // Die 6 for the firer and 1 for the target; target factors at most +4.
         b.script_dice(&[6, 1, 6, 6, 6, 6]);
-        let ev = b.execute(fire("p", "a")).unwrap_or_else(|e| panic!("{t} by {s}: {e}"));
+        let ev = b
+            .execute(fire("p", "a"))
+            .unwrap_or_else(|e| panic!("{t} by {s}: {e}"));
         let (loser, verdict, effect) = effect(&fire_event(&ev));
         if verdict == Verdict::BeatenByDouble {
             assert_eq!(loser.as_deref(), Some("a"));
@@ -206,16 +337,31 @@ fn results_beaten_commander_recoils_without_hit() {
     let mut b = duel(("Ms", "Regular", ""), ("CinC", "Regular", ""), "");
     // 4+5 = 9 against 1+5 = 6: beaten, not by double.
     let (_, _, e, ev) = shoot(&mut b, &[5, 5]);
-    assert_eq!(effect(&e), (Some("a".into()), Verdict::Beaten, Effect::Recoil));
+    assert_eq!(
+        effect(&e),
+        (Some("a".into()), Verdict::Beaten, Effect::Recoil)
+    );
     assert!(ev.iter().any(|e| matches!(e, Event::Recoiled { .. })));
     assert_eq!(b.unit(&id("a")).unwrap().status.hits, 0);
 }
 
 #[test]
 fn stoic_guard_beaten_by_one_is_a_draw() {
-    let mut b = duel(("Ms", "Regular", ""), ("Ms", "Regular", ", flags: [Guard]"), "");
+    let mut b = duel(
+        ("Ms", "Regular", ""),
+        ("Ms", "Regular", ", flags: [Guard]"),
+        "",
+    );
     let (_, _, e, _) = shoot(&mut b, &[4, 3]);
-    let Event::Fire { stoic, verdict, loser, .. } = e else { unreachable!() };
+    let Event::Fire {
+        stoic,
+        verdict,
+        loser,
+        ..
+    } = e
+    else {
+        unreachable!()
+    };
     assert!(stoic && verdict == Verdict::Draw && loser.is_none());
 }
 
@@ -235,16 +381,37 @@ fn russian_muskets_are_stoic_when_firing_only() {
     let mut b = volley::rules::scenario::parse(&text("austria"), "t").unwrap();
     to_phase(&mut b, 0, Phase::Firing);
     let (_, _, e, _) = shoot(&mut b, &[4, 3]);
-    assert!(matches!(e, Event::Fire { stoic: false, verdict: Verdict::Beaten, .. }));
+    assert!(matches!(
+        e,
+        Event::Fire {
+            stoic: false,
+            verdict: Verdict::Beaten,
+            ..
+        }
+    ));
 }
 
 #[test]
 fn counter_battery_fire_is_mutual() {
-    let mut b = battle(&[U("p", 0, "FA", "Regular", 500.0, 500.0, 0.0, ""), U("a", 1, "FA", "Regular", 500.0, 700.0, 180.0, "")], "");
+    let mut b = battle(
+        &[
+            U("p", 0, "FA", "Regular", 500.0, 500.0, 0.0, ""),
+            U("a", 1, "FA", "Regular", 500.0, 700.0, 180.0, ""),
+        ],
+        "",
+    );
     to_phase(&mut b, 0, Phase::Firing);
     b.script_dice(&[1, 6]);
     let ev = b.execute(fire("p", "a")).unwrap();
-    let Event::Fire { loser, mutual, effect, .. } = fire_event(&ev) else { unreachable!() };
+    let Event::Fire {
+        loser,
+        mutual,
+        effect,
+        ..
+    } = fire_event(&ev)
+    else {
+        unreachable!()
+    };
     assert!(mutual);
     // 3+1 = 4 against 3+6 = 9: the firing battery is beaten by double and, fixed, destroyed.
     assert_eq!(loser.map(|l| l.0), Some("p".to_string()));
@@ -254,17 +421,38 @@ fn counter_battery_fire_is_mutual() {
 #[test]
 fn ineligible_targets_say_why() {
     // Out of range: Muskets at 200 paces.
-    let mut b = battle(&[U("p", 0, "Ms", "Regular", 500.0, 500.0, 0.0, ""), U("a", 1, "Ms", "Regular", 500.0, 565.0, 180.0, "")], "");
+    let mut b = battle(
+        &[
+            U("p", 0, "Ms", "Regular", 500.0, 500.0, 0.0, ""),
+            U("a", 1, "Ms", "Regular", 500.0, 565.0, 180.0, ""),
+        ],
+        "",
+    );
     to_phase(&mut b, 0, Phase::Firing);
     let e = b.execute(fire("p", "a")).unwrap_err().to_string();
     assert!(e.contains("out of range"), "{e}");
     // Out of arc: directly behind.
-    let mut b = battle(&[U("p", 0, "FA", "Regular", 500.0, 500.0, 0.0, ""), U("a", 1, "Ms", "Regular", 500.0, 400.0, 0.0, "")], "");
+    let mut b = battle(
+        &[
+            U("p", 0, "FA", "Regular", 500.0, 500.0, 0.0, ""),
+            U("a", 1, "Ms", "Regular", 500.0, 400.0, 0.0, ""),
+        ],
+        "",
+    );
     to_phase(&mut b, 0, Phase::Firing);
-    assert!(b.execute(fire("p", "a")).unwrap_err().to_string().contains("out of arc"));
+    assert!(
+        b.execute(fire("p", "a"))
+            .unwrap_err()
+            .to_string()
+            .contains("out of arc")
+    );
     // Blocked by a unit between.
     let mut b = battle(
-        &[U("p", 0, "FA", "Regular", 500.0, 500.0, 0.0, ""), U("x", 0, "HC", "Regular", 500.0, 600.0, 0.0, ""), U("a", 1, "Ms", "Regular", 500.0, 700.0, 180.0, "")],
+        &[
+            U("p", 0, "FA", "Regular", 500.0, 500.0, 0.0, ""),
+            U("x", 0, "HC", "Regular", 500.0, 600.0, 0.0, ""),
+            U("a", 1, "Ms", "Regular", 500.0, 700.0, 180.0, ""),
+        ],
         "",
     );
     to_phase(&mut b, 0, Phase::Firing);
@@ -278,7 +466,13 @@ fn ineligible_targets_say_why() {
 fn woods_limit_visibility_to_100_paces() {
     let wood = r#"(id: "w", kind: Woods, name: "Wood", points: [(300, 520), (700, 520), (700, 800), (300, 800)]),"#;
     // Jagers inside the wood 60 mm (236 paces) away: beyond woods visibility.
-    let mut b = battle(&[U("p", 0, "Jg", "Regular", 500.0, 500.0, 0.0, ""), U("a", 1, "Ms", "Regular", 500.0, 577.5, 180.0, "")], wood);
+    let mut b = battle(
+        &[
+            U("p", 0, "Jg", "Regular", 500.0, 500.0, 0.0, ""),
+            U("a", 1, "Ms", "Regular", 500.0, 577.5, 180.0, ""),
+        ],
+        wood,
+    );
     to_phase(&mut b, 0, Phase::Firing);
     let e = b.execute(fire("p", "a")).unwrap_err().to_string();
     assert!(e.contains("out of range"), "{e}");
@@ -286,7 +480,27 @@ fn woods_limit_visibility_to_100_paces() {
 
 #[test]
 fn foot_artillery_moves_or_fires() {
-    let mut b = battle(&[U("p", 0, "FA", "Regular", 500.0, 500.0, 0.0, ", limbered: true"), U("a", 1, "Ms", "Regular", 500.0, 700.0, 180.0, "")], "");
+    let mut b = battle(
+        &[
+            U(
+                "p",
+                0,
+                "FA",
+                "Regular",
+                500.0,
+                500.0,
+                0.0,
+                ", limbered: true",
+            ),
+            U("a", 1, "Ms", "Regular", 500.0, 700.0, 180.0, ""),
+        ],
+        "",
+    );
     to_phase(&mut b, 0, Phase::Firing);
-    assert!(b.execute(fire("p", "a")).unwrap_err().to_string().contains("limbered"));
+    assert!(
+        b.execute(fire("p", "a"))
+            .unwrap_err()
+            .to_string()
+            .contains("limbered")
+    );
 }

@@ -72,7 +72,10 @@ fn undo_then_redo_gives_the_same_dice() {
     a.execute(Command::Undo).unwrap();
     assert!(a.log.len() < n);
     a.execute(last).unwrap();
-    assert_eq!(ron::to_string(&a.log).unwrap(), ron::to_string(&tail).unwrap());
+    assert_eq!(
+        ron::to_string(&a.log).unwrap(),
+        ron::to_string(&tail).unwrap()
+    );
 }
 
 #[test]
@@ -82,9 +85,18 @@ fn random_games_keep_units_on_the_table_and_apart() {
         b.reseed(seed);
         AutoPlayer::new(seed).play(&mut b, 300, 12);
         for u in b.alive() {
-            assert!(b.table.holds(&u.base), "seed {seed}: {} off the table", u.id);
+            assert!(
+                b.table.holds(&u.base),
+                "seed {seed}: {} off the table",
+                u.id
+            );
             for v in b.alive() {
-                assert!(u.id == v.id || !u.base.overlaps(&v.base), "seed {seed}: {} overlaps {}", u.id, v.id);
+                assert!(
+                    u.id == v.id || !u.base.overlaps(&v.base),
+                    "seed {seed}: {} overlaps {}",
+                    u.id,
+                    v.id
+                );
             }
         }
     }

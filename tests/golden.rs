@@ -17,9 +17,23 @@ fn golden(scenario_file: &str, orders: &str, dice: &[u8], expected: &str) {
     let (events, err) = run_orders(&mut b, cmds);
     assert_eq!(err, None, "every order is accepted");
     let mut got: Vec<String> = events.iter().map(|e| report::describe(&b, e)).collect();
-    got.push(format!("-- turn {}, {} phase, side {}", b.turn, b.phase.name(), b.active));
+    got.push(format!(
+        "-- turn {}, {} phase, side {}",
+        b.turn,
+        b.phase.name(),
+        b.active
+    ));
     for u in &b.units {
-        got.push(format!("{} ({:.1}, {:.1}) {:.1} hits {} shaken {} removed {}", u.id, u.base.centre.x, u.base.centre.y, u.base.facing, u.status.hits, u.status.shaken, u.status.removed));
+        got.push(format!(
+            "{} ({:.1}, {:.1}) {:.1} hits {} shaken {} removed {}",
+            u.id,
+            u.base.centre.x,
+            u.base.centre.y,
+            u.base.facing,
+            u.status.hits,
+            u.status.shaken,
+            u.status.removed
+        ));
     }
     let got = got.join("\n") + "\n";
     let path = root().join(expected);
@@ -31,18 +45,30 @@ fn golden(scenario_file: &str, orders: &str, dice: &[u8], expected: &str) {
         for (i, (g, w)) in got.lines().zip(want.lines()).enumerate() {
             assert_eq!(g, w, "{expected}: line {} differs", i + 1);
         }
-        assert_eq!(got.lines().count(), want.lines().count(), "{expected}: length differs");
+        assert_eq!(
+            got.lines().count(),
+            want.lines().count(),
+            "{expected}: length differs"
+        );
     }
     assert!(Path::new(&path).exists());
 }
 
 #[test]
 fn tutorial_two_turns() {
-    golden("scenarios/tutorial.ron", "tests/orders/tutorial_two_turns.ron", &TUTORIAL_DICE, "tests/golden/tutorial_two_turns.txt");
+    golden(
+        "scenarios/tutorial.ron",
+        "tests/orders/tutorial_two_turns.ron",
+        &TUTORIAL_DICE,
+        "tests/golden/tutorial_two_turns.txt",
+    );
 }
 
 /// Command rolls, then firing and combat dice, in the order the orders use them.
-const TUTORIAL_DICE: [u8; 40] = [4, 5, 2, 3, 6, 1, 4, 4, 5, 3, 2, 6, 5, 1, 3, 4, 6, 2, 2, 5, 1, 6, 3, 3, 4, 5, 6, 1, 2, 4, 5, 5, 3, 2, 1, 6, 4, 3, 2, 1];
+const TUTORIAL_DICE: [u8; 40] = [
+    4, 5, 2, 3, 6, 1, 4, 4, 5, 3, 2, 6, 5, 1, 3, 4, 6, 2, 2, 5, 1, 6, 3, 3, 4, 5, 6, 1, 2, 4, 5, 5,
+    3, 2, 1, 6, 4, 3, 2, 1,
+];
 
 /// The order file that plays the tutorial to an army break under the scenario's own seed; made
 /// by the seeded random player and kept as a regression file (regenerate with UPDATE_GOLDEN=1).
@@ -62,7 +88,9 @@ fn tutorial_to_break_orders_still_break_an_army() {
             }
         }
         let cmds = found.expect("some seed breaks an army");
-        let mut text = String::from("// The tutorial played to an army break by the seeded random player (scenario seed).\n[\n");
+        let mut text = String::from(
+            "// The tutorial played to an army break by the seeded random player (scenario seed).\n[\n",
+        );
         for c in cmds {
             text += &format!("    {},\n", ron::to_string(&c).unwrap());
         }

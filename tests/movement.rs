@@ -23,7 +23,19 @@ fn err(b: &mut volley::rules::Battle, c: Command) -> String {
 
 fn moved(ev: &[Event]) -> (f32, f32, String) {
     ev.iter()
-        .find_map(|e| if let Event::Moved { distance, allowance, going, .. } = e { Some((*distance, *allowance, going.clone())) } else { None })
+        .find_map(|e| {
+            if let Event::Moved {
+                distance,
+                allowance,
+                going,
+                ..
+            } = e
+            {
+                Some((*distance, *allowance, going.clone()))
+            } else {
+                None
+            }
+        })
         .expect("moved")
 }
 
@@ -37,14 +49,41 @@ fn muskets_advance_their_allowance_and_no_more() {
     assert!((d - 200.0).abs() < 0.01 && a == 200.0 && g == "good going");
     // 200 paces = 50.8 mm at 100 paces to the inch.
     assert!((b.unit(&id("p")).unwrap().base.centre.y - 350.8).abs() < 0.01);
-    assert!(matches!(b.execute(mv("p", vec![Step::Advance(10.0)])), Err(RuleError::AlreadyActed { .. })));
+    assert!(matches!(
+        b.execute(mv("p", vec![Step::Advance(10.0)])),
+        Err(RuleError::AlreadyActed { .. })
+    ));
 }
 
 #[test]
 fn muskets_move_straight_only() {
-    let mut b = moving(&[U("p", 0, "Ms", "Regular", 500.0, 300.0, 0.0, ""), U("q", 1, "Ms", "Regular", 100.0, 900.0, 180.0, "")], "");
-    assert!(err(&mut b, mv("p", vec![Step::Oblique { forward: 50.0, right: 50.0 }])).contains("only straight forward"));
-    assert!(err(&mut b, mv("p", vec![Step::Advance(50.0), Step::Sidestep(50.0)])).contains("only straight forward"));
+    let mut b = moving(
+        &[
+            U("p", 0, "Ms", "Regular", 500.0, 300.0, 0.0, ""),
+            U("q", 1, "Ms", "Regular", 100.0, 900.0, 180.0, ""),
+        ],
+        "",
+    );
+    assert!(
+        err(
+            &mut b,
+            mv(
+                "p",
+                vec![Step::Oblique {
+                    forward: 50.0,
+                    right: 50.0
+                }]
+            )
+        )
+        .contains("only straight forward")
+    );
+    assert!(
+        err(
+            &mut b,
+            mv("p", vec![Step::Advance(50.0), Step::Sidestep(50.0)])
+        )
+        .contains("only straight forward")
+    );
     // Backwards at half speed: 100 paces back costs 200.
     assert!(err(&mut b, mv("p", vec![Step::Backstep(120.0)])).contains("240 paces of 200"));
     b.execute(mv("p", vec![Step::Sidestep(150.0)])).unwrap();
@@ -53,21 +92,61 @@ fn muskets_move_straight_only() {
 #[test]
 fn musket_wheels_by_nation() {
     // Austrian Muskets (side 1) wheel at most 45; Prussian Muskets 90.
-    let mut b = battle(&[U("a", 1, "Ms", "Regular", 500.0, 700.0, 180.0, ""), U("p", 0, "Ms", "Regular", 500.0, 300.0, 0.0, "")], "");
+    let mut b = battle(
+        &[
+            U("a", 1, "Ms", "Regular", 500.0, 700.0, 180.0, ""),
+            U("p", 0, "Ms", "Regular", 500.0, 300.0, 0.0, ""),
+        ],
+        "",
+    );
     to_phase(&mut b, 1, Phase::Movement);
     b.command_points = [20, 20];
-    assert_eq!(err(&mut b, mv("a", vec![Step::Wheel { corner: Corner::Left, degrees: 60.0 }])), "Muskets may wheel at most 45 degrees");
-    b.execute(mv("a", vec![Step::Wheel { corner: Corner::Left, degrees: 45.0 }])).unwrap();
+    assert_eq!(
+        err(
+            &mut b,
+            mv(
+                "a",
+                vec![Step::Wheel {
+                    corner: Corner::Left,
+                    degrees: 60.0
+                }]
+            )
+        ),
+        "Muskets may wheel at most 45 degrees"
+    );
+    b.execute(mv(
+        "a",
+        vec![Step::Wheel {
+            corner: Corner::Left,
+            degrees: 45.0,
+        }],
+    ))
+    .unwrap();
     let mut b = moving(&[U("p", 0, "Ms", "Regular", 500.0, 300.0, 0.0, "")], "");
     // Made instead of moving, the wheel is not measured (the far corner would travel 264 paces).
-    b.execute(mv("p", vec![Step::Wheel { corner: Corner::Right, degrees: 90.0 }])).unwrap();
+    b.execute(mv(
+        "p",
+        vec![Step::Wheel {
+            corner: Corner::Right,
+            degrees: 90.0,
+        }],
+    ))
+    .unwrap();
     assert!((b.unit(&id("p")).unwrap().base.facing - 90.0).abs() < 0.01);
 }
 
 #[test]
 fn wheel_distance_is_the_furthest_corner() {
     let mut b = moving(&[U("p", 0, "HC", "Regular", 500.0, 300.0, 0.0, "")], "");
-    let ev = b.execute(mv("p", vec![Step::Wheel { corner: Corner::Left, degrees: 45.0 }])).unwrap();
+    let ev = b
+        .execute(mv(
+            "p",
+            vec![Step::Wheel {
+                corner: Corner::Left,
+                degrees: 45.0,
+            }],
+        ))
+        .unwrap();
     // HC base 40 x 30: the rear-right corner is 50 mm from the pivot; 50 * pi/4 = 39.27 mm.
     let (d, a, _) = moved(&ev);
     assert!((d - 39.2699 / 0.254).abs() < 0.1, "{d}");
@@ -80,43 +159,104 @@ fn wheel_distance_is_the_furthest_corner() {
 fn bad_going_and_roads() {
     let wood = r#"(id: "w", kind: Woods, name: "Oak wood", points: [(480, 340), (560, 340), (560, 420), (480, 420)]),"#;
     let mut b = moving(&[U("p", 0, "HC", "Regular", 500.0, 300.0, 0.0, "")], wood);
-    assert_eq!(err(&mut b, mv("p", vec![Step::Advance(150.0)])), "p: 150 paces of 100");
+    assert_eq!(
+        err(&mut b, mv("p", vec![Step::Advance(150.0)])),
+        "p: 150 paces of 100"
+    );
     let ev = b.execute(mv("p", vec![Step::Advance(100.0)])).unwrap();
     assert_eq!(moved(&ev).2, "bad going (Oak wood)");
     // Foot artillery cannot enter bad going.
-    let mut b = moving(&[U("p", 0, "FA", "Regular", 500.0, 300.0, 0.0, ", limbered: true")], wood);
+    let mut b = moving(
+        &[U(
+            "p",
+            0,
+            "FA",
+            "Regular",
+            500.0,
+            300.0,
+            0.0,
+            ", limbered: true",
+        )],
+        wood,
+    );
     assert!(err(&mut b, mv("p", vec![Step::Advance(100.0)])).contains("cannot enter bad going"));
     // A road move: Muskets at 400 paces, and not bound to straight lines.
-    let road = r#"(id: "r", kind: Road, name: "Road", points: [(500, 100), (500, 900)], width: 50),"#;
+    let road =
+        r#"(id: "r", kind: Road, name: "Road", points: [(500, 100), (500, 900)], width: 50),"#;
     let mut b = moving(&[U("p", 0, "Ms", "Regular", 500.0, 300.0, 0.0, "")], road);
-    let ev = b.execute(mv("p", vec![Step::Advance(300.0), Step::Sidestep(10.0)])).unwrap();
+    let ev = b
+        .execute(mv("p", vec![Step::Advance(300.0), Step::Sidestep(10.0)]))
+        .unwrap();
     assert_eq!(moved(&ev).1, 400.0);
     assert_eq!(moved(&ev).2, "road");
 }
 
 #[test]
 fn no_passing_through_units_or_off_the_table_or_across_rivers() {
-    let mut b = moving(&[U("p", 0, "HC", "Regular", 500.0, 300.0, 0.0, ""), U("f", 0, "Ms", "Regular", 500.0, 360.0, 0.0, "")], "");
-    assert_eq!(err(&mut b, mv("p", vec![Step::Advance(300.0)])), "p would pass through f");
+    let mut b = moving(
+        &[
+            U("p", 0, "HC", "Regular", 500.0, 300.0, 0.0, ""),
+            U("f", 0, "Ms", "Regular", 500.0, 360.0, 0.0, ""),
+        ],
+        "",
+    );
+    assert_eq!(
+        err(&mut b, mv("p", vec![Step::Advance(300.0)])),
+        "p would pass through f"
+    );
     let mut b = moving(&[U("p", 0, "HC", "Regular", 500.0, 970.0, 0.0, "")], "");
-    assert_eq!(err(&mut b, mv("p", vec![Step::Advance(100.0)])), "p would leave the table");
-    let river = r#"(id: "r", kind: River, name: "Elbe", points: [(0, 350), (1000, 350)], width: 20),"#;
+    assert_eq!(
+        err(&mut b, mv("p", vec![Step::Advance(100.0)])),
+        "p would leave the table"
+    );
+    let river =
+        r#"(id: "r", kind: River, name: "Elbe", points: [(0, 350), (1000, 350)], width: 20),"#;
     let mut b = moving(&[U("p", 0, "HC", "Regular", 500.0, 300.0, 0.0, "")], river);
-    assert_eq!(err(&mut b, mv("p", vec![Step::Advance(300.0)])), "p cannot cross Elbe except by a bridge");
+    assert_eq!(
+        err(&mut b, mv("p", vec![Step::Advance(300.0)])),
+        "p cannot cross Elbe except by a bridge"
+    );
 }
 
 #[test]
 fn threat_zones() {
     // Enemy Muskets 60 mm ahead; their threat zone reaches 40 mm in front of them.
-    let mut b = moving(&[U("p", 0, "HC", "Regular", 500.0, 300.0, 0.0, ""), U("e", 1, "Ms", "Regular", 500.0, 400.0, 180.0, "")], "");
-    assert_eq!(err(&mut b, mv("p", vec![Step::Oblique { forward: 150.0, right: 40.0 }])), "p enters the threat zone of e");
-    assert_eq!(err(&mut b, mv("p", vec![Step::Sidestep(10.0), Step::Advance(150.0)])), "p enters the threat zone of e");
+    let mut b = moving(
+        &[
+            U("p", 0, "HC", "Regular", 500.0, 300.0, 0.0, ""),
+            U("e", 1, "Ms", "Regular", 500.0, 400.0, 180.0, ""),
+        ],
+        "",
+    );
+    assert_eq!(
+        err(
+            &mut b,
+            mv(
+                "p",
+                vec![Step::Oblique {
+                    forward: 150.0,
+                    right: 40.0
+                }]
+            )
+        ),
+        "p enters the threat zone of e"
+    );
+    assert_eq!(
+        err(
+            &mut b,
+            mv("p", vec![Step::Sidestep(10.0), Step::Advance(150.0)])
+        ),
+        "p enters the threat zone of e"
+    );
     // A straight advance towards it is allowed; so is a charge.
     b.execute(mv("p", vec![Step::Advance(150.0)])).unwrap();
     b.execute(Command::Undo).unwrap();
     // Moving straight into contact with the unit exerting it is allowed.
     let ev = b.execute(mv("p", vec![Step::ToContact(id("e"))])).unwrap();
-    assert!(ev.iter().any(|e| matches!(e, Event::Moved { contact: Some(c), .. } if c.0 == "e")));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Moved { contact: Some(c), .. } if c.0 == "e"))
+    );
     let p = b.unit(&id("p")).unwrap().base;
     let e = b.unit(&id("e")).unwrap().base;
     assert!(e.front_to_front(&p).is_some(), "conformed front to front");
@@ -124,13 +264,36 @@ fn threat_zones() {
 
 #[test]
 fn muskets_charge_at_most_100_paces_face_to_face() {
-    let mut b = moving(&[U("p", 0, "Ms", "Regular", 500.0, 300.0, 0.0, ""), U("e", 1, "Ms", "Regular", 500.0, 350.0, 180.0, "")], "");
+    let mut b = moving(
+        &[
+            U("p", 0, "Ms", "Regular", 500.0, 300.0, 0.0, ""),
+            U("e", 1, "Ms", "Regular", 500.0, 350.0, 180.0, ""),
+        ],
+        "",
+    );
     // 35 mm = 138 paces.
-    assert!(err(&mut b, mv("p", vec![Step::ToContact(id("e"))])).contains("at most 100 paces into close combat"));
+    assert!(
+        err(&mut b, mv("p", vec![Step::ToContact(id("e"))]))
+            .contains("at most 100 paces into close combat")
+    );
     // Only a quarter of the front overlaps: refused.
-    let mut b = moving(&[U("p", 0, "Ms", "Regular", 500.0, 300.0, 0.0, ""), U("e", 1, "Ms", "Regular", 530.0, 330.0, 180.0, "")], "");
-    assert!(err(&mut b, mv("p", vec![Step::ToContact(id("e"))])).contains("at least half their front"));
-    let mut b = moving(&[U("p", 0, "Ms", "Regular", 500.0, 300.0, 0.0, ""), U("e", 1, "Ms", "Regular", 510.0, 330.0, 180.0, "")], "");
+    let mut b = moving(
+        &[
+            U("p", 0, "Ms", "Regular", 500.0, 300.0, 0.0, ""),
+            U("e", 1, "Ms", "Regular", 530.0, 330.0, 180.0, ""),
+        ],
+        "",
+    );
+    assert!(
+        err(&mut b, mv("p", vec![Step::ToContact(id("e"))])).contains("at least half their front")
+    );
+    let mut b = moving(
+        &[
+            U("p", 0, "Ms", "Regular", 500.0, 300.0, 0.0, ""),
+            U("e", 1, "Ms", "Regular", 510.0, 330.0, 180.0, ""),
+        ],
+        "",
+    );
     b.execute(mv("p", vec![Step::ToContact(id("e"))])).unwrap();
     // Conformed: centres lined up.
     assert!((b.unit(&id("p")).unwrap().base.centre.x - 510.0).abs() < 0.01);
@@ -138,43 +301,99 @@ fn muskets_charge_at_most_100_paces_face_to_face() {
 
 #[test]
 fn command_points_are_spent_and_enforced() {
-    let mut b = battle(&[U("p", 0, "HC", "Regular", 500.0, 300.0, 0.0, ""), U("q", 0, "HC", "Regular", 300.0, 300.0, 0.0, "")], "");
+    let mut b = battle(
+        &[
+            U("p", 0, "HC", "Regular", 500.0, 300.0, 0.0, ""),
+            U("q", 0, "HC", "Regular", 300.0, 300.0, 0.0, ""),
+        ],
+        "",
+    );
     to_phase(&mut b, 0, Phase::Command);
     b.script_dice(&[1]);
     b.execute(Command::EndPhase).unwrap();
     assert_eq!(b.command_points[0], 1);
     // No commander on the table: out of command range costs 2.
-    assert_eq!(err(&mut b, mv("p", vec![Step::Advance(50.0)])), "needs 2 command points, 1 left");
+    assert_eq!(
+        err(&mut b, mv("p", vec![Step::Advance(50.0)])),
+        "needs 2 command points, 1 left"
+    );
 }
 
 #[test]
 fn artillery_limbers_pivots_and_moves() {
-    let mut b = moving(&[U("g", 0, "FA", "Regular", 500.0, 300.0, 0.0, ""), U("c", 0, "CinC", "Regular", 400.0, 300.0, 0.0, "")], "");
+    let mut b = moving(
+        &[
+            U("g", 0, "FA", "Regular", 500.0, 300.0, 0.0, ""),
+            U("c", 0, "CinC", "Regular", 400.0, 300.0, 0.0, ""),
+        ],
+        "",
+    );
     assert!(err(&mut b, mv("g", vec![Step::Advance(50.0)])).contains("only pivot up to 45"));
     assert!(err(&mut b, mv("g", vec![Step::Pivot(60.0)])).contains("only pivot up to 45"));
     let before = b.command_points[0];
     b.execute(mv("g", vec![Step::Pivot(40.0)])).unwrap();
     assert_eq!(b.command_points[0], before - 1);
-    let mut b = moving(&[U("g", 0, "FA", "Regular", 500.0, 300.0, 0.0, ""), U("c", 0, "CinC", "Regular", 400.0, 300.0, 0.0, "")], "");
+    let mut b = moving(
+        &[
+            U("g", 0, "FA", "Regular", 500.0, 300.0, 0.0, ""),
+            U("c", 0, "CinC", "Regular", 400.0, 300.0, 0.0, ""),
+        ],
+        "",
+    );
     b.execute(Command::Limber { unit: id("g") }).unwrap();
     assert_eq!(b.command_points[0], 18);
-    assert!(err(&mut b, mv("g", vec![Step::Advance(50.0)])).contains("limbered or unlimbered this bound"));
+    assert!(
+        err(&mut b, mv("g", vec![Step::Advance(50.0)]))
+            .contains("limbered or unlimbered this bound")
+    );
 }
 
 #[test]
 fn group_moves_keep_formation() {
     let mut b = moving(
-        &[U("a", 0, "Ms", "Regular", 500.0, 300.0, 0.0, ""), U("b", 0, "Ms", "Regular", 540.0, 300.0, 0.0, ""), U("c", 0, "CinC", "Regular", 520.0, 250.0, 0.0, "")],
+        &[
+            U("a", 0, "Ms", "Regular", 500.0, 300.0, 0.0, ""),
+            U("b", 0, "Ms", "Regular", 540.0, 300.0, 0.0, ""),
+            U("c", 0, "CinC", "Regular", 520.0, 250.0, 0.0, ""),
+        ],
         "",
     );
-    let ev = b.execute(Command::MoveGroup { units: vec![id("a"), id("b")], steps: vec![Step::Advance(100.0)] }).unwrap();
-    assert_eq!(ev.iter().filter(|e| matches!(e, Event::Moved { .. })).count(), 2);
+    let ev = b
+        .execute(Command::MoveGroup {
+            units: vec![id("a"), id("b")],
+            steps: vec![Step::Advance(100.0)],
+        })
+        .unwrap();
+    assert_eq!(
+        ev.iter()
+            .filter(|e| matches!(e, Event::Moved { .. }))
+            .count(),
+        2
+    );
     assert_eq!(b.command_points[0], 19, "one command point for the group");
-    let (a, bb) = (b.unit(&id("a")).unwrap().base, b.unit(&id("b")).unwrap().base);
+    let (a, bb) = (
+        b.unit(&id("a")).unwrap().base,
+        b.unit(&id("b")).unwrap().base,
+    );
     assert!((bb.centre.x - a.centre.x - 40.0).abs() < 0.01 && (a.centre.y - 325.4).abs() < 0.01);
     // Not in contact: refused.
-    let mut b = moving(&[U("a", 0, "Ms", "Regular", 500.0, 300.0, 0.0, ""), U("b", 0, "Ms", "Regular", 600.0, 300.0, 0.0, "")], "");
-    assert!(err(&mut b, Command::MoveGroup { units: vec![id("a"), id("b")], steps: vec![Step::Advance(50.0)] }).contains("not in edge contact"));
+    let mut b = moving(
+        &[
+            U("a", 0, "Ms", "Regular", 500.0, 300.0, 0.0, ""),
+            U("b", 0, "Ms", "Regular", 600.0, 300.0, 0.0, ""),
+        ],
+        "",
+    );
+    assert!(
+        err(
+            &mut b,
+            Command::MoveGroup {
+                units: vec![id("a"), id("b")],
+                steps: vec![Step::Advance(50.0)]
+            }
+        )
+        .contains("not in edge contact")
+    );
 }
 
 #[test]

@@ -16,12 +16,20 @@ fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
 #[test]
 fn rules_do_not_mention_bevy() {
     let mut files = Vec::new();
-    walk(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rules"), &mut files);
+    walk(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rules"),
+        &mut files,
+    );
     assert!(files.len() > 10);
     for f in files {
         let text = std::fs::read_to_string(&f).unwrap();
         for (i, line) in text.lines().enumerate() {
-            assert!(!line.contains("bevy"), "{}:{} mentions bevy", f.display(), i + 1);
+            assert!(
+                !line.contains("bevy"),
+                "{}:{} mentions bevy",
+                f.display(),
+                i + 1
+            );
         }
     }
 }

@@ -7,13 +7,20 @@ use std::path::PathBuf;
 use std::process::Command;
 
 fn have(cmd: &str) -> bool {
-    Command::new("sh").arg("-c").arg(format!("command -v {cmd}")).output().is_ok_and(|o| o.status.success())
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("command -v {cmd}"))
+        .output()
+        .is_ok_and(|o| o.status.success())
 }
 
 #[test]
 fn screenshot_shows_the_armies() {
     if !have("xvfb-run") {
-        assert!(std::env::var_os("CI").is_none(), "xvfb-run is missing under CI");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "xvfb-run is missing under CI"
+        );
         eprintln!("skipped: xvfb-run is not installed");
         return;
     }
@@ -41,8 +48,18 @@ fn screenshot_shows_the_armies() {
     }
     assert!(seen.len() > 6, "image looks blank: {} colours", seen.len());
     // The Prussian blue (40, 62, 140) appears.
-    let blue = px.chunks(3).filter(|p| (p[0] as i32 - 40).abs() < 20 && (p[1] as i32 - 62).abs() < 20 && (p[2] as i32 - 140).abs() < 25).count();
-    let white = px.chunks(3).filter(|p| p[0] > 205 && p[1] > 205 && p[2] > 190 && p[2] < 235).count();
+    let blue = px
+        .chunks(3)
+        .filter(|p| {
+            (p[0] as i32 - 40).abs() < 20
+                && (p[1] as i32 - 62).abs() < 20
+                && (p[2] as i32 - 140).abs() < 25
+        })
+        .count();
+    let white = px
+        .chunks(3)
+        .filter(|p| p[0] > 205 && p[1] > 205 && p[2] > 190 && p[2] < 235)
+        .count();
     assert!(blue > 200, "Prussian bases not seen ({blue} px)");
     assert!(white > 200, "Austrian bases not seen ({white} px)");
     std::fs::remove_file(&out).ok();

@@ -7,7 +7,11 @@ use volley::rules::save;
 use volley::rules::scenario::{self, Diagnostic};
 
 fn shipped() -> Vec<std::path::PathBuf> {
-    let mut v: Vec<_> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios")).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "ron")).collect();
+    let mut v: Vec<_> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ron"))
+        .collect();
     v.sort();
     v
 }
@@ -34,7 +38,10 @@ const GOOD: &str = r#"(
 #[test]
 fn every_shipped_scenario_validates() {
     let files = shipped();
-    assert!(files.len() >= 3, "default, tutorial and a historical battle");
+    assert!(
+        files.len() >= 3,
+        "default, tutorial and a historical battle"
+    );
     for f in files {
         if let Err(d) = scenario::load(&f) {
             panic!("{}: {:?}", f.display(), d);
@@ -68,7 +75,11 @@ fn wrong_types_and_unknown_fields() {
 #[test]
 fn unknown_troop_type() {
     let d = errs(&GOOD.replace("\"HC\"", "\"Hussar\""));
-    assert!(d[0].message.contains("unknown troop type 'Hussar'"), "{:?}", d);
+    assert!(
+        d[0].message.contains("unknown troop type 'Hussar'"),
+        "{:?}",
+        d
+    );
     // Column 35 is the opening quote of "Hussar".
     assert_eq!((d[0].line, d[0].col), (9, 35));
 }
@@ -112,22 +123,43 @@ fn fields_the_ruleset_does_not_know() {
 
 #[test]
 fn army_lists_are_checked_with_reasons() {
-    let text = GOOD.replace("colour: (0, 0, 200))", "colour: (0, 0, 200), army_list: true)");
+    let text = GOOD.replace(
+        "colour: (0, 0, 200))",
+        "colour: (0, 0, 200), army_list: true)",
+    );
     let d = errs(&text);
     let all: Vec<String> = d.iter().map(|x| x.message.clone()).collect();
     assert!(all.iter().any(|m| m.contains("exactly 1 CinC")), "{all:?}");
-    assert!(all.iter().any(|m| m.contains("Ms: 4 to 6 allowed, the army has 1")), "{all:?}");
-    assert!(all.iter().any(|m| m.contains("costs 1 points, not 16")), "{all:?}");
+    assert!(
+        all.iter()
+            .any(|m| m.contains("Ms: 4 to 6 allowed, the army has 1")),
+        "{all:?}"
+    );
+    assert!(
+        all.iter().any(|m| m.contains("costs 1 points, not 16")),
+        "{all:?}"
+    );
 }
 
 #[test]
 fn order_files_and_saves_report_positions() {
-    let d = save::parse_orders("[EndPhase, Move(unit: \"x\", steps: [Advance(\"far\")])]", "o.ron").unwrap_err();
+    let d = save::parse_orders(
+        "[EndPhase, Move(unit: \"x\", steps: [Advance(\"far\")])]",
+        "o.ron",
+    )
+    .unwrap_err();
     assert_eq!(d[0].line, 1);
     assert!(d[0].col > 20);
     let d = save::parse("(volley_save: 1, seed: 3)", "s.ron").unwrap_err();
-    assert!(d[0].message.contains("missing") || d[0].message.contains("scenario"), "{d:?}");
-    let d = save::parse("(volley_save: 9, seed: 3, scenario: (), commands: [])", "s.ron").unwrap_err();
+    assert!(
+        d[0].message.contains("missing") || d[0].message.contains("scenario"),
+        "{d:?}"
+    );
+    let d = save::parse(
+        "(volley_save: 9, seed: 3, scenario: (), commands: [])",
+        "s.ron",
+    )
+    .unwrap_err();
     assert!(!d.is_empty());
 }
 
@@ -135,7 +167,10 @@ fn order_files_and_saves_report_positions() {
 fn a_save_whose_commands_do_not_replay_is_refused() {
     let b = scenario::parse(GOOD, "g").unwrap();
     let mut text = save::to_string(&b).unwrap();
-    text = text.replace("commands: []", "commands: [Fire(unit: \"p1\", target: \"a1\")]");
+    text = text.replace(
+        "commands: []",
+        "commands: [Fire(unit: \"p1\", target: \"a1\")]",
+    );
     let d = save::parse(&text, "s.ron").unwrap_err();
     assert!(d[0].message.contains("does not replay"), "{d:?}");
 }

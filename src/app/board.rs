@@ -14,11 +14,18 @@ pub(super) fn plugin(app: &mut App) {
 
 fn spawn_camera(mut commands: Commands, battle: Res<BattleState>, windows: Query<&Window>) {
     let b = &battle.0;
-    let (ww, wh) = windows.iter().next().map(|w| (w.width(), w.height())).unwrap_or((1280.0, 720.0));
+    let (ww, wh) = windows
+        .iter()
+        .next()
+        .map(|w| (w.width(), w.height()))
+        .unwrap_or((1280.0, 720.0));
     let scale = (b.table.width / ww).max(b.table.height / wh) * 1.05;
     commands.spawn((
         Camera2d,
-        Projection::Orthographic(OrthographicProjection { scale, ..OrthographicProjection::default_2d() }),
+        Projection::Orthographic(OrthographicProjection {
+            scale,
+            ..OrthographicProjection::default_2d()
+        }),
         Transform::from_xyz(b.table.width / 2.0, b.table.height / 2.0, 0.0),
     ));
 }
@@ -56,14 +63,25 @@ fn z_of(kind: FeatureKind, level: u8) -> f32 {
 }
 
 fn mesh_of(tris: &[[Pt; 3]]) -> Mesh {
-    let positions: Vec<[f32; 3]> = tris.iter().flat_map(|t| t.iter().map(|p| [p.x, p.y, 0.0])).collect();
+    let positions: Vec<[f32; 3]> = tris
+        .iter()
+        .flat_map(|t| t.iter().map(|p| [p.x, p.y, 0.0]))
+        .collect();
     let indices: Vec<u32> = (0..positions.len() as u32).collect();
-    Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::default())
-        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
-        .with_inserted_indices(Indices::U32(indices))
+    Mesh::new(
+        PrimitiveTopology::TriangleList,
+        RenderAssetUsages::default(),
+    )
+    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
+    .with_inserted_indices(Indices::U32(indices))
 }
 
-fn spawn_table(mut commands: Commands, battle: Res<BattleState>, mut meshes: ResMut<Assets<Mesh>>, mut materials: ResMut<Assets<ColorMaterial>>) {
+fn spawn_table(
+    mut commands: Commands,
+    battle: Res<BattleState>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
     let b = &battle.0;
     let (w, h) = (b.table.width, b.table.height);
     commands.spawn((
@@ -72,7 +90,11 @@ fn spawn_table(mut commands: Commands, battle: Res<BattleState>, mut meshes: Res
         Transform::from_xyz(w / 2.0, h / 2.0, 0.0),
     ));
     for z in &b.zones {
-        let c = b.sides.get(z.side).map(|s| s.colour).unwrap_or([200, 200, 200]);
+        let c = b
+            .sides
+            .get(z.side)
+            .map(|s| s.colour)
+            .unwrap_or([200, 200, 200]);
         commands.spawn((
             Mesh2d(meshes.add(Rectangle::new(z.max.x - z.min.x, z.max.y - z.min.y))),
             MeshMaterial2d(materials.add(Color::srgba_u8(c[0], c[1], c[2], 40))),
@@ -93,7 +115,10 @@ fn spawn_table(mut commands: Commands, battle: Res<BattleState>, mut meshes: Res
             let (lo, hi) = f.bounds();
             commands.spawn((
                 Text2d::new(f.name.clone()),
-                TextFont { font_size: FontSize::Px(9.0), ..default() },
+                TextFont {
+                    font_size: FontSize::Px(9.0),
+                    ..default()
+                },
                 TextColor(Color::srgba(0.1, 0.1, 0.1, 0.8)),
                 Transform::from_xyz((lo.x + hi.x) / 2.0, (lo.y + hi.y) / 2.0, 9.0),
             ));
@@ -107,7 +132,11 @@ fn spawn_table(mut commands: Commands, battle: Res<BattleState>, mut meshes: Res
         ));
     }
     for u in b.units.iter().filter(|u| u.alive()) {
-        let c = b.sides.get(u.side).map(|s| s.colour).unwrap_or([200, 200, 200]);
+        let c = b
+            .sides
+            .get(u.side)
+            .map(|s| s.colour)
+            .unwrap_or([200, 200, 200]);
         let rot = Quat::from_rotation_z(-u.base.facing.to_radians());
         let pos = Vec3::new(u.base.centre.x, u.base.centre.y, 10.0);
         commands
@@ -117,17 +146,36 @@ fn spawn_table(mut commands: Commands, battle: Res<BattleState>, mut meshes: Res
                 Transform::from_translation(pos).with_rotation(rot),
             ))
             .with_children(|p| {
+                // The front edge, in a contrasting strip.
                 p.spawn((
                     Mesh2d(meshes.add(Rectangle::new(u.base.width, u.base.depth.min(12.0) * 0.25))),
-                    MeshMaterial2d(materials.add(Color::srgb(0.95, 0.95, 0.90))),
-                    Transform::from_xyz(0.0, u.base.depth / 2.0 - u.base.depth.min(12.0) * 0.125, 0.1),
-                ));
-                p.spawn((
-                    Text2d::new(u.troop.clone()),
-                    TextFont { font_size: FontSize::Px(8.0), ..default() },
-                    TextColor(Color::WHITE),
-                    Transform::from_xyz(0.0, -1.0, 0.2),
+                    MeshMaterial2d(materials.add(contrast(c).with_alpha(0.85))),
+                    Transform::from_xyz(
+                        0.0,
+                        u.base.depth / 2.0 - u.base.depth.min(12.0) * 0.125,
+                        0.1,
+                    ),
                 ));
             });
+        // The troop code stays upright whatever the facing.
+        commands.spawn((
+            Text2d::new(u.troop.clone()),
+            TextFont {
+                font_size: FontSize::Px(8.0),
+                ..default()
+            },
+            TextColor(contrast(c)),
+            Transform::from_xyz(u.base.centre.x, u.base.centre.y, 10.5),
+        ));
+    }
+}
+
+/// Black or white, whichever reads better on the side's colour.
+fn contrast(c: [u8; 3]) -> Color {
+    let luma = 0.299 * c[0] as f32 + 0.587 * c[1] as f32 + 0.114 * c[2] as f32;
+    if luma > 140.0 {
+        Color::srgb(0.08, 0.08, 0.08)
+    } else {
+        Color::srgb(0.97, 0.97, 0.95)
     }
 }

@@ -24,24 +24,39 @@ pub fn run(battle: Battle, screenshot: Option<PathBuf>) {
     let title = format!("volley — {}", battle.info.name);
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
-        primary_window: Some(Window { title, resolution: WindowResolution::from((1280u32, 720u32)), ..default() }),
+        primary_window: Some(Window {
+            title,
+            resolution: WindowResolution::from((1280u32, 720u32)),
+            ..default()
+        }),
         ..default()
     }))
     .insert_resource(ClearColor(Color::srgb(0.16, 0.17, 0.19)))
     .insert_resource(BattleState(battle))
     .add_plugins(board::plugin);
     if let Some(path) = screenshot {
-        app.insert_resource(ScreenshotRequest { path, frames: 0, taken: false }).add_systems(Update, take_screenshot);
+        app.insert_resource(ScreenshotRequest {
+            path,
+            frames: 0,
+            taken: false,
+        })
+        .add_systems(Update, take_screenshot);
     }
     app.run();
 }
 
-fn take_screenshot(mut commands: Commands, mut req: ResMut<ScreenshotRequest>, mut exit: MessageWriter<AppExit>) {
+fn take_screenshot(
+    mut commands: Commands,
+    mut req: ResMut<ScreenshotRequest>,
+    mut exit: MessageWriter<AppExit>,
+) {
     use bevy::render::view::screenshot::{Screenshot, save_to_disk};
     req.frames += 1;
     if req.frames == 40 && !req.taken {
         req.taken = true;
-        commands.spawn(Screenshot::primary_window()).observe(save_to_disk(req.path.clone()));
+        commands
+            .spawn(Screenshot::primary_window())
+            .observe(save_to_disk(req.path.clone()));
     }
     if req.frames >= 70 {
         exit.write(AppExit::Success);

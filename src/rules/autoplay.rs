@@ -15,41 +15,79 @@ pub struct AutoPlayer {
 
 impl AutoPlayer {
     pub fn new(seed: u64) -> Self {
-        AutoPlayer { rng: ChaCha8Rng::seed_from_u64(seed) }
+        AutoPlayer {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
     }
 
     fn pick(&mut self, n: usize) -> usize {
-        if n == 0 { 0 } else { (self.rng.next_u32() as usize) % n }
+        if n == 0 {
+            0
+        } else {
+            (self.rng.next_u32() as usize) % n
+        }
     }
 
     fn candidates(&mut self, b: &Battle) -> Vec<Command> {
-        let own: Vec<UnitId> = b.alive().filter(|u| u.side == b.active).map(|u| u.id.clone()).collect();
-        let enemies: Vec<UnitId> = b.alive().filter(|u| u.side != b.active).map(|u| u.id.clone()).collect();
+        let own: Vec<UnitId> = b
+            .alive()
+            .filter(|u| u.side == b.active)
+            .map(|u| u.id.clone())
+            .collect();
+        let enemies: Vec<UnitId> = b
+            .alive()
+            .filter(|u| u.side != b.active)
+            .map(|u| u.id.clone())
+            .collect();
         let mut out = Vec::new();
         match b.phase {
             Phase::Movement => {
                 for u in &own {
                     if let Some(e) = enemies.get(self.pick(enemies.len())) {
-                        out.push(Command::Move { unit: u.clone(), steps: vec![Step::ToContact(e.clone())] });
+                        out.push(Command::Move {
+                            unit: u.clone(),
+                            steps: vec![Step::ToContact(e.clone())],
+                        });
                     }
                     let d = [50.0, 100.0, 150.0, 200.0, 300.0][self.pick(5)];
-                    out.push(Command::Move { unit: u.clone(), steps: vec![Step::Advance(d)] });
-                    let corner = if self.pick(2) == 0 { Corner::Left } else { Corner::Right };
-                    out.push(Command::Move { unit: u.clone(), steps: vec![Step::Wheel { corner, degrees: 30.0 }] });
+                    out.push(Command::Move {
+                        unit: u.clone(),
+                        steps: vec![Step::Advance(d)],
+                    });
+                    let corner = if self.pick(2) == 0 {
+                        Corner::Left
+                    } else {
+                        Corner::Right
+                    };
+                    out.push(Command::Move {
+                        unit: u.clone(),
+                        steps: vec![Step::Wheel {
+                            corner,
+                            degrees: 30.0,
+                        }],
+                    });
                     out.push(Command::Unlimber { unit: u.clone() });
                 }
             }
             Phase::Firing => {
                 for u in &own {
                     for e in &enemies {
-                        out.push(Command::Fire { unit: u.clone(), target: e.clone(), support: vec![] });
+                        out.push(Command::Fire {
+                            unit: u.clone(),
+                            target: e.clone(),
+                            support: vec![],
+                        });
                     }
                 }
             }
             Phase::CloseCombat => {
                 for u in &own {
                     for e in &enemies {
-                        out.push(Command::Fight { unit: u.clone(), target: e.clone(), pursue: None });
+                        out.push(Command::Fight {
+                            unit: u.clone(),
+                            target: e.clone(),
+                            pursue: None,
+                        });
                     }
                 }
             }

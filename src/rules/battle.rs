@@ -5,8 +5,8 @@ use super::dice::Dice;
 use super::geometry::{Base, Pt};
 use super::model::{BoundState, Phase, Side, SideInfo, Unit, UnitId};
 use super::ruleset::AnyRuleset;
-use super::terrain::Terrain;
 use super::scenario::RawScenario;
+use super::terrain::Terrain;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -23,7 +23,9 @@ pub struct Table {
 impl Table {
     /// True when the whole base lies on the table.
     pub fn holds(&self, base: &Base) -> bool {
-        base.corners().iter().all(|p| p.x >= -0.01 && p.y >= -0.01 && p.x <= self.width + 0.01 && p.y <= self.height + 0.01)
+        base.corners().iter().all(|p| {
+            p.x >= -0.01 && p.y >= -0.01 && p.x <= self.width + 0.01 && p.y <= self.height + 0.01
+        })
     }
 }
 
@@ -55,7 +57,9 @@ pub struct Zone {
 
 impl Zone {
     pub fn holds(&self, base: &Base) -> bool {
-        base.corners().iter().all(|p| p.x >= self.min.x && p.y >= self.min.y && p.x <= self.max.x && p.y <= self.max.y)
+        base.corners().iter().all(|p| {
+            p.x >= self.min.x && p.y >= self.min.y && p.x <= self.max.x && p.y <= self.max.y
+        })
     }
 }
 
@@ -160,11 +164,17 @@ impl Battle {
     }
 
     pub fn unit(&self, id: &UnitId) -> Result<&Unit, RuleError> {
-        self.units.iter().find(|u| &u.id == id).ok_or_else(|| RuleError::UnknownUnit(id.clone()))
+        self.units
+            .iter()
+            .find(|u| &u.id == id)
+            .ok_or_else(|| RuleError::UnknownUnit(id.clone()))
     }
 
     pub fn unit_mut(&mut self, id: &UnitId) -> Result<&mut Unit, RuleError> {
-        self.units.iter_mut().find(|u| &u.id == id).ok_or_else(|| RuleError::UnknownUnit(id.clone()))
+        self.units
+            .iter_mut()
+            .find(|u| &u.id == id)
+            .ok_or_else(|| RuleError::UnknownUnit(id.clone()))
     }
 
     pub fn index_of(&self, id: &UnitId) -> Option<usize> {
@@ -257,7 +267,9 @@ impl Battle {
             Event::DeploymentStep { .. } => self.deployment_step += 1,
             Event::CommandRoll { side, total, .. } => self.command_points[*side] = *total,
             Event::CommandPointsSpent { side, left, .. } => self.command_points[*side] = *left,
-            Event::Moved { unit, to, contact, .. } => self.with_unit(unit, |u| {
+            Event::Moved {
+                unit, to, contact, ..
+            } => self.with_unit(unit, |u| {
                 u.base = *to;
                 u.status.continuing = false;
                 u.bound.moved = true;
@@ -282,13 +294,17 @@ impl Battle {
                     f.fortified = true;
                 }
             }
-            Event::Fire { shooter, support, .. } => {
+            Event::Fire {
+                shooter, support, ..
+            } => {
                 self.with_unit(shooter, |u| u.bound.fired = true);
                 for s in support {
                     self.with_unit(s, |u| u.bound.fired = true);
                 }
             }
-            Event::CloseCombat { attacker, defender, .. } => {
+            Event::CloseCombat {
+                attacker, defender, ..
+            } => {
                 for id in [attacker, defender] {
                     self.with_unit(id, |u| {
                         u.bound.fought = true;
@@ -303,7 +319,12 @@ impl Battle {
                 u.bound.recoiled = true;
             }),
             Event::Fled { unit, to, .. } => self.with_unit(unit, |u| u.base = *to),
-            Event::Pursued { unit, to, continuing, .. } => {
+            Event::Pursued {
+                unit,
+                to,
+                continuing,
+                ..
+            } => {
                 self.with_unit(unit, |u| {
                     u.base = *to;
                     u.bound.pursuing = true;

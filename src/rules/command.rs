@@ -32,11 +32,21 @@ pub enum Command {
     /// Finish the current phase (rolling the command dice when leaving the command phase).
     EndPhase,
     /// Move one unit.
-    Move { unit: UnitId, steps: Vec<Step> },
+    Move {
+        unit: UnitId,
+        steps: Vec<Step>,
+    },
     /// Move a formation of units in edge contact together, as one body.
-    MoveGroup { units: Vec<UnitId>, steps: Vec<Step> },
-    Limber { unit: UnitId },
-    Unlimber { unit: UnitId },
+    MoveGroup {
+        units: Vec<UnitId>,
+        steps: Vec<Step>,
+    },
+    Limber {
+        unit: UnitId,
+    },
+    Unlimber {
+        unit: UnitId,
+    },
     /// Fire at a target; `support` names friends adding fire support (they count as having fired).
     Fire {
         unit: UnitId,
@@ -53,9 +63,16 @@ pub enum Command {
         pursue: Option<bool>,
     },
     /// Place a unit in formal deployment: centre in mm and facing in degrees.
-    Deploy { unit: UnitId, x: f32, y: f32, facing: f32 },
+    Deploy {
+        unit: UnitId,
+        x: f32,
+        y: f32,
+        facing: f32,
+    },
     /// The defender fortifies a town or village before the battle.
-    Fortify { feature: String },
+    Fortify {
+        feature: String,
+    },
     /// Take back the last command.
     Undo,
 }
@@ -80,13 +97,28 @@ pub struct Score {
 impl Score {
     pub fn new(unit: &UnitId, die: u8, factors: Vec<Factor>) -> Self {
         let total = die as i32 + factors.iter().map(|f| f.value).sum::<i32>();
-        Score { unit: unit.clone(), die, factors, total }
+        Score {
+            unit: unit.clone(),
+            die,
+            factors,
+            total,
+        }
     }
     /// "+4 Muskets, +1 Elite = 5 + die 3 = 8".
     pub fn explain(&self) -> String {
-        let parts: Vec<String> = self.factors.iter().map(|f| format!("{:+} {}", f.value, f.name)).collect();
+        let parts: Vec<String> = self
+            .factors
+            .iter()
+            .map(|f| format!("{:+} {}", f.value, f.name))
+            .collect();
         let sum: i32 = self.factors.iter().map(|f| f.value).sum();
-        format!("{} = {} + die {} = {}", parts.join(", "), sum, self.die, self.total)
+        format!(
+            "{} = {} + die {} = {}",
+            parts.join(", "),
+            sum,
+            self.die,
+            self.total
+        )
     }
 }
 
@@ -113,29 +145,130 @@ pub enum Effect {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind")]
 pub enum Event {
-    PhaseBegan { turn: u32, phase: Phase, side: Side },
-    DeploymentStep { side: Side, division: Division },
-    CommandRoll { side: Side, dice: Vec<u8>, factors: Vec<Factor>, total: i32 },
-    CommandPointsSpent { side: Side, amount: i32, left: i32, reason: String },
-    Moved { unit: UnitId, from: Base, to: Base, distance: f32, allowance: f32, going: String, contact: Option<UnitId> },
-    Deployed { unit: UnitId, to: Base },
-    Limbered { unit: UnitId },
-    Unlimbered { unit: UnitId },
-    Fortified { feature: String },
-    Fire { shooter: UnitId, target: UnitId, support: Vec<UnitId>, shooter_score: Score, target_score: Score, loser: Option<UnitId>, verdict: Verdict, stoic: bool, effect: Effect, mutual: bool },
-    CloseCombat { attacker: UnitId, defender: UnitId, attacker_score: Score, defender_score: Score, loser: Option<UnitId>, verdict: Verdict, stoic: bool, attacker_effect: Effect, defender_effect: Effect },
-    Hit { unit: UnitId, hits: u32, total: u32 },
-    Shaken { unit: UnitId },
-    Recoiled { unit: UnitId, from: Base, to: Base },
-    Fled { unit: UnitId, from: Base, to: Base },
-    Pursued { unit: UnitId, from: Base, to: Base, continuing: Option<UnitId> },
-    Conformed { unit: UnitId, from: Base, to: Base },
-    Destroyed { unit: UnitId, reason: String },
-    RoutingTest { unit: UnitId, destroyed: UnitId, die: u8, factors: Vec<Factor>, total: i32, need: i32, hit: bool },
-    ObjectiveTaken { side: Side, by: UnitId },
-    ArmyBroken { side: Side, losses: f32, of: f32 },
-    GameOver { winner: Option<Side>, reason: String },
-    Undone { events: usize },
+    PhaseBegan {
+        turn: u32,
+        phase: Phase,
+        side: Side,
+    },
+    DeploymentStep {
+        side: Side,
+        division: Division,
+    },
+    CommandRoll {
+        side: Side,
+        dice: Vec<u8>,
+        factors: Vec<Factor>,
+        total: i32,
+    },
+    CommandPointsSpent {
+        side: Side,
+        amount: i32,
+        left: i32,
+        reason: String,
+    },
+    Moved {
+        unit: UnitId,
+        from: Base,
+        to: Base,
+        distance: f32,
+        allowance: f32,
+        going: String,
+        contact: Option<UnitId>,
+    },
+    Deployed {
+        unit: UnitId,
+        to: Base,
+    },
+    Limbered {
+        unit: UnitId,
+    },
+    Unlimbered {
+        unit: UnitId,
+    },
+    Fortified {
+        feature: String,
+    },
+    Fire {
+        shooter: UnitId,
+        target: UnitId,
+        support: Vec<UnitId>,
+        shooter_score: Score,
+        target_score: Score,
+        loser: Option<UnitId>,
+        verdict: Verdict,
+        stoic: bool,
+        effect: Effect,
+        mutual: bool,
+    },
+    CloseCombat {
+        attacker: UnitId,
+        defender: UnitId,
+        attacker_score: Score,
+        defender_score: Score,
+        loser: Option<UnitId>,
+        verdict: Verdict,
+        stoic: bool,
+        attacker_effect: Effect,
+        defender_effect: Effect,
+    },
+    Hit {
+        unit: UnitId,
+        hits: u32,
+        total: u32,
+    },
+    Shaken {
+        unit: UnitId,
+    },
+    Recoiled {
+        unit: UnitId,
+        from: Base,
+        to: Base,
+    },
+    Fled {
+        unit: UnitId,
+        from: Base,
+        to: Base,
+    },
+    Pursued {
+        unit: UnitId,
+        from: Base,
+        to: Base,
+        continuing: Option<UnitId>,
+    },
+    Conformed {
+        unit: UnitId,
+        from: Base,
+        to: Base,
+    },
+    Destroyed {
+        unit: UnitId,
+        reason: String,
+    },
+    RoutingTest {
+        unit: UnitId,
+        destroyed: UnitId,
+        die: u8,
+        factors: Vec<Factor>,
+        total: i32,
+        need: i32,
+        hit: bool,
+    },
+    ObjectiveTaken {
+        side: Side,
+        by: UnitId,
+    },
+    ArmyBroken {
+        side: Side,
+        losses: f32,
+        of: f32,
+    },
+    GameOver {
+        winner: Option<Side>,
+        reason: String,
+    },
+    Undone {
+        events: usize,
+    },
 }
 
 /// Why a command was refused, in words a player understands.
@@ -144,10 +277,24 @@ pub enum RuleError {
     UnknownUnit(UnitId),
     UnknownFeature(String),
     NotYourUnit(UnitId),
-    WrongPhase { command: String, phase: Phase },
-    AlreadyActed { unit: UnitId, what: String },
-    NotEnoughCommandPoints { need: i32, have: i32 },
-    TooFar { unit: UnitId, distance: f32, allowance: f32, units: String },
+    WrongPhase {
+        command: String,
+        phase: Phase,
+    },
+    AlreadyActed {
+        unit: UnitId,
+        what: String,
+    },
+    NotEnoughCommandPoints {
+        need: i32,
+        have: i32,
+    },
+    TooFar {
+        unit: UnitId,
+        distance: f32,
+        allowance: f32,
+        units: String,
+    },
     Illegal(String),
     OutOfDice,
     NothingToUndo,
@@ -160,10 +307,21 @@ impl fmt::Display for RuleError {
             RuleError::UnknownUnit(u) => write!(f, "there is no unit '{u}'"),
             RuleError::UnknownFeature(t) => write!(f, "there is no terrain feature '{t}'"),
             RuleError::NotYourUnit(u) => write!(f, "{u} belongs to the side that is not moving"),
-            RuleError::WrongPhase { command, phase } => write!(f, "cannot {command} in the {} phase", phase.name()),
-            RuleError::AlreadyActed { unit, what } => write!(f, "{unit} has already {what} this bound"),
-            RuleError::NotEnoughCommandPoints { need, have } => write!(f, "needs {need} command points, {have} left"),
-            RuleError::TooFar { unit, distance, allowance, units } => {
+            RuleError::WrongPhase { command, phase } => {
+                write!(f, "cannot {command} in the {} phase", phase.name())
+            }
+            RuleError::AlreadyActed { unit, what } => {
+                write!(f, "{unit} has already {what} this bound")
+            }
+            RuleError::NotEnoughCommandPoints { need, have } => {
+                write!(f, "needs {need} command points, {have} left")
+            }
+            RuleError::TooFar {
+                unit,
+                distance,
+                allowance,
+                units,
+            } => {
                 write!(f, "{unit}: {:.0} {units} of {:.0}", distance, allowance)
             }
             RuleError::Illegal(s) => f.write_str(s),

@@ -8,7 +8,7 @@ use std::collections::VecDeque;
 #[derive(Clone, Debug)]
 pub enum Dice {
     /// ChaCha8 seeded from the battle's seed: the same on every machine.
-    Seeded(ChaCha8Rng),
+    Seeded(Box<ChaCha8Rng>),
     /// Given results, used in order (tests and `--dice`).
     Scripted(VecDeque<u8>),
 }
@@ -19,7 +19,7 @@ pub struct OutOfDice;
 
 impl Dice {
     pub fn seeded(seed: u64) -> Self {
-        Dice::Seeded(ChaCha8Rng::seed_from_u64(seed))
+        Dice::Seeded(Box::new(ChaCha8Rng::seed_from_u64(seed)))
     }
 
     pub fn scripted(results: &[u8]) -> Self {
@@ -63,7 +63,10 @@ mod tests {
         assert!(xs.iter().all(|&x| (1..=6).contains(&x)));
         for face in 1..=6 {
             let n = xs.iter().filter(|&&x| x == face).count();
-            assert!((60..=140).contains(&n), "face {face} came up {n} times in 600");
+            assert!(
+                (60..=140).contains(&n),
+                "face {face} came up {n} times in 600"
+            );
         }
     }
 

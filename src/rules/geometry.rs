@@ -28,10 +28,10 @@ impl Pt {
     pub fn from_v(v: Vector) -> Self {
         Self::new(v.x, v.y)
     }
-    pub fn add(self, o: Pt) -> Pt {
+    pub fn plus(self, o: Pt) -> Pt {
         Pt::new(self.x + o.x, self.y + o.y)
     }
-    pub fn sub(self, o: Pt) -> Pt {
+    pub fn minus(self, o: Pt) -> Pt {
         Pt::new(self.x - o.x, self.y - o.y)
     }
     pub fn scale(self, k: f32) -> Pt {
@@ -47,10 +47,10 @@ impl Pt {
         self.dot(self).sqrt()
     }
     pub fn dist(self, o: Pt) -> f32 {
-        self.sub(o).len()
+        self.minus(o).len()
     }
     pub fn lerp(self, o: Pt, t: f32) -> Pt {
-        self.add(o.sub(self).scale(t))
+        self.plus(o.minus(self).scale(t))
     }
     pub fn is_finite(self) -> bool {
         self.x.is_finite() && self.y.is_finite()
@@ -138,7 +138,12 @@ pub struct Contact {
 
 impl Base {
     pub fn new(centre: Pt, facing: f32, width: f32, depth: f32) -> Self {
-        Self { centre, facing: norm_facing(facing), width, depth }
+        Self {
+            centre,
+            facing: norm_facing(facing),
+            width,
+            depth,
+        }
     }
     pub fn forward(&self) -> Pt {
         heading(self.facing)
@@ -147,7 +152,9 @@ impl Base {
         heading(self.facing + 90.0)
     }
     pub fn local(&self, across: f32, ahead: f32) -> Pt {
-        self.centre.add(self.right().scale(across)).add(self.forward().scale(ahead))
+        self.centre
+            .plus(self.right().scale(across))
+            .plus(self.forward().scale(ahead))
     }
     pub fn front_left(&self) -> Pt {
         self.local(-self.width / 2.0, self.depth / 2.0)
@@ -163,7 +170,12 @@ impl Base {
     }
     /// Corners in order front-left, front-right, rear-right, rear-left.
     pub fn corners(&self) -> [Pt; 4] {
-        [self.front_left(), self.front_right(), self.rear_right(), self.rear_left()]
+        [
+            self.front_left(),
+            self.front_right(),
+            self.rear_right(),
+            self.rear_left(),
+        ]
     }
     pub fn front_centre(&self) -> Pt {
         self.local(0.0, self.depth / 2.0)
@@ -194,7 +206,10 @@ impl Base {
         Cuboid::new(Vector::new(self.width / 2.0, self.depth / 2.0))
     }
     pub fn is_finite(&self) -> bool {
-        self.centre.is_finite() && self.facing.is_finite() && self.width.is_finite() && self.depth.is_finite()
+        self.centre.is_finite()
+            && self.facing.is_finite()
+            && self.width.is_finite()
+            && self.depth.is_finite()
     }
 
     /// Shortest distance between two bases (0 when touching or overlapping).
@@ -206,10 +221,19 @@ impl Base {
 
     /// True when the interiors overlap by more than the contact tolerance.
     pub fn overlaps(&self, other: &Base) -> bool {
-        let shrunk = Base { width: (self.width - 2.0 * CONTACT_EPS).max(0.1), depth: (self.depth - 2.0 * CONTACT_EPS).max(0.1), ..*self };
-        query::intersection_test(&shrunk.pose(), &shrunk.cuboid(), &other.pose(), &other.cuboid())
-            .map(|i| i.intersecting)
-            .unwrap_or(false)
+        let shrunk = Base {
+            width: (self.width - 2.0 * CONTACT_EPS).max(0.1),
+            depth: (self.depth - 2.0 * CONTACT_EPS).max(0.1),
+            ..*self
+        };
+        query::intersection_test(
+            &shrunk.pose(),
+            &shrunk.cuboid(),
+            &other.pose(),
+            &other.cuboid(),
+        )
+        .map(|i| i.intersecting)
+        .unwrap_or(false)
     }
 
     /// Distance from a point to this base (0 inside).
@@ -219,8 +243,9 @@ impl Base {
     }
 
     pub fn contains(&self, p: Pt) -> bool {
-        let d = p.sub(self.centre);
-        d.dot(self.right()).abs() <= self.width / 2.0 + 1e-3 && d.dot(self.forward()).abs() <= self.depth / 2.0 + 1e-3
+        let d = p.minus(self.centre);
+        d.dot(self.right()).abs() <= self.width / 2.0 + 1e-3
+            && d.dot(self.forward()).abs() <= self.depth / 2.0 + 1e-3
     }
 
     /// Which edge of `self` the base `other` touches, if it lies flat against one.
@@ -230,34 +255,58 @@ impl Base {
         for e in Edge::ALL {
             let (a, b) = self.edge(e);
             let n = self.normal(e);
-            let along = b.sub(a);
+            let along = b.minus(a);
             let len = along.len();
             if len <= 0.0 {
                 continue;
             }
             let dir = along.scale(1.0 / len);
             let oc = other.corners();
-            let s_min = oc.iter().map(|p| p.sub(a).dot(n)).fold(f32::INFINITY, f32::min);
+            let s_min = oc
+                .iter()
+                .map(|p| p.minus(a).dot(n))
+                .fold(f32::INFINITY, f32::min);
             if s_min.abs() > CONTACT_EPS {
                 continue;
             }
             // Corners of `other` lying on the edge line give the shared stretch.
-            let on_line: Vec<f32> = oc.iter().filter(|p| (p.sub(a).dot(n) - s_min).abs() <= CONTACT_EPS).map(|p| p.sub(a).dot(dir)).collect();
+            let on_line: Vec<f32> = oc
+                .iter()
+                .filter(|p| (p.minus(a).dot(n) - s_min).abs() <= CONTACT_EPS)
+                .map(|p| p.minus(a).dot(dir))
+                .collect();
             if on_line.len() < 2 {
                 continue;
             }
-            let lo = on_line.iter().cloned().fold(f32::INFINITY, f32::min).max(0.0);
-            let hi = on_line.iter().cloned().fold(f32::NEG_INFINITY, f32::max).min(len);
+            let lo = on_line
+                .iter()
+                .cloned()
+                .fold(f32::INFINITY, f32::min)
+                .max(0.0);
+            let hi = on_line
+                .iter()
+                .cloned()
+                .fold(f32::NEG_INFINITY, f32::max)
+                .min(len);
             let overlap = hi - lo;
             if overlap <= CONTACT_EPS {
                 continue;
             }
             let own_edge = Edge::ALL
                 .into_iter()
-                .max_by(|x, y| other.normal(*x).dot(n.scale(-1.0)).total_cmp(&other.normal(*y).dot(n.scale(-1.0))))
+                .max_by(|x, y| {
+                    other
+                        .normal(*x)
+                        .dot(n.scale(-1.0))
+                        .total_cmp(&other.normal(*y).dot(n.scale(-1.0)))
+                })
                 .unwrap_or(Edge::Front);
             if best.is_none_or(|b| overlap > b.overlap) {
-                best = Some(Contact { edge: e, own_edge, overlap });
+                best = Some(Contact {
+                    edge: e,
+                    own_edge,
+                    overlap,
+                });
             }
         }
         best
@@ -280,8 +329,10 @@ impl Base {
         let pts = [
             fl,
             fr,
-            fr.add(self.forward().scale(far)).add(self.right().scale(side)),
-            fl.add(self.forward().scale(far)).sub(self.right().scale(side)),
+            fr.plus(self.forward().scale(far))
+                .plus(self.right().scale(side)),
+            fl.plus(self.forward().scale(far))
+                .minus(self.right().scale(side)),
         ];
         ConvexPolygon::from_convex_hull(&pts.map(|p| p.v()))
     }
@@ -290,9 +341,11 @@ impl Base {
     pub fn in_arc(&self, target: &Base, half_angle: f32) -> bool {
         let reach = self.centre.dist(target.centre) + target.width + target.depth + 1.0;
         match self.arc_polygon(half_angle, reach) {
-            Some(poly) => query::intersection_test(&Pose::IDENTITY, &poly, &target.pose(), &target.cuboid())
-                .map(|i| i.intersecting)
-                .unwrap_or(false),
+            Some(poly) => {
+                query::intersection_test(&Pose::IDENTITY, &poly, &target.pose(), &target.cuboid())
+                    .map(|i| i.intersecting)
+                    .unwrap_or(false)
+            }
             None => false,
         }
     }
@@ -320,12 +373,14 @@ impl Base {
     pub fn edge_points(&self, e: Edge, n: usize) -> Vec<Pt> {
         let (a, b) = self.edge(e);
         let n = n.max(2);
-        (0..n).map(|i| a.lerp(b, i as f32 / (n - 1) as f32)).collect()
+        (0..n)
+            .map(|i| a.lerp(b, i as f32 / (n - 1) as f32))
+            .collect()
     }
 
     /// The edge of this base that faces `p` most directly.
     pub fn edge_facing(&self, p: Pt) -> Edge {
-        let d = p.sub(self.centre);
+        let d = p.minus(self.centre);
         let f = d.dot(self.forward()) / (self.depth / 2.0).max(1e-3);
         let r = d.dot(self.right()) / (self.width / 2.0).max(1e-3);
         if f.abs() >= r.abs() {
@@ -339,18 +394,25 @@ impl Base {
 
     /// True when `p` lies behind the line of this base's front edge.
     pub fn behind_front_line(&self, p: Pt) -> bool {
-        p.sub(self.front_centre()).dot(self.forward()) < -CONTACT_EPS
+        p.minus(self.front_centre()).dot(self.forward()) < -CONTACT_EPS
     }
 
     /// The base moved `ahead` mm forward and `across` mm to the right.
     pub fn translated(&self, across: f32, ahead: f32) -> Base {
-        Base { centre: self.local(across, ahead), ..*self }
+        Base {
+            centre: self.local(across, ahead),
+            ..*self
+        }
     }
 
     /// The base turned by `deg` (clockwise positive) about point `pivot`.
     pub fn rotated_about(&self, pivot: Pt, deg: f32) -> Base {
-        let c = self.centre.sub(pivot).rotate(deg).add(pivot);
-        Base { centre: c, facing: norm_facing(self.facing + deg), ..*self }
+        let c = self.centre.minus(pivot).rotate(deg).plus(pivot);
+        Base {
+            centre: c,
+            facing: norm_facing(self.facing + deg),
+            ..*self
+        }
     }
 }
 
@@ -465,7 +527,9 @@ mod tests {
     fn wheel_about_left_corner_keeps_corner() {
         let a = b(0.0, 0.0, 0.0);
         let w = a.rotated_about(a.front_left(), -45.0);
-        assert!(close(w.front_left().x, a.front_left().x) && close(w.front_left().y, a.front_left().y));
+        assert!(
+            close(w.front_left().x, a.front_left().x) && close(w.front_left().y, a.front_left().y)
+        );
         assert!(close(w.facing, 315.0));
     }
 }

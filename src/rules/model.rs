@@ -71,7 +71,12 @@ pub enum Division {
 }
 
 impl Division {
-    pub const ORDER: [Division; 4] = [Division::Left, Division::Centre, Division::Right, Division::Reserve];
+    pub const ORDER: [Division; 4] = [
+        Division::Left,
+        Division::Centre,
+        Division::Right,
+        Division::Reserve,
+    ];
 }
 
 /// A stand of figures (figure rulesets). DBN units have none: the unit is its base.

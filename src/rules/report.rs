@@ -6,7 +6,9 @@ use super::model::UnitId;
 use serde_json::{Value, json};
 
 fn name(b: &Battle, id: &UnitId) -> String {
-    b.unit(id).map(|u| u.name.clone()).unwrap_or_else(|_| id.0.clone())
+    b.unit(id)
+        .map(|u| u.name.clone())
+        .unwrap_or_else(|_| id.0.clone())
 }
 
 fn effect_text(e: &Effect) -> String {
@@ -35,58 +37,185 @@ fn score_text(b: &Battle, s: &Score) -> String {
 
 /// One event in words a player reads in the log.
 pub fn describe(b: &Battle, e: &Event) -> String {
-    let side = |s: usize| b.sides.get(s).map(|x| x.name.clone()).unwrap_or_else(|| format!("side {s}"));
+    let side = |s: usize| {
+        b.sides
+            .get(s)
+            .map(|x| x.name.clone())
+            .unwrap_or_else(|| format!("side {s}"))
+    };
     let u = |id: &UnitId| name(b, id);
     match e {
-        Event::PhaseBegan { turn, phase, side: s } => format!("Turn {turn}: {} {} phase", side(*s), phase.name()),
-        Event::DeploymentStep { side: s, division } => format!("{} has deployed its {:?} division", side(*s), division),
-        Event::CommandRoll { side: s, dice, factors, total } => {
-            let fs: String = factors.iter().map(|f| format!(", {:+} {}", f.value, f.name)).collect();
-            format!("{} rolls {:?} for command{fs}: {total} command points", side(*s), dice)
+        Event::PhaseBegan {
+            turn,
+            phase,
+            side: s,
+        } => format!("Turn {turn}: {} {} phase", side(*s), phase.name()),
+        Event::DeploymentStep { side: s, division } => {
+            format!("{} has deployed its {:?} division", side(*s), division)
         }
-        Event::CommandPointsSpent { amount, left, reason, .. } => format!("{amount} command point(s) to {reason}, {left} left"),
-        Event::Moved { unit, distance, allowance, going, contact, .. } => {
-            let c = contact.as_ref().map(|c| format!(" into contact with {}", u(c))).unwrap_or_default();
-            format!("{} moves {:.0} of {:.0} {} in {going}{c}", u(unit), distance, allowance, b.scale.unit)
+        Event::CommandRoll {
+            side: s,
+            dice,
+            factors,
+            total,
+        } => {
+            let fs: String = factors
+                .iter()
+                .map(|f| format!(", {:+} {}", f.value, f.name))
+                .collect();
+            format!(
+                "{} rolls {:?} for command{fs}: {total} command points",
+                side(*s),
+                dice
+            )
+        }
+        Event::CommandPointsSpent {
+            amount,
+            left,
+            reason,
+            ..
+        } => format!("{amount} command point(s) to {reason}, {left} left"),
+        Event::Moved {
+            unit,
+            distance,
+            allowance,
+            going,
+            contact,
+            ..
+        } => {
+            let c = contact
+                .as_ref()
+                .map(|c| format!(" into contact with {}", u(c)))
+                .unwrap_or_default();
+            format!(
+                "{} moves {:.0} of {:.0} {} in {going}{c}",
+                u(unit),
+                distance,
+                allowance,
+                b.scale.unit
+            )
         }
         Event::Deployed { unit, .. } => format!("{} deploys", u(unit)),
         Event::Limbered { unit } => format!("{} limbers", u(unit)),
         Event::Unlimbered { unit } => format!("{} unlimbers", u(unit)),
-        Event::Fortified { feature } => format!("{} is fortified", b.terrain.get(feature).map(|f| f.name.clone()).unwrap_or(feature.clone())),
-        Event::Fire { shooter, target, shooter_score, target_score, loser, verdict, stoic, effect, .. } => {
+        Event::Fortified { feature } => format!(
+            "{} is fortified",
+            b.terrain
+                .get(feature)
+                .map(|f| f.name.clone())
+                .unwrap_or(feature.clone())
+        ),
+        Event::Fire {
+            shooter,
+            target,
+            shooter_score,
+            target_score,
+            loser,
+            verdict,
+            stoic,
+            effect,
+            ..
+        } => {
             let res = match loser {
-                Some(l) => format!("{} {}: {}", u(l), verdict_text(*verdict), effect_text(effect)),
+                Some(l) => format!(
+                    "{} {}: {}",
+                    u(l),
+                    verdict_text(*verdict),
+                    effect_text(effect)
+                ),
                 None if *stoic => "stoic: the result becomes a draw".into(),
                 None => "no effect".into(),
             };
-            format!("{} fires at {}. {} against {}. {res}", u(shooter), u(target), score_text(b, shooter_score), score_text(b, target_score))
+            format!(
+                "{} fires at {}. {} against {}. {res}",
+                u(shooter),
+                u(target),
+                score_text(b, shooter_score),
+                score_text(b, target_score)
+            )
         }
-        Event::CloseCombat { attacker, defender, attacker_score, defender_score, loser, verdict, stoic, attacker_effect, defender_effect } => {
+        Event::CloseCombat {
+            attacker,
+            defender,
+            attacker_score,
+            defender_score,
+            loser,
+            verdict,
+            stoic,
+            attacker_effect,
+            defender_effect,
+        } => {
             let res = match loser {
                 Some(l) => {
-                    let eff = if l == attacker { attacker_effect } else { defender_effect };
+                    let eff = if l == attacker {
+                        attacker_effect
+                    } else {
+                        defender_effect
+                    };
                     format!("{} {}: {}", u(l), verdict_text(*verdict), effect_text(eff))
                 }
-                None => format!("{}draw: {} {}, {} {}", if *stoic { "stoic, " } else { "" }, u(attacker), effect_text(attacker_effect), u(defender), effect_text(defender_effect)),
+                None => format!(
+                    "{}draw: {} {}, {} {}",
+                    if *stoic { "stoic, " } else { "" },
+                    u(attacker),
+                    effect_text(attacker_effect),
+                    u(defender),
+                    effect_text(defender_effect)
+                ),
             };
-            format!("{} fights {}. {} against {}. {res}", u(attacker), u(defender), score_text(b, attacker_score), score_text(b, defender_score))
+            format!(
+                "{} fights {}. {} against {}. {res}",
+                u(attacker),
+                u(defender),
+                score_text(b, attacker_score),
+                score_text(b, defender_score)
+            )
         }
-        Event::Hit { unit, hits, total } => format!("{} takes {hits} hit(s), {total} in all", u(unit)),
+        Event::Hit { unit, hits, total } => {
+            format!("{} takes {hits} hit(s), {total} in all", u(unit))
+        }
         Event::Shaken { unit } => format!("{} is shaken", u(unit)),
         Event::Recoiled { unit, .. } => format!("{} recoils", u(unit)),
         Event::Fled { unit, .. } => format!("{} flees", u(unit)),
-        Event::Pursued { unit, continuing, .. } => match continuing {
+        Event::Pursued {
+            unit, continuing, ..
+        } => match continuing {
             Some(c) => format!("{} pursues into continuing combat with {}", u(unit), u(c)),
             None => format!("{} pursues", u(unit)),
         },
         Event::Conformed { unit, .. } => format!("{} conforms", u(unit)),
         Event::Destroyed { unit, reason } => format!("{} is destroyed ({reason})", u(unit)),
-        Event::RoutingTest { unit, destroyed, die, factors, total, need, hit } => {
-            let fs: String = factors.iter().map(|f| format!(" {:+} {}", f.value, f.name)).collect();
-            format!("{} tests for the rout of {}: die {die}{fs} = {total}, needs {need}: {}", u(unit), u(destroyed), if *hit { "1 hit" } else { "holds" })
+        Event::RoutingTest {
+            unit,
+            destroyed,
+            die,
+            factors,
+            total,
+            need,
+            hit,
+        } => {
+            let fs: String = factors
+                .iter()
+                .map(|f| format!(" {:+} {}", f.value, f.name))
+                .collect();
+            format!(
+                "{} tests for the rout of {}: die {die}{fs} = {total}, needs {need}: {}",
+                u(unit),
+                u(destroyed),
+                if *hit { "1 hit" } else { "holds" }
+            )
         }
-        Event::ObjectiveTaken { side: s, by } => format!("{} takes the objective with {}", side(*s), u(by)),
-        Event::ArmyBroken { side: s, losses, of } => format!("{} breaks: losses {losses} of a break point of {of}", side(*s)),
+        Event::ObjectiveTaken { side: s, by } => {
+            format!("{} takes the objective with {}", side(*s), u(by))
+        }
+        Event::ArmyBroken {
+            side: s,
+            losses,
+            of,
+        } => format!(
+            "{} breaks: losses {losses} of a break point of {of}",
+            side(*s)
+        ),
         Event::GameOver { winner, reason } => match winner {
             Some(w) => format!("{} wins: {reason}", side(*w)),
             None => format!("Drawn battle: {reason}"),
@@ -128,7 +257,13 @@ pub fn units_json(b: &Battle) -> Value {
 /// The whole result of a run: where the battle stands, the events and the units.
 pub fn run_json(b: &Battle, events: &[Event], error: Option<String>) -> Value {
     let rs = b.rules.get();
-    let winner = b.log.iter().rev().find_map(|e| if let Event::GameOver { winner, reason } = e { Some(json!({"winner": winner, "reason": reason})) } else { None });
+    let winner = b.log.iter().rev().find_map(|e| {
+        if let Event::GameOver { winner, reason } = e {
+            Some(json!({"winner": winner, "reason": reason}))
+        } else {
+            None
+        }
+    });
     json!({
         "ruleset": rs.id(),
         "scenario": b.info.name,

@@ -25,20 +25,33 @@ pub struct Save {
 
 impl Save {
     pub fn of(b: &Battle) -> Self {
-        Save { volley_save: SAVE_VERSION, seed: b.seed, dice: b.scripted.clone(), scenario: (*b.scenario).clone(), commands: b.commands.clone() }
+        Save {
+            volley_save: SAVE_VERSION,
+            seed: b.seed,
+            dice: b.scripted.clone(),
+            scenario: (*b.scenario).clone(),
+            commands: b.commands.clone(),
+        }
     }
 }
 
 /// Serialises a battle as a save.
 pub fn to_string(b: &Battle) -> Result<String, String> {
-    ron::ser::to_string_pretty(&Save::of(b), ron::ser::PrettyConfig::default()).map_err(|e| format!("cannot write save: {e}"))
+    ron::ser::to_string_pretty(&Save::of(b), ron::ser::PrettyConfig::default())
+        .map_err(|e| format!("cannot write save: {e}"))
 }
 
 /// Writes a save atomically: to a temporary file beside it, then renamed over.
 pub fn write(b: &Battle, path: &Path) -> Result<(), String> {
     let text = to_string(b)?;
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_else(|| "save".into());
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_else(|| "save".into());
     let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
     let res = (|| -> std::io::Result<()> {
         let mut f = std::fs::File::create(&tmp)?;
@@ -55,10 +68,25 @@ pub fn write(b: &Battle, path: &Path) -> Result<(), String> {
 
 /// Rebuilds a battle from save text by replaying its commands.
 pub fn parse(text: &str, file: &str) -> Result<Battle, Vec<Diagnostic>> {
-    let d = |line: usize, col: usize, message: String| vec![Diagnostic { file: file.to_string(), line, col, message }];
-    let save: Save = ron::from_str(text).map_err(|e| d(e.span.start.line, e.span.start.col, e.code.to_string()))?;
+    let d = |line: usize, col: usize, message: String| {
+        vec![Diagnostic {
+            file: file.to_string(),
+            line,
+            col,
+            message,
+        }]
+    };
+    let save: Save = ron::from_str(text)
+        .map_err(|e| d(e.span.start.line, e.span.start.col, e.code.to_string()))?;
     if save.volley_save != SAVE_VERSION {
-        return Err(d(1, 1, format!("save version {} is not supported (this program reads {SAVE_VERSION})", save.volley_save)));
+        return Err(d(
+            1,
+            1,
+            format!(
+                "save version {} is not supported (this program reads {SAVE_VERSION})",
+                save.volley_save
+            ),
+        ));
     }
     let mut b = scenario::build(&save.scenario, text, file)?;
     match &save.dice {
@@ -68,7 +96,11 @@ pub fn parse(text: &str, file: &str) -> Result<Battle, Vec<Diagnostic>> {
     for (i, c) in save.commands.into_iter().enumerate() {
         if let Err(e) = b.execute(c) {
             let (line, col) = locate(text, "commands", 1);
-            return Err(d(line, col, format!("command {} of the save does not replay: {e}", i + 1)));
+            return Err(d(
+                line,
+                col,
+                format!("command {} of the save does not replay: {e}", i + 1),
+            ));
         }
     }
     Ok(b)
@@ -82,7 +114,14 @@ pub fn load(path: &Path) -> Result<Battle, Vec<Diagnostic>> {
 
 /// Parses an order file: a RON list of commands.
 pub fn parse_orders(text: &str, file: &str) -> Result<Vec<Command>, Vec<Diagnostic>> {
-    ron::from_str::<Vec<Command>>(text).map_err(|e| vec![Diagnostic { file: file.to_string(), line: e.span.start.line, col: e.span.start.col, message: e.code.to_string() }])
+    ron::from_str::<Vec<Command>>(text).map_err(|e| {
+        vec![Diagnostic {
+            file: file.to_string(),
+            line: e.span.start.line,
+            col: e.span.start.col,
+            message: e.code.to_string(),
+        }]
+    })
 }
 
 /// What kind of file a text is, by its first significant token.
@@ -94,7 +133,11 @@ pub enum FileKind {
 }
 
 pub fn sniff(text: &str) -> FileKind {
-    let body: String = text.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n");
+    let body: String = text
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
     let t = body.trim_start();
     if t.starts_with('[') {
         FileKind::Orders
@@ -112,6 +155,11 @@ pub fn load_any(path: &Path) -> Result<Battle, Vec<Diagnostic>> {
     match sniff(&text) {
         FileKind::Save => parse(&text, &file),
         FileKind::Scenario => scenario::parse(&text, &file),
-        FileKind::Orders => Err(vec![Diagnostic { file, line: 1, col: 1, message: "this is an order file, not a scenario or save".into() }]),
+        FileKind::Orders => Err(vec![Diagnostic {
+            file,
+            line: 1,
+            col: 1,
+            message: "this is an order file, not a scenario or save".into(),
+        }]),
     }
 }

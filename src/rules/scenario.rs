@@ -2,7 +2,9 @@
 
 use super::battle::{Battle, Info, Objective, Scale, Table, Zone};
 use super::geometry::{Base, Pt};
-use super::model::{BoundState, Class, Division, Flag, Formation, SideInfo, Stand, Status, Unit, UnitId};
+use super::model::{
+    BoundState, Class, Division, Flag, Formation, SideInfo, Stand, Status, Unit, UnitId,
+};
 use super::ruleset::AnyRuleset;
 use super::ruleset::army::validate_army;
 use super::terrain::{Feature, FeatureKind, Terrain};
@@ -29,7 +31,11 @@ pub struct Diagnostic {
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}: {}", self.file, self.line, self.col, self.message)
+        write!(
+            f,
+            "{}:{}:{}: {}",
+            self.file, self.line, self.col, self.message
+        )
     }
 }
 
@@ -172,7 +178,12 @@ pub fn locate(text: &str, needle: &str, nth: usize) -> (usize, usize) {
     let Some(pos) = found else { return (1, 1) };
     let before = &text[..pos];
     let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map(|l| l.chars().count()).unwrap_or(0) + 1;
+    let col = before
+        .rsplit('\n')
+        .next()
+        .map(|l| l.chars().count())
+        .unwrap_or(0)
+        + 1;
     (line, col)
 }
 
@@ -182,8 +193,18 @@ fn pt_ok(p: RawPt) -> bool {
 
 /// Parses and validates a scenario. `file` names it in diagnostics.
 pub fn parse(text: &str, file: &str) -> Result<Battle, Vec<Diagnostic>> {
-    let diag = |(line, col): (usize, usize), message: String| Diagnostic { file: file.to_string(), line, col, message };
-    let raw: RawScenario = ron::from_str(text).map_err(|e| vec![diag((e.span.start.line, e.span.start.col), e.code.to_string())])?;
+    let diag = |(line, col): (usize, usize), message: String| Diagnostic {
+        file: file.to_string(),
+        line,
+        col,
+        message,
+    };
+    let raw: RawScenario = ron::from_str(text).map_err(|e| {
+        vec![diag(
+            (e.span.start.line, e.span.start.col),
+            e.code.to_string(),
+        )]
+    })?;
     build(&raw, text, file)
 }
 
@@ -196,10 +217,21 @@ pub fn load(path: &Path) -> Result<Battle, Vec<Diagnostic>> {
 /// Reads a text file, refusing huge or unreadable ones with a diagnostic.
 pub fn read_text(path: &Path) -> Result<String, Vec<Diagnostic>> {
     let file = path.display().to_string();
-    let d = |m: String| vec![Diagnostic { file: file.clone(), line: 1, col: 1, message: m }];
+    let d = |m: String| {
+        vec![Diagnostic {
+            file: file.clone(),
+            line: 1,
+            col: 1,
+            message: m,
+        }]
+    };
     let meta = std::fs::metadata(path).map_err(|e| d(format!("cannot read: {e}")))?;
     if meta.len() > MAX_FILE_BYTES {
-        return Err(d(format!("file is {} bytes; the limit is {}", meta.len(), MAX_FILE_BYTES)));
+        return Err(d(format!(
+            "file is {} bytes; the limit is {}",
+            meta.len(),
+            MAX_FILE_BYTES
+        )));
     }
     std::fs::read_to_string(path).map_err(|e| d(format!("cannot read: {e}")))
 }
@@ -208,7 +240,14 @@ pub fn read_text(path: &Path) -> Result<String, Vec<Diagnostic>> {
 pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Battle, Vec<Diagnostic>> {
     let mut errs = Vec::new();
     let at = |needle: &str, nth: usize| locate(text, needle, nth);
-    let mut push = |pos: (usize, usize), message: String| errs.push(Diagnostic { file: file.to_string(), line: pos.0, col: pos.1, message });
+    let mut push = |pos: (usize, usize), message: String| {
+        errs.push(Diagnostic {
+            file: file.to_string(),
+            line: pos.0,
+            col: pos.1,
+            message,
+        })
+    };
 
     let rules = match AnyRuleset::load(&raw.ruleset) {
         Ok(r) => r,
@@ -219,32 +258,60 @@ pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Battle, Vec<Di
     };
     let rs = rules.get();
     let t = &raw.table;
-    if !(t.width.is_finite() && t.height.is_finite() && t.width > 0.0 && t.height > 0.0 && t.width <= MAX_MM && t.height <= MAX_MM) {
-        push(at("table", 1), format!("table size must be positive and at most {MAX_MM} mm"));
+    if !(t.width.is_finite()
+        && t.height.is_finite()
+        && t.width > 0.0
+        && t.height > 0.0
+        && t.width <= MAX_MM
+        && t.height <= MAX_MM)
+    {
+        push(
+            at("table", 1),
+            format!("table size must be positive and at most {MAX_MM} mm"),
+        );
     }
     if raw.turn_limit == 0 || raw.turn_limit > 1000 {
-        push(at("turn_limit", 1), "turn_limit must be between 1 and 1000".into());
+        push(
+            at("turn_limit", 1),
+            "turn_limit must be between 1 and 1000".into(),
+        );
     }
     let mm_per_unit = match raw.paces_per_inch {
         Some(p) if rs.measure() == "paces" => {
             if !(p.is_finite() && p > 0.0 && p <= 10_000.0) {
-                push(at("paces_per_inch", 1), "paces_per_inch must be a positive number up to 10000".into());
+                push(
+                    at("paces_per_inch", 1),
+                    "paces_per_inch must be a positive number up to 10000".into(),
+                );
                 rs.default_mm_per_unit()
             } else {
                 25.4 / p
             }
         }
         Some(_) => {
-            push(at("paces_per_inch", 1), format!("{} measures in {}: paces_per_inch does not apply", rs.id(), rs.measure()));
+            push(
+                at("paces_per_inch", 1),
+                format!(
+                    "{} measures in {}: paces_per_inch does not apply",
+                    rs.id(),
+                    rs.measure()
+                ),
+            );
             rs.default_mm_per_unit()
         }
         None => rs.default_mm_per_unit(),
     };
     if raw.sides.len() != 2 {
-        push(at("sides", 1), format!("a scenario has exactly 2 sides, not {}", raw.sides.len()));
+        push(
+            at("sides", 1),
+            format!("a scenario has exactly 2 sides, not {}", raw.sides.len()),
+        );
     }
     if raw.units.len() > MAX_UNITS || raw.terrain.len() > MAX_FEATURES {
-        push((1, 1), format!("at most {MAX_UNITS} units and {MAX_FEATURES} terrain features"));
+        push(
+            (1, 1),
+            format!("at most {MAX_UNITS} units and {MAX_FEATURES} terrain features"),
+        );
         return Err(errs);
     }
 
@@ -252,19 +319,45 @@ pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Battle, Vec<Di
     for (i, f) in raw.terrain.iter().enumerate() {
         let pos = at(&format!("\"{}\"", f.id), 1);
         if raw.terrain[..i].iter().any(|g| g.id == f.id) {
-            push(at(&format!("\"{}\"", f.id), 2), format!("duplicate terrain id '{}'", f.id));
+            push(
+                at(&format!("\"{}\"", f.id), 2),
+                format!("duplicate terrain id '{}'", f.id),
+            );
             continue;
         }
         if f.points.len() > MAX_POINTS {
-            push(pos, format!("feature '{}' has more than {MAX_POINTS} points", f.id));
+            push(
+                pos,
+                format!("feature '{}' has more than {MAX_POINTS} points", f.id),
+            );
             continue;
         }
-        if f.points.iter().any(|p| !pt_ok(*p)) || !f.width.is_finite() || f.width < 0.0 || f.width > MAX_MM {
-            push(pos, format!("feature '{}' has a coordinate or width that is not a sensible number", f.id));
+        if f.points.iter().any(|p| !pt_ok(*p))
+            || !f.width.is_finite()
+            || f.width < 0.0
+            || f.width > MAX_MM
+        {
+            push(
+                pos,
+                format!(
+                    "feature '{}' has a coordinate or width that is not a sensible number",
+                    f.id
+                ),
+            );
             continue;
         }
-        let name = if f.name.is_empty() { f.kind.name().to_string() } else { f.name.clone() };
-        match Feature::new(&f.id, f.kind, &name, f.points.iter().map(|p| Pt::new(p.0, p.1)).collect(), f.width) {
+        let name = if f.name.is_empty() {
+            f.kind.name().to_string()
+        } else {
+            f.name.clone()
+        };
+        match Feature::new(
+            &f.id,
+            f.kind,
+            &name,
+            f.points.iter().map(|p| Pt::new(p.0, p.1)).collect(),
+            f.width,
+        ) {
             Ok(mut feat) => {
                 feat.level = f.level;
                 feat.steep = f.steep;
@@ -278,10 +371,19 @@ pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Battle, Vec<Di
     let sides: Vec<SideInfo> = raw
         .sides
         .iter()
-        .map(|s| SideInfo { name: s.name.clone(), nation: s.nation.to_lowercase(), colour: [s.colour.0, s.colour.1, s.colour.2], commander: s.commander.clone(), defender: s.defender })
+        .map(|s| SideInfo {
+            name: s.name.clone(),
+            nation: s.nation.to_lowercase(),
+            colour: [s.colour.0, s.colour.1, s.colour.2],
+            commander: s.commander.clone(),
+            defender: s.defender,
+        })
         .collect();
     if raw.sides.iter().filter(|s| s.defender).count() > 1 {
-        push(at("defender", 2), "only one side may be the defender".into());
+        push(
+            at("defender", 2),
+            "only one side may be the defender".into(),
+        );
     }
 
     let codes = rs.troop_codes();
@@ -300,23 +402,51 @@ pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Battle, Vec<Di
             continue;
         }
         if u.side >= raw.sides.len().max(2) {
-            push(pos, format!("unit '{}' has side {} but sides are 0 and 1", u.id, u.side));
+            push(
+                pos,
+                format!("unit '{}' has side {} but sides are 0 and 1", u.id, u.side),
+            );
             continue;
         }
         let Some((w, d)) = rs.base_size(&u.troop) else {
-            push(at(&format!("\"{}\"", u.troop), 1), format!("unknown troop type '{}' for {} (known: {})", u.troop, rs.id(), codes.join(", ")));
+            push(
+                at(&format!("\"{}\"", u.troop), 1),
+                format!(
+                    "unknown troop type '{}' for {} (known: {})",
+                    u.troop,
+                    rs.id(),
+                    codes.join(", ")
+                ),
+            );
             continue;
         };
         if single_base && u.stands.is_some() {
-            push(pos, format!("unit '{}': {} units are single bases; 'stands' does not apply", u.id, rs.id()));
+            push(
+                pos,
+                format!(
+                    "unit '{}': {} units are single bases; 'stands' does not apply",
+                    u.id,
+                    rs.id()
+                ),
+            );
             continue;
         }
         if single_base && u.formation.is_some_and(|f| f != Formation::Line) {
-            push(pos, format!("unit '{}': {} has no formations besides the base itself; 'formation' does not apply", u.id, rs.id()));
+            push(
+                pos,
+                format!(
+                    "unit '{}': {} has no formations besides the base itself; 'formation' does not apply",
+                    u.id,
+                    rs.id()
+                ),
+            );
             continue;
         }
         if !u.facing.is_finite() || u.facing.abs() > 3600.0 {
-            push(pos, format!("unit '{}' has a facing that is not a sensible number", u.id));
+            push(
+                pos,
+                format!("unit '{}' has a facing that is not a sensible number", u.id),
+            );
             continue;
         }
         if u.hits > 10 {
@@ -326,57 +456,110 @@ pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Battle, Vec<Di
         let (centre, undeployed) = match u.at {
             Some(p) if pt_ok(p) => (Pt::new(p.0, p.1), false),
             Some(_) => {
-                push(pos, format!("unit '{}' has a position that is not a sensible number", u.id));
+                push(
+                    pos,
+                    format!(
+                        "unit '{}' has a position that is not a sensible number",
+                        u.id
+                    ),
+                );
                 continue;
             }
             None => (Pt::default(), true),
         };
         if undeployed && raw.deployment.iter().all(|z| z.side != u.side) {
-            push(pos, format!("unit '{}' has no position and its side has no deployment zone", u.id));
+            push(
+                pos,
+                format!(
+                    "unit '{}' has no position and its side has no deployment zone",
+                    u.id
+                ),
+            );
             continue;
         }
         if u.limbered && !matches!(u.troop.as_str(), "FA" | "GA" | "FAH") {
-            push(pos, format!("unit '{}' is not artillery and cannot be limbered", u.id));
+            push(
+                pos,
+                format!("unit '{}' is not artillery and cannot be limbered", u.id),
+            );
             continue;
         }
         let base = Base::new(centre, u.facing, w, d);
-        let table = Table { width: t.width, height: t.height };
+        let table = Table {
+            width: t.width,
+            height: t.height,
+        };
         if !undeployed && !table.holds(&base) {
             push(pos, format!("unit '{}' is (partly) off the table", u.id));
             continue;
         }
-        if !undeployed && let Some(o) = units.iter().find(|o| !o.status.undeployed && o.base.overlaps(&base)) {
+        if !undeployed
+            && let Some(o) = units
+                .iter()
+                .find(|o| !o.status.undeployed && o.base.overlaps(&base))
+        {
             push(pos, format!("unit '{}' overlaps '{}'", u.id, o.id));
             continue;
         }
         units.push(Unit {
             id: UnitId(u.id.clone()),
-            name: if u.name.is_empty() { u.id.clone() } else { u.name.clone() },
+            name: if u.name.is_empty() {
+                u.id.clone()
+            } else {
+                u.name.clone()
+            },
             side: u.side,
             troop: u.troop.clone(),
             class: u.class,
             flags: u.flags.clone(),
             base,
             formation: u.formation.unwrap_or_default(),
-            stands: u.stands.clone().unwrap_or_default().into_iter().map(|figures| Stand { figures }).collect(),
+            stands: u
+                .stands
+                .clone()
+                .unwrap_or_default()
+                .into_iter()
+                .map(|figures| Stand { figures })
+                .collect(),
             division: u.division,
-            status: Status { limbered: u.limbered, undeployed, hits: u.hits, shaken: u.hits >= 2, ..Status::default() },
+            status: Status {
+                limbered: u.limbered,
+                undeployed,
+                hits: u.hits,
+                shaken: u.hits >= 2,
+                ..Status::default()
+            },
             bound: BoundState::default(),
         });
     }
 
     let mut zones = Vec::new();
     for z in &raw.deployment {
-        if z.side >= 2 || !pt_ok(z.min) || !pt_ok(z.max) || z.min.0 >= z.max.0 || z.min.1 >= z.max.1 {
-            push(at("deployment", 1), "a deployment zone needs side 0 or 1 and min below max".into());
+        if z.side >= 2 || !pt_ok(z.min) || !pt_ok(z.max) || z.min.0 >= z.max.0 || z.min.1 >= z.max.1
+        {
+            push(
+                at("deployment", 1),
+                "a deployment zone needs side 0 or 1 and min below max".into(),
+            );
             continue;
         }
-        zones.push(Zone { side: z.side, min: Pt::new(z.min.0, z.min.1), max: Pt::new(z.max.0, z.max.1) });
+        zones.push(Zone {
+            side: z.side,
+            min: Pt::new(z.min.0, z.min.1),
+            max: Pt::new(z.max.0, z.max.1),
+        });
     }
     let objective = match &raw.objective {
-        Some(o) if pt_ok(o.at) && o.owner < 2 => Some(Objective { at: Pt::new(o.at.0, o.at.1), owner: o.owner, taken: false }),
+        Some(o) if pt_ok(o.at) && o.owner < 2 => Some(Objective {
+            at: Pt::new(o.at.0, o.at.1),
+            owner: o.owner,
+            taken: false,
+        }),
         Some(_) => {
-            push(at("objective", 1), "the objective needs a position and an owner of 0 or 1".into());
+            push(
+                at("objective", 1),
+                "the objective needs a position and an owner of 0 or 1".into(),
+            );
             None
         }
         None => None,
@@ -388,9 +571,23 @@ pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Battle, Vec<Di
                 continue;
             }
             let members: Vec<&Unit> = units.iter().filter(|u| u.side == s).collect();
-            let fort: f32 = terrain.features.iter().filter(|f| f.fortified && rs_side.defender).map(|f| if f.kind == FeatureKind::Town { dbn.num("fortify_bua_cost") } else { dbn.num("fortify_nlf_cost") }).sum();
+            let fort: f32 = terrain
+                .features
+                .iter()
+                .filter(|f| f.fortified && rs_side.defender)
+                .map(|f| {
+                    if f.kind == FeatureKind::Town {
+                        dbn.num("fortify_bua_cost")
+                    } else {
+                        dbn.num("fortify_nlf_cost")
+                    }
+                })
+                .sum();
             for e in validate_army(dbn, &members, &rs_side.nation.to_lowercase(), fort) {
-                push(at(&format!("\"{}\"", rs_side.name), 1), format!("army of {}: {e}", rs_side.name));
+                push(
+                    at(&format!("\"{}\"", rs_side.name), 1),
+                    format!("army of {}: {e}", rs_side.name),
+                );
             }
         }
     }
@@ -398,8 +595,31 @@ pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Battle, Vec<Di
     if !errs.is_empty() {
         return Err(errs);
     }
-    let info = Info { name: raw.name.clone(), date: raw.date.clone(), description: raw.description.clone() };
-    let scale = Scale { unit: rs.measure().to_string(), mm_per_unit };
-    let table = Table { width: t.width, height: t.height };
-    Ok(Battle::assemble(raw.clone(), info, rules, table, scale, terrain, sides, units, zones, objective, raw.turn_limit, raw.seed))
+    let info = Info {
+        name: raw.name.clone(),
+        date: raw.date.clone(),
+        description: raw.description.clone(),
+    };
+    let scale = Scale {
+        unit: rs.measure().to_string(),
+        mm_per_unit,
+    };
+    let table = Table {
+        width: t.width,
+        height: t.height,
+    };
+    Ok(Battle::assemble(
+        raw.clone(),
+        info,
+        rules,
+        table,
+        scale,
+        terrain,
+        sides,
+        units,
+        zones,
+        objective,
+        raw.turn_limit,
+        raw.seed,
+    ))
 }

@@ -27,7 +27,10 @@ pub enum FeatureKind {
 
 impl FeatureKind {
     pub fn is_linear(self) -> bool {
-        matches!(self, Self::River | Self::Stream | Self::Road | Self::Bridge | Self::Causeway)
+        matches!(
+            self,
+            Self::River | Self::Stream | Self::Road | Self::Bridge | Self::Causeway
+        )
     }
     pub fn is_road_like(self) -> bool {
         matches!(self, Self::Road | Self::Bridge | Self::Causeway)
@@ -84,7 +87,13 @@ impl std::fmt::Debug for Shape {
 
 impl Feature {
     /// Builds a feature, checking its outline. Errors are in words for the scenario author.
-    pub fn new(id: &str, kind: FeatureKind, name: &str, points: Vec<Pt>, width: f32) -> Result<Self, String> {
+    pub fn new(
+        id: &str,
+        kind: FeatureKind,
+        name: &str,
+        points: Vec<Pt>,
+        width: f32,
+    ) -> Result<Self, String> {
         let mut f = Feature {
             id: id.to_string(),
             kind,
@@ -103,20 +112,32 @@ impl Feature {
     /// (Re)builds the query shape after deserialising.
     pub fn build(&mut self) -> Result<(), String> {
         if self.points.iter().any(|p| !p.is_finite()) {
-            return Err(format!("feature '{}' has a coordinate that is not a number", self.id));
+            return Err(format!(
+                "feature '{}' has a coordinate that is not a number",
+                self.id
+            ));
         }
         if self.kind.is_linear() {
             if self.points.len() < 2 {
-                return Err(format!("linear feature '{}' needs at least 2 points", self.id));
+                return Err(format!(
+                    "linear feature '{}' needs at least 2 points",
+                    self.id
+                ));
             }
             if !(self.width.is_finite() && self.width > 0.0) {
-                return Err(format!("linear feature '{}' needs a positive width", self.id));
+                return Err(format!(
+                    "linear feature '{}' needs a positive width",
+                    self.id
+                ));
             }
             let verts: Vec<Vector> = self.points.iter().map(|p| p.v()).collect();
             self.shape = Some(Shape::Line(Polyline::new(verts, None)));
         } else {
             if self.points.len() < 3 {
-                return Err(format!("area feature '{}' needs at least 3 points", self.id));
+                return Err(format!(
+                    "area feature '{}' needs at least 3 points",
+                    self.id
+                ));
             }
             let mut pts = self.points.clone();
             if signed_area(&pts) < 0.0 {
@@ -126,7 +147,8 @@ impl Feature {
                 return Err(format!("area feature '{}' has no area", self.id));
             }
             let verts: Vec<Vector> = pts.iter().map(|p| p.v()).collect();
-            let mesh = TriMesh::from_polygon(verts).ok_or_else(|| format!("area feature '{}' outline crosses itself", self.id))?;
+            let mesh = TriMesh::from_polygon(verts)
+                .ok_or_else(|| format!("area feature '{}' outline crosses itself", self.id))?;
             let n = pts.len();
             let edges = (0..n).map(|i| (pts[i], pts[(i + 1) % n])).collect();
             self.shape = Some(Shape::Area(mesh, edges));
@@ -144,18 +166,25 @@ impl Feature {
     }
 
     fn distance_to_line(&self, p: Pt) -> f32 {
-        self.points.windows(2).map(|w| point_segment_distance(p, w[0], w[1])).fold(f32::INFINITY, f32::min)
+        self.points
+            .windows(2)
+            .map(|w| point_segment_distance(p, w[0], w[1]))
+            .fold(f32::INFINITY, f32::min)
     }
 
     /// True when any part of the base touches the feature.
     pub fn touches(&self, base: &Base) -> bool {
         match &self.shape {
-            Some(Shape::Area(mesh, _)) => query::intersection_test(&Pose::IDENTITY, mesh, &base.pose(), &base.cuboid())
-                .map(|i| i.intersecting)
-                .unwrap_or(false),
-            Some(Shape::Line(line)) => query::distance(&Pose::IDENTITY, line, &base.pose(), &base.cuboid())
-                .map(|d| d.distance <= self.width / 2.0)
-                .unwrap_or(false),
+            Some(Shape::Area(mesh, _)) => {
+                query::intersection_test(&Pose::IDENTITY, mesh, &base.pose(), &base.cuboid())
+                    .map(|i| i.intersecting)
+                    .unwrap_or(false)
+            }
+            Some(Shape::Line(line)) => {
+                query::distance(&Pose::IDENTITY, line, &base.pose(), &base.cuboid())
+                    .map(|d| d.distance <= self.width / 2.0)
+                    .unwrap_or(false)
+            }
             None => false,
         }
     }
@@ -169,7 +198,7 @@ impl Feature {
         if len <= 0.0 {
             return 0.0;
         }
-        let dir = b.sub(a).scale(1.0 / len);
+        let dir = b.minus(a).scale(1.0 / len);
         let ray = Ray::new(a.v(), dir.v());
         let mut ts: Vec<f32> = vec![0.0];
         for (p, q) in edges {
@@ -185,7 +214,7 @@ impl Feature {
             if w[1] - w[0] <= 1e-4 {
                 continue;
             }
-            let mid = a.add(dir.scale((w[0] + w[1]) / 2.0));
+            let mid = a.plus(dir.scale((w[0] + w[1]) / 2.0));
             if mesh.contains_point(&Pose::IDENTITY, mid.v()) {
                 inside += w[1] - w[0];
             }
@@ -198,7 +227,9 @@ impl Feature {
         match &self.shape {
             Some(Shape::Line(line)) => {
                 let seg = Segment::new(a.v(), b.v());
-                query::distance(&Pose::IDENTITY, line, &Pose::IDENTITY, &seg).map(|d| d.distance <= self.width / 2.0).unwrap_or(false)
+                query::distance(&Pose::IDENTITY, line, &Pose::IDENTITY, &seg)
+                    .map(|d| d.distance <= self.width / 2.0)
+                    .unwrap_or(false)
             }
             Some(Shape::Area(..)) => self.inside_length(a, b) > 0.0,
             None => false,
@@ -209,15 +240,18 @@ impl Feature {
     /// features as a quad per segment of their width.
     pub fn triangles(&self) -> Vec<[Pt; 3]> {
         match &self.shape {
-            Some(Shape::Area(mesh, _)) => mesh.triangles().map(|t| [Pt::from_v(t.a), Pt::from_v(t.b), Pt::from_v(t.c)]).collect(),
+            Some(Shape::Area(mesh, _)) => mesh
+                .triangles()
+                .map(|t| [Pt::from_v(t.a), Pt::from_v(t.b), Pt::from_v(t.c)])
+                .collect(),
             Some(Shape::Line(_)) => {
                 let h = self.width / 2.0;
                 let mut out = Vec::new();
                 for w in self.points.windows(2) {
-                    let d = w[1].sub(w[0]);
+                    let d = w[1].minus(w[0]);
                     let l = d.len().max(1e-6);
                     let n = Pt::new(-d.y / l * h, d.x / l * h);
-                    let (a, b, c, e) = (w[0].add(n), w[1].add(n), w[1].sub(n), w[0].sub(n));
+                    let (a, b, c, e) = (w[0].plus(n), w[1].plus(n), w[1].minus(n), w[0].minus(n));
                     out.push([a, b, c]);
                     out.push([a, c, e]);
                 }
@@ -229,7 +263,11 @@ impl Feature {
 
     /// Axis-aligned bounds (min, max), widened by half the width of linear features.
     pub fn bounds(&self) -> (Pt, Pt) {
-        let pad = if self.kind.is_linear() { self.width / 2.0 } else { 0.0 };
+        let pad = if self.kind.is_linear() {
+            self.width / 2.0
+        } else {
+            0.0
+        };
         let mut lo = Pt::new(f32::INFINITY, f32::INFINITY);
         let mut hi = Pt::new(f32::NEG_INFINITY, f32::NEG_INFINITY);
         for p in &self.points {
@@ -261,18 +299,33 @@ impl Terrain {
     }
 
     /// Features of the given kinds that the base touches.
-    pub fn touching<'a>(&'a self, base: &'a Base, kinds: &'a [FeatureKind]) -> impl Iterator<Item = &'a Feature> + 'a {
-        self.features.iter().filter(move |f| kinds.contains(&f.kind) && f.touches(base))
+    pub fn touching<'a>(
+        &'a self,
+        base: &'a Base,
+        kinds: &'a [FeatureKind],
+    ) -> impl Iterator<Item = &'a Feature> + 'a {
+        self.features
+            .iter()
+            .filter(move |f| kinds.contains(&f.kind) && f.touches(base))
     }
 
     /// Features of the given kinds containing the point.
-    pub fn at<'a>(&'a self, p: Pt, kinds: &'a [FeatureKind]) -> impl Iterator<Item = &'a Feature> + 'a {
-        self.features.iter().filter(move |f| kinds.contains(&f.kind) && f.contains(p))
+    pub fn at<'a>(
+        &'a self,
+        p: Pt,
+        kinds: &'a [FeatureKind],
+    ) -> impl Iterator<Item = &'a Feature> + 'a {
+        self.features
+            .iter()
+            .filter(move |f| kinds.contains(&f.kind) && f.contains(p))
     }
 
     /// Height level at a point: the highest hill containing it, 0 on the plain.
     pub fn level_at(&self, p: Pt) -> u8 {
-        self.at(p, &[FeatureKind::Hill]).map(|f| f.level).max().unwrap_or(0)
+        self.at(p, &[FeatureKind::Hill])
+            .map(|f| f.level)
+            .max()
+            .unwrap_or(0)
     }
 
     /// True when `a` stands higher than `b`.
@@ -282,12 +335,23 @@ impl Terrain {
 
     /// True when the point lies on a road, bridge or causeway.
     pub fn on_road(&self, p: Pt) -> bool {
-        self.at(p, &[FeatureKind::Road, FeatureKind::Bridge, FeatureKind::Causeway]).next().is_some()
+        self.at(
+            p,
+            &[
+                FeatureKind::Road,
+                FeatureKind::Bridge,
+                FeatureKind::Causeway,
+            ],
+        )
+        .next()
+        .is_some()
     }
 
     /// True when the base's centre is on a bridge or causeway.
     pub fn on_bridge(&self, base: &Base) -> bool {
-        self.at(base.centre, &[FeatureKind::Bridge, FeatureKind::Causeway]).next().is_some()
+        self.at(base.centre, &[FeatureKind::Bridge, FeatureKind::Causeway])
+            .next()
+            .is_some()
     }
 }
 
@@ -296,13 +360,32 @@ mod tests {
     use super::*;
 
     fn square(kind: FeatureKind, x0: f32, y0: f32, s: f32) -> Feature {
-        Feature::new("f", kind, "f", vec![Pt::new(x0, y0), Pt::new(x0 + s, y0), Pt::new(x0 + s, y0 + s), Pt::new(x0, y0 + s)], 0.0).unwrap()
+        Feature::new(
+            "f",
+            kind,
+            "f",
+            vec![
+                Pt::new(x0, y0),
+                Pt::new(x0 + s, y0),
+                Pt::new(x0 + s, y0 + s),
+                Pt::new(x0, y0 + s),
+            ],
+            0.0,
+        )
+        .unwrap()
     }
 
     #[test]
     fn point_in_concave_polygon() {
         // An L shape.
-        let pts = vec![Pt::new(0.0, 0.0), Pt::new(100.0, 0.0), Pt::new(100.0, 40.0), Pt::new(40.0, 40.0), Pt::new(40.0, 100.0), Pt::new(0.0, 100.0)];
+        let pts = vec![
+            Pt::new(0.0, 0.0),
+            Pt::new(100.0, 0.0),
+            Pt::new(100.0, 40.0),
+            Pt::new(40.0, 40.0),
+            Pt::new(40.0, 100.0),
+            Pt::new(0.0, 100.0),
+        ];
         let f = Feature::new("l", FeatureKind::Woods, "L", pts, 0.0).unwrap();
         assert!(f.contains(Pt::new(20.0, 80.0)));
         assert!(f.contains(Pt::new(80.0, 20.0)));
@@ -316,7 +399,10 @@ mod tests {
         assert!((l - 100.0).abs() < 0.01, "{l}");
         let l = f.inside_length(Pt::new(50.0, 50.0), Pt::new(150.0, 50.0));
         assert!((l - 50.0).abs() < 0.01, "{l}");
-        assert_eq!(f.inside_length(Pt::new(-50.0, 150.0), Pt::new(150.0, 150.0)), 0.0);
+        assert_eq!(
+            f.inside_length(Pt::new(-50.0, 150.0), Pt::new(150.0, 150.0)),
+            0.0
+        );
     }
 
     #[test]
@@ -324,7 +410,14 @@ mod tests {
         let f = square(FeatureKind::Marsh, 0.0, 0.0, 100.0);
         assert!(f.touches(&Base::new(Pt::new(-10.0, 50.0), 0.0, 40.0, 15.0)));
         assert!(!f.touches(&Base::new(Pt::new(-30.0, 50.0), 0.0, 40.0, 15.0)));
-        let s = Feature::new("s", FeatureKind::Stream, "s", vec![Pt::new(0.0, 0.0), Pt::new(0.0, 200.0)], 6.0).unwrap();
+        let s = Feature::new(
+            "s",
+            FeatureKind::Stream,
+            "s",
+            vec![Pt::new(0.0, 0.0), Pt::new(0.0, 200.0)],
+            6.0,
+        )
+        .unwrap();
         assert!(s.touches(&Base::new(Pt::new(22.0, 50.0), 0.0, 40.0, 15.0)));
         assert!(!s.touches(&Base::new(Pt::new(24.0, 50.0), 0.0, 40.0, 15.0)));
         assert!(s.crossed_by(Pt::new(-10.0, 10.0), Pt::new(10.0, 10.0)));
@@ -332,9 +425,36 @@ mod tests {
 
     #[test]
     fn degenerate_outlines_are_refused() {
-        assert!(Feature::new("x", FeatureKind::Woods, "x", vec![Pt::new(0.0, 0.0), Pt::new(1.0, 1.0)], 0.0).is_err());
-        assert!(Feature::new("x", FeatureKind::Woods, "x", vec![Pt::new(0.0, 0.0), Pt::new(1.0, 1.0), Pt::new(2.0, 2.0)], 0.0).is_err());
-        assert!(Feature::new("x", FeatureKind::Road, "x", vec![Pt::new(f32::NAN, 0.0), Pt::new(1.0, 1.0)], 5.0).is_err());
+        assert!(
+            Feature::new(
+                "x",
+                FeatureKind::Woods,
+                "x",
+                vec![Pt::new(0.0, 0.0), Pt::new(1.0, 1.0)],
+                0.0
+            )
+            .is_err()
+        );
+        assert!(
+            Feature::new(
+                "x",
+                FeatureKind::Woods,
+                "x",
+                vec![Pt::new(0.0, 0.0), Pt::new(1.0, 1.0), Pt::new(2.0, 2.0)],
+                0.0
+            )
+            .is_err()
+        );
+        assert!(
+            Feature::new(
+                "x",
+                FeatureKind::Road,
+                "x",
+                vec![Pt::new(f32::NAN, 0.0), Pt::new(1.0, 1.0)],
+                5.0
+            )
+            .is_err()
+        );
     }
 
     #[test]

@@ -13,18 +13,35 @@ use volley::rules::{Battle, Command, scenario};
 fn crowded() -> Battle {
     let mut terrain = String::new();
     for i in 0..60 {
-        let (x, y) = (100.0 + (i % 10) as f32 * 390.0, 100.0 + (i / 10) as f32 * 470.0);
+        let (x, y) = (
+            100.0 + (i % 10) as f32 * 390.0,
+            100.0 + (i / 10) as f32 * 470.0,
+        );
         let kind = ["Woods", "Marsh", "Rough", "Village", "Hill", "Town"][i % 6];
-        terrain += &format!("(id: \"t{i}\", kind: {kind}, points: [({x}, {y}), ({}, {y}), ({}, {}), ({x}, {})]),\n", x + 120.0, x + 140.0, y + 90.0, y + 80.0);
+        terrain += &format!(
+            "(id: \"t{i}\", kind: {kind}, points: [({x}, {y}), ({}, {y}), ({}, {}), ({x}, {})]),\n",
+            x + 120.0,
+            x + 140.0,
+            y + 90.0,
+            y + 80.0
+        );
     }
     let mut units = String::new();
     for i in 0..400 {
         let side = i / 200;
         let row = (i % 200) / 20;
         let col = i % 20;
-        let y = if side == 0 { 300.0 + row as f32 * 60.0 } else { 2700.0 - row as f32 * 60.0 };
+        let y = if side == 0 {
+            300.0 + row as f32 * 60.0
+        } else {
+            2700.0 - row as f32 * 60.0
+        };
         let facing = if side == 0 { 0 } else { 180 };
-        units += &format!("(id: \"u{i}\", side: {side}, type: \"{}\", at: Some(({}, {y})), facing: {facing}),\n", ["Ms", "HC", "Jg", "FA"][i % 4], 150.0 + col as f32 * 190.0);
+        units += &format!(
+            "(id: \"u{i}\", side: {side}, type: \"{}\", at: Some(({}, {y})), facing: {facing}),\n",
+            ["Ms", "HC", "Jg", "FA"][i % 4],
+            150.0 + col as f32 * 190.0
+        );
     }
     let text = format!(
         "(name: \"bench\", ruleset: \"db7yw\", table: (width: 4000, height: 3000), turn_limit: 10, terrain: [{terrain}],
@@ -43,7 +60,19 @@ fn move_check(c: &mut Criterion) {
     let id = UnitId("u105".into());
     c.bench_function("check one move (400 units, 60 features)", |bench| {
         bench.iter(|| {
-            let r = dbn.plan_move(&b, std::slice::from_ref(&id), black_box(&[Step::Wheel { corner: volley::rules::geometry::Corner::Left, degrees: 20.0 }, Step::Advance(150.0)]), None, true);
+            let r = dbn.plan_move(
+                &b,
+                std::slice::from_ref(&id),
+                black_box(&[
+                    Step::Wheel {
+                        corner: volley::rules::geometry::Corner::Left,
+                        degrees: 20.0,
+                    },
+                    Step::Advance(150.0),
+                ]),
+                None,
+                true,
+            );
             black_box(r.is_ok())
         })
     });
@@ -56,7 +85,12 @@ fn line_of_sight(c: &mut Criterion) {
     let enemies: Vec<_> = b.units.iter().filter(|u| u.side == 1).cloned().collect();
     assert_eq!(enemies.len(), 200);
     c.bench_function("line of sight to 200 enemies", |bench| {
-        bench.iter(|| enemies.iter().filter(|e| dbn.line_of_sight(&b, &from, e).is_ok()).count())
+        bench.iter(|| {
+            enemies
+                .iter()
+                .filter(|e| dbn.line_of_sight(&b, &from, e).is_ok())
+                .count()
+        })
     });
 }
 
@@ -65,13 +99,16 @@ fn whole_game(c: &mut Criterion) {
     let start = scenario::load(&path).unwrap();
     let mut g = c.benchmark_group("headless game");
     g.sample_size(10);
-    g.bench_function("default scenario, random legal commands to the end", |bench| {
-        bench.iter(|| {
-            let mut b = start.clone();
-            AutoPlayer::new(3).play(&mut b, 400, 16);
-            black_box(b.log.len())
-        })
-    });
+    g.bench_function(
+        "default scenario, random legal commands to the end",
+        |bench| {
+            bench.iter(|| {
+                let mut b = start.clone();
+                AutoPlayer::new(3).play(&mut b, 400, 16);
+                black_box(b.log.len())
+            })
+        },
+    );
     g.finish();
 }
 

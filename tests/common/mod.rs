@@ -7,7 +7,16 @@ use volley::rules::model::{Phase, UnitId};
 use volley::rules::scenario;
 
 /// A unit line for `battle`: id, side, type, class, x, y, facing, extra RON fields.
-pub struct U<'a>(pub &'a str, pub usize, pub &'a str, pub &'a str, pub f32, pub f32, pub f32, pub &'a str);
+pub struct U<'a>(
+    pub &'a str,
+    pub usize,
+    pub &'a str,
+    pub &'a str,
+    pub f32,
+    pub f32,
+    pub f32,
+    pub &'a str,
+);
 
 /// Builds a DB7YW battle on a 1000 x 1000 mm table with the given units and terrain lines.
 pub fn battle(units: &[U], terrain: &str) -> Battle {
@@ -48,27 +57,46 @@ pub fn to_phase(b: &mut Battle, side: usize, phase: Phase) {
 }
 
 pub fn mv(unit: &str, steps: Vec<Step>) -> Command {
-    Command::Move { unit: id(unit), steps }
+    Command::Move {
+        unit: id(unit),
+        steps,
+    }
 }
 
 pub fn fire(unit: &str, target: &str) -> Command {
-    Command::Fire { unit: id(unit), target: id(target), support: vec![] }
+    Command::Fire {
+        unit: id(unit),
+        target: id(target),
+        support: vec![],
+    }
 }
 
 pub fn fight(unit: &str, target: &str) -> Command {
-    Command::Fight { unit: id(unit), target: id(target), pursue: None }
+    Command::Fight {
+        unit: id(unit),
+        target: id(target),
+        pursue: None,
+    }
 }
 
 /// The factor names of a score, sorted by appearance.
 pub fn names(f: &[volley::rules::command::Factor]) -> Vec<String> {
-    f.iter().map(|x| format!("{:+} {}", x.value, x.name)).collect()
+    f.iter()
+        .map(|x| format!("{:+} {}", x.value, x.name))
+        .collect()
 }
 
 /// The first Fire event.
 pub fn fire_event(ev: &[Event]) -> Event {
-    ev.iter().find(|e| matches!(e, Event::Fire { .. })).cloned().expect("a Fire event")
+    ev.iter()
+        .find(|e| matches!(e, Event::Fire { .. }))
+        .cloned()
+        .expect("a Fire event")
 }
 
 pub fn combat_event(ev: &[Event]) -> Event {
-    ev.iter().find(|e| matches!(e, Event::CloseCombat { .. })).cloned().expect("a CloseCombat event")
+    ev.iter()
+        .find(|e| matches!(e, Event::CloseCombat { .. }))
+        .cloned()
+        .expect("a CloseCombat event")
 }

@@ -25,29 +25,50 @@ pub fn unit_cost(dbn: &Dbn, u: &Unit) -> f32 {
 
 /// Points cost of a side's army as it stands in the battle.
 pub fn army_cost(dbn: &Dbn, b: &Battle, side: Side) -> f32 {
-    b.units.iter().filter(|u| u.side == side).map(|u| unit_cost(dbn, u)).sum()
+    b.units
+        .iter()
+        .filter(|u| u.side == side)
+        .map(|u| unit_cost(dbn, u))
+        .sum()
 }
 
 /// Every reason the army list is invalid; empty when it is a legal 16-point army.
 pub fn validate_army(dbn: &Dbn, units: &[&Unit], nation: &str, fortify_points: f32) -> Vec<String> {
     let a = &dbn.data.army;
     let mut errs = Vec::new();
-    let count = |codes: &[&str]| units.iter().filter(|u| codes.contains(&u.troop.as_str())).count() as u32;
+    let count = |codes: &[&str]| {
+        units
+            .iter()
+            .filter(|u| codes.contains(&u.troop.as_str()))
+            .count() as u32
+    };
     let cinc = count(&["CinC"]);
     if cinc != 1 {
         errs.push(format!("an army has exactly 1 CinC (has {cinc})"));
     }
     if count(&["Bg"]) != 1 {
-        errs.push(format!("an army has exactly 1 baggage (has {})", count(&["Bg"])));
+        errs.push(format!(
+            "an army has exactly 1 baggage (has {})",
+            count(&["Bg"])
+        ));
     }
     if count(&["Sub"]) > 3 {
-        errs.push(format!("at most 3 sub-commanders (has {})", count(&["Sub"])));
+        errs.push(format!(
+            "at most 3 sub-commanders (has {})",
+            count(&["Sub"])
+        ));
     }
     for line in &a.composition {
         let codes: Vec<&str> = line.troops.iter().map(String::as_str).collect();
         let n = count(&codes);
         if n < line.min || n > line.max {
-            errs.push(format!("{}: {} to {} allowed, the army has {}", line.troops.join("/"), line.min, line.max, n));
+            errs.push(format!(
+                "{}: {} to {} allowed, the army has {}",
+                line.troops.join("/"),
+                line.min,
+                line.max,
+                n
+            ));
         }
     }
     let points: f32 = units.iter().map(|u| unit_cost(dbn, u)).sum::<f32>() + fortify_points;
@@ -57,17 +78,25 @@ pub fn validate_army(dbn: &Dbn, units: &[&Unit], nation: &str, fortify_points: f
     let major = a.major_nations.iter().any(|n| n == nation);
     let ga = count(&["GA"]);
     if ga > 0 && !a.ga_nations.iter().any(|n| n == nation) {
-        errs.push(format!("only {} may exchange FA for GA", a.ga_nations.join(" and ")));
+        errs.push(format!(
+            "only {} may exchange FA for GA",
+            a.ga_nations.join(" and ")
+        ));
     }
     if ga > 1 {
         errs.push("only one FA may be exchanged for GA".into());
     }
     let fah = count(&["FAH"]);
     if fah > 0 && !a.fah_nations.iter().any(|n| n == nation) {
-        errs.push(format!("only {} may field FA(H)", a.fah_nations.join(" and ")));
+        errs.push(format!(
+            "only {} may field FA(H)",
+            a.fah_nations.join(" and ")
+        ));
     }
     if fah > 0 && count(&["FA", "GA"]) == 0 {
-        errs.push("FA(H) replaces a second unit of FA: the army needs another artillery unit".into());
+        errs.push(
+            "FA(H) replaces a second unit of FA: the army needs another artillery unit".into(),
+        );
     }
     if fah > 1 {
         errs.push("at most one FA(H)".into());
@@ -78,37 +107,72 @@ pub fn validate_army(dbn: &Dbn, units: &[&Unit], nation: &str, fortify_points: f
     let ms_militia = ms.iter().filter(|u| u.class == Class::Militia).count() as f32;
     if major {
         if ms_n > 0.0 && ms_elite > (a.ms_elite_max_share * ms_n).ceil() + 1e-3 {
-            errs.push(format!("at most {:.0}% of Muskets may be elite", a.ms_elite_max_share * 100.0));
+            errs.push(format!(
+                "at most {:.0}% of Muskets may be elite",
+                a.ms_elite_max_share * 100.0
+            ));
         }
         if ms_n > 0.0 && ms_militia > (a.major_ms_militia_max_share * ms_n).ceil() + 1e-3 {
-            errs.push(format!("a major nation has at most {:.0}% Ms(M)", a.major_ms_militia_max_share * 100.0));
+            errs.push(format!(
+                "a major nation has at most {:.0}% Ms(M)",
+                a.major_ms_militia_max_share * 100.0
+            ));
         }
     } else {
         if ms_elite > 0.0 {
             errs.push("minor nations field no Ms(E)".into());
         }
         if ms_n > 0.0 && ms_militia < (a.minor_ms_militia_min_share * ms_n).ceil() - 1e-3 {
-            errs.push(format!("a minor nation has at least {:.0}% Ms(M)", a.minor_ms_militia_min_share * 100.0));
+            errs.push(format!(
+                "a minor nation has at least {:.0}% Ms(M)",
+                a.minor_ms_militia_min_share * 100.0
+            ));
         }
     }
     let cav = count(&["HC", "DC", "LC", "IC"]) as f32;
     let hc = count(&["HC"]) as f32;
-    let share = if major { a.major_hc_max_share } else { a.minor_hc_max_share };
+    let share = if major {
+        a.major_hc_max_share
+    } else {
+        a.minor_hc_max_share
+    };
     if cav > 0.0 && hc > (share * cav).ceil() + 1e-3 {
-        errs.push(format!("at most {:.0}% of the cavalry may be HC", share * 100.0));
+        errs.push(format!(
+            "at most {:.0}% of the cavalry may be HC",
+            share * 100.0
+        ));
     }
-    if units.iter().any(|u| u.troop == "HC" && u.class == Class::Elite) {
+    if units
+        .iter()
+        .any(|u| u.troop == "HC" && u.class == Class::Elite)
+    {
         errs.push("Heavy Cavalry cannot be classed as Elite".into());
     }
     let dc = units.iter().filter(|u| u.troop == "DC").count() as u32;
-    let dc_s = units.iter().filter(|u| u.troop == "DC" && u.class == Class::Superior).count() as u32;
+    let dc_s = units
+        .iter()
+        .filter(|u| u.troop == "DC" && u.class == Class::Superior)
+        .count() as u32;
     if dc_s > 0 && (!major || dc_s > dc / a.dc_superior_every.max(1)) {
-        errs.push(format!("only every {}th DC of a major nation may be DC(S)", a.dc_superior_every));
+        errs.push(format!(
+            "only every {}th DC of a major nation may be DC(S)",
+            a.dc_superior_every
+        ));
     }
-    if units.iter().any(|u| u.troop == "LC" && u.class == Class::Elite) && !a.lc_elite_nations.iter().any(|n| n == nation) {
-        errs.push(format!("only {} hussars are LC(E)", a.lc_elite_nations.join(", ")));
+    if units
+        .iter()
+        .any(|u| u.troop == "LC" && u.class == Class::Elite)
+        && !a.lc_elite_nations.iter().any(|n| n == nation)
+    {
+        errs.push(format!(
+            "only {} hussars are LC(E)",
+            a.lc_elite_nations.join(", ")
+        ));
     }
-    if units.iter().any(|u| u.class == Class::Superior && !matches!(u.troop.as_str(), "Ms" | "DC")) {
+    if units
+        .iter()
+        .any(|u| u.class == Class::Superior && !matches!(u.troop.as_str(), "Ms" | "DC"))
+    {
         errs.push("only Ms and DC may be Superior (S)".into());
     }
     errs

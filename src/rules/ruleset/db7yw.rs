@@ -26,13 +26,19 @@ pub struct Db7yw {
 
 impl Db7yw {
     pub fn load() -> Result<Self, String> {
-        Ok(Db7yw { dbn: Dbn::from_ron(DATA)? })
+        Ok(Db7yw {
+            dbn: Dbn::from_ron(DATA)?,
+        })
     }
 
     fn troop_factor(&self, b: &Battle, u: &Unit) -> Vec<Factor> {
         let d = &self.dbn;
         let t = d.troop_of(u);
-        let mut f = vec![Factor { name: t.name.clone(), value: t.combat, source: t.source.clone() }];
+        let mut f = vec![Factor {
+            name: t.name.clone(),
+            value: t.combat,
+            source: t.source.clone(),
+        }];
         if u.troop == "II" && d.in_nlf_or_fort(b, u) {
             f.push(d.combat_factor("ii_occupying"));
         }
@@ -43,7 +49,10 @@ impl Db7yw {
     /// Muskets when firing.
     pub fn is_stoic(&self, b: &Battle, u: &Unit, kind: Combat) -> bool {
         let nation = b.sides.get(u.side).map(|s| s.nation.as_str()).unwrap_or("");
-        u.has(Flag::Guard) || u.has(Flag::Stoic) || (u.has(Flag::Grenadier) && nation == "prussia") || (kind == Combat::Firing && u.troop == "Ms" && nation == "russia")
+        u.has(Flag::Guard)
+            || u.has(Flag::Stoic)
+            || (u.has(Flag::Grenadier) && nation == "prussia")
+            || (kind == Combat::Firing && u.troop == "Ms" && nation == "russia")
     }
 
     /// Decides an opposed roll for `a` against `b`: who lost, and how.
@@ -53,24 +62,45 @@ impl Db7yw {
         }
         let (hi, lo, a_won) = if a > b { (a, b, true) } else { (b, a, false) };
         let double = lo <= 0 || hi >= 2 * lo;
-        (Some(a_won), if double { Verdict::BeatenByDouble } else { Verdict::Beaten })
+        (
+            Some(a_won),
+            if double {
+                Verdict::BeatenByDouble
+            } else {
+                Verdict::Beaten
+            },
+        )
     }
 
     // ----- movement ------------------------------------------------------------------
 
     /// Checks the Musket movement restrictions for a move that is not wholly on a road.
-    fn musket_shape(&self, b: &Battle, u: &Unit, steps: &[Step], group: bool) -> Result<(), RuleError> {
+    fn musket_shape(
+        &self,
+        b: &Battle,
+        u: &Unit,
+        steps: &[Step],
+        group: bool,
+    ) -> Result<(), RuleError> {
         let d = &self.dbn;
         let prussian = b.sides.get(u.side).is_some_and(|s| s.nation == "prussia");
-        let max_wheel = if prussian && !group { d.num("prussian_ms_wheel_max") } else { d.num("ms_wheel_max") };
+        let max_wheel = if prussian && !group {
+            d.num("prussian_ms_wheel_max")
+        } else {
+            d.num("ms_wheel_max")
+        };
         let shape = "Muskets may move only straight forward, directly sideways or directly backwards, or wheel or about face instead of moving";
         match steps {
             [] | [Step::Advance(_)] | [Step::Backstep(_)] | [Step::AboutFace] => Ok(()),
             [Step::Sidestep(_)] if !group || prussian => Ok(()),
-            [Step::Sidestep(_)] => Err(RuleError::Illegal("only Prussian Muskets may move sideways as a formation".into())),
+            [Step::Sidestep(_)] => Err(RuleError::Illegal(
+                "only Prussian Muskets may move sideways as a formation".into(),
+            )),
             [Step::Wheel { degrees, .. }] => {
                 if *degrees > max_wheel + 1e-3 {
-                    Err(RuleError::Illegal(format!("Muskets may wheel at most {max_wheel:.0} degrees")))
+                    Err(RuleError::Illegal(format!(
+                        "Muskets may wheel at most {max_wheel:.0} degrees"
+                    )))
                 } else {
                     Ok(())
                 }
@@ -80,10 +110,18 @@ impl Db7yw {
     }
 
     /// Checks and plans a move of one unit or a group, without changing anything.
-    pub fn check_move(&self, b: &Battle, ids: &[UnitId], steps: &[Step]) -> Result<MovePlan, RuleError> {
+    pub fn check_move(
+        &self,
+        b: &Battle,
+        ids: &[UnitId],
+        steps: &[Step],
+    ) -> Result<MovePlan, RuleError> {
         let d = &self.dbn;
         if b.phase != Phase::Movement {
-            return Err(RuleError::WrongPhase { command: "move".into(), phase: b.phase });
+            return Err(RuleError::WrongPhase {
+                command: "move".into(),
+                phase: b.phase,
+            });
         }
         let (charge, body): (Option<&UnitId>, &[Step]) = match steps.split_last() {
             Some((Step::ToContact(t), rest)) => (Some(t), rest),
@@ -95,31 +133,50 @@ impl Db7yw {
             let u = b.unit(id)?;
             own_active(b, u)?;
             if u.bound.moved {
-                return Err(RuleError::AlreadyActed { unit: id.clone(), what: "moved".into() });
+                return Err(RuleError::AlreadyActed {
+                    unit: id.clone(),
+                    what: "moved".into(),
+                });
             }
             if d.in_close_combat(b, u) {
-                return Err(RuleError::Illegal(format!("{} is in close combat and cannot move", u.name)));
+                return Err(RuleError::Illegal(format!(
+                    "{} is in close combat and cannot move",
+                    u.name
+                )));
             }
             if u.troop == "Bg" {
-                return Err(RuleError::Illegal(format!("{} (baggage) does not move", u.name)));
+                return Err(RuleError::Illegal(format!(
+                    "{} (baggage) does not move",
+                    u.name
+                )));
             }
             if d.is_artillery(u) {
                 if u.bound.limber_changed && (u.troop == "FA" || !u.status.limbered) {
-                    return Err(RuleError::Illegal(format!("{} limbered or unlimbered this bound and cannot move", u.name)));
+                    return Err(RuleError::Illegal(format!(
+                        "{} limbered or unlimbered this bound and cannot move",
+                        u.name
+                    )));
                 }
                 if !u.status.limbered {
                     pivot_only = true;
                     let max = d.num("fa_pivot_max");
                     match body {
-                        [Step::Pivot(p)] if p.abs() <= max + 1e-3 && charge.is_none() && !group => {}
-                        _ => return Err(RuleError::Illegal(format!("unlimbered artillery may only pivot up to {max:.0} degrees; limber it to move"))),
+                        [Step::Pivot(p)] if p.abs() <= max + 1e-3 && charge.is_none() && !group => {
+                        }
+                        _ => {
+                            return Err(RuleError::Illegal(format!(
+                                "unlimbered artillery may only pivot up to {max:.0} degrees; limber it to move"
+                            )));
+                        }
                     }
                 }
             }
         }
         let lead = b.unit(&ids[0])?;
         // A Musket wheel or about face made instead of moving is the whole move, unmeasured.
-        let instead = lead.troop == "Ms" && charge.is_none() && matches!(body, [Step::Wheel { .. }] | [Step::AboutFace]);
+        let instead = lead.troop == "Ms"
+            && charge.is_none()
+            && matches!(body, [Step::Wheel { .. }] | [Step::AboutFace]);
         let mut plan = d.plan_move(b, ids, body, charge, !instead)?;
         if lead.troop == "Ms" && !plan.going.road {
             for id in ids {
@@ -134,15 +191,24 @@ impl Db7yw {
             if lead.troop == "Ms" {
                 let max = d.num("ms_charge_max");
                 if plan.distance > max + 0.5 {
-                    return Err(RuleError::Illegal(format!("Muskets may move at most {max:.0} {} into close combat ({:.0} {})", b.scale.unit, plan.distance, b.scale.unit)));
+                    return Err(RuleError::Illegal(format!(
+                        "Muskets may move at most {max:.0} {} into close combat ({:.0} {})",
+                        b.scale.unit, plan.distance, b.scale.unit
+                    )));
                 }
                 if c.edge == Edge::Front {
                     let need = d.num("ms_contact_fraction") * lead.base.width;
                     if c.overlap + 0.5 < need {
-                        return Err(RuleError::Illegal(format!("Muskets must contact {} with at least half their front", t.name)));
+                        return Err(RuleError::Illegal(format!(
+                            "Muskets must contact {} with at least half their front",
+                            t.name
+                        )));
                     }
                 } else if lead.base.in_arc(&t.base, 0.0) && t.base.in_arc(&lead.base, 0.0) {
-                    return Err(RuleError::Illegal(format!("Muskets must meet {} face to face", t.name)));
+                    return Err(RuleError::Illegal(format!(
+                        "Muskets must meet {} face to face",
+                        t.name
+                    )));
                 }
             }
             if d.is_commander(lead) {
@@ -155,13 +221,35 @@ impl Db7yw {
         Ok(plan)
     }
 
-    fn do_move(&self, b: &mut Battle, out: &mut Vec<Event>, ids: &[UnitId], steps: &[Step]) -> Result<(), RuleError> {
+    fn do_move(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        ids: &[UnitId],
+        steps: &[Step],
+    ) -> Result<(), RuleError> {
         let plan = self.check_move(b, ids, steps)?;
         let names: Vec<String> = ids.iter().map(|i| i.0.clone()).collect();
-        self.dbn.spend(b, out, plan.cost, format!("move {}", names.join(", ")))?;
+        self.dbn
+            .spend(b, out, plan.cost, format!("move {}", names.join(", ")))?;
         for ((id, to), (_, from)) in plan.ends.iter().zip(plan.starts.iter()) {
-            let contact = plan.contact.as_ref().filter(|_| id == &ids[0]).map(|c| c.0.clone());
-            b.emit(out, Event::Moved { unit: id.clone(), from: *from, to: *to, distance: plan.distance, allowance: plan.allowance, going: plan.going.describe(), contact });
+            let contact = plan
+                .contact
+                .as_ref()
+                .filter(|_| id == &ids[0])
+                .map(|c| c.0.clone());
+            b.emit(
+                out,
+                Event::Moved {
+                    unit: id.clone(),
+                    from: *from,
+                    to: *to,
+                    distance: plan.distance,
+                    allowance: plan.allowance,
+                    going: plan.going.describe(),
+                    contact,
+                },
+            );
             self.dbn.check_objective(b, out, id);
         }
         Ok(())
@@ -171,7 +259,15 @@ impl Db7yw {
 
     /// The firing factors of `u` when it fires at (or is fired at by) `other`.
     /// `firing` is true for the unit doing the firing.
-    pub fn fire_factors(&self, b: &Battle, u: &Unit, other: &Unit, firing: bool, responding: bool, enemy_supporters: usize) -> Vec<Factor> {
+    pub fn fire_factors(
+        &self,
+        b: &Battle,
+        u: &Unit,
+        other: &Unit,
+        firing: bool,
+        responding: bool,
+        enemy_supporters: usize,
+    ) -> Vec<Factor> {
         let d = &self.dbn;
         let mut f = self.troop_factor(b, u);
         let elite = u.class == Class::Elite || (u.class == Class::Superior && u.troop == "Ms");
@@ -207,7 +303,10 @@ impl Db7yw {
             }
         } else {
             let close = b.scale.to_mm(d.num("artillery_close"));
-            if !u_bg && d.is_artillery(other) && other.base.front_edge_distance(&u.base) <= close + 0.5 {
+            if !u_bg
+                && d.is_artillery(other)
+                && other.base.front_edge_distance(&u.base) <= close + 0.5
+            {
                 f.push(d.fire_factor("gg_artillery_close"));
             }
             if d.is_artillery(u) && !responding {
@@ -244,12 +343,19 @@ impl Db7yw {
                 }
             }
             Verdict::BeatenByDouble => {
-                if d.is_commander(loser) || loser.troop == "Gs" || (d.is_artillery(loser) && !loser.status.limbered) {
+                if d.is_commander(loser)
+                    || loser.troop == "Gs"
+                    || (d.is_artillery(loser) && !loser.status.limbered)
+                {
                     Effect::Destroyed
                 } else if loser.troop == "IC" {
                     Effect::Flee { hits: 1 }
                 } else if loser.troop == "Jg" {
-                    if d.is_skirmisher(winner) { Effect::Destroyed } else { Effect::Flee { hits: 1 } }
+                    if d.is_skirmisher(winner) {
+                        Effect::Destroyed
+                    } else {
+                        Effect::Flee { hits: 1 }
+                    }
                 } else {
                     Effect::Hits(2)
                 }
@@ -257,15 +363,26 @@ impl Db7yw {
         }
     }
 
-    fn fire(&self, b: &mut Battle, out: &mut Vec<Event>, sid: &UnitId, tid: &UnitId, support: &[UnitId]) -> Result<(), RuleError> {
+    fn fire(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        sid: &UnitId,
+        tid: &UnitId,
+        support: &[UnitId],
+    ) -> Result<(), RuleError> {
         let d = &self.dbn;
         if b.phase != Phase::Firing {
-            return Err(RuleError::WrongPhase { command: "fire".into(), phase: b.phase });
+            return Err(RuleError::WrongPhase {
+                command: "fire".into(),
+                phase: b.phase,
+            });
         }
         let shooter = b.unit(sid)?.clone();
         let target = b.unit(tid)?.clone();
         own_active(b, &shooter)?;
-        d.fire_check(b, &shooter, &target, false).map_err(RuleError::Illegal)?;
+        d.fire_check(b, &shooter, &target, false)
+            .map_err(RuleError::Illegal)?;
         let mut seen = vec![sid.clone()];
         for s in support {
             let su = b.unit(s)?;
@@ -275,18 +392,28 @@ impl Db7yw {
             }
             seen.push(s.clone());
             if su.bound.fired {
-                return Err(RuleError::AlreadyActed { unit: s.clone(), what: "fired".into() });
+                return Err(RuleError::AlreadyActed {
+                    unit: s.clone(),
+                    what: "fired".into(),
+                });
             }
             if d.is_artillery(su) && d.is_artillery(&shooter) {
-                return Err(RuleError::Illegal("artillery cannot support artillery in firing".into()));
+                return Err(RuleError::Illegal(
+                    "artillery cannot support artillery in firing".into(),
+                ));
             }
-            d.fire_check(b, su, &target, true).map_err(|e| RuleError::Illegal(format!("{} cannot support: {e}", su.name)))?;
+            d.fire_check(b, su, &target, true)
+                .map_err(|e| RuleError::Illegal(format!("{} cannot support: {e}", su.name)))?;
         }
         let responding = d.fire_check(b, &target, &shooter, true).is_ok();
         let mutual = responding && d.is_artillery(&shooter) && d.is_artillery(&target);
         let def_support = self.defensive_support(b, &shooter, &target);
         let sf = self.fire_factors(b, &shooter, &target, true, true, def_support.len());
-        let tf = if mutual { self.fire_factors(b, &target, &shooter, true, true, support.len()) } else { self.fire_factors(b, &target, &shooter, false, responding, support.len()) };
+        let tf = if mutual {
+            self.fire_factors(b, &target, &shooter, true, true, support.len())
+        } else {
+            self.fire_factors(b, &target, &shooter, false, responding, support.len())
+        };
         let sdie = b.d6()?;
         let tdie = b.d6()?;
         let ss = Score::new(sid, sdie, sf);
@@ -317,7 +444,21 @@ impl Db7yw {
             }
             None => Effect::NoEffect,
         };
-        b.emit(out, Event::Fire { shooter: sid.clone(), target: tid.clone(), support: support.to_vec(), shooter_score: ss, target_score: ts, loser: loser.as_ref().map(|l| l.id.clone()), verdict, stoic, effect: effect.clone(), mutual });
+        b.emit(
+            out,
+            Event::Fire {
+                shooter: sid.clone(),
+                target: tid.clone(),
+                support: support.to_vec(),
+                shooter_score: ss,
+                target_score: ts,
+                loser: loser.as_ref().map(|l| l.id.clone()),
+                verdict,
+                stoic,
+                effect: effect.clone(),
+                mutual,
+            },
+        );
         if let Some(l) = loser {
             self.apply_effect(b, out, &l.id, &effect)?;
         }
@@ -325,7 +466,13 @@ impl Db7yw {
     }
 
     /// Applies a result to a unit: hits, recoil, flight or destruction, then routing tests.
-    fn apply_effect(&self, b: &mut Battle, out: &mut Vec<Event>, id: &UnitId, effect: &Effect) -> Result<(), RuleError> {
+    fn apply_effect(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+        effect: &Effect,
+    ) -> Result<(), RuleError> {
         let d = &self.dbn;
         let before = out.len();
         match effect {
@@ -344,9 +491,24 @@ impl Db7yw {
                     d.flee(b, out, id)?;
                 }
             }
-            Effect::Destroyed => b.emit(out, Event::Destroyed { unit: id.clone(), reason: "destroyed by the combat result".into() }),
+            Effect::Destroyed => b.emit(
+                out,
+                Event::Destroyed {
+                    unit: id.clone(),
+                    reason: "destroyed by the combat result".into(),
+                },
+            ),
         }
-        let destroyed: Vec<UnitId> = out[before..].iter().filter_map(|e| if let Event::Destroyed { unit, .. } = e { Some(unit.clone()) } else { None }).collect();
+        let destroyed: Vec<UnitId> = out[before..]
+            .iter()
+            .filter_map(|e| {
+                if let Event::Destroyed { unit, .. } = e {
+                    Some(unit.clone())
+                } else {
+                    None
+                }
+            })
+            .collect();
         for dead in destroyed {
             self.routing_tests(b, out, &dead)?;
         }
@@ -354,7 +516,12 @@ impl Db7yw {
     }
 
     /// Units of the destroyed unit's type up to 200 paces behind it may take a hit.
-    fn routing_tests(&self, b: &mut Battle, out: &mut Vec<Event>, dead: &UnitId) -> Result<(), RuleError> {
+    fn routing_tests(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        dead: &UnitId,
+    ) -> Result<(), RuleError> {
         let d = &self.dbn;
         let mut queue = vec![dead.clone()];
         while let Some(did) = queue.pop() {
@@ -364,7 +531,10 @@ impl Db7yw {
             let behind: Vec<Unit> = b
                 .alive()
                 .filter(|f| f.side == du.side && f.troop == du.troop && f.id != du.id)
-                .filter(|f| f.base.centre.sub(rear).dot(du.base.forward()) < 0.0 && f.base.distance(&du.base) <= range + 0.5)
+                .filter(|f| {
+                    f.base.centre.minus(rear).dot(du.base.forward()) < 0.0
+                        && f.base.distance(&du.base) <= range + 0.5
+                })
                 .cloned()
                 .collect();
             for f in behind {
@@ -372,18 +542,45 @@ impl Db7yw {
                 let mut factors = Vec::new();
                 let src = "000 Combat rules unique to DB7YW (routing troops)".to_string();
                 if matches!(f.class, Class::Elite | Class::Superior) {
-                    factors.push(Factor { name: "Elite or Superior".into(), value: -1, source: src.clone() });
+                    factors.push(Factor {
+                        name: "Elite or Superior".into(),
+                        value: -1,
+                        source: src.clone(),
+                    });
                 }
                 if f.class == Class::Militia {
-                    factors.push(Factor { name: "Militia".into(), value: 1, source: src.clone() });
+                    factors.push(Factor {
+                        name: "Militia".into(),
+                        value: 1,
+                        source: src.clone(),
+                    });
                 }
-                if du.base.touched_by(&f.base).is_some_and(|c| c.overlap >= du.base.width.min(f.base.width) - 1.0) {
-                    factors.push(Factor { name: "In full contact".into(), value: 1, source: src.clone() });
+                if du
+                    .base
+                    .touched_by(&f.base)
+                    .is_some_and(|c| c.overlap >= du.base.width.min(f.base.width) - 1.0)
+                {
+                    factors.push(Factor {
+                        name: "In full contact".into(),
+                        value: 1,
+                        source: src.clone(),
+                    });
                 }
                 let total = die as i32 + factors.iter().map(|x| x.value).sum::<i32>();
                 let need = d.num("routing_need") as i32;
                 let hit = total >= need;
-                b.emit(out, Event::RoutingTest { unit: f.id.clone(), destroyed: did.clone(), die, factors, total, need, hit });
+                b.emit(
+                    out,
+                    Event::RoutingTest {
+                        unit: f.id.clone(),
+                        destroyed: did.clone(),
+                        die,
+                        factors,
+                        total,
+                        need,
+                        hit,
+                    },
+                );
                 if hit && d.add_hits(b, out, &f.id, 1)? {
                     queue.push(f.id.clone());
                 }
@@ -423,7 +620,15 @@ impl Db7yw {
         if u.status.continuing {
             f.push(d.combat_factor("recoiled_continuing"));
         }
-        if is_attacker && d.is_mounted(u) && u.bound.charged && !u.bound.pursuing && e.troop == "Ms" && e.base.touched_by(&u.base).is_some_and(|c| c.edge == Edge::Front) {
+        if is_attacker
+            && d.is_mounted(u)
+            && u.bound.charged
+            && !u.bound.pursuing
+            && e.troop == "Ms"
+            && e.base
+                .touched_by(&u.base)
+                .is_some_and(|c| c.edge == Edge::Front)
+        {
             f.push(d.combat_factor("cavalry_charging_muskets"));
         }
         if let Some(c) = u.base.touched_by(&e.base)
@@ -437,7 +642,13 @@ impl Db7yw {
                 f.push(d.combat_factor("first_flank_rear"));
             }
         }
-        if d.is_artillery(u) && (u.status.limbered || !u.base.in_arc(&e.base, d.num("arc_half_angle")) || u.base.touched_by(&e.base).is_some_and(|c| c.edge != Edge::Front)) {
+        if d.is_artillery(u)
+            && (u.status.limbered
+                || !u.base.in_arc(&e.base, d.num("arc_half_angle"))
+                || u.base
+                    .touched_by(&e.base)
+                    .is_some_and(|c| c.edge != Edge::Front))
+        {
             f.push(d.combat_factor("artillery_cannot_fire"));
         }
         let in_bg = d.in_bad_going(b, u) || d.in_town(b, u);
@@ -447,7 +658,13 @@ impl Db7yw {
         if b.terrain.on_bridge(&u.base) {
             f.push(d.combat_factor("bridge"));
         }
-        let garrison = |x: &Unit, attacking: bool| !attacking && d.in_town(b, x) && b.terrain.at(x.base.centre, &[crate::rules::terrain::FeatureKind::Town]).any(|t| t.fortified);
+        let garrison = |x: &Unit, attacking: bool| {
+            !attacking
+                && d.in_town(b, x)
+                && b.terrain
+                    .at(x.base.centre, &[crate::rules::terrain::FeatureKind::Town])
+                    .any(|t| t.fortified)
+        };
         if garrison(u, is_attacker) {
             f.push(d.combat_factor("garrison"));
         }
@@ -458,7 +675,13 @@ impl Db7yw {
     }
 
     /// Close combat result for the loser, by the playsheet.
-    pub fn combat_effect(&self, b: &Battle, loser: &Unit, winner: &Unit, verdict: Verdict) -> Effect {
+    pub fn combat_effect(
+        &self,
+        b: &Battle,
+        loser: &Unit,
+        winner: &Unit,
+        verdict: Verdict,
+    ) -> Effect {
         let d = &self.dbn;
         let bg = d.in_bad_going(b, loser) || d.in_town(b, loser);
         let by_mounted = d.is_mounted(winner);
@@ -520,10 +743,21 @@ impl Db7yw {
         }
     }
 
-    fn fight(&self, b: &mut Battle, out: &mut Vec<Event>, aid: &UnitId, did: &UnitId, pursue: Option<bool>, extra: bool) -> Result<(), RuleError> {
+    fn fight(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        aid: &UnitId,
+        did: &UnitId,
+        pursue: Option<bool>,
+        extra: bool,
+    ) -> Result<(), RuleError> {
         let d = &self.dbn;
         if b.phase != Phase::CloseCombat {
-            return Err(RuleError::WrongPhase { command: "fight".into(), phase: b.phase });
+            return Err(RuleError::WrongPhase {
+                command: "fight".into(),
+                phase: b.phase,
+            });
         }
         let a = b.unit(aid)?.clone();
         let e = b.unit(did)?.clone();
@@ -531,11 +765,17 @@ impl Db7yw {
             own_active(b, &a)?;
         }
         if !d.contacts(b, &a).iter().any(|(x, _)| x == did) {
-            return Err(RuleError::Illegal(format!("{} is not in close combat with {}", a.name, e.name)));
+            return Err(RuleError::Illegal(format!(
+                "{} is not in close combat with {}",
+                a.name, e.name
+            )));
         }
         if !extra && (a.bound.fought || e.bound.fought) {
             let who = if a.bound.fought { &a } else { &e };
-            return Err(RuleError::AlreadyActed { unit: who.id.clone(), what: "fought".into() });
+            return Err(RuleError::AlreadyActed {
+                unit: who.id.clone(),
+                what: "fought".into(),
+            });
         }
         let af = self.combat_factors(b, &a, &e, true);
         let ef = self.combat_factors(b, &e, &a, false);
@@ -556,19 +796,39 @@ impl Db7yw {
             loser = None;
         }
         let (ae, ee) = match &loser {
-            None => (self.combat_effect(b, &a, &e, Verdict::Draw), self.combat_effect(b, &e, &a, Verdict::Draw)),
+            None => (
+                self.combat_effect(b, &a, &e, Verdict::Draw),
+                self.combat_effect(b, &e, &a, Verdict::Draw),
+            ),
             Some(l) if l.id == a.id => (self.combat_effect(b, &a, &e, verdict), Effect::NoEffect),
             Some(_) => (Effect::NoEffect, self.combat_effect(b, &e, &a, verdict)),
         };
-        b.emit(out, Event::CloseCombat { attacker: aid.clone(), defender: did.clone(), attacker_score: as_, defender_score: es, loser: loser.as_ref().map(|l| l.id.clone()), verdict, stoic, attacker_effect: ae.clone(), defender_effect: ee.clone() });
+        b.emit(
+            out,
+            Event::CloseCombat {
+                attacker: aid.clone(),
+                defender: did.clone(),
+                attacker_score: as_,
+                defender_score: es,
+                loser: loser.as_ref().map(|l| l.id.clone()),
+                verdict,
+                stoic,
+                attacker_effect: ae.clone(),
+                defender_effect: ee.clone(),
+            },
+        );
         self.apply_effect(b, out, aid, &ae)?;
         self.apply_effect(b, out, did, &ee)?;
 
         // Pursuit and breakthrough by the victor.
         let Some(l) = loser else { return Ok(()) };
         let winner = if l.id == a.id { e.clone() } else { a.clone() };
-        let Ok(w) = b.unit(&winner.id).cloned() else { return Ok(()) };
-        let Ok(lnow) = b.unit(&l.id).cloned() else { return Ok(()) };
+        let Ok(w) = b.unit(&winner.id).cloned() else {
+            return Ok(());
+        };
+        let Ok(lnow) = b.unit(&l.id).cloned() else {
+            return Ok(());
+        };
         if !w.alive() || d.is_artillery(&w) || w.troop == "Bg" {
             return Ok(());
         }
@@ -599,21 +859,44 @@ impl Db7yw {
             Phase::Deployment => d.end_deployment_step(b, out),
             Phase::Command => {
                 d.command_roll(b, out)?;
-                b.emit(out, Event::PhaseBegan { turn: b.turn, phase: Phase::Movement, side: b.active });
+                b.emit(
+                    out,
+                    Event::PhaseBegan {
+                        turn: b.turn,
+                        phase: Phase::Movement,
+                        side: b.active,
+                    },
+                );
                 Ok(())
             }
             Phase::Movement => {
-                b.emit(out, Event::PhaseBegan { turn: b.turn, phase: Phase::Firing, side: b.active });
+                b.emit(
+                    out,
+                    Event::PhaseBegan {
+                        turn: b.turn,
+                        phase: Phase::Firing,
+                        side: b.active,
+                    },
+                );
                 Ok(())
             }
             Phase::Firing => {
-                b.emit(out, Event::PhaseBegan { turn: b.turn, phase: Phase::CloseCombat, side: b.active });
+                b.emit(
+                    out,
+                    Event::PhaseBegan {
+                        turn: b.turn,
+                        phase: Phase::CloseCombat,
+                        side: b.active,
+                    },
+                );
                 Ok(())
             }
             Phase::CloseCombat => {
                 // Fight what the player left unfought, in unit order.
                 for _ in 0..(b.units.len() * 2 + 4) {
-                    let Some((a, e)) = d.pending_combats(b).into_iter().next() else { break };
+                    let Some((a, e)) = d.pending_combats(b).into_iter().next() else {
+                        break;
+                    };
                     self.fight(b, out, &a, &e, None, false)?;
                     if b.is_over() {
                         return Ok(());
@@ -651,27 +934,50 @@ impl Ruleset for Db7yw {
         self.dbn.troop(troop).map(|t| t.base)
     }
     fn troop_codes(&self) -> Vec<String> {
-        self.dbn.data.troops.iter().map(|t| t.code.clone()).collect()
+        self.dbn
+            .data
+            .troops
+            .iter()
+            .map(|t| t.code.clone())
+            .collect()
     }
     fn first_phase(&self, units: &[Unit]) -> Phase {
         Dbn::first_phase(units)
     }
-    fn execute(&self, b: &mut Battle, cmd: &Command, out: &mut Vec<Event>) -> Result<(), RuleError> {
+    fn execute(
+        &self,
+        b: &mut Battle,
+        cmd: &Command,
+        out: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
         let d = &self.dbn;
         match cmd {
             Command::EndPhase => self.end_phase(b, out),
-            Command::Move { unit, steps } => self.do_move(b, out, std::slice::from_ref(unit), steps),
+            Command::Move { unit, steps } => {
+                self.do_move(b, out, std::slice::from_ref(unit), steps)
+            }
             Command::MoveGroup { units, steps } => {
                 check_group_contact(b, units)?;
                 self.do_move(b, out, units, steps)
             }
             Command::Limber { unit } => d.limber(b, out, unit, true),
             Command::Unlimber { unit } => d.limber(b, out, unit, false),
-            Command::Fire { unit, target, support } => self.fire(b, out, unit, target, support),
-            Command::Fight { unit, target, pursue } => self.fight(b, out, unit, target, *pursue, false),
+            Command::Fire {
+                unit,
+                target,
+                support,
+            } => self.fire(b, out, unit, target, support),
+            Command::Fight {
+                unit,
+                target,
+                pursue,
+            } => self.fight(b, out, unit, target, *pursue, false),
             Command::Deploy { unit, x, y, facing } => {
                 if b.phase != Phase::Deployment {
-                    return Err(RuleError::WrongPhase { command: "deploy".into(), phase: b.phase });
+                    return Err(RuleError::WrongPhase {
+                        command: "deploy".into(),
+                        phase: b.phase,
+                    });
                 }
                 d.deploy(b, out, unit, Pt::new(*x, *y), *facing)
             }
@@ -703,14 +1009,19 @@ fn check_group_contact(b: &Battle, ids: &[UnitId]) -> Result<(), RuleError> {
             if reached[i] {
                 continue;
             }
-            if (0..units.len()).any(|j| reached[j] && units[j].base.touched_by(&units[i].base).is_some()) {
+            if (0..units.len())
+                .any(|j| reached[j] && units[j].base.touched_by(&units[i].base).is_some())
+            {
                 reached[i] = true;
                 changed = true;
             }
         }
     }
     match reached.iter().position(|r| !r) {
-        Some(i) => Err(RuleError::Illegal(format!("{} is not in edge contact with the rest of the group", units[i].name))),
+        Some(i) => Err(RuleError::Illegal(format!(
+            "{} is not in edge contact with the rest of the group",
+            units[i].name
+        ))),
         None => Ok(()),
     }
 }

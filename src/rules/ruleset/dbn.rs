@@ -5,7 +5,9 @@
 use super::{ResultRow, Ruling};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError, Step};
-use crate::rules::geometry::{Base, CONTACT_EPS, Contact, Corner, Edge, Pt, norm_deg, norm_facing, segment_hits_base};
+use crate::rules::geometry::{
+    Base, CONTACT_EPS, Contact, Corner, Edge, Pt, norm_deg, norm_facing, segment_hits_base,
+};
 use crate::rules::model::{Class, Division, Phase, Side, Unit, UnitId};
 use crate::rules::terrain::FeatureKind;
 use parry2d::query::{self, ShapeCastOptions};
@@ -190,8 +192,12 @@ struct Motion {
 
 impl Motion {
     fn apply(&self, b: &Base, t: f32) -> Base {
-        let mut out = if self.own_centre { b.rotated_about(b.centre, self.deg * t) } else { b.rotated_about(self.pivot, self.deg * t) };
-        out.centre = out.centre.add(self.shift.scale(t));
+        let mut out = if self.own_centre {
+            b.rotated_about(b.centre, self.deg * t)
+        } else {
+            b.rotated_about(self.pivot, self.deg * t)
+        };
+        out.centre = out.centre.plus(self.shift.scale(t));
         out
     }
     /// Distance travelled by a point under the motion.
@@ -230,13 +236,26 @@ impl Dbn {
     }
 
     pub fn num(&self, key: &str) -> f32 {
-        self.data.numbers.iter().find(|n| n.key == key).map(|n| n.value).unwrap_or(0.0)
+        self.data
+            .numbers
+            .iter()
+            .find(|n| n.key == key)
+            .map(|n| n.value)
+            .unwrap_or(0.0)
     }
 
     fn factor_in(list: &[FactorDef], key: &str) -> Factor {
         match list.iter().find(|f| f.key == key) {
-            Some(f) => Factor { name: f.name.clone(), value: f.value, source: f.source.clone() },
-            None => Factor { name: key.to_string(), value: 0, source: "missing from data".to_string() },
+            Some(f) => Factor {
+                name: f.name.clone(),
+                value: f.value,
+                source: f.source.clone(),
+            },
+            None => Factor {
+                name: key.to_string(),
+                value: 0,
+                source: "missing from data".to_string(),
+            },
         }
     }
 
@@ -271,37 +290,77 @@ impl Dbn {
     // ----- the bound -------------------------------------------------------------------
 
     /// Phases of a bound in order.
-    pub const BOUND: [Phase; 4] = [Phase::Command, Phase::Movement, Phase::Firing, Phase::CloseCombat];
+    pub const BOUND: [Phase; 4] = [
+        Phase::Command,
+        Phase::Movement,
+        Phase::Firing,
+        Phase::CloseCombat,
+    ];
 
     pub fn first_phase(units: &[Unit]) -> Phase {
-        if units.iter().any(|u| u.status.undeployed) { Phase::Deployment } else { Phase::Command }
+        if units.iter().any(|u| u.status.undeployed) {
+            Phase::Deployment
+        } else {
+            Phase::Command
+        }
     }
 
     /// Dice for the command roll: one per commander on the table, at least one.
     pub fn command_roll(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
         let side = b.active;
-        let generals = b.alive().filter(|u| u.side == side && self.is_commander(u)).count().max(1);
+        let generals = b
+            .alive()
+            .filter(|u| u.side == side && self.is_commander(u))
+            .count()
+            .max(1);
         let mut dice = Vec::new();
         for _ in 0..generals {
             dice.push(b.d6()?);
         }
         let mut factors = Vec::new();
         if b.alive().any(|u| u.side == side && u.troop == "IC") {
-            factors.push(Factor { name: "Irregular Cavalry CAP bonus".into(), value: self.num("ic_cap_bonus") as i32, source: "ruling ic_cap_bonus".into() });
+            factors.push(Factor {
+                name: "Irregular Cavalry CAP bonus".into(),
+                value: self.num("ic_cap_bonus") as i32,
+                source: "ruling ic_cap_bonus".into(),
+            });
         }
-        let total = dice.iter().map(|d| *d as i32).sum::<i32>() + factors.iter().map(|f| f.value).sum::<i32>();
-        b.emit(out, Event::CommandRoll { side, dice, factors, total });
+        let total = dice.iter().map(|d| *d as i32).sum::<i32>()
+            + factors.iter().map(|f| f.value).sum::<i32>();
+        b.emit(
+            out,
+            Event::CommandRoll {
+                side,
+                dice,
+                factors,
+                total,
+            },
+        );
         Ok(())
     }
 
     /// Pays command points, or refuses.
-    pub fn spend(&self, b: &mut Battle, out: &mut Vec<Event>, amount: i32, reason: String) -> Result<(), RuleError> {
+    pub fn spend(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        amount: i32,
+        reason: String,
+    ) -> Result<(), RuleError> {
         let side = b.active;
         let have = b.command_points[side];
         if amount > have {
             return Err(RuleError::NotEnoughCommandPoints { need: amount, have });
         }
-        b.emit(out, Event::CommandPointsSpent { side, amount, left: have - amount, reason });
+        b.emit(
+            out,
+            Event::CommandPointsSpent {
+                side,
+                amount,
+                left: have - amount,
+                reason,
+            },
+        );
         Ok(())
     }
 
@@ -312,8 +371,14 @@ impl Dbn {
             return base;
         }
         let range = b.scale.to_mm(self.num("command_range"));
-        let in_range = b.alive().any(|g| g.side == u.side && self.is_commander(g) && g.base.distance(&u.base) <= range);
-        if in_range { base } else { base + self.num("out_of_range_cost") as i32 }
+        let in_range = b
+            .alive()
+            .any(|g| g.side == u.side && self.is_commander(g) && g.base.distance(&u.base) <= range);
+        if in_range {
+            base
+        } else {
+            base + self.num("out_of_range_cost") as i32
+        }
     }
 
     /// Starts the next bound (or ends the game at the turn limit).
@@ -325,24 +390,50 @@ impl Dbn {
             b.emit(out, Event::GameOver { winner, reason });
             return;
         }
-        b.emit(out, Event::PhaseBegan { turn, phase: Phase::Command, side: next_side });
+        b.emit(
+            out,
+            Event::PhaseBegan {
+                turn,
+                phase: Phase::Command,
+                side: next_side,
+            },
+        );
     }
 
     fn turn_limit_result(&self, b: &Battle) -> (Option<Side>, String) {
         let share = |s: Side| self.losses(b, s) / (b.starting_units[s].max(1) as f32);
         let (a, c) = (share(0), share(1));
         if (a - c).abs() < 1e-6 {
-            (None, format!("turn limit reached with equal losses: {:.0}% each", a * 100.0))
+            (
+                None,
+                format!(
+                    "turn limit reached with equal losses: {:.0}% each",
+                    a * 100.0
+                ),
+            )
         } else {
             let w = if a < c { 0 } else { 1 };
-            (Some(w), format!("turn limit reached: {} lost {:.0}% of its army, {} lost {:.0}%", b.sides[0].name, a * 100.0, b.sides[1].name, c * 100.0))
+            (
+                Some(w),
+                format!(
+                    "turn limit reached: {} lost {:.0}% of its army, {} lost {:.0}%",
+                    b.sides[0].name,
+                    a * 100.0,
+                    b.sides[1].name,
+                    c * 100.0
+                ),
+            )
         }
     }
 
     /// Losses by the army break count: destroyed units weighted, and the objective.
     pub fn losses(&self, b: &Battle, side: Side) -> f32 {
         let mut l = 0.0;
-        for u in b.units.iter().filter(|u| u.side == side && u.status.removed) {
+        for u in b
+            .units
+            .iter()
+            .filter(|u| u.side == side && u.status.removed)
+        {
             l += match u.troop.as_str() {
                 "CinC" => self.num("cinc_weight"),
                 "Bg" => self.num("baggage_weight"),
@@ -369,8 +460,17 @@ impl Dbn {
             if of > 0.0 && losses >= of {
                 b.emit(out, Event::ArmyBroken { side, losses, of });
                 let winner = Battle::enemy(side);
-                let reason = format!("{} broke: lost {} against a break point of {}", b.sides[side].name, losses, of);
-                b.emit(out, Event::GameOver { winner: Some(winner), reason });
+                let reason = format!(
+                    "{} broke: lost {} against a break point of {}",
+                    b.sides[side].name, losses, of
+                );
+                b.emit(
+                    out,
+                    Event::GameOver {
+                        winner: Some(winner),
+                        reason,
+                    },
+                );
                 return;
             }
         }
@@ -387,24 +487,48 @@ impl Dbn {
             return;
         }
         let r = b.scale.to_mm(self.num("objective_radius"));
-        if b.alive().any(|d| d.side == o.owner && d.base.distance_to_point(o.at) <= r) {
+        if b.alive()
+            .any(|d| d.side == o.owner && d.base.distance_to_point(o.at) <= r)
+        {
             return;
         }
         let side = u.side;
-        b.emit(out, Event::ObjectiveTaken { side, by: mover.clone() });
+        b.emit(
+            out,
+            Event::ObjectiveTaken {
+                side,
+                by: mover.clone(),
+            },
+        );
     }
 
     // ----- going ---------------------------------------------------------------------
 
     /// Area and linear features that are bad going for this unit.
     pub fn bad_going_kinds(&self) -> [FeatureKind; 6] {
-        [FeatureKind::Woods, FeatureKind::Marsh, FeatureKind::Rough, FeatureKind::Town, FeatureKind::Village, FeatureKind::Stream]
+        [
+            FeatureKind::Woods,
+            FeatureKind::Marsh,
+            FeatureKind::Rough,
+            FeatureKind::Town,
+            FeatureKind::Village,
+            FeatureKind::Stream,
+        ]
     }
 
     /// The bad going a base touches, by name.
     pub fn bad_going_at(&self, b: &Battle, base: &Base) -> Vec<String> {
-        let mut why: Vec<String> = b.terrain.touching(base, &self.bad_going_kinds()).map(|f| f.name.clone()).collect();
-        why.extend(b.terrain.touching(base, &[FeatureKind::Hill]).filter(|f| f.steep).map(|f| f.name.clone()));
+        let mut why: Vec<String> = b
+            .terrain
+            .touching(base, &self.bad_going_kinds())
+            .map(|f| f.name.clone())
+            .collect();
+        why.extend(
+            b.terrain
+                .touching(base, &[FeatureKind::Hill])
+                .filter(|f| f.steep)
+                .map(|f| f.name.clone()),
+        );
         why.sort();
         why.dedup();
         why
@@ -416,76 +540,147 @@ impl Dbn {
         if b.terrain.at(c, &[FeatureKind::Town]).next().is_some() {
             return true;
         }
-        if b.terrain.at(c, &[FeatureKind::Village]).any(|f| !f.fortified) {
+        if b.terrain
+            .at(c, &[FeatureKind::Village])
+            .any(|f| !f.fortified)
+        {
             return true;
         }
-        let kinds = [FeatureKind::Woods, FeatureKind::Marsh, FeatureKind::Rough, FeatureKind::Stream];
-        b.terrain.at(c, &kinds).next().is_some() || b.terrain.at(c, &[FeatureKind::Hill]).any(|f| f.steep)
+        let kinds = [
+            FeatureKind::Woods,
+            FeatureKind::Marsh,
+            FeatureKind::Rough,
+            FeatureKind::Stream,
+        ];
+        b.terrain.at(c, &kinds).next().is_some()
+            || b.terrain.at(c, &[FeatureKind::Hill]).any(|f| f.steep)
     }
 
     /// In a town, fortification or fortified village (cover, and -2 for firing into it).
     pub fn in_cover(&self, b: &Battle, u: &Unit) -> bool {
         let c = u.base.centre;
-        b.terrain.at(c, &[FeatureKind::Town, FeatureKind::Fortification]).next().is_some() || b.terrain.at(c, &[FeatureKind::Village]).any(|f| f.fortified)
+        b.terrain
+            .at(c, &[FeatureKind::Town, FeatureKind::Fortification])
+            .next()
+            .is_some()
+            || b.terrain
+                .at(c, &[FeatureKind::Village])
+                .any(|f| f.fortified)
     }
 
     /// Occupying a village (NLF) or a fortification.
     pub fn in_nlf_or_fort(&self, b: &Battle, u: &Unit) -> bool {
-        b.terrain.at(u.base.centre, &[FeatureKind::Village, FeatureKind::Fortification]).next().is_some()
+        b.terrain
+            .at(
+                u.base.centre,
+                &[FeatureKind::Village, FeatureKind::Fortification],
+            )
+            .next()
+            .is_some()
     }
 
     pub fn in_town(&self, b: &Battle, u: &Unit) -> bool {
-        b.terrain.at(u.base.centre, &[FeatureKind::Town]).next().is_some()
+        b.terrain
+            .at(u.base.centre, &[FeatureKind::Town])
+            .next()
+            .is_some()
     }
 
     // ----- movement ------------------------------------------------------------------
 
     fn motion(&self, b: &Battle, frame: &Base, step: &Step) -> Result<Motion, RuleError> {
         let s = |v: f32| b.scale.to_mm(v);
-        let none = Motion { pivot: frame.centre, deg: 0.0, shift: Pt::default(), own_centre: false };
-        let bad = |what: &str| RuleError::Illegal(format!("a {what} must be a finite, non-negative distance"));
+        let none = Motion {
+            pivot: frame.centre,
+            deg: 0.0,
+            shift: Pt::default(),
+            own_centre: false,
+        };
+        let bad = |what: &str| {
+            RuleError::Illegal(format!("a {what} must be a finite, non-negative distance"))
+        };
         Ok(match *step {
             Step::Advance(d) => {
                 if !(d.is_finite() && d >= 0.0) {
                     return Err(bad("advance"));
                 }
-                Motion { shift: frame.forward().scale(s(d)), ..none }
+                Motion {
+                    shift: frame.forward().scale(s(d)),
+                    ..none
+                }
             }
             Step::Backstep(d) => {
                 if !(d.is_finite() && d >= 0.0) {
                     return Err(bad("backstep"));
                 }
-                Motion { shift: frame.forward().scale(-s(d)), ..none }
+                Motion {
+                    shift: frame.forward().scale(-s(d)),
+                    ..none
+                }
             }
             Step::Sidestep(d) => {
                 if !d.is_finite() {
                     return Err(bad("sidestep"));
                 }
-                Motion { shift: frame.right().scale(s(d)), ..none }
+                Motion {
+                    shift: frame.right().scale(s(d)),
+                    ..none
+                }
             }
             Step::Oblique { forward, right } => {
                 if !(forward.is_finite() && right.is_finite()) {
                     return Err(bad("oblique move"));
                 }
-                Motion { shift: frame.forward().scale(s(forward)).add(frame.right().scale(s(right))), ..none }
+                Motion {
+                    shift: frame
+                        .forward()
+                        .scale(s(forward))
+                        .plus(frame.right().scale(s(right))),
+                    ..none
+                }
             }
             Step::Wheel { corner, degrees } => {
                 if !(degrees.is_finite() && (0.0..=180.0).contains(&degrees)) {
-                    return Err(RuleError::Illegal("a wheel must be between 0 and 180 degrees".into()));
+                    return Err(RuleError::Illegal(
+                        "a wheel must be between 0 and 180 degrees".into(),
+                    ));
                 }
                 match corner {
-                    Corner::Left => Motion { pivot: frame.front_left(), deg: -degrees, ..none },
-                    Corner::Right => Motion { pivot: frame.front_right(), deg: degrees, ..none },
+                    Corner::Left => Motion {
+                        pivot: frame.front_left(),
+                        deg: -degrees,
+                        ..none
+                    },
+                    Corner::Right => Motion {
+                        pivot: frame.front_right(),
+                        deg: degrees,
+                        ..none
+                    },
                 }
             }
             Step::Pivot(deg) => {
                 if !(deg.is_finite() && deg.abs() <= 360.0) {
-                    return Err(RuleError::Illegal("a pivot must be between -360 and 360 degrees".into()));
+                    return Err(RuleError::Illegal(
+                        "a pivot must be between -360 and 360 degrees".into(),
+                    ));
                 }
-                Motion { pivot: frame.centre, deg, ..none }
+                Motion {
+                    pivot: frame.centre,
+                    deg,
+                    ..none
+                }
             }
-            Step::AboutFace => Motion { pivot: frame.centre, deg: 180.0, own_centre: true, ..none },
-            Step::ToContact(_) => return Err(RuleError::Illegal("a move into contact must be the last step".into())),
+            Step::AboutFace => Motion {
+                pivot: frame.centre,
+                deg: 180.0,
+                own_centre: true,
+                ..none
+            },
+            Step::ToContact(_) => {
+                return Err(RuleError::Illegal(
+                    "a move into contact must be the last step".into(),
+                ));
+            }
         })
     }
 
@@ -494,9 +689,18 @@ impl Dbn {
     /// Nothing changes: the caller applies the plan.
     /// `measured` is false for moves whose distance the rules do not measure (a Musket wheel or
     /// about face made instead of moving).
-    pub fn plan_move(&self, b: &Battle, ids: &[UnitId], steps: &[Step], charge_target: Option<&UnitId>, measured: bool) -> Result<MovePlan, RuleError> {
+    pub fn plan_move(
+        &self,
+        b: &Battle,
+        ids: &[UnitId],
+        steps: &[Step],
+        charge_target: Option<&UnitId>,
+        measured: bool,
+    ) -> Result<MovePlan, RuleError> {
         if ids.is_empty() {
-            return Err(RuleError::Illegal("a group move needs at least one unit".into()));
+            return Err(RuleError::Illegal(
+                "a group move needs at least one unit".into(),
+            ));
         }
         if steps.is_empty() && charge_target.is_none() {
             return Err(RuleError::Illegal("a move needs at least one step".into()));
@@ -508,13 +712,21 @@ impl Dbn {
         for id in ids {
             let u = b.unit(id)?.clone();
             if units.iter().any(|x| x.id == u.id) {
-                return Err(RuleError::Illegal(format!("{} is named twice in the group", u.id)));
+                return Err(RuleError::Illegal(format!(
+                    "{} is named twice in the group",
+                    u.id
+                )));
             }
             units.push(u);
         }
         let lead = units[0].clone();
-        if units.iter().any(|u| norm_deg(u.base.facing - lead.base.facing).abs() > 1.0) {
-            return Err(RuleError::Illegal("a group must all face the same way".into()));
+        if units
+            .iter()
+            .any(|u| norm_deg(u.base.facing - lead.base.facing).abs() > 1.0)
+        {
+            return Err(RuleError::Illegal(
+                "a group must all face the same way".into(),
+            ));
         }
         let mut frame = group_frame(&units);
         let mut bases: Vec<Base> = units.iter().map(|u| u.base).collect();
@@ -523,7 +735,10 @@ impl Dbn {
         let mut half_speed = 0.0f32;
         for step in steps {
             let m = self.motion(b, &frame, step)?;
-            let n = (m.deg.abs() / 5.0).max(m.shift.len() / 4.0).ceil().clamp(1.0, 400.0) as usize;
+            let n = (m.deg.abs() / 5.0)
+                .max(m.shift.len() / 4.0)
+                .ceil()
+                .clamp(1.0, 400.0) as usize;
             for (i, base) in bases.iter_mut().enumerate() {
                 for (k, c) in base.corners().iter().enumerate() {
                     travel[i][k] += m.travel(*c, base.centre);
@@ -546,23 +761,38 @@ impl Dbn {
                 return Err(RuleError::Illegal(format!("{} is a friend", target.name)));
             }
             if !target.alive() {
-                return Err(RuleError::Illegal(format!("{} is no longer on the table", target.name)));
+                return Err(RuleError::Illegal(format!(
+                    "{} is no longer on the table",
+                    target.name
+                )));
             }
             let start = bases[0];
-            let dist = sweep_to_contact(&start, &target.base).ok_or_else(|| RuleError::Illegal(format!("{} is not straight ahead of {}", target.name, lead.name)))?;
+            let dist = sweep_to_contact(&start, &target.base).ok_or_else(|| {
+                RuleError::Illegal(format!(
+                    "{} is not straight ahead of {}",
+                    target.name, lead.name
+                ))
+            })?;
             let shift = start.forward().scale(dist);
             let n = (dist / 4.0).ceil().clamp(1.0, 400.0) as usize;
             for (i, base) in bases.iter_mut().enumerate() {
-                for k in 0..4 {
-                    travel[i][k] += dist;
+                for t in travel[i].iter_mut() {
+                    *t += dist;
                 }
                 for j in 1..=n {
-                    samples[i].push(Base { centre: base.centre.add(shift.scale(j as f32 / n as f32)), ..*base });
+                    samples[i].push(Base {
+                        centre: base.centre.plus(shift.scale(j as f32 / n as f32)),
+                        ..*base
+                    });
                 }
-                base.centre = base.centre.add(shift);
+                base.centre = base.centre.plus(shift);
             }
         }
-        let distance_mm = travel.iter().flat_map(|t| t.iter()).fold(0f32, |a, x| a.max(*x)) + b.scale.to_mm(half_speed);
+        let distance_mm = travel
+            .iter()
+            .flat_map(|t| t.iter())
+            .fold(0f32, |a, x| a.max(*x))
+            + b.scale.to_mm(half_speed);
         let distance = b.scale.from_mm(distance_mm);
 
         // Going over every sampled position.
@@ -575,18 +805,28 @@ impl Dbn {
                     road = false;
                 }
                 if !b.table.holds(base) {
-                    return Err(RuleError::Illegal(format!("{} would leave the table", units[i].name)));
+                    return Err(RuleError::Illegal(format!(
+                        "{} would leave the table",
+                        units[i].name
+                    )));
                 }
                 for river in b.terrain.touching(base, &[FeatureKind::River]) {
                     if !b.terrain.on_bridge(base) {
-                        return Err(RuleError::Illegal(format!("{} cannot cross {} except by a bridge", units[i].name, river.name)));
+                        return Err(RuleError::Illegal(format!(
+                            "{} cannot cross {} except by a bridge",
+                            units[i].name, river.name
+                        )));
                     }
                 }
             }
         }
         why.sort();
         why.dedup();
-        let going = Going { bad: !why.is_empty(), road: road && why.is_empty(), why };
+        let going = Going {
+            bad: !why.is_empty(),
+            road: road && why.is_empty(),
+            why,
+        };
 
         // Allowance: the slowest member of the group.
         let mut allowance = f32::INFINITY;
@@ -600,7 +840,11 @@ impl Dbn {
                 t.gg
             };
             let Some(rate) = rate else {
-                return Err(RuleError::Illegal(format!("{} cannot enter {}", t.name, going.describe())));
+                return Err(RuleError::Illegal(format!(
+                    "{} cannot enter {}",
+                    t.name,
+                    going.describe()
+                )));
             };
             allowance = allowance.min(rate);
         }
@@ -608,7 +852,12 @@ impl Dbn {
             return Err(RuleError::Illegal(format!("{} cannot move", lead.name)));
         }
         if measured && distance > allowance + 0.5 {
-            return Err(RuleError::TooFar { unit: lead.id.clone(), distance, allowance, units: b.scale.unit.clone() });
+            return Err(RuleError::TooFar {
+                unit: lead.id.clone(),
+                distance,
+                allowance,
+                units: b.scale.unit.clone(),
+            });
         }
 
         // Collisions with every other unit along the way.
@@ -618,7 +867,10 @@ impl Dbn {
                     continue;
                 }
                 if s.iter().skip(1).any(|base| base.overlaps(&other.base)) {
-                    return Err(RuleError::Illegal(format!("{} would pass through {}", units[i].name, other.name)));
+                    return Err(RuleError::Illegal(format!(
+                        "{} would pass through {}",
+                        units[i].name, other.name
+                    )));
                 }
             }
         }
@@ -626,18 +878,49 @@ impl Dbn {
         // Contact at the end: the lead's front edge against an enemy edge.
         if let Some(tid) = charge_target {
             let target = b.unit(tid)?;
-            let c = target.base.touched_by(&bases[0]).filter(|c| c.own_edge == Edge::Front).ok_or_else(|| RuleError::Illegal(format!("{} does not reach the front edge contact with {}", lead.name, target.name)))?;
+            let c = target
+                .base
+                .touched_by(&bases[0])
+                .filter(|c| c.own_edge == Edge::Front)
+                .ok_or_else(|| {
+                    RuleError::Illegal(format!(
+                        "{} does not reach the front edge contact with {}",
+                        lead.name, target.name
+                    ))
+                })?;
             let conformed = conform(&bases[0], &target.base, c);
-            let conformed_ok = b.alive().all(|o| o.id == lead.id || o.id == target.id || !conformed.overlaps(&o.base)) && b.table.holds(&conformed);
-            contact = Some((tid.clone(), if conformed_ok { conformed } else { bases[0] }, c));
+            let conformed_ok = b
+                .alive()
+                .all(|o| o.id == lead.id || o.id == target.id || !conformed.overlaps(&o.base))
+                && b.table.holds(&conformed);
+            contact = Some((
+                tid.clone(),
+                if conformed_ok { conformed } else { bases[0] },
+                c,
+            ));
         } else {
             for (i, base) in bases.iter().enumerate() {
-                if let Some(e) = b.alive().find(|e| e.side != units[i].side && e.base.touched_by(base).is_some_and(|c| c.own_edge == Edge::Front)) {
-                    let c = e.base.touched_by(base).unwrap_or(Contact { edge: Edge::Front, own_edge: Edge::Front, overlap: 0.0 });
+                if let Some(e) = b.alive().find(|e| {
+                    e.side != units[i].side
+                        && e.base
+                            .touched_by(base)
+                            .is_some_and(|c| c.own_edge == Edge::Front)
+                }) {
+                    let c = e.base.touched_by(base).unwrap_or(Contact {
+                        edge: Edge::Front,
+                        own_edge: Edge::Front,
+                        overlap: 0.0,
+                    });
                     let conformed = conform(base, &e.base, c);
-                    let conformed_ok = b.alive().all(|o| o.id == units[i].id || o.id == e.id || !conformed.overlaps(&o.base)) && b.table.holds(&conformed);
+                    let conformed_ok = b.alive().all(|o| {
+                        o.id == units[i].id || o.id == e.id || !conformed.overlaps(&o.base)
+                    }) && b.table.holds(&conformed);
                     if i == 0 {
-                        contact = Some((e.id.clone(), if conformed_ok { conformed } else { *base }, c));
+                        contact = Some((
+                            e.id.clone(),
+                            if conformed_ok { conformed } else { *base },
+                            c,
+                        ));
                     }
                 }
             }
@@ -659,20 +942,29 @@ impl Dbn {
                 }
                 // A straight advance towards the unit exerting the zone is allowed (DB7YW Muskets
                 // fire and charge at 100 paces, inside a one-base-width zone).
-                let towards = matches!(steps, [Step::Advance(_)]) && s[0].in_arc(&e.base, self.num("arc_half_angle"));
+                let towards = matches!(steps, [Step::Advance(_)])
+                    && s[0].in_arc(&e.base, self.num("arc_half_angle"));
                 if towards {
                     continue;
                 }
                 if started_in {
                     let away = steps.iter().all(|st| matches!(st, Step::Backstep(_))) || {
                         let d0 = s[0].distance(&e.base);
-                        s.windows(2).all(|w| w[1].distance(&e.base) >= w[0].distance(&e.base) - 0.01) && s.last().is_some_and(|l| l.distance(&e.base) > d0)
+                        s.windows(2)
+                            .all(|w| w[1].distance(&e.base) >= w[0].distance(&e.base) - 0.01)
+                            && s.last().is_some_and(|l| l.distance(&e.base) > d0)
                     };
                     if !away {
-                        return Err(RuleError::Illegal(format!("{} is in the threat zone of {}: it may only advance towards it, move into contact or move directly away", units[i].name, e.name)));
+                        return Err(RuleError::Illegal(format!(
+                            "{} is in the threat zone of {}: it may only advance towards it, move into contact or move directly away",
+                            units[i].name, e.name
+                        )));
                     }
                 } else {
-                    return Err(RuleError::Illegal(format!("{} enters the threat zone of {}", units[i].name, e.name)));
+                    return Err(RuleError::Illegal(format!(
+                        "{} enters the threat zone of {}",
+                        units[i].name, e.name
+                    )));
                 }
             }
         }
@@ -684,8 +976,20 @@ impl Dbn {
         {
             ends[0].1 = *conformed;
         }
-        let cost = units.iter().map(|u| self.move_cost(b, u)).max().unwrap_or(1);
-        Ok(MovePlan { ends, starts, distance, allowance, going, contact, cost })
+        let cost = units
+            .iter()
+            .map(|u| self.move_cost(b, u))
+            .max()
+            .unwrap_or(1);
+        Ok(MovePlan {
+            ends,
+            starts,
+            distance,
+            allowance,
+            going,
+            contact,
+            cost,
+        })
     }
 
     // ----- contact and close combat -------------------------------------------------
@@ -695,9 +999,24 @@ impl Dbn {
         b.alive()
             .filter(|e| e.side != u.side)
             .filter_map(|e| {
-                let theirs = u.base.touched_by(&e.base).filter(|c| c.own_edge == Edge::Front);
-                let ours = e.base.touched_by(&u.base).filter(|c| c.own_edge == Edge::Front);
-                theirs.or(ours).map(|_| (e.id.clone(), u.base.touched_by(&e.base).unwrap_or(Contact { edge: Edge::Front, own_edge: Edge::Front, overlap: 0.0 })))
+                let theirs = u
+                    .base
+                    .touched_by(&e.base)
+                    .filter(|c| c.own_edge == Edge::Front);
+                let ours = e
+                    .base
+                    .touched_by(&u.base)
+                    .filter(|c| c.own_edge == Edge::Front);
+                theirs.or(ours).map(|_| {
+                    (
+                        e.id.clone(),
+                        u.base.touched_by(&e.base).unwrap_or(Contact {
+                            edge: Edge::Front,
+                            own_edge: Edge::Front,
+                            overlap: 0.0,
+                        }),
+                    )
+                })
             })
             .collect()
     }
@@ -722,9 +1041,15 @@ impl Dbn {
     /// Friends giving close combat support to `u` against `enemy`.
     pub fn combat_supporters(&self, b: &Battle, u: &Unit, enemy: &Unit) -> Vec<UnitId> {
         b.alive()
-            .filter(|f| f.side == u.side && f.id != u.id && !self.is_commander(f) && f.troop != "Bg")
+            .filter(|f| {
+                f.side == u.side && f.id != u.id && !self.is_commander(f) && f.troop != "Bg"
+            })
             .filter(|f| norm_deg(f.base.facing - u.base.facing).abs() < 1.0)
-            .filter(|f| u.base.touched_by(&f.base).is_some_and(|c| c.edge != Edge::Front))
+            .filter(|f| {
+                u.base
+                    .touched_by(&f.base)
+                    .is_some_and(|c| c.edge != Edge::Front)
+            })
             .filter(|f| self.contacts(b, f).iter().all(|(e, _)| e == &enemy.id))
             .map(|f| f.id.clone())
             .collect()
@@ -735,7 +1060,12 @@ impl Dbn {
         b.alive()
             .filter(|g| g.side == u.side && self.is_commander(g) && g.id != u.id)
             .find(|g| {
-                u.base.touched_by(&g.base).is_some_and(|c| c.edge != Edge::Front && c.overlap >= edge_len(&u.base, c.edge).min(edge_len(&g.base, c.own_edge)) - 2.0 * CONTACT_EPS)
+                u.base.touched_by(&g.base).is_some_and(|c| {
+                    c.edge != Edge::Front
+                        && c.overlap
+                            >= edge_len(&u.base, c.edge).min(edge_len(&g.base, c.own_edge))
+                                - 2.0 * CONTACT_EPS
+                })
             })
             .map(|g| g.id.clone())
     }
@@ -743,7 +1073,13 @@ impl Dbn {
     // ----- firing --------------------------------------------------------------------
 
     /// Why `shooter` cannot fire at `target`, or Ok with the range in ruleset units.
-    pub fn fire_check(&self, b: &Battle, shooter: &Unit, target: &Unit, for_support: bool) -> Result<f32, String> {
+    pub fn fire_check(
+        &self,
+        b: &Battle,
+        shooter: &Unit,
+        target: &Unit,
+        for_support: bool,
+    ) -> Result<f32, String> {
         let t = self.troop_of(shooter);
         let Some(range) = t.range else {
             return Err(format!("{} cannot fire", t.name));
@@ -763,10 +1099,16 @@ impl Dbn {
             }
             let ga_like = shooter.troop != "FA";
             if shooter.bound.limber_changed && !ga_like {
-                return Err(format!("{} limbered or unlimbered this bound", shooter.name));
+                return Err(format!(
+                    "{} limbered or unlimbered this bound",
+                    shooter.name
+                ));
             }
             if shooter.bound.moved {
-                return Err(format!("{} moved this bound: artillery may move or fire", shooter.name));
+                return Err(format!(
+                    "{} moved this bound: artillery may move or fire",
+                    shooter.name
+                ));
             }
         }
         if self.in_close_combat(b, shooter) {
@@ -776,19 +1118,32 @@ impl Dbn {
             return Err(format!("{} is in close combat", target.name));
         }
         if !self.on_bg_edge(b, shooter) {
-            return Err(format!("{} is inside bad going, not on its edge", shooter.name));
+            return Err(format!(
+                "{} is inside bad going, not on its edge",
+                shooter.name
+            ));
         }
-        if !shooter.base.in_arc(&target.base, self.num("arc_half_angle")) {
+        if !shooter
+            .base
+            .in_arc(&target.base, self.num("arc_half_angle"))
+        {
             return Err(format!("{} is out of arc", target.name));
         }
-        let dist = b.scale.from_mm(shooter.base.front_edge_distance(&target.base));
+        let dist = b
+            .scale
+            .from_mm(shooter.base.front_edge_distance(&target.base));
         let mut limit = range;
         let woods = [FeatureKind::Woods];
-        if b.terrain.touching(&target.base, &woods).next().is_some() || b.terrain.touching(&shooter.base, &woods).next().is_some() {
+        if b.terrain.touching(&target.base, &woods).next().is_some()
+            || b.terrain.touching(&shooter.base, &woods).next().is_some()
+        {
             limit = limit.min(self.num("woods_visibility"));
         }
         if dist > limit + 0.5 {
-            return Err(format!("{} is out of range: {:.0} {} of {:.0}", target.name, dist, b.scale.unit, limit));
+            return Err(format!(
+                "{} is out of range: {:.0} {} of {:.0}",
+                target.name, dist, b.scale.unit, limit
+            ));
         }
         self.line_of_sight(b, shooter, target)?;
         Ok(dist)
@@ -802,7 +1157,7 @@ impl Dbn {
         let probe = u.base.depth * self.num("fire_edge_depth");
         let kinds = self.bad_going_kinds();
         u.base.edge_points(Edge::Front, 3).iter().any(|p| {
-            let q = p.add(u.base.forward().scale(probe));
+            let q = p.plus(u.base.forward().scale(probe));
             b.terrain.at(q, &kinds).next().is_none()
         })
     }
@@ -811,7 +1166,9 @@ impl Dbn {
     /// Err names what blocks.
     pub fn line_of_sight(&self, b: &Battle, from: &Unit, to: &Unit) -> Result<(), String> {
         let src = from.base.edge_points(Edge::Front, 3);
-        let dst = to.base.edge_points(to.base.edge_facing(from.base.centre), 3);
+        let dst = to
+            .base
+            .edge_points(to.base.edge_facing(from.base.centre), 3);
         let s_level = b.terrain.level_at(from.base.centre);
         let t_level = b.terrain.level_at(to.base.centre);
         let woods_vis = b.scale.to_mm(self.num("woods_visibility"));
@@ -825,16 +1182,32 @@ impl Dbn {
                 }
             }
         }
-        Err(format!("no line of sight to {}: blocked by {}", to.name, first_block))
+        Err(format!(
+            "no line of sight to {}: blocked by {}",
+            to.name, first_block
+        ))
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn line_blocker(&self, b: &Battle, from: &Unit, to: &Unit, a: Pt, c: Pt, level: u8, woods_vis: f32) -> Option<String> {
+    fn line_blocker(
+        &self,
+        b: &Battle,
+        from: &Unit,
+        to: &Unit,
+        a: Pt,
+        c: Pt,
+        level: u8,
+        woods_vis: f32,
+    ) -> Option<String> {
         // Trim the ends so that units touching the firer or target at a corner do not block
         // lines that start there; a line grazing a base's edge is blocked.
         let len = a.dist(c);
         let trim = CONTACT_EPS.min(len / 4.0);
-        let (ta, tc) = if len > 0.0 { (a.lerp(c, trim / len), c.lerp(a, trim / len)) } else { (a, c) };
+        let (ta, tc) = if len > 0.0 {
+            (a.lerp(c, trim / len), c.lerp(a, trim / len))
+        } else {
+            (a, c)
+        };
         for u in b.alive() {
             if u.id == from.id || u.id == to.id {
                 continue;
@@ -845,7 +1218,11 @@ impl Dbn {
         }
         for f in &b.terrain.features {
             let (lo, hi) = f.bounds();
-            if a.x.max(c.x) < lo.x || a.x.min(c.x) > hi.x || a.y.max(c.y) < lo.y || a.y.min(c.y) > hi.y {
+            if a.x.max(c.x) < lo.x
+                || a.x.min(c.x) > hi.x
+                || a.y.max(c.y) < lo.y
+                || a.y.min(c.y) > hi.y
+            {
                 continue;
             }
             match f.kind {
@@ -857,15 +1234,11 @@ impl Dbn {
                         return Some(f.name.clone());
                     }
                 }
-                FeatureKind::Hill if f.level > level => {
-                    if f.inside_length(a, c) > 0.5 {
-                        return Some(f.name.clone());
-                    }
+                FeatureKind::Hill if f.level > level && f.inside_length(a, c) > 0.5 => {
+                    return Some(f.name.clone());
                 }
-                FeatureKind::Woods => {
-                    if f.inside_length(a, c) > woods_vis {
-                        return Some(f.name.clone());
-                    }
+                FeatureKind::Woods if f.inside_length(a, c) > woods_vis => {
+                    return Some(f.name.clone());
                 }
                 _ => {}
             }
@@ -882,11 +1255,19 @@ impl Dbn {
         let mut got = 0.0;
         for j in 1..=n {
             let d = dist * j as f32 / n as f32;
-            let base = Base { centre: start.centre.add(dir.scale(d)), ..*start };
+            let base = Base {
+                centre: start.centre.plus(dir.scale(d)),
+                ..*start
+            };
             if !b.table.holds(&base) {
                 return (got, true);
             }
-            if b.terrain.touching(&base, &[FeatureKind::River]).next().is_some() && !b.terrain.on_bridge(&base) {
+            if b.terrain
+                .touching(&base, &[FeatureKind::River])
+                .next()
+                .is_some()
+                && !b.terrain.on_bridge(&base)
+            {
                 return (got, true);
             }
             for o in b.alive().filter(|o| o.id != who.id) {
@@ -901,7 +1282,12 @@ impl Dbn {
 
     /// Recoil one base depth straight back. Destroyed when blocked by enemy, table edge or
     /// impassable ground; stops short against friends.
-    pub fn recoil(&self, b: &mut Battle, out: &mut Vec<Event>, id: &UnitId) -> Result<(), RuleError> {
+    pub fn recoil(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+    ) -> Result<(), RuleError> {
         let u = b.unit(id)?.clone();
         if !u.alive() {
             return Ok(());
@@ -910,11 +1296,27 @@ impl Dbn {
         // Ignore the enemy it is recoiling from: sliding starts in contact with it.
         let (got, blocked) = self.slide(b, &u, &u.base, back, u.base.depth);
         if blocked {
-            b.emit(out, Event::Destroyed { unit: id.clone(), reason: "could not recoil".into() });
+            b.emit(
+                out,
+                Event::Destroyed {
+                    unit: id.clone(),
+                    reason: "could not recoil".into(),
+                },
+            );
             return Ok(());
         }
-        let to = Base { centre: u.base.centre.add(back.scale(got)), ..u.base };
-        b.emit(out, Event::Recoiled { unit: id.clone(), from: u.base, to });
+        let to = Base {
+            centre: u.base.centre.plus(back.scale(got)),
+            ..u.base
+        };
+        b.emit(
+            out,
+            Event::Recoiled {
+                unit: id.clone(),
+                from: u.base,
+                to,
+            },
+        );
         Ok(())
     }
 
@@ -925,21 +1327,46 @@ impl Dbn {
         if !u.alive() {
             return Ok(());
         }
-        let turned = Base { facing: norm_facing(u.base.facing + 180.0), ..u.base };
+        let turned = Base {
+            facing: norm_facing(u.base.facing + 180.0),
+            ..u.base
+        };
         let dist = b.scale.to_mm(self.num("flee_distance"));
         let (got, blocked) = self.slide(b, &u, &turned, turned.forward(), dist);
         if blocked {
-            b.emit(out, Event::Destroyed { unit: id.clone(), reason: "fled off the table or into the enemy".into() });
+            b.emit(
+                out,
+                Event::Destroyed {
+                    unit: id.clone(),
+                    reason: "fled off the table or into the enemy".into(),
+                },
+            );
             return Ok(());
         }
-        let to = Base { centre: turned.centre.add(turned.forward().scale(got)), ..turned };
-        b.emit(out, Event::Fled { unit: id.clone(), from: u.base, to });
+        let to = Base {
+            centre: turned.centre.plus(turned.forward().scale(got)),
+            ..turned
+        };
+        b.emit(
+            out,
+            Event::Fled {
+                unit: id.clone(),
+                from: u.base,
+                to,
+            },
+        );
         Ok(())
     }
 
     /// Advance straight ahead up to one base depth, stopping at contact. Returns the enemy
     /// contacted, if any.
-    pub fn follow_up(&self, b: &mut Battle, out: &mut Vec<Event>, id: &UnitId, recoiled: Option<&UnitId>) -> Result<Option<UnitId>, RuleError> {
+    pub fn follow_up(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+        recoiled: Option<&UnitId>,
+    ) -> Result<Option<UnitId>, RuleError> {
         let u = b.unit(id)?.clone();
         if !u.alive() {
             return Ok(None);
@@ -948,23 +1375,54 @@ impl Dbn {
         if got <= 0.0 {
             return Ok(None);
         }
-        let mut to = Base { centre: u.base.centre.add(u.base.forward().scale(got)), ..u.base };
-        let hit = b.alive().find(|e| e.side != u.side && e.base.touched_by(&to).is_some_and(|c| c.own_edge == Edge::Front)).map(|e| (e.id.clone(), e.base));
+        let mut to = Base {
+            centre: u.base.centre.plus(u.base.forward().scale(got)),
+            ..u.base
+        };
+        let hit = b
+            .alive()
+            .find(|e| {
+                e.side != u.side
+                    && e.base
+                        .touched_by(&to)
+                        .is_some_and(|c| c.own_edge == Edge::Front)
+            })
+            .map(|e| (e.id.clone(), e.base));
         if let Some((_, eb)) = &hit
             && let Some(c) = eb.touched_by(&to)
         {
             let conformed = conform(&to, eb, c);
-            if b.alive().all(|o| o.id == u.id || o.base == *eb || !conformed.overlaps(&o.base)) && b.table.holds(&conformed) {
+            if b.alive()
+                .all(|o| o.id == u.id || o.base == *eb || !conformed.overlaps(&o.base))
+                && b.table.holds(&conformed)
+            {
                 to = conformed;
             }
         }
-        let continuing = hit.as_ref().map(|h| h.0.clone()).filter(|h| Some(h) == recoiled);
-        b.emit(out, Event::Pursued { unit: id.clone(), from: u.base, to, continuing });
+        let continuing = hit
+            .as_ref()
+            .map(|h| h.0.clone())
+            .filter(|h| Some(h) == recoiled);
+        b.emit(
+            out,
+            Event::Pursued {
+                unit: id.clone(),
+                from: u.base,
+                to,
+                continuing,
+            },
+        );
         Ok(hit.map(|h| h.0))
     }
 
     /// Adds hits and their consequences (shaken, destroyed).
-    pub fn add_hits(&self, b: &mut Battle, out: &mut Vec<Event>, id: &UnitId, n: u32) -> Result<bool, RuleError> {
+    pub fn add_hits(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+        n: u32,
+    ) -> Result<bool, RuleError> {
         if n == 0 {
             return Ok(false);
         }
@@ -973,9 +1431,22 @@ impl Dbn {
             return Ok(false);
         }
         let total = u.status.hits + n;
-        b.emit(out, Event::Hit { unit: id.clone(), hits: n, total });
+        b.emit(
+            out,
+            Event::Hit {
+                unit: id.clone(),
+                hits: n,
+                total,
+            },
+        );
         if total as f32 >= self.num("destroyed_hits") {
-            b.emit(out, Event::Destroyed { unit: id.clone(), reason: format!("{total} hits") });
+            b.emit(
+                out,
+                Event::Destroyed {
+                    unit: id.clone(),
+                    reason: format!("{total} hits"),
+                },
+            );
             return Ok(true);
         }
         if total as f32 >= self.num("shaken_hits") && !u.status.shaken {
@@ -995,7 +1466,14 @@ impl Dbn {
         Some((step % 2, Division::ORDER[step / 2]))
     }
 
-    pub fn deploy(&self, b: &mut Battle, out: &mut Vec<Event>, id: &UnitId, centre: Pt, facing: f32) -> Result<(), RuleError> {
+    pub fn deploy(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+        centre: Pt,
+        facing: f32,
+    ) -> Result<(), RuleError> {
         let Some((side, div)) = self.deployment_turn(b) else {
             return Err(RuleError::Illegal("deployment is over".into()));
         };
@@ -1004,84 +1482,190 @@ impl Dbn {
             return Err(RuleError::NotYourUnit(id.clone()));
         }
         if !u.status.undeployed {
-            return Err(RuleError::Illegal(format!("{} is already deployed", u.name)));
+            return Err(RuleError::Illegal(format!(
+                "{} is already deployed",
+                u.name
+            )));
         }
         let udiv = u.division.unwrap_or(Division::Centre);
         if udiv != div {
-            return Err(RuleError::Illegal(format!("{} belongs to the {:?} division; the {:?} division is deploying", u.name, udiv, div)));
+            return Err(RuleError::Illegal(format!(
+                "{} belongs to the {:?} division; the {:?} division is deploying",
+                u.name, udiv, div
+            )));
         }
         if !(centre.is_finite() && facing.is_finite()) {
-            return Err(RuleError::Illegal("deployment position must be numbers".into()));
+            return Err(RuleError::Illegal(
+                "deployment position must be numbers".into(),
+            ));
         }
         let base = Base::new(centre, facing, u.base.width, u.base.depth);
         if !b.table.holds(&base) {
-            return Err(RuleError::Illegal(format!("{} would be off the table", u.name)));
+            return Err(RuleError::Illegal(format!(
+                "{} would be off the table",
+                u.name
+            )));
         }
         let zones: Vec<_> = b.zones.iter().filter(|z| z.side == side).collect();
         if !zones.is_empty() && !zones.iter().any(|z| z.holds(&base)) {
-            return Err(RuleError::Illegal(format!("{} must deploy inside its deployment zone", u.name)));
+            return Err(RuleError::Illegal(format!(
+                "{} must deploy inside its deployment zone",
+                u.name
+            )));
         }
         if let Some(o) = b.alive().find(|o| o.id != u.id && base.overlaps(&o.base)) {
-            return Err(RuleError::Illegal(format!("{} would overlap {}", u.name, o.name)));
+            return Err(RuleError::Illegal(format!(
+                "{} would overlap {}",
+                u.name, o.name
+            )));
         }
         if div != Division::Reserve {
             let min = b.scale.to_mm(self.num("deploy_distance"));
-            if let Some(e) = b.alive().find(|e| e.side != side && e.division != Some(Division::Reserve) && e.base.distance(&base) < min - 0.5) {
-                return Err(RuleError::Illegal(format!("{} must deploy at least {:.0} {} from {}", u.name, self.num("deploy_distance"), b.scale.unit, e.name)));
+            if let Some(e) = b.alive().find(|e| {
+                e.side != side
+                    && e.division != Some(Division::Reserve)
+                    && e.base.distance(&base) < min - 0.5
+            }) {
+                return Err(RuleError::Illegal(format!(
+                    "{} must deploy at least {:.0} {} from {}",
+                    u.name,
+                    self.num("deploy_distance"),
+                    b.scale.unit,
+                    e.name
+                )));
             }
         }
-        b.emit(out, Event::Deployed { unit: id.clone(), to: base });
+        b.emit(
+            out,
+            Event::Deployed {
+                unit: id.clone(),
+                to: base,
+            },
+        );
         Ok(())
     }
 
     /// Ends the current deployment step.
-    pub fn end_deployment_step(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
+    pub fn end_deployment_step(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
         let Some((side, div)) = self.deployment_turn(b) else {
             return Err(RuleError::Illegal("deployment is over".into()));
         };
-        if let Some(u) = b.units.iter().find(|u| u.side == side && u.status.undeployed && u.division.unwrap_or(Division::Centre) == div) {
-            return Err(RuleError::Illegal(format!("{} of the {:?} division is not yet deployed", u.name, div)));
+        if let Some(u) = b.units.iter().find(|u| {
+            u.side == side && u.status.undeployed && u.division.unwrap_or(Division::Centre) == div
+        }) {
+            return Err(RuleError::Illegal(format!(
+                "{} of the {:?} division is not yet deployed",
+                u.name, div
+            )));
         }
-        b.emit(out, Event::DeploymentStep { side, division: div });
+        b.emit(
+            out,
+            Event::DeploymentStep {
+                side,
+                division: div,
+            },
+        );
         if b.deployment_step >= 8 {
-            b.emit(out, Event::PhaseBegan { turn: 1, phase: Phase::Command, side: 0 });
+            b.emit(
+                out,
+                Event::PhaseBegan {
+                    turn: 1,
+                    phase: Phase::Command,
+                    side: 0,
+                },
+            );
         }
         Ok(())
     }
 
     /// Fortify a town (BUA) or village (NLF) before the battle: the defender only.
-    pub fn fortify(&self, b: &mut Battle, out: &mut Vec<Event>, feature: &str) -> Result<(), RuleError> {
+    pub fn fortify(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        feature: &str,
+    ) -> Result<(), RuleError> {
         if b.phase != Phase::Deployment {
-            return Err(RuleError::WrongPhase { command: "fortify".into(), phase: b.phase });
+            return Err(RuleError::WrongPhase {
+                command: "fortify".into(),
+                phase: b.phase,
+            });
         }
         let Some((side, _)) = self.deployment_turn(b) else {
             return Err(RuleError::Illegal("deployment is over".into()));
         };
         if !b.sides.get(side).is_some_and(|s| s.defender) {
-            return Err(RuleError::Illegal("only the defending army may fortify".into()));
+            return Err(RuleError::Illegal(
+                "only the defending army may fortify".into(),
+            ));
         }
-        let f = b.terrain.get(feature).ok_or_else(|| RuleError::UnknownFeature(feature.to_string()))?;
+        let f = b
+            .terrain
+            .get(feature)
+            .ok_or_else(|| RuleError::UnknownFeature(feature.to_string()))?;
         let cost = match f.kind {
             FeatureKind::Town => self.num("fortify_bua_cost"),
             FeatureKind::Village => self.num("fortify_nlf_cost"),
-            _ => return Err(RuleError::Illegal(format!("{} is not a town or village", f.name))),
+            _ => {
+                return Err(RuleError::Illegal(format!(
+                    "{} is not a town or village",
+                    f.name
+                )));
+            }
         };
         if f.fortified {
-            return Err(RuleError::Illegal(format!("{} is already fortified", f.name)));
+            return Err(RuleError::Illegal(format!(
+                "{} is already fortified",
+                f.name
+            )));
         }
-        let spent: f32 = b.terrain.features.iter().filter(|f| f.fortified).map(|f| if f.kind == FeatureKind::Town { self.num("fortify_bua_cost") } else { self.num("fortify_nlf_cost") }).sum();
+        let spent: f32 = b
+            .terrain
+            .features
+            .iter()
+            .filter(|f| f.fortified)
+            .map(|f| {
+                if f.kind == FeatureKind::Town {
+                    self.num("fortify_bua_cost")
+                } else {
+                    self.num("fortify_nlf_cost")
+                }
+            })
+            .sum();
         let army = super::army::army_cost(self, b, side);
         if army > 0.0 && army + spent + cost > self.data.army.points + 1e-3 {
-            return Err(RuleError::Illegal(format!("fortifying costs {cost} army points; the army already costs {:.2} of {}", army + spent, self.data.army.points)));
+            return Err(RuleError::Illegal(format!(
+                "fortifying costs {cost} army points; the army already costs {:.2} of {}",
+                army + spent,
+                self.data.army.points
+            )));
         }
-        b.emit(out, Event::Fortified { feature: feature.to_string() });
+        b.emit(
+            out,
+            Event::Fortified {
+                feature: feature.to_string(),
+            },
+        );
         Ok(())
     }
 
     /// Limber or unlimber artillery.
-    pub fn limber(&self, b: &mut Battle, out: &mut Vec<Event>, id: &UnitId, limber: bool) -> Result<(), RuleError> {
+    pub fn limber(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+        limber: bool,
+    ) -> Result<(), RuleError> {
         if b.phase != Phase::Movement {
-            return Err(RuleError::WrongPhase { command: if limber { "limber" } else { "unlimber" }.into(), phase: b.phase });
+            return Err(RuleError::WrongPhase {
+                command: if limber { "limber" } else { "unlimber" }.into(),
+                phase: b.phase,
+            });
         }
         let u = b.unit(id)?.clone();
         own_active(b, &u)?;
@@ -1089,20 +1673,46 @@ impl Dbn {
             return Err(RuleError::Illegal(format!("{} is not artillery", u.name)));
         }
         if u.status.limbered == limber {
-            return Err(RuleError::Illegal(format!("{} is already {}", u.name, if limber { "limbered" } else { "unlimbered" })));
+            return Err(RuleError::Illegal(format!(
+                "{} is already {}",
+                u.name,
+                if limber { "limbered" } else { "unlimbered" }
+            )));
         }
         if u.bound.limber_changed {
-            return Err(RuleError::AlreadyActed { unit: id.clone(), what: "limbered or unlimbered".into() });
+            return Err(RuleError::AlreadyActed {
+                unit: id.clone(),
+                what: "limbered or unlimbered".into(),
+            });
         }
         if u.bound.moved {
-            return Err(RuleError::AlreadyActed { unit: id.clone(), what: "moved".into() });
+            return Err(RuleError::AlreadyActed {
+                unit: id.clone(),
+                what: "moved".into(),
+            });
         }
         if self.in_close_combat(b, &u) {
             return Err(RuleError::Illegal(format!("{} is in close combat", u.name)));
         }
-        let cost = self.num(if limber { "limber_cost" } else { "unlimber_cost" }) as i32;
-        self.spend(b, out, cost, format!("{} {}", if limber { "limber" } else { "unlimber" }, u.name))?;
-        b.emit(out, if limber { Event::Limbered { unit: id.clone() } } else { Event::Unlimbered { unit: id.clone() } });
+        let cost = self.num(if limber {
+            "limber_cost"
+        } else {
+            "unlimber_cost"
+        }) as i32;
+        self.spend(
+            b,
+            out,
+            cost,
+            format!("{} {}", if limber { "limber" } else { "unlimber" }, u.name),
+        )?;
+        b.emit(
+            out,
+            if limber {
+                Event::Limbered { unit: id.clone() }
+            } else {
+                Event::Unlimbered { unit: id.clone() }
+            },
+        );
         Ok(())
     }
 }
@@ -1114,7 +1724,10 @@ fn edge_len(b: &Base, e: Edge) -> f32 {
 /// Refuses units of the wrong side or off the table.
 pub fn own_active(b: &Battle, u: &Unit) -> Result<(), RuleError> {
     if !u.alive() {
-        return Err(RuleError::Illegal(format!("{} is no longer on the table", u.name)));
+        return Err(RuleError::Illegal(format!(
+            "{} is no longer on the table",
+            u.name
+        )));
     }
     if u.side != b.active {
         return Err(RuleError::NotYourUnit(u.id.clone()));
@@ -1125,10 +1738,15 @@ pub fn own_active(b: &Battle, u: &Unit) -> Result<(), RuleError> {
 /// The oriented box around a group facing one way: its front line and frontage.
 fn group_frame(units: &[Unit]) -> Base {
     let lead = units[0].base;
-    let (mut lo_x, mut hi_x, mut lo_y, mut hi_y) = (f32::INFINITY, f32::NEG_INFINITY, f32::INFINITY, f32::NEG_INFINITY);
+    let (mut lo_x, mut hi_x, mut lo_y, mut hi_y) = (
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+    );
     for u in units {
         for c in u.base.corners() {
-            let d = c.sub(lead.centre);
+            let d = c.minus(lead.centre);
             let (x, y) = (d.dot(lead.right()), d.dot(lead.forward()));
             lo_x = lo_x.min(x);
             hi_x = hi_x.max(x);
@@ -1136,32 +1754,53 @@ fn group_frame(units: &[Unit]) -> Base {
             hi_y = hi_y.max(y);
         }
     }
-    Base { centre: lead.local((lo_x + hi_x) / 2.0, (lo_y + hi_y) / 2.0), facing: lead.facing, width: hi_x - lo_x, depth: hi_y - lo_y }
+    Base {
+        centre: lead.local((lo_x + hi_x) / 2.0, (lo_y + hi_y) / 2.0),
+        facing: lead.facing,
+        width: hi_x - lo_x,
+        depth: hi_y - lo_y,
+    }
 }
 
 /// How far `mover` must go straight ahead for its front edge to meet `target` (None if it never
 /// does). Uses parry's shape cast.
 pub fn sweep_to_contact(mover: &Base, target: &Base) -> Option<f32> {
     let vel = mover.forward().v();
-    let hit = query::cast_shapes(&mover.pose(), vel, &mover.cuboid(), &target.pose(), parry2d::math::Vector::ZERO, &target.cuboid(), ShapeCastOptions::with_max_time_of_impact(1.0e5)).ok()??;
+    let hit = query::cast_shapes(
+        &mover.pose(),
+        vel,
+        &mover.cuboid(),
+        &target.pose(),
+        parry2d::math::Vector::ZERO,
+        &target.cuboid(),
+        ShapeCastOptions::with_max_time_of_impact(1.0e5),
+    )
+    .ok()??;
     let d = hit.time_of_impact;
-    let moved = Base { centre: mover.centre.add(mover.forward().scale(d)), ..*mover };
-    target.touched_by(&moved).filter(|c| c.own_edge == Edge::Front).map(|_| d).or_else(|| {
-        // Touching only at a corner: not a legal contact.
-        None
-    })
+    let moved = Base {
+        centre: mover.centre.plus(mover.forward().scale(d)),
+        ..*mover
+    };
+    // Touching only at a corner is not a legal contact.
+    target
+        .touched_by(&moved)
+        .filter(|c| c.own_edge == Edge::Front)
+        .map(|_| d)
 }
 
 /// The conforming position: the mover's front edge flush against the touched edge of the
 /// target, lined up with it (front to front centred; flank contact front corners level).
 pub fn conform(mover: &Base, target: &Base, c: Contact) -> Base {
     let n = target.normal(c.edge);
-    let facing = norm_facing(target.facing + match c.edge {
-        Edge::Front => 180.0,
-        Edge::Right => 270.0,
-        Edge::Rear => 0.0,
-        Edge::Left => 90.0,
-    });
+    let facing = norm_facing(
+        target.facing
+            + match c.edge {
+                Edge::Front => 180.0,
+                Edge::Right => 270.0,
+                Edge::Rear => 0.0,
+                Edge::Left => 90.0,
+            },
+    );
     let (a, e) = target.edge(c.edge);
     let mid = a.lerp(e, 0.5);
     let along = match c.edge {
@@ -1176,6 +1815,13 @@ pub fn conform(mover: &Base, target: &Base, c: Contact) -> Base {
         }
     };
     let dir_to_front = target.forward();
-    let centre = mid.add(n.scale(mover.depth / 2.0)).add(dir_to_front.scale(if c.edge.is_flank() { along } else { 0.0 }));
-    Base { centre, facing, width: mover.width, depth: mover.depth }
+    let centre = mid
+        .plus(n.scale(mover.depth / 2.0))
+        .plus(dir_to_front.scale(if c.edge.is_flank() { along } else { 0.0 }));
+    Base {
+        centre,
+        facing,
+        width: mover.width,
+        depth: mover.depth,
+    }
 }

@@ -44,7 +44,12 @@ pub trait Ruleset {
     /// The phase a new battle starts in.
     fn first_phase(&self, units: &[Unit]) -> Phase;
     /// Resolves a command, emitting events through `battle.emit`.
-    fn execute(&self, battle: &mut Battle, cmd: &Command, out: &mut Vec<Event>) -> Result<(), RuleError>;
+    fn execute(
+        &self,
+        battle: &mut Battle,
+        cmd: &Command,
+        out: &mut Vec<Event>,
+    ) -> Result<(), RuleError>;
     /// Checks that follow every command: army break, objectives, turn limit.
     fn after_command(&self, battle: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError>;
     fn rulings(&self) -> &[Ruling];
@@ -64,8 +69,13 @@ impl AnyRuleset {
     pub fn load(id: &str) -> Result<Self, String> {
         match id {
             "db7yw" => Ok(AnyRuleset::Db7yw(Arc::new(db7yw::Db7yw::load()?))),
-            other if KNOWN_RULESETS.contains(&other) => Err(format!("ruleset '{other}' is not playable in this version (playable: db7yw)")),
-            other => Err(format!("unknown ruleset '{other}' (known: {})", KNOWN_RULESETS.join(", "))),
+            other if KNOWN_RULESETS.contains(&other) => Err(format!(
+                "ruleset '{other}' is not playable in this version (playable: db7yw)"
+            )),
+            other => Err(format!(
+                "unknown ruleset '{other}' (known: {})",
+                KNOWN_RULESETS.join(", ")
+            )),
         }
     }
 
@@ -79,11 +89,20 @@ impl AnyRuleset {
         self.get().first_phase(units)
     }
 
-    pub fn execute(&self, battle: &mut Battle, cmd: &Command, out: &mut Vec<Event>) -> Result<(), RuleError> {
+    pub fn execute(
+        &self,
+        battle: &mut Battle,
+        cmd: &Command,
+        out: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
         self.get().execute(battle, cmd, out)
     }
 
-    pub fn after_command(&self, battle: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
+    pub fn after_command(
+        &self,
+        battle: &mut Battle,
+        out: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
         self.get().after_command(battle, out)
     }
 
