@@ -101,6 +101,7 @@ fn spawn_table(
             Transform::from_xyz((z.min.x + z.max.x) / 2.0, (z.min.y + z.max.y) / 2.0, 0.5),
         ));
     }
+    let mut labelled: Vec<&str> = Vec::new();
     for f in &b.terrain.features {
         let tris = f.triangles();
         if tris.is_empty() {
@@ -111,7 +112,10 @@ fn spawn_table(
             MeshMaterial2d(materials.add(terrain_colour(f.kind, f.level))),
             Transform::from_xyz(0.0, 0.0, z_of(f.kind, f.level)),
         ));
-        if !f.kind.is_linear() || f.kind == FeatureKind::River {
+        if (!f.kind.is_linear() || f.kind == FeatureKind::River)
+            && !labelled.contains(&f.name.as_str())
+        {
+            labelled.push(&f.name);
             let (lo, hi) = f.bounds();
             commands.spawn((
                 Text2d::new(f.name.clone()),

@@ -289,6 +289,11 @@ impl Battle {
                 u.status.limbered = false;
                 u.bound.limber_changed = true;
             }),
+            Event::Captured { feature, .. } => {
+                if let Some(f) = self.terrain.features.iter_mut().find(|f| &f.id == feature) {
+                    f.fortified = false;
+                }
+            }
             Event::Fortified { feature } => {
                 if let Some(f) = self.terrain.features.iter_mut().find(|f| &f.id == feature) {
                     f.fortified = true;

@@ -188,6 +188,11 @@ pub enum Event {
     Fortified {
         feature: String,
     },
+    /// The enemy took a fortified town or village: it loses its fortification.
+    Captured {
+        feature: String,
+        by: UnitId,
+    },
     Fire {
         shooter: UnitId,
         target: UnitId,

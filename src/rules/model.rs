@@ -97,8 +97,6 @@ pub struct Status {
     pub limbered: bool,
     pub low_ammo: bool,
     pub out_of_ammo: bool,
-    /// In a town or village as its garrison.
-    pub garrison: bool,
     pub removed: bool,
     /// Not yet placed on the table (formal deployment).
     pub undeployed: bool,

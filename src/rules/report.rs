@@ -3,6 +3,7 @@
 use super::battle::Battle;
 use super::command::{Effect, Event, Score, Verdict};
 use super::model::UnitId;
+use super::terrain::FeatureKind;
 use serde_json::{Value, json};
 
 fn name(b: &Battle, id: &UnitId) -> String {
@@ -98,6 +99,14 @@ pub fn describe(b: &Battle, e: &Event) -> String {
         Event::Deployed { unit, .. } => format!("{} deploys", u(unit)),
         Event::Limbered { unit } => format!("{} limbers", u(unit)),
         Event::Unlimbered { unit } => format!("{} unlimbers", u(unit)),
+        Event::Captured { feature, by } => format!(
+            "{} captures {}: it is no longer fortified",
+            u(by),
+            b.terrain
+                .get(feature)
+                .map(|f| f.name.clone())
+                .unwrap_or(feature.clone())
+        ),
         Event::Fortified { feature } => format!(
             "{} is fortified",
             b.terrain
@@ -247,7 +256,7 @@ pub fn units_json(b: &Battle) -> Value {
                     "shaken": u.status.shaken, "disordered": u.status.disordered, "disrupted": u.status.disrupted,
                     "routed": u.status.routed, "limbered": u.status.limbered,
                     "ammunition": if u.status.out_of_ammo { "out" } else if u.status.low_ammo { "low" } else { "full" },
-                    "garrison": u.status.garrison, "removed": u.status.removed, "undeployed": u.status.undeployed,
+                    "garrison": b.terrain.at(u.base.centre, &[FeatureKind::Town, FeatureKind::Village]).any(|f| f.fortified), "removed": u.status.removed, "undeployed": u.status.undeployed,
                 })
             })
             .collect(),

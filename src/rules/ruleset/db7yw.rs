@@ -215,6 +215,9 @@ impl Db7yw {
                 return Err(RuleError::Illegal("commanders do not charge".into()));
             }
         }
+        for (id, end) in &plan.ends {
+            d.check_occupation(b, b.unit(id)?, end)?;
+        }
         if pivot_only {
             plan.cost = d.num("fa_pivot_cost") as i32;
         }
@@ -251,6 +254,7 @@ impl Db7yw {
                 },
             );
             self.dbn.check_objective(b, out, id);
+            self.dbn.check_capture(b, out, id);
         }
         Ok(())
     }

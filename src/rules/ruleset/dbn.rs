@@ -1582,6 +1582,63 @@ impl Dbn {
         Ok(())
     }
 
+    /// Who may end a move in a town or village: foot only; a town only once fortified (or to
+    /// take it from a defender who has left it).
+    pub fn check_occupation(&self, b: &Battle, u: &Unit, end: &Base) -> Result<(), RuleError> {
+        for f in b
+            .terrain
+            .at(end.centre, &[FeatureKind::Town, FeatureKind::Village])
+        {
+            if self.kind(u) != TroopKind::Foot {
+                return Err(RuleError::Illegal(format!(
+                    "only foot may occupy {}",
+                    f.name
+                )));
+            }
+            let defender = b.sides.get(u.side).is_some_and(|s| s.defender);
+            if f.kind == FeatureKind::Town && !f.fortified && defender {
+                return Err(RuleError::Illegal(format!(
+                    "{} is not fortified: a BUA must be fortified before it can be garrisoned",
+                    f.name
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// A non-defending foot unit standing in a fortified town or village that no defender
+    /// holds captures it.
+    pub fn check_capture(&self, b: &mut Battle, out: &mut Vec<Event>, id: &UnitId) {
+        let Ok(u) = b.unit(id) else { return };
+        if !u.alive()
+            || b.sides.get(u.side).is_some_and(|s| s.defender)
+            || self.kind(u) != TroopKind::Foot
+        {
+            return;
+        }
+        let side = u.side;
+        let by = u.id.clone();
+        let taken: Vec<String> = b
+            .terrain
+            .at(u.base.centre, &[FeatureKind::Town, FeatureKind::Village])
+            .filter(|f| f.fortified)
+            .filter(|f| {
+                !b.alive()
+                    .any(|d| d.side != side && f.contains(d.base.centre))
+            })
+            .map(|f| f.id.clone())
+            .collect();
+        for feature in taken {
+            b.emit(
+                out,
+                Event::Captured {
+                    feature,
+                    by: by.clone(),
+                },
+            );
+        }
+    }
+
     /// Fortify a town (BUA) or village (NLF) before the battle: the defender only.
     pub fn fortify(
         &self,

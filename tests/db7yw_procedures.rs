@@ -1,0 +1,369 @@
+//! DB7YW procedures beyond single rolls: deployment, fortifying and capturing towns, the
+//! objective, breakthrough, galloper guns, army lists, the army break and the turn limit.
+
+mod common;
+use common::*;
+use volley::rules::command::{Command, Event, Step};
+use volley::rules::model::Phase;
+use volley::rules::scenario;
+
+fn deployment_battle() -> volley::rules::Battle {
+    let text = r#"(name: "d", ruleset: "db7yw", table: (width: 1000, height: 1000), turn_limit: 5,
+        terrain: [(id: "v", kind: Village, name: "Dorf", points: [(450, 450), (550, 450), (550, 550), (450, 550)])],
+        sides: [(name: "P", nation: "prussia", colour: (0, 0, 200)), (name: "A", nation: "austria", colour: (200, 200, 200), defender: true)],
+        units: [
+            (id: "pl", side: 0, type: "HC", division: Some(Left)),
+            (id: "pc", side: 0, type: "Ms", division: Some(Centre)),
+            (id: "al", side: 1, type: "HC", division: Some(Left)),
+            (id: "ac", side: 1, type: "Ms", division: Some(Centre)),
+            (id: "ar", side: 1, type: "Jg", division: Some(Reserve)),
+        ],
+        deployment: [(side: 0, min: (0, 0), max: (1000, 400)), (side: 1, min: (0, 200), max: (1000, 1000))],
+    )"#;
+    scenario::parse(text, "d").unwrap()
+}
+
+fn deploy(u: &str, x: f32, y: f32, f: f32) -> Command {
+    Command::Deploy {
+        unit: id(u),
+        x,
+        y,
+        facing: f,
+    }
+}
+
+#[test]
+fn formal_deployment_goes_division_by_division() {
+    let mut b = deployment_battle();
+    assert_eq!(b.phase, Phase::Deployment);
+    // Prussia's left division first; its centre must wait.
+    assert!(
+        b.execute(deploy("pc", 500.0, 100.0, 0.0))
+            .unwrap_err()
+            .to_string()
+            .contains("Left division is deploying")
+    );
+    assert!(
+        b.execute(deploy("pl", 200.0, 500.0, 0.0))
+            .unwrap_err()
+            .to_string()
+            .contains("deployment zone")
+    );
+    b.execute(deploy("pl", 200.0, 100.0, 0.0)).unwrap();
+    b.execute(Command::EndPhase).unwrap();
+    // Austria's left: at least 600 paces (152.4 mm) from the Prussians already placed.
+    let e = b
+        .execute(deploy("al", 200.0, 250.0, 180.0))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("at least 600 paces"), "{e}");
+    b.execute(deploy("al", 200.0, 800.0, 180.0)).unwrap();
+    b.execute(Command::EndPhase).unwrap();
+    b.execute(deploy("pc", 500.0, 100.0, 0.0)).unwrap();
+    b.execute(Command::EndPhase).unwrap();
+    // The defender fortifies the village during deployment.
+    b.execute(Command::Fortify {
+        feature: "v".into(),
+    })
+    .unwrap();
+    assert!(b.terrain.get("v").unwrap().fortified);
+    b.execute(deploy("ac", 500.0, 800.0, 180.0)).unwrap();
+    assert!(b.execute(Command::EndPhase).is_ok());
+    // Right divisions are empty; the reserve may stand closer.
+    b.execute(Command::EndPhase).unwrap(); // Prussia right
+    b.execute(Command::EndPhase).unwrap(); // Austria right
+    b.execute(Command::EndPhase).unwrap(); // Prussia reserve
+    b.execute(deploy("ar", 800.0, 620.0, 180.0)).unwrap();
+    b.execute(Command::EndPhase).unwrap();
+    assert_eq!((b.phase, b.turn, b.active), (Phase::Command, 1, 0));
+}
+
+#[test]
+fn only_the_defender_fortifies() {
+    let mut b = deployment_battle();
+    let e = b
+        .execute(Command::Fortify {
+            feature: "v".into(),
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("only the defending army"), "{e}");
+}
+
+#[test]
+fn towns_need_fortifying_to_be_garrisoned_and_capture_removes_it() {
+    let town = r#"(id: "t", kind: Town, name: "Lobositz", points: [(450, 520), (560, 520), (560, 600), (450, 600)]),"#;
+    let mut b = battle(
+        &[
+            U("a", 1, "Ms", "Regular", 500.0, 505.0, 0.0, ""),
+            U("p", 0, "Ms", "Regular", 100.0, 100.0, 0.0, ""),
+        ],
+        town,
+    );
+    to_phase(&mut b, 1, Phase::Movement);
+    b.command_points[1] = 10;
+    let e = b
+        .execute(mv("a", vec![Step::Advance(100.0)]))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("not fortified"), "{e}");
+    // Fortified, the defender garrisons it; the attacker then takes it when the garrison leaves.
+    let town_f = town.replace("(450, 600)])", "(450, 600)], fortified: true)");
+    let mut b = battle(
+        &[
+            U("a", 1, "HC", "Regular", 700.0, 700.0, 0.0, ""),
+            U("p", 0, "Ms", "Regular", 500.0, 505.0, 0.0, ""),
+        ],
+        &town_f,
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    b.command_points[0] = 10;
+    let ev = b.execute(mv("p", vec![Step::Advance(100.0)])).unwrap();
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Captured { feature, .. } if feature == "t")),
+        "{ev:?}"
+    );
+    assert!(!b.terrain.get("t").unwrap().fortified);
+    // Cavalry may not occupy a town.
+    let mut b = battle(
+        &[U("p", 0, "HC", "Regular", 500.0, 500.0, 0.0, "")],
+        &town_f,
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    b.command_points[0] = 10;
+    assert!(
+        b.execute(mv("p", vec![Step::Advance(100.0)]))
+            .unwrap_err()
+            .to_string()
+            .contains("only foot")
+    );
+}
+
+#[test]
+fn taking_the_objective_counts_two_lost_units() {
+    let text = r#"(name: "o", ruleset: "db7yw", table: (width: 1000, height: 1000), turn_limit: 5,
+        sides: [(name: "P", colour: (0, 0, 200)), (name: "A", colour: (200, 200, 200), defender: true)],
+        units: [(id: "p", side: 0, type: "HC", at: Some((500, 400)), facing: 0), (id: "c", side: 0, type: "CinC", at: Some((300, 400)), facing: 0),
+                (id: "a1", side: 1, type: "Ms", at: Some((100, 900)), facing: 180), (id: "a2", side: 1, type: "Ms", at: Some((200, 900)), facing: 180),
+                (id: "a3", side: 1, type: "Ms", at: Some((300, 900)), facing: 180), (id: "a4", side: 1, type: "Ms", at: Some((400, 900)), facing: 180)],
+        objective: Some((at: (500, 480), owner: 1)))"#;
+    let mut b = scenario::parse(text, "o").unwrap();
+    to_phase(&mut b, 0, Phase::Movement);
+    b.command_points[0] = 5;
+    let ev = b.execute(mv("p", vec![Step::Advance(300.0)])).unwrap();
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::ObjectiveTaken { side: 0, .. }))
+    );
+    // 2 of a break point of 2 (half of 4): Austria breaks.
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::ArmyBroken { side: 1, .. })),
+        "{ev:?}"
+    );
+    assert!(b.is_over());
+}
+
+#[test]
+fn a_destroyed_cinc_counts_two() {
+    let mut b = battle(
+        &[
+            U("p", 0, "Ms", "Elite", 500.0, 500.0, 0.0, ""),
+            U("a", 1, "CinC", "Regular", 500.0, 527.5, 180.0, ""),
+            U("a2", 1, "Ms", "Regular", 100.0, 900.0, 180.0, ""),
+            U("a3", 1, "Ms", "Regular", 200.0, 900.0, 180.0, ""),
+            U("a4", 1, "Ms", "Regular", 300.0, 900.0, 180.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::CloseCombat);
+    // 5+6 = 11 against 1+1 = 2: the CinC is destroyed, 2 losses of a break point of 2.
+    b.script_dice(&[6, 1]);
+    let ev = b.execute(fight("p", "a")).unwrap();
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::ArmyBroken { side: 1, losses, .. } if *losses == 2.0)),
+        "{ev:?}"
+    );
+}
+
+#[test]
+fn the_turn_limit_ends_the_game() {
+    let text = r#"(name: "o", ruleset: "db7yw", table: (width: 1000, height: 1000), turn_limit: 1,
+        sides: [(name: "P", colour: (0, 0, 200)), (name: "A", colour: (200, 200, 200))],
+        units: [(id: "p", side: 0, type: "HC", at: Some((500, 100)), facing: 0), (id: "a", side: 1, type: "HC", at: Some((500, 900)), facing: 180)])"#;
+    let mut b = scenario::parse(text, "t").unwrap();
+    for _ in 0..8 {
+        b.execute(Command::EndPhase).unwrap();
+    }
+    assert!(b.is_over());
+    assert!(matches!(
+        b.log.last(),
+        Some(Event::GameOver { winner: None, .. })
+    ));
+    assert!(b.execute(Command::EndPhase).is_err());
+}
+
+#[test]
+fn dragoons_break_through_heavy_cavalry_stand() {
+    let mut b = battle(
+        &[
+            U("p", 0, "DC", "Regular", 500.0, 500.0, 0.0, ""),
+            U("a", 1, "Gs", "Regular", 500.0, 525.0, 180.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::CloseCombat);
+    b.script_dice(&[6, 1]);
+    let ev = b.execute(fight("p", "a")).unwrap();
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Destroyed { unit, .. } if unit.0 == "a"))
+    );
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Pursued { unit, .. } if unit.0 == "p")),
+        "DC break through: {ev:?}"
+    );
+    let mut b = battle(
+        &[
+            U("p", 0, "HC", "Regular", 500.0, 500.0, 0.0, ""),
+            U("a", 1, "Gs", "Regular", 500.0, 525.0, 180.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::CloseCombat);
+    b.script_dice(&[6, 1]);
+    let ev = b.execute(fight("p", "a")).unwrap();
+    assert!(
+        !ev.iter().any(|e| matches!(e, Event::Pursued { .. })),
+        "HC do not break through: {ev:?}"
+    );
+}
+
+#[test]
+fn pursuing_cavalry_against_muskets_lose_no_point() {
+    use volley::rules::ruleset::AnyRuleset;
+    let mut b = battle(
+        &[
+            U("p", 0, "HC", "Regular", 500.0, 500.0, 0.0, ""),
+            U("m", 1, "Ms", "Regular", 500.0, 522.5, 180.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::CloseCombat);
+    let AnyRuleset::Db7yw(r) = b.rules.clone();
+    let m = b.unit(&id("m")).unwrap().clone();
+    let mut p = b.unit(&id("p")).unwrap().clone();
+    p.bound.charged = true;
+    let charging = names(&r.combat_factors(&b, &p, &m, true));
+    assert!(
+        charging.contains(&"-1 Cavalry charging Muskets in the front".to_string()),
+        "{charging:?}"
+    );
+    p.bound.pursuing = true;
+    let pursuing = names(&r.combat_factors(&b, &p, &m, true));
+    assert!(
+        !pursuing.iter().any(|f| f.contains("charging Muskets")),
+        "{pursuing:?}"
+    );
+}
+
+#[test]
+fn galloper_guns_unlimber_and_fire_foot_guns_cannot() {
+    let mut b = battle(
+        &[
+            U(
+                "g",
+                0,
+                "GA",
+                "Regular",
+                500.0,
+                500.0,
+                0.0,
+                ", limbered: true",
+            ),
+            U("c", 0, "CinC", "Regular", 300.0, 500.0, 0.0, ""),
+            U("a", 1, "Ms", "Regular", 500.0, 600.0, 180.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    b.command_points[0] = 5;
+    b.execute(Command::Unlimber { unit: id("g") }).unwrap();
+    to_phase(&mut b, 0, Phase::Firing);
+    b.script_dice(&[3, 3]);
+    b.execute(fire("g", "a")).unwrap();
+    let mut b = battle(
+        &[
+            U(
+                "g",
+                0,
+                "FA",
+                "Regular",
+                500.0,
+                500.0,
+                0.0,
+                ", limbered: true",
+            ),
+            U("c", 0, "CinC", "Regular", 300.0, 500.0, 0.0, ""),
+            U("a", 1, "Ms", "Regular", 500.0, 600.0, 180.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    b.command_points[0] = 5;
+    b.execute(Command::Unlimber { unit: id("g") }).unwrap();
+    assert_eq!(b.command_points[0], 4, "unlimbering costs 1");
+    to_phase(&mut b, 0, Phase::Firing);
+    assert!(
+        b.execute(fire("g", "a"))
+            .unwrap_err()
+            .to_string()
+            .contains("limbered or unlimbered this bound")
+    );
+}
+
+#[test]
+fn the_recommended_standard_army_is_valid_and_changes_are_refused() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/default.ron");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(scenario::parse(&text, "default").is_ok());
+    // A third elite Muskets breaks the 20% limit and the points total.
+    let t = text.replacen(
+        "class: Regular, at: Some((480, 260))",
+        "class: Elite, at: Some((480, 260))",
+        1,
+    );
+    assert_ne!(t, text);
+    let d = scenario::parse(&t, "default").unwrap_err();
+    let all: Vec<String> = d.iter().map(|x| x.message.clone()).collect();
+    assert!(
+        all.iter()
+            .any(|m| m.contains("20% of Muskets may be elite")),
+        "{all:?}"
+    );
+    assert!(all.iter().any(|m| m.contains("16.5 points")), "{all:?}");
+    // Heavy cavalry cannot be elite.
+    let t = text.replacen(
+        "type: \"HC\", class: Regular",
+        "type: \"HC\", class: Elite",
+        1,
+    );
+    let d = scenario::parse(&t, "default").unwrap_err();
+    assert!(
+        d.iter()
+            .any(|x| x.message.contains("cannot be classed as Elite")),
+        "{d:?}"
+    );
+    // Galloper guns only for Prussia and Austria: fine here; FA(H) is not Austrian.
+    let t = text.replacen(
+        "type: \"FA\", class: Regular, at: Some((760, 535))",
+        "type: \"FAH\", class: Regular, at: Some((760, 535))",
+        1,
+    );
+    assert_ne!(t, text);
+    let d = scenario::parse(&t, "default").unwrap_err();
+    assert!(d.iter().any(|x| x.message.contains("FA(H)")), "{d:?}");
+}
