@@ -587,3 +587,36 @@ fn routing_troops_test() {
         ))
     );
 }
+
+#[test]
+fn front_and_flank_attack_together() {
+    let mut b = battle(
+        &[
+            U("p1", 0, "Ms", "Regular", 500.0, 585.0, 0.0, ""),
+            U("p2", 0, "HC", "Regular", 400.0, 610.0, 90.0, ""),
+            U("c", 0, "CinC", "Regular", 300.0, 300.0, 0.0, ""),
+            U("a", 1, "Ms", "Regular", 500.0, 600.0, 180.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    b.command_points[0] = 5;
+    b.execute(mv("p2", vec![Step::ToContact(id("a"))]))
+        .expect("flank charge");
+    to_phase(&mut b, 0, Phase::CloseCombat);
+    let e = b.execute(fight("p2", "a")).unwrap_err().to_string();
+    assert!(e.contains("front of a first"), "{e}");
+    b.script_dice(&[3, 3, 1, 1, 1, 1, 1, 1]);
+    let ev = b.execute(fight("p1", "a")).unwrap();
+    let Event::CloseCombat { defender_score, .. } = combat_event(&ev) else {
+        unreachable!()
+    };
+    assert!(
+        has(
+            &names(&defender_score.factors),
+            "-2 Attacked first in flank or rear"
+        ),
+        "{:?}",
+        defender_score.factors
+    );
+}

@@ -405,3 +405,34 @@ fn undo_restores_the_move_and_dice() {
     assert_eq!(b.unit(&id("p")).unwrap(), &before);
     b.execute(mv("p", vec![Step::Advance(100.0)])).unwrap();
 }
+
+#[test]
+fn a_group_charge_conforms_the_flank_supporting_unit_too() {
+    // Two Muskets side by side charge a unit slightly askew; both take the same adjustment.
+    let mut b = moving(
+        &[
+            U("a", 0, "Ms", "Regular", 500.0, 300.0, 0.0, ""),
+            U("b", 0, "Ms", "Regular", 540.0, 300.0, 0.0, ""),
+            U("c", 0, "CinC", "Regular", 520.0, 250.0, 0.0, ""),
+            U("e", 1, "Ms", "Regular", 505.0, 330.0, 180.0, ""),
+        ],
+        "",
+    );
+    b.execute(Command::MoveGroup {
+        units: vec![id("a"), id("b")],
+        steps: vec![Step::ToContact(id("e"))],
+    })
+    .unwrap();
+    let (a, bb) = (
+        b.unit(&id("a")).unwrap().base,
+        b.unit(&id("b")).unwrap().base,
+    );
+    assert!(
+        (a.centre.x - 505.0).abs() < 0.01,
+        "lead lined up on the enemy"
+    );
+    assert!(
+        (bb.centre.x - 545.0).abs() < 0.01 && (bb.centre.y - a.centre.y).abs() < 0.01,
+        "supporter kept its place beside it"
+    );
+}

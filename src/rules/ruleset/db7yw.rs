@@ -635,11 +635,16 @@ impl Db7yw {
         {
             f.push(d.combat_factor("cavalry_charging_muskets"));
         }
-        if let Some(c) = u.base.touched_by(&e.base)
-            && c.edge != Edge::Front
-            && c.own_edge == Edge::Front
-            && e.bound.charged
-        {
+        // Any enemy that charged this bound and stands against its flank or rear.
+        let flanked = b
+            .alive()
+            .filter(|x| x.side != u.side && x.bound.charged)
+            .any(|x| {
+                u.base
+                    .touched_by(&x.base)
+                    .is_some_and(|c| c.edge != Edge::Front && c.own_edge == Edge::Front)
+            });
+        if flanked {
             if d.is_mounted(u) || d.is_skirmisher(u) {
                 f.push(d.combat_factor("first_flank_rear_light"));
             } else {
@@ -773,6 +778,28 @@ impl Db7yw {
                 "{} is not in close combat with {}",
                 a.name, e.name
             )));
+        }
+        // A flank or rear attacker waits for the combat to the enemy's front.
+        let on_flank = e
+            .base
+            .touched_by(&a.base)
+            .is_some_and(|c| c.edge != Edge::Front);
+        if !extra && on_flank {
+            let front = b.alive().find(|x| {
+                x.side == a.side
+                    && e.base
+                        .touched_by(&x.base)
+                        .is_some_and(|c| c.edge == Edge::Front && c.own_edge == Edge::Front)
+            });
+            if let Some(f) = front
+                && !f.bound.fought
+                && !e.bound.fought
+            {
+                return Err(RuleError::Illegal(format!(
+                    "fight the combat to the front of {} first ({})",
+                    e.name, f.name
+                )));
+            }
         }
         if !extra && (a.bound.fought || e.bound.fought) {
             let who = if a.bound.fought { &a } else { &e };

@@ -971,10 +971,30 @@ impl Dbn {
 
         let starts = units.iter().map(|u| (u.id.clone(), u.base)).collect();
         let mut ends: Vec<(UnitId, Base)> = units.iter().map(|u| u.id.clone()).zip(bases).collect();
-        if let Some((_, conformed, _)) = &contact
-            && ends.len() == 1
-        {
+        if let Some((target, conformed, _)) = &contact {
+            // The same free adjustment carries the rest of the group (the flank supporting
+            // unit of DB7YW), unless it would overlap or leave the table.
+            let from = ends[0].1;
+            let turn = conformed.facing - from.facing;
+            let moved: Vec<Base> = ends
+                .iter()
+                .map(|(_, base)| {
+                    let mut x = base.rotated_about(from.centre, turn);
+                    x.centre = x.centre.plus(conformed.centre.minus(from.centre));
+                    x
+                })
+                .collect();
+            let clear = moved.iter().skip(1).all(|m| {
+                b.table.holds(m)
+                    && b.alive()
+                        .all(|o| ids.contains(&o.id) || &o.id == target || !m.overlaps(&o.base))
+            });
             ends[0].1 = *conformed;
+            if clear {
+                for (end, m) in ends.iter_mut().zip(moved).skip(1) {
+                    end.1 = m;
+                }
+            }
         }
         let cost = units
             .iter()
@@ -1025,7 +1045,8 @@ impl Dbn {
         !self.contacts(b, u).is_empty()
     }
 
-    /// Combats the moving side has to fight: (own unit, enemy) pairs with a front edge in contact.
+    /// Combats the moving side has to fight: (own unit, enemy) pairs with a front edge in
+    /// contact, combats to an enemy's front before those against its flank or rear.
     pub fn pending_combats(&self, b: &Battle) -> Vec<(UnitId, UnitId)> {
         let mut out = Vec::new();
         for u in b.alive().filter(|u| u.side == b.active && !u.bound.fought) {
@@ -1035,6 +1056,15 @@ impl Dbn {
                 }
             }
         }
+        out.sort_by_key(|(a, e)| {
+            let flank = b
+                .unit(e)
+                .ok()
+                .zip(b.unit(a).ok())
+                .and_then(|(e, a)| e.base.touched_by(&a.base))
+                .is_some_and(|c| c.edge != Edge::Front);
+            flank
+        });
         out
     }
 
