@@ -367,3 +367,33 @@ fn the_recommended_standard_army_is_valid_and_changes_are_refused() {
     let d = scenario::parse(&t, "default").unwrap_err();
     assert!(d.iter().any(|x| x.message.contains("FA(H)")), "{d:?}");
 }
+
+#[test]
+fn superior_muskets_are_prussian_or_british() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/default.ron");
+    let text = std::fs::read_to_string(&path).unwrap();
+    // An Austrian Ms(S) (and the quarter point it costs) is refused.
+    let t = text.replacen(
+        "type: \"Ms\", class: Regular, at: Some((580, 540))",
+        "type: \"Ms\", class: Superior, at: Some((580, 540))",
+        1,
+    );
+    assert_ne!(t, text);
+    let d = scenario::parse(&t, "default").unwrap_err();
+    assert!(
+        d.iter().any(|x| x
+            .message
+            .contains("only prussia and britain Muskets may be Ms(S)")),
+        "{d:?}"
+    );
+    // Flank divisions must include cavalry once divisions are given.
+    let t = text.replacen("(id: \"pr-ir3\", name: \"IR 3 Anhalt\", side: 0, type: \"Ms\", class: Regular,", "(id: \"pr-ir3\", name: \"IR 3 Anhalt\", side: 0, type: \"Ms\", class: Regular, division: Some(Left),", 1);
+    assert_ne!(t, text);
+    let d = scenario::parse(&t, "default").unwrap_err();
+    assert!(
+        d.iter().any(|x| x
+            .message
+            .contains("Left flank division must include cavalry")),
+        "{d:?}"
+    );
+}

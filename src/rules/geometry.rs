@@ -369,6 +369,11 @@ impl Base {
         }
     }
 
+    /// True when `other` lies within an all-round zone of control of radius `r` (mm).
+    pub fn in_zone_of_control(&self, other: &Base, r: f32) -> bool {
+        self.distance(other) <= r
+    }
+
     /// Points spread evenly along an edge (both corners included).
     pub fn edge_points(&self, e: Edge, n: usize) -> Vec<Pt> {
         let (a, b) = self.edge(e);
@@ -514,6 +519,15 @@ mod tests {
         assert!(tz.contains(Pt::new(0.0, 7.5 + 39.0)));
         assert!(!tz.contains(Pt::new(0.0, 7.5 + 41.0)));
         assert!(!tz.contains(Pt::new(0.0, -5.0 - 7.5)));
+    }
+
+    #[test]
+    fn all_round_zone_of_control() {
+        let a = b(0.0, 0.0, 0.0);
+        // 25 mm to the side of the right flank, 25 mm behind.
+        assert!(a.in_zone_of_control(&b(20.0 + 20.0 + 25.0, 0.0, 0.0), 25.4));
+        assert!(!a.in_zone_of_control(&b(20.0 + 20.0 + 26.0, 0.0, 0.0), 25.4));
+        assert!(a.in_zone_of_control(&b(0.0, -15.0 - 25.0, 0.0), 25.4));
     }
 
     #[test]

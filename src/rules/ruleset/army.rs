@@ -2,7 +2,7 @@
 
 use super::dbn::Dbn;
 use crate::rules::battle::Battle;
-use crate::rules::model::{Class, Side, Unit};
+use crate::rules::model::{Class, Division, Side, Unit};
 
 /// Points cost of one unit (commanders and baggage are free).
 pub fn unit_cost(dbn: &Dbn, u: &Unit) -> f32 {
@@ -168,6 +168,27 @@ pub fn validate_army(dbn: &Dbn, units: &[&Unit], nation: &str, fortify_points: f
             "only {} hussars are LC(E)",
             a.lc_elite_nations.join(", ")
         ));
+    }
+    let ms_s = ms.iter().filter(|u| u.class == Class::Superior).count() as f32;
+    if ms_s > 0.0 && !a.ms_superior_nations.iter().any(|n| n == nation) {
+        errs.push(format!(
+            "only {} Muskets may be Ms(S)",
+            a.ms_superior_nations.join(" and ")
+        ));
+    } else if ms_s > (a.ms_superior_max_share * ms_n).ceil() + 1e-3 {
+        errs.push(format!(
+            "at most {:.0}% of Muskets may be Ms(S)",
+            a.ms_superior_max_share * 100.0
+        ));
+    }
+    let divided = units.iter().any(|u| u.division.is_some());
+    for div in [Division::Left, Division::Right] {
+        let cavalry = units.iter().any(|u| {
+            u.division == Some(div) && matches!(u.troop.as_str(), "HC" | "DC" | "LC" | "IC")
+        });
+        if divided && !cavalry {
+            errs.push(format!("the {div:?} flank division must include cavalry"));
+        }
     }
     if units
         .iter()

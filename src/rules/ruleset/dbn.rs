@@ -88,6 +88,8 @@ pub struct ArmyRules {
     pub major_ms_militia_max_share: f32,
     pub minor_ms_militia_min_share: f32,
     pub dc_superior_every: u32,
+    pub ms_superior_nations: Vec<String>,
+    pub ms_superior_max_share: f32,
     pub source: String,
     /// The recommended standard army: (type, class, count).
     pub standard: Vec<(String, Class, u32)>,
@@ -139,6 +141,9 @@ pub const REQUIRED_NUMBERS: &[&str] = &[
     "objective_radius",
     "fortify_bua_cost",
     "fortify_nlf_cost",
+    "los_friends_block",
+    "los_enemies_block",
+    "los_clearance",
 ];
 
 /// The going a move or a unit is in.
@@ -1238,11 +1243,33 @@ impl Dbn {
         } else {
             (a, c)
         };
+        // Ruleset options: which units block, and how much clearance a line needs past them.
+        let friends_block = self.num("los_friends_block") > 0.0;
+        let enemies_block = self.num("los_enemies_block") > 0.0;
+        let clearance = b.scale.to_mm(self.num("los_clearance"));
         for u in b.alive() {
             if u.id == from.id || u.id == to.id {
                 continue;
             }
-            if segment_hits_base(ta, tc, &u.base) {
+            let blocks = if u.side == from.side {
+                friends_block
+            } else {
+                enemies_block
+            };
+            if !blocks {
+                continue;
+            }
+            let hit = if clearance > 0.0 {
+                let grown = Base {
+                    width: u.base.width + 2.0 * clearance,
+                    depth: u.base.depth + 2.0 * clearance,
+                    ..u.base
+                };
+                segment_hits_base(ta, tc, &grown)
+            } else {
+                segment_hits_base(ta, tc, &u.base)
+            };
+            if hit {
                 return Some(u.name.clone());
             }
         }
