@@ -1062,13 +1062,12 @@ impl Dbn {
             }
         }
         out.sort_by_key(|(a, e)| {
-            let flank = b
-                .unit(e)
+            // Flank and rear attacks sort after front combats.
+            b.unit(e)
                 .ok()
                 .zip(b.unit(a).ok())
                 .and_then(|(e, a)| e.base.touched_by(&a.base))
-                .is_some_and(|c| c.edge != Edge::Front);
-            flank
+                .is_some_and(|c| c.edge != Edge::Front)
         });
         out
     }
