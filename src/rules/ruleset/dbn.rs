@@ -574,14 +574,18 @@ impl Dbn {
     }
 
     /// Occupying a village (NLF) or a fortification.
+    /// Occupying a village (NLF) or fortification: anyone in a fortification or fortified
+    /// village; in an unfortified village only Irregular Infantry, Jagers and Guerrillas occupy
+    /// it (others merely stand in it).
     pub fn in_nlf_or_fort(&self, b: &Battle, u: &Unit) -> bool {
+        let c = u.base.centre;
         b.terrain
-            .at(
-                u.base.centre,
-                &[FeatureKind::Village, FeatureKind::Fortification],
-            )
+            .at(c, &[FeatureKind::Fortification])
             .next()
             .is_some()
+            || b.terrain
+                .at(c, &[FeatureKind::Village])
+                .any(|f| f.fortified || self.is_skirmisher(u))
     }
 
     pub fn in_town(&self, b: &Battle, u: &Unit) -> bool {
