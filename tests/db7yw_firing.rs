@@ -504,3 +504,26 @@ fn foot_artillery_moves_or_fires() {
             .contains("limbered")
     );
 }
+
+#[test]
+fn the_preview_shows_the_factors_the_roll_will_use_and_exact_odds() {
+    use volley::rules::ruleset::AnyRuleset;
+    let mut b = duel(
+        ("Ms", "Elite", ""),
+        ("Ms", "Regular", ", flags: [Guard]"),
+        "",
+    );
+    let AnyRuleset::Db7yw(r) = b.rules.clone();
+    let p = r.preview(&b, &fire("p", "a")).unwrap();
+    let o = p.odds;
+    let total = o.a_wins + o.a_wins_by_double + o.draw + o.b_wins + o.b_wins_by_double;
+    assert!((total - 1.0).abs() < 1e-9);
+    // +5 against +4, target stoic: 15 throws win for the firer (by 2 or more), 5 become draws.
+    assert!(
+        (o.a_wins + o.a_wins_by_double - 15.0 / 36.0).abs() < 1e-9,
+        "{o:?}"
+    );
+    let (s, t, _, _) = shoot(&mut b, &[3, 3]);
+    assert_eq!(s, names(&p.setup.a_factors));
+    assert_eq!(t, names(&p.setup.b_factors));
+}

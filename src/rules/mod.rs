@@ -7,6 +7,7 @@ pub mod command;
 pub mod dice;
 pub mod geometry;
 pub mod model;
+pub mod odds;
 pub mod report;
 pub mod ruleset;
 pub mod save;

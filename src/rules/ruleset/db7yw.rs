@@ -11,6 +11,26 @@ use crate::rules::model::{Class, Flag, Phase, Unit, UnitId};
 /// The ruleset's data, compiled into the program.
 pub const DATA: &str = include_str!("../../../assets/rulesets/db7yw.ron");
 
+/// A checked firing or close combat before the dice: both units and their factors.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    pub a: Unit,
+    pub b: Unit,
+    pub a_factors: Vec<Factor>,
+    pub b_factors: Vec<Factor>,
+    /// Counter-battery fire: either side may suffer the result.
+    pub mutual: bool,
+}
+
+/// A roll about to be made: the setup and the exact odds of each outcome. In firing that is
+/// not counter-battery, "b wins" means the fire has no effect.
+#[derive(Clone, Debug)]
+pub struct Preview {
+    pub setup: Setup,
+    pub odds: crate::rules::odds::Odds,
+    pub firing: bool,
+}
+
 /// Firing or close combat: which table and factors apply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Combat {
@@ -57,19 +77,40 @@ impl Db7yw {
 
     /// Decides an opposed roll for `a` against `b`: who lost, and how.
     pub fn verdict(a: i32, b: i32) -> (Option<bool>, Verdict) {
-        if a == b {
-            return (None, Verdict::Draw);
-        }
-        let (hi, lo, a_won) = if a > b { (a, b, true) } else { (b, a, false) };
-        let double = lo <= 0 || hi >= 2 * lo;
-        (
-            Some(a_won),
-            if double {
-                Verdict::BeatenByDouble
-            } else {
-                Verdict::Beaten
-            },
-        )
+        crate::rules::odds::verdict(a, b)
+    }
+
+    /// The factors and exact odds of a Fire or Fight command, before any die is thrown.
+    pub fn preview(&self, b: &Battle, cmd: &Command) -> Result<Preview, RuleError> {
+        let (setup, kind) = match cmd {
+            Command::Fire {
+                unit,
+                target,
+                support,
+            } => (self.fire_setup(b, unit, target, support)?, Combat::Firing),
+            Command::Fight { unit, target, .. } => {
+                (self.fight_setup(b, unit, target, false)?, Combat::Close)
+            }
+            _ => {
+                return Err(RuleError::Illegal(
+                    "only firing and close combat have odds".into(),
+                ));
+            }
+        };
+        let sum = |f: &[Factor]| f.iter().map(|x| x.value).sum::<i32>();
+        let a_stoic = self.is_stoic(b, &setup.a, kind) && (kind == Combat::Close || setup.mutual);
+        let b_stoic = self.is_stoic(b, &setup.b, kind);
+        let odds = crate::rules::odds::opposed(
+            sum(&setup.a_factors),
+            sum(&setup.b_factors),
+            a_stoic,
+            b_stoic,
+        );
+        Ok(Preview {
+            setup,
+            odds,
+            firing: kind == Combat::Firing,
+        })
     }
 
     // ----- movement ------------------------------------------------------------------
@@ -367,14 +408,14 @@ impl Db7yw {
         }
     }
 
-    fn fire(
+    /// Checks a firing and works out both sides' factors, without rolling.
+    pub fn fire_setup(
         &self,
-        b: &mut Battle,
-        out: &mut Vec<Event>,
+        b: &Battle,
         sid: &UnitId,
         tid: &UnitId,
         support: &[UnitId],
-    ) -> Result<(), RuleError> {
+    ) -> Result<Setup, RuleError> {
         let d = &self.dbn;
         if b.phase != Phase::Firing {
             return Err(RuleError::WrongPhase {
@@ -418,6 +459,30 @@ impl Db7yw {
         } else {
             self.fire_factors(b, &target, &shooter, false, responding, support.len())
         };
+        Ok(Setup {
+            a: shooter,
+            b: target,
+            a_factors: sf,
+            b_factors: tf,
+            mutual,
+        })
+    }
+
+    fn fire(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        sid: &UnitId,
+        tid: &UnitId,
+        support: &[UnitId],
+    ) -> Result<(), RuleError> {
+        let Setup {
+            a: shooter,
+            b: target,
+            a_factors: sf,
+            b_factors: tf,
+            mutual,
+        } = self.fire_setup(b, sid, tid, support)?;
         let sdie = b.d6()?;
         let tdie = b.d6()?;
         let ss = Score::new(sid, sdie, sf);
@@ -752,15 +817,15 @@ impl Db7yw {
         }
     }
 
-    fn fight(
+    /// Checks a close combat and works out both sides' factors, without rolling. `extra` is
+    /// the pursuing cavalry's extra combat, fought out of turn.
+    pub fn fight_setup(
         &self,
-        b: &mut Battle,
-        out: &mut Vec<Event>,
+        b: &Battle,
         aid: &UnitId,
         did: &UnitId,
-        pursue: Option<bool>,
         extra: bool,
-    ) -> Result<(), RuleError> {
+    ) -> Result<Setup, RuleError> {
         let d = &self.dbn;
         if b.phase != Phase::CloseCombat {
             return Err(RuleError::WrongPhase {
@@ -810,6 +875,32 @@ impl Db7yw {
         }
         let af = self.combat_factors(b, &a, &e, true);
         let ef = self.combat_factors(b, &e, &a, false);
+        Ok(Setup {
+            a,
+            b: e,
+            a_factors: af,
+            b_factors: ef,
+            mutual: false,
+        })
+    }
+
+    fn fight(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        aid: &UnitId,
+        did: &UnitId,
+        pursue: Option<bool>,
+        extra: bool,
+    ) -> Result<(), RuleError> {
+        let d = &self.dbn;
+        let Setup {
+            a,
+            b: e,
+            a_factors: af,
+            b_factors: ef,
+            ..
+        } = self.fight_setup(b, aid, did, extra)?;
         let adie = b.d6()?;
         let edie = b.d6()?;
         let as_ = Score::new(aid, adie, af);

@@ -1,0 +1,106 @@
+//! Exact odds of an opposed roll of one die each, by enumerating all 36 throws.
+
+use super::command::Verdict;
+use serde::Serialize;
+
+/// Decides an opposed roll of totals `a` against `b`: `Some(true)` when `a` won, and how.
+/// Equal totals are a draw; the higher wins; double or more (or a loser at 0 or less) is
+/// beaten by double.
+pub fn verdict(a: i32, b: i32) -> (Option<bool>, Verdict) {
+    if a == b {
+        return (None, Verdict::Draw);
+    }
+    let (hi, lo, a_won) = if a > b { (a, b, true) } else { (b, a, false) };
+    let double = lo <= 0 || hi >= 2 * lo;
+    (
+        Some(a_won),
+        if double {
+            Verdict::BeatenByDouble
+        } else {
+            Verdict::Beaten
+        },
+    )
+}
+
+/// Probabilities of each outcome, seen from side `a`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Odds {
+    pub a_wins_by_double: f64,
+    pub a_wins: f64,
+    pub draw: f64,
+    pub b_wins: f64,
+    pub b_wins_by_double: f64,
+}
+
+/// Odds for modifiers `a_mod` and `b_mod` (factors without the die). A stoic side beaten by
+/// exactly 1 draws instead.
+pub fn opposed(a_mod: i32, b_mod: i32, a_stoic: bool, b_stoic: bool) -> Odds {
+    let mut o = Odds::default();
+    let p = 1.0 / 36.0;
+    for da in 1..=6 {
+        for db in 1..=6 {
+            let (ta, tb) = (a_mod + da, b_mod + db);
+            let (won, mut v) = verdict(ta, tb);
+            let loser_stoic = match won {
+                Some(true) => b_stoic,
+                Some(false) => a_stoic,
+                None => false,
+            };
+            if v == Verdict::Beaten && (ta - tb).abs() == 1 && loser_stoic {
+                v = Verdict::Draw;
+            }
+            match (won, v) {
+                (_, Verdict::Draw) => o.draw += p,
+                (Some(true), Verdict::Beaten) => o.a_wins += p,
+                (Some(true), Verdict::BeatenByDouble) => o.a_wins_by_double += p,
+                (Some(false), Verdict::Beaten) => o.b_wins += p,
+                (Some(false), Verdict::BeatenByDouble) => o.b_wins_by_double += p,
+                (None, _) => o.draw += p,
+            }
+        }
+    }
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-12
+    }
+
+    #[test]
+    fn verdicts() {
+        assert_eq!(verdict(5, 5), (None, Verdict::Draw));
+        assert_eq!(verdict(9, 6), (Some(true), Verdict::Beaten));
+        assert_eq!(verdict(10, 5), (Some(true), Verdict::BeatenByDouble));
+        assert_eq!(verdict(4, 7), (Some(false), Verdict::Beaten));
+        assert_eq!(verdict(3, 6), (Some(false), Verdict::BeatenByDouble));
+        assert_eq!(verdict(3, 0), (Some(true), Verdict::BeatenByDouble));
+    }
+
+    #[test]
+    fn equal_factors() {
+        let o = opposed(4, 4, false, false);
+        assert!(close(o.draw, 6.0 / 36.0));
+        assert!(close(o.a_wins + o.a_wins_by_double, 15.0 / 36.0));
+        assert!(close(
+            o.a_wins + o.a_wins_by_double,
+            o.b_wins + o.b_wins_by_double
+        ));
+        // Doubles at +4 each: 4+6 = 10 against 4+1 = 5 only.
+        assert!(close(o.a_wins_by_double, 1.0 / 36.0));
+        let sum = o.a_wins + o.a_wins_by_double + o.draw + o.b_wins + o.b_wins_by_double;
+        assert!(close(sum, 1.0));
+    }
+
+    #[test]
+    fn stoic_turns_losses_by_one_into_draws() {
+        let plain = opposed(4, 4, false, false);
+        let stoic = opposed(4, 4, false, true);
+        // Five throws beat b by exactly 1.
+        assert!(close(stoic.draw - plain.draw, 5.0 / 36.0));
+        assert!(close(stoic.a_wins, plain.a_wins - 5.0 / 36.0));
+    }
+}
