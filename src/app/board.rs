@@ -1,7 +1,7 @@
 //! Draws the table: terrain as filled shapes, bases as rectangles in side colours with a front
-//! edge and a label.
+//! edge, a troop code and status markers, redrawn whenever the battle changes.
 
-use super::BattleState;
+use super::{AppSystems, Game};
 use crate::rules::geometry::Pt;
 use crate::rules::terrain::FeatureKind;
 use bevy::asset::RenderAssetUsages;
@@ -9,26 +9,13 @@ use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Startup, (spawn_camera, spawn_table));
+    app.add_systems(Startup, spawn_table)
+        .add_systems(Update, draw_units.in_set(AppSystems::Draw));
 }
 
-fn spawn_camera(mut commands: Commands, battle: Res<BattleState>, windows: Query<&Window>) {
-    let b = &battle.0;
-    let (ww, wh) = windows
-        .iter()
-        .next()
-        .map(|w| (w.width(), w.height()))
-        .unwrap_or((1280.0, 720.0));
-    let scale = (b.table.width / ww).max(b.table.height / wh) * 1.05;
-    commands.spawn((
-        Camera2d,
-        Projection::Orthographic(OrthographicProjection {
-            scale,
-            ..OrthographicProjection::default_2d()
-        }),
-        Transform::from_xyz(b.table.width / 2.0, b.table.height / 2.0, 0.0),
-    ));
-}
+/// Everything drawn for the units; replaced when the battle changes.
+#[derive(Component)]
+struct UnitVisual;
 
 fn terrain_colour(kind: FeatureKind, level: u8) -> Color {
     match kind {
@@ -78,11 +65,11 @@ fn mesh_of(tris: &[[Pt; 3]]) -> Mesh {
 
 fn spawn_table(
     mut commands: Commands,
-    battle: Res<BattleState>,
+    game: Res<Game>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
 ) {
-    let b = &battle.0;
+    let b = &game.battle;
     let (w, h) = (b.table.width, b.table.height);
     commands.spawn((
         Mesh2d(meshes.add(Rectangle::new(w, h))),
@@ -135,6 +122,24 @@ fn spawn_table(
             Transform::from_xyz(o.at.x, o.at.y, 8.0),
         ));
     }
+}
+
+fn draw_units(
+    mut commands: Commands,
+    game: Res<Game>,
+    mut drawn: Local<u64>,
+    old: Query<Entity, With<UnitVisual>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
+    if *drawn == game.version {
+        return;
+    }
+    *drawn = game.version;
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    let b = &game.battle;
     for u in b.units.iter().filter(|u| u.alive()) {
         let c = b
             .sides
@@ -143,8 +148,11 @@ fn spawn_table(
             .unwrap_or([200, 200, 200]);
         let rot = Quat::from_rotation_z(-u.base.facing.to_radians());
         let pos = Vec3::new(u.base.centre.x, u.base.centre.y, 10.0);
+        let commander = matches!(u.troop.as_str(), "CinC" | "Sub");
+        let strip = u.base.depth.min(12.0) * 0.25;
         commands
             .spawn((
+                UnitVisual,
                 Mesh2d(meshes.add(Rectangle::new(u.base.width, u.base.depth))),
                 MeshMaterial2d(materials.add(Color::srgb_u8(c[0], c[1], c[2]))),
                 Transform::from_translation(pos).with_rotation(rot),
@@ -152,25 +160,62 @@ fn spawn_table(
             .with_children(|p| {
                 // The front edge, in a contrasting strip.
                 p.spawn((
-                    Mesh2d(meshes.add(Rectangle::new(u.base.width, u.base.depth.min(12.0) * 0.25))),
+                    Mesh2d(meshes.add(Rectangle::new(u.base.width, strip))),
                     MeshMaterial2d(materials.add(contrast(c).with_alpha(0.85))),
-                    Transform::from_xyz(
-                        0.0,
-                        u.base.depth / 2.0 - u.base.depth.min(12.0) * 0.125,
-                        0.1,
-                    ),
+                    Transform::from_xyz(0.0, u.base.depth / 2.0 - strip / 2.0, 0.1),
                 ));
+                if commander {
+                    // Commanders: a gold disc.
+                    p.spawn((
+                        Mesh2d(meshes.add(Circle::new(u.base.width.min(u.base.depth) * 0.3))),
+                        MeshMaterial2d(materials.add(Color::srgb(0.85, 0.68, 0.2))),
+                        Transform::from_xyz(0.0, 0.0, 0.05),
+                    ));
+                }
             });
-        // The troop code stays upright whatever the facing.
+        // The troop code and status stay upright whatever the facing.
+        let mut label = u.troop.clone();
+        if u.status.limbered {
+            label.push_str(" (L)");
+        }
         commands.spawn((
-            Text2d::new(u.troop.clone()),
+            UnitVisual,
+            Text2d::new(label),
             TextFont {
                 font_size: FontSize::Px(8.0),
                 ..default()
             },
-            TextColor(contrast(c)),
+            TextColor(if commander {
+                Color::srgb(0.1, 0.1, 0.1)
+            } else {
+                contrast(c)
+            }),
             Transform::from_xyz(u.base.centre.x, u.base.centre.y, 10.5),
         ));
+        // Hits as red pips behind the base; shaken as a yellow ring.
+        for k in 0..u.status.hits {
+            let at = u.base.local(
+                -u.base.width / 2.0 + 3.0 + 4.0 * k as f32,
+                -u.base.depth / 2.0 - 3.0,
+            );
+            commands.spawn((
+                UnitVisual,
+                Mesh2d(meshes.add(Circle::new(1.6))),
+                MeshMaterial2d(materials.add(Color::srgb(0.85, 0.1, 0.1))),
+                Transform::from_xyz(at.x, at.y, 10.6),
+            ));
+        }
+        if u.status.shaken {
+            let at = u
+                .base
+                .local(u.base.width / 2.0 - 3.0, -u.base.depth / 2.0 - 3.0);
+            commands.spawn((
+                UnitVisual,
+                Mesh2d(meshes.add(Annulus::new(1.2, 2.4))),
+                MeshMaterial2d(materials.add(Color::srgb(0.95, 0.8, 0.1))),
+                Transform::from_xyz(at.x, at.y, 10.6),
+            ));
+        }
     }
 }
 

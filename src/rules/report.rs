@@ -233,6 +233,30 @@ pub fn describe(b: &Battle, e: &Event) -> String {
     }
 }
 
+/// The units an event concerns (for highlighting from the log).
+pub fn event_units(e: &Event) -> Vec<UnitId> {
+    let v = serde_json::to_value(e).unwrap_or(Value::Null);
+    let mut out = Vec::new();
+    if let Value::Object(m) = v {
+        for key in [
+            "unit",
+            "shooter",
+            "target",
+            "attacker",
+            "defender",
+            "by",
+            "destroyed",
+            "contact",
+            "continuing",
+        ] {
+            if let Some(Value::String(s)) = m.get(key) {
+                out.push(UnitId(s.clone()));
+            }
+        }
+    }
+    out
+}
+
 /// An event as JSON with its words attached.
 pub fn event_json(b: &Battle, e: &Event) -> Value {
     let mut v = serde_json::to_value(e).unwrap_or(Value::Null);

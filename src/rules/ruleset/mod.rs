@@ -106,6 +106,26 @@ impl AnyRuleset {
         self.get().after_command(battle, out)
     }
 
+    /// Checks a move of one unit or a group without making it (the window calls this every
+    /// frame of a drag).
+    pub fn check_move(
+        &self,
+        b: &Battle,
+        ids: &[crate::rules::UnitId],
+        steps: &[crate::rules::Step],
+    ) -> Result<dbn::MovePlan, RuleError> {
+        match self {
+            AnyRuleset::Db7yw(r) => r.check_move(b, ids, steps),
+        }
+    }
+
+    /// Factors and exact odds of a Fire or Fight command before the dice.
+    pub fn preview(&self, b: &Battle, cmd: &Command) -> Result<db7yw::Preview, RuleError> {
+        match self {
+            AnyRuleset::Db7yw(r) => r.preview(b, cmd),
+        }
+    }
+
     /// The DBN-family engine, where the ruleset is one.
     pub fn dbn(&self) -> Option<&dbn::Dbn> {
         match self {

@@ -1,0 +1,167 @@
+//! The camera: pan with the right or middle button or WASD/arrows, zoom to the cursor with the
+//! wheel, fit the table with Home.
+
+use super::{AppSystems, Game};
+use bevy::input::mouse::{AccumulatedMouseMotion, MouseWheel};
+use bevy::prelude::*;
+use bevy_egui::input::egui_wants_any_pointer_input;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Startup, spawn_camera).add_systems(
+        Update,
+        (
+            keys_pan,
+            (mouse_pan, wheel_zoom).run_if(not(egui_wants_any_pointer_input)),
+        )
+            .in_set(AppSystems::Input),
+    );
+}
+
+/// The board camera.
+#[derive(Component)]
+pub struct BoardCamera;
+
+/// World position of the cursor, when over the window.
+pub fn cursor_world(
+    windows: &Query<&Window>,
+    cams: &Query<(&Camera, &GlobalTransform), With<BoardCamera>>,
+) -> Option<Vec2> {
+    let w = windows.iter().next()?;
+    let pos = w.cursor_position()?;
+    let (cam, t) = cams.iter().next()?;
+    cam.viewport_to_world_2d(t, pos).ok()
+}
+
+fn fit(game: &Game, ww: f32, wh: f32) -> (Vec3, f32) {
+    let b = &game.battle;
+    // Leave room for the panels around the board.
+    let scale = (b.table.width / (ww - 320.0).max(200.0))
+        .max(b.table.height / (wh - 200.0).max(200.0))
+        * 1.04;
+    (
+        Vec3::new(
+            b.table.width / 2.0 + 60.0 * scale,
+            b.table.height / 2.0 - 40.0 * scale,
+            0.0,
+        ),
+        scale,
+    )
+}
+
+fn spawn_camera(mut commands: Commands, game: Res<Game>, windows: Query<&Window>) {
+    let (ww, wh) = windows
+        .iter()
+        .next()
+        .map(|w| (w.width(), w.height()))
+        .unwrap_or((1280.0, 720.0));
+    let (pos, scale) = fit(&game, ww, wh);
+    commands.spawn((
+        Camera2d,
+        BoardCamera,
+        Projection::Orthographic(OrthographicProjection {
+            scale,
+            ..OrthographicProjection::default_2d()
+        }),
+        Transform::from_translation(pos),
+    ));
+}
+
+fn keys_pan(
+    keys: Res<ButtonInput<KeyCode>>,
+    time: Res<Time>,
+    game: Res<Game>,
+    windows: Query<&Window>,
+    mut cams: Query<(&mut Transform, &mut Projection), With<BoardCamera>>,
+    egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
+) {
+    if egui.is_some_and(|e| e.wants_any_keyboard_input()) {
+        return;
+    }
+    let Ok((mut t, mut proj)) = cams.single_mut() else {
+        return;
+    };
+    let Projection::Orthographic(o) = proj.as_mut() else {
+        return;
+    };
+    let mut d = Vec2::ZERO;
+    if keys.pressed(KeyCode::KeyW) || keys.pressed(KeyCode::ArrowUp) {
+        d.y += 1.0;
+    }
+    if keys.pressed(KeyCode::KeyS)
+        && !keys.pressed(KeyCode::ControlLeft)
+        && !keys.pressed(KeyCode::ControlRight)
+        || keys.pressed(KeyCode::ArrowDown)
+    {
+        d.y -= 1.0;
+    }
+    if keys.pressed(KeyCode::KeyA) || keys.pressed(KeyCode::ArrowLeft) {
+        d.x -= 1.0;
+    }
+    if keys.pressed(KeyCode::KeyD) || keys.pressed(KeyCode::ArrowRight) {
+        d.x += 1.0;
+    }
+    let speed = 600.0 * o.scale * time.delta_secs();
+    t.translation += (d * speed).extend(0.0);
+    if keys.just_pressed(KeyCode::Home) {
+        let (ww, wh) = windows
+            .iter()
+            .next()
+            .map(|w| (w.width(), w.height()))
+            .unwrap_or((1280.0, 720.0));
+        let (pos, scale) = fit(&game, ww, wh);
+        t.translation = pos;
+        o.scale = scale;
+    }
+}
+
+fn mouse_pan(
+    buttons: Res<ButtonInput<MouseButton>>,
+    motion: Res<AccumulatedMouseMotion>,
+    mut cams: Query<(&mut Transform, &Projection), With<BoardCamera>>,
+) {
+    if !(buttons.pressed(MouseButton::Right) || buttons.pressed(MouseButton::Middle)) {
+        return;
+    }
+    let Ok((mut t, proj)) = cams.single_mut() else {
+        return;
+    };
+    let Projection::Orthographic(o) = proj else {
+        return;
+    };
+    t.translation.x -= motion.delta.x * o.scale;
+    t.translation.y += motion.delta.y * o.scale;
+}
+
+fn wheel_zoom(
+    mut wheel: MessageReader<MouseWheel>,
+    windows: Query<&Window>,
+    mut cams: Query<
+        (&Camera, &GlobalTransform, &mut Transform, &mut Projection),
+        With<BoardCamera>,
+    >,
+) {
+    let dy: f32 = wheel.read().map(|w| w.y.signum()).sum();
+    if dy == 0.0 {
+        return;
+    }
+    let Some(cursor) = windows.iter().next().and_then(|w| w.cursor_position()) else {
+        return;
+    };
+    let Ok((cam, gt, mut t, mut proj)) = cams.single_mut() else {
+        return;
+    };
+    let Projection::Orthographic(o) = proj.as_mut() else {
+        return;
+    };
+    let Ok(before) = cam.viewport_to_world_2d(gt, cursor) else {
+        return;
+    };
+    let factor = 0.85f32.powf(dy);
+    let new_scale = (o.scale * factor).clamp(0.05, 20.0);
+    // Keep the point under the cursor fixed.
+    let k = new_scale / o.scale;
+    let centre = t.translation.truncate();
+    let after_centre = before + (centre - before) * k;
+    t.translation = after_centre.extend(t.translation.z);
+    o.scale = new_scale;
+}

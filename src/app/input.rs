@@ -1,0 +1,362 @@
+//! Mouse and keys become intents: select, hover, drag a base with a measured preview, choose
+//! targets, undo and save. Nothing here changes the battle.
+
+use super::camera::{BoardCamera, cursor_world};
+use super::{AppSystems, Game, Intent};
+use crate::rules::command::{Command, Step};
+use crate::rules::geometry::{Base, Corner, Pt};
+use crate::rules::model::{Phase, UnitId};
+use crate::rules::ruleset::dbn::MovePlan;
+use bevy::prelude::*;
+use bevy_egui::input::EguiWantsInput;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Pointer>()
+        .init_resource::<Selection>()
+        .init_resource::<Overlays>()
+        .add_systems(
+            Update,
+            (
+                track_pointer.run_if(any_with_component::<BoardCamera>),
+                mouse.run_if(pointer_free),
+                keys.run_if(keyboard_free),
+                preview_drag,
+            )
+                .chain()
+                .in_set(AppSystems::Input),
+        );
+}
+
+/// The cursor on the table and the unit under it.
+#[derive(Resource, Default)]
+pub struct Pointer {
+    pub world: Option<Vec2>,
+    pub hover: Option<UnitId>,
+}
+
+/// The selected unit and a drag in progress.
+#[derive(Resource, Default)]
+pub struct Selection {
+    pub unit: Option<UnitId>,
+    pub drag: Option<Drag>,
+}
+
+/// A base being dragged: where the pointer started, turns made with keys, and the checked
+/// move it would make now.
+#[derive(Clone, Debug)]
+pub struct Drag {
+    pub unit: UnitId,
+    pub start: Vec2,
+    pub turns: Vec<Step>,
+    pub steps: Vec<Step>,
+    pub plan: Result<MovePlan, String>,
+}
+
+/// Overlay toggles.
+#[derive(Resource)]
+pub struct Overlays {
+    /// F: fire arc and range of the selected unit.
+    pub arcs: bool,
+    /// Z: threat zones of the enemy.
+    pub zones: bool,
+    /// L: line of sight from the selected unit to every enemy.
+    pub sight: bool,
+    /// M: how far the selected unit can move.
+    pub reach: bool,
+    /// F1: the rules reference.
+    pub rules: bool,
+}
+
+impl Default for Overlays {
+    fn default() -> Self {
+        Overlays {
+            arcs: true,
+            zones: false,
+            sight: false,
+            reach: false,
+            rules: false,
+        }
+    }
+}
+
+/// True unless a panel has the pointer (always, headless).
+fn pointer_free(egui: Option<Res<EguiWantsInput>>) -> bool {
+    egui.is_none_or(|e| !e.wants_any_pointer_input())
+}
+
+fn keyboard_free(egui: Option<Res<EguiWantsInput>>) -> bool {
+    egui.is_none_or(|e| !e.wants_any_keyboard_input())
+}
+
+fn track_pointer(
+    windows: Query<&Window>,
+    cams: Query<(&Camera, &GlobalTransform), With<BoardCamera>>,
+    game: Res<Game>,
+    mut ptr: ResMut<Pointer>,
+) {
+    ptr.world = cursor_world(&windows, &cams);
+    ptr.hover = ptr.world.and_then(|w| {
+        let p = Pt::new(w.x, w.y);
+        game.battle
+            .alive()
+            .filter(|u| u.base.contains(p))
+            .last()
+            .map(|u| u.id.clone())
+    });
+}
+
+/// The command a click on an enemy means in this phase, if any.
+pub fn target_command(game: &Game, own: &UnitId, enemy: &UnitId) -> Option<Command> {
+    match game.battle.phase {
+        Phase::Firing => Some(Command::Fire {
+            unit: own.clone(),
+            target: enemy.clone(),
+            support: vec![],
+        }),
+        Phase::CloseCombat => Some(Command::Fight {
+            unit: own.clone(),
+            target: enemy.clone(),
+            pursue: None,
+        }),
+        _ => None,
+    }
+}
+
+fn mouse(
+    buttons: Res<ButtonInput<MouseButton>>,
+    ptr: Res<Pointer>,
+    mut sel: ResMut<Selection>,
+    mut game: ResMut<Game>,
+    mut intents: MessageWriter<Intent>,
+) {
+    if game.battle.is_over() {
+        return;
+    }
+    let active = game.battle.active;
+    if buttons.just_pressed(MouseButton::Left) {
+        let Some(w) = ptr.world else { return };
+        match ptr.hover.clone() {
+            Some(id) => {
+                let Ok(u) = game.battle.unit(&id) else { return };
+                if u.side == active {
+                    sel.unit = Some(id.clone());
+                    if game.battle.phase == Phase::Movement && !u.bound.moved {
+                        sel.drag = Some(Drag {
+                            unit: id,
+                            start: w,
+                            turns: Vec::new(),
+                            steps: Vec::new(),
+                            plan: Err(String::new()),
+                        });
+                    }
+                } else if let Some(own) = sel.unit.clone() {
+                    match target_command(&game, &own, &id) {
+                        Some(cmd) => game.pending = Some(cmd),
+                        None => sel.unit = Some(id),
+                    }
+                } else {
+                    sel.unit = Some(id);
+                }
+            }
+            None => {
+                sel.unit = None;
+                game.pending = None;
+            }
+        }
+    }
+    if buttons.just_released(MouseButton::Left)
+        && let Some(drag) = sel.drag.take()
+    {
+        if drag.steps.is_empty() {
+            return;
+        }
+        match drag.plan {
+            Ok(_) => {
+                intents.write(Intent::Do(Command::Move {
+                    unit: drag.unit,
+                    steps: drag.steps,
+                }));
+            }
+            Err(e) => game.message = Some(e),
+        }
+    }
+}
+
+fn keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut sel: ResMut<Selection>,
+    mut game: ResMut<Game>,
+    mut overlays: ResMut<Overlays>,
+    mut intents: MessageWriter<Intent>,
+) {
+    let ctrl = keys.pressed(KeyCode::ControlLeft) || keys.pressed(KeyCode::ControlRight);
+    if ctrl && keys.just_pressed(KeyCode::KeyZ) {
+        sel.drag = None;
+        intents.write(Intent::Undo);
+    }
+    if ctrl && keys.just_pressed(KeyCode::KeyS) {
+        intents.write(Intent::Save);
+    }
+    if keys.just_pressed(KeyCode::Escape) {
+        if sel.drag.is_some() {
+            sel.drag = None;
+        } else {
+            game.pending = None;
+        }
+    }
+    if keys.just_pressed(KeyCode::F1) {
+        overlays.rules = !overlays.rules;
+    }
+    if !ctrl {
+        let o = overlays.as_mut();
+        for (key, flag) in [
+            (KeyCode::KeyF, &mut o.arcs),
+            (KeyCode::KeyZ, &mut o.zones),
+            (KeyCode::KeyL, &mut o.sight),
+            (KeyCode::KeyM, &mut o.reach),
+        ] {
+            if keys.just_pressed(key) {
+                *flag = !*flag;
+            }
+        }
+    }
+    if let Some(drag) = sel.drag.as_mut() {
+        // Q/E wheel about the left/right front corner, R/T pivot, B about face.
+        let turn = |k: KeyCode| keys.just_pressed(k);
+        if turn(KeyCode::KeyQ) {
+            drag.turns.push(Step::Wheel {
+                corner: Corner::Left,
+                degrees: 15.0,
+            });
+        }
+        if turn(KeyCode::KeyE) {
+            drag.turns.push(Step::Wheel {
+                corner: Corner::Right,
+                degrees: 15.0,
+            });
+        }
+        if turn(KeyCode::KeyR) {
+            drag.turns.push(Step::Pivot(-15.0));
+        }
+        if turn(KeyCode::KeyT) {
+            drag.turns.push(Step::Pivot(15.0));
+        }
+        if turn(KeyCode::KeyB) {
+            drag.turns.push(Step::AboutFace);
+        }
+        if turn(KeyCode::Backspace) {
+            drag.turns.pop();
+        }
+        if keys.just_pressed(KeyCode::Enter) && drag.plan.is_ok() && !drag.steps.is_empty() {
+            let d = sel.drag.take();
+            if let Some(d) = d {
+                intents.write(Intent::Do(Command::Move {
+                    unit: d.unit,
+                    steps: d.steps,
+                }));
+            }
+        }
+    }
+}
+
+/// Merges the turns made with keys into one wheel or pivot where they repeat.
+fn merged(turns: &[Step]) -> Vec<Step> {
+    let mut out: Vec<Step> = Vec::new();
+    for t in turns {
+        match (out.last_mut(), t) {
+            (
+                Some(Step::Wheel {
+                    corner: c,
+                    degrees: d,
+                }),
+                Step::Wheel { corner, degrees },
+            ) if c == corner => *d += degrees,
+            (Some(Step::Pivot(d)), Step::Pivot(e)) => *d += e,
+            _ => out.push(t.clone()),
+        }
+    }
+    out
+}
+
+/// Turns the drag into steps and checks them every frame, snapping to contact with an enemy
+/// when the base is dropped near one ahead of it.
+pub fn drag_steps(game: &Game, drag: &Drag, cursor: Vec2) -> Vec<Step> {
+    let b = &game.battle;
+    let Ok(u) = b.unit(&drag.unit) else {
+        return Vec::new();
+    };
+    let mut steps = merged(&drag.turns);
+    // Where the base faces after the turns.
+    let frame = preview_turns(u.base, &steps, b.scale.mm_per_unit);
+    let d = cursor - drag.start;
+    let fwd = d.x * frame.forward().x + d.y * frame.forward().y;
+    let right = d.x * frame.right().x + d.y * frame.right().y;
+    let units = |mm: f32| (b.scale.from_mm(mm) / 5.0).round() * 5.0;
+    let (f, r) = (units(fwd), units(right));
+    // Snap to contact: the moved base comes within 8 mm of an enemy's edge.
+    let moved = Base {
+        centre: frame.centre.plus(Pt::new(d.x, d.y)),
+        ..frame
+    };
+    if let Some(e) = b
+        .alive()
+        .filter(|e| e.side != u.side)
+        .find(|e| e.base.distance(&moved) < 8.0 && frame.in_arc(&e.base, 10.0))
+    {
+        steps.push(Step::ToContact(e.id.clone()));
+        return steps;
+    }
+    if r.abs() < 0.15 * f.abs().max(1.0) || r.abs() < 5.0 {
+        if f > 0.0 {
+            steps.push(Step::Advance(f));
+        } else if f < 0.0 {
+            steps.push(Step::Backstep(-f));
+        }
+    } else if f.abs() < 0.15 * r.abs() || f.abs() < 5.0 {
+        steps.push(Step::Sidestep(r));
+    } else {
+        steps.push(Step::Oblique {
+            forward: f,
+            right: r,
+        });
+    }
+    steps
+}
+
+/// The base after turning steps only (for the drag's frame of reference).
+fn preview_turns(mut base: Base, steps: &[Step], _mm_per_unit: f32) -> Base {
+    for s in steps {
+        base = match *s {
+            Step::Wheel {
+                corner: Corner::Left,
+                degrees,
+            } => base.rotated_about(base.front_left(), -degrees),
+            Step::Wheel {
+                corner: Corner::Right,
+                degrees,
+            } => base.rotated_about(base.front_right(), degrees),
+            Step::Pivot(d) => base.rotated_about(base.centre, d),
+            Step::AboutFace => base.rotated_about(base.centre, 180.0),
+            _ => base,
+        };
+    }
+    base
+}
+
+fn preview_drag(ptr: Res<Pointer>, game: Res<Game>, mut sel: ResMut<Selection>) {
+    let Some(cursor) = ptr.world else { return };
+    let Some(drag) = sel.drag.as_mut() else {
+        return;
+    };
+    // The full move check runs every frame of a drag.
+    let steps = drag_steps(&game, drag, cursor);
+    drag.plan = if steps.is_empty() {
+        Err(String::new())
+    } else {
+        game.battle
+            .rules
+            .check_move(&game.battle, std::slice::from_ref(&drag.unit), &steps)
+            .map_err(|e| e.to_string())
+    };
+    drag.steps = steps;
+}

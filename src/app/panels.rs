@@ -1,0 +1,497 @@
+//! The panels (egui): turn bar, unit card, log, combat preview with exact odds, hotseat
+//! handover, game over and the rules reference.
+
+use super::input::{Overlays, Pointer, Selection};
+use super::{Game, Intent};
+use crate::rules::command::{Command, Event, Factor};
+use crate::rules::model::{Phase, Unit};
+use crate::rules::report;
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        (
+            turn_bar,
+            side_panel,
+            log_panel,
+            preview_window,
+            handover,
+            game_over,
+            rules_reference,
+            drag_tip,
+        )
+            .chain(),
+    );
+}
+
+fn side_colour(game: &Game, side: usize) -> egui::Color32 {
+    let c = game
+        .battle
+        .sides
+        .get(side)
+        .map(|s| s.colour)
+        .unwrap_or([200, 200, 200]);
+    egui::Color32::from_rgb(c[0], c[1], c[2])
+}
+
+fn turn_bar(
+    mut ctx: EguiContexts,
+    mut game: ResMut<Game>,
+    mut overlays: ResMut<Overlays>,
+    mut intents: MessageWriter<Intent>,
+) -> Result {
+    let ctx = ctx.ctx_mut()?;
+    let width = ctx.viewport_rect().width();
+    egui::Area::new(egui::Id::new("turn"))
+        .anchor(egui::Align2::LEFT_TOP, [0.0, 0.0])
+        .show(ctx, |ui| {
+            egui::Frame::side_top_panel(ui.style()).show(ui, |ui| {
+                ui.set_width(width - 16.0);
+                ui.horizontal_wrapped(|ui| {
+                    let b = &game.battle;
+                    ui.strong(&b.info.name);
+                    ui.label(format!("{} ·", b.rules.get().name()));
+                    ui.label(format!("Turn {} of {}", b.turn, b.turn_limit));
+                    ui.separator();
+                    let side = b
+                        .sides
+                        .get(b.active)
+                        .map(|s| s.name.clone())
+                        .unwrap_or_default();
+                    ui.colored_label(
+                        side_colour(&game, b.active),
+                        egui::RichText::new(format!("{side} to move")).strong(),
+                    );
+                    ui.label(format!("{} phase", b.phase.name()));
+                    if matches!(
+                        b.phase,
+                        Phase::Movement | Phase::Firing | Phase::CloseCombat
+                    ) {
+                        ui.label(format!("{} command points", b.command_points[b.active]));
+                    }
+                    ui.separator();
+                    let end = match b.phase {
+                        Phase::Command => "Roll command dice",
+                        Phase::CloseCombat => "End bound",
+                        Phase::GameOver => "",
+                        _ => "End phase",
+                    };
+                    if !end.is_empty() && ui.button(end).clicked() {
+                        intents.write(Intent::Do(Command::EndPhase));
+                    }
+                    if ui
+                        .add_enabled(b.can_undo(), egui::Button::new("Undo (Ctrl+Z)"))
+                        .clicked()
+                    {
+                        intents.write(Intent::Undo);
+                    }
+                    if ui.button("Save (Ctrl+S)").clicked() {
+                        intents.write(Intent::Save);
+                    }
+                    ui.separator();
+                    ui.checkbox(&mut overlays.arcs, "Arcs (F)");
+                    ui.checkbox(&mut overlays.zones, "Zones (Z)");
+                    ui.checkbox(&mut overlays.sight, "Sight (L)");
+                    ui.checkbox(&mut overlays.reach, "Reach (M)");
+                    ui.checkbox(&mut overlays.rules, "Rules (F1)");
+                });
+                if let Some(m) = game.message.clone() {
+                    ui.horizontal(|ui| {
+                        ui.colored_label(egui::Color32::from_rgb(230, 90, 70), m);
+                        if ui.small_button("✕").clicked() {
+                            game.message = None;
+                        }
+                    });
+                }
+            });
+        });
+    Ok(())
+}
+
+fn unit_card(ui: &mut egui::Ui, game: &Game, u: &Unit) {
+    let b = &game.battle;
+    let Some(dbn) = b.rules.dbn() else { return };
+    let t = dbn.troop_of(u);
+    ui.colored_label(
+        side_colour(game, u.side),
+        egui::RichText::new(&u.name).strong(),
+    );
+    ui.label(format!("{} ({}) · {:?}", t.name, t.code, u.class));
+    if !u.flags.is_empty() {
+        ui.label(format!("{:?}", u.flags));
+    }
+    let status = if u.status.removed {
+        "destroyed".to_string()
+    } else {
+        let mut s = format!("{} hit(s)", u.status.hits);
+        if u.status.shaken {
+            s.push_str(", shaken");
+        }
+        if u.status.limbered {
+            s.push_str(", limbered");
+        }
+        if dbn.in_close_combat(b, u) {
+            s.push_str(", in close combat");
+        }
+        s
+    };
+    ui.label(status);
+    let fmt = |x: Option<f32>| x.map(|v| format!("{v:.0}")).unwrap_or("-".into());
+    ui.label(format!(
+        "Move {} GG / {} BG / {} road {}",
+        fmt(t.gg),
+        fmt(t.bg),
+        fmt(t.road),
+        b.scale.unit
+    ));
+    ui.label(format!("Range {} · combat {:+}", fmt(t.range), t.combat));
+    let done: Vec<&str> = [
+        (u.bound.moved, "moved"),
+        (u.bound.fired, "fired"),
+        (u.bound.fought, "fought"),
+    ]
+    .iter()
+    .filter(|x| x.0)
+    .map(|x| x.1)
+    .collect();
+    if !done.is_empty() {
+        ui.label(format!("This bound: {}", done.join(", ")));
+    }
+}
+
+fn side_panel(
+    mut ctx: EguiContexts,
+    game: Res<Game>,
+    sel: Res<Selection>,
+    ptr: Res<Pointer>,
+) -> Result {
+    let ctx = ctx.ctx_mut()?;
+    egui::Window::new("Unit")
+        .anchor(egui::Align2::RIGHT_TOP, [-6.0, 64.0])
+        .default_width(250.0)
+        .resizable(false)
+        .collapsible(true)
+        .show(ctx, |ui| {
+            let b = &game.battle;
+            let shown = ptr.hover.clone().or(sel.unit.clone());
+            match shown.and_then(|id| b.unit(&id).ok()) {
+                Some(u) => unit_card(ui, &game, u),
+                None => {
+                    ui.label("Click a unit to select it; drag to move it.");
+                }
+            }
+            // Why the selected unit cannot fire at the hovered enemy, in words.
+            if let (Some(sid), Some(hid)) = (&sel.unit, &ptr.hover)
+                && let (Ok(s), Ok(h)) = (b.unit(sid), b.unit(hid))
+                && s.side != h.side
+                && b.phase == Phase::Firing
+                && let Some(dbn) = b.rules.dbn()
+            {
+                ui.separator();
+                match dbn.fire_check(b, s, h, false) {
+                    Ok(r) => ui.colored_label(
+                        egui::Color32::LIGHT_GREEN,
+                        format!(
+                            "{} may fire at {} ({r:.0} {})",
+                            s.name, h.name, b.scale.unit
+                        ),
+                    ),
+                    Err(e) => ui.colored_label(egui::Color32::LIGHT_RED, e),
+                };
+            }
+            ui.separator();
+            ui.small(
+                "Drag: move · Q/E wheel · R/T pivot · B about face · Esc cancel · Enter confirm",
+            );
+            ui.small("Right drag or WASD: pan · wheel: zoom · Home: fit");
+            ui.small("Firing / close combat: select your unit, click an enemy");
+        });
+    Ok(())
+}
+
+fn log_panel(mut ctx: EguiContexts, mut game: ResMut<Game>) -> Result {
+    let ctx = ctx.ctx_mut()?;
+    egui::Window::new("Log")
+        .anchor(egui::Align2::LEFT_BOTTOM, [6.0, -6.0])
+        .default_size([620.0, 150.0])
+        .collapsible(true)
+        .show(ctx, |ui| {
+            let mut clicked = None;
+            egui::ScrollArea::vertical()
+                .stick_to_bottom(true)
+                .max_height(150.0)
+                .show(ui, |ui| {
+                    for (i, e) in game.battle.log.iter().enumerate() {
+                        let text = report::describe(&game.battle, e);
+                        let strong = matches!(e, Event::PhaseBegan { .. } | Event::GameOver { .. });
+                        let rich = if strong {
+                            egui::RichText::new(text).strong()
+                        } else {
+                            egui::RichText::new(text)
+                        };
+                        if ui.selectable_label(false, rich).clicked() {
+                            clicked = Some(i);
+                        }
+                    }
+                });
+            if let Some(i) = clicked {
+                game.highlight = game
+                    .battle
+                    .log
+                    .get(i)
+                    .map(report::event_units)
+                    .unwrap_or_default();
+            }
+        });
+    Ok(())
+}
+
+fn factor_rows(ui: &mut egui::Ui, fs: &[Factor]) {
+    for f in fs {
+        ui.horizontal(|ui| {
+            ui.label(format!("{:+}", f.value));
+            ui.label(&f.name).on_hover_text(&f.source);
+        });
+    }
+    ui.strong(format!(
+        "= {:+} + die",
+        fs.iter().map(|f| f.value).sum::<i32>()
+    ));
+}
+
+fn preview_window(
+    mut ctx: EguiContexts,
+    mut game: ResMut<Game>,
+    mut intents: MessageWriter<Intent>,
+) -> Result {
+    let ctx = ctx.ctx_mut()?;
+    let Some(cmd) = game.pending.clone() else {
+        return Ok(());
+    };
+    let preview = game.battle.rules.preview(&game.battle, &cmd);
+    let mut open = true;
+    egui::Window::new("Before the dice")
+        .collapsible(false)
+        .open(&mut open)
+        .show(ctx, |ui| match &preview {
+            Err(e) => {
+                ui.colored_label(egui::Color32::LIGHT_RED, e.to_string());
+            }
+            Ok(p) => {
+                ui.columns(2, |cols| {
+                    cols[0].strong(&p.setup.a.name);
+                    factor_rows(&mut cols[0], &p.setup.a_factors);
+                    cols[1].strong(&p.setup.b.name);
+                    factor_rows(&mut cols[1], &p.setup.b_factors);
+                });
+                ui.separator();
+                let o = p.odds;
+                let pct = |x: f64| format!("{:.1}%", x * 100.0);
+                let (a, bn) = (&p.setup.a.name, &p.setup.b.name);
+                ui.label(format!(
+                    "{bn} beaten by double: {}",
+                    pct(o.a_wins_by_double)
+                ));
+                ui.label(format!("{bn} beaten: {}", pct(o.a_wins)));
+                ui.label(format!("Draw: {}", pct(o.draw)));
+                if p.firing && !p.setup.mutual {
+                    ui.label(format!(
+                        "No effect ({a} outscored): {}",
+                        pct(o.b_wins + o.b_wins_by_double)
+                    ));
+                } else {
+                    ui.label(format!("{a} beaten: {}", pct(o.b_wins)));
+                    ui.label(format!("{a} beaten by double: {}", pct(o.b_wins_by_double)));
+                }
+                if ui.button("Roll the dice").clicked() {
+                    intents.write(Intent::Do(cmd.clone()));
+                }
+            }
+        });
+    if !open {
+        game.pending = None;
+    }
+    Ok(())
+}
+
+fn handover(mut ctx: EguiContexts, mut game: ResMut<Game>) -> Result {
+    let ctx = ctx.ctx_mut()?;
+    let active = game.battle.active;
+    if game.seated == Some(active) || game.battle.is_over() {
+        return Ok(());
+    }
+    let name = game
+        .battle
+        .sides
+        .get(active)
+        .map(|s| s.name.clone())
+        .unwrap_or_default();
+    let colour = side_colour(&game, active);
+    egui::Window::new("Hand over")
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .show(ctx, |ui| {
+            ui.heading(egui::RichText::new(format!("{name} to move")).color(colour));
+            ui.label(format!(
+                "Turn {} · {} phase",
+                game.battle.turn,
+                game.battle.phase.name()
+            ));
+            if ui.button("Take the seat").clicked() {
+                game.seated = Some(active);
+            }
+        });
+    Ok(())
+}
+
+fn game_over(mut ctx: EguiContexts, game: Res<Game>) -> Result {
+    let ctx = ctx.ctx_mut()?;
+    if !game.battle.is_over() {
+        return Ok(());
+    }
+    let b = &game.battle;
+    egui::Window::new("The battle is over")
+        .collapsible(false)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .show(ctx, |ui| {
+            if let Some(Event::GameOver { .. }) = b.log.last() {}
+            for e in b.log.iter().rev() {
+                if let Event::GameOver { .. } = e {
+                    ui.heading(report::describe(b, e));
+                    break;
+                }
+            }
+            if let Some(dbn) = b.rules.dbn() {
+                for side in 0..b.sides.len().min(2) {
+                    ui.label(format!(
+                        "{}: losses {} of {} units",
+                        b.sides[side].name,
+                        dbn.losses(b, side),
+                        b.starting_units[side]
+                    ));
+                }
+            }
+        });
+    Ok(())
+}
+
+fn rules_reference(
+    mut ctx: EguiContexts,
+    game: Res<Game>,
+    mut overlays: ResMut<Overlays>,
+) -> Result {
+    let ctx = ctx.ctx_mut()?;
+    if !overlays.rules {
+        return Ok(());
+    }
+    let Some(dbn) = game.battle.rules.dbn() else {
+        return Ok(());
+    };
+    let d = &dbn.data;
+    egui::Window::new(format!("Rules reference: {}", d.name))
+        .open(&mut overlays.rules)
+        .default_size([560.0, 480.0])
+        .show(ctx, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                ui.label(format!("Source: {}", d.seed));
+                egui::CollapsingHeader::new("Troop types")
+                    .default_open(true)
+                    .show(ui, |ui| {
+                        egui::Grid::new("troops").striped(true).show(ui, |ui| {
+                            for h in ["Type", "Range", "GG", "BG", "Road", "Combat"] {
+                                ui.strong(h);
+                            }
+                            ui.end_row();
+                            let f =
+                                |x: Option<f32>| x.map(|v| format!("{v:.0}")).unwrap_or("-".into());
+                            for t in &d.troops {
+                                ui.label(format!("{} ({})", t.name, t.code))
+                                    .on_hover_text(&t.source);
+                                ui.label(f(t.range));
+                                ui.label(f(t.gg));
+                                ui.label(f(t.bg));
+                                ui.label(f(t.road));
+                                ui.label(format!("{:+}", t.combat));
+                                ui.end_row();
+                            }
+                        });
+                    });
+                for (title, list) in [
+                    ("Firing tactical factors", &d.firing_factors),
+                    ("Close combat tactical factors", &d.combat_factors),
+                ] {
+                    egui::CollapsingHeader::new(title).show(ui, |ui| {
+                        for f in list {
+                            ui.label(format!("{:+}  {}", f.value, f.name))
+                                .on_hover_text(&f.source);
+                        }
+                    });
+                }
+                egui::CollapsingHeader::new("Results").show(ui, |ui| {
+                    for r in &d.results {
+                        ui.label(format!("{} — {}: {}", r.table, r.situation, r.outcome))
+                            .on_hover_text(&r.source);
+                    }
+                });
+                egui::CollapsingHeader::new("Rulings (where the rules are silent)")
+                    .default_open(true)
+                    .show(ui, |ui| {
+                        for r in &d.rulings {
+                            ui.strong(&r.topic);
+                            ui.label(&r.ruling);
+                            ui.small(format!("Why: {}", r.reason));
+                            ui.add_space(4.0);
+                        }
+                    });
+            });
+        });
+    Ok(())
+}
+
+/// The ruler's words beside the cursor while dragging: distance against allowance and going,
+/// or why the move is illegal.
+fn drag_tip(mut ctx: EguiContexts, game: Res<Game>, sel: Res<Selection>) -> Result {
+    let ctx = ctx.ctx_mut()?;
+    let Some(drag) = &sel.drag else { return Ok(()) };
+    if drag.steps.is_empty() {
+        return Ok(());
+    }
+    let Some(pos) = ctx.pointer_hover_pos() else {
+        return Ok(());
+    };
+    let unit = &game.battle.scale.unit;
+    egui::Area::new(egui::Id::new("drag_tip"))
+        .fixed_pos(pos + egui::vec2(16.0, 16.0))
+        .show(ctx, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| match &drag.plan {
+                Ok(p) => {
+                    ui.colored_label(
+                        egui::Color32::LIGHT_GREEN,
+                        format!(
+                            "{:.0} of {:.0} {unit} · {}",
+                            p.distance,
+                            p.allowance,
+                            p.going.describe()
+                        ),
+                    );
+                    if let Some((t, _, _)) = &p.contact {
+                        ui.label(format!(
+                            "into contact with {}",
+                            game.battle
+                                .unit(t)
+                                .map(|u| u.name.clone())
+                                .unwrap_or_default()
+                        ));
+                    }
+                    ui.small(format!("{} command point(s)", p.cost));
+                }
+                Err(e) => {
+                    ui.colored_label(egui::Color32::LIGHT_RED, e);
+                }
+            });
+        });
+    Ok(())
+}

@@ -1,0 +1,182 @@
+//! Headless app tests: MinimalPlugins and StatesPlugin with injected mouse and keys (the input
+//! resources are driven by hand, as InputPlugin would between frames).
+//! Select, drag and commit a move; an illegal drop is refused with its reason and changes
+//! nothing; ending the phase hands over; undo restores.
+
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use std::path::Path;
+use volley::app::input::{Pointer, Selection};
+use volley::app::{Game, Intent, plugin};
+use volley::rules::command::Command;
+use volley::rules::model::{Phase, UnitId};
+use volley::rules::scenario;
+
+fn app() -> App {
+    let b = scenario::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/tutorial.ron"))
+        .unwrap();
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin))
+        .init_resource::<ButtonInput<MouseButton>>()
+        .init_resource::<ButtonInput<KeyCode>>()
+        .add_plugins(plugin(
+            b,
+            true,
+            std::env::temp_dir().join(format!("volley-app-{}", std::process::id())),
+        ));
+    app.update();
+    // Roll for command: the movement phase of Prussia.
+    app.world_mut().write_message(Intent::Do(Command::EndPhase));
+    app.update();
+    assert_eq!(game(&app).battle.phase, Phase::Movement);
+    app
+}
+
+fn game(app: &App) -> &Game {
+    app.world().resource::<Game>()
+}
+
+fn point_at(app: &mut App, x: f32, y: f32, unit: Option<&str>) {
+    let mut p = app.world_mut().resource_mut::<Pointer>();
+    p.world = Some(Vec2::new(x, y));
+    p.hover = unit.map(|u| UnitId(u.into()));
+}
+
+/// One frame, then forget what was just pressed or released.
+fn frame(app: &mut App) {
+    app.update();
+    app.world_mut()
+        .resource_mut::<ButtonInput<MouseButton>>()
+        .clear();
+    app.world_mut()
+        .resource_mut::<ButtonInput<KeyCode>>()
+        .clear();
+}
+
+fn press(app: &mut App) {
+    app.world_mut()
+        .resource_mut::<ButtonInput<MouseButton>>()
+        .press(MouseButton::Left);
+    frame(app);
+}
+
+fn release(app: &mut App) {
+    app.world_mut()
+        .resource_mut::<ButtonInput<MouseButton>>()
+        .release(MouseButton::Left);
+    frame(app);
+}
+
+fn centre(app: &App, id: &str) -> Vec2 {
+    let c = game(app)
+        .battle
+        .unit(&UnitId(id.into()))
+        .unwrap()
+        .base
+        .centre;
+    Vec2::new(c.x, c.y)
+}
+
+#[test]
+fn select_drag_and_commit_a_legal_move() {
+    let mut app = app();
+    let start = centre(&app, "pr-hc");
+    point_at(&mut app, start.x, start.y, Some("pr-hc"));
+    press(&mut app);
+    assert_eq!(
+        app.world()
+            .resource::<Selection>()
+            .unit
+            .as_ref()
+            .map(|u| u.0.as_str()),
+        Some("pr-hc")
+    );
+    // Drag 40 mm (157 paces) straight ahead; the preview is legal.
+    point_at(&mut app, start.x, start.y + 40.0, None);
+    app.update();
+    let sel = app.world().resource::<Selection>();
+    let drag = sel.drag.as_ref().expect("dragging");
+    let plan = drag.plan.as_ref().expect("a legal move");
+    assert!((plan.distance - 155.0).abs() < 5.1, "{}", plan.distance);
+    release(&mut app);
+    let now = centre(&app, "pr-hc");
+    assert!(
+        (now.y - start.y - 155.0 * 0.254).abs() < 1.5,
+        "moved to {now}"
+    );
+    assert!(
+        game(&app)
+            .battle
+            .unit(&UnitId("pr-hc".into()))
+            .unwrap()
+            .bound
+            .moved
+    );
+}
+
+#[test]
+fn an_illegal_drop_is_refused_with_its_reason() {
+    let mut app = app();
+    let start = centre(&app, "pr-ms1");
+    let before = game(&app).battle.units.clone();
+    point_at(&mut app, start.x, start.y, Some("pr-ms1"));
+    press(&mut app);
+    // 80 mm is 315 paces; Muskets move 200.
+    point_at(&mut app, start.x, start.y + 80.0, None);
+    app.update();
+    let err = app
+        .world()
+        .resource::<Selection>()
+        .drag
+        .as_ref()
+        .unwrap()
+        .plan
+        .clone()
+        .unwrap_err();
+    assert!(err.contains("of 200"), "{err}");
+    release(&mut app);
+    assert_eq!(game(&app).battle.units, before);
+    assert!(
+        game(&app)
+            .message
+            .as_deref()
+            .is_some_and(|m| m.contains("of 200"))
+    );
+}
+
+#[test]
+fn ending_the_bound_hands_over_and_undo_restores() {
+    let mut app = app();
+    let start = centre(&app, "pr-hc");
+    point_at(&mut app, start.x, start.y, Some("pr-hc"));
+    press(&mut app);
+    point_at(&mut app, start.x, start.y + 20.0, None);
+    app.update();
+    release(&mut app);
+    assert_ne!(centre(&app, "pr-hc"), start);
+    // Ctrl+Z takes the move back.
+    {
+        let mut keys = app.world_mut().resource_mut::<ButtonInput<KeyCode>>();
+        keys.press(KeyCode::ControlLeft);
+        keys.press(KeyCode::KeyZ);
+    }
+    frame(&mut app);
+    assert_eq!(centre(&app, "pr-hc"), start);
+    {
+        let mut keys = app.world_mut().resource_mut::<ButtonInput<KeyCode>>();
+        keys.release(KeyCode::ControlLeft);
+        keys.release(KeyCode::KeyZ);
+    }
+    // End movement, firing and close combat: Austria's bound, and the seat must change hands.
+    for _ in 0..3 {
+        app.world_mut().write_message(Intent::Do(Command::EndPhase));
+        app.update();
+    }
+    let g = game(&app);
+    assert_eq!((g.battle.active, g.battle.phase), (1, Phase::Command));
+    assert_ne!(
+        g.seated,
+        Some(1),
+        "the handover screen shows until Austria takes the seat"
+    );
+}
