@@ -19,6 +19,9 @@ pub const DEFAULT_SCENARIO: &str = "scenarios/default.ron";
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Cmd>,
+    /// With no command: render the title screen, save a screenshot here and exit.
+    #[arg(long)]
+    pub screenshot: Option<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -196,7 +199,10 @@ pub fn main() -> i32 {
         }
     };
     match cli.command {
-        None => play(&default_scenario(), None),
+        None => {
+            crate::app::run(crate::app::Start::Title(default_scenario(), cli.screenshot));
+            0
+        }
         Some(Cmd::Play { file, screenshot }) => play(&file, screenshot),
         Some(Cmd::Check { files }) => {
             let mut bad = false;
@@ -227,7 +233,10 @@ pub fn main() -> i32 {
 fn play(file: &Path, screenshot: Option<PathBuf>) -> i32 {
     match save::load_any(file) {
         Ok(b) => {
-            crate::app::run(b, screenshot);
+            crate::app::run(match screenshot {
+                Some(p) => crate::app::Start::Screenshot(b, p),
+                None => crate::app::Start::Play(b),
+            });
             0
         }
         Err(d) => {

@@ -9,13 +9,33 @@ use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Startup, spawn_table)
-        .add_systems(Update, draw_units.in_set(AppSystems::Draw));
+    app.add_systems(
+        Update,
+        (
+            clear_board.run_if(resource_removed::<Game>),
+            spawn_table.run_if(resource_added::<Game>),
+        )
+            .chain(),
+    )
+    .add_systems(Update, draw_units.in_set(AppSystems::Draw));
 }
 
 /// Everything drawn for the units; replaced when the battle changes.
 #[derive(Component)]
 struct UnitVisual;
+
+/// The table and its terrain, drawn when a game starts.
+#[derive(Component)]
+struct TableVisual;
+
+fn clear_board(
+    mut commands: Commands,
+    old: Query<Entity, Or<(With<TableVisual>, With<UnitVisual>)>>,
+) {
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+}
 
 fn terrain_colour(kind: FeatureKind, level: u8) -> Color {
     match kind {
@@ -72,6 +92,7 @@ fn spawn_table(
     let b = &game.battle;
     let (w, h) = (b.table.width, b.table.height);
     commands.spawn((
+        TableVisual,
         Mesh2d(meshes.add(Rectangle::new(w, h))),
         MeshMaterial2d(materials.add(Color::srgb(0.50, 0.60, 0.36))),
         Transform::from_xyz(w / 2.0, h / 2.0, 0.0),
@@ -83,6 +104,7 @@ fn spawn_table(
             .map(|s| s.colour)
             .unwrap_or([200, 200, 200]);
         commands.spawn((
+            TableVisual,
             Mesh2d(meshes.add(Rectangle::new(z.max.x - z.min.x, z.max.y - z.min.y))),
             MeshMaterial2d(materials.add(Color::srgba_u8(c[0], c[1], c[2], 40))),
             Transform::from_xyz((z.min.x + z.max.x) / 2.0, (z.min.y + z.max.y) / 2.0, 0.5),
@@ -95,6 +117,7 @@ fn spawn_table(
             continue;
         }
         commands.spawn((
+            TableVisual,
             Mesh2d(meshes.add(mesh_of(&tris))),
             MeshMaterial2d(materials.add(terrain_colour(f.kind, f.level))),
             Transform::from_xyz(0.0, 0.0, z_of(f.kind, f.level)),
@@ -105,6 +128,7 @@ fn spawn_table(
             labelled.push(&f.name);
             let (lo, hi) = f.bounds();
             commands.spawn((
+                TableVisual,
                 Text2d::new(f.name.clone()),
                 TextFont {
                     font_size: FontSize::Px(9.0),
@@ -117,6 +141,7 @@ fn spawn_table(
     }
     if let Some(o) = &b.objective {
         commands.spawn((
+            TableVisual,
             Mesh2d(meshes.add(Circle::new(8.0))),
             MeshMaterial2d(materials.add(Color::srgb(0.95, 0.85, 0.2))),
             Transform::from_xyz(o.at.x, o.at.y, 8.0),
@@ -127,15 +152,17 @@ fn spawn_table(
 fn draw_units(
     mut commands: Commands,
     game: Res<Game>,
-    mut drawn: Local<u64>,
+    mut drawn: Local<(u64, usize)>,
     old: Query<Entity, With<UnitVisual>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
 ) {
-    if *drawn == game.version {
+    // A new game starts its versions again: compare the battle's identity too.
+    let key = (game.version, std::ptr::from_ref(&game.battle) as usize);
+    if *drawn == key && !game.is_added() {
         return;
     }
-    *drawn = game.version;
+    *drawn = key;
     for e in &old {
         commands.entity(e).despawn();
     }

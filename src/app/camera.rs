@@ -7,14 +7,16 @@ use bevy::prelude::*;
 use bevy_egui::input::egui_wants_any_pointer_input;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Startup, spawn_camera).add_systems(
-        Update,
-        (
-            keys_pan,
-            (mouse_pan, wheel_zoom).run_if(not(egui_wants_any_pointer_input)),
-        )
-            .in_set(AppSystems::Input),
-    );
+    app.add_systems(Startup, spawn_camera)
+        .add_systems(Update, fit_new_game.run_if(resource_added::<Game>))
+        .add_systems(
+            Update,
+            (
+                keys_pan,
+                (mouse_pan, wheel_zoom).run_if(not(egui_wants_any_pointer_input)),
+            )
+                .in_set(AppSystems::Input),
+        );
 }
 
 /// The board camera.
@@ -48,22 +50,28 @@ fn fit(game: &Game, ww: f32, wh: f32) -> (Vec3, f32) {
     )
 }
 
-fn spawn_camera(mut commands: Commands, game: Res<Game>, windows: Query<&Window>) {
+fn spawn_camera(mut commands: Commands) {
+    commands.spawn((Camera2d, BoardCamera));
+}
+
+fn fit_new_game(
+    game: Res<Game>,
+    windows: Query<&Window>,
+    mut cams: Query<(&mut Transform, &mut Projection), With<BoardCamera>>,
+) {
     let (ww, wh) = windows
         .iter()
         .next()
         .map(|w| (w.width(), w.height()))
         .unwrap_or((1280.0, 720.0));
     let (pos, scale) = fit(&game, ww, wh);
-    commands.spawn((
-        Camera2d,
-        BoardCamera,
-        Projection::Orthographic(OrthographicProjection {
+    for (mut t, mut p) in &mut cams {
+        t.translation = pos;
+        *p = Projection::Orthographic(OrthographicProjection {
             scale,
             ..OrthographicProjection::default_2d()
-        }),
-        Transform::from_translation(pos),
-    ));
+        });
+    }
 }
 
 fn keys_pan(

@@ -6,6 +6,7 @@ mod camera;
 pub mod input;
 mod overlay;
 mod panels;
+mod title;
 
 use crate::rules::command::Command;
 use crate::rules::{Battle, UnitId, save};
@@ -65,66 +66,116 @@ pub fn default_save_dir() -> PathBuf {
     PathBuf::from("saves")
 }
 
-/// Opens the window on a battle. With `screenshot`, renders, saves the image and exits.
-pub fn run(battle: Battle, screenshot: Option<PathBuf>) {
-    let title = format!("volley — {}", battle.info.name);
+/// How the window starts.
+pub enum Start {
+    /// The title screen, with this scenario selected (and a screenshot to take, if any).
+    Title(PathBuf, Option<PathBuf>),
+    /// Straight into a battle (a scenario or a save given on the command line).
+    Play(Battle),
+    /// Render the battle, save a screenshot there and exit.
+    Screenshot(Battle, PathBuf),
+}
+
+/// Opens the window.
+pub fn run(start: Start) {
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
-            title,
+            title: "volley".into(),
             resolution: WindowResolution::from((1280u32, 720u32)),
             ..default()
         }),
         ..default()
     }))
     .add_plugins(EguiPlugin::default())
-    .insert_resource(ClearColor(Color::srgb(0.16, 0.17, 0.19)));
-    let shot = screenshot.is_some();
-    app.add_plugins(plugin(battle, shot, default_save_dir()))
-        .add_plugins((
-            camera::plugin,
-            board::plugin,
-            overlay::plugin,
-            panels::plugin,
-        ));
-    if let Some(path) = screenshot {
-        app.insert_resource(ScreenshotRequest {
-            path,
-            frames: 0,
-            taken: false,
-        })
-        .add_systems(Update, take_screenshot);
+    .insert_resource(ClearColor(Color::srgb(0.16, 0.17, 0.19)))
+    .add_plugins(core)
+    .add_plugins((
+        camera::plugin,
+        board::plugin,
+        overlay::plugin,
+        panels::plugin,
+        title::plugin,
+    ));
+    match start {
+        Start::Title(default, shot) => {
+            app.insert_resource(title::TitleScreen::scan(&default, &default_save_dir()));
+            if let Some(path) = shot {
+                app.insert_resource(ScreenshotRequest {
+                    path,
+                    frames: 0,
+                    taken: false,
+                })
+                .add_systems(Update, take_screenshot);
+            }
+        }
+        Start::Play(battle) => {
+            app.insert_resource(Game::new(battle, false, default_save_dir()));
+        }
+        Start::Screenshot(battle, path) => {
+            app.insert_resource(Game::new(battle, true, default_save_dir()))
+                .insert_resource(ScreenshotRequest {
+                    path,
+                    frames: 0,
+                    taken: false,
+                })
+                .add_systems(Update, take_screenshot);
+        }
     }
     app.run();
 }
 
+impl Game {
+    /// A game ready to play; `seated` skips the first handover screen.
+    pub fn new(battle: Battle, seated: bool, save_dir: PathBuf) -> Self {
+        let seat = if seated { Some(battle.active) } else { None };
+        Game {
+            battle,
+            version: 1,
+            message: None,
+            save_path: save_dir.join("quicksave.ron"),
+            save_dir,
+            seated: seat,
+            pending: None,
+            highlight: Vec::new(),
+        }
+    }
+}
+
+/// Intents, their application and the input that makes them; no drawing.
+fn core(app: &mut App) {
+    app.add_message::<Intent>()
+        .configure_sets(
+            Update,
+            (AppSystems::Input, AppSystems::Apply, AppSystems::Draw).chain(),
+        )
+        .configure_sets(Update, AppSystems::Input.run_if(resource_exists::<Game>))
+        .configure_sets(Update, AppSystems::Apply.run_if(resource_exists::<Game>))
+        .configure_sets(Update, AppSystems::Draw.run_if(resource_exists::<Game>))
+        .add_systems(Update, apply_intents.in_set(AppSystems::Apply))
+        .add_systems(Last, forget_autosave_on_exit)
+        .add_plugins(input::plugin);
+}
+
 /// The game, its intents and the input that makes them, without drawing: usable headless with
-/// MinimalPlugins, StatesPlugin and InputPlugin.
+/// MinimalPlugins and StatesPlugin.
 pub fn plugin(battle: Battle, seated: bool, save_dir: PathBuf) -> impl Fn(&mut App) {
     let battle = std::sync::Mutex::new(Some(battle));
     move |app: &mut App| {
         let Some(battle) = battle.lock().ok().and_then(|mut b| b.take()) else {
             return;
         };
-        let seat = if seated { Some(battle.active) } else { None };
-        let save_path = save_dir.join("quicksave.ron");
-        app.insert_resource(Game {
-            battle,
-            version: 1,
-            message: None,
-            save_path,
-            save_dir: save_dir.clone(),
-            seated: seat,
-            pending: None,
-            highlight: Vec::new(),
-        })
-        .add_message::<Intent>()
-        .configure_sets(
-            Update,
-            (AppSystems::Input, AppSystems::Apply, AppSystems::Draw).chain(),
-        )
-        .add_systems(Update, apply_intents.in_set(AppSystems::Apply));
-        app.add_plugins(input::plugin);
+        app.insert_resource(Game::new(battle, seated, save_dir.clone()))
+            .add_plugins(core);
+    }
+}
+
+/// A clean exit removes the autosave, so that only a game cut short by a crash is offered again.
+fn forget_autosave_on_exit(mut exits: MessageReader<AppExit>, game: Option<Res<Game>>) {
+    if exits.read().next().is_some()
+        && let Some(g) = game
+    {
+        let _ = std::fs::remove_file(g.save_dir.join("autosave.ron"));
     }
 }
 
@@ -151,9 +202,13 @@ fn apply_intents(mut intents: MessageReader<Intent>, mut game: ResMut<Game>) {
                 game.version += 1;
                 game.message = None;
                 game.pending = None;
-                // An autosave after every command; failure to write it is not fatal.
-                if std::fs::create_dir_all(&game.save_dir).is_ok() {
-                    let _ = save::write(&game.battle, &game.save_dir.join("autosave.ron"));
+                // An autosave after every command; failure to write it is not fatal. A finished
+                // battle is not offered for resuming.
+                let auto = game.save_dir.join("autosave.ron");
+                if game.battle.is_over() {
+                    let _ = std::fs::remove_file(&auto);
+                } else if std::fs::create_dir_all(&game.save_dir).is_ok() {
+                    let _ = save::write(&game.battle, &auto);
                 }
             }
             Err(e) => game.message = Some(e.to_string()),

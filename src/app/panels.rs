@@ -22,7 +22,8 @@ pub(super) fn plugin(app: &mut App) {
             rules_reference,
             drag_tip,
         )
-            .chain(),
+            .chain()
+            .distributive_run_if(resource_exists::<Game>),
     );
 }
 
@@ -347,7 +348,35 @@ fn handover(mut ctx: EguiContexts, mut game: ResMut<Game>) -> Result {
     Ok(())
 }
 
-fn game_over(mut ctx: EguiContexts, game: Res<Game>) -> Result {
+/// Units lost by each side by the end of each turn, read from the log.
+fn losses_by_turn(game: &Game) -> Vec<[u32; 2]> {
+    let b = &game.battle;
+    let mut turn = 1usize;
+    let mut out = vec![[0u32; 2]];
+    for e in &b.log {
+        match e {
+            Event::PhaseBegan { turn: t, .. } if *t as usize > turn => {
+                let last = *out.last().unwrap_or(&[0, 0]);
+                while out.len() < *t as usize {
+                    out.push(last);
+                }
+                turn = *t as usize;
+            }
+            Event::Destroyed { unit, .. } => {
+                if let Ok(u) = b.unit(unit)
+                    && u.side < 2
+                    && let Some(row) = out.last_mut()
+                {
+                    row[u.side] += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn game_over(mut ctx: EguiContexts, game: Res<Game>, mut commands: Commands) -> Result {
     let ctx = ctx.ctx_mut()?;
     if !game.battle.is_over() {
         return Ok(());
@@ -357,22 +386,61 @@ fn game_over(mut ctx: EguiContexts, game: Res<Game>) -> Result {
         .collapsible(false)
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .show(ctx, |ui| {
-            if let Some(Event::GameOver { .. }) = b.log.last() {}
-            for e in b.log.iter().rev() {
-                if let Event::GameOver { .. } = e {
-                    ui.heading(report::describe(b, e));
-                    break;
-                }
+            if let Some(e) = b
+                .log
+                .iter()
+                .rev()
+                .find(|e| matches!(e, Event::GameOver { .. }))
+            {
+                ui.heading(report::describe(b, e));
             }
             if let Some(dbn) = b.rules.dbn() {
                 for side in 0..b.sides.len().min(2) {
                     ui.label(format!(
-                        "{}: losses {} of {} units",
+                        "{}: losses {} against {} units at the start",
                         b.sides[side].name,
                         dbn.losses(b, side),
                         b.starting_units[side]
                     ));
                 }
+            }
+            // Units lost by the end of each turn: a bar per side per turn.
+            let rows = losses_by_turn(&game);
+            let most = rows
+                .iter()
+                .flat_map(|r| r.iter())
+                .copied()
+                .max()
+                .unwrap_or(1)
+                .max(1) as f32;
+            let (rect, _) = ui.allocate_exact_size(egui::vec2(360.0, 90.0), egui::Sense::hover());
+            let painter = ui.painter_at(rect);
+            let w = rect.width() / rows.len().max(1) as f32;
+            for (t, row) in rows.iter().enumerate() {
+                for side in 0..2 {
+                    let h = row[side] as f32 / most * (rect.height() - 14.0);
+                    let x = rect.left() + t as f32 * w + side as f32 * w * 0.45 + 2.0;
+                    let r = egui::Rect::from_min_max(
+                        egui::pos2(x, rect.bottom() - 12.0 - h),
+                        egui::pos2(x + w * 0.4, rect.bottom() - 12.0),
+                    );
+                    painter.rect_filled(r, 1.0, side_colour(&game, side));
+                }
+                painter.text(
+                    egui::pos2(rect.left() + t as f32 * w + w / 2.0, rect.bottom()),
+                    egui::Align2::CENTER_BOTTOM,
+                    format!("{}", t + 1),
+                    egui::FontId::proportional(9.0),
+                    egui::Color32::GRAY,
+                );
+            }
+            ui.small("Units lost by the end of each turn. The whole log is in the log window.");
+            if ui.button("Back to the title screen").clicked() {
+                commands.remove_resource::<Game>();
+                commands.insert_resource(super::title::TitleScreen::scan(
+                    &crate::cli::default_scenario(),
+                    &game.save_dir,
+                ));
             }
         });
     Ok(())

@@ -1254,6 +1254,11 @@ impl Dbn {
             if u.id == from.id || u.id == to.id {
                 continue;
             }
+            // Cheap rejection first: the line passes outside the base's circumscribed circle.
+            let radius = 0.5 * (u.base.width.hypot(u.base.depth)) + clearance + CONTACT_EPS;
+            if crate::rules::geometry::point_segment_distance(u.base.centre, ta, tc) > radius {
+                continue;
+            }
             let blocks = if u.side == from.side {
                 friends_block
             } else {

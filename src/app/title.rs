@@ -1,0 +1,200 @@
+//! The title screen: the scenarios found in scenarios/, saves, and the autosave of a game cut
+//! short; start a hotseat game, load, or quit.
+
+use super::Game;
+use crate::rules::save;
+use crate::rules::scenario;
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use std::path::{Path, PathBuf};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        title
+            .run_if(not(resource_exists::<Game>))
+            .run_if(resource_exists::<TitleScreen>),
+    );
+}
+
+/// One scenario file as listed.
+pub struct Entry {
+    pub path: PathBuf,
+    pub name: String,
+    pub detail: String,
+    pub description: String,
+    pub error: Option<String>,
+}
+
+/// What the title screen offers.
+#[derive(Resource)]
+pub struct TitleScreen {
+    pub scenarios: Vec<Entry>,
+    pub selected: usize,
+    pub saves: Vec<PathBuf>,
+    pub autosave: Option<PathBuf>,
+    pub save_dir: PathBuf,
+    pub message: Option<String>,
+}
+
+impl TitleScreen {
+    /// Reads the scenarios beside `default` and the saves in `save_dir`.
+    pub fn scan(default: &Path, save_dir: &Path) -> Self {
+        let dir = default
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("scenarios"));
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .map(|r| {
+                r.filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        paths.sort();
+        let scenarios: Vec<Entry> = paths
+            .into_iter()
+            .map(|path| match scenario::load(&path) {
+                Ok(b) => Entry {
+                    name: b.info.name.clone(),
+                    detail: format!(
+                        "{} · {} · table {:.0} x {:.0} {} · {} units",
+                        b.info.date,
+                        b.rules.get().name(),
+                        b.scale.from_mm(b.table.width),
+                        b.scale.from_mm(b.table.height),
+                        b.scale.unit,
+                        b.units.len()
+                    ),
+                    description: b.info.description.clone(),
+                    error: None,
+                    path,
+                },
+                Err(d) => Entry {
+                    name: path.display().to_string(),
+                    detail: String::new(),
+                    description: String::new(),
+                    error: d.first().map(|x| x.to_string()),
+                    path,
+                },
+            })
+            .collect();
+        let selected = scenarios
+            .iter()
+            .position(|e| e.path.file_name() == default.file_name())
+            .unwrap_or(0);
+        let mut saves: Vec<PathBuf> = std::fs::read_dir(save_dir)
+            .map(|r| {
+                r.filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        saves.sort();
+        let auto = save_dir.join("autosave.ron");
+        let autosave = saves.iter().any(|p| *p == auto).then_some(auto.clone());
+        saves.retain(|p| *p != auto);
+        TitleScreen {
+            scenarios,
+            selected,
+            saves,
+            autosave,
+            save_dir: save_dir.to_path_buf(),
+            message: None,
+        }
+    }
+}
+
+fn title(
+    mut ctx: EguiContexts,
+    mut screen: ResMut<TitleScreen>,
+    mut commands: Commands,
+    mut exit: MessageWriter<AppExit>,
+) -> Result {
+    let ctx = ctx.ctx_mut()?;
+    let mut start: Option<(PathBuf, bool)> = None;
+    egui::Window::new("volley")
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .default_width(640.0)
+        .show(ctx, |ui| {
+            ui.heading("volley: horse-and-musket battles at the tabletop");
+            ui.label(
+                "Two players at one computer, measured moves, every factor of every roll shown.",
+            );
+            ui.separator();
+            if let Some(auto) = screen.autosave.clone() {
+                ui.horizontal(|ui| {
+                    ui.colored_label(egui::Color32::YELLOW, "An unfinished game was found.");
+                    if ui.button("Resume it").clicked() {
+                        start = Some((auto.clone(), true));
+                    }
+                });
+                ui.separator();
+            }
+            ui.strong("Scenarios");
+            for i in 0..screen.scenarios.len() {
+                let e = &screen.scenarios[i];
+                let text = match &e.error {
+                    None => format!("{}   ({})", e.name, e.detail),
+                    Some(err) => format!("{}   (cannot be played: {err})", e.name),
+                };
+                if ui.selectable_label(screen.selected == i, text).clicked() {
+                    screen.selected = i;
+                }
+            }
+            if let Some(e) = screen.scenarios.get(screen.selected) {
+                ui.add_space(4.0);
+                ui.label(&e.description);
+            }
+            ui.add_space(6.0);
+            ui.horizontal(|ui| {
+                let ok = screen
+                    .scenarios
+                    .get(screen.selected)
+                    .is_some_and(|e| e.error.is_none());
+                if ui
+                    .add_enabled(ok, egui::Button::new("Start a hotseat game"))
+                    .clicked()
+                    && let Some(e) = screen.scenarios.get(screen.selected)
+                {
+                    start = Some((e.path.clone(), false));
+                }
+                if ui.button("Quit").clicked() {
+                    exit.write(AppExit::Success);
+                }
+            });
+            if !screen.saves.is_empty() {
+                ui.separator();
+                ui.strong("Saved games");
+                for p in screen.saves.clone() {
+                    if ui.button(p.display().to_string()).clicked() {
+                        start = Some((p, true));
+                    }
+                }
+            }
+            if let Some(m) = &screen.message {
+                ui.colored_label(egui::Color32::LIGHT_RED, m);
+            }
+        });
+    if let Some((path, is_save)) = start {
+        let loaded = if is_save {
+            save::load(&path)
+        } else {
+            scenario::load(&path)
+        };
+        match loaded {
+            Ok(b) => commands.insert_resource(Game::new(b, false, screen.save_dir.clone())),
+            Err(d) => {
+                screen.message = Some(
+                    d.iter()
+                        .map(|x| x.to_string())
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                )
+            }
+        }
+    }
+    Ok(())
+}
