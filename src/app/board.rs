@@ -24,14 +24,14 @@ pub(super) fn plugin(app: &mut App) {
 #[derive(Component)]
 struct UnitVisual;
 
+/// Anything drawn on the board.
+type BoardVisual = (With<TableVisual>, With<UnitVisual>);
+
 /// The table and its terrain, drawn when a game starts.
 #[derive(Component)]
 struct TableVisual;
 
-fn clear_board(
-    mut commands: Commands,
-    old: Query<Entity, Or<(With<TableVisual>, With<UnitVisual>)>>,
-) {
+fn clear_board(mut commands: Commands, old: Query<Entity, Or<BoardVisual>>) {
     for e in &old {
         commands.entity(e).despawn();
     }

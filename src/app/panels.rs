@@ -417,8 +417,8 @@ fn game_over(mut ctx: EguiContexts, game: Res<Game>, mut commands: Commands) -> 
             let painter = ui.painter_at(rect);
             let w = rect.width() / rows.len().max(1) as f32;
             for (t, row) in rows.iter().enumerate() {
-                for side in 0..2 {
-                    let h = row[side] as f32 / most * (rect.height() - 14.0);
+                for (side, lost) in row.iter().enumerate() {
+                    let h = *lost as f32 / most * (rect.height() - 14.0);
                     let x = rect.left() + t as f32 * w + side as f32 * w * 0.45 + 2.0;
                     let r = egui::Rect::from_min_max(
                         egui::pos2(x, rect.bottom() - 12.0 - h),

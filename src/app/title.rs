@@ -92,7 +92,7 @@ impl TitleScreen {
             .unwrap_or_default();
         saves.sort();
         let auto = save_dir.join("autosave.ron");
-        let autosave = saves.iter().any(|p| *p == auto).then_some(auto.clone());
+        let autosave = saves.contains(&auto).then_some(auto.clone());
         saves.retain(|p| *p != auto);
         TitleScreen {
             scenarios,
