@@ -33,6 +33,13 @@ pub enum Cmd {
         #[arg(long)]
         screenshot: Option<PathBuf>,
     },
+    /// Render frames of a scenario (or, without one, of an empty window) and print frame times.
+    #[command(hide = true)]
+    Measure {
+        file: Option<PathBuf>,
+        #[arg(long, default_value_t = 300)]
+        frames: u32,
+    },
     /// Validate scenarios, saves and order files; prints file:line:col: message per problem.
     Check {
         #[arg(required = true)]
@@ -204,6 +211,16 @@ pub fn main() -> i32 {
             0
         }
         Some(Cmd::Play { file, screenshot }) => play(&file, screenshot),
+        Some(Cmd::Measure { file, frames }) => match file.map(|f| save::load_any(&f)).transpose() {
+            Ok(b) => {
+                crate::app::run(crate::app::Start::Measure(b, frames));
+                0
+            }
+            Err(d) => {
+                print_diags(&d);
+                1
+            }
+        },
         Some(Cmd::Check { files }) => {
             let mut bad = false;
             for f in &files {

@@ -17,12 +17,40 @@ pub(super) fn plugin(app: &mut App) {
         )
             .chain(),
     )
-    .add_systems(Update, draw_units.in_set(AppSystems::Draw));
+    .add_systems(
+        Update,
+        (draw_units, show_names).chain().in_set(AppSystems::Draw),
+    );
 }
 
 /// Everything drawn for the units; replaced when the battle changes.
 #[derive(Component)]
 struct UnitVisual;
+
+/// A unit's name, shown only when zoomed in.
+#[derive(Component)]
+struct NameLabel;
+
+/// Shows names when the camera is close enough to read them.
+fn show_names(
+    cams: Query<&Projection, With<super::camera::BoardCamera>>,
+    mut names: Query<&mut Visibility, With<NameLabel>>,
+) {
+    let close = cams
+        .iter()
+        .next()
+        .is_some_and(|p| matches!(p, Projection::Orthographic(o) if o.scale < 0.45));
+    for mut v in &mut names {
+        let want = if close {
+            Visibility::Inherited
+        } else {
+            Visibility::Hidden
+        };
+        if *v != want {
+            *v = want;
+        }
+    }
+}
 
 /// Anything drawn on the board.
 type BoardVisual = (With<TableVisual>, With<UnitVisual>);
@@ -218,6 +246,22 @@ fn draw_units(
                 contrast(c)
             }),
             Transform::from_xyz(u.base.centre.x, u.base.centre.y, 10.5),
+        ));
+        commands.spawn((
+            UnitVisual,
+            NameLabel,
+            Visibility::Hidden,
+            Text2d::new(u.name.clone()),
+            TextFont {
+                font_size: FontSize::Px(4.0),
+                ..default()
+            },
+            TextColor(Color::srgb(0.05, 0.05, 0.05)),
+            Transform::from_xyz(
+                u.base.centre.x,
+                u.base.centre.y + u.base.depth.max(u.base.width) / 2.0 + 4.0,
+                10.7,
+            ),
         ));
         // Hits as red pips behind the base; shaken as a yellow ring.
         for k in 0..u.status.hits {

@@ -74,11 +74,69 @@ pub enum Start {
     Play(Battle),
     /// Render the battle, save a screenshot there and exit.
     Screenshot(Battle, PathBuf),
+    /// Render this many frames of the battle (or of an empty window) and print frame times.
+    Measure(Option<Battle>, u32),
+}
+
+/// Frame times gathered by `Start::Measure`.
+#[derive(Resource)]
+struct FrameStats {
+    launched: std::time::Instant,
+    first_frame: Option<std::time::Duration>,
+    times: Vec<f32>,
+    frames: u32,
+}
+
+fn measure_frames(
+    mut stats: ResMut<FrameStats>,
+    time: Res<Time>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    if stats.first_frame.is_none() {
+        stats.first_frame = Some(stats.launched.elapsed());
+        return;
+    }
+    stats.times.push(time.delta_secs() * 1000.0);
+    if stats.times.len() as u32 >= stats.frames {
+        // Skip the first frames, while pipelines compile.
+        let mut t: Vec<f32> = stats.times.iter().copied().skip(20).collect();
+        t.sort_by(f32::total_cmp);
+        let median = t.get(t.len() / 2).copied().unwrap_or(0.0);
+        let worst = t.last().copied().unwrap_or(0.0);
+        println!(
+            "frames {} median {:.2} ms worst {:.2} ms first frame after {:.0} ms",
+            t.len(),
+            median,
+            worst,
+            stats
+                .first_frame
+                .map(|d| d.as_secs_f32() * 1000.0)
+                .unwrap_or(0.0)
+        );
+        exit.write(AppExit::Success);
+    }
 }
 
 /// Opens the window.
 pub fn run(start: Start) {
+    let launched = std::time::Instant::now();
     let mut app = App::new();
+    if let Start::Measure(None, frames) = start {
+        // The baseline: an empty Bevy 2D window.
+        app.add_plugins(DefaultPlugins)
+            .insert_resource(FrameStats {
+                launched,
+                first_frame: None,
+                times: Vec::new(),
+                frames,
+            })
+            .add_systems(Startup, |mut commands: Commands| {
+                commands.spawn(Camera2d);
+            })
+            .add_systems(Update, measure_frames);
+        app.run();
+        return;
+    }
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
             title: "volley".into(),
@@ -111,6 +169,18 @@ pub fn run(start: Start) {
         }
         Start::Play(battle) => {
             app.insert_resource(Game::new(battle, false, default_save_dir()));
+        }
+        Start::Measure(battle, frames) => {
+            if let Some(b) = battle {
+                app.insert_resource(Game::new(b, true, default_save_dir()));
+            }
+            app.insert_resource(FrameStats {
+                launched,
+                first_frame: None,
+                times: Vec::new(),
+                frames,
+            })
+            .add_systems(Update, measure_frames);
         }
         Start::Screenshot(battle, path) => {
             app.insert_resource(Game::new(battle, true, default_save_dir()))
