@@ -150,6 +150,30 @@ fn spawn_table(
             MeshMaterial2d(materials.add(terrain_colour(f.kind, f.level))),
             Transform::from_xyz(0.0, 0.0, z_of(f.kind, f.level)),
         ));
+        if f.kind == FeatureKind::Woods {
+            // Trees: darker dots on a jittered grid inside the wood.
+            let (lo, hi) = f.bounds();
+            let tree = meshes.add(Circle::new(2.2));
+            let dark = materials.add(Color::srgb(0.10, 0.26, 0.10));
+            let mut y = lo.y + 4.0;
+            let mut row = 0;
+            while y < hi.y {
+                let mut x = lo.x + 4.0 + if row % 2 == 0 { 0.0 } else { 4.5 };
+                while x < hi.x {
+                    if f.contains(Pt::new(x, y)) {
+                        commands.spawn((
+                            TableVisual,
+                            Mesh2d(tree.clone()),
+                            MeshMaterial2d(dark.clone()),
+                            Transform::from_xyz(x, y, 3.1),
+                        ));
+                    }
+                    x += 9.0;
+                }
+                y += 8.0;
+                row += 1;
+            }
+        }
         if (!f.kind.is_linear() || f.kind == FeatureKind::River)
             && !labelled.contains(&f.name.as_str())
         {

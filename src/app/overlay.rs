@@ -127,7 +127,27 @@ fn draw(
             let to = e.base.centre;
             let c = match dbn.line_of_sight(b, s, e) {
                 Ok(()) => Color::srgba(0.2, 0.9, 0.3, 0.7),
-                Err(_) => Color::srgba(0.9, 0.2, 0.2, 0.5),
+                Err(why) => {
+                    // Mark what blocks: a unit or a terrain feature, by the name given.
+                    let blocker = why.rsplit("blocked by ").next().unwrap_or("");
+                    let mark = Color::srgb(0.9, 0.2, 0.9);
+                    for u in b.alive().filter(|u| u.name == blocker) {
+                        outline(&mut g, &u.base, mark);
+                    }
+                    for f in b
+                        .terrain
+                        .features
+                        .iter()
+                        .filter(|f| f.name == blocker && !f.kind.is_linear())
+                    {
+                        let mut pts: Vec<Vec2> = f.points.iter().map(|p| v(*p)).collect();
+                        if let Some(first) = pts.first().copied() {
+                            pts.push(first);
+                        }
+                        g.linestrip_2d(pts, mark);
+                    }
+                    Color::srgba(0.9, 0.2, 0.2, 0.5)
+                }
             };
             g.line_2d(v(from), v(to), c);
         }
