@@ -180,3 +180,59 @@ fn ending_the_bound_hands_over_and_undo_restores() {
         "the handover screen shows until Austria takes the seat"
     );
 }
+
+#[test]
+fn shift_click_makes_a_group_that_moves_together() {
+    let mut app = app();
+    let (a, b) = (centre(&app, "pr-ms1"), centre(&app, "pr-ms2"));
+    point_at(&mut app, a.x, a.y, Some("pr-ms1"));
+    press(&mut app);
+    release(&mut app);
+    app.world_mut()
+        .resource_mut::<ButtonInput<KeyCode>>()
+        .press(KeyCode::ShiftLeft);
+    point_at(&mut app, b.x, b.y, Some("pr-ms2"));
+    press(&mut app);
+    release(&mut app);
+    app.world_mut()
+        .resource_mut::<ButtonInput<KeyCode>>()
+        .release(KeyCode::ShiftLeft);
+    assert_eq!(app.world().resource::<Selection>().group.len(), 1);
+    point_at(&mut app, a.x, a.y, Some("pr-ms1"));
+    press(&mut app);
+    point_at(&mut app, a.x, a.y + 25.0, None);
+    app.update();
+    release(&mut app);
+    let (a2, b2) = (centre(&app, "pr-ms1"), centre(&app, "pr-ms2"));
+    assert!(
+        a2.y > a.y + 20.0 && (b2.y - a2.y).abs() < 0.01,
+        "both advanced: {a2} {b2}"
+    );
+    assert_eq!(game(&app).battle.command_points[0] + 1, {
+        // One command point for the group.
+        let log = &game(&app).battle.log;
+        log.iter()
+            .filter_map(|e| {
+                if let volley::rules::Event::CommandRoll { total, .. } = e {
+                    Some(*total)
+                } else {
+                    None
+                }
+            })
+            .last()
+            .unwrap()
+    });
+}
+
+#[test]
+fn a_replay_starts_from_the_first_bound() {
+    let mut b =
+        scenario::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/tutorial.ron"))
+            .unwrap();
+    let start = b.units.clone();
+    volley::rules::autoplay::AutoPlayer::new(2).play(&mut b, 40, 12);
+    assert!(!b.commands.is_empty());
+    let (fresh, _) = volley::app::Replay::start(&b).unwrap();
+    assert!(fresh.log.is_empty());
+    assert_eq!(fresh.units, start);
+}

@@ -38,7 +38,29 @@ pub struct Pointer {
 #[derive(Resource, Default)]
 pub struct Selection {
     pub unit: Option<UnitId>,
+    /// Units added with Shift+click: dragging any of them moves the whole group.
+    pub group: Vec<UnitId>,
     pub drag: Option<Drag>,
+}
+
+impl Selection {
+    /// The units a drag of `id` moves: the group if `id` belongs to it, else `id` alone.
+    pub fn movers(&self, id: &UnitId) -> Vec<UnitId> {
+        let mut all: Vec<UnitId> = self
+            .unit
+            .iter()
+            .cloned()
+            .chain(self.group.iter().cloned())
+            .collect();
+        if all.len() > 1 && all.contains(id) {
+            // The dragged unit leads.
+            all.retain(|u| u != id);
+            all.insert(0, id.clone());
+            all
+        } else {
+            vec![id.clone()]
+        }
+    }
 }
 
 /// A base being dragged: where the pointer started, turns made with keys, and the checked
@@ -46,6 +68,8 @@ pub struct Selection {
 #[derive(Clone, Debug)]
 pub struct Drag {
     pub unit: UnitId,
+    /// All units moving (the lead first).
+    pub units: Vec<UnitId>,
     pub start: Vec2,
     pub turns: Vec<Step>,
     pub steps: Vec<Step>,
@@ -124,6 +148,7 @@ pub fn target_command(game: &Game, own: &UnitId, enemy: &UnitId) -> Option<Comma
 
 fn mouse(
     buttons: Res<ButtonInput<MouseButton>>,
+    keys: Res<ButtonInput<KeyCode>>,
     ptr: Res<Pointer>,
     mut sel: ResMut<Selection>,
     mut game: ResMut<Game>,
@@ -138,10 +163,23 @@ fn mouse(
         match ptr.hover.clone() {
             Some(id) => {
                 let Ok(u) = game.battle.unit(&id) else { return };
-                if u.side == active {
+                let shift = keys.pressed(KeyCode::ShiftLeft) || keys.pressed(KeyCode::ShiftRight);
+                if u.side == active && shift && sel.unit.as_ref().is_some_and(|s| s != &id) {
+                    // Shift+click adds to or removes from the group.
+                    if let Some(i) = sel.group.iter().position(|g| g == &id) {
+                        sel.group.remove(i);
+                    } else {
+                        sel.group.push(id);
+                    }
+                } else if u.side == active {
+                    let units = sel.movers(&id);
+                    if units.len() == 1 {
+                        sel.group.clear();
+                    }
                     sel.unit = Some(id.clone());
                     if game.battle.phase == Phase::Movement && !u.bound.moved {
                         sel.drag = Some(Drag {
+                            units,
                             unit: id,
                             start: w,
                             turns: Vec::new(),
@@ -160,6 +198,7 @@ fn mouse(
             }
             None => {
                 sel.unit = None;
+                sel.group.clear();
                 game.pending = None;
             }
         }
@@ -172,10 +211,7 @@ fn mouse(
         }
         match drag.plan {
             Ok(_) => {
-                intents.write(Intent::Do(Command::Move {
-                    unit: drag.unit,
-                    steps: drag.steps,
-                }));
+                intents.write(Intent::Do(move_command(drag.units, drag.steps)));
             }
             Err(e) => game.message = Some(e),
         }
@@ -250,12 +286,21 @@ fn keys(
         if keys.just_pressed(KeyCode::Enter) && drag.plan.is_ok() && !drag.steps.is_empty() {
             let d = sel.drag.take();
             if let Some(d) = d {
-                intents.write(Intent::Do(Command::Move {
-                    unit: d.unit,
-                    steps: d.steps,
-                }));
+                intents.write(Intent::Do(move_command(d.units, d.steps)));
             }
         }
+    }
+}
+
+/// A move of one unit, or of a group together.
+fn move_command(mut units: Vec<UnitId>, steps: Vec<Step>) -> Command {
+    if units.len() == 1 {
+        Command::Move {
+            unit: units.remove(0),
+            steps,
+        }
+    } else {
+        Command::MoveGroup { units, steps }
     }
 }
 
@@ -355,7 +400,7 @@ fn preview_drag(ptr: Res<Pointer>, game: Res<Game>, mut sel: ResMut<Selection>) 
     } else {
         game.battle
             .rules
-            .check_move(&game.battle, std::slice::from_ref(&drag.unit), &steps)
+            .check_move(&game.battle, &drag.units, &steps)
             .map_err(|e| e.to_string())
     };
     drag.steps = steps;

@@ -222,7 +222,12 @@ fn core(app: &mut App) {
         .configure_sets(Update, AppSystems::Input.run_if(resource_exists::<Game>))
         .configure_sets(Update, AppSystems::Apply.run_if(resource_exists::<Game>))
         .configure_sets(Update, AppSystems::Draw.run_if(resource_exists::<Game>))
-        .add_systems(Update, apply_intents.in_set(AppSystems::Apply))
+        .add_systems(
+            Update,
+            (replay_step.run_if(resource_exists::<Replay>), apply_intents)
+                .chain()
+                .in_set(AppSystems::Apply),
+        )
         .add_systems(Last, forget_autosave_on_exit)
         .add_plugins(input::plugin);
 }
@@ -246,6 +251,56 @@ fn forget_autosave_on_exit(mut exits: MessageReader<AppExit>, game: Option<Res<G
         && let Some(g) = game
     {
         let _ = std::fs::remove_file(g.save_dir.join("autosave.ron"));
+    }
+}
+
+/// Replays a finished battle command by command from its start.
+#[derive(Resource)]
+pub struct Replay {
+    commands: Vec<Command>,
+    next: usize,
+    timer: Timer,
+}
+
+impl Replay {
+    /// A fresh battle at the start of `b`'s game, and the replay of its commands.
+    pub fn start(b: &Battle) -> Result<(Battle, Replay), String> {
+        let mut fresh = crate::rules::scenario::build(&b.scenario, "", "replay").map_err(|d| {
+            d.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join("; ")
+        })?;
+        match &b.scripted {
+            Some(d) => fresh.script_dice(d),
+            None => fresh.reseed(b.seed),
+        }
+        Ok((
+            fresh,
+            Replay {
+                commands: b.commands.clone(),
+                next: 0,
+                timer: Timer::from_seconds(0.6, TimerMode::Repeating),
+            },
+        ))
+    }
+}
+
+fn replay_step(
+    mut commands: Commands,
+    time: Res<Time>,
+    mut replay: ResMut<Replay>,
+    mut intents: MessageWriter<Intent>,
+) {
+    if !replay.timer.tick(time.delta()).just_finished() {
+        return;
+    }
+    match replay.commands.get(replay.next).cloned() {
+        Some(c) => {
+            intents.write(Intent::Do(c));
+            replay.next += 1;
+        }
+        None => commands.remove_resource::<Replay>(),
     }
 }
 

@@ -77,6 +77,11 @@ fn draw(
     let Some(sid) = &sel.unit else { return };
     let Ok(s) = b.unit(sid) else { return };
     outline(&mut g, &s.base, Color::srgb(1.0, 0.9, 0.1));
+    for id in &sel.group {
+        if let Ok(u) = b.unit(id) {
+            outline(&mut g, &u.base, Color::srgb(1.0, 0.75, 0.1));
+        }
+    }
     let troop = dbn.troop_of(s);
     if overlays.arcs
         && let Some(range) = troop.range

@@ -22,6 +22,8 @@ pub(super) fn plugin(app: &mut App) {
             rules_reference,
             drag_tip,
             scale_bar,
+            last_roll,
+            hover_card,
         )
             .chain()
             .distributive_run_if(resource_exists::<Game>),
@@ -318,10 +320,14 @@ fn preview_window(
     Ok(())
 }
 
-fn handover(mut ctx: EguiContexts, mut game: ResMut<Game>) -> Result {
+fn handover(
+    mut ctx: EguiContexts,
+    mut game: ResMut<Game>,
+    replay: Option<Res<super::Replay>>,
+) -> Result {
     let ctx = ctx.ctx_mut()?;
     let active = game.battle.active;
-    if game.seated == Some(active) || game.battle.is_over() {
+    if game.seated == Some(active) || game.battle.is_over() || replay.is_some() {
         return Ok(());
     }
     let name = game
@@ -436,6 +442,15 @@ fn game_over(mut ctx: EguiContexts, game: Res<Game>, mut commands: Commands) -> 
                 );
             }
             ui.small("Units lost by the end of each turn. The whole log is in the log window.");
+            if ui.button("Replay the battle").clicked() {
+                match super::Replay::start(b) {
+                    Ok((fresh, replay)) => {
+                        commands.insert_resource(replay);
+                        commands.insert_resource(Game::new(fresh, true, game.save_dir.clone()));
+                    }
+                    Err(e) => warn!("cannot replay: {e}"),
+                }
+            }
             if ui.button("Back to the title screen").clicked() {
                 commands.remove_resource::<Game>();
                 commands.insert_resource(super::title::TitleScreen::scan(
@@ -623,6 +638,137 @@ fn scale_bar(
                 egui::FontId::proportional(11.0),
                 egui::Color32::WHITE,
             );
+        });
+    Ok(())
+}
+
+/// Draws a die face with pips.
+fn die_face(ui: &mut egui::Ui, n: u8, colour: egui::Color32) {
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(34.0, 34.0), egui::Sense::hover());
+    let p = ui.painter();
+    p.rect_filled(rect, 5.0, egui::Color32::from_gray(245));
+    p.rect_stroke(
+        rect,
+        5.0,
+        egui::Stroke::new(2.0, colour),
+        egui::StrokeKind::Inside,
+    );
+    let c = rect.center();
+    let d = 9.0;
+    let at = |dx: f32, dy: f32| egui::pos2(c.x + dx * d, c.y + dy * d);
+    let pips: &[(f32, f32)] = match n {
+        1 => &[(0.0, 0.0)],
+        2 => &[(-1.0, -1.0), (1.0, 1.0)],
+        3 => &[(-1.0, -1.0), (0.0, 0.0), (1.0, 1.0)],
+        4 => &[(-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)],
+        5 => &[
+            (-1.0, -1.0),
+            (1.0, -1.0),
+            (0.0, 0.0),
+            (-1.0, 1.0),
+            (1.0, 1.0),
+        ],
+        _ => &[
+            (-1.0, -1.0),
+            (1.0, -1.0),
+            (-1.0, 0.0),
+            (1.0, 0.0),
+            (-1.0, 1.0),
+            (1.0, 1.0),
+        ],
+    };
+    for (dx, dy) in pips {
+        p.circle_filled(at(*dx, *dy), 3.2, egui::Color32::from_gray(20));
+    }
+}
+
+/// The dice of the latest firing or close combat, shown as dice, with the outcome in words.
+fn last_roll(mut ctx: EguiContexts, game: Res<Game>) -> Result {
+    let ctx = ctx.ctx_mut()?;
+    let b = &game.battle;
+    // Only the latest command's roll: search back to the previous phase change.
+    let Some(e) = b
+        .log
+        .iter()
+        .rev()
+        .take_while(|e| !matches!(e, Event::PhaseBegan { .. }))
+        .filter(|e| matches!(e, Event::Fire { .. } | Event::CloseCombat { .. }))
+        .last()
+    else {
+        return Ok(());
+    };
+    let (a, d) = match e {
+        Event::Fire {
+            shooter_score,
+            target_score,
+            ..
+        } => (shooter_score, target_score),
+        Event::CloseCombat {
+            attacker_score,
+            defender_score,
+            ..
+        } => (attacker_score, defender_score),
+        _ => return Ok(()),
+    };
+    let side_of = |id| b.unit(id).map(|u| u.side).unwrap_or(0);
+    egui::Window::new("Last roll")
+        .anchor(egui::Align2::RIGHT_BOTTOM, [-6.0, -6.0])
+        .resizable(false)
+        .collapsible(true)
+        .default_width(250.0)
+        .show(ctx, |ui| {
+            ui.horizontal(|ui| {
+                die_face(ui, a.die, side_colour(&game, side_of(&a.unit)));
+                ui.label(format!(
+                    "{} = {}",
+                    b.unit(&a.unit).map(|u| u.name.clone()).unwrap_or_default(),
+                    a.total
+                ));
+            });
+            ui.horizontal(|ui| {
+                die_face(ui, d.die, side_colour(&game, side_of(&d.unit)));
+                ui.label(format!(
+                    "{} = {}",
+                    b.unit(&d.unit).map(|u| u.name.clone()).unwrap_or_default(),
+                    d.total
+                ));
+            });
+            ui.label(
+                report::describe(b, e)
+                    .rsplit(". ")
+                    .next()
+                    .unwrap_or("")
+                    .to_string(),
+            );
+        });
+    Ok(())
+}
+
+/// The unit card as a tooltip beside the pointer while hovering a unit.
+fn hover_card(
+    mut ctx: EguiContexts,
+    game: Res<Game>,
+    ptr: Res<Pointer>,
+    sel: Res<Selection>,
+) -> Result {
+    let ctx = ctx.ctx_mut()?;
+    if sel.drag.is_some() {
+        return Ok(());
+    }
+    let Some(id) = &ptr.hover else { return Ok(()) };
+    let Ok(u) = game.battle.unit(id) else {
+        return Ok(());
+    };
+    let Some(pos) = ctx.pointer_hover_pos() else {
+        return Ok(());
+    };
+    egui::Area::new(egui::Id::new("hover_card"))
+        .fixed_pos(pos + egui::vec2(18.0, 18.0))
+        .show(ctx, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.set_max_width(260.0);
+                unit_card(ui, &game, u);
+            });
         });
     Ok(())
 }
