@@ -212,6 +212,7 @@ fn shift_click_makes_a_group_that_moves_together() {
         // One command point for the group.
         let log = &game(&app).battle.log;
         log.iter()
+            .rev()
             .filter_map(|e| {
                 if let volley::rules::Event::CommandRoll { total, .. } = e {
                     Some(*total)
@@ -219,7 +220,7 @@ fn shift_click_makes_a_group_that_moves_together() {
                     None
                 }
             })
-            .last()
+            .next()
             .unwrap()
     });
 }
