@@ -2,7 +2,8 @@
 //! edge, a troop code and status markers, redrawn whenever the battle changes.
 
 use super::{AppSystems, Game};
-use crate::rules::geometry::Pt;
+use crate::rules::command::Event;
+use crate::rules::geometry::{Base, Pt};
 use crate::rules::terrain::FeatureKind;
 use bevy::asset::RenderAssetUsages;
 use bevy::mesh::{Indices, PrimitiveTopology};
@@ -19,7 +20,9 @@ pub(super) fn plugin(app: &mut App) {
     )
     .add_systems(
         Update,
-        (draw_units, show_names).chain().in_set(AppSystems::Draw),
+        (draw_units, show_names, animate)
+            .chain()
+            .in_set(AppSystems::Draw),
     );
 }
 
@@ -204,21 +207,59 @@ fn spawn_table(
 fn draw_units(
     mut commands: Commands,
     game: Res<Game>,
-    mut drawn: Local<(u64, usize)>,
+    mut drawn: Local<(u64, usize, usize)>,
     old: Query<Entity, With<UnitVisual>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
 ) {
     // A new game starts its versions again: compare the battle's identity too.
     let key = (game.version, std::ptr::from_ref(&game.battle) as usize);
-    if *drawn == key && !game.is_added() {
+    if (drawn.0, drawn.1) == key && !game.is_added() {
         return;
     }
-    *drawn = key;
+    // The events since the last drawing are animated (none after an undo or a new game).
+    let seen = if game.is_added() || drawn.2 > game.battle.log.len() {
+        game.battle.log.len()
+    } else {
+        drawn.2
+    };
+    let fresh = &game.battle.log[seen..];
+    *drawn = (key.0, key.1, game.battle.log.len());
+    let mut paths: std::collections::HashMap<&str, (Base, Base)> = std::collections::HashMap::new();
+    let mut lost: Vec<&str> = Vec::new();
+    for e in fresh {
+        match e {
+            Event::Moved { unit, from, to, .. }
+            | Event::Recoiled { unit, from, to }
+            | Event::Fled { unit, from, to }
+            | Event::Pursued { unit, from, to, .. }
+            | Event::Conformed { unit, from, to } => {
+                let entry = paths.entry(unit.0.as_str()).or_insert((*from, *to));
+                entry.1 = *to;
+            }
+            Event::Destroyed { unit, .. } => lost.push(unit.0.as_str()),
+            _ => {}
+        }
+    }
     for e in &old {
         commands.entity(e).despawn();
     }
     let b = &game.battle;
+    for u in b.units.iter().filter(|u| lost.contains(&u.id.0.as_str())) {
+        let c = b
+            .sides
+            .get(u.side)
+            .map(|s| s.colour)
+            .unwrap_or([200, 200, 200]);
+        commands.spawn((
+            UnitVisual,
+            Fade(0.9),
+            Mesh2d(meshes.add(Rectangle::new(u.base.width, u.base.depth))),
+            MeshMaterial2d(materials.add(Color::srgb_u8(c[0], c[1], c[2]))),
+            Transform::from_xyz(u.base.centre.x, u.base.centre.y, 9.5)
+                .with_rotation(Quat::from_rotation_z(-u.base.facing.to_radians())),
+        ));
+    }
     for u in b.units.iter().filter(|u| u.alive()) {
         let c = b
             .sides
@@ -229,35 +270,40 @@ fn draw_units(
         let pos = Vec3::new(u.base.centre.x, u.base.centre.y, 10.0);
         let commander = matches!(u.troop.as_str(), "CinC" | "Sub");
         let strip = u.base.depth.min(12.0) * 0.25;
-        commands
-            .spawn((
-                UnitVisual,
-                Mesh2d(meshes.add(Rectangle::new(u.base.width, u.base.depth))),
-                MeshMaterial2d(materials.add(Color::srgb_u8(c[0], c[1], c[2]))),
-                Transform::from_translation(pos).with_rotation(rot),
-            ))
-            .with_children(|p| {
-                // The front edge, in a contrasting strip.
+        let tween = paths
+            .get(u.id.0.as_str())
+            .map(|(from, _)| Tween::new(from, &u.base));
+        let mut base_entity = commands.spawn((
+            UnitVisual,
+            Mesh2d(meshes.add(Rectangle::new(u.base.width, u.base.depth))),
+            MeshMaterial2d(materials.add(Color::srgb_u8(c[0], c[1], c[2]))),
+            Transform::from_translation(pos).with_rotation(rot),
+        ));
+        if let Some(t) = &tween {
+            base_entity.insert(t.clone());
+        }
+        base_entity.with_children(|p| {
+            // The front edge, in a contrasting strip.
+            p.spawn((
+                Mesh2d(meshes.add(Rectangle::new(u.base.width, strip))),
+                MeshMaterial2d(materials.add(contrast(c).with_alpha(0.85))),
+                Transform::from_xyz(0.0, u.base.depth / 2.0 - strip / 2.0, 0.1),
+            ));
+            if commander {
+                // Commanders: a gold disc.
                 p.spawn((
-                    Mesh2d(meshes.add(Rectangle::new(u.base.width, strip))),
-                    MeshMaterial2d(materials.add(contrast(c).with_alpha(0.85))),
-                    Transform::from_xyz(0.0, u.base.depth / 2.0 - strip / 2.0, 0.1),
+                    Mesh2d(meshes.add(Circle::new(u.base.width.min(u.base.depth) * 0.3))),
+                    MeshMaterial2d(materials.add(Color::srgb(0.85, 0.68, 0.2))),
+                    Transform::from_xyz(0.0, 0.0, 0.05),
                 ));
-                if commander {
-                    // Commanders: a gold disc.
-                    p.spawn((
-                        Mesh2d(meshes.add(Circle::new(u.base.width.min(u.base.depth) * 0.3))),
-                        MeshMaterial2d(materials.add(Color::srgb(0.85, 0.68, 0.2))),
-                        Transform::from_xyz(0.0, 0.0, 0.05),
-                    ));
-                }
-            });
+            }
+        });
         // The troop code and status stay upright whatever the facing.
         let mut label = u.troop.clone();
         if u.status.limbered {
             label.push_str(" (L)");
         }
-        commands.spawn((
+        let mut label_entity = commands.spawn((
             UnitVisual,
             Text2d::new(label),
             TextFont {
@@ -271,6 +317,12 @@ fn draw_units(
             }),
             Transform::from_xyz(u.base.centre.x, u.base.centre.y, 10.5),
         ));
+        if let Some(t) = &tween {
+            label_entity.insert(Tween {
+                rotate: false,
+                ..t.clone()
+            });
+        }
         commands.spawn((
             UnitVisual,
             NameLabel,
@@ -295,7 +347,7 @@ fn draw_units(
             );
             commands.spawn((
                 UnitVisual,
-                Mesh2d(meshes.add(Circle::new(1.6))),
+                Mesh2d(meshes.add(Circle::new(2.4))),
                 MeshMaterial2d(materials.add(Color::srgb(0.85, 0.1, 0.1))),
                 Transform::from_xyz(at.x, at.y, 10.6),
             ));
@@ -310,6 +362,68 @@ fn draw_units(
                 MeshMaterial2d(materials.add(Color::srgb(0.95, 0.8, 0.1))),
                 Transform::from_xyz(at.x, at.y, 10.6),
             ));
+        }
+    }
+}
+
+/// Moves a drawn base from where an event started it to where it ended.
+#[derive(Component, Clone)]
+struct Tween {
+    from: Vec3,
+    to: Vec3,
+    from_rot: Quat,
+    to_rot: Quat,
+    rotate: bool,
+    elapsed: f32,
+}
+
+impl Tween {
+    const SECONDS: f32 = 0.45;
+
+    fn new(from: &Base, to: &Base) -> Self {
+        Tween {
+            from: Vec3::new(from.centre.x, from.centre.y, 10.0),
+            to: Vec3::new(to.centre.x, to.centre.y, 10.0),
+            from_rot: Quat::from_rotation_z(-from.facing.to_radians()),
+            to_rot: Quat::from_rotation_z(-to.facing.to_radians()),
+            rotate: true,
+            elapsed: 0.0,
+        }
+    }
+}
+
+/// A destroyed unit fading away.
+#[derive(Component)]
+struct Fade(f32);
+
+fn animate(
+    mut commands: Commands,
+    time: Res<Time>,
+    mut tweens: Query<(Entity, &mut Transform, &mut Tween)>,
+    mut fades: Query<(Entity, &mut Fade, &MeshMaterial2d<ColorMaterial>)>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
+    let dt = time.delta_secs();
+    for (e, mut t, mut tw) in &mut tweens {
+        tw.elapsed += dt;
+        let k = (tw.elapsed / Tween::SECONDS).clamp(0.0, 1.0);
+        let k = k * k * (3.0 - 2.0 * k);
+        let z = t.translation.z;
+        t.translation = tw.from.lerp(tw.to, k).with_z(z);
+        if tw.rotate {
+            t.rotation = tw.from_rot.slerp(tw.to_rot, k);
+        }
+        if k >= 1.0 {
+            commands.entity(e).remove::<Tween>();
+        }
+    }
+    for (e, mut f, mat) in &mut fades {
+        f.0 -= dt;
+        if let Some(mut m) = materials.get_mut(&mat.0) {
+            m.color = m.color.with_alpha((f.0 / 0.9).clamp(0.0, 1.0));
+        }
+        if f.0 <= 0.0 {
+            commands.entity(e).despawn();
         }
     }
 }

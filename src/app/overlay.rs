@@ -44,6 +44,18 @@ fn draw(
         }
         g.linestrip_2d(pts, c);
     }
+    // Fortified towns and villages: a heavy dark outline.
+    for f in b.terrain.features.iter().filter(|f| f.fortified) {
+        let mut pts: Vec<Vec2> = f.points.iter().map(|p| v(*p)).collect();
+        if let Some(first) = pts.first().copied() {
+            pts.push(first);
+        }
+        g.linestrip_2d(pts.clone(), Color::srgb(0.35, 0.05, 0.05));
+        g.linestrip_2d(
+            pts.iter().map(|p| *p + Vec2::splat(0.8)),
+            Color::srgb(0.35, 0.05, 0.05),
+        );
+    }
     // Table edge.
     g.rect_2d(
         Isometry2d::from_translation(Vec2::new(b.table.width / 2.0, b.table.height / 2.0)),
