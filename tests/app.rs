@@ -237,3 +237,56 @@ fn a_replay_starts_from_the_first_bound() {
     assert!(fresh.log.is_empty());
     assert_eq!(fresh.units, start);
 }
+
+#[test]
+fn the_wheel_turns_a_dragged_base_and_quicksave_loads_back() {
+    let mut app = app();
+    let start = centre(&app, "pr-hc");
+    point_at(&mut app, start.x, start.y, Some("pr-hc"));
+    press(&mut app);
+    // Two clicks of the wheel up: wheel left 10 degrees about the left front corner.
+    for _ in 0..2 {
+        app.world_mut()
+            .write_message(bevy::input::mouse::MouseWheel {
+                unit: bevy::input::mouse::MouseScrollUnit::Line,
+                x: 0.0,
+                y: 1.0,
+                window: Entity::PLACEHOLDER,
+                phase: bevy::input::touch::TouchPhase::Moved,
+            });
+        frame(&mut app);
+    }
+    point_at(&mut app, start.x, start.y + 1.0, None);
+    frame(&mut app);
+    release(&mut app);
+    let facing = game(&app)
+        .battle
+        .unit(&UnitId("pr-hc".into()))
+        .unwrap()
+        .base
+        .facing;
+    assert!((facing - 350.0).abs() < 0.01, "facing {facing}");
+    // Quicksave, undo the move, then load the quicksave: the move is back.
+    app.world_mut().write_message(Intent::Save);
+    frame(&mut app);
+    app.world_mut().write_message(Intent::Undo);
+    frame(&mut app);
+    assert_eq!(
+        game(&app)
+            .battle
+            .unit(&UnitId("pr-hc".into()))
+            .unwrap()
+            .base
+            .facing,
+        0.0
+    );
+    app.world_mut().write_message(Intent::Load);
+    frame(&mut app);
+    let facing = game(&app)
+        .battle
+        .unit(&UnitId("pr-hc".into()))
+        .unwrap()
+        .base
+        .facing;
+    assert!((facing - 350.0).abs() < 0.01, "loaded facing {facing}");
+}

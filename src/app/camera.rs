@@ -142,6 +142,7 @@ fn mouse_pan(
 
 fn wheel_zoom(
     mut wheel: MessageReader<MouseWheel>,
+    sel: Res<super::input::Selection>,
     windows: Query<&Window>,
     mut cams: Query<
         (&Camera, &GlobalTransform, &mut Transform, &mut Projection),
@@ -149,6 +150,10 @@ fn wheel_zoom(
     >,
 ) {
     let dy: f32 = wheel.read().map(|w| w.y.signum()).sum();
+    // During a drag the wheel turns the base instead.
+    if sel.drag.is_some() {
+        return;
+    }
     if dy == 0.0 {
         return;
     }

@@ -20,6 +20,7 @@ pub(super) fn plugin(app: &mut App) {
                 track_pointer.run_if(any_with_component::<BoardCamera>),
                 mouse.run_if(pointer_free),
                 keys.run_if(keyboard_free),
+                wheel_turns.run_if(pointer_free),
                 preview_drag,
             )
                 .chain()
@@ -218,6 +219,36 @@ fn mouse(
     }
 }
 
+/// The mouse wheel during a drag turns the base: up wheels to the left about the left front
+/// corner, down to the right about the right; with Shift it pivots on the spot.
+fn wheel_turns(
+    mut wheel: MessageReader<bevy::input::mouse::MouseWheel>,
+    keys: Res<ButtonInput<KeyCode>>,
+    mut sel: ResMut<Selection>,
+) {
+    let dy: f32 = wheel.read().map(|w| w.y.signum()).sum();
+    let Some(drag) = sel.drag.as_mut() else {
+        return;
+    };
+    if dy == 0.0 {
+        return;
+    }
+    let shift = keys.pressed(KeyCode::ShiftLeft) || keys.pressed(KeyCode::ShiftRight);
+    let deg = 5.0 * dy.abs();
+    drag.turns.push(match (shift, dy > 0.0) {
+        (true, true) => Step::Pivot(-deg),
+        (true, false) => Step::Pivot(deg),
+        (false, true) => Step::Wheel {
+            corner: Corner::Left,
+            degrees: deg,
+        },
+        (false, false) => Step::Wheel {
+            corner: Corner::Right,
+            degrees: deg,
+        },
+    });
+}
+
 fn keys(
     keys: Res<ButtonInput<KeyCode>>,
     mut sel: ResMut<Selection>,
@@ -232,6 +263,10 @@ fn keys(
     }
     if ctrl && keys.just_pressed(KeyCode::KeyS) {
         intents.write(Intent::Save);
+    }
+    if ctrl && keys.just_pressed(KeyCode::KeyO) {
+        sel.drag = None;
+        intents.write(Intent::Load);
     }
     if keys.just_pressed(KeyCode::Escape) {
         if sel.drag.is_some() {

@@ -51,6 +51,8 @@ pub enum Intent {
     Do(Command),
     Undo,
     Save,
+    /// Load the quicksave, replacing the game in play.
+    Load,
 }
 
 /// Where to save a screenshot before exiting, and after how many frames.
@@ -214,7 +216,9 @@ impl Game {
 
 /// Intents, their application and the input that makes them; no drawing.
 fn core(app: &mut App) {
+    // The wheel is read while dragging; registering it again is harmless where InputPlugin did.
     app.add_message::<Intent>()
+        .add_message::<bevy::input::mouse::MouseWheel>()
         .configure_sets(
             Update,
             (AppSystems::Input, AppSystems::Apply, AppSystems::Draw).chain(),
@@ -307,9 +311,30 @@ fn replay_step(
 /// Executes intents; a refusal changes nothing and is shown to the player.
 fn apply_intents(mut intents: MessageReader<Intent>, mut game: ResMut<Game>) {
     for intent in intents.read() {
+        if let Intent::Load = intent {
+            let path = game.save_path.clone();
+            match save::load(&path) {
+                Ok(b) => {
+                    game.battle = b;
+                    game.version += 1;
+                    game.pending = None;
+                    game.message = Some(format!("loaded {}", path.display()));
+                }
+                Err(d) => {
+                    game.message = Some(
+                        d.iter()
+                            .map(|x| x.to_string())
+                            .collect::<Vec<_>>()
+                            .join("; "),
+                    )
+                }
+            }
+            continue;
+        }
         let res = match intent {
             Intent::Do(c) => game.battle.execute(c.clone()).map(|_| ()),
             Intent::Undo => game.battle.undo().map(|_| ()),
+            Intent::Load => Ok(()),
             Intent::Save => {
                 let path = game.save_path.clone();
                 let res = std::fs::create_dir_all(&game.save_dir)

@@ -94,6 +94,9 @@ fn turn_bar(
                     if ui.button("Save (Ctrl+S)").clicked() {
                         intents.write(Intent::Save);
                     }
+                    if ui.button("Load (Ctrl+O)").clicked() {
+                        intents.write(Intent::Load);
+                    }
                     ui.separator();
                     ui.checkbox(&mut overlays.arcs, "Arcs (F)");
                     ui.checkbox(&mut overlays.zones, "Zones (Z)");
