@@ -290,3 +290,18 @@ fn the_wheel_turns_a_dragged_base_and_quicksave_loads_back() {
         .facing;
     assert!((facing - 350.0).abs() < 0.01, "loaded facing {facing}");
 }
+
+#[test]
+fn rolled_dice_cannot_be_taken_back_in_the_window() {
+    let mut app = app();
+    // The last command rolled the command dice and changed phase: undo is refused.
+    app.world_mut().write_message(Intent::Undo);
+    frame(&mut app);
+    assert_eq!(game(&app).battle.phase, Phase::Movement);
+    assert!(
+        game(&app)
+            .message
+            .as_deref()
+            .is_some_and(|m| m.contains("cannot be taken back"))
+    );
+}

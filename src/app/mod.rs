@@ -333,6 +333,13 @@ fn apply_intents(mut intents: MessageReader<Intent>, mut game: ResMut<Game>) {
         }
         let res = match intent {
             Intent::Do(c) => game.battle.execute(c.clone()).map(|_| ()),
+            Intent::Undo if game.battle.last_command_rolled() => {
+                game.message = Some(
+                    "dice have been rolled or the phase has ended: that cannot be taken back"
+                        .into(),
+                );
+                continue;
+            }
             Intent::Undo => game.battle.undo().map(|_| ()),
             Intent::Load => Ok(()),
             Intent::Save => {

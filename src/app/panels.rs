@@ -86,7 +86,10 @@ fn turn_bar(
                         intents.write(Intent::Do(Command::EndPhase));
                     }
                     if ui
-                        .add_enabled(b.can_undo(), egui::Button::new("Undo (Ctrl+Z)"))
+                        .add_enabled(
+                            b.can_undo() && !b.last_command_rolled(),
+                            egui::Button::new("Undo (Ctrl+Z)"),
+                        )
                         .clicked()
                     {
                         intents.write(Intent::Undo);

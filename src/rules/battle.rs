@@ -239,6 +239,29 @@ impl Battle {
         !self.undo.is_empty()
     }
 
+    /// The events of the last accepted command (empty if there is none to undo).
+    pub fn last_events(&self) -> &[Event] {
+        match self.undo.last() {
+            Some(prev) if prev.log.len() <= self.log.len() => &self.log[prev.log.len()..],
+            _ => &[],
+        }
+    }
+
+    /// True when taking back the last command would take back dice already seen, or a change
+    /// of phase: the hotseat screen refuses that, so nobody rolls again.
+    pub fn last_command_rolled(&self) -> bool {
+        self.last_events().iter().any(|e| {
+            matches!(
+                e,
+                Event::CommandRoll { .. }
+                    | Event::Fire { .. }
+                    | Event::CloseCombat { .. }
+                    | Event::RoutingTest { .. }
+                    | Event::PhaseBegan { .. }
+            )
+        })
+    }
+
     /// Applies an event to the state and records it in `out`.
     pub fn emit(&mut self, out: &mut Vec<Event>, e: Event) {
         self.apply(&e);
