@@ -352,6 +352,21 @@ fn draw_units(
                 Transform::from_xyz(at.x, at.y, 10.6),
             ));
         }
+        if b.terrain
+            .at(u.base.centre, &[FeatureKind::Town, FeatureKind::Village])
+            .any(|f| f.fortified)
+        {
+            // Garrison: a dark square at the rear left corner.
+            let at = u
+                .base
+                .local(-u.base.width / 2.0 + 2.5, -u.base.depth / 2.0 + 2.5);
+            commands.spawn((
+                UnitVisual,
+                Mesh2d(meshes.add(Rectangle::new(3.5, 3.5))),
+                MeshMaterial2d(materials.add(Color::srgb(0.35, 0.05, 0.05))),
+                Transform::from_xyz(at.x, at.y, 10.6),
+            ));
+        }
         if u.status.shaken {
             let at = u
                 .base

@@ -21,12 +21,78 @@ fn outline(g: &mut Gizmos, b: &Base, c: Color) {
     g.linestrip_2d([v(cs[0]), v(cs[1]), v(cs[2]), v(cs[3]), v(cs[0])], c);
 }
 
+/// How far the selected unit's centre can go in each of 32 directions with the going, the
+/// table edge, other units and threat zones taken into account; cached per selection and
+/// battle version.
+#[derive(Default)]
+struct ReachCache {
+    key: Option<(crate::rules::UnitId, u64)>,
+    outline: Vec<Vec2>,
+}
+
+fn reach_outline(b: &crate::rules::Battle, id: &crate::rules::UnitId) -> Vec<Vec2> {
+    use crate::rules::command::Step;
+    let Some(dbn) = b.rules.dbn() else {
+        return Vec::new();
+    };
+    let Ok(u) = b.unit(id) else { return Vec::new() };
+    let t = dbn.troop_of(u);
+    let most = t
+        .road
+        .unwrap_or(0.0)
+        .max(t.gg.unwrap_or(0.0))
+        .max(t.bg.unwrap_or(0.0));
+    if most <= 0.0 {
+        return Vec::new();
+    }
+    let ids = std::slice::from_ref(id);
+    let mut out = Vec::new();
+    for k in 0..32 {
+        let a = (k as f32 / 32.0) * std::f32::consts::TAU;
+        let (fwd, right) = (a.cos(), a.sin());
+        let ok = |d: f32| {
+            dbn.plan_move(
+                b,
+                ids,
+                &[Step::Oblique {
+                    forward: fwd * d,
+                    right: right * d,
+                }],
+                None,
+                true,
+            )
+            .is_ok()
+        };
+        let (mut lo, mut hi) = (0.0f32, most);
+        if ok(hi) {
+            lo = hi;
+        } else {
+            for _ in 0..7 {
+                let mid = (lo + hi) / 2.0;
+                if ok(mid) { lo = mid } else { hi = mid }
+            }
+        }
+        let d = b.scale.to_mm(lo);
+        let p = u
+            .base
+            .centre
+            .plus(u.base.forward().scale(fwd * d))
+            .plus(u.base.right().scale(right * d));
+        out.push(v(p));
+    }
+    if let Some(first) = out.first().copied() {
+        out.push(first);
+    }
+    out
+}
+
 fn draw(
     mut g: Gizmos,
     game: Res<Game>,
     sel: Res<Selection>,
     ptr: Res<Pointer>,
     overlays: Res<Overlays>,
+    mut reach: Local<ReachCache>,
 ) {
     let b = &game.battle;
     let Some(dbn) = b.rules.dbn() else { return };
@@ -121,22 +187,17 @@ fn draw(
         }
         g.linestrip_2d(pts, c);
     }
-    if overlays.reach
-        && let Some(gg) = troop.gg
-    {
-        let r = b.scale.to_mm(gg);
-        g.circle_2d(
-            Isometry2d::from_translation(v(s.base.centre)),
-            r,
-            Color::srgba(0.3, 0.9, 1.0, 0.7),
-        );
-        if let Some(bg) = troop.bg {
-            g.circle_2d(
-                Isometry2d::from_translation(v(s.base.centre)),
-                b.scale.to_mm(bg),
-                Color::srgba(0.3, 0.6, 1.0, 0.5),
-            );
+    if overlays.reach {
+        // Straight-line reach with the going (Musket move shapes aside).
+        let key = Some((sid.clone(), game.version));
+        if reach.key != key {
+            reach.outline = reach_outline(b, sid);
+            reach.key = key;
         }
+        g.linestrip_2d(
+            reach.outline.iter().copied(),
+            Color::srgba(0.3, 0.9, 1.0, 0.8),
+        );
     }
     for e in b.alive().filter(|e| e.side != s.side) {
         if overlays.sight {

@@ -689,19 +689,38 @@ fn die_face(ui: &mut egui::Ui, n: u8, colour: egui::Color32) {
 }
 
 /// The dice of the latest firing or close combat, shown as dice, with the outcome in words.
-fn last_roll(mut ctx: EguiContexts, game: Res<Game>) -> Result {
+fn last_roll(
+    mut ctx: EguiContexts,
+    game: Res<Game>,
+    time: Res<Time>,
+    mut rolling: Local<(usize, f32)>,
+) -> Result {
     let ctx = ctx.ctx_mut()?;
     let b = &game.battle;
-    // Only the latest command's roll: search back to the previous phase change.
-    let Some(e) = b
+    // The latest roll of this phase.
+    let Some((at, e)) = b
         .log
         .iter()
+        .enumerate()
         .rev()
-        .take_while(|e| !matches!(e, Event::PhaseBegan { .. }))
-        .filter(|e| matches!(e, Event::Fire { .. } | Event::CloseCombat { .. }))
-        .last()
+        .take_while(|(_, e)| !matches!(e, Event::PhaseBegan { .. }))
+        .find(|(_, e)| matches!(e, Event::Fire { .. } | Event::CloseCombat { .. }))
     else {
         return Ok(());
+    };
+    // A new roll tumbles for a moment before the dice settle.
+    if rolling.0 != at + 1 {
+        *rolling = (at + 1, 0.6);
+    }
+    rolling.1 = (rolling.1 - time.delta_secs()).max(0.0);
+    let tumbling = rolling.1 > 0.0;
+    let spin = (time.elapsed_secs() * 17.0) as u32;
+    let face = |die: u8, salt: u32| {
+        if tumbling {
+            ((spin + salt * 3) % 6 + 1) as u8
+        } else {
+            die
+        }
     };
     let (a, d) = match e {
         Event::Fire {
@@ -724,28 +743,38 @@ fn last_roll(mut ctx: EguiContexts, game: Res<Game>) -> Result {
         .default_width(250.0)
         .show(ctx, |ui| {
             ui.horizontal(|ui| {
-                die_face(ui, a.die, side_colour(&game, side_of(&a.unit)));
+                die_face(ui, face(a.die, 1), side_colour(&game, side_of(&a.unit)));
+                let total = if tumbling {
+                    "…".to_string()
+                } else {
+                    a.total.to_string()
+                };
                 ui.label(format!(
-                    "{} = {}",
-                    b.unit(&a.unit).map(|u| u.name.clone()).unwrap_or_default(),
-                    a.total
+                    "{} = {total}",
+                    b.unit(&a.unit).map(|u| u.name.clone()).unwrap_or_default()
                 ));
             });
             ui.horizontal(|ui| {
-                die_face(ui, d.die, side_colour(&game, side_of(&d.unit)));
+                die_face(ui, face(d.die, 2), side_colour(&game, side_of(&d.unit)));
+                let total = if tumbling {
+                    "…".to_string()
+                } else {
+                    d.total.to_string()
+                };
                 ui.label(format!(
-                    "{} = {}",
-                    b.unit(&d.unit).map(|u| u.name.clone()).unwrap_or_default(),
-                    d.total
+                    "{} = {total}",
+                    b.unit(&d.unit).map(|u| u.name.clone()).unwrap_or_default()
                 ));
             });
-            ui.label(
-                report::describe(b, e)
-                    .rsplit(". ")
-                    .next()
-                    .unwrap_or("")
-                    .to_string(),
-            );
+            if !tumbling {
+                ui.label(
+                    report::describe(b, e)
+                        .rsplit(". ")
+                        .next()
+                        .unwrap_or("")
+                        .to_string(),
+                );
+            }
         });
     Ok(())
 }
