@@ -305,3 +305,37 @@ fn rolled_dice_cannot_be_taken_back_in_the_window() {
             .is_some_and(|m| m.contains("cannot be taken back"))
     );
 }
+
+#[test]
+fn the_tutorial_plays_to_its_end_through_the_window_loop() {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/orders/tutorial_to_break.ron"),
+    )
+    .unwrap();
+    let orders = volley::rules::save::parse_orders(&text, "orders").unwrap();
+    let b = scenario::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/tutorial.ron"))
+        .unwrap();
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin))
+        .init_resource::<ButtonInput<MouseButton>>()
+        .init_resource::<ButtonInput<KeyCode>>()
+        .add_plugins(plugin(
+            b,
+            true,
+            std::env::temp_dir().join(format!("volley-app-end-{}", std::process::id())),
+        ));
+    app.update();
+    for c in orders {
+        app.world_mut().write_message(Intent::Do(c));
+        frame(&mut app);
+        assert_eq!(game(&app).message, None, "every order accepted");
+    }
+    let g = game(&app);
+    assert!(g.battle.is_over());
+    assert!(
+        g.battle
+            .log
+            .iter()
+            .any(|e| matches!(e, volley::rules::Event::ArmyBroken { .. }))
+    );
+}

@@ -110,7 +110,7 @@ fn turn_bar(
                 if let Some(m) = game.message.clone() {
                     ui.horizontal(|ui| {
                         ui.colored_label(egui::Color32::from_rgb(230, 90, 70), m);
-                        if ui.small_button("✕").clicked() {
+                        if ui.small_button("close").clicked() {
                             game.message = None;
                         }
                     });

@@ -296,6 +296,8 @@ pub enum RuleError {
     },
     TooFar {
         unit: UnitId,
+        /// The unit's name, for the message.
+        name: String,
         distance: f32,
         allowance: f32,
         units: String,
@@ -322,12 +324,13 @@ impl fmt::Display for RuleError {
                 write!(f, "needs {need} command points, {have} left")
             }
             RuleError::TooFar {
-                unit,
+                name,
                 distance,
                 allowance,
                 units,
+                ..
             } => {
-                write!(f, "{unit}: {:.0} {units} of {:.0}", distance, allowance)
+                write!(f, "{name}: {:.0} {units} of {:.0}", distance, allowance)
             }
             RuleError::Illegal(s) => f.write_str(s),
             RuleError::OutOfDice => f.write_str("the scripted dice ran out"),

@@ -863,6 +863,7 @@ impl Dbn {
         if measured && distance > allowance + 0.5 {
             return Err(RuleError::TooFar {
                 unit: lead.id.clone(),
+                name: lead.name.clone(),
                 distance,
                 allowance,
                 units: b.scale.unit.clone(),
