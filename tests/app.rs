@@ -339,3 +339,46 @@ fn the_tutorial_plays_to_its_end_through_the_window_loop() {
             .any(|e| matches!(e, volley::rules::Event::ArmyBroken { .. }))
     );
 }
+
+#[test]
+fn deployment_picks_a_unit_and_places_it_with_a_click() {
+    let b = scenario::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/formal_deployment.ron"),
+    )
+    .unwrap();
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin))
+        .init_resource::<ButtonInput<MouseButton>>()
+        .init_resource::<ButtonInput<KeyCode>>()
+        .add_plugins(plugin(
+            b,
+            true,
+            std::env::temp_dir().join(format!("volley-app-dep-{}", std::process::id())),
+        ));
+    app.update();
+    assert_eq!(game(&app).battle.phase, Phase::Deployment);
+    // Outside the zone: refused, with the reason.
+    app.world_mut().resource_mut::<Selection>().placing = Some(UnitId("pr-dc1".into()));
+    point_at(&mut app, 300.0, 600.0, None);
+    press(&mut app);
+    release(&mut app);
+    assert!(
+        game(&app)
+            .message
+            .as_deref()
+            .is_some_and(|m| m.contains("deployment zone")),
+        "{:?}",
+        game(&app).message
+    );
+    // Inside it: placed, facing the enemy.
+    app.world_mut().resource_mut::<Selection>().placing = Some(UnitId("pr-dc1".into()));
+    point_at(&mut app, 300.0, 150.0, None);
+    press(&mut app);
+    release(&mut app);
+    let u = game(&app)
+        .battle
+        .unit(&UnitId("pr-dc1".into()))
+        .unwrap()
+        .clone();
+    assert!(!u.status.undeployed && (u.base.centre.y - 150.0).abs() < 0.01 && u.base.facing == 0.0);
+}

@@ -42,6 +42,23 @@ pub struct Selection {
     /// Units added with Shift+click: dragging any of them moves the whole group.
     pub group: Vec<UnitId>,
     pub drag: Option<Drag>,
+    /// A unit picked from the deployment list, to be placed with the next click.
+    pub placing: Option<UnitId>,
+}
+
+/// The facing a side deploys with: towards the far side of the table from its zone.
+pub fn deploy_facing(game: &Game, side: usize) -> f32 {
+    let b = &game.battle;
+    let zone_y = b
+        .zones
+        .iter()
+        .filter(|z| z.side == side)
+        .map(|z| (z.min.y + z.max.y) / 2.0)
+        .next();
+    match zone_y {
+        Some(y) if y > b.table.height / 2.0 => 180.0,
+        _ => 0.0,
+    }
 }
 
 impl Selection {
@@ -159,6 +176,20 @@ fn mouse(
         return;
     }
     let active = game.battle.active;
+    if buttons.just_pressed(MouseButton::Left)
+        && game.battle.phase == Phase::Deployment
+        && let (Some(unit), Some(w)) = (sel.placing.clone(), ptr.world)
+    {
+        let facing = deploy_facing(&game, active);
+        intents.write(Intent::Do(Command::Deploy {
+            unit,
+            x: w.x,
+            y: w.y,
+            facing,
+        }));
+        sel.placing = None;
+        return;
+    }
     if buttons.just_pressed(MouseButton::Left) {
         let Some(w) = ptr.world else { return };
         match ptr.hover.clone() {

@@ -152,6 +152,25 @@ fn draw(
             outline(&mut g, &tz, Color::srgba(0.9, 0.2, 0.1, 0.7));
         }
     }
+    // Placing a unit in deployment: its base at the cursor, and the side's zones.
+    if let (Some(id), Some(w)) = (&sel.placing, ptr.world)
+        && let Ok(u) = b.unit(id)
+    {
+        let facing = super::input::deploy_facing(&game, u.side);
+        let ghost = Base::new(Pt::new(w.x, w.y), facing, u.base.width, u.base.depth);
+        outline(&mut g, &ghost, Color::srgb(1.0, 0.9, 0.1));
+        for z in b.zones.iter().filter(|z| z.side == u.side) {
+            let size = Vec2::new(z.max.x - z.min.x, z.max.y - z.min.y);
+            g.rect_2d(
+                Isometry2d::from_translation(Vec2::new(
+                    z.min.x + size.x / 2.0,
+                    z.min.y + size.y / 2.0,
+                )),
+                size,
+                Color::srgb(1.0, 0.9, 0.1),
+            );
+        }
+    }
     let Some(sid) = &sel.unit else { return };
     let Ok(s) = b.unit(sid) else { return };
     outline(&mut g, &s.base, Color::srgb(1.0, 0.9, 0.1));

@@ -78,6 +78,7 @@ fn turn_bar(
                     ui.separator();
                     let end = match b.phase {
                         Phase::Command => "Roll command dice",
+                        Phase::Deployment => "Division placed",
                         Phase::CloseCombat => "End bound",
                         Phase::GameOver => "",
                         _ => "End phase",
@@ -174,8 +175,9 @@ fn unit_card(ui: &mut egui::Ui, game: &Game, u: &Unit) {
 fn side_panel(
     mut ctx: EguiContexts,
     game: Res<Game>,
-    sel: Res<Selection>,
+    mut sel: ResMut<Selection>,
     ptr: Res<Pointer>,
+    mut intents: MessageWriter<Intent>,
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
     egui::Window::new("Unit")
@@ -185,6 +187,11 @@ fn side_panel(
         .collapsible(true)
         .show(ctx, |ui| {
             let b = &game.battle;
+            if b.phase == Phase::Deployment {
+                deployment_list(ui, &game, &mut sel, &mut intents);
+                ui.separator();
+            }
+
             let shown = ptr.hover.clone().or(sel.unit.clone());
             match shown.and_then(|id| b.unit(&id).ok()) {
                 Some(u) => unit_card(ui, &game, u),
@@ -806,4 +813,67 @@ fn hover_card(
             });
         });
     Ok(())
+}
+
+/// Formal deployment: the units of the division now deploying, to pick and place, and the
+/// defender's towns and villages to fortify.
+fn deployment_list(
+    ui: &mut egui::Ui,
+    game: &Game,
+    sel: &mut Selection,
+    intents: &mut MessageWriter<Intent>,
+) {
+    let b = &game.battle;
+    let Some(dbn) = b.rules.dbn() else { return };
+    let Some((side, division)) = dbn.deployment_turn(b) else {
+        return;
+    };
+    let name = b
+        .sides
+        .get(side)
+        .map(|s| s.name.clone())
+        .unwrap_or_default();
+    ui.colored_label(
+        side_colour(game, side),
+        egui::RichText::new(format!("{name}: deploy the {division:?} division")).strong(),
+    );
+    let waiting: Vec<&Unit> = b
+        .units
+        .iter()
+        .filter(|u| {
+            u.side == side
+                && u.status.undeployed
+                && u.division.unwrap_or(crate::rules::model::Division::Centre) == division
+        })
+        .collect();
+    if waiting.is_empty() {
+        ui.label("All placed: end the phase to go on.");
+    }
+    for u in waiting {
+        let picked = sel.placing.as_ref() == Some(&u.id);
+        if ui
+            .selectable_label(picked, format!("{} ({})", u.name, u.troop))
+            .clicked()
+        {
+            sel.placing = Some(u.id.clone());
+        }
+    }
+    if sel.placing.is_some() {
+        ui.small("Click inside your deployment zone to place it.");
+    }
+    if b.sides.get(side).is_some_and(|s| s.defender) {
+        for f in b.terrain.features.iter().filter(|f| {
+            matches!(
+                f.kind,
+                crate::rules::terrain::FeatureKind::Town
+                    | crate::rules::terrain::FeatureKind::Village
+            ) && !f.fortified
+        }) {
+            if ui.button(format!("Fortify {}", f.name)).clicked() {
+                intents.write(Intent::Do(Command::Fortify {
+                    feature: f.id.clone(),
+                }));
+            }
+        }
+    }
 }
