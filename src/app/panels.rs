@@ -199,24 +199,31 @@ fn side_panel(
                     ui.label("Click a unit to select it; drag to move it.");
                 }
             }
-            // Why the selected unit cannot fire at the hovered enemy, in words.
+            // Why the selected unit can or cannot fire at or fight the hovered enemy, in words.
             if let (Some(sid), Some(hid)) = (&sel.unit, &ptr.hover)
                 && let (Ok(s), Ok(h)) = (b.unit(sid), b.unit(hid))
                 && s.side != h.side
-                && b.phase == Phase::Firing
-                && let Some(dbn) = b.rules.dbn()
+                && matches!(b.phase, Phase::Firing | Phase::CloseCombat)
             {
                 ui.separator();
-                match dbn.fire_check(b, s, h, false) {
-                    Ok(r) => ui.colored_label(
-                        egui::Color32::LIGHT_GREEN,
-                        format!(
-                            "{} may fire at {} ({r:.0} {})",
-                            s.name, h.name, b.scale.unit
-                        ),
-                    ),
-                    Err(e) => ui.colored_label(egui::Color32::LIGHT_RED, e),
-                };
+                let cmd = super::input::target_command(&game, sid, hid);
+                match cmd.map(|c| b.rules.preview(b, &c)) {
+                    Some(Ok(_)) => {
+                        let verb = if b.phase == Phase::Firing {
+                            "fire at"
+                        } else {
+                            "fight"
+                        };
+                        ui.colored_label(
+                            egui::Color32::LIGHT_GREEN,
+                            format!("{} may {verb} {}: click it", s.name, h.name),
+                        );
+                    }
+                    Some(Err(e)) => {
+                        ui.colored_label(egui::Color32::LIGHT_RED, e.to_string());
+                    }
+                    None => {}
+                }
             }
             ui.separator();
             ui.small(
