@@ -12,9 +12,14 @@ use volley::rules::command::Command;
 use volley::rules::model::{Phase, UnitId};
 use volley::rules::scenario;
 
-fn app() -> App {
-    let b = scenario::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/tutorial.ron"))
-        .unwrap();
+/// A headless app on a scenario, seated for its first side.
+fn app_on(file: &str) -> App {
+    let b = scenario::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("scenarios")
+            .join(file),
+    )
+    .unwrap();
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin))
         .init_resource::<ButtonInput<MouseButton>>()
@@ -25,6 +30,11 @@ fn app() -> App {
             std::env::temp_dir().join(format!("volley-app-{}", std::process::id())),
         ));
     app.update();
+    app
+}
+
+fn app() -> App {
+    let mut app = app_on("tutorial.ron");
     // Roll for command: the movement phase of Prussia.
     app.world_mut().write_message(Intent::Do(Command::EndPhase));
     app.update();
@@ -313,18 +323,7 @@ fn the_tutorial_plays_to_its_end_through_the_window_loop() {
     )
     .unwrap();
     let orders = volley::rules::save::parse_orders(&text, "orders").unwrap();
-    let b = scenario::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/tutorial.ron"))
-        .unwrap();
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, StatesPlugin))
-        .init_resource::<ButtonInput<MouseButton>>()
-        .init_resource::<ButtonInput<KeyCode>>()
-        .add_plugins(plugin(
-            b,
-            true,
-            std::env::temp_dir().join(format!("volley-app-end-{}", std::process::id())),
-        ));
-    app.update();
+    let mut app = app_on("tutorial.ron");
     for c in orders {
         app.world_mut().write_message(Intent::Do(c));
         frame(&mut app);
@@ -342,20 +341,7 @@ fn the_tutorial_plays_to_its_end_through_the_window_loop() {
 
 #[test]
 fn deployment_picks_a_unit_and_places_it_with_a_click() {
-    let b = scenario::load(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/formal_deployment.ron"),
-    )
-    .unwrap();
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, StatesPlugin))
-        .init_resource::<ButtonInput<MouseButton>>()
-        .init_resource::<ButtonInput<KeyCode>>()
-        .add_plugins(plugin(
-            b,
-            true,
-            std::env::temp_dir().join(format!("volley-app-dep-{}", std::process::id())),
-        ));
-    app.update();
+    let mut app = app_on("formal_deployment.ron");
     assert_eq!(game(&app).battle.phase, Phase::Deployment);
     // Outside the zone: refused, with the reason.
     app.world_mut().resource_mut::<Selection>().placing = Some(UnitId("pr-dc1".into()));

@@ -526,6 +526,7 @@ fn rules_reference(
                 for (title, list) in [
                     ("Firing tactical factors", &d.firing_factors),
                     ("Close combat tactical factors", &d.combat_factors),
+                    ("Routing troops test", &d.routing_factors),
                 ] {
                     egui::CollapsingHeader::new(title).show(ui, |ui| {
                         for f in list {

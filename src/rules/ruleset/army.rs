@@ -52,10 +52,11 @@ pub fn validate_army(dbn: &Dbn, units: &[&Unit], nation: &str, fortify_points: f
             count(&["Bg"])
         ));
     }
-    if count(&["Sub"]) > 3 {
+    let subs = count(&["Sub"]);
+    if subs > a.max_sub_commanders {
         errs.push(format!(
-            "at most 3 sub-commanders (has {})",
-            count(&["Sub"])
+            "at most {} sub-commanders (has {subs})",
+            a.max_sub_commanders
         ));
     }
     for line in &a.composition {

@@ -609,31 +609,18 @@ impl Db7yw {
             for f in behind {
                 let die = b.d6()?;
                 let mut factors = Vec::new();
-                let src = "000 Combat rules unique to DB7YW (routing troops)".to_string();
                 if matches!(f.class, Class::Elite | Class::Superior) {
-                    factors.push(Factor {
-                        name: "Elite or Superior".into(),
-                        value: -1,
-                        source: src.clone(),
-                    });
+                    factors.push(d.routing_factor("elite"));
                 }
                 if f.class == Class::Militia {
-                    factors.push(Factor {
-                        name: "Militia".into(),
-                        value: 1,
-                        source: src.clone(),
-                    });
+                    factors.push(d.routing_factor("militia"));
                 }
                 if du
                     .base
                     .touched_by(&f.base)
                     .is_some_and(|c| c.overlap >= du.base.width.min(f.base.width) - 1.0)
                 {
-                    factors.push(Factor {
-                        name: "In full contact".into(),
-                        value: 1,
-                        source: src.clone(),
-                    });
+                    factors.push(d.routing_factor("full_contact"));
                 }
                 let total = die as i32 + factors.iter().map(|x| x.value).sum::<i32>();
                 let need = d.num("routing_need") as i32;

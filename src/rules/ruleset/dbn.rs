@@ -88,6 +88,7 @@ pub struct ArmyRules {
     pub major_ms_militia_max_share: f32,
     pub minor_ms_militia_min_share: f32,
     pub dc_superior_every: u32,
+    pub max_sub_commanders: u32,
     pub ms_superior_nations: Vec<String>,
     pub ms_superior_max_share: f32,
     pub source: String,
@@ -107,6 +108,8 @@ pub struct DbnData {
     pub troops: Vec<Troop>,
     pub firing_factors: Vec<FactorDef>,
     pub combat_factors: Vec<FactorDef>,
+    /// Factors of the test for units behind a destroyed unit.
+    pub routing_factors: Vec<FactorDef>,
     pub numbers: Vec<Number>,
     pub army: ArmyRules,
     pub results: Vec<ResultRow>,
@@ -270,6 +273,10 @@ impl Dbn {
 
     pub fn combat_factor(&self, key: &str) -> Factor {
         Self::factor_in(&self.data.combat_factors, key)
+    }
+
+    pub fn routing_factor(&self, key: &str) -> Factor {
+        Self::factor_in(&self.data.routing_factors, key)
     }
 
     pub fn kind(&self, u: &Unit) -> TroopKind {
