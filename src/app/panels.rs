@@ -296,6 +296,7 @@ fn preview_window(
     };
     let preview = game.battle.rules.preview(&game.battle, &cmd);
     let mut open = true;
+    let mut changed: Option<Command> = None;
     egui::Window::new("Before the dice")
         .collapsible(false)
         .open(&mut open)
@@ -329,6 +330,72 @@ fn preview_window(
                     ui.label(format!("{a} beaten: {}", pct(o.b_wins)));
                     ui.label(format!("{a} beaten by double: {}", pct(o.b_wins_by_double)));
                 }
+                ui.separator();
+                match &cmd {
+                    Command::Fire {
+                        unit,
+                        target,
+                        support,
+                    } => {
+                        // Friends that could also fire at the target may support (each gives it -1).
+                        let b = &game.battle;
+                        if let (Some(dbn), Ok(shooter), Ok(t)) =
+                            (b.rules.dbn(), b.unit(unit), b.unit(target))
+                        {
+                            for f in b
+                                .alive()
+                                .filter(|f| f.side == b.active && f.id != *unit && !f.bound.fired)
+                            {
+                                if (dbn.is_artillery(f) && dbn.is_artillery(shooter))
+                                    || dbn.fire_check(b, f, t, true).is_err()
+                                {
+                                    continue;
+                                }
+                                let mut on = support.contains(&f.id);
+                                if ui
+                                    .checkbox(
+                                        &mut on,
+                                        format!("{} supports (counts as having fired)", f.name),
+                                    )
+                                    .changed()
+                                {
+                                    let mut s = support.clone();
+                                    if on {
+                                        s.push(f.id.clone());
+                                    } else {
+                                        s.retain(|x| x != &f.id);
+                                    }
+                                    changed = Some(Command::Fire {
+                                        unit: unit.clone(),
+                                        target: target.clone(),
+                                        support: s,
+                                    });
+                                }
+                            }
+                        }
+                    }
+                    Command::Fight {
+                        unit,
+                        target,
+                        pursue,
+                    } => {
+                        let mut on = pursue.unwrap_or(true);
+                        if ui
+                            .checkbox(
+                                &mut on,
+                                "Pursue if victorious (Heavy Cavalry always do, artillery never)",
+                            )
+                            .changed()
+                        {
+                            changed = Some(Command::Fight {
+                                unit: unit.clone(),
+                                target: target.clone(),
+                                pursue: Some(on),
+                            });
+                        }
+                    }
+                    _ => {}
+                }
                 if ui.button("Roll the dice").clicked() {
                     intents.write(Intent::Do(cmd.clone()));
                 }
@@ -336,6 +403,8 @@ fn preview_window(
         });
     if !open {
         game.pending = None;
+    } else if let Some(c) = changed {
+        game.pending = Some(c);
     }
     Ok(())
 }
