@@ -173,6 +173,10 @@ fn draw(
     }
     let Some(sid) = &sel.unit else { return };
     let Ok(s) = b.unit(sid) else { return };
+    // A unit destroyed or not yet placed shows nothing.
+    if !s.alive() {
+        return;
+    }
     outline(&mut g, &s.base, Color::srgb(1.0, 0.9, 0.1));
     for id in &sel.group {
         if let Ok(u) = b.unit(id) {
