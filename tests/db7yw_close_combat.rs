@@ -5,16 +5,6 @@ use common::*;
 use volley::rules::Battle;
 use volley::rules::command::{Command, Effect, Event, Step, Verdict};
 use volley::rules::model::Phase;
-
-fn depth(t: &str) -> f32 {
-    match t {
-        "Ms" => 15.0,
-        "Jg" | "II" | "Gs" => 20.0,
-        "HC" | "DC" | "LC" | "IC" => 30.0,
-        _ => 40.0,
-    }
-}
-
 /// Prussian "p" at (500, 500) facing north in front contact with Austrian "a"; extra units and
 /// terrain as given. Starts in Prussia's close combat phase.
 fn melee(p: (&str, &str, &str), a: (&str, &str, &str), more: &[U], terrain: &str) -> Battle {

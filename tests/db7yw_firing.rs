@@ -5,16 +5,6 @@ use common::*;
 use volley::rules::command::{Command, Effect, Event, Verdict};
 use volley::rules::model::Phase;
 
-/// Base depth of a DB7YW troop type (mm).
-fn depth(t: &str) -> f32 {
-    match t {
-        "Ms" => 15.0,
-        "Jg" | "II" | "Gs" => 20.0,
-        "HC" | "DC" | "LC" | "IC" => 30.0,
-        _ => 40.0,
-    }
-}
-
 /// A Prussian shooter "p" at (500, 500) facing north, an Austrian target "a" 20 mm (79 paces)
 /// ahead of its front edge, facing it.
 fn duel(p: (&str, &str, &str), a: (&str, &str, &str), terrain: &str) -> volley::rules::Battle {

@@ -129,11 +129,7 @@ fn spawn_table(
         Transform::from_xyz(w / 2.0, h / 2.0, 0.0),
     ));
     for z in &b.zones {
-        let c = b
-            .sides
-            .get(z.side)
-            .map(|s| s.colour)
-            .unwrap_or([200, 200, 200]);
+        let c = b.side_colour(z.side);
         commands.spawn((
             TableVisual,
             Mesh2d(meshes.add(Rectangle::new(z.max.x - z.min.x, z.max.y - z.min.y))),
@@ -232,8 +228,7 @@ fn draw_units(
             Event::Moved { unit, from, to, .. }
             | Event::Recoiled { unit, from, to }
             | Event::Fled { unit, from, to }
-            | Event::Pursued { unit, from, to, .. }
-            | Event::Conformed { unit, from, to } => {
+            | Event::Pursued { unit, from, to, .. } => {
                 let entry = paths.entry(unit.0.as_str()).or_insert((*from, *to));
                 entry.1 = *to;
             }
@@ -246,11 +241,7 @@ fn draw_units(
     }
     let b = &game.battle;
     for u in b.units.iter().filter(|u| lost.contains(&u.id.0.as_str())) {
-        let c = b
-            .sides
-            .get(u.side)
-            .map(|s| s.colour)
-            .unwrap_or([200, 200, 200]);
+        let c = b.side_colour(u.side);
         commands.spawn((
             UnitVisual,
             Fade(0.9),
@@ -261,11 +252,7 @@ fn draw_units(
         ));
     }
     for u in b.units.iter().filter(|u| u.alive()) {
-        let c = b
-            .sides
-            .get(u.side)
-            .map(|s| s.colour)
-            .unwrap_or([200, 200, 200]);
+        let c = b.side_colour(u.side);
         let rot = Quat::from_rotation_z(-u.base.facing.to_radians());
         let pos = Vec3::new(u.base.centre.x, u.base.centre.y, 10.0);
         let commander = matches!(u.troop.as_str(), "CinC" | "Sub");

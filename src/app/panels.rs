@@ -31,12 +31,7 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 fn side_colour(game: &Game, side: usize) -> egui::Color32 {
-    let c = game
-        .battle
-        .sides
-        .get(side)
-        .map(|s| s.colour)
-        .unwrap_or([200, 200, 200]);
+    let c = game.battle.side_colour(side);
     egui::Color32::from_rgb(c[0], c[1], c[2])
 }
 

@@ -186,6 +186,14 @@ impl Battle {
         self.units.iter().filter(|u| u.alive())
     }
 
+    /// A side's colour, grey for a side the scenario does not name.
+    pub fn side_colour(&self, side: Side) -> [u8; 3] {
+        self.sides
+            .get(side)
+            .map(|s| s.colour)
+            .unwrap_or([200, 200, 200])
+    }
+
     pub fn enemy(side: Side) -> Side {
         1 - side
     }
@@ -361,7 +369,6 @@ impl Battle {
                     self.with_unit(c, |u| u.status.continuing = true);
                 }
             }
-            Event::Conformed { unit, to, .. } => self.with_unit(unit, |u| u.base = *to),
             Event::Destroyed { unit, .. } => self.with_unit(unit, |u| u.status.removed = true),
             Event::RoutingTest { .. } => {}
             Event::ObjectiveTaken { .. } => {

@@ -240,11 +240,6 @@ pub enum Event {
         to: Base,
         continuing: Option<UnitId>,
     },
-    Conformed {
-        unit: UnitId,
-        from: Base,
-        to: Base,
-    },
     Destroyed {
         unit: UnitId,
         reason: String,

@@ -39,14 +39,6 @@ impl Dice {
             Dice::Scripted(q) => q.pop_front().ok_or(OutOfDice),
         }
     }
-
-    /// Scripted results not yet used (0 for seeded dice).
-    pub fn remaining(&self) -> usize {
-        match self {
-            Dice::Seeded(_) => 0,
-            Dice::Scripted(q) => q.len(),
-        }
-    }
 }
 
 #[cfg(test)]

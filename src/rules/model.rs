@@ -57,8 +57,6 @@ pub enum Flag {
     Grenadier,
     /// Stoic by scenario (a named historical unit).
     Stoic,
-    /// Horse artillery option.
-    Horse,
 }
 
 /// Army division for the formal deployment.
@@ -144,6 +142,10 @@ impl Unit {
     }
     pub fn alive(&self) -> bool {
         !self.status.removed && !self.status.undeployed
+    }
+    /// True when `other` stands behind this unit's front line (in its flank or rear).
+    pub fn behind_front_line_of(&self, other: &Unit) -> bool {
+        self.base.behind_front_line(other.base.centre)
     }
     pub fn figures(&self) -> u32 {
         self.stands.iter().map(|s| s.figures).sum()

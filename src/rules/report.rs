@@ -192,7 +192,6 @@ pub fn describe(b: &Battle, e: &Event) -> String {
             Some(c) => format!("{} pursues into continuing combat with {}", u(unit), u(c)),
             None => format!("{} pursues", u(unit)),
         },
-        Event::Conformed { unit, .. } => format!("{} conforms", u(unit)),
         Event::Destroyed { unit, reason } => format!("{} is destroyed ({reason})", u(unit)),
         Event::RoutingTest {
             unit,

@@ -41,6 +41,16 @@ pub fn battle_with(units: &[U], terrain: &str, extra: &str) -> Battle {
     }
 }
 
+/// Base depth of a DB7YW troop type (mm), from the ruleset's data.
+pub fn depth(troop: &str) -> f32 {
+    let rules = volley::rules::ruleset::AnyRuleset::load("db7yw").expect("db7yw loads");
+    rules
+        .get()
+        .base_size(troop)
+        .map(|(_, d)| d)
+        .unwrap_or_else(|| panic!("unknown troop type {troop}"))
+}
+
 pub fn id(s: &str) -> UnitId {
     UnitId(s.to_string())
 }

@@ -7,7 +7,7 @@ use crate::rules::model::{Class, Division, Side, Unit};
 /// Points cost of one unit (commanders and baggage are free).
 pub fn unit_cost(dbn: &Dbn, u: &Unit) -> f32 {
     let a = &dbn.data.army;
-    if matches!(u.troop.as_str(), "CinC" | "Sub" | "Bg") {
+    if a.free.contains(&u.troop) {
         return 0.0;
     }
     let mut c = a.base_cost;
@@ -42,27 +42,16 @@ pub fn validate_army(dbn: &Dbn, units: &[&Unit], nation: &str, fortify_points: f
             .filter(|u| codes.contains(&u.troop.as_str()))
             .count() as u32
     };
-    let cinc = count(&["CinC"]);
-    if cinc != 1 {
-        errs.push(format!("an army has exactly 1 CinC (has {cinc})"));
-    }
-    if count(&["Bg"]) != 1 {
-        errs.push(format!(
-            "an army has exactly 1 baggage (has {})",
-            count(&["Bg"])
-        ));
-    }
-    let subs = count(&["Sub"]);
-    if subs > a.max_sub_commanders {
-        errs.push(format!(
-            "at most {} sub-commanders (has {subs})",
-            a.max_sub_commanders
-        ));
-    }
     for line in &a.composition {
         let codes: Vec<&str> = line.troops.iter().map(String::as_str).collect();
         let n = count(&codes);
-        if n < line.min || n > line.max {
+        if line.min == line.max && n != line.min {
+            errs.push(format!(
+                "an army has exactly {} {} (has {n})",
+                line.min,
+                line.troops.join("/")
+            ));
+        } else if n < line.min || n > line.max {
             errs.push(format!(
                 "{}: {} to {} allowed, the army has {}",
                 line.troops.join("/"),

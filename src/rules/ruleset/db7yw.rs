@@ -65,6 +65,11 @@ impl Db7yw {
         f
     }
 
+    /// A count of hits from the results tables.
+    fn hits(&self, key: &str) -> u32 {
+        self.dbn.num(key) as u32
+    }
+
     /// Stoic for this kind of combat: guards, Prussian grenadiers, named units; Russian
     /// Muskets when firing.
     pub fn is_stoic(&self, b: &Battle, u: &Unit, kind: Combat) -> bool {
@@ -384,7 +389,7 @@ impl Db7yw {
                 if d.is_commander(loser) {
                     Effect::Recoil
                 } else {
-                    Effect::Hits(1)
+                    Effect::Hits(self.hits("result_hit"))
                 }
             }
             Verdict::BeatenByDouble => {
@@ -394,15 +399,19 @@ impl Db7yw {
                 {
                     Effect::Destroyed
                 } else if loser.troop == "IC" {
-                    Effect::Flee { hits: 1 }
+                    Effect::Flee {
+                        hits: self.hits("result_hit"),
+                    }
                 } else if loser.troop == "Jg" {
                     if d.is_skirmisher(winner) {
                         Effect::Destroyed
                     } else {
-                        Effect::Flee { hits: 1 }
+                        Effect::Flee {
+                            hits: self.hits("result_hit"),
+                        }
                     }
                 } else {
-                    Effect::Hits(2)
+                    Effect::Hits(self.hits("result_double_hits"))
                 }
             }
         }
@@ -551,7 +560,7 @@ impl Db7yw {
             }
             Effect::Recoil => d.recoil(b, out, id)?,
             Effect::HitAndRecoil => {
-                if !d.add_hits(b, out, id, 1)? {
+                if !d.add_hits(b, out, id, self.hits("result_hit"))? {
                     d.recoil(b, out, id)?;
                 }
             }
@@ -751,7 +760,7 @@ impl Db7yw {
                 if d.is_mounted(loser) {
                     Effect::HitAndRecoil
                 } else {
-                    Effect::Hits(1)
+                    Effect::Hits(self.hits("result_hit"))
                 }
             }
             Verdict::Beaten => match d.kind(loser) {
@@ -772,7 +781,9 @@ impl Db7yw {
                         } else if loser.troop == "II" {
                             Effect::HitAndRecoil
                         } else {
-                            Effect::Flee { hits: 1 }
+                            Effect::Flee {
+                                hits: self.hits("result_hit"),
+                            }
                         }
                     }
                     _ => {
@@ -789,14 +800,18 @@ impl Db7yw {
                     if by_mounted || bg {
                         Effect::Destroyed
                     } else {
-                        Effect::Flee { hits: 1 }
+                        Effect::Flee {
+                            hits: self.hits("result_hit"),
+                        }
                     }
                 }
                 "Jg" => {
                     if by_mounted || d.is_skirmisher(winner) {
                         Effect::Destroyed
                     } else {
-                        Effect::Flee { hits: 1 }
+                        Effect::Flee {
+                            hits: self.hits("result_hit"),
+                        }
                     }
                 }
                 _ => Effect::Destroyed,
@@ -1016,13 +1031,6 @@ impl Db7yw {
             }
             Phase::Morale | Phase::GameOver => Err(RuleError::GameOver),
         }
-    }
-}
-
-impl Unit {
-    /// True when `other` stands behind this unit's front line (in its flank or rear).
-    pub fn behind_front_line_of(&self, other: &Unit) -> bool {
-        self.base.behind_front_line(other.base.centre)
     }
 }
 

@@ -88,7 +88,8 @@ pub struct ArmyRules {
     pub major_ms_militia_max_share: f32,
     pub minor_ms_militia_min_share: f32,
     pub dc_superior_every: u32,
-    pub max_sub_commanders: u32,
+    /// Types that cost no points (the free CinC, sub-commanders and baggage).
+    pub free: Vec<String>,
     pub ms_superior_nations: Vec<String>,
     pub ms_superior_max_share: f32,
     pub source: String,
@@ -118,6 +119,8 @@ pub struct DbnData {
 
 /// Numbers every DBN-family data file must give.
 pub const REQUIRED_NUMBERS: &[&str] = &[
+    "result_hit",
+    "result_double_hits",
     "shaken_hits",
     "destroyed_hits",
     "flee_distance",
