@@ -1,9 +1,9 @@
 //! The battle: table, terrain, sides, units, turn and phase, dice and log; one door for change.
 
-use super::command::{Command, Event, RuleError};
+use super::command::{Command, Event, RuleError, TestKind};
 use super::dice::Dice;
 use super::geometry::{Base, Pt};
-use super::model::{BoundState, Phase, Side, SideInfo, Unit, UnitId};
+use super::model::{BoundState, Phase, Side, SideInfo, Stand, Unit, UnitId};
 use super::ruleset::AnyRuleset;
 use super::scenario::RawScenario;
 use super::terrain::Terrain;
@@ -299,11 +299,20 @@ impl Battle {
             Event::CommandRoll { side, total, .. } => self.command_points[*side] = *total,
             Event::CommandPointsSpent { side, left, .. } => self.command_points[*side] = *left,
             Event::Moved {
-                unit, to, contact, ..
+                unit,
+                to,
+                contact,
+                from,
+                distance,
+                ..
             } => self.with_unit(unit, |u| {
                 u.base = *to;
                 u.status.continuing = false;
                 u.bound.moved = true;
+                u.bound.spent += *distance;
+                if u.bound.turn_start.is_none() {
+                    u.bound.turn_start = Some(*from);
+                }
                 if contact.is_some() {
                     u.bound.charged = true;
                 }
@@ -366,7 +375,11 @@ impl Battle {
                     u.bound.pursuing = true;
                 });
                 if let Some(c) = continuing {
-                    self.with_unit(c, |u| u.status.continuing = true);
+                    let by = unit.clone();
+                    self.with_unit(c, |u| {
+                        u.status.continuing = true;
+                        u.status.pursued_by = Some(by);
+                    });
                 }
             }
             Event::Destroyed { unit, .. } => self.with_unit(unit, |u| u.status.removed = true),
@@ -379,6 +392,76 @@ impl Battle {
             Event::ArmyBroken { .. } => {}
             Event::GameOver { .. } => self.phase = Phase::GameOver,
             Event::Undone { .. } => {}
+            Event::Volley {
+                shooter,
+                target,
+                hits,
+                ..
+            } => {
+                self.with_unit(shooter, |u| u.bound.fired = true);
+                let (shooter, hits) = (shooter.clone(), *hits);
+                self.with_unit(target, |u| {
+                    if let Some(e) = u.bound.shot_by.iter_mut().find(|e| e.0 == shooter) {
+                        e.1 += hits;
+                    } else {
+                        u.bound.shot_by.push((shooter, hits));
+                    }
+                });
+            }
+            Event::Test {
+                unit, test, passed, ..
+            } => {
+                if *test == TestKind::Command && !passed {
+                    self.with_unit(unit, |u| {
+                        u.bound.moved = true;
+                        u.bound.formed = true;
+                        u.bound.spent = f32::MAX;
+                    });
+                }
+            }
+            Event::Melee { strikes } => {
+                for s in strikes {
+                    for id in [&s.unit, &s.target] {
+                        self.with_unit(id, |u| u.bound.fought = true);
+                    }
+                }
+                for s in strikes {
+                    self.with_unit(&s.target, |u| {
+                        u.status.continuing = false;
+                        u.status.pursued_by = None;
+                    });
+                }
+            }
+            Event::Losses {
+                unit,
+                figures,
+                stands,
+                ..
+            } => self.with_unit(unit, |u| {
+                u.status.hits += *figures;
+                u.stands = stands.iter().map(|&f| Stand { figures: f }).collect();
+            }),
+            Event::Reformed {
+                unit,
+                formation,
+                to,
+                cost,
+                ..
+            } => self.with_unit(unit, |u| {
+                u.formation = *formation;
+                u.base = *to;
+                if *cost > 0.0 {
+                    u.bound.formed = true;
+                    u.bound.spent += *cost;
+                }
+            }),
+            Event::Disordered { unit, .. } => self.with_unit(unit, |u| u.status.disordered = true),
+            Event::Steadied { unit } => self.with_unit(unit, |u| u.status.disordered = false),
+            Event::Rallied { unit } => self.with_unit(unit, |u| u.status.shaken = false),
+            Event::Attached { general, unit } => {
+                let unit = unit.clone();
+                self.with_unit(general, |g| g.extra.attached = unit);
+            }
         }
     }
 

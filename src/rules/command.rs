@@ -1,7 +1,7 @@
 //! Commands players give, the events they produce, and the errors that refuse them.
 
 use super::geometry::{Base, Corner};
-use super::model::{Division, Phase, Side, UnitId};
+use super::model::{Division, Formation, Phase, Side, UnitId};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -72,6 +72,28 @@ pub enum Command {
     /// The defender fortifies a town or village before the battle.
     Fortify {
         feature: String,
+    },
+    /// Change formation, then facing by `turn` degrees (0, 90, -90 or 180), about the front
+    /// centre stand (figure rulesets).
+    Form {
+        unit: UnitId,
+        formation: Formation,
+        #[serde(default)]
+        turn: f32,
+    },
+    /// Attach a general to a unit (figure rulesets, generals rule).
+    Attach {
+        general: UnitId,
+        unit: UnitId,
+    },
+    /// Detach a general from its unit.
+    Detach {
+        general: UnitId,
+    },
+    /// Pull a unit straight back out of danger (voluntary fallback rule), in the ruleset's units.
+    Fallback {
+        unit: UnitId,
+        distance: f32,
     },
     /// Take back the last command.
     Undo,
@@ -269,6 +291,112 @@ pub enum Event {
     Undone {
         events: usize,
     },
+    /// Figure rulesets: a unit shoots, one die per eligible stand.
+    Volley {
+        shooter: UnitId,
+        target: UnitId,
+        /// Stands that shot.
+        stands: u32,
+        dice: Vec<u8>,
+        factors: Vec<Factor>,
+        /// Score needed on each die.
+        need: u8,
+        hits: u32,
+    },
+    /// Figure rulesets: a single-die test (morale, rally, command, evading, a general's danger).
+    Test {
+        unit: UnitId,
+        test: TestKind,
+        die: u8,
+        factors: Vec<Factor>,
+        /// Score needed to pass.
+        need: i32,
+        passed: bool,
+    },
+    /// Figure rulesets: one round of combat, every unit striking.
+    Melee {
+        strikes: Vec<Strike>,
+    },
+    /// Figures lost; `stands` is what is left of each stand.
+    Losses {
+        unit: UnitId,
+        figures: u32,
+        stands: Vec<u32>,
+        why: String,
+    },
+    /// A unit takes a new formation or footprint.
+    Reformed {
+        unit: UnitId,
+        formation: Formation,
+        from: Base,
+        to: Base,
+        /// Movement allowance it uses (0 when closing up after losses).
+        #[serde(default)]
+        cost: f32,
+    },
+    Disordered {
+        unit: UnitId,
+        why: String,
+    },
+    /// Disorder removed.
+    Steadied {
+        unit: UnitId,
+    },
+    /// Shaken removed.
+    Rallied {
+        unit: UnitId,
+    },
+    Attached {
+        general: UnitId,
+        unit: Option<UnitId>,
+    },
+}
+
+/// What a single-die test was for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TestKind {
+    /// Morale against shooting hits.
+    Morale,
+    Rally,
+    /// An out-of-command unit trying to charge or change formation.
+    Command,
+    /// Skirmishers evading cavalry.
+    Evade,
+    /// A general in danger.
+    GeneralDanger,
+    /// A general's leadership rolled at the start.
+    Leadership,
+}
+
+impl TestKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            TestKind::Morale => "morale test against shooting",
+            TestKind::Rally => "rally test",
+            TestKind::Command => "command test",
+            TestKind::Evade => "evade test",
+            TestKind::GeneralDanger => "danger to the general",
+            TestKind::Leadership => "leadership roll",
+        }
+    }
+}
+
+/// One unit's strike in a round of combat.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Strike {
+    pub unit: UnitId,
+    pub target: UnitId,
+    /// Its combat points against this target, factor by factor.
+    pub factors: Vec<Factor>,
+    pub points: i32,
+    /// The target's points against it.
+    pub enemy_points: i32,
+    pub dice: Vec<u8>,
+    pub need: u8,
+    /// Hits scored, after the multiplier.
+    pub hits: u32,
+    /// 2 against a unit being pursued, 3 against gun crews.
+    pub multiplier: u32,
 }
 
 /// Why a command was refused, in words a player understands.

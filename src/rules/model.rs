@@ -100,6 +100,9 @@ pub struct Status {
     pub undeployed: bool,
     /// Recoiled and followed up by its enemy: in continuing combat.
     pub continuing: bool,
+    /// The unit pursuing this one (figure rulesets: it strikes double).
+    #[serde(default)]
+    pub pursued_by: Option<UnitId>,
 }
 
 /// What a unit did this bound or phase; cleared at the start of each bound.
@@ -116,6 +119,18 @@ pub struct BoundState {
     pub charged: bool,
     /// Pursuing this phase.
     pub pursuing: bool,
+    /// Movement allowance used this bound, in the ruleset's units (figure rulesets).
+    #[serde(default)]
+    pub spent: f32,
+    /// Where the unit stood when the bound began, once it has moved.
+    #[serde(default)]
+    pub turn_start: Option<Base>,
+    /// Shooting hits taken this bound, by shooter (figure rulesets test morale against them).
+    #[serde(default)]
+    pub shot_by: Vec<(UnitId, u32)>,
+    /// Changed formation or facing this bound.
+    #[serde(default)]
+    pub formed: bool,
 }
 
 /// One unit on the table.
@@ -134,6 +149,24 @@ pub struct Unit {
     pub division: Option<Division>,
     pub status: Status,
     pub bound: BoundState,
+    /// Figure-ruleset details: starting strength, generals, regimental guns.
+    #[serde(default)]
+    pub extra: UnitExtra,
+}
+
+/// What figure rulesets add to a unit.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct UnitExtra {
+    /// Figures at the start (strength for the shattered test).
+    pub strength: u32,
+    /// A general's leadership (+0, +1, +2).
+    pub leadership: i32,
+    /// A general's command radius in the ruleset's units (0: none).
+    pub command_radius: f32,
+    /// The unit a general is attached to.
+    pub attached: Option<UnitId>,
+    /// A regimental gun's parent unit.
+    pub parent: Option<UnitId>,
 }
 
 impl Unit {

@@ -88,8 +88,9 @@ pub fn describe(b: &Battle, e: &Event) -> String {
                 .as_ref()
                 .map(|c| format!(" into contact with {}", u(c)))
                 .unwrap_or_default();
+            let p = usize::from(b.scale.unit == "inches");
             format!(
-                "{} moves {:.0} of {:.0} {} in {going}{c}",
+                "{} moves {:.p$} of {:.p$} {} in {going}{c}",
                 u(unit),
                 distance,
                 allowance,
@@ -229,6 +230,146 @@ pub fn describe(b: &Battle, e: &Event) -> String {
             None => format!("Drawn battle: {reason}"),
         },
         Event::Undone { events } => format!("undone ({events} events)"),
+        Event::Volley {
+            shooter,
+            target,
+            stands,
+            dice,
+            factors,
+            need,
+            hits,
+        } => format!(
+            "{} shoots at {}: {} stand{}, {} {} needing {need}{}{}: {dice:?}, {}",
+            u(shooter),
+            u(target),
+            stands,
+            if *stands == 1 { "" } else { "s" },
+            dice.len(),
+            if dice.len() == 1 { "die" } else { "dice" },
+            if *need >= 6 { "" } else { "-6" },
+            factor_list(factors),
+            hits_text(*hits)
+        ),
+        Event::Test {
+            unit,
+            test,
+            die,
+            factors,
+            need,
+            passed,
+        } => format!(
+            "{} {}: needs {}{}, rolls {die}: {}",
+            u(unit),
+            test.name(),
+            need_text(*need),
+            factor_list(factors),
+            if *passed { "passes" } else { "fails" }
+        ),
+        Event::Melee { strikes } => {
+            let parts: Vec<String> = strikes
+                .iter()
+                .map(|s| {
+                    let fs: Vec<String> = s
+                        .factors
+                        .iter()
+                        .map(|f| format!("{:+} {}", f.value, f.name))
+                        .collect();
+                    format!(
+                        "{} strikes {}: {} = {} points against {}, needs {}{}, {} {}: {:?}, {}{}",
+                        u(&s.unit),
+                        u(&s.target),
+                        fs.join(", "),
+                        s.points,
+                        s.enemy_points,
+                        s.need,
+                        if s.need >= 6 { "" } else { "-6" },
+                        s.dice.len(),
+                        if s.dice.len() == 1 { "die" } else { "dice" },
+                        s.dice,
+                        hits_text(s.hits),
+                        match s.multiplier {
+                            1 => String::new(),
+                            m => format!(" (x{m})"),
+                        }
+                    )
+                })
+                .collect();
+            format!("Combat. {}", parts.join(". "))
+        }
+        Event::Losses {
+            unit,
+            figures,
+            stands,
+            why,
+        } => format!(
+            "{} loses {} figure{} ({why}): {} left",
+            u(unit),
+            figures,
+            if *figures == 1 { "" } else { "s" },
+            stands.iter().sum::<u32>()
+        ),
+        Event::Reformed {
+            unit,
+            formation,
+            cost,
+            ..
+        } => {
+            if *cost > 0.0 {
+                format!("{} forms {}", u(unit), formation_name(*formation))
+            } else {
+                format!("{} closes up its ranks", u(unit))
+            }
+        }
+        Event::Disordered { unit, why } => format!("{} is disordered ({why})", u(unit)),
+        Event::Steadied { unit } => format!("{} reforms: no longer disordered", u(unit)),
+        Event::Rallied { unit } => format!("{} rallies: no longer shaken", u(unit)),
+        Event::Attached { general, unit } => match unit {
+            Some(x) => format!("{} attaches to {}", u(general), u(x)),
+            None => format!("{} detaches", u(general)),
+        },
+    }
+}
+
+fn factor_list(factors: &[crate::rules::command::Factor]) -> String {
+    if factors.is_empty() {
+        return String::new();
+    }
+    let fs: Vec<String> = factors
+        .iter()
+        .map(|f| format!("{:+} {}", f.value, f.name))
+        .collect();
+    format!(" ({})", fs.join(", "))
+}
+
+fn hits_text(h: u32) -> String {
+    match h {
+        0 => "no hits".into(),
+        1 => "1 hit".into(),
+        n => format!("{n} hits"),
+    }
+}
+
+fn need_text(need: i32) -> String {
+    if need <= 1 {
+        "any roll".into()
+    } else if need >= 7 {
+        "more than 6".into()
+    } else if need == 6 {
+        "6".into()
+    } else {
+        format!("{need}-6")
+    }
+}
+
+/// A formation's name in words.
+pub fn formation_name(f: crate::rules::model::Formation) -> &'static str {
+    use crate::rules::model::Formation;
+    match f {
+        Formation::Line => "line",
+        Formation::Column => "column",
+        Formation::Square => "square",
+        Formation::Skirmish => "skirmish order",
+        Formation::Conformed => "an L (conformed to terrain)",
     }
 }
 
@@ -247,6 +388,7 @@ pub fn event_units(e: &Event) -> Vec<UnitId> {
             "destroyed",
             "contact",
             "continuing",
+            "general",
         ] {
             if let Some(Value::String(s)) = m.get(key) {
                 out.push(UnitId(s.clone()));
@@ -276,6 +418,8 @@ pub fn units_json(b: &Battle) -> Value {
                     "position_mm": [u.base.centre.x, u.base.centre.y], "facing": u.base.facing,
                     "width_mm": u.base.width, "depth_mm": u.base.depth,
                     "hits": u.status.hits, "stands": u.stands.len(), "figures": u.figures(),
+                    "stand_figures": u.stands.iter().map(|s| s.figures).collect::<Vec<_>>(),
+                    "formation": u.formation,
                     "shaken": u.status.shaken, "disordered": u.status.disordered, "disrupted": u.status.disrupted,
                     "routed": u.status.routed, "limbered": u.status.limbered,
                     "ammunition": if u.status.out_of_ammo { "out" } else if u.status.low_ammo { "low" } else { "full" },

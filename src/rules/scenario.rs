@@ -3,7 +3,7 @@
 use super::battle::{Battle, Info, Objective, Scale, Table, Zone};
 use super::geometry::{Base, Pt};
 use super::model::{
-    BoundState, Class, Division, Flag, Formation, SideInfo, Stand, Status, Unit, UnitId,
+    BoundState, Class, Division, Flag, Formation, SideInfo, Stand, Status, Unit, UnitExtra, UnitId,
 };
 use super::ruleset::AnyRuleset;
 use super::ruleset::army::validate_army;
@@ -116,6 +116,18 @@ pub struct RawUnit {
     pub limbered: bool,
     #[serde(default)]
     pub hits: u32,
+    /// A general's leadership, +0 to +2 (figure rulesets, generals rule).
+    #[serde(default)]
+    pub leadership: Option<i32>,
+    /// A general's command radius in inches.
+    #[serde(default)]
+    pub command_radius: Option<f32>,
+    /// The unit a general starts attached to.
+    #[serde(default)]
+    pub attached: Option<String>,
+    /// A regimental gun's parent regiment.
+    #[serde(default)]
+    pub parent: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -160,6 +172,9 @@ pub struct RawScenario {
     pub deployment: Vec<RawZone>,
     #[serde(default)]
     pub objective: Option<RawObjective>,
+    /// Optional rules in use (Old Dessauer: generals, drill, light_infantry, ...).
+    #[serde(default)]
+    pub options: Vec<String>,
 }
 
 /// Finds the line and column of the `nth` occurrence of `needle` (1-based), or 1:1.
@@ -249,10 +264,15 @@ pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Battle, Vec<Di
         })
     };
 
-    let rules = match AnyRuleset::load(&raw.ruleset) {
+    let rules = match AnyRuleset::load(&raw.ruleset).and_then(|r| r.with_options(&raw.options)) {
         Ok(r) => r,
         Err(m) => {
-            push(at("ruleset", 1), m);
+            let pos = if raw.options.is_empty() {
+                at("ruleset", 1)
+            } else {
+                at("options", 1)
+            };
+            push(pos, m);
             return Err(errs);
         }
     };
@@ -408,7 +428,7 @@ pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Battle, Vec<Di
             );
             continue;
         }
-        let Some((w, d)) = rs.base_size(&u.troop) else {
+        let Some((mut w, mut d)) = rs.base_size(&u.troop) else {
             push(
                 at(&format!("\"{}\"", u.troop), 1),
                 format!(
@@ -477,12 +497,33 @@ pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Battle, Vec<Di
             );
             continue;
         }
-        if u.limbered && !matches!(u.troop.as_str(), "FA" | "GA" | "FAH") {
+        if u.limbered && !matches!(u.troop.as_str(), "FA" | "GA" | "FAH" | "Gun") {
             push(
                 pos,
                 format!("unit '{}' is not artillery and cannot be limbered", u.id),
             );
             continue;
+        }
+        let mut formation = u.formation.unwrap_or_default();
+        let mut stands: Vec<u32> = u.stands.clone().unwrap_or_default();
+        if let Some(od) = rules.old_dessauer() {
+            let Some(t) = od.troop_code(&u.troop) else {
+                continue;
+            };
+            if let Err(m) = od_unit_check(od, t, u, &raw.options) {
+                push(pos, format!("unit '{}': {m}", u.id));
+                continue;
+            }
+            if u.stands.is_none() {
+                stands = vec![t.figures_per_stand; t.stands as usize];
+            }
+            if u.formation.is_none() {
+                formation = od_default_formation(t, u.limbered);
+            }
+            match rs.unit_size(&u.troop, formation, stands.len()) {
+                Some((x, y)) => (w, d) = (x, y),
+                None => continue,
+            }
         }
         let base = Base::new(centre, u.facing, w, d);
         let table = Table {
@@ -493,10 +534,15 @@ pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Battle, Vec<Di
             push(pos, format!("unit '{}' is (partly) off the table", u.id));
             continue;
         }
+        let small = u.parent.is_some() || u.troop == "Gen";
         if !undeployed
-            && let Some(o) = units
-                .iter()
-                .find(|o| !o.status.undeployed && o.base.overlaps(&base))
+            && !small
+            && let Some(o) = units.iter().find(|o| {
+                !o.status.undeployed
+                    && o.extra.parent.is_none()
+                    && o.troop != "Gen"
+                    && o.base.overlaps(&base)
+            })
         {
             push(pos, format!("unit '{}' overlaps '{}'", u.id, o.id));
             continue;
@@ -513,14 +559,8 @@ pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Battle, Vec<Di
             class: u.class,
             flags: u.flags.clone(),
             base,
-            formation: u.formation.unwrap_or_default(),
-            stands: u
-                .stands
-                .clone()
-                .unwrap_or_default()
-                .into_iter()
-                .map(|figures| Stand { figures })
-                .collect(),
+            formation,
+            stands: stands.iter().map(|&figures| Stand { figures }).collect(),
             division: u.division,
             status: Status {
                 limbered: u.limbered,
@@ -530,7 +570,26 @@ pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Battle, Vec<Di
                 ..Status::default()
             },
             bound: BoundState::default(),
+            extra: UnitExtra {
+                strength: stands.iter().sum(),
+                leadership: u.leadership.unwrap_or(0),
+                command_radius: u.command_radius.unwrap_or(0.0),
+                attached: u.attached.clone().map(UnitId),
+                parent: u.parent.clone().map(UnitId),
+            },
         });
+    }
+    // Attached generals and regimental guns name units that exist, on their side.
+    for u in &units {
+        for (what, other) in [("attached", &u.extra.attached), ("parent", &u.extra.parent)] {
+            let Some(o) = other else { continue };
+            if !units.iter().any(|x| &x.id == o && x.side == u.side) {
+                push(
+                    at(&format!("\"{}\"", u.id), 1),
+                    format!("unit '{}': {what} '{}' is not a unit of its side", u.id, o),
+                );
+            }
+        }
     }
 
     let mut zones = Vec::new();
@@ -622,4 +681,106 @@ pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Battle, Vec<Di
         raw.turn_limit,
         raw.seed,
     ))
+}
+
+/// The formation a figure unit takes when the scenario does not say.
+fn od_default_formation(
+    t: &crate::rules::ruleset::old_dessauer::Troop,
+    limbered: bool,
+) -> Formation {
+    use crate::rules::ruleset::old_dessauer::Kind;
+    match t.kind {
+        Kind::LightInfantry => Formation::Skirmish,
+        Kind::Artillery if limbered => Formation::Column,
+        _ => Formation::Line,
+    }
+}
+
+/// What an Old Dessauer unit may be: stands, formation, optional rules, general's ratings.
+fn od_unit_check(
+    od: &crate::rules::ruleset::old_dessauer::OldDessauer,
+    t: &crate::rules::ruleset::old_dessauer::Troop,
+    u: &RawUnit,
+    options: &[String],
+) -> Result<(), String> {
+    use crate::rules::ruleset::old_dessauer::Kind;
+    let _ = od;
+    let need = |o: &str| -> Result<(), String> {
+        if options.iter().any(|x| x == o) {
+            Ok(())
+        } else {
+            Err(format!("{} needs the optional rule '{o}'", t.name))
+        }
+    };
+    match t.kind {
+        Kind::LightInfantry => need("light_infantry")?,
+        Kind::RegimentalGun => {
+            need("regimental_guns")?;
+            if u.parent.is_none() {
+                return Err("a regimental gun needs its parent regiment".into());
+            }
+        }
+        Kind::General => need("generals")?,
+        _ => {}
+    }
+    if u.parent.is_some() && t.kind != Kind::RegimentalGun {
+        return Err("only regimental guns have a parent".into());
+    }
+    if (u.attached.is_some() || u.leadership.is_some() || u.command_radius.is_some())
+        && t.kind != Kind::General
+    {
+        return Err("only generals have leadership, a command radius or an attachment".into());
+    }
+    if let Some(l) = u.leadership
+        && !(0..=2).contains(&l)
+    {
+        return Err(format!("leadership is +0, +1 or +2, not {l}"));
+    }
+    if let Some(r) = u.command_radius
+        && !(r.is_finite() && (0.0..=100.0).contains(&r))
+    {
+        return Err("a command radius is 0 to 100 inches".into());
+    }
+    if let Some(st) = &u.stands {
+        if st.is_empty() || st.len() > 40 {
+            return Err("a unit has 1 to 40 stands".into());
+        }
+        if st.iter().any(|&f| f == 0 || f > t.figures_per_stand) {
+            return Err(format!(
+                "each stand of {} has 1 to {} figures",
+                t.name, t.figures_per_stand
+            ));
+        }
+    }
+    if u.limbered && t.kind != Kind::Artillery {
+        return Err("only field guns limber".into());
+    }
+    if let Some(f) = u.formation {
+        let ok = match t.kind {
+            Kind::Infantry => matches!(
+                f,
+                Formation::Line | Formation::Column | Formation::Square | Formation::Conformed
+            ),
+            Kind::Cavalry => matches!(
+                f,
+                Formation::Line | Formation::Column | Formation::Conformed
+            ),
+            Kind::Artillery => {
+                f == if u.limbered {
+                    Formation::Column
+                } else {
+                    Formation::Line
+                }
+            }
+            Kind::LightInfantry => f == Formation::Skirmish,
+            _ => f == Formation::Line,
+        };
+        if !ok {
+            return Err(format!("{} cannot be in {f:?}", t.name));
+        }
+    }
+    if u.hits > 0 {
+        return Err("give losses as figures in 'stands', not as hits".into());
+    }
+    Ok(())
 }

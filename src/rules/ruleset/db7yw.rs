@@ -1099,6 +1099,13 @@ impl Ruleset for Db7yw {
                 d.deploy(b, out, unit, Pt::new(*x, *y), *facing)
             }
             Command::Fortify { feature } => d.fortify(b, out, feature),
+            Command::Form { .. }
+            | Command::Attach { .. }
+            | Command::Detach { .. }
+            | Command::Fallback { .. } => Err(RuleError::Illegal(
+                "DB7YW units are single elements: no formations, attached generals or fallbacks"
+                    .into(),
+            )),
             Command::Undo => Err(RuleError::Illegal("undo is handled by the battle".into())),
         }
     }

@@ -193,16 +193,16 @@ pub struct MovePlan {
 
 /// A rigid motion: rotate `deg` about `pivot`, then shift.
 #[derive(Clone, Copy, Debug)]
-struct Motion {
-    pivot: Pt,
-    deg: f32,
-    shift: Pt,
+pub(crate) struct Motion {
+    pub(crate) pivot: Pt,
+    pub(crate) deg: f32,
+    pub(crate) shift: Pt,
     /// Each base turns about its own centre (about face of a group).
-    own_centre: bool,
+    pub(crate) own_centre: bool,
 }
 
 impl Motion {
-    fn apply(&self, b: &Base, t: f32) -> Base {
+    pub(crate) fn apply(&self, b: &Base, t: f32) -> Base {
         let mut out = if self.own_centre {
             b.rotated_about(b.centre, self.deg * t)
         } else {
@@ -212,7 +212,7 @@ impl Motion {
         out
     }
     /// Distance travelled by a point under the motion.
-    fn travel(&self, p: Pt, centre: Pt) -> f32 {
+    pub(crate) fn travel(&self, p: Pt, centre: Pt) -> f32 {
         let pivot = if self.own_centre { centre } else { self.pivot };
         let arc = self.deg.abs().to_radians() * p.dist(pivot);
         arc + self.shift.len()
@@ -608,99 +608,7 @@ impl Dbn {
     // ----- movement ------------------------------------------------------------------
 
     fn motion(&self, b: &Battle, frame: &Base, step: &Step) -> Result<Motion, RuleError> {
-        let s = |v: f32| b.scale.to_mm(v);
-        let none = Motion {
-            pivot: frame.centre,
-            deg: 0.0,
-            shift: Pt::default(),
-            own_centre: false,
-        };
-        let bad = |what: &str| {
-            RuleError::Illegal(format!("a {what} must be a finite, non-negative distance"))
-        };
-        Ok(match *step {
-            Step::Advance(d) => {
-                if !(d.is_finite() && d >= 0.0) {
-                    return Err(bad("advance"));
-                }
-                Motion {
-                    shift: frame.forward().scale(s(d)),
-                    ..none
-                }
-            }
-            Step::Backstep(d) => {
-                if !(d.is_finite() && d >= 0.0) {
-                    return Err(bad("backstep"));
-                }
-                Motion {
-                    shift: frame.forward().scale(-s(d)),
-                    ..none
-                }
-            }
-            Step::Sidestep(d) => {
-                if !d.is_finite() {
-                    return Err(bad("sidestep"));
-                }
-                Motion {
-                    shift: frame.right().scale(s(d)),
-                    ..none
-                }
-            }
-            Step::Oblique { forward, right } => {
-                if !(forward.is_finite() && right.is_finite()) {
-                    return Err(bad("oblique move"));
-                }
-                Motion {
-                    shift: frame
-                        .forward()
-                        .scale(s(forward))
-                        .plus(frame.right().scale(s(right))),
-                    ..none
-                }
-            }
-            Step::Wheel { corner, degrees } => {
-                if !(degrees.is_finite() && (0.0..=180.0).contains(&degrees)) {
-                    return Err(RuleError::Illegal(
-                        "a wheel must be between 0 and 180 degrees".into(),
-                    ));
-                }
-                match corner {
-                    Corner::Left => Motion {
-                        pivot: frame.front_left(),
-                        deg: -degrees,
-                        ..none
-                    },
-                    Corner::Right => Motion {
-                        pivot: frame.front_right(),
-                        deg: degrees,
-                        ..none
-                    },
-                }
-            }
-            Step::Pivot(deg) => {
-                if !(deg.is_finite() && deg.abs() <= 360.0) {
-                    return Err(RuleError::Illegal(
-                        "a pivot must be between -360 and 360 degrees".into(),
-                    ));
-                }
-                Motion {
-                    pivot: frame.centre,
-                    deg,
-                    ..none
-                }
-            }
-            Step::AboutFace => Motion {
-                pivot: frame.centre,
-                deg: 180.0,
-                own_centre: true,
-                ..none
-            },
-            Step::ToContact(_) => {
-                return Err(RuleError::Illegal(
-                    "a move into contact must be the last step".into(),
-                ));
-            }
-        })
+        step_motion(b, frame, step)
     }
 
     /// Computes a move of one unit or a group: final bases, distance by the furthest corner,
@@ -1957,4 +1865,102 @@ pub fn conform(mover: &Base, target: &Base, c: Contact) -> Base {
         width: mover.width,
         depth: mover.depth,
     }
+}
+
+/// The rigid motion of one step of a move, in the frame of `frame`.
+pub(crate) fn step_motion(b: &Battle, frame: &Base, step: &Step) -> Result<Motion, RuleError> {
+    let s = |v: f32| b.scale.to_mm(v);
+
+    let none = Motion {
+        pivot: frame.centre,
+        deg: 0.0,
+        shift: Pt::default(),
+        own_centre: false,
+    };
+    let bad = |what: &str| {
+        RuleError::Illegal(format!("a {what} must be a finite, non-negative distance"))
+    };
+    Ok(match *step {
+        Step::Advance(d) => {
+            if !(d.is_finite() && d >= 0.0) {
+                return Err(bad("advance"));
+            }
+            Motion {
+                shift: frame.forward().scale(s(d)),
+                ..none
+            }
+        }
+        Step::Backstep(d) => {
+            if !(d.is_finite() && d >= 0.0) {
+                return Err(bad("backstep"));
+            }
+            Motion {
+                shift: frame.forward().scale(-s(d)),
+                ..none
+            }
+        }
+        Step::Sidestep(d) => {
+            if !d.is_finite() {
+                return Err(bad("sidestep"));
+            }
+            Motion {
+                shift: frame.right().scale(s(d)),
+                ..none
+            }
+        }
+        Step::Oblique { forward, right } => {
+            if !(forward.is_finite() && right.is_finite()) {
+                return Err(bad("oblique move"));
+            }
+            Motion {
+                shift: frame
+                    .forward()
+                    .scale(s(forward))
+                    .plus(frame.right().scale(s(right))),
+                ..none
+            }
+        }
+        Step::Wheel { corner, degrees } => {
+            if !(degrees.is_finite() && (0.0..=180.0).contains(&degrees)) {
+                return Err(RuleError::Illegal(
+                    "a wheel must be between 0 and 180 degrees".into(),
+                ));
+            }
+            match corner {
+                Corner::Left => Motion {
+                    pivot: frame.front_left(),
+                    deg: -degrees,
+                    ..none
+                },
+                Corner::Right => Motion {
+                    pivot: frame.front_right(),
+                    deg: degrees,
+                    ..none
+                },
+            }
+        }
+        Step::Pivot(deg) => {
+            if !(deg.is_finite() && deg.abs() <= 360.0) {
+                return Err(RuleError::Illegal(
+                    "a pivot must be between -360 and 360 degrees".into(),
+                ));
+            }
+            Motion {
+                pivot: frame.centre,
+                deg,
+                ..none
+            }
+        }
+        Step::AboutFace => Motion {
+            pivot: frame.centre,
+            deg: 180.0,
+            own_centre: true,
+            ..none
+        },
+        Step::ToContact(_) => {
+            return Err(RuleError::Illegal(
+                "a move into contact must be the last step".into(),
+            ));
+        }
+    })
 }

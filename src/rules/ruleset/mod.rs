@@ -3,6 +3,7 @@
 pub mod army;
 pub mod db7yw;
 pub mod dbn;
+pub mod old_dessauer;
 
 use super::battle::Battle;
 use super::command::{Command, Event, RuleError};
@@ -41,6 +42,17 @@ pub trait Ruleset {
     fn base_size(&self, troop: &str) -> Option<(f32, f32)>;
     /// Troop codes this ruleset knows.
     fn troop_codes(&self) -> Vec<String>;
+    /// Footprint (mm) of a unit of `stands` stands in a formation (figure rulesets); single-base
+    /// rulesets answer with the base.
+    fn unit_size(
+        &self,
+        troop: &str,
+        formation: crate::rules::model::Formation,
+        stands: usize,
+    ) -> Option<(f32, f32)> {
+        let _ = (formation, stands);
+        self.base_size(troop)
+    }
     /// The phase a new battle starts in.
     fn first_phase(&self, units: &[Unit]) -> Phase;
     /// Resolves a command, emitting events through `battle.emit`.
@@ -62,6 +74,7 @@ pub const KNOWN_RULESETS: [&str; 5] = ["db7yw", "dbfpw", "bbb7yw", "old_dessauer
 #[derive(Clone, Debug)]
 pub enum AnyRuleset {
     Db7yw(Arc<db7yw::Db7yw>),
+    OldDessauer(Arc<old_dessauer::OldDessauer>),
 }
 
 impl AnyRuleset {
@@ -69,8 +82,11 @@ impl AnyRuleset {
     pub fn load(id: &str) -> Result<Self, String> {
         match id {
             "db7yw" => Ok(AnyRuleset::Db7yw(Arc::new(db7yw::Db7yw::load()?))),
+            "old_dessauer" => Ok(AnyRuleset::OldDessauer(Arc::new(
+                old_dessauer::OldDessauer::load()?,
+            ))),
             other if KNOWN_RULESETS.contains(&other) => Err(format!(
-                "ruleset '{other}' is not playable in this version (playable: db7yw)"
+                "ruleset '{other}' is not playable in this version (playable: db7yw, old_dessauer)"
             )),
             other => Err(format!(
                 "unknown ruleset '{other}' (known: {})",
@@ -79,9 +95,39 @@ impl AnyRuleset {
         }
     }
 
+    /// Switches on a scenario's optional rules.
+    pub fn with_options(self, options: &[String]) -> Result<Self, String> {
+        if options.is_empty() {
+            return Ok(self);
+        }
+        match self {
+            AnyRuleset::OldDessauer(r) => Ok(AnyRuleset::OldDessauer(Arc::new(
+                r.as_ref().clone().with_options(options)?,
+            ))),
+            AnyRuleset::Db7yw(_) => Err("db7yw has no optional rules".into()),
+        }
+    }
+
+    /// The optional rules in use.
+    pub fn options(&self) -> &[String] {
+        match self {
+            AnyRuleset::OldDessauer(r) => &r.options,
+            AnyRuleset::Db7yw(_) => &[],
+        }
+    }
+
     pub fn get(&self) -> &dyn Ruleset {
         match self {
             AnyRuleset::Db7yw(r) => r.as_ref(),
+            AnyRuleset::OldDessauer(r) => r.as_ref(),
+        }
+    }
+
+    /// Old Dessauer, where the ruleset is it.
+    pub fn old_dessauer(&self) -> Option<&old_dessauer::OldDessauer> {
+        match self {
+            AnyRuleset::OldDessauer(r) => Some(r),
+            _ => None,
         }
     }
 
@@ -116,6 +162,7 @@ impl AnyRuleset {
     ) -> Result<dbn::MovePlan, RuleError> {
         match self {
             AnyRuleset::Db7yw(r) => r.check_move(b, ids, steps),
+            AnyRuleset::OldDessauer(r) => r.check_move(b, ids, steps),
         }
     }
 
@@ -123,13 +170,26 @@ impl AnyRuleset {
     pub fn preview(&self, b: &Battle, cmd: &Command) -> Result<db7yw::Preview, RuleError> {
         match self {
             AnyRuleset::Db7yw(r) => r.preview(b, cmd),
+            AnyRuleset::OldDessauer(_) => Err(RuleError::Illegal(
+                "Old Dessauer previews are outlooks (see AnyRuleset::outlook)".into(),
+            )),
         }
+    }
+
+    /// Old Dessauer's dice, needs and chances of a shooting or combat before the dice.
+    pub fn outlook(
+        &self,
+        b: &Battle,
+        cmd: &Command,
+    ) -> Option<Result<old_dessauer::Outlook, RuleError>> {
+        self.old_dessauer().map(|r| r.preview(b, cmd))
     }
 
     /// The DBN-family engine, where the ruleset is one.
     pub fn dbn(&self) -> Option<&dbn::Dbn> {
         match self {
             AnyRuleset::Db7yw(r) => Some(&r.dbn),
+            AnyRuleset::OldDessauer(_) => None,
         }
     }
 }

@@ -1,0 +1,665 @@
+//! Combat: combat points, dice per eligible stand, the chance to hit by the point difference,
+//! losing by hits, recoils and pursuit.
+
+use super::movement::{carry, recoil};
+use super::{Kind, OldDessauer, Outlook, OutlookLine, exactly, grade};
+use crate::rules::battle::Battle;
+use crate::rules::command::{Event, Factor, RuleError, Strike};
+use crate::rules::geometry::{Base, Edge};
+use crate::rules::model::{Flag, Formation, Phase, Unit, UnitId};
+use std::collections::BTreeMap;
+
+fn illegal<T>(s: String) -> Result<T, RuleError> {
+    Err(RuleError::Illegal(s))
+}
+
+/// Enemies touching `u` on its flank or rear (squares have none).
+pub fn flank_attackers(od: &OldDessauer, b: &Battle, u: &Unit) -> Vec<UnitId> {
+    if u.formation == Formation::Square {
+        return Vec::new();
+    }
+    od.enemies_in_contact(b, u)
+        .into_iter()
+        .filter(|e| match u.base.touched_by(&e.base) {
+            Some(c) => c.edge != Edge::Front,
+            None => u.behind_front_line_of(e),
+        })
+        .map(|e| e.id.clone())
+        .collect()
+}
+
+/// The first round of a combat between two units: one of them charged the other this turn.
+fn first_round(u: &Unit, e: &Unit) -> bool {
+    u.bound.charged || e.bound.charged
+}
+
+/// May `u` add defensive fire points: passive foot or guns, charged this turn by every enemy
+/// touching it, not shaken, not under flank or rear attack.
+fn defensive_fire(od: &OldDessauer, b: &Battle, u: &Unit) -> Option<(String, i32)> {
+    let kind = od.kind(u);
+    let eligible = (kind == Kind::Infantry
+        || kind == Kind::Artillery
+        || (kind == Kind::LightInfantry && od.in_town(b, u)))
+        && u.side != b.active
+        && !u.status.shaken
+        && flank_attackers(od, b, u).is_empty();
+    let enemies = od.enemies_in_contact(b, u);
+    if !eligible || enemies.is_empty() || !enemies.iter().all(|e| e.bound.charged) {
+        return None;
+    }
+    let g = ["poor", "regular", "crack"][grade(u.class) as usize];
+    let key = if u.status.disordered {
+        format!("def_fire_dis_{g}")
+    } else if kind == Kind::Artillery {
+        format!("def_fire_art_{g}")
+    } else {
+        format!("def_fire_inf_{g}")
+    };
+    let value = od.int(&key);
+    Some((key, value))
+}
+
+/// Combat points of `u` striking at `e`, factor by factor. `first` is the first round.
+pub fn points(od: &OldDessauer, b: &Battle, u: &Unit, e: &Unit, first: bool) -> (Vec<Factor>, i32) {
+    points_with(od, b, u, e, first, None)
+}
+
+fn points_with(
+    od: &OldDessauer,
+    b: &Battle,
+    u: &Unit,
+    e: &Unit,
+    first: bool,
+    def_roll: Option<i32>,
+) -> (Vec<Factor>, i32) {
+    let t = od.troop(u);
+    let mut f = vec![Factor {
+        name: t.name.clone(),
+        value: t.combat,
+        source: t.source.clone(),
+    }];
+    let diff = grade(u.class) - grade(e.class);
+    if diff > 0 {
+        let step = od.factor("grade_step", "");
+        f.push(Factor {
+            name: format!(
+                "{} grade{} above the enemy",
+                diff,
+                if diff > 1 { "s" } else { "" }
+            ),
+            value: step.value * diff,
+            source: step.source,
+        });
+    }
+    if first && let Some((key, fixed)) = defensive_fire(od, b, u) {
+        let n = od.factor(&key, "");
+        f.push(Factor {
+            name: format!(
+                "{} defensive fire ({})",
+                if u.status.disordered {
+                    "Disordered"
+                } else {
+                    "Steady"
+                },
+                super::grade_name(u.class)
+            ),
+            value: def_roll.unwrap_or(fixed),
+            source: if def_roll.is_some() {
+                "003 Optional Rules: Variable Defensive Fires".into()
+            } else {
+                n.source
+            },
+        });
+    }
+    if first && u.has(Flag::Grenadier) {
+        f.push(od.factor("grenadiers_first_round", "Grenadiers, first round"));
+    }
+    let e_cover = od.in_town(b, e)
+        || b.terrain
+            .at(
+                e.base.centre,
+                &[crate::rules::terrain::FeatureKind::Fortification],
+            )
+            .next()
+            .is_some()
+        || (od.kind(u) == Kind::Cavalry
+            && matches!(
+                od.kind(e),
+                Kind::Infantry | Kind::Artillery | Kind::LightInfantry
+            )
+            && od.in_rough(b, e));
+    if e_cover {
+        f.push(od.factor("vs_cover", "Against cover"));
+    }
+    let forced =
+        od.kind(u) == Kind::LightInfantry && od.is_skirmishing(b, u) && !od.is_skirmishing(b, e);
+    if u.status.disordered || forced {
+        f.push(od.factor("disordered", "Disordered"));
+    }
+    if !flank_attackers(od, b, u).is_empty() {
+        f.push(od.factor("flank_rear", "Under flank or rear attack"));
+    }
+    if u.status.shaken {
+        f.push(od.factor("shaken", "Shaken"));
+    }
+    if od.kind(u) == Kind::Cavalry && e.formation == Formation::Square {
+        f.push(od.factor("cavalry_vs_square", "Cavalry against a square"));
+    }
+    f.extend(od.leadership(b, u));
+    if !od.in_command(b, u) {
+        f.push(od.factor("out_of_command", "Out of command"));
+    }
+    let total = f.iter().map(|x| x.value).sum();
+    (f, total)
+}
+
+/// Score needed to hit with `mine` points against `theirs`.
+pub fn need(od: &OldDessauer, mine: i32, theirs: i32) -> u8 {
+    let d = mine - theirs;
+    if od.opt("variable_chance_to_hit") {
+        let mut rows = od.data.variable_hit.clone();
+        rows.sort_by_key(|r| -r.difference);
+        for r in &rows {
+            if d >= r.difference {
+                return r.need;
+            }
+        }
+        return rows.last().map(|r| r.need).unwrap_or(6);
+    }
+    if d > 0 {
+        od.int("hit_advantage") as u8
+    } else if d == 0 {
+        od.int("hit_even") as u8
+    } else {
+        od.int("hit_disadvantage") as u8
+    }
+}
+
+fn above_half(od: &OldDessauer, u: &Unit, figures: u32) -> bool {
+    2 * figures > od.troop(u).figures_per_stand
+}
+
+/// Dice a unit rolls in combat.
+pub fn dice_count(od: &OldDessauer, b: &Battle, u: &Unit) -> u32 {
+    let kind = od.kind(u);
+    if kind == Kind::Artillery {
+        return u.figures() / od.num("crew_per_die").max(1.0) as u32;
+    }
+    let live = |n: usize| {
+        u.stands
+            .iter()
+            .take(n)
+            .filter(|s| above_half(od, u, s.figures))
+            .count() as u32
+    };
+    if od.in_town(b, u) {
+        return live(usize::MAX);
+    }
+    // Attackers of a town count every stand, up to 1.5 times the garrison's figures.
+    if let Some(g) = od
+        .enemies_in_contact(b, u)
+        .into_iter()
+        .find(|e| od.in_town(b, e) && od.is_foot(e))
+    {
+        let cap = g.figures() as f32 * od.num("town_attack_multiple");
+        let mut figs = 0u32;
+        let mut n = 0u32;
+        for s in &u.stands {
+            if (figs + s.figures) as f32 > cap {
+                break;
+            }
+            figs += s.figures;
+            if above_half(od, u, s.figures) {
+                n += 1;
+            }
+        }
+        return n;
+    }
+    match u.formation {
+        Formation::Column if kind != Kind::LightInfantry => live(2),
+        Formation::Square => live((u.stands.len() * 3).div_ceil(4)),
+        _ => live(usize::MAX),
+    }
+}
+
+/// Every unit linked to `id` by contacts between enemies.
+pub fn group(od: &OldDessauer, b: &Battle, id: &UnitId) -> Vec<UnitId> {
+    let mut out = vec![id.clone()];
+    let mut i = 0;
+    while i < out.len() {
+        if let Ok(u) = b.unit(&out[i]) {
+            for e in od.enemies_in_contact(b, u) {
+                if !out.contains(&e.id) {
+                    out.push(e.id.clone());
+                }
+            }
+        }
+        i += 1;
+    }
+    // Table order, so the dice fall the same way whichever unit is named.
+    out.sort_by_key(|x| b.index_of(x));
+    out
+}
+
+/// Combats that have not fought their round this turn: (a unit, an enemy it touches).
+pub fn unfought(od: &OldDessauer, b: &Battle) -> Vec<(UnitId, UnitId)> {
+    let mut out: Vec<(UnitId, UnitId)> = Vec::new();
+    let mut seen: Vec<UnitId> = Vec::new();
+    for u in b.alive() {
+        if seen.contains(&u.id) {
+            continue;
+        }
+        let enemies = od.enemies_in_contact(b, u);
+        let Some(e) = enemies.first() else { continue };
+        let g = group(od, b, &u.id);
+        seen.extend(g.iter().cloned());
+        if g.iter().all(|x| b.unit(x).is_ok_and(|x| !x.bound.fought)) {
+            out.push((u.id.clone(), e.id.clone()));
+        }
+    }
+    out
+}
+
+/// The planned strikes of a round, without dice: (striker, target, dice).
+fn allot(od: &OldDessauer, b: &Battle, ids: &[UnitId]) -> Vec<(Unit, Unit, u32)> {
+    let mut out = Vec::new();
+    for id in ids {
+        let Ok(u) = b.unit(id) else { continue };
+        let flankers = flank_attackers(od, b, u);
+        let mut targets: Vec<&Unit> = od
+            .enemies_in_contact(b, u)
+            .into_iter()
+            .filter(|e| !(flankers.contains(&e.id) && first_round(u, e)))
+            .collect();
+        targets.sort_by_key(|e| (flankers.contains(&e.id), b.index_of(&e.id)));
+        if targets.is_empty() {
+            continue;
+        }
+        let d = dice_count(od, b, u);
+        let k = targets.len() as u32;
+        for (i, e) in targets.iter().enumerate() {
+            let n = d / k + u32::from((i as u32) < d % k);
+            out.push((u.clone(), (*e).clone(), n));
+        }
+    }
+    out
+}
+
+fn multiplier(od: &OldDessauer, u: &Unit, e: &Unit) -> u32 {
+    let mut m = 1;
+    if e.status.pursued_by.as_ref() == Some(&u.id) {
+        m *= od.num("pursuit_multiplier") as u32;
+    }
+    if od.kind(e) == Kind::Artillery {
+        m *= od.num("gunner_multiplier") as u32;
+    }
+    m
+}
+
+pub fn fight(
+    od: &OldDessauer,
+    b: &mut Battle,
+    out: &mut Vec<Event>,
+    unit: &UnitId,
+    target: &UnitId,
+    pursue: Option<bool>,
+) -> Result<(), RuleError> {
+    if b.phase != Phase::CloseCombat {
+        return Err(RuleError::WrongPhase {
+            command: "fight".into(),
+            phase: b.phase,
+        });
+    }
+    let u = b.unit(unit)?.clone();
+    let t = b.unit(target)?.clone();
+    if !u.alive() || !od.enemies_in_contact(b, &u).iter().any(|e| e.id == t.id) {
+        return illegal(format!("{} is not in contact with {}", u.name, t.name));
+    }
+    let g = group(od, b, unit);
+    if g.iter().any(|x| b.unit(x).is_ok_and(|x| x.bound.fought)) {
+        return illegal(format!(
+            "the combat of {} has fought its round this turn",
+            u.name
+        ));
+    }
+    round(od, b, out, &g, pursue, 0)
+}
+
+fn round(
+    od: &OldDessauer,
+    b: &mut Battle,
+    out: &mut Vec<Event>,
+    ids: &[UnitId],
+    pursue: Option<bool>,
+    depth: u32,
+) -> Result<(), RuleError> {
+    let plan = allot(od, b, ids);
+    // Variable defensive fire: one roll per unit entitled to it.
+    let mut def_rolls: BTreeMap<UnitId, i32> = BTreeMap::new();
+    if od.opt("variable_defensive_fire") {
+        for id in ids {
+            let u = b.unit(id)?.clone();
+            if defensive_fire(od, b, &u).is_some() {
+                let g = ["poor", "regular", "crack"][grade(u.class) as usize];
+                let mut minus = od.num(&format!("var_def_fire_{g}"));
+                if od.kind(&u) == Kind::Artillery {
+                    minus += od.num("var_def_fire_guns");
+                }
+                if u.status.disordered {
+                    minus += od.num("var_def_fire_disordered");
+                }
+                let die = b.d6()?;
+                def_rolls.insert(u.id.clone(), (die as i32 - minus as i32).max(0));
+            }
+        }
+    }
+    let mut strikes = Vec::new();
+    for (u, e, n) in &plan {
+        let first = first_round(u, e);
+        let (factors, mine) = points_with(od, b, u, e, first, def_rolls.get(&u.id).copied());
+        let (_, theirs) = points_with(od, b, e, u, first, def_rolls.get(&e.id).copied());
+        let need = need(od, mine, theirs);
+        let mut dice = Vec::new();
+        for _ in 0..*n {
+            dice.push(b.d6()?);
+        }
+        let m = multiplier(od, u, e);
+        let hits = dice.iter().filter(|&&d| d >= need).count() as u32 * m;
+        strikes.push(Strike {
+            unit: u.id.clone(),
+            target: e.id.clone(),
+            factors,
+            points: mine,
+            enemy_points: theirs,
+            dice,
+            need,
+            hits,
+            multiplier: m,
+        });
+    }
+    let before: Vec<Unit> = ids.iter().filter_map(|i| b.unit(i).ok().cloned()).collect();
+    let contacts: BTreeMap<UnitId, Vec<UnitId>> = before
+        .iter()
+        .map(|u| {
+            (
+                u.id.clone(),
+                od.enemies_in_contact(b, u)
+                    .iter()
+                    .map(|e| e.id.clone())
+                    .collect(),
+            )
+        })
+        .collect();
+    b.emit(
+        out,
+        Event::Melee {
+            strikes: strikes.clone(),
+        },
+    );
+    let taken = |id: &UnitId| -> u32 {
+        strikes
+            .iter()
+            .filter(|s| &s.target == id)
+            .map(|s| s.hits)
+            .sum()
+    };
+    let made = |id: &UnitId| -> u32 {
+        strikes
+            .iter()
+            .filter(|s| &s.unit == id)
+            .map(|s| s.hits)
+            .sum()
+    };
+    for u in &before {
+        let h = taken(&u.id);
+        od.take_losses(b, out, &u.id, h, "combat hits")?;
+        od.general_danger(b, out, &u.id, h)?;
+    }
+    for u in &before {
+        if b.unit(&u.id)
+            .is_ok_and(|x| x.alive() && !x.status.disordered)
+        {
+            b.emit(
+                out,
+                Event::Disordered {
+                    unit: u.id.clone(),
+                    why: "after a round of combat".into(),
+                },
+            );
+        }
+    }
+    // Losers recoil, one move per excess hit.
+    let mut recoiled: Vec<UnitId> = Vec::new();
+    for u in &before {
+        let (t, m) = (taken(&u.id), made(&u.id));
+        if t <= m || !b.unit(&u.id).is_ok_and(|x| x.alive()) {
+            continue;
+        }
+        if !b.unit(&u.id)?.status.shaken {
+            b.emit(out, Event::Shaken { unit: u.id.clone() });
+        }
+        let cause = strikes
+            .iter()
+            .filter(|s| s.target == u.id)
+            .max_by_key(|s| s.hits)
+            .and_then(|s| b.unit(&s.unit).ok())
+            .map(|c| c.base.centre)
+            .unwrap_or(u.base.front_centre().plus(u.base.forward()));
+        recoil(od, b, out, &u.id, cause, t - m)?;
+        recoiled.push(u.id.clone());
+    }
+    // Winners whose enemies all recoiled may pursue.
+    if pursue == Some(false) {
+        return Ok(());
+    }
+    for w in &before {
+        let Ok(now) = b.unit(&w.id).cloned() else {
+            continue;
+        };
+        if !now.alive() || recoiled.contains(&w.id) || now.status.shaken {
+            continue;
+        }
+        let enemies = &contacts[&w.id];
+        if enemies.is_empty()
+            || !enemies
+                .iter()
+                .all(|e| recoiled.contains(e) || b.unit(e).map(|x| !x.alive()).unwrap_or(true))
+        {
+            continue;
+        }
+        // The one it rolled most dice against, among those still on the table.
+        let Some(target) = strikes
+            .iter()
+            .filter(|s| s.unit == w.id && b.unit(&s.target).is_ok_and(|x| x.alive()))
+            .max_by_key(|s| s.dice.len())
+            .map(|s| s.target.clone())
+        else {
+            continue;
+        };
+        let e_before = before.iter().find(|x| x.id == target).map(|x| x.base);
+        let e_now = b.unit(&target)?.clone();
+        if !may_pursue(od, &now, &e_now) {
+            continue;
+        }
+        let Some(from) = e_before else { continue };
+        let shift = e_now.base.centre.minus(from.centre);
+        let (to, fresh) = pursue_path(od, b, &now, &e_now.id, shift);
+        b.emit(
+            out,
+            Event::Pursued {
+                unit: w.id.clone(),
+                from: now.base,
+                to,
+                continuing: if fresh.is_none() {
+                    Some(target.clone())
+                } else {
+                    None
+                },
+            },
+        );
+        carry(b, out, &w.id, &now.base, &to);
+        if let Some(x) = fresh
+            && depth < 2
+        {
+            for id in [&w.id, &x] {
+                if b.unit(id).is_ok_and(|u| !u.status.disordered) {
+                    b.emit(
+                        out,
+                        Event::Disordered {
+                            unit: id.clone(),
+                            why: "pursuit ran into a fresh enemy".into(),
+                        },
+                    );
+                }
+            }
+            let g = group(od, b, &w.id);
+            round(od, b, out, &g, pursue, depth + 1)?;
+        }
+    }
+    Ok(())
+}
+
+/// Who never pursues whom.
+fn may_pursue(od: &OldDessauer, w: &Unit, e: &Unit) -> bool {
+    let (wk, ek) = (od.kind(w), od.kind(e));
+    if matches!(wk, Kind::Artillery | Kind::RegimentalGun | Kind::General) {
+        return false;
+    }
+    if od.is_foot(w) && ek == Kind::Cavalry {
+        return false;
+    }
+    if wk == Kind::Cavalry
+        && ek == Kind::Cavalry
+        && od.troop(e).code == "LC"
+        && od.troop(w).code != "LC"
+    {
+        return false;
+    }
+    true
+}
+
+/// The pursuer follows `shift`, stopping against anything in the way; a fresh enemy met is
+/// returned.
+fn pursue_path(
+    od: &OldDessauer,
+    b: &Battle,
+    w: &Unit,
+    pursued: &UnitId,
+    shift: crate::rules::geometry::Pt,
+) -> (Base, Option<UnitId>) {
+    let at = |t: f32| Base {
+        centre: w.base.centre.plus(shift.scale(t)),
+        ..w.base
+    };
+    let blocker = |base: &Base| {
+        b.alive()
+            .filter(|o| {
+                o.id != w.id
+                    && &o.id != pursued
+                    && od.kind(o) != Kind::General
+                    && o.extra.parent.as_ref() != Some(&w.id)
+            })
+            .find(|o| base.overlaps(&o.base))
+            .map(|o| o.id.clone())
+    };
+    let mut hit = None;
+    let n = 40;
+    let mut clear = 0.0f32;
+    for k in 1..=n {
+        let t = k as f32 / n as f32;
+        if let Some(x) = blocker(&at(t)) {
+            hit = Some(x);
+            break;
+        }
+        clear = t;
+    }
+    let Some(x) = hit else {
+        let end = at(1.0);
+        return (if b.table.holds(&end) { end } else { w.base }, None);
+    };
+    // Close up exactly against what stopped it.
+    let (mut lo, mut hi) = (clear, clear + 1.0 / n as f32);
+    for _ in 0..20 {
+        let mid = (lo + hi) / 2.0;
+        if blocker(&at(mid)).is_some() {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    let end = at(lo);
+    let fresh = b
+        .unit(&x)
+        .ok()
+        .filter(|o| o.side != w.side && od.is_fighting_unit(o))
+        .map(|o| o.id.clone());
+    (end, fresh)
+}
+
+/// Points, dice and chances of the combat between `unit` and `target` before the dice.
+pub fn outlook(
+    od: &OldDessauer,
+    b: &Battle,
+    unit: &UnitId,
+    target: &UnitId,
+) -> Result<Outlook, RuleError> {
+    if b.phase != Phase::CloseCombat {
+        return Err(RuleError::WrongPhase {
+            command: "fight".into(),
+            phase: b.phase,
+        });
+    }
+    let u = b.unit(unit)?;
+    if !od.enemies_in_contact(b, u).iter().any(|e| &e.id == target) {
+        return illegal(format!("{} is not in contact with that enemy", u.name));
+    }
+    let g = group(od, b, unit);
+    let plan = allot(od, b, &g);
+    let mut lines = Vec::new();
+    let mut pair = [(0u32, 6u8, 1u32), (0, 6, 1)];
+    for (x, e, n) in &plan {
+        let first = first_round(x, e);
+        let (factors, mine) = points(od, b, x, e, first);
+        let (_, theirs) = points(od, b, e, x, first);
+        let nd = need(od, mine, theirs);
+        if &x.id == unit && &e.id == target {
+            pair[0] = (*n, nd, multiplier(od, x, e));
+        }
+        if &x.id == target && &e.id == unit {
+            pair[1] = (*n, nd, multiplier(od, x, e));
+        }
+        lines.push(OutlookLine {
+            unit: x.name.clone(),
+            target: e.name.clone(),
+            dice: *n,
+            need: nd,
+            factors,
+            points: Some((mine, theirs)),
+        });
+    }
+    // Between the two named units: who takes more hits.
+    let (mut a_wins, mut b_wins, mut even) = (0.0, 0.0, 0.0);
+    for i in 0..=pair[0].0 {
+        let pi = exactly(pair[0].0, pair[0].1, i);
+        for j in 0..=pair[1].0 {
+            let pj = exactly(pair[1].0, pair[1].1, j);
+            let (ha, hb) = (i * pair[0].2, j * pair[1].2);
+            if ha > hb {
+                a_wins += pi * pj;
+            } else if hb > ha {
+                b_wins += pi * pj;
+            } else {
+                even += pi * pj;
+            }
+        }
+    }
+    let (un, tn) = (u.name.clone(), b.unit(target)?.name.clone());
+    Ok(Outlook {
+        lines,
+        chances: vec![
+            (format!("{tn} loses and recoils"), a_wins),
+            ("Equal hits: nobody recoils".into(), even),
+            (format!("{un} loses and recoils"), b_wins),
+        ],
+    })
+}

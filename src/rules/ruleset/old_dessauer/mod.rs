@@ -1,0 +1,1108 @@
+//! Old Dessauer (Wes Rogers): units of stands and figures in formations, shooting by the die per
+//! front-rank stand, morale against shooting, combat points and rounds of combat with recoils and
+//! pursuit, the turn of an active and a passive side, and the optional rules as switches.
+
+mod combat;
+mod layout;
+mod movement;
+mod shooting;
+
+pub use layout::{footprint, stand_bases};
+
+use super::dbn::{FactorDef, MovePlan, Number, own_active};
+use super::{Ruleset, Ruling};
+use crate::rules::battle::Battle;
+use crate::rules::command::{Command, Event, Factor, RuleError, TestKind};
+use crate::rules::geometry::{Base, Pt};
+use crate::rules::model::{Class, Formation, Phase, Side, Unit, UnitId};
+use crate::rules::terrain::FeatureKind;
+use serde::{Deserialize, Serialize};
+
+pub const DATA: &str = include_str!("../../../../assets/rulesets/old_dessauer.ron");
+
+/// Millimetres per inch.
+pub const INCH: f32 = 25.4;
+
+/// What a troop type is, for the rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Kind {
+    Infantry,
+    LightInfantry,
+    Cavalry,
+    Artillery,
+    RegimentalGun,
+    General,
+}
+
+/// A troop type with its stand and its movement.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Troop {
+    pub code: String,
+    pub name: String,
+    pub kind: Kind,
+    /// Stands of a typical unit when a scenario does not give them.
+    pub stands: u32,
+    pub figures_per_stand: u32,
+    /// Inches of frontage per figure (guns: per crew figure, 4 to the inch).
+    pub figure_frontage: f32,
+    pub stand_depth: f32,
+    /// Inches per turn in line (guns manhandled) and in column (guns limbered).
+    pub line: f32,
+    pub column: f32,
+    pub combat: i32,
+    pub source: String,
+}
+
+/// An optional rule.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OptionDef {
+    pub key: String,
+    pub name: String,
+    pub source: String,
+}
+
+/// A row of the variable chance to hit: at this difference or more, hit on `need`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HitStep {
+    pub difference: i32,
+    pub need: u8,
+}
+
+/// The data file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OdData {
+    pub id: String,
+    pub name: String,
+    pub seed: String,
+    pub troops: Vec<Troop>,
+    pub numbers: Vec<Number>,
+    pub shooting_factors: Vec<FactorDef>,
+    pub options: Vec<OptionDef>,
+    pub variable_hit: Vec<HitStep>,
+    pub rulings: Vec<Ruling>,
+}
+
+/// Numbers the engine reads: a data file lacking one is refused at load.
+pub const REQUIRED_NUMBERS: &[&str] = &[
+    "half_speed",
+    "zone_of_control",
+    "charge_straight_foot",
+    "charge_straight_horse",
+    "form_cost",
+    "min_figures_to_shoot",
+    "arc_half_angle",
+    "musket_range",
+    "gun_range",
+    "regimental_gun_range",
+    "shoot_need",
+    "regimental_gun_need",
+    "dense_dice",
+    "enfilade_angle",
+    "fire_gap",
+    "hanging_flank_foot",
+    "hanging_flank_horse",
+    "hanging_flank_guns",
+    "woods_visibility",
+    "morale_need_crack",
+    "morale_need_regular",
+    "morale_need_poor",
+    "morale_per_hit",
+    "recoils_per_hits",
+    "rally_need_crack",
+    "rally_need_regular",
+    "rally_need_poor",
+    "rally_no_enemy",
+    "out_of_command",
+    "grade_step",
+    "def_fire_inf_poor",
+    "def_fire_inf_regular",
+    "def_fire_inf_crack",
+    "def_fire_art_poor",
+    "def_fire_art_regular",
+    "def_fire_art_crack",
+    "def_fire_dis_poor",
+    "def_fire_dis_regular",
+    "def_fire_dis_crack",
+    "grenadiers_first_round",
+    "vs_cover",
+    "disordered",
+    "flank_rear",
+    "shaken",
+    "cavalry_vs_square",
+    "hit_advantage",
+    "hit_even",
+    "hit_disadvantage",
+    "pursuit_multiplier",
+    "gunner_multiplier",
+    "crew_per_die",
+    "recoil_move",
+    "recoil_gap_enemy",
+    "recoil_gap_friend",
+    "recoil_max",
+    "shatter_fraction",
+    "road_multiplier",
+    "town_fire_fraction",
+    "town_attack_multiple",
+    "army_break_fraction",
+    "general_move",
+    "command_need",
+    "general_danger_hits",
+    "general_danger_need",
+    "drill_bonus",
+    "skirmish_fallback",
+    "skirmish_evade_need",
+    "fallback_segment",
+    "fallback_general",
+    "var_def_fire_crack",
+    "var_def_fire_regular",
+    "var_def_fire_poor",
+    "var_def_fire_guns",
+    "var_def_fire_disordered",
+];
+
+/// The optional rules a scenario may switch on.
+pub const OPTIONS: &[&str] = &[
+    "generals",
+    "drill",
+    "light_infantry",
+    "voluntary_fallback",
+    "regimental_guns",
+    "variable_defensive_fire",
+    "variable_chance_to_hit",
+];
+
+/// Old Dessauer with the optional rules in use.
+#[derive(Clone, Debug)]
+pub struct OldDessauer {
+    pub data: OdData,
+    pub options: Vec<String>,
+}
+
+/// Grade on the crack / regular / poor ladder: poor 0, regular 1, crack 2.
+pub fn grade(c: Class) -> i32 {
+    match c {
+        Class::Militia => 0,
+        Class::Regular => 1,
+        Class::Superior | Class::Elite => 2,
+    }
+}
+
+pub fn grade_name(c: Class) -> &'static str {
+    match grade(c) {
+        0 => "poor",
+        1 => "regular",
+        _ => "crack",
+    }
+}
+
+impl OldDessauer {
+    pub fn load() -> Result<Self, String> {
+        Self::from_ron(DATA)
+    }
+
+    pub fn from_ron(text: &str) -> Result<Self, String> {
+        let data: OdData = ron::from_str(text).map_err(|e| format!("ruleset data: {e}"))?;
+        for k in REQUIRED_NUMBERS {
+            if !data.numbers.iter().any(|n| n.key == *k) {
+                return Err(format!("ruleset data: number '{k}' is missing"));
+            }
+        }
+        for k in ["disordered", "moved", "cover", "skirmish_target"] {
+            if !data.shooting_factors.iter().any(|f| f.key == k) {
+                return Err(format!("ruleset data: shooting factor '{k}' is missing"));
+            }
+        }
+        if data.troops.is_empty() {
+            return Err("ruleset data: no troop types".into());
+        }
+        Ok(OldDessauer {
+            data,
+            options: Vec::new(),
+        })
+    }
+
+    /// Switches optional rules on, refusing unknown ones.
+    pub fn with_options(mut self, options: &[String]) -> Result<Self, String> {
+        for o in options {
+            if !OPTIONS.contains(&o.as_str()) {
+                return Err(format!(
+                    "unknown optional rule '{o}' (known: {})",
+                    OPTIONS.join(", ")
+                ));
+            }
+            if !self.options.contains(o) {
+                self.options.push(o.clone());
+            }
+        }
+        Ok(self)
+    }
+
+    pub fn opt(&self, key: &str) -> bool {
+        self.options.iter().any(|o| o == key)
+    }
+
+    pub fn num(&self, key: &str) -> f32 {
+        self.data
+            .numbers
+            .iter()
+            .find(|n| n.key == key)
+            .map(|n| n.value)
+            .unwrap_or(0.0)
+    }
+
+    pub fn int(&self, key: &str) -> i32 {
+        self.num(key).round() as i32
+    }
+
+    /// A rules number as a factor with its source.
+    pub fn factor(&self, key: &str, name: &str) -> Factor {
+        let n = self.data.numbers.iter().find(|n| n.key == key);
+        Factor {
+            name: name.to_string(),
+            value: n.map(|n| n.value.round() as i32).unwrap_or(0),
+            source: n.map(|n| n.source.clone()).unwrap_or_default(),
+        }
+    }
+
+    pub fn shooting_factor(&self, key: &str) -> Factor {
+        let f = self.data.shooting_factors.iter().find(|f| f.key == key);
+        Factor {
+            name: f.map(|f| f.name.clone()).unwrap_or_else(|| key.into()),
+            value: f.map(|f| f.value).unwrap_or(0),
+            source: f.map(|f| f.source.clone()).unwrap_or_default(),
+        }
+    }
+
+    pub fn troop_code(&self, code: &str) -> Option<&Troop> {
+        self.data.troops.iter().find(|t| t.code == code)
+    }
+
+    pub fn troop(&self, u: &Unit) -> &Troop {
+        self.troop_code(&u.troop).unwrap_or(&self.data.troops[0])
+    }
+
+    pub fn kind(&self, u: &Unit) -> Kind {
+        self.troop(u).kind
+    }
+
+    /// Infantry in close order or skirmishing (inside a town skirmishers are line infantry).
+    pub fn is_foot(&self, u: &Unit) -> bool {
+        matches!(self.kind(u), Kind::Infantry | Kind::LightInfantry)
+    }
+
+    pub fn is_skirmishing(&self, b: &Battle, u: &Unit) -> bool {
+        self.kind(u) == Kind::LightInfantry && !self.in_town(b, u)
+    }
+
+    /// A unit that fights and counts for victory (not a general or a regimental gun).
+    pub fn is_fighting_unit(&self, u: &Unit) -> bool {
+        !matches!(self.kind(u), Kind::General | Kind::RegimentalGun)
+    }
+
+    pub fn in_town(&self, b: &Battle, u: &Unit) -> bool {
+        b.terrain
+            .at(u.base.centre, &[FeatureKind::Town, FeatureKind::Village])
+            .next()
+            .is_some()
+    }
+
+    /// In cover against shooting: woods, towns, villages, fortifications.
+    pub fn in_cover(&self, b: &Battle, u: &Unit) -> bool {
+        b.terrain
+            .at(
+                u.base.centre,
+                &[
+                    FeatureKind::Woods,
+                    FeatureKind::Town,
+                    FeatureKind::Village,
+                    FeatureKind::Fortification,
+                ],
+            )
+            .next()
+            .is_some()
+    }
+
+    pub fn in_rough(&self, b: &Battle, u: &Unit) -> bool {
+        b.terrain
+            .at(u.base.centre, &[FeatureKind::Woods, FeatureKind::Rough])
+            .next()
+            .is_some()
+            || b.terrain
+                .at(u.base.centre, &[FeatureKind::Hill])
+                .any(|f| f.steep)
+    }
+
+    /// Total figures at the start, for the shattered test.
+    pub fn strength(&self, u: &Unit) -> u32 {
+        u.extra.strength.max(u.figures())
+    }
+
+    /// The general attached to a unit, if any.
+    pub fn attached_general<'a>(&self, b: &'a Battle, u: &Unit) -> Option<&'a Unit> {
+        if !self.opt("generals") {
+            return None;
+        }
+        b.alive()
+            .find(|g| g.side == u.side && g.extra.attached.as_ref() == Some(&u.id))
+    }
+
+    /// Within a friendly general's command radius (always, without the generals rule or radii).
+    pub fn in_command(&self, b: &Battle, u: &Unit) -> bool {
+        if !self.opt("generals") || self.kind(u) == Kind::General {
+            return true;
+        }
+        let generals: Vec<&Unit> = b
+            .alive()
+            .filter(|g| {
+                g.side == u.side && self.kind(g) == Kind::General && g.extra.command_radius > 0.0
+            })
+            .collect();
+        if generals.is_empty() {
+            return true;
+        }
+        generals.iter().any(|g| {
+            g.extra.attached.as_ref() == Some(&u.id)
+                || u.base.distance_to_point(g.base.centre)
+                    <= b.scale.to_mm(g.extra.command_radius) + 0.01
+        })
+    }
+
+    /// Enemies whose bases touch this unit's (generals and regimental guns never fight).
+    pub fn enemies_in_contact<'a>(&self, b: &'a Battle, u: &Unit) -> Vec<&'a Unit> {
+        if !self.is_fighting_unit(u) {
+            return Vec::new();
+        }
+        b.alive()
+            .filter(|e| {
+                e.side != u.side
+                    && self.is_fighting_unit(e)
+                    && u.base.distance(&e.base) <= crate::rules::geometry::CONTACT_EPS
+            })
+            .collect()
+    }
+
+    pub fn in_contact(&self, b: &Battle, u: &Unit) -> bool {
+        !self.enemies_in_contact(b, u).is_empty()
+    }
+
+    /// Movement allowance in inches this turn.
+    pub fn allowance(&self, b: &Battle, u: &Unit) -> f32 {
+        let t = self.troop(u);
+        let mut a = match (t.kind, u.formation) {
+            (Kind::Artillery, _) if u.status.limbered => t.column,
+            (Kind::Artillery, _) => t.line,
+            (_, Formation::Column) => t.column,
+            _ => t.line,
+        };
+        if self.opt("drill") && matches!(t.kind, Kind::Infantry | Kind::Cavalry | Kind::Artillery) {
+            match grade(u.class) {
+                2 => a += self.num("drill_bonus"),
+                0 => a -= self.num("drill_bonus"),
+                _ => {}
+            }
+        }
+        if u.status.shaken {
+            a *= self.num("half_speed");
+        }
+        let _ = b;
+        a.max(0.0)
+    }
+
+    /// Needs a 4-6 when out of command; emits the test. Returns false when the unit halts.
+    fn command_test(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        u: &Unit,
+    ) -> Result<bool, RuleError> {
+        if self.in_command(b, u) {
+            return Ok(true);
+        }
+        let die = b.d6()?;
+        let need = self.int("command_need");
+        let passed = die as i32 >= need;
+        b.emit(
+            out,
+            Event::Test {
+                unit: u.id.clone(),
+                test: TestKind::Command,
+                die,
+                factors: vec![],
+                need,
+                passed,
+            },
+        );
+        Ok(passed)
+    }
+
+    /// Removes `n` figures from the last stands, closing up the unit if a stand empties.
+    pub fn take_losses(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+        n: u32,
+        why: &str,
+    ) -> Result<(), RuleError> {
+        let u = b.unit(id)?.clone();
+        if n == 0 || !u.alive() {
+            return Ok(());
+        }
+        let mut stands: Vec<u32> = u.stands.iter().map(|s| s.figures).collect();
+        let mut left = n;
+        while left > 0 {
+            let Some(last) = stands.last_mut() else { break };
+            if *last > left {
+                *last -= left;
+                left = 0;
+            } else {
+                left -= *last;
+                stands.pop();
+            }
+        }
+        let lost = n - left;
+        let before = u.stands.len();
+        b.emit(
+            out,
+            Event::Losses {
+                unit: id.clone(),
+                figures: lost,
+                stands: stands.clone(),
+                why: why.to_string(),
+            },
+        );
+        if stands.is_empty() {
+            b.emit(
+                out,
+                Event::Destroyed {
+                    unit: id.clone(),
+                    reason: "every figure lost".into(),
+                },
+            );
+            return Ok(());
+        }
+        if self.kind(&u) == Kind::RegimentalGun
+            && stands.iter().sum::<u32>() < self.num("min_figures_to_shoot") as u32
+        {
+            b.emit(
+                out,
+                Event::Destroyed {
+                    unit: id.clone(),
+                    reason: "its crew is too few to serve the gun".into(),
+                },
+            );
+            return Ok(());
+        }
+        if stands.len() != before {
+            let u = b.unit(id)?.clone();
+            let to = layout::rebuild(self, &u, u.formation, 0.0);
+            b.emit(
+                out,
+                Event::Reformed {
+                    unit: id.clone(),
+                    formation: u.formation,
+                    from: u.base,
+                    to,
+                    cost: 0.0,
+                },
+            );
+        }
+        Ok(())
+    }
+
+    /// Danger to a general attached to a unit that took `hits` in one shooting or combat.
+    fn general_danger(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+        hits: u32,
+    ) -> Result<(), RuleError> {
+        if hits < self.num("general_danger_hits") as u32 {
+            return Ok(());
+        }
+        let u = b.unit(id)?.clone();
+        let Some(g) = self.attached_general(b, &u).map(|g| g.id.clone()) else {
+            return Ok(());
+        };
+        let die = b.d6()?;
+        let killed = die as i32 <= self.int("general_danger_need");
+        b.emit(
+            out,
+            Event::Test {
+                unit: g.clone(),
+                test: TestKind::GeneralDanger,
+                die,
+                factors: vec![],
+                need: self.int("general_danger_need") + 1,
+                passed: !killed,
+            },
+        );
+        if killed {
+            b.emit(
+                out,
+                Event::Destroyed {
+                    unit: g,
+                    reason: format!("killed at the head of {}", u.name),
+                },
+            );
+        }
+        Ok(())
+    }
+
+    fn begin_turn(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        turn: u32,
+        side: Side,
+    ) -> Result<(), RuleError> {
+        b.emit(
+            out,
+            Event::PhaseBegan {
+                turn,
+                phase: Phase::Movement,
+                side,
+            },
+        );
+        self.rally(b, out)
+    }
+
+    /// Shaken active units not in contact test to rally.
+    fn rally(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
+        let ids: Vec<UnitId> = b
+            .alive()
+            .filter(|u| u.side == b.active && u.status.shaken && self.is_fighting_unit(u))
+            .map(|u| u.id.clone())
+            .collect();
+        for id in ids {
+            let u = b.unit(&id)?.clone();
+            if self.in_contact(b, &u) {
+                continue;
+            }
+            let need = match grade(u.class) {
+                2 => self.int("rally_need_crack"),
+                1 => self.int("rally_need_regular"),
+                _ => self.int("rally_need_poor"),
+            };
+            let mut factors = Vec::new();
+            if !self.enemy_able_to_charge(b, &u) {
+                factors.push(self.factor("rally_no_enemy", "No visible enemy able to charge"));
+            }
+            factors.extend(self.leadership(b, &u));
+            if !self.in_command(b, &u) {
+                factors.push(self.factor("out_of_command", "Out of command"));
+            }
+            let die = b.d6()?;
+            let sum: i32 = factors.iter().map(|f| f.value).sum();
+            let passed = die as i32 + sum >= need;
+            b.emit(
+                out,
+                Event::Test {
+                    unit: id.clone(),
+                    test: TestKind::Rally,
+                    die,
+                    factors,
+                    need: need - sum,
+                    passed,
+                },
+            );
+            if passed {
+                b.emit(out, Event::Rallied { unit: id });
+            }
+        }
+        Ok(())
+    }
+
+    /// An attached general's leadership as a factor.
+    pub fn leadership(&self, b: &Battle, u: &Unit) -> Vec<Factor> {
+        match self.attached_general(b, u) {
+            Some(g) if g.extra.leadership != 0 => vec![Factor {
+                name: format!("{} attached", g.name),
+                value: g.extra.leadership,
+                source: "003 Optional Rules: Generals, leadership".into(),
+            }],
+            _ => vec![],
+        }
+    }
+
+    /// A visible, formed, unshaken enemy horse or foot whose move would reach the unit.
+    pub fn enemy_able_to_charge(&self, b: &Battle, u: &Unit) -> bool {
+        b.alive().any(|e| {
+            e.side != u.side
+                && matches!(self.kind(e), Kind::Infantry | Kind::Cavalry)
+                && !e.status.shaken
+                && e.base.distance(&u.base) <= b.scale.to_mm(self.allowance(b, e))
+                && shooting::sight_clear(self, b, e.base.front_centre(), u, e)
+        })
+    }
+
+    fn end_phase(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
+        match b.phase {
+            Phase::Movement => {
+                b.emit(
+                    out,
+                    Event::PhaseBegan {
+                        turn: b.turn,
+                        phase: Phase::Firing,
+                        side: b.active,
+                    },
+                );
+                Ok(())
+            }
+            Phase::Firing => {
+                shooting::morale_tests(self, b, out)?;
+                b.emit(
+                    out,
+                    Event::PhaseBegan {
+                        turn: b.turn,
+                        phase: Phase::CloseCombat,
+                        side: b.active,
+                    },
+                );
+                Ok(())
+            }
+            Phase::CloseCombat => {
+                // Every combat fights its round: those not fought yet are fought now.
+                for _ in 0..b.units.len() {
+                    let Some((a, t)) = combat::unfought(self, b).into_iter().next() else {
+                        break;
+                    };
+                    combat::fight(self, b, out, &a, &t, None)?;
+                }
+                self.end_turn(b, out)
+            }
+            p => Err(RuleError::WrongPhase {
+                command: "end the phase".into(),
+                phase: p,
+            }),
+        }
+    }
+
+    fn end_turn(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
+        // The active side's disordered units that stood all turn reform.
+        let ids: Vec<UnitId> = b
+            .alive()
+            .filter(|u| {
+                u.side == b.active
+                    && u.status.disordered
+                    && !u.bound.moved
+                    && !u.bound.formed
+                    && !u.bound.fought
+                    && !u.bound.recoiled
+            })
+            .map(|u| u.id.clone())
+            .collect();
+        for id in ids {
+            let u = b.unit(&id)?.clone();
+            if !self.in_contact(b, &u) {
+                b.emit(out, Event::Steadied { unit: id });
+            }
+        }
+        // Shattered units of both sides leave the table.
+        let frac = self.num("shatter_fraction");
+        let shattered: Vec<UnitId> = b
+            .alive()
+            .filter(|u| {
+                matches!(
+                    self.kind(u),
+                    Kind::Infantry | Kind::LightInfantry | Kind::Cavalry | Kind::Artillery
+                ) && (u.figures() as f32) <= self.strength(u) as f32 * frac
+            })
+            .map(|u| u.id.clone())
+            .collect();
+        for id in shattered {
+            b.emit(
+                out,
+                Event::Destroyed {
+                    unit: id,
+                    reason: "shattered: reduced to a quarter of its strength".into(),
+                },
+            );
+        }
+        self.orphans(b, out);
+        self.check_victory(b, out);
+        if b.is_over() {
+            return Ok(());
+        }
+        if b.turn >= b.turn_limit {
+            let (winner, reason) = self.turn_limit_result(b);
+            b.emit(out, Event::GameOver { winner, reason });
+            return Ok(());
+        }
+        let next = Battle::enemy(b.active);
+        self.begin_turn(b, out, b.turn + 1, next)
+    }
+
+    /// Regimental guns whose parent is gone leave; generals of a lost unit detach.
+    fn orphans(&self, b: &mut Battle, out: &mut Vec<Event>) {
+        let gone = |b: &Battle, id: &UnitId| b.unit(id).map(|p| !p.alive()).unwrap_or(true);
+        let guns: Vec<UnitId> = b
+            .alive()
+            .filter(|u| u.extra.parent.as_ref().is_some_and(|p| gone(b, p)))
+            .map(|u| u.id.clone())
+            .collect();
+        for id in guns {
+            b.emit(
+                out,
+                Event::Destroyed {
+                    unit: id,
+                    reason: "its parent regiment is gone".into(),
+                },
+            );
+        }
+        let generals: Vec<UnitId> = b
+            .alive()
+            .filter(|u| u.extra.attached.as_ref().is_some_and(|p| gone(b, p)))
+            .map(|u| u.id.clone())
+            .collect();
+        for general in generals {
+            b.emit(
+                out,
+                Event::Attached {
+                    general,
+                    unit: None,
+                },
+            );
+        }
+    }
+
+    /// Units counted for victory: (lost, all) of a side.
+    pub fn losses(&self, b: &Battle, side: Side) -> (u32, u32) {
+        let mine = b
+            .units
+            .iter()
+            .filter(|u| u.side == side && self.is_fighting_unit(u));
+        let all = mine.clone().count() as u32;
+        let lost = mine.filter(|u| u.status.removed).count() as u32;
+        (lost, all)
+    }
+
+    fn check_victory(&self, b: &mut Battle, out: &mut Vec<Event>) {
+        if b.is_over() {
+            return;
+        }
+        let frac = self.num("army_break_fraction");
+        for side in 0..2 {
+            let (lost, all) = self.losses(b, side);
+            if all > 0 && lost as f32 >= all as f32 * frac {
+                b.emit(
+                    out,
+                    Event::ArmyBroken {
+                        side,
+                        losses: lost as f32,
+                        of: all as f32,
+                    },
+                );
+                let name = b
+                    .sides
+                    .get(side)
+                    .map(|s| s.name.clone())
+                    .unwrap_or_default();
+                b.emit(
+                    out,
+                    Event::GameOver {
+                        winner: Some(Battle::enemy(side)),
+                        reason: format!("{name} has lost {lost} of its {all} units"),
+                    },
+                );
+                return;
+            }
+        }
+    }
+
+    /// Share of figures lost by each side; the smaller share wins at the turn limit.
+    fn turn_limit_result(&self, b: &Battle) -> (Option<Side>, String) {
+        let share = |side: Side| {
+            let (mut lost, mut all) = (0u32, 0u32);
+            for u in b
+                .units
+                .iter()
+                .filter(|u| u.side == side && self.is_fighting_unit(u))
+            {
+                let s = self.strength(u);
+                all += s;
+                lost += if u.status.removed {
+                    s
+                } else {
+                    s.saturating_sub(u.figures())
+                };
+            }
+            if all == 0 {
+                0.0
+            } else {
+                lost as f32 / all as f32
+            }
+        };
+        let (a, c) = (share(0), share(1));
+        let pct = |x: f32| format!("{:.0}%", x * 100.0);
+        if (a - c).abs() < 1e-6 {
+            (
+                None,
+                format!("turn limit: both sides lost {} of their figures", pct(a)),
+            )
+        } else {
+            let w = if a < c { 0 } else { 1 };
+            (
+                Some(w),
+                format!(
+                    "turn limit: losses {} against {}",
+                    pct(a.min(c)),
+                    pct(a.max(c))
+                ),
+            )
+        }
+    }
+
+    fn attach(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        general: &UnitId,
+        unit: Option<&UnitId>,
+    ) -> Result<(), RuleError> {
+        if !self.opt("generals") {
+            return Err(RuleError::Illegal(
+                "generals are an optional rule not in use in this battle".into(),
+            ));
+        }
+        if b.phase != Phase::Movement {
+            return Err(RuleError::WrongPhase {
+                command: "attach or detach a general".into(),
+                phase: b.phase,
+            });
+        }
+        let g = b.unit(general)?.clone();
+        own_active(b, &g)?;
+        if self.kind(&g) != Kind::General {
+            return Err(RuleError::Illegal(format!("{} is not a general", g.name)));
+        }
+        let Some(uid) = unit else {
+            if g.extra.attached.is_none() {
+                return Err(RuleError::Illegal(format!("{} is not attached", g.name)));
+            }
+            b.emit(
+                out,
+                Event::Attached {
+                    general: general.clone(),
+                    unit: None,
+                },
+            );
+            return Ok(());
+        };
+        let u = b.unit(uid)?.clone();
+        if u.side != g.side || !u.alive() || !self.is_fighting_unit(&u) {
+            return Err(RuleError::Illegal(format!(
+                "{} can only attach to a friendly regiment or battery",
+                g.name
+            )));
+        }
+        if let Some(other) = b
+            .alive()
+            .find(|o| o.id != g.id && o.extra.attached.as_ref() == Some(uid))
+        {
+            return Err(RuleError::Illegal(format!(
+                "{} already has {} attached",
+                u.name, other.name
+            )));
+        }
+        let to = movement::general_spot(&u, &g);
+        let dist = b.scale.from_mm(g.base.centre.dist(to.centre));
+        let left = self.allowance(b, &g) - g.bound.spent;
+        if dist > left + 0.01 {
+            return Err(RuleError::TooFar {
+                unit: g.id.clone(),
+                name: g.name.clone(),
+                distance: dist,
+                allowance: left,
+                units: "inches".into(),
+            });
+        }
+        b.emit(
+            out,
+            Event::Moved {
+                unit: g.id.clone(),
+                from: g.base,
+                to,
+                distance: dist,
+                allowance: self.allowance(b, &g),
+                going: "attaching".into(),
+                contact: None,
+            },
+        );
+        b.emit(
+            out,
+            Event::Attached {
+                general: general.clone(),
+                unit: Some(uid.clone()),
+            },
+        );
+        Ok(())
+    }
+
+    /// The unit's centre point in the log's units, for messages.
+    pub fn inches(&self, b: &Battle, mm: f32) -> f32 {
+        b.scale.from_mm(mm)
+    }
+
+    /// Checks a move without making it (the window calls this while dragging).
+    pub fn check_move(
+        &self,
+        b: &Battle,
+        ids: &[UnitId],
+        steps: &[crate::rules::command::Step],
+    ) -> Result<MovePlan, RuleError> {
+        let [id] = ids else {
+            return Err(RuleError::Illegal(
+                "Old Dessauer moves one unit at a time".into(),
+            ));
+        };
+        movement::plan(self, b, id, steps).map(|p| p.plan)
+    }
+
+    /// Factors and chances of a shooting or a combat before the dice.
+    pub fn preview(&self, b: &Battle, cmd: &Command) -> Result<Outlook, RuleError> {
+        match cmd {
+            Command::Fire { unit, target, .. } => shooting::outlook(self, b, unit, target),
+            Command::Fight { unit, target, .. } => combat::outlook(self, b, unit, target),
+            _ => Err(RuleError::Illegal("nothing to preview".into())),
+        }
+    }
+}
+
+/// What a shooting or combat will be: each unit's factors and the chance of each outcome.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outlook {
+    /// One line per striking unit: name, dice, need and factors.
+    pub lines: Vec<OutlookLine>,
+    /// Outcomes and their probabilities.
+    pub chances: Vec<(String, f64)>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutlookLine {
+    pub unit: String,
+    pub target: String,
+    pub dice: u32,
+    pub need: u8,
+    pub factors: Vec<Factor>,
+    pub points: Option<(i32, i32)>,
+}
+
+/// Probability of at least `k` successes in `n` dice needing `need`.
+pub fn at_least(n: u32, need: u8, k: u32) -> f64 {
+    let p = ((7 - need.clamp(1, 7) as i32).max(0) as f64) / 6.0;
+    let mut total = 0.0;
+    for i in k..=n {
+        total += binom(n, i) * p.powi(i as i32) * (1.0 - p).powi((n - i) as i32);
+    }
+    total
+}
+
+/// Probability of exactly `k` successes.
+pub fn exactly(n: u32, need: u8, k: u32) -> f64 {
+    if k > n {
+        return 0.0;
+    }
+    let p = ((7 - need.clamp(1, 7) as i32).max(0) as f64) / 6.0;
+    binom(n, k) * p.powi(k as i32) * (1.0 - p).powi((n - k) as i32)
+}
+
+fn binom(n: u32, k: u32) -> f64 {
+    let mut r = 1.0;
+    for i in 0..k {
+        r = r * (n - i) as f64 / (i + 1) as f64;
+    }
+    r
+}
+
+impl Ruleset for OldDessauer {
+    fn id(&self) -> &str {
+        &self.data.id
+    }
+    fn name(&self) -> &str {
+        &self.data.name
+    }
+    fn measure(&self) -> &str {
+        "inches"
+    }
+    fn default_mm_per_unit(&self) -> f32 {
+        INCH
+    }
+    fn base_size(&self, troop: &str) -> Option<(f32, f32)> {
+        let t = self.troop_code(troop)?;
+        Some(layout::stand_size(t))
+    }
+    fn troop_codes(&self) -> Vec<String> {
+        self.data.troops.iter().map(|t| t.code.clone()).collect()
+    }
+    fn unit_size(&self, troop: &str, formation: Formation, stands: usize) -> Option<(f32, f32)> {
+        let t = self.troop_code(troop)?;
+        Some(layout::footprint(t, formation, stands))
+    }
+    fn first_phase(&self, _units: &[Unit]) -> Phase {
+        Phase::Movement
+    }
+    fn execute(
+        &self,
+        b: &mut Battle,
+        cmd: &Command,
+        out: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
+        match cmd {
+            Command::EndPhase => self.end_phase(b, out),
+            Command::Move { unit, steps } => movement::do_move(self, b, out, unit, steps),
+            Command::MoveGroup { .. } => Err(RuleError::Illegal(
+                "Old Dessauer moves one unit at a time".into(),
+            )),
+            Command::Form {
+                unit,
+                formation,
+                turn,
+            } => movement::form(self, b, out, unit, *formation, *turn),
+            Command::Limber { unit } => {
+                let u = b.unit(unit)?;
+                Err(RuleError::Illegal(format!(
+                    "{}: once guns unlimber they may not limber up again",
+                    u.name
+                )))
+            }
+            Command::Unlimber { unit } => movement::unlimber(self, b, out, unit),
+            Command::Fire { unit, target, .. } => shooting::fire(self, b, out, unit, target),
+            Command::Fight {
+                unit,
+                target,
+                pursue,
+            } => combat::fight(self, b, out, unit, target, *pursue),
+            Command::Attach { general, unit } => self.attach(b, out, general, Some(unit)),
+            Command::Detach { general } => self.attach(b, out, general, None),
+            Command::Fallback { unit, distance } => {
+                movement::fallback(self, b, out, unit, *distance)
+            }
+            Command::Deploy { .. } | Command::Fortify { .. } => Err(RuleError::Illegal(
+                "Old Dessauer has no formal deployment or fortifying".into(),
+            )),
+            Command::Undo => Err(RuleError::Illegal("undo is handled by the battle".into())),
+        }
+    }
+    fn after_command(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
+        self.orphans(b, out);
+        self.check_victory(b, out);
+        Ok(())
+    }
+    fn rulings(&self) -> &[Ruling] {
+        &self.data.rulings
+    }
+}
+
+/// The point of `base` nearest to `p`.
+pub fn nearest_point(base: &Base, p: Pt) -> Pt {
+    let d = p.minus(base.centre);
+    let x = d
+        .dot(base.right())
+        .clamp(-base.width / 2.0, base.width / 2.0);
+    let y = d
+        .dot(base.forward())
+        .clamp(-base.depth / 2.0, base.depth / 2.0);
+    base.local(x, y)
+}

@@ -1,0 +1,969 @@
+//! Moves, charges, formation changes, recoils, fallbacks and skirmishers getting out of the way.
+
+use super::layout::rebuild;
+use super::{Kind, OldDessauer};
+use crate::rules::battle::Battle;
+use crate::rules::command::{Event, RuleError, Step, TestKind};
+use crate::rules::geometry::{Base, CONTACT_EPS, Contact, Pt, norm_deg, norm_facing};
+use crate::rules::model::{Formation, Phase, Unit, UnitId};
+use crate::rules::ruleset::dbn::{Going, MovePlan, own_active, step_motion, sweep_to_contact};
+use crate::rules::terrain::FeatureKind;
+
+/// A checked move with what it does besides moving.
+#[derive(Clone, Debug)]
+pub struct OdPlan {
+    pub plan: MovePlan,
+    /// Why the unit ends disordered (terrain, charging an obstacle), if it does.
+    pub disorder: Vec<String>,
+    /// Friends it ends intermixed with.
+    pub intermixed: Vec<UnitId>,
+    pub charge: Option<UnitId>,
+}
+
+fn movement_phase(b: &Battle, what: &str) -> Result<(), RuleError> {
+    if b.phase != Phase::Movement {
+        return Err(RuleError::WrongPhase {
+            command: what.into(),
+            phase: b.phase,
+        });
+    }
+    Ok(())
+}
+
+fn illegal<T>(s: String) -> Result<T, RuleError> {
+    Err(RuleError::Illegal(s))
+}
+
+/// The mover's front edge laid flush against the face of `target` it reached, keeping its
+/// place along that face.
+pub fn square_up(mover: &Base, target: &Base) -> (Base, Contact) {
+    let edge = target.edge_facing(mover.front_centre());
+    let n = target.normal(edge);
+    let (a, e) = target.edge(edge);
+    let along = e.minus(a);
+    let len = along.len().max(1e-3);
+    let dir = along.scale(1.0 / len);
+    let t = mover.front_centre().minus(a).dot(dir).clamp(0.0, len);
+    let facing = norm_facing(heading_deg(n.scale(-1.0)));
+    let centre = a.plus(dir.scale(t)).plus(n.scale(mover.depth / 2.0));
+    let to = Base {
+        centre,
+        facing,
+        ..*mover
+    };
+    let c = target.touched_by(&to).unwrap_or(Contact {
+        edge,
+        own_edge: crate::rules::geometry::Edge::Front,
+        overlap: 0.0,
+    });
+    (to, c)
+}
+
+/// Compass facing of a direction.
+pub fn heading_deg(v: Pt) -> f32 {
+    norm_facing(v.x.atan2(v.y).to_degrees())
+}
+
+/// Units carried with a unit: its attached general and regimental guns.
+fn carried(b: &Battle, id: &UnitId) -> Vec<UnitId> {
+    b.alive()
+        .filter(|c| c.extra.attached.as_ref() == Some(id) || c.extra.parent.as_ref() == Some(id))
+        .map(|c| c.id.clone())
+        .collect()
+}
+
+/// Moves what a unit carries rigidly with it from `from` to `to`.
+pub fn carry(b: &mut Battle, out: &mut Vec<Event>, id: &UnitId, from: &Base, to: &Base) {
+    for cid in carried(b, id) {
+        let Ok(c) = b.unit(&cid).map(|c| c.base) else {
+            continue;
+        };
+        let rel = c.centre.minus(from.centre);
+        let (x, y) = (rel.dot(from.right()), rel.dot(from.forward()));
+        let moved = Base {
+            centre: to.local(x, y),
+            facing: norm_facing(c.facing + norm_deg(to.facing - from.facing)),
+            ..c
+        };
+        b.emit(
+            out,
+            Event::Moved {
+                unit: cid,
+                from: c,
+                to: moved,
+                distance: 0.0,
+                allowance: 0.0,
+                going: "with its regiment".into(),
+                contact: None,
+            },
+        );
+    }
+}
+
+/// Where an attached general stands: behind the centre of the unit's rear.
+pub fn general_spot(u: &Unit, g: &Unit) -> Base {
+    Base {
+        centre: u
+            .base
+            .local(0.0, -(u.base.depth / 2.0 + g.base.depth / 2.0)),
+        facing: u.base.facing,
+        ..g.base
+    }
+}
+
+fn half_speed_terrain(b: &Battle, p: Pt) -> Option<String> {
+    if let Some(f) = b
+        .terrain
+        .at(p, &[FeatureKind::Woods, FeatureKind::Marsh])
+        .next()
+    {
+        return Some(f.name.clone());
+    }
+    b.terrain
+        .at(p, &[FeatureKind::Hill])
+        .find(|f| f.steep)
+        .map(|f| format!("{} (steep)", f.name))
+}
+
+/// Checks a move of one unit: steps in inches, measured by the corner that travels furthest.
+pub fn plan(
+    od: &OldDessauer,
+    b: &Battle,
+    id: &UnitId,
+    steps: &[Step],
+) -> Result<OdPlan, RuleError> {
+    movement_phase(b, "move")?;
+    let u = b.unit(id)?.clone();
+    own_active(b, &u)?;
+    let kind = od.kind(&u);
+    if u.bound.spent == f32::MAX {
+        return illegal(format!("{} failed its command test and halts", u.name));
+    }
+    if kind == Kind::General && u.extra.attached.is_some() {
+        return illegal(format!("{} is attached: detach first", u.name));
+    }
+    if od.in_contact(b, &u) {
+        return illegal(format!("{} is in combat and may not move", u.name));
+    }
+    match u.formation {
+        Formation::Square => return illegal(format!("{}: squares may not move", u.name)),
+        Formation::Conformed => {
+            return illegal(format!(
+                "{} is in an L or conformed to terrain: change formation before moving",
+                u.name
+            ));
+        }
+        _ => {}
+    }
+    if u.bound.limber_changed {
+        return illegal(format!("{} unlimbered this turn", u.name));
+    }
+    if steps.is_empty() || steps.len() > 16 {
+        return illegal("a move has 1 to 16 steps".into());
+    }
+    let charge = match steps.last() {
+        Some(Step::ToContact(t)) => Some(b.unit(t)?.clone()),
+        _ => None,
+    };
+    if let Some(t) = &charge {
+        if !matches!(kind, Kind::Infantry | Kind::LightInfantry | Kind::Cavalry) {
+            return illegal(format!("{}: gunners and generals may not charge", u.name));
+        }
+        if u.status.shaken {
+            return illegal(format!("{} is shaken and may not charge", u.name));
+        }
+        if t.side == u.side || !t.alive() || !od.is_fighting_unit(t) {
+            return illegal(format!("{} cannot charge {}", u.name, t.name));
+        }
+        if kind == Kind::LightInfantry && od.is_skirmishing(b, &u) && !od.is_skirmishing(b, t) {
+            return illegal(format!(
+                "{}: skirmishers never charge formed troops or artillery",
+                u.name
+            ));
+        }
+    }
+    let free = matches!(kind, Kind::LightInfantry | Kind::General);
+    let inch = b.scale.to_mm(1.0);
+    let mut base = u.base;
+    let mut cost = 0.0f32;
+    let mut plain = 0.0f32;
+    let mut straight_tail = 0.0f32;
+    let mut samples: Vec<Base> = vec![base];
+    let mut why: Vec<String> = Vec::new();
+    let mut on_road = true;
+    for (i, step) in steps.iter().enumerate() {
+        let motion = match step {
+            Step::ToContact(tid) => {
+                if i + 1 != steps.len() {
+                    return illegal("a charge into contact must be the last step".into());
+                }
+                let t = b.unit(tid)?;
+                let Some(d) = sweep_to_contact(&base, &t.base) else {
+                    return illegal(format!(
+                        "{} cannot reach {} by going straight ahead",
+                        u.name, t.name
+                    ));
+                };
+                step_motion(b, &base, &Step::Advance(b.scale.from_mm(d)))?
+            }
+            Step::Pivot(_) | Step::AboutFace => {
+                return illegal(
+                    "turn by a change of facing (90 or 180 degrees) instead of pivoting".into(),
+                );
+            }
+            Step::Oblique { forward, .. } if *forward < 0.0 => {
+                return illegal("an oblique goes forward only".into());
+            }
+            s => step_motion(b, &base, s)?,
+        };
+        let mult = match step {
+            Step::Backstep(_) | Step::Sidestep(_) | Step::Oblique { .. } if !free => 2.0,
+            _ => 1.0,
+        };
+        let n = (motion.deg.abs() / 5.0)
+            .max(motion.shift.len() / 2.0)
+            .ceil()
+            .clamp(1.0, 400.0) as usize;
+        let mut step_len = 0.0;
+        for k in 1..=n {
+            let b0 = motion.apply(&base, (k - 1) as f32 / n as f32);
+            let b1 = motion.apply(&base, k as f32 / n as f32);
+            let piece = b0
+                .corners()
+                .iter()
+                .zip(b1.corners().iter())
+                .map(|(p, q)| p.dist(*q))
+                .fold(0.0, f32::max)
+                / inch;
+            let terr = if free {
+                1.0
+            } else if let Some(name) = half_speed_terrain(b, b1.centre) {
+                if !why.contains(&name) {
+                    why.push(name);
+                }
+                2.0
+            } else {
+                1.0
+            };
+            step_len += piece;
+            cost += piece * mult * terr;
+            if !b.terrain.on_road(b1.centre) {
+                on_road = false;
+            }
+            samples.push(b1);
+        }
+        plain += step_len;
+        if matches!(step, Step::Advance(_) | Step::ToContact(_)) {
+            straight_tail += step_len;
+        } else {
+            straight_tail = 0.0;
+        }
+        base = motion.apply(&base, 1.0);
+    }
+    let mut contact = None;
+    if let Some(t) = &charge {
+        let (sq, c) = square_up(&base, &t.base);
+        base = sq;
+        samples.push(base);
+        contact = Some((t.id.clone(), base, c));
+        // A flank or rear charge must begin the turn behind the target's front line.
+        if c.edge != crate::rules::geometry::Edge::Front && t.formation != Formation::Square {
+            let start = u.bound.turn_start.unwrap_or(u.base);
+            if !start.corners().iter().any(|p| t.base.behind_front_line(*p)) {
+                return illegal(format!(
+                    "{} must begin the turn behind {}'s front line to charge its flank or rear",
+                    u.name, t.name
+                ));
+            }
+        }
+        let need = if kind == Kind::Cavalry {
+            od.num("charge_straight_horse")
+        } else {
+            od.num("charge_straight_foot")
+        };
+        if straight_tail + 0.01 < need.min(plain) {
+            return illegal(format!(
+                "the final {need} inches of a charge must be straight ahead ({straight_tail:.1} were)"
+            ));
+        }
+    }
+    // Terrain, table, other units.
+    let mut crosses_stream = false;
+    let mut crosses_obstacle = false;
+    let foot = matches!(kind, Kind::Infantry | Kind::LightInfantry | Kind::General);
+    for w in samples.windows(2) {
+        let (p, q) = (w[0].centre, w[1].centre);
+        for f in &b.terrain.features {
+            match f.kind {
+                FeatureKind::River if f.crossed_by(p, q) && !b.terrain.on_bridge(&w[1]) => {
+                    return illegal(format!(
+                        "{} cannot cross {} except at a bridge",
+                        u.name, f.name
+                    ));
+                }
+                FeatureKind::Stream if f.crossed_by(p, q) => crosses_stream = true,
+                FeatureKind::Fortification if f.touches(&w[1]) => crosses_obstacle = true,
+                FeatureKind::Woods
+                | FeatureKind::Marsh
+                | FeatureKind::Town
+                | FeatureKind::Village
+                    if !foot && f.touches(&w[1]) =>
+                {
+                    return illegal(format!("only infantry may enter {}", f.name));
+                }
+                _ => {}
+            }
+        }
+    }
+    if samples.iter().any(|s| !b.table.holds(s)) {
+        return illegal(format!("{} would leave the table", u.name));
+    }
+    let zoc = b.scale.to_mm(od.num("zone_of_control"));
+    let mine = carried(b, id);
+    let mut through_friends = false;
+    let mut intermixed = Vec::new();
+    let final_base = base;
+    for o in b.alive() {
+        if o.id == u.id || mine.contains(&o.id) || od.kind(o) == Kind::General {
+            continue;
+        }
+        let is_target = charge.as_ref().is_some_and(|t| t.id == o.id);
+        if o.side == u.side {
+            if kind == Kind::General {
+                continue;
+            }
+            let skirm = kind == Kind::LightInfantry || od.kind(o) == Kind::LightInfantry;
+            if samples[1..].iter().any(|s| s.overlaps(&o.base)) && !skirm {
+                through_friends = true;
+            }
+            if final_base.overlaps(&o.base) {
+                intermixed.push(o.id.clone());
+            }
+            continue;
+        }
+        if is_target {
+            continue;
+        }
+        if samples[1..].iter().any(|s| s.overlaps(&o.base)) {
+            return illegal(format!("{} would pass through {}", u.name, o.name));
+        }
+        // Zones of control: none from units in combat or being charged, and skirmishers give
+        // way to formed troops.
+        if kind == Kind::General || !od.is_fighting_unit(o) || od.in_contact(b, o) {
+            continue;
+        }
+        if od.is_skirmishing(b, o) && kind != Kind::LightInfantry {
+            continue;
+        }
+        if u.base.distance(&o.base) < zoc - 0.5 {
+            continue;
+        }
+        if samples[1..].iter().any(|s| s.distance(&o.base) < zoc - 0.5) {
+            return illegal(format!(
+                "{} would come within {} inch of {} (zone of control)",
+                u.name,
+                od.num("zone_of_control"),
+                o.name
+            ));
+        }
+    }
+    let mut allowance = od.allowance(b, &u);
+    if on_road && u.formation == Formation::Column && charge.is_none() && !free {
+        allowance *= od.num("road_multiplier");
+    }
+    if kind == Kind::General {
+        allowance = od.num("general_move");
+    }
+    let left = (allowance - u.bound.spent).max(0.0);
+    let doubled = through_friends || crosses_stream;
+    let total = cost * if doubled { 2.0 } else { 1.0 };
+    if total > left + 0.01 {
+        return Err(RuleError::TooFar {
+            unit: u.id.clone(),
+            name: u.name.clone(),
+            distance: total,
+            allowance: left,
+            units: "inches".into(),
+        });
+    }
+    let mut disorder = Vec::new();
+    if !free && !why.is_empty() {
+        disorder.push(format!("entered {}", why.join(", ")));
+    }
+    if charge.is_some() && !free && (crosses_stream || crosses_obstacle) {
+        disorder.push("charged across an obstacle".into());
+    }
+    let mut going_why = why.clone();
+    if crosses_stream {
+        going_why.push("stream crossing".into());
+    }
+    if through_friends {
+        going_why.push("through friends".into());
+    }
+    Ok(OdPlan {
+        plan: MovePlan {
+            ends: vec![(u.id.clone(), final_base)],
+            starts: vec![(u.id.clone(), u.base)],
+            distance: total,
+            allowance: left,
+            going: Going {
+                bad: !going_why.is_empty(),
+                why: going_why,
+                road: on_road && allowance > od.allowance(b, &u),
+            },
+            contact,
+            cost: 0,
+        },
+        disorder,
+        intermixed,
+        charge: charge.map(|c| c.id),
+    })
+}
+
+pub fn do_move(
+    od: &OldDessauer,
+    b: &mut Battle,
+    out: &mut Vec<Event>,
+    id: &UnitId,
+    steps: &[Step],
+) -> Result<(), RuleError> {
+    let u = b.unit(id)?.clone();
+    if od.kind(&u) == Kind::RegimentalGun {
+        return shift_regimental_gun(od, b, out, &u, steps);
+    }
+    let p = plan(od, b, id, steps)?;
+    if p.charge.is_some() && !od.command_test(b, out, &u)? {
+        return Ok(());
+    }
+    let to = p.plan.ends[0].1;
+    b.emit(
+        out,
+        Event::Moved {
+            unit: id.clone(),
+            from: u.base,
+            to,
+            distance: p.plan.distance,
+            allowance: p.plan.allowance,
+            going: p.plan.going.describe(),
+            contact: p.charge.clone(),
+        },
+    );
+    carry(b, out, id, &u.base, &to);
+    if !u.status.disordered
+        && let Some(why) = p.disorder.first()
+    {
+        b.emit(
+            out,
+            Event::Disordered {
+                unit: id.clone(),
+                why: why.clone(),
+            },
+        );
+    }
+    intermix(od, b, out, id, &p.intermixed);
+    if let Some(t) = &p.charge {
+        charged(od, b, out, id, t)?;
+    }
+    skirmishers_give_way(od, b, out, id)?;
+    Ok(())
+}
+
+fn intermix(od: &OldDessauer, b: &mut Battle, out: &mut Vec<Event>, id: &UnitId, with: &[UnitId]) {
+    let _ = od;
+    for f in with {
+        for x in [id, f] {
+            if b.unit(x).is_ok_and(|u| !u.status.disordered) {
+                b.emit(
+                    out,
+                    Event::Disordered {
+                        unit: x.clone(),
+                        why: "intermixed with a friend".into(),
+                    },
+                );
+            }
+        }
+    }
+}
+
+/// A regimental gun shifts along its parent, freely, and may not fire this turn.
+fn shift_regimental_gun(
+    od: &OldDessauer,
+    b: &mut Battle,
+    out: &mut Vec<Event>,
+    u: &Unit,
+    steps: &[Step],
+) -> Result<(), RuleError> {
+    movement_phase(b, "move")?;
+    own_active(b, u)?;
+    let Some(pid) = &u.extra.parent else {
+        return illegal(format!("{} has no parent regiment", u.name));
+    };
+    let parent = b.unit(pid)?.clone();
+    let mut base = u.base;
+    for s in steps {
+        if matches!(s, Step::ToContact(_)) {
+            return illegal("regimental guns take no part in combat".into());
+        }
+        base = step_motion(b, &base, s)?.apply(&base, 1.0);
+    }
+    if base.distance(&parent.base) > CONTACT_EPS * 2.0 {
+        return illegal(format!("{} must stay touching {}", u.name, parent.name));
+    }
+    if !b.table.holds(&base)
+        || b.alive()
+            .any(|o| o.id != u.id && o.id != parent.id && base.overlaps(&o.base))
+    {
+        return illegal(format!("no room for {} there", u.name));
+    }
+    let _ = od;
+    b.emit(
+        out,
+        Event::Moved {
+            unit: u.id.clone(),
+            from: u.base,
+            to: base,
+            distance: 0.0,
+            allowance: 0.0,
+            going: "shifted along its regiment".into(),
+            contact: None,
+        },
+    );
+    Ok(())
+}
+
+/// A charge has reached its target: gunners may evade, skirmishers fall back.
+fn charged(
+    od: &OldDessauer,
+    b: &mut Battle,
+    out: &mut Vec<Event>,
+    id: &UnitId,
+    target: &UnitId,
+) -> Result<(), RuleError> {
+    let c = b.unit(id)?.clone();
+    let t = b.unit(target)?.clone();
+    if od.kind(&t) == Kind::Artillery {
+        let theirs = super::combat::points(od, b, &t, &c, true).1;
+        let mine = super::combat::points(od, b, &c, &t, true).1;
+        if od.kind(&c) == Kind::Cavalry || mine > theirs {
+            b.emit(
+                out,
+                Event::Destroyed {
+                    unit: target.clone(),
+                    reason: format!("the gunners evade {} and abandon their guns", c.name),
+                },
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Enemy skirmishers the unit charged or came within 1 inch of fall back, or are overrun.
+fn skirmishers_give_way(
+    od: &OldDessauer,
+    b: &mut Battle,
+    out: &mut Vec<Event>,
+    id: &UnitId,
+) -> Result<(), RuleError> {
+    let m = b.unit(id)?.clone();
+    let mk = od.kind(&m);
+    if !matches!(mk, Kind::Infantry | Kind::Cavalry) || !m.alive() {
+        return Ok(());
+    }
+    let zoc = b.scale.to_mm(od.num("skirmish_fallback"));
+    let near: Vec<UnitId> = b
+        .alive()
+        .filter(|s| {
+            s.side != m.side && od.is_skirmishing(b, s) && s.base.distance(&m.base) < zoc - 0.5
+        })
+        .map(|s| s.id.clone())
+        .collect();
+    for sid in near {
+        let s = b.unit(&sid)?.clone();
+        let free = mk == Kind::Infantry || od.in_rough(b, &s);
+        let escapes = if free {
+            true
+        } else {
+            let die = b.d6()?;
+            let need = od.int("skirmish_evade_need");
+            let passed = die as i32 >= need;
+            b.emit(
+                out,
+                Event::Test {
+                    unit: sid.clone(),
+                    test: TestKind::Evade,
+                    die,
+                    factors: vec![],
+                    need,
+                    passed,
+                },
+            );
+            passed
+        };
+        let dir = s.base.centre.minus(m.base.centre);
+        let dir = if dir.len() > 1e-3 {
+            dir.scale(1.0 / dir.len())
+        } else {
+            m.base.forward()
+        };
+        let gap = s.base.distance(&m.base);
+        let to = Base {
+            centre: s.base.centre.plus(dir.scale(zoc - gap + 1.0)),
+            ..s.base
+        };
+        let blocked = !b.table.holds(&to)
+            || b.alive().any(|o| {
+                o.id != sid
+                    && o.id != m.id
+                    && od.kind(o) != Kind::General
+                    && to.overlaps(&o.base)
+                    && o.side != s.side
+            });
+        if escapes && !blocked {
+            b.emit(
+                out,
+                Event::Fled {
+                    unit: sid.clone(),
+                    from: s.base,
+                    to,
+                },
+            );
+        } else {
+            b.emit(
+                out,
+                Event::Destroyed {
+                    unit: sid,
+                    reason: format!("skirmishers overrun by {}", m.name),
+                },
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Change formation, then facing.
+pub fn form(
+    od: &OldDessauer,
+    b: &mut Battle,
+    out: &mut Vec<Event>,
+    id: &UnitId,
+    formation: Formation,
+    turn: f32,
+) -> Result<(), RuleError> {
+    movement_phase(b, "change formation")?;
+    let u = b.unit(id)?.clone();
+    own_active(b, &u)?;
+    let kind = od.kind(&u);
+    if u.bound.spent == f32::MAX {
+        return illegal(format!("{} failed its command test and halts", u.name));
+    }
+    if od.in_contact(b, &u) {
+        return illegal(format!(
+            "{} is in combat: no change of frontage or facing",
+            u.name
+        ));
+    }
+    if u.bound.formed {
+        return illegal(format!(
+            "{} has already changed formation this turn",
+            u.name
+        ));
+    }
+    let allowed: &[Formation] = match kind {
+        Kind::Infantry => &[
+            Formation::Line,
+            Formation::Column,
+            Formation::Square,
+            Formation::Conformed,
+        ],
+        Kind::Cavalry => &[Formation::Line, Formation::Column, Formation::Conformed],
+        Kind::Artillery if !u.status.limbered => &[Formation::Line],
+        Kind::LightInfantry => &[Formation::Skirmish],
+        _ => &[],
+    };
+    if !allowed.contains(&formation) {
+        return illegal(format!("{} cannot form {:?}", u.name, formation));
+    }
+    let turn = norm_deg(turn);
+    if ![0.0f32, 90.0, -90.0, 180.0]
+        .iter()
+        .any(|t| (turn - t).abs() < 0.01)
+    {
+        return illegal("a change of facing is 90 or 180 degrees".into());
+    }
+    if formation == u.formation && turn.abs() < 0.01 {
+        return illegal(format!(
+            "{} is already in that formation and facing",
+            u.name
+        ));
+    }
+    let allowance = od.allowance(b, &u);
+    let cost = allowance * od.num("form_cost");
+    if u.bound.spent + cost > allowance + 0.01 {
+        return illegal(format!(
+            "{} has moved too far to change formation ({:.1} of {:.0} inches used)",
+            u.name, u.bound.spent, allowance
+        ));
+    }
+    let to = rebuild(od, &u, formation, turn);
+    if !b.table.holds(&to) {
+        return illegal(format!("no room on the table for {} to form so", u.name));
+    }
+    let mine = carried(b, id);
+    let mut intermixed = Vec::new();
+    for o in b.alive() {
+        if o.id == u.id || mine.contains(&o.id) || od.kind(o) == Kind::General {
+            continue;
+        }
+        if to.overlaps(&o.base) {
+            if o.side != u.side {
+                return illegal(format!("{} would overlap {}", u.name, o.name));
+            }
+            intermixed.push(o.id.clone());
+        }
+    }
+    if !od.command_test(b, out, &u)? {
+        return Ok(());
+    }
+    b.emit(
+        out,
+        Event::Reformed {
+            unit: id.clone(),
+            formation,
+            from: u.base,
+            to,
+            cost,
+        },
+    );
+    carry(b, out, id, &u.base, &to);
+    intermix(od, b, out, id, &intermixed);
+    Ok(())
+}
+
+/// Guns unlimber: they stand in line and never limber again.
+pub fn unlimber(
+    od: &OldDessauer,
+    b: &mut Battle,
+    out: &mut Vec<Event>,
+    id: &UnitId,
+) -> Result<(), RuleError> {
+    movement_phase(b, "unlimber")?;
+    let u = b.unit(id)?.clone();
+    own_active(b, &u)?;
+    if od.kind(&u) != Kind::Artillery || !u.status.limbered {
+        return illegal(format!("{} is not limbered guns", u.name));
+    }
+    let to = rebuild(od, &u, Formation::Line, 0.0);
+    if !b.table.holds(&to) || b.alive().any(|o| o.id != u.id && to.overlaps(&o.base)) {
+        return illegal(format!("no room for {} to unlimber", u.name));
+    }
+    b.emit(out, Event::Unlimbered { unit: id.clone() });
+    b.emit(
+        out,
+        Event::Reformed {
+            unit: id.clone(),
+            formation: Formation::Line,
+            from: u.base,
+            to,
+            cost: od.allowance(b, &u),
+        },
+    );
+    Ok(())
+}
+
+/// Where a unit pushed `dist_mm` along `dir` ends up, and what it met on the way.
+struct Retreat {
+    to: Base,
+    /// Why it is eliminated, if it is.
+    eliminated: Option<String>,
+    disordered_friends: Vec<UnitId>,
+}
+
+fn retreat(od: &OldDessauer, b: &Battle, u: &Unit, dir: Pt, dist_mm: f32) -> Retreat {
+    let gap_enemy = b.scale.to_mm(od.num("recoil_gap_enemy")) / 2.0;
+    let gap_friend = b.scale.to_mm(od.num("recoil_gap_friend")) / 2.0;
+    let max = b.scale.to_mm(od.num("recoil_max"));
+    let inch = b.scale.to_mm(1.0);
+    let mine = carried(b, &u.id);
+    let others: Vec<&Unit> = b
+        .alive()
+        .filter(|o| o.id != u.id && !mine.contains(&o.id) && od.kind(o) != Kind::General)
+        .collect();
+    let near_start: Vec<UnitId> = others
+        .iter()
+        .filter(|o| o.side != u.side && u.base.distance(&o.base) <= gap_enemy + CONTACT_EPS)
+        .map(|o| o.id.clone())
+        .collect();
+    let mut dist = dist_mm;
+    let mut res = Retreat {
+        to: u.base,
+        eliminated: None,
+        disordered_friends: Vec::new(),
+    };
+    loop {
+        let n = (dist / 2.0).ceil().clamp(1.0, 500.0) as usize;
+        let mut eliminated = None;
+        let mut friends = Vec::new();
+        let mut last = u.base;
+        for k in 1..=n {
+            let s = Base {
+                centre: u.base.centre.plus(dir.scale(dist * k as f32 / n as f32)),
+                ..u.base
+            };
+            if !b.table.holds(&s) {
+                eliminated = Some("driven off the table".to_string());
+                break;
+            }
+            for o in &others {
+                let d = s.distance(&o.base);
+                if o.side != u.side {
+                    if !near_start.contains(&o.id) && d < gap_enemy - 0.01 {
+                        eliminated = Some(format!("no 2-inch gap to recoil past {}", o.name));
+                    }
+                } else if d < gap_friend - 0.01 && !friends.contains(&o.id) {
+                    friends.push(o.id.clone());
+                }
+            }
+            if eliminated.is_some() {
+                break;
+            }
+            last = s;
+        }
+        res.to = last;
+        res.eliminated = eliminated;
+        res.disordered_friends = friends;
+        let stuck = others
+            .iter()
+            .any(|o| o.side == u.side && last.overlaps(&o.base));
+        if res.eliminated.is_some() || !stuck || dist + inch > max {
+            break;
+        }
+        dist += inch;
+    }
+    if od.kind(u) == Kind::LightInfantry {
+        res.disordered_friends.clear();
+    }
+    res
+}
+
+/// Recoil moves away from `cause`, with their rout hits.
+pub fn recoil(
+    od: &OldDessauer,
+    b: &mut Battle,
+    out: &mut Vec<Event>,
+    id: &UnitId,
+    cause: Pt,
+    moves: u32,
+) -> Result<(), RuleError> {
+    let u = b.unit(id)?.clone();
+    if moves == 0 || !u.alive() {
+        return Ok(());
+    }
+    let d = u.base.centre.minus(cause);
+    let dir = if d.len() > 1e-3 {
+        d.scale(1.0 / d.len())
+    } else {
+        u.base.forward().scale(-1.0)
+    };
+    let dist = b.scale.to_mm(od.num("recoil_move") * moves as f32);
+    let r = retreat(od, b, &u, dir, dist);
+    move_back(od, b, out, &u, r, moves)
+}
+
+fn move_back(
+    od: &OldDessauer,
+    b: &mut Battle,
+    out: &mut Vec<Event>,
+    u: &Unit,
+    r: Retreat,
+    rout_hits: u32,
+) -> Result<(), RuleError> {
+    b.emit(
+        out,
+        Event::Recoiled {
+            unit: u.id.clone(),
+            from: u.base,
+            to: r.to,
+        },
+    );
+    carry(b, out, &u.id, &u.base, &r.to);
+    for f in &r.disordered_friends {
+        if b.unit(f).is_ok_and(|f| !f.status.disordered) {
+            b.emit(
+                out,
+                Event::Disordered {
+                    unit: f.clone(),
+                    why: format!("{} recoiled through it", u.name),
+                },
+            );
+        }
+    }
+    if let Some(why) = r.eliminated {
+        b.emit(
+            out,
+            Event::Destroyed {
+                unit: u.id.clone(),
+                reason: why,
+            },
+        );
+        return Ok(());
+    }
+    od.take_losses(b, out, &u.id, rout_hits, "rout hits")
+}
+
+/// Voluntary fallback: straight back, shaken, a rout hit per 6-inch segment past the first.
+pub fn fallback(
+    od: &OldDessauer,
+    b: &mut Battle,
+    out: &mut Vec<Event>,
+    id: &UnitId,
+    distance: f32,
+) -> Result<(), RuleError> {
+    if !od.opt("voluntary_fallback") {
+        return illegal("voluntary fallback is an optional rule not in use in this battle".into());
+    }
+    movement_phase(b, "fall back")?;
+    let u = b.unit(id)?.clone();
+    own_active(b, &u)?;
+    if !od.is_fighting_unit(&u) {
+        return illegal(format!("{} cannot fall back", u.name));
+    }
+    if od.in_contact(b, &u) {
+        return illegal(format!("{} is in combat and may not fall back", u.name));
+    }
+    if u.bound.moved || u.bound.formed {
+        return illegal(format!("{} has already moved this turn", u.name));
+    }
+    if !(distance.is_finite() && distance > 0.0 && distance <= od.num("recoil_max")) {
+        return illegal(format!(
+            "a fallback is more than 0 and at most {} inches",
+            od.num("recoil_max")
+        ));
+    }
+    let reach = b.scale.to_mm(od.num("fallback_general"));
+    if !b.alive().any(|g| {
+        g.side == u.side
+            && od.kind(g) == Kind::General
+            && u.base.distance_to_point(g.base.centre) <= reach
+    }) {
+        return illegal(format!(
+            "{} needs a general within {} inches to fall back",
+            u.name,
+            od.num("fallback_general")
+        ));
+    }
+    let r = retreat(
+        od,
+        b,
+        &u,
+        u.base.forward().scale(-1.0),
+        b.scale.to_mm(distance),
+    );
+    if let Some(why) = &r.eliminated {
+        return illegal(format!("{} cannot fall back so far: {why}", u.name));
+    }
+    let segments = (distance / od.num("fallback_segment")).ceil() as u32;
+    if !u.status.shaken {
+        b.emit(out, Event::Shaken { unit: id.clone() });
+    }
+    move_back(od, b, out, &u, r, segments.saturating_sub(1))
+}

@@ -1,0 +1,488 @@
+//! Shooting: a die per front-rank stand in range, arc and clear line; morale against the hits.
+
+use super::layout::stand_bases;
+use super::{Kind, OldDessauer, Outlook, OutlookLine, exactly, grade, nearest_point};
+use crate::rules::battle::Battle;
+use crate::rules::command::{Event, Factor, RuleError, TestKind};
+use crate::rules::geometry::{CONTACT_EPS, Pt, point_segment_distance, segment_hits_base};
+use crate::rules::model::{Formation, Phase, Unit, UnitId};
+use crate::rules::ruleset::dbn::own_active;
+use crate::rules::terrain::FeatureKind;
+
+/// A shooting about to happen.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Setup {
+    pub stands: u32,
+    pub dice: u32,
+    pub need: u8,
+    pub factors: Vec<Factor>,
+}
+
+fn illegal<T>(s: String) -> Result<T, RuleError> {
+    Err(RuleError::Illegal(s))
+}
+
+fn is_gun(od: &OldDessauer, u: &Unit) -> bool {
+    matches!(od.kind(u), Kind::Artillery | Kind::RegimentalGun)
+}
+
+/// Terrain lets a line from `from` reach `target`: woods at most 4 inches deep, no town or
+/// village between, no hill higher than both ends.
+pub fn sight_clear(od: &OldDessauer, b: &Battle, from: Pt, target: &Unit, shooter: &Unit) -> bool {
+    let to = nearest_point(&target.base, from);
+    let mut woods = 0.0;
+    let (lf, lt) = (b.terrain.level_at(from), b.terrain.level_at(to));
+    for f in &b.terrain.features {
+        match f.kind {
+            FeatureKind::Woods => woods += f.inside_length(from, to),
+            FeatureKind::Town | FeatureKind::Village => {
+                if f.inside_length(from, to) > 0.5
+                    && !f.contains(shooter.base.centre)
+                    && !f.contains(target.base.centre)
+                {
+                    return false;
+                }
+            }
+            FeatureKind::Hill => {
+                if f.level > lf.max(lt) && f.inside_length(from, to) > 0.5 {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    woods <= b.scale.to_mm(od.num("woods_visibility")) + 0.01
+}
+
+/// Dense: two or more stands deep, or shot from within 22.5 degrees of its frontage line.
+fn dense(od: &OldDessauer, target: &Unit, from: Pt, to: Pt) -> bool {
+    let deep = match target.formation {
+        Formation::Column => od.kind(target) != Kind::LightInfantry && target.stands.len() >= 2,
+        Formation::Square => true,
+        _ => false,
+    };
+    let d = to.minus(from);
+    let len = d.len();
+    if deep || len < 1e-3 {
+        return deep;
+    }
+    let cos = (d.dot(target.base.right()) / len).abs();
+    cos >= od.num("enfilade_angle").to_radians().cos()
+}
+
+/// Does anything block the line from `a` to `p`? Returns the blocker's name, or the gap used.
+enum Line {
+    Clear,
+    Gap(UnitId, UnitId),
+    Blocked(String),
+}
+
+fn line_of_fire(od: &OldDessauer, b: &Battle, s: &Unit, t: &Unit, a: Pt, p: Pt) -> Line {
+    let gun = is_gun(od, s);
+    let lvl = b.terrain.level_at(s.base.centre);
+    let range = a.dist(p);
+    let others: Vec<&Unit> = b
+        .alive()
+        .filter(|o| {
+            o.id != s.id
+                && o.id != t.id
+                && od.kind(o) != Kind::General
+                && o.extra.parent.as_ref() != Some(&s.id)
+        })
+        .collect();
+    for o in &others {
+        if !segment_hits_base(a, p, &o.base) {
+            continue;
+        }
+        if o.side != s.side && is_gun(od, o) {
+            continue;
+        }
+        if gun && od.is_skirmishing(b, o) {
+            continue;
+        }
+        if gun && b.terrain.level_at(o.base.centre) < lvl {
+            if o.side != s.side {
+                continue;
+            }
+            let far = o
+                .base
+                .corners()
+                .iter()
+                .map(|c| a.dist(*c))
+                .fold(0.0, f32::max);
+            if range >= 2.0 * far {
+                continue;
+            }
+        }
+        return Line::Blocked(o.name.clone());
+    }
+    // Gaps: two units straddling the middle of the line.
+    let gap_need = b.scale.to_mm(od.num("fire_gap"));
+    let dir = p.minus(a);
+    let len2 = dir.dot(dir).max(1e-6);
+    let mid = |o: &Unit| {
+        let q = super::nearest_point(&o.base, a.lerp(p, 0.5));
+        let t = q.minus(a).dot(dir) / len2;
+        (t, dir.cross(o.base.centre.minus(a)).signum())
+    };
+    let near: Vec<(&Unit, f32, f32)> = others
+        .iter()
+        .filter(|o| {
+            point_segment_distance(super::nearest_point(&o.base, a.lerp(p, 0.5)), a, p) < gap_need
+        })
+        .map(|o| {
+            let (t, side) = mid(o);
+            (*o, t, side)
+        })
+        .filter(|(_, t, _)| (0.1..=0.9).contains(t))
+        .collect();
+    let mut best: Option<(f32, &Unit, &Unit)> = None;
+    for (i, (x, _, sx)) in near.iter().enumerate() {
+        for (y, _, sy) in near.iter().skip(i + 1) {
+            if sx == sy {
+                continue;
+            }
+            let g = x.base.distance(&y.base);
+            if best.is_none_or(|(bg, _, _)| g < bg) {
+                best = Some((g, x, y));
+            }
+        }
+    }
+    match best {
+        Some((g, x, y)) if g < gap_need - 0.01 => Line::Blocked(format!(
+            "the gap between {} and {} is under 2 inches",
+            x.name, y.name
+        )),
+        Some((_, x, y)) => {
+            let (m, n) = if x.id < y.id { (x, y) } else { (y, x) };
+            Line::Gap(m.id.clone(), n.id.clone())
+        }
+        None => Line::Clear,
+    }
+}
+
+/// Who may shoot, with how many dice and needing what; or why not.
+pub fn setup(od: &OldDessauer, b: &Battle, sid: &UnitId, tid: &UnitId) -> Result<Setup, RuleError> {
+    if b.phase != Phase::Firing {
+        return Err(RuleError::WrongPhase {
+            command: "shoot".into(),
+            phase: b.phase,
+        });
+    }
+    let s = b.unit(sid)?.clone();
+    let t = b.unit(tid)?.clone();
+    own_active(b, &s)?;
+    let kind = od.kind(&s);
+    match kind {
+        Kind::Cavalry => return illegal(format!("{}: cavalry may not shoot", s.name)),
+        Kind::General => return illegal(format!("{} is a general", s.name)),
+        _ => {}
+    }
+    if s.bound.fired {
+        return Err(RuleError::AlreadyActed {
+            unit: s.id.clone(),
+            what: "shot".into(),
+        });
+    }
+    if s.bound.charged {
+        return illegal(format!("{} charged this turn and may not shoot", s.name));
+    }
+    if s.status.shaken {
+        return illegal(format!("{} is shaken and may not shoot", s.name));
+    }
+    if od.in_contact(b, &s) {
+        return illegal(format!("{} is in combat", s.name));
+    }
+    let allowance = od.allowance(b, &s);
+    let moved = s.bound.moved || s.bound.formed || s.bound.spent > 0.0;
+    match kind {
+        Kind::Artillery if s.status.limbered => {
+            return illegal(format!("{} is limbered", s.name));
+        }
+        Kind::Artillery | Kind::RegimentalGun if moved || s.bound.limber_changed => {
+            return illegal(format!("{}: guns may not move and shoot", s.name));
+        }
+        Kind::Infantry | Kind::LightInfantry
+            if s.bound.spent > allowance * od.num("half_speed") + 0.01 =>
+        {
+            return illegal(format!(
+                "{} moved more than half speed and may not shoot",
+                s.name
+            ));
+        }
+        _ => {}
+    }
+    if t.side == s.side || !t.alive() || od.kind(&t) == Kind::General {
+        return illegal(format!("{} cannot shoot at {}", s.name, t.name));
+    }
+    if od.in_contact(b, &t) && !hanging_flank(od, b, &t) {
+        return illegal(format!(
+            "{} is in combat without a hanging flank: no shooting into the melee",
+            t.name
+        ));
+    }
+    let inch = b.scale.to_mm(1.0);
+    let range = match kind {
+        Kind::Artillery => od.num("gun_range"),
+        Kind::RegimentalGun => od.num("regimental_gun_range"),
+        _ => od.num("musket_range"),
+    } * inch;
+    let garrison = od.is_foot(&s) && od.in_town(b, &s);
+    let bases = stand_bases(od, &s);
+    let cap = if garrison {
+        ((s.stands.len() as f32) * od.num("town_fire_fraction")).ceil() as usize
+    } else if s.formation == Formation::Square {
+        s.stands.len().div_ceil(4).max(1)
+    } else if s.formation == Formation::Column && kind != Kind::LightInfantry {
+        1
+    } else {
+        usize::MAX
+    };
+    let min = od.num("min_figures_to_shoot") as u32;
+    let half = od.num("arc_half_angle");
+    let mut gaps: Vec<(UnitId, UnitId)> = Vec::new();
+    let mut stands = 0u32;
+    let mut dice = 0u32;
+    let mut why = String::new();
+    for (i, sb) in bases.iter().enumerate() {
+        if stands as usize >= cap {
+            break;
+        }
+        if s.formation == Formation::Column && kind != Kind::LightInfantry && i > 0 {
+            break;
+        }
+        if s.stands.get(i).map(|x| x.figures).unwrap_or(0) < min {
+            continue;
+        }
+        let a = if garrison {
+            sb.centre
+        } else {
+            sb.front_centre()
+        };
+        let p = nearest_point(&t.base, a);
+        if a.dist(p) > range + 0.01 {
+            why = format!("{} is out of range", t.name);
+            continue;
+        }
+        if !garrison && !sb.in_arc(&t.base, half) {
+            why = format!("{} is not within 45 degrees of the front", t.name);
+            continue;
+        }
+        if !sight_clear(od, b, a, &t, &s) {
+            why = format!("{} cannot be seen (terrain)", t.name);
+            continue;
+        }
+        match line_of_fire(od, b, &s, &t, a, p) {
+            Line::Blocked(n) => {
+                why = format!("the line of fire is blocked by {n}");
+                continue;
+            }
+            Line::Gap(x, y) => {
+                if gaps.contains(&(x.clone(), y.clone())) {
+                    why = "only one stand may shoot through each gap".into();
+                    continue;
+                }
+                gaps.push((x, y));
+            }
+            Line::Clear => {}
+        }
+        stands += 1;
+        dice += if is_gun(od, &s) && dense(od, &t, a, p) {
+            od.num("dense_dice") as u32
+        } else {
+            1
+        };
+    }
+    if stands == 0 {
+        return illegal(if why.is_empty() {
+            format!("no stand of {} can shoot at {}", s.name, t.name)
+        } else {
+            format!("{} cannot shoot: {why}", s.name)
+        });
+    }
+    if od.kind(&t) == Kind::RegimentalGun {
+        dice = dice.min(1);
+    }
+    let mut factors = Vec::new();
+    if s.status.disordered && !od.is_skirmishing(b, &s) {
+        factors.push(od.shooting_factor("disordered"));
+    }
+    if od.is_foot(&s) && moved {
+        factors.push(od.shooting_factor("moved"));
+    }
+    if od.in_cover(b, &t) {
+        factors.push(od.shooting_factor("cover"));
+    } else if od.is_skirmishing(b, &t) {
+        factors.push(od.shooting_factor("skirmish_target"));
+    }
+    let base = if kind == Kind::RegimentalGun {
+        od.int("regimental_gun_need")
+    } else {
+        od.int("shoot_need")
+    };
+    let sum: i32 = factors.iter().map(|f| f.value).sum();
+    let need = (base - sum).clamp(1, 6) as u8;
+    Ok(Setup {
+        stands,
+        dice,
+        need,
+        factors,
+    })
+}
+
+/// A unit in combat may be shot at only with a hanging flank of enough figures or guns.
+fn hanging_flank(od: &OldDessauer, b: &Battle, t: &Unit) -> bool {
+    let enemies = od.enemies_in_contact(b, t);
+    let free: Vec<u32> = stand_bases(od, t)
+        .iter()
+        .zip(t.stands.iter())
+        .filter(|(sb, _)| enemies.iter().all(|e| sb.distance(&e.base) > CONTACT_EPS))
+        .map(|(_, st)| st.figures)
+        .collect();
+    match od.kind(t) {
+        Kind::Artillery => free.len() as f32 >= od.num("hanging_flank_guns"),
+        Kind::Cavalry => free.iter().sum::<u32>() as f32 >= od.num("hanging_flank_horse"),
+        _ => free.iter().sum::<u32>() as f32 >= od.num("hanging_flank_foot"),
+    }
+}
+
+pub fn fire(
+    od: &OldDessauer,
+    b: &mut Battle,
+    out: &mut Vec<Event>,
+    sid: &UnitId,
+    tid: &UnitId,
+) -> Result<(), RuleError> {
+    let st = setup(od, b, sid, tid)?;
+    let mut dice = Vec::new();
+    for _ in 0..st.dice {
+        dice.push(b.d6()?);
+    }
+    let hits = dice.iter().filter(|&&d| d >= st.need).count() as u32;
+    b.emit(
+        out,
+        Event::Volley {
+            shooter: sid.clone(),
+            target: tid.clone(),
+            stands: st.stands,
+            dice,
+            factors: st.factors,
+            need: st.need,
+            hits,
+        },
+    );
+    od.take_losses(b, out, tid, hits, "shooting hits")?;
+    od.general_danger(b, out, tid, hits)
+}
+
+/// The passive side's units shot at this turn each test once against all their hits.
+pub fn morale_tests(
+    od: &OldDessauer,
+    b: &mut Battle,
+    out: &mut Vec<Event>,
+) -> Result<(), RuleError> {
+    let ids: Vec<UnitId> = b
+        .alive()
+        .filter(|u| {
+            u.side != b.active
+                && matches!(
+                    od.kind(u),
+                    Kind::Infantry | Kind::LightInfantry | Kind::Cavalry | Kind::Artillery
+                )
+                && u.bound.shot_by.iter().map(|x| x.1).sum::<u32>() > 0
+        })
+        .map(|u| u.id.clone())
+        .collect();
+    for id in ids {
+        let u = b.unit(&id)?.clone();
+        if !u.alive() {
+            continue;
+        }
+        let hits: u32 = u.bound.shot_by.iter().map(|x| x.1).sum();
+        let base = match grade(u.class) {
+            2 => od.int("morale_need_crack"),
+            1 => od.int("morale_need_regular"),
+            _ => od.int("morale_need_poor"),
+        };
+        let per = od.factor("morale_per_hit", "");
+        let mut factors = vec![Factor {
+            name: if hits == 1 {
+                "1 hit".into()
+            } else {
+                format!("{hits} hits")
+            },
+            value: per.value * hits as i32,
+            source: per.source,
+        }];
+        factors.extend(od.leadership(b, &u));
+        if !od.in_command(b, &u) {
+            factors.push(od.factor("out_of_command", "Out of command"));
+        }
+        let sum: i32 = factors.iter().map(|f| f.value).sum();
+        let die = b.d6()?;
+        let need = base - sum;
+        let passed = die as i32 >= need;
+        b.emit(
+            out,
+            Event::Test {
+                unit: id.clone(),
+                test: TestKind::Morale,
+                die,
+                factors,
+                need,
+                passed,
+            },
+        );
+        if passed {
+            continue;
+        }
+        if !u.status.shaken {
+            b.emit(out, Event::Shaken { unit: id.clone() });
+        }
+        let moves = hits / od.num("recoils_per_hits").max(1.0) as u32;
+        let cause = u
+            .bound
+            .shot_by
+            .iter()
+            .max_by_key(|x| x.1)
+            .and_then(|x| b.unit(&x.0).ok())
+            .map(|s| s.base.centre)
+            .unwrap_or(u.base.front_centre().plus(u.base.forward()));
+        super::movement::recoil(od, b, out, &id, cause, moves)?;
+    }
+    Ok(())
+}
+
+/// The dice, need and chance of each number of hits.
+pub fn outlook(
+    od: &OldDessauer,
+    b: &Battle,
+    sid: &UnitId,
+    tid: &UnitId,
+) -> Result<Outlook, RuleError> {
+    let st = setup(od, b, sid, tid)?;
+    let (s, t) = (b.unit(sid)?, b.unit(tid)?);
+    let chances = (0..=st.dice)
+        .map(|k| {
+            (
+                if k == 1 {
+                    "1 hit".to_string()
+                } else {
+                    format!("{k} hits")
+                },
+                exactly(st.dice, st.need, k),
+            )
+        })
+        .collect();
+    Ok(Outlook {
+        lines: vec![OutlookLine {
+            unit: s.name.clone(),
+            target: t.name.clone(),
+            dice: st.dice,
+            need: st.need,
+            factors: st.factors,
+            points: None,
+        }],
+        chances,
+    })
+}
