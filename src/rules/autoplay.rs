@@ -4,7 +4,7 @@
 use super::battle::Battle;
 use super::command::{Command, Event, Step};
 use super::geometry::Corner;
-use super::model::{Phase, UnitId};
+use super::model::{Formation, Phase, UnitId};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -49,7 +49,19 @@ impl AutoPlayer {
                             steps: vec![Step::ToContact(e.clone())],
                         });
                     }
-                    let d = [50.0, 100.0, 150.0, 200.0, 300.0][self.pick(5)];
+                    let d = if b.scale.unit == "inches" {
+                        [1.0, 2.0, 3.0, 4.0, 6.0][self.pick(5)]
+                    } else {
+                        [50.0, 100.0, 150.0, 200.0, 300.0][self.pick(5)]
+                    };
+                    if b.rules.old_dessauer().is_some() {
+                        let f = [Formation::Line, Formation::Column][self.pick(2)];
+                        out.push(Command::Form {
+                            unit: u.clone(),
+                            formation: f,
+                            turn: 0.0,
+                        });
+                    }
                     out.push(Command::Move {
                         unit: u.clone(),
                         steps: vec![Step::Advance(d)],

@@ -185,7 +185,17 @@ pub fn describe(b: &Battle, e: &Event) -> String {
             format!("{} takes {hits} hit(s), {total} in all", u(unit))
         }
         Event::Shaken { unit } => format!("{} is shaken", u(unit)),
-        Event::Recoiled { unit, .. } => format!("{} recoils", u(unit)),
+        Event::Recoiled { unit, from, to } => {
+            let d = b.scale.from_mm(from.centre.dist(to.centre));
+            if b.scale.unit == "inches" {
+                format!("{} recoils {d:.1} inches", u(unit))
+            } else {
+                format!("{} recoils {d:.0} {}", u(unit), b.scale.unit)
+            }
+        }
+        Event::Fled { unit, .. } if b.rules.old_dessauer().is_some() => {
+            format!("{} falls back out of reach", u(unit))
+        }
         Event::Fled { unit, .. } => format!("{} flees", u(unit)),
         Event::Pursued {
             unit, continuing, ..

@@ -76,7 +76,8 @@ pub fn parse(text: &str, file: &str) -> Result<Battle, Vec<Diagnostic>> {
             message,
         }]
     };
-    let save: Save = ron::from_str(text)
+    let save: Save = super::scenario::ron_options()
+        .from_str(text)
         .map_err(|e| d(e.span.start.line, e.span.start.col, e.code.to_string()))?;
     if save.volley_save != SAVE_VERSION {
         return Err(d(
@@ -114,14 +115,16 @@ pub fn load(path: &Path) -> Result<Battle, Vec<Diagnostic>> {
 
 /// Parses an order file: a RON list of commands.
 pub fn parse_orders(text: &str, file: &str) -> Result<Vec<Command>, Vec<Diagnostic>> {
-    ron::from_str::<Vec<Command>>(text).map_err(|e| {
-        vec![Diagnostic {
-            file: file.to_string(),
-            line: e.span.start.line,
-            col: e.span.start.col,
-            message: e.code.to_string(),
-        }]
-    })
+    super::scenario::ron_options()
+        .from_str::<Vec<Command>>(text)
+        .map_err(|e| {
+            vec![Diagnostic {
+                file: file.to_string(),
+                line: e.span.start.line,
+                col: e.span.start.col,
+                message: e.code.to_string(),
+            }]
+        })
 }
 
 /// What kind of file a text is, by its first significant token.

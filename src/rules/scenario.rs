@@ -128,6 +128,12 @@ pub struct RawUnit {
     /// A regimental gun's parent regiment.
     #[serde(default)]
     pub parent: Option<String>,
+    /// Starts disordered.
+    #[serde(default)]
+    pub disordered: bool,
+    /// Starts shaken.
+    #[serde(default)]
+    pub shaken: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -214,7 +220,7 @@ pub fn parse(text: &str, file: &str) -> Result<Battle, Vec<Diagnostic>> {
         col,
         message,
     };
-    let raw: RawScenario = ron::from_str(text).map_err(|e| {
+    let raw: RawScenario = ron_options().from_str(text).map_err(|e| {
         vec![diag(
             (e.span.start.line, e.span.start.col),
             e.code.to_string(),
@@ -566,7 +572,8 @@ pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Battle, Vec<Di
                 limbered: u.limbered,
                 undeployed,
                 hits: u.hits,
-                shaken: u.hits >= 2,
+                shaken: u.hits >= 2 || u.shaken,
+                disordered: u.disordered,
                 ..Status::default()
             },
             bound: BoundState::default(),
@@ -783,4 +790,9 @@ fn od_unit_check(
         return Err("give losses as figures in 'stands', not as hits".into());
     }
     Ok(())
+}
+
+/// RON as volley reads it: optional fields may be written without `Some(...)`.
+pub fn ron_options() -> ron::Options {
+    ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
 }

@@ -2,10 +2,10 @@
 //! front-rank stand, morale against shooting, combat points and rounds of combat with recoils and
 //! pursuit, the turn of an active and a passive side, and the optional rules as switches.
 
-mod combat;
-mod layout;
-mod movement;
-mod shooting;
+pub mod combat;
+pub mod layout;
+pub mod movement;
+pub mod shooting;
 
 pub use layout::{footprint, stand_bases};
 

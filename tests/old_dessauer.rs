@@ -1,0 +1,575 @@
+//! Old Dessauer: the seed's two worked examples through `volley run`, a case per modifier and
+//! table row, movement, shooting, morale, and the scenarios played to a result.
+
+use std::process::Command as Proc;
+use volley::rules::battle::Battle;
+use volley::rules::command::{Command, Event, Step, TestKind};
+use volley::rules::model::{Formation, Phase, UnitId};
+use volley::rules::ruleset::old_dessauer::{OldDessauer, combat, shooting};
+use volley::rules::scenario;
+
+fn volley(args: &[&str]) -> serde_json::Value {
+    let out = Proc::new(env!("CARGO_BIN_EXE_volley"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn unit<'a>(v: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
+    v["units"].as_array().unwrap().iter().find(|u| u["id"] == id).unwrap()
+}
+
+fn events<'a>(v: &'a serde_json::Value, kind: &str) -> Vec<&'a serde_json::Value> {
+    v["events"].as_array().unwrap().iter().filter(|e| e["kind"] == kind).collect()
+}
+
+/// Seed, Example of Fire: 11 figures roll 4 dice, disordered needs 6s, 2 hits; crack grenadiers
+/// need 3-6 against two hits, roll a 1: shaken, one 2-inch recoil, one rout hit.
+#[test]
+fn example_of_fire_reproduces_every_number() {
+    let v = volley(&[
+        "run",
+        "tests/old_dessauer/fire_example.ron",
+        "--orders",
+        "tests/old_dessauer/fire_example_orders.ron",
+        "--dice",
+        "6,6,2,3,1",
+        "--json",
+    ]);
+    let volley = events(&v, "Volley")[0];
+    assert_eq!(volley["stands"], 4);
+    assert_eq!(volley["dice"].as_array().unwrap().len(), 4);
+    assert_eq!(volley["need"], 6);
+    assert_eq!(volley["factors"][0]["value"], -1);
+    assert_eq!(volley["hits"], 2);
+    let test = events(&v, "Test")[0];
+    assert_eq!(test["test"], "Morale");
+    assert_eq!(test["need"], 3, "crack need 1-6, -2 for two hits: 3-6");
+    assert_eq!(test["die"], 1);
+    assert_eq!(test["passed"], false);
+    assert_eq!(events(&v, "Shaken").len(), 1);
+    let r = events(&v, "Recoiled")[0];
+    let dy = r["to"]["centre"]["y"].as_f64().unwrap() - r["from"]["centre"]["y"].as_f64().unwrap();
+    assert!((dy - 50.8).abs() < 0.1, "one recoil move of 2 inches: {dy}");
+    let losses = events(&v, "Losses");
+    assert_eq!(losses[0]["figures"], 2);
+    assert_eq!(losses[1]["figures"], 1);
+    assert_eq!(losses[1]["why"], "rout hits");
+    let g = unit(&v, "au-gren");
+    assert_eq!(g["figures"], 9);
+    assert_eq!(g["shaken"], true);
+}
+
+/// Seed, Example of Combat: cuirassiers 4 + 1 grade = 5, musketeers 2 + 3 steady regular
+/// defensive fire = 5, even: 5-6 each. 4 dice score 2, 6 dice score 1: the infantry lose, are
+/// shaken, recoil once and take a rout hit; the cavalry pursue and will strike double.
+#[test]
+fn example_of_combat_reproduces_every_number() {
+    let v = volley(&[
+        "run",
+        "tests/old_dessauer/combat_example.ron",
+        "--orders",
+        "tests/old_dessauer/combat_example_orders.ron",
+        "--dice",
+        "5,6,1,2,6,1,2,3,4,2",
+        "--json",
+    ]);
+    let m = events(&v, "Melee")[0];
+    let s = m["strikes"].as_array().unwrap();
+    let cav = s.iter().find(|x| x["unit"] == "pr-cuir").unwrap();
+    let inf = s.iter().find(|x| x["unit"] == "au-ir").unwrap();
+    assert_eq!(cav["points"], 5);
+    assert_eq!(inf["points"], 5);
+    assert_eq!(cav["factors"][0]["value"], 4);
+    assert_eq!(cav["factors"][1]["value"], 1);
+    assert_eq!(inf["factors"][1]["value"], 3);
+    assert_eq!((cav["need"].clone(), inf["need"].clone()), (5.into(), 5.into()));
+    assert_eq!(cav["dice"].as_array().unwrap().len(), 4);
+    assert_eq!(inf["dice"].as_array().unwrap().len(), 6);
+    assert_eq!((cav["hits"].clone(), inf["hits"].clone()), (2.into(), 1.into()));
+    let i = unit(&v, "au-ir");
+    assert_eq!(i["shaken"], true);
+    assert_eq!(i["figures"], 15, "18 - 2 hits - 1 rout hit");
+    let p = events(&v, "Pursued")[0];
+    assert_eq!(p["continuing"], "au-ir");
+}
+
+/// The golden logs of both examples, in words.
+#[test]
+fn example_logs_are_golden() {
+    for (scen, orders, dice, golden) in [
+        ("fire_example.ron", "fire_example_orders.ron", "6,6,2,3,1", "fire_example.txt"),
+        (
+            "combat_example.ron",
+            "combat_example_orders.ron",
+            "5,6,1,2,6,1,2,3,4,2",
+            "combat_example.txt",
+        ),
+    ] {
+        let out = Proc::new(env!("CARGO_BIN_EXE_volley"))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args([
+                "run",
+                &format!("tests/old_dessauer/{scen}"),
+                "--orders",
+                &format!("tests/old_dessauer/{orders}"),
+                "--dice",
+                dice,
+            ])
+            .output()
+            .unwrap();
+        let got = String::from_utf8_lossy(&out.stdout).to_string();
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/golden")
+            .join(golden);
+        if std::env::var_os("UPDATE_GOLDEN").is_some() {
+            std::fs::write(&path, &got).unwrap();
+        }
+        assert_eq!(got, std::fs::read_to_string(&path).unwrap(), "{golden}");
+    }
+}
+
+// ----- a small table to test single rules on ------------------------------------------------
+
+/// A battle from unit lines (RON) and optional rules.
+fn battle(units: &str, options: &[&str]) -> Battle {
+    let opts: Vec<String> = options.iter().map(|o| format!("\"{o}\"")).collect();
+    let text = format!(
+        r#"(name: "t", ruleset: "old_dessauer", table: (width: 1219.0, height: 1219.0), turn_limit: 20,
+        options: [{}],
+        terrain: [
+            (id: "wood", kind: Woods, points: [(900, 900), (1200, 900), (1200, 1200), (900, 1200)]),
+            (id: "town", kind: Town, points: [(20, 900), (200, 900), (200, 1100), (20, 1100)]),
+        ],
+        sides: [(name: "A", colour: (0, 0, 200)), (name: "B", colour: (200, 0, 0))],
+        units: [{units}])"#,
+        opts.join(",")
+    );
+    scenario::parse(&text, "t.ron").unwrap_or_else(|e| panic!("{e:?}"))
+}
+
+fn od(b: &Battle) -> &OldDessauer {
+    b.rules.old_dessauer().unwrap()
+}
+
+fn u(id: &str) -> UnitId {
+    UnitId(id.into())
+}
+
+fn to(b: &mut Battle, phase: Phase) {
+    while b.phase != phase {
+        b.execute(Command::EndPhase).unwrap();
+    }
+}
+
+fn points(b: &Battle, a: &str, e: &str, first: bool) -> i32 {
+    combat::points(od(b), b, b.unit(&u(a)).unwrap(), b.unit(&u(e)).unwrap(), first).1
+}
+
+const FACE_OFF: &str = r#"
+    (id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+    (id: "b", side: 1, type: "Inf", at: (600, 338.1), facing: 180),"#;
+
+#[test]
+fn basic_combat_points_by_type() {
+    for (t, want) in [("HC", 4), ("MC", 3), ("LC", 2), ("Inf", 2), ("Gun", 0)] {
+        let b = battle(
+            &format!(
+                r#"(id: "a", side: 0, type: "{t}", at: (600, 300), facing: 0),
+                   (id: "b", side: 1, type: "Inf", at: (600, 500), facing: 180),"#
+            ),
+            &[],
+        );
+        assert_eq!(points(&b, "a", "b", false), want, "{t}");
+    }
+}
+
+#[test]
+fn each_grade_above_the_enemy_adds_one() {
+    for (a, e, want) in [("Elite", "Militia", 4), ("Elite", "Regular", 3), ("Regular", "Militia", 3), ("Militia", "Elite", 2)] {
+        let b = battle(
+            &format!(
+                r#"(id: "a", side: 0, type: "Inf", class: {a}, at: (600, 300), facing: 0),
+                   (id: "b", side: 1, type: "Inf", class: {e}, at: (600, 500), facing: 180),"#
+            ),
+            &[],
+        );
+        assert_eq!(points(&b, "a", "b", false), want, "{a} against {e}");
+    }
+}
+
+/// Steady infantry +2/+3/+4, artillery +1/+2/+3, disordered +0/+1/+2, for a passive unit charged
+/// this turn, in the first round.
+#[test]
+fn defensive_fire_by_grade_and_state() {
+    for (t, class, dis, want) in [
+        ("Inf", "Militia", false, 2 + 2),
+        ("Inf", "Regular", false, 2 + 3),
+        ("Inf", "Elite", false, 2 + 4),
+        ("Gun", "Militia", false, 1),
+        ("Gun", "Regular", false, 2),
+        ("Gun", "Elite", false, 3),
+        ("Inf", "Militia", true, 2 - 1),
+        ("Inf", "Regular", true, 2 + 1 - 1),
+        ("Inf", "Elite", true, 2 + 2 - 1),
+    ] {
+        let mut b = battle(
+            &format!(
+                r#"(id: "a", side: 0, type: "Inf", class: Militia, at: (600, 300), facing: 0),
+                   (id: "b", side: 1, type: "{t}", class: {class}, at: (600, 400), facing: 180, disordered: {dis}),"#
+            ),
+            &[],
+        );
+        b.execute(Command::Move {
+            unit: u("a"),
+            steps: vec![Step::ToContact(u("b"))],
+        })
+        .unwrap();
+        let grade = if class == "Elite" { 2 } else if class == "Regular" { 1 } else { 0 };
+        let want = want + grade;
+        // Gunners are 0 points; the grade bonus counts against the poor attackers.
+        let got = points(&b, "b", "a", true);
+        assert_eq!(got, want, "{t} {class} disordered {dis}");
+        assert_eq!(points(&b, "b", "a", true) - points(&b, "b", "a", false) >= 0, true);
+    }
+}
+
+#[test]
+fn combat_penalties() {
+    let mut b = battle(FACE_OFF, &[]);
+    let base = points(&b, "a", "b", false);
+    b.units[0].status.disordered = true;
+    assert_eq!(points(&b, "a", "b", false), base - 1, "disordered -1");
+    b.units[0].status.disordered = false;
+    b.units[0].status.shaken = true;
+    assert_eq!(points(&b, "a", "b", false), base - 2, "shaken -2");
+    b.units[0].status.shaken = false;
+    b.units[0].flags.push(volley::rules::model::Flag::Grenadier);
+    assert_eq!(points(&b, "a", "b", true), base + 1, "grenadiers first round +1");
+    assert_eq!(points(&b, "a", "b", false), base, "grenadiers only in the first round");
+}
+
+#[test]
+fn cavalry_against_a_square_and_flank_attack() {
+    let b = battle(
+        r#"(id: "a", side: 0, type: "HC", at: (600, 300), facing: 0),
+           (id: "b", side: 1, type: "Inf", at: (600, 600), facing: 180, formation: Square),"#,
+        &[],
+    );
+    assert_eq!(points(&b, "a", "b", false), 4 - 3);
+    // A unit touched on its flank is under flank attack: -2.
+    let b = battle(
+        r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+           (id: "b", side: 1, type: "Inf", at: (666.675, 300), facing: 270),"#,
+        &[],
+    );
+    let a = b.unit(&u("a")).unwrap();
+    assert_eq!(combat::flank_attackers(od(&b), &b, a), vec![u("b")]);
+    assert_eq!(points(&b, "a", "b", false), 2 - 2);
+}
+
+#[test]
+fn chance_to_hit_by_points() {
+    let b = battle(FACE_OFF, &[]);
+    assert_eq!(combat::need(od(&b), 5, 5), 5, "even: 5-6");
+    assert_eq!(combat::need(od(&b), 6, 5), 4, "advantage: 4-6");
+    assert_eq!(combat::need(od(&b), 4, 5), 6, "disadvantage: 6");
+    let b = battle(FACE_OFF, &["variable_chance_to_hit"]);
+    for (d, want) in [(4, 2), (3, 2), (2, 3), (1, 4), (0, 5), (-1, 6), (-3, 6)] {
+        assert_eq!(combat::need(od(&b), 5 + d, 5), want, "difference {d}");
+    }
+}
+
+#[test]
+fn combat_dice_by_formation_and_strength() {
+    let b = battle(
+        r#"(id: "line", side: 0, type: "Inf", at: (300, 300), facing: 0),
+           (id: "col", side: 0, type: "Inf", formation: Column, at: (600, 300), facing: 0),
+           (id: "weak", side: 0, type: "Inf", stands: [3, 3, 1, 1], at: (800, 300), facing: 0),
+           (id: "sq", side: 0, type: "Inf", formation: Square, at: (1000, 300), facing: 0),
+           (id: "guns", side: 0, type: "Gun", stands: [4, 4, 4], at: (300, 600), facing: 0),"#,
+        &[],
+    );
+    let d = |id: &str| combat::dice_count(od(&b), &b, b.unit(&u(id)).unwrap());
+    assert_eq!(d("line"), 4, "one per stand of the first two ranks");
+    assert_eq!(d("col"), 2, "a column's first two stands");
+    assert_eq!(d("weak"), 2, "a stand must be above half strength");
+    assert_eq!(d("sq"), 3, "a square: the side in contact and the two beside it");
+    assert_eq!(d("guns"), 2, "one die per six crew");
+}
+
+#[test]
+fn shooting_dice_per_front_rank_stand() {
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", stands: [3, 3, 3, 1], at: (600, 300), facing: 0),
+           (id: "b", side: 1, type: "Inf", at: (600, 395.25), facing: 180),"#,
+        &[],
+    );
+    to(&mut b, Phase::Firing);
+    let s = shooting::setup(od(&b), &b, &u("a"), &u("b")).unwrap();
+    assert_eq!((s.stands, s.dice, s.need), (3, 3, 5), "a 1-figure stand cannot shoot");
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", formation: Column, at: (600, 300), facing: 0),
+           (id: "b", side: 1, type: "Inf", at: (600, 430), facing: 180),"#,
+        &[],
+    );
+    to(&mut b, Phase::Firing);
+    assert_eq!(shooting::setup(od(&b), &b, &u("a"), &u("b")).unwrap().dice, 1, "column: front stand");
+}
+
+#[test]
+fn guns_roll_two_dice_per_stand_at_a_dense_target() {
+    let mut b = battle(
+        r#"(id: "g", side: 0, type: "Gun", at: (600, 300), facing: 0),
+           (id: "col", side: 1, type: "Inf", formation: Column, at: (600, 700), facing: 180),
+           (id: "line", side: 1, type: "Inf", at: (300, 700), facing: 180),"#,
+        &[],
+    );
+    to(&mut b, Phase::Firing);
+    assert_eq!(shooting::setup(od(&b), &b, &u("g"), &u("col")).unwrap().dice, 4);
+    assert_eq!(shooting::setup(od(&b), &b, &u("g"), &u("line")).unwrap().dice, 2);
+}
+
+#[test]
+fn who_may_not_shoot() {
+    let mut b = battle(
+        r#"(id: "cav", side: 0, type: "MC", at: (300, 300), facing: 0),
+           (id: "sh", side: 0, type: "Inf", at: (600, 300), facing: 0, shaken: true),
+           (id: "far", side: 0, type: "Inf", at: (900, 300), facing: 0),
+           (id: "e", side: 1, type: "Inf", at: (600, 395.25), facing: 180),
+           (id: "e2", side: 1, type: "Inf", at: (900, 500), facing: 180),"#,
+        &[],
+    );
+    to(&mut b, Phase::Firing);
+    let err = |b: &Battle, s: &str, t: &str| shooting::setup(od(b), b, &u(s), &u(t)).unwrap_err().to_string();
+    assert!(err(&b, "cav", "e").contains("cavalry may not shoot"));
+    assert!(err(&b, "sh", "e").contains("shaken"));
+    assert!(err(&b, "far", "e2").contains("out of range"), "{}", err(&b, "far", "e2"));
+}
+
+#[test]
+fn infantry_may_move_half_and_shoot_at_a_penalty() {
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+           (id: "b", side: 1, type: "Inf", at: (600, 460), facing: 180),"#,
+        &[],
+    );
+    b.execute(Command::Move { unit: u("a"), steps: vec![Step::Advance(3.0)] }).unwrap();
+    to(&mut b, Phase::Firing);
+    let s = shooting::setup(od(&b), &b, &u("a"), &u("b")).unwrap();
+    assert_eq!(s.need, 6, "moved: -1");
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+           (id: "b", side: 1, type: "Inf", at: (600, 500), facing: 180),"#,
+        &[],
+    );
+    b.execute(Command::Move { unit: u("a"), steps: vec![Step::Advance(4.0)] }).unwrap();
+    to(&mut b, Phase::Firing);
+    assert!(shooting::setup(od(&b), &b, &u("a"), &u("b")).is_err(), "more than half: no shooting");
+}
+
+#[test]
+fn a_unit_blocks_fire_but_enemy_guns_do_not() {
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", stands: [3], at: (600, 300), facing: 0),
+           (id: "f", side: 0, type: "Inf", at: (600, 340), facing: 0),
+           (id: "b", side: 1, type: "Inf", at: (600, 390), facing: 180),"#,
+        &[],
+    );
+    to(&mut b, Phase::Firing);
+    let e = shooting::setup(od(&b), &b, &u("a"), &u("b")).unwrap_err().to_string();
+    assert!(e.contains("blocked"), "{e}");
+}
+
+#[test]
+fn movement_allowance_half_speed_manoeuvres_and_squares() {
+    let mut b = battle(FACE_OFF.replace("338.1", "900").as_str(), &[]);
+    let r = od(&b).check_move(&b, &[u("a")], &[Step::Advance(6.0)]).unwrap();
+    assert!((r.distance - 6.0).abs() < 0.05 && (r.allowance - 6.0).abs() < 0.01);
+    assert!(od(&b).check_move(&b, &[u("a")], &[Step::Advance(6.5)]).is_err());
+    let r = od(&b).check_move(&b, &[u("a")], &[Step::Sidestep(2.0)]).unwrap();
+    assert!((r.distance - 4.0).abs() < 0.05, "sidestep at half speed: {}", r.distance);
+    b.execute(Command::Form { unit: u("a"), formation: Formation::Square, turn: 0.0 }).unwrap();
+    assert!(od(&b).check_move(&b, &[u("a")], &[Step::Advance(1.0)]).unwrap_err().to_string().contains("squares may not move"));
+}
+
+#[test]
+fn zone_of_control_of_one_inch() {
+    let b = battle(
+        r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+           (id: "b", side: 1, type: "Inf", at: (600, 420), facing: 180),"#,
+        &[],
+    );
+    // Fronts are 101 mm apart (about 4 inches): 3.5 inches ends inside the zone.
+    let e = od(&b).check_move(&b, &[u("a")], &[Step::Advance(3.5)]).unwrap_err().to_string();
+    assert!(e.contains("zone of control"), "{e}");
+    assert!(od(&b).check_move(&b, &[u("a")], &[Step::Advance(2.5)]).is_ok());
+    assert!(od(&b).check_move(&b, &[u("a")], &[Step::ToContact(u("b"))]).is_ok(), "a charge may");
+}
+
+#[test]
+fn final_inches_of_a_cavalry_charge_are_straight() {
+    let b = battle(
+        r#"(id: "a", side: 0, type: "LC", at: (600, 300), facing: 0),
+           (id: "b", side: 1, type: "Inf", at: (700, 500), facing: 180),"#,
+        &[],
+    );
+    let e = od(&b)
+        .check_move(
+            &b,
+            &[u("a")],
+            &[
+                Step::Wheel { corner: volley::rules::geometry::Corner::Left, degrees: 10.0 },
+                Step::ToContact(u("b")),
+            ],
+        )
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("straight") || e.contains("cannot reach"), "{e}");
+}
+
+#[test]
+fn only_infantry_enter_woods_and_towns() {
+    let b = battle(
+        r#"(id: "c", side: 0, type: "MC", at: (1000, 800), facing: 0),
+           (id: "i", side: 0, type: "Inf", at: (1000, 850), facing: 0),"#,
+        &[],
+    );
+    let e = od(&b).check_move(&b, &[u("c")], &[Step::Advance(6.0)]).unwrap_err().to_string();
+    assert!(e.contains("only infantry"), "{e}");
+}
+
+#[test]
+fn woods_cost_double_and_disorder() {
+    let mut b = battle(r#"(id: "i", side: 0, type: "Inf", at: (1000, 880), facing: 0),"#, &[]);
+    let r = od(&b).check_move(&b, &[u("i")], &[Step::Advance(2.0)]).unwrap();
+    assert!(r.distance > 2.5, "part of the move in woods counts double: {}", r.distance);
+    let ev = b.execute(Command::Move { unit: u("i"), steps: vec![Step::Advance(2.0)] }).unwrap();
+    assert!(ev.iter().any(|e| matches!(e, Event::Disordered { .. })));
+}
+
+#[test]
+fn morale_test_against_shooting_by_grade_and_hits() {
+    // A regular battalion takes 1 hit: it needs 2-6, +1 for the hit: 3-6.
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+           (id: "b", side: 1, type: "Inf", at: (600, 395.25), facing: 180),"#,
+        &[],
+    );
+    to(&mut b, Phase::Firing);
+    b.script_dice(&[5, 1, 1, 1, 2]);
+    b.execute(Command::Fire { unit: u("a"), target: u("b"), support: vec![] }).unwrap();
+    let ev = b.execute(Command::EndPhase).unwrap();
+    let t = ev.iter().find_map(|e| match e {
+        Event::Test { test: TestKind::Morale, need, die, passed, .. } => Some((*need, *die, *passed)),
+        _ => None,
+    });
+    assert_eq!(t, Some((3, 2, false)));
+    // One hit, failed: shaken but no recoil (one recoil move per two hits).
+    assert!(!ev.iter().any(|e| matches!(e, Event::Recoiled { .. })));
+    assert!(b.unit(&u("b")).unwrap().status.shaken);
+}
+
+#[test]
+fn shattered_at_a_quarter_strength_at_the_end_of_the_turn() {
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+           (id: "b", side: 1, type: "Inf", stands: [3, 1], at: (600, 600), facing: 180),
+           (id: "c", side: 1, type: "Inf", at: (300, 600), facing: 180),"#,
+        &[],
+    );
+    b.units[1].extra.strength = 16;
+    to(&mut b, Phase::CloseCombat);
+    let ev = b.execute(Command::EndPhase).unwrap();
+    assert!(ev.iter().any(|e| matches!(e, Event::Destroyed { unit, .. } if unit == &u("b"))));
+    assert!(b.unit(&u("c")).unwrap().alive());
+}
+
+#[test]
+fn rally_test_needs_by_grade_with_no_enemy_near() {
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+           (id: "b", side: 1, type: "Inf", at: (600, 1100), facing: 180, shaken: true),"#,
+        &[],
+    );
+    b.script_dice(&[3]);
+    to(&mut b, Phase::CloseCombat);
+    let ev = b.execute(Command::EndPhase).unwrap();
+    let t = ev.iter().find_map(|e| match e {
+        Event::Test { test: TestKind::Rally, need, passed, .. } => Some((*need, *passed)),
+        _ => None,
+    });
+    assert_eq!(t, Some((3, true)), "regular 5-6, +2 no visible enemy able to charge");
+    assert!(!b.unit(&u("b")).unwrap().status.shaken);
+}
+
+#[test]
+fn guns_never_limber_again_and_may_not_move_and_shoot() {
+    let mut b = battle(
+        r#"(id: "g", side: 0, type: "Gun", at: (600, 300), facing: 0, limbered: true),"#,
+        &[],
+    );
+    b.execute(Command::Move { unit: u("g"), steps: vec![Step::Advance(8.0)] }).unwrap();
+    assert!(b.execute(Command::Unlimber { unit: u("g") }).is_ok());
+    assert!(b.execute(Command::Limber { unit: u("g") }).is_err());
+}
+
+#[test]
+fn variable_defensive_fire_is_rolled() {
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", class: Militia, at: (600, 300), facing: 0),
+           (id: "b", side: 1, type: "Inf", class: Elite, at: (600, 400), facing: 180),"#,
+        &["variable_defensive_fire"],
+    );
+    b.execute(Command::Move { unit: u("a"), steps: vec![Step::ToContact(u("b"))] }).unwrap();
+    to(&mut b, Phase::CloseCombat);
+    // Def fire die 6: crack 6 - 1 = 5.
+    b.script_dice(&[6, 1, 1, 1, 1, 1, 1, 1, 1]);
+    let ev = b.execute(Command::Fight { unit: u("a"), target: u("b"), pursue: None }).unwrap();
+    let Some(Event::Melee { strikes }) = ev.iter().find(|e| matches!(e, Event::Melee { .. })) else {
+        panic!()
+    };
+    let s = strikes.iter().find(|s| s.unit == u("b")).unwrap();
+    assert_eq!(s.points, 2 + 2 + 5, "infantry, two grades above, defensive fire 6-1");
+}
+
+#[test]
+fn generals_attach_lead_and_command() {
+    let mut b = battle(
+        r#"(id: "g", side: 0, type: "Gen", at: (600, 200), facing: 0, leadership: 2, command_radius: 4),
+           (id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+           (id: "far", side: 0, type: "Inf", at: (100, 300), facing: 0),
+           (id: "e", side: 1, type: "Inf", at: (600, 800), facing: 180),"#,
+        &["generals"],
+    );
+    assert!(od(&b).in_command(&b, b.unit(&u("a")).unwrap()));
+    assert!(!od(&b).in_command(&b, b.unit(&u("far")).unwrap()));
+    b.execute(Command::Attach { general: u("g"), unit: u("a") }).unwrap();
+    assert_eq!(points(&b, "a", "e", false), 2 + 2, "leadership +2");
+    assert_eq!(points(&b, "far", "e", false), 2 - 1, "out of command -1");
+}
+
+#[test]
+fn scenarios_play_to_a_result_through_volley_run() {
+    use volley::rules::autoplay::AutoPlayer;
+    for file in ["scenarios/lobosch_1756.ron", "scenarios/od_tutorial.ron"] {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut b = scenario::load(&root.join(file)).unwrap();
+        AutoPlayer::new(3).play(&mut b, 2000, 12);
+        assert!(b.is_over(), "{file} reaches a result");
+        let orders = ron::ser::to_string_pretty(&b.commands, Default::default()).unwrap();
+        let path = std::env::temp_dir().join(format!(
+            "volley-od-orders-{}-{}.ron",
+            std::process::id(),
+            file.replace('/', "_")
+        ));
+        std::fs::write(&path, orders).unwrap();
+        let v = volley(&["run", file, "--orders", path.to_str().unwrap(), "--json"]);
+        let _ = std::fs::remove_file(&path);
+        assert!(v["result"]["reason"].is_string(), "{file}: {}", v["result"]);
+        assert!(v["error"].is_null(), "{}", v["error"]);
+    }
+}
