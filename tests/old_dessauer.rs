@@ -14,16 +14,30 @@ fn volley(args: &[&str]) -> serde_json::Value {
         .args(args)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
 fn unit<'a>(v: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
-    v["units"].as_array().unwrap().iter().find(|u| u["id"] == id).unwrap()
+    v["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["id"] == id)
+        .unwrap()
 }
 
 fn events<'a>(v: &'a serde_json::Value, kind: &str) -> Vec<&'a serde_json::Value> {
-    v["events"].as_array().unwrap().iter().filter(|e| e["kind"] == kind).collect()
+    v["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == kind)
+        .collect()
 }
 
 /// Seed, Example of Fire: 11 figures roll 4 dice, disordered needs 6s, 2 hits; crack grenadiers
@@ -86,10 +100,16 @@ fn example_of_combat_reproduces_every_number() {
     assert_eq!(cav["factors"][0]["value"], 4);
     assert_eq!(cav["factors"][1]["value"], 1);
     assert_eq!(inf["factors"][1]["value"], 3);
-    assert_eq!((cav["need"].clone(), inf["need"].clone()), (5.into(), 5.into()));
+    assert_eq!(
+        (cav["need"].clone(), inf["need"].clone()),
+        (5.into(), 5.into())
+    );
     assert_eq!(cav["dice"].as_array().unwrap().len(), 4);
     assert_eq!(inf["dice"].as_array().unwrap().len(), 6);
-    assert_eq!((cav["hits"].clone(), inf["hits"].clone()), (2.into(), 1.into()));
+    assert_eq!(
+        (cav["hits"].clone(), inf["hits"].clone()),
+        (2.into(), 1.into())
+    );
     let i = unit(&v, "au-ir");
     assert_eq!(i["shaken"], true);
     assert_eq!(i["figures"], 15, "18 - 2 hits - 1 rout hit");
@@ -101,7 +121,12 @@ fn example_of_combat_reproduces_every_number() {
 #[test]
 fn example_logs_are_golden() {
     for (scen, orders, dice, golden) in [
-        ("fire_example.ron", "fire_example_orders.ron", "6,6,2,3,1", "fire_example.txt"),
+        (
+            "fire_example.ron",
+            "fire_example_orders.ron",
+            "6,6,2,3,1",
+            "fire_example.txt",
+        ),
         (
             "combat_example.ron",
             "combat_example_orders.ron",
@@ -166,7 +191,14 @@ fn to(b: &mut Battle, phase: Phase) {
 }
 
 fn points(b: &Battle, a: &str, e: &str, first: bool) -> i32 {
-    combat::points(od(b), b, b.unit(&u(a)).unwrap(), b.unit(&u(e)).unwrap(), first).1
+    combat::points(
+        od(b),
+        b,
+        b.unit(&u(a)).unwrap(),
+        b.unit(&u(e)).unwrap(),
+        first,
+    )
+    .1
 }
 
 const FACE_OFF: &str = r#"
@@ -189,7 +221,12 @@ fn basic_combat_points_by_type() {
 
 #[test]
 fn each_grade_above_the_enemy_adds_one() {
-    for (a, e, want) in [("Elite", "Militia", 4), ("Elite", "Regular", 3), ("Regular", "Militia", 3), ("Militia", "Elite", 2)] {
+    for (a, e, want) in [
+        ("Elite", "Militia", 4),
+        ("Elite", "Regular", 3),
+        ("Regular", "Militia", 3),
+        ("Militia", "Elite", 2),
+    ] {
         let b = battle(
             &format!(
                 r#"(id: "a", side: 0, type: "Inf", class: {a}, at: (600, 300), facing: 0),
@@ -228,12 +265,21 @@ fn defensive_fire_by_grade_and_state() {
             steps: vec![Step::ToContact(u("b"))],
         })
         .unwrap();
-        let grade = if class == "Elite" { 2 } else if class == "Regular" { 1 } else { 0 };
+        let grade = if class == "Elite" {
+            2
+        } else if class == "Regular" {
+            1
+        } else {
+            0
+        };
         let want = want + grade;
         // Gunners are 0 points; the grade bonus counts against the poor attackers.
         let got = points(&b, "b", "a", true);
         assert_eq!(got, want, "{t} {class} disordered {dis}");
-        assert_eq!(points(&b, "b", "a", true) - points(&b, "b", "a", false) >= 0, true);
+        assert_eq!(
+            points(&b, "b", "a", true) - points(&b, "b", "a", false) >= 0,
+            true
+        );
     }
 }
 
@@ -248,8 +294,16 @@ fn combat_penalties() {
     assert_eq!(points(&b, "a", "b", false), base - 2, "shaken -2");
     b.units[0].status.shaken = false;
     b.units[0].flags.push(volley::rules::model::Flag::Grenadier);
-    assert_eq!(points(&b, "a", "b", true), base + 1, "grenadiers first round +1");
-    assert_eq!(points(&b, "a", "b", false), base, "grenadiers only in the first round");
+    assert_eq!(
+        points(&b, "a", "b", true),
+        base + 1,
+        "grenadiers first round +1"
+    );
+    assert_eq!(
+        points(&b, "a", "b", false),
+        base,
+        "grenadiers only in the first round"
+    );
 }
 
 #[test]
@@ -297,7 +351,11 @@ fn combat_dice_by_formation_and_strength() {
     assert_eq!(d("line"), 4, "one per stand of the first two ranks");
     assert_eq!(d("col"), 2, "a column's first two stands");
     assert_eq!(d("weak"), 2, "a stand must be above half strength");
-    assert_eq!(d("sq"), 3, "a square: the side in contact and the two beside it");
+    assert_eq!(
+        d("sq"),
+        3,
+        "a square: the side in contact and the two beside it"
+    );
     assert_eq!(d("guns"), 2, "one die per six crew");
 }
 
@@ -310,14 +368,22 @@ fn shooting_dice_per_front_rank_stand() {
     );
     to(&mut b, Phase::Firing);
     let s = shooting::setup(od(&b), &b, &u("a"), &u("b")).unwrap();
-    assert_eq!((s.stands, s.dice, s.need), (3, 3, 5), "a 1-figure stand cannot shoot");
+    assert_eq!(
+        (s.stands, s.dice, s.need),
+        (3, 3, 5),
+        "a 1-figure stand cannot shoot"
+    );
     let mut b = battle(
         r#"(id: "a", side: 0, type: "Inf", formation: Column, at: (600, 300), facing: 0),
            (id: "b", side: 1, type: "Inf", at: (600, 430), facing: 180),"#,
         &[],
     );
     to(&mut b, Phase::Firing);
-    assert_eq!(shooting::setup(od(&b), &b, &u("a"), &u("b")).unwrap().dice, 1, "column: front stand");
+    assert_eq!(
+        shooting::setup(od(&b), &b, &u("a"), &u("b")).unwrap().dice,
+        1,
+        "column: front stand"
+    );
 }
 
 #[test]
@@ -329,8 +395,18 @@ fn guns_roll_two_dice_per_stand_at_a_dense_target() {
         &[],
     );
     to(&mut b, Phase::Firing);
-    assert_eq!(shooting::setup(od(&b), &b, &u("g"), &u("col")).unwrap().dice, 4);
-    assert_eq!(shooting::setup(od(&b), &b, &u("g"), &u("line")).unwrap().dice, 2);
+    assert_eq!(
+        shooting::setup(od(&b), &b, &u("g"), &u("col"))
+            .unwrap()
+            .dice,
+        4
+    );
+    assert_eq!(
+        shooting::setup(od(&b), &b, &u("g"), &u("line"))
+            .unwrap()
+            .dice,
+        2
+    );
 }
 
 #[test]
@@ -344,10 +420,18 @@ fn who_may_not_shoot() {
         &[],
     );
     to(&mut b, Phase::Firing);
-    let err = |b: &Battle, s: &str, t: &str| shooting::setup(od(b), b, &u(s), &u(t)).unwrap_err().to_string();
+    let err = |b: &Battle, s: &str, t: &str| {
+        shooting::setup(od(b), b, &u(s), &u(t))
+            .unwrap_err()
+            .to_string()
+    };
     assert!(err(&b, "cav", "e").contains("cavalry may not shoot"));
     assert!(err(&b, "sh", "e").contains("shaken"));
-    assert!(err(&b, "far", "e2").contains("out of range"), "{}", err(&b, "far", "e2"));
+    assert!(
+        err(&b, "far", "e2").contains("out of range"),
+        "{}",
+        err(&b, "far", "e2")
+    );
 }
 
 #[test]
@@ -357,7 +441,11 @@ fn infantry_may_move_half_and_shoot_at_a_penalty() {
            (id: "b", side: 1, type: "Inf", at: (600, 460), facing: 180),"#,
         &[],
     );
-    b.execute(Command::Move { unit: u("a"), steps: vec![Step::Advance(3.0)] }).unwrap();
+    b.execute(Command::Move {
+        unit: u("a"),
+        steps: vec![Step::Advance(3.0)],
+    })
+    .unwrap();
     to(&mut b, Phase::Firing);
     let s = shooting::setup(od(&b), &b, &u("a"), &u("b")).unwrap();
     assert_eq!(s.need, 6, "moved: -1");
@@ -366,9 +454,16 @@ fn infantry_may_move_half_and_shoot_at_a_penalty() {
            (id: "b", side: 1, type: "Inf", at: (600, 500), facing: 180),"#,
         &[],
     );
-    b.execute(Command::Move { unit: u("a"), steps: vec![Step::Advance(4.0)] }).unwrap();
+    b.execute(Command::Move {
+        unit: u("a"),
+        steps: vec![Step::Advance(4.0)],
+    })
+    .unwrap();
     to(&mut b, Phase::Firing);
-    assert!(shooting::setup(od(&b), &b, &u("a"), &u("b")).is_err(), "more than half: no shooting");
+    assert!(
+        shooting::setup(od(&b), &b, &u("a"), &u("b")).is_err(),
+        "more than half: no shooting"
+    );
 }
 
 #[test]
@@ -380,20 +475,45 @@ fn a_unit_blocks_fire_but_enemy_guns_do_not() {
         &[],
     );
     to(&mut b, Phase::Firing);
-    let e = shooting::setup(od(&b), &b, &u("a"), &u("b")).unwrap_err().to_string();
+    let e = shooting::setup(od(&b), &b, &u("a"), &u("b"))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("blocked"), "{e}");
 }
 
 #[test]
 fn movement_allowance_half_speed_manoeuvres_and_squares() {
     let mut b = battle(FACE_OFF.replace("338.1", "900").as_str(), &[]);
-    let r = od(&b).check_move(&b, &[u("a")], &[Step::Advance(6.0)]).unwrap();
+    let r = od(&b)
+        .check_move(&b, &[u("a")], &[Step::Advance(6.0)])
+        .unwrap();
     assert!((r.distance - 6.0).abs() < 0.05 && (r.allowance - 6.0).abs() < 0.01);
-    assert!(od(&b).check_move(&b, &[u("a")], &[Step::Advance(6.5)]).is_err());
-    let r = od(&b).check_move(&b, &[u("a")], &[Step::Sidestep(2.0)]).unwrap();
-    assert!((r.distance - 4.0).abs() < 0.05, "sidestep at half speed: {}", r.distance);
-    b.execute(Command::Form { unit: u("a"), formation: Formation::Square, turn: 0.0 }).unwrap();
-    assert!(od(&b).check_move(&b, &[u("a")], &[Step::Advance(1.0)]).unwrap_err().to_string().contains("squares may not move"));
+    assert!(
+        od(&b)
+            .check_move(&b, &[u("a")], &[Step::Advance(6.5)])
+            .is_err()
+    );
+    let r = od(&b)
+        .check_move(&b, &[u("a")], &[Step::Sidestep(2.0)])
+        .unwrap();
+    assert!(
+        (r.distance - 4.0).abs() < 0.05,
+        "sidestep at half speed: {}",
+        r.distance
+    );
+    b.execute(Command::Form {
+        unit: u("a"),
+        formation: Formation::Square,
+        turn: 0.0,
+    })
+    .unwrap();
+    assert!(
+        od(&b)
+            .check_move(&b, &[u("a")], &[Step::Advance(1.0)])
+            .unwrap_err()
+            .to_string()
+            .contains("squares may not move")
+    );
 }
 
 #[test]
@@ -404,10 +524,22 @@ fn zone_of_control_of_one_inch() {
         &[],
     );
     // Fronts are 101 mm apart (about 4 inches): 3.5 inches ends inside the zone.
-    let e = od(&b).check_move(&b, &[u("a")], &[Step::Advance(3.5)]).unwrap_err().to_string();
+    let e = od(&b)
+        .check_move(&b, &[u("a")], &[Step::Advance(3.5)])
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("zone of control"), "{e}");
-    assert!(od(&b).check_move(&b, &[u("a")], &[Step::Advance(2.5)]).is_ok());
-    assert!(od(&b).check_move(&b, &[u("a")], &[Step::ToContact(u("b"))]).is_ok(), "a charge may");
+    assert!(
+        od(&b)
+            .check_move(&b, &[u("a")], &[Step::Advance(2.5)])
+            .is_ok()
+    );
+    assert!(
+        od(&b)
+            .check_move(&b, &[u("a")], &[Step::ToContact(u("b"))])
+            .is_ok(),
+        "a charge may"
+    );
 }
 
 #[test]
@@ -422,7 +554,10 @@ fn final_inches_of_a_cavalry_charge_are_straight() {
             &b,
             &[u("a")],
             &[
-                Step::Wheel { corner: volley::rules::geometry::Corner::Left, degrees: 10.0 },
+                Step::Wheel {
+                    corner: volley::rules::geometry::Corner::Left,
+                    degrees: 10.0,
+                },
                 Step::ToContact(u("b")),
             ],
         )
@@ -438,16 +573,33 @@ fn only_infantry_enter_woods_and_towns() {
            (id: "i", side: 0, type: "Inf", at: (1000, 850), facing: 0),"#,
         &[],
     );
-    let e = od(&b).check_move(&b, &[u("c")], &[Step::Advance(6.0)]).unwrap_err().to_string();
+    let e = od(&b)
+        .check_move(&b, &[u("c")], &[Step::Advance(6.0)])
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("only infantry"), "{e}");
 }
 
 #[test]
 fn woods_cost_double_and_disorder() {
-    let mut b = battle(r#"(id: "i", side: 0, type: "Inf", at: (1000, 880), facing: 0),"#, &[]);
-    let r = od(&b).check_move(&b, &[u("i")], &[Step::Advance(2.0)]).unwrap();
-    assert!(r.distance > 2.5, "part of the move in woods counts double: {}", r.distance);
-    let ev = b.execute(Command::Move { unit: u("i"), steps: vec![Step::Advance(2.0)] }).unwrap();
+    let mut b = battle(
+        r#"(id: "i", side: 0, type: "Inf", at: (1000, 880), facing: 0),"#,
+        &[],
+    );
+    let r = od(&b)
+        .check_move(&b, &[u("i")], &[Step::Advance(2.0)])
+        .unwrap();
+    assert!(
+        r.distance > 2.5,
+        "part of the move in woods counts double: {}",
+        r.distance
+    );
+    let ev = b
+        .execute(Command::Move {
+            unit: u("i"),
+            steps: vec![Step::Advance(2.0)],
+        })
+        .unwrap();
     assert!(ev.iter().any(|e| matches!(e, Event::Disordered { .. })));
 }
 
@@ -461,10 +613,21 @@ fn morale_test_against_shooting_by_grade_and_hits() {
     );
     to(&mut b, Phase::Firing);
     b.script_dice(&[5, 1, 1, 1, 2]);
-    b.execute(Command::Fire { unit: u("a"), target: u("b"), support: vec![] }).unwrap();
+    b.execute(Command::Fire {
+        unit: u("a"),
+        target: u("b"),
+        support: vec![],
+    })
+    .unwrap();
     let ev = b.execute(Command::EndPhase).unwrap();
     let t = ev.iter().find_map(|e| match e {
-        Event::Test { test: TestKind::Morale, need, die, passed, .. } => Some((*need, *die, *passed)),
+        Event::Test {
+            test: TestKind::Morale,
+            need,
+            die,
+            passed,
+            ..
+        } => Some((*need, *die, *passed)),
         _ => None,
     });
     assert_eq!(t, Some((3, 2, false)));
@@ -484,7 +647,10 @@ fn shattered_at_a_quarter_strength_at_the_end_of_the_turn() {
     b.units[1].extra.strength = 16;
     to(&mut b, Phase::CloseCombat);
     let ev = b.execute(Command::EndPhase).unwrap();
-    assert!(ev.iter().any(|e| matches!(e, Event::Destroyed { unit, .. } if unit == &u("b"))));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Destroyed { unit, .. } if unit == &u("b")))
+    );
     assert!(b.unit(&u("c")).unwrap().alive());
 }
 
@@ -499,10 +665,19 @@ fn rally_test_needs_by_grade_with_no_enemy_near() {
     to(&mut b, Phase::CloseCombat);
     let ev = b.execute(Command::EndPhase).unwrap();
     let t = ev.iter().find_map(|e| match e {
-        Event::Test { test: TestKind::Rally, need, passed, .. } => Some((*need, *passed)),
+        Event::Test {
+            test: TestKind::Rally,
+            need,
+            passed,
+            ..
+        } => Some((*need, *passed)),
         _ => None,
     });
-    assert_eq!(t, Some((3, true)), "regular 5-6, +2 no visible enemy able to charge");
+    assert_eq!(
+        t,
+        Some((3, true)),
+        "regular 5-6, +2 no visible enemy able to charge"
+    );
     assert!(!b.unit(&u("b")).unwrap().status.shaken);
 }
 
@@ -512,7 +687,11 @@ fn guns_never_limber_again_and_may_not_move_and_shoot() {
         r#"(id: "g", side: 0, type: "Gun", at: (600, 300), facing: 0, limbered: true),"#,
         &[],
     );
-    b.execute(Command::Move { unit: u("g"), steps: vec![Step::Advance(8.0)] }).unwrap();
+    b.execute(Command::Move {
+        unit: u("g"),
+        steps: vec![Step::Advance(8.0)],
+    })
+    .unwrap();
     assert!(b.execute(Command::Unlimber { unit: u("g") }).is_ok());
     assert!(b.execute(Command::Limber { unit: u("g") }).is_err());
 }
@@ -524,16 +703,31 @@ fn variable_defensive_fire_is_rolled() {
            (id: "b", side: 1, type: "Inf", class: Elite, at: (600, 400), facing: 180),"#,
         &["variable_defensive_fire"],
     );
-    b.execute(Command::Move { unit: u("a"), steps: vec![Step::ToContact(u("b"))] }).unwrap();
+    b.execute(Command::Move {
+        unit: u("a"),
+        steps: vec![Step::ToContact(u("b"))],
+    })
+    .unwrap();
     to(&mut b, Phase::CloseCombat);
     // Def fire die 6: crack 6 - 1 = 5.
     b.script_dice(&[6, 1, 1, 1, 1, 1, 1, 1, 1]);
-    let ev = b.execute(Command::Fight { unit: u("a"), target: u("b"), pursue: None }).unwrap();
-    let Some(Event::Melee { strikes }) = ev.iter().find(|e| matches!(e, Event::Melee { .. })) else {
+    let ev = b
+        .execute(Command::Fight {
+            unit: u("a"),
+            target: u("b"),
+            pursue: None,
+        })
+        .unwrap();
+    let Some(Event::Melee { strikes }) = ev.iter().find(|e| matches!(e, Event::Melee { .. }))
+    else {
         panic!()
     };
     let s = strikes.iter().find(|s| s.unit == u("b")).unwrap();
-    assert_eq!(s.points, 2 + 2 + 5, "infantry, two grades above, defensive fire 6-1");
+    assert_eq!(
+        s.points,
+        2 + 2 + 5,
+        "infantry, two grades above, defensive fire 6-1"
+    );
 }
 
 #[test]
@@ -547,7 +741,11 @@ fn generals_attach_lead_and_command() {
     );
     assert!(od(&b).in_command(&b, b.unit(&u("a")).unwrap()));
     assert!(!od(&b).in_command(&b, b.unit(&u("far")).unwrap()));
-    b.execute(Command::Attach { general: u("g"), unit: u("a") }).unwrap();
+    b.execute(Command::Attach {
+        general: u("g"),
+        unit: u("a"),
+    })
+    .unwrap();
     assert_eq!(points(&b, "a", "e", false), 2 + 2, "leadership +2");
     assert_eq!(points(&b, "far", "e", false), 2 - 1, "out of command -1");
 }

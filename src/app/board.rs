@@ -276,7 +276,47 @@ fn draw_units(
                 MeshMaterial2d(materials.add(contrast(c).with_alpha(0.85))),
                 Transform::from_xyz(0.0, u.base.depth / 2.0 - strip / 2.0, 0.1),
             ));
-            if commander {
+            if let Some(od) = b.rules.old_dessauer() {
+                // Each stand outlined, its figures as dots along its front.
+                let dark = Color::srgb_u8(c[0] / 3, c[1] / 3, c[2] / 3);
+                for (sb, st) in crate::rules::ruleset::old_dessauer::stand_bases(od, u)
+                    .iter()
+                    .zip(u.stands.iter())
+                {
+                    let rel = sb.centre.minus(u.base.centre);
+                    let (x, y) = (rel.dot(u.base.right()), rel.dot(u.base.forward()));
+                    let turn = Quat::from_rotation_z(-(sb.facing - u.base.facing).to_radians());
+                    p.spawn((
+                        Mesh2d(meshes.add(Rectangle::new(sb.width, sb.depth))),
+                        MeshMaterial2d(materials.add(dark)),
+                        Transform::from_xyz(x, y, 0.02).with_rotation(turn),
+                    ))
+                    .with_children(|q| {
+                        q.spawn((
+                            Mesh2d(meshes.add(Rectangle::new(
+                                (sb.width - 0.8).max(0.5),
+                                (sb.depth - 0.8).max(0.5),
+                            ))),
+                            MeshMaterial2d(materials.add(Color::srgb_u8(c[0], c[1], c[2]))),
+                            Transform::from_xyz(0.0, 0.0, 0.01),
+                        ));
+                        let per = od.troop(u).figures_per_stand.max(1) as f32;
+                        let gap = sb.width / per;
+                        for k in 0..st.figures {
+                            q.spawn((
+                                Mesh2d(meshes.add(Circle::new((gap * 0.28).min(2.2)))),
+                                MeshMaterial2d(materials.add(contrast(c))),
+                                Transform::from_xyz(
+                                    -sb.width / 2.0 + gap * (k as f32 + 0.5),
+                                    sb.depth * 0.1,
+                                    0.03,
+                                ),
+                            ));
+                        }
+                    });
+                }
+            }
+            if commander || u.troop == "Gen" {
                 // Commanders: a gold disc.
                 p.spawn((
                     Mesh2d(meshes.add(Circle::new(u.base.width.min(u.base.depth) * 0.3))),
@@ -289,6 +329,19 @@ fn draw_units(
         let mut label = u.troop.clone();
         if u.status.limbered {
             label.push_str(" (L)");
+        }
+        let od = b.rules.old_dessauer();
+        if let Some(od) = od
+            && od.is_fighting_unit(u)
+        {
+            let f = match u.formation {
+                crate::rules::model::Formation::Line => "",
+                crate::rules::model::Formation::Column => " col",
+                crate::rules::model::Formation::Square => " sq",
+                crate::rules::model::Formation::Skirmish => " sk",
+                crate::rules::model::Formation::Conformed => " L",
+            };
+            label = format!("{label}{f} {}", u.figures());
         }
         let mut label_entity = commands.spawn((
             UnitVisual,
@@ -326,8 +379,21 @@ fn draw_units(
                 10.7,
             ),
         ));
-        // Hits as red pips behind the base; shaken as a yellow ring.
-        for k in 0..u.status.hits {
+        if u.status.disordered {
+            // Disordered: an orange square behind the base's middle.
+            let at = u.base.local(0.0, -u.base.depth / 2.0 - 3.0);
+            commands.spawn((
+                UnitVisual,
+                Mesh2d(meshes.add(Rectangle::new(3.6, 3.6))),
+                MeshMaterial2d(materials.add(Color::srgb(0.95, 0.5, 0.1))),
+                Transform::from_xyz(at.x, at.y, 10.6)
+                    .with_rotation(Quat::from_rotation_z(std::f32::consts::FRAC_PI_4)),
+            ));
+        }
+        // Hits as red pips behind the base (figure rulesets show the figures instead); shaken
+        // as a yellow ring.
+        let pips = if od.is_some() { 0 } else { u.status.hits };
+        for k in 0..pips {
             let at = u.base.local(
                 -u.base.width / 2.0 + 3.0 + 4.0 * k as f32,
                 -u.base.depth / 2.0 - 3.0,

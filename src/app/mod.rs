@@ -4,6 +4,7 @@
 mod board;
 mod camera;
 pub mod input;
+mod od_panels;
 mod overlay;
 mod panels;
 mod title;

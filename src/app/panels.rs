@@ -118,6 +118,10 @@ fn turn_bar(
 
 fn unit_card(ui: &mut egui::Ui, game: &Game, u: &Unit) {
     let b = &game.battle;
+    if let Some(od) = b.rules.old_dessauer() {
+        super::od_panels::unit_card(ui, game, od, u);
+        return;
+    }
     let Some(dbn) = b.rules.dbn() else { return };
     let t = dbn.troop_of(u);
     ui.colored_label(
@@ -188,6 +192,12 @@ fn side_panel(
             }
 
             let shown = ptr.hover.clone().or(sel.unit.clone());
+            if let (Some(od), Some(u)) = (
+                b.rules.old_dessauer(),
+                sel.unit.as_ref().and_then(|id| b.unit(id).ok()),
+            ) {
+                super::od_panels::formation_buttons(ui, &game, od, u, &mut intents);
+            }
             match shown.and_then(|id| b.unit(&id).ok()) {
                 Some(u) => unit_card(ui, &game, u),
                 None => {
@@ -289,6 +299,27 @@ fn preview_window(
     let Some(cmd) = game.pending.clone() else {
         return Ok(());
     };
+    if let Some(o) = game.battle.rules.outlook(&game.battle, &cmd) {
+        let mut open = true;
+        egui::Window::new("Before the dice")
+            .collapsible(false)
+            .open(&mut open)
+            .show(ctx, |ui| match &o {
+                Err(e) => {
+                    ui.colored_label(egui::Color32::LIGHT_RED, e.to_string());
+                }
+                Ok(o) => {
+                    super::od_panels::outlook(ui, o);
+                    if ui.button("Roll the dice").clicked() {
+                        intents.write(Intent::Do(cmd.clone()));
+                    }
+                }
+            });
+        if !open {
+            game.pending = None;
+        }
+        return Ok(());
+    }
     let preview = game.battle.rules.preview(&game.battle, &cmd);
     let mut open = true;
     let mut changed: Option<Command> = None;
@@ -553,6 +584,15 @@ fn rules_reference(
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
     if !overlays.rules {
+        return Ok(());
+    }
+    if let Some(od) = game.battle.rules.old_dessauer() {
+        egui::Window::new(format!("Rules reference: {}", od.data.name))
+            .open(&mut overlays.rules)
+            .default_size([560.0, 480.0])
+            .show(ctx, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| super::od_panels::reference(ui, od));
+            });
         return Ok(());
     }
     let Some(dbn) = game.battle.rules.dbn() else {
