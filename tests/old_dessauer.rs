@@ -276,9 +276,9 @@ fn defensive_fire_by_grade_and_state() {
         // Gunners are 0 points; the grade bonus counts against the poor attackers.
         let got = points(&b, "b", "a", true);
         assert_eq!(got, want, "{t} {class} disordered {dis}");
-        assert_eq!(
-            points(&b, "b", "a", true) - points(&b, "b", "a", false) >= 0,
-            true
+        assert!(
+            points(&b, "b", "a", false) < got || (t == "Inf" && class == "Militia" && dis),
+            "defensive fire only in the first round"
         );
     }
 }

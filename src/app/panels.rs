@@ -64,10 +64,12 @@ fn turn_bar(
                         egui::RichText::new(format!("{side} to move")).strong(),
                     );
                     ui.label(format!("{} phase", b.phase.name()));
-                    if matches!(
-                        b.phase,
-                        Phase::Movement | Phase::Firing | Phase::CloseCombat
-                    ) {
+                    if b.rules.dbn().is_some()
+                        && matches!(
+                            b.phase,
+                            Phase::Movement | Phase::Firing | Phase::CloseCombat
+                        )
+                    {
                         ui.label(format!("{} command points", b.command_points[b.active]));
                     }
                     ui.separator();

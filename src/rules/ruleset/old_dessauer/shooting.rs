@@ -35,18 +35,15 @@ pub fn sight_clear(od: &OldDessauer, b: &Battle, from: Pt, target: &Unit, shoote
     for f in &b.terrain.features {
         match f.kind {
             FeatureKind::Woods => woods += f.inside_length(from, to),
-            FeatureKind::Town | FeatureKind::Village => {
+            FeatureKind::Town | FeatureKind::Village
                 if f.inside_length(from, to) > 0.5
                     && !f.contains(shooter.base.centre)
-                    && !f.contains(target.base.centre)
-                {
-                    return false;
-                }
+                    && !f.contains(target.base.centre) =>
+            {
+                return false;
             }
-            FeatureKind::Hill => {
-                if f.level > lf.max(lt) && f.inside_length(from, to) > 0.5 {
-                    return false;
-                }
+            FeatureKind::Hill if f.level > lf.max(lt) && f.inside_length(from, to) > 0.5 => {
+                return false;
             }
             _ => {}
         }
