@@ -503,7 +503,9 @@ fn the_preview_shows_the_factors_the_roll_will_use_and_exact_odds() {
         ("Ms", "Regular", ", flags: [Guard]"),
         "",
     );
-    let AnyRuleset::Db7yw(r) = b.rules.clone();
+    let AnyRuleset::Db7yw(r) = b.rules.clone() else {
+        panic!("a DB7YW battle")
+    };
     let p = r.preview(&b, &fire("p", "a")).unwrap();
     let o = p.odds;
     let total = o.a_wins + o.a_wins_by_double + o.draw + o.b_wins + o.b_wins_by_double;
