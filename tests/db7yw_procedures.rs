@@ -253,7 +253,9 @@ fn pursuing_cavalry_against_muskets_lose_no_point() {
         "",
     );
     to_phase(&mut b, 0, Phase::CloseCombat);
-    let AnyRuleset::Db7yw(r) = b.rules.clone();
+    let AnyRuleset::Db7yw(r) = b.rules.clone() else {
+        panic!("a DB7YW battle")
+    };
     let m = b.unit(&id("m")).unwrap().clone();
     let mut p = b.unit(&id("p")).unwrap().clone();
     p.bound.charged = true;
