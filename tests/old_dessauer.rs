@@ -242,16 +242,17 @@ fn each_grade_above_the_enemy_adds_one() {
 /// this turn, in the first round.
 #[test]
 fn defensive_fire_by_grade_and_state() {
-    for (t, class, dis, want) in [
-        ("Inf", "Militia", false, 2 + 2),
-        ("Inf", "Regular", false, 2 + 3),
-        ("Inf", "Elite", false, 2 + 4),
-        ("Gun", "Militia", false, 1),
-        ("Gun", "Regular", false, 2),
-        ("Gun", "Elite", false, 3),
-        ("Inf", "Militia", true, 2 - 1),
-        ("Inf", "Regular", true, 2 + 1 - 1),
-        ("Inf", "Elite", true, 2 + 2 - 1),
+    // (type, grade, disordered, basic points, defensive fire points from the seed's table)
+    for (t, class, dis, basic, def) in [
+        ("Inf", "Militia", false, 2, 2),
+        ("Inf", "Regular", false, 2, 3),
+        ("Inf", "Elite", false, 2, 4),
+        ("Gun", "Militia", false, 0, 1),
+        ("Gun", "Regular", false, 0, 2),
+        ("Gun", "Elite", false, 0, 3),
+        ("Inf", "Militia", true, 2, 0),
+        ("Inf", "Regular", true, 2, 1),
+        ("Inf", "Elite", true, 2, 2),
     ] {
         let mut b = battle(
             &format!(
@@ -265,20 +266,23 @@ fn defensive_fire_by_grade_and_state() {
             steps: vec![Step::ToContact(u("b"))],
         })
         .unwrap();
-        let grade = if class == "Elite" {
-            2
-        } else if class == "Regular" {
-            1
-        } else {
-            0
+        // Grades above the poor attackers, and -1 when disordered.
+        let grade = match class {
+            "Elite" => 2,
+            "Regular" => 1,
+            _ => 0,
         };
-        let want = want + grade;
-        // Gunners are 0 points; the grade bonus counts against the poor attackers.
-        let got = points(&b, "b", "a", true);
-        assert_eq!(got, want, "{t} {class} disordered {dis}");
-        assert!(
-            points(&b, "b", "a", false) < got || (t == "Inf" && class == "Militia" && dis),
-            "defensive fire only in the first round"
+        let without = basic + grade - i32::from(dis);
+        let label = format!("{t} {class} disordered {dis}");
+        assert_eq!(
+            points(&b, "b", "a", true),
+            without + def,
+            "{label}: first round"
+        );
+        assert_eq!(
+            points(&b, "b", "a", false),
+            without,
+            "{label}: later rounds"
         );
     }
 }
@@ -479,6 +483,17 @@ fn a_unit_blocks_fire_but_enemy_guns_do_not() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("blocked"), "{e}");
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", stands: [3], at: (600, 300), facing: 0),
+           (id: "g", side: 1, type: "Gun", at: (600, 340), facing: 180),
+           (id: "b", side: 1, type: "Inf", at: (600, 390), facing: 180),"#,
+        &[],
+    );
+    to(&mut b, Phase::Firing);
+    assert!(
+        shooting::setup(od(&b), &b, &u("a"), &u("b")).is_ok(),
+        "a unit may fire through enemy guns at a rearward target"
+    );
 }
 
 #[test]
@@ -544,26 +559,35 @@ fn zone_of_control_of_one_inch() {
 
 #[test]
 fn final_inches_of_a_cavalry_charge_are_straight() {
-    let b = battle(
-        r#"(id: "a", side: 0, type: "LC", at: (600, 300), facing: 0),
-           (id: "b", side: 1, type: "Inf", at: (700, 500), facing: 180),"#,
-        &[],
+    use volley::rules::geometry::Corner;
+    // Light horse wheel 10 degrees left, then charge straight in: the target is placed square
+    // to the wheeled front, `gap` inches ahead.
+    let charge = |gap: f32| {
+        let mut b = battle(
+            r#"(id: "a", side: 0, type: "LC", at: (600, 300), facing: 10),
+               (id: "b", side: 1, type: "Inf", at: (600, 800), facing: 180),"#,
+            &[],
+        );
+        let a = b.units[0].base;
+        let wheeled = a.rotated_about(a.front_left(), -10.0);
+        let t = &mut b.units[1].base;
+        t.centre = wheeled.local(0.0, wheeled.depth / 2.0 + gap * 25.4 + t.depth / 2.0);
+        t.facing = 180.0;
+        let steps = [
+            Step::Wheel {
+                corner: Corner::Left,
+                degrees: 10.0,
+            },
+            Step::ToContact(u("b")),
+        ];
+        od(&b).check_move(&b, &[u("a")], &steps).map(|_| ())
+    };
+    let e = charge(2.5).unwrap_err().to_string();
+    assert!(
+        e.contains("final 4 inches of a charge must be straight"),
+        "{e}"
     );
-    let e = od(&b)
-        .check_move(
-            &b,
-            &[u("a")],
-            &[
-                Step::Wheel {
-                    corner: volley::rules::geometry::Corner::Left,
-                    degrees: 10.0,
-                },
-                Step::ToContact(u("b")),
-            ],
-        )
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("straight") || e.contains("cannot reach"), "{e}");
+    assert!(charge(6.0).is_ok(), "{:?}", charge(6.0));
 }
 
 #[test]
@@ -684,7 +708,8 @@ fn rally_test_needs_by_grade_with_no_enemy_near() {
 #[test]
 fn guns_never_limber_again_and_may_not_move_and_shoot() {
     let mut b = battle(
-        r#"(id: "g", side: 0, type: "Gun", at: (600, 300), facing: 0, limbered: true),"#,
+        r#"(id: "g", side: 0, type: "Gun", at: (600, 300), facing: 0, limbered: true),
+           (id: "e", side: 1, type: "Inf", at: (600, 900), facing: 180),"#,
         &[],
     );
     b.execute(Command::Move {
@@ -694,6 +719,11 @@ fn guns_never_limber_again_and_may_not_move_and_shoot() {
     .unwrap();
     assert!(b.execute(Command::Unlimber { unit: u("g") }).is_ok());
     assert!(b.execute(Command::Limber { unit: u("g") }).is_err());
+    to(&mut b, Phase::Firing);
+    let e = shooting::setup(od(&b), &b, &u("g"), &u("e"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("guns may not move and shoot"), "{e}");
 }
 
 #[test]

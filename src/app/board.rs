@@ -316,7 +316,11 @@ fn draw_units(
                     });
                 }
             }
-            if commander || u.troop == "Gen" {
+            if commander
+                || b.rules.old_dessauer().is_some_and(|od| {
+                    od.kind(u) == crate::rules::ruleset::old_dessauer::Kind::General
+                })
+            {
                 // Commanders: a gold disc.
                 p.spawn((
                     Mesh2d(meshes.add(Circle::new(u.base.width.min(u.base.depth) * 0.3))),

@@ -50,14 +50,14 @@ pub fn unit_card(ui: &mut egui::Ui, game: &Game, od: &OldDessauer, u: &Unit) {
     } else {
         state.join(", ")
     });
-    let spent = if u.bound.spent == f32::MAX {
+    let spent = if u.bound.halted {
         "halted".to_string()
     } else {
         format!("{:.1}", u.bound.spent)
     };
     ui.label(format!(
         "Move {:.0} inches ({} used) · combat points {}",
-        od.allowance(b, u),
+        od.allowance(u),
         spent,
         t.combat
     ));
@@ -171,20 +171,16 @@ pub fn outlook(ui: &mut egui::Ui, o: &Outlook) {
             ui.label(format!("{:+}  {}", f.value, f.name))
                 .on_hover_text(&f.source);
         }
-        match l.points {
-            Some((a, b)) => ui.label(format!(
-                "{a} points against {b}: {} dice hitting on {}{}",
-                l.dice,
-                l.need,
-                if l.need < 6 { "-6" } else { "" }
-            )),
-            None => ui.label(format!(
-                "{} dice hitting on {}{}",
-                l.dice,
-                l.need,
-                if l.need < 6 { "-6" } else { "" }
-            )),
-        };
+        let points = l
+            .points
+            .map(|(a, b)| format!("{a} points against {b}: "))
+            .unwrap_or_default();
+        ui.label(format!(
+            "{points}{} dice hitting on {}{}",
+            l.dice,
+            l.need,
+            if l.need < 6 { "-6" } else { "" }
+        ));
         ui.add_space(4.0);
     }
     ui.separator();
@@ -239,14 +235,9 @@ pub fn reference(ui: &mut egui::Ui, od: &OldDessauer) {
             .on_hover_text(&o.source);
         }
     });
-    egui::CollapsingHeader::new("Rulings (where the text was lost or is silent)")
-        .default_open(true)
-        .show(ui, |ui| {
-            for r in &d.rulings {
-                ui.strong(&r.topic);
-                ui.label(&r.ruling);
-                ui.small(format!("Why: {}", r.reason));
-                ui.add_space(4.0);
-            }
-        });
+    super::panels::rulings_list(
+        ui,
+        "Rulings (where the text was lost or is silent)",
+        &d.rulings,
+    );
 }

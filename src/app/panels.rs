@@ -647,19 +647,28 @@ fn rules_reference(
                             .on_hover_text(&r.source);
                     }
                 });
-                egui::CollapsingHeader::new("Rulings (where the rules are silent)")
-                    .default_open(true)
-                    .show(ui, |ui| {
-                        for r in &d.rulings {
-                            ui.strong(&r.topic);
-                            ui.label(&r.ruling);
-                            ui.small(format!("Why: {}", r.reason));
-                            ui.add_space(4.0);
-                        }
-                    });
+                rulings_list(ui, "Rulings (where the rules are silent)", &d.rulings);
             });
         });
     Ok(())
+}
+
+/// The rulings of a ruleset, each with its reason.
+pub(super) fn rulings_list(
+    ui: &mut egui::Ui,
+    title: &str,
+    rulings: &[crate::rules::ruleset::Ruling],
+) {
+    egui::CollapsingHeader::new(title)
+        .default_open(true)
+        .show(ui, |ui| {
+            for r in rulings {
+                ui.strong(&r.topic);
+                ui.label(&r.ruling);
+                ui.small(format!("Why: {}", r.reason));
+                ui.add_space(4.0);
+            }
+        });
 }
 
 /// The ruler's words beside the cursor while dragging: distance against allowance and going,

@@ -412,11 +412,7 @@ impl Battle {
                 unit, test, passed, ..
             } => {
                 if *test == TestKind::Command && !passed {
-                    self.with_unit(unit, |u| {
-                        u.bound.moved = true;
-                        u.bound.formed = true;
-                        u.bound.spent = f32::MAX;
-                    });
+                    self.with_unit(unit, |u| u.bound.halted = true);
                 }
             }
             Event::Melee { strikes } => {

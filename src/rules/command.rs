@@ -364,8 +364,6 @@ pub enum TestKind {
     Evade,
     /// A general in danger.
     GeneralDanger,
-    /// A general's leadership rolled at the start.
-    Leadership,
 }
 
 impl TestKind {
@@ -376,7 +374,6 @@ impl TestKind {
             TestKind::Command => "command test",
             TestKind::Evade => "evade test",
             TestKind::GeneralDanger => "danger to the general",
-            TestKind::Leadership => "leadership roll",
         }
     }
 }

@@ -131,6 +131,9 @@ pub struct BoundState {
     /// Changed formation or facing this bound.
     #[serde(default)]
     pub formed: bool,
+    /// Failed its command test: does nothing more this bound.
+    #[serde(default)]
+    pub halted: bool,
 }
 
 /// One unit on the table.

@@ -249,14 +249,14 @@ pub fn describe(b: &Battle, e: &Event) -> String {
             need,
             hits,
         } => format!(
-            "{} shoots at {}: {} stand{}, {} {} needing {need}{}{}: {dice:?}, {}",
+            "{} shoots at {}: {} stand{}, {} {} needing {}{}: {dice:?}, {}",
             u(shooter),
             u(target),
             stands,
             if *stands == 1 { "" } else { "s" },
             dice.len(),
             if dice.len() == 1 { "die" } else { "dice" },
-            if *need >= 6 { "" } else { "-6" },
+            need_text(*need as i32),
             factor_list(factors),
             hits_text(*hits)
         ),
@@ -285,14 +285,13 @@ pub fn describe(b: &Battle, e: &Event) -> String {
                         .map(|f| format!("{:+} {}", f.value, f.name))
                         .collect();
                     format!(
-                        "{} strikes {}: {} = {} points against {}, needs {}{}, {} {}: {:?}, {}{}",
+                        "{} strikes {}: {} = {} points against {}, needs {}, {} {}: {:?}, {}{}",
                         u(&s.unit),
                         u(&s.target),
                         fs.join(", "),
                         s.points,
                         s.enemy_points,
-                        s.need,
-                        if s.need >= 6 { "" } else { "-6" },
+                        need_text(s.need as i32),
                         s.dice.len(),
                         if s.dice.len() == 1 { "die" } else { "dice" },
                         s.dice,

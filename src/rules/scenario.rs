@@ -503,7 +503,7 @@ pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Battle, Vec<Di
             );
             continue;
         }
-        if u.limbered && !matches!(u.troop.as_str(), "FA" | "GA" | "FAH" | "Gun") {
+        if u.limbered && !rs.limbers(&u.troop) {
             push(
                 pos,
                 format!("unit '{}' is not artillery and cannot be limbered", u.id),
@@ -516,7 +516,7 @@ pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Battle, Vec<Di
             let Some(t) = od.troop_code(&u.troop) else {
                 continue;
             };
-            if let Err(m) = od_unit_check(od, t, u, &raw.options) {
+            if let Err(m) = od_unit_check(t, u, &raw.options) {
                 push(pos, format!("unit '{}': {m}", u.id));
                 continue;
             }
@@ -540,14 +540,10 @@ pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Battle, Vec<Di
             push(pos, format!("unit '{}' is (partly) off the table", u.id));
             continue;
         }
-        let small = u.parent.is_some() || u.troop == "Gen";
         if !undeployed
-            && !small
+            && !rs.shares_ground(&u.troop)
             && let Some(o) = units.iter().find(|o| {
-                !o.status.undeployed
-                    && o.extra.parent.is_none()
-                    && o.troop != "Gen"
-                    && o.base.overlaps(&base)
+                !o.status.undeployed && !rs.shares_ground(&o.troop) && o.base.overlaps(&base)
             })
         {
             push(pos, format!("unit '{}' overlaps '{}'", u.id, o.id));
@@ -705,13 +701,11 @@ fn od_default_formation(
 
 /// What an Old Dessauer unit may be: stands, formation, optional rules, general's ratings.
 fn od_unit_check(
-    od: &crate::rules::ruleset::old_dessauer::OldDessauer,
     t: &crate::rules::ruleset::old_dessauer::Troop,
     u: &RawUnit,
     options: &[String],
 ) -> Result<(), String> {
     use crate::rules::ruleset::old_dessauer::Kind;
-    let _ = od;
     let need = |o: &str| -> Result<(), String> {
         if options.iter().any(|x| x == o) {
             Ok(())

@@ -1050,6 +1050,11 @@ impl Ruleset for Db7yw {
     fn base_size(&self, troop: &str) -> Option<(f32, f32)> {
         self.dbn.troop(troop).map(|t| t.base)
     }
+    fn limbers(&self, troop: &str) -> bool {
+        self.dbn
+            .troop(troop)
+            .is_some_and(|t| t.kind == TroopKind::Artillery)
+    }
     fn troop_codes(&self) -> Vec<String> {
         self.dbn
             .data

@@ -219,6 +219,38 @@ impl Motion {
     }
 }
 
+/// A rules number's value (0 when absent: loading refuses data lacking a required one).
+pub fn number(list: &[Number], key: &str) -> f32 {
+    list.iter()
+        .find(|n| n.key == key)
+        .map(|n| n.value)
+        .unwrap_or(0.0)
+}
+
+/// Refuses ruleset data lacking any of the `required` numbers.
+pub fn require_numbers(list: &[Number], required: &[&str]) -> Result<(), String> {
+    match required.iter().find(|k| !list.iter().any(|n| n.key == **k)) {
+        Some(k) => Err(format!("ruleset data lacks the number '{k}'")),
+        None => Ok(()),
+    }
+}
+
+/// A factor of a data list as a roll factor with its source.
+pub fn factor_in(list: &[FactorDef], key: &str) -> Factor {
+    match list.iter().find(|f| f.key == key) {
+        Some(f) => Factor {
+            name: f.name.clone(),
+            value: f.value,
+            source: f.source.clone(),
+        },
+        None => Factor {
+            name: key.to_string(),
+            value: 0,
+            source: "missing from data".to_string(),
+        },
+    }
+}
+
 /// The DBN-family engine with its data.
 #[derive(Clone, Debug)]
 pub struct Dbn {
@@ -228,13 +260,8 @@ pub struct Dbn {
 impl Dbn {
     pub fn from_ron(text: &str) -> Result<Self, String> {
         let data: DbnData = ron::from_str(text).map_err(|e| format!("ruleset data: {e}"))?;
-        let dbn = Dbn { data };
-        for k in REQUIRED_NUMBERS {
-            if !dbn.data.numbers.iter().any(|n| n.key == *k) {
-                return Err(format!("ruleset data lacks the number '{k}'"));
-            }
-        }
-        Ok(dbn)
+        require_numbers(&data.numbers, REQUIRED_NUMBERS)?;
+        Ok(Dbn { data })
     }
 
     pub fn troop(&self, code: &str) -> Option<&Troop> {
@@ -247,39 +274,19 @@ impl Dbn {
     }
 
     pub fn num(&self, key: &str) -> f32 {
-        self.data
-            .numbers
-            .iter()
-            .find(|n| n.key == key)
-            .map(|n| n.value)
-            .unwrap_or(0.0)
-    }
-
-    fn factor_in(list: &[FactorDef], key: &str) -> Factor {
-        match list.iter().find(|f| f.key == key) {
-            Some(f) => Factor {
-                name: f.name.clone(),
-                value: f.value,
-                source: f.source.clone(),
-            },
-            None => Factor {
-                name: key.to_string(),
-                value: 0,
-                source: "missing from data".to_string(),
-            },
-        }
+        number(&self.data.numbers, key)
     }
 
     pub fn fire_factor(&self, key: &str) -> Factor {
-        Self::factor_in(&self.data.firing_factors, key)
+        factor_in(&self.data.firing_factors, key)
     }
 
     pub fn combat_factor(&self, key: &str) -> Factor {
-        Self::factor_in(&self.data.combat_factors, key)
+        factor_in(&self.data.combat_factors, key)
     }
 
     pub fn routing_factor(&self, key: &str) -> Factor {
-        Self::factor_in(&self.data.routing_factors, key)
+        factor_in(&self.data.routing_factors, key)
     }
 
     pub fn kind(&self, u: &Unit) -> TroopKind {

@@ -42,6 +42,13 @@ pub trait Ruleset {
     fn base_size(&self, troop: &str) -> Option<(f32, f32)>;
     /// Troop codes this ruleset knows.
     fn troop_codes(&self) -> Vec<String>;
+    /// Guns that may start the game limbered.
+    fn limbers(&self, troop: &str) -> bool;
+    /// Units small enough to share ground with others (generals, regimental guns).
+    fn shares_ground(&self, troop: &str) -> bool {
+        let _ = troop;
+        false
+    }
     /// Footprint (mm) of a unit of `stands` stands in a formation (figure rulesets); single-base
     /// rulesets answer with the base.
     fn unit_size(

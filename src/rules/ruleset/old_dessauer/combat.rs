@@ -2,16 +2,12 @@
 //! losing by hits, recoils and pursuit.
 
 use super::movement::{carry, recoil};
-use super::{Kind, OldDessauer, Outlook, OutlookLine, exactly, grade};
+use super::{Kind, OldDessauer, Outlook, OutlookLine, exactly, grade, illegal};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError, Strike};
 use crate::rules::geometry::{Base, Edge};
 use crate::rules::model::{Flag, Formation, Phase, Unit, UnitId};
 use std::collections::BTreeMap;
-
-fn illegal<T>(s: String) -> Result<T, RuleError> {
-    Err(RuleError::Illegal(s))
-}
 
 /// Enemies touching `u` on its flank or rear (squares have none).
 pub fn flank_attackers(od: &OldDessauer, b: &Battle, u: &Unit) -> Vec<UnitId> {

@@ -9,7 +9,7 @@ pub mod shooting;
 
 pub use layout::{footprint, stand_bases};
 
-use super::dbn::{FactorDef, MovePlan, Number, own_active};
+use super::dbn::{FactorDef, MovePlan, Number, factor_in, number, own_active, require_numbers};
 use super::{Ruleset, Ruling};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Event, Factor, RuleError, TestKind};
@@ -202,11 +202,7 @@ impl OldDessauer {
 
     pub fn from_ron(text: &str) -> Result<Self, String> {
         let data: OdData = ron::from_str(text).map_err(|e| format!("ruleset data: {e}"))?;
-        for k in REQUIRED_NUMBERS {
-            if !data.numbers.iter().any(|n| n.key == *k) {
-                return Err(format!("ruleset data: number '{k}' is missing"));
-            }
-        }
+        require_numbers(&data.numbers, REQUIRED_NUMBERS)?;
         for k in ["disordered", "moved", "cover", "skirmish_target"] {
             if !data.shooting_factors.iter().any(|f| f.key == k) {
                 return Err(format!("ruleset data: shooting factor '{k}' is missing"));
@@ -242,12 +238,7 @@ impl OldDessauer {
     }
 
     pub fn num(&self, key: &str) -> f32 {
-        self.data
-            .numbers
-            .iter()
-            .find(|n| n.key == key)
-            .map(|n| n.value)
-            .unwrap_or(0.0)
+        number(&self.data.numbers, key)
     }
 
     pub fn int(&self, key: &str) -> i32 {
@@ -265,12 +256,7 @@ impl OldDessauer {
     }
 
     pub fn shooting_factor(&self, key: &str) -> Factor {
-        let f = self.data.shooting_factors.iter().find(|f| f.key == key);
-        Factor {
-            name: f.map(|f| f.name.clone()).unwrap_or_else(|| key.into()),
-            value: f.map(|f| f.value).unwrap_or(0),
-            source: f.map(|f| f.source.clone()).unwrap_or_default(),
-        }
+        factor_in(&self.data.shooting_factors, key)
     }
 
     pub fn troop_code(&self, code: &str) -> Option<&Troop> {
@@ -386,7 +372,7 @@ impl OldDessauer {
     }
 
     /// Movement allowance in inches this turn.
-    pub fn allowance(&self, b: &Battle, u: &Unit) -> f32 {
+    pub fn allowance(&self, u: &Unit) -> f32 {
         let t = self.troop(u);
         let mut a = match (t.kind, u.formation) {
             (Kind::Artillery, _) if u.status.limbered => t.column,
@@ -404,7 +390,6 @@ impl OldDessauer {
         if u.status.shaken {
             a *= self.num("half_speed");
         }
-        let _ = b;
         a.max(0.0)
     }
 
@@ -632,7 +617,7 @@ impl OldDessauer {
             e.side != u.side
                 && matches!(self.kind(e), Kind::Infantry | Kind::Cavalry)
                 && !e.status.shaken
-                && e.base.distance(&u.base) <= b.scale.to_mm(self.allowance(b, e))
+                && e.base.distance(&u.base) <= b.scale.to_mm(self.allowance(e))
                 && shooting::sight_clear(self, b, e.base.front_centre(), u, e)
         })
     }
@@ -688,6 +673,7 @@ impl OldDessauer {
                     && u.status.disordered
                     && !u.bound.moved
                     && !u.bound.formed
+                    && !u.bound.halted
                     && !u.bound.fought
                     && !u.bound.recoiled
             })
@@ -908,7 +894,7 @@ impl OldDessauer {
         }
         let to = movement::general_spot(&u, &g);
         let dist = b.scale.from_mm(g.base.centre.dist(to.centre));
-        let left = self.allowance(b, &g) - g.bound.spent;
+        let left = self.allowance(&g) - g.bound.spent;
         if dist > left + 0.01 {
             return Err(RuleError::TooFar {
                 unit: g.id.clone(),
@@ -925,7 +911,7 @@ impl OldDessauer {
                 from: g.base,
                 to,
                 distance: dist,
-                allowance: self.allowance(b, &g),
+                allowance: self.allowance(&g),
                 going: "attaching".into(),
                 contact: None,
             },
@@ -938,11 +924,6 @@ impl OldDessauer {
             },
         );
         Ok(())
-    }
-
-    /// The unit's centre point in the log's units, for messages.
-    pub fn inches(&self, b: &Battle, mm: f32) -> f32 {
-        b.scale.from_mm(mm)
     }
 
     /// Checks a move without making it (the window calls this while dragging).
@@ -1036,6 +1017,14 @@ impl Ruleset for OldDessauer {
     fn troop_codes(&self) -> Vec<String> {
         self.data.troops.iter().map(|t| t.code.clone()).collect()
     }
+    fn limbers(&self, troop: &str) -> bool {
+        self.troop_code(troop)
+            .is_some_and(|t| t.kind == Kind::Artillery)
+    }
+    fn shares_ground(&self, troop: &str) -> bool {
+        self.troop_code(troop)
+            .is_some_and(|t| matches!(t.kind, Kind::General | Kind::RegimentalGun))
+    }
     fn unit_size(&self, troop: &str, formation: Formation, stands: usize) -> Option<(f32, f32)> {
         let t = self.troop_code(troop)?;
         Some(layout::footprint(t, formation, stands))
@@ -1093,6 +1082,22 @@ impl Ruleset for OldDessauer {
     fn rulings(&self) -> &[Ruling] {
         &self.data.rulings
     }
+}
+
+/// Refuses a command with the reason in words.
+pub(crate) fn illegal<T>(s: String) -> Result<T, RuleError> {
+    Err(RuleError::Illegal(s))
+}
+
+/// Refuses a command given outside its phase.
+pub(crate) fn in_phase(b: &Battle, phase: Phase, what: &str) -> Result<(), RuleError> {
+    if b.phase != phase {
+        return Err(RuleError::WrongPhase {
+            command: what.into(),
+            phase: b.phase,
+        });
+    }
+    Ok(())
 }
 
 /// The point of `base` nearest to `p`.

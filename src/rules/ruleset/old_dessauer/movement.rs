@@ -1,7 +1,7 @@
 //! Moves, charges, formation changes, recoils, fallbacks and skirmishers getting out of the way.
 
 use super::layout::rebuild;
-use super::{Kind, OldDessauer};
+use super::{Kind, OldDessauer, illegal, in_phase};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError, Step, TestKind};
 use crate::rules::geometry::{Base, CONTACT_EPS, Contact, Pt, norm_deg, norm_facing};
@@ -21,17 +21,7 @@ pub struct OdPlan {
 }
 
 fn movement_phase(b: &Battle, what: &str) -> Result<(), RuleError> {
-    if b.phase != Phase::Movement {
-        return Err(RuleError::WrongPhase {
-            command: what.into(),
-            phase: b.phase,
-        });
-    }
-    Ok(())
-}
-
-fn illegal<T>(s: String) -> Result<T, RuleError> {
-    Err(RuleError::Illegal(s))
+    in_phase(b, Phase::Movement, what)
 }
 
 /// The mover's front edge laid flush against the face of `target` it reached, keeping its
@@ -136,7 +126,7 @@ pub fn plan(
     let u = b.unit(id)?.clone();
     own_active(b, &u)?;
     let kind = od.kind(&u);
-    if u.bound.spent == f32::MAX {
+    if u.bound.halted {
         return illegal(format!("{} failed its command test and halts", u.name));
     }
     if kind == Kind::General && u.extra.attached.is_some() {
@@ -367,7 +357,7 @@ pub fn plan(
             ));
         }
     }
-    let mut allowance = od.allowance(b, &u);
+    let mut allowance = od.allowance(&u);
     if on_road && u.formation == Formation::Column && charge.is_none() && !free {
         allowance *= od.num("road_multiplier");
     }
@@ -409,7 +399,7 @@ pub fn plan(
             going: Going {
                 bad: !going_why.is_empty(),
                 why: going_why,
-                road: on_road && allowance > od.allowance(b, &u),
+                road: on_road && allowance > od.allowance(&u),
             },
             contact,
             cost: 0,
@@ -429,7 +419,7 @@ pub fn do_move(
 ) -> Result<(), RuleError> {
     let u = b.unit(id)?.clone();
     if od.kind(&u) == Kind::RegimentalGun {
-        return shift_regimental_gun(od, b, out, &u, steps);
+        return shift_regimental_gun(b, out, &u, steps);
     }
     let p = plan(od, b, id, steps)?;
     if p.charge.is_some() && !od.command_test(b, out, &u)? {
@@ -460,7 +450,7 @@ pub fn do_move(
             },
         );
     }
-    intermix(od, b, out, id, &p.intermixed);
+    intermix(b, out, id, &p.intermixed);
     if let Some(t) = &p.charge {
         charged(od, b, out, id, t)?;
     }
@@ -468,8 +458,7 @@ pub fn do_move(
     Ok(())
 }
 
-fn intermix(od: &OldDessauer, b: &mut Battle, out: &mut Vec<Event>, id: &UnitId, with: &[UnitId]) {
-    let _ = od;
+fn intermix(b: &mut Battle, out: &mut Vec<Event>, id: &UnitId, with: &[UnitId]) {
     for f in with {
         for x in [id, f] {
             if b.unit(x).is_ok_and(|u| !u.status.disordered) {
@@ -487,7 +476,6 @@ fn intermix(od: &OldDessauer, b: &mut Battle, out: &mut Vec<Event>, id: &UnitId,
 
 /// A regimental gun shifts along its parent, freely, and may not fire this turn.
 fn shift_regimental_gun(
-    od: &OldDessauer,
     b: &mut Battle,
     out: &mut Vec<Event>,
     u: &Unit,
@@ -515,7 +503,6 @@ fn shift_regimental_gun(
     {
         return illegal(format!("no room for {} there", u.name));
     }
-    let _ = od;
     b.emit(
         out,
         Event::Moved {
@@ -653,7 +640,7 @@ pub fn form(
     let u = b.unit(id)?.clone();
     own_active(b, &u)?;
     let kind = od.kind(&u);
-    if u.bound.spent == f32::MAX {
+    if u.bound.halted {
         return illegal(format!("{} failed its command test and halts", u.name));
     }
     if od.in_contact(b, &u) {
@@ -696,7 +683,7 @@ pub fn form(
             u.name
         ));
     }
-    let allowance = od.allowance(b, &u);
+    let allowance = od.allowance(&u);
     let cost = allowance * od.num("form_cost");
     if u.bound.spent + cost > allowance + 0.01 {
         return illegal(format!(
@@ -735,7 +722,7 @@ pub fn form(
         },
     );
     carry(b, out, id, &u.base, &to);
-    intermix(od, b, out, id, &intermixed);
+    intermix(b, out, id, &intermixed);
     Ok(())
 }
 
@@ -764,7 +751,7 @@ pub fn unlimber(
             formation: Formation::Line,
             from: u.base,
             to,
-            cost: od.allowance(b, &u),
+            cost: od.allowance(&u),
         },
     );
     Ok(())
@@ -930,7 +917,7 @@ pub fn fallback(
     if od.in_contact(b, &u) {
         return illegal(format!("{} is in combat and may not fall back", u.name));
     }
-    if u.bound.moved || u.bound.formed {
+    if u.bound.moved || u.bound.formed || u.bound.halted {
         return illegal(format!("{} has already moved this turn", u.name));
     }
     if !(distance.is_finite() && distance > 0.0 && distance <= od.num("recoil_max")) {

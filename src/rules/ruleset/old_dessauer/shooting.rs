@@ -1,7 +1,7 @@
 //! Shooting: a die per front-rank stand in range, arc and clear line; morale against the hits.
 
 use super::layout::stand_bases;
-use super::{Kind, OldDessauer, Outlook, OutlookLine, exactly, grade, nearest_point};
+use super::{Kind, OldDessauer, Outlook, OutlookLine, exactly, grade, illegal, nearest_point};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError, TestKind};
 use crate::rules::geometry::{CONTACT_EPS, Pt, point_segment_distance, segment_hits_base};
@@ -16,10 +16,6 @@ pub struct Setup {
     pub dice: u32,
     pub need: u8,
     pub factors: Vec<Factor>,
-}
-
-fn illegal<T>(s: String) -> Result<T, RuleError> {
-    Err(RuleError::Illegal(s))
 }
 
 fn is_gun(od: &OldDessauer, u: &Unit) -> bool {
@@ -190,8 +186,8 @@ pub fn setup(od: &OldDessauer, b: &Battle, sid: &UnitId, tid: &UnitId) -> Result
     if od.in_contact(b, &s) {
         return illegal(format!("{} is in combat", s.name));
     }
-    let allowance = od.allowance(b, &s);
-    let moved = s.bound.moved || s.bound.formed || s.bound.spent > 0.0;
+    let allowance = od.allowance(&s);
+    let moved = s.bound.moved || s.bound.formed || s.bound.halted || s.bound.spent > 0.0;
     match kind {
         Kind::Artillery if s.status.limbered => {
             return illegal(format!("{} is limbered", s.name));
@@ -200,7 +196,7 @@ pub fn setup(od: &OldDessauer, b: &Battle, sid: &UnitId, tid: &UnitId) -> Result
             return illegal(format!("{}: guns may not move and shoot", s.name));
         }
         Kind::Infantry | Kind::LightInfantry
-            if s.bound.spent > allowance * od.num("half_speed") + 0.01 =>
+            if s.bound.halted || s.bound.spent > allowance * od.num("half_speed") + 0.01 =>
         {
             return illegal(format!(
                 "{} moved more than half speed and may not shoot",
