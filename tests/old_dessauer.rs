@@ -780,6 +780,43 @@ fn generals_attach_lead_and_command() {
     assert_eq!(points(&b, "far", "e", false), 2 - 1, "out of command -1");
 }
 
+/// A unit out of command that fails its test to charge halts, but may still shoot as one that
+/// stood.
+#[test]
+fn a_halted_unit_still_shoots() {
+    let mut b = battle(
+        r#"(id: "g", side: 0, type: "Gen", at: (100, 100), facing: 0, command_radius: 4),
+           (id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+           (id: "e", side: 1, type: "Inf", at: (600, 395.25), facing: 180),"#,
+        &["generals"],
+    );
+    b.script_dice(&[1]);
+    let ev = b
+        .execute(Command::Move {
+            unit: u("a"),
+            steps: vec![Step::ToContact(u("e"))],
+        })
+        .unwrap();
+    assert!(matches!(
+        ev.as_slice(),
+        [Event::Test {
+            test: TestKind::Command,
+            passed: false,
+            ..
+        }]
+    ));
+    assert!(
+        b.execute(Command::Move {
+            unit: u("a"),
+            steps: vec![Step::Advance(0.5)]
+        })
+        .is_err()
+    );
+    to(&mut b, Phase::Firing);
+    let s = shooting::setup(od(&b), &b, &u("a"), &u("e")).unwrap();
+    assert_eq!((s.dice, s.need), (4, 5));
+}
+
 #[test]
 fn scenarios_play_to_a_result_through_volley_run() {
     use volley::rules::autoplay::AutoPlayer;

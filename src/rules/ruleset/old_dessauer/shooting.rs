@@ -187,7 +187,7 @@ pub fn setup(od: &OldDessauer, b: &Battle, sid: &UnitId, tid: &UnitId) -> Result
         return illegal(format!("{} is in combat", s.name));
     }
     let allowance = od.allowance(&s);
-    let moved = s.bound.moved || s.bound.formed || s.bound.halted || s.bound.spent > 0.0;
+    let moved = s.bound.moved || s.bound.formed || s.bound.spent > 0.0;
     match kind {
         Kind::Artillery if s.status.limbered => {
             return illegal(format!("{} is limbered", s.name));
@@ -196,7 +196,7 @@ pub fn setup(od: &OldDessauer, b: &Battle, sid: &UnitId, tid: &UnitId) -> Result
             return illegal(format!("{}: guns may not move and shoot", s.name));
         }
         Kind::Infantry | Kind::LightInfantry
-            if s.bound.halted || s.bound.spent > allowance * od.num("half_speed") + 0.01 =>
+            if s.bound.spent > allowance * od.num("half_speed") + 0.01 =>
         {
             return illegal(format!(
                 "{} moved more than half speed and may not shoot",
