@@ -95,20 +95,25 @@ fn line_of_sight(c: &mut Criterion) {
 }
 
 fn whole_game(c: &mut Criterion) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/default.ron");
-    let start = scenario::load(&path).unwrap();
     let mut g = c.benchmark_group("headless game");
     g.sample_size(10);
-    g.bench_function(
-        "default scenario, random legal commands to the end",
-        |bench| {
-            bench.iter(|| {
-                let mut b = start.clone();
-                AutoPlayer::new(3).play(&mut b, 400, 16);
-                black_box(b.log.len())
-            })
-        },
-    );
+    for (file, name) in [
+        ("scenarios/default.ron", "default scenario (DB7YW)"),
+        ("scenarios/lobosch_1756.ron", "The Lobosch (Old Dessauer)"),
+    ] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+        let start = scenario::load(&path).unwrap();
+        g.bench_function(
+            format!("{name}, random legal commands to the end"),
+            |bench| {
+                bench.iter(|| {
+                    let mut b = start.clone();
+                    AutoPlayer::new(3).play(&mut b, 400, 16);
+                    black_box(b.log.len())
+                })
+            },
+        );
+    }
     g.finish();
 }
 
