@@ -94,7 +94,7 @@ pub fn formation_buttons(
         Kind::Artillery if !u.status.limbered => &[(Formation::Line, "Line")],
         _ => &[],
     };
-    if !forms.is_empty() {
+    if !forms.is_empty() && !u.bound.formed && !u.bound.halted && !od.in_contact(b, u) {
         ui.separator();
         ui.label("Change formation (half the move), then facing:");
         for turn in [0.0f32, 90.0, -90.0, 180.0] {
