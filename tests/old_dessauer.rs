@@ -838,3 +838,202 @@ fn scenarios_play_to_a_result_through_volley_run() {
         assert!(v["error"].is_null(), "{}", v["error"]);
     }
 }
+
+// ----- light infantry: loose stands, falling back, overrun; recoiling farther ---------------
+
+fn stands_of(b: &Battle, id: &str) -> Vec<volley::rules::geometry::Base> {
+    volley::rules::ruleset::old_dessauer::stand_bases(od(b), b.unit(&u(id)).unwrap())
+}
+
+fn move_stand(b: &mut Battle, id: &str, stand: usize, step: Step) -> Result<Vec<Event>, String> {
+    b.execute(Command::MoveStand {
+        unit: u(id),
+        stand,
+        steps: vec![step],
+    })
+    .map_err(|e| e.to_string())
+}
+
+#[test]
+fn skirmish_stands_move_on_their_own_within_four_inches_of_the_command_stand() {
+    let mut b = battle(
+        r#"(id: "s", side: 0, type: "LI", at: (600, 300), facing: 0),
+           (id: "e", side: 1, type: "Inf", at: (600, 1100), facing: 180),"#,
+        &["light_infantry"],
+    );
+    let before = stands_of(&b, "s");
+    assert_eq!(before.len(), 4);
+    move_stand(&mut b, "s", 3, Step::Advance(4.0)).unwrap();
+    let after = stands_of(&b, "s");
+    assert!((after[2].centre.y - before[2].centre.y - 101.6).abs() < 0.1);
+    for i in [0, 1, 3] {
+        assert!(after[i].centre.dist(before[i].centre) < 0.01, "stand {i} stays");
+    }
+    // Its 4 inches are spent; another stand still has its own.
+    assert!(move_stand(&mut b, "s", 3, Step::Advance(0.5)).is_err());
+    move_stand(&mut b, "s", 4, Step::Sidestep(1.0)).unwrap();
+    // Skirmishers sidestep at the full rate: 1 inch costs 1.
+    assert!((b.unit(&u("s")).unwrap().bound.stand_spent[3] - 1.0).abs() < 0.05);
+    // Stand 4 may not go more than 4 inches from the command stand (stand 2)...
+    let e = move_stand(&mut b, "s", 4, Step::Sidestep(1.0)).unwrap_err();
+    assert!(e.contains("command stand (stand 2)"), "{e}");
+    // ... nor may the command stand leave stand 3 more than 4 inches ahead.
+    let e = move_stand(&mut b, "s", 2, Step::Backstep(3.0)).unwrap_err();
+    assert!(e.contains("command stand"), "{e}");
+    // The whole unit has what its busiest stand left: nothing.
+    assert!(
+        b.execute(Command::Move {
+            unit: u("s"),
+            steps: vec![Step::Advance(0.5)],
+        })
+        .is_err()
+    );
+    assert!(move_stand(&mut b, "s", 5, Step::Advance(1.0)).is_err());
+    assert!(
+        move_stand(&mut b, "s", 1, Step::ToContact(u("e")))
+            .unwrap_err()
+            .contains("charge with the whole unit")
+    );
+}
+
+#[test]
+fn loose_stands_go_with_their_unit_and_pay_no_terrain_penalty() {
+    let mut b = battle(
+        r#"(id: "s", side: 0, type: "LI", at: (1000, 850), facing: 0),
+           (id: "e", side: 1, type: "Inf", at: (300, 1100), facing: 180),"#,
+        &["light_infantry"],
+    );
+    // Stand 3 walks 2 inches into the wood at the full rate, and is not disordered.
+    let ev = move_stand(&mut b, "s", 3, Step::Advance(2.0)).unwrap();
+    let d = ev.iter().find_map(|e| match e {
+        Event::StandMoved { distance, .. } => Some(*distance),
+        _ => None,
+    });
+    assert!((d.unwrap() - 2.0).abs() < 0.05);
+    assert!(!ev.iter().any(|e| matches!(e, Event::Disordered { .. })));
+    let loose = stands_of(&b, "s");
+    // The whole unit moves its other 2 inches, its loose stand with it.
+    b.execute(Command::Move {
+        unit: u("s"),
+        steps: vec![Step::Backstep(2.0)],
+    })
+    .unwrap();
+    let moved = stands_of(&b, "s");
+    for (x, y) in loose.iter().zip(&moved) {
+        assert!((x.centre.y - y.centre.y - 50.8).abs() < 0.1);
+        assert!((x.centre.x - y.centre.x).abs() < 0.1);
+    }
+    assert!(
+        b.execute(Command::Move {
+            unit: u("s"),
+            steps: vec![Step::Backstep(0.5)],
+        })
+        .is_err()
+    );
+}
+
+#[test]
+fn skirmish_stands_keep_an_inch_from_formed_enemies() {
+    let mut b = battle(
+        r#"(id: "s", side: 0, type: "LI", at: (600, 300), facing: 0),
+           (id: "e", side: 1, type: "Inf", at: (600, 420), facing: 180),"#,
+        &["light_infantry"],
+    );
+    let e = move_stand(&mut b, "s", 2, Step::Advance(3.5)).unwrap_err();
+    assert!(e.contains("zone of control"), "{e}");
+    move_stand(&mut b, "s", 2, Step::Advance(2.5)).unwrap();
+}
+
+/// Formed troops coming within an inch of skirmish stands: before infantry the stands reached
+/// fall back; before cavalry in the open they roll 4-6, and those that fail are overrun.
+#[test]
+fn stands_reached_by_formed_troops_fall_back_or_are_overrun() {
+    let setup = |mover: &str| {
+        battle(
+            &format!(
+                r#"(id: "a", side: 0, {mover}, at: (514, 300), facing: 0),
+                   (id: "s", side: 1, type: "LI", at: (600, 470), facing: 180),"#
+            ),
+            &["light_infantry"],
+        )
+    };
+    let mut b = setup(r#"type: "Inf""#);
+    let before = stands_of(&b, "s");
+    let ev = b
+        .execute(Command::Move {
+            unit: u("a"),
+            steps: vec![Step::Advance(5.5)],
+        })
+        .unwrap();
+    let fled: Vec<usize> = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::StandMoved { stand, .. } => Some(*stand),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(fled, vec![2, 3], "the two stands in front of the battalion");
+    let after = stands_of(&b, "s");
+    assert!(after[0].centre.dist(before[0].centre) < 0.01);
+    assert!(after[3].centre.y > before[3].centre.y + 10.0);
+    let a = b.unit(&u("a")).unwrap().base;
+    assert!(after[3].distance(&a) >= 25.0);
+
+    let mut b = setup(r#"type: "HC", stands: [2, 2]"#);
+    b.script_dice(&[3]);
+    let ev = b
+        .execute(Command::Move {
+            unit: u("a"),
+            steps: vec![Step::Advance(5.3)],
+        })
+        .unwrap();
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::Test { test: TestKind::Evade, die: 3, need: 4, passed: false, .. }
+    )));
+    assert!(ev.iter().any(
+        |e| matches!(e, Event::StandsOverrun { stands, .. } if stands == &vec![2, 3])
+    ));
+    let s = b.unit(&u("s")).unwrap();
+    assert!(s.alive());
+    assert_eq!((s.stands.len(), s.figures(), s.status.hits), (2, 6, 6));
+}
+
+/// A unit may recoil farther than it must, up to 18 inches in all, with no more rout hits.
+#[test]
+fn a_recoiling_unit_may_go_farther_up_to_eighteen_inches() {
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+           (id: "b", side: 1, type: "Inf", at: (600, 395.25), facing: 180),"#,
+        &[],
+    );
+    to(&mut b, Phase::Firing);
+    b.script_dice(&[5, 6, 1, 1, 1]);
+    b.execute(Command::Fire {
+        unit: u("a"),
+        target: u("b"),
+        support: vec![],
+    })
+    .unwrap();
+    let ev = b.execute(Command::EndPhase).unwrap();
+    assert!(ev.iter().any(|e| matches!(e, Event::Recoiled { .. })));
+    assert_eq!(b.phase, Phase::CloseCombat);
+    let y0 = b.unit(&u("b")).unwrap().base.centre.y;
+    let figures = b.unit(&u("b")).unwrap().figures();
+    let further = |b: &mut Battle, id: &str, d: f32| {
+        b.execute(Command::RecoilFurther {
+            unit: u(id),
+            distance: d,
+        })
+        .map_err(|e| e.to_string())
+    };
+    assert!(further(&mut b, "b", 17.0).unwrap_err().contains("at most 18"));
+    assert!(further(&mut b, "a", 2.0).unwrap_err().contains("has not recoiled"));
+    let ev = further(&mut b, "b", 4.0).unwrap();
+    assert!(!ev.iter().any(|e| matches!(e, Event::Losses { .. })));
+    let unit_b = b.unit(&u("b")).unwrap();
+    assert!((unit_b.base.centre.y - y0 - 101.6).abs() < 0.1);
+    assert_eq!(unit_b.figures(), figures);
+    further(&mut b, "b", 12.0).unwrap();
+    assert!(further(&mut b, "b", 0.5).is_err());
+}

@@ -53,7 +53,7 @@ pub fn unit_card(ui: &mut egui::Ui, game: &Game, od: &OldDessauer, u: &Unit) {
     let spent = if u.bound.halted {
         "halted".to_string()
     } else {
-        format!("{:.1}", u.bound.spent)
+        format!("{:.1}", u.bound.used())
     };
     ui.label(format!(
         "Move {:.0} inches ({} used) · combat points {}",

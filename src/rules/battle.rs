@@ -359,9 +359,53 @@ impl Battle {
             }
             Event::Hit { unit, total, .. } => self.with_unit(unit, |u| u.status.hits = *total),
             Event::Shaken { unit } => self.with_unit(unit, |u| u.status.shaken = true),
-            Event::Recoiled { unit, to, .. } => self.with_unit(unit, |u| {
+            Event::Recoiled { unit, to, from } => self.with_unit(unit, |u| {
                 u.base = *to;
                 u.bound.recoiled = true;
+                let d = to.centre.minus(from.centre);
+                let (dir, total) = u.bound.recoil.unwrap_or((Pt::new(0.0, 0.0), 0.0));
+                let dir = if d.len() > 1e-3 {
+                    d.scale(1.0 / d.len())
+                } else {
+                    dir
+                };
+                u.bound.recoil = Some((dir, total + d.len()));
+            }),
+            Event::StandsOverrun { unit, stands, .. } => self.with_unit(unit, |u| {
+                let bases = u.loose_bases();
+                let mut keep_stands = Vec::new();
+                let mut keep_bases = Vec::new();
+                for (i, (st, b)) in u.stands.iter().zip(bases).enumerate() {
+                    if stands.contains(&i) {
+                        u.status.hits += st.figures;
+                    } else {
+                        keep_stands.push(st.clone());
+                        keep_bases.push(b);
+                    }
+                }
+                u.stands = keep_stands;
+                if u.stands.is_empty() {
+                    u.status.removed = true;
+                } else {
+                    u.settle(&keep_bases);
+                }
+            }),
+            Event::StandMoved {
+                unit,
+                stand,
+                to,
+                distance,
+                ..
+            } => self.with_unit(unit, |u| {
+                let mut bases = u.loose_bases();
+                if let Some(b) = bases.get_mut(*stand) {
+                    *b = *to;
+                    u.settle(&bases);
+                    let n = u.stands.len();
+                    u.bound.stand_spent.resize(n, 0.0);
+                    u.bound.stand_spent[*stand] += *distance;
+                    u.bound.moved = true;
+                }
             }),
             Event::Fled { unit, to, .. } => self.with_unit(unit, |u| u.base = *to),
             Event::Pursued {
@@ -435,7 +479,20 @@ impl Battle {
                 ..
             } => self.with_unit(unit, |u| {
                 u.status.hits += *figures;
-                u.stands = stands.iter().map(|&f| Stand { figures: f }).collect();
+                let loose = u.is_loose().then(|| u.loose_bases());
+                let old = std::mem::take(&mut u.stands);
+                u.stands = stands
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &f)| Stand {
+                        figures: f,
+                        at: old.get(i).and_then(|s| s.at),
+                    })
+                    .collect();
+                if let Some(mut bases) = loose {
+                    bases.truncate(u.stands.len());
+                    u.settle(&bases);
+                }
             }),
             Event::Reformed {
                 unit,

@@ -36,6 +36,18 @@ pub enum Command {
         unit: UnitId,
         steps: Vec<Step>,
     },
+    /// Move one stand of a skirmishing unit on its own (stands counted from 0, the command
+    /// stand).
+    MoveStand {
+        unit: UnitId,
+        stand: usize,
+        steps: Vec<Step>,
+    },
+    /// Recoil farther straight on from this bound's recoil, in the ruleset's units.
+    RecoilFurther {
+        unit: UnitId,
+        distance: f32,
+    },
     /// Move a formation of units in edge contact together, as one body.
     MoveGroup {
         units: Vec<UnitId>,
@@ -250,6 +262,21 @@ pub enum Event {
         unit: UnitId,
         from: Base,
         to: Base,
+    },
+    /// Skirmish stands reached by formed troops and eliminated (indices before removal).
+    StandsOverrun {
+        unit: UnitId,
+        stands: Vec<usize>,
+        by: UnitId,
+    },
+    /// One loose stand moved on its own.
+    StandMoved {
+        unit: UnitId,
+        stand: usize,
+        from: Base,
+        to: Base,
+        distance: f32,
+        allowance: f32,
     },
     Fled {
         unit: UnitId,

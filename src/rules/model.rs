@@ -1,6 +1,6 @@
 //! The things on the table: ids, sides, units with their bases, stands and status, and phases.
 
-use super::geometry::Base;
+use super::geometry::{Base, Pt, norm_deg, norm_facing};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -81,6 +81,16 @@ impl Division {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Stand {
     pub figures: u32,
+    /// Where a loose stand (a skirmisher moving on its own) stands, in its unit's frame: centre
+    /// across/ahead of the unit's centre, facing relative to the unit's. None: in its slot.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<Base>,
+}
+
+impl Stand {
+    pub fn new(figures: u32) -> Self {
+        Stand { figures, at: None }
+    }
 }
 
 /// Everything that can change about a unit during play.
@@ -134,6 +144,19 @@ pub struct BoundState {
     /// Failed its command test: does nothing more this bound.
     #[serde(default)]
     pub halted: bool,
+    /// Movement used by each loose stand on its own this bound, in the ruleset's units.
+    #[serde(default)]
+    pub stand_spent: Vec<f32>,
+    /// Recoil this bound: the direction (unit vector) and the distance in mm.
+    #[serde(default)]
+    pub recoil: Option<(Pt, f32)>,
+}
+
+impl BoundState {
+    /// Movement used this bound: by the whole unit, plus the most any loose stand went alone.
+    pub fn used(&self) -> f32 {
+        self.spent + self.stand_spent.iter().copied().fold(0.0, f32::max)
+    }
 }
 
 /// One unit on the table.
@@ -185,6 +208,66 @@ impl Unit {
     }
     pub fn figures(&self) -> u32 {
         self.stands.iter().map(|s| s.figures).sum()
+    }
+    /// True when some stand stands loose, away from its slot in the formation.
+    pub fn is_loose(&self) -> bool {
+        self.stands.iter().any(|s| s.at.is_some())
+    }
+    /// Each stand's base on the table when the unit's stands are loose; its slot in line for a
+    /// stand that has not moved on its own.
+    pub fn loose_bases(&self) -> Vec<Base> {
+        let n = self.stands.len().max(1);
+        let b = &self.base;
+        let w = b.width / n as f32;
+        self.stands
+            .iter()
+            .enumerate()
+            .map(|(i, s)| match &s.at {
+                Some(l) => Base {
+                    centre: b.local(l.centre.x, l.centre.y),
+                    facing: norm_facing(b.facing + l.facing),
+                    ..*l
+                },
+                None => Base::new(
+                    b.local(-b.width / 2.0 + w * (i as f32 + 0.5), 0.0),
+                    b.facing,
+                    w,
+                    b.depth,
+                ),
+            })
+            .collect()
+    }
+    /// Puts the stands loose at these bases (one per stand): the unit's base becomes the
+    /// smallest rectangle at its facing that holds them all.
+    pub fn settle(&mut self, bases: &[Base]) {
+        if bases.is_empty() || bases.len() != self.stands.len() {
+            return;
+        }
+        let facing = self.base.facing;
+        let probe = Base::new(self.base.centre, facing, 0.0, 0.0);
+        let (mut x0, mut x1, mut y0, mut y1) = (f32::MAX, f32::MIN, f32::MAX, f32::MIN);
+        for p in bases.iter().flat_map(|b| b.corners()) {
+            let d = p.minus(probe.centre);
+            let (x, y) = (d.dot(probe.right()), d.dot(probe.forward()));
+            x0 = x0.min(x);
+            x1 = x1.max(x);
+            y0 = y0.min(y);
+            y1 = y1.max(y);
+        }
+        let centre = probe.local((x0 + x1) / 2.0, (y0 + y1) / 2.0);
+        self.base = Base::new(centre, facing, x1 - x0, y1 - y0);
+        let frame = self.base;
+        for (s, b) in self.stands.iter_mut().zip(bases) {
+            let d = b.centre.minus(frame.centre);
+            s.at = Some(Base {
+                centre: Pt {
+                    x: d.dot(frame.right()),
+                    y: d.dot(frame.forward()),
+                },
+                facing: norm_deg(b.facing - frame.facing),
+                ..*b
+            });
+        }
     }
 }
 

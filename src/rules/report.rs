@@ -193,6 +193,24 @@ pub fn describe(b: &Battle, e: &Event) -> String {
                 format!("{} recoils {d:.0} {}", u(unit), b.scale.unit)
             }
         }
+        Event::StandsOverrun { unit, stands, by } => format!(
+            "{} overruns {} skirmish stand(s) of {}",
+            u(by),
+            stands.len(),
+            u(unit)
+        ),
+        Event::StandMoved {
+            unit,
+            stand,
+            distance,
+            allowance,
+            ..
+        } => format!(
+            "{} moves stand {} on its own, {distance:.1} of {allowance:.1} {}",
+            u(unit),
+            stand + 1,
+            b.scale.unit
+        ),
         Event::Fled { unit, .. } if b.rules.old_dessauer().is_some() => {
             format!("{} falls back out of reach", u(unit))
         }

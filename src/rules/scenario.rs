@@ -562,7 +562,7 @@ pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Battle, Vec<Di
             flags: u.flags.clone(),
             base,
             formation,
-            stands: stands.iter().map(|&figures| Stand { figures }).collect(),
+            stands: stands.iter().map(|&figures| Stand::new(figures)).collect(),
             division: u.division,
             status: Status {
                 limbered: u.limbered,

@@ -1107,8 +1107,11 @@ impl Ruleset for Db7yw {
             Command::Form { .. }
             | Command::Attach { .. }
             | Command::Detach { .. }
-            | Command::Fallback { .. } => Err(RuleError::Illegal(
-                "DB7YW units are single elements: no formations, attached generals or fallbacks"
+            | Command::Fallback { .. }
+            | Command::MoveStand { .. }
+            | Command::RecoilFurther { .. } => Err(RuleError::Illegal(
+                "DB7YW units are single elements: no formations, loose stands, attached \
+                 generals, fallbacks or chosen recoils"
                     .into(),
             )),
             Command::Undo => Err(RuleError::Illegal("undo is handled by the battle".into())),

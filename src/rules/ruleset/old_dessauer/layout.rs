@@ -34,6 +34,9 @@ pub fn footprint(t: &Troop, formation: Formation, n: usize) -> (f32, f32) {
 /// Each stand's base, in order (left to right in line, front to rear in column, front face
 /// first in square).
 pub fn stand_bases(od: &OldDessauer, u: &Unit) -> Vec<Base> {
+    if u.is_loose() {
+        return u.loose_bases();
+    }
     let t = od.troop(u);
     let (w, d) = stand_size(t);
     let n = u.stands.len().max(1);

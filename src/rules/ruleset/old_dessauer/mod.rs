@@ -319,6 +319,15 @@ impl OldDessauer {
     }
 
     /// Total figures at the start, for the shattered test.
+    /// The shapes a unit covers on the table: its loose stands, or its one footprint.
+    pub fn shapes(&self, u: &Unit) -> Vec<Base> {
+        if u.is_loose() {
+            u.loose_bases()
+        } else {
+            vec![u.base]
+        }
+    }
+
     pub fn strength(&self, u: &Unit) -> u32 {
         u.extra.strength.max(u.figures())
     }
@@ -1041,6 +1050,12 @@ impl Ruleset for OldDessauer {
         match cmd {
             Command::EndPhase => self.end_phase(b, out),
             Command::Move { unit, steps } => movement::do_move(self, b, out, unit, steps),
+            Command::MoveStand { unit, stand, steps } => {
+                movement::move_stand(self, b, out, unit, *stand, steps)
+            }
+            Command::RecoilFurther { unit, distance } => {
+                movement::recoil_further(self, b, out, unit, *distance)
+            }
             Command::MoveGroup { .. } => Err(RuleError::Illegal(
                 "Old Dessauer moves one unit at a time".into(),
             )),

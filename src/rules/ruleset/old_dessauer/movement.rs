@@ -1,11 +1,11 @@
 //! Moves, charges, formation changes, recoils, fallbacks and skirmishers getting out of the way.
 
-use super::layout::rebuild;
+use super::layout::{rebuild, stand_bases};
 use super::{Kind, OldDessauer, illegal, in_phase};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError, Step, TestKind};
 use crate::rules::geometry::{Base, CONTACT_EPS, Contact, Pt, norm_deg, norm_facing};
-use crate::rules::model::{Formation, Phase, Unit, UnitId};
+use crate::rules::model::{Formation, Phase, Stand, Unit, UnitId};
 use crate::rules::ruleset::dbn::{Going, MovePlan, own_active, step_motion, sweep_to_contact};
 use crate::rules::terrain::FeatureKind;
 
@@ -122,8 +122,20 @@ pub fn plan(
     id: &UnitId,
     steps: &[Step],
 ) -> Result<OdPlan, RuleError> {
-    movement_phase(b, "move")?;
     let u = b.unit(id)?.clone();
+    plan_unit(od, b, &u, steps)
+}
+
+/// Checks a move of `u` as given (a whole unit, or one loose stand standing in for it).
+fn plan_unit(
+    od: &OldDessauer,
+    b: &Battle,
+    u: &Unit,
+    steps: &[Step],
+) -> Result<OdPlan, RuleError> {
+    movement_phase(b, "move")?;
+    let u = u.clone();
+    let id = &u.id;
     own_active(b, &u)?;
     let kind = od.kind(&u);
     if u.bound.halted {
@@ -318,15 +330,17 @@ pub fn plan(
             continue;
         }
         let is_target = charge.as_ref().is_some_and(|t| t.id == o.id);
+        let shapes = od.shapes(o);
+        let overlaps = |s: &Base| shapes.iter().any(|o| s.overlaps(o));
         if o.side == u.side {
             if kind == Kind::General {
                 continue;
             }
             let skirm = kind == Kind::LightInfantry || od.kind(o) == Kind::LightInfantry;
-            if samples[1..].iter().any(|s| s.overlaps(&o.base)) && !skirm {
+            if samples[1..].iter().any(overlaps) && !skirm {
                 through_friends = true;
             }
-            if final_base.overlaps(&o.base) {
+            if overlaps(&final_base) && !skirm {
                 intermixed.push(o.id.clone());
             }
             continue;
@@ -334,7 +348,7 @@ pub fn plan(
         if is_target {
             continue;
         }
-        if samples[1..].iter().any(|s| s.overlaps(&o.base)) {
+        if samples[1..].iter().any(overlaps) {
             return illegal(format!("{} would pass through {}", u.name, o.name));
         }
         // Zones of control: none from units in combat or being charged, and skirmishers give
@@ -345,10 +359,11 @@ pub fn plan(
         if od.is_skirmishing(b, o) && kind != Kind::LightInfantry {
             continue;
         }
-        if u.base.distance(&o.base) < zoc - 0.5 {
+        let near = |s: &Base| shapes.iter().any(|o| s.distance(o) < zoc - 0.5);
+        if near(&u.base) {
             continue;
         }
-        if samples[1..].iter().any(|s| s.distance(&o.base) < zoc - 0.5) {
+        if samples[1..].iter().any(near) {
             return illegal(format!(
                 "{} would come within {} inch of {} (zone of control)",
                 u.name,
@@ -364,7 +379,7 @@ pub fn plan(
     if kind == Kind::General {
         allowance = od.num("general_move");
     }
-    let left = (allowance - u.bound.spent).max(0.0);
+    let left = (allowance - u.bound.used()).max(0.0);
     let doubled = through_friends || crosses_stream;
     let total = cost * if doubled { 2.0 } else { 1.0 };
     if total > left + 0.01 {
@@ -455,6 +470,81 @@ pub fn do_move(
         charged(od, b, out, id, t)?;
     }
     skirmishers_give_way(od, b, out, id)?;
+    Ok(())
+}
+
+/// A skirmishing unit's command stand: the centre stand of its line (the left one of the two
+/// in the middle).
+pub fn command_stand(u: &Unit) -> usize {
+    u.stands.len().saturating_sub(1) / 2
+}
+
+/// Moves one stand of a skirmishing unit on its own (stands counted from 1, left to right as
+/// the unit was set up), never ending more than the leash from the command stand.
+pub fn move_stand(
+    od: &OldDessauer,
+    b: &mut Battle,
+    out: &mut Vec<Event>,
+    id: &UnitId,
+    stand: usize,
+    steps: &[Step],
+) -> Result<(), RuleError> {
+    let u = b.unit(id)?.clone();
+    if od.kind(&u) != Kind::LightInfantry || !od.is_skirmishing(b, &u) {
+        return illegal(format!(
+            "{}: only skirmishers move stand by stand",
+            u.name
+        ));
+    }
+    if matches!(steps.last(), Some(Step::ToContact(_))) {
+        return illegal(
+            "a skirmish stand does not charge alone: charge with the whole unit".into(),
+        );
+    }
+    let bases = stand_bases(od, &u);
+    let k = stand.wrapping_sub(1);
+    let (Some(&from), Some(st)) = (bases.get(k), u.stands.get(k)) else {
+        return illegal(format!(
+            "{} has stands 1 to {}, not {stand}",
+            u.name,
+            u.stands.len()
+        ));
+    };
+    let mut alone = u.clone();
+    alone.base = from;
+    alone.stands = vec![Stand::new(st.figures)];
+    alone.bound.spent = u.bound.spent + u.bound.stand_spent.get(k).copied().unwrap_or(0.0);
+    alone.bound.stand_spent.clear();
+    let p = plan_unit(od, b, &alone, steps)?;
+    let to = p.plan.ends[0].1;
+    let mut after = bases.clone();
+    after[k] = to;
+    let leash = od.num("skirmish_leash");
+    let leash_mm = b.scale.to_mm(leash);
+    let c = command_stand(&u);
+    // No stand may end beyond the leash unless it already stood there and comes no farther.
+    if let Some(far) = (0..after.len()).find(|&i| {
+        let d = after[i].distance(&after[c]);
+        d > leash_mm + 0.5 && d > bases[i].distance(&bases[c]) + 0.01
+    }) {
+        return illegal(format!(
+            "stand {} of {} would be more than {leash} inches from its command stand (stand {})",
+            far + 1,
+            u.name,
+            c + 1
+        ));
+    }
+    b.emit(
+        out,
+        Event::StandMoved {
+            unit: id.clone(),
+            stand: k,
+            from,
+            to,
+            distance: p.plan.distance,
+            allowance: p.plan.allowance,
+        },
+    );
     Ok(())
 }
 
@@ -557,14 +647,23 @@ fn skirmishers_give_way(
         return Ok(());
     }
     let zoc = b.scale.to_mm(od.num("skirmish_fallback"));
-    let near: Vec<UnitId> = b
+    let shapes = od.shapes(&m);
+    let close = |x: &Base| shapes.iter().any(|o| x.distance(o) < zoc - 0.5);
+    let near: Vec<(UnitId, Vec<usize>)> = b
         .alive()
-        .filter(|s| {
-            s.side != m.side && od.is_skirmishing(b, s) && s.base.distance(&m.base) < zoc - 0.5
+        .filter(|s| s.side != m.side && od.is_skirmishing(b, s))
+        .map(|s| {
+            let hit: Vec<usize> = stand_bases(od, s)
+                .iter()
+                .enumerate()
+                .filter(|(_, x)| close(x))
+                .map(|(i, _)| i)
+                .collect();
+            (s.id.clone(), hit)
         })
-        .map(|s| s.id.clone())
+        .filter(|(_, hit)| !hit.is_empty())
         .collect();
-    for sid in near {
+    for (sid, hit) in near {
         let s = b.unit(&sid)?.clone();
         let free = mk == Kind::Infantry || od.in_rough(b, &s);
         let escapes = if free {
@@ -586,40 +685,72 @@ fn skirmishers_give_way(
             );
             passed
         };
-        let dir = s.base.centre.minus(m.base.centre);
-        let dir = if dir.len() > 1e-3 {
-            dir.scale(1.0 / dir.len())
-        } else {
-            m.base.forward()
+        // Each stand reached steps straight away from the mover to 1 inch off.
+        let bases = stand_bases(od, &s);
+        let whole = hit.len() == bases.len();
+        let away = |x: &Base| {
+            let dir = x.centre.minus(m.base.centre);
+            let dir = if dir.len() > 1e-3 {
+                dir.scale(1.0 / dir.len())
+            } else {
+                m.base.forward()
+            };
+            let gap = shapes.iter().map(|o| x.distance(o)).fold(f32::MAX, f32::min);
+            Base {
+                centre: x.centre.plus(dir.scale(zoc - gap + 1.0)),
+                ..*x
+            }
         };
-        let gap = s.base.distance(&m.base);
-        let to = Base {
-            centre: s.base.centre.plus(dir.scale(zoc - gap + 1.0)),
-            ..s.base
+        let blocked = |to: &Base| {
+            !b.table.holds(to)
+                || b.alive().any(|o| {
+                    o.id != sid
+                        && o.id != m.id
+                        && o.side != s.side
+                        && od.kind(o) != Kind::General
+                        && od.shapes(o).iter().any(|x| to.overlaps(x))
+                })
         };
-        let blocked = !b.table.holds(&to)
-            || b.alive().any(|o| {
-                o.id != sid
-                    && o.id != m.id
-                    && od.kind(o) != Kind::General
-                    && to.overlaps(&o.base)
-                    && o.side != s.side
-            });
-        if escapes && !blocked {
-            b.emit(
-                out,
-                Event::Fled {
-                    unit: sid.clone(),
-                    from: s.base,
-                    to,
-                },
-            );
+        let moves: Vec<(usize, Base, Base)> = if whole {
+            vec![(usize::MAX, s.base, away(&s.base))]
         } else {
+            hit.iter().map(|&i| (i, bases[i], away(&bases[i]))).collect()
+        };
+        if escapes && !moves.iter().any(|(_, _, to)| blocked(to)) {
+            for (i, from, to) in moves {
+                let e = if i == usize::MAX {
+                    Event::Fled {
+                        unit: sid.clone(),
+                        from,
+                        to,
+                    }
+                } else {
+                    Event::StandMoved {
+                        unit: sid.clone(),
+                        stand: i,
+                        from,
+                        to,
+                        distance: 0.0,
+                        allowance: 0.0,
+                    }
+                };
+                b.emit(out, e);
+            }
+        } else if whole {
             b.emit(
                 out,
                 Event::Destroyed {
                     unit: sid,
                     reason: format!("skirmishers overrun by {}", m.name),
+                },
+            );
+        } else {
+            b.emit(
+                out,
+                Event::StandsOverrun {
+                    unit: sid,
+                    stands: hit,
+                    by: m.id.clone(),
                 },
             );
         }
@@ -685,10 +816,12 @@ pub fn form(
     }
     let allowance = od.allowance(&u);
     let cost = allowance * od.num("form_cost");
-    if u.bound.spent + cost > allowance + 0.01 {
+    if u.bound.used() + cost > allowance + 0.01 {
         return illegal(format!(
             "{} has moved too far to change formation ({:.1} of {:.0} inches used)",
-            u.name, u.bound.spent, allowance
+            u.name,
+            u.bound.used(),
+            allowance
         ));
     }
     let to = rebuild(od, &u, formation, turn);
@@ -895,6 +1028,41 @@ fn move_back(
         return Ok(());
     }
     od.take_losses(b, out, &u.id, rout_hits, "rout hits")
+}
+
+/// Recoil farther than required, straight on from this turn's recoil, up to the most a unit
+/// may recoil in all; no more rout hits.
+pub fn recoil_further(
+    od: &OldDessauer,
+    b: &mut Battle,
+    out: &mut Vec<Event>,
+    id: &UnitId,
+    distance: f32,
+) -> Result<(), RuleError> {
+    in_phase(b, Phase::CloseCombat, "recoil farther")?;
+    let u = b.unit(id)?.clone();
+    let Some((dir, done)) = u.bound.recoil.filter(|_| u.alive()) else {
+        return illegal(format!("{} has not recoiled this turn", u.name));
+    };
+    if od.in_contact(b, &u) {
+        return illegal(format!(
+            "{} is in combat again and may not recoil farther",
+            u.name
+        ));
+    }
+    let max = od.num("recoil_max");
+    let done = b.scale.from_mm(done);
+    if !(distance.is_finite() && distance > 0.0 && done + distance <= max + 0.01) {
+        return illegal(format!(
+            "{} has recoiled {done:.1} inches this turn; a unit recoils at most {max} in all",
+            u.name
+        ));
+    }
+    let r = retreat(od, b, &u, dir, b.scale.to_mm(distance));
+    if let Some(why) = &r.eliminated {
+        return illegal(format!("{} cannot recoil so far: {why}", u.name));
+    }
+    move_back(od, b, out, &u, r, 0)
 }
 
 /// Voluntary fallback: straight back, shaken, a rout hit per 6-inch segment past the first.

@@ -84,7 +84,7 @@ fn line_of_fire(od: &OldDessauer, b: &Battle, s: &Unit, t: &Unit, a: Pt, p: Pt) 
         })
         .collect();
     for o in &others {
-        if !segment_hits_base(a, p, &o.base) {
+        if !od.shapes(o).iter().any(|x| segment_hits_base(a, p, x)) {
             continue;
         }
         if o.side != s.side && is_gun(od, o) {
@@ -187,7 +187,7 @@ pub fn setup(od: &OldDessauer, b: &Battle, sid: &UnitId, tid: &UnitId) -> Result
         return illegal(format!("{} is in combat", s.name));
     }
     let allowance = od.allowance(&s);
-    let moved = s.bound.moved || s.bound.formed || s.bound.spent > 0.0;
+    let moved = s.bound.moved || s.bound.formed || s.bound.used() > 0.0;
     match kind {
         Kind::Artillery if s.status.limbered => {
             return illegal(format!("{} is limbered", s.name));
@@ -196,7 +196,7 @@ pub fn setup(od: &OldDessauer, b: &Battle, sid: &UnitId, tid: &UnitId) -> Result
             return illegal(format!("{}: guns may not move and shoot", s.name));
         }
         Kind::Infantry | Kind::LightInfantry
-            if s.bound.spent > allowance * od.num("half_speed") + 0.01 =>
+            if s.bound.used() > allowance * od.num("half_speed") + 0.01 =>
         {
             return illegal(format!(
                 "{} moved more than half speed and may not shoot",
@@ -222,6 +222,7 @@ pub fn setup(od: &OldDessauer, b: &Battle, sid: &UnitId, tid: &UnitId) -> Result
     } * inch;
     let garrison = od.is_foot(&s) && od.in_town(b, &s);
     let bases = stand_bases(od, &s);
+    let shapes = od.shapes(&t);
     let cap = if garrison {
         ((s.stands.len() as f32) * od.num("town_fire_fraction")).ceil() as usize
     } else if s.formation == Formation::Square {
@@ -252,12 +253,21 @@ pub fn setup(od: &OldDessauer, b: &Battle, sid: &UnitId, tid: &UnitId) -> Result
         } else {
             sb.front_centre()
         };
-        let p = nearest_point(&t.base, a);
+        let shape = shapes
+            .iter()
+            .min_by(|x, y| {
+                nearest_point(x, a)
+                    .dist(a)
+                    .total_cmp(&nearest_point(y, a).dist(a))
+            })
+            .copied()
+            .unwrap_or(t.base);
+        let p = nearest_point(&shape, a);
         if a.dist(p) > range + 0.01 {
             why = format!("{} is out of range", t.name);
             continue;
         }
-        if !garrison && !sb.in_arc(&t.base, half) {
+        if !garrison && !shapes.iter().any(|x| sb.in_arc(x, half)) {
             why = format!("{} is not within 45 degrees of the front", t.name);
             continue;
         }
