@@ -867,7 +867,10 @@ fn skirmish_stands_move_on_their_own_within_four_inches_of_the_command_stand() {
     let after = stands_of(&b, "s");
     assert!((after[2].centre.y - before[2].centre.y - 101.6).abs() < 0.1);
     for i in [0, 1, 3] {
-        assert!(after[i].centre.dist(before[i].centre) < 0.01, "stand {i} stays");
+        assert!(
+            after[i].centre.dist(before[i].centre) < 0.01,
+            "stand {i} stays"
+        );
     }
     // Its 4 inches are spent; another stand still has its own.
     assert!(move_stand(&mut b, "s", 3, Step::Advance(0.5)).is_err());
@@ -989,11 +992,18 @@ fn stands_reached_by_formed_troops_fall_back_or_are_overrun() {
         .unwrap();
     assert!(ev.iter().any(|e| matches!(
         e,
-        Event::Test { test: TestKind::Evade, die: 3, need: 4, passed: false, .. }
+        Event::Test {
+            test: TestKind::Evade,
+            die: 3,
+            need: 4,
+            passed: false,
+            ..
+        }
     )));
-    assert!(ev.iter().any(
-        |e| matches!(e, Event::StandsOverrun { stands, .. } if stands == &vec![2, 3])
-    ));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::StandsOverrun { stands, .. } if stands == &vec![2, 3]))
+    );
     let s = b.unit(&u("s")).unwrap();
     assert!(s.alive());
     assert_eq!((s.stands.len(), s.figures(), s.status.hits), (2, 6, 6));
@@ -1027,8 +1037,16 @@ fn a_recoiling_unit_may_go_farther_up_to_eighteen_inches() {
         })
         .map_err(|e| e.to_string())
     };
-    assert!(further(&mut b, "b", 17.0).unwrap_err().contains("at most 18"));
-    assert!(further(&mut b, "a", 2.0).unwrap_err().contains("has not recoiled"));
+    assert!(
+        further(&mut b, "b", 17.0)
+            .unwrap_err()
+            .contains("at most 18")
+    );
+    assert!(
+        further(&mut b, "a", 2.0)
+            .unwrap_err()
+            .contains("has not recoiled")
+    );
     let ev = further(&mut b, "b", 4.0).unwrap();
     assert!(!ev.iter().any(|e| matches!(e, Event::Losses { .. })));
     let unit_b = b.unit(&u("b")).unwrap();
@@ -1036,4 +1054,32 @@ fn a_recoiling_unit_may_go_farther_up_to_eighteen_inches() {
     assert_eq!(unit_b.figures(), figures);
     further(&mut b, "b", 12.0).unwrap();
     assert!(further(&mut b, "b", 0.5).is_err());
+}
+
+/// The title screen's switches: a game may start with other optional rules than its scenario's;
+/// units that need a rule switched off are refused with the reason.
+#[test]
+fn optional_rules_may_be_switched_for_a_game() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/lobosch_1756.ron");
+    let plain = scenario::load(&path).unwrap();
+    let mut opts: Vec<String> = plain.rules.options().to_vec();
+    assert!(opts.contains(&"light_infantry".to_string()));
+    assert_eq!(plain.rules.optional_rules().len(), 7);
+    opts.push("variable_chance_to_hit".into());
+    let b = scenario::load_with_options(&path, &opts).unwrap();
+    assert!(
+        b.rules
+            .old_dessauer()
+            .unwrap()
+            .opt("variable_chance_to_hit")
+    );
+    assert_eq!(b.scenario.options, opts, "the save keeps the game's rules");
+    opts.retain(|o| o != "light_infantry");
+    let e = scenario::load_with_options(&path, &opts).unwrap_err();
+    assert!(
+        e[0].message
+            .contains("needs the optional rule 'light_infantry'"),
+        "{}",
+        e[0].message
+    );
 }

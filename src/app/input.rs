@@ -86,6 +86,8 @@ impl Selection {
 #[derive(Clone, Debug)]
 pub struct Drag {
     pub unit: UnitId,
+    /// One skirmish stand moving alone (counted from 1), when Ctrl is held at the start.
+    pub stand: Option<usize>,
     /// All units moving (the lead first).
     pub units: Vec<UnitId>,
     pub start: Vec2,
@@ -209,9 +211,26 @@ fn mouse(
                         sel.group.clear();
                     }
                     sel.unit = Some(id.clone());
-                    if game.battle.phase == Phase::Movement && !u.bound.moved {
+                    let ctrl =
+                        keys.pressed(KeyCode::ControlLeft) || keys.pressed(KeyCode::ControlRight);
+                    // Ctrl on a skirmisher's stand drags that stand alone.
+                    let stand = game
+                        .battle
+                        .rules
+                        .old_dessauer()
+                        .filter(|od| ctrl && od.is_skirmishing(&game.battle, u))
+                        .and_then(|od| {
+                            crate::rules::ruleset::old_dessauer::stand_bases(od, u)
+                                .iter()
+                                .position(|s| s.contains(Pt::new(w.x, w.y)))
+                                .map(|i| i + 1)
+                        });
+                    // Figure rulesets move a unit again while it has allowance left.
+                    let may_move = !u.bound.moved || game.battle.rules.old_dessauer().is_some();
+                    if game.battle.phase == Phase::Movement && may_move {
                         sel.drag = Some(Drag {
                             units,
+                            stand,
                             unit: id,
                             start: w,
                             turns: Vec::new(),
@@ -243,7 +262,7 @@ fn mouse(
         }
         match drag.plan {
             Ok(_) => {
-                intents.write(Intent::Do(move_command(drag.units, drag.steps)));
+                intents.write(Intent::Do(drag.command()));
             }
             Err(e) => game.message = Some(e),
         }
@@ -352,21 +371,41 @@ fn keys(
         if keys.just_pressed(KeyCode::Enter) && drag.plan.is_ok() && !drag.steps.is_empty() {
             let d = sel.drag.take();
             if let Some(d) = d {
-                intents.write(Intent::Do(move_command(d.units, d.steps)));
+                intents.write(Intent::Do(d.command()));
             }
         }
     }
 }
 
-/// A move of one unit, or of a group together.
-fn move_command(mut units: Vec<UnitId>, steps: Vec<Step>) -> Command {
-    if units.len() == 1 {
-        Command::Move {
-            unit: units.remove(0),
-            steps,
+impl Drag {
+    /// The move this drag makes: of one stand, one unit, or a group together.
+    fn command(mut self) -> Command {
+        match self.stand {
+            Some(stand) => Command::MoveStand {
+                unit: self.unit,
+                stand,
+                steps: self.steps,
+            },
+            None if self.units.len() == 1 => Command::Move {
+                unit: self.units.remove(0),
+                steps: self.steps,
+            },
+            None => Command::MoveGroup {
+                units: self.units,
+                steps: self.steps,
+            },
         }
-    } else {
-        Command::MoveGroup { units, steps }
+    }
+
+    /// The base that moves: the unit's, or the dragged stand's.
+    pub fn moving_base(&self, b: &crate::rules::battle::Battle) -> Option<Base> {
+        let u = b.unit(&self.unit).ok()?;
+        match (self.stand, b.rules.old_dessauer()) {
+            (Some(k), Some(od)) => crate::rules::ruleset::old_dessauer::stand_bases(od, u)
+                .get(k - 1)
+                .copied(),
+            _ => Some(u.base),
+        }
     }
 }
 
@@ -393,16 +432,18 @@ fn merged(turns: &[Step]) -> Vec<Step> {
 /// when the base is dropped near one ahead of it.
 pub fn drag_steps(game: &Game, drag: &Drag, cursor: Vec2) -> Vec<Step> {
     let b = &game.battle;
-    let Ok(u) = b.unit(&drag.unit) else {
+    let (Ok(u), Some(start)) = (b.unit(&drag.unit), drag.moving_base(b)) else {
         return Vec::new();
     };
     let mut steps = merged(&drag.turns);
     // Where the base faces after the turns.
-    let frame = preview_turns(u.base, &steps, b.scale.mm_per_unit);
+    let frame = preview_turns(start, &steps, b.scale.mm_per_unit);
     let d = cursor - drag.start;
     let fwd = d.x * frame.forward().x + d.y * frame.forward().y;
     let right = d.x * frame.right().x + d.y * frame.right().y;
-    let units = |mm: f32| (b.scale.from_mm(mm) / 5.0).round() * 5.0;
+    // Distances snap to 5 paces, or a quarter inch.
+    let q = if b.scale.unit == "inches" { 0.25 } else { 5.0 };
+    let units = |mm: f32| (b.scale.from_mm(mm) / q).round() * q;
     let (f, r) = (units(fwd), units(right));
     // Snap to contact: the moved base comes within 8 mm of an enemy's edge.
     let moved = Base {
@@ -411,19 +452,19 @@ pub fn drag_steps(game: &Game, drag: &Drag, cursor: Vec2) -> Vec<Step> {
     };
     if let Some(e) = b
         .alive()
-        .filter(|e| e.side != u.side)
+        .filter(|e| drag.stand.is_none() && e.side != u.side)
         .find(|e| e.base.distance(&moved) < 8.0 && frame.in_arc(&e.base, 10.0))
     {
         steps.push(Step::ToContact(e.id.clone()));
         return steps;
     }
-    if r.abs() < 0.15 * f.abs().max(1.0) || r.abs() < 5.0 {
+    if r.abs() < 0.15 * f.abs().max(q / 5.0) || r.abs() < q {
         if f > 0.0 {
             steps.push(Step::Advance(f));
         } else if f < 0.0 {
             steps.push(Step::Backstep(-f));
         }
-    } else if f.abs() < 0.15 * r.abs() || f.abs() < 5.0 {
+    } else if f.abs() < 0.15 * r.abs() || f.abs() < q {
         steps.push(Step::Sidestep(r));
     } else {
         steps.push(Step::Oblique {
@@ -461,12 +502,15 @@ fn preview_drag(ptr: Res<Pointer>, game: Res<Game>, mut sel: ResMut<Selection>) 
     };
     // The full move check runs every frame of a drag.
     let steps = drag_steps(&game, drag, cursor);
+    let b = &game.battle;
     drag.plan = if steps.is_empty() {
         Err(String::new())
+    } else if let (Some(k), Some(od)) = (drag.stand, b.rules.old_dessauer()) {
+        od.check_stand_move(b, &drag.unit, k, &steps)
+            .map_err(|e| e.to_string())
     } else {
-        game.battle
-            .rules
-            .check_move(&game.battle, &drag.units, &steps)
+        b.rules
+            .check_move(b, &drag.units, &steps)
             .map_err(|e| e.to_string())
     };
     drag.steps = steps;

@@ -75,8 +75,38 @@ pub fn formation_buttons(
     intents: &mut MessageWriter<Intent>,
 ) {
     let b = &game.battle;
+    // A unit that recoiled this turn may go farther in the close combat phase.
+    if b.phase == Phase::CloseCombat
+        && u.alive()
+        && let Some((_, done)) = u.bound.recoil
+        && !od.in_contact(b, u)
+    {
+        let left = od.num("recoil_max") - b.scale.from_mm(done);
+        if left >= 1.0 {
+            ui.separator();
+            ui.horizontal_wrapped(|ui| {
+                ui.label(format!(
+                    "Recoiled {:.1} in; recoil farther:",
+                    b.scale.from_mm(done)
+                ));
+                for d in [2.0f32, 4.0, 6.0, left.floor()] {
+                    if d <= left && ui.small_button(format!("{d:.0} in")).clicked() {
+                        intents.write(Intent::Do(Command::RecoilFurther {
+                            unit: u.id.clone(),
+                            distance: d,
+                        }));
+                    }
+                }
+            });
+        }
+    }
     if b.phase != Phase::Movement || u.side != b.active || !u.alive() {
         return;
+    }
+    if od.is_skirmishing(b, u) {
+        ui.small(
+            "Ctrl+drag a stand to move it alone (4 in each, within 4 in of the command stand).",
+        );
     }
     let forms: &[(Formation, &str)] = match od.kind(u) {
         Kind::Infantry => &[

@@ -32,25 +32,17 @@ struct ReachCache {
 
 fn reach_outline(b: &crate::rules::Battle, id: &crate::rules::UnitId) -> Vec<Vec2> {
     use crate::rules::command::Step;
-    let Some(dbn) = b.rules.dbn() else {
-        return Vec::new();
-    };
     let Ok(u) = b.unit(id) else { return Vec::new() };
-    let t = dbn.troop_of(u);
-    let most = t
-        .road
-        .unwrap_or(0.0)
-        .max(t.gg.unwrap_or(0.0))
-        .max(t.bg.unwrap_or(0.0));
-    if most <= 0.0 {
-        return Vec::new();
-    }
     let ids = std::slice::from_ref(id);
-    let mut out = Vec::new();
-    for k in 0..32 {
-        let a = (k as f32 / 32.0) * std::f32::consts::TAU;
-        let (fwd, right) = (a.cos(), a.sin());
-        let ok = |d: f32| {
+    // The farthest any step may go, and whether a move of `d` in a direction is allowed.
+    let (most, ok): (f32, Box<dyn Fn(f32, f32, f32) -> bool>) = if let Some(dbn) = b.rules.dbn() {
+        let t = dbn.troop_of(u);
+        let most = t
+            .road
+            .unwrap_or(0.0)
+            .max(t.gg.unwrap_or(0.0))
+            .max(t.bg.unwrap_or(0.0));
+        let ok = move |fwd: f32, right: f32, d: f32| {
             dbn.plan_move(
                 b,
                 ids,
@@ -63,13 +55,50 @@ fn reach_outline(b: &crate::rules::Battle, id: &crate::rules::UnitId) -> Vec<Vec
             )
             .is_ok()
         };
+        (most, Box::new(ok))
+    } else if let Some(od) = b.rules.old_dessauer() {
+        let most = od.allowance(u) * od.num("road_multiplier");
+        // Forward on an oblique; straight sideways or back by sidestep or backstep.
+        let ok = move |fwd: f32, right: f32, d: f32| {
+            let step = if fwd > 0.05 {
+                Step::Oblique {
+                    forward: fwd * d,
+                    right: right * d,
+                }
+            } else if fwd.abs() <= 0.05 {
+                Step::Sidestep(right.signum() * d)
+            } else if right.abs() <= 0.05 {
+                Step::Backstep(d)
+            } else {
+                return false;
+            };
+            od.check_move(b, ids, &[step]).is_ok()
+        };
+        (most, Box::new(ok))
+    } else {
+        return Vec::new();
+    };
+    if most <= 0.0 {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for k in 0..32 {
+        let a = (k as f32 / 32.0) * std::f32::consts::TAU;
+        let (fwd, right) = (a.cos(), a.sin());
+        if !ok(fwd, right, 0.01) {
+            continue;
+        }
         let (mut lo, mut hi) = (0.0f32, most);
-        if ok(hi) {
+        if ok(fwd, right, hi) {
             lo = hi;
         } else {
             for _ in 0..7 {
                 let mid = (lo + hi) / 2.0;
-                if ok(mid) { lo = mid } else { hi = mid }
+                if ok(fwd, right, mid) {
+                    lo = mid
+                } else {
+                    hi = mid
+                }
             }
         }
         let d = b.scale.to_mm(lo);
@@ -80,10 +109,34 @@ fn reach_outline(b: &crate::rules::Battle, id: &crate::rules::UnitId) -> Vec<Vec
             .plus(u.base.right().scale(right * d));
         out.push(v(p));
     }
-    if let Some(first) = out.first().copied() {
-        out.push(first);
+    if out.len() > 1 {
+        out.insert(0, v(u.base.centre));
+        out.push(v(u.base.centre));
     }
     out
+}
+
+/// A fire arc: rays at the half angle from the front corners out to `reach` mm, joined by the
+/// range line.
+fn arc(g: &mut Gizmos, base: &Base, half: f32, reach: f32, c: Color) {
+    let (fl, fr) = (base.front_left(), base.front_right());
+    let left = fl.plus(base.forward().rotate(-half).scale(reach));
+    let right = fr.plus(base.forward().rotate(half).scale(reach));
+    g.line_2d(v(fl), v(left), c);
+    g.line_2d(v(fr), v(right), c);
+    let mut pts = Vec::new();
+    for k in 0..=24 {
+        let a = -half + 2.0 * half * k as f32 / 24.0;
+        let origin = if a < 0.0 {
+            fl
+        } else if a > 0.0 {
+            fr
+        } else {
+            base.front_centre()
+        };
+        pts.push(v(origin.plus(base.forward().rotate(a).scale(reach))));
+    }
+    g.linestrip_2d(pts, c);
 }
 
 fn draw(
@@ -95,7 +148,8 @@ fn draw(
     mut reach: Local<ReachCache>,
 ) {
     let b = &game.battle;
-    let Some(dbn) = b.rules.dbn() else { return };
+    let dbn = b.rules.dbn();
+    let od = b.rules.old_dessauer();
     // Hill contours: each level's outline, darker as it climbs.
     for f in b
         .terrain
@@ -139,17 +193,37 @@ fn draw(
         outline(&mut g, &u.base, Color::srgba(1.0, 1.0, 1.0, 0.8));
     }
     if overlays.zones {
-        for e in b
-            .alive()
-            .filter(|e| e.side != b.active && !dbn.is_commander(e) && e.troop != "Bg")
-        {
-            if dbn.in_close_combat(b, e) {
-                continue;
+        let zone = Color::srgba(0.9, 0.2, 0.1, 0.7);
+        if let Some(dbn) = dbn {
+            for e in b
+                .alive()
+                .filter(|e| e.side != b.active && !dbn.is_commander(e) && e.troop != "Bg")
+            {
+                if dbn.in_close_combat(b, e) {
+                    continue;
+                }
+                let tz = e
+                    .base
+                    .threat_zone(e.base.width * dbn.num("threat_zone_depth_bw"));
+                outline(&mut g, &tz, zone);
             }
-            let tz = e
-                .base
-                .threat_zone(e.base.width * dbn.num("threat_zone_depth_bw"));
-            outline(&mut g, &tz, Color::srgba(0.9, 0.2, 0.1, 0.7));
+        }
+        if let Some(od) = od {
+            // The inch round each enemy unit that no one may enter but to charge.
+            let z = b.scale.to_mm(od.num("zone_of_control"));
+            for e in b
+                .alive()
+                .filter(|e| e.side != b.active && od.is_fighting_unit(e) && !od.in_contact(b, e))
+            {
+                for shape in od.shapes(e) {
+                    let grown = Base {
+                        width: shape.width + 2.0 * z,
+                        depth: shape.depth + 2.0 * z,
+                        ..shape
+                    };
+                    outline(&mut g, &grown, zone);
+                }
+            }
         }
     }
     // Placing a unit in deployment: its base at the cursor, and the side's zones.
@@ -183,32 +257,36 @@ fn draw(
             outline(&mut g, &u.base, Color::srgb(1.0, 0.75, 0.1));
         }
     }
-    let troop = dbn.troop_of(s);
-    if overlays.arcs
-        && let Some(range) = troop.range
-    {
-        let reach = b.scale.to_mm(range);
-        let half = dbn.num("arc_half_angle");
-        let (fl, fr) = (s.base.front_left(), s.base.front_right());
-        let left = fl.plus(s.base.forward().rotate(-half).scale(reach));
-        let right = fr.plus(s.base.forward().rotate(half).scale(reach));
+    if overlays.arcs {
         let c = Color::srgba(1.0, 0.85, 0.2, 0.8);
-        g.line_2d(v(fl), v(left), c);
-        g.line_2d(v(fr), v(right), c);
-        // The range as an arc of points at `reach` from the front edge.
-        let mut pts = Vec::new();
-        for k in 0..=24 {
-            let a = -half + 2.0 * half * k as f32 / 24.0;
-            let origin = if a < 0.0 {
-                fl
-            } else if a > 0.0 {
-                fr
-            } else {
-                s.base.front_centre()
-            };
-            pts.push(v(origin.plus(s.base.forward().rotate(a).scale(reach))));
+        if let Some(dbn) = dbn
+            && let Some(range) = dbn.troop_of(s).range
+        {
+            arc(
+                &mut g,
+                &s.base,
+                dbn.num("arc_half_angle"),
+                b.scale.to_mm(range),
+                c,
+            );
         }
-        g.linestrip_2d(pts, c);
+        if let Some(od) = od
+            && let Some(range) = od.range(s)
+        {
+            // Each stand shoots 45 degrees either side of its own front centre.
+            let half = od.num("arc_half_angle");
+            let reach = b.scale.to_mm(range);
+            for st in crate::rules::ruleset::old_dessauer::stand_bases(od, s) {
+                let fc = st.front_centre();
+                let mut pts = vec![v(fc)];
+                for k in 0..=16 {
+                    let a = -half + 2.0 * half * k as f32 / 16.0;
+                    pts.push(v(fc.plus(st.forward().rotate(a).scale(reach))));
+                }
+                pts.push(v(fc));
+                g.linestrip_2d(pts, c.with_alpha(0.45));
+            }
+        }
     }
     if overlays.reach {
         // Straight-line reach with the going (Musket move shapes aside).
@@ -226,7 +304,19 @@ fn draw(
         if overlays.sight {
             let from = s.base.front_centre();
             let to = e.base.centre;
-            let c = match dbn.line_of_sight(b, s, e) {
+            let seen = match (dbn, od) {
+                (Some(dbn), _) => dbn.line_of_sight(b, s, e),
+                (None, Some(od)) => {
+                    if crate::rules::ruleset::old_dessauer::shooting::sight_clear(od, b, from, e, s)
+                    {
+                        Ok(())
+                    } else {
+                        Err("cannot be seen".to_string())
+                    }
+                }
+                _ => Ok(()),
+            };
+            let c = match seen {
                 Ok(()) => Color::srgba(0.2, 0.9, 0.3, 0.7),
                 Err(why) => {
                     // Mark what blocks: a unit or a terrain feature, by the name given.
@@ -253,10 +343,18 @@ fn draw(
             g.line_2d(v(from), v(to), c);
         }
         // Eligible targets this phase.
-        let eligible = match b.phase {
-            Phase::Firing if s.side == b.active => dbn.fire_check(b, s, e, false).is_ok(),
-            Phase::CloseCombat if s.side == b.active => {
+        let eligible = match (b.phase, dbn, od) {
+            (Phase::Firing, Some(dbn), _) if s.side == b.active => {
+                dbn.fire_check(b, s, e, false).is_ok()
+            }
+            (Phase::CloseCombat, Some(dbn), _) if s.side == b.active => {
                 dbn.contacts(b, s).iter().any(|(x, _)| x == &e.id)
+            }
+            (Phase::Firing, None, Some(od)) if s.side == b.active => {
+                crate::rules::ruleset::old_dessauer::shooting::setup(od, b, &s.id, &e.id).is_ok()
+            }
+            (Phase::CloseCombat, None, Some(od)) => {
+                od.enemies_in_contact(b, s).iter().any(|x| x.id == e.id)
             }
             _ => false,
         };
@@ -270,7 +368,9 @@ fn draw(
         }
     }
     // The drag: ghost where the base would end, and a ruler from where it starts.
-    if let Some(drag) = &sel.drag {
+    if let Some(drag) = &sel.drag
+        && let Some(start) = drag.moving_base(b)
+    {
         let ok = drag.plan.is_ok();
         let c = if ok {
             Color::srgb(0.2, 1.0, 0.3)
@@ -283,11 +383,10 @@ fn draw(
                 .world
                 .map(|w| {
                     vec![Base {
-                        centre: s
-                            .base
+                        centre: start
                             .centre
                             .plus(Pt::new(w.x - drag.start.x, w.y - drag.start.y)),
-                        ..s.base
+                        ..start
                     }]
                 })
                 .unwrap_or_default(),
@@ -296,7 +395,7 @@ fn draw(
             outline(&mut g, e, c);
             let (a, bb) = e.edge(Edge::Front);
             g.line_2d(v(a), v(bb), c);
-            g.line_2d(v(s.base.centre), v(e.centre), c);
+            g.line_2d(v(start.centre), v(e.centre), c);
         }
     }
 }

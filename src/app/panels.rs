@@ -233,9 +233,11 @@ fn side_panel(
                 }
             }
             ui.separator();
-            ui.small(
-                "Drag: move · Q/E wheel · R/T pivot · B about face · Esc cancel · Enter confirm",
-            );
+            ui.small(if b.rules.old_dessauer().is_some() {
+                "Drag: move · Q/E wheel · formation buttons: face about · Esc cancel · Enter confirm"
+            } else {
+                "Drag: move · Q/E wheel · R/T pivot · B about face · Esc cancel · Enter confirm"
+            });
             ui.small("Right drag or WASD: pan · wheel: zoom · Home: fit");
             ui.small("Firing / close combat: select your unit, click an enemy");
         });

@@ -24,6 +24,9 @@ pub struct Entry {
     pub detail: String,
     pub description: String,
     pub error: Option<String>,
+    /// The ruleset's optional rules (key, name), and those switched on for this game.
+    pub optional: Vec<(String, String)>,
+    pub chosen: Vec<String>,
 }
 
 /// What the title screen offers.
@@ -68,6 +71,8 @@ impl TitleScreen {
                     ),
                     description: b.info.description.clone(),
                     error: None,
+                    optional: b.rules.optional_rules(),
+                    chosen: b.rules.options().to_vec(),
                     path,
                 },
                 Err(d) => Entry {
@@ -75,6 +80,8 @@ impl TitleScreen {
                     detail: String::new(),
                     description: String::new(),
                     error: d.first().map(|x| x.to_string()),
+                    optional: Vec::new(),
+                    chosen: Vec::new(),
                     path,
                 },
             })
@@ -112,7 +119,7 @@ fn title(
     mut exit: MessageWriter<AppExit>,
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
-    let mut start: Option<(PathBuf, bool)> = None;
+    let mut start: Option<(PathBuf, Option<Vec<String>>)> = None;
     egui::Window::new("volley")
         .collapsible(false)
         .resizable(false)
@@ -128,7 +135,7 @@ fn title(
                 ui.horizontal(|ui| {
                     ui.colored_label(egui::Color32::YELLOW, "An unfinished game was found.");
                     if ui.button("Resume it").clicked() {
-                        start = Some((auto.clone(), true));
+                        start = Some((auto.clone(), None));
                     }
                 });
                 ui.separator();
@@ -144,9 +151,28 @@ fn title(
                     screen.selected = i;
                 }
             }
-            if let Some(e) = screen.scenarios.get(screen.selected) {
+            let selected = screen.selected;
+            if let Some(e) = screen.scenarios.get_mut(selected) {
                 ui.add_space(4.0);
                 ui.label(&e.description);
+                if !e.optional.is_empty() {
+                    ui.add_space(4.0);
+                    ui.strong(
+                        "Optional rules (as the scenario sets them; change them for this game)",
+                    );
+                    ui.horizontal_wrapped(|ui| {
+                        for (key, name) in e.optional.clone() {
+                            let mut on = e.chosen.contains(&key);
+                            if ui.checkbox(&mut on, name).changed() {
+                                if on {
+                                    e.chosen.push(key.clone());
+                                } else {
+                                    e.chosen.retain(|k| *k != key);
+                                }
+                            }
+                        }
+                    });
+                }
             }
             ui.add_space(6.0);
             ui.horizontal(|ui| {
@@ -159,7 +185,7 @@ fn title(
                     .clicked()
                     && let Some(e) = screen.scenarios.get(screen.selected)
                 {
-                    start = Some((e.path.clone(), false));
+                    start = Some((e.path.clone(), Some(e.chosen.clone())));
                 }
                 if ui.button("Quit").clicked() {
                     exit.write(AppExit::Success);
@@ -170,7 +196,7 @@ fn title(
                 ui.strong("Saved games");
                 for p in screen.saves.clone() {
                     if ui.button(p.display().to_string()).clicked() {
-                        start = Some((p, true));
+                        start = Some((p, None));
                     }
                 }
             }
@@ -178,11 +204,10 @@ fn title(
                 ui.colored_label(egui::Color32::LIGHT_RED, m);
             }
         });
-    if let Some((path, is_save)) = start {
-        let loaded = if is_save {
-            save::load(&path)
-        } else {
-            scenario::load(&path)
+    if let Some((path, options)) = start {
+        let loaded = match &options {
+            None => save::load(&path),
+            Some(o) => scenario::load_with_options(&path, o),
         };
         match loaded {
             Ok(b) => commands.insert_resource(Game::new(b, false, screen.save_dir.clone())),

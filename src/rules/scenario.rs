@@ -235,6 +235,22 @@ pub fn load(path: &Path) -> Result<Battle, Vec<Diagnostic>> {
     parse(&text, &path.display().to_string())
 }
 
+/// Reads a scenario file from disk with these optional rules in place of its own.
+pub fn load_with_options(path: &Path, options: &[String]) -> Result<Battle, Vec<Diagnostic>> {
+    let text = read_text(path)?;
+    let file = path.display().to_string();
+    let mut raw: RawScenario = ron_options().from_str(&text).map_err(|e| {
+        vec![Diagnostic {
+            file: file.clone(),
+            line: e.span.start.line,
+            col: e.span.start.col,
+            message: e.code.to_string(),
+        }]
+    })?;
+    raw.options = options.to_vec();
+    build(&raw, &text, &file)
+}
+
 /// Reads a text file, refusing huge or unreadable ones with a diagnostic.
 pub fn read_text(path: &Path) -> Result<String, Vec<Diagnostic>> {
     let file = path.display().to_string();

@@ -115,6 +115,19 @@ impl AnyRuleset {
         }
     }
 
+    /// The optional rules a game may switch on: key and name.
+    pub fn optional_rules(&self) -> Vec<(String, String)> {
+        match self {
+            AnyRuleset::OldDessauer(r) => r
+                .data
+                .options
+                .iter()
+                .map(|o| (o.key.clone(), o.name.clone()))
+                .collect(),
+            AnyRuleset::Db7yw(_) => Vec::new(),
+        }
+    }
+
     /// The optional rules in use.
     pub fn options(&self) -> &[String] {
         match self {

@@ -319,6 +319,16 @@ impl OldDessauer {
     }
 
     /// Total figures at the start, for the shattered test.
+    /// How far a unit shoots, in inches; None for those that do not shoot.
+    pub fn range(&self, u: &Unit) -> Option<f32> {
+        match self.kind(u) {
+            Kind::Artillery => Some(self.num("gun_range")),
+            Kind::RegimentalGun => Some(self.num("regimental_gun_range")),
+            Kind::Infantry | Kind::LightInfantry => Some(self.num("musket_range")),
+            Kind::Cavalry | Kind::General => None,
+        }
+    }
+
     /// The shapes a unit covers on the table: its loose stands, or its one footprint.
     pub fn shapes(&self, u: &Unit) -> Vec<Base> {
         if u.is_loose() {
@@ -948,6 +958,17 @@ impl OldDessauer {
             ));
         };
         movement::plan(self, b, id, steps).map(|p| p.plan)
+    }
+
+    /// Checks a move of one skirmish stand (counted from 1) without making it.
+    pub fn check_stand_move(
+        &self,
+        b: &Battle,
+        id: &UnitId,
+        stand: usize,
+        steps: &[crate::rules::command::Step],
+    ) -> Result<MovePlan, RuleError> {
+        movement::plan_stand(self, b, id, stand, steps).map(|(p, _)| p.plan)
     }
 
     /// Factors and chances of a shooting or a combat before the dice.

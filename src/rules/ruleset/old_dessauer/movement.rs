@@ -127,12 +127,7 @@ pub fn plan(
 }
 
 /// Checks a move of `u` as given (a whole unit, or one loose stand standing in for it).
-fn plan_unit(
-    od: &OldDessauer,
-    b: &Battle,
-    u: &Unit,
-    steps: &[Step],
-) -> Result<OdPlan, RuleError> {
+fn plan_unit(od: &OldDessauer, b: &Battle, u: &Unit, steps: &[Step]) -> Result<OdPlan, RuleError> {
     movement_phase(b, "move")?;
     let u = u.clone();
     let id = &u.id;
@@ -489,12 +484,32 @@ pub fn move_stand(
     stand: usize,
     steps: &[Step],
 ) -> Result<(), RuleError> {
+    let (p, from) = plan_stand(od, b, id, stand, steps)?;
+    b.emit(
+        out,
+        Event::StandMoved {
+            unit: id.clone(),
+            stand: stand - 1,
+            from,
+            to: p.plan.ends[0].1,
+            distance: p.plan.distance,
+            allowance: p.plan.allowance,
+        },
+    );
+    Ok(())
+}
+
+/// Checks a move of one skirmish stand (counted from 1): the plan and where the stand starts.
+pub fn plan_stand(
+    od: &OldDessauer,
+    b: &Battle,
+    id: &UnitId,
+    stand: usize,
+    steps: &[Step],
+) -> Result<(OdPlan, Base), RuleError> {
     let u = b.unit(id)?.clone();
     if od.kind(&u) != Kind::LightInfantry || !od.is_skirmishing(b, &u) {
-        return illegal(format!(
-            "{}: only skirmishers move stand by stand",
-            u.name
-        ));
+        return illegal(format!("{}: only skirmishers move stand by stand", u.name));
     }
     if matches!(steps.last(), Some(Step::ToContact(_))) {
         return illegal(
@@ -534,18 +549,7 @@ pub fn move_stand(
             c + 1
         ));
     }
-    b.emit(
-        out,
-        Event::StandMoved {
-            unit: id.clone(),
-            stand: k,
-            from,
-            to,
-            distance: p.plan.distance,
-            allowance: p.plan.allowance,
-        },
-    );
-    Ok(())
+    Ok((p, from))
 }
 
 fn intermix(b: &mut Battle, out: &mut Vec<Event>, id: &UnitId, with: &[UnitId]) {
@@ -695,7 +699,10 @@ fn skirmishers_give_way(
             } else {
                 m.base.forward()
             };
-            let gap = shapes.iter().map(|o| x.distance(o)).fold(f32::MAX, f32::min);
+            let gap = shapes
+                .iter()
+                .map(|o| x.distance(o))
+                .fold(f32::MAX, f32::min);
             Base {
                 centre: x.centre.plus(dir.scale(zoc - gap + 1.0)),
                 ..*x
@@ -714,7 +721,9 @@ fn skirmishers_give_way(
         let moves: Vec<(usize, Base, Base)> = if whole {
             vec![(usize::MAX, s.base, away(&s.base))]
         } else {
-            hit.iter().map(|&i| (i, bases[i], away(&bases[i]))).collect()
+            hit.iter()
+                .map(|&i| (i, bases[i], away(&bases[i])))
+                .collect()
         };
         if escapes && !moves.iter().any(|(_, _, to)| blocked(to)) {
             for (i, from, to) in moves {

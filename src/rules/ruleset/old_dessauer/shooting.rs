@@ -215,11 +215,7 @@ pub fn setup(od: &OldDessauer, b: &Battle, sid: &UnitId, tid: &UnitId) -> Result
         ));
     }
     let inch = b.scale.to_mm(1.0);
-    let range = match kind {
-        Kind::Artillery => od.num("gun_range"),
-        Kind::RegimentalGun => od.num("regimental_gun_range"),
-        _ => od.num("musket_range"),
-    } * inch;
+    let range = od.range(&s).unwrap_or(0.0) * inch;
     let garrison = od.is_foot(&s) && od.in_town(b, &s);
     let bases = stand_bases(od, &s);
     let shapes = od.shapes(&t);
