@@ -30,12 +30,15 @@ struct ReachCache {
     outline: Vec<Vec2>,
 }
 
+/// Whether a move of a distance along a direction (forward, right) is allowed.
+type MoveOk<'a> = dyn Fn(f32, f32, f32) -> bool + 'a;
+
 fn reach_outline(b: &crate::rules::Battle, id: &crate::rules::UnitId) -> Vec<Vec2> {
     use crate::rules::command::Step;
     let Ok(u) = b.unit(id) else { return Vec::new() };
     let ids = std::slice::from_ref(id);
     // The farthest any step may go, and whether a move of `d` in a direction is allowed.
-    let (most, ok): (f32, Box<dyn Fn(f32, f32, f32) -> bool>) = if let Some(dbn) = b.rules.dbn() {
+    let (most, ok): (f32, Box<MoveOk>) = if let Some(dbn) = b.rules.dbn() {
         let t = dbn.troop_of(u);
         let most = t
             .road
