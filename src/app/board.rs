@@ -260,22 +260,31 @@ fn draw_units(
         let tween = paths
             .get(u.id.0.as_str())
             .map(|(from, _)| Tween::new(from, &u.base));
+        // Loose skirmish stands stand apart: no base is drawn round them.
+        let loose = u.is_loose();
         let mut base_entity = commands.spawn((
             UnitVisual,
-            Mesh2d(meshes.add(Rectangle::new(u.base.width, u.base.depth))),
-            MeshMaterial2d(materials.add(Color::srgb_u8(c[0], c[1], c[2]))),
             Transform::from_translation(pos).with_rotation(rot),
+            Visibility::default(),
         ));
+        if !loose {
+            base_entity.insert((
+                Mesh2d(meshes.add(Rectangle::new(u.base.width, u.base.depth))),
+                MeshMaterial2d(materials.add(Color::srgb_u8(c[0], c[1], c[2]))),
+            ));
+        }
         if let Some(t) = &tween {
             base_entity.insert(t.clone());
         }
         base_entity.with_children(|p| {
             // The front edge, in a contrasting strip.
-            p.spawn((
-                Mesh2d(meshes.add(Rectangle::new(u.base.width, strip))),
-                MeshMaterial2d(materials.add(contrast(c).with_alpha(0.85))),
-                Transform::from_xyz(0.0, u.base.depth / 2.0 - strip / 2.0, 0.1),
-            ));
+            if !loose {
+                p.spawn((
+                    Mesh2d(meshes.add(Rectangle::new(u.base.width, strip))),
+                    MeshMaterial2d(materials.add(contrast(c).with_alpha(0.85))),
+                    Transform::from_xyz(0.0, u.base.depth / 2.0 - strip / 2.0, 0.1),
+                ));
+            }
             if let Some(od) = b.rules.old_dessauer() {
                 // Each stand outlined, its figures as dots along its front.
                 let dark = Color::srgb_u8(c[0] / 3, c[1] / 3, c[2] / 3);
@@ -300,6 +309,14 @@ fn draw_units(
                             MeshMaterial2d(materials.add(Color::srgb_u8(c[0], c[1], c[2]))),
                             Transform::from_xyz(0.0, 0.0, 0.01),
                         ));
+                        if loose {
+                            let strip = sb.depth.min(12.0) * 0.25;
+                            q.spawn((
+                                Mesh2d(meshes.add(Rectangle::new(sb.width, strip))),
+                                MeshMaterial2d(materials.add(contrast(c).with_alpha(0.85))),
+                                Transform::from_xyz(0.0, sb.depth / 2.0 - strip / 2.0, 0.02),
+                            ));
+                        }
                         let per = od.troop(u).figures_per_stand.max(1) as f32;
                         let gap = sb.width / per;
                         for k in 0..st.figures {
@@ -335,6 +352,16 @@ fn draw_units(
             label.push_str(" (L)");
         }
         let od = b.rules.old_dessauer();
+        // Figure units carry their label just behind their rear edge, clear of the figures.
+        let behind = od.is_some_and(|od| od.is_fighting_unit(u));
+        let label_spot = |base: &Base| {
+            let p = if behind {
+                base.local(0.0, -(base.depth / 2.0 + 4.0))
+            } else {
+                base.centre
+            };
+            Vec3::new(p.x, p.y, 10.5)
+        };
         if let Some(od) = od
             && od.is_fighting_unit(u)
         {
@@ -359,11 +386,15 @@ fn draw_units(
             } else {
                 contrast(c)
             }),
-            Transform::from_xyz(u.base.centre.x, u.base.centre.y, 10.5),
+            Transform::from_translation(label_spot(&u.base)),
         ));
-        if let Some(t) = &tween {
+        if let Some(t) = &tween
+            && let Some((from, _)) = paths.get(u.id.0.as_str())
+        {
             label_entity.insert(Tween {
                 rotate: false,
+                from: label_spot(from),
+                to: label_spot(&u.base),
                 ..t.clone()
             });
         }

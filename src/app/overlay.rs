@@ -21,6 +21,17 @@ fn outline(g: &mut Gizmos, b: &Base, c: Color) {
     g.linestrip_2d([v(cs[0]), v(cs[1]), v(cs[2]), v(cs[3]), v(cs[0])], c);
 }
 
+/// Outlines a unit: its base, or each of its loose stands.
+fn outline_unit(g: &mut Gizmos, u: &crate::rules::model::Unit, c: Color) {
+    if u.is_loose() {
+        for s in u.loose_bases() {
+            outline(g, &s, c);
+        }
+    } else {
+        outline(g, &u.base, c);
+    }
+}
+
 /// How far the selected unit's centre can go in each of 32 directions with the going, the
 /// table edge, other units and threat zones taken into account; cached per selection and
 /// battle version.
@@ -187,13 +198,13 @@ fn draw(
     );
     for id in &game.highlight {
         if let Ok(u) = b.unit(id) {
-            outline(&mut g, &u.base, Color::srgb(1.0, 0.5, 0.0));
+            outline_unit(&mut g, u, Color::srgb(1.0, 0.5, 0.0));
         }
     }
     if let Some(id) = &ptr.hover
         && let Ok(u) = b.unit(id)
     {
-        outline(&mut g, &u.base, Color::srgba(1.0, 1.0, 1.0, 0.8));
+        outline_unit(&mut g, u, Color::srgba(1.0, 1.0, 1.0, 0.8));
     }
     if overlays.zones {
         let zone = Color::srgba(0.9, 0.2, 0.1, 0.7);
@@ -254,10 +265,10 @@ fn draw(
     if !s.alive() {
         return;
     }
-    outline(&mut g, &s.base, Color::srgb(1.0, 0.9, 0.1));
+    outline_unit(&mut g, s, Color::srgb(1.0, 0.9, 0.1));
     for id in &sel.group {
         if let Ok(u) = b.unit(id) {
-            outline(&mut g, &u.base, Color::srgb(1.0, 0.75, 0.1));
+            outline_unit(&mut g, u, Color::srgb(1.0, 0.75, 0.1));
         }
     }
     if overlays.arcs {

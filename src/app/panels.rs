@@ -708,7 +708,9 @@ fn drag_tip(mut ctx: EguiContexts, game: Res<Game>, sel: Res<Selection>) -> Resu
                                 .unwrap_or_default()
                         ));
                     }
-                    ui.small(format!("{} command point(s)", p.cost));
+                    if game.battle.rules.dbn().is_some() {
+                        ui.small(format!("{} command point(s)", p.cost));
+                    }
                 }
                 Err(e) => {
                     ui.colored_label(egui::Color32::LIGHT_RED, e);
