@@ -117,35 +117,49 @@ fn example_of_combat_reproduces_every_number() {
     assert_eq!(p["continuing"], "au-ir");
 }
 
-/// The golden logs of both examples, in words.
+/// The golden logs of both examples and of three whole turns (the scenario's seeded dice), in
+/// words.
 #[test]
-fn example_logs_are_golden() {
+fn example_and_whole_turn_logs_are_golden() {
     for (scen, orders, dice, golden) in [
         (
             "fire_example.ron",
             "fire_example_orders.ron",
-            "6,6,2,3,1",
+            Some("6,6,2,3,1"),
             "fire_example.txt",
         ),
         (
             "combat_example.ron",
             "combat_example_orders.ron",
-            "5,6,1,2,6,1,2,3,4,2",
+            Some("5,6,1,2,6,1,2,3,4,2"),
             "combat_example.txt",
         ),
+        (
+            "three_turns.ron",
+            "three_turns_orders.ron",
+            None,
+            "od_three_turns.txt",
+        ),
     ] {
+        let mut args = vec![
+            "run".to_string(),
+            format!("tests/old_dessauer/{scen}"),
+            "--orders".to_string(),
+            format!("tests/old_dessauer/{orders}"),
+        ];
+        if let Some(d) = dice {
+            args.extend(["--dice".to_string(), d.to_string()]);
+        }
         let out = Proc::new(env!("CARGO_BIN_EXE_volley"))
             .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .args([
-                "run",
-                &format!("tests/old_dessauer/{scen}"),
-                "--orders",
-                &format!("tests/old_dessauer/{orders}"),
-                "--dice",
-                dice,
-            ])
+            .args(&args)
             .output()
             .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let got = String::from_utf8_lossy(&out.stdout).to_string();
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("tests/golden")
@@ -1081,5 +1095,52 @@ fn optional_rules_may_be_switched_for_a_game() {
             .contains("needs the optional rule 'light_infantry'"),
         "{}",
         e[0].message
+    );
+}
+
+/// A charge that overlaps only part of the enemy's front still meets its front, and the loser
+/// of the combat recoils straight back from the enemy's front, not towards its corner.
+#[test]
+fn an_offset_charge_meets_the_front_and_the_loser_recoils_straight_back() {
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+           (id: "b", side: 1, type: "Inf", at: (660, 420), facing: 180),"#,
+        &[],
+    );
+    b.execute(Command::Move {
+        unit: u("a"),
+        steps: vec![Step::ToContact(u("b"))],
+    })
+    .unwrap();
+    let a = b.unit(&u("a")).unwrap().base;
+    assert!(
+        (a.facing - 0.0).abs() < 0.01,
+        "square to the front: {}",
+        a.facing
+    );
+    to(&mut b, Phase::CloseCombat);
+    b.script_dice(&[6, 6, 6, 6, 1, 1, 1, 1]);
+    let ev = b
+        .execute(Command::Fight {
+            unit: u("a"),
+            target: u("b"),
+            pursue: Some(false),
+        })
+        .unwrap();
+    let (from, to) = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Recoiled { from, to, .. } => Some((*from, *to)),
+            _ => None,
+        })
+        .expect("someone lost and recoiled");
+    assert!(
+        (to.centre.x - from.centre.x).abs() < 0.5,
+        "{from:?} -> {to:?}"
+    );
+    assert!((to.centre.y - from.centre.y).abs() > 40.0);
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, Event::Melee { strikes } if strikes.is_empty()))
     );
 }

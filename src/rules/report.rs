@@ -89,13 +89,18 @@ pub fn describe(b: &Battle, e: &Event) -> String {
                 .map(|c| format!(" into contact with {}", u(c)))
                 .unwrap_or_default();
             let p = usize::from(b.scale.unit == "inches");
-            format!(
-                "{} moves {:.p$} of {:.p$} {} in {going}{c}",
-                u(unit),
-                distance,
-                allowance,
-                b.scale.unit
-            )
+            if *allowance <= 0.0 && *distance <= 0.0 {
+                // Carried along (a general or regimental gun with its unit).
+                format!("{} moves {going}{c}", u(unit))
+            } else {
+                format!(
+                    "{} moves {:.p$} of {:.p$} {} in {going}{c}",
+                    u(unit),
+                    distance,
+                    allowance,
+                    b.scale.unit
+                )
+            }
         }
         Event::Deployed { unit, .. } => format!("{} deploys", u(unit)),
         Event::Limbered { unit } => format!("{} limbers", u(unit)),
@@ -205,12 +210,18 @@ pub fn describe(b: &Battle, e: &Event) -> String {
             distance,
             allowance,
             ..
-        } => format!(
-            "{} moves stand {} on its own, {distance:.1} of {allowance:.1} {}",
-            u(unit),
-            stand + 1,
-            b.scale.unit
-        ),
+        } => {
+            if *allowance <= 0.0 {
+                format!("{}: stand {} falls back out of reach", u(unit), stand + 1)
+            } else {
+                format!(
+                    "{} moves stand {} on its own, {distance:.1} of {allowance:.1} {}",
+                    u(unit),
+                    stand + 1,
+                    b.scale.unit
+                )
+            }
+        }
         Event::Fled { unit, .. } if b.rules.old_dessauer().is_some() => {
             format!("{} falls back out of reach", u(unit))
         }

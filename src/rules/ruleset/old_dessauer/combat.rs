@@ -330,6 +330,9 @@ fn round(
     depth: u32,
 ) -> Result<(), RuleError> {
     let plan = allot(od, b, ids);
+    if plan.is_empty() {
+        return Ok(());
+    }
     // Variable defensive fire: one roll per unit entitled to it.
     let mut def_rolls: BTreeMap<UnitId, i32> = BTreeMap::new();
     if od.opt("variable_defensive_fire") {
@@ -434,13 +437,16 @@ fn round(
         if !b.unit(&u.id)?.status.shaken {
             b.emit(out, Event::Shaken { unit: u.id.clone() });
         }
+        // Straight on in the direction the enemy that hit it hardest faces: a frontal fight
+        // drives it straight back, a flank attack sideways.
+        let now = b.unit(&u.id)?.base;
         let cause = strikes
             .iter()
             .filter(|s| s.target == u.id)
             .max_by_key(|s| s.hits)
             .and_then(|s| b.unit(&s.unit).ok())
-            .map(|c| c.base.centre)
-            .unwrap_or(u.base.front_centre().plus(u.base.forward()));
+            .map(|c| now.centre.minus(c.base.forward()))
+            .unwrap_or(now.front_centre().plus(now.forward()));
         recoil(od, b, out, &u.id, cause, t - m)?;
         recoiled.push(u.id.clone());
     }
@@ -494,6 +500,12 @@ fn round(
             },
         );
         carry(b, out, &w.id, &now.base, &to);
+        // Skirmishers it runs into give way or are overrun; formed enemies fight a fresh round.
+        super::movement::skirmishers_give_way(od, b, out, &w.id)?;
+        let fresh = fresh.filter(|x| {
+            b.unit(x)
+                .is_ok_and(|x| x.alive() && !od.is_skirmishing(b, x))
+        });
         if let Some(x) = fresh
             && depth < 2
         {

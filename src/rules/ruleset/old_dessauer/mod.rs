@@ -931,7 +931,7 @@ impl OldDessauer {
                 to,
                 distance: dist,
                 allowance: self.allowance(&g),
-                going: "attaching".into(),
+                going: "good going, to attach".into(),
                 contact: None,
             },
         );

@@ -27,7 +27,13 @@ fn movement_phase(b: &Battle, what: &str) -> Result<(), RuleError> {
 /// The mover's front edge laid flush against the face of `target` it reached, keeping its
 /// place along that face.
 pub fn square_up(mover: &Base, target: &Base) -> (Base, Contact) {
-    let edge = target.edge_facing(mover.front_centre());
+    // The face it meets is the one turned most squarely towards it, wherever its centre
+    // overhangs the target's corner.
+    let fwd = mover.forward();
+    let edge = crate::rules::geometry::Edge::ALL
+        .into_iter()
+        .max_by(|a, b| (-target.normal(*a).dot(fwd)).total_cmp(&(-target.normal(*b).dot(fwd))))
+        .unwrap_or_else(|| target.edge_facing(mover.front_centre()));
     let n = target.normal(edge);
     let (a, e) = target.edge(edge);
     let along = e.minus(a);
@@ -639,7 +645,7 @@ fn charged(
 }
 
 /// Enemy skirmishers the unit charged or came within 1 inch of fall back, or are overrun.
-fn skirmishers_give_way(
+pub(crate) fn skirmishers_give_way(
     od: &OldDessauer,
     b: &mut Battle,
     out: &mut Vec<Event>,
