@@ -200,6 +200,38 @@ fn spawn_table(
     }
 }
 
+/// Meshes and materials shared by every unit drawn alike, so that redrawing the board makes no
+/// new assets and the renderer batches the stands and figures.
+#[derive(Default)]
+struct Shared {
+    meshes: std::collections::HashMap<(u8, u32, u32), Handle<Mesh>>,
+    materials: std::collections::HashMap<[u8; 4], Handle<ColorMaterial>>,
+}
+
+impl Shared {
+    fn key(x: f32) -> u32 {
+        (x.max(0.0) * 100.0).round() as u32
+    }
+    fn rect(&mut self, meshes: &mut Assets<Mesh>, w: f32, h: f32) -> Handle<Mesh> {
+        self.meshes
+            .entry((0, Self::key(w), Self::key(h)))
+            .or_insert_with(|| meshes.add(Rectangle::new(w, h)))
+            .clone()
+    }
+    fn circle(&mut self, meshes: &mut Assets<Mesh>, r: f32) -> Handle<Mesh> {
+        self.meshes
+            .entry((1, Self::key(r), 0))
+            .or_insert_with(|| meshes.add(Circle::new(r)))
+            .clone()
+    }
+    fn mat(&mut self, materials: &mut Assets<ColorMaterial>, c: Color) -> Handle<ColorMaterial> {
+        self.materials
+            .entry(c.to_srgba().to_u8_array())
+            .or_insert_with(|| materials.add(c))
+            .clone()
+    }
+}
+
 fn draw_units(
     mut commands: Commands,
     game: Res<Game>,
@@ -207,6 +239,7 @@ fn draw_units(
     old: Query<Entity, With<UnitVisual>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
+    mut shared: Local<Shared>,
 ) {
     // A new game starts its versions again: compare the battle's identity too.
     let key = (game.version, std::ptr::from_ref(&game.battle) as usize);
@@ -269,8 +302,8 @@ fn draw_units(
         ));
         if !loose {
             base_entity.insert((
-                Mesh2d(meshes.add(Rectangle::new(u.base.width, u.base.depth))),
-                MeshMaterial2d(materials.add(Color::srgb_u8(c[0], c[1], c[2]))),
+                Mesh2d(shared.rect(&mut meshes, u.base.width, u.base.depth)),
+                MeshMaterial2d(shared.mat(&mut materials, Color::srgb_u8(c[0], c[1], c[2]))),
             ));
         }
         if let Some(t) = &tween {
@@ -280,8 +313,8 @@ fn draw_units(
             // The front edge, in a contrasting strip.
             if !loose {
                 p.spawn((
-                    Mesh2d(meshes.add(Rectangle::new(u.base.width, strip))),
-                    MeshMaterial2d(materials.add(contrast(c).with_alpha(0.85))),
+                    Mesh2d(shared.rect(&mut meshes, u.base.width, strip)),
+                    MeshMaterial2d(shared.mat(&mut materials, contrast(c).with_alpha(0.85))),
                     Transform::from_xyz(0.0, u.base.depth / 2.0 - strip / 2.0, 0.1),
                 ));
             }
@@ -296,24 +329,29 @@ fn draw_units(
                     let (x, y) = (rel.dot(u.base.right()), rel.dot(u.base.forward()));
                     let turn = Quat::from_rotation_z(-(sb.facing - u.base.facing).to_radians());
                     p.spawn((
-                        Mesh2d(meshes.add(Rectangle::new(sb.width, sb.depth))),
-                        MeshMaterial2d(materials.add(dark)),
+                        Mesh2d(shared.rect(&mut meshes, sb.width, sb.depth)),
+                        MeshMaterial2d(shared.mat(&mut materials, dark)),
                         Transform::from_xyz(x, y, 0.02).with_rotation(turn),
                     ))
                     .with_children(|q| {
                         q.spawn((
-                            Mesh2d(meshes.add(Rectangle::new(
+                            Mesh2d(shared.rect(
+                                &mut meshes,
                                 (sb.width - 0.8).max(0.5),
                                 (sb.depth - 0.8).max(0.5),
-                            ))),
-                            MeshMaterial2d(materials.add(Color::srgb_u8(c[0], c[1], c[2]))),
+                            )),
+                            MeshMaterial2d(
+                                shared.mat(&mut materials, Color::srgb_u8(c[0], c[1], c[2])),
+                            ),
                             Transform::from_xyz(0.0, 0.0, 0.01),
                         ));
                         if loose {
                             let strip = sb.depth.min(12.0) * 0.25;
                             q.spawn((
-                                Mesh2d(meshes.add(Rectangle::new(sb.width, strip))),
-                                MeshMaterial2d(materials.add(contrast(c).with_alpha(0.85))),
+                                Mesh2d(shared.rect(&mut meshes, sb.width, strip)),
+                                MeshMaterial2d(
+                                    shared.mat(&mut materials, contrast(c).with_alpha(0.85)),
+                                ),
                                 Transform::from_xyz(0.0, sb.depth / 2.0 - strip / 2.0, 0.02),
                             ));
                         }
@@ -321,8 +359,8 @@ fn draw_units(
                         let gap = sb.width / per;
                         for k in 0..st.figures {
                             q.spawn((
-                                Mesh2d(meshes.add(Circle::new((gap * 0.28).min(2.2)))),
-                                MeshMaterial2d(materials.add(contrast(c))),
+                                Mesh2d(shared.circle(&mut meshes, (gap * 0.28).min(2.2))),
+                                MeshMaterial2d(shared.mat(&mut materials, contrast(c))),
                                 Transform::from_xyz(
                                     -sb.width / 2.0 + gap * (k as f32 + 0.5),
                                     sb.depth * 0.1,
@@ -340,8 +378,8 @@ fn draw_units(
             {
                 // Commanders: a gold disc.
                 p.spawn((
-                    Mesh2d(meshes.add(Circle::new(u.base.width.min(u.base.depth) * 0.3))),
-                    MeshMaterial2d(materials.add(Color::srgb(0.85, 0.68, 0.2))),
+                    Mesh2d(shared.circle(&mut meshes, u.base.width.min(u.base.depth) * 0.3)),
+                    MeshMaterial2d(shared.mat(&mut materials, Color::srgb(0.85, 0.68, 0.2))),
                     Transform::from_xyz(0.0, 0.0, 0.05),
                 ));
             }

@@ -49,7 +49,7 @@ impl AutoPlayer {
                             steps: vec![Step::ToContact(e.clone())],
                         });
                     }
-                    let d = if b.scale.unit == "inches" {
+                    let d: f32 = if b.scale.unit == "inches" {
                         [1.0, 2.0, 3.0, 4.0, 6.0][self.pick(5)]
                     } else {
                         [50.0, 100.0, 150.0, 200.0, 300.0][self.pick(5)]
@@ -60,6 +60,13 @@ impl AutoPlayer {
                             unit: u.clone(),
                             formation: f,
                             turn: 0.0,
+                        });
+                        // A skirmish stand on its own (refused for formed units).
+                        let n = b.unit(u).map(|x| x.stands.len()).unwrap_or(0);
+                        out.push(Command::MoveStand {
+                            unit: u.clone(),
+                            stand: 1 + self.pick(n),
+                            steps: vec![Step::Advance(d.min(4.0))],
                         });
                     }
                     out.push(Command::Move {
@@ -93,6 +100,15 @@ impl AutoPlayer {
                 }
             }
             Phase::CloseCombat => {
+                if b.rules.old_dessauer().is_some() {
+                    // Units that recoiled this turn may go farther.
+                    for u in b.alive().filter(|u| u.bound.recoil.is_some()) {
+                        out.push(Command::RecoilFurther {
+                            unit: u.id.clone(),
+                            distance: 2.0,
+                        });
+                    }
+                }
                 for u in &own {
                     for e in &enemies {
                         out.push(Command::Fight {
