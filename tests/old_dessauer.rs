@@ -3,7 +3,7 @@
 
 use std::process::Command as Proc;
 use volley::rules::battle::Battle;
-use volley::rules::command::{Command, Event, Step, TestKind};
+use volley::rules::command::{Command, Event, RuleError, Step, TestKind};
 use volley::rules::model::{Formation, Phase, UnitId};
 use volley::rules::ruleset::old_dessauer::{OldDessauer, combat, shooting};
 use volley::rules::scenario;
@@ -641,16 +641,16 @@ fn woods_cost_double_and_disorder() {
     assert!(ev.iter().any(|e| matches!(e, Event::Disordered { .. })));
 }
 
-#[test]
-fn morale_test_against_shooting_by_grade_and_hits() {
-    // A regular battalion takes 1 hit: it needs 2-6, +1 for the hit: 3-6.
+/// Regular battalion "a" shoots at "b", 3.75 inches off, with these dice (its four, then b's
+/// morale test), and the shooting ends: the battle and the events of ending it.
+fn shot_at(dice: &[u8]) -> (Battle, Vec<Event>) {
     let mut b = battle(
         r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
            (id: "b", side: 1, type: "Inf", at: (600, 395.25), facing: 180),"#,
         &[],
     );
     to(&mut b, Phase::Firing);
-    b.script_dice(&[5, 1, 1, 1, 2]);
+    b.script_dice(dice);
     b.execute(Command::Fire {
         unit: u("a"),
         target: u("b"),
@@ -658,6 +658,13 @@ fn morale_test_against_shooting_by_grade_and_hits() {
     })
     .unwrap();
     let ev = b.execute(Command::EndPhase).unwrap();
+    (b, ev)
+}
+
+#[test]
+fn morale_test_against_shooting_by_grade_and_hits() {
+    // A regular battalion takes 1 hit: it needs 2-6, +1 for the hit: 3-6.
+    let (b, ev) = shot_at(&[5, 1, 1, 1, 2]);
     let t = ev.iter().find_map(|e| match e {
         Event::Test {
             test: TestKind::Morale,
@@ -868,6 +875,18 @@ fn move_stand(b: &mut Battle, id: &str, stand: usize, step: Step) -> Result<Vec<
     .map_err(|e| e.to_string())
 }
 
+/// A move the unit has no allowance left for.
+fn too_far(r: Result<Vec<Event>, RuleError>) -> bool {
+    matches!(r, Err(RuleError::TooFar { .. }))
+}
+
+fn advance(b: &mut Battle, id: &str, step: Step) -> Result<Vec<Event>, RuleError> {
+    b.execute(Command::Move {
+        unit: u(id),
+        steps: vec![step],
+    })
+}
+
 #[test]
 fn skirmish_stands_move_on_their_own_within_four_inches_of_the_command_stand() {
     let mut b = battle(
@@ -887,7 +906,8 @@ fn skirmish_stands_move_on_their_own_within_four_inches_of_the_command_stand() {
         );
     }
     // Its 4 inches are spent; another stand still has its own.
-    assert!(move_stand(&mut b, "s", 3, Step::Advance(0.5)).is_err());
+    let e = move_stand(&mut b, "s", 3, Step::Advance(0.5)).unwrap_err();
+    assert!(e.ends_with("inches of 0"), "{e}");
     move_stand(&mut b, "s", 4, Step::Sidestep(1.0)).unwrap();
     // Skirmishers sidestep at the full rate: 1 inch costs 1.
     assert!((b.unit(&u("s")).unwrap().bound.stand_spent[3] - 1.0).abs() < 0.05);
@@ -898,14 +918,9 @@ fn skirmish_stands_move_on_their_own_within_four_inches_of_the_command_stand() {
     let e = move_stand(&mut b, "s", 2, Step::Backstep(3.0)).unwrap_err();
     assert!(e.contains("command stand"), "{e}");
     // The whole unit has what its busiest stand left: nothing.
-    assert!(
-        b.execute(Command::Move {
-            unit: u("s"),
-            steps: vec![Step::Advance(0.5)],
-        })
-        .is_err()
-    );
-    assert!(move_stand(&mut b, "s", 5, Step::Advance(1.0)).is_err());
+    assert!(too_far(advance(&mut b, "s", Step::Advance(0.5))));
+    let e = move_stand(&mut b, "s", 5, Step::Advance(1.0)).unwrap_err();
+    assert!(e.contains("stands 1 to 4"), "{e}");
     assert!(
         move_stand(&mut b, "s", 1, Step::ToContact(u("e")))
             .unwrap_err()
@@ -920,33 +935,29 @@ fn loose_stands_go_with_their_unit_and_pay_no_terrain_penalty() {
            (id: "e", side: 1, type: "Inf", at: (300, 1100), facing: 180),"#,
         &["light_infantry"],
     );
-    // Stand 3 walks 2 inches into the wood at the full rate, and is not disordered.
-    let ev = move_stand(&mut b, "s", 3, Step::Advance(2.0)).unwrap();
+    // Stand 3 walks 3 inches, the last inch of it in the wood, at the full rate (formed foot
+    // would pay 4), and is not disordered.
+    let ev = move_stand(&mut b, "s", 3, Step::Advance(3.0)).unwrap();
     let d = ev.iter().find_map(|e| match e {
         Event::StandMoved { distance, .. } => Some(*distance),
         _ => None,
     });
-    assert!((d.unwrap() - 2.0).abs() < 0.05);
+    assert!((d.unwrap() - 3.0).abs() < 0.05);
     assert!(!ev.iter().any(|e| matches!(e, Event::Disordered { .. })));
     let loose = stands_of(&b, "s");
-    // The whole unit moves its other 2 inches, its loose stand with it.
-    b.execute(Command::Move {
-        unit: u("s"),
-        steps: vec![Step::Backstep(2.0)],
-    })
-    .unwrap();
+    assert!(
+        loose[2].centre.y > 920.0,
+        "in the wood: {:?}",
+        loose[2].centre
+    );
+    // The whole unit moves its last inch, its loose stand with it.
+    advance(&mut b, "s", Step::Backstep(1.0)).unwrap();
     let moved = stands_of(&b, "s");
     for (x, y) in loose.iter().zip(&moved) {
-        assert!((x.centre.y - y.centre.y - 50.8).abs() < 0.1);
+        assert!((x.centre.y - y.centre.y - 25.4).abs() < 0.1);
         assert!((x.centre.x - y.centre.x).abs() < 0.1);
     }
-    assert!(
-        b.execute(Command::Move {
-            unit: u("s"),
-            steps: vec![Step::Backstep(0.5)],
-        })
-        .is_err()
-    );
+    assert!(too_far(advance(&mut b, "s", Step::Backstep(0.5))));
 }
 
 #[test]
@@ -1026,20 +1037,7 @@ fn stands_reached_by_formed_troops_fall_back_or_are_overrun() {
 /// A unit may recoil farther than it must, up to 18 inches in all, with no more rout hits.
 #[test]
 fn a_recoiling_unit_may_go_farther_up_to_eighteen_inches() {
-    let mut b = battle(
-        r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
-           (id: "b", side: 1, type: "Inf", at: (600, 395.25), facing: 180),"#,
-        &[],
-    );
-    to(&mut b, Phase::Firing);
-    b.script_dice(&[5, 6, 1, 1, 1]);
-    b.execute(Command::Fire {
-        unit: u("a"),
-        target: u("b"),
-        support: vec![],
-    })
-    .unwrap();
-    let ev = b.execute(Command::EndPhase).unwrap();
+    let (mut b, ev) = shot_at(&[5, 6, 1, 1, 1]);
     assert!(ev.iter().any(|e| matches!(e, Event::Recoiled { .. })));
     assert_eq!(b.phase, Phase::CloseCombat);
     let y0 = b.unit(&u("b")).unwrap().base.centre.y;
@@ -1067,7 +1065,11 @@ fn a_recoiling_unit_may_go_farther_up_to_eighteen_inches() {
     assert!((unit_b.base.centre.y - y0 - 101.6).abs() < 0.1);
     assert_eq!(unit_b.figures(), figures);
     further(&mut b, "b", 12.0).unwrap();
-    assert!(further(&mut b, "b", 0.5).is_err());
+    assert!(
+        further(&mut b, "b", 0.5)
+            .unwrap_err()
+            .contains("at most 18")
+    );
 }
 
 /// The title screen's switches: a game may start with other optional rules than its scenario's;

@@ -289,7 +289,7 @@ fn draw_units(
         let rot = Quat::from_rotation_z(-u.base.facing.to_radians());
         let pos = Vec3::new(u.base.centre.x, u.base.centre.y, 10.0);
         let commander = matches!(u.troop.as_str(), "CinC" | "Sub");
-        let strip = u.base.depth.min(12.0) * 0.25;
+        let strip = front_strip(u.base.depth);
         let tween = paths
             .get(u.id.0.as_str())
             .map(|(from, _)| Tween::new(from, &u.base));
@@ -346,7 +346,7 @@ fn draw_units(
                             Transform::from_xyz(0.0, 0.0, 0.01),
                         ));
                         if loose {
-                            let strip = sb.depth.min(12.0) * 0.25;
+                            let strip = front_strip(sb.depth);
                             q.spawn((
                                 Mesh2d(shared.rect(&mut meshes, sb.width, strip)),
                                 MeshMaterial2d(
@@ -570,6 +570,11 @@ fn animate(
 }
 
 /// Black or white, whichever reads better on the side's colour.
+/// The depth of the contrasting strip that marks a base's front edge.
+fn front_strip(depth: f32) -> f32 {
+    depth.min(12.0) * 0.25
+}
+
 fn contrast(c: [u8; 3]) -> Color {
     let luma = 0.299 * c[0] as f32 + 0.587 * c[1] as f32 + 0.114 * c[2] as f32;
     if luma > 140.0 {

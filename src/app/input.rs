@@ -143,13 +143,7 @@ fn track_pointer(
         let p = Pt::new(w.x, w.y);
         game.battle
             .alive()
-            .filter(|u| {
-                if u.is_loose() {
-                    u.loose_bases().iter().any(|s| s.contains(p))
-                } else {
-                    u.base.contains(p)
-                }
-            })
+            .filter(|u| u.shapes().iter().any(|s| s.contains(p)))
             .last()
             .map(|u| u.id.clone())
     });

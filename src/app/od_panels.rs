@@ -104,9 +104,12 @@ pub fn formation_buttons(
         return;
     }
     if od.is_skirmishing(b, u) {
-        ui.small(
-            "Ctrl+drag a stand to move it alone (4 in each, within 4 in of the command stand).",
-        );
+        ui.small(format!(
+            "Ctrl+drag a stand to move it alone ({} in each, within {} in of the command stand, stand {}).",
+            od.allowance(u),
+            od.num("skirmish_leash"),
+            crate::rules::ruleset::old_dessauer::movement::command_stand(u) + 1
+        ));
     }
     let forms: &[(Formation, &str)] = match od.kind(u) {
         Kind::Infantry => &[

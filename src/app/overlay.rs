@@ -23,12 +23,8 @@ fn outline(g: &mut Gizmos, b: &Base, c: Color) {
 
 /// Outlines a unit: its base, or each of its loose stands.
 fn outline_unit(g: &mut Gizmos, u: &crate::rules::model::Unit, c: Color) {
-    if u.is_loose() {
-        for s in u.loose_bases() {
-            outline(g, &s, c);
-        }
-    } else {
-        outline(g, &u.base, c);
+    for s in u.shapes() {
+        outline(g, &s, c);
     }
 }
 
@@ -229,7 +225,7 @@ fn draw(
                 .alive()
                 .filter(|e| e.side != b.active && od.is_fighting_unit(e) && !od.in_contact(b, e))
             {
-                for shape in od.shapes(e) {
+                for shape in e.shapes() {
                     let grown = Base {
                         width: shape.width + 2.0 * z,
                         depth: shape.depth + 2.0 * z,

@@ -276,6 +276,12 @@ impl Battle {
         out.push(e);
     }
 
+    /// Begins `phase` of the current turn for the side to move.
+    pub fn begin_phase(&mut self, out: &mut Vec<Event>, phase: Phase) {
+        let (turn, side) = (self.turn, self.active);
+        self.emit(out, Event::PhaseBegan { turn, phase, side });
+    }
+
     /// The only place where state changes.
     pub fn apply(&mut self, e: &Event) {
         match e {

@@ -209,6 +209,14 @@ impl Unit {
     pub fn figures(&self) -> u32 {
         self.stands.iter().map(|s| s.figures).sum()
     }
+    /// The shapes the unit covers on the table: its loose stands, or its one base.
+    pub fn shapes(&self) -> Vec<Base> {
+        if self.is_loose() {
+            self.loose_bases()
+        } else {
+            vec![self.base]
+        }
+    }
     /// True when some stand stands loose, away from its slot in the formation.
     pub fn is_loose(&self) -> bool {
         self.stands.iter().any(|s| s.at.is_some())

@@ -214,19 +214,19 @@ fn pt_ok(p: RawPt) -> bool {
 
 /// Parses and validates a scenario. `file` names it in diagnostics.
 pub fn parse(text: &str, file: &str) -> Result<Battle, Vec<Diagnostic>> {
-    let diag = |(line, col): (usize, usize), message: String| Diagnostic {
-        file: file.to_string(),
-        line,
-        col,
-        message,
-    };
-    let raw: RawScenario = ron_options().from_str(text).map_err(|e| {
-        vec![diag(
-            (e.span.start.line, e.span.start.col),
-            e.code.to_string(),
-        )]
-    })?;
-    build(&raw, text, file)
+    build(&parse_raw(text, file)?, text, file)
+}
+
+/// Reads the RON of a scenario without checking it.
+fn parse_raw(text: &str, file: &str) -> Result<RawScenario, Vec<Diagnostic>> {
+    ron_options().from_str(text).map_err(|e| {
+        vec![Diagnostic {
+            file: file.to_string(),
+            line: e.span.start.line,
+            col: e.span.start.col,
+            message: e.code.to_string(),
+        }]
+    })
 }
 
 /// Reads a scenario file from disk.
@@ -239,14 +239,7 @@ pub fn load(path: &Path) -> Result<Battle, Vec<Diagnostic>> {
 pub fn load_with_options(path: &Path, options: &[String]) -> Result<Battle, Vec<Diagnostic>> {
     let text = read_text(path)?;
     let file = path.display().to_string();
-    let mut raw: RawScenario = ron_options().from_str(&text).map_err(|e| {
-        vec![Diagnostic {
-            file: file.clone(),
-            line: e.span.start.line,
-            col: e.span.start.col,
-            message: e.code.to_string(),
-        }]
-    })?;
+    let mut raw = parse_raw(&text, &file)?;
     raw.options = options.to_vec();
     build(&raw, &text, &file)
 }

@@ -983,36 +983,15 @@ impl Db7yw {
             Phase::Deployment => d.end_deployment_step(b, out),
             Phase::Command => {
                 d.command_roll(b, out)?;
-                b.emit(
-                    out,
-                    Event::PhaseBegan {
-                        turn: b.turn,
-                        phase: Phase::Movement,
-                        side: b.active,
-                    },
-                );
+                b.begin_phase(out, Phase::Movement);
                 Ok(())
             }
             Phase::Movement => {
-                b.emit(
-                    out,
-                    Event::PhaseBegan {
-                        turn: b.turn,
-                        phase: Phase::Firing,
-                        side: b.active,
-                    },
-                );
+                b.begin_phase(out, Phase::Firing);
                 Ok(())
             }
             Phase::Firing => {
-                b.emit(
-                    out,
-                    Event::PhaseBegan {
-                        turn: b.turn,
-                        phase: Phase::CloseCombat,
-                        side: b.active,
-                    },
-                );
+                b.begin_phase(out, Phase::CloseCombat);
                 Ok(())
             }
             Phase::CloseCombat => {

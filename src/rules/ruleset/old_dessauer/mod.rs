@@ -329,15 +329,6 @@ impl OldDessauer {
         }
     }
 
-    /// The shapes a unit covers on the table: its loose stands, or its one footprint.
-    pub fn shapes(&self, u: &Unit) -> Vec<Base> {
-        if u.is_loose() {
-            u.loose_bases()
-        } else {
-            vec![u.base]
-        }
-    }
-
     pub fn strength(&self, u: &Unit) -> u32 {
         u.extra.strength.max(u.figures())
     }
@@ -644,26 +635,12 @@ impl OldDessauer {
     fn end_phase(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
         match b.phase {
             Phase::Movement => {
-                b.emit(
-                    out,
-                    Event::PhaseBegan {
-                        turn: b.turn,
-                        phase: Phase::Firing,
-                        side: b.active,
-                    },
-                );
+                b.begin_phase(out, Phase::Firing);
                 Ok(())
             }
             Phase::Firing => {
                 shooting::morale_tests(self, b, out)?;
-                b.emit(
-                    out,
-                    Event::PhaseBegan {
-                        turn: b.turn,
-                        phase: Phase::CloseCombat,
-                        side: b.active,
-                    },
-                );
+                b.begin_phase(out, Phase::CloseCombat);
                 Ok(())
             }
             Phase::CloseCombat => {

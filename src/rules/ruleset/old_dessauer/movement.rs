@@ -331,7 +331,7 @@ fn plan_unit(od: &OldDessauer, b: &Battle, u: &Unit, steps: &[Step]) -> Result<O
             continue;
         }
         let is_target = charge.as_ref().is_some_and(|t| t.id == o.id);
-        let shapes = od.shapes(o);
+        let shapes = o.shapes();
         let overlaps = |s: &Base| shapes.iter().any(|o| s.overlaps(o));
         if o.side == u.side {
             if kind == Kind::General {
@@ -657,7 +657,7 @@ pub(crate) fn skirmishers_give_way(
         return Ok(());
     }
     let zoc = b.scale.to_mm(od.num("skirmish_fallback"));
-    let shapes = od.shapes(&m);
+    let shapes = m.shapes();
     let close = |x: &Base| shapes.iter().any(|o| x.distance(o) < zoc - 0.5);
     let near: Vec<(UnitId, Vec<usize>)> = b
         .alive()
@@ -721,7 +721,7 @@ pub(crate) fn skirmishers_give_way(
                         && o.id != m.id
                         && o.side != s.side
                         && od.kind(o) != Kind::General
-                        && od.shapes(o).iter().any(|x| to.overlaps(x))
+                        && o.shapes().iter().any(|x| to.overlaps(x))
                 })
         };
         let moves: Vec<(usize, Base, Base)> = if whole {

@@ -84,7 +84,7 @@ fn line_of_fire(od: &OldDessauer, b: &Battle, s: &Unit, t: &Unit, a: Pt, p: Pt) 
         })
         .collect();
     for o in &others {
-        if !od.shapes(o).iter().any(|x| segment_hits_base(a, p, x)) {
+        if !o.shapes().iter().any(|x| segment_hits_base(a, p, x)) {
             continue;
         }
         if o.side != s.side && is_gun(od, o) {
@@ -218,7 +218,7 @@ pub fn setup(od: &OldDessauer, b: &Battle, sid: &UnitId, tid: &UnitId) -> Result
     let range = od.range(&s).unwrap_or(0.0) * inch;
     let garrison = od.is_foot(&s) && od.in_town(b, &s);
     let bases = stand_bases(od, &s);
-    let shapes = od.shapes(&t);
+    let shapes = t.shapes();
     let cap = if garrison {
         ((s.stands.len() as f32) * od.num("town_fire_fraction")).ceil() as usize
     } else if s.formation == Formation::Square {
