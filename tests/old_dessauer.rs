@@ -1146,3 +1146,71 @@ fn an_offset_charge_meets_the_front_and_the_loser_recoils_straight_back() {
             .any(|e| matches!(e, Event::Melee { strikes } if strikes.is_empty()))
     );
 }
+
+/// Voluntary fallback: only with a general within 2 inches, at most 18 inches, straight back,
+/// shaken, one rout hit per 6-inch segment past the first. It is not a recoil: the unit may not
+/// "recoil farther" after it.
+#[test]
+fn voluntary_fallback_near_a_general() {
+    let mut b = battle(
+        r#"(id: "g", side: 0, type: "Gen", at: (600, 560), facing: 0),
+           (id: "a", side: 0, type: "Inf", at: (600, 600), facing: 0),
+           (id: "c", side: 0, type: "Inf", at: (200, 600), facing: 0),
+           (id: "e", side: 1, type: "Inf", at: (600, 1100), facing: 180),"#,
+        &["generals", "voluntary_fallback"],
+    );
+    let back = |b: &mut Battle, id: &str, d: f32| {
+        b.execute(Command::Fallback {
+            unit: u(id),
+            distance: d,
+        })
+        .map_err(|e| e.to_string())
+    };
+    let e = back(&mut b, "c", 6.0).unwrap_err();
+    assert!(e.contains("needs a general within 2 inches"), "{e}");
+    let e = back(&mut b, "a", 19.0).unwrap_err();
+    assert!(e.contains("at most 18 inches"), "{e}");
+    let ev = back(&mut b, "a", 12.0).unwrap();
+    assert!(ev.iter().any(|e| matches!(e, Event::Shaken { .. })));
+    let (start, end) = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Recoiled {
+                from,
+                to,
+                voluntary: true,
+                ..
+            } => Some((*from, *to)),
+            _ => None,
+        })
+        .unwrap();
+    assert!(
+        (start.centre.y - end.centre.y - 304.8).abs() < 0.1,
+        "12 inches straight back"
+    );
+    assert!((start.centre.x - end.centre.x).abs() < 0.01);
+    let rout: u32 = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::Losses { figures, why, .. } if why == "rout hits" => Some(*figures),
+            _ => None,
+        })
+        .sum();
+    assert_eq!(rout, 1, "two 6-inch segments: one rout hit");
+    // Instead of a move: no move, fallback or formation change after it, general or not.
+    let e = back(&mut b, "a", 1.0).unwrap_err();
+    assert!(e.contains("already moved"), "{e}");
+    let e = advance(&mut b, "a", Step::Advance(1.0))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("fell back this turn"), "{e}");
+    to(&mut b, Phase::CloseCombat);
+    let e = b
+        .execute(Command::RecoilFurther {
+            unit: u("a"),
+            distance: 2.0,
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("has not recoiled"), "{e}");
+}

@@ -259,7 +259,7 @@ fn draw_units(
     for e in fresh {
         match e {
             Event::Moved { unit, from, to, .. }
-            | Event::Recoiled { unit, from, to }
+            | Event::Recoiled { unit, from, to, .. }
             | Event::Fled { unit, from, to }
             | Event::Pursued { unit, from, to, .. } => {
                 let entry = paths.entry(unit.0.as_str()).or_insert((*from, *to));

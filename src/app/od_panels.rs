@@ -127,7 +127,12 @@ pub fn formation_buttons(
         Kind::Artillery if !u.status.limbered => &[(Formation::Line, "Line")],
         _ => &[],
     };
-    if !forms.is_empty() && !u.bound.formed && !u.bound.halted && !od.in_contact(b, u) {
+    if !forms.is_empty()
+        && !u.bound.formed
+        && !u.bound.halted
+        && !u.bound.fell_back
+        && !od.in_contact(b, u)
+    {
         ui.separator();
         ui.label("Change formation (half the move), then facing:");
         for turn in [0.0f32, 90.0, -90.0, 180.0] {
@@ -181,7 +186,11 @@ pub fn formation_buttons(
             }
         }
     }
-    if od.opt("voluntary_fallback") && od.is_fighting_unit(u) && !u.bound.moved {
+    if od.opt("voluntary_fallback")
+        && od.is_fighting_unit(u)
+        && !u.bound.moved
+        && !u.bound.fell_back
+    {
         ui.horizontal(|ui| {
             ui.label("Fall back:");
             for d in [6.0f32, 12.0, 18.0] {

@@ -365,9 +365,18 @@ impl Battle {
             }
             Event::Hit { unit, total, .. } => self.with_unit(unit, |u| u.status.hits = *total),
             Event::Shaken { unit } => self.with_unit(unit, |u| u.status.shaken = true),
-            Event::Recoiled { unit, to, from } => self.with_unit(unit, |u| {
+            Event::Recoiled {
+                unit,
+                to,
+                from,
+                voluntary,
+            } => self.with_unit(unit, |u| {
                 u.base = *to;
                 u.bound.recoiled = true;
+                if *voluntary {
+                    u.bound.fell_back = true;
+                    return;
+                }
                 let d = to.centre.minus(from.centre);
                 let (dir, total) = u.bound.recoil.unwrap_or((Pt::new(0.0, 0.0), 0.0));
                 let dir = if d.len() > 1e-3 {

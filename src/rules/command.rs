@@ -262,6 +262,9 @@ pub enum Event {
         unit: UnitId,
         from: Base,
         to: Base,
+        /// A voluntary fallback made by the rules of a recoil: not a recoil forced this turn.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        voluntary: bool,
     },
     /// Skirmish stands reached by formed troops and eliminated (indices before removal).
     StandsOverrun {

@@ -147,6 +147,9 @@ pub struct BoundState {
     /// Movement used by each loose stand on its own this bound, in the ruleset's units.
     #[serde(default)]
     pub stand_spent: Vec<f32>,
+    /// Fell back voluntarily instead of moving: no other move or formation change this bound.
+    #[serde(default)]
+    pub fell_back: bool,
     /// Recoil this bound: the direction (unit vector) and the distance in mm.
     #[serde(default)]
     pub recoil: Option<(Pt, f32)>,

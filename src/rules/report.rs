@@ -190,12 +190,18 @@ pub fn describe(b: &Battle, e: &Event) -> String {
             format!("{} takes {hits} hit(s), {total} in all", u(unit))
         }
         Event::Shaken { unit } => format!("{} is shaken", u(unit)),
-        Event::Recoiled { unit, from, to } => {
+        Event::Recoiled {
+            unit,
+            from,
+            to,
+            voluntary,
+        } => {
             let d = b.scale.from_mm(from.centre.dist(to.centre));
+            let verb = if *voluntary { "falls back" } else { "recoils" };
             if b.scale.unit == "inches" {
-                format!("{} recoils {d:.1} inches", u(unit))
+                format!("{} {verb} {d:.1} inches", u(unit))
             } else {
-                format!("{} recoils {d:.0} {}", u(unit), b.scale.unit)
+                format!("{} {verb} {d:.0} {}", u(unit), b.scale.unit)
             }
         }
         Event::StandsOverrun { unit, stands, by } => format!(

@@ -1306,6 +1306,7 @@ impl Dbn {
                 unit: id.clone(),
                 from: u.base,
                 to,
+                voluntary: false,
             },
         );
         Ok(())

@@ -142,6 +142,9 @@ fn plan_unit(od: &OldDessauer, b: &Battle, u: &Unit, steps: &[Step]) -> Result<O
     if u.bound.halted {
         return illegal(format!("{} failed its command test and halts", u.name));
     }
+    if u.bound.fell_back {
+        return illegal(format!("{} fell back this turn instead of moving", u.name));
+    }
     if kind == Kind::General && u.extra.attached.is_some() {
         return illegal(format!("{} is attached: detach first", u.name));
     }
@@ -789,6 +792,9 @@ pub fn form(
     if u.bound.halted {
         return illegal(format!("{} failed its command test and halts", u.name));
     }
+    if u.bound.fell_back {
+        return illegal(format!("{} fell back this turn instead of moving", u.name));
+    }
     if od.in_contact(b, &u) {
         return illegal(format!(
             "{} is in combat: no change of frontage or facing",
@@ -1001,7 +1007,7 @@ pub fn recoil(
     };
     let dist = b.scale.to_mm(od.num("recoil_move") * moves as f32);
     let r = retreat(od, b, &u, dir, dist);
-    move_back(od, b, out, &u, r, moves)
+    move_back(od, b, out, &u, r, moves, false)
 }
 
 fn move_back(
@@ -1011,6 +1017,7 @@ fn move_back(
     u: &Unit,
     r: Retreat,
     rout_hits: u32,
+    voluntary: bool,
 ) -> Result<(), RuleError> {
     b.emit(
         out,
@@ -1018,6 +1025,7 @@ fn move_back(
             unit: u.id.clone(),
             from: u.base,
             to: r.to,
+            voluntary,
         },
     );
     carry(b, out, &u.id, &u.base, &r.to);
@@ -1077,7 +1085,7 @@ pub fn recoil_further(
     if let Some(why) = &r.eliminated {
         return illegal(format!("{} cannot recoil so far: {why}", u.name));
     }
-    move_back(od, b, out, &u, r, 0)
+    move_back(od, b, out, &u, r, 0, false)
 }
 
 /// Voluntary fallback: straight back, shaken, a rout hit per 6-inch segment past the first.
@@ -1100,7 +1108,7 @@ pub fn fallback(
     if od.in_contact(b, &u) {
         return illegal(format!("{} is in combat and may not fall back", u.name));
     }
-    if u.bound.moved || u.bound.formed || u.bound.halted {
+    if u.bound.moved || u.bound.formed || u.bound.halted || u.bound.fell_back {
         return illegal(format!("{} has already moved this turn", u.name));
     }
     if !(distance.is_finite() && distance > 0.0 && distance <= od.num("recoil_max")) {
@@ -1135,5 +1143,5 @@ pub fn fallback(
     if !u.status.shaken {
         b.emit(out, Event::Shaken { unit: id.clone() });
     }
-    move_back(od, b, out, &u, r, segments.saturating_sub(1))
+    move_back(od, b, out, &u, r, segments.saturating_sub(1), true)
 }
