@@ -212,8 +212,10 @@ pub fn dice_count(od: &OldDessauer, b: &Battle, u: &Unit) -> u32 {
         return n;
     }
     match u.formation {
-        Formation::Column if kind != Kind::LightInfantry => live(2),
-        Formation::Square => live((u.stands.len() * 3).div_ceil(4)),
+        Formation::Column if kind != Kind::LightInfantry => live(od.num("ranks_striking") as usize),
+        Formation::Square => {
+            live((u.stands.len() * od.num("square_faces_striking") as usize).div_ceil(4))
+        }
         _ => live(usize::MAX),
     }
 }

@@ -97,6 +97,8 @@ pub const REQUIRED_NUMBERS: &[&str] = &[
     "shoot_need",
     "regimental_gun_need",
     "dense_dice",
+    "ranks_striking",
+    "square_faces_striking",
     "enfilade_angle",
     "fire_gap",
     "hanging_flank_foot",

@@ -189,6 +189,8 @@ fn plan_unit(od: &OldDessauer, b: &Battle, u: &Unit, steps: &[Step]) -> Result<O
         }
     }
     let free = matches!(kind, Kind::LightInfantry | Kind::General);
+    // Half speed: each inch counts as 1 / half_speed.
+    let slow = 1.0 / od.num("half_speed");
     let inch = b.scale.to_mm(1.0);
     let mut base = u.base;
     let mut cost = 0.0f32;
@@ -223,7 +225,7 @@ fn plan_unit(od: &OldDessauer, b: &Battle, u: &Unit, steps: &[Step]) -> Result<O
             s => step_motion(b, &base, s)?,
         };
         let mult = match step {
-            Step::Backstep(_) | Step::Sidestep(_) | Step::Oblique { .. } if !free => 2.0,
+            Step::Backstep(_) | Step::Sidestep(_) | Step::Oblique { .. } if !free => slow,
             _ => 1.0,
         };
         let n = (motion.deg.abs() / 5.0)
@@ -247,7 +249,7 @@ fn plan_unit(od: &OldDessauer, b: &Battle, u: &Unit, steps: &[Step]) -> Result<O
                 if !why.contains(&name) {
                     why.push(name);
                 }
-                2.0
+                slow
             } else {
                 1.0
             };
@@ -385,7 +387,7 @@ fn plan_unit(od: &OldDessauer, b: &Battle, u: &Unit, steps: &[Step]) -> Result<O
     }
     let left = (allowance - u.bound.used()).max(0.0);
     let doubled = through_friends || crosses_stream;
-    let total = cost * if doubled { 2.0 } else { 1.0 };
+    let total = cost * if doubled { slow } else { 1.0 };
     if total > left + 0.01 {
         return Err(RuleError::TooFar {
             unit: u.id.clone(),
