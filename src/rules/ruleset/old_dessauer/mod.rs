@@ -981,12 +981,7 @@ pub struct OutlookLine {
 
 /// Probability of at least `k` successes in `n` dice needing `need`.
 pub fn at_least(n: u32, need: u8, k: u32) -> f64 {
-    let p = ((7 - need.clamp(1, 7) as i32).max(0) as f64) / 6.0;
-    let mut total = 0.0;
-    for i in k..=n {
-        total += binom(n, i) * p.powi(i as i32) * (1.0 - p).powi((n - i) as i32);
-    }
-    total
+    (k..=n).map(|i| exactly(n, need, i)).sum()
 }
 
 /// Probability of exactly `k` successes.
@@ -994,6 +989,7 @@ pub fn exactly(n: u32, need: u8, k: u32) -> f64 {
     if k > n {
         return 0.0;
     }
+    // The chance of one die scoring `need` or more (7: never).
     let p = ((7 - need.clamp(1, 7) as i32).max(0) as f64) / 6.0;
     binom(n, k) * p.powi(k as i32) * (1.0 - p).powi((n - k) as i32)
 }

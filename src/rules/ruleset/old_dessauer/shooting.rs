@@ -143,8 +143,10 @@ fn line_of_fire(od: &OldDessauer, b: &Battle, s: &Unit, t: &Unit, a: Pt, p: Pt) 
     }
     match best {
         Some((g, x, y)) if g < gap_need - 0.01 => Line::Blocked(format!(
-            "the gap between {} and {} is under 2 inches",
-            x.name, y.name
+            "the gap between {} and {} is under {} inches",
+            x.name,
+            y.name,
+            od.num("fire_gap")
         )),
         Some((_, x, y)) => {
             let (m, n) = if x.id < y.id { (x, y) } else { (y, x) };
