@@ -8,7 +8,6 @@ use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 
 /// The scenario opened when no file is given.
-pub const DEFAULT_SCENARIO: &str = "scenarios/default.ron";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -63,15 +62,6 @@ pub enum Cmd {
         #[arg(long)]
         save: Option<PathBuf>,
     },
-}
-
-/// Finds the default scenario beside the program or in the working directory.
-pub fn default_scenario() -> PathBuf {
-    let here = PathBuf::from(DEFAULT_SCENARIO);
-    if here.exists() {
-        return here;
-    }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(DEFAULT_SCENARIO)
 }
 
 fn print_diags(d: &[Diagnostic]) {
@@ -207,7 +197,7 @@ pub fn main() -> i32 {
     };
     match cli.command {
         None => {
-            crate::app::run(crate::app::Start::Title(default_scenario(), cli.screenshot));
+            crate::app::run(crate::app::Start::Title(scenario::default_path(), cli.screenshot));
             0
         }
         Some(Cmd::Play { file, screenshot }) => play(&file, screenshot),

@@ -506,7 +506,7 @@ fn the_preview_shows_the_factors_the_roll_will_use_and_exact_odds() {
     let AnyRuleset::Db7yw(r) = b.rules.clone() else {
         panic!("a DB7YW battle")
     };
-    let p = r.preview(&b, &fire("p", "a")).unwrap();
+    let p = r.forecast(&b, &fire("p", "a")).unwrap();
     let o = p.odds;
     let total = o.a_wins + o.a_wins_by_double + o.draw + o.b_wins + o.b_wins_by_double;
     assert!((total - 1.0).abs() < 1e-9);

@@ -5,6 +5,7 @@ use std::process::Command as Proc;
 use volley::rules::battle::Battle;
 use volley::rules::command::{Command, Event, RuleError, Step, TestKind};
 use volley::rules::model::{Formation, Phase, UnitId};
+use volley::rules::ruleset::AnyRuleset;
 use volley::rules::ruleset::old_dessauer::{OldDessauer, combat, shooting};
 use volley::rules::scenario;
 
@@ -191,7 +192,10 @@ fn battle(units: &str, options: &[&str]) -> Battle {
 }
 
 fn od(b: &Battle) -> &OldDessauer {
-    b.rules.old_dessauer().unwrap()
+    match &b.rules {
+        AnyRuleset::OldDessauer(r) => r,
+        _ => panic!("an Old Dessauer battle"),
+    }
 }
 
 fn u(id: &str) -> UnitId {
@@ -514,16 +518,16 @@ fn a_unit_blocks_fire_but_enemy_guns_do_not() {
 fn movement_allowance_half_speed_manoeuvres_and_squares() {
     let mut b = battle(FACE_OFF.replace("338.1", "900").as_str(), &[]);
     let r = od(&b)
-        .check_move(&b, &[u("a")], &[Step::Advance(6.0)])
+        .plan(&b, &[u("a")], &[Step::Advance(6.0)])
         .unwrap();
     assert!((r.distance - 6.0).abs() < 0.05 && (r.allowance - 6.0).abs() < 0.01);
     assert!(
         od(&b)
-            .check_move(&b, &[u("a")], &[Step::Advance(6.5)])
+            .plan(&b, &[u("a")], &[Step::Advance(6.5)])
             .is_err()
     );
     let r = od(&b)
-        .check_move(&b, &[u("a")], &[Step::Sidestep(2.0)])
+        .plan(&b, &[u("a")], &[Step::Sidestep(2.0)])
         .unwrap();
     assert!(
         (r.distance - 4.0).abs() < 0.05,
@@ -538,7 +542,7 @@ fn movement_allowance_half_speed_manoeuvres_and_squares() {
     .unwrap();
     assert!(
         od(&b)
-            .check_move(&b, &[u("a")], &[Step::Advance(1.0)])
+            .plan(&b, &[u("a")], &[Step::Advance(1.0)])
             .unwrap_err()
             .to_string()
             .contains("squares may not move")
@@ -554,18 +558,18 @@ fn zone_of_control_of_one_inch() {
     );
     // Fronts are 101 mm apart (about 4 inches): 3.5 inches ends inside the zone.
     let e = od(&b)
-        .check_move(&b, &[u("a")], &[Step::Advance(3.5)])
+        .plan(&b, &[u("a")], &[Step::Advance(3.5)])
         .unwrap_err()
         .to_string();
     assert!(e.contains("zone of control"), "{e}");
     assert!(
         od(&b)
-            .check_move(&b, &[u("a")], &[Step::Advance(2.5)])
+            .plan(&b, &[u("a")], &[Step::Advance(2.5)])
             .is_ok()
     );
     assert!(
         od(&b)
-            .check_move(&b, &[u("a")], &[Step::ToContact(u("b"))])
+            .plan(&b, &[u("a")], &[Step::ToContact(u("b"))])
             .is_ok(),
         "a charge may"
     );
@@ -594,7 +598,7 @@ fn final_inches_of_a_cavalry_charge_are_straight() {
             },
             Step::ToContact(u("b")),
         ];
-        od(&b).check_move(&b, &[u("a")], &steps).map(|_| ())
+        od(&b).plan(&b, &[u("a")], &steps).map(|_| ())
     };
     let e = charge(2.5).unwrap_err().to_string();
     assert!(
@@ -612,7 +616,7 @@ fn only_infantry_enter_woods_and_towns() {
         &[],
     );
     let e = od(&b)
-        .check_move(&b, &[u("c")], &[Step::Advance(6.0)])
+        .plan(&b, &[u("c")], &[Step::Advance(6.0)])
         .unwrap_err()
         .to_string();
     assert!(e.contains("only infantry"), "{e}");
@@ -625,7 +629,7 @@ fn woods_cost_double_and_disorder() {
         &[],
     );
     let r = od(&b)
-        .check_move(&b, &[u("i")], &[Step::Advance(2.0)])
+        .plan(&b, &[u("i")], &[Step::Advance(2.0)])
         .unwrap();
     assert!(
         r.distance > 2.5,
@@ -1083,12 +1087,7 @@ fn optional_rules_may_be_switched_for_a_game() {
     assert_eq!(plain.rules.optional_rules().len(), 7);
     opts.push("variable_chance_to_hit".into());
     let b = scenario::load_with_options(&path, &opts).unwrap();
-    assert!(
-        b.rules
-            .old_dessauer()
-            .unwrap()
-            .opt("variable_chance_to_hit")
-    );
+    assert!(od(&b).opt("variable_chance_to_hit"));
     assert_eq!(b.scenario.options, opts, "the save keeps the game's rules");
     opts.retain(|o| o != "light_infantry");
     let e = scenario::load_with_options(&path, &opts).unwrap_err();

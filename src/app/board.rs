@@ -4,6 +4,8 @@
 use super::{AppSystems, Game};
 use crate::rules::command::Event;
 use crate::rules::geometry::{Base, Pt};
+use crate::rules::model::Unit;
+use crate::rules::ruleset::Look;
 use crate::rules::terrain::FeatureKind;
 use bevy::asset::RenderAssetUsages;
 use bevy::mesh::{Indices, PrimitiveTopology};
@@ -284,114 +286,145 @@ fn draw_units(
                 .with_rotation(Quat::from_rotation_z(-u.base.facing.to_radians())),
         ));
     }
+    let mut paint = Paint {
+        commands: &mut commands,
+        meshes: &mut meshes,
+        materials: &mut materials,
+        shared: &mut shared,
+    };
     for u in b.units.iter().filter(|u| u.alive()) {
-        let c = b.side_colour(u.side);
+        let look = b.rules.look(b, u);
+        let from = paths.get(u.id.0.as_str()).map(|(from, _)| *from);
+        paint.body(u, &look, b.side_colour(u.side), from.as_ref());
+        paint.label(u, &look, b.side_colour(u.side), from.as_ref());
+        let garrison = b
+            .terrain
+            .at(u.base.centre, &[FeatureKind::Town, FeatureKind::Village])
+            .any(|f| f.fortified);
+        paint.markers(u, &look, garrison);
+    }
+}
+
+/// What drawing a unit needs: the commands and the shared meshes and materials.
+struct Paint<'a, 'w, 's> {
+    commands: &'a mut Commands<'w, 's>,
+    meshes: &'a mut Assets<Mesh>,
+    materials: &'a mut Assets<ColorMaterial>,
+    shared: &'a mut Shared,
+}
+
+impl Paint<'_, '_, '_> {
+    fn rect(&mut self, w: f32, h: f32) -> Mesh2d {
+        Mesh2d(self.shared.rect(self.meshes, w, h))
+    }
+    fn circle(&mut self, r: f32) -> Mesh2d {
+        Mesh2d(self.shared.circle(self.meshes, r))
+    }
+    fn mat(&mut self, c: Color) -> MeshMaterial2d<ColorMaterial> {
+        MeshMaterial2d(self.shared.mat(self.materials, c))
+    }
+
+    /// The base in its side's colour with its front strip, each stand with its figures, and a
+    /// general's disc; tweened from where this bound's events started it.
+    fn body(&mut self, u: &Unit, look: &Look, c: [u8; 3], from: Option<&Base>) {
         let rot = Quat::from_rotation_z(-u.base.facing.to_radians());
         let pos = Vec3::new(u.base.centre.x, u.base.centre.y, 10.0);
-        let commander = matches!(u.troop.as_str(), "CinC" | "Sub");
         let strip = front_strip(u.base.depth);
-        let tween = paths
-            .get(u.id.0.as_str())
-            .map(|(from, _)| Tween::new(from, &u.base));
         // Loose skirmish stands stand apart: no base is drawn round them.
         let loose = u.is_loose();
-        let mut base_entity = commands.spawn((
+        let fill = Color::srgb_u8(c[0], c[1], c[2]);
+        let base_parts = (!loose).then(|| {
+            (
+                self.rect(u.base.width, u.base.depth),
+                self.mat(fill),
+                self.rect(u.base.width, strip),
+                self.mat(contrast(c).with_alpha(0.85)),
+            )
+        });
+        let stands: Vec<_> = look
+            .stands
+            .iter()
+            .map(|(sb, figures)| self.stand(u, look, sb, *figures, c, loose))
+            .collect();
+        let disc = look.general.then(|| {
+            (
+                self.circle(u.base.width.min(u.base.depth) * 0.3),
+                self.mat(Color::srgb(0.85, 0.68, 0.2)),
+            )
+        });
+        let mut e = self.commands.spawn((
             UnitVisual,
             Transform::from_translation(pos).with_rotation(rot),
             Visibility::default(),
         ));
-        if !loose {
-            base_entity.insert((
-                Mesh2d(shared.rect(&mut meshes, u.base.width, u.base.depth)),
-                MeshMaterial2d(shared.mat(&mut materials, Color::srgb_u8(c[0], c[1], c[2]))),
-            ));
+        if let Some(from) = from {
+            e.insert(Tween::new(from, &u.base));
         }
-        if let Some(t) = &tween {
-            base_entity.insert(t.clone());
+        if let Some((mesh, mat, _, _)) = &base_parts {
+            e.insert((mesh.clone(), mat.clone()));
         }
-        base_entity.with_children(|p| {
+        e.with_children(|p| {
             // The front edge, in a contrasting strip.
-            if !loose {
+            if let Some((_, _, mesh, mat)) = base_parts {
                 p.spawn((
-                    Mesh2d(shared.rect(&mut meshes, u.base.width, strip)),
-                    MeshMaterial2d(shared.mat(&mut materials, contrast(c).with_alpha(0.85))),
+                    mesh,
+                    mat,
                     Transform::from_xyz(0.0, u.base.depth / 2.0 - strip / 2.0, 0.1),
                 ));
             }
-            if let Some(od) = b.rules.old_dessauer() {
-                // Each stand outlined, its figures as dots along its front.
-                let dark = Color::srgb_u8(c[0] / 3, c[1] / 3, c[2] / 3);
-                for (sb, st) in crate::rules::ruleset::old_dessauer::stand_bases(od, u)
-                    .iter()
-                    .zip(u.stands.iter())
-                {
-                    let rel = sb.centre.minus(u.base.centre);
-                    let (x, y) = (rel.dot(u.base.right()), rel.dot(u.base.forward()));
-                    let turn = Quat::from_rotation_z(-(sb.facing - u.base.facing).to_radians());
-                    p.spawn((
-                        Mesh2d(shared.rect(&mut meshes, sb.width, sb.depth)),
-                        MeshMaterial2d(shared.mat(&mut materials, dark)),
-                        Transform::from_xyz(x, y, 0.02).with_rotation(turn),
-                    ))
-                    .with_children(|q| {
-                        q.spawn((
-                            Mesh2d(shared.rect(
-                                &mut meshes,
-                                (sb.width - 0.8).max(0.5),
-                                (sb.depth - 0.8).max(0.5),
-                            )),
-                            MeshMaterial2d(
-                                shared.mat(&mut materials, Color::srgb_u8(c[0], c[1], c[2])),
-                            ),
-                            Transform::from_xyz(0.0, 0.0, 0.01),
-                        ));
-                        if loose {
-                            let strip = front_strip(sb.depth);
-                            q.spawn((
-                                Mesh2d(shared.rect(&mut meshes, sb.width, strip)),
-                                MeshMaterial2d(
-                                    shared.mat(&mut materials, contrast(c).with_alpha(0.85)),
-                                ),
-                                Transform::from_xyz(0.0, sb.depth / 2.0 - strip / 2.0, 0.02),
-                            ));
-                        }
-                        let per = od.troop(u).figures_per_stand.max(1) as f32;
-                        let gap = sb.width / per;
-                        for k in 0..st.figures {
-                            q.spawn((
-                                Mesh2d(shared.circle(&mut meshes, (gap * 0.28).min(2.2))),
-                                MeshMaterial2d(shared.mat(&mut materials, contrast(c))),
-                                Transform::from_xyz(
-                                    -sb.width / 2.0 + gap * (k as f32 + 0.5),
-                                    sb.depth * 0.1,
-                                    0.03,
-                                ),
-                            ));
-                        }
-                    });
-                }
+            for st in stands {
+                st.spawn(p);
             }
-            if commander
-                || b.rules.old_dessauer().is_some_and(|od| {
-                    od.kind(u) == crate::rules::ruleset::old_dessauer::Kind::General
-                })
-            {
-                // Commanders: a gold disc.
-                p.spawn((
-                    Mesh2d(shared.circle(&mut meshes, u.base.width.min(u.base.depth) * 0.3)),
-                    MeshMaterial2d(shared.mat(&mut materials, Color::srgb(0.85, 0.68, 0.2))),
-                    Transform::from_xyz(0.0, 0.0, 0.05),
-                ));
+            if let Some((mesh, mat)) = disc {
+                p.spawn((mesh, mat, Transform::from_xyz(0.0, 0.0, 0.05)));
             }
         });
-        // The troop code and status stay upright whatever the facing.
-        let mut label = u.troop.clone();
-        if u.status.limbered {
-            label.push_str(" (L)");
+    }
+
+    /// One stand: outlined, filled, its figures as dots along its front.
+    fn stand(
+        &mut self,
+        u: &Unit,
+        look: &Look,
+        sb: &Base,
+        figures: u32,
+        c: [u8; 3],
+        loose: bool,
+    ) -> StandParts {
+        let rel = sb.centre.minus(u.base.centre);
+        let (x, y) = (rel.dot(u.base.right()), rel.dot(u.base.forward()));
+        let turn = Quat::from_rotation_z(-(sb.facing - u.base.facing).to_radians());
+        let per = look.figures_per_stand.max(1) as f32;
+        let gap = sb.width / per;
+        let strip = front_strip(sb.depth);
+        StandParts {
+            at: Transform::from_xyz(x, y, 0.02).with_rotation(turn),
+            outline: (
+                self.rect(sb.width, sb.depth),
+                self.mat(Color::srgb_u8(c[0] / 3, c[1] / 3, c[2] / 3)),
+            ),
+            fill: (
+                self.rect((sb.width - 0.8).max(0.5), (sb.depth - 0.8).max(0.5)),
+                self.mat(Color::srgb_u8(c[0], c[1], c[2])),
+            ),
+            front: loose.then(|| {
+                (
+                    self.rect(sb.width, strip),
+                    self.mat(contrast(c).with_alpha(0.85)),
+                    sb.depth / 2.0 - strip / 2.0,
+                )
+            }),
+            figure: (self.circle((gap * 0.28).min(2.2)), self.mat(contrast(c))),
+            figures: (0..figures)
+                .map(|k| Vec3::new(-sb.width / 2.0 + gap * (k as f32 + 0.5), sb.depth * 0.1, 0.03))
+                .collect(),
         }
-        let od = b.rules.old_dessauer();
+    }
+
+    /// The troop code and status, upright whatever the facing; the unit's name, shown on demand.
+    fn label(&mut self, u: &Unit, look: &Look, c: [u8; 3], from: Option<&Base>) {
         // Figure units carry their label just behind their rear edge, clear of the figures.
-        let behind = od.is_some_and(|od| od.is_fighting_unit(u));
+        let behind = look.label_behind;
         let label_spot = |base: &Base| {
             let p = if behind {
                 base.local(0.0, -(base.depth / 2.0 + 4.0))
@@ -400,43 +433,29 @@ fn draw_units(
             };
             Vec3::new(p.x, p.y, 10.5)
         };
-        if let Some(od) = od
-            && od.is_fighting_unit(u)
-        {
-            let f = match u.formation {
-                crate::rules::model::Formation::Line => "",
-                crate::rules::model::Formation::Column => " col",
-                crate::rules::model::Formation::Square => " sq",
-                crate::rules::model::Formation::Skirmish => " sk",
-                crate::rules::model::Formation::Conformed => " L",
-            };
-            label = format!("{label}{f} {}", u.figures());
-        }
-        let mut label_entity = commands.spawn((
+        let mut label_entity = self.commands.spawn((
             UnitVisual,
-            Text2d::new(label),
+            Text2d::new(look.label.clone()),
             TextFont {
                 font_size: FontSize::Px(8.0),
                 ..default()
             },
-            TextColor(if commander {
+            TextColor(if look.general {
                 Color::srgb(0.1, 0.1, 0.1)
             } else {
                 contrast(c)
             }),
             Transform::from_translation(label_spot(&u.base)),
         ));
-        if let Some(t) = &tween
-            && let Some((from, _)) = paths.get(u.id.0.as_str())
-        {
+        if let Some(from) = from {
             label_entity.insert(Tween {
                 rotate: false,
                 from: label_spot(from),
                 to: label_spot(&u.base),
-                ..t.clone()
+                ..Tween::new(from, &u.base)
             });
         }
-        commands.spawn((
+        self.commands.spawn((
             UnitVisual,
             NameLabel,
             Visibility::Hidden,
@@ -452,58 +471,88 @@ fn draw_units(
                 10.7,
             ),
         ));
-        if u.status.disordered {
-            // Disordered: an orange square behind the base's middle.
-            let at = u.base.local(0.0, -u.base.depth / 2.0 - 3.0);
-            commands.spawn((
+    }
+
+    /// Disorder, hits, garrison and shaken markers round the base.
+    fn markers(&mut self, u: &Unit, look: &Look, garrison: bool) {
+        let mut marker = |p: &mut Self, at: Pt, mesh: Mesh2d, c: Color, rot: f32| {
+            let mat = p.mat(c);
+            p.commands.spawn((
                 UnitVisual,
-                Mesh2d(meshes.add(Rectangle::new(3.6, 3.6))),
-                MeshMaterial2d(materials.add(Color::srgb(0.95, 0.5, 0.1))),
-                Transform::from_xyz(at.x, at.y, 10.6)
-                    .with_rotation(Quat::from_rotation_z(std::f32::consts::FRAC_PI_4)),
+                mesh,
+                mat,
+                Transform::from_xyz(at.x, at.y, 10.6).with_rotation(Quat::from_rotation_z(rot)),
             ));
+        };
+        if u.status.disordered {
+            // Disordered: an orange diamond behind the base's middle.
+            let at = u.base.local(0.0, -u.base.depth / 2.0 - 3.0);
+            let mesh = self.rect(3.6, 3.6);
+            let rot = std::f32::consts::FRAC_PI_4;
+            marker(self, at, mesh, Color::srgb(0.95, 0.5, 0.1), rot);
         }
-        // Hits as red pips behind the base (figure rulesets show the figures instead); shaken
-        // as a yellow ring.
-        let pips = if od.is_some() { 0 } else { u.status.hits };
-        for k in 0..pips {
+        // Hits as red pips behind the base; shaken as a yellow ring.
+        for k in 0..look.pips {
             let at = u.base.local(
                 -u.base.width / 2.0 + 3.0 + 4.0 * k as f32,
                 -u.base.depth / 2.0 - 3.0,
             );
-            commands.spawn((
-                UnitVisual,
-                Mesh2d(meshes.add(Circle::new(2.4))),
-                MeshMaterial2d(materials.add(Color::srgb(0.85, 0.1, 0.1))),
-                Transform::from_xyz(at.x, at.y, 10.6),
-            ));
+            let mesh = self.circle(2.4);
+            marker(self, at, mesh, Color::srgb(0.85, 0.1, 0.1), 0.0);
         }
-        if b.terrain
-            .at(u.base.centre, &[FeatureKind::Town, FeatureKind::Village])
-            .any(|f| f.fortified)
-        {
+        if garrison {
             // Garrison: a dark square at the rear left corner.
             let at = u
                 .base
                 .local(-u.base.width / 2.0 + 2.5, -u.base.depth / 2.0 + 2.5);
-            commands.spawn((
-                UnitVisual,
-                Mesh2d(meshes.add(Rectangle::new(3.5, 3.5))),
-                MeshMaterial2d(materials.add(Color::srgb(0.35, 0.05, 0.05))),
-                Transform::from_xyz(at.x, at.y, 10.6),
-            ));
+            let mesh = self.rect(3.5, 3.5);
+            marker(self, at, mesh, Color::srgb(0.35, 0.05, 0.05), 0.0);
         }
         if u.status.shaken {
             let at = u
                 .base
                 .local(u.base.width / 2.0 - 3.0, -u.base.depth / 2.0 - 3.0);
-            commands.spawn((
-                UnitVisual,
-                Mesh2d(meshes.add(Annulus::new(1.2, 2.4))),
-                MeshMaterial2d(materials.add(Color::srgb(0.95, 0.8, 0.1))),
-                Transform::from_xyz(at.x, at.y, 10.6),
-            ));
+            let mesh = Mesh2d(
+                self.shared
+                    .meshes
+                    .entry((2, 120, 240))
+                    .or_insert_with(|| self.meshes.add(Annulus::new(1.2, 2.4)))
+                    .clone(),
+            );
+            marker(self, at, mesh, Color::srgb(0.95, 0.8, 0.1), 0.0);
         }
+    }
+}
+
+/// A stand's meshes and materials, made before its parent is spawned.
+struct StandParts {
+    at: Transform,
+    outline: (Mesh2d, MeshMaterial2d<ColorMaterial>),
+    fill: (Mesh2d, MeshMaterial2d<ColorMaterial>),
+    front: Option<(Mesh2d, MeshMaterial2d<ColorMaterial>, f32)>,
+    figure: (Mesh2d, MeshMaterial2d<ColorMaterial>),
+    figures: Vec<Vec3>,
+}
+
+impl StandParts {
+    fn spawn(self, p: &mut ChildSpawnerCommands) {
+        let StandParts {
+            at,
+            outline,
+            fill,
+            front,
+            figure,
+            figures,
+        } = self;
+        p.spawn((outline.0, outline.1, at)).with_children(|q| {
+            q.spawn((fill.0, fill.1, Transform::from_xyz(0.0, 0.0, 0.01)));
+            if let Some((mesh, mat, y)) = front {
+                q.spawn((mesh, mat, Transform::from_xyz(0.0, y, 0.02)));
+            }
+            for f in figures {
+                q.spawn((figure.0.clone(), figure.1.clone(), Transform::from_translation(f)));
+            }
+        });
     }
 }
 

@@ -2,7 +2,7 @@
 //! wheel, fit the table with Home.
 
 use super::{AppSystems, Game};
-use bevy::input::mouse::{AccumulatedMouseMotion, MouseWheel};
+use bevy::input::mouse::AccumulatedMouseMotion;
 use bevy::prelude::*;
 use bevy_egui::input::egui_wants_any_pointer_input;
 
@@ -13,7 +13,7 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             (
                 keys_pan,
-                (mouse_pan, wheel_zoom).run_if(not(egui_wants_any_pointer_input)),
+                mouse_pan.run_if(not(egui_wants_any_pointer_input)),
             )
                 .in_set(AppSystems::Input),
         );
@@ -22,6 +22,39 @@ pub(super) fn plugin(app: &mut App) {
 /// The board camera.
 #[derive(Component)]
 pub struct BoardCamera;
+
+/// Zooms by `dy` wheel notches, keeping the point under the cursor fixed.
+pub fn zoom_at_cursor(
+    dy: f32,
+    windows: &Query<&Window>,
+    cams: &mut Query<
+        (&Camera, &GlobalTransform, &mut Transform, &mut Projection),
+        With<BoardCamera>,
+    >,
+) {
+    if dy == 0.0 {
+        return;
+    }
+    let Some(cursor) = windows.iter().next().and_then(|w| w.cursor_position()) else {
+        return;
+    };
+    let Ok((cam, gt, mut t, mut proj)) = cams.single_mut() else {
+        return;
+    };
+    let Projection::Orthographic(o) = proj.as_mut() else {
+        return;
+    };
+    let Ok(before) = cam.viewport_to_world_2d(gt, cursor) else {
+        return;
+    };
+    let factor = 0.85f32.powf(dy);
+    let new_scale = (o.scale * factor).clamp(0.05, 20.0);
+    let k = new_scale / o.scale;
+    let centre = t.translation.truncate();
+    let after_centre = before + (centre - before) * k;
+    t.translation = after_centre.extend(t.translation.z);
+    o.scale = new_scale;
+}
 
 /// World position of the cursor, when over the window.
 pub fn cursor_world(
@@ -140,41 +173,3 @@ fn mouse_pan(
     t.translation.y += motion.delta.y * o.scale;
 }
 
-fn wheel_zoom(
-    mut wheel: MessageReader<MouseWheel>,
-    sel: Res<super::input::Selection>,
-    windows: Query<&Window>,
-    mut cams: Query<
-        (&Camera, &GlobalTransform, &mut Transform, &mut Projection),
-        With<BoardCamera>,
-    >,
-) {
-    let dy: f32 = wheel.read().map(|w| w.y.signum()).sum();
-    // During a drag the wheel turns the base instead.
-    if sel.drag.is_some() {
-        return;
-    }
-    if dy == 0.0 {
-        return;
-    }
-    let Some(cursor) = windows.iter().next().and_then(|w| w.cursor_position()) else {
-        return;
-    };
-    let Ok((cam, gt, mut t, mut proj)) = cams.single_mut() else {
-        return;
-    };
-    let Projection::Orthographic(o) = proj.as_mut() else {
-        return;
-    };
-    let Ok(before) = cam.viewport_to_world_2d(gt, cursor) else {
-        return;
-    };
-    let factor = 0.85f32.powf(dy);
-    let new_scale = (o.scale * factor).clamp(0.05, 20.0);
-    // Keep the point under the cursor fixed.
-    let k = new_scale / o.scale;
-    let centre = t.translation.truncate();
-    let after_centre = before + (centre - before) * k;
-    t.translation = after_centre.extend(t.translation.z);
-    o.scale = new_scale;
-}

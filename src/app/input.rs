@@ -1,12 +1,12 @@
 //! Mouse and keys become intents: select, hover, drag a base with a measured preview, choose
 //! targets, undo and save. Nothing here changes the battle.
 
-use super::camera::{BoardCamera, cursor_world};
+use super::camera::{BoardCamera, cursor_world, zoom_at_cursor};
 use super::{AppSystems, Game, Intent};
 use crate::rules::command::{Command, Step};
 use crate::rules::geometry::{Base, Corner, Pt};
 use crate::rules::model::{Phase, UnitId};
-use crate::rules::ruleset::dbn::MovePlan;
+use crate::rules::ruleset::{MovePlan, MoveRequest};
 use bevy::prelude::*;
 use bevy_egui::input::EguiWantsInput;
 
@@ -44,21 +44,6 @@ pub struct Selection {
     pub drag: Option<Drag>,
     /// A unit picked from the deployment list, to be placed with the next click.
     pub placing: Option<UnitId>,
-}
-
-/// The facing a side deploys with: towards the far side of the table from its zone.
-pub fn deploy_facing(game: &Game, side: usize) -> f32 {
-    let b = &game.battle;
-    let zone_y = b
-        .zones
-        .iter()
-        .filter(|z| z.side == side)
-        .map(|z| (z.min.y + z.max.y) / 2.0)
-        .next();
-    match zone_y {
-        Some(y) if y > b.table.height / 2.0 => 180.0,
-        _ => 0.0,
-    }
 }
 
 impl Selection {
@@ -149,23 +134,6 @@ fn track_pointer(
     });
 }
 
-/// The command a click on an enemy means in this phase, if any.
-pub fn target_command(game: &Game, own: &UnitId, enemy: &UnitId) -> Option<Command> {
-    match game.battle.phase {
-        Phase::Firing => Some(Command::Fire {
-            unit: own.clone(),
-            target: enemy.clone(),
-            support: vec![],
-        }),
-        Phase::CloseCombat => Some(Command::Fight {
-            unit: own.clone(),
-            target: enemy.clone(),
-            pursue: None,
-        }),
-        _ => None,
-    }
-}
-
 fn mouse(
     buttons: Res<ButtonInput<MouseButton>>,
     keys: Res<ButtonInput<KeyCode>>,
@@ -179,10 +147,10 @@ fn mouse(
     }
     let active = game.battle.active;
     if buttons.just_pressed(MouseButton::Left)
-        && game.battle.phase == Phase::Deployment
+        && let Some(deployment) = game.battle.rules.deployment(&game.battle)
         && let (Some(unit), Some(w)) = (sel.placing.clone(), ptr.world)
     {
-        let facing = deploy_facing(&game, active);
+        let facing = deployment.facing;
         intents.write(Intent::Do(Command::Deploy {
             unit,
             x: w.x,
@@ -214,20 +182,18 @@ fn mouse(
                     let ctrl =
                         keys.pressed(KeyCode::ControlLeft) || keys.pressed(KeyCode::ControlRight);
                     // Ctrl on a skirmisher's stand drags that stand alone.
-                    let stand = game
-                        .battle
-                        .rules
-                        .old_dessauer()
-                        .filter(|od| ctrl && od.is_skirmishing(&game.battle, u))
-                        .and_then(|od| {
-                            crate::rules::ruleset::old_dessauer::stand_bases(od, u)
+                    let b = &game.battle;
+                    let stand = (ctrl && b.rules.loose_stands(b, u))
+                        .then(|| {
+                            b.rules
+                                .look(b, u)
+                                .stands
                                 .iter()
-                                .position(|s| s.contains(Pt::new(w.x, w.y)))
+                                .position(|(s, _)| s.contains(Pt::new(w.x, w.y)))
                                 .map(|i| i + 1)
-                        });
-                    // Figure rulesets move a unit again while it has allowance left.
-                    let may_move = !u.bound.moved || game.battle.rules.old_dessauer().is_some();
-                    if game.battle.phase == Phase::Movement && may_move {
+                        })
+                        .flatten();
+                    if b.rules.may_move(b, u) {
                         sel.drag = Some(Drag {
                             units,
                             stand,
@@ -239,7 +205,7 @@ fn mouse(
                         });
                     }
                 } else if let Some(own) = sel.unit.clone() {
-                    match target_command(&game, &own, &id) {
+                    match game.battle.rules.target_command(&game.battle, &own, &id) {
                         Some(cmd) => game.pending = Some(cmd),
                         None => sel.unit = Some(id),
                     }
@@ -269,15 +235,22 @@ fn mouse(
     }
 }
 
-/// The mouse wheel during a drag turns the base: up wheels to the left about the left front
-/// corner, down to the right about the right; with Shift it pivots on the spot.
+/// The mouse wheel zooms to the cursor; during a drag it turns the base instead: up wheels to
+/// the left about the left front corner, down to the right about the right; with Shift it
+/// pivots on the spot.
 fn wheel_turns(
     mut wheel: MessageReader<bevy::input::mouse::MouseWheel>,
     keys: Res<ButtonInput<KeyCode>>,
     mut sel: ResMut<Selection>,
+    windows: Query<&Window>,
+    mut cams: Query<
+        (&Camera, &GlobalTransform, &mut Transform, &mut Projection),
+        With<BoardCamera>,
+    >,
 ) {
     let dy: f32 = wheel.read().map(|w| w.y.signum()).sum();
     let Some(drag) = sel.drag.as_mut() else {
+        zoom_at_cursor(dy, &windows, &mut cams);
         return;
     };
     if dy == 0.0 {
@@ -378,33 +351,29 @@ fn keys(
 }
 
 impl Drag {
-    /// The move this drag makes: of one stand, one unit, or a group together.
-    fn command(mut self) -> Command {
-        match self.stand {
-            Some(stand) => Command::MoveStand {
-                unit: self.unit,
-                stand,
-                steps: self.steps,
+    /// The command this drag gives.
+    fn command(&self) -> Command {
+        self.request(self.steps.clone()).command()
+    }
+
+    /// The move this drag asks for: of one stand, one unit, or a group together.
+    fn request(&self, steps: Vec<Step>) -> MoveRequest {
+        MoveRequest {
+            units: match self.stand {
+                Some(_) => vec![self.unit.clone()],
+                None => self.units.clone(),
             },
-            None if self.units.len() == 1 => Command::Move {
-                unit: self.units.remove(0),
-                steps: self.steps,
-            },
-            None => Command::MoveGroup {
-                units: self.units,
-                steps: self.steps,
-            },
+            stand: self.stand,
+            steps,
         }
     }
 
     /// The base that moves: the unit's, or the dragged stand's.
     pub fn moving_base(&self, b: &crate::rules::battle::Battle) -> Option<Base> {
         let u = b.unit(&self.unit).ok()?;
-        match (self.stand, b.rules.old_dessauer()) {
-            (Some(k), Some(od)) => crate::rules::ruleset::old_dessauer::stand_bases(od, u)
-                .get(k - 1)
-                .copied(),
-            _ => Some(u.base),
+        match self.stand {
+            Some(k) => b.rules.look(b, u).stands.get(k - 1).map(|(s, _)| *s),
+            None => Some(u.base),
         }
     }
 }
@@ -442,7 +411,7 @@ pub fn drag_steps(game: &Game, drag: &Drag, cursor: Vec2) -> Vec<Step> {
     let fwd = d.x * frame.forward().x + d.y * frame.forward().y;
     let right = d.x * frame.right().x + d.y * frame.right().y;
     // Distances snap to 5 paces, or a quarter inch.
-    let q = if b.scale.unit == "inches" { 0.25 } else { 5.0 };
+    let q = b.scale.unit.snap();
     let units = |mm: f32| (b.scale.from_mm(mm) / q).round() * q;
     let (f, r) = (units(fwd), units(right));
     // Snap to contact: the moved base comes within 8 mm of an enemy's edge.
@@ -505,12 +474,9 @@ fn preview_drag(ptr: Res<Pointer>, game: Res<Game>, mut sel: ResMut<Selection>) 
     let b = &game.battle;
     drag.plan = if steps.is_empty() {
         Err(String::new())
-    } else if let (Some(k), Some(od)) = (drag.stand, b.rules.old_dessauer()) {
-        od.check_stand_move(b, &drag.unit, k, &steps)
-            .map_err(|e| e.to_string())
     } else {
         b.rules
-            .check_move(b, &drag.units, &steps)
+            .check_move(b, &drag.request(steps.clone()))
             .map_err(|e| e.to_string())
     };
     drag.steps = steps;

@@ -4,7 +4,6 @@
 mod board;
 mod camera;
 pub mod input;
-mod od_panels;
 mod overlay;
 mod panels;
 mod title;

@@ -3,9 +3,10 @@
 
 use super::input::{Overlays, Pointer, Selection};
 use super::{Game, Intent};
-use crate::rules::command::{Command, Event, Factor};
+use crate::rules::command::{Command, Event};
 use crate::rules::model::{Phase, Unit};
 use crate::rules::report;
+use crate::rules::ruleset::{ActionGroup, Outlook, OutlookPart, RefSection};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
@@ -63,24 +64,15 @@ fn turn_bar(
                         side_colour(&game, b.active),
                         egui::RichText::new(format!("{side} to move")).strong(),
                     );
-                    ui.label(format!("{} phase", b.phase.name()));
-                    if b.rules.dbn().is_some()
-                        && matches!(
-                            b.phase,
-                            Phase::Movement | Phase::Firing | Phase::CloseCombat
-                        )
-                    {
-                        ui.label(format!("{} command points", b.command_points[b.active]));
+                    let words = b.rules.turn_words(b);
+                    ui.label(format!("{} phase", words.phase));
+                    if let Some(r) = &words.resources {
+                        ui.label(r);
                     }
                     ui.separator();
-                    let end = match b.phase {
-                        Phase::Command => "Roll command dice",
-                        Phase::Deployment => "Division placed",
-                        Phase::CloseCombat => "End bound",
-                        Phase::GameOver => "",
-                        _ => "End phase",
-                    };
-                    if !end.is_empty() && ui.button(end).clicked() {
+                    if let Some(end) = &words.end
+                        && ui.button(end).clicked()
+                    {
                         intents.write(Intent::Do(Command::EndPhase));
                     }
                     if ui
@@ -119,57 +111,39 @@ fn turn_bar(
 }
 
 fn unit_card(ui: &mut egui::Ui, game: &Game, u: &Unit) {
-    let b = &game.battle;
-    if let Some(od) = b.rules.old_dessauer() {
-        super::od_panels::unit_card(ui, game, od, u);
+    let card = game.battle.rules.unit_card(&game.battle, u);
+    ui.colored_label(
+        side_colour(game, card.side),
+        egui::RichText::new(&card.title).strong(),
+    );
+    for line in &card.lines {
+        ui.label(line);
+    }
+}
+
+/// The unit's buttons: each sends its command.
+fn action_buttons(ui: &mut egui::Ui, groups: &[ActionGroup], intents: &mut MessageWriter<Intent>) {
+    if groups.is_empty() {
         return;
     }
-    let Some(dbn) = b.rules.dbn() else { return };
-    let t = dbn.troop_of(u);
-    ui.colored_label(
-        side_colour(game, u.side),
-        egui::RichText::new(&u.name).strong(),
-    );
-    ui.label(format!("{} ({}) · {:?}", t.name, t.code, u.class));
-    if !u.flags.is_empty() {
-        ui.label(format!("{:?}", u.flags));
-    }
-    let status = if u.status.removed {
-        "destroyed".to_string()
-    } else {
-        let mut s = format!("{} hit(s)", u.status.hits);
-        if u.status.shaken {
-            s.push_str(", shaken");
+    ui.separator();
+    for g in groups {
+        if !g.note.is_empty() {
+            ui.small(&g.note);
         }
-        if u.status.limbered {
-            s.push_str(", limbered");
+        if g.actions.is_empty() {
+            continue;
         }
-        if dbn.in_close_combat(b, u) {
-            s.push_str(", in close combat");
-        }
-        s
-    };
-    ui.label(status);
-    let fmt = |x: Option<f32>| x.map(|v| format!("{v:.0}")).unwrap_or("-".into());
-    ui.label(format!(
-        "Move {} GG / {} BG / {} road {}",
-        fmt(t.gg),
-        fmt(t.bg),
-        fmt(t.road),
-        b.scale.unit
-    ));
-    ui.label(format!("Range {} · combat {:+}", fmt(t.range), t.combat));
-    let done: Vec<&str> = [
-        (u.bound.moved, "moved"),
-        (u.bound.fired, "fired"),
-        (u.bound.fought, "fought"),
-    ]
-    .iter()
-    .filter(|x| x.0)
-    .map(|x| x.1)
-    .collect();
-    if !done.is_empty() {
-        ui.label(format!("This bound: {}", done.join(", ")));
+        ui.horizontal_wrapped(|ui| {
+            if !g.title.is_empty() {
+                ui.label(&g.title);
+            }
+            for a in &g.actions {
+                if ui.small_button(&a.label).clicked() {
+                    intents.write(Intent::Do(a.command.clone()));
+                }
+            }
+        });
     }
 }
 
@@ -188,17 +162,11 @@ fn side_panel(
         .collapsible(true)
         .show(ctx, |ui| {
             let b = &game.battle;
-            if b.phase == Phase::Deployment {
-                deployment_list(ui, &game, &mut sel, &mut intents);
-                ui.separator();
-            }
+            deployment_list(ui, &game, &mut sel, &mut intents);
 
             let shown = ptr.hover.clone().or(sel.unit.clone());
-            if let (Some(od), Some(u)) = (
-                b.rules.old_dessauer(),
-                sel.unit.as_ref().and_then(|id| b.unit(id).ok()),
-            ) {
-                super::od_panels::formation_buttons(ui, &game, od, u, &mut intents);
+            if let Some(u) = sel.unit.as_ref().and_then(|id| b.unit(id).ok()) {
+                action_buttons(ui, &b.rules.actions(b, u), &mut intents);
             }
             match shown.and_then(|id| b.unit(&id).ok()) {
                 Some(u) => unit_card(ui, &game, u),
@@ -210,34 +178,23 @@ fn side_panel(
             if let (Some(sid), Some(hid)) = (&sel.unit, &ptr.hover)
                 && let (Ok(s), Ok(h)) = (b.unit(sid), b.unit(hid))
                 && s.side != h.side
-                && matches!(b.phase, Phase::Firing | Phase::CloseCombat)
+                && let Some(cmd) = b.rules.target_command(b, sid, hid)
             {
                 ui.separator();
-                let cmd = super::input::target_command(&game, sid, hid);
-                match cmd.map(|c| b.rules.preview(b, &c)) {
-                    Some(Ok(_)) => {
-                        let verb = if b.phase == Phase::Firing {
-                            "fire at"
-                        } else {
-                            "fight"
-                        };
+                match b.rules.preview(b, &cmd) {
+                    Ok(_) => {
                         ui.colored_label(
                             egui::Color32::LIGHT_GREEN,
-                            format!("{} may {verb} {}: click it", s.name, h.name),
+                            format!("{} may {} {}: click it", s.name, cmd.verb(), h.name),
                         );
                     }
-                    Some(Err(e)) => {
+                    Err(e) => {
                         ui.colored_label(egui::Color32::LIGHT_RED, e.to_string());
                     }
-                    None => {}
                 }
             }
             ui.separator();
-            ui.small(if b.rules.old_dessauer().is_some() {
-                "Drag: move · Q/E wheel · formation buttons: face about · Esc cancel · Enter confirm"
-            } else {
-                "Drag: move · Q/E wheel · R/T pivot · B about face · Esc cancel · Enter confirm"
-            });
+            ui.small(b.rules.turn_words(b).controls);
             ui.small("Right drag or WASD: pan · wheel: zoom · Home: fit");
             ui.small("Firing / close combat: select your unit, click an enemy");
         });
@@ -281,17 +238,46 @@ fn log_panel(mut ctx: EguiContexts, mut game: ResMut<Game>) -> Result {
     Ok(())
 }
 
-fn factor_rows(ui: &mut egui::Ui, fs: &[Factor]) {
-    for f in fs {
+/// One side of the outlook: its factors with their sources on hover, and the sum.
+fn outlook_part(ui: &mut egui::Ui, p: &OutlookPart) {
+    ui.strong(&p.heading);
+    for f in &p.factors {
         ui.horizontal(|ui| {
             ui.label(format!("{:+}", f.value));
             ui.label(&f.name).on_hover_text(&f.source);
         });
     }
-    ui.strong(format!(
-        "= {:+} + die",
-        fs.iter().map(|f| f.value).sum::<i32>()
-    ));
+    ui.strong(&p.summary);
+}
+
+fn outlook(ui: &mut egui::Ui, o: &Outlook) -> Option<Command> {
+    if o.opposed {
+        ui.columns(o.parts.len().max(1), |cols| {
+            for (col, p) in cols.iter_mut().zip(&o.parts) {
+                outlook_part(col, p);
+            }
+        });
+    } else {
+        for p in &o.parts {
+            outlook_part(ui, p);
+            ui.add_space(4.0);
+        }
+    }
+    ui.separator();
+    for c in &o.chances {
+        ui.label(format!("{}: {:.1}%", c.outcome, c.chance * 100.0));
+    }
+    let mut changed = None;
+    if !o.choices.is_empty() {
+        ui.separator();
+    }
+    for c in &o.choices {
+        let mut on = c.on;
+        if ui.checkbox(&mut on, &c.label).changed() {
+            changed = Some(c.flipped.clone());
+        }
+    }
+    changed
 }
 
 fn preview_window(
@@ -303,27 +289,6 @@ fn preview_window(
     let Some(cmd) = game.pending.clone() else {
         return Ok(());
     };
-    if let Some(o) = game.battle.rules.outlook(&game.battle, &cmd) {
-        let mut open = true;
-        egui::Window::new("Before the dice")
-            .collapsible(false)
-            .open(&mut open)
-            .show(ctx, |ui| match &o {
-                Err(e) => {
-                    ui.colored_label(egui::Color32::LIGHT_RED, e.to_string());
-                }
-                Ok(o) => {
-                    super::od_panels::outlook(ui, o);
-                    if ui.button("Roll the dice").clicked() {
-                        intents.write(Intent::Do(cmd.clone()));
-                    }
-                }
-            });
-        if !open {
-            game.pending = None;
-        }
-        return Ok(());
-    }
     let preview = game.battle.rules.preview(&game.battle, &cmd);
     let mut open = true;
     let mut changed: Option<Command> = None;
@@ -334,98 +299,9 @@ fn preview_window(
             Err(e) => {
                 ui.colored_label(egui::Color32::LIGHT_RED, e.to_string());
             }
-            Ok(p) => {
-                ui.columns(2, |cols| {
-                    cols[0].strong(&p.setup.a.name);
-                    factor_rows(&mut cols[0], &p.setup.a_factors);
-                    cols[1].strong(&p.setup.b.name);
-                    factor_rows(&mut cols[1], &p.setup.b_factors);
-                });
+            Ok(o) => {
+                changed = outlook(ui, o);
                 ui.separator();
-                let o = p.odds;
-                let pct = |x: f64| format!("{:.1}%", x * 100.0);
-                let (a, bn) = (&p.setup.a.name, &p.setup.b.name);
-                ui.label(format!(
-                    "{bn} beaten by double: {}",
-                    pct(o.a_wins_by_double)
-                ));
-                ui.label(format!("{bn} beaten: {}", pct(o.a_wins)));
-                ui.label(format!("Draw: {}", pct(o.draw)));
-                if p.firing && !p.setup.mutual {
-                    ui.label(format!(
-                        "No effect ({a} outscored): {}",
-                        pct(o.b_wins + o.b_wins_by_double)
-                    ));
-                } else {
-                    ui.label(format!("{a} beaten: {}", pct(o.b_wins)));
-                    ui.label(format!("{a} beaten by double: {}", pct(o.b_wins_by_double)));
-                }
-                ui.separator();
-                match &cmd {
-                    Command::Fire {
-                        unit,
-                        target,
-                        support,
-                    } => {
-                        // Friends that could also fire at the target may support (each gives it -1).
-                        let b = &game.battle;
-                        if let (Some(dbn), Ok(shooter), Ok(t)) =
-                            (b.rules.dbn(), b.unit(unit), b.unit(target))
-                        {
-                            for f in b
-                                .alive()
-                                .filter(|f| f.side == b.active && f.id != *unit && !f.bound.fired)
-                            {
-                                if (dbn.is_artillery(f) && dbn.is_artillery(shooter))
-                                    || dbn.fire_check(b, f, t, true).is_err()
-                                {
-                                    continue;
-                                }
-                                let mut on = support.contains(&f.id);
-                                if ui
-                                    .checkbox(
-                                        &mut on,
-                                        format!("{} supports (counts as having fired)", f.name),
-                                    )
-                                    .changed()
-                                {
-                                    let mut s = support.clone();
-                                    if on {
-                                        s.push(f.id.clone());
-                                    } else {
-                                        s.retain(|x| x != &f.id);
-                                    }
-                                    changed = Some(Command::Fire {
-                                        unit: unit.clone(),
-                                        target: target.clone(),
-                                        support: s,
-                                    });
-                                }
-                            }
-                        }
-                    }
-                    Command::Fight {
-                        unit,
-                        target,
-                        pursue,
-                    } => {
-                        let mut on = pursue.unwrap_or(true);
-                        if ui
-                            .checkbox(
-                                &mut on,
-                                "Pursue if victorious (Heavy Cavalry always do, artillery never)",
-                            )
-                            .changed()
-                        {
-                            changed = Some(Command::Fight {
-                                unit: unit.clone(),
-                                target: target.clone(),
-                                pursue: Some(on),
-                            });
-                        }
-                    }
-                    _ => {}
-                }
                 if ui.button("Roll the dice").clicked() {
                     intents.write(Intent::Do(cmd.clone()));
                 }
@@ -520,15 +396,8 @@ fn game_over(mut ctx: EguiContexts, game: Res<Game>, mut commands: Commands) -> 
             {
                 ui.heading(report::describe(b, e));
             }
-            if let Some(dbn) = b.rules.dbn() {
-                for side in 0..b.sides.len().min(2) {
-                    ui.label(format!(
-                        "{}: losses {} against {} units at the start",
-                        b.sides[side].name,
-                        dbn.losses(b, side),
-                        b.starting_units[side]
-                    ));
-                }
+            for line in b.rules.standing(b) {
+                ui.label(line);
             }
             // Units lost by the end of each turn: a bar per side per turn.
             let rows = losses_by_turn(&game);
@@ -573,7 +442,7 @@ fn game_over(mut ctx: EguiContexts, game: Res<Game>, mut commands: Commands) -> 
             if ui.button("Back to the title screen").clicked() {
                 commands.remove_resource::<Game>();
                 commands.insert_resource(super::title::TitleScreen::scan(
-                    &crate::cli::default_scenario(),
+                    &crate::rules::scenario::default_path(),
                     &game.save_dir,
                 ));
             }
@@ -590,77 +459,52 @@ fn rules_reference(
     if !overlays.rules {
         return Ok(());
     }
-    if let Some(od) = game.battle.rules.old_dessauer() {
-        egui::Window::new(format!("Rules reference: {}", od.data.name))
-            .open(&mut overlays.rules)
-            .default_size([560.0, 480.0])
-            .show(ctx, |ui| {
-                egui::ScrollArea::vertical().show(ui, |ui| super::od_panels::reference(ui, od));
-            });
-        return Ok(());
-    }
-    let Some(dbn) = game.battle.rules.dbn() else {
-        return Ok(());
-    };
-    let d = &dbn.data;
-    egui::Window::new(format!("Rules reference: {}", d.name))
+    let r = game.battle.rules.reference();
+    egui::Window::new(format!("Rules reference: {}", r.title))
         .open(&mut overlays.rules)
         .default_size([560.0, 480.0])
         .show(ctx, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
-                ui.label(format!("Source: {}", d.seed));
-                egui::CollapsingHeader::new("Troop types")
-                    .default_open(true)
-                    .show(ui, |ui| {
-                        egui::Grid::new("troops").striped(true).show(ui, |ui| {
-                            for h in ["Type", "Range", "GG", "BG", "Road", "Combat"] {
-                                ui.strong(h);
-                            }
-                            ui.end_row();
-                            let f =
-                                |x: Option<f32>| x.map(|v| format!("{v:.0}")).unwrap_or("-".into());
-                            for t in &d.troops {
-                                ui.label(format!("{} ({})", t.name, t.code))
-                                    .on_hover_text(&t.source);
-                                ui.label(f(t.range));
-                                ui.label(f(t.gg));
-                                ui.label(f(t.bg));
-                                ui.label(f(t.road));
-                                ui.label(format!("{:+}", t.combat));
-                                ui.end_row();
-                            }
-                        });
-                    });
-                for (title, list) in [
-                    ("Firing tactical factors", &d.firing_factors),
-                    ("Close combat tactical factors", &d.combat_factors),
-                    ("Routing troops test", &d.routing_factors),
-                ] {
-                    egui::CollapsingHeader::new(title).show(ui, |ui| {
-                        for f in list {
-                            ui.label(format!("{:+}  {}", f.value, f.name))
-                                .on_hover_text(&f.source);
-                        }
-                    });
+                ui.label(format!("Source: {}", r.source));
+                for (k, sec) in r.sections.iter().enumerate() {
+                    egui::CollapsingHeader::new(&sec.title)
+                        .default_open(sec.open)
+                        .show(ui, |ui| reference_section(ui, k, sec));
                 }
-                egui::CollapsingHeader::new("Results").show(ui, |ui| {
-                    for r in &d.results {
-                        ui.label(format!("{} — {}: {}", r.table, r.situation, r.outcome))
-                            .on_hover_text(&r.source);
-                    }
-                });
-                rulings_list(ui, "Rulings (where the rules are silent)", &d.rulings);
+                rulings_list(ui, &r.rulings_title, &r.rulings);
             });
         });
     Ok(())
 }
 
+/// A section of the rules reference: a striped table, or a list; each row's source on hover.
+fn reference_section(ui: &mut egui::Ui, k: usize, sec: &RefSection) {
+    if sec.columns.is_empty() {
+        for row in &sec.rows {
+            ui.label(row.cells.join("  ")).on_hover_text(&row.source);
+        }
+        return;
+    }
+    egui::Grid::new(("reference", k)).striped(true).show(ui, |ui| {
+        for h in &sec.columns {
+            ui.strong(h);
+        }
+        ui.end_row();
+        for row in &sec.rows {
+            for (i, c) in row.cells.iter().enumerate() {
+                if i == 0 {
+                    ui.label(c).on_hover_text(&row.source);
+                } else {
+                    ui.label(c);
+                }
+            }
+            ui.end_row();
+        }
+    });
+}
+
 /// The rulings of a ruleset, each with its reason.
-pub(super) fn rulings_list(
-    ui: &mut egui::Ui,
-    title: &str,
-    rulings: &[crate::rules::ruleset::Ruling],
-) {
+fn rulings_list(ui: &mut egui::Ui, title: &str, rulings: &[crate::rules::ruleset::Ruling]) {
     egui::CollapsingHeader::new(title)
         .default_open(true)
         .show(ui, |ui| {
@@ -708,8 +552,8 @@ fn drag_tip(mut ctx: EguiContexts, game: Res<Game>, sel: Res<Selection>) -> Resu
                                 .unwrap_or_default()
                         ));
                     }
-                    if game.battle.rules.dbn().is_some() {
-                        ui.small(format!("{} command point(s)", p.cost));
+                    if let Some(note) = game.battle.rules.plan_note(p) {
+                        ui.small(note);
                     }
                 }
                 Err(e) => {
@@ -822,7 +666,7 @@ fn die_face(ui: &mut egui::Ui, n: u8, colour: egui::Color32) {
     }
 }
 
-/// The dice of the latest firing or close combat, shown as dice, with the outcome in words.
+/// The dice of the latest roll of this phase, shown as dice, with the outcome in words.
 fn last_roll(
     mut ctx: EguiContexts,
     game: Res<Game>,
@@ -832,13 +676,14 @@ fn last_roll(
     let ctx = ctx.ctx_mut()?;
     let b = &game.battle;
     // The latest roll of this phase.
-    let Some((at, e)) = b
+    let Some((at, e, rolls)) = b
         .log
         .iter()
         .enumerate()
         .rev()
         .take_while(|(_, e)| !matches!(e, Event::PhaseBegan { .. }))
-        .find(|(_, e)| matches!(e, Event::Fire { .. } | Event::CloseCombat { .. }))
+        .map(|(i, e)| (i, e, report::rolls(e)))
+        .find(|(_, _, r)| !r.is_empty())
     else {
         return Ok(());
     };
@@ -856,50 +701,36 @@ fn last_roll(
             die
         }
     };
-    let (a, d) = match e {
-        Event::Fire {
-            shooter_score,
-            target_score,
-            ..
-        } => (shooter_score, target_score),
-        Event::CloseCombat {
-            attacker_score,
-            defender_score,
-            ..
-        } => (attacker_score, defender_score),
-        _ => return Ok(()),
-    };
-    let side_of = |id| b.unit(id).map(|u| u.side).unwrap_or(0);
     egui::Window::new("Last roll")
         .anchor(egui::Align2::RIGHT_BOTTOM, [-6.0, -6.0])
         .resizable(false)
         .collapsible(true)
         .default_width(250.0)
         .show(ctx, |ui| {
-            ui.horizontal(|ui| {
-                die_face(ui, face(a.die, 1), side_colour(&game, side_of(&a.unit)));
-                let total = if tumbling {
-                    "…".to_string()
-                } else {
-                    a.total.to_string()
+            for (k, r) in rolls.iter().take(6).enumerate() {
+                let side = r
+                    .side
+                    .or_else(|| r.unit.as_ref().and_then(|id| b.unit(id).ok()).map(|u| u.side))
+                    .unwrap_or(0);
+                let who = match (&r.unit, r.side) {
+                    (Some(id), _) => b.unit(id).map(|u| u.name.clone()).unwrap_or_default(),
+                    (None, Some(s)) => b.sides.get(s).map(|x| x.name.clone()).unwrap_or_default(),
+                    _ => String::new(),
                 };
-                ui.label(format!(
-                    "{} = {total}",
-                    b.unit(&a.unit).map(|u| u.name.clone()).unwrap_or_default()
-                ));
-            });
-            ui.horizontal(|ui| {
-                die_face(ui, face(d.die, 2), side_colour(&game, side_of(&d.unit)));
-                let total = if tumbling {
-                    "…".to_string()
-                } else {
-                    d.total.to_string()
-                };
-                ui.label(format!(
-                    "{} = {total}",
-                    b.unit(&d.unit).map(|u| u.name.clone()).unwrap_or_default()
-                ));
-            });
+                ui.horizontal_wrapped(|ui| {
+                    for (i, d) in r.dice.iter().take(12).enumerate() {
+                        die_face(ui, face(*d, (k * 12 + i) as u32 + 1), side_colour(&game, side));
+                    }
+                    let result = if tumbling {
+                        "…".to_string()
+                    } else if r.need.is_some() {
+                        r.outcome.clone()
+                    } else {
+                        r.total.to_string()
+                    };
+                    ui.label(format!("{who} = {result}"));
+                });
+            }
             if !tumbling {
                 ui.label(
                     report::describe(b, e)
@@ -942,8 +773,8 @@ fn hover_card(
     Ok(())
 }
 
-/// Formal deployment: the units of the division now deploying, to pick and place, and the
-/// defender's towns and villages to fortify.
+/// Formal deployment: the units of the division now deploying, to pick and place, and what
+/// else the side may do (fortify).
 fn deployment_list(
     ui: &mut egui::Ui,
     game: &Game,
@@ -951,56 +782,24 @@ fn deployment_list(
     intents: &mut MessageWriter<Intent>,
 ) {
     let b = &game.battle;
-    let Some(dbn) = b.rules.dbn() else { return };
-    let Some((side, division)) = dbn.deployment_turn(b) else {
+    let Some(d) = b.rules.deployment(b) else {
         return;
     };
-    let name = b
-        .sides
-        .get(side)
-        .map(|s| s.name.clone())
-        .unwrap_or_default();
     ui.colored_label(
-        side_colour(game, side),
-        egui::RichText::new(format!("{name}: deploy the {division:?} division")).strong(),
+        side_colour(game, d.side),
+        egui::RichText::new(&d.title).strong(),
     );
-    let waiting: Vec<&Unit> = b
-        .units
-        .iter()
-        .filter(|u| {
-            u.side == side
-                && u.status.undeployed
-                && u.division.unwrap_or(crate::rules::model::Division::Centre) == division
-        })
-        .collect();
-    if waiting.is_empty() {
-        ui.label("All placed: end the phase to go on.");
-    }
-    for u in waiting {
-        let picked = sel.placing.as_ref() == Some(&u.id);
-        if ui
-            .selectable_label(picked, format!("{} ({})", u.name, u.troop))
-            .clicked()
-        {
-            sel.placing = Some(u.id.clone());
+    for (id, label) in &d.waiting {
+        let picked = sel.placing.as_ref() == Some(id);
+        if ui.selectable_label(picked, label).clicked() {
+            sel.placing = Some(id.clone());
         }
     }
-    if sel.placing.is_some() {
-        ui.small("Click inside your deployment zone to place it.");
-    }
-    if b.sides.get(side).is_some_and(|s| s.defender) {
-        for f in b.terrain.features.iter().filter(|f| {
-            matches!(
-                f.kind,
-                crate::rules::terrain::FeatureKind::Town
-                    | crate::rules::terrain::FeatureKind::Village
-            ) && !f.fortified
-        }) {
-            if ui.button(format!("Fortify {}", f.name)).clicked() {
-                intents.write(Intent::Do(Command::Fortify {
-                    feature: f.id.clone(),
-                }));
-            }
+    ui.small(&d.note);
+    for a in &d.actions {
+        if ui.button(&a.label).clicked() {
+            intents.write(Intent::Do(a.command.clone()));
         }
     }
+    ui.separator();
 }

@@ -4,7 +4,7 @@
 use super::battle::Battle;
 use super::command::{Command, Event, Step};
 use super::geometry::Corner;
-use super::model::{Formation, Phase, UnitId};
+use super::model::{Phase, UnitId};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -49,24 +49,15 @@ impl AutoPlayer {
                             steps: vec![Step::ToContact(e.clone())],
                         });
                     }
-                    let d: f32 = if b.scale.unit == "inches" {
-                        [1.0, 2.0, 3.0, 4.0, 6.0][self.pick(5)]
-                    } else {
-                        [50.0, 100.0, 150.0, 200.0, 300.0][self.pick(5)]
-                    };
-                    if b.rules.old_dessauer().is_some() {
-                        let f = [Formation::Line, Formation::Column][self.pick(2)];
-                        out.push(Command::Form {
-                            unit: u.clone(),
-                            formation: f,
-                            turn: 0.0,
-                        });
-                        // A skirmish stand on its own (refused for formed units).
-                        let n = b.unit(u).map(|x| x.stands.len()).unwrap_or(0);
+                    let d = b.scale.unit.sample_moves()[self.pick(5)];
+                    // A skirmish stand on its own.
+                    if let Ok(x) = b.unit(u)
+                        && b.rules.loose_stands(b, x)
+                    {
                         out.push(Command::MoveStand {
                             unit: u.clone(),
-                            stand: 1 + self.pick(n),
-                            steps: vec![Step::Advance(d.min(4.0))],
+                            stand: 1 + self.pick(x.stands.len()),
+                            steps: vec![Step::Advance(d)],
                         });
                     }
                     out.push(Command::Move {
@@ -100,15 +91,6 @@ impl AutoPlayer {
                 }
             }
             Phase::CloseCombat => {
-                if b.rules.old_dessauer().is_some() {
-                    // Units that recoiled this turn may go farther.
-                    for u in b.alive().filter(|u| u.bound.recoil.is_some()) {
-                        out.push(Command::RecoilFurther {
-                            unit: u.id.clone(),
-                            distance: 2.0,
-                        });
-                    }
-                }
                 for u in &own {
                     for e in &enemies {
                         out.push(Command::Fight {
@@ -120,6 +102,12 @@ impl AutoPlayer {
                 }
             }
             _ => {}
+        }
+        // Whatever buttons the units have now (formations, attaching, recoiling farther ...).
+        for u in b.alive() {
+            for g in b.rules.actions(b, u) {
+                out.extend(g.actions.into_iter().map(|a| a.command));
+            }
         }
         // Shuffle by the player's own generator.
         for i in (1..out.len()).rev() {

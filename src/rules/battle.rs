@@ -4,7 +4,7 @@ use super::command::{Command, Event, RuleError, TestKind};
 use super::dice::Dice;
 use super::geometry::{Base, Pt};
 use super::model::{BoundState, Phase, Side, SideInfo, Stand, Unit, UnitId};
-use super::ruleset::AnyRuleset;
+use super::ruleset::{AnyRuleset, Measure};
 use super::scenario::RawScenario;
 use super::terrain::Terrain;
 use serde::{Deserialize, Serialize};
@@ -32,8 +32,7 @@ impl Table {
 /// The measuring unit of the ruleset and its size on the table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Scale {
-    /// "paces" or "inches".
-    pub unit: String,
+    pub unit: Measure,
     /// Millimetres per unit.
     pub mm_per_unit: f32,
 }
@@ -114,7 +113,7 @@ pub struct Battle {
 }
 
 impl Battle {
-    #[allow(clippy::too_many_arguments)]
+    #[expect(clippy::too_many_arguments, reason = "one argument per part of the table, each checked by the caller")]
     pub(crate) fn assemble(
         scenario: RawScenario,
         info: Info,
@@ -284,6 +283,9 @@ impl Battle {
 
     /// The only place where state changes.
     pub fn apply(&mut self, e: &Event) {
+        if self.apply_move(e) || self.apply_roll(e) {
+            return;
+        }
         match e {
             Event::PhaseBegan { turn, phase, side } => {
                 let new_bound = *side != self.active || *turn != self.turn;
@@ -304,6 +306,50 @@ impl Battle {
             Event::DeploymentStep { .. } => self.deployment_step += 1,
             Event::CommandRoll { side, total, .. } => self.command_points[*side] = *total,
             Event::CommandPointsSpent { side, left, .. } => self.command_points[*side] = *left,
+            Event::Limbered { unit } => self.with_unit(unit, |u| {
+                u.status.limbered = true;
+                u.bound.limber_changed = true;
+            }),
+            Event::Unlimbered { unit } => self.with_unit(unit, |u| {
+                u.status.limbered = false;
+                u.bound.limber_changed = true;
+            }),
+            Event::Captured { feature, .. } => {
+                if let Some(f) = self.terrain.features.iter_mut().find(|f| &f.id == feature) {
+                    f.fortified = false;
+                }
+            }
+            Event::Fortified { feature } => {
+                if let Some(f) = self.terrain.features.iter_mut().find(|f| &f.id == feature) {
+                    f.fortified = true;
+                }
+            }
+            Event::Hit { unit, total, .. } => self.with_unit(unit, |u| u.status.hits = *total),
+            Event::Shaken { unit } => self.with_unit(unit, |u| u.status.shaken = true),
+            Event::Destroyed { unit, .. } => self.with_unit(unit, |u| u.status.removed = true),
+            Event::RoutingTest { .. } => {}
+            Event::ObjectiveTaken { .. } => {
+                if let Some(o) = &mut self.objective {
+                    o.taken = true;
+                }
+            }
+            Event::ArmyBroken { .. } => {}
+            Event::GameOver { .. } => self.phase = Phase::GameOver,
+            Event::Undone { .. } => {}
+            Event::Disordered { unit, .. } => self.with_unit(unit, |u| u.status.disordered = true),
+            Event::Steadied { unit } => self.with_unit(unit, |u| u.status.disordered = false),
+            Event::Rallied { unit } => self.with_unit(unit, |u| u.status.shaken = false),
+            Event::Attached { general, unit } => {
+                let unit = unit.clone();
+                self.with_unit(general, |g| g.extra.attached = unit);
+            }
+            _ => {}
+        }
+    }
+
+    /// Moves, recoils, flight and pursuit; false for any other event.
+    fn apply_move(&mut self, e: &Event) -> bool {
+        match e {
             Event::Moved {
                 unit,
                 to,
@@ -327,44 +373,6 @@ impl Battle {
                 u.base = *to;
                 u.status.undeployed = false;
             }),
-            Event::Limbered { unit } => self.with_unit(unit, |u| {
-                u.status.limbered = true;
-                u.bound.limber_changed = true;
-            }),
-            Event::Unlimbered { unit } => self.with_unit(unit, |u| {
-                u.status.limbered = false;
-                u.bound.limber_changed = true;
-            }),
-            Event::Captured { feature, .. } => {
-                if let Some(f) = self.terrain.features.iter_mut().find(|f| &f.id == feature) {
-                    f.fortified = false;
-                }
-            }
-            Event::Fortified { feature } => {
-                if let Some(f) = self.terrain.features.iter_mut().find(|f| &f.id == feature) {
-                    f.fortified = true;
-                }
-            }
-            Event::Fire {
-                shooter, support, ..
-            } => {
-                self.with_unit(shooter, |u| u.bound.fired = true);
-                for s in support {
-                    self.with_unit(s, |u| u.bound.fired = true);
-                }
-            }
-            Event::CloseCombat {
-                attacker, defender, ..
-            } => {
-                for id in [attacker, defender] {
-                    self.with_unit(id, |u| {
-                        u.bound.fought = true;
-                        u.status.continuing = false;
-                    });
-                }
-            }
-            Event::Hit { unit, total, .. } => self.with_unit(unit, |u| u.status.hits = *total),
-            Event::Shaken { unit } => self.with_unit(unit, |u| u.status.shaken = true),
             Event::Recoiled {
                 unit,
                 to,
@@ -441,16 +449,32 @@ impl Battle {
                     });
                 }
             }
-            Event::Destroyed { unit, .. } => self.with_unit(unit, |u| u.status.removed = true),
-            Event::RoutingTest { .. } => {}
-            Event::ObjectiveTaken { .. } => {
-                if let Some(o) = &mut self.objective {
-                    o.taken = true;
+            _ => return false,
+        }
+        true
+    }
+
+    /// The results of rolls: hits, losses, re-formed ranks; false for any other event.
+    fn apply_roll(&mut self, e: &Event) -> bool {
+        match e {
+            Event::Fire {
+                shooter, support, ..
+            } => {
+                self.with_unit(shooter, |u| u.bound.fired = true);
+                for s in support {
+                    self.with_unit(s, |u| u.bound.fired = true);
                 }
             }
-            Event::ArmyBroken { .. } => {}
-            Event::GameOver { .. } => self.phase = Phase::GameOver,
-            Event::Undone { .. } => {}
+            Event::CloseCombat {
+                attacker, defender, ..
+            } => {
+                for id in [attacker, defender] {
+                    self.with_unit(id, |u| {
+                        u.bound.fought = true;
+                        u.status.continuing = false;
+                    });
+                }
+            }
             Event::Volley {
                 shooter,
                 target,
@@ -523,14 +547,9 @@ impl Battle {
                     u.bound.spent += *cost;
                 }
             }),
-            Event::Disordered { unit, .. } => self.with_unit(unit, |u| u.status.disordered = true),
-            Event::Steadied { unit } => self.with_unit(unit, |u| u.status.disordered = false),
-            Event::Rallied { unit } => self.with_unit(unit, |u| u.status.shaken = false),
-            Event::Attached { general, unit } => {
-                let unit = unit.clone();
-                self.with_unit(general, |g| g.extra.attached = unit);
-            }
+            _ => return false,
         }
+        true
     }
 
     fn with_unit(&mut self, id: &UnitId, f: impl FnOnce(&mut Unit)) {

@@ -111,6 +111,17 @@ pub enum Command {
     Undo,
 }
 
+impl Command {
+    /// What the command does to its target, in words ("fire at").
+    pub fn verb(&self) -> &'static str {
+        match self {
+            Command::Fire { .. } => "fire at",
+            Command::Fight { .. } => "fight",
+            _ => "act on",
+        }
+    }
+}
+
 /// A factor in a roll: its name, value and where the rule comes from.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Factor {

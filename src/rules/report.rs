@@ -1,7 +1,9 @@
 //! Events and state in words and in JSON, for the log, the command line and tests.
 
 use super::battle::Battle;
-use super::command::{Effect, Event, Score, Verdict};
+use super::command::{Effect, Event, Factor, Score, Verdict};
+use super::ruleset::Roll;
+use super::ruleset::common::factor_sum;
 use super::model::UnitId;
 use super::terrain::FeatureKind;
 use serde_json::{Value, json};
@@ -36,8 +38,17 @@ fn score_text(b: &Battle, s: &Score) -> String {
     format!("{}: {}", name(b, &s.unit), s.explain())
 }
 
-/// One event in words a player reads in the log.
+/// One event in words a player reads in the log: the ruleset's own words where it has them.
 pub fn describe(b: &Battle, e: &Event) -> String {
+    b.rules
+        .words(b, e)
+        .or_else(|| roll_words(b, e))
+        .or_else(|| move_words(b, e))
+        .unwrap_or_else(|| other_words(b, e))
+}
+
+/// Rolls in words: every die, factor and total.
+fn roll_words(b: &Battle, e: &Event) -> Option<String> {
     let side = |s: usize| {
         b.sides
             .get(s)
@@ -45,15 +56,7 @@ pub fn describe(b: &Battle, e: &Event) -> String {
             .unwrap_or_else(|| format!("side {s}"))
     };
     let u = |id: &UnitId| name(b, id);
-    match e {
-        Event::PhaseBegan {
-            turn,
-            phase,
-            side: s,
-        } => format!("Turn {turn}: {} {} phase", side(*s), phase.name()),
-        Event::DeploymentStep { side: s, division } => {
-            format!("{} has deployed its {:?} division", side(*s), division)
-        }
+    Some(match e {
         Event::CommandRoll {
             side: s,
             dice,
@@ -70,56 +73,6 @@ pub fn describe(b: &Battle, e: &Event) -> String {
                 dice
             )
         }
-        Event::CommandPointsSpent {
-            amount,
-            left,
-            reason,
-            ..
-        } => format!("{amount} command point(s) to {reason}, {left} left"),
-        Event::Moved {
-            unit,
-            distance,
-            allowance,
-            going,
-            contact,
-            ..
-        } => {
-            let c = contact
-                .as_ref()
-                .map(|c| format!(" into contact with {}", u(c)))
-                .unwrap_or_default();
-            let p = usize::from(b.scale.unit == "inches");
-            if *allowance <= 0.0 && *distance <= 0.0 {
-                // Carried along (a general or regimental gun with its unit).
-                format!("{} moves {going}{c}", u(unit))
-            } else {
-                format!(
-                    "{} moves {:.p$} of {:.p$} {} in {going}{c}",
-                    u(unit),
-                    distance,
-                    allowance,
-                    b.scale.unit
-                )
-            }
-        }
-        Event::Deployed { unit, .. } => format!("{} deploys", u(unit)),
-        Event::Limbered { unit } => format!("{} limbers", u(unit)),
-        Event::Unlimbered { unit } => format!("{} unlimbers", u(unit)),
-        Event::Captured { feature, by } => format!(
-            "{} captures {}: it is no longer fortified",
-            u(by),
-            b.terrain
-                .get(feature)
-                .map(|f| f.name.clone())
-                .unwrap_or(feature.clone())
-        ),
-        Event::Fortified { feature } => format!(
-            "{} is fortified",
-            b.terrain
-                .get(feature)
-                .map(|f| f.name.clone())
-                .unwrap_or(feature.clone())
-        ),
         Event::Fire {
             shooter,
             target,
@@ -186,59 +139,6 @@ pub fn describe(b: &Battle, e: &Event) -> String {
                 score_text(b, defender_score)
             )
         }
-        Event::Hit { unit, hits, total } => {
-            format!("{} takes {hits} hit(s), {total} in all", u(unit))
-        }
-        Event::Shaken { unit } => format!("{} is shaken", u(unit)),
-        Event::Recoiled {
-            unit,
-            from,
-            to,
-            voluntary,
-        } => {
-            let d = b.scale.from_mm(from.centre.dist(to.centre));
-            let verb = if *voluntary { "falls back" } else { "recoils" };
-            if b.scale.unit == "inches" {
-                format!("{} {verb} {d:.1} inches", u(unit))
-            } else {
-                format!("{} {verb} {d:.0} {}", u(unit), b.scale.unit)
-            }
-        }
-        Event::StandsOverrun { unit, stands, by } => format!(
-            "{} overruns {} skirmish stand(s) of {}",
-            u(by),
-            stands.len(),
-            u(unit)
-        ),
-        Event::StandMoved {
-            unit,
-            stand,
-            distance,
-            allowance,
-            ..
-        } => {
-            if *allowance <= 0.0 {
-                format!("{}: stand {} falls back out of reach", u(unit), stand + 1)
-            } else {
-                format!(
-                    "{} moves stand {} on its own, {distance:.1} of {allowance:.1} {}",
-                    u(unit),
-                    stand + 1,
-                    b.scale.unit
-                )
-            }
-        }
-        Event::Fled { unit, .. } if b.rules.old_dessauer().is_some() => {
-            format!("{} falls back out of reach", u(unit))
-        }
-        Event::Fled { unit, .. } => format!("{} flees", u(unit)),
-        Event::Pursued {
-            unit, continuing, ..
-        } => match continuing {
-            Some(c) => format!("{} pursues into continuing combat with {}", u(unit), u(c)),
-            None => format!("{} pursues", u(unit)),
-        },
-        Event::Destroyed { unit, reason } => format!("{} is destroyed ({reason})", u(unit)),
         Event::RoutingTest {
             unit,
             destroyed,
@@ -259,22 +159,20 @@ pub fn describe(b: &Battle, e: &Event) -> String {
                 if *hit { "1 hit" } else { "holds" }
             )
         }
-        Event::ObjectiveTaken { side: s, by } => {
-            format!("{} takes the objective with {}", side(*s), u(by))
-        }
-        Event::ArmyBroken {
-            side: s,
-            losses,
-            of,
-        } => format!(
-            "{} breaks: losses {losses} of a break point of {of}",
-            side(*s)
-        ),
-        Event::GameOver { winner, reason } => match winner {
-            Some(w) => format!("{} wins: {reason}", side(*w)),
-            None => format!("Drawn battle: {reason}"),
-        },
-        Event::Undone { events } => format!("undone ({events} events)"),
+        _ => return figure_roll_words(b, e),
+    })
+}
+
+/// Figure rulesets' rolls in words: volleys, tests and rounds of combat.
+fn figure_roll_words(b: &Battle, e: &Event) -> Option<String> {
+    let side = |s: usize| {
+        b.sides
+            .get(s)
+            .map(|x| x.name.clone())
+            .unwrap_or_else(|| format!("side {s}"))
+    };
+    let u = |id: &UnitId| name(b, id);
+    Some(match e {
         Event::Volley {
             shooter,
             target,
@@ -340,6 +238,155 @@ pub fn describe(b: &Battle, e: &Event) -> String {
                 .collect();
             format!("Combat. {}", parts.join(". "))
         }
+        _ => return None,
+    })
+}
+
+/// Moves, recoils, flight and pursuit in words.
+fn move_words(b: &Battle, e: &Event) -> Option<String> {
+    let side = |s: usize| {
+        b.sides
+            .get(s)
+            .map(|x| x.name.clone())
+            .unwrap_or_else(|| format!("side {s}"))
+    };
+    let u = |id: &UnitId| name(b, id);
+    Some(match e {
+        Event::Moved {
+            unit,
+            distance,
+            allowance,
+            going,
+            contact,
+            ..
+        } => {
+            let c = contact
+                .as_ref()
+                .map(|c| format!(" into contact with {}", u(c)))
+                .unwrap_or_default();
+            let p = b.scale.unit.precision();
+            if *allowance <= 0.0 && *distance <= 0.0 {
+                // Carried along (a general or regimental gun with its unit).
+                format!("{} moves {going}{c}", u(unit))
+            } else {
+                format!(
+                    "{} moves {:.p$} of {:.p$} {} in {going}{c}",
+                    u(unit),
+                    distance,
+                    allowance,
+                    b.scale.unit
+                )
+            }
+        }
+        Event::Recoiled {
+            unit,
+            from,
+            to,
+            voluntary,
+        } => {
+            let d = b.scale.from_mm(from.centre.dist(to.centre));
+            let verb = if *voluntary { "falls back" } else { "recoils" };
+            let p = b.scale.unit.precision();
+            format!("{} {verb} {d:.p$} {}", u(unit), b.scale.unit)
+        }
+        Event::StandsOverrun { unit, stands, by } => format!(
+            "{} overruns {} skirmish stand(s) of {}",
+            u(by),
+            stands.len(),
+            u(unit)
+        ),
+        Event::StandMoved {
+            unit,
+            stand,
+            distance,
+            allowance,
+            ..
+        } => {
+            if *allowance <= 0.0 {
+                format!("{}: stand {} falls back out of reach", u(unit), stand + 1)
+            } else {
+                format!(
+                    "{} moves stand {} on its own, {distance:.1} of {allowance:.1} {}",
+                    u(unit),
+                    stand + 1,
+                    b.scale.unit
+                )
+            }
+        }
+        Event::Fled { unit, .. } => format!("{} flees", u(unit)),
+        Event::Pursued {
+            unit, continuing, ..
+        } => match continuing {
+            Some(c) => format!("{} pursues into continuing combat with {}", u(unit), u(c)),
+            None => format!("{} pursues", u(unit)),
+        },
+        _ => return None,
+    })
+}
+
+/// Every other event in words.
+fn other_words(b: &Battle, e: &Event) -> String {
+    let side = |s: usize| {
+        b.sides
+            .get(s)
+            .map(|x| x.name.clone())
+            .unwrap_or_else(|| format!("side {s}"))
+    };
+    let u = |id: &UnitId| name(b, id);
+    match e {
+        Event::PhaseBegan {
+            turn,
+            phase,
+            side: s,
+        } => format!("Turn {turn}: {} {} phase", side(*s), phase.name()),
+        Event::DeploymentStep { side: s, division } => {
+            format!("{} has deployed its {:?} division", side(*s), division)
+        }
+        Event::CommandPointsSpent {
+            amount,
+            left,
+            reason,
+            ..
+        } => format!("{amount} command point(s) to {reason}, {left} left"),
+        Event::Deployed { unit, .. } => format!("{} deploys", u(unit)),
+        Event::Limbered { unit } => format!("{} limbers", u(unit)),
+        Event::Unlimbered { unit } => format!("{} unlimbers", u(unit)),
+        Event::Captured { feature, by } => format!(
+            "{} captures {}: it is no longer fortified",
+            u(by),
+            b.terrain
+                .get(feature)
+                .map(|f| f.name.clone())
+                .unwrap_or(feature.clone())
+        ),
+        Event::Fortified { feature } => format!(
+            "{} is fortified",
+            b.terrain
+                .get(feature)
+                .map(|f| f.name.clone())
+                .unwrap_or(feature.clone())
+        ),
+        Event::Hit { unit, hits, total } => {
+            format!("{} takes {hits} hit(s), {total} in all", u(unit))
+        }
+        Event::Shaken { unit } => format!("{} is shaken", u(unit)),
+        Event::Destroyed { unit, reason } => format!("{} is destroyed ({reason})", u(unit)),
+        Event::ObjectiveTaken { side: s, by } => {
+            format!("{} takes the objective with {}", side(*s), u(by))
+        }
+        Event::ArmyBroken {
+            side: s,
+            losses,
+            of,
+        } => format!(
+            "{} breaks: losses {losses} of a break point of {of}",
+            side(*s)
+        ),
+        Event::GameOver { winner, reason } => match winner {
+            Some(w) => format!("{} wins: {reason}", side(*w)),
+            None => format!("Drawn battle: {reason}"),
+        },
+        Event::Undone { events } => format!("undone ({events} events)"),
         Event::Losses {
             unit,
             figures,
@@ -372,9 +419,11 @@ pub fn describe(b: &Battle, e: &Event) -> String {
             None => format!("{} detaches", u(general)),
         },
     }
+        _ => String::new(),
+    }
 }
 
-fn factor_list(factors: &[crate::rules::command::Factor]) -> String {
+fn factor_list(factors: &[Factor]) -> String {
     if factors.is_empty() {
         return String::new();
     }
@@ -442,11 +491,124 @@ pub fn event_units(e: &Event) -> Vec<UnitId> {
     out
 }
 
-/// An event as JSON with its words attached.
+/// The rolls an event records, each in the one shape every ruleset shares.
+pub fn rolls(e: &Event) -> Vec<Roll> {
+    let roll = |unit: &UnitId, dice: Vec<u8>, factors: &[Factor], total: i32| Roll {
+        unit: Some(unit.clone()),
+        side: None,
+        dice,
+        factors: factors.to_vec(),
+        total,
+        against: None,
+        need: None,
+        outcome: String::new(),
+    };
+    let opposed = |a: &Score, d: &Score, loser: &Option<UnitId>, verdict: Verdict| {
+        [(a, d), (d, a)]
+            .into_iter()
+            .map(|(s, o)| Roll {
+                against: Some(o.total),
+                outcome: match loser {
+                    Some(l) if *l == s.unit => verdict_text(verdict).to_string(),
+                    Some(_) => "wins".into(),
+                    None => "draw".into(),
+                },
+                ..roll(&s.unit, vec![s.die], &s.factors, s.total)
+            })
+            .collect()
+    };
+    match e {
+        Event::Fire {
+            shooter_score,
+            target_score,
+            loser,
+            verdict,
+            ..
+        } => opposed(shooter_score, target_score, loser, *verdict),
+        Event::CloseCombat {
+            attacker_score,
+            defender_score,
+            loser,
+            verdict,
+            ..
+        } => opposed(attacker_score, defender_score, loser, *verdict),
+        Event::CommandRoll {
+            side,
+            dice,
+            factors,
+            total,
+        } => vec![Roll {
+            unit: None,
+            side: Some(*side),
+            dice: dice.clone(),
+            factors: factors.clone(),
+            total: *total,
+            against: None,
+            need: None,
+            outcome: format!("{total} command points"),
+        }],
+        Event::RoutingTest {
+            unit,
+            die,
+            factors,
+            total,
+            need,
+            hit,
+            ..
+        } => vec![Roll {
+            need: Some(*need),
+            outcome: if *hit { "1 hit" } else { "holds" }.into(),
+            ..roll(unit, vec![*die], factors, *total)
+        }],
+        Event::Volley {
+            shooter,
+            dice,
+            factors,
+            need,
+            hits,
+            ..
+        } => vec![Roll {
+            need: Some(*need as i32),
+            outcome: hits_text(*hits),
+            ..roll(shooter, dice.clone(), factors, factor_sum(factors))
+        }],
+        Event::Test {
+            unit,
+            die,
+            factors,
+            need,
+            passed,
+            ..
+        } => vec![Roll {
+            need: Some(*need),
+            outcome: if *passed { "passes" } else { "fails" }.into(),
+            ..roll(unit, vec![*die], factors, *die as i32 + factor_sum(factors))
+        }],
+        Event::Melee { strikes } => strikes
+            .iter()
+            .map(|s| Roll {
+                against: Some(s.enemy_points),
+                need: Some(s.need as i32),
+                outcome: hits_text(s.hits),
+                ..roll(&s.unit, s.dice.clone(), &s.factors, s.points)
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// An event as JSON with its words and its rolls attached.
 pub fn event_json(b: &Battle, e: &Event) -> Value {
     let mut v = serde_json::to_value(e).unwrap_or(Value::Null);
     if let Value::Object(m) = &mut v {
         m.insert("text".into(), Value::String(describe(b, e)));
+        let rolls = rolls(e);
+        if !rolls.is_empty() {
+            m.insert(
+                "rolls".into(),
+                serde_json::to_value(rolls).unwrap_or(Value::Null),
+            );
+        }
     }
     v
 }

@@ -5,12 +5,23 @@ use super::geometry::{Base, Pt};
 use super::model::{
     BoundState, Class, Division, Flag, Formation, SideInfo, Stand, Status, Unit, UnitExtra, UnitId,
 };
-use super::ruleset::AnyRuleset;
-use super::ruleset::army::validate_army;
+use super::ruleset::{AnyRuleset, Ruleset};
 use super::terrain::{Feature, FeatureKind, Terrain};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::Path;
+
+/// The scenario the program opens when given none.
+pub const DEFAULT_SCENARIO: &str = "scenarios/default.ron";
+
+/// The default scenario: beside the working directory, or in the source tree.
+pub fn default_path() -> std::path::PathBuf {
+    let here = std::path::PathBuf::from(DEFAULT_SCENARIO);
+    if here.exists() {
+        return here;
+    }
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(DEFAULT_SCENARIO)
+}
 
 /// Largest scenario or save file read, in bytes.
 pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
@@ -268,27 +279,21 @@ pub fn read_text(path: &Path) -> Result<String, Vec<Diagnostic>> {
 
 /// Turns a raw scenario into a battle, collecting every problem.
 pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Battle, Vec<Diagnostic>> {
-    let mut errs = Vec::new();
-    let at = |needle: &str, nth: usize| locate(text, needle, nth);
-    let mut push = |pos: (usize, usize), message: String| {
-        errs.push(Diagnostic {
-            file: file.to_string(),
-            line: pos.0,
-            col: pos.1,
-            message,
-        })
+    let mut ck = Checker {
+        text,
+        file,
+        errs: Vec::new(),
     };
-
     let rules = match AnyRuleset::load(&raw.ruleset).and_then(|r| r.with_options(&raw.options)) {
         Ok(r) => r,
         Err(m) => {
             let pos = if raw.options.is_empty() {
-                at("ruleset", 1)
+                ck.at("ruleset", 1)
             } else {
-                at("options", 1)
+                ck.at("options", 1)
             };
-            push(pos, m);
-            return Err(errs);
+            ck.push(pos, m);
+            return Err(ck.errs);
         }
     };
     let rs = rules.get();
@@ -300,68 +305,189 @@ pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Battle, Vec<Di
         && t.width <= MAX_MM
         && t.height <= MAX_MM)
     {
-        push(
-            at("table", 1),
+        ck.push(
+            ck.at("table", 1),
             format!("table size must be positive and at most {MAX_MM} mm"),
         );
     }
     if raw.turn_limit == 0 || raw.turn_limit > 1000 {
-        push(
-            at("turn_limit", 1),
+        ck.push(
+            ck.at("turn_limit", 1),
             "turn_limit must be between 1 and 1000".into(),
         );
     }
-    let mm_per_unit = match raw.paces_per_inch {
-        Some(p) if rs.measure() == "paces" => {
-            if !(p.is_finite() && p > 0.0 && p <= 10_000.0) {
-                push(
-                    at("paces_per_inch", 1),
-                    "paces_per_inch must be a positive number up to 10000".into(),
-                );
-                rs.default_mm_per_unit()
-            } else {
-                25.4 / p
-            }
-        }
-        Some(_) => {
-            push(
-                at("paces_per_inch", 1),
-                format!(
-                    "{} measures in {}: paces_per_inch does not apply",
-                    rs.id(),
-                    rs.measure()
-                ),
-            );
+    let mm_per_unit = match rs.mm_per_unit(raw.paces_per_inch) {
+        Ok(mm) => mm,
+        Err(m) => {
+            ck.push(ck.at("paces_per_inch", 1), m);
             rs.default_mm_per_unit()
         }
-        None => rs.default_mm_per_unit(),
     };
     if raw.sides.len() != 2 {
-        push(
-            at("sides", 1),
+        ck.push(
+            ck.at("sides", 1),
             format!("a scenario has exactly 2 sides, not {}", raw.sides.len()),
         );
     }
     if raw.units.len() > MAX_UNITS || raw.terrain.len() > MAX_FEATURES {
-        push(
+        ck.push(
             (1, 1),
             format!("at most {MAX_UNITS} units and {MAX_FEATURES} terrain features"),
         );
-        return Err(errs);
+        return Err(ck.errs);
     }
 
+    let terrain = build_terrain(&mut ck, raw);
+
+    let sides: Vec<SideInfo> = raw
+        .sides
+        .iter()
+        .map(|s| SideInfo {
+            name: s.name.clone(),
+            nation: s.nation.to_lowercase(),
+            colour: [s.colour.0, s.colour.1, s.colour.2],
+            commander: s.commander.clone(),
+            defender: s.defender,
+        })
+        .collect();
+    if raw.sides.iter().filter(|s| s.defender).count() > 1 {
+        ck.push(
+            ck.at("defender", 2),
+            "only one side may be the defender".into(),
+        );
+    }
+
+    let table = Table {
+        width: t.width,
+        height: t.height,
+    };
+    let mut units: Vec<Unit> = Vec::new();
+    for i in 0..raw.units.len() {
+        if let Some(u) = build_unit(&mut ck, raw, rs, &table, i, &units) {
+            units.push(u);
+        }
+    }
+    // Attached generals and regimental guns name units that exist, on their side.
+    for u in &units {
+        for (what, other) in [("attached", &u.extra.attached), ("parent", &u.extra.parent)] {
+            let Some(o) = other else { continue };
+            if !units.iter().any(|x| &x.id == o && x.side == u.side) {
+                ck.push(
+                    ck.at(&format!("\"{}\"", u.id), 1),
+                    format!("unit '{}': {what} '{}' is not a unit of its side", u.id, o),
+                );
+            }
+        }
+    }
+
+    let mut zones = Vec::new();
+    for z in &raw.deployment {
+        if z.side >= 2 || !pt_ok(z.min) || !pt_ok(z.max) || z.min.0 >= z.max.0 || z.min.1 >= z.max.1
+        {
+            ck.push(
+                ck.at("deployment", 1),
+                "a deployment zone needs side 0 or 1 and min below max".into(),
+            );
+            continue;
+        }
+        zones.push(Zone {
+            side: z.side,
+            min: Pt::new(z.min.0, z.min.1),
+            max: Pt::new(z.max.0, z.max.1),
+        });
+    }
+    let objective = match &raw.objective {
+        Some(o) if pt_ok(o.at) && o.owner < 2 => Some(Objective {
+            at: Pt::new(o.at.0, o.at.1),
+            owner: o.owner,
+            taken: false,
+        }),
+        Some(_) => {
+            ck.push(
+                ck.at("objective", 1),
+                "the objective needs a position and an owner of 0 or 1".into(),
+            );
+            None
+        }
+        None => None,
+    };
+
+    for (s, raw_side) in raw.sides.iter().enumerate() {
+        let Some(side) = sides.get(s).filter(|_| raw_side.army_list) else {
+            continue;
+        };
+        let members: Vec<&Unit> = units.iter().filter(|u| u.side == s).collect();
+        for e in rs.validate_army(&members, side, &terrain) {
+            ck.push(
+                ck.at(&format!("\"{}\"", raw_side.name), 1),
+                format!("army of {}: {e}", raw_side.name),
+            );
+        }
+    }
+
+    if !ck.errs.is_empty() {
+        return Err(ck.errs);
+    }
+    let info = Info {
+        name: raw.name.clone(),
+        date: raw.date.clone(),
+        description: raw.description.clone(),
+    };
+    let scale = Scale {
+        unit: rs.measure(),
+        mm_per_unit,
+    };
+    Ok(Battle::assemble(
+        raw.clone(),
+        info,
+        rules,
+        table,
+        scale,
+        terrain,
+        sides,
+        units,
+        zones,
+        objective,
+        raw.turn_limit,
+        raw.seed,
+    ))
+}
+
+/// Problems found while building, each at its place in the file.
+struct Checker<'a> {
+    text: &'a str,
+    file: &'a str,
+    errs: Vec<Diagnostic>,
+}
+
+impl Checker<'_> {
+    fn at(&self, needle: &str, nth: usize) -> (usize, usize) {
+        locate(self.text, needle, nth)
+    }
+    fn push(&mut self, pos: (usize, usize), message: String) {
+        self.errs.push(Diagnostic {
+            file: self.file.to_string(),
+            line: pos.0,
+            col: pos.1,
+            message,
+        })
+    }
+}
+
+/// The terrain features, each checked.
+fn build_terrain(ck: &mut Checker, raw: &RawScenario) -> Terrain {
     let mut terrain = Terrain::default();
     for (i, f) in raw.terrain.iter().enumerate() {
-        let pos = at(&format!("\"{}\"", f.id), 1);
+        let pos = ck.at(&format!("\"{}\"", f.id), 1);
         if raw.terrain[..i].iter().any(|g| g.id == f.id) {
-            push(
-                at(&format!("\"{}\"", f.id), 2),
+            ck.push(
+                ck.at(&format!("\"{}\"", f.id), 2),
                 format!("duplicate terrain id '{}'", f.id),
             );
             continue;
         }
         if f.points.len() > MAX_POINTS {
-            push(
+            ck.push(
                 pos,
                 format!("feature '{}' has more than {MAX_POINTS} points", f.id),
             );
@@ -372,7 +498,7 @@ pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Battle, Vec<Di
             || f.width < 0.0
             || f.width > MAX_MM
         {
-            push(
+            ck.push(
                 pos,
                 format!(
                     "feature '{}' has a coordinate or width that is not a sensible number",
@@ -399,401 +525,147 @@ pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Battle, Vec<Di
                 feat.fortified = f.fortified;
                 terrain.features.push(feat);
             }
-            Err(m) => push(pos, m),
+            Err(m) => ck.push(pos, m),
         }
     }
 
-    let sides: Vec<SideInfo> = raw
-        .sides
-        .iter()
-        .map(|s| SideInfo {
-            name: s.name.clone(),
-            nation: s.nation.to_lowercase(),
-            colour: [s.colour.0, s.colour.1, s.colour.2],
-            commander: s.commander.clone(),
-            defender: s.defender,
-        })
-        .collect();
-    if raw.sides.iter().filter(|s| s.defender).count() > 1 {
-        push(
-            at("defender", 2),
-            "only one side may be the defender".into(),
-        );
-    }
+    terrain
+}
 
+/// One unit of the scenario checked against the ruleset, the table and the units before it.
+fn build_unit(
+    ck: &mut Checker,
+    raw: &RawScenario,
+    rs: &dyn Ruleset,
+    table: &Table,
+    i: usize,
+    units: &[Unit],
+) -> Option<Unit> {
+    let u = &raw.units[i];
     let codes = rs.troop_codes();
-    let single_base = rs.measure() == "paces";
-    let mut units: Vec<Unit> = Vec::new();
-    for (i, u) in raw.units.iter().enumerate() {
-        let needle = format!("\"{}\"", u.id);
-        let dup = raw.units[..i].iter().filter(|v| v.id == u.id).count();
-        let pos = at(&needle, dup + 1);
-        if u.id.is_empty() || u.id.len() > 64 {
-            push(pos, "a unit id must be 1 to 64 characters".into());
-            continue;
+    let needle = format!("\"{}\"", u.id);
+    let dup = raw.units[..i].iter().filter(|v| v.id == u.id).count();
+    let pos = ck.at(&needle, dup + 1);
+    if u.id.is_empty() || u.id.len() > 64 {
+        ck.push(pos, "a unit id must be 1 to 64 characters".into());
+        return None;
+    }
+    if dup > 0 {
+        ck.push(pos, format!("duplicate unit id '{}'", u.id));
+        return None;
+    }
+    if u.side >= raw.sides.len().max(2) {
+        ck.push(
+            pos,
+            format!("unit '{}' has side {} but sides are 0 and 1", u.id, u.side),
+        );
+        return None;
+    }
+    if rs.base_size(&u.troop).is_none() {
+        ck.push(
+            ck.at(&format!("\"{}\"", u.troop), 1),
+            format!(
+                "unknown troop type '{}' for {} (known: {})",
+                u.troop,
+                rs.id(),
+                codes.join(", ")
+            ),
+        );
+        return None;
+    };
+    let setup = match rs.prepare_unit(u) {
+        Ok(setup) => setup,
+        Err(m) => {
+            ck.push(pos, m);
+            return None;
         }
-        if dup > 0 {
-            push(pos, format!("duplicate unit id '{}'", u.id));
-            continue;
-        }
-        if u.side >= raw.sides.len().max(2) {
-            push(
-                pos,
-                format!("unit '{}' has side {} but sides are 0 and 1", u.id, u.side),
-            );
-            continue;
-        }
-        let Some((mut w, mut d)) = rs.base_size(&u.troop) else {
-            push(
-                at(&format!("\"{}\"", u.troop), 1),
-                format!(
-                    "unknown troop type '{}' for {} (known: {})",
-                    u.troop,
-                    rs.id(),
-                    codes.join(", ")
-                ),
-            );
-            continue;
-        };
-        if single_base && u.stands.is_some() {
-            push(
-                pos,
-                format!(
-                    "unit '{}': {} units are single bases; 'stands' does not apply",
-                    u.id,
-                    rs.id()
-                ),
-            );
-            continue;
-        }
-        if single_base && u.formation.is_some_and(|f| f != Formation::Line) {
-            push(
-                pos,
-                format!(
-                    "unit '{}': {} has no formations besides the base itself; 'formation' does not apply",
-                    u.id,
-                    rs.id()
-                ),
-            );
-            continue;
-        }
-        if !u.facing.is_finite() || u.facing.abs() > 3600.0 {
-            push(
-                pos,
-                format!("unit '{}' has a facing that is not a sensible number", u.id),
-            );
-            continue;
-        }
-        if u.hits > 10 {
-            push(pos, format!("unit '{}' starts with {} hits", u.id, u.hits));
-            continue;
-        }
-        let (centre, undeployed) = match u.at {
-            Some(p) if pt_ok(p) => (Pt::new(p.0, p.1), false),
-            Some(_) => {
-                push(
-                    pos,
-                    format!(
-                        "unit '{}' has a position that is not a sensible number",
-                        u.id
-                    ),
-                );
-                continue;
-            }
-            None => (Pt::default(), true),
-        };
-        if undeployed && raw.deployment.iter().all(|z| z.side != u.side) {
-            push(
+    };
+    if !u.facing.is_finite() || u.facing.abs() > 3600.0 {
+        ck.push(
+            pos,
+            format!("unit '{}' has a facing that is not a sensible number", u.id),
+        );
+        return None;
+    }
+    if u.hits > 10 {
+        ck.push(pos, format!("unit '{}' starts with {} hits", u.id, u.hits));
+        return None;
+    }
+    let (centre, undeployed) = match u.at {
+        Some(p) if pt_ok(p) => (Pt::new(p.0, p.1), false),
+        Some(_) => {
+            ck.push(
                 pos,
                 format!(
-                    "unit '{}' has no position and its side has no deployment zone",
+                    "unit '{}' has a position that is not a sensible number",
                     u.id
                 ),
             );
-            continue;
+            return None;
         }
-        if u.limbered && !rs.limbers(&u.troop) {
-            push(
-                pos,
-                format!("unit '{}' is not artillery and cannot be limbered", u.id),
-            );
-            continue;
-        }
-        let mut formation = u.formation.unwrap_or_default();
-        let mut stands: Vec<u32> = u.stands.clone().unwrap_or_default();
-        if let Some(od) = rules.old_dessauer() {
-            let Some(t) = od.troop_code(&u.troop) else {
-                continue;
-            };
-            if let Err(m) = od_unit_check(t, u, &raw.options) {
-                push(pos, format!("unit '{}': {m}", u.id));
-                continue;
-            }
-            if u.stands.is_none() {
-                stands = vec![t.figures_per_stand; t.stands as usize];
-            }
-            if u.formation.is_none() {
-                formation = od_default_formation(t, u.limbered);
-            }
-            match rs.unit_size(&u.troop, formation, stands.len()) {
-                Some((x, y)) => (w, d) = (x, y),
-                None => continue,
-            }
-        }
-        let base = Base::new(centre, u.facing, w, d);
-        let table = Table {
-            width: t.width,
-            height: t.height,
-        };
-        if !undeployed && !table.holds(&base) {
-            push(pos, format!("unit '{}' is (partly) off the table", u.id));
-            continue;
-        }
-        if !undeployed
-            && !rs.shares_ground(&u.troop)
-            && let Some(o) = units.iter().find(|o| {
-                !o.status.undeployed && !rs.shares_ground(&o.troop) && o.base.overlaps(&base)
-            })
-        {
-            push(pos, format!("unit '{}' overlaps '{}'", u.id, o.id));
-            continue;
-        }
-        units.push(Unit {
-            id: UnitId(u.id.clone()),
-            name: if u.name.is_empty() {
-                u.id.clone()
-            } else {
-                u.name.clone()
-            },
-            side: u.side,
-            troop: u.troop.clone(),
-            class: u.class,
-            flags: u.flags.clone(),
-            base,
-            formation,
-            stands: stands.iter().map(|&figures| Stand::new(figures)).collect(),
-            division: u.division,
-            status: Status {
-                limbered: u.limbered,
-                undeployed,
-                hits: u.hits,
-                shaken: u.hits >= 2 || u.shaken,
-                disordered: u.disordered,
-                ..Status::default()
-            },
-            bound: BoundState::default(),
-            extra: UnitExtra {
-                strength: stands.iter().sum(),
-                leadership: u.leadership.unwrap_or(0),
-                command_radius: u.command_radius.unwrap_or(0.0),
-                attached: u.attached.clone().map(UnitId),
-                parent: u.parent.clone().map(UnitId),
-            },
-        });
-    }
-    // Attached generals and regimental guns name units that exist, on their side.
-    for u in &units {
-        for (what, other) in [("attached", &u.extra.attached), ("parent", &u.extra.parent)] {
-            let Some(o) = other else { continue };
-            if !units.iter().any(|x| &x.id == o && x.side == u.side) {
-                push(
-                    at(&format!("\"{}\"", u.id), 1),
-                    format!("unit '{}': {what} '{}' is not a unit of its side", u.id, o),
-                );
-            }
-        }
-    }
-
-    let mut zones = Vec::new();
-    for z in &raw.deployment {
-        if z.side >= 2 || !pt_ok(z.min) || !pt_ok(z.max) || z.min.0 >= z.max.0 || z.min.1 >= z.max.1
-        {
-            push(
-                at("deployment", 1),
-                "a deployment zone needs side 0 or 1 and min below max".into(),
-            );
-            continue;
-        }
-        zones.push(Zone {
-            side: z.side,
-            min: Pt::new(z.min.0, z.min.1),
-            max: Pt::new(z.max.0, z.max.1),
-        });
-    }
-    let objective = match &raw.objective {
-        Some(o) if pt_ok(o.at) && o.owner < 2 => Some(Objective {
-            at: Pt::new(o.at.0, o.at.1),
-            owner: o.owner,
-            taken: false,
-        }),
-        Some(_) => {
-            push(
-                at("objective", 1),
-                "the objective needs a position and an owner of 0 or 1".into(),
-            );
-            None
-        }
-        None => None,
+        None => (Pt::default(), true),
     };
-
-    if let Some(dbn) = rules.dbn() {
-        for (s, rs_side) in raw.sides.iter().enumerate() {
-            if !rs_side.army_list {
-                continue;
-            }
-            let members: Vec<&Unit> = units.iter().filter(|u| u.side == s).collect();
-            let fort: f32 = terrain
-                .features
-                .iter()
-                .filter(|f| f.fortified && rs_side.defender)
-                .map(|f| {
-                    if f.kind == FeatureKind::Town {
-                        dbn.num("fortify_bua_cost")
-                    } else {
-                        dbn.num("fortify_nlf_cost")
-                    }
-                })
-                .sum();
-            for e in validate_army(dbn, &members, &rs_side.nation.to_lowercase(), fort) {
-                push(
-                    at(&format!("\"{}\"", rs_side.name), 1),
-                    format!("army of {}: {e}", rs_side.name),
-                );
-            }
-        }
+    if undeployed && raw.deployment.iter().all(|z| z.side != u.side) {
+        ck.push(
+            pos,
+            format!(
+                "unit '{}' has no position and its side has no deployment zone",
+                u.id
+            ),
+        );
+        return None;
     }
-
-    if !errs.is_empty() {
-        return Err(errs);
+    let (w, d) = setup.size;
+    let formation = setup.formation;
+    let stands = setup.stands;
+    let base = Base::new(centre, u.facing, w, d);
+    if !undeployed && !table.holds(&base) {
+        ck.push(pos, format!("unit '{}' is (partly) off the table", u.id));
+        return None;
     }
-    let info = Info {
-        name: raw.name.clone(),
-        date: raw.date.clone(),
-        description: raw.description.clone(),
-    };
-    let scale = Scale {
-        unit: rs.measure().to_string(),
-        mm_per_unit,
-    };
-    let table = Table {
-        width: t.width,
-        height: t.height,
-    };
-    Ok(Battle::assemble(
-        raw.clone(),
-        info,
-        rules,
-        table,
-        scale,
-        terrain,
-        sides,
-        units,
-        zones,
-        objective,
-        raw.turn_limit,
-        raw.seed,
-    ))
-}
-
-/// The formation a figure unit takes when the scenario does not say.
-fn od_default_formation(
-    t: &crate::rules::ruleset::old_dessauer::Troop,
-    limbered: bool,
-) -> Formation {
-    use crate::rules::ruleset::old_dessauer::Kind;
-    match t.kind {
-        Kind::LightInfantry => Formation::Skirmish,
-        Kind::Artillery if limbered => Formation::Column,
-        _ => Formation::Line,
+    if !undeployed
+        && !rs.shares_ground(&u.troop)
+        && let Some(o) = units.iter().find(|o| {
+            !o.status.undeployed && !rs.shares_ground(&o.troop) && o.base.overlaps(&base)
+        })
+    {
+        ck.push(pos, format!("unit '{}' overlaps '{}'", u.id, o.id));
+        return None;
     }
-}
-
-/// What an Old Dessauer unit may be: stands, formation, optional rules, general's ratings.
-fn od_unit_check(
-    t: &crate::rules::ruleset::old_dessauer::Troop,
-    u: &RawUnit,
-    options: &[String],
-) -> Result<(), String> {
-    use crate::rules::ruleset::old_dessauer::Kind;
-    let need = |o: &str| -> Result<(), String> {
-        if options.iter().any(|x| x == o) {
-            Ok(())
+    Some(Unit {
+        id: UnitId(u.id.clone()),
+        name: if u.name.is_empty() {
+            u.id.clone()
         } else {
-            Err(format!("{} needs the optional rule '{o}'", t.name))
-        }
-    };
-    match t.kind {
-        Kind::LightInfantry => need("light_infantry")?,
-        Kind::RegimentalGun => {
-            need("regimental_guns")?;
-            if u.parent.is_none() {
-                return Err("a regimental gun needs its parent regiment".into());
-            }
-        }
-        Kind::General => need("generals")?,
-        _ => {}
-    }
-    if u.parent.is_some() && t.kind != Kind::RegimentalGun {
-        return Err("only regimental guns have a parent".into());
-    }
-    if (u.attached.is_some() || u.leadership.is_some() || u.command_radius.is_some())
-        && t.kind != Kind::General
-    {
-        return Err("only generals have leadership, a command radius or an attachment".into());
-    }
-    if let Some(l) = u.leadership
-        && !(0..=2).contains(&l)
-    {
-        return Err(format!("leadership is +0, +1 or +2, not {l}"));
-    }
-    if let Some(r) = u.command_radius
-        && !(r.is_finite() && (0.0..=100.0).contains(&r))
-    {
-        return Err("a command radius is 0 to 100 inches".into());
-    }
-    if let Some(st) = &u.stands {
-        if st.is_empty() || st.len() > 40 {
-            return Err("a unit has 1 to 40 stands".into());
-        }
-        if st.iter().any(|&f| f == 0 || f > t.figures_per_stand) {
-            return Err(format!(
-                "each stand of {} has 1 to {} figures",
-                t.name, t.figures_per_stand
-            ));
-        }
-    }
-    if u.limbered && t.kind != Kind::Artillery {
-        return Err("only field guns limber".into());
-    }
-    if let Some(f) = u.formation {
-        let ok = match t.kind {
-            Kind::Infantry => matches!(
-                f,
-                Formation::Line | Formation::Column | Formation::Square | Formation::Conformed
-            ),
-            Kind::Cavalry => matches!(
-                f,
-                Formation::Line | Formation::Column | Formation::Conformed
-            ),
-            Kind::Artillery => {
-                f == if u.limbered {
-                    Formation::Column
-                } else {
-                    Formation::Line
-                }
-            }
-            Kind::LightInfantry => f == Formation::Skirmish,
-            _ => f == Formation::Line,
-        };
-        if !ok {
-            return Err(format!("{} cannot be in {f:?}", t.name));
-        }
-    }
-    if u.hits > 0 {
-        return Err("give losses as figures in 'stands', not as hits".into());
-    }
-    Ok(())
+            u.name.clone()
+        },
+        side: u.side,
+        troop: u.troop.clone(),
+        class: u.class,
+        flags: u.flags.clone(),
+        base,
+        formation,
+        stands: stands.iter().map(|&figures| Stand::new(figures)).collect(),
+        division: u.division,
+        status: Status {
+            limbered: u.limbered,
+            undeployed,
+            hits: u.hits,
+            shaken: setup.shaken,
+            disordered: u.disordered,
+            ..Status::default()
+        },
+        bound: BoundState::default(),
+        extra: UnitExtra {
+            strength: stands.iter().sum(),
+            leadership: u.leadership.unwrap_or(0),
+            command_radius: u.command_radius.unwrap_or(0.0),
+            attached: u.attached.clone().map(UnitId),
+            parent: u.parent.clone().map(UnitId),
+        },
+    })
 }
+
 
 /// RON as volley reads it: optional fields may be written without `Some(...)`.
 pub fn ron_options() -> ron::Options {

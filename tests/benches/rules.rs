@@ -4,6 +4,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::Path;
+use volley::rules::ruleset::AnyRuleset;
 use volley::rules::autoplay::AutoPlayer;
 use volley::rules::command::Step;
 use volley::rules::model::{Phase, UnitId};
@@ -56,7 +57,10 @@ fn crowded() -> Battle {
 
 fn move_check(c: &mut Criterion) {
     let b = crowded();
-    let dbn = b.rules.dbn().unwrap();
+    let AnyRuleset::Db7yw(r) = &b.rules else {
+        panic!("a DB7YW battle")
+    };
+    let dbn = &r.dbn;
     let id = UnitId("u105".into());
     c.bench_function("check one move (400 units, 60 features)", |bench| {
         bench.iter(|| {
@@ -80,7 +84,10 @@ fn move_check(c: &mut Criterion) {
 
 fn line_of_sight(c: &mut Criterion) {
     let b = crowded();
-    let dbn = b.rules.dbn().unwrap();
+    let AnyRuleset::Db7yw(r) = &b.rules else {
+        panic!("a DB7YW battle")
+    };
+    let dbn = &r.dbn;
     let from = b.unit(&UnitId("u190".into())).unwrap().clone();
     let enemies: Vec<_> = b.units.iter().filter(|u| u.side == 1).cloned().collect();
     assert_eq!(enemies.len(), 200);

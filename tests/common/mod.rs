@@ -1,5 +1,5 @@
 //! Helpers shared by the integration tests: small battles written inline.
-#![allow(dead_code)]
+#![allow(dead_code, reason = "each test file uses some of these helpers")]
 
 use volley::rules::battle::Battle;
 use volley::rules::command::{Command, Event, Step};

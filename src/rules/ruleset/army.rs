@@ -2,7 +2,8 @@
 
 use super::dbn::Dbn;
 use crate::rules::battle::Battle;
-use crate::rules::model::{Class, Division, Side, Unit};
+use crate::rules::model::{Class, Division, Side, SideInfo, Unit};
+use crate::rules::terrain::{FeatureKind, Terrain};
 
 /// Points cost of one unit (commanders and baggage are free).
 pub fn unit_cost(dbn: &Dbn, u: &Unit) -> f32 {
@@ -30,6 +31,23 @@ pub fn army_cost(dbn: &Dbn, b: &Battle, side: Side) -> f32 {
         .filter(|u| u.side == side)
         .map(|u| unit_cost(dbn, u))
         .sum()
+}
+
+/// Every reason a side's army breaks the army list, counting the defender's fortifications.
+pub fn validate_side(dbn: &Dbn, units: &[&Unit], side: &SideInfo, terrain: &Terrain) -> Vec<String> {
+    let fort: f32 = terrain
+        .features
+        .iter()
+        .filter(|f| f.fortified && side.defender)
+        .map(|f| {
+            if f.kind == FeatureKind::Town {
+                dbn.num("fortify_bua_cost")
+            } else {
+                dbn.num("fortify_nlf_cost")
+            }
+        })
+        .sum();
+    validate_army(dbn, units, &side.nation, fort)
 }
 
 /// Every reason the army list is invalid; empty when it is a legal 16-point army.

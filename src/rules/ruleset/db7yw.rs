@@ -1,9 +1,17 @@
 //! DB7YW: musket movement, firing and close combat factors and results, stoic units, pursuit,
 //! breakthrough and routing troops, on the shared DBN engine.
 
-use super::dbn::{Dbn, MovePlan, TroopKind, own_active};
-use super::{Ruleset, Ruling};
+use super::common::{MovePlan, chance, factor_sum, fire_or_fight, own_active};
+use super::dbn::{Dbn, TroopKind, TroopTrait};
+use super::view::{
+    ActionGroup, Card, Choice, Deployment, Layer, Look, Mark, Measure, MoveRequest, Outlook,
+    OutlookPart, Reference, TurnWords, UnitModel,
+};
+use super::{Ruleset, Ruling, UnitSetup};
 use crate::rules::battle::Battle;
+use crate::rules::model::SideInfo;
+use crate::rules::terrain::Terrain;
+use crate::rules::scenario::RawUnit;
 use crate::rules::command::{Command, Effect, Event, Factor, RuleError, Score, Step, Verdict};
 use crate::rules::geometry::{Edge, Pt};
 use crate::rules::model::{Class, Flag, Phase, Unit, UnitId};
@@ -86,7 +94,7 @@ impl Db7yw {
     }
 
     /// The factors and exact odds of a Fire or Fight command, before any die is thrown.
-    pub fn preview(&self, b: &Battle, cmd: &Command) -> Result<Preview, RuleError> {
+    pub fn forecast(&self, b: &Battle, cmd: &Command) -> Result<Preview, RuleError> {
         let (setup, kind) = match cmd {
             Command::Fire {
                 unit,
@@ -156,7 +164,7 @@ impl Db7yw {
     }
 
     /// Checks and plans a move of one unit or a group, without changing anything.
-    pub fn check_move(
+    pub fn plan(
         &self,
         b: &Battle,
         ids: &[UnitId],
@@ -197,7 +205,9 @@ impl Db7yw {
                 )));
             }
             if d.is_artillery(u) {
-                if u.bound.limber_changed && (u.troop == "FA" || !u.status.limbered) {
+                if u.bound.limber_changed
+                    && (!d.has_trait(u, TroopTrait::QuickLimber) || !u.status.limbered)
+                {
                     return Err(RuleError::Illegal(format!(
                         "{} limbered or unlimbered this bound and cannot move",
                         u.name
@@ -277,7 +287,7 @@ impl Db7yw {
         ids: &[UnitId],
         steps: &[Step],
     ) -> Result<(), RuleError> {
-        let plan = self.check_move(b, ids, steps)?;
+        let plan = self.plan(b, ids, steps)?;
         let names: Vec<String> = ids.iter().map(|i| i.0.clone()).collect();
         self.dbn
             .spend(b, out, plan.cost, format!("move {}", names.join(", ")))?;
@@ -369,6 +379,112 @@ impl Db7yw {
         f
     }
 
+    /// Whether `friend` may give `shooter` fire support against `target`.
+    pub fn may_support(
+        &self,
+        b: &Battle,
+        shooter: &Unit,
+        friend: &Unit,
+        target: &Unit,
+    ) -> Result<(), RuleError> {
+        let d = &self.dbn;
+        if d.is_artillery(friend) && d.is_artillery(shooter) {
+            return Err(RuleError::Illegal(
+                "artillery cannot support artillery in firing".into(),
+            ));
+        }
+        d.fire_check(b, friend, target, true)
+            .map_err(|e| RuleError::Illegal(format!("{} cannot support: {e}", friend.name)))
+    }
+
+    /// The outlook of a firing or close combat: both sides' factors, the exact chance of each
+    /// result, and the choices of fire support and pursuit.
+    fn outlook(&self, b: &Battle, cmd: &Command) -> Result<Outlook, RuleError> {
+        let p = self.forecast(b, cmd)?;
+        let part = |u: &Unit, fs: &[Factor]| OutlookPart {
+            heading: u.name.clone(),
+            factors: fs.to_vec(),
+            dice: 1,
+            need: None,
+            summary: format!("= {:+} + die", factor_sum(fs)),
+        };
+        let o = p.odds;
+        let (a, bn) = (&p.setup.a.name, &p.setup.b.name);
+        let mut chances = vec![
+            chance(format!("{bn} beaten by double"), o.a_wins_by_double),
+            chance(format!("{bn} beaten"), o.a_wins),
+            chance("Draw", o.draw),
+        ];
+        if p.firing && !p.setup.mutual {
+            chances.push(chance(
+                format!("No effect ({a} outscored)"),
+                o.b_wins + o.b_wins_by_double,
+            ));
+        } else {
+            chances.push(chance(format!("{a} beaten"), o.b_wins));
+            chances.push(chance(format!("{a} beaten by double"), o.b_wins_by_double));
+        }
+        Ok(Outlook {
+            parts: vec![
+                part(&p.setup.a, &p.setup.a_factors),
+                part(&p.setup.b, &p.setup.b_factors),
+            ],
+            opposed: true,
+            chances,
+            choices: self.choices(b, cmd, &p.setup),
+        })
+    }
+
+    /// Fire support by friends that could also fire at the target; pursuit after a win.
+    fn choices(&self, b: &Battle, cmd: &Command, setup: &Setup) -> Vec<Choice> {
+        match cmd {
+            Command::Fire {
+                unit,
+                target,
+                support,
+            } => b
+                .alive()
+                .filter(|f| f.side == b.active && f.id != *unit && !f.bound.fired)
+                .filter(|f| self.may_support(b, &setup.a, f, &setup.b).is_ok())
+                .map(|f| {
+                    let on = support.contains(&f.id);
+                    let mut s = support.clone();
+                    if on {
+                        s.retain(|x| x != &f.id);
+                    } else {
+                        s.push(f.id.clone());
+                    }
+                    Choice {
+                        label: format!("{} supports (counts as having fired)", f.name),
+                        on,
+                        flipped: Command::Fire {
+                            unit: unit.clone(),
+                            target: target.clone(),
+                            support: s,
+                        },
+                    }
+                })
+                .collect(),
+            Command::Fight {
+                unit,
+                target,
+                pursue,
+            } => {
+                let on = pursue.unwrap_or(true);
+                vec![Choice {
+                    label: "Pursue if victorious (Heavy Cavalry always do, artillery never)".into(),
+                    on,
+                    flipped: Command::Fight {
+                        unit: unit.clone(),
+                        target: target.clone(),
+                        pursue: Some(!on),
+                    },
+                }]
+            }
+            _ => Vec::new(),
+        }
+    }
+
     /// Friends of `target` that could fire at `shooter` (each gives the shooter -1).
     fn defensive_support(&self, b: &Battle, shooter: &Unit, target: &Unit) -> Vec<UnitId> {
         let d = &self.dbn;
@@ -451,13 +567,7 @@ impl Db7yw {
                     what: "fired".into(),
                 });
             }
-            if d.is_artillery(su) && d.is_artillery(&shooter) {
-                return Err(RuleError::Illegal(
-                    "artillery cannot support artillery in firing".into(),
-                ));
-            }
-            d.fire_check(b, su, &target, true)
-                .map_err(|e| RuleError::Illegal(format!("{} cannot support: {e}", su.name)))?;
+            self.may_support(b, &shooter, su, &target)?;
         }
         let responding = d.fire_check(b, &target, &shooter, true).is_ok();
         let mutual = responding && d.is_artillery(&shooter) && d.is_artillery(&target);
@@ -1020,19 +1130,17 @@ impl Ruleset for Db7yw {
     fn name(&self) -> &str {
         &self.dbn.data.name
     }
-    fn measure(&self) -> &str {
-        &self.dbn.data.unit
+    fn measure(&self) -> Measure {
+        self.dbn.data.unit
+    }
+    fn unit_model(&self) -> UnitModel {
+        UnitModel::SingleBase
     }
     fn default_mm_per_unit(&self) -> f32 {
         25.4 / self.dbn.data.paces_per_inch
     }
     fn base_size(&self, troop: &str) -> Option<(f32, f32)> {
         self.dbn.troop(troop).map(|t| t.base)
-    }
-    fn limbers(&self, troop: &str) -> bool {
-        self.dbn
-            .troop(troop)
-            .is_some_and(|t| t.kind == TroopKind::Artillery)
     }
     fn troop_codes(&self) -> Vec<String> {
         self.dbn
@@ -1042,8 +1150,20 @@ impl Ruleset for Db7yw {
             .map(|t| t.code.clone())
             .collect()
     }
+    fn prepare_unit(&self, u: &RawUnit) -> Result<UnitSetup, String> {
+        self.dbn.prepare_unit(self.id(), u)
+    }
+    fn validate_army(&self, units: &[&Unit], side: &SideInfo, terrain: &Terrain) -> Vec<String> {
+        super::army::validate_side(&self.dbn, units, side, terrain)
+    }
     fn first_phase(&self, units: &[Unit]) -> Phase {
         Dbn::first_phase(units)
+    }
+    fn phases(&self) -> Vec<Phase> {
+        Dbn::BOUND.to_vec()
+    }
+    fn turn_words(&self, b: &Battle) -> TurnWords {
+        self.dbn.turn_words(b)
     }
     fn execute(
         &self,
@@ -1099,6 +1219,53 @@ impl Ruleset for Db7yw {
     fn after_command(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
         self.dbn.check_break(b, out);
         Ok(())
+    }
+    fn check_move(&self, b: &Battle, req: &MoveRequest) -> Result<MovePlan, RuleError> {
+        if req.stand.is_some() {
+            return Err(RuleError::Illegal(
+                "DB7YW units are single elements: no stand moves alone".into(),
+            ));
+        }
+        if req.units.is_empty() {
+            return Err(RuleError::Illegal("a move needs a unit".into()));
+        }
+        if req.units.len() > 1 {
+            check_group_contact(b, &req.units)?;
+        }
+        self.plan(b, &req.units, &req.steps)
+    }
+    fn may_move(&self, b: &Battle, u: &Unit) -> bool {
+        self.dbn.may_move(b, u)
+    }
+    fn plan_note(&self, plan: &MovePlan) -> Option<String> {
+        Some(format!("{} command point(s)", plan.cost))
+    }
+    fn target_command(&self, b: &Battle, own: &UnitId, enemy: &UnitId) -> Option<Command> {
+        fire_or_fight(b, own, enemy)
+    }
+    fn preview(&self, b: &Battle, cmd: &Command) -> Result<Outlook, RuleError> {
+        self.outlook(b, cmd)
+    }
+    fn unit_card(&self, b: &Battle, u: &Unit) -> Card {
+        self.dbn.card(b, u)
+    }
+    fn actions(&self, b: &Battle, u: &Unit) -> Vec<ActionGroup> {
+        self.dbn.actions(b, u)
+    }
+    fn deployment(&self, b: &Battle) -> Option<Deployment> {
+        self.dbn.deployment_view(b)
+    }
+    fn overlays(&self, b: &Battle, selected: Option<&Unit>, layers: &[Layer]) -> Vec<Mark> {
+        self.dbn.overlays(b, selected, layers)
+    }
+    fn look(&self, _b: &Battle, u: &Unit) -> Look {
+        self.dbn.look(u)
+    }
+    fn reference(&self) -> Reference {
+        self.dbn.reference()
+    }
+    fn standing(&self, b: &Battle) -> Vec<String> {
+        self.dbn.standing(b)
     }
     fn rulings(&self) -> &[Ruling] {
         &self.dbn.data.rulings

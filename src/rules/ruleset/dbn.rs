@@ -2,6 +2,7 @@
 //! measured moves with going and threat zones, eligibility to fire, line of sight, contact,
 //! recoil, flight and pursuit, and the army break.
 
+use super::common::{FactorDef, Going, MovePlan, Motion, Number, conform, factor_in, number, own_active, require_numbers, step_motion, sweep_to_contact};
 use super::{ResultRow, Ruling};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError, Step};
@@ -23,6 +24,17 @@ pub enum TroopKind {
     Baggage,
 }
 
+/// What a troop type does beyond its kind, for the rules that ask.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TroopTrait {
+    /// The commander-in-chief: its loss weighs more towards the army's break.
+    CommanderInChief,
+    /// Its presence adds to the side's command roll (Irregular Cavalry's CAP bonus).
+    CommandBonus,
+    /// Artillery that may move or fire in a bound it limbered or unlimbered (galloper, horse).
+    QuickLimber,
+}
+
 /// One row of the troop table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Troop {
@@ -41,23 +53,8 @@ pub struct Troop {
     /// Frontage and depth, mm.
     pub base: (f32, f32),
     pub source: String,
-}
-
-/// A tactical factor with its value and source.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct FactorDef {
-    pub key: String,
-    pub name: String,
-    pub value: i32,
-    pub source: String,
-}
-
-/// A rules number with its source.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Number {
-    pub key: String,
-    pub value: f32,
-    pub source: String,
+    #[serde(default)]
+    pub traits: Vec<TroopTrait>,
 }
 
 /// A composition line of the army list: how many of these types.
@@ -104,7 +101,7 @@ pub struct DbnData {
     pub id: String,
     pub name: String,
     pub seed: String,
-    pub unit: String,
+    pub unit: super::view::Measure,
     pub paces_per_inch: f32,
     pub troops: Vec<Troop>,
     pub firing_factors: Vec<FactorDef>,
@@ -151,105 +148,6 @@ pub const REQUIRED_NUMBERS: &[&str] = &[
     "los_enemies_block",
     "los_clearance",
 ];
-
-/// The going a move or a unit is in.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Going {
-    pub bad: bool,
-    /// The features that made it bad, by name.
-    pub why: Vec<String>,
-    /// The whole move stayed on a road.
-    pub road: bool,
-}
-
-impl Going {
-    pub fn describe(&self) -> String {
-        if self.bad {
-            format!("bad going ({})", self.why.join(", "))
-        } else if self.road {
-            "road".to_string()
-        } else {
-            "good going".to_string()
-        }
-    }
-}
-
-/// A checked move: where each unit ends, how far it went and against what allowance.
-#[derive(Clone, Debug, PartialEq)]
-pub struct MovePlan {
-    /// Each moving unit and its final base.
-    pub ends: Vec<(UnitId, Base)>,
-    /// The start bases, for the log.
-    pub starts: Vec<(UnitId, Base)>,
-    /// The furthest any corner travelled, in the ruleset's units.
-    pub distance: f32,
-    pub allowance: f32,
-    pub going: Going,
-    /// The enemy the (lead) unit contacts, the conformed base it takes, and the contact made
-    /// before conforming.
-    pub contact: Option<(UnitId, Base, Contact)>,
-    pub cost: i32,
-}
-
-/// A rigid motion: rotate `deg` about `pivot`, then shift.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Motion {
-    pub(crate) pivot: Pt,
-    pub(crate) deg: f32,
-    pub(crate) shift: Pt,
-    /// Each base turns about its own centre (about face of a group).
-    pub(crate) own_centre: bool,
-}
-
-impl Motion {
-    pub(crate) fn apply(&self, b: &Base, t: f32) -> Base {
-        let mut out = if self.own_centre {
-            b.rotated_about(b.centre, self.deg * t)
-        } else {
-            b.rotated_about(self.pivot, self.deg * t)
-        };
-        out.centre = out.centre.plus(self.shift.scale(t));
-        out
-    }
-    /// Distance travelled by a point under the motion.
-    pub(crate) fn travel(&self, p: Pt, centre: Pt) -> f32 {
-        let pivot = if self.own_centre { centre } else { self.pivot };
-        let arc = self.deg.abs().to_radians() * p.dist(pivot);
-        arc + self.shift.len()
-    }
-}
-
-/// A rules number's value (0 when absent: loading refuses data lacking a required one).
-pub fn number(list: &[Number], key: &str) -> f32 {
-    list.iter()
-        .find(|n| n.key == key)
-        .map(|n| n.value)
-        .unwrap_or(0.0)
-}
-
-/// Refuses ruleset data lacking any of the `required` numbers.
-pub fn require_numbers(list: &[Number], required: &[&str]) -> Result<(), String> {
-    match required.iter().find(|k| !list.iter().any(|n| n.key == **k)) {
-        Some(k) => Err(format!("ruleset data lacks the number '{k}'")),
-        None => Ok(()),
-    }
-}
-
-/// A factor of a data list as a roll factor with its source.
-pub fn factor_in(list: &[FactorDef], key: &str) -> Factor {
-    match list.iter().find(|f| f.key == key) {
-        Some(f) => Factor {
-            name: f.name.clone(),
-            value: f.value,
-            source: f.source.clone(),
-        },
-        None => Factor {
-            name: key.to_string(),
-            value: 0,
-            source: "missing from data".to_string(),
-        },
-    }
-}
 
 /// The DBN-family engine with its data.
 #[derive(Clone, Debug)]
@@ -305,6 +203,11 @@ impl Dbn {
         self.kind(u) == TroopKind::Commander
     }
 
+    /// The unit's type has this trait.
+    pub fn has_trait(&self, u: &Unit, t: TroopTrait) -> bool {
+        self.troop_of(u).traits.contains(&t)
+    }
+
     pub fn is_skirmisher(&self, u: &Unit) -> bool {
         self.troop_of(u).skirmisher
     }
@@ -340,7 +243,10 @@ impl Dbn {
             dice.push(b.d6()?);
         }
         let mut factors = Vec::new();
-        if b.alive().any(|u| u.side == side && u.troop == "IC") {
+        if b
+            .alive()
+            .any(|u| u.side == side && self.has_trait(u, TroopTrait::CommandBonus))
+        {
             factors.push(Factor {
                 name: "Irregular Cavalry CAP bonus".into(),
                 value: self.num("ic_cap_bonus") as i32,
@@ -456,10 +362,12 @@ impl Dbn {
             .iter()
             .filter(|u| u.side == side && u.status.removed)
         {
-            l += match u.troop.as_str() {
-                "CinC" => self.num("cinc_weight"),
-                "Bg" => self.num("baggage_weight"),
-                _ => 1.0,
+            l += if self.has_trait(u, TroopTrait::CommanderInChief) {
+                self.num("cinc_weight")
+            } else if self.kind(u) == TroopKind::Baggage {
+                self.num("baggage_weight")
+            } else {
+                1.0
             };
         }
         if let Some(o) = &b.objective
@@ -618,6 +526,124 @@ impl Dbn {
         step_motion(b, frame, step)
     }
 
+    /// Threat zones of enemies not in close combat: a move may not enter one, but to advance
+    /// straight towards the unit, to contact it, or (from inside) to go directly away.
+    fn check_threat_zones(
+        &self,
+        b: &Battle,
+        units: &[Unit],
+        steps: &[Step],
+        samples: &[Vec<Base>],
+        contact: Option<&UnitId>,
+    ) -> Result<(), RuleError> {
+        let tz_depth = self.num("threat_zone_depth_bw");
+        for e in b.alive().filter(|e| e.side != units[0].side) {
+            if self.in_close_combat(b, e) || matches!(self.kind(e), TroopKind::Commander | TroopKind::Baggage) {
+                continue;
+            }
+            let tz = e.base.threat_zone(e.base.width * tz_depth);
+            for (i, s) in samples.iter().enumerate() {
+                let started_in = tz.overlaps(&s[0]);
+                let entered = s.iter().any(|x| tz.overlaps(x));
+                let contacts_it = contact == Some(&e.id);
+                if !entered || contacts_it {
+                    continue;
+                }
+                // A straight advance towards the unit exerting the zone is allowed (DB7YW Muskets
+                // fire and charge at 100 paces, inside a one-base-width zone).
+                let towards = matches!(steps, [Step::Advance(_)])
+                    && s[0].in_arc(&e.base, self.num("arc_half_angle"));
+                if towards {
+                    continue;
+                }
+                if started_in {
+                    let away = steps.iter().all(|st| matches!(st, Step::Backstep(_))) || {
+                        let d0 = s[0].distance(&e.base);
+                        s.windows(2)
+                            .all(|w| w[1].distance(&e.base) >= w[0].distance(&e.base) - 0.01)
+                            && s.last().is_some_and(|l| l.distance(&e.base) > d0)
+                    };
+                    if !away {
+                        return Err(RuleError::Illegal(format!(
+                            "{} is in the threat zone of {}: it may only advance towards it, move into contact or move directly away",
+                            units[i].name, e.name
+                        )));
+                    }
+                } else {
+                    return Err(RuleError::Illegal(format!(
+                        "{} enters the threat zone of {}",
+                        units[i].name, e.name
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The going over every sampled position of a move; refused off the table or across a
+    /// river but by a bridge.
+    fn going_of(&self, b: &Battle, units: &[Unit], samples: &[Vec<Base>]) -> Result<Going, RuleError> {
+        let mut why = Vec::new();
+        let mut road = true;
+        for (i, s) in samples.iter().enumerate() {
+            for base in s {
+                why.extend(self.bad_going_at(b, base));
+                if !b.terrain.on_road(base.centre) {
+                    road = false;
+                }
+                if !b.table.holds(base) {
+                    return Err(RuleError::Illegal(format!(
+                        "{} would leave the table",
+                        units[i].name
+                    )));
+                }
+                for river in b.terrain.touching(base, &[FeatureKind::River]) {
+                    if !b.terrain.on_bridge(base) {
+                        return Err(RuleError::Illegal(format!(
+                            "{} cannot cross {} except by a bridge",
+                            units[i].name, river.name
+                        )));
+                    }
+                }
+            }
+        }
+        why.sort();
+        why.dedup();
+        let going = Going {
+            bad: !why.is_empty(),
+            road: road && why.is_empty(),
+            why,
+        };
+        Ok(going)
+    }
+
+    /// The allowance of a group in this going: its slowest member's.
+    fn allowance_of(&self, units: &[Unit], going: &Going) -> Result<f32, RuleError> {
+        let mut allowance = f32::INFINITY;
+        for u in units {
+            let t = self.troop_of(u);
+            let rate = if going.bad {
+                t.bg
+            } else if going.road {
+                t.road
+            } else {
+                t.gg
+            };
+            let Some(rate) = rate else {
+                return Err(RuleError::Illegal(format!(
+                    "{} cannot enter {}",
+                    t.name,
+                    going.describe()
+                )));
+            };
+            allowance = allowance.min(rate);
+        }
+        if allowance <= 0.0 {
+            return Err(RuleError::Illegal(format!("{} cannot move", units[0].name)));
+        }
+        Ok(allowance)
+    }
+
     /// Computes a move of one unit or a group: final bases, distance by the furthest corner,
     /// going and allowance, collisions, table edge, rivers, threat zones and contact.
     /// Nothing changes: the caller applies the plan.
@@ -729,69 +755,15 @@ impl Dbn {
             + b.scale.to_mm(half_speed);
         let distance = b.scale.from_mm(distance_mm);
 
-        // Going over every sampled position.
-        let mut why = Vec::new();
-        let mut road = true;
-        for (i, s) in samples.iter().enumerate() {
-            for base in s {
-                why.extend(self.bad_going_at(b, base));
-                if !b.terrain.on_road(base.centre) {
-                    road = false;
-                }
-                if !b.table.holds(base) {
-                    return Err(RuleError::Illegal(format!(
-                        "{} would leave the table",
-                        units[i].name
-                    )));
-                }
-                for river in b.terrain.touching(base, &[FeatureKind::River]) {
-                    if !b.terrain.on_bridge(base) {
-                        return Err(RuleError::Illegal(format!(
-                            "{} cannot cross {} except by a bridge",
-                            units[i].name, river.name
-                        )));
-                    }
-                }
-            }
-        }
-        why.sort();
-        why.dedup();
-        let going = Going {
-            bad: !why.is_empty(),
-            road: road && why.is_empty(),
-            why,
-        };
-
-        // Allowance: the slowest member of the group.
-        let mut allowance = f32::INFINITY;
-        for u in &units {
-            let t = self.troop_of(u);
-            let rate = if going.bad {
-                t.bg
-            } else if going.road {
-                t.road
-            } else {
-                t.gg
-            };
-            let Some(rate) = rate else {
-                return Err(RuleError::Illegal(format!(
-                    "{} cannot enter {}",
-                    t.name,
-                    going.describe()
-                )));
-            };
-            allowance = allowance.min(rate);
-        }
-        if allowance <= 0.0 {
-            return Err(RuleError::Illegal(format!("{} cannot move", lead.name)));
-        }
+        let going = self.going_of(b, &units, &samples)?;
+        let allowance = self.allowance_of(&units, &going)?;
         if measured && distance > allowance + 0.5 {
             return Err(RuleError::TooFar {
                 unit: lead.id.clone(),
                 name: lead.name.clone(),
                 distance,
                 allowance,
-                units: b.scale.unit.clone(),
+                units: b.scale.unit.to_string(),
             });
         }
 
@@ -861,48 +833,7 @@ impl Dbn {
             }
         }
 
-        // Threat zones of enemies not in close combat.
-        let tz_depth = self.num("threat_zone_depth_bw");
-        for e in b.alive().filter(|e| e.side != lead.side) {
-            if self.in_close_combat(b, e) || self.is_commander(e) || e.troop == "Bg" {
-                continue;
-            }
-            let tz = e.base.threat_zone(e.base.width * tz_depth);
-            for (i, s) in samples.iter().enumerate() {
-                let started_in = tz.overlaps(&s[0]);
-                let entered = s.iter().any(|x| tz.overlaps(x));
-                let contacts_it = contact.as_ref().is_some_and(|(t, _, _)| t == &e.id);
-                if !entered || contacts_it {
-                    continue;
-                }
-                // A straight advance towards the unit exerting the zone is allowed (DB7YW Muskets
-                // fire and charge at 100 paces, inside a one-base-width zone).
-                let towards = matches!(steps, [Step::Advance(_)])
-                    && s[0].in_arc(&e.base, self.num("arc_half_angle"));
-                if towards {
-                    continue;
-                }
-                if started_in {
-                    let away = steps.iter().all(|st| matches!(st, Step::Backstep(_))) || {
-                        let d0 = s[0].distance(&e.base);
-                        s.windows(2)
-                            .all(|w| w[1].distance(&e.base) >= w[0].distance(&e.base) - 0.01)
-                            && s.last().is_some_and(|l| l.distance(&e.base) > d0)
-                    };
-                    if !away {
-                        return Err(RuleError::Illegal(format!(
-                            "{} is in the threat zone of {}: it may only advance towards it, move into contact or move directly away",
-                            units[i].name, e.name
-                        )));
-                    }
-                } else {
-                    return Err(RuleError::Illegal(format!(
-                        "{} enters the threat zone of {}",
-                        units[i].name, e.name
-                    )));
-                }
-            }
-        }
+        self.check_threat_zones(b, &units, steps, &samples, contact.as_ref().map(|c| &c.0))?;
 
         let starts = units.iter().map(|u| (u.id.clone(), u.base)).collect();
         let mut ends: Vec<(UnitId, Base)> = units.iter().map(|u| u.id.clone()).zip(bases).collect();
@@ -1006,7 +937,7 @@ impl Dbn {
     pub fn combat_supporters(&self, b: &Battle, u: &Unit, enemy: &Unit) -> Vec<UnitId> {
         b.alive()
             .filter(|f| {
-                f.side == u.side && f.id != u.id && !self.is_commander(f) && f.troop != "Bg"
+                f.side == u.side && f.id != u.id && !matches!(self.kind(f), TroopKind::Commander | TroopKind::Baggage)
             })
             .filter(|f| norm_deg(f.base.facing - u.base.facing).abs() < 1.0)
             .filter(|f| {
@@ -1061,7 +992,7 @@ impl Dbn {
             if shooter.status.limbered {
                 return Err(format!("{} is limbered", shooter.name));
             }
-            let ga_like = shooter.troop != "FA";
+            let ga_like = self.has_trait(shooter, TroopTrait::QuickLimber);
             if shooter.bound.limber_changed && !ga_like {
                 return Err(format!(
                     "{} limbered or unlimbered this bound",
@@ -1152,7 +1083,7 @@ impl Dbn {
         ))
     }
 
-    #[allow(clippy::too_many_arguments)]
+    #[expect(clippy::too_many_arguments, reason = "both units, the line and its ends, the level and the visibility in woods")]
     fn line_blocker(
         &self,
         b: &Battle,
@@ -1770,20 +1701,6 @@ fn edge_len(b: &Base, e: Edge) -> f32 {
     if e.is_flank() { b.depth } else { b.width }
 }
 
-/// Refuses units of the wrong side or off the table.
-pub fn own_active(b: &Battle, u: &Unit) -> Result<(), RuleError> {
-    if !u.alive() {
-        return Err(RuleError::Illegal(format!(
-            "{} is no longer on the table",
-            u.name
-        )));
-    }
-    if u.side != b.active {
-        return Err(RuleError::NotYourUnit(u.id.clone()));
-    }
-    Ok(())
-}
-
 /// The oriented box around a group facing one way: its front line and frontage.
 fn group_frame(units: &[Unit]) -> Base {
     let lead = units[0].base;
@@ -1811,164 +1728,3 @@ fn group_frame(units: &[Unit]) -> Base {
     }
 }
 
-/// How far `mover` must go straight ahead for its front edge to meet `target` (None if it never
-/// does). Uses parry's shape cast.
-pub fn sweep_to_contact(mover: &Base, target: &Base) -> Option<f32> {
-    let vel = mover.forward().v();
-    let hit = query::cast_shapes(
-        &mover.pose(),
-        vel,
-        &mover.cuboid(),
-        &target.pose(),
-        parry2d::math::Vector::ZERO,
-        &target.cuboid(),
-        ShapeCastOptions::with_max_time_of_impact(1.0e5),
-    )
-    .ok()??;
-    let d = hit.time_of_impact;
-    let moved = Base {
-        centre: mover.centre.plus(mover.forward().scale(d)),
-        ..*mover
-    };
-    // Touching only at a corner is not a legal contact.
-    target
-        .touched_by(&moved)
-        .filter(|c| c.own_edge == Edge::Front)
-        .map(|_| d)
-}
-
-/// The conforming position: the mover's front edge flush against the touched edge of the
-/// target, lined up with it (front to front centred; flank contact front corners level).
-pub fn conform(mover: &Base, target: &Base, c: Contact) -> Base {
-    let n = target.normal(c.edge);
-    let facing = norm_facing(
-        target.facing
-            + match c.edge {
-                Edge::Front => 180.0,
-                Edge::Right => 270.0,
-                Edge::Rear => 0.0,
-                Edge::Left => 90.0,
-            },
-    );
-    let (a, e) = target.edge(c.edge);
-    let mid = a.lerp(e, 0.5);
-    let along = match c.edge {
-        Edge::Front | Edge::Rear => {
-            // Slide along the edge to line up centres.
-            0.0
-        }
-        Edge::Right | Edge::Left => {
-            // Front corners level: the mover's side edge continues the target's front edge.
-            let half_len = target.depth / 2.0;
-            half_len - mover.width / 2.0
-        }
-    };
-    let dir_to_front = target.forward();
-    let centre = mid
-        .plus(n.scale(mover.depth / 2.0))
-        .plus(dir_to_front.scale(if c.edge.is_flank() { along } else { 0.0 }));
-    Base {
-        centre,
-        facing,
-        width: mover.width,
-        depth: mover.depth,
-    }
-}
-
-/// The rigid motion of one step of a move, in the frame of `frame`.
-pub(crate) fn step_motion(b: &Battle, frame: &Base, step: &Step) -> Result<Motion, RuleError> {
-    let s = |v: f32| b.scale.to_mm(v);
-
-    let none = Motion {
-        pivot: frame.centre,
-        deg: 0.0,
-        shift: Pt::default(),
-        own_centre: false,
-    };
-    let bad = |what: &str| {
-        RuleError::Illegal(format!("a {what} must be a finite, non-negative distance"))
-    };
-    Ok(match *step {
-        Step::Advance(d) => {
-            if !(d.is_finite() && d >= 0.0) {
-                return Err(bad("advance"));
-            }
-            Motion {
-                shift: frame.forward().scale(s(d)),
-                ..none
-            }
-        }
-        Step::Backstep(d) => {
-            if !(d.is_finite() && d >= 0.0) {
-                return Err(bad("backstep"));
-            }
-            Motion {
-                shift: frame.forward().scale(-s(d)),
-                ..none
-            }
-        }
-        Step::Sidestep(d) => {
-            if !d.is_finite() {
-                return Err(bad("sidestep"));
-            }
-            Motion {
-                shift: frame.right().scale(s(d)),
-                ..none
-            }
-        }
-        Step::Oblique { forward, right } => {
-            if !(forward.is_finite() && right.is_finite()) {
-                return Err(bad("oblique move"));
-            }
-            Motion {
-                shift: frame
-                    .forward()
-                    .scale(s(forward))
-                    .plus(frame.right().scale(s(right))),
-                ..none
-            }
-        }
-        Step::Wheel { corner, degrees } => {
-            if !(degrees.is_finite() && (0.0..=180.0).contains(&degrees)) {
-                return Err(RuleError::Illegal(
-                    "a wheel must be between 0 and 180 degrees".into(),
-                ));
-            }
-            match corner {
-                Corner::Left => Motion {
-                    pivot: frame.front_left(),
-                    deg: -degrees,
-                    ..none
-                },
-                Corner::Right => Motion {
-                    pivot: frame.front_right(),
-                    deg: degrees,
-                    ..none
-                },
-            }
-        }
-        Step::Pivot(deg) => {
-            if !(deg.is_finite() && deg.abs() <= 360.0) {
-                return Err(RuleError::Illegal(
-                    "a pivot must be between -360 and 360 degrees".into(),
-                ));
-            }
-            Motion {
-                pivot: frame.centre,
-                deg,
-                ..none
-            }
-        }
-        Step::AboutFace => Motion {
-            pivot: frame.centre,
-            deg: 180.0,
-            own_centre: true,
-            ..none
-        },
-        Step::ToContact(_) => {
-            return Err(RuleError::Illegal(
-                "a move into contact must be the last step".into(),
-            ));
-        }
-    })
-}

@@ -1,13 +1,24 @@
 //! Rulesets: one trait, one enum for runtime choice, one module per ruleset (DBN family shared).
 
 pub mod army;
+pub mod common;
 pub mod db7yw;
 pub mod dbn;
+mod dbn_view;
 pub mod old_dessauer;
+pub mod view;
+
+pub use common::{Going, MovePlan};
+pub use view::{
+    Action, ActionGroup, Card, Chance, Choice, Deployment, Ink, Layer, Look, Mark, Measure,
+    MoveRequest, Outlook, OutlookPart, RefRow, RefSection, Reference, Roll, TurnWords, UnitModel,
+};
 
 use super::battle::Battle;
 use super::command::{Command, Event, RuleError};
-use super::model::{Phase, Unit};
+use super::model::{Class, Formation, Phase, Side, SideInfo, Unit, UnitId};
+use super::terrain::Terrain;
+use super::scenario::RawUnit;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -29,39 +40,74 @@ pub struct ResultRow {
     pub source: String,
 }
 
-/// What every ruleset does.
+/// A unit as the scenario leaves it to the ruleset: its footprint, formation, stands and state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UnitSetup {
+    /// Frontage and depth in mm.
+    pub size: (f32, f32),
+    pub formation: Formation,
+    /// Figures in each stand (empty for single-base units).
+    pub stands: Vec<u32>,
+    pub shaken: bool,
+}
+
+/// What every ruleset does: the whole of what the window, the command line, the log and the
+/// players may know of it.
 pub trait Ruleset {
+    // ----- identity and the table -------------------------------------------------------
+
     /// Short id used in scenarios ("db7yw").
     fn id(&self) -> &str;
     fn name(&self) -> &str;
-    /// "paces" or "inches".
-    fn measure(&self) -> &str;
+    fn measure(&self) -> Measure;
+    fn unit_model(&self) -> UnitModel;
     /// Millimetres per measuring unit when the scenario does not say.
     fn default_mm_per_unit(&self) -> f32;
+    /// Millimetres per unit for a scenario's `paces_per_inch`, or why it does not apply.
+    fn mm_per_unit(&self, paces_per_inch: Option<f32>) -> Result<f32, String> {
+        match paces_per_inch {
+            None => Ok(self.default_mm_per_unit()),
+            Some(_) if self.measure() != Measure::Paces => Err(format!(
+                "{} measures in {}: paces_per_inch does not apply",
+                self.id(),
+                self.measure()
+            )),
+            Some(p) if p.is_finite() && p > 0.0 && p <= 10_000.0 => Ok(25.4 / p),
+            Some(_) => Err("paces_per_inch must be a positive number up to 10000".into()),
+        }
+    }
+
+    // ----- units and armies -------------------------------------------------------------
+
     /// Frontage and depth (mm) of a unit of this troop type, or None if the type is unknown.
     fn base_size(&self, troop: &str) -> Option<(f32, f32)>;
     /// Troop codes this ruleset knows.
     fn troop_codes(&self) -> Vec<String>;
-    /// Guns that may start the game limbered.
-    fn limbers(&self, troop: &str) -> bool;
     /// Units small enough to share ground with others (generals, regimental guns).
     fn shares_ground(&self, troop: &str) -> bool {
         let _ = troop;
         false
     }
-    /// Footprint (mm) of a unit of `stands` stands in a formation (figure rulesets); single-base
-    /// rulesets answer with the base.
-    fn unit_size(
-        &self,
-        troop: &str,
-        formation: crate::rules::model::Formation,
-        stands: usize,
-    ) -> Option<(f32, f32)> {
-        let _ = (formation, stands);
-        self.base_size(troop)
+    /// Checks a scenario's unit of a known troop type and fills in what the scenario left out.
+    fn prepare_unit(&self, u: &RawUnit) -> Result<UnitSetup, String>;
+    /// An army checked against the ruleset's army list: each problem in words.
+    fn validate_army(&self, units: &[&Unit], side: &SideInfo, terrain: &Terrain) -> Vec<String> {
+        let _ = (units, side, terrain);
+        Vec::new()
     }
+    /// The name of a quality class in this ruleset's words.
+    fn class_name(&self, class: Class) -> String {
+        format!("{class:?}")
+    }
+
+    // ----- the turn ---------------------------------------------------------------------
+
     /// The phase a new battle starts in.
     fn first_phase(&self, units: &[Unit]) -> Phase;
+    /// The phases of a turn, in order.
+    fn phases(&self) -> Vec<Phase>;
+    /// The turn bar's words now.
+    fn turn_words(&self, b: &Battle) -> TurnWords;
     /// Resolves a command, emitting events through `battle.emit`.
     fn execute(
         &self,
@@ -71,6 +117,77 @@ pub trait Ruleset {
     ) -> Result<(), RuleError>;
     /// Checks that follow every command: army break, objectives, turn limit.
     fn after_command(&self, battle: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError>;
+
+    // ----- moving -----------------------------------------------------------------------
+
+    /// Checks a move of a unit, a group or one stand without making it (the window calls this
+    /// every frame of a drag).
+    fn check_move(&self, b: &Battle, req: &MoveRequest) -> Result<MovePlan, RuleError>;
+    /// The unit may start a move now (by drag).
+    fn may_move(&self, b: &Battle, u: &Unit) -> bool;
+    /// The unit's stands may move one by one (Ctrl+drag).
+    fn loose_stands(&self, b: &Battle, u: &Unit) -> bool {
+        let _ = (b, u);
+        false
+    }
+    /// A word on a checked move beyond distance and going ("1 command point").
+    fn plan_note(&self, plan: &MovePlan) -> Option<String> {
+        let _ = plan;
+        None
+    }
+
+    // ----- rolls ------------------------------------------------------------------------
+
+    /// The command a click on an enemy gives now, if any.
+    fn target_command(&self, b: &Battle, own: &UnitId, enemy: &UnitId) -> Option<Command>;
+    /// Factors, dice and exact odds of a command that rolls, before the dice.
+    fn preview(&self, b: &Battle, cmd: &Command) -> Result<Outlook, RuleError>;
+
+    // ----- what the window shows ----------------------------------------------------------
+
+    fn unit_card(&self, b: &Battle, u: &Unit) -> Card;
+    /// The buttons the unit has now.
+    fn actions(&self, b: &Battle, u: &Unit) -> Vec<ActionGroup>;
+    /// The formal deployment step now under way, if any.
+    fn deployment(&self, b: &Battle) -> Option<Deployment> {
+        let _ = b;
+        None
+    }
+    /// Overlays of these layers: zones of the side not moving, and for the selected unit its
+    /// arcs, sight, reach and eligible targets.
+    fn overlays(&self, b: &Battle, selected: Option<&Unit>, layers: &[Layer]) -> Vec<Mark>;
+    /// How a unit is drawn beyond its base.
+    fn look(&self, b: &Battle, u: &Unit) -> Look;
+    fn reference(&self) -> Reference;
+    /// Lines for the game-over screen (losses against strength).
+    fn standing(&self, b: &Battle) -> Vec<String> {
+        let _ = b;
+        Vec::new()
+    }
+    /// The ruleset's own words for an event, where the common ones do not fit.
+    fn words(&self, b: &Battle, e: &Event) -> Option<String> {
+        let _ = (b, e);
+        None
+    }
+
+    // ----- optional rules -----------------------------------------------------------------
+
+    /// The optional rules a game may switch on: key and name.
+    fn optional_rules(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+    /// The optional rules in use.
+    fn options(&self) -> &[String] {
+        &[]
+    }
+    /// Switches on these optional rules (and off all others).
+    fn set_options(&mut self, options: &[String]) -> Result<(), String> {
+        if options.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("{} has no optional rules", self.id()))
+        }
+    }
     fn rulings(&self) -> &[Ruling];
 }
 
@@ -104,36 +221,18 @@ impl AnyRuleset {
 
     /// Switches on a scenario's optional rules.
     pub fn with_options(self, options: &[String]) -> Result<Self, String> {
-        if options.is_empty() {
+        fn set<R: Ruleset + Clone>(r: Arc<R>, options: &[String]) -> Result<Arc<R>, String> {
+            let mut r = r.as_ref().clone();
+            r.set_options(options)?;
+            Ok(Arc::new(r))
+        }
+        if options == self.get().options() {
             return Ok(self);
         }
-        match self {
-            AnyRuleset::OldDessauer(r) => Ok(AnyRuleset::OldDessauer(Arc::new(
-                r.as_ref().clone().with_options(options)?,
-            ))),
-            AnyRuleset::Db7yw(_) => Err("db7yw has no optional rules".into()),
-        }
-    }
-
-    /// The optional rules a game may switch on: key and name.
-    pub fn optional_rules(&self) -> Vec<(String, String)> {
-        match self {
-            AnyRuleset::OldDessauer(r) => r
-                .data
-                .options
-                .iter()
-                .map(|o| (o.key.clone(), o.name.clone()))
-                .collect(),
-            AnyRuleset::Db7yw(_) => Vec::new(),
-        }
-    }
-
-    /// The optional rules in use.
-    pub fn options(&self) -> &[String] {
-        match self {
-            AnyRuleset::OldDessauer(r) => &r.options,
-            AnyRuleset::Db7yw(_) => &[],
-        }
+        Ok(match self {
+            AnyRuleset::Db7yw(r) => AnyRuleset::Db7yw(set(r, options)?),
+            AnyRuleset::OldDessauer(r) => AnyRuleset::OldDessauer(set(r, options)?),
+        })
     }
 
     pub fn get(&self) -> &dyn Ruleset {
@@ -142,74 +241,11 @@ impl AnyRuleset {
             AnyRuleset::OldDessauer(r) => r.as_ref(),
         }
     }
+}
 
-    /// Old Dessauer, where the ruleset is it.
-    pub fn old_dessauer(&self) -> Option<&old_dessauer::OldDessauer> {
-        match self {
-            AnyRuleset::OldDessauer(r) => Some(r),
-            _ => None,
-        }
-    }
-
-    pub fn first_phase(&self, units: &[Unit]) -> Phase {
-        self.get().first_phase(units)
-    }
-
-    pub fn execute(
-        &self,
-        battle: &mut Battle,
-        cmd: &Command,
-        out: &mut Vec<Event>,
-    ) -> Result<(), RuleError> {
-        self.get().execute(battle, cmd, out)
-    }
-
-    pub fn after_command(
-        &self,
-        battle: &mut Battle,
-        out: &mut Vec<Event>,
-    ) -> Result<(), RuleError> {
-        self.get().after_command(battle, out)
-    }
-
-    /// Checks a move of one unit or a group without making it (the window calls this every
-    /// frame of a drag).
-    pub fn check_move(
-        &self,
-        b: &Battle,
-        ids: &[crate::rules::UnitId],
-        steps: &[crate::rules::Step],
-    ) -> Result<dbn::MovePlan, RuleError> {
-        match self {
-            AnyRuleset::Db7yw(r) => r.check_move(b, ids, steps),
-            AnyRuleset::OldDessauer(r) => r.check_move(b, ids, steps),
-        }
-    }
-
-    /// Factors and exact odds of a Fire or Fight command before the dice.
-    pub fn preview(&self, b: &Battle, cmd: &Command) -> Result<db7yw::Preview, RuleError> {
-        match self {
-            AnyRuleset::Db7yw(r) => r.preview(b, cmd),
-            AnyRuleset::OldDessauer(_) => Err(RuleError::Illegal(
-                "Old Dessauer previews are outlooks (see AnyRuleset::outlook)".into(),
-            )),
-        }
-    }
-
-    /// Old Dessauer's dice, needs and chances of a shooting or combat before the dice.
-    pub fn outlook(
-        &self,
-        b: &Battle,
-        cmd: &Command,
-    ) -> Option<Result<old_dessauer::Outlook, RuleError>> {
-        self.old_dessauer().map(|r| r.preview(b, cmd))
-    }
-
-    /// The DBN-family engine, where the ruleset is one.
-    pub fn dbn(&self) -> Option<&dbn::Dbn> {
-        match self {
-            AnyRuleset::Db7yw(r) => Some(&r.dbn),
-            AnyRuleset::OldDessauer(_) => None,
-        }
+impl std::ops::Deref for AnyRuleset {
+    type Target = dyn Ruleset;
+    fn deref(&self) -> &Self::Target {
+        self.get()
     }
 }

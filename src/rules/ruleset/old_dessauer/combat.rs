@@ -2,7 +2,7 @@
 //! losing by hits, recoils and pursuit.
 
 use super::movement::{carry, recoil};
-use super::{Kind, OldDessauer, Outlook, OutlookLine, exactly, grade, illegal};
+use super::{Kind, OldDessauer, Forecast, OutlookLine, exactly, grade, illegal};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError, Strike};
 use crate::rules::geometry::{Base, Edge};
@@ -612,7 +612,7 @@ pub fn outlook(
     b: &Battle,
     unit: &UnitId,
     target: &UnitId,
-) -> Result<Outlook, RuleError> {
+) -> Result<Forecast, RuleError> {
     if b.phase != Phase::CloseCombat {
         return Err(RuleError::WrongPhase {
             command: "fight".into(),
@@ -664,7 +664,7 @@ pub fn outlook(
         }
     }
     let (un, tn) = (u.name.clone(), b.unit(target)?.name.clone());
-    Ok(Outlook {
+    Ok(Forecast {
         lines,
         chances: vec![
             (format!("{tn} loses and recoils"), a_wins),

@@ -6,11 +6,19 @@ pub mod combat;
 pub mod layout;
 pub mod movement;
 pub mod shooting;
+mod view;
 
 pub use layout::{footprint, stand_bases};
 
-use super::dbn::{FactorDef, MovePlan, Number, factor_in, number, own_active, require_numbers};
-use super::{Ruleset, Ruling};
+use super::common::{
+    FactorDef, MovePlan, Number, factor_in, fire_or_fight, number, own_active, require_numbers,
+};
+use super::view::{
+    ActionGroup, Card, Layer, Look, Mark, Measure, MoveRequest, Outlook, Reference, TurnWords,
+    UnitModel,
+};
+use super::{Ruleset, Ruling, UnitSetup};
+use crate::rules::scenario::RawUnit;
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Event, Factor, RuleError, TestKind};
 use crate::rules::geometry::{Base, Pt};
@@ -221,6 +229,11 @@ impl OldDessauer {
 
     /// Switches optional rules on, refusing unknown ones.
     pub fn with_options(mut self, options: &[String]) -> Result<Self, String> {
+        self.add_options(options)?;
+        Ok(self)
+    }
+
+    fn add_options(&mut self, options: &[String]) -> Result<(), String> {
         for o in options {
             if !OPTIONS.contains(&o.as_str()) {
                 return Err(format!(
@@ -232,7 +245,7 @@ impl OldDessauer {
                 self.options.push(o.clone());
             }
         }
-        Ok(self)
+        Ok(())
     }
 
     pub fn opt(&self, key: &str) -> bool {
@@ -925,7 +938,7 @@ impl OldDessauer {
     }
 
     /// Checks a move without making it (the window calls this while dragging).
-    pub fn check_move(
+    pub fn plan(
         &self,
         b: &Battle,
         ids: &[UnitId],
@@ -951,7 +964,7 @@ impl OldDessauer {
     }
 
     /// Factors and chances of a shooting or a combat before the dice.
-    pub fn preview(&self, b: &Battle, cmd: &Command) -> Result<Outlook, RuleError> {
+    pub fn forecast(&self, b: &Battle, cmd: &Command) -> Result<Forecast, RuleError> {
         match cmd {
             Command::Fire { unit, target, .. } => shooting::outlook(self, b, unit, target),
             Command::Fight { unit, target, .. } => combat::outlook(self, b, unit, target),
@@ -962,7 +975,7 @@ impl OldDessauer {
 
 /// What a shooting or combat will be: each unit's factors and the chance of each outcome.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Outlook {
+pub struct Forecast {
     /// One line per striking unit: name, dice, need and factors.
     pub lines: Vec<OutlookLine>,
     /// Outcomes and their probabilities.
@@ -1009,8 +1022,11 @@ impl Ruleset for OldDessauer {
     fn name(&self) -> &str {
         &self.data.name
     }
-    fn measure(&self) -> &str {
-        "inches"
+    fn measure(&self) -> Measure {
+        Measure::Inches
+    }
+    fn unit_model(&self) -> UnitModel {
+        UnitModel::Stands
     }
     fn default_mm_per_unit(&self) -> f32 {
         INCH
@@ -1022,20 +1038,24 @@ impl Ruleset for OldDessauer {
     fn troop_codes(&self) -> Vec<String> {
         self.data.troops.iter().map(|t| t.code.clone()).collect()
     }
-    fn limbers(&self, troop: &str) -> bool {
-        self.troop_code(troop)
-            .is_some_and(|t| t.kind == Kind::Artillery)
-    }
     fn shares_ground(&self, troop: &str) -> bool {
         self.troop_code(troop)
             .is_some_and(|t| matches!(t.kind, Kind::General | Kind::RegimentalGun))
     }
-    fn unit_size(&self, troop: &str, formation: Formation, stands: usize) -> Option<(f32, f32)> {
-        let t = self.troop_code(troop)?;
-        Some(layout::footprint(t, formation, stands))
+    fn prepare_unit(&self, u: &RawUnit) -> Result<UnitSetup, String> {
+        OldDessauer::prepare_unit(self, u)
+    }
+    fn class_name(&self, class: Class) -> String {
+        grade_name(class).to_string()
     }
     fn first_phase(&self, _units: &[Unit]) -> Phase {
         Phase::Movement
+    }
+    fn phases(&self) -> Vec<Phase> {
+        vec![Phase::Movement, Phase::Firing, Phase::CloseCombat]
+    }
+    fn turn_words(&self, b: &Battle) -> TurnWords {
+        OldDessauer::turn_words(self, b)
     }
     fn execute(
         &self,
@@ -1089,6 +1109,64 @@ impl Ruleset for OldDessauer {
         self.orphans(b, out);
         self.check_victory(b, out);
         Ok(())
+    }
+    fn check_move(&self, b: &Battle, req: &MoveRequest) -> Result<MovePlan, RuleError> {
+        match (req.stand, req.units.as_slice()) {
+            (Some(k), [id]) => movement::plan_stand(self, b, id, k, &req.steps).map(|(p, _)| p.plan),
+            (None, ids) => self.plan(b, ids, &req.steps),
+            _ => Err(RuleError::Illegal("one stand of one unit moves alone".into())),
+        }
+    }
+    fn may_move(&self, b: &Battle, _u: &Unit) -> bool {
+        // A unit moves again while it has allowance left.
+        b.phase == Phase::Movement
+    }
+    fn loose_stands(&self, b: &Battle, u: &Unit) -> bool {
+        self.is_skirmishing(b, u)
+    }
+    fn target_command(&self, b: &Battle, own: &UnitId, enemy: &UnitId) -> Option<Command> {
+        fire_or_fight(b, own, enemy)
+    }
+    fn preview(&self, b: &Battle, cmd: &Command) -> Result<Outlook, RuleError> {
+        self.forecast(b, cmd).map(OldDessauer::outlook)
+    }
+    fn unit_card(&self, b: &Battle, u: &Unit) -> Card {
+        self.card(b, u)
+    }
+    fn actions(&self, b: &Battle, u: &Unit) -> Vec<ActionGroup> {
+        OldDessauer::actions(self, b, u)
+    }
+    fn overlays(&self, b: &Battle, selected: Option<&Unit>, layers: &[Layer]) -> Vec<Mark> {
+        OldDessauer::overlays(self, b, selected, layers)
+    }
+    fn look(&self, _b: &Battle, u: &Unit) -> Look {
+        OldDessauer::look(self, u)
+    }
+    fn reference(&self) -> Reference {
+        OldDessauer::reference(self)
+    }
+    fn words(&self, b: &Battle, e: &Event) -> Option<String> {
+        match e {
+            Event::Fled { unit, .. } => Some(format!(
+                "{} falls back out of reach",
+                b.unit(unit).map(|u| u.name.clone()).unwrap_or(unit.0.clone())
+            )),
+            _ => None,
+        }
+    }
+    fn optional_rules(&self) -> Vec<(String, String)> {
+        self.data
+            .options
+            .iter()
+            .map(|o| (o.key.clone(), o.name.clone()))
+            .collect()
+    }
+    fn options(&self) -> &[String] {
+        &self.options
+    }
+    fn set_options(&mut self, options: &[String]) -> Result<(), String> {
+        self.options.clear();
+        self.add_options(options)
     }
     fn rulings(&self) -> &[Ruling] {
         &self.data.rulings

@@ -6,7 +6,7 @@ use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError, Step, TestKind};
 use crate::rules::geometry::{Base, CONTACT_EPS, Contact, Pt, norm_deg, norm_facing};
 use crate::rules::model::{Formation, Phase, Stand, Unit, UnitId};
-use crate::rules::ruleset::dbn::{Going, MovePlan, own_active, step_motion, sweep_to_contact};
+use crate::rules::ruleset::common::{Going, MovePlan, own_active, step_motion, sweep_to_contact};
 use crate::rules::terrain::FeatureKind;
 
 /// A checked move with what it does besides moving.
@@ -133,62 +133,23 @@ pub fn plan(
 }
 
 /// Checks a move of `u` as given (a whole unit, or one loose stand standing in for it).
-fn plan_unit(od: &OldDessauer, b: &Battle, u: &Unit, steps: &[Step]) -> Result<OdPlan, RuleError> {
-    movement_phase(b, "move")?;
-    let u = u.clone();
-    let id = &u.id;
-    own_active(b, &u)?;
-    let kind = od.kind(&u);
-    if u.bound.halted {
-        return illegal(format!("{} failed its command test and halts", u.name));
-    }
-    if u.bound.fell_back {
-        return illegal(format!("{} fell back this turn instead of moving", u.name));
-    }
-    if kind == Kind::General && u.extra.attached.is_some() {
-        return illegal(format!("{} is attached: detach first", u.name));
-    }
-    if od.in_contact(b, &u) {
-        return illegal(format!("{} is in combat and may not move", u.name));
-    }
-    match u.formation {
-        Formation::Square => return illegal(format!("{}: squares may not move", u.name)),
-        Formation::Conformed => {
-            return illegal(format!(
-                "{} is in an L or conformed to terrain: change formation before moving",
-                u.name
-            ));
-        }
-        _ => {}
-    }
-    if u.bound.limber_changed {
-        return illegal(format!("{} unlimbered this turn", u.name));
-    }
-    if steps.is_empty() || steps.len() > 16 {
-        return illegal("a move has 1 to 16 steps".into());
-    }
-    let charge = match steps.last() {
-        Some(Step::ToContact(t)) => Some(b.unit(t)?.clone()),
-        _ => None,
-    };
-    if let Some(t) = &charge {
-        if !matches!(kind, Kind::Infantry | Kind::LightInfantry | Kind::Cavalry) {
-            return illegal(format!("{}: gunners and generals may not charge", u.name));
-        }
-        if u.status.shaken {
-            return illegal(format!("{} is shaken and may not charge", u.name));
-        }
-        if t.side == u.side || !t.alive() || !od.is_fighting_unit(t) {
-            return illegal(format!("{} cannot charge {}", u.name, t.name));
-        }
-        if kind == Kind::LightInfantry && od.is_skirmishing(b, &u) && !od.is_skirmishing(b, t) {
-            return illegal(format!(
-                "{}: skirmishers never charge formed troops or artillery",
-                u.name
-            ));
-        }
-    }
-    let free = matches!(kind, Kind::LightInfantry | Kind::General);
+/// Where a move's steps take a unit, sampled along the way, and what they cost.
+struct Walk {
+    base: Base,
+    /// Allowance used, half-speed manoeuvres and terrain counted double.
+    cost: f32,
+    /// Inches travelled by the furthest corner.
+    plain: f32,
+    /// Inches straight ahead at the end of the move.
+    straight_tail: f32,
+    samples: Vec<Base>,
+    /// Half-speed terrain crossed.
+    why: Vec<String>,
+    on_road: bool,
+}
+
+/// Walks a move's steps (refusing pivots and backward obliques), measuring each piece.
+fn walk(od: &OldDessauer, b: &Battle, u: &Unit, steps: &[Step], free: bool) -> Result<Walk, RuleError> {
     // Half speed: each inch counts as 1 / half_speed.
     let slow = 1.0 / od.num("half_speed");
     let inch = b.scale.to_mm(1.0);
@@ -268,6 +229,90 @@ fn plan_unit(od: &OldDessauer, b: &Battle, u: &Unit, steps: &[Step]) -> Result<O
         }
         base = motion.apply(&base, 1.0);
     }
+    Ok(Walk {
+        base,
+        cost,
+        plain,
+        straight_tail,
+        samples,
+        why,
+        on_road,
+    })
+}
+
+/// Refuses a move the unit may not make at all, and names the enemy it charges, if any.
+fn may_move(od: &OldDessauer, b: &Battle, u: &Unit, steps: &[Step]) -> Result<Option<Unit>, RuleError> {
+    let kind = od.kind(u);
+    if u.bound.halted {
+        return illegal(format!("{} failed its command test and halts", u.name));
+    }
+    if u.bound.fell_back {
+        return illegal(format!("{} fell back this turn instead of moving", u.name));
+    }
+    if kind == Kind::General && u.extra.attached.is_some() {
+        return illegal(format!("{} is attached: detach first", u.name));
+    }
+    if od.in_contact(b, u) {
+        return illegal(format!("{} is in combat and may not move", u.name));
+    }
+    match u.formation {
+        Formation::Square => return illegal(format!("{}: squares may not move", u.name)),
+        Formation::Conformed => {
+            return illegal(format!(
+                "{} is in an L or conformed to terrain: change formation before moving",
+                u.name
+            ));
+        }
+        _ => {}
+    }
+    if u.bound.limber_changed {
+        return illegal(format!("{} unlimbered this turn", u.name));
+    }
+    if steps.is_empty() || steps.len() > 16 {
+        return illegal("a move has 1 to 16 steps".into());
+    }
+    let charge = match steps.last() {
+        Some(Step::ToContact(t)) => Some(b.unit(t)?.clone()),
+        _ => None,
+    };
+    if let Some(t) = &charge {
+        if !matches!(kind, Kind::Infantry | Kind::LightInfantry | Kind::Cavalry) {
+            return illegal(format!("{}: gunners and generals may not charge", u.name));
+        }
+        if u.status.shaken {
+            return illegal(format!("{} is shaken and may not charge", u.name));
+        }
+        if t.side == u.side || !t.alive() || !od.is_fighting_unit(t) {
+            return illegal(format!("{} cannot charge {}", u.name, t.name));
+        }
+        if kind == Kind::LightInfantry && od.is_skirmishing(b, u) && !od.is_skirmishing(b, t) {
+            return illegal(format!(
+                "{}: skirmishers never charge formed troops or artillery",
+                u.name
+            ));
+        }
+    }
+    Ok(charge)
+}
+
+fn plan_unit(od: &OldDessauer, b: &Battle, u: &Unit, steps: &[Step]) -> Result<OdPlan, RuleError> {
+    movement_phase(b, "move")?;
+    let u = u.clone();
+    let id = &u.id;
+    own_active(b, &u)?;
+    let kind = od.kind(&u);
+    let charge = may_move(od, b, &u, steps)?;
+    let free = matches!(kind, Kind::LightInfantry | Kind::General);
+    let slow = 1.0 / od.num("half_speed");
+    let Walk {
+        mut base,
+        cost,
+        plain,
+        straight_tail,
+        mut samples,
+        why,
+        on_road,
+    } = walk(od, b, &u, steps, free)?;
     let mut contact = None;
     if let Some(t) = &charge {
         let (sq, c) = square_up(&base, &t.base);

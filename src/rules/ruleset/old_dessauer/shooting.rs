@@ -1,12 +1,12 @@
 //! Shooting: a die per front-rank stand in range, arc and clear line; morale against the hits.
 
 use super::layout::stand_bases;
-use super::{Kind, OldDessauer, Outlook, OutlookLine, exactly, grade, illegal, nearest_point};
+use super::{Kind, OldDessauer, Forecast, OutlookLine, exactly, grade, illegal, nearest_point};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError, TestKind};
 use crate::rules::geometry::{CONTACT_EPS, Pt, point_segment_distance, segment_hits_base};
 use crate::rules::model::{Formation, Phase, Unit, UnitId};
-use crate::rules::ruleset::dbn::own_active;
+use crate::rules::ruleset::common::own_active;
 use crate::rules::terrain::FeatureKind;
 
 /// A shooting about to happen.
@@ -460,7 +460,7 @@ pub fn outlook(
     b: &Battle,
     sid: &UnitId,
     tid: &UnitId,
-) -> Result<Outlook, RuleError> {
+) -> Result<Forecast, RuleError> {
     let st = setup(od, b, sid, tid)?;
     let (s, t) = (b.unit(sid)?, b.unit(tid)?);
     let chances = (0..=st.dice)
@@ -475,7 +475,7 @@ pub fn outlook(
             )
         })
         .collect();
-    Ok(Outlook {
+    Ok(Forecast {
         lines: vec![OutlookLine {
             unit: s.name.clone(),
             target: t.name.clone(),

@@ -1,0 +1,468 @@
+//! Machinery every ruleset shares: rules numbers and factors read from data with their sources,
+//! the checked move (plan, going, rigid motions of each step), moving into contact and
+//! conforming, and whose unit it is.
+
+use super::view::{Chance, Ink, Layer, Mark, RefRow};
+use crate::rules::battle::Battle;
+use crate::rules::command::{Command, Factor, RuleError, Step};
+use crate::rules::geometry::{Base, Contact, Corner, Pt};
+use crate::rules::model::{Phase, Unit, UnitId};
+use parry2d::query::{self, ShapeCastOptions};
+use serde::{Deserialize, Serialize};
+
+/// A tactical factor with its value and source.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FactorDef {
+    pub key: String,
+    pub name: String,
+    pub value: i32,
+    pub source: String,
+}
+
+/// A rules number with its source.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Number {
+    pub key: String,
+    pub value: f32,
+    pub source: String,
+}
+
+/// The going a move or a unit is in.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Going {
+    pub bad: bool,
+    /// The features that made it bad, by name.
+    pub why: Vec<String>,
+    /// The whole move stayed on a road.
+    pub road: bool,
+}
+
+impl Going {
+    pub fn describe(&self) -> String {
+        if self.bad {
+            format!("bad going ({})", self.why.join(", "))
+        } else if self.road {
+            "road".to_string()
+        } else {
+            "good going".to_string()
+        }
+    }
+}
+
+/// A checked move: where each unit ends, how far it went and against what allowance.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MovePlan {
+    /// Each moving unit and its final base.
+    pub ends: Vec<(UnitId, Base)>,
+    /// The start bases, for the log.
+    pub starts: Vec<(UnitId, Base)>,
+    /// The furthest any corner travelled, in the ruleset's units.
+    pub distance: f32,
+    pub allowance: f32,
+    pub going: Going,
+    /// The enemy the (lead) unit contacts, the conformed base it takes, and the contact made
+    /// before conforming.
+    pub contact: Option<(UnitId, Base, Contact)>,
+    pub cost: i32,
+}
+
+/// A rigid motion: rotate `deg` about `pivot`, then shift.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Motion {
+    pub(crate) pivot: Pt,
+    pub(crate) deg: f32,
+    pub(crate) shift: Pt,
+    /// Each base turns about its own centre (about face of a group).
+    pub(crate) own_centre: bool,
+}
+
+impl Motion {
+    pub(crate) fn apply(&self, b: &Base, t: f32) -> Base {
+        let mut out = if self.own_centre {
+            b.rotated_about(b.centre, self.deg * t)
+        } else {
+            b.rotated_about(self.pivot, self.deg * t)
+        };
+        out.centre = out.centre.plus(self.shift.scale(t));
+        out
+    }
+    /// Distance travelled by a point under the motion.
+    pub(crate) fn travel(&self, p: Pt, centre: Pt) -> f32 {
+        let pivot = if self.own_centre { centre } else { self.pivot };
+        let arc = self.deg.abs().to_radians() * p.dist(pivot);
+        arc + self.shift.len()
+    }
+}
+
+/// A rules number's value (0 when absent: loading refuses data lacking a required one).
+pub fn number(list: &[Number], key: &str) -> f32 {
+    list.iter()
+        .find(|n| n.key == key)
+        .map(|n| n.value)
+        .unwrap_or(0.0)
+}
+
+/// Refuses ruleset data lacking any of the `required` numbers.
+pub fn require_numbers(list: &[Number], required: &[&str]) -> Result<(), String> {
+    match required.iter().find(|k| !list.iter().any(|n| n.key == **k)) {
+        Some(k) => Err(format!("ruleset data lacks the number '{k}'")),
+        None => Ok(()),
+    }
+}
+
+/// A factor of a data list as a roll factor with its source.
+pub fn factor_in(list: &[FactorDef], key: &str) -> Factor {
+    match list.iter().find(|f| f.key == key) {
+        Some(f) => Factor {
+            name: f.name.clone(),
+            value: f.value,
+            source: f.source.clone(),
+        },
+        None => Factor {
+            name: key.to_string(),
+            value: 0,
+            source: "missing from data".to_string(),
+        },
+    }
+}
+
+/// Refuses units of the wrong side or off the table.
+pub fn own_active(b: &Battle, u: &Unit) -> Result<(), RuleError> {
+    if !u.alive() {
+        return Err(RuleError::Illegal(format!(
+            "{} is no longer on the table",
+            u.name
+        )));
+    }
+    if u.side != b.active {
+        return Err(RuleError::NotYourUnit(u.id.clone()));
+    }
+    Ok(())
+}
+
+/// How far `mover` must go straight ahead for its front edge to meet `target` (None if it never
+/// does). Uses parry's shape cast.
+pub fn sweep_to_contact(mover: &Base, target: &Base) -> Option<f32> {
+    let vel = mover.forward().v();
+    let hit = query::cast_shapes(
+        &mover.pose(),
+        vel,
+        &mover.cuboid(),
+        &target.pose(),
+        parry2d::math::Vector::ZERO,
+        &target.cuboid(),
+        ShapeCastOptions::with_max_time_of_impact(1.0e5),
+    )
+    .ok()??;
+    let d = hit.time_of_impact;
+    let moved = Base {
+        centre: mover.centre.plus(mover.forward().scale(d)),
+        ..*mover
+    };
+    // Touching only at a corner is not a legal contact.
+    target
+        .touched_by(&moved)
+        .filter(|c| c.own_edge == Edge::Front)
+        .map(|_| d)
+}
+
+/// The conforming position: the mover's front edge flush against the touched edge of the
+/// target, lined up with it (front to front centred; flank contact front corners level).
+pub fn conform(mover: &Base, target: &Base, c: Contact) -> Base {
+    let n = target.normal(c.edge);
+    let facing = norm_facing(
+        target.facing
+            + match c.edge {
+                Edge::Front => 180.0,
+                Edge::Right => 270.0,
+                Edge::Rear => 0.0,
+                Edge::Left => 90.0,
+            },
+    );
+    let (a, e) = target.edge(c.edge);
+    let mid = a.lerp(e, 0.5);
+    let along = match c.edge {
+        Edge::Front | Edge::Rear => {
+            // Slide along the edge to line up centres.
+            0.0
+        }
+        Edge::Right | Edge::Left => {
+            // Front corners level: the mover's side edge continues the target's front edge.
+            let half_len = target.depth / 2.0;
+            half_len - mover.width / 2.0
+        }
+    };
+    let dir_to_front = target.forward();
+    let centre = mid
+        .plus(n.scale(mover.depth / 2.0))
+        .plus(dir_to_front.scale(if c.edge.is_flank() { along } else { 0.0 }));
+    Base {
+        centre,
+        facing,
+        width: mover.width,
+        depth: mover.depth,
+    }
+}
+
+/// The rigid motion of one step of a move, in the frame of `frame`.
+pub(crate) fn step_motion(b: &Battle, frame: &Base, step: &Step) -> Result<Motion, RuleError> {
+    let s = |v: f32| b.scale.to_mm(v);
+
+    let none = Motion {
+        pivot: frame.centre,
+        deg: 0.0,
+        shift: Pt::default(),
+        own_centre: false,
+    };
+    let bad = |what: &str| {
+        RuleError::Illegal(format!("a {what} must be a finite, non-negative distance"))
+    };
+    Ok(match *step {
+        Step::Advance(d) => {
+            if !(d.is_finite() && d >= 0.0) {
+                return Err(bad("advance"));
+            }
+            Motion {
+                shift: frame.forward().scale(s(d)),
+                ..none
+            }
+        }
+        Step::Backstep(d) => {
+            if !(d.is_finite() && d >= 0.0) {
+                return Err(bad("backstep"));
+            }
+            Motion {
+                shift: frame.forward().scale(-s(d)),
+                ..none
+            }
+        }
+        Step::Sidestep(d) => {
+            if !d.is_finite() {
+                return Err(bad("sidestep"));
+            }
+            Motion {
+                shift: frame.right().scale(s(d)),
+                ..none
+            }
+        }
+        Step::Oblique { forward, right } => {
+            if !(forward.is_finite() && right.is_finite()) {
+                return Err(bad("oblique move"));
+            }
+            Motion {
+                shift: frame
+                    .forward()
+                    .scale(s(forward))
+                    .plus(frame.right().scale(s(right))),
+                ..none
+            }
+        }
+        Step::Wheel { corner, degrees } => {
+            if !(degrees.is_finite() && (0.0..=180.0).contains(&degrees)) {
+                return Err(RuleError::Illegal(
+                    "a wheel must be between 0 and 180 degrees".into(),
+                ));
+            }
+            match corner {
+                Corner::Left => Motion {
+                    pivot: frame.front_left(),
+                    deg: -degrees,
+                    ..none
+                },
+                Corner::Right => Motion {
+                    pivot: frame.front_right(),
+                    deg: degrees,
+                    ..none
+                },
+            }
+        }
+        Step::Pivot(deg) => {
+            if !(deg.is_finite() && deg.abs() <= 360.0) {
+                return Err(RuleError::Illegal(
+                    "a pivot must be between -360 and 360 degrees".into(),
+                ));
+            }
+            Motion {
+                pivot: frame.centre,
+                deg,
+                ..none
+            }
+        }
+        Step::AboutFace => Motion {
+            pivot: frame.centre,
+            deg: 180.0,
+            own_centre: true,
+            ..none
+        },
+        Step::ToContact(_) => {
+            return Err(RuleError::Illegal(
+                "a move into contact must be the last step".into(),
+            ));
+        }
+    })
+}
+
+/// A fire arc as marks: rays at the half angle from the front corners out to `reach` mm,
+/// joined by the range line.
+pub fn arc_marks(base: &Base, half: f32, reach: f32) -> Vec<Mark> {
+    let (fl, fr) = (base.front_left(), base.front_right());
+    let left = fl.plus(base.forward().rotate(-half).scale(reach));
+    let right = fr.plus(base.forward().rotate(half).scale(reach));
+    let range = (0..=24)
+        .map(|k| {
+            let a = -half + 2.0 * half * k as f32 / 24.0;
+            let origin = if a < 0.0 {
+                fl
+            } else if a > 0.0 {
+                fr
+            } else {
+                base.front_centre()
+            };
+            origin.plus(base.forward().rotate(a).scale(reach))
+        })
+        .collect();
+    vec![
+        Mark::line(Layer::Arcs, Ink::Arc, vec![fl, left]),
+        Mark::line(Layer::Arcs, Ink::Arc, vec![fr, right]),
+        Mark::line(Layer::Arcs, Ink::Arc, range),
+    ]
+}
+
+/// A target's outline, a little larger than its base.
+pub fn target_mark(base: &Base) -> Mark {
+    let grown = Base {
+        width: base.width + 3.0,
+        depth: base.depth + 3.0,
+        ..*base
+    };
+    Mark::base(Layer::Targets, Ink::Target, &grown)
+}
+
+/// The sight line from `from` to `to`, and what blocks it when `blocked` names a unit or an
+/// area feature ("... blocked by NAME").
+pub fn sight_marks(b: &Battle, from: Pt, to: Pt, blocked: Option<&str>) -> Vec<Mark> {
+    let Some(why) = blocked else {
+        return vec![Mark::line(Layer::Sight, Ink::Clear, vec![from, to])];
+    };
+    let mut out = vec![Mark::line(Layer::Sight, Ink::Blocked, vec![from, to])];
+    let blocker = why.rsplit("blocked by ").next().unwrap_or("");
+    for u in b.alive().filter(|u| u.name == blocker) {
+        out.push(Mark::base(Layer::Sight, Ink::Blocker, &u.base));
+    }
+    for f in b
+        .terrain
+        .features
+        .iter()
+        .filter(|f| f.name == blocker && !f.kind.is_linear())
+    {
+        out.push(Mark {
+            layer: Layer::Sight,
+            ink: Ink::Blocker,
+            points: f.points.clone(),
+            closed: true,
+        });
+    }
+    out
+}
+
+/// How far a unit's centre can go in each of 32 directions: `most` is the farthest any move
+/// may go (the ruleset's units) and `ok(forward, right, d)` says whether a move of `d` in the
+/// direction (a unit vector in the unit's frame) is allowed.
+pub fn reach_mark(b: &Battle, u: &Unit, most: f32, ok: impl Fn(f32, f32, f32) -> bool) -> Mark {
+    let mut out = Vec::new();
+    if most > 0.0 {
+        for k in 0..32 {
+            let a = (k as f32 / 32.0) * std::f32::consts::TAU;
+            let (fwd, right) = (a.cos(), a.sin());
+            if !ok(fwd, right, 0.01) {
+                continue;
+            }
+            let (mut lo, mut hi) = (0.0f32, most);
+            if ok(fwd, right, hi) {
+                lo = hi;
+            } else {
+                for _ in 0..7 {
+                    let mid = (lo + hi) / 2.0;
+                    if ok(fwd, right, mid) {
+                        lo = mid
+                    } else {
+                        hi = mid
+                    }
+                }
+            }
+            let d = b.scale.to_mm(lo);
+            out.push(
+                u.base
+                    .centre
+                    .plus(u.base.forward().scale(fwd * d))
+                    .plus(u.base.right().scale(right * d)),
+            );
+        }
+    }
+    if out.len() > 1 {
+        out.insert(0, u.base.centre);
+        out.push(u.base.centre);
+    } else {
+        out.clear();
+    }
+    Mark::line(Layer::Reach, Ink::Reach, out)
+}
+
+/// The command a click on an enemy gives in the firing and close combat phases.
+pub fn fire_or_fight(b: &Battle, own: &UnitId, enemy: &UnitId) -> Option<Command> {
+    match b.phase {
+        Phase::Firing => Some(Command::Fire {
+            unit: own.clone(),
+            target: enemy.clone(),
+            support: vec![],
+        }),
+        Phase::CloseCombat => Some(Command::Fight {
+            unit: own.clone(),
+            target: enemy.clone(),
+            pursue: None,
+        }),
+        _ => None,
+    }
+}
+
+/// The exact chance of each outcome as a line of the outlook.
+pub fn chance(outcome: impl Into<String>, chance: f64) -> Chance {
+    Chance {
+        outcome: outcome.into(),
+        chance,
+    }
+}
+
+/// "+4 Muskets, +1 Elite" sums.
+pub fn factor_sum(fs: &[Factor]) -> i32 {
+    fs.iter().map(|f| f.value).sum()
+}
+
+/// Rows of a factor list for the rules reference.
+pub fn factor_rows(list: &[FactorDef]) -> Vec<RefRow> {
+    list.iter()
+        .map(|f| RefRow {
+            cells: vec![format!("{:+}  {}", f.value, f.name)],
+            source: f.source.clone(),
+        })
+        .collect()
+}
+
+/// Rows of a numbers list for the rules reference.
+pub fn number_rows(list: &[Number]) -> Vec<RefRow> {
+    list.iter()
+        .map(|n| RefRow {
+            cells: vec![format!("{} = {}", n.key, n.value)],
+            source: n.source.clone(),
+        })
+        .collect()
+}
+
+/// "Steady" or the unit's states joined.
+pub fn state_line(states: &[&str]) -> String {
+    if states.is_empty() {
+        "Steady".to_string()
+    } else {
+        states.join(", ")
+    }
+}

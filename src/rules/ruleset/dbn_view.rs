@@ -1,0 +1,388 @@
+//! The DBN family as the window, the log and the players see it: unit cards, buttons,
+//! deployment, overlays, the turn bar, the rules reference and the scenario's units. Shared by
+//! every DBN supplement; each adds only what differs.
+
+use super::common::{arc_marks, number_rows, reach_mark, sight_marks, target_mark};
+use super::dbn::{Dbn, TroopKind};
+use super::view::{
+    Action, ActionGroup, Card, Deployment, Ink, Layer, Look, Mark, RefRow, RefSection,
+    Reference, TurnWords,
+};
+use super::{UnitSetup, common::factor_rows};
+use crate::rules::battle::Battle;
+use crate::rules::command::{Command, Step};
+use crate::rules::model::{Formation, Phase, Unit};
+use crate::rules::scenario::RawUnit;
+use crate::rules::terrain::FeatureKind;
+
+/// The move the window's keys and drags make in a DBN game.
+pub const CONTROLS: &str =
+    "Drag: move · Q/E wheel · R/T pivot · B about face · Esc cancel · Enter confirm";
+
+fn fmt_opt(x: Option<f32>) -> String {
+    x.map(|v| format!("{v:.0}")).unwrap_or("-".into())
+}
+
+impl Dbn {
+    /// A scenario's unit: one base of its type; hits at the shaken mark make it shaken.
+    pub fn prepare_unit(&self, id: &str, u: &RawUnit) -> Result<UnitSetup, String> {
+        let t = self
+            .troop(&u.troop)
+            .ok_or_else(|| format!("unknown troop type '{}'", u.troop))?;
+        if u.stands.is_some() {
+            return Err(format!(
+                "unit '{}': {id} units are single bases; 'stands' does not apply",
+                u.id
+            ));
+        }
+        if u.formation.is_some_and(|f| f != Formation::Line) {
+            return Err(format!(
+                "unit '{}': {id} has no formations besides the base itself; 'formation' does not apply",
+                u.id
+            ));
+        }
+        if u.limbered && t.kind != TroopKind::Artillery {
+            return Err(format!(
+                "unit '{}' is not artillery and cannot be limbered",
+                u.id
+            ));
+        }
+        let shaken_at = self.num("shaken_hits") as u32;
+        Ok(UnitSetup {
+            size: t.base,
+            formation: Formation::Line,
+            stands: Vec::new(),
+            shaken: u.shaken || (shaken_at > 0 && u.hits >= shaken_at),
+        })
+    }
+
+    /// Moves are made once a bound, by units not in close combat.
+    pub fn may_move(&self, b: &Battle, u: &Unit) -> bool {
+        b.phase == Phase::Movement && !u.bound.moved
+    }
+
+    pub fn turn_words(&self, b: &Battle) -> TurnWords {
+        let resources = matches!(
+            b.phase,
+            Phase::Movement | Phase::Firing | Phase::CloseCombat
+        )
+        .then(|| format!("{} command points", b.command_points[b.active]));
+        let end = match b.phase {
+            Phase::Command => Some("Roll command dice"),
+            Phase::Deployment => Some("Division placed"),
+            Phase::CloseCombat => Some("End bound"),
+            Phase::GameOver => None,
+            _ => Some("End phase"),
+        };
+        TurnWords {
+            phase: b.phase.name().to_string(),
+            resources,
+            end: end.map(str::to_string),
+            controls: CONTROLS.to_string(),
+        }
+    }
+
+    pub fn card(&self, b: &Battle, u: &Unit) -> Card {
+        let t = self.troop_of(u);
+        let mut lines = vec![format!("{} ({}) · {:?}", t.name, t.code, u.class)];
+        if !u.flags.is_empty() {
+            lines.push(format!("{:?}", u.flags));
+        }
+        lines.push(if u.status.removed {
+            "destroyed".to_string()
+        } else {
+            let mut s = format!("{} hit(s)", u.status.hits);
+            if u.status.shaken {
+                s.push_str(", shaken");
+            }
+            if u.status.limbered {
+                s.push_str(", limbered");
+            }
+            if self.in_close_combat(b, u) {
+                s.push_str(", in close combat");
+            }
+            s
+        });
+        lines.push(format!(
+            "Move {} GG / {} BG / {} road {}",
+            fmt_opt(t.gg),
+            fmt_opt(t.bg),
+            fmt_opt(t.road),
+            b.scale.unit
+        ));
+        lines.push(format!(
+            "Range {} · combat {:+}",
+            fmt_opt(t.range),
+            t.combat
+        ));
+        let done: Vec<&str> = [
+            (u.bound.moved, "moved"),
+            (u.bound.fired, "fired"),
+            (u.bound.fought, "fought"),
+        ]
+        .iter()
+        .filter(|x| x.0)
+        .map(|x| x.1)
+        .collect();
+        if !done.is_empty() {
+            lines.push(format!("This bound: {}", done.join(", ")));
+        }
+        Card {
+            title: u.name.clone(),
+            side: u.side,
+            lines,
+        }
+    }
+
+    /// Limbering and unlimbering artillery in its movement phase.
+    pub fn actions(&self, b: &Battle, u: &Unit) -> Vec<ActionGroup> {
+        if b.phase != Phase::Movement
+            || u.side != b.active
+            || !u.alive()
+            || !self.is_artillery(u)
+            || u.bound.moved
+            || u.bound.limber_changed
+        {
+            return Vec::new();
+        }
+        let (label, cost, command) = if u.status.limbered {
+            (
+                "Unlimber",
+                self.num("unlimber_cost"),
+                Command::Unlimber { unit: u.id.clone() },
+            )
+        } else {
+            (
+                "Limber",
+                self.num("limber_cost"),
+                Command::Limber { unit: u.id.clone() },
+            )
+        };
+        vec![ActionGroup {
+            title: String::new(),
+            note: format!("{label}: {cost:.0} command point(s); it cannot move this bound."),
+            actions: vec![Action {
+                label: label.to_string(),
+                command,
+            }],
+        }]
+    }
+
+    /// The division now deploying, the units waiting, and the towns the defender may fortify.
+    pub fn deployment_view(&self, b: &Battle) -> Option<Deployment> {
+        if b.phase != Phase::Deployment {
+            return None;
+        }
+        let (side, division) = self.deployment_turn(b)?;
+        let name = b.sides.get(side).map(|s| s.name.clone()).unwrap_or_default();
+        let waiting: Vec<_> = b
+            .units
+            .iter()
+            .filter(|u| {
+                u.side == side
+                    && u.status.undeployed
+                    && u.division.unwrap_or(crate::rules::model::Division::Centre) == division
+            })
+            .map(|u| (u.id.clone(), format!("{} ({})", u.name, u.troop)))
+            .collect();
+        let note = if waiting.is_empty() {
+            "All placed: end the phase to go on."
+        } else {
+            "Pick a unit, then click inside your deployment zone to place it."
+        };
+        let actions = if b.sides.get(side).is_some_and(|s| s.defender) {
+            b.terrain
+                .features
+                .iter()
+                .filter(|f| {
+                    matches!(f.kind, FeatureKind::Town | FeatureKind::Village) && !f.fortified
+                })
+                .map(|f| Action {
+                    label: format!("Fortify {}", f.name),
+                    command: Command::Fortify {
+                        feature: f.id.clone(),
+                    },
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        // Units face the far side of the table from their zone.
+        let facing = match b
+            .zones
+            .iter()
+            .find(|z| z.side == side)
+            .map(|z| (z.min.y + z.max.y) / 2.0)
+        {
+            Some(y) if y > b.table.height / 2.0 => 180.0,
+            _ => 0.0,
+        };
+        Some(Deployment {
+            side,
+            title: format!("{name}: deploy the {division:?} division"),
+            waiting,
+            note: note.to_string(),
+            actions,
+            facing,
+        })
+    }
+
+    /// Threat zones of the side not moving, and the selected unit's arc, reach, sight and
+    /// eligible targets.
+    pub fn overlays(&self, b: &Battle, sel: Option<&Unit>, layers: &[Layer]) -> Vec<Mark> {
+        let mut out = Vec::new();
+        if layers.contains(&Layer::Zones) {
+            for e in b.alive().filter(|e| {
+                e.side != b.active
+                    && !matches!(self.kind(e), TroopKind::Commander | TroopKind::Baggage)
+                    && !self.in_close_combat(b, e)
+            }) {
+                let tz = e
+                    .base
+                    .threat_zone(e.base.width * self.num("threat_zone_depth_bw"));
+                out.push(Mark::base(Layer::Zones, Ink::Zone, &tz));
+            }
+        }
+        let Some(s) = sel.filter(|s| s.alive()) else {
+            return out;
+        };
+        if layers.contains(&Layer::Arcs)
+            && let Some(range) = self.troop_of(s).range
+        {
+            out.extend(arc_marks(
+                &s.base,
+                self.num("arc_half_angle"),
+                b.scale.to_mm(range),
+            ));
+        }
+        if layers.contains(&Layer::Reach) {
+            out.push(self.reach(b, s));
+        }
+        for e in b.alive().filter(|e| e.side != s.side) {
+            if layers.contains(&Layer::Sight) {
+                let seen = self.line_of_sight(b, s, e).err();
+                out.extend(sight_marks(
+                    b,
+                    s.base.front_centre(),
+                    e.base.centre,
+                    seen.as_deref(),
+                ));
+            }
+            let eligible = s.side == b.active
+                && match b.phase {
+                    Phase::Firing => self.fire_check(b, s, e, false).is_ok(),
+                    Phase::CloseCombat => self.contacts(b, s).iter().any(|(x, _)| x == &e.id),
+                    _ => false,
+                };
+            if eligible && layers.contains(&Layer::Targets) {
+                out.push(target_mark(&e.base));
+            }
+        }
+        out
+    }
+
+    /// Straight-line reach with the going (Musket move shapes aside).
+    fn reach(&self, b: &Battle, u: &Unit) -> Mark {
+        let t = self.troop_of(u);
+        let most = t
+            .road
+            .unwrap_or(0.0)
+            .max(t.gg.unwrap_or(0.0))
+            .max(t.bg.unwrap_or(0.0));
+        let ids = std::slice::from_ref(&u.id);
+        reach_mark(b, u, most, |fwd, right, d| {
+            self.plan_move(
+                b,
+                ids,
+                &[Step::Oblique {
+                    forward: fwd * d,
+                    right: right * d,
+                }],
+                None,
+                true,
+            )
+            .is_ok()
+        })
+    }
+
+    pub fn look(&self, u: &Unit) -> Look {
+        let mut label = u.troop.clone();
+        if u.status.limbered {
+            label.push_str(" (L)");
+        }
+        Look {
+            stands: Vec::new(),
+            figures_per_stand: 0,
+            general: self.is_commander(u),
+            label,
+            label_behind: false,
+            pips: u.status.hits,
+        }
+    }
+
+    /// Each side's losses against its strength at the start.
+    pub fn standing(&self, b: &Battle) -> Vec<String> {
+        (0..b.sides.len().min(2))
+            .map(|side| {
+                format!(
+                    "{}: losses {} against {} units at the start",
+                    b.sides[side].name,
+                    self.losses(b, side),
+                    b.starting_units[side]
+                )
+            })
+            .collect()
+    }
+
+    /// The troop table, the factor lists, the results and the rulings.
+    pub fn reference(&self) -> Reference {
+        let d = &self.data;
+        let troops = RefSection {
+            title: "Troop types".into(),
+            open: true,
+            columns: ["Type", "Range", "GG", "BG", "Road", "Combat"]
+                .map(String::from)
+                .to_vec(),
+            rows: d
+                .troops
+                .iter()
+                .map(|t| RefRow {
+                    cells: vec![
+                        format!("{} ({})", t.name, t.code),
+                        fmt_opt(t.range),
+                        fmt_opt(t.gg),
+                        fmt_opt(t.bg),
+                        fmt_opt(t.road),
+                        format!("{:+}", t.combat),
+                    ],
+                    source: t.source.clone(),
+                })
+                .collect(),
+        };
+        let results = d
+            .results
+            .iter()
+            .map(|r| RefRow {
+                cells: vec![format!("{} — {}: {}", r.table, r.situation, r.outcome)],
+                source: r.source.clone(),
+            })
+            .collect();
+        Reference {
+            title: d.name.clone(),
+            source: d.seed.clone(),
+            sections: vec![
+                troops,
+                RefSection::list("Firing tactical factors", factor_rows(&d.firing_factors)),
+                RefSection::list(
+                    "Close combat tactical factors",
+                    factor_rows(&d.combat_factors),
+                ),
+                RefSection::list("Routing troops test", factor_rows(&d.routing_factors)),
+                RefSection::list("Results", results),
+                RefSection::list("Numbers", number_rows(&d.numbers)),
+            ],
+            rulings_title: "Rulings (where the rules are silent)".into(),
+            rulings: d.rulings.clone(),
+        }
+    }
+}

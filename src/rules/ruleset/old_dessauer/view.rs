@@ -1,0 +1,582 @@
+//! Old Dessauer as the window, the log and the players see it: the unit card with stands and
+//! figures, the formation, attach, fallback and recoil buttons, the overlays per stand, the
+//! outlook before the dice, the scenario's units and the rules reference.
+
+use super::layout::{self, stand_bases};
+use super::{Forecast, Kind, OldDessauer, Troop, grade_name, movement, shooting};
+use crate::rules::battle::Battle;
+use crate::rules::command::{Command, Step};
+use crate::rules::geometry::Base;
+use crate::rules::model::{Formation, Phase, Unit};
+use crate::rules::report::formation_name;
+use crate::rules::ruleset::UnitSetup;
+use crate::rules::ruleset::common::{
+    chance, factor_rows, number_rows, reach_mark, sight_marks, state_line, target_mark,
+};
+use crate::rules::ruleset::view::{
+    Action, ActionGroup, Card, Ink, Layer, Look, Mark, Outlook, OutlookPart, RefRow,
+    RefSection, Reference, TurnWords,
+};
+use crate::rules::scenario::RawUnit;
+
+/// The formations a unit of this kind may take, with the buttons' words.
+fn formations(kind: Kind, limbered: bool) -> &'static [(Formation, &'static str)] {
+    match kind {
+        Kind::Infantry => &[
+            (Formation::Line, "Line"),
+            (Formation::Column, "Column"),
+            (Formation::Square, "Square"),
+            (Formation::Conformed, "L"),
+        ],
+        Kind::Cavalry => &[
+            (Formation::Line, "Line"),
+            (Formation::Column, "Column"),
+            (Formation::Conformed, "L"),
+        ],
+        Kind::LightInfantry => &[(Formation::Skirmish, "Skirmish")],
+        Kind::Artillery if !limbered => &[(Formation::Line, "Line")],
+        _ => &[],
+    }
+}
+
+/// The formation a unit of this troop takes when the scenario does not say.
+fn default_formation(t: &Troop, limbered: bool) -> Formation {
+    match t.kind {
+        Kind::LightInfantry => Formation::Skirmish,
+        Kind::Artillery if limbered => Formation::Column,
+        _ => Formation::Line,
+    }
+}
+
+/// Distances offered on the fallback buttons, in inches.
+const FALLBACKS: [f32; 3] = [6.0, 12.0, 18.0];
+/// Distances offered on the recoil-farther buttons, in inches (and whatever is left).
+const RECOILS: [f32; 3] = [2.0, 4.0, 6.0];
+
+impl OldDessauer {
+    /// A scenario's unit: stands, formation, optional rules and a general's ratings checked;
+    /// full stands and the usual formation where the scenario gives none.
+    pub fn prepare_unit(&self, u: &RawUnit) -> Result<UnitSetup, String> {
+        let t = self
+            .troop_code(&u.troop)
+            .ok_or_else(|| format!("unknown troop type '{}'", u.troop))?;
+        self.unit_check(t, u)
+            .map_err(|m| format!("unit '{}': {m}", u.id))?;
+        let stands = u
+            .stands
+            .clone()
+            .unwrap_or_else(|| vec![t.figures_per_stand; t.stands as usize]);
+        let formation = u
+            .formation
+            .unwrap_or_else(|| default_formation(t, u.limbered));
+        Ok(UnitSetup {
+            size: layout::footprint(t, formation, stands.len()),
+            formation,
+            stands,
+            shaken: u.shaken,
+        })
+    }
+
+    fn unit_check(&self, t: &Troop, u: &RawUnit) -> Result<(), String> {
+        let need = |o: &str| -> Result<(), String> {
+            if self.opt(o) {
+                Ok(())
+            } else {
+                Err(format!("{} needs the optional rule '{o}'", t.name))
+            }
+        };
+        match t.kind {
+            Kind::LightInfantry => need("light_infantry")?,
+            Kind::RegimentalGun => {
+                need("regimental_guns")?;
+                if u.parent.is_none() {
+                    return Err("a regimental gun needs its parent regiment".into());
+                }
+            }
+            Kind::General => need("generals")?,
+            _ => {}
+        }
+        if u.parent.is_some() && t.kind != Kind::RegimentalGun {
+            return Err("only regimental guns have a parent".into());
+        }
+        if (u.attached.is_some() || u.leadership.is_some() || u.command_radius.is_some())
+            && t.kind != Kind::General
+        {
+            return Err("only generals have leadership, a command radius or an attachment".into());
+        }
+        if let Some(l) = u.leadership
+            && !(0..=2).contains(&l)
+        {
+            return Err(format!("leadership is +0, +1 or +2, not {l}"));
+        }
+        if let Some(r) = u.command_radius
+            && !(r.is_finite() && (0.0..=100.0).contains(&r))
+        {
+            return Err("a command radius is 0 to 100 inches".into());
+        }
+        if let Some(st) = &u.stands {
+            if st.is_empty() || st.len() > 40 {
+                return Err("a unit has 1 to 40 stands".into());
+            }
+            if st.iter().any(|&f| f == 0 || f > t.figures_per_stand) {
+                return Err(format!(
+                    "each stand of {} has 1 to {} figures",
+                    t.name, t.figures_per_stand
+                ));
+            }
+        }
+        if u.limbered && t.kind != Kind::Artillery {
+            return Err("only field guns limber".into());
+        }
+        if let Some(f) = u.formation {
+            let ok = match t.kind {
+                Kind::Artillery => {
+                    f == if u.limbered {
+                        Formation::Column
+                    } else {
+                        Formation::Line
+                    }
+                }
+                Kind::Infantry | Kind::Cavalry | Kind::LightInfantry => {
+                    formations(t.kind, false).iter().any(|(x, _)| *x == f)
+                }
+                _ => f == Formation::Line,
+            };
+            if !ok {
+                return Err(format!("{} cannot be in {f:?}", t.name));
+            }
+        }
+        if u.hits > 0 {
+            return Err("give losses as figures in 'stands', not as hits".into());
+        }
+        Ok(())
+    }
+
+    pub fn turn_words(&self, b: &Battle) -> TurnWords {
+        let end = match b.phase {
+            Phase::GameOver => None,
+            Phase::CloseCombat => Some("End bound"),
+            _ => Some("End phase"),
+        };
+        TurnWords {
+            phase: b.phase.name().to_string(),
+            resources: None,
+            end: end.map(str::to_string),
+            controls:
+                "Drag: move · Q/E wheel · formation buttons: face about · Esc cancel · Enter confirm"
+                    .into(),
+        }
+    }
+
+    /// The unit card: type, grade, stands and figures, formation, state, allowance.
+    pub fn card(&self, b: &Battle, u: &Unit) -> Card {
+        let t = self.troop(u);
+        let mut lines = vec![format!(
+            "{} ({}) · {}",
+            t.name,
+            t.code,
+            grade_name(u.class)
+        )];
+        if !u.flags.is_empty() {
+            lines.push(format!("{:?}", u.flags));
+        }
+        let stands: Vec<String> = u.stands.iter().map(|s| s.figures.to_string()).collect();
+        lines.push(format!(
+            "{} figures of {} · stands [{}]",
+            u.figures(),
+            self.strength(u),
+            stands.join(", ")
+        ));
+        lines.push(format!("Formation: {}", formation_name(u.formation)));
+        let states: Vec<&str> = [
+            (u.status.removed, "gone"),
+            (u.status.shaken, "shaken"),
+            (u.status.disordered, "disordered"),
+            (u.status.limbered, "limbered"),
+            (self.in_contact(b, u), "in combat"),
+            (!self.in_command(b, u), "out of command"),
+        ]
+        .iter()
+        .filter(|x| x.0)
+        .map(|x| x.1)
+        .collect();
+        lines.push(state_line(&states));
+        let spent = if u.bound.halted {
+            "halted".to_string()
+        } else {
+            format!("{:.1}", u.bound.used())
+        };
+        lines.push(format!(
+            "Move {:.0} inches ({} used) · combat points {}",
+            self.allowance(u),
+            spent,
+            t.combat
+        ));
+        if let Some(g) = self.attached_general(b, u) {
+            lines.push(format!("{} attached ({:+})", g.name, g.extra.leadership));
+        }
+        Card {
+            title: u.name.clone(),
+            side: u.side,
+            lines,
+        }
+    }
+
+    /// Recoiling farther, formations and facings, unlimbering, attaching and falling back.
+    pub fn actions(&self, b: &Battle, u: &Unit) -> Vec<ActionGroup> {
+        let mut out = Vec::new();
+        if let Some(g) = self.recoil_buttons(b, u) {
+            out.push(g);
+        }
+        if b.phase != Phase::Movement || u.side != b.active || !u.alive() {
+            return out;
+        }
+        if self.is_skirmishing(b, u) {
+            out.push(ActionGroup {
+                note: format!(
+                    "Ctrl+drag a stand to move it alone ({} in each, within {} in of the command stand, stand {}).",
+                    self.allowance(u),
+                    self.num("skirmish_leash"),
+                    movement::command_stand(u) + 1
+                ),
+                ..ActionGroup::default()
+            });
+        }
+        out.extend(self.formation_buttons(b, u));
+        if u.status.limbered {
+            out.push(button("Unlimber", Command::Unlimber { unit: u.id.clone() }));
+        }
+        if self.kind(u) == Kind::General {
+            out.push(self.attach_buttons(b, u));
+        }
+        if self.opt("voluntary_fallback")
+            && self.is_fighting_unit(u)
+            && !u.bound.moved
+            && !u.bound.fell_back
+        {
+            out.push(ActionGroup {
+                title: "Fall back:".into(),
+                note: String::new(),
+                actions: FALLBACKS
+                    .iter()
+                    .map(|&d| Action {
+                        label: format!("{d:.0} in"),
+                        command: Command::Fallback {
+                            unit: u.id.clone(),
+                            distance: d,
+                        },
+                    })
+                    .collect(),
+            });
+        }
+        out
+    }
+
+    /// A unit that recoiled this turn may go farther in the close combat phase.
+    fn recoil_buttons(&self, b: &Battle, u: &Unit) -> Option<ActionGroup> {
+        let (_, done) = u.bound.recoil?;
+        if b.phase != Phase::CloseCombat || !u.alive() || self.in_contact(b, u) {
+            return None;
+        }
+        let done = b.scale.from_mm(done);
+        let left = self.num("recoil_max") - done;
+        if left < 1.0 {
+            return None;
+        }
+        let mut ds: Vec<f32> = RECOILS.iter().copied().filter(|d| *d <= left).collect();
+        ds.push(left.floor());
+        Some(ActionGroup {
+            title: format!("Recoiled {done:.1} in; recoil farther:"),
+            note: String::new(),
+            actions: ds
+                .into_iter()
+                .map(|d| Action {
+                    label: format!("{d:.0} in"),
+                    command: Command::RecoilFurther {
+                        unit: u.id.clone(),
+                        distance: d,
+                    },
+                })
+                .collect(),
+        })
+    }
+
+    /// A row of formation buttons for each facing: ahead, right, left, about.
+    fn formation_buttons(&self, b: &Battle, u: &Unit) -> Vec<ActionGroup> {
+        let forms = formations(self.kind(u), u.status.limbered);
+        if forms.is_empty()
+            || u.bound.formed
+            || u.bound.halted
+            || u.bound.fell_back
+            || self.in_contact(b, u)
+        {
+            return Vec::new();
+        }
+        let mut out = vec![ActionGroup {
+            note: "Change formation (half the move), then facing:".into(),
+            ..ActionGroup::default()
+        }];
+        for (turn, word) in [(0.0f32, "ahead"), (90.0, "right"), (-90.0, "left"), (180.0, "about")]
+        {
+            out.push(ActionGroup {
+                title: word.into(),
+                note: String::new(),
+                actions: forms
+                    .iter()
+                    .filter(|(f, _)| *f != u.formation || turn != 0.0)
+                    .map(|(f, name)| Action {
+                        label: name.to_string(),
+                        command: Command::Form {
+                            unit: u.id.clone(),
+                            formation: *f,
+                            turn,
+                        },
+                    })
+                    .collect(),
+            });
+        }
+        out
+    }
+
+    /// A general detaches, or attaches to a unit of its side within its move.
+    fn attach_buttons(&self, b: &Battle, g: &Unit) -> ActionGroup {
+        let actions = match &g.extra.attached {
+            Some(_) => vec![Action {
+                label: "Detach".into(),
+                command: Command::Detach {
+                    general: g.id.clone(),
+                },
+            }],
+            None => b
+                .alive()
+                .filter(|f| f.side == g.side && self.is_fighting_unit(f))
+                .filter(|f| {
+                    f.base.distance_to_point(g.base.centre)
+                        <= b.scale.to_mm(self.num("general_move"))
+                })
+                .map(|f| Action {
+                    label: format!("Attach to {}", f.name),
+                    command: Command::Attach {
+                        general: g.id.clone(),
+                        unit: f.id.clone(),
+                    },
+                })
+                .collect(),
+        };
+        ActionGroup {
+            actions,
+            ..ActionGroup::default()
+        }
+    }
+
+    /// The inch round each enemy, and the selected unit's stand arcs, reach, sight and targets.
+    pub fn overlays(&self, b: &Battle, sel: Option<&Unit>, layers: &[Layer]) -> Vec<Mark> {
+        let mut out = Vec::new();
+        if layers.contains(&Layer::Zones) {
+            // The inch round each enemy unit that no one may enter but to charge.
+            let z = b.scale.to_mm(self.num("zone_of_control"));
+            for e in b.alive().filter(|e| {
+                e.side != b.active && self.is_fighting_unit(e) && !self.in_contact(b, e)
+            }) {
+                for shape in e.shapes() {
+                    let grown = Base {
+                        width: shape.width + 2.0 * z,
+                        depth: shape.depth + 2.0 * z,
+                        ..shape
+                    };
+                    out.push(Mark::base(Layer::Zones, Ink::Zone, &grown));
+                }
+            }
+        }
+        let Some(s) = sel.filter(|s| s.alive()) else {
+            return out;
+        };
+        if layers.contains(&Layer::Arcs)
+            && let Some(range) = self.range(s)
+        {
+            // Each stand shoots 45 degrees either side of its own front centre.
+            let half = self.num("arc_half_angle");
+            let reach = b.scale.to_mm(range);
+            for st in stand_bases(self, s) {
+                let fc = st.front_centre();
+                let mut pts = vec![fc];
+                for k in 0..=16 {
+                    let a = -half + 2.0 * half * k as f32 / 16.0;
+                    pts.push(fc.plus(st.forward().rotate(a).scale(reach)));
+                }
+                pts.push(fc);
+                out.push(Mark::line(Layer::Arcs, Ink::StandArc, pts));
+            }
+        }
+        if layers.contains(&Layer::Reach) {
+            out.push(self.reach(b, s));
+        }
+        for e in b.alive().filter(|e| e.side != s.side) {
+            if layers.contains(&Layer::Sight) {
+                let from = s.base.front_centre();
+                let seen = shooting::sight_clear(self, b, from, e, s);
+                out.extend(sight_marks(
+                    b,
+                    from,
+                    e.base.centre,
+                    (!seen).then_some("cannot be seen"),
+                ));
+            }
+            let eligible = match b.phase {
+                Phase::Firing if s.side == b.active => {
+                    shooting::setup(self, b, &s.id, &e.id).is_ok()
+                }
+                Phase::CloseCombat => self.enemies_in_contact(b, s).iter().any(|x| x.id == e.id),
+                _ => false,
+            };
+            if eligible && layers.contains(&Layer::Targets) {
+                out.push(target_mark(&e.base));
+            }
+        }
+        out
+    }
+
+    /// Forward on an oblique; straight sideways or back by sidestep or backstep.
+    fn reach(&self, b: &Battle, u: &Unit) -> Mark {
+        let most = self.allowance(u) * self.num("road_multiplier");
+        reach_mark(b, u, most, |fwd, right, d| {
+            let step = if fwd > 0.05 {
+                Step::Oblique {
+                    forward: fwd * d,
+                    right: right * d,
+                }
+            } else if fwd.abs() <= 0.05 {
+                Step::Sidestep(right.signum() * d)
+            } else if right.abs() <= 0.05 {
+                Step::Backstep(d)
+            } else {
+                return false;
+            };
+            movement::plan(self, b, &u.id, &[step]).is_ok()
+        })
+    }
+
+    /// Stands with their figures; generals with a disc; the formation and figures in the label,
+    /// behind the rear edge of a fighting unit.
+    pub fn look(&self, u: &Unit) -> Look {
+        let mut label = u.troop.clone();
+        if u.status.limbered {
+            label.push_str(" (L)");
+        }
+        let fighting = self.is_fighting_unit(u);
+        if fighting {
+            let f = match u.formation {
+                Formation::Line => "",
+                Formation::Column => " col",
+                Formation::Square => " sq",
+                Formation::Skirmish => " sk",
+                Formation::Conformed => " L",
+            };
+            label = format!("{label}{f} {}", u.figures());
+        }
+        Look {
+            stands: stand_bases(self, u)
+                .into_iter()
+                .zip(u.stands.iter().map(|s| s.figures))
+                .collect(),
+            figures_per_stand: self.troop(u).figures_per_stand,
+            general: self.kind(u) == Kind::General,
+            label,
+            label_behind: fighting,
+            pips: 0,
+        }
+    }
+
+    /// The forecast as an outlook: one part per striking unit.
+    pub fn outlook(f: Forecast) -> Outlook {
+        let parts = f
+            .lines
+            .into_iter()
+            .map(|l| {
+                let points = l
+                    .points
+                    .map(|(a, b)| format!("{a} points against {b}: "))
+                    .unwrap_or_default();
+                OutlookPart {
+                    heading: format!("{} → {}", l.unit, l.target),
+                    summary: format!(
+                        "{points}{} dice hitting on {}{}",
+                        l.dice,
+                        l.need,
+                        if l.need < 6 { "-6" } else { "" }
+                    ),
+                    factors: l.factors,
+                    dice: l.dice,
+                    need: Some(l.need as i32),
+                }
+            })
+            .collect();
+        Outlook {
+            parts,
+            opposed: false,
+            chances: f.chances.into_iter().map(|(o, p)| chance(o, p)).collect(),
+            choices: Vec::new(),
+        }
+    }
+
+    /// The rules reference: troops, numbers with sources, optional rules, rulings.
+    pub fn reference(&self) -> Reference {
+        let d = &self.data;
+        let troops = RefSection {
+            title: "Troop types".into(),
+            open: true,
+            columns: ["Type", "Stand", "Line", "Column", "Combat"]
+                .map(String::from)
+                .to_vec(),
+            rows: d
+                .troops
+                .iter()
+                .map(|t| RefRow {
+                    cells: vec![
+                        format!("{} ({})", t.name, t.code),
+                        format!("{} figures", t.figures_per_stand),
+                        format!("{:.0} in", t.line),
+                        format!("{:.0} in", t.column),
+                        t.combat.to_string(),
+                    ],
+                    source: t.source.clone(),
+                })
+                .collect(),
+        };
+        let options = d
+            .options
+            .iter()
+            .map(|o| RefRow {
+                cells: vec![format!(
+                    "{} {}",
+                    if self.opt(&o.key) { "[in use]" } else { "[off]" },
+                    o.name
+                )],
+                source: o.source.clone(),
+            })
+            .collect();
+        Reference {
+            title: d.name.clone(),
+            source: d.seed.clone(),
+            sections: vec![
+                troops,
+                RefSection::list("Numbers", number_rows(&d.numbers)),
+                RefSection::list("Shooting factors", factor_rows(&d.shooting_factors)),
+                RefSection::list("Optional rules", options),
+            ],
+            rulings_title: "Rulings (where the text was lost or is silent)".into(),
+            rulings: d.rulings.clone(),
+        }
+    }
+}
+
+/// A group of one button.
+fn button(label: &str, command: Command) -> ActionGroup {
+    ActionGroup {
+        actions: vec![Action {
+            label: label.into(),
+            command,
+        }],
+        ..ActionGroup::default()
+    }
+}

@@ -1,0 +1,322 @@
+//! What the window, the command line, the log and the players learn of a ruleset: plain data
+//! they show or use without knowing which ruleset made it.
+
+use super::Ruling;
+use crate::rules::command::{Command, Factor, Step};
+use crate::rules::geometry::{Base, Pt};
+use crate::rules::model::{Side, UnitId};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The unit a ruleset measures in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Measure {
+    Paces,
+    Inches,
+}
+
+impl Measure {
+    pub fn name(self) -> &'static str {
+        match self {
+            Measure::Paces => "paces",
+            Measure::Inches => "inches",
+        }
+    }
+    /// Decimal places a distance is written with.
+    pub fn precision(self) -> usize {
+        match self {
+            Measure::Paces => 0,
+            Measure::Inches => 1,
+        }
+    }
+    /// The step a dragged distance snaps to: 5 paces or a quarter inch.
+    pub fn snap(self) -> f32 {
+        match self {
+            Measure::Paces => 5.0,
+            Measure::Inches => 0.25,
+        }
+    }
+    /// Move lengths a player commonly orders (the seeded player picks among them).
+    pub fn sample_moves(self) -> [f32; 5] {
+        match self {
+            Measure::Paces => [50.0, 100.0, 150.0, 200.0, 300.0],
+            Measure::Inches => [1.0, 2.0, 3.0, 4.0, 6.0],
+        }
+    }
+}
+
+impl fmt::Display for Measure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What a unit is made of on the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum UnitModel {
+    /// One element, one base (DBN family).
+    SingleBase,
+    /// Several bases that move and fight together and are lost one at a time.
+    Bases,
+    /// Stands carrying figures that are lost one by one.
+    Stands,
+}
+
+/// A move asked for: of one unit, of a group in contact, or of one loose stand of a unit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveRequest {
+    pub units: Vec<UnitId>,
+    /// A stand of the (single) unit moving on its own, counted from 1.
+    pub stand: Option<usize>,
+    pub steps: Vec<Step>,
+}
+
+impl MoveRequest {
+    pub fn unit(unit: UnitId, steps: Vec<Step>) -> Self {
+        MoveRequest {
+            units: vec![unit],
+            stand: None,
+            steps,
+        }
+    }
+    /// The command that makes this move.
+    pub fn command(self) -> Command {
+        let MoveRequest {
+            mut units,
+            stand,
+            steps,
+        } = self;
+        match (stand, units.len()) {
+            (Some(stand), _) if !units.is_empty() => Command::MoveStand {
+                unit: units.remove(0),
+                stand,
+                steps,
+            },
+            (_, 1) => Command::Move {
+                unit: units.remove(0),
+                steps,
+            },
+            _ => Command::MoveGroup { units, steps },
+        }
+    }
+}
+
+/// One side of a roll about to be made: who rolls, with what, needing what.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OutlookPart {
+    /// "IR 13" or "IR 13 → IR 20".
+    pub heading: String,
+    pub factors: Vec<Factor>,
+    /// Dice thrown.
+    pub dice: u32,
+    /// Score each die needs (None: an opposed roll, totals compared).
+    pub need: Option<i32>,
+    /// The sum in words: "= +5 + die" or "5 points against 4: 4 dice hitting on 5-6".
+    pub summary: String,
+}
+
+/// One outcome and its exact chance.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Chance {
+    pub outcome: String,
+    pub chance: f64,
+}
+
+/// A choice the player may change before the dice: ticking it gives `command`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice {
+    pub label: String,
+    pub on: bool,
+    /// The command with this choice flipped.
+    pub flipped: Command,
+}
+
+/// Factors, dice and the exact chance of every outcome before the dice: one shape for every
+/// kind of roll (opposed d6, dice pools, table columns, saves).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outlook {
+    pub parts: Vec<OutlookPart>,
+    /// The parts roll against each other (show them side by side).
+    pub opposed: bool,
+    pub chances: Vec<Chance>,
+    pub choices: Vec<Choice>,
+}
+
+/// The lines of a unit's card.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Card {
+    pub title: String,
+    pub side: Side,
+    pub lines: Vec<String>,
+}
+
+/// A button: its words and the command it sends.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Action {
+    pub label: String,
+    pub command: Command,
+}
+
+/// A row of buttons under a title, with a note to read.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct ActionGroup {
+    pub title: String,
+    pub note: String,
+    pub actions: Vec<Action>,
+}
+
+/// What the formal deployment asks of the side placing now.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Deployment {
+    pub side: Side,
+    pub title: String,
+    /// Units to place: id and label.
+    pub waiting: Vec<(UnitId, String)>,
+    pub note: String,
+    /// Other things the side may do now (fortify).
+    pub actions: Vec<Action>,
+    /// The facing a unit placed now takes.
+    pub facing: f32,
+}
+
+/// Which overlay a mark belongs to (each switched on by its own key).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Layer {
+    /// Fire arcs and ranges.
+    Arcs,
+    /// Threat zones and zones of control.
+    Zones,
+    /// Lines of sight and what blocks them.
+    Sight,
+    /// How far the unit can go.
+    Reach,
+    /// Enemies it may fire at or fight now (always shown).
+    Targets,
+}
+
+/// How a mark is inked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ink {
+    Arc,
+    /// A fainter arc (one of several stands).
+    StandArc,
+    Zone,
+    Clear,
+    Blocked,
+    Blocker,
+    Reach,
+    Target,
+}
+
+/// A line on the table: an open or closed polyline in mm.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mark {
+    pub layer: Layer,
+    pub ink: Ink,
+    pub points: Vec<Pt>,
+    pub closed: bool,
+}
+
+impl Mark {
+    pub fn base(layer: Layer, ink: Ink, b: &Base) -> Self {
+        Mark {
+            layer,
+            ink,
+            points: b.corners().to_vec(),
+            closed: true,
+        }
+    }
+    pub fn line(layer: Layer, ink: Ink, points: Vec<Pt>) -> Self {
+        Mark {
+            layer,
+            ink,
+            points,
+            closed: false,
+        }
+    }
+}
+
+/// How a unit is drawn beyond its base.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Look {
+    /// Each stand's base and figures (empty: the unit is its base).
+    pub stands: Vec<(Base, u32)>,
+    /// Figures a full stand carries (spacing of the figure dots).
+    pub figures_per_stand: u32,
+    /// A general or commander: drawn with a gold disc.
+    pub general: bool,
+    /// The words on the unit.
+    pub label: String,
+    /// The label goes behind the rear edge, clear of the figures.
+    pub label_behind: bool,
+    /// Hits shown as pips behind the base (figure units show their figures instead).
+    pub pips: u32,
+}
+
+/// The turn bar's words for the moment.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct TurnWords {
+    pub phase: String,
+    /// What the side has to spend ("3 command points").
+    pub resources: Option<String>,
+    /// The button that ends the phase ("End bound"); None: no button.
+    pub end: Option<String>,
+    /// The controls in a line.
+    pub controls: String,
+}
+
+/// A row of the rules reference: its cells and where it comes from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RefRow {
+    pub cells: Vec<String>,
+    pub source: String,
+}
+
+/// A section of the rules reference: a table with column heads, or a list of lines.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RefSection {
+    pub title: String,
+    pub open: bool,
+    /// Column heads; empty for a list.
+    pub columns: Vec<String>,
+    pub rows: Vec<RefRow>,
+}
+
+impl RefSection {
+    pub fn list(title: &str, rows: Vec<RefRow>) -> Self {
+        RefSection {
+            title: title.to_string(),
+            open: false,
+            columns: Vec::new(),
+            rows,
+        }
+    }
+}
+
+/// The rules reference: the ruleset's tables and its rulings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reference {
+    pub title: String,
+    pub source: String,
+    pub sections: Vec<RefSection>,
+    pub rulings_title: String,
+    pub rulings: Vec<Ruling>,
+}
+
+/// One roll as every ruleset records it: who rolled which dice with what factors, the total,
+/// what it was against or needed, and the outcome.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Roll {
+    pub unit: Option<UnitId>,
+    pub side: Option<Side>,
+    pub dice: Vec<u8>,
+    pub factors: Vec<Factor>,
+    pub total: i32,
+    /// The opposing total of an opposed roll.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub against: Option<i32>,
+    /// The score each die or the total needs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub need: Option<i32>,
+    pub outcome: String,
+}

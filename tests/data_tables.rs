@@ -1,0 +1,225 @@
+//! Every row of every ruleset data file drives the procedures: a number changed in the data is
+//! either used by the engine or caught here.
+
+mod common;
+
+use common::{U, battle, id, to_phase};
+use std::path::Path;
+use volley::rules::command::{RuleError, Step};
+use volley::rules::model::Phase;
+use volley::rules::ruleset::dbn::{Dbn, TroopKind};
+use volley::rules::ruleset::old_dessauer::{Kind, OldDessauer};
+use volley::rules::ruleset::{AnyRuleset, Measure, UnitModel};
+use volley::rules::scenario;
+
+/// Every Rust source of the rulesets, as one text.
+fn ruleset_sources() -> String {
+    fn walk(dir: &Path, out: &mut String) {
+        for e in std::fs::read_dir(dir).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push_str(&std::fs::read_to_string(&p).unwrap());
+            }
+        }
+    }
+    let mut s = String::new();
+    walk(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rules/ruleset"),
+        &mut s,
+    );
+    s
+}
+
+/// A key is read by name, or as one of a family the engine names with a suffix ("x_{grade}").
+fn read_by_engine(src: &str, key: &str) -> bool {
+    if src.contains(&format!("\"{key}\"")) {
+        return true;
+    }
+    key.rsplit_once('_')
+        .is_some_and(|(stem, _)| src.contains(&format!("\"{stem}_{{")))
+}
+
+fn unread<'a>(src: &str, keys: impl Iterator<Item = &'a String>) -> Vec<&'a String> {
+    keys.filter(|k| !read_by_engine(src, k)).collect()
+}
+
+#[test]
+fn every_keyed_row_of_the_data_files_is_read_by_the_engine() {
+    let src = ruleset_sources();
+    let d = Dbn::from_ron(volley::rules::ruleset::db7yw::DATA).unwrap().data;
+    let keys = d
+        .numbers
+        .iter()
+        .map(|n| &n.key)
+        .chain(d.firing_factors.iter().map(|f| &f.key))
+        .chain(d.combat_factors.iter().map(|f| &f.key))
+        .chain(d.routing_factors.iter().map(|f| &f.key));
+    assert_eq!(unread(&src, keys), Vec::<&String>::new(), "db7yw.ron");
+    let od = OldDessauer::load().unwrap().data;
+    let keys = od
+        .numbers
+        .iter()
+        .map(|n| &n.key)
+        .chain(od.shooting_factors.iter().map(|f| &f.key))
+        .chain(od.options.iter().map(|o| &o.key));
+    assert_eq!(unread(&src, keys), Vec::<&String>::new(), "old_dessauer.ron");
+}
+
+#[test]
+fn every_ruleset_says_how_it_measures_and_what_a_unit_is() {
+    let db = AnyRuleset::load("db7yw").unwrap();
+    assert_eq!(db.measure(), Measure::Paces);
+    assert_eq!(db.unit_model(), UnitModel::SingleBase);
+    assert!(!db.phases().is_empty());
+    let od = AnyRuleset::load("old_dessauer").unwrap();
+    assert_eq!(od.measure(), Measure::Inches);
+    assert_eq!(od.unit_model(), UnitModel::Stands);
+    for r in [&db, &od] {
+        let reference = r.reference();
+        assert!(!reference.sections.is_empty());
+        assert_eq!(reference.rulings, r.rulings());
+        // Every row of the troop table is in the rules reference.
+        assert_eq!(reference.sections[0].rows.len(), r.troop_codes().len());
+    }
+}
+
+/// DB7YW: each row of the troop table gives the base, the move in good going, the range and
+/// the combat factor the procedures use.
+#[test]
+fn db7yw_troop_table_rows_drive_base_move_range_and_combat() {
+    let AnyRuleset::Db7yw(r) = AnyRuleset::load("db7yw").unwrap() else {
+        panic!("db7yw")
+    };
+    let d = &r.dbn;
+    for t in &d.data.troops {
+        let code = t.code.as_str();
+        assert_eq!(
+            volley::rules::ruleset::Ruleset::base_size(r.as_ref(), code),
+            Some(t.base),
+            "{code}"
+        );
+        let limbered = if t.kind == TroopKind::Artillery {
+            ", limbered: true"
+        } else {
+            ""
+        };
+        // Movement: the good-going allowance and no more (artillery limbered).
+        if let Some(gg) = t.gg.filter(|g| *g > 0.0)
+            && t.kind != TroopKind::Baggage
+        {
+            let mut b = battle(
+                &[
+                    U("a", 0, code, "Regular", 500.0, 200.0, 0.0, limbered),
+                    U("z", 1, "Ms", "Regular", 100.0, 950.0, 180.0, ""),
+                ],
+                "",
+            );
+            to_phase(&mut b, 0, Phase::Movement);
+            b.command_points = [100, 100];
+            let a = id("a");
+            let ok = d.plan_move(&b, std::slice::from_ref(&a), &[Step::Advance(gg)], None, true);
+            assert!(ok.is_ok(), "{code} moves {gg}: {ok:?}");
+            let far = d.plan_move(
+                &b,
+                std::slice::from_ref(&a),
+                &[Step::Advance(gg + 10.0)],
+                None,
+                true,
+            );
+            assert!(
+                matches!(far, Err(RuleError::TooFar { .. })),
+                "{code} may not move {}: {far:?}",
+                gg + 10.0
+            );
+        }
+        // Range: a target just inside is in range, one just beyond is not.
+        if let Some(range) = t.range {
+            let mm = |paces: f32| paces * 25.4 / d.data.paces_per_inch;
+            let front = 300.0 + t.base.1 / 2.0;
+            let depth = common::depth("Ms");
+            for (paces, inside) in [(range - 10.0, true), (range + 10.0, false)] {
+                let y = front + mm(paces) + depth / 2.0;
+                let mut b = battle(
+                    &[
+                        U("a", 0, code, "Regular", 500.0, 300.0, 0.0, ""),
+                        U("t", 1, "Ms", "Regular", 500.0, y, 180.0, ""),
+                    ],
+                    "",
+                );
+                to_phase(&mut b, 0, Phase::Firing);
+                let (s, e) = (b.unit(&id("a")).unwrap(), b.unit(&id("t")).unwrap());
+                let got = d.fire_check(&b, s, e, false);
+                assert_eq!(got.is_ok(), inside, "{code} at {paces} paces: {got:?}");
+            }
+        }
+        // Combat: the troop's own factor heads its close combat factors.
+        let b = battle(
+            &[
+                U("a", 0, code, "Regular", 500.0, 300.0, 0.0, limbered),
+                U("t", 1, "Ms", "Regular", 500.0, 700.0, 180.0, ""),
+            ],
+            "",
+        );
+        let (s, e) = (b.unit(&id("a")).unwrap(), b.unit(&id("t")).unwrap());
+        let f = r.combat_factors(&b, s, e, true);
+        assert_eq!((f[0].name.as_str(), f[0].value), (t.name.as_str(), t.combat), "{code}");
+    }
+}
+
+/// Old Dessauer: each row of the troop table gives the stands and figures of a unit the
+/// scenario leaves whole, its stand size, and its move in line and in column.
+#[test]
+fn old_dessauer_troop_table_rows_drive_stands_and_moves() {
+    let od = OldDessauer::load().unwrap();
+    let all = [
+        "generals",
+        "light_infantry",
+        "regimental_guns",
+        "voluntary_fallback",
+    ];
+    for t in &od.data.troops {
+        let extra = match t.kind {
+            Kind::RegimentalGun => ", parent: \"host\"",
+            Kind::General => ", leadership: 1",
+            _ => "",
+        };
+        let opts: Vec<String> = all.iter().map(|o| format!("\"{o}\"")).collect();
+        let text = format!(
+            r#"(name: "t", ruleset: "old_dessauer", table: (width: 1219.0, height: 1219.0), turn_limit: 20,
+            options: [{}],
+            sides: [(name: "A", colour: (0, 0, 200)), (name: "B", colour: (200, 0, 0))],
+            units: [
+                (id: "host", side: 0, type: "Inf", at: (200, 200)),
+                (id: "a", side: 0, type: "{}", at: (600, 600){extra}),
+                (id: "z", side: 1, type: "Inf", at: (600, 1100), facing: 180),
+            ])"#,
+            opts.join(","),
+            t.code
+        );
+        let b = scenario::parse(&text, "t.ron").unwrap_or_else(|e| panic!("{}: {e:?}", t.code));
+        let u = b.unit(&id("a")).unwrap();
+        assert_eq!(u.stands.len(), t.stands as usize, "{}", t.code);
+        assert!(
+            u.stands.iter().all(|s| s.figures == t.figures_per_stand),
+            "{}",
+            t.code
+        );
+        let look = b.rules.look(&b, u);
+        if let Some((stand, _)) = look.stands.first() {
+            assert!(
+                (stand.width - t.figures_per_stand as f32 * t.figure_frontage * 25.4).abs() < 0.01,
+                "{}",
+                t.code
+            );
+            assert!((stand.depth - t.stand_depth * 25.4).abs() < 0.01, "{}", t.code);
+        }
+        assert_eq!(od.allowance(u), t.line, "{} in line", t.code);
+        if matches!(t.kind, Kind::Infantry | Kind::Cavalry) {
+            let mut col = u.clone();
+            col.formation = volley::rules::model::Formation::Column;
+            assert_eq!(od.allowance(&col), t.column, "{} in column", t.code);
+        }
+    }
+}
