@@ -197,7 +197,10 @@ pub fn main() -> i32 {
     };
     match cli.command {
         None => {
-            crate::app::run(crate::app::Start::Title(scenario::default_path(), cli.screenshot));
+            crate::app::run(crate::app::Start::Title(
+                scenario::default_path(),
+                cli.screenshot,
+            ));
             0
         }
         Some(Cmd::Play { file, screenshot }) => play(&file, screenshot),

@@ -517,18 +517,10 @@ fn a_unit_blocks_fire_but_enemy_guns_do_not() {
 #[test]
 fn movement_allowance_half_speed_manoeuvres_and_squares() {
     let mut b = battle(FACE_OFF.replace("338.1", "900").as_str(), &[]);
-    let r = od(&b)
-        .plan(&b, &[u("a")], &[Step::Advance(6.0)])
-        .unwrap();
+    let r = od(&b).plan(&b, &[u("a")], &[Step::Advance(6.0)]).unwrap();
     assert!((r.distance - 6.0).abs() < 0.05 && (r.allowance - 6.0).abs() < 0.01);
-    assert!(
-        od(&b)
-            .plan(&b, &[u("a")], &[Step::Advance(6.5)])
-            .is_err()
-    );
-    let r = od(&b)
-        .plan(&b, &[u("a")], &[Step::Sidestep(2.0)])
-        .unwrap();
+    assert!(od(&b).plan(&b, &[u("a")], &[Step::Advance(6.5)]).is_err());
+    let r = od(&b).plan(&b, &[u("a")], &[Step::Sidestep(2.0)]).unwrap();
     assert!(
         (r.distance - 4.0).abs() < 0.05,
         "sidestep at half speed: {}",
@@ -562,11 +554,7 @@ fn zone_of_control_of_one_inch() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("zone of control"), "{e}");
-    assert!(
-        od(&b)
-            .plan(&b, &[u("a")], &[Step::Advance(2.5)])
-            .is_ok()
-    );
+    assert!(od(&b).plan(&b, &[u("a")], &[Step::Advance(2.5)]).is_ok());
     assert!(
         od(&b)
             .plan(&b, &[u("a")], &[Step::ToContact(u("b"))])
@@ -628,9 +616,7 @@ fn woods_cost_double_and_disorder() {
         r#"(id: "i", side: 0, type: "Inf", at: (1000, 880), facing: 0),"#,
         &[],
     );
-    let r = od(&b)
-        .plan(&b, &[u("i")], &[Step::Advance(2.0)])
-        .unwrap();
+    let r = od(&b).plan(&b, &[u("i")], &[Step::Advance(2.0)]).unwrap();
     assert!(
         r.distance > 2.5,
         "part of the move in woods counts double: {}",

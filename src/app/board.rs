@@ -416,7 +416,13 @@ impl Paint<'_, '_, '_> {
             }),
             figure: (self.circle((gap * 0.28).min(2.2)), self.mat(contrast(c))),
             figures: (0..figures)
-                .map(|k| Vec3::new(-sb.width / 2.0 + gap * (k as f32 + 0.5), sb.depth * 0.1, 0.03))
+                .map(|k| {
+                    Vec3::new(
+                        -sb.width / 2.0 + gap * (k as f32 + 0.5),
+                        sb.depth * 0.1,
+                        0.03,
+                    )
+                })
                 .collect(),
         }
     }
@@ -475,7 +481,7 @@ impl Paint<'_, '_, '_> {
 
     /// Disorder, hits, garrison and shaken markers round the base.
     fn markers(&mut self, u: &Unit, look: &Look, garrison: bool) {
-        let mut marker = |p: &mut Self, at: Pt, mesh: Mesh2d, c: Color, rot: f32| {
+        let marker = |p: &mut Self, at: Pt, mesh: Mesh2d, c: Color, rot: f32| {
             let mat = p.mat(c);
             p.commands.spawn((
                 UnitVisual,
@@ -550,7 +556,11 @@ impl StandParts {
                 q.spawn((mesh, mat, Transform::from_xyz(0.0, y, 0.02)));
             }
             for f in figures {
-                q.spawn((figure.0.clone(), figure.1.clone(), Transform::from_translation(f)));
+                q.spawn((
+                    figure.0.clone(),
+                    figure.1.clone(),
+                    Transform::from_translation(f),
+                ));
             }
         });
     }

@@ -172,4 +172,3 @@ fn mouse_pan(
     t.translation.x -= motion.delta.x * o.scale;
     t.translation.y += motion.delta.y * o.scale;
 }
-

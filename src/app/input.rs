@@ -5,7 +5,7 @@ use super::camera::{BoardCamera, cursor_world, zoom_at_cursor};
 use super::{AppSystems, Game, Intent};
 use crate::rules::command::{Command, Step};
 use crate::rules::geometry::{Base, Corner, Pt};
-use crate::rules::model::{Phase, UnitId};
+use crate::rules::model::UnitId;
 use crate::rules::ruleset::{MovePlan, MoveRequest};
 use bevy::prelude::*;
 use bevy_egui::input::EguiWantsInput;

@@ -4,7 +4,7 @@
 use super::input::{Overlays, Pointer, Selection};
 use super::{Game, Intent};
 use crate::rules::command::{Command, Event};
-use crate::rules::model::{Phase, Unit};
+use crate::rules::model::Unit;
 use crate::rules::report;
 use crate::rules::ruleset::{ActionGroup, Outlook, OutlookPart, RefSection};
 use bevy::prelude::*;
@@ -485,22 +485,24 @@ fn reference_section(ui: &mut egui::Ui, k: usize, sec: &RefSection) {
         }
         return;
     }
-    egui::Grid::new(("reference", k)).striped(true).show(ui, |ui| {
-        for h in &sec.columns {
-            ui.strong(h);
-        }
-        ui.end_row();
-        for row in &sec.rows {
-            for (i, c) in row.cells.iter().enumerate() {
-                if i == 0 {
-                    ui.label(c).on_hover_text(&row.source);
-                } else {
-                    ui.label(c);
-                }
+    egui::Grid::new(("reference", k))
+        .striped(true)
+        .show(ui, |ui| {
+            for h in &sec.columns {
+                ui.strong(h);
             }
             ui.end_row();
-        }
-    });
+            for row in &sec.rows {
+                for (i, c) in row.cells.iter().enumerate() {
+                    if i == 0 {
+                        ui.label(c).on_hover_text(&row.source);
+                    } else {
+                        ui.label(c);
+                    }
+                }
+                ui.end_row();
+            }
+        });
 }
 
 /// The rulings of a ruleset, each with its reason.
@@ -710,7 +712,12 @@ fn last_roll(
             for (k, r) in rolls.iter().take(6).enumerate() {
                 let side = r
                     .side
-                    .or_else(|| r.unit.as_ref().and_then(|id| b.unit(id).ok()).map(|u| u.side))
+                    .or_else(|| {
+                        r.unit
+                            .as_ref()
+                            .and_then(|id| b.unit(id).ok())
+                            .map(|u| u.side)
+                    })
                     .unwrap_or(0);
                 let who = match (&r.unit, r.side) {
                     (Some(id), _) => b.unit(id).map(|u| u.name.clone()).unwrap_or_default(),
@@ -719,7 +726,11 @@ fn last_roll(
                 };
                 ui.horizontal_wrapped(|ui| {
                     for (i, d) in r.dice.iter().take(12).enumerate() {
-                        die_face(ui, face(*d, (k * 12 + i) as u32 + 1), side_colour(&game, side));
+                        die_face(
+                            ui,
+                            face(*d, (k * 12 + i) as u32 + 1),
+                            side_colour(&game, side),
+                        );
                     }
                     let result = if tumbling {
                         "…".to_string()

@@ -113,7 +113,10 @@ pub struct Battle {
 }
 
 impl Battle {
-    #[expect(clippy::too_many_arguments, reason = "one argument per part of the table, each checked by the caller")]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "one argument per part of the table, each checked by the caller"
+    )]
     pub(crate) fn assemble(
         scenario: RawScenario,
         info: Info,

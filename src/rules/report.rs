@@ -2,9 +2,9 @@
 
 use super::battle::Battle;
 use super::command::{Effect, Event, Factor, Score, Verdict};
+use super::model::UnitId;
 use super::ruleset::Roll;
 use super::ruleset::common::factor_sum;
-use super::model::UnitId;
 use super::terrain::FeatureKind;
 use serde_json::{Value, json};
 
@@ -165,12 +165,6 @@ fn roll_words(b: &Battle, e: &Event) -> Option<String> {
 
 /// Figure rulesets' rolls in words: volleys, tests and rounds of combat.
 fn figure_roll_words(b: &Battle, e: &Event) -> Option<String> {
-    let side = |s: usize| {
-        b.sides
-            .get(s)
-            .map(|x| x.name.clone())
-            .unwrap_or_else(|| format!("side {s}"))
-    };
     let u = |id: &UnitId| name(b, id);
     Some(match e {
         Event::Volley {
@@ -244,12 +238,6 @@ fn figure_roll_words(b: &Battle, e: &Event) -> Option<String> {
 
 /// Moves, recoils, flight and pursuit in words.
 fn move_words(b: &Battle, e: &Event) -> Option<String> {
-    let side = |s: usize| {
-        b.sides
-            .get(s)
-            .map(|x| x.name.clone())
-            .unwrap_or_else(|| format!("side {s}"))
-    };
     let u = |id: &UnitId| name(b, id);
     Some(match e {
         Event::Moved {
@@ -418,7 +406,6 @@ fn other_words(b: &Battle, e: &Event) -> String {
             Some(x) => format!("{} attaches to {}", u(general), u(x)),
             None => format!("{} detaches", u(general)),
         },
-    }
         _ => String::new(),
     }
 }

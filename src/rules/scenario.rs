@@ -625,9 +625,9 @@ fn build_unit(
     }
     if !undeployed
         && !rs.shares_ground(&u.troop)
-        && let Some(o) = units.iter().find(|o| {
-            !o.status.undeployed && !rs.shares_ground(&o.troop) && o.base.overlaps(&base)
-        })
+        && let Some(o) = units
+            .iter()
+            .find(|o| !o.status.undeployed && !rs.shares_ground(&o.troop) && o.base.overlaps(&base))
     {
         ck.push(pos, format!("unit '{}' overlaps '{}'", u.id, o.id));
         return None;
@@ -665,7 +665,6 @@ fn build_unit(
         },
     })
 }
-
 
 /// RON as volley reads it: optional fields may be written without `Some(...)`.
 pub fn ron_options() -> ron::Options {

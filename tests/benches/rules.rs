@@ -4,10 +4,10 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::Path;
-use volley::rules::ruleset::AnyRuleset;
 use volley::rules::autoplay::AutoPlayer;
 use volley::rules::command::Step;
 use volley::rules::model::{Phase, UnitId};
+use volley::rules::ruleset::AnyRuleset;
 use volley::rules::{Battle, Command, scenario};
 
 /// 400 units in 20 rows and 60 terrain features on a 4000 x 3000 mm table.

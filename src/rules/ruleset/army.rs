@@ -34,7 +34,12 @@ pub fn army_cost(dbn: &Dbn, b: &Battle, side: Side) -> f32 {
 }
 
 /// Every reason a side's army breaks the army list, counting the defender's fortifications.
-pub fn validate_side(dbn: &Dbn, units: &[&Unit], side: &SideInfo, terrain: &Terrain) -> Vec<String> {
+pub fn validate_side(
+    dbn: &Dbn,
+    units: &[&Unit],
+    side: &SideInfo,
+    terrain: &Terrain,
+) -> Vec<String> {
     let fort: f32 = terrain
         .features
         .iter()

@@ -5,7 +5,7 @@
 use super::view::{Chance, Ink, Layer, Mark, RefRow};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Factor, RuleError, Step};
-use crate::rules::geometry::{Base, Contact, Corner, Pt};
+use crate::rules::geometry::{Base, Contact, Corner, Edge, Pt, norm_facing};
 use crate::rules::model::{Phase, Unit, UnitId};
 use parry2d::query::{self, ShapeCastOptions};
 use serde::{Deserialize, Serialize};

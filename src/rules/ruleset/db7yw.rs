@@ -9,12 +9,12 @@ use super::view::{
 };
 use super::{Ruleset, Ruling, UnitSetup};
 use crate::rules::battle::Battle;
-use crate::rules::model::SideInfo;
-use crate::rules::terrain::Terrain;
-use crate::rules::scenario::RawUnit;
 use crate::rules::command::{Command, Effect, Event, Factor, RuleError, Score, Step, Verdict};
 use crate::rules::geometry::{Edge, Pt};
+use crate::rules::model::SideInfo;
 use crate::rules::model::{Class, Flag, Phase, Unit, UnitId};
+use crate::rules::scenario::RawUnit;
+use crate::rules::terrain::Terrain;
 
 /// The ruleset's data, compiled into the program.
 pub const DATA: &str = include_str!("../../../assets/rulesets/db7yw.ron");
@@ -164,12 +164,7 @@ impl Db7yw {
     }
 
     /// Checks and plans a move of one unit or a group, without changing anything.
-    pub fn plan(
-        &self,
-        b: &Battle,
-        ids: &[UnitId],
-        steps: &[Step],
-    ) -> Result<MovePlan, RuleError> {
+    pub fn plan(&self, b: &Battle, ids: &[UnitId], steps: &[Step]) -> Result<MovePlan, RuleError> {
         let d = &self.dbn;
         if b.phase != Phase::Movement {
             return Err(RuleError::WrongPhase {
@@ -394,6 +389,7 @@ impl Db7yw {
             ));
         }
         d.fire_check(b, friend, target, true)
+            .map(|_| ())
             .map_err(|e| RuleError::Illegal(format!("{} cannot support: {e}", friend.name)))
     }
 

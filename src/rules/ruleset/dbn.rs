@@ -2,16 +2,18 @@
 //! measured moves with going and threat zones, eligibility to fire, line of sight, contact,
 //! recoil, flight and pursuit, and the army break.
 
-use super::common::{FactorDef, Going, MovePlan, Motion, Number, conform, factor_in, number, own_active, require_numbers, step_motion, sweep_to_contact};
+use super::common::{
+    FactorDef, Going, Motion, MovePlan, Number, conform, factor_in, number, own_active,
+    require_numbers, step_motion, sweep_to_contact,
+};
 use super::{ResultRow, Ruling};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError, Step};
 use crate::rules::geometry::{
-    Base, CONTACT_EPS, Contact, Corner, Edge, Pt, norm_deg, norm_facing, segment_hits_base,
+    Base, CONTACT_EPS, Contact, Edge, Pt, norm_deg, norm_facing, segment_hits_base,
 };
 use crate::rules::model::{Class, Division, Phase, Side, Unit, UnitId};
 use crate::rules::terrain::FeatureKind;
-use parry2d::query::{self, ShapeCastOptions};
 use serde::{Deserialize, Serialize};
 
 /// What kind of troop a type is, for the rules that ask.
@@ -243,8 +245,7 @@ impl Dbn {
             dice.push(b.d6()?);
         }
         let mut factors = Vec::new();
-        if b
-            .alive()
+        if b.alive()
             .any(|u| u.side == side && self.has_trait(u, TroopTrait::CommandBonus))
         {
             factors.push(Factor {
@@ -538,7 +539,9 @@ impl Dbn {
     ) -> Result<(), RuleError> {
         let tz_depth = self.num("threat_zone_depth_bw");
         for e in b.alive().filter(|e| e.side != units[0].side) {
-            if self.in_close_combat(b, e) || matches!(self.kind(e), TroopKind::Commander | TroopKind::Baggage) {
+            if self.in_close_combat(b, e)
+                || matches!(self.kind(e), TroopKind::Commander | TroopKind::Baggage)
+            {
                 continue;
             }
             let tz = e.base.threat_zone(e.base.width * tz_depth);
@@ -582,7 +585,12 @@ impl Dbn {
 
     /// The going over every sampled position of a move; refused off the table or across a
     /// river but by a bridge.
-    fn going_of(&self, b: &Battle, units: &[Unit], samples: &[Vec<Base>]) -> Result<Going, RuleError> {
+    fn going_of(
+        &self,
+        b: &Battle,
+        units: &[Unit],
+        samples: &[Vec<Base>],
+    ) -> Result<Going, RuleError> {
         let mut why = Vec::new();
         let mut road = true;
         for (i, s) in samples.iter().enumerate() {
@@ -937,7 +945,9 @@ impl Dbn {
     pub fn combat_supporters(&self, b: &Battle, u: &Unit, enemy: &Unit) -> Vec<UnitId> {
         b.alive()
             .filter(|f| {
-                f.side == u.side && f.id != u.id && !matches!(self.kind(f), TroopKind::Commander | TroopKind::Baggage)
+                f.side == u.side
+                    && f.id != u.id
+                    && !matches!(self.kind(f), TroopKind::Commander | TroopKind::Baggage)
             })
             .filter(|f| norm_deg(f.base.facing - u.base.facing).abs() < 1.0)
             .filter(|f| {
@@ -1083,7 +1093,10 @@ impl Dbn {
         ))
     }
 
-    #[expect(clippy::too_many_arguments, reason = "both units, the line and its ends, the level and the visibility in woods")]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "both units, the line and its ends, the level and the visibility in woods"
+    )]
     fn line_blocker(
         &self,
         b: &Battle,
@@ -1727,4 +1740,3 @@ fn group_frame(units: &[Unit]) -> Base {
         depth: hi_y - lo_y,
     }
 }
-

@@ -5,8 +5,8 @@
 use super::common::{arc_marks, number_rows, reach_mark, sight_marks, target_mark};
 use super::dbn::{Dbn, TroopKind};
 use super::view::{
-    Action, ActionGroup, Card, Deployment, Ink, Layer, Look, Mark, RefRow, RefSection,
-    Reference, TurnWords,
+    Action, ActionGroup, Card, Deployment, Ink, Layer, Look, Mark, RefRow, RefSection, Reference,
+    TurnWords,
 };
 use super::{UnitSetup, common::factor_rows};
 use crate::rules::battle::Battle;
@@ -174,7 +174,11 @@ impl Dbn {
             return None;
         }
         let (side, division) = self.deployment_turn(b)?;
-        let name = b.sides.get(side).map(|s| s.name.clone()).unwrap_or_default();
+        let name = b
+            .sides
+            .get(side)
+            .map(|s| s.name.clone())
+            .unwrap_or_default();
         let waiting: Vec<_> = b
             .units
             .iter()

@@ -16,9 +16,9 @@ pub use view::{
 
 use super::battle::Battle;
 use super::command::{Command, Event, RuleError};
-use super::model::{Class, Formation, Phase, Side, SideInfo, Unit, UnitId};
-use super::terrain::Terrain;
+use super::model::{Class, Formation, Phase, SideInfo, Unit, UnitId};
 use super::scenario::RawUnit;
+use super::terrain::Terrain;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -235,7 +235,7 @@ impl AnyRuleset {
         })
     }
 
-    pub fn get(&self) -> &dyn Ruleset {
+    pub fn get(&self) -> &(dyn Ruleset + 'static) {
         match self {
             AnyRuleset::Db7yw(r) => r.as_ref(),
             AnyRuleset::OldDessauer(r) => r.as_ref(),

@@ -2,7 +2,7 @@
 //! losing by hits, recoils and pursuit.
 
 use super::movement::{carry, recoil};
-use super::{Kind, OldDessauer, Forecast, OutlookLine, exactly, grade, illegal};
+use super::{Forecast, Kind, OldDessauer, OutlookLine, exactly, grade, illegal};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError, Strike};
 use crate::rules::geometry::{Base, Edge};

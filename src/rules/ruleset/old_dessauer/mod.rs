@@ -18,11 +18,11 @@ use super::view::{
     UnitModel,
 };
 use super::{Ruleset, Ruling, UnitSetup};
-use crate::rules::scenario::RawUnit;
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Event, Factor, RuleError, TestKind};
 use crate::rules::geometry::{Base, Pt};
 use crate::rules::model::{Class, Formation, Phase, Side, Unit, UnitId};
+use crate::rules::scenario::RawUnit;
 use crate::rules::terrain::FeatureKind;
 use serde::{Deserialize, Serialize};
 
@@ -220,6 +220,13 @@ impl OldDessauer {
         }
         if data.troops.is_empty() {
             return Err("ruleset data: no troop types".into());
+        }
+        // The variable chance to hit never hits better than its ruling says.
+        let best = number(&data.numbers, "variable_hit_best");
+        if data.variable_hit.iter().any(|r| f32::from(r.need) < best) {
+            return Err(format!(
+                "ruleset data: the variable chance to hit needs {best} at best"
+            ));
         }
         Ok(OldDessauer {
             data,
@@ -1112,9 +1119,13 @@ impl Ruleset for OldDessauer {
     }
     fn check_move(&self, b: &Battle, req: &MoveRequest) -> Result<MovePlan, RuleError> {
         match (req.stand, req.units.as_slice()) {
-            (Some(k), [id]) => movement::plan_stand(self, b, id, k, &req.steps).map(|(p, _)| p.plan),
+            (Some(k), [id]) => {
+                movement::plan_stand(self, b, id, k, &req.steps).map(|(p, _)| p.plan)
+            }
             (None, ids) => self.plan(b, ids, &req.steps),
-            _ => Err(RuleError::Illegal("one stand of one unit moves alone".into())),
+            _ => Err(RuleError::Illegal(
+                "one stand of one unit moves alone".into(),
+            )),
         }
     }
     fn may_move(&self, b: &Battle, _u: &Unit) -> bool {
@@ -1149,7 +1160,9 @@ impl Ruleset for OldDessauer {
         match e {
             Event::Fled { unit, .. } => Some(format!(
                 "{} falls back out of reach",
-                b.unit(unit).map(|u| u.name.clone()).unwrap_or(unit.0.clone())
+                b.unit(unit)
+                    .map(|u| u.name.clone())
+                    .unwrap_or(unit.0.clone())
             )),
             _ => None,
         }

@@ -149,7 +149,13 @@ struct Walk {
 }
 
 /// Walks a move's steps (refusing pivots and backward obliques), measuring each piece.
-fn walk(od: &OldDessauer, b: &Battle, u: &Unit, steps: &[Step], free: bool) -> Result<Walk, RuleError> {
+fn walk(
+    od: &OldDessauer,
+    b: &Battle,
+    u: &Unit,
+    steps: &[Step],
+    free: bool,
+) -> Result<Walk, RuleError> {
     // Half speed: each inch counts as 1 / half_speed.
     let slow = 1.0 / od.num("half_speed");
     let inch = b.scale.to_mm(1.0);
@@ -241,7 +247,12 @@ fn walk(od: &OldDessauer, b: &Battle, u: &Unit, steps: &[Step], free: bool) -> R
 }
 
 /// Refuses a move the unit may not make at all, and names the enemy it charges, if any.
-fn may_move(od: &OldDessauer, b: &Battle, u: &Unit, steps: &[Step]) -> Result<Option<Unit>, RuleError> {
+fn may_move(
+    od: &OldDessauer,
+    b: &Battle,
+    u: &Unit,
+    steps: &[Step],
+) -> Result<Option<Unit>, RuleError> {
     let kind = od.kind(u);
     if u.bound.halted {
         return illegal(format!("{} failed its command test and halts", u.name));

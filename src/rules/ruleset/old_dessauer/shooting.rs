@@ -1,7 +1,7 @@
 //! Shooting: a die per front-rank stand in range, arc and clear line; morale against the hits.
 
 use super::layout::stand_bases;
-use super::{Kind, OldDessauer, Forecast, OutlookLine, exactly, grade, illegal, nearest_point};
+use super::{Forecast, Kind, OldDessauer, OutlookLine, exactly, grade, illegal, nearest_point};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError, TestKind};
 use crate::rules::geometry::{CONTACT_EPS, Pt, point_segment_distance, segment_hits_base};

@@ -14,8 +14,8 @@ use crate::rules::ruleset::common::{
     chance, factor_rows, number_rows, reach_mark, sight_marks, state_line, target_mark,
 };
 use crate::rules::ruleset::view::{
-    Action, ActionGroup, Card, Ink, Layer, Look, Mark, Outlook, OutlookPart, RefRow,
-    RefSection, Reference, TurnWords,
+    Action, ActionGroup, Card, Ink, Layer, Look, Mark, Outlook, OutlookPart, RefRow, RefSection,
+    Reference, TurnWords,
 };
 use crate::rules::scenario::RawUnit;
 
@@ -171,12 +171,7 @@ impl OldDessauer {
     /// The unit card: type, grade, stands and figures, formation, state, allowance.
     pub fn card(&self, b: &Battle, u: &Unit) -> Card {
         let t = self.troop(u);
-        let mut lines = vec![format!(
-            "{} ({}) · {}",
-            t.name,
-            t.code,
-            grade_name(u.class)
-        )];
+        let mut lines = vec![format!("{} ({}) · {}", t.name, t.code, grade_name(u.class))];
         if !u.flags.is_empty() {
             lines.push(format!("{:?}", u.flags));
         }
@@ -316,8 +311,12 @@ impl OldDessauer {
             note: "Change formation (half the move), then facing:".into(),
             ..ActionGroup::default()
         }];
-        for (turn, word) in [(0.0f32, "ahead"), (90.0, "right"), (-90.0, "left"), (180.0, "about")]
-        {
+        for (turn, word) in [
+            (0.0f32, "ahead"),
+            (90.0, "right"),
+            (-90.0, "left"),
+            (180.0, "about"),
+        ] {
             out.push(ActionGroup {
                 title: word.into(),
                 note: String::new(),
@@ -549,7 +548,11 @@ impl OldDessauer {
             .map(|o| RefRow {
                 cells: vec![format!(
                     "{} {}",
-                    if self.opt(&o.key) { "[in use]" } else { "[off]" },
+                    if self.opt(&o.key) {
+                        "[in use]"
+                    } else {
+                        "[off]"
+                    },
                     o.name
                 )],
                 source: o.source.clone(),
