@@ -298,37 +298,7 @@ pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Battle, Vec<Di
     };
     let rs = rules.get();
     let t = &raw.table;
-    if !(t.width.is_finite()
-        && t.height.is_finite()
-        && t.width > 0.0
-        && t.height > 0.0
-        && t.width <= MAX_MM
-        && t.height <= MAX_MM)
-    {
-        ck.push(
-            ck.at("table", 1),
-            format!("table size must be positive and at most {MAX_MM} mm"),
-        );
-    }
-    if raw.turn_limit == 0 || raw.turn_limit > 1000 {
-        ck.push(
-            ck.at("turn_limit", 1),
-            "turn_limit must be between 1 and 1000".into(),
-        );
-    }
-    let mm_per_unit = match rs.mm_per_unit(raw.paces_per_inch) {
-        Ok(mm) => mm,
-        Err(m) => {
-            ck.push(ck.at("paces_per_inch", 1), m);
-            rs.default_mm_per_unit()
-        }
-    };
-    if raw.sides.len() != 2 {
-        ck.push(
-            ck.at("sides", 1),
-            format!("a scenario has exactly 2 sides, not {}", raw.sides.len()),
-        );
-    }
+    let mm_per_unit = check_table(&mut ck, raw, rs);
     if raw.units.len() > MAX_UNITS || raw.terrain.len() > MAX_FEATURES {
         ck.push(
             (1, 1),
@@ -380,37 +350,7 @@ pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Battle, Vec<Di
         }
     }
 
-    let mut zones = Vec::new();
-    for z in &raw.deployment {
-        if z.side >= 2 || !pt_ok(z.min) || !pt_ok(z.max) || z.min.0 >= z.max.0 || z.min.1 >= z.max.1
-        {
-            ck.push(
-                ck.at("deployment", 1),
-                "a deployment zone needs side 0 or 1 and min below max".into(),
-            );
-            continue;
-        }
-        zones.push(Zone {
-            side: z.side,
-            min: Pt::new(z.min.0, z.min.1),
-            max: Pt::new(z.max.0, z.max.1),
-        });
-    }
-    let objective = match &raw.objective {
-        Some(o) if pt_ok(o.at) && o.owner < 2 => Some(Objective {
-            at: Pt::new(o.at.0, o.at.1),
-            owner: o.owner,
-            taken: false,
-        }),
-        Some(_) => {
-            ck.push(
-                ck.at("objective", 1),
-                "the objective needs a position and an owner of 0 or 1".into(),
-            );
-            None
-        }
-        None => None,
-    };
+    let (zones, objective) = build_zones(&mut ck, raw);
 
     for (s, raw_side) in raw.sides.iter().enumerate() {
         let Some(side) = sides.get(s).filter(|_| raw_side.army_list) else {
@@ -451,6 +391,79 @@ pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Battle, Vec<Di
         raw.turn_limit,
         raw.seed,
     ))
+}
+
+/// The table, the turn limit, the scale and the sides; the millimetres per measuring unit.
+fn check_table(ck: &mut Checker, raw: &RawScenario, rs: &dyn Ruleset) -> f32 {
+    let t = &raw.table;
+    if !(t.width.is_finite()
+        && t.height.is_finite()
+        && t.width > 0.0
+        && t.height > 0.0
+        && t.width <= MAX_MM
+        && t.height <= MAX_MM)
+    {
+        ck.push(
+            ck.at("table", 1),
+            format!("table size must be positive and at most {MAX_MM} mm"),
+        );
+    }
+    if raw.turn_limit == 0 || raw.turn_limit > 1000 {
+        ck.push(
+            ck.at("turn_limit", 1),
+            "turn_limit must be between 1 and 1000".into(),
+        );
+    }
+    let mm_per_unit = match rs.mm_per_unit(raw.paces_per_inch) {
+        Ok(mm) => mm,
+        Err(m) => {
+            ck.push(ck.at("paces_per_inch", 1), m);
+            rs.default_mm_per_unit()
+        }
+    };
+    if raw.sides.len() != 2 {
+        ck.push(
+            ck.at("sides", 1),
+            format!("a scenario has exactly 2 sides, not {}", raw.sides.len()),
+        );
+    }
+    mm_per_unit
+}
+
+/// Deployment zones and the objective.
+fn build_zones(ck: &mut Checker, raw: &RawScenario) -> (Vec<Zone>, Option<Objective>) {
+    let mut zones = Vec::new();
+    for z in &raw.deployment {
+        if z.side >= 2 || !pt_ok(z.min) || !pt_ok(z.max) || z.min.0 >= z.max.0 || z.min.1 >= z.max.1
+        {
+            ck.push(
+                ck.at("deployment", 1),
+                "a deployment zone needs side 0 or 1 and min below max".into(),
+            );
+            continue;
+        }
+        zones.push(Zone {
+            side: z.side,
+            min: Pt::new(z.min.0, z.min.1),
+            max: Pt::new(z.max.0, z.max.1),
+        });
+    }
+    let objective = match &raw.objective {
+        Some(o) if pt_ok(o.at) && o.owner < 2 => Some(Objective {
+            at: Pt::new(o.at.0, o.at.1),
+            owner: o.owner,
+            taken: false,
+        }),
+        Some(_) => {
+            ck.push(
+                ck.at("objective", 1),
+                "the objective needs a position and an owner of 0 or 1".into(),
+            );
+            None
+        }
+        None => None,
+    };
+    (zones, objective)
 }
 
 /// Problems found while building, each at its place in the file.

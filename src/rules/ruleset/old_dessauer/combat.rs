@@ -323,19 +323,12 @@ pub fn fight(
     round(od, b, out, &g, pursue, 0)
 }
 
-fn round(
+/// Variable defensive fire: one roll per unit entitled to it.
+fn defensive_fire_rolls(
     od: &OldDessauer,
     b: &mut Battle,
-    out: &mut Vec<Event>,
     ids: &[UnitId],
-    pursue: Option<bool>,
-    depth: u32,
-) -> Result<(), RuleError> {
-    let plan = allot(od, b, ids);
-    if plan.is_empty() {
-        return Ok(());
-    }
-    // Variable defensive fire: one roll per unit entitled to it.
+) -> Result<BTreeMap<UnitId, i32>, RuleError> {
     let mut def_rolls: BTreeMap<UnitId, i32> = BTreeMap::new();
     if od.opt("variable_defensive_fire") {
         for id in ids {
@@ -354,8 +347,18 @@ fn round(
             }
         }
     }
+    Ok(def_rolls)
+}
+
+/// Every unit's strike of the round: points, need, dice and hits.
+fn strike_all(
+    od: &OldDessauer,
+    b: &mut Battle,
+    plan: &[(Unit, Unit, u32)],
+    def_rolls: &BTreeMap<UnitId, i32>,
+) -> Result<Vec<Strike>, RuleError> {
     let mut strikes = Vec::new();
-    for (u, e, n) in &plan {
+    for (u, e, n) in plan {
         let first = first_round(u, e);
         let (factors, mine) = points_with(od, b, u, e, first, def_rolls.get(&u.id).copied());
         let (_, theirs) = points_with(od, b, e, u, first, def_rolls.get(&e.id).copied());
@@ -378,6 +381,23 @@ fn round(
             multiplier: m,
         });
     }
+    Ok(strikes)
+}
+
+fn round(
+    od: &OldDessauer,
+    b: &mut Battle,
+    out: &mut Vec<Event>,
+    ids: &[UnitId],
+    pursue: Option<bool>,
+    depth: u32,
+) -> Result<(), RuleError> {
+    let plan = allot(od, b, ids);
+    if plan.is_empty() {
+        return Ok(());
+    }
+    let def_rolls = defensive_fire_rolls(od, b, ids)?;
+    let strikes = strike_all(od, b, &plan, &def_rolls)?;
     let before: Vec<Unit> = ids.iter().filter_map(|i| b.unit(i).ok().cloned()).collect();
     let contacts: BTreeMap<UnitId, Vec<UnitId>> = before
         .iter()

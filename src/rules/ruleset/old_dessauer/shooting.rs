@@ -156,18 +156,10 @@ fn line_of_fire(od: &OldDessauer, b: &Battle, s: &Unit, t: &Unit, a: Pt, p: Pt) 
     }
 }
 
-/// Who may shoot, with how many dice and needing what; or why not.
-pub fn setup(od: &OldDessauer, b: &Battle, sid: &UnitId, tid: &UnitId) -> Result<Setup, RuleError> {
-    if b.phase != Phase::Firing {
-        return Err(RuleError::WrongPhase {
-            command: "shoot".into(),
-            phase: b.phase,
-        });
-    }
-    let s = b.unit(sid)?.clone();
-    let t = b.unit(tid)?.clone();
-    own_active(b, &s)?;
-    let kind = od.kind(&s);
+/// Refuses a shooter that may not shoot now, or a target it may not shoot at; says whether the
+/// shooter moved this turn.
+fn may_shoot(od: &OldDessauer, b: &Battle, s: &Unit, t: &Unit) -> Result<bool, RuleError> {
+    let kind = od.kind(s);
     match kind {
         Kind::Cavalry => return illegal(format!("{}: cavalry may not shoot", s.name)),
         Kind::General => return illegal(format!("{} is a general", s.name)),
@@ -185,10 +177,10 @@ pub fn setup(od: &OldDessauer, b: &Battle, sid: &UnitId, tid: &UnitId) -> Result
     if s.status.shaken {
         return illegal(format!("{} is shaken and may not shoot", s.name));
     }
-    if od.in_contact(b, &s) {
+    if od.in_contact(b, s) {
         return illegal(format!("{} is in combat", s.name));
     }
-    let allowance = od.allowance(&s);
+    let allowance = od.allowance(s);
     let moved = s.bound.moved || s.bound.formed || s.bound.used() > 0.0;
     match kind {
         Kind::Artillery if s.status.limbered => {
@@ -207,15 +199,31 @@ pub fn setup(od: &OldDessauer, b: &Battle, sid: &UnitId, tid: &UnitId) -> Result
         }
         _ => {}
     }
-    if t.side == s.side || !t.alive() || od.kind(&t) == Kind::General {
+    if t.side == s.side || !t.alive() || od.kind(t) == Kind::General {
         return illegal(format!("{} cannot shoot at {}", s.name, t.name));
     }
-    if od.in_contact(b, &t) && !hanging_flank(od, b, &t) {
+    if od.in_contact(b, t) && !hanging_flank(od, b, t) {
         return illegal(format!(
             "{} is in combat without a hanging flank: no shooting into the melee",
             t.name
         ));
     }
+    Ok(moved)
+}
+
+/// Who may shoot, with how many dice and needing what; or why not.
+pub fn setup(od: &OldDessauer, b: &Battle, sid: &UnitId, tid: &UnitId) -> Result<Setup, RuleError> {
+    if b.phase != Phase::Firing {
+        return Err(RuleError::WrongPhase {
+            command: "shoot".into(),
+            phase: b.phase,
+        });
+    }
+    let s = b.unit(sid)?.clone();
+    let t = b.unit(tid)?.clone();
+    own_active(b, &s)?;
+    let kind = od.kind(&s);
+    let moved = may_shoot(od, b, &s, &t)?;
     let inch = b.scale.to_mm(1.0);
     let range = od.range(&s).unwrap_or(0.0) * inch;
     let garrison = od.is_foot(&s) && od.in_town(b, &s);
