@@ -40,6 +40,24 @@ impl AutoPlayer {
             .map(|u| u.id.clone())
             .collect();
         let mut out = Vec::new();
+        // Formal deployment: each waiting unit placed somewhere in its side's zone.
+        if let Some(d) = b.rules.deployment(b) {
+            for (id, _) in &d.waiting {
+                for z in b.zones.iter().filter(|z| z.side == d.side) {
+                    for _ in 0..3 {
+                        let fx = self.pick(101) as f32 / 100.0;
+                        let fy = self.pick(101) as f32 / 100.0;
+                        out.push(Command::Deploy {
+                            unit: id.clone(),
+                            x: z.min.x + (z.max.x - z.min.x) * fx,
+                            y: z.min.y + (z.max.y - z.min.y) * fy,
+                            facing: d.facing,
+                        });
+                    }
+                }
+            }
+            return out;
+        }
         match b.phase {
             Phase::Movement => {
                 for u in &own {
@@ -104,9 +122,17 @@ impl AutoPlayer {
             _ => {}
         }
         // Whatever buttons the units have now (formations, attaching, recoiling farther ...).
+        // One of each unit's buttons, at random.
         for u in b.alive() {
-            for g in b.rules.actions(b, u) {
-                out.extend(g.actions.into_iter().map(|a| a.command));
+            let mut all: Vec<Command> = b
+                .rules
+                .actions(b, u)
+                .into_iter()
+                .flat_map(|g| g.actions.into_iter().map(|a| a.command))
+                .collect();
+            if !all.is_empty() {
+                let k = self.pick(all.len());
+                out.push(all.swap_remove(k));
             }
         }
         // Shuffle by the player's own generator.

@@ -24,8 +24,8 @@ impl From<&str> for UnitId {
 /// A side's index in the scenario's list of sides (0 or 1).
 pub type Side = usize;
 
-/// Quality class or grade. DBN uses Militia/Regular/Elite/Superior; figure rulesets use
-/// Poor/Regular/Crack, mapped onto the same ladder.
+/// Quality class or grade: one ladder of four rungs; each ruleset names the rungs in its own
+/// words (`Ruleset::class_name`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum Class {
     Militia,
@@ -99,12 +99,8 @@ pub struct Status {
     pub hits: u32,
     pub shaken: bool,
     pub disordered: bool,
-    pub disrupted: bool,
-    pub routed: bool,
     /// Artillery limbered to move.
     pub limbered: bool,
-    pub low_ammo: bool,
-    pub out_of_ammo: bool,
     pub removed: bool,
     /// Not yet placed on the table (formal deployment).
     pub undeployed: bool,

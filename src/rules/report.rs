@@ -613,9 +613,11 @@ pub fn units_json(b: &Battle) -> Value {
                     "hits": u.status.hits, "stands": u.stands.len(), "figures": u.figures(),
                     "stand_figures": u.stands.iter().map(|s| s.figures).collect::<Vec<_>>(),
                     "formation": u.formation,
-                    "shaken": u.status.shaken, "disordered": u.status.disordered, "disrupted": u.status.disrupted,
-                    "routed": u.status.routed, "limbered": u.status.limbered,
-                    "ammunition": if u.status.out_of_ammo { "out" } else if u.status.low_ammo { "low" } else { "full" },
+                    "shaken": u.status.shaken, "disordered": u.status.disordered,
+                    // No ruleset played yet disrupts, routs or runs a unit out of ammunition;
+                    // the fields stay for the scripts that read them.
+                    "disrupted": false, "routed": false, "ammunition": "full",
+                    "limbered": u.status.limbered,
                     "garrison": b.terrain.at(u.base.centre, &[FeatureKind::Town, FeatureKind::Village]).any(|f| f.fortified), "removed": u.status.removed, "undeployed": u.status.undeployed,
                 })
             })

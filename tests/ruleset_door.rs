@@ -1,0 +1,156 @@
+//! The one door: every scenario of every ruleset, played by the seeded player, answers the
+//! window's questions through the `Ruleset` trait alone: cards, buttons that work, overlays,
+//! outlooks whose chances sum to one, and one roll record for every roll.
+
+use std::path::Path;
+use volley::rules::autoplay::AutoPlayer;
+use volley::rules::battle::Battle;
+use volley::rules::command::{Command, RuleError};
+use volley::rules::report;
+use volley::rules::ruleset::{Layer, MoveRequest};
+use volley::rules::scenario;
+
+const LAYERS: [Layer; 5] = [
+    Layer::Arcs,
+    Layer::Zones,
+    Layer::Sight,
+    Layer::Reach,
+    Layer::Targets,
+];
+
+fn scenarios() -> Vec<Battle> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|p| scenario::load(p).unwrap_or_else(|e| panic!("{p:?}: {e:?}")))
+        .collect()
+}
+
+/// Asks the trait everything the window asks of a battle, and checks the answers.
+fn ask_everything(b: &Battle) {
+    let words = b.rules.turn_words(b);
+    assert!(!words.phase.is_empty());
+    assert!(!words.controls.is_empty());
+    for u in b.alive() {
+        let card = b.rules.unit_card(b, u);
+        assert_eq!(card.title, u.name);
+        assert!(!card.lines.is_empty(), "{}: an empty card", u.name);
+        assert!(!b.rules.look(b, u).label.is_empty());
+        // Every button the window shows is for now and for this side: the rules may still
+        // refuse it for the ground (no room to form), never for its phase, side or unit.
+        for g in b.rules.actions(b, u) {
+            for a in g.actions {
+                let mut try_it = b.clone();
+                if let Err(
+                    e @ (RuleError::WrongPhase { .. }
+                    | RuleError::NotYourUnit(_)
+                    | RuleError::UnknownUnit(_)
+                    | RuleError::UnknownFeature(_)
+                    | RuleError::GameOver),
+                ) = try_it.execute(a.command.clone())
+                {
+                    panic!("{}: the button '{}' is refused: {e}", u.name, a.label);
+                }
+            }
+        }
+        for e in b.alive().filter(|e| e.side != u.side) {
+            let Some(cmd) = b.rules.target_command(b, &u.id, &e.id) else {
+                continue;
+            };
+            if let Ok(o) = b.rules.preview(b, &cmd) {
+                let sum: f64 = o.chances.iter().map(|c| c.chance).sum();
+                assert!((sum - 1.0).abs() < 1e-9, "{cmd:?}: chances sum to {sum}");
+                assert!(!o.parts.is_empty());
+                for c in &o.choices {
+                    assert!(b.rules.preview(b, &c.flipped).is_ok(), "{}", c.label);
+                }
+            }
+        }
+    }
+    if let Some(u) = b.alive().find(|u| u.side == b.active) {
+        let marks = b.rules.overlays(b, Some(u), &LAYERS);
+        assert!(
+            marks
+                .iter()
+                .all(|m| m.points.iter().all(|p| p.x.is_finite() && p.y.is_finite()))
+        );
+        if b.rules.may_move(b, u) {
+            let plan = b
+                .rules
+                .check_move(b, &MoveRequest::unit(u.id.clone(), vec![]));
+            assert!(plan.is_err(), "a move of no steps is refused");
+        }
+    }
+    assert!(!b.rules.reference().sections.is_empty());
+}
+
+#[test]
+fn every_scenario_answers_the_window_through_the_trait_in_every_phase() {
+    for mut b in scenarios() {
+        let mut player = AutoPlayer::new(3);
+        for _ in 0..24 {
+            if b.is_over() {
+                break;
+            }
+            ask_everything(&b);
+            player.play_phase(&mut b, 6);
+        }
+    }
+}
+
+#[test]
+fn every_roll_is_one_record_with_its_dice_factors_and_total() {
+    for mut b in scenarios() {
+        AutoPlayer::new(5).play(&mut b, 120, 8);
+        let mut rolled = 0;
+        for e in &b.log {
+            for r in report::rolls(e) {
+                rolled += 1;
+                assert!(!r.dice.is_empty(), "{e:?}");
+                assert!(r.dice.iter().all(|d| (1..=6).contains(d)), "{e:?}");
+                assert!(r.unit.is_some() || r.side.is_some());
+                assert!(!r.outcome.is_empty() || r.against.is_some(), "{e:?}");
+                let sum: i32 = r.factors.iter().map(|f| f.value).sum();
+                // An opposed roll's total is its die and its factors.
+                if r.against.is_some() && r.need.is_none() {
+                    assert_eq!(r.total, sum + r.dice[0] as i32, "{e:?}");
+                }
+            }
+            // The JSON of an event that rolled carries its rolls.
+            let v = report::event_json(&b, e);
+            assert_eq!(
+                v.get("rolls").is_some(),
+                !report::rolls(e).is_empty(),
+                "{e:?}"
+            );
+        }
+        assert!(rolled > 0, "{}: no roll in a whole game", b.info.name);
+    }
+}
+
+#[test]
+fn a_move_request_makes_the_command_the_drag_gives() {
+    let u = volley::rules::model::UnitId("a".into());
+    let one = MoveRequest::unit(u.clone(), vec![]).command();
+    assert!(matches!(one, Command::Move { .. }));
+    let stand = MoveRequest {
+        units: vec![u.clone()],
+        stand: Some(2),
+        steps: vec![],
+    }
+    .command();
+    assert!(matches!(stand, Command::MoveStand { stand: 2, .. }));
+    let group = MoveRequest {
+        units: vec![u.clone(), u],
+        stand: None,
+        steps: vec![],
+    }
+    .command();
+    assert!(matches!(group, Command::MoveGroup { .. }));
+}
