@@ -527,6 +527,69 @@ impl Dbn {
         step_motion(b, frame, step)
     }
 
+    /// The contact a move ends in: the lead's front edge against the charged enemy, or any
+    /// enemy edge a member's front touches; with the conformed base where there is room.
+    fn end_contact(
+        &self,
+        b: &Battle,
+        units: &[Unit],
+        bases: &[Base],
+        charge_target: Option<&UnitId>,
+    ) -> Result<Option<(UnitId, Base, Contact)>, RuleError> {
+        let lead = &units[0];
+        let mut contact = None;
+        if let Some(tid) = charge_target {
+            let target = b.unit(tid)?;
+            let c = target
+                .base
+                .touched_by(&bases[0])
+                .filter(|c| c.own_edge == Edge::Front)
+                .ok_or_else(|| {
+                    RuleError::Illegal(format!(
+                        "{} does not reach the front edge contact with {}",
+                        lead.name, target.name
+                    ))
+                })?;
+            let conformed = conform(&bases[0], &target.base, c);
+            let conformed_ok = b
+                .alive()
+                .all(|o| o.id == lead.id || o.id == target.id || !conformed.overlaps(&o.base))
+                && b.table.holds(&conformed);
+            contact = Some((
+                tid.clone(),
+                if conformed_ok { conformed } else { bases[0] },
+                c,
+            ));
+        } else {
+            for (i, base) in bases.iter().enumerate() {
+                if let Some(e) = b.alive().find(|e| {
+                    e.side != units[i].side
+                        && e.base
+                            .touched_by(base)
+                            .is_some_and(|c| c.own_edge == Edge::Front)
+                }) {
+                    let c = e.base.touched_by(base).unwrap_or(Contact {
+                        edge: Edge::Front,
+                        own_edge: Edge::Front,
+                        overlap: 0.0,
+                    });
+                    let conformed = conform(base, &e.base, c);
+                    let conformed_ok = b.alive().all(|o| {
+                        o.id == units[i].id || o.id == e.id || !conformed.overlaps(&o.base)
+                    }) && b.table.holds(&conformed);
+                    if i == 0 {
+                        contact = Some((
+                            e.id.clone(),
+                            if conformed_ok { conformed } else { *base },
+                            c,
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(contact)
+    }
+
     /// Threat zones of enemies not in close combat: a move may not enter one, but to advance
     /// straight towards the unit, to contact it, or (from inside) to go directly away.
     fn check_threat_zones(
@@ -722,7 +785,6 @@ impl Dbn {
             frame = m.apply(&frame, 1.0);
         }
         // Moving into contact: straight ahead until the front edge meets the target.
-        let mut contact = None;
         if let Some(tid) = charge_target {
             let target = b.unit(tid)?;
             if target.side == lead.side {
@@ -790,57 +852,7 @@ impl Dbn {
             }
         }
 
-        // Contact at the end: the lead's front edge against an enemy edge.
-        if let Some(tid) = charge_target {
-            let target = b.unit(tid)?;
-            let c = target
-                .base
-                .touched_by(&bases[0])
-                .filter(|c| c.own_edge == Edge::Front)
-                .ok_or_else(|| {
-                    RuleError::Illegal(format!(
-                        "{} does not reach the front edge contact with {}",
-                        lead.name, target.name
-                    ))
-                })?;
-            let conformed = conform(&bases[0], &target.base, c);
-            let conformed_ok = b
-                .alive()
-                .all(|o| o.id == lead.id || o.id == target.id || !conformed.overlaps(&o.base))
-                && b.table.holds(&conformed);
-            contact = Some((
-                tid.clone(),
-                if conformed_ok { conformed } else { bases[0] },
-                c,
-            ));
-        } else {
-            for (i, base) in bases.iter().enumerate() {
-                if let Some(e) = b.alive().find(|e| {
-                    e.side != units[i].side
-                        && e.base
-                            .touched_by(base)
-                            .is_some_and(|c| c.own_edge == Edge::Front)
-                }) {
-                    let c = e.base.touched_by(base).unwrap_or(Contact {
-                        edge: Edge::Front,
-                        own_edge: Edge::Front,
-                        overlap: 0.0,
-                    });
-                    let conformed = conform(base, &e.base, c);
-                    let conformed_ok = b.alive().all(|o| {
-                        o.id == units[i].id || o.id == e.id || !conformed.overlaps(&o.base)
-                    }) && b.table.holds(&conformed);
-                    if i == 0 {
-                        contact = Some((
-                            e.id.clone(),
-                            if conformed_ok { conformed } else { *base },
-                            c,
-                        ));
-                    }
-                }
-            }
-        }
-
+        let contact = self.end_contact(b, &units, &bases, charge_target)?;
         self.check_threat_zones(b, &units, steps, &samples, contact.as_ref().map(|c| &c.0))?;
 
         let starts = units.iter().map(|u| (u.id.clone(), u.base)).collect();

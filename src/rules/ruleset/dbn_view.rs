@@ -341,14 +341,10 @@ impl Dbn {
     /// The troop table, the factor lists, the results and the rulings.
     pub fn reference(&self) -> Reference {
         let d = &self.data;
-        let troops = RefSection {
-            title: "Troop types".into(),
-            open: true,
-            columns: ["Type", "Range", "GG", "BG", "Road", "Combat"]
-                .map(String::from)
-                .to_vec(),
-            rows: d
-                .troops
+        let troops = RefSection::table(
+            "Troop types",
+            &["Type", "Range", "GG", "BG", "Road", "Combat"],
+            d.troops
                 .iter()
                 .map(|t| RefRow {
                     cells: vec![
@@ -362,7 +358,7 @@ impl Dbn {
                     source: t.source.clone(),
                 })
                 .collect(),
-        };
+        );
         let results = d
             .results
             .iter()

@@ -283,6 +283,15 @@ pub struct RefSection {
 }
 
 impl RefSection {
+    /// A table under its column heads, shown open.
+    pub fn table(title: &str, columns: &[&str], rows: Vec<RefRow>) -> Self {
+        RefSection {
+            title: title.to_string(),
+            open: true,
+            columns: columns.iter().map(|c| c.to_string()).collect(),
+            rows,
+        }
+    }
     pub fn list(title: &str, rows: Vec<RefRow>) -> Self {
         RefSection {
             title: title.to_string(),

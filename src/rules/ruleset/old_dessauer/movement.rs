@@ -133,6 +133,71 @@ pub fn plan(
 }
 
 /// Checks a move of `u` as given (a whole unit, or one loose stand standing in for it).
+/// Other units along the way: friends passed through or ended among (skirmishers aside),
+/// enemies never passed through, and the inch of every enemy's zone of control.
+fn pass_others(
+    od: &OldDessauer,
+    b: &Battle,
+    u: &Unit,
+    samples: &[Base],
+    charge: Option<&Unit>,
+) -> Result<(bool, Vec<UnitId>), RuleError> {
+    let kind = od.kind(u);
+    let zoc = b.scale.to_mm(od.num("zone_of_control"));
+    let mine = carried(b, &u.id);
+    let mut through_friends = false;
+    let mut intermixed = Vec::new();
+    let final_base = samples.last().copied().unwrap_or(u.base);
+    for o in b.alive() {
+        if o.id == u.id || mine.contains(&o.id) || od.kind(o) == Kind::General {
+            continue;
+        }
+        let is_target = charge.is_some_and(|t| t.id == o.id);
+        let shapes = o.shapes();
+        let overlaps = |s: &Base| shapes.iter().any(|o| s.overlaps(o));
+        if o.side == u.side {
+            if kind == Kind::General {
+                continue;
+            }
+            let skirm = kind == Kind::LightInfantry || od.kind(o) == Kind::LightInfantry;
+            if samples[1..].iter().any(overlaps) && !skirm {
+                through_friends = true;
+            }
+            if overlaps(&final_base) && !skirm {
+                intermixed.push(o.id.clone());
+            }
+            continue;
+        }
+        if is_target {
+            continue;
+        }
+        if samples[1..].iter().any(overlaps) {
+            return illegal(format!("{} would pass through {}", u.name, o.name));
+        }
+        // Zones of control: none from units in combat or being charged, and skirmishers give
+        // way to formed troops.
+        if kind == Kind::General || !od.is_fighting_unit(o) || od.in_contact(b, o) {
+            continue;
+        }
+        if od.is_skirmishing(b, o) && kind != Kind::LightInfantry {
+            continue;
+        }
+        let near = |s: &Base| shapes.iter().any(|o| s.distance(o) < zoc - 0.5);
+        if near(&u.base) {
+            continue;
+        }
+        if samples[1..].iter().any(near) {
+            return illegal(format!(
+                "{} would come within {} inch of {} (zone of control)",
+                u.name,
+                od.num("zone_of_control"),
+                o.name
+            ));
+        }
+    }
+    Ok((through_friends, intermixed))
+}
+
 /// Where a move's steps take a unit, sampled along the way, and what they cost.
 struct Walk {
     base: Base,
@@ -309,7 +374,6 @@ fn may_move(
 fn plan_unit(od: &OldDessauer, b: &Battle, u: &Unit, steps: &[Step]) -> Result<OdPlan, RuleError> {
     movement_phase(b, "move")?;
     let u = u.clone();
-    let id = &u.id;
     own_active(b, &u)?;
     let kind = od.kind(&u);
     let charge = may_move(od, b, &u, steps)?;
@@ -382,58 +446,8 @@ fn plan_unit(od: &OldDessauer, b: &Battle, u: &Unit, steps: &[Step]) -> Result<O
     if samples.iter().any(|s| !b.table.holds(s)) {
         return illegal(format!("{} would leave the table", u.name));
     }
-    let zoc = b.scale.to_mm(od.num("zone_of_control"));
-    let mine = carried(b, id);
-    let mut through_friends = false;
-    let mut intermixed = Vec::new();
+    let (through_friends, intermixed) = pass_others(od, b, &u, &samples, charge.as_ref())?;
     let final_base = base;
-    for o in b.alive() {
-        if o.id == u.id || mine.contains(&o.id) || od.kind(o) == Kind::General {
-            continue;
-        }
-        let is_target = charge.as_ref().is_some_and(|t| t.id == o.id);
-        let shapes = o.shapes();
-        let overlaps = |s: &Base| shapes.iter().any(|o| s.overlaps(o));
-        if o.side == u.side {
-            if kind == Kind::General {
-                continue;
-            }
-            let skirm = kind == Kind::LightInfantry || od.kind(o) == Kind::LightInfantry;
-            if samples[1..].iter().any(overlaps) && !skirm {
-                through_friends = true;
-            }
-            if overlaps(&final_base) && !skirm {
-                intermixed.push(o.id.clone());
-            }
-            continue;
-        }
-        if is_target {
-            continue;
-        }
-        if samples[1..].iter().any(overlaps) {
-            return illegal(format!("{} would pass through {}", u.name, o.name));
-        }
-        // Zones of control: none from units in combat or being charged, and skirmishers give
-        // way to formed troops.
-        if kind == Kind::General || !od.is_fighting_unit(o) || od.in_contact(b, o) {
-            continue;
-        }
-        if od.is_skirmishing(b, o) && kind != Kind::LightInfantry {
-            continue;
-        }
-        let near = |s: &Base| shapes.iter().any(|o| s.distance(o) < zoc - 0.5);
-        if near(&u.base) {
-            continue;
-        }
-        if samples[1..].iter().any(near) {
-            return illegal(format!(
-                "{} would come within {} inch of {} (zone of control)",
-                u.name,
-                od.num("zone_of_control"),
-                o.name
-            ));
-        }
-    }
     let mut allowance = od.allowance(&u);
     if on_road && u.formation == Formation::Column && charge.is_none() && !free {
         allowance *= od.num("road_multiplier");

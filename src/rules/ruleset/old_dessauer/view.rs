@@ -521,14 +521,10 @@ impl OldDessauer {
     /// The rules reference: troops, numbers with sources, optional rules, rulings.
     pub fn reference(&self) -> Reference {
         let d = &self.data;
-        let troops = RefSection {
-            title: "Troop types".into(),
-            open: true,
-            columns: ["Type", "Stand", "Line", "Column", "Combat"]
-                .map(String::from)
-                .to_vec(),
-            rows: d
-                .troops
+        let troops = RefSection::table(
+            "Troop types",
+            &["Type", "Stand", "Line", "Column", "Combat"],
+            d.troops
                 .iter()
                 .map(|t| RefRow {
                     cells: vec![
@@ -541,7 +537,7 @@ impl OldDessauer {
                     source: t.source.clone(),
                 })
                 .collect(),
-        };
+        );
         let options = d
             .options
             .iter()
