@@ -472,81 +472,22 @@ fn round(
         recoil(od, b, out, &u.id, cause, t - m)?;
         recoiled.push(u.id.clone());
     }
-    // Winners whose enemies all recoiled may pursue.
     if pursue == Some(false) {
         return Ok(());
     }
-    for w in &before {
-        let Ok(now) = b.unit(&w.id).cloned() else {
-            continue;
-        };
-        if !now.alive() || recoiled.contains(&w.id) || now.status.shaken {
-            continue;
-        }
-        let enemies = &contacts[&w.id];
-        if enemies.is_empty()
-            || !enemies
-                .iter()
-                .all(|e| recoiled.contains(e) || b.unit(e).map(|x| !x.alive()).unwrap_or(true))
-        {
-            continue;
-        }
-        // The one it rolled most dice against, among those still on the table.
-        let Some(target) = strikes
-            .iter()
-            .filter(|s| s.unit == w.id && b.unit(&s.target).is_ok_and(|x| x.alive()))
-            .max_by_key(|s| s.dice.len())
-            .map(|s| s.target.clone())
-        else {
-            continue;
-        };
-        let e_before = before.iter().find(|x| x.id == target).map(|x| x.base);
-        let e_now = b.unit(&target)?.clone();
-        if !may_pursue(od, &now, &e_now) {
-            continue;
-        }
-        let Some(from) = e_before else { continue };
-        let shift = e_now.base.centre.minus(from.centre);
-        let (to, fresh) = pursue_path(od, b, &now, &e_now.id, shift);
-        b.emit(
-            out,
-            Event::Pursued {
-                unit: w.id.clone(),
-                from: now.base,
-                to,
-                continuing: if fresh.is_none() {
-                    Some(target.clone())
-                } else {
-                    None
-                },
-            },
-        );
-        carry(b, out, &w.id, &now.base, &to);
-        // Skirmishers it runs into give way or are overrun; formed enemies fight a fresh round.
-        super::movement::skirmishers_give_way(od, b, out, &w.id)?;
-        let fresh = fresh.filter(|x| {
-            b.unit(x)
-                .is_ok_and(|x| x.alive() && !od.is_skirmishing(b, x))
-        });
-        if let Some(x) = fresh
-            && depth < 2
-        {
-            for id in [&w.id, &x] {
-                if b.unit(id).is_ok_and(|u| !u.status.disordered) {
-                    b.emit(
-                        out,
-                        Event::Disordered {
-                            unit: id.clone(),
-                            why: "pursuit ran into a fresh enemy".into(),
-                        },
-                    );
-                }
-            }
-            let g = group(od, b, &w.id);
-            round(od, b, out, &g, pursue, depth + 1)?;
-        }
-    }
-    Ok(())
+    pursuits(
+        od,
+        b,
+        out,
+        &Melee {
+            before,
+            contacts,
+            recoiled,
+            strikes,
+        },
+        pursue,
+        depth,
+    )
 }
 
 /// Who never pursues whom.
@@ -692,4 +633,97 @@ pub fn outlook(
             (format!("{un} loses and recoils"), b_wins),
         ],
     })
+}
+
+/// A round's outcome that pursuit reads: the units as they were, whom each touched, who
+/// recoiled, and every strike.
+struct Melee {
+    before: Vec<Unit>,
+    contacts: BTreeMap<UnitId, Vec<UnitId>>,
+    recoiled: Vec<UnitId>,
+    strikes: Vec<Strike>,
+}
+
+/// Winners whose enemies all recoiled may pursue; a pursuit that runs into a fresh enemy fights
+/// a new round (at most two deep).
+fn pursuits(
+    od: &OldDessauer,
+    b: &mut Battle,
+    out: &mut Vec<Event>,
+    m: &Melee,
+    pursue: Option<bool>,
+    depth: u32,
+) -> Result<(), RuleError> {
+    for w in &m.before {
+        let Ok(now) = b.unit(&w.id).cloned() else {
+            continue;
+        };
+        if !now.alive() || m.recoiled.contains(&w.id) || now.status.shaken {
+            continue;
+        }
+        let enemies = &m.contacts[&w.id];
+        if enemies.is_empty()
+            || !enemies
+                .iter()
+                .all(|e| m.recoiled.contains(e) || b.unit(e).map(|x| !x.alive()).unwrap_or(true))
+        {
+            continue;
+        }
+        // The one it rolled most dice against, among those still on the table.
+        let Some(target) = m
+            .strikes
+            .iter()
+            .filter(|s| s.unit == w.id && b.unit(&s.target).is_ok_and(|x| x.alive()))
+            .max_by_key(|s| s.dice.len())
+            .map(|s| s.target.clone())
+        else {
+            continue;
+        };
+        let e_before = m.before.iter().find(|x| x.id == target).map(|x| x.base);
+        let e_now = b.unit(&target)?.clone();
+        if !may_pursue(od, &now, &e_now) {
+            continue;
+        }
+        let Some(from) = e_before else { continue };
+        let shift = e_now.base.centre.minus(from.centre);
+        let (to, fresh) = pursue_path(od, b, &now, &e_now.id, shift);
+        b.emit(
+            out,
+            Event::Pursued {
+                unit: w.id.clone(),
+                from: now.base,
+                to,
+                continuing: if fresh.is_none() {
+                    Some(target.clone())
+                } else {
+                    None
+                },
+            },
+        );
+        carry(b, out, &w.id, &now.base, &to);
+        // Skirmishers it runs into give way or are overrun; formed enemies fight a fresh round.
+        super::movement::skirmishers_give_way(od, b, out, &w.id)?;
+        let fresh = fresh.filter(|x| {
+            b.unit(x)
+                .is_ok_and(|x| x.alive() && !od.is_skirmishing(b, x))
+        });
+        if let Some(x) = fresh
+            && depth < 2
+        {
+            for id in [&w.id, &x] {
+                if b.unit(id).is_ok_and(|u| !u.status.disordered) {
+                    b.emit(
+                        out,
+                        Event::Disordered {
+                            unit: id.clone(),
+                            why: "pursuit ran into a fresh enemy".into(),
+                        },
+                    );
+                }
+            }
+            let g = group(od, b, &w.id);
+            round(od, b, out, &g, pursue, depth + 1)?;
+        }
+    }
+    Ok(())
 }
