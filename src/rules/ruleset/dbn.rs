@@ -858,29 +858,7 @@ impl Dbn {
         let starts = units.iter().map(|u| (u.id.clone(), u.base)).collect();
         let mut ends: Vec<(UnitId, Base)> = units.iter().map(|u| u.id.clone()).zip(bases).collect();
         if let Some((target, conformed, _)) = &contact {
-            // The same free adjustment carries the rest of the group (the flank supporting
-            // unit of DB7YW), unless it would overlap or leave the table.
-            let from = ends[0].1;
-            let turn = conformed.facing - from.facing;
-            let moved: Vec<Base> = ends
-                .iter()
-                .map(|(_, base)| {
-                    let mut x = base.rotated_about(from.centre, turn);
-                    x.centre = x.centre.plus(conformed.centre.minus(from.centre));
-                    x
-                })
-                .collect();
-            let clear = moved.iter().skip(1).all(|m| {
-                b.table.holds(m)
-                    && b.alive()
-                        .all(|o| ids.contains(&o.id) || &o.id == target || !m.overlaps(&o.base))
-            });
-            ends[0].1 = *conformed;
-            if clear {
-                for (end, m) in ends.iter_mut().zip(moved).skip(1) {
-                    end.1 = m;
-                }
-            }
+            conform_group(b, &mut ends, ids, target, conformed);
         }
         let cost = units
             .iter()
@@ -1724,6 +1702,39 @@ impl Dbn {
 
 fn edge_len(b: &Base, e: Edge) -> f32 {
     if e.is_flank() { b.depth } else { b.width }
+}
+
+/// The lead conforms to the enemy it contacts; the same free adjustment carries the rest of the
+/// group unless it would overlap or leave the table.
+fn conform_group(
+    b: &Battle,
+    ends: &mut [(UnitId, Base)],
+    ids: &[UnitId],
+    target: &UnitId,
+    conformed: &Base,
+) {
+    // (The flank supporting unit of a DB7YW charge moves with it this way.)
+    let from = ends[0].1;
+    let turn = conformed.facing - from.facing;
+    let moved: Vec<Base> = ends
+        .iter()
+        .map(|(_, base)| {
+            let mut x = base.rotated_about(from.centre, turn);
+            x.centre = x.centre.plus(conformed.centre.minus(from.centre));
+            x
+        })
+        .collect();
+    let clear = moved.iter().skip(1).all(|m| {
+        b.table.holds(m)
+            && b.alive()
+                .all(|o| ids.contains(&o.id) || &o.id == target || !m.overlaps(&o.base))
+    });
+    ends[0].1 = *conformed;
+    if clear {
+        for (end, m) in ends.iter_mut().zip(moved).skip(1) {
+            end.1 = m;
+        }
+    }
 }
 
 /// The oriented box around a group facing one way: its front line and frontage.
