@@ -154,3 +154,24 @@ fn a_move_request_makes_the_command_the_drag_gives() {
     .command();
     assert!(matches!(group, Command::MoveGroup { .. }));
 }
+
+/// Dice once seen stay seen, whatever the ruleset: an Old Dessauer volley, like a DB7YW firing,
+/// marks the last command as rolled, so the window refuses to take it back.
+#[test]
+fn a_volley_of_any_ruleset_cannot_be_taken_back_in_the_window() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut b = scenario::load(&root.join("tests/old_dessauer/fire_example.ron")).unwrap();
+    b.execute(Command::EndPhase).unwrap();
+    b.execute(Command::Fire {
+        unit: "pr-ir".into(),
+        target: "au-gren".into(),
+        support: vec![],
+    })
+    .unwrap();
+    assert!(
+        b.log
+            .iter()
+            .any(|e| matches!(e, volley::rules::command::Event::Volley { .. }))
+    );
+    assert!(b.last_command_rolled());
+}

@@ -260,16 +260,10 @@ impl Battle {
     /// True when taking back the last command would take back dice already seen, or a change
     /// of phase: the hotseat screen refuses that, so nobody rolls again.
     pub fn last_command_rolled(&self) -> bool {
-        self.last_events().iter().any(|e| {
-            matches!(
-                e,
-                Event::CommandRoll { .. }
-                    | Event::Fire { .. }
-                    | Event::CloseCombat { .. }
-                    | Event::RoutingTest { .. }
-                    | Event::PhaseBegan { .. }
-            )
-        })
+        // Any roll of any ruleset (one roll record each), or a new phase.
+        self.last_events()
+            .iter()
+            .any(|e| matches!(e, Event::PhaseBegan { .. }) || !super::report::rolls(e).is_empty())
     }
 
     /// Applies an event to the state and records it in `out`.
