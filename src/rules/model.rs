@@ -36,7 +36,7 @@ pub enum Class {
     Elite,
 }
 
-/// Formation of a unit. DBN units are a single base and stay in `Line` unless they limber.
+/// Formation of a unit. Single-base units stay in `Line`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum Formation {
     #[default]
@@ -44,7 +44,7 @@ pub enum Formation {
     Column,
     Square,
     Skirmish,
-    /// Conformed to terrain (Old Dessauer's "L"); must reform before moving.
+    /// Conformed to terrain (an "L"); must reform before moving.
     Conformed,
 }
 
@@ -77,7 +77,7 @@ impl Division {
     ];
 }
 
-/// A stand of figures (figure rulesets). DBN units have none: the unit is its base.
+/// A stand of figures (figure rulesets). Single-base units have none: the unit is its base.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Stand {
     pub figures: u32,

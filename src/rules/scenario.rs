@@ -189,7 +189,7 @@ pub struct RawScenario {
     pub deployment: Vec<RawZone>,
     #[serde(default)]
     pub objective: Option<RawObjective>,
-    /// Optional rules in use (Old Dessauer: generals, drill, light_infantry, ...).
+    /// Optional rules in use, by the keys of the ruleset's data file.
     #[serde(default)]
     pub options: Vec<String>,
 }

@@ -13,7 +13,7 @@ pub enum FeatureKind {
     Hill,
     /// A built-up area (town).
     Town,
-    /// A village: a non-linear feature (NLF) in DBN terms.
+    /// A village: a non-linear feature (NLF).
     Village,
     Marsh,
     Rough,
