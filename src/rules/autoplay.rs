@@ -4,7 +4,7 @@
 use super::battle::Battle;
 use super::command::{Command, Event, Step};
 use super::geometry::Corner;
-use super::model::{Phase, UnitId};
+use super::model::{Unit, UnitId};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -26,6 +26,40 @@ impl AutoPlayer {
         } else {
             (self.rng.next_u32() as usize) % n
         }
+    }
+
+    /// A charge at a random enemy, an advance, a stand moving alone, a wheel.
+    fn moves(&mut self, b: &Battle, u: &Unit, enemies: &[UnitId], out: &mut Vec<Command>) {
+        if let Some(e) = enemies.get(self.pick(enemies.len())) {
+            out.push(Command::Move {
+                unit: u.id.clone(),
+                steps: vec![Step::ToContact(e.clone())],
+            });
+        }
+        let d = b.scale.unit.sample_moves()[self.pick(5)];
+        if b.rules.loose_stands(b, u) {
+            out.push(Command::MoveStand {
+                unit: u.id.clone(),
+                stand: 1 + self.pick(u.stands.len()),
+                steps: vec![Step::Advance(d)],
+            });
+        }
+        out.push(Command::Move {
+            unit: u.id.clone(),
+            steps: vec![Step::Advance(d)],
+        });
+        let corner = if self.pick(2) == 0 {
+            Corner::Left
+        } else {
+            Corner::Right
+        };
+        out.push(Command::Move {
+            unit: u.id.clone(),
+            steps: vec![Step::Wheel {
+                corner,
+                degrees: 30.0,
+            }],
+        });
     }
 
     fn candidates(&mut self, b: &Battle) -> Vec<Command> {
@@ -58,71 +92,18 @@ impl AutoPlayer {
             }
             return out;
         }
-        match b.phase {
-            Phase::Movement => {
-                for u in &own {
-                    if let Some(e) = enemies.get(self.pick(enemies.len())) {
-                        out.push(Command::Move {
-                            unit: u.clone(),
-                            steps: vec![Step::ToContact(e.clone())],
-                        });
-                    }
-                    let d = b.scale.unit.sample_moves()[self.pick(5)];
-                    // A skirmish stand on its own.
-                    if let Ok(x) = b.unit(u)
-                        && b.rules.loose_stands(b, x)
-                    {
-                        out.push(Command::MoveStand {
-                            unit: u.clone(),
-                            stand: 1 + self.pick(x.stands.len()),
-                            steps: vec![Step::Advance(d)],
-                        });
-                    }
-                    out.push(Command::Move {
-                        unit: u.clone(),
-                        steps: vec![Step::Advance(d)],
-                    });
-                    let corner = if self.pick(2) == 0 {
-                        Corner::Left
-                    } else {
-                        Corner::Right
-                    };
-                    out.push(Command::Move {
-                        unit: u.clone(),
-                        steps: vec![Step::Wheel {
-                            corner,
-                            degrees: 30.0,
-                        }],
-                    });
-                    out.push(Command::Unlimber { unit: u.clone() });
-                }
+        for u in &own {
+            let Ok(x) = b.unit(u) else { continue };
+            if b.rules.may_move(b, x) {
+                self.moves(b, x, &enemies, &mut out);
             }
-            Phase::Firing => {
-                for u in &own {
-                    for e in &enemies {
-                        out.push(Command::Fire {
-                            unit: u.clone(),
-                            target: e.clone(),
-                            support: vec![],
-                        });
-                    }
-                }
+            // Fire or fight: whatever a click on each enemy would give now.
+            for e in &enemies {
+                out.extend(b.rules.target_command(b, u, e));
             }
-            Phase::CloseCombat => {
-                for u in &own {
-                    for e in &enemies {
-                        out.push(Command::Fight {
-                            unit: u.clone(),
-                            target: e.clone(),
-                            pursue: None,
-                        });
-                    }
-                }
-            }
-            _ => {}
         }
-        // Whatever buttons the units have now (formations, attaching, recoiling farther ...).
-        // One of each unit's buttons, at random.
+        // One of each unit's buttons, at random (formations, limbering, attaching, recoiling
+        // farther ...).
         for u in b.alive() {
             let mut all: Vec<Command> = b
                 .rules

@@ -1,6 +1,6 @@
 //! DBN-family army lists: points costs, composition and national options.
 
-use super::dbn::Dbn;
+use super::dbn::{ArmyRules, Dbn};
 use crate::rules::battle::Battle;
 use crate::rules::model::{Class, Division, Side, SideInfo, Unit};
 use crate::rules::terrain::{FeatureKind, Terrain};
@@ -59,15 +59,9 @@ pub fn validate_side(
 pub fn validate_army(dbn: &Dbn, units: &[&Unit], nation: &str, fortify_points: f32) -> Vec<String> {
     let a = &dbn.data.army;
     let mut errs = Vec::new();
-    let count = |codes: &[&str]| {
-        units
-            .iter()
-            .filter(|u| codes.contains(&u.troop.as_str()))
-            .count() as u32
-    };
     for line in &a.composition {
         let codes: Vec<&str> = line.troops.iter().map(String::as_str).collect();
-        let n = count(&codes);
+        let n = count(units, &codes);
         if line.min == line.max && n != line.min {
             errs.push(format!(
                 "an army has exactly {} {} (has {n})",
@@ -89,6 +83,38 @@ pub fn validate_army(dbn: &Dbn, units: &[&Unit], nation: &str, fortify_points: f
         errs.push(format!("the army costs {points} points, not {}", a.points));
     }
     let major = a.major_nations.iter().any(|n| n == nation);
+    errs.extend(artillery_errors(a, units, nation));
+    errs.extend(musket_errors(a, units, nation, major));
+    errs.extend(cavalry_errors(a, units, nation, major));
+    let divided = units.iter().any(|u| u.division.is_some());
+    for div in [Division::Left, Division::Right] {
+        let cavalry = units.iter().any(|u| {
+            u.division == Some(div) && matches!(u.troop.as_str(), "HC" | "DC" | "LC" | "IC")
+        });
+        if divided && !cavalry {
+            errs.push(format!("the {div:?} flank division must include cavalry"));
+        }
+    }
+    if units
+        .iter()
+        .any(|u| u.class == Class::Superior && !matches!(u.troop.as_str(), "Ms" | "DC"))
+    {
+        errs.push("only Ms and DC may be Superior (S)".into());
+    }
+    errs
+}
+
+fn count(units: &[&Unit], codes: &[&str]) -> u32 {
+    units
+        .iter()
+        .filter(|u| codes.contains(&u.troop.as_str()))
+        .count() as u32
+}
+
+/// Galloper guns and horse artillery: who may field them, and how many.
+fn artillery_errors(a: &ArmyRules, units: &[&Unit], nation: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    let count = |codes: &[&str]| count(units, codes);
     let ga = count(&["GA"]);
     if ga > 0 && !a.ga_nations.iter().any(|n| n == nation) {
         errs.push(format!(
@@ -114,6 +140,12 @@ pub fn validate_army(dbn: &Dbn, units: &[&Unit], nation: &str, fortify_points: f
     if fah > 1 {
         errs.push("at most one FA(H)".into());
     }
+    errs
+}
+
+/// Elite, militia and superior Muskets by the nation's size.
+fn musket_errors(a: &ArmyRules, units: &[&Unit], nation: &str, major: bool) -> Vec<String> {
+    let mut errs = Vec::new();
     let ms: Vec<&&Unit> = units.iter().filter(|u| u.troop == "Ms").collect();
     let ms_n = ms.len() as f32;
     let ms_elite = ms.iter().filter(|u| u.class == Class::Elite).count() as f32;
@@ -142,6 +174,25 @@ pub fn validate_army(dbn: &Dbn, units: &[&Unit], nation: &str, fortify_points: f
             ));
         }
     }
+    let ms_s = ms.iter().filter(|u| u.class == Class::Superior).count() as f32;
+    if ms_s > 0.0 && !a.ms_superior_nations.iter().any(|n| n == nation) {
+        errs.push(format!(
+            "only {} Muskets may be Ms(S)",
+            a.ms_superior_nations.join(" and ")
+        ));
+    } else if ms_s > (a.ms_superior_max_share * ms_n).ceil() + 1e-3 {
+        errs.push(format!(
+            "at most {:.0}% of Muskets may be Ms(S)",
+            a.ms_superior_max_share * 100.0
+        ));
+    }
+    errs
+}
+
+/// The heavy cavalry's share, elite and superior horse, and cavalry on each flank.
+fn cavalry_errors(a: &ArmyRules, units: &[&Unit], nation: &str, major: bool) -> Vec<String> {
+    let mut errs = Vec::new();
+    let count = |codes: &[&str]| count(units, codes);
     let cav = count(&["HC", "DC", "LC", "IC"]) as f32;
     let hc = count(&["HC"]) as f32;
     let share = if major {
@@ -181,33 +232,6 @@ pub fn validate_army(dbn: &Dbn, units: &[&Unit], nation: &str, fortify_points: f
             "only {} hussars are LC(E)",
             a.lc_elite_nations.join(", ")
         ));
-    }
-    let ms_s = ms.iter().filter(|u| u.class == Class::Superior).count() as f32;
-    if ms_s > 0.0 && !a.ms_superior_nations.iter().any(|n| n == nation) {
-        errs.push(format!(
-            "only {} Muskets may be Ms(S)",
-            a.ms_superior_nations.join(" and ")
-        ));
-    } else if ms_s > (a.ms_superior_max_share * ms_n).ceil() + 1e-3 {
-        errs.push(format!(
-            "at most {:.0}% of Muskets may be Ms(S)",
-            a.ms_superior_max_share * 100.0
-        ));
-    }
-    let divided = units.iter().any(|u| u.division.is_some());
-    for div in [Division::Left, Division::Right] {
-        let cavalry = units.iter().any(|u| {
-            u.division == Some(div) && matches!(u.troop.as_str(), "HC" | "DC" | "LC" | "IC")
-        });
-        if divided && !cavalry {
-            errs.push(format!("the {div:?} flank division must include cavalry"));
-        }
-    }
-    if units
-        .iter()
-        .any(|u| u.class == Class::Superior && !matches!(u.troop.as_str(), "Ms" | "DC"))
-    {
-        errs.push("only Ms and DC may be Superior (S)".into());
     }
     errs
 }
