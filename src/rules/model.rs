@@ -291,7 +291,9 @@ pub struct SideInfo {
     pub defender: bool,
 }
 
-/// Phases of a bound. Each ruleset uses the ones it needs, in its own order.
+/// Phases of a bound. Each ruleset lists the ones it uses, in its own order (`Ruleset::phases`),
+/// and words them on the turn bar (`Ruleset::turn_words`); a ruleset with other steps (defensive
+/// and offensive fire, charge declarations) adds its variants here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Phase {
     Deployment,
