@@ -7,8 +7,6 @@ use crate::rules::{Battle, Command};
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 
-/// The scenario opened when no file is given.
-
 #[derive(Parser, Debug)]
 #[command(
     name = "volley",

@@ -193,3 +193,42 @@ fn a_volley_of_any_ruleset_cannot_be_taken_back_in_the_window() {
     );
     assert!(b.last_command_rolled());
 }
+
+/// The loader checks the table's rules (facing, hits, position) before the ruleset's own, and
+/// words a limbered non-gun alike in every ruleset.
+#[test]
+fn the_loader_reports_the_tables_problems_first_and_words_them_alike() {
+    let text = |ruleset: &str, unit: &str| {
+        format!(
+            r#"(name: "t", ruleset: "{ruleset}", table: (width: 1000, height: 1000), turn_limit: 5,
+            sides: [(name: "A", colour: (0, 0, 200)), (name: "B", colour: (200, 0, 0))],
+            units: [{unit}, (id: "z", side: 1, type: "Inf", at: (500, 900), facing: 180)])"#
+        )
+    };
+    let first = |t: String| match scenario::parse(&t, "t.ron") {
+        Ok(_) => panic!("accepted"),
+        Err(d) => d[0].message.clone(),
+    };
+    let od = text(
+        "old_dessauer",
+        r#"(id: "a", side: 0, type: "Inf", at: (500, 100), hits: 11)"#,
+    );
+    assert_eq!(first(od), "unit 'a' starts with 11 hits");
+    let od = text(
+        "old_dessauer",
+        r#"(id: "a", side: 0, type: "Inf", at: (500, 100), limbered: true)"#,
+    );
+    assert_eq!(
+        first(od),
+        "unit 'a' is not artillery and cannot be limbered"
+    );
+    let db = text(
+        "db7yw",
+        r#"(id: "a", side: 0, type: "Ms", at: (500, 100), limbered: true)"#,
+    )
+    .replace("type: \"Inf\"", "type: \"Ms\"");
+    assert_eq!(
+        first(db),
+        "unit 'a' is not artillery and cannot be limbered"
+    );
+}

@@ -446,7 +446,7 @@ impl Paint<'_, '_, '_> {
                 font_size: FontSize::Px(8.0),
                 ..default()
             },
-            TextColor(if look.general {
+            TextColor(if look.label_dark {
                 Color::srgb(0.1, 0.1, 0.1)
             } else {
                 contrast(c)

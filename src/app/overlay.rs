@@ -32,7 +32,9 @@ fn outline_unit(g: &mut Gizmos, u: &crate::rules::model::Unit, c: Color) {
 /// alone runs a few hundred move checks).
 #[derive(Default)]
 struct MarkCache {
-    key: Option<(Option<crate::rules::UnitId>, Vec<Layer>, u64)>,
+    /// Selection, layers, battle version and the battle's identity (a new game restarts its
+    /// versions).
+    key: Option<(Option<crate::rules::UnitId>, Vec<Layer>, u64, usize)>,
     marks: Vec<Mark>,
 }
 
@@ -146,7 +148,12 @@ fn draw(
         .as_ref()
         .and_then(|id| b.unit(id).ok())
         .filter(|s| s.alive());
-    let key = Some((selected.map(|s| s.id.clone()), layers.clone(), game.version));
+    let key = Some((
+        selected.map(|s| s.id.clone()),
+        layers.clone(),
+        game.version,
+        std::ptr::from_ref(&game.battle) as usize,
+    ));
     if cache.key != key {
         cache.marks = b.rules.overlays(b, selected, &layers);
         cache.key = key;

@@ -586,13 +586,6 @@ fn build_unit(
         );
         return None;
     };
-    let setup = match rs.prepare_unit(u) {
-        Ok(setup) => setup,
-        Err(m) => {
-            ck.push(pos, m);
-            return None;
-        }
-    };
     if !u.facing.is_finite() || u.facing.abs() > 3600.0 {
         ck.push(
             pos,
@@ -628,6 +621,14 @@ fn build_unit(
         );
         return None;
     }
+    // The ruleset's own checks, after the table's (as before the ruleset held them).
+    let setup = match rs.prepare_unit(u) {
+        Ok(setup) => setup,
+        Err(m) => {
+            ck.push(pos, m);
+            return None;
+        }
+    };
     let (w, d) = setup.size;
     let formation = setup.formation;
     let stands = setup.stands;

@@ -84,8 +84,9 @@ pub fn validate_army(dbn: &Dbn, units: &[&Unit], nation: &str, fortify_points: f
     }
     let major = a.major_nations.iter().any(|n| n == nation);
     errs.extend(artillery_errors(a, units, nation));
-    errs.extend(musket_errors(a, units, nation, major));
+    errs.extend(musket_errors(a, units, major));
     errs.extend(cavalry_errors(a, units, nation, major));
+    errs.extend(superior_musket_errors(a, units, nation));
     let divided = units.iter().any(|u| u.division.is_some());
     for div in [Division::Left, Division::Right] {
         let cavalry = units.iter().any(|u| {
@@ -143,8 +144,8 @@ fn artillery_errors(a: &ArmyRules, units: &[&Unit], nation: &str) -> Vec<String>
     errs
 }
 
-/// Elite, militia and superior Muskets by the nation's size.
-fn musket_errors(a: &ArmyRules, units: &[&Unit], nation: &str, major: bool) -> Vec<String> {
+/// Elite and militia Muskets by the nation's size.
+fn musket_errors(a: &ArmyRules, units: &[&Unit], major: bool) -> Vec<String> {
     let mut errs = Vec::new();
     let ms: Vec<&&Unit> = units.iter().filter(|u| u.troop == "Ms").collect();
     let ms_n = ms.len() as f32;
@@ -174,6 +175,14 @@ fn musket_errors(a: &ArmyRules, units: &[&Unit], nation: &str, major: bool) -> V
             ));
         }
     }
+    errs
+}
+
+/// Superior Muskets: which nations, and how many.
+fn superior_musket_errors(a: &ArmyRules, units: &[&Unit], nation: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    let ms: Vec<&&Unit> = units.iter().filter(|u| u.troop == "Ms").collect();
+    let ms_n = ms.len() as f32;
     let ms_s = ms.iter().filter(|u| u.class == Class::Superior).count() as f32;
     if ms_s > 0.0 && !a.ms_superior_nations.iter().any(|n| n == nation) {
         errs.push(format!(

@@ -3,7 +3,7 @@
 //! every DBN supplement; each adds only what differs.
 
 use super::common::{arc_marks, number_rows, reach_mark, sight_marks, target_mark};
-use super::dbn::{Dbn, TroopKind};
+use super::dbn::{Dbn, TroopKind, TroopTrait};
 use super::view::{
     Action, ActionGroup, Card, Deployment, Ink, Layer, Look, Mark, RefRow, RefSection, Reference,
     TurnWords,
@@ -158,9 +158,15 @@ impl Dbn {
                 Command::Limber { unit: u.id.clone() },
             )
         };
+        // Galloper and horse guns may still move once limbered; others may not move this bound.
+        let after = if u.status.limbered || !self.has_trait(u, TroopTrait::QuickLimber) {
+            "it cannot move this bound"
+        } else {
+            "it may still move this bound"
+        };
         vec![ActionGroup {
             title: String::new(),
-            note: format!("{label}: {cost:.0} command point(s); it cannot move this bound."),
+            note: format!("{label}: {cost:.0} command point(s); {after}."),
             actions: vec![Action {
                 label: label.to_string(),
                 command,
@@ -318,6 +324,7 @@ impl Dbn {
             stands: Vec::new(),
             figures_per_stand: 0,
             general: self.is_commander(u),
+            label_dark: self.is_commander(u),
             label,
             label_behind: false,
             pips: u.status.hits,

@@ -245,6 +245,8 @@ pub struct Look {
     pub figures_per_stand: u32,
     /// A general or commander: drawn with a gold disc.
     pub general: bool,
+    /// The label is written dark (on a commander's gold disc) rather than in the side's contrast.
+    pub label_dark: bool,
     /// The words on the unit.
     pub label: String,
     /// The label goes behind the rear edge, clear of the figures.

@@ -60,6 +60,12 @@ impl OldDessauer {
         let t = self
             .troop_code(&u.troop)
             .ok_or_else(|| format!("unknown troop type '{}'", u.troop))?;
+        if u.limbered && t.kind != Kind::Artillery {
+            return Err(format!(
+                "unit '{}' is not artillery and cannot be limbered",
+                u.id
+            ));
+        }
         self.unit_check(t, u)
             .map_err(|m| format!("unit '{}': {m}", u.id))?;
         let stands = u
@@ -124,9 +130,6 @@ impl OldDessauer {
                     t.name, t.figures_per_stand
                 ));
             }
-        }
-        if u.limbered && t.kind != Kind::Artillery {
-            return Err("only field guns limber".into());
         }
         if let Some(f) = u.formation {
             let ok = match t.kind {
@@ -480,6 +483,7 @@ impl OldDessauer {
                 .collect(),
             figures_per_stand: self.troop(u).figures_per_stand,
             general: self.kind(u) == Kind::General,
+            label_dark: false,
             label,
             label_behind: fighting,
             pips: 0,
