@@ -232,3 +232,44 @@ fn the_loader_reports_the_tables_problems_first_and_words_them_alike() {
         "unit 'a' is not artillery and cannot be limbered"
     );
 }
+
+/// A ruleset whose roll fits no other event records it as `Rolled`: the log, "Last roll" and the
+/// JSON read it like any other roll, with no code of their own.
+#[test]
+fn a_roll_of_a_new_kind_is_logged_and_read_like_any_other() {
+    use volley::rules::command::{Event, Factor};
+    use volley::rules::ruleset::Roll;
+    let b = scenario::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/tutorial.ron"))
+        .unwrap();
+    let unit = b.units[0].id.clone();
+    let roll = Roll {
+        unit: Some(unit),
+        side: None,
+        dice: vec![4, 3],
+        factors: vec![Factor {
+            name: "Veteran".into(),
+            value: 1,
+            source: "a table row".into(),
+        }],
+        total: 8,
+        against: None,
+        need: Some(7),
+        outcome: "moves".into(),
+    };
+    let e = Event::Rolled {
+        what: "a command roll".into(),
+        roll: roll.clone(),
+    };
+    assert_eq!(report::rolls(&e), vec![roll]);
+    let text = report::describe(&b, &e);
+    assert!(
+        text.contains("rolls [4, 3] for a command roll (+1 Veteran) = 8"),
+        "{text}"
+    );
+    assert!(text.ends_with(": moves"), "{text}");
+    let v = report::event_json(&b, &e);
+    assert_eq!(v["rolls"][0]["total"], 8);
+    // Events are saved and read back whole.
+    let back: Event = serde_json::from_value(serde_json::to_value(&e).unwrap()).unwrap();
+    assert_eq!(back, e);
+}

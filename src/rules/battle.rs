@@ -336,6 +336,7 @@ impl Battle {
             Event::Disordered { unit, .. } => self.with_unit(unit, |u| u.status.disordered = true),
             Event::Steadied { unit } => self.with_unit(unit, |u| u.status.disordered = false),
             Event::Rallied { unit } => self.with_unit(unit, |u| u.status.shaken = false),
+            Event::Rolled { .. } => {}
             Event::Attached { general, unit } => {
                 let unit = unit.clone();
                 self.with_unit(general, |g| g.extra.attached = unit);

@@ -391,6 +391,12 @@ pub enum Event {
         general: UnitId,
         unit: Option<UnitId>,
     },
+    /// A roll of a kind no other event records, in the one shape every ruleset shares: what it
+    /// was for, and the roll. Its consequences follow as their own events.
+    Rolled {
+        what: String,
+        roll: crate::rules::ruleset::Roll,
+    },
 }
 
 /// What a single-die test was for.

@@ -402,6 +402,25 @@ fn other_words(b: &Battle, e: &Event) -> String {
         Event::Disordered { unit, why } => format!("{} is disordered ({why})", u(unit)),
         Event::Steadied { unit } => format!("{} reforms: no longer disordered", u(unit)),
         Event::Rallied { unit } => format!("{} rallies: no longer shaken", u(unit)),
+        Event::Rolled { what, roll } => {
+            let who = match (&roll.unit, roll.side) {
+                (Some(id), _) => u(id),
+                (None, Some(s)) => side(s),
+                _ => String::new(),
+            };
+            let against = match (roll.against, roll.need) {
+                (Some(a), _) => format!(" against {a}"),
+                (None, Some(n)) => format!(", needs {}", need_text(n)),
+                _ => String::new(),
+            };
+            format!(
+                "{who} rolls {:?} for {what}{} = {}{against}: {}",
+                roll.dice,
+                factor_list(&roll.factors),
+                roll.total,
+                roll.outcome
+            )
+        }
         Event::Attached { general, unit } => match unit {
             Some(x) => format!("{} attaches to {}", u(general), u(x)),
             None => format!("{} detaches", u(general)),
@@ -571,6 +590,7 @@ pub fn rolls(e: &Event) -> Vec<Roll> {
             outcome: if *passed { "passes" } else { "fails" }.into(),
             ..roll(unit, vec![*die], factors, *die as i32 + factor_sum(factors))
         }],
+        Event::Rolled { roll, .. } => vec![roll.clone()],
         Event::Melee { strikes } => strikes
             .iter()
             .map(|s| Roll {

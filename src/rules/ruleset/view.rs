@@ -316,7 +316,7 @@ pub struct Reference {
 
 /// One roll as every ruleset records it: who rolled which dice with what factors, the total,
 /// what it was against or needed, and the outcome.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Roll {
     pub unit: Option<UnitId>,
     pub side: Option<Side>,
@@ -324,10 +324,10 @@ pub struct Roll {
     pub factors: Vec<Factor>,
     pub total: i32,
     /// The opposing total of an opposed roll.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub against: Option<i32>,
     /// The score each die or the total needs.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub need: Option<i32>,
     pub outcome: String,
 }
