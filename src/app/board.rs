@@ -226,6 +226,12 @@ impl Shared {
             .or_insert_with(|| meshes.add(Circle::new(r)))
             .clone()
     }
+    fn ring(&mut self, meshes: &mut Assets<Mesh>, inner: f32, outer: f32) -> Handle<Mesh> {
+        self.meshes
+            .entry((2, Self::key(inner), Self::key(outer)))
+            .or_insert_with(|| meshes.add(Annulus::new(inner, outer)))
+            .clone()
+    }
     fn mat(&mut self, materials: &mut Assets<ColorMaterial>, c: Color) -> Handle<ColorMaterial> {
         self.materials
             .entry(c.to_srgba().to_u8_array())
@@ -479,53 +485,49 @@ impl Paint<'_, '_, '_> {
         ));
     }
 
+    /// One marker beside a base.
+    fn marker(&mut self, at: Pt, mesh: Mesh2d, c: Color, rot: f32) {
+        let mat = self.mat(c);
+        self.commands.spawn((
+            UnitVisual,
+            mesh,
+            mat,
+            Transform::from_xyz(at.x, at.y, 10.6).with_rotation(Quat::from_rotation_z(rot)),
+        ));
+    }
+
     /// Disorder, hits, garrison and shaken markers round the base.
     fn markers(&mut self, u: &Unit, look: &Look, garrison: bool) {
-        let marker = |p: &mut Self, at: Pt, mesh: Mesh2d, c: Color, rot: f32| {
-            let mat = p.mat(c);
-            p.commands.spawn((
-                UnitVisual,
-                mesh,
-                mat,
-                Transform::from_xyz(at.x, at.y, 10.6).with_rotation(Quat::from_rotation_z(rot)),
-            ));
-        };
+        let (w, d) = (u.base.width, u.base.depth);
         if u.status.disordered {
             // Disordered: an orange diamond behind the base's middle.
-            let at = u.base.local(0.0, -u.base.depth / 2.0 - 3.0);
             let mesh = self.rect(3.6, 3.6);
             let rot = std::f32::consts::FRAC_PI_4;
-            marker(self, at, mesh, Color::srgb(0.95, 0.5, 0.1), rot);
+            self.marker(
+                u.base.local(0.0, -d / 2.0 - 3.0),
+                mesh,
+                Color::srgb(0.95, 0.5, 0.1),
+                rot,
+            );
         }
         // Hits as red pips behind the base; shaken as a yellow ring.
         for k in 0..look.pips {
-            let at = u.base.local(
-                -u.base.width / 2.0 + 3.0 + 4.0 * k as f32,
-                -u.base.depth / 2.0 - 3.0,
-            );
+            let at = u
+                .base
+                .local(-w / 2.0 + 3.0 + 4.0 * k as f32, -d / 2.0 - 3.0);
             let mesh = self.circle(2.4);
-            marker(self, at, mesh, Color::srgb(0.85, 0.1, 0.1), 0.0);
+            self.marker(at, mesh, Color::srgb(0.85, 0.1, 0.1), 0.0);
         }
         if garrison {
             // Garrison: a dark square at the rear left corner.
-            let at = u
-                .base
-                .local(-u.base.width / 2.0 + 2.5, -u.base.depth / 2.0 + 2.5);
+            let at = u.base.local(-w / 2.0 + 2.5, -d / 2.0 + 2.5);
             let mesh = self.rect(3.5, 3.5);
-            marker(self, at, mesh, Color::srgb(0.35, 0.05, 0.05), 0.0);
+            self.marker(at, mesh, Color::srgb(0.35, 0.05, 0.05), 0.0);
         }
         if u.status.shaken {
-            let at = u
-                .base
-                .local(u.base.width / 2.0 - 3.0, -u.base.depth / 2.0 - 3.0);
-            let mesh = Mesh2d(
-                self.shared
-                    .meshes
-                    .entry((2, 120, 240))
-                    .or_insert_with(|| self.meshes.add(Annulus::new(1.2, 2.4)))
-                    .clone(),
-            );
-            marker(self, at, mesh, Color::srgb(0.95, 0.8, 0.1), 0.0);
+            let at = u.base.local(w / 2.0 - 3.0, -d / 2.0 - 3.0);
+            let mesh = Mesh2d(self.shared.ring(self.meshes, 1.2, 2.4));
+            self.marker(at, mesh, Color::srgb(0.95, 0.8, 0.1), 0.0);
         }
     }
 }

@@ -51,14 +51,17 @@ fn ink(i: Ink) -> Color {
     }
 }
 
-fn mark(g: &mut Gizmos, m: &Mark) {
-    let mut pts: Vec<Vec2> = m.points.iter().map(|p| v(*p)).collect();
-    if m.closed
-        && let Some(first) = pts.first().copied()
-    {
+/// A polyline's points, back to the first when it is closed.
+fn strip(points: &[Pt], closed: bool) -> Vec<Vec2> {
+    let mut pts: Vec<Vec2> = points.iter().map(|p| v(*p)).collect();
+    if closed && let Some(first) = pts.first().copied() {
         pts.push(first);
     }
-    g.linestrip_2d(pts, ink(m.ink));
+    pts
+}
+
+fn mark(g: &mut Gizmos, m: &Mark) {
+    g.linestrip_2d(strip(&m.points, m.closed), ink(m.ink));
 }
 
 fn draw(
@@ -78,18 +81,11 @@ fn draw(
         .filter(|f| f.kind == FeatureKind::Hill)
     {
         let c = Color::srgba(0.35, 0.25, 0.1, 0.35 + 0.15 * f.level.min(4) as f32);
-        let mut pts: Vec<Vec2> = f.points.iter().map(|p| v(*p)).collect();
-        if let Some(first) = pts.first().copied() {
-            pts.push(first);
-        }
-        g.linestrip_2d(pts, c);
+        g.linestrip_2d(strip(&f.points, true), c);
     }
     // Fortified towns and villages: a heavy dark outline.
     for f in b.terrain.features.iter().filter(|f| f.fortified) {
-        let mut pts: Vec<Vec2> = f.points.iter().map(|p| v(*p)).collect();
-        if let Some(first) = pts.first().copied() {
-            pts.push(first);
-        }
+        let pts = strip(&f.points, true);
         g.linestrip_2d(pts.clone(), Color::srgb(0.35, 0.05, 0.05));
         g.linestrip_2d(
             pts.iter().map(|p| *p + Vec2::splat(0.8)),

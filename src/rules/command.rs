@@ -130,6 +130,11 @@ pub struct Factor {
     pub source: String,
 }
 
+/// The sum of a roll's factors ("+4 Muskets, +1 Elite" is +5).
+pub fn factor_sum(fs: &[Factor]) -> i32 {
+    fs.iter().map(|f| f.value).sum()
+}
+
 /// One side's score in an opposed roll.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Score {
@@ -141,7 +146,7 @@ pub struct Score {
 
 impl Score {
     pub fn new(unit: &UnitId, die: u8, factors: Vec<Factor>) -> Self {
-        let total = die as i32 + factors.iter().map(|f| f.value).sum::<i32>();
+        let total = die as i32 + factor_sum(&factors);
         Score {
             unit: unit.clone(),
             die,
@@ -156,7 +161,7 @@ impl Score {
             .iter()
             .map(|f| format!("{:+} {}", f.value, f.name))
             .collect();
-        let sum: i32 = self.factors.iter().map(|f| f.value).sum();
+        let sum = factor_sum(&self.factors);
         format!(
             "{} = {} + die {} = {}",
             parts.join(", "),

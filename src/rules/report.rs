@@ -1,10 +1,9 @@
 //! Events and state in words and in JSON, for the log, the command line and tests.
 
 use super::battle::Battle;
-use super::command::{Effect, Event, Factor, Score, Verdict};
+use super::command::{Effect, Event, Factor, Score, Verdict, factor_sum};
 use super::model::UnitId;
 use super::ruleset::Roll;
-use super::ruleset::common::factor_sum;
 use super::terrain::FeatureKind;
 use serde_json::{Value, json};
 

@@ -555,7 +555,6 @@ fn build_unit(
     units: &[Unit],
 ) -> Option<Unit> {
     let u = &raw.units[i];
-    let codes = rs.troop_codes();
     let needle = format!("\"{}\"", u.id);
     let dup = raw.units[..i].iter().filter(|v| v.id == u.id).count();
     let pos = ck.at(&needle, dup + 1);
@@ -581,7 +580,7 @@ fn build_unit(
                 "unknown troop type '{}' for {} (known: {})",
                 u.troop,
                 rs.id(),
-                codes.join(", ")
+                rs.troop_codes().join(", ")
             ),
         );
         return None;

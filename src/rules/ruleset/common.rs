@@ -433,11 +433,6 @@ pub fn chance(outcome: impl Into<String>, chance: f64) -> Chance {
     }
 }
 
-/// "+4 Muskets, +1 Elite" sums.
-pub fn factor_sum(fs: &[Factor]) -> i32 {
-    fs.iter().map(|f| f.value).sum()
-}
-
 /// Rows of a factor list for the rules reference.
 pub fn factor_rows(list: &[FactorDef]) -> Vec<RefRow> {
     list.iter()
@@ -456,13 +451,4 @@ pub fn number_rows(list: &[Number]) -> Vec<RefRow> {
             source: n.source.clone(),
         })
         .collect()
-}
-
-/// "Steady" or the unit's states joined.
-pub fn state_line(states: &[&str]) -> String {
-    if states.is_empty() {
-        "Steady".to_string()
-    } else {
-        states.join(", ")
-    }
 }

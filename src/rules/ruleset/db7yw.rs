@@ -1,7 +1,7 @@
 //! DB7YW: musket movement, firing and close combat factors and results, stoic units, pursuit,
 //! breakthrough and routing troops, on the shared DBN engine.
 
-use super::common::{MovePlan, chance, factor_sum, fire_or_fight, own_active};
+use super::common::{MovePlan, chance, fire_or_fight, own_active};
 use super::dbn::{Dbn, TroopKind, TroopTrait};
 use super::view::{
     ActionGroup, Card, Choice, Deployment, Layer, Look, Mark, Measure, MoveRequest, Outlook,
@@ -9,7 +9,9 @@ use super::view::{
 };
 use super::{Ruleset, Ruling, UnitSetup};
 use crate::rules::battle::Battle;
-use crate::rules::command::{Command, Effect, Event, Factor, RuleError, Score, Step, Verdict};
+use crate::rules::command::{
+    Command, Effect, Event, Factor, RuleError, Score, Step, Verdict, factor_sum,
+};
 use crate::rules::geometry::{Edge, Pt};
 use crate::rules::model::SideInfo;
 use crate::rules::model::{Class, Flag, Phase, Unit, UnitId};
@@ -110,12 +112,11 @@ impl Db7yw {
                 ));
             }
         };
-        let sum = |f: &[Factor]| f.iter().map(|x| x.value).sum::<i32>();
         let a_stoic = self.is_stoic(b, &setup.a, kind) && (kind == Combat::Close || setup.mutual);
         let b_stoic = self.is_stoic(b, &setup.b, kind);
         let odds = crate::rules::odds::opposed(
-            sum(&setup.a_factors),
-            sum(&setup.b_factors),
+            factor_sum(&setup.a_factors),
+            factor_sum(&setup.b_factors),
             a_stoic,
             b_stoic,
         );
@@ -737,7 +738,7 @@ impl Db7yw {
                 {
                     factors.push(d.routing_factor("full_contact"));
                 }
-                let total = die as i32 + factors.iter().map(|x| x.value).sum::<i32>();
+                let total = die as i32 + factor_sum(&factors);
                 let need = d.num("routing_need") as i32;
                 let hit = total >= need;
                 b.emit(

@@ -8,7 +8,7 @@ use super::common::{
 };
 use super::{ResultRow, Ruling};
 use crate::rules::battle::Battle;
-use crate::rules::command::{Event, Factor, RuleError, Step};
+use crate::rules::command::{Event, Factor, RuleError, Step, factor_sum};
 use crate::rules::geometry::{
     Base, CONTACT_EPS, Contact, Edge, Pt, norm_deg, norm_facing, segment_hits_base,
 };
@@ -254,8 +254,7 @@ impl Dbn {
                 source: "ruling ic_cap_bonus".into(),
             });
         }
-        let total = dice.iter().map(|d| *d as i32).sum::<i32>()
-            + factors.iter().map(|f| f.value).sum::<i32>();
+        let total = dice.iter().map(|d| *d as i32).sum::<i32>() + factor_sum(&factors);
         b.emit(
             out,
             Event::CommandRoll {

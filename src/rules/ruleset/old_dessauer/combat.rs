@@ -4,7 +4,7 @@
 use super::movement::{carry, recoil};
 use super::{Forecast, Kind, OldDessauer, OutlookLine, exactly, grade, illegal};
 use crate::rules::battle::Battle;
-use crate::rules::command::{Event, Factor, RuleError, Strike};
+use crate::rules::command::{Event, Factor, RuleError, Strike, factor_sum};
 use crate::rules::geometry::{Base, Edge};
 use crate::rules::model::{Flag, Formation, Phase, Unit, UnitId};
 use std::collections::BTreeMap;
@@ -145,7 +145,7 @@ fn points_with(
     if !od.in_command(b, u) {
         f.push(od.factor("out_of_command", "Out of command"));
     }
-    let total = f.iter().map(|x| x.value).sum();
+    let total = factor_sum(&f);
     (f, total)
 }
 

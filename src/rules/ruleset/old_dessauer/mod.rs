@@ -19,7 +19,7 @@ use super::view::{
 };
 use super::{Ruleset, Ruling, UnitSetup};
 use crate::rules::battle::Battle;
-use crate::rules::command::{Command, Event, Factor, RuleError, TestKind};
+use crate::rules::command::{Command, Event, Factor, RuleError, TestKind, factor_sum};
 use crate::rules::geometry::{Base, Pt};
 use crate::rules::model::{Class, Formation, Phase, Side, Unit, UnitId};
 use crate::rules::scenario::RawUnit;
@@ -234,13 +234,9 @@ impl OldDessauer {
         })
     }
 
-    /// Switches optional rules on, refusing unknown ones.
-    pub fn with_options(mut self, options: &[String]) -> Result<Self, String> {
-        self.add_options(options)?;
-        Ok(self)
-    }
-
-    fn add_options(&mut self, options: &[String]) -> Result<(), String> {
+    /// Switches these optional rules on and all others off, refusing unknown ones.
+    fn choose_options(&mut self, options: &[String]) -> Result<(), String> {
+        self.options.clear();
         for o in options {
             if !OPTIONS.contains(&o.as_str()) {
                 return Err(format!(
@@ -611,7 +607,7 @@ impl OldDessauer {
                 factors.push(self.factor("out_of_command", "Out of command"));
             }
             let die = b.d6()?;
-            let sum: i32 = factors.iter().map(|f| f.value).sum();
+            let sum = factor_sum(&factors);
             let passed = die as i32 + sum >= need;
             b.emit(
                 out,
@@ -1178,8 +1174,7 @@ impl Ruleset for OldDessauer {
         &self.options
     }
     fn set_options(&mut self, options: &[String]) -> Result<(), String> {
-        self.options.clear();
-        self.add_options(options)
+        self.choose_options(options)
     }
     fn rulings(&self) -> &[Ruling] {
         &self.data.rulings

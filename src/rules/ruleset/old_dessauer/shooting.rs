@@ -3,7 +3,7 @@
 use super::layout::stand_bases;
 use super::{Forecast, Kind, OldDessauer, OutlookLine, exactly, grade, illegal, nearest_point};
 use crate::rules::battle::Battle;
-use crate::rules::command::{Event, Factor, RuleError, TestKind};
+use crate::rules::command::{Event, Factor, RuleError, TestKind, factor_sum};
 use crate::rules::geometry::{CONTACT_EPS, Pt, point_segment_distance, segment_hits_base};
 use crate::rules::model::{Formation, Phase, Unit, UnitId};
 use crate::rules::ruleset::common::own_active;
@@ -329,7 +329,7 @@ pub fn setup(od: &OldDessauer, b: &Battle, sid: &UnitId, tid: &UnitId) -> Result
     } else {
         od.int("shoot_need")
     };
-    let sum: i32 = factors.iter().map(|f| f.value).sum();
+    let sum = factor_sum(&factors);
     let need = (base - sum).clamp(1, 6) as u8;
     Ok(Setup {
         stands,
@@ -427,7 +427,7 @@ pub fn morale_tests(
         if !od.in_command(b, &u) {
             factors.push(od.factor("out_of_command", "Out of command"));
         }
-        let sum: i32 = factors.iter().map(|f| f.value).sum();
+        let sum = factor_sum(&factors);
         let die = b.d6()?;
         let need = base - sum;
         let passed = die as i32 >= need;

@@ -11,7 +11,7 @@ use crate::rules::model::{Formation, Phase, Unit};
 use crate::rules::report::formation_name;
 use crate::rules::ruleset::UnitSetup;
 use crate::rules::ruleset::common::{
-    chance, factor_rows, number_rows, reach_mark, sight_marks, state_line, target_mark,
+    chance, factor_rows, number_rows, reach_mark, sight_marks, target_mark,
 };
 use crate::rules::ruleset::view::{
     Action, ActionGroup, Card, Ink, Layer, Look, Mark, Outlook, OutlookPart, RefRow, RefSection,
@@ -48,8 +48,6 @@ fn default_formation(t: &Troop, limbered: bool) -> Formation {
     }
 }
 
-/// Distances offered on the fallback buttons, in inches.
-const FALLBACKS: [f32; 3] = [6.0, 12.0, 18.0];
 /// Distances offered on the recoil-farther buttons, in inches (and whatever is left).
 const RECOILS: [f32; 3] = [2.0, 4.0, 6.0];
 
@@ -198,7 +196,11 @@ impl OldDessauer {
         .filter(|x| x.0)
         .map(|x| x.1)
         .collect();
-        lines.push(state_line(&states));
+        lines.push(if states.is_empty() {
+            "Steady".to_string()
+        } else {
+            states.join(", ")
+        });
         let spent = if u.bound.halted {
             "halted".to_string()
         } else {
@@ -255,9 +257,10 @@ impl OldDessauer {
             out.push(ActionGroup {
                 title: "Fall back:".into(),
                 note: String::new(),
-                actions: FALLBACKS
-                    .iter()
-                    .map(|&d| Action {
+                actions: self
+                    .fallback_distances()
+                    .into_iter()
+                    .map(|d| Action {
                         label: format!("{d:.0} in"),
                         command: Command::Fallback {
                             unit: u.id.clone(),
@@ -268,6 +271,18 @@ impl OldDessauer {
             });
         }
         out
+    }
+
+    /// A fallback's distances on the buttons: each whole segment up to the most it may go.
+    fn fallback_distances(&self) -> Vec<f32> {
+        let (step, most) = (self.num("fallback_segment"), self.num("recoil_max"));
+        if step <= 0.0 {
+            return vec![most];
+        }
+        (1..)
+            .map(|k| k as f32 * step)
+            .take_while(|d| *d <= most + 1e-3)
+            .collect()
     }
 
     /// A unit that recoiled this turn may go farther in the close combat phase.
