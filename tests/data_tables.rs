@@ -121,8 +121,37 @@ fn every_ruleset_says_how_it_measures_and_what_a_unit_is() {
     }
 }
 
-/// DB7YW: each row of the troop table gives the base, the move in good going, the range and
-/// the combat factor the procedures use.
+/// A wood covering the mover's path, and a road along it (the mover starts at (500, 200)
+/// facing up the table).
+const WOOD: &str = r#"(id: "w", kind: Woods, name: "Wood", points: [(300, 100), (700, 100), (700, 700), (300, 700)]),"#;
+const ROAD: &str =
+    r#"(id: "r", kind: Road, name: "Road", points: [(500, 50), (500, 950)], width: 60),"#;
+
+/// A DB7YW battle in its movement phase with one unit of `code` to move over `terrain`.
+fn movement_table(code: &str, limbered: &str, terrain: &str) -> volley::rules::battle::Battle {
+    let mut b = battle(
+        &[
+            U("a", 0, code, "Regular", 500.0, 200.0, 0.0, limbered),
+            U("z", 1, "Ms", "Regular", 100.0, 950.0, 180.0, ""),
+        ],
+        terrain,
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    b.command_points = [100, 100];
+    b
+}
+
+/// Plans a straight advance of unit "a".
+fn advance(
+    d: &Dbn,
+    b: &volley::rules::battle::Battle,
+    paces: f32,
+) -> Result<volley::rules::ruleset::MovePlan, RuleError> {
+    d.plan_move(b, &[id("a")], &[Step::Advance(paces)], None, true)
+}
+
+/// DB7YW: each row of the troop table gives the base, the move in good going, bad going and on
+/// a road, the range and the combat factor the procedures use.
 #[test]
 fn db7yw_troop_table_rows_drive_base_move_range_and_combat() {
     let AnyRuleset::Db7yw(r) = AnyRuleset::load("db7yw").unwrap() else {
@@ -141,40 +170,31 @@ fn db7yw_troop_table_rows_drive_base_move_range_and_combat() {
         } else {
             ""
         };
-        // Movement: the good-going allowance and no more (artillery limbered).
-        if let Some(gg) = t.gg.filter(|g| *g > 0.0)
-            && t.kind != TroopKind::Baggage
-        {
-            let mut b = battle(
-                &[
-                    U("a", 0, code, "Regular", 500.0, 200.0, 0.0, limbered),
-                    U("z", 1, "Ms", "Regular", 100.0, 950.0, 180.0, ""),
-                ],
-                "",
-            );
-            to_phase(&mut b, 0, Phase::Movement);
-            b.command_points = [100, 100];
-            let a = id("a");
-            let ok = d.plan_move(
-                &b,
-                std::slice::from_ref(&a),
-                &[Step::Advance(gg)],
-                None,
-                true,
-            );
-            assert!(ok.is_ok(), "{code} moves {gg}: {ok:?}");
-            let far = d.plan_move(
-                &b,
-                std::slice::from_ref(&a),
-                &[Step::Advance(gg + 10.0)],
-                None,
-                true,
-            );
-            assert!(
-                matches!(far, Err(RuleError::TooFar { .. })),
-                "{code} may not move {}: {far:?}",
-                gg + 10.0
-            );
+        // Movement in each going: the allowance and no more (artillery limbered); a type
+        // with no allowance in a going may not enter it.
+        if t.kind != TroopKind::Baggage {
+            for (going, rate, terrain) in [
+                ("good going", t.gg, ""),
+                ("bad going", t.bg, WOOD),
+                ("road", t.road, ROAD),
+            ] {
+                let b = movement_table(code, limbered, terrain);
+                let ok = advance(d, &b, rate.unwrap_or(100.0));
+                match rate {
+                    Some(r) if r > 0.0 => {
+                        assert!(ok.is_ok(), "{code} moves {r} in {going}: {ok:?}");
+                        let far = advance(d, &b, r + 10.0);
+                        assert!(
+                            matches!(far, Err(RuleError::TooFar { .. })),
+                            "{code} may not move {} in {going}: {far:?}",
+                            r + 10.0
+                        );
+                        let how = ok.map(|p| p.going.describe()).unwrap_or_default();
+                        assert!(how.starts_with(going), "{code}: {how} is not {going}");
+                    }
+                    _ => assert!(ok.is_err(), "{code} may not move in {going}"),
+                }
+            }
         }
         // Range: a target just inside is in range, one just beyond is not.
         if let Some(range) = t.range {
