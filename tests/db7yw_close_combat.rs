@@ -304,11 +304,8 @@ fn town_garrison_and_attack_column() {
     assert_eq!(p, ["+4 Muskets", "+2 Attack column against a BUA garrison"]);
     assert_eq!(
         a,
-        [
-            "+4 Muskets",
-            "-2 Within bad going",
-            "+4 BUA garrison attacked"
-        ]
+        ["+4 Muskets", "+4 BUA garrison attacked"],
+        "a fortified town's garrison is not in bad going (ruling towns)"
     );
 }
 

@@ -276,11 +276,8 @@ fn firing_into_a_town_and_from_a_bridge() {
     let (s, _, _, _) = shoot(&mut b, &[1, 1]);
     assert_eq!(
         s,
-        [
-            "+4 Muskets",
-            "-2 Firing into BUA or fortifications",
-            "-2 Firing from within or into bad going"
-        ]
+        ["+4 Muskets", "-2 Firing into BUA or fortifications"],
+        "a town is not bad going for firing (ruling towns)"
     );
     let bridge = r#"(id: "r", kind: River, name: "River", points: [(0, 500), (1000, 500)], width: 30), (id: "br", kind: Bridge, name: "Bridge", points: [(500, 470), (500, 530)], width: 45),"#;
     let mut b = duel(("Ms", "Regular", ""), ("Ms", "Regular", ""), bridge);
@@ -297,7 +294,9 @@ fn results_by_troop_type_beaten_by_double() {
     let rows: &[(&str, &str, &str, &str, Effect)] = &[
         ("CinC", "Regular", "", "Ms", Effect::Destroyed),
         ("Gs", "Regular", "", "Ms", Effect::Destroyed),
-        ("FA", "Regular", "", "Ms", Effect::Destroyed),
+        ("FA", "Regular", ", flags: [Fixed]", "Ms", Effect::Destroyed),
+        // A deployed battery is not fixed artillery (ruling fixed_artillery).
+        ("FA", "Regular", "", "Ms", Effect::Hits(2)),
         ("FA", "Regular", ", limbered: true", "Ms", Effect::Hits(2)),
         ("IC", "Regular", "", "Ms", Effect::Flee { hits: 1 }),
         ("Jg", "Regular", "", "Jg", Effect::Destroyed),
@@ -403,9 +402,10 @@ fn counter_battery_fire_is_mutual() {
         unreachable!()
     };
     assert!(mutual);
-    // 3+1 = 4 against 3+6 = 9: the firing battery is beaten by double and, fixed, destroyed.
+    // 3+1 = 4 against 3+6 = 9: the firing battery is beaten by double; deployed, not fixed,
+    // it takes 2 hits like all others.
     assert_eq!(loser.map(|l| l.0), Some("p".to_string()));
-    assert_eq!(effect, Effect::Destroyed);
+    assert_eq!(effect, Effect::Hits(2));
 }
 
 #[test]

@@ -57,6 +57,8 @@ pub enum Flag {
     Grenadier,
     /// Stoic by scenario (a named historical unit).
     Stoic,
+    /// Fixed artillery: emplaced guns that may not move at all (DBN's fixed artillery).
+    Fixed,
 }
 
 /// Army division for the formal deployment.

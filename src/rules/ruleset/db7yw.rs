@@ -41,6 +41,14 @@ pub struct Preview {
     pub firing: bool,
 }
 
+/// A unit's part in a firing: the firer (both guns in counter-battery fire, `mutual`), or the
+/// target, which may or may not be able to fire back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FireRole {
+    Firer { mutual: bool },
+    Target { responding: bool },
+}
+
 /// Firing or close combat: which table and factors apply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Combat {
@@ -200,6 +208,12 @@ impl Db7yw {
                     u.name
                 )));
             }
+            if u.has(Flag::Fixed) {
+                return Err(RuleError::Illegal(format!(
+                    "{} is fixed artillery and may not move",
+                    u.name
+                )));
+            }
             if d.is_artillery(u) {
                 if u.bound.limber_changed
                     && (!d.has_trait(u, TroopTrait::QuickLimber) || !u.status.limbered)
@@ -225,22 +239,38 @@ impl Db7yw {
             }
         }
         let lead = b.unit(&ids[0])?;
-        // A Musket wheel or about face made instead of moving is the whole move, unmeasured.
-        let instead = lead.troop == "Ms"
+        let mut muskets = Vec::new();
+        for id in ids {
+            let u = b.unit(id)?;
+            if u.troop == "Ms" {
+                muskets.push(u);
+            }
+        }
+        // A Musket wheel or about face made instead of moving is the whole move, unmeasured,
+        // whoever leads the group.
+        let instead = !muskets.is_empty()
             && charge.is_none()
             && matches!(body, [Step::Wheel { .. }] | [Step::AboutFace]);
+        // Into contact the whole move is one straight advance, on a road or not: no sidestep,
+        // wheel or backward step before it.
+        if let Some(u) = muskets.first()
+            && charge.is_some()
+            && !matches!(body, [] | [Step::Advance(_)])
+        {
+            return Err(RuleError::Illegal(format!(
+                "{} may move into close combat only straight forward: no wheel, sidestep or step back before the contact",
+                u.name
+            )));
+        }
         let mut plan = d.plan_move(b, ids, body, charge, !instead)?;
-        if lead.troop == "Ms" && !plan.going.road {
-            for id in ids {
-                let u = b.unit(id)?;
-                if u.troop == "Ms" {
-                    self.musket_shape(b, u, body, group)?;
-                }
+        if !plan.going.road {
+            for u in &muskets {
+                self.musket_shape(b, u, body, group)?;
             }
         }
         if let Some((target, _, c)) = &plan.contact {
             let t = b.unit(target)?;
-            if lead.troop == "Ms" {
+            if !muskets.is_empty() {
                 let max = d.num("ms_charge_max");
                 if plan.distance > max + 0.5 {
                     return Err(RuleError::Illegal(format!(
@@ -248,17 +278,18 @@ impl Db7yw {
                         b.scale.unit, plan.distance, b.scale.unit
                     )));
                 }
-                if c.edge == Edge::Front {
-                    let need = d.num("ms_contact_fraction") * lead.base.width;
-                    if c.overlap + 0.5 < need {
-                        return Err(RuleError::Illegal(format!(
-                            "Muskets must contact {} with at least half their front",
-                            t.name
-                        )));
-                    }
-                } else if lead.base.in_arc(&t.base, 0.0) && t.base.in_arc(&lead.base, 0.0) {
+            }
+            if lead.troop == "Ms" {
+                if c.edge != Edge::Front {
                     return Err(RuleError::Illegal(format!(
-                        "Muskets must meet {} face to face",
+                        "Muskets must meet {} face to face: front edge to its front edge, never its flank or rear",
+                        t.name
+                    )));
+                }
+                let need = d.num("ms_contact_fraction") * lead.base.width;
+                if c.overlap + 0.5 < need {
+                    return Err(RuleError::Illegal(format!(
+                        "Muskets must contact {} with at least half their front",
                         t.name
                     )));
                 }
@@ -320,8 +351,7 @@ impl Db7yw {
         b: &Battle,
         u: &Unit,
         other: &Unit,
-        firing: bool,
-        responding: bool,
+        role: FireRole,
         enemy_supporters: usize,
     ) -> Vec<Factor> {
         let d = &self.dbn;
@@ -341,7 +371,25 @@ impl Db7yw {
         }
         let u_bg = d.in_bad_going(b, u);
         let o_bg = d.in_bad_going(b, other);
-        if firing {
+        // Fired at: the target, and both guns of a counter-battery exchange.
+        let fired_at = matches!(
+            role,
+            FireRole::Target { .. } | FireRole::Firer { mutual: true }
+        );
+        if fired_at {
+            let close = b.scale.to_mm(d.num("artillery_close"));
+            if !u_bg
+                && d.is_artillery(other)
+                && other.base.front_edge_distance(&u.base) <= close + 0.5
+            {
+                f.push(d.fire_factor("gg_artillery_close"));
+            }
+        }
+        if let FireRole::Target { responding } = role {
+            if d.is_artillery(u) && !responding {
+                f.push(d.fire_factor("artillery_not_responding"));
+            }
+        } else {
             if other.behind_front_line_of(u) {
                 f.push(d.fire_factor("flank_rear"));
             }
@@ -356,17 +404,6 @@ impl Db7yw {
             }
             if (u_bg || o_bg) && !d.is_skirmisher(u) {
                 f.push(d.fire_factor("bg"));
-            }
-        } else {
-            let close = b.scale.to_mm(d.num("artillery_close"));
-            if !u_bg
-                && d.is_artillery(other)
-                && other.base.front_edge_distance(&u.base) <= close + 0.5
-            {
-                f.push(d.fire_factor("gg_artillery_close"));
-            }
-            if d.is_artillery(u) && !responding {
-                f.push(d.fire_factor("artillery_not_responding"));
             }
         }
         if b.terrain.on_bridge(&u.base) {
@@ -508,7 +545,7 @@ impl Db7yw {
             Verdict::BeatenByDouble => {
                 if d.is_commander(loser)
                     || loser.troop == "Gs"
-                    || (d.is_artillery(loser) && !loser.status.limbered)
+                    || (d.is_artillery(loser) && loser.has(Flag::Fixed))
                 {
                     Effect::Destroyed
                 } else if loser.troop == "IC" {
@@ -569,11 +606,29 @@ impl Db7yw {
         let responding = d.fire_check(b, &target, &shooter, true).is_ok();
         let mutual = responding && d.is_artillery(&shooter) && d.is_artillery(&target);
         let def_support = self.defensive_support(b, &shooter, &target);
-        let sf = self.fire_factors(b, &shooter, &target, true, true, def_support.len());
+        let sf = self.fire_factors(
+            b,
+            &shooter,
+            &target,
+            FireRole::Firer { mutual },
+            def_support.len(),
+        );
         let tf = if mutual {
-            self.fire_factors(b, &target, &shooter, true, true, support.len())
+            self.fire_factors(
+                b,
+                &target,
+                &shooter,
+                FireRole::Firer { mutual },
+                support.len(),
+            )
         } else {
-            self.fire_factors(b, &target, &shooter, false, responding, support.len())
+            self.fire_factors(
+                b,
+                &target,
+                &shooter,
+                FireRole::Target { responding },
+                support.len(),
+            )
         };
         Ok(Setup {
             a: shooter,
@@ -828,20 +883,14 @@ impl Db7yw {
         {
             f.push(d.combat_factor("artillery_cannot_fire"));
         }
-        let in_bg = d.in_bad_going(b, u) || d.in_town(b, u);
+        let in_bg = d.in_bad_going_for_combat(b, u);
         if in_bg && u.troop != "Jg" && u.troop != "II" {
             f.push(d.combat_factor("bg"));
         }
         if b.terrain.on_bridge(&u.base) {
             f.push(d.combat_factor("bridge"));
         }
-        let garrison = |x: &Unit, attacking: bool| {
-            !attacking
-                && d.in_town(b, x)
-                && b.terrain
-                    .at(x.base.centre, &[crate::rules::terrain::FeatureKind::Town])
-                    .any(|t| t.fortified)
-        };
+        let garrison = |x: &Unit, attacking: bool| !attacking && d.is_garrison(b, x);
         if garrison(u, is_attacker) {
             f.push(d.combat_factor("garrison"));
         }
@@ -860,7 +909,7 @@ impl Db7yw {
         verdict: Verdict,
     ) -> Effect {
         let d = &self.dbn;
-        let bg = d.in_bad_going(b, loser) || d.in_town(b, loser);
+        let bg = d.in_bad_going_for_combat(b, loser);
         let by_mounted = d.is_mounted(winner);
         match verdict {
             Verdict::Draw => {

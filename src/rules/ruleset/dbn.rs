@@ -464,26 +464,41 @@ impl Dbn {
         why
     }
 
-    /// True when the unit is in bad going for combat and firing factors.
-    pub fn in_bad_going(&self, b: &Battle, u: &Unit) -> bool {
-        let c = u.base.centre;
-        if b.terrain.at(c, &[FeatureKind::Town]).next().is_some() {
-            return true;
-        }
-        if b.terrain
-            .at(c, &[FeatureKind::Village])
-            .any(|f| !f.fortified)
-        {
-            return true;
-        }
+    /// Whether the point is bad going to this unit for firing and combat factors: woods,
+    /// marsh, rough ground, a stream or a steep hill; for Muskets also an unfortified village.
+    /// Towns are not: only close combat inside one is (see `in_bad_going_for_combat`).
+    fn bad_going_point(&self, b: &Battle, u: &Unit, p: Pt) -> bool {
         let kinds = [
             FeatureKind::Woods,
             FeatureKind::Marsh,
             FeatureKind::Rough,
             FeatureKind::Stream,
         ];
-        b.terrain.at(c, &kinds).next().is_some()
-            || b.terrain.at(c, &[FeatureKind::Hill]).any(|f| f.steep)
+        b.terrain.at(p, &kinds).next().is_some()
+            || b.terrain.at(p, &[FeatureKind::Hill]).any(|f| f.steep)
+            || (u.troop == "Ms"
+                && b.terrain
+                    .at(p, &[FeatureKind::Village])
+                    .any(|f| !f.fortified))
+    }
+
+    /// True when the unit is in bad going for firing factors and firing out of bad going.
+    pub fn in_bad_going(&self, b: &Battle, u: &Unit) -> bool {
+        self.bad_going_point(b, u, u.base.centre)
+    }
+
+    /// True when the unit fights a close combat in bad going: its own bad going, or inside a
+    /// town it does not hold as a garrison of a fortified town.
+    pub fn in_bad_going_for_combat(&self, b: &Battle, u: &Unit) -> bool {
+        self.in_bad_going(b, u) || (self.in_town(b, u) && !self.is_garrison(b, u))
+    }
+
+    /// A garrison: a unit of the defending side inside a fortified town.
+    pub fn is_garrison(&self, b: &Battle, u: &Unit) -> bool {
+        b.sides.get(u.side).is_some_and(|s| s.defender)
+            && b.terrain
+                .at(u.base.centre, &[FeatureKind::Town])
+                .any(|t| t.fortified)
     }
 
     /// In a town, fortification or fortified village (cover, and -2 for firing into it).
@@ -614,10 +629,11 @@ impl Dbn {
                 if !entered || contacts_it {
                     continue;
                 }
-                // A straight advance towards the unit exerting the zone is allowed (DB7YW Muskets
-                // fire and charge at 100 paces, inside a one-base-width zone).
+                // A straight advance directly towards the unit exerting the zone, with that unit
+                // across its path, is allowed to stop short of contact (DB7YW Muskets fire and
+                // charge at 100 paces, inside a one-base-width zone); passing it obliquely is not.
                 let towards = matches!(steps, [Step::Advance(_)])
-                    && s[0].in_arc(&e.base, self.num("arc_half_angle"));
+                    && sweep_to_contact(&s[0], &e.base).is_some();
                 if towards {
                     continue;
                 }
@@ -1045,14 +1061,13 @@ impl Dbn {
 
     /// A unit in bad going fires only from its edge.
     fn on_bg_edge(&self, b: &Battle, u: &Unit) -> bool {
-        if self.bad_going_at(b, &u.base).is_empty() {
+        if !self.in_bad_going(b, u) {
             return true;
         }
         let probe = u.base.depth * self.num("fire_edge_depth");
-        let kinds = self.bad_going_kinds();
         u.base.edge_points(Edge::Front, 3).iter().any(|p| {
             let q = p.plus(u.base.forward().scale(probe));
-            b.terrain.at(q, &kinds).next().is_none()
+            !self.bad_going_point(b, u, q)
         })
     }
 

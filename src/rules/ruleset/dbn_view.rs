@@ -58,7 +58,7 @@ impl Dbn {
 
     /// Moves are made once a bound, by units not in close combat.
     pub fn may_move(&self, b: &Battle, u: &Unit) -> bool {
-        b.phase == Phase::Movement && !u.bound.moved
+        b.phase == Phase::Movement && !u.bound.moved && !u.has(crate::rules::model::Flag::Fixed)
     }
 
     pub fn turn_words(&self, b: &Battle) -> TurnWords {

@@ -1,0 +1,455 @@
+//! DB7YW rules as the seed words them where an earlier reading went wrong: Musket movement in
+//! groups and into contact, towns and villages, face-to-face charges, fixed artillery,
+//! counter-battery at close range, threat zones. Each test names the seed's sentence or the
+//! ruling it checks.
+
+mod common;
+use common::*;
+use volley::rules::command::{Command, Effect, Event, Step};
+use volley::rules::geometry::Corner;
+use volley::rules::model::Phase;
+
+fn group(units: &[&str], steps: Vec<Step>) -> Command {
+    Command::MoveGroup {
+        units: units.iter().map(|u| id(u)).collect(),
+        steps,
+    }
+}
+
+fn refused(b: &mut volley::rules::Battle, c: Command) -> String {
+    match b.execute(c) {
+        Ok(ev) => panic!("expected a refusal, got {ev:?}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+// ----- Musket movement --------------------------------------------------------------------
+
+/// Austrian heavy cavalry leading a Musket in one formation.
+fn cavalry_led_group() -> volley::rules::Battle {
+    let mut b = battle(
+        &[
+            U("pc", 0, "CinC", "Regular", 100.0, 100.0, 0.0, ""),
+            U("c", 1, "HC", "Regular", 460.0, 300.0, 0.0, ""),
+            U("m", 1, "Ms", "Regular", 500.0, 292.5, 0.0, ""),
+            U("ac", 1, "CinC", "Regular", 480.0, 200.0, 0.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, 1, Phase::Movement);
+    b
+}
+
+#[test]
+fn a_group_led_by_cavalry_moves_its_muskets_obliquely_not() {
+    // 000 Musket Unit Movement: "they cannot make a move in any combination of directions or
+    // diagonally" — whoever leads the formation.
+    let mut b = cavalry_led_group();
+    let e = refused(
+        &mut b,
+        group(
+            &["c", "m"],
+            vec![Step::Oblique {
+                forward: 100.0,
+                right: 50.0,
+            }],
+        ),
+    );
+    assert!(e.contains("Muskets may move only straight forward"), "{e}");
+    let e = refused(
+        &mut b,
+        group(
+            &["c", "m"],
+            vec![Step::Advance(100.0), Step::Sidestep(50.0)],
+        ),
+    );
+    assert!(e.contains("Muskets may move only straight forward"), "{e}");
+}
+
+#[test]
+fn a_non_prussian_formation_with_muskets_does_not_move_sideways() {
+    // 000: only "Prussian Ms can make sideways movement as a Formation Move".
+    let mut b = cavalry_led_group();
+    let e = refused(&mut b, group(&["c", "m"], vec![Step::Sidestep(100.0)]));
+    assert!(e.contains("only Prussian Muskets"), "{e}");
+    b.execute(group(&["c", "m"], vec![Step::Advance(150.0)]))
+        .expect("straight ahead is a Musket move");
+}
+
+#[test]
+fn prussian_muskets_move_sideways_as_a_formation() {
+    let mut b = battle(
+        &[
+            U("m1", 0, "Ms", "Regular", 460.0, 300.0, 0.0, ""),
+            U("m2", 0, "Ms", "Regular", 500.0, 300.0, 0.0, ""),
+            U("ac", 1, "CinC", "Regular", 480.0, 900.0, 180.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    b.execute(group(&["m1", "m2"], vec![Step::Sidestep(100.0)]))
+        .expect("000 Unique Prussian Musket Movement: sideways as a formation");
+}
+
+#[test]
+fn a_cavalry_led_group_takes_muskets_no_more_than_100_paces_into_contact() {
+    // 000: "Musket units can only move up to 100paces when moving into Close Combat".
+    let mut b = cavalry_led_group();
+    // An enemy 150 paces (38.1 mm) ahead of the group's front edges.
+    let y = 300.0 + 15.0 + 38.1 + 7.5;
+    b.units.push({
+        let mut e = b.unit(&id("pc")).unwrap().clone();
+        e.id = id("pm");
+        e.name = "Target".into();
+        e.troop = "Ms".into();
+        e.base.width = 40.0;
+        e.base.depth = 15.0;
+        e.base.centre = volley::rules::geometry::Pt::new(460.0, y);
+        e.base.facing = 180.0;
+        e
+    });
+    let e = refused(&mut b, group(&["c", "m"], vec![Step::ToContact(id("pm"))]));
+    assert!(e.contains("at most 100"), "{e}");
+}
+
+/// A Prussian Musket 80 paces short of an Austrian Musket, a little to one side.
+fn musket_facing_musket(dx: f32) -> volley::rules::Battle {
+    let gap = 80.0 * 25.4 / 100.0;
+    let mut b = battle(
+        &[
+            U("p", 0, "Ms", "Regular", 500.0, 500.0, 0.0, ""),
+            U(
+                "a",
+                1,
+                "Ms",
+                "Regular",
+                500.0 + dx,
+                500.0 + 15.0 + gap,
+                180.0,
+                "",
+            ),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    b
+}
+
+#[test]
+fn a_musket_may_not_sidestep_and_then_charge() {
+    // "they cannot make a move in any combination of directions": a sidestep then a charge is
+    // a combination.
+    let mut b = musket_facing_musket(30.0);
+    let e = refused(
+        &mut b,
+        mv(
+            "p",
+            vec![Step::Sidestep(30.0 / 0.254), Step::ToContact(id("a"))],
+        ),
+    );
+    assert!(e.contains("only straight forward"), "{e}");
+    let e = refused(
+        &mut b,
+        mv(
+            "p",
+            vec![
+                Step::Wheel {
+                    corner: Corner::Left,
+                    degrees: 5.0,
+                },
+                Step::ToContact(id("a")),
+            ],
+        ),
+    );
+    assert!(e.contains("only straight forward"), "{e}");
+    // Straight ahead it may: the enemy overlaps more than half its front.
+    let mut b = musket_facing_musket(10.0);
+    b.execute(mv("p", vec![Step::ToContact(id("a"))]))
+        .expect("a straight charge");
+}
+
+#[test]
+fn muskets_meet_the_enemy_face_to_face_never_its_flank() {
+    // 000: the attacking Musket "must make 'face to face' contact". An Austrian Musket side-on
+    // (facing east) straight ahead of the Prussian Musket: contact would be on its flank.
+    let gap = 50.0 * 25.4 / 100.0;
+    let mut b = battle(
+        &[
+            U("p", 0, "Ms", "Regular", 500.0, 500.0, 0.0, ""),
+            U(
+                "a",
+                1,
+                "Ms",
+                "Regular",
+                500.0,
+                500.0 + 7.5 + gap + 20.0,
+                90.0,
+                "",
+            ),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    let e = refused(&mut b, mv("p", vec![Step::ToContact(id("a"))]));
+    assert!(e.contains("face to face"), "{e}");
+    // Cavalry may charge the same flank.
+    let mut b = battle(
+        &[
+            U("p", 0, "DC", "Regular", 500.0, 500.0, 0.0, ""),
+            U(
+                "a",
+                1,
+                "Ms",
+                "Regular",
+                500.0,
+                500.0 + 15.0 + gap + 20.0,
+                90.0,
+                "",
+            ),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    b.execute(mv("p", vec![Step::ToContact(id("a"))]))
+        .expect("cavalry charge a flank");
+}
+
+// ----- towns and villages ------------------------------------------------------------------
+
+const FORTIFIED_TOWN: &str = r#"(id: "t", kind: Town, name: "Town", fortified: true, points: [(450, 515), (550, 515), (550, 620), (450, 620)]),"#;
+const FORTIFIED_TOWN_EDGE: &str = r#"(id: "t", kind: Town, name: "Town", fortified: true, points: [(450, 525), (550, 525), (550, 620), (450, 620)]),"#;
+
+fn fire_names(ev: &[Event]) -> (Vec<String>, Vec<String>) {
+    match fire_event(ev) {
+        Event::Fire {
+            shooter_score,
+            target_score,
+            ..
+        } => (names(&shooter_score.factors), names(&target_score.factors)),
+        _ => unreachable!(),
+    }
+}
+
+#[test]
+fn a_fortified_town_garrison_is_not_in_bad_going() {
+    // 000 BUA's & NLF's: fortifying "allows Musket units to Garrison the BUA ... without being
+    // classed as in Bad Going". The Austrian (defending) garrison fires out from deep inside
+    // the town, without the -2 for firing from bad going.
+    let mut b = battle(
+        &[
+            U("p", 0, "Ms", "Regular", 500.0, 500.0, 0.0, ""),
+            U("a", 1, "Ms", "Regular", 500.0, 540.0, 180.0, ""),
+        ],
+        FORTIFIED_TOWN,
+    );
+    to_phase(&mut b, 1, Phase::Firing);
+    b.script_dice(&[3, 3, 6, 6, 6, 6]);
+    let ev = b.execute(fire("a", "p")).expect("the garrison fires out");
+    let (s, _) = fire_names(&ev);
+    assert_eq!(s, ["+4 Muskets"]);
+    // Fired at by the Prussians: -2 into a BUA, not -4.
+    to_phase(&mut b, 0, Phase::Firing);
+    b.script_dice(&[3, 3]);
+    let ev = b.execute(fire("p", "a")).expect("firing into the town");
+    let (s, _) = fire_names(&ev);
+    assert_eq!(s, ["+4 Muskets", "-2 Firing into BUA or fortifications"]);
+}
+
+#[test]
+fn a_garrison_in_close_combat_gets_plus_four_and_no_bad_going() {
+    // 000: "the Garrison gains +4 Tactical Factor"; Muskets attacking it are in attack column.
+    let mut b = battle(
+        &[
+            U("p", 0, "Ms", "Regular", 500.0, 515.0, 0.0, ""),
+            U("a", 1, "Ms", "Regular", 500.0, 530.0, 180.0, ""),
+        ],
+        FORTIFIED_TOWN_EDGE,
+    );
+    to_phase(&mut b, 0, Phase::CloseCombat);
+    b.script_dice(&[3, 3]);
+    let ev = b.execute(fight("p", "a")).expect("assault the garrison");
+    let Event::CloseCombat {
+        attacker_score,
+        defender_score,
+        ..
+    } = combat_event(&ev)
+    else {
+        unreachable!()
+    };
+    assert_eq!(
+        names(&attacker_score.factors),
+        ["+4 Muskets", "+2 Attack column against a BUA garrison"]
+    );
+    let d = names(&defender_score.factors);
+    assert!(d.contains(&"+4 BUA garrison attacked".to_string()), "{d:?}");
+    assert!(!d.iter().any(|x| x.contains("bad going")), "{d:?}");
+}
+
+#[test]
+fn close_combat_inside_an_unfortified_town_is_in_bad_going() {
+    // 000: "Any Close Combat inside a BUA is classed as in Bad Going".
+    let town = r#"(id: "t", kind: Town, name: "Town", points: [(450, 525), (550, 525), (550, 620), (450, 620)]),"#;
+    let mut b2 = battle(
+        &[
+            U("p", 0, "Ms", "Regular", 500.0, 515.0, 0.0, ""),
+            U("a", 1, "Ms", "Regular", 500.0, 530.0, 180.0, ""),
+        ],
+        town,
+    );
+    to_phase(&mut b2, 0, Phase::CloseCombat);
+    b2.script_dice(&[3, 3]);
+    let ev = b2.execute(fight("p", "a")).expect("fight in the town");
+    let Event::CloseCombat { defender_score, .. } = combat_event(&ev) else {
+        unreachable!()
+    };
+    assert_eq!(
+        names(&defender_score.factors),
+        ["+4 Muskets", "-2 Within bad going"]
+    );
+}
+
+const VILLAGE: &str = r#"(id: "v", kind: Village, name: "Dorf", points: [(450, 530), (550, 530), (550, 620), (450, 620)]),"#;
+
+#[test]
+fn skirmishers_occupying_a_village_are_not_in_bad_going() {
+    // 000: NLFs are occupied by Irregular Infantry, Jagers and Guerrillas; only "Musket units
+    // are considered to be 'in Bad Going' if inside an 'unfortified' NLF".
+    for (troop, factor) in [("II", "+2 Irregular Infantry"), ("Gs", "+2 Guerrillas")] {
+        let mut b = battle(
+            &[
+                U("p", 0, "Ms", "Regular", 500.0, 500.0, 0.0, ""),
+                U("a", 1, troop, "Regular", 500.0, 540.0, 180.0, ""),
+            ],
+            VILLAGE,
+        );
+        to_phase(&mut b, 0, Phase::Firing);
+        b.script_dice(&[3, 3]);
+        let ev = b.execute(fire("p", "a")).expect("fire at the village");
+        let (s, t) = fire_names(&ev);
+        assert_eq!(s, ["+4 Muskets"], "firing at {troop} in a village");
+        assert!(t[0].starts_with(factor), "{t:?}");
+        assert!(!t.iter().any(|x| x.contains("bad going")), "{t:?}");
+    }
+    // A Musket in the same unfortified village is in bad going.
+    let mut b = battle(
+        &[
+            U("p", 0, "Ms", "Regular", 500.0, 500.0, 0.0, ""),
+            U("a", 1, "Ms", "Regular", 500.0, 535.0, 180.0, ""),
+        ],
+        VILLAGE,
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    b.script_dice(&[3, 3]);
+    let ev = b.execute(fire("p", "a")).expect("fire at the village");
+    let (s, _) = fire_names(&ev);
+    assert_eq!(s, ["+4 Muskets", "-2 Firing from within or into bad going"]);
+}
+
+// ----- artillery --------------------------------------------------------------------------
+
+#[test]
+fn fixed_artillery_may_not_move() {
+    let mut b = battle(
+        &[
+            U(
+                "p",
+                0,
+                "FA",
+                "Regular",
+                500.0,
+                300.0,
+                0.0,
+                ", flags: [Fixed], limbered: true",
+            ),
+            U("a", 1, "Ms", "Regular", 500.0, 900.0, 180.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    let e = refused(&mut b, mv("p", vec![Step::Advance(100.0)]));
+    assert!(e.contains("fixed artillery"), "{e}");
+}
+
+#[test]
+fn counter_battery_within_200_paces_costs_both_guns_a_point() {
+    // 000 Firing tactical factors: "-1 In GG and Fired at by Artillery within 200 Paces"; in
+    // counter-battery fire both guns are fired at.
+    let mut b = battle(
+        &[
+            U("p", 0, "FA", "Regular", 500.0, 500.0, 0.0, ""),
+            U(
+                "a",
+                1,
+                "FA",
+                "Regular",
+                500.0,
+                500.0 + 40.0 + 38.0,
+                180.0,
+                "",
+            ),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    b.script_dice(&[3, 3]);
+    let ev = b.execute(fire("p", "a")).unwrap();
+    let Event::Fire { mutual, .. } = fire_event(&ev) else {
+        unreachable!()
+    };
+    assert!(mutual);
+    let (s, t) = fire_names(&ev);
+    let close = "-1 In GG and fired at by artillery within 200 paces".to_string();
+    assert!(s.contains(&close), "firer: {s:?}");
+    assert!(t.contains(&close), "target: {t:?}");
+}
+
+// ----- threat zones -----------------------------------------------------------------------
+
+#[test]
+fn an_advance_may_not_pass_an_enemy_obliquely_through_its_zone() {
+    // A threat zone may be entered only to move directly into contact with the unit that
+    // exerts it, or straight towards it (ruling threat_zone). The enemy lies 40 degrees off
+    // to the right: in the arc, but not across the mover's path.
+    let mut b = battle(
+        &[
+            U("p", 0, "DC", "Regular", 400.0, 400.0, 0.0, ""),
+            U("a", 1, "Ms", "Regular", 450.0, 480.0, 270.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    let e = refused(&mut b, mv("p", vec![Step::Advance(300.0)]));
+    assert!(e.contains("threat zone"), "{e}");
+}
+
+#[test]
+fn an_advance_directly_towards_an_enemy_may_stop_in_its_zone() {
+    let mut b = battle(
+        &[
+            U("p", 0, "Ms", "Regular", 500.0, 400.0, 0.0, ""),
+            U("a", 1, "Ms", "Regular", 500.0, 500.0, 180.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    b.execute(mv("p", vec![Step::Advance(200.0)]))
+        .expect("straight towards the enemy, stopping 100 paces short");
+}
+
+#[test]
+fn fixed_flag_destroys_when_beaten_by_double_only() {
+    let mut b = battle(
+        &[
+            U("p", 0, "Ms", "Regular", 500.0, 500.0, 0.0, ""),
+            U("a", 1, "FA", "Regular", 500.0, 547.5, 180.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    b.script_dice(&[6, 1]);
+    let ev = b.execute(fire("p", "a")).unwrap();
+    let Event::Fire { effect, .. } = fire_event(&ev) else {
+        unreachable!()
+    };
+    assert_eq!(effect, Effect::Hits(2), "a deployed battery is not fixed");
+}
