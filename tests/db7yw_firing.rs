@@ -152,6 +152,7 @@ fn fire_support_both_ways() {
             unit: id("p"),
             target: id("a"),
             support: vec![id("p2")],
+            defence: None,
         })
         .unwrap();
     let Event::Fire {

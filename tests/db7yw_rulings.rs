@@ -453,3 +453,113 @@ fn fixed_flag_destroys_when_beaten_by_double_only() {
     };
     assert_eq!(effect, Effect::Hits(2), "a deployed battery is not fixed");
 }
+
+// ----- support ----------------------------------------------------------------------------
+
+fn fire_with(support: &[&str], defence: Option<&[&str]>) -> Command {
+    Command::Fire {
+        unit: id("p"),
+        target: id("a"),
+        support: support.iter().map(|s| id(s)).collect(),
+        defence: defence.map(|d| d.iter().map(|s| id(s)).collect()),
+    }
+}
+
+#[test]
+fn artillery_cannot_support_artillery_in_firing() {
+    // 000 Artillery: "Artillery cannot Support Artillery in Firing Combat".
+    let mut b = battle(
+        &[
+            U("p", 0, "FA", "Regular", 500.0, 500.0, 0.0, ""),
+            U("p2", 0, "FA", "Regular", 540.0, 500.0, 0.0, ""),
+            U("p3", 0, "Ms", "Regular", 460.0, 512.5, 0.0, ""),
+            U("a", 1, "Ms", "Regular", 500.0, 540.0, 180.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    let e = refused(&mut b, fire_with(&["p2"], None));
+    assert!(e.contains("artillery cannot support artillery"), "{e}");
+    // Foot may support the guns.
+    b.script_dice(&[3, 3]);
+    b.execute(fire_with(&["p3"], None))
+        .expect("Muskets support the battery");
+}
+
+/// A Prussian Musket facing two Austrian Muskets side by side, both able to fire at it.
+fn two_against_one() -> volley::rules::Battle {
+    let mut b = battle(
+        &[
+            U("p", 0, "Ms", "Regular", 500.0, 500.0, 0.0, ""),
+            U("a", 1, "Ms", "Regular", 500.0, 530.0, 180.0, ""),
+            U("a2", 1, "Ms", "Regular", 540.0, 530.0, 180.0, ""),
+            U("a3", 1, "HC", "Regular", 300.0, 900.0, 180.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    b
+}
+
+#[test]
+fn the_defender_chooses_its_fire_support() {
+    let support = "-1 Enemy unit providing fire support".to_string();
+    // Left out, every eligible friend supports the target.
+    let mut b = two_against_one();
+    b.script_dice(&[3, 3]);
+    let (s, _) = fire_names(&b.execute(fire_with(&[], None)).unwrap());
+    assert!(s.contains(&support), "{s:?}");
+    // The defender may decline it.
+    let mut b = two_against_one();
+    b.script_dice(&[3, 3]);
+    let (s, _) = fire_names(&b.execute(fire_with(&[], Some(&[]))).unwrap());
+    assert!(!s.contains(&support), "{s:?}");
+    // It may name only friends able to fire at the firer.
+    let mut b = two_against_one();
+    let e = refused(&mut b, fire_with(&[], Some(&["a3"])));
+    assert!(e.contains("cannot support the defence"), "{e}");
+    // The window offers the choice through the outlook.
+    let b = two_against_one();
+    let rules = volley::rules::ruleset::AnyRuleset::load("db7yw").unwrap();
+    let o = rules.preview(&b, &fire_with(&[], None)).unwrap();
+    let c = o
+        .choices
+        .iter()
+        .find(|c| c.label.contains("supports the defence"))
+        .expect("a defence choice");
+    assert!(c.on);
+    assert_eq!(c.flipped, fire_with(&[], Some(&[])));
+}
+
+/// An Austrian Musket in contact with a Prussian Musket, with a friend of `troop` behind it.
+fn supported_by(troop: &str) -> volley::rules::Battle {
+    let y = 522.5 + depth(troop) / 2.0;
+    let mut b = battle(
+        &[
+            U("p", 0, "Ms", "Regular", 500.0, 500.0, 0.0, ""),
+            U("a", 1, "Ms", "Regular", 500.0, 515.0, 180.0, ""),
+            U("s", 1, troop, "Regular", 500.0, y, 180.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::CloseCombat);
+    b
+}
+
+#[test]
+fn close_combat_support_is_like_by_like() {
+    let support = "-1 Enemy unit providing close combat support".to_string();
+    for (troop, supports) in [("Ms", true), ("Jg", true), ("HC", false), ("FA", false)] {
+        let mut b = supported_by(troop);
+        b.script_dice(&[3, 3]);
+        let ev = b.execute(fight("p", "a")).expect("fight");
+        let Event::CloseCombat { attacker_score, .. } = combat_event(&ev) else {
+            unreachable!()
+        };
+        assert_eq!(
+            names(&attacker_score.factors).contains(&support),
+            supports,
+            "{troop} behind Muskets"
+        );
+    }
+}

@@ -645,6 +645,7 @@ fn shot_at(dice: &[u8]) -> (Battle, Vec<Event>) {
         unit: u("a"),
         target: u("b"),
         support: vec![],
+        defence: None,
     })
     .unwrap();
     let ev = b.execute(Command::EndPhase).unwrap();

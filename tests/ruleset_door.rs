@@ -184,6 +184,7 @@ fn a_volley_of_any_ruleset_cannot_be_taken_back_in_the_window() {
         unit: "pr-ir".into(),
         target: "au-gren".into(),
         support: vec![],
+        defence: None,
     })
     .unwrap();
     assert!(

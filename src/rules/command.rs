@@ -60,11 +60,15 @@ pub enum Command {
         unit: UnitId,
     },
     /// Fire at a target; `support` names friends adding fire support (they count as having fired).
+    /// `defence` names the target's friends that support it against the firer (each gives the
+    /// firer -1); left out, every friend of the target able to fire at the firer supports it.
     Fire {
         unit: UnitId,
         target: UnitId,
         #[serde(default)]
         support: Vec<UnitId>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        defence: Option<Vec<UnitId>>,
     },
     /// Fight the close combat between a unit in contact and its opponent. `pursue` chooses
     /// whether the victor follows up (default yes; HC always do, artillery never).

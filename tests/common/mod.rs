@@ -78,6 +78,7 @@ pub fn fire(unit: &str, target: &str) -> Command {
         unit: id(unit),
         target: id(target),
         support: vec![],
+        defence: None,
     }
 }
 

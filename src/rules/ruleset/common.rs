@@ -415,6 +415,7 @@ pub fn fire_or_fight(b: &Battle, own: &UnitId, enemy: &UnitId) -> Option<Command
             unit: own.clone(),
             target: enemy.clone(),
             support: vec![],
+            defence: None,
         }),
         Phase::CloseCombat => Some(Command::Fight {
             unit: own.clone(),

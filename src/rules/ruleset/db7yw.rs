@@ -110,7 +110,11 @@ impl Db7yw {
                 unit,
                 target,
                 support,
-            } => (self.fire_setup(b, unit, target, support)?, Combat::Firing),
+                defence,
+            } => (
+                self.fire_setup(b, unit, target, support, defence.as_deref())?,
+                Combat::Firing,
+            ),
             Command::Fight { unit, target, .. } => {
                 (self.fight_setup(b, unit, target, false)?, Combat::Close)
             }
@@ -476,29 +480,49 @@ impl Db7yw {
                 unit,
                 target,
                 support,
-            } => b
-                .alive()
-                .filter(|f| f.side == b.active && f.id != *unit && !f.bound.fired)
-                .filter(|f| self.may_support(b, &setup.a, f, &setup.b).is_ok())
-                .map(|f| {
-                    let on = support.contains(&f.id);
-                    let mut s = support.clone();
-                    if on {
-                        s.retain(|x| x != &f.id);
+                defence,
+            } => {
+                let flip = |list: &[UnitId], f: &UnitId| {
+                    let mut s = list.to_vec();
+                    if s.contains(f) {
+                        s.retain(|x| x != f);
                     } else {
-                        s.push(f.id.clone());
+                        s.push(f.clone());
                     }
-                    Choice {
+                    s
+                };
+                let mut out: Vec<Choice> = b
+                    .alive()
+                    .filter(|f| f.side == b.active && f.id != *unit && !f.bound.fired)
+                    .filter(|f| self.may_support(b, &setup.a, f, &setup.b).is_ok())
+                    .map(|f| Choice {
                         label: format!("{} supports (counts as having fired)", f.name),
-                        on,
+                        on: support.contains(&f.id),
                         flipped: Command::Fire {
                             unit: unit.clone(),
                             target: target.clone(),
-                            support: s,
+                            support: flip(support, &f.id),
+                            defence: defence.clone(),
                         },
-                    }
-                })
-                .collect(),
+                    })
+                    .collect();
+                let eligible = self.defensive_support(b, &setup.a, &setup.b);
+                let chosen = defence.clone().unwrap_or_else(|| eligible.clone());
+                for f in &eligible {
+                    let name = b.unit(f).map(|u| u.name.clone()).unwrap_or_default();
+                    out.push(Choice {
+                        label: format!("{name} supports the defence (the defender's choice)"),
+                        on: chosen.contains(f),
+                        flipped: Command::Fire {
+                            unit: unit.clone(),
+                            target: target.clone(),
+                            support: support.clone(),
+                            defence: Some(flip(&chosen, f)),
+                        },
+                    });
+                }
+                out
+            }
             Command::Fight {
                 unit,
                 target,
@@ -519,13 +543,13 @@ impl Db7yw {
         }
     }
 
-    /// Friends of `target` that could fire at `shooter` (each gives the shooter -1).
+    /// Friends of `target` that could support it against `shooter` (each gives the shooter
+    /// -1 when the defender chooses it): those able to fire at the shooter, no gun supporting
+    /// a gun.
     fn defensive_support(&self, b: &Battle, shooter: &Unit, target: &Unit) -> Vec<UnitId> {
-        let d = &self.dbn;
         b.alive()
             .filter(|f| f.side == target.side && f.id != target.id)
-            .filter(|f| !(d.is_artillery(f) && d.is_artillery(target)))
-            .filter(|f| d.fire_check(b, f, shooter, true).is_ok())
+            .filter(|f| self.may_support(b, target, f, shooter).is_ok())
             .map(|f| f.id.clone())
             .collect()
     }
@@ -574,6 +598,7 @@ impl Db7yw {
         sid: &UnitId,
         tid: &UnitId,
         support: &[UnitId],
+        defence: Option<&[UnitId]>,
     ) -> Result<Setup, RuleError> {
         let d = &self.dbn;
         if b.phase != Phase::Firing {
@@ -605,7 +630,32 @@ impl Db7yw {
         }
         let responding = d.fire_check(b, &target, &shooter, true).is_ok();
         let mutual = responding && d.is_artillery(&shooter) && d.is_artillery(&target);
-        let def_support = self.defensive_support(b, &shooter, &target);
+        let eligible = self.defensive_support(b, &shooter, &target);
+        let def_support = match defence {
+            None => eligible,
+            Some(list) => {
+                for (i, f) in list.iter().enumerate() {
+                    let fu = b.unit(f)?;
+                    if list[..i].contains(f) {
+                        return Err(RuleError::Illegal(format!("{} is named twice", fu.name)));
+                    }
+                    if !eligible.contains(f) {
+                        let why = self
+                            .may_support(b, &target, fu, &shooter)
+                            .err()
+                            .map(|e| e.to_string())
+                            .unwrap_or_else(|| {
+                                format!("{} is not a friend of the target", fu.name)
+                            });
+                        return Err(RuleError::Illegal(format!(
+                            "{} cannot support the defence: {why}",
+                            fu.name
+                        )));
+                    }
+                }
+                list.to_vec()
+            }
+        };
         let sf = self.fire_factors(
             b,
             &shooter,
@@ -646,6 +696,7 @@ impl Db7yw {
         sid: &UnitId,
         tid: &UnitId,
         support: &[UnitId],
+        defence: Option<&[UnitId]>,
     ) -> Result<(), RuleError> {
         let Setup {
             a: shooter,
@@ -653,7 +704,7 @@ impl Db7yw {
             a_factors: sf,
             b_factors: tf,
             mutual,
-        } = self.fire_setup(b, sid, tid, support)?;
+        } = self.fire_setup(b, sid, tid, support, defence)?;
         let sdie = b.d6()?;
         let tdie = b.d6()?;
         let ss = Score::new(sid, sdie, sf);
@@ -1233,7 +1284,8 @@ impl Ruleset for Db7yw {
                 unit,
                 target,
                 support,
-            } => self.fire(b, out, unit, target, support),
+                defence,
+            } => self.fire(b, out, unit, target, support, defence.as_deref()),
             Command::Fight {
                 unit,
                 target,

@@ -949,10 +949,13 @@ impl Dbn {
     /// Friends giving close combat support to `u` against `enemy`.
     pub fn combat_supporters(&self, b: &Battle, u: &Unit, enemy: &Unit) -> Vec<UnitId> {
         b.alive()
+            // Foot supports foot and mounted supports mounted; guns, commanders and baggage
+            // give no close combat support.
             .filter(|f| {
                 f.side == u.side
                     && f.id != u.id
-                    && !matches!(self.kind(f), TroopKind::Commander | TroopKind::Baggage)
+                    && self.kind(f) == self.kind(u)
+                    && matches!(self.kind(f), TroopKind::Foot | TroopKind::Mounted)
             })
             .filter(|f| norm_deg(f.base.facing - u.base.facing).abs() < 1.0)
             .filter(|f| {
