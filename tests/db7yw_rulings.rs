@@ -563,3 +563,133 @@ fn close_combat_support_is_like_by_like() {
         );
     }
 }
+
+// ----- recoil, flight and passing friends -------------------------------------------------
+
+fn fight_no_pursuit(unit: &str, target: &str) -> Command {
+    Command::Fight {
+        unit: id(unit),
+        target: id(target),
+        pursue: Some(false),
+    }
+}
+
+fn base_of(b: &volley::rules::Battle, u: &str) -> volley::rules::geometry::Base {
+    b.unit(&id(u)).unwrap().base
+}
+
+#[test]
+fn a_unit_beaten_on_its_flank_recoils_directly_away_from_the_enemy() {
+    // A Prussian dragoon on the Austrian Musket's right flank wins 9 to 5: the Musket takes a
+    // hit and recoils, turned to face the dragoons, a base depth away from them.
+    let mut b = battle(
+        &[
+            U("p", 0, "DC", "Regular", 535.0, 500.0, 270.0, ""),
+            U("a", 1, "Ms", "Regular", 500.0, 500.0, 0.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::CloseCombat);
+    b.script_dice(&[6, 1]);
+    b.execute(fight_no_pursuit("p", "a")).expect("fight");
+    let a = base_of(&b, "a");
+    assert!((a.facing - 90.0).abs() < 0.5, "turned to face: {a:?}");
+    assert!((a.centre.x - 485.0).abs() < 1.0, "{a:?}");
+    assert!((a.centre.y - 500.0).abs() < 0.5, "{a:?}");
+}
+
+/// An Austrian Musket beaten from the front by a Prussian Musket, with `troop` behind it
+/// `gap` mm from its rear edge, facing `facing`, on `side`.
+fn recoil_into(troop: &str, side: usize, facing: f32, gap: f32) -> volley::rules::Battle {
+    let y = 492.5 - gap - depth(troop) / 2.0;
+    let mut b = battle(
+        &[
+            U("p", 0, "Ms", "Regular", 500.0, 515.0, 180.0, ""),
+            U("a", 1, "Ms", "Regular", 500.0, 500.0, 0.0, ""),
+            U("r", side, troop, "Regular", 500.0, y, facing, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::CloseCombat);
+    // 4 + 5 (-1 if the unit behind supports) against 4 + 1: beaten, not by double.
+    b.script_dice(&[5, 1]);
+    b.execute(fight_no_pursuit("p", "a")).expect("fight");
+    b
+}
+
+#[test]
+fn a_recoil_pushes_back_a_friend_of_its_own_kind() {
+    let b = recoil_into("Ms", 1, 0.0, 0.0);
+    assert!((base_of(&b, "a").centre.y - 485.0).abs() < 1.0);
+    assert!(
+        (base_of(&b, "r").centre.y - 470.0).abs() < 1.0,
+        "pushed back: {:?}",
+        base_of(&b, "r")
+    );
+}
+
+#[test]
+fn a_recoil_passes_through_friendly_skirmishers() {
+    let b = recoil_into("Jg", 1, 0.0, 0.0);
+    let a = base_of(&b, "a");
+    let r = base_of(&b, "r");
+    assert!(!a.overlaps(&r), "ends clear of the Jagers");
+    assert!(a.centre.y < r.centre.y, "beyond them: {a:?} {r:?}");
+    assert!((r.centre.y - (492.5 - 10.0)).abs() < 0.5, "Jagers stay");
+}
+
+#[test]
+fn a_recoil_stops_against_a_friend_of_another_kind() {
+    let b = recoil_into("HC", 1, 0.0, 5.0);
+    let a = base_of(&b, "a");
+    assert!(b.unit(&id("a")).unwrap().alive());
+    assert!((a.centre.y - 495.0).abs() < 1.0, "{a:?}");
+}
+
+#[test]
+fn a_recoil_blocked_by_the_enemy_destroys() {
+    let b = recoil_into("Ms", 0, 180.0, 0.0);
+    assert!(!b.unit(&id("a")).unwrap().alive());
+}
+
+#[test]
+fn flight_is_directly_away_from_the_enemy() {
+    // Jagers beaten by double by Muskets on their right flank flee 600 paces to the west.
+    let mut b = battle(
+        &[
+            U("p", 0, "Ms", "Regular", 527.5, 500.0, 270.0, ""),
+            U("a", 1, "Jg", "Regular", 500.0, 500.0, 0.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::CloseCombat);
+    b.script_dice(&[6, 1]);
+    b.execute(fight_no_pursuit("p", "a")).expect("fight");
+    let a = base_of(&b, "a");
+    assert!((a.facing - 270.0).abs() < 0.5, "{a:?}");
+    assert!((a.centre.x - (500.0 - 152.4)).abs() < 1.5, "{a:?}");
+}
+
+#[test]
+fn a_move_may_pass_through_a_friendly_skirmish_screen() {
+    let mut b = battle(
+        &[
+            U("p", 0, "DC", "Regular", 500.0, 300.0, 0.0, ""),
+            U("s", 0, "Jg", "Regular", 500.0, 330.0, 0.0, ""),
+            U("m", 0, "Ms", "Regular", 600.0, 330.0, 0.0, ""),
+            U("d", 0, "DC", "Regular", 600.0, 300.0, 0.0, ""),
+            U("a", 1, "Ms", "Regular", 100.0, 900.0, 180.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    let e = refused(&mut b, mv("p", vec![Step::Advance(100.0)]));
+    assert!(e.contains("would end on"), "{e}");
+    b.execute(mv("p", vec![Step::Advance(300.0)]))
+        .expect("through the Jagers");
+    let e = refused(&mut b, mv("d", vec![Step::Advance(300.0)]));
+    assert!(
+        e.contains("would pass through"),
+        "formed friends block: {e}"
+    );
+}

@@ -751,7 +751,8 @@ impl Db7yw {
             },
         );
         if let Some(l) = loser {
-            self.apply_effect(b, out, &l.id, &effect)?;
+            let by = if l.id == *sid { tid } else { sid };
+            self.apply_effect(b, out, &l.id, &effect, by)?;
         }
         Ok(())
     }
@@ -763,6 +764,7 @@ impl Db7yw {
         out: &mut Vec<Event>,
         id: &UnitId,
         effect: &Effect,
+        by: &UnitId,
     ) -> Result<(), RuleError> {
         let d = &self.dbn;
         let before = out.len();
@@ -771,15 +773,15 @@ impl Db7yw {
             Effect::Hits(n) => {
                 d.add_hits(b, out, id, *n)?;
             }
-            Effect::Recoil => d.recoil(b, out, id)?,
+            Effect::Recoil => d.recoil(b, out, id, Some(by))?,
             Effect::HitAndRecoil => {
                 if !d.add_hits(b, out, id, self.hits("result_hit"))? {
-                    d.recoil(b, out, id)?;
+                    d.recoil(b, out, id, Some(by))?;
                 }
             }
             Effect::Flee { hits } => {
                 if !d.add_hits(b, out, id, *hits)? {
-                    d.flee(b, out, id)?;
+                    d.flee(b, out, id, Some(by))?;
                 }
             }
             Effect::Destroyed => b.emit(
@@ -1148,8 +1150,8 @@ impl Db7yw {
                 defender_effect: ee.clone(),
             },
         );
-        self.apply_effect(b, out, aid, &ae)?;
-        self.apply_effect(b, out, did, &ee)?;
+        self.apply_effect(b, out, aid, &ae, did)?;
+        self.apply_effect(b, out, did, &ee, aid)?;
 
         // Pursuit and breakthrough by the victor.
         let Some(l) = loser else { return Ok(()) };

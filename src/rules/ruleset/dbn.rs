@@ -852,15 +852,28 @@ impl Dbn {
             });
         }
 
-        // Collisions with every other unit along the way.
+        // Collisions with every other unit along the way: friends that may be passed through
+        // (skirmishers, commanders) only where the move ends.
         for (i, s) in samples.iter().enumerate() {
             for other in b.alive() {
                 if ids.contains(&other.id) {
                     continue;
                 }
-                if s.iter().skip(1).any(|base| base.overlaps(&other.base)) {
+                let passable =
+                    other.side == units[i].side && self.may_pass_through(&units[i], other);
+                let hit = if passable {
+                    s.last().is_some_and(|base| base.overlaps(&other.base))
+                } else {
+                    s.iter().skip(1).any(|base| base.overlaps(&other.base))
+                };
+                if hit {
+                    let verb = if passable {
+                        "would end on"
+                    } else {
+                        "would pass through"
+                    };
                     return Err(RuleError::Illegal(format!(
-                        "{} would pass through {}",
+                        "{} {verb} {}",
                         units[i].name, other.name
                     )));
                 }
@@ -1222,34 +1235,170 @@ impl Dbn {
         (got, false)
     }
 
-    /// Recoil one base depth straight back. Destroyed when blocked by enemy, table edge or
-    /// impassable ground; stops short against friends.
+    /// Friends a unit may pass through: skirmish foot and commanders, which open or step aside;
+    /// skirmish foot themselves pass through any friend.
+    pub fn may_pass_through(&self, mover: &Unit, friend: &Unit) -> bool {
+        self.is_skirmisher(mover)
+            || self.is_skirmisher(friend)
+            || self.kind(friend) == TroopKind::Commander
+    }
+
+    /// The facing a unit beaten by `enemy` recoils or flees from: its own facing when the
+    /// enemy is to its front (or not touching it and ahead), else turned to face the enemy
+    /// across the edge it touches or that lies towards it.
+    fn facing_towards(&self, u: &Unit, enemy: Option<&Unit>) -> f32 {
+        let Some(e) = enemy else {
+            return u.base.facing;
+        };
+        let edge = match u.base.touched_by(&e.base) {
+            Some(c) => c.edge,
+            None => {
+                let to = e.base.centre.minus(u.base.centre);
+                [Edge::Front, Edge::Right, Edge::Rear, Edge::Left]
+                    .into_iter()
+                    .max_by(|x, y| {
+                        u.base
+                            .normal(*x)
+                            .dot(to)
+                            .total_cmp(&u.base.normal(*y).dot(to))
+                    })
+                    .unwrap_or(Edge::Front)
+            }
+        };
+        let turn = match edge {
+            Edge::Front => 0.0,
+            Edge::Right => 90.0,
+            Edge::Rear => 180.0,
+            Edge::Left => -90.0,
+        };
+        norm_facing(u.base.facing + turn)
+    }
+
+    /// Moves `who` from `start` along `dir` up to `dist` mm, as a recoil or flight: friends it
+    /// may pass through are passed (it ends clear of them, going on if it must); a friend of its
+    /// own kind facing the same way is pushed back if `push` and it has room; any other friend
+    /// stops it in contact. Enemy, the table edge or a river block it (`blocked`).
+    fn recoil_path(
+        &self,
+        b: &Battle,
+        who: &Unit,
+        start: &Base,
+        dir: Pt,
+        dist: f32,
+        push: bool,
+    ) -> RecoilPath {
+        let mut path = RecoilPath::default();
+        // Going on past friends passed through, by up to their depth and its own.
+        let limit = dist + who.base.depth + 60.0;
+        let n = (limit / 1.0).ceil().max(1.0) as usize;
+        for j in 1..=n {
+            let d = limit * j as f32 / n as f32;
+            let base = Base {
+                centre: start.centre.plus(dir.scale(d)),
+                ..*start
+            };
+            let crossing_river = b
+                .terrain
+                .touching(&base, &[FeatureKind::River])
+                .next()
+                .is_some()
+                && !b.terrain.on_bridge(&base);
+            if !b.table.holds(&base) || crossing_river {
+                path.blocked = true;
+                return path;
+            }
+            let mut on_friend = false;
+            for o in b
+                .alive()
+                .filter(|o| o.id != who.id && base.overlaps(&o.base))
+            {
+                if path.pushed.iter().any(|(id, _)| id == &o.id) {
+                    continue;
+                }
+                if o.side != who.side {
+                    path.blocked = true;
+                    return path;
+                }
+                if self.may_pass_through(who, o) {
+                    on_friend = true;
+                    continue;
+                }
+                let same = self.kind(o) == self.kind(who)
+                    && norm_deg(o.base.facing - who.base.facing).abs() < 1.0
+                    && !self.in_close_combat(b, o);
+                if push && same && d <= dist + 1e-3 {
+                    // Pushed back by what is left of the recoil.
+                    let shove = dist - path.moved;
+                    let friend = self.recoil_path(b, o, &o.base, dir, shove, false);
+                    if !friend.blocked && friend.moved + 0.5 >= shove {
+                        path.pushed.push((
+                            o.id.clone(),
+                            Base {
+                                centre: o.base.centre.plus(dir.scale(friend.moved)),
+                                ..o.base
+                            },
+                        ));
+                        continue;
+                    }
+                }
+                return path;
+            }
+            if on_friend {
+                continue;
+            }
+            path.moved = d;
+            if d >= dist - 1e-3 {
+                return path;
+            }
+        }
+        path
+    }
+
+    /// Recoil one base depth directly away from `enemy` (the unit that beat it): a unit beaten
+    /// on its flank or rear first turns to face that enemy. Destroyed when blocked by enemy,
+    /// the table edge or impassable ground; it passes through skirmishers and commanders,
+    /// pushes back friends of its own kind facing its way, and stops against any other friend.
     pub fn recoil(
         &self,
         b: &mut Battle,
         out: &mut Vec<Event>,
         id: &UnitId,
+        enemy: Option<&UnitId>,
     ) -> Result<(), RuleError> {
         let u = b.unit(id)?.clone();
         if !u.alive() {
             return Ok(());
         }
-        let back = u.base.forward().scale(-1.0);
-        // Ignore the enemy it is recoiling from: sliding starts in contact with it.
-        let (got, blocked) = self.slide(b, &u, &u.base, back, u.base.depth);
-        if blocked {
+        let e = enemy.and_then(|e| b.unit(e).ok()).cloned();
+        let facing = self.facing_towards(&u, e.as_ref());
+        let turned = Base { facing, ..u.base };
+        let back = turned.forward().scale(-1.0);
+        let path = self.recoil_path(b, &u, &turned, back, turned.depth, true);
+        if path.blocked {
             b.emit(
                 out,
                 Event::Destroyed {
                     unit: id.clone(),
-                    reason: "could not recoil".into(),
+                    reason: "could not recoil: blocked by the enemy, the table edge or impassable ground".into(),
                 },
             );
             return Ok(());
         }
+        for (f, to) in path.pushed {
+            let from = b.unit(&f)?.base;
+            b.emit(
+                out,
+                Event::Recoiled {
+                    unit: f,
+                    from,
+                    to,
+                    voluntary: false,
+                },
+            );
+        }
         let to = Base {
-            centre: u.base.centre.plus(back.scale(got)),
-            ..u.base
+            centre: turned.centre.plus(back.scale(path.moved)),
+            ..turned
         };
         b.emit(
             out,
@@ -1263,20 +1412,28 @@ impl Dbn {
         Ok(())
     }
 
-    /// Flee: turn about and move the flee distance away; off the table or blocked by enemy is
-    /// destruction.
-    pub fn flee(&self, b: &mut Battle, out: &mut Vec<Event>, id: &UnitId) -> Result<(), RuleError> {
+    /// Flee: turn directly away from `enemy` and move the flee distance, passing through any
+    /// friend; off the table or into the enemy is destruction.
+    pub fn flee(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+        enemy: Option<&UnitId>,
+    ) -> Result<(), RuleError> {
         let u = b.unit(id)?.clone();
         if !u.alive() {
             return Ok(());
         }
+        let e = enemy.and_then(|e| b.unit(e).ok()).cloned();
         let turned = Base {
-            facing: norm_facing(u.base.facing + 180.0),
+            facing: norm_facing(self.facing_towards(&u, e.as_ref()) + 180.0),
             ..u.base
         };
         let dist = b.scale.to_mm(self.num("flee_distance"));
-        let (got, blocked) = self.slide(b, &u, &turned, turned.forward(), dist);
-        if blocked {
+        // Fleeing troops burst through their own.
+        let path = self.flee_path(b, &u, &turned, dist);
+        if path.blocked {
             b.emit(
                 out,
                 Event::Destroyed {
@@ -1287,7 +1444,7 @@ impl Dbn {
             return Ok(());
         }
         let to = Base {
-            centre: turned.centre.plus(turned.forward().scale(got)),
+            centre: turned.centre.plus(turned.forward().scale(path.moved)),
             ..turned
         };
         b.emit(
@@ -1299,6 +1456,44 @@ impl Dbn {
             },
         );
         Ok(())
+    }
+
+    /// A flight's path: through friends, ending clear of them; enemy, the table edge or a
+    /// river block it.
+    fn flee_path(&self, b: &Battle, who: &Unit, start: &Base, dist: f32) -> RecoilPath {
+        let mut path = RecoilPath::default();
+        let limit = dist + 2.0 * who.base.depth + 60.0;
+        let n = (limit / 1.0).ceil().max(1.0) as usize;
+        for j in 1..=n {
+            let d = limit * j as f32 / n as f32;
+            let base = Base {
+                centre: start.centre.plus(start.forward().scale(d)),
+                ..*start
+            };
+            let crossing_river = b
+                .terrain
+                .touching(&base, &[FeatureKind::River])
+                .next()
+                .is_some()
+                && !b.terrain.on_bridge(&base);
+            let enemy = b
+                .alive()
+                .any(|o| o.side != who.side && o.id != who.id && base.overlaps(&o.base));
+            if !b.table.holds(&base) || crossing_river || enemy {
+                path.blocked = true;
+                return path;
+            }
+            if b.alive()
+                .any(|o| o.id != who.id && o.side == who.side && base.overlaps(&o.base))
+            {
+                continue;
+            }
+            path.moved = d;
+            if d >= dist - 1e-3 {
+                return path;
+            }
+        }
+        path
     }
 
     /// Advance straight ahead up to one base depth, stopping at contact. Returns the enemy
@@ -1715,6 +1910,15 @@ impl Dbn {
         );
         Ok(())
     }
+}
+
+/// Where a recoil or flight ends: how far the unit moves, whether it is blocked (destroyed),
+/// and the friends it pushes back with their new bases.
+#[derive(Default)]
+struct RecoilPath {
+    moved: f32,
+    blocked: bool,
+    pushed: Vec<(UnitId, Base)>,
 }
 
 fn edge_len(b: &Base, e: Edge) -> f32 {
