@@ -180,6 +180,9 @@ impl Score {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Verdict {
     Draw,
+    /// In firing that is not counter-battery, the firer scored lower: the fire has no effect
+    /// and nobody is beaten.
+    Outscored,
     Beaten,
     BeatenByDouble,
 }

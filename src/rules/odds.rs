@@ -50,7 +50,7 @@ pub fn opposed(a_mod: i32, b_mod: i32, a_stoic: bool, b_stoic: bool) -> Odds {
                 v = Verdict::Draw;
             }
             match (won, v) {
-                (_, Verdict::Draw) => o.draw += p,
+                (_, Verdict::Draw | Verdict::Outscored) => o.draw += p,
                 (Some(true), Verdict::Beaten) => o.a_wins += p,
                 (Some(true), Verdict::BeatenByDouble) => o.a_wins_by_double += p,
                 (Some(false), Verdict::Beaten) => o.b_wins += p,

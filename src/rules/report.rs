@@ -28,6 +28,7 @@ fn effect_text(e: &Effect) -> String {
 fn verdict_text(v: Verdict) -> &'static str {
     match v {
         Verdict::Draw => "draw",
+        Verdict::Outscored => "outscored",
         Verdict::Beaten => "beaten",
         Verdict::BeatenByDouble => "beaten by double",
     }
@@ -91,6 +92,9 @@ fn roll_words(b: &Battle, e: &Event) -> Option<String> {
                     effect_text(effect)
                 ),
                 None if *stoic => "stoic: the result becomes a draw".into(),
+                None if *verdict == Verdict::Outscored => {
+                    "outscored by the target: no effect".into()
+                }
                 None => "no effect".into(),
             };
             format!(
@@ -516,6 +520,10 @@ pub fn rolls(e: &Event) -> Vec<Roll> {
                 outcome: match loser {
                     Some(l) if *l == s.unit => verdict_text(verdict).to_string(),
                     Some(_) => "wins".into(),
+                    None if verdict == Verdict::Outscored && s.unit == a.unit => {
+                        "outscored: no effect".into()
+                    }
+                    None if verdict == Verdict::Outscored => "outscores the firer".into(),
                     None => "draw".into(),
                 },
                 ..roll(&s.unit, vec![s.die], &s.factors, s.total)

@@ -5,7 +5,7 @@ use crate::rules::battle::Battle;
 use crate::rules::model::{Class, Division, Side, SideInfo, Unit};
 use crate::rules::terrain::{FeatureKind, Terrain};
 
-/// Points cost of one unit (commanders and baggage are free).
+/// Points cost of one unit (the CinC and baggage are free).
 pub fn unit_cost(dbn: &Dbn, u: &Unit) -> f32 {
     let a = &dbn.data.army;
     if a.free.contains(&u.troop) {
@@ -165,8 +165,11 @@ fn musket_errors(a: &ArmyRules, units: &[&Unit], major: bool) -> Vec<String> {
             ));
         }
     } else {
-        if ms_elite > 0.0 {
-            errs.push("minor nations field no Ms(E)".into());
+        if ms_elite > a.minor_ms_elite_max + 1e-3 {
+            errs.push(format!(
+                "minor nations usually field no Ms(E): at most {:.0} as the exception",
+                a.minor_ms_elite_max
+            ));
         }
         if ms_n > 0.0 && ms_militia < (a.minor_ms_militia_min_share * ms_n).ceil() - 1e-3 {
             errs.push(format!(
@@ -228,8 +231,8 @@ fn cavalry_errors(a: &ArmyRules, units: &[&Unit], nation: &str, major: bool) -> 
         .count() as u32;
     if dc_s > 0 && (!major || dc_s > dc / a.dc_superior_every.max(1)) {
         errs.push(format!(
-            "only every {}th DC of a major nation may be DC(S)",
-            a.dc_superior_every
+            "only every {} DC of a major nation may be DC(S)",
+            ordinal(a.dc_superior_every)
         ));
     }
     if units
@@ -243,4 +246,16 @@ fn cavalry_errors(a: &ArmyRules, units: &[&Unit], nation: &str, major: bool) -> 
         ));
     }
     errs
+}
+
+/// "3rd", "2nd", "11th": an ordinal for a refusal's words.
+fn ordinal(n: u32) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }

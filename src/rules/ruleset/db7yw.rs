@@ -60,13 +60,20 @@ pub enum Combat {
 #[derive(Clone, Debug)]
 pub struct Db7yw {
     pub dbn: Dbn,
+    /// The optional rules in use.
+    pub options: Vec<String>,
 }
 
 impl Db7yw {
     pub fn load() -> Result<Self, String> {
         Ok(Db7yw {
             dbn: Dbn::from_ron(DATA)?,
+            options: Vec::new(),
         })
+    }
+
+    fn has_option(&self, key: &str) -> bool {
+        self.options.iter().any(|o| o == key)
     }
 
     fn troop_factor(&self, b: &Battle, u: &Unit) -> Vec<Factor> {
@@ -558,7 +565,7 @@ impl Db7yw {
     pub fn firing_effect(&self, loser: &Unit, winner: &Unit, verdict: Verdict) -> Effect {
         let d = &self.dbn;
         match verdict {
-            Verdict::Draw => Effect::NoEffect,
+            Verdict::Draw | Verdict::Outscored => Effect::NoEffect,
             Verdict::Beaten => {
                 if d.is_commander(loser) {
                     Effect::Recoil
@@ -716,7 +723,7 @@ impl Db7yw {
             _ => None,
         };
         if shooter_won == Some(false) && !mutual {
-            verdict = Verdict::Draw;
+            verdict = Verdict::Outscored;
         }
         let mut stoic = false;
         if let Some(l) = &loser
@@ -965,7 +972,7 @@ impl Db7yw {
         let bg = d.in_bad_going_for_combat(b, loser);
         let by_mounted = d.is_mounted(winner);
         match verdict {
-            Verdict::Draw => {
+            Verdict::Draw | Verdict::Outscored => {
                 if d.is_mounted(loser) {
                     Effect::HitAndRecoil
                 } else {
@@ -1191,7 +1198,21 @@ impl Db7yw {
         match b.phase {
             Phase::Deployment => d.end_deployment_step(b, out),
             Phase::Command => {
-                d.command_roll(b, out)?;
+                let adc = self.has_option("free_adc")
+                    && b.alive().any(|u| {
+                        u.side == b.active && d.has_trait(u, TroopTrait::CommanderInChief)
+                    });
+                let extra = if adc {
+                    vec![Factor {
+                        name: "Special ADC (optional rule)".into(),
+                        value: d.num("adc_cap_bonus") as i32,
+                        source: "000 Army Composition: advanced optional rule; ruling free_adc"
+                            .into(),
+                    }]
+                } else {
+                    Vec::new()
+                };
+                d.command_roll(b, out, extra)?;
                 b.begin_phase(out, Phase::Movement);
                 Ok(())
             }
@@ -1366,6 +1387,32 @@ impl Ruleset for Db7yw {
     }
     fn standing(&self, b: &Battle) -> Vec<String> {
         self.dbn.standing(b)
+    }
+    fn optional_rules(&self) -> Vec<(String, String)> {
+        vec![(
+            "free_adc".into(),
+            "Free Special ADC: each army's CinC has an ADC who adds 1 to its command roll while the CinC is on the table".into(),
+        )]
+    }
+    fn options(&self) -> &[String] {
+        &self.options
+    }
+    fn set_options(&mut self, options: &[String]) -> Result<(), String> {
+        let known: Vec<String> = self.optional_rules().into_iter().map(|(k, _)| k).collect();
+        let mut chosen = Vec::new();
+        for o in options {
+            if !known.contains(o) {
+                return Err(format!(
+                    "unknown optional rule '{o}' (known: {})",
+                    known.join(", ")
+                ));
+            }
+            if !chosen.contains(o) {
+                chosen.push(o.clone());
+            }
+        }
+        self.options = chosen;
+        Ok(())
     }
     fn rulings(&self) -> &[Ruling] {
         &self.dbn.data.rulings

@@ -35,6 +35,9 @@ pub enum TroopTrait {
     CommandBonus,
     /// Artillery that may move or fire in a bound it limbered or unlimbered (galloper, horse).
     QuickLimber,
+    /// Its loss weighs less towards the army's break (Irregular Cavalry's special victory
+    /// conditions): the data's `irregular_loss_weight`.
+    IrregularLoss,
 }
 
 /// One row of the troop table.
@@ -86,8 +89,10 @@ pub struct ArmyRules {
     pub minor_hc_max_share: f32,
     pub major_ms_militia_max_share: f32,
     pub minor_ms_militia_min_share: f32,
+    /// Minor nations "usually" field no Ms(E): the exceptions allowed.
+    pub minor_ms_elite_max: f32,
     pub dc_superior_every: u32,
-    /// Types that cost no points (the free CinC, sub-commanders and baggage).
+    /// Types that cost no points (the free CinC and baggage).
     pub free: Vec<String>,
     pub ms_superior_nations: Vec<String>,
     pub ms_superior_max_share: f32,
@@ -233,7 +238,13 @@ impl Dbn {
     }
 
     /// Dice for the command roll: one per commander on the table, at least one.
-    pub fn command_roll(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
+    /// `extra` are the factors of optional rules in use (a supplement's free ADC).
+    pub fn command_roll(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        extra: Vec<Factor>,
+    ) -> Result<(), RuleError> {
         let side = b.active;
         let generals = b
             .alive()
@@ -244,7 +255,7 @@ impl Dbn {
         for _ in 0..generals {
             dice.push(b.d6()?);
         }
-        let mut factors = Vec::new();
+        let mut factors = extra;
         if b.alive()
             .any(|u| u.side == side && self.has_trait(u, TroopTrait::CommandBonus))
         {
@@ -366,6 +377,8 @@ impl Dbn {
                 self.num("cinc_weight")
             } else if self.kind(u) == TroopKind::Baggage {
                 self.num("baggage_weight")
+            } else if self.has_trait(u, TroopTrait::IrregularLoss) {
+                self.num("irregular_loss_weight")
             } else {
                 1.0
             };
