@@ -3,7 +3,7 @@
 
 use std::process::Command as Proc;
 use volley::rules::battle::Battle;
-use volley::rules::command::{Command, Event, RuleError, Step, TestKind};
+use volley::rules::command::{Command, Event, Pursuit, RuleError, Step, TestKind};
 use volley::rules::model::{Formation, Phase, UnitId};
 use volley::rules::ruleset::AnyRuleset;
 use volley::rules::ruleset::old_dessauer::{OldDessauer, combat, shooting};
@@ -757,6 +757,7 @@ fn variable_defensive_fire_is_rolled() {
             unit: u("a"),
             target: u("b"),
             pursue: None,
+            pursuits: Vec::new(),
         })
         .unwrap();
     let Some(Event::Melee { strikes }) = ev.iter().find(|e| matches!(e, Event::Melee { .. }))
@@ -1112,6 +1113,7 @@ fn an_offset_charge_meets_the_front_and_the_loser_recoils_straight_back() {
             unit: u("a"),
             target: u("b"),
             pursue: Some(false),
+            pursuits: Vec::new(),
         })
         .unwrap();
     let (from, to) = ev
@@ -1198,4 +1200,202 @@ fn voluntary_fallback_near_a_general() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("has not recoiled"), "{e}");
+}
+
+// ----- pursuit: each winner's choice ---------------------------------------------------------
+
+/// FACE_OFF with the two fronts touching.
+static TOUCHING: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| FACE_OFF.replace("338.1", "319.05"));
+
+fn fight_cmd(a: &str, t: &str, pursue: Option<bool>, pursuits: Vec<Pursuit>) -> Command {
+    Command::Fight {
+        unit: u(a),
+        target: u(t),
+        pursue,
+        pursuits,
+    }
+}
+
+fn pursued(
+    ev: &[Event],
+) -> Vec<(
+    UnitId,
+    volley::rules::geometry::Base,
+    volley::rules::geometry::Base,
+    Option<UnitId>,
+)> {
+    ev.iter()
+        .filter_map(|e| match e {
+            Event::Pursued {
+                unit,
+                from,
+                to,
+                continuing,
+            } => Some((unit.clone(), *from, *to, continuing.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Seed, Pursuit Moves: "you may choose to pursue". The outlook before the dice offers each unit
+/// that could pursue its own choice; the choice flipped holds that unit alone; a shorter pursuit
+/// stops short and so does not mark the enemy pursued.
+#[test]
+fn each_winner_chooses_its_pursuit_before_the_dice() {
+    let mut b = battle(&TOUCHING, &[]);
+    to(&mut b, Phase::CloseCombat);
+    let cmd = fight_cmd("a", "b", None, vec![]);
+    let o = b.rules.preview(&b, &cmd).unwrap();
+    let pick = |o: &volley::rules::ruleset::Outlook, label: &str| {
+        o.choices
+            .iter()
+            .find(|c| c.label == label)
+            .unwrap_or_else(|| panic!("no choice '{label}' in {:?}", o.choices))
+            .clone()
+    };
+    let a = pick(&o, "a pursues if it wins");
+    assert!(a.on);
+    assert!(pick(&o, "b pursues if it wins").on);
+    // Held: a wins (4 hits to none) and stays where it is.
+    let mut held = b.clone();
+    held.script_dice(&[6, 6, 6, 6, 1, 1, 1, 1]);
+    let ev = held.execute(a.flipped.clone()).unwrap();
+    assert!(ev.iter().any(|e| matches!(e, Event::Recoiled { .. })));
+    assert!(pursued(&ev).is_empty(), "a holds its ground: {ev:?}");
+    // A shorter pursuit: the choice of 2 inches at most, offered while a pursues.
+    let short = pick(&o, "a pursues at most 2 in");
+    assert!(!short.on);
+    let mut b2 = b.clone();
+    b2.script_dice(&[6, 6, 6, 6, 1, 1, 1, 1]);
+    let ev = b2.execute(short.flipped.clone()).unwrap();
+    let p = pursued(&ev);
+    assert_eq!(p.len(), 1, "{ev:?}");
+    assert!(
+        (p[0].2.centre.dist(p[0].1.centre) - 50.8).abs() < 0.2,
+        "2 inches: {:?}",
+        p[0]
+    );
+    assert_eq!(
+        p[0].3, None,
+        "stopped short of the enemy: no continuing combat"
+    );
+    assert_eq!(b2.unit(&u("b")).unwrap().status.pursued_by, None);
+    // By default it pursues as far as the enemy recoiled, into continuing combat.
+    let mut b3 = b.clone();
+    b3.script_dice(&[6, 6, 6, 6, 1, 1, 1, 1]);
+    let ev = b3.execute(cmd).unwrap();
+    assert_eq!(pursued(&ev)[0].3, Some(u("b")));
+}
+
+/// An order file may order each unit of either side; `pursue: Some(false)` still holds every
+/// winner without an order of its own, and a unit's order overrides it.
+#[test]
+fn pursuit_orders_per_unit_in_an_order_file() {
+    let cmds: Vec<Command> = ron::from_str(
+        r#"[
+            Fight(unit: "a", target: "b", pursue: Some(false)),
+            Fight(unit: "a", target: "b", pursue: None),
+            Fight(unit: "a", target: "b"),
+            Fight(unit: "a", target: "b", pursue: Some(false), pursuits: [(unit: "a")]),
+            Fight(unit: "a", target: "b", pursuits: [(unit: "a", distance: Some(1.0)), (unit: "b", pursue: false)]),
+        ]"#,
+    )
+    .unwrap();
+    assert_eq!(
+        cmds[3],
+        fight_cmd("a", "b", Some(false), vec![Pursuit::follow(&u("a"))])
+    );
+    let run = |c: &Command| {
+        let mut b = battle(&TOUCHING, &[]);
+        to(&mut b, Phase::CloseCombat);
+        b.script_dice(&[6, 6, 6, 6, 1, 1, 1, 1]);
+        pursued(&b.execute(c.clone()).unwrap())
+    };
+    assert!(run(&cmds[0]).is_empty());
+    assert_eq!(run(&cmds[1]).len(), 1);
+    assert_eq!(run(&cmds[2]).len(), 1);
+    assert_eq!(
+        run(&cmds[3]).len(),
+        1,
+        "a's own order overrides Some(false)"
+    );
+    let p = run(&cmds[4]);
+    assert!((p[0].2.centre.dist(p[0].1.centre) - 25.4).abs() < 0.2);
+    // An order for a unit not in the combat is refused before any die is rolled.
+    let mut b = battle(&TOUCHING, &[]);
+    to(&mut b, Phase::CloseCombat);
+    let e = b
+        .execute(fight_cmd("a", "b", None, vec![Pursuit::hold(&u("zz"))]))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("zz"), "{e}");
+}
+
+/// Seed: "If you were fighting several enemies, you must pursue the one you rolled the most
+/// dice against." Where dice are split evenly the winner chooses among those; naming another is
+/// refused.
+#[test]
+fn a_winner_chooses_whom_to_pursue_among_equal_dice() {
+    let two = r#"
+        (id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+        (id: "b", side: 1, type: "Inf", stands: [3, 3], at: (571.4, 319.05), facing: 180),
+        (id: "c", side: 1, type: "Inf", stands: [3, 3], at: (628.6, 319.05), facing: 180),"#;
+    let mut b = battle(two, &[]);
+    to(&mut b, Phase::CloseCombat);
+    let o = b
+        .rules
+        .preview(&b, &fight_cmd("a", "b", None, vec![]))
+        .unwrap();
+    let labels: Vec<&str> = o.choices.iter().map(|c| c.label.as_str()).collect();
+    assert!(labels.contains(&"a pursues b"), "{labels:?}");
+    assert!(labels.contains(&"a pursues c"), "{labels:?}");
+    for target in ["b", "c"] {
+        let mut x = b.clone();
+        x.script_dice(&[6, 6, 6, 6, 1, 1, 1, 1]);
+        let order = Pursuit {
+            target: Some(u(target)),
+            ..Pursuit::follow(&u("a"))
+        };
+        let ev = x.execute(fight_cmd("a", "b", None, vec![order])).unwrap();
+        assert_eq!(pursued(&ev)[0].3, Some(u(target)), "{ev:?}");
+    }
+    // b and c roll two dice each at a: neither may name a unit it does not touch.
+    let e = b
+        .execute(fight_cmd(
+            "a",
+            "b",
+            None,
+            vec![Pursuit {
+                target: Some(u("c")),
+                ..Pursuit::follow(&u("b"))
+            }],
+        ))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("may not pursue c"), "{e}");
+}
+
+/// A pursuit stopped short by a friend leaves the enemy out of contact: it is not pursued and
+/// will not be struck double.
+#[test]
+fn a_pursuit_stopped_by_a_friend_marks_no_one_pursued() {
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+           (id: "f", side: 0, type: "Inf", stands: [3], at: (645, 369.85), facing: 0),
+           (id: "b", side: 1, type: "Inf", stands: [3, 3], at: (571.4, 319.05), facing: 180),"#,
+        &[],
+    );
+    to(&mut b, Phase::CloseCombat);
+    b.script_dice(&[6, 6, 1, 1, 1, 1]);
+    let ev = b.execute(fight_cmd("a", "b", None, vec![])).unwrap();
+    let p = pursued(&ev);
+    assert_eq!(p.len(), 1, "{ev:?}");
+    let went = p[0].2.centre.dist(p[0].1.centre);
+    assert!(
+        went < 60.0,
+        "stopped by the friend after about 2 inches: {went}"
+    );
+    assert_eq!(p[0].3, None);
+    assert_eq!(b.unit(&u("b")).unwrap().status.pursued_by, None);
 }

@@ -667,7 +667,11 @@ impl OldDessauer {
                     let Some((a, t)) = combat::unfought(self, b).into_iter().next() else {
                         break;
                     };
-                    combat::fight(self, b, out, &a, &t, None)?;
+                    let orders = combat::Orders {
+                        pursue: None,
+                        units: &[],
+                    };
+                    combat::fight(self, b, out, &a, &t, &orders)?;
                 }
                 self.end_turn(b, out)
             }
@@ -1096,7 +1100,18 @@ impl Ruleset for OldDessauer {
                 unit,
                 target,
                 pursue,
-            } => combat::fight(self, b, out, unit, target, *pursue),
+                pursuits,
+            } => combat::fight(
+                self,
+                b,
+                out,
+                unit,
+                target,
+                &combat::Orders {
+                    pursue: *pursue,
+                    units: pursuits,
+                },
+            ),
             Command::Attach { general, unit } => self.attach(b, out, general, Some(unit)),
             Command::Detach { general } => self.attach(b, out, general, None),
             Command::Fallback { unit, distance } => {
@@ -1135,7 +1150,9 @@ impl Ruleset for OldDessauer {
         fire_or_fight(b, own, enemy)
     }
     fn preview(&self, b: &Battle, cmd: &Command) -> Result<Outlook, RuleError> {
-        self.forecast(b, cmd).map(OldDessauer::outlook)
+        let mut o = self.forecast(b, cmd).map(OldDessauer::outlook)?;
+        o.choices = combat::pursuit_choices(self, b, cmd);
+        Ok(o)
     }
     fn unit_card(&self, b: &Battle, u: &Unit) -> Card {
         self.card(b, u)
