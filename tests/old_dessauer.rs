@@ -1399,3 +1399,127 @@ fn a_pursuit_stopped_by_a_friend_marks_no_one_pursued() {
     assert_eq!(p[0].3, None);
     assert_eq!(b.unit(&u("b")).unwrap().status.pursued_by, None);
 }
+
+// ----- recoils: the 45-degree choice and the gaps between enemies and between friends -------
+
+/// `a` (side 0) beats `b` (side 1, touching its front, `b_stands` stands) by two hits: `b`
+/// recoils two moves (4 inches) up the table unless something stops it. `extra` adds units.
+fn beaten(b_stands: &str, extra: &str) -> (Battle, Vec<Event>) {
+    let mut b = battle(
+        &format!(
+            r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+               (id: "b", side: 1, type: "Inf", stands: {b_stands}, at: (600, 319.05), facing: 180),
+               {extra}"#
+        ),
+        &[],
+    );
+    to(&mut b, Phase::CloseCombat);
+    let n = b.unit(&u("b")).unwrap().stands.len();
+    let mut dice = vec![6, 6, 1, 1];
+    dice.extend(std::iter::repeat_n(1, n));
+    b.script_dice(&dice);
+    let ev = b.execute(fight_cmd("a", "b", Some(false), vec![])).unwrap();
+    (b, ev)
+}
+
+fn destroyed(ev: &[Event], id: &str) -> bool {
+    ev.iter()
+        .any(|e| matches!(e, Event::Destroyed { unit, .. } if unit.0 == id))
+}
+
+fn disordered_by_recoil(ev: &[Event]) -> Vec<String> {
+    ev.iter()
+        .filter_map(|e| match e {
+            Event::Disordered { unit, why } if why.contains("recoiled") => Some(unit.0.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Seed, Recoil Moves: "within a 45 degree angle to either side of that line". An enemy squarely
+/// behind a narrow unit is avoided by recoiling at an angle; a unit with no way out within 45
+/// degrees is still eliminated.
+#[test]
+fn a_recoil_may_turn_up_to_45_degrees_to_get_away() {
+    let (b, ev) = beaten(
+        "[3, 3]",
+        r#"(id: "e", side: 0, type: "Inf", stands: [3], at: (600, 388.9), facing: 0),"#,
+    );
+    assert!(!destroyed(&ev, "b"), "{ev:?}");
+    let r = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Recoiled { from, to, .. } => Some((*from, *to)),
+            _ => None,
+        })
+        .unwrap();
+    let d = r.1.centre.minus(r.0.centre);
+    let angle = d.x.atan2(d.y).to_degrees().abs();
+    assert!(angle > 1.0 && angle <= 45.01, "turned {angle} degrees");
+    assert!((d.len() - 101.6).abs() < 0.5, "still 4 inches: {}", d.len());
+    assert!(b.unit(&u("b")).unwrap().alive());
+    // A wide unit cannot turn enough: eliminated.
+    let (_, ev) = beaten(
+        "[3, 3, 3, 3]",
+        r#"(id: "e", side: 0, type: "HC", at: (600, 375), facing: 0),"#,
+    );
+    assert!(destroyed(&ev, "b"), "{ev:?}");
+}
+
+/// Seed: "It needs a 2 inch gap to recoil between enemy units, or it is eliminated." The gap is
+/// between the two enemies, whatever the recoiling unit's width; one enemy passed close by is no
+/// gap at all.
+#[test]
+fn a_recoil_between_enemies_needs_a_2_inch_gap() {
+    // Two wide enemy regiments of horse 1.5 inches behind b, a gap of `gap` inches between them.
+    let wall = |gap: f32| {
+        let half = gap * 25.4 / 2.0 + 114.3;
+        format!(
+            r#"(id: "e1", side: 0, type: "HC", at: ({}, 382.55), facing: 0),
+               (id: "e2", side: 0, type: "HC", at: ({}, 382.55), facing: 0),"#,
+            600.0 - half,
+            600.0 + half
+        )
+    };
+    let (_, ev) = beaten("[3, 3, 3, 3]", &wall(2.5));
+    assert!(!destroyed(&ev, "b"), "a 2.5-inch gap is enough: {ev:?}");
+    let (_, ev) = beaten("[3, 3, 3, 3]", &wall(1.5));
+    assert!(destroyed(&ev, "b"), "a 1.5-inch gap is not: {ev:?}");
+    // One enemy half an inch beside the path.
+    let (_, ev) = beaten(
+        "[3, 3, 3, 3]",
+        r#"(id: "e", side: 0, type: "Inf", stands: [3], at: (684.45, 400), facing: 0),"#,
+    );
+    assert!(!destroyed(&ev, "b"), "{ev:?}");
+}
+
+/// Seed: "It needs a 1 inch gap to recoil between friendly units, or the friendly units are
+/// disordered"; and a friend it recoils through is disordered.
+#[test]
+fn a_recoil_between_friends_needs_a_1_inch_gap() {
+    let pair = |gap: f32| {
+        let half = gap * 25.4 / 2.0 + 57.15;
+        format!(
+            r#"(id: "f1", side: 1, type: "Inf", at: ({}, 360), facing: 180),
+               (id: "f2", side: 1, type: "Inf", at: ({}, 360), facing: 180),"#,
+            600.0 - half,
+            600.0 + half
+        )
+    };
+    let (_, ev) = beaten("[3, 3, 3, 3]", &pair(1.5));
+    assert!(disordered_by_recoil(&ev).is_empty(), "{ev:?}");
+    let (_, ev) = beaten("[3, 3, 3, 3]", &pair(0.75));
+    assert_eq!(disordered_by_recoil(&ev), vec!["f1", "f2"], "{ev:?}");
+    // Through one friend: it is disordered.
+    let (_, ev) = beaten(
+        "[3, 3, 3, 3]",
+        r#"(id: "f", side: 1, type: "Inf", stands: [3], at: (600, 360), facing: 180),"#,
+    );
+    assert_eq!(disordered_by_recoil(&ev), vec!["f"], "{ev:?}");
+    // One friend three quarters of an inch beside the path is not passed through.
+    let (_, ev) = beaten(
+        "[3, 3, 3, 3]",
+        r#"(id: "f", side: 1, type: "Inf", stands: [3], at: (690.5, 360), facing: 180),"#,
+    );
+    assert!(disordered_by_recoil(&ev).is_empty(), "{ev:?}");
+}

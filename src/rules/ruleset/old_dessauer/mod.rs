@@ -149,6 +149,7 @@ pub const REQUIRED_NUMBERS: &[&str] = &[
     "recoil_gap_enemy",
     "recoil_gap_friend",
     "recoil_max",
+    "recoil_half_angle",
     "shatter_fraction",
     "road_multiplier",
     "town_fire_fraction",

@@ -991,74 +991,160 @@ struct Retreat {
     disordered_friends: Vec<UnitId>,
 }
 
+/// The closest points of two bases (for rectangles one of them is a corner).
+fn closest_points(a: &Base, b: &Base) -> (Pt, Pt) {
+    let mut best = (a.centre, b.centre, f32::MAX);
+    for c in a.corners() {
+        let q = super::nearest_point(b, c);
+        if c.dist(q) < best.2 {
+            best = (c, q, c.dist(q));
+        }
+    }
+    for c in b.corners() {
+        let q = super::nearest_point(a, c);
+        if c.dist(q) < best.2 {
+            best = (q, c, c.dist(q));
+        }
+    }
+    (best.0, best.1)
+}
+
+/// Do the segments p-q and r-s cross?
+fn segments_cross(p: Pt, q: Pt, r: Pt, s: Pt) -> bool {
+    let d1 = q.minus(p).cross(r.minus(p));
+    let d2 = q.minus(p).cross(s.minus(p));
+    let d3 = s.minus(r).cross(p.minus(r));
+    let d4 = s.minus(r).cross(q.minus(r));
+    d1 * d2 < 0.0 && d3 * d4 < 0.0
+}
+
+/// Pairs of `units` the line from `p` to `q` passes between, with the gap between them in mm.
+fn gaps_crossed<'a>(units: &[&'a Unit], p: Pt, q: Pt) -> Vec<(&'a Unit, &'a Unit, f32)> {
+    let mut out = Vec::new();
+    for (i, x) in units.iter().enumerate() {
+        for y in &units[i + 1..] {
+            let (c1, c2) = closest_points(&x.base, &y.base);
+            if segments_cross(p, q, c1, c2) {
+                out.push((*x, *y, c1.dist(c2)));
+            }
+        }
+    }
+    out
+}
+
+/// A recoil, fallback or recoil farther of `dist_mm` along `dir`. Passing between two enemies
+/// needs a 2-inch gap between them, or the unit is eliminated, as it is when it runs into an
+/// enemy it does not pass between; passing between two friends with less than a 1-inch gap,
+/// or through a friend, disorders them. A unit that would end on others goes on an inch at a
+/// time up to the most a unit recoils.
 fn retreat(od: &OldDessauer, b: &Battle, u: &Unit, dir: Pt, dist_mm: f32) -> Retreat {
-    let gap_enemy = b.scale.to_mm(od.num("recoil_gap_enemy")) / 2.0;
-    let gap_friend = b.scale.to_mm(od.num("recoil_gap_friend")) / 2.0;
+    let gap_enemy = b.scale.to_mm(od.num("recoil_gap_enemy"));
+    let gap_friend = b.scale.to_mm(od.num("recoil_gap_friend"));
     let max = b.scale.to_mm(od.num("recoil_max"));
     let inch = b.scale.to_mm(1.0);
     let mine = carried(b, &u.id);
     let others: Vec<&Unit> = b
         .alive()
-        .filter(|o| o.id != u.id && !mine.contains(&o.id) && od.kind(o) != Kind::General)
+        .filter(|o| {
+            o.id != u.id
+                && !mine.contains(&o.id)
+                && !matches!(od.kind(o), Kind::General | Kind::RegimentalGun)
+        })
         .collect();
-    let near_start: Vec<UnitId> = others
+    // Enemies it touches at the start are what it recoils from, not a gap it passes.
+    let enemies: Vec<&Unit> = others
         .iter()
-        .filter(|o| o.side != u.side && u.base.distance(&o.base) <= gap_enemy + CONTACT_EPS)
-        .map(|o| o.id.clone())
+        .copied()
+        .filter(|o| o.side != u.side && u.base.distance(&o.base) > CONTACT_EPS)
+        .collect();
+    let friends: Vec<&Unit> = others
+        .iter()
+        .copied()
+        .filter(|o| o.side == u.side)
         .collect();
     let mut dist = dist_mm;
-    let mut res = Retreat {
-        to: u.base,
-        eliminated: None,
-        disordered_friends: Vec::new(),
-    };
     loop {
+        let end = Base {
+            centre: u.base.centre.plus(dir.scale(dist)),
+            ..u.base
+        };
+        let mut res = Retreat {
+            to: u.base,
+            eliminated: None,
+            disordered_friends: Vec::new(),
+        };
+        // Gaps between enemies and between friends that the unit passes.
+        let mut squeezed: Vec<UnitId> = Vec::new();
+        for (x, y, g) in gaps_crossed(&enemies, u.base.centre, end.centre) {
+            if g < gap_enemy - 0.01 {
+                res.eliminated = Some(format!(
+                    "no {}-inch gap to recoil between {} and {}",
+                    od.num("recoil_gap_enemy"),
+                    x.name,
+                    y.name
+                ));
+            }
+            squeezed.extend([x.id.clone(), y.id.clone()]);
+        }
+        let mut touched: Vec<UnitId> = Vec::new();
+        for (x, y, g) in gaps_crossed(&friends, u.base.centre, end.centre) {
+            if g < gap_friend - 0.01 {
+                touched.extend([x.id.clone(), y.id.clone()]);
+            } else {
+                squeezed.extend([x.id.clone(), y.id.clone()]);
+            }
+        }
         let n = (dist / 2.0).ceil().clamp(1.0, 500.0) as usize;
-        let mut eliminated = None;
-        let mut friends = Vec::new();
         let mut last = u.base;
         for k in 1..=n {
+            if res.eliminated.is_some() {
+                break;
+            }
             let s = Base {
                 centre: u.base.centre.plus(dir.scale(dist * k as f32 / n as f32)),
                 ..u.base
             };
             if !b.table.holds(&s) {
-                eliminated = Some("driven off the table".to_string());
+                res.eliminated = Some("driven off the table".to_string());
                 break;
             }
             for o in &others {
-                let d = s.distance(&o.base);
+                if squeezed.contains(&o.id) || !o.shapes().iter().any(|x| s.overlaps(x)) {
+                    continue;
+                }
                 if o.side != u.side {
-                    if !near_start.contains(&o.id) && d < gap_enemy - 0.01 {
-                        eliminated = Some(format!("no 2-inch gap to recoil past {}", o.name));
-                    }
-                } else if d < gap_friend - 0.01 && !friends.contains(&o.id) {
-                    friends.push(o.id.clone());
+                    res.eliminated = Some(format!("its way back is blocked by {}", o.name));
+                } else if !touched.contains(&o.id) {
+                    touched.push(o.id.clone());
                 }
             }
-            if eliminated.is_some() {
-                break;
+            if res.eliminated.is_none() {
+                last = s;
             }
-            last = s;
         }
         res.to = last;
-        res.eliminated = eliminated;
-        res.disordered_friends = friends;
+        // Skirmishers are passed through freely, and pass through freely.
+        res.disordered_friends = friends
+            .iter()
+            .filter(|f| touched.contains(&f.id) && !od.is_skirmishing(b, f))
+            .map(|f| f.id.clone())
+            .collect();
         let stuck = others
             .iter()
-            .any(|o| o.side == u.side && last.overlaps(&o.base));
+            .any(|o| o.shapes().iter().any(|x| last.overlaps(x)));
         if res.eliminated.is_some() || !stuck || dist + inch > max {
-            break;
+            if od.kind(u) == Kind::LightInfantry {
+                res.disordered_friends.clear();
+            }
+            return res;
         }
         dist += inch;
     }
-    if od.kind(u) == Kind::LightInfantry {
-        res.disordered_friends.clear();
-    }
-    res
 }
 
-/// Recoil moves away from `cause`, with their rout hits.
+/// Recoil moves away from `cause`, with their rout hits. The unit goes straight away unless
+/// that would eliminate it or disorder friends; then it turns as little as it must, within the
+/// data's angle either side (the owner's sensible choice: survive first, then spare friends).
 pub fn recoil(
     od: &OldDessauer,
     b: &mut Battle,
@@ -1078,7 +1164,27 @@ pub fn recoil(
         u.base.forward().scale(-1.0)
     };
     let dist = b.scale.to_mm(od.num("recoil_move") * moves as f32);
-    let r = retreat(od, b, &u, dir, dist);
+    let half = od.num("recoil_half_angle").max(0.0);
+    let steps = (half / 5.0).floor() as i32;
+    let mut best: Option<((bool, usize, i32), Retreat)> = None;
+    for k in 0..=2 * steps {
+        // 0, -5, +5, -10, +10 ... degrees.
+        let mag = (k + 1) / 2;
+        let deg = if k % 2 == 1 { -mag } else { mag } as f32 * 5.0;
+        let deg = deg.clamp(-half, half);
+        let r = retreat(od, b, &u, dir.rotate(deg), dist);
+        let key = (r.eliminated.is_some(), r.disordered_friends.len(), k);
+        if best.as_ref().is_none_or(|(bk, _)| key < *bk) {
+            let done = !key.0 && key.1 == 0;
+            best = Some((key, r));
+            if done {
+                break;
+            }
+        }
+    }
+    let Some((_, r)) = best else {
+        return Ok(());
+    };
     move_back(od, b, out, &u, r, moves, false)
 }
 
