@@ -1523,3 +1523,47 @@ fn a_recoil_between_friends_needs_a_1_inch_gap() {
     );
     assert!(disordered_by_recoil(&ev).is_empty(), "{ev:?}");
 }
+
+// ----- reforming -------------------------------------------------------------------------------
+
+fn steadied(ev: &[Event], id: &str) -> bool {
+    ev.iter()
+        .any(|e| matches!(e, Event::Steadied { unit } if unit.0 == id))
+}
+
+/// Seed: "A unit must stand for one active turn to reform from disorder." A unit that stood all
+/// its turn reforms at its end, shooting or not; one disordered during that turn (a friend ends
+/// intermixed with it) has not stood a whole turn disordered and reforms only after its next.
+#[test]
+fn reforming_needs_a_whole_active_turn_standing() {
+    let mut b = battle(
+        r#"(id: "x", side: 0, type: "Inf", at: (300, 300), facing: 0),
+           (id: "y", side: 0, type: "Inf", at: (300, 220), facing: 0),
+           (id: "s", side: 0, type: "Inf", at: (700, 300), facing: 0),
+           (id: "e", side: 1, type: "Inf", at: (700, 1000), facing: 180),"#,
+        &[],
+    );
+    b.units[2].status.disordered = true;
+    // y moves up into x's ground: both disordered.
+    let ev = b
+        .execute(Command::Move {
+            unit: u("y"),
+            steps: vec![Step::Advance(3.0)],
+        })
+        .unwrap();
+    assert!(ev.iter().any(
+        |e| matches!(e, Event::Disordered { unit, why } if unit.0 == "x" && why.contains("intermixed"))
+    ));
+    to(&mut b, Phase::CloseCombat);
+    let ev = b.execute(Command::EndPhase).unwrap();
+    assert!(steadied(&ev, "s"), "s stood its whole turn disordered");
+    assert!(!steadied(&ev, "x"), "x was disordered this turn: {ev:?}");
+    assert!(!steadied(&ev, "y"), "y moved");
+    // The enemy's turn, then x's next turn standing: it reforms.
+    to(&mut b, Phase::CloseCombat);
+    let ev = b.execute(Command::EndPhase).unwrap();
+    assert!(!steadied(&ev, "x"), "not in the enemy's turn");
+    to(&mut b, Phase::CloseCombat);
+    let ev = b.execute(Command::EndPhase).unwrap();
+    assert!(steadied(&ev, "x"), "{ev:?}");
+}

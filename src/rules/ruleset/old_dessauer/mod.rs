@@ -684,12 +684,30 @@ impl OldDessauer {
     }
 
     fn end_turn(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
-        // The active side's disordered units that stood all turn reform.
+        // The active side's disordered units that stood all turn reform: not those disordered
+        // during it (a friend ending among them or recoiling through them).
+        let began = b
+            .log
+            .iter()
+            .rposition(|e| {
+                matches!(e, Event::PhaseBegan { turn, phase: Phase::Movement, side }
+                    if *turn == b.turn && *side == b.active)
+            })
+            .unwrap_or(0);
+        let fresh: Vec<&UnitId> = b.log[began..]
+            .iter()
+            .chain(out.iter())
+            .filter_map(|e| match e {
+                Event::Disordered { unit, .. } => Some(unit),
+                _ => None,
+            })
+            .collect();
         let ids: Vec<UnitId> = b
             .alive()
             .filter(|u| {
                 u.side == b.active
                     && u.status.disordered
+                    && !fresh.contains(&&u.id)
                     && !u.bound.moved
                     && !u.bound.formed
                     && !u.bound.halted
