@@ -1071,7 +1071,7 @@ fn optional_rules_may_be_switched_for_a_game() {
     let plain = scenario::load(&path).unwrap();
     let mut opts: Vec<String> = plain.rules.options().to_vec();
     assert!(opts.contains(&"light_infantry".to_string()));
-    assert_eq!(plain.rules.optional_rules().len(), 7);
+    assert_eq!(plain.rules.optional_rules().len(), 8);
     opts.push("variable_chance_to_hit".into());
     let b = scenario::load_with_options(&path, &opts).unwrap();
     assert!(od(&b).opt("variable_chance_to_hit"));
@@ -1566,4 +1566,56 @@ fn reforming_needs_a_whole_active_turn_standing() {
     to(&mut b, Phase::CloseCombat);
     let ev = b.execute(Command::EndPhase).unwrap();
     assert!(steadied(&ev, "x"), "{ev:?}");
+}
+
+// ----- skirmishers in broken terrain -----------------------------------------------------------
+
+/// Seed, Light Infantry: "You may allow skirmishers to defend against (but not charge) formed
+/// troops if in woods or rough ground; in this case, treat the skirmishers as disordered infantry
+/// who get no defensive fire." With that optional rule, skirmishers in the wood charged by a
+/// battalion stand and fight, even with their way back blocked; without it they fall back, or,
+/// their way back blocked, are overrun.
+#[test]
+fn skirmishers_may_defend_woods_and_rough_ground() {
+    let setup = |options: &[&str]| {
+        let mut b = battle(
+            r#"(id: "a", side: 0, type: "Inf", at: (1050, 940), facing: 0),
+               (id: "x", side: 0, type: "Inf", at: (1050, 1029.05), facing: 0),
+               (id: "s", side: 1, type: "LI", at: (1050, 1000), facing: 180),"#,
+            options,
+        );
+        let ev = b
+            .execute(Command::Move {
+                unit: u("a"),
+                steps: vec![Step::ToContact(u("s"))],
+            })
+            .unwrap();
+        (b, ev)
+    };
+    let (b, ev) = setup(&["light_infantry"]);
+    assert!(destroyed(&ev, "s"), "way back blocked: overrun: {ev:?}");
+    assert!(!b.unit(&u("s")).unwrap().alive());
+    let (mut b, ev) = setup(&["light_infantry", "skirmish_defend"]);
+    assert!(
+        !ev.iter().any(|e| matches!(
+            e,
+            Event::Destroyed { .. }
+                | Event::StandsOverrun { .. }
+                | Event::Fled { .. }
+                | Event::StandMoved { .. }
+        )),
+        "{ev:?}"
+    );
+    assert!(od(&b).in_contact(&b, b.unit(&u("s")).unwrap()));
+    to(&mut b, Phase::CloseCombat);
+    let o = od(&b)
+        .forecast(&b, &fight_cmd("a", "s", None, vec![]))
+        .unwrap();
+    let line = o.lines.iter().find(|l| l.unit == "s").unwrap();
+    let names: Vec<&str> = line.factors.iter().map(|f| f.name.as_str()).collect();
+    assert!(names.contains(&"Disordered"), "{names:?}");
+    assert!(
+        !names.iter().any(|n| n.contains("defensive fire")),
+        "{names:?}"
+    );
 }

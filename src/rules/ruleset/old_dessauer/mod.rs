@@ -176,6 +176,7 @@ pub const OPTIONS: &[&str] = &[
     "generals",
     "drill",
     "light_infantry",
+    "skirmish_defend",
     "voluntary_fallback",
     "regimental_guns",
     "variable_defensive_fire",

@@ -750,6 +750,10 @@ pub(crate) fn skirmishers_give_way(
         .collect();
     for (sid, hit) in near {
         let s = b.unit(&sid)?.clone();
+        // With the broken-terrain rule, skirmishers in woods or rough ground stand and defend.
+        if od.opt("skirmish_defend") && od.in_rough(b, &s) {
+            continue;
+        }
         let free = mk == Kind::Infantry || od.in_rough(b, &s);
         let escapes = if free {
             true
