@@ -1619,3 +1619,56 @@ fn skirmishers_may_defend_woods_and_rough_ground() {
         "{names:?}"
     );
 }
+
+// ----- zones of control -------------------------------------------------------------------------
+
+/// Seed, Zones of Control: "You may not move within 1 inch of an enemy unit unless charging it."
+/// A unit that starts within the inch may move away or along, but not closer.
+#[test]
+fn a_unit_starting_in_a_zone_may_not_close_on_that_enemy() {
+    // Fronts half an inch apart.
+    let b = battle(
+        r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+           (id: "e", side: 1, type: "Inf", at: (600, 331.75), facing: 180),"#,
+        &[],
+    );
+    let e = od(&b)
+        .plan(&b, &[u("a")], &[Step::Advance(0.25)])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("zone of control"), "{e}");
+    assert!(od(&b).plan(&b, &[u("a")], &[Step::Backstep(1.0)]).is_ok());
+    assert!(od(&b).plan(&b, &[u("a")], &[Step::Sidestep(1.0)]).is_ok());
+    assert!(
+        od(&b)
+            .plan(&b, &[u("a")], &[Step::ToContact(u("e"))])
+            .is_ok()
+    );
+}
+
+/// A change of formation may not bring the unit within an inch of an enemy either.
+#[test]
+fn a_formation_change_respects_zones_of_control() {
+    // A column 1.5 inches left of an enemy's flank: forming line would reach within the inch.
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", formation: Column, at: (600, 300), facing: 0),
+           (id: "e", side: 1, type: "Inf", stands: [3], at: (661.9, 300), facing: 0),"#,
+        &[],
+    );
+    let e = b
+        .execute(Command::Form {
+            unit: u("a"),
+            formation: Formation::Line,
+            turn: 0.0,
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("zone of control"), "{e}");
+    // Facing about in column stays clear: allowed.
+    b.execute(Command::Form {
+        unit: u("a"),
+        formation: Formation::Column,
+        turn: 180.0,
+    })
+    .unwrap();
+}

@@ -143,7 +143,6 @@ fn pass_others(
     charge: Option<&Unit>,
 ) -> Result<(bool, Vec<UnitId>), RuleError> {
     let kind = od.kind(u);
-    let zoc = b.scale.to_mm(od.num("zone_of_control"));
     let mine = carried(b, &u.id);
     let mut through_friends = false;
     let mut intermixed = Vec::new();
@@ -174,19 +173,44 @@ fn pass_others(
         if samples[1..].iter().any(overlaps) {
             return illegal(format!("{} would pass through {}", u.name, o.name));
         }
-        // Zones of control: none from units in combat or being charged, and skirmishers give
-        // way to formed troops.
-        if kind == Kind::General || !od.is_fighting_unit(o) || od.in_contact(b, o) {
+    }
+    zones(od, b, u, &samples[1..], charge)?;
+    Ok((through_friends, intermixed))
+}
+
+/// Zones of control: `u` may not come within the inch of an enemy, nor, starting within it,
+/// any closer, unless charging it. No zone from units in combat or being charged, and
+/// skirmishers give way to formed troops.
+fn zones(
+    od: &OldDessauer,
+    b: &Battle,
+    u: &Unit,
+    bases: &[Base],
+    charge: Option<&Unit>,
+) -> Result<(), RuleError> {
+    let kind = od.kind(u);
+    if kind == Kind::General {
+        return Ok(());
+    }
+    let zoc = b.scale.to_mm(od.num("zone_of_control"));
+    for o in b.alive() {
+        if o.side == u.side
+            || charge.is_some_and(|t| t.id == o.id)
+            || !od.is_fighting_unit(o)
+            || od.in_contact(b, o)
+            || (od.is_skirmishing(b, o) && kind != Kind::LightInfantry)
+        {
             continue;
         }
-        if od.is_skirmishing(b, o) && kind != Kind::LightInfantry {
-            continue;
-        }
-        let near = |s: &Base| shapes.iter().any(|o| s.distance(o) < zoc - 0.5);
-        if near(&u.base) {
-            continue;
-        }
-        if samples[1..].iter().any(near) {
+        let shapes = o.shapes();
+        let gap = |s: &Base| {
+            shapes
+                .iter()
+                .map(|x| s.distance(x))
+                .fold(f32::MAX, f32::min)
+        };
+        let limit = (zoc - 0.5).min(gap(&u.base) - 0.5);
+        if bases.iter().any(|s| gap(s) < limit) {
             return illegal(format!(
                 "{} would come within {} inch of {} (zone of control)",
                 u.name,
@@ -195,7 +219,7 @@ fn pass_others(
             ));
         }
     }
-    Ok((through_friends, intermixed))
+    Ok(())
 }
 
 /// Where a move's steps take a unit, sampled along the way, and what they cost.
@@ -938,6 +962,7 @@ pub fn form(
             intermixed.push(o.id.clone());
         }
     }
+    zones(od, b, &u, &[to], None)?;
     if !od.command_test(b, out, &u)? {
         return Ok(());
     }
