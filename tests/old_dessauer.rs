@@ -176,6 +176,11 @@ fn example_and_whole_turn_logs_are_golden() {
 
 /// A battle from unit lines (RON) and optional rules.
 fn battle(units: &str, options: &[&str]) -> Battle {
+    battle_on("", units, options)
+}
+
+/// A battle with more terrain (RON feature lines) besides the wood and the town.
+fn battle_on(terrain: &str, units: &str, options: &[&str]) -> Battle {
     let opts: Vec<String> = options.iter().map(|o| format!("\"{o}\"")).collect();
     let text = format!(
         r#"(name: "t", ruleset: "old_dessauer", table: (width: 1219.0, height: 1219.0), turn_limit: 20,
@@ -183,6 +188,7 @@ fn battle(units: &str, options: &[&str]) -> Battle {
         terrain: [
             (id: "wood", kind: Woods, points: [(900, 900), (1200, 900), (1200, 1200), (900, 1200)]),
             (id: "town", kind: Town, points: [(20, 900), (200, 900), (200, 1100), (20, 1100)]),
+            {terrain}
         ],
         sides: [(name: "A", colour: (0, 0, 200)), (name: "B", colour: (200, 0, 0))],
         units: [{units}])"#,
@@ -1671,4 +1677,79 @@ fn a_formation_change_respects_zones_of_control() {
         turn: 180.0,
     })
     .unwrap();
+}
+
+// ----- roads and guns -----------------------------------------------------------------------------
+
+const ROAD: &str = r#"(id: "road", kind: Road, points: [(600, 0), (600, 1219)], width: 40),"#;
+
+fn mv(b: &mut Battle, id: &str, steps: Vec<Step>) -> Result<Vec<Event>, RuleError> {
+    b.execute(Command::Move { unit: u(id), steps })
+}
+
+/// Seed, Roads: "A column spending its entire turn on a road moves at 2X speed." A column that
+/// first moved off the road this turn does not double what is left.
+#[test]
+fn the_road_doubles_only_a_whole_turn_on_it() {
+    let mut b = battle_on(
+        ROAD,
+        r#"(id: "c", side: 0, type: "Inf", formation: Column, at: (600, 200), facing: 0),
+           (id: "d", side: 0, type: "Inf", formation: Column, at: (650, 200), facing: 0),"#,
+        &[],
+    );
+    // c stays on the road: 2 then 12 of 16 inches.
+    mv(&mut b, "c", vec![Step::Advance(2.0)]).unwrap();
+    mv(&mut b, "c", vec![Step::Advance(12.0)]).unwrap();
+    // d sidesteps onto the road (2 inches at half speed: 4 of 8), then may go only 4 more.
+    mv(&mut b, "d", vec![Step::Sidestep(-2.0)]).unwrap();
+    assert!(b.terrain.on_road(b.unit(&u("d")).unwrap().base.centre));
+    assert!(too_far(mv(&mut b, "d", vec![Step::Advance(10.0)])));
+    mv(&mut b, "d", vec![Step::Advance(4.0)]).unwrap();
+}
+
+/// Limbered guns move at column rate "in other respects like any other unit": they may change
+/// facing; they cannot take another formation.
+#[test]
+fn limbered_guns_change_facing() {
+    let mut b = battle(
+        r#"(id: "g", side: 0, type: "Gun", at: (600, 300), facing: 0, limbered: true),"#,
+        &[],
+    );
+    b.execute(Command::Form {
+        unit: u("g"),
+        formation: Formation::Column,
+        turn: 90.0,
+    })
+    .unwrap();
+    let g = b.unit(&u("g")).unwrap();
+    assert!((g.base.facing - 90.0).abs() < 0.01);
+    assert!(g.status.limbered);
+    assert!(
+        b.execute(Command::Form {
+            unit: u("g"),
+            formation: Formation::Line,
+            turn: 0.0,
+        })
+        .is_err()
+    );
+}
+
+/// Seed, Regimental Guns: a regimental gun must always touch its parent and may be manhandled 4
+/// inches a turn, so a regiment with its guns moves no farther than that.
+#[test]
+fn a_regiment_with_its_guns_moves_at_the_manhandling_rate() {
+    let mut b = battle(
+        r#"(id: "p", side: 0, type: "Inf", at: (600, 300), facing: 0),
+           (id: "rg", side: 0, type: "RG", parent: "p", at: (600, 320), facing: 0),
+           (id: "q", side: 0, type: "Inf", at: (300, 300), facing: 0),"#,
+        &["regimental_guns"],
+    );
+    assert!(too_far(mv(&mut b, "p", vec![Step::Advance(5.0)])));
+    mv(&mut b, "p", vec![Step::Advance(4.0)]).unwrap();
+    mv(&mut b, "q", vec![Step::Advance(6.0)]).unwrap();
+    let (p, g) = (b.unit(&u("p")).unwrap(), b.unit(&u("rg")).unwrap());
+    assert!(
+        p.base.distance(&g.base) < 1.0,
+        "the gun still touches its parent"
+    );
 }

@@ -687,15 +687,7 @@ impl OldDessauer {
     fn end_turn(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
         // The active side's disordered units that stood all turn reform: not those disordered
         // during it (a friend ending among them or recoiling through them).
-        let began = b
-            .log
-            .iter()
-            .rposition(|e| {
-                matches!(e, Event::PhaseBegan { turn, phase: Phase::Movement, side }
-                    if *turn == b.turn && *side == b.active)
-            })
-            .unwrap_or(0);
-        let fresh: Vec<&UnitId> = b.log[began..]
+        let fresh: Vec<&UnitId> = this_turn(b)
             .iter()
             .chain(out.iter())
             .filter_map(|e| match e {
@@ -1216,6 +1208,19 @@ impl Ruleset for OldDessauer {
     fn rulings(&self) -> &[Ruling] {
         &self.data.rulings
     }
+}
+
+/// The events of the active side's turn so far (those of the command being resolved aside).
+pub(crate) fn this_turn(b: &Battle) -> &[Event] {
+    let began = b
+        .log
+        .iter()
+        .rposition(|e| {
+            matches!(e, Event::PhaseBegan { turn, phase: Phase::Movement, side }
+                if *turn == b.turn && *side == b.active)
+        })
+        .unwrap_or(0);
+    &b.log[began..]
 }
 
 /// Refuses a command with the reason in words.

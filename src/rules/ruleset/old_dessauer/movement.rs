@@ -473,11 +473,25 @@ fn plan_unit(od: &OldDessauer, b: &Battle, u: &Unit, steps: &[Step]) -> Result<O
     let (through_friends, intermixed) = pass_others(od, b, &u, &samples, charge.as_ref())?;
     let final_base = base;
     let mut allowance = od.allowance(&u);
-    if on_road && u.formation == Formation::Column && charge.is_none() && !free {
+    // The whole turn on the road: this move and every earlier one.
+    let off_road_before = super::this_turn(b)
+        .iter()
+        .any(|e| matches!(e, Event::Moved { unit, going, .. } if unit == &u.id && going != "road"));
+    if on_road && !off_road_before && u.formation == Formation::Column && charge.is_none() && !free
+    {
         allowance *= od.num("road_multiplier");
     }
     if kind == Kind::General {
         allowance = od.num("general_move");
+    }
+    // Regimental guns must keep touching their parent and are manhandled at their own rate.
+    if let Some(rate) = b
+        .alive()
+        .filter(|g| g.extra.parent.as_ref() == Some(&u.id))
+        .map(|g| od.allowance(g))
+        .reduce(f32::min)
+    {
+        allowance = allowance.min(rate);
     }
     let left = (allowance - u.bound.used()).max(0.0);
     let doubled = through_friends || crosses_stream;
@@ -916,6 +930,7 @@ pub fn form(
         ],
         Kind::Cavalry => &[Formation::Line, Formation::Column, Formation::Conformed],
         Kind::Artillery if !u.status.limbered => &[Formation::Line],
+        Kind::Artillery => &[Formation::Column],
         Kind::LightInfantry => &[Formation::Skirmish],
         _ => &[],
     };

@@ -35,6 +35,7 @@ fn formations(kind: Kind, limbered: bool) -> &'static [(Formation, &'static str)
         ],
         Kind::LightInfantry => &[(Formation::Skirmish, "Skirmish")],
         Kind::Artillery if !limbered => &[(Formation::Line, "Line")],
+        Kind::Artillery => &[(Formation::Column, "Limbered")],
         _ => &[],
     }
 }
