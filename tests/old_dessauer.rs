@@ -1753,3 +1753,123 @@ fn a_regiment_with_its_guns_moves_at_the_manhandling_rate() {
         "the gun still touches its parent"
     );
 }
+
+// ----- minor rules ------------------------------------------------------------------------------
+
+/// Seed, Terrain Effects, Woods: "Troops seen at 4 inches unless they fire, then seen normally."
+/// A battalion deep in a wood is hidden from a battery until it fires; then it is seen.
+#[test]
+fn troops_in_woods_are_seen_once_they_fire() {
+    let mut b = battle(
+        r#"(id: "g", side: 0, type: "Gun", at: (600, 925), facing: 90),
+           (id: "bait", side: 0, type: "Inf", stands: [3], at: (1100, 860), facing: 0),
+           (id: "w", side: 1, type: "Inf", stands: [3], at: (1100, 925), facing: 180),"#,
+        &[],
+    );
+    to(&mut b, Phase::Firing);
+    let e = shooting::setup(od(&b), &b, &u("g"), &u("w"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("cannot be seen"), "{e}");
+    // Side 1's turn: w fires at the bait.
+    to(&mut b, Phase::Movement);
+    to(&mut b, Phase::Firing);
+    b.execute(Command::Fire {
+        unit: u("w"),
+        target: u("bait"),
+        support: vec![],
+    })
+    .unwrap();
+    // Side 0's next turn: the battery sees it.
+    to(&mut b, Phase::Movement);
+    to(&mut b, Phase::Firing);
+    assert_eq!(b.active, 0);
+    shooting::setup(od(&b), &b, &u("g"), &u("w")).unwrap();
+}
+
+/// Seed, Terrain Effects: woods are "cover vs. shooting but not combat"; infantry or guns on
+/// rough ground may claim cover against cavalry.
+#[test]
+fn woods_are_no_cover_in_combat_but_rough_ground_is_against_cavalry() {
+    let b = battle_on(
+        r#"(id: "rough", kind: Rough, points: [(300, 300), (500, 300), (500, 500), (300, 500)]),"#,
+        r#"(id: "c", side: 0, type: "HC", at: (600, 600), facing: 0),
+           (id: "inwood", side: 1, type: "Inf", stands: [3], at: (1000, 1000), facing: 180),
+           (id: "inrough", side: 1, type: "Inf", stands: [3], at: (400, 400), facing: 180),"#,
+        &[],
+    );
+    let names = |e: &str| {
+        combat::points(
+            od(&b),
+            &b,
+            b.unit(&u("c")).unwrap(),
+            b.unit(&u(e)).unwrap(),
+            false,
+        )
+        .0
+        .into_iter()
+        .map(|f| f.name)
+        .collect::<Vec<_>>()
+    };
+    assert!(!names("inwood").contains(&"Against cover".to_string()));
+    assert!(names("inrough").contains(&"Against cover".to_string()));
+}
+
+/// Seed, Pursuit Moves: "the pursuing unit charges into the new target(s), and a normal combat
+/// round is fought the same turn, with all parties disordered." The fresh enemy a pursuer runs
+/// into was charged: it makes its defensive fire (disordered) and grenadiers have their bonus.
+#[test]
+fn the_fresh_round_after_a_pursuit_is_a_first_round() {
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+           (id: "b", side: 1, type: "Inf", at: (600, 319.05), facing: 180),
+           (id: "f", side: 1, type: "Inf", flags: [Grenadier], at: (600, 376.2), facing: 180),"#,
+        &[],
+    );
+    to(&mut b, Phase::CloseCombat);
+    let mut dice = vec![6, 6, 1, 1, 1, 1, 1, 1];
+    dice.extend([1; 8]);
+    b.script_dice(&dice);
+    let ev = b.execute(fight_cmd("a", "b", None, vec![])).unwrap();
+    let rounds: Vec<&Vec<volley::rules::command::Strike>> = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::Melee { strikes } => Some(strikes),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(rounds.len(), 2, "{ev:?}");
+    let f = rounds[1].iter().find(|s| s.unit.0 == "f").unwrap();
+    let names: Vec<&str> = f.factors.iter().map(|x| x.name.as_str()).collect();
+    assert!(
+        names
+            .iter()
+            .any(|n| n.contains("Disordered defensive fire")),
+        "{names:?}"
+    );
+    assert!(names.contains(&"Grenadiers, first round"), "{names:?}");
+}
+
+/// Heavy and medium cavalry never pursue light cavalry: the troop row says which horse is light,
+/// whatever its code.
+#[test]
+fn light_cavalry_is_a_trait_of_the_troop_row() {
+    let b = battle(
+        r#"(id: "h", side: 0, type: "HC", at: (300, 300), facing: 0),
+           (id: "l", side: 1, type: "LC", at: (700, 300), facing: 0),
+           (id: "m", side: 1, type: "MC", at: (700, 700), facing: 0),"#,
+        &[],
+    );
+    let mut od2 = od(&b).clone();
+    for t in &mut od2.data.troops {
+        if t.code == "LC" {
+            t.code = "Hus".into();
+        }
+    }
+    let mut l = b.unit(&u("l")).unwrap().clone();
+    l.troop = "Hus".into();
+    let h = b.unit(&u("h")).unwrap();
+    assert!(!combat::may_pursue(&od2, h, &l));
+    assert!(combat::may_pursue(&od2, h, b.unit(&u("m")).unwrap()));
+    assert!(combat::may_pursue(&od2, &l, h));
+}

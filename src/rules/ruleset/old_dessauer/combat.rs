@@ -25,9 +25,14 @@ pub fn flank_attackers(od: &OldDessauer, b: &Battle, u: &Unit) -> Vec<UnitId> {
         .collect()
 }
 
-/// The first round of a combat between two units: one of them charged the other this turn.
+/// The first round of a combat between two units: one of them charged the other this turn, or
+/// pursued into it (a pursuer running into a fresh enemy charges it).
 fn first_round(u: &Unit, e: &Unit) -> bool {
-    u.bound.charged || e.bound.charged
+    charging(u) || charging(e)
+}
+
+fn charging(u: &Unit) -> bool {
+    u.bound.charged || u.bound.pursuing
 }
 
 /// May `u` add defensive fire points: passive foot or guns, charged this turn by every enemy
@@ -41,7 +46,7 @@ fn defensive_fire(od: &OldDessauer, b: &Battle, u: &Unit) -> Option<(String, i32
         && !u.status.shaken
         && flank_attackers(od, b, u).is_empty();
     let enemies = od.enemies_in_contact(b, u);
-    if !eligible || enemies.is_empty() || !enemies.iter().all(|e| e.bound.charged) {
+    if !eligible || enemies.is_empty() || !enemies.iter().all(|e| charging(e)) {
         return None;
     }
     let g = ["poor", "regular", "crack"][grade(u.class) as usize];
@@ -124,7 +129,7 @@ fn points_with(
                 od.kind(e),
                 Kind::Infantry | Kind::Artillery | Kind::LightInfantry
             )
-            && od.in_rough(b, e));
+            && od.on_rough_ground(b, e));
     if e_cover {
         f.push(od.factor("vs_cover", "Against cover"));
     }
@@ -664,7 +669,7 @@ fn round(
 }
 
 /// Who never pursues whom.
-fn may_pursue(od: &OldDessauer, w: &Unit, e: &Unit) -> bool {
+pub fn may_pursue(od: &OldDessauer, w: &Unit, e: &Unit) -> bool {
     let (wk, ek) = (od.kind(w), od.kind(e));
     if matches!(wk, Kind::Artillery | Kind::RegimentalGun | Kind::General) {
         return false;
@@ -672,11 +677,7 @@ fn may_pursue(od: &OldDessauer, w: &Unit, e: &Unit) -> bool {
     if od.is_foot(w) && ek == Kind::Cavalry {
         return false;
     }
-    if wk == Kind::Cavalry
-        && ek == Kind::Cavalry
-        && od.troop(e).code == "LC"
-        && od.troop(w).code != "LC"
-    {
+    if wk == Kind::Cavalry && ek == Kind::Cavalry && od.troop(e).light && !od.troop(w).light {
         return false;
     }
     true

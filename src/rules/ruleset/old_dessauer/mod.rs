@@ -58,6 +58,9 @@ pub struct Troop {
     pub line: f32,
     pub column: f32,
     pub combat: i32,
+    /// Light horse: heavy and medium cavalry never pursue it.
+    #[serde(default)]
+    pub light: bool,
     pub source: String,
 }
 
@@ -328,6 +331,18 @@ impl OldDessauer {
             .is_some()
     }
 
+    /// On rough ground or a steep hill (not woods): cover for foot and guns against cavalry.
+    pub fn on_rough_ground(&self, b: &Battle, u: &Unit) -> bool {
+        b.terrain
+            .at(u.base.centre, &[FeatureKind::Rough])
+            .next()
+            .is_some()
+            || b.terrain
+                .at(u.base.centre, &[FeatureKind::Hill])
+                .any(|f| f.steep)
+    }
+
+    /// In woods, rough ground or on a steep hill: broken ground for skirmishers.
     pub fn in_rough(&self, b: &Battle, u: &Unit) -> bool {
         b.terrain
             .at(u.base.centre, &[FeatureKind::Woods, FeatureKind::Rough])
