@@ -1873,3 +1873,37 @@ fn light_cavalry_is_a_trait_of_the_troop_row() {
     assert!(combat::may_pursue(&od2, h, b.unit(&u("m")).unwrap()));
     assert!(combat::may_pursue(&od2, &l, h));
 }
+
+// ----- scenarios -------------------------------------------------------------------------------
+
+/// A unit may start under strength: `figures_lost` counts figures lost before the battle, so
+/// the quarter-strength test and the losses at the turn limit count from the full strength.
+#[test]
+fn a_unit_may_start_under_strength() {
+    let b = battle(
+        r#"(id: "a", side: 0, type: "Inf", stands: [3, 3, 3], figures_lost: 3, at: (600, 300), facing: 0),"#,
+        &[],
+    );
+    let a = b.unit(&u("a")).unwrap();
+    assert_eq!((a.figures(), od(&b).strength(a)), (9, 12));
+    // 4 of 12 figures: one more lost leaves a quarter, and it shatters at the end of the turn
+    // (3 of 4 would not have).
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", stands: [3, 1], figures_lost: 8, at: (600, 300), facing: 0),
+           (id: "e", side: 1, type: "Inf", at: (600, 900), facing: 180),"#,
+        &[],
+    );
+    let rules = od(&b).clone();
+    rules
+        .take_losses(&mut b, &mut Vec::new(), &u("a"), 1, "test")
+        .unwrap();
+    to(&mut b, Phase::CloseCombat);
+    let ev = b.execute(Command::EndPhase).unwrap();
+    assert!(destroyed(&ev, "a"), "{ev:?}");
+    // Losses that leave no figure, or units that are single bases, are refused.
+    let text = r#"(name: "t", ruleset: "old_dessauer", table: (width: 1219.0, height: 1219.0), turn_limit: 20,
+        sides: [(name: "A", colour: (0, 0, 200)), (name: "B", colour: (200, 0, 0))],
+        units: [(id: "a", side: 0, type: "Inf", stands: [3], figures_lost: 100000, at: (600, 300))])"#;
+    let e = scenario::parse(text, "t.ron").unwrap_err();
+    assert!(e[0].message.contains("figures_lost"), "{}", e[0].message);
+}

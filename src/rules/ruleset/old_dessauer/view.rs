@@ -151,6 +151,20 @@ impl OldDessauer {
         if u.hits > 0 {
             return Err("give losses as figures in 'stands', not as hits".into());
         }
+        if u.figures_lost > 0 {
+            let now: u32 = u
+                .stands
+                .as_ref()
+                .map(|s| s.iter().sum())
+                .unwrap_or(t.figures_per_stand * t.stands);
+            let strength = now.saturating_add(u.figures_lost);
+            if now as f32 <= strength as f32 * self.num("shatter_fraction") {
+                return Err(format!(
+                    "figures_lost {} leaves {now} of {strength} figures: the unit would start shattered",
+                    u.figures_lost
+                ));
+            }
+        }
         Ok(())
     }
 
