@@ -1907,3 +1907,464 @@ fn a_unit_may_start_under_strength() {
     let e = scenario::parse(text, "t.ron").unwrap_err();
     assert!(e[0].message.contains("figures_lost"), "{}", e[0].message);
 }
+
+// ----- rules that had no test ------------------------------------------------------------------
+
+fn plan(b: &Battle, id: &str, steps: &[Step]) -> Result<volley::rules::ruleset::MovePlan, String> {
+    od(b).plan(b, &[u(id)], steps).map_err(|e| e.to_string())
+}
+
+/// Seed, Moving Through Friends: "You may move through a friendly unit at half speed ... If you
+/// end movement intermixed with a friend, both units are disordered."
+#[test]
+fn moving_through_friends_is_half_speed() {
+    let b = battle(
+        r#"(id: "x", side: 0, type: "Inf", at: (300, 300), facing: 0),
+           (id: "y", side: 0, type: "Inf", at: (300, 220), facing: 0),"#,
+        &[],
+    );
+    let p = plan(&b, "y", &[Step::Advance(2.9)]).unwrap();
+    assert!((p.distance - 5.8).abs() < 0.05, "{}", p.distance);
+    assert!(p.going.why.iter().any(|w| w.contains("through friends")));
+    assert!(
+        plan(&b, "y", &[Step::Advance(4.7)])
+            .unwrap_err()
+            .contains("inches")
+    );
+    assert!((plan(&b, "y", &[Step::Backstep(1.0)]).unwrap().distance - 2.0).abs() < 0.05);
+}
+
+/// Seed, Terrain Effects: streams "usually cost double distance to cross and disorder chargers".
+#[test]
+fn streams_cost_double_to_cross_and_disorder_chargers() {
+    let stream = r#"(id: "s", kind: Stream, points: [(0, 400), (1219, 400)], width: 10),"#;
+    let mut b = battle_on(
+        stream,
+        r#"(id: "a", side: 0, type: "Inf", at: (600, 350), facing: 0),
+           (id: "c", side: 0, type: "Inf", at: (200, 350), facing: 0),
+           (id: "e", side: 1, type: "Inf", at: (200, 440), facing: 180),"#,
+        &[],
+    );
+    let p = plan(&b, "a", &[Step::Advance(2.5)]).unwrap();
+    assert!((p.distance - 5.0).abs() < 0.05, "{}", p.distance);
+    let ev = mv(&mut b, "c", vec![Step::ToContact(u("e"))]).unwrap();
+    assert!(ev.iter().any(
+        |e| matches!(e, Event::Disordered { unit, why } if unit.0 == "c" && why.contains("obstacle"))
+    ));
+}
+
+/// Seed, Town Blocks: the garrison fires out of any side with up to half its size, all of it
+/// fights, and it is cover against shooting.
+#[test]
+fn a_town_garrison_fires_with_half_fights_with_all_and_is_in_cover() {
+    let mut b = battle(
+        r#"(id: "g", side: 0, type: "Inf", formation: Column, at: (110, 1000), facing: 90),
+           (id: "e", side: 1, type: "Inf", at: (205, 1000), facing: 270),"#,
+        &[],
+    );
+    let g = b.unit(&u("g")).unwrap();
+    assert_eq!(
+        combat::dice_count(od(&b), &b, g),
+        4,
+        "a column garrison fights with all"
+    );
+    to(&mut b, Phase::Firing);
+    let s = shooting::setup(od(&b), &b, &u("g"), &u("e")).unwrap();
+    assert_eq!(s.stands, 2, "half of four stands, out of the side");
+    let mut b = battle(
+        r#"(id: "g", side: 1, type: "Inf", at: (110, 1000), facing: 0),
+           (id: "e", side: 0, type: "Inf", at: (110, 1105), facing: 180),"#,
+        &[],
+    );
+    to(&mut b, Phase::Firing);
+    let s = shooting::setup(od(&b), &b, &u("e"), &u("g")).unwrap();
+    assert!(
+        s.factors.iter().any(|f| f.name == "Target in cover"),
+        "{:?}",
+        s.factors
+    );
+}
+
+/// Seed, Overhead Fire: guns on higher ground shoot over friends when the target is at least as
+/// far beyond them again as the friend's far side is from the gun.
+#[test]
+fn guns_fire_overhead_from_higher_ground() {
+    let hill = r#"(id: "h", kind: Hill, points: [(450, 100), (750, 100), (750, 300), (450, 300)], level: 1),"#;
+    let with_target = |y: f32| {
+        let mut b = battle_on(
+            hill,
+            &format!(
+                r#"(id: "g", side: 0, type: "Gun", at: (600, 200), facing: 0),
+                   (id: "f", side: 0, type: "Inf", at: (600, 400), facing: 0),
+                   (id: "t", side: 1, type: "Inf", at: (600, {y}), facing: 180),"#
+            ),
+            &[],
+        );
+        to(&mut b, Phase::Firing);
+        shooting::setup(od(&b), &b, &u("g"), &u("t")).map_err(|e| e.to_string())
+    };
+    assert!(with_target(800.0).is_ok(), "{:?}", with_target(800.0));
+    let e = with_target(480.0).unwrap_err();
+    assert!(e.contains("blocked"), "{e}");
+}
+
+/// Seed, Firing: "A unit may shoot through a 2 inch or wider gap between units. One stand per 2
+/// inch gap may shoot."
+#[test]
+fn one_stand_shoots_through_a_2_inch_gap() {
+    let with_gap = |gap: f32| {
+        let half = gap * 25.4 / 2.0 + 57.15;
+        let mut b = battle(
+            &format!(
+                r#"(id: "g", side: 0, type: "Gun", at: (600, 200), facing: 0),
+                   (id: "f1", side: 0, type: "Inf", at: ({}, 400), facing: 0),
+                   (id: "f2", side: 0, type: "Inf", at: ({}, 400), facing: 0),
+                   (id: "t", side: 1, type: "Inf", at: (600, 700), facing: 180),"#,
+                600.0 - half,
+                600.0 + half
+            ),
+            &[],
+        );
+        to(&mut b, Phase::Firing);
+        shooting::setup(od(&b), &b, &u("g"), &u("t")).map_err(|e| e.to_string())
+    };
+    assert_eq!(with_gap(2.5).unwrap().stands, 1);
+    let e = with_gap(1.5).unwrap_err();
+    assert!(e.contains("under 2 inches"), "{e}");
+}
+
+/// Seed, Firing into a Combat: only a unit with a hanging flank of 6 foot figures not touching
+/// the enemy may be shot at.
+#[test]
+fn only_a_hanging_flank_is_shot_at_in_a_combat() {
+    let mut b = battle(
+        r#"(id: "s", side: 0, type: "Inf", at: (300, 300), facing: 0),
+           (id: "m", side: 0, type: "Inf", stands: [3], at: (757.15, 376.2), facing: 0),
+           (id: "t", side: 1, type: "Inf", at: (700, 395.25), facing: 180),"#,
+        &[],
+    );
+    to(&mut b, Phase::Firing);
+    let t = b.unit(&u("t")).unwrap().clone();
+    assert!(od(&b).in_contact(&b, &t));
+    let ok = shooting::setup(od(&b), &b, &u("s"), &u("t"));
+    assert!(
+        ok.as_ref()
+            .map_or_else(|e| !e.to_string().contains("hanging flank"), |_| true),
+        "{ok:?}"
+    );
+    // Three stands of m cover three of t's four: 3 figures hang, too few.
+    b.units[1].stands = vec![volley::rules::model::Stand::new(3); 3];
+    b.units[1].base.width = 3.0 * 28.575;
+    b.units[1].base.centre.x = 700.0 + 28.575 * 0.5;
+    let e = shooting::setup(od(&b), &b, &u("s"), &u("t"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("hanging flank"), "{e}");
+}
+
+/// Seed, Firing: a target "enfiladed at 22.5 degrees onto its flank" is dense: guns roll 2 dice
+/// a stand.
+#[test]
+fn guns_roll_two_dice_a_stand_at_an_enfiladed_line() {
+    let mut b = battle(
+        r#"(id: "g", side: 0, type: "Gun", at: (600, 200), facing: 0),
+           (id: "side", side: 1, type: "Inf", at: (600, 700), facing: 90),"#,
+        &[],
+    );
+    to(&mut b, Phase::Firing);
+    assert_eq!(
+        shooting::setup(od(&b), &b, &u("g"), &u("side"))
+            .unwrap()
+            .dice,
+        4
+    );
+}
+
+/// Seed, Flank/Rear Attacks: "A unit may not strike to its flank or rear the first round of a
+/// combat, the enemy gets a free strike", and it strikes at -2 while under the flank attack. The
+/// charger must begin the turn behind the target's flank.
+#[test]
+fn a_flank_charge_gets_a_free_strike_and_must_start_behind_the_front() {
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", stands: [3, 3], at: (760, 580), facing: 270),
+           (id: "t", side: 1, type: "Inf", at: (600, 600), facing: 0),
+           (id: "x", side: 0, type: "Inf", stands: [3, 3], at: (760, 640), facing: 270),"#,
+        &[],
+    );
+    // x starts wholly ahead of t's front line: it may not sidestep round onto the flank.
+    let e = plan(&b, "x", &[Step::Sidestep(-1.5), Step::ToContact(u("t"))]).unwrap_err();
+    assert!(e.contains("behind"), "{e}");
+    mv(&mut b, "a", vec![Step::ToContact(u("t"))]).unwrap();
+    to(&mut b, Phase::CloseCombat);
+    b.script_dice(&[1, 1]);
+    let ev = b.execute(fight_cmd("a", "t", None, vec![])).unwrap();
+    let strikes = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Melee { strikes } => Some(strikes.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(strikes.len(), 1, "t does not strike back: {strikes:?}");
+    assert_eq!(strikes[0].unit.0, "a");
+    let t = b.unit(&u("t")).unwrap();
+    let a = b.unit(&u("a")).unwrap();
+    let f = combat::points(od(&b), &b, t, a, false).0;
+    assert!(f.iter().any(|x| x.name == "Under flank or rear attack"));
+}
+
+/// Seed, Eligible Stands: a unit attacked by several enemies divides its dice as evenly as
+/// possible among them.
+#[test]
+fn dice_are_split_evenly_among_enemies() {
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+           (id: "b", side: 1, type: "Inf", stands: [3], at: (557.15, 319.05), facing: 180),
+           (id: "c", side: 1, type: "Inf", stands: [3], at: (600, 319.05), facing: 180),
+           (id: "d", side: 1, type: "Inf", stands: [3], at: (642.85, 319.05), facing: 180),"#,
+        &[],
+    );
+    to(&mut b, Phase::CloseCombat);
+    b.script_dice(&[1; 7]);
+    let ev = b.execute(fight_cmd("a", "b", Some(false), vec![])).unwrap();
+    let mine: Vec<usize> = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Melee { strikes } => Some(
+                strikes
+                    .iter()
+                    .filter(|s| s.unit.0 == "a")
+                    .map(|s| s.dice.len())
+                    .collect(),
+            ),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(mine, vec![2, 1, 1]);
+}
+
+/// Seed, Pursuit Moves: "Gunners and shaken units never pursue. Infantry never pursues cavalry."
+#[test]
+fn pursuit_restrictions() {
+    let b = battle(
+        r#"(id: "i", side: 0, type: "Inf", at: (300, 300), facing: 0),
+           (id: "g", side: 0, type: "Gun", at: (600, 300), facing: 0),
+           (id: "c", side: 1, type: "MC", at: (300, 800), facing: 180),
+           (id: "j", side: 1, type: "Inf", at: (800, 800), facing: 180),"#,
+        &[],
+    );
+    let un = |id: &str| b.unit(&u(id)).unwrap();
+    assert!(!combat::may_pursue(od(&b), un("i"), un("c")));
+    assert!(combat::may_pursue(od(&b), un("c"), un("i")));
+    assert!(!combat::may_pursue(od(&b), un("g"), un("j")));
+    // A shaken unit is offered no pursuit.
+    let mut b = battle(&TOUCHING, &[]);
+    b.units[0].status.shaken = true;
+    to(&mut b, Phase::CloseCombat);
+    let o = b
+        .rules
+        .preview(&b, &fight_cmd("a", "b", None, vec![]))
+        .unwrap();
+    assert!(
+        o.choices.iter().all(|c| !c.label.starts_with("a ")),
+        "{:?}",
+        o.choices
+    );
+}
+
+/// Seed: "If a unit is striking at an enemy it is pursuing, it scores double hits"; "All hits
+/// against gun crews are tripled."
+#[test]
+fn double_hits_on_the_pursued_and_triple_on_gunners() {
+    let mut b = battle(&TOUCHING, &[]);
+    b.units[1].status.pursued_by = Some(u("a"));
+    to(&mut b, Phase::CloseCombat);
+    b.script_dice(&[6, 1, 1, 1, 1, 1, 1, 1]);
+    let ev = b.execute(fight_cmd("a", "b", Some(false), vec![])).unwrap();
+    let s = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Melee { strikes } => strikes.iter().find(|s| s.unit.0 == "a").cloned(),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!((s.multiplier, s.hits), (2, 2));
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+           (id: "g", side: 1, type: "Gun", at: (600, 328.575), facing: 180),"#,
+        &[],
+    );
+    to(&mut b, Phase::CloseCombat);
+    b.script_dice(&[6, 1, 1, 1, 1]);
+    let ev = b.execute(fight_cmd("a", "g", Some(false), vec![])).unwrap();
+    let s = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Melee { strikes } => strikes.iter().find(|s| s.unit.0 == "a").cloned(),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!((s.multiplier, s.hits), (3, 3));
+}
+
+/// Seed, Evading: "Gunners may evade an enemy charge ... They abandon their guns." (ruling
+/// gunners_evade: before cavalry, or infantry with more points.)
+#[test]
+fn gunners_evade_cavalry_and_abandon_their_guns() {
+    let charge = |t: &str| {
+        let mut b = battle(
+            &format!(
+                r#"(id: "a", side: 0, type: "{t}", at: (600, 300), facing: 0),
+                   (id: "g", side: 1, type: "Gun", at: (600, 420), facing: 180),"#
+            ),
+            &[],
+        );
+        let ev = mv(&mut b, "a", vec![Step::ToContact(u("g"))]).unwrap();
+        destroyed(&ev, "g")
+    };
+    assert!(charge("MC"), "before horse they run");
+    assert!(
+        !charge("Inf"),
+        "2 points against 0 + 2 defensive fire: they stand"
+    );
+}
+
+/// Seed, Charging: "The final 2 inches of an infantry charge must be straight forward."
+#[test]
+fn the_final_2_inches_of_an_infantry_charge_are_straight() {
+    use volley::rules::geometry::Corner;
+    let charge = |gap: f32| {
+        let mut b = battle(
+            r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+               (id: "b", side: 1, type: "Inf", at: (600, 800), facing: 180),"#,
+            &[],
+        );
+        let a = b.units[0].base;
+        let wheeled = a.rotated_about(a.front_left(), -10.0);
+        let t = &mut b.units[1].base;
+        t.centre = wheeled.local(0.0, wheeled.depth / 2.0 + gap * 25.4 + t.depth / 2.0);
+        t.facing = 350.0 + 180.0 - 360.0;
+        let steps = [
+            Step::Wheel {
+                corner: Corner::Left,
+                degrees: 10.0,
+            },
+            Step::ToContact(u("b")),
+        ];
+        plan(&b, "a", &steps).map(|_| ())
+    };
+    let e = charge(1.5).unwrap_err();
+    assert!(e.contains("final 2 inches"), "{e}");
+    assert!(charge(2.5).is_ok(), "{:?}", charge(2.5));
+}
+
+/// Seed, Movement and Drill: crack troops move 2 inches faster, poor 2 slower; not skirmishers.
+#[test]
+fn drill_by_grade() {
+    let b = battle(
+        r#"(id: "c", side: 0, type: "Inf", class: Elite, at: (300, 300), facing: 0),
+           (id: "r", side: 0, type: "Inf", at: (600, 300), facing: 0),
+           (id: "p", side: 0, type: "Inf", class: Militia, at: (900, 300), facing: 0),
+           (id: "s", side: 0, type: "LI", class: Elite, at: (600, 600), facing: 0),"#,
+        &["drill", "light_infantry"],
+    );
+    let a = |id: &str| od(&b).allowance(b.unit(&u(id)).unwrap());
+    assert_eq!((a("c"), a("r"), a("p"), a("s")), (8.0, 6.0, 4.0, 4.0));
+}
+
+/// Seed, Danger to Generals: after two or more hits on its unit, a 1 kills the general.
+#[test]
+fn a_general_may_fall_with_two_hits_on_his_unit() {
+    let run = |die: u8| {
+        let mut b = battle(
+            r#"(id: "s", side: 1, type: "Inf", at: (600, 300), facing: 0),
+               (id: "g", side: 0, type: "Gen", at: (600, 480), facing: 180, attached: "t"),
+               (id: "t", side: 0, type: "Inf", at: (600, 395.25), facing: 180),"#,
+            &["generals"],
+        );
+        to(&mut b, Phase::Movement);
+        to(&mut b, Phase::CloseCombat);
+        b.execute(Command::EndPhase).unwrap();
+        to(&mut b, Phase::Firing);
+        b.script_dice(&[6, 6, 1, 1, die]);
+        let ev = b
+            .execute(Command::Fire {
+                unit: u("s"),
+                target: u("t"),
+                support: vec![],
+            })
+            .unwrap();
+        (
+            ev.iter().any(|e| {
+                matches!(
+                    e,
+                    Event::Test {
+                        test: TestKind::GeneralDanger,
+                        ..
+                    }
+                )
+            }),
+            destroyed(&ev, "g"),
+        )
+    };
+    assert_eq!(run(1), (true, true));
+    assert_eq!(run(2), (true, false));
+}
+
+/// Seed, Regimental Guns: 4-inch range hitting on 4-6, one enemy die per unit at it, removed
+/// when one hit leaves fewer than 2 crew; a gun that shifted may not fire.
+#[test]
+fn regimental_guns_shoot_and_are_shot() {
+    let mut b = battle(
+        r#"(id: "p", side: 0, type: "Inf", at: (600, 300), facing: 0),
+           (id: "rg", side: 0, type: "RG", parent: "p", at: (600, 319.05), facing: 0),
+           (id: "e", side: 1, type: "Inf", at: (600, 395.25), facing: 180),"#,
+        &["regimental_guns"],
+    );
+    to(&mut b, Phase::Firing);
+    let s = shooting::setup(od(&b), &b, &u("rg"), &u("e")).unwrap();
+    assert_eq!((s.dice, s.need), (1, 4));
+    // The enemy's turn: four stands in range, one die at the gun; one hit removes it.
+    to(&mut b, Phase::Movement);
+    to(&mut b, Phase::Firing);
+    let s = shooting::setup(od(&b), &b, &u("e"), &u("rg")).unwrap();
+    assert_eq!(s.dice, 1);
+    b.script_dice(&[6]);
+    let ev = b
+        .execute(Command::Fire {
+            unit: u("e"),
+            target: u("rg"),
+            support: vec![],
+        })
+        .unwrap();
+    assert!(destroyed(&ev, "rg"), "{ev:?}");
+    // A gun that shifts along its parent may not fire that turn.
+    let mut b = battle(
+        r#"(id: "p", side: 0, type: "Inf", at: (600, 300), facing: 0),
+           (id: "rg", side: 0, type: "RG", parent: "p", at: (600, 319.05), facing: 0),
+           (id: "e", side: 1, type: "Inf", at: (600, 395.25), facing: 180),"#,
+        &["regimental_guns"],
+    );
+    mv(&mut b, "rg", vec![Step::Sidestep(1.0)]).unwrap();
+    to(&mut b, Phase::Firing);
+    let e = shooting::setup(od(&b), &b, &u("rg"), &u("e"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("move and shoot"), "{e}");
+}
+
+/// Seed, Recoil Moves: a unit driven off the table is eliminated.
+#[test]
+fn a_unit_recoiling_off_the_table_is_eliminated() {
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", at: (600, 1150), facing: 0),
+           (id: "b", side: 1, type: "Inf", at: (600, 1169.05), facing: 180),"#,
+        &[],
+    );
+    to(&mut b, Phase::CloseCombat);
+    b.script_dice(&[6, 6, 6, 6, 1, 1, 1, 1]);
+    let ev = b.execute(fight_cmd("a", "b", Some(false), vec![])).unwrap();
+    assert!(ev.iter().any(
+        |e| matches!(e, Event::Destroyed { unit, reason } if unit.0 == "b" && reason.contains("off the table"))
+    ), "{ev:?}");
+}

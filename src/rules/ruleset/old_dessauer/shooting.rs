@@ -260,7 +260,7 @@ pub fn setup(od: &OldDessauer, b: &Battle, sid: &UnitId, tid: &UnitId) -> Result
         if stands as usize >= cap {
             break;
         }
-        if s.formation == Formation::Column && kind != Kind::LightInfantry && i > 0 {
+        if s.formation == Formation::Column && kind != Kind::LightInfantry && !garrison && i > 0 {
             break;
         }
         if s.stands.get(i).map(|x| x.figures).unwrap_or(0) < min {
