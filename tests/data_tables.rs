@@ -50,10 +50,6 @@ const FACTS_ONLY: &[(&str, &str)] = &[
         "the ground scale: Old Dessauer measures in inches",
     ),
     (
-        "recoil_half_angle",
-        "recoils go straight back from the winner's front, always within the 45 degrees allowed",
-    ),
-    (
         "command_radius",
         "the typical radius: each general's radius comes from its scenario",
     ),

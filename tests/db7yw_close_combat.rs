@@ -516,6 +516,7 @@ fn heavy_cavalry_must_pursue_artillery_never() {
             unit: id("p"),
             target: id("a"),
             pursue: Some(false),
+            pursuits: Vec::new(),
         })
         .unwrap();
     assert!(

@@ -3,7 +3,7 @@
 
 use std::process::Command as Proc;
 use volley::rules::battle::Battle;
-use volley::rules::command::{Command, Event, RuleError, Step, TestKind};
+use volley::rules::command::{Command, Event, Pursuit, RuleError, Step, TestKind};
 use volley::rules::model::{Formation, Phase, UnitId};
 use volley::rules::ruleset::AnyRuleset;
 use volley::rules::ruleset::old_dessauer::{OldDessauer, combat, shooting};
@@ -176,6 +176,11 @@ fn example_and_whole_turn_logs_are_golden() {
 
 /// A battle from unit lines (RON) and optional rules.
 fn battle(units: &str, options: &[&str]) -> Battle {
+    battle_on("", units, options)
+}
+
+/// A battle with more terrain (RON feature lines) besides the wood and the town.
+fn battle_on(terrain: &str, units: &str, options: &[&str]) -> Battle {
     let opts: Vec<String> = options.iter().map(|o| format!("\"{o}\"")).collect();
     let text = format!(
         r#"(name: "t", ruleset: "old_dessauer", table: (width: 1219.0, height: 1219.0), turn_limit: 20,
@@ -183,6 +188,7 @@ fn battle(units: &str, options: &[&str]) -> Battle {
         terrain: [
             (id: "wood", kind: Woods, points: [(900, 900), (1200, 900), (1200, 1200), (900, 1200)]),
             (id: "town", kind: Town, points: [(20, 900), (200, 900), (200, 1100), (20, 1100)]),
+            {terrain}
         ],
         sides: [(name: "A", colour: (0, 0, 200)), (name: "B", colour: (200, 0, 0))],
         units: [{units}])"#,
@@ -758,6 +764,7 @@ fn variable_defensive_fire_is_rolled() {
             unit: u("a"),
             target: u("b"),
             pursue: None,
+            pursuits: Vec::new(),
         })
         .unwrap();
     let Some(Event::Melee { strikes }) = ev.iter().find(|e| matches!(e, Event::Melee { .. }))
@@ -1071,7 +1078,7 @@ fn optional_rules_may_be_switched_for_a_game() {
     let plain = scenario::load(&path).unwrap();
     let mut opts: Vec<String> = plain.rules.options().to_vec();
     assert!(opts.contains(&"light_infantry".to_string()));
-    assert_eq!(plain.rules.optional_rules().len(), 7);
+    assert_eq!(plain.rules.optional_rules().len(), 8);
     opts.push("variable_chance_to_hit".into());
     let b = scenario::load_with_options(&path, &opts).unwrap();
     assert!(od(&b).opt("variable_chance_to_hit"));
@@ -1113,6 +1120,7 @@ fn an_offset_charge_meets_the_front_and_the_loser_recoils_straight_back() {
             unit: u("a"),
             target: u("b"),
             pursue: Some(false),
+            pursuits: Vec::new(),
         })
         .unwrap();
     let (from, to) = ev
@@ -1199,4 +1207,1165 @@ fn voluntary_fallback_near_a_general() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("has not recoiled"), "{e}");
+}
+
+// ----- pursuit: each winner's choice ---------------------------------------------------------
+
+/// FACE_OFF with the two fronts touching.
+static TOUCHING: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| FACE_OFF.replace("338.1", "319.05"));
+
+fn fight_cmd(a: &str, t: &str, pursue: Option<bool>, pursuits: Vec<Pursuit>) -> Command {
+    Command::Fight {
+        unit: u(a),
+        target: u(t),
+        pursue,
+        pursuits,
+    }
+}
+
+fn pursued(
+    ev: &[Event],
+) -> Vec<(
+    UnitId,
+    volley::rules::geometry::Base,
+    volley::rules::geometry::Base,
+    Option<UnitId>,
+)> {
+    ev.iter()
+        .filter_map(|e| match e {
+            Event::Pursued {
+                unit,
+                from,
+                to,
+                continuing,
+            } => Some((unit.clone(), *from, *to, continuing.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Seed, Pursuit Moves: "you may choose to pursue". The outlook before the dice offers each unit
+/// that could pursue its own choice; the choice flipped holds that unit alone; a shorter pursuit
+/// stops short and so does not mark the enemy pursued.
+#[test]
+fn each_winner_chooses_its_pursuit_before_the_dice() {
+    let mut b = battle(&TOUCHING, &[]);
+    to(&mut b, Phase::CloseCombat);
+    let cmd = fight_cmd("a", "b", None, vec![]);
+    let o = b.rules.preview(&b, &cmd).unwrap();
+    let pick = |o: &volley::rules::ruleset::Outlook, label: &str| {
+        o.choices
+            .iter()
+            .find(|c| c.label == label)
+            .unwrap_or_else(|| panic!("no choice '{label}' in {:?}", o.choices))
+            .clone()
+    };
+    let a = pick(&o, "a pursues if it wins");
+    assert!(a.on);
+    assert!(pick(&o, "b pursues if it wins").on);
+    // Held: a wins (4 hits to none) and stays where it is.
+    let mut held = b.clone();
+    held.script_dice(&[6, 6, 6, 6, 1, 1, 1, 1]);
+    let ev = held.execute(a.flipped.clone()).unwrap();
+    assert!(ev.iter().any(|e| matches!(e, Event::Recoiled { .. })));
+    assert!(pursued(&ev).is_empty(), "a holds its ground: {ev:?}");
+    // A shorter pursuit: the choice of 2 inches at most, offered while a pursues.
+    let short = pick(&o, "a pursues at most 2 in");
+    assert!(!short.on);
+    let mut b2 = b.clone();
+    b2.script_dice(&[6, 6, 6, 6, 1, 1, 1, 1]);
+    let ev = b2.execute(short.flipped.clone()).unwrap();
+    let p = pursued(&ev);
+    assert_eq!(p.len(), 1, "{ev:?}");
+    assert!(
+        (p[0].2.centre.dist(p[0].1.centre) - 50.8).abs() < 0.2,
+        "2 inches: {:?}",
+        p[0]
+    );
+    assert_eq!(
+        p[0].3, None,
+        "stopped short of the enemy: no continuing combat"
+    );
+    assert_eq!(b2.unit(&u("b")).unwrap().status.pursued_by, None);
+    // By default it pursues as far as the enemy recoiled, into continuing combat.
+    let mut b3 = b.clone();
+    b3.script_dice(&[6, 6, 6, 6, 1, 1, 1, 1]);
+    let ev = b3.execute(cmd).unwrap();
+    assert_eq!(pursued(&ev)[0].3, Some(u("b")));
+}
+
+/// An order file may order each unit of either side; `pursue: Some(false)` still holds every
+/// winner without an order of its own, and a unit's order overrides it.
+#[test]
+fn pursuit_orders_per_unit_in_an_order_file() {
+    let cmds: Vec<Command> = ron::from_str(
+        r#"[
+            Fight(unit: "a", target: "b", pursue: Some(false)),
+            Fight(unit: "a", target: "b", pursue: None),
+            Fight(unit: "a", target: "b"),
+            Fight(unit: "a", target: "b", pursue: Some(false), pursuits: [(unit: "a")]),
+            Fight(unit: "a", target: "b", pursuits: [(unit: "a", distance: Some(1.0)), (unit: "b", pursue: false)]),
+        ]"#,
+    )
+    .unwrap();
+    assert_eq!(
+        cmds[3],
+        fight_cmd("a", "b", Some(false), vec![Pursuit::follow(&u("a"))])
+    );
+    let run = |c: &Command| {
+        let mut b = battle(&TOUCHING, &[]);
+        to(&mut b, Phase::CloseCombat);
+        b.script_dice(&[6, 6, 6, 6, 1, 1, 1, 1]);
+        pursued(&b.execute(c.clone()).unwrap())
+    };
+    assert!(run(&cmds[0]).is_empty());
+    assert_eq!(run(&cmds[1]).len(), 1);
+    assert_eq!(run(&cmds[2]).len(), 1);
+    assert_eq!(
+        run(&cmds[3]).len(),
+        1,
+        "a's own order overrides Some(false)"
+    );
+    let p = run(&cmds[4]);
+    assert!((p[0].2.centre.dist(p[0].1.centre) - 25.4).abs() < 0.2);
+    // An order for a unit not in the combat is refused before any die is rolled.
+    let mut b = battle(&TOUCHING, &[]);
+    to(&mut b, Phase::CloseCombat);
+    let e = b
+        .execute(fight_cmd("a", "b", None, vec![Pursuit::hold(&u("zz"))]))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("zz"), "{e}");
+}
+
+/// Seed: "If you were fighting several enemies, you must pursue the one you rolled the most
+/// dice against." Where dice are split evenly the winner chooses among those; naming another is
+/// refused.
+#[test]
+fn a_winner_chooses_whom_to_pursue_among_equal_dice() {
+    let two = r#"
+        (id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+        (id: "b", side: 1, type: "Inf", stands: [3, 3], at: (571.4, 319.05), facing: 180),
+        (id: "c", side: 1, type: "Inf", stands: [3, 3], at: (628.6, 319.05), facing: 180),"#;
+    let mut b = battle(two, &[]);
+    to(&mut b, Phase::CloseCombat);
+    let o = b
+        .rules
+        .preview(&b, &fight_cmd("a", "b", None, vec![]))
+        .unwrap();
+    let labels: Vec<&str> = o.choices.iter().map(|c| c.label.as_str()).collect();
+    assert!(labels.contains(&"a pursues b"), "{labels:?}");
+    assert!(labels.contains(&"a pursues c"), "{labels:?}");
+    for target in ["b", "c"] {
+        let mut x = b.clone();
+        x.script_dice(&[6, 6, 6, 6, 1, 1, 1, 1]);
+        let order = Pursuit {
+            target: Some(u(target)),
+            ..Pursuit::follow(&u("a"))
+        };
+        let ev = x.execute(fight_cmd("a", "b", None, vec![order])).unwrap();
+        assert_eq!(pursued(&ev)[0].3, Some(u(target)), "{ev:?}");
+    }
+    // b and c roll two dice each at a: neither may name a unit it does not touch.
+    let e = b
+        .execute(fight_cmd(
+            "a",
+            "b",
+            None,
+            vec![Pursuit {
+                target: Some(u("c")),
+                ..Pursuit::follow(&u("b"))
+            }],
+        ))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("may not pursue c"), "{e}");
+}
+
+/// A pursuit stopped short by a friend leaves the enemy out of contact: it is not pursued and
+/// will not be struck double.
+#[test]
+fn a_pursuit_stopped_by_a_friend_marks_no_one_pursued() {
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+           (id: "f", side: 0, type: "Inf", stands: [3], at: (645, 369.85), facing: 0),
+           (id: "b", side: 1, type: "Inf", stands: [3, 3], at: (571.4, 319.05), facing: 180),"#,
+        &[],
+    );
+    to(&mut b, Phase::CloseCombat);
+    b.script_dice(&[6, 6, 1, 1, 1, 1]);
+    let ev = b.execute(fight_cmd("a", "b", None, vec![])).unwrap();
+    let p = pursued(&ev);
+    assert_eq!(p.len(), 1, "{ev:?}");
+    let went = p[0].2.centre.dist(p[0].1.centre);
+    assert!(
+        went < 60.0,
+        "stopped by the friend after about 2 inches: {went}"
+    );
+    assert_eq!(p[0].3, None);
+    assert_eq!(b.unit(&u("b")).unwrap().status.pursued_by, None);
+}
+
+// ----- recoils: the 45-degree choice and the gaps between enemies and between friends -------
+
+/// `a` (side 0) beats `b` (side 1, touching its front, `b_stands` stands) by two hits: `b`
+/// recoils two moves (4 inches) up the table unless something stops it. `extra` adds units.
+fn beaten(b_stands: &str, extra: &str) -> (Battle, Vec<Event>) {
+    let mut b = battle(
+        &format!(
+            r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+               (id: "b", side: 1, type: "Inf", stands: {b_stands}, at: (600, 319.05), facing: 180),
+               {extra}"#
+        ),
+        &[],
+    );
+    to(&mut b, Phase::CloseCombat);
+    let n = b.unit(&u("b")).unwrap().stands.len();
+    let mut dice = vec![6, 6, 1, 1];
+    dice.extend(std::iter::repeat_n(1, n));
+    b.script_dice(&dice);
+    let ev = b.execute(fight_cmd("a", "b", Some(false), vec![])).unwrap();
+    (b, ev)
+}
+
+fn destroyed(ev: &[Event], id: &str) -> bool {
+    ev.iter()
+        .any(|e| matches!(e, Event::Destroyed { unit, .. } if unit.0 == id))
+}
+
+fn disordered_by_recoil(ev: &[Event]) -> Vec<String> {
+    ev.iter()
+        .filter_map(|e| match e {
+            Event::Disordered { unit, why } if why.contains("recoiled") => Some(unit.0.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Seed, Recoil Moves: "within a 45 degree angle to either side of that line". An enemy squarely
+/// behind a narrow unit is avoided by recoiling at an angle; a unit with no way out within 45
+/// degrees is still eliminated.
+#[test]
+fn a_recoil_may_turn_up_to_45_degrees_to_get_away() {
+    let (b, ev) = beaten(
+        "[3, 3]",
+        r#"(id: "e", side: 0, type: "Inf", stands: [3], at: (600, 388.9), facing: 0),"#,
+    );
+    assert!(!destroyed(&ev, "b"), "{ev:?}");
+    let r = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Recoiled { from, to, .. } => Some((*from, *to)),
+            _ => None,
+        })
+        .unwrap();
+    let d = r.1.centre.minus(r.0.centre);
+    let angle = d.x.atan2(d.y).to_degrees().abs();
+    assert!(angle > 1.0 && angle <= 45.01, "turned {angle} degrees");
+    assert!((d.len() - 101.6).abs() < 0.5, "still 4 inches: {}", d.len());
+    assert!(b.unit(&u("b")).unwrap().alive());
+    // A wide unit cannot turn enough: eliminated.
+    let (_, ev) = beaten(
+        "[3, 3, 3, 3]",
+        r#"(id: "e", side: 0, type: "HC", at: (600, 375), facing: 0),"#,
+    );
+    assert!(destroyed(&ev, "b"), "{ev:?}");
+}
+
+/// Seed: "It needs a 2 inch gap to recoil between enemy units, or it is eliminated." The gap is
+/// between the two enemies, whatever the recoiling unit's width; one enemy passed close by is no
+/// gap at all.
+#[test]
+fn a_recoil_between_enemies_needs_a_2_inch_gap() {
+    // Two wide enemy regiments of horse 1.5 inches behind b, a gap of `gap` inches between them.
+    let wall = |gap: f32| {
+        let half = gap * 25.4 / 2.0 + 114.3;
+        format!(
+            r#"(id: "e1", side: 0, type: "HC", at: ({}, 382.55), facing: 0),
+               (id: "e2", side: 0, type: "HC", at: ({}, 382.55), facing: 0),"#,
+            600.0 - half,
+            600.0 + half
+        )
+    };
+    let (_, ev) = beaten("[3, 3, 3, 3]", &wall(2.5));
+    assert!(!destroyed(&ev, "b"), "a 2.5-inch gap is enough: {ev:?}");
+    let (_, ev) = beaten("[3, 3, 3, 3]", &wall(1.5));
+    assert!(destroyed(&ev, "b"), "a 1.5-inch gap is not: {ev:?}");
+    // One enemy half an inch beside the path.
+    let (_, ev) = beaten(
+        "[3, 3, 3, 3]",
+        r#"(id: "e", side: 0, type: "Inf", stands: [3], at: (684.45, 400), facing: 0),"#,
+    );
+    assert!(!destroyed(&ev, "b"), "{ev:?}");
+}
+
+/// Seed: "It needs a 1 inch gap to recoil between friendly units, or the friendly units are
+/// disordered"; and a friend it recoils through is disordered.
+#[test]
+fn a_recoil_between_friends_needs_a_1_inch_gap() {
+    let pair = |gap: f32| {
+        let half = gap * 25.4 / 2.0 + 57.15;
+        format!(
+            r#"(id: "f1", side: 1, type: "Inf", at: ({}, 360), facing: 180),
+               (id: "f2", side: 1, type: "Inf", at: ({}, 360), facing: 180),"#,
+            600.0 - half,
+            600.0 + half
+        )
+    };
+    let (_, ev) = beaten("[3, 3, 3, 3]", &pair(1.5));
+    assert!(disordered_by_recoil(&ev).is_empty(), "{ev:?}");
+    let (_, ev) = beaten("[3, 3, 3, 3]", &pair(0.75));
+    assert_eq!(disordered_by_recoil(&ev), vec!["f1", "f2"], "{ev:?}");
+    // Through one friend: it is disordered.
+    let (_, ev) = beaten(
+        "[3, 3, 3, 3]",
+        r#"(id: "f", side: 1, type: "Inf", stands: [3], at: (600, 360), facing: 180),"#,
+    );
+    assert_eq!(disordered_by_recoil(&ev), vec!["f"], "{ev:?}");
+    // One friend three quarters of an inch beside the path is not passed through.
+    let (_, ev) = beaten(
+        "[3, 3, 3, 3]",
+        r#"(id: "f", side: 1, type: "Inf", stands: [3], at: (690.5, 360), facing: 180),"#,
+    );
+    assert!(disordered_by_recoil(&ev).is_empty(), "{ev:?}");
+}
+
+// ----- reforming -------------------------------------------------------------------------------
+
+fn steadied(ev: &[Event], id: &str) -> bool {
+    ev.iter()
+        .any(|e| matches!(e, Event::Steadied { unit } if unit.0 == id))
+}
+
+/// Seed: "A unit must stand for one active turn to reform from disorder." A unit that stood all
+/// its turn reforms at its end, shooting or not; one disordered during that turn (a friend ends
+/// intermixed with it) has not stood a whole turn disordered and reforms only after its next.
+#[test]
+fn reforming_needs_a_whole_active_turn_standing() {
+    let mut b = battle(
+        r#"(id: "x", side: 0, type: "Inf", at: (300, 300), facing: 0),
+           (id: "y", side: 0, type: "Inf", at: (300, 220), facing: 0),
+           (id: "s", side: 0, type: "Inf", at: (700, 300), facing: 0),
+           (id: "e", side: 1, type: "Inf", at: (700, 1000), facing: 180),"#,
+        &[],
+    );
+    b.units[2].status.disordered = true;
+    // y moves up into x's ground: both disordered.
+    let ev = b
+        .execute(Command::Move {
+            unit: u("y"),
+            steps: vec![Step::Advance(3.0)],
+        })
+        .unwrap();
+    assert!(ev.iter().any(
+        |e| matches!(e, Event::Disordered { unit, why } if unit.0 == "x" && why.contains("intermixed"))
+    ));
+    to(&mut b, Phase::CloseCombat);
+    let ev = b.execute(Command::EndPhase).unwrap();
+    assert!(steadied(&ev, "s"), "s stood its whole turn disordered");
+    assert!(!steadied(&ev, "x"), "x was disordered this turn: {ev:?}");
+    assert!(!steadied(&ev, "y"), "y moved");
+    // The enemy's turn, then x's next turn standing: it reforms.
+    to(&mut b, Phase::CloseCombat);
+    let ev = b.execute(Command::EndPhase).unwrap();
+    assert!(!steadied(&ev, "x"), "not in the enemy's turn");
+    to(&mut b, Phase::CloseCombat);
+    let ev = b.execute(Command::EndPhase).unwrap();
+    assert!(steadied(&ev, "x"), "{ev:?}");
+}
+
+// ----- skirmishers in broken terrain -----------------------------------------------------------
+
+/// Seed, Light Infantry: "You may allow skirmishers to defend against (but not charge) formed
+/// troops if in woods or rough ground; in this case, treat the skirmishers as disordered infantry
+/// who get no defensive fire." With that optional rule, skirmishers in the wood charged by a
+/// battalion stand and fight, even with their way back blocked; without it they fall back, or,
+/// their way back blocked, are overrun.
+#[test]
+fn skirmishers_may_defend_woods_and_rough_ground() {
+    let setup = |options: &[&str]| {
+        let mut b = battle(
+            r#"(id: "a", side: 0, type: "Inf", at: (1050, 940), facing: 0),
+               (id: "x", side: 0, type: "Inf", at: (1050, 1029.05), facing: 0),
+               (id: "s", side: 1, type: "LI", at: (1050, 1000), facing: 180),"#,
+            options,
+        );
+        let ev = b
+            .execute(Command::Move {
+                unit: u("a"),
+                steps: vec![Step::ToContact(u("s"))],
+            })
+            .unwrap();
+        (b, ev)
+    };
+    let (b, ev) = setup(&["light_infantry"]);
+    assert!(destroyed(&ev, "s"), "way back blocked: overrun: {ev:?}");
+    assert!(!b.unit(&u("s")).unwrap().alive());
+    let (mut b, ev) = setup(&["light_infantry", "skirmish_defend"]);
+    assert!(
+        !ev.iter().any(|e| matches!(
+            e,
+            Event::Destroyed { .. }
+                | Event::StandsOverrun { .. }
+                | Event::Fled { .. }
+                | Event::StandMoved { .. }
+        )),
+        "{ev:?}"
+    );
+    assert!(od(&b).in_contact(&b, b.unit(&u("s")).unwrap()));
+    to(&mut b, Phase::CloseCombat);
+    let o = od(&b)
+        .forecast(&b, &fight_cmd("a", "s", None, vec![]))
+        .unwrap();
+    let line = o.lines.iter().find(|l| l.unit == "s").unwrap();
+    let names: Vec<&str> = line.factors.iter().map(|f| f.name.as_str()).collect();
+    assert!(names.contains(&"Disordered"), "{names:?}");
+    assert!(
+        !names.iter().any(|n| n.contains("defensive fire")),
+        "{names:?}"
+    );
+}
+
+// ----- zones of control -------------------------------------------------------------------------
+
+/// Seed, Zones of Control: "You may not move within 1 inch of an enemy unit unless charging it."
+/// A unit that starts within the inch may move away or along, but not closer.
+#[test]
+fn a_unit_starting_in_a_zone_may_not_close_on_that_enemy() {
+    // Fronts half an inch apart.
+    let b = battle(
+        r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+           (id: "e", side: 1, type: "Inf", at: (600, 331.75), facing: 180),"#,
+        &[],
+    );
+    let e = od(&b)
+        .plan(&b, &[u("a")], &[Step::Advance(0.25)])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("zone of control"), "{e}");
+    assert!(od(&b).plan(&b, &[u("a")], &[Step::Backstep(1.0)]).is_ok());
+    assert!(od(&b).plan(&b, &[u("a")], &[Step::Sidestep(1.0)]).is_ok());
+    assert!(
+        od(&b)
+            .plan(&b, &[u("a")], &[Step::ToContact(u("e"))])
+            .is_ok()
+    );
+}
+
+/// A change of formation may not bring the unit within an inch of an enemy either.
+#[test]
+fn a_formation_change_respects_zones_of_control() {
+    // A column 1.5 inches left of an enemy's flank: forming line would reach within the inch.
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", formation: Column, at: (600, 300), facing: 0),
+           (id: "e", side: 1, type: "Inf", stands: [3], at: (661.9, 300), facing: 0),"#,
+        &[],
+    );
+    let e = b
+        .execute(Command::Form {
+            unit: u("a"),
+            formation: Formation::Line,
+            turn: 0.0,
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("zone of control"), "{e}");
+    // Facing about in column stays clear: allowed.
+    b.execute(Command::Form {
+        unit: u("a"),
+        formation: Formation::Column,
+        turn: 180.0,
+    })
+    .unwrap();
+}
+
+// ----- roads and guns -----------------------------------------------------------------------------
+
+const ROAD: &str = r#"(id: "road", kind: Road, points: [(600, 0), (600, 1219)], width: 40),"#;
+
+fn mv(b: &mut Battle, id: &str, steps: Vec<Step>) -> Result<Vec<Event>, RuleError> {
+    b.execute(Command::Move { unit: u(id), steps })
+}
+
+/// Seed, Roads: "A column spending its entire turn on a road moves at 2X speed." A column that
+/// first moved off the road this turn does not double what is left.
+#[test]
+fn the_road_doubles_only_a_whole_turn_on_it() {
+    let mut b = battle_on(
+        ROAD,
+        r#"(id: "c", side: 0, type: "Inf", formation: Column, at: (600, 200), facing: 0),
+           (id: "d", side: 0, type: "Inf", formation: Column, at: (650, 200), facing: 0),"#,
+        &[],
+    );
+    // c stays on the road: 2 then 12 of 16 inches.
+    mv(&mut b, "c", vec![Step::Advance(2.0)]).unwrap();
+    mv(&mut b, "c", vec![Step::Advance(12.0)]).unwrap();
+    // d sidesteps onto the road (2 inches at half speed: 4 of 8), then may go only 4 more.
+    mv(&mut b, "d", vec![Step::Sidestep(-2.0)]).unwrap();
+    assert!(b.terrain.on_road(b.unit(&u("d")).unwrap().base.centre));
+    assert!(too_far(mv(&mut b, "d", vec![Step::Advance(10.0)])));
+    mv(&mut b, "d", vec![Step::Advance(4.0)]).unwrap();
+}
+
+/// Limbered guns move at column rate "in other respects like any other unit": they may change
+/// facing; they cannot take another formation.
+#[test]
+fn limbered_guns_change_facing() {
+    let mut b = battle(
+        r#"(id: "g", side: 0, type: "Gun", at: (600, 300), facing: 0, limbered: true),"#,
+        &[],
+    );
+    b.execute(Command::Form {
+        unit: u("g"),
+        formation: Formation::Column,
+        turn: 90.0,
+    })
+    .unwrap();
+    let g = b.unit(&u("g")).unwrap();
+    assert!((g.base.facing - 90.0).abs() < 0.01);
+    assert!(g.status.limbered);
+    assert!(
+        b.execute(Command::Form {
+            unit: u("g"),
+            formation: Formation::Line,
+            turn: 0.0,
+        })
+        .is_err()
+    );
+}
+
+/// Seed, Regimental Guns: a regimental gun must always touch its parent and may be manhandled 4
+/// inches a turn, so a regiment with its guns moves no farther than that.
+#[test]
+fn a_regiment_with_its_guns_moves_at_the_manhandling_rate() {
+    let mut b = battle(
+        r#"(id: "p", side: 0, type: "Inf", at: (600, 300), facing: 0),
+           (id: "rg", side: 0, type: "RG", parent: "p", at: (600, 320), facing: 0),
+           (id: "q", side: 0, type: "Inf", at: (300, 300), facing: 0),"#,
+        &["regimental_guns"],
+    );
+    assert!(too_far(mv(&mut b, "p", vec![Step::Advance(5.0)])));
+    mv(&mut b, "p", vec![Step::Advance(4.0)]).unwrap();
+    mv(&mut b, "q", vec![Step::Advance(6.0)]).unwrap();
+    let (p, g) = (b.unit(&u("p")).unwrap(), b.unit(&u("rg")).unwrap());
+    assert!(
+        p.base.distance(&g.base) < 1.0,
+        "the gun still touches its parent"
+    );
+}
+
+// ----- minor rules ------------------------------------------------------------------------------
+
+/// Seed, Terrain Effects, Woods: "Troops seen at 4 inches unless they fire, then seen normally."
+/// A battalion deep in a wood is hidden from a battery until it fires; then it is seen.
+#[test]
+fn troops_in_woods_are_seen_once_they_fire() {
+    let mut b = battle(
+        r#"(id: "g", side: 0, type: "Gun", at: (600, 925), facing: 90),
+           (id: "bait", side: 0, type: "Inf", stands: [3], at: (1100, 860), facing: 0),
+           (id: "w", side: 1, type: "Inf", stands: [3], at: (1100, 925), facing: 180),"#,
+        &[],
+    );
+    to(&mut b, Phase::Firing);
+    let e = shooting::setup(od(&b), &b, &u("g"), &u("w"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("cannot be seen"), "{e}");
+    // Side 1's turn: w fires at the bait.
+    to(&mut b, Phase::Movement);
+    to(&mut b, Phase::Firing);
+    b.execute(Command::Fire {
+        unit: u("w"),
+        target: u("bait"),
+        support: vec![],
+    })
+    .unwrap();
+    // Side 0's next turn: the battery sees it.
+    to(&mut b, Phase::Movement);
+    to(&mut b, Phase::Firing);
+    assert_eq!(b.active, 0);
+    shooting::setup(od(&b), &b, &u("g"), &u("w")).unwrap();
+}
+
+/// Seed, Terrain Effects: woods are "cover vs. shooting but not combat"; infantry or guns on
+/// rough ground may claim cover against cavalry.
+#[test]
+fn woods_are_no_cover_in_combat_but_rough_ground_is_against_cavalry() {
+    let b = battle_on(
+        r#"(id: "rough", kind: Rough, points: [(300, 300), (500, 300), (500, 500), (300, 500)]),"#,
+        r#"(id: "c", side: 0, type: "HC", at: (600, 600), facing: 0),
+           (id: "inwood", side: 1, type: "Inf", stands: [3], at: (1000, 1000), facing: 180),
+           (id: "inrough", side: 1, type: "Inf", stands: [3], at: (400, 400), facing: 180),"#,
+        &[],
+    );
+    let names = |e: &str| {
+        combat::points(
+            od(&b),
+            &b,
+            b.unit(&u("c")).unwrap(),
+            b.unit(&u(e)).unwrap(),
+            false,
+        )
+        .0
+        .into_iter()
+        .map(|f| f.name)
+        .collect::<Vec<_>>()
+    };
+    assert!(!names("inwood").contains(&"Against cover".to_string()));
+    assert!(names("inrough").contains(&"Against cover".to_string()));
+}
+
+/// Seed, Pursuit Moves: "the pursuing unit charges into the new target(s), and a normal combat
+/// round is fought the same turn, with all parties disordered." The fresh enemy a pursuer runs
+/// into was charged: it makes its defensive fire (disordered) and grenadiers have their bonus.
+#[test]
+fn the_fresh_round_after_a_pursuit_is_a_first_round() {
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+           (id: "b", side: 1, type: "Inf", at: (600, 319.05), facing: 180),
+           (id: "f", side: 1, type: "Inf", flags: [Grenadier], at: (600, 376.2), facing: 180),"#,
+        &[],
+    );
+    to(&mut b, Phase::CloseCombat);
+    let mut dice = vec![6, 6, 1, 1, 1, 1, 1, 1];
+    dice.extend([1; 8]);
+    b.script_dice(&dice);
+    let ev = b.execute(fight_cmd("a", "b", None, vec![])).unwrap();
+    let rounds: Vec<&Vec<volley::rules::command::Strike>> = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::Melee { strikes } => Some(strikes),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(rounds.len(), 2, "{ev:?}");
+    let f = rounds[1].iter().find(|s| s.unit.0 == "f").unwrap();
+    let names: Vec<&str> = f.factors.iter().map(|x| x.name.as_str()).collect();
+    assert!(
+        names
+            .iter()
+            .any(|n| n.contains("Disordered defensive fire")),
+        "{names:?}"
+    );
+    assert!(names.contains(&"Grenadiers, first round"), "{names:?}");
+}
+
+/// Heavy and medium cavalry never pursue light cavalry: the troop row says which horse is light,
+/// whatever its code.
+#[test]
+fn light_cavalry_is_a_trait_of_the_troop_row() {
+    let b = battle(
+        r#"(id: "h", side: 0, type: "HC", at: (300, 300), facing: 0),
+           (id: "l", side: 1, type: "LC", at: (700, 300), facing: 0),
+           (id: "m", side: 1, type: "MC", at: (700, 700), facing: 0),"#,
+        &[],
+    );
+    let mut od2 = od(&b).clone();
+    for t in &mut od2.data.troops {
+        if t.code == "LC" {
+            t.code = "Hus".into();
+        }
+    }
+    let mut l = b.unit(&u("l")).unwrap().clone();
+    l.troop = "Hus".into();
+    let h = b.unit(&u("h")).unwrap();
+    assert!(!combat::may_pursue(&od2, h, &l));
+    assert!(combat::may_pursue(&od2, h, b.unit(&u("m")).unwrap()));
+    assert!(combat::may_pursue(&od2, &l, h));
+}
+
+// ----- scenarios -------------------------------------------------------------------------------
+
+/// A unit may start under strength: `figures_lost` counts figures lost before the battle, so
+/// the quarter-strength test and the losses at the turn limit count from the full strength.
+#[test]
+fn a_unit_may_start_under_strength() {
+    let b = battle(
+        r#"(id: "a", side: 0, type: "Inf", stands: [3, 3, 3], figures_lost: 3, at: (600, 300), facing: 0),"#,
+        &[],
+    );
+    let a = b.unit(&u("a")).unwrap();
+    assert_eq!((a.figures(), od(&b).strength(a)), (9, 12));
+    // 4 of 12 figures: one more lost leaves a quarter, and it shatters at the end of the turn
+    // (3 of 4 would not have).
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", stands: [3, 1], figures_lost: 8, at: (600, 300), facing: 0),
+           (id: "e", side: 1, type: "Inf", at: (600, 900), facing: 180),"#,
+        &[],
+    );
+    let rules = od(&b).clone();
+    rules
+        .take_losses(&mut b, &mut Vec::new(), &u("a"), 1, "test")
+        .unwrap();
+    to(&mut b, Phase::CloseCombat);
+    let ev = b.execute(Command::EndPhase).unwrap();
+    assert!(destroyed(&ev, "a"), "{ev:?}");
+    // Losses that leave no figure, or units that are single bases, are refused.
+    let text = r#"(name: "t", ruleset: "old_dessauer", table: (width: 1219.0, height: 1219.0), turn_limit: 20,
+        sides: [(name: "A", colour: (0, 0, 200)), (name: "B", colour: (200, 0, 0))],
+        units: [(id: "a", side: 0, type: "Inf", stands: [3], figures_lost: 100000, at: (600, 300))])"#;
+    let e = scenario::parse(text, "t.ron").unwrap_err();
+    assert!(e[0].message.contains("figures_lost"), "{}", e[0].message);
+}
+
+// ----- rules that had no test ------------------------------------------------------------------
+
+fn plan(b: &Battle, id: &str, steps: &[Step]) -> Result<volley::rules::ruleset::MovePlan, String> {
+    od(b).plan(b, &[u(id)], steps).map_err(|e| e.to_string())
+}
+
+/// Seed, Moving Through Friends: "You may move through a friendly unit at half speed ... If you
+/// end movement intermixed with a friend, both units are disordered."
+#[test]
+fn moving_through_friends_is_half_speed() {
+    let b = battle(
+        r#"(id: "x", side: 0, type: "Inf", at: (300, 300), facing: 0),
+           (id: "y", side: 0, type: "Inf", at: (300, 220), facing: 0),"#,
+        &[],
+    );
+    let p = plan(&b, "y", &[Step::Advance(2.9)]).unwrap();
+    assert!((p.distance - 5.8).abs() < 0.05, "{}", p.distance);
+    assert!(p.going.why.iter().any(|w| w.contains("through friends")));
+    assert!(
+        plan(&b, "y", &[Step::Advance(4.7)])
+            .unwrap_err()
+            .contains("inches")
+    );
+    assert!((plan(&b, "y", &[Step::Backstep(1.0)]).unwrap().distance - 2.0).abs() < 0.05);
+}
+
+/// Seed, Terrain Effects: streams "usually cost double distance to cross and disorder chargers".
+#[test]
+fn streams_cost_double_to_cross_and_disorder_chargers() {
+    let stream = r#"(id: "s", kind: Stream, points: [(0, 400), (1219, 400)], width: 10),"#;
+    let mut b = battle_on(
+        stream,
+        r#"(id: "a", side: 0, type: "Inf", at: (600, 350), facing: 0),
+           (id: "c", side: 0, type: "Inf", at: (200, 350), facing: 0),
+           (id: "e", side: 1, type: "Inf", at: (200, 440), facing: 180),"#,
+        &[],
+    );
+    let p = plan(&b, "a", &[Step::Advance(2.5)]).unwrap();
+    assert!((p.distance - 5.0).abs() < 0.05, "{}", p.distance);
+    let ev = mv(&mut b, "c", vec![Step::ToContact(u("e"))]).unwrap();
+    assert!(ev.iter().any(
+        |e| matches!(e, Event::Disordered { unit, why } if unit.0 == "c" && why.contains("obstacle"))
+    ));
+}
+
+/// Seed, Town Blocks: the garrison fires out of any side with up to half its size, all of it
+/// fights, and it is cover against shooting.
+#[test]
+fn a_town_garrison_fires_with_half_fights_with_all_and_is_in_cover() {
+    let mut b = battle(
+        r#"(id: "g", side: 0, type: "Inf", formation: Column, at: (110, 1000), facing: 90),
+           (id: "e", side: 1, type: "Inf", at: (205, 1000), facing: 270),"#,
+        &[],
+    );
+    let g = b.unit(&u("g")).unwrap();
+    assert_eq!(
+        combat::dice_count(od(&b), &b, g),
+        4,
+        "a column garrison fights with all"
+    );
+    to(&mut b, Phase::Firing);
+    let s = shooting::setup(od(&b), &b, &u("g"), &u("e")).unwrap();
+    assert_eq!(s.stands, 2, "half of four stands, out of the side");
+    let mut b = battle(
+        r#"(id: "g", side: 1, type: "Inf", at: (110, 1000), facing: 0),
+           (id: "e", side: 0, type: "Inf", at: (110, 1105), facing: 180),"#,
+        &[],
+    );
+    to(&mut b, Phase::Firing);
+    let s = shooting::setup(od(&b), &b, &u("e"), &u("g")).unwrap();
+    assert!(
+        s.factors.iter().any(|f| f.name == "Target in cover"),
+        "{:?}",
+        s.factors
+    );
+}
+
+/// Seed, Overhead Fire: guns on higher ground shoot over friends when the target is at least as
+/// far beyond them again as the friend's far side is from the gun.
+#[test]
+fn guns_fire_overhead_from_higher_ground() {
+    let hill = r#"(id: "h", kind: Hill, points: [(450, 100), (750, 100), (750, 300), (450, 300)], level: 1),"#;
+    let with_target = |y: f32| {
+        let mut b = battle_on(
+            hill,
+            &format!(
+                r#"(id: "g", side: 0, type: "Gun", at: (600, 200), facing: 0),
+                   (id: "f", side: 0, type: "Inf", at: (600, 400), facing: 0),
+                   (id: "t", side: 1, type: "Inf", at: (600, {y}), facing: 180),"#
+            ),
+            &[],
+        );
+        to(&mut b, Phase::Firing);
+        shooting::setup(od(&b), &b, &u("g"), &u("t")).map_err(|e| e.to_string())
+    };
+    assert!(with_target(800.0).is_ok(), "{:?}", with_target(800.0));
+    let e = with_target(480.0).unwrap_err();
+    assert!(e.contains("blocked"), "{e}");
+}
+
+/// Seed, Firing: "A unit may shoot through a 2 inch or wider gap between units. One stand per 2
+/// inch gap may shoot."
+#[test]
+fn one_stand_shoots_through_a_2_inch_gap() {
+    let with_gap = |gap: f32| {
+        let half = gap * 25.4 / 2.0 + 57.15;
+        let mut b = battle(
+            &format!(
+                r#"(id: "g", side: 0, type: "Gun", at: (600, 200), facing: 0),
+                   (id: "f1", side: 0, type: "Inf", at: ({}, 400), facing: 0),
+                   (id: "f2", side: 0, type: "Inf", at: ({}, 400), facing: 0),
+                   (id: "t", side: 1, type: "Inf", at: (600, 700), facing: 180),"#,
+                600.0 - half,
+                600.0 + half
+            ),
+            &[],
+        );
+        to(&mut b, Phase::Firing);
+        shooting::setup(od(&b), &b, &u("g"), &u("t")).map_err(|e| e.to_string())
+    };
+    assert_eq!(with_gap(2.5).unwrap().stands, 1);
+    let e = with_gap(1.5).unwrap_err();
+    assert!(e.contains("under 2 inches"), "{e}");
+}
+
+/// Seed, Firing into a Combat: only a unit with a hanging flank of 6 foot figures not touching
+/// the enemy may be shot at.
+#[test]
+fn only_a_hanging_flank_is_shot_at_in_a_combat() {
+    let mut b = battle(
+        r#"(id: "s", side: 0, type: "Inf", at: (300, 300), facing: 0),
+           (id: "m", side: 0, type: "Inf", stands: [3], at: (757.15, 376.2), facing: 0),
+           (id: "t", side: 1, type: "Inf", at: (700, 395.25), facing: 180),"#,
+        &[],
+    );
+    to(&mut b, Phase::Firing);
+    let t = b.unit(&u("t")).unwrap().clone();
+    assert!(od(&b).in_contact(&b, &t));
+    let ok = shooting::setup(od(&b), &b, &u("s"), &u("t"));
+    assert!(
+        ok.as_ref()
+            .map_or_else(|e| !e.to_string().contains("hanging flank"), |_| true),
+        "{ok:?}"
+    );
+    // Three stands of m cover three of t's four: 3 figures hang, too few.
+    b.units[1].stands = vec![volley::rules::model::Stand::new(3); 3];
+    b.units[1].base.width = 3.0 * 28.575;
+    b.units[1].base.centre.x = 700.0 + 28.575 * 0.5;
+    let e = shooting::setup(od(&b), &b, &u("s"), &u("t"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("hanging flank"), "{e}");
+}
+
+/// Seed, Firing: a target "enfiladed at 22.5 degrees onto its flank" is dense: guns roll 2 dice
+/// a stand.
+#[test]
+fn guns_roll_two_dice_a_stand_at_an_enfiladed_line() {
+    let mut b = battle(
+        r#"(id: "g", side: 0, type: "Gun", at: (600, 200), facing: 0),
+           (id: "side", side: 1, type: "Inf", at: (600, 700), facing: 90),"#,
+        &[],
+    );
+    to(&mut b, Phase::Firing);
+    assert_eq!(
+        shooting::setup(od(&b), &b, &u("g"), &u("side"))
+            .unwrap()
+            .dice,
+        4
+    );
+}
+
+/// Seed, Flank/Rear Attacks: "A unit may not strike to its flank or rear the first round of a
+/// combat, the enemy gets a free strike", and it strikes at -2 while under the flank attack. The
+/// charger must begin the turn behind the target's flank.
+#[test]
+fn a_flank_charge_gets_a_free_strike_and_must_start_behind_the_front() {
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", stands: [3, 3], at: (760, 580), facing: 270),
+           (id: "t", side: 1, type: "Inf", at: (600, 600), facing: 0),
+           (id: "x", side: 0, type: "Inf", stands: [3, 3], at: (760, 640), facing: 270),"#,
+        &[],
+    );
+    // x starts wholly ahead of t's front line: it may not sidestep round onto the flank.
+    let e = plan(&b, "x", &[Step::Sidestep(-1.5), Step::ToContact(u("t"))]).unwrap_err();
+    assert!(e.contains("behind"), "{e}");
+    mv(&mut b, "a", vec![Step::ToContact(u("t"))]).unwrap();
+    to(&mut b, Phase::CloseCombat);
+    b.script_dice(&[1, 1]);
+    let ev = b.execute(fight_cmd("a", "t", None, vec![])).unwrap();
+    let strikes = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Melee { strikes } => Some(strikes.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(strikes.len(), 1, "t does not strike back: {strikes:?}");
+    assert_eq!(strikes[0].unit.0, "a");
+    let t = b.unit(&u("t")).unwrap();
+    let a = b.unit(&u("a")).unwrap();
+    let f = combat::points(od(&b), &b, t, a, false).0;
+    assert!(f.iter().any(|x| x.name == "Under flank or rear attack"));
+}
+
+/// Seed, Eligible Stands: a unit attacked by several enemies divides its dice as evenly as
+/// possible among them.
+#[test]
+fn dice_are_split_evenly_among_enemies() {
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+           (id: "b", side: 1, type: "Inf", stands: [3], at: (557.15, 319.05), facing: 180),
+           (id: "c", side: 1, type: "Inf", stands: [3], at: (600, 319.05), facing: 180),
+           (id: "d", side: 1, type: "Inf", stands: [3], at: (642.85, 319.05), facing: 180),"#,
+        &[],
+    );
+    to(&mut b, Phase::CloseCombat);
+    b.script_dice(&[1; 7]);
+    let ev = b.execute(fight_cmd("a", "b", Some(false), vec![])).unwrap();
+    let mine: Vec<usize> = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Melee { strikes } => Some(
+                strikes
+                    .iter()
+                    .filter(|s| s.unit.0 == "a")
+                    .map(|s| s.dice.len())
+                    .collect(),
+            ),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(mine, vec![2, 1, 1]);
+}
+
+/// Seed, Pursuit Moves: "Gunners and shaken units never pursue. Infantry never pursues cavalry."
+#[test]
+fn pursuit_restrictions() {
+    let b = battle(
+        r#"(id: "i", side: 0, type: "Inf", at: (300, 300), facing: 0),
+           (id: "g", side: 0, type: "Gun", at: (600, 300), facing: 0),
+           (id: "c", side: 1, type: "MC", at: (300, 800), facing: 180),
+           (id: "j", side: 1, type: "Inf", at: (800, 800), facing: 180),"#,
+        &[],
+    );
+    let un = |id: &str| b.unit(&u(id)).unwrap();
+    assert!(!combat::may_pursue(od(&b), un("i"), un("c")));
+    assert!(combat::may_pursue(od(&b), un("c"), un("i")));
+    assert!(!combat::may_pursue(od(&b), un("g"), un("j")));
+    // A shaken unit is offered no pursuit.
+    let mut b = battle(&TOUCHING, &[]);
+    b.units[0].status.shaken = true;
+    to(&mut b, Phase::CloseCombat);
+    let o = b
+        .rules
+        .preview(&b, &fight_cmd("a", "b", None, vec![]))
+        .unwrap();
+    assert!(
+        o.choices.iter().all(|c| !c.label.starts_with("a ")),
+        "{:?}",
+        o.choices
+    );
+}
+
+/// Seed: "If a unit is striking at an enemy it is pursuing, it scores double hits"; "All hits
+/// against gun crews are tripled."
+#[test]
+fn double_hits_on_the_pursued_and_triple_on_gunners() {
+    let mut b = battle(&TOUCHING, &[]);
+    b.units[1].status.pursued_by = Some(u("a"));
+    to(&mut b, Phase::CloseCombat);
+    b.script_dice(&[6, 1, 1, 1, 1, 1, 1, 1]);
+    let ev = b.execute(fight_cmd("a", "b", Some(false), vec![])).unwrap();
+    let s = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Melee { strikes } => strikes.iter().find(|s| s.unit.0 == "a").cloned(),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!((s.multiplier, s.hits), (2, 2));
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+           (id: "g", side: 1, type: "Gun", at: (600, 328.575), facing: 180),"#,
+        &[],
+    );
+    to(&mut b, Phase::CloseCombat);
+    b.script_dice(&[6, 1, 1, 1, 1]);
+    let ev = b.execute(fight_cmd("a", "g", Some(false), vec![])).unwrap();
+    let s = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Melee { strikes } => strikes.iter().find(|s| s.unit.0 == "a").cloned(),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!((s.multiplier, s.hits), (3, 3));
+}
+
+/// Seed, Evading: "Gunners may evade an enemy charge ... They abandon their guns." (ruling
+/// gunners_evade: before cavalry, or infantry with more points.)
+#[test]
+fn gunners_evade_cavalry_and_abandon_their_guns() {
+    let charge = |t: &str| {
+        let mut b = battle(
+            &format!(
+                r#"(id: "a", side: 0, type: "{t}", at: (600, 300), facing: 0),
+                   (id: "g", side: 1, type: "Gun", at: (600, 420), facing: 180),"#
+            ),
+            &[],
+        );
+        let ev = mv(&mut b, "a", vec![Step::ToContact(u("g"))]).unwrap();
+        destroyed(&ev, "g")
+    };
+    assert!(charge("MC"), "before horse they run");
+    assert!(
+        !charge("Inf"),
+        "2 points against 0 + 2 defensive fire: they stand"
+    );
+}
+
+/// Seed, Charging: "The final 2 inches of an infantry charge must be straight forward."
+#[test]
+fn the_final_2_inches_of_an_infantry_charge_are_straight() {
+    use volley::rules::geometry::Corner;
+    let charge = |gap: f32| {
+        let mut b = battle(
+            r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+               (id: "b", side: 1, type: "Inf", at: (600, 800), facing: 180),"#,
+            &[],
+        );
+        let a = b.units[0].base;
+        let wheeled = a.rotated_about(a.front_left(), -10.0);
+        let t = &mut b.units[1].base;
+        t.centre = wheeled.local(0.0, wheeled.depth / 2.0 + gap * 25.4 + t.depth / 2.0);
+        t.facing = 350.0 + 180.0 - 360.0;
+        let steps = [
+            Step::Wheel {
+                corner: Corner::Left,
+                degrees: 10.0,
+            },
+            Step::ToContact(u("b")),
+        ];
+        plan(&b, "a", &steps).map(|_| ())
+    };
+    let e = charge(1.5).unwrap_err();
+    assert!(e.contains("final 2 inches"), "{e}");
+    assert!(charge(2.5).is_ok(), "{:?}", charge(2.5));
+}
+
+/// Seed, Movement and Drill: crack troops move 2 inches faster, poor 2 slower; not skirmishers.
+#[test]
+fn drill_by_grade() {
+    let b = battle(
+        r#"(id: "c", side: 0, type: "Inf", class: Elite, at: (300, 300), facing: 0),
+           (id: "r", side: 0, type: "Inf", at: (600, 300), facing: 0),
+           (id: "p", side: 0, type: "Inf", class: Militia, at: (900, 300), facing: 0),
+           (id: "s", side: 0, type: "LI", class: Elite, at: (600, 600), facing: 0),"#,
+        &["drill", "light_infantry"],
+    );
+    let a = |id: &str| od(&b).allowance(b.unit(&u(id)).unwrap());
+    assert_eq!((a("c"), a("r"), a("p"), a("s")), (8.0, 6.0, 4.0, 4.0));
+}
+
+/// Seed, Danger to Generals: after two or more hits on its unit, a 1 kills the general.
+#[test]
+fn a_general_may_fall_with_two_hits_on_his_unit() {
+    let run = |die: u8| {
+        let mut b = battle(
+            r#"(id: "s", side: 1, type: "Inf", at: (600, 300), facing: 0),
+               (id: "g", side: 0, type: "Gen", at: (600, 480), facing: 180, attached: "t"),
+               (id: "t", side: 0, type: "Inf", at: (600, 395.25), facing: 180),"#,
+            &["generals"],
+        );
+        to(&mut b, Phase::Movement);
+        to(&mut b, Phase::CloseCombat);
+        b.execute(Command::EndPhase).unwrap();
+        to(&mut b, Phase::Firing);
+        b.script_dice(&[6, 6, 1, 1, die]);
+        let ev = b
+            .execute(Command::Fire {
+                unit: u("s"),
+                target: u("t"),
+                support: vec![],
+            })
+            .unwrap();
+        (
+            ev.iter().any(|e| {
+                matches!(
+                    e,
+                    Event::Test {
+                        test: TestKind::GeneralDanger,
+                        ..
+                    }
+                )
+            }),
+            destroyed(&ev, "g"),
+        )
+    };
+    assert_eq!(run(1), (true, true));
+    assert_eq!(run(2), (true, false));
+}
+
+/// Seed, Regimental Guns: 4-inch range hitting on 4-6, one enemy die per unit at it, removed
+/// when one hit leaves fewer than 2 crew; a gun that shifted may not fire.
+#[test]
+fn regimental_guns_shoot_and_are_shot() {
+    let mut b = battle(
+        r#"(id: "p", side: 0, type: "Inf", at: (600, 300), facing: 0),
+           (id: "rg", side: 0, type: "RG", parent: "p", at: (600, 319.05), facing: 0),
+           (id: "e", side: 1, type: "Inf", at: (600, 395.25), facing: 180),"#,
+        &["regimental_guns"],
+    );
+    to(&mut b, Phase::Firing);
+    let s = shooting::setup(od(&b), &b, &u("rg"), &u("e")).unwrap();
+    assert_eq!((s.dice, s.need), (1, 4));
+    // The enemy's turn: four stands in range, one die at the gun; one hit removes it.
+    to(&mut b, Phase::Movement);
+    to(&mut b, Phase::Firing);
+    let s = shooting::setup(od(&b), &b, &u("e"), &u("rg")).unwrap();
+    assert_eq!(s.dice, 1);
+    b.script_dice(&[6]);
+    let ev = b
+        .execute(Command::Fire {
+            unit: u("e"),
+            target: u("rg"),
+            support: vec![],
+        })
+        .unwrap();
+    assert!(destroyed(&ev, "rg"), "{ev:?}");
+    // A gun that shifts along its parent may not fire that turn.
+    let mut b = battle(
+        r#"(id: "p", side: 0, type: "Inf", at: (600, 300), facing: 0),
+           (id: "rg", side: 0, type: "RG", parent: "p", at: (600, 319.05), facing: 0),
+           (id: "e", side: 1, type: "Inf", at: (600, 395.25), facing: 180),"#,
+        &["regimental_guns"],
+    );
+    mv(&mut b, "rg", vec![Step::Sidestep(1.0)]).unwrap();
+    to(&mut b, Phase::Firing);
+    let e = shooting::setup(od(&b), &b, &u("rg"), &u("e"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("move and shoot"), "{e}");
+}
+
+/// Seed, Recoil Moves: a unit driven off the table is eliminated.
+#[test]
+fn a_unit_recoiling_off_the_table_is_eliminated() {
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", at: (600, 1150), facing: 0),
+           (id: "b", side: 1, type: "Inf", at: (600, 1169.05), facing: 180),"#,
+        &[],
+    );
+    to(&mut b, Phase::CloseCombat);
+    b.script_dice(&[6, 6, 6, 6, 1, 1, 1, 1]);
+    let ev = b.execute(fight_cmd("a", "b", Some(false), vec![])).unwrap();
+    assert!(ev.iter().any(
+        |e| matches!(e, Event::Destroyed { unit, reason } if unit.0 == "b" && reason.contains("off the table"))
+    ), "{ev:?}");
 }

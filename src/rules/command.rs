@@ -71,12 +71,15 @@ pub enum Command {
         defence: Option<Vec<UnitId>>,
     },
     /// Fight the close combat between a unit in contact and its opponent. `pursue` chooses
-    /// whether the victor follows up (default yes; HC always do, artillery never).
+    /// whether the victors follow up (default yes; HC always do, artillery never); `pursuits`
+    /// orders single units of either side (figure rulesets), overriding `pursue` for them.
     Fight {
         unit: UnitId,
         target: UnitId,
         #[serde(default)]
         pursue: Option<bool>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pursuits: Vec<Pursuit>,
     },
     /// Place a unit in formal deployment: centre in mm and facing in degrees.
     Deploy {
@@ -113,6 +116,44 @@ pub enum Command {
     },
     /// Take back the last command.
     Undo,
+}
+
+/// How one unit follows up if it wins a round of combat, as its owner orders it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Pursuit {
+    pub unit: UnitId,
+    /// Follow the beaten enemy at all (false: hold the ground).
+    #[serde(default = "yes")]
+    pub pursue: bool,
+    /// At most this far, in the ruleset's units (None: as far as the rules allow).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub distance: Option<f32>,
+    /// The beaten enemy to follow, where the rules leave the choice.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<UnitId>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl Pursuit {
+    /// The order to hold the ground.
+    pub fn hold(unit: &UnitId) -> Self {
+        Pursuit {
+            unit: unit.clone(),
+            pursue: false,
+            distance: None,
+            target: None,
+        }
+    }
+    /// The order to pursue as the rules allow.
+    pub fn follow(unit: &UnitId) -> Self {
+        Pursuit {
+            pursue: true,
+            ..Pursuit::hold(unit)
+        }
+    }
 }
 
 impl Command {

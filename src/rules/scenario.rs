@@ -145,6 +145,10 @@ pub struct RawUnit {
     /// Starts shaken.
     #[serde(default)]
     pub shaken: bool,
+    /// Figures lost before the battle (figure rulesets): the unit's strength is its stands'
+    /// figures plus these.
+    #[serde(default)]
+    pub figures_lost: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -628,6 +632,16 @@ fn build_unit(
             return None;
         }
     };
+    if setup.stands.is_empty() && u.figures_lost > 0 {
+        ck.push(
+            pos,
+            format!(
+                "unit '{}' is a single base; 'figures_lost' applies to units of stands",
+                u.id
+            ),
+        );
+        return None;
+    }
     let (w, d) = setup.size;
     let formation = setup.formation;
     let stands = setup.stands;
@@ -670,7 +684,7 @@ fn build_unit(
         },
         bound: BoundState::default(),
         extra: UnitExtra {
-            strength: stands.iter().sum(),
+            strength: stands.iter().sum::<u32>().saturating_add(u.figures_lost),
             leadership: u.leadership.unwrap_or(0),
             command_radius: u.command_radius.unwrap_or(0.0),
             attached: u.attached.clone().map(UnitId),

@@ -87,6 +87,7 @@ pub fn fight(unit: &str, target: &str) -> Command {
         unit: id(unit),
         target: id(target),
         pursue: None,
+        pursuits: Vec::new(),
     }
 }
 

@@ -421,6 +421,7 @@ pub fn fire_or_fight(b: &Battle, own: &UnitId, enemy: &UnitId) -> Option<Command
             unit: own.clone(),
             target: enemy.clone(),
             pursue: None,
+            pursuits: Vec::new(),
         }),
         _ => None,
     }

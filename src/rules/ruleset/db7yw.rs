@@ -534,6 +534,7 @@ impl Db7yw {
                 unit,
                 target,
                 pursue,
+                ..
             } => {
                 let on = pursue.unwrap_or(true);
                 vec![Choice {
@@ -543,6 +544,7 @@ impl Db7yw {
                         unit: unit.clone(),
                         target: target.clone(),
                         pursue: Some(!on),
+                        pursuits: Vec::new(),
                     },
                 }]
             }
@@ -1313,6 +1315,7 @@ impl Ruleset for Db7yw {
                 unit,
                 target,
                 pursue,
+                ..
             } => self.fight(b, out, unit, target, *pursue, false),
             Command::Deploy { unit, x, y, facing } => {
                 if b.phase != Phase::Deployment {

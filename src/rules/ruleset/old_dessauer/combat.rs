@@ -4,9 +4,10 @@
 use super::movement::{carry, recoil};
 use super::{Forecast, Kind, OldDessauer, OutlookLine, exactly, grade, illegal};
 use crate::rules::battle::Battle;
-use crate::rules::command::{Event, Factor, RuleError, Strike, factor_sum};
-use crate::rules::geometry::{Base, Edge};
+use crate::rules::command::{Command, Event, Factor, Pursuit, RuleError, Strike, factor_sum};
+use crate::rules::geometry::{Base, CONTACT_EPS, Edge};
 use crate::rules::model::{Flag, Formation, Phase, Unit, UnitId};
+use crate::rules::ruleset::view::Choice;
 use std::collections::BTreeMap;
 
 /// Enemies touching `u` on its flank or rear (squares have none).
@@ -24,9 +25,14 @@ pub fn flank_attackers(od: &OldDessauer, b: &Battle, u: &Unit) -> Vec<UnitId> {
         .collect()
 }
 
-/// The first round of a combat between two units: one of them charged the other this turn.
+/// The first round of a combat between two units: one of them charged the other this turn, or
+/// pursued into it (a pursuer running into a fresh enemy charges it).
 fn first_round(u: &Unit, e: &Unit) -> bool {
-    u.bound.charged || e.bound.charged
+    charging(u) || charging(e)
+}
+
+fn charging(u: &Unit) -> bool {
+    u.bound.charged || u.bound.pursuing
 }
 
 /// May `u` add defensive fire points: passive foot or guns, charged this turn by every enemy
@@ -40,7 +46,7 @@ fn defensive_fire(od: &OldDessauer, b: &Battle, u: &Unit) -> Option<(String, i32
         && !u.status.shaken
         && flank_attackers(od, b, u).is_empty();
     let enemies = od.enemies_in_contact(b, u);
-    if !eligible || enemies.is_empty() || !enemies.iter().all(|e| e.bound.charged) {
+    if !eligible || enemies.is_empty() || !enemies.iter().all(|e| charging(e)) {
         return None;
     }
     let g = ["poor", "regular", "crack"][grade(u.class) as usize];
@@ -123,7 +129,7 @@ fn points_with(
                 od.kind(e),
                 Kind::Infantry | Kind::Artillery | Kind::LightInfantry
             )
-            && od.in_rough(b, e));
+            && od.on_rough_ground(b, e));
     if e_cover {
         f.push(od.factor("vs_cover", "Against cover"));
     }
@@ -294,13 +300,187 @@ fn multiplier(od: &OldDessauer, u: &Unit, e: &Unit) -> u32 {
     m
 }
 
+/// What the players ordered for pursuit in a fight: a default for every winner and the orders
+/// of single units.
+#[derive(Clone, Copy, Debug)]
+pub struct Orders<'a> {
+    pub pursue: Option<bool>,
+    pub units: &'a [Pursuit],
+}
+
+impl Orders<'_> {
+    /// The order for `w`: its own, else the fight's for every winner (pursue unless told not).
+    pub fn of(&self, w: &UnitId) -> Pursuit {
+        self.units
+            .iter()
+            .find(|p| &p.unit == w)
+            .cloned()
+            .unwrap_or_else(|| {
+                if self.pursue == Some(false) {
+                    Pursuit::hold(w)
+                } else {
+                    Pursuit::follow(w)
+                }
+            })
+    }
+}
+
+/// The enemies `w` rolls most dice against in a round (in table order): whom it may pursue.
+fn most_dice(plan: &[(UnitId, UnitId, usize)], w: &UnitId) -> Vec<UnitId> {
+    let mine: Vec<&(UnitId, UnitId, usize)> = plan.iter().filter(|x| &x.0 == w).collect();
+    let most = mine.iter().map(|x| x.2).max().unwrap_or(0);
+    mine.iter()
+        .filter(|x| x.2 == most)
+        .map(|x| x.1.clone())
+        .collect()
+}
+
+/// The enemy a winner pursues by default among those it rolled most dice against: the last in
+/// table order.
+fn default_quarry(candidates: &[UnitId]) -> Option<UnitId> {
+    candidates.last().cloned()
+}
+
+/// Refuses orders for units outside the combat, twice for one unit, of a distance that is no
+/// distance, or naming an enemy the unit does not roll most dice against.
+fn check_orders(
+    od: &OldDessauer,
+    b: &Battle,
+    g: &[UnitId],
+    orders: &Orders,
+) -> Result<(), RuleError> {
+    let plan: Vec<(UnitId, UnitId, usize)> = allot(od, b, g)
+        .into_iter()
+        .map(|(u, e, n)| (u.id, e.id, n as usize))
+        .collect();
+    for (i, p) in orders.units.iter().enumerate() {
+        let name = b
+            .unit(&p.unit)
+            .map(|x| x.name.clone())
+            .unwrap_or(p.unit.0.clone());
+        if !g.contains(&p.unit) {
+            return illegal(format!("{name} is not in this combat"));
+        }
+        if orders.units[..i].iter().any(|q| q.unit == p.unit) {
+            return illegal(format!("{name} has two pursuit orders"));
+        }
+        if p.distance.is_some_and(|d| !(d.is_finite() && d >= 0.0)) {
+            return illegal(format!("{name}: a pursuit distance is 0 or more"));
+        }
+        if let Some(t) = &p.target
+            && !most_dice(&plan, &p.unit).contains(t)
+        {
+            let tn = b.unit(t).map(|x| x.name.clone()).unwrap_or(t.0.clone());
+            return illegal(format!(
+                "{name} may not pursue {tn}: a winner pursues the enemy it rolls most dice against"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The pursuit choices of a fight before the dice: for each unit that could pursue, whether it
+/// does, whom among those it rolls most dice against, and whether it stops short.
+pub fn pursuit_choices(od: &OldDessauer, b: &Battle, cmd: &Command) -> Vec<Choice> {
+    let Command::Fight {
+        unit,
+        target,
+        pursue,
+        pursuits,
+    } = cmd
+    else {
+        return Vec::new();
+    };
+    let orders = Orders {
+        pursue: *pursue,
+        units: pursuits,
+    };
+    let g = group(od, b, unit);
+    let plan: Vec<(UnitId, UnitId, usize)> = allot(od, b, &g)
+        .into_iter()
+        .map(|(u, e, n)| (u.id, e.id, n as usize))
+        .collect();
+    let with = |order: Pursuit| {
+        let mut list: Vec<Pursuit> = pursuits
+            .iter()
+            .filter(|p| p.unit != order.unit)
+            .cloned()
+            .collect();
+        list.push(order);
+        list.sort_by_key(|p| b.index_of(&p.unit));
+        Command::Fight {
+            unit: unit.clone(),
+            target: target.clone(),
+            pursue: *pursue,
+            pursuits: list,
+        }
+    };
+    let name = |id: &UnitId| b.unit(id).map(|x| x.name.clone()).unwrap_or(id.0.clone());
+    let mut out = Vec::new();
+    for w in &g {
+        let Ok(wu) = b.unit(w) else { continue };
+        let candidates: Vec<UnitId> = most_dice(&plan, w)
+            .into_iter()
+            .filter(|e| b.unit(e).is_ok_and(|e| may_pursue(od, wu, e)))
+            .collect();
+        if wu.status.shaken || candidates.is_empty() {
+            continue;
+        }
+        let order = orders.of(w);
+        let wn = name(w);
+        out.push(Choice {
+            label: format!("{wn} pursues if it wins"),
+            on: order.pursue,
+            flipped: with(Pursuit {
+                pursue: !order.pursue,
+                ..order.clone()
+            }),
+        });
+        if !order.pursue {
+            continue;
+        }
+        if candidates.len() > 1 {
+            let chosen = order
+                .target
+                .clone()
+                .filter(|t| candidates.contains(t))
+                .or_else(|| default_quarry(&candidates));
+            for c in &candidates {
+                let on = chosen.as_ref() == Some(c);
+                out.push(Choice {
+                    label: format!("{wn} pursues {}", name(c)),
+                    on,
+                    flipped: with(Pursuit {
+                        target: (!on).then(|| c.clone()),
+                        ..order.clone()
+                    }),
+                });
+            }
+        }
+        let step = od.num("recoil_move");
+        for k in 1..=2 {
+            let d = step * k as f32;
+            let on = order.distance.is_some_and(|x| (x - d).abs() < 1e-3);
+            out.push(Choice {
+                label: format!("{wn} pursues at most {d:.0} in"),
+                on,
+                flipped: with(Pursuit {
+                    distance: (!on).then_some(d),
+                    ..order.clone()
+                }),
+            });
+        }
+    }
+    out
+}
+
 pub fn fight(
     od: &OldDessauer,
     b: &mut Battle,
     out: &mut Vec<Event>,
     unit: &UnitId,
     target: &UnitId,
-    pursue: Option<bool>,
+    orders: &Orders,
 ) -> Result<(), RuleError> {
     if b.phase != Phase::CloseCombat {
         return Err(RuleError::WrongPhase {
@@ -320,7 +500,8 @@ pub fn fight(
             u.name
         ));
     }
-    round(od, b, out, &g, pursue, 0)
+    check_orders(od, b, &g, orders)?;
+    round(od, b, out, &g, orders, 0)
 }
 
 /// Variable defensive fire: one roll per unit entitled to it.
@@ -389,7 +570,7 @@ fn round(
     b: &mut Battle,
     out: &mut Vec<Event>,
     ids: &[UnitId],
-    pursue: Option<bool>,
+    orders: &Orders,
     depth: u32,
 ) -> Result<(), RuleError> {
     let plan = allot(od, b, ids);
@@ -472,9 +653,6 @@ fn round(
         recoil(od, b, out, &u.id, cause, t - m)?;
         recoiled.push(u.id.clone());
     }
-    if pursue == Some(false) {
-        return Ok(());
-    }
     pursuits(
         od,
         b,
@@ -485,13 +663,13 @@ fn round(
             recoiled,
             strikes,
         },
-        pursue,
+        orders,
         depth,
     )
 }
 
 /// Who never pursues whom.
-fn may_pursue(od: &OldDessauer, w: &Unit, e: &Unit) -> bool {
+pub fn may_pursue(od: &OldDessauer, w: &Unit, e: &Unit) -> bool {
     let (wk, ek) = (od.kind(w), od.kind(e));
     if matches!(wk, Kind::Artillery | Kind::RegimentalGun | Kind::General) {
         return false;
@@ -499,11 +677,7 @@ fn may_pursue(od: &OldDessauer, w: &Unit, e: &Unit) -> bool {
     if od.is_foot(w) && ek == Kind::Cavalry {
         return false;
     }
-    if wk == Kind::Cavalry
-        && ek == Kind::Cavalry
-        && od.troop(e).code == "LC"
-        && od.troop(w).code != "LC"
-    {
+    if wk == Kind::Cavalry && ek == Kind::Cavalry && od.troop(e).light && !od.troop(w).light {
         return false;
     }
     true
@@ -651,10 +825,19 @@ fn pursuits(
     b: &mut Battle,
     out: &mut Vec<Event>,
     m: &Melee,
-    pursue: Option<bool>,
+    orders: &Orders,
     depth: u32,
 ) -> Result<(), RuleError> {
+    let plan: Vec<(UnitId, UnitId, usize)> = m
+        .strikes
+        .iter()
+        .map(|s| (s.unit.clone(), s.target.clone(), s.dice.len()))
+        .collect();
     for w in &m.before {
+        let order = orders.of(&w.id);
+        if !order.pursue {
+            continue;
+        }
         let Ok(now) = b.unit(&w.id).cloned() else {
             continue;
         };
@@ -669,13 +852,17 @@ fn pursuits(
         {
             continue;
         }
-        // The one it rolled most dice against, among those still on the table.
-        let Some(target) = m
-            .strikes
-            .iter()
-            .filter(|s| s.unit == w.id && b.unit(&s.target).is_ok_and(|x| x.alive()))
-            .max_by_key(|s| s.dice.len())
-            .map(|s| s.target.clone())
+        // The one it rolled most dice against (its owner's choice among equals), among those
+        // still on the table.
+        let candidates: Vec<UnitId> = most_dice(&plan, &w.id)
+            .into_iter()
+            .filter(|e| b.unit(e).is_ok_and(|x| x.alive()))
+            .collect();
+        let Some(target) = order
+            .target
+            .clone()
+            .filter(|t| candidates.contains(t))
+            .or_else(|| default_quarry(&candidates))
         else {
             continue;
         };
@@ -685,19 +872,24 @@ fn pursuits(
             continue;
         }
         let Some(from) = e_before else { continue };
-        let shift = e_now.base.centre.minus(from.centre);
+        // As far as the enemy recoiled, or less if its owner says so.
+        let mut shift = e_now.base.centre.minus(from.centre);
+        if let Some(d) = order.distance {
+            let most = b.scale.to_mm(d);
+            if shift.len() > most {
+                shift = shift.scale(most / shift.len().max(1e-6));
+            }
+        }
         let (to, fresh) = pursue_path(od, b, &now, &e_now.id, shift);
+        // The enemy is pursued only if the pursuer stays in contact with it.
+        let touching = to.distance(&e_now.base) <= CONTACT_EPS;
         b.emit(
             out,
             Event::Pursued {
                 unit: w.id.clone(),
                 from: now.base,
                 to,
-                continuing: if fresh.is_none() {
-                    Some(target.clone())
-                } else {
-                    None
-                },
+                continuing: (fresh.is_none() && touching).then(|| target.clone()),
             },
         );
         carry(b, out, &w.id, &now.base, &to);
@@ -722,7 +914,7 @@ fn pursuits(
                 }
             }
             let g = group(od, b, &w.id);
-            round(od, b, out, &g, pursue, depth + 1)?;
+            round(od, b, out, &g, orders, depth + 1)?;
         }
     }
     Ok(())

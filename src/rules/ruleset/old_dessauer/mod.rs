@@ -58,6 +58,9 @@ pub struct Troop {
     pub line: f32,
     pub column: f32,
     pub combat: i32,
+    /// Light horse: heavy and medium cavalry never pursue it.
+    #[serde(default)]
+    pub light: bool,
     pub source: String,
 }
 
@@ -149,6 +152,7 @@ pub const REQUIRED_NUMBERS: &[&str] = &[
     "recoil_gap_enemy",
     "recoil_gap_friend",
     "recoil_max",
+    "recoil_half_angle",
     "shatter_fraction",
     "road_multiplier",
     "town_fire_fraction",
@@ -175,6 +179,7 @@ pub const OPTIONS: &[&str] = &[
     "generals",
     "drill",
     "light_infantry",
+    "skirmish_defend",
     "voluntary_fallback",
     "regimental_guns",
     "variable_defensive_fire",
@@ -326,6 +331,18 @@ impl OldDessauer {
             .is_some()
     }
 
+    /// On rough ground or a steep hill (not woods): cover for foot and guns against cavalry.
+    pub fn on_rough_ground(&self, b: &Battle, u: &Unit) -> bool {
+        b.terrain
+            .at(u.base.centre, &[FeatureKind::Rough])
+            .next()
+            .is_some()
+            || b.terrain
+                .at(u.base.centre, &[FeatureKind::Hill])
+                .any(|f| f.steep)
+    }
+
+    /// In woods, rough ground or on a steep hill: broken ground for skirmishers.
     pub fn in_rough(&self, b: &Battle, u: &Unit) -> bool {
         b.terrain
             .at(u.base.centre, &[FeatureKind::Woods, FeatureKind::Rough])
@@ -667,7 +684,11 @@ impl OldDessauer {
                     let Some((a, t)) = combat::unfought(self, b).into_iter().next() else {
                         break;
                     };
-                    combat::fight(self, b, out, &a, &t, None)?;
+                    let orders = combat::Orders {
+                        pursue: None,
+                        units: &[],
+                    };
+                    combat::fight(self, b, out, &a, &t, &orders)?;
                 }
                 self.end_turn(b, out)
             }
@@ -679,12 +700,22 @@ impl OldDessauer {
     }
 
     fn end_turn(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
-        // The active side's disordered units that stood all turn reform.
+        // The active side's disordered units that stood all turn reform: not those disordered
+        // during it (a friend ending among them or recoiling through them).
+        let fresh: Vec<&UnitId> = this_turn(b)
+            .iter()
+            .chain(out.iter())
+            .filter_map(|e| match e {
+                Event::Disordered { unit, .. } => Some(unit),
+                _ => None,
+            })
+            .collect();
         let ids: Vec<UnitId> = b
             .alive()
             .filter(|u| {
                 u.side == b.active
                     && u.status.disordered
+                    && !fresh.contains(&&u.id)
                     && !u.bound.moved
                     && !u.bound.formed
                     && !u.bound.halted
@@ -1096,7 +1127,18 @@ impl Ruleset for OldDessauer {
                 unit,
                 target,
                 pursue,
-            } => combat::fight(self, b, out, unit, target, *pursue),
+                pursuits,
+            } => combat::fight(
+                self,
+                b,
+                out,
+                unit,
+                target,
+                &combat::Orders {
+                    pursue: *pursue,
+                    units: pursuits,
+                },
+            ),
             Command::Attach { general, unit } => self.attach(b, out, general, Some(unit)),
             Command::Detach { general } => self.attach(b, out, general, None),
             Command::Fallback { unit, distance } => {
@@ -1135,7 +1177,9 @@ impl Ruleset for OldDessauer {
         fire_or_fight(b, own, enemy)
     }
     fn preview(&self, b: &Battle, cmd: &Command) -> Result<Outlook, RuleError> {
-        self.forecast(b, cmd).map(OldDessauer::outlook)
+        let mut o = self.forecast(b, cmd).map(OldDessauer::outlook)?;
+        o.choices = combat::pursuit_choices(self, b, cmd);
+        Ok(o)
     }
     fn unit_card(&self, b: &Battle, u: &Unit) -> Card {
         self.card(b, u)
@@ -1179,6 +1223,19 @@ impl Ruleset for OldDessauer {
     fn rulings(&self) -> &[Ruling] {
         &self.data.rulings
     }
+}
+
+/// The events of the active side's turn so far (those of the command being resolved aside).
+pub(crate) fn this_turn(b: &Battle) -> &[Event] {
+    let began = b
+        .log
+        .iter()
+        .rposition(|e| {
+            matches!(e, Event::PhaseBegan { turn, phase: Phase::Movement, side }
+                if *turn == b.turn && *side == b.active)
+        })
+        .unwrap_or(0);
+    &b.log[began..]
 }
 
 /// Refuses a command with the reason in words.

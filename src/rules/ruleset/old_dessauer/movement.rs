@@ -143,7 +143,6 @@ fn pass_others(
     charge: Option<&Unit>,
 ) -> Result<(bool, Vec<UnitId>), RuleError> {
     let kind = od.kind(u);
-    let zoc = b.scale.to_mm(od.num("zone_of_control"));
     let mine = carried(b, &u.id);
     let mut through_friends = false;
     let mut intermixed = Vec::new();
@@ -174,19 +173,44 @@ fn pass_others(
         if samples[1..].iter().any(overlaps) {
             return illegal(format!("{} would pass through {}", u.name, o.name));
         }
-        // Zones of control: none from units in combat or being charged, and skirmishers give
-        // way to formed troops.
-        if kind == Kind::General || !od.is_fighting_unit(o) || od.in_contact(b, o) {
+    }
+    zones(od, b, u, &samples[1..], charge)?;
+    Ok((through_friends, intermixed))
+}
+
+/// Zones of control: `u` may not come within the inch of an enemy, nor, starting within it,
+/// any closer, unless charging it. No zone from units in combat or being charged, and
+/// skirmishers give way to formed troops.
+fn zones(
+    od: &OldDessauer,
+    b: &Battle,
+    u: &Unit,
+    bases: &[Base],
+    charge: Option<&Unit>,
+) -> Result<(), RuleError> {
+    let kind = od.kind(u);
+    if kind == Kind::General {
+        return Ok(());
+    }
+    let zoc = b.scale.to_mm(od.num("zone_of_control"));
+    for o in b.alive() {
+        if o.side == u.side
+            || charge.is_some_and(|t| t.id == o.id)
+            || !od.is_fighting_unit(o)
+            || od.in_contact(b, o)
+            || (od.is_skirmishing(b, o) && kind != Kind::LightInfantry)
+        {
             continue;
         }
-        if od.is_skirmishing(b, o) && kind != Kind::LightInfantry {
-            continue;
-        }
-        let near = |s: &Base| shapes.iter().any(|o| s.distance(o) < zoc - 0.5);
-        if near(&u.base) {
-            continue;
-        }
-        if samples[1..].iter().any(near) {
+        let shapes = o.shapes();
+        let gap = |s: &Base| {
+            shapes
+                .iter()
+                .map(|x| s.distance(x))
+                .fold(f32::MAX, f32::min)
+        };
+        let limit = (zoc - 0.5).min(gap(&u.base) - 0.5);
+        if bases.iter().any(|s| gap(s) < limit) {
             return illegal(format!(
                 "{} would come within {} inch of {} (zone of control)",
                 u.name,
@@ -195,7 +219,7 @@ fn pass_others(
             ));
         }
     }
-    Ok((through_friends, intermixed))
+    Ok(())
 }
 
 /// Where a move's steps take a unit, sampled along the way, and what they cost.
@@ -449,11 +473,25 @@ fn plan_unit(od: &OldDessauer, b: &Battle, u: &Unit, steps: &[Step]) -> Result<O
     let (through_friends, intermixed) = pass_others(od, b, &u, &samples, charge.as_ref())?;
     let final_base = base;
     let mut allowance = od.allowance(&u);
-    if on_road && u.formation == Formation::Column && charge.is_none() && !free {
+    // The whole turn on the road: this move and every earlier one.
+    let off_road_before = super::this_turn(b)
+        .iter()
+        .any(|e| matches!(e, Event::Moved { unit, going, .. } if unit == &u.id && going != "road"));
+    if on_road && !off_road_before && u.formation == Formation::Column && charge.is_none() && !free
+    {
         allowance *= od.num("road_multiplier");
     }
     if kind == Kind::General {
         allowance = od.num("general_move");
+    }
+    // Regimental guns must keep touching their parent and are manhandled at their own rate.
+    if let Some(rate) = b
+        .alive()
+        .filter(|g| g.extra.parent.as_ref() == Some(&u.id))
+        .map(|g| od.allowance(g))
+        .reduce(f32::min)
+    {
+        allowance = allowance.min(rate);
     }
     let left = (allowance - u.bound.used()).max(0.0);
     let doubled = through_friends || crosses_stream;
@@ -750,6 +788,10 @@ pub(crate) fn skirmishers_give_way(
         .collect();
     for (sid, hit) in near {
         let s = b.unit(&sid)?.clone();
+        // With the broken-terrain rule, skirmishers in woods or rough ground stand and defend.
+        if od.opt("skirmish_defend") && od.in_rough(b, &s) {
+            continue;
+        }
         let free = mk == Kind::Infantry || od.in_rough(b, &s);
         let escapes = if free {
             true
@@ -888,6 +930,7 @@ pub fn form(
         ],
         Kind::Cavalry => &[Formation::Line, Formation::Column, Formation::Conformed],
         Kind::Artillery if !u.status.limbered => &[Formation::Line],
+        Kind::Artillery => &[Formation::Column],
         Kind::LightInfantry => &[Formation::Skirmish],
         _ => &[],
     };
@@ -934,6 +977,7 @@ pub fn form(
             intermixed.push(o.id.clone());
         }
     }
+    zones(od, b, &u, &[to], None)?;
     if !od.command_test(b, out, &u)? {
         return Ok(());
     }
@@ -991,74 +1035,160 @@ struct Retreat {
     disordered_friends: Vec<UnitId>,
 }
 
+/// The closest points of two bases (for rectangles one of them is a corner).
+fn closest_points(a: &Base, b: &Base) -> (Pt, Pt) {
+    let mut best = (a.centre, b.centre, f32::MAX);
+    for c in a.corners() {
+        let q = super::nearest_point(b, c);
+        if c.dist(q) < best.2 {
+            best = (c, q, c.dist(q));
+        }
+    }
+    for c in b.corners() {
+        let q = super::nearest_point(a, c);
+        if c.dist(q) < best.2 {
+            best = (q, c, c.dist(q));
+        }
+    }
+    (best.0, best.1)
+}
+
+/// Do the segments p-q and r-s cross?
+fn segments_cross(p: Pt, q: Pt, r: Pt, s: Pt) -> bool {
+    let d1 = q.minus(p).cross(r.minus(p));
+    let d2 = q.minus(p).cross(s.minus(p));
+    let d3 = s.minus(r).cross(p.minus(r));
+    let d4 = s.minus(r).cross(q.minus(r));
+    d1 * d2 < 0.0 && d3 * d4 < 0.0
+}
+
+/// Pairs of `units` the line from `p` to `q` passes between, with the gap between them in mm.
+fn gaps_crossed<'a>(units: &[&'a Unit], p: Pt, q: Pt) -> Vec<(&'a Unit, &'a Unit, f32)> {
+    let mut out = Vec::new();
+    for (i, x) in units.iter().enumerate() {
+        for y in &units[i + 1..] {
+            let (c1, c2) = closest_points(&x.base, &y.base);
+            if segments_cross(p, q, c1, c2) {
+                out.push((*x, *y, c1.dist(c2)));
+            }
+        }
+    }
+    out
+}
+
+/// A recoil, fallback or recoil farther of `dist_mm` along `dir`. Passing between two enemies
+/// needs a 2-inch gap between them, or the unit is eliminated, as it is when it runs into an
+/// enemy it does not pass between; passing between two friends with less than a 1-inch gap,
+/// or through a friend, disorders them. A unit that would end on others goes on an inch at a
+/// time up to the most a unit recoils.
 fn retreat(od: &OldDessauer, b: &Battle, u: &Unit, dir: Pt, dist_mm: f32) -> Retreat {
-    let gap_enemy = b.scale.to_mm(od.num("recoil_gap_enemy")) / 2.0;
-    let gap_friend = b.scale.to_mm(od.num("recoil_gap_friend")) / 2.0;
+    let gap_enemy = b.scale.to_mm(od.num("recoil_gap_enemy"));
+    let gap_friend = b.scale.to_mm(od.num("recoil_gap_friend"));
     let max = b.scale.to_mm(od.num("recoil_max"));
     let inch = b.scale.to_mm(1.0);
     let mine = carried(b, &u.id);
     let others: Vec<&Unit> = b
         .alive()
-        .filter(|o| o.id != u.id && !mine.contains(&o.id) && od.kind(o) != Kind::General)
+        .filter(|o| {
+            o.id != u.id
+                && !mine.contains(&o.id)
+                && !matches!(od.kind(o), Kind::General | Kind::RegimentalGun)
+        })
         .collect();
-    let near_start: Vec<UnitId> = others
+    // Enemies it touches at the start are what it recoils from, not a gap it passes.
+    let enemies: Vec<&Unit> = others
         .iter()
-        .filter(|o| o.side != u.side && u.base.distance(&o.base) <= gap_enemy + CONTACT_EPS)
-        .map(|o| o.id.clone())
+        .copied()
+        .filter(|o| o.side != u.side && u.base.distance(&o.base) > CONTACT_EPS)
+        .collect();
+    let friends: Vec<&Unit> = others
+        .iter()
+        .copied()
+        .filter(|o| o.side == u.side)
         .collect();
     let mut dist = dist_mm;
-    let mut res = Retreat {
-        to: u.base,
-        eliminated: None,
-        disordered_friends: Vec::new(),
-    };
     loop {
+        let end = Base {
+            centre: u.base.centre.plus(dir.scale(dist)),
+            ..u.base
+        };
+        let mut res = Retreat {
+            to: u.base,
+            eliminated: None,
+            disordered_friends: Vec::new(),
+        };
+        // Gaps between enemies and between friends that the unit passes.
+        let mut squeezed: Vec<UnitId> = Vec::new();
+        for (x, y, g) in gaps_crossed(&enemies, u.base.centre, end.centre) {
+            if g < gap_enemy - 0.01 {
+                res.eliminated = Some(format!(
+                    "no {}-inch gap to recoil between {} and {}",
+                    od.num("recoil_gap_enemy"),
+                    x.name,
+                    y.name
+                ));
+            }
+            squeezed.extend([x.id.clone(), y.id.clone()]);
+        }
+        let mut touched: Vec<UnitId> = Vec::new();
+        for (x, y, g) in gaps_crossed(&friends, u.base.centre, end.centre) {
+            if g < gap_friend - 0.01 {
+                touched.extend([x.id.clone(), y.id.clone()]);
+            } else {
+                squeezed.extend([x.id.clone(), y.id.clone()]);
+            }
+        }
         let n = (dist / 2.0).ceil().clamp(1.0, 500.0) as usize;
-        let mut eliminated = None;
-        let mut friends = Vec::new();
         let mut last = u.base;
         for k in 1..=n {
+            if res.eliminated.is_some() {
+                break;
+            }
             let s = Base {
                 centre: u.base.centre.plus(dir.scale(dist * k as f32 / n as f32)),
                 ..u.base
             };
             if !b.table.holds(&s) {
-                eliminated = Some("driven off the table".to_string());
+                res.eliminated = Some("driven off the table".to_string());
                 break;
             }
             for o in &others {
-                let d = s.distance(&o.base);
+                if squeezed.contains(&o.id) || !o.shapes().iter().any(|x| s.overlaps(x)) {
+                    continue;
+                }
                 if o.side != u.side {
-                    if !near_start.contains(&o.id) && d < gap_enemy - 0.01 {
-                        eliminated = Some(format!("no 2-inch gap to recoil past {}", o.name));
-                    }
-                } else if d < gap_friend - 0.01 && !friends.contains(&o.id) {
-                    friends.push(o.id.clone());
+                    res.eliminated = Some(format!("its way back is blocked by {}", o.name));
+                } else if !touched.contains(&o.id) {
+                    touched.push(o.id.clone());
                 }
             }
-            if eliminated.is_some() {
-                break;
+            if res.eliminated.is_none() {
+                last = s;
             }
-            last = s;
         }
         res.to = last;
-        res.eliminated = eliminated;
-        res.disordered_friends = friends;
+        // Skirmishers are passed through freely, and pass through freely.
+        res.disordered_friends = friends
+            .iter()
+            .filter(|f| touched.contains(&f.id) && !od.is_skirmishing(b, f))
+            .map(|f| f.id.clone())
+            .collect();
         let stuck = others
             .iter()
-            .any(|o| o.side == u.side && last.overlaps(&o.base));
+            .any(|o| o.shapes().iter().any(|x| last.overlaps(x)));
         if res.eliminated.is_some() || !stuck || dist + inch > max {
-            break;
+            if od.kind(u) == Kind::LightInfantry {
+                res.disordered_friends.clear();
+            }
+            return res;
         }
         dist += inch;
     }
-    if od.kind(u) == Kind::LightInfantry {
-        res.disordered_friends.clear();
-    }
-    res
 }
 
-/// Recoil moves away from `cause`, with their rout hits.
+/// Recoil moves away from `cause`, with their rout hits. The unit goes straight away unless
+/// that would eliminate it or disorder friends; then it turns as little as it must, within the
+/// data's angle either side (the owner's sensible choice: survive first, then spare friends).
 pub fn recoil(
     od: &OldDessauer,
     b: &mut Battle,
@@ -1078,7 +1208,27 @@ pub fn recoil(
         u.base.forward().scale(-1.0)
     };
     let dist = b.scale.to_mm(od.num("recoil_move") * moves as f32);
-    let r = retreat(od, b, &u, dir, dist);
+    let half = od.num("recoil_half_angle").max(0.0);
+    let steps = (half / 5.0).floor() as i32;
+    let mut best: Option<((bool, usize, i32), Retreat)> = None;
+    for k in 0..=2 * steps {
+        // 0, -5, +5, -10, +10 ... degrees.
+        let mag = (k + 1) / 2;
+        let deg = if k % 2 == 1 { -mag } else { mag } as f32 * 5.0;
+        let deg = deg.clamp(-half, half);
+        let r = retreat(od, b, &u, dir.rotate(deg), dist);
+        let key = (r.eliminated.is_some(), r.disordered_friends.len(), k);
+        if best.as_ref().is_none_or(|(bk, _)| key < *bk) {
+            let done = !key.0 && key.1 == 0;
+            best = Some((key, r));
+            if done {
+                break;
+            }
+        }
+    }
+    let Some((_, r)) = best else {
+        return Ok(());
+    };
     move_back(od, b, out, &u, r, moves, false)
 }
 

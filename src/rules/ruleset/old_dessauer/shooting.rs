@@ -44,7 +44,19 @@ pub fn sight_clear(od: &OldDessauer, b: &Battle, from: Pt, target: &Unit, shoote
             _ => {}
         }
     }
-    woods <= b.scale.to_mm(od.num("woods_visibility")) + 0.01
+    woods <= b.scale.to_mm(od.num("woods_visibility")) + 0.01 || has_fired(b, target)
+}
+
+/// Has `u` fired since its side's last turn began? Troops in woods that fire are seen normally.
+fn has_fired(b: &Battle, u: &Unit) -> bool {
+    let began = b
+        .log
+        .iter()
+        .rposition(|e| matches!(e, Event::PhaseBegan { phase: Phase::Movement, side, .. } if *side == u.side))
+        .unwrap_or(0);
+    b.log[began..]
+        .iter()
+        .any(|e| matches!(e, Event::Volley { shooter, .. } if shooter == &u.id))
 }
 
 /// Dense: two or more stands deep, or shot from within 22.5 degrees of its frontage line.
@@ -248,7 +260,7 @@ pub fn setup(od: &OldDessauer, b: &Battle, sid: &UnitId, tid: &UnitId) -> Result
         if stands as usize >= cap {
             break;
         }
-        if s.formation == Formation::Column && kind != Kind::LightInfantry && i > 0 {
+        if s.formation == Formation::Column && kind != Kind::LightInfantry && !garrison && i > 0 {
             break;
         }
         if s.stands.get(i).map(|x| x.figures).unwrap_or(0) < min {

@@ -35,6 +35,7 @@ fn formations(kind: Kind, limbered: bool) -> &'static [(Formation, &'static str)
         ],
         Kind::LightInfantry => &[(Formation::Skirmish, "Skirmish")],
         Kind::Artillery if !limbered => &[(Formation::Line, "Line")],
+        Kind::Artillery => &[(Formation::Column, "Limbered")],
         _ => &[],
     }
 }
@@ -149,6 +150,20 @@ impl OldDessauer {
         }
         if u.hits > 0 {
             return Err("give losses as figures in 'stands', not as hits".into());
+        }
+        if u.figures_lost > 0 {
+            let now: u32 = u
+                .stands
+                .as_ref()
+                .map(|s| s.iter().sum())
+                .unwrap_or(t.figures_per_stand * t.stands);
+            let strength = now.saturating_add(u.figures_lost);
+            if now as f32 <= strength as f32 * self.num("shatter_fraction") {
+                return Err(format!(
+                    "figures_lost {} leaves {now} of {strength} figures: the unit would start shattered",
+                    u.figures_lost
+                ));
+            }
         }
         Ok(())
     }
