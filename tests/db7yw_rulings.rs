@@ -571,6 +571,7 @@ fn fight_no_pursuit(unit: &str, target: &str) -> Command {
         unit: id(unit),
         target: id(target),
         pursue: Some(false),
+        pursuits: vec![],
     }
 }
 

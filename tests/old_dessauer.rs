@@ -1779,6 +1779,7 @@ fn troops_in_woods_are_seen_once_they_fire() {
         unit: u("w"),
         target: u("bait"),
         support: vec![],
+        defence: None,
     })
     .unwrap();
     // Side 0's next turn: the battery sees it.
@@ -2293,6 +2294,7 @@ fn a_general_may_fall_with_two_hits_on_his_unit() {
                 unit: u("s"),
                 target: u("t"),
                 support: vec![],
+                defence: None,
             })
             .unwrap();
         (
@@ -2336,6 +2338,7 @@ fn regimental_guns_shoot_and_are_shot() {
             unit: u("e"),
             target: u("rg"),
             support: vec![],
+            defence: None,
         })
         .unwrap();
     assert!(destroyed(&ev, "rg"), "{ev:?}");
