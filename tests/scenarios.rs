@@ -205,3 +205,19 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn the_dragoon_rule_names_its_ordinal_in_words() {
+    let text = GOOD
+        .replace(
+            "colour: (0, 0, 200))",
+            "colour: (0, 0, 200), army_list: true)",
+        )
+        .replace(
+            "(id: \"p1\", side: 0, type: \"Ms\"",
+            "(id: \"p1\", side: 0, type: \"DC\", class: Superior",
+        );
+    let all: Vec<String> = errs(&text).iter().map(|x| x.message.clone()).collect();
+    assert!(all.iter().any(|m| m.contains("every 3rd DC")), "{all:?}");
+    assert!(all.iter().all(|m| !m.contains("3th")), "{all:?}");
+}

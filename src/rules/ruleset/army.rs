@@ -228,8 +228,8 @@ fn cavalry_errors(a: &ArmyRules, units: &[&Unit], nation: &str, major: bool) -> 
         .count() as u32;
     if dc_s > 0 && (!major || dc_s > dc / a.dc_superior_every.max(1)) {
         errs.push(format!(
-            "only every {}th DC of a major nation may be DC(S)",
-            a.dc_superior_every
+            "only every {} DC of a major nation may be DC(S)",
+            ordinal(a.dc_superior_every)
         ));
     }
     if units
@@ -243,4 +243,36 @@ fn cavalry_errors(a: &ArmyRules, units: &[&Unit], nation: &str, major: bool) -> 
         ));
     }
     errs
+}
+
+/// A count as an ordinal in words: 1st, 2nd, 3rd, 4th, 11th, 22nd.
+fn ordinal(n: u32) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ordinal;
+
+    #[test]
+    fn ordinals_in_words() {
+        let words: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111]
+            .into_iter()
+            .map(ordinal)
+            .collect();
+        assert_eq!(
+            words,
+            [
+                "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd",
+                "101st", "111th"
+            ]
+        );
+    }
 }
