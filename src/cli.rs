@@ -120,7 +120,7 @@ pub fn run_orders(
 ) -> (Vec<crate::rules::Event>, Option<String>) {
     let mut events = Vec::new();
     for (i, c) in orders.into_iter().enumerate() {
-        let shown = format!("{c:?}");
+        let shown = save::order_text(&c);
         match b.execute(c) {
             Ok(ev) => events.extend(ev),
             Err(e) => {

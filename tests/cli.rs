@@ -240,3 +240,38 @@ fn the_help_says_in_which_order_scripted_dice_are_taken() {
         assert!(help.contains(words), "{words}: {help}");
     }
 }
+
+#[test]
+fn a_refusal_shows_the_order_as_the_order_file_writes_it() {
+    let orders = tmp(
+        "o5.ron",
+        "[EndPhase, Move(unit: \"pr-ms1\", steps: [Wheel(corner: Left, degrees: 10), Advance(900)])]",
+    );
+    let out = volley()
+        .args(["run", "scenarios/tutorial.ron", "--orders"])
+        .arg(&orders)
+        .args(["--dice", "6"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "order 2 (Move(unit: \"pr-ms1\", steps: [Wheel(corner: Left, degrees: 10), Advance(900)])) refused"
+        ),
+        "{err}"
+    );
+    assert!(!err.contains("UnitId"), "{err}");
+}
+
+#[test]
+fn a_move_too_far_in_inches_keeps_its_tenths() {
+    // Backing is at half speed: 3.2 inches back use 6.4 of the battalion's 6.
+    let orders = tmp("o6.ron", "[Move(unit: \"pr-ir\", steps: [Backstep(3.2)])]");
+    let out = volley()
+        .args(["run", "scenarios/od_tutorial.ron", "--orders"])
+        .arg(&orders)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("6.4 inches of 6.0"), "{err}");
+}

@@ -502,7 +502,9 @@ impl fmt::Display for RuleError {
                 units,
                 ..
             } => {
-                write!(f, "{name}: {:.0} {units} of {:.0}", distance, allowance)
+                // Written to the precision of the measure: tenths of an inch, whole paces.
+                let p = crate::rules::ruleset::Measure::named(units).map_or(0, |m| m.precision());
+                write!(f, "{name}: {distance:.p$} {units} of {allowance:.p$}")
             }
             RuleError::Illegal(s) => f.write_str(s),
             RuleError::OutOfDice => f.write_str("the scripted dice ran out"),
