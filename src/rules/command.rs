@@ -477,6 +477,8 @@ pub enum RuleError {
     Illegal(String),
     OutOfDice,
     NothingToUndo,
+    /// The command to take back rolled dice.
+    DiceRolled,
     GameOver,
 }
 
@@ -509,6 +511,9 @@ impl fmt::Display for RuleError {
             RuleError::Illegal(s) => f.write_str(s),
             RuleError::OutOfDice => f.write_str("the scripted dice ran out"),
             RuleError::NothingToUndo => f.write_str("there is nothing to undo"),
+            RuleError::DiceRolled => {
+                f.write_str("dice have been rolled: that command cannot be taken back")
+            }
             RuleError::GameOver => f.write_str("the battle is over"),
         }
     }
