@@ -436,3 +436,102 @@ fn a_group_charge_conforms_the_flank_supporting_unit_too() {
         "supporter kept its place beside it"
     );
 }
+
+/// The log's words for the Moved events of a command, and their JSON.
+fn move_words(b: &volley::rules::Battle, ev: &[Event]) -> (String, Vec<serde_json::Value>) {
+    let moves: Vec<&Event> = ev
+        .iter()
+        .filter(|e| matches!(e, Event::Moved { .. }))
+        .collect();
+    (
+        moves
+            .iter()
+            .map(|e| volley::rules::report::describe(b, e))
+            .collect::<Vec<_>>()
+            .join("; "),
+        moves
+            .iter()
+            .map(|e| volley::rules::report::event_json(b, e))
+            .collect(),
+    )
+}
+
+#[test]
+fn moves_the_rules_do_not_measure_say_what_they_were() {
+    let mut b = moving(
+        &[
+            U(
+                "p",
+                0,
+                "Ms",
+                "Regular",
+                200.0,
+                300.0,
+                0.0,
+                ", name: \"IR 13\"",
+            ),
+            U(
+                "q",
+                0,
+                "Ms",
+                "Regular",
+                400.0,
+                300.0,
+                0.0,
+                ", name: \"IR 17\"",
+            ),
+            U(
+                "g",
+                0,
+                "FA",
+                "Regular",
+                600.0,
+                300.0,
+                0.0,
+                ", name: \"FB Moller\"",
+            ),
+            U(
+                "h",
+                0,
+                "HC",
+                "Regular",
+                800.0,
+                300.0,
+                0.0,
+                ", name: \"CR 10\"",
+            ),
+        ],
+        "",
+    );
+    let cases = [
+        (
+            mv(
+                "p",
+                vec![Step::Wheel {
+                    corner: Corner::Right,
+                    degrees: 90.0,
+                }],
+            ),
+            "IR 13 wheels 90° to the right",
+        ),
+        (mv("q", vec![Step::AboutFace]), "IR 17 about-faces"),
+        (
+            mv("g", vec![Step::Pivot(30.0)]),
+            "FB Moller pivots 30° clockwise",
+        ),
+    ];
+    for (c, words) in cases {
+        let ev = b.execute(c).unwrap();
+        let (text, json) = move_words(&b, &ev);
+        assert_eq!(text, words);
+        assert_eq!(
+            json[0]["manoeuvre"],
+            words.split_once(' ').unwrap().1.split_once(' ').unwrap().1
+        );
+    }
+    // A measured move still reads against its allowance.
+    let ev = b.execute(mv("h", vec![Step::Advance(100.0)])).unwrap();
+    let (text, json) = move_words(&b, &ev);
+    assert_eq!(text, "CR 10 moves 100 of 400 paces in good going");
+    assert!(json[0].get("manoeuvre").is_none());
+}

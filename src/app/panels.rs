@@ -536,15 +536,7 @@ fn drag_tip(mut ctx: EguiContexts, game: Res<Game>, sel: Res<Selection>) -> Resu
         .show(ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| match &drag.plan {
                 Ok(p) => {
-                    ui.colored_label(
-                        egui::Color32::LIGHT_GREEN,
-                        format!(
-                            "{:.0} of {:.0} {unit} · {}",
-                            p.distance,
-                            p.allowance,
-                            p.going.describe()
-                        ),
-                    );
+                    ui.colored_label(egui::Color32::LIGHT_GREEN, p.ruler(*unit));
                     if let Some((t, _, _)) = &p.contact {
                         ui.label(format!(
                             "into contact with {}",

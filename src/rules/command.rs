@@ -224,6 +224,10 @@ pub enum Event {
         allowance: f32,
         going: String,
         contact: Option<UnitId>,
+        /// A move the rules do not measure, in words ("about-faces"); the log says it instead of
+        /// the distance against the allowance.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        manoeuvre: Option<String>,
     },
     Deployed {
         unit: UnitId,

@@ -245,6 +245,7 @@ fn move_words(b: &Battle, e: &Event) -> Option<String> {
             allowance,
             going,
             contact,
+            manoeuvre,
             ..
         } => {
             let c = contact
@@ -252,7 +253,10 @@ fn move_words(b: &Battle, e: &Event) -> Option<String> {
                 .map(|c| format!(" into contact with {}", u(c)))
                 .unwrap_or_default();
             let p = b.scale.unit.precision();
-            if *allowance <= 0.0 && *distance <= 0.0 {
+            if let Some(m) = manoeuvre {
+                // Not measured: what it was, with no allowance to compare.
+                format!("{} {m}{c}", u(unit))
+            } else if *allowance <= 0.0 && *distance <= 0.0 {
                 // Carried along (a general or regimental gun with its unit).
                 format!("{} moves {going}{c}", u(unit))
             } else {

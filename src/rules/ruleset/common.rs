@@ -64,6 +64,26 @@ pub struct MovePlan {
     /// before conforming.
     pub contact: Option<(UnitId, Base, Contact)>,
     pub cost: i32,
+    /// A move the rules do not measure, in words ("wheels 90° to the right"): its distance is
+    /// not held against the allowance, and the log says what it was instead.
+    pub manoeuvre: Option<String>,
+}
+
+impl MovePlan {
+    /// The ruler's words: "150 of 200 paces · good going", to the measure's precision, or what
+    /// a move the rules do not measure is ("about-faces · not measured").
+    pub fn ruler(&self, unit: super::view::Measure) -> String {
+        let p = unit.precision();
+        match &self.manoeuvre {
+            Some(m) => format!("{m} · not measured"),
+            None => format!(
+                "{:.p$} of {:.p$} {unit} · {}",
+                self.distance,
+                self.allowance,
+                self.going.describe()
+            ),
+        }
+    }
 }
 
 /// A rigid motion: rotate `deg` about `pivot`, then shift.
@@ -201,6 +221,33 @@ pub fn conform(mover: &Base, target: &Base, c: Contact) -> Base {
         facing,
         width: mover.width,
         depth: mover.depth,
+    }
+}
+
+/// A turn made as the whole of a move, in words: "wheels 90° to the right", "pivots 30°
+/// clockwise", "about-faces". None for anything else.
+pub fn manoeuvre_words(steps: &[Step]) -> Option<String> {
+    let deg = |d: f32| format!("{}°", (d.abs() * 10.0).round() / 10.0);
+    match steps {
+        [Step::Wheel { corner, degrees }] => Some(format!(
+            "wheels {} to the {}",
+            deg(*degrees),
+            match corner {
+                Corner::Left => "left",
+                Corner::Right => "right",
+            }
+        )),
+        [Step::Pivot(d)] => Some(format!(
+            "pivots {} {}",
+            deg(*d),
+            if *d < 0.0 {
+                "anticlockwise"
+            } else {
+                "clockwise"
+            }
+        )),
+        [Step::AboutFace] => Some("about-faces".into()),
+        _ => None,
     }
 }
 
@@ -451,4 +498,48 @@ pub fn number_rows(list: &[Number]) -> Vec<RefRow> {
             source: n.source.clone(),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::ruleset::Measure;
+
+    fn plan(distance: f32, allowance: f32, manoeuvre: Option<&str>) -> MovePlan {
+        MovePlan {
+            ends: vec![],
+            starts: vec![],
+            distance,
+            allowance,
+            going: Going {
+                bad: false,
+                why: vec![],
+                road: false,
+            },
+            contact: None,
+            cost: 1,
+            manoeuvre: manoeuvre.map(String::from),
+        }
+    }
+
+    #[test]
+    fn the_ruler_reads_to_the_measure_and_names_unmeasured_moves() {
+        assert_eq!(
+            plan(150.2, 200.0, None).ruler(Measure::Paces),
+            "150 of 200 paces · good going"
+        );
+        assert_eq!(
+            plan(3.5, 6.0, None).ruler(Measure::Inches),
+            "3.5 of 6.0 inches · good going"
+        );
+        assert_eq!(
+            plan(264.0, 200.0, Some("about-faces")).ruler(Measure::Paces),
+            "about-faces · not measured"
+        );
+        assert_eq!(
+            manoeuvre_words(&[Step::Pivot(-30.0)]).as_deref(),
+            Some("pivots 30° anticlockwise")
+        );
+        assert_eq!(manoeuvre_words(&[Step::Advance(3.0)]), None);
+    }
 }

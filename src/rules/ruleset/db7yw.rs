@@ -1,7 +1,7 @@
 //! DB7YW: musket movement, firing and close combat factors and results, stoic units, pursuit,
 //! breakthrough and routing troops, on the shared DBN engine.
 
-use super::common::{MovePlan, chance, fire_or_fight, own_active};
+use super::common::{MovePlan, chance, fire_or_fight, manoeuvre_words, own_active};
 use super::dbn::{Dbn, TroopKind, TroopTrait};
 use super::view::{
     ActionGroup, Card, Choice, Deployment, Layer, Look, Mark, Measure, MoveRequest, Outlook,
@@ -273,6 +273,9 @@ impl Db7yw {
         if pivot_only {
             plan.cost = d.num("fa_pivot_cost") as i32;
         }
+        if instead || pivot_only {
+            plan.manoeuvre = manoeuvre_words(body);
+        }
         Ok(plan)
     }
 
@@ -303,6 +306,7 @@ impl Db7yw {
                     allowance: plan.allowance,
                     going: plan.going.describe(),
                     contact,
+                    manoeuvre: plan.manoeuvre.clone(),
                 },
             );
             self.dbn.check_objective(b, out, id);

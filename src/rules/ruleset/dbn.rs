@@ -872,6 +872,7 @@ impl Dbn {
             going,
             contact,
             cost,
+            manoeuvre: None,
         })
     }
 

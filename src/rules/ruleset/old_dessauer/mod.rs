@@ -928,6 +928,7 @@ impl OldDessauer {
                 allowance: self.allowance(&g),
                 going: "good going, to attach".into(),
                 contact: None,
+                manoeuvre: None,
             },
         );
         b.emit(
