@@ -124,9 +124,10 @@ pub fn run_orders(
         match b.execute(c) {
             Ok(ev) => events.extend(ev),
             Err(e) => {
+                let why = report::refusal(b, &e);
                 return (
                     events,
-                    Some(format!("order {} ({shown}) refused: {e}", i + 1)),
+                    Some(format!("order {} ({shown}) refused: {why}", i + 1)),
                 );
             }
         }

@@ -368,3 +368,29 @@ fn deployment_picks_a_unit_and_places_it_with_a_click() {
         .clone();
     assert!(!u.status.undeployed && (u.base.centre.y - 150.0).abs() < 0.01 && u.base.facing == 0.0);
 }
+
+#[test]
+fn refusals_name_units_by_their_names() {
+    let mut app = app();
+    let mv = |u: &str| {
+        Intent::Do(Command::Move {
+            unit: UnitId(u.into()),
+            steps: vec![volley::rules::command::Step::Advance(50.0)],
+        })
+    };
+    for (order, words) in [
+        (mv("pr-hc"), None),
+        (
+            mv("pr-hc"),
+            Some("CR 10 Gens d'armes has already moved this bound"),
+        ),
+        (
+            mv("au-dc"),
+            Some("DR 31 Liechtenstein belongs to the side that is not moving"),
+        ),
+    ] {
+        app.world_mut().write_message(order);
+        frame(&mut app);
+        assert_eq!(game(&app).message.as_deref(), words);
+    }
+}

@@ -477,7 +477,7 @@ fn preview_drag(ptr: Res<Pointer>, game: Res<Game>, mut sel: ResMut<Selection>) 
     } else {
         b.rules
             .check_move(b, &drag.request(steps.clone()))
-            .map_err(|e| e.to_string())
+            .map_err(|e| crate::rules::report::refusal(b, &e))
     };
     drag.steps = steps;
 }

@@ -9,7 +9,7 @@ mod panels;
 mod title;
 
 use crate::rules::command::Command;
-use crate::rules::{Battle, UnitId, save};
+use crate::rules::{Battle, UnitId, report, save};
 use bevy::prelude::*;
 use bevy::window::WindowResolution;
 use bevy_egui::EguiPlugin;
@@ -368,7 +368,7 @@ fn apply_intents(mut intents: MessageReader<Intent>, mut game: ResMut<Game>) {
                     let _ = save::write(&game.battle, &auto);
                 }
             }
-            Err(e) => game.message = Some(e.to_string()),
+            Err(e) => game.message = Some(report::refusal(&game.battle, &e)),
         }
     }
 }

@@ -189,7 +189,7 @@ fn side_panel(
                         );
                     }
                     Err(e) => {
-                        ui.colored_label(egui::Color32::LIGHT_RED, e.to_string());
+                        ui.colored_label(egui::Color32::LIGHT_RED, report::refusal(b, &e));
                     }
                 }
             }
@@ -297,7 +297,7 @@ fn preview_window(
         .open(&mut open)
         .show(ctx, |ui| match &preview {
             Err(e) => {
-                ui.colored_label(egui::Color32::LIGHT_RED, e.to_string());
+                ui.colored_label(egui::Color32::LIGHT_RED, report::refusal(&game.battle, e));
             }
             Ok(o) => {
                 changed = outlook(ui, o);

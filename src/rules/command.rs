@@ -486,17 +486,32 @@ pub enum RuleError {
     GameOver,
 }
 
+impl RuleError {
+    /// The refusal in words, naming units as `name` gives them (the log's names; the ids
+    /// without a battle at hand).
+    pub fn words(&self, name: impl Fn(&UnitId) -> String) -> String {
+        match self {
+            RuleError::NotYourUnit(u) => {
+                format!("{} belongs to the side that is not moving", name(u))
+            }
+            RuleError::AlreadyActed { unit, what } => {
+                format!("{} has already {what} this bound", name(unit))
+            }
+            other => other.to_string(),
+        }
+    }
+}
+
 impl fmt::Display for RuleError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RuleError::UnknownUnit(u) => write!(f, "there is no unit '{u}'"),
             RuleError::UnknownFeature(t) => write!(f, "there is no terrain feature '{t}'"),
-            RuleError::NotYourUnit(u) => write!(f, "{u} belongs to the side that is not moving"),
+            RuleError::NotYourUnit(_) | RuleError::AlreadyActed { .. } => {
+                f.write_str(&self.words(|u| u.to_string()))
+            }
             RuleError::WrongPhase { command, phase } => {
                 write!(f, "cannot {command} in the {} phase", phase.name())
-            }
-            RuleError::AlreadyActed { unit, what } => {
-                write!(f, "{unit} has already {what} this bound")
             }
             RuleError::NotEnoughCommandPoints { need, have } => {
                 write!(f, "needs {need} command points, {have} left")

@@ -1,7 +1,7 @@
 //! Events and state in words and in JSON, for the log, the command line and tests.
 
 use super::battle::Battle;
-use super::command::{Effect, Event, Factor, Score, Verdict, factor_sum};
+use super::command::{Effect, Event, Factor, RuleError, Score, Verdict, factor_sum};
 use super::model::UnitId;
 use super::ruleset::Roll;
 use super::terrain::FeatureKind;
@@ -35,6 +35,11 @@ fn verdict_text(v: Verdict) -> &'static str {
 
 fn score_text(b: &Battle, s: &Score) -> String {
     format!("{}: {}", name(b, &s.unit), s.explain())
+}
+
+/// A refusal in words a player reads, naming units by their names.
+pub fn refusal(b: &Battle, e: &RuleError) -> String {
+    e.words(|id| name(b, id))
 }
 
 /// One event in words a player reads in the log: the ruleset's own words where it has them.

@@ -287,7 +287,10 @@ impl Db7yw {
         steps: &[Step],
     ) -> Result<(), RuleError> {
         let plan = self.plan(b, ids, steps)?;
-        let names: Vec<String> = ids.iter().map(|i| i.0.clone()).collect();
+        let names: Vec<String> = ids
+            .iter()
+            .map(|i| b.unit(i).map_or_else(|_| i.0.clone(), |u| u.name.clone()))
+            .collect();
         self.dbn
             .spend(b, out, plan.cost, format!("move {}", names.join(", ")))?;
         for ((id, to), (_, from)) in plan.ends.iter().zip(plan.starts.iter()) {

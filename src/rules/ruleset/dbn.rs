@@ -744,7 +744,7 @@ impl Dbn {
             if units.iter().any(|x| x.id == u.id) {
                 return Err(RuleError::Illegal(format!(
                     "{} is named twice in the group",
-                    u.id
+                    u.name
                 )));
             }
             units.push(u);
