@@ -292,6 +292,8 @@ fn the_wheel_turns_a_dragged_base_and_quicksave_loads_back() {
     );
     app.world_mut().write_message(Intent::Load);
     frame(&mut app);
+    app.world_mut().write_message(Intent::LoadConfirmed);
+    frame(&mut app);
     let facing = game(&app)
         .battle
         .unit(&UnitId("pr-hc".into()))
@@ -393,4 +395,58 @@ fn refusals_name_units_by_their_names() {
         frame(&mut app);
         assert_eq!(game(&app).message.as_deref(), words);
     }
+}
+
+#[test]
+fn load_asks_first_and_save_and_load_are_notices_not_refusals() {
+    let mut app = app();
+    // A quicksave of its own: tests run side by side.
+    let path = std::env::temp_dir().join(format!("volley-load-asks-{}.ron", std::process::id()));
+    app.world_mut().resource_mut::<Game>().save_path = path;
+    app.world_mut().write_message(Intent::Save);
+    frame(&mut app);
+    assert_eq!(game(&app).message, None, "saving is no refusal");
+    assert!(
+        game(&app)
+            .notice
+            .as_deref()
+            .is_some_and(|m| m.contains("saved"))
+    );
+    app.world_mut().write_message(Intent::Do(Command::Move {
+        unit: UnitId("pr-hc".into()),
+        steps: vec![volley::rules::command::Step::Advance(50.0)],
+    }));
+    frame(&mut app);
+    let moved = centre(&app, "pr-hc");
+    // Ctrl+O asks before the game in play is lost.
+    {
+        let mut keys = app.world_mut().resource_mut::<ButtonInput<KeyCode>>();
+        keys.press(KeyCode::ControlLeft);
+        keys.press(KeyCode::KeyO);
+    }
+    frame(&mut app);
+    app.world_mut()
+        .resource_mut::<ButtonInput<KeyCode>>()
+        .release_all();
+    frame(&mut app);
+    assert!(game(&app).confirm_load);
+    assert_eq!(centre(&app, "pr-hc"), moved, "nothing loaded yet");
+    // Cancelled: the game goes on.
+    app.world_mut().write_message(Intent::CancelLoad);
+    frame(&mut app);
+    assert!(!game(&app).confirm_load);
+    assert_eq!(centre(&app, "pr-hc"), moved);
+    // Confirmed: the quicksave replaces it.
+    app.world_mut().write_message(Intent::Load);
+    frame(&mut app);
+    app.world_mut().write_message(Intent::LoadConfirmed);
+    frame(&mut app);
+    assert_ne!(centre(&app, "pr-hc"), moved);
+    assert_eq!(game(&app).message, None);
+    assert!(
+        game(&app)
+            .notice
+            .as_deref()
+            .is_some_and(|m| m.contains("loaded"))
+    );
 }

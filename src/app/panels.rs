@@ -19,6 +19,7 @@ pub(super) fn plugin(app: &mut App) {
             log_panel,
             preview_window,
             handover,
+            confirm_load,
             game_over,
             rules_reference,
             drag_tip,
@@ -102,6 +103,14 @@ fn turn_bar(
                         ui.colored_label(egui::Color32::from_rgb(230, 90, 70), m);
                         if ui.small_button("close").clicked() {
                             game.message = None;
+                        }
+                    });
+                }
+                if let Some(m) = game.notice.clone() {
+                    ui.horizontal(|ui| {
+                        ui.colored_label(egui::Color32::from_rgb(200, 210, 190), m);
+                        if ui.small_button("close").clicked() {
+                            game.notice = None;
                         }
                     });
                 }
@@ -312,6 +321,35 @@ fn preview_window(
     } else if let Some(c) = changed {
         game.pending = Some(c);
     }
+    Ok(())
+}
+
+/// Loading the quicksave replaces the game in play: the player confirms first.
+fn confirm_load(
+    mut ctx: EguiContexts,
+    game: Res<Game>,
+    mut intents: MessageWriter<Intent>,
+) -> Result {
+    if !game.confirm_load {
+        return Ok(());
+    }
+    let ctx = ctx.ctx_mut()?;
+    egui::Modal::new(egui::Id::new("confirm_load")).show(ctx, |ui| {
+        ui.heading("Load the quicksave?");
+        ui.label(format!(
+            "The game in play is replaced by {}; what was played since that save is lost.",
+            game.save_path.display()
+        ));
+        ui.horizontal(|ui| {
+            if ui.button("Load").clicked() {
+                intents.write(Intent::LoadConfirmed);
+            }
+            if ui.button("Keep playing").clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape))
+            {
+                intents.write(Intent::CancelLoad);
+            }
+        });
+    });
     Ok(())
 }
 
