@@ -450,3 +450,56 @@ fn load_asks_first_and_save_and_load_are_notices_not_refusals() {
             .is_some_and(|m| m.contains("loaded"))
     );
 }
+
+#[test]
+fn the_handover_and_a_load_forget_the_selection_and_highlights() {
+    let mut app = app();
+    let path = std::env::temp_dir().join(format!("volley-forget-{}.ron", std::process::id()));
+    app.world_mut().resource_mut::<Game>().save_path = path;
+    let select = |app: &mut App| {
+        let a = centre(app, "pr-ms1");
+        point_at(app, a.x, a.y, Some("pr-ms1"));
+        press(app);
+        release(app);
+        let mut g = app.world_mut().resource_mut::<Game>();
+        g.highlight = vec![UnitId("au-ms1".into())];
+        g.pending = Some(Command::Fire {
+            unit: UnitId("pr-ms1".into()),
+            target: UnitId("au-ms1".into()),
+            support: vec![],
+        });
+        app.world_mut().resource_mut::<Selection>().group = vec![UnitId("pr-ms2".into())];
+    };
+    let forgotten = |app: &App| {
+        let sel = app.world().resource::<Selection>();
+        let g = game(app);
+        sel.unit.is_none()
+            && sel.group.is_empty()
+            && sel.drag.is_none()
+            && g.highlight.is_empty()
+            && g.pending.is_none()
+    };
+    app.world_mut().write_message(Intent::Save);
+    frame(&mut app);
+    select(&mut app);
+    assert!(!forgotten(&app));
+    app.world_mut().write_message(Intent::Load);
+    frame(&mut app);
+    app.world_mut().write_message(Intent::LoadConfirmed);
+    frame(&mut app);
+    assert!(forgotten(&app), "a load starts with nothing selected");
+    select(&mut app);
+    // A phase of the same bound keeps the selection; the other side's bound does not.
+    app.world_mut().write_message(Intent::Do(Command::EndPhase));
+    frame(&mut app);
+    assert!(!forgotten(&app));
+    for _ in 0..2 {
+        app.world_mut().write_message(Intent::Do(Command::EndPhase));
+        frame(&mut app);
+    }
+    assert_eq!(game(&app).battle.active, 1);
+    assert!(
+        forgotten(&app),
+        "the next player sees nothing of the last one's"
+    );
+}

@@ -17,6 +17,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
+                forget_the_last_game.run_if(resource_added::<Game>),
                 track_pointer.run_if(any_with_component::<BoardCamera>),
                 mouse.run_if(pointer_free),
                 keys.run_if(keyboard_free),
@@ -106,6 +107,11 @@ impl Default for Overlays {
             rules: false,
         }
     }
+}
+
+/// A new game (from the title screen, or a replay) starts with nothing selected.
+fn forget_the_last_game(mut sel: ResMut<Selection>) {
+    *sel = Selection::default();
 }
 
 /// True unless a panel has the pointer (always, headless).

@@ -318,9 +318,22 @@ fn replay_step(
     }
 }
 
+/// What one player had on the screen: forgotten when the seat changes hands or a game is loaded,
+/// so that nobody sees the other side's selection, arcs or targets.
+fn forget_the_screen(game: &mut Game, sel: &mut input::Selection) {
+    *sel = input::Selection::default();
+    game.highlight.clear();
+    game.pending = None;
+}
+
 /// Executes intents; a refusal changes nothing and is shown to the player.
-fn apply_intents(mut intents: MessageReader<Intent>, mut game: ResMut<Game>) {
+fn apply_intents(
+    mut intents: MessageReader<Intent>,
+    mut game: ResMut<Game>,
+    mut sel: ResMut<input::Selection>,
+) {
     for intent in intents.read() {
+        let active = game.battle.active;
         match intent {
             Intent::Load => {
                 game.confirm_load = true;
@@ -337,7 +350,7 @@ fn apply_intents(mut intents: MessageReader<Intent>, mut game: ResMut<Game>) {
                     Ok(b) => {
                         game.battle = b;
                         game.version += 1;
-                        game.pending = None;
+                        forget_the_screen(&mut game, &mut sel);
                         game.message = None;
                         game.notice = Some(format!("loaded {}", path.display()));
                     }
@@ -392,6 +405,9 @@ fn apply_intents(mut intents: MessageReader<Intent>, mut game: ResMut<Game>) {
                 game.message = None;
                 game.notice = None;
                 game.pending = None;
+                if game.battle.active != active {
+                    forget_the_screen(&mut game, &mut sel);
+                }
                 // An autosave after every command; failure to write it is not fatal. A finished
                 // battle is not offered for resuming.
                 let auto = game.save_dir.join("autosave.ron");
