@@ -503,3 +503,50 @@ fn the_handover_and_a_load_forget_the_selection_and_highlights() {
         "the next player sees nothing of the last one's"
     );
 }
+
+#[test]
+fn one_wheel_notch_turns_one_step_however_finely_it_is_reported() {
+    use bevy::input::mouse::{MouseScrollUnit, MouseWheel};
+    let mut app = app();
+    let start = centre(&app, "pr-hc");
+    point_at(&mut app, start.x, start.y, Some("pr-hc"));
+    press(&mut app);
+    let scroll = |app: &mut App, unit: MouseScrollUnit, y: f32| {
+        app.world_mut().write_message(MouseWheel {
+            unit,
+            x: 0.0,
+            y,
+            window: Entity::PLACEHOLDER,
+            phase: bevy::input::touch::TouchPhase::Moved,
+        });
+    };
+    // Smooth scrolling reports one notch as several small deltas, over one or more frames.
+    scroll(&mut app, MouseScrollUnit::Line, 0.25);
+    scroll(&mut app, MouseScrollUnit::Line, 0.25);
+    frame(&mut app);
+    scroll(&mut app, MouseScrollUnit::Line, 0.5);
+    frame(&mut app);
+    // And in pixels: a notch is 100 of them.
+    for _ in 0..4 {
+        scroll(&mut app, MouseScrollUnit::Pixel, 25.0);
+        frame(&mut app);
+    }
+    let turns = app
+        .world()
+        .resource::<Selection>()
+        .drag
+        .as_ref()
+        .unwrap()
+        .turns
+        .clone();
+    assert_eq!(
+        turns,
+        vec![
+            volley::rules::command::Step::Wheel {
+                corner: volley::rules::geometry::Corner::Left,
+                degrees: 5.0
+            };
+            2
+        ]
+    );
+}
