@@ -550,3 +550,28 @@ fn one_wheel_notch_turns_one_step_however_finely_it_is_reported() {
         ]
     );
 }
+
+#[test]
+fn the_ghost_of_an_illegal_drag_shows_the_turns_made() {
+    let mut app = app();
+    let start = centre(&app, "pr-ms1");
+    point_at(&mut app, start.x, start.y, Some("pr-ms1"));
+    press(&mut app);
+    app.world_mut()
+        .resource_mut::<ButtonInput<KeyCode>>()
+        .press(KeyCode::KeyQ);
+    frame(&mut app);
+    // 80 mm is too far for Muskets: the drag is refused, and its ghost still faces 15 left.
+    point_at(&mut app, start.x, start.y + 80.0, None);
+    frame(&mut app);
+    let sel = app.world().resource::<Selection>();
+    let drag = sel.drag.as_ref().unwrap();
+    assert!(drag.plan.is_err());
+    let ghost = drag.ghost(&game(&app).battle, Vec2::new(start.x, start.y + 80.0));
+    assert_eq!(ghost.len(), 1);
+    assert!(
+        (ghost[0].facing - 345.0).abs() < 0.01,
+        "{}",
+        ghost[0].facing
+    );
+}

@@ -394,6 +394,25 @@ impl Drag {
         }
     }
 
+    /// Where the dragged bases would end with the pointer at `cursor`: the checked move's ends,
+    /// or for a move refused, the base turned as the player turned it and carried to the
+    /// pointer.
+    pub fn ghost(&self, b: &crate::rules::battle::Battle, cursor: Vec2) -> Vec<Base> {
+        if let Ok(p) = &self.plan {
+            return p.ends.iter().map(|(_, e)| *e).collect();
+        }
+        let Some(start) = self.moving_base(b) else {
+            return Vec::new();
+        };
+        let turned = preview_turns(start, &merged(&self.turns), b.scale.mm_per_unit);
+        vec![Base {
+            centre: turned
+                .centre
+                .plus(Pt::new(cursor.x - self.start.x, cursor.y - self.start.y)),
+            ..turned
+        }]
+    }
+
     /// The base that moves: the unit's, or the dragged stand's.
     pub fn moving_base(&self, b: &crate::rules::battle::Battle) -> Option<Base> {
         let u = b.unit(&self.unit).ok()?;

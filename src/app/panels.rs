@@ -569,9 +569,19 @@ fn drag_tip(mut ctx: EguiContexts, game: Res<Game>, sel: Res<Selection>) -> Resu
         return Ok(());
     };
     let unit = &game.battle.scale.unit;
+    // Beside the cursor, on whichever side has room; the words never wrap, so the tip keeps its
+    // width wherever the cursor goes.
+    let right_half = pos.x > ctx.viewport_rect().center().x;
+    let (pivot, offset) = if right_half {
+        (egui::Align2::RIGHT_TOP, egui::vec2(-16.0, 16.0))
+    } else {
+        (egui::Align2::LEFT_TOP, egui::vec2(16.0, 16.0))
+    };
     egui::Area::new(egui::Id::new("drag_tip"))
-        .fixed_pos(pos + egui::vec2(16.0, 16.0))
+        .pivot(pivot)
+        .fixed_pos(pos + offset)
         .show(ctx, |ui| {
+            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
             egui::Frame::popup(ui.style()).show(ui, |ui| match &drag.plan {
                 Ok(p) => {
                     ui.colored_label(egui::Color32::LIGHT_GREEN, p.ruler(*unit));
