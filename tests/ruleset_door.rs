@@ -273,3 +273,32 @@ fn a_roll_of_a_new_kind_is_logged_and_read_like_any_other() {
     let back: Event = serde_json::from_value(serde_json::to_value(&e).unwrap()).unwrap();
     assert_eq!(back, e);
 }
+
+/// One convention in every ruleset: a turn is both sides' bounds, and the turn bar says whose
+/// bound of which turn it is.
+#[test]
+fn a_turn_is_both_sides_bounds_in_every_ruleset() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    for (file, limit) in [("tutorial.ron", 8), ("od_tutorial.ron", 5)] {
+        let mut b = scenario::load(&dir.join(file)).unwrap();
+        b.script_dice(&[6; 40]);
+        assert_eq!(b.turn_limit, limit, "{file}");
+        let mut seen = Vec::new();
+        for _ in 0..12 {
+            let line = report::turn_line(&b);
+            if seen.last() != Some(&line) {
+                seen.push(line);
+            }
+            b.execute(Command::EndPhase).unwrap();
+        }
+        assert_eq!(
+            seen[..3],
+            [
+                format!("Turn 1 of {limit} · Prussia's bound"),
+                format!("Turn 1 of {limit} · Austria's bound"),
+                format!("Turn 2 of {limit} · Prussia's bound"),
+            ],
+            "{file}"
+        );
+    }
+}

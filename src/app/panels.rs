@@ -54,16 +54,10 @@ fn turn_bar(
                     let b = &game.battle;
                     ui.strong(&b.info.name);
                     ui.label(format!("{} ·", b.rules.get().name()));
-                    ui.label(format!("Turn {} of {}", b.turn, b.turn_limit));
                     ui.separator();
-                    let side = b
-                        .sides
-                        .get(b.active)
-                        .map(|s| s.name.clone())
-                        .unwrap_or_default();
                     ui.colored_label(
                         side_colour(&game, b.active),
-                        egui::RichText::new(format!("{side} to move")).strong(),
+                        egui::RichText::new(report::turn_line(b)).strong(),
                     );
                     let words = b.rules.turn_words(b);
                     ui.label(format!("{} phase", words.phase));
@@ -377,8 +371,8 @@ fn handover(
         .show(ctx, |ui| {
             ui.heading(egui::RichText::new(format!("{name} to move")).color(colour));
             ui.label(format!(
-                "Turn {} · {} phase",
-                game.battle.turn,
+                "{} · {} phase",
+                report::turn_line(&game.battle),
                 game.battle.phase.name()
             ));
             if ui.button("Take the seat").clicked() {

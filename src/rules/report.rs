@@ -37,6 +37,17 @@ fn score_text(b: &Battle, s: &Score) -> String {
     format!("{}: {}", name(b, &s.unit), s.explain())
 }
 
+/// Where the battle stands in its turns, the same way in every ruleset (a turn is both sides'
+/// bounds): "Turn 1 of 8 · Prussia's bound".
+pub fn turn_line(b: &Battle) -> String {
+    let side = b
+        .sides
+        .get(b.active)
+        .map(|s| s.name.clone())
+        .unwrap_or_else(|| format!("side {}", b.active));
+    format!("Turn {} of {} · {side}'s bound", b.turn, b.turn_limit)
+}
+
 /// A refusal in words a player reads, naming units by their names.
 pub fn refusal(b: &Battle, e: &RuleError) -> String {
     e.words(|id| name(b, id))
