@@ -302,3 +302,35 @@ fn a_turn_is_both_sides_bounds_in_every_ruleset() {
         );
     }
 }
+
+/// Hovering an enemy says in a player's words why a unit may not fire at or fight it: never
+/// words meant for a programmer.
+#[test]
+fn why_a_target_is_refused_is_said_in_a_players_words() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let mut said = 0;
+    for file in ["tutorial.ron", "od_tutorial.ron", "lobosch_1756.ron"] {
+        let mut b = scenario::load(&dir.join(file)).unwrap();
+        for _ in 0..8 {
+            if b.is_over() {
+                break;
+            }
+            for own in b.alive().filter(|u| u.side == b.active) {
+                for enemy in b.alive().filter(|u| u.side != b.active) {
+                    let Some(cmd) = b.rules.target_command(&b, &own.id, &enemy.id) else {
+                        continue;
+                    };
+                    if let Err(e) = b.rules.preview(&b, &cmd) {
+                        let words = report::refusal(&b, &e);
+                        said += 1;
+                        for dev in ["::", "AnyRuleset", "outlook", "preview", "Some(", "UnitId"] {
+                            assert!(!words.contains(dev), "{file}: {words}");
+                        }
+                    }
+                }
+            }
+            b.execute(Command::EndPhase).unwrap();
+        }
+    }
+    assert!(said > 10, "refusals were met: {said}");
+}
