@@ -535,3 +535,52 @@ fn moves_the_rules_do_not_measure_say_what_they_were() {
     assert_eq!(text, "CR 10 moves 100 of 400 paces in good going");
     assert!(json[0].get("manoeuvre").is_none());
 }
+
+#[test]
+fn a_charge_a_few_degrees_off_square_is_conformed() {
+    // Cuirassiers 5 degrees off square, the enemy directly ahead: the charge goes in and the
+    // base is squared up against the enemy's front.
+    let mut b = moving(
+        &[
+            U("p", 0, "HC", "Regular", 500.0, 400.0, 5.0, ""),
+            U("e", 1, "Ms", "Regular", 505.0, 480.0, 180.0, ""),
+        ],
+        "",
+    );
+    let ev = b.execute(mv("p", vec![Step::ToContact(id("e"))])).unwrap();
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Moved { contact: Some(c), .. } if c.0 == "e"))
+    );
+    let p = b.unit(&id("p")).unwrap().base;
+    let e = b.unit(&id("e")).unwrap().base;
+    assert!(p.facing.abs() < 0.01, "squared up: {}", p.facing);
+    assert!(e.front_to_front(&p).is_some(), "conformed front to front");
+    // The same from the other side.
+    let mut b = moving(
+        &[
+            U("p", 0, "HC", "Regular", 500.0, 400.0, 355.0, ""),
+            U("e", 1, "Ms", "Regular", 495.0, 480.0, 180.0, ""),
+        ],
+        "",
+    );
+    b.execute(mv("p", vec![Step::ToContact(id("e"))])).unwrap();
+    assert!(b.unit(&id("p")).unwrap().base.facing.abs() < 0.01);
+}
+
+#[test]
+fn a_charge_too_far_off_square_says_how_to_square_up() {
+    // 60 degrees off: the corner would meet the enemy's front, but too obliquely to conform.
+    let mut b = moving(
+        &[
+            U("p", 0, "HC", "Regular", 460.0, 400.0, 60.0, ""),
+            U("e", 1, "Ms", "Regular", 520.0, 460.0, 180.0, ""),
+        ],
+        "",
+    );
+    let e = err(&mut b, mv("p", vec![Step::ToContact(id("e"))]));
+    assert!(
+        e.contains("wheel 60 degrees to the left to square up"),
+        "{e}"
+    );
+}

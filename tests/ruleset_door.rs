@@ -334,3 +334,32 @@ fn why_a_target_is_refused_is_said_in_a_players_words() {
     }
     assert!(said > 10, "refusals were met: {said}");
 }
+
+/// A charge a few degrees off square, the enemy directly ahead, goes in and is squared up in
+/// every ruleset.
+#[test]
+fn a_charge_a_few_degrees_off_square_goes_in_in_every_ruleset() {
+    use volley::rules::command::Step;
+    use volley::rules::model::UnitId;
+    for (ruleset, mover, enemy) in [("db7yw", "HC", "Ms"), ("old_dessauer", "Inf", "Inf")] {
+        let text = format!(
+            r#"(name: "t", ruleset: "{ruleset}", table: (width: 1000, height: 1000), turn_limit: 5,
+            sides: [(name: "A", colour: (0, 0, 200)), (name: "B", colour: (200, 0, 0))],
+            units: [(id: "a", side: 0, type: "{mover}", at: Some((500, 400)), facing: 5),
+                    (id: "z", side: 1, type: "{enemy}", at: Some((505, 470)), facing: 180)])"#
+        );
+        let mut b = scenario::parse(&text, "t.ron").unwrap();
+        b.script_dice(&[6; 10]);
+        while b.phase != volley::rules::model::Phase::Movement {
+            b.execute(Command::EndPhase).unwrap();
+        }
+        b.command_points = [10, 10];
+        b.execute(Command::Move {
+            unit: UnitId("a".into()),
+            steps: vec![Step::ToContact(UnitId("z".into()))],
+        })
+        .unwrap_or_else(|e| panic!("{ruleset}: {e}"));
+        let a = b.unit(&UnitId("a".into())).unwrap().base;
+        assert!(a.facing.abs() < 0.01, "{ruleset}: squared up, {}", a.facing);
+    }
+}
