@@ -43,6 +43,7 @@ pub enum Cmd {
         files: Vec<PathBuf>,
     },
     /// Apply an order file to a scenario and print the events and the final state.
+    #[command(after_long_help = DICE_ORDER)]
     Run {
         scenario: PathBuf,
         #[arg(long)]
@@ -50,9 +51,10 @@ pub enum Cmd {
         /// Seed for the dice (default: the scenario's).
         #[arg(long, conflicts_with = "dice")]
         seed: Option<u64>,
-        /// Die results to use in order, e.g. 4,2,6.
-        #[arg(long, value_delimiter = ',')]
-        dice: Option<Vec<u8>>,
+        /// Die results to use in order instead of the seed, e.g. 4,2,6 ("" for none); see below
+        /// for the order the rules take them in.
+        #[arg(long)]
+        dice: Option<String>,
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
@@ -60,6 +62,35 @@ pub enum Cmd {
         #[arg(long)]
         save: Option<PathBuf>,
     },
+}
+
+/// In which order the rules take scripted dice (`volley run --help`).
+const DICE_ORDER: &str = "\
+Scripted dice (--dice) are taken one at a time, in the order the rules roll them:
+  DB7YW: ending the command phase is the command roll, one die per commander on the table
+  (at least one). A firing takes the firer's die, then the target's; a close combat the
+  attacker's, then the defender's (combats left unfought when the phase ends are fought then).
+  A unit destroyed brings routing tests, one die per unit tested. One bound with one firing
+  needs three dice: --dice 6,5,2 (command roll 6, firer 5, target 2).
+  Old Dessauer: no command roll. A volley takes its dice (the preview shows how many); a charge
+  by a unit out of command first takes its command test; skirmishers that cavalry comes within
+  an inch of roll one die each to evade; a round of combat takes each unit's dice in the order of the units in the
+  scenario (with variable defensive fire, each entitled unit's roll first); a general attached
+  to a unit hit hard enough takes one die. Shaken units test to rally when their side's turn
+  begins, and the passive side's morale tests are rolled at the end of the shooting phase, one
+  die per unit shot at, in the order of the units in the scenario.
+Running out of dice refuses the order that needed one. --dice \"\" gives no dice at all.";
+
+/// Die results from `--dice`: numbers 1 to 6 separated by commas (an empty list for \"\").
+pub fn parse_dice(text: &str) -> Result<Vec<u8>, String> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(|t| match t.parse::<u8>() {
+            Ok(d) if (1..=6).contains(&d) => Ok(d),
+            _ => Err(format!("--dice: {t} is not a result of a six-sided die")),
+        })
+        .collect()
 }
 
 fn print_diags(d: &[Diagnostic]) {
@@ -89,13 +120,14 @@ pub fn run_orders(
 ) -> (Vec<crate::rules::Event>, Option<String>) {
     let mut events = Vec::new();
     for (i, c) in orders.into_iter().enumerate() {
-        let shown = format!("{c:?}");
+        let shown = save::order_text(&c);
         match b.execute(c) {
             Ok(ev) => events.extend(ev),
             Err(e) => {
+                let why = report::refusal(b, &e);
                 return (
                     events,
-                    Some(format!("order {} ({shown}) refused: {e}", i + 1)),
+                    Some(format!("order {} ({shown}) refused: {why}", i + 1)),
                 );
             }
         }
@@ -107,7 +139,7 @@ fn run(
     scenario_path: &Path,
     orders_path: &Path,
     seed: Option<u64>,
-    dice: Option<Vec<u8>>,
+    dice: Option<String>,
     json: bool,
     save_to: Option<PathBuf>,
 ) -> i32 {
@@ -128,11 +160,13 @@ fn run(
         }
     };
     if let Some(d) = dice {
-        if let Some(bad) = d.iter().find(|x| !(1..=6).contains(*x)) {
-            eprintln!("--dice: {bad} is not a result of a six-sided die");
-            return 1;
+        match parse_dice(&d) {
+            Ok(d) => b.script_dice(&d),
+            Err(e) => {
+                eprintln!("{e}");
+                return 1;
+            }
         }
-        b.script_dice(&d);
     } else if let Some(s) = seed {
         b.reseed(s);
     }

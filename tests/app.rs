@@ -292,6 +292,8 @@ fn the_wheel_turns_a_dragged_base_and_quicksave_loads_back() {
     );
     app.world_mut().write_message(Intent::Load);
     frame(&mut app);
+    app.world_mut().write_message(Intent::LoadConfirmed);
+    frame(&mut app);
     let facing = game(&app)
         .battle
         .unit(&UnitId("pr-hc".into()))
@@ -367,4 +369,210 @@ fn deployment_picks_a_unit_and_places_it_with_a_click() {
         .unwrap()
         .clone();
     assert!(!u.status.undeployed && (u.base.centre.y - 150.0).abs() < 0.01 && u.base.facing == 0.0);
+}
+
+#[test]
+fn refusals_name_units_by_their_names() {
+    let mut app = app();
+    let mv = |u: &str| {
+        Intent::Do(Command::Move {
+            unit: UnitId(u.into()),
+            steps: vec![volley::rules::command::Step::Advance(50.0)],
+        })
+    };
+    for (order, words) in [
+        (mv("pr-hc"), None),
+        (
+            mv("pr-hc"),
+            Some("CR 10 Gens d'armes has already moved this bound"),
+        ),
+        (
+            mv("au-dc"),
+            Some("DR 31 Liechtenstein belongs to the side that is not moving"),
+        ),
+    ] {
+        app.world_mut().write_message(order);
+        frame(&mut app);
+        assert_eq!(game(&app).message.as_deref(), words);
+    }
+}
+
+#[test]
+fn load_asks_first_and_save_and_load_are_notices_not_refusals() {
+    let mut app = app();
+    // A quicksave of its own: tests run side by side.
+    let path = std::env::temp_dir().join(format!("volley-load-asks-{}.ron", std::process::id()));
+    app.world_mut().resource_mut::<Game>().save_path = path;
+    app.world_mut().write_message(Intent::Save);
+    frame(&mut app);
+    assert_eq!(game(&app).message, None, "saving is no refusal");
+    assert!(
+        game(&app)
+            .notice
+            .as_deref()
+            .is_some_and(|m| m.contains("saved"))
+    );
+    app.world_mut().write_message(Intent::Do(Command::Move {
+        unit: UnitId("pr-hc".into()),
+        steps: vec![volley::rules::command::Step::Advance(50.0)],
+    }));
+    frame(&mut app);
+    let moved = centre(&app, "pr-hc");
+    // Ctrl+O asks before the game in play is lost.
+    {
+        let mut keys = app.world_mut().resource_mut::<ButtonInput<KeyCode>>();
+        keys.press(KeyCode::ControlLeft);
+        keys.press(KeyCode::KeyO);
+    }
+    frame(&mut app);
+    app.world_mut()
+        .resource_mut::<ButtonInput<KeyCode>>()
+        .release_all();
+    frame(&mut app);
+    assert!(game(&app).confirm_load);
+    assert_eq!(centre(&app, "pr-hc"), moved, "nothing loaded yet");
+    // Cancelled: the game goes on.
+    app.world_mut().write_message(Intent::CancelLoad);
+    frame(&mut app);
+    assert!(!game(&app).confirm_load);
+    assert_eq!(centre(&app, "pr-hc"), moved);
+    // Confirmed: the quicksave replaces it.
+    app.world_mut().write_message(Intent::Load);
+    frame(&mut app);
+    app.world_mut().write_message(Intent::LoadConfirmed);
+    frame(&mut app);
+    assert_ne!(centre(&app, "pr-hc"), moved);
+    assert_eq!(game(&app).message, None);
+    assert!(
+        game(&app)
+            .notice
+            .as_deref()
+            .is_some_and(|m| m.contains("loaded"))
+    );
+}
+
+#[test]
+fn the_handover_and_a_load_forget_the_selection_and_highlights() {
+    let mut app = app();
+    let path = std::env::temp_dir().join(format!("volley-forget-{}.ron", std::process::id()));
+    app.world_mut().resource_mut::<Game>().save_path = path;
+    let select = |app: &mut App| {
+        let a = centre(app, "pr-ms1");
+        point_at(app, a.x, a.y, Some("pr-ms1"));
+        press(app);
+        release(app);
+        let mut g = app.world_mut().resource_mut::<Game>();
+        g.highlight = vec![UnitId("au-ms1".into())];
+        g.pending = Some(Command::Fire {
+            unit: UnitId("pr-ms1".into()),
+            target: UnitId("au-ms1".into()),
+            support: vec![],
+            defence: None,
+        });
+        app.world_mut().resource_mut::<Selection>().group = vec![UnitId("pr-ms2".into())];
+    };
+    let forgotten = |app: &App| {
+        let sel = app.world().resource::<Selection>();
+        let g = game(app);
+        sel.unit.is_none()
+            && sel.group.is_empty()
+            && sel.drag.is_none()
+            && g.highlight.is_empty()
+            && g.pending.is_none()
+    };
+    app.world_mut().write_message(Intent::Save);
+    frame(&mut app);
+    select(&mut app);
+    assert!(!forgotten(&app));
+    app.world_mut().write_message(Intent::Load);
+    frame(&mut app);
+    app.world_mut().write_message(Intent::LoadConfirmed);
+    frame(&mut app);
+    assert!(forgotten(&app), "a load starts with nothing selected");
+    select(&mut app);
+    // A phase of the same bound keeps the selection; the other side's bound does not.
+    app.world_mut().write_message(Intent::Do(Command::EndPhase));
+    frame(&mut app);
+    assert!(!forgotten(&app));
+    for _ in 0..2 {
+        app.world_mut().write_message(Intent::Do(Command::EndPhase));
+        frame(&mut app);
+    }
+    assert_eq!(game(&app).battle.active, 1);
+    assert!(
+        forgotten(&app),
+        "the next player sees nothing of the last one's"
+    );
+}
+
+#[test]
+fn one_wheel_notch_turns_one_step_however_finely_it_is_reported() {
+    use bevy::input::mouse::{MouseScrollUnit, MouseWheel};
+    let mut app = app();
+    let start = centre(&app, "pr-hc");
+    point_at(&mut app, start.x, start.y, Some("pr-hc"));
+    press(&mut app);
+    let scroll = |app: &mut App, unit: MouseScrollUnit, y: f32| {
+        app.world_mut().write_message(MouseWheel {
+            unit,
+            x: 0.0,
+            y,
+            window: Entity::PLACEHOLDER,
+            phase: bevy::input::touch::TouchPhase::Moved,
+        });
+    };
+    // Smooth scrolling reports one notch as several small deltas, over one or more frames.
+    scroll(&mut app, MouseScrollUnit::Line, 0.25);
+    scroll(&mut app, MouseScrollUnit::Line, 0.25);
+    frame(&mut app);
+    scroll(&mut app, MouseScrollUnit::Line, 0.5);
+    frame(&mut app);
+    // And in pixels: a notch is 100 of them.
+    for _ in 0..4 {
+        scroll(&mut app, MouseScrollUnit::Pixel, 25.0);
+        frame(&mut app);
+    }
+    let turns = app
+        .world()
+        .resource::<Selection>()
+        .drag
+        .as_ref()
+        .unwrap()
+        .turns
+        .clone();
+    assert_eq!(
+        turns,
+        vec![
+            volley::rules::command::Step::Wheel {
+                corner: volley::rules::geometry::Corner::Left,
+                degrees: 5.0
+            };
+            2
+        ]
+    );
+}
+
+#[test]
+fn the_ghost_of_an_illegal_drag_shows_the_turns_made() {
+    let mut app = app();
+    let start = centre(&app, "pr-ms1");
+    point_at(&mut app, start.x, start.y, Some("pr-ms1"));
+    press(&mut app);
+    app.world_mut()
+        .resource_mut::<ButtonInput<KeyCode>>()
+        .press(KeyCode::KeyQ);
+    frame(&mut app);
+    // 80 mm is too far for Muskets: the drag is refused, and its ghost still faces 15 left.
+    point_at(&mut app, start.x, start.y + 80.0, None);
+    frame(&mut app);
+    let sel = app.world().resource::<Selection>();
+    let drag = sel.drag.as_ref().unwrap();
+    assert!(drag.plan.is_err());
+    let ghost = drag.ghost(&game(&app).battle, Vec2::new(start.x, start.y + 80.0));
+    assert_eq!(ghost.len(), 1);
+    assert!(
+        (ghost[0].facing - 345.0).abs() < 0.01,
+        "{}",
+        ghost[0].facing
+    );
 }

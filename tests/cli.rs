@@ -174,5 +174,104 @@ fn running_out_of_dice_is_an_error() {
         .args(["--dice", ""])
         .output()
         .unwrap();
-    assert_ne!(out.status.code(), Some(0));
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("order 1") && err.contains("ran out"), "{err}");
+}
+
+#[test]
+fn an_empty_dice_list_is_a_run_with_no_dice() {
+    // Old Dessauer rolls nothing for a move: no dice are needed.
+    let orders = tmp("o3.ron", "[Move(unit: \"pr-ir\", steps: [Advance(2)])]");
+    let out = volley()
+        .args(["run", "scenarios/od_tutorial.ron", "--orders"])
+        .arg(&orders)
+        .args(["--dice", ""])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn one_firing_takes_the_command_die_then_the_firer_and_the_target() {
+    let orders = tmp(
+        "o4.ron",
+        "[EndPhase, EndPhase, Fire(unit: \"pr-fa\", target: \"au-fa\")]",
+    );
+    let out = volley()
+        .args(["run", "scenarios/tutorial.ron", "--json", "--orders"])
+        .arg(&orders)
+        .args(["--dice", "6, 5, 2"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let fire = v["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["kind"] == "Fire")
+        .unwrap();
+    assert_eq!(fire["shooter_score"]["die"], 5);
+    assert_eq!(fire["target_score"]["die"], 2);
+    assert_eq!(v["command_points"][0], 6);
+}
+
+#[test]
+fn the_help_says_in_which_order_scripted_dice_are_taken() {
+    let out = volley().args(["run", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    for words in [
+        "command roll",
+        "firer",
+        "target",
+        "order of the units in the scenario",
+        "end of the shooting phase",
+        "--dice \"\"",
+    ] {
+        assert!(help.contains(words), "{words}: {help}");
+    }
+}
+
+#[test]
+fn a_refusal_shows_the_order_as_the_order_file_writes_it() {
+    let orders = tmp(
+        "o5.ron",
+        "[EndPhase, Move(unit: \"pr-ms1\", steps: [Wheel(corner: Left, degrees: 10), Advance(900)])]",
+    );
+    let out = volley()
+        .args(["run", "scenarios/tutorial.ron", "--orders"])
+        .arg(&orders)
+        .args(["--dice", "6"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "order 2 (Move(unit: \"pr-ms1\", steps: [Wheel(corner: Left, degrees: 10), Advance(900)])) refused"
+        ),
+        "{err}"
+    );
+    assert!(!err.contains("UnitId"), "{err}");
+}
+
+#[test]
+fn a_move_too_far_in_inches_keeps_its_tenths() {
+    // Backing is at half speed: 3.2 inches back use 6.4 of the battalion's 6.
+    let orders = tmp("o6.ron", "[Move(unit: \"pr-ir\", steps: [Backstep(3.2)])]");
+    let out = volley()
+        .args(["run", "scenarios/od_tutorial.ron", "--orders"])
+        .arg(&orders)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("6.4 inches of 6.0"), "{err}");
 }

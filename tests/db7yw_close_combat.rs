@@ -27,6 +27,8 @@ fn woods_a() -> &'static str {
 }
 
 fn factors(b: &mut Battle) -> (Vec<String>, Vec<String>) {
+    // Rolled dice cannot be undone: the combat is fought on a copy.
+    let mut b = b.clone();
     b.script_dice(&[1, 1, 1, 1, 1, 1, 1, 1]);
     let ev = b.execute(fight("p", "a")).expect("fight accepted");
     let Event::CloseCombat {
@@ -37,7 +39,6 @@ fn factors(b: &mut Battle) -> (Vec<String>, Vec<String>) {
     else {
         unreachable!()
     };
-    b.undo().unwrap();
     (
         names(&attacker_score.factors),
         names(&defender_score.factors),
@@ -48,6 +49,7 @@ fn factors(b: &mut Battle) -> (Vec<String>, Vec<String>) {
 fn fight_for(b: &mut Battle, verdict: Verdict, loser: Option<&str>) -> Vec<Event> {
     for pd in 1..=6u8 {
         for ad in 1..=6u8 {
+            let before = b.clone();
             b.script_dice(&[pd, ad, 1, 1, 1, 1, 1, 1, 1, 1]);
             let ev = b.execute(fight("p", "a")).expect("fight accepted");
             if let Event::CloseCombat {
@@ -61,7 +63,7 @@ fn fight_for(b: &mut Battle, verdict: Verdict, loser: Option<&str>) -> Vec<Event
             {
                 return ev;
             }
-            b.undo().unwrap();
+            *b = before;
         }
     }
     panic!("no dice give {verdict:?} with loser {loser:?}");

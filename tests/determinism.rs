@@ -3,7 +3,7 @@
 
 use std::path::Path;
 use volley::rules::autoplay::AutoPlayer;
-use volley::rules::{Battle, Command, save, scenario};
+use volley::rules::{Battle, Command, Step, UnitId, save, scenario};
 
 fn tutorial() -> Battle {
     scenario::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/tutorial.ron")).unwrap()
@@ -63,41 +63,70 @@ fn save_load_continue_equals_never_saving() {
 }
 
 #[test]
-fn undo_then_redo_gives_the_same_dice() {
-    let mut a = tutorial();
-    AutoPlayer::new(5).play(&mut a, 12, 12);
-    let n = a.log.len();
-    let last = a.commands.last().cloned().unwrap();
-    let tail = a.log.clone();
-    a.execute(Command::Undo).unwrap();
-    assert!(a.log.len() < n);
-    a.execute(last).unwrap();
-    assert_eq!(
-        ron::to_string(&a.log).unwrap(),
-        ron::to_string(&tail).unwrap()
-    );
+fn undo_then_redo_gives_the_same_log() {
+    let mut b = tutorial();
+    b.execute(Command::EndPhase).unwrap();
+    let before = log_text(&b);
+    let step = Command::Move {
+        unit: UnitId("pr-hc".into()),
+        steps: vec![Step::Advance(100.0)],
+    };
+    b.execute(step.clone()).unwrap();
+    let tail = log_text(&b);
+    b.execute(Command::Undo).unwrap();
+    assert_eq!(log_text(&b), before);
+    b.execute(step).unwrap();
+    assert_eq!(log_text(&b), tail);
+}
+
+/// A battle in the firing phase whose last command rolled dice.
+fn after_a_volley(file: &str, moves: Vec<Command>, fire: Command) -> Battle {
+    let mut b = scenario::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("scenarios")
+            .join(file),
+    )
+    .unwrap();
+    for c in moves {
+        b.execute(c).unwrap();
+    }
+    b.execute(fire).unwrap();
+    b
 }
 
 #[test]
-fn random_games_keep_units_on_the_table_and_apart() {
-    for seed in 0..6 {
-        let mut b = tutorial();
-        b.reseed(seed);
-        AutoPlayer::new(seed).play(&mut b, 300, 12);
-        for u in b.alive() {
-            assert!(
-                b.table.holds(&u.base),
-                "seed {seed}: {} off the table",
-                u.id
-            );
-            for v in b.alive() {
-                assert!(
-                    u.id == v.id || !u.base.overlaps(&v.base),
-                    "seed {seed}: {} overlaps {}",
-                    u.id,
-                    v.id
-                );
-            }
-        }
+fn undo_never_takes_back_rolled_dice_in_either_ruleset() {
+    let fire = |unit: &str, target: &str| Command::Fire {
+        unit: UnitId(unit.into()),
+        target: UnitId(target.into()),
+        support: vec![],
+        defence: None,
+    };
+    let db7yw = after_a_volley(
+        "tutorial.ron",
+        vec![Command::EndPhase, Command::EndPhase],
+        fire("pr-fa", "au-fa"),
+    );
+    let od = after_a_volley(
+        "od_tutorial.ron",
+        vec![
+            Command::Move {
+                unit: UnitId("pr-ir".into()),
+                steps: vec![Step::Advance(3.0)],
+            },
+            Command::EndPhase,
+        ],
+        fire("pr-ir", "au-ir"),
+    );
+    for mut b in [db7yw, od] {
+        let log = log_text(&b);
+        let err = b.execute(Command::Undo).unwrap_err();
+        assert!(err.to_string().contains("dice"), "{err}");
+        assert_eq!(log_text(&b), log, "nothing taken back");
+        assert!(b.last_command_rolled());
     }
+    // The command roll that ends DB7YW's command phase is dice too.
+    let mut b = tutorial();
+    b.execute(Command::EndPhase).unwrap();
+    assert!(b.execute(Command::Undo).is_err());
 }

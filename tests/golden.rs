@@ -105,3 +105,28 @@ fn tutorial_to_break_orders_still_break_an_army() {
     assert!(events.iter().any(|e| matches!(e, Event::ArmyBroken { .. })));
     assert!(b.is_over());
 }
+
+/// The log names units by their names, never by the ids scenario files use.
+#[test]
+fn the_log_names_units_not_ids() {
+    use volley::rules::autoplay::AutoPlayer;
+    for file in [
+        "scenarios/tutorial.ron",
+        "scenarios/default.ron",
+        "scenarios/od_tutorial.ron",
+    ] {
+        let mut b = scenario::load(&root().join(file)).unwrap();
+        AutoPlayer::new(3).play(&mut b, 120, 12);
+        let ids: Vec<String> = b.units.iter().map(|u| u.id.0.clone()).collect();
+        for e in &b.log {
+            let text = report::describe(&b, e);
+            let words: Vec<&str> = text
+                .split(|c: char| c.is_whitespace() || ",.:;()".contains(c))
+                .collect();
+            assert!(
+                !ids.iter().any(|id| words.contains(&id.as_str())),
+                "{file}: {text}"
+            );
+        }
+    }
+}

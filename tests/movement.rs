@@ -436,3 +436,151 @@ fn a_group_charge_conforms_the_flank_supporting_unit_too() {
         "supporter kept its place beside it"
     );
 }
+
+/// The log's words for the Moved events of a command, and their JSON.
+fn move_words(b: &volley::rules::Battle, ev: &[Event]) -> (String, Vec<serde_json::Value>) {
+    let moves: Vec<&Event> = ev
+        .iter()
+        .filter(|e| matches!(e, Event::Moved { .. }))
+        .collect();
+    (
+        moves
+            .iter()
+            .map(|e| volley::rules::report::describe(b, e))
+            .collect::<Vec<_>>()
+            .join("; "),
+        moves
+            .iter()
+            .map(|e| volley::rules::report::event_json(b, e))
+            .collect(),
+    )
+}
+
+#[test]
+fn moves_the_rules_do_not_measure_say_what_they_were() {
+    let mut b = moving(
+        &[
+            U(
+                "p",
+                0,
+                "Ms",
+                "Regular",
+                200.0,
+                300.0,
+                0.0,
+                ", name: \"IR 13\"",
+            ),
+            U(
+                "q",
+                0,
+                "Ms",
+                "Regular",
+                400.0,
+                300.0,
+                0.0,
+                ", name: \"IR 17\"",
+            ),
+            U(
+                "g",
+                0,
+                "FA",
+                "Regular",
+                600.0,
+                300.0,
+                0.0,
+                ", name: \"FB Moller\"",
+            ),
+            U(
+                "h",
+                0,
+                "HC",
+                "Regular",
+                800.0,
+                300.0,
+                0.0,
+                ", name: \"CR 10\"",
+            ),
+        ],
+        "",
+    );
+    let cases = [
+        (
+            mv(
+                "p",
+                vec![Step::Wheel {
+                    corner: Corner::Right,
+                    degrees: 90.0,
+                }],
+            ),
+            "IR 13 wheels 90° to the right",
+        ),
+        (mv("q", vec![Step::AboutFace]), "IR 17 about-faces"),
+        (
+            mv("g", vec![Step::Pivot(30.0)]),
+            "FB Moller pivots 30° clockwise",
+        ),
+    ];
+    for (c, words) in cases {
+        let ev = b.execute(c).unwrap();
+        let (text, json) = move_words(&b, &ev);
+        assert_eq!(text, words);
+        assert_eq!(
+            json[0]["manoeuvre"],
+            words.split_once(' ').unwrap().1.split_once(' ').unwrap().1
+        );
+    }
+    // A measured move still reads against its allowance.
+    let ev = b.execute(mv("h", vec![Step::Advance(100.0)])).unwrap();
+    let (text, json) = move_words(&b, &ev);
+    assert_eq!(text, "CR 10 moves 100 of 400 paces in good going");
+    assert!(json[0].get("manoeuvre").is_none());
+}
+
+#[test]
+fn a_charge_a_few_degrees_off_square_is_conformed() {
+    // Cuirassiers 5 degrees off square, the enemy directly ahead: the charge goes in and the
+    // base is squared up against the enemy's front.
+    let mut b = moving(
+        &[
+            U("p", 0, "HC", "Regular", 500.0, 400.0, 5.0, ""),
+            U("e", 1, "Ms", "Regular", 505.0, 480.0, 180.0, ""),
+        ],
+        "",
+    );
+    let ev = b.execute(mv("p", vec![Step::ToContact(id("e"))])).unwrap();
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Moved { contact: Some(c), .. } if c.0 == "e"))
+    );
+    let p = b.unit(&id("p")).unwrap().base;
+    let e = b.unit(&id("e")).unwrap().base;
+    assert!(p.facing.abs() < 0.01, "squared up: {}", p.facing);
+    assert!(e.front_to_front(&p).is_some(), "conformed front to front");
+    // The same from the other side.
+    let mut b = moving(
+        &[
+            U("p", 0, "HC", "Regular", 500.0, 400.0, 355.0, ""),
+            U("e", 1, "Ms", "Regular", 495.0, 480.0, 180.0, ""),
+        ],
+        "",
+    );
+    b.execute(mv("p", vec![Step::ToContact(id("e"))])).unwrap();
+    assert!(b.unit(&id("p")).unwrap().base.facing.abs() < 0.01);
+}
+
+#[test]
+fn a_charge_too_far_off_square_says_how_to_square_up() {
+    // 60 degrees off: the corner would meet the enemy's front, but too obliquely to conform.
+    let mut b = moving(
+        &[
+            U("p", 0, "HC", "Regular", 460.0, 400.0, 60.0, ""),
+            U("e", 1, "Ms", "Regular", 520.0, 460.0, 180.0, ""),
+        ],
+        "",
+    );
+    let e = err(&mut b, mv("p", vec![Step::ToContact(id("e"))]));
+    assert!(
+        e.contains("wheel 60 degrees to the left to square up"),
+        "{e}"
+    );
+}

@@ -905,7 +905,7 @@ fn skirmish_stands_move_on_their_own_within_four_inches_of_the_command_stand() {
     }
     // Its 4 inches are spent; another stand still has its own.
     let e = move_stand(&mut b, "s", 3, Step::Advance(0.5)).unwrap_err();
-    assert!(e.ends_with("inches of 0"), "{e}");
+    assert!(e.ends_with("inches of 0.0"), "{e}");
     move_stand(&mut b, "s", 4, Step::Sidestep(1.0)).unwrap();
     // Skirmishers sidestep at the full rate: 1 inch costs 1.
     assert!((b.unit(&u("s")).unwrap().bound.stand_spent[3] - 1.0).abs() < 0.05);

@@ -274,3 +274,93 @@ fn a_roll_of_a_new_kind_is_logged_and_read_like_any_other() {
     let back: Event = serde_json::from_value(serde_json::to_value(&e).unwrap()).unwrap();
     assert_eq!(back, e);
 }
+
+/// One convention in every ruleset: a turn is both sides' bounds, and the turn bar says whose
+/// bound of which turn it is.
+#[test]
+fn a_turn_is_both_sides_bounds_in_every_ruleset() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    for (file, limit) in [("tutorial.ron", 8), ("od_tutorial.ron", 5)] {
+        let mut b = scenario::load(&dir.join(file)).unwrap();
+        b.script_dice(&[6; 40]);
+        assert_eq!(b.turn_limit, limit, "{file}");
+        let mut seen = Vec::new();
+        for _ in 0..12 {
+            let line = report::turn_line(&b);
+            if seen.last() != Some(&line) {
+                seen.push(line);
+            }
+            b.execute(Command::EndPhase).unwrap();
+        }
+        assert_eq!(
+            seen[..3],
+            [
+                format!("Turn 1 of {limit} · Prussia's bound"),
+                format!("Turn 1 of {limit} · Austria's bound"),
+                format!("Turn 2 of {limit} · Prussia's bound"),
+            ],
+            "{file}"
+        );
+    }
+}
+
+/// Hovering an enemy says in a player's words why a unit may not fire at or fight it: never
+/// words meant for a programmer.
+#[test]
+fn why_a_target_is_refused_is_said_in_a_players_words() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let mut said = 0;
+    for file in ["tutorial.ron", "od_tutorial.ron", "lobosch_1756.ron"] {
+        let mut b = scenario::load(&dir.join(file)).unwrap();
+        for _ in 0..8 {
+            if b.is_over() {
+                break;
+            }
+            for own in b.alive().filter(|u| u.side == b.active) {
+                for enemy in b.alive().filter(|u| u.side != b.active) {
+                    let Some(cmd) = b.rules.target_command(&b, &own.id, &enemy.id) else {
+                        continue;
+                    };
+                    if let Err(e) = b.rules.preview(&b, &cmd) {
+                        let words = report::refusal(&b, &e);
+                        said += 1;
+                        for dev in ["::", "AnyRuleset", "outlook", "preview", "Some(", "UnitId"] {
+                            assert!(!words.contains(dev), "{file}: {words}");
+                        }
+                    }
+                }
+            }
+            b.execute(Command::EndPhase).unwrap();
+        }
+    }
+    assert!(said > 10, "refusals were met: {said}");
+}
+
+/// A charge a few degrees off square, the enemy directly ahead, goes in and is squared up in
+/// every ruleset.
+#[test]
+fn a_charge_a_few_degrees_off_square_goes_in_in_every_ruleset() {
+    use volley::rules::command::Step;
+    use volley::rules::model::UnitId;
+    for (ruleset, mover, enemy) in [("db7yw", "HC", "Ms"), ("old_dessauer", "Inf", "Inf")] {
+        let text = format!(
+            r#"(name: "t", ruleset: "{ruleset}", table: (width: 1000, height: 1000), turn_limit: 5,
+            sides: [(name: "A", colour: (0, 0, 200)), (name: "B", colour: (200, 0, 0))],
+            units: [(id: "a", side: 0, type: "{mover}", at: Some((500, 400)), facing: 5),
+                    (id: "z", side: 1, type: "{enemy}", at: Some((505, 470)), facing: 180)])"#
+        );
+        let mut b = scenario::parse(&text, "t.ron").unwrap();
+        b.script_dice(&[6; 10]);
+        while b.phase != volley::rules::model::Phase::Movement {
+            b.execute(Command::EndPhase).unwrap();
+        }
+        b.command_points = [10, 10];
+        b.execute(Command::Move {
+            unit: UnitId("a".into()),
+            steps: vec![Step::ToContact(UnitId("z".into()))],
+        })
+        .unwrap_or_else(|e| panic!("{ruleset}: {e}"));
+        let a = b.unit(&UnitId("a".into())).unwrap().base;
+        assert!(a.facing.abs() < 0.01, "{ruleset}: squared up, {}", a.facing);
+    }
+}

@@ -205,3 +205,39 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn the_dragoon_rule_names_its_ordinal_in_words() {
+    let text = GOOD
+        .replace(
+            "colour: (0, 0, 200))",
+            "colour: (0, 0, 200), army_list: true)",
+        )
+        .replace(
+            "(id: \"p1\", side: 0, type: \"Ms\"",
+            "(id: \"p1\", side: 0, type: \"DC\", class: Superior",
+        );
+    let all: Vec<String> = errs(&text).iter().map(|x| x.message.clone()).collect();
+    assert!(all.iter().any(|m| m.contains("every 3rd DC")), "{all:?}");
+    assert!(all.iter().all(|m| !m.contains("3th")), "{all:?}");
+}
+
+/// A DB7YW unit may start worn, as the README says: hits already taken (2 make it shaken) or
+/// shaken; hits that would destroy it are refused.
+#[test]
+fn a_db7yw_unit_may_start_with_hits_or_shaken() {
+    let with = |more: &str| GOOD.replace("facing: 0)", &format!("facing: 0{more})"));
+    let state = |more: &str| {
+        let b = scenario::parse(&with(more), "t.ron").unwrap();
+        let u = b.units[0].clone();
+        (u.status.hits, u.status.shaken)
+    };
+    assert_eq!(state(", hits: 1"), (1, false));
+    assert_eq!(state(", hits: 2"), (2, true));
+    assert_eq!(state(", shaken: true"), (0, true));
+    let d = errs(&with(", hits: 3"));
+    assert!(
+        d[0].message.contains("starts with 3 hits") && d[0].message.contains("at most 2"),
+        "{d:?}"
+    );
+}

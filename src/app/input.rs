@@ -17,6 +17,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
+                forget_the_last_game.run_if(resource_added::<Game>),
                 track_pointer.run_if(any_with_component::<BoardCamera>),
                 mouse.run_if(pointer_free),
                 keys.run_if(keyboard_free),
@@ -106,6 +107,11 @@ impl Default for Overlays {
             rules: false,
         }
     }
+}
+
+/// A new game (from the title screen, or a replay) starts with nothing selected.
+fn forget_the_last_game(mut sel: ResMut<Selection>) {
+    *sel = Selection::default();
 }
 
 /// True unless a panel has the pointer (always, headless).
@@ -235,27 +241,47 @@ fn mouse(
     }
 }
 
-/// The mouse wheel zooms to the cursor; during a drag it turns the base instead: up wheels to
-/// the left about the left front corner, down to the right about the right; with Shift it
-/// pivots on the spot.
+/// Pixels of smooth scrolling that make one notch of the wheel.
+const PIXELS_PER_NOTCH: f32 = 100.0;
+
+/// The wheel's movement in notches: lines as they come, pixels by `PIXELS_PER_NOTCH`.
+fn notches(w: &bevy::input::mouse::MouseWheel) -> f32 {
+    match w.unit {
+        bevy::input::mouse::MouseScrollUnit::Line => w.y,
+        bevy::input::mouse::MouseScrollUnit::Pixel => w.y / PIXELS_PER_NOTCH,
+    }
+}
+
+/// The mouse wheel zooms to the cursor, by as much as it turned; during a drag it turns the
+/// base one step per whole notch instead (a notch reported in parts is added up first): up
+/// wheels to the left about the left front corner, down to the right about the right; with
+/// Shift it pivots on the spot.
 fn wheel_turns(
     mut wheel: MessageReader<bevy::input::mouse::MouseWheel>,
     keys: Res<ButtonInput<KeyCode>>,
     mut sel: ResMut<Selection>,
+    mut turned: Local<f32>,
     windows: Query<&Window>,
     mut cams: Query<
         (&Camera, &GlobalTransform, &mut Transform, &mut Projection),
         With<BoardCamera>,
     >,
 ) {
-    let dy: f32 = wheel.read().map(|w| w.y.signum()).sum();
+    let dy: f32 = wheel.read().map(notches).sum();
     let Some(drag) = sel.drag.as_mut() else {
+        *turned = 0.0;
         zoom_at_cursor(dy, &windows, &mut cams);
         return;
     };
-    if dy == 0.0 {
+    // Whole notches turn; the rest waits for the next part of the notch.
+    *turned += dy;
+    // A hair of slack, so that parts adding up to a notch in floating point make it.
+    let steps = (*turned + turned.signum() * 1e-4).trunc();
+    *turned -= steps;
+    if steps == 0.0 {
         return;
     }
+    let dy = steps;
     let shift = keys.pressed(KeyCode::ShiftLeft) || keys.pressed(KeyCode::ShiftRight);
     let deg = 5.0 * dy.abs();
     drag.turns.push(match (shift, dy > 0.0) {
@@ -368,6 +394,25 @@ impl Drag {
         }
     }
 
+    /// Where the dragged bases would end with the pointer at `cursor`: the checked move's ends,
+    /// or for a move refused, the base turned as the player turned it and carried to the
+    /// pointer.
+    pub fn ghost(&self, b: &crate::rules::battle::Battle, cursor: Vec2) -> Vec<Base> {
+        if let Ok(p) = &self.plan {
+            return p.ends.iter().map(|(_, e)| *e).collect();
+        }
+        let Some(start) = self.moving_base(b) else {
+            return Vec::new();
+        };
+        let turned = preview_turns(start, &merged(&self.turns), b.scale.mm_per_unit);
+        vec![Base {
+            centre: turned
+                .centre
+                .plus(Pt::new(cursor.x - self.start.x, cursor.y - self.start.y)),
+            ..turned
+        }]
+    }
+
     /// The base that moves: the unit's, or the dragged stand's.
     pub fn moving_base(&self, b: &crate::rules::battle::Battle) -> Option<Base> {
         let u = b.unit(&self.unit).ok()?;
@@ -477,7 +522,7 @@ fn preview_drag(ptr: Res<Pointer>, game: Res<Game>, mut sel: ResMut<Selection>) 
     } else {
         b.rules
             .check_move(b, &drag.request(steps.clone()))
-            .map_err(|e| e.to_string())
+            .map_err(|e| crate::rules::report::refusal(b, &e))
     };
     drag.steps = steps;
 }

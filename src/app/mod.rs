@@ -9,7 +9,7 @@ mod panels;
 mod title;
 
 use crate::rules::command::Command;
-use crate::rules::{Battle, UnitId, save};
+use crate::rules::{Battle, UnitId, report, save};
 use bevy::prelude::*;
 use bevy::window::WindowResolution;
 use bevy_egui::EguiPlugin;
@@ -32,8 +32,12 @@ pub struct Game {
     pub battle: Battle,
     /// Bumped whenever the battle changes, so drawing knows to refresh.
     pub version: u64,
-    /// The last refusal or notice, shown to the player.
+    /// The last refusal, shown to the player in the refusal colour.
     pub message: Option<String>,
+    /// A confirmation ("saved to ..."), shown in a neutral colour.
+    pub notice: Option<String>,
+    /// Loading the quicksave waits for the player to confirm: the game in play would be lost.
+    pub confirm_load: bool,
     pub save_path: PathBuf,
     /// Where the autosave after every command goes.
     pub save_dir: PathBuf,
@@ -51,8 +55,12 @@ pub enum Intent {
     Do(Command),
     Undo,
     Save,
-    /// Load the quicksave, replacing the game in play.
+    /// Ask to load the quicksave (the game in play would be lost).
     Load,
+    /// Load the quicksave, replacing the game in play.
+    LoadConfirmed,
+    /// Keep the game in play.
+    CancelLoad,
 }
 
 /// Where to save a screenshot before exiting, and after how many frames.
@@ -205,6 +213,8 @@ impl Game {
             battle,
             version: 1,
             message: None,
+            notice: None,
+            confirm_load: false,
             save_path: save_dir.join("quicksave.ron"),
             save_dir,
             seated: seat,
@@ -308,28 +318,55 @@ fn replay_step(
     }
 }
 
+/// What one player had on the screen: forgotten when the seat changes hands or a game is loaded,
+/// so that nobody sees the other side's selection, arcs or targets.
+fn forget_the_screen(game: &mut Game, sel: &mut input::Selection) {
+    *sel = input::Selection::default();
+    game.highlight.clear();
+    game.pending = None;
+}
+
 /// Executes intents; a refusal changes nothing and is shown to the player.
-fn apply_intents(mut intents: MessageReader<Intent>, mut game: ResMut<Game>) {
+fn apply_intents(
+    mut intents: MessageReader<Intent>,
+    mut game: ResMut<Game>,
+    mut sel: ResMut<input::Selection>,
+) {
     for intent in intents.read() {
-        if let Intent::Load = intent {
-            let path = game.save_path.clone();
-            match save::load(&path) {
-                Ok(b) => {
-                    game.battle = b;
-                    game.version += 1;
-                    game.pending = None;
-                    game.message = Some(format!("loaded {}", path.display()));
-                }
-                Err(d) => {
-                    game.message = Some(
-                        d.iter()
-                            .map(|x| x.to_string())
-                            .collect::<Vec<_>>()
-                            .join("; "),
-                    )
-                }
+        let active = game.battle.active;
+        match intent {
+            Intent::Load => {
+                game.confirm_load = true;
+                continue;
             }
-            continue;
+            Intent::CancelLoad => {
+                game.confirm_load = false;
+                continue;
+            }
+            Intent::LoadConfirmed => {
+                game.confirm_load = false;
+                let path = game.save_path.clone();
+                match save::load(&path) {
+                    Ok(b) => {
+                        game.battle = b;
+                        game.version += 1;
+                        forget_the_screen(&mut game, &mut sel);
+                        game.message = None;
+                        game.notice = Some(format!("loaded {}", path.display()));
+                    }
+                    Err(d) => {
+                        game.notice = None;
+                        game.message = Some(
+                            d.iter()
+                                .map(|x| x.to_string())
+                                .collect::<Vec<_>>()
+                                .join("; "),
+                        )
+                    }
+                }
+                continue;
+            }
+            _ => {}
         }
         let res = match intent {
             Intent::Do(c) => game.battle.execute(c.clone()).map(|_| ()),
@@ -341,16 +378,24 @@ fn apply_intents(mut intents: MessageReader<Intent>, mut game: ResMut<Game>) {
                 continue;
             }
             Intent::Undo => game.battle.undo().map(|_| ()),
-            Intent::Load => Ok(()),
+            Intent::Load | Intent::LoadConfirmed | Intent::CancelLoad => continue,
             Intent::Save => {
                 let path = game.save_path.clone();
-                let res = std::fs::create_dir_all(&game.save_dir)
+                let res = path
+                    .parent()
+                    .map_or(Ok(()), std::fs::create_dir_all)
                     .map_err(|e| e.to_string())
                     .and_then(|_| save::write(&game.battle, &path));
-                game.message = Some(match res {
-                    Ok(()) => format!("saved to {}", path.display()),
-                    Err(e) => e,
-                });
+                match res {
+                    Ok(()) => {
+                        game.message = None;
+                        game.notice = Some(format!("saved to {}", path.display()));
+                    }
+                    Err(e) => {
+                        game.notice = None;
+                        game.message = Some(e);
+                    }
+                }
                 continue;
             }
         };
@@ -358,7 +403,11 @@ fn apply_intents(mut intents: MessageReader<Intent>, mut game: ResMut<Game>) {
             Ok(()) => {
                 game.version += 1;
                 game.message = None;
+                game.notice = None;
                 game.pending = None;
+                if game.battle.active != active {
+                    forget_the_screen(&mut game, &mut sel);
+                }
                 // An autosave after every command; failure to write it is not fatal. A finished
                 // battle is not offered for resuming.
                 let auto = game.save_dir.join("autosave.ron");
@@ -368,7 +417,10 @@ fn apply_intents(mut intents: MessageReader<Intent>, mut game: ResMut<Game>) {
                     let _ = save::write(&game.battle, &auto);
                 }
             }
-            Err(e) => game.message = Some(e.to_string()),
+            Err(e) => {
+                game.notice = None;
+                game.message = Some(report::refusal(&game.battle, &e));
+            }
         }
     }
 }

@@ -175,19 +175,9 @@ fn draw(
         } else {
             Color::srgb(1.0, 0.2, 0.2)
         };
-        let ends: Vec<Base> = match &drag.plan {
-            Ok(p) => p.ends.iter().map(|(_, b)| *b).collect(),
-            Err(_) => ptr
-                .world
-                .map(|w| {
-                    vec![Base {
-                        centre: start
-                            .centre
-                            .plus(Pt::new(w.x - drag.start.x, w.y - drag.start.y)),
-                        ..start
-                    }]
-                })
-                .unwrap_or_default(),
+        let ends: Vec<Base> = match ptr.world {
+            Some(w) => drag.ghost(b, w),
+            None => drag.ghost(b, drag.start),
         };
         for e in &ends {
             outline(&mut g, e, c);

@@ -19,6 +19,7 @@ pub(super) fn plugin(app: &mut App) {
             log_panel,
             preview_window,
             handover,
+            confirm_load,
             game_over,
             rules_reference,
             drag_tip,
@@ -53,16 +54,10 @@ fn turn_bar(
                     let b = &game.battle;
                     ui.strong(&b.info.name);
                     ui.label(format!("{} ·", b.rules.get().name()));
-                    ui.label(format!("Turn {} of {}", b.turn, b.turn_limit));
                     ui.separator();
-                    let side = b
-                        .sides
-                        .get(b.active)
-                        .map(|s| s.name.clone())
-                        .unwrap_or_default();
                     ui.colored_label(
                         side_colour(&game, b.active),
-                        egui::RichText::new(format!("{side} to move")).strong(),
+                        egui::RichText::new(report::turn_line(b)).strong(),
                     );
                     let words = b.rules.turn_words(b);
                     ui.label(format!("{} phase", words.phase));
@@ -102,6 +97,14 @@ fn turn_bar(
                         ui.colored_label(egui::Color32::from_rgb(230, 90, 70), m);
                         if ui.small_button("close").clicked() {
                             game.message = None;
+                        }
+                    });
+                }
+                if let Some(m) = game.notice.clone() {
+                    ui.horizontal(|ui| {
+                        ui.colored_label(egui::Color32::from_rgb(200, 210, 190), m);
+                        if ui.small_button("close").clicked() {
+                            game.notice = None;
                         }
                     });
                 }
@@ -189,7 +192,7 @@ fn side_panel(
                         );
                     }
                     Err(e) => {
-                        ui.colored_label(egui::Color32::LIGHT_RED, e.to_string());
+                        ui.colored_label(egui::Color32::LIGHT_RED, report::refusal(b, &e));
                     }
                 }
             }
@@ -297,7 +300,7 @@ fn preview_window(
         .open(&mut open)
         .show(ctx, |ui| match &preview {
             Err(e) => {
-                ui.colored_label(egui::Color32::LIGHT_RED, e.to_string());
+                ui.colored_label(egui::Color32::LIGHT_RED, report::refusal(&game.battle, e));
             }
             Ok(o) => {
                 changed = outlook(ui, o);
@@ -312,6 +315,35 @@ fn preview_window(
     } else if let Some(c) = changed {
         game.pending = Some(c);
     }
+    Ok(())
+}
+
+/// Loading the quicksave replaces the game in play: the player confirms first.
+fn confirm_load(
+    mut ctx: EguiContexts,
+    game: Res<Game>,
+    mut intents: MessageWriter<Intent>,
+) -> Result {
+    if !game.confirm_load {
+        return Ok(());
+    }
+    let ctx = ctx.ctx_mut()?;
+    egui::Modal::new(egui::Id::new("confirm_load")).show(ctx, |ui| {
+        ui.heading("Load the quicksave?");
+        ui.label(format!(
+            "The game in play is replaced by {}; what was played since that save is lost.",
+            game.save_path.display()
+        ));
+        ui.horizontal(|ui| {
+            if ui.button("Load").clicked() {
+                intents.write(Intent::LoadConfirmed);
+            }
+            if ui.button("Keep playing").clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape))
+            {
+                intents.write(Intent::CancelLoad);
+            }
+        });
+    });
     Ok(())
 }
 
@@ -339,8 +371,8 @@ fn handover(
         .show(ctx, |ui| {
             ui.heading(egui::RichText::new(format!("{name} to move")).color(colour));
             ui.label(format!(
-                "Turn {} · {} phase",
-                game.battle.turn,
+                "{} · {} phase",
+                report::turn_line(&game.battle),
                 game.battle.phase.name()
             ));
             if ui.button("Take the seat").clicked() {
@@ -531,20 +563,22 @@ fn drag_tip(mut ctx: EguiContexts, game: Res<Game>, sel: Res<Selection>) -> Resu
         return Ok(());
     };
     let unit = &game.battle.scale.unit;
+    // Beside the cursor, on whichever side has room; the words never wrap, so the tip keeps its
+    // width wherever the cursor goes.
+    let right_half = pos.x > ctx.viewport_rect().center().x;
+    let (pivot, offset) = if right_half {
+        (egui::Align2::RIGHT_TOP, egui::vec2(-16.0, 16.0))
+    } else {
+        (egui::Align2::LEFT_TOP, egui::vec2(16.0, 16.0))
+    };
     egui::Area::new(egui::Id::new("drag_tip"))
-        .fixed_pos(pos + egui::vec2(16.0, 16.0))
+        .pivot(pivot)
+        .fixed_pos(pos + offset)
         .show(ctx, |ui| {
+            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
             egui::Frame::popup(ui.style()).show(ui, |ui| match &drag.plan {
                 Ok(p) => {
-                    ui.colored_label(
-                        egui::Color32::LIGHT_GREEN,
-                        format!(
-                            "{:.0} of {:.0} {unit} · {}",
-                            p.distance,
-                            p.allowance,
-                            p.going.describe()
-                        ),
-                    );
+                    ui.colored_label(egui::Color32::LIGHT_GREEN, p.ruler(*unit));
                     if let Some((t, _, _)) = &p.contact {
                         ui.label(format!(
                             "into contact with {}",

@@ -106,6 +106,8 @@ pub struct Battle {
     /// Units each side had at the start (the army break is a share of these).
     pub starting_units: [u32; 2],
     pub dice: Dice,
+    /// Dice taken from `dice` so far: undo refuses to take back a command that moved it.
+    dice_rolled: u64,
     pub log: Vec<Event>,
     /// Commands accepted so far: with the scenario and seed they replay the game.
     pub commands: Vec<Command>,
@@ -159,6 +161,7 @@ impl Battle {
             deployment_step: 0,
             starting_units,
             dice: Dice::seeded(seed),
+            dice_rolled: 0,
             log: Vec::new(),
             commands: Vec::new(),
             undo: Vec::new(),
@@ -232,8 +235,16 @@ impl Battle {
         Ok(events)
     }
 
-    /// Takes back the last accepted command, dice included.
+    /// Takes back the last accepted command, unless it rolled dice: no ruleset lets a player
+    /// see the dice and then take the command back.
     pub fn undo(&mut self) -> Result<Vec<Event>, RuleError> {
+        match self.undo.last() {
+            None => return Err(RuleError::NothingToUndo),
+            Some(prev) if prev.dice_rolled != self.dice_rolled => {
+                return Err(RuleError::DiceRolled);
+            }
+            Some(_) => {}
+        }
         let mut stack = std::mem::take(&mut self.undo);
         let Some(prev) = stack.pop() else {
             self.undo = stack;
@@ -260,10 +271,14 @@ impl Battle {
     /// True when taking back the last command would take back dice already seen, or a change
     /// of phase: the hotseat screen refuses that, so nobody rolls again.
     pub fn last_command_rolled(&self) -> bool {
-        // Any roll of any ruleset (one roll record each), or a new phase.
-        self.last_events()
-            .iter()
-            .any(|e| matches!(e, Event::PhaseBegan { .. }) || !super::report::rolls(e).is_empty())
+        // Any die taken by any ruleset, or a new phase.
+        self.undo
+            .last()
+            .is_some_and(|prev| prev.dice_rolled != self.dice_rolled)
+            || self
+                .last_events()
+                .iter()
+                .any(|e| matches!(e, Event::PhaseBegan { .. }))
     }
 
     /// Applies an event to the state and records it in `out`.
@@ -570,6 +585,8 @@ impl Battle {
 
     /// Rolls one die, failing cleanly when scripted dice run out.
     pub fn d6(&mut self) -> Result<u8, RuleError> {
-        Ok(self.dice.d6()?)
+        let die = self.dice.d6()?;
+        self.dice_rolled += 1;
+        Ok(die)
     }
 }

@@ -272,6 +272,10 @@ pub enum Event {
         allowance: f32,
         going: String,
         contact: Option<UnitId>,
+        /// A move the rules do not measure, in words ("about-faces"); the log says it instead of
+        /// the distance against the allowance.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        manoeuvre: Option<String>,
     },
     Deployed {
         unit: UnitId,
@@ -525,7 +529,25 @@ pub enum RuleError {
     Illegal(String),
     OutOfDice,
     NothingToUndo,
+    /// The command to take back rolled dice.
+    DiceRolled,
     GameOver,
+}
+
+impl RuleError {
+    /// The refusal in words, naming units as `name` gives them (the log's names; the ids
+    /// without a battle at hand).
+    pub fn words(&self, name: impl Fn(&UnitId) -> String) -> String {
+        match self {
+            RuleError::NotYourUnit(u) => {
+                format!("{} belongs to the side that is not moving", name(u))
+            }
+            RuleError::AlreadyActed { unit, what } => {
+                format!("{} has already {what} this bound", name(unit))
+            }
+            other => other.to_string(),
+        }
+    }
 }
 
 impl fmt::Display for RuleError {
@@ -533,12 +555,11 @@ impl fmt::Display for RuleError {
         match self {
             RuleError::UnknownUnit(u) => write!(f, "there is no unit '{u}'"),
             RuleError::UnknownFeature(t) => write!(f, "there is no terrain feature '{t}'"),
-            RuleError::NotYourUnit(u) => write!(f, "{u} belongs to the side that is not moving"),
+            RuleError::NotYourUnit(_) | RuleError::AlreadyActed { .. } => {
+                f.write_str(&self.words(|u| u.to_string()))
+            }
             RuleError::WrongPhase { command, phase } => {
                 write!(f, "cannot {command} in the {} phase", phase.name())
-            }
-            RuleError::AlreadyActed { unit, what } => {
-                write!(f, "{unit} has already {what} this bound")
             }
             RuleError::NotEnoughCommandPoints { need, have } => {
                 write!(f, "needs {need} command points, {have} left")
@@ -550,11 +571,16 @@ impl fmt::Display for RuleError {
                 units,
                 ..
             } => {
-                write!(f, "{name}: {:.0} {units} of {:.0}", distance, allowance)
+                // Written to the precision of the measure: tenths of an inch, whole paces.
+                let p = crate::rules::ruleset::Measure::named(units).map_or(0, |m| m.precision());
+                write!(f, "{name}: {distance:.p$} {units} of {allowance:.p$}")
             }
             RuleError::Illegal(s) => f.write_str(s),
             RuleError::OutOfDice => f.write_str("the scripted dice ran out"),
             RuleError::NothingToUndo => f.write_str("there is nothing to undo"),
+            RuleError::DiceRolled => {
+                f.write_str("dice have been rolled: that command cannot be taken back")
+            }
             RuleError::GameOver => f.write_str("the battle is over"),
         }
     }

@@ -1,7 +1,7 @@
 //! Events and state in words and in JSON, for the log, the command line and tests.
 
 use super::battle::Battle;
-use super::command::{Effect, Event, Factor, Score, Verdict, factor_sum};
+use super::command::{Effect, Event, Factor, RuleError, Score, Verdict, factor_sum};
 use super::model::UnitId;
 use super::ruleset::Roll;
 use super::terrain::FeatureKind;
@@ -36,6 +36,22 @@ fn verdict_text(v: Verdict) -> &'static str {
 
 fn score_text(b: &Battle, s: &Score) -> String {
     format!("{}: {}", name(b, &s.unit), s.explain())
+}
+
+/// Where the battle stands in its turns, the same way in every ruleset (a turn is both sides'
+/// bounds): "Turn 1 of 8 · Prussia's bound".
+pub fn turn_line(b: &Battle) -> String {
+    let side = b
+        .sides
+        .get(b.active)
+        .map(|s| s.name.clone())
+        .unwrap_or_else(|| format!("side {}", b.active));
+    format!("Turn {} of {} · {side}'s bound", b.turn, b.turn_limit)
+}
+
+/// A refusal in words a player reads, naming units by their names.
+pub fn refusal(b: &Battle, e: &RuleError) -> String {
+    e.words(|id| name(b, id))
 }
 
 /// One event in words a player reads in the log: the ruleset's own words where it has them.
@@ -249,6 +265,7 @@ fn move_words(b: &Battle, e: &Event) -> Option<String> {
             allowance,
             going,
             contact,
+            manoeuvre,
             ..
         } => {
             let c = contact
@@ -256,7 +273,10 @@ fn move_words(b: &Battle, e: &Event) -> Option<String> {
                 .map(|c| format!(" into contact with {}", u(c)))
                 .unwrap_or_default();
             let p = b.scale.unit.precision();
-            if *allowance <= 0.0 && *distance <= 0.0 {
+            if let Some(m) = manoeuvre {
+                // Not measured: what it was, with no allowance to compare.
+                format!("{} {m}{c}", u(unit))
+            } else if *allowance <= 0.0 && *distance <= 0.0 {
                 // Carried along (a general or regimental gun with its unit).
                 format!("{} moves {going}{c}", u(unit))
             } else {

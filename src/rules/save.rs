@@ -127,6 +127,49 @@ pub fn parse_orders(text: &str, file: &str) -> Result<Vec<Command>, Vec<Diagnost
         })
 }
 
+/// A command as an order file writes it: `Move(unit: "pr-ms1", steps: [Advance(200)])`.
+pub fn order_text(c: &Command) -> String {
+    let config = ron::ser::PrettyConfig::new()
+        .new_line("")
+        .indentor("")
+        .compact_arrays(true)
+        .compact_structs(true);
+    match ron::ser::to_string_pretty(c, config) {
+        Ok(text) => whole_numbers(&text),
+        Err(_) => format!("{c:?}"),
+    }
+}
+
+/// Writes `200.0` as `200` outside string literals, as a player writes a whole distance.
+fn whole_numbers(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let (mut in_string, mut escaped) = (false, false);
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if in_string {
+            in_string = escaped || c != '"';
+            escaped = !escaped && c == '\\';
+        } else if c == '"' {
+            in_string = true;
+        } else if c == '.'
+            && i > 0
+            && chars[i - 1].is_ascii_digit()
+            && chars.get(i + 1) == Some(&'0')
+            && !chars
+                .get(i + 2)
+                .is_some_and(|d| d.is_ascii_digit() || *d == 'e')
+        {
+            i += 2;
+            continue;
+        }
+        out.push(c);
+        i += 1;
+    }
+    out
+}
+
 /// What kind of file a text is, by its first significant token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FileKind {
@@ -164,5 +207,35 @@ pub fn load_any(path: &Path) -> Result<Battle, Vec<Diagnostic>> {
             col: 1,
             message: "this is an order file, not a scenario or save".into(),
         }]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::command::Step;
+    use crate::rules::geometry::Corner;
+    use crate::rules::model::UnitId;
+
+    #[test]
+    fn an_order_is_written_as_the_order_file_writes_it_and_reads_back() {
+        let c = Command::Move {
+            unit: UnitId("a.0\"b".into()),
+            steps: vec![
+                Step::Wheel {
+                    corner: Corner::Left,
+                    degrees: 10.0,
+                },
+                Step::Advance(2.5),
+                Step::Sidestep(-100.0),
+            ],
+        };
+        let text = order_text(&c);
+        assert_eq!(
+            text,
+            r#"Move(unit: "a.0\"b", steps: [Wheel(corner: Left, degrees: 10), Advance(2.5), Sidestep(-100)])"#
+        );
+        assert_eq!(parse_orders(&format!("[{text}]"), "o").unwrap(), vec![c]);
+        assert_eq!(order_text(&Command::EndPhase), "EndPhase");
     }
 }

@@ -248,7 +248,7 @@ fn cavalry_errors(a: &ArmyRules, units: &[&Unit], nation: &str, major: bool) -> 
     errs
 }
 
-/// "3rd", "2nd", "11th": an ordinal for a refusal's words.
+/// A count as an ordinal in words: 1st, 2nd, 3rd, 4th, 11th, 22nd.
 fn ordinal(n: u32) -> String {
     let suffix = match (n % 10, n % 100) {
         (_, 11..=13) => "th",
@@ -258,4 +258,24 @@ fn ordinal(n: u32) -> String {
         _ => "th",
     };
     format!("{n}{suffix}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ordinal;
+
+    #[test]
+    fn ordinals_in_words() {
+        let words: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111]
+            .into_iter()
+            .map(ordinal)
+            .collect();
+        assert_eq!(
+            words,
+            [
+                "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd",
+                "101st", "111th"
+            ]
+        );
+    }
 }

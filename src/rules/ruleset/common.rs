@@ -5,7 +5,7 @@
 use super::view::{Chance, Ink, Layer, Mark, RefRow};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Factor, RuleError, Step};
-use crate::rules::geometry::{Base, Contact, Corner, Edge, Pt, norm_facing};
+use crate::rules::geometry::{Base, CONTACT_EPS, Contact, Corner, Edge, Pt, norm_facing};
 use crate::rules::model::{Phase, Unit, UnitId};
 use parry2d::query::{self, ShapeCastOptions};
 use serde::{Deserialize, Serialize};
@@ -64,6 +64,26 @@ pub struct MovePlan {
     /// before conforming.
     pub contact: Option<(UnitId, Base, Contact)>,
     pub cost: i32,
+    /// A move the rules do not measure, in words ("wheels 90° to the right"): its distance is
+    /// not held against the allowance, and the log says what it was instead.
+    pub manoeuvre: Option<String>,
+}
+
+impl MovePlan {
+    /// The ruler's words: "150 of 200 paces · good going", to the measure's precision, or what
+    /// a move the rules do not measure is ("about-faces · not measured").
+    pub fn ruler(&self, unit: super::view::Measure) -> String {
+        let p = unit.precision();
+        match &self.manoeuvre {
+            Some(m) => format!("{m} · not measured"),
+            None => format!(
+                "{:.p$} of {:.p$} {unit} · {}",
+                self.distance,
+                self.allowance,
+                self.going.describe()
+            ),
+        }
+    }
 }
 
 /// A rigid motion: rotate `deg` about `pivot`, then shift.
@@ -140,9 +160,105 @@ pub fn own_active(b: &Battle, u: &Unit) -> Result<(), RuleError> {
     Ok(())
 }
 
+/// The most a move into contact may meet an enemy's edge off square and still be conformed to it
+/// (turned about the touching front corner to line up, as the rules conform any front-edge
+/// contact): a front corner arriving first is the usual way a charge meets the enemy. Beyond
+/// this it would be a slide round to the side, and the player is told to wheel first.
+pub const SQUARE_UP_MAX_DEG: f32 = 45.0;
+
+/// The turn in degrees (clockwise positive) that squares `mover` up to `edge` of `target`.
+fn off_square(mover: &Base, target: &Base, edge: Edge) -> f32 {
+    let want = target.normal(edge).scale(-1.0);
+    let square = want.x.atan2(want.y).to_degrees();
+    crate::rules::geometry::norm_deg(square - mover.facing)
+}
+
+/// A front corner of `mover` lying on an edge of `target` that its front faces: that edge, the
+/// turn that would square it up, and the shadow of its front on the edge (what conforming makes
+/// of the contact).
+fn corner_touch(mover: &Base, target: &Base) -> Option<(Edge, f32, f32)> {
+    let (fl, fr) = (mover.front_left(), mover.front_right());
+    Edge::ALL
+        .into_iter()
+        .filter_map(|edge| {
+            let (a, e) = target.edge(edge);
+            let n = target.normal(edge);
+            let len = e.minus(a).len();
+            if len <= 0.0 || n.dot(mover.forward()) >= 0.0 {
+                return None;
+            }
+            let dir = e.minus(a).scale(1.0 / len);
+            let on_edge = |p: Pt| {
+                p.minus(a).dot(n).abs() <= CONTACT_EPS
+                    && (-CONTACT_EPS..=len + CONTACT_EPS).contains(&p.minus(a).dot(dir))
+            };
+            if !(on_edge(fl) || on_edge(fr)) {
+                return None;
+            }
+            let (s, t) = (fl.minus(a).dot(dir), fr.minus(a).dot(dir));
+            let shadow = s.max(t).min(len) - s.min(t).max(0.0);
+            Some((edge, off_square(mover, target, edge), shadow))
+        })
+        .filter(|x| x.2 > CONTACT_EPS)
+        .min_by(|x, y| x.1.abs().total_cmp(&y.1.abs()))
+}
+
+/// The contact `mover`'s front makes with `target`: its front edge flat against an edge of the
+/// target, or a front corner against an edge no more than `SQUARE_UP_MAX_DEG` off square (the
+/// shared length is then the front's shadow on that edge, what conforming makes of it).
+pub fn front_contact(mover: &Base, target: &Base) -> Option<Contact> {
+    front_contact_within(mover, target, SQUARE_UP_MAX_DEG)
+}
+
+fn front_contact_within(mover: &Base, target: &Base, max_off: f32) -> Option<Contact> {
+    if let Some(c) = target.touched_by(mover) {
+        return (c.own_edge == Edge::Front).then_some(c);
+    }
+    if mover.overlaps(target) {
+        return None;
+    }
+    corner_touch(mover, target)
+        .filter(|t| t.1.abs() <= max_off)
+        .map(|(edge, _, overlap)| Contact {
+            edge,
+            own_edge: Edge::Front,
+            overlap,
+        })
+}
+
+/// Why `mover` cannot go straight ahead into contact with `target`, and what to do about it.
+pub fn no_contact_words(
+    mover: &Base,
+    target: &Base,
+    mover_name: &str,
+    target_name: &str,
+) -> String {
+    // Its front would meet the enemy's edge, only too obliquely to conform: say how to square up.
+    let oblique = sweep_within(mover, target, 90.0).and_then(|d| {
+        let moved = Base {
+            centre: mover.centre.plus(mover.forward().scale(d)),
+            ..*mover
+        };
+        corner_touch(&moved, target).map(|t| t.1)
+    });
+    match oblique {
+        Some(off) if off.abs() > SQUARE_UP_MAX_DEG => format!(
+            "{mover_name} meets {target_name} {:.0} degrees off square: wheel {:.0} degrees to the {} to square up first",
+            off.abs(),
+            off.abs(),
+            if off < 0.0 { "left" } else { "right" }
+        ),
+        _ => format!("{target_name} is not straight ahead of {mover_name}"),
+    }
+}
+
 /// How far `mover` must go straight ahead for its front edge to meet `target` (None if it never
-/// does). Uses parry's shape cast.
+/// does, or meets it too far off square to conform). Uses parry's shape cast.
 pub fn sweep_to_contact(mover: &Base, target: &Base) -> Option<f32> {
+    sweep_within(mover, target, SQUARE_UP_MAX_DEG)
+}
+
+fn sweep_within(mover: &Base, target: &Base, max_off: f32) -> Option<f32> {
     let vel = mover.forward().v();
     let hit = query::cast_shapes(
         &mover.pose(),
@@ -159,11 +275,8 @@ pub fn sweep_to_contact(mover: &Base, target: &Base) -> Option<f32> {
         centre: mover.centre.plus(mover.forward().scale(d)),
         ..*mover
     };
-    // Touching only at a corner is not a legal contact.
-    target
-        .touched_by(&moved)
-        .filter(|c| c.own_edge == Edge::Front)
-        .map(|_| d)
+    // Touching only corner to corner is not a legal contact.
+    front_contact_within(&moved, target, max_off).map(|_| d)
 }
 
 /// The conforming position: the mover's front edge flush against the touched edge of the
@@ -201,6 +314,33 @@ pub fn conform(mover: &Base, target: &Base, c: Contact) -> Base {
         facing,
         width: mover.width,
         depth: mover.depth,
+    }
+}
+
+/// A turn made as the whole of a move, in words: "wheels 90° to the right", "pivots 30°
+/// clockwise", "about-faces". None for anything else.
+pub fn manoeuvre_words(steps: &[Step]) -> Option<String> {
+    let deg = |d: f32| format!("{}°", (d.abs() * 10.0).round() / 10.0);
+    match steps {
+        [Step::Wheel { corner, degrees }] => Some(format!(
+            "wheels {} to the {}",
+            deg(*degrees),
+            match corner {
+                Corner::Left => "left",
+                Corner::Right => "right",
+            }
+        )),
+        [Step::Pivot(d)] => Some(format!(
+            "pivots {} {}",
+            deg(*d),
+            if *d < 0.0 {
+                "anticlockwise"
+            } else {
+                "clockwise"
+            }
+        )),
+        [Step::AboutFace] => Some("about-faces".into()),
+        _ => None,
     }
 }
 
@@ -453,4 +593,91 @@ pub fn number_rows(list: &[Number]) -> Vec<RefRow> {
             source: n.source.clone(),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::ruleset::Measure;
+
+    fn plan(distance: f32, allowance: f32, manoeuvre: Option<&str>) -> MovePlan {
+        MovePlan {
+            ends: vec![],
+            starts: vec![],
+            distance,
+            allowance,
+            going: Going {
+                bad: false,
+                why: vec![],
+                road: false,
+            },
+            contact: None,
+            cost: 1,
+            manoeuvre: manoeuvre.map(String::from),
+        }
+    }
+
+    #[test]
+    fn the_ruler_reads_to_the_measure_and_names_unmeasured_moves() {
+        assert_eq!(
+            plan(150.2, 200.0, None).ruler(Measure::Paces),
+            "150 of 200 paces · good going"
+        );
+        assert_eq!(
+            plan(3.5, 6.0, None).ruler(Measure::Inches),
+            "3.5 of 6.0 inches · good going"
+        );
+        assert_eq!(
+            plan(264.0, 200.0, Some("about-faces")).ruler(Measure::Paces),
+            "about-faces · not measured"
+        );
+        assert_eq!(
+            manoeuvre_words(&[Step::Pivot(-30.0)]).as_deref(),
+            Some("pivots 30° anticlockwise")
+        );
+        assert_eq!(manoeuvre_words(&[Step::Advance(3.0)]), None);
+    }
+}
+
+#[cfg(test)]
+mod contact_tests {
+    use super::*;
+
+    fn base(x: f32, y: f32, facing: f32) -> Base {
+        Base::new(Pt::new(x, y), facing, 40.0, 30.0)
+    }
+
+    #[test]
+    fn a_front_corner_on_an_edge_is_contact_when_nearly_square() {
+        let enemy = base(500.0, 500.0, 180.0);
+        // Flat, front to front.
+        let flat = front_contact(&base(500.0, 470.0, 0.0), &enemy).unwrap();
+        assert_eq!((flat.edge, flat.own_edge), (Edge::Front, Edge::Front));
+        // 5 degrees off: carried straight ahead, the left front corner meets the front edge.
+        let off = base(500.0, 400.0, 5.0);
+        let d = sweep_to_contact(&off, &enemy).expect("meets it");
+        let moved = Base {
+            centre: off.centre.plus(off.forward().scale(d)),
+            ..off
+        };
+        let c = front_contact(&moved, &enemy).expect("conformable");
+        assert_eq!((c.edge, c.own_edge), (Edge::Front, Edge::Front));
+        // The front's shadow on the enemy's edge, the part of the edge it covers once squared up.
+        assert!(c.overlap > 30.0 && c.overlap < 40.0, "{}", c.overlap);
+        // A rear corner on the edge is no front contact.
+        let backwards = base(500.0, 470.0, 180.0);
+        assert!(front_contact(&backwards, &enemy).is_none());
+        // 60 degrees off is refused, with what to do.
+        let oblique = base(390.0, 400.0, 60.0);
+        assert!(sweep_to_contact(&oblique, &enemy).is_none());
+        assert_eq!(
+            no_contact_words(&oblique, &enemy, "Cuirassiers", "IR 20"),
+            "Cuirassiers meets IR 20 60 degrees off square: wheel 60 degrees to the left to square up first"
+        );
+        // An enemy off to the side is simply not ahead.
+        assert_eq!(
+            no_contact_words(&base(100.0, 400.0, 0.0), &enemy, "Cuirassiers", "IR 20"),
+            "IR 20 is not straight ahead of Cuirassiers"
+        );
+    }
 }

@@ -1,7 +1,7 @@
 //! DB7YW: musket movement, firing and close combat factors and results, stoic units, pursuit,
 //! breakthrough and routing troops, on the shared DBN engine.
 
-use super::common::{MovePlan, chance, fire_or_fight, own_active};
+use super::common::{MovePlan, chance, fire_or_fight, manoeuvre_words, own_active};
 use super::dbn::{Dbn, TroopKind, TroopTrait};
 use super::view::{
     ActionGroup, Card, Choice, Deployment, Layer, Look, Mark, Measure, MoveRequest, Outlook,
@@ -315,6 +315,9 @@ impl Db7yw {
         if pivot_only {
             plan.cost = d.num("fa_pivot_cost") as i32;
         }
+        if instead || pivot_only {
+            plan.manoeuvre = manoeuvre_words(body);
+        }
         Ok(plan)
     }
 
@@ -326,7 +329,10 @@ impl Db7yw {
         steps: &[Step],
     ) -> Result<(), RuleError> {
         let plan = self.plan(b, ids, steps)?;
-        let names: Vec<String> = ids.iter().map(|i| i.0.clone()).collect();
+        let names: Vec<String> = ids
+            .iter()
+            .map(|i| b.unit(i).map_or_else(|_| i.0.clone(), |u| u.name.clone()))
+            .collect();
         self.dbn
             .spend(b, out, plan.cost, format!("move {}", names.join(", ")))?;
         for ((id, to), (_, from)) in plan.ends.iter().zip(plan.starts.iter()) {
@@ -345,6 +351,7 @@ impl Db7yw {
                     allowance: plan.allowance,
                     going: plan.going.describe(),
                     contact,
+                    manoeuvre: plan.manoeuvre.clone(),
                 },
             );
             self.dbn.check_objective(b, out, id);

@@ -3,8 +3,8 @@
 //! recoil, flight and pursuit, and the army break.
 
 use super::common::{
-    FactorDef, Going, Motion, MovePlan, Number, conform, factor_in, number, own_active,
-    require_numbers, step_motion, sweep_to_contact,
+    FactorDef, Going, Motion, MovePlan, Number, conform, factor_in, front_contact,
+    no_contact_words, number, own_active, require_numbers, step_motion, sweep_to_contact,
 };
 use super::{ResultRow, Ruling};
 use crate::rules::battle::Battle;
@@ -567,16 +567,12 @@ impl Dbn {
         let mut contact = None;
         if let Some(tid) = charge_target {
             let target = b.unit(tid)?;
-            let c = target
-                .base
-                .touched_by(&bases[0])
-                .filter(|c| c.own_edge == Edge::Front)
-                .ok_or_else(|| {
-                    RuleError::Illegal(format!(
-                        "{} does not reach the front edge contact with {}",
-                        lead.name, target.name
-                    ))
-                })?;
+            let c = front_contact(&bases[0], &target.base).ok_or_else(|| {
+                RuleError::Illegal(format!(
+                    "{} does not reach the front edge contact with {}",
+                    lead.name, target.name
+                ))
+            })?;
             let conformed = conform(&bases[0], &target.base, c);
             let conformed_ok = b
                 .alive()
@@ -773,7 +769,7 @@ impl Dbn {
             if units.iter().any(|x| x.id == u.id) {
                 return Err(RuleError::Illegal(format!(
                     "{} is named twice in the group",
-                    u.id
+                    u.name
                 )));
             }
             units.push(u);
@@ -826,9 +822,11 @@ impl Dbn {
             }
             let start = bases[0];
             let dist = sweep_to_contact(&start, &target.base).ok_or_else(|| {
-                RuleError::Illegal(format!(
-                    "{} is not straight ahead of {}",
-                    target.name, lead.name
+                RuleError::Illegal(no_contact_words(
+                    &start,
+                    &target.base,
+                    &lead.name,
+                    &target.name,
                 ))
             })?;
             let shift = start.forward().scale(dist);
@@ -914,6 +912,7 @@ impl Dbn {
             going,
             contact,
             cost,
+            manoeuvre: None,
         })
     }
 

@@ -47,6 +47,15 @@ impl Dbn {
                 u.id
             ));
         }
+        let destroyed_at = self.num("destroyed_hits") as u32;
+        if destroyed_at > 0 && u.hits >= destroyed_at {
+            return Err(format!(
+                "unit '{}' starts with {} hits: {destroyed_at} destroy it (at most {})",
+                u.id,
+                u.hits,
+                destroyed_at - 1
+            ));
+        }
         let shaken_at = self.num("shaken_hits") as u32;
         Ok(UnitSetup {
             size: t.base,

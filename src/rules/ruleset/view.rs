@@ -22,6 +22,12 @@ impl Measure {
             Measure::Inches => "inches",
         }
     }
+    /// The measure of this name ("inches").
+    pub fn named(name: &str) -> Option<Measure> {
+        [Measure::Paces, Measure::Inches]
+            .into_iter()
+            .find(|m| m.name() == name)
+    }
     /// Decimal places a distance is written with.
     pub fn precision(self) -> usize {
         match self {

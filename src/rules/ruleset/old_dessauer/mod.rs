@@ -756,13 +756,15 @@ impl OldDessauer {
         if b.is_over() {
             return Ok(());
         }
-        if b.turn >= b.turn_limit {
+        // A turn is both sides' (as in every ruleset): the first side's turn begins the next.
+        let next = Battle::enemy(b.active);
+        let turn = if next == 0 { b.turn + 1 } else { b.turn };
+        if turn > b.turn_limit {
             let (winner, reason) = self.turn_limit_result(b);
             b.emit(out, Event::GameOver { winner, reason });
             return Ok(());
         }
-        let next = Battle::enemy(b.active);
-        self.begin_turn(b, out, b.turn + 1, next)
+        self.begin_turn(b, out, turn, next)
     }
 
     /// Regimental guns whose parent is gone leave; generals of a lost unit detach.
@@ -959,6 +961,7 @@ impl OldDessauer {
                 allowance: self.allowance(&g),
                 going: "good going, to attach".into(),
                 contact: None,
+                manoeuvre: None,
             },
         );
         b.emit(

@@ -91,6 +91,7 @@ pub fn carry(b: &mut Battle, out: &mut Vec<Event>, id: &UnitId, from: &Base, to:
                 allowance: 0.0,
                 going: "with its regiment".into(),
                 contact: None,
+                manoeuvre: None,
             },
         );
     }
@@ -532,6 +533,7 @@ fn plan_unit(od: &OldDessauer, b: &Battle, u: &Unit, steps: &[Step]) -> Result<O
             },
             contact,
             cost: 0,
+            manoeuvre: None,
         },
         disorder,
         intermixed,
@@ -565,6 +567,7 @@ pub fn do_move(
             allowance: p.plan.allowance,
             going: p.plan.going.describe(),
             contact: p.charge.clone(),
+            manoeuvre: None,
         },
     );
     carry(b, out, id, &u.base, &to);
@@ -726,6 +729,7 @@ fn shift_regimental_gun(
             allowance: 0.0,
             going: "shifted along its regiment".into(),
             contact: None,
+            manoeuvre: None,
         },
     );
     Ok(())
