@@ -1031,3 +1031,63 @@ fn pursuing_cavalry_fight_their_extra_combat_and_its_result_stands() {
         a.status
     );
 }
+
+// ----- deployment -------------------------------------------------------------------------
+
+fn three_unit_division() -> volley::rules::Battle {
+    let text = r#"(name: "d", ruleset: "db7yw", table: (width: 1000, height: 1000), turn_limit: 5,
+        sides: [(name: "P", nation: "prussia", colour: (0, 0, 200)), (name: "A", nation: "austria", colour: (200, 200, 200), defender: true)],
+        units: [
+            (id: "p1", side: 0, type: "HC", division: Some(Left)),
+            (id: "p2", side: 0, type: "HC", division: Some(Left)),
+            (id: "p3", side: 0, type: "DC", division: Some(Left)),
+            (id: "pc", side: 0, type: "CinC", division: Some(Left)),
+            (id: "a1", side: 1, type: "HC", division: Some(Left)),
+        ],
+        deployment: [(side: 0, min: (0, 0), max: (1000, 300)), (side: 1, min: (0, 700), max: (1000, 1000))],
+    )"#;
+    volley::rules::scenario::parse(text, "d").unwrap()
+}
+
+fn deploy(u: &str, x: f32) -> Command {
+    Command::Deploy {
+        unit: id(u),
+        x,
+        y: 100.0,
+        facing: 0.0,
+    }
+}
+
+#[test]
+fn a_division_deploys_as_one_or_two_formations() {
+    // 000 Deployment: "Each Division can be of 1 or 2 Formations".
+    let mut b = three_unit_division();
+    for (u, x) in [("p1", 100.0), ("p2", 300.0), ("p3", 500.0), ("pc", 700.0)] {
+        b.execute(deploy(u, x)).unwrap();
+    }
+    let e = refused(&mut b, Command::EndPhase);
+    assert!(e.contains("3 bodies"), "{e}");
+    // Two in line and one apart (the commander is no part of a formation): two formations.
+    let mut b = three_unit_division();
+    for (u, x) in [("p1", 100.0), ("p2", 140.0), ("p3", 500.0), ("pc", 700.0)] {
+        b.execute(deploy(u, x)).unwrap();
+    }
+    b.execute(Command::EndPhase)
+        .expect("two formations may end the step");
+}
+
+#[test]
+fn the_seeded_player_deploys_in_formations() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/formal_deployment.ron");
+    for seed in 0..12 {
+        let mut b = volley::rules::scenario::load(&path).unwrap();
+        volley::rules::autoplay::AutoPlayer::new(seed).play(&mut b, 12, 16);
+        let why = b.execute(Command::EndPhase).err();
+        assert_ne!(
+            b.phase,
+            Phase::Deployment,
+            "seed {seed} stuck in deployment: {why:?}"
+        );
+    }
+}

@@ -74,9 +74,30 @@ impl AutoPlayer {
             .map(|u| u.id.clone())
             .collect();
         let mut out = Vec::new();
-        // Formal deployment: each waiting unit placed somewhere in its side's zone.
+        // Formal deployment: each waiting unit beside a unit of its division already placed
+        // (so that a division stands as one body), else anywhere in the side's zone; the player
+        // places one unit at a time and asks again.
         if let Some(d) = b.rules.deployment(b) {
             for (id, _) in &d.waiting {
+                let Ok(u) = b.unit(id) else { continue };
+                for f in b.units.iter().filter(|f| {
+                    f.side == u.side
+                        && f.division == u.division
+                        && !f.status.undeployed
+                        && f.base.width > 0.0
+                }) {
+                    let along = (f.base.width + u.base.width) / 2.0;
+                    let right = f.base.right().scale(along);
+                    for side in [right, right.scale(-1.0)] {
+                        let at = f.base.centre.plus(side);
+                        out.push(Command::Deploy {
+                            unit: id.clone(),
+                            x: at.x,
+                            y: at.y,
+                            facing: d.facing,
+                        });
+                    }
+                }
                 for z in b.zones.iter().filter(|z| z.side == d.side) {
                     for _ in 0..3 {
                         let fx = self.pick(101) as f32 / 100.0;
@@ -130,13 +151,30 @@ impl AutoPlayer {
         let phase = (b.turn, b.phase, b.active);
         let mut cands = self.candidates(b);
         cands.truncate(tries);
-        for c in cands {
-            if b.is_over() || (b.turn, b.phase, b.active) != phase {
+        // In deployment the candidates are one unit's places: after each unit placed, the
+        // next unit's (bounded by the units waiting).
+        let mut rounds = b.units.len() + 1;
+        while rounds > 0 {
+            rounds -= 1;
+            let mut placed = false;
+            for c in std::mem::take(&mut cands) {
+                if b.is_over() || (b.turn, b.phase, b.active) != phase {
+                    break;
+                }
+                let deploying = matches!(c, Command::Deploy { .. });
+                if let Ok(ev) = b.execute(c) {
+                    events.extend(ev);
+                    if deploying {
+                        placed = true;
+                        break;
+                    }
+                }
+            }
+            if !placed || b.rules.deployment(b).is_none() {
                 break;
             }
-            if let Ok(ev) = b.execute(c) {
-                events.extend(ev);
-            }
+            cands = self.candidates(b);
+            cands.truncate(tries);
         }
         if !b.is_over()
             && (b.turn, b.phase, b.active) == phase

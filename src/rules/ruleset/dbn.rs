@@ -1712,6 +1712,13 @@ impl Dbn {
                 u.name, div
             )));
         }
+        let bodies = self.formations(b, side, div);
+        let most = self.num("division_formations_max") as usize;
+        if bodies > most {
+            return Err(RuleError::Illegal(format!(
+                "the {div:?} division stands in {bodies} bodies: a division deploys as 1 or {most} formations, each of units in edge contact"
+            )));
+        }
         b.emit(
             out,
             Event::DeploymentStep {
@@ -1730,6 +1737,42 @@ impl Dbn {
             );
         }
         Ok(())
+    }
+
+    /// How many formations (bodies of units in edge contact) a side's division stands in;
+    /// commanders and baggage are no part of one.
+    pub fn formations(&self, b: &Battle, side: Side, div: Division) -> usize {
+        let members: Vec<&Unit> = b
+            .units
+            .iter()
+            .filter(|u| {
+                u.side == side
+                    && !u.status.undeployed
+                    && u.alive()
+                    && u.division.unwrap_or(Division::Centre) == div
+                    && !matches!(self.kind(u), TroopKind::Commander | TroopKind::Baggage)
+            })
+            .collect();
+        let mut body: Vec<usize> = (0..members.len()).collect();
+        fn root(body: &mut [usize], mut i: usize) -> usize {
+            while body[i] != i {
+                body[i] = body[body[i]];
+                i = body[i];
+            }
+            i
+        }
+        for i in 0..members.len() {
+            for j in i + 1..members.len() {
+                let (x, y) = (&members[i].base, &members[j].base);
+                if x.touched_by(y).is_some() || y.touched_by(x).is_some() {
+                    let (ri, rj) = (root(&mut body, i), root(&mut body, j));
+                    body[ri] = rj;
+                }
+            }
+        }
+        (0..members.len())
+            .filter(|i| root(&mut body, *i) == *i)
+            .count()
     }
 
     /// Who may end a move in a town or village: foot only; a town only once fortified (or to
