@@ -1091,3 +1091,19 @@ fn the_seeded_player_deploys_in_formations() {
         );
     }
 }
+
+#[test]
+fn the_objective_stands_on_the_defenders_forward_deployment_line() {
+    // 000 Deployment: "positioned by the Defender, on the Defenders Forward Deployment Line".
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/formal_deployment.ron");
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(army_errors(&text).is_empty());
+    let t = text.replace("(at: (605, 510), owner: 1)", "(at: (605, 430), owner: 1)");
+    assert_ne!(t, text);
+    let e = army_errors(&t);
+    assert!(
+        e.iter().any(|m| m.contains("forward deployment line")),
+        "{e:?}"
+    );
+}

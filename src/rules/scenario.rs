@@ -355,6 +355,9 @@ pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Battle, Vec<Di
     }
 
     let (zones, objective) = build_zones(&mut ck, raw);
+    for e in rs.check_deployment(&zones, objective.as_ref(), &sides, mm_per_unit) {
+        ck.push(ck.at("objective", 1), e);
+    }
 
     for (s, raw_side) in raw.sides.iter().enumerate() {
         let Some(side) = sides.get(s).filter(|_| raw_side.army_list) else {

@@ -1398,6 +1398,52 @@ impl Ruleset for Db7yw {
     fn standing(&self, b: &Battle) -> Vec<String> {
         self.dbn.standing(b)
     }
+    fn check_deployment(
+        &self,
+        zones: &[crate::rules::battle::Zone],
+        objective: Option<&crate::rules::battle::Objective>,
+        sides: &[SideInfo],
+        mm_per_unit: f32,
+    ) -> Vec<String> {
+        // 000 Deployment: the objective is positioned by the defender on its forward
+        // deployment line: the edge of its zone that faces the enemy's.
+        let Some(o) = objective else {
+            return Vec::new();
+        };
+        let Some(def) = sides.iter().position(|s| s.defender) else {
+            return Vec::new();
+        };
+        let (Some(dz), Some(ez)) = (
+            zones.iter().find(|z| z.side == def),
+            zones.iter().find(|z| z.side != def),
+        ) else {
+            return Vec::new();
+        };
+        let line = if dz.min.y >= ez.max.y {
+            Some((dz.min.y, o.at.y, (dz.min.x, dz.max.x, o.at.x)))
+        } else if dz.max.y <= ez.min.y {
+            Some((dz.max.y, o.at.y, (dz.min.x, dz.max.x, o.at.x)))
+        } else if dz.min.x >= ez.max.x {
+            Some((dz.min.x, o.at.x, (dz.min.y, dz.max.y, o.at.y)))
+        } else if dz.max.x <= ez.min.x {
+            Some((dz.max.x, o.at.x, (dz.min.y, dz.max.y, o.at.y)))
+        } else {
+            None
+        };
+        let Some((at, got, (lo, hi, along))) = line else {
+            return Vec::new();
+        };
+        let radius = self.dbn.num("objective_radius") * mm_per_unit;
+        let off = (got - at).abs();
+        if off > radius + 0.5 || along < lo - 0.5 || along > hi + 0.5 {
+            vec![format!(
+                "the objective stands {:.0} paces from the defender's forward deployment line ({at:.0} mm): the defender places it on that line",
+                off / mm_per_unit.max(1e-6)
+            )]
+        } else {
+            Vec::new()
+        }
+    }
     fn optional_rules(&self) -> Vec<(String, String)> {
         vec![(
             "free_adc".into(),

@@ -90,6 +90,18 @@ pub trait Ruleset {
     }
     /// Checks a scenario's unit of a known troop type and fills in what the scenario left out.
     fn prepare_unit(&self, u: &RawUnit) -> Result<UnitSetup, String>;
+    /// A scenario's deployment zones and objective checked against the ruleset's deployment
+    /// rules: each problem in words.
+    fn check_deployment(
+        &self,
+        zones: &[crate::rules::battle::Zone],
+        objective: Option<&crate::rules::battle::Objective>,
+        sides: &[SideInfo],
+        mm_per_unit: f32,
+    ) -> Vec<String> {
+        let _ = (zones, objective, sides, mm_per_unit);
+        Vec::new()
+    }
     /// An army checked against the ruleset's army list: each problem in words.
     fn validate_army(&self, units: &[&Unit], side: &SideInfo, terrain: &Terrain) -> Vec<String> {
         let _ = (units, side, terrain);
