@@ -149,8 +149,17 @@ impl AutoPlayer {
     pub fn play_phase(&mut self, b: &mut Battle, tries: usize) -> Vec<Event> {
         let mut events = Vec::new();
         let phase = (b.turn, b.phase, b.active);
+        // Deployment's candidates (each waiting unit's places) are all tried: a division left
+        // unplaced would stop the game.
+        let keep = |b: &Battle| {
+            if b.rules.deployment(b).is_some() {
+                usize::MAX
+            } else {
+                tries
+            }
+        };
         let mut cands = self.candidates(b);
-        cands.truncate(tries);
+        cands.truncate(keep(b));
         // In deployment the candidates are one unit's places: after each unit placed, the
         // next unit's (bounded by the units waiting).
         let mut rounds = b.units.len() + 1;
@@ -174,7 +183,7 @@ impl AutoPlayer {
                 break;
             }
             cands = self.candidates(b);
-            cands.truncate(tries);
+            cands.truncate(keep(b));
         }
         if !b.is_over()
             && (b.turn, b.phase, b.active) == phase
