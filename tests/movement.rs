@@ -14,13 +14,6 @@ fn moving(units: &[U], terrain: &str) -> volley::rules::Battle {
     b
 }
 
-fn err(b: &mut volley::rules::Battle, c: Command) -> String {
-    let before = b.units.clone();
-    let e = b.execute(c).expect_err("refused").to_string();
-    assert_eq!(b.units, before, "a refused move changes nothing");
-    e
-}
-
 fn moved(ev: &[Event]) -> (f32, f32, String) {
     ev.iter()
         .find_map(|e| {
@@ -42,7 +35,7 @@ fn moved(ev: &[Event]) -> (f32, f32, String) {
 #[test]
 fn muskets_advance_their_allowance_and_no_more() {
     let mut b = moving(&[U("p", 0, "Ms", "Regular", 500.0, 300.0, 0.0, "")], "");
-    let e = err(&mut b, mv("p", vec![Step::Advance(250.0)]));
+    let e = refused(&mut b, mv("p", vec![Step::Advance(250.0)]));
     assert_eq!(e, "p: 250 paces of 200");
     let ev = b.execute(mv("p", vec![Step::Advance(200.0)])).unwrap();
     let (d, a, g) = moved(&ev);
@@ -65,7 +58,7 @@ fn muskets_move_straight_only() {
         "",
     );
     assert!(
-        err(
+        refused(
             &mut b,
             mv(
                 "p",
@@ -78,14 +71,14 @@ fn muskets_move_straight_only() {
         .contains("only straight forward")
     );
     assert!(
-        err(
+        refused(
             &mut b,
             mv("p", vec![Step::Advance(50.0), Step::Sidestep(50.0)])
         )
         .contains("only straight forward")
     );
     // Backwards at half speed: 100 paces back costs 200.
-    assert!(err(&mut b, mv("p", vec![Step::Backstep(120.0)])).contains("240 paces of 200"));
+    assert!(refused(&mut b, mv("p", vec![Step::Backstep(120.0)])).contains("240 paces of 200"));
     b.execute(mv("p", vec![Step::Sidestep(150.0)])).unwrap();
 }
 
@@ -102,7 +95,7 @@ fn musket_wheels_by_nation() {
     to_phase(&mut b, 1, Phase::Movement);
     b.command_points = [20, 20];
     assert_eq!(
-        err(
+        refused(
             &mut b,
             mv(
                 "a",
@@ -160,7 +153,7 @@ fn bad_going_and_roads() {
     let wood = r#"(id: "w", kind: Woods, name: "Oak wood", points: [(480, 340), (560, 340), (560, 420), (480, 420)]),"#;
     let mut b = moving(&[U("p", 0, "HC", "Regular", 500.0, 300.0, 0.0, "")], wood);
     assert_eq!(
-        err(&mut b, mv("p", vec![Step::Advance(150.0)])),
+        refused(&mut b, mv("p", vec![Step::Advance(150.0)])),
         "p: 150 paces of 100"
     );
     let ev = b.execute(mv("p", vec![Step::Advance(100.0)])).unwrap();
@@ -179,7 +172,9 @@ fn bad_going_and_roads() {
         )],
         wood,
     );
-    assert!(err(&mut b, mv("p", vec![Step::Advance(100.0)])).contains("cannot enter bad going"));
+    assert!(
+        refused(&mut b, mv("p", vec![Step::Advance(100.0)])).contains("cannot enter bad going")
+    );
     // A road move: Muskets at 400 paces, and not bound to straight lines.
     let road =
         r#"(id: "r", kind: Road, name: "Road", points: [(500, 100), (500, 900)], width: 50),"#;
@@ -201,19 +196,19 @@ fn no_passing_through_units_or_off_the_table_or_across_rivers() {
         "",
     );
     assert_eq!(
-        err(&mut b, mv("p", vec![Step::Advance(300.0)])),
+        refused(&mut b, mv("p", vec![Step::Advance(300.0)])),
         "p would pass through f"
     );
     let mut b = moving(&[U("p", 0, "HC", "Regular", 500.0, 970.0, 0.0, "")], "");
     assert_eq!(
-        err(&mut b, mv("p", vec![Step::Advance(100.0)])),
+        refused(&mut b, mv("p", vec![Step::Advance(100.0)])),
         "p would leave the table"
     );
     let river =
         r#"(id: "r", kind: River, name: "Elbe", points: [(0, 350), (1000, 350)], width: 20),"#;
     let mut b = moving(&[U("p", 0, "HC", "Regular", 500.0, 300.0, 0.0, "")], river);
     assert_eq!(
-        err(&mut b, mv("p", vec![Step::Advance(300.0)])),
+        refused(&mut b, mv("p", vec![Step::Advance(300.0)])),
         "p cannot cross Elbe except by a bridge"
     );
 }
@@ -229,7 +224,7 @@ fn threat_zones() {
         "",
     );
     assert_eq!(
-        err(
+        refused(
             &mut b,
             mv(
                 "p",
@@ -242,7 +237,7 @@ fn threat_zones() {
         "p enters the threat zone of e"
     );
     assert_eq!(
-        err(
+        refused(
             &mut b,
             mv("p", vec![Step::Sidestep(10.0), Step::Advance(150.0)])
         ),
@@ -273,7 +268,7 @@ fn muskets_charge_at_most_100_paces_face_to_face() {
     );
     // 35 mm = 138 paces.
     assert!(
-        err(&mut b, mv("p", vec![Step::ToContact(id("e"))]))
+        refused(&mut b, mv("p", vec![Step::ToContact(id("e"))]))
             .contains("at most 100 paces into close combat")
     );
     // Only a quarter of the front overlaps: refused.
@@ -285,7 +280,8 @@ fn muskets_charge_at_most_100_paces_face_to_face() {
         "",
     );
     assert!(
-        err(&mut b, mv("p", vec![Step::ToContact(id("e"))])).contains("at least half their front")
+        refused(&mut b, mv("p", vec![Step::ToContact(id("e"))]))
+            .contains("at least half their front")
     );
     let mut b = moving(
         &[
@@ -314,7 +310,7 @@ fn command_points_are_spent_and_enforced() {
     assert_eq!(b.command_points[0], 1);
     // No commander on the table: out of command range costs 2.
     assert_eq!(
-        err(&mut b, mv("p", vec![Step::Advance(50.0)])),
+        refused(&mut b, mv("p", vec![Step::Advance(50.0)])),
         "needs 2 command points, 1 left"
     );
 }
@@ -328,8 +324,8 @@ fn artillery_limbers_pivots_and_moves() {
         ],
         "",
     );
-    assert!(err(&mut b, mv("g", vec![Step::Advance(50.0)])).contains("only pivot up to 45"));
-    assert!(err(&mut b, mv("g", vec![Step::Pivot(60.0)])).contains("only pivot up to 45"));
+    assert!(refused(&mut b, mv("g", vec![Step::Advance(50.0)])).contains("only pivot up to 45"));
+    assert!(refused(&mut b, mv("g", vec![Step::Pivot(60.0)])).contains("only pivot up to 45"));
     let before = b.command_points[0];
     b.execute(mv("g", vec![Step::Pivot(40.0)])).unwrap();
     assert_eq!(b.command_points[0], before - 1);
@@ -343,7 +339,7 @@ fn artillery_limbers_pivots_and_moves() {
     b.execute(Command::Limber { unit: id("g") }).unwrap();
     assert_eq!(b.command_points[0], 18);
     assert!(
-        err(&mut b, mv("g", vec![Step::Advance(50.0)]))
+        refused(&mut b, mv("g", vec![Step::Advance(50.0)]))
             .contains("limbered or unlimbered this bound")
     );
 }
@@ -385,7 +381,7 @@ fn group_moves_keep_formation() {
         "",
     );
     assert!(
-        err(
+        refused(
             &mut b,
             Command::MoveGroup {
                 units: vec![id("a"), id("b")],
@@ -578,7 +574,7 @@ fn a_charge_too_far_off_square_says_how_to_square_up() {
         ],
         "",
     );
-    let e = err(&mut b, mv("p", vec![Step::ToContact(id("e"))]));
+    let e = refused(&mut b, mv("p", vec![Step::ToContact(id("e"))]));
     assert!(
         e.contains("wheel 60 degrees to the left to square up"),
         "{e}"

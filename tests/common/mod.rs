@@ -66,6 +66,14 @@ pub fn to_phase(b: &mut Battle, side: usize, phase: Phase) {
     panic!("never reached {phase:?} of side {side}");
 }
 
+/// The refusal of a command, which changes nothing.
+pub fn refused(b: &mut Battle, c: Command) -> String {
+    let before = b.units.clone();
+    let e = b.execute(c).expect_err("refused").to_string();
+    assert_eq!(b.units, before, "a refused command changes nothing");
+    e
+}
+
 pub fn mv(unit: &str, steps: Vec<Step>) -> Command {
     Command::Move {
         unit: id(unit),

@@ -160,11 +160,23 @@ pub fn own_active(b: &Battle, u: &Unit) -> Result<(), RuleError> {
     Ok(())
 }
 
-/// The most a move into contact may meet an enemy's edge off square and still be conformed to it
-/// (turned about the touching front corner to line up, as the rules conform any front-edge
-/// contact): a front corner arriving first is the usual way a charge meets the enemy. Beyond
-/// this it would be a slide round to the side, and the player is told to wheel first.
-pub const SQUARE_UP_MAX_DEG: f32 = 45.0;
+/// The optional rules asked for, checked against those the ruleset knows: each once, in the
+/// order asked; an unknown one refused with the known ones named.
+pub fn choose_options(known: &[&str], asked: &[String]) -> Result<Vec<String>, String> {
+    let mut chosen: Vec<String> = Vec::new();
+    for o in asked {
+        if !known.contains(&o.as_str()) {
+            return Err(format!(
+                "unknown optional rule '{o}' (known: {})",
+                known.join(", ")
+            ));
+        }
+        if !chosen.contains(o) {
+            chosen.push(o.clone());
+        }
+    }
+    Ok(chosen)
+}
 
 /// The turn in degrees (clockwise positive) that squares `mover` up to `edge` of `target`.
 fn off_square(mover: &Base, target: &Base, edge: Edge) -> f32 {
@@ -204,13 +216,12 @@ fn corner_touch(mover: &Base, target: &Base) -> Option<(Edge, f32, f32)> {
 }
 
 /// The contact `mover`'s front makes with `target`: its front edge flat against an edge of the
-/// target, or a front corner against an edge no more than `SQUARE_UP_MAX_DEG` off square (the
-/// shared length is then the front's shadow on that edge, what conforming makes of it).
-pub fn front_contact(mover: &Base, target: &Base) -> Option<Contact> {
-    front_contact_within(mover, target, SQUARE_UP_MAX_DEG)
-}
-
-fn front_contact_within(mover: &Base, target: &Base, max_off: f32) -> Option<Contact> {
+/// target, or a front corner against an edge no more than `max_off` degrees off square (the
+/// shared length is then the front's shadow on that edge, what conforming makes of it). A front
+/// corner arriving first is the usual way a charge meets the enemy; the most it may be off
+/// square and still be conformed is each ruleset's data (`square_up_max`): beyond it the move
+/// would be a slide round to the side, and the player is told to wheel first.
+pub fn front_contact(mover: &Base, target: &Base, max_off: f32) -> Option<Contact> {
     if let Some(c) = target.touched_by(mover) {
         return (c.own_edge == Edge::Front).then_some(c);
     }
@@ -232,9 +243,10 @@ pub fn no_contact_words(
     target: &Base,
     mover_name: &str,
     target_name: &str,
+    max_off: f32,
 ) -> String {
     // Its front would meet the enemy's edge, only too obliquely to conform: say how to square up.
-    let oblique = sweep_within(mover, target, 90.0).and_then(|d| {
+    let oblique = sweep_to_contact(mover, target, 90.0).and_then(|d| {
         let moved = Base {
             centre: mover.centre.plus(mover.forward().scale(d)),
             ..*mover
@@ -242,7 +254,7 @@ pub fn no_contact_words(
         corner_touch(&moved, target).map(|t| t.1)
     });
     match oblique {
-        Some(off) if off.abs() > SQUARE_UP_MAX_DEG => format!(
+        Some(off) if off.abs() > max_off => format!(
             "{mover_name} meets {target_name} {:.0} degrees off square: wheel {:.0} degrees to the {} to square up first",
             off.abs(),
             off.abs(),
@@ -254,11 +266,7 @@ pub fn no_contact_words(
 
 /// How far `mover` must go straight ahead for its front edge to meet `target` (None if it never
 /// does, or meets it too far off square to conform). Uses parry's shape cast.
-pub fn sweep_to_contact(mover: &Base, target: &Base) -> Option<f32> {
-    sweep_within(mover, target, SQUARE_UP_MAX_DEG)
-}
-
-fn sweep_within(mover: &Base, target: &Base, max_off: f32) -> Option<f32> {
+pub fn sweep_to_contact(mover: &Base, target: &Base, max_off: f32) -> Option<f32> {
     let vel = mover.forward().v();
     let hit = query::cast_shapes(
         &mover.pose(),
@@ -276,7 +284,7 @@ fn sweep_within(mover: &Base, target: &Base, max_off: f32) -> Option<f32> {
         ..*mover
     };
     // Touching only corner to corner is not a legal contact.
-    front_contact_within(&moved, target, max_off).map(|_| d)
+    front_contact(&moved, target, max_off).map(|_| d)
 }
 
 /// The conforming position: the mover's front edge flush against the touched edge of the
@@ -643,6 +651,9 @@ mod tests {
 mod contact_tests {
     use super::*;
 
+    /// The rulesets' `square_up_max`.
+    const MAX: f32 = 45.0;
+
     fn base(x: f32, y: f32, facing: f32) -> Base {
         Base::new(Pt::new(x, y), facing, 40.0, 30.0)
     }
@@ -651,32 +662,38 @@ mod contact_tests {
     fn a_front_corner_on_an_edge_is_contact_when_nearly_square() {
         let enemy = base(500.0, 500.0, 180.0);
         // Flat, front to front.
-        let flat = front_contact(&base(500.0, 470.0, 0.0), &enemy).unwrap();
+        let flat = front_contact(&base(500.0, 470.0, 0.0), &enemy, MAX).unwrap();
         assert_eq!((flat.edge, flat.own_edge), (Edge::Front, Edge::Front));
         // 5 degrees off: carried straight ahead, the left front corner meets the front edge.
         let off = base(500.0, 400.0, 5.0);
-        let d = sweep_to_contact(&off, &enemy).expect("meets it");
+        let d = sweep_to_contact(&off, &enemy, MAX).expect("meets it");
         let moved = Base {
             centre: off.centre.plus(off.forward().scale(d)),
             ..off
         };
-        let c = front_contact(&moved, &enemy).expect("conformable");
+        let c = front_contact(&moved, &enemy, MAX).expect("conformable");
         assert_eq!((c.edge, c.own_edge), (Edge::Front, Edge::Front));
         // The front's shadow on the enemy's edge, the part of the edge it covers once squared up.
         assert!(c.overlap > 30.0 && c.overlap < 40.0, "{}", c.overlap);
         // A rear corner on the edge is no front contact.
         let backwards = base(500.0, 470.0, 180.0);
-        assert!(front_contact(&backwards, &enemy).is_none());
+        assert!(front_contact(&backwards, &enemy, MAX).is_none());
         // 60 degrees off is refused, with what to do.
         let oblique = base(390.0, 400.0, 60.0);
-        assert!(sweep_to_contact(&oblique, &enemy).is_none());
+        assert!(sweep_to_contact(&oblique, &enemy, MAX).is_none());
         assert_eq!(
-            no_contact_words(&oblique, &enemy, "Cuirassiers", "IR 20"),
+            no_contact_words(&oblique, &enemy, "Cuirassiers", "IR 20", MAX),
             "Cuirassiers meets IR 20 60 degrees off square: wheel 60 degrees to the left to square up first"
         );
         // An enemy off to the side is simply not ahead.
         assert_eq!(
-            no_contact_words(&base(100.0, 400.0, 0.0), &enemy, "Cuirassiers", "IR 20"),
+            no_contact_words(
+                &base(100.0, 400.0, 0.0),
+                &enemy,
+                "Cuirassiers",
+                "IR 20",
+                MAX
+            ),
             "IR 20 is not straight ahead of Cuirassiers"
         );
     }

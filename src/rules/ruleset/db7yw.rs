@@ -21,6 +21,15 @@ use crate::rules::terrain::Terrain;
 /// The ruleset's data, compiled into the program.
 pub const DATA: &str = include_str!("../../../assets/rulesets/db7yw.ron");
 
+/// The optional rule of the free Special ADC.
+const FREE_ADC: &str = "free_adc";
+
+/// DB7YW's optional rules: key and what it does.
+const OPTIONS: &[(&str, &str)] = &[(
+    FREE_ADC,
+    "Free Special ADC: each army's CinC has an ADC who adds 1 to its command roll while the CinC is on the table",
+)];
+
 /// A checked firing or close combat before the dice: both units and their factors.
 #[derive(Clone, Debug)]
 pub struct Setup {
@@ -1207,7 +1216,7 @@ impl Db7yw {
         match b.phase {
             Phase::Deployment => d.end_deployment_step(b, out),
             Phase::Command => {
-                let adc = self.has_option("free_adc")
+                let adc = self.has_option(FREE_ADC)
                     && b.alive().any(|u| {
                         u.side == b.active && d.has_trait(u, TroopTrait::CommanderInChief)
                     });
@@ -1445,29 +1454,17 @@ impl Ruleset for Db7yw {
         }
     }
     fn optional_rules(&self) -> Vec<(String, String)> {
-        vec![(
-            "free_adc".into(),
-            "Free Special ADC: each army's CinC has an ADC who adds 1 to its command roll while the CinC is on the table".into(),
-        )]
+        OPTIONS
+            .iter()
+            .map(|(k, d)| (k.to_string(), d.to_string()))
+            .collect()
     }
     fn options(&self) -> &[String] {
         &self.options
     }
     fn set_options(&mut self, options: &[String]) -> Result<(), String> {
-        let known: Vec<String> = self.optional_rules().into_iter().map(|(k, _)| k).collect();
-        let mut chosen = Vec::new();
-        for o in options {
-            if !known.contains(o) {
-                return Err(format!(
-                    "unknown optional rule '{o}' (known: {})",
-                    known.join(", ")
-                ));
-            }
-            if !chosen.contains(o) {
-                chosen.push(o.clone());
-            }
-        }
-        self.options = chosen;
+        let known: Vec<&str> = OPTIONS.iter().map(|(k, _)| *k).collect();
+        self.options = super::common::choose_options(&known, options)?;
         Ok(())
     }
     fn rulings(&self) -> &[Ruling] {

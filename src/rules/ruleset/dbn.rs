@@ -567,12 +567,14 @@ impl Dbn {
         let mut contact = None;
         if let Some(tid) = charge_target {
             let target = b.unit(tid)?;
-            let c = front_contact(&bases[0], &target.base).ok_or_else(|| {
-                RuleError::Illegal(format!(
-                    "{} does not reach the front edge contact with {}",
-                    lead.name, target.name
-                ))
-            })?;
+            let c = front_contact(&bases[0], &target.base, self.num("square_up_max")).ok_or_else(
+                || {
+                    RuleError::Illegal(format!(
+                        "{} does not reach the front edge contact with {}",
+                        lead.name, target.name
+                    ))
+                },
+            )?;
             let conformed = conform(&bases[0], &target.base, c);
             let conformed_ok = b
                 .alive()
@@ -642,7 +644,7 @@ impl Dbn {
                 // across its path, is allowed to stop short of contact (DB7YW Muskets fire and
                 // charge at 100 paces, inside a one-base-width zone); passing it obliquely is not.
                 let towards = matches!(steps, [Step::Advance(_)])
-                    && sweep_to_contact(&s[0], &e.base).is_some();
+                    && sweep_to_contact(&s[0], &e.base, self.num("square_up_max")).is_some();
                 if towards {
                     continue;
                 }
@@ -821,12 +823,14 @@ impl Dbn {
                 )));
             }
             let start = bases[0];
-            let dist = sweep_to_contact(&start, &target.base).ok_or_else(|| {
+            let max_off = self.num("square_up_max");
+            let dist = sweep_to_contact(&start, &target.base, max_off).ok_or_else(|| {
                 RuleError::Illegal(no_contact_words(
                     &start,
                     &target.base,
                     &lead.name,
                     &target.name,
+                    max_off,
                 ))
             })?;
             let shift = start.forward().scale(dist);
@@ -1215,38 +1219,6 @@ impl Dbn {
 
     // ----- recoil, flight, pursuit ---------------------------------------------------
 
-    /// Moves a base along `dir` by up to `dist` mm; returns (how far it got, blocked by enemy,
-    /// left the table or crossed impassable ground).
-    pub fn slide(&self, b: &Battle, who: &Unit, start: &Base, dir: Pt, dist: f32) -> (f32, bool) {
-        let n = (dist / 1.0).ceil().max(1.0) as usize;
-        let mut got = 0.0;
-        for j in 1..=n {
-            let d = dist * j as f32 / n as f32;
-            let base = Base {
-                centre: start.centre.plus(dir.scale(d)),
-                ..*start
-            };
-            if !b.table.holds(&base) {
-                return (got, true);
-            }
-            if b.terrain
-                .touching(&base, &[FeatureKind::River])
-                .next()
-                .is_some()
-                && !b.terrain.on_bridge(&base)
-            {
-                return (got, true);
-            }
-            for o in b.alive().filter(|o| o.id != who.id) {
-                if base.overlaps(&o.base) {
-                    return (got, o.side != who.side);
-                }
-            }
-            got = d;
-        }
-        (got, false)
-    }
-
     /// Friends a unit may pass through: skirmish foot and commanders, which open or step aside;
     /// skirmish foot themselves pass through any friend.
     pub fn may_pass_through(&self, mover: &Unit, friend: &Unit) -> bool {
@@ -1286,36 +1258,45 @@ impl Dbn {
         norm_facing(u.base.facing + turn)
     }
 
-    /// Moves `who` from `start` along `dir` up to `dist` mm, as a recoil or flight: friends it
-    /// may pass through are passed (it ends clear of them, going on if it must); a friend of its
-    /// own kind facing the same way is pushed back if `push` and it has room; any other friend
-    /// stops it in contact. Enemy, the table edge or a river block it (`blocked`).
-    fn recoil_path(
+    /// Whether a base stands off the table or on a river away from a bridge.
+    fn impassable(&self, b: &Battle, base: &Base) -> bool {
+        !b.table.holds(base)
+            || (b
+                .terrain
+                .touching(base, &[FeatureKind::River])
+                .next()
+                .is_some()
+                && !b.terrain.on_bridge(base))
+    }
+
+    /// Moves `who` from `start` along `dir` up to `dist` mm, as `how` says it treats the units
+    /// in its way (see `Give`). The table edge, a river or (but in pursuit) an enemy block it
+    /// (`blocked`); a unit it passes through it ends clear of, going on by up to the margin.
+    fn path(
         &self,
         b: &Battle,
         who: &Unit,
         start: &Base,
         dir: Pt,
         dist: f32,
-        push: bool,
+        how: Give,
     ) -> RecoilPath {
         let mut path = RecoilPath::default();
-        // Going on past friends passed through, by up to their depth and its own.
-        let limit = dist + who.base.depth + 60.0;
-        let n = (limit / 1.0).ceil().max(1.0) as usize;
+        // Room to go on past friends passed through: their depth and its own, with some to
+        // spare (a search bound, not a rule distance).
+        let limit = match how {
+            Give::Pursue => dist,
+            Give::Recoil | Give::Shove => dist + who.base.depth + 60.0,
+            Give::Flee => dist + 2.0 * who.base.depth + 60.0,
+        };
+        let n = limit.ceil().max(1.0) as usize;
         for j in 1..=n {
             let d = limit * j as f32 / n as f32;
             let base = Base {
                 centre: start.centre.plus(dir.scale(d)),
                 ..*start
             };
-            let crossing_river = b
-                .terrain
-                .touching(&base, &[FeatureKind::River])
-                .next()
-                .is_some()
-                && !b.terrain.on_bridge(&base);
-            if !b.table.holds(&base) || crossing_river {
+            if self.impassable(b, &base) {
                 path.blocked = true;
                 return path;
             }
@@ -1327,21 +1308,24 @@ impl Dbn {
                 if path.pushed.iter().any(|(id, _)| id == &o.id) {
                     continue;
                 }
+                if how == Give::Pursue {
+                    return path;
+                }
                 if o.side != who.side {
                     path.blocked = true;
                     return path;
                 }
-                if self.may_pass_through(who, o) {
+                if how == Give::Flee || self.may_pass_through(who, o) {
                     on_friend = true;
                     continue;
                 }
                 let same = self.kind(o) == self.kind(who)
                     && norm_deg(o.base.facing - who.base.facing).abs() < 1.0
                     && !self.in_close_combat(b, o);
-                if push && same && d <= dist + 1e-3 {
+                if how == Give::Recoil && same && d <= dist + 1e-3 {
                     // Pushed back by what is left of the recoil.
                     let shove = dist - path.moved;
-                    let friend = self.recoil_path(b, o, &o.base, dir, shove, false);
+                    let friend = self.path(b, o, &o.base, dir, shove, Give::Shove);
                     if !friend.blocked && friend.moved + 0.5 >= shove {
                         path.pushed.push((
                             o.id.clone(),
@@ -1385,7 +1369,7 @@ impl Dbn {
         let facing = self.facing_towards(&u, e.as_ref());
         let turned = Base { facing, ..u.base };
         let back = turned.forward().scale(-1.0);
-        let path = self.recoil_path(b, &u, &turned, back, turned.depth, true);
+        let path = self.path(b, &u, &turned, back, turned.depth, Give::Recoil);
         if path.blocked {
             b.emit(
                 out,
@@ -1444,7 +1428,7 @@ impl Dbn {
         };
         let dist = b.scale.to_mm(self.num("flee_distance"));
         // Fleeing troops burst through their own.
-        let path = self.flee_path(b, &u, &turned, dist);
+        let path = self.path(b, &u, &turned, turned.forward(), dist, Give::Flee);
         if path.blocked {
             b.emit(
                 out,
@@ -1470,44 +1454,6 @@ impl Dbn {
         Ok(())
     }
 
-    /// A flight's path: through friends, ending clear of them; enemy, the table edge or a
-    /// river block it.
-    fn flee_path(&self, b: &Battle, who: &Unit, start: &Base, dist: f32) -> RecoilPath {
-        let mut path = RecoilPath::default();
-        let limit = dist + 2.0 * who.base.depth + 60.0;
-        let n = (limit / 1.0).ceil().max(1.0) as usize;
-        for j in 1..=n {
-            let d = limit * j as f32 / n as f32;
-            let base = Base {
-                centre: start.centre.plus(start.forward().scale(d)),
-                ..*start
-            };
-            let crossing_river = b
-                .terrain
-                .touching(&base, &[FeatureKind::River])
-                .next()
-                .is_some()
-                && !b.terrain.on_bridge(&base);
-            let enemy = b
-                .alive()
-                .any(|o| o.side != who.side && o.id != who.id && base.overlaps(&o.base));
-            if !b.table.holds(&base) || crossing_river || enemy {
-                path.blocked = true;
-                return path;
-            }
-            if b.alive()
-                .any(|o| o.id != who.id && o.side == who.side && base.overlaps(&o.base))
-            {
-                continue;
-            }
-            path.moved = d;
-            if d >= dist - 1e-3 {
-                return path;
-            }
-        }
-        path
-    }
-
     /// Advance straight ahead up to one base depth, stopping at contact. Returns the enemy
     /// contacted, if any.
     pub fn follow_up(
@@ -1521,7 +1467,9 @@ impl Dbn {
         if !u.alive() {
             return Ok(None);
         }
-        let (got, _) = self.slide(b, &u, &u.base, u.base.forward(), u.base.depth);
+        let got = self
+            .path(b, &u, &u.base, u.base.forward(), u.base.depth, Give::Pursue)
+            .moved;
         if got <= 0.0 {
             return Ok(None);
         }
@@ -1965,6 +1913,19 @@ impl Dbn {
         );
         Ok(())
     }
+}
+
+/// How a moving unit treats the units in its way.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Give {
+    /// A recoil: passes skirmishers and commanders, pushes friends of its own kind.
+    Recoil,
+    /// A friend pushed back by a recoil: passes skirmishers and commanders, pushes no one.
+    Shove,
+    /// A flight: through every friend.
+    Flee,
+    /// A pursuit: stops at any unit.
+    Pursue,
 }
 
 /// Where a recoil or flight ends: how far the unit moves, whether it is blocked (destroyed),

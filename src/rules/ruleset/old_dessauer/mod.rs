@@ -241,18 +241,7 @@ impl OldDessauer {
 
     /// Switches these optional rules on and all others off, refusing unknown ones.
     fn choose_options(&mut self, options: &[String]) -> Result<(), String> {
-        self.options.clear();
-        for o in options {
-            if !OPTIONS.contains(&o.as_str()) {
-                return Err(format!(
-                    "unknown optional rule '{o}' (known: {})",
-                    OPTIONS.join(", ")
-                ));
-            }
-            if !self.options.contains(o) {
-                self.options.push(o.clone());
-            }
-        }
+        self.options = super::common::choose_options(OPTIONS, options)?;
         Ok(())
     }
 

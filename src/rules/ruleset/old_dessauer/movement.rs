@@ -263,7 +263,7 @@ fn walk(
                     return illegal("a charge into contact must be the last step".into());
                 }
                 let t = b.unit(tid)?;
-                let Some(d) = sweep_to_contact(&base, &t.base) else {
+                let Some(d) = sweep_to_contact(&base, &t.base, od.num("square_up_max")) else {
                     return illegal(format!(
                         "{} cannot reach {} by going straight ahead",
                         u.name, t.name
