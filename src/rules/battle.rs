@@ -352,6 +352,12 @@ impl Battle {
             Event::Steadied { unit } => self.with_unit(unit, |u| u.status.disordered = false),
             Event::Rallied { unit } => self.with_unit(unit, |u| u.status.shaken = false),
             Event::Rolled { .. } => {}
+            Event::Supply {
+                unit, ammo, packs, ..
+            } => self.with_unit(unit, |u| {
+                u.status.ammo = *ammo;
+                u.status.packs = *packs;
+            }),
             Event::Attached { general, unit } => {
                 let unit = unit.clone();
                 self.with_unit(general, |g| g.extra.attached = unit);

@@ -448,6 +448,13 @@ pub enum Event {
         general: UnitId,
         unit: Option<UnitId>,
     },
+    /// A unit's ammunition changes: it runs low or out, is resupplied, or packs change hands.
+    Supply {
+        unit: UnitId,
+        ammo: crate::rules::model::Ammo,
+        packs: u32,
+        why: String,
+    },
     /// A roll of a kind no other event records, in the one shape every ruleset shares: what it
     /// was for, and the roll. Its consequences follow as their own events.
     Rolled {

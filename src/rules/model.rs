@@ -28,6 +28,8 @@ pub type Side = usize;
 /// words (`Ruleset::class_name`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum Class {
+    /// Militia; "Poor" in DBFPW (scenarios may write either).
+    #[serde(alias = "Poor")]
     Militia,
     #[default]
     Regular,
@@ -46,6 +48,19 @@ pub enum Formation {
     Skirmish,
     /// Conformed to terrain (an "L"); must reform before moving.
     Conformed,
+    /// Cavalry on foot (DBFPW's skirmishing cavalry).
+    Dismounted,
+}
+
+/// A unit's ammunition (DBFPW's optional ammunition supply).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum Ammo {
+    #[default]
+    Full,
+    /// One round of firing left.
+    Low,
+    /// Cannot fire until resupplied.
+    Out,
 }
 
 /// Special flags a unit may carry.
@@ -59,6 +74,12 @@ pub enum Flag {
     Stoic,
     /// Fixed artillery: emplaced guns that may not move at all (DBN's fixed artillery).
     Fixed,
+    /// Lancers (DBFPW light cavalry that fight as heavy).
+    Lancer,
+    /// Zouaves, North Africans, Chasseurs d'Afrique (DBFPW: close combat as elite).
+    Zouave,
+    /// Bavarian infantry (DBFPW: Poor, but close combat as regular line).
+    Bavarian,
 }
 
 /// Army division for the formal deployment.
@@ -111,6 +132,20 @@ pub struct Status {
     /// The unit pursuing this one (figure rulesets: it strikes double).
     #[serde(default)]
     pub pursued_by: Option<UnitId>,
+    /// Ammunition state (DBFPW's optional ammunition supply).
+    #[serde(default, skip_serializing_if = "is_full")]
+    pub ammo: Ammo,
+    /// Ammunition packs carried.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub packs: u32,
+}
+
+fn is_full(a: &Ammo) -> bool {
+    *a == Ammo::Full
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// What a unit did this bound or phase; cleared at the start of each bound.

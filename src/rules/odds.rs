@@ -32,6 +32,66 @@ pub struct Odds {
     pub b_wins_by_double: f64,
 }
 
+impl Odds {
+    /// The odds of a roll preceded by a chance event: each case's weight and odds.
+    pub fn mix(cases: &[(f64, Odds)]) -> Odds {
+        let mut o = Odds::default();
+        for (w, c) in cases {
+            o.a_wins_by_double += w * c.a_wins_by_double;
+            o.a_wins += w * c.a_wins;
+            o.draw += w * c.draw;
+            o.b_wins += w * c.b_wins;
+            o.b_wins_by_double += w * c.b_wins_by_double;
+        }
+        o
+    }
+}
+
+/// What a side of an opposed roll does with a close result.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Quirks {
+    /// Beaten by exactly 1, it draws instead (DB7YW's stoic units).
+    pub stoic: bool,
+    /// On a draw it is beaten instead (DBFPW's lancers in close combat), unless both are.
+    pub loses_draws: bool,
+}
+
+/// Decides an opposed roll with each side's quirks: who lost and how, and whether a stoic
+/// loser turned the result into a draw.
+pub fn decide(a: i32, b: i32, qa: Quirks, qb: Quirks) -> (Option<bool>, Verdict, bool) {
+    let (won, v) = verdict(a, b);
+    if won.is_none() && qa.loses_draws != qb.loses_draws {
+        return (Some(qb.loses_draws), Verdict::Beaten, false);
+    }
+    let loser_stoic = match won {
+        Some(true) => qb.stoic,
+        Some(false) => qa.stoic,
+        None => false,
+    };
+    if v == Verdict::Beaten && (a - b).abs() == 1 && loser_stoic {
+        return (None, Verdict::Draw, true);
+    }
+    (won, v, false)
+}
+
+/// Odds for modifiers `a_mod` and `b_mod` with each side's quirks.
+pub fn opposed_with(a_mod: i32, b_mod: i32, qa: Quirks, qb: Quirks) -> Odds {
+    let mut o = Odds::default();
+    let p = 1.0 / 36.0;
+    for da in 1..=6 {
+        for db in 1..=6 {
+            match decide(a_mod + da, b_mod + db, qa, qb) {
+                (Some(true), Verdict::BeatenByDouble, _) => o.a_wins_by_double += p,
+                (Some(true), Verdict::Beaten, _) => o.a_wins += p,
+                (Some(false), Verdict::Beaten, _) => o.b_wins += p,
+                (Some(false), Verdict::BeatenByDouble, _) => o.b_wins_by_double += p,
+                _ => o.draw += p,
+            }
+        }
+    }
+    o
+}
+
 /// Odds for modifiers `a_mod` and `b_mod` (factors without the die). A stoic side beaten by
 /// exactly 1 draws instead.
 pub fn opposed(a_mod: i32, b_mod: i32, a_stoic: bool, b_stoic: bool) -> Odds {

@@ -492,6 +492,7 @@ pub fn formation_name(f: crate::rules::model::Formation) -> &'static str {
         Formation::Square => "square",
         Formation::Skirmish => "skirmish order",
         Formation::Conformed => "an L (conformed to terrain)",
+        Formation::Dismounted => "dismounted",
     }
 }
 

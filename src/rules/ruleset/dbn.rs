@@ -12,7 +12,7 @@ use crate::rules::command::{Event, Factor, RuleError, Step, factor_sum};
 use crate::rules::geometry::{
     Base, CONTACT_EPS, Contact, Edge, Pt, norm_deg, norm_facing, segment_hits_base,
 };
-use crate::rules::model::{Class, Division, Phase, Side, Unit, UnitId};
+use crate::rules::model::{Ammo, Class, Division, Formation, Phase, Side, Unit, UnitId};
 use crate::rules::terrain::FeatureKind;
 use serde::{Deserialize, Serialize};
 
@@ -38,6 +38,34 @@ pub enum TroopTrait {
     /// Its loss weighs less towards the army's break (Irregular Cavalry's special victory
     /// conditions): the data's `irregular_loss_weight`.
     IrregularLoss,
+    /// Artillery that may move and fire in the same bound (the mitrailleuse).
+    MoveAndFire,
+    /// In bad going inside an unfortified village (DB7YW's Muskets).
+    VillageBadGoing,
+    /// Foot that gains the data's `charge_bonus` in good going when moving into close combat.
+    ChargeBonus,
+    /// A divisional sub-commander: the data's `dsc_caps` command points instead of a die,
+    /// command over its own division within `dsc_command_range`, supports only its own
+    /// division's close combats, cannot be fired at, and meets a close combat with one die
+    /// (up to `dsc_flee_max` it flees, else it is destroyed).
+    Divisional,
+    /// Carries ammunition packs for others (baggage train, caisson): resupplies by contact, or
+    /// within the data's `supply_radius` when it has the `SupplyRadius` trait too.
+    Supplier,
+    /// Resupplies every friend within the data's `supply_radius` by a path clear of enemies and
+    /// bad going (the Prussian caisson unit).
+    SupplyRadius,
+    /// Throws a first die before each firing or close combat (the mitrailleuse): see the data's
+    /// `first_die_*` numbers.
+    FirstDie,
+}
+
+/// How a troop type's first die may fail (the mitrailleuse): the faces that fail always, and
+/// those that fail only at long range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FirstDie {
+    pub fail_max: u8,
+    pub long_fail_max: u8,
 }
 
 /// One row of the troop table.
@@ -47,6 +75,12 @@ pub struct Troop {
     pub name: String,
     /// Firing range in paces; None cannot fire.
     pub range: Option<f32>,
+    /// Long range in paces: only from raised ground, stationary, at a target in the open.
+    #[serde(default)]
+    pub long_range: Option<f32>,
+    /// The troop type whose movement and range it takes when dismounted (skirmishing cavalry).
+    #[serde(default)]
+    pub dismounted: Option<String>,
     /// Movement in good going, bad going and on roads (paces); None cannot.
     pub gg: Option<f32>,
     pub bg: Option<f32>,
@@ -70,34 +104,101 @@ pub struct Allowance {
     pub max: u32,
 }
 
-/// Army list rules: points and composition.
+/// A cost change in the army list: a troop type, class or flag and what it adds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CostRule {
+    /// Troop codes it applies to (empty: any).
+    #[serde(default)]
+    pub troops: Vec<String>,
+    #[serde(default)]
+    pub class: Option<Class>,
+    #[serde(default)]
+    pub flag: Option<crate::rules::model::Flag>,
+    /// Applies only to a side of these nations (empty: any).
+    #[serde(default)]
+    pub nations: Vec<String>,
+    pub cost: f32,
+    /// Replaces the cost instead of adding to it (RM Poor at 0.25).
+    #[serde(default)]
+    pub absolute: bool,
+    pub source: String,
+}
+
+/// One line of a national army list: how many units of these types (of a class, or with a
+/// flag) a side may field.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ListLine {
+    pub troops: Vec<String>,
+    #[serde(default)]
+    pub class: Option<Class>,
+    #[serde(default)]
+    pub flag: Option<crate::rules::model::Flag>,
+    pub min: u32,
+    pub max: u32,
+    pub words: String,
+}
+
+/// A national army list.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NationalList {
+    pub name: String,
+    pub nations: Vec<String>,
+    pub lines: Vec<ListLine>,
+    pub source: String,
+}
+
+/// Army list rules: points and composition. The share rules are DB7YW's; `costs` and
+/// `lists` serve supplements with national lists.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ArmyRules {
     pub points: f32,
     pub base_cost: f32,
+    #[serde(default)]
     pub elite_cost: f32,
+    #[serde(default)]
     pub militia_cost: f32,
+    #[serde(default)]
     pub ic_cost: f32,
+    #[serde(default)]
     pub superior_cost: f32,
+    #[serde(default)]
+    pub costs: Vec<CostRule>,
+    #[serde(default)]
+    pub lists: Vec<NationalList>,
+    #[serde(default)]
     pub composition: Vec<Allowance>,
+    #[serde(default)]
     pub major_nations: Vec<String>,
+    #[serde(default)]
     pub ga_nations: Vec<String>,
+    #[serde(default)]
     pub fah_nations: Vec<String>,
+    #[serde(default)]
     pub lc_elite_nations: Vec<String>,
+    #[serde(default)]
     pub ms_elite_max_share: f32,
+    #[serde(default)]
     pub major_hc_max_share: f32,
+    #[serde(default)]
     pub minor_hc_max_share: f32,
+    #[serde(default)]
     pub major_ms_militia_max_share: f32,
+    #[serde(default)]
     pub minor_ms_militia_min_share: f32,
     /// Minor nations "usually" field no Ms(E): the exceptions allowed.
+    #[serde(default)]
     pub minor_ms_elite_max: f32,
+    #[serde(default)]
     pub dc_superior_every: u32,
     /// Types that cost no points (the free CinC and baggage).
     pub free: Vec<String>,
+    #[serde(default)]
     pub ms_superior_nations: Vec<String>,
+    #[serde(default)]
     pub ms_superior_max_share: f32,
     pub source: String,
     /// The recommended standard army: (type, class, count).
+    #[serde(default)]
     pub standard: Vec<(String, Class, u32)>,
 }
 
@@ -219,6 +320,35 @@ impl Dbn {
         self.troop_of(u).skirmisher
     }
 
+    /// The troop row a unit moves and fires by: its own, or when dismounted the row it takes.
+    pub fn acting_troop(&self, u: &Unit) -> &Troop {
+        let t = self.troop_of(u);
+        if u.formation == Formation::Dismounted
+            && let Some(d) = t.dismounted.as_deref().and_then(|c| self.troop(c))
+        {
+            return d;
+        }
+        t
+    }
+
+    /// Effective range in the ruleset's units, if the unit can fire.
+    pub fn range(&self, u: &Unit) -> Option<f32> {
+        self.acting_troop(u).range
+    }
+
+    /// Long range, if the unit has one.
+    pub fn long_range(&self, u: &Unit) -> Option<f32> {
+        self.troop_of(u).long_range
+    }
+
+    /// The first die of a troop type that throws one (the mitrailleuse).
+    pub fn first_die(&self, u: &Unit) -> Option<FirstDie> {
+        self.has_trait(u, TroopTrait::FirstDie).then(|| FirstDie {
+            fail_max: self.num("first_die_stoppage") as u8,
+            long_fail_max: self.num("first_die_long_fail") as u8,
+        })
+    }
+
     // ----- the bound -------------------------------------------------------------------
 
     /// Phases of a bound in order.
@@ -248,7 +378,11 @@ impl Dbn {
         let side = b.active;
         let generals = b
             .alive()
-            .filter(|u| u.side == side && self.is_commander(u))
+            .filter(|u| {
+                u.side == side
+                    && self.is_commander(u)
+                    && !self.has_trait(u, TroopTrait::Divisional)
+            })
             .count()
             .max(1);
         let mut dice = Vec::new();
@@ -256,6 +390,16 @@ impl Dbn {
             dice.push(b.d6()?);
         }
         let mut factors = extra;
+        for g in b
+            .alive()
+            .filter(|u| u.side == side && self.has_trait(u, TroopTrait::Divisional))
+        {
+            factors.push(Factor {
+                name: format!("{}: intrinsic command points", g.name),
+                value: self.num("dsc_caps") as i32,
+                source: "002 Larger Battles: the DSC has an intrinsic 2 CAPs".into(),
+            });
+        }
         if b.alive()
             .any(|u| u.side == side && self.has_trait(u, TroopTrait::CommandBonus))
         {
@@ -310,9 +454,18 @@ impl Dbn {
             return base;
         }
         let range = b.scale.to_mm(self.num("command_range"));
-        let in_range = b
-            .alive()
-            .any(|g| g.side == u.side && self.is_commander(g) && g.base.distance(&u.base) <= range);
+        let dsc_range = b.scale.to_mm(self.num("dsc_command_range"));
+        let in_range = b.alive().any(|g| {
+            g.side == u.side
+                && self.is_commander(g)
+                && if self.has_trait(g, TroopTrait::Divisional) {
+                    g.division.is_some()
+                        && g.division == u.division
+                        && g.base.distance(&u.base) <= dsc_range
+                } else {
+                    g.base.distance(&u.base) <= range
+                }
+        });
         if in_range {
             base
         } else {
@@ -489,7 +642,7 @@ impl Dbn {
         ];
         b.terrain.at(p, &kinds).next().is_some()
             || b.terrain.at(p, &[FeatureKind::Hill]).any(|f| f.steep)
-            || (u.troop == "Ms"
+            || (self.has_trait(u, TroopTrait::VillageBadGoing)
                 && b.terrain
                     .at(p, &[FeatureKind::Village])
                     .any(|f| !f.fortified))
@@ -506,12 +659,66 @@ impl Dbn {
         self.in_bad_going(b, u) || (self.in_town(b, u) && !self.is_garrison(b, u))
     }
 
-    /// A garrison: a unit of the defending side inside a fortified town.
+    /// A garrison: foot inside a town; where the data's `garrison_fortified_only` is set, only
+    /// the defending side's, inside a fortified town.
     pub fn is_garrison(&self, b: &Battle, u: &Unit) -> bool {
-        b.sides.get(u.side).is_some_and(|s| s.defender)
+        let strict = self.num("garrison_fortified_only") > 0.0;
+        if strict {
+            b.sides.get(u.side).is_some_and(|s| s.defender)
+                && b.terrain
+                    .at(u.base.centre, &[FeatureKind::Town])
+                    .any(|t| t.fortified)
+        } else {
+            self.kind(u) == TroopKind::Foot
+                && b.terrain
+                    .at(u.base.centre, &[FeatureKind::Town])
+                    .next()
+                    .is_some()
+        }
+    }
+
+    /// In a town, a village or a fortification (DBFPW's "BUA/NLF or fortification").
+    pub fn in_built_up_or_works(&self, b: &Battle, u: &Unit) -> bool {
+        b.terrain
+            .at(
+                u.base.centre,
+                &[
+                    FeatureKind::Town,
+                    FeatureKind::Village,
+                    FeatureKind::Fortification,
+                ],
+            )
+            .next()
+            .is_some()
+    }
+
+    /// In a fortification or fortified town or village.
+    pub fn in_fortification(&self, b: &Battle, u: &Unit) -> bool {
+        let c = u.base.centre;
+        b.terrain
+            .at(c, &[FeatureKind::Fortification])
+            .next()
+            .is_some()
+            || b.terrain
+                .at(c, &[FeatureKind::Town, FeatureKind::Village])
+                .any(|f| f.fortified)
+    }
+
+    /// On a hill (raised ground, for long-range fire).
+    pub fn on_raised_ground(&self, b: &Battle, u: &Unit) -> bool {
+        b.terrain
+            .at(u.base.centre, &[FeatureKind::Hill])
+            .next()
+            .is_some()
+    }
+
+    /// In the open: in no bad going, town, village or fortification.
+    pub fn in_open(&self, b: &Battle, u: &Unit) -> bool {
+        self.bad_going_at(b, &u.base).is_empty()
             && b.terrain
-                .at(u.base.centre, &[FeatureKind::Town])
-                .any(|t| t.fortified)
+                .touching(&u.base, &[FeatureKind::Fortification])
+                .next()
+                .is_none()
     }
 
     /// In a town, fortification or fortified village (cover, and -2 for firing into it).
@@ -718,7 +925,7 @@ impl Dbn {
     fn allowance_of(&self, units: &[Unit], going: &Going) -> Result<f32, RuleError> {
         let mut allowance = f32::INFINITY;
         for u in units {
-            let t = self.troop_of(u);
+            let t = self.acting_troop(u);
             let rate = if going.bad {
                 t.bg
             } else if going.road {
@@ -856,7 +1063,21 @@ impl Dbn {
         let distance = b.scale.from_mm(distance_mm);
 
         let going = self.going_of(b, &units, &samples)?;
-        let allowance = self.allowance_of(&units, &going)?;
+        let mut allowance = self.allowance_of(&units, &going)?;
+        // Foot moving into close combat in good going may go the data's charge bonus further
+        // (then not in attack column).
+        let bonus = self.num("charge_bonus");
+        if charge_target.is_some()
+            && bonus > 0.0
+            && !going.bad
+            && !going.road
+            && units
+                .iter()
+                .all(|u| self.has_trait(u, TroopTrait::ChargeBonus) && u.formation != Formation::Dismounted)
+            && distance > allowance + 0.5
+        {
+            allowance += bonus;
+        }
         if measured && distance > allowance + 0.5 {
             return Err(RuleError::TooFar {
                 unit: lead.id.clone(),
@@ -1001,6 +1222,11 @@ impl Dbn {
     pub fn general_attached(&self, b: &Battle, u: &Unit) -> Option<UnitId> {
         b.alive()
             .filter(|g| g.side == u.side && self.is_commander(g) && g.id != u.id)
+            // A divisional commander supports only its own troops.
+            .filter(|g| {
+                !self.has_trait(g, TroopTrait::Divisional)
+                    || (g.division.is_some() && g.division == u.division)
+            })
             .find(|g| {
                 u.base.touched_by(&g.base).is_some_and(|c| {
                     c.edge != Edge::Front
@@ -1023,7 +1249,7 @@ impl Dbn {
         for_support: bool,
     ) -> Result<f32, String> {
         let t = self.troop_of(shooter);
-        let Some(range) = t.range else {
+        let Some(range) = self.range(shooter) else {
             return Err(format!("{} cannot fire", t.name));
         };
         if !shooter.alive() || !target.alive() {
@@ -1035,7 +1261,16 @@ impl Dbn {
         if !for_support && shooter.bound.fired {
             return Err(format!("{} has already fired", shooter.name));
         }
-        if self.is_artillery(shooter) {
+        if shooter.status.ammo == Ammo::Out {
+            return Err(format!("{} is out of ammunition", shooter.name));
+        }
+        if self.has_trait(target, TroopTrait::Divisional) {
+            return Err(format!(
+                "{} is a divisional commander: attacked only in close combat",
+                target.name
+            ));
+        }
+        if self.is_artillery(shooter) && !self.has_trait(shooter, TroopTrait::MoveAndFire) {
             if shooter.status.limbered {
                 return Err(format!("{} is limbered", shooter.name));
             }
@@ -1074,10 +1309,42 @@ impl Dbn {
         let dist = b
             .scale
             .from_mm(shooter.base.front_edge_distance(&target.base));
+        if self.is_artillery(shooter) && shooter.status.limbered {
+            return Err(format!("{} is limbered", shooter.name));
+        }
         let mut limit = range;
-        let woods = [FeatureKind::Woods];
-        if b.terrain.touching(&target.base, &woods).next().is_some()
-            || b.terrain.touching(&shooter.base, &woods).next().is_some()
+        // Long range: from raised ground, stationary, at a target in the open.
+        if let Some(long) = self.long_range(shooter)
+            && dist > range + 0.5
+        {
+            let why = if !self.on_raised_ground(b, shooter) {
+                Some("not on raised ground")
+            } else if shooter.bound.moved {
+                Some("it moved this bound")
+            } else if !self.in_open(b, target) {
+                Some("the target is not in the open")
+            } else {
+                None
+            };
+            match why {
+                None => limit = long,
+                Some(w) if dist <= long + 0.5 => {
+                    return Err(format!(
+                        "{} is beyond effective range ({:.0} of {range:.0} {}) and long range needs raised ground, a stationary firer and a target in the open: {w}",
+                        target.name, dist, b.scale.unit
+                    ));
+                }
+                Some(_) => {}
+            }
+        }
+        let all_bg = self.num("visibility_all_bad_going") > 0.0;
+        let blinding: Vec<FeatureKind> = if all_bg {
+            self.bad_going_kinds().to_vec()
+        } else {
+            vec![FeatureKind::Woods]
+        };
+        if b.terrain.touching(&target.base, &blinding).next().is_some()
+            || b.terrain.touching(&shooter.base, &blinding).next().is_some()
         {
             limit = limit.min(self.num("woods_visibility"));
         }

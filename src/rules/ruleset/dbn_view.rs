@@ -329,6 +329,9 @@ impl Dbn {
         if u.status.limbered {
             label.push_str(" (L)");
         }
+        if u.formation == crate::rules::model::Formation::Dismounted {
+            label.push_str(" (dis.)");
+        }
         Look {
             stands: Vec::new(),
             figures_per_stand: 0,
@@ -337,6 +340,7 @@ impl Dbn {
             label,
             label_behind: false,
             pips: u.status.hits,
+            markers: Vec::new(),
         }
     }
 

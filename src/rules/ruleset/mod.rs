@@ -4,6 +4,7 @@ pub mod army;
 pub mod common;
 pub mod db7yw;
 pub mod dbn;
+pub mod dbn_game;
 mod dbn_view;
 pub mod old_dessauer;
 pub mod view;

@@ -259,6 +259,8 @@ pub struct Look {
     pub label_behind: bool,
     /// Hits shown as pips behind the base (figure units show their figures instead).
     pub pips: u32,
+    /// Markers beside the base ("LOW", "OUT").
+    pub markers: Vec<String>,
 }
 
 /// The turn bar's words for the moment.

@@ -503,6 +503,7 @@ impl OldDessauer {
                 Formation::Square => " sq",
                 Formation::Skirmish => " sk",
                 Formation::Conformed => " L",
+                Formation::Dismounted => " dis.",
             };
             label = format!("{label}{f} {}", u.figures());
         }
@@ -517,6 +518,7 @@ impl OldDessauer {
             label,
             label_behind: fighting,
             pips: 0,
+            markers: Vec::new(),
         }
     }
 
