@@ -27,6 +27,11 @@ impl Table {
             p.x >= -0.01 && p.y >= -0.01 && p.x <= self.width + 0.01 && p.y <= self.height + 0.01
         })
     }
+
+    /// True when the point lies on the table.
+    pub fn contains(&self, p: Pt) -> bool {
+        p.x >= 0.0 && p.y >= 0.0 && p.x <= self.width && p.y <= self.height
+    }
 }
 
 /// The measuring unit of the ruleset and its size on the table.
@@ -285,6 +290,18 @@ impl Battle {
     pub fn emit(&mut self, out: &mut Vec<Event>, e: Event) {
         self.apply(&e);
         out.push(e);
+    }
+
+    /// The events of the active side's bound so far (from its first phase).
+    pub fn log_since_bound(&self) -> &[Event] {
+        let began = self
+            .log
+            .iter()
+            .rposition(|e| {
+                matches!(e, Event::PhaseBegan { turn, side, .. } if *turn != self.turn || *side != self.active)
+            })
+            .map_or(0, |i| i + 1);
+        &self.log[began..]
     }
 
     /// Begins `phase` of the current turn for the side to move.

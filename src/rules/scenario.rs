@@ -149,6 +149,9 @@ pub struct RawUnit {
     /// figures plus these.
     #[serde(default)]
     pub figures_lost: u32,
+    /// Ammunition packs carried (DBFPW's ammunition supply); the ruleset's default if absent.
+    #[serde(default)]
+    pub packs: Option<u32>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -196,6 +199,9 @@ pub struct RawScenario {
     /// Optional rules in use, by the keys of the ruleset's data file.
     #[serde(default)]
     pub options: Vec<String>,
+    /// The scenario claims the ruleset's standard table: checked.
+    #[serde(default)]
+    pub standard: bool,
 }
 
 /// Finds the line and column of the `nth` occurrence of `needle` (1-based), or 1:1.
@@ -355,6 +361,11 @@ pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Battle, Vec<Di
     }
 
     let (zones, objective) = build_zones(&mut ck, raw);
+    if raw.standard {
+        for e in rs.check_standard((t.width, t.height), &terrain, &units, &zones, mm_per_unit) {
+            ck.push(ck.at("standard", 1), e);
+        }
+    }
     for e in rs.check_deployment(&zones, objective.as_ref(), &sides, mm_per_unit) {
         ck.push(ck.at("objective", 1), e);
     }
@@ -682,6 +693,7 @@ fn build_unit(
             undeployed,
             hits: u.hits,
             shaken: setup.shaken,
+            packs: setup.packs,
             disordered: u.disordered,
             ..Status::default()
         },

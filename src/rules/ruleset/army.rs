@@ -279,3 +279,120 @@ mod tests {
         );
     }
 }
+
+/// Whether a cost rule or list line's qualifiers fit a unit.
+fn fits(
+    troops: &[String],
+    class: Option<Class>,
+    flag: Option<crate::rules::model::Flag>,
+    u: &Unit,
+) -> bool {
+    (troops.is_empty() || troops.contains(&u.troop))
+        && class.is_none_or(|c| c == u.class)
+        && flag.is_none_or(|f| u.has(f))
+}
+
+/// Points cost of one unit by the data's cost rules: the base cost adjusted by every rule that
+/// fits, unless a rule that fits sets the cost outright (the last such rule wins).
+pub fn listed_cost(dbn: &Dbn, u: &Unit, nation: &str) -> f32 {
+    let a = &dbn.data.army;
+    if a.free.contains(&u.troop) {
+        return 0.0;
+    }
+    let mut c = a.base_cost;
+    let mut set = None;
+    for r in &a.costs {
+        if !fits(&r.troops, r.class, r.flag, u)
+            || !(r.nations.is_empty() || r.nations.iter().any(|n| n == nation))
+        {
+            continue;
+        }
+        if r.absolute {
+            set = Some(r.cost);
+        } else {
+            c += r.cost;
+        }
+    }
+    set.unwrap_or(c)
+}
+
+/// Every reason a side's army breaks its national list: points (with prepared
+/// fortifications at the data's `fortification_cost` per unit inside one), each line's
+/// minimum and maximum, and units that fit no line.
+pub fn validate_lists(
+    dbn: &Dbn,
+    units: &[&Unit],
+    side: &SideInfo,
+    terrain: &Terrain,
+    class_name: &dyn Fn(Class) -> String,
+) -> Vec<String> {
+    let a = &dbn.data.army;
+    let mut errs = Vec::new();
+    let Some(list) = a
+        .lists
+        .iter()
+        .find(|l| l.nations.iter().any(|n| *n == side.nation))
+    else {
+        let known: Vec<&str> = a
+            .lists
+            .iter()
+            .flat_map(|l| l.nations.iter().map(String::as_str))
+            .collect();
+        return vec![format!(
+            "no army list for the nation '{}' (lists: {})",
+            side.nation,
+            known.join(", ")
+        )];
+    };
+    let fortified = |u: &Unit| {
+        terrain
+            .at(u.base.centre, &[FeatureKind::Fortification])
+            .next()
+            .is_some()
+            || terrain
+                .at(u.base.centre, &[FeatureKind::Town, FeatureKind::Village])
+                .any(|f| f.fortified)
+    };
+    let works = units.iter().filter(|u| fortified(u)).count() as f32
+        * super::common::number(&dbn.data.numbers, "fortification_cost");
+    let cost: f32 = units
+        .iter()
+        .map(|u| listed_cost(dbn, u, &side.nation))
+        .sum::<f32>()
+        + works;
+    if cost > a.points + 1e-3 {
+        errs.push(format!(
+            "the army costs {cost:.2} points (prepared fortifications {works:.1}); the {} list allows {}",
+            list.name, a.points
+        ));
+    }
+    for line in &list.lines {
+        let n = units
+            .iter()
+            .filter(|u| fits(&line.troops, line.class, line.flag, u))
+            .count() as u32;
+        if n < line.min || n > line.max {
+            errs.push(format!(
+                "{}: {} has {n} ({})",
+                list.name, line.words, list.source
+            ));
+        }
+    }
+    for u in units {
+        // A unit must fit a line that names its type without a class or flag, or one that
+        // names its class.
+        let covered = list.lines.iter().any(|l| {
+            l.troops.contains(&u.troop) && l.flag.is_none() && l.class.is_none_or(|c| c == u.class)
+        });
+        if !covered {
+            errs.push(format!(
+                "'{}' ({} {}) is not in the {} list",
+                u.id,
+                class_name(u.class),
+                u.troop,
+                list.name
+            ));
+        }
+    }
+    errs
+}

@@ -229,8 +229,6 @@ pub const REQUIRED_NUMBERS: &[&str] = &[
     "shaken_hits",
     "destroyed_hits",
     "flee_distance",
-    "routing_range",
-    "routing_need",
     "woods_visibility",
     "artillery_close",
     "limber_cost",
@@ -245,13 +243,10 @@ pub const REQUIRED_NUMBERS: &[&str] = &[
     "move_cost",
     "out_of_range_cost",
     "command_range",
-    "ic_cap_bonus",
     "arc_half_angle",
     "threat_zone_depth_bw",
     "fire_edge_depth",
     "objective_radius",
-    "fortify_bua_cost",
-    "fortify_nlf_cost",
     "los_friends_block",
     "los_enemies_block",
     "los_clearance",
@@ -379,9 +374,7 @@ impl Dbn {
         let generals = b
             .alive()
             .filter(|u| {
-                u.side == side
-                    && self.is_commander(u)
-                    && !self.has_trait(u, TroopTrait::Divisional)
+                u.side == side && self.is_commander(u) && !self.has_trait(u, TroopTrait::Divisional)
             })
             .count()
             .max(1);
@@ -1071,9 +1064,9 @@ impl Dbn {
             && bonus > 0.0
             && !going.bad
             && !going.road
-            && units
-                .iter()
-                .all(|u| self.has_trait(u, TroopTrait::ChargeBonus) && u.formation != Formation::Dismounted)
+            && units.iter().all(|u| {
+                self.has_trait(u, TroopTrait::ChargeBonus) && u.formation != Formation::Dismounted
+            })
             && distance > allowance + 0.5
         {
             allowance += bonus;
@@ -1344,7 +1337,10 @@ impl Dbn {
             vec![FeatureKind::Woods]
         };
         if b.terrain.touching(&target.base, &blinding).next().is_some()
-            || b.terrain.touching(&shooter.base, &blinding).next().is_some()
+            || b.terrain
+                .touching(&shooter.base, &blinding)
+                .next()
+                .is_some()
         {
             limit = limit.min(self.num("woods_visibility"));
         }

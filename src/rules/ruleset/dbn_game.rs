@@ -115,7 +115,14 @@ pub trait Supplement: Clone + Default + std::fmt::Debug + Send + Sync + Sized + 
         verdict: Verdict,
     ) -> Effect;
     /// What a side does with a close result: stoic, or beaten on a draw.
-    fn quirks(&self, g: &DbnGame<Self>, b: &Battle, u: &Unit, other: &Unit, kind: Combat) -> Quirks {
+    fn quirks(
+        &self,
+        g: &DbnGame<Self>,
+        b: &Battle,
+        u: &Unit,
+        other: &Unit,
+        kind: Combat,
+    ) -> Quirks {
         let _ = (g, b, u, other, kind);
         Quirks::default()
     }
@@ -256,6 +263,30 @@ pub trait Supplement: Clone + Default + std::fmt::Debug + Send + Sync + Sized + 
         let _ = (g, b, u);
         Vec::new()
     }
+    /// Checks a scenario unit beyond the engine's checks and gives its starting packs.
+    fn prepare(&self, g: &DbnGame<Self>, u: &RawUnit, packs: &mut u32) -> Result<(), String> {
+        let _ = (g, packs);
+        if u.packs.is_some() {
+            return Err(format!(
+                "unit '{}': 'packs' does not apply to {}",
+                u.id, g.dbn.data.id
+            ));
+        }
+        Ok(())
+    }
+    /// A scenario claiming the standard table, checked.
+    fn check_standard(
+        &self,
+        g: &DbnGame<Self>,
+        table_mm: (f32, f32),
+        terrain: &Terrain,
+        units: &[Unit],
+        zones: &[Zone],
+        mm_per_unit: f32,
+    ) -> Vec<String> {
+        let _ = (table_mm, terrain, units, zones, mm_per_unit);
+        vec![format!("{} has no standard table to claim", g.dbn.data.id)]
+    }
     /// Markers on the unit's base (LOW, OUT).
     fn markers(&self, g: &DbnGame<Self>, u: &Unit) -> Vec<String> {
         let _ = (g, u);
@@ -324,12 +355,24 @@ impl<S: Supplement> DbnGame<S> {
     }
 
     /// The firing result for the loser (the supplement's table).
-    pub fn firing_effect(&self, b: &Battle, loser: &Unit, winner: &Unit, verdict: Verdict) -> Effect {
+    pub fn firing_effect(
+        &self,
+        b: &Battle,
+        loser: &Unit,
+        winner: &Unit,
+        verdict: Verdict,
+    ) -> Effect {
         self.sup.firing_effect(self, b, loser, winner, verdict)
     }
 
     /// The close combat result for the loser (the supplement's table).
-    pub fn combat_effect(&self, b: &Battle, loser: &Unit, winner: &Unit, verdict: Verdict) -> Effect {
+    pub fn combat_effect(
+        &self,
+        b: &Battle,
+        loser: &Unit,
+        winner: &Unit,
+        verdict: Verdict,
+    ) -> Effect {
         self.sup.combat_effect(self, b, loser, winner, verdict)
     }
 
@@ -428,7 +471,9 @@ impl<S: Supplement> DbnGame<S> {
                         factors: Vec::new(),
                         total: die as i32,
                         against: None,
-                        need: Some(i32::from(if long { fd.long_fail_max } else { fd.fail_max }) + 1),
+                        need: Some(
+                            i32::from(if long { fd.long_fail_max } else { fd.fail_max }) + 1,
+                        ),
                         outcome: outcome.into(),
                     },
                 },
@@ -447,7 +492,13 @@ impl<S: Supplement> DbnGame<S> {
 
     /// The first dice a firing or close combat throws: each unit of a type that throws one,
     /// when it fires (both guns in counter-battery fire) or fights.
-    fn first_dice(&self, b: &Battle, a: &Unit, t: &Unit, mutual: Option<bool>) -> Vec<(bool, FirstDie, bool)> {
+    fn first_dice(
+        &self,
+        b: &Battle,
+        a: &Unit,
+        t: &Unit,
+        mutual: Option<bool>,
+    ) -> Vec<(bool, FirstDie, bool)> {
         let d = &self.dbn;
         let long = |u: &Unit, o: &Unit| {
             let dist = b.scale.from_mm(u.base.front_edge_distance(&o.base));
@@ -1159,7 +1210,10 @@ impl<S: Supplement> DbnGame<S> {
         b.emit(
             out,
             Event::Rolled {
-                what: format!("{} attacked by {}: the divisional commander's die", g.name, a.name),
+                what: format!(
+                    "{} attacked by {}: the divisional commander's die",
+                    g.name, a.name
+                ),
                 roll: Roll {
                     unit: Some(did.clone()),
                     side: Some(g.side),
@@ -1250,7 +1304,20 @@ impl<S: Supplement> Ruleset for DbnGame<S> {
             .collect()
     }
     fn prepare_unit(&self, u: &RawUnit) -> Result<UnitSetup, String> {
-        self.dbn.prepare_unit(self.id(), u)
+        let mut setup = self.dbn.prepare_unit(self.id(), u)?;
+        self.sup.prepare(self, u, &mut setup.packs)?;
+        Ok(setup)
+    }
+    fn check_standard(
+        &self,
+        table_mm: (f32, f32),
+        terrain: &Terrain,
+        units: &[Unit],
+        zones: &[Zone],
+        mm_per_unit: f32,
+    ) -> Vec<String> {
+        self.sup
+            .check_standard(self, table_mm, terrain, units, zones, mm_per_unit)
     }
     fn validate_army(&self, units: &[&Unit], side: &SideInfo, terrain: &Terrain) -> Vec<String> {
         self.sup.validate_army(self, units, side, terrain)
@@ -1342,6 +1409,10 @@ impl<S: Supplement> Ruleset for DbnGame<S> {
     }
     fn may_move(&self, b: &Battle, u: &Unit) -> bool {
         self.dbn.may_move(b, u)
+            || (b.phase == Phase::Movement
+                && u.bound.moved
+                && !u.has(Flag::Fixed)
+                && self.sup.may_move_again(self, b, u).is_ok())
     }
     fn plan_note(&self, plan: &MovePlan) -> Option<String> {
         Some(format!("{} command point(s)", plan.cost))

@@ -62,6 +62,7 @@ impl Dbn {
             formation: Formation::Line,
             stands: Vec::new(),
             shaken: u.shaken || (shaken_at > 0 && u.hits >= shaken_at),
+            packs: 0,
         })
     }
 

@@ -3,6 +3,7 @@
 pub mod army;
 pub mod common;
 pub mod db7yw;
+pub mod dbfpw;
 pub mod dbn;
 pub mod dbn_game;
 mod dbn_view;
@@ -50,6 +51,8 @@ pub struct UnitSetup {
     /// Figures in each stand (empty for single-base units).
     pub stands: Vec<u32>,
     pub shaken: bool,
+    /// Ammunition packs carried at the start.
+    pub packs: u32,
 }
 
 /// What every ruleset does: the whole of what the window, the command line, the log and the
@@ -102,6 +105,19 @@ pub trait Ruleset {
     ) -> Vec<String> {
         let _ = (zones, objective, sides, mm_per_unit);
         Vec::new()
+    }
+    /// A scenario that claims the ruleset's standard table (`standard: true`), checked: each
+    /// problem in words.
+    fn check_standard(
+        &self,
+        table_mm: (f32, f32),
+        terrain: &Terrain,
+        units: &[Unit],
+        zones: &[crate::rules::battle::Zone],
+        mm_per_unit: f32,
+    ) -> Vec<String> {
+        let _ = (table_mm, terrain, units, zones, mm_per_unit);
+        vec![format!("{} has no standard table to claim", self.id())]
     }
     /// An army checked against the ruleset's army list: each problem in words.
     fn validate_army(&self, units: &[&Unit], side: &SideInfo, terrain: &Terrain) -> Vec<String> {
@@ -211,6 +227,7 @@ pub const KNOWN_RULESETS: [&str; 5] = ["db7yw", "dbfpw", "bbb7yw", "old_dessauer
 #[derive(Clone, Debug)]
 pub enum AnyRuleset {
     Db7yw(Arc<db7yw::Db7yw>),
+    Dbfpw(Arc<dbfpw::Dbfpw>),
     OldDessauer(Arc<old_dessauer::OldDessauer>),
 }
 
@@ -219,11 +236,12 @@ impl AnyRuleset {
     pub fn load(id: &str) -> Result<Self, String> {
         match id {
             "db7yw" => Ok(AnyRuleset::Db7yw(Arc::new(db7yw::Db7yw::load()?))),
+            "dbfpw" => Ok(AnyRuleset::Dbfpw(Arc::new(dbfpw::Dbfpw::load()?))),
             "old_dessauer" => Ok(AnyRuleset::OldDessauer(Arc::new(
                 old_dessauer::OldDessauer::load()?,
             ))),
             other if KNOWN_RULESETS.contains(&other) => Err(format!(
-                "ruleset '{other}' is not playable in this version (playable: db7yw, old_dessauer)"
+                "ruleset '{other}' is not playable in this version (playable: db7yw, dbfpw, old_dessauer)"
             )),
             other => Err(format!(
                 "unknown ruleset '{other}' (known: {})",
@@ -244,6 +262,7 @@ impl AnyRuleset {
         }
         Ok(match self {
             AnyRuleset::Db7yw(r) => AnyRuleset::Db7yw(set(r, options)?),
+            AnyRuleset::Dbfpw(r) => AnyRuleset::Dbfpw(set(r, options)?),
             AnyRuleset::OldDessauer(r) => AnyRuleset::OldDessauer(set(r, options)?),
         })
     }
@@ -251,6 +270,7 @@ impl AnyRuleset {
     pub fn get(&self) -> &(dyn Ruleset + 'static) {
         match self {
             AnyRuleset::Db7yw(r) => r.as_ref(),
+            AnyRuleset::Dbfpw(r) => r.as_ref(),
             AnyRuleset::OldDessauer(r) => r.as_ref(),
         }
     }

@@ -79,6 +79,7 @@ impl OldDessauer {
             formation,
             stands,
             shaken: u.shaken,
+            packs: 0,
         })
     }
 

@@ -1,0 +1,1099 @@
+//! DBFPW on the DBN engine: breech-loaders and long-range fire, the mitrailleuse, skirmishing
+//! cavalry that dismount, lancers, Zouaves and Bavarians, second moves under artillery, the
+//! optional ammunition supply with packs and caissons, divisional commanders for larger
+//! battles, the national army lists and the standard table.
+
+use super::dbn::{TroopKind, TroopTrait};
+use super::dbn_game::{Combat, DbnGame, FireRole, Follow, Supplement};
+use super::view::{Action, ActionGroup};
+use crate::rules::battle::{Battle, Zone};
+use crate::rules::command::{Command, Effect, Event, Factor, RuleError, Verdict};
+use crate::rules::geometry::{Edge, Pt};
+use crate::rules::model::{Ammo, Class, Flag, Formation, Phase, SideInfo, Unit, UnitId};
+use crate::rules::odds::Quirks;
+use crate::rules::scenario::RawUnit;
+use crate::rules::terrain::{FeatureKind, Terrain};
+
+/// The ruleset's data, compiled into the program.
+pub const DATA: &str = include_str!("../../../assets/rulesets/dbfpw.ron");
+
+/// The optional ammunition supply rule.
+pub const AMMUNITION: &str = "ammunition";
+/// The optional rules for larger battles (DSCs, more packs).
+pub const LARGER_BATTLES: &str = "larger_battles";
+
+/// DBFPW on the DBN engine.
+pub type Dbfpw = DbnGame<Fpw>;
+
+/// What DBFPW makes its own on the DBN engine.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Fpw;
+
+/// Infantry of the line (any rifle).
+fn is_infantry(u: &Unit) -> bool {
+    matches!(u.troop.as_str(), "Inf" | "InfRM" | "InfBLR2")
+}
+
+/// Sharpshooters (any rifle).
+fn is_ss(u: &Unit) -> bool {
+    matches!(u.troop.as_str(), "SS" | "SSBLR2")
+}
+
+fn nation<'a>(b: &'a Battle, u: &Unit) -> &'a str {
+    b.sides.get(u.side).map(|s| s.nation.as_str()).unwrap_or("")
+}
+
+fn is_french_nation(n: &str) -> bool {
+    matches!(n, "imperial_french" | "republic_french")
+}
+
+fn is_german_nation(n: &str) -> bool {
+    matches!(n, "german" | "prussia")
+}
+
+impl Fpw {
+    /// An enemy that charged this bound stands against the unit's flank or rear.
+    fn attacked_in_flank(b: &Battle, u: &Unit) -> bool {
+        b.alive()
+            .filter(|x| x.side != u.side && x.bound.charged)
+            .any(|x| {
+                u.base
+                    .touched_by(&x.base)
+                    .is_some_and(|c| c.edge != Edge::Front && c.own_edge == Edge::Front)
+            })
+    }
+
+    /// Fights as Heavy Cavalry: HC, or Lancers not attacked first in flank or rear.
+    fn fights_as_hc(b: &Battle, u: &Unit) -> bool {
+        u.troop == "HC" || (u.has(Flag::Lancer) && !Self::attacked_in_flank(b, u))
+    }
+
+    /// German artillery: any artillery of a German side (not the Mitrailleuse).
+    fn is_german_artillery(g: &Dbfpw, b: &Battle, u: &Unit) -> bool {
+        g.dbn.is_artillery(u) && u.troop != "Mit" && is_german_nation(nation(b, u))
+    }
+
+    /// At long range: beyond effective range.
+    fn at_long_range(g: &Dbfpw, b: &Battle, u: &Unit, other: &Unit) -> bool {
+        let dist = b.scale.from_mm(u.base.front_edge_distance(&other.base));
+        g.dbn.range(u).is_some_and(|r| dist > r + 0.5)
+    }
+
+    /// Moved at the road rate this bound.
+    fn used_road(b: &Battle, u: &Unit) -> bool {
+        b.log_since_bound().iter().any(
+            |e| matches!(e, Event::Moved { unit, going, .. } if unit == &u.id && going == "road"),
+        )
+    }
+
+    /// Infantry in attack column: it charged foot this bound within its normal allowance.
+    fn in_attack_column(g: &Dbfpw, b: &Battle, u: &Unit, e: &Unit) -> bool {
+        if !is_infantry(u) || !u.bound.charged || g.dbn.kind(e) != TroopKind::Foot {
+            return false;
+        }
+        let normal = g.dbn.troop_of(u).gg.unwrap_or(0.0);
+        b.log_since_bound().iter().any(|ev| {
+            matches!(ev, Event::Moved { unit, contact: Some(_), distance, .. }
+                if unit == &u.id && *distance <= normal + 0.5)
+        })
+    }
+
+    /// Enemy artillery that could fire at the unit where it stands (effective range, or long
+    /// range from a hill), ignoring who has fired.
+    fn under_artillery(g: &Dbfpw, b: &Battle, u: &Unit) -> Option<String> {
+        let d = &g.dbn;
+        b.alive()
+            .filter(|a| a.side != u.side && d.is_artillery(a) && a.troop != "Mit")
+            .find(|a| {
+                let dist = b.scale.from_mm(a.base.front_edge_distance(&u.base));
+                let reach = match (d.range(a), d.long_range(a)) {
+                    (Some(_), Some(l)) if d.on_raised_ground(b, a) => l,
+                    (Some(r), _) => r,
+                    _ => 0.0,
+                };
+                dist <= reach + 0.5 && a.base.in_arc(&u.base, d.num("arc_half_angle"))
+            })
+            .map(|a| a.name.clone())
+    }
+
+    // ----- ammunition ---------------------------------------------------------------
+
+    /// Whether a unit uses ammunition under the optional rule.
+    fn uses_ammo(g: &Dbfpw, u: &Unit) -> bool {
+        g.has_option(AMMUNITION) && g.dbn.is_artillery(u)
+    }
+
+    fn supply(
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        u: &UnitId,
+        ammo: Ammo,
+        packs: u32,
+        why: String,
+    ) {
+        b.emit(
+            out,
+            Event::Supply {
+                unit: u.clone(),
+                ammo,
+                packs,
+                why,
+            },
+        );
+    }
+
+    /// A supplier that can send a pack to `u` now: its own side's baggage train in edge contact,
+    /// or a caisson whose supply path reaches it.
+    fn supplier_for(g: &Dbfpw, b: &Battle, u: &Unit) -> Option<UnitId> {
+        let d = &g.dbn;
+        b.alive()
+            .filter(|s| s.side == u.side && s.id != u.id && s.status.packs > 0)
+            .filter(|s| d.has_trait(s, TroopTrait::Supplier))
+            .find(|s| {
+                let contact =
+                    u.base.touched_by(&s.base).is_some() || s.base.touched_by(&u.base).is_some();
+                contact
+                    || (d.has_trait(s, TroopTrait::SupplyRadius) && Self::supply_path(g, b, s, u))
+            })
+            .map(|s| s.id.clone())
+    }
+
+    /// A path from the caisson to the unit within its radius, around bad going and clear of
+    /// every enemy by the data's clearance, found on a grid.
+    pub fn supply_path(g: &Dbfpw, b: &Battle, cu: &Unit, to: &Unit) -> bool {
+        let d = &g.dbn;
+        let mut radius = d.num("supply_radius");
+        if cu.status.shaken {
+            radius *= d.num("supply_shaken_fraction");
+        }
+        let radius = b.scale.to_mm(radius);
+        let step = b.scale.to_mm(d.num("supply_grid")).max(1.0);
+        let clearance = b.scale.to_mm(d.num("supply_enemy_clearance"));
+        if cu.base.distance(&to.base) > radius {
+            return false;
+        }
+        let enemies: Vec<&Unit> = b.alive().filter(|e| e.side != cu.side).collect();
+        let bad = d.bad_going_kinds();
+        let origin = cu.base.centre;
+        let at =
+            |p: (i32, i32)| Pt::new(origin.x + p.0 as f32 * step, origin.y + p.1 as f32 * step);
+        let free = |p: Pt| {
+            b.table.contains(p)
+                && b.terrain.at(p, &bad).next().is_none()
+                && !b.terrain.at(p, &[FeatureKind::Hill]).any(|f| f.steep)
+                && b.terrain.at(p, &[FeatureKind::River]).next().is_none()
+                && enemies
+                    .iter()
+                    .all(|e| e.base.distance_to_point(p) >= clearance)
+        };
+        let n = (radius / step).ceil() as i32 + 1;
+        let found = pathfinding::prelude::astar(
+            &(0i32, 0i32),
+            |&(x, y)| {
+                let mut next = Vec::with_capacity(8);
+                for (dx, dy) in [
+                    (1, 0),
+                    (-1, 0),
+                    (0, 1),
+                    (0, -1),
+                    (1, 1),
+                    (1, -1),
+                    (-1, 1),
+                    (-1, -1),
+                ] {
+                    let q = (x + dx, y + dy);
+                    if q.0.abs() > n || q.1.abs() > n || !free(at(q)) {
+                        continue;
+                    }
+                    let cost = if dx != 0 && dy != 0 { 141 } else { 100 };
+                    next.push((q, cost));
+                }
+                next
+            },
+            |&p| (at(p).minus(to.base.centre).len() / step * 100.0) as i32 / 2,
+            |&p| to.base.distance_to_point(at(p)) <= step,
+        );
+        found.is_some_and(|(_, cost)| cost as f32 / 100.0 * step <= radius + 0.5)
+    }
+
+    /// Resupplies a low or out unit from a supplier that can reach it.
+    fn resupply(
+        g: &Dbfpw,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+    ) -> Result<(), RuleError> {
+        let u = b.unit(id)?.clone();
+        if !u.alive() || u.status.ammo == Ammo::Full || !Self::uses_ammo(g, &u) {
+            return Ok(());
+        }
+        if let Some(s) = Self::supplier_for(g, b, &u) {
+            let su = b.unit(&s)?.clone();
+            Self::supply(
+                b,
+                out,
+                &s,
+                su.status.ammo,
+                su.status.packs - 1,
+                format!("sends a pack to {}", u.name),
+            );
+            Self::supply(
+                b,
+                out,
+                id,
+                Ammo::Full,
+                u.status.packs,
+                format!("resupplied by {}", su.name),
+            );
+        }
+        Ok(())
+    }
+}
+
+impl Supplement for Fpw {
+    const DATA: &'static str = DATA;
+    const OPTIONS: &'static [(&'static str, &'static str)] = &[
+        (
+            AMMUNITION,
+            "Ammunition supply: artillery and Mitrailleuse run low on a firing 1 and out after their last round; packs, baggage trains and caissons resupply them",
+        ),
+        (
+            LARGER_BATTLES,
+            "Larger battles: divisional sub-commanders (DSCs) command all infantry; artillery carries more packs",
+        ),
+    ];
+
+    fn class_name(&self, class: Class) -> String {
+        match class {
+            Class::Militia => "Poor".into(),
+            c => format!("{c:?}"),
+        }
+    }
+
+    fn fire_factors(
+        &self,
+        g: &Dbfpw,
+        b: &Battle,
+        u: &Unit,
+        other: &Unit,
+        role: FireRole,
+        enemy_supporters: usize,
+    ) -> Vec<Factor> {
+        let d = &g.dbn;
+        let mut f = vec![g.troop_factor(u)];
+        let firing = matches!(role, FireRole::Firer { .. })
+            || matches!(role, FireRole::Target { responding: true });
+        let german_art = Self::is_german_artillery(g, b, u);
+        if matches!(u.troop.as_str(), "InfBLR2" | "SSBLR2")
+            || u.troop == "FAPr"
+            || german_art
+            || u.troop == "Mit"
+        {
+            f.push(d.fire_factor("blr2_prussian_mit"));
+        }
+        if u.class == Class::Elite {
+            f.push(d.fire_factor("elite"));
+        }
+        if u.class == Class::Militia {
+            f.push(d.fire_factor("poor"));
+        }
+        if u.status.shaken {
+            f.push(d.fire_factor("shaken"));
+        }
+        for _ in 0..enemy_supporters {
+            f.push(d.fire_factor("enemy_support"));
+        }
+        if u.troop == "InfRM" && firing {
+            f.push(d.fire_factor("long_art_or_rm"));
+        }
+        // Fired at: the target, and both guns of a counter-battery exchange.
+        let fired_at = matches!(
+            role,
+            FireRole::Target { .. } | FireRole::Firer { mutual: true }
+        );
+        if fired_at {
+            let dist = other.base.front_edge_distance(&u.base);
+            let near = |key: &str| dist <= b.scale.to_mm(d.num(key)) + 0.5;
+            let german_or_mit = other.troop == "Mit" || Self::is_german_artillery(g, b, other);
+            if (german_or_mit && near("german_artillery_close"))
+                || (d.is_artillery(other) && near("artillery_close"))
+            {
+                f.push(d.fire_factor("fired_at_close"));
+            }
+        }
+        let u_bg = d.in_bad_going(b, u);
+        let o_bg = d.in_bad_going(b, other);
+        match role {
+            FireRole::Target { responding } => {
+                if d.is_artillery(u) && !responding {
+                    f.push(d.fire_factor("artillery_not_responding"));
+                }
+            }
+            FireRole::Firer { .. } => {
+                if other.behind_front_line_of(u) {
+                    f.push(d.fire_factor("flank_rear"));
+                }
+                let long = Self::at_long_range(g, b, u, other);
+                if long && d.is_artillery(u) {
+                    f.push(d.fire_factor("long_art_or_rm"));
+                }
+                if long && is_infantry(u) && is_french_nation(nation(b, u)) {
+                    f.push(d.fire_factor("french_inf_long"));
+                }
+                if (u_bg || o_bg) && !is_ss(u) {
+                    f.push(d.fire_factor("bg"));
+                }
+                if d.in_built_up_or_works(b, other) {
+                    if is_ss(u) {
+                        f.push(d.fire_factor("into_cover_ss"));
+                    } else {
+                        f.push(d.fire_factor("into_cover"));
+                    }
+                }
+            }
+        }
+        if b.terrain.on_bridge(&u.base) {
+            f.push(d.fire_factor("bridge"));
+        }
+        f
+    }
+
+    fn combat_factors(
+        &self,
+        g: &Dbfpw,
+        b: &Battle,
+        u: &Unit,
+        e: &Unit,
+        is_attacker: bool,
+    ) -> Vec<Factor> {
+        let d = &g.dbn;
+        let mut f = vec![g.troop_factor(u)];
+        let garrison = !is_attacker && is_infantry(u) && d.is_garrison(b, u);
+        if garrison {
+            f.push(d.combat_factor("garrison"));
+        }
+        if is_attacker && Self::in_attack_column(g, b, u, e) {
+            f.push(d.combat_factor("attack_column"));
+        }
+        if Self::fights_as_hc(b, u) && d.is_mounted(e) {
+            f.push(d.combat_factor("hc_vs_mounted"));
+        }
+        if b.terrain.uphill_of(u.base.centre, e.base.centre) {
+            f.push(d.combat_factor("uphill"));
+        }
+        if d.general_attached(b, u).is_some() {
+            f.push(d.combat_factor("general"));
+        }
+        if u.class == Class::Elite || u.has(Flag::Zouave) {
+            f.push(d.combat_factor("elite"));
+        }
+        if !is_attacker && d.in_fortification(b, u) {
+            f.push(d.combat_factor("defending_fort"));
+        }
+        // Bavarians are Poor but fight as regular line.
+        if (u.class == Class::Militia && !u.has(Flag::Bavarian)) || is_ss(u) {
+            f.push(d.combat_factor("poor_or_ss"));
+        }
+        if d.is_mounted(u) && is_infantry(e) {
+            f.push(d.combat_factor("cav_vs_inf"));
+        }
+        for _ in d.combat_supporters(b, e, u) {
+            f.push(d.combat_factor("enemy_support"));
+        }
+        if u.status.shaken {
+            f.push(d.combat_factor("shaken"));
+        }
+        if Self::attacked_in_flank(b, u) {
+            f.push(d.combat_factor("first_flank_rear"));
+        }
+        if d.in_bad_going_for_combat(b, u) && !is_ss(u) {
+            f.push(d.combat_factor("bg"));
+        }
+        if u.status.ammo == Ammo::Out {
+            f.push(d.combat_factor("out_of_ammo"));
+        }
+        if b.terrain.on_bridge(&u.base) || Self::used_road(b, u) {
+            f.push(d.combat_factor("bridge_or_road"));
+        }
+        f
+    }
+
+    fn firing_effect(
+        &self,
+        g: &Dbfpw,
+        b: &Battle,
+        loser: &Unit,
+        winner: &Unit,
+        verdict: Verdict,
+    ) -> Effect {
+        let d = &g.dbn;
+        let hit = g.hits("result_hit");
+        let garrison = is_infantry(loser) && d.is_garrison(b, loser);
+        match verdict {
+            Verdict::Draw | Verdict::Outscored => Effect::NoEffect,
+            Verdict::Beaten => {
+                if d.is_commander(loser) {
+                    Effect::Recoil
+                } else if loser.troop == "SC" {
+                    Effect::Flee { hits: 0 }
+                } else if garrison {
+                    Effect::NoEffect
+                } else if is_ss(loser) {
+                    let covered = d.in_town(b, loser) || d.in_fortification(b, loser);
+                    if covered {
+                        Effect::Hits(hit)
+                    } else {
+                        Effect::HitAndRecoil
+                    }
+                } else {
+                    Effect::Hits(hit)
+                }
+            }
+            Verdict::BeatenByDouble => {
+                if d.is_commander(loser)
+                    || loser.troop == "Gs"
+                    || (d.is_artillery(loser) && loser.has(Flag::Fixed))
+                {
+                    Effect::Destroyed
+                } else if loser.troop == "SC" {
+                    if d.in_bad_going(b, loser) {
+                        Effect::Destroyed
+                    } else {
+                        Effect::Flee { hits: hit }
+                    }
+                } else if is_ss(loser) {
+                    if d.is_skirmisher(winner) || winner.troop == "SC" {
+                        Effect::Destroyed
+                    } else {
+                        Effect::Flee { hits: hit }
+                    }
+                } else if garrison {
+                    Effect::NoEffect
+                } else {
+                    Effect::Hits(g.hits("result_double_hits"))
+                }
+            }
+        }
+    }
+
+    fn combat_effect(
+        &self,
+        g: &Dbfpw,
+        b: &Battle,
+        loser: &Unit,
+        winner: &Unit,
+        verdict: Verdict,
+    ) -> Effect {
+        let d = &g.dbn;
+        let hit = g.hits("result_hit");
+        let bg = d.in_bad_going_for_combat(b, loser);
+        let by_mounted = d.is_mounted(winner);
+        match verdict {
+            Verdict::Draw | Verdict::Outscored => {
+                if d.is_mounted(loser) {
+                    Effect::HitAndRecoil
+                } else {
+                    Effect::Hits(hit)
+                }
+            }
+            Verdict::Beaten => {
+                if d.is_commander(loser) {
+                    Effect::Recoil
+                } else if d.is_mounted(loser) {
+                    if bg || d.is_artillery(winner) {
+                        Effect::Destroyed
+                    } else {
+                        Effect::HitAndRecoil
+                    }
+                } else if d.is_artillery(loser)
+                    || loser.troop == "Gs"
+                    || d.kind(loser) == TroopKind::Baggage
+                {
+                    Effect::Destroyed
+                } else if is_ss(loser) {
+                    if by_mounted && !bg {
+                        Effect::Destroyed
+                    } else {
+                        Effect::Flee { hits: hit }
+                    }
+                } else if d.is_garrison(b, loser) {
+                    Effect::Destroyed
+                } else if Self::fights_as_hc(b, winner) && !bg {
+                    Effect::Destroyed
+                } else {
+                    Effect::HitAndRecoil
+                }
+            }
+            Verdict::BeatenByDouble => {
+                if loser.troop == "SC" {
+                    if by_mounted || bg {
+                        Effect::Destroyed
+                    } else {
+                        Effect::Flee { hits: hit }
+                    }
+                } else if is_ss(loser) {
+                    if by_mounted || is_ss(winner) {
+                        Effect::Destroyed
+                    } else {
+                        Effect::Flee { hits: hit }
+                    }
+                } else {
+                    Effect::Destroyed
+                }
+            }
+        }
+    }
+
+    fn quirks(&self, _g: &Dbfpw, _b: &Battle, u: &Unit, _other: &Unit, kind: Combat) -> Quirks {
+        Quirks {
+            stoic: false,
+            loses_draws: kind == Combat::Close && u.has(Flag::Lancer),
+        }
+    }
+
+    fn may_move_again(&self, g: &Dbfpw, b: &Battle, u: &Unit) -> Result<(), RuleError> {
+        if u.bound.charged {
+            return Err(RuleError::Illegal(format!(
+                "{} moved into close combat this bound",
+                u.name
+            )));
+        }
+        if let Some(gun) = Self::under_artillery(g, b, u) {
+            return Err(RuleError::Illegal(format!(
+                "{} moved this bound and is within range of enemy artillery ({gun}): no second move",
+                u.name
+            )));
+        }
+        Ok(())
+    }
+
+    fn before_move(
+        &self,
+        _g: &Dbfpw,
+        b: &Battle,
+        ids: &[UnitId],
+        _body: &[crate::rules::command::Step],
+        charge: Option<&UnitId>,
+    ) -> Result<bool, RuleError> {
+        for id in ids {
+            let u = b.unit(id)?;
+            if u.formation == Formation::Dismounted && u.bound.formed {
+                return Err(RuleError::Illegal(format!(
+                    "{} dismounted this bound: it may dismount after moving, not move after dismounting",
+                    u.name
+                )));
+            }
+            if u.formation != Formation::Dismounted && u.bound.formed && charge.is_some() {
+                return Err(RuleError::Illegal(format!(
+                    "{} mounted this bound: it may move, but not into close combat",
+                    u.name
+                )));
+            }
+        }
+        Ok(true)
+    }
+
+    fn after_move(
+        &self,
+        g: &Dbfpw,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+    ) -> Result<(), RuleError> {
+        if !g.has_option(AMMUNITION) {
+            return Ok(());
+        }
+        // The mover may have reached a supplier, or a supplier may have come up to others.
+        let side = b.unit(id)?.side;
+        let needy: Vec<UnitId> = b
+            .alive()
+            .filter(|u| u.side == side && u.status.ammo != Ammo::Full)
+            .map(|u| u.id.clone())
+            .collect();
+        for n in needy {
+            Self::resupply(g, b, out, &n)?;
+        }
+        Ok(())
+    }
+
+    fn after_fire(
+        &self,
+        g: &Dbfpw,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+        die: u8,
+    ) -> Result<(), RuleError> {
+        let u = b.unit(id)?.clone();
+        if !u.alive() || !Self::uses_ammo(g, &u) {
+            return Ok(());
+        }
+        match u.status.ammo {
+            Ammo::Low => {
+                Self::supply(
+                    b,
+                    out,
+                    id,
+                    Ammo::Out,
+                    u.status.packs,
+                    "fired its last round".into(),
+                );
+                Self::resupply(g, b, out, id)?;
+            }
+            Ammo::Full if die == 1 => {
+                if u.status.packs > 0 {
+                    Self::supply(
+                        b,
+                        out,
+                        id,
+                        Ammo::Full,
+                        u.status.packs - 1,
+                        "threw a 1 firing and uses its own pack".into(),
+                    );
+                    return Ok(());
+                }
+                let friend = b
+                    .alive()
+                    .filter(|f| f.side == u.side && f.id != u.id && f.status.packs > 0)
+                    .find(|f| {
+                        u.base.touched_by(&f.base).is_some() || f.base.touched_by(&u.base).is_some()
+                    })
+                    .cloned();
+                match friend {
+                    Some(f) => {
+                        Self::supply(
+                            b,
+                            out,
+                            &f.id,
+                            f.status.ammo,
+                            f.status.packs - 1,
+                            format!("passes a pack to {}", u.name),
+                        );
+                    }
+                    None => {
+                        Self::supply(
+                            b,
+                            out,
+                            id,
+                            Ammo::Low,
+                            0,
+                            "threw a 1 firing: low on ammunition".into(),
+                        );
+                        Self::resupply(g, b, out, id)?;
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn follow(&self, g: &Dbfpw, w: &Unit, destroyed: bool) -> Follow {
+        let d = &g.dbn;
+        if destroyed
+            || d.is_artillery(w)
+            || d.is_commander(w)
+            || d.kind(w) == TroopKind::Baggage
+            || w.formation == Formation::Dismounted
+        {
+            Follow::Never
+        } else if d.is_mounted(w) {
+            Follow::Must
+        } else {
+            Follow::May
+        }
+    }
+
+    fn start_bound(
+        &self,
+        g: &Dbfpw,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
+        if !g.has_option(AMMUNITION) {
+            return Ok(());
+        }
+        let needy: Vec<UnitId> = b
+            .alive()
+            .filter(|u| u.side == b.active && u.status.ammo != Ammo::Full)
+            .map(|u| u.id.clone())
+            .collect();
+        for n in needy {
+            Self::resupply(g, b, out, &n)?;
+        }
+        Ok(())
+    }
+
+    fn form(
+        &self,
+        g: &Dbfpw,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        unit: &UnitId,
+        formation: Formation,
+    ) -> Result<(), RuleError> {
+        let d = &g.dbn;
+        if b.phase != Phase::Movement {
+            return Err(RuleError::WrongPhase {
+                command: "dismount or mount".into(),
+                phase: b.phase,
+            });
+        }
+        let u = b.unit(unit)?.clone();
+        super::common::own_active(b, &u)?;
+        if d.troop_of(&u).dismounted.is_none() {
+            return Err(RuleError::Illegal(format!(
+                "{} cannot dismount: only Skirmishing Cavalry dismount",
+                u.name
+            )));
+        }
+        if d.in_close_combat(b, &u) {
+            return Err(RuleError::Illegal(format!("{} is in close combat", u.name)));
+        }
+        match formation {
+            Formation::Dismounted if u.formation == Formation::Dismounted => {
+                return Err(RuleError::Illegal(format!(
+                    "{} is already dismounted",
+                    u.name
+                )));
+            }
+            Formation::Line if u.formation != Formation::Dismounted => {
+                return Err(RuleError::Illegal(format!("{} is already mounted", u.name)));
+            }
+            Formation::Line if u.bound.moved => {
+                return Err(RuleError::Illegal(format!(
+                    "{} moved this bound: skirmishing cavalry mount and then move, not the reverse",
+                    u.name
+                )));
+            }
+            Formation::Dismounted | Formation::Line => {}
+            other => {
+                return Err(RuleError::Illegal(format!(
+                    "{} may only dismount (Dismounted) or mount (Line), not {other:?}",
+                    u.name
+                )));
+            }
+        }
+        if u.bound.formed {
+            return Err(RuleError::Illegal(format!(
+                "{} has already mounted or dismounted this bound",
+                u.name
+            )));
+        }
+        b.emit(
+            out,
+            Event::Reformed {
+                unit: unit.clone(),
+                formation,
+                from: u.base,
+                to: u.base,
+                // A token cost marks the change for the bound; DBN measures no movement for it.
+                cost: 1e-3,
+            },
+        );
+        Ok(())
+    }
+
+    fn fortify(
+        &self,
+        _g: &Dbfpw,
+        _b: &mut Battle,
+        _out: &mut Vec<Event>,
+        _feature: &str,
+    ) -> Result<(), RuleError> {
+        Err(RuleError::Illegal(
+            "DBFPW buys prepared fortifications in the army list: the scenario places them".into(),
+        ))
+    }
+
+    fn prepare(&self, g: &Dbfpw, u: &RawUnit, packs: &mut u32) -> Result<(), String> {
+        let d = &g.dbn;
+        let t = d
+            .troop(&u.troop)
+            .ok_or_else(|| format!("unknown troop type '{}'", u.troop))?;
+        let larger = g.has_option(LARGER_BATTLES);
+        let default = if t.traits.contains(&TroopTrait::Supplier) {
+            d.num("packs_supplier")
+        } else if u.troop == "HA" {
+            if larger {
+                d.num("packs_ha_larger")
+            } else {
+                d.num("packs_ha")
+            }
+        } else if t.kind == TroopKind::Artillery && larger {
+            d.num("packs_guns_larger")
+        } else {
+            0.0
+        };
+        *packs = u.packs.unwrap_or(default as u32);
+        if *packs > 0 && !g.has_option(AMMUNITION) && u.packs.is_some() {
+            return Err(format!(
+                "unit '{}': packs need the optional rule 'ammunition'",
+                u.id
+            ));
+        }
+        if *packs > 99 {
+            return Err(format!("unit '{}': at most 99 packs", u.id));
+        }
+        for f in &u.flags {
+            let ok = match f {
+                Flag::Lancer => u.troop == "LC",
+                Flag::Zouave => matches!(u.troop.as_str(), "Inf" | "InfRM" | "InfBLR2" | "LC"),
+                Flag::Bavarian => matches!(
+                    u.troop.as_str(),
+                    "Inf" | "InfRM" | "InfBLR2" | "SS" | "SSBLR2"
+                ),
+                Flag::Fixed => t.kind == TroopKind::Artillery,
+                Flag::Guard => true,
+                Flag::Grenadier | Flag::Stoic => false,
+            };
+            if !ok {
+                return Err(format!(
+                    "unit '{}': the flag {f:?} does not apply to {}",
+                    u.id, t.name
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn validate_army(
+        &self,
+        g: &Dbfpw,
+        units: &[&Unit],
+        side: &SideInfo,
+        terrain: &Terrain,
+    ) -> Vec<String> {
+        let d = &g.dbn;
+        let mut errs =
+            super::army::validate_lists(d, units, side, terrain, &|c| self.class_name(c));
+        let count = |f: &dyn Fn(&Unit) -> bool| units.iter().filter(|u| f(u)).count();
+        let french = is_french_nation(&side.nation);
+        // Every third French LC may be Lancers; every second German LC.
+        let lc = count(&|u| u.troop == "LC");
+        let lancers = count(&|u| u.has(Flag::Lancer));
+        let per = if french { 3 } else { 2 };
+        if lancers > lc / per {
+            errs.push(format!(
+                "{lancers} Lancers among {lc} LC: every {} LC may be Lancers (002 Suggested Armies, note *)",
+                if french { "third" } else { "second" }
+            ));
+        }
+        // Two units in eight of German infantry may be Bavarian.
+        let inf = count(&|u| is_infantry(u));
+        let bav = count(&|u| is_infantry(u) && u.has(Flag::Bavarian));
+        if bav * 8 > inf * 2 {
+            errs.push(format!(
+                "{bav} Bavarian infantry among {inf}: two in eight may be Bavarian (002 Suggested Armies)"
+            ));
+        }
+        if bav > 0 && french {
+            errs.push("Bavarians serve only in German armies".into());
+        }
+        if !french && count(&|u| u.has(Flag::Zouave)) > 0 {
+            errs.push("Zouaves, North Africans and Chasseurs d'Afrique are French".into());
+        }
+        if french && count(&|u| u.troop == "CU") > 0 {
+            errs.push("caisson units are Prussian (002 Prussian Caisson Unit)".into());
+        }
+        if !french && count(&|u| d.is_commander(u) && u.class == Class::Militia) > 0 {
+            errs.push("only the French can have Poor commanders (002 Special rules)".into());
+        }
+        // Guard artillery: one FA if two Guard infantry, one HA if two Guard cavalry.
+        let guard_inf = count(&|u| is_infantry(u) && u.has(Flag::Guard));
+        let guard_cav = count(&|u| d.is_mounted(u) && u.has(Flag::Guard));
+        let guard_fa =
+            count(&|u| matches!(u.troop.as_str(), "FAPr" | "FAFr") && u.has(Flag::Guard));
+        let guard_ha = count(&|u| u.troop == "HA" && u.has(Flag::Guard));
+        if guard_fa > usize::from(guard_inf >= 2) || guard_ha > usize::from(guard_cav >= 2) {
+            errs.push(
+                "Guard artillery: one foot artillery if two or more Guard infantry, one horse artillery if two or more Guard cavalry (002 Special rules)".into(),
+            );
+        }
+        let elite_guns =
+            count(&|u| d.is_artillery(u) && u.class == Class::Elite && !u.has(Flag::Guard));
+        if elite_guns > 0 {
+            errs.push("only Guard artillery is elite (ruling guard_artillery)".into());
+        }
+        // Larger battles: infantry (and French Mit and SS, German SC) under a DSC's command.
+        if g.has_option(LARGER_BATTLES) {
+            for u in units {
+                let needs = is_infantry(u)
+                    || (french && (u.troop == "Mit" || is_ss(u)))
+                    || (!french && u.troop == "SC");
+                if !needs {
+                    continue;
+                }
+                let has_dsc = units.iter().any(|x| {
+                    d.has_trait(x, TroopTrait::Divisional)
+                        && x.division.is_some()
+                        && x.division == u.division
+                });
+                if !has_dsc {
+                    errs.push(format!(
+                        "'{}' must be under the direct command of a DSC: give it the division of one (002 Larger Battles)",
+                        u.id
+                    ));
+                }
+            }
+        }
+        errs
+    }
+
+    fn check_standard(
+        &self,
+        g: &Dbfpw,
+        table_mm: (f32, f32),
+        terrain: &Terrain,
+        units: &[Unit],
+        zones: &[Zone],
+        mm_per_unit: f32,
+    ) -> Vec<String> {
+        let d = &g.dbn;
+        let paces = |mm: f32| mm / mm_per_unit.max(1e-6);
+        let mut errs = Vec::new();
+        let side = d.num("standard_table");
+        if paces(table_mm.0) + 0.5 < side || paces(table_mm.1) + 0.5 < side {
+            errs.push(format!(
+                "the standard table is at least {side:.0} paces square; this one is {:.0} x {:.0}",
+                paces(table_mm.0),
+                paces(table_mm.1)
+            ));
+        }
+        let gap = d.num("standard_gap") * mm_per_unit;
+        for a in units.iter().filter(|u| u.side == 0 && !u.status.undeployed) {
+            if let Some(e) = units
+                .iter()
+                .filter(|u| u.side != 0 && !u.status.undeployed)
+                .find(|e| a.base.distance(&e.base) + 0.5 < gap)
+            {
+                errs.push(format!(
+                    "'{}' and '{}' deploy {:.0} paces apart: opposing units deploy at least {:.0} apart",
+                    a.id,
+                    e.id,
+                    paces(a.base.distance(&e.base)),
+                    d.num("standard_gap")
+                ));
+                break;
+            }
+        }
+        for z in zones.iter().filter(|z| z.side == 0) {
+            for o in zones.iter().filter(|o| o.side != 0) {
+                let dx = (o.min.x - z.max.x).max(z.min.x - o.max.x).max(0.0);
+                let dy = (o.min.y - z.max.y).max(z.min.y - o.max.y).max(0.0);
+                if dx.hypot(dy) + 0.5 < gap {
+                    errs.push(format!(
+                        "deployment zones lie {:.0} paces apart: at least {:.0}",
+                        paces(dx.hypot(dy)),
+                        d.num("standard_gap")
+                    ));
+                }
+            }
+        }
+        let significant = terrain
+            .features
+            .iter()
+            .filter(|f| {
+                !matches!(
+                    f.kind,
+                    FeatureKind::Road | FeatureKind::River | FeatureKind::Bridge
+                )
+            })
+            .count();
+        let bua = terrain
+            .features
+            .iter()
+            .filter(|f| f.kind == FeatureKind::Town)
+            .count();
+        let nlf = terrain
+            .features
+            .iter()
+            .filter(|f| matches!(f.kind, FeatureKind::Village | FeatureKind::Fortification))
+            .count();
+        for (have, key, what) in [
+            (
+                significant,
+                "standard_pieces",
+                "significant terrain pieces (roads, rivers and bridges not counted)",
+            ),
+            (bua, "standard_bua", "BUA (towns)"),
+            (nlf, "standard_nlf", "NLF (villages or fortifications)"),
+        ] {
+            let need = d.num(key) as usize;
+            if have < need {
+                errs.push(format!(
+                    "the standard table has at least {need} {what}; this one has {have}"
+                ));
+            }
+        }
+        errs
+    }
+
+    fn card_lines(&self, g: &Dbfpw, _b: &Battle, u: &Unit) -> Vec<String> {
+        let mut v = Vec::new();
+        if u.formation == Formation::Dismounted {
+            v.push("Dismounted: moves as infantry, fires 300 paces".into());
+        } else if g.dbn.troop_of(u).dismounted.is_some() {
+            v.push("Mounted: fires 200 paces; may dismount".into());
+        }
+        if g.has_option(AMMUNITION) {
+            if g.dbn.is_artillery(u) {
+                v.push(format!(
+                    "Ammunition: {}",
+                    match u.status.ammo {
+                        Ammo::Full => "supplied",
+                        Ammo::Low => "LOW (one round left)",
+                        Ammo::Out => "OUT (cannot fire, -1 in close combat)",
+                    }
+                ));
+            }
+            if u.status.packs > 0 || g.dbn.is_artillery(u) {
+                v.push(format!("Ammunition packs: {}", u.status.packs));
+            }
+        }
+        if g.dbn.has_trait(u, TroopTrait::Divisional) {
+            v.push(format!(
+                "Divisional commander of the {} division: 2 CAPs, 400 paces",
+                u.division
+                    .map(|d| format!("{d:?}"))
+                    .unwrap_or_else(|| "(no)".into())
+            ));
+        }
+        v
+    }
+
+    fn actions(&self, g: &Dbfpw, b: &Battle, u: &Unit) -> Vec<ActionGroup> {
+        if g.dbn.troop_of(u).dismounted.is_none()
+            || b.phase != Phase::Movement
+            || u.side != b.active
+            || u.bound.formed
+        {
+            return Vec::new();
+        }
+        let (label, formation) = if u.formation == Formation::Dismounted {
+            ("Mount", Formation::Line)
+        } else {
+            ("Dismount", Formation::Dismounted)
+        };
+        vec![ActionGroup {
+            title: "Skirmishing cavalry".into(),
+            actions: vec![Action {
+                label: label.into(),
+                command: Command::Form {
+                    unit: u.id.clone(),
+                    formation,
+                    turn: 0.0,
+                },
+            }],
+            ..ActionGroup::default()
+        }]
+    }
+
+    fn markers(&self, _g: &Dbfpw, u: &Unit) -> Vec<String> {
+        match u.status.ammo {
+            Ammo::Full => Vec::new(),
+            Ammo::Low => vec!["LOW".into()],
+            Ammo::Out => vec!["OUT".into()],
+        }
+    }
+}
