@@ -1,0 +1,971 @@
+//! DBFPW: the troop table, factors and results of both playsheets, the Mitrailleuse, SC,
+//! lancers, Zouaves, Bavarians, second moves, ammunition supply, DSCs, army lists and the
+//! standard table, each against the seed (002) with scripted dice.
+
+mod common;
+use common::{fight, fire, id, mv, names, refused, to_phase};
+use volley::rules::battle::Battle;
+use volley::rules::command::{Command, Effect, Event, Step, Verdict};
+use volley::rules::model::{Ammo, Formation, Phase};
+use volley::rules::ruleset::AnyRuleset;
+use volley::rules::scenario;
+
+/// 100 paces in mm.
+const P: f32 = 25.4;
+
+/// A DBFPW battle on a 2000 x 2000 mm table: French (side 0, `nation0`) against Germans.
+fn fpw(
+    units: &[(&str, usize, &str, &str, f32, f32, f32, &str)],
+    terrain: &str,
+    extra: &str,
+) -> Battle {
+    fpw_nations(units, terrain, extra, "imperial_french")
+}
+
+fn fpw_nations(
+    units: &[(&str, usize, &str, &str, f32, f32, f32, &str)],
+    terrain: &str,
+    extra: &str,
+    nation0: &str,
+) -> Battle {
+    let us: Vec<String> = units
+        .iter()
+        .map(|(id, side, t, class, x, y, f, more)| format!("(id: \"{id}\", side: {side}, type: \"{t}\", class: {class}, at: Some(({x}, {y})), facing: {f}{more}),"))
+        .collect();
+    let text = format!(
+        "(name: \"t\", ruleset: \"dbfpw\", table: (width: 2000, height: 2000), seed: 1, turn_limit: 20, {extra}
+          terrain: [{terrain}],
+          sides: [(name: \"France\", nation: \"{nation0}\", colour: (0, 0, 200)), (name: \"Prussia\", nation: \"german\", colour: (20, 20, 20))],
+          units: [{}])",
+        us.join("\n")
+    );
+    match scenario::parse(&text, "inline") {
+        Ok(b) => b,
+        Err(d) => panic!("inline scenario invalid: {:?}", d),
+    }
+}
+
+fn depth(t: &str) -> f32 {
+    AnyRuleset::load("dbfpw")
+        .unwrap()
+        .base_size(t)
+        .map(|s| s.1)
+        .unwrap()
+}
+
+/// Shooter "f" (side 0) at (1000, 500) facing +y; target "g" `gap` paces ahead, facing it.
+fn duel(
+    f: (&str, &str, &str),
+    g: (&str, &str, &str),
+    gap: f32,
+    terrain: &str,
+    extra: &str,
+) -> Battle {
+    let ty = 500.0 + depth(f.0) / 2.0 + gap * P / 100.0 + depth(g.0) / 2.0;
+    fpw(
+        &[
+            ("f", 0, f.0, f.1, 1000.0, 500.0, 0.0, f.2),
+            ("g", 1, g.0, g.1, 1000.0, ty, 180.0, g.2),
+        ],
+        terrain,
+        extra,
+    )
+}
+
+/// Ends the phase and goes on to side 0's next firing phase, with these dice scripted.
+fn next_firing(b: &mut Battle, dice: &[u8]) {
+    b.script_dice(dice);
+    b.execute(Command::EndPhase).expect("end phase");
+    to_phase(b, 0, Phase::Firing);
+}
+
+/// "f" fires at "g" with the dice already scripted.
+fn shoot_scripted(b: &mut Battle) -> Vec<Event> {
+    b.execute(fire("f", "g")).expect("fire accepted")
+}
+
+fn shoot(b: &mut Battle, dice: &[u8]) -> (Vec<String>, Vec<String>, Event, Vec<Event>) {
+    b.script_dice(dice);
+    let ev = b.execute(fire("f", "g")).expect("fire accepted");
+    let e = common::fire_event(&ev);
+    match &e {
+        Event::Fire {
+            shooter_score,
+            target_score,
+            ..
+        } => (
+            names(&shooter_score.factors),
+            names(&target_score.factors),
+            e.clone(),
+            ev,
+        ),
+        _ => unreachable!(),
+    }
+}
+
+const HILL: &str = "(id: \"h\", kind: Hill, name: \"Heights\", points: [(800, 300), (1200, 300), (1200, 560), (800, 560)], level: 1),";
+
+#[test]
+fn troop_table_is_the_seeds() {
+    let r = AnyRuleset::load("dbfpw").unwrap();
+    let AnyRuleset::Dbfpw(g) = &r else { panic!() };
+    // code, effective, long, GG, BG, road, combat (002 Tactical factors).
+    let rows: [(
+        &str,
+        Option<f32>,
+        Option<f32>,
+        Option<f32>,
+        Option<f32>,
+        Option<f32>,
+        i32,
+    ); 13] = [
+        (
+            "Inf",
+            Some(300.0),
+            None,
+            Some(200.0),
+            Some(200.0),
+            Some(400.0),
+            4,
+        ),
+        (
+            "InfBLR2",
+            Some(400.0),
+            Some(800.0),
+            Some(200.0),
+            Some(200.0),
+            Some(400.0),
+            4,
+        ),
+        (
+            "SS",
+            Some(500.0),
+            None,
+            Some(300.0),
+            Some(300.0),
+            Some(400.0),
+            2,
+        ),
+        (
+            "FAPr",
+            Some(1800.0),
+            Some(3400.0),
+            Some(300.0),
+            None,
+            Some(400.0),
+            3,
+        ),
+        (
+            "FAFr",
+            Some(1400.0),
+            Some(2800.0),
+            Some(200.0),
+            None,
+            Some(300.0),
+            3,
+        ),
+        (
+            "HA",
+            Some(1400.0),
+            Some(2800.0),
+            Some(300.0),
+            Some(100.0),
+            Some(400.0),
+            3,
+        ),
+        (
+            "Mit",
+            Some(600.0),
+            Some(2000.0),
+            Some(300.0),
+            Some(100.0),
+            Some(400.0),
+            3,
+        ),
+        ("HC", None, None, Some(300.0), Some(200.0), Some(400.0), 3),
+        ("LC", None, None, Some(400.0), Some(200.0), Some(400.0), 3),
+        (
+            "SC",
+            Some(200.0),
+            None,
+            Some(500.0),
+            Some(200.0),
+            Some(500.0),
+            1,
+        ),
+        (
+            "Gs",
+            Some(300.0),
+            None,
+            Some(300.0),
+            Some(300.0),
+            Some(300.0),
+            2,
+        ),
+        ("CinC", None, None, Some(400.0), Some(200.0), Some(400.0), 1),
+        ("BT", None, None, Some(200.0), None, Some(300.0), 1),
+    ];
+    for (code, range, long, gg, bg, road, cf) in rows {
+        let t = g.dbn.troop(code).unwrap_or_else(|| panic!("{code}"));
+        assert_eq!(
+            (t.range, t.long_range, t.gg, t.bg, t.road, t.combat),
+            (range, long, gg, bg, road, cf),
+            "{code}"
+        );
+    }
+    // RM has BLR1's figures; dismounted SC fire 300 (the firing playsheet) and move as Inf.
+    let rm = g.dbn.troop("InfRM").unwrap();
+    assert_eq!((rm.range, rm.gg, rm.combat), (Some(300.0), Some(200.0), 4));
+    let scd = g.dbn.troop("SCD").unwrap();
+    assert_eq!(
+        (scd.range, scd.gg, scd.bg, scd.road),
+        (Some(300.0), Some(200.0), Some(200.0), Some(400.0))
+    );
+}
+
+#[test]
+fn blr2_elite_and_flank_factors() {
+    let mut b = duel(
+        ("InfBLR2", "Elite", ""),
+        ("Inf", "Regular", ""),
+        200.0,
+        "",
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    let (s, t, _, _) = shoot(&mut b, &[3, 3]);
+    assert_eq!(
+        s,
+        [
+            "+4 Infantry BLR2",
+            "+1 Firing BLR2, Prussian artillery or Mitrailleuse",
+            "+1 Elite"
+        ]
+    );
+    assert_eq!(t, ["+4 Infantry BLR1"]);
+}
+
+#[test]
+fn rifled_muskets_and_poor_take_minus_one_each() {
+    let mut b = duel(
+        ("InfRM", "Militia", ""),
+        ("Inf", "Regular", ""),
+        200.0,
+        "",
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    let (s, _, _, _) = shoot(&mut b, &[3, 3]);
+    assert_eq!(
+        s,
+        [
+            "+4 Infantry RM",
+            "-1 Poor troops",
+            "-1 Artillery firing at long range, or infantry firing RM"
+        ]
+    );
+}
+
+#[test]
+fn long_range_needs_a_hill_stillness_and_a_target_in_the_open() {
+    // BLR2 at 600 paces: beyond 400, within 800.
+    let mut b = duel(
+        ("InfBLR2", "Regular", ""),
+        ("Inf", "Regular", ""),
+        600.0,
+        "",
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    let e = refused(&mut b, fire("f", "g"));
+    assert!(e.contains("raised ground"), "{e}");
+    let mut b = duel(
+        ("InfBLR2", "Regular", ""),
+        ("Inf", "Regular", ""),
+        600.0,
+        HILL,
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    let (s, _, _, _) = shoot(&mut b, &[3, 3]);
+    assert!(
+        s.contains(&"-3 French infantry firing at long range".to_string()),
+        "{s:?}"
+    );
+    // Target in a wood is not in the open.
+    let wood = "(id: \"w\", kind: Woods, name: \"Wood\", points: [(900, 630), (1100, 630), (1100, 720), (900, 720)]),";
+    let mut b = duel(
+        ("InfBLR2", "Regular", ""),
+        ("Inf", "Regular", ""),
+        600.0,
+        &format!("{HILL}{wood}"),
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    assert!(refused(&mut b, fire("f", "g")).contains("not in the open"));
+}
+
+#[test]
+fn artillery_long_range_and_prussian_guns() {
+    // A Prussian battery on a hill at 2500 paces: long range (-1), Prussian (+1); the French
+    // infantry fired at by German artillery beyond 400 paces takes nothing.
+    let ty = 500.0 + depth("FAPr") / 2.0 + 25.0 * P + depth("InfBLR2") / 2.0;
+    let hill = "(id: \"h\", kind: Hill, name: \"Heights\", points: [(800, 300), (1200, 300), (1200, 600), (800, 600)], level: 1),";
+    let mut b = fpw(
+        &[
+            (
+                "g",
+                0,
+                "InfBLR2",
+                "Regular",
+                1000.0,
+                ty.min(1990.0),
+                180.0,
+                "",
+            ),
+            ("f", 1, "FAPr", "Regular", 1000.0, 500.0, 0.0, ""),
+        ],
+        hill,
+        "",
+    );
+    to_phase(&mut b, 1, Phase::Firing);
+    let (s, t, _, _) = shoot(&mut b, &[4, 2]);
+    assert_eq!(
+        s,
+        [
+            "+3 Foot Artillery, Prussian",
+            "+1 Firing BLR2, Prussian artillery or Mitrailleuse",
+            "-1 Artillery firing at long range, or infantry firing RM"
+        ]
+    );
+    assert_eq!(
+        t,
+        [
+            "+4 Infantry BLR2",
+            "+1 Firing BLR2, Prussian artillery or Mitrailleuse"
+        ]
+    );
+}
+
+#[test]
+fn fired_at_by_german_guns_within_400_or_french_within_200() {
+    // German FAPr at 300 paces: -1 to the French target.
+    let mut b = fpw(
+        &[
+            (
+                "g",
+                0,
+                "Inf",
+                "Regular",
+                1000.0,
+                500.0 + 7.5 + 3.0 * P + 20.0,
+                180.0,
+                "",
+            ),
+            ("f", 1, "FAPr", "Regular", 1000.0, 500.0, 0.0, ""),
+        ],
+        "",
+        "",
+    );
+    to_phase(&mut b, 1, Phase::Firing);
+    let (_, t, _, _) = shoot(&mut b, &[4, 2]);
+    assert!(
+        t.iter().any(|x| x.contains("Fired at by Mit or German")),
+        "{t:?}"
+    );
+    // French FAFr at 300 paces: nothing; at 150: -1.
+    for (gap, want) in [(300.0, false), (150.0, true)] {
+        let mut b = duel(("FAFr", "Regular", ""), ("Inf", "Regular", ""), gap, "", "");
+        to_phase(&mut b, 0, Phase::Firing);
+        let (_, t, _, _) = shoot(&mut b, &[4, 2]);
+        assert_eq!(
+            t.iter().any(|x| x.contains("Fired at by")),
+            want,
+            "{gap}: {t:?}"
+        );
+    }
+}
+
+#[test]
+fn sharpshooters_ignore_bad_going_and_take_minus_one_into_cover() {
+    let village = "(id: \"v\", kind: Village, name: \"Forbach\", points: [(950, 560), (1050, 560), (1050, 660), (950, 660)]),";
+    // Sight into a village (bad going) reaches 100 paces.
+    let mut b = duel(
+        ("SS", "Regular", ""),
+        ("Inf", "Regular", ""),
+        300.0,
+        village,
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    assert!(refused(&mut b, fire("f", "g")).contains("out of range"));
+    let village = "(id: \"v\", kind: Village, name: \"Forbach\", points: [(950, 525), (1050, 525), (1050, 600), (950, 600)]),";
+    let mut b = duel(
+        ("SS", "Regular", ""),
+        ("Inf", "Regular", ""),
+        80.0,
+        village,
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    let (s, _, _, _) = shoot(&mut b, &[3, 3]);
+    assert_eq!(
+        s,
+        [
+            "+2 Sharpshooters",
+            "-1 Sharpshooters firing into BUA/NLF or fortification"
+        ]
+    );
+    let mut b = duel(
+        ("Inf", "Regular", ""),
+        ("Inf", "Regular", ""),
+        80.0,
+        village,
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    let (s, _, _, _) = shoot(&mut b, &[3, 3]);
+    assert!(
+        s.contains(&"-2 Firing into BUA/NLF or fortification".to_string()),
+        "{s:?}"
+    );
+}
+
+#[test]
+fn mitrailleuse_first_die_stoppage_and_unplotted_shot() {
+    // Stoppage: the first die 1, -2 on the Mit's score.
+    let mut b = duel(
+        ("Mit", "Regular", ""),
+        ("Inf", "Regular", ""),
+        400.0,
+        "",
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    let (s, _, _, ev) = shoot(&mut b, &[1, 5, 2]);
+    assert!(
+        s.contains(&"-2 Mitrailleuse stoppage or shot not plotted".to_string()),
+        "{s:?}"
+    );
+    assert!(ev.iter().any(|e| matches!(e, Event::Rolled { roll, .. } if roll.dice == [1] && roll.outcome.starts_with("stoppage"))));
+    // A 3 within effective range is no failure.
+    let mut b = duel(
+        ("Mit", "Regular", ""),
+        ("Inf", "Regular", ""),
+        400.0,
+        "",
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    let (s, _, _, _) = shoot(&mut b, &[3, 5, 2]);
+    assert!(!s.iter().any(|x| x.contains("stoppage")), "{s:?}");
+    // At long range (from a hill, 1500 paces) a 3 cannot plot the shot.
+    let mut b = duel(
+        ("Mit", "Regular", ""),
+        ("Inf", "Regular", ""),
+        1200.0,
+        HILL,
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    let (s, _, _, ev) = shoot(&mut b, &[3, 5, 2]);
+    assert!(
+        s.contains(&"-2 Mitrailleuse stoppage or shot not plotted".to_string()),
+        "{s:?}"
+    );
+    assert!(
+        ev.iter().any(
+            |e| matches!(e, Event::Rolled { roll, .. } if roll.outcome.contains("cannot plot"))
+        )
+    );
+}
+
+#[test]
+fn mitrailleuse_odds_fold_in_the_first_die() {
+    let b0 = {
+        let mut b = duel(
+            ("Mit", "Regular", ""),
+            ("Inf", "Regular", ""),
+            1200.0,
+            HILL,
+            "",
+        );
+        to_phase(&mut b, 0, Phase::Firing);
+        b
+    };
+    let AnyRuleset::Dbfpw(g) = b0.rules.clone() else {
+        panic!()
+    };
+    let p = g.forecast(&b0, &fire("f", "g")).unwrap();
+    let o = p.odds;
+    let total = o.a_wins + o.a_wins_by_double + o.draw + o.b_wins + o.b_wins_by_double;
+    assert!((total - 1.0).abs() < 1e-9);
+    // Half the time (1-3 at long range) the Mit fires at -2: the odds are the mixture.
+    let (sa, sb) = (
+        volley::rules::command::factor_sum(&p.setup.a_factors),
+        volley::rules::command::factor_sum(&p.setup.b_factors),
+    );
+    let q = volley::rules::odds::Quirks::default();
+    let ok = volley::rules::odds::opposed_with(sa, sb, q, q);
+    let bad = volley::rules::odds::opposed_with(sa - 2, sb, q, q);
+    let want = 0.5 * ok.a_wins + 0.5 * bad.a_wins;
+    assert!((o.a_wins - want).abs() < 1e-9, "{} vs {want}", o.a_wins);
+}
+
+#[test]
+fn mitrailleuse_moves_and_fires() {
+    let mut b = duel(
+        ("Mit", "Regular", ""),
+        ("Inf", "Regular", ""),
+        500.0,
+        "",
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    b.execute(mv("f", vec![Step::Advance(2.0 * P)]))
+        .expect("Mit moves unlimbered");
+    to_phase(&mut b, 0, Phase::Firing);
+    shoot(&mut b, &[4, 3, 3]);
+}
+
+/// Side-0 unit "f" facing +y, side-1 unit "g" `gap` paces ahead facing it, in movement.
+fn charge_setup(f: (&str, &str, &str), g: (&str, &str, &str), gap: f32) -> Battle {
+    let mut b = duel(f, g, gap, "", "");
+    to_phase(&mut b, 0, Phase::Movement);
+    b
+}
+
+fn to_contact(b: &mut Battle) -> Result<Vec<Event>, String> {
+    b.execute(Command::Move {
+        unit: id("f"),
+        steps: vec![Step::ToContact(id("g"))],
+    })
+    .map_err(|e| e.to_string())
+}
+
+fn combat(b: &mut Battle, dice: &[u8]) -> (Vec<String>, Vec<String>, Event) {
+    to_phase(b, 0, Phase::CloseCombat);
+    b.script_dice(dice);
+    let ev = b.execute(fight("f", "g")).expect("fight");
+    let e = common::combat_event(&ev);
+    let Event::CloseCombat {
+        attacker_score,
+        defender_score,
+        ..
+    } = &e
+    else {
+        unreachable!()
+    };
+    (
+        names(&attacker_score.factors),
+        names(&defender_score.factors),
+        e,
+    )
+}
+
+#[test]
+fn infantry_charge_attack_column_or_extra_hundred_paces() {
+    // 150 paces: within 200, attack column +2 against foot.
+    let mut b = charge_setup(("Inf", "Regular", ""), ("Inf", "Regular", ""), 150.0);
+    to_contact(&mut b).expect("charge");
+    let (a, _, _) = combat(&mut b, &[3, 3]);
+    assert!(
+        a.contains(&"+2 Infantry in attack column against foot".to_string()),
+        "{a:?}"
+    );
+    // 280 paces: the +100 paces allow it, not in attack column.
+    let mut b = charge_setup(("Inf", "Regular", ""), ("Inf", "Regular", ""), 280.0);
+    to_contact(&mut b).expect("charge with the extra 100 paces");
+    let (a, _, _) = combat(&mut b, &[3, 3]);
+    assert!(!a.iter().any(|x| x.contains("attack column")), "{a:?}");
+    // 320 paces is too far even so.
+    let mut b = charge_setup(("Inf", "Regular", ""), ("Inf", "Regular", ""), 320.0);
+    assert!(to_contact(&mut b).is_err());
+}
+
+#[test]
+fn cavalry_against_infantry_and_lancers() {
+    let mut b = charge_setup(
+        ("LC", "Regular", ", flags: [Lancer]"),
+        ("Inf", "Regular", ""),
+        200.0,
+    );
+    to_contact(&mut b).expect("charge");
+    let (a, _, e) = combat(&mut b, &[3, 4, 3, 3, 3, 3]);
+    assert_eq!(a, ["+3 Light Cavalry", "-1 Cavalry against infantry"]);
+    // 3+2 = 5 against 4+4 = 8: beaten. A draw beats lancers too.
+    let Event::CloseCombat { loser, .. } = e else {
+        unreachable!()
+    };
+    assert_eq!(loser, Some(id("f")));
+    let mut b = charge_setup(
+        ("LC", "Regular", ", flags: [Lancer]"),
+        ("LC", "Regular", ""),
+        200.0,
+    );
+    to_contact(&mut b).expect("charge");
+    let (a, _, e) = combat(&mut b, &[3, 4, 3, 3, 3, 3]);
+    // As HC against mounted (+1): 3+1+3 = 7 against 3+4 = 7: a draw, which the lancer loses.
+    assert_eq!(a, ["+3 Light Cavalry", "+1 Heavy Cavalry against mounted"]);
+    let Event::CloseCombat { loser, verdict, .. } = e else {
+        unreachable!()
+    };
+    assert_eq!((loser, verdict), (Some(id("f")), Verdict::Beaten));
+}
+
+#[test]
+fn zouaves_fight_as_elite_and_bavarians_as_line() {
+    let mut b = charge_setup(
+        ("InfBLR2", "Regular", ", flags: [Zouave]"),
+        ("Inf", "Militia", ", flags: [Bavarian]"),
+        150.0,
+    );
+    to_contact(&mut b).expect("charge");
+    let (a, d, _) = combat(&mut b, &[3, 3]);
+    assert!(a.contains(&"+1 Elite".to_string()), "{a:?}");
+    assert!(!d.iter().any(|x| x.contains("Poor")), "{d:?}");
+}
+
+#[test]
+fn firing_results_by_type() {
+    // SC beaten in firing flee without a hit; a garrison takes nothing.
+    let mut b = duel(("Inf", "Regular", ""), ("SC", "Regular", ""), 200.0, "", "");
+    to_phase(&mut b, 0, Phase::Firing);
+    // 4+3 = 7 against 1+5 = 6: beaten, not by double.
+    let (_, _, e, _) = shoot(&mut b, &[3, 5]);
+    let Event::Fire { effect, .. } = e else {
+        unreachable!()
+    };
+    assert_eq!(effect, Effect::Flee { hits: 0 });
+    let town = "(id: \"t\", kind: Town, name: \"Stiring\", points: [(940, 532), (1060, 532), (1060, 600), (940, 600)]),";
+    let mut b = duel(
+        ("FAFr", "Regular", ""),
+        ("Inf", "Regular", ""),
+        80.0,
+        town,
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    let (_, _, e, _) = shoot(&mut b, &[6, 1]);
+    let Event::Fire {
+        effect, verdict, ..
+    } = e
+    else {
+        unreachable!()
+    };
+    assert_eq!((verdict, effect), (Verdict::Beaten, Effect::NoEffect));
+}
+
+#[test]
+fn dsc_attacked_throws_its_own_die() {
+    for (die, fled) in [(3u8, true), (4, false)] {
+        let mut b = charge_setup(
+            ("HC", "Regular", ""),
+            ("DSC", "Regular", ", division: Some(Left)"),
+            200.0,
+        );
+        to_contact(&mut b).expect("charge");
+        to_phase(&mut b, 0, Phase::CloseCombat);
+        b.script_dice(&[die]);
+        let ev = b.execute(fight("f", "g")).expect("fight");
+        assert_eq!(
+            ev.iter().any(|e| matches!(e, Event::Fled { .. })),
+            fled,
+            "{die}"
+        );
+        assert_eq!(
+            ev.iter().any(|e| matches!(e, Event::Destroyed { .. })),
+            !fled,
+            "{die}"
+        );
+    }
+    // A DSC is not fired at.
+    let mut b = duel(
+        ("Inf", "Regular", ""),
+        ("DSC", "Regular", ""),
+        200.0,
+        "",
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    assert!(refused(&mut b, fire("f", "g")).contains("only in close combat"));
+}
+
+#[test]
+fn ammunition_runs_low_then_out_and_a_baggage_train_resupplies() {
+    let x = "options: [\"ammunition\"],";
+    let mut b = duel(
+        ("FAFr", "Regular", ""),
+        ("Inf", "Regular", ""),
+        800.0,
+        "",
+        x,
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    shoot(&mut b, &[1, 6]);
+    assert_eq!(b.unit(&id("f")).unwrap().status.ammo, Ammo::Low);
+    // Next bound (command dice 6 and 6 for the two bounds) it fires its last round, then is out.
+    next_firing(&mut b, &[6, 6, 4, 4]);
+    shoot_scripted(&mut b);
+    assert_eq!(b.unit(&id("f")).unwrap().status.ammo, Ammo::Out);
+    next_firing(&mut b, &[6, 6]);
+    assert!(refused(&mut b, fire("f", "g")).contains("out of ammunition"));
+    // Without the option nothing happens.
+    let mut b = duel(
+        ("FAFr", "Regular", ""),
+        ("Inf", "Regular", ""),
+        800.0,
+        "",
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    shoot(&mut b, &[1, 6]);
+    assert_eq!(b.unit(&id("f")).unwrap().status.ammo, Ammo::Full);
+}
+
+#[test]
+fn own_pack_or_an_adjacent_friends_pack_keeps_the_guns_supplied() {
+    let x = "options: [\"ammunition\"],";
+    // HA carries 1 pack: the first 1 uses it.
+    let mut b = duel(("HA", "Regular", ""), ("Inf", "Regular", ""), 800.0, "", x);
+    assert_eq!(b.unit(&id("f")).unwrap().status.packs, 1);
+    to_phase(&mut b, 0, Phase::Firing);
+    shoot(&mut b, &[1, 6]);
+    let u = b.unit(&id("f")).unwrap();
+    assert_eq!((u.status.ammo, u.status.packs), (Ammo::Full, 0));
+    // A baggage train beside the battery hands over a pack.
+    let gy = 500.0 + 20.0 + 8.0 * P + 7.5;
+    let mut b = fpw(
+        &[
+            ("f", 0, "FAFr", "Regular", 1000.0, 500.0, 0.0, ""),
+            ("bt", 0, "BT", "Regular", 1040.0, 500.0, 0.0, ""),
+            ("g", 1, "Inf", "Regular", 1000.0, gy, 180.0, ""),
+        ],
+        "",
+        x,
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    shoot(&mut b, &[1, 6]);
+    assert_eq!(b.unit(&id("f")).unwrap().status.ammo, Ammo::Full);
+    assert_eq!(b.unit(&id("bt")).unwrap().status.packs, 3);
+}
+
+#[test]
+fn a_caisson_resupplies_within_its_radius_by_a_path_clear_of_the_enemy() {
+    let x = "options: [\"ammunition\"],";
+    // German side 1: battery at y=1500 facing -y, the French far off at y=300.
+    let build = |cu_y: f32| {
+        fpw(
+            &[
+                ("g", 0, "Inf", "Regular", 1000.0, 100.0, 0.0, ""),
+                ("f", 1, "FAPr", "Regular", 1000.0, 1900.0, 180.0, ""),
+                ("cu", 1, "CU", "Regular", 1000.0, cu_y + 400.0, 180.0, ""),
+            ],
+            "",
+            x,
+        )
+    };
+    // The caisson 800 paces behind the battery reaches it; 1300 paces (beyond 1200) not.
+    for (gap, supplied) in [(8.0, true), (15.0, false)] {
+        let b = build(1500.0 - gap * P);
+        let g = b.unit(&id("f")).unwrap().clone();
+        let cu = b.unit(&id("cu")).unwrap().clone();
+        let AnyRuleset::Dbfpw(r) = &b.rules else {
+            panic!()
+        };
+        assert_eq!(
+            volley::rules::ruleset::dbfpw::Fpw::supply_path(r, &b, &cu, &g),
+            supplied,
+            "caisson {gap}00 paces away"
+        );
+    }
+    // An enemy within 400 paces of every way blocks the path.
+    let mut b = fpw(
+        &[
+            ("g", 0, "HC", "Regular", 1000.0, 1700.0, 0.0, ""),
+            ("f", 1, "FAPr", "Regular", 1000.0, 1500.0, 180.0, ""),
+            ("cu", 1, "CU", "Regular", 1000.0, 1900.0, 180.0, ""),
+        ],
+        "",
+        x,
+    );
+    to_phase(&mut b, 1, Phase::Firing);
+    let g = b.unit(&id("f")).unwrap().clone();
+    let cu = b.unit(&id("cu")).unwrap().clone();
+    let AnyRuleset::Dbfpw(r) = &b.rules else {
+        panic!()
+    };
+    assert!(!volley::rules::ruleset::dbfpw::Fpw::supply_path(
+        r, &b, &cu, &g
+    ));
+}
+
+#[test]
+fn skirmishing_cavalry_dismount_and_mount() {
+    let mut b = duel(("SC", "Regular", ""), ("Inf", "Regular", ""), 280.0, "", "");
+    to_phase(&mut b, 0, Phase::Firing);
+    // Mounted they reach 200 paces only.
+    assert!(refused(&mut b, fire("f", "g")).contains("out of range"));
+    let mut b = duel(("SC", "Regular", ""), ("Inf", "Regular", ""), 280.0, "", "");
+    to_phase(&mut b, 0, Phase::Movement);
+    let form = |f: Formation| Command::Form {
+        unit: id("f"),
+        formation: f,
+        turn: 0.0,
+    };
+    b.execute(form(Formation::Dismounted)).expect("dismount");
+    assert!(refused(&mut b, mv("f", vec![Step::Advance(P)])).contains("dismounted this bound"));
+    to_phase(&mut b, 0, Phase::Firing);
+    shoot(&mut b, &[3, 3, 6, 6]);
+    // Next bound: mount, then may move but not charge.
+    b.execute(Command::EndPhase).expect("end phase");
+    to_phase(&mut b, 0, Phase::Movement);
+    b.execute(form(Formation::Line)).expect("mount");
+    assert!(
+        to_contact(&mut b)
+            .unwrap_err()
+            .contains("not into close combat")
+    );
+    b.execute(mv("f", vec![Step::Backstep(P)]))
+        .expect("mounted move");
+}
+
+#[test]
+fn second_moves_only_out_of_enemy_artillery_range() {
+    let mut b = fpw(
+        &[
+            ("f", 0, "Inf", "Regular", 1000.0, 200.0, 0.0, ""),
+            ("g", 1, "Inf", "Regular", 1000.0, 1900.0, 180.0, ""),
+        ],
+        "",
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    b.script_dice(&[]);
+    b.execute(mv("f", vec![Step::Advance(P)]))
+        .expect("first move");
+    b.execute(mv("f", vec![Step::Advance(P)]))
+        .expect("second move away from guns");
+    let mut b = fpw(
+        &[
+            ("f", 0, "Inf", "Regular", 1000.0, 200.0, 0.0, ""),
+            (
+                "g",
+                1,
+                "FAPr",
+                "Regular",
+                1000.0,
+                200.0 + 15.0 * P,
+                180.0,
+                "",
+            ),
+        ],
+        "",
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    b.execute(mv("f", vec![Step::Backstep(P / 2.0)]))
+        .expect("first move");
+    assert!(
+        refused(&mut b, mv("f", vec![Step::Backstep(P / 2.0)]))
+            .contains("within range of enemy artillery")
+    );
+}
+
+#[test]
+fn divisional_commanders_give_two_caps_and_command_their_division() {
+    let mut b = fpw(
+        &[
+            ("cinc", 0, "CinC", "Regular", 300.0, 200.0, 0.0, ""),
+            (
+                "dsc",
+                0,
+                "DSC",
+                "Regular",
+                1000.0,
+                200.0,
+                0.0,
+                ", division: Some(Left)",
+            ),
+            (
+                "i",
+                0,
+                "Inf",
+                "Regular",
+                1050.0,
+                200.0,
+                0.0,
+                ", division: Some(Left)",
+            ),
+            ("g", 1, "Inf", "Regular", 1000.0, 1900.0, 180.0, ""),
+        ],
+        "",
+        "options: [\"larger_battles\"],",
+    );
+    b.script_dice(&[4]);
+    let ev = b.execute(Command::EndPhase).expect("command roll");
+    let roll = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::CommandRoll { dice, total, .. } => Some((dice.clone(), *total)),
+            _ => None,
+        })
+        .expect("a command roll");
+    assert_eq!(roll, (vec![4], 6));
+}
+
+fn check(text: &str) -> Result<Battle, String> {
+    scenario::parse(text, "inline").map_err(|d| format!("{d:?}"))
+}
+
+#[test]
+fn scenarios_load_and_the_default_armies_are_valid() {
+    for f in [
+        "scenarios/dbfpw_default.ron",
+        "scenarios/dbfpw_tutorial.ron",
+        "scenarios/dbfpw_spicheren.ron",
+    ] {
+        let text = std::fs::read_to_string(f).unwrap();
+        check(&text).unwrap_or_else(|e| panic!("{f}: {e}"));
+    }
+}
+
+#[test]
+fn army_lists_refuse_with_the_reason() {
+    let text = std::fs::read_to_string("scenarios/dbfpw_default.ron").unwrap();
+    // Three lancers among the French LC break the one-in-three rule.
+    let bad = text.replacen("type: \"LC\",", "type: \"LC\", flags: [Lancer],", 3);
+    if bad != text {
+        let e = check(&bad).unwrap_err();
+        assert!(e.contains("Lancers") || e.contains("flag"), "{e}");
+    }
+    // A Mitrailleuse in the German army fits no line of its list.
+    let german_mit = text.replacen("type: \"FAPr\"", "type: \"Mit\"", 1);
+    if german_mit != text {
+        let e = check(&german_mit).unwrap_err();
+        assert!(e.contains("not in the Prussian/German list"), "{e}");
+    }
+}
+
+#[test]
+fn the_standard_table_is_checked() {
+    let e = check(
+        "(name: \"t\", ruleset: \"dbfpw\", table: (width: 800, height: 800), seed: 1, turn_limit: 5, standard: true,
+          sides: [(name: \"A\", nation: \"imperial_french\", colour: (0,0,200)), (name: \"B\", nation: \"german\", colour: (0,0,0))],
+          units: [(id: \"a\", side: 0, type: \"Inf\", at: Some((400, 100))), (id: \"b\", side: 1, type: \"Inf\", at: Some((400, 700)), facing: 180)])",
+    )
+    .unwrap_err();
+    assert!(e.contains("4000 paces square"), "{e}");
+    assert!(e.contains("2400"), "{e}");
+    assert!(e.contains("BUA"), "{e}");
+}
+
+#[test]
+fn class_poor_reads_as_poor() {
+    let b = duel(("Inf", "Poor", ""), ("Inf", "Regular", ""), 200.0, "", "");
+    assert_eq!(
+        b.rules.class_name(volley::rules::model::Class::Militia),
+        "Poor"
+    );
+    let _ = b;
+}
