@@ -13,21 +13,26 @@ use volley::rules::scenario;
 /// 100 paces in mm.
 const P: f32 = 25.4;
 
+/// A unit line: id, side, type, class, x, y, facing, extra RON fields.
+type Line<'a> = (&'a str, usize, &'a str, &'a str, f32, f32, f32, &'a str);
+
+/// A troop row: code, effective, long, GG, BG, road, combat.
+type Row = (
+    &'static str,
+    Option<f32>,
+    Option<f32>,
+    Option<f32>,
+    Option<f32>,
+    Option<f32>,
+    i32,
+);
+
 /// A DBFPW battle on a 2000 x 2000 mm table: French (side 0, `nation0`) against Germans.
-fn fpw(
-    units: &[(&str, usize, &str, &str, f32, f32, f32, &str)],
-    terrain: &str,
-    extra: &str,
-) -> Battle {
+fn fpw(units: &[Line], terrain: &str, extra: &str) -> Battle {
     fpw_nations(units, terrain, extra, "imperial_french")
 }
 
-fn fpw_nations(
-    units: &[(&str, usize, &str, &str, f32, f32, f32, &str)],
-    terrain: &str,
-    extra: &str,
-    nation0: &str,
-) -> Battle {
+fn fpw_nations(units: &[Line], terrain: &str, extra: &str, nation0: &str) -> Battle {
     let us: Vec<String> = units
         .iter()
         .map(|(id, side, t, class, x, y, f, more)| format!("(id: \"{id}\", side: {side}, type: \"{t}\", class: {class}, at: Some(({x}, {y})), facing: {f}{more}),"))
@@ -110,15 +115,7 @@ fn troop_table_is_the_seeds() {
     let r = AnyRuleset::load("dbfpw").unwrap();
     let AnyRuleset::Dbfpw(g) = &r else { panic!() };
     // code, effective, long, GG, BG, road, combat (002 Tactical factors).
-    let rows: [(
-        &str,
-        Option<f32>,
-        Option<f32>,
-        Option<f32>,
-        Option<f32>,
-        Option<f32>,
-        i32,
-    ); 13] = [
+    let rows: [Row; 13] = [
         (
             "Inf",
             Some(300.0),

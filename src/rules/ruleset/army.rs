@@ -260,26 +260,6 @@ fn ordinal(n: u32) -> String {
     format!("{n}{suffix}")
 }
 
-#[cfg(test)]
-mod tests {
-    use super::ordinal;
-
-    #[test]
-    fn ordinals_in_words() {
-        let words: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111]
-            .into_iter()
-            .map(ordinal)
-            .collect();
-        assert_eq!(
-            words,
-            [
-                "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd",
-                "101st", "111th"
-            ]
-        );
-    }
-}
-
 /// Whether a cost rule or list line's qualifiers fit a unit.
 fn fits(
     troops: &[String],
@@ -328,11 +308,7 @@ pub fn validate_lists(
 ) -> Vec<String> {
     let a = &dbn.data.army;
     let mut errs = Vec::new();
-    let Some(list) = a
-        .lists
-        .iter()
-        .find(|l| l.nations.iter().any(|n| *n == side.nation))
-    else {
+    let Some(list) = a.lists.iter().find(|l| l.nations.contains(&side.nation)) else {
         let known: Vec<&str> = a
             .lists
             .iter()
@@ -395,4 +371,24 @@ pub fn validate_lists(
         }
     }
     errs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ordinal;
+
+    #[test]
+    fn ordinals_in_words() {
+        let words: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111]
+            .into_iter()
+            .map(ordinal)
+            .collect();
+        assert_eq!(
+            words,
+            [
+                "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd",
+                "101st", "111th"
+            ]
+        );
+    }
 }

@@ -516,9 +516,8 @@ impl Supplement for Fpw {
                     } else {
                         Effect::Flee { hits: hit }
                     }
-                } else if d.is_garrison(b, loser) {
-                    Effect::Destroyed
-                } else if Self::fights_as_hc(b, winner) && !bg {
+                } else if d.is_garrison(b, loser) || (Self::fights_as_hc(b, winner) && !bg) {
+                    // Garrisons are destroyed; infantry by HC (or lancers) in good going.
                     Effect::Destroyed
                 } else {
                     Effect::HitAndRecoil
