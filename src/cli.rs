@@ -72,6 +72,10 @@ Scripted dice (--dice) are taken one at a time, in the order the rules roll them
   attacker's, then the defender's (combats left unfought when the phase ends are fought then).
   A unit destroyed brings routing tests, one die per unit tested. One bound with one firing
   needs three dice: --dice 6,5,2 (command roll 6, firer 5, target 2).
+  DBFPW: as DB7YW (one command die per CinC and sub-commander; a DSC adds 2 without a die),
+  but a Mitrailleuse throws its first die before the opposed dice: in a firing the firing Mit's
+  first (and in counter-battery fire the target Mit's next), in a close combat the attacker's
+  then the defender's. A DSC attacked in close combat throws one die alone. No routing tests.
   Old Dessauer: no command roll. A volley takes its dice (the preview shows how many); a charge
   by a unit out of command first takes its command test; skirmishers that cavalry comes within
   an inch of roll one die each to evade; a round of combat takes each unit's dice in the order of the units in the

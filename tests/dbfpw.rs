@@ -966,3 +966,31 @@ fn class_poor_reads_as_poor() {
     );
     let _ = b;
 }
+
+#[test]
+fn every_dbfpw_scenario_plays_to_a_result_and_replays() {
+    use volley::rules::autoplay::AutoPlayer;
+    for f in [
+        "scenarios/dbfpw_default.ron",
+        "scenarios/dbfpw_tutorial.ron",
+        "scenarios/dbfpw_spicheren.ron",
+    ] {
+        let mut b = scenario::load(std::path::Path::new(f)).unwrap();
+        AutoPlayer::new(3).play(&mut b, 2000, 12);
+        assert!(b.is_over(), "{f} ends: turn {} of {}", b.turn, b.turn_limit);
+        assert!(
+            b.log.iter().any(|e| matches!(e, Event::Fire { .. })),
+            "{f}: someone fired"
+        );
+        // The accepted commands replay to the same events (determinism).
+        let mut c = scenario::load(std::path::Path::new(f)).unwrap();
+        for cmd in b.commands.clone() {
+            c.execute(cmd).unwrap();
+        }
+        assert_eq!(
+            ron::to_string(&b.log).unwrap(),
+            ron::to_string(&c.log).unwrap(),
+            "{f}"
+        );
+    }
+}

@@ -267,13 +267,14 @@ impl Dbn {
             return out;
         };
         if layers.contains(&Layer::Arcs)
-            && let Some(range) = self.troop_of(s).range
+            && let Some(range) = self.range(s)
         {
-            out.extend(arc_marks(
-                &s.base,
-                self.num("arc_half_angle"),
-                b.scale.to_mm(range),
-            ));
+            let half = self.num("arc_half_angle");
+            out.extend(arc_marks(&s.base, half, b.scale.to_mm(range)));
+            // Long range as a second band beyond the first (from a hill only).
+            if let Some(long) = self.long_range(s) {
+                out.extend(arc_marks(&s.base, half, b.scale.to_mm(long)));
+            }
         }
         if layers.contains(&Layer::Reach) {
             out.push(self.reach(b, s));
