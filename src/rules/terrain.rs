@@ -309,6 +309,14 @@ impl Terrain {
             .filter(move |f| kinds.contains(&f.kind) && f.touches(base))
     }
 
+    /// In a fortification, or a fortified town or village.
+    pub fn fortified_at(&self, p: Pt) -> bool {
+        self.at(p, &[FeatureKind::Fortification]).next().is_some()
+            || self
+                .at(p, &[FeatureKind::Town, FeatureKind::Village])
+                .any(|f| f.fortified)
+    }
+
     /// Features of the given kinds containing the point.
     pub fn at<'a>(
         &'a self,

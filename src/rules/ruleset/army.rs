@@ -320,16 +320,10 @@ pub fn validate_lists(
             known.join(", ")
         )];
     };
-    let fortified = |u: &Unit| {
-        terrain
-            .at(u.base.centre, &[FeatureKind::Fortification])
-            .next()
-            .is_some()
-            || terrain
-                .at(u.base.centre, &[FeatureKind::Town, FeatureKind::Village])
-                .any(|f| f.fortified)
-    };
-    let works = units.iter().filter(|u| fortified(u)).count() as f32
+    let works = units
+        .iter()
+        .filter(|u| terrain.fortified_at(u.base.centre))
+        .count() as f32
         * super::common::number(&dbn.data.numbers, "fortification_cost");
     let cost: f32 = units
         .iter()

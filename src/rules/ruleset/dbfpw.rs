@@ -216,6 +216,31 @@ impl Fpw {
         found.is_some_and(|(_, cost)| cost as f32 / 100.0 * step <= radius + 0.5)
     }
 
+    /// Resupplies every low or out unit of a side that a supplier can reach.
+    fn resupply_side(
+        g: &Dbfpw,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        side: usize,
+    ) -> Result<(), RuleError> {
+        let needy: Vec<UnitId> = b
+            .alive()
+            .filter(|u| u.side == side && u.status.ammo != Ammo::Full)
+            .map(|u| u.id.clone())
+            .collect();
+        for n in needy {
+            Self::resupply(g, b, out, &n)?;
+        }
+        Ok(())
+    }
+
+    /// Mounted or dismounted this bound (the log, not a stored flag).
+    fn changed_mount(b: &Battle, u: &Unit) -> bool {
+        b.log_since_bound()
+            .iter()
+            .any(|e| matches!(e, Event::Reformed { unit, .. } if unit == &u.id))
+    }
+
     /// Resupplies a low or out unit from a supplier that can reach it.
     fn resupply(
         g: &Dbfpw,
@@ -576,13 +601,14 @@ impl Supplement for Fpw {
     ) -> Result<bool, RuleError> {
         for id in ids {
             let u = b.unit(id)?;
-            if u.formation == Formation::Dismounted && u.bound.formed {
+            if u.formation == Formation::Dismounted && Self::changed_mount(b, u) {
                 return Err(RuleError::Illegal(format!(
                     "{} dismounted this bound: it may dismount after moving, not move after dismounting",
                     u.name
                 )));
             }
-            if u.formation != Formation::Dismounted && u.bound.formed && charge.is_some() {
+            if u.formation != Formation::Dismounted && Self::changed_mount(b, u) && charge.is_some()
+            {
                 return Err(RuleError::Illegal(format!(
                     "{} mounted this bound: it may move, but not into close combat",
                     u.name
@@ -604,15 +630,7 @@ impl Supplement for Fpw {
         }
         // The mover may have reached a supplier, or a supplier may have come up to others.
         let side = b.unit(id)?.side;
-        let needy: Vec<UnitId> = b
-            .alive()
-            .filter(|u| u.side == side && u.status.ammo != Ammo::Full)
-            .map(|u| u.id.clone())
-            .collect();
-        for n in needy {
-            Self::resupply(g, b, out, &n)?;
-        }
-        Ok(())
+        Self::resupply_side(g, b, out, side)
     }
 
     fn after_fire(
@@ -712,15 +730,7 @@ impl Supplement for Fpw {
         if !g.has_option(AMMUNITION) {
             return Ok(());
         }
-        let needy: Vec<UnitId> = b
-            .alive()
-            .filter(|u| u.side == b.active && u.status.ammo != Ammo::Full)
-            .map(|u| u.id.clone())
-            .collect();
-        for n in needy {
-            Self::resupply(g, b, out, &n)?;
-        }
-        Ok(())
+        Self::resupply_side(g, b, out, b.active)
     }
 
     fn form(
@@ -773,7 +783,7 @@ impl Supplement for Fpw {
                 )));
             }
         }
-        if u.bound.formed {
+        if Self::changed_mount(b, &u) {
             return Err(RuleError::Illegal(format!(
                 "{} has already mounted or dismounted this bound",
                 u.name
@@ -786,8 +796,8 @@ impl Supplement for Fpw {
                 formation,
                 from: u.base,
                 to: u.base,
-                // A token cost marks the change for the bound; DBN measures no movement for it.
-                cost: 1e-3,
+                // DBN measures no movement for it.
+                cost: 0.0,
             },
         );
         Ok(())
@@ -871,17 +881,23 @@ impl Supplement for Fpw {
         // Every third French LC may be Lancers; every second German LC.
         let lc = count(&|u| u.troop == "LC");
         let lancers = count(&|u| u.has(Flag::Lancer));
-        let per = if french { 3 } else { 2 };
+        let per = d
+            .num(if french {
+                "lancers_every_french"
+            } else {
+                "lancers_every_german"
+            })
+            .max(1.0) as usize;
         if lancers > lc / per {
             errs.push(format!(
-                "{lancers} Lancers among {lc} LC: every {} LC may be Lancers (002 Suggested Armies, note *)",
-                if french { "third" } else { "second" }
+                "{lancers} Lancers among {lc} LC: one LC in {per} may be Lancers (002 Suggested Armies, note *)"
             ));
         }
         // Two units in eight of German infantry may be Bavarian.
         let inf = count(&|u| is_infantry(u));
         let bav = count(&|u| is_infantry(u) && u.has(Flag::Bavarian));
-        if bav * 8 > inf * 2 {
+        let share = d.num("bavarian_share");
+        if bav as f32 > inf as f32 * share + 1e-3 {
             errs.push(format!(
                 "{bav} Bavarian infantry among {inf}: two in eight may be Bavarian (002 Suggested Armies)"
             ));
@@ -1030,10 +1046,14 @@ impl Supplement for Fpw {
 
     fn card_lines(&self, g: &Dbfpw, _b: &Battle, u: &Unit) -> Vec<String> {
         let mut v = Vec::new();
+        let d = &g.dbn;
+        let range = d.range(u).unwrap_or(0.0);
         if u.formation == Formation::Dismounted {
-            v.push("Dismounted: moves as infantry, fires 300 paces".into());
-        } else if g.dbn.troop_of(u).dismounted.is_some() {
-            v.push("Mounted: fires 200 paces; may dismount".into());
+            v.push(format!(
+                "Dismounted: moves as infantry, fires {range:.0} paces"
+            ));
+        } else if d.troop_of(u).dismounted.is_some() {
+            v.push(format!("Mounted: fires {range:.0} paces; may dismount"));
         }
         if g.has_option(AMMUNITION) {
             if g.dbn.is_artillery(u) {
@@ -1052,10 +1072,12 @@ impl Supplement for Fpw {
         }
         if g.dbn.has_trait(u, TroopTrait::Divisional) {
             v.push(format!(
-                "Divisional commander of the {} division: 2 CAPs, 400 paces",
+                "Divisional commander of the {} division: {:.0} CAPs, {:.0} paces",
                 u.division
                     .map(|d| format!("{d:?}"))
-                    .unwrap_or_else(|| "(no)".into())
+                    .unwrap_or_else(|| "(no)".into()),
+                d.num("dsc_caps"),
+                d.num("dsc_command_range")
             ));
         }
         v
@@ -1065,7 +1087,7 @@ impl Supplement for Fpw {
         if g.dbn.troop_of(u).dismounted.is_none()
             || b.phase != Phase::Movement
             || u.side != b.active
-            || u.bound.formed
+            || Self::changed_mount(b, u)
         {
             return Vec::new();
         }

@@ -687,14 +687,7 @@ impl Dbn {
 
     /// In a fortification or fortified town or village.
     pub fn in_fortification(&self, b: &Battle, u: &Unit) -> bool {
-        let c = u.base.centre;
-        b.terrain
-            .at(c, &[FeatureKind::Fortification])
-            .next()
-            .is_some()
-            || b.terrain
-                .at(c, &[FeatureKind::Town, FeatureKind::Village])
-                .any(|f| f.fortified)
+        b.terrain.fortified_at(u.base.centre)
     }
 
     /// On a hill (raised ground, for long-range fire).
@@ -1263,10 +1256,10 @@ impl Dbn {
                 target.name
             ));
         }
+        if self.is_artillery(shooter) && shooter.status.limbered {
+            return Err(format!("{} is limbered", shooter.name));
+        }
         if self.is_artillery(shooter) && !self.has_trait(shooter, TroopTrait::MoveAndFire) {
-            if shooter.status.limbered {
-                return Err(format!("{} is limbered", shooter.name));
-            }
             let ga_like = self.has_trait(shooter, TroopTrait::QuickLimber);
             if shooter.bound.limber_changed && !ga_like {
                 return Err(format!(
@@ -1302,9 +1295,6 @@ impl Dbn {
         let dist = b
             .scale
             .from_mm(shooter.base.front_edge_distance(&target.base));
-        if self.is_artillery(shooter) && shooter.status.limbered {
-            return Err(format!("{} is limbered", shooter.name));
-        }
         let mut limit = range;
         // Long range: from raised ground, stationary, at a target in the open.
         if let Some(long) = self.long_range(shooter)

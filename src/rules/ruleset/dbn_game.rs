@@ -1183,27 +1183,9 @@ impl<S: Supplement> DbnGame<S> {
         did: &UnitId,
     ) -> Result<(), RuleError> {
         let d = &self.dbn;
-        if b.phase != Phase::CloseCombat {
-            return Err(RuleError::WrongPhase {
-                command: "fight".into(),
-                phase: b.phase,
-            });
-        }
-        let a = b.unit(aid)?.clone();
-        let g = b.unit(did)?.clone();
-        own_active(b, &a)?;
-        if !d.contacts(b, &a).iter().any(|(x, _)| x == did) {
-            return Err(RuleError::Illegal(format!(
-                "{} is not in close combat with {}",
-                a.name, g.name
-            )));
-        }
-        if a.bound.fought {
-            return Err(RuleError::AlreadyActed {
-                unit: aid.clone(),
-                what: "fought".into(),
-            });
-        }
+        // The same checks as any close combat (phase, side, contact, order, fought); the
+        // factors are not used.
+        let Setup { a, b: g, .. } = self.fight_setup(b, aid, did, false)?;
         let die = b.d6()?;
         let flee_max = d.num("dsc_flee_max") as u8;
         let flees = die <= flee_max;
