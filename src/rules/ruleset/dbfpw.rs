@@ -1110,6 +1110,39 @@ impl Supplement for Fpw {
         }]
     }
 
+    fn words(&self, _g: &Dbfpw, b: &Battle, e: &Event) -> Option<String> {
+        let name = |id: &UnitId| b.unit(id).map_or_else(|_| id.0.clone(), |u| u.name.clone());
+        match e {
+            Event::Supply {
+                unit,
+                ammo,
+                packs,
+                why,
+            } => Some(format!(
+                "{} {why} (ammunition {}, {packs} pack{})",
+                name(unit),
+                match ammo {
+                    Ammo::Full => "supplied",
+                    Ammo::Low => "LOW",
+                    Ammo::Out => "OUT",
+                },
+                if *packs == 1 { "" } else { "s" }
+            )),
+            Event::Reformed {
+                unit, formation, ..
+            } => Some(format!(
+                "{} {}",
+                name(unit),
+                if *formation == Formation::Dismounted {
+                    "dismounts"
+                } else {
+                    "mounts"
+                }
+            )),
+            _ => None,
+        }
+    }
+
     fn markers(&self, _g: &Dbfpw, u: &Unit) -> Vec<String> {
         match u.status.ammo {
             Ammo::Full => Vec::new(),

@@ -287,6 +287,11 @@ pub trait Supplement: Clone + Default + std::fmt::Debug + Send + Sync + Sized + 
         let _ = (table_mm, terrain, units, zones, mm_per_unit);
         vec![format!("{} has no standard table to claim", g.dbn.data.id)]
     }
+    /// The supplement's own words for an event (mounting, ammunition).
+    fn words(&self, g: &DbnGame<Self>, b: &Battle, e: &Event) -> Option<String> {
+        let _ = (g, b, e);
+        None
+    }
     /// Markers on the unit's base (LOW, OUT).
     fn markers(&self, g: &DbnGame<Self>, u: &Unit) -> Vec<String> {
         let _ = (g, u);
@@ -1455,6 +1460,9 @@ impl<S: Supplement> Ruleset for DbnGame<S> {
         let known: Vec<&str> = S::OPTIONS.iter().map(|(k, _)| *k).collect();
         self.options = super::common::choose_options(&known, options)?;
         Ok(())
+    }
+    fn words(&self, b: &Battle, e: &Event) -> Option<String> {
+        self.sup.words(self, b, e)
     }
     fn rulings(&self) -> &[Ruling] {
         &self.dbn.data.rulings
