@@ -107,6 +107,14 @@ fn whole_game(c: &mut Criterion) {
     for (file, name) in [
         ("scenarios/default.ron", "default scenario (DB7YW)"),
         ("scenarios/lobosch_1756.ron", "The Lobosch (Old Dessauer)"),
+        (
+            "scenarios/dbfpw_default.ron",
+            "default 15-point game (DBFPW)",
+        ),
+        (
+            "scenarios/dbfpw_spicheren.ron",
+            "Spicheren (DBFPW, ammunition, DSCs)",
+        ),
     ] {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
         let start = scenario::load(&path).unwrap();
