@@ -940,6 +940,79 @@ fn army_lists_refuse_with_the_reason() {
     assert_ne!(german_mit, text, "the default game fields FAPr");
     let e = check(&german_mit).unwrap_err();
     assert!(e.contains("not in the Prussian/German list"), "{e}");
+    // Each rule of the lists and the special rules, one edit each: (from, to, the reason).
+    let cases = [
+        // 15 points exactly; an elite IR 48 adds 0.5.
+        (
+            "id: \"pr-48\", name: \"IR 48\", side: 0, type: \"Inf\", class: Regular",
+            "id: \"pr-48\", name: \"IR 48\", side: 0, type: \"Inf\", class: Elite",
+            "costs 15.50 points",
+        ),
+        // A line's minimum: the Imperial French field 1-2 HC.
+        (
+            "id: \"fr-hc\", name: \"Cuirassier brigade\", side: 1, type: \"HC\"",
+            "id: \"fr-hc\", name: \"Cuirassier brigade\", side: 1, type: \"LC\"",
+            "1-2 HC has 0",
+        ),
+        // Two German infantry in eight may be Bavarian: a third of nine is too many.
+        (
+            "type: \"Inf\", class: Militia, at: Some((330, 250))",
+            "type: \"Inf\", class: Militia, flags: [Bavarian], at: Some((330, 250))",
+            "3 Bavarian infantry among 9",
+        ),
+        (
+            "type: \"Inf\", class: Regular, at: Some((535, 250))",
+            "type: \"Inf\", class: Regular, flags: [Zouave], at: Some((535, 250))",
+            "Zouaves, North Africans and Chasseurs d'Afrique are French",
+        ),
+        (
+            "id: \"fr-sc\", name: \"5e hussards\", side: 1, type: \"SC\"",
+            "id: \"fr-sc\", name: \"5e hussards\", side: 1, type: \"CU\"",
+            "caisson units are Prussian",
+        ),
+        (
+            "side: 0, type: \"CinC\", class: Regular",
+            "side: 0, type: \"CinC\", class: Militia",
+            "only the French can have Poor commanders",
+        ),
+        (
+            "type: \"FAPr\", class: Regular, at: Some((430, 250))",
+            "type: \"FAPr\", class: Regular, flags: [Guard], at: Some((430, 250))",
+            "Guard artillery",
+        ),
+        (
+            "type: \"FAPr\", class: Regular, at: Some((430, 250))",
+            "type: \"FAPr\", class: Elite, at: Some((430, 250))",
+            "only Guard artillery is elite",
+        ),
+        // Packs beyond the allowance: infantry carry none.
+        (
+            "type: \"Inf\", class: Regular, at: Some((535, 250))",
+            "type: \"Inf\", class: Regular, packs: Some(1), at: Some((535, 250))",
+            "'pr-48' carries 1 pack(s): Infantry BLR1 may carry 0",
+        ),
+        // Larger battles: the infantry must serve under a DSC.
+        (
+            "options: [\"ammunition\"]",
+            "options: [\"ammunition\", \"larger_battles\"]",
+            "must be under the direct command of a DSC",
+        ),
+    ];
+    for (from, to, reason) in cases {
+        let bad = text.replacen(from, to, 1);
+        assert_ne!(bad, text, "the default game has {from}");
+        let e = check(&bad).unwrap_err();
+        assert!(e.contains(reason), "{reason}: {e}");
+    }
+    // Prepared fortifications cost 0.5 a unit: a work around two French battalions.
+    let works = "(id: \"works\", kind: Fortification, name: \"Works\", points: [(380, 930), (470, 930), (470, 970), (380, 970)]),\n        (id: \"saint-aubin\"";
+    let bad = text.replacen("(id: \"saint-aubin\"", works, 1);
+    assert_ne!(bad, text);
+    let e = check(&bad).unwrap_err();
+    assert!(
+        e.contains("costs 16.00 points (prepared fortifications 1.0)"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -990,5 +1063,791 @@ fn every_dbfpw_scenario_plays_to_a_result_and_replays() {
             ron::to_string(&c.log).unwrap(),
             "{f}"
         );
+    }
+}
+
+// ---- Every remaining row of both playsheets ----
+
+/// A charge from `gap` paces on this terrain; the combat's factor names for both sides.
+fn charge_on(f: (&str, &str, &str), g: (&str, &str, &str), gap: f32, terrain: &str) -> Battle {
+    let mut b = duel(f, g, gap, terrain, "");
+    to_phase(&mut b, 0, Phase::Movement);
+    b
+}
+
+/// The y of "g" in a duel: `gap` paces ahead of "f" at y = 500.
+fn target_y(f: &str, g: &str, gap: f32) -> f32 {
+    500.0 + depth(f) / 2.0 + gap * P / 100.0 + depth(g) / 2.0
+}
+
+fn has(list: &[String], want: &str) -> bool {
+    list.iter().any(|x| x == want)
+}
+
+#[test]
+fn firing_rows_shaken_support_not_responding_and_bridge() {
+    // Shaken: -1 to the shaken unit's score.
+    let mut b = duel(
+        ("Inf", "Regular", ", hits: 2"),
+        ("Inf", "Regular", ""),
+        200.0,
+        "",
+        "",
+    );
+    assert!(b.unit(&id("f")).unwrap().status.shaken);
+    to_phase(&mut b, 0, Phase::Firing);
+    let (s, _, _, _) = shoot(&mut b, &[3, 3]);
+    assert!(has(&s, "-1 Shaken"), "{s:?}");
+    // Fire support: a second battalion beside the first supports; the target takes -1 for it.
+    let ty = target_y("Inf", "Inf", 200.0);
+    let mut b = fpw(
+        &[
+            ("f", 0, "Inf", "Regular", 1000.0, 500.0, 0.0, ""),
+            ("f2", 0, "Inf", "Regular", 1040.0, 500.0, 0.0, ""),
+            ("g", 1, "Inf", "Regular", 1000.0, ty, 180.0, ""),
+        ],
+        "",
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    b.script_dice(&[3, 3]);
+    let ev = b
+        .execute(Command::Fire {
+            unit: id("f"),
+            target: id("g"),
+            support: vec![id("f2")],
+            defence: None,
+        })
+        .expect("supported fire");
+    let Event::Fire { target_score, .. } = common::fire_event(&ev) else {
+        unreachable!()
+    };
+    let t = names(&target_score.factors);
+    assert!(has(&t, "-1 Enemy unit providing fire support"), "{t:?}");
+    // Artillery not responding: French guns 1,600 paces from a Prussian battery (their
+    // effective range is 1,400 and, off raised ground, no long range) cannot answer.
+    // The shooter is on the German side (side 1).
+    let mut b2 = fpw_nations(
+        &[
+            ("g", 0, "FAFr", "Regular", 1000.0, 500.0, 0.0, ""),
+            (
+                "f",
+                1,
+                "FAPr",
+                "Regular",
+                1000.0,
+                target_y("FAFr", "FAPr", 1600.0),
+                180.0,
+                "",
+            ),
+        ],
+        "",
+        "",
+        "imperial_french",
+    );
+    to_phase(&mut b2, 1, Phase::Firing);
+    let (s, t, _, _) = shoot(&mut b2, &[3, 3]);
+    assert!(
+        has(&t, "-1 Artillery not responding to enemy firing"),
+        "{t:?}"
+    );
+    assert!(!has(&s, "-1 Artillery not responding to enemy firing"));
+    // Within its own range it answers, and takes nothing.
+    let mut b = duel(
+        ("FAFr", "Regular", ""),
+        ("FAFr", "Regular", ""),
+        1000.0,
+        "",
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    let (_, t, _, _) = shoot(&mut b, &[3, 3]);
+    assert!(!t.iter().any(|x| x.contains("not responding")), "{t:?}");
+    // Firing from a bridge: -2.
+    let bridge = "(id: \"br\", kind: Bridge, name: \"Saar bridge\", points: [(1000, 460), (1000, 540)], width: 50),";
+    let mut b = duel(
+        ("Inf", "Regular", ""),
+        ("Inf", "Regular", ""),
+        200.0,
+        bridge,
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    let (s, t, _, _) = shoot(&mut b, &[3, 3]);
+    assert!(has(&s, "-2 Firing whilst on a bridge or causeway"), "{s:?}");
+    assert!(!t.iter().any(|x| x.contains("bridge")), "{t:?}");
+}
+
+#[test]
+fn close_combat_rows_garrison_uphill_general_fortification() {
+    let gy = target_y("Inf", "Inf", 150.0);
+    // A garrison of a BUA: +4.
+    let town = format!(
+        "(id: \"t\", kind: Town, name: \"Stiring\", points: [(940, {}), (1060, {}), (1060, {}), (940, {})]),",
+        gy - 8.0,
+        gy - 8.0,
+        gy + 60.0,
+        gy + 60.0
+    );
+    let mut b = charge_on(("Inf", "Regular", ""), ("Inf", "Regular", ""), 150.0, &town);
+    to_contact(&mut b).expect("assault the village");
+    let (_, d, _) = combat(&mut b, &[3, 3]);
+    assert!(has(&d, "+4 Infantry garrisoning a BUA"), "{d:?}");
+    // Uphill: the defender on a hill above the attacker.
+    let hill = format!(
+        "(id: \"h\", kind: Hill, name: \"Rotherberg\", points: [(900, {}), (1100, {}), (1100, {}), (900, {})], level: 1),",
+        gy - 8.0,
+        gy - 8.0,
+        gy + 200.0,
+        gy + 200.0
+    );
+    let mut b = charge_on(("Inf", "Regular", ""), ("Inf", "Regular", ""), 150.0, &hill);
+    to_contact(&mut b).expect("charge uphill");
+    let (a, d, _) = combat(&mut b, &[3, 3]);
+    assert!(has(&d, "+1 Uphill advantage"), "{d:?}");
+    assert!(!has(&a, "+1 Uphill advantage"), "{a:?}");
+    // A general in full edge contact with the defender's rear: +1.
+    let mut b = fpw(
+        &[
+            ("f", 0, "Inf", "Regular", 1000.0, 500.0, 0.0, ""),
+            ("g", 1, "Inf", "Regular", 1000.0, gy, 180.0, ""),
+            (
+                "c",
+                1,
+                "CinC",
+                "Regular",
+                1000.0,
+                gy + 7.5 + 20.0,
+                180.0,
+                "",
+            ),
+        ],
+        "",
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    to_contact(&mut b).expect("charge");
+    let (_, d, _) = combat(&mut b, &[3, 3]);
+    assert!(
+        has(
+            &d,
+            "+1 Supported by CinC, commander or DSC in full edge contact"
+        ),
+        "{d:?}"
+    );
+    // Defending a fortification: +1 (and the attacker's fire into it takes -2, tested above).
+    let works = format!(
+        "(id: \"w\", kind: Fortification, name: \"Spicherer Höhe works\", points: [(940, {}), (1060, {}), (1060, {}), (940, {})]),",
+        gy - 8.0,
+        gy - 8.0,
+        gy + 30.0,
+        gy + 30.0
+    );
+    let mut b = charge_on(
+        ("Inf", "Regular", ""),
+        ("Inf", "Regular", ""),
+        150.0,
+        &works,
+    );
+    to_contact(&mut b).expect("assault the works");
+    let (a, d, _) = combat(&mut b, &[3, 3]);
+    assert!(has(&d, "+1 Defending a fortification"), "{d:?}");
+    assert!(!has(&a, "+1 Defending a fortification"), "{a:?}");
+}
+
+#[test]
+fn close_combat_rows_support_shaken_flank_bad_going_ammunition_and_road() {
+    let gy = target_y("Inf", "Inf", 150.0);
+    // Enemy close combat support: a battalion beside the defender, facing as it does.
+    let mut b = fpw(
+        &[
+            ("f", 0, "Inf", "Regular", 1000.0, 500.0, 0.0, ""),
+            ("g", 1, "Inf", "Regular", 1000.0, gy, 180.0, ""),
+            ("g2", 1, "Inf", "Regular", 1040.0, gy, 180.0, ""),
+        ],
+        "",
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    to_contact(&mut b).expect("charge");
+    let (a, _, _) = combat(&mut b, &[3, 3]);
+    assert!(
+        has(&a, "-1 Enemy unit providing close combat support"),
+        "{a:?}"
+    );
+    // Shaken: -1.
+    let mut b = charge_on(
+        ("Inf", "Regular", ""),
+        ("Inf", "Regular", ", hits: 2"),
+        150.0,
+        "",
+    );
+    to_contact(&mut b).expect("charge");
+    let (_, d, _) = combat(&mut b, &[3, 3]);
+    assert!(has(&d, "-1 Shaken"), "{d:?}");
+    // Attacked first in flank: the defender faces across the attacker's path.
+    let mut b = fpw(
+        &[
+            ("f", 0, "Inf", "Regular", 1000.0, 500.0, 0.0, ""),
+            (
+                "g",
+                1,
+                "Inf",
+                "Regular",
+                1000.0,
+                500.0 + 7.5 + 1.5 * P + 20.0,
+                90.0,
+                "",
+            ),
+        ],
+        "",
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    to_contact(&mut b).expect("charge the flank");
+    let (_, d, _) = combat(&mut b, &[3, 3]);
+    assert!(has(&d, "-1 Attacked first in flank or rear"), "{d:?}");
+    // Within bad going: both in a wood take -1, sharpshooters nothing.
+    let wood = "(id: \"w\", kind: Woods, name: \"Gifertwald\", points: [(800, 400), (1200, 400), (1200, 800), (800, 800)]),";
+    let mut b = charge_on(("Inf", "Regular", ""), ("SS", "Regular", ""), 150.0, wood);
+    to_contact(&mut b).expect("charge in the wood");
+    let (a, d, _) = combat(&mut b, &[3, 3]);
+    assert!(has(&a, "-1 Within bad going (not Sharpshooters)"), "{a:?}");
+    assert!(!d.iter().any(|x| x.contains("bad going")), "{d:?}");
+    assert!(has(&d, "-1 Poor troops or Sharpshooters"), "{d:?}");
+    // Out of ammunition: -1 in close combat, guns included.
+    let mut b = charge_on(("Inf", "Regular", ""), ("FAFr", "Regular", ""), 150.0, "");
+    b.units
+        .iter_mut()
+        .find(|u| u.id == id("g"))
+        .unwrap()
+        .status
+        .ammo = Ammo::Out;
+    to_contact(&mut b).expect("charge the guns");
+    let (_, d, _) = combat(&mut b, &[3, 3]);
+    assert!(has(&d, "-1 Out of ammunition"), "{d:?}");
+    // Using road movement into the combat: -2. 350 paces is beyond 200 + 100 in good going,
+    // within the 400 of a road.
+    let road = "(id: \"r\", kind: Road, name: \"Saarbrücken road\", points: [(1000, 300), (1000, 1200)], width: 20),";
+    let mut b = charge_on(("Inf", "Regular", ""), ("Inf", "Regular", ""), 350.0, road);
+    to_contact(&mut b).expect("charge down the road");
+    let (a, d, _) = combat(&mut b, &[3, 3]);
+    assert!(
+        has(&a, "-2 On a bridge or causeway, or using road movement"),
+        "{a:?}"
+    );
+    assert!(!d.iter().any(|x| x.contains("road movement")), "{d:?}");
+}
+
+/// A charge of "f" into "g" and its close combat with these dice: the verdict, the loser's
+/// effect, and the scores as text for the failure message.
+fn close_result(
+    f: (&str, &str, &str),
+    g: (&str, &str, &str),
+    gap: f32,
+    terrain: &str,
+    dice: &[u8],
+) -> (Verdict, Option<String>, Effect, Effect, String) {
+    let mut b = charge_on(f, g, gap, terrain);
+    to_contact(&mut b).expect("charge");
+    let (a, d, e) = combat(&mut b, dice);
+    let Event::CloseCombat {
+        verdict,
+        loser,
+        attacker_effect,
+        defender_effect,
+        attacker_score,
+        defender_score,
+        ..
+    } = e
+    else {
+        unreachable!()
+    };
+    let text = format!(
+        "{a:?} {} against {d:?} {}",
+        attacker_score.total, defender_score.total
+    );
+    (
+        verdict,
+        loser.map(|l| l.0),
+        attacker_effect,
+        defender_effect,
+        text,
+    )
+}
+
+#[test]
+fn close_combat_results_by_type() {
+    use Effect::*;
+    let wood = "(id: \"w\", kind: Woods, name: \"Wood\", points: [(800, 400), (1200, 400), (1200, 800), (800, 800)]),";
+    let town = "(id: \"t\", kind: Town, name: \"Stiring\", points: [(940, 532), (1060, 532), (1060, 640), (940, 640)]),";
+    let reg = |t: &'static str| (t, "Regular", "");
+    // (attacker, defender, gap, terrain, dice, verdict, loser, attacker's effect, defender's)
+    type Case<'a> = (
+        (&'a str, &'a str, &'a str),
+        (&'a str, &'a str, &'a str),
+        f32,
+        &'a str,
+        [u8; 2],
+        Verdict,
+        Option<&'a str>,
+        Effect,
+        Effect,
+        &'a str,
+    );
+    let cases: Vec<Case> = vec![
+        // A draw: both take a hit; mounted also recoil.
+        (
+            reg("Inf"),
+            reg("Inf"),
+            150.0,
+            "",
+            [3, 5],
+            Verdict::Draw,
+            None,
+            Hits(1),
+            Hits(1),
+            "draw, foot",
+        ),
+        (
+            reg("LC"),
+            reg("LC"),
+            150.0,
+            "",
+            [3, 3],
+            Verdict::Draw,
+            None,
+            HitAndRecoil,
+            HitAndRecoil,
+            "draw, mounted",
+        ),
+        // Beaten, not by double.
+        (
+            reg("Inf"),
+            reg("CinC"),
+            150.0,
+            "",
+            [2, 3],
+            Verdict::Beaten,
+            Some("g"),
+            NoEffect,
+            Recoil,
+            "commander recoils without a hit",
+        ),
+        (
+            reg("LC"),
+            reg("Inf"),
+            150.0,
+            "",
+            [4, 3],
+            Verdict::Beaten,
+            Some("f"),
+            HitAndRecoil,
+            NoEffect,
+            "mounted: 1 hit and recoil",
+        ),
+        (
+            reg("LC"),
+            reg("FAFr"),
+            150.0,
+            "",
+            [2, 4],
+            Verdict::Beaten,
+            Some("f"),
+            Destroyed,
+            NoEffect,
+            "mounted destroyed by artillery",
+        ),
+        (
+            reg("LC"),
+            reg("Inf"),
+            150.0,
+            wood,
+            [5, 4],
+            Verdict::Beaten,
+            Some("f"),
+            Destroyed,
+            NoEffect,
+            "mounted destroyed in bad going",
+        ),
+        (
+            reg("Inf"),
+            reg("FAFr"),
+            150.0,
+            "",
+            [3, 3],
+            Verdict::Beaten,
+            Some("g"),
+            NoEffect,
+            Destroyed,
+            "artillery destroyed",
+        ),
+        (
+            reg("Inf"),
+            reg("Gs"),
+            150.0,
+            "",
+            [1, 4],
+            Verdict::Beaten,
+            Some("g"),
+            NoEffect,
+            Destroyed,
+            "guerrillas destroyed",
+        ),
+        (
+            reg("LC"),
+            reg("SS"),
+            150.0,
+            "",
+            [4, 4],
+            Verdict::Beaten,
+            Some("g"),
+            NoEffect,
+            Destroyed,
+            "sharpshooters destroyed by mounted in good going",
+        ),
+        (
+            reg("Inf"),
+            reg("SS"),
+            150.0,
+            "",
+            [2, 6],
+            Verdict::Beaten,
+            Some("g"),
+            NoEffect,
+            Flee { hits: 1 },
+            "sharpshooters: 1 hit and flee",
+        ),
+        (
+            reg("HC"),
+            reg("Inf"),
+            150.0,
+            "",
+            [6, 3],
+            Verdict::Beaten,
+            Some("g"),
+            NoEffect,
+            Destroyed,
+            "infantry destroyed by HC in good going",
+        ),
+        (
+            reg("Inf"),
+            reg("Inf"),
+            150.0,
+            "",
+            [5, 5],
+            Verdict::Beaten,
+            Some("g"),
+            NoEffect,
+            HitAndRecoil,
+            "infantry: 1 hit and recoil",
+        ),
+        (
+            reg("Inf"),
+            reg("Inf"),
+            80.0,
+            town,
+            [6, 1],
+            Verdict::Beaten,
+            Some("g"),
+            NoEffect,
+            Destroyed,
+            "garrison destroyed",
+        ),
+        // Beaten by double.
+        (
+            reg("Inf"),
+            reg("CinC"),
+            150.0,
+            "",
+            [6, 1],
+            Verdict::BeatenByDouble,
+            Some("g"),
+            NoEffect,
+            Destroyed,
+            "commander destroyed",
+        ),
+        (
+            reg("LC"),
+            reg("SC"),
+            150.0,
+            "",
+            [6, 1],
+            Verdict::BeatenByDouble,
+            Some("g"),
+            NoEffect,
+            Destroyed,
+            "SC destroyed by mounted",
+        ),
+        (
+            reg("Inf"),
+            reg("SC"),
+            150.0,
+            "",
+            [6, 1],
+            Verdict::BeatenByDouble,
+            Some("g"),
+            NoEffect,
+            Flee { hits: 1 },
+            "SC flee with a hit",
+        ),
+        (
+            reg("Inf"),
+            reg("SS"),
+            150.0,
+            "",
+            [6, 1],
+            Verdict::BeatenByDouble,
+            Some("g"),
+            NoEffect,
+            Flee { hits: 1 },
+            "SS flee with a hit",
+        ),
+        (
+            reg("SS"),
+            reg("SS"),
+            150.0,
+            "",
+            [6, 1],
+            Verdict::BeatenByDouble,
+            Some("g"),
+            NoEffect,
+            Destroyed,
+            "SS destroyed by SS",
+        ),
+        (
+            reg("Inf"),
+            reg("Inf"),
+            150.0,
+            "",
+            [6, 1],
+            Verdict::BeatenByDouble,
+            Some("g"),
+            NoEffect,
+            Destroyed,
+            "all others destroyed",
+        ),
+    ];
+    for (f, g, gap, terrain, dice, verdict, loser, ae, de, what) in cases {
+        let (v, l, a, d, text) = close_result(f, g, gap, terrain, &dice);
+        assert_eq!(
+            (v, l.as_deref(), a, d),
+            (verdict, loser, ae, de),
+            "{what}: {text}"
+        );
+    }
+}
+
+/// "f" fires at "g" with these dice: the verdict, the target's effect, and the scores.
+fn firing_result(
+    f: (&str, &str, &str),
+    g: (&str, &str, &str),
+    gap: f32,
+    terrain: &str,
+    dice: &[u8],
+) -> (Verdict, Effect, String) {
+    let mut b = duel(f, g, gap, terrain, "");
+    to_phase(&mut b, 0, Phase::Firing);
+    let (s, t, e, _) = shoot(&mut b, dice);
+    let Event::Fire {
+        verdict,
+        effect,
+        shooter_score,
+        target_score,
+        ..
+    } = e
+    else {
+        unreachable!()
+    };
+    let text = format!(
+        "{s:?} {} against {t:?} {}",
+        shooter_score.total, target_score.total
+    );
+    (verdict, effect, text)
+}
+
+#[test]
+fn firing_results_by_type_every_row() {
+    use Effect::*;
+    let wood = "(id: \"w\", kind: Woods, name: \"Wood\", points: [(900, 528), (1100, 528), (1100, 600), (900, 600)]),";
+    let town = "(id: \"t\", kind: Town, name: \"Stiring\", points: [(940, 532), (1060, 532), (1060, 640), (940, 640)]),";
+    let reg = |t: &'static str| (t, "Regular", "");
+    type Case<'a> = (
+        (&'a str, &'a str, &'a str),
+        (&'a str, &'a str, &'a str),
+        f32,
+        &'a str,
+        [u8; 2],
+        Verdict,
+        Effect,
+        &'a str,
+    );
+    let cases: Vec<Case> = vec![
+        (
+            reg("Inf"),
+            reg("Inf"),
+            200.0,
+            "",
+            [3, 3],
+            Verdict::Draw,
+            NoEffect,
+            "a draw: no effect",
+        ),
+        // Beaten, not by double.
+        (
+            reg("Inf"),
+            reg("CinC"),
+            200.0,
+            "",
+            [3, 4],
+            Verdict::Beaten,
+            Recoil,
+            "commander recoils without a hit",
+        ),
+        (
+            reg("Inf"),
+            reg("SS"),
+            200.0,
+            "",
+            [3, 4],
+            Verdict::Beaten,
+            HitAndRecoil,
+            "sharpshooters in the open: hit and recoil",
+        ),
+        (
+            reg("Inf"),
+            reg("SS"),
+            80.0,
+            town,
+            [4, 3],
+            Verdict::Beaten,
+            Hits(1),
+            "sharpshooters in a BUA: no recoil",
+        ),
+        (
+            reg("Inf"),
+            reg("SC"),
+            200.0,
+            "",
+            [3, 5],
+            Verdict::Beaten,
+            Flee { hits: 0 },
+            "SC flee without a hit",
+        ),
+        (
+            reg("Inf"),
+            reg("Inf"),
+            80.0,
+            town,
+            [6, 1],
+            Verdict::Beaten,
+            NoEffect,
+            "garrison: no effect",
+        ),
+        (
+            reg("Inf"),
+            reg("Inf"),
+            200.0,
+            "",
+            [5, 3],
+            Verdict::Beaten,
+            Hits(1),
+            "all others: 1 hit",
+        ),
+        // Beaten by double.
+        (
+            reg("Inf"),
+            reg("CinC"),
+            200.0,
+            "",
+            [6, 1],
+            Verdict::BeatenByDouble,
+            Destroyed,
+            "commander destroyed",
+        ),
+        (
+            reg("Inf"),
+            ("FAFr", "Regular", ", flags: [Fixed]"),
+            200.0,
+            "",
+            [6, 1],
+            Verdict::BeatenByDouble,
+            Destroyed,
+            "fixed artillery destroyed",
+        ),
+        (
+            reg("Inf"),
+            reg("Gs"),
+            200.0,
+            "",
+            [6, 1],
+            Verdict::BeatenByDouble,
+            Destroyed,
+            "guerrillas destroyed",
+        ),
+        (
+            reg("Inf"),
+            reg("SC"),
+            80.0,
+            wood,
+            [6, 1],
+            Verdict::BeatenByDouble,
+            Destroyed,
+            "SC in bad going destroyed",
+        ),
+        (
+            reg("Inf"),
+            reg("SC"),
+            200.0,
+            "",
+            [6, 1],
+            Verdict::BeatenByDouble,
+            Flee { hits: 1 },
+            "SC flee with a hit",
+        ),
+        (
+            reg("SS"),
+            reg("SS"),
+            200.0,
+            "",
+            [6, 1],
+            Verdict::BeatenByDouble,
+            Destroyed,
+            "SS destroyed by skirmishers",
+        ),
+        (
+            reg("Inf"),
+            reg("SS"),
+            200.0,
+            "",
+            [6, 1],
+            Verdict::BeatenByDouble,
+            Flee { hits: 1 },
+            "SS: 1 hit and flee",
+        ),
+        (
+            reg("Inf"),
+            reg("Inf"),
+            200.0,
+            "",
+            [6, 1],
+            Verdict::BeatenByDouble,
+            Hits(2),
+            "all others: 2 hits",
+        ),
+        (
+            ("FAFr", "Elite", ""),
+            reg("Inf"),
+            80.0,
+            town,
+            [6, 1],
+            Verdict::BeatenByDouble,
+            NoEffect,
+            "no effect on garrisons",
+        ),
+    ];
+    for (f, g, gap, terrain, dice, verdict, effect, what) in cases {
+        let (v, e, text) = firing_result(f, g, gap, terrain, &dice);
+        assert_eq!((v, e), (verdict, effect), "{what}: {text}");
     }
 }

@@ -70,6 +70,24 @@ const TUTORIAL_DICE: [u8; 40] = [
     3, 2, 1, 6, 4, 3, 2, 1,
 ];
 
+/// Three DBFPW bounds: a cavalry charge destroyed by breech-loaders, long-range Krupp fire and a
+/// caisson's resupply, the mitrailleuse's first die, and a battery running low then out.
+#[test]
+fn dbfpw_tutorial_three_bounds() {
+    golden(
+        "scenarios/dbfpw_tutorial.ron",
+        "tests/orders/dbfpw_tutorial_three_bounds.ron",
+        &DBFPW_TUTORIAL_DICE,
+        "tests/golden/dbfpw_tutorial_three_bounds.txt",
+    );
+}
+
+/// Prussia's command die; the battery's firing pair; the charge's pair; France's command die;
+/// the mitrailleuse's first die and firing pair (a 1: low); the 4-pounders' pair; Prussia's
+/// command die, the battery's pair (a 1, resupplied by the caisson); France's command die, the
+/// mitrailleuse's first die and pair (its last round); Prussia's command die.
+const DBFPW_TUTORIAL_DICE: [u8; 19] = [4, 5, 2, 3, 6, 1, 4, 1, 5, 3, 2, 6, 1, 2, 3, 4, 5, 2, 3];
+
 /// The order file that plays the tutorial to an army break under the scenario's own seed; made
 /// by the seeded random player and kept as a regression file (regenerate with UPDATE_GOLDEN=1).
 #[test]

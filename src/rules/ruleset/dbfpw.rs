@@ -3,7 +3,7 @@
 //! optional ammunition supply with packs and caissons, divisional commanders for larger
 //! battles, the national army lists and the standard table.
 
-use super::dbn::{TroopKind, TroopTrait};
+use super::dbn::{Troop, TroopKind, TroopTrait};
 use super::dbn_game::{Combat, DbnGame, FireRole, Follow, Supplement};
 use super::view::{Action, ActionGroup};
 use crate::rules::battle::{Battle, Zone};
@@ -84,6 +84,28 @@ impl Fpw {
         b.log_since_bound().iter().any(
             |e| matches!(e, Event::Moved { unit, going, .. } if unit == &u.id && going == "road"),
         )
+    }
+
+    /// The packs a unit of this type starts with and may carry in an army list (002 Ammunition
+    /// Supply): baggage trains and caissons 4, horse artillery 1 (2 in larger battles), other
+    /// artillery and Mitrailleuses 1 in larger battles, everyone else none.
+    fn pack_allowance(g: &Dbfpw, t: &Troop) -> u32 {
+        let d = &g.dbn;
+        let larger = g.has_option(LARGER_BATTLES);
+        let n = if t.traits.contains(&TroopTrait::Supplier) {
+            d.num("packs_supplier")
+        } else if t.code == "HA" {
+            d.num(if larger {
+                "packs_ha_larger"
+            } else {
+                "packs_ha"
+            })
+        } else if t.kind == TroopKind::Artillery && larger {
+            d.num("packs_guns_larger")
+        } else {
+            0.0
+        };
+        n as u32
     }
 
     /// Infantry in attack column: it charged foot this bound within its normal allowance.
@@ -820,21 +842,8 @@ impl Supplement for Fpw {
         let t = d
             .troop(&u.troop)
             .ok_or_else(|| format!("unknown troop type '{}'", u.troop))?;
-        let larger = g.has_option(LARGER_BATTLES);
-        let default = if t.traits.contains(&TroopTrait::Supplier) {
-            d.num("packs_supplier")
-        } else if u.troop == "HA" {
-            if larger {
-                d.num("packs_ha_larger")
-            } else {
-                d.num("packs_ha")
-            }
-        } else if t.kind == TroopKind::Artillery && larger {
-            d.num("packs_guns_larger")
-        } else {
-            0.0
-        };
-        *packs = u.packs.unwrap_or(default as u32);
+        let default = Self::pack_allowance(g, t);
+        *packs = u.packs.unwrap_or(default);
         if *packs > 0 && !g.has_option(AMMUNITION) && u.packs.is_some() {
             return Err(format!(
                 "unit '{}': packs need the optional rule 'ammunition'",
@@ -929,6 +938,17 @@ impl Supplement for Fpw {
             count(&|u| d.is_artillery(u) && u.class == Class::Elite && !u.has(Flag::Guard));
         if elite_guns > 0 {
             errs.push("only Guard artillery is elite (ruling guard_artillery)".into());
+        }
+        // Packs: no more than the type's allowance.
+        for u in units {
+            let t = d.troop_of(u);
+            let allowed = Self::pack_allowance(g, t);
+            if u.status.packs > allowed {
+                errs.push(format!(
+                    "'{}' carries {} pack(s): {} may carry {allowed} (002 Ammunition Supply)",
+                    u.id, u.status.packs, t.name
+                ));
+            }
         }
         // Larger battles: infantry (and French Mit and SS, German SC) under a DSC's command.
         if g.has_option(LARGER_BATTLES) {

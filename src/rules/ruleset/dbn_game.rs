@@ -468,7 +468,7 @@ impl<S: Supplement> DbnGame<S> {
             b.emit(
                 out,
                 Event::Rolled {
-                    what: format!("{}: first die", u.name),
+                    what: "its first die".into(),
                     roll: Roll {
                         unit: Some(u.id.clone()),
                         side: Some(u.side),
