@@ -3,7 +3,7 @@
 use crate::rules::report;
 use crate::rules::save::{self, FileKind};
 use crate::rules::scenario::{self, Diagnostic};
-use crate::rules::{Battle, Command};
+use crate::rules::{Battle, Command, UnitId};
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 
@@ -29,6 +29,16 @@ pub enum Cmd {
         /// Render a few frames, save a screenshot here and exit.
         #[arg(long)]
         screenshot: Option<PathBuf>,
+        /// With --screenshot: the unit shown selected (an id from the scenario).
+        #[arg(long, requires = "screenshot")]
+        select: Option<String>,
+        /// With --screenshot: the unit shown under the pointer (its card; with --select, the
+        /// preview of firing at or fighting it).
+        #[arg(long, requires = "screenshot")]
+        hover: Option<String>,
+        /// With --screenshot: overlays to switch on (arcs, zones, sight, reach, rules).
+        #[arg(long, requires = "screenshot", value_delimiter = ',')]
+        overlay: Vec<String>,
     },
     /// Render frames of a scenario (or, without one, of an empty window) and print frame times.
     #[command(hide = true)]
@@ -239,7 +249,21 @@ pub fn main() -> i32 {
             ));
             0
         }
-        Some(Cmd::Play { file, screenshot }) => play(&file, screenshot),
+        Some(Cmd::Play {
+            file,
+            screenshot,
+            select,
+            hover,
+            overlay,
+        }) => play(
+            &file,
+            screenshot,
+            crate::app::Stage {
+                select: select.map(UnitId),
+                hover: hover.map(UnitId),
+                overlays: overlay,
+            },
+        ),
         Some(Cmd::Measure { file, frames }) => match file.map(|f| save::load_any(&f)).transpose() {
             Ok(b) => {
                 crate::app::run(crate::app::Start::Measure(b, frames));
@@ -276,11 +300,17 @@ pub fn main() -> i32 {
     }
 }
 
-fn play(file: &Path, screenshot: Option<PathBuf>) -> i32 {
+fn play(file: &Path, screenshot: Option<PathBuf>, stage: crate::app::Stage) -> i32 {
     match save::load_any(file) {
         Ok(b) => {
+            for id in stage.select.iter().chain(&stage.hover) {
+                if b.unit(id).is_err() {
+                    eprintln!("{}: no unit '{}'", file.display(), id.0);
+                    return 1;
+                }
+            }
             crate::app::run(match screenshot {
-                Some(p) => crate::app::Start::Screenshot(b, p),
+                Some(p) => crate::app::Start::Screenshot(b, p, stage),
                 None => crate::app::Start::Play(b),
             });
             0

@@ -123,7 +123,7 @@ fn keyboard_free(egui: Option<Res<EguiWantsInput>>) -> bool {
     egui.is_none_or(|e| !e.wants_any_keyboard_input())
 }
 
-fn track_pointer(
+pub(super) fn track_pointer(
     windows: Query<&Window>,
     cams: Query<(&Camera, &GlobalTransform), With<BoardCamera>>,
     game: Res<Game>,

@@ -82,10 +82,63 @@ pub enum Start {
     Title(PathBuf, Option<PathBuf>),
     /// Straight into a battle (a scenario or a save given on the command line).
     Play(Battle),
-    /// Render the battle, save a screenshot there and exit.
-    Screenshot(Battle, PathBuf),
+    /// Render the battle as staged, save a screenshot there and exit.
+    Screenshot(Battle, PathBuf, Stage),
     /// Render this many frames of the battle (or of an empty window) and print frame times.
     Measure(Option<Battle>, u32),
+}
+
+/// What a screenshot shows besides the board: a selected unit, a unit under the pointer (its
+/// card, and the selected unit's preview against it), and overlays switched on.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Stage {
+    pub select: Option<UnitId>,
+    pub hover: Option<UnitId>,
+    /// Overlay names: arcs, zones, sight, reach, rules.
+    pub overlays: Vec<String>,
+}
+
+impl Stage {
+    /// The overlays switched on, or the name that is none of them.
+    fn apply(&self, o: &mut input::Overlays) -> Result<(), String> {
+        for name in &self.overlays {
+            match name.as_str() {
+                "arcs" => o.arcs = true,
+                "zones" => o.zones = true,
+                "sight" => o.sight = true,
+                "reach" => o.reach = true,
+                "rules" => o.rules = true,
+                other => {
+                    return Err(format!(
+                        "no overlay '{other}' (arcs, zones, sight, reach, rules)"
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Holds the staged selection and hover every frame, whatever the pointer does; a selected unit
+/// and a hovered enemy open the preview of firing at or fighting it, as a click would.
+fn stage_screenshot(
+    stage: Res<Stage>,
+    mut sel: ResMut<input::Selection>,
+    mut ptr: ResMut<input::Pointer>,
+    mut game: ResMut<Game>,
+    mut opened: Local<bool>,
+) {
+    if stage.select.is_some() {
+        sel.unit = stage.select.clone();
+    }
+    if stage.hover.is_some() {
+        ptr.hover = stage.hover.clone();
+    }
+    if !*opened && let (Some(s), Some(h)) = (&stage.select, &stage.hover) {
+        *opened = true;
+        let b = &game.battle;
+        game.pending = b.rules.target_command(b, s, h);
+    }
 }
 
 /// Frame times gathered by `Start::Measure`.
@@ -192,8 +245,21 @@ pub fn run(start: Start) {
             })
             .add_systems(Update, measure_frames);
         }
-        Start::Screenshot(battle, path) => {
+        Start::Screenshot(battle, path, stage) => {
+            let mut overlays = input::Overlays::default();
+            if let Err(e) = stage.apply(&mut overlays) {
+                eprintln!("{e}");
+                return;
+            }
             app.insert_resource(Game::new(battle, true, default_save_dir()))
+                .insert_resource(overlays)
+                .insert_resource(stage)
+                .add_systems(
+                    Update,
+                    stage_screenshot
+                        .after(input::track_pointer)
+                        .in_set(AppSystems::Input),
+                )
                 .insert_resource(ScreenshotRequest {
                     path,
                     frames: 0,

@@ -267,6 +267,9 @@ fn outlook(ui: &mut egui::Ui, o: &Outlook) -> Option<Command> {
         }
     }
     ui.separator();
+    for n in &o.notes {
+        ui.label(egui::RichText::new(n).italics());
+    }
     for c in &o.chances {
         ui.label(format!("{}: {:.1}%", c.outcome, c.chance * 100.0));
     }
@@ -623,6 +626,7 @@ fn scale_bar(
     let len_px = b.scale.to_mm(len_units) * px_per_mm;
     let bottom = ctx.viewport_rect().bottom();
     egui::Area::new(egui::Id::new("scale_bar"))
+        .order(egui::Order::Background)
         .fixed_pos(egui::pos2(12.0, bottom - 230.0))
         .show(ctx, |ui| {
             let (rect, _) =

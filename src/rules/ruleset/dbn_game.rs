@@ -702,12 +702,40 @@ impl<S: Supplement> DbnGame<S> {
             chances.push(chance(format!("{a} beaten"), o.b_wins));
             chances.push(chance(format!("{a} beaten by double"), o.b_wins_by_double));
         }
+        let pen = self.first_die_factor().value;
+        let notes = p
+            .setup
+            .first
+            .iter()
+            .map(|(side_a, fd, long)| {
+                let u = if *side_a { &p.setup.a } else { &p.setup.b };
+                let fails = if *long { fd.long_fail_max } else { fd.fail_max };
+                let plot = if *long && fd.long_fail_max > fd.fail_max {
+                    format!(
+                        ", {}-{} cannot plot the shot at long range",
+                        fd.fail_max + 1,
+                        fd.long_fail_max
+                    )
+                } else {
+                    String::new()
+                };
+                let stop = match fd.fail_max {
+                    1 => "1".to_string(),
+                    n => format!("1-{n}"),
+                };
+                format!(
+                    "{} throws a first die: {stop} is a stoppage{plot}. On {fails} face(s) in 6 it scores {pen:+} and gives no fire support; the chances below include it.",
+                    u.name
+                )
+            })
+            .collect();
         Ok(Outlook {
             parts: vec![
                 part(&p.setup.a, &p.setup.a_factors),
                 part(&p.setup.b, &p.setup.b_factors),
             ],
             opposed: true,
+            notes,
             chances,
             choices: self.choices(b, cmd, &p.setup),
         })

@@ -120,11 +120,7 @@ impl Dbn {
             fmt_opt(t.road),
             b.scale.unit
         ));
-        lines.push(format!(
-            "Range {} · combat {:+}",
-            fmt_opt(t.range),
-            t.combat
-        ));
+        lines.push(format!("Range {} · combat {:+}", range_text(t), t.combat));
         let done: Vec<&str> = [
             (u.bound.moved, "moved"),
             (u.bound.fired, "fired"),
@@ -371,7 +367,7 @@ impl Dbn {
                 .map(|t| RefRow {
                     cells: vec![
                         format!("{} ({})", t.name, t.code),
-                        fmt_opt(t.range),
+                        range_text(t),
                         fmt_opt(t.gg),
                         fmt_opt(t.bg),
                         fmt_opt(t.road),
@@ -406,5 +402,13 @@ impl Dbn {
             rulings_title: "Rulings (where the rules are silent)".into(),
             rulings: d.rulings.clone(),
         }
+    }
+}
+
+/// A troop's range, with its long range where it has one: "600 (long 2000)".
+fn range_text(t: &super::dbn::Troop) -> String {
+    match t.long_range {
+        Some(l) => format!("{} (long {})", fmt_opt(t.range), fmt_opt(Some(l))),
+        None => fmt_opt(t.range),
     }
 }

@@ -144,6 +144,8 @@ pub struct Outlook {
     pub parts: Vec<OutlookPart>,
     /// The parts roll against each other (show them side by side).
     pub opposed: bool,
+    /// Rules the chances take in that the factors do not show (a first die).
+    pub notes: Vec<String>,
     pub chances: Vec<Chance>,
     pub choices: Vec<Choice>,
 }

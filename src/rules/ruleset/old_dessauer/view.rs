@@ -548,6 +548,7 @@ impl OldDessauer {
             })
             .collect();
         Outlook {
+            notes: Vec::new(),
             parts,
             opposed: false,
             chances: f.chances.into_iter().map(|(o, p)| chance(o, p)).collect(),
