@@ -1851,3 +1851,35 @@ fn firing_results_by_type_every_row() {
         assert_eq!((v, e), (verdict, effect), "{what}: {text}");
     }
 }
+
+#[test]
+fn dismounted_skirmishing_cavalry_mount_to_flee() {
+    let mut b = duel(
+        ("Inf", "Regular", ""),
+        ("SC", "Regular", ", formation: Some(Dismounted)"),
+        200.0,
+        "",
+        "",
+    );
+    assert_eq!(b.unit(&id("g")).unwrap().formation, Formation::Dismounted);
+    to_phase(&mut b, 0, Phase::Firing);
+    // 4+3 = 7 against 1+3 = 4: beaten, not by double: flee 600 paces without a hit, mounted.
+    let (_, _, e, ev) = shoot(&mut b, &[3, 3]);
+    let Event::Fire { effect, .. } = e else {
+        unreachable!()
+    };
+    assert_eq!(effect, Effect::Flee { hits: 0 });
+    let mounted = ev.iter().position(|e| {
+        matches!(
+            e,
+            Event::Reformed {
+                formation: Formation::Line,
+                ..
+            }
+        )
+    });
+    let fled = ev.iter().position(|e| matches!(e, Event::Fled { .. }));
+    assert!(mounted.is_some() && mounted < fled, "{ev:?}");
+    let g = b.unit(&id("g")).unwrap();
+    assert_eq!((g.formation, g.status.hits), (Formation::Line, 0));
+}

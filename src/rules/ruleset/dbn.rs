@@ -1675,6 +1675,19 @@ impl Dbn {
             return Ok(());
         }
         let e = enemy.and_then(|e| b.unit(e).ok()).cloned();
+        // Troops that dismount (DBFPW's SC) mount to flee.
+        if u.formation == Formation::Dismounted && self.troop_of(&u).dismounted.is_some() {
+            b.emit(
+                out,
+                Event::Reformed {
+                    unit: id.clone(),
+                    formation: Formation::Line,
+                    from: u.base,
+                    to: u.base,
+                    cost: 0.0,
+                },
+            );
+        }
         let turned = Base {
             facing: norm_facing(self.facing_towards(&u, e.as_ref()) + 180.0),
             ..u.base

@@ -35,12 +35,23 @@ impl Dbn {
                 u.id
             ));
         }
-        if u.formation.is_some_and(|f| f != Formation::Line) {
-            return Err(format!(
-                "unit '{}': {id} has no formations besides the base itself; 'formation' does not apply",
-                u.id
-            ));
-        }
+        // Troops with a dismounted row may start dismounted; otherwise a base is a base.
+        let dismounts = t.dismounted.is_some();
+        let formation = match u.formation {
+            None | Some(Formation::Line) => Formation::Line,
+            Some(Formation::Dismounted) if dismounts => Formation::Dismounted,
+            Some(other) => {
+                return Err(format!(
+                    "unit '{}': {id} has no formation {other:?}{}",
+                    u.id,
+                    if dismounts {
+                        " (only Line, mounted, or Dismounted)"
+                    } else {
+                        "; a base is the unit itself, so 'formation' does not apply"
+                    }
+                ));
+            }
+        };
         if u.limbered && t.kind != TroopKind::Artillery {
             return Err(format!(
                 "unit '{}' is not artillery and cannot be limbered",
@@ -59,7 +70,7 @@ impl Dbn {
         let shaken_at = self.num("shaken_hits") as u32;
         Ok(UnitSetup {
             size: t.base,
-            formation: Formation::Line,
+            formation,
             stands: Vec::new(),
             shaken: u.shaken || (shaken_at > 0 && u.hits >= shaken_at),
             packs: 0,
