@@ -1,6 +1,7 @@
 //! Rulesets: one trait, one enum for runtime choice, one module per ruleset (DBN family shared).
 
 pub mod army;
+pub mod bbb;
 pub mod common;
 pub mod db7yw;
 pub mod dbfpw;
