@@ -335,13 +335,8 @@ fn artillery_long_range_and_prussian_guns() {
             "-1 Artillery firing at long range, or infantry firing RM"
         ]
     );
-    assert_eq!(
-        t,
-        [
-            "+4 Infantry BLR2",
-            "+1 Firing BLR2, Prussian artillery or Mitrailleuse"
-        ]
-    );
+    // The infantry cannot fire back at 2,500 paces: the +1 for firing BLR2 is not its.
+    assert_eq!(t, ["+4 Infantry BLR2"]);
 }
 
 #[test]
@@ -856,6 +851,22 @@ fn second_moves_only_out_of_enemy_artillery_range() {
                 180.0,
                 "",
             ),
+        ],
+        "",
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    b.execute(mv("f", vec![Step::Backstep(P / 2.0)]))
+        .expect("first move");
+    assert!(
+        refused(&mut b, mv("f", vec![Step::Backstep(P / 2.0)]))
+            .contains("within range of enemy artillery")
+    );
+    // A Mitrailleuse 500 paces off (its range 600) counts as artillery.
+    let mut b = fpw(
+        &[
+            ("f", 0, "Inf", "Regular", 1000.0, 200.0, 0.0, ""),
+            ("g", 1, "Mit", "Regular", 1000.0, 200.0 + 5.0 * P, 180.0, ""),
         ],
         "",
         "",
@@ -1882,4 +1893,112 @@ fn dismounted_skirmishing_cavalry_mount_to_flee() {
     assert!(mounted.is_some() && mounted < fled, "{ev:?}");
     let g = b.unit(&id("g")).unwrap();
     assert_eq!((g.formation, g.status.hits), (Formation::Line, 0));
+}
+
+#[test]
+fn a_target_firing_back_takes_the_factors_of_firing() {
+    // BLR2 answering BLR2 from inside a wood: +1 BLR2 and -1 bad going on both sides.
+    let wood = "(id: \"w\", kind: Woods, name: \"Wood\", points: [(900, 530), (1100, 530), (1100, 700), (900, 700)]),";
+    let mut b = duel(
+        ("InfBLR2", "Regular", ""),
+        ("InfBLR2", "Regular", ""),
+        80.0,
+        wood,
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    let (s, t, _, _) = shoot(&mut b, &[3, 3]);
+    let bg = "-1 Firing from within or into bad going (not Sharpshooters)";
+    assert!(has(&s, bg) && has(&t, bg), "{s:?} {t:?}");
+    let blr2 = "+1 Firing BLR2, Prussian artillery or Mitrailleuse";
+    assert!(has(&s, blr2) && has(&t, blr2), "{s:?} {t:?}");
+}
+
+#[test]
+fn a_jammed_mitrailleuse_gives_no_fire_support_that_phase() {
+    // A Prussian battery fires at a French Mitrailleuse 500 paces off: counter-battery fire, so
+    // the Mit throws its first die. Then a second battery fires at the battalion beside the
+    // Mit, which the Mit would support in defence (-1 to the firer) unless it jammed.
+    let y = target_y("Mit", "FAPr", 500.0);
+    for (first, supports) in [(1u8, false), (4, true)] {
+        let mut b = fpw(
+            &[
+                ("m", 0, "Mit", "Regular", 1000.0, 500.0, 0.0, ""),
+                ("i", 0, "Inf", "Regular", 1045.0, 500.0, 0.0, ""),
+                ("a", 1, "FAPr", "Regular", 1000.0, y, 180.0, ""),
+                ("a2", 1, "FAPr", "Regular", 1045.0, y, 180.0, ""),
+            ],
+            "",
+            "",
+        );
+        to_phase(&mut b, 1, Phase::Firing);
+        b.script_dice(&[first, 3, 3, 3, 3]);
+        b.execute(fire("a", "m")).expect("counter-battery fire");
+        let ev = b.execute(fire("a2", "i")).expect("fire at the battalion");
+        let Event::Fire { shooter_score, .. } = common::fire_event(&ev) else {
+            unreachable!()
+        };
+        let s = names(&shooter_score.factors);
+        assert_eq!(
+            has(&s, "-1 Enemy unit providing fire support"),
+            supports,
+            "first die {first}: {s:?}"
+        );
+    }
+}
+
+#[test]
+fn guerrillas_in_a_town_are_its_garrison() {
+    let town = "(id: \"t\", kind: Town, name: \"Bazeilles\", points: [(940, 532), (1060, 532), (1060, 640), (940, 640)]),";
+    let (v, e, text) = firing_result(
+        ("Inf", "Elite", ""),
+        ("Gs", "Regular", ""),
+        80.0,
+        town,
+        &[4, 3],
+    );
+    // Beaten, not by double: a garrison takes no effect (beaten by double, the guerrillas'
+    // own row destroys them).
+    assert_eq!((v, e), (Verdict::Beaten, Effect::NoEffect), "{text}");
+}
+
+#[test]
+fn bavarians_are_poor_and_german_blr2_sharpshooters_bavarian() {
+    let text = std::fs::read_to_string("scenarios/dbfpw_default.ron").unwrap();
+    let regular = text.replacen(
+        "type: \"Inf\", class: Militia, flags: [Bavarian]",
+        "type: \"Inf\", class: Regular, flags: [Bavarian]",
+        1,
+    );
+    assert_ne!(regular, text);
+    assert!(check(&regular).unwrap_err().contains("classed as Poor"));
+    let ss = text.replacen(
+        "type: \"SS\", class: Regular, at: Some((180, 255))",
+        "type: \"SSBLR2\", class: Regular, at: Some((180, 255))",
+        1,
+    );
+    assert_ne!(ss, text);
+    assert!(check(&ss).unwrap_err().contains("only the Bavarian SS"));
+    // Units of a class the list does not name are refused: a Poor Imperial HC.
+    let poor = text.replacen(
+        "type: \"HC\", class: Regular, at: Some((900, 960))",
+        "type: \"HC\", class: Militia, at: Some((900, 960))",
+        1,
+    );
+    assert_ne!(poor, text);
+    assert!(
+        check(&poor)
+            .unwrap_err()
+            .contains("not in the Imperial French list"),
+        "{}",
+        check(&poor).unwrap_err()
+    );
+    // A French CinC may be Poor; a German one may not.
+    let poor_cinc = text.replacen(
+        "side: 1, type: \"CinC\", class: Regular",
+        "side: 1, type: \"CinC\", class: Militia",
+        1,
+    );
+    assert_ne!(poor_cinc, text);
+    check(&poor_cinc).expect("a Poor French CinC is allowed");
 }

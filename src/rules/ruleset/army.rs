@@ -1,6 +1,6 @@
 //! DBN-family army lists: points costs, composition and national options.
 
-use super::dbn::{ArmyRules, Dbn};
+use super::dbn::{ArmyRules, Dbn, ListLine};
 use crate::rules::battle::Battle;
 use crate::rules::model::{Class, Division, Side, SideInfo, Unit};
 use crate::rules::terrain::{FeatureKind, Terrain};
@@ -272,6 +272,21 @@ fn fits(
         && flag.is_none_or(|f| u.has(f))
 }
 
+/// A national list's line counts the unit: its type, its class (any, when the line names
+/// none) and its flag.
+fn line_counts(l: &ListLine, u: &Unit) -> bool {
+    fits(&l.troops, l.class, l.flag, u) && (l.classes.is_empty() || l.classes.contains(&u.class))
+}
+
+/// A national list's line allows the unit at all: it names the type without a flag, and names
+/// the unit's class, or names no class and the unit is Regular (the lists name every Elite and
+/// Poor unit they allow).
+fn line_allows(l: &ListLine, u: &Unit) -> bool {
+    let named = l.class == Some(u.class) || l.classes.contains(&u.class);
+    let plain = l.class.is_none() && l.classes.is_empty() && u.class == Class::Regular;
+    l.troops.contains(&u.troop) && l.flag.is_none() && (named || plain)
+}
+
 /// Points cost of one unit by the data's cost rules: the base cost adjusted by every rule that
 /// fits, unless a rule that fits sets the cost outright (the last such rule wins).
 pub fn listed_cost(dbn: &Dbn, u: &Unit, nation: &str) -> f32 {
@@ -337,10 +352,7 @@ pub fn validate_lists(
         ));
     }
     for line in &list.lines {
-        let n = units
-            .iter()
-            .filter(|u| fits(&line.troops, line.class, line.flag, u))
-            .count() as u32;
+        let n = units.iter().filter(|u| line_counts(line, u)).count() as u32;
         if n < line.min || n > line.max {
             errs.push(format!(
                 "{}: {} has {n} ({})",
@@ -349,11 +361,7 @@ pub fn validate_lists(
         }
     }
     for u in units {
-        // A unit must fit a line that names its type without a class or flag, or one that
-        // names its class.
-        let covered = list.lines.iter().any(|l| {
-            l.troops.contains(&u.troop) && l.flag.is_none() && l.class.is_none_or(|c| c == u.class)
-        });
+        let covered = list.lines.iter().any(|l| line_allows(l, u));
         if !covered {
             errs.push(format!(
                 "'{}' ({} {}) is not in the {} list",

@@ -120,12 +120,12 @@ impl Fpw {
         })
     }
 
-    /// Enemy artillery that could fire at the unit where it stands (effective range, or long
-    /// range from a hill), ignoring who has fired.
+    /// Enemy artillery (the Mitrailleuse included) that could fire at the unit where it stands:
+    /// in its arc, within its effective range, or its long range from a hill; whoever has fired.
     fn under_artillery(g: &Dbfpw, b: &Battle, u: &Unit) -> Option<String> {
         let d = &g.dbn;
         b.alive()
-            .filter(|a| a.side != u.side && d.is_artillery(a) && a.troop != "Mit")
+            .filter(|a| a.side != u.side && d.is_artillery(a))
             .find(|a| {
                 let dist = b.scale.from_mm(a.base.front_edge_distance(&u.base));
                 let reach = match (d.range(a), d.long_range(a)) {
@@ -331,10 +331,11 @@ impl Supplement for Fpw {
         let firing = matches!(role, FireRole::Firer { .. })
             || matches!(role, FireRole::Target { responding: true });
         let german_art = Self::is_german_artillery(g, b, u);
-        if matches!(u.troop.as_str(), "InfBLR2" | "SSBLR2")
-            || u.troop == "FAPr"
-            || german_art
-            || u.troop == "Mit"
+        if firing
+            && (matches!(u.troop.as_str(), "InfBLR2" | "SSBLR2")
+                || u.troop == "FAPr"
+                || german_art
+                || u.troop == "Mit")
         {
             f.push(d.fire_factor("blr2_prussian_mit"));
         }
@@ -368,39 +369,35 @@ impl Supplement for Fpw {
                 f.push(d.fire_factor("fired_at_close"));
             }
         }
-        let u_bg = d.in_bad_going(b, u);
-        let o_bg = d.in_bad_going(b, other);
-        match role {
-            FireRole::Target { responding } => {
-                if d.is_artillery(u) && !responding {
-                    f.push(d.fire_factor("artillery_not_responding"));
-                }
-            }
-            FireRole::Firer { .. } => {
-                if other.behind_front_line_of(u) {
-                    f.push(d.fire_factor("flank_rear"));
-                }
-                let long = Self::at_long_range(g, b, u, other);
-                if long && d.is_artillery(u) {
-                    f.push(d.fire_factor("long_art_or_rm"));
-                }
-                if long && is_infantry(u) && is_french_nation(nation(b, u)) {
-                    f.push(d.fire_factor("french_inf_long"));
-                }
-                if (u_bg || o_bg) && !is_ss(u) {
-                    f.push(d.fire_factor("bg"));
-                }
-                if d.in_built_up_or_works(b, other) {
-                    if is_ss(u) {
-                        f.push(d.fire_factor("into_cover_ss"));
-                    } else {
-                        f.push(d.fire_factor("into_cover"));
-                    }
-                }
-            }
+        if matches!(role, FireRole::Target { responding: false }) && d.is_artillery(u) {
+            f.push(d.fire_factor("artillery_not_responding"));
         }
-        if b.terrain.on_bridge(&u.base) {
-            f.push(d.fire_factor("bridge"));
+        // The factors of firing apply to each side that fires: the firer, and a target
+        // firing back.
+        if firing {
+            if other.behind_front_line_of(u) {
+                f.push(d.fire_factor("flank_rear"));
+            }
+            let long = Self::at_long_range(g, b, u, other);
+            if long && d.is_artillery(u) {
+                f.push(d.fire_factor("long_art_or_rm"));
+            }
+            if long && is_infantry(u) && is_french_nation(nation(b, u)) {
+                f.push(d.fire_factor("french_inf_long"));
+            }
+            if (d.in_bad_going(b, u) || d.in_bad_going(b, other)) && !is_ss(u) {
+                f.push(d.fire_factor("bg"));
+            }
+            if d.in_built_up_or_works(b, other) {
+                if is_ss(u) {
+                    f.push(d.fire_factor("into_cover_ss"));
+                } else {
+                    f.push(d.fire_factor("into_cover"));
+                }
+            }
+            if b.terrain.on_bridge(&u.base) {
+                f.push(d.fire_factor("bridge"));
+            }
         }
         f
     }
@@ -475,7 +472,8 @@ impl Supplement for Fpw {
     ) -> Effect {
         let d = &g.dbn;
         let hit = g.hits("result_hit");
-        let garrison = is_infantry(loser) && d.is_garrison(b, loser);
+        // Garrisons: infantry and guerrillas inside a BUA (sharpshooters have their own row).
+        let garrison = (is_infantry(loser) || loser.troop == "Gs") && d.is_garrison(b, loser);
         match verdict {
             Verdict::Draw | Verdict::Outscored => Effect::NoEffect,
             Verdict::Beaten => {
@@ -872,6 +870,16 @@ impl Supplement for Fpw {
                 ));
             }
         }
+        // Bavarian infantry are classed as Poor (002 Special rules).
+        if u.flags.contains(&Flag::Bavarian)
+            && matches!(u.troop.as_str(), "Inf" | "InfRM" | "InfBLR2")
+            && u.class != Class::Militia
+        {
+            return Err(format!(
+                "unit '{}': Bavarian infantry are classed as Poor (002 Special rules)",
+                u.id
+            ));
+        }
         Ok(())
     }
 
@@ -913,6 +921,13 @@ impl Supplement for Fpw {
         }
         if bav > 0 && french {
             errs.push("Bavarians serve only in German armies".into());
+        }
+        // German SS carry BLR1; the one with BLR2 is the Bavarian one.
+        if !french && count(&|u| u.troop == "SSBLR2" && !u.has(Flag::Bavarian)) > 0 {
+            errs.push(
+                "German SS carry BLR1: only the Bavarian SS may have BLR2 (002 Suggested Armies)"
+                    .into(),
+            );
         }
         if !french && count(&|u| u.has(Flag::Zouave)) > 0 {
             errs.push("Zouaves, North Africans and Chasseurs d'Afrique are French".into());

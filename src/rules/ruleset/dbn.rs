@@ -131,6 +131,9 @@ pub struct ListLine {
     pub troops: Vec<String>,
     #[serde(default)]
     pub class: Option<Class>,
+    /// Several classes counted together (instead of `class`).
+    #[serde(default)]
+    pub classes: Vec<Class>,
     #[serde(default)]
     pub flag: Option<crate::rules::model::Flag>,
     pub min: u32,

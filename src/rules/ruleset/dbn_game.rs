@@ -42,6 +42,24 @@ pub struct Preview {
     pub firing: bool,
 }
 
+/// What the log calls a first die (the mitrailleuse's).
+const FIRST_DIE: &str = "its first die";
+
+/// The unit threw a first die this phase and it failed (a stoppage, or a shot it could not
+/// plot): it cannot support fire this phase.
+fn first_die_failed_this_phase(b: &Battle, id: &UnitId) -> bool {
+    b.log
+        .iter()
+        .rev()
+        .take_while(|e| !matches!(e, Event::PhaseBegan { .. }))
+        .any(|e| {
+            matches!(e, Event::Rolled { what, roll }
+                if what == FIRST_DIE
+                    && roll.unit.as_ref() == Some(id)
+                    && roll.need.zip(roll.dice.first()).is_some_and(|(n, d)| i32::from(*d) < n))
+        })
+}
+
 /// A unit's part in a firing: the firer (both guns in counter-battery fire, `mutual`), or the
 /// target, which may or may not be able to fire back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -468,7 +486,7 @@ impl<S: Supplement> DbnGame<S> {
             b.emit(
                 out,
                 Event::Rolled {
-                    what: "its first die".into(),
+                    what: FIRST_DIE.into(),
                     roll: Roll {
                         unit: Some(u.id.clone()),
                         side: Some(u.side),
@@ -665,6 +683,12 @@ impl<S: Supplement> DbnGame<S> {
         target: &Unit,
     ) -> Result<(), RuleError> {
         let d = &self.dbn;
+        if first_die_failed_this_phase(b, &friend.id) {
+            return Err(RuleError::Illegal(format!(
+                "{} failed its first die this phase and cannot support fire",
+                friend.name
+            )));
+        }
         if d.is_artillery(friend) && d.is_artillery(shooter) {
             return Err(RuleError::Illegal(
                 "artillery cannot support artillery in firing".into(),
