@@ -266,12 +266,16 @@ fn assault_modifiers_are_the_sheets() {
     assert_eq!(ratio_key(2, 2), None);
 }
 
+/// A command score; the good-order column's move, recovery and disruption; the disordered
+/// column's move, rally and base lost.
+type CommandCase = (i32, Moves, Option<Quality>, bool, Moves, bool, bool);
+
 #[test]
 fn every_row_of_the_command_table_in_both_columns() {
     let d = data();
     use Moves::*;
     // (score, good: moves, recover, disrupted; disordered: moves, rally, lose base)
-    let rows: [(i32, Moves, Option<Quality>, bool, Moves, bool, bool); 14] = [
+    let rows: [CommandCase; 14] = [
         (13, Full, Some(Quality::Raw), false, Full, true, false),
         (11, Full, Some(Quality::Raw), false, Full, true, false),
         (10, Full, Some(Quality::Trained), false, Full, true, false),
