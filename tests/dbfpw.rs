@@ -6,7 +6,7 @@ mod common;
 use common::{fight, fire, id, mv, names, refused, to_phase};
 use volley::rules::battle::Battle;
 use volley::rules::command::{Command, Effect, Event, Step, Verdict};
-use volley::rules::model::{Ammo, Formation, Phase};
+use volley::rules::model::{Ammo, Division, Formation, Phase};
 use volley::rules::ruleset::AnyRuleset;
 use volley::rules::scenario;
 
@@ -915,11 +915,65 @@ fn divisional_commanders_give_two_caps_and_command_their_division() {
     let roll = ev
         .iter()
         .find_map(|e| match e {
-            Event::CommandRoll { dice, total, .. } => Some((dice.clone(), *total)),
+            Event::CommandRoll {
+                dice,
+                total,
+                divisions,
+                ..
+            } => Some((dice.clone(), *total, divisions.clone())),
             _ => None,
         })
         .expect("a command roll");
-    assert_eq!(roll, (vec![4], 6));
+    // The CinC's die is the side's; the DSC's 2 CAPs are its division's own.
+    assert_eq!(roll, (vec![4], 4, vec![(Division::Left, 2)]));
+}
+
+#[test]
+fn a_dscs_command_points_move_only_its_division() {
+    let mut b = fpw(
+        &[
+            ("cinc", 0, "CinC", "Regular", 300.0, 200.0, 0.0, ""),
+            (
+                "dsc",
+                0,
+                "DSC",
+                "Regular",
+                1000.0,
+                200.0,
+                0.0,
+                ", division: Some(Left)",
+            ),
+            (
+                "i",
+                0,
+                "Inf",
+                "Regular",
+                1050.0,
+                200.0,
+                0.0,
+                ", division: Some(Left)",
+            ),
+            ("j", 0, "Inf", "Regular", 400.0, 200.0, 0.0, ""),
+            ("k", 0, "Inf", "Regular", 450.0, 200.0, 0.0, ""),
+            ("g", 1, "Inf", "Regular", 1000.0, 1900.0, 180.0, ""),
+        ],
+        "",
+        "options: [\"larger_battles\"],",
+    );
+    b.script_dice(&[1]);
+    b.execute(Command::EndPhase).expect("command roll");
+    assert_eq!(b.command_points[0], 1);
+    assert_eq!(b.division_points, vec![(Division::Left, 2)]);
+    b.execute(mv("j", vec![Step::Advance(P)]))
+        .expect("the side's point moves j");
+    assert_eq!(b.command_points[0], 0);
+    // The Left division's points cannot move k, of no division.
+    let e = refused(&mut b, mv("k", vec![Step::Advance(P)]));
+    assert!(e.contains("command point"), "{e}");
+    // They move i, of the Left division.
+    b.execute(mv("i", vec![Step::Advance(P)]))
+        .expect("the DSC's points move i");
+    assert_eq!(b.division_points, vec![(Division::Left, 1)]);
 }
 
 fn check(text: &str) -> Result<Battle, String> {

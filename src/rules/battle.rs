@@ -3,7 +3,7 @@
 use super::command::{Command, Event, RuleError, TestKind};
 use super::dice::Dice;
 use super::geometry::{Base, Pt};
-use super::model::{BoundState, Phase, Side, SideInfo, Stand, Unit, UnitId};
+use super::model::{BoundState, Division, Phase, Side, SideInfo, Stand, Unit, UnitId};
 use super::ruleset::{AnyRuleset, Measure};
 use super::scenario::RawScenario;
 use super::terrain::Terrain;
@@ -106,6 +106,8 @@ pub struct Battle {
     pub phase: Phase,
     pub active: Side,
     pub command_points: [i32; 2],
+    /// Command points of the active side that only a division's units may use.
+    pub division_points: Vec<(Division, i32)>,
     /// Index into the formal deployment sequence.
     pub deployment_step: usize,
     /// Units each side had at the start (the army break is a share of these).
@@ -163,6 +165,7 @@ impl Battle {
             phase,
             active: 0,
             command_points: [0, 0],
+            division_points: Vec::new(),
             deployment_step: 0,
             starting_units,
             dice: Dice::seeded(seed),
@@ -330,11 +333,32 @@ impl Battle {
                 }
                 if new_bound {
                     self.command_points = [0, 0];
+                    self.division_points.clear();
                 }
             }
             Event::DeploymentStep { .. } => self.deployment_step += 1,
-            Event::CommandRoll { side, total, .. } => self.command_points[*side] = *total,
-            Event::CommandPointsSpent { side, left, .. } => self.command_points[*side] = *left,
+            Event::CommandRoll {
+                side,
+                total,
+                divisions,
+                ..
+            } => {
+                self.command_points[*side] = *total;
+                self.division_points = divisions.clone();
+            }
+            Event::CommandPointsSpent {
+                side,
+                left,
+                division,
+                ..
+            } => match division {
+                Some(d) => {
+                    if let Some(p) = self.division_points.iter_mut().find(|p| p.0 == *d) {
+                        p.1 = *left;
+                    }
+                }
+                None => self.command_points[*side] = *left,
+            },
             Event::Limbered { unit } => self.with_unit(unit, |u| {
                 u.status.limbered = true;
                 u.bound.limber_changed = true;

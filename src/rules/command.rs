@@ -257,12 +257,18 @@ pub enum Event {
         dice: Vec<u8>,
         factors: Vec<Factor>,
         total: i32,
+        /// Command points that only one division's units may use (DBFPW's DSCs).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        divisions: Vec<(Division, i32)>,
     },
     CommandPointsSpent {
         side: Side,
         amount: i32,
         left: i32,
         reason: String,
+        /// Paid from this division's own points rather than the side's.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        division: Option<Division>,
     },
     Moved {
         unit: UnitId,

@@ -98,6 +98,16 @@ impl Division {
         Division::Right,
         Division::Reserve,
     ];
+
+    /// The division's name in words ("Left").
+    pub fn name(self) -> &'static str {
+        match self {
+            Division::Left => "Left",
+            Division::Centre => "Centre",
+            Division::Right => "Right",
+            Division::Reserve => "Reserve",
+        }
+    }
 }
 
 /// A stand of figures (figure rulesets). Single-base units have none: the unit is its base.

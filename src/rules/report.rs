@@ -78,15 +78,17 @@ fn roll_words(b: &Battle, e: &Event) -> Option<String> {
             dice,
             factors,
             total,
+            divisions,
         } => {
             let fs: String = factors
                 .iter()
                 .map(|f| format!(", {:+} {}", f.value, f.name))
                 .collect();
             format!(
-                "{} rolls {:?} for command{fs}: {total} command points",
+                "{} rolls {:?} for command{fs}: {total} command points{}",
                 side(*s),
-                dice
+                dice,
+                division_words(divisions)
             )
         }
         Event::Fire {
@@ -357,8 +359,19 @@ fn other_words(b: &Battle, e: &Event) -> String {
             amount,
             left,
             reason,
+            division: None,
             ..
         } => format!("{amount} command point(s) to {reason}, {left} left"),
+        Event::CommandPointsSpent {
+            amount,
+            left,
+            reason,
+            division: Some(d),
+            ..
+        } => format!(
+            "{amount} of the {} division's own command point(s) to {reason}, {left} left to it",
+            d.name()
+        ),
         Event::Deployed { unit, .. } => format!("{} deploys", u(unit)),
         Event::Limbered { unit } => format!("{} limbers", u(unit)),
         Event::Unlimbered { unit } => format!("{} unlimbers", u(unit)),
@@ -571,6 +584,7 @@ pub fn rolls(e: &Event) -> Vec<Roll> {
             dice,
             factors,
             total,
+            divisions,
         } => vec![Roll {
             unit: None,
             side: Some(*side),
@@ -579,7 +593,7 @@ pub fn rolls(e: &Event) -> Vec<Roll> {
             total: *total,
             against: None,
             need: None,
-            outcome: format!("{total} command points"),
+            outcome: format!("{total} command points{}", division_words(divisions)),
         }],
         Event::RoutingTest {
             unit,
@@ -695,4 +709,13 @@ pub fn run_json(b: &Battle, events: &[Event], error: Option<String>) -> Value {
         "result": winner,
         "error": error,
     })
+}
+
+/// A command roll's points that only divisions may use: "; the Left division's DSC adds 2 of
+/// its own".
+fn division_words(divisions: &[(crate::rules::model::Division, i32)]) -> String {
+    divisions
+        .iter()
+        .map(|(d, n)| format!("; the {} division's DSC adds {n} of its own", d.name()))
+        .collect()
 }

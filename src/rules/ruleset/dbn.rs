@@ -386,15 +386,25 @@ impl Dbn {
             dice.push(b.d6()?);
         }
         let mut factors = extra;
+        // A DSC's intrinsic CAPs are its division's own; one without a division adds them to
+        // the side's.
+        let mut divisions: Vec<(Division, i32)> = Vec::new();
+        let caps = self.num("dsc_caps") as i32;
         for g in b
             .alive()
             .filter(|u| u.side == side && self.has_trait(u, TroopTrait::Divisional))
         {
-            factors.push(Factor {
-                name: format!("{}: intrinsic command points", g.name),
-                value: self.num("dsc_caps") as i32,
-                source: "002 Larger Battles: the DSC has an intrinsic 2 CAPs".into(),
-            });
+            match g.division {
+                Some(d) => match divisions.iter_mut().find(|p| p.0 == d) {
+                    Some(p) => p.1 += caps,
+                    None => divisions.push((d, caps)),
+                },
+                None => factors.push(Factor {
+                    name: format!("{}: intrinsic command points", g.name),
+                    value: caps,
+                    source: "002 Larger Battles: the DSC has an intrinsic 2 CAPs".into(),
+                }),
+            }
         }
         if b.alive()
             .any(|u| u.side == side && self.has_trait(u, TroopTrait::CommandBonus))
@@ -413,34 +423,67 @@ impl Dbn {
                 dice,
                 factors,
                 total,
+                divisions,
             },
         );
         Ok(())
     }
 
-    /// Pays command points, or refuses.
+    /// Pays command points, or refuses: a division's own points first (a DSC's), then the
+    /// side's.
     pub fn spend(
         &self,
         b: &mut Battle,
         out: &mut Vec<Event>,
         amount: i32,
         reason: String,
+        division: Option<Division>,
     ) -> Result<(), RuleError> {
         let side = b.active;
+        let own = division
+            .and_then(|d| b.division_points.iter().find(|p| p.0 == d).copied())
+            .filter(|p| p.1 > 0);
         let have = b.command_points[side];
-        if amount > have {
-            return Err(RuleError::NotEnoughCommandPoints { need: amount, have });
+        let from_own = own.map_or(0, |p| p.1.min(amount));
+        if amount - from_own > have {
+            return Err(RuleError::NotEnoughCommandPoints {
+                need: amount,
+                have: have + from_own,
+            });
         }
-        b.emit(
-            out,
-            Event::CommandPointsSpent {
-                side,
-                amount,
-                left: have - amount,
-                reason,
-            },
-        );
+        if let Some((d, pool)) = own {
+            b.emit(
+                out,
+                Event::CommandPointsSpent {
+                    side,
+                    amount: from_own,
+                    left: pool - from_own,
+                    reason: reason.clone(),
+                    division: Some(d),
+                },
+            );
+        }
+        if amount - from_own > 0 || own.is_none() {
+            b.emit(
+                out,
+                Event::CommandPointsSpent {
+                    side,
+                    amount: amount - from_own,
+                    left: have - (amount - from_own),
+                    reason,
+                    division: None,
+                },
+            );
+        }
         Ok(())
+    }
+
+    /// The division whose own command points pay for moving these units: theirs, when they
+    /// all share one.
+    pub fn paying_division(b: &Battle, ids: &[UnitId]) -> Option<Division> {
+        let mut divs = ids.iter().map(|i| b.unit(i).ok().and_then(|u| u.division));
+        let first = divs.next()??;
+        divs.all(|d| d == Some(first)).then_some(first)
     }
 
     /// Cost of moving a unit: the move, plus the out-of-command-range charge.
@@ -2171,6 +2214,7 @@ impl Dbn {
             out,
             cost,
             format!("{} {}", if limber { "limber" } else { "unlimber" }, u.name),
+            u.division,
         )?;
         b.emit(
             out,

@@ -644,8 +644,13 @@ impl<S: Supplement> DbnGame<S> {
             .iter()
             .map(|i| b.unit(i).map_or_else(|_| i.0.clone(), |u| u.name.clone()))
             .collect();
-        self.dbn
-            .spend(b, out, plan.cost, format!("move {}", names.join(", ")))?;
+        self.dbn.spend(
+            b,
+            out,
+            plan.cost,
+            format!("move {}", names.join(", ")),
+            Dbn::paying_division(b, ids),
+        )?;
         for ((id, to), (_, from)) in plan.ends.iter().zip(plan.starts.iter()) {
             let contact = plan
                 .contact

@@ -87,7 +87,14 @@ impl Dbn {
             b.phase,
             Phase::Movement | Phase::Firing | Phase::CloseCombat
         )
-        .then(|| format!("{} command points", b.command_points[b.active]));
+        .then(|| {
+            let own: String = b
+                .division_points
+                .iter()
+                .map(|(d, n)| format!(" · {} division {n}", d.name()))
+                .collect();
+            format!("{} command points{own}", b.command_points[b.active])
+        });
         let end = match b.phase {
             Phase::Command => Some("Roll command dice"),
             Phase::Deployment => Some("Division placed"),
