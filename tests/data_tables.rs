@@ -97,6 +97,17 @@ fn every_keyed_row_of_the_data_files_is_read_by_the_engine() {
         Vec::<&String>::new(),
         "old_dessauer.ron"
     );
+    let bbb = volley::rules::ruleset::bbb::BbbData::load().unwrap();
+    let keys = bbb
+        .numbers
+        .iter()
+        .map(|n| &n.key)
+        .chain(bbb.fire_values.iter().map(|f| &f.key))
+        .chain(bbb.fire_shifts.iter().map(|f| &f.key))
+        .chain(bbb.fire_halvings.iter().map(|f| &f.key))
+        .chain(bbb.assault_modifiers.iter().map(|f| &f.key))
+        .chain(bbb.command_modifiers.iter().map(|f| &f.key));
+    assert_eq!(unread(&src, keys), Vec::<&String>::new(), "bbb7yw.ron");
 }
 
 #[test]
@@ -108,7 +119,10 @@ fn every_ruleset_says_how_it_measures_and_what_a_unit_is() {
     let od = AnyRuleset::load("old_dessauer").unwrap();
     assert_eq!(od.measure(), Measure::Inches);
     assert_eq!(od.unit_model(), UnitModel::Stands);
-    for r in [&db, &od] {
+    let bbb = AnyRuleset::load("bbb7yw").unwrap();
+    assert_eq!(bbb.measure(), Measure::Inches);
+    assert_eq!(bbb.unit_model(), UnitModel::Bases);
+    for r in [&db, &od, &bbb] {
         let reference = r.reference();
         assert!(!reference.sections.is_empty());
         assert_eq!(reference.rulings, r.rulings());

@@ -185,6 +185,19 @@ impl AutoPlayer {
             cands = self.candidates(b);
             cands.truncate(keep(b));
         }
+        // A second look: what the first commands opened up (a command roll's move).
+        if !b.is_over() && (b.turn, b.phase, b.active) == phase && b.rules.deployment(b).is_none() {
+            let mut again = self.candidates(b);
+            again.truncate(tries);
+            for c in again {
+                if b.is_over() || (b.turn, b.phase, b.active) != phase {
+                    break;
+                }
+                if let Ok(ev) = b.execute(c) {
+                    events.extend(ev);
+                }
+            }
+        }
         if !b.is_over()
             && (b.turn, b.phase, b.active) == phase
             && let Ok(ev) = b.execute(Command::EndPhase)

@@ -393,6 +393,32 @@ impl Battle {
             Event::Steadied { unit } => self.with_unit(unit, |u| u.status.disordered = false),
             Event::Rallied { unit } => self.with_unit(unit, |u| u.status.shaken = false),
             Event::Rolled { .. } => {}
+            Event::Ordered {
+                unit,
+                allowance,
+                recover,
+                ..
+            } => self.with_unit(unit, |u| {
+                u.bound.allowance = Some(*allowance);
+                u.bound.may_recover = *recover;
+            }),
+            Event::Salvo { shooter, .. } => self.with_unit(shooter, |u| u.bound.fired = true),
+            Event::Assault {
+                attacker, defender, ..
+            } => {
+                for id in [attacker, defender] {
+                    self.with_unit(id, |u| u.bound.fought = true);
+                }
+            }
+            Event::Halted { unit, .. } => self.with_unit(unit, |u| u.bound.halted = true),
+            Event::Silenced { unit, silenced, .. } => {
+                self.with_unit(unit, |u| u.status.silenced = *silenced)
+            }
+            Event::Recovered { unit, stands } => self.with_unit(unit, |u| {
+                u.stands = stands.iter().map(|&f| Stand::new(f)).collect();
+                u.bound.may_recover = false;
+                u.bound.allowance = Some(0.0);
+            }),
             Event::Supply {
                 unit, ammo, packs, ..
             } => self.with_unit(unit, |u| {
@@ -432,6 +458,8 @@ impl Battle {
             Event::Deployed { unit, to } => self.with_unit(unit, |u| {
                 u.base = *to;
                 u.status.undeployed = false;
+                // A general who fell returns (BBB).
+                u.status.removed = false;
             }),
             Event::Recoiled {
                 unit,

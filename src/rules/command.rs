@@ -114,6 +114,20 @@ pub enum Command {
         unit: UnitId,
         distance: f32,
     },
+    /// Roll for command before moving or rallying (BBB): the result bounds the unit's move.
+    Activate {
+        unit: UnitId,
+    },
+    /// Recover a lost base instead of moving, as the command roll allows (BBB).
+    Recover {
+        unit: UnitId,
+    },
+    /// Evade an enemy that moved within reach: straight away from it, this far (BBB).
+    Evade {
+        unit: UnitId,
+        from: UnitId,
+        distance: f32,
+    },
     /// Take back the last command.
     Undo,
 }
@@ -162,6 +176,7 @@ impl Command {
         match self {
             Command::Fire { .. } => "fire at",
             Command::Fight { .. } => "fight",
+            Command::Activate { .. } => "roll for command for",
             _ => "act on",
         }
     }
@@ -466,6 +481,47 @@ pub enum Event {
     Rolled {
         what: String,
         roll: crate::rules::ruleset::Roll,
+    },
+    /// A unit's command roll (BBB): the move it allows this turn (in the ruleset's units) and
+    /// whether it may recover a base instead. Rally, disruption, retiring and losses follow.
+    Ordered {
+        unit: UnitId,
+        roll: crate::rules::ruleset::Roll,
+        allowance: f32,
+        recover: bool,
+    },
+    /// A unit fires on the fire table (BBB); the roll holds the fire value, shifts, halvings,
+    /// column and result. Its effects follow.
+    Salvo {
+        shooter: UnitId,
+        target: UnitId,
+        roll: crate::rules::ruleset::Roll,
+    },
+    /// An assault resolved on the assault table (BBB): both rolls, the difference and the
+    /// row's words. Its effects follow.
+    Assault {
+        attacker: UnitId,
+        defender: UnitId,
+        attacker_roll: crate::rules::ruleset::Roll,
+        defender_roll: crate::rules::ruleset::Roll,
+        difference: i32,
+        outcome: String,
+    },
+    /// A unit moving to assault is halted (BBB, by defensive fire).
+    Halted {
+        unit: UnitId,
+        why: String,
+    },
+    /// Artillery silenced, or recovered from it (BBB).
+    Silenced {
+        unit: UnitId,
+        silenced: bool,
+        why: String,
+    },
+    /// Bases recovered; `stands` is what the unit has now.
+    Recovered {
+        unit: UnitId,
+        stands: Vec<u32>,
     },
 }
 

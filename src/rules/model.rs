@@ -29,12 +29,16 @@ pub type Side = usize;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum Class {
     /// Militia; "Poor" in DBFPW (scenarios may write either).
-    #[serde(alias = "Poor")]
+    #[serde(alias = "Poor", alias = "Raw")]
     Militia,
+    /// Regular; "Trained" in BBB.
     #[default]
+    #[serde(alias = "Trained")]
     Regular,
     /// Superior: Ms(S) fire as Elite; DC(S) fight as Elite in close combat.
     Superior,
+    /// Elite; "Veteran" in BBB.
+    #[serde(alias = "Veteran")]
     Elite,
 }
 
@@ -50,6 +54,8 @@ pub enum Formation {
     Conformed,
     /// Cavalry on foot (DBFPW's skirmishing cavalry).
     Dismounted,
+    /// In depth: two ranks of bases (BBB's deep formation, Aggressive infantry only).
+    Deep,
 }
 
 /// A unit's ammunition (DBFPW's optional ammunition supply).
@@ -80,6 +86,30 @@ pub enum Flag {
     Zouave,
     /// Bavarian infantry (DBFPW: Poor, but close combat as regular line).
     Bavarian,
+    /// BBB attributes: aggressive (assault bonus, may form in depth).
+    Aggressive,
+    /// BBB: passive (-1 command in good order).
+    Passive,
+    /// BBB: fragile (-1 command when disrupted, -1 in assault).
+    Fragile,
+    /// BBB: elite companies (EL: a right shift firing).
+    EliteCompanies,
+    /// BBB: devastating volleys (D: a right shift firing).
+    Devastating,
+    /// BBB: ragged volleys (R: a left shift firing).
+    Ragged,
+    /// BBB: tactically inept (T: fire at it shifts right).
+    Inept,
+    /// BBB: battalion guns (BG: the higher firing values).
+    BattalionGuns,
+    /// BBB: skirmish (SK: the skirmish musket's firing values).
+    Skirmish,
+    /// BBB: ineffective musket.
+    IneffectiveMusket,
+    /// BBB: cavalry armed with muskets (cavalry musket firing values).
+    CavalryMusket,
+    /// BBB: militia (-1 command).
+    Militia,
 }
 
 /// Army division for the formal deployment.
@@ -148,6 +178,9 @@ pub struct Status {
     /// Ammunition packs carried.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub packs: u32,
+    /// Artillery silenced (BBB): it cannot fire until it recovers.
+    #[serde(default)]
+    pub silenced: bool,
 }
 
 fn is_full(a: &Ammo) -> bool {
@@ -196,6 +229,13 @@ pub struct BoundState {
     /// Recoil this bound: the direction (unit vector) and the distance in mm.
     #[serde(default)]
     pub recoil: Option<(Pt, f32)>,
+    /// The move a command roll allows this turn, in the ruleset's units (BBB); None until it
+    /// rolls.
+    #[serde(default)]
+    pub allowance: Option<f32>,
+    /// The command roll lets it recover a base instead of moving (BBB).
+    #[serde(default)]
+    pub may_recover: bool,
 }
 
 impl BoundState {
@@ -349,6 +389,14 @@ pub enum Phase {
     Firing,
     CloseCombat,
     Morale,
+    /// BBB: generals move.
+    Generals,
+    /// BBB: the side not moving fires.
+    DefensiveFire,
+    /// BBB: the moving side fires.
+    OffensiveFire,
+    /// BBB: assaults are resolved.
+    Assault,
     GameOver,
 }
 
@@ -361,6 +409,10 @@ impl Phase {
             Phase::Firing => "firing",
             Phase::CloseCombat => "close combat",
             Phase::Morale => "morale",
+            Phase::Generals => "generals",
+            Phase::DefensiveFire => "defensive fire",
+            Phase::OffensiveFire => "offensive fire",
+            Phase::Assault => "assault",
             Phase::GameOver => "game over",
         }
     }

@@ -506,6 +506,7 @@ pub fn formation_name(f: crate::rules::model::Formation) -> &'static str {
         Formation::Skirmish => "skirmish order",
         Formation::Conformed => "an L (conformed to terrain)",
         Formation::Dismounted => "dismounted",
+        Formation::Deep => "in depth",
     }
 }
 

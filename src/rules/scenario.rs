@@ -152,6 +152,12 @@ pub struct RawUnit {
     /// Ammunition packs carried (DBFPW's ammunition supply); the ruleset's default if absent.
     #[serde(default)]
     pub packs: Option<u32>,
+    /// Bases in the unit (BBB); the ruleset's default if absent.
+    #[serde(default)]
+    pub bases: Option<u32>,
+    /// Base frontage and depth in mm (BBB lets a scenario choose its basing).
+    #[serde(default)]
+    pub base: Option<(f32, f32)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -167,6 +173,9 @@ pub struct RawZone {
 pub struct RawObjective {
     pub at: RawPt,
     pub owner: usize,
+    /// A name for the log and the window (BBB's objectives).
+    #[serde(default)]
+    pub name: String,
 }
 
 /// A scenario as written.
@@ -196,6 +205,9 @@ pub struct RawScenario {
     pub deployment: Vec<RawZone>,
     #[serde(default)]
     pub objective: Option<RawObjective>,
+    /// Objectives held at the end decide the battle (BBB): each with its starting owner.
+    #[serde(default)]
+    pub objectives: Vec<RawObjective>,
     /// Optional rules in use, by the keys of the ruleset's data file.
     #[serde(default)]
     pub options: Vec<String>,
@@ -481,6 +493,14 @@ fn build_zones(ck: &mut Checker, raw: &RawScenario) -> (Vec<Zone>, Option<Object
         }
         None => None,
     };
+    for o in &raw.objectives {
+        if !pt_ok(o.at) || o.owner >= 2 {
+            ck.push(
+                ck.at("objectives", 1),
+                "each objective needs a position and an owner of 0 or 1".into(),
+            );
+        }
+    }
     (zones, objective)
 }
 
@@ -633,6 +653,18 @@ fn build_unit(
             pos,
             format!(
                 "unit '{}' has no position and its side has no deployment zone",
+                u.id
+            ),
+        );
+        return None;
+    }
+    if (u.bases.is_some() || u.base.is_some())
+        && rs.unit_model() != crate::rules::ruleset::UnitModel::Bases
+    {
+        ck.push(
+            pos,
+            format!(
+                "unit '{}': 'bases' and 'base' apply to rulesets whose units are several bases",
                 u.id
             ),
         );

@@ -26,6 +26,21 @@ pub enum FeatureKind {
 }
 
 impl FeatureKind {
+    pub const ALL: [FeatureKind; 12] = [
+        FeatureKind::Woods,
+        FeatureKind::Hill,
+        FeatureKind::Town,
+        FeatureKind::Village,
+        FeatureKind::Marsh,
+        FeatureKind::Rough,
+        FeatureKind::Fortification,
+        FeatureKind::River,
+        FeatureKind::Stream,
+        FeatureKind::Road,
+        FeatureKind::Bridge,
+        FeatureKind::Causeway,
+    ];
+
     pub fn is_linear(self) -> bool {
         matches!(
             self,

@@ -861,7 +861,7 @@ impl Supplement for Fpw {
                 ),
                 Flag::Fixed => t.kind == TroopKind::Artillery,
                 Flag::Guard => true,
-                Flag::Grenadier | Flag::Stoic => false,
+                _ => false,
             };
             if !ok {
                 return Err(format!(

@@ -1315,7 +1315,15 @@ impl<S: Supplement> DbnGame<S> {
                 d.next_bound(b, out);
                 Ok(())
             }
-            Phase::Morale | Phase::GameOver => Err(RuleError::GameOver),
+            Phase::GameOver => Err(RuleError::GameOver),
+            Phase::Morale
+            | Phase::Generals
+            | Phase::DefensiveFire
+            | Phase::OffensiveFire
+            | Phase::Assault => Err(RuleError::Illegal(format!(
+                "a DBN bound has no {} phase",
+                b.phase.name()
+            ))),
         }
     }
 }
@@ -1430,6 +1438,13 @@ impl<S: Supplement> Ruleset for DbnGame<S> {
                  generals, fallbacks or chosen recoils"
                     .into(),
             )),
+            Command::Activate { .. } | Command::Recover { .. } | Command::Evade { .. } => {
+                Err(RuleError::Illegal(
+                    "DBN units move by the side's command points: no unit command rolls, \
+                     recovered bases or evasion"
+                        .into(),
+                ))
+            }
             Command::Undo => Err(RuleError::Illegal("undo is handled by the battle".into())),
         }
     }

@@ -227,6 +227,7 @@ pub const KNOWN_RULESETS: [&str; 5] = ["db7yw", "dbfpw", "bbb7yw", "old_dessauer
 /// The ruleset chosen at run time.
 #[derive(Clone, Debug)]
 pub enum AnyRuleset {
+    Bbb7yw(Arc<bbb::Bbb7yw>),
     Db7yw(Arc<db7yw::Db7yw>),
     Dbfpw(Arc<dbfpw::Dbfpw>),
     OldDessauer(Arc<old_dessauer::OldDessauer>),
@@ -236,13 +237,14 @@ impl AnyRuleset {
     /// Loads a ruleset by id from the data compiled into the program.
     pub fn load(id: &str) -> Result<Self, String> {
         match id {
+            "bbb7yw" => Ok(AnyRuleset::Bbb7yw(Arc::new(bbb::Bbb7yw::load()?))),
             "db7yw" => Ok(AnyRuleset::Db7yw(Arc::new(db7yw::Db7yw::load()?))),
             "dbfpw" => Ok(AnyRuleset::Dbfpw(Arc::new(dbfpw::Dbfpw::load()?))),
             "old_dessauer" => Ok(AnyRuleset::OldDessauer(Arc::new(
                 old_dessauer::OldDessauer::load()?,
             ))),
             other if KNOWN_RULESETS.contains(&other) => Err(format!(
-                "ruleset '{other}' is not playable in this version (playable: db7yw, dbfpw, old_dessauer)"
+                "ruleset '{other}' is not playable in this version (playable: bbb7yw, db7yw, dbfpw, old_dessauer)"
             )),
             other => Err(format!(
                 "unknown ruleset '{other}' (known: {})",
@@ -262,6 +264,7 @@ impl AnyRuleset {
             return Ok(self);
         }
         Ok(match self {
+            AnyRuleset::Bbb7yw(r) => AnyRuleset::Bbb7yw(set(r, options)?),
             AnyRuleset::Db7yw(r) => AnyRuleset::Db7yw(set(r, options)?),
             AnyRuleset::Dbfpw(r) => AnyRuleset::Dbfpw(set(r, options)?),
             AnyRuleset::OldDessauer(r) => AnyRuleset::OldDessauer(set(r, options)?),
@@ -270,6 +273,7 @@ impl AnyRuleset {
 
     pub fn get(&self) -> &(dyn Ruleset + 'static) {
         match self {
+            AnyRuleset::Bbb7yw(r) => r.as_ref(),
             AnyRuleset::Db7yw(r) => r.as_ref(),
             AnyRuleset::Dbfpw(r) => r.as_ref(),
             AnyRuleset::OldDessauer(r) => r.as_ref(),

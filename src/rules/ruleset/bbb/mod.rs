@@ -4,9 +4,19 @@
 //! `assets/rulesets/bbb7yw.ron` with its source; the procedures that read the tables are in
 //! [`tables`].
 
+pub mod assault;
+pub mod fire;
+pub mod layout;
+pub mod play;
 pub mod tables;
+mod view;
 
 use super::Ruling;
+use crate::rules::battle::Battle;
+use crate::rules::command::{Factor, RuleError};
+use crate::rules::geometry::Base;
+use crate::rules::model::{Class, Flag, Formation, Phase, Unit, UnitId};
+use crate::rules::terrain::FeatureKind;
 use serde::{Deserialize, Serialize};
 
 const DATA: &str = include_str!("../../../../assets/rulesets/bbb7yw.ron");
@@ -349,4 +359,234 @@ impl BbbData {
     pub fn command_modifier(&self, key: &str) -> Option<&Modifier> {
         self.command_modifiers.iter().find(|m| m.key == key)
     }
+}
+
+/// Millimetres in an inch: BBB measures in inches.
+pub const INCH: f32 = 25.4;
+
+/// The BBB Seven Years' War ruleset.
+#[derive(Clone, Debug)]
+pub struct Bbb7yw {
+    pub data: BbbData,
+}
+
+/// A unit's quality from its class: Raw (Militia), Trained (Regular), Veteran (Elite or
+/// Superior).
+pub fn quality(c: Class) -> Quality {
+    match c {
+        Class::Militia => Quality::Raw,
+        Class::Regular => Quality::Trained,
+        Class::Superior | Class::Elite => Quality::Veteran,
+    }
+}
+
+pub fn quality_name(q: Quality) -> &'static str {
+    match q {
+        Quality::Raw => "Raw",
+        Quality::Trained => "Trained",
+        Quality::Veteran => "Veteran",
+    }
+}
+
+/// The numbers `from_ron` requires.
+const REQUIRED: [&str; 19] = [
+    "front_arc",
+    "outside_arc_penalty",
+    "difficult_foot",
+    "difficult_cavalry",
+    "zone_of_control",
+    "manhandle",
+    "minimum_move",
+    "road_factor",
+    "evade_radius",
+    "general_radius",
+    "general_return",
+    "ammo_recover_distance",
+    "silenced_recover_distance",
+    "stream_assault_distance",
+    "hill_fire_gap",
+    "cover_sight",
+    "spent_fraction",
+    "artillery_reduced_hits",
+    "artillery_destroyed_hits",
+];
+
+impl Bbb7yw {
+    pub fn load() -> Result<Self, String> {
+        let data = BbbData::load()?;
+        for k in REQUIRED {
+            if !data.numbers.iter().any(|n| n.key == k) {
+                return Err(format!("ruleset data: number '{k}' is missing"));
+            }
+        }
+        if data.troops.is_empty() {
+            return Err("ruleset data: no troop types".into());
+        }
+        Ok(Bbb7yw { data })
+    }
+
+    pub fn num(&self, key: &str) -> f32 {
+        self.data.num(key)
+    }
+
+    pub fn troop(&self, u: &Unit) -> &Troop {
+        self.data.troop(&u.troop).unwrap_or(&self.data.troops[0])
+    }
+
+    pub fn arm(&self, u: &Unit) -> Arm {
+        self.troop(u).arm
+    }
+
+    pub fn is_general(&self, u: &Unit) -> bool {
+        self.arm(u) == Arm::General
+    }
+
+    pub fn is_artillery(&self, u: &Unit) -> bool {
+        self.arm(u) == Arm::Artillery
+    }
+
+    pub fn is_cavalry(&self, u: &Unit) -> bool {
+        self.arm(u).is_cavalry()
+    }
+
+    pub fn is_infantry(&self, u: &Unit) -> bool {
+        self.arm(u) == Arm::Infantry
+    }
+
+    /// The size of one base (mm): the troop's.
+    pub fn base_of(&self, u: &Unit) -> (f32, f32) {
+        let (w, d) = self.troop(u).base;
+        let n = u.stands.len().max(1);
+        let (files, ranks) = layout::grid(u.formation, n);
+        // A scenario may choose its own basing: the footprint holds it.
+        let fw = u.base.width / files as f32;
+        let fd = u.base.depth / ranks as f32;
+        if fw > 0.0 && fd > 0.0 {
+            (fw, fd)
+        } else {
+            (w, d)
+        }
+    }
+
+    /// Bases at the start.
+    pub fn strength(&self, u: &Unit) -> u32 {
+        u.extra.strength.max(u.stands.len() as u32)
+    }
+
+    /// Bases lost so far.
+    pub fn lost(&self, u: &Unit) -> u32 {
+        self.strength(u).saturating_sub(u.stands.len() as u32)
+    }
+
+    /// Spent: half or more of its bases lost (ruling spent).
+    pub fn spent(&self, u: &Unit) -> bool {
+        !self.is_general(u)
+            && !self.is_artillery(u)
+            && self.lost(u) as f32 >= self.strength(u) as f32 * self.num("spent_fraction") - 1e-4
+            && self.lost(u) > 0
+    }
+
+    /// Artillery reduced (one hit).
+    pub fn reduced(&self, u: &Unit) -> bool {
+        self.is_artillery(u) && u.status.hits as f32 >= self.num("artillery_reduced_hits")
+    }
+
+    /// Limbered artillery, or a unit in column of march.
+    pub fn marching(&self, u: &Unit) -> bool {
+        u.formation == Formation::Column || (self.is_artillery(u) && u.status.limbered)
+    }
+
+    /// The full move, inches.
+    pub fn full_move(&self, u: &Unit) -> f32 {
+        self.troop(u).move_in
+    }
+
+    pub fn inches(&self, b: &Battle, mm: f32) -> f32 {
+        b.scale.from_mm(mm)
+    }
+
+    /// Terrain kinds a point lies in.
+    pub fn terrain_at(&self, b: &Battle, u: &Unit) -> Vec<FeatureKind> {
+        let mut out: Vec<FeatureKind> = b
+            .terrain
+            .at(u.base.centre, &FeatureKind::ALL)
+            .map(|f| f.kind)
+            .collect();
+        out.dedup();
+        out
+    }
+
+    /// Friendly general within the command radius.
+    pub fn general_near(&self, b: &Battle, u: &Unit) -> Option<UnitId> {
+        let r = b.scale.to_mm(self.num("general_radius"));
+        b.alive()
+            .filter(|g| g.side == u.side && g.id != u.id && self.is_general(g))
+            .find(|g| g.base.distance(&u.base) <= r + 0.5)
+            .map(|g| g.id.clone())
+    }
+
+    /// Enemies (fighting units) in base contact.
+    pub fn in_contact<'a>(&self, b: &'a Battle, u: &Unit) -> Vec<&'a Unit> {
+        b.alive()
+            .filter(|e| e.side != u.side && !self.is_general(e))
+            .filter(|e| e.base.distance(&u.base) <= crate::rules::geometry::CONTACT_EPS * 4.0)
+            .collect()
+    }
+
+    /// Distance (inches) to the nearest enemy fighting unit.
+    pub fn nearest_enemy(&self, b: &Battle, u: &Unit) -> f32 {
+        b.alive()
+            .filter(|e| e.side != u.side && !self.is_general(e))
+            .map(|e| b.scale.from_mm(e.base.distance(&u.base)))
+            .fold(f32::INFINITY, f32::min)
+    }
+
+    /// A modifier of the assault table, by key.
+    pub fn assault_factor(&self, key: &str) -> Factor {
+        modifier_factor(self.data.assault_modifier(key), key)
+    }
+
+    /// A modifier of the command roll, by key.
+    pub fn command_factor(&self, key: &str) -> Factor {
+        modifier_factor(self.data.command_modifier(key), key)
+    }
+
+    /// The unit's bases as drawn and measured.
+    pub fn unit_bases(&self, u: &Unit) -> Vec<Base> {
+        layout::bases(u, self.base_of(u))
+    }
+
+    pub fn has(&self, u: &Unit, f: Flag) -> bool {
+        u.has(f)
+    }
+}
+
+fn modifier_factor(m: Option<&Modifier>, key: &str) -> Factor {
+    match m {
+        Some(m) => Factor {
+            name: m.name.clone(),
+            value: m.value,
+            source: m.source.clone(),
+        },
+        None => Factor {
+            name: key.into(),
+            value: 0,
+            source: "missing from the data".into(),
+        },
+    }
+}
+
+/// Refuses a command given outside its phase.
+pub(crate) fn in_phase(b: &Battle, phase: Phase, what: &str) -> Result<(), RuleError> {
+    if b.phase != phase {
+        return Err(RuleError::WrongPhase {
+            command: what.into(),
+            phase: b.phase,
+        });
+    }
+    Ok(())
+}
+
+pub(crate) fn illegal<T>(s: String) -> Result<T, RuleError> {
+    Err(RuleError::Illegal(s))
 }

@@ -1136,6 +1136,12 @@ impl Ruleset for OldDessauer {
             Command::Fallback { unit, distance } => {
                 movement::fallback(self, b, out, unit, *distance)
             }
+            Command::Activate { .. } | Command::Recover { .. } | Command::Evade { .. } => {
+                Err(RuleError::Illegal(
+                    "Old Dessauer has no unit command rolls, recovered bases or evasion orders"
+                        .into(),
+                ))
+            }
             Command::Deploy { .. } | Command::Fortify { .. } => Err(RuleError::Illegal(
                 "Old Dessauer has no formal deployment or fortifying".into(),
             )),

@@ -505,6 +505,7 @@ impl OldDessauer {
                 Formation::Skirmish => " sk",
                 Formation::Conformed => " L",
                 Formation::Dismounted => " dis.",
+                Formation::Deep => " deep",
             };
             label = format!("{label}{f} {}", u.figures());
         }

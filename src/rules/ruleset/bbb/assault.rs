@@ -1,0 +1,419 @@
+//! BBB assaults: a unit that moved into contact and was not halted by defensive fire fights;
+//! each side rolls 1D6 with its advantages and penalties, and the difference is read on the
+//! assault table: bases lost, retiring, disruption, exploiting or occupying, or a refight.
+
+use super::tables::{assault_odds, assault_row, ratio_key};
+use super::{After, Arm, Bbb7yw, Disrupts, Retire, illegal, in_phase};
+use crate::rules::battle::Battle;
+use crate::rules::command::{Event, Factor, RuleError, factor_sum};
+use crate::rules::geometry::Base;
+use crate::rules::model::{Class, Flag, Formation, Phase, Unit, UnitId};
+use crate::rules::ruleset::view::{Chance, Outlook, OutlookPart, Roll};
+use crate::rules::terrain::FeatureKind;
+
+impl Bbb7yw {
+    /// Assaults waiting to be resolved: the moving side's units that moved into contact this
+    /// turn, were not halted and have not fought, each with the enemy it touches.
+    pub fn pending_assaults(&self, b: &Battle) -> Vec<(UnitId, UnitId)> {
+        b.alive()
+            .filter(|u| u.side == b.active && u.bound.charged && !u.bound.halted && !u.bound.fought)
+            .filter_map(|u| {
+                self.in_contact(b, u)
+                    .into_iter()
+                    .find(|e| !e.bound.fought)
+                    .map(|e| (u.id.clone(), e.id.clone()))
+            })
+            .collect()
+    }
+
+    /// One side's advantages and penalties in an assault.
+    pub fn assault_modifiers(&self, b: &Battle, u: &Unit, e: &Unit, attacker: bool) -> Vec<Factor> {
+        let mut f = Vec::new();
+        if let Some(k) = ratio_key(u.stands.len() as u32, e.stands.len() as u32) {
+            let mut x = self.assault_factor(k);
+            x.name = format!(
+                "{} ({} bases to {})",
+                x.name,
+                u.stands.len(),
+                e.stands.len()
+            );
+            f.push(x);
+        }
+        if u.class == Class::Elite || u.class == Class::Superior {
+            f.push(self.assault_factor("veteran"));
+        }
+        if self.arm(u) == Arm::HeavyCavalry {
+            f.push(self.assault_factor("heavy_cavalry"));
+        }
+        if attacker && u.has(Flag::Aggressive) {
+            f.push(self.assault_factor("aggressive"));
+        }
+        if u.formation == Formation::Deep {
+            f.push(self.assault_factor("in_depth"));
+        }
+        if u.has(Flag::Lancer) && self.is_infantry(e) {
+            f.push(self.assault_factor("lancers"));
+        }
+        // Outflanking: its front centre behind the enemy's front line.
+        if e.base.behind_front_line(u.base.front_centre()) {
+            f.push(self.assault_factor("outflanking"));
+        }
+        if u.status.disordered {
+            f.push(self.assault_factor("disrupted"));
+        }
+        if u.class == Class::Militia {
+            f.push(self.assault_factor("raw"));
+        }
+        if u.has(Flag::Fragile) {
+            f.push(self.assault_factor("fragile"));
+        }
+        if self.spent(u) {
+            f.push(self.assault_factor("spent"));
+        }
+        if matches!(self.arm(u), Arm::LightCavalry | Arm::IrregularCavalry) {
+            f.push(self.assault_factor("light_cavalry"));
+        }
+        if attacker {
+            // The defender's ground (ruling assault_terrain).
+            let kinds = self.terrain_at(b, e);
+            let fort = b
+                .terrain
+                .at(e.base.centre, &[FeatureKind::Fortification])
+                .any(|x| x.fortified);
+            if fort {
+                f.push(self.assault_factor("fort"));
+            } else if kinds.iter().any(|k| {
+                matches!(
+                    k,
+                    FeatureKind::Town | FeatureKind::Fortification | FeatureKind::Bridge
+                )
+            }) || b.terrain.on_bridge(&e.base)
+            {
+                f.push(self.assault_factor("town_bridge_trench"));
+            } else if kinds.iter().any(|k| {
+                matches!(
+                    k,
+                    FeatureKind::Village | FeatureKind::Woods | FeatureKind::Marsh
+                )
+            }) {
+                f.push(self.assault_factor("village_wood_marsh"));
+            }
+            let uphill = b.terrain.uphill_of(e.base.centre, u.base.centre);
+            let steep = uphill
+                && b.terrain
+                    .at(e.base.centre, &[FeatureKind::Hill])
+                    .any(|h| h.steep);
+            if steep {
+                f.push(self.assault_factor("steep_slope"));
+            } else if uphill || self.crossed_stream_near(b, u, e) {
+                f.push(self.assault_factor("stream_or_slope"));
+            }
+        }
+        f
+    }
+
+    /// The attacker crossed a stream this turn and stands within 6" of it.
+    fn crossed_stream_near(&self, b: &Battle, u: &Unit, _e: &Unit) -> bool {
+        let Some(start) = u.bound.turn_start else {
+            return false;
+        };
+        let r = b.scale.to_mm(self.num("stream_assault_distance"));
+        b.terrain
+            .features
+            .iter()
+            .filter(|f| f.kind == FeatureKind::Stream)
+            .any(|f| {
+                f.crossed_by(start.centre, u.base.centre)
+                    && f.touches(&Base {
+                        width: u.base.width + 2.0 * r,
+                        depth: u.base.depth + 2.0 * r,
+                        ..u.base
+                    })
+            })
+    }
+
+    /// Checks an assault and works out both sides' modifiers.
+    pub fn assault_setup(
+        &self,
+        b: &Battle,
+        aid: &UnitId,
+        did: &UnitId,
+    ) -> Result<(Unit, Unit, Vec<Factor>, Vec<Factor>), RuleError> {
+        in_phase(b, Phase::Assault, "assault")?;
+        let a = b.unit(aid)?.clone();
+        let d = b.unit(did)?.clone();
+        if a.side != b.active {
+            return illegal(format!("{} is not of the moving side", a.name));
+        }
+        if !a.bound.charged {
+            return illegal(format!(
+                "{} did not move into contact this turn: only units that did assault",
+                a.name
+            ));
+        }
+        if a.bound.halted {
+            return illegal(format!("{} was halted by defensive fire", a.name));
+        }
+        if a.bound.fought {
+            return illegal(format!("{} has already assaulted this turn", a.name));
+        }
+        if !self.in_contact(b, &a).iter().any(|e| e.id == d.id) {
+            return illegal(format!("{} is not in contact with {}", a.name, d.name));
+        }
+        let fa = self.assault_modifiers(b, &a, &d, true);
+        let fd = self.assault_modifiers(b, &d, &a, false);
+        Ok((a, d, fa, fd))
+    }
+
+    /// Resolves an assault (and its refights); `exploit` chooses to exploit (true, the
+    /// default) or occupy where the table leaves the choice.
+    pub fn assault(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        aid: &UnitId,
+        did: &UnitId,
+        exploit: Option<bool>,
+    ) -> Result<(), RuleError> {
+        self.assault_setup(b, aid, did)?;
+        for _round in 0..10 {
+            let (a, d, fa, fd) = {
+                let a = b.unit(aid)?.clone();
+                let d = b.unit(did)?.clone();
+                let fa = self.assault_modifiers(b, &a, &d, true);
+                let fd = self.assault_modifiers(b, &d, &a, false);
+                (a, d, fa, fd)
+            };
+            let da = b.d6()?;
+            let dd = b.d6()?;
+            let sa = i32::from(da) + factor_sum(&fa);
+            let sd = i32::from(dd) + factor_sum(&fd);
+            let diff = sa - sd;
+            let row = assault_row(&self.data, diff).clone();
+            let words = self.row_words(&row);
+            let roll = |u: &Unit, die: u8, f: Vec<Factor>, total: i32| Roll {
+                unit: Some(u.id.clone()),
+                side: Some(u.side),
+                dice: vec![die],
+                factors: f,
+                total,
+                against: None,
+                need: None,
+                outcome: String::new(),
+            };
+            b.emit(
+                out,
+                Event::Assault {
+                    attacker: aid.clone(),
+                    defender: did.clone(),
+                    attacker_roll: roll(&a, da, fa, sa),
+                    defender_roll: roll(&d, dd, fd, sd),
+                    difference: diff,
+                    outcome: words,
+                },
+            );
+            // Disruption.
+            let dis = |b: &mut Battle, out: &mut Vec<Event>, id: &UnitId| {
+                if b.unit(id).is_ok_and(|u| u.alive() && !u.status.disordered) {
+                    b.emit(
+                        out,
+                        Event::Disordered {
+                            unit: id.clone(),
+                            why: "the assault".into(),
+                        },
+                    );
+                }
+            };
+            match row.disrupted {
+                Disrupts::Attacker => dis(b, out, aid),
+                Disrupts::Defender => dis(b, out, did),
+                Disrupts::Both => {
+                    dis(b, out, aid);
+                    dis(b, out, did);
+                }
+            }
+            self.lose_bases(b, out, did, row.defender_loses, "the assault")?;
+            self.lose_bases(b, out, aid, row.attacker_loses, "the assault")?;
+            let before = b.unit(did)?.base;
+            self.retire_by(b, out, did, row.defender_retires, aid)?;
+            self.retire_by(b, out, aid, row.attacker_retires, did)?;
+            let both = b.unit(aid)?.alive() && b.unit(did)?.alive();
+            match row.after {
+                After::Refight if both => continue,
+                After::MustExploit => self.advance_after(b, out, aid, before, true)?,
+                After::MayExploitOrOccupy => {
+                    self.advance_after(b, out, aid, before, exploit.unwrap_or(true))?
+                }
+                After::MustOccupy => self.advance_after(b, out, aid, before, false)?,
+                _ => {}
+            }
+            break;
+        }
+        Ok(())
+    }
+
+    fn retire_by(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+        r: Retire,
+        from: &UnitId,
+    ) -> Result<(), RuleError> {
+        let Ok(u) = b.unit(id) else { return Ok(()) };
+        if !u.alive() {
+            return Ok(());
+        }
+        let inches = match r {
+            Retire::Stay => return Ok(()),
+            Retire::Inches(n) => n,
+            Retire::Full => self.full_move(u),
+        };
+        self.retire(b, out, id, inches, Some(from), "the assault")
+    }
+
+    /// After the defender retires: occupy (advance to where the defender's front stood) or
+    /// exploit (advance straight ahead up to half a move, stopping at contact).
+    fn advance_after(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        aid: &UnitId,
+        defender_was: Base,
+        exploit: bool,
+    ) -> Result<(), RuleError> {
+        let a = b.unit(aid)?.clone();
+        if !a.alive() {
+            return Ok(());
+        }
+        let fwd = a.base.forward();
+        let to_front = defender_was.centre.minus(a.base.front_centre()).dot(fwd)
+            - defender_was.depth / 2.0
+            + defender_was.depth;
+        let limit = if exploit {
+            b.scale.to_mm(self.full_move(&a) / 2.0)
+        } else {
+            to_front.max(0.0)
+        };
+        let steps = 40;
+        let mut best = a.base;
+        for k in 1..=steps {
+            let mut t = a.base;
+            t.centre = a
+                .base
+                .centre
+                .plus(fwd.scale(limit * k as f32 / steps as f32));
+            let blocked = b
+                .alive()
+                .any(|o| o.id != a.id && !self.is_general(o) && o.base.overlaps(&t))
+                || !t.corners().iter().all(|p| {
+                    p.x >= 0.0 && p.y >= 0.0 && p.x <= b.table.width && p.y <= b.table.height
+                });
+            if blocked {
+                break;
+            }
+            best = t;
+        }
+        if best.centre.dist(a.base.centre) < 0.5 {
+            return Ok(());
+        }
+        let dist = b.scale.from_mm(best.centre.dist(a.base.centre));
+        b.emit(
+            out,
+            Event::Recoiled {
+                unit: aid.clone(),
+                from: a.base,
+                to: best,
+                voluntary: true,
+            },
+        );
+        let _ = dist;
+        Ok(())
+    }
+
+    /// An assault table row in words.
+    pub fn row_words(&self, r: &super::AssaultRow) -> String {
+        let retire = |x: Retire| match x {
+            Retire::Stay => None,
+            Retire::Inches(n) => Some(format!("retires {n}\"")),
+            Retire::Full => Some("retires a full move".into()),
+        };
+        let mut parts = Vec::new();
+        if r.defender_loses > 0 {
+            parts.push(format!("defender loses {} base(s)", r.defender_loses));
+        }
+        if let Some(t) = retire(r.defender_retires) {
+            parts.push(format!("defender {t}"));
+        }
+        if r.attacker_loses > 0 {
+            parts.push(format!("attacker loses {} base(s)", r.attacker_loses));
+        }
+        if let Some(t) = retire(r.attacker_retires) {
+            parts.push(format!("attacker {t}"));
+        }
+        parts.push(
+            match r.disrupted {
+                Disrupts::Both => "both disrupted",
+                Disrupts::Attacker => "only the attacker disrupted",
+                Disrupts::Defender => "only the defender disrupted",
+            }
+            .into(),
+        );
+        match r.after {
+            After::MustExploit => parts.push("attacker must exploit".into()),
+            After::MayExploitOrOccupy => parts.push("attacker may exploit or occupy".into()),
+            After::MustOccupy => parts.push("attacker must occupy".into()),
+            After::Refight => parts.push("refight at once".into()),
+            After::Hold => {}
+        }
+        parts.join(", ")
+    }
+
+    /// The outlook of an assault: both sides' modifiers and the chance of each table row.
+    pub fn assault_outlook(
+        &self,
+        b: &Battle,
+        aid: &UnitId,
+        did: &UnitId,
+    ) -> Result<Outlook, RuleError> {
+        let (a, d, fa, fd) = self.assault_setup(b, aid, did)?;
+        let (ma, md) = (factor_sum(&fa), factor_sum(&fd));
+        let odds = assault_odds(&self.data, ma, md);
+        let part = |u: &Unit, f: Vec<Factor>, m: i32| OutlookPart {
+            heading: u.name.clone(),
+            factors: f,
+            dice: 1,
+            need: None,
+            summary: format!("= {m:+} + die"),
+        };
+        let chances = self
+            .data
+            .assault_table
+            .iter()
+            .zip(odds)
+            .filter(|(_, p)| *p > 0.0)
+            .map(|(r, p)| Chance {
+                outcome: format!(
+                    "{}: {}",
+                    match (r.min, r.max) {
+                        (lo, hi) if hi >= 99 => format!("{lo:+} or more"),
+                        (lo, hi) if lo <= -99 => format!("{hi:+} or less"),
+                        (lo, hi) if lo == hi => format!("{lo:+}"),
+                        (lo, hi) => format!("{lo:+} to {hi:+}"),
+                    },
+                    self.row_words(r)
+                ),
+                chance: p,
+            })
+            .collect();
+        Ok(Outlook {
+            parts: vec![part(&a, fa, ma), part(&d, fd, md)],
+            opposed: true,
+            notes: vec![
+                "Attacker's score minus defender's is read on the assault table; on 0 both lose a base and fight again at once.".into(),
+            ],
+            chances,
+            choices: Vec::new(),
+        })
+    }
+}

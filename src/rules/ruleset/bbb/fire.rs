@@ -1,0 +1,588 @@
+//! BBB fire: each front-rank base in range and arc adds its firing value for the range band;
+//! the total is halved (cumulatively) and picks a column of the fire table, shifted left and
+//! right; 2D6 read the result.
+
+use super::tables::{FireResult, band, fire_column, fire_odds, low_ammo_chance, read_fire};
+use super::{Arm, Bbb7yw, Gun, illegal, layout, quality};
+use crate::rules::battle::Battle;
+use crate::rules::command::{Event, Factor, RuleError};
+use crate::rules::geometry::{Base, Pt, segment_hits_base};
+use crate::rules::model::{Ammo, Flag, Formation, Phase, Unit, UnitId};
+use crate::rules::ruleset::view::{Chance, Outlook, OutlookPart, Roll};
+use crate::rules::terrain::FeatureKind;
+
+/// A firing worked out before the dice.
+#[derive(Clone, Debug)]
+pub struct FireSetup {
+    pub shooter: Unit,
+    pub target: Unit,
+    /// Each base's contribution, in words ("base 1 at 2.5\": 2").
+    pub lines: Vec<String>,
+    pub value: f32,
+    pub halvings: Vec<Factor>,
+    pub shifts: Vec<Factor>,
+    pub column: Option<usize>,
+}
+
+impl Bbb7yw {
+    /// The firing values row a base uses against this target, if it fires at all.
+    pub fn values_for(&self, s: &Unit, t: &Unit) -> Option<(&super::FireValues, bool)> {
+        let d = &self.data;
+        let cav_target = self.is_cavalry(t);
+        let row = |k: &str| d.fire_values(k);
+        match self.arm(s) {
+            Arm::Artillery => {
+                let k = match self.troop(s).gun? {
+                    Gun::Foot => "foot_artillery",
+                    Gun::Horse => "horse_artillery",
+                    Gun::Heavy => "heavy_artillery",
+                };
+                row(k).map(|r| (r, false))
+            }
+            Arm::Infantry => {
+                if s.has(Flag::IneffectiveMusket) {
+                    row("ineffective_musket").map(|r| (r, false))
+                } else if cav_target {
+                    row("musket_v_cav").map(|r| (r, s.has(Flag::BattalionGuns)))
+                } else if s.has(Flag::Skirmish) {
+                    row("sk_v_foot").map(|r| (r, false))
+                } else {
+                    row("musket_v_foot").map(|r| (r, s.has(Flag::BattalionGuns)))
+                }
+            }
+            a if a.is_cavalry() && s.has(Flag::CavalryMusket) => {
+                row("cavalry_musket").map(|r| (r, false))
+            }
+            _ => None,
+        }
+    }
+
+    /// Why the unit cannot fire now at all, or Ok.
+    pub fn may_fire(&self, b: &Battle, s: &Unit) -> Result<(), RuleError> {
+        let defensive = match b.phase {
+            Phase::DefensiveFire => true,
+            Phase::OffensiveFire => false,
+            _ => {
+                return Err(RuleError::WrongPhase {
+                    command: "fire".into(),
+                    phase: b.phase,
+                });
+            }
+        };
+        if defensive == (s.side == b.active) {
+            return illegal(format!(
+                "{} fires in the {} fire step",
+                s.name,
+                if s.side == b.active {
+                    "offensive"
+                } else {
+                    "defensive"
+                }
+            ));
+        }
+        if s.bound.fired && !defensive {
+            return illegal(format!("{} has already fired this turn", s.name));
+        }
+        if defensive && self.fired_this_phase(b, &s.id) {
+            return illegal(format!("{} has already fired this step", s.name));
+        }
+        if self.is_general(s) {
+            return illegal("generals do not fire".into());
+        }
+        if self.is_artillery(s) {
+            if s.status.limbered {
+                return illegal(format!("{} is limbered", s.name));
+            }
+            if s.status.silenced {
+                return illegal(format!("{} is silenced", s.name));
+            }
+            if !defensive && s.bound.moved {
+                let horse = self.troop(s).gun == Some(Gun::Horse);
+                if !(horse && s.bound.limber_changed && !s.status.limbered) {
+                    return illegal(format!(
+                        "{} moved this turn: only horse artillery that moved up to 6\" and unlimbered may fire, and manhandled guns never",
+                        s.name
+                    ));
+                }
+            }
+        }
+        if !defensive && !self.in_contact(b, s).is_empty() {
+            return illegal(format!(
+                "{} is in contact with the enemy: it assaults instead",
+                s.name
+            ));
+        }
+        Ok(())
+    }
+
+    fn fired_this_phase(&self, b: &Battle, id: &UnitId) -> bool {
+        b.log
+            .iter()
+            .rev()
+            .take_while(|e| !matches!(e, Event::PhaseBegan { .. }))
+            .any(|e| matches!(e, Event::Salvo { shooter, .. } if shooter == id))
+    }
+
+    /// Sight from a point to a target base: slopes (a hill between, higher than both ends)
+    /// block; woods and towns block beyond 3" inside them; units between block unless the
+    /// firer stands on a hill above them with a 3" gap either side.
+    pub fn sight(&self, b: &Battle, s: &Unit, from: Pt, t: &Unit) -> Result<(), String> {
+        let to = crate::rules::ruleset::old_dessauer::nearest_point(&t.base, from);
+        let lvl_from = b.terrain.level_at(from);
+        let lvl_to = b.terrain.level_at(to);
+        let n = 24;
+        let mut inside: Vec<(String, f32)> = Vec::new();
+        for k in 1..n {
+            let p = from.lerp(to, k as f32 / n as f32);
+            let l = b.terrain.level_at(p);
+            if l > lvl_from && l > lvl_to {
+                return Err("a slope between blocks the view".into());
+            }
+        }
+        for f in b
+            .terrain
+            .features
+            .iter()
+            .filter(|f| matches!(f.kind, FeatureKind::Woods | FeatureKind::Town))
+        {
+            let len = f.inside_length(from, to);
+            if len > 0.0 {
+                inside.push((f.name.clone(), len));
+            }
+        }
+        let cover = b.scale.to_mm(self.num("cover_sight"));
+        if let Some((name, _)) = inside.iter().find(|(_, l)| *l > cover + 0.5) {
+            return Err(format!("{name} blocks the view beyond 3\" inside it"));
+        }
+        let gap = b.scale.to_mm(self.num("hill_fire_gap"));
+        for o in b
+            .alive()
+            .filter(|o| o.id != s.id && o.id != t.id && !self.is_general(o))
+        {
+            if !segment_hits_base(from, to, &o.base) {
+                continue;
+            }
+            let over = o.side == s.side
+                && lvl_from > b.terrain.level_at(o.base.centre)
+                && b.alive().all(|x| {
+                    x.id == o.id
+                        || x.id == s.id
+                        || x.id == t.id
+                        || self.is_general(x)
+                        || x.base.distance(&o.base) >= gap
+                });
+            if !over {
+                return Err(format!("{} is in the way", o.name));
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks a firing and works out its fire value, halvings, shifts and column.
+    pub fn fire_setup(
+        &self,
+        b: &Battle,
+        sid: &UnitId,
+        tid: &UnitId,
+    ) -> Result<FireSetup, RuleError> {
+        let s = b.unit(sid)?.clone();
+        let t = b.unit(tid)?.clone();
+        if !s.alive() || !t.alive() {
+            return illegal("both units must be on the table".into());
+        }
+        self.may_fire(b, &s)?;
+        if t.side == s.side {
+            return illegal(format!("{} is a friend", t.name));
+        }
+        if self.is_general(&t) {
+            return illegal(format!(
+                "{} is a general: generals are not fired at",
+                t.name
+            ));
+        }
+        let defensive = b.phase == Phase::DefensiveFire;
+        if defensive && !t.bound.moved && !t.bound.charged {
+            return illegal(format!(
+                "defensive fire is at units that moved or assault: {} has not moved",
+                t.name
+            ));
+        }
+        let Some((row, bg)) = self.values_for(&s, &t) else {
+            return illegal(format!("{} has no fire against {}", s.name, t.name));
+        };
+        let values = if bg {
+            row.with_bg.clone().unwrap_or_else(|| row.values.clone())
+        } else {
+            row.values.clone()
+        };
+        let half = self.num("front_arc");
+        let size = self.base_of(&s);
+        let mut lines = Vec::new();
+        let mut value = 0.0f32;
+        let mut why_not = None;
+        for (i, base) in layout::front_rank(&s, size).iter().enumerate() {
+            let dist = b.scale.from_mm(base.front_edge_distance(&t.base));
+            let Some(k) = band(&self.data.bands, dist) else {
+                why_not.get_or_insert(format!("out of range ({dist:.1}\")"));
+                continue;
+            };
+            if !base.in_arc(&t.base, half) {
+                why_not.get_or_insert("outside the front arc".to_string());
+                continue;
+            }
+            if let Err(e) = self.sight(b, &s, base.front_centre(), &t) {
+                why_not.get_or_insert(e);
+                continue;
+            }
+            let v = values.get(k).copied().unwrap_or(0.0);
+            if v <= 0.0 {
+                why_not.get_or_insert(format!("no fire value at {dist:.1}\""));
+                continue;
+            }
+            value += v;
+            lines.push(format!(
+                "base {} at {dist:.1}\" ({}\" band): {v}",
+                i + 1,
+                self.data.bands[k]
+            ));
+        }
+        if value <= 0.0 {
+            return illegal(format!(
+                "{} cannot fire at {}: {}",
+                s.name,
+                t.name,
+                why_not.unwrap_or_else(|| "no base can".into())
+            ));
+        }
+        // Halvings.
+        let mut halvings = Vec::new();
+        let halve = |k: &str| {
+            let h = self.data.halving(k);
+            Factor {
+                name: format!("halved: {}", h.map_or(k, |h| h.name.as_str())),
+                value: 0,
+                source: h.map_or_else(String::new, |h| h.source.clone()),
+            }
+        };
+        if s.status.disordered {
+            halvings.push(halve("disrupted"));
+        }
+        if s.status.ammo == Ammo::Low {
+            halvings.push(halve("low_ammo"));
+        }
+        if self.reduced(&s) {
+            halvings.push(halve("reduced"));
+        }
+        if self.is_artillery(&s) && !defensive {
+            if s.bound.moved && s.bound.limber_changed {
+                halvings.push(halve("horse_moved"));
+            } else if s.bound.limber_changed || s.bound.formed {
+                halvings.push(halve("pivoted"));
+            }
+        }
+        // Shifts.
+        let mut shifts = Vec::new();
+        let shift = |k: &str| {
+            let sh = self.data.shift(k);
+            Factor {
+                name: sh.map_or_else(|| k.to_string(), |s| s.name.clone()),
+                value: sh.map_or(0, |s| s.shift),
+                source: sh.map_or_else(String::new, |s| s.source.clone()),
+            }
+        };
+        if s.has(Flag::Ragged) {
+            shifts.push(shift("ragged"));
+        }
+        let kinds = self.terrain_at(b, &t);
+        let fort = b
+            .terrain
+            .at(t.base.centre, &[FeatureKind::Fortification])
+            .any(|f| f.fortified);
+        if fort {
+            shifts.push(shift("fort"));
+        } else if kinds
+            .iter()
+            .any(|k| matches!(k, FeatureKind::Town | FeatureKind::Fortification))
+        {
+            shifts.push(shift("town_entrenched"));
+        } else if kinds
+            .iter()
+            .any(|k| matches!(k, FeatureKind::Woods | FeatureKind::Village))
+        {
+            shifts.push(shift("wood_village"));
+        }
+        if s.has(Flag::Devastating) {
+            shifts.push(shift("devastating"));
+        }
+        if s.has(Flag::EliteCompanies) {
+            shifts.push(shift("elite_companies"));
+        }
+        if t.has(Flag::Inept) {
+            shifts.push(shift("inept_target"));
+        }
+        let exposed = b.terrain.on_bridge(&t.base)
+            || t.formation == Formation::Column
+            || (self.is_artillery(&t) && t.status.limbered)
+            || t.base.behind_front_line(s.base.front_centre());
+        if exposed {
+            shifts.push(shift("target_exposed"));
+        }
+        let net: i32 = shifts.iter().map(|f| f.value).sum();
+        let column = fire_column(&self.data, value, halvings.len() as u32, net);
+        Ok(FireSetup {
+            shooter: s,
+            target: t,
+            lines,
+            value,
+            halvings,
+            shifts,
+            column,
+        })
+    }
+
+    /// The column in words ("the 6 column", "off the table").
+    pub fn column_words(&self, c: Option<usize>) -> String {
+        match c {
+            Some(i) => {
+                let v = self.data.fire_columns[i];
+                if i + 1 == self.data.fire_columns.len() {
+                    format!("the {v}+ column")
+                } else {
+                    format!("the {v} column")
+                }
+            }
+            None => "off the left of the table (no effect)".into(),
+        }
+    }
+
+    /// A fire result in words, for this target.
+    pub fn result_words(&self, r: FireResult, t: &Unit, low: bool) -> String {
+        let art = self.is_artillery(t);
+        let mut s = match r {
+            FireResult::Nothing => "no effect".to_string(),
+            FireResult::R | FireResult::T | FireResult::V if art => {
+                format!("{}: silenced", r.code())
+            }
+            FireResult::R => "R: disrupted; Raw units halted in an assault".into(),
+            FireResult::T => "T: disrupted; Raw and Trained units halted in an assault".into(),
+            FireResult::V => "V: disrupted; halted in an assault".into(),
+            FireResult::Bases(n) if art => {
+                if t.status.hits + u32::from(n) >= self.num("artillery_destroyed_hits") as u32 {
+                    format!("{n}: destroyed")
+                } else {
+                    format!("{n}: reduced")
+                }
+            }
+            FireResult::Bases(n) => format!("{n}: {n} base(s) lost, disrupted and halted"),
+        };
+        if low {
+            s.push_str("; the firer is low on ammunition");
+        }
+        s
+    }
+
+    pub fn fire(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        sid: &UnitId,
+        tid: &UnitId,
+    ) -> Result<(), RuleError> {
+        let f = self.fire_setup(b, sid, tid)?;
+        let dice = vec![b.d6()?, b.d6()?];
+        let roll: i32 = dice.iter().map(|d| i32::from(*d)).sum();
+        let (result, low) = read_fire(&self.data, f.column, roll);
+        let mut factors: Vec<Factor> = f
+            .lines
+            .iter()
+            .map(|l| Factor {
+                name: l.clone(),
+                value: 0,
+                source: "001 Firing Values Table".into(),
+            })
+            .collect();
+        factors.extend(f.halvings.iter().cloned());
+        factors.extend(f.shifts.iter().cloned());
+        let outcome = format!(
+            "fire value {} on {}: {}",
+            f.value,
+            self.column_words(f.column),
+            self.result_words(result, &f.target, low)
+        );
+        b.emit(
+            out,
+            Event::Salvo {
+                shooter: sid.clone(),
+                target: tid.clone(),
+                roll: Roll {
+                    unit: Some(sid.clone()),
+                    side: Some(f.shooter.side),
+                    dice,
+                    factors,
+                    total: roll,
+                    against: None,
+                    need: None,
+                    outcome,
+                },
+            },
+        );
+        if low && f.shooter.status.ammo != Ammo::Low {
+            b.emit(
+                out,
+                Event::Supply {
+                    unit: sid.clone(),
+                    ammo: Ammo::Low,
+                    packs: f.shooter.status.packs,
+                    why: format!("threw {roll} firing"),
+                },
+            );
+        }
+        self.apply_fire(b, out, &f.target, result)
+    }
+
+    /// A fire result's effects on its target.
+    fn apply_fire(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        t: &Unit,
+        r: FireResult,
+    ) -> Result<(), RuleError> {
+        if r == FireResult::Nothing {
+            return Ok(());
+        }
+        let id = &t.id;
+        if self.is_artillery(t) {
+            match r {
+                FireResult::Bases(n) => {
+                    self.lose_bases(b, out, id, u32::from(n), "fire")?;
+                }
+                _ => {
+                    if !t.status.silenced {
+                        b.emit(
+                            out,
+                            Event::Silenced {
+                                unit: id.clone(),
+                                silenced: true,
+                                why: format!("a fire result of {}", r.code()),
+                            },
+                        );
+                    }
+                }
+            }
+        } else {
+            if !t.status.disordered {
+                b.emit(
+                    out,
+                    Event::Disordered {
+                        unit: id.clone(),
+                        why: format!("a fire result of {}", r.code()),
+                    },
+                );
+            }
+            if r.bases() > 0 {
+                self.lose_bases(b, out, id, r.bases(), "fire")?;
+            }
+        }
+        // An assaulting unit may be halted.
+        let now = b.unit(id)?.clone();
+        if now.alive()
+            && b.phase == Phase::DefensiveFire
+            && now.bound.charged
+            && !now.bound.halted
+            && r.halts(quality(now.class))
+        {
+            b.emit(
+                out,
+                Event::Halted {
+                    unit: id.clone(),
+                    why: format!(
+                        "a fire result of {} halts a {} unit",
+                        r.code(),
+                        super::quality_name(quality(now.class))
+                    ),
+                },
+            );
+            // It stops short: back out of contact by half an inch.
+            let mut to: Base = now.base;
+            to.centre = now
+                .base
+                .centre
+                .minus(now.base.forward().scale(b.scale.to_mm(0.5)));
+            b.emit(
+                out,
+                Event::Recoiled {
+                    unit: id.clone(),
+                    from: now.base,
+                    to,
+                    voluntary: true,
+                },
+            );
+        }
+        Ok(())
+    }
+
+    /// The outlook of a firing: the fire value by base, each halving and shift, the column,
+    /// and the chance of each result.
+    pub fn fire_outlook(
+        &self,
+        b: &Battle,
+        sid: &UnitId,
+        tid: &UnitId,
+    ) -> Result<Outlook, RuleError> {
+        let f = self.fire_setup(b, sid, tid)?;
+        let mut factors: Vec<Factor> = f
+            .lines
+            .iter()
+            .map(|l| Factor {
+                name: l.clone(),
+                value: 0,
+                source: "001 Firing Values Table".into(),
+            })
+            .collect();
+        factors.extend(f.halvings.iter().cloned());
+        factors.extend(f.shifts.iter().cloned());
+        let halved = f.value * 0.5f32.powi(f.halvings.len() as i32);
+        let net: i32 = f.shifts.iter().map(|s| s.value).sum();
+        let summary = format!(
+            "fire value {}{}{} → {} · 2D6",
+            f.value,
+            if f.halvings.is_empty() {
+                String::new()
+            } else {
+                format!(", halved to {halved}")
+            },
+            if net == 0 {
+                String::new()
+            } else {
+                format!(", {net:+} column(s)")
+            },
+            self.column_words(f.column)
+        );
+        let chances = fire_odds(&self.data, f.column)
+            .into_iter()
+            .rev()
+            .map(|(r, p)| Chance {
+                outcome: self.result_words(r, &f.target, false),
+                chance: p,
+            })
+            .collect();
+        Ok(Outlook {
+            parts: vec![OutlookPart {
+                heading: format!("{} → {}", f.shooter.name, f.target.name),
+                factors,
+                dice: 2,
+                need: None,
+                summary,
+            }],
+            opposed: false,
+            notes: vec![format!(
+                "A 12 or 11 leaves {} low on ammunition ({:.0}%).",
+                f.shooter.name,
+                low_ammo_chance(&self.data) * 100.0
+            )],
+            chances,
+            choices: Vec::new(),
+        })
+    }
+}

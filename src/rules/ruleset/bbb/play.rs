@@ -1,0 +1,1338 @@
+//! The BBB turn: command rolls and the moves they allow, formation changes, limbering,
+//! evading, generals (their moves, casualties and return), the end of each step and of the
+//! turn, and victory by objectives.
+
+use super::tables::{command_odds, command_outcome};
+use super::{Arm, Bbb7yw, Moves, illegal, in_phase, layout, quality};
+use crate::rules::battle::Battle;
+use crate::rules::command::{Event, Factor, RuleError, Step, factor_sum};
+use crate::rules::geometry::{Base, Pt, heading, norm_deg, norm_facing};
+use crate::rules::model::{Flag, Formation, Phase, Side, Unit, UnitId};
+use crate::rules::ruleset::common::{
+    Going, MovePlan, front_contact, step_motion, sweep_to_contact,
+};
+use crate::rules::ruleset::view::Roll;
+use crate::rules::terrain::FeatureKind;
+
+/// A checked move and what it costs.
+#[derive(Clone, Debug)]
+pub struct BbbPlan {
+    pub plan: MovePlan,
+    /// Inches the move counts against the allowance (penalties included).
+    pub cost: f32,
+    /// The penalties taken, in words.
+    pub penalties: Vec<String>,
+}
+
+impl Bbb7yw {
+    // ----- command rolls -------------------------------------------------------------
+
+    /// The modifiers of a unit's command roll, and whether it reads the disordered column.
+    pub fn command_modifiers(&self, b: &Battle, u: &Unit) -> (Vec<Factor>, bool) {
+        let disordered = u.status.disordered || u.status.silenced;
+        let mut f = Vec::new();
+        if self.general_near(b, u).is_some() {
+            f.push(self.command_factor("general"));
+        }
+        if self.marching(u) {
+            f.push(self.command_factor("march"));
+        }
+        let kinds = self.terrain_at(b, u);
+        if kinds.iter().any(|k| {
+            matches!(
+                k,
+                FeatureKind::Marsh | FeatureKind::Woods | FeatureKind::Town
+            )
+        }) {
+            f.push(self.command_factor("terrain"));
+        }
+        if self.arm(u) == Arm::IrregularCavalry || u.has(Flag::Militia) {
+            f.push(self.command_factor("irregular"));
+        }
+        if u.has(Flag::Passive) && !disordered {
+            f.push(self.command_factor("passive"));
+        }
+        if u.has(Flag::Fragile) && disordered {
+            f.push(self.command_factor("fragile"));
+        }
+        if self.is_infantry(u) && u.formation == Formation::Line && self.unsupported(b, u) {
+            f.push(self.command_factor("unsupported_line"));
+        }
+        if self.spent(u) {
+            f.push(self.command_factor("spent"));
+        }
+        (f, disordered)
+    }
+
+    /// Infantry in line without a friend facing the same way within 3" of either flank.
+    fn unsupported(&self, b: &Battle, u: &Unit) -> bool {
+        let r = b.scale.to_mm(3.0);
+        let side_has = |sign: f32| {
+            b.alive().any(|f| {
+                f.side == u.side
+                    && f.id != u.id
+                    && !self.is_general(f)
+                    && norm_deg(f.base.facing - u.base.facing).abs() < 30.0
+                    && f.base.distance(&u.base) <= r
+                    && f.base.centre.minus(u.base.centre).dot(u.base.right()) * sign > 0.0
+            })
+        };
+        !(side_has(1.0) && side_has(-1.0))
+    }
+
+    /// Rolls for command: the result bounds the unit's move this turn; rally, disruption,
+    /// retiring, a lost base or a rout follow at once.
+    pub fn activate(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+    ) -> Result<(), RuleError> {
+        in_phase(b, Phase::Movement, "roll for command")?;
+        let u = b.unit(id)?.clone();
+        crate::rules::ruleset::common::own_active(b, &u)?;
+        if self.is_general(&u) {
+            return illegal(format!(
+                "{} is a general: generals move in their own step without a roll",
+                u.name
+            ));
+        }
+        if u.bound.allowance.is_some() {
+            return illegal(format!(
+                "{} has already rolled for command this turn",
+                u.name
+            ));
+        }
+        let (factors, disordered) = self.command_modifiers(b, &u);
+        let dice = vec![b.d6()?, b.d6()?];
+        let score = dice.iter().map(|d| i32::from(*d)).sum::<i32>() + factor_sum(&factors);
+        let o = command_outcome(&self.data, score, disordered);
+        let full = self.full_move(&u);
+        let allowance = match o.moves {
+            Moves::Full => full,
+            Moves::Half => full / 2.0,
+            _ => 0.0,
+        };
+        let recover = o.recover.is_some_and(|q| quality(u.class) >= q) && self.lost(&u) > 0;
+        let words = self.outcome_words(&o, disordered, recover);
+        b.emit(
+            out,
+            Event::Ordered {
+                unit: id.clone(),
+                roll: Roll {
+                    unit: Some(id.clone()),
+                    side: Some(u.side),
+                    dice,
+                    factors,
+                    total: score,
+                    against: None,
+                    need: None,
+                    outcome: words,
+                },
+                allowance,
+                recover,
+            },
+        );
+        if o.rally {
+            if u.status.disordered {
+                b.emit(out, Event::Steadied { unit: id.clone() });
+            }
+            if u.status.silenced {
+                b.emit(
+                    out,
+                    Event::Silenced {
+                        unit: id.clone(),
+                        silenced: false,
+                        why: "rallied on the command roll".into(),
+                    },
+                );
+            }
+        }
+        if o.disrupted {
+            b.emit(
+                out,
+                Event::Disordered {
+                    unit: id.clone(),
+                    why: "the command roll".into(),
+                },
+            );
+        }
+        if o.lose_base {
+            self.lose_bases(b, out, id, 1, "the command roll")?;
+        }
+        match o.moves {
+            Moves::RetireHalf => self.retire(b, out, id, full / 2.0, None, "the command roll")?,
+            Moves::RetireFull => self.retire(b, out, id, full, None, "the command roll")?,
+            Moves::Rout => b.emit(
+                out,
+                Event::Destroyed {
+                    unit: id.clone(),
+                    reason: "routed on the command roll: every base removed".into(),
+                },
+            ),
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// A command roll's outcome in words.
+    pub fn outcome_words(
+        &self,
+        o: &super::CommandOutcome,
+        disordered: bool,
+        recover: bool,
+    ) -> String {
+        let mv = match o.moves {
+            Moves::Full => "full move",
+            Moves::Half => "half move",
+            Moves::Still => "no move",
+            Moves::RetireHalf => "retire a half move (ignoring terrain)",
+            Moves::RetireFull => "retire a full move (ignoring terrain)",
+            Moves::Rout => "routed: every base removed",
+        };
+        let mut s = String::new();
+        if o.rally {
+            s.push_str("rally & ");
+        }
+        if o.disrupted {
+            s.push_str("disrupted & ");
+        }
+        if o.lose_base {
+            s.push_str("lose a base & ");
+        }
+        s.push_str(mv);
+        if recover {
+            s.push_str(", or recover a base");
+        }
+        if disordered {
+            s.push_str(" (disordered column)");
+        }
+        s
+    }
+
+    /// The chance of each outcome of a unit's command roll now, in words.
+    pub fn command_chances(&self, b: &Battle, u: &Unit) -> Vec<(String, f64)> {
+        let (factors, disordered) = self.command_modifiers(b, u);
+        let m = factor_sum(&factors);
+        let odds = command_odds(&self.data, m);
+        let mut out: Vec<(String, f64)> = Vec::new();
+        for (row, p) in self.data.command_table.iter().zip(odds) {
+            if p <= 0.0 {
+                continue;
+            }
+            let o = if disordered { row.disordered } else { row.good };
+            let recover = o.recover.is_some_and(|q| quality(u.class) >= q) && self.lost(u) > 0;
+            let w = self.outcome_words(&o, false, recover);
+            match out.iter_mut().find(|x| x.0 == w) {
+                Some(x) => x.1 += p,
+                None => out.push((w, p)),
+            }
+        }
+        out
+    }
+
+    /// Recovers a lost base instead of moving, as the command roll allows.
+    pub fn recover(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+    ) -> Result<(), RuleError> {
+        in_phase(b, Phase::Movement, "recover a base")?;
+        let u = b.unit(id)?.clone();
+        crate::rules::ruleset::common::own_active(b, &u)?;
+        if !u.bound.may_recover {
+            return illegal(format!(
+                "{}'s command roll does not let it recover a base this turn",
+                u.name
+            ));
+        }
+        if u.bound.moved || u.bound.spent > 0.0 {
+            return illegal(format!(
+                "{} has moved: a base is recovered instead of moving",
+                u.name
+            ));
+        }
+        let mut stands: Vec<u32> = u.stands.iter().map(|s| s.figures).collect();
+        stands.push(1);
+        b.emit(
+            out,
+            Event::Recovered {
+                unit: id.clone(),
+                stands: stands.clone(),
+            },
+        );
+        self.refit(b, out, id)
+    }
+
+    // ----- losses and retiring -----------------------------------------------------------
+
+    /// Takes bases off a unit (artillery: reduced by one hit, destroyed by two); a unit left
+    /// with none is destroyed.
+    pub fn lose_bases(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+        n: u32,
+        why: &str,
+    ) -> Result<(), RuleError> {
+        let u = b.unit(id)?.clone();
+        if !u.alive() || n == 0 {
+            return Ok(());
+        }
+        if self.is_artillery(&u) {
+            let total = u.status.hits + n;
+            if total as f32 >= self.num("artillery_destroyed_hits") {
+                b.emit(
+                    out,
+                    Event::Destroyed {
+                        unit: id.clone(),
+                        reason: format!("artillery destroyed by {why}"),
+                    },
+                );
+            } else {
+                b.emit(
+                    out,
+                    Event::Hit {
+                        unit: id.clone(),
+                        hits: n,
+                        total,
+                    },
+                );
+            }
+            return Ok(());
+        }
+        let left = u.stands.len().saturating_sub(n as usize);
+        if left == 0 {
+            b.emit(
+                out,
+                Event::Destroyed {
+                    unit: id.clone(),
+                    reason: format!("its last base lost to {why}"),
+                },
+            );
+            return Ok(());
+        }
+        b.emit(
+            out,
+            Event::Losses {
+                unit: id.clone(),
+                figures: n,
+                stands: vec![1; left],
+                why: why.to_string(),
+            },
+        );
+        self.refit(b, out, id)
+    }
+
+    /// Closes the unit's footprint up (or out) to the bases it has, front centre kept.
+    fn refit(&self, b: &mut Battle, out: &mut Vec<Event>, id: &UnitId) -> Result<(), RuleError> {
+        let u = b.unit(id)?.clone();
+        let base = self.troop(&u).base;
+        let size = self.scenario_base(b, &u).unwrap_or(base);
+        let to = layout::rebuild(&u, size, u.formation, u.stands.len(), 0.0);
+        if to != u.base {
+            b.emit(
+                out,
+                Event::Reformed {
+                    unit: id.clone(),
+                    formation: u.formation,
+                    from: u.base,
+                    to,
+                    cost: 0.0,
+                },
+            );
+        }
+        Ok(())
+    }
+
+    /// The base size the scenario gave this unit, if any.
+    pub fn scenario_base(&self, b: &Battle, u: &Unit) -> Option<(f32, f32)> {
+        b.scenario
+            .units
+            .iter()
+            .find(|r| r.id == u.id.0)
+            .and_then(|r| r.base)
+    }
+
+    /// Retires straight back `inches`, ignoring terrain (away from `from` if given, else
+    /// behind its own rear); passing through friends disrupts them (not those in base contact
+    /// when it starts); off the table it is lost.
+    pub fn retire(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+        inches: f32,
+        from: Option<&UnitId>,
+        why: &str,
+    ) -> Result<(), RuleError> {
+        let u = b.unit(id)?.clone();
+        if !u.alive() || inches <= 0.0 {
+            return Ok(());
+        }
+        let dir = match from.and_then(|f| b.unit(f).ok()) {
+            Some(e) => {
+                let d = u.base.centre.minus(e.base.centre);
+                if d.len() > 1e-3 {
+                    d.scale(1.0 / d.len())
+                } else {
+                    u.base.forward().scale(-1.0)
+                }
+            }
+            None => u.base.forward().scale(-1.0),
+        };
+        let dist = b.scale.to_mm(inches);
+        let mut to = u.base;
+        to.centre = u.base.centre.plus(dir.scale(dist));
+        // Off the table: lost.
+        let inside = to
+            .corners()
+            .iter()
+            .all(|p| p.x >= 0.0 && p.y >= 0.0 && p.x <= b.table.width && p.y <= b.table.height);
+        if !inside {
+            b.emit(
+                out,
+                Event::Destroyed {
+                    unit: id.clone(),
+                    reason: format!("retired off the table ({why})"),
+                },
+            );
+            return Ok(());
+        }
+        // Stop short of an enemy in the way.
+        let steps = 40;
+        let mut last = u.base;
+        for k in 1..=steps {
+            let mut t = u.base;
+            t.centre = u
+                .base
+                .centre
+                .plus(dir.scale(dist * k as f32 / steps as f32));
+            if b.alive()
+                .any(|e| e.side != u.side && !self.is_general(e) && e.base.overlaps(&t))
+            {
+                break;
+            }
+            last = t;
+        }
+        to = last;
+        let touching: Vec<UnitId> = b
+            .alive()
+            .filter(|f| f.side == u.side && f.id != u.id && f.base.distance(&u.base) < 1.0)
+            .map(|f| f.id.clone())
+            .collect();
+        let passed: Vec<UnitId> = b
+            .alive()
+            .filter(|f| {
+                f.side == u.side
+                    && f.id != u.id
+                    && !self.is_general(f)
+                    && !touching.contains(&f.id)
+                    && !f.status.disordered
+                    && crate::rules::geometry::segment_hits_base(u.base.centre, to.centre, &f.base)
+            })
+            .map(|f| f.id.clone())
+            .collect();
+        b.emit(
+            out,
+            Event::Recoiled {
+                unit: id.clone(),
+                from: u.base,
+                to,
+                voluntary: false,
+            },
+        );
+        for f in passed {
+            b.emit(
+                out,
+                Event::Disordered {
+                    unit: f,
+                    why: format!("{} retired through it", u.name),
+                },
+            );
+        }
+        Ok(())
+    }
+
+    // ----- movement ----------------------------------------------------------------------
+
+    /// The move a unit may still make this turn, inches: what its roll allowed (generals their
+    /// full move in their step), less what it has used.
+    pub fn remaining(&self, b: &Battle, u: &Unit) -> Result<f32, RuleError> {
+        if self.is_general(u) {
+            if b.phase != Phase::Generals {
+                return illegal(format!(
+                    "{} is a general: generals move in their own step",
+                    u.name
+                ));
+            }
+            return Ok((self.full_move(u) - u.bound.spent).max(0.0));
+        }
+        if b.phase != Phase::Movement {
+            return Err(RuleError::WrongPhase {
+                command: "move".into(),
+                phase: b.phase,
+            });
+        }
+        match u.bound.allowance {
+            None => illegal(format!(
+                "{} must roll for command before it moves (Roll for command)",
+                u.name
+            )),
+            Some(a) if a <= 0.0 => illegal(format!(
+                "{}'s command roll allows no move this turn",
+                u.name
+            )),
+            Some(a) => Ok((a - u.bound.spent).max(0.0)),
+        }
+    }
+
+    /// Checks a move of one unit and measures it with its penalties.
+    pub fn plan(&self, b: &Battle, id: &UnitId, steps: &[Step]) -> Result<BbbPlan, RuleError> {
+        let u = b.unit(id)?.clone();
+        if u.side != b.active {
+            return illegal(format!("{} is not the moving side's", u.name));
+        }
+        let left = self.remaining(b, &u)?;
+        if self.is_artillery(&u) && !u.status.limbered {
+            let only_pivots = steps.iter().all(|s| matches!(s, Step::Pivot(_)));
+            if only_pivots {
+                return illegal(format!(
+                    "{} pivots by Form with a turn (half a move), not by a move",
+                    u.name
+                ));
+            }
+        }
+        if steps.is_empty() {
+            return illegal("a move needs at least one step".into());
+        }
+        let inch = b.scale.to_mm(1.0);
+        let mut base = u.base;
+        let mut plain = 0.0f32;
+        let mut samples: Vec<Base> = vec![base];
+        let mut about = false;
+        let mut contact = None;
+        for (i, step) in steps.iter().enumerate() {
+            let motion = match step {
+                Step::ToContact(tid) => {
+                    if i + 1 != steps.len() {
+                        return illegal("a move into contact must be the last step".into());
+                    }
+                    let t = b.unit(tid)?;
+                    if t.side == u.side {
+                        return illegal(format!("{} is a friend", t.name));
+                    }
+                    if self.is_general(&u) {
+                        return illegal("generals do not assault".into());
+                    }
+                    let Some(d) = sweep_to_contact(&base, &t.base, 45.0) else {
+                        return illegal(format!(
+                            "{} cannot reach {} by going straight ahead",
+                            u.name, t.name
+                        ));
+                    };
+                    step_motion(b, &base, &Step::Advance(b.scale.from_mm(d)))?
+                }
+                Step::AboutFace => {
+                    about = true;
+                    step_motion(b, &base, step)?
+                }
+                Step::Pivot(d) => {
+                    if d.abs() > 135.0 {
+                        about = true;
+                    }
+                    step_motion(b, &base, step)?
+                }
+                s => step_motion(b, &base, s)?,
+            };
+            let n = (motion.deg.abs() / 5.0)
+                .max(motion.shift.len() / 2.0)
+                .ceil()
+                .clamp(1.0, 400.0) as usize;
+            for k in 1..=n {
+                let b0 = motion.apply(&base, (k - 1) as f32 / n as f32);
+                let b1 = motion.apply(&base, k as f32 / n as f32);
+                let piece = b0
+                    .corners()
+                    .iter()
+                    .zip(b1.corners().iter())
+                    .map(|(p, q)| p.dist(*q))
+                    .fold(0.0, f32::max);
+                if !matches!(step, Step::AboutFace) {
+                    plain += piece / inch;
+                }
+                samples.push(b1);
+            }
+            base = motion.apply(&base, 1.0);
+            if let Step::ToContact(tid) = step {
+                let t = b.unit(tid)?;
+                let c = front_contact(&base, &t.base, 45.0).ok_or_else(|| {
+                    RuleError::Illegal(format!("{} does not meet {} squarely", u.name, t.name))
+                })?;
+                let conformed = crate::rules::ruleset::common::conform(&base, &t.base, c);
+                contact = Some((tid.clone(), conformed, c));
+                base = conformed;
+            }
+        }
+        // Penalties.
+        let mut penalties = Vec::new();
+        let mut cost = plain;
+        let arm = self.arm(&u);
+        let exempt_arc = self.marching(&u)
+            || matches!(arm, Arm::Artillery | Arm::General | Arm::IrregularCavalry);
+        let disp = base.front_centre().minus(u.base.front_centre());
+        let off_arc = disp.len() > 0.5
+            && disp.dot(u.base.forward()) < disp.len() * self.num("front_arc").to_radians().cos();
+        if !self.is_general(&u) && (about || (off_arc && !exempt_arc)) {
+            cost += self.num("outside_arc_penalty");
+            penalties.push(format!(
+                "outside the front arc{} -{:.0}\"",
+                if about { " (about turn)" } else { "" },
+                self.num("outside_arc_penalty")
+            ));
+        }
+        let mut why: Vec<String> = Vec::new();
+        let difficult = [FeatureKind::Marsh, FeatureKind::Woods, FeatureKind::Town];
+        let mut river = false;
+        let mut bridge = false;
+        for w in samples.windows(2) {
+            for f in b.terrain.at(w[1].centre, &difficult) {
+                if !why.contains(&f.name) {
+                    why.push(f.name.clone());
+                }
+            }
+            for f in b.terrain.features.iter() {
+                if !f.crossed_by(w[0].centre, w[1].centre) {
+                    continue;
+                }
+                let on_bridge = b
+                    .terrain
+                    .at(w[1].centre, &[FeatureKind::Bridge])
+                    .next()
+                    .is_some()
+                    || b.terrain
+                        .at(w[0].centre, &[FeatureKind::Bridge])
+                        .next()
+                        .is_some();
+                match f.kind {
+                    FeatureKind::River if on_bridge => bridge = true,
+                    FeatureKind::River => river = true,
+                    FeatureKind::Stream if on_bridge && self.marching(&u) => bridge = true,
+                    FeatureKind::Stream if !why.contains(&f.name) => why.push(f.name.clone()),
+                    _ => {}
+                }
+            }
+            let (l0, l1) = (
+                b.terrain.level_at(w[0].centre),
+                b.terrain.level_at(w[1].centre),
+            );
+            if l1 > l0
+                && b.terrain
+                    .at(w[1].centre, &[FeatureKind::Hill])
+                    .any(|h| h.steep)
+            {
+                let name = "a steep slope (going up)".to_string();
+                if !why.contains(&name) {
+                    why.push(name);
+                }
+            }
+        }
+        if bridge && !self.marching(&u) {
+            why.push("a bridge (not in column of march or limbered)".into());
+        }
+        if river {
+            if self.is_artillery(&u) {
+                return illegal(format!("{}: rivers are impassable to artillery", u.name));
+            }
+            if u.bound.allowance.is_some_and(|a| a < self.full_move(&u)) || u.bound.spent > 0.0 {
+                return illegal(format!(
+                    "{}: crossing a river takes a full move, and ends it",
+                    u.name
+                ));
+            }
+            cost = cost.max(left);
+            penalties.push("crossing a river: the whole move".into());
+        }
+        if !why.is_empty() && !self.is_general(&u) {
+            let p = if self.is_cavalry(&u) {
+                self.num("difficult_cavalry")
+            } else {
+                self.num("difficult_foot")
+            };
+            cost += p;
+            penalties.push(format!(
+                "difficult terrain or obstacle ({}) -{p:.0}\"",
+                why.join(", ")
+            ));
+        }
+        // Roads double the pace of a column or limbered guns that keep to them.
+        let road = self.marching(&u) && samples.iter().all(|s| b.terrain.on_road(s.centre));
+        let mut allowance = left;
+        if road {
+            allowance *= self.num("road_factor");
+            cost = plain;
+            penalties.clear();
+        }
+        // The minimum move is always 3" (when the roll allowed one at all).
+        let min = self.num("minimum_move").min(left.max(0.0));
+        let allowed = if road {
+            allowance
+        } else {
+            allowance.max(if u.bound.spent <= 0.0 { min } else { 0.0 })
+        };
+        let plan_cost = if road {
+            cost / self.num("road_factor")
+        } else {
+            cost
+        };
+        if cost > allowed + 0.01 {
+            return illegal(format!(
+                "{} may move {allowed:.1}\" more; this move counts {cost:.1}\"{}",
+                u.name,
+                if penalties.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", penalties.join("; "))
+                }
+            ));
+        }
+        // The table, other units and the enemy's zones of control.
+        let inside = base
+            .corners()
+            .iter()
+            .all(|p| p.x >= 0.0 && p.y >= 0.0 && p.x <= b.table.width && p.y <= b.table.height);
+        if !inside {
+            return illegal(format!("{} would leave the table", u.name));
+        }
+        for o in b.alive().filter(|o| o.id != u.id) {
+            if self.is_general(o) || self.is_general(&u) {
+                continue;
+            }
+            let contacted = contact.as_ref().is_some_and(|c| c.0 == o.id);
+            if !contacted && o.base.overlaps(&base) {
+                return illegal(format!("{} would end on {}", u.name, o.name));
+            }
+        }
+        if !self.is_general(&u) {
+            let zoc = b.scale.to_mm(self.num("zone_of_control"));
+            for e in b
+                .alive()
+                .filter(|e| e.side != u.side && !self.is_general(e))
+            {
+                if u.base.distance(&e.base) <= zoc {
+                    continue;
+                }
+                let entry = samples.iter().position(|s| s.distance(&e.base) <= zoc);
+                if let Some(i) = entry {
+                    let after = samples[i..]
+                        .windows(2)
+                        .map(|w| w[0].centre.dist(w[1].centre))
+                        .sum::<f32>();
+                    let assaults = contact.is_some();
+                    if !assaults && after > inch * 0.25 {
+                        return illegal(format!(
+                            "{} enters the 3\" zone of control of {}: it must stop there unless it assaults",
+                            u.name, e.name
+                        ));
+                    }
+                }
+            }
+        }
+        let going = Going {
+            bad: !why.is_empty(),
+            why,
+            road,
+        };
+        Ok(BbbPlan {
+            plan: MovePlan {
+                ends: vec![(id.clone(), base)],
+                starts: vec![(id.clone(), u.base)],
+                distance: plain,
+                allowance: allowed,
+                going,
+                contact,
+                cost: 0,
+                manoeuvre: None,
+            },
+            cost: plan_cost,
+            penalties,
+        })
+    }
+
+    pub fn do_move(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+        steps: &[Step],
+    ) -> Result<(), RuleError> {
+        let p = self.plan(b, id, steps)?;
+        let (_, to) = p.plan.ends[0];
+        let from = p.plan.starts[0].1;
+        let mut going = p.plan.going.describe();
+        if !p.penalties.is_empty() {
+            going = format!("{going}; {}", p.penalties.join("; "));
+        }
+        b.emit(
+            out,
+            Event::Moved {
+                unit: id.clone(),
+                from,
+                to,
+                distance: p.cost,
+                allowance: p.plan.allowance,
+                going,
+                contact: p.plan.contact.as_ref().map(|c| c.0.clone()),
+                manoeuvre: None,
+            },
+        );
+        Ok(())
+    }
+
+    /// A formation change (a full move), an artillery pivot (half a move), or an about turn.
+    pub fn form(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+        formation: Formation,
+        turn: f32,
+    ) -> Result<(), RuleError> {
+        in_phase(b, Phase::Movement, "change formation")?;
+        let u = b.unit(id)?.clone();
+        crate::rules::ruleset::common::own_active(b, &u)?;
+        if self.is_general(&u) {
+            return illegal("generals have no formation".into());
+        }
+        let left = self.remaining(b, &u)?;
+        if !turn.is_finite() || ![0.0, 90.0, -90.0, 180.0].contains(&turn) {
+            return illegal("a turn is 0, 90, -90 or 180 degrees".into());
+        }
+        let full = self.full_move(&u);
+        let (cost, what) = if self.is_artillery(&u) {
+            if formation != Formation::Line {
+                return illegal(format!(
+                    "{}: artillery limbers and unlimbers instead of changing formation",
+                    u.name
+                ));
+            }
+            if turn == 0.0 {
+                return illegal("an artillery pivot needs a turn".into());
+            }
+            (full / 2.0, "pivots")
+        } else {
+            if formation == Formation::Deep && !(self.is_infantry(&u) && u.has(Flag::Aggressive)) {
+                return illegal(format!(
+                    "{}: only Aggressive infantry may move in depth",
+                    u.name
+                ));
+            }
+            if !matches!(
+                formation,
+                Formation::Line | Formation::Column | Formation::Deep
+            ) {
+                return illegal(format!(
+                    "{}: BBB units stand in line, column of march or in depth",
+                    u.name
+                ));
+            }
+            if formation == u.formation && turn == 0.0 {
+                return illegal(format!("{} is already in that formation", u.name));
+            }
+            (full, "changes formation")
+        };
+        if u.bound.spent > 0.0 || left + 1e-3 < cost.min(u.bound.allowance.unwrap_or(0.0)) {
+            return illegal(format!(
+                "{} {what} for {cost:.0}\" of its move: it has {left:.1}\" left",
+                u.name
+            ));
+        }
+        if self.is_artillery(&u) && left + 1e-3 < cost {
+            return illegal(format!(
+                "{}: a pivot takes half a move ({cost:.0}\"); it has {left:.1}\"",
+                u.name
+            ));
+        }
+        if !self.is_artillery(&u) && u.bound.allowance.is_some_and(|a| a + 1e-3 < full) {
+            return illegal(format!(
+                "{}: a formation change takes a full move; its roll allowed {left:.1}\"",
+                u.name
+            ));
+        }
+        let size = self.base_of(&u);
+        let to = layout::rebuild(&u, size, formation, u.stands.len(), turn);
+        for o in b.alive().filter(|o| o.id != u.id && !self.is_general(o)) {
+            if o.base.overlaps(&to) {
+                return illegal(format!("{} would end on {}", u.name, o.name));
+            }
+        }
+        b.emit(
+            out,
+            Event::Reformed {
+                unit: id.clone(),
+                formation,
+                from: u.base,
+                to,
+                cost,
+            },
+        );
+        Ok(())
+    }
+
+    /// Limbers or unlimbers: half a move.
+    pub fn limber(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+        limber: bool,
+    ) -> Result<(), RuleError> {
+        in_phase(
+            b,
+            Phase::Movement,
+            if limber { "limber" } else { "unlimber" },
+        )?;
+        let u = b.unit(id)?.clone();
+        crate::rules::ruleset::common::own_active(b, &u)?;
+        if !self.is_artillery(&u) {
+            return illegal(format!("{} is not artillery", u.name));
+        }
+        if u.status.limbered == limber {
+            return illegal(format!(
+                "{} is already {}",
+                u.name,
+                if limber { "limbered" } else { "unlimbered" }
+            ));
+        }
+        let left = self.remaining(b, &u)?;
+        // Horse artillery may unlimber at the end of its move (up to 6") at no further cost,
+        // and fire at half rate (ruling horse_artillery_move).
+        let horse_after_move =
+            !limber && self.troop(&u).gun == Some(super::Gun::Horse) && u.bound.moved;
+        let half = if horse_after_move {
+            0.0
+        } else {
+            self.full_move(&u) / 2.0
+        };
+        if left + 1e-3 < half {
+            return illegal(format!(
+                "{}: limbering or unlimbering takes half a move ({half:.0}\"); it has {left:.1}\"",
+                u.name
+            ));
+        }
+        b.emit(
+            out,
+            if limber {
+                Event::Limbered { unit: id.clone() }
+            } else {
+                Event::Unlimbered { unit: id.clone() }
+            },
+        );
+        // Half a move used: recorded as a formation change of no footprint.
+        if half > 0.0 {
+            b.emit(
+                out,
+                Event::Reformed {
+                    unit: id.clone(),
+                    formation: u.formation,
+                    from: u.base,
+                    to: u.base,
+                    cost: half,
+                },
+            );
+        }
+        Ok(())
+    }
+
+    // ----- evading -------------------------------------------------------------------------
+
+    /// Who may evade whom: cavalry, limbered foot artillery and horse artillery evade
+    /// infantry; light and irregular cavalry also heavy cavalry; irregular cavalry all but
+    /// light and irregular cavalry.
+    pub fn may_evade(&self, evader: &Unit, enemy: &Unit) -> bool {
+        let e = self.arm(enemy);
+        let me = self.arm(evader);
+        let gun = self.troop(evader).gun;
+        let base = match me {
+            Arm::HeavyCavalry | Arm::Cavalry | Arm::LightCavalry | Arm::IrregularCavalry => true,
+            Arm::Artillery => {
+                gun == Some(super::Gun::Horse)
+                    || (gun == Some(super::Gun::Foot) && evader.status.limbered)
+            }
+            _ => false,
+        };
+        match e {
+            Arm::Infantry => base,
+            Arm::HeavyCavalry => matches!(me, Arm::LightCavalry | Arm::IrregularCavalry),
+            Arm::Cavalry | Arm::Artillery => me == Arm::IrregularCavalry,
+            _ => false,
+        }
+    }
+
+    /// Evades an enemy that moved within 12" this turn: straight away from it, between half
+    /// and a full move, and ends disrupted.
+    pub fn evade(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+        from: &UnitId,
+        distance: f32,
+    ) -> Result<(), RuleError> {
+        in_phase(b, Phase::Movement, "evade")?;
+        let u = b.unit(id)?.clone();
+        let e = b.unit(from)?.clone();
+        if u.side == b.active {
+            return illegal(format!(
+                "{} belongs to the moving side: only the other side's units evade",
+                u.name
+            ));
+        }
+        if e.side != b.active {
+            return illegal(format!("{} is not of the moving side", e.name));
+        }
+        if u.status.disordered {
+            return illegal(format!("{} is disrupted and cannot evade", u.name));
+        }
+        if u.bound.moved {
+            return illegal(format!("{} has already evaded this turn", u.name));
+        }
+        if !e.bound.moved {
+            return illegal(format!("{} has not moved this turn", e.name));
+        }
+        let r = b.scale.to_mm(self.num("evade_radius"));
+        if e.base.distance(&u.base) > r {
+            return illegal(format!(
+                "{} is more than {:.0}\" away",
+                e.name,
+                self.num("evade_radius")
+            ));
+        }
+        if !self.may_evade(&u, &e) {
+            return illegal(format!(
+                "{} may not evade {} (playsheet: Evade)",
+                u.name, e.name
+            ));
+        }
+        let full = self.full_move(&u);
+        if !distance.is_finite() || distance < full / 2.0 - 1e-3 || distance > full + 1e-3 {
+            return illegal(format!(
+                "{} evades between {:.1}\" and {full:.0}\"",
+                u.name,
+                full / 2.0
+            ));
+        }
+        let away = u.base.centre.minus(e.base.centre);
+        let facing = norm_facing(away.x.atan2(away.y).to_degrees());
+        let turned = Base { facing, ..u.base };
+        let mut to = turned;
+        to.centre = turned
+            .centre
+            .plus(heading(facing).scale(b.scale.to_mm(distance)));
+        let inside = to
+            .corners()
+            .iter()
+            .all(|p| p.x >= 0.0 && p.y >= 0.0 && p.x <= b.table.width && p.y <= b.table.height);
+        if !inside {
+            return illegal(format!("{} would evade off the table", u.name));
+        }
+        if let Some(o) = b
+            .alive()
+            .find(|o| o.id != u.id && !self.is_general(o) && o.base.overlaps(&to))
+        {
+            return illegal(format!("{} would end on {}", u.name, o.name));
+        }
+        b.emit(
+            out,
+            Event::Moved {
+                unit: id.clone(),
+                from: u.base,
+                to,
+                distance,
+                allowance: full,
+                going: format!("evading {}", e.name),
+                contact: None,
+                manoeuvre: None,
+            },
+        );
+        b.emit(
+            out,
+            Event::Disordered {
+                unit: id.clone(),
+                why: "evaded".into(),
+            },
+        );
+        Ok(())
+    }
+
+    // ----- generals ------------------------------------------------------------------------
+
+    /// Generals nearer an enemy unit than any of their own become casualties.
+    pub fn general_casualties(&self, b: &mut Battle, out: &mut Vec<Event>) {
+        let hit: Vec<UnitId> = b
+            .alive()
+            .filter(|g| self.is_general(g))
+            .filter(|g| {
+                let near = |side_own: bool| {
+                    b.alive()
+                        .filter(|u| (u.side == g.side) == side_own && !self.is_general(u))
+                        .map(|u| u.base.distance(&g.base))
+                        .fold(f32::INFINITY, f32::min)
+                };
+                near(false) < near(true)
+            })
+            .map(|g| g.id.clone())
+            .collect();
+        for id in hit {
+            b.emit(
+                out,
+                Event::Destroyed {
+                    unit: id,
+                    reason:
+                        "a casualty: nearer the enemy than his own troops (he returns next turn)"
+                            .into(),
+                },
+            );
+        }
+    }
+
+    /// Generals of the moving side who were casualties return beside the own unit nearest
+    /// where they fell.
+    pub fn generals_return(&self, b: &mut Battle, out: &mut Vec<Event>) {
+        let side = b.active;
+        let back: Vec<(UnitId, Base)> = b
+            .units
+            .iter()
+            .filter(|g| g.side == side && g.status.removed && self.is_general(g))
+            .filter_map(|g| {
+                let near = b
+                    .alive()
+                    .filter(|u| u.side == side && !self.is_general(u))
+                    .min_by(|x, y| {
+                        x.base
+                            .distance(&g.base)
+                            .total_cmp(&y.base.distance(&g.base))
+                    })?;
+                let gap = b.scale.to_mm(self.num("general_return")) / 2.0;
+                let spot = near
+                    .base
+                    .local(0.0, -(near.base.depth / 2.0 + g.base.depth / 2.0 + gap));
+                Some((
+                    g.id.clone(),
+                    Base {
+                        centre: spot,
+                        facing: near.base.facing,
+                        ..g.base
+                    },
+                ))
+            })
+            .collect();
+        for (id, to) in back {
+            b.emit(out, Event::Deployed { unit: id, to });
+        }
+    }
+
+    // ----- the turn ------------------------------------------------------------------------
+
+    pub fn end_phase(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
+        match b.phase {
+            Phase::Movement => {
+                b.begin_phase(out, Phase::Generals);
+                self.generals_return(b, out);
+            }
+            Phase::Generals => {
+                self.general_casualties(b, out);
+                b.begin_phase(out, Phase::DefensiveFire);
+            }
+            Phase::DefensiveFire => {
+                self.general_casualties(b, out);
+                b.begin_phase(out, Phase::OffensiveFire);
+            }
+            Phase::OffensiveFire => {
+                self.general_casualties(b, out);
+                b.begin_phase(out, Phase::Assault);
+            }
+            Phase::Assault => {
+                for _ in 0..(b.units.len() * 2 + 4) {
+                    let Some((a, d)) = self.pending_assaults(b).into_iter().next() else {
+                        break;
+                    };
+                    self.assault(b, out, &a, &d, None)?;
+                    if b.is_over() {
+                        return Ok(());
+                    }
+                }
+                self.general_casualties(b, out);
+                self.end_of_turn(b, out);
+                self.next_turn(b, out);
+            }
+            Phase::GameOver => return Err(RuleError::GameOver),
+            other => {
+                return illegal(format!("a BBB turn has no {} step", other.name()));
+            }
+        }
+        Ok(())
+    }
+
+    /// Low ammunition and silenced guns recover: by not moving and not firing this turn, or by
+    /// standing more than 6" from every enemy.
+    fn end_of_turn(&self, b: &mut Battle, out: &mut Vec<Event>) {
+        let side = b.active;
+        let ammo_far = self.num("ammo_recover_distance");
+        let gun_far = self.num("silenced_recover_distance");
+        let units: Vec<Unit> = b.alive().filter(|u| u.side == side).cloned().collect();
+        for u in units {
+            let far = self.nearest_enemy(b, &u);
+            if u.status.ammo == crate::rules::model::Ammo::Low
+                && ((!u.bound.moved && !u.bound.fired) || far > ammo_far)
+            {
+                b.emit(
+                    out,
+                    Event::Supply {
+                        unit: u.id.clone(),
+                        ammo: crate::rules::model::Ammo::Full,
+                        packs: u.status.packs,
+                        why: if far > ammo_far {
+                            "more than 6\" from every enemy".into()
+                        } else {
+                            "did not move and missed a fire phase".into()
+                        },
+                    },
+                );
+            }
+            if u.status.silenced && far > gun_far {
+                b.emit(
+                    out,
+                    Event::Silenced {
+                        unit: u.id.clone(),
+                        silenced: false,
+                        why: "more than 6\" from every enemy".into(),
+                    },
+                );
+            }
+        }
+    }
+
+    fn next_turn(&self, b: &mut Battle, out: &mut Vec<Event>) {
+        let next = Battle::enemy(b.active);
+        let turn = if next == 0 { b.turn + 1 } else { b.turn };
+        if turn > b.turn_limit {
+            let (winner, reason) = self.result(b);
+            b.emit(out, Event::GameOver { winner, reason });
+            return;
+        }
+        b.emit(
+            out,
+            Event::PhaseBegan {
+                turn,
+                phase: Phase::Movement,
+                side: next,
+            },
+        );
+    }
+
+    /// Who holds an objective now: a side with a fighting unit within 3" and no enemy within
+    /// 3"; otherwise its holder so far (the scenario's owner at the start).
+    pub fn holder(&self, b: &Battle, at: Pt, owner: Side) -> Side {
+        let r = b.scale.to_mm(self.num("zone_of_control"));
+        let near = |s: Side| {
+            b.alive()
+                .any(|u| u.side == s && !self.is_general(u) && u.base.distance_to_point(at) <= r)
+        };
+        match (near(0), near(1)) {
+            (true, false) => 0,
+            (false, true) => 1,
+            _ => owner,
+        }
+    }
+
+    /// The result at the turn limit: objectives held, then the share of bases lost.
+    pub fn result(&self, b: &Battle) -> (Option<Side>, String) {
+        let obj = &b.scenario.objectives;
+        if !obj.is_empty() {
+            let mut held = [0u32; 2];
+            for o in obj {
+                held[self.holder(b, Pt::new(o.at.0, o.at.1), o.owner)] += 1;
+            }
+            if held[0] != held[1] {
+                let w = if held[0] > held[1] { 0 } else { 1 };
+                return (
+                    Some(w),
+                    format!(
+                        "turn limit reached: {} holds {} of {} objectives",
+                        b.sides[w].name,
+                        held[w],
+                        obj.len()
+                    ),
+                );
+            }
+        }
+        let share = |s: Side| {
+            let (lost, all) = self.bases_lost(b, s);
+            lost as f32 / all.max(1) as f32
+        };
+        let (a, c) = (share(0), share(1));
+        if (a - c).abs() < 1e-6 {
+            return (
+                None,
+                "turn limit reached: objectives and losses even".into(),
+            );
+        }
+        let w = if a < c { 0 } else { 1 };
+        (
+            Some(w),
+            format!(
+                "turn limit reached: {} lost {:.0}% of its bases, {} {:.0}%",
+                b.sides[0].name,
+                a * 100.0,
+                b.sides[1].name,
+                c * 100.0
+            ),
+        )
+    }
+
+    /// Bases lost and bases at the start, of a side's fighting units.
+    pub fn bases_lost(&self, b: &Battle, side: Side) -> (u32, u32) {
+        let mut lost = 0;
+        let mut all = 0;
+        for u in b
+            .units
+            .iter()
+            .filter(|u| u.side == side && !self.is_general(u))
+        {
+            let n = self.strength(u);
+            all += n;
+            lost += if u.status.removed { n } else { self.lost(u) };
+        }
+        (lost, all)
+    }
+
+    /// A side with no fighting units left has lost.
+    pub fn check_victory(&self, b: &mut Battle, out: &mut Vec<Event>) {
+        if b.is_over() {
+            return;
+        }
+        for s in 0..2 {
+            let any = b.alive().any(|u| u.side == s && !self.is_general(u));
+            if !any {
+                let w = Battle::enemy(s);
+                let reason = format!("{} has no units left", b.sides[s].name);
+                b.emit(
+                    out,
+                    Event::GameOver {
+                        winner: Some(w),
+                        reason,
+                    },
+                );
+                return;
+            }
+        }
+    }
+}
+
+/// The direction a unit faces, as a unit vector.
+pub fn facing_vec(u: &Unit) -> Pt {
+    heading(u.base.facing)
+}

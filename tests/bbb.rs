@@ -1,0 +1,705 @@
+//! BBB Seven Years' War procedures against the playsheet (seed 001) with scripted dice: the
+//! command roll and the move it allows, movement penalties and zones of control, fire (values
+//! by base and band, shifts, halvings, results), assaults, generals and victory; the scenarios
+//! played to a result.
+
+mod common;
+use common::{fight, fire, id, mv, refused};
+use volley::rules::autoplay::AutoPlayer;
+use volley::rules::battle::Battle;
+use volley::rules::command::{Command, Event, Step};
+use volley::rules::model::{Ammo, Formation, Phase};
+use volley::rules::scenario;
+
+/// A unit line: id, side, type, class, x, y, facing, extra RON fields.
+type Line<'a> = (&'a str, usize, &'a str, &'a str, f32, f32, f32, &'a str);
+
+const IN: f32 = 25.4;
+
+/// A BBB battle on a 48" x 36" table.
+fn bbb(units: &[Line], terrain: &str, extra: &str) -> Battle {
+    let us: Vec<String> = units
+        .iter()
+        .map(|(id, side, t, class, x, y, f, more)| format!("(id: \"{id}\", side: {side}, type: \"{t}\", class: {class}, at: Some(({x}, {y})), facing: {f}{more}),"))
+        .collect();
+    let text = format!(
+        "(name: \"t\", ruleset: \"bbb7yw\", table: (width: 1220, height: 915), seed: 1, turn_limit: 10, {extra}
+          terrain: [{terrain}],
+          sides: [(name: \"Prussia\", nation: \"prussia\", colour: (0, 0, 200)), (name: \"Austria\", nation: \"austria\", colour: (220, 220, 220))],
+          units: [{}])",
+        us.join("\n")
+    );
+    match scenario::parse(&text, "inline") {
+        Ok(b) => b,
+        Err(d) => panic!("inline scenario invalid: {d:?}"),
+    }
+}
+
+fn activate(b: &mut Battle, u: &str, dice: &[u8]) -> Vec<Event> {
+    b.script_dice(dice);
+    b.execute(Command::Activate { unit: id(u) })
+        .expect("command roll")
+}
+
+fn to_phase(b: &mut Battle, side: usize, phase: Phase) {
+    for _ in 0..40 {
+        if b.active == side && b.phase == phase {
+            return;
+        }
+        b.execute(Command::EndPhase).expect("end phase");
+    }
+    panic!("never reached {phase:?} of side {side}");
+}
+
+fn ordered(ev: &[Event]) -> (i32, f32, String) {
+    ev.iter()
+        .find_map(|e| match e {
+            Event::Ordered {
+                roll, allowance, ..
+            } => Some((roll.total, *allowance, roll.outcome.clone())),
+            _ => None,
+        })
+        .expect("an Ordered event")
+}
+
+fn salvo(ev: &[Event]) -> (Vec<String>, String) {
+    ev.iter()
+        .find_map(|e| match e {
+            Event::Salvo { roll, .. } => Some((
+                roll.factors.iter().map(|f| f.name.clone()).collect(),
+                roll.outcome.clone(),
+            )),
+            _ => None,
+        })
+        .expect("a Salvo event")
+}
+
+#[test]
+fn the_command_roll_bounds_the_move() {
+    let lone = [
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0,
+            0.0,
+            ", bases: Some(4)",
+        ),
+        ("e", 1, "Inf", "Trained", 600.0, 800.0, 180.0, ""),
+    ];
+    // 7: full move 12". An infantry line with no friend on its flanks takes -1: 8 - 1 = 7.
+    let mut b = bbb(&lone, "", "");
+    let (score, allowance, words) = ordered(&activate(&mut b, "a", &[4, 4]));
+    assert_eq!((score, allowance), (7, 12.0), "{words}");
+    let e = refused(&mut b, mv("a", vec![Step::Advance(12.5)]));
+    assert!(e.contains("may move 12.0\" more"), "{e}");
+    b.execute(mv("a", vec![Step::Advance(12.0)]))
+        .expect("full move");
+    // 5-6: half move. 2-4: no move.
+    let mut b = bbb(&lone, "", "");
+    assert_eq!(ordered(&activate(&mut b, "a", &[3, 3])).1, 6.0);
+    let mut b = bbb(&lone, "", "");
+    assert_eq!(ordered(&activate(&mut b, "a", &[2, 2])).1, 0.0);
+    assert!(refused(&mut b, mv("a", vec![Step::Advance(1.0)])).contains("allows no move"));
+    // A unit must roll before it moves, once a turn.
+    let mut b = bbb(&lone, "", "");
+    assert!(refused(&mut b, mv("a", vec![Step::Advance(1.0)])).contains("must roll for command"));
+    activate(&mut b, "a", &[6, 6]);
+    assert!(refused(&mut b, Command::Activate { unit: id("a") }).contains("already rolled"));
+}
+
+#[test]
+fn command_modifiers_and_the_disordered_column() {
+    // A general within 6", in column of march: +2; infantry in column is not "in line".
+    let units = [
+        ("g", 0, "Gen", "Trained", 600.0, 150.0, 0.0, ""),
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            250.0,
+            0.0,
+            ", formation: Some(Column), bases: Some(3)",
+        ),
+        ("e", 1, "Inf", "Trained", 600.0, 800.0, 180.0, ""),
+    ];
+    let mut b = bbb(&units, "", "");
+    let ev = activate(&mut b, "a", &[1, 1]);
+    let (score, allowance, _) = ordered(&ev);
+    assert_eq!((score, allowance), (4, 0.0));
+    // Disordered (disrupted) units read the second column: 9+ rally and full move.
+    let units = [
+        (
+            "a",
+            0,
+            "Inf",
+            "Raw",
+            600.0,
+            250.0,
+            0.0,
+            ", formation: Some(Column), bases: Some(3), disordered: true",
+        ),
+        ("e", 1, "Inf", "Trained", 600.0, 800.0, 180.0, ""),
+    ];
+    let mut b = bbb(&units, "", "");
+    let ev = activate(&mut b, "a", &[4, 4]);
+    assert_eq!(ordered(&ev).1, 12.0);
+    assert!(
+        ev.iter().any(|e| matches!(e, Event::Steadied { .. })),
+        "rallied"
+    );
+    // 0-1 disordered: lose a base and retire a full move.
+    let mut b = bbb(&units, "", "");
+    // Raw militia in a wood, spent? Use modifiers: column +1, so dice 0 impossible; take 1+1
+    // = 2 +1 = 3: no move. The retire rows need penalties: a marsh -1, militia -1, fragile -1.
+    let marsh = "(id: \"m\", kind: Marsh, name: \"Bog\", points: [(500, 150), (700, 150), (700, 700), (500, 700)]),";
+    let units = [
+        (
+            "a",
+            0,
+            "Inf",
+            "Raw",
+            600.0,
+            600.0,
+            0.0,
+            ", formation: Some(Column), bases: Some(3), disordered: true, flags: [Militia, Fragile]",
+        ),
+        ("e", 1, "Inf", "Trained", 300.0, 880.0, 180.0, ""),
+    ];
+    let _ = &mut b;
+    let mut b = bbb(&units, marsh, "");
+    let ev = activate(&mut b, "a", &[1, 1]);
+    // 2 + 1 (column) - 1 (marsh) - 1 (militia) - 1 (fragile, disordered) = 0.
+    assert_eq!(ordered(&ev).0, 0);
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Losses { figures: 1, .. })),
+        "{ev:?}"
+    );
+    assert!(
+        ev.iter().any(|e| matches!(e, Event::Recoiled { .. })),
+        "retires"
+    );
+    // Good order at -1 or less: disrupted and retire a full move; disordered: routed.
+    let units = [
+        (
+            "a",
+            0,
+            "Inf",
+            "Raw",
+            600.0,
+            250.0,
+            0.0,
+            ", bases: Some(3), flags: [Militia, Passive]",
+        ),
+        ("e", 1, "Inf", "Trained", 600.0, 800.0, 180.0, ""),
+    ];
+    let mut b = bbb(&units, marsh, "");
+    let ev = activate(&mut b, "a", &[1, 1]);
+    // 2 - 1 marsh - 1 militia - 1 passive - 1 unsupported line = -2.
+    assert_eq!(ordered(&ev).0, -2);
+    assert!(ev.iter().any(|e| matches!(e, Event::Disordered { .. })));
+    let units = [
+        (
+            "a",
+            0,
+            "Inf",
+            "Raw",
+            600.0,
+            250.0,
+            0.0,
+            ", bases: Some(3), flags: [Militia, Fragile], disordered: true",
+        ),
+        ("e", 1, "Inf", "Trained", 600.0, 800.0, 180.0, ""),
+    ];
+    let mut b = bbb(&units, marsh, "");
+    let ev = activate(&mut b, "a", &[1, 1]);
+    assert!(
+        ev.iter().any(|e| matches!(e, Event::Destroyed { .. })),
+        "routed: {ev:?}"
+    );
+}
+
+#[test]
+fn a_good_roll_recovers_a_base_by_quality() {
+    let units = |class: &'static str| -> [Line<'static>; 2] {
+        [
+            ("a", 0, "Inf", class, 600.0, 250.0, 0.0, ", bases: Some(3)"),
+            ("e", 1, "Inf", "Trained", 600.0, 800.0, 180.0, ""),
+        ]
+    };
+    // 10 (11 - 1 unsupported): Trained or Veteran may recover; Raw may not.
+    for (class, may) in [("Raw", false), ("Trained", true), ("Veteran", true)] {
+        let u = units(class);
+        let mut b = bbb(&u, "", "");
+        // Lose a base first: scenario bases are the strength, so take one off by a roll.
+        b.units
+            .iter_mut()
+            .find(|x| x.id == id("a"))
+            .unwrap()
+            .extra
+            .strength = 4;
+        activate(&mut b, "a", &[5, 6]);
+        let r = b.execute(Command::Recover { unit: id("a") });
+        assert_eq!(r.is_ok(), may, "{class}: {r:?}");
+        if may {
+            assert_eq!(b.unit(&id("a")).unwrap().stands.len(), 4);
+        }
+    }
+}
+
+#[test]
+fn movement_penalties_zones_and_formations() {
+    let wood = "(id: \"w\", kind: Woods, name: \"Wood\", points: [(500, 300), (700, 300), (700, 500), (500, 500)]),";
+    let units = [
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "c",
+            0,
+            "Cav",
+            "Trained",
+            200.0,
+            200.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        ("e", 1, "Inf", "Trained", 1000.0, 800.0, 180.0, ""),
+    ];
+    // Difficult terrain: -3" for foot: 12 - 3 = 9" into the wood.
+    let mut b = bbb(&units, wood, "");
+    activate(&mut b, "a", &[6, 6]);
+    let e = refused(&mut b, mv("a", vec![Step::Advance(10.0)]));
+    assert!(e.contains("difficult terrain"), "{e}");
+    b.execute(mv("a", vec![Step::Advance(8.5)]))
+        .expect("9\" less the wood");
+    // Outside the front arc: -6" (a sidestep).
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "c", &[6, 6]);
+    let e = refused(&mut b, mv("c", vec![Step::Sidestep(13.0)]));
+    assert!(e.contains("outside the front arc"), "{e}");
+    b.execute(mv("c", vec![Step::Sidestep(12.0)]))
+        .expect("18 - 6");
+    // A formation change takes the full move; in depth only for Aggressive infantry.
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "a", &[6, 6]);
+    let form = |f: Formation| Command::Form {
+        unit: id("a"),
+        formation: f,
+        turn: 0.0,
+    };
+    assert!(refused(&mut b, form(Formation::Deep)).contains("Aggressive"));
+    b.execute(form(Formation::Column)).expect("into column");
+    assert!(refused(&mut b, mv("a", vec![Step::Advance(1.0)])).contains("0.0\" more"));
+    // The 3" zone of control stops a move unless it assaults.
+    let units = [
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0 + 30.0 + 6.0 * IN,
+            180.0,
+            ", bases: Some(2)",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "a", &[6, 6]);
+    let e = refused(&mut b, mv("a", vec![Step::Advance(4.0)]));
+    assert!(e.contains("zone of control"), "{e}");
+    b.execute(mv("a", vec![Step::ToContact(id("e"))]))
+        .expect("assault");
+    assert!(b.unit(&id("a")).unwrap().bound.charged);
+}
+
+#[test]
+fn fire_sums_front_rank_bases_by_band_with_shifts_and_halvings() {
+    // Four bases of infantry with battalion guns at 2" from a line in a village: 4 x 2.5 = 10
+    // on the 9 column, one left for the village: the 6 column; disrupted halves it to 5: the 4
+    // column, then left to 2.
+    let village = "(id: \"v\", kind: Village, name: \"Leuthen\", points: [(450, 270), (750, 270), (750, 400), (450, 400)]),";
+    let y = 200.0 + 30.0 + 2.0 * IN;
+    let steady: [Line; 2] = [
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0,
+            0.0,
+            ", bases: Some(4), flags: [BattalionGuns]",
+        ),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            y,
+            180.0,
+            ", bases: Some(4)",
+        ),
+    ];
+    let shaken: [Line; 2] = [
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0,
+            0.0,
+            ", bases: Some(4), flags: [BattalionGuns], disordered: true",
+        ),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            y,
+            180.0,
+            ", bases: Some(4)",
+        ),
+    ];
+    let mut b = bbb(&steady, village, "");
+    to_phase(&mut b, 0, Phase::OffensiveFire);
+    b.script_dice(&[4, 4]);
+    let ev = b.execute(fire("a", "e")).expect("fire");
+    let (f, out) = salvo(&ev);
+    assert_eq!(f.iter().filter(|x| x.contains("2.5")).count(), 4, "{f:?}");
+    assert!(f.iter().any(|x| x == "Target in wood or village"), "{f:?}");
+    assert!(out.contains("fire value 10 on the 6 column"), "{out}");
+    // 8 on the 6 column: T.
+    assert!(out.contains("T:"), "{out}");
+    let mut b = bbb(&shaken, village, "");
+    to_phase(&mut b, 0, Phase::OffensiveFire);
+    b.script_dice(&[4, 4]);
+    let ev = b.execute(fire("a", "e")).expect("fire");
+    let (f, out) = salvo(&ev);
+    assert!(
+        f.iter().any(|x| x.contains("halved: Firer disrupted")),
+        "{f:?}"
+    );
+    assert!(out.contains("on the 2 column"), "{out}");
+}
+
+#[test]
+fn fire_results_take_bases_disrupt_and_leave_the_firer_low() {
+    // Heavy artillery at 2" (8) against infantry: the 6 column; 12 loses 2 bases ... and 12*
+    // leaves the guns low.
+    let units = [
+        ("g", 0, "HvA", "Trained", 600.0, 200.0, 0.0, ""),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0 + 30.0 + 2.0 * IN,
+            180.0,
+            ", bases: Some(4)",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    to_phase(&mut b, 0, Phase::OffensiveFire);
+    b.script_dice(&[6, 6]);
+    let ev = b.execute(fire("g", "e")).expect("fire");
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Losses { figures: 1, .. })),
+        "{ev:?}"
+    );
+    let e = b.unit(&id("e")).unwrap();
+    assert!(e.status.disordered);
+    assert_eq!(e.stands.len(), 3);
+    assert_eq!(b.unit(&id("g")).unwrap().status.ammo, Ammo::Low);
+    // Artillery as target: R/T/V silence it; a base lost reduces it, two destroy it.
+    let units = [
+        ("a", 0, "HvA", "Trained", 600.0, 200.0, 0.0, ""),
+        (
+            "t",
+            1,
+            "FA",
+            "Trained",
+            600.0,
+            200.0 + 30.0 + 2.0 * IN,
+            180.0,
+            "",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    to_phase(&mut b, 0, Phase::OffensiveFire);
+    // 8 on the 6 column: 7 is R.
+    b.script_dice(&[4, 3]);
+    b.execute(fire("a", "t")).expect("fire");
+    assert!(b.unit(&id("t")).unwrap().status.silenced);
+    let mut b = bbb(&units, "", "");
+    to_phase(&mut b, 0, Phase::OffensiveFire);
+    b.script_dice(&[5, 5]);
+    b.execute(fire("a", "t")).expect("fire");
+    assert_eq!(b.unit(&id("t")).unwrap().status.hits, 1, "reduced");
+}
+
+#[test]
+fn defensive_fire_halts_assaults_by_quality() {
+    // Raw infantry assault a line 5" away; the defenders' fire on the 6 column (3 bases x 2)
+    // throws 7: R, which halts Raw.
+    for (class, halted) in [("Raw", true), ("Trained", false)] {
+        let units = [
+            ("a", 0, "Inf", class, 600.0, 200.0, 0.0, ", bases: Some(3)"),
+            (
+                "e",
+                1,
+                "Inf",
+                "Trained",
+                600.0,
+                200.0 + 30.0 + 5.0 * IN,
+                180.0,
+                ", bases: Some(3)",
+            ),
+        ];
+        let mut b = bbb(&units, "", "");
+        activate(&mut b, "a", &[6, 6]);
+        b.execute(mv("a", vec![Step::ToContact(id("e"))]))
+            .expect("assault");
+        to_phase(&mut b, 0, Phase::DefensiveFire);
+        b.script_dice(&[4, 3, 3, 3]);
+        b.execute(fire("e", "a")).expect("defensive fire");
+        assert_eq!(b.unit(&id("a")).unwrap().bound.halted, halted, "{class}");
+        to_phase(&mut b, 0, Phase::Assault);
+        let r = b.execute(fight("a", "e"));
+        assert_eq!(r.is_err(), halted, "{class}: {r:?}");
+    }
+}
+
+#[test]
+fn an_assault_reads_the_difference_on_the_table() {
+    // Veteran Aggressive grenadiers in depth (4 bases) against Raw Fragile infantry (2 bases):
+    // +2 (2:1) +1 veteran +1 aggressive +1 in depth = +5; -1 raw -1 fragile = -2.
+    let units = [
+        (
+            "a",
+            0,
+            "Inf",
+            "Veteran",
+            600.0,
+            200.0,
+            0.0,
+            ", bases: Some(4), flags: [Aggressive], formation: Some(Deep)",
+        ),
+        (
+            "e",
+            1,
+            "Inf",
+            "Raw",
+            600.0,
+            200.0 + 30.0 + 2.0 * IN,
+            180.0,
+            ", bases: Some(2), flags: [Fragile]",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "a", &[6, 6]);
+    b.execute(mv("a", vec![Step::ToContact(id("e"))]))
+        .expect("assault");
+    to_phase(&mut b, 0, Phase::Assault);
+    // 1 + 5 = 6 against 6 - 2 = 4: +2, defender retires 3", both disrupted, attacker occupies.
+    b.script_dice(&[1, 6]);
+    let ev = b.execute(fight("a", "e")).expect("assault");
+    let (diff, words, af) = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Assault {
+                difference,
+                outcome,
+                attacker_roll,
+                ..
+            } => Some((
+                *difference,
+                outcome.clone(),
+                attacker_roll
+                    .factors
+                    .iter()
+                    .map(|f| format!("{:+} {}", f.value, f.name))
+                    .collect::<Vec<_>>(),
+            )),
+            _ => None,
+        })
+        .expect("an assault");
+    assert_eq!(diff, 2, "{af:?} {words}");
+    assert!(words.contains("defender retires 3\""), "{words}");
+    assert!(words.contains("attacker must occupy"), "{words}");
+    assert!(b.unit(&id("a")).unwrap().status.disordered);
+    assert!(b.unit(&id("e")).unwrap().status.disordered);
+    // A 0 refights at once: both lose a base each round.
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "a", &[6, 6]);
+    b.execute(mv("a", vec![Step::ToContact(id("e"))]))
+        .expect("assault");
+    to_phase(&mut b, 0, Phase::Assault);
+    // Round 1: 1 + 5 = 6 against 6 - 2 = 4? use equal scores: 1 + 5 against 8? defender max
+    // 6 - 2 = 4, so a 0 needs the attacker at 4: impossible with +5; the refight is exercised
+    // by the table test. Here: -7 or less cannot happen either; check +7: 6 + 5 = 11 against
+    // 1 - 2 = -1: +12: defender loses 2 bases (destroyed).
+    b.script_dice(&[6, 1]);
+    let ev = b.execute(fight("a", "e")).expect("assault");
+    assert!(
+        ev.iter().any(|e| matches!(e, Event::Destroyed { .. })),
+        "{ev:?}"
+    );
+}
+
+#[test]
+fn generals_nearer_the_enemy_fall_and_return() {
+    let units = [
+        ("g", 0, "Gen", "Trained", 600.0, 600.0, 0.0, ""),
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            150.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            700.0,
+            180.0,
+            ", bases: Some(2)",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    to_phase(&mut b, 0, Phase::DefensiveFire);
+    assert!(
+        b.unit(&id("g")).unwrap().status.removed,
+        "a casualty after the generals' step"
+    );
+    to_phase(&mut b, 0, Phase::Generals);
+    let g = b.unit(&id("g")).unwrap();
+    assert!(g.alive(), "returned");
+    assert!(g.base.distance(&b.unit(&id("a")).unwrap().base) <= 6.0 * IN);
+}
+
+#[test]
+fn objectives_decide_at_the_turn_limit() {
+    let units = [
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            300.0,
+            300.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            900.0,
+            700.0,
+            180.0,
+            ", bases: Some(2)",
+        ),
+    ];
+    let extra = "objectives: [(at: (300, 360), owner: 1, name: \"Hill\"), (at: (300, 200), owner: 0, name: \"Farm\")], turn_limit: 1,";
+    let text = extra.replace("turn_limit: 1,", "");
+    let mut b = bbb(&units, "", &text);
+    b.turn_limit = 1;
+    for _ in 0..20 {
+        if b.is_over() {
+            break;
+        }
+        b.execute(Command::EndPhase).expect("end");
+    }
+    let over = b
+        .log
+        .iter()
+        .find_map(|e| match e {
+            Event::GameOver { winner, reason } => Some((*winner, reason.clone())),
+            _ => None,
+        })
+        .expect("game over");
+    assert_eq!(over.0, Some(0), "{}", over.1);
+    assert!(over.1.contains("2 of 2 objectives"), "{}", over.1);
+}
+
+#[test]
+fn bad_units_are_refused_with_the_reason() {
+    let text = std::fs::read_to_string("scenarios/bbb_tutorial.ron").unwrap();
+    for (from, to, why) in [
+        ("bases: Some(4)),", "bases: Some(0)),", "from 1 to 12 bases"),
+        (
+            "flags: [Aggressive], formation: Some(Deep)",
+            "formation: Some(Deep)",
+            "only Aggressive infantry",
+        ),
+        (
+            "type: \"HC\", class: Veteran,",
+            "type: \"HC\", class: Veteran, flags: [Devastating],",
+            "does not apply",
+        ),
+        (
+            "class: Veteran, flags: [Devastating",
+            "class: Superior, flags: [Devastating",
+            "Raw, Trained or Veteran",
+        ),
+    ] {
+        let bad = text.replacen(from, to, 1);
+        assert_ne!(bad, text, "{from}");
+        let e = format!("{:?}", scenario::parse(&bad, "inline").unwrap_err());
+        assert!(e.contains(why), "{why}: {e}");
+    }
+}
+
+#[test]
+fn every_bbb_scenario_plays_to_a_result_and_replays() {
+    for f in [
+        "scenarios/bbb_tutorial.ron",
+        "scenarios/bbb_default.ron",
+        "scenarios/bbb_rossbach.ron",
+    ] {
+        let mut b = scenario::load(std::path::Path::new(f)).expect(f);
+        AutoPlayer::new(7).play(&mut b, 2000, 12);
+        assert!(b.is_over(), "{f}: no result");
+        // The commands replay to the same events.
+        let mut again = scenario::load(std::path::Path::new(f)).expect(f);
+        for c in b.commands.clone() {
+            again.execute(c).expect("replay");
+        }
+        assert_eq!(again.log, b.log, "{f}: replay differs");
+    }
+}
