@@ -633,7 +633,27 @@ pub fn rolls(e: &Event) -> Vec<Roll> {
             outcome: if *passed { "passes" } else { "fails" }.into(),
             ..roll(unit, vec![*die], factors, *die as i32 + factor_sum(factors))
         }],
-        Event::Rolled { roll, .. } => vec![roll.clone()],
+        Event::Rolled { roll, .. } | Event::Ordered { roll, .. } | Event::Salvo { roll, .. } => {
+            vec![roll.clone()]
+        }
+        Event::Assault {
+            attacker_roll,
+            defender_roll,
+            difference,
+            outcome,
+            ..
+        } => vec![
+            Roll {
+                against: Some(defender_roll.total),
+                outcome: format!("difference {difference:+}: {outcome}"),
+                ..attacker_roll.clone()
+            },
+            Roll {
+                against: Some(attacker_roll.total),
+                outcome: format!("difference {:+}: {outcome}", -difference),
+                ..defender_roll.clone()
+            },
+        ],
         Event::Melee { strikes } => strikes
             .iter()
             .map(|s| Roll {
