@@ -703,3 +703,57 @@ fn every_bbb_scenario_plays_to_a_result_and_replays() {
         assert_eq!(again.log, b.log, "{f}: replay differs");
     }
 }
+
+#[test]
+fn guns_limber_manhandle_and_pivot() {
+    let units = [
+        ("g", 0, "FA", "Trained", 600.0, 200.0, 0.0, ""),
+        ("e", 1, "Inf", "Trained", 600.0, 850.0, 180.0, ""),
+    ];
+    // Unlimbered guns are manhandled 3" at most.
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "g", &[6, 6]);
+    let e = refused(&mut b, mv("g", vec![Step::Advance(4.0)]));
+    assert!(e.contains("manhandled"), "{e}");
+    b.execute(mv("g", vec![Step::Advance(3.0)]))
+        .expect("manhandle");
+    // Limbering takes half the move (3"), leaving 3" to go.
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "g", &[6, 6]);
+    b.execute(Command::Limber { unit: id("g") })
+        .expect("limber");
+    assert!(refused(&mut b, mv("g", vec![Step::Advance(3.5)])).contains("3.0\" more"));
+    b.execute(mv("g", vec![Step::Advance(3.0)]))
+        .expect("limbered move");
+    // A pivot (Form with a turn) takes half the move; the guns then fire at half.
+    let units = [
+        ("g", 0, "FA", "Trained", 600.0, 200.0, 0.0, ""),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            600.0 + 30.0 + 2.0 * IN,
+            200.0,
+            270.0,
+            ", bases: Some(2)",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "g", &[6, 6]);
+    b.execute(Command::Form {
+        unit: id("g"),
+        formation: Formation::Line,
+        turn: 90.0,
+    })
+    .expect("pivot");
+    to_phase(&mut b, 0, Phase::OffensiveFire);
+    b.script_dice(&[4, 4]);
+    let ev = b.execute(fire("g", "e")).expect("fire");
+    let (f, _) = salvo(&ev);
+    assert!(
+        f.iter()
+            .any(|x| x.contains("halved: Artillery pivoted or unlimbered")),
+        "{f:?}"
+    );
+}

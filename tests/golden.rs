@@ -88,6 +88,25 @@ fn dbfpw_tutorial_three_bounds() {
 /// mitrailleuse's first die and pair (its last round); Prussia's command die.
 const DBFPW_TUTORIAL_DICE: [u8; 19] = [4, 5, 2, 3, 6, 1, 4, 1, 5, 3, 2, 6, 1, 2, 3, 4, 5, 2, 3];
 
+/// A whole BBB turn, both sides: command rolls, an assault in depth, the general's move,
+/// defensive and offensive fire on the fire table, the assault table, a rally on the
+/// disordered column.
+#[test]
+fn bbb_tutorial_turn() {
+    golden(
+        "scenarios/bbb_tutorial.ron",
+        "tests/orders/bbb_tutorial_turn.ron",
+        &BBB_TUTORIAL_DICE,
+        "tests/golden/bbb_tutorial_turn.txt",
+    );
+}
+
+/// Two dice for each command roll and each fire, one for each side of an assault, in the order
+/// the orders use them.
+const BBB_TUTORIAL_DICE: [u8; 24] = [
+    6, 5, 4, 4, 3, 2, 5, 5, 4, 3, 6, 2, 3, 4, 4, 4, 3, 4, 5, 5, 2, 3, 4, 4,
+];
+
 /// The order file that plays the tutorial to an army break under the scenario's own seed; made
 /// by the seeded random player and kept as a regression file (regenerate with UPDATE_GOLDEN=1).
 #[test]

@@ -670,13 +670,22 @@ impl Bbb7yw {
         // Roads double the pace of a column or limbered guns that keep to them.
         let road = self.marching(&u) && samples.iter().all(|s| b.terrain.on_road(s.centre));
         let mut allowance = left;
+        // Unlimbered guns are manhandled: 3" at most.
+        if self.is_artillery(&u) && !u.status.limbered {
+            let most = (self.num("manhandle") - u.bound.spent).max(0.0);
+            allowance = allowance.min(most);
+            penalties.push(format!(
+                "manhandled ({:.0}\" at most; no offensive fire)",
+                self.num("manhandle")
+            ));
+        }
         if road {
             allowance *= self.num("road_factor");
             cost = plain;
             penalties.clear();
         }
         // The minimum move is always 3" (when the roll allowed one at all).
-        let min = self.num("minimum_move").min(left.max(0.0));
+        let min = self.num("minimum_move").min(allowance.max(0.0));
         let allowed = if road {
             allowance
         } else {
