@@ -86,6 +86,9 @@ Scripted dice (--dice) are taken one at a time, in the order the rules roll them
   but a Mitrailleuse throws its first die before the opposed dice: in a firing the firing Mit's
   first (and in counter-battery fire the target Mit's next), in a close combat the attacker's
   then the defender's. A DSC attacked in close combat throws one die alone. No routing tests.
+  BBB: no army-wide roll. A unit's command roll (Activate) takes two dice; a fire two; an
+  assault the attacker's die then the defender's, each round (a 0 refights: two more).
+  Assaults left unfought when the step ends are fought then, in unit order.
   Old Dessauer: no command roll. A volley takes its dice (the preview shows how many); a charge
   by a unit out of command first takes its command test; skirmishers that cavalry comes within
   an inch of roll one die each to evade; a round of combat takes each unit's dice in the order of the units in the
