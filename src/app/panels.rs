@@ -246,7 +246,10 @@ fn outlook_part(ui: &mut egui::Ui, p: &OutlookPart) {
     ui.strong(&p.heading);
     for f in &p.factors {
         ui.horizontal(|ui| {
-            ui.label(format!("{:+}", f.value));
+            // A factor of no value is a line of the working (a base's fire value, a halving).
+            if f.value != 0 {
+                ui.label(format!("{:+}", f.value));
+            }
             ui.label(&f.name).on_hover_text(&f.source);
         });
     }

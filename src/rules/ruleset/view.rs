@@ -110,7 +110,7 @@ impl MoveRequest {
 /// One side of a roll about to be made: who rolls, with what, needing what.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct OutlookPart {
-    /// "IR 13" or "IR 13 → IR 20".
+    /// "IR 13" or "IR 13 against IR 20".
     pub heading: String,
     pub factors: Vec<Factor>,
     /// Dice thrown.

@@ -375,6 +375,7 @@ impl Bbb7yw {
         b: &Battle,
         aid: &UnitId,
         did: &UnitId,
+        exploit: Option<bool>,
     ) -> Result<Outlook, RuleError> {
         let (a, d, fa, fd) = self.assault_setup(b, aid, did)?;
         let (ma, md) = (factor_sum(&fa), factor_sum(&fd));
@@ -413,7 +414,16 @@ impl Bbb7yw {
                 "Attacker's score minus defender's is read on the assault table; on 0 both lose a base and fight again at once.".into(),
             ],
             chances,
-            choices: Vec::new(),
+            choices: vec![crate::rules::ruleset::view::Choice {
+                label: "Exploit (rather than occupy) where the table gives the choice".into(),
+                on: exploit != Some(false),
+                flipped: crate::rules::command::Command::Fight {
+                    unit: aid.clone(),
+                    target: did.clone(),
+                    pursue: Some(exploit == Some(false)),
+                    pursuits: Vec::new(),
+                },
+            }],
         })
     }
 }

@@ -545,7 +545,7 @@ impl Bbb7yw {
         let halved = f.value * 0.5f32.powi(f.halvings.len() as i32);
         let net: i32 = f.shifts.iter().map(|s| s.value).sum();
         let summary = format!(
-            "fire value {}{}{} → {} · 2D6",
+            "fire value {}{}{}: {} · 2D6",
             f.value,
             if f.halvings.is_empty() {
                 String::new()
@@ -569,7 +569,7 @@ impl Bbb7yw {
             .collect();
         Ok(Outlook {
             parts: vec![OutlookPart {
-                heading: format!("{} → {}", f.shooter.name, f.target.name),
+                heading: format!("{} fires at {}", f.shooter.name, f.target.name),
                 factors,
                 dice: 2,
                 need: None,

@@ -944,7 +944,12 @@ impl Ruleset for Bbb7yw {
     fn preview(&self, b: &Battle, cmd: &Command) -> Result<Outlook, RuleError> {
         match cmd {
             Command::Fire { unit, target, .. } => self.fire_outlook(b, unit, target),
-            Command::Fight { unit, target, .. } => self.assault_outlook(b, unit, target),
+            Command::Fight {
+                unit,
+                target,
+                pursue,
+                ..
+            } => self.assault_outlook(b, unit, target, *pursue),
             _ => Err(RuleError::Illegal(
                 "only firing and assaults have odds here; a command roll's are on its button"
                     .into(),

@@ -535,7 +535,7 @@ impl OldDessauer {
                     .map(|(a, b)| format!("{a} points against {b}: "))
                     .unwrap_or_default();
                 OutlookPart {
-                    heading: format!("{} → {}", l.unit, l.target),
+                    heading: format!("{} against {}", l.unit, l.target),
                     summary: format!(
                         "{points}{} dice hitting on {}{}",
                         l.dice,
