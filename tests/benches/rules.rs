@@ -115,6 +115,8 @@ fn whole_game(c: &mut Criterion) {
             "scenarios/dbfpw_spicheren.ron",
             "Spicheren (DBFPW, ammunition, DSCs)",
         ),
+        ("scenarios/bbb_default.ron", "default game (BBB)"),
+        ("scenarios/bbb_rossbach.ron", "Rossbach (BBB)"),
     ] {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
         let start = scenario::load(&path).unwrap();
