@@ -410,7 +410,7 @@ fn fire_sums_front_rank_bases_by_band_with_shifts_and_halvings() {
 
 #[test]
 fn fire_results_take_bases_disrupt_and_leave_the_firer_low() {
-    // Heavy artillery at 2" (8) against infantry: the 6 column; 12 loses 2 bases ... and 12*
+    // Heavy artillery at 2" (8) against infantry: the 6 column; 12 loses a base, and 12*
     // leaves the guns low.
     let units = [
         ("g", 0, "HvA", "Trained", 600.0, 200.0, 0.0, ""),
@@ -756,4 +756,208 @@ fn guns_limber_manhandle_and_pivot() {
             .any(|x| x.contains("halved: Artillery pivoted or unlimbered")),
         "{f:?}"
     );
+}
+
+#[test]
+fn evading_by_arm_distance_and_disruption() {
+    // Light cavalry 10" from infantry that advanced: it may evade; heavy cavalry may not evade
+    // light cavalry.
+    let units = [
+        (
+            "i",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "l",
+            0,
+            "LC",
+            "Trained",
+            900.0,
+            200.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "h",
+            1,
+            "HC",
+            "Trained",
+            900.0,
+            200.0 + 30.0 + 12.0 * IN,
+            180.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "c",
+            1,
+            "LC",
+            "Trained",
+            600.0,
+            200.0 + 30.0 + 12.0 * IN,
+            180.0,
+            ", bases: Some(2)",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    let evade = |u: &str, from: &str, d: f32| Command::Evade {
+        unit: id(u),
+        from: id(from),
+        distance: d,
+    };
+    assert!(refused(&mut b, evade("c", "i", 18.0)).contains("has not moved"));
+    activate(&mut b, "i", &[6, 6]);
+    b.execute(mv("i", vec![Step::Advance(2.0)]))
+        .expect("advance");
+    assert!(refused(&mut b, evade("c", "i", 5.0)).contains("between 9.0"));
+    b.execute(evade("c", "i", 9.0))
+        .expect("light cavalry evades infantry");
+    assert!(
+        b.unit(&id("c")).unwrap().status.disordered,
+        "evading cavalry is disrupted"
+    );
+    activate(&mut b, "l", &[6, 6]);
+    b.execute(mv("l", vec![Step::Advance(2.0)]))
+        .expect("advance");
+    assert!(refused(&mut b, evade("h", "l", 15.0)).contains("may not evade"));
+}
+
+#[test]
+fn the_minimum_move_is_always_three_inches() {
+    // A half move (6") sidestepping outside the front arc (-6") may still go 3".
+    let units = [
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        ("e", 1, "Inf", "Trained", 600.0, 850.0, 180.0, ""),
+    ];
+    let mut b = bbb(&units, "", "");
+    assert_eq!(ordered(&activate(&mut b, "a", &[3, 3])).1, 6.0);
+    assert!(refused(&mut b, mv("a", vec![Step::Sidestep(3.5)])).contains("may move"));
+    b.execute(mv("a", vec![Step::Sidestep(3.0)]))
+        .expect("the minimum move");
+}
+
+#[test]
+fn two_attackers_on_one_defender_both_fight() {
+    let y = 200.0 + 30.0 + 2.0 * IN;
+    let units = [
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            550.0,
+            200.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "b",
+            0,
+            "Inf",
+            "Trained",
+            650.0,
+            200.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            y,
+            180.0,
+            ", bases: Some(4)",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "a", &[6, 6]);
+    b.execute(mv("a", vec![Step::ToContact(id("e"))]))
+        .expect("a");
+    activate(&mut b, "b", &[6, 6]);
+    b.execute(mv("b", vec![Step::ToContact(id("e"))]))
+        .expect("b");
+    to_phase(&mut b, 0, Phase::Assault);
+    // The defender (4 bases to 2: +2) throws the first back (1 against 4 + 2: -5, the
+    // attacker retires) and stands to meet the second (3 against 3 + 2: -2).
+    b.script_dice(&[1, 4, 3, 3]);
+    b.execute(Command::EndPhase).expect("both assaults fought");
+    let fights = b
+        .log
+        .iter()
+        .filter(|e| matches!(e, Event::Assault { .. }))
+        .count();
+    assert_eq!(fights, 2);
+}
+
+#[test]
+fn a_river_takes_the_whole_move_and_stops_guns_but_not_a_bridge_in_column() {
+    let river =
+        "(id: \"r\", kind: River, name: \"Saale\", points: [(0, 300), (1220, 300)], width: 10),";
+    let bridge = "(id: \"br\", kind: Bridge, name: \"Weissenfels bridge\", points: [(600, 280), (600, 320)], width: 40),";
+    let units = [
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            250.0,
+            0.0,
+            ", bases: Some(1)",
+        ),
+        (
+            "g",
+            0,
+            "FA",
+            "Trained",
+            300.0,
+            250.0,
+            0.0,
+            ", limbered: true",
+        ),
+        ("e", 1, "Inf", "Trained", 600.0, 850.0, 180.0, ""),
+    ];
+    let mut b = bbb(&units, river, "");
+    activate(&mut b, "g", &[6, 6]);
+    assert!(refused(&mut b, mv("g", vec![Step::Advance(4.0)])).contains("impassable"));
+    activate(&mut b, "a", &[6, 6]);
+    b.execute(mv("a", vec![Step::Advance(4.0)]))
+        .expect("across the river");
+    assert!(refused(&mut b, mv("a", vec![Step::Advance(1.0)])).contains("0.0\" more"));
+    // A column on the bridge crosses as if it were not there.
+    let units = [
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            250.0,
+            0.0,
+            ", bases: Some(1), formation: Some(Column)",
+        ),
+        ("e", 1, "Inf", "Trained", 600.0, 850.0, 180.0, ""),
+    ];
+    let mut b = bbb(&units, &format!("{river}{bridge}"), "");
+    activate(&mut b, "a", &[6, 6]);
+    b.execute(mv("a", vec![Step::Advance(4.0)]))
+        .expect("over the bridge");
+    b.execute(mv("a", vec![Step::Advance(4.0)]))
+        .expect("and on");
 }

@@ -151,7 +151,8 @@ fn mouse(
     if game.battle.is_over() {
         return;
     }
-    let active = game.battle.active;
+    let acting = game.battle.rules.acting_sides(&game.battle);
+    let active = acting.first().copied().unwrap_or(game.battle.active);
     if buttons.just_pressed(MouseButton::Left)
         && let Some(deployment) = game.battle.rules.deployment(&game.battle)
         && let (Some(unit), Some(w)) = (sel.placing.clone(), ptr.world)
@@ -179,7 +180,7 @@ fn mouse(
                     } else {
                         sel.group.push(id);
                     }
-                } else if u.side == active {
+                } else if acting.contains(&u.side) {
                     let units = sel.movers(&id);
                     if units.len() == 1 {
                         sel.group.clear();

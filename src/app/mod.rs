@@ -399,7 +399,8 @@ fn apply_intents(
     mut sel: ResMut<input::Selection>,
 ) {
     for intent in intents.read() {
-        let active = game.battle.active;
+        let seat = |b: &Battle| b.rules.acting_sides(b).first().copied().unwrap_or(b.active);
+        let active = seat(&game.battle);
         match intent {
             Intent::Load => {
                 game.confirm_load = true;
@@ -471,7 +472,7 @@ fn apply_intents(
                 game.message = None;
                 game.notice = None;
                 game.pending = None;
-                if game.battle.active != active {
+                if seat(&game.battle) != active {
                     forget_the_screen(&mut game, &mut sel);
                 }
                 // An autosave after every command; failure to write it is not fatal. A finished

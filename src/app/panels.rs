@@ -359,7 +359,8 @@ fn handover(
     replay: Option<Res<super::Replay>>,
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
-    let active = game.battle.active;
+    let b = &game.battle;
+    let active = b.rules.acting_sides(b).first().copied().unwrap_or(b.active);
     if game.seated == Some(active) || game.battle.is_over() || replay.is_some() {
         return Ok(());
     }

@@ -698,3 +698,39 @@ mod contact_tests {
         );
     }
 }
+
+/// The mover's front edge laid flush against the face of `target` it reached, keeping its
+/// place along that face.
+pub fn square_up(mover: &Base, target: &Base) -> (Base, Contact) {
+    // The face it meets is the one turned most squarely towards it, wherever its centre
+    // overhangs the target's corner.
+    let fwd = mover.forward();
+    let edge = Edge::ALL
+        .into_iter()
+        .max_by(|a, b| (-target.normal(*a).dot(fwd)).total_cmp(&(-target.normal(*b).dot(fwd))))
+        .unwrap_or_else(|| target.edge_facing(mover.front_centre()));
+    let n = target.normal(edge);
+    let (a, e) = target.edge(edge);
+    let along = e.minus(a);
+    let len = along.len().max(1e-3);
+    let dir = along.scale(1.0 / len);
+    let t = mover.front_centre().minus(a).dot(dir).clamp(0.0, len);
+    let facing = norm_facing(heading_deg(n.scale(-1.0)));
+    let centre = a.plus(dir.scale(t)).plus(n.scale(mover.depth / 2.0));
+    let to = Base {
+        centre,
+        facing,
+        ..*mover
+    };
+    let c = target.touched_by(&to).unwrap_or(Contact {
+        edge,
+        own_edge: Edge::Front,
+        overlap: 0.0,
+    });
+    (to, c)
+}
+
+/// Compass facing of a direction.
+pub fn heading_deg(v: Pt) -> f32 {
+    norm_facing(v.x.atan2(v.y).to_degrees())
+}

@@ -155,6 +155,11 @@ pub trait Ruleset {
     fn check_move(&self, b: &Battle, req: &MoveRequest) -> Result<MovePlan, RuleError>;
     /// The unit may start a move now (by drag).
     fn may_move(&self, b: &Battle, u: &Unit) -> bool;
+    /// The sides whose units may be given commands now, the one at the seat first (BBB's
+    /// defensive fire is the side not moving; evading answers the moving side).
+    fn acting_sides(&self, b: &Battle) -> Vec<crate::rules::model::Side> {
+        vec![b.active]
+    }
     /// The unit's stands may move one by one (Ctrl+drag).
     fn loose_stands(&self, b: &Battle, u: &Unit) -> bool {
         let _ = (b, u);

@@ -20,7 +20,7 @@ impl Bbb7yw {
             .filter_map(|u| {
                 self.in_contact(b, u)
                     .into_iter()
-                    .find(|e| !e.bound.fought)
+                    .next()
                     .map(|e| (u.id.clone(), e.id.clone()))
             })
             .collect()
@@ -112,8 +112,8 @@ impl Bbb7yw {
         f
     }
 
-    /// The attacker crossed a stream this turn and stands within 6" of it.
-    fn crossed_stream_near(&self, b: &Battle, u: &Unit, _e: &Unit) -> bool {
+    /// The attacker crossed a stream this turn, and the defender stands within 6" of it.
+    fn crossed_stream_near(&self, b: &Battle, u: &Unit, e: &Unit) -> bool {
         let Some(start) = u.bound.turn_start else {
             return false;
         };
@@ -125,9 +125,9 @@ impl Bbb7yw {
             .any(|f| {
                 f.crossed_by(start.centre, u.base.centre)
                     && f.touches(&Base {
-                        width: u.base.width + 2.0 * r,
-                        depth: u.base.depth + 2.0 * r,
-                        ..u.base
+                        width: e.base.width + 2.0 * r,
+                        depth: e.base.depth + 2.0 * r,
+                        ..e.base
                     })
             })
     }
@@ -214,15 +214,7 @@ impl Bbb7yw {
             );
             // Disruption.
             let dis = |b: &mut Battle, out: &mut Vec<Event>, id: &UnitId| {
-                if b.unit(id).is_ok_and(|u| u.alive() && !u.status.disordered) {
-                    b.emit(
-                        out,
-                        Event::Disordered {
-                            unit: id.clone(),
-                            why: "the assault".into(),
-                        },
-                    );
-                }
+                self.disrupt(b, out, id, "the assault");
             };
             match row.disrupted {
                 Disrupts::Attacker => dis(b, out, aid),

@@ -162,15 +162,14 @@ impl Bbb7yw {
             if !segment_hits_base(from, to, &o.base) {
                 continue;
             }
+            // Over a lower friend from a hill, with a 3" gap either side of that friend (to
+            // the firer and to the target, and to any other unit beside it).
             let over = o.side == s.side
                 && lvl_from > b.terrain.level_at(o.base.centre)
-                && b.alive().all(|x| {
-                    x.id == o.id
-                        || x.id == s.id
-                        || x.id == t.id
-                        || self.is_general(x)
-                        || x.base.distance(&o.base) >= gap
-                });
+                && o.base.distance(&s.base) >= gap
+                && o.base.distance(&t.base) >= gap
+                && b.alive()
+                    .all(|x| x.id == o.id || self.is_general(x) || x.base.distance(&o.base) >= gap);
             if !over {
                 return Err(format!("{} is in the way", o.name));
             }
@@ -452,37 +451,9 @@ impl Bbb7yw {
             return Ok(());
         }
         let id = &t.id;
-        if self.is_artillery(t) {
-            match r {
-                FireResult::Bases(n) => {
-                    self.lose_bases(b, out, id, u32::from(n), "fire")?;
-                }
-                _ => {
-                    if !t.status.silenced {
-                        b.emit(
-                            out,
-                            Event::Silenced {
-                                unit: id.clone(),
-                                silenced: true,
-                                why: format!("a fire result of {}", r.code()),
-                            },
-                        );
-                    }
-                }
-            }
-        } else {
-            if !t.status.disordered {
-                b.emit(
-                    out,
-                    Event::Disordered {
-                        unit: id.clone(),
-                        why: format!("a fire result of {}", r.code()),
-                    },
-                );
-            }
-            if r.bases() > 0 {
-                self.lose_bases(b, out, id, r.bases(), "fire")?;
-            }
+        self.disrupt(b, out, id, &format!("a fire result of {}", r.code()));
+        if r.bases() > 0 {
+            self.lose_bases(b, out, id, r.bases(), "fire")?;
         }
         // An assaulting unit may be halted.
         let now = b.unit(id)?.clone();

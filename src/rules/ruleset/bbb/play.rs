@@ -75,6 +75,12 @@ impl Bbb7yw {
                     && norm_deg(f.base.facing - u.base.facing).abs() < 30.0
                     && f.base.distance(&u.base) <= r
                     && f.base.centre.minus(u.base.centre).dot(u.base.right()) * sign > 0.0
+                    && f.base
+                        .centre
+                        .minus(u.base.centre)
+                        .dot(u.base.forward())
+                        .abs()
+                        <= u.base.depth.max(f.base.depth)
             })
         };
         !(side_has(1.0) && side_has(-1.0))
@@ -149,13 +155,7 @@ impl Bbb7yw {
             }
         }
         if o.disrupted {
-            b.emit(
-                out,
-                Event::Disordered {
-                    unit: id.clone(),
-                    why: "the command roll".into(),
-                },
-            );
+            self.disrupt(b, out, id, "the command roll");
         }
         if o.lose_base {
             self.lose_bases(b, out, id, 1, "the command roll")?;
@@ -266,6 +266,35 @@ impl Bbb7yw {
     }
 
     // ----- losses and retiring -----------------------------------------------------------
+
+    /// Disrupts a unit; artillery is silenced instead (the playsheet's "unit disrupted,
+    /// artillery silenced").
+    pub fn disrupt(&self, b: &mut Battle, out: &mut Vec<Event>, id: &UnitId, why: &str) {
+        let Ok(u) = b.unit(id) else { return };
+        if !u.alive() {
+            return;
+        }
+        if self.is_artillery(u) {
+            if !u.status.silenced {
+                b.emit(
+                    out,
+                    Event::Silenced {
+                        unit: id.clone(),
+                        silenced: true,
+                        why: why.to_string(),
+                    },
+                );
+            }
+        } else if !u.status.disordered {
+            b.emit(
+                out,
+                Event::Disordered {
+                    unit: id.clone(),
+                    why: why.to_string(),
+                },
+            );
+        }
+    }
 
     /// Takes bases off a unit (artillery: reduced by one hit, destroyed by two); a unit left
     /// with none is destroyed.
@@ -401,23 +430,53 @@ impl Bbb7yw {
             );
             return Ok(());
         }
-        // Stop short of an enemy in the way.
+        // Sweep the whole footprint: stop short of an enemy in the way.
         let steps = 40;
-        let mut last = u.base;
-        for k in 1..=steps {
+        let at = |k: f32| {
             let mut t = u.base;
-            t.centre = u
-                .base
-                .centre
-                .plus(dir.scale(dist * k as f32 / steps as f32));
+            t.centre = u.base.centre.plus(dir.scale(dist * k));
+            t
+        };
+        let mut path: Vec<Base> = Vec::new();
+        for k in 1..=steps {
+            let t = at(k as f32 / steps as f32);
             if b.alive()
                 .any(|e| e.side != u.side && !self.is_general(e) && e.base.overlaps(&t))
             {
                 break;
             }
-            last = t;
+            path.push(t);
         }
-        to = last;
+        let friend_on = |t: &Base| {
+            b.alive().any(|f| {
+                f.side == u.side && f.id != u.id && !self.is_general(f) && f.base.overlaps(t)
+            })
+        };
+        // Not ending on a friend: on past it if the way is clear, else back to the last clear
+        // place (ruling after_assault).
+        let mut to = path.last().copied().unwrap_or(u.base);
+        if friend_on(&to) {
+            let beyond = (steps + 1..=2 * steps)
+                .map(|k| at(k as f32 / steps as f32))
+                .take_while(|t| {
+                    t.corners().iter().all(|p| {
+                        p.x >= 0.0 && p.y >= 0.0 && p.x <= b.table.width && p.y <= b.table.height
+                    }) && !b
+                        .alive()
+                        .any(|e| e.side != u.side && !self.is_general(e) && e.base.overlaps(t))
+                })
+                .find(|t| !friend_on(t));
+            to = beyond.unwrap_or_else(|| {
+                path.iter()
+                    .rev()
+                    .find(|t| !friend_on(t))
+                    .copied()
+                    .unwrap_or(u.base)
+            });
+            if let Some(p) = beyond {
+                path.push(p);
+            }
+        }
         let touching: Vec<UnitId> = b
             .alive()
             .filter(|f| f.side == u.side && f.id != u.id && f.base.distance(&u.base) < 1.0)
@@ -430,8 +489,7 @@ impl Bbb7yw {
                     && f.id != u.id
                     && !self.is_general(f)
                     && !touching.contains(&f.id)
-                    && !f.status.disordered
-                    && crate::rules::geometry::segment_hits_base(u.base.centre, to.centre, &f.base)
+                    && path.iter().any(|t| t.overlaps(&f.base))
             })
             .map(|f| f.id.clone())
             .collect();
@@ -445,13 +503,7 @@ impl Bbb7yw {
             },
         );
         for f in passed {
-            b.emit(
-                out,
-                Event::Disordered {
-                    unit: f,
-                    why: format!("{} retired through it", u.name),
-                },
-            );
+            self.disrupt(b, out, &f, &format!("{} retired through it", u.name));
         }
         Ok(())
     }
@@ -568,10 +620,12 @@ impl Bbb7yw {
             base = motion.apply(&base, 1.0);
             if let Step::ToContact(tid) = step {
                 let t = b.unit(tid)?;
-                let c = front_contact(&base, &t.base, 45.0).ok_or_else(|| {
+                front_contact(&base, &t.base, 45.0).ok_or_else(|| {
                     RuleError::Illegal(format!("{} does not meet {} squarely", u.name, t.name))
                 })?;
-                let conformed = crate::rules::ruleset::common::conform(&base, &t.base, c);
+                // Squared up against the face it meets, keeping its place along it (several
+                // units may assault one).
+                let (conformed, c) = crate::rules::ruleset::common::square_up(&base, &t.base);
                 contact = Some((tid.clone(), conformed, c));
                 base = conformed;
             }
@@ -617,7 +671,7 @@ impl Bbb7yw {
                         .next()
                         .is_some();
                 match f.kind {
-                    FeatureKind::River if on_bridge => bridge = true,
+                    FeatureKind::River if on_bridge && self.marching(&u) => bridge = true,
                     FeatureKind::River => river = true,
                     FeatureKind::Stream if on_bridge && self.marching(&u) => bridge = true,
                     FeatureKind::Stream if !why.contains(&f.name) => why.push(f.name.clone()),
@@ -655,7 +709,7 @@ impl Bbb7yw {
             cost = cost.max(left);
             penalties.push("crossing a river: the whole move".into());
         }
-        if !why.is_empty() && !self.is_general(&u) {
+        if !why.is_empty() && !self.is_general(&u) && !river {
             let p = if self.is_cavalry(&u) {
                 self.num("difficult_cavalry")
             } else {
@@ -684,21 +738,20 @@ impl Bbb7yw {
             cost = plain;
             penalties.clear();
         }
-        // The minimum move is always 3" (when the roll allowed one at all).
+        // The minimum move is always 3" (when the roll allowed a move at all and nothing of it
+        // is used yet): penalties never take a unit below it.
         let min = self.num("minimum_move").min(allowance.max(0.0));
-        let allowed = if road {
-            allowance
-        } else {
-            allowance.max(if u.bound.spent <= 0.0 { min } else { 0.0 })
-        };
+        let within_minimum = !road && u.bound.spent <= 0.0 && left > 0.0 && plain <= min + 0.01;
         let plan_cost = if road {
             cost / self.num("road_factor")
+        } else if within_minimum {
+            cost.min(left)
         } else {
             cost
         };
-        if cost > allowed + 0.01 {
+        if cost > allowance + 0.01 && !within_minimum {
             return illegal(format!(
-                "{} may move {allowed:.1}\" more; this move counts {cost:.1}\"{}",
+                "{} may move {allowance:.1}\" more; this move counts {cost:.1}\"{}",
                 u.name,
                 if penalties.is_empty() {
                     String::new()
@@ -707,6 +760,10 @@ impl Bbb7yw {
                 }
             ));
         }
+        if road {
+            penalties.push(format!("{plain:.1}\" on the road at double pace"));
+        }
+        let allowed = left;
         // The table, other units and the enemy's zones of control.
         let inside = base
             .corners()
@@ -1066,13 +1123,10 @@ impl Bbb7yw {
                 manoeuvre: None,
             },
         );
-        b.emit(
-            out,
-            Event::Disordered {
-                unit: id.clone(),
-                why: "evaded".into(),
-            },
-        );
+        // Evading cavalry becomes disrupted (001 Evade); guns that evade do not.
+        if self.is_cavalry(&u) {
+            self.disrupt(b, out, id, "evaded");
+        }
         Ok(())
     }
 

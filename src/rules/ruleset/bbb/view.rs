@@ -255,6 +255,35 @@ impl Bbb7yw {
         if !u.alive() || b.is_over() {
             return out;
         }
+        // The side not moving may evade an enemy that has moved within 12".
+        if b.phase == Phase::Movement
+            && u.side != b.active
+            && !u.status.disordered
+            && !u.bound.moved
+        {
+            let r = b.scale.to_mm(self.num("evade_radius"));
+            let acts: Vec<Action> = b
+                .alive()
+                .filter(|e| e.side == b.active && e.bound.moved && e.base.distance(&u.base) <= r)
+                .filter(|e| self.may_evade(u, e))
+                .map(|e| Action {
+                    label: format!("Evade {} ({:.0}\")", e.name, self.full_move(u)),
+                    command: Command::Evade {
+                        unit: u.id.clone(),
+                        from: e.id.clone(),
+                        distance: self.full_move(u),
+                    },
+                })
+                .collect();
+            if !acts.is_empty() {
+                out.push(ActionGroup {
+                    title: "Evade".into(),
+                    note: "Straight away from the enemy, a full move; cavalry end disrupted. An order file may give any distance from half to a full move.".into(),
+                    actions: acts,
+                });
+            }
+            return out;
+        }
         if b.phase == Phase::Movement && u.side == b.active && !self.is_general(u) {
             if u.bound.allowance.is_none() {
                 let chances = self.command_chances(b, u);
@@ -911,6 +940,14 @@ impl Ruleset for Bbb7yw {
                 plan
             }),
             _ => Err(RuleError::Illegal("BBB units move one at a time".into())),
+        }
+    }
+    fn acting_sides(&self, b: &Battle) -> Vec<crate::rules::model::Side> {
+        let other = Battle::enemy(b.active);
+        match b.phase {
+            Phase::DefensiveFire => vec![other],
+            Phase::Movement => vec![b.active, other],
+            _ => vec![b.active],
         }
     }
     fn may_move(&self, b: &Battle, u: &Unit) -> bool {
