@@ -961,3 +961,249 @@ fn a_river_takes_the_whole_move_and_stops_guns_but_not_a_bridge_in_column() {
     b.execute(mv("a", vec![Step::Advance(4.0)]))
         .expect("and on");
 }
+
+fn rules(b: &Battle) -> &volley::rules::ruleset::bbb::Bbb7yw {
+    match &b.rules {
+        volley::rules::ruleset::AnyRuleset::Bbb7yw(r) => r,
+        _ => panic!("not BBB"),
+    }
+}
+
+/// The shifts and halvings of "a" (side 0) firing at "e" (side 1), 2" apart, in offensive fire.
+fn fire_mods(
+    a: &str,
+    e: &str,
+    e_facing: f32,
+    terrain: &str,
+    tweak: impl Fn(&mut Battle),
+) -> Vec<String> {
+    // "gun..." makes the firer heavy artillery with the rest of `a` as its fields.
+    let y = 200.0 + 30.0 + 2.0 * IN;
+    let (ta, ua) = match a.strip_prefix("gun") {
+        Some(rest) => ("HvA", rest.to_string()),
+        None => ("Inf", format!(", bases: Some(2){a}")),
+    };
+    let ue = format!(", bases: Some(2){e}");
+    let lines: [Line; 2] = [
+        ("a", 0, ta, "Trained", 600.0, 200.0, 0.0, &ua),
+        ("e", 1, "Inf", "Trained", 600.0, y, e_facing, &ue),
+    ];
+    let mut b = bbb(&lines, terrain, "");
+    tweak(&mut b);
+    to_phase(&mut b, 0, Phase::OffensiveFire);
+    let f = rules(&b).fire_setup(&b, &id("a"), &id("e")).expect("fire");
+    f.shifts
+        .iter()
+        .map(|s| format!("{:+} {}", s.value, s.name))
+        .chain(f.halvings.iter().map(|h| h.name.clone()))
+        .collect()
+}
+
+#[test]
+fn every_fire_shift_and_halving_applies() {
+    let area = |kind: &str, more: &str| {
+        format!(
+            "(id: \"t\", kind: {kind}, name: \"Cover\", points: [(500, 250), (700, 250), (700, 330), (500, 330)]{more}),"
+        )
+    };
+    let none = |_: &mut Battle| {};
+    let has = |v: &[String], s: &str| v.iter().any(|x| x == s);
+    let f = fire_mods(
+        ", flags: [Ragged, Devastating, EliteCompanies]",
+        ", flags: [Inept]",
+        180.0,
+        "",
+        none,
+    );
+    for s in [
+        "-1 Ragged volleys (R)",
+        "+1 Devastating volleys (D)",
+        "+1 With elite companies (EL)",
+        "+1 Target tactically inept (T)",
+    ] {
+        assert!(has(&f, s), "{s}: {f:?}");
+    }
+    let f = fire_mods("", "", 180.0, &area("Town", ""), none);
+    assert!(has(&f, "-2 Target in town or entrenched"), "{f:?}");
+    let f = fire_mods("", "", 180.0, &area("Fortification", ""), none);
+    assert!(has(&f, "-2 Target in town or entrenched"), "{f:?}");
+    let f = fire_mods(
+        "",
+        "",
+        180.0,
+        &area("Fortification", ", fortified: true"),
+        none,
+    );
+    assert!(has(&f, "-3 Target in a fort"), "{f:?}");
+    let f = fire_mods("", "", 180.0, &area("Woods", ""), none);
+    assert!(has(&f, "-1 Target in wood or village"), "{f:?}");
+    let exposed = "+1 Target crossing a bridge, in march column, limbered or flanked";
+    let f = fire_mods("", ", formation: Some(Column)", 180.0, "", none);
+    assert!(has(&f, exposed), "column: {f:?}");
+    let f = fire_mods("", "", 90.0, "", none);
+    assert!(has(&f, exposed), "flanked: {f:?}");
+    let f = fire_mods("", ", disordered: true", 180.0, "", none);
+    assert!(
+        !has(&f, "halved: Firer disrupted"),
+        "the target's state halves nothing"
+    );
+    let f = fire_mods("", "", 180.0, "", |b| {
+        b.units[0].status.ammo = Ammo::Low;
+    });
+    assert!(has(&f, "halved: Firer low on ammunition"), "{f:?}");
+    let f = fire_mods("gun, hits: 1", "", 180.0, "", none);
+    assert!(has(&f, "halved: Reduced artillery"), "{f:?}");
+}
+
+/// Both sides' assault modifiers when "a" (side 0) has moved into contact with "e".
+fn assault_mods(
+    a: (&str, &str, &str),
+    e: (&str, &str, &str),
+    e_facing: f32,
+    terrain: &str,
+) -> (Vec<String>, Vec<String>) {
+    let y = 200.0 + 30.0 + 2.0 * IN;
+    let lines: [Line; 2] = [
+        ("a", 0, a.0, a.1, 600.0, 200.0, 0.0, a.2),
+        ("e", 1, e.0, e.1, 600.0, y, e_facing, e.2),
+    ];
+    let mut b = bbb(&lines, terrain, "");
+    activate(&mut b, "a", &[6, 6]);
+    b.execute(mv("a", vec![Step::ToContact(id("e"))]))
+        .expect("assault");
+    to_phase(&mut b, 0, Phase::Assault);
+    let (_, _, fa, fd) = rules(&b)
+        .assault_setup(&b, &id("a"), &id("e"))
+        .expect("assault setup");
+    let n = |f: Vec<volley::rules::command::Factor>| {
+        f.iter()
+            .map(|x| format!("{:+} {}", x.value, x.name))
+            .collect()
+    };
+    (n(fa), n(fd))
+}
+
+#[test]
+fn every_assault_modifier_applies() {
+    let has = |v: &[String], s: &str| v.iter().any(|x| x.starts_with(s));
+    let (a, d) = assault_mods(
+        ("HC", "Veteran", ", bases: Some(3), flags: [Lancer]"),
+        (
+            "Inf",
+            "Raw",
+            ", bases: Some(2), flags: [Fragile], disordered: true",
+        ),
+        180.0,
+        "",
+    );
+    for s in [
+        "+1 Heavy cavalry",
+        "+1 Veteran",
+        "+1 Lancers against infantry",
+        "+1 Bases 3:2",
+    ] {
+        assert!(has(&a, s), "{s}: {a:?}");
+    }
+    for s in ["-1 Raw", "-1 Fragile", "-1 Disrupted"] {
+        assert!(has(&d, s), "{s}: {d:?}");
+    }
+    let (a, _) = assault_mods(
+        ("LC", "Trained", ", bases: Some(2)"),
+        ("Inf", "Trained", ", bases: Some(2)"),
+        90.0,
+        "",
+    );
+    assert!(has(&a, "+3 Enemy outflanked"), "{a:?}");
+    assert!(has(&a, "-1 Light or irregular cavalry"), "{a:?}");
+    let cover = |kind: &str, more: &str| {
+        format!(
+            "(id: \"t\", kind: {kind}, name: \"Cover\", points: [(500, 268), (700, 268), (700, 330), (500, 330)]{more}),"
+        )
+    };
+    let inf = ("Inf", "Trained", ", bases: Some(2)");
+    for (t, want) in [
+        (
+            cover("Village", ""),
+            "-1 Attacking into village, wood or marsh",
+        ),
+        (cover("Town", ""), "-2 Attacking into town"),
+        (
+            cover("Fortification", ", fortified: true"),
+            "-3 Attacking a fort",
+        ),
+        (
+            cover("Hill", ", level: 1"),
+            "-1 Crossed a stream within 6\", or attacking up slope",
+        ),
+        (
+            cover("Hill", ", level: 1, steep: true"),
+            "-2 Attacking up a steep slope",
+        ),
+    ] {
+        let (a, _) = assault_mods(inf, inf, 180.0, &t);
+        assert!(has(&a, want), "{want}: {a:?}");
+    }
+    // Aggressive counts for the attacker only; in depth for either.
+    let (a, d) = assault_mods(
+        ("Inf", "Trained", ", bases: Some(2), flags: [Aggressive]"),
+        (
+            "Inf",
+            "Trained",
+            ", bases: Some(4), flags: [Aggressive], formation: Some(Deep)",
+        ),
+        180.0,
+        "",
+    );
+    assert!(has(&a, "+1 Aggressive attacker"), "{a:?}");
+    assert!(!has(&d, "+1 Aggressive attacker"), "{d:?}");
+    assert!(has(&d, "+1 In depth"), "{d:?}");
+    assert!(has(&d, "+2 Bases 2:1"), "{d:?}");
+}
+
+#[test]
+fn spent_units_take_minus_two_in_command_and_assault() {
+    let units = [
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0 + 30.0 + 2.0 * IN,
+            180.0,
+            ", bases: Some(2)",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    // Two of four bases lost: Spent (ruling spent: half or more).
+    b.units[0].extra.strength = 4;
+    let a = b.units[0].clone();
+    let e = b.units[1].clone();
+    let r = rules(&b);
+    assert!(r.spent(&a));
+    let (f, _) = r.command_modifiers(&b, &a);
+    assert!(
+        f.iter().any(|x| x.value == -2 && x.name == "Spent"),
+        "{f:?}"
+    );
+    let f = r.assault_modifiers(&b, &a, &e, true);
+    assert!(
+        f.iter().any(|x| x.value == -2 && x.name == "Spent"),
+        "{f:?}"
+    );
+    b.units[0].extra.strength = 3;
+    assert!(
+        !rules(&b).spent(&b.units[0].clone()),
+        "1 of 3 lost is less than half"
+    );
+}
