@@ -695,11 +695,20 @@ fn every_bbb_scenario_plays_to_a_result_and_replays() {
         let mut b = scenario::load(std::path::Path::new(f)).expect(f);
         AutoPlayer::new(7).play(&mut b, 2000, 12);
         assert!(b.is_over(), "{f}: no result");
-        // The commands replay to the same events.
+        // The commands, written as an order file and run as `volley run` runs them, replay
+        // to the same events.
+        let text = format!(
+            "[\n{}]\n",
+            b.commands
+                .iter()
+                .map(|c| format!("    {},\n", ron::to_string(c).unwrap()))
+                .collect::<String>()
+        );
+        let cmds = volley::rules::save::parse_orders(&text, f).expect("orders");
         let mut again = scenario::load(std::path::Path::new(f)).expect(f);
-        for c in b.commands.clone() {
-            again.execute(c).expect("replay");
-        }
+        let (_, err) = volley::cli::run_orders(&mut again, cmds);
+        assert_eq!(err, None, "{f}");
+        assert!(again.is_over(), "{f}: no result through the order file");
         assert_eq!(again.log, b.log, "{f}: replay differs");
     }
 }
@@ -1206,4 +1215,130 @@ fn spent_units_take_minus_two_in_command_and_assault() {
         !rules(&b).spent(&b.units[0].clone()),
         "1 of 3 lost is less than half"
     );
+}
+
+#[test]
+fn sight_slopes_woods_and_friends() {
+    let y = 200.0 + 30.0 + 8.0 * IN;
+    let foot = |more: &'static str| -> [Line<'static>; 3] {
+        [
+            ("a", 0, "HvA", "Trained", 600.0, 200.0, 0.0, more),
+            (
+                "f",
+                0,
+                "Inf",
+                "Trained",
+                600.0,
+                320.0,
+                0.0,
+                ", bases: Some(1)",
+            ),
+            (
+                "e",
+                1,
+                "Inf",
+                "Trained",
+                600.0,
+                y,
+                180.0,
+                ", bases: Some(2)",
+            ),
+        ]
+    };
+    let try_fire = |b: &mut Battle| {
+        to_phase(b, 0, Phase::OffensiveFire);
+        rules(b)
+            .fire_setup(b, &id("a"), &id("e"))
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    };
+    // A friend in the way blocks...
+    let mut b = bbb(&foot(""), "", "");
+    assert!(try_fire(&mut b).unwrap_err().contains("in the way"));
+    // ...unless the guns stand on a hill above it with a 3" gap either side of it.
+    let hill = "(id: \"h\", kind: Hill, name: \"Janushügel\", points: [(500, 150), (700, 150), (700, 240), (500, 240)], level: 1),";
+    let mut b = bbb(&foot(""), hill, "");
+    try_fire(&mut b).expect("over the friend from the hill");
+    // A slope between, higher than both, blocks.
+    let ridge = "(id: \"r\", kind: Hill, name: \"Ridge\", points: [(500, 350), (700, 350), (700, 400), (500, 400)], level: 1),";
+    let units: [Line; 2] = [
+        ("a", 0, "HvA", "Trained", 600.0, 200.0, 0.0, ""),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            y,
+            180.0,
+            ", bases: Some(2)",
+        ),
+    ];
+    let mut b = bbb(&units, ridge, "");
+    assert!(try_fire(&mut b).unwrap_err().contains("slope"));
+    // A wood blocks sight more than 3" inside it.
+    let wood = "(id: \"w\", kind: Woods, name: \"Wood\", points: [(500, 260), (700, 260), (700, 400), (500, 400)]),";
+    let mut b = bbb(&units, wood, "");
+    assert!(try_fire(&mut b).unwrap_err().contains("beyond 3\""));
+}
+
+#[test]
+fn horse_artillery_moves_unlimbers_and_fires_at_half() {
+    let units = [
+        (
+            "g",
+            0,
+            "HA",
+            "Trained",
+            600.0,
+            200.0,
+            0.0,
+            ", limbered: true",
+        ),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0 + 30.0 + 11.0 * IN,
+            180.0,
+            ", bases: Some(2)",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "g", &[6, 6]);
+    b.execute(mv("g", vec![Step::Advance(6.0)]))
+        .expect("a full move");
+    b.execute(Command::Unlimber { unit: id("g") })
+        .expect("unlimbers at the end of its move");
+    to_phase(&mut b, 0, Phase::OffensiveFire);
+    let f = rules(&b).fire_setup(&b, &id("g"), &id("e")).expect("fires");
+    assert!(
+        f.halvings
+            .iter()
+            .any(|h| h.name == "halved: Horse artillery moved up to 6\" and unlimbered"),
+        "{:?}",
+        f.halvings
+    );
+    // Foot artillery that moved may not fire.
+    let units = [
+        ("g", 0, "FA", "Trained", 600.0, 200.0, 0.0, ""),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0 + 30.0 + 8.0 * IN,
+            180.0,
+            ", bases: Some(2)",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "g", &[6, 6]);
+    b.execute(mv("g", vec![Step::Advance(1.0)]))
+        .expect("manhandled");
+    to_phase(&mut b, 0, Phase::OffensiveFire);
+    assert!(refused(&mut b, fire("g", "e")).contains("moved this turn"));
 }
