@@ -8,6 +8,7 @@ pub mod dbfpw;
 pub mod dbn;
 pub mod dbn_game;
 mod dbn_view;
+pub mod hal25;
 pub mod old_dessauer;
 pub mod view;
 

@@ -1,0 +1,308 @@
+//! Hal's 25mm tables against the seed (004): small-arms and artillery deductions and saves,
+//! hits on cavalry, counter-battery, firing into charges, movement, melee, morale, the failed
+//! morale chart and the chips roll.
+
+use volley::rules::ruleset::hal25::tables::{
+    MoveFormation, Target, artillery_deduction, band, base_move, cavalry_casualties, charge_range,
+    chips, counter_battery_hits, dice_for, die_hits, failed_morale, knocked_out, melee_casualties,
+    melee_loss_modifier, morale_fails, morale_number, remainder_fires, save_need,
+    small_arms_deduction,
+};
+use volley::rules::ruleset::hal25::{Band, ChargeFrom, Failed, HalData, TroopClass};
+
+fn data() -> HalData {
+    HalData::load().expect("hal25.ron loads")
+}
+
+#[test]
+fn small_arms_dice_range_deductions_and_hits() {
+    let d = data();
+    // 37 figures: six dice and one figure left, which fires as a die on a 1.
+    assert_eq!(dice_for(&d, 37), (6, 1));
+    assert_eq!(dice_for(&d, 24), (4, 0));
+    assert_eq!(dice_for(&d, 5), (0, 5));
+    assert!(remainder_fires(1, 1) && !remainder_fires(1, 2));
+    assert!(remainder_fires(5, 5) && !remainder_fires(5, 6));
+    assert!(!remainder_fires(0, 1));
+    // Bands: short 0-6, medium 6-12, long 12-18.
+    let b = |x: f32| band(&d.small_arms_bands, x);
+    assert_eq!(
+        (b(6.0), b(6.5), b(12.0), b(18.0), b(18.5)),
+        (
+            Some(Band::Short),
+            Some(Band::Medium),
+            Some(Band::Medium),
+            Some(Band::Long),
+            None
+        )
+    );
+    // Regular 3/4/5, first volley 2/3/4.
+    let reg: Vec<i32> = Band::ALL
+        .iter()
+        .map(|x| small_arms_deduction(&d, false, *x))
+        .collect();
+    let first: Vec<i32> = Band::ALL
+        .iter()
+        .map(|x| small_arms_deduction(&d, true, *x))
+        .collect();
+    assert_eq!((reg, first), (vec![3, 4, 5], vec![2, 3, 4]));
+    assert_eq!((die_hits(6, 3), die_hits(3, 3), die_hits(2, 5)), (3, 0, 0));
+}
+
+#[test]
+fn saves_by_target_and_firer() {
+    let d = data();
+    let open = Target::default();
+    let covered = Target {
+        covered: true,
+        ..open
+    };
+    let column = Target {
+        in_column: true,
+        covered: true,
+    };
+    // Line infantry firing: 6; cover, skirmishers, mounted, crew: 5-6; columns never.
+    assert_eq!(save_need(&d, open, true, None, false), Some(6));
+    assert_eq!(save_need(&d, covered, true, None, false), Some(5));
+    assert_eq!(save_need(&d, column, true, None, false), None);
+    assert_eq!(save_need(&d, open, false, None, false), None);
+    // A firer that moved: one more saving face.
+    assert_eq!(save_need(&d, open, true, None, true), Some(5));
+    assert_eq!(save_need(&d, covered, true, None, true), Some(4));
+    // Light guns: 6, 5-6 at long range.
+    assert_eq!(save_need(&d, open, false, Some(false), false), Some(6));
+    assert_eq!(save_need(&d, open, false, Some(true), false), Some(5));
+}
+
+#[test]
+fn two_hits_per_cavalryman_and_the_odd_hit() {
+    let d = data();
+    assert_eq!(cavalry_casualties(&d, 4, None), 2);
+    assert_eq!(cavalry_casualties(&d, 5, Some(3)), 2);
+    assert_eq!(cavalry_casualties(&d, 5, Some(4)), 3);
+    assert_eq!(cavalry_casualties(&d, 1, Some(6)), 1);
+}
+
+#[test]
+fn artillery_deductions_counter_battery_and_knock_out() {
+    let d = data();
+    let b = |x: f32| band(&d.artillery_bands, x);
+    assert_eq!(
+        (b(12.0), b(20.0), b(36.0), b(37.0)),
+        (
+            Some(Band::Short),
+            Some(Band::Medium),
+            Some(Band::Long),
+            None
+        )
+    );
+    let ded: Vec<i32> = Band::ALL
+        .iter()
+        .map(|x| artillery_deduction(&d, *x))
+        .collect();
+    assert_eq!(ded, vec![1, 2, 3]);
+    // To hit a gun: 4 at 0-12", 5 at 12-24", 6 at 24-36"; light guns -1.
+    assert!(counter_battery_hits(&d, Band::Short, 4, false));
+    assert!(!counter_battery_hits(&d, Band::Short, 4, true));
+    assert!(counter_battery_hits(&d, Band::Medium, 5, false));
+    assert!(!counter_battery_hits(&d, Band::Long, 5, false));
+    assert!(!counter_battery_hits(&d, Band::Long, 6, true));
+    assert!(knocked_out(&d, 11) && knocked_out(&d, 12) && !knocked_out(&d, 10));
+}
+
+#[test]
+fn firing_into_charges_every_cell() {
+    let d = data();
+    use Band::*;
+    let (cl, cm) = (ChargeFrom::Long, ChargeFrom::Medium);
+    use TroopClass::*;
+    let cases: [(TroopClass, ChargeFrom, [Band; 6]); 6] = [
+        (Grenadier, cl, [Long, Medium, Medium, Short, Short, Short]),
+        (Line, cl, [Long, Long, Medium, Medium, Short, Short]),
+        (Light, cl, [Long, Long, Long, Medium, Medium, Short]),
+        (Grenadier, cm, [Medium, Medium, Short, Short, Short, Short]),
+        (Line, cm, [Medium, Medium, Medium, Short, Short, Short]),
+        (Light, cm, [Medium, Medium, Medium, Medium, Short, Short]),
+    ];
+    for (t, from, faces) in cases {
+        for (i, want) in faces.iter().enumerate() {
+            assert_eq!(
+                charge_range(&d, t, from, i as u8 + 1),
+                Some(*want),
+                "{t:?} from {from:?}, die {}",
+                i + 1
+            );
+        }
+    }
+}
+
+#[test]
+fn the_movement_table() {
+    let d = data();
+    use TroopClass::*;
+    let row = |t| {
+        [
+            MoveFormation::Line,
+            MoveFormation::FieldColumn,
+            MoveFormation::RoadColumn,
+            MoveFormation::Skirmish,
+        ]
+        .map(|f| base_move(&d, t, f))
+    };
+    assert_eq!(row(TroopClass::Line), [Some(6), Some(9), Some(12), None]);
+    assert_eq!(row(Grenadier), [Some(6), Some(9), Some(12), None]);
+    assert_eq!(row(Light), [Some(6), Some(9), Some(12), Some(12)]);
+    assert_eq!(row(HeavyCavalry), [Some(9), Some(12), Some(15), None]);
+    assert_eq!(row(LightCavalry), [Some(12), Some(15), Some(18), Some(18)]);
+    assert_eq!(row(Artillery), [None, Some(9), Some(12), None]);
+    assert_eq!(base_move(&d, General, MoveFormation::FieldColumn), Some(21));
+    assert_eq!(base_move(&d, Courier, MoveFormation::FieldColumn), Some(30));
+    let m = |t| {
+        d.moves(t)
+            .map(|r| (r.rough_dice, r.change_dice, r.rout_dice))
+            .unwrap()
+    };
+    assert_eq!(m(TroopClass::Line), (-1, -1, 1));
+    assert_eq!(m(HeavyCavalry), (-1, -1, 2));
+    assert_eq!(m(LightCavalry), (-1, -1, 2));
+    assert_eq!(m(Artillery), (-1, 0, 1));
+    assert_eq!(
+        (
+            d.num("grenadier_change_inches"),
+            d.num("push_light"),
+            d.num("push_heavy")
+        ),
+        (3.0, 2.0, 4.0)
+    );
+}
+
+#[test]
+fn melee_dice_and_modifiers() {
+    let d = data();
+    // The low die is taken from the high; a short stand loses its missing figures first.
+    assert_eq!(melee_casualties(6, 0, 2), 4);
+    assert_eq!(melee_casualties(2, 0, 6), 0);
+    assert_eq!(melee_casualties(6, 2, 3), 1);
+    let v = |k: &str| d.melee_modifier(k).expect(k).value;
+    assert_eq!(
+        [
+            "grenadiers",
+            "formed",
+            "attacking_disorganised",
+            "heavy_vs_light",
+            "light_cav_vs_non_grenadiers",
+            "heavy_cav_vs_grenadiers"
+        ]
+        .map(v),
+        [1, 1, 1, 1, 1, 1]
+    );
+    assert_eq!(
+        [
+            "defending_town",
+            "flank_rear",
+            "attacking_routed",
+            "heavy_cav_vs_non_grenadiers",
+            "moving_cav_vs_stationary"
+        ]
+        .map(v),
+        [2, 2, 2, 2, 2]
+    );
+}
+
+#[test]
+fn morale_number_and_the_failed_morale_chart() {
+    let d = data();
+    let v = |k: &str| d.morale_modifier(k).expect(k).value;
+    assert_eq!(d.morale_base, 4);
+    assert_eq!(
+        [
+            "stand_lost",
+            "out_of_command",
+            "disorganised",
+            "rout",
+            "light_vs_cavalry",
+            "crew_lost",
+            "works",
+            "commander_attached",
+            "grenadiers",
+            "heavy_vs_cavalry",
+            "light_cav_closing",
+            "heavy_cav_closing"
+        ]
+        .map(v),
+        [1, 1, 1, 2, 1, 1, -2, -1, -1, -1, 3, 2]
+    );
+    // Two stands lost and disorganised: 4 + 2 + 1 = 7; a 6 fails, a 7 passes.
+    let n = morale_number(&d, &[v("stand_lost"), v("stand_lost"), v("disorganised")]);
+    assert_eq!(n, 7);
+    assert!(morale_fails(n, 6) && !morale_fails(n, 7));
+    // The chart: 1-4 rout, 5-11 disorganised, 12 recovery; lost melee by 1-5 -1 ... 16-20 -4;
+    // 20 or more surrender.
+    assert_eq!(failed_morale(&d, 4, 0), Failed::Rout);
+    assert_eq!(failed_morale(&d, 5, 0), Failed::Disorganised);
+    assert_eq!(failed_morale(&d, 11, 0), Failed::Disorganised);
+    assert_eq!(failed_morale(&d, 12, 0), Failed::Recover);
+    assert_eq!(failed_morale(&d, 12, 3), Failed::Disorganised);
+    assert_eq!(failed_morale(&d, 8, 16), Failed::Rout);
+    assert_eq!(failed_morale(&d, 12, 20), Failed::Surrender);
+    let m: Vec<Option<i32>> = [0, 1, 5, 6, 10, 11, 15, 16, 19, 20]
+        .iter()
+        .map(|p| melee_loss_modifier(&d, *p))
+        .collect();
+    assert_eq!(
+        m,
+        vec![
+            Some(0),
+            Some(-1),
+            Some(-1),
+            Some(-2),
+            Some(-2),
+            Some(-3),
+            Some(-3),
+            Some(-4),
+            Some(-4),
+            None
+        ]
+    );
+}
+
+#[test]
+fn the_chips_roll() {
+    let d = data();
+    let c = |die: u8, cinc: bool| {
+        let r = chips(&d, die, cinc);
+        (r.chips, r.radius, r.move_dice, r.command)
+    };
+    assert_eq!(c(1, false), (0, 12, -1, -1));
+    assert_eq!(c(1, true), (1, 18, 0, 0));
+    assert_eq!(c(4, false), (1, 18, 0, 0));
+    assert_eq!(c(4, true), (2, 24, 1, 1));
+    assert_eq!(c(6, false), (2, 24, 1, 1));
+}
+
+#[test]
+fn malformed_tables_are_refused_and_rulings_are_given() {
+    let text = include_str!("../assets/rulesets/hal25.ron");
+    let bad = text.replacen(
+        "short: (5, 6), medium: Some((3, 4))",
+        "short: (4, 6), medium: Some((3, 4))",
+        1,
+    );
+    assert_ne!(bad, text);
+    assert!(
+        HalData::from_ron(&bad)
+            .unwrap_err()
+            .contains("face 4 reads 2")
+    );
+    let d = data();
+    for k in [
+        "small_arms_dice",
+        "moving_firer_save",
+        "knock_out",
+        "heavy_cavalry_line",
+        "displaced_melee_list",
+        "failed_morale_low",
+    ] {
+        assert!(d.rulings.iter().any(|r| r.key == k), "{k}");
+    }
+}
