@@ -306,3 +306,124 @@ fn malformed_tables_are_refused_and_rulings_are_given() {
         assert!(d.rulings.iter().any(|r| r.key == k), "{k}");
     }
 }
+
+/// Dice from a script, in order.
+fn script(dice: &[u8]) -> impl FnMut() -> u8 + '_ {
+    let mut i = 0;
+    move || {
+        let d = dice[i];
+        i += 1;
+        d
+    }
+}
+
+#[test]
+fn a_volley_with_the_remainder_die_deductions_and_saves() {
+    use volley::rules::ruleset::hal25::procedures::{Receiving, small_arms};
+    let d = data();
+    // 37 figures of line infantry, first volley at short range (deduct 2): six dice and the
+    // one figure left over, which fires on a 1 of its test die. Dice 6 5 4 3 2 1 (+ the test 1
+    // and one more 6): hits 4+3+2+1+0+0+4 = 14; the target in the open saves on 6.
+    let mut roll = script(&[
+        1, 6, 5, 4, 3, 2, 1, 6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    ]);
+    let v = small_arms(
+        &d,
+        37,
+        Band::Short,
+        true,
+        true,
+        false,
+        Receiving::default(),
+        &mut roll,
+    );
+    assert_eq!(v.remainder_test, Some(1));
+    assert_eq!(v.dice, vec![6, 5, 4, 3, 2, 1, 6]);
+    assert_eq!((v.deduction, v.hits, v.save_need), (2, 14, Some(6)));
+    // Two of the fourteen saves are 6s.
+    assert_eq!(v.saves.iter().filter(|s| **s >= 6).count(), 2);
+    assert_eq!(v.casualties, 12);
+    // A column has no save; regular fire at long range deducts 5.
+    let target = Receiving {
+        target: volley::rules::ruleset::hal25::tables::Target {
+            in_column: true,
+            covered: false,
+        },
+        cavalry: false,
+    };
+    let mut roll = script(&[6, 6, 4, 2]);
+    let v = small_arms(&d, 24, Band::Long, false, true, false, target, &mut roll);
+    assert_eq!((v.hits, v.saves.len(), v.casualties), (2, 0, 2));
+    // Cavalry: two hits a figure, the odd hit on 4-6.
+    let cav = Receiving {
+        target: volley::rules::ruleset::hal25::tables::Target {
+            in_column: false,
+            covered: true,
+        },
+        cavalry: true,
+    };
+    // 12 figures at short range, regular (deduct 3): dice 6, 6: 6 hits; mounted save 5-6: 1, 2,
+    // 3, 4, 5, 6 saves two: 4 hits left, two cavalrymen.
+    let mut roll = script(&[6, 6, 1, 2, 3, 4, 5, 6]);
+    let v = small_arms(&d, 12, Band::Short, false, true, false, cav, &mut roll);
+    assert_eq!((v.hits, v.casualties, v.odd_die), (6, 2, None));
+    // 3 hits, none saved: one cavalryman, and the odd hit on a 4 is another.
+    let mut roll = script(&[6, 1, 1, 1, 4]);
+    let v = small_arms(&d, 6, Band::Short, false, true, false, cav, &mut roll);
+    assert_eq!((v.hits, v.odd_die, v.casualties), (3, Some(4), 2));
+}
+
+#[test]
+fn a_battery_fires_with_light_gun_saves() {
+    use volley::rules::ruleset::hal25::procedures::{Receiving, artillery};
+    let d = data();
+    // Two light guns at long range (deduct 3): 6 and 5 give 3 + 2 = 5 hits; the target saves
+    // on 5-6 against a light gun at long range.
+    let mut roll = script(&[6, 5, 1, 5, 6, 2, 3]);
+    let v = artillery(&d, 2, Band::Long, true, Receiving::default(), &mut roll);
+    assert_eq!(
+        (v.deduction, v.hits, v.save_need, v.casualties),
+        (3, 5, Some(5), 3)
+    );
+    // A heavy gun at short range (deduct 1) into the open: no save.
+    let mut roll = script(&[4, 6]);
+    let v = artillery(&d, 2, Band::Short, false, Receiving::default(), &mut roll);
+    assert_eq!((v.hits, v.save_need, v.casualties), (8, None, 8));
+}
+
+#[test]
+fn brigade_activation_moves_the_difference() {
+    use volley::rules::ruleset::hal25::procedures::activation;
+    assert_eq!(activation(5, 2), Some((0, 3)));
+    assert_eq!(activation(1, 6), Some((1, 5)));
+    assert_eq!(activation(4, 4), None);
+}
+
+#[test]
+fn a_melee_of_stands_and_unanswered_dice() {
+    use volley::rules::ruleset::hal25::procedures::{MeleeSide, melee};
+    // Two stands against two, the attacker +1 (formed against non-formed), and one attacking
+    // stand with no one to face.
+    let a = MeleeSide {
+        facing: 2,
+        unanswered: 1,
+        missing: vec![0, 0, 0],
+        modifier: 1,
+    };
+    let b = MeleeSide {
+        facing: 2,
+        unanswered: 0,
+        missing: vec![0, 2],
+        modifier: 0,
+    };
+    // Pair 1: 4+1 = 5 against 3: b loses 2. Pair 2: 2+1 = 3 against 6-2 = 4: a loses 1.
+    // Unanswered: 3+1 = 4: b loses 4.
+    let mut roll = script(&[4, 3, 2, 6, 3]);
+    let m = melee(&a, &b, &mut roll);
+    assert_eq!((m.a_lost, m.b_lost), (1, 6));
+    // Totals: a 5 + 3 + 4 = 12 less 1 = 11; b 3 + 4 = 7 less 6 = 1.
+    assert_eq!(
+        (m.a_total, m.b_total, m.winner, m.lost_by),
+        (11, 1, Some(0), 10)
+    );
+}

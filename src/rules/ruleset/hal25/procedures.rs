@@ -1,0 +1,212 @@
+//! Hal's procedures over the tables, free of the battle: a volley of small arms or a battery's
+//! fire with its saves, a step of brigade activation, and a melee between stands. Dice come from
+//! the caller (the battle's dice, or a test's script) in the order the rules throw them.
+
+use super::tables::{
+    Target, artillery_deduction, cavalry_casualties, dice_for, die_hits, remainder_fires,
+    save_need, small_arms_deduction,
+};
+use super::{Band, HalData};
+
+/// What a volley or a battery's fire did, die by die.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Volley {
+    /// The test die of the figures left over (fewer than six), if any.
+    pub remainder_test: Option<u8>,
+    /// The dice that fired.
+    pub dice: Vec<u8>,
+    pub deduction: i32,
+    pub hits: u32,
+    /// The lowest face that saves, if any save.
+    pub save_need: Option<u8>,
+    pub saves: Vec<u8>,
+    /// The die for an odd hit on cavalry.
+    pub odd_die: Option<u8>,
+    /// Figures removed.
+    pub casualties: u32,
+}
+
+/// How a target takes fire.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Receiving {
+    pub target: Target,
+    /// Cavalry: two hits a figure.
+    pub cavalry: bool,
+}
+
+fn saves_and_casualties(d: &HalData, v: &mut Volley, r: Receiving, roll: &mut dyn FnMut() -> u8) {
+    let mut kept = v.hits;
+    if let Some(need) = v.save_need {
+        for _ in 0..v.hits {
+            let s = roll();
+            v.saves.push(s);
+            if s >= need {
+                kept -= 1;
+            }
+        }
+    }
+    v.casualties = if r.cavalry {
+        let per = d.num("cavalry_hits_per_figure").max(1.0) as u32;
+        if !kept.is_multiple_of(per) {
+            v.odd_die = Some(roll());
+        }
+        cavalry_casualties(d, kept, v.odd_die)
+    } else {
+        kept
+    };
+}
+
+/// A volley of small arms: 1D6 per six figures (the figures left over test for one more), each
+/// less the range deduction (regular or first volley), then a save per hit, then two hits a
+/// cavalryman. `line_firing`: the firer is line infantry (its targets save on 6).
+#[allow(clippy::too_many_arguments)]
+pub fn small_arms(
+    d: &HalData,
+    figures: u32,
+    band: Band,
+    first_volley: bool,
+    line_firing: bool,
+    moved: bool,
+    r: Receiving,
+    roll: &mut dyn FnMut() -> u8,
+) -> Volley {
+    let (full, rem) = dice_for(d, figures);
+    let mut v = Volley {
+        deduction: small_arms_deduction(d, first_volley, band),
+        ..Volley::default()
+    };
+    let mut n = full;
+    if rem > 0 {
+        let t = roll();
+        v.remainder_test = Some(t);
+        if remainder_fires(rem, t) {
+            n += 1;
+        }
+    }
+    for _ in 0..n {
+        let die = roll();
+        v.dice.push(die);
+        v.hits += die_hits(die, v.deduction);
+    }
+    v.save_need = save_need(d, r.target, line_firing, None, moved);
+    saves_and_casualties(d, &mut v, r, roll);
+    v
+}
+
+/// A battery's fire: 1D6 per gun served (two crew a gun), less the range deduction, then saves
+/// (none in column; cover and crews 5-6; a light gun's targets 6, 5-6 at long range).
+pub fn artillery(
+    d: &HalData,
+    guns: u32,
+    band: Band,
+    light: bool,
+    r: Receiving,
+    roll: &mut dyn FnMut() -> u8,
+) -> Volley {
+    let mut v = Volley {
+        deduction: artillery_deduction(d, band),
+        ..Volley::default()
+    };
+    for _ in 0..guns {
+        let die = roll();
+        v.dice.push(die);
+        v.hits += die_hits(die, v.deduction);
+    }
+    let light_gun = light.then_some(band == Band::Long);
+    v.save_need = save_need(d, r.target, false, light_gun, false);
+    saves_and_casualties(d, &mut v, r, roll);
+    v
+}
+
+/// One throw of brigade activation: the higher die's side moves as many brigades as the
+/// difference; equal dice move none (throw again).
+pub fn activation(die_a: u8, die_b: u8) -> Option<(usize, u32)> {
+    match die_a.cmp(&die_b) {
+        std::cmp::Ordering::Greater => Some((0, u32::from(die_a - die_b))),
+        std::cmp::Ordering::Less => Some((1, u32::from(die_b - die_a))),
+        std::cmp::Ordering::Equal => None,
+    }
+}
+
+/// One side of a melee: its stands facing enemy stands (in order, each against the enemy stand
+/// of the same place), those with no one to face (they strike unanswered), each stand's
+/// missing figures, and the modifier every die takes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MeleeSide {
+    pub facing: usize,
+    pub unanswered: usize,
+    /// Missing figures of each stand, facing ones first (a short stand takes them off its die).
+    pub missing: Vec<u32>,
+    pub modifier: i32,
+}
+
+/// What a melee did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Melee {
+    pub a_dice: Vec<u8>,
+    pub b_dice: Vec<u8>,
+    /// Casualties each side suffered.
+    pub a_lost: u32,
+    pub b_lost: u32,
+    /// Melee points (the modified dice) less casualties suffered.
+    pub a_total: i32,
+    pub b_total: i32,
+    /// 0 (a) or 1 (b) won; None: level.
+    pub winner: Option<usize>,
+    pub lost_by: u32,
+}
+
+/// Resolves a melee: facing stands throw against each other (the higher die inflicts the
+/// difference), stands with no one to face inflict their die unanswered; the totals of the
+/// modified dice less the casualties suffered are compared.
+pub fn melee(a: &MeleeSide, b: &MeleeSide, roll: &mut dyn FnMut() -> u8) -> Melee {
+    let mut m = Melee::default();
+    let modified = |die: u8, side: &MeleeSide, i: usize| {
+        i32::from(die) + side.modifier - side.missing.get(i).copied().unwrap_or(0) as i32
+    };
+    let pairs = a.facing.min(b.facing);
+    let mut a_points = 0;
+    let mut b_points = 0;
+    for i in 0..pairs {
+        let da = roll();
+        let db = roll();
+        m.a_dice.push(da);
+        m.b_dice.push(db);
+        let (x, y) = (modified(da, a, i), modified(db, b, i));
+        a_points += x.max(0);
+        b_points += y.max(0);
+        if x > y {
+            m.b_lost += (x - y) as u32;
+        } else {
+            m.a_lost += (y - x) as u32;
+        }
+    }
+    for (side, extra) in [
+        (0usize, a.facing - pairs + a.unanswered),
+        (1, b.facing - pairs + b.unanswered),
+    ] {
+        for k in 0..extra {
+            let die = roll();
+            let s = if side == 0 { a } else { b };
+            let v = modified(die, s, pairs + k).max(0);
+            if side == 0 {
+                m.a_dice.push(die);
+                a_points += v;
+                m.b_lost += v as u32;
+            } else {
+                m.b_dice.push(die);
+                b_points += v;
+                m.a_lost += v as u32;
+            }
+        }
+    }
+    m.a_total = a_points - m.a_lost as i32;
+    m.b_total = b_points - m.b_lost as i32;
+    m.winner = match m.a_total.cmp(&m.b_total) {
+        std::cmp::Ordering::Greater => Some(0),
+        std::cmp::Ordering::Less => Some(1),
+        std::cmp::Ordering::Equal => None,
+    };
+    m.lost_by = m.a_total.abs_diff(m.b_total);
+    m
+}
