@@ -427,3 +427,97 @@ fn a_melee_of_stands_and_unanswered_dice() {
         (11, 1, Some(0), 10)
     );
 }
+
+#[test]
+fn organisation_from_the_seed() {
+    let d = data();
+    let figs = |t| d.organisation(t).expect("unit").figures();
+    assert_eq!(figs(TroopClass::Line), 37);
+    assert_eq!(figs(TroopClass::Grenadier), 37);
+    assert_eq!(figs(TroopClass::Light), 24);
+    assert_eq!(figs(TroopClass::HeavyCavalry), 24);
+    assert_eq!(figs(TroopClass::Artillery), 10);
+    let line = d.organisation(TroopClass::Line).unwrap();
+    assert_eq!(line.stands.len(), 6);
+    assert_eq!(line.stand_sizes[0], (2.5, 1.5));
+    assert_eq!(line.stand_sizes[1], (2.0, 1.5));
+    assert_eq!(
+        d.organisation(TroopClass::Light).unwrap().stand_sizes[0],
+        (2.0, 1.0)
+    );
+}
+
+#[test]
+fn morale_checks_the_chart_and_recovery() {
+    use volley::rules::ruleset::hal25::procedures::{
+        Morale, MoraleSituation, after_failed_check, army_holds, fall_back, morale_factors,
+        must_check_withdrawal, rout_recovery, two_stand_check,
+    };
+    let d = data();
+    // Two stands lost, out of command, grenadiers with their brigadier: 4 + 1 + 1 + 1 - 1 - 1.
+    let s = MoraleSituation {
+        stands_lost: 2,
+        out_of_command: true,
+        grenadiers: true,
+        commander_attached: true,
+        ..MoraleSituation::default()
+    };
+    let f = morale_factors(&d, &s);
+    assert_eq!(
+        morale_number(&d, &f.iter().map(|x| x.1).collect::<Vec<_>>()),
+        5
+    );
+    // Light troops ignore command control; six crew lost count once, twelve twice.
+    let s = MoraleSituation {
+        out_of_command: true,
+        light: true,
+        crew_lost: 12,
+        ..MoraleSituation::default()
+    };
+    assert_eq!(morale_factors(&d, &s).iter().map(|x| x.1).sum::<i32>(), 2);
+    // After a failure.
+    assert_eq!(
+        after_failed_check(&d, Morale::Good, 8, 0),
+        Morale::Disorganised
+    );
+    assert_eq!(after_failed_check(&d, Morale::Good, 3, 0), Morale::Rout(0));
+    assert_eq!(after_failed_check(&d, Morale::Good, 12, 0), Morale::Good);
+    assert_eq!(
+        after_failed_check(&d, Morale::Disorganised, 12, 0),
+        Morale::Rout(0)
+    );
+    assert_eq!(
+        after_failed_check(&d, Morale::Good, 12, 20),
+        Morale::Surrendered
+    );
+    // Two attempts to recover from rout.
+    assert_eq!(
+        rout_recovery(&d, Morale::Rout(0), true),
+        Morale::Disorganised
+    );
+    assert_eq!(rout_recovery(&d, Morale::Rout(0), false), Morale::Rout(1));
+    assert_eq!(rout_recovery(&d, Morale::Rout(1), false), Morale::Removed);
+    assert_eq!(rout_recovery(&d, Morale::Disorganised, true), Morale::Good);
+    // Down to two stands: only a 6 stays.
+    assert!(two_stand_check(&d, 6) && !two_stand_check(&d, 5));
+    assert_eq!(fall_back(&d, 7, 5), (7, true));
+    assert_eq!(fall_back(&d, 7, 4), (7, false));
+    // Army withdrawal: below half; the checking commander must exceed.
+    assert!(must_check_withdrawal(&d, 4, 9) && !must_check_withdrawal(&d, 5, 10));
+    assert!(army_holds(8, 1, 8, 0) && !army_holds(8, 0, 8, 0));
+}
+
+#[test]
+fn counter_battery_hits_then_knocks_out() {
+    use volley::rules::ruleset::hal25::procedures::counter_battery;
+    let d = data();
+    // Two guns at medium range (5 to hit): 5 hits, 2D6 6+6 knocks out; 4 misses.
+    let mut roll = script(&[5, 6, 6, 4]);
+    assert_eq!(
+        counter_battery(&d, 2, Band::Medium, false, &mut roll),
+        (1, 1)
+    );
+    // A light gun at short range needs 5 (4, -1): a 4 misses.
+    let mut roll = script(&[4]);
+    assert_eq!(counter_battery(&d, 1, Band::Short, true, &mut roll), (0, 0));
+}

@@ -148,6 +148,25 @@ pub struct Number {
     pub source: String,
 }
 
+/// A unit type's stands: figures on each (the command stand first) and each stand's size in
+/// inches (frontage, depth).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Organisation {
+    pub troop: TroopClass,
+    pub name: String,
+    pub stands: Vec<u32>,
+    pub stand_sizes: Vec<(f32, f32)>,
+    pub mounted_officer: bool,
+    pub source: String,
+}
+
+impl Organisation {
+    pub fn figures(&self) -> u32 {
+        self.stands.iter().sum()
+    }
+}
+
 /// Everything `hal25.ron` holds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -168,6 +187,7 @@ pub struct HalData {
     pub failed_morale: Vec<FailedRow>,
     pub melee_loss_modifiers: Vec<LossRow>,
     pub chips: Vec<ChipRow>,
+    pub organisation: Vec<Organisation>,
     pub numbers: Vec<Number>,
     pub rulings: Vec<Ruling>,
 }
@@ -213,6 +233,11 @@ impl HalData {
                 }
             }
         }
+        for o in &d.organisation {
+            if o.stands.len() != o.stand_sizes.len() || o.stands.is_empty() {
+                return Err(format!("ruleset data: {} needs one size per stand", o.name));
+            }
+        }
         for score in -20..=20 {
             for (what, n) in [
                 (
@@ -243,6 +268,10 @@ impl HalData {
             .iter()
             .find(|n| n.key == key)
             .map_or(0.0, |n| n.value)
+    }
+
+    pub fn organisation(&self, t: TroopClass) -> Option<&Organisation> {
+        self.organisation.iter().find(|o| o.troop == t)
     }
 
     pub fn deduction(&self, key: &str) -> Option<&Deduction> {

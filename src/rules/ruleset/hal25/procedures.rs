@@ -210,3 +210,149 @@ pub fn melee(a: &MeleeSide, b: &MeleeSide, roll: &mut dyn FnMut() -> u8) -> Mele
     m.lost_by = m.a_total.abs_diff(m.b_total);
     m
 }
+
+/// What a unit's morale check weighs (V.C).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoraleSituation {
+    pub stands_lost: u32,
+    pub out_of_command: bool,
+    /// Light infantry or light cavalry (command control does not count against them).
+    pub light: bool,
+    pub disorganised: bool,
+    pub in_rout: bool,
+    /// Light infantry or cavalry facing other cavalry.
+    pub light_vs_cavalry: bool,
+    pub crew_lost: u32,
+    pub defending_works: bool,
+    pub commander_attached: bool,
+    pub grenadiers: bool,
+    /// Heavy cavalry facing other cavalry.
+    pub heavy_vs_cavalry: bool,
+    pub light_cav_closing_formed_infantry: bool,
+    pub heavy_cav_closing_formed_infantry: bool,
+}
+
+/// The morale modifiers that apply, each as (name, value), from the data.
+pub fn morale_factors(d: &HalData, s: &MoraleSituation) -> Vec<(String, i32)> {
+    let mut out = Vec::new();
+    let mut add = |key: &str, times: u32| {
+        if let Some(m) = d.morale_modifier(key) {
+            for _ in 0..times {
+                out.push((m.name.clone(), m.value));
+            }
+        }
+    };
+    add("stand_lost", s.stands_lost);
+    add("out_of_command", u32::from(s.out_of_command && !s.light));
+    add("disorganised", u32::from(s.disorganised));
+    add("rout", u32::from(s.in_rout));
+    add("light_vs_cavalry", u32::from(s.light_vs_cavalry));
+    let per = d.num("figures_per_die").max(1.0) as u32;
+    add("crew_lost", s.crew_lost / per);
+    add("works", u32::from(s.defending_works));
+    add("commander_attached", u32::from(s.commander_attached));
+    add("grenadiers", u32::from(s.grenadiers));
+    add("heavy_vs_cavalry", u32::from(s.heavy_vs_cavalry));
+    add(
+        "light_cav_closing",
+        u32::from(s.light_cav_closing_formed_infantry),
+    );
+    add(
+        "heavy_cav_closing",
+        u32::from(s.heavy_cav_closing_formed_infantry),
+    );
+    out
+}
+
+/// A unit's state of morale.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Morale {
+    #[default]
+    Good,
+    Disorganised,
+    /// Routed, with the recovery attempts failed so far.
+    Rout(u32),
+    Removed,
+    Surrendered,
+}
+
+/// After a failed morale check: a unit that lost a melee by 20 or more surrenders; a
+/// disorganised one drops to rout; any other reads the failed morale chart with its melee-loss
+/// modifier (ruling disorganised_failing).
+pub fn after_failed_check(d: &HalData, now: Morale, chart_2d6: i32, lost_by: u32) -> Morale {
+    use super::Failed;
+    if lost_by as f32 >= d.num("surrender_points") {
+        return Morale::Surrendered;
+    }
+    match now {
+        Morale::Disorganised => Morale::Rout(0),
+        Morale::Rout(n) => Morale::Rout(n),
+        Morale::Removed | Morale::Surrendered => now,
+        Morale::Good => match super::tables::failed_morale(d, chart_2d6, lost_by) {
+            Failed::Rout => Morale::Rout(0),
+            Failed::Disorganised => Morale::Disorganised,
+            Failed::Recover => Morale::Good,
+            Failed::Surrender => Morale::Surrendered,
+        },
+    }
+}
+
+/// An attempt to recover from rout: passing it leaves the unit disorganised (ruling
+/// rout_recovery); failing it a second time removes the unit.
+pub fn rout_recovery(d: &HalData, now: Morale, passed: bool) -> Morale {
+    match now {
+        Morale::Rout(_) if passed => Morale::Disorganised,
+        Morale::Rout(n) if n + 1 >= d.num("rout_recovery_attempts") as u32 => Morale::Removed,
+        Morale::Rout(n) => Morale::Rout(n + 1),
+        Morale::Disorganised if passed => Morale::Good,
+        other => other,
+    }
+}
+
+/// The special check of a unit down to two stands: anything but a 6 removes it.
+pub fn two_stand_check(d: &HalData, die: u8) -> bool {
+    f32::from(die) >= d.num("two_stand_need")
+}
+
+/// A unit that lost a melee and is disorganised falls back 2D6 inches, facing the enemy on
+/// 5-6 of a further die, its back to the enemy otherwise.
+pub fn fall_back(d: &HalData, two_d6: u8, facing_die: u8) -> (u32, bool) {
+    (
+        u32::from(two_d6),
+        f32::from(facing_die) >= d.num("fall_back_facing_need"),
+    )
+}
+
+/// Counter-battery fire: each gun throws to hit the target gun; each hit then throws 2D6 to
+/// knock it out. Returns the hits and the guns knocked out.
+pub fn counter_battery(
+    d: &HalData,
+    guns: u32,
+    band: Band,
+    light: bool,
+    roll: &mut dyn FnMut() -> u8,
+) -> (u32, u32) {
+    let mut hits = 0;
+    let mut out = 0;
+    for _ in 0..guns {
+        if super::tables::counter_battery_hits(d, band, roll(), light) {
+            hits += 1;
+            let two = roll() + roll();
+            if super::tables::knocked_out(d, two) {
+                out += 1;
+            }
+        }
+    }
+    (hits, out)
+}
+
+/// The army withdrawal check: the army below half its units withdraws unless its commander's
+/// 2D6 and bonus exceed the opposing commander's.
+pub fn army_holds(own_2d6: i32, own_bonus: i32, enemy_2d6: i32, enemy_bonus: i32) -> bool {
+    own_2d6 + own_bonus > enemy_2d6 + enemy_bonus
+}
+
+/// An army must check for withdrawal when fewer than half its original units remain.
+pub fn must_check_withdrawal(d: &HalData, remaining: u32, original: u32) -> bool {
+    (remaining as f32) < original as f32 * d.num("army_withdrawal_share")
+}
