@@ -521,3 +521,145 @@ fn counter_battery_hits_then_knocks_out() {
     let mut roll = script(&[4]);
     assert_eq!(counter_battery(&d, 1, Band::Short, true, &mut roll), (0, 0));
 }
+
+#[test]
+fn move_allowances_with_their_dice() {
+    use volley::rules::ruleset::hal25::procedures::{
+        MoveConditions, move_allowance, twelve_on_2d6,
+    };
+    use volley::rules::ruleset::hal25::tables::MoveFormation;
+    let d = data();
+    let plain = MoveConditions::default();
+    // Line infantry in line: 6".
+    let mut roll = script(&[]);
+    assert_eq!(
+        move_allowance(&d, TroopClass::Line, MoveFormation::Line, plain, &mut roll)
+            .unwrap()
+            .0,
+        6
+    );
+    // Field column in rough ground, disorganised: 9 - 2 - 3 = 4.
+    let c = MoveConditions {
+        rough: true,
+        disorganised: true,
+        ..plain
+    };
+    let mut roll = script(&[2, 3]);
+    assert_eq!(
+        move_allowance(
+            &d,
+            TroopClass::Line,
+            MoveFormation::FieldColumn,
+            c,
+            &mut roll
+        )
+        .unwrap()
+        .0,
+        4
+    );
+    // Grenadiers changing formation: -1D6 then -3": 9 - 2 - 3 = 4.
+    let c = MoveConditions {
+        formation_change: true,
+        ..plain
+    };
+    let mut roll = script(&[2]);
+    assert_eq!(
+        move_allowance(
+            &d,
+            TroopClass::Grenadier,
+            MoveFormation::FieldColumn,
+            c,
+            &mut roll
+        )
+        .unwrap()
+        .0,
+        4
+    );
+    // Light infantry in skirmish ignore rough ground.
+    let c = MoveConditions {
+        rough: true,
+        ..plain
+    };
+    let mut roll = script(&[]);
+    assert_eq!(
+        move_allowance(&d, TroopClass::Light, MoveFormation::Skirmish, c, &mut roll)
+            .unwrap()
+            .0,
+        12
+    );
+    // Heavy cavalry charging: 9 + 1D6; routing cavalry +2D6; cavalry cannot move back facing.
+    let c = MoveConditions {
+        charging: true,
+        ..plain
+    };
+    let mut roll = script(&[4]);
+    assert_eq!(
+        move_allowance(
+            &d,
+            TroopClass::HeavyCavalry,
+            MoveFormation::Line,
+            c,
+            &mut roll
+        )
+        .unwrap()
+        .0,
+        13
+    );
+    let c = MoveConditions {
+        routing: true,
+        ..plain
+    };
+    let mut roll = script(&[3, 5]);
+    assert_eq!(
+        move_allowance(
+            &d,
+            TroopClass::LightCavalry,
+            MoveFormation::Line,
+            c,
+            &mut roll
+        )
+        .unwrap()
+        .0,
+        20
+    );
+    let c = MoveConditions {
+        retrograde: true,
+        ..plain
+    };
+    let mut roll = script(&[]);
+    assert!(
+        move_allowance(
+            &d,
+            TroopClass::HeavyCavalry,
+            MoveFormation::Line,
+            c,
+            &mut roll
+        )
+        .is_none()
+    );
+    // No line for artillery; generals 21.
+    let mut roll = script(&[]);
+    assert!(
+        move_allowance(
+            &d,
+            TroopClass::Artillery,
+            MoveFormation::Line,
+            plain,
+            &mut roll
+        )
+        .is_none()
+    );
+    // Chips: +1D6 for a good general.
+    let c = MoveConditions {
+        chip_dice: 1,
+        ..plain
+    };
+    let mut roll = script(&[6]);
+    assert_eq!(
+        move_allowance(&d, TroopClass::Line, MoveFormation::Line, c, &mut roll)
+            .unwrap()
+            .0,
+        12
+    );
+    assert!(twelve_on_2d6(12) && !twelve_on_2d6(11));
+}

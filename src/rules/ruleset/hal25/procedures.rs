@@ -356,3 +356,90 @@ pub fn army_holds(own_2d6: i32, own_bonus: i32, enemy_2d6: i32, enemy_bonus: i32
 pub fn must_check_withdrawal(d: &HalData, remaining: u32, original: u32) -> bool {
     (remaining as f32) < original as f32 * d.num("army_withdrawal_share")
 }
+
+/// What changes a unit's move this turn (III and its notes; VI.F chips).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveConditions {
+    pub rough: bool,
+    pub formation_change: bool,
+    /// Light infantry changing formation with half the battalion in line (*c).
+    pub half_in_line: bool,
+    pub disorganised: bool,
+    /// Moving back while facing the enemy (not cavalry).
+    pub retrograde: bool,
+    pub charging: bool,
+    pub routing: bool,
+    /// The general's chips: D6 added (+1) or taken off (-1).
+    pub chip_dice: i32,
+}
+
+/// A move allowance in inches, with each die and change in words; None when the unit may not
+/// move so (no rate in that formation, or cavalry moving back facing the enemy).
+pub fn move_allowance(
+    d: &HalData,
+    troop: super::TroopClass,
+    formation: super::tables::MoveFormation,
+    c: MoveConditions,
+    roll: &mut dyn FnMut() -> u8,
+) -> Option<(i32, Vec<(String, i32)>)> {
+    use super::TroopClass::*;
+    let row = d.moves(troop)?;
+    let cavalry = matches!(troop, HeavyCavalry | LightCavalry);
+    if c.retrograde && cavalry {
+        return None;
+    }
+    let base = super::tables::base_move(d, troop, formation)? as i32;
+    let mut parts = vec![("base move".to_string(), base)];
+    let mut dice = |n: i32, what: &str, parts: &mut Vec<(String, i32)>| {
+        for _ in 0..n.abs() {
+            let die = i32::from(roll());
+            parts.push((
+                format!("{what} ({}1D6)", if n < 0 { "-" } else { "+" }),
+                die * n.signum(),
+            ));
+        }
+    };
+    let skirmish = formation == super::tables::MoveFormation::Skirmish;
+    if c.routing {
+        dice(row.rout_dice, "rout", &mut parts);
+    }
+    // Rough ground costs light troops nothing in skirmish order (*b).
+    if c.rough && !skirmish {
+        dice(row.rough_dice, "rough terrain", &mut parts);
+    }
+    if c.formation_change {
+        dice(row.change_dice, "formation change", &mut parts);
+        if troop == Grenadier {
+            parts.push((
+                "grenadiers' formation change".into(),
+                -(d.num("grenadier_change_inches") as i32),
+            ));
+        }
+        if troop == Light && c.half_in_line {
+            parts.push((
+                "half the battalion in line".into(),
+                -(d.num("light_change_inches") as i32),
+            ));
+        }
+    }
+    if c.disorganised {
+        dice(-1, "disorganised", &mut parts);
+    }
+    if c.retrograde {
+        dice(-1, "moving back facing the enemy", &mut parts);
+    }
+    if c.charging {
+        dice(1, "charge", &mut parts);
+    }
+    if c.chip_dice != 0 {
+        dice(c.chip_dice, "the general's chips", &mut parts);
+    }
+    let total = parts.iter().map(|p| p.1).sum::<i32>().max(0);
+    Some((total, parts))
+}
+
+/// A courier's message is lost on 12 on 2D6; a mounted officer attached to a unit that takes
+/// casualties falls on 12 on 2D6.
+pub fn twelve_on_2d6(two_d6: u8) -> bool {
+    two_d6 >= 12
+}
