@@ -1092,3 +1092,15 @@ fn the_objective_stands_on_the_defenders_forward_deployment_line() {
         "{e:?}"
     );
 }
+
+#[test]
+fn flags_of_other_rulesets_are_refused() {
+    let text = std::fs::read_to_string("scenarios/default.ron").unwrap();
+    let bad = text.replacen("flags: [Grenadier]", "flags: [Aggressive]", 1);
+    assert_ne!(bad, text, "the default game has a grenadier");
+    let e = format!(
+        "{:?}",
+        volley::rules::scenario::parse(&bad, "inline").unwrap_err()
+    );
+    assert!(e.contains("means nothing in db7yw"), "{e}");
+}

@@ -290,6 +290,17 @@ pub trait Supplement: Clone + Default + std::fmt::Debug + Send + Sync + Sized + 
                 u.id, g.dbn.data.id
             ));
         }
+        use crate::rules::model::Flag;
+        if let Some(f) = u
+            .flags
+            .iter()
+            .find(|f| !matches!(f, Flag::Guard | Flag::Grenadier | Flag::Stoic | Flag::Fixed))
+        {
+            return Err(format!(
+                "unit '{}': the flag {f:?} means nothing in {} (Guard, Grenadier, Stoic, Fixed)",
+                u.id, g.dbn.data.id
+            ));
+        }
         Ok(())
     }
     /// A scenario claiming the standard table, checked.
