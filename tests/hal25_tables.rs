@@ -663,3 +663,25 @@ fn move_allowances_with_their_dice() {
     );
     assert!(twelve_on_2d6(12) && !twelve_on_2d6(11));
 }
+
+#[test]
+fn a_charge_closes_holds_and_draws_fire() {
+    use volley::rules::ruleset::hal25::procedures::{Morale, charge_steps};
+    let d = data();
+    // Light cavalry closing with formed infantry: 4 + 3 = 7; 3 + 3 = 6 fails.
+    let mut roll = script(&[3, 3]);
+    let s = charge_steps(&d, 7, 4, TroopClass::Line, ChargeFrom::Long, &mut roll);
+    assert!(s.attacker_failed && s.defender_roll.is_none());
+    // The attacker passes (8 against 7); the defender holds (9 against 4) and fires: die 5
+    // from long range is short range for line infantry.
+    let mut roll = script(&[4, 4, 5, 4, 5]);
+    let s = charge_steps(&d, 7, 4, TroopClass::Line, ChargeFrom::Long, &mut roll);
+    assert!(!s.attacker_failed && !s.defender_failed);
+    assert_eq!((s.range_die, s.fire_band), (Some(5), Some(Band::Short)));
+    // The defender fails to hold (3 against 6) and reads the chart: 8 is disorganised.
+    let mut roll = script(&[4, 4, 1, 2, 4, 4]);
+    let s = charge_steps(&d, 7, 6, TroopClass::Line, ChargeFrom::Medium, &mut roll);
+    assert!(s.defender_failed);
+    assert_eq!(s.defender_after, Some(Morale::Disorganised));
+    assert!(d.rulings.iter().any(|r| r.key == "hold_fails"));
+}

@@ -443,3 +443,62 @@ pub fn move_allowance(
 pub fn twelve_on_2d6(two_d6: u8) -> bool {
     two_d6 >= 12
 }
+
+/// The morale steps of a charge (IV.A.1-2): the attacker's check to close, the defender's to
+/// hold, and for a defender that holds the range it fires at (II.A, Firing into Charges).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChargeSteps {
+    pub attacker_number: i32,
+    pub attacker_roll: i32,
+    /// The attacker failed: disorganised, it does not move.
+    pub attacker_failed: bool,
+    pub defender_number: i32,
+    pub defender_roll: Option<i32>,
+    /// The defender failed to hold: it reads the failed morale chart (ruling hold_fails).
+    pub defender_failed: bool,
+    pub defender_after: Option<Morale>,
+    /// The range die and the band the holding defender fires at.
+    pub range_die: Option<u8>,
+    pub fire_band: Option<Band>,
+}
+
+/// Runs a charge's morale steps with the two sides' morale numbers (base and modifiers, the
+/// closing modifiers included in the attacker's), the defender's type for its firing range and
+/// the band the attacker started from.
+pub fn charge_steps(
+    d: &HalData,
+    attacker_number: i32,
+    defender_number: i32,
+    defender: super::TroopClass,
+    from: super::ChargeFrom,
+    roll: &mut dyn FnMut() -> u8,
+) -> ChargeSteps {
+    let two = |roll: &mut dyn FnMut() -> u8| i32::from(roll()) + i32::from(roll());
+    let a = two(roll);
+    let mut s = ChargeSteps {
+        attacker_number,
+        attacker_roll: a,
+        attacker_failed: super::tables::morale_fails(attacker_number, a),
+        defender_number,
+        defender_roll: None,
+        defender_failed: false,
+        defender_after: None,
+        range_die: None,
+        fire_band: None,
+    };
+    if s.attacker_failed {
+        return s;
+    }
+    let dr = two(roll);
+    s.defender_roll = Some(dr);
+    s.defender_failed = super::tables::morale_fails(defender_number, dr);
+    if s.defender_failed {
+        let chart = two(roll);
+        s.defender_after = Some(after_failed_check(d, Morale::Good, chart, 0));
+        return s;
+    }
+    let die = roll();
+    s.range_die = Some(die);
+    s.fire_band = super::tables::charge_range(d, defender, from, die);
+    s
+}
