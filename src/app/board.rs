@@ -529,22 +529,7 @@ impl Paint<'_, '_, '_> {
             let mesh = Mesh2d(self.shared.ring(self.meshes, 1.2, 2.4));
             self.marker(at, mesh, Color::srgb(0.95, 0.8, 0.1), 0.0);
         }
-        // The ruleset's word markers (LOW, OUT) on dark tags beside the right flank.
-        for (k, word) in look.markers.iter().enumerate() {
-            let at = u.base.local(w / 2.0 + 7.0, d / 2.0 - 3.0 - 6.0 * k as f32);
-            let mesh = self.rect(11.0, 5.0);
-            self.marker(at, mesh, Color::srgb(0.1, 0.1, 0.1), 0.0);
-            self.commands.spawn((
-                UnitVisual,
-                Text2d::new(word.clone()),
-                TextFont {
-                    font_size: FontSize::Px(4.0),
-                    ..default()
-                },
-                TextColor(Color::srgb(1.0, 0.85, 0.2)),
-                Transform::from_xyz(at.x, at.y, 10.7),
-            ));
-        }
+        // The ruleset's word markers (LOW, OUT ...) are drawn by the panels at screen size.
     }
 }
 

@@ -24,6 +24,7 @@ pub(super) fn plugin(app: &mut App) {
             rules_reference,
             drag_tip,
             scale_bar,
+            unit_tags,
             last_roll,
             hover_card,
         )
@@ -604,6 +605,44 @@ fn drag_tip(mut ctx: EguiContexts, game: Res<Game>, sel: Res<Selection>) -> Resu
                 }
             });
         });
+    Ok(())
+}
+
+/// The ruleset's word markers (LOW, OUT, DIS, SPENT ...) beside each unit, at a readable size
+/// whatever the zoom.
+fn unit_tags(
+    mut ctx: EguiContexts,
+    game: Res<Game>,
+    cams: Query<(&Camera, &GlobalTransform), With<super::camera::BoardCamera>>,
+) -> Result {
+    let ctx = ctx.ctx_mut()?;
+    let Some((cam, gt)) = cams.iter().next() else {
+        return Ok(());
+    };
+    let b = &game.battle;
+    for u in b.alive() {
+        let look = b.rules.look(b, u);
+        if look.markers.is_empty() {
+            continue;
+        }
+        let p = u.base.local(u.base.width / 2.0, u.base.depth / 2.0);
+        let Ok(at) = cam.world_to_viewport(gt, Vec3::new(p.x, p.y, 0.0)) else {
+            continue;
+        };
+        egui::Area::new(egui::Id::new(("unit_tag", u.id.0.as_str())))
+            .order(egui::Order::Background)
+            .fixed_pos(egui::pos2(at.x + 2.0, at.y - 8.0))
+            .interactable(false)
+            .show(ctx, |ui| {
+                ui.label(
+                    egui::RichText::new(look.markers.join(" "))
+                        .small()
+                        .strong()
+                        .color(egui::Color32::from_rgb(255, 215, 60))
+                        .background_color(egui::Color32::from_black_alpha(200)),
+                );
+            });
+    }
     Ok(())
 }
 
