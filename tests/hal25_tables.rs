@@ -685,3 +685,52 @@ fn a_charge_closes_holds_and_draws_fire() {
     assert_eq!(s.defender_after, Some(Morale::Disorganised));
     assert!(d.rulings.iter().any(|r| r.key == "hold_fails"));
 }
+
+#[test]
+fn the_command_stand_marks_the_first_volley() {
+    use volley::rules::ruleset::hal25::layout::{files, order, places};
+    use volley::rules::ruleset::hal25::tables::MoveFormation;
+    // Six stands in line: the command stand (0) at the right end, then in the middle.
+    assert_eq!(order(6, MoveFormation::Line, false), vec![1, 2, 3, 4, 5, 0]);
+    assert_eq!(order(6, MoveFormation::Line, true), vec![1, 2, 0, 3, 4, 5]);
+    // In column: second from the front, then at the front.
+    assert_eq!(
+        order(6, MoveFormation::RoadColumn, false),
+        vec![1, 0, 2, 3, 4, 5]
+    );
+    assert_eq!(
+        order(6, MoveFormation::RoadColumn, true),
+        vec![0, 1, 2, 3, 4, 5]
+    );
+    assert_eq!(
+        (
+            files(6, MoveFormation::FieldColumn),
+            files(6, MoveFormation::RoadColumn)
+        ),
+        (2, 1)
+    );
+    // A battalion in line from the seed's stand sizes: 2.5 + 5 x 2 = 12.5 inches wide, the
+    // command stand's centre 1.25 in from the right end.
+    let d = data();
+    let sizes = d
+        .organisation(TroopClass::Line)
+        .unwrap()
+        .stand_sizes
+        .clone();
+    let p = places(&sizes, MoveFormation::Line, false, 0.0);
+    let right = p
+        .iter()
+        .map(|x| x.across + x.width / 2.0)
+        .fold(f32::MIN, f32::max);
+    let left = p
+        .iter()
+        .map(|x| x.across - x.width / 2.0)
+        .fold(f32::MAX, f32::min);
+    assert!((right - left - 12.5).abs() < 1e-4);
+    assert!((p[0].across - (right - 1.25)).abs() < 1e-4);
+    // In road column six stands one behind another: 6 x 1.5 = 9 inches deep.
+    let p = places(&sizes, MoveFormation::RoadColumn, false, 0.0);
+    let deep = p.iter().map(|x| x.back + x.depth / 2.0).fold(0.0, f32::max);
+    assert!((deep - 9.0).abs() < 1e-4);
+    assert!(p.iter().all(|x| x.across.abs() < 1e-4));
+}
