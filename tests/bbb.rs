@@ -152,10 +152,8 @@ fn command_modifiers_and_the_disordered_column() {
         ev.iter().any(|e| matches!(e, Event::Steadied { .. })),
         "rallied"
     );
-    // 0-1 disordered: lose a base and retire a full move.
-    let mut b = bbb(&units, "", "");
-    // Raw militia in a wood, spent? Use modifiers: column +1, so dice 0 impossible; take 1+1
-    // = 2 +1 = 3: no move. The retire rows need penalties: a marsh -1, militia -1, fragile -1.
+    // 0-1 disordered: lose a base and retire a full move. The score needs penalties: a marsh
+    // -1, militia -1, fragile (disordered) -1.
     let marsh = "(id: \"m\", kind: Marsh, name: \"Bog\", points: [(500, 150), (700, 150), (700, 700), (500, 700)]),";
     let units = [
         (
@@ -170,7 +168,6 @@ fn command_modifiers_and_the_disordered_column() {
         ),
         ("e", 1, "Inf", "Trained", 300.0, 880.0, 180.0, ""),
     ];
-    let _ = &mut b;
     let mut b = bbb(&units, marsh, "");
     let ev = activate(&mut b, "a", &[1, 1]);
     // 2 + 1 (column) - 1 (marsh) - 1 (militia) - 1 (fragile, disordered) = 0.

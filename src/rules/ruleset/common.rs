@@ -734,3 +734,19 @@ pub fn square_up(mover: &Base, target: &Base) -> (Base, Contact) {
 pub fn heading_deg(v: Pt) -> f32 {
     norm_facing(v.x.atan2(v.y).to_degrees())
 }
+
+/// Refuses a command with the reason in words.
+pub(crate) fn illegal<T>(s: String) -> Result<T, RuleError> {
+    Err(RuleError::Illegal(s))
+}
+
+/// Refuses a command given outside its phase.
+pub(crate) fn in_phase(b: &Battle, phase: Phase, what: &str) -> Result<(), RuleError> {
+    if b.phase != phase {
+        return Err(RuleError::WrongPhase {
+            command: what.into(),
+            phase: b.phase,
+        });
+    }
+    Ok(())
+}

@@ -283,7 +283,8 @@ impl Bbb7yw {
             - defender_was.depth / 2.0
             + defender_was.depth;
         let limit = if exploit {
-            b.scale.to_mm(self.full_move(&a) / 2.0)
+            b.scale
+                .to_mm(self.full_move(&a) * self.num("exploit_fraction"))
         } else {
             to_front.max(0.0)
         };
@@ -309,7 +310,6 @@ impl Bbb7yw {
         if best.centre.dist(a.base.centre) < 0.5 {
             return Ok(());
         }
-        let dist = b.scale.from_mm(best.centre.dist(a.base.centre));
         b.emit(
             out,
             Event::Recoiled {
@@ -319,7 +319,6 @@ impl Bbb7yw {
                 voluntary: true,
             },
         );
-        let _ = dist;
         Ok(())
     }
 

@@ -476,10 +476,11 @@ impl Bbb7yw {
             );
             // It stops short: back out of contact by half an inch.
             let mut to: Base = now.base;
-            to.centre = now
-                .base
-                .centre
-                .minus(now.base.forward().scale(b.scale.to_mm(0.5)));
+            to.centre = now.base.centre.minus(
+                now.base
+                    .forward()
+                    .scale(b.scale.to_mm(self.num("halted_fall_back"))),
+            );
             b.emit(
                 out,
                 Event::Recoiled {

@@ -12,10 +12,12 @@ pub mod tables;
 mod view;
 
 use super::Ruling;
+pub use super::common::{FactorDef as Modifier, Number};
+use super::common::{factor_in, number, require_numbers};
 use crate::rules::battle::Battle;
-use crate::rules::command::{Factor, RuleError};
+use crate::rules::command::Factor;
 use crate::rules::geometry::Base;
-use crate::rules::model::{Class, Flag, Formation, Phase, Unit, UnitId};
+use crate::rules::model::{Class, Flag, Formation, Unit, UnitId};
 use crate::rules::terrain::FeatureKind;
 use serde::{Deserialize, Serialize};
 
@@ -164,16 +166,6 @@ pub struct AssaultRow {
     pub source: String,
 }
 
-/// A modifier of the assault or the command roll.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Modifier {
-    pub key: String,
-    pub name: String,
-    pub value: i32,
-    pub source: String,
-}
-
 /// Quality: Raw, Trained, Veteran, in that order.
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
@@ -227,15 +219,6 @@ pub struct CommandRow {
     pub max: i32,
     pub good: CommandOutcome,
     pub disordered: CommandOutcome,
-    pub source: String,
-}
-
-/// A number with its source.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Number {
-    pub key: String,
-    pub value: f32,
     pub source: String,
 }
 
@@ -334,10 +317,7 @@ impl BbbData {
 
     /// A number by key (0 when missing: `from_ron` callers check the keys they need).
     pub fn num(&self, key: &str) -> f32 {
-        self.numbers
-            .iter()
-            .find(|n| n.key == key)
-            .map_or(0.0, |n| n.value)
+        number(&self.numbers, key)
     }
 
     pub fn fire_values(&self, key: &str) -> Option<&FireValues> {
@@ -414,11 +394,7 @@ const REQUIRED: [&str; 19] = [
 impl Bbb7yw {
     pub fn load() -> Result<Self, String> {
         let data = BbbData::load()?;
-        for k in REQUIRED {
-            if !data.numbers.iter().any(|n| n.key == k) {
-                return Err(format!("ruleset data: number '{k}' is missing"));
-            }
-        }
+        require_numbers(&data.numbers, &REQUIRED)?;
         if data.troops.is_empty() {
             return Err("ruleset data: no troop types".into());
         }
@@ -543,12 +519,12 @@ impl Bbb7yw {
 
     /// A modifier of the assault table, by key.
     pub fn assault_factor(&self, key: &str) -> Factor {
-        modifier_factor(self.data.assault_modifier(key), key)
+        factor_in(&self.data.assault_modifiers, key)
     }
 
     /// A modifier of the command roll, by key.
     pub fn command_factor(&self, key: &str) -> Factor {
-        modifier_factor(self.data.command_modifier(key), key)
+        factor_in(&self.data.command_modifiers, key)
     }
 
     /// The unit's bases as drawn and measured.
@@ -561,32 +537,4 @@ impl Bbb7yw {
     }
 }
 
-fn modifier_factor(m: Option<&Modifier>, key: &str) -> Factor {
-    match m {
-        Some(m) => Factor {
-            name: m.name.clone(),
-            value: m.value,
-            source: m.source.clone(),
-        },
-        None => Factor {
-            name: key.into(),
-            value: 0,
-            source: "missing from the data".into(),
-        },
-    }
-}
-
-/// Refuses a command given outside its phase.
-pub(crate) fn in_phase(b: &Battle, phase: Phase, what: &str) -> Result<(), RuleError> {
-    if b.phase != phase {
-        return Err(RuleError::WrongPhase {
-            command: what.into(),
-            phase: b.phase,
-        });
-    }
-    Ok(())
-}
-
-pub(crate) fn illegal<T>(s: String) -> Result<T, RuleError> {
-    Err(RuleError::Illegal(s))
-}
+pub(crate) use super::common::{illegal, in_phase};

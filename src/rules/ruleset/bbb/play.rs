@@ -66,13 +66,14 @@ impl Bbb7yw {
 
     /// Infantry in line without a friend facing the same way within 3" of either flank.
     fn unsupported(&self, b: &Battle, u: &Unit) -> bool {
-        let r = b.scale.to_mm(3.0);
+        let r = b.scale.to_mm(self.num("flank_support_distance"));
         let side_has = |sign: f32| {
             b.alive().any(|f| {
                 f.side == u.side
                     && f.id != u.id
                     && !self.is_general(f)
-                    && norm_deg(f.base.facing - u.base.facing).abs() < 30.0
+                    && norm_deg(f.base.facing - u.base.facing).abs()
+                        < self.num("flank_support_facing")
                     && f.base.distance(&u.base) <= r
                     && f.base.centre.minus(u.base.centre).dot(u.base.right()) * sign > 0.0
                     && f.base
@@ -592,7 +593,7 @@ impl Bbb7yw {
                     step_motion(b, &base, step)?
                 }
                 Step::Pivot(d) => {
-                    if d.abs() > 135.0 {
+                    if d.abs() > self.num("about_turn_pivot") {
                         about = true;
                     }
                     step_motion(b, &base, step)?
@@ -797,7 +798,7 @@ impl Bbb7yw {
                         .map(|w| w[0].centre.dist(w[1].centre))
                         .sum::<f32>();
                     let assaults = contact.is_some();
-                    if !assaults && after > inch * 0.25 {
+                    if !assaults && after > inch * self.num("zoc_settle") {
                         return illegal(format!(
                             "{} enters the 3\" zone of control of {}: it must stop there unless it assaults",
                             u.name, e.name
@@ -1393,9 +1394,4 @@ impl Bbb7yw {
             }
         }
     }
-}
-
-/// The direction a unit faces, as a unit vector.
-pub fn facing_vec(u: &Unit) -> Pt {
-    heading(u.base.facing)
 }

@@ -31,10 +31,11 @@ impl Bbb7yw {
         }
         let n = u.bases.unwrap_or(match t.arm {
             Arm::General | Arm::Artillery => 1,
-            _ => 4,
+            _ => self.num("default_bases") as u32,
         });
-        if n == 0 || n > 12 {
-            return Err(format!("unit '{}': from 1 to 12 bases", u.id));
+        let most = self.num("max_bases") as u32;
+        if n == 0 || n > most {
+            return Err(format!("unit '{}': from 1 to {most} bases", u.id));
         }
         if t.arm == Arm::General && n != 1 {
             return Err(format!("unit '{}': a general is one base", u.id));
@@ -166,7 +167,7 @@ impl Bbb7yw {
         }
     }
 
-    fn card(&self, b: &Battle, u: &Unit) -> Card {
+    fn card(&self, u: &Unit) -> Card {
         let t = self.troop(u);
         let mut lines = vec![format!(
             "{} ({}) · {}",
@@ -242,7 +243,6 @@ impl Bbb7yw {
                 ));
             }
         }
-        let _ = b;
         Card {
             title: u.name.clone(),
             side: u.side,
@@ -441,12 +441,6 @@ impl Bbb7yw {
         }
         if layers.contains(&Layer::Targets) {
             for e in b.alive().filter(|e| e.side != s.side) {
-                let cmd = Command::Fire {
-                    unit: s.id.clone(),
-                    target: e.id.clone(),
-                    support: Vec::new(),
-                    defence: None,
-                };
                 let ok = match b.phase {
                     Phase::DefensiveFire | Phase::OffensiveFire => {
                         self.fire_setup(b, &s.id, &e.id).is_ok()
@@ -454,7 +448,6 @@ impl Bbb7yw {
                     Phase::Assault => self.assault_setup(b, &s.id, &e.id).is_ok(),
                     _ => false,
                 };
-                let _ = cmd;
                 if ok {
                     out.push(target_mark(&e.base));
                 }
@@ -993,8 +986,8 @@ impl Ruleset for Bbb7yw {
             )),
         }
     }
-    fn unit_card(&self, b: &Battle, u: &Unit) -> Card {
-        self.card(b, u)
+    fn unit_card(&self, _b: &Battle, u: &Unit) -> Card {
+        self.card(u)
     }
     fn actions(&self, b: &Battle, u: &Unit) -> Vec<ActionGroup> {
         Bbb7yw::actions(self, b, u)

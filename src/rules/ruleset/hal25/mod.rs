@@ -7,6 +7,7 @@ pub mod procedures;
 pub mod tables;
 
 use super::Ruling;
+pub use super::common::{FactorDef as Modifier, Number};
 use serde::{Deserialize, Serialize};
 
 const DATA: &str = include_str!("../../../../assets/rulesets/hal25.ron");
@@ -89,15 +90,6 @@ pub struct MoveRow {
     pub source: String,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Modifier {
-    pub key: String,
-    pub name: String,
-    pub value: i32,
-    pub source: String,
-}
-
 /// What a failed morale roll does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Failed {
@@ -138,14 +130,6 @@ pub struct ChipRow {
     pub move_dice: i32,
     /// Command control modifier.
     pub command: i32,
-    pub source: String,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Number {
-    pub key: String,
-    pub value: f32,
     pub source: String,
 }
 
@@ -265,10 +249,7 @@ impl HalData {
     }
 
     pub fn num(&self, key: &str) -> f32 {
-        self.numbers
-            .iter()
-            .find(|n| n.key == key)
-            .map_or(0.0, |n| n.value)
+        super::common::number(&self.numbers, key)
     }
 
     pub fn organisation(&self, t: TroopClass) -> Option<&Organisation> {

@@ -1236,21 +1236,7 @@ pub(crate) fn this_turn(b: &Battle) -> &[Event] {
     &b.log[began..]
 }
 
-/// Refuses a command with the reason in words.
-pub(crate) fn illegal<T>(s: String) -> Result<T, RuleError> {
-    Err(RuleError::Illegal(s))
-}
-
-/// Refuses a command given outside its phase.
-pub(crate) fn in_phase(b: &Battle, phase: Phase, what: &str) -> Result<(), RuleError> {
-    if b.phase != phase {
-        return Err(RuleError::WrongPhase {
-            command: what.into(),
-            phase: b.phase,
-        });
-    }
-    Ok(())
-}
+pub(crate) use super::common::{illegal, in_phase};
 
 /// The point of `base` nearest to `p`.
 pub fn nearest_point(base: &Base, p: Pt) -> Pt {
