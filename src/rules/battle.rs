@@ -115,6 +115,8 @@ pub struct Battle {
     pub dice: Dice,
     /// Dice taken from `dice` so far: undo refuses to take back a command that moved it.
     dice_rolled: u64,
+    /// The dice thrown by the command now running (or the last one), in order.
+    pub cmd_dice: Vec<u8>,
     pub log: Vec<Event>,
     /// Commands accepted so far: with the scenario and seed they replay the game.
     pub commands: Vec<Command>,
@@ -170,6 +172,7 @@ impl Battle {
             starting_units,
             dice: Dice::seeded(seed),
             dice_rolled: 0,
+            cmd_dice: Vec::new(),
             log: Vec::new(),
             commands: Vec::new(),
             undo: Vec::new(),
@@ -224,9 +227,13 @@ impl Battle {
         if self.is_over() {
             return Err(RuleError::GameOver);
         }
+        if let Command::Reroll { by, unit } = &cmd {
+            return self.reroll(by, unit, &cmd);
+        }
         let stack = std::mem::take(&mut self.undo);
         let mut next = self.clone();
         self.undo = stack;
+        next.cmd_dice.clear();
         let mut events = Vec::new();
         let rules = self.rules.clone();
         rules.execute(&mut next, &cmd, &mut events)?;
@@ -241,6 +248,62 @@ impl Battle {
         }
         self.undo = stack;
         Ok(events)
+    }
+
+    /// A general's re-roll: the last command runs again from the state before it, with the same
+    /// dice up to the one thrown again, which is new, as is every die after it.
+    fn reroll(&mut self, by: &UnitId, unit: &UnitId, cmd: &Command) -> Result<Vec<Event>, RuleError> {
+        let rules = self.rules.clone();
+        let at = rules.reroll(self, by, unit)?;
+        let (Some(prev), Some(last)) = (self.undo.last(), self.commands.last()) else {
+            return Err(RuleError::Illegal("there is no roll to throw again".into()));
+        };
+        if matches!(last, Command::Reroll { .. }) {
+            return Err(RuleError::Illegal(
+                "that roll has been thrown again already".into(),
+            ));
+        }
+        let Some(&old) = self.cmd_dice.get(at) else {
+            return Err(RuleError::Illegal("there is no such die to throw again".into()));
+        };
+        let last = last.clone();
+        let mut next = prev.clone();
+        next.undo = Vec::new();
+        let kept: std::collections::VecDeque<u8> = self.cmd_dice[..at].iter().copied().collect();
+        next.dice = super::dice::Dice::Chain(kept, Box::new(self.dice.clone()));
+        next.dice_rolled = self.dice_rolled;
+        next.cmd_dice.clear();
+        let mut events = Vec::new();
+        let chips = self.unit(by)?.extra.chips.saturating_sub(1);
+        next.emit(
+            &mut events,
+            Event::Rerolled {
+                by: by.clone(),
+                unit: unit.clone(),
+                die: old,
+                chips,
+            },
+        );
+        rules.execute(&mut next, &last, &mut events)?;
+        rules.after_command(&mut next, &mut events)?;
+        // The replay counts as new dice for undo, whatever it threw.
+        next.dice_rolled += 1;
+        next.commands = self.commands.clone();
+        next.commands.push(cmd.clone());
+        next.log.extend(events.iter().cloned());
+        let mut stack = std::mem::take(&mut self.undo);
+        let before = std::mem::replace(self, next);
+        stack.push(before);
+        if stack.len() > UNDO_DEPTH {
+            stack.remove(0);
+        }
+        self.undo = stack;
+        Ok(events)
+    }
+
+    /// The state before the last accepted command, if it can be had.
+    pub fn before_last(&self) -> Option<&Battle> {
+        self.undo.last()
     }
 
     /// Takes back the last accepted command, unless it rolled dice: no ruleset lets a player
@@ -419,6 +482,64 @@ impl Battle {
                 u.bound.may_recover = false;
                 u.bound.allowance = Some(0.0);
             }),
+            Event::Initiative {
+                side, brigades, ..
+            } => {
+                if let Some(s) = side {
+                    self.active = *s;
+                    if *s < 2 {
+                        self.command_points[*s] = *brigades as i32;
+                    }
+                }
+            }
+            Event::BrigadeActivated { side, .. } => {
+                if *side < 2 {
+                    self.command_points[*side] = (self.command_points[*side] - 1).max(0);
+                }
+            }
+            Event::Chips {
+                general,
+                chips,
+                radius,
+                move_dice,
+                command,
+                ..
+            } => self.with_unit(general, |g| {
+                g.extra.chips = *chips;
+                g.extra.command_radius = *radius;
+                g.extra.move_dice = *move_dice;
+                g.extra.leadership = *command;
+            }),
+            Event::Rerolled { by, chips, .. } => {
+                self.with_unit(by, |g| g.extra.chips = *chips)
+            }
+            Event::Declared { unit, target } => {
+                let target = target.clone();
+                self.with_unit(unit, |u| u.status.declared = Some(target))
+            }
+            Event::TownDamaged { .. } => {}
+            Event::Marked {
+                unit,
+                marker,
+                count,
+            } => self.with_unit(unit, |u| {
+                use super::command::Marker;
+                let on = *count > 0;
+                match marker {
+                    Marker::MustCheck => u.status.must_check = on,
+                    Marker::VolleySpent => u.status.volley_spent = on,
+                    Marker::CheckedStrength => u.status.checked_half = on,
+                    Marker::RecoveryFailed => u.status.recovery_failed = *count,
+                    Marker::Declaration => {
+                        if !on {
+                            u.status.declared = None
+                        }
+                    }
+                }
+            }),
+            Event::Braced { unit, range, .. } => {
+                self.with_unit(unit, |u| u.bound.fire_range = *range)
+            }
             Event::Supply {
                 unit, ammo, packs, ..
             } => self.with_unit(unit, |u| {
@@ -662,6 +783,7 @@ impl Battle {
     pub fn d6(&mut self) -> Result<u8, RuleError> {
         let die = self.dice.d6()?;
         self.dice_rolled += 1;
+        self.cmd_dice.push(die);
         Ok(die)
     }
 }

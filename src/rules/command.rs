@@ -128,6 +128,22 @@ pub enum Command {
         from: UnitId,
         distance: f32,
     },
+    /// Announce a charge and declare its target (Hal's charge declarations).
+    Declare {
+        unit: UnitId,
+        target: UnitId,
+    },
+    /// Make the charge declared for this unit: its attempt to close, the target's to hold, the
+    /// range the target will fire at, and the move into contact (Hal's pre-melee).
+    Charge {
+        unit: UnitId,
+    },
+    /// A general spends a chip to throw again one die of the last command's failed roll for
+    /// `unit` (Hal's chips).
+    Reroll {
+        by: UnitId,
+        unit: UnitId,
+    },
     /// Take back the last command.
     Undo,
 }
@@ -177,6 +193,7 @@ impl Command {
             Command::Fire { .. } => "fire at",
             Command::Fight { .. } => "fight",
             Command::Activate { .. } => "roll for command for",
+            Command::Declare { .. } => "declare a charge on",
             _ => "act on",
         }
     }
@@ -523,6 +540,76 @@ pub enum Event {
         unit: UnitId,
         stands: Vec<u32>,
     },
+    /// Both sides threw for the move (Hal's): the side that moves next and how many brigades it
+    /// moves; no side on a tie.
+    Initiative {
+        dice: Vec<u8>,
+        side: Option<Side>,
+        brigades: u32,
+    },
+    /// A side sets one of its brigades moving (Hal's).
+    BrigadeActivated {
+        side: Side,
+        brigade: String,
+    },
+    /// A general's pre-game roll for chips (Hal's): chips, command radius (the ruleset's
+    /// units), dice to movement, and command-control bonus.
+    Chips {
+        general: UnitId,
+        roll: crate::rules::ruleset::Roll,
+        chips: u32,
+        radius: f32,
+        move_dice: i32,
+        command: i32,
+    },
+    /// A general spent a chip to throw one die again: the command before it runs again with the
+    /// new die; its events follow.
+    Rerolled {
+        by: UnitId,
+        unit: UnitId,
+        die: u8,
+        chips: u32,
+    },
+    /// A charge announced with its target (Hal's).
+    Declared {
+        unit: UnitId,
+        target: UnitId,
+    },
+    /// A marker of a unit's state set (count above 0) or cleared (Hal's casualty figures, the
+    /// command stand's place, a declared charge).
+    Marked {
+        unit: UnitId,
+        marker: Marker,
+        count: u32,
+    },
+    /// The target of a charge holds (Hal's): it fires into the charge at this range, in the
+    /// ruleset's units (None: it does not fire).
+    Braced {
+        unit: UnitId,
+        against: UnitId,
+        range: Option<f32>,
+    },
+    /// A town loses points to artillery; at none left it burns and may not be occupied.
+    TownDamaged {
+        feature: String,
+        points: u32,
+        left: u32,
+    },
+}
+
+/// A marker a unit carries (Hal's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Marker {
+    /// Must check morale ("falling casualty figure").
+    MustCheck,
+    /// Its first volley is spent: the command stand stands in the middle.
+    VolleySpent,
+    /// It has made its one strength check (a battery half lost, a unit down to two stands).
+    CheckedStrength,
+    /// Failed attempts to recover from rout.
+    RecoveryFailed,
+    /// Its charge declaration (cleared at the end of the turn).
+    Declaration,
 }
 
 /// What a single-die test was for.

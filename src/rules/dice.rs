@@ -11,6 +11,9 @@ pub enum Dice {
     Seeded(Box<ChaCha8Rng>),
     /// Given results, used in order (tests and `--dice`).
     Scripted(VecDeque<u8>),
+    /// These results first, then the dice behind them (a re-roll runs a command again with
+    /// the dice it threw before the die thrown again).
+    Chain(VecDeque<u8>, Box<Dice>),
 }
 
 /// The scripted dice ran out.
@@ -37,6 +40,10 @@ impl Dice {
                 }
             },
             Dice::Scripted(q) => q.pop_front().ok_or(OutOfDice),
+            Dice::Chain(q, rest) => match q.pop_front() {
+                Some(d) => Ok(d),
+                None => rest.d6(),
+            },
         }
     }
 }

@@ -181,6 +181,21 @@ pub struct Status {
     /// Artillery silenced (BBB): it cannot fire until it recovers.
     #[serde(default)]
     pub silenced: bool,
+    /// Its first volley has been delivered (Hal's: the command stand moves to the middle).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub volley_spent: bool,
+    /// Failed attempts to recover from rout (Hal's: a second failure removes the unit).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub recovery_failed: u32,
+    /// Must check morale (Hal's "falling casualty figure").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub must_check: bool,
+    /// A battery that has made its one check for losing half its figures (Hal's).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub checked_half: bool,
+    /// The enemy it has declared a charge on this turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub declared: Option<UnitId>,
 }
 
 fn is_full(a: &Ammo) -> bool {
@@ -236,6 +251,9 @@ pub struct BoundState {
     /// The command roll lets it recover a base instead of moving (BBB).
     #[serde(default)]
     pub may_recover: bool,
+    /// The range, in the ruleset's units, at which it fires into a charge this turn (Hal's).
+    #[serde(default)]
+    pub fire_range: Option<f32>,
 }
 
 impl BoundState {
@@ -277,8 +295,21 @@ pub struct UnitExtra {
     pub command_radius: f32,
     /// The unit a general is attached to.
     pub attached: Option<UnitId>,
-    /// A regimental gun's parent unit.
+    /// A regimental gun's parent unit; a courier's general.
     pub parent: Option<UnitId>,
+    /// The brigade it belongs to; for a brigadier, the brigade he commands.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub brigade: Option<String>,
+    /// A general's chips, each good for one re-roll (Hal's).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub chips: u32,
+    /// Dice a general's chips add to (or take off) his command's moves (Hal's).
+    #[serde(default, skip_serializing_if = "is_zero_i")]
+    pub move_dice: i32,
+}
+
+fn is_zero_i(n: &i32) -> bool {
+    *n == 0
 }
 
 impl Unit {
@@ -391,6 +422,14 @@ pub enum Phase {
     Morale,
     /// BBB: generals move.
     Generals,
+    /// Hal's: charges announced and their targets declared.
+    Charges,
+    /// Hal's: artillery fires.
+    Artillery,
+    /// Hal's: small arms fire, simultaneously.
+    SmallArms,
+    /// Hal's: routed units run.
+    Rout,
     /// BBB: the side not moving fires.
     DefensiveFire,
     /// BBB: the moving side fires.
@@ -410,6 +449,10 @@ impl Phase {
             Phase::CloseCombat => "close combat",
             Phase::Morale => "morale",
             Phase::Generals => "generals",
+            Phase::Charges => "charge declarations",
+            Phase::Artillery => "artillery fire",
+            Phase::SmallArms => "small arms fire",
+            Phase::Rout => "rout movement",
             Phase::DefensiveFire => "defensive fire",
             Phase::OffensiveFire => "offensive fire",
             Phase::Assault => "assault",

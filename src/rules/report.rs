@@ -546,6 +546,7 @@ pub fn rolls(e: &Event) -> Vec<Roll> {
         against: None,
         need: None,
         outcome: String::new(),
+        first_die: None,
     };
     let opposed = |a: &Score, d: &Score, loser: &Option<UnitId>, verdict: Verdict| {
         [(a, d), (d, a)]
@@ -595,6 +596,7 @@ pub fn rolls(e: &Event) -> Vec<Roll> {
             against: None,
             need: None,
             outcome: format!("{total} command points{}", division_words(divisions)),
+            first_die: None,
         }],
         Event::RoutingTest {
             unit,

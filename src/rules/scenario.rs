@@ -158,6 +158,9 @@ pub struct RawUnit {
     /// Base frontage and depth in mm (BBB lets a scenario choose its basing).
     #[serde(default)]
     pub base: Option<(f32, f32)>,
+    /// The brigade it belongs to; for a brigadier, the brigade he commands (Hal's).
+    #[serde(default)]
+    pub brigade: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -670,6 +673,16 @@ fn build_unit(
         );
         return None;
     }
+    if u.brigade.is_some() && !rs.uses_brigades() {
+        ck.push(
+            pos,
+            format!(
+                "unit '{}': 'brigade' applies to rulesets that organise units in brigades",
+                u.id
+            ),
+        );
+        return None;
+    }
     // The ruleset's own checks, after the table's (as before the ruleset held them).
     let setup = match rs.prepare_unit(u) {
         Ok(setup) => setup,
@@ -736,6 +749,8 @@ fn build_unit(
             command_radius: u.command_radius.unwrap_or(0.0),
             attached: u.attached.clone().map(UnitId),
             parent: u.parent.clone().map(UnitId),
+            brigade: u.brigade.clone(),
+            ..UnitExtra::default()
         },
     })
 }

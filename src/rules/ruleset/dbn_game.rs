@@ -509,6 +509,7 @@ impl<S: Supplement> DbnGame<S> {
                             i32::from(if long { fd.long_fail_max } else { fd.fail_max }) + 1,
                         ),
                         outcome: outcome.into(),
+                        first_die: None,
                     },
                 },
             );
@@ -1282,6 +1283,7 @@ impl<S: Supplement> DbnGame<S> {
                     } else {
                         "destroyed".into()
                     },
+                    first_die: None,
                 },
             },
         );
@@ -1329,6 +1331,10 @@ impl<S: Supplement> DbnGame<S> {
             Phase::GameOver => Err(RuleError::GameOver),
             Phase::Morale
             | Phase::Generals
+            | Phase::Charges
+            | Phase::Artillery
+            | Phase::SmallArms
+            | Phase::Rout
             | Phase::DefensiveFire
             | Phase::OffensiveFire
             | Phase::Assault => Err(RuleError::Illegal(format!(
@@ -1449,7 +1455,12 @@ impl<S: Supplement> Ruleset for DbnGame<S> {
                  generals, fallbacks or chosen recoils"
                     .into(),
             )),
-            Command::Activate { .. } | Command::Recover { .. } | Command::Evade { .. } => {
+            Command::Activate { .. }
+            | Command::Recover { .. }
+            | Command::Evade { .. }
+            | Command::Declare { .. }
+            | Command::Charge { .. }
+            | Command::Reroll { .. } => {
                 Err(RuleError::Illegal(
                     "DBN units move by the side's command points: no unit command rolls, \
                      recovered bases or evasion"

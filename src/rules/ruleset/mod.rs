@@ -225,6 +225,19 @@ pub trait Ruleset {
         }
     }
     fn rulings(&self) -> &[Ruling];
+
+    // ----- brigades and re-rolls -------------------------------------------------------------
+
+    /// Units name their brigade in scenarios.
+    fn uses_brigades(&self) -> bool {
+        false
+    }
+    /// Checks that `by` may throw again a die of the last command's failed roll for `unit`, and
+    /// says which of that command's dice (counted from 0) is thrown again.
+    fn reroll(&self, b: &Battle, by: &UnitId, unit: &UnitId) -> Result<usize, RuleError> {
+        let _ = (b, by, unit);
+        Err(RuleError::Illegal(format!("{} has no re-rolls", self.name())))
+    }
 }
 
 /// The rulesets volley knows, and those it recognises but does not play yet.
@@ -236,6 +249,7 @@ pub enum AnyRuleset {
     Bbb7yw(Arc<bbb::Bbb7yw>),
     Db7yw(Arc<db7yw::Db7yw>),
     Dbfpw(Arc<dbfpw::Dbfpw>),
+    Hal25(Arc<hal25::Hal25>),
     OldDessauer(Arc<old_dessauer::OldDessauer>),
 }
 
@@ -246,12 +260,10 @@ impl AnyRuleset {
             "bbb7yw" => Ok(AnyRuleset::Bbb7yw(Arc::new(bbb::Bbb7yw::load()?))),
             "db7yw" => Ok(AnyRuleset::Db7yw(Arc::new(db7yw::Db7yw::load()?))),
             "dbfpw" => Ok(AnyRuleset::Dbfpw(Arc::new(dbfpw::Dbfpw::load()?))),
+            "hal25" => Ok(AnyRuleset::Hal25(Arc::new(hal25::Hal25::load()?))),
             "old_dessauer" => Ok(AnyRuleset::OldDessauer(Arc::new(
                 old_dessauer::OldDessauer::load()?,
             ))),
-            other if KNOWN_RULESETS.contains(&other) => Err(format!(
-                "ruleset '{other}' is not playable in this version (playable: bbb7yw, db7yw, dbfpw, old_dessauer)"
-            )),
             other => Err(format!(
                 "unknown ruleset '{other}' (known: {})",
                 KNOWN_RULESETS.join(", ")
@@ -273,6 +285,7 @@ impl AnyRuleset {
             AnyRuleset::Bbb7yw(r) => AnyRuleset::Bbb7yw(set(r, options)?),
             AnyRuleset::Db7yw(r) => AnyRuleset::Db7yw(set(r, options)?),
             AnyRuleset::Dbfpw(r) => AnyRuleset::Dbfpw(set(r, options)?),
+            AnyRuleset::Hal25(r) => AnyRuleset::Hal25(set(r, options)?),
             AnyRuleset::OldDessauer(r) => AnyRuleset::OldDessauer(set(r, options)?),
         })
     }
@@ -282,6 +295,7 @@ impl AnyRuleset {
             AnyRuleset::Bbb7yw(r) => r.as_ref(),
             AnyRuleset::Db7yw(r) => r.as_ref(),
             AnyRuleset::Dbfpw(r) => r.as_ref(),
+            AnyRuleset::Hal25(r) => r.as_ref(),
             AnyRuleset::OldDessauer(r) => r.as_ref(),
         }
     }

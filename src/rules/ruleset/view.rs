@@ -326,7 +326,7 @@ pub struct Reference {
 
 /// One roll as every ruleset records it: who rolled which dice with what factors, the total,
 /// what it was against or needed, and the outcome.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Roll {
     pub unit: Option<UnitId>,
     pub side: Option<Side>,
@@ -340,4 +340,7 @@ pub struct Roll {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub need: Option<i32>,
     pub outcome: String,
+    /// Where its first die stands among the dice of the command that threw it (for a re-roll).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_die: Option<usize>,
 }

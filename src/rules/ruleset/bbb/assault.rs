@@ -200,6 +200,7 @@ impl Bbb7yw {
                 against: None,
                 need: None,
                 outcome: String::new(),
+                first_die: None,
             };
             b.emit(
                 out,

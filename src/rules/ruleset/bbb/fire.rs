@@ -422,6 +422,7 @@ impl Bbb7yw {
                     against: None,
                     need: None,
                     outcome,
+                    first_die: None,
                 },
             },
         );

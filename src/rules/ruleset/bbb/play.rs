@@ -135,6 +135,7 @@ impl Bbb7yw {
                     against: None,
                     need: None,
                     outcome: words,
+                    first_die: None,
                 },
                 allowance,
                 recover,

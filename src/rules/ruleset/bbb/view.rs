@@ -913,9 +913,12 @@ impl Ruleset for Bbb7yw {
             | Command::Fortify { .. }
             | Command::Attach { .. }
             | Command::Detach { .. }
-            | Command::Fallback { .. } => Err(RuleError::Illegal(
+            | Command::Fallback { .. }
+            | Command::Declare { .. }
+            | Command::Charge { .. }
+            | Command::Reroll { .. } => Err(RuleError::Illegal(
                 "BBB has no loose stands, chosen recoils, formal deployment, fortifying, \
-                 attached generals or fallbacks"
+                 attached generals, fallbacks, declared charges or re-rolls"
                     .into(),
             )),
             Command::Undo => Err(RuleError::Illegal("undo is handled by the battle".into())),

@@ -2,11 +2,22 @@
 //! as data (`assets/rulesets/hal25.ron`) and the procedures that read them ([`tables`]); the
 //! turn, the window and the scenarios build on these.
 
+mod fire;
+mod game;
 pub mod layout;
+mod melee;
+mod moving;
 pub mod procedures;
 pub mod tables;
+mod view;
 
 use super::Ruling;
+use crate::rules::battle::Battle;
+use crate::rules::command::{Event, Factor};
+use crate::rules::geometry::Base;
+use crate::rules::model::{Formation, Side, Unit, UnitId};
+use crate::rules::terrain::FeatureKind;
+use tables::MoveFormation;
 pub use super::common::{FactorDef as Modifier, Number};
 use serde::{Deserialize, Serialize};
 
@@ -152,6 +163,17 @@ impl Organisation {
     }
 }
 
+/// A troop code of the scenarios and the class it plays as.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TroopDef {
+    pub code: String,
+    pub troop: TroopClass,
+    pub name: String,
+    pub light_gun: bool,
+    pub source: String,
+}
+
 /// Everything `hal25.ron` holds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -159,6 +181,7 @@ pub struct HalData {
     pub id: String,
     pub name: String,
     pub seed: String,
+    pub troops: Vec<TroopDef>,
     pub small_arms_bands: Vec<f32>,
     pub small_arms_deductions: Vec<Deduction>,
     pub artillery_bands: Vec<f32>,
@@ -216,6 +239,14 @@ impl HalData {
                         r.troop, r.from
                     ));
                 }
+            }
+        }
+        if d.troops.is_empty() {
+            return Err("ruleset data: no troop codes".into());
+        }
+        for t in &d.troops {
+            if d.organisation.iter().all(|o| o.troop != t.troop) {
+                return Err(format!("ruleset data: troop {} has no organisation", t.code));
             }
         }
         for o in &d.organisation {
@@ -277,4 +308,321 @@ impl HalData {
         };
         self.movement.iter().find(|m| m.troop == t)
     }
+}
+
+/// Hal's 25mm rules, loaded.
+#[derive(Clone, Debug)]
+pub struct Hal25 {
+    pub d: HalData,
+}
+
+/// A unit's state of morale.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum State {
+    Good,
+    Disorganised,
+    Routed,
+}
+
+impl Hal25 {
+    pub fn load() -> Result<Self, String> {
+        Ok(Hal25 { d: HalData::load()? })
+    }
+
+    pub fn num(&self, key: &str) -> f32 {
+        self.d.num(key)
+    }
+
+    pub fn troop_def(&self, u: &Unit) -> &TroopDef {
+        self.d
+            .troops
+            .iter()
+            .find(|t| t.code == u.troop)
+            .unwrap_or(&self.d.troops[0])
+    }
+
+    pub fn class(&self, u: &Unit) -> TroopClass {
+        self.troop_def(u).troop
+    }
+
+    pub fn is_officer(&self, u: &Unit) -> bool {
+        matches!(self.class(u), TroopClass::General | TroopClass::Courier)
+    }
+
+    pub fn is_cic(&self, u: &Unit) -> bool {
+        self.class(u) == TroopClass::General && u.extra.brigade.is_none()
+    }
+
+    pub fn is_brigadier(&self, u: &Unit) -> bool {
+        self.class(u) == TroopClass::General && u.extra.brigade.is_some()
+    }
+
+    pub fn is_cavalry(&self, u: &Unit) -> bool {
+        matches!(
+            self.class(u),
+            TroopClass::HeavyCavalry | TroopClass::LightCavalry
+        )
+    }
+
+    pub fn is_artillery(&self, u: &Unit) -> bool {
+        self.class(u) == TroopClass::Artillery
+    }
+
+    pub fn is_infantry(&self, u: &Unit) -> bool {
+        matches!(
+            self.class(u),
+            TroopClass::Line | TroopClass::Grenadier | TroopClass::Light
+        )
+    }
+
+    /// A battalion, regiment or battery: what counts for army withdrawal.
+    pub fn is_unit(&self, u: &Unit) -> bool {
+        !self.is_officer(u)
+    }
+
+    pub fn org(&self, u: &Unit) -> Option<&Organisation> {
+        self.d.organisation(self.class(u))
+    }
+
+    pub fn state(&self, u: &Unit) -> State {
+        if u.status.shaken {
+            State::Routed
+        } else if u.status.disordered {
+            State::Disorganised
+        } else {
+            State::Good
+        }
+    }
+
+    /// Formed: not skirmishing, disorganised or routed.
+    pub fn formed(&self, u: &Unit) -> bool {
+        u.formation != Formation::Skirmish && self.state(u) == State::Good
+    }
+
+    pub fn move_formation(&self, u: &Unit, formation: Formation) -> MoveFormation {
+        if self.is_artillery(u) {
+            return MoveFormation::FieldColumn;
+        }
+        match formation {
+            Formation::Column => MoveFormation::FieldColumn,
+            Formation::Skirmish => MoveFormation::Skirmish,
+            _ => MoveFormation::Line,
+        }
+    }
+
+    /// Each of the unit's stands' sizes in inches, in the unit's order.
+    pub fn stand_sizes(&self, u: &Unit) -> Vec<(f32, f32)> {
+        let Some(o) = self.org(u) else {
+            return vec![(1.0, 1.0); u.stands.len()];
+        };
+        if self.is_artillery(u) {
+            // Batteries keep every stand, an empty one standing for a lost gun or team.
+            return o.stand_sizes.clone();
+        }
+        let mut v: Vec<(f32, f32)> = o.stand_sizes.iter().copied().take(u.stands.len()).collect();
+        while v.len() < u.stands.len() {
+            v.push(*o.stand_sizes.last().unwrap_or(&(1.0, 1.0)));
+        }
+        v
+    }
+
+    /// Where each stand stands in a formation, in inches from the front centre.
+    pub fn places(&self, u: &Unit, formation: Formation, volley_spent: bool) -> Vec<layout::Place> {
+        let sizes = self.stand_sizes(u);
+        if self.is_artillery(u) {
+            // Guns in front, their limbers behind.
+            return layout::places(&sizes, MoveFormation::FieldColumn, true, 0.0);
+        }
+        layout::places(
+            &sizes,
+            self.move_formation(u, formation),
+            volley_spent,
+            self.num("skirmish_gap"),
+        )
+    }
+
+    /// The unit's frontage and depth in mm in a formation.
+    pub fn footprint(&self, b: &Battle, u: &Unit, formation: Formation) -> (f32, f32) {
+        let inch = b.scale.to_mm(1.0);
+        let p = self.places(u, formation, u.status.volley_spent);
+        footprint_of(&p, inch)
+    }
+
+    /// Each stand's base on the table (the unit's base is their frame).
+    pub fn stand_bases(&self, b: &Battle, u: &Unit) -> Vec<Base> {
+        let inch = b.scale.to_mm(1.0);
+        let p = self.places(u, u.formation, u.status.volley_spent);
+        let (w, _) = footprint_of(&p, inch);
+        let x0 = p.iter().map(|q| q.across - q.width / 2.0).fold(f32::MAX, f32::min) * inch;
+        let shift = -(x0 + w / 2.0);
+        p.iter()
+            .map(|q| {
+                Base::new(
+                    u.base.local(
+                        q.across * inch + shift,
+                        u.base.depth / 2.0 - q.back * inch,
+                    ),
+                    u.base.facing,
+                    q.width * inch,
+                    q.depth * inch,
+                )
+            })
+            .collect()
+    }
+
+    pub fn inches(&self, b: &Battle, mm: f32) -> f32 {
+        b.scale.from_mm(mm)
+    }
+
+    pub fn brigade_of<'a>(&self, u: &'a Unit) -> Option<&'a str> {
+        u.extra.brigade.as_deref()
+    }
+
+    /// The brigade's commander, if he is on the table.
+    pub fn brigadier<'a>(&self, b: &'a Battle, side: Side, brigade: &str) -> Option<&'a Unit> {
+        b.alive().find(|g| {
+            g.side == side && self.is_brigadier(g) && g.extra.brigade.as_deref() == Some(brigade)
+        })
+    }
+
+    /// The commander in chief of a side, if he is on the table.
+    pub fn cic<'a>(&self, b: &'a Battle, side: Side) -> Option<&'a Unit> {
+        b.alive().find(|g| g.side == side && self.is_cic(g))
+    }
+
+    /// A general's command radius in inches (his chips may have changed it).
+    pub fn radius(&self, g: &Unit) -> f32 {
+        if g.extra.command_radius > 0.0 {
+            g.extra.command_radius
+        } else {
+            self.num("command_radius")
+        }
+    }
+
+    /// Within its brigade commander's radius (any part of the unit).
+    pub fn in_command(&self, b: &Battle, u: &Unit) -> bool {
+        if self.is_officer(u) {
+            return true;
+        }
+        let Some(brigade) = self.brigade_of(u) else {
+            return false;
+        };
+        let Some(g) = self.brigadier(b, u.side, brigade) else {
+            return false;
+        };
+        self.inches(b, u.base.distance(&g.base)) <= self.radius(g) + 1e-3
+    }
+
+    /// The general physically attached to the unit, if any.
+    pub fn attached_general<'a>(&self, b: &'a Battle, u: &Unit) -> Option<&'a Unit> {
+        if self.is_officer(u) {
+            return None;
+        }
+        let tol = b.scale.to_mm(self.num("attached_tolerance"));
+        b.alive()
+            .filter(|g| g.side == u.side && self.class(g) == TroopClass::General)
+            .find(|g| g.base.distance(&u.base) <= tol)
+    }
+
+    pub fn in_terrain(&self, b: &Battle, u: &Unit, kinds: &[FeatureKind]) -> bool {
+        b.terrain.touching(&u.base, kinds).next().is_some()
+    }
+
+    pub fn in_town(&self, b: &Battle, u: &Unit) -> bool {
+        self.in_terrain(b, u, &[FeatureKind::Town, FeatureKind::Village])
+    }
+
+    /// Under cover: in woods, a town or village, or works.
+    pub fn covered(&self, b: &Battle, u: &Unit) -> bool {
+        self.in_terrain(
+            b,
+            u,
+            &[
+                FeatureKind::Woods,
+                FeatureKind::Town,
+                FeatureKind::Village,
+                FeatureKind::Fortification,
+            ],
+        )
+    }
+
+    pub fn in_works(&self, b: &Battle, u: &Unit) -> bool {
+        self.in_town(b, u) || self.in_terrain(b, u, &[FeatureKind::Fortification])
+    }
+
+    pub fn factor(&self, m: &Modifier) -> Factor {
+        Factor {
+            name: m.name.clone(),
+            value: m.value,
+            source: m.source.clone(),
+        }
+    }
+
+    /// The stands the unit started with.
+    pub fn stands_at_start(&self, u: &Unit) -> usize {
+        self.org(u).map_or(u.stands.len(), |o| o.stands.len())
+    }
+
+    /// Gun crews left (artillery): figures on the gun stands.
+    pub fn crew(&self, u: &Unit) -> u32 {
+        u.stands.iter().take(2).map(|s| s.figures).sum()
+    }
+
+    /// Guns able to fire or move: two crew or more.
+    pub fn guns_served(&self, u: &Unit) -> u32 {
+        let need = self.num("crew_to_serve") as u32;
+        u.stands.iter().take(2).filter(|s| s.figures >= need).count() as u32
+    }
+
+    pub fn contact(&self, b: &Battle, a: &Unit, e: &Unit) -> bool {
+        a.base.distance(&e.base) <= b.scale.to_mm(self.num("contact_tolerance"))
+    }
+
+    pub fn enemies_in_contact<'a>(&self, b: &'a Battle, u: &Unit) -> Vec<&'a Unit> {
+        b.alive()
+            .filter(|e| e.side != u.side && !self.is_officer(e) && self.contact(b, u, e))
+            .collect()
+    }
+}
+
+/// The width and depth (mm) of stands placed as `p` (inches).
+pub fn footprint_of(p: &[layout::Place], inch: f32) -> (f32, f32) {
+    if p.is_empty() {
+        return (inch, inch);
+    }
+    let x0 = p.iter().map(|q| q.across - q.width / 2.0).fold(f32::MAX, f32::min);
+    let x1 = p.iter().map(|q| q.across + q.width / 2.0).fold(f32::MIN, f32::max);
+    let y1 = p.iter().map(|q| q.back + q.depth / 2.0).fold(0.0, f32::max);
+    ((x1 - x0) * inch, y1 * inch)
+}
+
+/// The events of this turn so far.
+pub fn this_turn(b: &Battle) -> &[Event] {
+    let start = b
+        .log
+        .iter()
+        .position(|e| matches!(e, Event::PhaseBegan { turn, .. } if *turn == b.turn))
+        .unwrap_or(b.log.len());
+    &b.log[start..]
+}
+
+/// The events of the current phase so far.
+pub fn this_phase(b: &Battle) -> &[Event] {
+    let start = b
+        .log
+        .iter()
+        .rposition(|e| matches!(e, Event::PhaseBegan { .. }))
+        .map_or(0, |i| i + 1);
+    &b.log[start..]
+}
+
+/// Figures a unit lost in these events.
+pub fn lost_in(events: &[Event], id: &UnitId) -> u32 {
+    events
+        .iter()
+        .map(|e| match e {
+            Event::Losses { unit, figures, .. } if unit == id => *figures,
+            _ => 0,
+        })
+        .sum()
 }

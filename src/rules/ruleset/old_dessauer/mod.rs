@@ -1136,7 +1136,12 @@ impl Ruleset for OldDessauer {
             Command::Fallback { unit, distance } => {
                 movement::fallback(self, b, out, unit, *distance)
             }
-            Command::Activate { .. } | Command::Recover { .. } | Command::Evade { .. } => {
+            Command::Activate { .. }
+            | Command::Recover { .. }
+            | Command::Evade { .. }
+            | Command::Declare { .. }
+            | Command::Charge { .. }
+            | Command::Reroll { .. } => {
                 Err(RuleError::Illegal(
                     "Old Dessauer has no unit command rolls, recovered bases or evasion orders"
                         .into(),

@@ -1,0 +1,608 @@
+//! Firing in Hal's rules: artillery (with counter-battery fire and towns), then small arms,
+//! simultaneously; saves; casualties.
+
+use super::procedures::{self, Receiving, Volley};
+use super::tables::{self, Target};
+use super::{Band, Hal25, State, TroopClass, lost_in, this_phase};
+use crate::rules::battle::Battle;
+use crate::rules::command::{Event, Factor, Marker, RuleError};
+use crate::rules::geometry::{Base, Pt};
+use crate::rules::model::{Formation, Phase, Unit, UnitId};
+use crate::rules::ruleset::Roll;
+use crate::rules::ruleset::common::illegal;
+use crate::rules::terrain::FeatureKind;
+
+/// Everything a volley needs, checked.
+#[derive(Clone, Debug)]
+pub struct FireSetup {
+    pub shooter: UnitId,
+    pub target: UnitId,
+    pub artillery: bool,
+    pub counter_battery: bool,
+    pub band: Band,
+    /// Range in inches (or the range the charge die gave).
+    pub range: f32,
+    /// Figures firing (small arms) or guns served (artillery).
+    pub strength: u32,
+    pub first_volley: bool,
+    pub line_firing: bool,
+    pub moved: bool,
+    pub light_gun: bool,
+    pub receiving: Receiving,
+    pub notes: Vec<String>,
+}
+
+impl Hal25 {
+    /// True when a point lies in the unit's arc: ahead of its front and within 45 degrees out
+    /// from either end.
+    pub fn in_arc(&self, s: &Base, p: Pt) -> bool {
+        let d = p.minus(s.front_centre());
+        let ahead = d.dot(s.forward());
+        if ahead < -1e-3 {
+            return false;
+        }
+        let half = self.num("arc_half_angle").to_radians();
+        d.dot(s.right()).abs() <= s.width / 2.0 + ahead * half.tan() + 1e-3
+    }
+
+    fn target_in_arc(&self, s: &Base, t: &Base) -> bool {
+        t.corners().iter().any(|&c| self.in_arc(s, c)) || self.in_arc(s, t.centre)
+    }
+
+    /// Sight: woods, towns and other units between block it.
+    pub fn sight(&self, b: &Battle, s: &Unit, t: &Unit) -> Result<(), String> {
+        let from = s.base.front_centre();
+        let to = crate::rules::ruleset::old_dessauer::nearest_point(&t.base, from);
+        let n = ((from.dist(to) / 10.0).ceil() as usize).clamp(2, 400);
+        for k in 1..n {
+            let p = from.plus(to.minus(from).scale(k as f32 / n as f32));
+            if let Some(f) = b
+                .terrain
+                .at(p, &[FeatureKind::Woods, FeatureKind::Town, FeatureKind::Village])
+                .find(|f| !f.touches(&s.base) && !f.touches(&t.base))
+            {
+                return Err(format!("{} blocks the sight", f.name));
+            }
+            if let Some(o) = b.alive().find(|o| {
+                o.id != s.id && o.id != t.id && !self.is_officer(o) && o.base.distance_to_point(p) <= 0.0
+            }) {
+                return Err(format!("{} stands in the way", o.name));
+            }
+        }
+        Ok(())
+    }
+
+    /// The enemies a unit may fire at now, nearest first (small arms: only the nearest).
+    pub fn targets(&self, b: &Battle, s: &Unit, reach: f32) -> Vec<(UnitId, f32)> {
+        let mut v: Vec<(UnitId, f32)> = b
+            .alive()
+            .filter(|t| t.side != s.side && self.is_unit(t))
+            .filter(|t| self.target_in_arc(&s.base, &t.base))
+            .map(|t| (t.id.clone(), self.inches(b, s.base.distance(&t.base))))
+            .filter(|(_, d)| *d <= reach + 1e-3)
+            .filter(|(id, _)| b.unit(id).is_ok_and(|t| self.sight(b, s, t).is_ok()))
+            .collect();
+        v.sort_by(|a, c| a.1.partial_cmp(&c.1).unwrap_or(std::cmp::Ordering::Equal));
+        v
+    }
+
+    /// The charger a defender that held fires at, and the range its die gave.
+    fn braced_against(&self, b: &Battle, id: &UnitId) -> Option<(UnitId, Option<f32>)> {
+        super::this_turn(b).iter().rev().find_map(|e| match e {
+            Event::Braced {
+                unit,
+                against,
+                range,
+            } if unit == id => Some((against.clone(), *range)),
+            _ => None,
+        })
+    }
+
+    pub fn fire_setup(&self, b: &Battle, sid: &UnitId, tid: &UnitId) -> Result<FireSetup, RuleError> {
+        let s = b.unit(sid)?;
+        let t = b.unit(tid)?;
+        let artillery = self.is_artillery(s);
+        match b.phase {
+            Phase::Artillery if !artillery => {
+                return illegal(format!("{}: artillery fires first; small arms next", s.name));
+            }
+            Phase::SmallArms if artillery => {
+                return illegal(format!("{} fired in the artillery step", s.name));
+            }
+            Phase::Artillery | Phase::SmallArms => {}
+            p => {
+                return Err(RuleError::WrongPhase {
+                    command: "fire".into(),
+                    phase: p,
+                });
+            }
+        }
+        if !s.alive() || !t.alive() || t.side == s.side || self.is_officer(t) {
+            return illegal(format!("{} cannot fire at {}", s.name, t.name));
+        }
+        if self.is_cavalry(s) || self.is_officer(s) {
+            return illegal(format!("{}: cavalry do not fire small arms", s.name));
+        }
+        if s.bound.fired {
+            return illegal(format!("{} has fired this turn", s.name));
+        }
+        if self.state(s) == State::Routed {
+            return illegal(format!("{} is routed", s.name));
+        }
+        if self.charged(b, sid) {
+            return illegal(format!("{} charged this turn: it may not fire", s.name));
+        }
+        if !self.enemies_in_contact(b, s).is_empty() && !artillery && self.braced_against(b, sid).is_none() {
+            return illegal(format!("{} is in melee", s.name));
+        }
+        let mut notes = Vec::new();
+        let braced = self.braced_against(b, sid);
+        let (band, range) = match &braced {
+            Some((against, Some(r))) if against == tid => {
+                notes.push(format!("fires into {}'s charge", t.name));
+                let bands = if artillery {
+                    &self.d.artillery_bands
+                } else {
+                    &self.d.small_arms_bands
+                };
+                (tables::band(bands, *r).unwrap_or(Band::Long), *r)
+            }
+            Some((against, _)) if against != tid && !artillery => {
+                let a = b.unit(against).map(|a| a.name.clone()).unwrap_or_default();
+                return illegal(format!("{} must fire into {a}'s charge", s.name));
+            }
+            _ => {
+                if !self.target_in_arc(&s.base, &t.base) {
+                    return illegal(format!("{} is outside {}'s arc", t.name, s.name));
+                }
+                let range = self.inches(b, s.base.distance(&t.base));
+                let bands = if artillery {
+                    &self.d.artillery_bands
+                } else {
+                    &self.d.small_arms_bands
+                };
+                let Some(band) = tables::band(bands, range) else {
+                    return illegal(format!(
+                        "{} is {range:.1}\" away: beyond {}\"",
+                        t.name,
+                        bands[2]
+                    ));
+                };
+                if let Err(why) = self.sight(b, s, t) {
+                    return illegal(format!("{} cannot see {}: {why}", s.name, t.name));
+                }
+                if !artillery {
+                    let nearest = self.targets(b, s, bands[2]);
+                    if let Some((n, d)) = nearest.first()
+                        && n != tid
+                        && *d + 1e-3 < range
+                    {
+                        let nn = b.unit(n).map(|x| x.name.clone()).unwrap_or_default();
+                        return illegal(format!(
+                            "{} fires at the nearest enemy threat: {nn} at {d:.1}\"",
+                            s.name
+                        ));
+                    }
+                }
+                (band, range)
+            }
+        };
+        let receiving = Receiving {
+            target: Target {
+                in_column: t.formation == Formation::Column
+                    || (self.is_artillery(t) && t.status.limbered),
+                covered: self.covered(b, t)
+                    || t.formation == Formation::Skirmish
+                    || self.is_cavalry(t)
+                    || self.is_artillery(t),
+            },
+            cavalry: self.is_cavalry(t),
+        };
+        let strength = if artillery {
+            if s.status.limbered {
+                return illegal(format!("{} is limbered", s.name));
+            }
+            let g = self.guns_served(s);
+            if g == 0 {
+                return illegal(format!("{}: no gun has two crew", s.name));
+            }
+            g
+        } else {
+            self.firing_figures(b, s)
+        };
+        let moved = s.bound.moved;
+        if moved && !artillery {
+            notes.push("moved this turn: the target saves on one more face".into());
+        }
+        Ok(FireSetup {
+            shooter: sid.clone(),
+            target: tid.clone(),
+            artillery,
+            counter_battery: artillery && self.is_artillery(t),
+            band,
+            range,
+            strength,
+            first_volley: !artillery && !s.status.volley_spent,
+            line_firing: matches!(self.class(s), TroopClass::Line | TroopClass::Grenadier),
+            moved: moved && !artillery,
+            light_gun: self.troop_def(s).light_gun,
+            receiving,
+            notes,
+        })
+    }
+
+    /// Figures that fire: all in line or skirmish order, the front row in column, as they were
+    /// when the small-arms step began.
+    pub fn firing_figures(&self, b: &Battle, s: &Unit) -> u32 {
+        let back = lost_in(this_phase(b), &s.id);
+        if s.formation == Formation::Column {
+            let p = self.places(s, s.formation, s.status.volley_spent);
+            let front = p.iter().map(|q| q.back).fold(f32::MAX, f32::min);
+            let figs: u32 = p
+                .iter()
+                .zip(&s.stands)
+                .filter(|(q, _)| (q.back - front).abs() < 1e-3)
+                .map(|(_, st)| st.figures)
+                .sum();
+            figs + back.min(6)
+        } else {
+            s.figures() + back
+        }
+    }
+
+    fn volley(&self, setup: &FireSetup, roll: &mut dyn FnMut() -> u8) -> Volley {
+        if setup.artillery {
+            procedures::artillery(
+                &self.d,
+                setup.strength,
+                setup.band,
+                setup.light_gun,
+                setup.receiving,
+                roll,
+            )
+        } else {
+            procedures::small_arms(
+                &self.d,
+                setup.strength,
+                setup.band,
+                setup.first_volley,
+                setup.line_firing,
+                setup.moved,
+                setup.receiving,
+                roll,
+            )
+        }
+    }
+
+    pub fn fire(&self, b: &mut Battle, out: &mut Vec<Event>, sid: &UnitId, tid: &UnitId) -> Result<(), RuleError> {
+        let setup = self.fire_setup(b, sid, tid)?;
+        let s = b.unit(sid)?.clone();
+        let t = b.unit(tid)?.clone();
+        let mut knocked = 0;
+        if setup.counter_battery {
+            let mut hits = Vec::new();
+            for _ in 0..setup.strength {
+                let die = b.d6()?;
+                let hit = tables::counter_battery_hits(&self.d, setup.band, die, setup.light_gun);
+                hits.push(die);
+                if hit {
+                    let (x, y) = (b.d6()?, b.d6()?);
+                    let out_ = tables::knocked_out(&self.d, x + y);
+                    b.emit(
+                        out,
+                        Event::Rolled {
+                            what: "counter-battery fire".into(),
+                            roll: Roll {
+                                unit: Some(sid.clone()),
+                                dice: vec![die, x, y],
+                                total: i32::from(x + y),
+                                need: Some(self.num("knock_out_need") as i32),
+                                outcome: if out_ {
+                                    format!("hits and knocks out a gun of {}", t.name)
+                                } else {
+                                    "hits; the gun is not knocked out".into()
+                                },
+                                ..Roll::default()
+                            },
+                        },
+                    );
+                    if out_ {
+                        knocked += 1;
+                    }
+                } else {
+                    b.emit(
+                        out,
+                        Event::Rolled {
+                            what: "counter-battery fire".into(),
+                            roll: Roll {
+                                unit: Some(sid.clone()),
+                                dice: vec![die],
+                                total: i32::from(die),
+                                need: self
+                                    .d
+                                    .counter_battery_need
+                                    .get(setup.band.index())
+                                    .copied(),
+                                outcome: "misses".into(),
+                                ..Roll::default()
+                            },
+                        },
+                    );
+                }
+            }
+            for _ in 0..knocked {
+                self.knock_out(b, out, tid)?;
+            }
+            if b.unit(tid)?.status.removed {
+                return Ok(());
+            }
+        }
+        let mut err = None;
+        let v = {
+            let mut roll = || match b.d6() {
+                Ok(d) => d,
+                Err(e) => {
+                    err = Some(e);
+                    1
+                }
+            };
+            self.volley(&setup, &mut roll)
+        };
+        if let Some(e) = err {
+            return Err(e);
+        }
+        let deduction = Factor {
+            name: if setup.artillery {
+                "artillery range deduction".into()
+            } else if setup.first_volley {
+                "first volley range deduction".into()
+            } else {
+                "range deduction".into()
+            },
+            value: -v.deduction,
+            source: if setup.artillery {
+                "004 II.B ranges and deductions".into()
+            } else {
+                "004 II.A.1.b".into()
+            },
+        };
+        let mut dice = v.dice.clone();
+        if let Some(t) = v.remainder_test {
+            dice.insert(0, t);
+        }
+        b.emit(
+            out,
+            Event::Volley {
+                shooter: sid.clone(),
+                target: tid.clone(),
+                stands: setup.strength,
+                dice,
+                factors: vec![deduction],
+                need: (v.deduction + 1).clamp(1, 7) as u8,
+                hits: v.hits,
+            },
+        );
+        if let Some(need) = v.save_need {
+            let saved = v.saves.iter().filter(|&&x| x >= need).count() as i32;
+            b.emit(
+                out,
+                Event::Rolled {
+                    what: format!("saves ({}-6)", need),
+                    roll: Roll {
+                        unit: Some(tid.clone()),
+                        dice: v.saves.clone(),
+                        total: saved,
+                        outcome: format!("{saved} saved"),
+                        ..Roll::default()
+                    },
+                },
+            );
+        }
+        if let Some(odd) = v.odd_die {
+            b.emit(
+                out,
+                Event::Rolled {
+                    what: "the odd hit on horse".into(),
+                    roll: Roll {
+                        unit: Some(tid.clone()),
+                        dice: vec![odd],
+                        total: i32::from(odd),
+                        need: Some(self.num("odd_hit_need") as i32),
+                        outcome: if f32::from(odd) >= self.num("odd_hit_need") {
+                            "a horseman falls".into()
+                        } else {
+                            "no casualty".into()
+                        },
+                        ..Roll::default()
+                    },
+                },
+            );
+        }
+        if setup.first_volley {
+            b.emit(
+                out,
+                Event::Marked {
+                    unit: sid.clone(),
+                    marker: Marker::VolleySpent,
+                    count: 1,
+                },
+            );
+        }
+        let why = format!(
+            "{} from {}",
+            if setup.artillery { "artillery fire" } else { "musketry" },
+            s.name
+        );
+        self.take_losses(b, out, tid, v.casualties, &why)?;
+        if setup.artillery && v.casualties > 0 {
+            self.damage_town(b, out, &t, v.casualties)?;
+        }
+        Ok(())
+    }
+
+    /// A gun knocked out: the last gun with crew is lost with them.
+    fn knock_out(&self, b: &mut Battle, out: &mut Vec<Event>, id: &UnitId) -> Result<(), RuleError> {
+        let u = b.unit(id)?.clone();
+        let mut stands: Vec<u32> = u.stands.iter().map(|s| s.figures).collect();
+        let Some(i) = (0..stands.len().min(2)).rev().find(|&i| stands[i] > 0) else {
+            return Ok(());
+        };
+        let lost = stands[i];
+        stands[i] = 0;
+        b.emit(
+            out,
+            Event::Losses {
+                unit: id.clone(),
+                figures: lost,
+                stands,
+                why: "a gun knocked out with its crew".into(),
+            },
+        );
+        if self.guns_served(b.unit(id)?) == 0 {
+            b.emit(
+                out,
+                Event::Destroyed {
+                    unit: id.clone(),
+                    reason: "its guns are knocked out".into(),
+                },
+            );
+        }
+        Ok(())
+    }
+
+    /// Points a town has left (25 unless it lost some).
+    pub fn town_left(&self, b: &Battle, feature: &str) -> u32 {
+        b.log
+            .iter()
+            .rev()
+            .find_map(|e| match e {
+                Event::TownDamaged { feature: f, left, .. } if f == feature => Some(*left),
+                _ => None,
+            })
+            .unwrap_or(self.num("town_points") as u32)
+    }
+
+    fn damage_town(&self, b: &mut Battle, out: &mut Vec<Event>, t: &Unit, points: u32) -> Result<(), RuleError> {
+        let towns: Vec<String> = b
+            .terrain
+            .touching(&t.base, &[FeatureKind::Town, FeatureKind::Village])
+            .map(|f| f.id.clone())
+            .collect();
+        for f in towns {
+            let before = self.town_left(b, &f);
+            if before == 0 {
+                continue;
+            }
+            let left = before.saturating_sub(points);
+            b.emit(
+                out,
+                Event::TownDamaged {
+                    feature: f.clone(),
+                    points: before - left,
+                    left,
+                },
+            );
+            if left == 0 {
+                let inside: Vec<UnitId> = b
+                    .alive()
+                    .filter(|u| !self.is_officer(u))
+                    .filter(|u| b.terrain.get(&f).is_some_and(|x| x.touches(&u.base)))
+                    .map(|u| u.id.clone())
+                    .collect();
+                for id in inside {
+                    b.emit(
+                        out,
+                        Event::Disordered {
+                            unit: id,
+                            why: "the town is in flames".into(),
+                        },
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Casualties a volley would inflict: (chance of each count), by exact enumeration.
+    pub fn fire_odds(&self, setup: &FireSetup) -> Vec<f64> {
+        let (n, rem) = if setup.artillery {
+            (setup.strength, 0)
+        } else {
+            tables::dice_for(&self.d, setup.strength)
+        };
+        let deduction = if setup.artillery {
+            tables::artillery_deduction(&self.d, setup.band)
+        } else {
+            tables::small_arms_deduction(&self.d, setup.first_volley, setup.band)
+        };
+        let one: Vec<f64> = {
+            let mut v = vec![0.0; 7];
+            for face in 1..=6u8 {
+                v[tables::die_hits(face, deduction) as usize] += 1.0 / 6.0;
+            }
+            v
+        };
+        let conv = |a: &[f64], c: &[f64]| {
+            let mut r = vec![0.0; a.len() + c.len() - 1];
+            for (i, x) in a.iter().enumerate() {
+                for (j, y) in c.iter().enumerate() {
+                    r[i + j] += x * y;
+                }
+            }
+            r
+        };
+        let pow = |k: u32| (0..k).fold(vec![1.0], |acc, _| conv(&acc, &one));
+        let mut hits = pow(n);
+        if rem > 0 {
+            let p = f64::from(rem) / 6.0;
+            let more = pow(n + 1);
+            let mut mix = vec![0.0; more.len()];
+            for (i, x) in hits.iter().enumerate() {
+                mix[i] += x * (1.0 - p);
+            }
+            for (i, x) in more.iter().enumerate() {
+                mix[i] += x * p;
+            }
+            hits = mix;
+        }
+        let light = setup.artillery.then_some(setup.band == Band::Long);
+        let need = if setup.artillery && !setup.light_gun {
+            tables::save_need(&self.d, setup.receiving.target, false, None, false)
+        } else {
+            tables::save_need(
+                &self.d,
+                setup.receiving.target,
+                setup.line_firing,
+                if setup.light_gun { light } else { None },
+                setup.moved,
+            )
+        };
+        let keep = need.map_or(1.0, |s| f64::from(s.saturating_sub(1)) / 6.0);
+        let mut kept = vec![0.0; hits.len()];
+        for (h, p) in hits.iter().enumerate() {
+            for (k, slot) in kept.iter_mut().enumerate().take(h + 1) {
+                *slot += p * binom(h as u32, k as u32) * keep.powi(k as i32) * (1.0 - keep).powi((h - k) as i32);
+            }
+        }
+        if !setup.receiving.cavalry {
+            return kept;
+        }
+        let per = self.num("cavalry_hits_per_figure").max(1.0) as usize;
+        let odd = (7.0 - f64::from(self.num("odd_hit_need"))) / 6.0;
+        let mut cas = vec![0.0; kept.len() / per + 2];
+        for (k, p) in kept.iter().enumerate() {
+            let whole = k / per;
+            if k % per == 0 {
+                cas[whole] += p;
+            } else {
+                cas[whole + 1] += p * odd;
+                cas[whole] += p * (1.0 - odd);
+            }
+        }
+        cas
+    }
+}
+
+fn binom(n: u32, k: u32) -> f64 {
+    (0..k).fold(1.0, |acc, i| acc * f64::from(n - i) / f64::from(i + 1))
+}

@@ -1,0 +1,1132 @@
+//! The turn of Hal's rules: chips before the battle, charge declarations, movement by
+//! brigades, artillery and small arms, melee, morale, rout movement; losses and morale checks.
+
+use super::procedures::activation;
+use super::tables::{self, MoveFormation};
+use super::{Failed, Hal25, State, TroopClass, this_phase, this_turn};
+use crate::rules::battle::Battle;
+use crate::rules::command::{Event, Factor, Marker, RuleError, factor_sum};
+use crate::rules::geometry::{Base, Pt};
+use crate::rules::model::{Phase, Side, UnitId};
+use crate::rules::ruleset::Roll;
+use crate::rules::ruleset::common::{heading_deg, illegal, in_phase};
+
+/// How a morale roll came out.
+pub struct Check {
+    pub passed: bool,
+}
+
+impl Hal25 {
+    // ----- brigades -------------------------------------------------------------------------
+
+    /// A side's brigades with a unit on the table, in the scenario's order.
+    pub fn brigades(&self, b: &Battle, side: Side) -> Vec<String> {
+        let mut v: Vec<String> = Vec::new();
+        for u in b.alive().filter(|u| u.side == side && self.is_unit(u)) {
+            if let Some(br) = &u.extra.brigade
+                && !v.contains(br)
+            {
+                v.push(br.clone());
+            }
+        }
+        v
+    }
+
+    /// Brigades set moving this turn, by side.
+    pub fn moved_brigades(&self, b: &Battle) -> Vec<(Side, String)> {
+        this_turn(b)
+            .iter()
+            .filter_map(|e| match e {
+                Event::BrigadeActivated { side, brigade } => Some((*side, brigade.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Brigades set moving since the last throw.
+    pub fn throw_brigades(&self, b: &Battle) -> Vec<String> {
+        let t = this_turn(b);
+        let from = t
+            .iter()
+            .rposition(|e| matches!(e, Event::Initiative { .. }))
+            .map_or(t.len(), |i| i + 1);
+        t[from..]
+            .iter()
+            .filter_map(|e| match e {
+                Event::BrigadeActivated { brigade, .. } => Some(brigade.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// A side's brigades not yet moved this turn.
+    pub fn unmoved(&self, b: &Battle, side: Side) -> Vec<String> {
+        let moved = self.moved_brigades(b);
+        self.brigades(b, side)
+            .into_iter()
+            .filter(|br| !moved.iter().any(|(s, m)| *s == side && m == br))
+            .collect()
+    }
+
+    /// Both sides throw for the move; or, all brigades moved, the firing begins.
+    pub(super) fn throw(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
+        let left = [self.unmoved(b, 0).len(), self.unmoved(b, 1).len()];
+        if left == [0, 0] {
+            b.begin_phase(out, Phase::Artillery);
+            return Ok(());
+        }
+        if left[0] == 0 || left[1] == 0 {
+            let s = usize::from(left[0] == 0);
+            b.emit(
+                out,
+                Event::Initiative {
+                    dice: Vec::new(),
+                    side: Some(s),
+                    brigades: left[s] as u32,
+                },
+            );
+            return Ok(());
+        }
+        let tries = self.num("initiative_tries").max(1.0) as u32;
+        for _ in 0..tries {
+            let (x, y) = (b.d6()?, b.d6()?);
+            match activation(x, y) {
+                Some((s, n)) => {
+                    b.emit(
+                        out,
+                        Event::Initiative {
+                            dice: vec![x, y],
+                            side: Some(s),
+                            brigades: n.min(left[s] as u32),
+                        },
+                    );
+                    return Ok(());
+                }
+                None => b.emit(
+                    out,
+                    Event::Initiative {
+                        dice: vec![x, y],
+                        side: None,
+                        brigades: 0,
+                    },
+                ),
+            }
+        }
+        let s = usize::from(left[1] > left[0]);
+        b.emit(
+            out,
+            Event::Initiative {
+                dice: Vec::new(),
+                side: Some(s),
+                brigades: 1,
+            },
+        );
+        Ok(())
+    }
+
+    /// Sets a brigade moving (any of its units, or its commander, names it).
+    pub fn activate(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+    ) -> Result<(), RuleError> {
+        in_phase(b, Phase::Movement, "set a brigade moving")?;
+        let u = b.unit(id)?.clone();
+        if u.side != b.active {
+            return illegal(format!("{}: the other side is moving", u.name));
+        }
+        let Some(brigade) = u.extra.brigade.clone() else {
+            return illegal(format!(
+                "{} belongs to no brigade: it moves with any of its side's brigades",
+                u.name
+            ));
+        };
+        if !self.unmoved(b, u.side).contains(&brigade) {
+            return illegal(format!("brigade {brigade} has moved this turn"));
+        }
+        if b.command_points[u.side] <= 0 {
+            return illegal("the throw gave no more brigades to move: end the throw".into());
+        }
+        b.emit(
+            out,
+            Event::BrigadeActivated {
+                side: u.side,
+                brigade,
+            },
+        );
+        Ok(())
+    }
+
+    /// The unit may act in the movement now: its brigade moves in this throw (commanders in
+    /// chief and couriers with any brigade of their side).
+    pub fn may_act(&self, b: &Battle, id: &UnitId) -> Result<(), RuleError> {
+        in_phase(b, Phase::Movement, "move")?;
+        let u = b.unit(id)?;
+        if u.side != b.active {
+            return illegal(format!("{}: the other side is moving", u.name));
+        }
+        let throw = self.throw_brigades(b);
+        match &u.extra.brigade {
+            Some(br) if !self.is_officer(u) || self.is_brigadier(u) => {
+                if !throw.contains(br) {
+                    return illegal(format!(
+                        "{}: brigade {br} is not moving now (set it moving first)",
+                        u.name
+                    ));
+                }
+            }
+            _ => {
+                if throw.is_empty() {
+                    return illegal(format!(
+                        "{} moves with one of its side's brigades: set one moving first",
+                        u.name
+                    ));
+                }
+            }
+        }
+        if u.bound.halted {
+            return illegal(format!("{} stands this turn", u.name));
+        }
+        if self.state(u) == State::Routed {
+            return illegal(format!("{} is routed: it runs in the rout movement", u.name));
+        }
+        Ok(())
+    }
+
+    // ----- the turn -------------------------------------------------------------------------
+
+    pub fn end_phase(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
+        match b.phase {
+            Phase::Command => {
+                self.chips(b, out)?;
+                b.begin_phase(out, Phase::Charges);
+                Ok(())
+            }
+            Phase::Charges => {
+                b.begin_phase(out, Phase::Movement);
+                self.throw(b, out)
+            }
+            Phase::Movement => {
+                // Brigades the throw gave and the side did not set moving stand.
+                let side = b.active;
+                let mut n = b.command_points[side].max(0) as usize;
+                for brigade in self.unmoved(b, side) {
+                    if n == 0 {
+                        break;
+                    }
+                    b.emit(out, Event::BrigadeActivated { side, brigade });
+                    n -= 1;
+                }
+                self.throw(b, out)
+            }
+            Phase::Artillery => {
+                self.check_marked(b, out)?;
+                b.begin_phase(out, Phase::SmallArms);
+                Ok(())
+            }
+            Phase::SmallArms => {
+                self.check_marked(b, out)?;
+                b.begin_phase(out, Phase::CloseCombat);
+                Ok(())
+            }
+            Phase::CloseCombat => {
+                // Melees nobody called are fought now, in the order of the table.
+                while let Some((a, e)) = self.melees(b).into_iter().next() {
+                    self.fight(b, out, &a, &e)?;
+                    if b.is_over() {
+                        return Ok(());
+                    }
+                }
+                b.begin_phase(out, Phase::Morale);
+                self.morale_phase(b, out)
+            }
+            Phase::Morale => {
+                b.begin_phase(out, Phase::Rout);
+                self.rout_phase(b, out)
+            }
+            Phase::Rout => self.next_turn(b, out),
+            Phase::GameOver => Err(RuleError::GameOver),
+            other => illegal(format!("Hal's rules have no {} phase", other.name())),
+        }
+    }
+
+    fn next_turn(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
+        let declared: Vec<UnitId> = b
+            .units
+            .iter()
+            .filter(|u| u.status.declared.is_some())
+            .map(|u| u.id.clone())
+            .collect();
+        for unit in declared {
+            b.emit(
+                out,
+                Event::Marked {
+                    unit,
+                    marker: Marker::Declaration,
+                    count: 0,
+                },
+            );
+        }
+        if b.turn >= b.turn_limit {
+            let (winner, reason) = self.turn_limit_result(b);
+            b.emit(out, Event::GameOver { winner, reason });
+            return Ok(());
+        }
+        b.emit(
+            out,
+            Event::PhaseBegan {
+                turn: b.turn + 1,
+                phase: Phase::Charges,
+                side: 0,
+            },
+        );
+        Ok(())
+    }
+
+    /// Each general throws for chips before the battle.
+    fn chips(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
+        let generals: Vec<(UnitId, bool)> = b
+            .alive()
+            .filter(|g| self.class(g) == TroopClass::General)
+            .map(|g| (g.id.clone(), self.is_cic(g)))
+            .collect();
+        for (id, cic) in generals {
+            let first = b.cmd_dice.len();
+            let die = b.d6()?;
+            let row = tables::chips(&self.d, die, cic).clone();
+            let mut factors = Vec::new();
+            if cic {
+                factors.push(Factor {
+                    name: "Commander in chief".into(),
+                    value: self.num("chips_cinc_bonus") as i32,
+                    source: "004 VI.F.a".into(),
+                });
+            }
+            let total = i32::from(die) + factor_sum(&factors);
+            b.emit(
+                out,
+                Event::Chips {
+                    general: id.clone(),
+                    roll: Roll {
+                        unit: Some(id),
+                        dice: vec![die],
+                        factors,
+                        total,
+                        outcome: format!(
+                            "{} chip{}, command radius {}\", {}",
+                            row.chips,
+                            if row.chips == 1 { "" } else { "s" },
+                            row.radius,
+                            match row.move_dice {
+                                0 => "moves as the rules give".to_string(),
+                                n => format!("{n:+}D6 to movement, {:+} command control", row.command),
+                            }
+                        ),
+                        first_die: Some(first),
+                        ..Roll::default()
+                    },
+                    chips: row.chips,
+                    radius: row.radius as f32,
+                    move_dice: row.move_dice,
+                    command: row.command,
+                },
+            );
+        }
+        Ok(())
+    }
+
+    // ----- morale ---------------------------------------------------------------------------
+
+    /// The unit's morale factors (base 4 first) against an enemy, closing with it or not.
+    pub fn morale_factors(
+        &self,
+        b: &Battle,
+        id: &UnitId,
+        vs: Option<&UnitId>,
+        closing: bool,
+    ) -> Vec<Factor> {
+        let Ok(u) = b.unit(id) else {
+            return Vec::new();
+        };
+        let vs = vs.and_then(|v| b.unit(v).ok());
+        let mut f = vec![Factor {
+            name: "Base morale".into(),
+            value: self.d.morale_base,
+            source: "004 V.B".into(),
+        }];
+        let mut add = |key: &str, times: u32| {
+            if let Some(m) = self.d.morale_modifier(key) {
+                for _ in 0..times {
+                    f.push(self.factor(m));
+                }
+            }
+        };
+        let class = self.class(u);
+        if self.is_artillery(u) {
+            let crew_at_start = 8u32;
+            let per = self.num("figures_per_die").max(1.0) as u32;
+            add("crew_lost", crew_at_start.saturating_sub(self.crew(u)) / per);
+        } else {
+            add(
+                "stand_lost",
+                self.stands_at_start(u).saturating_sub(u.stands.len()) as u32,
+            );
+        }
+        let light = matches!(class, TroopClass::Light | TroopClass::LightCavalry);
+        add("out_of_command", u32::from(!light && !self.in_command(b, u)));
+        add(
+            "disorganised",
+            u32::from(self.state(u) == State::Disorganised),
+        );
+        add("rout", u32::from(self.state(u) == State::Routed));
+        let vs_cav = vs.is_some_and(|v| self.is_cavalry(v));
+        add("light_vs_cavalry", u32::from(light && vs_cav));
+        add("works", u32::from(self.in_works(b, u)));
+        add(
+            "commander_attached",
+            u32::from(
+                self.attached_general(b, u)
+                    .is_some_and(|g| g.extra.brigade == u.extra.brigade),
+            ),
+        );
+        add("grenadiers", u32::from(class == TroopClass::Grenadier));
+        add(
+            "heavy_vs_cavalry",
+            u32::from(class == TroopClass::HeavyCavalry && vs_cav),
+        );
+        let formed_inf = vs.is_some_and(|v| self.is_infantry(v) && self.formed(v));
+        add(
+            "light_cav_closing",
+            u32::from(closing && class == TroopClass::LightCavalry && formed_inf),
+        );
+        add(
+            "heavy_cav_closing",
+            u32::from(closing && class == TroopClass::HeavyCavalry && formed_inf),
+        );
+        f
+    }
+
+    /// Throws 2D6 against the morale number: below it fails.
+    pub fn morale_check(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+        what: &str,
+        factors: Vec<Factor>,
+        bonus: i32,
+    ) -> Result<Check, RuleError> {
+        let number = factor_sum(&factors);
+        let first = b.cmd_dice.len();
+        let (x, y) = (b.d6()?, b.d6()?);
+        let total = i32::from(x) + i32::from(y) + bonus;
+        let passed = !tables::morale_fails(number, total);
+        b.emit(
+            out,
+            Event::Rolled {
+                what: format!("morale: {what}"),
+                roll: Roll {
+                    unit: Some(id.clone()),
+                    dice: vec![x, y],
+                    factors,
+                    total,
+                    need: Some(number),
+                    against: (bonus != 0).then_some(bonus),
+                    outcome: if passed { "passes" } else { "fails" }.into(),
+                    first_die: Some(first),
+                    ..Roll::default()
+                },
+            },
+        );
+        Ok(Check { passed })
+    }
+
+    /// A unit that failed morale: a disorganised unit routs, a routed one stays routed, a unit
+    /// in good order reads the failed morale chart (with the melee-loss modifier).
+    pub fn failed(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+        lost_by: Option<(u32, UnitId)>,
+    ) -> Result<(), RuleError> {
+        let u = b.unit(id)?.clone();
+        if u.status.removed {
+            return Ok(());
+        }
+        match self.state(&u) {
+            State::Routed => Ok(()),
+            State::Disorganised => {
+                self.rout(b, out, id)?;
+                Ok(())
+            }
+            State::Good => {
+                let by = lost_by.as_ref().map_or(0, |l| l.0);
+                if by as f32 >= self.num("surrender_points") {
+                    b.emit(
+                        out,
+                        Event::Destroyed {
+                            unit: id.clone(),
+                            reason: format!("surrenders, the melee lost by {by}"),
+                        },
+                    );
+                    return Ok(());
+                }
+                let first = b.cmd_dice.len();
+                let (x, y) = (b.d6()?, b.d6()?);
+                let mut factors = Vec::new();
+                if let Some(m) = tables::melee_loss_modifier(&self.d, by).filter(|m| *m != 0)
+                    && let Some(r) = self
+                        .d
+                        .melee_loss_modifiers
+                        .iter()
+                        .find(|r| r.min <= by && by <= r.max)
+                {
+                    factors.push(Factor {
+                        name: format!("lost the melee by {by}"),
+                        value: m,
+                        source: r.source.clone(),
+                    });
+                }
+                let outcome = tables::failed_morale(&self.d, i32::from(x) + i32::from(y), by);
+                let words = match outcome {
+                    Failed::Rout => "rout",
+                    Failed::Disorganised => "disorganised",
+                    Failed::Recover => "automatic recovery",
+                    Failed::Surrender => "surrenders",
+                };
+                b.emit(
+                    out,
+                    Event::Rolled {
+                        what: "the failed morale chart".into(),
+                        roll: Roll {
+                            unit: Some(id.clone()),
+                            dice: vec![x, y],
+                            total: i32::from(x) + i32::from(y) + factor_sum(&factors),
+                            factors,
+                            outcome: words.into(),
+                            first_die: Some(first),
+                            ..Roll::default()
+                        },
+                    },
+                );
+                match outcome {
+                    Failed::Rout => self.rout(b, out, id),
+                    Failed::Disorganised => {
+                        b.emit(
+                            out,
+                            Event::Disordered {
+                                unit: id.clone(),
+                                why: "failed morale".into(),
+                            },
+                        );
+                        if let Some((_, enemy)) = lost_by {
+                            self.fall_back(b, out, id, &enemy)?;
+                        }
+                        Ok(())
+                    }
+                    Failed::Recover => Ok(()),
+                    Failed::Surrender => {
+                        b.emit(
+                            out,
+                            Event::Destroyed {
+                                unit: id.clone(),
+                                reason: "surrenders".into(),
+                            },
+                        );
+                        Ok(())
+                    }
+                }
+            }
+        }
+    }
+
+    /// The unit routs (and, if it has not already, will run in the rout movement).
+    pub fn rout(&self, b: &mut Battle, out: &mut Vec<Event>, id: &UnitId) -> Result<(), RuleError> {
+        if b.unit(id)?.status.shaken {
+            return Ok(());
+        }
+        b.emit(out, Event::Shaken { unit: id.clone() });
+        Ok(())
+    }
+
+    /// A disorganised loser of a melee falls back 2D6, facing the enemy on 5-6, its back to it
+    /// on 1-4.
+    fn fall_back(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+        enemy: &UnitId,
+    ) -> Result<(), RuleError> {
+        let (x, y) = (b.d6()?, b.d6()?);
+        let face = b.d6()?;
+        let (dist, facing_enemy) = super::procedures::fall_back(&self.d, x + y, face);
+        b.emit(
+            out,
+            Event::Rolled {
+                what: "falling back".into(),
+                roll: Roll {
+                    unit: Some(id.clone()),
+                    dice: vec![x, y, face],
+                    total: dist as i32,
+                    outcome: format!(
+                        "{dist}\" {}",
+                        if facing_enemy {
+                            "facing the enemy"
+                        } else {
+                            "with its back to the enemy"
+                        }
+                    ),
+                    ..Roll::default()
+                },
+            },
+        );
+        let u = b.unit(id)?.clone();
+        let e = b.unit(enemy)?.clone();
+        let away = away_from(&u.base, &[e.base.centre]);
+        self.run(b, out, id, away, dist as f32, !facing_enemy, false)
+    }
+
+    /// Moves a unit straight along `dir` up to `inches`, stopping short of other units; off the
+    /// table it leaves the battle (if `may_leave`).
+    #[expect(clippy::too_many_arguments, reason = "one argument per part of the run")]
+    pub fn run(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+        dir: Pt,
+        inches: f32,
+        turn_back: bool,
+        may_leave: bool,
+    ) -> Result<(), RuleError> {
+        let u = b.unit(id)?.clone();
+        let facing = if turn_back {
+            heading_deg(dir)
+        } else {
+            u.base.facing
+        };
+        let step = b.scale.to_mm(0.5);
+        let mut d = b.scale.to_mm(inches.max(0.0));
+        loop {
+            let to = Base {
+                centre: u.base.centre.plus(dir.scale(d)),
+                facing,
+                ..u.base
+            };
+            if !b.table.holds(&to) {
+                if may_leave {
+                    b.emit(
+                        out,
+                        Event::Destroyed {
+                            unit: id.clone(),
+                            reason: "runs off the table".into(),
+                        },
+                    );
+                    return Ok(());
+                }
+            } else if !b
+                .alive()
+                .any(|o| o.id != u.id && !self.is_officer(o) && o.base.overlaps(&to))
+            {
+                b.emit(
+                    out,
+                    Event::Fled {
+                        unit: id.clone(),
+                        from: u.base,
+                        to,
+                    },
+                );
+                return Ok(());
+            }
+            if d <= 0.0 {
+                return Ok(());
+            }
+            d = (d - step).max(0.0);
+        }
+    }
+
+    /// Units marked to check morale check now.
+    pub(super) fn check_marked(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
+        let marked: Vec<UnitId> = b
+            .alive()
+            .filter(|u| u.status.must_check)
+            .map(|u| u.id.clone())
+            .collect();
+        for id in marked {
+            b.emit(
+                out,
+                Event::Marked {
+                    unit: id.clone(),
+                    marker: Marker::MustCheck,
+                    count: 0,
+                },
+            );
+            let factors = self.morale_factors(b, &id, None, false);
+            if !self.morale_check(b, out, &id, "losses", factors, 0)?.passed {
+                self.failed(b, out, &id, None)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The morale phase: recovery, this turn's checks, under-strength checks, army withdrawal.
+    fn morale_phase(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
+        // A. Units that failed before this turn try to recover.
+        let failed_now: Vec<UnitId> = this_turn(b)
+            .iter()
+            .filter_map(|e| match e {
+                Event::Shaken { unit } | Event::Disordered { unit, .. } => Some(unit.clone()),
+                _ => None,
+            })
+            .collect();
+        let recovering: Vec<UnitId> = b
+            .alive()
+            .filter(|u| self.state(u) != State::Good && !failed_now.contains(&u.id))
+            .map(|u| u.id.clone())
+            .collect();
+        for id in recovering {
+            let u = b.unit(&id)?.clone();
+            let factors = self.morale_factors(b, &id, None, false);
+            let passed = self.morale_check(b, out, &id, "recovery", factors, 0)?.passed;
+            match (self.state(&u), passed) {
+                (State::Routed, true) => {
+                    b.emit(out, Event::Rallied { unit: id.clone() });
+                    if !u.status.disordered {
+                        b.emit(
+                            out,
+                            Event::Disordered {
+                                unit: id.clone(),
+                                why: "recovering from rout".into(),
+                            },
+                        );
+                    }
+                }
+                (State::Routed, false) => {
+                    let n = u.status.recovery_failed + 1;
+                    if n >= self.num("rout_recovery_attempts") as u32 {
+                        b.emit(
+                            out,
+                            Event::Destroyed {
+                                unit: id.clone(),
+                                reason: "failed its second attempt to recover from rout".into(),
+                            },
+                        );
+                    } else {
+                        b.emit(
+                            out,
+                            Event::Marked {
+                                unit: id.clone(),
+                                marker: Marker::RecoveryFailed,
+                                count: n,
+                            },
+                        );
+                    }
+                }
+                (State::Disorganised, true) => b.emit(out, Event::Steadied { unit: id.clone() }),
+                _ => {}
+            }
+        }
+        // B. This turn's checks.
+        self.check_marked(b, out)?;
+        // C. Units down to two stands.
+        let weak: Vec<UnitId> = b
+            .alive()
+            .filter(|u| {
+                !self.is_officer(u)
+                    && !self.is_artillery(u)
+                    && !u.status.checked_half
+                    && u.stands.len() <= 2
+            })
+            .map(|u| u.id.clone())
+            .collect();
+        for id in weak {
+            let first = b.cmd_dice.len();
+            let die = b.d6()?;
+            let stays = super::procedures::two_stand_check(&self.d, die);
+            b.emit(
+                out,
+                Event::Rolled {
+                    what: "the two-stand check".into(),
+                    roll: Roll {
+                        unit: Some(id.clone()),
+                        dice: vec![die],
+                        total: i32::from(die),
+                        need: Some(self.num("two_stand_need") as i32),
+                        outcome: if stays { "stays" } else { "is removed" }.into(),
+                        first_die: Some(first),
+                        ..Roll::default()
+                    },
+                },
+            );
+            if stays {
+                b.emit(
+                    out,
+                    Event::Marked {
+                        unit: id.clone(),
+                        marker: Marker::CheckedStrength,
+                        count: 1,
+                    },
+                );
+            } else {
+                b.emit(
+                    out,
+                    Event::Destroyed {
+                        unit: id,
+                        reason: "down to two stands".into(),
+                    },
+                );
+            }
+        }
+        // D. Army withdrawal.
+        self.army_withdrawal(b, out)
+    }
+
+    /// Units of a side at the start and on the table now (battalions, regiments, batteries).
+    pub fn strength(&self, b: &Battle, side: Side) -> (u32, u32) {
+        let all = b
+            .units
+            .iter()
+            .filter(|u| u.side == side && self.is_unit(u));
+        let start = all.clone().count() as u32;
+        let now = all.filter(|u| !u.status.removed).count() as u32;
+        (start, now)
+    }
+
+    fn army_withdrawal(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
+        for side in 0..2usize {
+            let (start, now) = self.strength(b, side);
+            if start == 0 || !super::procedures::must_check_withdrawal(&self.d, now, start) {
+                continue;
+            }
+            let bonus = |s: Side| self.cic(b, s).map_or(0, |g| g.extra.leadership);
+            let (own_bonus, enemy_bonus) = (bonus(side), bonus(1 - side));
+            let first = b.cmd_dice.len();
+            let (e1, e2) = (b.d6()?, b.d6()?);
+            let (o1, o2) = (b.d6()?, b.d6()?);
+            let enemy = i32::from(e1 + e2) + enemy_bonus;
+            let own = i32::from(o1 + o2) + own_bonus;
+            let holds = super::procedures::army_holds(
+                i32::from(o1 + o2),
+                own_bonus,
+                i32::from(e1 + e2),
+                enemy_bonus,
+            );
+            let name = b.sides.get(side).map_or("side".into(), |s| s.name.clone());
+            b.emit(
+                out,
+                Event::Rolled {
+                    what: format!("army withdrawal morale ({now} of {start} units left)"),
+                    roll: Roll {
+                        side: Some(side),
+                        dice: vec![o1, o2, e1, e2],
+                        factors: if own_bonus != 0 {
+                            vec![Factor {
+                                name: "commander in chief's command control".into(),
+                                value: own_bonus,
+                                source: "004 VII.B; VI.F.a".into(),
+                            }]
+                        } else {
+                            Vec::new()
+                        },
+                        total: own,
+                        against: Some(enemy),
+                        outcome: if holds {
+                            format!("{name} holds")
+                        } else {
+                            format!("{name} withdraws")
+                        },
+                        first_die: Some(first),
+                        ..Roll::default()
+                    },
+                },
+            );
+            if !holds {
+                b.emit(
+                    out,
+                    Event::GameOver {
+                        winner: Some(1 - side),
+                        reason: format!(
+                            "{name}'s army withdraws with {now} of its {start} units left"
+                        ),
+                    },
+                );
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+
+    /// Routed units run: their formation's move and their rout dice, backs to the enemy.
+    fn rout_phase(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
+        let routed: Vec<UnitId> = b
+            .alive()
+            .filter(|u| self.state(u) == State::Routed)
+            .map(|u| u.id.clone())
+            .collect();
+        for id in routed {
+            self.rout_move(b, out, &id)?;
+        }
+        Ok(())
+    }
+
+    /// One routed unit runs.
+    pub fn rout_move(&self, b: &mut Battle, out: &mut Vec<Event>, id: &UnitId) -> Result<(), RuleError> {
+        let u = b.unit(id)?.clone();
+        if u.status.removed {
+            return Ok(());
+        }
+        let class = self.class(&u);
+        let f = self.move_formation(&u, u.formation);
+        let base = tables::base_move(&self.d, class, f)
+            .or_else(|| tables::base_move(&self.d, class, MoveFormation::FieldColumn))
+            .unwrap_or(6) as i32;
+        let n = self.d.moves(class).map_or(1, |r| r.rout_dice);
+        let first = b.cmd_dice.len();
+        let mut dice = Vec::new();
+        for _ in 0..n.max(0) {
+            dice.push(b.d6()?);
+        }
+        let dist = base + dice.iter().map(|&d| i32::from(d)).sum::<i32>();
+        b.emit(
+            out,
+            Event::Rolled {
+                what: "rout movement".into(),
+                roll: Roll {
+                    unit: Some(id.clone()),
+                    dice,
+                    factors: vec![Factor {
+                        name: "formation's move".into(),
+                        value: base,
+                        source: "004 III".into(),
+                    }],
+                    total: dist,
+                    outcome: format!("runs {dist}\""),
+                    first_die: Some(first),
+                    ..Roll::default()
+                },
+            },
+        );
+        let enemies: Vec<Pt> = b
+            .alive()
+            .filter(|e| e.side != u.side && self.is_unit(e))
+            .map(|e| e.base.centre)
+            .collect();
+        let nearest: Vec<Pt> = enemies
+            .iter()
+            .copied()
+            .min_by(|p, q| {
+                p.dist(u.base.centre)
+                    .partial_cmp(&q.dist(u.base.centre))
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            })
+            .into_iter()
+            .collect();
+        let dir = if nearest.is_empty() {
+            u.base.forward().scale(-1.0)
+        } else {
+            away_from(&u.base, &nearest)
+        };
+        self.run(b, out, id, dir, dist as f32, true, true)
+    }
+
+    // ----- losses -----------------------------------------------------------------------------
+
+    /// Takes figures off a unit, last stand first; marks the checks the losses call for, and
+    /// risks an attached officer.
+    pub fn take_losses(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+        figures: u32,
+        why: &str,
+    ) -> Result<(), RuleError> {
+        let u = b.unit(id)?.clone();
+        if figures == 0 || u.status.removed {
+            return Ok(());
+        }
+        let mut stands: Vec<u32> = u.stands.iter().map(|s| s.figures).collect();
+        let mut left = figures;
+        for f in stands.iter_mut().rev() {
+            let take = left.min(*f);
+            *f -= take;
+            left -= take;
+            if left == 0 {
+                break;
+            }
+        }
+        let taken = figures - left;
+        let artillery = self.is_artillery(&u);
+        if !artillery {
+            stands.retain(|&f| f > 0);
+        }
+        let before = u.stands.len();
+        b.emit(
+            out,
+            Event::Losses {
+                unit: id.clone(),
+                figures: taken,
+                stands: stands.clone(),
+                why: why.into(),
+            },
+        );
+        let now = b.unit(id)?.clone();
+        let gone = if artillery {
+            self.guns_served(&now) == 0
+        } else {
+            stands.is_empty()
+        };
+        if gone {
+            b.emit(
+                out,
+                Event::Destroyed {
+                    unit: id.clone(),
+                    reason: if artillery {
+                        "no gun has crew to serve it".into()
+                    } else {
+                        "every figure lost".into()
+                    },
+                },
+            );
+            return Ok(());
+        }
+        let lost_stand = !artillery && stands.len() < before;
+        let half = artillery
+            && !now.status.checked_half
+            && now.extra.strength.saturating_sub(now.figures()) as f32
+                >= self.num("battery_check_crew");
+        if half {
+            b.emit(
+                out,
+                Event::Marked {
+                    unit: id.clone(),
+                    marker: Marker::CheckedStrength,
+                    count: 1,
+                },
+            );
+        }
+        if (lost_stand || half) && !now.status.must_check {
+            b.emit(
+                out,
+                Event::Marked {
+                    unit: id.clone(),
+                    marker: Marker::MustCheck,
+                    count: 1,
+                },
+            );
+        }
+        self.officer_risk(b, out, id)
+    }
+
+    /// An officer attached to a unit that took losses throws 2D6: a 12 fells him.
+    fn officer_risk(&self, b: &mut Battle, out: &mut Vec<Event>, id: &UnitId) -> Result<(), RuleError> {
+        let u = b.unit(id)?.clone();
+        let Some(g) = self.attached_general(b, &u).map(|g| g.id.clone()) else {
+            return Ok(());
+        };
+        let first = b.cmd_dice.len();
+        let (x, y) = (b.d6()?, b.d6()?);
+        let falls = f32::from(x + y) >= self.num("officer_risk_need");
+        b.emit(
+            out,
+            Event::Rolled {
+                what: format!("the risk to the officer with {}", u.name),
+                roll: Roll {
+                    unit: Some(g.clone()),
+                    dice: vec![x, y],
+                    total: i32::from(x + y),
+                    need: Some(self.num("officer_risk_need") as i32),
+                    outcome: if falls { "falls" } else { "unhurt" }.into(),
+                    first_die: Some(first),
+                    ..Roll::default()
+                },
+            },
+        );
+        if falls {
+            b.emit(
+                out,
+                Event::Destroyed {
+                    unit: g,
+                    reason: "a casualty with the unit he led".into(),
+                },
+            );
+        }
+        Ok(())
+    }
+
+    // ----- the end ---------------------------------------------------------------------------
+
+    pub fn check_victory(&self, b: &mut Battle, out: &mut Vec<Event>) {
+        if b.is_over() {
+            return;
+        }
+        for side in 0..2 {
+            let (start, now) = self.strength(b, side);
+            if start > 0 && now == 0 {
+                b.emit(
+                    out,
+                    Event::GameOver {
+                        winner: Some(1 - side),
+                        reason: "the enemy has no units left on the table".into(),
+                    },
+                );
+                return;
+            }
+        }
+    }
+
+    fn turn_limit_result(&self, b: &Battle) -> (Option<usize>, String) {
+        let share = |s: Side| {
+            let (start, now) = self.strength(b, s);
+            if start == 0 {
+                0.0
+            } else {
+                (start - now) as f32 / start as f32
+            }
+        };
+        let (a, c) = (share(0), share(1));
+        let text = format!(
+            "the turns are played: {:.0}% and {:.0}% of the units lost",
+            a * 100.0,
+            c * 100.0
+        );
+        if (a - c).abs() < 1e-6 {
+            (None, text)
+        } else if a < c {
+            (Some(0), text)
+        } else {
+            (Some(1), text)
+        }
+    }
+
+    /// Charges and melees of this phase that are still to be fought.
+    pub fn fought_this_phase(&self, b: &Battle, id: &UnitId) -> bool {
+        this_phase(b).iter().any(|e| {
+            matches!(e, Event::Assault { attacker, defender, .. } if attacker == id || defender == id)
+        })
+    }
+}
+
+/// The direction straight away from the nearest of these points.
+pub fn away_from(base: &Base, from: &[Pt]) -> Pt {
+    let c = base.centre;
+    let p = from.iter().copied().min_by(|p, q| {
+        p.dist(c)
+            .partial_cmp(&q.dist(c))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    match p {
+        Some(p) if p.dist(c) > 1e-3 => {
+            let d = c.minus(p);
+            d.scale(1.0 / d.len())
+        }
+        _ => base.forward().scale(-1.0),
+    }
+}

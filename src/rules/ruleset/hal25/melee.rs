@@ -1,0 +1,321 @@
+//! Melee in Hal's rules: stand against stand, the difference of the dice in casualties,
+//! unanswered dice, the totals compared, the loser to the failed morale chart.
+
+use super::procedures::{self, MeleeSide};
+use super::{Hal25, State, TroopClass};
+use crate::rules::battle::Battle;
+use crate::rules::command::{Event, Factor, RuleError, factor_sum};
+use crate::rules::model::{Phase, Unit, UnitId};
+use crate::rules::ruleset::Roll;
+use crate::rules::ruleset::common::{illegal, in_phase};
+
+/// One side of a melee, worked out before the dice.
+#[derive(Clone, Debug)]
+pub struct Side {
+    pub unit: UnitId,
+    pub factors: Vec<Factor>,
+    pub melee: MeleeSide,
+    pub cavalry: bool,
+}
+
+impl Hal25 {
+    /// Pairs of enemies in contact that have not fought this phase, chargers first.
+    pub fn melees(&self, b: &Battle) -> Vec<(UnitId, UnitId)> {
+        let mut v: Vec<(UnitId, UnitId)> = Vec::new();
+        for u in b.alive().filter(|u| self.is_unit(u)) {
+            for e in self.enemies_in_contact(b, u) {
+                if self.fought_this_phase(b, &u.id) || self.fought_this_phase(b, &e.id) {
+                    continue;
+                }
+                let pair = if e.status.declared.as_ref() == Some(&u.id) {
+                    (e.id.clone(), u.id.clone())
+                } else {
+                    (u.id.clone(), e.id.clone())
+                };
+                if !v.iter().any(|(a, c)| (a == &pair.0 && c == &pair.1) || (a == &pair.1 && c == &pair.0)) {
+                    v.push(pair);
+                }
+            }
+        }
+        v
+    }
+
+    /// The stands of `u` that fight `e`: those in contact and one more at each end; and how
+    /// many figures each is short.
+    fn fighting_stands(&self, b: &Battle, u: &Unit, e: &Unit) -> Vec<u32> {
+        let bases = self.stand_bases(b, u);
+        let tol = b.scale.to_mm(self.num("contact_tolerance") * 2.0);
+        let full: u32 = match self.class(u) {
+            TroopClass::HeavyCavalry | TroopClass::LightCavalry => 3,
+            _ => 6,
+        };
+        let weight = if full == 3 { 2 } else { 1 };
+        let live: Vec<usize> = (0..bases.len().min(u.stands.len()))
+            .filter(|&i| u.stands[i].figures > 0)
+            .collect();
+        let touching: Vec<usize> = live
+            .iter()
+            .copied()
+            .filter(|&i| bases[i].distance(&e.base) <= tol)
+            .collect();
+        if touching.is_empty() {
+            return Vec::new();
+        }
+        // One more at each end: the nearest stands not touching, in the same rank.
+        let line = |i: usize| bases[i].centre.minus(e.base.centre).dot(u.base.forward());
+        let rank = line(touching[0]);
+        let mut near: Vec<(usize, f32)> = live
+            .iter()
+            .copied()
+            .filter(|i| !touching.contains(i))
+            .filter(|&i| (line(i) - rank).abs() < b.scale.to_mm(0.3))
+            .map(|i| (i, bases[i].distance(&e.base)))
+            .collect();
+        near.sort_by(|a, c| a.1.partial_cmp(&c.1).unwrap_or(std::cmp::Ordering::Equal));
+        let mut chosen = touching.clone();
+        let step = bases[touching[0]].width + tol;
+        chosen.extend(near.iter().take(2).filter(|(_, d)| *d <= step + tol).map(|(i, _)| *i));
+        chosen
+            .iter()
+            .map(|&i| full.saturating_sub(u.stands[i].figures.min(full)) * weight)
+            .collect()
+    }
+
+    /// The melee modifiers of `u` fighting `e`; `attacking`: `u` charged `e`.
+    pub fn melee_factors(&self, b: &Battle, u: &Unit, e: &Unit, attacking: bool) -> Vec<Factor> {
+        let mut f = Vec::new();
+        let mut add = |key: &str, on: bool| {
+            if on && let Some(m) = self.d.melee_modifier(key) {
+                f.push(self.factor(m));
+            }
+        };
+        let (cu, ce) = (self.class(u), self.class(e));
+        let gren = |c| c == TroopClass::Grenadier;
+        add("grenadiers", gren(cu) && !gren(ce));
+        add("formed", self.formed(u) && !self.formed(e));
+        add(
+            "attacking_disorganised",
+            attacking && self.state(e) == State::Disorganised,
+        );
+        add(
+            "heavy_vs_light",
+            cu == TroopClass::HeavyCavalry && ce == TroopClass::LightCavalry,
+        );
+        add(
+            "light_cav_vs_non_grenadiers",
+            cu == TroopClass::LightCavalry && !gren(ce),
+        );
+        add(
+            "heavy_cav_vs_grenadiers",
+            cu == TroopClass::HeavyCavalry && gren(ce),
+        );
+        add("defending_town", !attacking && self.in_town(b, u));
+        add(
+            "flank_rear",
+            attacking && e.base.behind_front_line(u.base.centre),
+        );
+        add("attacking_routed", attacking && self.state(e) == State::Routed);
+        add(
+            "heavy_cav_vs_non_grenadiers",
+            cu == TroopClass::HeavyCavalry && !gren(ce),
+        );
+        add(
+            "moving_cav_vs_stationary",
+            self.is_cavalry(u) && self.is_cavalry(e) && u.bound.moved && !e.bound.moved,
+        );
+        f
+    }
+
+    /// Both sides of a melee, before the dice.
+    pub fn melee_sides(&self, b: &Battle, aid: &UnitId, eid: &UnitId) -> Result<(Side, Side), RuleError> {
+        let a = b.unit(aid)?;
+        let e = b.unit(eid)?;
+        if !self.contact(b, a, e) || a.side == e.side {
+            return illegal(format!("{} and {} are not in melee", a.name, e.name));
+        }
+        let attacking = e.status.declared.as_ref() != Some(aid);
+        let side = |u: &Unit, o: &Unit, att: bool| {
+            let factors = self.melee_factors(b, u, o, att);
+            let missing = if self.is_artillery(u) {
+                let (full, rem) = super::tables::dice_for(&self.d, self.crew(u));
+                vec![0; (full + u32::from(rem > 0)) as usize]
+            } else {
+                self.fighting_stands(b, u, o)
+            };
+            Side {
+                unit: u.id.clone(),
+                melee: MeleeSide {
+                    facing: missing.len(),
+                    unanswered: 0,
+                    missing,
+                    modifier: factor_sum(&factors),
+                },
+                factors,
+                cavalry: self.is_cavalry(u),
+            }
+        };
+        Ok((side(a, e, attacking), side(e, a, !attacking)))
+    }
+
+    /// Casualties in figures from melee points: two points a horseman, the odd one on 4-6.
+    fn figures_from_points(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        on: &Side,
+        points: u32,
+    ) -> Result<u32, RuleError> {
+        if !on.cavalry {
+            return Ok(points);
+        }
+        let per = self.num("cavalry_hits_per_figure").max(1.0) as u32;
+        let odd = if points % per != 0 {
+            let die = b.d6()?;
+            b.emit(
+                out,
+                Event::Rolled {
+                    what: "the odd point on horse".into(),
+                    roll: Roll {
+                        unit: Some(on.unit.clone()),
+                        dice: vec![die],
+                        total: i32::from(die),
+                        need: Some(self.num("odd_hit_need") as i32),
+                        outcome: if f32::from(die) >= self.num("odd_hit_need") {
+                            "a horseman falls".into()
+                        } else {
+                            "no casualty".into()
+                        },
+                        ..Roll::default()
+                    },
+                },
+            );
+            Some(die)
+        } else {
+            None
+        };
+        Ok(super::tables::cavalry_casualties(&self.d, points, odd))
+    }
+
+    pub fn fight(&self, b: &mut Battle, out: &mut Vec<Event>, aid: &UnitId, eid: &UnitId) -> Result<(), RuleError> {
+        in_phase(b, Phase::CloseCombat, "fight a melee")?;
+        if self.fought_this_phase(b, aid) || self.fought_this_phase(b, eid) {
+            return illegal("that melee has been fought this turn".into());
+        }
+        let (sa, se) = self.melee_sides(b, aid, eid)?;
+        let first = b.cmd_dice.len();
+        let mut err = None;
+        let m = {
+            let mut roll = || match b.d6() {
+                Ok(d) => d,
+                Err(x) => {
+                    err = Some(x);
+                    1
+                }
+            };
+            procedures::melee(&sa.melee, &se.melee, &mut roll)
+        };
+        if let Some(x) = err {
+            return Err(x);
+        }
+        let a_name = b.unit(aid)?.name.clone();
+        let e_name = b.unit(eid)?.name.clone();
+        let roll = |s: &Side, dice: &[u8], total: i32, inflicted: u32, first: usize| Roll {
+            unit: Some(s.unit.clone()),
+            dice: dice.to_vec(),
+            factors: s.factors.clone(),
+            total,
+            outcome: format!("{inflicted} point{} of casualties", if inflicted == 1 { "" } else { "s" }),
+            first_die: Some(first),
+            ..Roll::default()
+        };
+        let winner = m.winner;
+        let outcome = match winner {
+            Some(0) => format!("{a_name} wins by {}", m.lost_by),
+            Some(_) => format!("{e_name} wins by {}", m.lost_by),
+            None => "a drawn melee".into(),
+        };
+        b.emit(
+            out,
+            Event::Assault {
+                attacker: aid.clone(),
+                defender: eid.clone(),
+                attacker_roll: roll(&sa, &m.a_dice, m.a_total, m.b_lost, first),
+                defender_roll: roll(&se, &m.b_dice, m.b_total, m.a_lost, first),
+                difference: m.a_total - m.b_total,
+                outcome,
+            },
+        );
+        let a_cas = self.figures_from_points(b, out, &sa, m.a_lost)?;
+        let e_cas = self.figures_from_points(b, out, &se, m.b_lost)?;
+        self.take_losses(b, out, aid, a_cas, &format!("melee with {e_name}"))?;
+        self.take_losses(b, out, eid, e_cas, &format!("melee with {a_name}"))?;
+        match winner {
+            Some(w) => {
+                let (win, lose) = if w == 0 { (aid, eid) } else { (eid, aid) };
+                if b.unit(lose)?.alive() {
+                    // The loser goes straight to the chart: that is its check.
+                    b.emit(
+                        out,
+                        Event::Marked {
+                            unit: lose.clone(),
+                            marker: crate::rules::command::Marker::MustCheck,
+                            count: 0,
+                        },
+                    );
+                    self.failed(b, out, lose, Some((m.lost_by, win.clone())))?;
+                }
+                if b.unit(win)?.alive() && !b.unit(win)?.status.disordered {
+                    b.emit(
+                        out,
+                        Event::Disordered {
+                            unit: win.clone(),
+                            why: "won the melee".into(),
+                        },
+                    );
+                }
+            }
+            None => {
+                for id in [aid, eid] {
+                    if b.unit(id)?.alive() && !b.unit(id)?.status.disordered {
+                        b.emit(
+                            out,
+                            Event::Disordered {
+                                unit: id.clone(),
+                                why: "a drawn melee".into(),
+                            },
+                        );
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The chances of a melee by simulation with a fixed seed: attacker wins, draw, defender
+    /// wins, and the mean casualty points each side suffers.
+    pub fn melee_odds(&self, a: &Side, e: &Side) -> (f64, f64, f64, f64, f64) {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(25);
+        let n = 4000;
+        let (mut aw, mut dr, mut ew, mut al, mut el) = (0, 0, 0, 0u64, 0u64);
+        for _ in 0..n {
+            let mut roll = || rng.random_range(1..=6u8);
+            let m = procedures::melee(&a.melee, &e.melee, &mut roll);
+            match m.winner {
+                Some(0) => aw += 1,
+                Some(_) => ew += 1,
+                None => dr += 1,
+            }
+            al += u64::from(m.a_lost);
+            el += u64::from(m.b_lost);
+        }
+        let f = f64::from(n);
+        (
+            f64::from(aw) / f,
+            f64::from(dr) / f,
+            f64::from(ew) / f,
+            al as f64 / f,
+            el as f64 / f,
+        )
+    }
+}

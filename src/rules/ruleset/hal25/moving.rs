@@ -1,0 +1,980 @@
+//! Movement in Hal's rules: measured moves with their dice, formation changes, pushing guns,
+//! charge declarations and the charge itself (closing, holding, the move into contact).
+
+use super::tables::{self, MoveFormation};
+use super::{ChargeFrom, Hal25, State, TroopClass, this_turn};
+use crate::rules::battle::Battle;
+use crate::rules::command::{Event, Factor, RuleError, Step};
+use crate::rules::geometry::Base;
+use crate::rules::model::{Formation, Phase, Unit, UnitId};
+use crate::rules::ruleset::Roll;
+use crate::rules::ruleset::common::{
+    Going, MovePlan, heading_deg, illegal, in_phase, own_active, step_motion,
+};
+use crate::rules::terrain::FeatureKind;
+
+/// A die a move needs before it is measured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Need {
+    Disorganised,
+    Chips(i32),
+    Rough,
+    Back,
+    Push,
+}
+
+impl Need {
+    fn key(self) -> &'static str {
+        match self {
+            Need::Disorganised => "movement: disorganised",
+            Need::Chips(_) => "movement: the commander's chips",
+            Need::Rough => "movement: rough terrain",
+            Need::Back => "movement: moving back facing the enemy",
+            Need::Push => "movement: pushing the guns",
+        }
+    }
+}
+
+/// A checked move: the plan the window shows, and the dice it still needs.
+pub struct HalPlan {
+    pub plan: MovePlan,
+    pub needs: Vec<Need>,
+    /// Formed units passed through (both then do nothing more this turn).
+    pub through: Vec<UnitId>,
+}
+
+const ROUGH: [FeatureKind; 6] = [
+    FeatureKind::Rough,
+    FeatureKind::Marsh,
+    FeatureKind::Woods,
+    FeatureKind::Village,
+    FeatureKind::Town,
+    FeatureKind::Fortification,
+];
+
+impl Hal25 {
+    /// Movement rolls made for the unit this turn: (what, total, slowest rate if a formation
+    /// change).
+    fn movement_rolls(&self, b: &Battle, id: &UnitId) -> Vec<(String, i32, Option<i32>)> {
+        this_turn(b)
+            .iter()
+            .filter_map(|e| match e {
+                Event::Rolled { what, roll }
+                    if what.starts_with("movement:") && roll.unit.as_ref() == Some(id) =>
+                {
+                    Some((what.clone(), roll.total, roll.against))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The rate of the unit's formation this turn, in inches (the slower of two formations
+    /// after a change), on a road or not.
+    pub fn rate(&self, b: &Battle, u: &Unit, road: bool) -> f32 {
+        let class = self.class(u);
+        let mut rate = match class {
+            TroopClass::General => self.num("general_move"),
+            TroopClass::Courier => self.num("courier_move"),
+            TroopClass::Artillery if !u.status.limbered => 0.0,
+            _ => {
+                let f = self.move_formation(u, u.formation);
+                let f = if road && f == MoveFormation::FieldColumn {
+                    MoveFormation::RoadColumn
+                } else {
+                    f
+                };
+                tables::base_move(&self.d, class, f).unwrap_or(0) as f32
+            }
+        };
+        for (what, _, slowest) in self.movement_rolls(b, &u.id) {
+            if what == "movement: formation change"
+                && let Some(s) = slowest
+            {
+                rate = rate.min(s as f32);
+            }
+        }
+        rate
+    }
+
+    /// The unit's allowance this turn with the dice thrown so far.
+    pub fn allowance(&self, b: &Battle, u: &Unit, road: bool) -> f32 {
+        let dice: i32 = self
+            .movement_rolls(b, &u.id)
+            .iter()
+            .map(|(_, t, _)| *t)
+            .sum();
+        (self.rate(b, u, road) + dice as f32).max(0.0)
+    }
+
+    /// The chips dice of the commander whose chips move this unit, if any.
+    fn chips_dice(&self, b: &Battle, u: &Unit) -> i32 {
+        match self.class(u) {
+            TroopClass::General => u.extra.move_dice,
+            TroopClass::Courier => u
+                .extra
+                .parent
+                .as_ref()
+                .and_then(|p| b.unit(p).ok())
+                .map_or(0, |g| g.extra.move_dice),
+            _ => match u.extra.brigade.as_deref() {
+                Some(br) if self.in_command(b, u) => self
+                    .brigadier(b, u.side, br)
+                    .map_or(0, |g| g.extra.move_dice),
+                _ => 0,
+            },
+        }
+    }
+
+    fn rolled(&self, b: &Battle, id: &UnitId, need: Need) -> bool {
+        self.movement_rolls(b, id)
+            .iter()
+            .any(|(w, _, _)| w == need.key())
+    }
+
+    /// Throws the dice a move needs, each once a turn.
+    fn throw_needs(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+        needs: &[Need],
+    ) -> Result<(), RuleError> {
+        for &n in needs {
+            if self.rolled(b, id, n) {
+                continue;
+            }
+            let u = b.unit(id)?.clone();
+            let (count, sign, less) = match n {
+                Need::Disorganised | Need::Rough | Need::Back => (1, -1, 0),
+                Need::Chips(k) => (k.unsigned_abs(), k.signum(), 0),
+                Need::Push => (
+                    1,
+                    1,
+                    if self.troop_def(&u).light_gun {
+                        self.num("push_light") as i32
+                    } else {
+                        self.num("push_heavy") as i32
+                    },
+                ),
+            };
+            let first = b.cmd_dice.len();
+            let mut dice = Vec::new();
+            for _ in 0..count {
+                dice.push(b.d6()?);
+            }
+            let total = sign * dice.iter().map(|&d| i32::from(d)).sum::<i32>() - less;
+            b.emit(
+                out,
+                Event::Rolled {
+                    what: n.key().into(),
+                    roll: Roll {
+                        unit: Some(id.clone()),
+                        dice,
+                        factors: if less > 0 {
+                            vec![Factor {
+                                name: "pushing the guns".into(),
+                                value: -less,
+                                source: "004 III.A.2".into(),
+                            }]
+                        } else {
+                            Vec::new()
+                        },
+                        total,
+                        outcome: format!("{total:+}\" to the move"),
+                        first_die: Some(first),
+                        ..Roll::default()
+                    },
+                },
+            );
+        }
+        Ok(())
+    }
+
+    /// A unit out of command passes a morale check before its first move of the turn.
+    fn command_control(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+    ) -> Result<bool, RuleError> {
+        let u = b.unit(id)?.clone();
+        if self.is_officer(&u) || self.in_command(b, &u) {
+            return Ok(true);
+        }
+        let tested = this_turn(b).iter().any(|e| {
+            matches!(e, Event::Rolled { what, roll } if what == "morale: command control" && roll.unit.as_ref() == Some(id))
+        });
+        if tested {
+            return Ok(true);
+        }
+        let bonus = u
+            .extra
+            .brigade
+            .as_deref()
+            .and_then(|br| self.brigadier(b, u.side, br))
+            .map_or(0, |g| g.extra.leadership);
+        let factors = self.morale_factors(b, id, None, false);
+        let passed = self
+            .morale_check(b, out, id, "command control", factors, bonus)?
+            .passed;
+        if !passed {
+            b.emit(
+                out,
+                Event::Halted {
+                    unit: id.clone(),
+                    why: "out of command: it stands this turn".into(),
+                },
+            );
+        }
+        Ok(passed)
+    }
+
+    /// Checks a move and measures it; the dice it needs are named, not thrown.
+    pub fn plan(&self, b: &Battle, id: &UnitId, steps: &[Step]) -> Result<HalPlan, RuleError> {
+        self.may_act(b, id)?;
+        let u = b.unit(id)?.clone();
+        if steps.is_empty() {
+            return illegal("a move needs at least one step".into());
+        }
+        if u.bound.charged || self.charged(b, id) {
+            return illegal(format!("{} has charged this turn", u.name));
+        }
+        if self.is_artillery(&u) && self.guns_served(&u) == 0 {
+            return illegal(format!("{}: no gun has two crew to move it", u.name));
+        }
+        let inch = b.scale.to_mm(1.0);
+        let mut base = u.base;
+        let mut samples = vec![base];
+        let mut dist = 0.0f32;
+        let mut back = false;
+        for step in steps {
+            if matches!(step, Step::ToContact(_)) {
+                return illegal(
+                    "Hal's units meet the enemy only by a declared charge (Charge)".into(),
+                );
+            }
+            if matches!(step, Step::Backstep(_)) {
+                back = true;
+            }
+            let m = step_motion(b, &base, step)?;
+            let n = (m.deg.abs() / 5.0)
+                .max(m.shift.len() / 2.0)
+                .ceil()
+                .clamp(1.0, 400.0) as usize;
+            for k in 1..=n {
+                let b0 = m.apply(&base, (k - 1) as f32 / n as f32);
+                let b1 = m.apply(&base, k as f32 / n as f32);
+                dist += b0
+                    .corners()
+                    .iter()
+                    .zip(b1.corners().iter())
+                    .map(|(p, q)| p.dist(*q))
+                    .fold(0.0, f32::max)
+                    / inch;
+                samples.push(b1);
+            }
+            base = m.apply(&base, 1.0);
+        }
+        let disp = base.centre.minus(u.base.centre);
+        if disp.dot(u.base.forward()) < -0.1 * inch {
+            back = true;
+        }
+        let officer = self.is_officer(&u);
+        let mut needs = Vec::new();
+        let first_move = !u.bound.moved && !self.rolled(b, id, Need::Disorganised);
+        if !officer && self.state(&u) == State::Disorganised && first_move {
+            needs.push(Need::Disorganised);
+        }
+        let chips = self.chips_dice(b, &u);
+        if chips != 0 && !u.bound.moved {
+            needs.push(Need::Chips(chips));
+        }
+        let mut why = Vec::new();
+        if !officer {
+            if back {
+                if self.is_cavalry(&u) {
+                    return illegal(format!(
+                        "{}: cavalry may not move back facing the enemy (III.A.3); turn about first",
+                        u.name
+                    ));
+                }
+                needs.push(Need::Back);
+            }
+            let skirmish = u.formation == Formation::Skirmish;
+            for s in &samples {
+                for f in b.terrain.touching(s, &ROUGH) {
+                    if f.kind == FeatureKind::Woods && !skirmish {
+                        return illegal(format!(
+                            "{}: formed units may not move through woods ({})",
+                            u.name, f.name
+                        ));
+                    }
+                    if !why.contains(&f.name) {
+                        why.push(f.name.clone());
+                    }
+                }
+            }
+            for w in samples.windows(2) {
+                for f in b.terrain.features.iter().filter(|f| {
+                    matches!(f.kind, FeatureKind::Stream | FeatureKind::River)
+                        && f.crossed_by(w[0].centre, w[1].centre)
+                }) {
+                    if !b.terrain.on_bridge(&w[1]) && !why.contains(&f.name) {
+                        why.push(f.name.clone());
+                    }
+                }
+            }
+            if !why.is_empty() && !skirmish {
+                needs.push(Need::Rough);
+            }
+            if self.is_artillery(&u) && !u.status.limbered {
+                needs.push(Need::Push);
+            }
+        }
+        needs.retain(|n| !self.rolled(b, id, *n));
+        let road = u.formation == Formation::Column
+            && samples.iter().all(|s| b.terrain.on_road(s.centre));
+        let allowance = self.allowance(b, &u, road) - u.bound.spent;
+        // The best the dice still to throw could give.
+        let best: f32 = needs
+            .iter()
+            .map(|n| match n {
+                Need::Chips(k) if *k > 0 => 6.0 * *k as f32,
+                Need::Chips(k) => *k as f32,
+                Need::Push => {
+                    6.0 - if self.troop_def(&u).light_gun {
+                        self.num("push_light")
+                    } else {
+                        self.num("push_heavy")
+                    }
+                }
+                _ => -1.0,
+            })
+            .sum();
+        if dist > allowance + best + 0.01 {
+            return illegal(format!(
+                "{} may move {:.1}\" this turn{}; this move is {dist:.1}\"",
+                u.name,
+                (allowance + best).max(0.0),
+                if needs.is_empty() {
+                    String::new()
+                } else {
+                    " at best with the dice still to throw".into()
+                }
+            ));
+        }
+        if !b.table.holds(&base) {
+            return illegal(format!("{} would leave the table", u.name));
+        }
+        // Other units: friends may be passed through, enemies not; none may be ended on.
+        let mut through = Vec::new();
+        if !officer {
+            for o in b.alive().filter(|o| o.id != u.id && !self.is_officer(o)) {
+                if o.base.overlaps(&base) {
+                    return illegal(format!("{} would end on {}", u.name, o.name));
+                }
+                if samples.iter().any(|s| s.overlaps(&o.base)) {
+                    if o.side != u.side {
+                        return illegal(format!("{} may not pass through {}", u.name, o.name));
+                    }
+                    if self.formed(&u) && self.formed(o) {
+                        through.push(o.id.clone());
+                    }
+                }
+            }
+            if let Some(t) = b
+                .terrain
+                .touching(&base, &[FeatureKind::Town, FeatureKind::Village])
+                .find(|t| self.town_left(b, &t.id) == 0)
+            {
+                return illegal(format!("{} is in flames: no unit may enter it", t.name));
+            }
+        }
+        Ok(HalPlan {
+            plan: MovePlan {
+                ends: vec![(id.clone(), base)],
+                starts: vec![(id.clone(), u.base)],
+                distance: dist,
+                allowance: allowance.max(0.0),
+                going: Going {
+                    bad: !why.is_empty(),
+                    why,
+                    road,
+                },
+                contact: None,
+                cost: 0,
+                manoeuvre: None,
+            },
+            needs,
+            through,
+        })
+    }
+
+    /// A unit charged this turn (its attempt to close was made).
+    pub fn charged(&self, b: &Battle, id: &UnitId) -> bool {
+        this_turn(b).iter().any(|e| {
+            matches!(e, Event::Rolled { what, roll } if what == "morale: closing" && roll.unit.as_ref() == Some(id))
+        })
+    }
+
+    pub fn do_move(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+        steps: &[Step],
+    ) -> Result<(), RuleError> {
+        let p = self.plan(b, id, steps)?;
+        if !self.command_control(b, out, id)? {
+            return Ok(());
+        }
+        self.throw_needs(b, out, id, &p.needs)?;
+        let u = b.unit(id)?.clone();
+        let left = self.allowance(b, &u, p.plan.going.road) - u.bound.spent;
+        if p.plan.distance > left + 0.01 {
+            b.emit(
+                out,
+                Event::Rolled {
+                    what: "the measure".into(),
+                    roll: Roll {
+                        unit: Some(id.clone()),
+                        total: left.max(0.0).round() as i32,
+                        outcome: format!(
+                            "the dice leave {:.1}\": the move of {:.1}\" is not made",
+                            left.max(0.0),
+                            p.plan.distance
+                        ),
+                        ..Roll::default()
+                    },
+                },
+            );
+            return Ok(());
+        }
+        let (_, to) = p.plan.ends[0];
+        b.emit(
+            out,
+            Event::Moved {
+                unit: id.clone(),
+                from: u.base,
+                to,
+                distance: p.plan.distance,
+                allowance: left,
+                going: p.plan.going.describe(),
+                contact: None,
+                manoeuvre: None,
+            },
+        );
+        if !p.through.is_empty() {
+            b.emit(
+                out,
+                Event::Halted {
+                    unit: id.clone(),
+                    why: "passed through formed friends: nothing more this turn".into(),
+                },
+            );
+        }
+        Ok(())
+    }
+
+    /// The formations a unit may take.
+    pub fn formations(&self, u: &Unit) -> Vec<Formation> {
+        match self.class(u) {
+            TroopClass::Line | TroopClass::Grenadier | TroopClass::HeavyCavalry => {
+                vec![Formation::Line, Formation::Column]
+            }
+            TroopClass::Light | TroopClass::LightCavalry => {
+                vec![Formation::Line, Formation::Column, Formation::Skirmish]
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// A change of formation or facing, about the command stand, for 1D6 of the move.
+    pub fn form(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+        formation: Formation,
+        turn: f32,
+    ) -> Result<(), RuleError> {
+        self.may_act(b, id)?;
+        let u = b.unit(id)?.clone();
+        if !self.formations(&u).contains(&formation) {
+            return illegal(format!(
+                "{} cannot take that formation{}",
+                u.name,
+                if self.is_artillery(&u) {
+                    " (batteries limber and unlimber)"
+                } else {
+                    ""
+                }
+            ));
+        }
+        if !turn.is_finite() || ![0.0, 90.0, -90.0, 180.0].contains(&turn) {
+            return illegal("a turn is 0, 90, -90 or 180 degrees".into());
+        }
+        if formation == u.formation && turn == 0.0 {
+            return illegal(format!("{} is already in that formation", u.name));
+        }
+        if self.charged(b, id) {
+            return illegal(format!("{} has charged this turn", u.name));
+        }
+        // The command stand keeps its place.
+        let mut after = u.clone();
+        after.formation = formation;
+        let (w, d) = self.footprint(b, &after, formation);
+        let pivot = self.stand_bases(b, &u).first().map_or(u.base.centre, |s| s.centre);
+        let facing = crate::rules::geometry::norm_facing(u.base.facing + turn);
+        after.base = Base::new(u.base.centre, facing, w, d);
+        let now = self
+            .stand_bases(b, &after)
+            .first()
+            .map_or(after.base.centre, |s| s.centre);
+        after.base.centre = after.base.centre.plus(pivot.minus(now));
+        let to = after.base;
+        if !b.table.holds(&to) {
+            return illegal(format!("{} would leave the table", u.name));
+        }
+        for o in b.alive().filter(|o| o.id != u.id && !self.is_officer(o)) {
+            if o.base.overlaps(&to) {
+                return illegal(format!("{} would end on {}", u.name, o.name));
+            }
+        }
+        if formation != Formation::Skirmish && b.terrain.touching(&to, &[FeatureKind::Woods]).next().is_some() {
+            return illegal(format!("{}: formed units may not stand in woods", u.name));
+        }
+        if !self.command_control(b, out, id)? {
+            return Ok(());
+        }
+        let class = self.class(&u);
+        let row = self.d.moves(class);
+        let n = row.map_or(-1, |r| r.change_dice);
+        let first = b.cmd_dice.len();
+        let mut dice = Vec::new();
+        for _ in 0..n.unsigned_abs() {
+            dice.push(b.d6()?);
+        }
+        let mut factors = Vec::new();
+        if class == TroopClass::Grenadier {
+            factors.push(Factor {
+                name: "grenadiers' formation change".into(),
+                value: -(self.num("grenadier_change_inches") as i32),
+                source: "004 III *a".into(),
+            });
+        }
+        if class == TroopClass::Light
+            && (formation == Formation::Line || u.formation == Formation::Line)
+        {
+            factors.push(Factor {
+                name: "half the battalion in line".into(),
+                value: -(self.num("light_change_inches") as i32),
+                source: "004 III *c".into(),
+            });
+        }
+        let total = n.signum() * dice.iter().map(|&d| i32::from(d)).sum::<i32>()
+            + factors.iter().map(|f| f.value).sum::<i32>();
+        let rate = |f: Formation| {
+            tables::base_move(&self.d, class, self.move_formation(&u, f)).unwrap_or(0) as i32
+        };
+        let slowest = rate(u.formation).min(rate(formation));
+        b.emit(
+            out,
+            Event::Rolled {
+                what: "movement: formation change".into(),
+                roll: Roll {
+                    unit: Some(id.clone()),
+                    dice,
+                    factors,
+                    total,
+                    against: Some(slowest),
+                    outcome: format!("{total:+}\" to the move; moves at {slowest}\" this turn"),
+                    first_die: Some(first),
+                    ..Roll::default()
+                },
+            },
+        );
+        b.emit(
+            out,
+            Event::Reformed {
+                unit: id.clone(),
+                formation,
+                from: u.base,
+                to,
+                cost: 0.0,
+            },
+        );
+        Ok(())
+    }
+
+    pub fn limber(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+        limber: bool,
+    ) -> Result<(), RuleError> {
+        self.may_act(b, id)?;
+        let u = b.unit(id)?.clone();
+        if !self.is_artillery(&u) {
+            return illegal(format!("{} is not a battery", u.name));
+        }
+        if u.status.limbered == limber {
+            return illegal(format!(
+                "{} is {} already",
+                u.name,
+                if limber { "limbered" } else { "unlimbered" }
+            ));
+        }
+        if self.guns_served(&u) == 0 {
+            return illegal(format!("{}: no gun has two crew", u.name));
+        }
+        b.emit(
+            out,
+            if limber {
+                Event::Limbered { unit: id.clone() }
+            } else {
+                Event::Unlimbered { unit: id.clone() }
+            },
+        );
+        Ok(())
+    }
+
+    // ----- charges ------------------------------------------------------------------------
+
+    /// The most a unit could move on a charge, in inches (its rate, the charge die at best).
+    pub fn charge_reach(&self, b: &Battle, u: &Unit) -> f32 {
+        let chips = self.chips_dice(b, u).max(0) as f32 * 6.0;
+        self.rate(b, u, false) + self.num("charge_dice_most") + chips
+    }
+
+    /// Where a charger ends in contact with the face of the target its centre faces, and the
+    /// distance from the centre of its front.
+    pub fn contact_place(&self, a: &Unit, t: &Unit) -> (Base, f32) {
+        let tb = &t.base;
+        let d = a.base.centre.minus(tb.centre);
+        let (x, y) = (d.dot(tb.right()), d.dot(tb.forward()));
+        let (hw, hd) = (tb.width / 2.0, tb.depth / 2.0);
+        let (aw, ad) = (a.base.width, a.base.depth);
+        // Which face: by the attacker's centre against the target's diagonals.
+        let (centre, facing) = if y >= hd && y.abs() / hd.max(1.0) >= x.abs() / hw.max(1.0) {
+            (tb.local(x.clamp(-hw, hw), hd + ad / 2.0), tb.facing + 180.0)
+        } else if y <= -hd && y.abs() / hd.max(1.0) >= x.abs() / hw.max(1.0) {
+            (tb.local(x.clamp(-hw, hw), -hd - ad / 2.0), tb.facing)
+        } else if x >= 0.0 {
+            (tb.local(hw + ad / 2.0, y.clamp(-hd, hd)), tb.facing - 90.0)
+        } else {
+            (tb.local(-hw - ad / 2.0, y.clamp(-hd, hd)), tb.facing + 90.0)
+        };
+        let to = Base::new(
+            centre,
+            crate::rules::geometry::norm_facing(facing),
+            aw,
+            ad,
+        );
+        let dist = to.front_centre().dist(a.base.front_centre());
+        (to, dist)
+    }
+
+    /// Checks a declaration of a charge.
+    pub fn check_declare(&self, b: &Battle, id: &UnitId, target: &UnitId) -> Result<(), RuleError> {
+        in_phase(b, Phase::Charges, "declare a charge")?;
+        let u = b.unit(id)?;
+        let t = b.unit(target)?;
+        if t.side == u.side || !t.alive() {
+            return illegal(format!("{} is not an enemy on the table", t.name));
+        }
+        if !(self.is_infantry(u) || self.is_cavalry(u)) || u.formation == Formation::Skirmish {
+            return illegal(format!(
+                "{}: only formed infantry and cavalry charge",
+                u.name
+            ));
+        }
+        if self.state(u) == State::Routed {
+            return illegal(format!("{} is routed", u.name));
+        }
+        if self.is_officer(t) {
+            return illegal(format!("{} is an officer, not a unit to charge", t.name));
+        }
+        if u.base.behind_front_line(t.base.centre) {
+            return illegal(format!("{} is not ahead of {}'s front", t.name, u.name));
+        }
+        let (_, dist) = self.contact_place(u, t);
+        let inches = self.inches(b, dist);
+        let reach = self.charge_reach(b, u);
+        if inches > reach + 0.01 {
+            return illegal(format!(
+                "{} is {inches:.1}\" away: {} could charge {reach:.1}\" at most",
+                t.name, u.name
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn declare(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+        target: &UnitId,
+    ) -> Result<(), RuleError> {
+        self.check_declare(b, id, target)?;
+        b.emit(
+            out,
+            Event::Declared {
+                unit: id.clone(),
+                target: target.clone(),
+            },
+        );
+        Ok(())
+    }
+
+    /// Checks that a unit may make its declared charge now; gives its target and the way in.
+    pub fn check_charge(&self, b: &Battle, id: &UnitId) -> Result<(UnitId, Base, f32), RuleError> {
+        self.may_act(b, id)?;
+        let u = b.unit(id)?;
+        let Some(tid) = u.status.declared.clone() else {
+            return illegal(format!("{} declared no charge this turn", u.name));
+        };
+        if u.bound.moved || self.charged(b, id) {
+            return illegal(format!("{} has moved or charged this turn", u.name));
+        }
+        let t = b.unit(&tid)?;
+        if !t.alive() {
+            return illegal(format!("{} is no longer on the table", t.name));
+        }
+        let (to, dist) = self.contact_place(u, t);
+        // The way in: no enemies but the target, no woods.
+        let n = 24;
+        for k in 1..=n {
+            let f = k as f32 / n as f32;
+            let s = Base {
+                centre: u.base.centre.plus(to.centre.minus(u.base.centre).scale(f)),
+                ..to
+            };
+            for o in b.alive().filter(|o| o.id != u.id && o.id != tid && !self.is_officer(o)) {
+                if o.side != u.side && s.overlaps(&o.base) {
+                    return illegal(format!("{} blocks the way to {}", o.name, t.name));
+                }
+            }
+            if let Some(w) = b.terrain.touching(&s, &[FeatureKind::Woods]).next() {
+                return illegal(format!("the way to {} goes through {} (woods)", t.name, w.name));
+            }
+        }
+        if !b.table.holds(&to) {
+            return illegal(format!("{} would leave the table", u.name));
+        }
+        Ok((tid, to, self.inches(b, dist)))
+    }
+
+    /// The charge: the attempt to close, the attempt to hold, the range the target will fire
+    /// at, and the move into contact.
+    pub fn charge(&self, b: &mut Battle, out: &mut Vec<Event>, id: &UnitId) -> Result<(), RuleError> {
+        let (tid, to, dist) = self.check_charge(b, id)?;
+        own_active(b, b.unit(id)?)?;
+        if !self.command_control(b, out, id)? {
+            return Ok(());
+        }
+        let u = b.unit(id)?.clone();
+        let t = b.unit(&tid)?.clone();
+        let from = if dist > self.d.small_arms_bands[1] {
+            ChargeFrom::Long
+        } else {
+            ChargeFrom::Medium
+        };
+        let short = dist <= self.d.small_arms_bands[0];
+        let factors = self.morale_factors(b, id, Some(&tid), true);
+        if !self.morale_check(b, out, id, "closing", factors, 0)?.passed {
+            b.emit(
+                out,
+                Event::Disordered {
+                    unit: id.clone(),
+                    why: "failed to close".into(),
+                },
+            );
+            b.emit(
+                out,
+                Event::Halted {
+                    unit: id.clone(),
+                    why: "failed to close: it does not move this turn".into(),
+                },
+            );
+            return Ok(());
+        }
+        let factors = self.morale_factors(b, &tid, Some(id), false);
+        let holds = self.morale_check(b, out, &tid, "holding", factors, 0)?.passed;
+        if !holds {
+            self.failed(b, out, &tid, None)?;
+            let t2 = b.unit(&tid)?.clone();
+            if t2.status.removed || self.state(&t2) == State::Routed {
+                if !t2.status.removed {
+                    self.rout_move(b, out, &tid)?;
+                }
+                b.emit(
+                    out,
+                    Event::Halted {
+                        unit: id.clone(),
+                        why: format!("{} broke before the charge", t.name),
+                    },
+                );
+                return Ok(());
+            }
+        }
+        // The target, holding (or shaken but standing), fires into the charge.
+        let t_now = b.unit(&tid)?.clone();
+        if self.state(&t_now) == State::Good || holds {
+            let range = if self.is_infantry(&t_now) {
+                let die = b.d6()?;
+                let band = if short {
+                    Some(super::Band::Short)
+                } else {
+                    tables::charge_range(&self.d, self.class(&t_now), from, die)
+                };
+                let inches = band.map(|bd| match bd {
+                    super::Band::Short => self.d.small_arms_bands[0] / 2.0,
+                    super::Band::Medium => {
+                        (self.d.small_arms_bands[0] + self.d.small_arms_bands[1]) / 2.0
+                    }
+                    super::Band::Long => {
+                        (self.d.small_arms_bands[1] + self.d.small_arms_bands[2]) / 2.0
+                    }
+                });
+                b.emit(
+                    out,
+                    Event::Rolled {
+                        what: "the range to fire into the charge".into(),
+                        roll: Roll {
+                            unit: Some(tid.clone()),
+                            dice: vec![die],
+                            total: i32::from(die),
+                            outcome: format!(
+                                "{} range{}",
+                                band.map_or("no", |bd| match bd {
+                                    super::Band::Short => "short",
+                                    super::Band::Medium => "medium",
+                                    super::Band::Long => "long",
+                                }),
+                                if short {
+                                    " (the charge began within 6\")"
+                                } else {
+                                    ""
+                                }
+                            ),
+                            ..Roll::default()
+                        },
+                    },
+                );
+                inches
+            } else if self.is_artillery(&t_now) {
+                Some(self.d.artillery_bands[0] / 2.0)
+            } else {
+                None
+            };
+            b.emit(
+                out,
+                Event::Braced {
+                    unit: tid.clone(),
+                    against: id.clone(),
+                    range,
+                },
+            );
+        }
+        // The move: the rate, the charge die and every other die the move needs.
+        let mut needs = vec![Need::Chips(self.chips_dice(b, &u))];
+        needs.retain(|n| *n != Need::Chips(0));
+        if self.state(&u) == State::Disorganised {
+            needs.push(Need::Disorganised);
+        }
+        self.throw_needs(b, out, id, &needs)?;
+        let first = b.cmd_dice.len();
+        let die = b.d6()?;
+        let allowance = self.allowance(b, &u, false) + f32::from(die) - u.bound.spent;
+        let reaches = dist <= allowance + 0.01;
+        b.emit(
+            out,
+            Event::Rolled {
+                what: "the charge bonus".into(),
+                roll: Roll {
+                    unit: Some(id.clone()),
+                    dice: vec![die],
+                    total: allowance.round() as i32,
+                    outcome: if reaches {
+                        format!("{allowance:.1}\" reaches {} at {dist:.1}\"", t.name)
+                    } else {
+                        format!("{allowance:.1}\" falls short of {} at {dist:.1}\"", t.name)
+                    },
+                    first_die: Some(first),
+                    ..Roll::default()
+                },
+            },
+        );
+        let end = if reaches {
+            to
+        } else {
+            // As far as it can go, straight at the target.
+            let f = (allowance / dist.max(0.01)).clamp(0.0, 1.0);
+            let centre = u.base.centre.plus(to.centre.minus(u.base.centre).scale(f));
+            let facing = heading_deg(to.centre.minus(u.base.centre));
+            Base {
+                centre,
+                facing,
+                ..u.base
+            }
+        };
+        let blocked = b
+            .alive()
+            .any(|o| o.id != u.id && o.id != tid && !self.is_officer(o) && o.base.overlaps(&end));
+        if blocked {
+            b.emit(
+                out,
+                Event::Halted {
+                    unit: id.clone(),
+                    why: "its charge is blocked short of the target".into(),
+                },
+            );
+            return Ok(());
+        }
+        // Friends passed through are disordered, as is the charger.
+        let passed: Vec<UnitId> = b
+            .alive()
+            .filter(|o| o.side == u.side && o.id != u.id && !self.is_officer(o))
+            .filter(|o| {
+                (1..=24).any(|k| {
+                    let f = k as f32 / 24.0;
+                    Base {
+                        centre: u.base.centre.plus(end.centre.minus(u.base.centre).scale(f)),
+                        ..end
+                    }
+                    .overlaps(&o.base)
+                })
+            })
+            .map(|o| o.id.clone())
+            .collect();
+        b.emit(
+            out,
+            Event::Moved {
+                unit: id.clone(),
+                from: u.base,
+                to: end,
+                distance: if reaches { dist } else { allowance },
+                allowance,
+                going: "charging".into(),
+                contact: reaches.then(|| tid.clone()),
+                manoeuvre: None,
+            },
+        );
+        for o in passed {
+            for x in [&o, id] {
+                b.emit(
+                    out,
+                    Event::Disordered {
+                        unit: x.clone(),
+                        why: "a charge passed through formed troops".into(),
+                    },
+                );
+            }
+        }
+        Ok(())
+    }
+}

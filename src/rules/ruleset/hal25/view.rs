@@ -1,0 +1,1332 @@
+//! What the window, the command line and the log learn of Hal's rules: units from scenarios,
+//! the turn bar, cards, buttons, previews, overlays, the rules reference and the `Ruleset`
+//! door.
+
+use super::tables::MoveFormation;
+use super::{Band, Hal25, State, TroopClass, footprint_of, layout};
+use crate::rules::battle::Battle;
+use crate::rules::command::{Command, Event, Factor, RuleError, factor_sum};
+use crate::rules::model::{Class, Formation, Phase, Side, SideInfo, Unit, UnitId};
+use crate::rules::ruleset::common::{
+    arc_marks, chance, factor_rows, number_rows, reach_mark, target_mark,
+};
+use crate::rules::ruleset::view::{
+    Action, ActionGroup, Card, Layer, Look, Mark, Measure, MoveRequest, Outlook, OutlookPart,
+    RefRow, RefSection, Reference, TurnWords, UnitModel,
+};
+use crate::rules::ruleset::{MovePlan, Ruleset, Ruling, UnitSetup};
+use crate::rules::scenario::RawUnit;
+use crate::rules::terrain::Terrain;
+
+const INCH: f32 = 25.4;
+
+/// The chance that 2D6 is at least `n`.
+pub fn two_d6_at_least(n: i32) -> f64 {
+    let mut k = 0;
+    for a in 1..=6 {
+        for c in 1..=6 {
+            if a + c >= n {
+                k += 1;
+            }
+        }
+    }
+    f64::from(k) / 36.0
+}
+
+fn band_name(b: Band) -> &'static str {
+    match b {
+        Band::Short => "short",
+        Band::Medium => "medium",
+        Band::Long => "long",
+    }
+}
+
+impl Hal25 {
+    fn class_of_code(&self, code: &str) -> Option<&super::TroopDef> {
+        self.d.troops.iter().find(|t| t.code == code)
+    }
+
+    /// A scenario's unit: its stands (the organisation's, or `stands`), in its formation.
+    fn prepare(&self, u: &RawUnit) -> Result<UnitSetup, String> {
+        let Some(t) = self.class_of_code(&u.troop) else {
+            return Err(format!("unit '{}': unknown type '{}'", u.id, u.troop));
+        };
+        let Some(org) = self.d.organisation(t.troop) else {
+            return Err(format!("unit '{}': no organisation for {}", u.id, t.name));
+        };
+        let officer = matches!(t.troop, TroopClass::General | TroopClass::Courier);
+        let formation = u.formation.unwrap_or(Formation::Line);
+        let allowed: &[Formation] = match t.troop {
+            TroopClass::Light | TroopClass::LightCavalry => {
+                &[Formation::Line, Formation::Column, Formation::Skirmish]
+            }
+            TroopClass::Line | TroopClass::Grenadier | TroopClass::HeavyCavalry => {
+                &[Formation::Line, Formation::Column]
+            }
+            _ => &[Formation::Line],
+        };
+        if !allowed.contains(&formation) {
+            return Err(format!(
+                "unit '{}': a {} stands in {}",
+                u.id,
+                t.name,
+                allowed
+                    .iter()
+                    .map(|f| crate::rules::report::formation_name(*f))
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            ));
+        }
+        match (t.troop, &u.brigade) {
+            (TroopClass::General, Some(_)) if t.code == "CIC" => {
+                return Err(format!(
+                    "unit '{}': a commander in chief commands no brigade",
+                    u.id
+                ));
+            }
+            (TroopClass::Courier, Some(_)) => {
+                return Err(format!("unit '{}': a courier belongs to no brigade", u.id));
+            }
+            (TroopClass::General, None) if t.code != "CIC" => {
+                return Err(format!(
+                    "unit '{}': a brigade commander names his brigade ('brigade')",
+                    u.id
+                ));
+            }
+            (c, None) if !matches!(c, TroopClass::General | TroopClass::Courier) => {
+                return Err(format!(
+                    "unit '{}': every battalion, regiment and battery belongs to a brigade ('brigade')",
+                    u.id
+                ));
+            }
+            _ => {}
+        }
+        if u.class != Class::Regular {
+            return Err(format!(
+                "unit '{}': Hal's rules have no quality classes (leave 'class' out)",
+                u.id
+            ));
+        }
+        if !u.flags.is_empty() {
+            return Err(format!(
+                "unit '{}': Hal's rules take no flags; grenadiers are type GR",
+                u.id
+            ));
+        }
+        let stands = match &u.stands {
+            None => org.stands.clone(),
+            Some(s) => {
+                if s.is_empty() || s.len() > org.stands.len() {
+                    return Err(format!(
+                        "unit '{}': a {} has 1 to {} stands",
+                        u.id,
+                        t.name,
+                        org.stands.len()
+                    ));
+                }
+                for (i, (&f, &most)) in s.iter().zip(&org.stands).enumerate() {
+                    if f > most || (f == 0 && t.troop != TroopClass::Artillery) {
+                        return Err(format!(
+                            "unit '{}': stand {} holds 1 to {most} figures",
+                            u.id,
+                            i + 1
+                        ));
+                    }
+                }
+                if t.troop == TroopClass::Artillery && s.len() != org.stands.len() {
+                    return Err(format!(
+                        "unit '{}': a battery lists all {} stands (guns, then limbers)",
+                        u.id,
+                        org.stands.len()
+                    ));
+                }
+                s.clone()
+            }
+        };
+        if officer && (u.limbered || u.disordered || u.shaken) {
+            return Err(format!("unit '{}': an officer is never limbered or disordered", u.id));
+        }
+        if u.limbered && t.troop != TroopClass::Artillery {
+            return Err(format!("unit '{}': only batteries limber", u.id));
+        }
+        let sizes: Vec<(f32, f32)> = if t.troop == TroopClass::Artillery {
+            org.stand_sizes.clone()
+        } else {
+            org.stand_sizes.iter().copied().take(stands.len()).collect()
+        };
+        let mf = if t.troop == TroopClass::Artillery {
+            MoveFormation::FieldColumn
+        } else {
+            match formation {
+                Formation::Column => MoveFormation::FieldColumn,
+                Formation::Skirmish => MoveFormation::Skirmish,
+                _ => MoveFormation::Line,
+            }
+        };
+        let p = layout::places(&sizes, mf, t.troop == TroopClass::Artillery, self.num("skirmish_gap"));
+        Ok(UnitSetup {
+            size: footprint_of(&p, INCH),
+            formation,
+            stands,
+            shaken: u.shaken,
+            packs: 0,
+        })
+    }
+
+    fn check_brigades(&self, units: &[&Unit]) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut names: Vec<&str> = Vec::new();
+        for u in units.iter().filter(|u| self.is_unit(u)) {
+            if let Some(b) = u.extra.brigade.as_deref()
+                && !names.contains(&b)
+            {
+                names.push(b);
+            }
+        }
+        for n in names {
+            let generals = units
+                .iter()
+                .filter(|g| self.is_brigadier(g) && g.extra.brigade.as_deref() == Some(n))
+                .count();
+            if generals != 1 {
+                out.push(format!(
+                    "brigade '{n}' needs one mounted commander (type GEN with brigade \"{n}\"), has {generals}"
+                ));
+            }
+            let members: Vec<&&Unit> = units
+                .iter()
+                .filter(|u| self.is_unit(u) && u.extra.brigade.as_deref() == Some(n))
+                .collect();
+            let foot = members.iter().filter(|u| self.is_infantry(u)).count();
+            let horse = members.iter().filter(|u| self.is_cavalry(u)).count();
+            if foot > 0 && horse > 0 {
+                out.push(format!("brigade '{n}' mixes horse and foot (VIII.A.e)"));
+            } else if horse > 0 && horse != 2 {
+                out.push(format!(
+                    "brigade '{n}' has {horse} regiments of horse: a brigade of horse has two (VIII.A.e)"
+                ));
+            } else if foot > 0 && !(3..=5).contains(&foot) {
+                out.push(format!(
+                    "brigade '{n}' has {foot} battalions: a brigade of foot has three to five (VIII.A.e)"
+                ));
+            }
+        }
+        for g in units.iter().filter(|g| self.class(g) == TroopClass::Courier) {
+            if let Some(p) = &g.extra.parent
+                && !units
+                    .iter()
+                    .any(|x| &x.id == p && self.class(x) == TroopClass::General)
+            {
+                out.push(format!("courier '{}': '{p}' is not a general of its side", g.id));
+            }
+        }
+        if units.iter().filter(|u| self.is_cic(u)).count() > 1 {
+            out.push("a side has one commander in chief (type CIC)".into());
+        }
+        out
+    }
+
+    fn turn_words(&self, b: &Battle) -> TurnWords {
+        let side = |s: Side| b.sides.get(s).map_or("side".to_string(), |x| x.name.clone());
+        let (phase, end) = match b.phase {
+            Phase::Command => (
+                "Before the battle: every commander throws for chips".to_string(),
+                "Throw for chips",
+            ),
+            Phase::Charges => (
+                format!("Turn {}: charge declarations (both sides)", b.turn),
+                "Declarations done",
+            ),
+            Phase::Movement => {
+                let last = super::this_turn(b).iter().rev().find_map(|e| match e {
+                    Event::Initiative { dice, side, .. } if side.is_some() => Some(dice.clone()),
+                    _ => None,
+                });
+                let dice = match last {
+                    Some(d) if d.len() == 2 => format!(" (threw {} against {})", d[0].max(d[1]), d[0].min(d[1])),
+                    _ => String::new(),
+                };
+                (
+                    format!(
+                        "Turn {}: movement: {} sets {} more brigade{} moving{dice}",
+                        b.turn,
+                        side(b.active),
+                        b.command_points[b.active],
+                        if b.command_points[b.active] == 1 { "" } else { "s" }
+                    ),
+                    "End this throw",
+                )
+            }
+            Phase::Artillery => (format!("Turn {}: artillery fire (both sides)", b.turn), "End artillery"),
+            Phase::SmallArms => (
+                format!("Turn {}: small arms fire, simultaneous (both sides)", b.turn),
+                "End small arms",
+            ),
+            Phase::CloseCombat => (format!("Turn {}: melee", b.turn), "End melee"),
+            Phase::Morale => (format!("Turn {}: morale", b.turn), "End morale"),
+            Phase::Rout => (format!("Turn {}: rout movement", b.turn), "End turn"),
+            p => (format!("Turn {}: {}", b.turn, p.name()), "End phase"),
+        };
+        let resources = (b.phase == Phase::Movement).then(|| {
+            format!(
+                "Brigades to move: {} {}, {} {}",
+                side(0),
+                self.unmoved(b, 0).len(),
+                side(1),
+                self.unmoved(b, 1).len()
+            )
+        });
+        TurnWords {
+            phase,
+            resources,
+            end: Some(end.into()),
+            controls: match b.phase {
+                Phase::Charges => "Select a unit and click an enemy to declare a charge".into(),
+                Phase::Movement => "Set a brigade moving, then drag its units; Charge makes a declared charge".into(),
+                Phase::Artillery | Phase::SmallArms => "Select a unit and click an enemy to fire".into(),
+                Phase::CloseCombat => "Select a unit in melee and click its enemy to fight".into(),
+                _ => String::new(),
+            },
+        }
+    }
+
+    fn state_words(&self, u: &Unit) -> String {
+        match self.state(u) {
+            State::Good => "good order".into(),
+            State::Disorganised => "disorganised".into(),
+            State::Routed if u.status.recovery_failed > 0 => {
+                "routed (one chance left to recover)".into()
+            }
+            State::Routed => "routed".into(),
+        }
+    }
+
+    fn card(&self, b: &Battle, u: &Unit) -> Card {
+        let t = self.troop_def(u);
+        let mut lines = vec![format!("{} ({})", t.name, t.code)];
+        if self.is_officer(u) {
+            let radius = self.radius(u);
+            lines.push(match &u.extra.brigade {
+                Some(br) => format!("Commands brigade {br}: radius {radius:.0}\""),
+                None if self.class(u) == TroopClass::Courier => "Carries orders".into(),
+                None => format!("Commander in chief: radius {radius:.0}\""),
+            });
+            if self.class(u) == TroopClass::General {
+                lines.push(format!(
+                    "{} chip{}; {} to movement; {:+} command control",
+                    u.extra.chips,
+                    if u.extra.chips == 1 { "" } else { "s" },
+                    match u.extra.move_dice {
+                        0 => "nothing".to_string(),
+                        n => format!("{n:+}D6"),
+                    },
+                    u.extra.leadership
+                ));
+            }
+        } else {
+            let (w, _) = self.footprint(b, u, u.formation);
+            lines.push(format!(
+                "{} figures of {} on {} stands · {} · {:.1}\" wide",
+                u.figures(),
+                u.extra.strength,
+                u.stands.iter().filter(|s| s.figures > 0).count(),
+                if self.is_artillery(u) {
+                    if u.status.limbered { "limbered" } else { "unlimbered" }
+                } else {
+                    crate::rules::report::formation_name(u.formation)
+                },
+                b.scale.from_mm(w)
+            ));
+            lines.push(format!(
+                "Brigade {} · {}",
+                u.extra.brigade.as_deref().unwrap_or("-"),
+                if self.in_command(b, u) {
+                    "in command"
+                } else {
+                    "OUT OF COMMAND"
+                }
+            ));
+            let mut state = vec![self.state_words(u)];
+            if u.status.must_check {
+                state.push("must check morale".into());
+            }
+            if self.is_infantry(u) {
+                state.push(if u.status.volley_spent {
+                    "first volley spent".into()
+                } else {
+                    "first volley in hand".into()
+                });
+            }
+            if let Some(t) = &u.status.declared {
+                state.push(format!(
+                    "charge declared on {}",
+                    b.unit(t).map_or(t.0.clone(), |x| x.name.clone())
+                ));
+            }
+            if u.bound.halted {
+                state.push("stands this turn".into());
+            }
+            lines.push(state.join(" · "));
+            let number = factor_sum(&self.morale_factors(b, &u.id, None, false));
+            lines.push(format!(
+                "Morale number {number}: passes on 2D6 of {number} or more ({:.0}%)",
+                two_d6_at_least(number) * 100.0
+            ));
+            if b.phase == Phase::Movement {
+                let road = false;
+                lines.push(format!(
+                    "Move {:.1}\" with the dice thrown, {:.1}\" used",
+                    self.allowance(b, u, road),
+                    u.bound.spent
+                ));
+            }
+        }
+        Card {
+            title: u.name.clone(),
+            side: u.side,
+            lines,
+        }
+    }
+
+    fn actions(&self, b: &Battle, u: &Unit) -> Vec<ActionGroup> {
+        let mut out = Vec::new();
+        if !u.alive() || b.is_over() {
+            return out;
+        }
+        // A chip to throw a failed roll again.
+        let rerolls: Vec<Action> = b
+            .alive()
+            .filter(|g| g.side == u.side && g.extra.chips > 0)
+            .filter(|g| self.reroll(b, &g.id, &u.id).is_ok())
+            .map(|g| Action {
+                label: format!("Re-roll with {}'s chip ({} left)", g.name, g.extra.chips),
+                command: Command::Reroll {
+                    by: g.id.clone(),
+                    unit: u.id.clone(),
+                },
+            })
+            .collect();
+        if !rerolls.is_empty() {
+            out.push(ActionGroup {
+                title: "Chips".into(),
+                note: "Throw the lower die of the failed roll again; the second result stands"
+                    .into(),
+                actions: rerolls,
+            });
+        }
+        match b.phase {
+            Phase::Charges if self.is_unit(u) => {
+                let targets: Vec<Action> = b
+                    .alive()
+                    .filter(|e| e.side != u.side && self.is_unit(e))
+                    .filter(|e| self.check_declare(b, &u.id, &e.id).is_ok())
+                    .map(|e| Action {
+                        label: format!("Declare a charge on {}", e.name),
+                        command: Command::Declare {
+                            unit: u.id.clone(),
+                            target: e.id.clone(),
+                        },
+                    })
+                    .collect();
+                if !targets.is_empty() {
+                    out.push(ActionGroup {
+                        title: "Charge".into(),
+                        note: "Declared now, made when its brigade moves".into(),
+                        actions: targets,
+                    });
+                }
+            }
+            Phase::Movement if u.side == b.active => {
+                if let Some(br) = &u.extra.brigade
+                    && b.command_points[u.side] > 0
+                    && self.unmoved(b, u.side).contains(br)
+                {
+                    out.push(ActionGroup {
+                        title: "Brigades".into(),
+                        note: format!("{} more this throw", b.command_points[u.side]),
+                        actions: vec![Action {
+                            label: format!("Set brigade {br} moving"),
+                            command: Command::Activate { unit: u.id.clone() },
+                        }],
+                    });
+                }
+                if self.may_act(b, &u.id).is_ok() {
+                    if self.check_charge(b, &u.id).is_ok() {
+                        out.push(ActionGroup {
+                            title: "Charge".into(),
+                            note: "Close, the target holds or not, then the move in".into(),
+                            actions: vec![Action {
+                                label: "Make the declared charge".into(),
+                                command: Command::Charge { unit: u.id.clone() },
+                            }],
+                        });
+                    }
+                    let mut forms = Vec::new();
+                    for f in self.formations(u) {
+                        if f != u.formation {
+                            forms.push(Action {
+                                label: format!("Form {}", crate::rules::report::formation_name(f)),
+                                command: Command::Form {
+                                    unit: u.id.clone(),
+                                    formation: f,
+                                    turn: 0.0,
+                                },
+                            });
+                        }
+                    }
+                    if !self.formations(u).is_empty() {
+                        for (label, turn) in [("Face right", 90.0), ("Face left", -90.0), ("Face about", 180.0)] {
+                            forms.push(Action {
+                                label: label.into(),
+                                command: Command::Form {
+                                    unit: u.id.clone(),
+                                    formation: u.formation,
+                                    turn,
+                                },
+                            });
+                        }
+                    }
+                    if self.is_artillery(u) {
+                        forms.push(Action {
+                            label: if u.status.limbered { "Unlimber" } else { "Limber" }.into(),
+                            command: if u.status.limbered {
+                                Command::Unlimber { unit: u.id.clone() }
+                            } else {
+                                Command::Limber { unit: u.id.clone() }
+                            },
+                        });
+                    }
+                    if !forms.is_empty() {
+                        out.push(ActionGroup {
+                            title: "Formation".into(),
+                            note: "A change or a facing costs 1D6 of the move".into(),
+                            actions: forms,
+                        });
+                    }
+                }
+            }
+            Phase::Artillery | Phase::SmallArms if self.is_unit(u) => {
+                let reach = if self.is_artillery(u) {
+                    self.d.artillery_bands[2]
+                } else {
+                    self.d.small_arms_bands[2]
+                };
+                let fire: Vec<Action> = self
+                    .targets(b, u, reach)
+                    .into_iter()
+                    .chain(
+                        b.alive()
+                            .filter(|e| e.side != u.side && self.is_unit(e))
+                            .map(|e| (e.id.clone(), 0.0)),
+                    )
+                    .filter(|(t, _)| self.fire_setup(b, &u.id, t).is_ok())
+                    .fold(Vec::new(), |mut v: Vec<Action>, (t, _)| {
+                        if !v.iter().any(|a| matches!(&a.command, Command::Fire { target, .. } if *target == t)) {
+                            let name = b.unit(&t).map_or(t.0.clone(), |x| x.name.clone());
+                            v.push(Action {
+                                label: format!("Fire at {name}"),
+                                command: Command::Fire {
+                                    unit: u.id.clone(),
+                                    target: t,
+                                    support: Vec::new(),
+                                    defence: None,
+                                },
+                            });
+                        }
+                        v
+                    });
+                if !fire.is_empty() {
+                    out.push(ActionGroup {
+                        title: "Fire".into(),
+                        note: String::new(),
+                        actions: fire,
+                    });
+                }
+            }
+            Phase::CloseCombat => {
+                let fights: Vec<Action> = self
+                    .melees(b)
+                    .into_iter()
+                    .filter(|(a, e)| a == &u.id || e == &u.id)
+                    .map(|(a, e)| {
+                        let other = if a == u.id { &e } else { &a };
+                        Action {
+                            label: format!(
+                                "Fight {}",
+                                b.unit(other).map_or(other.0.clone(), |x| x.name.clone())
+                            ),
+                            command: Command::Fight {
+                                unit: a.clone(),
+                                target: e.clone(),
+                                pursue: None,
+                                pursuits: Vec::new(),
+                            },
+                        }
+                    })
+                    .collect();
+                if !fights.is_empty() {
+                    out.push(ActionGroup {
+                        title: "Melee".into(),
+                        note: String::new(),
+                        actions: fights,
+                    });
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+
+    fn preview_of(&self, b: &Battle, cmd: &Command) -> Result<Outlook, RuleError> {
+        match cmd {
+            Command::Fire { unit, target, .. } => {
+                let s = self.fire_setup(b, unit, target)?;
+                let odds = self.fire_odds(&s);
+                let t = b.unit(target)?;
+                let mean: f64 = odds.iter().enumerate().map(|(k, p)| k as f64 * p).sum();
+                let last = t
+                    .stands
+                    .iter()
+                    .rev()
+                    .find(|x| x.figures > 0)
+                    .map_or(1, |x| x.figures) as usize;
+                let stand: f64 = if self.is_artillery(t) {
+                    0.0
+                } else {
+                    odds.iter().skip(last).sum()
+                };
+                let number = factor_sum(&self.morale_factors(b, target, None, false)) + 1;
+                let fail = 1.0 - two_d6_at_least(number);
+                let mut factors = vec![Factor {
+                    name: format!(
+                        "{} range ({:.1}\"): deduct {}",
+                        band_name(s.band),
+                        s.range,
+                        if s.artillery {
+                            super::tables::artillery_deduction(&self.d, s.band)
+                        } else {
+                            super::tables::small_arms_deduction(&self.d, s.first_volley, s.band)
+                        }
+                    ),
+                    value: 0,
+                    source: "004 II.A.1.b; II.B".into(),
+                }];
+                if s.first_volley {
+                    factors.push(Factor {
+                        name: "first volley".into(),
+                        value: 0,
+                        source: "004 II.A.1.b".into(),
+                    });
+                }
+                let save = if s.artillery {
+                    super::tables::save_need(
+                        &self.d,
+                        s.receiving.target,
+                        false,
+                        s.light_gun.then_some(s.band == Band::Long),
+                        false,
+                    )
+                } else {
+                    super::tables::save_need(&self.d, s.receiving.target, s.line_firing, None, s.moved)
+                };
+                let (dice, _) = if s.artillery {
+                    (s.strength, 0)
+                } else {
+                    super::tables::dice_for(&self.d, s.strength)
+                };
+                let mut notes = s.notes.clone();
+                notes.push(match save {
+                    Some(n) => format!("{} saves each hit on {n}-6", t.name),
+                    None => format!("{} has no save", t.name),
+                });
+                if s.receiving.cavalry {
+                    notes.push("two hits remove a horseman; an odd hit on 4-6".into());
+                }
+                if s.counter_battery {
+                    notes.push("counter-battery: each gun hits on its range's score, then 2D6 of 11-12 knocks out a gun".into());
+                }
+                Ok(Outlook {
+                    parts: vec![OutlookPart {
+                        heading: format!(
+                            "{} {}",
+                            b.unit(unit)?.name,
+                            if s.artillery {
+                                format!("{} guns", s.strength)
+                            } else {
+                                format!("{} figures", s.strength)
+                            }
+                        ),
+                        factors,
+                        dice,
+                        need: None,
+                        summary: format!("expected {mean:.1} casualties"),
+                    }],
+                    opposed: false,
+                    notes,
+                    chances: vec![
+                        chance("no casualty", odds.first().copied().unwrap_or(1.0)),
+                        chance("a stand lost (must check morale)", stand),
+                        chance("the check then fails", stand * fail),
+                    ],
+                    choices: Vec::new(),
+                })
+            }
+            Command::Charge { unit } => {
+                let (tid, _, dist) = self.check_charge(b, unit)?;
+                let a = factor_sum(&self.morale_factors(b, unit, Some(&tid), true));
+                let d = factor_sum(&self.morale_factors(b, &tid, Some(unit), false));
+                let (pa, pd) = (two_d6_at_least(a), two_d6_at_least(d));
+                let u = b.unit(unit)?;
+                let allowance = self.allowance(b, u, false);
+                let need = (dist - allowance).ceil();
+                let reach = if need <= 1.0 {
+                    1.0
+                } else if need > 6.0 {
+                    0.0
+                } else {
+                    (7.0 - f64::from(need)) / 6.0
+                };
+                Ok(Outlook {
+                    parts: vec![
+                        OutlookPart {
+                            heading: format!("{} closes", u.name),
+                            factors: self.morale_factors(b, unit, Some(&tid), true),
+                            dice: 2,
+                            need: Some(a),
+                            summary: format!("passes on {a}+ ({:.0}%)", pa * 100.0),
+                        },
+                        OutlookPart {
+                            heading: format!("{} holds", b.unit(&tid)?.name),
+                            factors: self.morale_factors(b, &tid, Some(unit), false),
+                            dice: 2,
+                            need: Some(d),
+                            summary: format!("passes on {d}+ ({:.0}%)", pd * 100.0),
+                        },
+                    ],
+                    opposed: false,
+                    notes: vec![format!(
+                        "{dist:.1}\" to contact; {allowance:.1}\" before the 1D6 charge bonus"
+                    )],
+                    chances: vec![
+                        chance("fails to close (disorganised)", 1.0 - pa),
+                        chance("the target fails to hold (failed morale chart)", pa * (1.0 - pd)),
+                        chance("the target holds and fires", pa * pd),
+                        chance("the move reaches", reach),
+                    ],
+                    choices: Vec::new(),
+                })
+            }
+            Command::Fight { unit, target, .. } => {
+                let (a, e) = self.melee_sides(b, unit, target)?;
+                let (aw, dr, ew, al, el) = self.melee_odds(&a, &e);
+                let part = |s: &super::melee::Side| -> Result<OutlookPart, RuleError> {
+                    Ok(OutlookPart {
+                        heading: b.unit(&s.unit)?.name.clone(),
+                        factors: s.factors.clone(),
+                        dice: s.melee.facing as u32,
+                        need: None,
+                        summary: format!(
+                            "{} stands fight{}",
+                            s.melee.facing,
+                            if s.melee.missing.iter().any(|&m| m > 0) {
+                                format!(", short {:?}", s.melee.missing)
+                            } else {
+                                String::new()
+                            }
+                        ),
+                    })
+                };
+                Ok(Outlook {
+                    parts: vec![part(&a)?, part(&e)?],
+                    opposed: true,
+                    notes: vec![
+                        format!("casualty points expected: {al:.1} and {el:.1}"),
+                        "about: 4000 simulated melees".into(),
+                    ],
+                    chances: vec![
+                        chance(format!("{} wins", b.unit(unit)?.name), aw),
+                        chance("a drawn melee", dr),
+                        chance(format!("{} wins", b.unit(target)?.name), ew),
+                    ],
+                    choices: Vec::new(),
+                })
+            }
+            _ => Err(RuleError::Illegal("nothing to preview".into())),
+        }
+    }
+
+    fn look(&self, b: &Battle, u: &Unit) -> Look {
+        let mut markers = Vec::new();
+        match self.state(u) {
+            State::Disorganised => markers.push("DIS".to_string()),
+            State::Routed if u.status.recovery_failed > 0 => markers.push("ROUT 2".to_string()),
+            State::Routed => markers.push("ROUT".to_string()),
+            State::Good => {}
+        }
+        if u.status.must_check {
+            markers.push("CHECK".to_string());
+        }
+        if u.bound.halted {
+            markers.push("HALT".to_string());
+        }
+        let per = match self.class(u) {
+            TroopClass::HeavyCavalry | TroopClass::LightCavalry => 3,
+            TroopClass::Artillery => 4,
+            TroopClass::General | TroopClass::Courier => 1,
+            _ => 6,
+        };
+        let stands = self
+            .stand_bases(b, u)
+            .into_iter()
+            .zip(u.stands.iter().map(|s| s.figures))
+            .filter(|(_, f)| *f > 0)
+            .collect();
+        let mut label = u.troop.clone();
+        if u.status.limbered {
+            label.push_str(" (L)");
+        }
+        if self.is_unit(u) {
+            label = format!("{label} {}", u.figures());
+        }
+        Look {
+            stands,
+            figures_per_stand: per,
+            general: self.class(u) == TroopClass::General,
+            label_dark: false,
+            label,
+            label_behind: self.is_unit(u),
+            pips: 0,
+            markers,
+        }
+    }
+
+    fn overlays(&self, b: &Battle, sel: Option<&Unit>, layers: &[Layer]) -> Vec<Mark> {
+        let mut out = Vec::new();
+        let Some(s) = sel.filter(|s| s.alive()) else {
+            return out;
+        };
+        if layers.contains(&Layer::Arcs) && self.is_unit(s) && !self.is_cavalry(s) {
+            let half = self.num("arc_half_angle");
+            let bands = if self.is_artillery(s) {
+                self.d.artillery_bands.clone()
+            } else {
+                self.d.small_arms_bands.clone()
+            };
+            for r in bands {
+                out.extend(arc_marks(&s.base, half, b.scale.to_mm(r)));
+            }
+        }
+        if layers.contains(&Layer::Zones) && self.class(s) == TroopClass::General {
+            let r = b.scale.to_mm(self.radius(s));
+            let ring: Vec<_> = (0..=48)
+                .map(|k| {
+                    let a = k as f32 / 48.0 * 360.0;
+                    s.base.centre.plus(crate::rules::geometry::heading(a).scale(r))
+                })
+                .collect();
+            out.push(Mark::line(Layer::Zones, crate::rules::ruleset::Ink::Zone, ring));
+        }
+        if layers.contains(&Layer::Reach) && b.phase == Phase::Movement && self.may_act(b, &s.id).is_ok() {
+            let most = self.allowance(b, s, false) + 6.0;
+            out.push(reach_mark(b, s, most, |fwd, right, d| {
+                let steps = vec![crate::rules::command::Step::Oblique {
+                    forward: fwd * d,
+                    right: right * d,
+                }];
+                self.plan(b, &s.id, &steps).is_ok()
+            }));
+        }
+        if layers.contains(&Layer::Targets) && self.is_unit(s) {
+            let reach = if self.is_artillery(s) {
+                self.d.artillery_bands[2]
+            } else {
+                self.d.small_arms_bands[2]
+            };
+            for (t, _) in self.targets(b, s, reach).into_iter().take(if self.is_artillery(s) { 99 } else { 1 }) {
+                if let Ok(t) = b.unit(&t) {
+                    out.push(target_mark(&t.base));
+                }
+            }
+        }
+        out
+    }
+
+    fn reference(&self) -> Reference {
+        let d = &self.d;
+        let src = |s: &str| s.to_string();
+        let troops = RefSection::table(
+            "Troop types",
+            &["Type", "Plays as", "Stands"],
+            d.troops
+                .iter()
+                .map(|t| RefRow {
+                    cells: vec![
+                        format!("{} ({})", t.name, t.code),
+                        format!("{:?}{}", t.troop, if t.light_gun { ", light guns" } else { "" }),
+                        d.organisation(t.troop)
+                            .map_or(String::new(), |o| format!("{:?} figures", o.stands)),
+                    ],
+                    source: t.source.clone(),
+                })
+                .collect(),
+        );
+        let fire = RefSection::table(
+            "Small arms (1D6 per six figures, less the deduction)",
+            &["Fire", "Short 0-6\"", "Medium 6-12\"", "Long 12-18\""],
+            d.small_arms_deductions
+                .iter()
+                .map(|x| RefRow {
+                    cells: vec![
+                        x.name.clone(),
+                        format!("-{}", x.deduct[0]),
+                        format!("-{}", x.deduct[1]),
+                        format!("-{}", x.deduct[2]),
+                    ],
+                    source: x.source.clone(),
+                })
+                .chain(std::iter::once(RefRow {
+                    cells: vec![
+                        "Artillery (1D6 per gun)".into(),
+                        format!("-{} (0-12\")", d.artillery_deductions[0]),
+                        format!("-{} (12-24\")", d.artillery_deductions[1]),
+                        format!("-{} (24-36\")", d.artillery_deductions[2]),
+                    ],
+                    source: src("004 II.B"),
+                }))
+                .chain(std::iter::once(RefRow {
+                    cells: vec![
+                        "Counter-battery: to hit".into(),
+                        format!("{}", d.counter_battery_need[0]),
+                        format!("{}", d.counter_battery_need[1]),
+                        format!("{}", d.counter_battery_need[2]),
+                    ],
+                    source: src("004 II.B.3"),
+                }))
+                .collect(),
+        );
+        let charges = RefSection::table(
+            "Firing into charges (1D6)",
+            &["Firer", "Attacker from", "Short", "Medium", "Long"],
+            d.charge_ranges
+                .iter()
+                .map(|r| {
+                    let f = |x: Option<(u8, u8)>| {
+                        x.map_or("-".into(), |(a, c)| if a == c { format!("{a}") } else { format!("{a}-{c}") })
+                    };
+                    RefRow {
+                        cells: vec![
+                            format!("{:?}", r.troop),
+                            format!("{:?}", r.from),
+                            f(Some(r.short)),
+                            f(r.medium),
+                            f(r.long),
+                        ],
+                        source: r.source.clone(),
+                    }
+                })
+                .collect(),
+        );
+        let moves = RefSection::table(
+            "Movement (inches)",
+            &["Type", "Line", "Field col.", "Road col.", "Skirmish", "Rough", "Change", "Rout"],
+            d.movement
+                .iter()
+                .map(|m| {
+                    let n = |x: Option<u32>| x.map_or("-".into(), |v| format!("{v}\""));
+                    let dice = |k: i32| if k == 0 { "-".into() } else { format!("{k:+}D6") };
+                    RefRow {
+                        cells: vec![
+                            format!("{:?}", m.troop),
+                            n(m.line),
+                            n(m.field_column),
+                            n(m.road_column),
+                            n(m.skirmish),
+                            dice(m.rough_dice),
+                            dice(m.change_dice),
+                            dice(m.rout_dice),
+                        ],
+                        source: m.source.clone(),
+                    }
+                })
+                .collect(),
+        );
+        let chart = RefSection::table(
+            "Failed morale chart (2D6)",
+            &["Throw", "Outcome"],
+            d.failed_morale
+                .iter()
+                .map(|r| RefRow {
+                    cells: vec![
+                        format!("{}-{}", r.min.max(1), r.max.min(12)),
+                        format!("{:?}", r.outcome),
+                    ],
+                    source: r.source.clone(),
+                })
+                .chain(d.melee_loss_modifiers.iter().map(|r| RefRow {
+                    cells: vec![format!("lost melee by {}-{}", r.min, r.max), format!("{:+}", r.value)],
+                    source: r.source.clone(),
+                }))
+                .collect(),
+        );
+        let chips = RefSection::table(
+            "Chips before the battle (1D6, +1 commander in chief)",
+            &["Throw", "Chips", "Radius", "Movement", "Command control"],
+            d.chips
+                .iter()
+                .map(|r| RefRow {
+                    cells: vec![
+                        format!("{}-{}", r.min.max(1), r.max.min(7)),
+                        r.chips.to_string(),
+                        format!("{}\"", r.radius),
+                        format!("{:+}D6", r.move_dice),
+                        format!("{:+}", r.command),
+                    ],
+                    source: r.source.clone(),
+                })
+                .collect(),
+        );
+        Reference {
+            title: d.name.clone(),
+            source: "Hal's 25mm Seven Years War Rules (Hal Thinglum, 1997)".into(),
+            sections: vec![
+                troops,
+                fire,
+                charges,
+                moves,
+                RefSection::list("Melee modifiers (per die)", factor_rows(&d.melee_modifiers)),
+                RefSection::list(
+                    "Morale modifiers (to the number, base 4; 2D6 below it fails)",
+                    factor_rows(&d.morale_modifiers),
+                ),
+                chart,
+                chips,
+                RefSection::list("Numbers", number_rows(&d.numbers)),
+            ],
+            rulings_title: "Rulings (where the text is damaged or silent)".into(),
+            rulings: d.rulings.clone(),
+        }
+    }
+
+    fn event_words(&self, b: &Battle, e: &Event) -> Option<String> {
+        let name = |id: &UnitId| b.unit(id).map_or_else(|_| id.0.clone(), |u| u.name.clone());
+        let side = |s: Side| b.sides.get(s).map_or(format!("side {s}"), |x| x.name.clone());
+        let mods = |fs: &[Factor]| -> String {
+            fs.iter()
+                .map(|f| format!(" {:+} {}", f.value, f.name))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        Some(match e {
+            Event::Rolled { what, roll } if what.starts_with("morale: ") => format!(
+                "{} checks morale ({}): number{} = {}; throws {:?}{} = {}: {}",
+                roll.unit.as_ref().map(name).unwrap_or_default(),
+                &what["morale: ".len()..],
+                mods(&roll.factors),
+                roll.need.unwrap_or(0),
+                roll.dice,
+                roll.against.map_or(String::new(), |x| format!(" {x:+} command control")),
+                roll.total,
+                roll.outcome
+            ),
+            Event::Initiative { dice, side: s, brigades } => match (s, dice.len()) {
+                (Some(s), 2) => format!(
+                    "Both sides throw for the move: {} against {}: {} moves {brigades} brigade{}",
+                    dice[0],
+                    dice[1],
+                    side(*s),
+                    if *brigades == 1 { "" } else { "s" }
+                ),
+                (Some(s), _) => format!("{} moves its last {brigades} brigade(s)", side(*s)),
+                (None, _) => format!("Both sides throw for the move: {dice:?}, a tie: throw again"),
+            },
+            Event::BrigadeActivated { side: s, brigade } => {
+                format!("{} sets brigade {brigade} moving", side(*s))
+            }
+            Event::Chips { general, roll, .. } => format!(
+                "{} throws {:?}{} for chips: {}",
+                name(general),
+                roll.dice,
+                mods(&roll.factors),
+                roll.outcome
+            ),
+            Event::Rerolled { by, unit, die, chips } => format!(
+                "{} spends a chip ({chips} left) to throw {}'s {die} again",
+                name(by),
+                name(unit)
+            ),
+            Event::Declared { unit, target } => {
+                format!("{} declares a charge on {}", name(unit), name(target))
+            }
+            Event::Braced { unit, against, range } => match range {
+                Some(r) => format!("{} holds and will fire into {}'s charge at {r:.0}\"", name(unit), name(against)),
+                None => format!("{} holds against {}", name(unit), name(against)),
+            },
+            Event::Marked { unit, marker, count } => {
+                use crate::rules::command::Marker;
+                match (marker, *count > 0) {
+                    (Marker::MustCheck, true) => format!("{} must check morale", name(unit)),
+                    (Marker::MustCheck, false) => return Some(String::new()),
+                    (Marker::VolleySpent, _) => format!(
+                        "{} has spent its first volley: the command stand moves to the middle",
+                        name(unit)
+                    ),
+                    (Marker::RecoveryFailed, _) => format!(
+                        "{} fails to recover from rout: one chance left",
+                        name(unit)
+                    ),
+                    (Marker::CheckedStrength, _) => return Some(String::new()),
+                    (Marker::Declaration, _) => return Some(String::new()),
+                }
+            }
+            Event::TownDamaged { feature, points, left } => format!(
+                "{} loses {points} point{} to the guns: {left} left{}",
+                b.terrain.get(feature).map_or(feature.clone(), |f| f.name.clone()),
+                if *points == 1 { "" } else { "s" },
+                if *left == 0 { ": it is in flames" } else { "" }
+            ),
+            Event::Shaken { unit } => format!("{} routs", name(unit)),
+            Event::Rallied { unit } => format!("{} recovers from rout", name(unit)),
+            Event::Steadied { unit } => format!("{} recovers its good order", name(unit)),
+            Event::Disordered { unit, why } => format!("{} is disorganised ({why})", name(unit)),
+            Event::Halted { unit, why } => format!("{}: {why}", name(unit)),
+            Event::Reformed { unit, formation, .. } => format!(
+                "{} forms {}",
+                name(unit),
+                crate::rules::report::formation_name(*formation)
+            ),
+            Event::Volley { shooter, target, dice, factors, hits, stands, .. } => format!(
+                "{} fires at {} with {stands} {}: {dice:?},{} = {hits} hit{}",
+                name(shooter),
+                name(target),
+                if b.unit(shooter).is_ok_and(|s| self.is_artillery(s)) { "guns" } else { "figures" },
+                mods(factors),
+                if *hits == 1 { "" } else { "s" }
+            ),
+            Event::Assault { attacker, defender, attacker_roll, defender_roll, outcome, .. } => format!(
+                "Melee: {} throws {:?}{} (total {}), {} throws {:?}{} (total {}): {outcome}",
+                name(attacker),
+                attacker_roll.dice,
+                mods(&attacker_roll.factors),
+                attacker_roll.total,
+                name(defender),
+                defender_roll.dice,
+                mods(&defender_roll.factors),
+                defender_roll.total,
+            ),
+            _ => return None,
+        })
+    }
+}
+
+impl Ruleset for Hal25 {
+    fn id(&self) -> &str {
+        &self.d.id
+    }
+    fn name(&self) -> &str {
+        &self.d.name
+    }
+    fn measure(&self) -> Measure {
+        Measure::Inches
+    }
+    fn unit_model(&self) -> UnitModel {
+        UnitModel::Stands
+    }
+    fn default_mm_per_unit(&self) -> f32 {
+        INCH
+    }
+    fn base_size(&self, troop: &str) -> Option<(f32, f32)> {
+        let t = self.class_of_code(troop)?;
+        let o = self.d.organisation(t.troop)?;
+        let p = layout::places(&o.stand_sizes, MoveFormation::Line, false, 0.0);
+        Some(footprint_of(&p, INCH))
+    }
+    fn troop_codes(&self) -> Vec<String> {
+        self.d.troops.iter().map(|t| t.code.clone()).collect()
+    }
+    fn shares_ground(&self, troop: &str) -> bool {
+        self.class_of_code(troop)
+            .is_some_and(|t| matches!(t.troop, TroopClass::General | TroopClass::Courier))
+    }
+    fn prepare_unit(&self, u: &RawUnit) -> Result<UnitSetup, String> {
+        self.prepare(u)
+    }
+    fn validate_army(&self, units: &[&Unit], _side: &SideInfo, _terrain: &Terrain) -> Vec<String> {
+        self.check_brigades(units)
+    }
+    fn class_name(&self, _class: Class) -> String {
+        String::new()
+    }
+    fn first_phase(&self, _units: &[Unit]) -> Phase {
+        Phase::Command
+    }
+    fn phases(&self) -> Vec<Phase> {
+        vec![
+            Phase::Charges,
+            Phase::Movement,
+            Phase::Artillery,
+            Phase::SmallArms,
+            Phase::CloseCombat,
+            Phase::Morale,
+            Phase::Rout,
+        ]
+    }
+    fn turn_words(&self, b: &Battle) -> TurnWords {
+        Hal25::turn_words(self, b)
+    }
+    fn execute(&self, b: &mut Battle, cmd: &Command, out: &mut Vec<Event>) -> Result<(), RuleError> {
+        if b.is_over() {
+            return Err(RuleError::GameOver);
+        }
+        match cmd {
+            Command::EndPhase => self.end_phase(b, out),
+            Command::Declare { unit, target } => self.declare(b, out, unit, target),
+            Command::Activate { unit } => self.activate(b, out, unit),
+            Command::Charge { unit } => self.charge(b, out, unit),
+            Command::Move { unit, steps } => self.do_move(b, out, unit, steps),
+            Command::Form { unit, formation, turn } => self.form(b, out, unit, *formation, *turn),
+            Command::Limber { unit } => self.limber(b, out, unit, true),
+            Command::Unlimber { unit } => self.limber(b, out, unit, false),
+            Command::Fire { unit, target, .. } => self.fire(b, out, unit, target),
+            Command::Fight { unit, target, .. } => self.fight(b, out, unit, target),
+            Command::Reroll { .. } => Err(RuleError::Illegal("re-rolls are handled by the battle".into())),
+            Command::Undo => Err(RuleError::Illegal("undo is handled by the battle".into())),
+            Command::MoveGroup { .. }
+            | Command::MoveStand { .. }
+            | Command::RecoilFurther { .. }
+            | Command::Deploy { .. }
+            | Command::Fortify { .. }
+            | Command::Attach { .. }
+            | Command::Detach { .. }
+            | Command::Fallback { .. }
+            | Command::Recover { .. }
+            | Command::Evade { .. } => Err(RuleError::Illegal(
+                "Hal's rules move units one at a time, by brigades; officers attach by standing \
+                 against a unit"
+                    .into(),
+            )),
+        }
+    }
+    fn after_command(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
+        self.check_victory(b, out);
+        Ok(())
+    }
+    fn check_move(&self, b: &Battle, req: &MoveRequest) -> Result<MovePlan, RuleError> {
+        match req.units.as_slice() {
+            [id] if req.stand.is_none() => self.plan(b, id, &req.steps).map(|p| p.plan),
+            _ => Err(RuleError::Illegal("Hal's units move one at a time".into())),
+        }
+    }
+    fn acting_sides(&self, b: &Battle) -> Vec<Side> {
+        match b.phase {
+            Phase::Movement => vec![b.active],
+            _ => vec![b.active, 1 - b.active.min(1)],
+        }
+    }
+    fn may_move(&self, b: &Battle, u: &Unit) -> bool {
+        self.may_act(b, &u.id).is_ok()
+    }
+    fn plan_note(&self, plan: &MovePlan) -> Option<String> {
+        let _ = plan;
+        None
+    }
+    fn target_command(&self, b: &Battle, own: &UnitId, enemy: &UnitId) -> Option<Command> {
+        match b.phase {
+            Phase::Charges => Some(Command::Declare {
+                unit: own.clone(),
+                target: enemy.clone(),
+            }),
+            Phase::Artillery | Phase::SmallArms => Some(Command::Fire {
+                unit: own.clone(),
+                target: enemy.clone(),
+                support: Vec::new(),
+                defence: None,
+            }),
+            Phase::CloseCombat => Some(Command::Fight {
+                unit: own.clone(),
+                target: enemy.clone(),
+                pursue: None,
+                pursuits: Vec::new(),
+            }),
+            _ => None,
+        }
+    }
+    fn preview(&self, b: &Battle, cmd: &Command) -> Result<Outlook, RuleError> {
+        self.preview_of(b, cmd)
+    }
+    fn unit_card(&self, b: &Battle, u: &Unit) -> Card {
+        self.card(b, u)
+    }
+    fn actions(&self, b: &Battle, u: &Unit) -> Vec<ActionGroup> {
+        Hal25::actions(self, b, u)
+    }
+    fn overlays(&self, b: &Battle, selected: Option<&Unit>, layers: &[Layer]) -> Vec<Mark> {
+        Hal25::overlays(self, b, selected, layers)
+    }
+    fn look(&self, b: &Battle, u: &Unit) -> Look {
+        Hal25::look(self, b, u)
+    }
+    fn reference(&self) -> Reference {
+        Hal25::reference(self)
+    }
+    fn standing(&self, b: &Battle) -> Vec<String> {
+        (0..2)
+            .map(|s| {
+                let (start, now) = self.strength(b, s);
+                format!(
+                    "{}: {} of {start} units lost",
+                    b.sides.get(s).map_or("side".into(), |x| x.name.clone()),
+                    start - now
+                )
+            })
+            .collect()
+    }
+    fn words(&self, b: &Battle, e: &Event) -> Option<String> {
+        self.event_words(b, e)
+    }
+    fn rulings(&self) -> &[Ruling] {
+        &self.d.rulings
+    }
+    fn uses_brigades(&self) -> bool {
+        true
+    }
+    fn reroll(&self, b: &Battle, by: &UnitId, unit: &UnitId) -> Result<usize, RuleError> {
+        let g = b.unit(by)?;
+        if self.class(g) != TroopClass::General || !g.alive() {
+            return Err(RuleError::Illegal(format!("{} is not a general on the table", g.name)));
+        }
+        if g.extra.chips == 0 {
+            return Err(RuleError::Illegal(format!("{} has no chips left", g.name)));
+        }
+        if matches!(b.commands.last(), Some(Command::Reroll { .. }) | None) {
+            return Err(RuleError::Illegal("there is no new roll to throw again".into()));
+        }
+        let before = b.before_last().unwrap_or(b);
+        let u = before.unit(unit)?;
+        if u.side != g.side {
+            return Err(RuleError::Illegal(format!("{} is not {}'s", u.name, g.name)));
+        }
+        let gb = before.unit(by)?;
+        if self.inches(b, u.base.distance(&gb.base)) > self.radius(gb) + 1e-3 {
+            return Err(RuleError::Illegal(format!(
+                "{} is beyond {}'s command radius",
+                u.name, g.name
+            )));
+        }
+        b.last_events()
+            .iter()
+            .find_map(|e| match e {
+                Event::Rolled { what, roll }
+                    if roll.unit.as_ref() == Some(unit)
+                        && roll.dice.len() == 2
+                        && ((what.starts_with("morale: ") && roll.outcome == "fails")
+                            || (what == "the failed morale chart" && roll.outcome != "automatic recovery")) =>
+                {
+                    roll.first_die.map(|f| f + usize::from(roll.dice[1] < roll.dice[0]))
+                }
+                _ => None,
+            })
+            .ok_or_else(|| {
+                RuleError::Illegal(format!("{} has no failed roll to throw again", u.name))
+            })
+    }
+}
