@@ -167,3 +167,24 @@ fn the_log_names_units_not_ids() {
         }
     }
 }
+
+/// Hal's 25mm tutorial, the whole of turn 1 (see the order file for what happens).
+#[test]
+fn hal25_tutorial_turn() {
+    golden(
+        "scenarios/hal25_tutorial.ron",
+        "tests/orders/hal25_tutorial_turn.ron",
+        &HAL25_TUTORIAL_DICE,
+        "tests/golden/hal25_tutorial_turn.txt",
+    );
+}
+
+/// Chips (one die a commander, in unit order); the activation throw (Prussia's die, then
+/// Austria's); closing 2D6; holding 2D6; the range die; the charge bonus; the volley: the die for
+/// the odd figure, six dice, ten saves; the grenadiers' check; the melee's pairs (attacker's
+/// die, then defender's) and the unanswered die; the failed morale chart; falling back 2D6 and
+/// the facing die; the morale phase's check.
+const HAL25_TUTORIAL_DICE: [u8; 49] = [
+    3, 3, 3, 3, 5, 2, 4, 3, 5, 4, 5, 5, 2, 6, 5, 4, 3, 2, 1, 6, 1, 1, 1, 1, 1, 1, 1, 1, 6, 3, 3, 6,
+    2, 5, 3, 4, 4, 3, 5, 2, 1, 3, 4, 3, 3, 2, 5, 6, 5,
+];

@@ -252,7 +252,12 @@ impl Battle {
 
     /// A general's re-roll: the last command runs again from the state before it, with the same
     /// dice up to the one thrown again, which is new, as is every die after it.
-    fn reroll(&mut self, by: &UnitId, unit: &UnitId, cmd: &Command) -> Result<Vec<Event>, RuleError> {
+    fn reroll(
+        &mut self,
+        by: &UnitId,
+        unit: &UnitId,
+        cmd: &Command,
+    ) -> Result<Vec<Event>, RuleError> {
         let rules = self.rules.clone();
         let at = rules.reroll(self, by, unit)?;
         let (Some(prev), Some(last)) = (self.undo.last(), self.commands.last()) else {
@@ -264,7 +269,9 @@ impl Battle {
             ));
         }
         let Some(&old) = self.cmd_dice.get(at) else {
-            return Err(RuleError::Illegal("there is no such die to throw again".into()));
+            return Err(RuleError::Illegal(
+                "there is no such die to throw again".into(),
+            ));
         };
         let last = last.clone();
         let mut next = prev.clone();
@@ -482,9 +489,7 @@ impl Battle {
                 u.bound.may_recover = false;
                 u.bound.allowance = Some(0.0);
             }),
-            Event::Initiative {
-                side, brigades, ..
-            } => {
+            Event::Initiative { side, brigades, .. } => {
                 if let Some(s) = side {
                     self.active = *s;
                     if *s < 2 {
@@ -510,9 +515,7 @@ impl Battle {
                 g.extra.move_dice = *move_dice;
                 g.extra.leadership = *command;
             }),
-            Event::Rerolled { by, chips, .. } => {
-                self.with_unit(by, |g| g.extra.chips = *chips)
-            }
+            Event::Rerolled { by, chips, .. } => self.with_unit(by, |g| g.extra.chips = *chips),
             Event::Declared { unit, target } => {
                 let target = target.clone();
                 self.with_unit(unit, |u| u.status.declared = Some(target))

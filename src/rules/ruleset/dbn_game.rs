@@ -1460,13 +1460,11 @@ impl<S: Supplement> Ruleset for DbnGame<S> {
             | Command::Evade { .. }
             | Command::Declare { .. }
             | Command::Charge { .. }
-            | Command::Reroll { .. } => {
-                Err(RuleError::Illegal(
-                    "DBN units move by the side's command points: no unit command rolls, \
+            | Command::Reroll { .. } => Err(RuleError::Illegal(
+                "DBN units move by the side's command points: no unit command rolls, \
                      recovered bases or evasion"
-                        .into(),
-                ))
-            }
+                    .into(),
+            )),
             Command::Undo => Err(RuleError::Illegal("undo is handled by the battle".into())),
         }
     }

@@ -236,7 +236,10 @@ pub trait Ruleset {
     /// says which of that command's dice (counted from 0) is thrown again.
     fn reroll(&self, b: &Battle, by: &UnitId, unit: &UnitId) -> Result<usize, RuleError> {
         let _ = (b, by, unit);
-        Err(RuleError::Illegal(format!("{} has no re-rolls", self.name())))
+        Err(RuleError::Illegal(format!(
+            "{} has no re-rolls",
+            self.name()
+        )))
     }
 }
 

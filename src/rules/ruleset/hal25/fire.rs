@@ -3,7 +3,7 @@
 
 use super::procedures::{self, Receiving, Volley};
 use super::tables::{self, Target};
-use super::{Band, Hal25, State, TroopClass, lost_in, this_phase};
+use super::{Band, Hal25, State, TroopClass, emit, lost_in, this_phase};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, Marker, RuleError};
 use crate::rules::geometry::{Base, Pt};
@@ -58,13 +58,19 @@ impl Hal25 {
             let p = from.plus(to.minus(from).scale(k as f32 / n as f32));
             if let Some(f) = b
                 .terrain
-                .at(p, &[FeatureKind::Woods, FeatureKind::Town, FeatureKind::Village])
+                .at(
+                    p,
+                    &[FeatureKind::Woods, FeatureKind::Town, FeatureKind::Village],
+                )
                 .find(|f| !f.touches(&s.base) && !f.touches(&t.base))
             {
                 return Err(format!("{} blocks the sight", f.name));
             }
             if let Some(o) = b.alive().find(|o| {
-                o.id != s.id && o.id != t.id && !self.is_officer(o) && o.base.distance_to_point(p) <= 0.0
+                o.id != s.id
+                    && o.id != t.id
+                    && !self.is_officer(o)
+                    && o.base.distance_to_point(p) <= 0.0
             }) {
                 return Err(format!("{} stands in the way", o.name));
             }
@@ -98,13 +104,21 @@ impl Hal25 {
         })
     }
 
-    pub fn fire_setup(&self, b: &Battle, sid: &UnitId, tid: &UnitId) -> Result<FireSetup, RuleError> {
+    pub fn fire_setup(
+        &self,
+        b: &Battle,
+        sid: &UnitId,
+        tid: &UnitId,
+    ) -> Result<FireSetup, RuleError> {
         let s = b.unit(sid)?;
         let t = b.unit(tid)?;
         let artillery = self.is_artillery(s);
         match b.phase {
             Phase::Artillery if !artillery => {
-                return illegal(format!("{}: artillery fires first; small arms next", s.name));
+                return illegal(format!(
+                    "{}: artillery fires first; small arms next",
+                    s.name
+                ));
             }
             Phase::SmallArms if artillery => {
                 return illegal(format!("{} fired in the artillery step", s.name));
@@ -132,7 +146,10 @@ impl Hal25 {
         if self.charged(b, sid) {
             return illegal(format!("{} charged this turn: it may not fire", s.name));
         }
-        if !self.enemies_in_contact(b, s).is_empty() && !artillery && self.braced_against(b, sid).is_none() {
+        if !self.enemies_in_contact(b, s).is_empty()
+            && !artillery
+            && self.braced_against(b, sid).is_none()
+        {
             return illegal(format!("{} is in melee", s.name));
         }
         let mut notes = Vec::new();
@@ -164,8 +181,7 @@ impl Hal25 {
                 let Some(band) = tables::band(bands, range) else {
                     return illegal(format!(
                         "{} is {range:.1}\" away: beyond {}\"",
-                        t.name,
-                        bands[2]
+                        t.name, bands[2]
                     ));
                 };
                 if let Err(why) = self.sight(b, s, t) {
@@ -274,7 +290,13 @@ impl Hal25 {
         }
     }
 
-    pub fn fire(&self, b: &mut Battle, out: &mut Vec<Event>, sid: &UnitId, tid: &UnitId) -> Result<(), RuleError> {
+    pub fn fire(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        sid: &UnitId,
+        tid: &UnitId,
+    ) -> Result<(), RuleError> {
         let setup = self.fire_setup(b, sid, tid)?;
         let s = b.unit(sid)?.clone();
         let t = b.unit(tid)?.clone();
@@ -288,7 +310,8 @@ impl Hal25 {
                 if hit {
                     let (x, y) = (b.d6()?, b.d6()?);
                     let out_ = tables::knocked_out(&self.d, x + y);
-                    b.emit(
+                    emit(
+                        b,
                         out,
                         Event::Rolled {
                             what: "counter-battery fire".into(),
@@ -310,7 +333,8 @@ impl Hal25 {
                         knocked += 1;
                     }
                 } else {
-                    b.emit(
+                    emit(
+                        b,
                         out,
                         Event::Rolled {
                             what: "counter-battery fire".into(),
@@ -318,11 +342,7 @@ impl Hal25 {
                                 unit: Some(sid.clone()),
                                 dice: vec![die],
                                 total: i32::from(die),
-                                need: self
-                                    .d
-                                    .counter_battery_need
-                                    .get(setup.band.index())
-                                    .copied(),
+                                need: self.d.counter_battery_need.get(setup.band.index()).copied(),
                                 outcome: "misses".into(),
                                 ..Roll::default()
                             },
@@ -370,7 +390,8 @@ impl Hal25 {
         if let Some(t) = v.remainder_test {
             dice.insert(0, t);
         }
-        b.emit(
+        emit(
+            b,
             out,
             Event::Volley {
                 shooter: sid.clone(),
@@ -384,10 +405,15 @@ impl Hal25 {
         );
         if let Some(need) = v.save_need {
             let saved = v.saves.iter().filter(|&&x| x >= need).count() as i32;
-            b.emit(
+            emit(
+                b,
                 out,
                 Event::Rolled {
-                    what: format!("saves ({}-6)", need),
+                    what: if need >= 6 {
+                        "saves (on 6)".to_string()
+                    } else {
+                        format!("saves (on {need}-6)")
+                    },
                     roll: Roll {
                         unit: Some(tid.clone()),
                         dice: v.saves.clone(),
@@ -399,7 +425,8 @@ impl Hal25 {
             );
         }
         if let Some(odd) = v.odd_die {
-            b.emit(
+            emit(
+                b,
                 out,
                 Event::Rolled {
                     what: "the odd hit on horse".into(),
@@ -419,7 +446,8 @@ impl Hal25 {
             );
         }
         if setup.first_volley {
-            b.emit(
+            emit(
+                b,
                 out,
                 Event::Marked {
                     unit: sid.clone(),
@@ -430,7 +458,11 @@ impl Hal25 {
         }
         let why = format!(
             "{} from {}",
-            if setup.artillery { "artillery fire" } else { "musketry" },
+            if setup.artillery {
+                "artillery fire"
+            } else {
+                "musketry"
+            },
             s.name
         );
         self.take_losses(b, out, tid, v.casualties, &why)?;
@@ -441,7 +473,12 @@ impl Hal25 {
     }
 
     /// A gun knocked out: the last gun with crew is lost with them.
-    fn knock_out(&self, b: &mut Battle, out: &mut Vec<Event>, id: &UnitId) -> Result<(), RuleError> {
+    fn knock_out(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+    ) -> Result<(), RuleError> {
         let u = b.unit(id)?.clone();
         let mut stands: Vec<u32> = u.stands.iter().map(|s| s.figures).collect();
         let Some(i) = (0..stands.len().min(2)).rev().find(|&i| stands[i] > 0) else {
@@ -449,7 +486,8 @@ impl Hal25 {
         };
         let lost = stands[i];
         stands[i] = 0;
-        b.emit(
+        emit(
+            b,
             out,
             Event::Losses {
                 unit: id.clone(),
@@ -459,7 +497,8 @@ impl Hal25 {
             },
         );
         if self.guns_served(b.unit(id)?) == 0 {
-            b.emit(
+            emit(
+                b,
                 out,
                 Event::Destroyed {
                     unit: id.clone(),
@@ -476,13 +515,21 @@ impl Hal25 {
             .iter()
             .rev()
             .find_map(|e| match e {
-                Event::TownDamaged { feature: f, left, .. } if f == feature => Some(*left),
+                Event::TownDamaged {
+                    feature: f, left, ..
+                } if f == feature => Some(*left),
                 _ => None,
             })
             .unwrap_or(self.num("town_points") as u32)
     }
 
-    fn damage_town(&self, b: &mut Battle, out: &mut Vec<Event>, t: &Unit, points: u32) -> Result<(), RuleError> {
+    fn damage_town(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        t: &Unit,
+        points: u32,
+    ) -> Result<(), RuleError> {
         let towns: Vec<String> = b
             .terrain
             .touching(&t.base, &[FeatureKind::Town, FeatureKind::Village])
@@ -494,7 +541,8 @@ impl Hal25 {
                 continue;
             }
             let left = before.saturating_sub(points);
-            b.emit(
+            emit(
+                b,
                 out,
                 Event::TownDamaged {
                     feature: f.clone(),
@@ -510,7 +558,8 @@ impl Hal25 {
                     .map(|u| u.id.clone())
                     .collect();
                 for id in inside {
-                    b.emit(
+                    emit(
+                        b,
                         out,
                         Event::Disordered {
                             unit: id,
@@ -581,7 +630,10 @@ impl Hal25 {
         let mut kept = vec![0.0; hits.len()];
         for (h, p) in hits.iter().enumerate() {
             for (k, slot) in kept.iter_mut().enumerate().take(h + 1) {
-                *slot += p * binom(h as u32, k as u32) * keep.powi(k as i32) * (1.0 - keep).powi((h - k) as i32);
+                *slot += p
+                    * binom(h as u32, k as u32)
+                    * keep.powi(k as i32)
+                    * (1.0 - keep).powi((h - k) as i32);
             }
         }
         if !setup.receiving.cavalry {

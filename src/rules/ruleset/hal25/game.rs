@@ -3,7 +3,7 @@
 
 use super::procedures::activation;
 use super::tables::{self, MoveFormation};
-use super::{Failed, Hal25, State, TroopClass, this_phase, this_turn};
+use super::{Failed, Hal25, State, TroopClass, begin, emit, this_turn};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, Marker, RuleError, factor_sum};
 use crate::rules::geometry::{Base, Pt};
@@ -72,12 +72,13 @@ impl Hal25 {
     pub(super) fn throw(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
         let left = [self.unmoved(b, 0).len(), self.unmoved(b, 1).len()];
         if left == [0, 0] {
-            b.begin_phase(out, Phase::Artillery);
+            begin(b, out, Phase::Artillery);
             return Ok(());
         }
         if left[0] == 0 || left[1] == 0 {
             let s = usize::from(left[0] == 0);
-            b.emit(
+            emit(
+                b,
                 out,
                 Event::Initiative {
                     dice: Vec::new(),
@@ -92,7 +93,8 @@ impl Hal25 {
             let (x, y) = (b.d6()?, b.d6()?);
             match activation(x, y) {
                 Some((s, n)) => {
-                    b.emit(
+                    emit(
+                        b,
                         out,
                         Event::Initiative {
                             dice: vec![x, y],
@@ -102,7 +104,8 @@ impl Hal25 {
                     );
                     return Ok(());
                 }
-                None => b.emit(
+                None => emit(
+                    b,
                     out,
                     Event::Initiative {
                         dice: vec![x, y],
@@ -113,7 +116,8 @@ impl Hal25 {
             }
         }
         let s = usize::from(left[1] > left[0]);
-        b.emit(
+        emit(
+            b,
             out,
             Event::Initiative {
                 dice: Vec::new(),
@@ -148,7 +152,8 @@ impl Hal25 {
         if b.command_points[u.side] <= 0 {
             return illegal("the throw gave no more brigades to move: end the throw".into());
         }
-        b.emit(
+        emit(
+            b,
             out,
             Event::BrigadeActivated {
                 side: u.side,
@@ -189,7 +194,10 @@ impl Hal25 {
             return illegal(format!("{} stands this turn", u.name));
         }
         if self.state(u) == State::Routed {
-            return illegal(format!("{} is routed: it runs in the rout movement", u.name));
+            return illegal(format!(
+                "{} is routed: it runs in the rout movement",
+                u.name
+            ));
         }
         Ok(())
     }
@@ -200,11 +208,11 @@ impl Hal25 {
         match b.phase {
             Phase::Command => {
                 self.chips(b, out)?;
-                b.begin_phase(out, Phase::Charges);
+                begin(b, out, Phase::Charges);
                 Ok(())
             }
             Phase::Charges => {
-                b.begin_phase(out, Phase::Movement);
+                begin(b, out, Phase::Movement);
                 self.throw(b, out)
             }
             Phase::Movement => {
@@ -215,34 +223,37 @@ impl Hal25 {
                     if n == 0 {
                         break;
                     }
-                    b.emit(out, Event::BrigadeActivated { side, brigade });
+                    emit(b, out, Event::BrigadeActivated { side, brigade });
                     n -= 1;
                 }
                 self.throw(b, out)
             }
             Phase::Artillery => {
                 self.check_marked(b, out)?;
-                b.begin_phase(out, Phase::SmallArms);
+                begin(b, out, Phase::SmallArms);
                 Ok(())
             }
             Phase::SmallArms => {
                 self.check_marked(b, out)?;
-                b.begin_phase(out, Phase::CloseCombat);
+                begin(b, out, Phase::CloseCombat);
                 Ok(())
             }
             Phase::CloseCombat => {
                 // Melees nobody called are fought now, in the order of the table.
-                while let Some((a, e)) = self.melees(b).into_iter().next() {
+                for _ in 0..b.units.len() {
+                    let Some((a, e)) = self.melees(b).into_iter().next() else {
+                        break;
+                    };
                     self.fight(b, out, &a, &e)?;
                     if b.is_over() {
                         return Ok(());
                     }
                 }
-                b.begin_phase(out, Phase::Morale);
+                begin(b, out, Phase::Morale);
                 self.morale_phase(b, out)
             }
             Phase::Morale => {
-                b.begin_phase(out, Phase::Rout);
+                begin(b, out, Phase::Rout);
                 self.rout_phase(b, out)
             }
             Phase::Rout => self.next_turn(b, out),
@@ -259,7 +270,8 @@ impl Hal25 {
             .map(|u| u.id.clone())
             .collect();
         for unit in declared {
-            b.emit(
+            emit(
+                b,
                 out,
                 Event::Marked {
                     unit,
@@ -270,10 +282,11 @@ impl Hal25 {
         }
         if b.turn >= b.turn_limit {
             let (winner, reason) = self.turn_limit_result(b);
-            b.emit(out, Event::GameOver { winner, reason });
+            emit(b, out, Event::GameOver { winner, reason });
             return Ok(());
         }
-        b.emit(
+        emit(
+            b,
             out,
             Event::PhaseBegan {
                 turn: b.turn + 1,
@@ -304,7 +317,8 @@ impl Hal25 {
                 });
             }
             let total = i32::from(die) + factor_sum(&factors);
-            b.emit(
+            emit(
+                b,
                 out,
                 Event::Chips {
                     general: id.clone(),
@@ -320,7 +334,10 @@ impl Hal25 {
                             row.radius,
                             match row.move_dice {
                                 0 => "moves as the rules give".to_string(),
-                                n => format!("{n:+}D6 to movement, {:+} command control", row.command),
+                                n => format!(
+                                    "{n:+}D6 to movement, {:+} command control",
+                                    row.command
+                                ),
                             }
                         ),
                         first_die: Some(first),
@@ -366,7 +383,10 @@ impl Hal25 {
         if self.is_artillery(u) {
             let crew_at_start = 8u32;
             let per = self.num("figures_per_die").max(1.0) as u32;
-            add("crew_lost", crew_at_start.saturating_sub(self.crew(u)) / per);
+            add(
+                "crew_lost",
+                crew_at_start.saturating_sub(self.crew(u)) / per,
+            );
         } else {
             add(
                 "stand_lost",
@@ -374,7 +394,10 @@ impl Hal25 {
             );
         }
         let light = matches!(class, TroopClass::Light | TroopClass::LightCavalry);
-        add("out_of_command", u32::from(!light && !self.in_command(b, u)));
+        add(
+            "out_of_command",
+            u32::from(!light && !self.in_command(b, u)),
+        );
         add(
             "disorganised",
             u32::from(self.state(u) == State::Disorganised),
@@ -422,7 +445,8 @@ impl Hal25 {
         let (x, y) = (b.d6()?, b.d6()?);
         let total = i32::from(x) + i32::from(y) + bonus;
         let passed = !tables::morale_fails(number, total);
-        b.emit(
+        emit(
+            b,
             out,
             Event::Rolled {
                 what: format!("morale: {what}"),
@@ -464,7 +488,8 @@ impl Hal25 {
             State::Good => {
                 let by = lost_by.as_ref().map_or(0, |l| l.0);
                 if by as f32 >= self.num("surrender_points") {
-                    b.emit(
+                    emit(
+                        b,
                         out,
                         Event::Destroyed {
                             unit: id.clone(),
@@ -496,7 +521,8 @@ impl Hal25 {
                     Failed::Recover => "automatic recovery",
                     Failed::Surrender => "surrenders",
                 };
-                b.emit(
+                emit(
+                    b,
                     out,
                     Event::Rolled {
                         what: "the failed morale chart".into(),
@@ -514,7 +540,8 @@ impl Hal25 {
                 match outcome {
                     Failed::Rout => self.rout(b, out, id),
                     Failed::Disorganised => {
-                        b.emit(
+                        emit(
+                            b,
                             out,
                             Event::Disordered {
                                 unit: id.clone(),
@@ -528,7 +555,8 @@ impl Hal25 {
                     }
                     Failed::Recover => Ok(()),
                     Failed::Surrender => {
-                        b.emit(
+                        emit(
+                            b,
                             out,
                             Event::Destroyed {
                                 unit: id.clone(),
@@ -547,7 +575,7 @@ impl Hal25 {
         if b.unit(id)?.status.shaken {
             return Ok(());
         }
-        b.emit(out, Event::Shaken { unit: id.clone() });
+        emit(b, out, Event::Shaken { unit: id.clone() });
         Ok(())
     }
 
@@ -563,7 +591,8 @@ impl Hal25 {
         let (x, y) = (b.d6()?, b.d6()?);
         let face = b.d6()?;
         let (dist, facing_enemy) = super::procedures::fall_back(&self.d, x + y, face);
-        b.emit(
+        emit(
+            b,
             out,
             Event::Rolled {
                 what: "falling back".into(),
@@ -591,7 +620,10 @@ impl Hal25 {
 
     /// Moves a unit straight along `dir` up to `inches`, stopping short of other units; off the
     /// table it leaves the battle (if `may_leave`).
-    #[expect(clippy::too_many_arguments, reason = "one argument per part of the run")]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "one argument per part of the run"
+    )]
     pub fn run(
         &self,
         b: &mut Battle,
@@ -618,7 +650,8 @@ impl Hal25 {
             };
             if !b.table.holds(&to) {
                 if may_leave {
-                    b.emit(
+                    emit(
+                        b,
                         out,
                         Event::Destroyed {
                             unit: id.clone(),
@@ -631,14 +664,21 @@ impl Hal25 {
                 .alive()
                 .any(|o| o.id != u.id && !self.is_officer(o) && o.base.overlaps(&to))
             {
-                b.emit(
-                    out,
+                let e = if may_leave {
                     Event::Fled {
                         unit: id.clone(),
                         from: u.base,
                         to,
-                    },
-                );
+                    }
+                } else {
+                    Event::Recoiled {
+                        unit: id.clone(),
+                        from: u.base,
+                        to,
+                        voluntary: false,
+                    }
+                };
+                emit(b, out, e);
                 return Ok(());
             }
             if d <= 0.0 {
@@ -660,7 +700,8 @@ impl Hal25 {
             .map(|u| u.id.clone())
             .collect();
         for id in marked {
-            b.emit(
+            emit(
+                b,
                 out,
                 Event::Marked {
                     unit: id.clone(),
@@ -694,12 +735,15 @@ impl Hal25 {
         for id in recovering {
             let u = b.unit(&id)?.clone();
             let factors = self.morale_factors(b, &id, None, false);
-            let passed = self.morale_check(b, out, &id, "recovery", factors, 0)?.passed;
+            let passed = self
+                .morale_check(b, out, &id, "recovery", factors, 0)?
+                .passed;
             match (self.state(&u), passed) {
                 (State::Routed, true) => {
-                    b.emit(out, Event::Rallied { unit: id.clone() });
+                    emit(b, out, Event::Rallied { unit: id.clone() });
                     if !u.status.disordered {
-                        b.emit(
+                        emit(
+                            b,
                             out,
                             Event::Disordered {
                                 unit: id.clone(),
@@ -711,7 +755,8 @@ impl Hal25 {
                 (State::Routed, false) => {
                     let n = u.status.recovery_failed + 1;
                     if n >= self.num("rout_recovery_attempts") as u32 {
-                        b.emit(
+                        emit(
+                            b,
                             out,
                             Event::Destroyed {
                                 unit: id.clone(),
@@ -719,7 +764,8 @@ impl Hal25 {
                             },
                         );
                     } else {
-                        b.emit(
+                        emit(
+                            b,
                             out,
                             Event::Marked {
                                 unit: id.clone(),
@@ -729,7 +775,7 @@ impl Hal25 {
                         );
                     }
                 }
-                (State::Disorganised, true) => b.emit(out, Event::Steadied { unit: id.clone() }),
+                (State::Disorganised, true) => emit(b, out, Event::Steadied { unit: id.clone() }),
                 _ => {}
             }
         }
@@ -750,7 +796,8 @@ impl Hal25 {
             let first = b.cmd_dice.len();
             let die = b.d6()?;
             let stays = super::procedures::two_stand_check(&self.d, die);
-            b.emit(
+            emit(
+                b,
                 out,
                 Event::Rolled {
                     what: "the two-stand check".into(),
@@ -766,7 +813,8 @@ impl Hal25 {
                 },
             );
             if stays {
-                b.emit(
+                emit(
+                    b,
                     out,
                     Event::Marked {
                         unit: id.clone(),
@@ -775,7 +823,8 @@ impl Hal25 {
                     },
                 );
             } else {
-                b.emit(
+                emit(
+                    b,
                     out,
                     Event::Destroyed {
                         unit: id,
@@ -790,10 +839,7 @@ impl Hal25 {
 
     /// Units of a side at the start and on the table now (battalions, regiments, batteries).
     pub fn strength(&self, b: &Battle, side: Side) -> (u32, u32) {
-        let all = b
-            .units
-            .iter()
-            .filter(|u| u.side == side && self.is_unit(u));
+        let all = b.units.iter().filter(|u| u.side == side && self.is_unit(u));
         let start = all.clone().count() as u32;
         let now = all.filter(|u| !u.status.removed).count() as u32;
         (start, now)
@@ -819,7 +865,8 @@ impl Hal25 {
                 enemy_bonus,
             );
             let name = b.sides.get(side).map_or("side".into(), |s| s.name.clone());
-            b.emit(
+            emit(
+                b,
                 out,
                 Event::Rolled {
                     what: format!("army withdrawal morale ({now} of {start} units left)"),
@@ -848,7 +895,8 @@ impl Hal25 {
                 },
             );
             if !holds {
-                b.emit(
+                emit(
+                    b,
                     out,
                     Event::GameOver {
                         winner: Some(1 - side),
@@ -877,7 +925,12 @@ impl Hal25 {
     }
 
     /// One routed unit runs.
-    pub fn rout_move(&self, b: &mut Battle, out: &mut Vec<Event>, id: &UnitId) -> Result<(), RuleError> {
+    pub fn rout_move(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+    ) -> Result<(), RuleError> {
         let u = b.unit(id)?.clone();
         if u.status.removed {
             return Ok(());
@@ -894,7 +947,8 @@ impl Hal25 {
             dice.push(b.d6()?);
         }
         let dist = base + dice.iter().map(|&d| i32::from(d)).sum::<i32>();
-        b.emit(
+        emit(
+            b,
             out,
             Event::Rolled {
                 what: "rout movement".into(),
@@ -948,6 +1002,20 @@ impl Hal25 {
         figures: u32,
         why: &str,
     ) -> Result<(), RuleError> {
+        self.lose(b, out, id, figures, why, true)
+    }
+
+    /// Takes figures off; `mark`: mark the check that losing a stand calls for (a melee's
+    /// loser goes to the failed morale chart instead).
+    pub fn lose(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+        figures: u32,
+        why: &str,
+        mark: bool,
+    ) -> Result<(), RuleError> {
         let u = b.unit(id)?.clone();
         if figures == 0 || u.status.removed {
             return Ok(());
@@ -968,7 +1036,8 @@ impl Hal25 {
             stands.retain(|&f| f > 0);
         }
         let before = u.stands.len();
-        b.emit(
+        emit(
+            b,
             out,
             Event::Losses {
                 unit: id.clone(),
@@ -984,7 +1053,8 @@ impl Hal25 {
             stands.is_empty()
         };
         if gone {
-            b.emit(
+            emit(
+                b,
                 out,
                 Event::Destroyed {
                     unit: id.clone(),
@@ -1003,7 +1073,8 @@ impl Hal25 {
             && now.extra.strength.saturating_sub(now.figures()) as f32
                 >= self.num("battery_check_crew");
         if half {
-            b.emit(
+            emit(
+                b,
                 out,
                 Event::Marked {
                     unit: id.clone(),
@@ -1012,8 +1083,9 @@ impl Hal25 {
                 },
             );
         }
-        if (lost_stand || half) && !now.status.must_check {
-            b.emit(
+        if mark && (lost_stand || half) && !now.status.must_check {
+            emit(
+                b,
                 out,
                 Event::Marked {
                     unit: id.clone(),
@@ -1026,7 +1098,12 @@ impl Hal25 {
     }
 
     /// An officer attached to a unit that took losses throws 2D6: a 12 fells him.
-    fn officer_risk(&self, b: &mut Battle, out: &mut Vec<Event>, id: &UnitId) -> Result<(), RuleError> {
+    fn officer_risk(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+    ) -> Result<(), RuleError> {
         let u = b.unit(id)?.clone();
         let Some(g) = self.attached_general(b, &u).map(|g| g.id.clone()) else {
             return Ok(());
@@ -1034,7 +1111,8 @@ impl Hal25 {
         let first = b.cmd_dice.len();
         let (x, y) = (b.d6()?, b.d6()?);
         let falls = f32::from(x + y) >= self.num("officer_risk_need");
-        b.emit(
+        emit(
+            b,
             out,
             Event::Rolled {
                 what: format!("the risk to the officer with {}", u.name),
@@ -1050,7 +1128,8 @@ impl Hal25 {
             },
         );
         if falls {
-            b.emit(
+            emit(
+                b,
                 out,
                 Event::Destroyed {
                     unit: g,
@@ -1070,7 +1149,8 @@ impl Hal25 {
         for side in 0..2 {
             let (start, now) = self.strength(b, side);
             if start > 0 && now == 0 {
-                b.emit(
+                emit(
+                    b,
                     out,
                     Event::GameOver {
                         winner: Some(1 - side),
@@ -1108,9 +1188,7 @@ impl Hal25 {
 
     /// Charges and melees of this phase that are still to be fought.
     pub fn fought_this_phase(&self, b: &Battle, id: &UnitId) -> bool {
-        this_phase(b).iter().any(|e| {
-            matches!(e, Event::Assault { attacker, defender, .. } if attacker == id || defender == id)
-        })
+        b.phase == Phase::CloseCombat && b.unit(id).is_ok_and(|u| u.bound.fought)
     }
 }
 

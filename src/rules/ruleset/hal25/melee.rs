@@ -2,7 +2,7 @@
 //! unanswered dice, the totals compared, the loser to the failed morale chart.
 
 use super::procedures::{self, MeleeSide};
-use super::{Hal25, State, TroopClass};
+use super::{Hal25, State, TroopClass, emit};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError, factor_sum};
 use crate::rules::model::{Phase, Unit, UnitId};
@@ -32,7 +32,10 @@ impl Hal25 {
                 } else {
                     (u.id.clone(), e.id.clone())
                 };
-                if !v.iter().any(|(a, c)| (a == &pair.0 && c == &pair.1) || (a == &pair.1 && c == &pair.0)) {
+                if !v
+                    .iter()
+                    .any(|(a, c)| (a == &pair.0 && c == &pair.1) || (a == &pair.1 && c == &pair.0))
+                {
                     v.push(pair);
                 }
             }
@@ -74,7 +77,12 @@ impl Hal25 {
         near.sort_by(|a, c| a.1.partial_cmp(&c.1).unwrap_or(std::cmp::Ordering::Equal));
         let mut chosen = touching.clone();
         let step = bases[touching[0]].width + tol;
-        chosen.extend(near.iter().take(2).filter(|(_, d)| *d <= step + tol).map(|(i, _)| *i));
+        chosen.extend(
+            near.iter()
+                .take(2)
+                .filter(|(_, d)| *d <= step + tol)
+                .map(|(i, _)| *i),
+        );
         chosen
             .iter()
             .map(|&i| full.saturating_sub(u.stands[i].figures.min(full)) * weight)
@@ -114,7 +122,10 @@ impl Hal25 {
             "flank_rear",
             attacking && e.base.behind_front_line(u.base.centre),
         );
-        add("attacking_routed", attacking && self.state(e) == State::Routed);
+        add(
+            "attacking_routed",
+            attacking && self.state(e) == State::Routed,
+        );
         add(
             "heavy_cav_vs_non_grenadiers",
             cu == TroopClass::HeavyCavalry && !gren(ce),
@@ -127,7 +138,12 @@ impl Hal25 {
     }
 
     /// Both sides of a melee, before the dice.
-    pub fn melee_sides(&self, b: &Battle, aid: &UnitId, eid: &UnitId) -> Result<(Side, Side), RuleError> {
+    pub fn melee_sides(
+        &self,
+        b: &Battle,
+        aid: &UnitId,
+        eid: &UnitId,
+    ) -> Result<(Side, Side), RuleError> {
         let a = b.unit(aid)?;
         let e = b.unit(eid)?;
         if !self.contact(b, a, e) || a.side == e.side {
@@ -171,7 +187,8 @@ impl Hal25 {
         let per = self.num("cavalry_hits_per_figure").max(1.0) as u32;
         let odd = if points % per != 0 {
             let die = b.d6()?;
-            b.emit(
+            emit(
+                b,
                 out,
                 Event::Rolled {
                     what: "the odd point on horse".into(),
@@ -196,7 +213,13 @@ impl Hal25 {
         Ok(super::tables::cavalry_casualties(&self.d, points, odd))
     }
 
-    pub fn fight(&self, b: &mut Battle, out: &mut Vec<Event>, aid: &UnitId, eid: &UnitId) -> Result<(), RuleError> {
+    pub fn fight(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        aid: &UnitId,
+        eid: &UnitId,
+    ) -> Result<(), RuleError> {
         in_phase(b, Phase::CloseCombat, "fight a melee")?;
         if self.fought_this_phase(b, aid) || self.fought_this_phase(b, eid) {
             return illegal("that melee has been fought this turn".into());
@@ -224,7 +247,10 @@ impl Hal25 {
             dice: dice.to_vec(),
             factors: s.factors.clone(),
             total,
-            outcome: format!("{inflicted} point{} of casualties", if inflicted == 1 { "" } else { "s" }),
+            outcome: format!(
+                "{inflicted} point{} of casualties",
+                if inflicted == 1 { "" } else { "s" }
+            ),
             first_die: Some(first),
             ..Roll::default()
         };
@@ -234,7 +260,8 @@ impl Hal25 {
             Some(_) => format!("{e_name} wins by {}", m.lost_by),
             None => "a drawn melee".into(),
         };
-        b.emit(
+        emit(
+            b,
             out,
             Event::Assault {
                 attacker: aid.clone(),
@@ -247,25 +274,48 @@ impl Hal25 {
         );
         let a_cas = self.figures_from_points(b, out, &sa, m.a_lost)?;
         let e_cas = self.figures_from_points(b, out, &se, m.b_lost)?;
-        self.take_losses(b, out, aid, a_cas, &format!("melee with {e_name}"))?;
-        self.take_losses(b, out, eid, e_cas, &format!("melee with {a_name}"))?;
+        let loser = |id: &UnitId| match winner {
+            Some(0) => id == eid,
+            Some(_) => id == aid,
+            None => false,
+        };
+        self.lose(
+            b,
+            out,
+            aid,
+            a_cas,
+            &format!("melee with {e_name}"),
+            !loser(aid),
+        )?;
+        self.lose(
+            b,
+            out,
+            eid,
+            e_cas,
+            &format!("melee with {a_name}"),
+            !loser(eid),
+        )?;
         match winner {
             Some(w) => {
                 let (win, lose) = if w == 0 { (aid, eid) } else { (eid, aid) };
                 if b.unit(lose)?.alive() {
                     // The loser goes straight to the chart: that is its check.
-                    b.emit(
-                        out,
-                        Event::Marked {
-                            unit: lose.clone(),
-                            marker: crate::rules::command::Marker::MustCheck,
-                            count: 0,
-                        },
-                    );
+                    if b.unit(lose)?.status.must_check {
+                        emit(
+                            b,
+                            out,
+                            Event::Marked {
+                                unit: lose.clone(),
+                                marker: crate::rules::command::Marker::MustCheck,
+                                count: 0,
+                            },
+                        );
+                    }
                     self.failed(b, out, lose, Some((m.lost_by, win.clone())))?;
                 }
                 if b.unit(win)?.alive() && !b.unit(win)?.status.disordered {
-                    b.emit(
+                    emit(
+                        b,
                         out,
                         Event::Disordered {
                             unit: win.clone(),
@@ -277,7 +327,8 @@ impl Hal25 {
             None => {
                 for id in [aid, eid] {
                     if b.unit(id)?.alive() && !b.unit(id)?.status.disordered {
-                        b.emit(
+                        emit(
+                            b,
                             out,
                             Event::Disordered {
                                 unit: id.clone(),

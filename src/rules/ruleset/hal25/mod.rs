@@ -12,14 +12,14 @@ pub mod tables;
 mod view;
 
 use super::Ruling;
+pub use super::common::{FactorDef as Modifier, Number};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor};
 use crate::rules::geometry::Base;
 use crate::rules::model::{Formation, Side, Unit, UnitId};
 use crate::rules::terrain::FeatureKind;
-use tables::MoveFormation;
-pub use super::common::{FactorDef as Modifier, Number};
 use serde::{Deserialize, Serialize};
+use tables::MoveFormation;
 
 const DATA: &str = include_str!("../../../../assets/rulesets/hal25.ron");
 
@@ -246,7 +246,10 @@ impl HalData {
         }
         for t in &d.troops {
             if d.organisation.iter().all(|o| o.troop != t.troop) {
-                return Err(format!("ruleset data: troop {} has no organisation", t.code));
+                return Err(format!(
+                    "ruleset data: troop {} has no organisation",
+                    t.code
+                ));
             }
         }
         for o in &d.organisation {
@@ -326,7 +329,9 @@ pub enum State {
 
 impl Hal25 {
     pub fn load() -> Result<Self, String> {
-        Ok(Hal25 { d: HalData::load()? })
+        Ok(Hal25 {
+            d: HalData::load()?,
+        })
     }
 
     pub fn num(&self, key: &str) -> f32 {
@@ -453,15 +458,17 @@ impl Hal25 {
         let inch = b.scale.to_mm(1.0);
         let p = self.places(u, u.formation, u.status.volley_spent);
         let (w, _) = footprint_of(&p, inch);
-        let x0 = p.iter().map(|q| q.across - q.width / 2.0).fold(f32::MAX, f32::min) * inch;
+        let x0 = p
+            .iter()
+            .map(|q| q.across - q.width / 2.0)
+            .fold(f32::MAX, f32::min)
+            * inch;
         let shift = -(x0 + w / 2.0);
         p.iter()
             .map(|q| {
                 Base::new(
-                    u.base.local(
-                        q.across * inch + shift,
-                        u.base.depth / 2.0 - q.back * inch,
-                    ),
+                    u.base
+                        .local(q.across * inch + shift, u.base.depth / 2.0 - q.back * inch),
                     u.base.facing,
                     q.width * inch,
                     q.depth * inch,
@@ -571,7 +578,11 @@ impl Hal25 {
     /// Guns able to fire or move: two crew or more.
     pub fn guns_served(&self, u: &Unit) -> u32 {
         let need = self.num("crew_to_serve") as u32;
-        u.stands.iter().take(2).filter(|s| s.figures >= need).count() as u32
+        u.stands
+            .iter()
+            .take(2)
+            .filter(|s| s.figures >= need)
+            .count() as u32
     }
 
     pub fn contact(&self, b: &Battle, a: &Unit, e: &Unit) -> bool {
@@ -590,10 +601,30 @@ pub fn footprint_of(p: &[layout::Place], inch: f32) -> (f32, f32) {
     if p.is_empty() {
         return (inch, inch);
     }
-    let x0 = p.iter().map(|q| q.across - q.width / 2.0).fold(f32::MAX, f32::min);
-    let x1 = p.iter().map(|q| q.across + q.width / 2.0).fold(f32::MIN, f32::max);
+    let x0 = p
+        .iter()
+        .map(|q| q.across - q.width / 2.0)
+        .fold(f32::MAX, f32::min);
+    let x1 = p
+        .iter()
+        .map(|q| q.across + q.width / 2.0)
+        .fold(f32::MIN, f32::max);
     let y1 = p.iter().map(|q| q.back + q.depth / 2.0).fold(0.0, f32::max);
     ((x1 - x0) * inch, y1 * inch)
+}
+
+/// Emits an event and writes it in the log at once, so that what the rest of the command
+/// reads of the log (dice thrown, brigades moved) includes it; `Hal25::execute` takes the
+/// command's events out of the log again before the battle writes them there.
+pub(crate) fn emit(b: &mut Battle, out: &mut Vec<Event>, e: Event) {
+    b.log.push(e.clone());
+    b.emit(out, e);
+}
+
+/// Begins a phase of the current turn (see `emit`).
+pub(crate) fn begin(b: &mut Battle, out: &mut Vec<Event>, phase: crate::rules::model::Phase) {
+    let (turn, side) = (b.turn, b.active);
+    emit(b, out, Event::PhaseBegan { turn, phase, side });
 }
 
 /// The events of this turn so far.

@@ -2,7 +2,7 @@
 //! charge declarations and the charge itself (closing, holding, the move into contact).
 
 use super::tables::{self, MoveFormation};
-use super::{ChargeFrom, Hal25, State, TroopClass, this_turn};
+use super::{ChargeFrom, Hal25, State, TroopClass, emit, this_turn};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError, Step};
 use crate::rules::geometry::Base;
@@ -164,7 +164,8 @@ impl Hal25 {
                 dice.push(b.d6()?);
             }
             let total = sign * dice.iter().map(|&d| i32::from(d)).sum::<i32>() - less;
-            b.emit(
+            emit(
+                b,
                 out,
                 Event::Rolled {
                     what: n.key().into(),
@@ -219,7 +220,8 @@ impl Hal25 {
             .morale_check(b, out, id, "command control", factors, bonus)?
             .passed;
         if !passed {
-            b.emit(
+            emit(
+                b,
                 out,
                 Event::Halted {
                     unit: id.clone(),
@@ -333,8 +335,8 @@ impl Hal25 {
             }
         }
         needs.retain(|n| !self.rolled(b, id, *n));
-        let road = u.formation == Formation::Column
-            && samples.iter().all(|s| b.terrain.on_road(s.centre));
+        let road =
+            u.formation == Formation::Column && samples.iter().all(|s| b.terrain.on_road(s.centre));
         let allowance = self.allowance(b, &u, road) - u.bound.spent;
         // The best the dice still to throw could give.
         let best: f32 = needs
@@ -433,7 +435,8 @@ impl Hal25 {
         let u = b.unit(id)?.clone();
         let left = self.allowance(b, &u, p.plan.going.road) - u.bound.spent;
         if p.plan.distance > left + 0.01 {
-            b.emit(
+            emit(
+                b,
                 out,
                 Event::Rolled {
                     what: "the measure".into(),
@@ -452,7 +455,8 @@ impl Hal25 {
             return Ok(());
         }
         let (_, to) = p.plan.ends[0];
-        b.emit(
+        emit(
+            b,
             out,
             Event::Moved {
                 unit: id.clone(),
@@ -466,7 +470,8 @@ impl Hal25 {
             },
         );
         if !p.through.is_empty() {
-            b.emit(
+            emit(
+                b,
                 out,
                 Event::Halted {
                     unit: id.clone(),
@@ -525,7 +530,10 @@ impl Hal25 {
         let mut after = u.clone();
         after.formation = formation;
         let (w, d) = self.footprint(b, &after, formation);
-        let pivot = self.stand_bases(b, &u).first().map_or(u.base.centre, |s| s.centre);
+        let pivot = self
+            .stand_bases(b, &u)
+            .first()
+            .map_or(u.base.centre, |s| s.centre);
         let facing = crate::rules::geometry::norm_facing(u.base.facing + turn);
         after.base = Base::new(u.base.centre, facing, w, d);
         let now = self
@@ -542,7 +550,12 @@ impl Hal25 {
                 return illegal(format!("{} would end on {}", u.name, o.name));
             }
         }
-        if formation != Formation::Skirmish && b.terrain.touching(&to, &[FeatureKind::Woods]).next().is_some() {
+        if formation != Formation::Skirmish
+            && b.terrain
+                .touching(&to, &[FeatureKind::Woods])
+                .next()
+                .is_some()
+        {
             return illegal(format!("{}: formed units may not stand in woods", u.name));
         }
         if !self.command_control(b, out, id)? {
@@ -579,7 +592,8 @@ impl Hal25 {
             tables::base_move(&self.d, class, self.move_formation(&u, f)).unwrap_or(0) as i32
         };
         let slowest = rate(u.formation).min(rate(formation));
-        b.emit(
+        emit(
+            b,
             out,
             Event::Rolled {
                 what: "movement: formation change".into(),
@@ -595,7 +609,8 @@ impl Hal25 {
                 },
             },
         );
-        b.emit(
+        emit(
+            b,
             out,
             Event::Reformed {
                 unit: id.clone(),
@@ -630,7 +645,8 @@ impl Hal25 {
         if self.guns_served(&u) == 0 {
             return illegal(format!("{}: no gun has two crew", u.name));
         }
-        b.emit(
+        emit(
+            b,
             out,
             if limber {
                 Event::Limbered { unit: id.clone() }
@@ -667,12 +683,7 @@ impl Hal25 {
         } else {
             (tb.local(-hw - ad / 2.0, y.clamp(-hd, hd)), tb.facing + 90.0)
         };
-        let to = Base::new(
-            centre,
-            crate::rules::geometry::norm_facing(facing),
-            aw,
-            ad,
-        );
+        let to = Base::new(centre, crate::rules::geometry::norm_facing(facing), aw, ad);
         let dist = to.front_centre().dist(a.base.front_centre());
         (to, dist)
     }
@@ -720,7 +731,8 @@ impl Hal25 {
         target: &UnitId,
     ) -> Result<(), RuleError> {
         self.check_declare(b, id, target)?;
-        b.emit(
+        emit(
+            b,
             out,
             Event::Declared {
                 unit: id.clone(),
@@ -753,13 +765,19 @@ impl Hal25 {
                 centre: u.base.centre.plus(to.centre.minus(u.base.centre).scale(f)),
                 ..to
             };
-            for o in b.alive().filter(|o| o.id != u.id && o.id != tid && !self.is_officer(o)) {
+            for o in b
+                .alive()
+                .filter(|o| o.id != u.id && o.id != tid && !self.is_officer(o))
+            {
                 if o.side != u.side && s.overlaps(&o.base) {
                     return illegal(format!("{} blocks the way to {}", o.name, t.name));
                 }
             }
             if let Some(w) = b.terrain.touching(&s, &[FeatureKind::Woods]).next() {
-                return illegal(format!("the way to {} goes through {} (woods)", t.name, w.name));
+                return illegal(format!(
+                    "the way to {} goes through {} (woods)",
+                    t.name, w.name
+                ));
             }
         }
         if !b.table.holds(&to) {
@@ -770,7 +788,12 @@ impl Hal25 {
 
     /// The charge: the attempt to close, the attempt to hold, the range the target will fire
     /// at, and the move into contact.
-    pub fn charge(&self, b: &mut Battle, out: &mut Vec<Event>, id: &UnitId) -> Result<(), RuleError> {
+    pub fn charge(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+    ) -> Result<(), RuleError> {
         let (tid, to, dist) = self.check_charge(b, id)?;
         own_active(b, b.unit(id)?)?;
         if !self.command_control(b, out, id)? {
@@ -786,14 +809,16 @@ impl Hal25 {
         let short = dist <= self.d.small_arms_bands[0];
         let factors = self.morale_factors(b, id, Some(&tid), true);
         if !self.morale_check(b, out, id, "closing", factors, 0)?.passed {
-            b.emit(
+            emit(
+                b,
                 out,
                 Event::Disordered {
                     unit: id.clone(),
                     why: "failed to close".into(),
                 },
             );
-            b.emit(
+            emit(
+                b,
                 out,
                 Event::Halted {
                     unit: id.clone(),
@@ -803,7 +828,9 @@ impl Hal25 {
             return Ok(());
         }
         let factors = self.morale_factors(b, &tid, Some(id), false);
-        let holds = self.morale_check(b, out, &tid, "holding", factors, 0)?.passed;
+        let holds = self
+            .morale_check(b, out, &tid, "holding", factors, 0)?
+            .passed;
         if !holds {
             self.failed(b, out, &tid, None)?;
             let t2 = b.unit(&tid)?.clone();
@@ -811,7 +838,8 @@ impl Hal25 {
                 if !t2.status.removed {
                     self.rout_move(b, out, &tid)?;
                 }
-                b.emit(
+                emit(
+                    b,
                     out,
                     Event::Halted {
                         unit: id.clone(),
@@ -840,7 +868,8 @@ impl Hal25 {
                         (self.d.small_arms_bands[1] + self.d.small_arms_bands[2]) / 2.0
                     }
                 });
-                b.emit(
+                emit(
+                    b,
                     out,
                     Event::Rolled {
                         what: "the range to fire into the charge".into(),
@@ -871,7 +900,8 @@ impl Hal25 {
             } else {
                 None
             };
-            b.emit(
+            emit(
+                b,
                 out,
                 Event::Braced {
                     unit: tid.clone(),
@@ -891,7 +921,8 @@ impl Hal25 {
         let die = b.d6()?;
         let allowance = self.allowance(b, &u, false) + f32::from(die) - u.bound.spent;
         let reaches = dist <= allowance + 0.01;
-        b.emit(
+        emit(
+            b,
             out,
             Event::Rolled {
                 what: "the charge bonus".into(),
@@ -926,7 +957,8 @@ impl Hal25 {
             .alive()
             .any(|o| o.id != u.id && o.id != tid && !self.is_officer(o) && o.base.overlaps(&end));
         if blocked {
-            b.emit(
+            emit(
+                b,
                 out,
                 Event::Halted {
                     unit: id.clone(),
@@ -951,7 +983,8 @@ impl Hal25 {
             })
             .map(|o| o.id.clone())
             .collect();
-        b.emit(
+        emit(
+            b,
             out,
             Event::Moved {
                 unit: id.clone(),
@@ -959,14 +992,15 @@ impl Hal25 {
                 to: end,
                 distance: if reaches { dist } else { allowance },
                 allowance,
-                going: "charging".into(),
+                going: "good going, charging".into(),
                 contact: reaches.then(|| tid.clone()),
                 manoeuvre: None,
             },
         );
         for o in passed {
             for x in [&o, id] {
-                b.emit(
+                emit(
+                    b,
                     out,
                     Event::Disordered {
                         unit: x.clone(),

@@ -144,7 +144,10 @@ impl Hal25 {
             }
         };
         if officer && (u.limbered || u.disordered || u.shaken) {
-            return Err(format!("unit '{}': an officer is never limbered or disordered", u.id));
+            return Err(format!(
+                "unit '{}': an officer is never limbered or disordered",
+                u.id
+            ));
         }
         if u.limbered && t.troop != TroopClass::Artillery {
             return Err(format!("unit '{}': only batteries limber", u.id));
@@ -163,7 +166,12 @@ impl Hal25 {
                 _ => MoveFormation::Line,
             }
         };
-        let p = layout::places(&sizes, mf, t.troop == TroopClass::Artillery, self.num("skirmish_gap"));
+        let p = layout::places(
+            &sizes,
+            mf,
+            t.troop == TroopClass::Artillery,
+            self.num("skirmish_gap"),
+        );
         Ok(UnitSetup {
             size: footprint_of(&p, INCH),
             formation,
@@ -211,13 +219,19 @@ impl Hal25 {
                 ));
             }
         }
-        for g in units.iter().filter(|g| self.class(g) == TroopClass::Courier) {
+        for g in units
+            .iter()
+            .filter(|g| self.class(g) == TroopClass::Courier)
+        {
             if let Some(p) = &g.extra.parent
                 && !units
                     .iter()
                     .any(|x| &x.id == p && self.class(x) == TroopClass::General)
             {
-                out.push(format!("courier '{}': '{p}' is not a general of its side", g.id));
+                out.push(format!(
+                    "courier '{}': '{p}' is not a general of its side",
+                    g.id
+                ));
             }
         }
         if units.iter().filter(|u| self.is_cic(u)).count() > 1 {
@@ -227,7 +241,11 @@ impl Hal25 {
     }
 
     fn turn_words(&self, b: &Battle) -> TurnWords {
-        let side = |s: Side| b.sides.get(s).map_or("side".to_string(), |x| x.name.clone());
+        let side = |s: Side| {
+            b.sides
+                .get(s)
+                .map_or("side".to_string(), |x| x.name.clone())
+        };
         let (phase, end) = match b.phase {
             Phase::Command => (
                 "Before the battle: every commander throws for chips".to_string(),
@@ -243,7 +261,9 @@ impl Hal25 {
                     _ => None,
                 });
                 let dice = match last {
-                    Some(d) if d.len() == 2 => format!(" (threw {} against {})", d[0].max(d[1]), d[0].min(d[1])),
+                    Some(d) if d.len() == 2 => {
+                        format!(" (threw {} against {})", d[0].max(d[1]), d[0].min(d[1]))
+                    }
                     _ => String::new(),
                 };
                 (
@@ -252,14 +272,24 @@ impl Hal25 {
                         b.turn,
                         side(b.active),
                         b.command_points[b.active],
-                        if b.command_points[b.active] == 1 { "" } else { "s" }
+                        if b.command_points[b.active] == 1 {
+                            ""
+                        } else {
+                            "s"
+                        }
                     ),
                     "End this throw",
                 )
             }
-            Phase::Artillery => (format!("Turn {}: artillery fire (both sides)", b.turn), "End artillery"),
+            Phase::Artillery => (
+                format!("Turn {}: artillery fire (both sides)", b.turn),
+                "End artillery",
+            ),
             Phase::SmallArms => (
-                format!("Turn {}: small arms fire, simultaneous (both sides)", b.turn),
+                format!(
+                    "Turn {}: small arms fire, simultaneous (both sides)",
+                    b.turn
+                ),
                 "End small arms",
             ),
             Phase::CloseCombat => (format!("Turn {}: melee", b.turn), "End melee"),
@@ -282,8 +312,13 @@ impl Hal25 {
             end: Some(end.into()),
             controls: match b.phase {
                 Phase::Charges => "Select a unit and click an enemy to declare a charge".into(),
-                Phase::Movement => "Set a brigade moving, then drag its units; Charge makes a declared charge".into(),
-                Phase::Artillery | Phase::SmallArms => "Select a unit and click an enemy to fire".into(),
+                Phase::Movement => {
+                    "Set a brigade moving, then drag its units; Charge makes a declared charge"
+                        .into()
+                }
+                Phase::Artillery | Phase::SmallArms => {
+                    "Select a unit and click an enemy to fire".into()
+                }
                 Phase::CloseCombat => "Select a unit in melee and click its enemy to fight".into(),
                 _ => String::new(),
             },
@@ -331,7 +366,11 @@ impl Hal25 {
                 u.extra.strength,
                 u.stands.iter().filter(|s| s.figures > 0).count(),
                 if self.is_artillery(u) {
-                    if u.status.limbered { "limbered" } else { "unlimbered" }
+                    if u.status.limbered {
+                        "limbered"
+                    } else {
+                        "unlimbered"
+                    }
                 } else {
                     crate::rules::report::formation_name(u.formation)
                 },
@@ -475,7 +514,11 @@ impl Hal25 {
                         }
                     }
                     if !self.formations(u).is_empty() {
-                        for (label, turn) in [("Face right", 90.0), ("Face left", -90.0), ("Face about", 180.0)] {
+                        for (label, turn) in [
+                            ("Face right", 90.0),
+                            ("Face left", -90.0),
+                            ("Face about", 180.0),
+                        ] {
                             forms.push(Action {
                                 label: label.into(),
                                 command: Command::Form {
@@ -488,7 +531,12 @@ impl Hal25 {
                     }
                     if self.is_artillery(u) {
                         forms.push(Action {
-                            label: if u.status.limbered { "Unlimber" } else { "Limber" }.into(),
+                            label: if u.status.limbered {
+                                "Unlimber"
+                            } else {
+                                "Limber"
+                            }
+                            .into(),
                             command: if u.status.limbered {
                                 Command::Unlimber { unit: u.id.clone() }
                             } else {
@@ -521,7 +569,9 @@ impl Hal25 {
                     )
                     .filter(|(t, _)| self.fire_setup(b, &u.id, t).is_ok())
                     .fold(Vec::new(), |mut v: Vec<Action>, (t, _)| {
-                        if !v.iter().any(|a| matches!(&a.command, Command::Fire { target, .. } if *target == t)) {
+                        if !v.iter().any(
+                            |a| matches!(&a.command, Command::Fire { target, .. } if *target == t),
+                        ) {
                             let name = b.unit(&t).map_or(t.0.clone(), |x| x.name.clone());
                             v.push(Action {
                                 label: format!("Fire at {name}"),
@@ -627,7 +677,13 @@ impl Hal25 {
                         false,
                     )
                 } else {
-                    super::tables::save_need(&self.d, s.receiving.target, s.line_firing, None, s.moved)
+                    super::tables::save_need(
+                        &self.d,
+                        s.receiving.target,
+                        s.line_firing,
+                        None,
+                        s.moved,
+                    )
                 };
                 let (dice, _) = if s.artillery {
                     (s.strength, 0)
@@ -663,11 +719,25 @@ impl Hal25 {
                     }],
                     opposed: false,
                     notes,
-                    chances: vec![
-                        chance("no casualty", odds.first().copied().unwrap_or(1.0)),
-                        chance("a stand lost (must check morale)", stand),
-                        chance("the check then fails", stand * fail),
-                    ],
+                    chances: {
+                        let none = odds.first().copied().unwrap_or(1.0);
+                        if self.is_artillery(t) {
+                            vec![
+                                chance("no casualty", none),
+                                chance("casualties", 1.0 - none),
+                            ]
+                        } else {
+                            vec![
+                                chance("no casualty", none),
+                                chance("casualties, no stand lost", (1.0 - none - stand).max(0.0)),
+                                chance(
+                                    "a stand lost; the morale check passes",
+                                    stand * (1.0 - fail),
+                                ),
+                                chance("a stand lost; the morale check fails", stand * fail),
+                            ]
+                        }
+                    },
                     choices: Vec::new(),
                 })
             }
@@ -705,13 +775,16 @@ impl Hal25 {
                     ],
                     opposed: false,
                     notes: vec![format!(
-                        "{dist:.1}\" to contact; {allowance:.1}\" before the 1D6 charge bonus"
+                        "{dist:.1}\" to contact; {allowance:.1}\" before the 1D6 charge bonus: it reaches {:.0}% of the time",
+                        reach * 100.0
                     )],
                     chances: vec![
                         chance("fails to close (disorganised)", 1.0 - pa),
-                        chance("the target fails to hold (failed morale chart)", pa * (1.0 - pd)),
+                        chance(
+                            "the target fails to hold (failed morale chart)",
+                            pa * (1.0 - pd),
+                        ),
                         chance("the target holds and fires", pa * pd),
-                        chance("the move reaches", reach),
                     ],
                     choices: Vec::new(),
                 })
@@ -821,12 +894,21 @@ impl Hal25 {
             let ring: Vec<_> = (0..=48)
                 .map(|k| {
                     let a = k as f32 / 48.0 * 360.0;
-                    s.base.centre.plus(crate::rules::geometry::heading(a).scale(r))
+                    s.base
+                        .centre
+                        .plus(crate::rules::geometry::heading(a).scale(r))
                 })
                 .collect();
-            out.push(Mark::line(Layer::Zones, crate::rules::ruleset::Ink::Zone, ring));
+            out.push(Mark::line(
+                Layer::Zones,
+                crate::rules::ruleset::Ink::Zone,
+                ring,
+            ));
         }
-        if layers.contains(&Layer::Reach) && b.phase == Phase::Movement && self.may_act(b, &s.id).is_ok() {
+        if layers.contains(&Layer::Reach)
+            && b.phase == Phase::Movement
+            && self.may_act(b, &s.id).is_ok()
+        {
             let most = self.allowance(b, s, false) + 6.0;
             out.push(reach_mark(b, s, most, |fwd, right, d| {
                 let steps = vec![crate::rules::command::Step::Oblique {
@@ -842,7 +924,11 @@ impl Hal25 {
             } else {
                 self.d.small_arms_bands[2]
             };
-            for (t, _) in self.targets(b, s, reach).into_iter().take(if self.is_artillery(s) { 99 } else { 1 }) {
+            for (t, _) in self
+                .targets(b, s, reach)
+                .into_iter()
+                .take(if self.is_artillery(s) { 99 } else { 1 })
+            {
                 if let Ok(t) = b.unit(&t) {
                     out.push(target_mark(&t.base));
                 }
@@ -862,7 +948,11 @@ impl Hal25 {
                 .map(|t| RefRow {
                     cells: vec![
                         format!("{} ({})", t.name, t.code),
-                        format!("{:?}{}", t.troop, if t.light_gun { ", light guns" } else { "" }),
+                        format!(
+                            "{:?}{}",
+                            t.troop,
+                            if t.light_gun { ", light guns" } else { "" }
+                        ),
                         d.organisation(t.troop)
                             .map_or(String::new(), |o| format!("{:?} figures", o.stands)),
                     ],
@@ -911,7 +1001,13 @@ impl Hal25 {
                 .iter()
                 .map(|r| {
                     let f = |x: Option<(u8, u8)>| {
-                        x.map_or("-".into(), |(a, c)| if a == c { format!("{a}") } else { format!("{a}-{c}") })
+                        x.map_or("-".into(), |(a, c)| {
+                            if a == c {
+                                format!("{a}")
+                            } else {
+                                format!("{a}-{c}")
+                            }
+                        })
                     };
                     RefRow {
                         cells: vec![
@@ -928,12 +1024,27 @@ impl Hal25 {
         );
         let moves = RefSection::table(
             "Movement (inches)",
-            &["Type", "Line", "Field col.", "Road col.", "Skirmish", "Rough", "Change", "Rout"],
+            &[
+                "Type",
+                "Line",
+                "Field col.",
+                "Road col.",
+                "Skirmish",
+                "Rough",
+                "Change",
+                "Rout",
+            ],
             d.movement
                 .iter()
                 .map(|m| {
                     let n = |x: Option<u32>| x.map_or("-".into(), |v| format!("{v}\""));
-                    let dice = |k: i32| if k == 0 { "-".into() } else { format!("{k:+}D6") };
+                    let dice = |k: i32| {
+                        if k == 0 {
+                            "-".into()
+                        } else {
+                            format!("{k:+}D6")
+                        }
+                    };
                     RefRow {
                         cells: vec![
                             format!("{:?}", m.troop),
@@ -963,7 +1074,10 @@ impl Hal25 {
                     source: r.source.clone(),
                 })
                 .chain(d.melee_loss_modifiers.iter().map(|r| RefRow {
-                    cells: vec![format!("lost melee by {}-{}", r.min, r.max), format!("{:+}", r.value)],
+                    cells: vec![
+                        format!("lost melee by {}-{}", r.min, r.max),
+                        format!("{:+}", r.value),
+                    ],
                     source: r.source.clone(),
                 }))
                 .collect(),
@@ -1007,9 +1121,55 @@ impl Hal25 {
         }
     }
 
+    fn execute_now(
+        &self,
+        b: &mut Battle,
+        cmd: &Command,
+        out: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
+        match cmd {
+            Command::EndPhase => self.end_phase(b, out),
+            Command::Declare { unit, target } => self.declare(b, out, unit, target),
+            Command::Activate { unit } => self.activate(b, out, unit),
+            Command::Charge { unit } => self.charge(b, out, unit),
+            Command::Move { unit, steps } => self.do_move(b, out, unit, steps),
+            Command::Form {
+                unit,
+                formation,
+                turn,
+            } => self.form(b, out, unit, *formation, *turn),
+            Command::Limber { unit } => self.limber(b, out, unit, true),
+            Command::Unlimber { unit } => self.limber(b, out, unit, false),
+            Command::Fire { unit, target, .. } => self.fire(b, out, unit, target),
+            Command::Fight { unit, target, .. } => self.fight(b, out, unit, target),
+            Command::Reroll { .. } => Err(RuleError::Illegal(
+                "re-rolls are handled by the battle".into(),
+            )),
+            Command::Undo => Err(RuleError::Illegal("undo is handled by the battle".into())),
+            Command::MoveGroup { .. }
+            | Command::MoveStand { .. }
+            | Command::RecoilFurther { .. }
+            | Command::Deploy { .. }
+            | Command::Fortify { .. }
+            | Command::Attach { .. }
+            | Command::Detach { .. }
+            | Command::Fallback { .. }
+            | Command::Recover { .. }
+            | Command::Evade { .. } => Err(RuleError::Illegal(
+                "Hal's rules move units one at a time, by brigades; officers attach by standing \
+                 against a unit"
+                    .into(),
+            )),
+        }
+    }
+
     fn event_words(&self, b: &Battle, e: &Event) -> Option<String> {
         let name = |id: &UnitId| b.unit(id).map_or_else(|_| id.0.clone(), |u| u.name.clone());
-        let side = |s: Side| b.sides.get(s).map_or(format!("side {s}"), |x| x.name.clone());
+        let side = |s: Side| {
+            b.sides
+                .get(s)
+                .map_or(format!("side {s}"), |x| x.name.clone())
+        };
         let mods = |fs: &[Factor]| -> String {
             fs.iter()
                 .map(|f| format!(" {:+} {}", f.value, f.name))
@@ -1024,11 +1184,16 @@ impl Hal25 {
                 mods(&roll.factors),
                 roll.need.unwrap_or(0),
                 roll.dice,
-                roll.against.map_or(String::new(), |x| format!(" {x:+} command control")),
+                roll.against
+                    .map_or(String::new(), |x| format!(" {x:+} command control")),
                 roll.total,
                 roll.outcome
             ),
-            Event::Initiative { dice, side: s, brigades } => match (s, dice.len()) {
+            Event::Initiative {
+                dice,
+                side: s,
+                brigades,
+            } => match (s, dice.len()) {
                 (Some(s), 2) => format!(
                     "Both sides throw for the move: {} against {}: {} moves {brigades} brigade{}",
                     dice[0],
@@ -1049,7 +1214,12 @@ impl Hal25 {
                 mods(&roll.factors),
                 roll.outcome
             ),
-            Event::Rerolled { by, unit, die, chips } => format!(
+            Event::Rerolled {
+                by,
+                unit,
+                die,
+                chips,
+            } => format!(
                 "{} spends a chip ({chips} left) to throw {}'s {die} again",
                 name(by),
                 name(unit)
@@ -1057,52 +1227,105 @@ impl Hal25 {
             Event::Declared { unit, target } => {
                 format!("{} declares a charge on {}", name(unit), name(target))
             }
-            Event::Braced { unit, against, range } => match range {
-                Some(r) => format!("{} holds and will fire into {}'s charge at {r:.0}\"", name(unit), name(against)),
+            Event::Braced {
+                unit,
+                against,
+                range,
+            } => match range {
+                Some(r) => format!(
+                    "{} holds and will fire into {}'s charge at {r:.0}\"",
+                    name(unit),
+                    name(against)
+                ),
                 None => format!("{} holds against {}", name(unit), name(against)),
             },
-            Event::Marked { unit, marker, count } => {
+            Event::Marked {
+                unit,
+                marker,
+                count,
+            } => {
                 use crate::rules::command::Marker;
                 match (marker, *count > 0) {
                     (Marker::MustCheck, true) => format!("{} must check morale", name(unit)),
-                    (Marker::MustCheck, false) => return Some(String::new()),
+                    (Marker::MustCheck, false) => format!("{} takes its check", name(unit)),
                     (Marker::VolleySpent, _) => format!(
                         "{} has spent its first volley: the command stand moves to the middle",
                         name(unit)
                     ),
-                    (Marker::RecoveryFailed, _) => format!(
-                        "{} fails to recover from rout: one chance left",
-                        name(unit)
-                    ),
-                    (Marker::CheckedStrength, _) => return Some(String::new()),
-                    (Marker::Declaration, _) => return Some(String::new()),
+                    (Marker::RecoveryFailed, _) => {
+                        format!("{} fails to recover from rout: one chance left", name(unit))
+                    }
+                    (Marker::CheckedStrength, _) => {
+                        format!("{} has made its one check for strength", name(unit))
+                    }
+                    (Marker::Declaration, _) => {
+                        format!("{}'s charge declaration lapses", name(unit))
+                    }
                 }
             }
-            Event::TownDamaged { feature, points, left } => format!(
+            Event::TownDamaged {
+                feature,
+                points,
+                left,
+            } => format!(
                 "{} loses {points} point{} to the guns: {left} left{}",
-                b.terrain.get(feature).map_or(feature.clone(), |f| f.name.clone()),
+                b.terrain
+                    .get(feature)
+                    .map_or(feature.clone(), |f| f.name.clone()),
                 if *points == 1 { "" } else { "s" },
                 if *left == 0 { ": it is in flames" } else { "" }
             ),
             Event::Shaken { unit } => format!("{} routs", name(unit)),
+            Event::PhaseBegan { turn, phase, .. } => format!("Turn {turn}: {}", phase.name()),
+            Event::Fled { unit, from, to } => format!(
+                "{} runs {:.1}\"",
+                name(unit),
+                b.scale.from_mm(from.centre.dist(to.centre))
+            ),
+            Event::Recoiled { unit, from, to, .. } => format!(
+                "{} falls back {:.1}\"",
+                name(unit),
+                b.scale.from_mm(from.centre.dist(to.centre))
+            ),
             Event::Rallied { unit } => format!("{} recovers from rout", name(unit)),
             Event::Steadied { unit } => format!("{} recovers its good order", name(unit)),
             Event::Disordered { unit, why } => format!("{} is disorganised ({why})", name(unit)),
             Event::Halted { unit, why } => format!("{}: {why}", name(unit)),
-            Event::Reformed { unit, formation, .. } => format!(
+            Event::Reformed {
+                unit, formation, ..
+            } => format!(
                 "{} forms {}",
                 name(unit),
                 crate::rules::report::formation_name(*formation)
             ),
-            Event::Volley { shooter, target, dice, factors, hits, stands, .. } => format!(
+            Event::Volley {
+                shooter,
+                target,
+                dice,
+                factors,
+                hits,
+                stands,
+                ..
+            } => format!(
                 "{} fires at {} with {stands} {}: {dice:?},{} = {hits} hit{}",
                 name(shooter),
                 name(target),
-                if b.unit(shooter).is_ok_and(|s| self.is_artillery(s)) { "guns" } else { "figures" },
+                if b.unit(shooter).is_ok_and(|s| self.is_artillery(s)) {
+                    "guns"
+                } else {
+                    "figures"
+                },
                 mods(factors),
                 if *hits == 1 { "" } else { "s" }
             ),
-            Event::Assault { attacker, defender, attacker_roll, defender_roll, outcome, .. } => format!(
+            Event::Assault {
+                attacker,
+                defender,
+                attacker_roll,
+                defender_roll,
+                outcome,
+                ..
+            } => format!(
                 "Melee: {} throws {:?}{} (total {}), {} throws {:?}{} (total {}): {outcome}",
                 name(attacker),
                 attacker_roll.dice,
@@ -1173,38 +1396,21 @@ impl Ruleset for Hal25 {
     fn turn_words(&self, b: &Battle) -> TurnWords {
         Hal25::turn_words(self, b)
     }
-    fn execute(&self, b: &mut Battle, cmd: &Command, out: &mut Vec<Event>) -> Result<(), RuleError> {
+    fn execute(
+        &self,
+        b: &mut Battle,
+        cmd: &Command,
+        out: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
         if b.is_over() {
             return Err(RuleError::GameOver);
         }
-        match cmd {
-            Command::EndPhase => self.end_phase(b, out),
-            Command::Declare { unit, target } => self.declare(b, out, unit, target),
-            Command::Activate { unit } => self.activate(b, out, unit),
-            Command::Charge { unit } => self.charge(b, out, unit),
-            Command::Move { unit, steps } => self.do_move(b, out, unit, steps),
-            Command::Form { unit, formation, turn } => self.form(b, out, unit, *formation, *turn),
-            Command::Limber { unit } => self.limber(b, out, unit, true),
-            Command::Unlimber { unit } => self.limber(b, out, unit, false),
-            Command::Fire { unit, target, .. } => self.fire(b, out, unit, target),
-            Command::Fight { unit, target, .. } => self.fight(b, out, unit, target),
-            Command::Reroll { .. } => Err(RuleError::Illegal("re-rolls are handled by the battle".into())),
-            Command::Undo => Err(RuleError::Illegal("undo is handled by the battle".into())),
-            Command::MoveGroup { .. }
-            | Command::MoveStand { .. }
-            | Command::RecoilFurther { .. }
-            | Command::Deploy { .. }
-            | Command::Fortify { .. }
-            | Command::Attach { .. }
-            | Command::Detach { .. }
-            | Command::Fallback { .. }
-            | Command::Recover { .. }
-            | Command::Evade { .. } => Err(RuleError::Illegal(
-                "Hal's rules move units one at a time, by brigades; officers attach by standing \
-                 against a unit"
-                    .into(),
-            )),
-        }
+        // The command's events go into the log as they happen (see `emit`), and out again
+        // here: the battle writes them.
+        let n = b.log.len();
+        let r = self.execute_now(b, cmd, out);
+        b.log.truncate(n);
+        r
     }
     fn after_command(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
         self.check_victory(b, out);
@@ -1292,18 +1498,26 @@ impl Ruleset for Hal25 {
     fn reroll(&self, b: &Battle, by: &UnitId, unit: &UnitId) -> Result<usize, RuleError> {
         let g = b.unit(by)?;
         if self.class(g) != TroopClass::General || !g.alive() {
-            return Err(RuleError::Illegal(format!("{} is not a general on the table", g.name)));
+            return Err(RuleError::Illegal(format!(
+                "{} is not a general on the table",
+                g.name
+            )));
         }
         if g.extra.chips == 0 {
             return Err(RuleError::Illegal(format!("{} has no chips left", g.name)));
         }
         if matches!(b.commands.last(), Some(Command::Reroll { .. }) | None) {
-            return Err(RuleError::Illegal("there is no new roll to throw again".into()));
+            return Err(RuleError::Illegal(
+                "there is no new roll to throw again".into(),
+            ));
         }
         let before = b.before_last().unwrap_or(b);
         let u = before.unit(unit)?;
         if u.side != g.side {
-            return Err(RuleError::Illegal(format!("{} is not {}'s", u.name, g.name)));
+            return Err(RuleError::Illegal(format!(
+                "{} is not {}'s",
+                u.name, g.name
+            )));
         }
         let gb = before.unit(by)?;
         if self.inches(b, u.base.distance(&gb.base)) > self.radius(gb) + 1e-3 {
@@ -1319,9 +1533,11 @@ impl Ruleset for Hal25 {
                     if roll.unit.as_ref() == Some(unit)
                         && roll.dice.len() == 2
                         && ((what.starts_with("morale: ") && roll.outcome == "fails")
-                            || (what == "the failed morale chart" && roll.outcome != "automatic recovery")) =>
+                            || (what == "the failed morale chart"
+                                && roll.outcome != "automatic recovery")) =>
                 {
-                    roll.first_die.map(|f| f + usize::from(roll.dice[1] < roll.dice[0]))
+                    roll.first_die
+                        .map(|f| f + usize::from(roll.dice[1] < roll.dice[0]))
                 }
                 _ => None,
             })

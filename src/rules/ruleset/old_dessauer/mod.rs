@@ -1141,12 +1141,9 @@ impl Ruleset for OldDessauer {
             | Command::Evade { .. }
             | Command::Declare { .. }
             | Command::Charge { .. }
-            | Command::Reroll { .. } => {
-                Err(RuleError::Illegal(
-                    "Old Dessauer has no unit command rolls, recovered bases or evasion orders"
-                        .into(),
-                ))
-            }
+            | Command::Reroll { .. } => Err(RuleError::Illegal(
+                "Old Dessauer has no unit command rolls, recovered bases or evasion orders".into(),
+            )),
             Command::Deploy { .. } | Command::Fortify { .. } => Err(RuleError::Illegal(
                 "Old Dessauer has no formal deployment or fortifying".into(),
             )),
