@@ -259,7 +259,7 @@ impl Battle {
         cmd: &Command,
     ) -> Result<Vec<Event>, RuleError> {
         let rules = self.rules.clone();
-        let at = rules.reroll(self, by, unit)?;
+        let (at, keep) = rules.reroll(self, by, unit)?;
         let (Some(prev), Some(last)) = (self.undo.last(), self.commands.last()) else {
             return Err(RuleError::Illegal("there is no roll to throw again".into()));
         };
@@ -276,8 +276,16 @@ impl Battle {
         let last = last.clone();
         let mut next = prev.clone();
         next.undo = Vec::new();
-        let kept: std::collections::VecDeque<u8> = self.cmd_dice[..at].iter().copied().collect();
-        next.dice = super::dice::Dice::Chain(kept, Box::new(self.dice.clone()));
+        // The dice before the one thrown again, a new die, the rest of its roll as thrown; then
+        // new dice.
+        let mut stream = self.dice.clone();
+        let new = stream.d6()?;
+        let end = (at + 1 + keep).min(self.cmd_dice.len());
+        let mut kept: std::collections::VecDeque<u8> =
+            self.cmd_dice[..at].iter().copied().collect();
+        kept.push_back(new);
+        kept.extend(self.cmd_dice[at + 1..end].iter().copied());
+        next.dice = super::dice::Dice::Chain(kept, Box::new(stream));
         next.dice_rolled = self.dice_rolled;
         next.cmd_dice.clear();
         let mut events = Vec::new();

@@ -233,8 +233,9 @@ pub trait Ruleset {
         false
     }
     /// Checks that `by` may throw again a die of the last command's failed roll for `unit`, and
-    /// says which of that command's dice (counted from 0) is thrown again.
-    fn reroll(&self, b: &Battle, by: &UnitId, unit: &UnitId) -> Result<usize, RuleError> {
+    /// says which of that command's dice (counted from 0) is thrown again, and how many dice
+    /// after it (the rest of its roll) are kept as they fell.
+    fn reroll(&self, b: &Battle, by: &UnitId, unit: &UnitId) -> Result<(usize, usize), RuleError> {
         let _ = (b, by, unit);
         Err(RuleError::Illegal(format!(
             "{} has no re-rolls",

@@ -1495,7 +1495,7 @@ impl Ruleset for Hal25 {
     fn uses_brigades(&self) -> bool {
         true
     }
-    fn reroll(&self, b: &Battle, by: &UnitId, unit: &UnitId) -> Result<usize, RuleError> {
+    fn reroll(&self, b: &Battle, by: &UnitId, unit: &UnitId) -> Result<(usize, usize), RuleError> {
         let g = b.unit(by)?;
         if self.class(g) != TroopClass::General || !g.alive() {
             return Err(RuleError::Illegal(format!(
@@ -1536,8 +1536,14 @@ impl Ruleset for Hal25 {
                             || (what == "the failed morale chart"
                                 && roll.outcome != "automatic recovery")) =>
                 {
-                    roll.first_die
-                        .map(|f| f + usize::from(roll.dice[1] < roll.dice[0]))
+                    // The lower die; the other of the pair is kept as it fell.
+                    roll.first_die.map(|f| {
+                        if roll.dice[1] < roll.dice[0] {
+                            (f + 1, 0)
+                        } else {
+                            (f, 1)
+                        }
+                    })
                 }
                 _ => None,
             })
