@@ -53,6 +53,32 @@ const FACTS_ONLY: &[(&str, &str)] = &[
         "command_radius",
         "the typical radius: each general's radius comes from its scenario",
     ),
+    (
+        "two_ranks",
+        "Hal's: firing two ranks deep is how every figure of a line fires (ruling firing_figures)",
+    ),
+    (
+        "town_width",
+        "Hal's: the town base's size; scenarios draw their towns",
+    ),
+    (
+        "town_depth",
+        "Hal's: the town base's size; scenarios draw their towns",
+    ),
+    ("minutes_per_turn", "Hal's: the time scale, shown"),
+    ("men_per_figure", "Hal's: the figure scale, shown"),
+    (
+        "courier_lost_need",
+        "Hal's: couriers carrying written orders are not played yet",
+    ),
+    (
+        "cinc_couriers",
+        "Hal's: couriers carrying written orders are not played yet",
+    ),
+    (
+        "brigadier_couriers",
+        "Hal's: couriers carrying written orders are not played yet",
+    ),
 ];
 
 fn unread<'a>(src: &str, keys: impl Iterator<Item = &'a String>) -> Vec<&'a String> {
@@ -108,6 +134,15 @@ fn every_keyed_row_of_the_data_files_is_read_by_the_engine() {
         .chain(bbb.assault_modifiers.iter().map(|f| &f.key))
         .chain(bbb.command_modifiers.iter().map(|f| &f.key));
     assert_eq!(unread(&src, keys), Vec::<&String>::new(), "bbb7yw.ron");
+    let hal = volley::rules::ruleset::hal25::HalData::load().unwrap();
+    let keys = hal
+        .numbers
+        .iter()
+        .map(|n| &n.key)
+        .chain(hal.melee_modifiers.iter().map(|f| &f.key))
+        .chain(hal.morale_modifiers.iter().map(|f| &f.key))
+        .chain(hal.small_arms_deductions.iter().map(|f| &f.key));
+    assert_eq!(unread(&src, keys), Vec::<&String>::new(), "hal25.ron");
 }
 
 #[test]

@@ -296,7 +296,7 @@ fn a_formation_change_costs_a_die_and_grenadiers_three_inches_more() {
         .expect("form column");
     let w = words(&b, &ev);
     assert!(
-        w.contains("formation change (-3 grenadiers' formation change) = -5"),
+        w.contains("throws [2] -3 grenadiers' formation change = -5\" to the move"),
         "{w}"
     );
     assert!(w.contains("moves at 6\" this turn"), "{w}");

@@ -456,8 +456,14 @@ impl Hal25 {
                     factors,
                     total,
                     need: Some(number),
-                    against: (bonus != 0).then_some(bonus),
-                    outcome: if passed { "passes" } else { "fails" }.into(),
+                    outcome: match (passed, bonus) {
+                        (true, 0) => "passes".into(),
+                        (false, 0) => "fails".into(),
+                        (p, n) => format!(
+                            "{} ({n:+} command control in the total)",
+                            if p { "passes" } else { "fails" }
+                        ),
+                    },
                     first_die: Some(first),
                     ..Roll::default()
                 },
@@ -588,9 +594,14 @@ impl Hal25 {
         id: &UnitId,
         enemy: &UnitId,
     ) -> Result<(), RuleError> {
-        let (x, y) = (b.d6()?, b.d6()?);
+        let mut dice = Vec::new();
+        for _ in 0..self.num("fall_back_dice").max(1.0) as u32 {
+            dice.push(b.d6()?);
+        }
         let face = b.d6()?;
-        let (dist, facing_enemy) = super::procedures::fall_back(&self.d, x + y, face);
+        let (dist, facing_enemy) =
+            super::procedures::fall_back(&self.d, dice.iter().sum::<u8>(), face);
+        dice.push(face);
         emit(
             b,
             out,
@@ -598,7 +609,7 @@ impl Hal25 {
                 what: "falling back".into(),
                 roll: Roll {
                     unit: Some(id.clone()),
-                    dice: vec![x, y, face],
+                    dice,
                     total: dist as i32,
                     outcome: format!(
                         "{dist}\" {}",

@@ -241,6 +241,11 @@ impl HalData {
                 }
             }
         }
+        if let Some(o) = d.organisation(TroopClass::Artillery)
+            && o.figures() as f32 != d.num("battery_figures")
+        {
+            return Err("ruleset data: a battery's stands hold battery_figures figures".into());
+        }
         if d.troops.is_empty() {
             return Err("ruleset data: no troop codes".into());
         }
@@ -502,7 +507,7 @@ impl Hal25 {
         if g.extra.command_radius > 0.0 {
             g.extra.command_radius
         } else {
-            self.num("command_radius")
+            self.num("brigade_radius")
         }
     }
 

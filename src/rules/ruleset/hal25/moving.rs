@@ -62,8 +62,19 @@ impl Hal25 {
                 Event::Rolled { what, roll }
                     if what.starts_with("movement:") && roll.unit.as_ref() == Some(id) =>
                 {
-                    Some((what.clone(), roll.total, roll.against))
+                    Some((what.clone(), roll.total, None))
                 }
+                // A formation change: its die, and the slower formation's rate for the turn.
+                Event::Ordered {
+                    unit,
+                    roll,
+                    allowance,
+                    ..
+                } if unit == id => Some((
+                    "movement: formation change".to_string(),
+                    roll.total,
+                    Some(*allowance as i32),
+                )),
                 _ => None,
             })
             .collect()
@@ -442,6 +453,7 @@ impl Hal25 {
                     what: "the measure".into(),
                     roll: Roll {
                         unit: Some(id.clone()),
+                        dice: b.cmd_dice.clone(),
                         total: left.max(0.0).round() as i32,
                         outcome: format!(
                             "the dice leave {:.1}\": the move of {:.1}\" is not made",
@@ -595,18 +607,19 @@ impl Hal25 {
         emit(
             b,
             out,
-            Event::Rolled {
-                what: "movement: formation change".into(),
+            Event::Ordered {
+                unit: id.clone(),
                 roll: Roll {
                     unit: Some(id.clone()),
                     dice,
                     factors,
                     total,
-                    against: Some(slowest),
                     outcome: format!("{total:+}\" to the move; moves at {slowest}\" this turn"),
                     first_die: Some(first),
                     ..Roll::default()
                 },
+                allowance: slowest as f32,
+                recover: false,
             },
         );
         emit(

@@ -320,7 +320,10 @@ impl Hal25 {
                     "Select a unit and click an enemy to fire".into()
                 }
                 Phase::CloseCombat => "Select a unit in melee and click its enemy to fight".into(),
-                _ => String::new(),
+                Phase::Command => "End throws every commander's die for chips".into(),
+                Phase::Morale => "The checks are made; a chip may throw a failed one again".into(),
+                Phase::Rout => "Routed units have run; End begins the next turn".into(),
+                _ => "End goes on".into(),
             },
         }
     }
@@ -1189,6 +1192,13 @@ impl Hal25 {
                 roll.total,
                 roll.outcome
             ),
+            Event::Ordered { unit, roll, .. } => format!(
+                "{} changes formation: throws {:?}{} = {}",
+                name(unit),
+                roll.dice,
+                mods(&roll.factors),
+                roll.outcome
+            ),
             Event::Initiative {
                 dice,
                 side: s,
@@ -1532,7 +1542,8 @@ impl Ruleset for Hal25 {
                 Event::Rolled { what, roll }
                     if roll.unit.as_ref() == Some(unit)
                         && roll.dice.len() == 2
-                        && ((what.starts_with("morale: ") && roll.outcome == "fails")
+                        && ((what.starts_with("morale: ")
+                            && roll.outcome.starts_with("fails"))
                             || (what == "the failed morale chart"
                                 && roll.outcome != "automatic recovery")) =>
                 {
