@@ -1079,6 +1079,27 @@ impl Hal25 {
             return Ok(());
         }
         let lost_stand = !artillery && stands.len() < before;
+        if lost_stand {
+            // The survivors close up on the front.
+            let (w, d) = self.footprint(b, &now, now.formation);
+            let to = crate::rules::geometry::Base::new(
+                now.base.local(0.0, now.base.depth / 2.0 - d / 2.0),
+                now.base.facing,
+                w,
+                d,
+            );
+            emit(
+                b,
+                out,
+                Event::Reformed {
+                    unit: id.clone(),
+                    formation: now.formation,
+                    from: now.base,
+                    to,
+                    cost: 0.0,
+                },
+            );
+        }
         let half = artillery
             && !now.status.checked_half
             && now.extra.strength.saturating_sub(now.figures()) as f32

@@ -72,7 +72,8 @@ impl Hal25 {
                     ..
                 } if unit == id => Some((
                     "movement: formation change".to_string(),
-                    roll.total,
+                    // Its die is spent by the change itself (`Reformed`'s cost).
+                    0,
                     Some(*allowance as i32),
                 )),
                 _ => None,
@@ -630,7 +631,7 @@ impl Hal25 {
                 formation,
                 from: u.base,
                 to,
-                cost: 0.0,
+                cost: (-total).max(0) as f32,
             },
         );
         Ok(())

@@ -695,6 +695,7 @@ impl Hal25 {
                 };
                 let mut notes = s.notes.clone();
                 notes.push(match save {
+                    Some(6) => format!("{} saves each hit on a 6", t.name),
                     Some(n) => format!("{} saves each hit on {n}-6", t.name),
                     None => format!("{} has no save", t.name),
                 });
@@ -1301,13 +1302,6 @@ impl Hal25 {
             Event::Steadied { unit } => format!("{} recovers its good order", name(unit)),
             Event::Disordered { unit, why } => format!("{} is disorganised ({why})", name(unit)),
             Event::Halted { unit, why } => format!("{}: {why}", name(unit)),
-            Event::Reformed {
-                unit, formation, ..
-            } => format!(
-                "{} forms {}",
-                name(unit),
-                crate::rules::report::formation_name(*formation)
-            ),
             Event::Volley {
                 shooter,
                 target,
