@@ -52,14 +52,15 @@ use volley::rules::battle::Battle;
 use volley::rules::command::{Command, Event, Step};
 use volley::rules::model::{Formation, Phase, UnitId};
 
-const IN: f32 = 25.4;
-
 fn id(s: &str) -> UnitId {
     UnitId(s.into())
 }
 
-/// A battle on a 48" x 36" table: `units` are (id, side, type, brigade, x, y, facing, extra).
-fn battle(units: &[(&str, usize, &str, &str, f32, f32, f32, &str)], terrain: &str) -> Battle {
+/// A unit of a test battle: id, side, type, brigade, x, y (mm), facing, more fields.
+type U<'a> = (&'a str, usize, &'a str, &'a str, f32, f32, f32, &'a str);
+
+/// A battle on a 48" x 36" table.
+fn battle(units: &[U], terrain: &str) -> Battle {
     let mut text = String::from(
         "(name: \"t\", ruleset: \"hal25\", table: (width: 1219, height: 914), turn_limit: 6, terrain: [",
     );

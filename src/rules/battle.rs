@@ -497,18 +497,16 @@ impl Battle {
                 u.bound.may_recover = false;
                 u.bound.allowance = Some(0.0);
             }),
-            Event::Initiative { side, brigades, .. } => {
-                if let Some(s) = side {
-                    self.active = *s;
-                    if *s < 2 {
-                        self.command_points[*s] = *brigades as i32;
-                    }
-                }
+            Event::Initiative {
+                side: Some(s),
+                brigades,
+                ..
+            } if *s < 2 => {
+                self.active = *s;
+                self.command_points[*s] = *brigades as i32;
             }
-            Event::BrigadeActivated { side, .. } => {
-                if *side < 2 {
-                    self.command_points[*side] = (self.command_points[*side] - 1).max(0);
-                }
+            Event::BrigadeActivated { side, .. } if *side < 2 => {
+                self.command_points[*side] = (self.command_points[*side] - 1).max(0);
             }
             Event::Chips {
                 general,

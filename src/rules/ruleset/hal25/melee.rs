@@ -185,7 +185,7 @@ impl Hal25 {
             return Ok(points);
         }
         let per = self.num("cavalry_hits_per_figure").max(1.0) as u32;
-        let odd = if points % per != 0 {
+        let odd = if !points.is_multiple_of(per) {
             let die = b.d6()?;
             emit(
                 b,
