@@ -117,6 +117,8 @@ fn whole_game(c: &mut Criterion) {
         ),
         ("scenarios/bbb_default.ron", "default game (BBB)"),
         ("scenarios/bbb_rossbach.ron", "Rossbach (BBB)"),
+        ("scenarios/hal25_default.ron", "default game (Hal's 25mm)"),
+        ("scenarios/hal25_krefeld.ron", "Krefeld (Hal's 25mm)"),
     ] {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
         let start = scenario::load(&path).unwrap();

@@ -403,7 +403,7 @@ impl Hal25 {
                 hits: v.hits,
             },
         );
-        if let Some(need) = v.save_need {
+        if let Some(need) = v.save_need.filter(|_| !v.saves.is_empty()) {
             let saved = v.saves.iter().filter(|&&x| x >= need).count() as i32;
             emit(
                 b,
