@@ -96,8 +96,9 @@ Scripted dice (--dice) are taken one at a time, in the order the rules roll them
   to a unit hit hard enough takes one die. Shaken units test to rally when their side's turn
   begins, and the passive side's morale tests are rolled at the end of the shooting phase, one
   die per unit shot at, in the order of the units in the scenario.
-  Hal's 25mm: the pre-game EndPhase throws one die per general for chips. Each throw for the
-  move is side 0's die then side 1's (ties throw again). A unit out of command throws 2D6 before
+  Hal's 25mm: the pre-game EndPhase throws one die per general for chips. The movement phase
+  begins with 2D6 per courier carrying orders; each throw for the move is side 0's die then
+  side 1's (ties throw again). A unit out of command throws 2D6 before
   it first acts. A move throws its dice as it first needs them (disorganised, chips, rough,
   moving back, push); a formation change one die. A Charge: closing 2D6, holding 2D6 (failing:
   the chart 2D6), the range die, the charge bonus. A volley: the remainder test, one die per six

@@ -371,3 +371,75 @@ fn a_chip_throws_a_failed_holding_check_again() {
         .to_string();
     assert!(e.contains("no new roll") || e.contains("already"), "{e}");
 }
+
+#[test]
+fn a_courier_carries_written_orders_or_loses_them() {
+    let units = [
+        ("cic", 0, "CIC", "", 610.0, 50.0, 0.0, ""),
+        (
+            "cou",
+            0,
+            "COU",
+            "",
+            700.0,
+            50.0,
+            0.0,
+            ", parent: Some(\"cic\")",
+        ),
+        ("ga", 0, "GEN", "A", 610.0, 150.0, 0.0, ""),
+        ("a1", 0, "LI", "A", 300.0, 250.0, 0.0, ""),
+        ("a2", 0, "LI", "A", 640.0, 250.0, 0.0, ""),
+        ("a3", 0, "LI", "A", 980.0, 250.0, 0.0, ""),
+        ("gb", 1, "GEN", "B", 610.0, 700.0, 180.0, ""),
+        ("b1", 1, "LI", "B", 300.0, 542.0, 180.0, ""),
+        ("b2", 1, "LI", "B", 640.0, 542.0, 180.0, ""),
+        ("b3", 1, "LI", "B", 980.0, 542.0, 180.0, ""),
+    ];
+    let send = Command::Send {
+        courier: id("cou"),
+        brigade: "A".into(),
+        order: "Hold your ground".into(),
+    };
+    // Chips (three generals); the orders written; the ride (3+4) and the throw (5 against 2).
+    let mut b = battle(&units, "");
+    to_phase(&mut b, Phase::Charges, &[3, 3, 3, 3, 4, 5, 2]);
+    b.execute(send.clone()).expect("send");
+    let e = refused(&mut b, send.clone());
+    assert!(e.contains("already carries"), "{e}");
+    b.execute(Command::EndPhase).expect("movement");
+    assert!(
+        words(&b, b.last_events()).contains("rolls [3, 4] for the courier's ride = 7: rides on"),
+        "{}",
+        words(&b, b.last_events())
+    );
+    b.execute(Command::Activate { unit: id("a1") }).expect("A");
+    let ev = b
+        .execute(Command::Move {
+            unit: id("cou"),
+            steps: vec![Step::Oblique {
+                forward: 61.9 / 25.4,
+                right: -90.0 / 25.4,
+            }],
+        })
+        .expect("ride to the brigadier");
+    assert!(
+        words(&b, &ev).contains("delivers to brigade A: \"Hold your ground\""),
+        "{}",
+        words(&b, &ev)
+    );
+    let card = b.rules.unit_card(&b, b.unit(&id("ga")).unwrap());
+    assert!(
+        card.lines
+            .iter()
+            .any(|l| l.contains("orders: Hold your ground"))
+    );
+    // A 12 on the ride loses the message.
+    let mut b = battle(&units, "");
+    to_phase(&mut b, Phase::Charges, &[3, 3, 3, 6, 6, 5, 2]);
+    b.execute(send).expect("send");
+    b.execute(Command::EndPhase).expect("movement");
+    assert!(
+        words(&b, b.last_events()).contains("Courier")
+            || words(&b, b.last_events()).contains("message to brigade A is lost")
+    );
+}

@@ -144,6 +144,12 @@ pub enum Command {
         by: UnitId,
         unit: UnitId,
     },
+    /// A courier sets off with written orders for a brigade's commander (Hal's).
+    Send {
+        courier: UnitId,
+        brigade: String,
+        order: String,
+    },
     /// Take back the last command.
     Undo,
 }
@@ -588,6 +594,15 @@ pub enum Event {
         unit: UnitId,
         against: UnitId,
         range: Option<f32>,
+    },
+    /// A courier carries written orders to a brigade (Hal's); `delivered` when he reaches its
+    /// commander, `lost` when the message goes astray, otherwise just sent.
+    Orders {
+        courier: UnitId,
+        brigade: String,
+        order: String,
+        delivered: bool,
+        lost: bool,
     },
     /// A town loses points to artillery; at none left it burns and may not be occupied.
     TownDamaged {

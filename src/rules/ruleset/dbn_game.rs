@@ -1460,7 +1460,8 @@ impl<S: Supplement> Ruleset for DbnGame<S> {
             | Command::Evade { .. }
             | Command::Declare { .. }
             | Command::Charge { .. }
-            | Command::Reroll { .. } => Err(RuleError::Illegal(
+            | Command::Reroll { .. }
+            | Command::Send { .. } => Err(RuleError::Illegal(
                 "DBN units move by the side's command points: no unit command rolls, \
                      recovered bases or evasion"
                     .into(),

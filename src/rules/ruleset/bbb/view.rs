@@ -916,7 +916,8 @@ impl Ruleset for Bbb7yw {
             | Command::Fallback { .. }
             | Command::Declare { .. }
             | Command::Charge { .. }
-            | Command::Reroll { .. } => Err(RuleError::Illegal(
+            | Command::Reroll { .. }
+            | Command::Send { .. } => Err(RuleError::Illegal(
                 "BBB has no loose stands, chosen recoils, formal deployment, fortifying, \
                  attached generals, fallbacks, declared charges or re-rolls"
                     .into(),

@@ -213,6 +213,7 @@ impl Hal25 {
             }
             Phase::Charges => {
                 begin(b, out, Phase::Movement);
+                self.courier_risks(b, out)?;
                 self.throw(b, out)
             }
             Phase::Movement => {
@@ -381,7 +382,7 @@ impl Hal25 {
         };
         let class = self.class(u);
         if self.is_artillery(u) {
-            let crew_at_start = 8u32;
+            let crew_at_start: u32 = self.org(u).map_or(8, |o| o.stands.iter().take(2).sum());
             let per = self.num("figures_per_die").max(1.0) as u32;
             add(
                 "crew_lost",
@@ -485,6 +486,18 @@ impl Hal25 {
         if u.status.removed {
             return Ok(());
         }
+        let by = lost_by.as_ref().map_or(0, |l| l.0);
+        if by as f32 >= self.num("surrender_points") {
+            emit(
+                b,
+                out,
+                Event::Destroyed {
+                    unit: id.clone(),
+                    reason: format!("surrenders, the melee lost by {by}"),
+                },
+            );
+            return Ok(());
+        }
         match self.state(&u) {
             State::Routed => Ok(()),
             State::Disorganised => {
@@ -492,18 +505,6 @@ impl Hal25 {
                 Ok(())
             }
             State::Good => {
-                let by = lost_by.as_ref().map_or(0, |l| l.0);
-                if by as f32 >= self.num("surrender_points") {
-                    emit(
-                        b,
-                        out,
-                        Event::Destroyed {
-                            unit: id.clone(),
-                            reason: format!("surrenders, the melee lost by {by}"),
-                        },
-                    );
-                    return Ok(());
-                }
                 let first = b.cmd_dice.len();
                 let (x, y) = (b.d6()?, b.d6()?);
                 let mut factors = Vec::new();
@@ -752,6 +753,17 @@ impl Hal25 {
             match (self.state(&u), passed) {
                 (State::Routed, true) => {
                     emit(b, out, Event::Rallied { unit: id.clone() });
+                    if u.status.recovery_failed > 0 {
+                        emit(
+                            b,
+                            out,
+                            Event::Marked {
+                                unit: id.clone(),
+                                marker: Marker::RecoveryFailed,
+                                count: 0,
+                            },
+                        );
+                    }
                     if !u.status.disordered {
                         emit(
                             b,
@@ -787,6 +799,8 @@ impl Hal25 {
                     }
                 }
                 (State::Disorganised, true) => emit(b, out, Event::Steadied { unit: id.clone() }),
+                // Disorganised units failing morale drop to rout (Failed Morale Notes 4).
+                (State::Disorganised, false) => self.rout(b, out, &id)?,
                 _ => {}
             }
         }

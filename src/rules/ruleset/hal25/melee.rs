@@ -224,6 +224,12 @@ impl Hal25 {
         if self.fought_this_phase(b, aid) || self.fought_this_phase(b, eid) {
             return illegal("that melee has been fought this turn".into());
         }
+        // The charger's dice come first, whichever unit the command names.
+        let (aid, eid) = if b.unit(eid)?.status.declared.as_ref() == Some(aid) {
+            (eid, aid)
+        } else {
+            (aid, eid)
+        };
         let (sa, se) = self.melee_sides(b, aid, eid)?;
         let first = b.cmd_dice.len();
         let mut err = None;

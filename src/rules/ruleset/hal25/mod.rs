@@ -2,6 +2,7 @@
 //! as data (`assets/rulesets/hal25.ron`) and the procedures that read them ([`tables`]); the
 //! turn, the window and the scenarios build on these.
 
+mod couriers;
 mod fire;
 mod game;
 pub mod layout;
@@ -182,6 +183,8 @@ pub struct HalData {
     pub name: String,
     pub seed: String,
     pub troops: Vec<TroopDef>,
+    /// Written orders a courier may carry.
+    pub orders: Vec<String>,
     pub small_arms_bands: Vec<f32>,
     pub small_arms_deductions: Vec<Deduction>,
     pub artillery_bands: Vec<f32>,
@@ -531,9 +534,14 @@ impl Hal25 {
             return None;
         }
         let tol = b.scale.to_mm(self.num("attached_tolerance"));
-        b.alive()
+        let mut near: Vec<&Unit> = b
+            .alive()
             .filter(|g| g.side == u.side && self.class(g) == TroopClass::General)
-            .find(|g| g.base.distance(&u.base) <= tol)
+            .filter(|g| g.base.distance(&u.base) <= tol)
+            .collect();
+        // The unit's own brigadier first.
+        near.sort_by_key(|g| g.extra.brigade != u.extra.brigade);
+        near.first().copied()
     }
 
     pub fn in_terrain(&self, b: &Battle, u: &Unit, kinds: &[FeatureKind]) -> bool {

@@ -347,6 +347,14 @@ impl Hal25 {
             }
         }
         needs.retain(|n| !self.rolled(b, id, *n));
+        // In the order the dice are thrown: disorganised, chips, rough, back, push.
+        needs.sort_by_key(|n| match n {
+            Need::Disorganised => 0,
+            Need::Chips(_) => 1,
+            Need::Rough => 2,
+            Need::Back => 3,
+            Need::Push => 4,
+        });
         let road =
             u.formation == Formation::Column && samples.iter().all(|s| b.terrain.on_road(s.centre));
         let allowance = self.allowance(b, &u, road) - u.bound.spent;
@@ -404,6 +412,7 @@ impl Hal25 {
             {
                 return illegal(format!("{} is in flames: no unit may enter it", t.name));
             }
+            self.town_room(b, &u, &base)?;
         }
         Ok(HalPlan {
             plan: MovePlan {
@@ -423,6 +432,31 @@ impl Hal25 {
             needs,
             through,
         })
+    }
+
+    /// A town holds one battalion and one battery at most (VII.A.3); horse does not occupy one.
+    fn town_room(&self, b: &Battle, u: &Unit, at: &Base) -> Result<(), RuleError> {
+        for t in b
+            .terrain
+            .touching(at, &[FeatureKind::Town, FeatureKind::Village])
+        {
+            if t.touches(&u.base) {
+                continue;
+            }
+            if self.is_cavalry(u) {
+                return illegal(format!("{}: horse does not occupy {}", u.name, t.name));
+            }
+            let gun = self.is_artillery(u);
+            if let Some(o) = b.alive().find(|o| {
+                o.id != u.id && self.is_unit(o) && self.is_artillery(o) == gun && t.touches(&o.base)
+            }) {
+                return illegal(format!(
+                    "{} holds one battalion and one battery: {} is there",
+                    t.name, o.name
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// A unit charged this turn (its attempt to close was made).
@@ -482,6 +516,9 @@ impl Hal25 {
                 manoeuvre: None,
             },
         );
+        if self.class(&u) == TroopClass::Courier {
+            self.deliver(b, out, id)?;
+        }
         if !p.through.is_empty() {
             emit(
                 b,
@@ -984,7 +1021,7 @@ impl Hal25 {
         // Friends passed through are disordered, as is the charger.
         let passed: Vec<UnitId> = b
             .alive()
-            .filter(|o| o.side == u.side && o.id != u.id && !self.is_officer(o))
+            .filter(|o| o.side == u.side && o.id != u.id && !self.is_officer(o) && self.formed(o))
             .filter(|o| {
                 (1..=24).any(|k| {
                     let f = k as f32 / 24.0;

@@ -234,6 +234,28 @@ impl Hal25 {
                 ));
             }
         }
+        for g in units
+            .iter()
+            .filter(|g| self.class(g) == TroopClass::General)
+        {
+            let n = units
+                .iter()
+                .filter(|c| {
+                    self.class(c) == TroopClass::Courier && c.extra.parent.as_ref() == Some(&g.id)
+                })
+                .count();
+            let most = if self.is_cic(g) {
+                self.num("cinc_couriers")
+            } else {
+                self.num("brigadier_couriers")
+            } as usize;
+            if n > most {
+                out.push(format!(
+                    "'{}' has {n} couriers: at most {most} (VI.D)",
+                    g.id
+                ));
+            }
+        }
         if units.iter().filter(|u| self.is_cic(u)).count() > 1 {
             out.push("a side has one commander in chief (type CIC)".into());
         }
@@ -345,8 +367,15 @@ impl Hal25 {
         if self.is_officer(u) {
             let radius = self.radius(u);
             lines.push(match &u.extra.brigade {
-                Some(br) => format!("Commands brigade {br}: radius {radius:.0}\""),
-                None if self.class(u) == TroopClass::Courier => "Carries orders".into(),
+                Some(br) => format!(
+                    "Commands brigade {br}: radius {radius:.0}\" · orders: {}",
+                    self.orders_of(b, br)
+                        .unwrap_or_else(|| "as the scenario gives".into())
+                ),
+                None if self.class(u) == TroopClass::Courier => match self.carrying(b, &u.id) {
+                    Some((br, order)) => format!("Carrying to brigade {br}: \"{order}\""),
+                    None => "Waiting for orders to carry".into(),
+                },
                 None => format!("Commander in chief: radius {radius:.0}\""),
             });
             if self.class(u) == TroopClass::General {
@@ -455,6 +484,30 @@ impl Hal25 {
                     .into(),
                 actions: rerolls,
             });
+        }
+        let sending =
+            matches!(b.phase, Phase::Charges) || (b.phase == Phase::Movement && u.side == b.active);
+        if self.class(u) == TroopClass::Courier && sending && self.carrying(b, &u.id).is_none() {
+            let mut send = Vec::new();
+            for br in self.brigades(b, u.side) {
+                for order in &self.d.orders {
+                    send.push(Action {
+                        label: format!("To brigade {br}: {order}"),
+                        command: Command::Send {
+                            courier: u.id.clone(),
+                            brigade: br.clone(),
+                            order: order.clone(),
+                        },
+                    });
+                }
+            }
+            if !send.is_empty() {
+                out.push(ActionGroup {
+                    title: "Written orders".into(),
+                    note: "Delivered when the courier's move ends at the brigade's commander; a 12 on 2D6 each turn loses them".into(),
+                    actions: send,
+                });
+            }
         }
         match b.phase {
             Phase::Charges if self.is_unit(u) => {
@@ -1146,6 +1199,11 @@ impl Hal25 {
             Command::Unlimber { unit } => self.limber(b, out, unit, false),
             Command::Fire { unit, target, .. } => self.fire(b, out, unit, target),
             Command::Fight { unit, target, .. } => self.fight(b, out, unit, target),
+            Command::Send {
+                courier,
+                brigade,
+                order,
+            } => self.send(b, out, courier, brigade, order),
             Command::Reroll { .. } => Err(RuleError::Illegal(
                 "re-rolls are handled by the battle".into(),
             )),
@@ -1235,6 +1293,23 @@ impl Hal25 {
                 name(by),
                 name(unit)
             ),
+            Event::Orders {
+                courier,
+                brigade,
+                order,
+                delivered,
+                lost,
+            } => match (delivered, lost) {
+                (true, _) => format!(
+                    "{} delivers to brigade {brigade}: \"{order}\"",
+                    name(courier)
+                ),
+                (_, true) => format!("{}'s message to brigade {brigade} is lost", name(courier)),
+                _ => format!(
+                    "{} rides with orders for brigade {brigade}: \"{order}\"",
+                    name(courier)
+                ),
+            },
             Event::Declared { unit, target } => {
                 format!("{} declares a charge on {}", name(unit), name(target))
             }

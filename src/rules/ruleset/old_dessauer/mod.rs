@@ -1141,7 +1141,8 @@ impl Ruleset for OldDessauer {
             | Command::Evade { .. }
             | Command::Declare { .. }
             | Command::Charge { .. }
-            | Command::Reroll { .. } => Err(RuleError::Illegal(
+            | Command::Reroll { .. }
+            | Command::Send { .. } => Err(RuleError::Illegal(
                 "Old Dessauer has no unit command rolls, recovered bases or evasion orders".into(),
             )),
             Command::Deploy { .. } | Command::Fortify { .. } => Err(RuleError::Illegal(
