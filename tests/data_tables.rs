@@ -67,18 +67,6 @@ const FACTS_ONLY: &[(&str, &str)] = &[
     ),
     ("minutes_per_turn", "Hal's: the time scale, shown"),
     ("men_per_figure", "Hal's: the figure scale, shown"),
-    (
-        "courier_lost_need",
-        "Hal's: couriers carrying written orders are not played yet",
-    ),
-    (
-        "cinc_couriers",
-        "Hal's: couriers carrying written orders are not played yet",
-    ),
-    (
-        "brigadier_couriers",
-        "Hal's: couriers carrying written orders are not played yet",
-    ),
 ];
 
 fn unread<'a>(src: &str, keys: impl Iterator<Item = &'a String>) -> Vec<&'a String> {
