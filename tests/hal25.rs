@@ -443,3 +443,344 @@ fn a_courier_carries_written_orders_or_loses_them() {
             || words(&b, b.last_events()).contains("message to brigade A is lost")
     );
 }
+
+fn hal(b: &Battle) -> &volley::rules::ruleset::hal25::Hal25 {
+    match &b.rules {
+        volley::rules::ruleset::AnyRuleset::Hal25(r) => r,
+        _ => panic!("not Hal's rules"),
+    }
+}
+
+fn keys(fs: &[volley::rules::command::Factor]) -> Vec<(String, i32)> {
+    fs.iter().map(|f| (f.name.clone(), f.value)).collect()
+}
+
+/// Every melee modifier of IV.A.6 and the displaced V.A.1 list, each in the case it names.
+#[test]
+fn every_melee_modifier_applies_where_it_says() {
+    let units = [
+        ("g0", 0, "GEN", "A", 600.0, 60.0, 0.0, ""),
+        ("gr", 0, "GR", "A", 200.0, 150.0, 0.0, ""),
+        ("li", 0, "LI", "A", 550.0, 150.0, 0.0, ""),
+        ("l2", 0, "LI", "A", 900.0, 150.0, 0.0, ""),
+        ("gc", 0, "GEN", "C", 600.0, 300.0, 0.0, ""),
+        ("hc", 0, "HC", "C", 300.0, 350.0, 0.0, ""),
+        ("lc", 0, "LC", "C", 900.0, 350.0, 0.0, ""),
+        ("g1", 1, "GEN", "B", 600.0, 880.0, 180.0, ""),
+        ("xgr", 1, "GR", "B", 200.0, 700.0, 180.0, ""),
+        ("xli", 1, "LI", "B", 550.0, 700.0, 180.0, ""),
+        ("xl2", 1, "LI", "B", 900.0, 700.0, 180.0, ""),
+        ("gd", 1, "GEN", "D", 600.0, 520.0, 180.0, ""),
+        ("xhc", 1, "HC", "D", 300.0, 560.0, 180.0, ""),
+        ("xlc", 1, "LC", "D", 900.0, 560.0, 180.0, ""),
+    ];
+    let mut b = battle(
+        &units,
+        "(id: \"t\", kind: Town, name: \"Dorf\", points: [(450, 650), (650, 650), (650, 760), (450, 760)])",
+    );
+    let m = |b: &Battle, a: &str, e: &str, att: bool| {
+        let h = hal(b);
+        keys(&h.melee_factors(b, b.unit(&id(a)).unwrap(), b.unit(&id(e)).unwrap(), att))
+    };
+    let has = |v: &[(String, i32)], name: &str, value: i32| {
+        v.iter().any(|(n, x)| n.contains(name) && *x == value)
+    };
+    // Grenadiers against non-grenadiers +1; not against grenadiers.
+    assert!(has(
+        &m(&b, "gr", "xli", true),
+        "Grenadiers against non-grenadiers",
+        1
+    ));
+    assert!(!has(&m(&b, "gr", "xgr", true), "Grenadiers against", 1));
+    // Heavy against light cavalry +1, and heavy cavalry against non-grenadiers +2.
+    let v = m(&b, "hc", "xlc", true);
+    assert!(
+        has(&v, "Heavy against light cavalry", 1)
+            && has(&v, "Heavy cavalry against non-grenadiers", 2),
+        "{v:?}"
+    );
+    // Heavy cavalry against grenadiers +1 (and not the +2).
+    let v = m(&b, "hc", "xgr", true);
+    assert!(
+        has(&v, "Heavy cavalry against grenadiers", 1) && !has(&v, "non-grenadiers", 2),
+        "{v:?}"
+    );
+    // Light cavalry against non-grenadiers +1.
+    assert!(has(
+        &m(&b, "lc", "xli", true),
+        "Light cavalry against non-grenadiers",
+        1
+    ));
+    // The defender of a town +2 (the attacker does not get it).
+    assert!(has(&m(&b, "xli", "li", false), "Defending a town", 2));
+    assert!(!has(&m(&b, "xli", "li", true), "Defending a town", 2));
+    // Formed against non-formed +1; attacking a disorganised unit +1; a routed one +2.
+    b.unit_mut(&id("xl2")).unwrap().status.disordered = true;
+    let v = m(&b, "l2", "xl2", true);
+    assert!(
+        has(&v, "Formed against non-formed", 1) && has(&v, "Attacking a disorganised unit", 1),
+        "{v:?}"
+    );
+    b.unit_mut(&id("xl2")).unwrap().status.shaken = true;
+    assert!(has(&m(&b, "l2", "xl2", true), "Attacking a routed unit", 2));
+    // Flank or rear +2: the attacker behind the target's front line.
+    let behind = b.unit(&id("xli")).unwrap().base.local(0.0, -200.0);
+    b.unit_mut(&id("li")).unwrap().base.centre = behind;
+    assert!(has(&m(&b, "li", "xli", true), "Attacking flank or rear", 2));
+    // Moving cavalry against stationary cavalry +2.
+    b.unit_mut(&id("lc")).unwrap().bound.moved = true;
+    assert!(has(
+        &m(&b, "lc", "xlc", true),
+        "Moving cavalry against stationary cavalry",
+        2
+    ));
+    assert!(!has(&m(&b, "xlc", "lc", false), "Moving cavalry", 2));
+}
+
+/// Every morale modifier of V.C, each in the case it names.
+#[test]
+fn every_morale_modifier_applies_where_it_says() {
+    let units = [
+        ("g0", 0, "GEN", "A", 180.0, 110.0, 0.0, ""),
+        ("gr", 0, "GR", "A", 180.0, 150.0, 0.0, ""),
+        ("li", 0, "LI", "A", 500.0, 150.0, 0.0, ""),
+        ("lt", 0, "LT", "A", 900.0, 150.0, 0.0, ""),
+        ("fa", 0, "FA", "A", 1160.0, 150.0, 0.0, ""),
+        ("gc", 0, "GEN", "C", 600.0, 300.0, 0.0, ""),
+        ("hc", 0, "HC", "C", 300.0, 350.0, 0.0, ""),
+        ("lc", 0, "LC", "C", 900.0, 350.0, 0.0, ""),
+        ("g1", 1, "GEN", "B", 600.0, 880.0, 180.0, ""),
+        ("xli", 1, "LI", "B", 250.0, 700.0, 180.0, ""),
+        ("xl2", 1, "LI", "B", 600.0, 700.0, 180.0, ""),
+        ("xl3", 1, "LI", "B", 950.0, 700.0, 180.0, ""),
+        ("gd", 1, "GEN", "D", 600.0, 520.0, 180.0, ""),
+        ("xhc", 1, "HC", "D", 300.0, 560.0, 180.0, ""),
+        ("xlc", 1, "LC", "D", 900.0, 560.0, 180.0, ""),
+    ];
+    let mut b = battle(
+        &units,
+        "(id: \"t\", kind: Town, name: \"Dorf\", points: [(450, 100), (650, 100), (650, 200), (450, 200)])",
+    );
+    let f = |b: &Battle, u: &str, vs: Option<&str>, closing: bool| {
+        let vs = vs.map(id);
+        keys(&hal(b).morale_factors(b, &id(u), vs.as_ref(), closing))
+    };
+    let has = |v: &[(String, i32)], name: &str, value: i32| {
+        v.iter().any(|(n, x)| n.contains(name) && *x == value)
+    };
+    // Base 4; grenadiers -1; the brigade commander attached -1.
+    let v = f(&b, "gr", None, false);
+    assert!(
+        has(&v, "Base morale", 4)
+            && has(&v, "Grenadiers", -1)
+            && has(&v, "Brigade commander attached", -1),
+        "{v:?}"
+    );
+    // Defending works (a town) -2.
+    assert!(has(&f(&b, "li", None, false), "Defending works", -2));
+    // Light infantry and cavalry against other cavalry +1; heavy cavalry against cavalry -1.
+    assert!(has(
+        &f(&b, "lt", Some("xhc"), false),
+        "Light infantry or cavalry against other cavalry",
+        1
+    ));
+    assert!(has(
+        &f(&b, "hc", Some("xlc"), false),
+        "Heavy cavalry against other cavalry",
+        -1
+    ));
+    // Closing with formed infantry: light cavalry +3, heavy +2; not against cavalry.
+    assert!(has(
+        &f(&b, "lc", Some("xl3"), true),
+        "Light cavalry attempting to close",
+        3
+    ));
+    assert!(has(
+        &f(&b, "hc", Some("xli"), true),
+        "Heavy cavalry attempting to close",
+        2
+    ));
+    assert!(!has(
+        &f(&b, "hc", Some("xlc"), true),
+        "attempting to close",
+        2
+    ));
+    // Each stand lost +1; disorganised +1; in rout +2.
+    {
+        let u = b.unit_mut(&id("xl2")).unwrap();
+        u.stands.truncate(4);
+        u.status.disordered = true;
+    }
+    let v = f(&b, "xl2", None, false);
+    assert_eq!(
+        v.iter()
+            .filter(|(n, x)| n.contains("Each stand lost") && *x == 1)
+            .count(),
+        2,
+        "{v:?}"
+    );
+    assert!(has(&v, "Unformed or disorganised", 1));
+    b.unit_mut(&id("xl2")).unwrap().status.shaken = true;
+    assert!(has(&f(&b, "xl2", None, false), "In rout", 2));
+    // Out of brigade command +1, but not for light troops.
+    b.unit_mut(&id("g1")).unwrap().status.removed = true;
+    assert!(has(&f(&b, "xli", None, false), "Out of brigade command", 1));
+    b.unit_mut(&id("gc")).unwrap().status.removed = true;
+    assert!(!has(&f(&b, "lc", None, false), "Out of brigade command", 1));
+    // Each six artillery crew lost +1 (drivers do not count).
+    b.unit_mut(&id("fa")).unwrap().stands[0].figures = 0;
+    b.unit_mut(&id("fa")).unwrap().stands[1].figures = 2;
+    b.unit_mut(&id("fa")).unwrap().stands[2].figures = 0;
+    let v = f(&b, "fa", None, false);
+    assert_eq!(
+        v.iter()
+            .filter(|(n, _)| n.contains("artillery crew"))
+            .count(),
+        1,
+        "{v:?}"
+    );
+}
+
+/// The morale phase: a unit down to two stands makes the special check (anything but a 6
+/// removes it), and an army below half its units checks to withdraw.
+#[test]
+fn the_two_stand_check_and_army_withdrawal() {
+    let mut b = two_brigades();
+    for x in ["b1", "b2"] {
+        b.unit_mut(&id(x)).unwrap().status.removed = true;
+    }
+    b.unit_mut(&id("a2")).unwrap().stands.truncate(2);
+    // Chips (two generals); the throw (6 against 1: side 0 moves its brigade, then side 1
+    // moves its last without a throw); the morale phase: a2's two-stand check (5: removed);
+    // army withdrawal for side 1 (one unit of three): Prussia's commander throws 6+6, Austria's
+    // own 2+3: it withdraws.
+    to_phase(&mut b, Phase::CloseCombat, &[3, 3, 6, 1, 5, 6, 6, 2, 3]);
+    let ev = b.execute(Command::EndPhase).expect("to morale");
+    let w = words(&b, &ev);
+    assert!(
+        w.contains("two-stand check = 5, needs 6 or more: is removed")
+            || w.contains("the two-stand check"),
+        "{w}"
+    );
+    assert!(b.unit(&id("a2")).unwrap().status.removed, "{w}");
+    assert!(
+        w.contains("army withdrawal morale (1 of 3 units left)"),
+        "{w}"
+    );
+    assert!(b.is_over(), "{w}");
+}
+
+/// Counter-battery fire: a hit on the range's score, 11-12 on 2D6 knocks out a gun, then the
+/// casualty dice; drivers go first; the brigadier with the battery risks a 12; the battery
+/// checks once for half its figures lost.
+#[test]
+fn counter_battery_fire_knocks_out_a_gun_and_risks_the_officer() {
+    let mut b = battle(
+        &[
+            ("ga", 0, "GEN", "A", 300.0, 60.0, 0.0, ""),
+            ("fa", 0, "FA", "A", 600.0, 150.0, 0.0, ""),
+            ("gb", 1, "GEN", "B", 600.0, 695.0, 180.0, ""),
+            ("xfa", 1, "FA", "B", 600.0, 600.0, 180.0, ""),
+        ],
+        "",
+    );
+    to_phase(
+        &mut b,
+        Phase::Artillery,
+        &[3, 3, 6, 1, 4, 6, 5, 2, 2, 2, 1, 1, 6, 6, 2, 2, 6, 6],
+    );
+    let ev = b
+        .execute(Command::Fire {
+            unit: id("fa"),
+            target: id("xfa"),
+            support: Vec::new(),
+            defence: None,
+        })
+        .expect("counter-battery");
+    let w = words(&b, &ev);
+    assert!(w.contains("knocks out a gun"), "{w}");
+    assert!(w.contains("misses"), "{w}");
+    assert!(w.contains("saves (on 5-6)"), "{w}");
+    assert!(w.contains("General") || w.contains("falls"), "{w}");
+    let x = b.unit(&id("xfa")).unwrap();
+    assert_eq!(
+        x.stands.iter().map(|s| s.figures).collect::<Vec<_>>(),
+        vec![4, 0, 0, 0],
+        "a gun lost with its crew, then the two drivers"
+    );
+    assert!(x.status.must_check && x.status.checked_half, "{w}");
+    assert!(
+        b.unit(&id("gb")).unwrap().status.removed,
+        "a 12: the officer falls"
+    );
+    // The check at the end of the step: 4, +1 out of command (its brigadier fallen) = 5;
+    // 2+2 fails; the chart's 6+6 recovers.
+    let ev = b.execute(Command::EndPhase).expect("end artillery");
+    let w = words(&b, &ev);
+    assert!(w.contains("Out of brigade command control"), "{w}");
+    assert!(w.contains("automatic recovery"), "{w}");
+}
+
+/// Small arms at horse: saves on 5-6 (mounted), two hits a horseman and the odd hit on 4-6; at
+/// a column: no saves; a unit that fired spends its first volley.
+#[test]
+fn musketry_at_horse_and_at_a_column() {
+    let mut b = battle(
+        &[
+            ("ga", 0, "GEN", "A", 600.0, 60.0, 0.0, ""),
+            ("a1", 0, "LI", "A", 300.0, 200.0, 0.0, ""),
+            ("a2", 0, "LI", "A", 900.0, 200.0, 0.0, ""),
+            ("a3", 0, "LT", "A", 600.0, 100.0, 0.0, ""),
+            ("gb", 1, "GEN", "B", 600.0, 880.0, 180.0, ""),
+            ("hc", 1, "HC", "B", 300.0, 420.0, 180.0, ""),
+            (
+                "col",
+                1,
+                "LI",
+                "B",
+                900.0,
+                420.0,
+                180.0,
+                ", formation: Some(Column)",
+            ),
+        ],
+        "",
+    );
+    // Chips; the throw; a1's volley: the odd figure's test (1: it fires), seven dice at medium
+    // range less 3 (first volley): six hits; saves on 5-6 (three); three hits: one horseman and
+    // the odd hit on 4 (a second).
+    to_phase(
+        &mut b,
+        Phase::SmallArms,
+        &[3, 3, 6, 1, 1, 6, 5, 4, 3, 2, 1, 1, 5, 6, 5, 1, 1, 1, 4],
+    );
+    let ev = b
+        .execute(Command::Fire {
+            unit: id("a1"),
+            target: id("hc"),
+            support: Vec::new(),
+            defence: None,
+        })
+        .expect("fire at horse");
+    let w = words(&b, &ev);
+    assert!(
+        w.contains("-3 first volley range deduction = 6 hits"),
+        "{w}"
+    );
+    assert!(w.contains("saves (on 5-6) = 3"), "{w}");
+    assert!(w.contains("odd hit on horse = 4"), "{w}");
+    assert!(w.contains("loses 2 figures"), "{w}");
+    assert!(b.unit(&id("a1")).unwrap().status.volley_spent);
+    // At a column: no save dice at all.
+    b.script_dice(&[1, 6, 6, 6, 6, 6, 6, 6]);
+    let ev = b
+        .execute(Command::Fire {
+            unit: id("a2"),
+            target: id("col"),
+            support: Vec::new(),
+            defence: None,
+        })
+        .expect("fire at a column");
+    let w = words(&b, &ev);
+    assert!(!w.contains("saves"), "{w}");
+}

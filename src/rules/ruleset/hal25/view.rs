@@ -319,7 +319,17 @@ impl Hal25 {
             Phase::Rout => (format!("Turn {}: rout movement", b.turn), "End turn"),
             p => (format!("Turn {}: {}", b.turn, p.name()), "End phase"),
         };
-        let resources = (b.phase == Phase::Movement).then(|| {
+        // The charges declared this turn, listed.
+        let charges: Vec<String> = b
+            .alive()
+            .filter_map(|u| {
+                let t = u.status.declared.as_ref()?;
+                let t = b.unit(t).map_or(t.0.clone(), |x| x.name.clone());
+                Some(format!("{} on {t}", u.name))
+            })
+            .collect();
+        let charges = (!charges.is_empty()).then(|| format!("Charges: {}", charges.join("; ")));
+        let brigades = (b.phase == Phase::Movement).then(|| {
             format!(
                 "Brigades to move: {} {}, {} {}",
                 side(0),
@@ -328,6 +338,10 @@ impl Hal25 {
                 self.unmoved(b, 1).len()
             )
         });
+        let resources = match (brigades, charges) {
+            (Some(x), Some(c)) => Some(format!("{x} · {c}")),
+            (x, c) => x.or(c),
+        };
         TurnWords {
             phase,
             resources,
