@@ -120,7 +120,7 @@ impl Hal25 {
     }
 
     /// The chips dice of the commander whose chips move this unit, if any.
-    fn chips_dice(&self, b: &Battle, u: &Unit) -> i32 {
+    pub fn chips_dice(&self, b: &Battle, u: &Unit) -> i32 {
         match self.class(u) {
             TroopClass::General => u.extra.move_dice,
             TroopClass::Courier => u

@@ -812,21 +812,49 @@ impl Hal25 {
                     choices: Vec::new(),
                 })
             }
-            Command::Charge { unit } => {
-                let (tid, _, dist) = self.check_charge(b, unit)?;
+            Command::Charge { .. } | Command::Declare { .. } => {
+                let (unit, tid, dist) = match cmd {
+                    Command::Declare { unit, target } => {
+                        self.check_declare(b, unit, target)?;
+                        let (u, t) = (b.unit(unit)?, b.unit(target)?);
+                        (
+                            unit,
+                            target.clone(),
+                            self.inches(b, self.contact_place(u, t).1),
+                        )
+                    }
+                    Command::Charge { unit } => {
+                        let (tid, _, dist) = self.check_charge(b, unit)?;
+                        (unit, tid, dist)
+                    }
+                    _ => return Err(RuleError::Illegal("nothing to preview".into())),
+                };
                 let a = factor_sum(&self.morale_factors(b, unit, Some(&tid), true));
                 let d = factor_sum(&self.morale_factors(b, &tid, Some(unit), false));
                 let (pa, pd) = (two_d6_at_least(a), two_d6_at_least(d));
                 let u = b.unit(unit)?;
                 let allowance = self.allowance(b, u, false);
-                let need = (dist - allowance).ceil();
-                let reach = if need <= 1.0 {
-                    1.0
-                } else if need > 6.0 {
-                    0.0
+                // The charge die, and the chips' dice at the first move (plus or minus).
+                let chips = if u.bound.moved {
+                    0
                 } else {
-                    (7.0 - f64::from(need)) / 6.0
+                    self.chips_dice(b, u)
                 };
+                let mut sums = vec![(0i32, 1.0f64)];
+                for sign in std::iter::once(1).chain((0..chips.abs()).map(|_| chips.signum())) {
+                    let mut next = Vec::new();
+                    for (t, p) in &sums {
+                        for face in 1..=6 {
+                            next.push((t + sign * face, p / 6.0));
+                        }
+                    }
+                    sums = next;
+                }
+                let reach: f64 = sums
+                    .iter()
+                    .filter(|(t, _)| allowance + *t as f32 + 0.01 >= dist)
+                    .map(|(_, p)| p)
+                    .sum();
                 Ok(Outlook {
                     parts: vec![
                         OutlookPart {
@@ -1529,6 +1557,10 @@ impl Ruleset for Hal25 {
         None
     }
     fn target_command(&self, b: &Battle, own: &UnitId, enemy: &UnitId) -> Option<Command> {
+        let (u, e) = (b.unit(own).ok()?, b.unit(enemy).ok()?);
+        if u.side == e.side || !self.is_unit(u) || !self.is_unit(e) {
+            return None;
+        }
         match b.phase {
             Phase::Charges => Some(Command::Declare {
                 unit: own.clone(),
