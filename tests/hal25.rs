@@ -784,3 +784,60 @@ fn musketry_at_horse_and_at_a_column() {
     let w = words(&b, &ev);
     assert!(!w.contains("saves"), "{w}");
 }
+
+/// A town holds one battalion (and one battery); horse does not occupy one.
+#[test]
+fn a_town_holds_one_battalion() {
+    let mut b = battle(
+        &[
+            ("ga", 0, "GEN", "A", 600.0, 60.0, 0.0, ""),
+            ("a1", 0, "LI", "A", 300.0, 250.0, 0.0, ""),
+            ("a2", 0, "LI", "A", 700.0, 200.0, 0.0, ""),
+            ("a3", 0, "LI", "A", 750.0, 420.0, 0.0, ""),
+            ("gc", 0, "GEN", "C", 1000.0, 60.0, 0.0, ""),
+            (
+                "c1",
+                0,
+                "LC",
+                "C",
+                1000.0,
+                300.0,
+                0.0,
+                ", formation: Some(Column)",
+            ),
+            (
+                "c2",
+                0,
+                "LC",
+                "C",
+                1140.0,
+                300.0,
+                0.0,
+                ", formation: Some(Column)",
+            ),
+            ("gb", 1, "GEN", "B", 600.0, 880.0, 180.0, ""),
+            ("b1", 1, "LI", "B", 300.0, 800.0, 180.0, ""),
+        ],
+        "(id: \"t\", kind: Town, name: \"Dorf\", points: [(300, 380), (1100, 380), (1100, 560), (300, 560)])",
+    );
+    to_phase(&mut b, Phase::Movement, &[3, 3, 3, 6, 1, 4, 4, 4, 4]);
+    b.execute(Command::Activate { unit: id("a1") }).expect("A");
+    b.execute(Command::Activate { unit: id("c1") }).expect("C");
+    // a3 holds the town: a second battalion may not enter it.
+    let e = refused(
+        &mut b,
+        Command::Move {
+            unit: id("a1"),
+            steps: vec![Step::Advance(5.0)],
+        },
+    );
+    assert!(e.contains("holds one battalion"), "{e}");
+    let e = refused(
+        &mut b,
+        Command::Move {
+            unit: id("c1"),
+            steps: vec![Step::Advance(3.0)],
+        },
+    );
+    assert!(e.contains("horse does not occupy"), "{e}");
+}

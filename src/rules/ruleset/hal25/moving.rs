@@ -39,7 +39,7 @@ impl Need {
 pub struct HalPlan {
     pub plan: MovePlan,
     pub needs: Vec<Need>,
-    /// Formed units passed through (both then do nothing more this turn).
+    /// Formed units passed through (the mover then does nothing more this turn).
     pub through: Vec<UnitId>,
 }
 
@@ -833,6 +833,14 @@ impl Hal25 {
         }
         if !b.table.holds(&to) {
             return illegal(format!("{} would leave the table", u.name));
+        }
+        // Not into a town in flames (a charger fights at the town, it does not occupy it).
+        if let Some(t) = b
+            .terrain
+            .touching(&to, &[FeatureKind::Town, FeatureKind::Village])
+            .find(|t| self.town_left(b, &t.id) == 0)
+        {
+            return illegal(format!("{} is in flames: no unit may enter it", t.name));
         }
         Ok((tid, to, self.inches(b, dist)))
     }
