@@ -4,6 +4,7 @@
 //! Each also gives the exact chance of each of its results.
 
 use super::{AssaultRow, BbbData, CommandOutcome, CommandRow, Quality};
+pub use crate::rules::ruleset::common::{band, two_d6};
 use serde::{Deserialize, Serialize};
 
 /// A cell of the fire table.
@@ -70,22 +71,6 @@ impl FireResult {
             FireResult::V | FireResult::Bases(_) => true,
         }
     }
-}
-
-/// The chance of each 2D6 total, 2 to 12.
-pub fn two_d6() -> [(i32, f64); 11] {
-    let mut out = [(0, 0.0); 11];
-    for (i, slot) in out.iter_mut().enumerate() {
-        let s = i as i32 + 2;
-        let ways = 6 - (s - 7).abs();
-        *slot = (s, f64::from(ways) / 36.0);
-    }
-    out
-}
-
-/// The range band of a distance in inches (index into `bands`), or None beyond the last.
-pub fn band(bands: &[f32], distance: f32) -> Option<usize> {
-    bands.iter().position(|b| distance <= *b + 1e-3)
 }
 
 /// The fire table's column for a fire value after `halvings` (cumulative) and `shift` columns

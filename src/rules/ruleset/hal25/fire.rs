@@ -9,7 +9,7 @@ use crate::rules::command::{Event, Factor, Marker, RuleError};
 use crate::rules::geometry::{Base, Pt};
 use crate::rules::model::{Formation, Phase, Unit, UnitId};
 use crate::rules::ruleset::Roll;
-use crate::rules::ruleset::common::illegal;
+use crate::rules::ruleset::common::{exactly, illegal};
 use crate::rules::terrain::FeatureKind;
 
 /// Everything a volley needs, checked.
@@ -626,14 +626,12 @@ impl Hal25 {
                 setup.moved,
             )
         };
-        let keep = need.map_or(1.0, |s| f64::from(s.saturating_sub(1)) / 6.0);
+        // Each hit is kept unless its save die makes the save (7: no save).
+        let need = need.unwrap_or(7);
         let mut kept = vec![0.0; hits.len()];
         for (h, p) in hits.iter().enumerate() {
             for (k, slot) in kept.iter_mut().enumerate().take(h + 1) {
-                *slot += p
-                    * binom(h as u32, k as u32)
-                    * keep.powi(k as i32)
-                    * (1.0 - keep).powi((h - k) as i32);
+                *slot += p * exactly(h as u32, need, (h - k) as u32);
             }
         }
         if !setup.receiving.cavalry {
@@ -653,8 +651,4 @@ impl Hal25 {
         }
         cas
     }
-}
-
-fn binom(n: u32, k: u32) -> f64 {
-    (0..k).fold(1.0, |acc, i| acc * f64::from(n - i) / f64::from(i + 1))
 }

@@ -48,11 +48,15 @@ impl Hal25 {
     fn fighting_stands(&self, b: &Battle, u: &Unit, e: &Unit) -> Vec<u32> {
         let bases = self.stand_bases(b, u);
         let tol = b.scale.to_mm(self.num("contact_tolerance") * 2.0);
-        let full: u32 = match self.class(u) {
-            TroopClass::HeavyCavalry | TroopClass::LightCavalry => 3,
-            _ => 6,
+        // A stand of six infantry figures, or a full stand of horse weighed against six
+        // infantry figures (IV.A.9.a, c): a horseman counts as two.
+        let six = self.num("figures_per_die") as u32;
+        let full = if self.is_cavalry(u) {
+            self.full_stand(u)
+        } else {
+            six
         };
-        let weight = if full == 3 { 2 } else { 1 };
+        let weight = (six / full.max(1)).max(1);
         let live: Vec<usize> = (0..bases.len().min(u.stands.len()))
             .filter(|&i| u.stands[i].figures > 0)
             .collect();

@@ -583,6 +583,19 @@ impl Hal25 {
         self.org(u).map_or(u.stands.len(), |o| o.stands.len())
     }
 
+    /// Figures on a full stand of the unit's type (the organisation's first stand after the
+    /// command stand; a gun's crew; a mounted officer).
+    pub fn full_stand(&self, u: &Unit) -> u32 {
+        self.org(u).map_or(1, |o| {
+            o.stands.get(1).or(o.stands.first()).copied().unwrap_or(1)
+        })
+    }
+
+    /// Gun crews at the start (artillery): figures on the organisation's gun stands.
+    pub fn crew_at_start(&self, u: &Unit) -> u32 {
+        self.org(u).map_or(0, |o| o.stands.iter().take(2).sum())
+    }
+
     /// Gun crews left (artillery): figures on the gun stands.
     pub fn crew(&self, u: &Unit) -> u32 {
         u.stands.iter().take(2).map(|s| s.figures).sum()

@@ -6,10 +6,7 @@ use super::{Band, ChargeFrom, ChipRow, Failed, HalData, TroopClass};
 
 /// The band a distance (inches) falls in, of three upper limits; None beyond the last.
 pub fn band(limits: &[f32], distance: f32) -> Option<Band> {
-    limits
-        .iter()
-        .position(|l| distance <= *l + 1e-3)
-        .map(|i| Band::ALL[i.min(2)])
+    crate::rules::ruleset::common::band(limits, distance).map(|i| Band::ALL[i.min(2)])
 }
 
 /// Dice for small arms (or artillery crew in melee): one per full six figures, and the figures

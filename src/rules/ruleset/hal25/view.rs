@@ -8,7 +8,7 @@ use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Event, Factor, RuleError, factor_sum};
 use crate::rules::model::{Class, Formation, Phase, Side, SideInfo, Unit, UnitId};
 use crate::rules::ruleset::common::{
-    arc_marks, chance, factor_rows, number_rows, reach_mark, target_mark,
+    arc_marks, chance, factor_rows, number_rows, reach_mark, target_mark, two_d6_at_least,
 };
 use crate::rules::ruleset::view::{
     Action, ActionGroup, Card, Layer, Look, Mark, Measure, MoveRequest, Outlook, OutlookPart,
@@ -19,19 +19,6 @@ use crate::rules::scenario::RawUnit;
 use crate::rules::terrain::Terrain;
 
 const INCH: f32 = 25.4;
-
-/// The chance that 2D6 is at least `n`.
-pub fn two_d6_at_least(n: i32) -> f64 {
-    let mut k = 0;
-    for a in 1..=6 {
-        for c in 1..=6 {
-            if a + c >= n {
-                k += 1;
-            }
-        }
-    }
-    f64::from(k) / 36.0
-}
 
 fn band_name(b: Band) -> &'static str {
     match b {
@@ -941,12 +928,7 @@ impl Hal25 {
         if u.bound.halted {
             markers.push("HALT".to_string());
         }
-        let per = match self.class(u) {
-            TroopClass::HeavyCavalry | TroopClass::LightCavalry => 3,
-            TroopClass::Artillery => 4,
-            TroopClass::General | TroopClass::Courier => 1,
-            _ => 6,
-        };
+        let per = self.full_stand(u);
         let stands = self
             .stand_bases(b, u)
             .into_iter()

@@ -13,6 +13,7 @@ pub use layout::{footprint, stand_bases};
 use super::common::{
     FactorDef, MovePlan, Number, factor_in, fire_or_fight, number, own_active, require_numbers,
 };
+pub use super::common::{at_least, exactly};
 use super::view::{
     ActionGroup, Card, Layer, Look, Mark, Measure, MoveRequest, Outlook, Reference, TurnWords,
     UnitModel,
@@ -1016,29 +1017,6 @@ pub struct OutlookLine {
     pub need: u8,
     pub factors: Vec<Factor>,
     pub points: Option<(i32, i32)>,
-}
-
-/// Probability of at least `k` successes in `n` dice needing `need`.
-pub fn at_least(n: u32, need: u8, k: u32) -> f64 {
-    (k..=n).map(|i| exactly(n, need, i)).sum()
-}
-
-/// Probability of exactly `k` successes.
-pub fn exactly(n: u32, need: u8, k: u32) -> f64 {
-    if k > n {
-        return 0.0;
-    }
-    // The chance of one die scoring `need` or more (7: never).
-    let p = ((7 - need.clamp(1, 7) as i32).max(0) as f64) / 6.0;
-    binom(n, k) * p.powi(k as i32) * (1.0 - p).powi((n - k) as i32)
-}
-
-fn binom(n: u32, k: u32) -> f64 {
-    let mut r = 1.0;
-    for i in 0..k {
-        r = r * (n - i) as f64 / (i + 1) as f64;
-    }
-    r
 }
 
 impl Ruleset for OldDessauer {
