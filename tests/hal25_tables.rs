@@ -464,7 +464,7 @@ fn morale_checks_the_chart_and_recovery() {
     };
     let f = morale_factors(&d, &s);
     assert_eq!(
-        morale_number(&d, &f.iter().map(|x| x.1).collect::<Vec<_>>()),
+        morale_number(&d, &f.iter().map(|m| m.value).collect::<Vec<_>>()),
         5
     );
     // Light troops ignore command control; six crew lost count once, twelve twice.
@@ -474,7 +474,7 @@ fn morale_checks_the_chart_and_recovery() {
         crew_lost: 12,
         ..MoraleSituation::default()
     };
-    assert_eq!(morale_factors(&d, &s).iter().map(|x| x.1).sum::<i32>(), 2);
+    assert_eq!(morale_factors(&d, &s).iter().map(|m| m.value).sum::<i32>(), 2);
     // After a failure.
     assert_eq!(
         after_failed_check(&d, Morale::Good, 8, 0),
@@ -498,6 +498,10 @@ fn morale_checks_the_chart_and_recovery() {
     assert_eq!(rout_recovery(&d, Morale::Rout(0), false), Morale::Rout(1));
     assert_eq!(rout_recovery(&d, Morale::Rout(1), false), Morale::Removed);
     assert_eq!(rout_recovery(&d, Morale::Disorganised, true), Morale::Good);
+    assert_eq!(
+        rout_recovery(&d, Morale::Disorganised, false),
+        Morale::Rout(0)
+    );
     // Down to two stands: only a 6 stays.
     assert!(two_stand_check(&d, 6) && !two_stand_check(&d, 5));
     assert_eq!(fall_back(&d, 7, 5), (7, true));
@@ -513,177 +517,19 @@ fn counter_battery_hits_then_knocks_out() {
     let d = data();
     // Two guns at medium range (5 to hit): 5 hits, 2D6 6+6 knocks out; 4 misses.
     let mut roll = script(&[5, 6, 6, 4]);
-    assert_eq!(
-        counter_battery(&d, 2, Band::Medium, false, &mut roll),
-        (1, 1)
-    );
-    // A light gun at short range needs 5 (4, -1): a 4 misses.
+    let shots = counter_battery(&d, 2, Band::Medium, false, &mut roll);
+    assert_eq!(shots.len(), 2);
+    assert!(shots[0].hit && shots[0].knocks_out && shots[0].knock_dice == Some((6, 6)));
+    assert!(!shots[1].hit && shots[1].knock_dice.is_none());
+    // 6 + 4 does not knock out (ruling knock_out: 11-12).
+    let mut roll = script(&[6, 6, 4]);
+    let shots = counter_battery(&d, 1, Band::Long, false, &mut roll);
+    assert!(shots[0].hit && !shots[0].knocks_out);
+    // A light gun at short range needs 5 (4, -1): a 4 misses, a 5 hits.
     let mut roll = script(&[4]);
-    assert_eq!(counter_battery(&d, 1, Band::Short, true, &mut roll), (0, 0));
-}
-
-#[test]
-fn move_allowances_with_their_dice() {
-    use volley::rules::ruleset::hal25::procedures::{
-        MoveConditions, move_allowance, twelve_on_2d6,
-    };
-    use volley::rules::ruleset::hal25::tables::MoveFormation;
-    let d = data();
-    let plain = MoveConditions::default();
-    // Line infantry in line: 6".
-    let mut roll = script(&[]);
-    assert_eq!(
-        move_allowance(&d, TroopClass::Line, MoveFormation::Line, plain, &mut roll)
-            .unwrap()
-            .0,
-        6
-    );
-    // Field column in rough ground, disorganised: 9 - 2 - 3 = 4.
-    let c = MoveConditions {
-        rough: true,
-        disorganised: true,
-        ..plain
-    };
-    let mut roll = script(&[2, 3]);
-    assert_eq!(
-        move_allowance(
-            &d,
-            TroopClass::Line,
-            MoveFormation::FieldColumn,
-            c,
-            &mut roll
-        )
-        .unwrap()
-        .0,
-        4
-    );
-    // Grenadiers changing formation: -1D6 then -3": 9 - 2 - 3 = 4.
-    let c = MoveConditions {
-        formation_change: true,
-        ..plain
-    };
-    let mut roll = script(&[2]);
-    assert_eq!(
-        move_allowance(
-            &d,
-            TroopClass::Grenadier,
-            MoveFormation::FieldColumn,
-            c,
-            &mut roll
-        )
-        .unwrap()
-        .0,
-        4
-    );
-    // Light infantry in skirmish ignore rough ground.
-    let c = MoveConditions {
-        rough: true,
-        ..plain
-    };
-    let mut roll = script(&[]);
-    assert_eq!(
-        move_allowance(&d, TroopClass::Light, MoveFormation::Skirmish, c, &mut roll)
-            .unwrap()
-            .0,
-        12
-    );
-    // Heavy cavalry charging: 9 + 1D6; routing cavalry +2D6; cavalry cannot move back facing.
-    let c = MoveConditions {
-        charging: true,
-        ..plain
-    };
-    let mut roll = script(&[4]);
-    assert_eq!(
-        move_allowance(
-            &d,
-            TroopClass::HeavyCavalry,
-            MoveFormation::Line,
-            c,
-            &mut roll
-        )
-        .unwrap()
-        .0,
-        13
-    );
-    let c = MoveConditions {
-        routing: true,
-        ..plain
-    };
-    let mut roll = script(&[3, 5]);
-    assert_eq!(
-        move_allowance(
-            &d,
-            TroopClass::LightCavalry,
-            MoveFormation::Line,
-            c,
-            &mut roll
-        )
-        .unwrap()
-        .0,
-        20
-    );
-    let c = MoveConditions {
-        retrograde: true,
-        ..plain
-    };
-    let mut roll = script(&[]);
-    assert!(
-        move_allowance(
-            &d,
-            TroopClass::HeavyCavalry,
-            MoveFormation::Line,
-            c,
-            &mut roll
-        )
-        .is_none()
-    );
-    // No line for artillery; generals 21.
-    let mut roll = script(&[]);
-    assert!(
-        move_allowance(
-            &d,
-            TroopClass::Artillery,
-            MoveFormation::Line,
-            plain,
-            &mut roll
-        )
-        .is_none()
-    );
-    // Chips: +1D6 for a good general.
-    let c = MoveConditions {
-        chip_dice: 1,
-        ..plain
-    };
-    let mut roll = script(&[6]);
-    assert_eq!(
-        move_allowance(&d, TroopClass::Line, MoveFormation::Line, c, &mut roll)
-            .unwrap()
-            .0,
-        12
-    );
-    assert!(twelve_on_2d6(12) && !twelve_on_2d6(11));
-}
-
-#[test]
-fn a_charge_closes_holds_and_draws_fire() {
-    use volley::rules::ruleset::hal25::procedures::{Morale, charge_steps};
-    let d = data();
-    // Light cavalry closing with formed infantry: 4 + 3 = 7; 3 + 3 = 6 fails.
-    let mut roll = script(&[3, 3]);
-    let s = charge_steps(&d, 7, 4, TroopClass::Line, ChargeFrom::Long, &mut roll);
-    assert!(s.attacker_failed && s.defender_roll.is_none());
-    // The attacker passes (8 against 7); the defender holds (9 against 4) and fires: die 5
-    // from long range is short range for line infantry.
-    let mut roll = script(&[4, 4, 5, 4, 5]);
-    let s = charge_steps(&d, 7, 4, TroopClass::Line, ChargeFrom::Long, &mut roll);
-    assert!(!s.attacker_failed && !s.defender_failed);
-    assert_eq!((s.range_die, s.fire_band), (Some(5), Some(Band::Short)));
-    // The defender fails to hold (3 against 6) and reads the chart: 8 is disorganised.
-    let mut roll = script(&[4, 4, 1, 2, 4, 4]);
-    let s = charge_steps(&d, 7, 6, TroopClass::Line, ChargeFrom::Medium, &mut roll);
-    assert!(s.defender_failed);
-    assert_eq!(s.defender_after, Some(Morale::Disorganised));
-    assert!(d.rulings.iter().any(|r| r.key == "hold_fails"));
+    assert!(!counter_battery(&d, 1, Band::Short, true, &mut roll)[0].hit);
+    let mut roll = script(&[5, 1, 1]);
+    assert!(counter_battery(&d, 1, Band::Short, true, &mut roll)[0].hit);
 }
 
 #[test]

@@ -302,53 +302,58 @@ impl Hal25 {
         let t = b.unit(tid)?.clone();
         let mut knocked = 0;
         if setup.counter_battery {
-            let mut hits = Vec::new();
-            for _ in 0..setup.strength {
-                let die = b.d6()?;
-                let hit = tables::counter_battery_hits(&self.d, setup.band, die, setup.light_gun);
-                hits.push(die);
-                if hit {
-                    let (x, y) = (b.d6()?, b.d6()?);
-                    let out_ = tables::knocked_out(&self.d, x + y);
-                    emit(
-                        b,
-                        out,
-                        Event::Rolled {
-                            what: "counter-battery fire".into(),
-                            roll: Roll {
-                                unit: Some(sid.clone()),
-                                dice: vec![die, x, y],
-                                total: i32::from(x + y),
-                                need: Some(self.num("knock_out_need") as i32),
-                                outcome: if out_ {
-                                    format!("hits and knocks out a gun of {}", t.name)
-                                } else {
-                                    "hits; the gun is not knocked out".into()
-                                },
-                                ..Roll::default()
-                            },
-                        },
-                    );
-                    if out_ {
-                        knocked += 1;
+            let mut err = None;
+            let shots = {
+                let mut roll = || match b.d6() {
+                    Ok(d) => d,
+                    Err(e) => {
+                        err = Some(e);
+                        1
                     }
-                } else {
-                    emit(
-                        b,
-                        out,
-                        Event::Rolled {
-                            what: "counter-battery fire".into(),
-                            roll: Roll {
-                                unit: Some(sid.clone()),
-                                dice: vec![die],
-                                total: i32::from(die),
-                                need: self.d.counter_battery_need.get(setup.band.index()).copied(),
-                                outcome: "misses".into(),
-                                ..Roll::default()
-                            },
+                };
+                procedures::counter_battery(
+                    &self.d,
+                    setup.strength,
+                    setup.band,
+                    setup.light_gun,
+                    &mut roll,
+                )
+            };
+            if let Some(e) = err {
+                return Err(e);
+            }
+            for shot in shots {
+                let roll = match shot.knock_dice {
+                    Some((x, y)) => Roll {
+                        unit: Some(sid.clone()),
+                        dice: vec![shot.die, x, y],
+                        total: i32::from(x + y),
+                        need: Some(self.num("knock_out_need") as i32),
+                        outcome: if shot.knocks_out {
+                            format!("hits and knocks out a gun of {}", t.name)
+                        } else {
+                            "hits; the gun is not knocked out".into()
                         },
-                    );
-                }
+                        ..Roll::default()
+                    },
+                    None => Roll {
+                        unit: Some(sid.clone()),
+                        dice: vec![shot.die],
+                        total: i32::from(shot.die),
+                        need: self.d.counter_battery_need.get(setup.band.index()).copied(),
+                        outcome: "misses".into(),
+                        ..Roll::default()
+                    },
+                };
+                emit(
+                    b,
+                    out,
+                    Event::Rolled {
+                        what: "counter-battery fire".into(),
+                        roll,
+                    },
+                );
+                knocked += u32::from(shot.knocks_out);
             }
             for _ in 0..knocked {
                 self.knock_out(b, out, tid)?;

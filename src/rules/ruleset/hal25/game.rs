@@ -1,13 +1,13 @@
 //! The turn of Hal's rules: chips before the battle, charge declarations, movement by
 //! brigades, artillery and small arms, melee, morale, rout movement; losses and morale checks.
 
-use super::procedures::activation;
+use super::procedures::{self, Morale, MoraleSituation, activation};
 use super::tables::{self, MoveFormation};
-use super::{Failed, Hal25, State, TroopClass, begin, emit, this_turn};
+use super::{Hal25, State, TroopClass, begin, emit, this_turn};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, Marker, RuleError, factor_sum};
 use crate::rules::geometry::{Base, Pt};
-use crate::rules::model::{Phase, Side, UnitId};
+use crate::rules::model::{Phase, Side, Unit, UnitId};
 use crate::rules::ruleset::Roll;
 use crate::rules::ruleset::common::{heading_deg, illegal, in_phase};
 
@@ -368,65 +368,49 @@ impl Hal25 {
             return Vec::new();
         };
         let vs = vs.and_then(|v| b.unit(v).ok());
+        let class = self.class(u);
+        let artillery = self.is_artillery(u);
+        let light = matches!(class, TroopClass::Light | TroopClass::LightCavalry);
+        let vs_cav = vs.is_some_and(|v| self.is_cavalry(v));
+        let formed_inf = vs.is_some_and(|v| self.is_infantry(v) && self.formed(v));
+        let situation = MoraleSituation {
+            stands_lost: if artillery {
+                0
+            } else {
+                self.stands_at_start(u).saturating_sub(u.stands.len()) as u32
+            },
+            out_of_command: !self.in_command(b, u),
+            light,
+            disorganised: self.state(u) == State::Disorganised,
+            in_rout: self.state(u) == State::Routed,
+            light_vs_cavalry: light && vs_cav,
+            crew_lost: if artillery {
+                self.crew_at_start(u).saturating_sub(self.crew(u))
+            } else {
+                0
+            },
+            defending_works: self.in_works(b, u),
+            commander_attached: self
+                .attached_general(b, u)
+                .is_some_and(|g| g.extra.brigade == u.extra.brigade),
+            grenadiers: class == TroopClass::Grenadier,
+            heavy_vs_cavalry: class == TroopClass::HeavyCavalry && vs_cav,
+            light_cav_closing_formed_infantry: closing
+                && class == TroopClass::LightCavalry
+                && formed_inf,
+            heavy_cav_closing_formed_infantry: closing
+                && class == TroopClass::HeavyCavalry
+                && formed_inf,
+        };
         let mut f = vec![Factor {
             name: "Base morale".into(),
             value: self.d.morale_base,
             source: "004 V.B".into(),
         }];
-        let mut add = |key: &str, times: u32| {
-            if let Some(m) = self.d.morale_modifier(key) {
-                for _ in 0..times {
-                    f.push(self.factor(m));
-                }
-            }
-        };
-        let class = self.class(u);
-        if self.is_artillery(u) {
-            let crew_at_start: u32 = self.org(u).map_or(8, |o| o.stands.iter().take(2).sum());
-            let per = self.num("figures_per_die").max(1.0) as u32;
-            add(
-                "crew_lost",
-                crew_at_start.saturating_sub(self.crew(u)) / per,
-            );
-        } else {
-            add(
-                "stand_lost",
-                self.stands_at_start(u).saturating_sub(u.stands.len()) as u32,
-            );
-        }
-        let light = matches!(class, TroopClass::Light | TroopClass::LightCavalry);
-        add(
-            "out_of_command",
-            u32::from(!light && !self.in_command(b, u)),
-        );
-        add(
-            "disorganised",
-            u32::from(self.state(u) == State::Disorganised),
-        );
-        add("rout", u32::from(self.state(u) == State::Routed));
-        let vs_cav = vs.is_some_and(|v| self.is_cavalry(v));
-        add("light_vs_cavalry", u32::from(light && vs_cav));
-        add("works", u32::from(self.in_works(b, u)));
-        add(
-            "commander_attached",
-            u32::from(
-                self.attached_general(b, u)
-                    .is_some_and(|g| g.extra.brigade == u.extra.brigade),
-            ),
-        );
-        add("grenadiers", u32::from(class == TroopClass::Grenadier));
-        add(
-            "heavy_vs_cavalry",
-            u32::from(class == TroopClass::HeavyCavalry && vs_cav),
-        );
-        let formed_inf = vs.is_some_and(|v| self.is_infantry(v) && self.formed(v));
-        add(
-            "light_cav_closing",
-            u32::from(closing && class == TroopClass::LightCavalry && formed_inf),
-        );
-        add(
-            "heavy_cav_closing",
-            u32::from(closing && class == TroopClass::HeavyCavalry && formed_inf),
+        f.extend(
+            procedures::morale_factors(&self.d, &situation)
+                .into_iter()
+                .map(|m| self.factor(m)),
         );
         f
     }
@@ -487,93 +471,100 @@ impl Hal25 {
             return Ok(());
         }
         let by = lost_by.as_ref().map_or(0, |l| l.0);
-        if by as f32 >= self.num("surrender_points") {
+        let now = self.morale(&u);
+        // Only a unit in good order that does not surrender reads the chart.
+        let reads_chart = now == Morale::Good && (by as f32) < self.num("surrender_points");
+        let mut chart = None;
+        if reads_chart {
+            let first = b.cmd_dice.len();
+            let (x, y) = (b.d6()?, b.d6()?);
+            chart = Some((first, x, y));
+        }
+        let total = chart.map_or(0, |(_, x, y)| i32::from(x) + i32::from(y));
+        let after = procedures::after_failed_check(&self.d, now, total, by);
+        if let Some((first, x, y)) = chart {
+            let mut factors = Vec::new();
+            if let Some(m) = tables::melee_loss_modifier(&self.d, by).filter(|m| *m != 0)
+                && let Some(r) = self
+                    .d
+                    .melee_loss_modifiers
+                    .iter()
+                    .find(|r| r.min <= by && by <= r.max)
+            {
+                factors.push(Factor {
+                    name: format!("lost the melee by {by}"),
+                    value: m,
+                    source: r.source.clone(),
+                });
+            }
+            let words = match after {
+                Morale::Rout(_) => "rout",
+                Morale::Disorganised => "disorganised",
+                Morale::Good => "automatic recovery",
+                Morale::Surrendered | Morale::Removed => "surrenders",
+            };
             emit(
                 b,
                 out,
-                Event::Destroyed {
-                    unit: id.clone(),
-                    reason: format!("surrenders, the melee lost by {by}"),
+                Event::Rolled {
+                    what: "the failed morale chart".into(),
+                    roll: Roll {
+                        unit: Some(id.clone()),
+                        dice: vec![x, y],
+                        total: total + factor_sum(&factors),
+                        factors,
+                        outcome: words.into(),
+                        first_die: Some(first),
+                        ..Roll::default()
+                    },
                 },
             );
-            return Ok(());
         }
-        match self.state(&u) {
-            State::Routed => Ok(()),
-            State::Disorganised => {
-                self.rout(b, out, id)?;
-                Ok(())
-            }
-            State::Good => {
-                let first = b.cmd_dice.len();
-                let (x, y) = (b.d6()?, b.d6()?);
-                let mut factors = Vec::new();
-                if let Some(m) = tables::melee_loss_modifier(&self.d, by).filter(|m| *m != 0)
-                    && let Some(r) = self
-                        .d
-                        .melee_loss_modifiers
-                        .iter()
-                        .find(|r| r.min <= by && by <= r.max)
-                {
-                    factors.push(Factor {
-                        name: format!("lost the melee by {by}"),
-                        value: m,
-                        source: r.source.clone(),
-                    });
-                }
-                let outcome = tables::failed_morale(&self.d, i32::from(x) + i32::from(y), by);
-                let words = match outcome {
-                    Failed::Rout => "rout",
-                    Failed::Disorganised => "disorganised",
-                    Failed::Recover => "automatic recovery",
-                    Failed::Surrender => "surrenders",
+        match after {
+            Morale::Surrendered => {
+                let reason = if reads_chart {
+                    "surrenders".to_string()
+                } else {
+                    format!("surrenders, the melee lost by {by}")
                 };
                 emit(
                     b,
                     out,
-                    Event::Rolled {
-                        what: "the failed morale chart".into(),
-                        roll: Roll {
-                            unit: Some(id.clone()),
-                            dice: vec![x, y],
-                            total: i32::from(x) + i32::from(y) + factor_sum(&factors),
-                            factors,
-                            outcome: words.into(),
-                            first_die: Some(first),
-                            ..Roll::default()
-                        },
+                    Event::Destroyed {
+                        unit: id.clone(),
+                        reason,
                     },
                 );
-                match outcome {
-                    Failed::Rout => self.rout(b, out, id),
-                    Failed::Disorganised => {
-                        emit(
-                            b,
-                            out,
-                            Event::Disordered {
-                                unit: id.clone(),
-                                why: "failed morale".into(),
-                            },
-                        );
-                        if let Some((_, enemy)) = lost_by {
-                            self.fall_back(b, out, id, &enemy)?;
-                        }
-                        Ok(())
-                    }
-                    Failed::Recover => Ok(()),
-                    Failed::Surrender => {
-                        emit(
-                            b,
-                            out,
-                            Event::Destroyed {
-                                unit: id.clone(),
-                                reason: "surrenders".into(),
-                            },
-                        );
-                        Ok(())
-                    }
-                }
+                Ok(())
             }
+            Morale::Rout(_) => self.rout(b, out, id),
+            Morale::Disorganised => {
+                emit(
+                    b,
+                    out,
+                    Event::Disordered {
+                        unit: id.clone(),
+                        why: "failed morale".into(),
+                    },
+                );
+                if let Some((_, enemy)) = lost_by {
+                    self.fall_back(b, out, id, &enemy)?;
+                }
+                Ok(())
+            }
+            Morale::Good | Morale::Removed => Ok(()),
+        }
+    }
+
+    /// A unit's state of morale, with its failed attempts to recover from rout.
+    pub fn morale(&self, u: &Unit) -> Morale {
+        if u.status.removed {
+            return Morale::Removed;
+        }
+        match self.state(u) {
+            State::Good => Morale::Good,
+            State::Disorganised => Morale::Disorganised,
+            State::Routed => Morale::Rout(u.status.recovery_failed),
         }
     }
 
@@ -601,7 +592,7 @@ impl Hal25 {
         }
         let face = b.d6()?;
         let (dist, facing_enemy) =
-            super::procedures::fall_back(&self.d, dice.iter().sum::<u8>(), face);
+            procedures::fall_back(&self.d, dice.iter().sum::<u8>(), face);
         dice.push(face);
         emit(
             b,
@@ -750,8 +741,8 @@ impl Hal25 {
             let passed = self
                 .morale_check(b, out, &id, "recovery", factors, 0)?
                 .passed;
-            match (self.state(&u), passed) {
-                (State::Routed, true) => {
+            match procedures::rout_recovery(&self.d, self.morale(&u), passed) {
+                Morale::Disorganised if self.state(&u) == State::Routed => {
                     emit(b, out, Event::Rallied { unit: id.clone() });
                     if u.status.recovery_failed > 0 {
                         emit(
@@ -775,32 +766,28 @@ impl Hal25 {
                         );
                     }
                 }
-                (State::Routed, false) => {
-                    let n = u.status.recovery_failed + 1;
-                    if n >= self.num("rout_recovery_attempts") as u32 {
-                        emit(
-                            b,
-                            out,
-                            Event::Destroyed {
-                                unit: id.clone(),
-                                reason: "failed its second attempt to recover from rout".into(),
-                            },
-                        );
-                    } else {
-                        emit(
-                            b,
-                            out,
-                            Event::Marked {
-                                unit: id.clone(),
-                                marker: Marker::RecoveryFailed,
-                                count: n,
-                            },
-                        );
-                    }
-                }
-                (State::Disorganised, true) => emit(b, out, Event::Steadied { unit: id.clone() }),
+                Morale::Removed => emit(
+                    b,
+                    out,
+                    Event::Destroyed {
+                        unit: id.clone(),
+                        reason: "failed its second attempt to recover from rout".into(),
+                    },
+                ),
+                Morale::Rout(n) if n > u.status.recovery_failed => emit(
+                    b,
+                    out,
+                    Event::Marked {
+                        unit: id.clone(),
+                        marker: Marker::RecoveryFailed,
+                        count: n,
+                    },
+                ),
+                Morale::Good => emit(b, out, Event::Steadied { unit: id.clone() }),
                 // Disorganised units failing morale drop to rout (Failed Morale Notes 4).
-                (State::Disorganised, false) => self.rout(b, out, &id)?,
+                Morale::Rout(_) if self.state(&u) == State::Disorganised => {
+                    self.rout(b, out, &id)?;
+                }
                 _ => {}
             }
         }
@@ -820,7 +807,7 @@ impl Hal25 {
         for id in weak {
             let first = b.cmd_dice.len();
             let die = b.d6()?;
-            let stays = super::procedures::two_stand_check(&self.d, die);
+            let stays = procedures::two_stand_check(&self.d, die);
             emit(
                 b,
                 out,
@@ -873,7 +860,7 @@ impl Hal25 {
     fn army_withdrawal(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
         for side in 0..2usize {
             let (start, now) = self.strength(b, side);
-            if start == 0 || !super::procedures::must_check_withdrawal(&self.d, now, start) {
+            if start == 0 || !procedures::must_check_withdrawal(&self.d, now, start) {
                 continue;
             }
             let bonus = |s: Side| self.cic(b, s).map_or(0, |g| g.extra.leadership);
@@ -883,7 +870,7 @@ impl Hal25 {
             let (o1, o2) = (b.d6()?, b.d6()?);
             let enemy = i32::from(e1 + e2) + enemy_bonus;
             let own = i32::from(o1 + o2) + own_bonus;
-            let holds = super::procedures::army_holds(
+            let holds = procedures::army_holds(
                 i32::from(o1 + o2),
                 own_bonus,
                 i32::from(e1 + e2),

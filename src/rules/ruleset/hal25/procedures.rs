@@ -232,13 +232,14 @@ pub struct MoraleSituation {
     pub heavy_cav_closing_formed_infantry: bool,
 }
 
-/// The morale modifiers that apply, each as (name, value), from the data.
-pub fn morale_factors(d: &HalData, s: &MoraleSituation) -> Vec<(String, i32)> {
+/// The morale modifiers that apply, in the order the reference lists them, from the data
+/// (a modifier that counts twice appears twice).
+pub fn morale_factors<'d>(d: &'d HalData, s: &MoraleSituation) -> Vec<&'d super::Modifier> {
     let mut out = Vec::new();
     let mut add = |key: &str, times: u32| {
         if let Some(m) = d.morale_modifier(key) {
             for _ in 0..times {
-                out.push((m.name.clone(), m.value));
+                out.push(m);
             }
         }
     };
@@ -297,14 +298,16 @@ pub fn after_failed_check(d: &HalData, now: Morale, chart_2d6: i32, lost_by: u32
     }
 }
 
-/// An attempt to recover from rout: passing it leaves the unit disorganised (ruling
-/// rout_recovery); failing it a second time removes the unit.
+/// The morale phase's attempt to recover: a routed unit that passes is disorganised (ruling
+/// rout_recovery), one that fails a second time is removed; a disorganised unit that passes is
+/// in good order again, one that fails drops to rout (Failed Morale Notes 4).
 pub fn rout_recovery(d: &HalData, now: Morale, passed: bool) -> Morale {
     match now {
         Morale::Rout(_) if passed => Morale::Disorganised,
         Morale::Rout(n) if n + 1 >= d.num("rout_recovery_attempts") as u32 => Morale::Removed,
         Morale::Rout(n) => Morale::Rout(n + 1),
         Morale::Disorganised if passed => Morale::Good,
+        Morale::Disorganised => Morale::Rout(0),
         other => other,
     }
 }
@@ -323,27 +326,38 @@ pub fn fall_back(d: &HalData, two_d6: u8, facing_die: u8) -> (u32, bool) {
     )
 }
 
-/// Counter-battery fire: each gun throws to hit the target gun; each hit then throws 2D6 to
-/// knock it out. Returns the hits and the guns knocked out.
+/// One gun's counter-battery shot: its die to hit, and for a hit the 2D6 to knock the target
+/// gun out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GunShot {
+    pub die: u8,
+    pub hit: bool,
+    pub knock_dice: Option<(u8, u8)>,
+    pub knocks_out: bool,
+}
+
+/// Counter-battery fire: each gun throws to hit the target gun by range (II.B.3); each hit then
+/// throws 2D6 to knock it out (ruling knock_out).
 pub fn counter_battery(
     d: &HalData,
     guns: u32,
     band: Band,
     light: bool,
     roll: &mut dyn FnMut() -> u8,
-) -> (u32, u32) {
-    let mut hits = 0;
-    let mut out = 0;
-    for _ in 0..guns {
-        if super::tables::counter_battery_hits(d, band, roll(), light) {
-            hits += 1;
-            let two = roll() + roll();
-            if super::tables::knocked_out(d, two) {
-                out += 1;
+) -> Vec<GunShot> {
+    (0..guns)
+        .map(|_| {
+            let die = roll();
+            let hit = super::tables::counter_battery_hits(d, band, die, light);
+            let knock_dice = hit.then(|| (roll(), roll()));
+            GunShot {
+                die,
+                hit,
+                knock_dice,
+                knocks_out: knock_dice.is_some_and(|(x, y)| super::tables::knocked_out(d, x + y)),
             }
-        }
-    }
-    (hits, out)
+        })
+        .collect()
 }
 
 /// The army withdrawal check: the army below half its units withdraws unless its commander's
@@ -357,148 +371,3 @@ pub fn must_check_withdrawal(d: &HalData, remaining: u32, original: u32) -> bool
     (remaining as f32) < original as f32 * d.num("army_withdrawal_share")
 }
 
-/// What changes a unit's move this turn (III and its notes; VI.F chips).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct MoveConditions {
-    pub rough: bool,
-    pub formation_change: bool,
-    /// Light infantry changing formation with half the battalion in line (*c).
-    pub half_in_line: bool,
-    pub disorganised: bool,
-    /// Moving back while facing the enemy (not cavalry).
-    pub retrograde: bool,
-    pub charging: bool,
-    pub routing: bool,
-    /// The general's chips: D6 added (+1) or taken off (-1).
-    pub chip_dice: i32,
-}
-
-/// A move allowance in inches, with each die and change in words; None when the unit may not
-/// move so (no rate in that formation, or cavalry moving back facing the enemy).
-pub fn move_allowance(
-    d: &HalData,
-    troop: super::TroopClass,
-    formation: super::tables::MoveFormation,
-    c: MoveConditions,
-    roll: &mut dyn FnMut() -> u8,
-) -> Option<(i32, Vec<(String, i32)>)> {
-    use super::TroopClass::*;
-    let row = d.moves(troop)?;
-    let cavalry = matches!(troop, HeavyCavalry | LightCavalry);
-    if c.retrograde && cavalry {
-        return None;
-    }
-    let base = super::tables::base_move(d, troop, formation)? as i32;
-    let mut parts = vec![("base move".to_string(), base)];
-    let mut dice = |n: i32, what: &str, parts: &mut Vec<(String, i32)>| {
-        for _ in 0..n.abs() {
-            let die = i32::from(roll());
-            parts.push((
-                format!("{what} ({}1D6)", if n < 0 { "-" } else { "+" }),
-                die * n.signum(),
-            ));
-        }
-    };
-    let skirmish = formation == super::tables::MoveFormation::Skirmish;
-    if c.routing {
-        dice(row.rout_dice, "rout", &mut parts);
-    }
-    // Rough ground costs light troops nothing in skirmish order (*b).
-    if c.rough && !skirmish {
-        dice(row.rough_dice, "rough terrain", &mut parts);
-    }
-    if c.formation_change {
-        dice(row.change_dice, "formation change", &mut parts);
-        if troop == Grenadier {
-            parts.push((
-                "grenadiers' formation change".into(),
-                -(d.num("grenadier_change_inches") as i32),
-            ));
-        }
-        if troop == Light && c.half_in_line {
-            parts.push((
-                "half the battalion in line".into(),
-                -(d.num("light_change_inches") as i32),
-            ));
-        }
-    }
-    if c.disorganised {
-        dice(-1, "disorganised", &mut parts);
-    }
-    if c.retrograde {
-        dice(-1, "moving back facing the enemy", &mut parts);
-    }
-    if c.charging {
-        dice(1, "charge", &mut parts);
-    }
-    if c.chip_dice != 0 {
-        dice(c.chip_dice, "the general's chips", &mut parts);
-    }
-    let total = parts.iter().map(|p| p.1).sum::<i32>().max(0);
-    Some((total, parts))
-}
-
-/// A courier's message is lost on 12 on 2D6; a mounted officer attached to a unit that takes
-/// casualties falls on 12 on 2D6.
-pub fn twelve_on_2d6(two_d6: u8) -> bool {
-    two_d6 >= 12
-}
-
-/// The morale steps of a charge (IV.A.1-2): the attacker's check to close, the defender's to
-/// hold, and for a defender that holds the range it fires at (II.A, Firing into Charges).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ChargeSteps {
-    pub attacker_number: i32,
-    pub attacker_roll: i32,
-    /// The attacker failed: disorganised, it does not move.
-    pub attacker_failed: bool,
-    pub defender_number: i32,
-    pub defender_roll: Option<i32>,
-    /// The defender failed to hold: it reads the failed morale chart (ruling hold_fails).
-    pub defender_failed: bool,
-    pub defender_after: Option<Morale>,
-    /// The range die and the band the holding defender fires at.
-    pub range_die: Option<u8>,
-    pub fire_band: Option<Band>,
-}
-
-/// Runs a charge's morale steps with the two sides' morale numbers (base and modifiers, the
-/// closing modifiers included in the attacker's), the defender's type for its firing range and
-/// the band the attacker started from.
-pub fn charge_steps(
-    d: &HalData,
-    attacker_number: i32,
-    defender_number: i32,
-    defender: super::TroopClass,
-    from: super::ChargeFrom,
-    roll: &mut dyn FnMut() -> u8,
-) -> ChargeSteps {
-    let two = |roll: &mut dyn FnMut() -> u8| i32::from(roll()) + i32::from(roll());
-    let a = two(roll);
-    let mut s = ChargeSteps {
-        attacker_number,
-        attacker_roll: a,
-        attacker_failed: super::tables::morale_fails(attacker_number, a),
-        defender_number,
-        defender_roll: None,
-        defender_failed: false,
-        defender_after: None,
-        range_die: None,
-        fire_band: None,
-    };
-    if s.attacker_failed {
-        return s;
-    }
-    let dr = two(roll);
-    s.defender_roll = Some(dr);
-    s.defender_failed = super::tables::morale_fails(defender_number, dr);
-    if s.defender_failed {
-        let chart = two(roll);
-        s.defender_after = Some(after_failed_check(d, Morale::Good, chart, 0));
-        return s;
-    }
-    let die = roll();
-    s.range_die = Some(die);
-    s.fire_band = super::tables::charge_range(d, defender, from, die);
-    s
-}
