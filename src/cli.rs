@@ -104,7 +104,9 @@ Scripted dice (--dice) are taken one at a time, in the order the rules roll them
   the chart 2D6), the range die, the charge bonus. A volley: the remainder test, one die per six
   figures (artillery: per gun), one save die per hit, the odd-hit die against horse. A melee:
   the pairs (attacker's die, then defender's), the unanswered dice, odd points, the loser's
-  chart 2D6 and fall back (2D6 and the facing die). Checks take 2D6 each, in unit order.
+  chart 2D6 and fall back (2D6 and the facing die). Checks take 2D6 each, in unit order. A
+  Reroll replays the last command: its dice up to the one thrown again, one new die, the rest
+  of that roll as it fell, then new dice.
 Running out of dice refuses the order that needed one. --dice \"\" gives no dice at all.";
 
 /// Die results from `--dice`: numbers 1 to 6 separated by commas (an empty list for \"\").

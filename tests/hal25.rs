@@ -849,3 +849,84 @@ fn a_town_holds_one_battalion() {
     );
     assert!(e.contains("horse does not occupy"), "{e}");
 }
+
+/// A chip throws again the die that went worst for the unit: the firer's lowest volley die, the
+/// target's first failed save.
+#[test]
+fn a_chip_throws_a_volley_die_or_a_save_again() {
+    let units = [
+        ("ga", 0, "GEN", "A", 600.0, 150.0, 0.0, ""),
+        ("a1", 0, "LI", "A", 600.0, 250.0, 0.0, ""),
+        ("gb", 1, "GEN", "B", 600.0, 700.0, 180.0, ""),
+        ("b1", 1, "LI", "B", 600.0, 500.0, 180.0, ""),
+    ];
+    let fire = Command::Fire {
+        unit: id("a1"),
+        target: id("b1"),
+        support: Vec::new(),
+        defence: None,
+    };
+    // Chips 3 and 3 (a chip each); the throw 6 against 1. The volley: the odd figure's die 2
+    // (no die), six 1s at medium range less 3: no hit.
+    let mut b = battle(&units, "");
+    to_phase(&mut b, Phase::SmallArms, &[3, 3, 6, 1, 2, 1, 1, 1, 1, 1, 1]);
+    let ev = b.execute(fire.clone()).expect("fire");
+    assert!(words(&b, &ev).contains("= 0 hits"), "{}", words(&b, &ev));
+    let e = refused(
+        &mut b,
+        Command::Reroll {
+            by: id("gb"),
+            unit: id("b1"),
+        },
+    );
+    assert!(
+        e.contains("no roll in the last command that went badly"),
+        "{e}"
+    );
+    // The first 1 is thrown again: a 6 (3 hits); the other five stand; then three saves, new.
+    b.script_dice(&[6, 1, 1, 1]);
+    let ev = b
+        .execute(Command::Reroll {
+            by: id("ga"),
+            unit: id("a1"),
+        })
+        .expect("re-roll a volley die");
+    let w = words(&b, &ev);
+    assert!(
+        w.contains("ga spends a chip (0 left) to throw a1's 1 again"),
+        "{w}"
+    );
+    assert!(w.contains("[6, 1, 1, 1, 1, 1]"), "{w}");
+    assert!(
+        w.contains("= 3 hits") && w.contains("loses 3 figures"),
+        "{w}"
+    );
+    assert_eq!(b.unit(&id("ga")).unwrap().extra.chips, 0);
+
+    // Six hits, five saves failed: the defender's general throws the first failed save again.
+    let mut b = battle(&units, "");
+    to_phase(
+        &mut b,
+        Phase::SmallArms,
+        &[3, 3, 6, 1, 2, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 6],
+    );
+    let ev = b.execute(fire).expect("fire");
+    assert!(
+        words(&b, &ev).contains("loses 5 figures"),
+        "{}",
+        words(&b, &ev)
+    );
+    b.script_dice(&[6]);
+    let ev = b
+        .execute(Command::Reroll {
+            by: id("gb"),
+            unit: id("b1"),
+        })
+        .expect("re-roll a save");
+    let w = words(&b, &ev);
+    assert!(
+        w.contains("[6, 1, 1, 1, 1, 6]") && w.contains("2 saved"),
+        "{w}"
+    );
+    assert!(w.contains("loses 4 figures"), "{w}");
+}

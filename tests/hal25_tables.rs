@@ -474,7 +474,10 @@ fn morale_checks_the_chart_and_recovery() {
         crew_lost: 12,
         ..MoraleSituation::default()
     };
-    assert_eq!(morale_factors(&d, &s).iter().map(|m| m.value).sum::<i32>(), 2);
+    assert_eq!(
+        morale_factors(&d, &s).iter().map(|m| m.value).sum::<i32>(),
+        2
+    );
     // After a failure.
     assert_eq!(
         after_failed_check(&d, Morale::Good, 8, 0),

@@ -258,6 +258,7 @@ fn a_roll_of_a_new_kind_is_logged_and_read_like_any_other() {
         need: Some(7),
         outcome: "moves".into(),
         first_die: None,
+        dice_at: Vec::new(),
     };
     let e = Event::Rolled {
         what: "a command roll".into(),

@@ -214,9 +214,10 @@ impl AutoPlayer {
             if b.is_over() {
                 break;
             }
-            let before = b.log.len();
+            // Progress is a command accepted (a re-roll can leave the log as long as before).
+            let before = b.commands.len();
             events.extend(self.play_phase(b, tries));
-            if b.log.len() == before {
+            if b.commands.len() == before {
                 break;
             }
         }

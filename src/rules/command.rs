@@ -444,6 +444,10 @@ pub enum Event {
         /// Score needed on each die.
         need: u8,
         hits: u32,
+        /// Where its first die stands among the dice of the command that threw it (for a
+        /// re-roll).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        first_die: Option<usize>,
     },
     /// Figure rulesets: a single-die test (morale, rally, command, evading, a general's danger).
     Test {
@@ -525,8 +529,8 @@ pub enum Event {
     Assault {
         attacker: UnitId,
         defender: UnitId,
-        attacker_roll: crate::rules::ruleset::Roll,
-        defender_roll: crate::rules::ruleset::Roll,
+        attacker_roll: Box<crate::rules::ruleset::Roll>,
+        defender_roll: Box<crate::rules::ruleset::Roll>,
         difference: i32,
         outcome: String,
     },

@@ -196,6 +196,7 @@ fn figure_roll_words(b: &Battle, e: &Event) -> Option<String> {
             factors,
             need,
             hits,
+            ..
         } => format!(
             "{} shoots at {}: {} stand{}, {} {} needing {}{}: {dice:?}, {}",
             u(shooter),
@@ -547,6 +548,7 @@ pub fn rolls(e: &Event) -> Vec<Roll> {
         need: None,
         outcome: String::new(),
         first_die: None,
+        dice_at: Vec::new(),
     };
     let opposed = |a: &Score, d: &Score, loser: &Option<UnitId>, verdict: Verdict| {
         [(a, d), (d, a)]
@@ -597,6 +599,7 @@ pub fn rolls(e: &Event) -> Vec<Roll> {
             need: None,
             outcome: format!("{total} command points{}", division_words(divisions)),
             first_die: None,
+            dice_at: Vec::new(),
         }],
         Event::RoutingTest {
             unit,
@@ -648,12 +651,12 @@ pub fn rolls(e: &Event) -> Vec<Roll> {
             Roll {
                 against: Some(defender_roll.total),
                 outcome: format!("difference {difference:+}: {outcome}"),
-                ..attacker_roll.clone()
+                ..(**attacker_roll).clone()
             },
             Roll {
                 against: Some(attacker_roll.total),
                 outcome: format!("difference {:+}: {outcome}", -difference),
-                ..defender_roll.clone()
+                ..(**defender_roll).clone()
             },
         ],
         Event::Melee { strikes } => strikes

@@ -510,6 +510,7 @@ impl<S: Supplement> DbnGame<S> {
                         ),
                         outcome: outcome.into(),
                         first_die: None,
+                        dice_at: Vec::new(),
                     },
                 },
             );
@@ -1284,6 +1285,7 @@ impl<S: Supplement> DbnGame<S> {
                         "destroyed".into()
                     },
                     first_die: None,
+                    dice_at: Vec::new(),
                 },
             },
         );

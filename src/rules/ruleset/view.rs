@@ -343,4 +343,8 @@ pub struct Roll {
     /// Where its first die stands among the dice of the command that threw it (for a re-roll).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first_die: Option<usize>,
+    /// Where each die stands among the command's dice, when they were not thrown one after
+    /// another (a melee's pairs); empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dice_at: Vec<usize>,
 }

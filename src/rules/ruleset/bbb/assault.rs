@@ -201,14 +201,15 @@ impl Bbb7yw {
                 need: None,
                 outcome: String::new(),
                 first_die: None,
+                dice_at: Vec::new(),
             };
             b.emit(
                 out,
                 Event::Assault {
                     attacker: aid.clone(),
                     defender: did.clone(),
-                    attacker_roll: roll(&a, da, fa, sa),
-                    defender_roll: roll(&d, dd, fd, sd),
+                    attacker_roll: Box::new(roll(&a, da, fa, sa)),
+                    defender_roll: Box::new(roll(&d, dd, fd, sd)),
                     difference: diff,
                     outcome: words,
                 },

@@ -423,6 +423,7 @@ impl Bbb7yw {
                     need: None,
                     outcome,
                     first_die: None,
+                    dice_at: Vec::new(),
                 },
             },
         );

@@ -136,6 +136,7 @@ impl Bbb7yw {
                     need: None,
                     outcome: words,
                     first_die: None,
+                    dice_at: Vec::new(),
                 },
                 allowance,
                 recover,

@@ -302,6 +302,7 @@ impl Hal25 {
         let t = b.unit(tid)?.clone();
         let mut knocked = 0;
         if setup.counter_battery {
+            let mut at = b.cmd_dice.len();
             let mut err = None;
             let shots = {
                 let mut roll = || match b.d6() {
@@ -323,6 +324,8 @@ impl Hal25 {
                 return Err(e);
             }
             for shot in shots {
+                let first_die = Some(at);
+                at += if shot.knock_dice.is_some() { 3 } else { 1 };
                 let roll = match shot.knock_dice {
                     Some((x, y)) => Roll {
                         unit: Some(sid.clone()),
@@ -334,6 +337,7 @@ impl Hal25 {
                         } else {
                             "hits; the gun is not knocked out".into()
                         },
+                        first_die,
                         ..Roll::default()
                     },
                     None => Roll {
@@ -342,6 +346,7 @@ impl Hal25 {
                         total: i32::from(shot.die),
                         need: self.d.counter_battery_need.get(setup.band.index()).copied(),
                         outcome: "misses".into(),
+                        first_die,
                         ..Roll::default()
                     },
                 };
@@ -362,6 +367,7 @@ impl Hal25 {
                 return Ok(());
             }
         }
+        let first = b.cmd_dice.len();
         let mut err = None;
         let v = {
             let mut roll = || match b.d6() {
@@ -391,10 +397,35 @@ impl Hal25 {
                 "004 II.A.1.b".into()
             },
         };
-        let mut dice = v.dice.clone();
+        let mut first = first;
         if let Some(t) = v.remainder_test {
-            dice.insert(0, t);
+            let left = setup.strength % self.num("figures_per_die").max(1.0) as u32;
+            let fires = tables::remainder_fires(left, t);
+            emit(
+                b,
+                out,
+                Event::Rolled {
+                    what: if left == 1 {
+                        "the figure left over".to_string()
+                    } else {
+                        format!("the {left} figures left over")
+                    },
+                    roll: Roll {
+                        unit: Some(sid.clone()),
+                        dice: vec![t],
+                        total: i32::from(t),
+                        outcome: format!(
+                            "{} ({left} or less fires a die)",
+                            if fires { "a die more" } else { "no die" }
+                        ),
+                        first_die: Some(first),
+                        ..Roll::default()
+                    },
+                },
+            );
+            first += 1;
         }
+        let dice = v.dice.clone();
         emit(
             b,
             out,
@@ -406,6 +437,7 @@ impl Hal25 {
                 factors: vec![deduction],
                 need: (v.deduction + 1).clamp(1, 7) as u8,
                 hits: v.hits,
+                first_die: Some(first),
             },
         );
         if let Some(need) = v.save_need.filter(|_| !v.saves.is_empty()) {
@@ -423,7 +455,9 @@ impl Hal25 {
                         unit: Some(tid.clone()),
                         dice: v.saves.clone(),
                         total: saved,
+                        need: Some(i32::from(need)),
                         outcome: format!("{saved} saved"),
+                        first_die: Some(first + v.dice.len()),
                         ..Roll::default()
                     },
                 },
@@ -445,6 +479,7 @@ impl Hal25 {
                         } else {
                             "no casualty".into()
                         },
+                        first_die: Some(first + v.dice.len() + v.saves.len()),
                         ..Roll::default()
                     },
                 },

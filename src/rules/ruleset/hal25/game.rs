@@ -586,13 +586,13 @@ impl Hal25 {
         id: &UnitId,
         enemy: &UnitId,
     ) -> Result<(), RuleError> {
+        let first = b.cmd_dice.len();
         let mut dice = Vec::new();
         for _ in 0..self.num("fall_back_dice").max(1.0) as u32 {
             dice.push(b.d6()?);
         }
         let face = b.d6()?;
-        let (dist, facing_enemy) =
-            procedures::fall_back(&self.d, dice.iter().sum::<u8>(), face);
+        let (dist, facing_enemy) = procedures::fall_back(&self.d, dice.iter().sum::<u8>(), face);
         dice.push(face);
         emit(
             b,
@@ -611,6 +611,7 @@ impl Hal25 {
                             "with its back to the enemy"
                         }
                     ),
+                    first_die: Some(first),
                     ..Roll::default()
                 },
             },

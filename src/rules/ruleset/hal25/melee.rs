@@ -190,6 +190,7 @@ impl Hal25 {
         }
         let per = self.num("cavalry_hits_per_figure").max(1.0) as u32;
         let odd = if !points.is_multiple_of(per) {
+            let first = b.cmd_dice.len();
             let die = b.d6()?;
             emit(
                 b,
@@ -206,6 +207,7 @@ impl Hal25 {
                         } else {
                             "no casualty".into()
                         },
+                        first_die: Some(first),
                         ..Roll::default()
                     },
                 },
@@ -252,7 +254,29 @@ impl Hal25 {
         }
         let a_name = b.unit(aid)?.name.clone();
         let e_name = b.unit(eid)?.name.clone();
-        let roll = |s: &Side, dice: &[u8], total: i32, inflicted: u32, first: usize| Roll {
+        // The pairs were thrown attacker, defender; then the attacker's unanswered dice, then
+        // the defender's.
+        let pairs = sa.melee.facing.min(se.melee.facing);
+        let a_extra = m.a_dice.len().saturating_sub(pairs);
+        let a_at: Vec<usize> = (0..m.a_dice.len())
+            .map(|k| {
+                if k < pairs {
+                    first + 2 * k
+                } else {
+                    first + pairs + k
+                }
+            })
+            .collect();
+        let e_at: Vec<usize> = (0..m.b_dice.len())
+            .map(|k| {
+                if k < pairs {
+                    first + 2 * k + 1
+                } else {
+                    first + pairs + a_extra + k
+                }
+            })
+            .collect();
+        let roll = |s: &Side, dice: &[u8], total: i32, inflicted: u32, at: Vec<usize>| Roll {
             unit: Some(s.unit.clone()),
             dice: dice.to_vec(),
             factors: s.factors.clone(),
@@ -261,7 +285,8 @@ impl Hal25 {
                 "{inflicted} point{} of casualties",
                 if inflicted == 1 { "" } else { "s" }
             ),
-            first_die: Some(first),
+            first_die: at.first().copied(),
+            dice_at: at,
             ..Roll::default()
         };
         let winner = m.winner;
@@ -276,8 +301,8 @@ impl Hal25 {
             Event::Assault {
                 attacker: aid.clone(),
                 defender: eid.clone(),
-                attacker_roll: roll(&sa, &m.a_dice, m.a_total, m.b_lost, first),
-                defender_roll: roll(&se, &m.b_dice, m.b_total, m.a_lost, first),
+                attacker_roll: Box::new(roll(&sa, &m.a_dice, m.a_total, m.b_lost, a_at)),
+                defender_roll: Box::new(roll(&se, &m.b_dice, m.b_total, m.a_lost, e_at)),
                 difference: m.a_total - m.b_total,
                 outcome,
             },

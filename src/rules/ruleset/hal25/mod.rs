@@ -2,6 +2,7 @@
 //! as data (`assets/rulesets/hal25.ron`) and the procedures that read them ([`tables`]); the
 //! turn, the window and the scenarios build on these.
 
+mod chips;
 mod couriers;
 mod fire;
 mod game;

@@ -912,6 +912,7 @@ impl Hal25 {
         let t_now = b.unit(&tid)?.clone();
         if self.state(&t_now) == State::Good || holds {
             let range = if self.is_infantry(&t_now) {
+                let first = b.cmd_dice.len();
                 let die = b.d6()?;
                 let band = if short {
                     Some(super::Band::Short)
@@ -949,6 +950,7 @@ impl Hal25 {
                                     ""
                                 }
                             ),
+                            first_die: Some(first),
                             ..Roll::default()
                         },
                     },

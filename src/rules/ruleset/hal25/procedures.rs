@@ -370,4 +370,3 @@ pub fn army_holds(own_2d6: i32, own_bonus: i32, enemy_2d6: i32, enemy_bonus: i32
 pub fn must_check_withdrawal(d: &HalData, remaining: u32, original: u32) -> bool {
     (remaining as f32) < original as f32 * d.num("army_withdrawal_share")
 }
-

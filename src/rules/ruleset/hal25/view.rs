@@ -471,7 +471,12 @@ impl Hal25 {
             .filter(|g| g.side == u.side && g.extra.chips > 0)
             .filter(|g| self.reroll(b, &g.id, &u.id).is_ok())
             .map(|g| Action {
-                label: format!("Re-roll with {}'s chip ({} left)", g.name, g.extra.chips),
+                label: format!(
+                    "Throw a die of {} again with {}'s chip ({} left)",
+                    self.rethrow(b, &u.id).map_or(String::new(), |r| r.what),
+                    g.name,
+                    g.extra.chips
+                ),
                 command: Command::Reroll {
                     by: g.id.clone(),
                     unit: u.id.clone(),
@@ -481,7 +486,8 @@ impl Hal25 {
         if !rerolls.is_empty() {
             out.push(ActionGroup {
                 title: "Chips".into(),
-                note: "Throw the lower die of the failed roll again; the second result stands"
+                note: "One die of the roll that went badly is thrown again; the second result \
+                       stands"
                     .into(),
                 actions: rerolls,
             });
@@ -1633,30 +1639,13 @@ impl Ruleset for Hal25 {
                 u.name, g.name
             )));
         }
-        b.last_events()
-            .iter()
-            .find_map(|e| match e {
-                Event::Rolled { what, roll }
-                    if roll.unit.as_ref() == Some(unit)
-                        && roll.dice.len() == 2
-                        && ((what.starts_with("morale: ")
-                            && roll.outcome.starts_with("fails"))
-                            || (what == "the failed morale chart"
-                                && roll.outcome != "automatic recovery")) =>
-                {
-                    // The lower die; the other of the pair is kept as it fell.
-                    roll.first_die.map(|f| {
-                        if roll.dice[1] < roll.dice[0] {
-                            (f + 1, 0)
-                        } else {
-                            (f, 1)
-                        }
-                    })
-                }
-                _ => None,
-            })
+        self.rethrow(b, unit)
+            .map(|r| (r.at, r.keep))
             .ok_or_else(|| {
-                RuleError::Illegal(format!("{} has no failed roll to throw again", u.name))
+                RuleError::Illegal(format!(
+                    "{} has no roll in the last command that went badly",
+                    u.name
+                ))
             })
     }
 }

@@ -390,6 +390,7 @@ pub fn fire(
             factors: st.factors,
             need: st.need,
             hits,
+            first_die: None,
         },
     );
     od.take_losses(b, out, tid, hits, "shooting hits")?;

@@ -1,0 +1,183 @@
+//! Chips (VI.F.b): a general turns in a chip to throw again one die of a roll that went badly
+//! for a unit within his command radius; the second result stands.
+//!
+//! Which die, and when a roll has gone badly, is this module's ruling `chip_die`: the die of the
+//! roll that hurt the unit most (the lower die of a failed 2D6 check, the higher of a penalty
+//! die, the lower of a bonus die, a failed save, a volley's or a melee's lowest die). The roll
+//! is the unit's first such roll in the last command; every die after the one thrown again is
+//! new, except the rest of its own roll, which stands as it fell.
+
+use super::Hal25;
+use crate::rules::battle::Battle;
+use crate::rules::command::Event;
+use crate::rules::model::UnitId;
+use crate::rules::ruleset::Roll;
+
+/// A die a chip may throw again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rethrow {
+    /// Its place among the dice of the last command.
+    pub at: usize,
+    /// How many dice after it (the rest of its roll) stand as they fell.
+    pub keep: usize,
+    /// The roll, in words.
+    pub what: String,
+}
+
+/// The index of the lowest (or highest) die, the first of equals.
+fn pick(dice: &[u8], highest: bool) -> Option<usize> {
+    let mut best: Option<usize> = None;
+    for (i, &d) in dice.iter().enumerate() {
+        let better = best.is_none_or(|j| if highest { d > dice[j] } else { d < dice[j] });
+        if better {
+            best = Some(i);
+        }
+    }
+    best
+}
+
+/// Die `i` of a roll thrown one die after another from `first`, the rest of the roll kept.
+fn in_sequence(first: usize, len: usize, i: usize, what: &str) -> Rethrow {
+    Rethrow {
+        at: first + i,
+        keep: len.saturating_sub(i + 1),
+        what: what.to_string(),
+    }
+}
+
+impl Hal25 {
+    /// The die of this roll a chip would throw again for the unit, if the roll went badly.
+    fn rethrow_of(&self, what: &str, roll: &Roll) -> Option<Rethrow> {
+        let f = roll.first_die?;
+        let d = &roll.dice;
+        let n = d.len();
+        let seq = |i: usize| Some(in_sequence(f, n, i, what));
+        let fails = roll.outcome.starts_with("fails");
+        if what.starts_with("morale: ") {
+            return if fails && n == 2 {
+                seq(pick(d, false)?)
+            } else {
+                None
+            };
+        }
+        if what.starts_with("movement: ") {
+            // A penalty die: the highest, if it cost 4 or more; a bonus die: the lowest, if it
+            // gave 3 or less.
+            let dice_total = roll.total - crate::rules::command::factor_sum(&roll.factors);
+            return if dice_total < 0 {
+                let i = pick(d, true)?;
+                (d[i] >= 4).then(|| in_sequence(f, n, i, what))
+            } else {
+                let i = pick(d, false)?;
+                (d[i] <= 3).then(|| in_sequence(f, n, i, what))
+            };
+        }
+        if what.starts_with("saves") {
+            let need = u8::try_from(roll.need?).ok()?;
+            let i = d.iter().position(|&x| x < need)?;
+            return seq(i);
+        }
+        match what {
+            "the failed morale chart" if roll.outcome != "automatic recovery" => {
+                seq(pick(d, false)?)
+            }
+            "the two-stand check" if roll.outcome == "is removed" => seq(0),
+            "the charge bonus" if roll.outcome.contains("falls short") => seq(0),
+            "the range to fire into the charge" if !roll.outcome.starts_with("short") => seq(0),
+            // The facing die, thrown last.
+            "falling back" if roll.outcome.contains("back to the enemy") => seq(n.checked_sub(1)?),
+            "the courier's ride" if roll.outcome.contains("lost") => seq(pick(d, true)?),
+            "the odd hit on horse" | "the odd point on horse"
+                if roll.outcome == "a horseman falls" =>
+            {
+                seq(0)
+            }
+            "counter-battery fire" if roll.outcome == "misses" => seq(0),
+            "counter-battery fire" if roll.outcome.starts_with("hits; ") && n == 3 => {
+                seq(1 + pick(&d[1..], false)?)
+            }
+            _ if what.starts_with("the risk to the officer") && roll.outcome == "falls" => {
+                seq(pick(d, true)?)
+            }
+            _ => None,
+        }
+    }
+
+    /// A melee roll's lowest die, if it is 3 or less; every later die of the melee stands.
+    fn rethrow_melee(&self, roll: &Roll, all: usize, first: usize) -> Option<Rethrow> {
+        let i = pick(&roll.dice, false)?;
+        if roll.dice[i] > 3 {
+            return None;
+        }
+        let at = *roll.dice_at.get(i)?;
+        Some(Rethrow {
+            at,
+            keep: (first + all).saturating_sub(at + 1),
+            what: "the melee".into(),
+        })
+    }
+
+    /// The die a chip would throw again for `unit` in the last command: its first roll there
+    /// that went badly. The army's withdrawal roll belongs to its commander in chief.
+    pub fn rethrow(&self, b: &Battle, unit: &UnitId) -> Option<Rethrow> {
+        let cic_side = b.unit(unit).ok().filter(|u| self.is_cic(u)).map(|u| u.side);
+        b.last_events().iter().find_map(|e| match e {
+            Event::Rolled { what, roll } if roll.unit.as_ref() == Some(unit) => {
+                self.rethrow_of(what, roll)
+            }
+            Event::Rolled { what, roll }
+                if roll.unit.is_none()
+                    && cic_side.is_some()
+                    && roll.side == cic_side
+                    && what.starts_with("army withdrawal")
+                    && roll.outcome.ends_with("withdraws")
+                    && roll.dice.len() == 4 =>
+            {
+                // The enemy's 2D6 were thrown first, then the side's own (shown first).
+                let f = roll.first_die?;
+                let i = pick(&roll.dice[..2], false)?;
+                Some(in_sequence(f + 2, 2, i, what))
+            }
+            Event::Volley {
+                shooter,
+                dice,
+                need,
+                first_die: Some(f),
+                ..
+            } if shooter == unit => {
+                let i = pick(dice, false)?;
+                (dice[i] < *need).then(|| in_sequence(*f, dice.len(), i, "the volley"))
+            }
+            Event::Assault {
+                attacker_roll,
+                defender_roll,
+                ..
+            } => {
+                let all = attacker_roll.dice.len() + defender_roll.dice.len();
+                let first = attacker_roll
+                    .dice_at
+                    .iter()
+                    .chain(&defender_roll.dice_at)
+                    .min()
+                    .copied()?;
+                [attacker_roll, defender_roll]
+                    .into_iter()
+                    .find(|r| r.unit.as_ref() == Some(unit))
+                    .and_then(|r| self.rethrow_melee(r, all, first))
+            }
+            _ => None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pick;
+
+    #[test]
+    fn the_lowest_and_highest_die_first_of_equals() {
+        assert_eq!(pick(&[3, 1, 1], false), Some(1));
+        assert_eq!(pick(&[6, 2, 6], true), Some(0));
+        assert_eq!(pick(&[], true), None);
+    }
+}
