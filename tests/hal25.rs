@@ -930,3 +930,85 @@ fn a_chip_throws_a_volley_die_or_a_save_again() {
     );
     assert!(w.contains("loses 4 figures"), "{w}");
 }
+
+/// Artillery fire into a town takes its casualties off the town's points (the scenario's 3
+/// here): at none left the town burns, the battalion in it is disorganised, and no unit may
+/// enter it.
+#[test]
+fn a_town_burns_under_artillery_fire() {
+    let mut b = battle(
+        &[
+            ("ga", 0, "GEN", "A", 300.0, 60.0, 0.0, ""),
+            ("fa", 0, "FA", "A", 600.0, 150.0, 0.0, ""),
+            ("gb", 1, "GEN", "B", 600.0, 880.0, 180.0, ""),
+            ("b1", 1, "LI", "B", 600.0, 560.0, 180.0, ""),
+            ("b2", 1, "LI", "B", 600.0, 760.0, 180.0, ""),
+        ],
+        "(id: \"t\", kind: Town, name: \"Dorf\", town_points: Some(3), points: [(400, 500), (800, 500), (800, 640), (400, 640)])",
+    );
+    use volley::rules::ruleset::Ruleset;
+    let card = |b: &Battle| {
+        b.rules
+            .unit_card(b, b.unit(&id("b1")).unwrap())
+            .lines
+            .join("\n")
+    };
+    assert!(card(&b).contains("In Dorf: 3 of 3 points against artillery left"));
+    // Chips; the throw 6 against 1. Two guns at medium range (less 2): 6 and 4, six hits; six
+    // saves in cover (5-6), none saved.
+    to_phase(
+        &mut b,
+        Phase::Artillery,
+        &[3, 3, 6, 1, 6, 4, 1, 1, 1, 1, 1, 1, 1, 1],
+    );
+    let ev = b
+        .execute(Command::Fire {
+            unit: id("fa"),
+            target: id("b1"),
+            support: Vec::new(),
+            defence: None,
+        })
+        .expect("fire into the town");
+    let w = words(&b, &ev);
+    assert!(w.contains("= 6 hits"), "{w}");
+    assert!(w.contains("saves (on 5-6)"), "{w}");
+    assert!(w.contains("Dorf") && w.contains("in flames"), "{w}");
+    assert!(
+        w.contains("b1 is disorganised (the town is in flames)"),
+        "{w}"
+    );
+    assert!(card(&b).contains("In Dorf: in flames"), "{}", card(&b));
+    // Next turn b2 may not enter the burning town.
+    to_phase(&mut b, Phase::Movement, &[4, 4, 4, 4, 4, 4, 1, 6, 4, 4]);
+    if b.active != 1 {
+        b.execute(Command::EndPhase).expect("side 0's throw");
+    }
+    b.execute(Command::Activate { unit: id("b2") })
+        .expect("activate B");
+    let e = refused(
+        &mut b,
+        Command::Move {
+            unit: id("b2"),
+            steps: vec![Step::Advance(5.0)],
+        },
+    );
+    assert!(e.contains("Dorf is in flames"), "{e}");
+}
+
+/// A town's points are a field of towns and villages in rulesets whose towns burn.
+#[test]
+fn town_points_are_refused_where_they_do_not_apply() {
+    let text = std::fs::read_to_string("scenarios/hal25_default.ron").expect("default");
+    let wood = text.replacen("kind: Woods,", "kind: Woods, town_points: Some(5),", 1);
+    assert_ne!(wood, text, "the default scenario has woods");
+    let e = format!("{:?}", scenario::parse(&wood, "x").expect_err("woods"));
+    assert!(
+        e.contains("'town_points' applies to towns and villages"),
+        "{e}"
+    );
+    let text = std::fs::read_to_string("scenarios/default.ron").expect("db7yw");
+    let town = text.replacen("kind: Village,", "kind: Village, town_points: Some(5),", 1);
+    assert_ne!(town, text, "the DB7YW default scenario has a village");
+    let e = format!("{:?}", scenario::parse(&town, "x").expect_err("db7yw"));
+    assert!(e.contains("towns burn under artillery"), "{e}");
+}

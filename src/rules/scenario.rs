@@ -76,6 +76,10 @@ pub struct RawFeature {
     pub steep: bool,
     #[serde(default)]
     pub fortified: bool,
+    /// The points of artillery fire a town takes before it burns (Hal's 25mm; the ruleset's
+    /// figure when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub town_points: Option<u32>,
 }
 
 fn one() -> u8 {
@@ -332,7 +336,7 @@ pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Battle, Vec<Di
         return Err(ck.errs);
     }
 
-    let terrain = build_terrain(&mut ck, raw);
+    let terrain = build_terrain(&mut ck, raw, rs);
 
     let sides: Vec<SideInfo> = raw
         .sides
@@ -529,7 +533,7 @@ impl Checker<'_> {
 }
 
 /// The terrain features, each checked.
-fn build_terrain(ck: &mut Checker, raw: &RawScenario) -> Terrain {
+fn build_terrain(ck: &mut Checker, raw: &RawScenario, rs: &dyn Ruleset) -> Terrain {
     let mut terrain = Terrain::default();
     for (i, f) in raw.terrain.iter().enumerate() {
         let pos = ck.at(&format!("\"{}\"", f.id), 1);
@@ -561,6 +565,21 @@ fn build_terrain(ck: &mut Checker, raw: &RawScenario) -> Terrain {
             );
             continue;
         }
+        if let Some(p) = f.town_points {
+            let why = if !rs.uses_town_points() {
+                Some("'town_points' applies to rulesets whose towns burn under artillery fire")
+            } else if !matches!(f.kind, FeatureKind::Town | FeatureKind::Village) {
+                Some("'town_points' applies to towns and villages")
+            } else if !(1..=10_000).contains(&p) {
+                Some("'town_points' must be from 1 to 10000")
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                ck.push(pos, format!("feature '{}': {why}", f.id));
+                continue;
+            }
+        }
         let name = if f.name.is_empty() {
             f.kind.name().to_string()
         } else {
@@ -577,6 +596,7 @@ fn build_terrain(ck: &mut Checker, raw: &RawScenario) -> Terrain {
                 feat.level = f.level;
                 feat.steep = f.steep;
                 feat.fortified = f.fortified;
+                feat.town_points = f.town_points;
                 terrain.features.push(feat);
             }
             Err(m) => ck.push(pos, m),

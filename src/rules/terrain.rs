@@ -84,6 +84,9 @@ pub struct Feature {
     pub steep: bool,
     /// A town or village prepared for defence.
     pub fortified: bool,
+    /// The points of artillery fire a town takes before it burns, where the scenario sets them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub town_points: Option<u32>,
     #[serde(skip)]
     shape: Option<Shape>,
 }
@@ -118,6 +121,7 @@ impl Feature {
             level: 1,
             steep: false,
             fortified: false,
+            town_points: None,
             shape: None,
         };
         f.build()?;

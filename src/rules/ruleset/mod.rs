@@ -232,6 +232,10 @@ pub trait Ruleset {
     fn uses_brigades(&self) -> bool {
         false
     }
+    /// Towns and villages may set the points of fire they take before they burn.
+    fn uses_town_points(&self) -> bool {
+        false
+    }
     /// Checks that `by` may throw again a die of the last command's failed roll for `unit`, and
     /// says which of that command's dice (counted from 0) is thrown again, and how many dice
     /// after it (the rest of its roll) are kept as they fell.

@@ -549,7 +549,7 @@ impl Hal25 {
         Ok(())
     }
 
-    /// Points a town has left (25 unless it lost some).
+    /// Points a town has left.
     pub fn town_left(&self, b: &Battle, feature: &str) -> u32 {
         b.log
             .iter()
@@ -560,6 +560,14 @@ impl Hal25 {
                 } if f == feature => Some(*left),
                 _ => None,
             })
+            .unwrap_or_else(|| self.town_points(b, feature))
+    }
+
+    /// The points a town starts with: the scenario's, else 25 (II.B.4.b).
+    pub fn town_points(&self, b: &Battle, feature: &str) -> u32 {
+        b.terrain
+            .get(feature)
+            .and_then(|f| f.town_points)
             .unwrap_or(self.num("town_points") as u32)
     }
 

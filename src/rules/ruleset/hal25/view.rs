@@ -16,7 +16,7 @@ use crate::rules::ruleset::view::{
 };
 use crate::rules::ruleset::{MovePlan, Ruleset, Ruling, UnitSetup};
 use crate::rules::scenario::RawUnit;
-use crate::rules::terrain::Terrain;
+use crate::rules::terrain::{FeatureKind, Terrain};
 
 const INCH: f32 = 25.4;
 
@@ -439,6 +439,21 @@ impl Hal25 {
                 state.push("stands this turn".into());
             }
             lines.push(state.join(" · "));
+            for town in b
+                .terrain
+                .touching(&u.base, &[FeatureKind::Town, FeatureKind::Village])
+            {
+                let left = self.town_left(b, &town.id);
+                lines.push(if left == 0 {
+                    format!("In {}: in flames", town.name)
+                } else {
+                    format!(
+                        "In {}: {left} of {} points against artillery left",
+                        town.name,
+                        self.town_points(b, &town.id)
+                    )
+                });
+            }
             let number = factor_sum(&self.morale_factors(b, &u.id, None, false));
             lines.push(format!(
                 "Morale number {number}: passes on 2D6 of {number} or more ({:.0}%)",
@@ -1606,6 +1621,9 @@ impl Ruleset for Hal25 {
         &self.d.rulings
     }
     fn uses_brigades(&self) -> bool {
+        true
+    }
+    fn uses_town_points(&self) -> bool {
         true
     }
     fn reroll(&self, b: &Battle, by: &UnitId, unit: &UnitId) -> Result<(usize, usize), RuleError> {
