@@ -946,7 +946,6 @@ fn a_town_burns_under_artillery_fire() {
         ],
         "(id: \"t\", kind: Town, name: \"Dorf\", town_points: Some(3), points: [(400, 500), (800, 500), (800, 640), (400, 640)])",
     );
-    use volley::rules::ruleset::Ruleset;
     let card = |b: &Battle| {
         b.rules
             .unit_card(b, b.unit(&id("b1")).unwrap())
