@@ -1011,3 +1011,253 @@ fn town_points_are_refused_where_they_do_not_apply() {
     let e = format!("{:?}", scenario::parse(&town, "x").expect_err("db7yw"));
     assert!(e.contains("towns burn under artillery"), "{e}");
 }
+
+/// A declared charge from `gap` inches by `attacker` on a battalion of `defender`, with these
+/// dice after the chips (3, 3) and the throw (6, 1): the words of the charge.
+fn charge_with(attacker: &str, defender: &str, gap: f32, terrain: &str, dice: &[u8]) -> String {
+    let place = |y: f32| {
+        battle(
+            &[
+                ("ga", 0, "GEN", "A", 400.0, y - 100.0, 0.0, ""),
+                ("a1", 0, attacker, "A", 600.0, y, 0.0, ""),
+                ("gb", 1, "GEN", "B", 300.0, 880.0, 180.0, ""),
+                ("b1", 1, defender, "B", 600.0, 800.0, 180.0, ""),
+            ],
+            terrain,
+        )
+    };
+    // Place the charger `gap` inches from its contact place.
+    let probe = place(400.0);
+    let (a, t) = (
+        probe.unit(&id("a1")).unwrap(),
+        probe.unit(&id("b1")).unwrap(),
+    );
+    let now = hal(&probe).contact_place(a, t).1 / 25.4;
+    let mut b = place(400.0 + (now - gap) * 25.4);
+    to_phase(&mut b, Phase::Charges, &[3, 3]);
+    b.execute(Command::Declare {
+        unit: id("a1"),
+        target: id("b1"),
+    })
+    .expect("declare");
+    b.script_dice(&[6, 1]);
+    b.execute(Command::EndPhase).expect("to movement");
+    b.execute(Command::Activate { unit: id("a1") })
+        .expect("activate");
+    b.script_dice(dice);
+    let ev = b
+        .execute(Command::Charge { unit: id("a1") })
+        .expect("charge");
+    words(&b, &ev)
+}
+
+/// The range die of a charge, each row of Firing into Charges (II.A) played: the defender's type
+/// and the range the charge began at (numbers from the seed's table).
+#[test]
+fn the_range_die_into_a_charge_follows_every_row_of_the_table() {
+    // (defender, from long range?, the faces for short, medium, long)
+    type Row<'a> = (&'a str, bool, &'a [u8], &'a [u8], &'a [u8]);
+    let rows: [Row; 6] = [
+        ("GR", true, &[4, 5, 6], &[2, 3], &[1]),
+        ("LI", true, &[5, 6], &[3, 4], &[1, 2]),
+        ("LT", true, &[6], &[4, 5], &[1, 2, 3]),
+        ("GR", false, &[3, 4, 5, 6], &[1, 2], &[]),
+        ("LI", false, &[4, 5, 6], &[1, 2, 3], &[]),
+        ("LT", false, &[5, 6], &[1, 2, 3, 4], &[]),
+    ];
+    for (defender, long, short, medium, far) in rows {
+        // Horse from 13" (long range), foot from 9" (medium).
+        let (attacker, gap) = if long { ("HC", 13.0) } else { ("LI", 9.0) };
+        for die in 1..=6u8 {
+            // Closing 6+6, holding 6+6, the range die, the charge bonus 6.
+            let w = charge_with(attacker, defender, gap, "", &[6, 6, 6, 6, die, 6]);
+            let band = if short.contains(&die) {
+                "short"
+            } else if medium.contains(&die) {
+                "medium"
+            } else if far.contains(&die) {
+                "long"
+            } else {
+                "no"
+            };
+            assert!(
+                w.contains(&format!(
+                    "rolls [{die}] for the range to fire into the charge = {die}: {band} range"
+                )),
+                "{defender} from {gap}\", die {die}: {w}"
+            );
+            assert!(w.contains("reaches"), "{w}");
+        }
+    }
+    // Within 6" the target fires at short range whatever the die.
+    let w = charge_with("LI", "LI", 5.0, "", &[6, 6, 6, 6, 1, 6]);
+    assert!(
+        w.contains("short range (the charge began within 6\")"),
+        "{w}"
+    );
+}
+
+/// A charge over rough ground throws the rough-terrain die before its bonus.
+#[test]
+fn a_charge_over_rough_ground_loses_a_die() {
+    let rough = "(id: \"r\", kind: Rough, name: \"Heide\", points: [(300, 560), (900, 560), (900, 620), (300, 620)])";
+    // Closing, holding, the range die 2, the rough die 3, the charge bonus 6: 6 - 3 + 6 = 9".
+    let w = charge_with("LI", "LI", 8.5, rough, &[6, 6, 6, 6, 2, 3, 6]);
+    assert!(
+        w.contains("rolls [3] for movement: rough terrain = -3"),
+        "{w}"
+    );
+    assert!(w.contains("9.0\" reaches"), "{w}");
+    // With the rough die 5 it falls short.
+    let w = charge_with("LI", "LI", 8.5, rough, &[6, 6, 6, 6, 2, 5, 6]);
+    assert!(w.contains("falls short"), "{w}");
+}
+
+/// A routed unit has two attempts to recover, one each morale phase: the first failure marks
+/// it, the second removes it; passing leaves it disorganised (Failed Morale Notes).
+#[test]
+fn a_routed_unit_has_two_attempts_to_recover() {
+    let units = [
+        ("ga", 0, "GEN", "A", 600.0, 380.0, 0.0, ""),
+        ("a1", 0, "LI", "A", 600.0, 300.0, 0.0, ", shaken: true"),
+        ("gb", 1, "GEN", "B", 600.0, 880.0, 180.0, ""),
+        ("b1", 1, "LI", "B", 600.0, 800.0, 180.0, ""),
+    ];
+    let log_words = |b: &Battle| words(b, &b.log);
+    // Turn 1: chips 3, 3; the throw 6 against 1; recovery 1+1 fails (4, +2 in rout = 6); the
+    // rout move's die 1.
+    let mut b = battle(&units, "");
+    to_phase(&mut b, Phase::Rout, &[3, 3, 6, 1, 1, 1, 1]);
+    let w = log_words(&b);
+    assert!(
+        w.contains("a1 checks morale (recovery): number +4 Base morale, +2 In rout = 6; throws [1, 1] = 2: fails"),
+        "{w}"
+    );
+    assert!(
+        w.contains("a1 fails to recover from rout: one chance left"),
+        "{w}"
+    );
+    assert_eq!(b.unit(&id("a1")).unwrap().status.recovery_failed, 1, "{w}");
+    let to_turn_2_rout = |b: &mut Battle, dice: &[u8]| {
+        b.script_dice(dice);
+        while !(b.is_over() || b.turn == 2 && b.phase == Phase::Rout) {
+            b.execute(Command::EndPhase).expect("on");
+        }
+    };
+    // Turn 2: the throw 6 against 1, and the second failure (1+1): removed; its army, with
+    // none of its one unit left, throws for withdrawal (3+3 against 3+3: it withdraws).
+    let mut lost = b.clone();
+    to_turn_2_rout(&mut lost, &[6, 1, 1, 1, 3, 3, 3, 3]);
+    let w = log_words(&lost);
+    assert!(
+        w.contains("a1 is destroyed (failed its second attempt to recover from rout)"),
+        "{w}"
+    );
+    assert!(lost.unit(&id("a1")).unwrap().status.removed);
+    // Passing the second attempt (6+6): it recovers, disorganised.
+    let mut rallied = b.clone();
+    to_turn_2_rout(&mut rallied, &[6, 1, 6, 6]);
+    let a1 = rallied.unit(&id("a1")).unwrap();
+    assert!(
+        !a1.status.removed && !a1.status.shaken && a1.status.disordered,
+        "{}",
+        log_words(&rallied)
+    );
+    assert_eq!(a1.status.recovery_failed, 0);
+}
+
+/// A move's dice from the movement table: disorganised -1D6, a good commander's chips +1D6,
+/// rough ground -1D6 (III and its notes, VI.F.a), each thrown as the move first needs it.
+#[test]
+fn a_move_throws_its_table_dice() {
+    let mut b = battle(
+        &[
+            ("ga", 0, "GEN", "A", 600.0, 150.0, 0.0, ""),
+            (
+                "a1",
+                0,
+                "LI",
+                "A",
+                300.0,
+                250.0,
+                0.0,
+                ", formation: Some(Column), disordered: true",
+            ),
+            ("a2", 0, "LI", "A", 800.0, 250.0, 0.0, ""),
+            ("gb", 1, "GEN", "B", 600.0, 880.0, 180.0, ""),
+            ("b1", 1, "LI", "B", 600.0, 800.0, 180.0, ""),
+        ],
+        "(id: \"r\", kind: Rough, name: \"Heide\", points: [(150, 330), (450, 330), (450, 420), (150, 420)])",
+    );
+    // Chips: 6 (two chips, +1D6 movement) and 3; the throw 6 against 1.
+    to_phase(&mut b, Phase::Movement, &[6, 3, 6, 1]);
+    b.execute(Command::Activate { unit: id("a1") }).expect("A");
+    // Field column 9", disorganised -2, chips +1, rough -3: 5".
+    b.script_dice(&[2, 1, 3]);
+    let ev = b
+        .execute(Command::Move {
+            unit: id("a1"),
+            steps: vec![Step::Advance(4.0)],
+        })
+        .expect("a move over rough ground");
+    let w = words(&b, &ev);
+    assert!(
+        w.contains("rolls [2] for movement: disorganised = -2"),
+        "{w}"
+    );
+    assert!(
+        w.contains("rolls [1] for movement: the commander's chips = 1"),
+        "{w}"
+    );
+    assert!(
+        w.contains("rolls [3] for movement: rough terrain = -3"),
+        "{w}"
+    );
+    assert!(w.contains("moves 4.0 of 5.0"), "{w}");
+    // Line 6" and the chips' 5: 11".
+    b.script_dice(&[5]);
+    let ev = b
+        .execute(Command::Move {
+            unit: id("a2"),
+            steps: vec![Step::Advance(10.0)],
+        })
+        .expect("a long move with the chips' die");
+    let w = words(&b, &ev);
+    assert!(w.contains("moves 10.0 of 11.0"), "{w}");
+}
+
+/// Gun crews fight with 1D6 per six figures (IV.A.9.d); the crew left over throw as a short
+/// stand, their missing figures off the die (ruling crew_melee).
+#[test]
+fn gun_crews_fight_a_die_per_six_and_a_short_die_for_the_rest() {
+    let mut b = battle(
+        &[
+            ("ga", 0, "GEN", "A", 300.0, 60.0, 0.0, ""),
+            ("fa", 0, "FA", "A", 600.0, 200.0, 0.0, ""),
+            ("gb", 1, "GEN", "B", 300.0, 880.0, 180.0, ""),
+            ("x", 1, "LI", "B", 600.0, 600.0, 180.0, ""),
+        ],
+        "",
+    );
+    let to = {
+        let h = hal(&b);
+        h.contact_place(b.unit(&id("x")).unwrap(), b.unit(&id("fa")).unwrap())
+            .0
+    };
+    b.unit_mut(&id("x")).unwrap().base = to;
+    let missing = |b: &Battle| {
+        hal(b)
+            .melee_sides(b, &id("fa"), &id("x"))
+            .expect("in melee")
+            .0
+            .melee
+            .missing
+    };
+    // Eight crew: a full die and a die less 4.
+    assert_eq!(missing(&b), vec![0, 4]);
+    // Four crew: one die less 2.
+    for s in b.unit_mut(&id("fa")).unwrap().stands.iter_mut().take(2) {
+        s.figures = 2;
+    }
+    assert_eq!(missing(&b), vec![2]);
+}

@@ -236,9 +236,11 @@ impl Battle {
         next.cmd_dice.clear();
         let mut events = Vec::new();
         let rules = self.rules.clone();
+        let logged = next.log.len();
         rules.execute(&mut next, &cmd, &mut events)?;
         rules.after_command(&mut next, &mut events)?;
         next.commands.push(cmd);
+        next.log.truncate(logged);
         next.log.extend(events.iter().cloned());
         let mut stack = std::mem::take(&mut self.undo);
         let prev = std::mem::replace(self, next);
@@ -289,6 +291,7 @@ impl Battle {
         next.dice_rolled = self.dice_rolled;
         next.cmd_dice.clear();
         let mut events = Vec::new();
+        let logged = next.log.len();
         let chips = self.unit(by)?.extra.chips.saturating_sub(1);
         next.emit(
             &mut events,
@@ -305,6 +308,7 @@ impl Battle {
         next.dice_rolled += 1;
         next.commands = self.commands.clone();
         next.commands.push(cmd.clone());
+        next.log.truncate(logged);
         next.log.extend(events.iter().cloned());
         let mut stack = std::mem::take(&mut self.undo);
         let before = std::mem::replace(self, next);
@@ -368,8 +372,12 @@ impl Battle {
     }
 
     /// Applies an event to the state and records it in `out`.
+    /// Applies an event and writes it in the log at once, so that the rest of the command
+    /// reads it there (dice thrown, units moved); `execute` writes the command's events in
+    /// the log in their final order when the command is done.
     pub fn emit(&mut self, out: &mut Vec<Event>, e: Event) {
         self.apply(&e);
+        self.log.push(e.clone());
         out.push(e);
     }
 

@@ -46,7 +46,12 @@ pub fn turn_line(b: &Battle) -> String {
         .get(b.active)
         .map(|s| s.name.clone())
         .unwrap_or_else(|| format!("side {}", b.active));
-    format!("Turn {} of {} · {side}'s bound", b.turn, b.turn_limit)
+    let acting = b
+        .rules
+        .turn_words(b)
+        .acting
+        .unwrap_or_else(|| format!("{side}'s bound"));
+    format!("Turn {} of {} · {acting}", b.turn, b.turn_limit)
 }
 
 /// A refusal in words a player reads, naming units by their names.

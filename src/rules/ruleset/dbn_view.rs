@@ -103,6 +103,7 @@ impl Dbn {
             _ => Some("End phase"),
         };
         TurnWords {
+            acting: None,
             phase: b.phase.name().to_string(),
             resources,
             end: end.map(str::to_string),

@@ -269,6 +269,8 @@ pub struct Look {
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct TurnWords {
     pub phase: String,
+    /// Who acts now, for the turn line ("both sides"); None: the active side's bound.
+    pub acting: Option<String>,
     /// What the side has to spend ("3 command points").
     pub resources: Option<String>,
     /// The button that ends the phase ("End bound"); None: no button.

@@ -160,6 +160,7 @@ impl Bbb7yw {
             _ => ("", "", ""),
         };
         TurnWords {
+            acting: None,
             phase: phase.into(),
             resources: None,
             end: (!end.is_empty()).then(|| end.to_string()),

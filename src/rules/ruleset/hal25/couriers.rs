@@ -1,6 +1,6 @@
 //! Couriers carrying written orders (Hal's VI.D-E): sent, carried, delivered or lost.
 
-use super::{Hal25, TroopClass, emit};
+use super::{Hal25, TroopClass};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
 use crate::rules::model::{Phase, UnitId};
@@ -68,8 +68,7 @@ impl Hal25 {
         if order.trim().is_empty() || order.len() > 200 {
             return illegal("written orders are 1 to 200 characters".into());
         }
-        emit(
-            b,
+        b.emit(
             out,
             Event::Orders {
                 courier: courier.clone(),
@@ -98,8 +97,7 @@ impl Hal25 {
             .brigadier(b, c.side, &brigade)
             .is_some_and(|g| g.base.distance(&c.base) <= tol);
         if arrived {
-            emit(
-                b,
+            b.emit(
                 out,
                 Event::Orders {
                     courier: courier.clone(),
@@ -127,8 +125,7 @@ impl Hal25 {
             let first = b.cmd_dice.len();
             let (x, y) = (b.d6()?, b.d6()?);
             let lost = f32::from(x + y) >= self.num("courier_lost_need");
-            emit(
-                b,
+            b.emit(
                 out,
                 Event::Rolled {
                     what: "the courier's ride".into(),
@@ -150,8 +147,7 @@ impl Hal25 {
                 },
             );
             if lost {
-                emit(
-                    b,
+                b.emit(
                     out,
                     Event::Orders {
                         courier: id,

@@ -3,7 +3,7 @@
 
 use super::procedures::{self, Receiving, Volley};
 use super::tables::{self, Target};
-use super::{Band, Hal25, State, TroopClass, emit, lost_in, this_phase};
+use super::{Band, Hal25, State, TroopClass, lost_in, this_phase};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, Marker, RuleError};
 use crate::rules::geometry::{Base, Pt};
@@ -350,8 +350,7 @@ impl Hal25 {
                         ..Roll::default()
                     },
                 };
-                emit(
-                    b,
+                b.emit(
                     out,
                     Event::Rolled {
                         what: "counter-battery fire".into(),
@@ -401,8 +400,7 @@ impl Hal25 {
         if let Some(t) = v.remainder_test {
             let left = setup.strength % self.num("figures_per_die").max(1.0) as u32;
             let fires = tables::remainder_fires(left, t);
-            emit(
-                b,
+            b.emit(
                 out,
                 Event::Rolled {
                     what: if left == 1 {
@@ -426,8 +424,7 @@ impl Hal25 {
             first += 1;
         }
         let dice = v.dice.clone();
-        emit(
-            b,
+        b.emit(
             out,
             Event::Volley {
                 shooter: sid.clone(),
@@ -442,8 +439,7 @@ impl Hal25 {
         );
         if let Some(need) = v.save_need.filter(|_| !v.saves.is_empty()) {
             let saved = v.saves.iter().filter(|&&x| x >= need).count() as i32;
-            emit(
-                b,
+            b.emit(
                 out,
                 Event::Rolled {
                     what: if need >= 6 {
@@ -464,8 +460,7 @@ impl Hal25 {
             );
         }
         if let Some(odd) = v.odd_die {
-            emit(
-                b,
+            b.emit(
                 out,
                 Event::Rolled {
                     what: "the odd hit on horse".into(),
@@ -486,8 +481,7 @@ impl Hal25 {
             );
         }
         if setup.first_volley {
-            emit(
-                b,
+            b.emit(
                 out,
                 Event::Marked {
                     unit: sid.clone(),
@@ -526,8 +520,7 @@ impl Hal25 {
         };
         let lost = stands[i];
         stands[i] = 0;
-        emit(
-            b,
+        b.emit(
             out,
             Event::Losses {
                 unit: id.clone(),
@@ -537,8 +530,7 @@ impl Hal25 {
             },
         );
         if self.guns_served(b.unit(id)?) == 0 {
-            emit(
-                b,
+            b.emit(
                 out,
                 Event::Destroyed {
                     unit: id.clone(),
@@ -589,8 +581,7 @@ impl Hal25 {
                 continue;
             }
             let left = before.saturating_sub(points);
-            emit(
-                b,
+            b.emit(
                 out,
                 Event::TownDamaged {
                     feature: f.clone(),
@@ -606,8 +597,7 @@ impl Hal25 {
                     .map(|u| u.id.clone())
                     .collect();
                 for id in inside {
-                    emit(
-                        b,
+                    b.emit(
                         out,
                         Event::Disordered {
                             unit: id,

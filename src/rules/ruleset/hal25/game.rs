@@ -3,7 +3,7 @@
 
 use super::procedures::{self, Morale, MoraleSituation, activation};
 use super::tables::{self, MoveFormation};
-use super::{Hal25, State, TroopClass, begin, emit, this_turn};
+use super::{Hal25, State, TroopClass, begin, this_turn};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, Marker, RuleError, factor_sum};
 use crate::rules::geometry::{Base, Pt};
@@ -77,8 +77,7 @@ impl Hal25 {
         }
         if left[0] == 0 || left[1] == 0 {
             let s = usize::from(left[0] == 0);
-            emit(
-                b,
+            b.emit(
                 out,
                 Event::Initiative {
                     dice: Vec::new(),
@@ -93,8 +92,7 @@ impl Hal25 {
             let (x, y) = (b.d6()?, b.d6()?);
             match activation(x, y) {
                 Some((s, n)) => {
-                    emit(
-                        b,
+                    b.emit(
                         out,
                         Event::Initiative {
                             dice: vec![x, y],
@@ -104,8 +102,7 @@ impl Hal25 {
                     );
                     return Ok(());
                 }
-                None => emit(
-                    b,
+                None => b.emit(
                     out,
                     Event::Initiative {
                         dice: vec![x, y],
@@ -116,8 +113,7 @@ impl Hal25 {
             }
         }
         let s = usize::from(left[1] > left[0]);
-        emit(
-            b,
+        b.emit(
             out,
             Event::Initiative {
                 dice: Vec::new(),
@@ -152,8 +148,7 @@ impl Hal25 {
         if b.command_points[u.side] <= 0 {
             return illegal("the throw gave no more brigades to move: end the throw".into());
         }
-        emit(
-            b,
+        b.emit(
             out,
             Event::BrigadeActivated {
                 side: u.side,
@@ -224,7 +219,7 @@ impl Hal25 {
                     if n == 0 {
                         break;
                     }
-                    emit(b, out, Event::BrigadeActivated { side, brigade });
+                    b.emit(out, Event::BrigadeActivated { side, brigade });
                     n -= 1;
                 }
                 self.throw(b, out)
@@ -271,8 +266,7 @@ impl Hal25 {
             .map(|u| u.id.clone())
             .collect();
         for unit in declared {
-            emit(
-                b,
+            b.emit(
                 out,
                 Event::Marked {
                     unit,
@@ -283,11 +277,10 @@ impl Hal25 {
         }
         if b.turn >= b.turn_limit {
             let (winner, reason) = self.turn_limit_result(b);
-            emit(b, out, Event::GameOver { winner, reason });
+            b.emit(out, Event::GameOver { winner, reason });
             return Ok(());
         }
-        emit(
-            b,
+        b.emit(
             out,
             Event::PhaseBegan {
                 turn: b.turn + 1,
@@ -318,8 +311,7 @@ impl Hal25 {
                 });
             }
             let total = i32::from(die) + factor_sum(&factors);
-            emit(
-                b,
+            b.emit(
                 out,
                 Event::Chips {
                     general: id.clone(),
@@ -430,8 +422,7 @@ impl Hal25 {
         let (x, y) = (b.d6()?, b.d6()?);
         let total = i32::from(x) + i32::from(y) + bonus;
         let passed = !tables::morale_fails(number, total);
-        emit(
-            b,
+        b.emit(
             out,
             Event::Rolled {
                 what: format!("morale: {what}"),
@@ -503,8 +494,7 @@ impl Hal25 {
                 Morale::Good => "automatic recovery",
                 Morale::Surrendered | Morale::Removed => "surrenders",
             };
-            emit(
-                b,
+            b.emit(
                 out,
                 Event::Rolled {
                     what: "the failed morale chart".into(),
@@ -527,8 +517,7 @@ impl Hal25 {
                 } else {
                     format!("surrenders, the melee lost by {by}")
                 };
-                emit(
-                    b,
+                b.emit(
                     out,
                     Event::Destroyed {
                         unit: id.clone(),
@@ -539,8 +528,7 @@ impl Hal25 {
             }
             Morale::Rout(_) => self.rout(b, out, id),
             Morale::Disorganised => {
-                emit(
-                    b,
+                b.emit(
                     out,
                     Event::Disordered {
                         unit: id.clone(),
@@ -573,7 +561,7 @@ impl Hal25 {
         if b.unit(id)?.status.shaken {
             return Ok(());
         }
-        emit(b, out, Event::Shaken { unit: id.clone() });
+        b.emit(out, Event::Shaken { unit: id.clone() });
         Ok(())
     }
 
@@ -594,8 +582,7 @@ impl Hal25 {
         let face = b.d6()?;
         let (dist, facing_enemy) = procedures::fall_back(&self.d, dice.iter().sum::<u8>(), face);
         dice.push(face);
-        emit(
-            b,
+        b.emit(
             out,
             Event::Rolled {
                 what: "falling back".into(),
@@ -654,8 +641,7 @@ impl Hal25 {
             };
             if !b.table.holds(&to) {
                 if may_leave {
-                    emit(
-                        b,
+                    b.emit(
                         out,
                         Event::Destroyed {
                             unit: id.clone(),
@@ -682,7 +668,7 @@ impl Hal25 {
                         voluntary: false,
                     }
                 };
-                emit(b, out, e);
+                b.emit(out, e);
                 return Ok(());
             }
             if d <= 0.0 {
@@ -704,8 +690,7 @@ impl Hal25 {
             .map(|u| u.id.clone())
             .collect();
         for id in marked {
-            emit(
-                b,
+            b.emit(
                 out,
                 Event::Marked {
                     unit: id.clone(),
@@ -744,10 +729,9 @@ impl Hal25 {
                 .passed;
             match procedures::rout_recovery(&self.d, self.morale(&u), passed) {
                 Morale::Disorganised if self.state(&u) == State::Routed => {
-                    emit(b, out, Event::Rallied { unit: id.clone() });
+                    b.emit(out, Event::Rallied { unit: id.clone() });
                     if u.status.recovery_failed > 0 {
-                        emit(
-                            b,
+                        b.emit(
                             out,
                             Event::Marked {
                                 unit: id.clone(),
@@ -757,8 +741,7 @@ impl Hal25 {
                         );
                     }
                     if !u.status.disordered {
-                        emit(
-                            b,
+                        b.emit(
                             out,
                             Event::Disordered {
                                 unit: id.clone(),
@@ -767,16 +750,14 @@ impl Hal25 {
                         );
                     }
                 }
-                Morale::Removed => emit(
-                    b,
+                Morale::Removed => b.emit(
                     out,
                     Event::Destroyed {
                         unit: id.clone(),
                         reason: "failed its second attempt to recover from rout".into(),
                     },
                 ),
-                Morale::Rout(n) if n > u.status.recovery_failed => emit(
-                    b,
+                Morale::Rout(n) if n > u.status.recovery_failed => b.emit(
                     out,
                     Event::Marked {
                         unit: id.clone(),
@@ -784,7 +765,7 @@ impl Hal25 {
                         count: n,
                     },
                 ),
-                Morale::Good => emit(b, out, Event::Steadied { unit: id.clone() }),
+                Morale::Good => b.emit(out, Event::Steadied { unit: id.clone() }),
                 // Disorganised units failing morale drop to rout (Failed Morale Notes 4).
                 Morale::Rout(_) if self.state(&u) == State::Disorganised => {
                     self.rout(b, out, &id)?;
@@ -809,8 +790,7 @@ impl Hal25 {
             let first = b.cmd_dice.len();
             let die = b.d6()?;
             let stays = procedures::two_stand_check(&self.d, die);
-            emit(
-                b,
+            b.emit(
                 out,
                 Event::Rolled {
                     what: "the two-stand check".into(),
@@ -826,8 +806,7 @@ impl Hal25 {
                 },
             );
             if stays {
-                emit(
-                    b,
+                b.emit(
                     out,
                     Event::Marked {
                         unit: id.clone(),
@@ -836,8 +815,7 @@ impl Hal25 {
                     },
                 );
             } else {
-                emit(
-                    b,
+                b.emit(
                     out,
                     Event::Destroyed {
                         unit: id,
@@ -878,8 +856,7 @@ impl Hal25 {
                 enemy_bonus,
             );
             let name = b.sides.get(side).map_or("side".into(), |s| s.name.clone());
-            emit(
-                b,
+            b.emit(
                 out,
                 Event::Rolled {
                     what: format!("army withdrawal morale ({now} of {start} units left)"),
@@ -908,8 +885,7 @@ impl Hal25 {
                 },
             );
             if !holds {
-                emit(
-                    b,
+                b.emit(
                     out,
                     Event::GameOver {
                         winner: Some(1 - side),
@@ -960,8 +936,7 @@ impl Hal25 {
             dice.push(b.d6()?);
         }
         let dist = base + dice.iter().map(|&d| i32::from(d)).sum::<i32>();
-        emit(
-            b,
+        b.emit(
             out,
             Event::Rolled {
                 what: "rout movement".into(),
@@ -1049,8 +1024,7 @@ impl Hal25 {
             stands.retain(|&f| f > 0);
         }
         let before = u.stands.len();
-        emit(
-            b,
+        b.emit(
             out,
             Event::Losses {
                 unit: id.clone(),
@@ -1066,8 +1040,7 @@ impl Hal25 {
             stands.is_empty()
         };
         if gone {
-            emit(
-                b,
+            b.emit(
                 out,
                 Event::Destroyed {
                     unit: id.clone(),
@@ -1090,8 +1063,7 @@ impl Hal25 {
                 w,
                 d,
             );
-            emit(
-                b,
+            b.emit(
                 out,
                 Event::Reformed {
                     unit: id.clone(),
@@ -1107,8 +1079,7 @@ impl Hal25 {
             && now.extra.strength.saturating_sub(now.figures()) as f32
                 >= self.num("battery_check_crew");
         if half {
-            emit(
-                b,
+            b.emit(
                 out,
                 Event::Marked {
                     unit: id.clone(),
@@ -1118,8 +1089,7 @@ impl Hal25 {
             );
         }
         if mark && (lost_stand || half) && !now.status.must_check {
-            emit(
-                b,
+            b.emit(
                 out,
                 Event::Marked {
                     unit: id.clone(),
@@ -1145,8 +1115,7 @@ impl Hal25 {
         let first = b.cmd_dice.len();
         let (x, y) = (b.d6()?, b.d6()?);
         let falls = f32::from(x + y) >= self.num("officer_risk_need");
-        emit(
-            b,
+        b.emit(
             out,
             Event::Rolled {
                 what: format!("the risk to the officer with {}", u.name),
@@ -1162,8 +1131,7 @@ impl Hal25 {
             },
         );
         if falls {
-            emit(
-                b,
+            b.emit(
                 out,
                 Event::Destroyed {
                     unit: g,
@@ -1183,8 +1151,7 @@ impl Hal25 {
         for side in 0..2 {
             let (start, now) = self.strength(b, side);
             if start > 0 && now == 0 {
-                emit(
-                    b,
+                b.emit(
                     out,
                     Event::GameOver {
                         winner: Some(1 - side),

@@ -1,13 +1,24 @@
 //! Melee in Hal's rules: stand against stand, the difference of the dice in casualties,
 //! unanswered dice, the totals compared, the loser to the failed morale chart.
 
-use super::procedures::{self, MeleeSide};
-use super::{Hal25, State, TroopClass, emit};
+use super::procedures::{self, MeleeSide, Morale};
+use super::{Hal25, State, TroopClass};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError, factor_sum};
 use crate::rules::model::{Phase, Unit, UnitId};
 use crate::rules::ruleset::Roll;
-use crate::rules::ruleset::common::{illegal, in_phase};
+use crate::rules::ruleset::common::{illegal, in_phase, two_d6};
+
+/// A melee's odds: each side's chance to win (attacker first), a draw, the casualty points each
+/// side may expect to suffer, and each side's chance to lose and then rout, be disorganised
+/// (falling back), recover or surrender.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MeleeOdds {
+    pub wins: [f64; 2],
+    pub draw: f64,
+    pub lost: [f64; 2],
+    pub fate: [[f64; 4]; 2],
+}
 
 /// One side of a melee, worked out before the dice.
 #[derive(Clone, Debug)]
@@ -157,8 +168,15 @@ impl Hal25 {
         let side = |u: &Unit, o: &Unit, att: bool| {
             let factors = self.melee_factors(b, u, o, att);
             let missing = if self.is_artillery(u) {
+                // A die per six crew; the crew left over throw as a short stand, their missing
+                // figures off the die (ruling crew_melee).
+                let per = self.num("figures_per_die").max(1.0) as u32;
                 let (full, rem) = super::tables::dice_for(&self.d, self.crew(u));
-                vec![0; (full + u32::from(rem > 0)) as usize]
+                let mut missing = vec![0; full as usize];
+                if rem > 0 {
+                    missing.push(per - rem);
+                }
+                missing
             } else {
                 self.fighting_stands(b, u, o)
             };
@@ -192,8 +210,7 @@ impl Hal25 {
         let odd = if !points.is_multiple_of(per) {
             let first = b.cmd_dice.len();
             let die = b.d6()?;
-            emit(
-                b,
+            b.emit(
                 out,
                 Event::Rolled {
                     what: "the odd point on horse".into(),
@@ -295,8 +312,7 @@ impl Hal25 {
             Some(_) => format!("{e_name} wins by {}", m.lost_by),
             None => "a drawn melee".into(),
         };
-        emit(
-            b,
+        b.emit(
             out,
             Event::Assault {
                 attacker: aid.clone(),
@@ -336,8 +352,7 @@ impl Hal25 {
                 if b.unit(lose)?.alive() {
                     // The loser goes straight to the chart: that is its check.
                     if b.unit(lose)?.status.must_check {
-                        emit(
-                            b,
+                        b.emit(
                             out,
                             Event::Marked {
                                 unit: lose.clone(),
@@ -349,8 +364,7 @@ impl Hal25 {
                     self.failed(b, out, lose, Some((m.lost_by, win.clone())))?;
                 }
                 if b.unit(win)?.alive() && !b.unit(win)?.status.disordered {
-                    emit(
-                        b,
+                    b.emit(
                         out,
                         Event::Disordered {
                             unit: win.clone(),
@@ -362,8 +376,7 @@ impl Hal25 {
             None => {
                 for id in [aid, eid] {
                     if b.unit(id)?.alive() && !b.unit(id)?.status.disordered {
-                        emit(
-                            b,
+                        b.emit(
                             out,
                             Event::Disordered {
                                 unit: id.clone(),
@@ -377,31 +390,37 @@ impl Hal25 {
         Ok(())
     }
 
-    /// The chances of a melee by simulation with a fixed seed: attacker wins, draw, defender
-    /// wins, and the mean casualty points each side suffers.
-    pub fn melee_odds(&self, a: &Side, e: &Side) -> (f64, f64, f64, f64, f64) {
+    /// The odds of a melee from 4000 seeded simulations: who wins, the casualty points each
+    /// side may expect, and what becomes of a loser (the failed morale chart, read exactly for
+    /// each margin of loss), given each side's state of morale.
+    pub fn melee_odds(&self, a: &Side, e: &Side, morale: [Morale; 2]) -> MeleeOdds {
         use rand::{RngExt, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(25);
         let n = 4000;
-        let (mut aw, mut dr, mut ew, mut al, mut el) = (0, 0, 0, 0u64, 0u64);
+        let f = f64::from(n);
+        let mut odds = MeleeOdds::default();
         for _ in 0..n {
             let mut roll = || rng.random_range(1..=6u8);
             let m = procedures::melee(&a.melee, &e.melee, &mut roll);
-            match m.winner {
-                Some(0) => aw += 1,
-                Some(_) => ew += 1,
-                None => dr += 1,
+            odds.lost[0] += f64::from(m.a_lost) / f;
+            odds.lost[1] += f64::from(m.b_lost) / f;
+            let Some(w) = m.winner else {
+                odds.draw += 1.0 / f;
+                continue;
+            };
+            odds.wins[w] += 1.0 / f;
+            let l = 1 - w.min(1);
+            for (total, p) in two_d6() {
+                let after = procedures::after_failed_check(&self.d, morale[l], total, m.lost_by);
+                let k = match after {
+                    Morale::Rout(_) => 0,
+                    Morale::Disorganised => 1,
+                    Morale::Good => 2,
+                    Morale::Surrendered | Morale::Removed => 3,
+                };
+                odds.fate[l][k] += p / f;
             }
-            al += u64::from(m.a_lost);
-            el += u64::from(m.b_lost);
         }
-        let f = f64::from(n);
-        (
-            f64::from(aw) / f,
-            f64::from(dr) / f,
-            f64::from(ew) / f,
-            al as f64 / f,
-            el as f64 / f,
-        )
+        odds
     }
 }

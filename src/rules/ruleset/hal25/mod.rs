@@ -640,18 +640,10 @@ pub fn footprint_of(p: &[layout::Place], inch: f32) -> (f32, f32) {
     ((x1 - x0) * inch, y1 * inch)
 }
 
-/// Emits an event and writes it in the log at once, so that what the rest of the command
-/// reads of the log (dice thrown, brigades moved) includes it; `Hal25::execute` takes the
-/// command's events out of the log again before the battle writes them there.
-pub(crate) fn emit(b: &mut Battle, out: &mut Vec<Event>, e: Event) {
-    b.log.push(e.clone());
-    b.emit(out, e);
-}
-
-/// Begins a phase of the current turn (see `emit`).
+/// Begins a phase of the current turn.
 pub(crate) fn begin(b: &mut Battle, out: &mut Vec<Event>, phase: crate::rules::model::Phase) {
     let (turn, side) = (b.turn, b.active);
-    emit(b, out, Event::PhaseBegan { turn, phase, side });
+    b.emit(out, Event::PhaseBegan { turn, phase, side });
 }
 
 /// The events of this turn so far.

@@ -2,7 +2,7 @@
 //! charge declarations and the charge itself (closing, holding, the move into contact).
 
 use super::tables::{self, MoveFormation};
-use super::{ChargeFrom, Hal25, State, TroopClass, emit, this_turn};
+use super::{ChargeFrom, Hal25, State, TroopClass, this_turn};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError, Step};
 use crate::rules::geometry::Base;
@@ -176,8 +176,7 @@ impl Hal25 {
                 dice.push(b.d6()?);
             }
             let total = sign * dice.iter().map(|&d| i32::from(d)).sum::<i32>() - less;
-            emit(
-                b,
+            b.emit(
                 out,
                 Event::Rolled {
                     what: n.key().into(),
@@ -232,8 +231,7 @@ impl Hal25 {
             .morale_check(b, out, id, "command control", factors, bonus)?
             .passed;
         if !passed {
-            emit(
-                b,
+            b.emit(
                 out,
                 Event::Halted {
                     unit: id.clone(),
@@ -245,6 +243,54 @@ impl Hal25 {
     }
 
     /// Checks a move and measures it; the dice it needs are named, not thrown.
+    /// The rough ground (woods, towns and works included) and the streams a unit's way,
+    /// sampled base by base, touches or crosses: their names.
+    fn rough_going(&self, b: &Battle, samples: &[Base]) -> Vec<String> {
+        let mut why: Vec<String> = Vec::new();
+        for s in samples {
+            for f in b.terrain.touching(s, &ROUGH) {
+                if !why.contains(&f.name) {
+                    why.push(f.name.clone());
+                }
+            }
+        }
+        for w in samples.windows(2) {
+            for f in b.terrain.features.iter().filter(|f| {
+                matches!(f.kind, FeatureKind::Stream | FeatureKind::River)
+                    && f.crossed_by(w[0].centre, w[1].centre)
+            }) {
+                if !b.terrain.on_bridge(&w[1]) && !why.contains(&f.name) {
+                    why.push(f.name.clone());
+                }
+            }
+        }
+        why
+    }
+
+    /// The dice a charge to `to` throws before its bonus die, those not thrown this turn yet:
+    /// the commander's chips, disorganised, rough going on the way (not in skirmish order).
+    pub fn charge_needs(&self, b: &Battle, u: &Unit, to: &Base) -> Vec<Need> {
+        let mut needs = vec![Need::Chips(self.chips_dice(b, u))];
+        needs.retain(|n| *n != Need::Chips(0));
+        if self.state(u) == State::Disorganised {
+            needs.push(Need::Disorganised);
+        }
+        let samples: Vec<Base> = (0..=24)
+            .map(|k| Base {
+                centre: u
+                    .base
+                    .centre
+                    .plus(to.centre.minus(u.base.centre).scale(k as f32 / 24.0)),
+                ..*to
+            })
+            .collect();
+        if u.formation != Formation::Skirmish && !self.rough_going(b, &samples).is_empty() {
+            needs.push(Need::Rough);
+        }
+        needs.retain(|n| !self.rolled(b, &u.id, *n));
+        needs
+    }
+
     pub fn plan(&self, b: &Battle, id: &UnitId, steps: &[Step]) -> Result<HalPlan, RuleError> {
         self.may_act(b, id)?;
         let u = b.unit(id)?.clone();
@@ -316,29 +362,17 @@ impl Hal25 {
                 needs.push(Need::Back);
             }
             let skirmish = u.formation == Formation::Skirmish;
-            for s in &samples {
-                for f in b.terrain.touching(s, &ROUGH) {
-                    if f.kind == FeatureKind::Woods && !skirmish {
-                        return illegal(format!(
-                            "{}: formed units may not move through woods ({})",
-                            u.name, f.name
-                        ));
-                    }
-                    if !why.contains(&f.name) {
-                        why.push(f.name.clone());
-                    }
-                }
+            if !skirmish
+                && let Some(w) = samples
+                    .iter()
+                    .find_map(|s| b.terrain.touching(s, &[FeatureKind::Woods]).next())
+            {
+                return illegal(format!(
+                    "{}: formed units may not move through woods ({})",
+                    u.name, w.name
+                ));
             }
-            for w in samples.windows(2) {
-                for f in b.terrain.features.iter().filter(|f| {
-                    matches!(f.kind, FeatureKind::Stream | FeatureKind::River)
-                        && f.crossed_by(w[0].centre, w[1].centre)
-                }) {
-                    if !b.terrain.on_bridge(&w[1]) && !why.contains(&f.name) {
-                        why.push(f.name.clone());
-                    }
-                }
-            }
+            why = self.rough_going(b, &samples);
             if !why.is_empty() && !skirmish {
                 needs.push(Need::Rough);
             }
@@ -481,8 +515,7 @@ impl Hal25 {
         let u = b.unit(id)?.clone();
         let left = self.allowance(b, &u, p.plan.going.road) - u.bound.spent;
         if p.plan.distance > left + 0.01 {
-            emit(
-                b,
+            b.emit(
                 out,
                 Event::Rolled {
                     what: "the measure".into(),
@@ -502,8 +535,7 @@ impl Hal25 {
             return Ok(());
         }
         let (_, to) = p.plan.ends[0];
-        emit(
-            b,
+        b.emit(
             out,
             Event::Moved {
                 unit: id.clone(),
@@ -520,8 +552,7 @@ impl Hal25 {
             self.deliver(b, out, id)?;
         }
         if !p.through.is_empty() {
-            emit(
-                b,
+            b.emit(
                 out,
                 Event::Halted {
                     unit: id.clone(),
@@ -642,8 +673,7 @@ impl Hal25 {
             tables::base_move(&self.d, class, self.move_formation(&u, f)).unwrap_or(0) as i32
         };
         let slowest = rate(u.formation).min(rate(formation));
-        emit(
-            b,
+        b.emit(
             out,
             Event::Ordered {
                 unit: id.clone(),
@@ -660,8 +690,7 @@ impl Hal25 {
                 recover: false,
             },
         );
-        emit(
-            b,
+        b.emit(
             out,
             Event::Reformed {
                 unit: id.clone(),
@@ -696,8 +725,7 @@ impl Hal25 {
         if self.guns_served(&u) == 0 {
             return illegal(format!("{}: no gun has two crew", u.name));
         }
-        emit(
-            b,
+        b.emit(
             out,
             if limber {
                 Event::Limbered { unit: id.clone() }
@@ -782,8 +810,7 @@ impl Hal25 {
         target: &UnitId,
     ) -> Result<(), RuleError> {
         self.check_declare(b, id, target)?;
-        emit(
-            b,
+        b.emit(
             out,
             Event::Declared {
                 unit: id.clone(),
@@ -868,16 +895,14 @@ impl Hal25 {
         let short = dist <= self.d.small_arms_bands[0];
         let factors = self.morale_factors(b, id, Some(&tid), true);
         if !self.morale_check(b, out, id, "closing", factors, 0)?.passed {
-            emit(
-                b,
+            b.emit(
                 out,
                 Event::Disordered {
                     unit: id.clone(),
                     why: "failed to close".into(),
                 },
             );
-            emit(
-                b,
+            b.emit(
                 out,
                 Event::Halted {
                     unit: id.clone(),
@@ -897,8 +922,7 @@ impl Hal25 {
                 if !t2.status.removed {
                     self.rout_move(b, out, &tid)?;
                 }
-                emit(
-                    b,
+                b.emit(
                     out,
                     Event::Halted {
                         unit: id.clone(),
@@ -928,8 +952,7 @@ impl Hal25 {
                         (self.d.small_arms_bands[1] + self.d.small_arms_bands[2]) / 2.0
                     }
                 });
-                emit(
-                    b,
+                b.emit(
                     out,
                     Event::Rolled {
                         what: "the range to fire into the charge".into(),
@@ -961,8 +984,7 @@ impl Hal25 {
             } else {
                 None
             };
-            emit(
-                b,
+            b.emit(
                 out,
                 Event::Braced {
                     unit: tid.clone(),
@@ -972,18 +994,13 @@ impl Hal25 {
             );
         }
         // The move: the rate, the charge die and every other die the move needs.
-        let mut needs = vec![Need::Chips(self.chips_dice(b, &u))];
-        needs.retain(|n| *n != Need::Chips(0));
-        if self.state(&u) == State::Disorganised {
-            needs.push(Need::Disorganised);
-        }
+        let needs = self.charge_needs(b, &u, &to);
         self.throw_needs(b, out, id, &needs)?;
         let first = b.cmd_dice.len();
         let die = b.d6()?;
         let allowance = self.allowance(b, &u, false) + f32::from(die) - u.bound.spent;
         let reaches = dist <= allowance + 0.01;
-        emit(
-            b,
+        b.emit(
             out,
             Event::Rolled {
                 what: "the charge bonus".into(),
@@ -1018,8 +1035,7 @@ impl Hal25 {
             .alive()
             .any(|o| o.id != u.id && o.id != tid && !self.is_officer(o) && o.base.overlaps(&end));
         if blocked {
-            emit(
-                b,
+            b.emit(
                 out,
                 Event::Halted {
                     unit: id.clone(),
@@ -1044,8 +1060,7 @@ impl Hal25 {
             })
             .map(|o| o.id.clone())
             .collect();
-        emit(
-            b,
+        b.emit(
             out,
             Event::Moved {
                 unit: id.clone(),
@@ -1060,8 +1075,7 @@ impl Hal25 {
         );
         for o in passed {
             for x in [&o, id] {
-                emit(
-                    b,
+                b.emit(
                     out,
                     Event::Disordered {
                         unit: x.clone(),

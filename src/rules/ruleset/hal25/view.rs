@@ -2,6 +2,7 @@
 //! the turn bar, cards, buttons, previews, overlays, the rules reference and the `Ruleset`
 //! door.
 
+use super::moving::Need;
 use super::tables::MoveFormation;
 use super::{Band, Hal25, State, TroopClass, footprint_of, layout};
 use crate::rules::battle::Battle;
@@ -329,8 +330,14 @@ impl Hal25 {
             (Some(x), Some(c)) => Some(format!("{x} · {c}")),
             (x, c) => x.or(c),
         };
+        let acting = match b.phase {
+            Phase::Movement => Some(format!("{} moves brigades", side(b.active))),
+            Phase::Command => Some("both commanders".into()),
+            _ => Some("both sides".into()),
+        };
         TurnWords {
             phase,
+            acting,
             resources,
             end: Some(end.into()),
             controls: match b.phase {
@@ -821,19 +828,16 @@ impl Hal25 {
                 })
             }
             Command::Charge { .. } | Command::Declare { .. } => {
-                let (unit, tid, dist) = match cmd {
+                let (unit, tid, to, dist) = match cmd {
                     Command::Declare { unit, target } => {
                         self.check_declare(b, unit, target)?;
                         let (u, t) = (b.unit(unit)?, b.unit(target)?);
-                        (
-                            unit,
-                            target.clone(),
-                            self.inches(b, self.contact_place(u, t).1),
-                        )
+                        let (to, dist) = self.contact_place(u, t);
+                        (unit, target.clone(), to, self.inches(b, dist))
                     }
                     Command::Charge { unit } => {
-                        let (tid, _, dist) = self.check_charge(b, unit)?;
-                        (unit, tid, dist)
+                        let (tid, to, dist) = self.check_charge(b, unit)?;
+                        (unit, tid, to, dist)
                     }
                     _ => return Err(RuleError::Illegal("nothing to preview".into())),
                 };
@@ -842,14 +846,18 @@ impl Hal25 {
                 let (pa, pd) = (two_d6_at_least(a), two_d6_at_least(d));
                 let u = b.unit(unit)?;
                 let allowance = self.allowance(b, u, false);
-                // The charge die, and the chips' dice at the first move (plus or minus).
-                let chips = if u.bound.moved {
-                    0
-                } else {
-                    self.chips_dice(b, u)
-                };
+                // The charge die, and the dice the charge still throws (chips, disorganised,
+                // rough going).
+                let signs: Vec<i32> = self
+                    .charge_needs(b, u, &to)
+                    .iter()
+                    .flat_map(|n| match n {
+                        Need::Chips(k) => vec![k.signum(); k.unsigned_abs() as usize],
+                        _ => vec![-1],
+                    })
+                    .collect();
                 let mut sums = vec![(0i32, 1.0f64)];
-                for sign in std::iter::once(1).chain((0..chips.abs()).map(|_| chips.signum())) {
+                for sign in std::iter::once(1).chain(signs) {
                     let mut next = Vec::new();
                     for (t, p) in &sums {
                         for face in 1..=6 {
@@ -882,7 +890,7 @@ impl Hal25 {
                     ],
                     opposed: false,
                     notes: vec![format!(
-                        "{dist:.1}\" to contact; {allowance:.1}\" before the 1D6 charge bonus: it reaches {:.0}% of the time",
+                        "{dist:.1}\" to contact; {allowance:.1}\" before the 1D6 charge bonus and the dice still to throw: it reaches {:.0}% of the time",
                         reach * 100.0
                     )],
                     chances: vec![
@@ -898,7 +906,8 @@ impl Hal25 {
             }
             Command::Fight { unit, target, .. } => {
                 let (a, e) = self.melee_sides(b, unit, target)?;
-                let (aw, dr, ew, al, el) = self.melee_odds(&a, &e);
+                let morale = [self.morale(b.unit(&a.unit)?), self.morale(b.unit(&e.unit)?)];
+                let odds = self.melee_odds(&a, &e, morale);
                 let part = |s: &super::melee::Side| -> Result<OutlookPart, RuleError> {
                     Ok(OutlookPart {
                         heading: b.unit(&s.unit)?.name.clone(),
@@ -916,18 +925,52 @@ impl Hal25 {
                         ),
                     })
                 };
+                let names = [b.unit(&a.unit)?.name.clone(), b.unit(&e.unit)?.name.clone()];
                 Ok(Outlook {
                     parts: vec![part(&a)?, part(&e)?],
                     opposed: true,
                     notes: vec![
-                        format!("casualty points expected: {al:.1} and {el:.1}"),
-                        "about: 4000 simulated melees".into(),
+                        format!(
+                            "{} wins {:.0}%, {} wins {:.0}%, a draw {:.0}%",
+                            names[0],
+                            odds.wins[0] * 100.0,
+                            names[1],
+                            odds.wins[1] * 100.0,
+                            odds.draw * 100.0
+                        ),
+                        format!(
+                            "casualty points expected: {:.1} and {:.1}",
+                            odds.lost[0], odds.lost[1]
+                        ),
+                        "the loser reads the failed morale chart (a disorganised loser routs, \
+                         one beaten by 20 surrenders); the winner is disorganised"
+                            .into(),
+                        "about: 4000 simulated melees, the chart read exactly".into(),
                     ],
-                    chances: vec![
-                        chance(format!("{} wins", b.unit(unit)?.name), aw),
-                        chance("a drawn melee", dr),
-                        chance(format!("{} wins", b.unit(target)?.name), ew),
-                    ],
+                    chances: {
+                        let mut c = Vec::new();
+                        for (i, name) in names.iter().enumerate() {
+                            let other = &names[1 - i];
+                            for (k, fate) in [
+                                "routs",
+                                "is disorganised and falls back",
+                                "recovers",
+                                "surrenders",
+                            ]
+                            .iter()
+                            .enumerate()
+                            {
+                                if odds.fate[1 - i][k] > 0.0 {
+                                    c.push(chance(
+                                        format!("{name} wins; {other} {fate}"),
+                                        odds.fate[1 - i][k],
+                                    ));
+                                }
+                            }
+                        }
+                        c.push(chance("a drawn melee", odds.draw));
+                        c
+                    },
                     choices: Vec::new(),
                 })
             }
@@ -1529,12 +1572,7 @@ impl Ruleset for Hal25 {
         if b.is_over() {
             return Err(RuleError::GameOver);
         }
-        // The command's events go into the log as they happen (see `emit`), and out again
-        // here: the battle writes them.
-        let n = b.log.len();
-        let r = self.execute_now(b, cmd, out);
-        b.log.truncate(n);
-        r
+        self.execute_now(b, cmd, out)
     }
     fn after_command(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
         self.check_victory(b, out);

@@ -176,6 +176,7 @@ impl OldDessauer {
             _ => Some("End phase"),
         };
         TurnWords {
+            acting: None,
             phase: b.phase.name().to_string(),
             resources: None,
             end: end.map(str::to_string),
