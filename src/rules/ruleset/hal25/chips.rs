@@ -41,7 +41,18 @@ fn in_sequence(first: usize, len: usize, i: usize, what: &str) -> Rethrow {
     Rethrow {
         at: first + i,
         keep: len.saturating_sub(i + 1),
-        what: what.to_string(),
+        what: roll_name(what),
+    }
+}
+
+/// A roll's name for the chip's button: "the holding check", "the rough terrain die".
+fn roll_name(what: &str) -> String {
+    if let Some(check) = what.strip_prefix("morale: ") {
+        format!("the {check} check")
+    } else if let Some(die) = what.strip_prefix("movement: ") {
+        format!("the {die} die")
+    } else {
+        what.to_string()
     }
 }
 
@@ -173,6 +184,16 @@ impl Hal25 {
 #[cfg(test)]
 mod tests {
     use super::pick;
+
+    #[test]
+    fn rolls_are_named_for_the_button() {
+        assert_eq!(super::roll_name("morale: holding"), "the holding check");
+        assert_eq!(
+            super::roll_name("movement: rough terrain"),
+            "the rough terrain die"
+        );
+        assert_eq!(super::roll_name("the volley"), "the volley");
+    }
 
     #[test]
     fn the_lowest_and_highest_die_first_of_equals() {

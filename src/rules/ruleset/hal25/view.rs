@@ -494,7 +494,7 @@ impl Hal25 {
             .filter(|g| self.reroll(b, &g.id, &u.id).is_ok())
             .map(|g| Action {
                 label: format!(
-                    "Throw a die of {} again with {}'s chip ({} left)",
+                    "Throw a die of {} again: {}'s chip ({} left)",
                     self.rethrow(b, &u.id).map_or(String::new(), |r| r.what),
                     g.name,
                     g.extra.chips
