@@ -236,12 +236,9 @@ impl Battle {
         next.cmd_dice.clear();
         let mut events = Vec::new();
         let rules = self.rules.clone();
-        let logged = next.log.len();
         rules.execute(&mut next, &cmd, &mut events)?;
         rules.after_command(&mut next, &mut events)?;
         next.commands.push(cmd);
-        next.log.truncate(logged);
-        next.log.extend(events.iter().cloned());
         let mut stack = std::mem::take(&mut self.undo);
         let prev = std::mem::replace(self, next);
         stack.push(prev);
@@ -291,7 +288,6 @@ impl Battle {
         next.dice_rolled = self.dice_rolled;
         next.cmd_dice.clear();
         let mut events = Vec::new();
-        let logged = next.log.len();
         let chips = self.unit(by)?.extra.chips.saturating_sub(1);
         next.emit(
             &mut events,
@@ -308,8 +304,6 @@ impl Battle {
         next.dice_rolled += 1;
         next.commands = self.commands.clone();
         next.commands.push(cmd.clone());
-        next.log.truncate(logged);
-        next.log.extend(events.iter().cloned());
         let mut stack = std::mem::take(&mut self.undo);
         let before = std::mem::replace(self, next);
         stack.push(before);
@@ -373,8 +367,8 @@ impl Battle {
 
     /// Applies an event to the state and records it in `out`.
     /// Applies an event and writes it in the log at once, so that the rest of the command
-    /// reads it there (dice thrown, units moved); `execute` writes the command's events in
-    /// the log in their final order when the command is done.
+    /// reads it there (dice thrown, units moved). Every event of a command passes through
+    /// here: a refused command's are dropped with the copy of the battle that made them.
     pub fn emit(&mut self, out: &mut Vec<Event>, e: Event) {
         self.apply(&e);
         self.log.push(e.clone());
@@ -802,5 +796,25 @@ impl Battle {
         self.dice_rolled += 1;
         self.cmd_dice.push(die);
         Ok(die)
+    }
+
+    /// Runs a procedure that throws its own dice (`roll`) with the battle's dice; running out
+    /// of dice refuses the command (the procedure's result is dropped).
+    pub fn with_dice<T>(
+        &mut self,
+        procedure: impl FnOnce(&mut dyn FnMut() -> u8) -> T,
+    ) -> Result<T, RuleError> {
+        let mut err = None;
+        let out = procedure(&mut || match self.d6() {
+            Ok(d) => d,
+            Err(e) => {
+                err.get_or_insert(e);
+                1
+            }
+        });
+        match err {
+            Some(e) => Err(e),
+            None => Ok(out),
+        }
     }
 }

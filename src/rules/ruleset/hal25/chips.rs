@@ -72,15 +72,15 @@ impl Hal25 {
             };
         }
         if what.starts_with("movement: ") {
-            // A penalty die: the highest, if it cost 4 or more; a bonus die: the lowest, if it
-            // gave 3 or less.
+            // A penalty die: the highest, if it cost chip_high_die or more; a bonus die: the
+            // lowest, if it gave chip_low_die or less.
             let dice_total = roll.total - crate::rules::command::factor_sum(&roll.factors);
             return if dice_total < 0 {
                 let i = pick(d, true)?;
-                (d[i] >= 4).then(|| in_sequence(f, n, i, what))
+                (f32::from(d[i]) >= self.num("chip_high_die")).then(|| in_sequence(f, n, i, what))
             } else {
                 let i = pick(d, false)?;
-                (d[i] <= 3).then(|| in_sequence(f, n, i, what))
+                (f32::from(d[i]) <= self.num("chip_low_die")).then(|| in_sequence(f, n, i, what))
             };
         }
         if what.starts_with("saves") {
@@ -114,10 +114,11 @@ impl Hal25 {
         }
     }
 
-    /// A melee roll's lowest die, if it is 3 or less; every later die of the melee stands.
+    /// A melee roll's lowest die, if it is chip_low_die or less; every later die of the melee
+    /// stands.
     fn rethrow_melee(&self, roll: &Roll, all: usize, first: usize) -> Option<Rethrow> {
         let i = pick(&roll.dice, false)?;
-        if roll.dice[i] > 3 {
+        if f32::from(roll.dice[i]) > self.num("chip_low_die") {
             return None;
         }
         let at = *roll.dice_at.get(i)?;

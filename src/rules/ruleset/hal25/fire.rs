@@ -303,26 +303,15 @@ impl Hal25 {
         let mut knocked = 0;
         if setup.counter_battery {
             let mut at = b.cmd_dice.len();
-            let mut err = None;
-            let shots = {
-                let mut roll = || match b.d6() {
-                    Ok(d) => d,
-                    Err(e) => {
-                        err = Some(e);
-                        1
-                    }
-                };
+            let shots = b.with_dice(|roll| {
                 procedures::counter_battery(
                     &self.d,
                     setup.strength,
                     setup.band,
                     setup.light_gun,
-                    &mut roll,
+                    roll,
                 )
-            };
-            if let Some(e) = err {
-                return Err(e);
-            }
+            })?;
             for shot in shots {
                 let first_die = Some(at);
                 at += if shot.knock_dice.is_some() { 3 } else { 1 };
@@ -367,20 +356,7 @@ impl Hal25 {
             }
         }
         let first = b.cmd_dice.len();
-        let mut err = None;
-        let v = {
-            let mut roll = || match b.d6() {
-                Ok(d) => d,
-                Err(e) => {
-                    err = Some(e);
-                    1
-                }
-            };
-            self.volley(&setup, &mut roll)
-        };
-        if let Some(e) = err {
-            return Err(e);
-        }
+        let v = b.with_dice(|roll| self.volley(&setup, roll))?;
         let deduction = Factor {
             name: if setup.artillery {
                 "artillery range deduction".into()
@@ -398,7 +374,7 @@ impl Hal25 {
         };
         let mut first = first;
         if let Some(t) = v.remainder_test {
-            let left = setup.strength % self.num("figures_per_die").max(1.0) as u32;
+            let left = tables::dice_for(&self.d, setup.strength).1;
             let fires = tables::remainder_fires(left, t);
             b.emit(
                 out,

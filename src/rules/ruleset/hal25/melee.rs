@@ -9,6 +9,14 @@ use crate::rules::model::{Phase, Unit, UnitId};
 use crate::rules::ruleset::Roll;
 use crate::rules::ruleset::common::{illegal, in_phase, two_d6};
 
+/// What becomes of a melee's loser, in the order of `MeleeOdds::fate`.
+pub const LOSER_FATES: [&str; 4] = [
+    "routs",
+    "is disorganised and falls back",
+    "recovers",
+    "surrenders",
+];
+
 /// A melee's odds: each side's chance to win (attacker first), a draw, the casualty points each
 /// side may expect to suffer, and each side's chance to lose and then rout, be disorganised
 /// (falling back), recover or surrender.
@@ -17,6 +25,7 @@ pub struct MeleeOdds {
     pub wins: [f64; 2],
     pub draw: f64,
     pub lost: [f64; 2],
+    /// By side, then by `LOSER_FATES`.
     pub fate: [[f64; 4]; 2],
 }
 
@@ -255,20 +264,7 @@ impl Hal25 {
         };
         let (sa, se) = self.melee_sides(b, aid, eid)?;
         let first = b.cmd_dice.len();
-        let mut err = None;
-        let m = {
-            let mut roll = || match b.d6() {
-                Ok(d) => d,
-                Err(x) => {
-                    err = Some(x);
-                    1
-                }
-            };
-            procedures::melee(&sa.melee, &se.melee, &mut roll)
-        };
-        if let Some(x) = err {
-            return Err(x);
-        }
+        let m = b.with_dice(|roll| procedures::melee(&sa.melee, &se.melee, roll))?;
         let a_name = b.unit(aid)?.name.clone();
         let e_name = b.unit(eid)?.name.clone();
         // The pairs were thrown attacker, defender; then the attacker's unanswered dice, then

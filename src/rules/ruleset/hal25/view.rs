@@ -951,15 +951,7 @@ impl Hal25 {
                         let mut c = Vec::new();
                         for (i, name) in names.iter().enumerate() {
                             let other = &names[1 - i];
-                            for (k, fate) in [
-                                "routs",
-                                "is disorganised and falls back",
-                                "recovers",
-                                "surrenders",
-                            ]
-                            .iter()
-                            .enumerate()
-                            {
+                            for (k, fate) in super::melee::LOSER_FATES.iter().enumerate() {
                                 if odds.fate[1 - i][k] > 0.0 {
                                     c.push(chance(
                                         format!("{name} wins; {other} {fate}"),
