@@ -39,6 +39,12 @@ pub enum Cmd {
         /// With --screenshot: overlays to switch on (arcs, zones, sight, reach, rules).
         #[arg(long, requires = "screenshot", value_delimiter = ',')]
         overlay: Vec<String>,
+        /// Replay the game from its start, event by event, forwards and backwards.
+        #[arg(long)]
+        replay: bool,
+        /// With a tutorial and --screenshot: play its first steps by their expected commands.
+        #[arg(long, requires = "screenshot", default_value_t = 0)]
+        step: usize,
     },
     /// Render frames of a scenario (or, without one, of an empty window) and print frame times.
     #[command(hide = true)]
@@ -138,6 +144,7 @@ pub fn check_file(path: &Path) -> Vec<Diagnostic> {
         FileKind::Orders => save::parse_orders(&text, &file).err().unwrap_or_default(),
         FileKind::Save => save::parse(&text, &file).err().unwrap_or_default(),
         FileKind::Scenario => scenario::parse(&text, &file).err().unwrap_or_default(),
+        FileKind::Lesson => crate::rules::lesson::check_file(path),
     }
 }
 
@@ -269,6 +276,8 @@ pub fn main() -> i32 {
             select,
             hover,
             overlay,
+            replay,
+            step,
         }) => play(
             &file,
             screenshot,
@@ -277,6 +286,8 @@ pub fn main() -> i32 {
                 hover: hover.map(UnitId),
                 overlays: overlay,
             },
+            replay,
+            step,
         ),
         Some(Cmd::Measure { file, frames }) => match file.map(|f| save::load_any(&f)).transpose() {
             Ok(b) => {
@@ -314,23 +325,61 @@ pub fn main() -> i32 {
     }
 }
 
-fn play(file: &Path, screenshot: Option<PathBuf>, stage: crate::app::Stage) -> i32 {
-    match save::load_any(file) {
-        Ok(b) => {
+fn play(
+    file: &Path,
+    screenshot: Option<PathBuf>,
+    stage: crate::app::Stage,
+    replay: bool,
+    step: usize,
+) -> i32 {
+    let is_lesson = scenario::read_text(file)
+        .map(|t| save::sniff(&t) == FileKind::Lesson)
+        .unwrap_or(false);
+    let loaded = if is_lesson {
+        crate::rules::lesson::load(file).and_then(|(l, mut b)| {
+            crate::rules::lesson::advance(&l, &mut b, step).map_err(|m| {
+                vec![Diagnostic {
+                    file: file.display().to_string(),
+                    line: 1,
+                    col: 1,
+                    message: m,
+                }]
+            })?;
+            Ok((Some((l, step)), b))
+        })
+    } else {
+        save::load_any(file).map(|b| (None, b))
+    };
+    let loaded = match loaded {
+        Ok((lesson, b)) if replay => {
+            crate::app::Replay::start(&b).map(|(fresh, r)| (lesson, fresh, Some(r)))
+        }
+        Ok((lesson, b)) => Ok((lesson, b, None)),
+        Err(d) => Err(d
+            .iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join("\n")),
+    };
+    match loaded {
+        Ok((lesson, b, replay)) => {
             for id in stage.select.iter().chain(&stage.hover) {
                 if b.unit(id).is_err() {
                     eprintln!("{}: no unit '{}'", file.display(), id.0);
                     return 1;
                 }
             }
-            crate::app::run(match screenshot {
-                Some(p) => crate::app::Start::Screenshot(b, p, stage),
-                None => crate::app::Start::Play(b),
-            });
+            crate::app::run_with(
+                match screenshot {
+                    Some(p) => crate::app::Start::Screenshot(b, p, stage),
+                    None => crate::app::Start::Play(b),
+                },
+                crate::app::Extras { lesson, replay },
+            );
             0
         }
-        Err(d) => {
-            print_diags(&d);
+        Err(e) => {
+            eprintln!("{e}");
             1
         }
     }

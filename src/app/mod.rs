@@ -4,6 +4,7 @@
 mod board;
 mod camera;
 pub mod input;
+pub mod lesson;
 mod overlay;
 mod panels;
 mod title;
@@ -47,6 +48,8 @@ pub struct Game {
     pub pending: Option<Command>,
     /// Units highlighted from the log.
     pub highlight: Vec<UnitId>,
+    /// The scenario's briefing is on the screen.
+    pub briefing: bool,
 }
 
 /// What the player asked for.
@@ -61,6 +64,10 @@ pub enum Intent {
     LoadConfirmed,
     /// Keep the game in play.
     CancelLoad,
+    /// Next, on a tutorial's reading step.
+    Next,
+    /// Do what the tutorial's step asks (its expected command).
+    ShowMe,
 }
 
 /// Where to save a screenshot before exiting, and after how many frames.
@@ -182,6 +189,11 @@ fn measure_frames(
 
 /// Opens the window.
 pub fn run(start: Start) {
+    run_with(start, Extras::default());
+}
+
+/// Opens the window on a tutorial or a replay.
+pub fn run_with(start: Start, extras: Extras) {
     let launched = std::time::Instant::now();
     let mut app = App::new();
     if let Start::Measure(None, frames) = start {
@@ -218,6 +230,14 @@ pub fn run(start: Start) {
         panels::plugin,
         title::plugin,
     ));
+    if let Some((lesson, step)) = extras.lesson {
+        let mut t = lesson::Tutoring::new(lesson);
+        t.tutor.step = step;
+        app.insert_resource(t);
+    }
+    if let Some(r) = extras.replay {
+        app.insert_resource(r);
+    }
     match start {
         Start::Title(default, shot) => {
             app.insert_resource(title::TitleScreen::scan(&default, &default_save_dir()));
@@ -286,6 +306,7 @@ impl Game {
             seated: seat,
             pending: None,
             highlight: Vec::new(),
+            briefing: !seated,
         }
     }
 }
@@ -309,7 +330,7 @@ fn core(app: &mut App) {
                 .in_set(AppSystems::Apply),
         )
         .add_systems(Last, forget_autosave_on_exit)
-        .add_plugins(input::plugin);
+        .add_plugins((input::plugin, lesson::plugin));
 }
 
 /// The game, its intents and the input that makes them, without drawing: usable headless with
@@ -334,12 +355,31 @@ fn forget_autosave_on_exit(mut exits: MessageReader<AppExit>, game: Option<Res<G
     }
 }
 
-/// Replays a finished battle command by command from its start.
+/// Replays a game from its start, event by event, forwards and backwards: the board shows the
+/// state after the command whose event is shown, and animates each command as it is reached.
 #[derive(Resource)]
 pub struct Replay {
+    /// The battle at its start.
+    start: Battle,
     commands: Vec<Command>,
-    next: usize,
+    /// The log's length at the start and after each command.
+    ends: Vec<usize>,
+    /// Commands carried out on the board.
+    pub done: usize,
+    /// Events shown in the log (the last one is the event being shown).
+    pub shown: usize,
+    /// Stepping forwards by itself.
+    pub playing: bool,
     timer: Timer,
+}
+
+/// What the replay controls ask for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplayStep {
+    Forward,
+    Back,
+    ToStart,
+    ToEnd,
 }
 
 impl Replay {
@@ -355,33 +395,105 @@ impl Replay {
             Some(d) => fresh.script_dice(d),
             None => fresh.reseed(b.seed),
         }
+        let mut whole = fresh.clone();
+        let mut ends = vec![whole.log.len()];
+        for (i, c) in b.commands.iter().enumerate() {
+            whole
+                .execute(c.clone())
+                .map_err(|e| format!("command {} does not replay: {e:?}", i + 1))?;
+            ends.push(whole.log.len());
+        }
+        let shown = ends[0];
         Ok((
-            fresh,
+            fresh.clone(),
             Replay {
+                start: fresh,
                 commands: b.commands.clone(),
-                next: 0,
-                timer: Timer::from_seconds(0.6, TimerMode::Repeating),
+                ends,
+                done: 0,
+                shown,
+                playing: false,
+                timer: Timer::from_seconds(0.5, TimerMode::Repeating),
             },
         ))
+    }
+
+    /// Events in the whole game.
+    pub fn total(&self) -> usize {
+        self.ends.last().copied().unwrap_or(0)
+    }
+
+    /// Commands in the whole game.
+    pub fn commands(&self) -> usize {
+        self.commands.len()
+    }
+
+    /// Moves the replay one step; the battle follows. Returns whether anything changed.
+    pub fn step(&mut self, battle: &mut Battle, how: ReplayStep) -> bool {
+        let target = match how {
+            ReplayStep::Forward => self.shown + 1,
+            ReplayStep::Back => self.shown.saturating_sub(1),
+            ReplayStep::ToStart => 0,
+            ReplayStep::ToEnd => self.total(),
+        }
+        .clamp(self.ends[0], self.total());
+        if target == self.shown {
+            return false;
+        }
+        // The commands whose events reach the target.
+        let need = self.ends.iter().position(|e| *e >= target).unwrap_or(0);
+        if need < self.done {
+            *battle = self.start.clone();
+            self.done = 0;
+        }
+        while self.done < need {
+            if battle.execute(self.commands[self.done].clone()).is_err() {
+                break;
+            }
+            self.done += 1;
+        }
+        self.shown = target;
+        true
     }
 }
 
 fn replay_step(
-    mut commands: Commands,
     time: Res<Time>,
     mut replay: ResMut<Replay>,
-    mut intents: MessageWriter<Intent>,
+    mut game: ResMut<Game>,
+    keys: Option<Res<ButtonInput<KeyCode>>>,
 ) {
-    if !replay.timer.tick(time.delta()).just_finished() {
-        return;
-    }
-    match replay.commands.get(replay.next).cloned() {
-        Some(c) => {
-            intents.write(Intent::Do(c));
-            replay.next += 1;
+    let mut how = None;
+    if let Some(k) = keys {
+        if k.just_pressed(KeyCode::ArrowRight) {
+            how = Some(ReplayStep::Forward);
+        } else if k.just_pressed(KeyCode::ArrowLeft) {
+            how = Some(ReplayStep::Back);
+        } else if k.just_pressed(KeyCode::Space) {
+            replay.playing = !replay.playing;
         }
-        None => commands.remove_resource::<Replay>(),
     }
+    if replay.playing && replay.timer.tick(time.delta()).just_finished() {
+        how = Some(ReplayStep::Forward);
+        if replay.shown >= replay.total() {
+            replay.playing = false;
+        }
+    }
+    if let Some(h) = how {
+        let before = replay.done;
+        if replay.step(&mut game.battle, h) && replay.done != before {
+            game.version += 1;
+        }
+    }
+}
+
+/// Where a window's start puts a tutorial or a replay.
+#[derive(Default)]
+pub struct Extras {
+    /// A tutorial, already played to this step.
+    pub lesson: Option<(crate::rules::lesson::Lesson, usize)>,
+    /// A replay of the battle given.
+    pub replay: Option<Replay>,
 }
 
 /// What one player had on the screen: forgotten when the seat changes hands or a game is loaded,
@@ -397,8 +509,41 @@ fn apply_intents(
     mut intents: MessageReader<Intent>,
     mut game: ResMut<Game>,
     mut sel: ResMut<input::Selection>,
+    mut tutoring: Option<ResMut<lesson::Tutoring>>,
+    replay: Option<Res<Replay>>,
 ) {
     for intent in intents.read() {
+        if replay.is_some() && matches!(intent, Intent::Do(_) | Intent::Undo) {
+            game.message = Some("a replay only shows the game: close it to play".into());
+            continue;
+        }
+        // A tutorial judges every command before the battle sees it.
+        let intent = match (intent, tutoring.as_deref_mut()) {
+            (Intent::Next, Some(t)) => {
+                t.tutor.next();
+                continue;
+            }
+            (Intent::ShowMe, Some(t)) => match t.tutor.current().and_then(|s| s.expect.example()) {
+                Some(c) => &Intent::Do(c.clone()),
+                None => {
+                    t.tutor.next();
+                    continue;
+                }
+            },
+            (Intent::Next | Intent::ShowMe, None) => continue,
+            (Intent::Undo | Intent::Load | Intent::LoadConfirmed, Some(t)) => {
+                t.tutor.said = Some("A lesson goes forwards only: its dice are set.".into());
+                continue;
+            }
+            (Intent::Do(c), Some(t)) => {
+                if let crate::rules::lesson::Verdict::Wrong(words) = t.tutor.judge(c) {
+                    t.tutor.said = Some(words);
+                    continue;
+                }
+                intent
+            }
+            _ => intent,
+        };
         let seat = |b: &Battle| b.rules.acting_sides(b).first().copied().unwrap_or(b.active);
         let active = seat(&game.battle);
         match intent {
@@ -445,7 +590,11 @@ fn apply_intents(
                 continue;
             }
             Intent::Undo => game.battle.undo().map(|_| ()),
-            Intent::Load | Intent::LoadConfirmed | Intent::CancelLoad => continue,
+            Intent::Load
+            | Intent::LoadConfirmed
+            | Intent::CancelLoad
+            | Intent::Next
+            | Intent::ShowMe => continue,
             Intent::Save => {
                 let path = game.save_path.clone();
                 let res = path
@@ -466,6 +615,9 @@ fn apply_intents(
                 continue;
             }
         };
+        if let (Intent::Do(_), Some(t)) = (intent, tutoring.as_deref_mut()) {
+            t.tutor.tried(&game.battle, &res);
+        }
         match res {
             Ok(()) => {
                 game.version += 1;

@@ -71,8 +71,32 @@ fn draw(
     ptr: Res<Pointer>,
     overlays: Res<Overlays>,
     mut cache: Local<MarkCache>,
+    tutoring: Option<Res<super::lesson::Tutoring>>,
+    time: Res<Time>,
 ) {
     let b = &game.battle;
+    // A tutorial step's places: pulsing rings the newcomer cannot miss.
+    if let Some(step) = tutoring.as_ref().and_then(|t| t.tutor.current()) {
+        let pulse = 1.0 + 0.15 * (time.elapsed_secs() * 4.0).sin();
+        let gold = Color::srgb(1.0, 0.85, 0.1);
+        for (x, y) in &step.places {
+            let at = Vec2::new(*x, *y);
+            g.circle_2d(Isometry2d::from_translation(at), 10.0 * pulse, gold);
+            g.circle_2d(Isometry2d::from_translation(at), 6.0 * pulse, gold);
+            g.line_2d(at - Vec2::X * 14.0, at + Vec2::X * 14.0, gold);
+            g.line_2d(at - Vec2::Y * 14.0, at + Vec2::Y * 14.0, gold);
+        }
+        for id in &step.highlight {
+            if let Ok(u) = b.unit(id) {
+                let r = u.base.width.max(u.base.depth) * 0.75 * pulse;
+                g.circle_2d(
+                    Isometry2d::from_translation(Vec2::new(u.base.centre.x, u.base.centre.y)),
+                    r,
+                    gold,
+                );
+            }
+        }
+    }
     // Hill contours: each level's outline, darker as it climbs.
     for f in b
         .terrain

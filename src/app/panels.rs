@@ -27,6 +27,9 @@ pub(super) fn plugin(app: &mut App) {
             unit_tags,
             last_roll,
             hover_card,
+            lesson_panel,
+            replay_panel,
+            briefing,
         )
             .chain()
             .distributive_run_if(resource_exists::<Game>),
@@ -205,7 +208,12 @@ fn side_panel(
     Ok(())
 }
 
-fn log_panel(mut ctx: EguiContexts, mut game: ResMut<Game>) -> Result {
+fn log_panel(
+    mut ctx: EguiContexts,
+    mut game: ResMut<Game>,
+    replay: Option<Res<super::Replay>>,
+) -> Result {
+    let upto = replay.map_or(usize::MAX, |r| r.shown);
     let ctx = ctx.ctx_mut()?;
     egui::Window::new("Log")
         .anchor(egui::Align2::LEFT_BOTTOM, [6.0, -6.0])
@@ -217,7 +225,7 @@ fn log_panel(mut ctx: EguiContexts, mut game: ResMut<Game>) -> Result {
                 .stick_to_bottom(true)
                 .max_height(150.0)
                 .show(ui, |ui| {
-                    for (i, e) in game.battle.log.iter().enumerate() {
+                    for (i, e) in game.battle.log.iter().enumerate().take(upto) {
                         let text = report::describe(&game.battle, e);
                         let strong = matches!(e, Event::PhaseBegan { .. } | Event::GameOver { .. });
                         let rich = if strong {
@@ -362,7 +370,8 @@ fn handover(
     let ctx = ctx.ctx_mut()?;
     let b = &game.battle;
     let active = b.rules.acting_sides(b).first().copied().unwrap_or(b.active);
-    if game.seated == Some(active) || game.battle.is_over() || replay.is_some() {
+    if game.seated == Some(active) || game.battle.is_over() || replay.is_some() || game.briefing
+    {
         return Ok(());
     }
     let name = game
@@ -418,9 +427,15 @@ fn losses_by_turn(game: &Game) -> Vec<[u32; 2]> {
     out
 }
 
-fn game_over(mut ctx: EguiContexts, game: Res<Game>, mut commands: Commands) -> Result {
+fn game_over(
+    mut ctx: EguiContexts,
+    game: Res<Game>,
+    mut commands: Commands,
+    replay: Option<Res<super::Replay>>,
+    tutoring: Option<Res<super::lesson::Tutoring>>,
+) -> Result {
     let ctx = ctx.ctx_mut()?;
-    if !game.battle.is_over() {
+    if !game.battle.is_over() || replay.is_some() || tutoring.is_some() {
         return Ok(());
     }
     let b = &game.battle;
@@ -472,7 +487,8 @@ fn game_over(mut ctx: EguiContexts, game: Res<Game>, mut commands: Commands) -> 
             ui.small("Units lost by the end of each turn. The whole log is in the log window.");
             if ui.button("Replay the battle").clicked() {
                 match super::Replay::start(b) {
-                    Ok((fresh, replay)) => {
+                    Ok((fresh, mut replay)) => {
+                        replay.playing = true;
                         commands.insert_resource(replay);
                         commands.insert_resource(Game::new(fresh, true, game.save_dir.clone()));
                     }
@@ -480,13 +496,180 @@ fn game_over(mut ctx: EguiContexts, game: Res<Game>, mut commands: Commands) -> 
                 }
             }
             if ui.button("Back to the title screen").clicked() {
-                commands.remove_resource::<Game>();
-                commands.insert_resource(super::title::TitleScreen::scan(
-                    &crate::rules::scenario::default_path(),
-                    &game.save_dir,
-                ));
+                back_to_title(&mut commands, &game);
             }
         });
+    Ok(())
+}
+
+/// Leaves the game (its tutorial or replay too) for the title screen.
+fn back_to_title(commands: &mut Commands, game: &Game) {
+    commands.remove_resource::<Game>();
+    commands.remove_resource::<super::lesson::Tutoring>();
+    commands.remove_resource::<super::Replay>();
+    commands.insert_resource(super::title::TitleScreen::scan(
+        &crate::rules::scenario::default_path(),
+        &game.save_dir,
+    ));
+}
+
+/// The tutor: the step's words, what it made of the last command, Next or Show me.
+fn lesson_panel(
+    mut ctx: EguiContexts,
+    game: Res<Game>,
+    tutoring: Option<Res<super::lesson::Tutoring>>,
+    mut intents: MessageWriter<Intent>,
+    mut commands: Commands,
+) -> Result {
+    let ctx = ctx.ctx_mut()?;
+    let Some(t) = tutoring else { return Ok(()) };
+    let tutor = &t.tutor;
+    let n = tutor.lesson.steps.len();
+    egui::Window::new(format!("Tutorial: {}", tutor.lesson.title))
+        .id(egui::Id::new("lesson"))
+        .anchor(egui::Align2::RIGHT_BOTTOM, [-8.0, -8.0])
+        .default_width(380.0)
+        .collapsible(true)
+        .resizable(false)
+        .show(ctx, |ui| {
+            ui.set_max_width(380.0);
+            match tutor.current() {
+                Some(step) => {
+                    ui.small(format!("Step {} of {n}", tutor.step + 1));
+                    ui.add(egui::ProgressBar::new(tutor.step as f32 / n as f32).desired_height(4.0));
+                    ui.add_space(4.0);
+                    ui.label(egui::RichText::new(&step.text).size(15.0));
+                    if let Some(said) = &tutor.said {
+                        ui.add_space(4.0);
+                        ui.colored_label(egui::Color32::from_rgb(255, 200, 90), said);
+                    }
+                    ui.add_space(6.0);
+                    ui.horizontal(|ui| match &step.expect {
+                        crate::rules::lesson::Expect::Read => {
+                            if ui.button("Next").clicked() {
+                                intents.write(Intent::Next);
+                            }
+                        }
+                        _ => {
+                            if ui
+                                .button("Show me")
+                                .on_hover_text("Do what this step asks, for you")
+                                .clicked()
+                            {
+                                intents.write(Intent::ShowMe);
+                            }
+                        }
+                    });
+                }
+                None => {
+                    ui.heading("Lesson complete");
+                    ui.label("Play on from here, or go back and choose a scenario.");
+                    if ui.button("Back to the title screen").clicked() {
+                        back_to_title(&mut commands, &game);
+                    }
+                }
+            }
+        });
+    Ok(())
+}
+
+/// The replay's controls: step event by event, forwards and backwards, or play on.
+fn replay_panel(
+    mut ctx: EguiContexts,
+    mut game: ResMut<Game>,
+    replay: Option<ResMut<super::Replay>>,
+    mut commands: Commands,
+) -> Result {
+    use super::ReplayStep;
+    let ctx = ctx.ctx_mut()?;
+    let Some(mut r) = replay else { return Ok(()) };
+    let mut how = None;
+    egui::Window::new("Replay")
+        .anchor(egui::Align2::RIGHT_BOTTOM, [-8.0, -8.0])
+        .collapsible(false)
+        .resizable(false)
+        .show(ctx, |ui| {
+            ui.label(format!(
+                "Event {} of {} · command {} of {}",
+                r.shown,
+                r.total(),
+                r.done,
+                r.commands()
+            ));
+            if let Some(e) = r.shown.checked_sub(1).and_then(|i| game.battle.log.get(i)) {
+                ui.strong(report::describe(&game.battle, e));
+            }
+            ui.horizontal(|ui| {
+                if ui.button("|<").on_hover_text("To the start").clicked() {
+                    how = Some(ReplayStep::ToStart);
+                }
+                if ui.button("<").on_hover_text("One event back (Left)").clicked() {
+                    how = Some(ReplayStep::Back);
+                }
+                let play = if r.playing { "Pause" } else { "Play" };
+                if ui.button(play).on_hover_text("Space").clicked() {
+                    r.playing = !r.playing;
+                }
+                if ui.button(">").on_hover_text("One event on (Right)").clicked() {
+                    how = Some(ReplayStep::Forward);
+                }
+                if ui.button(">|").on_hover_text("To the end").clicked() {
+                    how = Some(ReplayStep::ToEnd);
+                }
+                if ui.button("Close").clicked() {
+                    back_to_title(&mut commands, &game);
+                }
+            });
+        });
+    if let Some(h) = how {
+        let before = r.done;
+        if r.step(&mut game.battle, h) && r.done != before {
+            game.version += 1;
+        }
+    }
+    Ok(())
+}
+
+/// The scenario's briefing, shown when a game opens (not for a tutorial, whose first step is
+/// its briefing, nor a replay).
+fn briefing(
+    mut ctx: EguiContexts,
+    mut game: ResMut<Game>,
+    tutoring: Option<Res<super::lesson::Tutoring>>,
+    replay: Option<Res<super::Replay>>,
+) -> Result {
+    let ctx = ctx.ctx_mut()?;
+    if !game.briefing || tutoring.is_some() || replay.is_some() {
+        return Ok(());
+    }
+    let b = &game.battle;
+    let mut close = false;
+    egui::Window::new(format!("Briefing: {}", b.info.name))
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .default_width(520.0)
+        .show(ctx, |ui| {
+            ui.set_max_width(520.0);
+            ui.label(egui::RichText::new(format!("{} · {}", b.info.date, b.rules.get().name())).small());
+            ui.add_space(4.0);
+            ui.label(egui::RichText::new(&b.info.description).size(15.0));
+            if !b.scenario.victory.is_empty() {
+                ui.add_space(4.0);
+                ui.label(format!("Victory: {}", b.scenario.victory));
+            }
+            ui.add_space(4.0);
+            for (i, s) in b.sides.iter().enumerate() {
+                ui.colored_label(side_colour(&game, i), &s.name);
+            }
+            ui.add_space(6.0);
+            if ui.button("To the table").clicked() {
+                close = true;
+            }
+        });
+    if close {
+        game.briefing = false;
+    }
     Ok(())
 }
 

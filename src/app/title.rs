@@ -38,6 +38,16 @@ pub struct TitleScreen {
     pub autosave: Option<PathBuf>,
     pub save_dir: PathBuf,
     pub message: Option<String>,
+    /// The guided tutorials in `scenarios/lessons/`: file and title.
+    pub lessons: Vec<(PathBuf, String)>,
+}
+
+/// What the title screen starts.
+enum Launch {
+    Scenario(PathBuf, Vec<String>),
+    Save(PathBuf),
+    Replay(PathBuf),
+    Lesson(PathBuf),
 }
 
 impl TitleScreen {
@@ -101,7 +111,21 @@ impl TitleScreen {
         let auto = save_dir.join("autosave.ron");
         let autosave = saves.contains(&auto).then_some(auto.clone());
         saves.retain(|p| *p != auto);
+        let mut lessons: Vec<(PathBuf, String)> = std::fs::read_dir(dir.join("lessons"))
+            .map(|r| {
+                r.filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+                    .filter_map(|p| {
+                        let text = scenario::read_text(&p).ok()?;
+                        let l = crate::rules::lesson::parse(&text, "").ok()?;
+                        Some((p, l.title))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        lessons.sort();
         TitleScreen {
+            lessons,
             scenarios,
             selected,
             saves,
@@ -119,7 +143,7 @@ fn title(
     mut exit: MessageWriter<AppExit>,
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
-    let mut start: Option<(PathBuf, Option<Vec<String>>)> = None;
+    let mut start: Option<Launch> = None;
     egui::Window::new("volley")
         .collapsible(false)
         .resizable(false)
@@ -135,7 +159,18 @@ fn title(
                 ui.horizontal(|ui| {
                     ui.colored_label(egui::Color32::YELLOW, "An unfinished game was found.");
                     if ui.button("Resume it").clicked() {
-                        start = Some((auto.clone(), None));
+                        start = Some(Launch::Save(auto.clone()));
+                    }
+                });
+                ui.separator();
+            }
+            if !screen.lessons.is_empty() {
+                ui.strong("Learn a ruleset: guided tutorials, one whole turn each");
+                ui.horizontal_wrapped(|ui| {
+                    for (p, t) in &screen.lessons {
+                        if ui.button(t).clicked() {
+                            start = Some(Launch::Lesson(p.clone()));
+                        }
                     }
                 });
                 ui.separator();
@@ -185,7 +220,7 @@ fn title(
                     .clicked()
                     && let Some(e) = screen.scenarios.get(screen.selected)
                 {
-                    start = Some((e.path.clone(), Some(e.chosen.clone())));
+                    start = Some(Launch::Scenario(e.path.clone(), e.chosen.clone()));
                 }
                 if ui.button("Quit").clicked() {
                     exit.write(AppExit::Success);
@@ -195,31 +230,56 @@ fn title(
                 ui.separator();
                 ui.strong("Saved games");
                 for p in screen.saves.clone() {
-                    if ui.button(p.display().to_string()).clicked() {
-                        start = Some((p, None));
-                    }
+                    ui.horizontal(|ui| {
+                        ui.label(p.display().to_string());
+                        if ui.button("Load").clicked() {
+                            start = Some(Launch::Save(p.clone()));
+                        }
+                        if ui.button("Replay").clicked() {
+                            start = Some(Launch::Replay(p.clone()));
+                        }
+                    });
                 }
             }
             if let Some(m) = &screen.message {
                 ui.colored_label(egui::Color32::LIGHT_RED, m);
             }
         });
-    if let Some((path, options)) = start {
-        let loaded = match &options {
-            None => save::load(&path),
-            Some(o) => scenario::load_with_options(&path, o),
-        };
-        match loaded {
-            Ok(b) => commands.insert_resource(Game::new(b, false, screen.save_dir.clone())),
-            Err(d) => {
-                screen.message = Some(
-                    d.iter()
-                        .map(|x| x.to_string())
-                        .collect::<Vec<_>>()
-                        .join("\n"),
-                )
-            }
-        }
+    let Some(launch) = start else {
+        return Ok(());
+    };
+    let words = |d: Vec<scenario::Diagnostic>| {
+        d.iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let dir = screen.save_dir.clone();
+    let loaded = match launch {
+        Launch::Scenario(path, o) => scenario::load_with_options(&path, &o)
+            .map(|b| Game::new(b, false, dir))
+            .map_err(words),
+        Launch::Save(path) => save::load(&path)
+            .map(|b| Game::new(b, false, dir))
+            .map_err(words),
+        Launch::Replay(path) => save::load(&path)
+            .map_err(words)
+            .and_then(|b| super::Replay::start(&b))
+            .map(|(b, mut r)| {
+                r.playing = true;
+                commands.insert_resource(r);
+                Game::new(b, true, dir)
+            }),
+        Launch::Lesson(path) => crate::rules::lesson::load(&path)
+            .map(|(l, b)| {
+                commands.insert_resource(super::lesson::Tutoring::new(l));
+                Game::new(b, true, dir)
+            })
+            .map_err(words),
+    };
+    match loaded {
+        Ok(g) => commands.insert_resource(g),
+        Err(m) => screen.message = Some(m),
     }
     Ok(())
 }

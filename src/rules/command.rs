@@ -193,6 +193,61 @@ impl Pursuit {
 }
 
 impl Command {
+    /// The command's kind, as order files name it ("Move", "Fire", "EndPhase").
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Command::EndPhase => "EndPhase",
+            Command::Move { .. } => "Move",
+            Command::MoveStand { .. } => "MoveStand",
+            Command::RecoilFurther { .. } => "RecoilFurther",
+            Command::MoveGroup { .. } => "MoveGroup",
+            Command::Limber { .. } => "Limber",
+            Command::Unlimber { .. } => "Unlimber",
+            Command::Fire { .. } => "Fire",
+            Command::Fight { .. } => "Fight",
+            Command::Deploy { .. } => "Deploy",
+            Command::Fortify { .. } => "Fortify",
+            Command::Form { .. } => "Form",
+            Command::Attach { .. } => "Attach",
+            Command::Detach { .. } => "Detach",
+            Command::Fallback { .. } => "Fallback",
+            Command::Activate { .. } => "Activate",
+            Command::Recover { .. } => "Recover",
+            Command::Evade { .. } => "Evade",
+            Command::Declare { .. } => "Declare",
+            Command::Charge { .. } => "Charge",
+            Command::Reroll { .. } => "Reroll",
+            Command::Send { .. } => "Send",
+            Command::Undo => "Undo",
+        }
+    }
+
+    /// The unit the command acts with, if it names one (a group's first unit; a general's).
+    pub fn unit(&self) -> Option<&UnitId> {
+        match self {
+            Command::Move { unit, .. }
+            | Command::MoveStand { unit, .. }
+            | Command::RecoilFurther { unit, .. }
+            | Command::Limber { unit }
+            | Command::Unlimber { unit }
+            | Command::Fire { unit, .. }
+            | Command::Fight { unit, .. }
+            | Command::Deploy { unit, .. }
+            | Command::Form { unit, .. }
+            | Command::Fallback { unit, .. }
+            | Command::Activate { unit }
+            | Command::Recover { unit }
+            | Command::Evade { unit, .. }
+            | Command::Declare { unit, .. }
+            | Command::Charge { unit }
+            | Command::Reroll { unit, .. } => Some(unit),
+            Command::MoveGroup { units, .. } => units.first(),
+            Command::Attach { general, .. } | Command::Detach { general } => Some(general),
+            Command::Send { courier, .. } => Some(courier),
+            Command::EndPhase | Command::Fortify { .. } | Command::Undo => None,
+        }
+    }
+
     /// What the command does to its target, in words ("fire at").
     pub fn verb(&self) -> &'static str {
         match self {

@@ -6,6 +6,7 @@ pub mod battle;
 pub mod command;
 pub mod dice;
 pub mod geometry;
+pub mod lesson;
 pub mod model;
 pub mod odds;
 pub mod report;

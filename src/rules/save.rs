@@ -176,6 +176,8 @@ pub enum FileKind {
     Scenario,
     Save,
     Orders,
+    /// A guided tutorial.
+    Lesson,
 }
 
 pub fn sniff(text: &str) -> FileKind {
@@ -187,6 +189,8 @@ pub fn sniff(text: &str) -> FileKind {
     let t = body.trim_start();
     if t.starts_with('[') {
         FileKind::Orders
+    } else if super::lesson::is_lesson(t) {
+        FileKind::Lesson
     } else if t.contains("volley_save") {
         FileKind::Save
     } else {
@@ -206,6 +210,12 @@ pub fn load_any(path: &Path) -> Result<Battle, Vec<Diagnostic>> {
             line: 1,
             col: 1,
             message: "this is an order file, not a scenario or save".into(),
+        }]),
+        FileKind::Lesson => Err(vec![Diagnostic {
+            file,
+            line: 1,
+            col: 1,
+            message: "this is a tutorial: open it with `volley play`".into(),
         }]),
     }
 }

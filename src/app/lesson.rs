@@ -1,0 +1,67 @@
+//! A guided tutorial in the window: the tutor judges each command before the battle sees it,
+//! and each step switches on its overlays and rings its units and places.
+
+use super::input::Overlays;
+use super::{AppSystems, Game};
+use crate::rules::lesson::{Lesson, Tutor};
+use bevy::prelude::*;
+
+/// The lesson being taught.
+#[derive(Resource)]
+pub struct Tutoring {
+    pub tutor: Tutor,
+    /// The step whose overlays and highlights are on the table.
+    shown: Option<usize>,
+}
+
+impl Tutoring {
+    pub fn new(lesson: Lesson) -> Self {
+        Tutoring {
+            tutor: Tutor::new(lesson),
+            shown: None,
+        }
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        show_step
+            .run_if(resource_exists::<Tutoring>)
+            .in_set(AppSystems::Draw),
+    );
+}
+
+/// A new step: its overlays (and no others), its units ringed; the newcomer holds every seat.
+fn show_step(mut tutoring: ResMut<Tutoring>, mut game: ResMut<Game>, mut overlays: ResMut<Overlays>) {
+    let b = &game.battle;
+    let acting = b.rules.acting_sides(b).first().copied().unwrap_or(b.active);
+    if game.seated != Some(acting) {
+        game.seated = Some(acting);
+    }
+    if tutoring.shown == Some(tutoring.tutor.step) {
+        return;
+    }
+    tutoring.shown = Some(tutoring.tutor.step);
+    let Some(step) = tutoring.tutor.current() else {
+        game.highlight.clear();
+        return;
+    };
+    let rules = overlays.rules;
+    *overlays = Overlays {
+        arcs: false,
+        rules,
+        ..Overlays::default()
+    };
+    for o in &step.overlays {
+        match o.as_str() {
+            "arcs" => overlays.arcs = true,
+            "zones" => overlays.zones = true,
+            "sight" => overlays.sight = true,
+            "reach" => overlays.reach = true,
+            "rules" => overlays.rules = true,
+            _ => {}
+        }
+    }
+    game.highlight = step.highlight.clone();
+}

@@ -1,0 +1,403 @@
+//! Guided tutorials: a scenario, its scripted dice and a script of steps, in RON beside the
+//! scenario. The engine is generic: each step says what to show, what the newcomer must do, and
+//! what to say otherwise; the rulesets' lessons are data (`scenarios/lessons/`).
+
+use super::command::{Command, RuleError};
+use super::model::UnitId;
+use super::scenario::{self, Diagnostic};
+use super::{Battle, report};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// The most steps a lesson file may hold.
+pub const MAX_STEPS: usize = 500;
+
+/// A lesson as its file writes it.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Lesson {
+    /// The format's version; 1 today.
+    pub volley_lesson: u32,
+    pub title: String,
+    /// The scenario, relative to the lesson file.
+    pub scenario: String,
+    /// The dice the lesson's steps throw, in order, so that each lesson comes out as its words
+    /// say.
+    pub dice: Vec<u8>,
+    pub steps: Vec<LessonStep>,
+}
+
+/// One step: what to show, what to do, and what to say when the newcomer does something else.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LessonStep {
+    /// What the tutor says.
+    pub text: String,
+    /// Units to ring on the table.
+    #[serde(default)]
+    pub highlight: Vec<UnitId>,
+    /// Places to mark on the table, in the scenario's units (as units' `at`).
+    #[serde(default)]
+    pub places: Vec<(f32, f32)>,
+    /// Overlays to switch on (arcs, zones, sight, reach, rules).
+    #[serde(default)]
+    pub overlays: Vec<String>,
+    /// What the newcomer must do.
+    pub expect: Expect,
+    /// What to say when they do something else (a generic reminder when left out).
+    #[serde(default)]
+    pub wrong: Option<String>,
+}
+
+/// What a step waits for.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+pub enum Expect {
+    /// Read the text and press Next.
+    Read,
+    /// This command, or (with `accept`) any legal command like it.
+    Do {
+        command: Command,
+        #[serde(default)]
+        accept: Accept,
+    },
+    /// Try this command: the rules refuse it, and the step shows why.
+    Refused(Command),
+}
+
+/// How closely a command must match the step's.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+pub enum Accept {
+    /// Exactly this command.
+    #[default]
+    Exact,
+    /// Any command of the same kind by the same unit (any move of this unit, say).
+    SameUnit,
+    /// Any command of the same kind.
+    SameKind,
+}
+
+impl Expect {
+    /// The command that does the step, for "Show me" and for tests; None for reading.
+    pub fn example(&self) -> Option<&Command> {
+        match self {
+            Expect::Read => None,
+            Expect::Do { command, .. } | Expect::Refused(command) => Some(command),
+        }
+    }
+
+    /// Whether `c` is what the step asks for.
+    pub fn accepts(&self, c: &Command) -> bool {
+        match self {
+            Expect::Read => false,
+            Expect::Refused(want) => want == c,
+            Expect::Do { command, accept } => match accept {
+                Accept::Exact => command == c,
+                Accept::SameUnit => command.kind() == c.kind() && command.unit() == c.unit(),
+                Accept::SameKind => command.kind() == c.kind(),
+            },
+        }
+    }
+}
+
+/// A lesson in progress: where the newcomer is and what the tutor last said.
+#[derive(Clone, Debug)]
+pub struct Tutor {
+    pub lesson: Lesson,
+    /// The step shown now; `steps.len()` once the lesson is over.
+    pub step: usize,
+    /// What the tutor says about the last thing the newcomer did (a refusal's reason, or the
+    /// step's words for a wrong command).
+    pub said: Option<String>,
+}
+
+/// What the tutor makes of a command the newcomer gave.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Verdict {
+    /// Carry it out; the step is done when it is accepted.
+    Execute,
+    /// Not what the step asks: nothing happens, and the tutor says this.
+    Wrong(String),
+}
+
+impl Tutor {
+    pub fn new(lesson: Lesson) -> Self {
+        Tutor {
+            lesson,
+            step: 0,
+            said: None,
+        }
+    }
+
+    pub fn current(&self) -> Option<&LessonStep> {
+        self.lesson.steps.get(self.step)
+    }
+
+    pub fn finished(&self) -> bool {
+        self.step >= self.lesson.steps.len()
+    }
+
+    /// Judges a command before it is carried out.
+    pub fn judge(&self, c: &Command) -> Verdict {
+        let Some(step) = self.current() else {
+            return Verdict::Execute;
+        };
+        if step.expect.accepts(c) {
+            return Verdict::Execute;
+        }
+        let words = step.wrong.clone().unwrap_or_else(|| match &step.expect {
+            Expect::Read => "Read this step, then press Next.".to_string(),
+            Expect::Do { .. } => {
+                "Not yet: this step asks for something else (press Show me to see it).".to_string()
+            }
+            Expect::Refused(_) => {
+                "Try the move this step describes (press Show me to try it).".to_string()
+            }
+        });
+        Verdict::Wrong(words)
+    }
+
+    /// A judged command has been tried against the battle: an accepted one, or a refusal the
+    /// step expected, ends the step. Returns whether the step moved on.
+    pub fn tried(&mut self, b: &Battle, result: &Result<(), RuleError>) -> bool {
+        let Some(step) = self.current() else {
+            return false;
+        };
+        match (&step.expect, result) {
+            (Expect::Refused(_), Err(e)) => {
+                self.said = Some(format!("Refused, as expected: {}", report::refusal(b, e)));
+                self.step += 1;
+                true
+            }
+            (Expect::Refused(_), Ok(())) => {
+                self.said = Some("That was allowed after all.".to_string());
+                self.step += 1;
+                true
+            }
+            (Expect::Do { .. }, Ok(())) => {
+                self.said = None;
+                self.step += 1;
+                true
+            }
+            (_, Err(e)) => {
+                self.said = Some(report::refusal(b, e));
+                false
+            }
+            (Expect::Read, Ok(())) => false,
+        }
+    }
+
+    /// Next, on a reading step.
+    pub fn next(&mut self) -> bool {
+        match self.current() {
+            Some(s) if s.expect == Expect::Read => {
+                self.said = None;
+                self.step += 1;
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Whether a file's text is a lesson (its first field names the format).
+pub fn is_lesson(text: &str) -> bool {
+    text.contains("volley_lesson")
+}
+
+/// Reads a lesson and builds its battle, with the lesson's dice scripted.
+pub fn load(path: &Path) -> Result<(Lesson, Battle), Vec<Diagnostic>> {
+    let text = scenario::read_text(path)?;
+    let file = path.display().to_string();
+    let lesson = parse(&text, &file)?;
+    let scen = scenario_path(path, &lesson);
+    let mut b = scenario::load(&scen)?;
+    b.script_dice(&lesson.dice);
+    check(&lesson, &b, &file)?;
+    Ok((lesson, b))
+}
+
+/// The lesson's scenario file, beside the lesson.
+pub fn scenario_path(lesson_file: &Path, lesson: &Lesson) -> PathBuf {
+    lesson_file
+        .parent()
+        .unwrap_or(Path::new("."))
+        .join(&lesson.scenario)
+}
+
+/// Parses a lesson's text.
+pub fn parse(text: &str, file: &str) -> Result<Lesson, Vec<Diagnostic>> {
+    let d = |line: usize, col: usize, message: String| {
+        vec![Diagnostic {
+            file: file.to_string(),
+            line,
+            col,
+            message,
+        }]
+    };
+    let lesson: Lesson = scenario::ron_options()
+        .from_str(text)
+        .map_err(|e| d(e.span.start.line, e.span.start.col, e.code.to_string()))?;
+    if lesson.volley_lesson != 1 {
+        return Err(d(
+            1,
+            1,
+            format!(
+                "lesson format {} is not known (this volley reads format 1)",
+                lesson.volley_lesson
+            ),
+        ));
+    }
+    if lesson.steps.is_empty() || lesson.steps.len() > MAX_STEPS {
+        return Err(d(
+            1,
+            1,
+            format!(
+                "a lesson has 1 to {MAX_STEPS} steps, not {}",
+                lesson.steps.len()
+            ),
+        ));
+    }
+    if let Some(bad) = lesson.dice.iter().find(|d| !(1..=6).contains(*d)) {
+        return Err(d(1, 1, format!("dice: {bad} is not a face of a die")));
+    }
+    Ok(lesson)
+}
+
+/// The lesson's units and overlays exist in its battle.
+fn check(lesson: &Lesson, b: &Battle, file: &str) -> Result<(), Vec<Diagnostic>> {
+    let mut out = Vec::new();
+    let known = |id: &UnitId| b.unit(id).is_ok();
+    for (k, s) in lesson.steps.iter().enumerate() {
+        let mut bad = |m: String| {
+            out.push(Diagnostic {
+                file: file.to_string(),
+                line: 1,
+                col: 1,
+                message: format!("step {}: {m}", k + 1),
+            })
+        };
+        for id in &s.highlight {
+            if !known(id) {
+                bad(format!("no unit '{id}' to highlight"));
+            }
+        }
+        if let Some(u) = s.expect.example().and_then(Command::unit)
+            && !known(u)
+        {
+            bad(format!("no unit '{u}' in the expected command"));
+        }
+        for o in &s.overlays {
+            if !OVERLAYS.contains(&o.as_str()) {
+                bad(format!("no overlay '{o}' ({})", OVERLAYS.join(", ")));
+            }
+        }
+    }
+    if out.is_empty() { Ok(()) } else { Err(out) }
+}
+
+/// Plays a lesson's steps by their expected commands against its battle: every command a step
+/// asks for is accepted, every try it expects refused is refused (and changes nothing).
+pub fn rehearse(lesson: &Lesson, b: &mut Battle) -> Result<(), String> {
+    advance(lesson, b, lesson.steps.len())
+}
+
+/// Plays the lesson's first `steps` steps by their expected commands (as `rehearse`).
+pub fn advance(lesson: &Lesson, b: &mut Battle, steps: usize) -> Result<(), String> {
+    if steps > lesson.steps.len() {
+        return Err(format!("the lesson has {} steps", lesson.steps.len()));
+    }
+    for (k, s) in lesson.steps.iter().enumerate().take(steps) {
+        let n = k + 1;
+        match &s.expect {
+            Expect::Read => {}
+            Expect::Do { command, .. } => {
+                b.execute(command.clone()).map_err(|e| {
+                    format!(
+                        "step {n}: {} is refused: {}",
+                        super::save::order_text(command),
+                        report::refusal(b, &e)
+                    )
+                })?;
+            }
+            Expect::Refused(command) => {
+                let before = (b.log.len(), b.commands.len());
+                if b.execute(command.clone()).is_ok() {
+                    return Err(format!(
+                        "step {n}: {} was meant to be refused but is accepted",
+                        super::save::order_text(command)
+                    ));
+                }
+                if (b.log.len(), b.commands.len()) != before {
+                    return Err(format!("step {n}: the refused command changed the battle"));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks a lesson file: it parses, its scenario loads, and its steps play as written.
+pub fn check_file(path: &Path) -> Vec<Diagnostic> {
+    match load(path) {
+        Err(d) => d,
+        Ok((lesson, mut b)) => match rehearse(&lesson, &mut b) {
+            Ok(()) => Vec::new(),
+            Err(m) => vec![Diagnostic {
+                file: path.display().to_string(),
+                line: 1,
+                col: 1,
+                message: m,
+            }],
+        },
+    }
+}
+
+/// The overlays a step may switch on.
+pub const OVERLAYS: [&str; 5] = ["arcs", "zones", "sight", "reach", "rules"];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LESSON: &str = r#"(
+        volley_lesson: 1,
+        title: "t",
+        scenario: "x.ron",
+        dice: [1, 2],
+        steps: [
+            (text: "read", expect: Read),
+            (text: "move", expect: Do(command: Move(unit: "a", steps: [Advance(10)]), accept: SameUnit), wrong: "move a"),
+            (text: "try", expect: Refused(EndPhase)),
+        ],
+    )"#;
+
+    #[test]
+    fn a_step_accepts_what_it_asks_for_and_words_the_rest() {
+        let l = parse(LESSON, "l.ron").unwrap();
+        let mut t = Tutor::new(l);
+        assert!(matches!(t.judge(&Command::EndPhase), Verdict::Wrong(_)));
+        assert!(t.next());
+        let other = Command::Move {
+            unit: UnitId("a".into()),
+            steps: vec![crate::rules::Step::Advance(3.0)],
+        };
+        assert_eq!(t.judge(&other), Verdict::Execute);
+        let wrong = Command::Move {
+            unit: UnitId("b".into()),
+            steps: vec![],
+        };
+        assert_eq!(t.judge(&wrong), Verdict::Wrong("move a".into()));
+        assert!(!t.next(), "a step that asks for a command is not skipped");
+    }
+
+    #[test]
+    fn a_bad_lesson_is_refused_with_its_place() {
+        let d = parse("(volley_lesson: 2, title: \"\", scenario: \"\", dice: [], steps: [])", "l.ron")
+            .unwrap_err();
+        assert!(d[0].message.contains("format 2"));
+        let d = parse(&LESSON.replace("dice: [1, 2]", "dice: [7]"), "l.ron").unwrap_err();
+        assert!(d[0].message.contains("7"));
+        let d = parse(&LESSON.replace("Read", "Reed"), "l.ron").unwrap_err();
+        assert!(d[0].line > 1);
+    }
+}
