@@ -39,6 +39,9 @@ pub enum Cmd {
         /// With --screenshot: overlays to switch on (arcs, zones, sight, reach, rules).
         #[arg(long, requires = "screenshot", value_delimiter = ',')]
         overlay: Vec<String>,
+        /// With --screenshot: zoom in this many times from the fitted table.
+        #[arg(long, requires = "screenshot")]
+        zoom: Option<f32>,
         /// Replay the game from its start, event by event, forwards and backwards.
         #[arg(long)]
         replay: bool,
@@ -278,6 +281,7 @@ pub fn main() -> i32 {
             overlay,
             replay,
             step,
+            zoom,
         }) => play(
             &file,
             screenshot,
@@ -285,6 +289,7 @@ pub fn main() -> i32 {
                 select: select.map(UnitId),
                 hover: hover.map(UnitId),
                 overlays: overlay,
+                zoom,
             },
             replay,
             step,

@@ -80,7 +80,8 @@ fn every_lesson_plays_to_its_end_and_refuses_what_it_does_not_ask() {
             say(&mut app, Intent::Do(wrong()));
             let t = &app.world().resource::<Tutoring>().tutor;
             assert_eq!(t.step, k, "{name}: a wrong command does not move the lesson on");
-            if let Verdict::Wrong(words) = t.judge(&wrong()) {
+            let b = &app.world().resource::<Game>().battle;
+            if let Verdict::Wrong(words) = t.judge(b, &wrong()) {
                 assert_eq!(t.said.as_deref(), Some(words.as_str()), "{name} step {}", k + 1);
             }
             if let Some(w) = &step.wrong {

@@ -1,14 +1,12 @@
 //! Draws the table: terrain as filled shapes, bases as rectangles in side colours with a front
 //! edge, a troop code and status markers, redrawn whenever the battle changes.
 
-use super::{AppSystems, Game};
+use super::{AppSystems, Game, terrain_art};
 use crate::rules::command::Event;
 use crate::rules::geometry::{Base, Pt};
 use crate::rules::model::Unit;
 use crate::rules::ruleset::Look;
 use crate::rules::terrain::FeatureKind;
-use bevy::asset::RenderAssetUsages;
-use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
@@ -22,7 +20,7 @@ pub(super) fn plugin(app: &mut App) {
     )
     .add_systems(
         Update,
-        (draw_units, show_names, animate)
+        (draw_units, animate)
             .chain()
             .in_set(AppSystems::Draw),
     );
@@ -31,31 +29,6 @@ pub(super) fn plugin(app: &mut App) {
 /// Everything drawn for the units; replaced when the battle changes.
 #[derive(Component)]
 struct UnitVisual;
-
-/// A unit's name, shown only when zoomed in.
-#[derive(Component)]
-struct NameLabel;
-
-/// Shows names when the camera is close enough to read them.
-fn show_names(
-    cams: Query<&Projection, With<super::camera::BoardCamera>>,
-    mut names: Query<&mut Visibility, With<NameLabel>>,
-) {
-    let close = cams
-        .iter()
-        .next()
-        .is_some_and(|p| matches!(p, Projection::Orthographic(o) if o.scale < 0.45));
-    for mut v in &mut names {
-        let want = if close {
-            Visibility::Inherited
-        } else {
-            Visibility::Hidden
-        };
-        if *v != want {
-            *v = want;
-        }
-    }
-}
 
 /// Anything drawn on the board.
 type BoardVisual = (With<TableVisual>, With<UnitVisual>);
@@ -70,50 +43,16 @@ fn clear_board(mut commands: Commands, old: Query<Entity, Or<BoardVisual>>) {
     }
 }
 
-fn terrain_colour(kind: FeatureKind, level: u8) -> Color {
-    match kind {
-        FeatureKind::Woods => Color::srgb(0.18, 0.38, 0.16),
-        FeatureKind::Hill => {
-            let k = 0.06 * level.min(4) as f32;
-            Color::srgb(0.62 + k, 0.55 + k * 0.8, 0.36 + k * 0.5)
-        }
-        FeatureKind::Town => Color::srgb(0.55, 0.35, 0.30),
-        FeatureKind::Village => Color::srgb(0.66, 0.50, 0.38),
-        FeatureKind::Marsh => Color::srgb(0.42, 0.52, 0.45),
-        FeatureKind::Rough => Color::srgb(0.55, 0.52, 0.40),
-        FeatureKind::Fortification => Color::srgb(0.45, 0.40, 0.35),
-        FeatureKind::River => Color::srgb(0.25, 0.42, 0.68),
-        FeatureKind::Stream => Color::srgb(0.35, 0.55, 0.78),
-        FeatureKind::Road => Color::srgb(0.72, 0.64, 0.48),
-        FeatureKind::Bridge => Color::srgb(0.45, 0.36, 0.28),
-        FeatureKind::Causeway => Color::srgb(0.62, 0.58, 0.50),
-    }
-}
-
 fn z_of(kind: FeatureKind, level: u8) -> f32 {
     match kind {
         FeatureKind::Hill => 1.0 + level as f32 * 0.1,
         FeatureKind::Marsh | FeatureKind::Rough => 2.0,
-        FeatureKind::Woods => 3.0,
-        FeatureKind::River | FeatureKind::Stream => 4.0,
-        FeatureKind::Road | FeatureKind::Causeway => 5.0,
-        FeatureKind::Bridge => 6.0,
-        FeatureKind::Town | FeatureKind::Village | FeatureKind::Fortification => 7.0,
+        FeatureKind::River | FeatureKind::Stream => 3.0,
+        FeatureKind::Road | FeatureKind::Causeway => 4.0,
+        FeatureKind::Bridge => 5.0,
+        FeatureKind::Town | FeatureKind::Village | FeatureKind::Fortification => 6.0,
+        FeatureKind::Woods => 7.0,
     }
-}
-
-fn mesh_of(tris: &[[Pt; 3]]) -> Mesh {
-    let positions: Vec<[f32; 3]> = tris
-        .iter()
-        .flat_map(|t| t.iter().map(|p| [p.x, p.y, 0.0]))
-        .collect();
-    let indices: Vec<u32> = (0..positions.len() as u32).collect();
-    Mesh::new(
-        PrimitiveTopology::TriangleList,
-        RenderAssetUsages::default(),
-    )
-    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
-    .with_inserted_indices(Indices::U32(indices))
 }
 
 fn spawn_table(
@@ -124,79 +63,46 @@ fn spawn_table(
 ) {
     let b = &game.battle;
     let (w, h) = (b.table.width, b.table.height);
+    // Vertex colours carry the art; the material only passes them through.
+    let plain = materials.add(Color::WHITE);
     commands.spawn((
         TableVisual,
-        Mesh2d(meshes.add(Rectangle::new(w, h))),
-        MeshMaterial2d(materials.add(Color::srgb(0.50, 0.60, 0.36))),
-        Transform::from_xyz(w / 2.0, h / 2.0, 0.0),
+        Mesh2d(meshes.add(terrain_art::fields(w, h))),
+        MeshMaterial2d(plain.clone()),
+        Transform::default(),
     ));
     for z in &b.zones {
         let c = b.side_colour(z.side);
         commands.spawn((
             TableVisual,
             Mesh2d(meshes.add(Rectangle::new(z.max.x - z.min.x, z.max.y - z.min.y))),
-            MeshMaterial2d(materials.add(Color::srgba_u8(c[0], c[1], c[2], 40))),
+            MeshMaterial2d(materials.add(Color::srgba_u8(c[0], c[1], c[2], 28))),
             Transform::from_xyz((z.min.x + z.max.x) / 2.0, (z.min.y + z.max.y) / 2.0, 0.5),
         ));
     }
-    let mut labelled: Vec<&str> = Vec::new();
     for f in &b.terrain.features {
-        let tris = f.triangles();
-        if tris.is_empty() {
+        let art = terrain_art::feature(f);
+        if art.is_empty() {
             continue;
         }
         commands.spawn((
             TableVisual,
-            Mesh2d(meshes.add(mesh_of(&tris))),
-            MeshMaterial2d(materials.add(terrain_colour(f.kind, f.level))),
+            Mesh2d(meshes.add(art.mesh())),
+            MeshMaterial2d(plain.clone()),
             Transform::from_xyz(0.0, 0.0, z_of(f.kind, f.level)),
         ));
-        if f.kind == FeatureKind::Woods {
-            // Trees: darker dots on a jittered grid inside the wood.
-            let (lo, hi) = f.bounds();
-            let tree = meshes.add(Circle::new(2.2));
-            let dark = materials.add(Color::srgb(0.10, 0.26, 0.10));
-            let mut y = lo.y + 4.0;
-            let mut row = 0;
-            while y < hi.y {
-                let mut x = lo.x + 4.0 + if row % 2 == 0 { 0.0 } else { 4.5 };
-                while x < hi.x {
-                    if f.contains(Pt::new(x, y)) {
-                        commands.spawn((
-                            TableVisual,
-                            Mesh2d(tree.clone()),
-                            MeshMaterial2d(dark.clone()),
-                            Transform::from_xyz(x, y, 3.1),
-                        ));
-                    }
-                    x += 9.0;
-                }
-                y += 8.0;
-                row += 1;
-            }
-        }
-        if (!f.kind.is_linear() || f.kind == FeatureKind::River)
-            && !labelled.contains(&f.name.as_str())
-        {
-            labelled.push(&f.name);
-            let (lo, hi) = f.bounds();
-            commands.spawn((
-                TableVisual,
-                Text2d::new(f.name.clone()),
-                TextFont {
-                    font_size: FontSize::Px(9.0),
-                    ..default()
-                },
-                TextColor(Color::srgba(0.1, 0.1, 0.1, 0.8)),
-                Transform::from_xyz((lo.x + hi.x) / 2.0, (lo.y + hi.y) / 2.0, 9.0),
-            ));
-        }
     }
     if let Some(o) = &b.objective {
         commands.spawn((
             TableVisual,
-            Mesh2d(meshes.add(Circle::new(8.0))),
+            Mesh2d(meshes.add(Annulus::new(6.0, 9.0))),
             MeshMaterial2d(materials.add(Color::srgb(0.95, 0.85, 0.2))),
+            Transform::from_xyz(o.at.x, o.at.y, 8.0),
+        ));
+        commands.spawn((
+            TableVisual,
+            Mesh2d(meshes.add(Circle::new(3.0))),
+            MeshMaterial2d(materials.add(Color::srgb(0.55, 0.1, 0.1))),
             Transform::from_xyz(o.at.x, o.at.y, 8.0),
         ));
     }
@@ -344,7 +250,7 @@ impl Paint<'_, '_, '_> {
                 self.rect(u.base.width, u.base.depth),
                 self.mat(fill),
                 self.rect(u.base.width, strip),
-                self.mat(contrast(c).with_alpha(0.85)),
+                self.mat(contrast(c)),
             )
         });
         let stands: Vec<_> = look
@@ -416,7 +322,7 @@ impl Paint<'_, '_, '_> {
             front: loose.then(|| {
                 (
                     self.rect(sb.width, strip),
-                    self.mat(contrast(c).with_alpha(0.85)),
+                    self.mat(contrast(c)),
                     sb.depth / 2.0 - strip / 2.0,
                 )
             }),
@@ -448,8 +354,9 @@ impl Paint<'_, '_, '_> {
         let mut label_entity = self.commands.spawn((
             UnitVisual,
             Text2d::new(look.label.clone()),
+            // Laid out large and drawn small, so that the code stays sharp when zoomed in.
             TextFont {
-                font_size: FontSize::Px(8.0),
+                font_size: FontSize::Px(32.0),
                 ..default()
             },
             TextColor(if look.label_dark {
@@ -457,7 +364,7 @@ impl Paint<'_, '_, '_> {
             } else {
                 contrast(c)
             }),
-            Transform::from_translation(label_spot(&u.base)),
+            Transform::from_translation(label_spot(&u.base)).with_scale(Vec3::splat(0.25)),
         ));
         if let Some(from) = from {
             label_entity.insert(Tween {
@@ -467,22 +374,6 @@ impl Paint<'_, '_, '_> {
                 ..Tween::new(from, &u.base)
             });
         }
-        self.commands.spawn((
-            UnitVisual,
-            NameLabel,
-            Visibility::Hidden,
-            Text2d::new(u.name.clone()),
-            TextFont {
-                font_size: FontSize::Px(4.0),
-                ..default()
-            },
-            TextColor(Color::srgb(0.05, 0.05, 0.05)),
-            Transform::from_xyz(
-                u.base.centre.x,
-                u.base.centre.y + u.base.depth.max(u.base.width) / 2.0 + 4.0,
-                10.7,
-            ),
-        ));
     }
 
     /// One marker beside a base.

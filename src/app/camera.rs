@@ -69,14 +69,17 @@ pub fn cursor_world(
 
 fn fit(game: &Game, ww: f32, wh: f32) -> (Vec3, f32) {
     let b = &game.battle;
-    // Leave room for the panels around the board.
-    let scale = (b.table.width / (ww - 320.0).max(200.0))
-        .max(b.table.height / (wh - 200.0).max(200.0))
-        * 1.04;
+    // The table fills the window between the turn bar (top), the log's title (bottom) and the
+    // unit panel (right).
+    let (left, right, top, bottom) = (8.0, 262.0, 48.0, 40.0);
+    let scale = (b.table.width / (ww - left - right).max(200.0))
+        .max(b.table.height / (wh - top - bottom).max(200.0))
+        * 1.02;
+    // The window's centre, in world terms, sits off the table's by half the margins' difference.
     (
         Vec3::new(
-            b.table.width / 2.0 + 60.0 * scale,
-            b.table.height / 2.0 - 40.0 * scale,
+            b.table.width / 2.0 + (right - left) / 2.0 * scale,
+            b.table.height / 2.0 + (top - bottom) / 2.0 * scale,
             0.0,
         ),
         scale,

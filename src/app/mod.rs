@@ -7,6 +7,7 @@ pub mod input;
 pub mod lesson;
 mod overlay;
 mod panels;
+mod terrain_art;
 mod title;
 
 use crate::rules::command::Command;
@@ -103,6 +104,9 @@ pub struct Stage {
     pub hover: Option<UnitId>,
     /// Overlay names: arcs, zones, sight, reach, rules.
     pub overlays: Vec<String>,
+    /// Zoom in this many times from the fitted table, about the selected unit (or the table's
+    /// centre).
+    pub zoom: Option<f32>,
 }
 
 impl Stage {
@@ -134,7 +138,27 @@ fn stage_screenshot(
     mut ptr: ResMut<input::Pointer>,
     mut game: ResMut<Game>,
     mut opened: Local<bool>,
+    mut frames: Local<u32>,
+    mut cams: Query<(&mut Transform, &mut Projection), With<camera::BoardCamera>>,
 ) {
+    *frames += 1;
+    if *frames == 5
+        && let Some(z) = stage.zoom
+    {
+        let b = &game.battle;
+        let at = stage
+            .select
+            .as_ref()
+            .and_then(|id| b.unit(id).ok())
+            .map(|u| Vec2::new(u.base.centre.x, u.base.centre.y))
+            .unwrap_or(Vec2::new(b.table.width / 2.0, b.table.height / 2.0));
+        for (mut t, mut p) in &mut cams {
+            if let Projection::Orthographic(o) = &mut *p {
+                o.scale /= z.max(0.1);
+            }
+            t.translation = at.extend(t.translation.z);
+        }
+    }
     if stage.select.is_some() {
         sel.unit = stage.select.clone();
     }
@@ -536,7 +560,7 @@ fn apply_intents(
                 continue;
             }
             (Intent::Do(c), Some(t)) => {
-                if let crate::rules::lesson::Verdict::Wrong(words) = t.tutor.judge(c) {
+                if let crate::rules::lesson::Verdict::Wrong(words) = t.tutor.judge(&game.battle, c) {
                     t.tutor.said = Some(words);
                     continue;
                 }

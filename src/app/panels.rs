@@ -791,11 +791,24 @@ fn drag_tip(mut ctx: EguiContexts, game: Res<Game>, sel: Res<Selection>) -> Resu
     Ok(())
 }
 
-/// The ruleset's word markers (LOW, OUT, DIS, SPENT ...) beside each unit, at a readable size
-/// whatever the zoom.
+/// Where labels may go: screen rectangles already taken.
+struct Taken(Vec<egui::Rect>);
+
+impl Taken {
+    fn free(&self, r: egui::Rect) -> bool {
+        !self.0.iter().any(|t| t.intersects(r))
+    }
+}
+
+/// Names, status and the ruleset's word markers (LOW, OUT, SPENT ...) beside each unit, and the
+/// terrain's names: drawn in screen space, readable at every zoom, placed where they overlap
+/// neither each other nor the bases (a label that finds no room is left out, the selected and
+/// hovered units' first).
 fn unit_tags(
     mut ctx: EguiContexts,
     game: Res<Game>,
+    sel: Res<Selection>,
+    ptr: Res<Pointer>,
     cams: Query<(&Camera, &GlobalTransform), With<super::camera::BoardCamera>>,
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
@@ -803,28 +816,122 @@ fn unit_tags(
         return Ok(());
     };
     let b = &game.battle;
+    let to_screen = |p: crate::rules::geometry::Pt| {
+        cam.world_to_viewport(gt, Vec3::new(p.x, p.y, 0.0))
+            .ok()
+            .map(|v| egui::pos2(v.x, v.y))
+    };
+    let screen = ctx.viewport_rect();
+    let painter = ctx.layer_painter(egui::LayerId::new(
+        egui::Order::Background,
+        egui::Id::new("board_labels"),
+    ));
+    // Every base's screen box is taken first.
+    let mut boxes: Vec<(&Unit, egui::Rect)> = Vec::new();
     for u in b.alive() {
-        let look = b.rules.look(b, u);
-        if look.markers.is_empty() {
+        let pts: Vec<egui::Pos2> = u.base.corners().iter().filter_map(|c| to_screen(*c)).collect();
+        if pts.len() == 4 {
+            boxes.push((u, egui::Rect::from_points(&pts)));
+        }
+    }
+    let mut taken = Taken(boxes.iter().map(|(_, r)| r.expand(1.0)).collect());
+    // The selected and hovered units first, then those with something to say.
+    let first = |u: &Unit| {
+        let key = Some(&u.id);
+        if sel.unit.as_ref() == key || ptr.hover.as_ref() == key {
+            0
+        } else if u.status.hits > 0 || u.status.shaken || u.status.disordered {
+            1
+        } else {
+            2
+        }
+    };
+    boxes.sort_by_key(|(u, _)| first(u));
+    let font = egui::FontId::proportional(12.0);
+    let small = egui::FontId::proportional(11.0);
+    for (u, r) in &boxes {
+        if !screen.intersects(*r) {
             continue;
         }
-        let p = u.base.local(u.base.width / 2.0, u.base.depth / 2.0);
-        let Ok(at) = cam.world_to_viewport(gt, Vec3::new(p.x, p.y, 0.0)) else {
+        let look = b.rules.look(b, u);
+        let mut badges: Vec<(String, egui::Color32)> = Vec::new();
+        if u.status.hits > 0 && look.pips > 0 {
+            badges.push((
+                format!("{} hit{}", look.pips, if look.pips == 1 { "" } else { "s" }),
+                egui::Color32::from_rgb(255, 110, 100),
+            ));
+        }
+        if u.status.shaken {
+            badges.push(("SHAKEN".into(), egui::Color32::from_rgb(255, 215, 60)));
+        }
+        if u.status.disordered {
+            badges.push(("DISORDERED".into(), egui::Color32::from_rgb(255, 160, 60)));
+        }
+        for m in &look.markers {
+            badges.push((m.clone(), egui::Color32::from_rgb(255, 215, 60)));
+        }
+        let name = painter.layout_no_wrap(u.name.clone(), font.clone(), egui::Color32::WHITE);
+        let badge_galleys: Vec<_> = badges
+            .iter()
+            .map(|(t, c)| painter.layout_no_wrap(t.clone(), small.clone(), *c))
+            .collect();
+        let badge_w: f32 = badge_galleys.iter().map(|g| g.size().x + 8.0).sum();
+        let w = name.size().x.max(badge_w) + 10.0;
+        let h = name.size().y + if badges.is_empty() { 0.0 } else { 15.0 } + 4.0;
+        let size = egui::vec2(w, h);
+        let spots = [
+            egui::Rect::from_min_size(egui::pos2(r.center().x - w / 2.0, r.bottom() + 2.0), size),
+            egui::Rect::from_min_size(egui::pos2(r.center().x - w / 2.0, r.top() - h - 2.0), size),
+            egui::Rect::from_min_size(egui::pos2(r.right() + 3.0, r.center().y - h / 2.0), size),
+            egui::Rect::from_min_size(egui::pos2(r.left() - w - 3.0, r.center().y - h / 2.0), size),
+        ];
+        let Some(spot) = spots.into_iter().find(|s| taken.free(*s)) else {
             continue;
         };
-        egui::Area::new(egui::Id::new(("unit_tag", u.id.0.as_str())))
-            .order(egui::Order::Background)
-            .fixed_pos(egui::pos2(at.x + 2.0, at.y - 8.0))
-            .interactable(false)
-            .show(ctx, |ui| {
-                ui.label(
-                    egui::RichText::new(look.markers.join(" "))
-                        .small()
-                        .strong()
-                        .color(egui::Color32::from_rgb(255, 215, 60))
-                        .background_color(egui::Color32::from_black_alpha(200)),
-                );
-            });
+        taken.0.push(spot);
+        let c = b.side_colour(u.side);
+        painter.rect_filled(spot, 3.0, egui::Color32::from_black_alpha(170));
+        painter.rect_filled(
+            egui::Rect::from_min_size(spot.min, egui::vec2(3.0, h)),
+            1.0,
+            egui::Color32::from_rgb(c[0], c[1], c[2]),
+        );
+        painter.galley(spot.min + egui::vec2(6.0, 2.0), name, egui::Color32::WHITE);
+        let mut x = spot.min.x + 6.0;
+        for g in badge_galleys {
+            let wdt = g.size().x;
+            painter.galley(egui::pos2(x, spot.min.y + h - 16.0), g, egui::Color32::WHITE);
+            x += wdt + 8.0;
+        }
+    }
+    // The terrain's names, where there is room.
+    let mut named: Vec<&str> = Vec::new();
+    for f in &b.terrain.features {
+        if named.contains(&f.name.as_str()) || f.name.is_empty() {
+            continue;
+        }
+        named.push(&f.name);
+        let (lo, hi) = f.bounds();
+        let at = if f.kind.is_linear() {
+            f.points.get(f.points.len() / 2).copied()
+        } else {
+            Some(crate::rules::geometry::Pt::new((lo.x + hi.x) / 2.0, (lo.y + hi.y) / 2.0))
+        };
+        let Some(p) = at.and_then(to_screen) else {
+            continue;
+        };
+        let g = painter.layout_no_wrap(
+            f.name.clone(),
+            egui::FontId::proportional(12.0),
+            egui::Color32::from_rgb(250, 245, 225),
+        );
+        let rect = egui::Rect::from_center_size(p, g.size() + egui::vec2(8.0, 2.0));
+        if !screen.contains_rect(rect) || !taken.free(rect) {
+            continue;
+        }
+        taken.0.push(rect);
+        painter.rect_filled(rect, 6.0, egui::Color32::from_black_alpha(90));
+        painter.galley(rect.min + egui::vec2(4.0, 1.0), g, egui::Color32::WHITE);
     }
     Ok(())
 }
@@ -1031,14 +1138,20 @@ fn hover_card(
         return Ok(());
     }
     let Some(id) = &ptr.hover else { return Ok(()) };
+    // The selected unit's card is in the side panel already.
+    if sel.unit.as_ref() == Some(id) {
+        return Ok(());
+    }
     let Ok(u) = game.battle.unit(id) else {
         return Ok(());
     };
     let Some(pos) = ctx.pointer_hover_pos() else {
         return Ok(());
     };
+    // Beside the board's left edge, clear of the units round the pointer.
+    let _ = pos;
     egui::Area::new(egui::Id::new("hover_card"))
-        .fixed_pos(pos + egui::vec2(18.0, 18.0))
+        .anchor(egui::Align2::LEFT_TOP, [8.0, 56.0])
         .show(ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
                 ui.set_max_width(260.0);

@@ -60,7 +60,8 @@ pub enum Expect {
         #[serde(default)]
         accept: Accept,
     },
-    /// Try this command: the rules refuse it, and the step shows why.
+    /// Try this command (or any of its kind by its unit): the rules refuse it, and the step
+    /// shows why.
     Refused(Command),
 }
 
@@ -89,7 +90,8 @@ impl Expect {
     pub fn accepts(&self, c: &Command) -> bool {
         match self {
             Expect::Read => false,
-            Expect::Refused(want) => want == c,
+            // Any try of the same kind by the same unit: a drag is never exactly the example.
+            Expect::Refused(want) => want.kind() == c.kind() && want.unit() == c.unit(),
             Expect::Do { command, accept } => match accept {
                 Accept::Exact => command == c,
                 Accept::SameUnit => command.kind() == c.kind() && command.unit() == c.unit(),
@@ -136,12 +138,19 @@ impl Tutor {
         self.step >= self.lesson.steps.len()
     }
 
-    /// Judges a command before it is carried out.
-    pub fn judge(&self, c: &Command) -> Verdict {
+    /// Judges a command before it is carried out against `b`. A step that asks for a refused
+    /// try turns away one the rules would allow, so that the lesson's battle stays as written.
+    pub fn judge(&self, b: &Battle, c: &Command) -> Verdict {
         let Some(step) = self.current() else {
             return Verdict::Execute;
         };
         if step.expect.accepts(c) {
+            if matches!(step.expect, Expect::Refused(_)) && b.clone().execute(c.clone()).is_ok() {
+                return Verdict::Wrong(step.wrong.clone().unwrap_or_else(|| {
+                    "The rules allow that one: this step asks you to try one they refuse."
+                        .to_string()
+                }));
+            }
             return Verdict::Execute;
         }
         let words = step.wrong.clone().unwrap_or_else(|| match &step.expect {
@@ -168,11 +177,6 @@ impl Tutor {
                 self.step += 1;
                 true
             }
-            (Expect::Refused(_), Ok(())) => {
-                self.said = Some("That was allowed after all.".to_string());
-                self.step += 1;
-                true
-            }
             (Expect::Do { .. }, Ok(())) => {
                 self.said = None;
                 self.step += 1;
@@ -182,7 +186,7 @@ impl Tutor {
                 self.said = Some(report::refusal(b, e));
                 false
             }
-            (Expect::Read, Ok(())) => false,
+            (Expect::Read | Expect::Refused(_), Ok(())) => false,
         }
     }
 
@@ -366,7 +370,7 @@ mod tests {
         dice: [1, 2],
         steps: [
             (text: "read", expect: Read),
-            (text: "move", expect: Do(command: Move(unit: "a", steps: [Advance(10)]), accept: SameUnit), wrong: "move a"),
+            (text: "move", expect: Do(command: Move(unit: "pr-ms1", steps: [Advance(10)]), accept: SameUnit), wrong: "move a"),
             (text: "try", expect: Refused(EndPhase)),
         ],
     )"#;
@@ -374,20 +378,28 @@ mod tests {
     #[test]
     fn a_step_accepts_what_it_asks_for_and_words_the_rest() {
         let l = parse(LESSON, "l.ron").unwrap();
+        let mut b = scenario::load(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/tutorial.ron"),
+        )
+        .unwrap();
         let mut t = Tutor::new(l);
-        assert!(matches!(t.judge(&Command::EndPhase), Verdict::Wrong(_)));
+        assert!(matches!(t.judge(&b, &Command::EndPhase), Verdict::Wrong(_)));
         assert!(t.next());
         let other = Command::Move {
-            unit: UnitId("a".into()),
+            unit: UnitId("pr-ms1".into()),
             steps: vec![crate::rules::Step::Advance(3.0)],
         };
-        assert_eq!(t.judge(&other), Verdict::Execute);
+        assert_eq!(t.judge(&b, &other), Verdict::Execute);
         let wrong = Command::Move {
-            unit: UnitId("b".into()),
+            unit: UnitId("pr-ms2".into()),
             steps: vec![],
         };
-        assert_eq!(t.judge(&wrong), Verdict::Wrong("move a".into()));
+        assert_eq!(t.judge(&b, &wrong), Verdict::Wrong("move a".into()));
         assert!(!t.next(), "a step that asks for a command is not skipped");
+        // A refused try: only one the rules refuse ends the step.
+        t.step = 2;
+        b.execute(Command::EndPhase).unwrap();
+        assert!(matches!(t.judge(&b, &Command::EndPhase), Verdict::Wrong(_)));
     }
 
     #[test]

@@ -1,0 +1,374 @@
+//! The table's art, drawn in code: each terrain feature becomes one mesh with vertex colours
+//! (fields mottled, woods as tree canopies with their shadows, hills in graded contour bands,
+//! towns as roofs among gardens, roads with verges, rivers with banks, marsh with reeds and
+//! pools, works with parapet and ditch). Few meshes, no textures: quick under software
+//! rendering.
+
+use crate::rules::geometry::Pt;
+use crate::rules::terrain::{Feature, FeatureKind};
+use bevy::asset::RenderAssetUsages;
+use bevy::mesh::{Indices, PrimitiveTopology};
+use bevy::prelude::*;
+
+/// A colour in linear space, as vertex colours want it.
+pub type Rgba = [f32; 4];
+
+/// An sRGB colour as a vertex colour.
+pub fn rgb(r: f32, g: f32, b: f32) -> Rgba {
+    Color::srgb(r, g, b).to_linear().to_f32_array()
+}
+
+fn shade(c: Rgba, k: f32) -> Rgba {
+    [c[0] * k, c[1] * k, c[2] * k, c[3]]
+}
+
+fn mix(a: Rgba, b: Rgba, t: f32) -> Rgba {
+    [
+        a[0] + (b[0] - a[0]) * t,
+        a[1] + (b[1] - a[1]) * t,
+        a[2] + (b[2] - a[2]) * t,
+        a[3] + (b[3] - a[3]) * t,
+    ]
+}
+
+/// A repeatable pseudo-random number in [0, 1) for a place and a salt: the same table always
+/// draws the same trees.
+pub fn hash(x: f32, y: f32, salt: u32) -> f32 {
+    let mut h = (x.to_bits() as u64)
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .wrapping_add((y.to_bits() as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F))
+        .wrapping_add((salt as u64).wrapping_mul(0x1656_67B1_9E37_79F9));
+    h ^= h >> 31;
+    h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    h ^= h >> 29;
+    (h >> 40) as f32 / (1u64 << 24) as f32
+}
+
+/// Smooth value noise in [0, 1): the hash on a lattice, blended between its points.
+fn noise(x: f32, y: f32, salt: u32) -> f32 {
+    let (x0, y0) = (x.floor(), y.floor());
+    let (fx, fy) = (x - x0, y - y0);
+    let s = |t: f32| t * t * (3.0 - 2.0 * t);
+    let (sx, sy) = (s(fx), s(fy));
+    let a = hash(x0, y0, salt);
+    let b = hash(x0 + 1.0, y0, salt);
+    let c = hash(x0, y0 + 1.0, salt);
+    let d = hash(x0 + 1.0, y0 + 1.0, salt);
+    (a + (b - a) * sx) + ((c + (d - c) * sx) - (a + (b - a) * sx)) * sy
+}
+
+/// Triangles with a colour at every corner, made into one mesh.
+#[derive(Default)]
+pub struct Canvas {
+    pos: Vec<[f32; 3]>,
+    col: Vec<Rgba>,
+}
+
+impl Canvas {
+    pub fn is_empty(&self) -> bool {
+        self.pos.is_empty()
+    }
+
+    pub fn tri3(&mut self, p: [Pt; 3], c: [Rgba; 3]) {
+        for (q, k) in p.iter().zip(c) {
+            self.pos.push([q.x, q.y, 0.0]);
+            self.col.push(k);
+        }
+    }
+
+    pub fn tri(&mut self, a: Pt, b: Pt, c: Pt, col: Rgba) {
+        self.tri3([a, b, c], [col; 3]);
+    }
+
+    pub fn tris(&mut self, tris: &[[Pt; 3]], col: Rgba) {
+        for t in tris {
+            self.tri(t[0], t[1], t[2], col);
+        }
+    }
+
+    pub fn quad(&mut self, a: Pt, b: Pt, c: Pt, d: Pt, col: Rgba) {
+        self.tri(a, b, c, col);
+        self.tri(a, c, d, col);
+    }
+
+    pub fn disc(&mut self, c: Pt, r: f32, col: Rgba, segs: usize) {
+        let segs = segs.max(3);
+        let at = |k: usize| {
+            let a = k as f32 / segs as f32 * std::f32::consts::TAU;
+            Pt::new(c.x + r * a.cos(), c.y + r * a.sin())
+        };
+        for k in 0..segs {
+            self.tri(c, at(k), at(k + 1), col);
+        }
+    }
+
+    /// A rectangle turned by `angle` radians.
+    pub fn rect(&mut self, c: Pt, w: f32, h: f32, angle: f32, col: Rgba) {
+        let (s, co) = angle.sin_cos();
+        let p = |x: f32, y: f32| Pt::new(c.x + x * co - y * s, c.y + x * s + y * co);
+        self.quad(
+            p(-w / 2.0, -h / 2.0),
+            p(w / 2.0, -h / 2.0),
+            p(w / 2.0, h / 2.0),
+            p(-w / 2.0, h / 2.0),
+            col,
+        );
+    }
+
+    /// A band of this width along a line, with rounded joints.
+    pub fn band(&mut self, pts: &[Pt], width: f32, col: Rgba, closed: bool) {
+        let n = pts.len();
+        if n < 2 {
+            return;
+        }
+        let segs = if closed { n } else { n - 1 };
+        for i in 0..segs {
+            let (a, b) = (pts[i], pts[(i + 1) % n]);
+            let d = b.minus(a);
+            let len = d.dot(d).sqrt();
+            if len < 1e-4 {
+                continue;
+            }
+            let nx = Pt::new(-d.y / len * width / 2.0, d.x / len * width / 2.0);
+            self.quad(
+                Pt::new(a.x + nx.x, a.y + nx.y),
+                Pt::new(b.x + nx.x, b.y + nx.y),
+                Pt::new(b.x - nx.x, b.y - nx.y),
+                Pt::new(a.x - nx.x, a.y - nx.y),
+                col,
+            );
+        }
+        let joints = if closed { 0..n } else { 1..n - 1 };
+        for i in joints {
+            self.disc(pts[i], width / 2.0, col, 8);
+        }
+    }
+
+    pub fn mesh(self) -> Mesh {
+        let indices: Vec<u32> = (0..self.pos.len() as u32).collect();
+        Mesh::new(
+            PrimitiveTopology::TriangleList,
+            RenderAssetUsages::default(),
+        )
+        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, self.pos)
+        .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, self.col)
+        .with_inserted_indices(Indices::U32(indices))
+    }
+}
+
+/// The colour a feature reads as at a glance (its fill; the legend and the mini-map use it).
+pub fn colour(kind: FeatureKind) -> Rgba {
+    match kind {
+        FeatureKind::Woods => rgb(0.20, 0.36, 0.17),
+        FeatureKind::Hill => rgb(0.66, 0.62, 0.42),
+        FeatureKind::Town => rgb(0.62, 0.56, 0.46),
+        FeatureKind::Village => rgb(0.55, 0.60, 0.40),
+        FeatureKind::Marsh => rgb(0.40, 0.52, 0.46),
+        FeatureKind::Rough => rgb(0.60, 0.57, 0.44),
+        FeatureKind::Fortification => rgb(0.52, 0.45, 0.33),
+        FeatureKind::River => rgb(0.27, 0.45, 0.66),
+        FeatureKind::Stream => rgb(0.36, 0.56, 0.74),
+        FeatureKind::Road => rgb(0.78, 0.70, 0.52),
+        FeatureKind::Bridge => rgb(0.50, 0.38, 0.26),
+        FeatureKind::Causeway => rgb(0.66, 0.62, 0.52),
+    }
+}
+
+/// The open fields: a ground colour mottled on a grid, with paler and darker patches.
+pub fn fields(width: f32, height: f32) -> Mesh {
+    let mut c = Canvas::default();
+    let base = rgb(0.50, 0.60, 0.35);
+    let cell = (width.max(height) / 60.0).max(10.0);
+    let (nx, ny) = (
+        (width / cell).ceil() as usize,
+        (height / cell).ceil() as usize,
+    );
+    let tint = |x: f32, y: f32| {
+        // Broad patches (fields), a warmer stubble here and there, and a fine grain.
+        let broad = noise(x / (cell * 6.0), y / (cell * 5.0), 7);
+        let fine = hash(x, y, 11);
+        let k = 0.93 + broad * 0.12 + fine * 0.04;
+        let warm = noise(x / (cell * 9.0), y / (cell * 7.0), 3);
+        mix(shade(base, k), rgb(0.64, 0.63, 0.40), ((warm - 0.55) * 1.6).clamp(0.0, 0.45))
+    };
+    for i in 0..nx {
+        for j in 0..ny {
+            let (x0, y0) = (i as f32 * cell, j as f32 * cell);
+            let (x1, y1) = (((i + 1) as f32 * cell).min(width), ((j + 1) as f32 * cell).min(height));
+            let p = [
+                Pt::new(x0, y0),
+                Pt::new(x1, y0),
+                Pt::new(x1, y1),
+                Pt::new(x0, y1),
+            ];
+            let k: Vec<Rgba> = p.iter().map(|q| tint(q.x, q.y)).collect();
+            c.tri3([p[0], p[1], p[2]], [k[0], k[1], k[2]]);
+            c.tri3([p[0], p[2], p[3]], [k[0], k[2], k[3]]);
+        }
+    }
+    c.mesh()
+}
+
+/// The triangles of a feature scaled about its centre.
+fn scaled(tris: &[[Pt; 3]], centre: Pt, k: f32) -> Vec<[Pt; 3]> {
+    let s = |p: Pt| Pt::new(centre.x + (p.x - centre.x) * k, centre.y + (p.y - centre.y) * k);
+    tris.iter().map(|t| [s(t[0]), s(t[1]), s(t[2])]).collect()
+}
+
+/// Points on a jittered grid inside a feature, `gap` apart.
+fn scatter(f: &Feature, gap: f32, salt: u32) -> Vec<(Pt, f32)> {
+    let (lo, hi) = f.bounds();
+    let mut out = Vec::new();
+    let mut y = lo.y + gap / 2.0;
+    let mut row = 0;
+    while y < hi.y {
+        let mut x = lo.x + gap / 2.0 + if row % 2 == 0 { 0.0 } else { gap / 2.0 };
+        while x < hi.x {
+            let r = hash(x, y, salt);
+            let p = Pt::new(
+                x + (hash(x, y, salt + 1) - 0.5) * gap * 0.6,
+                y + (hash(x, y, salt + 2) - 0.5) * gap * 0.6,
+            );
+            if f.contains(p) {
+                out.push((p, r));
+            }
+            x += gap;
+        }
+        y += gap * 0.87;
+        row += 1;
+        if out.len() > 20_000 {
+            break;
+        }
+    }
+    out
+}
+
+/// One feature's art.
+pub fn feature(f: &Feature) -> Canvas {
+    let mut c = Canvas::default();
+    let tris = f.triangles();
+    let fill = colour(f.kind);
+    let (lo, hi) = f.bounds();
+    let centre = Pt::new((lo.x + hi.x) / 2.0, (lo.y + hi.y) / 2.0);
+    match f.kind {
+        FeatureKind::Hill => {
+            // A shadow to the south-east, the slope, then lighter bands up to the crest.
+            let shadow: Vec<[Pt; 3]> = tris
+                .iter()
+                .map(|t| t.map(|p| Pt::new(p.x + 2.0, p.y - 2.5)))
+                .collect();
+            c.tris(&shadow, shade(fill, 0.62));
+            let bands = 2 + f.level.min(3) as usize;
+            for k in 0..bands {
+                let s = 1.0 - k as f32 * (0.7 / bands as f32);
+                let light = 0.86 + 0.1 * k as f32;
+                let col = if f.steep { shade(fill, light * 0.85) } else { shade(fill, light) };
+                c.tris(&scaled(&tris, centre, s), col);
+                // The contour line just inside each band's edge.
+                let ring: Vec<Pt> = f
+                    .points
+                    .iter()
+                    .map(|p| Pt::new(centre.x + (p.x - centre.x) * s, centre.y + (p.y - centre.y) * s))
+                    .collect();
+                c.band(&ring, 0.7, shade(fill, 0.7), true);
+            }
+        }
+        FeatureKind::Woods => {
+            c.tris(&tris, shade(fill, 0.75));
+            c.band(&f.points, 1.5, shade(fill, 0.55), true);
+            let greens = [rgb(0.17, 0.34, 0.14), rgb(0.22, 0.42, 0.18), rgb(0.28, 0.46, 0.20)];
+            let trees = scatter(f, 7.0, 21);
+            for (p, r) in &trees {
+                let rad = 3.2 + r * 2.0;
+                c.disc(Pt::new(p.x + 1.0, p.y - 1.2), rad, rgb(0.09, 0.18, 0.08), 9);
+            }
+            for (p, r) in &trees {
+                let rad = 3.2 + r * 2.0;
+                let g = greens[(r * 3.0) as usize % 3];
+                c.disc(*p, rad, g, 9);
+                c.disc(Pt::new(p.x - rad * 0.3, p.y + rad * 0.3), rad * 0.45, shade(g, 1.25), 6);
+            }
+        }
+        FeatureKind::Town | FeatureKind::Village => {
+            c.tris(&tris, fill);
+            // Gardens and yards, then roofs with their ridges.
+            for (p, r) in scatter(f, 9.0, 41) {
+                if r < 0.35 {
+                    c.rect(p, 6.0, 5.0, r * 0.6, rgb(0.42, 0.55, 0.32));
+                }
+            }
+            let gap = if f.kind == FeatureKind::Town { 8.0 } else { 12.0 };
+            let roofs = [rgb(0.62, 0.26, 0.18), rgb(0.55, 0.30, 0.22), rgb(0.48, 0.46, 0.44)];
+            for (p, r) in scatter(f, gap, 43) {
+                if f.kind == FeatureKind::Village && r > 0.7 {
+                    continue;
+                }
+                let angle = (r - 0.5) * 0.4;
+                let (w, h) = (5.0 + r * 2.0, 3.6);
+                c.rect(Pt::new(p.x + 0.6, p.y - 0.6), w, h, angle, rgb(0.15, 0.12, 0.10));
+                c.rect(p, w, h, angle, roofs[(r * 7.0) as usize % 3]);
+                c.rect(p, w, 0.5, angle, rgb(0.30, 0.14, 0.10));
+            }
+            let edge = if f.fortified { rgb(0.30, 0.08, 0.06) } else { shade(fill, 0.7) };
+            c.band(&f.points, if f.fortified { 2.0 } else { 0.8 }, edge, true);
+        }
+        FeatureKind::Marsh => {
+            c.tris(&tris, fill);
+            for (p, r) in scatter(f, 8.0, 61) {
+                if r < 0.3 {
+                    c.rect(p, 6.0, 2.4, 0.0, rgb(0.36, 0.52, 0.62));
+                } else {
+                    let reed = rgb(0.30, 0.40, 0.25);
+                    for k in [-1.0f32, 0.0, 1.0] {
+                        c.rect(Pt::new(p.x + k * 0.9, p.y + 1.0), 0.35, 2.4, k * 0.3, reed);
+                    }
+                }
+            }
+        }
+        FeatureKind::Rough => {
+            c.tris(&tris, fill);
+            for (p, r) in scatter(f, 7.0, 71) {
+                c.disc(p, 0.8 + r * 1.2, rgb(0.48, 0.46, 0.40), 6);
+            }
+        }
+        FeatureKind::Fortification => {
+            c.band(&f.points, 5.0, rgb(0.28, 0.26, 0.22), true);
+            c.tris(&tris, fill);
+            c.band(&f.points, 2.2, rgb(0.40, 0.33, 0.22), true);
+            c.band(&f.points, 0.6, rgb(0.75, 0.68, 0.50), true);
+        }
+        FeatureKind::River | FeatureKind::Stream => {
+            let w = f.width.max(1.0);
+            c.band(&f.points, w + 3.0, rgb(0.36, 0.40, 0.24), false);
+            c.band(&f.points, w, fill, false);
+            c.band(&f.points, w * 0.35, shade(fill, 1.25), false);
+        }
+        FeatureKind::Road | FeatureKind::Causeway => {
+            let w = f.width.max(1.0);
+            c.band(&f.points, w + 3.0, rgb(0.58, 0.62, 0.38), false);
+            if f.kind == FeatureKind::Causeway {
+                c.band(&f.points, w + 1.0, rgb(0.40, 0.36, 0.30), false);
+            }
+            c.band(&f.points, w, fill, false);
+            c.band(&f.points, w * 0.12, shade(fill, 0.85), false);
+        }
+        FeatureKind::Bridge => {
+            let w = f.width.max(1.0);
+            c.band(&f.points, w + 2.0, rgb(0.25, 0.18, 0.12), false);
+            c.band(&f.points, w, fill, false);
+            // Planks across the deck.
+            for s in f.points.windows(2) {
+                let d = s[1].minus(s[0]);
+                let len = d.dot(d).sqrt();
+                let n = (len / 2.5) as usize;
+                let angle = d.y.atan2(d.x) + std::f32::consts::FRAC_PI_2;
+                for k in 1..n {
+                    let t = k as f32 / n as f32;
+                    let p = Pt::new(s[0].x + d.x * t, s[0].y + d.y * t);
+                    c.rect(p, w, 0.35, angle, shade(fill, 0.7));
+                }
+            }
+        }
+    }
+    c
+}
