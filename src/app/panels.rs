@@ -6,7 +6,8 @@ use super::{Game, Intent};
 use crate::rules::command::{Command, Event};
 use crate::rules::model::Unit;
 use crate::rules::report;
-use crate::rules::ruleset::{ActionGroup, Outlook, OutlookPart, RefSection};
+use crate::rules::command::Factor;
+use crate::rules::ruleset::{ActionGroup, Outlook, OutlookPart, RefSection, books};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
@@ -233,18 +234,27 @@ fn log_panel(
                         } else {
                             egui::RichText::new(text)
                         };
-                        if ui.selectable_label(false, rich).clicked() {
+                        if ui
+                            .selectable_label(false, rich)
+                            .on_hover_text("Click: its units on the table, and why (its factors' sources)")
+                            .clicked()
+                        {
                             clicked = Some(i);
                         }
                     }
                 });
-            if let Some(i) = clicked {
-                game.highlight = game
-                    .battle
-                    .log
-                    .get(i)
-                    .map(report::event_units)
-                    .unwrap_or_default();
+            if let Some(i) = clicked
+                && let Some(e) = game.battle.log.get(i)
+            {
+                let factors: Vec<Factor> = report::rolls(e)
+                    .into_iter()
+                    .flat_map(|r| r.factors)
+                    .filter(|f| !f.source.is_empty())
+                    .collect();
+                if !factors.is_empty() {
+                    ask_why(ui.ctx(), &report::describe(&game.battle, e), factors);
+                }
+                game.highlight = report::event_units(e);
             }
         });
     Ok(())
@@ -259,10 +269,66 @@ fn outlook_part(ui: &mut egui::Ui, p: &OutlookPart) {
             if f.value != 0 {
                 ui.label(format!("{:+}", f.value));
             }
-            ui.label(&f.name).on_hover_text(&f.source);
+            ui.label(&f.name).on_hover_text(books::cite(&f.source));
+            if !f.source.is_empty()
+                && ui
+                    .small_button("Why?")
+                    .on_hover_text("Open the rules reference at this factor's source")
+                    .clicked()
+            {
+                ask_why(ui.ctx(), &f.name, vec![f.clone()]);
+            }
         });
     }
     ui.strong(&p.summary);
+}
+
+/// What a "Why?" asked about: a title and the factors whose sources to show.
+#[derive(Clone, Default)]
+struct Why {
+    title: String,
+    factors: Vec<Factor>,
+}
+
+fn why_id() -> egui::Id {
+    egui::Id::new("why_asked")
+}
+
+/// Opens the rules reference at these factors' sources (next frame).
+fn ask_why(ctx: &egui::Context, title: &str, factors: Vec<Factor>) {
+    let why = Why {
+        title: title.to_string(),
+        factors,
+    };
+    ctx.data_mut(|d| d.insert_temp(why_id(), why));
+}
+
+/// The answer to a "Why?": each factor's source in words, the rulings it names with their
+/// reasons, and the reference's rows from the same source.
+fn why_answer(ui: &mut egui::Ui, why: &Why, r: &crate::rules::ruleset::Reference) {
+    ui.heading(format!("Why? {}", why.title));
+    for f in &why.factors {
+        ui.add_space(4.0);
+        let value = if f.value != 0 {
+            format!("{:+} ", f.value)
+        } else {
+            String::new()
+        };
+        ui.strong(format!("{value}{}", f.name));
+        ui.label(format!("Source: {}", books::cite(&f.source)));
+        for key in books::rulings_named(&f.source) {
+            if let Some(rule) = r.rulings.iter().find(|x| x.key == key) {
+                ui.label(egui::RichText::new(format!("Ruling, {}: {}", rule.topic, rule.ruling)));
+                ui.small(format!("Its reason: {}", rule.reason));
+            }
+        }
+        for sec in &r.sections {
+            for row in sec.rows.iter().filter(|row| row.source == f.source) {
+                ui.small(format!("{}: {}", sec.title, row.cells.join("  ")));
+            }
+        }
+    }
+    ui.separator();
 }
 
 fn outlook(ui: &mut egui::Ui, o: &Outlook) -> Option<Command> {
@@ -677,18 +743,31 @@ fn rules_reference(
     mut ctx: EguiContexts,
     game: Res<Game>,
     mut overlays: ResMut<Overlays>,
+    mut asked: Local<Option<Why>>,
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
+    if let Some(w) = ctx.data_mut(|d| d.remove_temp::<Why>(why_id())) {
+        *asked = Some(w);
+        overlays.rules = true;
+    }
     if !overlays.rules {
+        *asked = None;
         return Ok(());
     }
     let r = game.battle.rules.reference();
+    let mut clear = false;
     egui::Window::new(format!("Rules reference: {}", r.title))
+        .id(egui::Id::new("rules_reference"))
         .open(&mut overlays.rules)
         .default_size([560.0, 480.0])
         .show(ctx, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
-                ui.label(format!("Source: {}", r.source));
+                if let Some(w) = asked.as_ref() {
+                    why_answer(ui, w, &r);
+                    clear = ui.button("The whole reference").clicked();
+                    ui.separator();
+                }
+                ui.label(format!("From: {}", r.source));
                 for (k, sec) in r.sections.iter().enumerate() {
                     egui::CollapsingHeader::new(&sec.title)
                         .default_open(sec.open)
@@ -697,6 +776,9 @@ fn rules_reference(
                 rulings_list(ui, &r.rulings_title, &r.rulings);
             });
         });
+    if clear {
+        *asked = None;
+    }
     Ok(())
 }
 
@@ -704,7 +786,8 @@ fn rules_reference(
 fn reference_section(ui: &mut egui::Ui, k: usize, sec: &RefSection) {
     if sec.columns.is_empty() {
         for row in &sec.rows {
-            ui.label(row.cells.join("  ")).on_hover_text(&row.source);
+            ui.label(row.cells.join("  "))
+                .on_hover_text(books::cite(&row.source));
         }
         return;
     }
@@ -718,7 +801,7 @@ fn reference_section(ui: &mut egui::Ui, k: usize, sec: &RefSection) {
             for row in &sec.rows {
                 for (i, c) in row.cells.iter().enumerate() {
                     if i == 0 {
-                        ui.label(c).on_hover_text(&row.source);
+                        ui.label(c).on_hover_text(books::cite(&row.source));
                     } else {
                         ui.label(c);
                     }

@@ -406,7 +406,7 @@ impl Dbn {
             .collect();
         Reference {
             title: d.name.clone(),
-            source: d.seed.clone(),
+            source: crate::rules::ruleset::books::book(&d.seed),
             sections: vec![
                 troops,
                 RefSection::list("Firing tactical factors", factor_rows(&d.firing_factors)),

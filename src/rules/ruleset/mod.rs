@@ -2,6 +2,7 @@
 
 pub mod army;
 pub mod bbb;
+pub mod books;
 pub mod common;
 pub mod db7yw;
 pub mod dbfpw;

@@ -679,7 +679,7 @@ impl Bbb7yw {
         );
         Reference {
             title: format!("Rules reference: {}", d.name),
-            source: d.seed.clone(),
+            source: crate::rules::ruleset::books::book(&d.seed),
             sections: vec![
                 troops,
                 values,

@@ -596,7 +596,7 @@ impl OldDessauer {
             .collect();
         Reference {
             title: d.name.clone(),
-            source: d.seed.clone(),
+            source: crate::rules::ruleset::books::book(&d.seed),
             sections: vec![
                 troops,
                 RefSection::list("Numbers", number_rows(&d.numbers)),
