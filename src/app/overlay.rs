@@ -38,7 +38,7 @@ struct MarkCache {
     marks: Vec<Mark>,
 }
 
-fn ink(i: Ink) -> Color {
+pub(super) fn ink(i: Ink) -> Color {
     match i {
         Ink::Arc => Color::srgba(1.0, 0.85, 0.2, 0.8),
         Ink::StandArc => Color::srgba(1.0, 0.85, 0.2, 0.45),

@@ -5,6 +5,7 @@ use super::input::{Overlays, Pointer, Selection};
 use super::{Game, Intent};
 use crate::rules::command::{Command, Event};
 use crate::rules::model::Unit;
+use crate::rules::terrain::FeatureKind;
 use crate::rules::report;
 use crate::rules::command::Factor;
 use crate::rules::ruleset::{ActionGroup, Outlook, OutlookPart, RefSection, books};
@@ -31,6 +32,8 @@ pub(super) fn plugin(app: &mut App) {
             lesson_panel,
             replay_panel,
             briefing,
+            legend,
+            mini_map,
         )
             .chain()
             .distributive_run_if(resource_exists::<Game>),
@@ -60,15 +63,23 @@ fn turn_bar(
                     ui.strong(&b.info.name);
                     ui.label(format!("{} ·", b.rules.get().name()));
                     ui.separator();
-                    ui.colored_label(
-                        side_colour(&game, b.active),
-                        egui::RichText::new(report::turn_line(b)).strong(),
-                    );
+                    // The turn's words change with every phase: they keep a fixed width, so
+                    // that the buttons after them stay where the hand expects them.
                     let words = b.rules.turn_words(b);
-                    ui.label(format!("{} phase", words.phase));
+                    let mut text = format!("{} · {} phase", report::turn_line(b), words.phase);
                     if let Some(r) = &words.resources {
-                        ui.label(r);
+                        text += &format!(" · {r}");
                     }
+                    ui.add_sized(
+                        [430.0, 18.0],
+                        egui::Label::new(
+                            egui::RichText::new(&text)
+                                .strong()
+                                .color(side_colour(&game, b.active)),
+                        )
+                        .truncate(),
+                    )
+                    .on_hover_text(&text);
                     ui.separator();
                     if let Some(end) = &words.end
                         && ui.button(end).clicked()
@@ -1273,4 +1284,148 @@ fn deployment_list(
         }
     }
     ui.separator();
+}
+
+fn to_egui(c: [f32; 4]) -> egui::Color32 {
+    let s = Color::LinearRgba(LinearRgba::from_f32_array(c)).to_srgba();
+    egui::Color32::from_rgb(
+        (s.red * 255.0) as u8,
+        (s.green * 255.0) as u8,
+        (s.blue * 255.0) as u8,
+    )
+}
+
+fn ink32(i: crate::rules::ruleset::Ink) -> egui::Color32 {
+    let c = super::overlay::ink(i).to_srgba();
+    egui::Color32::from_rgb(
+        (c.red * 255.0) as u8,
+        (c.green * 255.0) as u8,
+        (c.blue * 255.0) as u8,
+    )
+}
+
+/// A swatch and its words.
+fn key_row(ui: &mut egui::Ui, colour: egui::Color32, words: &str) {
+    ui.horizontal(|ui| {
+        let (r, _) = ui.allocate_exact_size(egui::vec2(22.0, 12.0), egui::Sense::hover());
+        ui.painter().rect_filled(r, 2.0, colour);
+        ui.label(words);
+    });
+}
+
+/// The legend: the terrain on this table, the markers and the overlays' colours.
+fn legend(mut ctx: EguiContexts, game: Res<Game>) -> Result {
+    use crate::rules::ruleset::Ink;
+    let ctx = ctx.ctx_mut()?;
+    let b = &game.battle;
+    egui::Window::new("Legend")
+        .anchor(egui::Align2::LEFT_BOTTOM, [6.0, -52.0])
+        .default_open(false)
+        .resizable(false)
+        .show(ctx, |ui| {
+            ui.strong("Terrain");
+            let mut kinds: Vec<FeatureKind> = Vec::new();
+            for f in &b.terrain.features {
+                if !kinds.contains(&f.kind) {
+                    kinds.push(f.kind);
+                }
+            }
+            for k in kinds {
+                key_row(ui, to_egui(super::terrain_art::colour(k)), &format!("{k:?}"));
+            }
+            ui.strong("Units");
+            for (i, s) in b.sides.iter().enumerate() {
+                key_row(ui, side_colour(&game, i), &s.name);
+            }
+            ui.label("The pale strip along a base is its front.");
+            key_row(ui, egui::Color32::from_rgb(216, 173, 51), "A general's disc");
+            key_row(ui, egui::Color32::from_rgb(242, 217, 51), "Objective (ring)");
+            ui.strong("Markers (beside each name)");
+            key_row(ui, egui::Color32::from_rgb(255, 110, 100), "Hits taken");
+            key_row(ui, egui::Color32::from_rgb(255, 215, 60), "SHAKEN, and the rules' word markers");
+            key_row(ui, egui::Color32::from_rgb(255, 160, 60), "DISORDERED");
+            ui.strong("Overlays");
+            key_row(ui, ink32(Ink::Arc), "Fire arc and range (F)");
+            key_row(ui, ink32(Ink::Zone), "Enemy zones (Z)");
+            key_row(ui, ink32(Ink::Clear), "Clear line of sight (L)");
+            key_row(ui, ink32(Ink::Blocked), "Sight blocked");
+            key_row(ui, ink32(Ink::Blocker), "What blocks the sight");
+            key_row(ui, ink32(Ink::Reach), "How far the unit can move (M)");
+            key_row(ui, ink32(Ink::Target), "A target it can fire at or fight");
+            key_row(ui, egui::Color32::from_rgb(255, 217, 26), "A tutorial's place or unit");
+        });
+    Ok(())
+}
+
+/// A mini-map of the whole table when zoomed in: terrain, units, and the part on the screen;
+/// a click there moves the view.
+fn mini_map(
+    mut ctx: EguiContexts,
+    game: Res<Game>,
+    mut cams: Query<(&mut Transform, &Projection), With<super::camera::BoardCamera>>,
+) -> Result {
+    let ctx = ctx.ctx_mut()?;
+    let Some((mut cam, Projection::Orthographic(o))) = cams.iter_mut().next() else {
+        return Ok(());
+    };
+    let b = &game.battle;
+    let screen = ctx.viewport_rect();
+    // World size of the view.
+    let view = egui::vec2(screen.width() * o.scale, screen.height() * o.scale);
+    if view.x >= b.table.width * 0.95 && view.y >= b.table.height * 0.95 {
+        return Ok(());
+    }
+    let w = 200.0;
+    let k = w / b.table.width;
+    let h = b.table.height * k;
+    let mut go = None;
+    egui::Area::new(egui::Id::new("mini_map"))
+        .anchor(egui::Align2::RIGHT_BOTTOM, [-8.0, -8.0])
+        .order(egui::Order::Middle)
+        .show(ctx, |ui| {
+            let (rect, resp) = ui.allocate_exact_size(egui::vec2(w, h), egui::Sense::click_and_drag());
+            let p = ui.painter_at(rect);
+            let at = |x: f32, y: f32| egui::pos2(rect.left() + x * k, rect.bottom() - y * k);
+            p.rect_filled(rect, 2.0, to_egui(super::terrain_art::rgb(0.50, 0.60, 0.35)));
+            for f in &b.terrain.features {
+                let col = to_egui(super::terrain_art::colour(f.kind));
+                if f.kind.is_linear() {
+                    let pts: Vec<egui::Pos2> = f.points.iter().map(|q| at(q.x, q.y)).collect();
+                    p.add(egui::Shape::line(pts, egui::Stroke::new(2.0, col)));
+                } else {
+                    for t in f.triangles() {
+                        p.add(egui::Shape::convex_polygon(
+                            t.iter().map(|q| at(q.x, q.y)).collect(),
+                            col,
+                            egui::Stroke::NONE,
+                        ));
+                    }
+                }
+            }
+            for u in b.alive() {
+                p.circle_filled(at(u.base.centre.x, u.base.centre.y), 2.0, side_colour(&game, u.side));
+            }
+            let c = cam.translation;
+            let lo = at(c.x - view.x / 2.0, c.y - view.y / 2.0);
+            let hi = at(c.x + view.x / 2.0, c.y + view.y / 2.0);
+            p.rect_stroke(
+                egui::Rect::from_two_pos(lo, hi),
+                0.0,
+                egui::Stroke::new(1.5, egui::Color32::WHITE),
+                egui::StrokeKind::Inside,
+            );
+            p.rect_stroke(rect, 2.0, egui::Stroke::new(1.0, egui::Color32::BLACK), egui::StrokeKind::Inside);
+            if (resp.clicked() || resp.dragged())
+                && let Some(pos) = resp.interact_pointer_pos()
+            {
+                go = Some(Vec2::new(
+                    (pos.x - rect.left()) / k,
+                    (rect.bottom() - pos.y) / k,
+                ));
+            }
+        });
+    if let Some(g) = go {
+        cam.translation = g.extend(cam.translation.z);
+    }
+    Ok(())
 }

@@ -383,6 +383,19 @@ impl<S: Supplement> DbnGame<S> {
             .fire_factors(self, b, u, other, role, enemy_supporters)
     }
 
+    /// Each "enemy unit providing fire support" factor names its unit, in the order given.
+    fn name_supporters(&self, b: &Battle, fs: &mut [Factor], supporters: &[UnitId]) {
+        let generic = self.dbn.fire_factor("enemy_support");
+        let mut names = supporters
+            .iter()
+            .filter_map(|id| b.unit(id).ok().map(|u| u.name.clone()));
+        for f in fs.iter_mut().filter(|f| f.name == generic.name) {
+            if let Some(n) = names.next() {
+                f.name = format!("{} ({n})", generic.name);
+            }
+        }
+    }
+
     /// The close combat factors of `u` (the supplement's).
     pub fn combat_factors(&self, b: &Battle, u: &Unit, e: &Unit, is_attacker: bool) -> Vec<Factor> {
         self.sup.combat_factors(self, b, u, e, is_attacker)
@@ -956,6 +969,9 @@ impl<S: Supplement> DbnGame<S> {
             )
         };
         let first = self.first_dice(b, &shooter, &target, Some(mutual));
+        let (mut sf, mut tf) = (sf, tf);
+        self.name_supporters(b, &mut sf, &def_support);
+        self.name_supporters(b, &mut tf, &support);
         Ok(Setup {
             a: shooter,
             b: target,
