@@ -163,13 +163,14 @@ fn fire_support_both_ways() {
     else {
         unreachable!()
     };
+    // Each support factor names the unit giving it.
     assert_eq!(
         names(&shooter_score.factors),
-        ["+4 Muskets", "-1 Enemy unit providing fire support"]
+        ["+4 Muskets", "-1 Enemy unit providing fire support (a2)"]
     );
     assert_eq!(
         names(&target_score.factors),
-        ["+4 Muskets", "-1 Enemy unit providing fire support"]
+        ["+4 Muskets", "-1 Enemy unit providing fire support (p2)"]
     );
     // The supporter has fired.
     assert!(b.execute(fire("p2", "a")).is_err());

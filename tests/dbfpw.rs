@@ -1145,8 +1145,10 @@ fn target_y(f: &str, g: &str, gap: f32) -> f32 {
     500.0 + depth(f) / 2.0 + gap * P / 100.0 + depth(g) / 2.0
 }
 
+/// The list has this factor (a support factor followed by the supporter's name counts).
 fn has(list: &[String], want: &str) -> bool {
-    list.iter().any(|x| x == want)
+    list.iter()
+        .any(|x| x == want || x.starts_with(&format!("{want} (")))
 }
 
 #[test]

@@ -24,6 +24,7 @@ fn scenarios() -> Vec<Battle> {
         .unwrap()
         .flatten()
         .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
         .collect();
     files.sort();
     files

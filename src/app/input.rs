@@ -95,6 +95,8 @@ pub struct Overlays {
     pub reach: bool,
     /// F1: the rules reference.
     pub rules: bool,
+    /// G: the legend of terrain, markers and overlays.
+    pub legend: bool,
 }
 
 impl Default for Overlays {
@@ -105,6 +107,7 @@ impl Default for Overlays {
             sight: false,
             reach: false,
             rules: false,
+            legend: false,
         }
     }
 }
@@ -335,6 +338,9 @@ fn keys(
     }
     if keys.just_pressed(KeyCode::F1) {
         overlays.rules = !overlays.rules;
+    }
+    if keys.just_pressed(KeyCode::KeyG) && !ctrl {
+        overlays.legend = !overlays.legend;
     }
     if !ctrl {
         let o = overlays.as_mut();

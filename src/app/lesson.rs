@@ -47,10 +47,11 @@ fn show_step(mut tutoring: ResMut<Tutoring>, mut game: ResMut<Game>, mut overlay
         game.highlight.clear();
         return;
     };
-    let rules = overlays.rules;
+    let (rules, legend) = (overlays.rules, overlays.legend);
     *overlays = Overlays {
         arcs: false,
         rules,
+        legend,
         ..Overlays::default()
     };
     for o in &step.overlays {

@@ -119,9 +119,10 @@ impl Stage {
                 "sight" => o.sight = true,
                 "reach" => o.reach = true,
                 "rules" => o.rules = true,
+                "legend" => o.legend = true,
                 other => {
                     return Err(format!(
-                        "no overlay '{other}' (arcs, zones, sight, reach, rules)"
+                        "no overlay '{other}' (arcs, zones, sight, reach, rules, legend)"
                     ));
                 }
             }

@@ -71,7 +71,7 @@ fn turn_bar(
                         text += &format!(" · {r}");
                     }
                     ui.add_sized(
-                        [430.0, 18.0],
+                        [330.0, 18.0],
                         egui::Label::new(
                             egui::RichText::new(&text)
                                 .strong()
@@ -107,6 +107,7 @@ fn turn_bar(
                     ui.checkbox(&mut overlays.sight, "Sight (L)");
                     ui.checkbox(&mut overlays.reach, "Reach (M)");
                     ui.checkbox(&mut overlays.rules, "Rules (F1)");
+                    ui.checkbox(&mut overlays.legend, "Legend (G)");
                 });
                 if let Some(m) = game.message.clone() {
                     ui.horizontal(|ui| {
@@ -955,10 +956,11 @@ fn unit_tags(
                 egui::Color32::from_rgb(255, 110, 100),
             ));
         }
-        if u.status.shaken {
+        // The ruleset's own words say it where it has them.
+        if u.status.shaken && look.markers.is_empty() {
             badges.push(("SHAKEN".into(), egui::Color32::from_rgb(255, 215, 60)));
         }
-        if u.status.disordered {
+        if u.status.disordered && look.markers.is_empty() {
             badges.push(("DISORDERED".into(), egui::Color32::from_rgb(255, 160, 60)));
         }
         for m in &look.markers {
@@ -1314,13 +1316,14 @@ fn key_row(ui: &mut egui::Ui, colour: egui::Color32, words: &str) {
 }
 
 /// The legend: the terrain on this table, the markers and the overlays' colours.
-fn legend(mut ctx: EguiContexts, game: Res<Game>) -> Result {
+fn legend(mut ctx: EguiContexts, game: Res<Game>, mut overlays: ResMut<Overlays>) -> Result {
     use crate::rules::ruleset::Ink;
     let ctx = ctx.ctx_mut()?;
     let b = &game.battle;
     egui::Window::new("Legend")
-        .anchor(egui::Align2::LEFT_BOTTOM, [6.0, -52.0])
-        .default_open(false)
+        .anchor(egui::Align2::LEFT_TOP, [8.0, 56.0])
+        .open(&mut overlays.legend)
+        .collapsible(false)
         .resizable(false)
         .show(ctx, |ui| {
             ui.strong("Terrain");
@@ -1380,7 +1383,7 @@ fn mini_map(
     let h = b.table.height * k;
     let mut go = None;
     egui::Area::new(egui::Id::new("mini_map"))
-        .anchor(egui::Align2::RIGHT_BOTTOM, [-8.0, -8.0])
+        .anchor(egui::Align2::RIGHT_TOP, [-272.0, 52.0])
         .order(egui::Order::Middle)
         .show(ctx, |ui| {
             let (rect, resp) = ui.allocate_exact_size(egui::vec2(w, h), egui::Sense::click_and_drag());
