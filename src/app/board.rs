@@ -5,7 +5,7 @@ use super::{AppSystems, Game, terrain_art};
 use crate::rules::command::Event;
 use crate::rules::geometry::{Base, Pt};
 use crate::rules::model::Unit;
-use crate::rules::ruleset::Look;
+use crate::rules::ruleset::{Figures, Look};
 use crate::rules::terrain::FeatureKind;
 use bevy::prelude::*;
 
@@ -149,15 +149,17 @@ impl Shared {
 fn draw_units(
     mut commands: Commands,
     game: Res<Game>,
-    mut drawn: Local<(u64, usize, usize)>,
+    mut drawn: Local<(u64, usize, usize, bool)>,
     old: Query<Entity, With<UnitVisual>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
     mut shared: Local<Shared>,
+    overlays: Res<super::input::Overlays>,
 ) {
     // A new game starts its versions again: compare the battle's identity too.
     let key = (game.version, std::ptr::from_ref(&game.battle) as usize);
-    if (drawn.0, drawn.1) == key && !game.is_added() {
+    // (The overlays resource is marked changed by every frame's toggles: compare the style.)
+    if (drawn.0, drawn.1) == key && !game.is_added() && drawn.3 == overlays.symbols {
         return;
     }
     // The events since the last drawing are animated (none after an undo or a new game).
@@ -167,7 +169,7 @@ fn draw_units(
         drawn.2
     };
     let fresh = &game.battle.log[seen..];
-    *drawn = (key.0, key.1, game.battle.log.len());
+    *drawn = (key.0, key.1, game.battle.log.len(), overlays.symbols);
     let mut paths: std::collections::HashMap<&str, (Base, Base)> = std::collections::HashMap::new();
     let mut lost: Vec<&str> = Vec::new();
     for e in fresh {
@@ -203,6 +205,7 @@ fn draw_units(
         meshes: &mut meshes,
         materials: &mut materials,
         shared: &mut shared,
+        symbols: overlays.symbols,
     };
     for u in b.units.iter().filter(|u| u.alive()) {
         let look = b.rules.look(b, u);
@@ -223,6 +226,8 @@ struct Paint<'a, 'w, 's> {
     meshes: &'a mut Assets<Mesh>,
     materials: &'a mut Assets<ColorMaterial>,
     shared: &'a mut Shared,
+    /// Map symbols instead of figures.
+    symbols: bool,
 }
 
 impl Paint<'_, '_, '_> {
@@ -234,6 +239,23 @@ impl Paint<'_, '_, '_> {
     }
     fn mat(&mut self, c: Color) -> MeshMaterial2d<ColorMaterial> {
         MeshMaterial2d(self.shared.mat(self.materials, c))
+    }
+
+    /// The meshes of a base's figure shapes, just above it.
+    fn glyph_parts(
+        &mut self,
+        gl: &[Glyph],
+        z: f32,
+    ) -> Vec<(Mesh2d, MeshMaterial2d<ColorMaterial>, Transform)> {
+        gl.iter()
+            .map(|g| {
+                (
+                    self.rect(g.w, g.h),
+                    self.mat(g.colour),
+                    Transform::from_xyz(g.x, g.y, z).with_rotation(Quat::from_rotation_z(g.turn)),
+                )
+            })
+            .collect()
     }
 
     /// The base in its side's colour with its front strip, each stand with its figures, and a
@@ -258,6 +280,21 @@ impl Paint<'_, '_, '_> {
             .iter()
             .map(|(sb, figures)| self.stand(u, look, sb, *figures, c, loose))
             .collect();
+        let whole = if look.stands.is_empty() {
+            let gl = glyphs(
+                look.arm,
+                u.base.width,
+                u.base.depth,
+                None,
+                0,
+                u.status.limbered,
+                self.symbols,
+                contrast(c),
+            );
+            self.glyph_parts(&gl, 0.04)
+        } else {
+            Vec::new()
+        };
         let disc = look.general.then(|| {
             (
                 self.circle(u.base.width.min(u.base.depth) * 0.3),
@@ -287,6 +324,9 @@ impl Paint<'_, '_, '_> {
             for st in stands {
                 st.spawn(p);
             }
+            for part in whole {
+                p.spawn(part);
+            }
             if let Some((mesh, mat)) = disc {
                 p.spawn((mesh, mat, Transform::from_xyz(0.0, 0.0, 0.05)));
             }
@@ -306,8 +346,6 @@ impl Paint<'_, '_, '_> {
         let rel = sb.centre.minus(u.base.centre);
         let (x, y) = (rel.dot(u.base.right()), rel.dot(u.base.forward()));
         let turn = Quat::from_rotation_z(-(sb.facing - u.base.facing).to_radians());
-        let per = look.figures_per_stand.max(1) as f32;
-        let gap = sb.width / per;
         let strip = front_strip(sb.depth);
         StandParts {
             at: Transform::from_xyz(x, y, 0.02).with_rotation(turn),
@@ -326,16 +364,20 @@ impl Paint<'_, '_, '_> {
                     sb.depth / 2.0 - strip / 2.0,
                 )
             }),
-            figure: (self.circle((gap * 0.28).min(2.2)), self.mat(contrast(c))),
-            figures: (0..figures)
-                .map(|k| {
-                    Vec3::new(
-                        -sb.width / 2.0 + gap * (k as f32 + 0.5),
-                        sb.depth * 0.1,
-                        0.03,
-                    )
-                })
-                .collect(),
+            figures: {
+                let coat = contrast(c);
+                let gl = glyphs(
+                    look.arm,
+                    sb.width,
+                    sb.depth,
+                    Some(figures),
+                    look.figures_per_stand,
+                    u.status.limbered,
+                    self.symbols,
+                    coat,
+                );
+                self.glyph_parts(&gl, 0.03)
+            },
         }
     }
 
@@ -424,14 +466,122 @@ impl Paint<'_, '_, '_> {
     }
 }
 
+/// One shape of a figure drawn from above, in a base's own frame (front towards +y).
+#[derive(Clone, Copy)]
+struct Glyph {
+    w: f32,
+    h: f32,
+    x: f32,
+    y: f32,
+    turn: f32,
+    colour: Color,
+}
+
+const IRON: Color = Color::srgb(0.16, 0.16, 0.18);
+const WOOD: Color = Color::srgb(0.45, 0.32, 0.18);
+const HORSE: Color = Color::srgb(0.36, 0.24, 0.14);
+
+/// The figures on a base of this size, from above: foot in ranks, horsemen, guns with their
+/// crews (and limbers), or, in the symbol style, the map symbol of the arm. `count` is the
+/// figures the stand still carries (None: a base drawn at full strength); `per` a full stand's.
+fn glyphs(arm: Figures, w: f32, d: f32, count: Option<u32>, per: u32, limbered: bool, symbols: bool, coat: Color) -> Vec<Glyph> {
+    let g = |w: f32, h: f32, x: f32, y: f32, turn: f32, colour: Color| Glyph {
+        w,
+        h,
+        x,
+        y,
+        turn,
+        colour,
+    };
+    let front = d / 2.0 - front_strip(d);
+    let mut out = Vec::new();
+    if symbols {
+        let diag = (w * w + d * d).sqrt() * 0.8;
+        let angle = d.atan2(w);
+        let line = (d.min(w) * 0.08).clamp(0.5, 1.5);
+        match arm {
+            Figures::Foot => {
+                out.push(g(diag, line, 0.0, 0.0, angle, coat));
+                out.push(g(diag, line, 0.0, 0.0, -angle, coat));
+            }
+            Figures::Horse => out.push(g(diag, line, 0.0, 0.0, angle, coat)),
+            Figures::Guns => out.push(g(d.min(w) * 0.35, d.min(w) * 0.35, 0.0, 0.0, 0.0, coat)),
+            Figures::Train => {
+                out.push(g(w * 0.6, line, 0.0, 0.0, 0.0, coat));
+                out.push(g(line, d * 0.5, 0.0, 0.0, 0.0, coat));
+            }
+            Figures::Command => {}
+        }
+        return out;
+    }
+    match arm {
+        Figures::Foot => {
+            let full = if count.is_some() { per.max(1) } else { ((w / 3.2).floor() as u32).max(2) * 2 };
+            let n = count.unwrap_or(full);
+            let ranks = if d >= 7.0 && full >= 4 { 2 } else { 1 };
+            let per_rank = full.div_ceil(ranks).max(1);
+            let gap = w / per_rank as f32;
+            let fw = (gap * 0.72).min(2.6);
+            for k in 0..n {
+                let (rank, file) = (k / per_rank, k % per_rank);
+                let x = -w / 2.0 + gap * (file as f32 + 0.5);
+                let y = front - 1.4 - rank as f32 * 2.4;
+                out.push(g(fw, 1.7, x, y, 0.0, coat));
+            }
+        }
+        Figures::Horse => {
+            let full = if count.is_some() { per.max(1) } else { ((w / 5.5).floor() as u32).max(2) };
+            let n = count.unwrap_or(full);
+            let gap = w / full as f32;
+            let hw = (gap * 0.5).min(2.6);
+            let hl = (d * 0.55).clamp(2.0, 6.0);
+            for k in 0..n {
+                let x = -w / 2.0 + gap * (k as f32 + 0.5);
+                let y = front - hl / 2.0 - 0.4;
+                out.push(g(hw, hl, x, y, 0.0, HORSE));
+                out.push(g(hw * 0.9, hw * 0.9, x, y - hl * 0.1, 0.0, coat));
+            }
+        }
+        Figures::Guns => {
+            let guns = if w > 30.0 { 2 } else { 1 };
+            let gap = w / guns as f32;
+            let len = (d * 0.45).clamp(2.5, 10.0);
+            for k in 0..guns {
+                let x = -w / 2.0 + gap * (k as f32 + 0.5);
+                let y = front - len / 2.0 - 0.3;
+                out.push(g(len * 0.45, len * 0.25, x, y - len * 0.35, 0.0, WOOD));
+                out.push(g(len * 0.08, len * 0.3, x - len * 0.25, y - len * 0.35, 0.0, IRON));
+                out.push(g(len * 0.08, len * 0.3, x + len * 0.25, y - len * 0.35, 0.0, IRON));
+                out.push(g(len * 0.13, len, x, y, 0.0, IRON));
+                if limbered {
+                    out.push(g(len * 0.4, len * 0.3, x, y - len * 1.0, 0.0, WOOD));
+                    out.push(g(len * 0.18, len * 0.45, x - len * 0.12, y - len * 1.45, 0.0, HORSE));
+                    out.push(g(len * 0.18, len * 0.45, x + len * 0.12, y - len * 1.45, 0.0, HORSE));
+                }
+            }
+            // The crew beside the guns.
+            let crew = count.unwrap_or(3).min(8);
+            for k in 0..crew {
+                let x = -w / 2.0 + w * (k as f32 + 0.5) / crew as f32;
+                out.push(g(1.2, 1.2, x, -d / 2.0 + 1.6, 0.0, coat));
+            }
+        }
+        Figures::Train => {
+            out.push(g(w * 0.5, d * 0.3, 0.0, 0.0, 0.0, WOOD));
+            out.push(g(w * 0.5, d * 0.08, 0.0, d * 0.05, 0.0, Color::srgb(0.85, 0.82, 0.72)));
+        }
+        Figures::Command => {}
+    }
+    out
+}
+
 /// A stand's meshes and materials, made before its parent is spawned.
 struct StandParts {
     at: Transform,
     outline: (Mesh2d, MeshMaterial2d<ColorMaterial>),
     fill: (Mesh2d, MeshMaterial2d<ColorMaterial>),
     front: Option<(Mesh2d, MeshMaterial2d<ColorMaterial>, f32)>,
-    figure: (Mesh2d, MeshMaterial2d<ColorMaterial>),
-    figures: Vec<Vec3>,
+    figures: Vec<(Mesh2d, MeshMaterial2d<ColorMaterial>, Transform)>,
 }
 
 impl StandParts {
@@ -441,7 +591,6 @@ impl StandParts {
             outline,
             fill,
             front,
-            figure,
             figures,
         } = self;
         p.spawn((outline.0, outline.1, at)).with_children(|q| {
@@ -449,12 +598,8 @@ impl StandParts {
             if let Some((mesh, mat, y)) = front {
                 q.spawn((mesh, mat, Transform::from_xyz(0.0, y, 0.02)));
             }
-            for f in figures {
-                q.spawn((
-                    figure.0.clone(),
-                    figure.1.clone(),
-                    Transform::from_translation(f),
-                ));
+            for (mesh, mat, at) in figures {
+                q.spawn((mesh, mat, at));
             }
         });
     }

@@ -97,6 +97,8 @@ pub struct Overlays {
     pub rules: bool,
     /// G: the legend of terrain, markers and overlays.
     pub legend: bool,
+    /// N: units as map symbols instead of figures.
+    pub symbols: bool,
 }
 
 impl Default for Overlays {
@@ -108,6 +110,7 @@ impl Default for Overlays {
             reach: false,
             rules: false,
             legend: false,
+            symbols: false,
         }
     }
 }
@@ -341,6 +344,9 @@ fn keys(
     }
     if keys.just_pressed(KeyCode::KeyG) && !ctrl {
         overlays.legend = !overlays.legend;
+    }
+    if keys.just_pressed(KeyCode::KeyN) && !ctrl {
+        overlays.symbols = !overlays.symbols;
     }
     if !ctrl {
         let o = overlays.as_mut();

@@ -47,11 +47,12 @@ fn show_step(mut tutoring: ResMut<Tutoring>, mut game: ResMut<Game>, mut overlay
         game.highlight.clear();
         return;
     };
-    let (rules, legend) = (overlays.rules, overlays.legend);
+    let (rules, legend, symbols) = (overlays.rules, overlays.legend, overlays.symbols);
     *overlays = Overlays {
         arcs: false,
         rules,
         legend,
+        symbols,
         ..Overlays::default()
     };
     for o in &step.overlays {

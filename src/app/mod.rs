@@ -120,9 +120,10 @@ impl Stage {
                 "reach" => o.reach = true,
                 "rules" => o.rules = true,
                 "legend" => o.legend = true,
+                "symbols" => o.symbols = true,
                 other => {
                     return Err(format!(
-                        "no overlay '{other}' (arcs, zones, sight, reach, rules, legend)"
+                        "no overlay '{other}' (arcs, zones, sight, reach, rules, legend, symbols)"
                     ));
                 }
             }

@@ -108,6 +108,7 @@ fn turn_bar(
                     ui.checkbox(&mut overlays.reach, "Reach (M)");
                     ui.checkbox(&mut overlays.rules, "Rules (F1)");
                     ui.checkbox(&mut overlays.legend, "Legend (G)");
+                    ui.checkbox(&mut overlays.symbols, "Symbols (N)");
                 });
                 if let Some(m) = game.message.clone() {
                     ui.horizontal(|ui| {

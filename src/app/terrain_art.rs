@@ -292,22 +292,29 @@ pub fn feature(f: &Feature) -> Canvas {
         FeatureKind::Town | FeatureKind::Village => {
             c.tris(&tris, fill);
             // Gardens and yards, then roofs with their ridges.
-            for (p, r) in scatter(f, 9.0, 41) {
+            let (lo2, hi2) = f.bounds();
+            let garden = ((hi2.x - lo2.x).min(hi2.y - lo2.y) / 5.0).clamp(9.0, 40.0);
+            for (p, r) in scatter(f, garden, 41) {
                 if r < 0.35 {
-                    c.rect(p, 6.0, 5.0, r * 0.6, rgb(0.42, 0.55, 0.32));
+                    c.rect(p, garden * 0.66, garden * 0.55, r * 0.6, rgb(0.42, 0.55, 0.32));
                 }
             }
-            let gap = if f.kind == FeatureKind::Town { 8.0 } else { 12.0 };
+            // A handful of buildings across the place, as a model town has, whatever its size.
+            let side = (hi.x - lo.x).min(hi.y - lo.y);
+            let across = if f.kind == FeatureKind::Town { 3.5 } else { 2.5 };
+            let gap = (side / across).clamp(8.0, 60.0);
+            let size = gap / 9.0;
             let roofs = [rgb(0.62, 0.26, 0.18), rgb(0.55, 0.30, 0.22), rgb(0.48, 0.46, 0.44)];
             for (p, r) in scatter(f, gap, 43) {
-                if f.kind == FeatureKind::Village && r > 0.7 {
+                if r > 0.7 {
                     continue;
                 }
                 let angle = (r - 0.5) * 0.4;
-                let (w, h) = (5.0 + r * 2.0, 3.6);
-                c.rect(Pt::new(p.x + 0.6, p.y - 0.6), w, h, angle, rgb(0.15, 0.12, 0.10));
+                let (w, h) = ((5.0 + r * 2.0) * size, 3.6 * size);
+                let shadow = Pt::new(p.x + 0.6 * size, p.y - 0.6 * size);
+                c.rect(shadow, w, h, angle, rgb(0.15, 0.12, 0.10));
                 c.rect(p, w, h, angle, roofs[(r * 7.0) as usize % 3]);
-                c.rect(p, w, 0.5, angle, rgb(0.30, 0.14, 0.10));
+                c.rect(p, w, 0.5 * size, angle, rgb(0.30, 0.14, 0.10));
             }
             let edge = if f.fortified { rgb(0.30, 0.08, 0.06) } else { shade(fill, 0.7) };
             c.band(&f.points, if f.fortified { 2.0 } else { 0.8 }, edge, true);

@@ -5,6 +5,7 @@
 use super::common::{arc_marks, number_rows, reach_mark, sight_marks, target_mark};
 use super::dbn::{Dbn, TroopKind, TroopTrait};
 use super::view::{
+    Figures,
     Action, ActionGroup, Card, Deployment, Ink, Layer, Look, Mark, RefRow, RefSection, Reference,
     TurnWords,
 };
@@ -349,7 +350,15 @@ impl Dbn {
         if u.formation == crate::rules::model::Formation::Dismounted {
             label.push_str(" (dis.)");
         }
+        let arm = match self.kind(u) {
+            TroopKind::Commander => Figures::Command,
+            TroopKind::Artillery => Figures::Guns,
+            TroopKind::Mounted => Figures::Horse,
+            TroopKind::Foot => Figures::Foot,
+            TroopKind::Baggage => Figures::Train,
+        };
         Look {
+            arm,
             stands: Vec::new(),
             figures_per_stand: 0,
             general: self.is_commander(u),

@@ -15,7 +15,7 @@ pub mod view;
 
 pub use common::{Going, MovePlan};
 pub use view::{
-    Action, ActionGroup, Card, Chance, Choice, Deployment, Ink, Layer, Look, Mark, Measure,
+    Action, ActionGroup, Card, Chance, Choice, Deployment, Figures, Ink, Layer, Look, Mark, Measure,
     MoveRequest, Outlook, OutlookPart, RefRow, RefSection, Reference, Roll, TurnWords, UnitModel,
 };
 

@@ -263,6 +263,24 @@ pub struct Look {
     pub pips: u32,
     /// Markers beside the base ("LOW", "OUT").
     pub markers: Vec<String>,
+    /// What the figures on the base are, for drawing them from above.
+    pub arm: Figures,
+}
+
+/// The figures a base carries, as drawn from above.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Figures {
+    /// Foot in ranks.
+    #[default]
+    Foot,
+    /// Horsemen.
+    Horse,
+    /// Guns with their crews (and limbers when limbered).
+    Guns,
+    /// A general and his staff.
+    Command,
+    /// Wagons.
+    Train,
 }
 
 /// The turn bar's words for the moment.

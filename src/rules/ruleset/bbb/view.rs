@@ -1,6 +1,7 @@
 //! What the window, the command line and the log learn of BBB: the scenario's units, the turn
 //! bar, unit cards, buttons, overlays, the rules reference, and the `Ruleset` door itself.
 
+use crate::rules::ruleset::Figures;
 use super::tables::FireResult;
 use super::{Arm, Bbb7yw, INCH, layout, quality, quality_name};
 use crate::rules::battle::Battle;
@@ -494,7 +495,14 @@ impl Bbb7yw {
         if self.reduced(u) {
             markers.push("RED".to_string());
         }
+        let arm = match self.arm(u) {
+            Arm::Infantry => Figures::Foot,
+            Arm::Artillery => Figures::Guns,
+            Arm::General => Figures::Command,
+            _ => Figures::Horse,
+        };
         Look {
+            arm,
             stands: layout::bases(u, size).into_iter().map(|b| (b, 1)).collect(),
             figures_per_stand: 1,
             general: self.is_general(u),

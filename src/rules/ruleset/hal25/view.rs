@@ -2,6 +2,7 @@
 //! the turn bar, cards, buttons, previews, overlays, the rules reference and the `Ruleset`
 //! door.
 
+use crate::rules::ruleset::Figures;
 use super::moving::Need;
 use super::tables::MoveFormation;
 use super::{Band, Hal25, State, TroopClass, footprint_of, layout};
@@ -998,7 +999,14 @@ impl Hal25 {
         if self.is_unit(u) {
             label = format!("{label} {}", u.figures());
         }
+        let arm = match self.class(u) {
+            TroopClass::Grenadier | TroopClass::Line | TroopClass::Light => Figures::Foot,
+            TroopClass::HeavyCavalry | TroopClass::LightCavalry => Figures::Horse,
+            TroopClass::Artillery => Figures::Guns,
+            TroopClass::General | TroopClass::Courier => Figures::Command,
+        };
         Look {
+            arm,
             stands,
             figures_per_stand: per,
             general: self.class(u) == TroopClass::General,

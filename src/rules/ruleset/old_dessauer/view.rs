@@ -2,6 +2,7 @@
 //! figures, the formation, attach, fallback and recoil buttons, the overlays per stand, the
 //! outlook before the dice, the scenario's units and the rules reference.
 
+use crate::rules::ruleset::Figures;
 use super::layout::{self, stand_bases};
 use super::{Forecast, Kind, OldDessauer, Troop, grade_name, movement, shooting};
 use crate::rules::battle::Battle;
@@ -510,7 +511,14 @@ impl OldDessauer {
             };
             label = format!("{label}{f} {}", u.figures());
         }
+        let arm = match self.kind(u) {
+            Kind::Infantry | Kind::LightInfantry => Figures::Foot,
+            Kind::Cavalry => Figures::Horse,
+            Kind::Artillery | Kind::RegimentalGun => Figures::Guns,
+            Kind::General => Figures::Command,
+        };
         Look {
+            arm,
             stands: stand_bases(self, u)
                 .into_iter()
                 .zip(u.stands.iter().map(|s| s.figures))
