@@ -71,7 +71,13 @@ fn every_lesson_plays_to_its_end_and_refuses_what_it_does_not_ask() {
         let steps = app.world().resource::<Tutoring>().tutor.lesson.steps.len();
         let mut refused = 0;
         for k in 0..steps {
-            let step = app.world().resource::<Tutoring>().tutor.current().unwrap().clone();
+            let step = app
+                .world()
+                .resource::<Tutoring>()
+                .tutor
+                .current()
+                .unwrap()
+                .clone();
             let before = {
                 let g = app.world().resource::<Game>();
                 (g.battle.log.len(), g.battle.commands.len())
@@ -79,10 +85,18 @@ fn every_lesson_plays_to_its_end_and_refuses_what_it_does_not_ask() {
             // Something else: the step's words, and nothing happens.
             say(&mut app, Intent::Do(wrong()));
             let t = &app.world().resource::<Tutoring>().tutor;
-            assert_eq!(t.step, k, "{name}: a wrong command does not move the lesson on");
+            assert_eq!(
+                t.step, k,
+                "{name}: a wrong command does not move the lesson on"
+            );
             let b = &app.world().resource::<Game>().battle;
             if let Verdict::Wrong(words) = t.judge(b, &wrong()) {
-                assert_eq!(t.said.as_deref(), Some(words.as_str()), "{name} step {}", k + 1);
+                assert_eq!(
+                    t.said.as_deref(),
+                    Some(words.as_str()),
+                    "{name} step {}",
+                    k + 1
+                );
             }
             if let Some(w) = &step.wrong {
                 assert_eq!(t.said.as_deref(), Some(w.as_str()), "{name} step {}", k + 1);
@@ -105,10 +119,20 @@ fn every_lesson_plays_to_its_end_and_refuses_what_it_does_not_ask() {
                 }
             }
             let t = &app.world().resource::<Tutoring>().tutor;
-            assert_eq!(t.step, k + 1, "{name} step {}: {:?} ({:?})", k + 1, step.expect, t.said);
+            assert_eq!(
+                t.step,
+                k + 1,
+                "{name} step {}: {:?} ({:?})",
+                k + 1,
+                step.expect,
+                t.said
+            );
         }
         assert!(app.world().resource::<Tutoring>().tutor.finished());
-        assert!(refused >= 1, "{name}: the lesson shows an illegal move and why");
+        assert!(
+            refused >= 1,
+            "{name}: the lesson shows an illegal move and why"
+        );
     }
 }
 

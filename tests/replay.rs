@@ -43,11 +43,19 @@ fn a_replay_steps_forwards_to_the_game_and_back_to_any_event() {
     }
     assert_eq!(r.shown, game.log.len());
     assert!(steps > 10);
-    assert_eq!(places(&b), places(&game), "the end of the replay is the game");
+    assert_eq!(
+        places(&b),
+        places(&game),
+        "the end of the replay is the game"
+    );
     assert_eq!(b.log, game.log);
     // Backwards, event by event: the same states as on the way forwards.
     while r.step(&mut b, ReplayStep::Back) {
-        let (_, want) = states.iter().find(|(s, _)| *s == r.shown).cloned().unwrap_or_default();
+        let (_, want) = states
+            .iter()
+            .find(|(s, _)| *s == r.shown)
+            .cloned()
+            .unwrap_or_default();
         if !want.is_empty() {
             assert_eq!(places(&b), want, "event {}", r.shown);
         }
@@ -57,7 +65,10 @@ fn a_replay_steps_forwards_to_the_game_and_back_to_any_event() {
     assert_eq!(b.log, game.log);
     assert!(r.step(&mut b, ReplayStep::ToStart));
     assert_eq!(r.done, 0);
-    assert!(!r.step(&mut b, ReplayStep::Back), "nothing before the start");
+    assert!(
+        !r.step(&mut b, ReplayStep::Back),
+        "nothing before the start"
+    );
 }
 
 #[test]

@@ -20,9 +20,7 @@ pub(super) fn plugin(app: &mut App) {
     )
     .add_systems(
         Update,
-        (draw_units, animate)
-            .chain()
-            .in_set(AppSystems::Draw),
+        (draw_units, animate).chain().in_set(AppSystems::Draw),
     );
 }
 
@@ -60,16 +58,27 @@ fn spawn_table(
     game: Res<Game>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
+    mut images: ResMut<Assets<Image>>,
 ) {
     let b = &game.battle;
     let (w, h) = (b.table.width, b.table.height);
-    // Vertex colours carry the art; the material only passes them through.
-    let plain = materials.add(Color::WHITE);
+    // The fields and every feature, in their order from the ground up, painted once into one
+    // image of the table.
+    let mut raster = terrain_art::Raster::new(w, h);
+    raster.paint(&terrain_art::fields(w, h));
+    let mut features: Vec<_> = b.terrain.features.iter().collect();
+    features.sort_by(|a, c| z_of(a.kind, a.level).total_cmp(&z_of(c.kind, c.level)));
+    for f in features {
+        raster.paint(&terrain_art::feature(f));
+    }
     commands.spawn((
         TableVisual,
-        Mesh2d(meshes.add(terrain_art::fields(w, h))),
-        MeshMaterial2d(plain.clone()),
-        Transform::default(),
+        Sprite {
+            image: images.add(raster.image()),
+            custom_size: Some(Vec2::new(w, h)),
+            ..default()
+        },
+        Transform::from_xyz(w / 2.0, h / 2.0, 0.0),
     ));
     for z in &b.zones {
         let c = b.side_colour(z.side);
@@ -78,18 +87,6 @@ fn spawn_table(
             Mesh2d(meshes.add(Rectangle::new(z.max.x - z.min.x, z.max.y - z.min.y))),
             MeshMaterial2d(materials.add(Color::srgba_u8(c[0], c[1], c[2], 28))),
             Transform::from_xyz((z.min.x + z.max.x) / 2.0, (z.min.y + z.max.y) / 2.0, 0.5),
-        ));
-    }
-    for f in &b.terrain.features {
-        let art = terrain_art::feature(f);
-        if art.is_empty() {
-            continue;
-        }
-        commands.spawn((
-            TableVisual,
-            Mesh2d(meshes.add(art.mesh())),
-            MeshMaterial2d(plain.clone()),
-            Transform::from_xyz(0.0, 0.0, z_of(f.kind, f.level)),
         ));
     }
     if let Some(o) = &b.objective {
@@ -146,6 +143,7 @@ impl Shared {
     }
 }
 
+#[allow(clippy::too_many_arguments)] // a Bevy system: its parameters are its queries
 fn draw_units(
     mut commands: Commands,
     game: Res<Game>,
@@ -267,6 +265,13 @@ impl Paint<'_, '_, '_> {
         // Loose skirmish stands stand apart: no base is drawn round them.
         let loose = u.is_loose();
         let fill = Color::srgb_u8(c[0], c[1], c[2]);
+        // A dark rim under the base keeps it clear of any terrain.
+        let rim = (!loose).then(|| {
+            (
+                self.rect(u.base.width + 1.2, u.base.depth + 1.2),
+                self.mat(Color::srgb(0.08, 0.08, 0.08)),
+            )
+        });
         let base_parts = (!loose).then(|| {
             (
                 self.rect(u.base.width, u.base.depth),
@@ -283,10 +288,8 @@ impl Paint<'_, '_, '_> {
         let whole = if look.stands.is_empty() {
             let gl = glyphs(
                 look.arm,
-                u.base.width,
-                u.base.depth,
-                None,
-                0,
+                (u.base.width, u.base.depth),
+                (None, 0),
                 u.status.limbered,
                 self.symbols,
                 contrast(c),
@@ -313,6 +316,9 @@ impl Paint<'_, '_, '_> {
             e.insert((mesh.clone(), mat.clone()));
         }
         e.with_children(|p| {
+            if let Some((mesh, mat)) = rim {
+                p.spawn((mesh, mat, Transform::from_xyz(0.0, 0.0, -0.05)));
+            }
             // The front edge, in a contrasting strip.
             if let Some((_, _, mesh, mat)) = base_parts {
                 p.spawn((
@@ -368,10 +374,8 @@ impl Paint<'_, '_, '_> {
                 let coat = contrast(c);
                 let gl = glyphs(
                     look.arm,
-                    sb.width,
-                    sb.depth,
-                    Some(figures),
-                    look.figures_per_stand,
+                    (sb.width, sb.depth),
+                    (Some(figures), look.figures_per_stand),
                     u.status.limbered,
                     self.symbols,
                     coat,
@@ -484,7 +488,14 @@ const HORSE: Color = Color::srgb(0.36, 0.24, 0.14);
 /// The figures on a base of this size, from above: foot in ranks, horsemen, guns with their
 /// crews (and limbers), or, in the symbol style, the map symbol of the arm. `count` is the
 /// figures the stand still carries (None: a base drawn at full strength); `per` a full stand's.
-fn glyphs(arm: Figures, w: f32, d: f32, count: Option<u32>, per: u32, limbered: bool, symbols: bool, coat: Color) -> Vec<Glyph> {
+fn glyphs(
+    arm: Figures,
+    (w, d): (f32, f32),
+    (count, per): (Option<u32>, u32),
+    limbered: bool,
+    symbols: bool,
+    coat: Color,
+) -> Vec<Glyph> {
     let g = |w: f32, h: f32, x: f32, y: f32, turn: f32, colour: Color| Glyph {
         w,
         h,
@@ -516,7 +527,11 @@ fn glyphs(arm: Figures, w: f32, d: f32, count: Option<u32>, per: u32, limbered: 
     }
     match arm {
         Figures::Foot => {
-            let full = if count.is_some() { per.max(1) } else { ((w / 3.2).floor() as u32).max(2) * 2 };
+            let full = if count.is_some() {
+                per.max(1)
+            } else {
+                ((w / 3.2).floor() as u32).max(2) * 2
+            };
             let n = count.unwrap_or(full);
             let ranks = if d >= 7.0 && full >= 4 { 2 } else { 1 };
             let per_rank = full.div_ceil(ranks).max(1);
@@ -530,7 +545,11 @@ fn glyphs(arm: Figures, w: f32, d: f32, count: Option<u32>, per: u32, limbered: 
             }
         }
         Figures::Horse => {
-            let full = if count.is_some() { per.max(1) } else { ((w / 5.5).floor() as u32).max(2) };
+            let full = if count.is_some() {
+                per.max(1)
+            } else {
+                ((w / 5.5).floor() as u32).max(2)
+            };
             let n = count.unwrap_or(full);
             let gap = w / full as f32;
             let hw = (gap * 0.5).min(2.6);
@@ -550,13 +569,41 @@ fn glyphs(arm: Figures, w: f32, d: f32, count: Option<u32>, per: u32, limbered: 
                 let x = -w / 2.0 + gap * (k as f32 + 0.5);
                 let y = front - len / 2.0 - 0.3;
                 out.push(g(len * 0.45, len * 0.25, x, y - len * 0.35, 0.0, WOOD));
-                out.push(g(len * 0.08, len * 0.3, x - len * 0.25, y - len * 0.35, 0.0, IRON));
-                out.push(g(len * 0.08, len * 0.3, x + len * 0.25, y - len * 0.35, 0.0, IRON));
+                out.push(g(
+                    len * 0.08,
+                    len * 0.3,
+                    x - len * 0.25,
+                    y - len * 0.35,
+                    0.0,
+                    IRON,
+                ));
+                out.push(g(
+                    len * 0.08,
+                    len * 0.3,
+                    x + len * 0.25,
+                    y - len * 0.35,
+                    0.0,
+                    IRON,
+                ));
                 out.push(g(len * 0.13, len, x, y, 0.0, IRON));
                 if limbered {
                     out.push(g(len * 0.4, len * 0.3, x, y - len * 1.0, 0.0, WOOD));
-                    out.push(g(len * 0.18, len * 0.45, x - len * 0.12, y - len * 1.45, 0.0, HORSE));
-                    out.push(g(len * 0.18, len * 0.45, x + len * 0.12, y - len * 1.45, 0.0, HORSE));
+                    out.push(g(
+                        len * 0.18,
+                        len * 0.45,
+                        x - len * 0.12,
+                        y - len * 1.45,
+                        0.0,
+                        HORSE,
+                    ));
+                    out.push(g(
+                        len * 0.18,
+                        len * 0.45,
+                        x + len * 0.12,
+                        y - len * 1.45,
+                        0.0,
+                        HORSE,
+                    ));
                 }
             }
             // The crew beside the guns.
@@ -568,7 +615,14 @@ fn glyphs(arm: Figures, w: f32, d: f32, count: Option<u32>, per: u32, limbered: 
         }
         Figures::Train => {
             out.push(g(w * 0.5, d * 0.3, 0.0, 0.0, 0.0, WOOD));
-            out.push(g(w * 0.5, d * 0.08, 0.0, d * 0.05, 0.0, Color::srgb(0.85, 0.82, 0.72)));
+            out.push(g(
+                w * 0.5,
+                d * 0.08,
+                0.0,
+                d * 0.05,
+                0.0,
+                Color::srgb(0.85, 0.82, 0.72),
+            ));
         }
         Figures::Command => {}
     }

@@ -33,7 +33,11 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// A new step: its overlays (and no others), its units ringed; the newcomer holds every seat.
-fn show_step(mut tutoring: ResMut<Tutoring>, mut game: ResMut<Game>, mut overlays: ResMut<Overlays>) {
+fn show_step(
+    mut tutoring: ResMut<Tutoring>,
+    mut game: ResMut<Game>,
+    mut overlays: ResMut<Overlays>,
+) {
     let b = &game.battle;
     let acting = b.rules.acting_sides(b).first().copied().unwrap_or(b.active);
     if game.seated != Some(acting) {

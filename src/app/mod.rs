@@ -546,13 +546,13 @@ fn apply_intents(
         // A tutorial judges every command before the battle sees it.
         let intent = match (intent, tutoring.as_deref_mut()) {
             (Intent::Next, Some(t)) => {
-                t.tutor.next();
+                t.tutor.read_on();
                 continue;
             }
             (Intent::ShowMe, Some(t)) => match t.tutor.current().and_then(|s| s.expect.example()) {
                 Some(c) => &Intent::Do(c.clone()),
                 None => {
-                    t.tutor.next();
+                    t.tutor.read_on();
                     continue;
                 }
             },
@@ -562,7 +562,8 @@ fn apply_intents(
                 continue;
             }
             (Intent::Do(c), Some(t)) => {
-                if let crate::rules::lesson::Verdict::Wrong(words) = t.tutor.judge(&game.battle, c) {
+                if let crate::rules::lesson::Verdict::Wrong(words) = t.tutor.judge(&game.battle, c)
+                {
                     t.tutor.said = Some(words);
                     continue;
                 }

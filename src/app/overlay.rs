@@ -64,6 +64,7 @@ fn mark(g: &mut Gizmos, m: &Mark) {
     g.linestrip_2d(strip(&m.points, m.closed), ink(m.ink));
 }
 
+#[allow(clippy::too_many_arguments)] // a Bevy system: its parameters are its queries
 fn draw(
     mut g: Gizmos,
     game: Res<Game>,

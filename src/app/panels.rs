@@ -3,12 +3,12 @@
 
 use super::input::{Overlays, Pointer, Selection};
 use super::{Game, Intent};
+use crate::rules::command::Factor;
 use crate::rules::command::{Command, Event};
 use crate::rules::model::Unit;
-use crate::rules::terrain::FeatureKind;
 use crate::rules::report;
-use crate::rules::command::Factor;
 use crate::rules::ruleset::{ActionGroup, Outlook, OutlookPart, RefSection, books};
+use crate::rules::terrain::FeatureKind;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
@@ -249,7 +249,9 @@ fn log_panel(
                         };
                         if ui
                             .selectable_label(false, rich)
-                            .on_hover_text("Click: its units on the table, and why (its factors' sources)")
+                            .on_hover_text(
+                                "Click: its units on the table, and why (its factors' sources)",
+                            )
                             .clicked()
                         {
                             clicked = Some(i);
@@ -331,7 +333,10 @@ fn why_answer(ui: &mut egui::Ui, why: &Why, r: &crate::rules::ruleset::Reference
         ui.label(format!("Source: {}", books::cite(&f.source)));
         for key in books::rulings_named(&f.source) {
             if let Some(rule) = r.rulings.iter().find(|x| x.key == key) {
-                ui.label(egui::RichText::new(format!("Ruling, {}: {}", rule.topic, rule.ruling)));
+                ui.label(egui::RichText::new(format!(
+                    "Ruling, {}: {}",
+                    rule.topic, rule.ruling
+                )));
                 ui.small(format!("Its reason: {}", rule.reason));
             }
         }
@@ -449,8 +454,7 @@ fn handover(
     let ctx = ctx.ctx_mut()?;
     let b = &game.battle;
     let active = b.rules.acting_sides(b).first().copied().unwrap_or(b.active);
-    if game.seated == Some(active) || game.battle.is_over() || replay.is_some() || game.briefing
-    {
+    if game.seated == Some(active) || game.battle.is_over() || replay.is_some() || game.briefing {
         return Ok(());
     }
     let name = game
@@ -615,7 +619,9 @@ fn lesson_panel(
             match tutor.current() {
                 Some(step) => {
                     ui.small(format!("Step {} of {n}", tutor.step + 1));
-                    ui.add(egui::ProgressBar::new(tutor.step as f32 / n as f32).desired_height(4.0));
+                    ui.add(
+                        egui::ProgressBar::new(tutor.step as f32 / n as f32).desired_height(4.0),
+                    );
                     ui.add_space(4.0);
                     ui.label(egui::RichText::new(&step.text).size(15.0));
                     if let Some(said) = &tutor.said {
@@ -682,14 +688,22 @@ fn replay_panel(
                 if ui.button("|<").on_hover_text("To the start").clicked() {
                     how = Some(ReplayStep::ToStart);
                 }
-                if ui.button("<").on_hover_text("One event back (Left)").clicked() {
+                if ui
+                    .button("<")
+                    .on_hover_text("One event back (Left)")
+                    .clicked()
+                {
                     how = Some(ReplayStep::Back);
                 }
                 let play = if r.playing { "Pause" } else { "Play" };
                 if ui.button(play).on_hover_text("Space").clicked() {
                     r.playing = !r.playing;
                 }
-                if ui.button(">").on_hover_text("One event on (Right)").clicked() {
+                if ui
+                    .button(">")
+                    .on_hover_text("One event on (Right)")
+                    .clicked()
+                {
                     how = Some(ReplayStep::Forward);
                 }
                 if ui.button(">|").on_hover_text("To the end").clicked() {
@@ -730,7 +744,9 @@ fn briefing(
         .default_width(520.0)
         .show(ctx, |ui| {
             ui.set_max_width(520.0);
-            ui.label(egui::RichText::new(format!("{} · {}", b.info.date, b.rules.get().name())).small());
+            ui.label(
+                egui::RichText::new(format!("{} · {}", b.info.date, b.rules.get().name())).small(),
+            );
             ui.add_space(4.0);
             ui.label(egui::RichText::new(&b.info.description).size(15.0));
             if !b.scenario.victory.is_empty() {
@@ -925,7 +941,12 @@ fn unit_tags(
     // Every base's screen box is taken first.
     let mut boxes: Vec<(&Unit, egui::Rect)> = Vec::new();
     for u in b.alive() {
-        let pts: Vec<egui::Pos2> = u.base.corners().iter().filter_map(|c| to_screen(*c)).collect();
+        let pts: Vec<egui::Pos2> = u
+            .base
+            .corners()
+            .iter()
+            .filter_map(|c| to_screen(*c))
+            .collect();
         if pts.len() == 4 {
             boxes.push((u, egui::Rect::from_points(&pts)));
         }
@@ -951,12 +972,6 @@ fn unit_tags(
         }
         let look = b.rules.look(b, u);
         let mut badges: Vec<(String, egui::Color32)> = Vec::new();
-        if u.status.hits > 0 && look.pips > 0 {
-            badges.push((
-                format!("{} hit{}", look.pips, if look.pips == 1 { "" } else { "s" }),
-                egui::Color32::from_rgb(255, 110, 100),
-            ));
-        }
         // The ruleset's own words say it where it has them.
         if u.status.shaken && look.markers.is_empty() {
             badges.push(("SHAKEN".into(), egui::Color32::from_rgb(255, 215, 60)));
@@ -972,9 +987,17 @@ fn unit_tags(
             .iter()
             .map(|(t, c)| painter.layout_no_wrap(t.clone(), small.clone(), *c))
             .collect();
-        let badge_w: f32 = badge_galleys.iter().map(|g| g.size().x + 8.0).sum();
+        // Hits (or bases lost) as red pips, as the ruleset counts them.
+        let pips = look.pips.min(12);
+        let pips_w = if pips > 0 {
+            pips as f32 * 9.0 + 4.0
+        } else {
+            0.0
+        };
+        let badge_w: f32 = badge_galleys.iter().map(|g| g.size().x + 8.0).sum::<f32>() + pips_w;
         let w = name.size().x.max(badge_w) + 10.0;
-        let h = name.size().y + if badges.is_empty() { 0.0 } else { 15.0 } + 4.0;
+        let second = !badges.is_empty() || pips > 0;
+        let h = name.size().y + if second { 15.0 } else { 0.0 } + 4.0;
         let size = egui::vec2(w, h);
         let spots = [
             egui::Rect::from_min_size(egui::pos2(r.center().x - w / 2.0, r.bottom() + 2.0), size),
@@ -995,9 +1018,24 @@ fn unit_tags(
         );
         painter.galley(spot.min + egui::vec2(6.0, 2.0), name, egui::Color32::WHITE);
         let mut x = spot.min.x + 6.0;
+        for _ in 0..pips {
+            painter.circle_filled(
+                egui::pos2(x + 4.0, spot.min.y + h - 8.5),
+                3.6,
+                egui::Color32::from_rgb(235, 60, 50),
+            );
+            x += 9.0;
+        }
+        if pips > 0 {
+            x += 4.0;
+        }
         for g in badge_galleys {
             let wdt = g.size().x;
-            painter.galley(egui::pos2(x, spot.min.y + h - 16.0), g, egui::Color32::WHITE);
+            painter.galley(
+                egui::pos2(x, spot.min.y + h - 16.0),
+                g,
+                egui::Color32::WHITE,
+            );
             x += wdt + 8.0;
         }
     }
@@ -1012,7 +1050,10 @@ fn unit_tags(
         let at = if f.kind.is_linear() {
             f.points.get(f.points.len() / 2).copied()
         } else {
-            Some(crate::rules::geometry::Pt::new((lo.x + hi.x) / 2.0, (lo.y + hi.y) / 2.0))
+            Some(crate::rules::geometry::Pt::new(
+                (lo.x + hi.x) / 2.0,
+                (lo.y + hi.y) / 2.0,
+            ))
         };
         let Some(p) = at.and_then(to_screen) else {
             continue;
@@ -1335,18 +1376,38 @@ fn legend(mut ctx: EguiContexts, game: Res<Game>, mut overlays: ResMut<Overlays>
                 }
             }
             for k in kinds {
-                key_row(ui, to_egui(super::terrain_art::colour(k)), &format!("{k:?}"));
+                key_row(
+                    ui,
+                    to_egui(super::terrain_art::colour(k)),
+                    &format!("{k:?}"),
+                );
             }
             ui.strong("Units");
             for (i, s) in b.sides.iter().enumerate() {
                 key_row(ui, side_colour(&game, i), &s.name);
             }
             ui.label("The pale strip along a base is its front.");
-            key_row(ui, egui::Color32::from_rgb(216, 173, 51), "A general's disc");
-            key_row(ui, egui::Color32::from_rgb(242, 217, 51), "Objective (ring)");
+            key_row(
+                ui,
+                egui::Color32::from_rgb(216, 173, 51),
+                "A general's disc",
+            );
+            key_row(
+                ui,
+                egui::Color32::from_rgb(242, 217, 51),
+                "Objective (ring)",
+            );
             ui.strong("Markers (beside each name)");
-            key_row(ui, egui::Color32::from_rgb(255, 110, 100), "Hits taken");
-            key_row(ui, egui::Color32::from_rgb(255, 215, 60), "SHAKEN, and the rules' word markers");
+            key_row(
+                ui,
+                egui::Color32::from_rgb(235, 60, 50),
+                "Red pips: hits, or bases lost, as the rules count them",
+            );
+            key_row(
+                ui,
+                egui::Color32::from_rgb(255, 215, 60),
+                "SHAKEN, and the rules' word markers",
+            );
             key_row(ui, egui::Color32::from_rgb(255, 160, 60), "DISORDERED");
             ui.strong("Overlays");
             key_row(ui, ink32(Ink::Arc), "Fire arc and range (F)");
@@ -1356,7 +1417,11 @@ fn legend(mut ctx: EguiContexts, game: Res<Game>, mut overlays: ResMut<Overlays>
             key_row(ui, ink32(Ink::Blocker), "What blocks the sight");
             key_row(ui, ink32(Ink::Reach), "How far the unit can move (M)");
             key_row(ui, ink32(Ink::Target), "A target it can fire at or fight");
-            key_row(ui, egui::Color32::from_rgb(255, 217, 26), "A tutorial's place or unit");
+            key_row(
+                ui,
+                egui::Color32::from_rgb(255, 217, 26),
+                "A tutorial's place or unit",
+            );
         });
     Ok(())
 }
@@ -1387,10 +1452,15 @@ fn mini_map(
         .anchor(egui::Align2::RIGHT_TOP, [-272.0, 52.0])
         .order(egui::Order::Middle)
         .show(ctx, |ui| {
-            let (rect, resp) = ui.allocate_exact_size(egui::vec2(w, h), egui::Sense::click_and_drag());
+            let (rect, resp) =
+                ui.allocate_exact_size(egui::vec2(w, h), egui::Sense::click_and_drag());
             let p = ui.painter_at(rect);
             let at = |x: f32, y: f32| egui::pos2(rect.left() + x * k, rect.bottom() - y * k);
-            p.rect_filled(rect, 2.0, to_egui(super::terrain_art::rgb(0.50, 0.60, 0.35)));
+            p.rect_filled(
+                rect,
+                2.0,
+                to_egui(super::terrain_art::rgb(0.50, 0.60, 0.35)),
+            );
             for f in &b.terrain.features {
                 let col = to_egui(super::terrain_art::colour(f.kind));
                 if f.kind.is_linear() {
@@ -1407,7 +1477,11 @@ fn mini_map(
                 }
             }
             for u in b.alive() {
-                p.circle_filled(at(u.base.centre.x, u.base.centre.y), 2.0, side_colour(&game, u.side));
+                p.circle_filled(
+                    at(u.base.centre.x, u.base.centre.y),
+                    2.0,
+                    side_colour(&game, u.side),
+                );
             }
             let c = cam.translation;
             let lo = at(c.x - view.x / 2.0, c.y - view.y / 2.0);
@@ -1418,7 +1492,12 @@ fn mini_map(
                 egui::Stroke::new(1.5, egui::Color32::WHITE),
                 egui::StrokeKind::Inside,
             );
-            p.rect_stroke(rect, 2.0, egui::Stroke::new(1.0, egui::Color32::BLACK), egui::StrokeKind::Inside);
+            p.rect_stroke(
+                rect,
+                2.0,
+                egui::Stroke::new(1.0, egui::Color32::BLACK),
+                egui::StrokeKind::Inside,
+            );
             if (resp.clicked() || resp.dragged())
                 && let Some(pos) = resp.interact_pointer_pos()
             {

@@ -1,14 +1,15 @@
-//! The table's art, drawn in code: each terrain feature becomes one mesh with vertex colours
-//! (fields mottled, woods as tree canopies with their shadows, hills in graded contour bands,
-//! towns as roofs among gardens, roads with verges, rivers with banks, marsh with reeds and
-//! pools, works with parapet and ditch). Few meshes, no textures: quick under software
-//! rendering.
+//! The table's art, drawn in code and painted once into one image of the whole table: fields
+//! mottled, woods as tree canopies with their shadows, hills in graded contour bands, towns as
+//! roofs among gardens, roads with verges, rivers with banks, marsh with reeds and pools, works
+//! with parapet and ditch. Each frame then draws one textured rectangle: quick under software
+//! rendering whatever the terrain holds.
 
 use crate::rules::geometry::Pt;
 use crate::rules::terrain::{Feature, FeatureKind};
 use bevy::asset::RenderAssetUsages;
-use bevy::mesh::{Indices, PrimitiveTopology};
+use bevy::image::Image;
 use bevy::prelude::*;
+use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 
 /// A colour in linear space, as vertex colours want it.
 pub type Rgba = [f32; 4];
@@ -65,10 +66,6 @@ pub struct Canvas {
 }
 
 impl Canvas {
-    pub fn is_empty(&self) -> bool {
-        self.pos.is_empty()
-    }
-
     pub fn tri3(&mut self, p: [Pt; 3], c: [Rgba; 3]) {
         for (q, k) in p.iter().zip(c) {
             self.pos.push([q.x, q.y, 0.0]);
@@ -143,17 +140,6 @@ impl Canvas {
             self.disc(pts[i], width / 2.0, col, 8);
         }
     }
-
-    pub fn mesh(self) -> Mesh {
-        let indices: Vec<u32> = (0..self.pos.len() as u32).collect();
-        Mesh::new(
-            PrimitiveTopology::TriangleList,
-            RenderAssetUsages::default(),
-        )
-        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, self.pos)
-        .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, self.col)
-        .with_inserted_indices(Indices::U32(indices))
-    }
 }
 
 /// The colour a feature reads as at a glance (its fill; the legend and the mini-map use it).
@@ -175,7 +161,7 @@ pub fn colour(kind: FeatureKind) -> Rgba {
 }
 
 /// The open fields: a ground colour mottled on a grid, with paler and darker patches.
-pub fn fields(width: f32, height: f32) -> Mesh {
+pub fn fields(width: f32, height: f32) -> Canvas {
     let mut c = Canvas::default();
     let base = rgb(0.50, 0.60, 0.35);
     let cell = (width.max(height) / 60.0).max(10.0);
@@ -189,12 +175,19 @@ pub fn fields(width: f32, height: f32) -> Mesh {
         let fine = hash(x, y, 11);
         let k = 0.93 + broad * 0.12 + fine * 0.04;
         let warm = noise(x / (cell * 9.0), y / (cell * 7.0), 3);
-        mix(shade(base, k), rgb(0.64, 0.63, 0.40), ((warm - 0.55) * 1.6).clamp(0.0, 0.45))
+        mix(
+            shade(base, k),
+            rgb(0.64, 0.63, 0.40),
+            ((warm - 0.55) * 1.6).clamp(0.0, 0.45),
+        )
     };
     for i in 0..nx {
         for j in 0..ny {
             let (x0, y0) = (i as f32 * cell, j as f32 * cell);
-            let (x1, y1) = (((i + 1) as f32 * cell).min(width), ((j + 1) as f32 * cell).min(height));
+            let (x1, y1) = (
+                ((i + 1) as f32 * cell).min(width),
+                ((j + 1) as f32 * cell).min(height),
+            );
             let p = [
                 Pt::new(x0, y0),
                 Pt::new(x1, y0),
@@ -206,12 +199,17 @@ pub fn fields(width: f32, height: f32) -> Mesh {
             c.tri3([p[0], p[2], p[3]], [k[0], k[2], k[3]]);
         }
     }
-    c.mesh()
+    c
 }
 
 /// The triangles of a feature scaled about its centre.
 fn scaled(tris: &[[Pt; 3]], centre: Pt, k: f32) -> Vec<[Pt; 3]> {
-    let s = |p: Pt| Pt::new(centre.x + (p.x - centre.x) * k, centre.y + (p.y - centre.y) * k);
+    let s = |p: Pt| {
+        Pt::new(
+            centre.x + (p.x - centre.x) * k,
+            centre.y + (p.y - centre.y) * k,
+        )
+    };
     tris.iter().map(|t| [s(t[0]), s(t[1]), s(t[2])]).collect()
 }
 
@@ -243,6 +241,9 @@ fn scatter(f: &Feature, gap: f32, salt: u32) -> Vec<(Pt, f32)> {
     out
 }
 
+/// The most trees a wood's bounding box holds (bounds the triangles a wood costs).
+const MAX_TREES: f32 = 350.0;
+
 /// One feature's art.
 pub fn feature(f: &Feature) -> Canvas {
     let mut c = Canvas::default();
@@ -262,13 +263,22 @@ pub fn feature(f: &Feature) -> Canvas {
             for k in 0..bands {
                 let s = 1.0 - k as f32 * (0.7 / bands as f32);
                 let light = 0.86 + 0.1 * k as f32;
-                let col = if f.steep { shade(fill, light * 0.85) } else { shade(fill, light) };
+                let col = if f.steep {
+                    shade(fill, light * 0.85)
+                } else {
+                    shade(fill, light)
+                };
                 c.tris(&scaled(&tris, centre, s), col);
                 // The contour line just inside each band's edge.
                 let ring: Vec<Pt> = f
                     .points
                     .iter()
-                    .map(|p| Pt::new(centre.x + (p.x - centre.x) * s, centre.y + (p.y - centre.y) * s))
+                    .map(|p| {
+                        Pt::new(
+                            centre.x + (p.x - centre.x) * s,
+                            centre.y + (p.y - centre.y) * s,
+                        )
+                    })
                     .collect();
                 c.band(&ring, 0.7, shade(fill, 0.7), true);
             }
@@ -276,17 +286,36 @@ pub fn feature(f: &Feature) -> Canvas {
         FeatureKind::Woods => {
             c.tris(&tris, shade(fill, 0.75));
             c.band(&f.points, 1.5, shade(fill, 0.55), true);
-            let greens = [rgb(0.17, 0.34, 0.14), rgb(0.22, 0.42, 0.18), rgb(0.28, 0.46, 0.20)];
-            let trees = scatter(f, 7.0, 21);
+            let greens = [
+                rgb(0.17, 0.34, 0.14),
+                rgb(0.22, 0.42, 0.18),
+                rgb(0.28, 0.46, 0.20),
+            ];
+            // Trees a few millimetres apart, fewer and larger in a great forest, so that no
+            // wood costs the renderer more than a few thousand triangles.
+            let area = (hi.x - lo.x) * (hi.y - lo.y);
+            let gap = (area / MAX_TREES).sqrt().max(7.0);
+            let trees = scatter(f, gap, 21);
+            let k = gap / 7.0;
             for (p, r) in &trees {
-                let rad = 3.2 + r * 2.0;
-                c.disc(Pt::new(p.x + 1.0, p.y - 1.2), rad, rgb(0.09, 0.18, 0.08), 9);
+                let rad = (3.2 + r * 2.0) * k;
+                c.disc(
+                    Pt::new(p.x + k, p.y - 1.2 * k),
+                    rad,
+                    rgb(0.09, 0.18, 0.08),
+                    6,
+                );
             }
             for (p, r) in &trees {
-                let rad = 3.2 + r * 2.0;
+                let rad = (3.2 + r * 2.0) * k;
                 let g = greens[(r * 3.0) as usize % 3];
-                c.disc(*p, rad, g, 9);
-                c.disc(Pt::new(p.x - rad * 0.3, p.y + rad * 0.3), rad * 0.45, shade(g, 1.25), 6);
+                c.disc(*p, rad, g, 7);
+                c.disc(
+                    Pt::new(p.x - rad * 0.3, p.y + rad * 0.3),
+                    rad * 0.45,
+                    shade(g, 1.25),
+                    4,
+                );
             }
         }
         FeatureKind::Town | FeatureKind::Village => {
@@ -296,15 +325,29 @@ pub fn feature(f: &Feature) -> Canvas {
             let garden = ((hi2.x - lo2.x).min(hi2.y - lo2.y) / 5.0).clamp(9.0, 40.0);
             for (p, r) in scatter(f, garden, 41) {
                 if r < 0.35 {
-                    c.rect(p, garden * 0.66, garden * 0.55, r * 0.6, rgb(0.42, 0.55, 0.32));
+                    c.rect(
+                        p,
+                        garden * 0.66,
+                        garden * 0.55,
+                        r * 0.6,
+                        rgb(0.42, 0.55, 0.32),
+                    );
                 }
             }
             // A handful of buildings across the place, as a model town has, whatever its size.
             let side = (hi.x - lo.x).min(hi.y - lo.y);
-            let across = if f.kind == FeatureKind::Town { 3.5 } else { 2.5 };
+            let across = if f.kind == FeatureKind::Town {
+                3.5
+            } else {
+                2.5
+            };
             let gap = (side / across).clamp(8.0, 60.0);
             let size = gap / 9.0;
-            let roofs = [rgb(0.62, 0.26, 0.18), rgb(0.55, 0.30, 0.22), rgb(0.48, 0.46, 0.44)];
+            let roofs = [
+                rgb(0.62, 0.26, 0.18),
+                rgb(0.55, 0.30, 0.22),
+                rgb(0.48, 0.46, 0.44),
+            ];
             for (p, r) in scatter(f, gap, 43) {
                 if r > 0.7 {
                     continue;
@@ -316,7 +359,11 @@ pub fn feature(f: &Feature) -> Canvas {
                 c.rect(p, w, h, angle, roofs[(r * 7.0) as usize % 3]);
                 c.rect(p, w, 0.5 * size, angle, rgb(0.30, 0.14, 0.10));
             }
-            let edge = if f.fortified { rgb(0.30, 0.08, 0.06) } else { shade(fill, 0.7) };
+            let edge = if f.fortified {
+                rgb(0.30, 0.08, 0.06)
+            } else {
+                shade(fill, 0.7)
+            };
             c.band(&f.points, if f.fortified { 2.0 } else { 0.8 }, edge, true);
         }
         FeatureKind::Marsh => {
@@ -378,4 +425,96 @@ pub fn feature(f: &Feature) -> Canvas {
         }
     }
     c
+}
+
+/// The longest side of the table's image, in pixels.
+const MAX_PX: f32 = 4096.0;
+
+/// The table painted into an image, pixel rows from the far (top) edge.
+pub struct Raster {
+    pub w: usize,
+    pub h: usize,
+    /// Pixels per millimetre.
+    scale: f32,
+    height_mm: f32,
+    data: Vec<u8>,
+}
+
+impl Raster {
+    pub fn new(width_mm: f32, height_mm: f32) -> Self {
+        let scale = (MAX_PX / width_mm.max(height_mm).max(1.0)).min(3.0);
+        let w = ((width_mm * scale).ceil() as usize).max(1);
+        let h = ((height_mm * scale).ceil() as usize).max(1);
+        Raster {
+            w,
+            h,
+            scale,
+            height_mm,
+            data: vec![255; w * h * 4],
+        }
+    }
+
+    /// Paints a canvas's triangles over what is there, their corners' colours blended across.
+    pub fn paint(&mut self, c: &Canvas) {
+        let srgb = |k: Rgba| {
+            let s = Color::LinearRgba(LinearRgba::from_f32_array(k)).to_srgba();
+            [s.red * 255.0, s.green * 255.0, s.blue * 255.0]
+        };
+        for (t, k) in c.pos.chunks_exact(3).zip(c.col.chunks_exact(3)) {
+            let p = |i: usize| {
+                [
+                    t[i][0] * self.scale,
+                    (self.height_mm - t[i][1]) * self.scale,
+                ]
+            };
+            self.triangle([p(0), p(1), p(2)], [srgb(k[0]), srgb(k[1]), srgb(k[2])]);
+        }
+    }
+
+    fn triangle(&mut self, p: [[f32; 2]; 3], k: [[f32; 3]; 3]) {
+        let edge = |a: [f32; 2], b: [f32; 2], x: f32, y: f32| {
+            (b[0] - a[0]) * (y - a[1]) - (b[1] - a[1]) * (x - a[0])
+        };
+        let area = edge(p[0], p[1], p[2][0], p[2][1]);
+        if area.abs() < 1e-6 {
+            return;
+        }
+        let lo = |i: usize| p.iter().map(|q| q[i]).fold(f32::MAX, f32::min);
+        let hi = |i: usize| p.iter().map(|q| q[i]).fold(f32::MIN, f32::max);
+        let x0 = lo(0).floor().max(0.0) as usize;
+        let x1 = (hi(0).ceil().max(0.0) as usize).min(self.w);
+        let y0 = lo(1).floor().max(0.0) as usize;
+        let y1 = (hi(1).ceil().max(0.0) as usize).min(self.h);
+        for y in y0..y1 {
+            let py = y as f32 + 0.5;
+            for x in x0..x1 {
+                let px = x as f32 + 0.5;
+                let w0 = edge(p[1], p[2], px, py) / area;
+                let w1 = edge(p[2], p[0], px, py) / area;
+                let w2 = 1.0 - w0 - w1;
+                if w0 < 0.0 || w1 < 0.0 || w2 < 0.0 {
+                    continue;
+                }
+                let i = (y * self.w + x) * 4;
+                for (ch, out) in self.data[i..i + 3].iter_mut().enumerate() {
+                    let v = k[0][ch] * w0 + k[1][ch] * w1 + k[2][ch] * w2;
+                    *out = v.clamp(0.0, 255.0) as u8;
+                }
+            }
+        }
+    }
+
+    pub fn image(self) -> Image {
+        Image::new(
+            Extent3d {
+                width: self.w as u32,
+                height: self.h as u32,
+                depth_or_array_layers: 1,
+            },
+            TextureDimension::D2,
+            self.data,
+            TextureFormat::Rgba8UnormSrgb,
+            RenderAssetUsages::RENDER_WORLD,
+        )
+    }
 }

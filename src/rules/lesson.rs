@@ -191,7 +191,7 @@ impl Tutor {
     }
 
     /// Next, on a reading step.
-    pub fn next(&mut self) -> bool {
+    pub fn read_on(&mut self) -> bool {
         match self.current() {
             Some(s) if s.expect == Expect::Read => {
                 self.said = None;
@@ -378,13 +378,12 @@ mod tests {
     #[test]
     fn a_step_accepts_what_it_asks_for_and_words_the_rest() {
         let l = parse(LESSON, "l.ron").unwrap();
-        let mut b = scenario::load(
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/tutorial.ron"),
-        )
-        .unwrap();
+        let mut b =
+            scenario::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/tutorial.ron"))
+                .unwrap();
         let mut t = Tutor::new(l);
         assert!(matches!(t.judge(&b, &Command::EndPhase), Verdict::Wrong(_)));
-        assert!(t.next());
+        assert!(t.read_on());
         let other = Command::Move {
             unit: UnitId("pr-ms1".into()),
             steps: vec![crate::rules::Step::Advance(3.0)],
@@ -395,7 +394,10 @@ mod tests {
             steps: vec![],
         };
         assert_eq!(t.judge(&b, &wrong), Verdict::Wrong("move a".into()));
-        assert!(!t.next(), "a step that asks for a command is not skipped");
+        assert!(
+            !t.read_on(),
+            "a step that asks for a command is not skipped"
+        );
         // A refused try: only one the rules refuse ends the step.
         t.step = 2;
         b.execute(Command::EndPhase).unwrap();
@@ -404,8 +406,11 @@ mod tests {
 
     #[test]
     fn a_bad_lesson_is_refused_with_its_place() {
-        let d = parse("(volley_lesson: 2, title: \"\", scenario: \"\", dice: [], steps: [])", "l.ron")
-            .unwrap_err();
+        let d = parse(
+            "(volley_lesson: 2, title: \"\", scenario: \"\", dice: [], steps: [])",
+            "l.ron",
+        )
+        .unwrap_err();
         assert!(d[0].message.contains("format 2"));
         let d = parse(&LESSON.replace("dice: [1, 2]", "dice: [7]"), "l.ron").unwrap_err();
         assert!(d[0].message.contains("7"));

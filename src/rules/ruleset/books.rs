@@ -66,7 +66,10 @@ mod tests {
             cite("000 Army Composition (13.7); ruling fa_h"),
             "DB7YW (Seven Years War supplement to DBN), Army Composition (13.7); ruling fa_h"
         );
-        assert_eq!(rulings_named("000 Army Composition (13.7); ruling fa_h"), ["fa_h"]);
+        assert_eq!(
+            rulings_named("000 Army Composition (13.7); ruling fa_h"),
+            ["fa_h"]
+        );
         assert_eq!(rulings_named("ruling ic_cap_bonus"), ["ic_cap_bonus"]);
         assert_eq!(cite("missing from data"), "missing from data");
     }

@@ -971,7 +971,7 @@ impl<S: Supplement> DbnGame<S> {
         let first = self.first_dice(b, &shooter, &target, Some(mutual));
         let (mut sf, mut tf) = (sf, tf);
         self.name_supporters(b, &mut sf, &def_support);
-        self.name_supporters(b, &mut tf, &support);
+        self.name_supporters(b, &mut tf, support);
         Ok(Setup {
             a: shooter,
             b: target,

@@ -5,9 +5,8 @@
 use super::common::{arc_marks, number_rows, reach_mark, sight_marks, target_mark};
 use super::dbn::{Dbn, TroopKind, TroopTrait};
 use super::view::{
-    Figures,
-    Action, ActionGroup, Card, Deployment, Ink, Layer, Look, Mark, RefRow, RefSection, Reference,
-    TurnWords,
+    Action, ActionGroup, Card, Deployment, Figures, Ink, Layer, Look, Mark, RefRow, RefSection,
+    Reference, TurnWords,
 };
 use super::{UnitSetup, common::factor_rows};
 use crate::rules::battle::Battle;

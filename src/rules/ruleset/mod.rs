@@ -15,8 +15,9 @@ pub mod view;
 
 pub use common::{Going, MovePlan};
 pub use view::{
-    Action, ActionGroup, Card, Chance, Choice, Deployment, Figures, Ink, Layer, Look, Mark, Measure,
-    MoveRequest, Outlook, OutlookPart, RefRow, RefSection, Reference, Roll, TurnWords, UnitModel,
+    Action, ActionGroup, Card, Chance, Choice, Deployment, Figures, Ink, Layer, Look, Mark,
+    Measure, MoveRequest, Outlook, OutlookPart, RefRow, RefSection, Reference, Roll, TurnWords,
+    UnitModel,
 };
 
 use super::battle::Battle;

@@ -1,13 +1,13 @@
 //! What the window, the command line and the log learn of BBB: the scenario's units, the turn
 //! bar, unit cards, buttons, overlays, the rules reference, and the `Ruleset` door itself.
 
-use crate::rules::ruleset::Figures;
 use super::tables::FireResult;
 use super::{Arm, Bbb7yw, INCH, layout, quality, quality_name};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Event, RuleError};
 use crate::rules::geometry::Base;
 use crate::rules::model::{Class, Flag, Formation, Phase, SideInfo, Unit, UnitId};
+use crate::rules::ruleset::Figures;
 use crate::rules::ruleset::common::{arc_marks, reach_mark, target_mark};
 use crate::rules::ruleset::view::{
     Action, ActionGroup, Card, Ink, Layer, Look, Mark, Measure, MoveRequest, Outlook, RefRow,

@@ -2,13 +2,13 @@
 //! the turn bar, cards, buttons, previews, overlays, the rules reference and the `Ruleset`
 //! door.
 
-use crate::rules::ruleset::Figures;
 use super::moving::Need;
 use super::tables::MoveFormation;
 use super::{Band, Hal25, State, TroopClass, footprint_of, layout};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Event, Factor, RuleError, factor_sum};
 use crate::rules::model::{Class, Formation, Phase, Side, SideInfo, Unit, UnitId};
+use crate::rules::ruleset::Figures;
 use crate::rules::ruleset::common::{
     arc_marks, chance, factor_rows, number_rows, reach_mark, target_mark, two_d6_at_least,
 };

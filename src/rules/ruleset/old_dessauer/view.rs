@@ -2,7 +2,6 @@
 //! figures, the formation, attach, fallback and recoil buttons, the overlays per stand, the
 //! outlook before the dice, the scenario's units and the rules reference.
 
-use crate::rules::ruleset::Figures;
 use super::layout::{self, stand_bases};
 use super::{Forecast, Kind, OldDessauer, Troop, grade_name, movement, shooting};
 use crate::rules::battle::Battle;
@@ -10,6 +9,7 @@ use crate::rules::command::{Command, Step};
 use crate::rules::geometry::Base;
 use crate::rules::model::{Formation, Phase, Unit};
 use crate::rules::report::formation_name;
+use crate::rules::ruleset::Figures;
 use crate::rules::ruleset::UnitSetup;
 use crate::rules::ruleset::common::{
     chance, factor_rows, number_rows, reach_mark, sight_marks, target_mark,
