@@ -498,7 +498,7 @@ impl Raster {
                 let i = (y * self.w + x) * 4;
                 for (ch, out) in self.data[i..i + 3].iter_mut().enumerate() {
                     let v = k[0][ch] * w0 + k[1][ch] * w1 + k[2][ch] * w2;
-                    *out = v.clamp(0.0, 255.0) as u8;
+                    *out = v.round().clamp(0.0, 255.0) as u8;
                 }
             }
         }
@@ -516,5 +516,44 @@ impl Raster {
             TextureFormat::Rgba8UnormSrgb,
             RenderAssetUsages::RENDER_WORLD,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pixel(r: &Raster, x: usize, y: usize) -> [u8; 3] {
+        let i = (y * r.w + x) * 4;
+        [r.data[i], r.data[i + 1], r.data[i + 2]]
+    }
+
+    #[test]
+    fn a_triangle_fills_its_pixels_and_no_others() {
+        let mut r = Raster::new(10.0, 10.0);
+        let mut c = Canvas::default();
+        let red = rgb(1.0, 0.0, 0.0);
+        // The lower left half of the table (y up): its pixels are the image's lower rows.
+        c.tri(Pt::new(0.0, 0.0), Pt::new(10.0, 0.0), Pt::new(0.0, 10.0), red);
+        r.paint(&c);
+        assert_eq!(pixel(&r, 1, r.h - 2), [255, 0, 0]);
+        assert_eq!(pixel(&r, r.w - 2, 1), [255, 255, 255], "the far corner is untouched");
+        // Painted over: the last colour wins.
+        let mut c = Canvas::default();
+        c.rect(Pt::new(5.0, 5.0), 10.0, 10.0, 0.0, rgb(0.0, 0.0, 1.0));
+        r.paint(&c);
+        assert_eq!(pixel(&r, 1, r.h - 2), [0, 0, 255]);
+    }
+
+    #[test]
+    fn the_art_is_the_same_every_time_and_bounded() {
+        assert_eq!(hash(1.5, 2.5, 3), hash(1.5, 2.5, 3));
+        assert!((0.0..1.0).contains(&noise(3.3, 7.1, 2)));
+        // A great forest still costs a bounded number of triangles.
+        let corners = [(0.0, 0.0), (3000.0, 0.0), (3000.0, 3000.0), (0.0, 3000.0)];
+        let points = corners.iter().map(|(x, y)| Pt::new(*x, *y)).collect();
+        let f = Feature::new("w", FeatureKind::Woods, "W", points, 0.0).unwrap();
+        let art = feature(&f);
+        assert!(art.pos.len() < 3 * 12_000, "{} corners", art.pos.len());
     }
 }
