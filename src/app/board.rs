@@ -375,7 +375,11 @@ impl Paint<'_, '_, '_> {
                 let gl = glyphs(
                     look.arm,
                     (sb.width, sb.depth),
-                    (Some(figures), look.figures_per_stand),
+                    // A stand of one "figure" is a base: its figures are drawn by its size.
+                    (
+                        (look.figures_per_stand > 1).then_some(figures),
+                        look.figures_per_stand,
+                    ),
                     u.status.limbered,
                     self.symbols,
                     coat,

@@ -534,10 +534,19 @@ mod tests {
         let mut c = Canvas::default();
         let red = rgb(1.0, 0.0, 0.0);
         // The lower left half of the table (y up): its pixels are the image's lower rows.
-        c.tri(Pt::new(0.0, 0.0), Pt::new(10.0, 0.0), Pt::new(0.0, 10.0), red);
+        c.tri(
+            Pt::new(0.0, 0.0),
+            Pt::new(10.0, 0.0),
+            Pt::new(0.0, 10.0),
+            red,
+        );
         r.paint(&c);
         assert_eq!(pixel(&r, 1, r.h - 2), [255, 0, 0]);
-        assert_eq!(pixel(&r, r.w - 2, 1), [255, 255, 255], "the far corner is untouched");
+        assert_eq!(
+            pixel(&r, r.w - 2, 1),
+            [255, 255, 255],
+            "the far corner is untouched"
+        );
         // Painted over: the last colour wins.
         let mut c = Canvas::default();
         c.rect(Pt::new(5.0, 5.0), 10.0, 10.0, 0.0, rgb(0.0, 0.0, 1.0));
