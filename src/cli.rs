@@ -356,6 +356,9 @@ fn play(
         save::load_any(file).map(|b| (None, b))
     };
     let loaded = match loaded {
+        Ok((Some(_), _)) if replay => {
+            Err("a tutorial is not replayed: open it without --replay".to_string())
+        }
         Ok((lesson, b)) if replay => {
             crate::app::Replay::start(&b).map(|(fresh, r)| (lesson, fresh, Some(r)))
         }

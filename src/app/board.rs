@@ -1,4 +1,4 @@
-//! Draws the table: terrain as filled shapes, bases as rectangles in side colours with a front
+//! Draws the table: the terrain painted as one image, bases as rectangles in side colours with a front
 //! edge, a troop code and status markers, redrawn whenever the battle changes.
 
 use super::{AppSystems, Game, terrain_art};

@@ -373,8 +373,15 @@ pub fn plugin(battle: Battle, seated: bool, save_dir: PathBuf) -> impl Fn(&mut A
 }
 
 /// A clean exit removes the autosave, so that only a game cut short by a crash is offered again.
-fn forget_autosave_on_exit(mut exits: MessageReader<AppExit>, game: Option<Res<Game>>) {
+fn forget_autosave_on_exit(
+    mut exits: MessageReader<AppExit>,
+    game: Option<Res<Game>>,
+    shown: (Option<Res<lesson::Tutoring>>, Option<Res<Replay>>),
+) {
+    // A lesson or a replay never wrote the autosave: a game cut short before it stays offered.
     if exits.read().next().is_some()
+        && shown.0.is_none()
+        && shown.1.is_none()
         && let Some(g) = game
     {
         let _ = std::fs::remove_file(g.save_dir.join("autosave.ron"));
@@ -463,11 +470,16 @@ impl Replay {
             ReplayStep::ToEnd => self.total(),
         }
         .clamp(self.ends[0], self.total());
-        if target == self.shown {
+        if target == self.shown && !(how == ReplayStep::ToEnd && self.done < self.commands.len()) {
             return false;
         }
-        // The commands whose events reach the target.
-        let need = self.ends.iter().position(|e| *e >= target).unwrap_or(0);
+        // The commands whose events reach the target (at the end: every command, even one
+        // that added no event or a re-roll that left the log no longer).
+        let need = if target >= self.total() {
+            self.commands.len()
+        } else {
+            self.ends.iter().position(|e| *e >= target).unwrap_or(0)
+        };
         if need < self.done {
             *battle = self.start.clone();
             self.done = 0;
@@ -491,11 +503,12 @@ fn replay_step(
 ) {
     let mut how = None;
     if let Some(k) = keys {
-        if k.just_pressed(KeyCode::ArrowRight) {
+        // Period and comma step (the arrows pan the camera); P plays or pauses.
+        if k.just_pressed(KeyCode::Period) {
             how = Some(ReplayStep::Forward);
-        } else if k.just_pressed(KeyCode::ArrowLeft) {
+        } else if k.just_pressed(KeyCode::Comma) {
             how = Some(ReplayStep::Back);
-        } else if k.just_pressed(KeyCode::Space) {
+        } else if k.just_pressed(KeyCode::KeyP) {
             replay.playing = !replay.playing;
         }
     }
@@ -539,7 +552,16 @@ fn apply_intents(
     replay: Option<Res<Replay>>,
 ) {
     for intent in intents.read() {
-        if replay.is_some() && matches!(intent, Intent::Do(_) | Intent::Undo) {
+        if replay.is_some()
+            && matches!(
+                intent,
+                Intent::Do(_)
+                    | Intent::Undo
+                    | Intent::Load
+                    | Intent::LoadConfirmed
+                    | Intent::ShowMe
+            )
+        {
             game.message = Some("a replay only shows the game: close it to play".into());
             continue;
         }
@@ -550,7 +572,17 @@ fn apply_intents(
                 continue;
             }
             (Intent::ShowMe, Some(t)) => match t.tutor.current().and_then(|s| s.expect.example()) {
-                Some(c) => &Intent::Do(c.clone()),
+                Some(c) => {
+                    // The tutor judges its own example too: a try that has become legal is
+                    // not carried out.
+                    if let crate::rules::lesson::Verdict::Wrong(words) =
+                        t.tutor.judge(&game.battle, c)
+                    {
+                        t.tutor.said = Some(words);
+                        continue;
+                    }
+                    &Intent::Do(c.clone())
+                }
                 None => {
                     t.tutor.read_on();
                     continue;
@@ -657,7 +689,9 @@ fn apply_intents(
                 // An autosave after every command; failure to write it is not fatal. A finished
                 // battle is not offered for resuming.
                 let auto = game.save_dir.join("autosave.ron");
-                if game.battle.is_over() {
+                if tutoring.is_some() {
+                    // A lesson is not a game to resume: the player's autosave stays as it was.
+                } else if game.battle.is_over() {
                     let _ = std::fs::remove_file(&auto);
                 } else if std::fs::create_dir_all(&game.save_dir).is_ok() {
                     let _ = save::write(&game.battle, &auto);

@@ -690,18 +690,18 @@ fn replay_panel(
                 }
                 if ui
                     .button("<")
-                    .on_hover_text("One event back (Left)")
+                    .on_hover_text("One event back (comma)")
                     .clicked()
                 {
                     how = Some(ReplayStep::Back);
                 }
                 let play = if r.playing { "Pause" } else { "Play" };
-                if ui.button(play).on_hover_text("Space").clicked() {
+                if ui.button(play).on_hover_text("P").clicked() {
                     r.playing = !r.playing;
                 }
                 if ui
                     .button(">")
-                    .on_hover_text("One event on (Right)")
+                    .on_hover_text("One event on (period)")
                     .clicked()
                 {
                     how = Some(ReplayStep::Forward);
@@ -1286,10 +1286,11 @@ fn hover_card(
     let Some(pos) = ctx.pointer_hover_pos() else {
         return Ok(());
     };
-    // Beside the board's left edge, clear of the units round the pointer.
+    // At the board's left edge (below the legend's corner), never over the units round the
+    // pointer.
     let _ = pos;
     egui::Area::new(egui::Id::new("hover_card"))
-        .anchor(egui::Align2::LEFT_TOP, [8.0, 56.0])
+        .anchor(egui::Align2::LEFT_BOTTOM, [8.0, -60.0])
         .show(ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
                 ui.set_max_width(260.0);

@@ -58,7 +58,7 @@ fn noise(x: f32, y: f32, salt: u32) -> f32 {
     (a + (b - a) * sx) + ((c + (d - c) * sx) - (a + (b - a) * sx)) * sy
 }
 
-/// Triangles with a colour at every corner, made into one mesh.
+/// Triangles with a colour at every corner, to be painted into the table's image.
 #[derive(Default)]
 pub struct Canvas {
     pos: Vec<[f32; 3]>,
@@ -216,6 +216,13 @@ fn scaled(tris: &[[Pt; 3]], centre: Pt, k: f32) -> Vec<[Pt; 3]> {
 /// Points on a jittered grid inside a feature, `gap` apart.
 fn scatter(f: &Feature, gap: f32, salt: u32) -> Vec<(Pt, f32)> {
     let (lo, hi) = f.bounds();
+    // A huge feature spreads its points wider, so that the grid never passes 40,000 cells.
+    let cells = ((hi.x - lo.x) * (hi.y - lo.y)).max(0.0) / (gap * gap);
+    let gap = if cells > 40_000.0 {
+        gap * (cells / 40_000.0).sqrt()
+    } else {
+        gap
+    };
     let mut out = Vec::new();
     let mut y = lo.y + gap / 2.0;
     let mut row = 0;
