@@ -12,6 +12,8 @@ pub struct Tutoring {
     pub tutor: Tutor,
     /// The step whose overlays and highlights are on the table.
     shown: Option<usize>,
+    /// The battle as the lesson began, to put a newcomer back on the lesson's path.
+    pub start: Option<crate::rules::Battle>,
 }
 
 impl Tutoring {
@@ -19,6 +21,7 @@ impl Tutoring {
         Tutoring {
             tutor: Tutor::new(lesson),
             shown: None,
+            start: None,
         }
     }
 }
@@ -42,6 +45,9 @@ fn show_step(
     let acting = b.rules.acting_sides(b).first().copied().unwrap_or(b.active);
     if game.seated != Some(acting) {
         game.seated = Some(acting);
+    }
+    if tutoring.start.is_none() && tutoring.tutor.step == 0 {
+        tutoring.start = Some(game.battle.clone());
     }
     if tutoring.shown == Some(tutoring.tutor.step) {
         return;

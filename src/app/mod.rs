@@ -581,6 +581,22 @@ fn apply_intents(
                         t.tutor.said = Some(words);
                         continue;
                     }
+                    // A step that allowed any command of a kind may have left the lesson's
+                    // path: Show me puts the battle back on it, as the steps so far played it.
+                    let doable = game.battle.clone().execute(c.clone()).is_ok();
+                    let is_do = matches!(
+                        t.tutor.current().map(|s| &s.expect),
+                        Some(crate::rules::lesson::Expect::Do { .. })
+                    );
+                    if !doable
+                        && is_do
+                        && let Some(mut again) = t.start.clone()
+                        && crate::rules::lesson::advance(&t.tutor.lesson, &mut again, t.tutor.step)
+                            .is_ok()
+                    {
+                        game.battle = again;
+                        game.version += 1;
+                    }
                     &Intent::Do(c.clone())
                 }
                 None => {

@@ -648,7 +648,9 @@ fn lesson_panel(
                 }
                 None => {
                     ui.heading("Lesson complete");
-                    ui.label("Play on from here, or go back and choose a scenario.");
+                    ui.label(
+                        "The lesson's dice are spent: choose a scenario on the title screen to play a whole game.",
+                    );
                     if ui.button("Back to the title screen").clicked() {
                         back_to_title(&mut commands, &game);
                     }
