@@ -176,16 +176,21 @@ fn title(
                 ui.separator();
             }
             ui.strong("Scenarios");
-            for i in 0..screen.scenarios.len() {
-                let e = &screen.scenarios[i];
-                let text = match &e.error {
-                    None => format!("{}   ({})", e.name, e.detail),
-                    Some(err) => format!("{}   (cannot be played: {err})", e.name),
-                };
-                if ui.selectable_label(screen.selected == i, text).clicked() {
-                    screen.selected = i;
-                }
-            }
+            // The list scrolls, so that the buttons below stay on the screen.
+            egui::ScrollArea::vertical()
+                .max_height(240.0)
+                .show(ui, |ui| {
+                    for i in 0..screen.scenarios.len() {
+                        let e = &screen.scenarios[i];
+                        let text = match &e.error {
+                            None => format!("{}   ({})", e.name, e.detail),
+                            Some(err) => format!("{}   (cannot be played: {err})", e.name),
+                        };
+                        if ui.selectable_label(screen.selected == i, text).clicked() {
+                            screen.selected = i;
+                        }
+                    }
+                });
             let selected = screen.selected;
             if let Some(e) = screen.scenarios.get_mut(selected) {
                 ui.add_space(4.0);
