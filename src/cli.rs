@@ -342,14 +342,8 @@ fn play(
         .unwrap_or(false);
     let loaded = if is_lesson {
         crate::rules::lesson::load(file).and_then(|(l, mut b)| {
-            crate::rules::lesson::advance(&l, &mut b, step).map_err(|m| {
-                vec![Diagnostic {
-                    file: file.display().to_string(),
-                    line: 1,
-                    col: 1,
-                    message: m,
-                }]
-            })?;
+            crate::rules::lesson::advance(&l, &mut b, step)
+                .map_err(|m| Diagnostic::one(&file.display().to_string(), 1, 1, m))?;
             Ok((Some((l, step)), b))
         })
     } else {

@@ -90,14 +90,15 @@ fn every_lesson_plays_to_its_end_and_refuses_what_it_does_not_ask() {
                 "{name}: a wrong command does not move the lesson on"
             );
             let b = &app.world().resource::<Game>().battle;
-            if let Verdict::Wrong(words) = t.judge(b, &wrong()) {
-                assert_eq!(
-                    t.said.as_deref(),
-                    Some(words.as_str()),
-                    "{name} step {}",
-                    k + 1
-                );
-            }
+            let Verdict::Wrong(words) = t.judge(b, &wrong()) else {
+                panic!("{name} step {}: the wrong command is judged wrong", k + 1);
+            };
+            assert_eq!(
+                t.said.as_deref(),
+                Some(words.as_str()),
+                "{name} step {}",
+                k + 1
+            );
             if let Some(w) = &step.wrong {
                 assert_eq!(t.said.as_deref(), Some(w.as_str()), "{name} step {}", k + 1);
             }

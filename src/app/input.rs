@@ -115,6 +115,27 @@ impl Default for Overlays {
     }
 }
 
+impl Overlays {
+    /// Switches on the overlay of this name, or says the name is none of them.
+    pub fn switch_on(&mut self, name: &str) -> Result<(), String> {
+        match name {
+            "arcs" => self.arcs = true,
+            "zones" => self.zones = true,
+            "sight" => self.sight = true,
+            "reach" => self.reach = true,
+            "rules" => self.rules = true,
+            "legend" => self.legend = true,
+            "symbols" => self.symbols = true,
+            other => {
+                return Err(format!(
+                    "no overlay '{other}' (arcs, zones, sight, reach, rules, legend, symbols)"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// A new game (from the title screen, or a replay) starts with nothing selected.
 fn forget_the_last_game(mut sel: ResMut<Selection>) {
     *sel = Selection::default();

@@ -65,15 +65,9 @@ fn show_step(
         symbols,
         ..Overlays::default()
     };
+    // The lesson's check refused any name that is not an overlay.
     for o in &step.overlays {
-        match o.as_str() {
-            "arcs" => overlays.arcs = true,
-            "zones" => overlays.zones = true,
-            "sight" => overlays.sight = true,
-            "reach" => overlays.reach = true,
-            "rules" => overlays.rules = true,
-            _ => {}
-        }
+        let _ = overlays.switch_on(o);
     }
     game.highlight = step.highlight.clone();
 }

@@ -113,20 +113,7 @@ impl Stage {
     /// The overlays switched on, or the name that is none of them.
     fn apply(&self, o: &mut input::Overlays) -> Result<(), String> {
         for name in &self.overlays {
-            match name.as_str() {
-                "arcs" => o.arcs = true,
-                "zones" => o.zones = true,
-                "sight" => o.sight = true,
-                "reach" => o.reach = true,
-                "rules" => o.rules = true,
-                "legend" => o.legend = true,
-                "symbols" => o.symbols = true,
-                other => {
-                    return Err(format!(
-                        "no overlay '{other}' (arcs, zones, sight, reach, rules, legend, symbols)"
-                    ));
-                }
-            }
+            o.switch_on(name)?;
         }
         Ok(())
     }

@@ -1333,22 +1333,19 @@ fn deployment_list(
     ui.separator();
 }
 
+/// A colour as egui paints it.
+fn colour32(c: Color) -> egui::Color32 {
+    let [r, g, b, _] = c.to_srgba().to_u8_array();
+    egui::Color32::from_rgb(r, g, b)
+}
+
+/// A terrain art colour (linear) as egui paints it.
 fn to_egui(c: [f32; 4]) -> egui::Color32 {
-    let s = Color::LinearRgba(LinearRgba::from_f32_array(c)).to_srgba();
-    egui::Color32::from_rgb(
-        (s.red * 255.0) as u8,
-        (s.green * 255.0) as u8,
-        (s.blue * 255.0) as u8,
-    )
+    colour32(Color::LinearRgba(LinearRgba::from_f32_array(c)))
 }
 
 fn ink32(i: crate::rules::ruleset::Ink) -> egui::Color32 {
-    let c = super::overlay::ink(i).to_srgba();
-    egui::Color32::from_rgb(
-        (c.red * 255.0) as u8,
-        (c.green * 255.0) as u8,
-        (c.blue * 255.0) as u8,
-    )
+    colour32(super::overlay::ink(i))
 }
 
 /// A swatch and its words.

@@ -230,14 +230,7 @@ pub fn scenario_path(lesson_file: &Path, lesson: &Lesson) -> PathBuf {
 
 /// Parses a lesson's text.
 pub fn parse(text: &str, file: &str) -> Result<Lesson, Vec<Diagnostic>> {
-    let d = |line: usize, col: usize, message: String| {
-        vec![Diagnostic {
-            file: file.to_string(),
-            line,
-            col,
-            message,
-        }]
-    };
+    let d = |line: usize, col: usize, message: String| Diagnostic::one(file, line, col, message);
     let lesson: Lesson = scenario::ron_options()
         .from_str(text)
         .map_err(|e| d(e.span.start.line, e.span.start.col, e.code.to_string()))?;
@@ -346,12 +339,7 @@ pub fn check_file(path: &Path) -> Vec<Diagnostic> {
         Err(d) => d,
         Ok((lesson, mut b)) => match rehearse(&lesson, &mut b) {
             Ok(()) => Vec::new(),
-            Err(m) => vec![Diagnostic {
-                file: path.display().to_string(),
-                line: 1,
-                col: 1,
-                message: m,
-            }],
+            Err(m) => Diagnostic::one(&path.display().to_string(), 1, 1, m),
         },
     }
 }

@@ -68,14 +68,7 @@ pub fn write(b: &Battle, path: &Path) -> Result<(), String> {
 
 /// Rebuilds a battle from save text by replaying its commands.
 pub fn parse(text: &str, file: &str) -> Result<Battle, Vec<Diagnostic>> {
-    let d = |line: usize, col: usize, message: String| {
-        vec![Diagnostic {
-            file: file.to_string(),
-            line,
-            col,
-            message,
-        }]
-    };
+    let d = |line: usize, col: usize, message: String| Diagnostic::one(file, line, col, message);
     let save: Save = super::scenario::ron_options()
         .from_str(text)
         .map_err(|e| d(e.span.start.line, e.span.start.col, e.code.to_string()))?;

@@ -40,6 +40,18 @@ pub struct Diagnostic {
     pub message: String,
 }
 
+impl Diagnostic {
+    /// One problem at a place in a file, as the loaders return it.
+    pub fn one(file: &str, line: usize, col: usize, message: String) -> Vec<Diagnostic> {
+        vec![Diagnostic {
+            file: file.to_string(),
+            line,
+            col,
+            message,
+        }]
+    }
+}
+
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
