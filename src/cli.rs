@@ -48,6 +48,9 @@ pub enum Cmd {
         /// With a tutorial and --screenshot: play its first steps by their expected commands.
         #[arg(long, requires = "screenshot", default_value_t = 0)]
         step: usize,
+        /// Play against the opponent, which takes this side (0: the first side, 1: the second).
+        #[arg(long, value_parser = clap::value_parser!(u8).range(0..=1), conflicts_with = "replay")]
+        opponent: Option<u8>,
     },
     /// Render frames of a scenario (or, without one, of an empty window) and print frame times.
     #[command(hide = true)]
@@ -60,6 +63,27 @@ pub enum Cmd {
     Check {
         #[arg(required = true)]
         files: Vec<PathBuf>,
+    },
+    /// Play a scenario many times headless and report its balance: win rates with 95% Wilson
+    /// intervals, game lengths, losses by troop type, the losses that decide games.
+    Batch {
+        scenario: PathBuf,
+        /// Games to play.
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// Game i throws the dice of seed S + i.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Who plays the first and the second side: opponent, straight (attacks anything,
+        /// straight at the nearest enemy) or random.
+        #[arg(long, value_delimiter = ',', default_value = "opponent,opponent")]
+        players: Vec<String>,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+        /// Draw win rate and losses by turn here (.svg or .png).
+        #[arg(long)]
+        plot: Option<PathBuf>,
     },
     /// Apply an order file to a scenario and print the events and the final state.
     #[command(after_long_help = DICE_ORDER)]
@@ -282,6 +306,7 @@ pub fn main() -> i32 {
             replay,
             step,
             zoom,
+            opponent,
         }) => play(
             &file,
             screenshot,
@@ -293,6 +318,7 @@ pub fn main() -> i32 {
             },
             replay,
             step,
+            opponent.map(usize::from),
         ),
         Some(Cmd::Measure { file, frames }) => match file.map(|f| save::load_any(&f)).transpose() {
             Ok(b) => {
@@ -319,6 +345,14 @@ pub fn main() -> i32 {
             }
             if bad { 1 } else { 0 }
         }
+        Some(Cmd::Batch {
+            scenario,
+            games,
+            seed,
+            players,
+            json,
+            plot,
+        }) => crate::batch::main(&scenario, games, seed, &players, json, plot.as_deref()),
         Some(Cmd::Run {
             scenario,
             orders,
@@ -336,6 +370,7 @@ fn play(
     stage: crate::app::Stage,
     replay: bool,
     step: usize,
+    opponent: Option<usize>,
 ) -> i32 {
     let is_lesson = scenario::read_text(file)
         .map(|t| save::sniff(&t) == FileKind::Lesson)
@@ -352,6 +387,9 @@ fn play(
     let loaded = match loaded {
         Ok((Some(_), _)) if replay => {
             Err("a tutorial is not replayed: open it without --replay".to_string())
+        }
+        Ok((Some(_), _)) if opponent.is_some() => {
+            Err("a tutorial is played by its steps: open it without --opponent".to_string())
         }
         Ok((lesson, b)) if replay => {
             crate::app::Replay::start(&b).map(|(fresh, r)| (lesson, fresh, Some(r)))
@@ -376,7 +414,11 @@ fn play(
                     Some(p) => crate::app::Start::Screenshot(b, p, stage),
                     None => crate::app::Start::Play(b),
                 },
-                crate::app::Extras { lesson, replay },
+                crate::app::Extras {
+                    lesson,
+                    replay,
+                    opponent,
+                },
             );
             0
         }

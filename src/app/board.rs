@@ -7,6 +7,9 @@ use crate::rules::geometry::{Base, Pt};
 use crate::rules::model::Unit;
 use crate::rules::ruleset::{Figures, Look};
 use crate::rules::terrain::FeatureKind;
+use bevy::asset::RenderAssetUsages;
+use bevy::math::Affine2;
+use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
@@ -71,6 +74,10 @@ fn spawn_table(
     for f in features {
         raster.paint(&terrain_art::feature(f));
     }
+    // The deployment zones are tinted into the image: they never move.
+    for z in &b.zones {
+        raster.tint(z.min, z.max, b.side_colour(z.side), 0.11);
+    }
     commands.spawn((
         TableVisual,
         Sprite {
@@ -80,15 +87,6 @@ fn spawn_table(
         },
         Transform::from_xyz(w / 2.0, h / 2.0, 0.0),
     ));
-    for z in &b.zones {
-        let c = b.side_colour(z.side);
-        commands.spawn((
-            TableVisual,
-            Mesh2d(meshes.add(Rectangle::new(z.max.x - z.min.x, z.max.y - z.min.y))),
-            MeshMaterial2d(materials.add(Color::srgba_u8(c[0], c[1], c[2], 28))),
-            Transform::from_xyz((z.min.x + z.max.x) / 2.0, (z.min.y + z.max.y) / 2.0, 0.5),
-        ));
-    }
     if let Some(o) = &b.objective {
         commands.spawn((
             TableVisual,
@@ -239,25 +237,8 @@ impl Paint<'_, '_, '_> {
         MeshMaterial2d(self.shared.mat(self.materials, c))
     }
 
-    /// The meshes of a base's figure shapes, just above it.
-    fn glyph_parts(
-        &mut self,
-        gl: &[Glyph],
-        z: f32,
-    ) -> Vec<(Mesh2d, MeshMaterial2d<ColorMaterial>, Transform)> {
-        gl.iter()
-            .map(|g| {
-                (
-                    self.rect(g.w, g.h),
-                    self.mat(g.colour),
-                    Transform::from_xyz(g.x, g.y, z).with_rotation(Quat::from_rotation_z(g.turn)),
-                )
-            })
-            .collect()
-    }
-
     /// The base in its side's colour with its front strip, each stand with its figures, and a
-    /// general's disc; tweened from where this bound's events started it.
+    /// general's disc, as one mesh; tweened from where this bound's events started it.
     fn body(&mut self, u: &Unit, look: &Look, c: [u8; 3], from: Option<&Base>) {
         let rot = Quat::from_rotation_z(-u.base.facing.to_radians());
         let pos = Vec3::new(u.base.centre.x, u.base.centre.y, 10.0);
@@ -265,27 +246,21 @@ impl Paint<'_, '_, '_> {
         // Loose skirmish stands stand apart: no base is drawn round them.
         let loose = u.is_loose();
         let fill = Color::srgb_u8(c[0], c[1], c[2]);
-        // A dark rim under the base keeps it clear of any terrain.
-        let rim = (!loose).then(|| {
-            (
-                self.rect(u.base.width + 1.2, u.base.depth + 1.2),
-                self.mat(Color::srgb(0.08, 0.08, 0.08)),
-            )
-        });
-        let base_parts = (!loose).then(|| {
-            (
-                self.rect(u.base.width, u.base.depth),
-                self.mat(fill),
-                self.rect(u.base.width, strip),
-                self.mat(contrast(c)),
-            )
-        });
-        let stands: Vec<_> = look
-            .stands
-            .iter()
-            .map(|(sb, figures)| self.stand(u, look, sb, *figures, c, loose))
-            .collect();
-        let whole = if look.stands.is_empty() {
+        let mut sh = Shapes::default();
+        let here = Affine2::IDENTITY;
+        if !loose {
+            // A dark rim under the base keeps it clear of any terrain.
+            let rim = Color::srgb(0.08, 0.08, 0.08);
+            sh.quad(here, (u.base.width + 1.2, u.base.depth + 1.2), (0.0, 0.0), 0.0, rim);
+            sh.quad(here, (u.base.width, u.base.depth), (0.0, 0.0), 0.0, fill);
+            // The front edge, in a contrasting strip.
+            let y = u.base.depth / 2.0 - strip / 2.0;
+            sh.quad(here, (u.base.width, strip), (0.0, y), 0.0, contrast(c));
+        }
+        for (sb, figures) in &look.stands {
+            self.stand(&mut sh, u, look, (sb, *figures), c, loose);
+        }
+        if look.stands.is_empty() {
             let gl = glyphs(
                 look.arm,
                 (u.base.width, u.base.depth),
@@ -294,99 +269,63 @@ impl Paint<'_, '_, '_> {
                 self.symbols,
                 contrast(c),
             );
-            self.glyph_parts(&gl, 0.04)
-        } else {
-            Vec::new()
-        };
-        let disc = look.general.then(|| {
-            (
-                self.circle(u.base.width.min(u.base.depth) * 0.3),
-                self.mat(Color::srgb(0.85, 0.68, 0.2)),
-            )
-        });
+            sh.glyphs(here, &gl);
+        }
+        if look.general {
+            let r = u.base.width.min(u.base.depth) * 0.3;
+            sh.disc(r, Color::srgb(0.85, 0.68, 0.2));
+        }
+        let mesh = self.meshes.add(sh.mesh());
+        let white = self.mat(Color::WHITE);
         let mut e = self.commands.spawn((
             UnitVisual,
+            Mesh2d(mesh),
+            white,
             Transform::from_translation(pos).with_rotation(rot),
-            Visibility::default(),
         ));
         if let Some(from) = from {
             e.insert(Tween::new(from, &u.base));
         }
-        if let Some((mesh, mat, _, _)) = &base_parts {
-            e.insert((mesh.clone(), mat.clone()));
-        }
-        e.with_children(|p| {
-            if let Some((mesh, mat)) = rim {
-                p.spawn((mesh, mat, Transform::from_xyz(0.0, 0.0, -0.05)));
-            }
-            // The front edge, in a contrasting strip.
-            if let Some((_, _, mesh, mat)) = base_parts {
-                p.spawn((
-                    mesh,
-                    mat,
-                    Transform::from_xyz(0.0, u.base.depth / 2.0 - strip / 2.0, 0.1),
-                ));
-            }
-            for st in stands {
-                st.spawn(p);
-            }
-            for part in whole {
-                p.spawn(part);
-            }
-            if let Some((mesh, mat)) = disc {
-                p.spawn((mesh, mat, Transform::from_xyz(0.0, 0.0, 0.05)));
-            }
-        });
     }
 
-    /// One stand: outlined, filled, its figures as dots along its front.
+    /// One stand: outlined, filled, its figures along its front.
     fn stand(
         &mut self,
+        sh: &mut Shapes,
         u: &Unit,
         look: &Look,
-        sb: &Base,
-        figures: u32,
+        (sb, figures): (&Base, u32),
         c: [u8; 3],
         loose: bool,
-    ) -> StandParts {
+    ) {
         let rel = sb.centre.minus(u.base.centre);
         let (x, y) = (rel.dot(u.base.right()), rel.dot(u.base.forward()));
-        let turn = Quat::from_rotation_z(-(sb.facing - u.base.facing).to_radians());
+        let at = Affine2::from_angle_translation(
+            -(sb.facing - u.base.facing).to_radians(),
+            Vec2::new(x, y),
+        );
         let strip = front_strip(sb.depth);
-        StandParts {
-            at: Transform::from_xyz(x, y, 0.02).with_rotation(turn),
-            outline: (
-                self.rect(sb.width, sb.depth),
-                self.mat(Color::srgb_u8(c[0] / 3, c[1] / 3, c[2] / 3)),
-            ),
-            fill: (
-                self.rect((sb.width - 0.8).max(0.5), (sb.depth - 0.8).max(0.5)),
-                self.mat(Color::srgb_u8(c[0], c[1], c[2])),
-            ),
-            front: loose.then(|| {
-                (
-                    self.rect(sb.width, strip),
-                    self.mat(contrast(c)),
-                    sb.depth / 2.0 - strip / 2.0,
-                )
-            }),
-            figures: {
-                let coat = contrast(c);
-                let gl = glyphs(
-                    look.arm,
-                    (sb.width, sb.depth),
-                    // A stand of one "figure" is a base: its figures are drawn by its size.
-                    (
-                        (look.figures_per_stand > 1).then_some(figures),
-                        look.figures_per_stand,
-                    ),
-                    u.status.limbered,
-                    self.symbols,
-                    coat,
-                );
-                self.glyph_parts(&gl, 0.03)
-            },
+        let outline = Color::srgb_u8(c[0] / 3, c[1] / 3, c[2] / 3);
+        sh.quad(at, (sb.width, sb.depth), (0.0, 0.0), 0.0, outline);
+        let inner = ((sb.width - 0.8).max(0.5), (sb.depth - 0.8).max(0.5));
+        sh.quad(at, inner, (0.0, 0.0), 0.0, Color::srgb_u8(c[0], c[1], c[2]));
+        if loose {
+            let y = sb.depth / 2.0 - strip / 2.0;
+            sh.quad(at, (sb.width, strip), (0.0, y), 0.0, contrast(c));
         }
+        let gl = glyphs(
+            look.arm,
+            (sb.width, sb.depth),
+            // A stand of one "figure" is a base: its figures are drawn by its size.
+            (
+                (look.figures_per_stand > 1).then_some(figures),
+                look.figures_per_stand,
+            ),
+            u.status.limbered,
+            self.symbols,
+            contrast(c),
+        );
+        sh.glyphs(at, &gl);
     }
 
     /// The troop code and status, upright whatever the facing; the unit's name, shown on demand.
@@ -633,33 +572,73 @@ fn glyphs(
     out
 }
 
-/// A stand's meshes and materials, made before its parent is spawned.
-struct StandParts {
-    at: Transform,
-    outline: (Mesh2d, MeshMaterial2d<ColorMaterial>),
-    fill: (Mesh2d, MeshMaterial2d<ColorMaterial>),
-    front: Option<(Mesh2d, MeshMaterial2d<ColorMaterial>, f32)>,
-    figures: Vec<(Mesh2d, MeshMaterial2d<ColorMaterial>, Transform)>,
+/// A unit's drawing as one mesh: every shape in the base's own frame, coloured per vertex, so
+/// that the renderer draws a unit in one call however many figures it carries. Later shapes lie
+/// a little higher, so they are drawn over the earlier ones.
+#[derive(Default)]
+struct Shapes {
+    positions: Vec<[f32; 3]>,
+    colours: Vec<[f32; 4]>,
+    indices: Vec<u32>,
 }
 
-impl StandParts {
-    fn spawn(self, p: &mut ChildSpawnerCommands) {
-        let StandParts {
-            at,
-            outline,
-            fill,
-            front,
-            figures,
-        } = self;
-        p.spawn((outline.0, outline.1, at)).with_children(|q| {
-            q.spawn((fill.0, fill.1, Transform::from_xyz(0.0, 0.0, 0.01)));
-            if let Some((mesh, mat, y)) = front {
-                q.spawn((mesh, mat, Transform::from_xyz(0.0, y, 0.02)));
-            }
-            for (mesh, mat, at) in figures {
-                q.spawn((mesh, mat, at));
-            }
-        });
+impl Shapes {
+    /// The height step between shapes: far below anything the eye or the depth buffer parts.
+    const LAYER: f32 = 0.0005;
+
+    fn z(&self) -> f32 {
+        self.indices.len() as f32 / 3.0 * Self::LAYER
+    }
+
+    /// A `w` by `h` rectangle centred at `(x, y)` turned by `turn`, in the frame `at`.
+    fn quad(&mut self, at: Affine2, (w, h): (f32, f32), (x, y): (f32, f32), turn: f32, c: Color) {
+        let z = self.z();
+        let local = Affine2::from_angle_translation(turn, Vec2::new(x, y));
+        let to = at * local;
+        let first = self.positions.len() as u32;
+        for (dx, dy) in [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)] {
+            let p = to.transform_point2(Vec2::new(dx * w, dy * h));
+            self.positions.push([p.x, p.y, z]);
+            self.colours.push(LinearRgba::from(c).to_f32_array());
+        }
+        self.indices
+            .extend([first, first + 1, first + 2, first, first + 2, first + 3]);
+    }
+
+    /// A disc of radius `r` at the base's centre.
+    fn disc(&mut self, r: f32, c: Color) {
+        const SEGMENTS: u32 = 24;
+        let z = self.z();
+        let centre = self.positions.len() as u32;
+        let colour = LinearRgba::from(c).to_f32_array();
+        self.positions.push([0.0, 0.0, z]);
+        self.colours.push(colour);
+        for k in 0..SEGMENTS {
+            let a = k as f32 / SEGMENTS as f32 * std::f32::consts::TAU;
+            self.positions.push([r * a.cos(), r * a.sin(), z]);
+            self.colours.push(colour);
+        }
+        for k in 0..SEGMENTS {
+            let next = (k + 1) % SEGMENTS;
+            self.indices.extend([centre, centre + 1 + k, centre + 1 + next]);
+        }
+    }
+
+    /// Figure shapes in the frame `at`.
+    fn glyphs(&mut self, at: Affine2, gl: &[Glyph]) {
+        for g in gl {
+            self.quad(at, (g.w, g.h), (g.x, g.y), g.turn, g.colour);
+        }
+    }
+
+    fn mesh(self) -> Mesh {
+        Mesh::new(
+            PrimitiveTopology::TriangleList,
+            RenderAssetUsages::RENDER_WORLD,
+        )
+        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, self.positions)
+        .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, self.colours)
+        .with_inserted_indices(Indices::U32(self.indices))
     }
 }
 

@@ -87,7 +87,9 @@ fn fit(game: &Game, ww: f32, wh: f32) -> (Vec3, f32) {
 }
 
 fn spawn_camera(mut commands: Commands) {
-    commands.spawn((Camera2d, BoardCamera));
+    // No multisampling: a software renderer pays for every sample of every pixel, and the
+    // terrain image is smooth already.
+    commands.spawn((Camera2d, Msaa::Off, BoardCamera));
 }
 
 fn fit_new_game(

@@ -5,6 +5,7 @@ mod board;
 mod camera;
 pub mod input;
 pub mod lesson;
+pub mod opponent;
 mod overlay;
 mod panels;
 mod terrain_art;
@@ -51,6 +52,8 @@ pub struct Game {
     pub highlight: Vec<UnitId>,
     /// The scenario's briefing is on the screen.
     pub briefing: bool,
+    /// The opponent's reasons: each with the length of the log before its command.
+    pub reasons: Vec<(usize, String)>,
 }
 
 /// What the player asked for.
@@ -69,6 +72,8 @@ pub enum Intent {
     Next,
     /// Do what the tutorial's step asks (its expected command).
     ShowMe,
+    /// The opponent's command, with its reason for the log.
+    Opponent(Command, String),
 }
 
 /// Where to save a screenshot before exiting, and after how many frames.
@@ -251,6 +256,9 @@ pub fn run_with(start: Start, extras: Extras) {
     if let Some(r) = extras.replay {
         app.insert_resource(r);
     }
+    if let Some(side) = extras.opponent {
+        app.insert_resource(opponent::Computer::new(side));
+    }
     match start {
         Start::Title(default, shot) => {
             app.insert_resource(title::TitleScreen::scan(&default, &default_save_dir()));
@@ -320,6 +328,7 @@ impl Game {
             pending: None,
             highlight: Vec::new(),
             briefing: !seated,
+            reasons: Vec::new(),
         }
     }
 }
@@ -343,7 +352,7 @@ fn core(app: &mut App) {
                 .in_set(AppSystems::Apply),
         )
         .add_systems(Last, forget_autosave_on_exit)
-        .add_plugins((input::plugin, lesson::plugin));
+        .add_plugins((input::plugin, lesson::plugin, opponent::plugin));
 }
 
 /// The game, its intents and the input that makes them, without drawing: usable headless with
@@ -520,6 +529,8 @@ pub struct Extras {
     pub lesson: Option<(crate::rules::lesson::Lesson, usize)>,
     /// A replay of the battle given.
     pub replay: Option<Replay>,
+    /// The side the opponent plays (None: hotseat).
+    pub opponent: Option<usize>,
 }
 
 /// What one player had on the screen: forgotten when the seat changes hands or a game is loaded,
@@ -537,8 +548,22 @@ fn apply_intents(
     mut sel: ResMut<input::Selection>,
     mut tutoring: Option<ResMut<lesson::Tutoring>>,
     replay: Option<Res<Replay>>,
+    computer: Option<Res<opponent::Computer>>,
 ) {
     for intent in intents.read() {
+        // While the opponent plays its part, the player's hands are off the table.
+        if let Some(c) = computer.as_deref()
+            && c.to_act(&game.battle)
+            && matches!(intent, Intent::Do(_) | Intent::Undo | Intent::ShowMe)
+        {
+            game.message = Some("the opponent is playing its part: wait, or press Skip".into());
+            continue;
+        }
+        // The opponent's reason goes to the log beside its command's events.
+        let reason = match intent {
+            Intent::Opponent(_, why) => Some((game.battle.log.len(), why.clone())),
+            _ => None,
+        };
         if replay.is_some()
             && matches!(
                 intent,
@@ -643,7 +668,7 @@ fn apply_intents(
             _ => {}
         }
         let res = match intent {
-            Intent::Do(c) => game.battle.execute(c.clone()).map(|_| ()),
+            Intent::Do(c) | Intent::Opponent(c, _) => game.battle.execute(c.clone()).map(|_| ()),
             Intent::Undo if game.battle.last_command_rolled() => {
                 game.message = Some(
                     "dice have been rolled or the phase has ended: that cannot be taken back"
@@ -651,7 +676,12 @@ fn apply_intents(
                 );
                 continue;
             }
-            Intent::Undo => game.battle.undo().map(|_| ()),
+            Intent::Undo => {
+                let r = game.battle.undo().map(|_| ());
+                let len = game.battle.log.len();
+                game.reasons.retain(|(at, _)| *at < len);
+                r
+            }
             Intent::Load
             | Intent::LoadConfirmed
             | Intent::CancelLoad
@@ -682,6 +712,9 @@ fn apply_intents(
         }
         match res {
             Ok(()) => {
+                if let Some(r) = reason {
+                    game.reasons.push(r);
+                }
                 game.version += 1;
                 game.message = None;
                 game.notice = None;

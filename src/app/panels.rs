@@ -239,7 +239,15 @@ fn log_panel(
                 .stick_to_bottom(true)
                 .max_height(150.0)
                 .show(ui, |ui| {
+                    let mut reasons = game.reasons.iter().peekable();
                     for (i, e) in game.battle.log.iter().enumerate().take(upto) {
+                        while let Some((_, why)) = reasons.next_if(|(at, _)| *at <= i) {
+                            ui.label(
+                                egui::RichText::new(format!("Opponent: {why}"))
+                                    .italics()
+                                    .color(egui::Color32::from_rgb(170, 200, 255)),
+                            );
+                        }
                         let text = report::describe(&game.battle, e);
                         let strong = matches!(e, Event::PhaseBegan { .. } | Event::GameOver { .. });
                         let rich = if strong {
@@ -450,10 +458,18 @@ fn handover(
     mut ctx: EguiContexts,
     mut game: ResMut<Game>,
     replay: Option<Res<super::Replay>>,
+    computer: Option<Res<super::opponent::Computer>>,
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
     let b = &game.battle;
     let active = b.rules.acting_sides(b).first().copied().unwrap_or(b.active);
+    // One player at the table: there is nobody to hand over to.
+    if computer.is_some() {
+        if game.seated != Some(active) {
+            game.seated = Some(active);
+        }
+        return Ok(());
+    }
     if game.seated == Some(active) || game.battle.is_over() || replay.is_some() || game.briefing {
         return Ok(());
     }
@@ -1043,7 +1059,7 @@ fn unit_tags(
     }
     // The terrain's names, where there is room.
     let mut named: Vec<&str> = Vec::new();
-    for f in &b.terrain.features {
+    for f in b.terrain.features.iter() {
         if named.contains(&f.name.as_str()) || f.name.is_empty() {
             continue;
         }
@@ -1370,7 +1386,7 @@ fn legend(mut ctx: EguiContexts, game: Res<Game>, mut overlays: ResMut<Overlays>
         .show(ctx, |ui| {
             ui.strong("Terrain");
             let mut kinds: Vec<FeatureKind> = Vec::new();
-            for f in &b.terrain.features {
+            for f in b.terrain.features.iter() {
                 if !kinds.contains(&f.kind) {
                     kinds.push(f.kind);
                 }
@@ -1461,7 +1477,7 @@ fn mini_map(
                 2.0,
                 to_egui(super::terrain_art::rgb(0.50, 0.60, 0.35)),
             );
-            for f in &b.terrain.features {
+            for f in b.terrain.features.iter() {
                 let col = to_egui(super::terrain_art::colour(f.kind));
                 if f.kind.is_linear() {
                     let pts: Vec<egui::Pos2> = f.points.iter().map(|q| at(q.x, q.y)).collect();

@@ -7,7 +7,7 @@
 use crate::rules::geometry::Pt;
 use crate::rules::terrain::{Feature, FeatureKind};
 use bevy::asset::RenderAssetUsages;
-use bevy::image::Image;
+use bevy::image::{Image, ImageFilterMode, ImageSampler, ImageSamplerDescriptor};
 use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 
@@ -511,24 +511,96 @@ impl Raster {
         }
     }
 
+    /// Blends `colour` at `alpha` over the pixels of a rectangle of the table (in mm).
+    pub fn tint(&mut self, min: Pt, max: Pt, colour: [u8; 3], alpha: f32) {
+        let x0 = ((min.x * self.scale).floor().max(0.0) as usize).min(self.w);
+        let x1 = ((max.x * self.scale).ceil().max(0.0) as usize).min(self.w);
+        let y0 = (((self.height_mm - max.y) * self.scale).floor().max(0.0) as usize).min(self.h);
+        let y1 = (((self.height_mm - min.y) * self.scale).ceil().max(0.0) as usize).min(self.h);
+        let a = alpha.clamp(0.0, 1.0);
+        for y in y0..y1 {
+            for x in x0..x1 {
+                let i = (y * self.w + x) * 4;
+                for (ch, out) in self.data[i..i + 3].iter_mut().enumerate() {
+                    let v = f32::from(*out) * (1.0 - a) + f32::from(colour[ch]) * a;
+                    *out = v.round().clamp(0.0, 255.0) as u8;
+                }
+            }
+        }
+    }
+
+    /// The image, with its chain of mipmaps: the table is drawn shrunk in most views, and a
+    /// software renderer samples a shrunk level far faster than the full one.
     pub fn image(self) -> Image {
-        Image::new(
+        let (data, levels) = mip_chain(self.data, self.w, self.h);
+        let mut image = Image::new_uninit(
             Extent3d {
                 width: self.w as u32,
                 height: self.h as u32,
                 depth_or_array_layers: 1,
             },
             TextureDimension::D2,
-            self.data,
             TextureFormat::Rgba8UnormSrgb,
             RenderAssetUsages::RENDER_WORLD,
-        )
+        );
+        image.data = Some(data);
+        image.texture_descriptor.mip_level_count = levels;
+        image.sampler = ImageSampler::Descriptor(ImageSamplerDescriptor {
+            mag_filter: ImageFilterMode::Linear,
+            min_filter: ImageFilterMode::Linear,
+            mipmap_filter: ImageFilterMode::Nearest,
+            ..default()
+        });
+        image
     }
+}
+
+/// An RGBA8 image followed by each level halved (2x2 box filter), down to one pixel; and the
+/// number of levels.
+fn mip_chain(base: Vec<u8>, w: usize, h: usize) -> (Vec<u8>, u32) {
+    let mut out = base;
+    let (mut w, mut h, mut at) = (w, h, 0);
+    let mut levels = 1;
+    while w > 1 || h > 1 {
+        let (nw, nh) = ((w / 2).max(1), (h / 2).max(1));
+        let mut next = vec![0u8; nw * nh * 4];
+        for y in 0..nh {
+            for x in 0..nw {
+                for ch in 0..4 {
+                    let mut sum = 0u32;
+                    for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                        let sx = (x * 2 + dx).min(w - 1);
+                        let sy = (y * 2 + dy).min(h - 1);
+                        sum += u32::from(out[at + (sy * w + sx) * 4 + ch]);
+                    }
+                    next[(y * nw + x) * 4 + ch] = sum.div_ceil(4) as u8;
+                }
+            }
+        }
+        at = out.len();
+        out.extend_from_slice(&next);
+        (w, h) = (nw, nh);
+        levels += 1;
+    }
+    (out, levels)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mipmaps_halve_down_to_one_pixel() {
+        // 4 x 2 pixels: levels 4x2, 2x1, 1x1.
+        let base: Vec<u8> = (0..8u8).flat_map(|i| [i * 10, 0, 0, 255]).collect();
+        let (data, levels) = mip_chain(base, 4, 2);
+        assert_eq!(levels, 3);
+        assert_eq!(data.len(), (8 + 2 + 1) * 4);
+        // The first pixel of level 1 averages pixels 0, 1, 4 and 5: (0 + 10 + 40 + 50) / 4.
+        assert_eq!(data[32], 25);
+        // The last level averages level 1's two pixels, (25 + 45) / 2.
+        assert_eq!(data[40], 35);
+    }
 
     fn pixel(r: &Raster, x: usize, y: usize) -> [u8; 3] {
         let i = (y * r.w + x) * 4;

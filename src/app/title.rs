@@ -27,6 +27,8 @@ pub struct Entry {
     /// The ruleset's optional rules (key, name), and those switched on for this game.
     pub optional: Vec<(String, String)>,
     pub chosen: Vec<String>,
+    /// The sides' names, for playing one against the opponent.
+    pub sides: Vec<String>,
 }
 
 /// What the title screen offers.
@@ -44,7 +46,8 @@ pub struct TitleScreen {
 
 /// What the title screen starts.
 enum Launch {
-    Scenario(PathBuf, Vec<String>),
+    /// A scenario with its optional rules, and the side the opponent plays (None: hotseat).
+    Scenario(PathBuf, Vec<String>, Option<usize>),
     Save(PathBuf),
     Replay(PathBuf),
     Lesson(PathBuf),
@@ -83,6 +86,7 @@ impl TitleScreen {
                     error: None,
                     optional: b.rules.optional_rules(),
                     chosen: b.rules.options().to_vec(),
+                    sides: b.sides.iter().map(|s| s.name.clone()).collect(),
                     path,
                 },
                 Err(d) => Entry {
@@ -91,6 +95,7 @@ impl TitleScreen {
                     description: String::new(),
                     error: d.first().map(|x| x.to_string()),
                     optional: Vec::new(),
+                    sides: Vec::new(),
                     chosen: Vec::new(),
                     path,
                 },
@@ -225,7 +230,23 @@ fn title(
                     .clicked()
                     && let Some(e) = screen.scenarios.get(screen.selected)
                 {
-                    start = Some(Launch::Scenario(e.path.clone(), e.chosen.clone()));
+                    start = Some(Launch::Scenario(e.path.clone(), e.chosen.clone(), None));
+                }
+                // One player: the opponent takes the other side.
+                let sides = screen
+                    .scenarios
+                    .get(screen.selected)
+                    .map(|e| e.sides.clone())
+                    .unwrap_or_default();
+                for (s, name) in sides.iter().enumerate().take(2) {
+                    if ui
+                        .add_enabled(ok, egui::Button::new(format!("Play {name}")))
+                        .on_hover_text("Against the opponent, which plays the other side")
+                        .clicked()
+                        && let Some(e) = screen.scenarios.get(screen.selected)
+                    {
+                        start = Some(Launch::Scenario(e.path.clone(), e.chosen.clone(), Some(1 - s)));
+                    }
                 }
                 if ui.button("Quit").clicked() {
                     exit.write(AppExit::Success);
@@ -261,8 +282,13 @@ fn title(
     };
     let dir = screen.save_dir.clone();
     let loaded = match launch {
-        Launch::Scenario(path, o) => scenario::load_with_options(&path, &o)
-            .map(|b| Game::new(b, false, dir))
+        Launch::Scenario(path, o, against) => scenario::load_with_options(&path, &o)
+            .map(|b| {
+                if let Some(side) = against {
+                    commands.insert_resource(super::opponent::Computer::new(side));
+                }
+                Game::new(b, false, dir)
+            })
             .map_err(words),
         Launch::Save(path) => save::load(&path)
             .map(|b| Game::new(b, false, dir))

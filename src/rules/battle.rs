@@ -120,7 +120,17 @@ pub struct Battle {
     pub log: Vec<Event>,
     /// Commands accepted so far: with the scenario and seed they replay the game.
     pub commands: Vec<Command>,
-    undo: Vec<Battle>,
+    undo: Vec<Snapshot>,
+}
+
+/// The state before an accepted command, for undo: the battle without its log and commands,
+/// which only grow, so the lengths they had are enough to take them back. (Copying the whole
+/// log for every command made a long game's commands ever slower.)
+#[derive(Clone, Debug)]
+struct Snapshot {
+    state: Battle,
+    log_len: usize,
+    commands_len: usize,
 }
 
 impl Battle {
@@ -179,6 +189,75 @@ impl Battle {
         }
     }
 
+    /// A copy to try commands on: everything but the undo history.
+    pub fn fork(&self) -> Battle {
+        let mut b = self.bare();
+        b.log = self.log.clone();
+        b.commands = self.commands.clone();
+        b
+    }
+
+    /// A copy without the log, the commands or the undo history.
+    fn bare(&self) -> Battle {
+        Battle {
+            scenario: self.scenario.clone(),
+            scripted: self.scripted.clone(),
+            info: self.info.clone(),
+            rules: self.rules.clone(),
+            table: self.table.clone(),
+            scale: self.scale.clone(),
+            terrain: self.terrain.clone(),
+            sides: self.sides.clone(),
+            units: self.units.clone(),
+            zones: self.zones.clone(),
+            objective: self.objective.clone(),
+            turn_limit: self.turn_limit,
+            seed: self.seed,
+            turn: self.turn,
+            phase: self.phase,
+            active: self.active,
+            command_points: self.command_points,
+            division_points: self.division_points.clone(),
+            deployment_step: self.deployment_step,
+            starting_units: self.starting_units,
+            dice: self.dice.clone(),
+            dice_rolled: self.dice_rolled,
+            cmd_dice: self.cmd_dice.clone(),
+            log: Vec::new(),
+            commands: Vec::new(),
+            undo: Vec::new(),
+        }
+    }
+
+    /// This battle's state as it was when `snap` was taken: its log and commands cut back to
+    /// their lengths then; the undo history stays.
+    fn restore(&mut self, snap: Snapshot) {
+        let mut log = std::mem::take(&mut self.log);
+        log.truncate(snap.log_len);
+        let mut commands = std::mem::take(&mut self.commands);
+        commands.truncate(snap.commands_len);
+        let undo = std::mem::take(&mut self.undo);
+        *self = snap.state;
+        self.log = log;
+        self.commands = commands;
+        self.undo = undo;
+    }
+
+    fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            state: self.bare(),
+            log_len: self.log.len(),
+            commands_len: self.commands.len(),
+        }
+    }
+
+    fn remember(&mut self, snap: Snapshot) {
+        self.undo.push(snap);
+        if self.undo.len() > UNDO_DEPTH {
+            self.undo.remove(0);
+        }
+    }
+
     pub fn unit(&self, id: &UnitId) -> Result<&Unit, RuleError> {
         self.units
             .iter()
@@ -230,22 +309,20 @@ impl Battle {
         if let Command::Reroll { by, unit } = &cmd {
             return self.reroll(by, unit, &cmd);
         }
-        let stack = std::mem::take(&mut self.undo);
-        let mut next = self.clone();
-        self.undo = stack;
-        next.cmd_dice.clear();
+        // The command runs on the battle itself; a refusal puts back the state before it.
+        let before = self.snapshot();
+        self.cmd_dice.clear();
         let mut events = Vec::new();
         let rules = self.rules.clone();
-        rules.execute(&mut next, &cmd, &mut events)?;
-        rules.after_command(&mut next, &mut events)?;
-        next.commands.push(cmd);
-        let mut stack = std::mem::take(&mut self.undo);
-        let prev = std::mem::replace(self, next);
-        stack.push(prev);
-        if stack.len() > UNDO_DEPTH {
-            stack.remove(0);
+        let done = rules
+            .execute(self, &cmd, &mut events)
+            .and_then(|()| rules.after_command(self, &mut events));
+        if let Err(e) = done {
+            self.restore(before);
+            return Err(e);
         }
-        self.undo = stack;
+        self.commands.push(cmd);
+        self.remember(before);
         Ok(events)
     }
 
@@ -273,8 +350,8 @@ impl Battle {
             ));
         };
         let last = last.clone();
-        let mut next = prev.clone();
-        next.undo = Vec::new();
+        let mut next = prev.state.clone();
+        next.log = self.log[..prev.log_len.min(self.log.len())].to_vec();
         // The dice before the one thrown again, a new die, the rest of its roll as thrown; then
         // new dice.
         let mut stream = self.dice.clone();
@@ -304,19 +381,18 @@ impl Battle {
         next.dice_rolled += 1;
         next.commands = self.commands.clone();
         next.commands.push(cmd.clone());
-        let mut stack = std::mem::take(&mut self.undo);
-        let before = std::mem::replace(self, next);
-        stack.push(before);
-        if stack.len() > UNDO_DEPTH {
-            stack.remove(0);
-        }
-        self.undo = stack;
+        // (Undo refuses to take the re-roll back: it threw a new die.)
+        let before = self.snapshot();
+        next.undo = std::mem::take(&mut self.undo);
+        *self = next;
+        self.remember(before);
         Ok(events)
     }
 
-    /// The state before the last accepted command, if it can be had.
+    /// The state before the last accepted command, if it can be had: its units, phase and
+    /// dice (its log and commands are this battle's, cut back; they are not kept in it).
     pub fn before_last(&self) -> Option<&Battle> {
-        self.undo.last()
+        self.undo.last().map(|s| &s.state)
     }
 
     /// Takes back the last accepted command, unless it rolled dice: no ruleset lets a player
@@ -324,19 +400,16 @@ impl Battle {
     pub fn undo(&mut self) -> Result<Vec<Event>, RuleError> {
         match self.undo.last() {
             None => return Err(RuleError::NothingToUndo),
-            Some(prev) if prev.dice_rolled != self.dice_rolled => {
+            Some(prev) if prev.state.dice_rolled != self.dice_rolled => {
                 return Err(RuleError::DiceRolled);
             }
             Some(_) => {}
         }
-        let mut stack = std::mem::take(&mut self.undo);
-        let Some(prev) = stack.pop() else {
-            self.undo = stack;
+        let Some(prev) = self.undo.pop() else {
             return Err(RuleError::NothingToUndo);
         };
-        let undone = self.log.len() - prev.log.len();
-        *self = prev;
-        self.undo = stack;
+        let undone = self.log.len().saturating_sub(prev.log_len);
+        self.restore(prev);
         Ok(vec![Event::Undone { events: undone }])
     }
 
@@ -347,7 +420,7 @@ impl Battle {
     /// The events of the last accepted command (empty if there is none to undo).
     pub fn last_events(&self) -> &[Event] {
         match self.undo.last() {
-            Some(prev) if prev.log.len() <= self.log.len() => &self.log[prev.log.len()..],
+            Some(prev) if prev.log_len <= self.log.len() => &self.log[prev.log_len..],
             _ => &[],
         }
     }
@@ -358,7 +431,7 @@ impl Battle {
         // Any die taken by any ruleset, or a new phase.
         self.undo
             .last()
-            .is_some_and(|prev| prev.dice_rolled != self.dice_rolled)
+            .is_some_and(|prev| prev.state.dice_rolled != self.dice_rolled)
             || self
                 .last_events()
                 .iter()
@@ -448,12 +521,18 @@ impl Battle {
                 u.bound.limber_changed = true;
             }),
             Event::Captured { feature, .. } => {
-                if let Some(f) = self.terrain.features.iter_mut().find(|f| &f.id == feature) {
+                if let Some(f) = std::sync::Arc::make_mut(&mut self.terrain.features)
+                    .iter_mut()
+                    .find(|f| &f.id == feature)
+                {
                     f.fortified = false;
                 }
             }
             Event::Fortified { feature } => {
-                if let Some(f) = self.terrain.features.iter_mut().find(|f| &f.id == feature) {
+                if let Some(f) = std::sync::Arc::make_mut(&mut self.terrain.features)
+                    .iter_mut()
+                    .find(|f| &f.id == feature)
+                {
                     f.fortified = true;
                 }
             }

@@ -2,6 +2,7 @@
 //! scenarios, saves and the rulesets. Nothing here knows about drawing or windows.
 
 pub mod autoplay;
+pub mod batch;
 pub mod battle;
 pub mod command;
 pub mod dice;
@@ -9,6 +10,7 @@ pub mod geometry;
 pub mod lesson;
 pub mod model;
 pub mod odds;
+pub mod opponent;
 pub mod report;
 pub mod ruleset;
 pub mod save;

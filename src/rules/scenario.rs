@@ -609,7 +609,7 @@ fn build_terrain(ck: &mut Checker, raw: &RawScenario, rs: &dyn Ruleset) -> Terra
                 feat.steep = f.steep;
                 feat.fortified = f.fortified;
                 feat.town_points = f.town_points;
-                terrain.features.push(feat);
+                std::sync::Arc::make_mut(&mut terrain.features).push(feat);
             }
             Err(m) => ck.push(pos, m),
         }

@@ -302,15 +302,18 @@ fn signed_area(p: &[Pt]) -> f32 {
     (0..n).map(|i| p[i].cross(p[(i + 1) % n])).sum::<f32>() / 2.0
 }
 
-/// All the terrain on the table.
+/// All the terrain on the table. The features are shared between copies of a battle (every
+/// command's undo state is one); the few changes in play (a town fortified or taken) copy them.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Terrain {
-    pub features: Vec<Feature>,
+    pub features: std::sync::Arc<Vec<Feature>>,
 }
 
 impl Terrain {
     pub fn rebuild(&mut self) -> Result<(), String> {
-        self.features.iter_mut().try_for_each(Feature::build)
+        std::sync::Arc::make_mut(&mut self.features)
+            .iter_mut()
+            .try_for_each(Feature::build)
     }
 
     pub fn get(&self, id: &str) -> Option<&Feature> {
@@ -489,7 +492,7 @@ mod tests {
         let mut t = Terrain::default();
         let mut h = square(FeatureKind::Hill, 0.0, 0.0, 100.0);
         h.level = 2;
-        t.features.push(h);
+        std::sync::Arc::make_mut(&mut t.features).push(h);
         assert_eq!(t.level_at(Pt::new(50.0, 50.0)), 2);
         assert!(t.uphill_of(Pt::new(50.0, 50.0), Pt::new(150.0, 50.0)));
     }

@@ -136,5 +136,61 @@ fn whole_game(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, move_check, line_of_sight, whole_game);
+/// Each ruleset's default scenario.
+const DEFAULTS: [(&str, &str); 5] = [
+    ("scenarios/default.ron", "DB7YW default"),
+    ("scenarios/dbfpw_default.ron", "DBFPW default"),
+    ("scenarios/bbb_default.ron", "BBB default"),
+    ("scenarios/hal25_default.ron", "Hal's 25mm default"),
+    ("scenarios/lobosch_1756.ron", "Old Dessauer, The Lobosch"),
+];
+
+fn batch_games(c: &mut Criterion) {
+    use volley::rules::batch::{Player, play_game};
+    let mut g = c.benchmark_group("batch game");
+    g.sample_size(10);
+    for (file, name) in DEFAULTS {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+        let start = scenario::load(&path).unwrap();
+        for (players, who) in [
+            ([Player::Random, Player::Random], "random against random"),
+            ([Player::Opponent, Player::Opponent], "opponent against opponent"),
+        ] {
+            g.bench_function(format!("{name}, {who}"), |bench| {
+                bench.iter(|| black_box(play_game(&start, 3, players).commands))
+            });
+        }
+    }
+    g.finish();
+}
+
+/// One bound of the opponent's on the largest scenario: every phase until the other side moves.
+fn opponent_bound(c: &mut Criterion) {
+    use volley::rules::batch::{Bot, Player, play_phase};
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/dbfpw_spicheren.ron");
+    let start = scenario::load(&path).unwrap();
+    c.bench_function("the opponent plays one bound of Spicheren (74 units)", |bench| {
+        bench.iter(|| {
+            let mut b = start.fork();
+            let mut bots = [Bot::new(Player::Opponent, 1), Bot::new(Player::Opponent, 2)];
+            let side = b.active;
+            for _ in 0..12 {
+                if b.active != side || b.is_over() {
+                    break;
+                }
+                play_phase(&mut b, &mut bots);
+            }
+            black_box(b.commands.len())
+        })
+    });
+}
+
+criterion_group!(
+    benches,
+    move_check,
+    line_of_sight,
+    whole_game,
+    batch_games,
+    opponent_bound
+);
 criterion_main!(benches);

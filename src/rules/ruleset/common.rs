@@ -576,10 +576,11 @@ pub fn fire_or_fight(b: &Battle, own: &UnitId, enemy: &UnitId) -> Option<Command
 }
 
 /// The exact chance of each outcome as a line of the outlook.
-pub fn chance(outcome: impl Into<String>, chance: f64) -> Chance {
+pub fn chance(outcome: impl Into<String>, chance: f64, edge: f64) -> Chance {
     Chance {
         outcome: outcome.into(),
         chance,
+        edge,
     }
 }
 

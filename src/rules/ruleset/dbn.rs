@@ -1486,7 +1486,7 @@ impl Dbn {
                 return Some(u.name.clone());
             }
         }
-        for f in &b.terrain.features {
+        for f in b.terrain.features.iter() {
             let (lo, hi) = f.bounds();
             if a.x.max(c.x) < lo.x
                 || a.x.min(c.x) > hi.x

@@ -744,18 +744,24 @@ impl<S: Supplement> DbnGame<S> {
         let o = p.odds;
         let (a, bn) = (&p.setup.a.name, &p.setup.b.name);
         let mut chances = vec![
-            chance(format!("{bn} beaten by double"), o.a_wins_by_double),
-            chance(format!("{bn} beaten"), o.a_wins),
-            chance("Draw", o.draw),
+            // Beaten by double destroys most troops; beaten recoils or (against some) destroys.
+            chance(format!("{bn} beaten by double"), o.a_wins_by_double, 0.9),
+            chance(format!("{bn} beaten"), o.a_wins, 0.4),
+            chance("Draw", o.draw, 0.0),
         ];
         if p.firing && !p.setup.mutual {
             chances.push(chance(
                 format!("No effect ({a} outscored)"),
                 o.b_wins + o.b_wins_by_double,
+                0.0,
             ));
         } else {
-            chances.push(chance(format!("{a} beaten"), o.b_wins));
-            chances.push(chance(format!("{a} beaten by double"), o.b_wins_by_double));
+            chances.push(chance(format!("{a} beaten"), o.b_wins, -0.4));
+            chances.push(chance(
+                format!("{a} beaten by double"),
+                o.b_wins_by_double,
+                -0.9,
+            ));
         }
         let pen = self.first_die_factor().value;
         let notes = p

@@ -126,6 +126,10 @@ pub struct OutlookPart {
 pub struct Chance {
     pub outcome: String,
     pub chance: f64,
+    /// What the outcome is worth to the side that gives the command, from -1 (its own unit
+    /// lost) through 0 (nothing changes) to +1 (the enemy's unit lost): the opponent weighs
+    /// commands by it, and "to win" is the chance of the outcomes above 0.
+    pub edge: f64,
 }
 
 /// A choice the player may change before the dice: ticking it gives `command`.

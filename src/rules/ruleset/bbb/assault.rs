@@ -398,6 +398,7 @@ impl Bbb7yw {
                     self.row_words(r)
                 ),
                 chance: p,
+                edge: r.worth(),
             })
             .collect();
         Ok(Outlook {

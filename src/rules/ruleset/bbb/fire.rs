@@ -539,6 +539,7 @@ impl Bbb7yw {
             .map(|(r, p)| Chance {
                 outcome: self.result_words(r, &f.target, false),
                 chance: p,
+                edge: r.worth(),
             })
             .collect();
         Ok(Outlook {

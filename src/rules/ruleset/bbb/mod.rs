@@ -166,6 +166,16 @@ pub struct AssaultRow {
     pub source: String,
 }
 
+impl AssaultRow {
+    /// What the row is worth to the attacker (see `Chance::edge`): bases lost on either side,
+    /// and a side made to retire.
+    pub fn worth(&self) -> f64 {
+        let bases = 0.35 * (f64::from(self.defender_loses) - f64::from(self.attacker_loses));
+        let retire = |r: &Retire| if *r == Retire::Stay { 0.0 } else { 0.2 };
+        (bases + retire(&self.defender_retires) - retire(&self.attacker_retires)).clamp(-1.0, 1.0)
+    }
+}
+
 /// Quality: Raw, Trained, Veteran, in that order.
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,

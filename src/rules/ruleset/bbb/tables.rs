@@ -23,6 +23,18 @@ pub enum FireResult {
 }
 
 impl FireResult {
+    /// What the result is worth to the firer (see `Chance::edge`): a halt or disruption a
+    /// little, each base lost much.
+    pub fn worth(self) -> f64 {
+        match self {
+            FireResult::Nothing => 0.0,
+            FireResult::R => 0.15,
+            FireResult::T => 0.2,
+            FireResult::V => 0.25,
+            FireResult::Bases(n) => (0.35 * f64::from(n)).min(1.0),
+        }
+    }
+
     /// A cell's text: "", R, T, V, 1, 2 or 3.
     pub fn parse(s: &str) -> Result<Self, String> {
         Ok(match s {

@@ -810,18 +810,27 @@ impl Hal25 {
                         let none = odds.first().copied().unwrap_or(1.0);
                         if self.is_artillery(t) {
                             vec![
-                                chance("no casualty", none),
-                                chance("casualties", 1.0 - none),
+                                chance("no casualty", none, 0.0),
+                                chance("casualties", 1.0 - none, 0.2),
                             ]
                         } else {
                             vec![
-                                chance("no casualty", none),
-                                chance("casualties, no stand lost", (1.0 - none - stand).max(0.0)),
+                                chance("no casualty", none, 0.0),
+                                chance(
+                                    "casualties, no stand lost",
+                                    (1.0 - none - stand).max(0.0),
+                                    0.15,
+                                ),
                                 chance(
                                     "a stand lost; the morale check passes",
                                     stand * (1.0 - fail),
+                                    0.4,
                                 ),
-                                chance("a stand lost; the morale check fails", stand * fail),
+                                chance(
+                                    "a stand lost; the morale check fails",
+                                    stand * fail,
+                                    0.8,
+                                ),
                             ]
                         }
                     },
@@ -895,12 +904,14 @@ impl Hal25 {
                         reach * 100.0
                     )],
                     chances: vec![
-                        chance("fails to close (disorganised)", 1.0 - pa),
+                        chance("fails to close (disorganised)", 1.0 - pa, -0.3),
                         chance(
                             "the target fails to hold (failed morale chart)",
                             pa * (1.0 - pd),
+                            0.7,
                         ),
-                        chance("the target holds and fires", pa * pd),
+                        // The melee that follows is weighed when it is fought.
+                        chance("the target holds and fires", pa * pd, -0.1),
                     ],
                     choices: Vec::new(),
                 })
@@ -954,14 +965,18 @@ impl Hal25 {
                             let other = &names[1 - i];
                             for (k, fate) in super::melee::LOSER_FATES.iter().enumerate() {
                                 if odds.fate[1 - i][k] > 0.0 {
+                                    // Routing or surrendering ends a unit; falling back
+                                    // disorganised costs it much; recovering little.
+                                    let worth = [0.8, 0.5, 0.3, 1.0][k];
                                     c.push(chance(
                                         format!("{name} wins; {other} {fate}"),
                                         odds.fate[1 - i][k],
+                                        if i == 0 { worth } else { -worth },
                                     ));
                                 }
                             }
                         }
-                        c.push(chance("a drawn melee", odds.draw));
+                        c.push(chance("a drawn melee", odds.draw, 0.0));
                         c
                     },
                     choices: Vec::new(),

@@ -802,9 +802,9 @@ pub fn outlook(
     Ok(Forecast {
         lines,
         chances: vec![
-            (format!("{tn} loses and recoils"), a_wins),
-            ("Equal hits: nobody recoils".into(), even),
-            (format!("{un} loses and recoils"), b_wins),
+            (format!("{tn} loses and recoils"), a_wins, 0.5),
+            ("Equal hits: nobody recoils".into(), even, 0.0),
+            (format!("{un} loses and recoils"), b_wins, -0.5),
         ],
     })
 }

@@ -1005,8 +1005,8 @@ impl OldDessauer {
 pub struct Forecast {
     /// One line per striking unit: name, dice, need and factors.
     pub lines: Vec<OutlookLine>,
-    /// Outcomes and their probabilities.
-    pub chances: Vec<(String, f64)>,
+    /// Outcomes, their probabilities and their worth to the side that strikes (see `Chance`).
+    pub chances: Vec<(String, f64, f64)>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

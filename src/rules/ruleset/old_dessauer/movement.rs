@@ -412,7 +412,7 @@ fn plan_unit(od: &OldDessauer, b: &Battle, u: &Unit, steps: &[Step]) -> Result<O
     let foot = matches!(kind, Kind::Infantry | Kind::LightInfantry | Kind::General);
     for w in samples.windows(2) {
         let (p, q) = (w[0].centre, w[1].centre);
-        for f in &b.terrain.features {
+        for f in b.terrain.features.iter() {
             match f.kind {
                 FeatureKind::River if f.crossed_by(p, q) && !b.terrain.on_bridge(&w[1]) => {
                     return illegal(format!(

@@ -28,7 +28,7 @@ pub fn sight_clear(od: &OldDessauer, b: &Battle, from: Pt, target: &Unit, shoote
     let to = nearest_point(&target.base, from);
     let mut woods = 0.0;
     let (lf, lt) = (b.terrain.level_at(from), b.terrain.level_at(to));
-    for f in &b.terrain.features {
+    for f in b.terrain.features.iter() {
         match f.kind {
             FeatureKind::Woods => woods += f.inside_length(from, to),
             FeatureKind::Town | FeatureKind::Village
@@ -493,6 +493,8 @@ pub fn outlook(
                     format!("{k} hits")
                 },
                 exactly(st.dice, st.need, k),
+                // Each hit wears the target down; five or more ruin it.
+                (k as f64 * 0.2).min(1.0),
             )
         })
         .collect();

@@ -561,7 +561,7 @@ impl OldDessauer {
             notes: Vec::new(),
             parts,
             opposed: false,
-            chances: f.chances.into_iter().map(|(o, p)| chance(o, p)).collect(),
+            chances: f.chances.into_iter().map(|(o, p, e)| chance(o, p, e)).collect(),
             choices: Vec::new(),
         }
     }

@@ -1,0 +1,157 @@
+//! Playing one side against the opponent: its commands go through the same door as the
+//! player's (an `Intent`), one at a time at a pace the eye can follow, each with its reason in
+//! the log; a Skip plays the rest of its bound at once. No handover screen appears for it.
+
+use super::{AppSystems, Game, Intent};
+use crate::rules::Battle;
+use crate::rules::command::Command;
+use crate::rules::model::Side;
+use crate::rules::opponent::{Opponent, Style};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        computer_plays
+            .before(super::apply_intents)
+            .in_set(AppSystems::Apply)
+            .run_if(resource_exists::<Computer>),
+    )
+    .add_systems(
+        EguiPrimaryContextPass,
+        skip_panel.run_if(resource_exists::<Computer>.and_then(resource_exists::<Game>)),
+    );
+}
+
+/// The opponent at the table, and the side it plays.
+#[derive(Resource)]
+pub struct Computer {
+    pub side: Side,
+    opponent: Opponent,
+    /// Seconds until its next command.
+    wait: f32,
+    /// Play the rest of this bound at once.
+    skip: bool,
+}
+
+impl Computer {
+    /// Seconds between its commands: long enough to watch each move's animation.
+    const PACE: f32 = 0.8;
+
+    pub fn new(side: Side) -> Self {
+        Computer {
+            side,
+            opponent: Opponent::new(Style::Odds),
+            wait: Self::PACE,
+            skip: false,
+        }
+    }
+
+    /// Plays the rest of its part at once, from the next frame.
+    pub fn skip(&mut self) {
+        self.skip = true;
+    }
+
+    /// Whether it is the opponent's part to act now: placing its units, or its units acting.
+    pub fn to_act(&self, b: &Battle) -> bool {
+        if b.is_over() {
+            return false;
+        }
+        match b.rules.deployment(b) {
+            Some(d) => d.side == self.side,
+            None => b.rules.acting_sides(b).contains(&self.side),
+        }
+    }
+
+    /// Its next command and reason, if it has one now; `EndPhase` when its phase is done and
+    /// the phase is its to end (in a phase where both sides act, the player ends it).
+    fn next(&mut self, b: &Battle) -> Option<(Command, String)> {
+        if !self.to_act(b) {
+            return None;
+        }
+        if let Some(d) = self.opponent.decide(b, self.side) {
+            return Some((d.command, d.reason));
+        }
+        let ends = b.rules.deployment(b).is_some()
+            || b.active == self.side
+            || b.rules.acting_sides(b) == vec![self.side];
+        ends.then(|| {
+            let d = self.opponent.finish(b, self.side);
+            (d.command, d.reason)
+        })
+    }
+}
+
+fn computer_plays(
+    time: Res<Time>,
+    mut computer: ResMut<Computer>,
+    game: Option<Res<Game>>,
+    mut intents: MessageWriter<Intent>,
+) {
+    let Some(game) = game else { return };
+    if game.briefing {
+        return;
+    }
+    if !computer.to_act(&game.battle) {
+        computer.skip = false;
+        computer.wait = Computer::PACE;
+        return;
+    }
+    computer.wait -= time.delta_secs();
+    if computer.wait > 0.0 && !computer.skip {
+        return;
+    }
+    computer.wait = Computer::PACE;
+    if computer.skip {
+        // The rest of its part at once: on a copy, command by command, each sent on.
+        let mut b = game.battle.fork();
+        for _ in 0..(8 * b.units.len() + 32) {
+            let Some((cmd, reason)) = computer.next(&b) else {
+                break;
+            };
+            if b.execute(cmd.clone()).is_err() {
+                break;
+            }
+            intents.write(Intent::Opponent(cmd, reason));
+        }
+        computer.skip = false;
+    } else if let Some((cmd, reason)) = computer.next(&game.battle) {
+        intents.write(Intent::Opponent(cmd, reason));
+    }
+}
+
+fn skip_panel(
+    mut ctx: EguiContexts,
+    mut computer: ResMut<Computer>,
+    game: Res<Game>,
+) -> Result {
+    let ctx = ctx.ctx_mut()?;
+    if !computer.to_act(&game.battle) || game.briefing {
+        return Ok(());
+    }
+    let name = game
+        .battle
+        .sides
+        .get(computer.side)
+        .map(|s| s.name.clone())
+        .unwrap_or_default();
+    egui::Area::new(egui::Id::new("opponent"))
+        .anchor(egui::Align2::CENTER_TOP, [0.0, 40.0])
+        .show(ctx, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    ui.label(format!("The opponent is playing {name}…"));
+                    if ui
+                        .button("Skip")
+                        .on_hover_text("Play the rest of its bound at once (K)")
+                        .clicked()
+                        || ui.input(|i| i.key_pressed(egui::Key::K))
+                    {
+                        computer.skip = true;
+                    }
+                });
+            });
+        });
+    Ok(())
+}

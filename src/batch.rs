@@ -1,0 +1,247 @@
+//! `volley batch`: plays a scenario many times on all cores with a progress bar, prints what the
+//! games say about its balance, and draws it.
+
+use crate::rules::batch::{self, Player, Report};
+use crate::rules::save;
+use indicatif::{ProgressBar, ProgressStyle};
+use plotters::prelude::*;
+use std::path::Path;
+
+/// Runs the command; returns the exit code.
+pub fn main(
+    scenario: &Path,
+    games: usize,
+    seed: u64,
+    players: &[String],
+    json: bool,
+    plot: Option<&Path>,
+) -> i32 {
+    let b = match save::load_any(scenario) {
+        Ok(b) => b,
+        Err(d) => {
+            for x in d {
+                eprintln!("{x}");
+            }
+            return 1;
+        }
+    };
+    let players = match players {
+        [a, c] => match (Player::parse(a), Player::parse(c)) {
+            (Ok(a), Ok(c)) => [a, c],
+            (Err(e), _) | (_, Err(e)) => {
+                eprintln!("--players: {e}");
+                return 1;
+            }
+        },
+        _ => {
+            eprintln!("--players: name two players, the first side's then the second's");
+            return 1;
+        }
+    };
+    if games == 0 {
+        eprintln!("--games: play at least one game");
+        return 1;
+    }
+    let bar = ProgressBar::new(games as u64);
+    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} games, {eta} left") {
+        bar.set_style(style);
+    }
+    let started = std::time::Instant::now();
+    let records = batch::run(&b, games, seed, players, &|| bar.inc(1));
+    bar.finish_and_clear();
+    let seconds = started.elapsed().as_secs_f64();
+    let report = batch::report(&b, seed, players, &records);
+    if json {
+        match serde_json::to_string_pretty(&report) {
+            Ok(t) => println!("{t}"),
+            Err(e) => {
+                eprintln!("{e}");
+                return 1;
+            }
+        }
+    } else {
+        print!("{}", words(&report));
+    }
+    // Timings change from run to run: they go to the error stream, never into the report.
+    eprintln!(
+        "{} games in {:.2} s: {:.1} games per second on {} threads",
+        games,
+        seconds,
+        games as f64 / seconds.max(1e-9),
+        rayon::current_num_threads()
+    );
+    if let Some(p) = plot
+        && let Err(e) = draw(&report, p)
+    {
+        eprintln!("--plot: {e}");
+        return 1;
+    }
+    0
+}
+
+/// The report in words.
+pub fn words(r: &Report) -> String {
+    let mut out = format!(
+        "{}: {} games from seed {}, {} ({}) against {} ({})\n",
+        r.scenario,
+        r.games,
+        r.seed,
+        r.players[0].name(),
+        r.sides[0],
+        r.players[1].name(),
+        r.sides[1]
+    );
+    for s in 0..2 {
+        let w = &r.wins[s];
+        out.push_str(&format!(
+            "  {:<24} wins {:>5}  {:5.1}%  (95% interval {:.1}% to {:.1}%)\n",
+            r.sides[s],
+            w.count,
+            w.rate * 100.0,
+            w.low * 100.0,
+            w.high * 100.0
+        ));
+    }
+    out.push_str(&format!(
+        "  no winner {}; ended by the turn limit {}\n  turns played: mean {:.1}, standard deviation {:.1}\n",
+        r.draws, r.turn_limit, r.turns_mean, r.turns_sd
+    ));
+    out.push_str("  units lost per game, by troop type:\n");
+    for s in 0..2 {
+        let list: Vec<String> = r.losses[s]
+            .iter()
+            .map(|(t, n)| format!("{t} {n:.2}"))
+            .collect();
+        out.push_str(&format!(
+            "    {:<22} {}\n",
+            r.sides[s],
+            if list.is_empty() {
+                "none".into()
+            } else {
+                list.join(", ")
+            }
+        ));
+    }
+    if !r.decisive.is_empty() {
+        out.push_str("  losses that decided games (the beaten side's last unit lost):\n");
+        for (name, n) in &r.decisive {
+            out.push_str(&format!("    {name:<30} {n} game(s)\n"));
+        }
+    }
+    out
+}
+
+/// Draws the share of games each side has won by each turn, and the units each side lost in
+/// each turn per game, as SVG or PNG by the file's extension.
+fn draw(r: &Report, path: &Path) -> Result<(), String> {
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let size = (900, 640);
+    match ext.as_str() {
+        "svg" => chart(r, SVGBackend::new(path, size).into_drawing_area()),
+        "png" => {
+            plotters::style::register_font(
+                "sans-serif",
+                FontStyle::Normal,
+                epaint_default_fonts::UBUNTU_LIGHT,
+            )
+            .map_err(|_| "the plot's font would not load".to_string())?;
+            chart(r, BitMapBackend::new(path, size).into_drawing_area())
+        }
+        _ => Err(format!(
+            "{}: name an .svg or a .png file",
+            path.display()
+        )),
+    }
+}
+
+fn chart<DB: DrawingBackend>(
+    r: &Report,
+    root: DrawingArea<DB, plotters::coord::Shift>,
+) -> Result<(), String> {
+    let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
+    root.fill(&WHITE).map_err(e)?;
+    let root = root
+        .titled(
+            &format!("{}: {} games", r.scenario, r.games),
+            ("sans-serif", 22),
+        )
+        .map_err(e)?;
+    let (top, bottom) = root.split_vertically(300);
+    let last = r.by_turn.last().map(|t| t.turn).unwrap_or(1).max(1);
+    let colours = [RGBColor(40, 80, 200), RGBColor(200, 50, 40)];
+    let n = r.games.max(1) as f64;
+    // Wins so far, by turn.
+    let mut c = ChartBuilder::on(&top)
+        .margin(12)
+        .caption("Games won by the end of each turn", ("sans-serif", 16))
+        .x_label_area_size(30)
+        .y_label_area_size(44)
+        .build_cartesian_2d(0u32..last, 0f64..100f64)
+        .map_err(e)?;
+    c.configure_mesh()
+        .x_desc("turn")
+        .y_desc("% of games")
+        .draw()
+        .map_err(e)?;
+    for s in 0..2 {
+        let mut sum = 0usize;
+        let pts: Vec<(u32, f64)> = std::iter::once((0, 0.0))
+            .chain(r.by_turn.iter().map(|t| {
+                sum += t.won[s];
+                (t.turn, sum as f64 / n * 100.0)
+            }))
+            .collect();
+        let colour = colours[s];
+        c.draw_series(LineSeries::new(pts, colour.stroke_width(2)))
+            .map_err(e)?
+            .label(format!("{} ({})", r.sides[s], r.players[s].name()))
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], colour));
+    }
+    c.configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()
+        .map_err(e)?;
+    // Units lost in each turn, per game.
+    let most = r
+        .by_turn
+        .iter()
+        .flat_map(|t| t.lost)
+        .map(|l| l as f64 / n)
+        .fold(0.5, f64::max);
+    let mut c = ChartBuilder::on(&bottom)
+        .margin(12)
+        .caption("Units lost in each turn, per game", ("sans-serif", 16))
+        .x_label_area_size(30)
+        .y_label_area_size(44)
+        .build_cartesian_2d(0u32..last, 0f64..most * 1.1)
+        .map_err(e)?;
+    c.configure_mesh()
+        .x_desc("turn")
+        .y_desc("units")
+        .draw()
+        .map_err(e)?;
+    for s in 0..2 {
+        let pts: Vec<(u32, f64)> = r
+            .by_turn
+            .iter()
+            .map(|t| (t.turn, t.lost[s] as f64 / n))
+            .collect();
+        let colour = colours[s];
+        c.draw_series(LineSeries::new(pts, colour.stroke_width(2)))
+            .map_err(e)?
+            .label(r.sides[s].clone())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], colour));
+    }
+    c.configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()
+        .map_err(e)?;
+    root.present().map_err(e)?;
+    Ok(())
+}

@@ -1,0 +1,361 @@
+//! Batch runs: a scenario played many times headless by chosen players, and what the games
+//! say about its balance (win rates with Wilson intervals, game lengths, losses by troop type,
+//! the units whose loss decides games). Games run on all cores; each game's dice come from its
+//! own seed, so the same arguments always give the same report.
+
+use super::autoplay::AutoPlayer;
+use super::battle::Battle;
+use super::command::{Command, Event};
+use super::model::Side;
+use super::opponent::{Opponent, Style};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Who plays a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Player {
+    /// The opponent, weighing every attack by its odds.
+    Opponent,
+    /// The opponent's yardstick: attacks anything, moves straight at the nearest enemy.
+    Straight,
+    /// The seeded random player.
+    Random,
+}
+
+impl Player {
+    pub fn parse(s: &str) -> Result<Player, String> {
+        match s.trim() {
+            "opponent" => Ok(Player::Opponent),
+            "straight" => Ok(Player::Straight),
+            "random" => Ok(Player::Random),
+            x => Err(format!(
+                "unknown player {x:?}: the players are opponent, straight and random"
+            )),
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Player::Opponent => "opponent",
+            Player::Straight => "straight",
+            Player::Random => "random",
+        }
+    }
+}
+
+/// A player at the table.
+pub enum Bot {
+    Opponent(Opponent),
+    Random(AutoPlayer),
+}
+
+impl Bot {
+    pub fn new(p: Player, seed: u64) -> Bot {
+        match p {
+            Player::Opponent => Bot::Opponent(Opponent::new(Style::Odds)),
+            Player::Straight => Bot::Opponent(Opponent::new(Style::Straight)),
+            Player::Random => Bot::Random(AutoPlayer::new(seed)),
+        }
+    }
+}
+
+/// Commands the random player tries in a phase before it ends it.
+const RANDOM_TRIES: usize = 12;
+
+/// Plays one phase with the two players: the side placing units in deployment; else each
+/// side whose units act but which is not the side to move, then the side to move, which ends
+/// the phase. Returns the commands accepted.
+pub fn play_phase(b: &mut Battle, bots: &mut [Bot; 2]) -> usize {
+    let before = b.commands.len();
+    if let Some(d) = b.rules.deployment(b) {
+        let side = d.side.min(1);
+        match &mut bots[side] {
+            Bot::Opponent(o) => {
+                o.play_phase(b, side, true);
+            }
+            Bot::Random(r) => {
+                r.play_phase(b, RANDOM_TRIES);
+            }
+        }
+        return b.commands.len() - before;
+    }
+    let active = b.active.min(1);
+    for s in b.rules.acting_sides(b) {
+        if s != active
+            && s < 2
+            && let Bot::Opponent(o) = &mut bots[s]
+        {
+            o.play_phase(b, s, false);
+        }
+    }
+    match &mut bots[active] {
+        Bot::Opponent(o) => {
+            o.play_phase(b, active, true);
+        }
+        Bot::Random(r) => {
+            r.play_phase(b, RANDOM_TRIES);
+        }
+    }
+    b.commands.len() - before
+}
+
+/// One game's story.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GameRecord {
+    pub seed: u64,
+    pub winner: Option<Side>,
+    pub reason: String,
+    /// Turns begun.
+    pub turns: u32,
+    /// Ended by the turn limit rather than a side's collapse (or not ended at all).
+    pub turn_limit: bool,
+    /// Units lost: side, troop type, turn.
+    pub losses: Vec<(Side, String, u32)>,
+    /// The beaten side's last unit lost before the end: the loss that decided the game.
+    pub decisive: Option<String>,
+    pub commands: usize,
+    /// The battle reached its end (a side beaten or the turn limit).
+    pub finished: bool,
+    /// Commands an opponent gave that the battle refused.
+    pub refused: usize,
+}
+
+/// Plays one game from the battle as set up, with the dice of `seed`.
+pub fn play_game(start: &Battle, seed: u64, players: [Player; 2]) -> GameRecord {
+    let mut b = start.fork();
+    b.reseed(seed);
+    let mut bots = [
+        Bot::new(players[0], seed.wrapping_mul(2).wrapping_add(1)),
+        Bot::new(players[1], seed.wrapping_mul(2).wrapping_add(2)),
+    ];
+    let mut losses = Vec::new();
+    let mut seen = b.log.len();
+    // Bounded: every phase of every turn, with room for deployment.
+    let phases = (b.turn_limit.max(1) as usize + 2) * 16 + b.units.len();
+    for _ in 0..phases {
+        if b.is_over() {
+            break;
+        }
+        let given = play_phase(&mut b, &mut bots);
+        for e in &b.log[seen..] {
+            if let Event::Destroyed { unit, .. } = e
+                && let Ok(u) = b.unit(unit)
+            {
+                losses.push((u.side, u.troop.clone(), b.turn, u.name.clone()));
+            }
+        }
+        seen = b.log.len();
+        if given == 0 && !b.is_over() && b.execute(Command::EndPhase).is_err() {
+            // Nobody can move the game on: it ends where it stands.
+            break;
+        }
+    }
+    let (winner, reason) = b
+        .log
+        .iter()
+        .rev()
+        .find_map(|e| match e {
+            Event::GameOver { winner, reason } => Some((*winner, reason.clone())),
+            _ => None,
+        })
+        .unwrap_or((None, "unfinished".into()));
+    let decisive = winner.and_then(|w| {
+        losses
+            .iter()
+            .rev()
+            .find(|(s, ..)| *s != w)
+            .map(|(.., name)| name.clone())
+    });
+    GameRecord {
+        seed,
+        winner,
+        turn_limit: winner.is_none() || reason.contains("turn limit") || !b.is_over(),
+        reason,
+        turns: b.turn,
+        losses: losses
+            .into_iter()
+            .map(|(s, troop, turn, _)| (s, troop, turn))
+            .collect(),
+        decisive,
+        commands: b.commands.len(),
+        finished: b.is_over(),
+        refused: bots
+            .iter()
+            .map(|x| match x {
+                Bot::Opponent(o) => o.refused(),
+                Bot::Random(_) => 0,
+            })
+            .sum(),
+    }
+}
+
+/// A share and its 95% Wilson score interval.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Rate {
+    pub count: usize,
+    pub rate: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+/// The Wilson score interval of `k` successes in `n` trials at 95% (z = 1.96).
+pub fn wilson(k: usize, n: usize) -> Rate {
+    if n == 0 {
+        return Rate {
+            count: k,
+            rate: 0.0,
+            low: 0.0,
+            high: 1.0,
+        };
+    }
+    let (k, n) = (k as f64, n as f64);
+    let z = 1.959_963_984_540_054_f64;
+    let p = k / n;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
+    Rate {
+        count: k as usize,
+        rate: p,
+        low: (centre - half).max(0.0),
+        high: (centre + half).min(1.0),
+    }
+}
+
+/// What a batch of games says.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Report {
+    pub scenario: String,
+    pub games: usize,
+    pub seed: u64,
+    pub players: [Player; 2],
+    pub sides: [String; 2],
+    pub wins: [Rate; 2],
+    pub draws: usize,
+    pub turn_limit: usize,
+    pub turns_mean: f64,
+    pub turns_sd: f64,
+    /// Mean units lost per game, by side and troop type.
+    pub losses: [BTreeMap<String, f64>; 2],
+    /// Units whose loss most often decided a game, most often first (at most ten).
+    pub decisive: Vec<(String, usize)>,
+    /// By turn: games won by each side that turn, and units each side lost that turn.
+    pub by_turn: Vec<TurnRow>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TurnRow {
+    pub turn: u32,
+    pub won: [usize; 2],
+    pub lost: [usize; 2],
+}
+
+/// Sums the games up.
+pub fn report(b: &Battle, seed: u64, players: [Player; 2], games: &[GameRecord]) -> Report {
+    let n = games.len();
+    let won = |s: Side| games.iter().filter(|g| g.winner == Some(s)).count();
+    let turns: Vec<f64> = games.iter().map(|g| f64::from(g.turns)).collect();
+    let mean = turns.iter().sum::<f64>() / n.max(1) as f64;
+    let var = turns.iter().map(|t| (t - mean).powi(2)).sum::<f64>() / (n.max(2) - 1) as f64;
+    let mut losses = [BTreeMap::new(), BTreeMap::new()];
+    for g in games {
+        for (s, troop, _) in &g.losses {
+            *losses[(*s).min(1)].entry(troop.clone()).or_insert(0.0) += 1.0 / n as f64;
+        }
+    }
+    let mut decisive: BTreeMap<String, usize> = BTreeMap::new();
+    for g in games {
+        if let Some(d) = &g.decisive {
+            *decisive.entry(d.clone()).or_default() += 1;
+        }
+    }
+    let mut decisive: Vec<(String, usize)> = decisive.into_iter().collect();
+    decisive.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    decisive.truncate(10);
+    let last = games.iter().map(|g| g.turns).max().unwrap_or(0);
+    let by_turn = (1..=last)
+        .map(|t| {
+            let mut row = TurnRow {
+                turn: t,
+                won: [0, 0],
+                lost: [0, 0],
+            };
+            for g in games {
+                if g.turns == t
+                    && let Some(w) = g.winner
+                {
+                    row.won[w.min(1)] += 1;
+                }
+                for (s, _, lt) in &g.losses {
+                    if *lt == t {
+                        row.lost[(*s).min(1)] += 1;
+                    }
+                }
+            }
+            row
+        })
+        .collect();
+    let side = |s: Side| b.sides.get(s).map(|x| x.name.clone()).unwrap_or_default();
+    Report {
+        scenario: b.info.name.clone(),
+        games: n,
+        seed,
+        players,
+        sides: [side(0), side(1)],
+        wins: [wilson(won(0), n), wilson(won(1), n)],
+        draws: games.iter().filter(|g| g.winner.is_none()).count(),
+        turn_limit: games.iter().filter(|g| g.turn_limit).count(),
+        turns_mean: mean,
+        turns_sd: var.sqrt(),
+        losses,
+        decisive,
+        by_turn,
+    }
+}
+
+/// Plays `games` games on all cores, game `i` with the dice of `seed + i`; `done` is called as
+/// each game ends (for a progress bar). The records come back in game order.
+pub fn run(
+    b: &Battle,
+    games: usize,
+    seed: u64,
+    players: [Player; 2],
+    done: &(dyn Fn() + Sync),
+) -> Vec<GameRecord> {
+    (0..games)
+        .into_par_iter()
+        .map(|i| {
+            let g = play_game(b, seed.wrapping_add(i as u64), players);
+            done();
+            g
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_matches_the_textbook() {
+        // 8 of 10: 0.4902 to 0.9433 (Wilson 1927; Newcombe 1998, table I).
+        let r = wilson(8, 10);
+        assert!((r.low - 0.4902).abs() < 1e-3, "{r:?}");
+        assert!((r.high - 0.9433).abs() < 1e-3, "{r:?}");
+        // 0 of 10: 0 to 0.2775.
+        let r = wilson(0, 10);
+        assert_eq!(r.low, 0.0);
+        assert!((r.high - 0.2775).abs() < 1e-3, "{r:?}");
+        // No games: nothing known.
+        let r = wilson(0, 0);
+        assert_eq!((r.low, r.high), (0.0, 1.0));
+    }
+
+    #[test]
+    fn players_parse() {
+        assert_eq!(Player::parse("opponent"), Ok(Player::Opponent));
+        assert_eq!(Player::parse(" random"), Ok(Player::Random));
+        assert!(Player::parse("genius").is_err());
+    }
+}

@@ -1,0 +1,673 @@
+//! The opponent: a player for solo games and batch runs that plays any ruleset through the same
+//! door as a person. It weighs fire and combat by the exact odds of the rules' own previews
+//! (each outcome's `Chance::edge`), charges only where the odds favour it, keeps its units in
+//! line, holds a reserve back, advances on the objective or the nearest enemy, and takes the
+//! buttons a player would (rally, recover, limber and unlimber, command rolls). Every command it
+//! gives is tried first on a copy of the battle, so the battle never refuses one. It knows no
+//! ruleset: what differs comes through the `Ruleset` trait.
+//!
+//! A second style, `Style::Straight`, ignores the odds: it attacks whatever it can and moves
+//! straight at the nearest enemy. It is the yardstick the opponent is measured against.
+
+use super::battle::Battle;
+use super::command::{Command, Step};
+use super::geometry::{Corner, Pt};
+use super::model::{Phase, Side, Unit, UnitId};
+use super::ruleset::Outlook;
+use super::terrain::FeatureKind;
+
+/// Ground that gives cover: a unit halting short of the enemy prefers it.
+const COVER: [FeatureKind; 4] = [
+    FeatureKind::Woods,
+    FeatureKind::Town,
+    FeatureKind::Village,
+    FeatureKind::Fortification,
+];
+
+/// How an opponent plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    /// Weighs every attack by its odds; keeps its line and a reserve.
+    Odds,
+    /// Ignores the odds: attacks whatever it can and moves straight at the nearest enemy.
+    Straight,
+}
+
+/// One command and why the opponent gives it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    pub command: Command,
+    /// A short reason for the log ("fires at IR 20: 0.41 expected").
+    pub reason: String,
+}
+
+/// A command weighed: its worth, its chance to win, and its reason.
+struct Weighed {
+    value: f64,
+    command: Command,
+    reason: String,
+}
+
+/// What the opponent remembers within one phase: which units have done what, so that it never
+/// repeats itself.
+#[derive(Default)]
+struct PhaseMemory {
+    key: Option<(u32, Phase, Side, usize)>,
+    done: Vec<(UnitId, &'static str)>,
+    given: usize,
+}
+
+/// The opponent's judgement, in numbers.
+#[derive(Clone, Copy, Debug)]
+pub struct Tuning {
+    /// The least worth of a fire or a fight it makes (see `Chance::edge`).
+    pub attack: f64,
+    /// The least worth of the combat a charge brings.
+    pub charge: f64,
+    /// Which of the ruleset's sample moves it halts short of the enemy (None: it does not).
+    pub stand_off: Option<usize>,
+    /// One unit in this many is held back as a reserve (0: none).
+    pub reserve: usize,
+    /// The turn from which the reserve comes on whatever happens.
+    pub reserve_turn: u32,
+    /// Which of the ruleset's sample moves a unit may stand ahead of its division's line.
+    pub line: usize,
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        let mut t = Tuning {
+            attack: 0.02,
+            charge: 0.05,
+            stand_off: Some(1),
+            reserve: 4,
+            reserve_turn: 3,
+            line: 3,
+        };
+        if let Ok(v) = std::env::var("VOLLEY_TUNE") {
+            for kv in v.split(',') {
+                let mut it = kv.split('=');
+                let (Some(k), Some(x)) = (it.next(), it.next()) else { continue };
+                match k {
+                    "attack" => t.attack = x.parse().unwrap_or(t.attack),
+                    "charge" => t.charge = x.parse().unwrap_or(t.charge),
+                    "stand" => t.stand_off = x.parse().ok(),
+                    "reserve" => t.reserve = x.parse().unwrap_or(t.reserve),
+                    "rturn" => t.reserve_turn = x.parse().unwrap_or(t.reserve_turn),
+                    "line" => t.line = x.parse().unwrap_or(t.line),
+                    _ => {}
+                }
+            }
+        }
+        t
+    }
+}
+
+/// The opponent. Deterministic: the same battle gives the same decisions.
+pub struct Opponent {
+    tune: Tuning,
+    style: Style,
+    /// The side it is deciding for.
+    side: Side,
+    memory: PhaseMemory,
+    /// Commands of its own the battle refused (there should be none: each is tried first).
+    refused: usize,
+}
+
+/// The worth and the chance to win of an outlook: the sum of its outcomes' edges weighed by
+/// their chances, and the chance of the outcomes above nothing.
+pub fn worth(o: &Outlook) -> (f64, f64) {
+    let value = o.chances.iter().map(|c| c.chance * c.edge).sum();
+    let win = o
+        .chances
+        .iter()
+        .filter(|c| c.edge > 0.0)
+        .map(|c| c.chance)
+        .sum();
+    (value, win)
+}
+
+/// The battle after `cmd`, if the battle accepts it (the battle itself is unchanged).
+pub fn probe(b: &Battle, cmd: &Command) -> Option<Battle> {
+    let mut copy = b.fork();
+    copy.execute(cmd.clone()).ok().map(|_| copy)
+}
+
+/// The angle in degrees between a unit's front and the way to `to`.
+fn off_line(u: &Unit, to: Pt) -> f32 {
+    let way = to.minus(u.base.centre);
+    let len = way.len();
+    if len < 1e-3 {
+        return 0.0;
+    }
+    let f = u.base.forward();
+    (f.dot(way) / len).clamp(-1.0, 1.0).acos().to_degrees()
+}
+
+impl Opponent {
+    pub fn new(style: Style) -> Self {
+        Opponent {
+            tune: Tuning::default(),
+            style,
+            side: 0,
+            memory: PhaseMemory::default(),
+            refused: 0,
+        }
+    }
+
+    pub fn style(&self) -> Style {
+        self.style
+    }
+
+    /// Commands it gave that the battle refused.
+    pub fn refused(&self) -> usize {
+        self.refused
+    }
+
+    fn did(&self, u: &UnitId, what: &'static str) -> bool {
+        self.memory.done.iter().any(|(x, w)| x == u && *w == what)
+    }
+
+    fn remember(&mut self, cmd: &Command) {
+        if let Some(u) = cmd.unit() {
+            let what = match cmd {
+                // A unit moves once, whichever move it makes.
+                Command::Move { .. } | Command::MoveStand { .. } => "Move",
+                c => c.kind(),
+            };
+            self.memory.done.push((u.clone(), what));
+        }
+        self.memory.given += 1;
+    }
+
+    /// The next command for `side`'s units in this phase, if it has one worth giving (always
+    /// one the battle accepts).
+    pub fn decide(&mut self, b: &Battle, side: Side) -> Option<Decision> {
+        let key = (b.turn, b.phase, side, b.deployment_step);
+        if self.memory.key != Some(key) {
+            self.memory = PhaseMemory {
+                key: Some(key),
+                ..PhaseMemory::default()
+            };
+        }
+        self.side = side;
+        // A phase never takes more commands than a few per unit.
+        if b.is_over() || self.memory.given >= 4 * b.units.len() + 8 {
+            return None;
+        }
+        let d = if b.rules.deployment(b).is_some() {
+            self.deploy(b)
+        } else {
+            self.attack(b)
+                .or_else(|| self.buttons(b))
+                .or_else(|| self.manoeuvre(b))
+        }?;
+        self.remember(&d.command);
+        Some(d)
+    }
+
+    /// The command that ends the phase: `EndPhase`, or, where the rules want something done
+    /// first, anything they accept.
+    pub fn finish(&mut self, b: &Battle, side: Side) -> Decision {
+        self.side = side;
+        let end = Decision {
+            command: Command::EndPhase,
+            reason: "ends the phase".into(),
+        };
+        if b.is_over() || probe(b, &Command::EndPhase).is_some() {
+            return end;
+        }
+        self.forced(b).unwrap_or(end)
+    }
+
+    fn own<'a>(&self, b: &'a Battle) -> Vec<&'a Unit> {
+        b.alive()
+            .filter(|u| u.side == self.side && u.base.width > 0.0)
+            .collect()
+    }
+
+    fn enemies<'a>(&self, b: &'a Battle, side: Side) -> Vec<&'a Unit> {
+        b.alive()
+            .filter(|u| u.side != side && u.base.width > 0.0)
+            .collect()
+    }
+
+    /// Formal deployment: each waiting unit beside a placed unit of its division, else spread
+    /// along the front of its side's zone.
+    fn deploy(&mut self, b: &Battle) -> Option<Decision> {
+        let d = b.rules.deployment(b)?;
+        for (i, (id, label)) in d.waiting.iter().enumerate() {
+            let Ok(u) = b.unit(id) else { continue };
+            let mut spots: Vec<Pt> = Vec::new();
+            for f in b.units.iter().filter(|f| {
+                f.side == u.side
+                    && f.division == u.division
+                    && !f.status.undeployed
+                    && f.base.width > 0.0
+            }) {
+                let along = (f.base.width + u.base.width) / 2.0 + 1.0;
+                let right = f.base.right().scale(along);
+                spots.push(f.base.centre.plus(right));
+                spots.push(f.base.centre.plus(right.scale(-1.0)));
+            }
+            let n = d.waiting.len().max(1) as f32;
+            for z in b.zones.iter().filter(|z| z.side == d.side) {
+                for depth in [0.3, 0.6, 0.85, 0.5] {
+                    let x = z.min.x + (z.max.x - z.min.x) * ((i as f32 + 0.5) / n);
+                    // The front of the zone is the edge the placed units face.
+                    let ahead = Pt::new(
+                        d.facing.to_radians().sin(),
+                        d.facing.to_radians().cos(),
+                    );
+                    let y = if ahead.y >= 0.0 {
+                        z.max.y - (z.max.y - z.min.y) * (1.0 - depth)
+                    } else {
+                        z.min.y + (z.max.y - z.min.y) * (1.0 - depth)
+                    };
+                    spots.push(Pt::new(x, y));
+                }
+            }
+            for at in spots {
+                let cmd = Command::Deploy {
+                    unit: id.clone(),
+                    x: at.x,
+                    y: at.y,
+                    facing: d.facing,
+                };
+                if probe(b, &cmd).is_some() {
+                    return Some(Decision {
+                        command: cmd,
+                        reason: format!("deploys {label} in line"),
+                    });
+                }
+            }
+        }
+        None
+    }
+
+    /// Every fire or combat open now, weighed by its odds.
+    fn weigh_attacks(&self, b: &Battle) -> Vec<Weighed> {
+        let mut out = Vec::new();
+        let own = self.own(b);
+        for u in &own {
+            let enemies = self.enemies(b, u.side);
+            for e in enemies {
+                let Some(cmd) = b.rules.target_command(b, &u.id, &e.id) else {
+                    continue;
+                };
+                if self.did(&u.id, cmd.kind()) {
+                    continue;
+                }
+                let Ok(mut o) = b.rules.preview(b, &cmd) else {
+                    continue;
+                };
+                let mut cmd = cmd;
+                // Supports and other choices: each taken where it improves the odds.
+                if self.style == Style::Odds {
+                    for c in o.choices.clone() {
+                        if let Ok(other) = b.rules.preview(b, &c.flipped)
+                            && worth(&other).0 > worth(&o).0 + 1e-9
+                        {
+                            cmd = c.flipped;
+                            o = other;
+                        }
+                    }
+                }
+                let (value, win) = worth(&o);
+                let verb = match cmd.kind() {
+                    "Fire" => "fires at",
+                    "Declare" => "declares a charge on",
+                    "Fight" => "fights",
+                    _ => "attacks",
+                };
+                out.push(Weighed {
+                    value,
+                    reason: format!("{} {verb} {}: {:.0}% to win", u.name, e.name, win * 100.0),
+                    command: cmd,
+                });
+            }
+        }
+        // The best first; ties by the order of the units, so the choice is deterministic.
+        out.sort_by(|a, b| b.value.total_cmp(&a.value));
+        out
+    }
+
+    /// The best attack worth making now.
+    fn attack(&self, b: &Battle) -> Option<Decision> {
+        let threshold = match self.style {
+            Style::Odds => self.tune.attack,
+            Style::Straight => f64::NEG_INFINITY,
+        };
+        self.weigh_attacks(b)
+            .into_iter()
+            .filter(|w| w.value > threshold)
+            .find(|w| probe(b, &w.command).is_some())
+            .map(|w| Decision {
+                command: w.command,
+                reason: w.reason,
+            })
+    }
+
+    /// The buttons a player takes: command rolls, recovering bases, making declared charges,
+    /// fortifying; limbering to march and unlimbering near the enemy.
+    fn buttons(&self, b: &Battle) -> Option<Decision> {
+        let reach = b.scale.to_mm(b.scale.unit.sample_moves()[4]);
+        for u in self.own(b) {
+            let near = self
+                .enemies(b, u.side)
+                .iter()
+                .map(|e| e.base.distance(&u.base))
+                .fold(f32::INFINITY, f32::min);
+            for g in b.rules.actions(b, u) {
+                for a in g.actions {
+                    let take = match &a.command {
+                        Command::Activate { .. } => self.wants_to_move(b, u),
+                        Command::Recover { .. }
+                        | Command::Charge { .. }
+                        | Command::Fortify { .. } => true,
+                        Command::Unlimber { .. } => near < 3.0 * reach,
+                        Command::Limber { .. } => near > 5.0 * reach,
+                        _ => false,
+                    };
+                    let kind = a.command.kind();
+                    if take
+                        && !self.did(&u.id, kind)
+                        && a.command.unit() == Some(&u.id)
+                        && probe(b, &a.command).is_some()
+                    {
+                        return Some(Decision {
+                            reason: format!("{}: {}", u.name, a.label),
+                            command: a.command,
+                        });
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Where a unit heads: the objective while the enemy holds it, else the nearest enemy.
+    fn goal(&self, b: &Battle, u: &Unit) -> Option<(Pt, String)> {
+        if self.style == Style::Odds
+            && let Some(o) = &b.objective
+            && o.owner != u.side
+            && !o.taken
+        {
+            return Some((o.at, "the objective".into()));
+        }
+        self.enemies(b, u.side)
+            .into_iter()
+            .min_by(|a, c| {
+                a.base
+                    .centre
+                    .dist(u.base.centre)
+                    .total_cmp(&c.base.centre.dist(u.base.centre))
+            })
+            .map(|e| (e.base.centre, e.name.clone()))
+    }
+
+    /// Whether a unit means to move this bound: not a reserve while the fight is far off.
+    fn wants_to_move(&self, b: &Battle, u: &Unit) -> bool {
+        if self.style == Style::Straight {
+            return true;
+        }
+        let reach = b.scale.to_mm(b.scale.unit.sample_moves()[4]);
+        let near = self
+            .enemies(b, u.side)
+            .iter()
+            .map(|e| e.base.distance(&u.base))
+            .fold(f32::INFINITY, f32::min);
+        !self.is_reserve(b, u) || near < 3.0 * reach || b.turn >= self.tune.reserve_turn
+    }
+
+    /// The reserve: the rearmost quarter of the side, away from the enemy.
+    fn is_reserve(&self, b: &Battle, u: &Unit) -> bool {
+        let enemies = self.enemies(b, u.side);
+        if enemies.is_empty() {
+            return false;
+        }
+        let centre = |us: &[&Unit]| {
+            let n = us.len().max(1) as f32;
+            us.iter()
+                .fold(Pt::new(0.0, 0.0), |p, x| p.plus(x.base.centre))
+                .scale(1.0 / n)
+        };
+        let foe = centre(&enemies);
+        let mut mine: Vec<&Unit> = b.alive().filter(|x| x.side == u.side).collect();
+        mine.sort_by(|a, c| {
+            c.base
+                .centre
+                .dist(foe)
+                .total_cmp(&a.base.centre.dist(foe))
+                .then_with(|| a.id.0.cmp(&c.id.0))
+        });
+        let rear = mine.len().checked_div(self.tune.reserve).unwrap_or(0);
+        mine.iter().take(rear).any(|x| x.id == u.id)
+    }
+
+    /// A move for one unit: a charge worth making, else towards its goal.
+    fn manoeuvre(&self, b: &Battle) -> Option<Decision> {
+        for u in self.own(b) {
+            if self.did(&u.id, "Move") || !b.rules.may_move(b, u) || !self.wants_to_move(b, u) {
+                continue;
+            }
+            if let Some(d) = self.charge(b, u).or_else(|| self.advance(b, u)) {
+                return Some(d);
+            }
+        }
+        None
+    }
+
+    /// A move into contact: straight on, with any odds; by the odds, only where the combat the
+    /// contact brings is worth fighting.
+    fn charge(&self, b: &Battle, u: &Unit) -> Option<Decision> {
+        let mut enemies = self.enemies(b, u.side);
+        enemies.sort_by(|a, c| {
+            a.base
+                .distance(&u.base)
+                .total_cmp(&c.base.distance(&u.base))
+        });
+        let reach = b.scale.to_mm(b.scale.unit.sample_moves()[4]) * 2.0;
+        for e in enemies.into_iter().take(3) {
+            if e.base.distance(&u.base) > reach {
+                break;
+            }
+            let cmd = Command::Move {
+                unit: u.id.clone(),
+                steps: vec![Step::ToContact(e.id.clone())],
+            };
+            let Some(after) = probe(b, &cmd) else {
+                continue;
+            };
+            let reason = match self.style {
+                Style::Straight => format!("{} charges {}", u.name, e.name),
+                Style::Odds => {
+                    let fight = Command::Fight {
+                        unit: u.id.clone(),
+                        target: e.id.clone(),
+                        pursue: None,
+                        pursuits: Vec::new(),
+                    };
+                    let Ok(o) = after.rules.preview(&after, &fight) else {
+                        continue;
+                    };
+                    let (value, win) = worth(&o);
+                    if value <= self.tune.charge {
+                        continue;
+                    }
+                    format!("{} charges {}: {:.0}% to win", u.name, e.name, win * 100.0)
+                }
+            };
+            return Some(Decision {
+                command: cmd,
+                reason,
+            });
+        }
+        None
+    }
+
+    /// Towards the goal: wheel to face it, then advance as far as the rules allow, stopping
+    /// short of the enemy (by the odds) so as not to walk into its fire piecemeal.
+    fn advance(&self, b: &Battle, u: &Unit) -> Option<Decision> {
+        let (to, name) = self.goal(b, u)?;
+        let moves = b.scale.unit.sample_moves();
+        let off = off_line(u, to);
+        if off > 25.0 {
+            // Wheel about whichever front corner turns the unit towards the goal.
+            let mut best: Option<(f32, Command)> = None;
+            for corner in [Corner::Left, Corner::Right] {
+                for degrees in [off.min(45.0), off.min(30.0), 15.0] {
+                    let cmd = Command::Move {
+                        unit: u.id.clone(),
+                        steps: vec![Step::Wheel { corner, degrees }],
+                    };
+                    let Some(after) = probe(b, &cmd) else {
+                        continue;
+                    };
+                    let Ok(v) = after.unit(&u.id) else { continue };
+                    let left = off_line(v, to);
+                    if left < off && best.as_ref().is_none_or(|(l, _)| left < *l) {
+                        best = Some((left, cmd));
+                    }
+                    break;
+                }
+            }
+            if let Some((_, cmd)) = best {
+                return Some(Decision {
+                    command: cmd,
+                    reason: format!("{} wheels towards {name}", u.name),
+                });
+            }
+        }
+        let gap = u.base.centre.dist(to);
+        // By the odds a unit halts a short move from the enemy, in line, and lets it come on
+        // or charges next bound; the objective itself is walked onto.
+        let stand_off = match self.style {
+            Style::Odds if b.objective.as_ref().is_none_or(|o| o.at != to) => self
+                .tune
+                .stand_off
+                .and_then(|i| moves.get(i))
+                .map_or(0.0, |d| b.scale.to_mm(*d)),
+            _ => 0.0,
+        };
+        // By the odds a unit keeps its line: it goes no more than a short move ahead of the
+        // middle of its division (or its side), towards the enemy.
+        let ahead_of_line = self.ahead_of_line(b, u);
+        let mut found: Option<(bool, f32, Command)> = None;
+        for d in moves.iter().rev() {
+            let mm = b.scale.to_mm(*d);
+            if self.style == Style::Odds
+                && (gap - mm < stand_off || ahead_of_line + mm > b.scale.to_mm(moves[self.tune.line.min(4)]))
+            {
+                continue;
+            }
+            let cmd = Command::Move {
+                unit: u.id.clone(),
+                steps: vec![Step::Advance(*d)],
+            };
+            let Some(after) = probe(b, &cmd) else {
+                continue;
+            };
+            if self.style == Style::Straight {
+                found = Some((false, *d, cmd));
+                break;
+            }
+            // By the odds the longest move that ends in cover, else the longest.
+            let covered = after.unit(&u.id).is_ok_and(|v| {
+                after
+                    .terrain
+                    .at(v.base.centre, &COVER)
+                    .next()
+                    .is_some()
+            });
+            if found.as_ref().is_none_or(|(c, ..)| covered && !c) {
+                found = Some((covered, *d, cmd));
+            }
+        }
+        found.map(|(covered, d, cmd)| Decision {
+            command: cmd,
+            reason: format!(
+                "{} advances {d} {} towards {name}{}",
+                u.name,
+                b.scale.unit,
+                if covered { ", into cover" } else { "" }
+            ),
+        })
+    }
+
+    /// How far a unit stands ahead of the middle of its division (its side, without one),
+    /// measured towards the enemy's centre, in mm.
+    fn ahead_of_line(&self, b: &Battle, u: &Unit) -> f32 {
+        let enemies = self.enemies(b, u.side);
+        let mine: Vec<&Unit> = self
+            .own(b)
+            .into_iter()
+            .filter(|x| u.division.is_none() || x.division == u.division)
+            .collect();
+        let centre = |us: &[&Unit]| {
+            let n = us.len().max(1) as f32;
+            us.iter()
+                .fold(Pt::new(0.0, 0.0), |p, x| p.plus(x.base.centre))
+                .scale(1.0 / n)
+        };
+        let (own, foe) = (centre(&mine), centre(&enemies));
+        let way = foe.minus(own);
+        let len = way.len();
+        if len < 1e-3 || mine.len() < 2 {
+            return 0.0;
+        }
+        let dir = way.scale(1.0 / len);
+        let mut along: Vec<f32> = mine.iter().map(|x| x.base.centre.dot(dir)).collect();
+        along.sort_by(f32::total_cmp);
+        u.base.centre.dot(dir) - along[along.len() / 2]
+    }
+
+    /// Anything the rules accept, for a phase they will not let end yet.
+    fn forced(&self, b: &Battle) -> Option<Decision> {
+        for w in self.weigh_attacks(b) {
+            if probe(b, &w.command).is_some() {
+                return Some(Decision {
+                    command: w.command,
+                    reason: format!("{} (the rules require it)", w.reason),
+                });
+            }
+        }
+        for u in b.alive() {
+            for g in b.rules.actions(b, u) {
+                for a in g.actions {
+                    if probe(b, &a.command).is_some() {
+                        return Some(Decision {
+                            reason: format!("{}: {} (the rules require it)", u.name, a.label),
+                            command: a.command,
+                        });
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Plays `side`'s commands in this phase, and ends it if `end`; returns what it did.
+    pub fn play_phase(&mut self, b: &mut Battle, side: Side, end: bool) -> Vec<Decision> {
+        let start = (b.turn, b.phase, b.active, b.deployment_step);
+        let same = |b: &Battle| (b.turn, b.phase, b.active, b.deployment_step) == start;
+        let mut out = Vec::new();
+        while same(b) {
+            let Some(d) = self.decide(b, side) else { break };
+            if b.execute(d.command.clone()).is_err() {
+                self.refused += 1;
+                break;
+            }
+            out.push(d);
+        }
+        if end && same(b) && !b.is_over() {
+            let d = self.finish(b, side);
+            if b.execute(d.command.clone()).is_ok() {
+                out.push(d);
+            } else {
+                self.refused += 1;
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,81 @@
+//! Playing against the opponent through the app loop (headless): its commands go through the
+//! same door as the player's, each accepted and with its reason; the player's hands are off
+//! the table while it plays; Skip plays its part at once.
+
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use std::path::Path;
+use volley::app::opponent::Computer;
+use volley::app::{Game, Intent, plugin};
+use volley::rules::command::Command;
+use volley::rules::save;
+
+fn app() -> App {
+    let b = save::load_any(Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scenarios/tutorial.ron"
+    )))
+    .expect("tutorial");
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin))
+        .init_resource::<ButtonInput<MouseButton>>()
+        .init_resource::<ButtonInput<KeyCode>>()
+        .add_plugins(plugin(
+            b,
+            true,
+            std::env::temp_dir().join(format!("volley-opponent-{}", std::process::id())),
+        ))
+        .insert_resource(Computer::new(1));
+    app.update();
+    app
+}
+
+#[test]
+fn the_opponent_plays_its_part_through_the_door() {
+    let mut app = app();
+    let first = app.world().resource::<Game>().battle.active;
+    assert_eq!(first, 0, "the player's side moves first in the tutorial");
+    // The player ends every phase of the first bound.
+    for _ in 0..12 {
+        let b = &app.world().resource::<Game>().battle;
+        if app.world().resource::<Computer>().to_act(b) {
+            break;
+        }
+        app.world_mut().write_message(Intent::Do(Command::EndPhase));
+        app.update();
+    }
+    let before = app.world().resource::<Game>().battle.commands.len();
+    assert!(
+        app.world()
+            .resource::<Computer>()
+            .to_act(&app.world().resource::<Game>().battle),
+        "the opponent's part has come"
+    );
+    // While it plays, the player's commands are refused and change nothing.
+    app.world_mut().write_message(Intent::Do(Command::EndPhase));
+    app.update();
+    let g = app.world().resource::<Game>();
+    assert!(
+        g.message.as_deref().is_some_and(|m| m.contains("opponent")),
+        "{:?}",
+        g.message
+    );
+    let during = g.battle.commands.len();
+    // Skip: its whole part at once.
+    for _ in 0..40 {
+        let g = app.world().resource::<Game>();
+        if !app.world().resource::<Computer>().to_act(&g.battle) || g.battle.is_over() {
+            break;
+        }
+        app.world_mut().resource_mut::<Computer>().skip();
+        app.update();
+    }
+    let g = app.world().resource::<Game>();
+    assert!(!app.world().resource::<Computer>().to_act(&g.battle));
+    assert_eq!(g.battle.active, 0, "the player's bound again");
+    assert!(g.battle.commands.len() > during, "it gave commands");
+    assert_eq!(during, before, "the refused command changed nothing");
+    // Each of its commands has its reason for the log.
+    assert!(!g.reasons.is_empty());
+    assert!(g.reasons.iter().all(|(_, why)| !why.is_empty()));
+}
