@@ -106,6 +106,12 @@ pub fn words(r: &Report) -> String {
         "  no winner {}; ended by the turn limit {}\n  turns played: mean {:.1}, standard deviation {:.1}\n",
         r.draws, r.turn_limit, r.turns_mean, r.turns_sd
     ));
+    if r.unfinished > 0 || r.refused > 0 {
+        out.push_str(&format!(
+            "  unfinished games {}; commands refused {}\n",
+            r.unfinished, r.refused
+        ));
+    }
     out.push_str("  units lost per game, by troop type:\n");
     for s in 0..2 {
         let list: Vec<String> = r.losses[s]
@@ -140,21 +146,17 @@ fn draw(r: &Report, path: &Path) -> Result<(), String> {
         .unwrap_or("")
         .to_ascii_lowercase();
     let size = (900, 640);
+    // Both backends measure the words with this font.
+    plotters::style::register_font(
+        "sans-serif",
+        FontStyle::Normal,
+        epaint_default_fonts::UBUNTU_LIGHT,
+    )
+    .map_err(|_| "the plot's font would not load".to_string())?;
     match ext.as_str() {
         "svg" => chart(r, SVGBackend::new(path, size).into_drawing_area()),
-        "png" => {
-            plotters::style::register_font(
-                "sans-serif",
-                FontStyle::Normal,
-                epaint_default_fonts::UBUNTU_LIGHT,
-            )
-            .map_err(|_| "the plot's font would not load".to_string())?;
-            chart(r, BitMapBackend::new(path, size).into_drawing_area())
-        }
-        _ => Err(format!(
-            "{}: name an .svg or a .png file",
-            path.display()
-        )),
+        "png" => chart(r, BitMapBackend::new(path, size).into_drawing_area()),
+        _ => Err(format!("{}: name an .svg or a .png file", path.display())),
     }
 }
 
@@ -187,7 +189,7 @@ fn chart<DB: DrawingBackend>(
         .y_desc("% of games")
         .draw()
         .map_err(e)?;
-    for s in 0..2 {
+    for (s, &colour) in colours.iter().enumerate() {
         let mut sum = 0usize;
         let pts: Vec<(u32, f64)> = std::iter::once((0, 0.0))
             .chain(r.by_turn.iter().map(|t| {
@@ -195,7 +197,6 @@ fn chart<DB: DrawingBackend>(
                 (t.turn, sum as f64 / n * 100.0)
             }))
             .collect();
-        let colour = colours[s];
         c.draw_series(LineSeries::new(pts, colour.stroke_width(2)))
             .map_err(e)?
             .label(format!("{} ({})", r.sides[s], r.players[s].name()))
@@ -225,13 +226,12 @@ fn chart<DB: DrawingBackend>(
         .y_desc("units")
         .draw()
         .map_err(e)?;
-    for s in 0..2 {
+    for (s, &colour) in colours.iter().enumerate() {
         let pts: Vec<(u32, f64)> = r
             .by_turn
             .iter()
             .map(|t| (t.turn, t.lost[s] as f64 / n))
             .collect();
-        let colour = colours[s];
         c.draw_series(LineSeries::new(pts, colour.stroke_width(2)))
             .map_err(e)?
             .label(r.sides[s].clone())

@@ -251,7 +251,13 @@ impl Paint<'_, '_, '_> {
         if !loose {
             // A dark rim under the base keeps it clear of any terrain.
             let rim = Color::srgb(0.08, 0.08, 0.08);
-            sh.quad(here, (u.base.width + 1.2, u.base.depth + 1.2), (0.0, 0.0), 0.0, rim);
+            sh.quad(
+                here,
+                (u.base.width + 1.2, u.base.depth + 1.2),
+                (0.0, 0.0),
+                0.0,
+                rim,
+            );
             sh.quad(here, (u.base.width, u.base.depth), (0.0, 0.0), 0.0, fill);
             // The front edge, in a contrasting strip.
             let y = u.base.depth / 2.0 - strip / 2.0;
@@ -620,7 +626,8 @@ impl Shapes {
         }
         for k in 0..SEGMENTS {
             let next = (k + 1) % SEGMENTS;
-            self.indices.extend([centre, centre + 1 + k, centre + 1 + next]);
+            self.indices
+                .extend([centre, centre + 1 + k, centre + 1 + next]);
         }
     }
 

@@ -121,11 +121,7 @@ fn computer_plays(
     }
 }
 
-fn skip_panel(
-    mut ctx: EguiContexts,
-    mut computer: ResMut<Computer>,
-    game: Res<Game>,
-) -> Result {
+fn skip_panel(mut ctx: EguiContexts, mut computer: ResMut<Computer>, game: Res<Game>) -> Result {
     let ctx = ctx.ctx_mut()?;
     if !computer.to_act(&game.battle) || game.briefing {
         return Ok(());

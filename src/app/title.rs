@@ -245,7 +245,11 @@ fn title(
                         .clicked()
                         && let Some(e) = screen.scenarios.get(screen.selected)
                     {
-                        start = Some(Launch::Scenario(e.path.clone(), e.chosen.clone(), Some(1 - s)));
+                        start = Some(Launch::Scenario(
+                            e.path.clone(),
+                            e.chosen.clone(),
+                            Some(1 - s),
+                        ));
                     }
                 }
                 if ui.button("Quit").clicked() {

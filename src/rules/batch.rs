@@ -129,8 +129,6 @@ pub fn play_game(start: &Battle, seed: u64, players: [Player; 2]) -> GameRecord 
         Bot::new(players[0], seed.wrapping_mul(2).wrapping_add(1)),
         Bot::new(players[1], seed.wrapping_mul(2).wrapping_add(2)),
     ];
-    let mut losses = Vec::new();
-    let mut seen = b.log.len();
     // Bounded: every phase of every turn, with room for deployment.
     let phases = (b.turn_limit.max(1) as usize + 2) * 16 + b.units.len();
     for _ in 0..phases {
@@ -138,17 +136,23 @@ pub fn play_game(start: &Battle, seed: u64, players: [Player; 2]) -> GameRecord 
             break;
         }
         let given = play_phase(&mut b, &mut bots);
-        for e in &b.log[seen..] {
-            if let Event::Destroyed { unit, .. } = e
-                && let Ok(u) = b.unit(unit)
-            {
-                losses.push((u.side, u.troop.clone(), b.turn, u.name.clone()));
-            }
-        }
-        seen = b.log.len();
         if given == 0 && !b.is_over() && b.execute(Command::EndPhase).is_err() {
             // Nobody can move the game on: it ends where it stands.
             break;
+        }
+    }
+    // The losses, read from the log as it stands (a re-roll rewrites its command's events).
+    let mut losses = Vec::new();
+    let mut turn = 1;
+    for e in &b.log {
+        match e {
+            Event::PhaseBegan { turn: t, .. } => turn = *t,
+            Event::Destroyed { unit, .. } => {
+                if let Ok(u) = b.unit(unit) {
+                    losses.push((u.side, u.troop.clone(), turn, u.name.clone()));
+                }
+            }
+            _ => {}
         }
     }
     let (winner, reason) = b
@@ -242,6 +246,10 @@ pub struct Report {
     pub decisive: Vec<(String, usize)>,
     /// By turn: games won by each side that turn, and units each side lost that turn.
     pub by_turn: Vec<TurnRow>,
+    /// Games that did not reach their end (none should).
+    pub unfinished: usize,
+    /// Commands the opponents gave that the battle refused (none should).
+    pub refused: usize,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -311,6 +319,8 @@ pub fn report(b: &Battle, seed: u64, players: [Player; 2], games: &[GameRecord])
         losses,
         decisive,
         by_turn,
+        unfinished: games.iter().filter(|g| !g.finished).count(),
+        refused: games.iter().map(|g| g.refused).sum(),
     }
 }
 

@@ -204,7 +204,7 @@ impl Battle {
             scripted: self.scripted.clone(),
             info: self.info.clone(),
             rules: self.rules.clone(),
-            table: self.table.clone(),
+            table: self.table,
             scale: self.scale.clone(),
             terrain: self.terrain.clone(),
             sides: self.sides.clone(),

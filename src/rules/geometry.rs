@@ -219,8 +219,27 @@ impl Base {
             .unwrap_or(f32::INFINITY)
     }
 
+    /// Half the diagonal: no point of the base lies farther from its centre.
+    pub fn radius(&self) -> f32 {
+        0.5 * (self.width * self.width + self.depth * self.depth).sqrt()
+    }
+
+    /// Whether the bounding circles come within `margin` of each other: a cheap test that
+    /// rules out most pairs before the exact ones.
+    pub fn near(&self, other: &Base, margin: f32) -> bool {
+        let reach = self.radius() + other.radius() + margin;
+        let (dx, dy) = (
+            self.centre.x - other.centre.x,
+            self.centre.y - other.centre.y,
+        );
+        dx * dx + dy * dy <= reach * reach
+    }
+
     /// True when the interiors overlap by more than the contact tolerance.
     pub fn overlaps(&self, other: &Base) -> bool {
+        if !self.near(other, 0.0) {
+            return false;
+        }
         let shrunk = Base {
             width: (self.width - 2.0 * CONTACT_EPS).max(0.1),
             depth: (self.depth - 2.0 * CONTACT_EPS).max(0.1),
@@ -251,6 +270,9 @@ impl Base {
     /// Which edge of `self` the base `other` touches, if it lies flat against one.
     /// Corner-to-corner touches (no shared length) are not edge contact.
     pub fn touched_by(&self, other: &Base) -> Option<Contact> {
+        if !self.near(other, CONTACT_EPS) {
+            return None;
+        }
         let mut best: Option<Contact> = None;
         for e in Edge::ALL {
             let (a, b) = self.edge(e);

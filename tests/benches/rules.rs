@@ -154,7 +154,10 @@ fn batch_games(c: &mut Criterion) {
         let start = scenario::load(&path).unwrap();
         for (players, who) in [
             ([Player::Random, Player::Random], "random against random"),
-            ([Player::Opponent, Player::Opponent], "opponent against opponent"),
+            (
+                [Player::Opponent, Player::Opponent],
+                "opponent against opponent",
+            ),
         ] {
             g.bench_function(format!("{name}, {who}"), |bench| {
                 bench.iter(|| black_box(play_game(&start, 3, players).commands))
@@ -169,20 +172,23 @@ fn opponent_bound(c: &mut Criterion) {
     use volley::rules::batch::{Bot, Player, play_phase};
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/dbfpw_spicheren.ron");
     let start = scenario::load(&path).unwrap();
-    c.bench_function("the opponent plays one bound of Spicheren (74 units)", |bench| {
-        bench.iter(|| {
-            let mut b = start.fork();
-            let mut bots = [Bot::new(Player::Opponent, 1), Bot::new(Player::Opponent, 2)];
-            let side = b.active;
-            for _ in 0..12 {
-                if b.active != side || b.is_over() {
-                    break;
+    c.bench_function(
+        "the opponent plays one bound of Spicheren (74 units)",
+        |bench| {
+            bench.iter(|| {
+                let mut b = start.fork();
+                let mut bots = [Bot::new(Player::Opponent, 1), Bot::new(Player::Opponent, 2)];
+                let side = b.active;
+                for _ in 0..12 {
+                    if b.active != side || b.is_over() {
+                        break;
+                    }
+                    play_phase(&mut b, &mut bots);
                 }
-                play_phase(&mut b, &mut bots);
-            }
-            black_box(b.commands.len())
-        })
-    });
+                black_box(b.commands.len())
+            })
+        },
+    );
 }
 
 criterion_group!(

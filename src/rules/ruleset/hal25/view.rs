@@ -826,11 +826,7 @@ impl Hal25 {
                                     stand * (1.0 - fail),
                                     0.4,
                                 ),
-                                chance(
-                                    "a stand lost; the morale check fails",
-                                    stand * fail,
-                                    0.8,
-                                ),
+                                chance("a stand lost; the morale check fails", stand * fail, 0.8),
                             ]
                         }
                     },

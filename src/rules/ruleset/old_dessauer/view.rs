@@ -561,7 +561,11 @@ impl OldDessauer {
             notes: Vec::new(),
             parts,
             opposed: false,
-            chances: f.chances.into_iter().map(|(o, p, e)| chance(o, p, e)).collect(),
+            chances: f
+                .chances
+                .into_iter()
+                .map(|(o, p, e)| chance(o, p, e))
+                .collect(),
             choices: Vec::new(),
         }
     }
