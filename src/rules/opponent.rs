@@ -55,6 +55,8 @@ struct PhaseMemory {
     key: Option<(u32, Phase, Side, usize)>,
     done: Vec<(UnitId, &'static str)>,
     given: usize,
+    /// The pairs (own unit, enemy) worth attacking, best first, weighed when first asked.
+    attacks: Option<Vec<(UnitId, UnitId)>>,
 }
 
 /// The opponent's judgement, in numbers.
@@ -272,67 +274,94 @@ impl Opponent {
         None
     }
 
-    /// Every fire or combat open now, weighed by its odds.
-    fn weigh_attacks(&self, b: &Battle) -> Vec<Weighed> {
-        let mut out = Vec::new();
-        let own = self.own(b);
-        for u in &own {
-            let enemies = self.enemies(b, u.side);
-            for e in enemies {
-                let Some(cmd) = b.rules.target_command(b, &u.id, &e.id) else {
-                    continue;
-                };
-                if self.did(&u.id, cmd.kind()) {
-                    continue;
+    /// One unit's fire or combat on one enemy, if the rules offer one now, weighed by its odds
+    /// (with each choice of the preview taken where it improves them).
+    fn weigh(&self, b: &Battle, u: &Unit, e: &Unit) -> Option<Weighed> {
+        let cmd = b.rules.target_command(b, &u.id, &e.id)?;
+        if self.did(&u.id, cmd.kind()) {
+            return None;
+        }
+        let mut o = b.rules.preview(b, &cmd).ok()?;
+        let mut cmd = cmd;
+        if self.style == Style::Odds {
+            for c in o.choices.clone() {
+                if let Ok(other) = b.rules.preview(b, &c.flipped)
+                    && worth(&other).0 > worth(&o).0 + 1e-9
+                {
+                    cmd = c.flipped;
+                    o = other;
                 }
-                let Ok(mut o) = b.rules.preview(b, &cmd) else {
-                    continue;
-                };
-                let mut cmd = cmd;
-                // Supports and other choices: each taken where it improves the odds.
-                if self.style == Style::Odds {
-                    for c in o.choices.clone() {
-                        if let Ok(other) = b.rules.preview(b, &c.flipped)
-                            && worth(&other).0 > worth(&o).0 + 1e-9
-                        {
-                            cmd = c.flipped;
-                            o = other;
-                        }
-                    }
-                }
-                let (value, win) = worth(&o);
-                let verb = match cmd.kind() {
-                    "Fire" => "fires at",
-                    "Declare" => "declares a charge on",
-                    "Fight" => "fights",
-                    _ => "attacks",
-                };
-                out.push(Weighed {
-                    value,
-                    reason: format!("{} {verb} {}: {:.0}% to win", u.name, e.name, win * 100.0),
-                    command: cmd,
-                });
             }
         }
-        // The best first; ties by the order of the units, so the choice is deterministic.
-        out.sort_by(|a, b| b.value.total_cmp(&a.value));
+        let (value, win) = worth(&o);
+        let verb = match cmd.kind() {
+            "Fire" => "fires at",
+            "Declare" => "declares a charge on",
+            "Fight" => "fights",
+            _ => "attacks",
+        };
+        Some(Weighed {
+            value,
+            reason: format!("{} {verb} {}: {:.0}% to win", u.name, e.name, win * 100.0),
+            command: cmd,
+        })
+    }
+
+    /// Every fire or combat open now, weighed by its odds, the best first (ties in the order
+    /// of the units, so the choice is deterministic), with the units it pairs.
+    fn weigh_attacks(&self, b: &Battle) -> Vec<(Weighed, UnitId, UnitId)> {
+        let mut out = Vec::new();
+        for u in self.own(b) {
+            for e in self.enemies(b, u.side) {
+                if let Some(w) = self.weigh(b, u, e) {
+                    out.push((w, u.id.clone(), e.id.clone()));
+                }
+            }
+        }
+        out.sort_by(|a, b| b.0.value.total_cmp(&a.0.value));
         out
     }
 
-    /// The best attack worth making now.
-    fn attack(&self, b: &Battle) -> Option<Decision> {
+    /// The best attack worth making now. Every pair is weighed once a phase; after each
+    /// command the best pairs are weighed again as the battle now stands, and a pair no longer
+    /// worth it is dropped for the phase.
+    fn attack(&mut self, b: &Battle) -> Option<Decision> {
         let threshold = match self.style {
             Style::Odds => self.tune.attack,
             Style::Straight => f64::NEG_INFINITY,
         };
-        self.weigh_attacks(b)
-            .into_iter()
-            .filter(|w| w.value > threshold)
-            .find(|w| probe(b, &w.command).is_some())
-            .map(|w| Decision {
-                command: w.command,
-                reason: w.reason,
-            })
+        if self.memory.attacks.is_none() {
+            let pairs = self
+                .weigh_attacks(b)
+                .into_iter()
+                .filter(|(w, ..)| w.value > threshold)
+                .map(|(_, u, e)| (u, e))
+                .collect();
+            self.memory.attacks = Some(pairs);
+        }
+        let pairs = self.memory.attacks.take().unwrap_or_default();
+        let mut left = pairs.into_iter();
+        let mut found = None;
+        for (u, e) in left.by_ref() {
+            let (Ok(x), Ok(y)) = (b.unit(&u), b.unit(&e)) else {
+                continue;
+            };
+            if !x.alive() || !y.alive() {
+                continue;
+            }
+            if let Some(w) = self.weigh(b, x, y)
+                && w.value > threshold
+                && probe(b, &w.command).is_some()
+            {
+                found = Some(Decision {
+                    command: w.command,
+                    reason: w.reason,
+                });
+                break;
+            }
+        }
+        self.memory.attacks = Some(left.collect());
+        found
     }
 
     /// The buttons a player takes: command rolls, recovering bases, making declared charges,
@@ -496,7 +525,12 @@ impl Opponent {
                         continue;
                     };
                     let (value, win) = worth(&o);
-                    if value <= self.tune.charge {
+                    let least = if self.pressing(b) {
+                        0.0
+                    } else {
+                        self.tune.charge
+                    };
+                    if value <= least {
                         continue;
                     }
                     format!("{} charges {}: {:.0}% to win", u.name, e.name, win * 100.0)
@@ -544,9 +578,13 @@ impl Opponent {
             }
         }
         let gap = u.base.centre.dist(to);
+        // In the second half of the game it presses on: no halting short, no waiting for the
+        // line (a game left level at the turn limit is not won).
+        let pressing = self.pressing(b);
         // By the odds a unit halts a short move from the enemy, in line, and lets it come on
         // or charges next bound; the objective itself is walked onto.
         let stand_off = match self.style {
+            _ if pressing => 0.0,
             Style::Odds if b.objective.as_ref().is_none_or(|o| o.at != to) => self
                 .tune
                 .stand_off
@@ -556,7 +594,11 @@ impl Opponent {
         };
         // By the odds a unit keeps its line: it goes no more than a short move ahead of the
         // middle of its division (or its side), towards the enemy.
-        let ahead_of_line = self.ahead_of_line(b, u);
+        let ahead_of_line = if pressing {
+            f32::NEG_INFINITY
+        } else {
+            self.ahead_of_line(b, u)
+        };
         // A line of units side by side advances as one body, where the rules allow it.
         let line = self.line_of(b, u);
         if self.style == Style::Odds && line.len() > 1 {
@@ -623,6 +665,11 @@ impl Opponent {
         })
     }
 
+    /// Whether the game is in its second half: the opponent then presses the attack.
+    fn pressing(&self, b: &Battle) -> bool {
+        self.style == Style::Odds && b.turn_limit > 0 && b.turn * 2 > b.turn_limit
+    }
+
     /// The unit and the units of its side standing beside it, flank to flank and facing the
     /// same way, that have not moved yet this phase: a line that can advance as one body.
     fn line_of(&self, b: &Battle, u: &Unit) -> Vec<UnitId> {
@@ -681,7 +728,7 @@ impl Opponent {
 
     /// Anything the rules accept, for a phase they will not let end yet.
     fn forced(&self, b: &Battle) -> Option<Decision> {
-        for w in self.weigh_attacks(b) {
+        for (w, ..) in self.weigh_attacks(b) {
             if probe(b, &w.command).is_some() {
                 return Some(Decision {
                     command: w.command,
