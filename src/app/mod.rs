@@ -568,6 +568,7 @@ fn apply_intents(
             && matches!(
                 intent,
                 Intent::Do(_)
+                    | Intent::Opponent(..)
                     | Intent::Undo
                     | Intent::Load
                     | Intent::LoadConfirmed

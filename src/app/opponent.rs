@@ -87,10 +87,12 @@ fn computer_plays(
     time: Res<Time>,
     mut computer: ResMut<Computer>,
     game: Option<Res<Game>>,
+    replay: Option<Res<super::Replay>>,
     mut intents: MessageWriter<Intent>,
 ) {
     let Some(game) = game else { return };
-    if game.briefing {
+    // A replay only shows the game: the opponent's part in it is the one it played.
+    if game.briefing || replay.is_some() {
         return;
     }
     if !computer.to_act(&game.battle) {
@@ -121,9 +123,14 @@ fn computer_plays(
     }
 }
 
-fn skip_panel(mut ctx: EguiContexts, mut computer: ResMut<Computer>, game: Res<Game>) -> Result {
+fn skip_panel(
+    mut ctx: EguiContexts,
+    mut computer: ResMut<Computer>,
+    game: Res<Game>,
+    replay: Option<Res<super::Replay>>,
+) -> Result {
     let ctx = ctx.ctx_mut()?;
-    if !computer.to_act(&game.battle) || game.briefing {
+    if !computer.to_act(&game.battle) || game.briefing || replay.is_some() {
         return Ok(());
     }
     let name = game

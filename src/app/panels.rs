@@ -606,6 +606,7 @@ fn back_to_title(commands: &mut Commands, game: &Game) {
     commands.remove_resource::<Game>();
     commands.remove_resource::<super::lesson::Tutoring>();
     commands.remove_resource::<super::Replay>();
+    commands.remove_resource::<super::opponent::Computer>();
     commands.insert_resource(super::title::TitleScreen::scan(
         &crate::rules::scenario::default_path(),
         &game.save_dir,
