@@ -173,23 +173,9 @@ fn chart<DB: DrawingBackend>(
         )
         .map_err(e)?;
     let (top, bottom) = root.split_vertically(300);
-    let last = r.by_turn.last().map(|t| t.turn).unwrap_or(1).max(1);
-    let colours = [RGBColor(40, 80, 200), RGBColor(200, 50, 40)];
     let n = r.games.max(1) as f64;
     // Wins so far, by turn.
-    let mut c = ChartBuilder::on(&top)
-        .margin(12)
-        .caption("Games won by the end of each turn", ("sans-serif", 16))
-        .x_label_area_size(30)
-        .y_label_area_size(44)
-        .build_cartesian_2d(0u32..last, 0f64..100f64)
-        .map_err(e)?;
-    c.configure_mesh()
-        .x_desc("turn")
-        .y_desc("% of games")
-        .draw()
-        .map_err(e)?;
-    for (s, &colour) in colours.iter().enumerate() {
+    let won = [0, 1].map(|s| {
         let mut sum = 0usize;
         let pts: Vec<(u32, f64)> = std::iter::once((0, 0.0))
             .chain(r.by_turn.iter().map(|t| {
@@ -197,44 +183,69 @@ fn chart<DB: DrawingBackend>(
                 (t.turn, sum as f64 / n * 100.0)
             }))
             .collect();
-        c.draw_series(LineSeries::new(pts, colour.stroke_width(2)))
-            .map_err(e)?
-            .label(format!("{} ({})", r.sides[s], r.players[s].name()))
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], colour));
-    }
-    c.configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .draw()
-        .map_err(e)?;
+        (pts, format!("{} ({})", r.sides[s], r.players[s].name()))
+    });
+    panel(
+        r,
+        &top,
+        "Games won by the end of each turn",
+        "% of games",
+        100.0,
+        won,
+    )?;
     // Units lost in each turn, per game.
-    let most = r
-        .by_turn
-        .iter()
-        .flat_map(|t| t.lost)
-        .map(|l| l as f64 / n)
-        .fold(0.5, f64::max);
-    let mut c = ChartBuilder::on(&bottom)
-        .margin(12)
-        .caption("Units lost in each turn, per game", ("sans-serif", 16))
-        .x_label_area_size(30)
-        .y_label_area_size(44)
-        .build_cartesian_2d(0u32..last, 0f64..most * 1.1)
-        .map_err(e)?;
-    c.configure_mesh()
-        .x_desc("turn")
-        .y_desc("units")
-        .draw()
-        .map_err(e)?;
-    for (s, &colour) in colours.iter().enumerate() {
+    let lost = [0, 1].map(|s| {
         let pts: Vec<(u32, f64)> = r
             .by_turn
             .iter()
             .map(|t| (t.turn, t.lost[s] as f64 / n))
             .collect();
+        (pts, r.sides[s].clone())
+    });
+    let most = lost
+        .iter()
+        .flat_map(|(pts, _)| pts.iter().map(|p| p.1))
+        .fold(0.5, f64::max);
+    panel(
+        r,
+        &bottom,
+        "Units lost in each turn, per game",
+        "units",
+        most * 1.1,
+        lost,
+    )?;
+    root.present().map_err(e)?;
+    Ok(())
+}
+
+/// One chart: a line for each side by turn, with its legend.
+fn panel<DB: DrawingBackend>(
+    r: &Report,
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    caption: &str,
+    y_desc: &str,
+    y_max: f64,
+    lines: [(Vec<(u32, f64)>, String); 2],
+) -> Result<(), String> {
+    let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
+    let last = r.by_turn.last().map(|t| t.turn).unwrap_or(1).max(1);
+    let mut c = ChartBuilder::on(area)
+        .margin(12)
+        .caption(caption, ("sans-serif", 16))
+        .x_label_area_size(30)
+        .y_label_area_size(44)
+        .build_cartesian_2d(0u32..last, 0f64..y_max)
+        .map_err(e)?;
+    c.configure_mesh()
+        .x_desc("turn")
+        .y_desc(y_desc)
+        .draw()
+        .map_err(e)?;
+    let colours = [RGBColor(40, 80, 200), RGBColor(200, 50, 40)];
+    for ((pts, label), colour) in lines.into_iter().zip(colours) {
         c.draw_series(LineSeries::new(pts, colour.stroke_width(2)))
             .map_err(e)?
-            .label(r.sides[s].clone())
+            .label(label)
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], colour));
     }
     c.configure_series_labels()
@@ -242,6 +253,5 @@ fn chart<DB: DrawingBackend>(
         .border_style(BLACK)
         .draw()
         .map_err(e)?;
-    root.present().map_err(e)?;
     Ok(())
 }

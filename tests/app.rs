@@ -4,10 +4,11 @@
 //! nothing; ending the phase hands over; undo restores.
 
 use bevy::prelude::*;
-use bevy::state::app::StatesPlugin;
+
+mod common;
 use std::path::Path;
 use volley::app::input::{Pointer, Selection};
-use volley::app::{Game, Intent, plugin};
+use volley::app::{Game, Intent};
 use volley::rules::command::Command;
 use volley::rules::model::{Phase, UnitId};
 use volley::rules::scenario;
@@ -20,15 +21,7 @@ fn app_on(file: &str) -> App {
             .join(file),
     )
     .unwrap();
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, StatesPlugin))
-        .init_resource::<ButtonInput<MouseButton>>()
-        .init_resource::<ButtonInput<KeyCode>>()
-        .add_plugins(plugin(
-            b,
-            true,
-            std::env::temp_dir().join(format!("volley-app-{}", std::process::id())),
-        ));
+    let mut app = common::headless(b, "app");
     app.update();
     app
 }

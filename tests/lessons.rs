@@ -3,10 +3,11 @@
 //! nothing, and a reading step is not skipped by a command.
 
 use bevy::prelude::*;
-use bevy::state::app::StatesPlugin;
+
+mod common;
 use std::path::{Path, PathBuf};
 use volley::app::lesson::Tutoring;
-use volley::app::{Game, Intent, plugin};
+use volley::app::{Game, Intent};
 use volley::rules::command::Command;
 use volley::rules::lesson::{self, Expect, Verdict};
 
@@ -30,16 +31,8 @@ fn wrong() -> Command {
 
 fn app_for(path: &Path) -> App {
     let (l, b) = lesson::load(path).unwrap_or_else(|d| panic!("{d:?}"));
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, StatesPlugin))
-        .init_resource::<ButtonInput<MouseButton>>()
-        .init_resource::<ButtonInput<KeyCode>>()
-        .add_plugins(plugin(
-            b,
-            true,
-            std::env::temp_dir().join(format!("volley-lesson-{}", std::process::id())),
-        ))
-        .insert_resource(Tutoring::new(l));
+    let mut app = common::headless(b, "lesson");
+    app.insert_resource(Tutoring::new(l));
     app.update();
     app
 }

@@ -3,10 +3,11 @@
 //! the table while it plays; Skip plays its part at once.
 
 use bevy::prelude::*;
-use bevy::state::app::StatesPlugin;
+
+mod common;
 use std::path::Path;
 use volley::app::opponent::Computer;
-use volley::app::{Game, Intent, plugin};
+use volley::app::{Game, Intent};
 use volley::rules::command::Command;
 use volley::rules::save;
 
@@ -16,16 +17,8 @@ fn app() -> App {
         "/scenarios/tutorial.ron"
     )))
     .expect("tutorial");
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, StatesPlugin))
-        .init_resource::<ButtonInput<MouseButton>>()
-        .init_resource::<ButtonInput<KeyCode>>()
-        .add_plugins(plugin(
-            b,
-            true,
-            std::env::temp_dir().join(format!("volley-opponent-{}", std::process::id())),
-        ))
-        .insert_resource(Computer::new(1));
+    let mut app = common::headless(b, "opponent");
+    app.insert_resource(Computer::new(1));
     app.update();
     app
 }

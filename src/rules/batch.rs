@@ -155,14 +155,8 @@ pub fn play_game(start: &Battle, seed: u64, players: [Player; 2]) -> GameRecord 
             _ => {}
         }
     }
-    let (winner, reason) = b
-        .log
-        .iter()
-        .rev()
-        .find_map(|e| match e {
-            Event::GameOver { winner, reason } => Some((*winner, reason.clone())),
-            _ => None,
-        })
+    let (winner, reason) = super::report::outcome(&b)
+        .map(|(w, r)| (w, r.to_string()))
         .unwrap_or((None, "unfinished".into()));
     let decisive = winner.and_then(|w| {
         losses

@@ -11,7 +11,7 @@
 
 use super::battle::Battle;
 use super::command::{Command, Step};
-use super::geometry::{Corner, Edge, Pt};
+use super::geometry::{Corner, Edge, Pt, heading};
 use super::model::{Phase, Side, Unit, UnitId};
 use super::ruleset::{Figures, Outlook};
 use super::terrain::FeatureKind;
@@ -121,6 +121,24 @@ pub fn probe(b: &Battle, cmd: &Command) -> Option<Battle> {
     copy.execute(cmd.clone()).ok().map(|_| copy)
 }
 
+/// The middle of some units.
+fn centre(us: &[&Unit]) -> Pt {
+    let n = us.len().max(1) as f32;
+    us.iter()
+        .fold(Pt::new(0.0, 0.0), |p, x| p.plus(x.base.centre))
+        .scale(1.0 / n)
+}
+
+/// The ruleset's longest sample move, in mm: the yardstick of "near" and "far".
+fn long_move(b: &Battle) -> f32 {
+    b.scale.to_mm(b.scale.unit.sample_moves()[4])
+}
+
+/// Whether a unit is fighting troops (not a general or a train), by the ruleset's look.
+fn fights(b: &Battle, u: &Unit) -> bool {
+    !matches!(b.rules.look(b, u).arm, Figures::Command | Figures::Train)
+}
+
 /// The angle in degrees between a unit's front and the way to `to`.
 fn off_line(u: &Unit, to: Pt) -> f32 {
     let way = to.minus(u.base.centre);
@@ -141,10 +159,6 @@ impl Opponent {
             memory: PhaseMemory::default(),
             refused: 0,
         }
-    }
-
-    pub fn style(&self) -> Style {
-        self.style
     }
 
     /// Commands it gave that the battle refused.
@@ -218,6 +232,14 @@ impl Opponent {
             .collect()
     }
 
+    /// The distance from a unit to the nearest enemy, in mm.
+    fn nearest(&self, b: &Battle, u: &Unit) -> f32 {
+        self.enemies(b, u.side)
+            .iter()
+            .map(|e| e.base.distance(&u.base))
+            .fold(f32::INFINITY, f32::min)
+    }
+
     fn enemies<'a>(&self, b: &'a Battle, side: Side) -> Vec<&'a Unit> {
         b.alive()
             .filter(|u| u.side != side && u.base.width > 0.0)
@@ -247,8 +269,7 @@ impl Opponent {
                 for depth in [0.3, 0.6, 0.85, 0.5] {
                     let x = z.min.x + (z.max.x - z.min.x) * ((i as f32 + 0.5) / n);
                     // The front of the zone is the edge the placed units face.
-                    let ahead = Pt::new(d.facing.to_radians().sin(), d.facing.to_radians().cos());
-                    let y = if ahead.y >= 0.0 {
+                    let y = if heading(d.facing).y >= 0.0 {
                         z.max.y - (z.max.y - z.min.y) * (1.0 - depth)
                     } else {
                         z.min.y + (z.max.y - z.min.y) * (1.0 - depth)
@@ -367,13 +388,9 @@ impl Opponent {
     /// The buttons a player takes: command rolls, recovering bases, making declared charges,
     /// fortifying; limbering to march and unlimbering near the enemy.
     fn buttons(&self, b: &Battle) -> Option<Decision> {
-        let reach = b.scale.to_mm(b.scale.unit.sample_moves()[4]);
+        let reach = long_move(b);
         for u in self.own(b) {
-            let near = self
-                .enemies(b, u.side)
-                .iter()
-                .map(|e| e.base.distance(&u.base))
-                .fold(f32::INFINITY, f32::min);
+            let near = self.nearest(b, u);
             for g in b.rules.actions(b, u) {
                 for a in g.actions {
                     let take = match &a.command {
@@ -428,12 +445,8 @@ impl Opponent {
         if self.style == Style::Straight {
             return true;
         }
-        let reach = b.scale.to_mm(b.scale.unit.sample_moves()[4]);
-        let near = self
-            .enemies(b, u.side)
-            .iter()
-            .map(|e| e.base.distance(&u.base))
-            .fold(f32::INFINITY, f32::min);
+        let reach = long_move(b);
+        let near = self.nearest(b, u);
         !self.is_reserve(b, u) || near < 3.0 * reach || b.turn >= self.tune.reserve_turn
     }
 
@@ -443,12 +456,6 @@ impl Opponent {
         if enemies.is_empty() {
             return false;
         }
-        let centre = |us: &[&Unit]| {
-            let n = us.len().max(1) as f32;
-            us.iter()
-                .fold(Pt::new(0.0, 0.0), |p, x| p.plus(x.base.centre))
-                .scale(1.0 / n)
-        };
         let foe = centre(&enemies);
         let mut mine: Vec<&Unit> = b.alive().filter(|x| x.side == u.side).collect();
         mine.sort_by(|a, c| {
@@ -469,15 +476,8 @@ impl Opponent {
         let mut own: Vec<(f32, &Unit)> = self
             .own(b)
             .into_iter()
-            .filter(|u| !matches!(b.rules.look(b, u).arm, Figures::Command | Figures::Train))
-            .map(|u| {
-                let near = self
-                    .enemies(b, u.side)
-                    .iter()
-                    .map(|e| e.base.distance(&u.base))
-                    .fold(f32::INFINITY, f32::min);
-                (near, u)
-            })
+            .filter(|u| fights(b, u))
+            .map(|u| (self.nearest(b, u), u))
             .collect();
         own.sort_by(|a, c| a.0.total_cmp(&c.0).then_with(|| a.1.id.0.cmp(&c.1.id.0)));
         for (_, u) in own {
@@ -500,7 +500,7 @@ impl Opponent {
                 .distance(&u.base)
                 .total_cmp(&c.base.distance(&u.base))
         });
-        let reach = b.scale.to_mm(b.scale.unit.sample_moves()[4]) * 2.0;
+        let reach = long_move(b) * 2.0;
         for e in enemies.into_iter().take(3) {
             if e.base.distance(&u.base) > reach {
                 break;
@@ -599,16 +599,23 @@ impl Opponent {
         } else {
             self.ahead_of_line(b, u)
         };
+        // By the odds, the moves that neither end too near the enemy nor leave the line behind;
+        // straight on, any move. The longest first.
+        let line_limit = b.scale.to_mm(moves[self.tune.line.min(4)]);
+        let allowed: Vec<f32> = moves
+            .iter()
+            .rev()
+            .copied()
+            .filter(|d| {
+                let mm = b.scale.to_mm(*d);
+                self.style == Style::Straight
+                    || (gap - mm >= stand_off && ahead_of_line + mm <= line_limit)
+            })
+            .collect();
         // A line of units side by side advances as one body, where the rules allow it.
         let line = self.line_of(b, u);
         if self.style == Style::Odds && line.len() > 1 {
-            for d in moves.iter().rev() {
-                let mm = b.scale.to_mm(*d);
-                if gap - mm < stand_off
-                    || ahead_of_line + mm > b.scale.to_mm(moves[self.tune.line.min(4)])
-                {
-                    continue;
-                }
+            for d in &allowed {
                 let cmd = Command::MoveGroup {
                     units: line.clone(),
                     steps: vec![Step::Advance(*d)],
@@ -627,14 +634,7 @@ impl Opponent {
             }
         }
         let mut found: Option<(bool, f32, Command)> = None;
-        for d in moves.iter().rev() {
-            let mm = b.scale.to_mm(*d);
-            if self.style == Style::Odds
-                && (gap - mm < stand_off
-                    || ahead_of_line + mm > b.scale.to_mm(moves[self.tune.line.min(4)]))
-            {
-                continue;
-            }
+        for d in &allowed {
             let cmd = Command::Move {
                 unit: u.id.clone(),
                 steps: vec![Step::Advance(*d)],
@@ -682,7 +682,7 @@ impl Opponent {
                 if line.iter().any(|l| l.id == y.id)
                     || self.did(&y.id, "Move")
                     || (y.base.facing - x.base.facing).abs() > 1.0
-                    || matches!(b.rules.look(b, y).arm, Figures::Command | Figures::Train)
+                    || !fights(b, y)
                 {
                     continue;
                 }
@@ -708,12 +708,6 @@ impl Opponent {
             .into_iter()
             .filter(|x| u.division.is_none() || x.division == u.division)
             .collect();
-        let centre = |us: &[&Unit]| {
-            let n = us.len().max(1) as f32;
-            us.iter()
-                .fold(Pt::new(0.0, 0.0), |p, x| p.plus(x.base.centre))
-                .scale(1.0 / n)
-        };
         let (own, foe) = (centre(&mine), centre(&enemies));
         let way = foe.minus(own);
         let len = way.len();

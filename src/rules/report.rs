@@ -2,7 +2,7 @@
 
 use super::battle::Battle;
 use super::command::{Effect, Event, Factor, RuleError, Score, Verdict, factor_sum};
-use super::model::UnitId;
+use super::model::{Side, UnitId};
 use super::ruleset::Roll;
 use super::terrain::FeatureKind;
 use serde_json::{Value, json};
@@ -718,16 +718,18 @@ pub fn units_json(b: &Battle) -> Value {
     )
 }
 
+/// How the battle ended, if it has: the winner (None: neither side) and why.
+pub fn outcome(b: &Battle) -> Option<(Option<Side>, &str)> {
+    b.log.iter().rev().find_map(|e| match e {
+        Event::GameOver { winner, reason } => Some((*winner, reason.as_str())),
+        _ => None,
+    })
+}
+
 /// The whole result of a run: where the battle stands, the events and the units.
 pub fn run_json(b: &Battle, events: &[Event], error: Option<String>) -> Value {
     let rs = b.rules.get();
-    let winner = b.log.iter().rev().find_map(|e| {
-        if let Event::GameOver { winner, reason } = e {
-            Some(json!({"winner": winner, "reason": reason}))
-        } else {
-            None
-        }
-    });
+    let winner = outcome(b).map(|(winner, reason)| json!({"winner": winner, "reason": reason}));
     json!({
         "ruleset": rs.id(),
         "scenario": b.info.name,

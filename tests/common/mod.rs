@@ -120,3 +120,20 @@ pub fn combat_event(ev: &[Event]) -> Event {
         .cloned()
         .expect("a CloseCombat event")
 }
+
+/// A headless app (MinimalPlugins, the game's own systems, no window) on a battle, seated for
+/// the side to move; its autosaves go to a temporary folder named by `tag`. Not yet updated:
+/// insert any further resources first.
+pub fn headless(b: Battle, tag: &str) -> bevy::app::App {
+    use bevy::prelude::*;
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin))
+        .init_resource::<ButtonInput<MouseButton>>()
+        .init_resource::<ButtonInput<KeyCode>>()
+        .add_plugins(volley::app::plugin(
+            b,
+            true,
+            std::env::temp_dir().join(format!("volley-{tag}-{}", std::process::id())),
+        ));
+    app
+}
