@@ -252,7 +252,7 @@ fn run(
                 .map(|s| s.name.as_str())
                 .unwrap_or("?")
         );
-        for u in &b.units {
+        for u in b.units.iter() {
             let status = if u.status.removed {
                 "destroyed".to_string()
             } else {
@@ -311,8 +311,8 @@ pub fn main() -> i32 {
             &file,
             screenshot,
             crate::app::Stage {
-                select: select.map(UnitId),
-                hover: hover.map(UnitId),
+                select: select.map(UnitId::from),
+                hover: hover.map(UnitId::from),
                 overlays: overlay,
                 zoom,
             },

@@ -91,7 +91,7 @@ fn select_drag_and_commit_a_legal_move() {
             .resource::<Selection>()
             .unit
             .as_ref()
-            .map(|u| u.0.as_str()),
+            .map(|u| u.as_str()),
         Some("pr-hc")
     );
     // Drag 40 mm (157 paces) straight ahead; the preview is legal.

@@ -234,7 +234,7 @@ fn a_good_roll_recovers_a_base_by_quality() {
         let u = units(class);
         let mut b = bbb(&u, "", "");
         // Lose a base first: scenario bases are the strength, so take one off by a roll.
-        b.units
+        b.units_mut()
             .iter_mut()
             .find(|x| x.id == id("a"))
             .unwrap()
@@ -1054,7 +1054,7 @@ fn every_fire_shift_and_halving_applies() {
         "the target's state halves nothing"
     );
     let f = fire_mods("", "", 180.0, "", |b| {
-        b.units[0].status.ammo = Ammo::Low;
+        b.units_mut()[0].status.ammo = Ammo::Low;
     });
     assert!(has(&f, "halved: Firer low on ammunition"), "{f:?}");
     let f = fire_mods("gun, hits: 1", "", 180.0, "", none);
@@ -1192,7 +1192,7 @@ fn spent_units_take_minus_two_in_command_and_assault() {
     ];
     let mut b = bbb(&units, "", "");
     // Two of four bases lost: Spent (ruling spent: half or more).
-    b.units[0].extra.strength = 4;
+    b.units_mut()[0].extra.strength = 4;
     let a = b.units[0].clone();
     let e = b.units[1].clone();
     let r = rules(&b);
@@ -1207,7 +1207,7 @@ fn spent_units_take_minus_two_in_command_and_assault() {
         f.iter().any(|x| x.value == -2 && x.name == "Spent"),
         "{f:?}"
     );
-    b.units[0].extra.strength = 3;
+    b.units_mut()[0].extra.strength = 3;
     assert!(
         !rules(&b).spent(&b.units[0].clone()),
         "1 of 3 lost is less than half"

@@ -59,7 +59,7 @@ fn fight_for(b: &mut Battle, verdict: Verdict, loser: Option<&str>) -> Vec<Event
                 ..
             } = combat_event(&ev)
                 && v == verdict
-                && l.as_ref().map(|x| x.0.as_str()) == loser
+                && l.as_ref().map(|x| x.as_str()) == loser
             {
                 return ev;
             }
@@ -188,10 +188,10 @@ fn recoiled_unit_in_continuing_combat() {
     let ev = fight_for(&mut b, Verdict::Beaten, Some("a"));
     assert!(
         ev.iter()
-            .any(|e| matches!(e, Event::Recoiled { unit, .. } if unit.0 == "a")),
+            .any(|e| matches!(e, Event::Recoiled { unit, .. } if unit.as_str() == "a")),
         "{ev:?}"
     );
-    assert!(ev.iter().any(|e| matches!(e, Event::Pursued { unit, continuing: Some(c), .. } if unit.0 == "p" && c.0 == "a")), "{ev:?}");
+    assert!(ev.iter().any(|e| matches!(e, Event::Pursued { unit, continuing: Some(c), .. } if unit.as_str() == "p" && c.as_str() == "a")), "{ev:?}");
     assert!(b.unit(&id("a")).unwrap().status.continuing);
     // Austria's close combat: the recoiled unit fights at -1.
     to_phase(&mut b, 1, Phase::CloseCombat);
@@ -523,7 +523,7 @@ fn heavy_cavalry_must_pursue_artillery_never() {
         .unwrap();
     assert!(
         ev.iter()
-            .any(|e| matches!(e, Event::Pursued { unit, .. } if unit.0 == "p")),
+            .any(|e| matches!(e, Event::Pursued { unit, .. } if unit.as_str() == "p")),
         "HC must pursue: {ev:?}"
     );
     let mut b = melee(("FA", "Regular", ""), ("Ms", "Regular", ""), &[], "");
@@ -553,7 +553,7 @@ fn routing_troops_test() {
             ..
         } = e
         {
-            Some((unit.0.clone(), *die, *total, *hit, names(factors)))
+            Some((unit.to_string(), *die, *total, *hit, names(factors)))
         } else {
             None
         }

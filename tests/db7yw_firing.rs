@@ -50,7 +50,7 @@ fn effect(e: &Event) -> (Option<String>, Verdict, Effect) {
             effect,
             ..
         } => (
-            loser.as_ref().map(|l| l.0.clone()),
+            loser.as_ref().map(|l| l.to_string()),
             *verdict,
             effect.clone(),
         ),
@@ -82,7 +82,7 @@ fn beaten_by_double_gives_two_hits_and_shaken() {
     );
     assert!(
         ev.iter()
-            .any(|e| matches!(e, Event::Shaken { unit } if unit.0 == "a"))
+            .any(|e| matches!(e, Event::Shaken { unit } if unit.as_str() == "a"))
     );
 }
 
@@ -406,7 +406,7 @@ fn counter_battery_fire_is_mutual() {
     assert!(mutual);
     // 3+1 = 4 against 3+6 = 9: the firing battery is beaten by double; deployed, not fixed,
     // it takes 2 hits like all others.
-    assert_eq!(loser.map(|l| l.0), Some("p".to_string()));
+    assert_eq!(loser.map(|l| l.to_string()), Some("p".to_string()));
     assert_eq!(effect, Effect::Hits(2));
 }
 

@@ -219,11 +219,11 @@ fn dragoons_break_through_heavy_cavalry_stand() {
     let ev = b.execute(fight("p", "a")).unwrap();
     assert!(
         ev.iter()
-            .any(|e| matches!(e, Event::Destroyed { unit, .. } if unit.0 == "a"))
+            .any(|e| matches!(e, Event::Destroyed { unit, .. } if unit.as_str() == "a"))
     );
     assert!(
         ev.iter()
-            .any(|e| matches!(e, Event::Pursued { unit, .. } if unit.0 == "p")),
+            .any(|e| matches!(e, Event::Pursued { unit, .. } if unit.as_str() == "p")),
         "DC break through: {ev:?}"
     );
     let mut b = battle(

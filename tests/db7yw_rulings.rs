@@ -90,7 +90,7 @@ fn a_cavalry_led_group_takes_muskets_no_more_than_100_paces_into_contact() {
     let mut b = cavalry_led_group();
     // An enemy 150 paces (38.1 mm) ahead of the group's front edges.
     let y = 300.0 + 15.0 + 38.1 + 7.5;
-    b.units.push({
+    let target = {
         let mut e = b.unit(&id("pc")).unwrap().clone();
         e.id = id("pm");
         e.name = "Target".into();
@@ -100,7 +100,8 @@ fn a_cavalry_led_group_takes_muskets_no_more_than_100_paces_into_contact() {
         e.base.centre = volley::rules::geometry::Pt::new(460.0, y);
         e.base.facing = 180.0;
         e
-    });
+    };
+    b.units_mut().push(target);
     let e = refused(&mut b, group(&["c", "m"], vec![Step::ToContact(id("pm"))]));
     assert!(e.contains("at most 100"), "{e}");
 }
@@ -782,7 +783,7 @@ fn a_lost_irregular_cavalry_unit_counts_half() {
     let ev = b.execute(fight_no_pursuit("p", "a")).unwrap();
     assert!(
         ev.iter()
-            .any(|e| matches!(e, Event::Destroyed { unit, .. } if unit.0 == "a")),
+            .any(|e| matches!(e, Event::Destroyed { unit, .. } if unit.as_str() == "a")),
         "{ev:?}"
     );
     // Break point 1 (half of 2): half a loss does not break the army.
@@ -1008,7 +1009,7 @@ fn pursuing_cavalry_fight_their_extra_combat_and_its_result_stands() {
     let Event::CloseCombat { loser, .. } = combats[1] else {
         unreachable!()
     };
-    assert_eq!(loser.as_ref().map(|l| l.0.as_str()), Some("a"));
+    assert_eq!(loser.as_ref().map(|l| l.as_str()), Some("a"));
     let a = b.unit(&id("a")).unwrap();
     assert_eq!(
         a.status.hits, 2,

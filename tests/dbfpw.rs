@@ -1384,7 +1384,7 @@ fn close_combat_rows_support_shaken_flank_bad_going_ammunition_and_road() {
     assert!(has(&d, "-1 Poor troops or Sharpshooters"), "{d:?}");
     // Out of ammunition: -1 in close combat, guns included.
     let mut b = charge_on(("Inf", "Regular", ""), ("FAFr", "Regular", ""), 150.0, "");
-    b.units
+    b.units_mut()
         .iter_mut()
         .find(|u| u.id == id("g"))
         .unwrap()
@@ -1436,7 +1436,7 @@ fn close_result(
     );
     (
         verdict,
-        loser.map(|l| l.0),
+        loser.map(|l| l.to_string()),
         attacker_effect,
         defender_effect,
         text,

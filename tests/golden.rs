@@ -23,7 +23,7 @@ fn golden(scenario_file: &str, orders: &str, dice: &[u8], expected: &str) {
         b.phase.name(),
         b.active
     ));
-    for u in &b.units {
+    for u in b.units.iter() {
         got.push(format!(
             "{} ({:.1}, {:.1}) {:.1} hits {} shaken {} removed {}",
             u.id,
@@ -154,7 +154,7 @@ fn the_log_names_units_not_ids() {
     ] {
         let mut b = scenario::load(&root().join(file)).unwrap();
         AutoPlayer::new(3).play(&mut b, 120, 12);
-        let ids: Vec<String> = b.units.iter().map(|u| u.id.0.clone()).collect();
+        let ids: Vec<String> = b.units.iter().map(|u| u.id.to_string()).collect();
         for e in &b.log {
             let text = report::describe(&b, e);
             let words: Vec<&str> = text

@@ -250,7 +250,7 @@ fn threat_zones() {
     let ev = b.execute(mv("p", vec![Step::ToContact(id("e"))])).unwrap();
     assert!(
         ev.iter()
-            .any(|e| matches!(e, Event::Moved { contact: Some(c), .. } if c.0 == "e"))
+            .any(|e| matches!(e, Event::Moved { contact: Some(c), .. } if c.as_str() == "e"))
     );
     let p = b.unit(&id("p")).unwrap().base;
     let e = b.unit(&id("e")).unwrap().base;
@@ -546,7 +546,7 @@ fn a_charge_a_few_degrees_off_square_is_conformed() {
     let ev = b.execute(mv("p", vec![Step::ToContact(id("e"))])).unwrap();
     assert!(
         ev.iter()
-            .any(|e| matches!(e, Event::Moved { contact: Some(c), .. } if c.0 == "e"))
+            .any(|e| matches!(e, Event::Moved { contact: Some(c), .. } if c.as_str() == "e"))
     );
     let p = b.unit(&id("p")).unwrap().base;
     let e = b.unit(&id("e")).unwrap().base;

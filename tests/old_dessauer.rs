@@ -315,13 +315,15 @@ fn defensive_fire_by_grade_and_state() {
 fn combat_penalties() {
     let mut b = battle(FACE_OFF, &[]);
     let base = points(&b, "a", "b", false);
-    b.units[0].status.disordered = true;
+    b.units_mut()[0].status.disordered = true;
     assert_eq!(points(&b, "a", "b", false), base - 1, "disordered -1");
-    b.units[0].status.disordered = false;
-    b.units[0].status.shaken = true;
+    b.units_mut()[0].status.disordered = false;
+    b.units_mut()[0].status.shaken = true;
     assert_eq!(points(&b, "a", "b", false), base - 2, "shaken -2");
-    b.units[0].status.shaken = false;
-    b.units[0].flags.push(volley::rules::model::Flag::Grenadier);
+    b.units_mut()[0].status.shaken = false;
+    b.units_mut()[0]
+        .flags
+        .push(volley::rules::model::Flag::Grenadier);
     assert_eq!(
         points(&b, "a", "b", true),
         base + 1,
@@ -582,7 +584,7 @@ fn final_inches_of_a_cavalry_charge_are_straight() {
         );
         let a = b.units[0].base;
         let wheeled = a.rotated_about(a.front_left(), -10.0);
-        let t = &mut b.units[1].base;
+        let t = &mut b.units_mut()[1].base;
         t.centre = wheeled.local(0.0, wheeled.depth / 2.0 + gap * 25.4 + t.depth / 2.0);
         t.facing = 180.0;
         let steps = [
@@ -686,7 +688,7 @@ fn shattered_at_a_quarter_strength_at_the_end_of_the_turn() {
            (id: "c", side: 1, type: "Inf", at: (300, 600), facing: 180),"#,
         &[],
     );
-    b.units[1].extra.strength = 16;
+    b.units_mut()[1].extra.strength = 16;
     to(&mut b, Phase::CloseCombat);
     let ev = b.execute(Command::EndPhase).unwrap();
     assert!(
@@ -1431,13 +1433,13 @@ fn beaten(b_stands: &str, extra: &str) -> (Battle, Vec<Event>) {
 
 fn destroyed(ev: &[Event], id: &str) -> bool {
     ev.iter()
-        .any(|e| matches!(e, Event::Destroyed { unit, .. } if unit.0 == id))
+        .any(|e| matches!(e, Event::Destroyed { unit, .. } if unit.as_str() == id))
 }
 
 fn disordered_by_recoil(ev: &[Event]) -> Vec<String> {
     ev.iter()
         .filter_map(|e| match e {
-            Event::Disordered { unit, why } if why.contains("recoiled") => Some(unit.0.clone()),
+            Event::Disordered { unit, why } if why.contains("recoiled") => Some(unit.to_string()),
             _ => None,
         })
         .collect()
@@ -1535,7 +1537,7 @@ fn a_recoil_between_friends_needs_a_1_inch_gap() {
 
 fn steadied(ev: &[Event], id: &str) -> bool {
     ev.iter()
-        .any(|e| matches!(e, Event::Steadied { unit } if unit.0 == id))
+        .any(|e| matches!(e, Event::Steadied { unit } if unit.as_str() == id))
 }
 
 /// Seed: "A unit must stand for one active turn to reform from disorder." A unit that stood all
@@ -1550,7 +1552,7 @@ fn reforming_needs_a_whole_active_turn_standing() {
            (id: "e", side: 1, type: "Inf", at: (700, 1000), facing: 180),"#,
         &[],
     );
-    b.units[2].status.disordered = true;
+    b.units_mut()[2].status.disordered = true;
     // y moves up into x's ground: both disordered.
     let ev = b
         .execute(Command::Move {
@@ -1559,7 +1561,7 @@ fn reforming_needs_a_whole_active_turn_standing() {
         })
         .unwrap();
     assert!(ev.iter().any(
-        |e| matches!(e, Event::Disordered { unit, why } if unit.0 == "x" && why.contains("intermixed"))
+        |e| matches!(e, Event::Disordered { unit, why } if unit.as_str() == "x" && why.contains("intermixed"))
     ));
     to(&mut b, Phase::CloseCombat);
     let ev = b.execute(Command::EndPhase).unwrap();
@@ -1841,7 +1843,7 @@ fn the_fresh_round_after_a_pursuit_is_a_first_round() {
         })
         .collect();
     assert_eq!(rounds.len(), 2, "{ev:?}");
-    let f = rounds[1].iter().find(|s| s.unit.0 == "f").unwrap();
+    let f = rounds[1].iter().find(|s| s.unit.as_str() == "f").unwrap();
     let names: Vec<&str> = f.factors.iter().map(|x| x.name.as_str()).collect();
     assert!(
         names
@@ -1951,7 +1953,7 @@ fn streams_cost_double_to_cross_and_disorder_chargers() {
     assert!((p.distance - 5.0).abs() < 0.05, "{}", p.distance);
     let ev = mv(&mut b, "c", vec![Step::ToContact(u("e"))]).unwrap();
     assert!(ev.iter().any(
-        |e| matches!(e, Event::Disordered { unit, why } if unit.0 == "c" && why.contains("obstacle"))
+        |e| matches!(e, Event::Disordered { unit, why } if unit.as_str() == "c" && why.contains("obstacle"))
     ));
 }
 
@@ -2055,9 +2057,9 @@ fn only_a_hanging_flank_is_shot_at_in_a_combat() {
         "{ok:?}"
     );
     // Three stands of m cover three of t's four: 3 figures hang, too few.
-    b.units[1].stands = vec![volley::rules::model::Stand::new(3); 3];
-    b.units[1].base.width = 3.0 * 28.575;
-    b.units[1].base.centre.x = 700.0 + 28.575 * 0.5;
+    b.units_mut()[1].stands = vec![volley::rules::model::Stand::new(3); 3];
+    b.units_mut()[1].base.width = 3.0 * 28.575;
+    b.units_mut()[1].base.centre.x = 700.0 + 28.575 * 0.5;
     let e = shooting::setup(od(&b), &b, &u("s"), &u("t"))
         .unwrap_err()
         .to_string();
@@ -2108,7 +2110,7 @@ fn a_flank_charge_gets_a_free_strike_and_must_start_behind_the_front() {
         })
         .unwrap();
     assert_eq!(strikes.len(), 1, "t does not strike back: {strikes:?}");
-    assert_eq!(strikes[0].unit.0, "a");
+    assert_eq!(strikes[0].unit.as_str(), "a");
     let t = b.unit(&u("t")).unwrap();
     let a = b.unit(&u("a")).unwrap();
     let f = combat::points(od(&b), &b, t, a, false).0;
@@ -2135,7 +2137,7 @@ fn dice_are_split_evenly_among_enemies() {
             Event::Melee { strikes } => Some(
                 strikes
                     .iter()
-                    .filter(|s| s.unit.0 == "a")
+                    .filter(|s| s.unit.as_str() == "a")
                     .map(|s| s.dice.len())
                     .collect(),
             ),
@@ -2161,7 +2163,7 @@ fn pursuit_restrictions() {
     assert!(!combat::may_pursue(od(&b), un("g"), un("j")));
     // A shaken unit is offered no pursuit.
     let mut b = battle(&TOUCHING, &[]);
-    b.units[0].status.shaken = true;
+    b.units_mut()[0].status.shaken = true;
     to(&mut b, Phase::CloseCombat);
     let o = b
         .rules
@@ -2179,14 +2181,14 @@ fn pursuit_restrictions() {
 #[test]
 fn double_hits_on_the_pursued_and_triple_on_gunners() {
     let mut b = battle(&TOUCHING, &[]);
-    b.units[1].status.pursued_by = Some(u("a"));
+    b.units_mut()[1].status.pursued_by = Some(u("a"));
     to(&mut b, Phase::CloseCombat);
     b.script_dice(&[6, 1, 1, 1, 1, 1, 1, 1]);
     let ev = b.execute(fight_cmd("a", "b", Some(false), vec![])).unwrap();
     let s = ev
         .iter()
         .find_map(|e| match e {
-            Event::Melee { strikes } => strikes.iter().find(|s| s.unit.0 == "a").cloned(),
+            Event::Melee { strikes } => strikes.iter().find(|s| s.unit.as_str() == "a").cloned(),
             _ => None,
         })
         .unwrap();
@@ -2202,7 +2204,7 @@ fn double_hits_on_the_pursued_and_triple_on_gunners() {
     let s = ev
         .iter()
         .find_map(|e| match e {
-            Event::Melee { strikes } => strikes.iter().find(|s| s.unit.0 == "a").cloned(),
+            Event::Melee { strikes } => strikes.iter().find(|s| s.unit.as_str() == "a").cloned(),
             _ => None,
         })
         .unwrap();
@@ -2243,7 +2245,7 @@ fn the_final_2_inches_of_an_infantry_charge_are_straight() {
         );
         let a = b.units[0].base;
         let wheeled = a.rotated_about(a.front_left(), -10.0);
-        let t = &mut b.units[1].base;
+        let t = &mut b.units_mut()[1].base;
         t.centre = wheeled.local(0.0, wheeled.depth / 2.0 + gap * 25.4 + t.depth / 2.0);
         t.facing = 350.0 + 180.0 - 360.0;
         let steps = [
@@ -2369,6 +2371,6 @@ fn a_unit_recoiling_off_the_table_is_eliminated() {
     b.script_dice(&[6, 6, 6, 6, 1, 1, 1, 1]);
     let ev = b.execute(fight_cmd("a", "b", Some(false), vec![])).unwrap();
     assert!(ev.iter().any(
-        |e| matches!(e, Event::Destroyed { unit, reason } if unit.0 == "b" && reason.contains("off the table"))
+        |e| matches!(e, Event::Destroyed { unit, reason } if unit.as_str() == "b" && reason.contains("off the table"))
     ), "{ev:?}");
 }

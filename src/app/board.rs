@@ -75,7 +75,7 @@ fn spawn_table(
         raster.paint(&terrain_art::feature(f));
     }
     // The deployment zones are tinted into the image: they never move.
-    for z in &b.zones {
+    for z in b.zones.iter() {
         raster.tint(z.min, z.max, b.side_colour(z.side), 0.11);
     }
     commands.spawn((
@@ -174,10 +174,10 @@ fn draw_units(
             | Event::Recoiled { unit, from, to, .. }
             | Event::Fled { unit, from, to }
             | Event::Pursued { unit, from, to, .. } => {
-                let entry = paths.entry(unit.0.as_str()).or_insert((*from, *to));
+                let entry = paths.entry(unit.as_str()).or_insert((*from, *to));
                 entry.1 = *to;
             }
-            Event::Destroyed { unit, .. } => lost.push(unit.0.as_str()),
+            Event::Destroyed { unit, .. } => lost.push(unit.as_str()),
             _ => {}
         }
     }
@@ -185,7 +185,7 @@ fn draw_units(
         commands.entity(e).despawn();
     }
     let b = &game.battle;
-    for u in b.units.iter().filter(|u| lost.contains(&u.id.0.as_str())) {
+    for u in b.units.iter().filter(|u| lost.contains(&u.id.as_str())) {
         let c = b.side_colour(u.side);
         commands.spawn((
             UnitVisual,
@@ -205,7 +205,7 @@ fn draw_units(
     };
     for u in b.units.iter().filter(|u| u.alive()) {
         let look = b.rules.look(b, u);
-        let from = paths.get(u.id.0.as_str()).map(|(from, _)| *from);
+        let from = paths.get(u.id.as_str()).map(|(from, _)| *from);
         paint.body(u, &look, b.side_colour(u.side), from.as_ref());
         paint.label(u, &look, b.side_colour(u.side), from.as_ref());
         let garrison = b

@@ -90,15 +90,17 @@ pub struct Battle {
     /// The scenario as written: saves carry it so that they replay anywhere.
     pub scenario: Arc<RawScenario>,
     /// Scripted dice given at the start, if any (saved so the replay uses them too).
-    pub scripted: Option<Vec<u8>>,
-    pub info: Info,
+    pub scripted: Option<Arc<Vec<u8>>>,
+    pub info: Arc<Info>,
     pub rules: AnyRuleset,
     pub table: Table,
     pub scale: Scale,
     pub terrain: Terrain,
-    pub sides: Vec<SideInfo>,
-    pub units: Vec<Unit>,
-    pub zones: Vec<Zone>,
+    pub sides: Arc<Vec<SideInfo>>,
+    /// Shared with the undo history and copies until changed (`units_mut`): a command that
+    /// changes nothing, or is refused before it does, copies no unit.
+    pub units: Arc<Vec<Unit>>,
+    pub zones: Arc<Vec<Zone>>,
     pub objective: Option<Objective>,
     pub turn_limit: u32,
     pub seed: u64,
@@ -162,14 +164,14 @@ impl Battle {
         Battle {
             scenario: Arc::new(scenario),
             scripted: None,
-            info,
+            info: Arc::new(info),
             rules,
             table,
             scale,
             terrain,
-            sides,
-            units,
-            zones,
+            sides: Arc::new(sides),
+            units: Arc::new(units),
+            zones: Arc::new(zones),
             objective,
             turn_limit,
             seed,
@@ -259,21 +261,36 @@ impl Battle {
     }
 
     pub fn unit(&self, id: &UnitId) -> Result<&Unit, RuleError> {
-        self.units
-            .iter()
-            .find(|u| &u.id == id)
+        self.index_of(id)
+            .map(|i| &self.units[i])
             .ok_or_else(|| RuleError::UnknownUnit(id.clone()))
     }
 
     pub fn unit_mut(&mut self, id: &UnitId) -> Result<&mut Unit, RuleError> {
-        self.units
-            .iter_mut()
-            .find(|u| &u.id == id)
-            .ok_or_else(|| RuleError::UnknownUnit(id.clone()))
+        let i = self
+            .index_of(id)
+            .ok_or_else(|| RuleError::UnknownUnit(id.clone()))?;
+        Ok(&mut self.units_mut()[i])
     }
 
+    /// The units to change: copied first if the undo history or a copy shares them.
+    pub fn units_mut(&mut self) -> &mut Vec<Unit> {
+        Arc::make_mut(&mut self.units)
+    }
+
+    /// A unit's name, or its id where no unit has it (an id from an old event or a file).
+    pub fn name_of(&self, id: &UnitId) -> String {
+        self.unit(id)
+            .map_or_else(|_| id.to_string(), |u| u.name.clone())
+    }
+
+    /// Ids are nearly always clones of the unit's own (shared) id, so the pointers are compared
+    /// first, the text only where no pointer matches.
     pub fn index_of(&self, id: &UnitId) -> Option<usize> {
-        self.units.iter().position(|u| &u.id == id)
+        self.units
+            .iter()
+            .position(|u| Arc::ptr_eq(&u.id.0, &id.0))
+            .or_else(|| self.units.iter().position(|u| &u.id == id))
     }
 
     /// Units on the table and not removed.
@@ -477,11 +494,20 @@ impl Battle {
                 self.turn = *turn;
                 self.phase = *phase;
                 self.active = *side;
-                for u in &mut self.units {
+                let stale = |u: &Unit| {
                     if new_bound {
-                        u.bound = BoundState::default();
+                        u.bound != BoundState::default()
                     } else {
-                        u.bound.recoiled = false;
+                        u.bound.recoiled
+                    }
+                };
+                if self.units.iter().any(stale) {
+                    for u in self.units_mut() {
+                        if new_bound {
+                            u.bound = BoundState::default();
+                        } else {
+                            u.bound.recoiled = false;
+                        }
                     }
                 }
                 if new_bound {
@@ -852,8 +878,8 @@ impl Battle {
     }
 
     fn with_unit(&mut self, id: &UnitId, f: impl FnOnce(&mut Unit)) {
-        if let Some(u) = self.units.iter_mut().find(|u| &u.id == id) {
-            f(u);
+        if let Some(i) = self.index_of(id) {
+            f(&mut self.units_mut()[i]);
         }
     }
 
@@ -865,7 +891,7 @@ impl Battle {
 
     /// Uses the given results instead of the seeded generator (before any command).
     pub fn script_dice(&mut self, results: &[u8]) {
-        self.scripted = Some(results.to_vec());
+        self.scripted = Some(Arc::new(results.to_vec()));
         self.dice = Dice::scripted(results);
     }
 

@@ -3,11 +3,25 @@
 use super::geometry::{Base, Pt, norm_deg, norm_facing};
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::sync::Arc;
 
-/// A unit's id as written in the scenario (e.g. "pr-ir1").
+/// A unit's id as written in the scenario (e.g. "pr-ir1"). Shared, not copied: commands,
+/// events and the undo history hold many ids, and cloning one costs no allocation.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct UnitId(pub String);
+pub struct UnitId(pub Arc<str>);
+
+impl UnitId {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<String> for UnitId {
+    fn from(s: String) -> Self {
+        UnitId(s.into())
+    }
+}
 
 impl fmt::Display for UnitId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -17,7 +31,7 @@ impl fmt::Display for UnitId {
 
 impl From<&str> for UnitId {
     fn from(s: &str) -> Self {
-        UnitId(s.to_string())
+        UnitId(s.into())
     }
 }
 

@@ -8,9 +8,7 @@ use super::terrain::FeatureKind;
 use serde_json::{Value, json};
 
 fn name(b: &Battle, id: &UnitId) -> String {
-    b.unit(id)
-        .map(|u| u.name.clone())
-        .unwrap_or_else(|_| id.0.clone())
+    b.name_of(id)
 }
 
 fn effect_text(e: &Effect) -> String {
@@ -534,7 +532,7 @@ pub fn event_units(e: &Event) -> Vec<UnitId> {
             "general",
         ] {
             if let Some(Value::String(s)) = m.get(key) {
-                out.push(UnitId(s.clone()));
+                out.push(UnitId::from(s.as_str()));
             }
         }
     }

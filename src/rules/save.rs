@@ -28,7 +28,7 @@ impl Save {
         Save {
             volley_save: SAVE_VERSION,
             seed: b.seed,
-            dice: b.scripted.clone(),
+            dice: b.scripted.as_deref().cloned(),
             scenario: (*b.scenario).clone(),
             commands: b.commands.clone(),
         }

@@ -751,7 +751,7 @@ fn build_unit(
         return None;
     }
     Some(Unit {
-        id: UnitId(u.id.clone()),
+        id: UnitId::from(u.id.as_str()),
         name: if u.name.is_empty() {
             u.id.clone()
         } else {
@@ -779,8 +779,8 @@ fn build_unit(
             strength: stands.iter().sum::<u32>().saturating_add(u.figures_lost),
             leadership: u.leadership.unwrap_or(0),
             command_radius: u.command_radius.unwrap_or(0.0),
-            attached: u.attached.clone().map(UnitId),
-            parent: u.parent.clone().map(UnitId),
+            attached: u.attached.clone().map(UnitId::from),
+            parent: u.parent.clone().map(UnitId::from),
             brigade: u.brigade.clone(),
             ..UnitExtra::default()
         },

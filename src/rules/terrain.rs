@@ -1,6 +1,7 @@
 //! Terrain features (areas and linear features) and what they do to going, sight and cover.
 
 use super::geometry::{Base, Pt, point_segment_distance};
+use parry2d::bounding_volume::BoundingVolume;
 use parry2d::math::{Pose, Vector};
 use parry2d::query::{self, PointQuery, Ray, RayCast};
 use parry2d::shape::{Polyline, Segment, TriMesh};
@@ -177,11 +178,39 @@ impl Feature {
 
     /// True when the point lies inside an area or on a linear feature.
     pub fn contains(&self, p: Pt) -> bool {
+        if !self.may_meet(p, p) {
+            return false;
+        }
         match &self.shape {
             Some(Shape::Area(mesh, _)) => mesh.contains_point(&Pose::IDENTITY, p.v()),
             Some(Shape::Line(_)) => self.distance_to_line(p) <= self.width / 2.0,
             None => false,
         }
+    }
+
+    /// The box around the built shape (a linear feature's with its width), kept by its BVH.
+    fn aabb(&self) -> Option<parry2d::bounding_volume::Aabb> {
+        match &self.shape {
+            Some(Shape::Area(mesh, _)) => Some(mesh.local_aabb()),
+            Some(Shape::Line(line)) => Some(line.local_aabb().loosened(self.width / 2.0)),
+            None => None,
+        }
+    }
+
+    /// Whether the box from `lo` to `hi` meets the feature's box: a cheap test that rules out
+    /// most features before the exact ones.
+    fn may_meet(&self, lo: Pt, hi: Pt) -> bool {
+        self.aabb().is_some_and(|b| {
+            lo.x <= b.maxs.x && hi.x >= b.mins.x && lo.y <= b.maxs.y && hi.y >= b.mins.y
+        })
+    }
+
+    /// Whether the segment `a`-`c` comes within the feature's box.
+    pub fn may_cross(&self, a: Pt, c: Pt) -> bool {
+        self.may_meet(
+            Pt::new(a.x.min(c.x), a.y.min(c.y)),
+            Pt::new(a.x.max(c.x), a.y.max(c.y)),
+        )
     }
 
     fn distance_to_line(&self, p: Pt) -> f32 {
@@ -193,6 +222,11 @@ impl Feature {
 
     /// True when any part of the base touches the feature.
     pub fn touches(&self, base: &Base) -> bool {
+        let r = base.radius();
+        let c = base.centre;
+        if !self.may_meet(Pt::new(c.x - r, c.y - r), Pt::new(c.x + r, c.y + r)) {
+            return false;
+        }
         match &self.shape {
             Some(Shape::Area(mesh, _)) => {
                 query::intersection_test(&Pose::IDENTITY, mesh, &base.pose(), &base.cuboid())

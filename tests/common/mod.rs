@@ -52,7 +52,7 @@ pub fn depth(troop: &str) -> f32 {
 }
 
 pub fn id(s: &str) -> UnitId {
-    UnitId(s.to_string())
+    UnitId::from(s)
 }
 
 /// Advances to the given phase of side `side`'s bound with scripted command dice of 6.

@@ -1146,7 +1146,7 @@ impl Supplement for Fpw {
     }
 
     fn words(&self, _g: &Dbfpw, b: &Battle, e: &Event) -> Option<String> {
-        let name = |id: &UnitId| b.unit(id).map_or_else(|_| id.0.clone(), |u| u.name.clone());
+        let name = |id: &UnitId| b.name_of(id);
         match e {
             Event::Supply {
                 unit,

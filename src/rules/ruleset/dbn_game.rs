@@ -666,10 +666,7 @@ impl<S: Supplement> DbnGame<S> {
         steps: &[Step],
     ) -> Result<(), RuleError> {
         let plan = self.plan(b, ids, steps)?;
-        let names: Vec<String> = ids
-            .iter()
-            .map(|i| b.unit(i).map_or_else(|_| i.0.clone(), |u| u.name.clone()))
-            .collect();
+        let names: Vec<String> = ids.iter().map(|i| b.name_of(i)).collect();
         self.dbn.spend(
             b,
             out,

@@ -384,7 +384,7 @@ impl Bbb7yw {
         b.scenario
             .units
             .iter()
-            .find(|r| r.id == u.id.0)
+            .find(|r| r.id == u.id.as_str())
             .and_then(|r| r.base)
     }
 

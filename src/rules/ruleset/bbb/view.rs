@@ -706,7 +706,7 @@ impl Bbb7yw {
 
     /// Words for BBB's own events.
     fn event_words(&self, b: &Battle, e: &Event) -> Option<String> {
-        let name = |id: &UnitId| b.unit(id).map_or_else(|_| id.0.clone(), |u| u.name.clone());
+        let name = |id: &UnitId| b.name_of(id);
         let mods = |r: &crate::rules::ruleset::Roll| -> String {
             r.factors
                 .iter()

@@ -6,7 +6,7 @@ use super::tables::{self, Target};
 use super::{Band, Hal25, State, TroopClass, lost_in, this_phase};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, Marker, RuleError};
-use crate::rules::geometry::{Base, Pt};
+use crate::rules::geometry::{Base, Pt, point_segment_distance};
 use crate::rules::model::{Formation, Phase, Unit, UnitId};
 use crate::rules::ruleset::Roll;
 use crate::rules::ruleset::common::{exactly, illegal};
@@ -49,29 +49,35 @@ impl Hal25 {
         t.corners().iter().any(|&c| self.in_arc(s, c)) || self.in_arc(s, t.centre)
     }
 
-    /// Sight: woods, towns and other units between block it.
+    /// Sight: woods, towns and other units between block it. The line is tried at points 10 mm
+    /// apart; only the woods, towns and units that can lie on it are tried at each point.
     pub fn sight(&self, b: &Battle, s: &Unit, t: &Unit) -> Result<(), String> {
         let from = s.base.front_centre();
         let to = crate::rules::ruleset::old_dessauer::nearest_point(&t.base, from);
+        let blocking = [FeatureKind::Woods, FeatureKind::Town, FeatureKind::Village];
+        let features: Vec<_> = b
+            .terrain
+            .features
+            .iter()
+            .filter(|f| blocking.contains(&f.kind) && f.may_cross(from, to))
+            .filter(|f| !f.touches(&s.base) && !f.touches(&t.base))
+            .collect();
+        let units: Vec<&Unit> = b
+            .alive()
+            .filter(|o| !std::ptr::eq(*o, s) && !std::ptr::eq(*o, t))
+            .filter(|o| point_segment_distance(o.base.centre, from, to) <= o.base.radius() + 1e-3)
+            .filter(|o| o.id != s.id && o.id != t.id && !self.is_officer(o))
+            .collect();
+        if features.is_empty() && units.is_empty() {
+            return Ok(());
+        }
         let n = ((from.dist(to) / 10.0).ceil() as usize).clamp(2, 400);
         for k in 1..n {
             let p = from.plus(to.minus(from).scale(k as f32 / n as f32));
-            if let Some(f) = b
-                .terrain
-                .at(
-                    p,
-                    &[FeatureKind::Woods, FeatureKind::Town, FeatureKind::Village],
-                )
-                .find(|f| !f.touches(&s.base) && !f.touches(&t.base))
-            {
+            if let Some(f) = features.iter().find(|f| f.contains(p)) {
                 return Err(format!("{} blocks the sight", f.name));
             }
-            if let Some(o) = b.alive().find(|o| {
-                o.id != s.id
-                    && o.id != t.id
-                    && !self.is_officer(o)
-                    && o.base.distance_to_point(p) <= 0.0
-            }) {
+            if let Some(o) = units.iter().find(|o| o.base.contains(p)) {
                 return Err(format!("{} stands in the way", o.name));
             }
         }
@@ -83,6 +89,7 @@ impl Hal25 {
         let mut v: Vec<(UnitId, f32)> = b
             .alive()
             .filter(|t| t.side != s.side && self.is_unit(t))
+            .filter(|t| s.base.near(&t.base, b.scale.to_mm(reach) + 1.0))
             .filter(|t| self.target_in_arc(&s.base, &t.base))
             .map(|t| (t.id.clone(), self.inches(b, s.base.distance(&t.base))))
             .filter(|(_, d)| *d <= reach + 1e-3)

@@ -613,7 +613,8 @@ impl Hal25 {
     }
 
     pub fn contact(&self, b: &Battle, a: &Unit, e: &Unit) -> bool {
-        a.base.distance(&e.base) <= b.scale.to_mm(self.num("contact_tolerance"))
+        let tolerance = b.scale.to_mm(self.num("contact_tolerance"));
+        a.base.near(&e.base, tolerance) && a.base.distance(&e.base) <= tolerance
     }
 
     pub fn enemies_in_contact<'a>(&self, b: &'a Battle, u: &Unit) -> Vec<&'a Unit> {

@@ -313,7 +313,7 @@ impl Hal25 {
             .alive()
             .filter_map(|u| {
                 let t = u.status.declared.as_ref()?;
-                let t = b.unit(t).map_or(t.0.clone(), |x| x.name.clone());
+                let t = b.name_of(t);
                 Some(format!("{} on {t}", u.name))
             })
             .collect();
@@ -438,10 +438,7 @@ impl Hal25 {
                 });
             }
             if let Some(t) = &u.status.declared {
-                state.push(format!(
-                    "charge declared on {}",
-                    b.unit(t).map_or(t.0.clone(), |x| x.name.clone())
-                ));
+                state.push(format!("charge declared on {}", b.name_of(t)));
             }
             if u.bound.halted {
                 state.push("stands this turn".into());
@@ -658,7 +655,9 @@ impl Hal25 {
                         if !v.iter().any(
                             |a| matches!(&a.command, Command::Fire { target, .. } if *target == t),
                         ) {
-                            let name = b.unit(&t).map_or(t.0.clone(), |x| x.name.clone());
+                            let name = b
+                                .unit(&t)
+                                .map_or_else(|_| t.to_string(), |x| x.name.clone());
                             v.push(Action {
                                 label: format!("Fire at {name}"),
                                 command: Command::Fire {
@@ -687,10 +686,7 @@ impl Hal25 {
                     .map(|(a, e)| {
                         let other = if a == u.id { &e } else { &a };
                         Action {
-                            label: format!(
-                                "Fight {}",
-                                b.unit(other).map_or(other.0.clone(), |x| x.name.clone())
-                            ),
+                            label: format!("Fight {}", b.name_of(other)),
                             command: Command::Fight {
                                 unit: a.clone(),
                                 target: e.clone(),
@@ -1325,7 +1321,7 @@ impl Hal25 {
     }
 
     fn event_words(&self, b: &Battle, e: &Event) -> Option<String> {
-        let name = |id: &UnitId| b.unit(id).map_or_else(|_| id.0.clone(), |u| u.name.clone());
+        let name = |id: &UnitId| b.name_of(id);
         let side = |s: Side| {
             b.sides
                 .get(s)

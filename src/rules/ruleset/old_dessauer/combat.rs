@@ -354,10 +354,7 @@ fn check_orders(
         .map(|(u, e, n)| (u.id, e.id, n as usize))
         .collect();
     for (i, p) in orders.units.iter().enumerate() {
-        let name = b
-            .unit(&p.unit)
-            .map(|x| x.name.clone())
-            .unwrap_or(p.unit.0.clone());
+        let name = b.name_of(&p.unit);
         if !g.contains(&p.unit) {
             return illegal(format!("{name} is not in this combat"));
         }
@@ -370,7 +367,7 @@ fn check_orders(
         if let Some(t) = &p.target
             && !most_dice(&plan, &p.unit).contains(t)
         {
-            let tn = b.unit(t).map(|x| x.name.clone()).unwrap_or(t.0.clone());
+            let tn = b.name_of(t);
             return illegal(format!(
                 "{name} may not pursue {tn}: a winner pursues the enemy it rolls most dice against"
             ));
@@ -415,7 +412,7 @@ pub fn pursuit_choices(od: &OldDessauer, b: &Battle, cmd: &Command) -> Vec<Choic
             pursuits: list,
         }
     };
-    let name = |id: &UnitId| b.unit(id).map(|x| x.name.clone()).unwrap_or(id.0.clone());
+    let name = |id: &UnitId| b.name_of(id);
     let mut out = Vec::new();
     for w in &g {
         let Ok(wu) = b.unit(w) else { continue };

@@ -1177,12 +1177,9 @@ impl Ruleset for OldDessauer {
     }
     fn words(&self, b: &Battle, e: &Event) -> Option<String> {
         match e {
-            Event::Fled { unit, .. } => Some(format!(
-                "{} falls back out of reach",
-                b.unit(unit)
-                    .map(|u| u.name.clone())
-                    .unwrap_or(unit.0.clone())
-            )),
+            Event::Fled { unit, .. } => {
+                Some(format!("{} falls back out of reach", b.name_of(unit)))
+            }
             _ => None,
         }
     }
