@@ -235,6 +235,12 @@ impl Base {
         dx * dx + dy * dy <= reach * reach
     }
 
+    /// Whether the bases come within `d` of each other: bounding circles first, the exact
+    /// distance only for near pairs.
+    pub fn within(&self, other: &Base, d: f32) -> bool {
+        self.near(other, d) && self.distance(other) <= d
+    }
+
     /// True when the interiors overlap by more than the contact tolerance.
     pub fn overlaps(&self, other: &Base) -> bool {
         if !self.near(other, 0.0) {

@@ -248,7 +248,7 @@ impl Feature {
             return 0.0;
         };
         let len = a.dist(b);
-        if len <= 0.0 {
+        if len <= 0.0 || !self.may_cross(a, b) {
             return 0.0;
         }
         let dir = b.minus(a).scale(1.0 / len);

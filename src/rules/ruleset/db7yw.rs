@@ -474,7 +474,7 @@ impl Supplement for Seven {
                 .filter(|f| f.side == du.side && f.troop == du.troop && f.id != du.id)
                 .filter(|f| {
                     f.base.centre.minus(rear).dot(du.base.forward()) < 0.0
-                        && f.base.distance(&du.base) <= range + 0.5
+                        && f.base.within(&du.base, range + 0.5)
                 })
                 .cloned()
                 .collect();

@@ -500,9 +500,9 @@ impl Dbn {
                 && if self.has_trait(g, TroopTrait::Divisional) {
                     g.division.is_some()
                         && g.division == u.division
-                        && g.base.distance(&u.base) <= dsc_range
+                        && g.base.within(&u.base, dsc_range)
                 } else {
-                    g.base.distance(&u.base) <= range
+                    g.base.within(&u.base, range)
                 }
         });
         if in_range {

@@ -507,7 +507,7 @@ impl Bbb7yw {
         let r = b.scale.to_mm(self.num("general_radius"));
         b.alive()
             .filter(|g| g.side == u.side && g.id != u.id && self.is_general(g))
-            .find(|g| g.base.distance(&u.base) <= r + 0.5)
+            .find(|g| g.base.within(&u.base, r + 0.5))
             .map(|g| g.id.clone())
     }
 
@@ -515,7 +515,10 @@ impl Bbb7yw {
     pub fn in_contact<'a>(&self, b: &'a Battle, u: &Unit) -> Vec<&'a Unit> {
         b.alive()
             .filter(|e| e.side != u.side && !self.is_general(e))
-            .filter(|e| e.base.distance(&u.base) <= crate::rules::geometry::CONTACT_EPS * 4.0)
+            .filter(|e| {
+                e.base
+                    .within(&u.base, crate::rules::geometry::CONTACT_EPS * 4.0)
+            })
             .collect()
     }
 

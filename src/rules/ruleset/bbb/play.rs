@@ -74,7 +74,7 @@ impl Bbb7yw {
                     && !self.is_general(f)
                     && norm_deg(f.base.facing - u.base.facing).abs()
                         < self.num("flank_support_facing")
-                    && f.base.distance(&u.base) <= r
+                    && f.base.within(&u.base, r)
                     && f.base.centre.minus(u.base.centre).dot(u.base.right()) * sign > 0.0
                     && f.base
                         .centre
@@ -790,10 +790,10 @@ impl Bbb7yw {
                 .alive()
                 .filter(|e| e.side != u.side && !self.is_general(e))
             {
-                if u.base.distance(&e.base) <= zoc {
+                if u.base.within(&e.base, zoc) {
                     continue;
                 }
-                let entry = samples.iter().position(|s| s.distance(&e.base) <= zoc);
+                let entry = samples.iter().position(|s| s.within(&e.base, zoc));
                 if let Some(i) = entry {
                     let after = samples[i..]
                         .windows(2)
@@ -1072,7 +1072,7 @@ impl Bbb7yw {
             return illegal(format!("{} has not moved this turn", e.name));
         }
         let r = b.scale.to_mm(self.num("evade_radius"));
-        if e.base.distance(&u.base) > r {
+        if !e.base.within(&u.base, r) {
             return illegal(format!(
                 "{} is more than {:.0}\" away",
                 e.name,

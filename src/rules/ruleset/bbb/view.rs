@@ -266,7 +266,7 @@ impl Bbb7yw {
             let r = b.scale.to_mm(self.num("evade_radius"));
             let acts: Vec<Action> = b
                 .alive()
-                .filter(|e| e.side == b.active && e.bound.moved && e.base.distance(&u.base) <= r)
+                .filter(|e| e.side == b.active && e.bound.moved && e.base.within(&u.base, r))
                 .filter(|e| self.may_evade(u, e))
                 .map(|e| Action {
                     label: format!("Evade {} ({:.0}\")", e.name, self.full_move(u)),

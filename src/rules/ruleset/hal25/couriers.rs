@@ -95,7 +95,7 @@ impl Hal25 {
         let tol = b.scale.to_mm(self.num("attached_tolerance"));
         let arrived = self
             .brigadier(b, c.side, &brigade)
-            .is_some_and(|g| g.base.distance(&c.base) <= tol);
+            .is_some_and(|g| g.base.within(&c.base, tol));
         if arrived {
             b.emit(
                 out,

@@ -100,7 +100,7 @@ impl Hal25 {
     }
 
     /// The charger a defender that held fires at, and the range its die gave.
-    fn braced_against(&self, b: &Battle, id: &UnitId) -> Option<(UnitId, Option<f32>)> {
+    pub(super) fn braced_against(&self, b: &Battle, id: &UnitId) -> Option<(UnitId, Option<f32>)> {
         super::this_turn(b).iter().rev().find_map(|e| match e {
             Event::Braced {
                 unit,

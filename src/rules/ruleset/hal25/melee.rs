@@ -83,7 +83,7 @@ impl Hal25 {
         let touching: Vec<usize> = live
             .iter()
             .copied()
-            .filter(|&i| bases[i].distance(&e.base) <= tol)
+            .filter(|&i| bases[i].within(&e.base, tol))
             .collect();
         if touching.is_empty() {
             return Vec::new();

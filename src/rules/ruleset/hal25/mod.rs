@@ -538,7 +538,7 @@ impl Hal25 {
         let mut near: Vec<&Unit> = b
             .alive()
             .filter(|g| g.side == u.side && self.class(g) == TroopClass::General)
-            .filter(|g| g.base.distance(&u.base) <= tol)
+            .filter(|g| g.base.within(&u.base, tol))
             .collect();
         // The unit's own brigadier first.
         near.sort_by_key(|g| g.extra.brigade != u.extra.brigade);
@@ -614,7 +614,7 @@ impl Hal25 {
 
     pub fn contact(&self, b: &Battle, a: &Unit, e: &Unit) -> bool {
         let tolerance = b.scale.to_mm(self.num("contact_tolerance"));
-        a.base.near(&e.base, tolerance) && a.base.distance(&e.base) <= tolerance
+        a.base.within(&e.base, tolerance)
     }
 
     pub fn enemies_in_contact<'a>(&self, b: &'a Battle, u: &Unit) -> Vec<&'a Unit> {

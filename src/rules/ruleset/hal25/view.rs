@@ -486,14 +486,16 @@ impl Hal25 {
             return out;
         }
         // A chip to throw a failed roll again.
+        // (Only a unit with a roll that went badly in the last command has one.)
+        let rethrow = self.rethrow(b, &u.id);
         let rerolls: Vec<Action> = b
             .alive()
-            .filter(|g| g.side == u.side && g.extra.chips > 0)
+            .filter(|g| rethrow.is_some() && g.side == u.side && g.extra.chips > 0)
             .filter(|g| self.reroll(b, &g.id, &u.id).is_ok())
             .map(|g| Action {
                 label: format!(
                     "Throw a die of {} again: {}'s chip ({} left)",
-                    self.rethrow(b, &u.id).map_or(String::new(), |r| r.what),
+                    rethrow.as_ref().map_or("", |r| r.what.as_str()),
                     g.name,
                     g.extra.chips
                 ),
@@ -538,9 +540,12 @@ impl Hal25 {
         }
         match b.phase {
             Phase::Charges if self.is_unit(u) => {
+                // No point of a base moves farther than its centre's path and its diagonal, so
+                // an enemy beyond that from the charge's reach cannot be reached.
+                let reach = b.scale.to_mm(self.charge_reach(b, u)) + 2.0 * u.base.radius() + 1.0;
                 let targets: Vec<Action> = b
                     .alive()
-                    .filter(|e| e.side != u.side && self.is_unit(e))
+                    .filter(|e| e.side != u.side && self.is_unit(e) && u.base.near(&e.base, reach))
                     .filter(|e| self.check_declare(b, &u.id, &e.id).is_ok())
                     .map(|e| Action {
                         label: format!("Declare a charge on {}", e.name),
@@ -642,22 +647,19 @@ impl Hal25 {
                 } else {
                     self.d.small_arms_bands[2]
                 };
+                // Those it may fire at: the enemies in its arc, reach and sight, and the charger
+                // it braced against (fired into at the range its die gave).
                 let fire: Vec<Action> = self
                     .targets(b, u, reach)
                     .into_iter()
-                    .chain(
-                        b.alive()
-                            .filter(|e| e.side != u.side && self.is_unit(e))
-                            .map(|e| (e.id.clone(), 0.0)),
-                    )
-                    .filter(|(t, _)| self.fire_setup(b, &u.id, t).is_ok())
-                    .fold(Vec::new(), |mut v: Vec<Action>, (t, _)| {
+                    .map(|(t, _)| t)
+                    .chain(self.braced_against(b, &u.id).map(|(t, _)| t))
+                    .filter(|t| self.fire_setup(b, &u.id, t).is_ok())
+                    .fold(Vec::new(), |mut v: Vec<Action>, t| {
                         if !v.iter().any(
                             |a| matches!(&a.command, Command::Fire { target, .. } if *target == t),
                         ) {
-                            let name = b
-                                .unit(&t)
-                                .map_or_else(|_| t.to_string(), |x| x.name.clone());
+                            let name = b.name_of(&t);
                             v.push(Action {
                                 label: format!("Fire at {name}"),
                                 command: Command::Fire {
@@ -678,7 +680,8 @@ impl Hal25 {
                     });
                 }
             }
-            Phase::CloseCombat => {
+            // Every melee has a unit in contact with an enemy on each side.
+            Phase::CloseCombat if !self.enemies_in_contact(b, u).is_empty() => {
                 let fights: Vec<Action> = self
                     .melees(b)
                     .into_iter()

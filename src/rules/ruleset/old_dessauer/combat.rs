@@ -879,7 +879,7 @@ fn pursuits(
         }
         let (to, fresh) = pursue_path(od, b, &now, &e_now.id, shift);
         // The enemy is pursued only if the pursuer stays in contact with it.
-        let touching = to.distance(&e_now.base) <= CONTACT_EPS;
+        let touching = to.within(&e_now.base, CONTACT_EPS);
         b.emit(
             out,
             Event::Pursued {

@@ -397,7 +397,7 @@ impl OldDessauer {
             .filter(|e| {
                 e.side != u.side
                     && self.is_fighting_unit(e)
-                    && u.base.distance(&e.base) <= crate::rules::geometry::CONTACT_EPS
+                    && u.base.within(&e.base, crate::rules::geometry::CONTACT_EPS)
             })
             .collect()
     }
@@ -652,7 +652,7 @@ impl OldDessauer {
             e.side != u.side
                 && matches!(self.kind(e), Kind::Infantry | Kind::Cavalry)
                 && !e.status.shaken
-                && e.base.distance(&u.base) <= b.scale.to_mm(self.allowance(e))
+                && e.base.within(&u.base, b.scale.to_mm(self.allowance(e)))
                 && shooting::sight_clear(self, b, e.base.front_centre(), u, e)
         })
     }
