@@ -104,6 +104,9 @@ pub enum Cmd {
         /// Write a save of the final state here.
         #[arg(long)]
         save: Option<PathBuf>,
+        /// Save the game here after every command (atomically, as the window's autosave).
+        #[arg(long)]
+        autosave: Option<PathBuf>,
     },
 }
 
@@ -180,11 +183,28 @@ pub fn run_orders(
     b: &mut Battle,
     orders: Vec<Command>,
 ) -> (Vec<crate::rules::Event>, Option<String>) {
+    play_orders(b, orders, None)
+}
+
+/// Runs the orders; with `autosave`, the game is saved there (atomically) after every command,
+/// as the window does.
+fn play_orders(
+    b: &mut Battle,
+    orders: Vec<Command>,
+    autosave: Option<&Path>,
+) -> (Vec<crate::rules::Event>, Option<String>) {
     let mut events = Vec::new();
     for (i, c) in orders.into_iter().enumerate() {
         let shown = save::order_text(&c);
         match b.execute(c) {
-            Ok(ev) => events.extend(ev),
+            Ok(ev) => {
+                events.extend(ev);
+                if let Some(path) = autosave
+                    && let Err(e) = save::write(b, path)
+                {
+                    return (events, Some(e));
+                }
+            }
             Err(e) => {
                 let why = report::refusal(b, &e);
                 return (
@@ -204,6 +224,7 @@ fn run(
     dice: Option<String>,
     json: bool,
     save_to: Option<PathBuf>,
+    autosave: Option<PathBuf>,
 ) -> i32 {
     let mut b = match save::load_any(scenario_path) {
         Ok(b) => b,
@@ -232,7 +253,7 @@ fn run(
     } else if let Some(s) = seed {
         b.reseed(s);
     }
-    let (events, error) = run_orders(&mut b, orders);
+    let (events, error) = play_orders(&mut b, orders, autosave.as_deref());
     if json {
         println!(
             "{}",
@@ -360,7 +381,8 @@ pub fn main() -> i32 {
             dice,
             json,
             save,
-        }) => run(&scenario, &orders, seed, dice, json, save),
+            autosave,
+        }) => run(&scenario, &orders, seed, dice, json, save, autosave),
     }
 }
 

@@ -123,6 +123,19 @@ pub struct GameRecord {
 
 /// Plays one game from the battle as set up, with the dice of `seed`.
 pub fn play_game(start: &Battle, seed: u64, players: [Player; 2]) -> GameRecord {
+    let (b, refused) = play_out(start, seed, players, |_| {});
+    record(&b, seed, refused)
+}
+
+/// Plays one game from `start` to its end (or until nobody can move it on), throwing `seed`;
+/// `watch` sees the battle after every phase the players play. Also says how many commands the
+/// opponents gave that the battle refused.
+pub fn play_out(
+    start: &Battle,
+    seed: u64,
+    players: [Player; 2],
+    mut watch: impl FnMut(&Battle),
+) -> (Battle, usize) {
     let mut b = start.fork();
     b.reseed(seed);
     let mut bots = [
@@ -136,11 +149,24 @@ pub fn play_game(start: &Battle, seed: u64, players: [Player; 2]) -> GameRecord 
             break;
         }
         let given = play_phase(&mut b, &mut bots);
+        watch(&b);
         if given == 0 && !b.is_over() && b.execute(Command::EndPhase).is_err() {
             // Nobody can move the game on: it ends where it stands.
             break;
         }
     }
+    let refused = bots
+        .iter()
+        .map(|x| match x {
+            Bot::Opponent(o) => o.refused(),
+            Bot::Random(_) => 0,
+        })
+        .sum();
+    (b, refused)
+}
+
+/// What a batch keeps of a game played out.
+fn record(b: &Battle, seed: u64, refused: usize) -> GameRecord {
     // The losses, read from the log as it stands (a re-roll rewrites its command's events).
     let mut losses = Vec::new();
     let mut turn = 1;
@@ -155,7 +181,7 @@ pub fn play_game(start: &Battle, seed: u64, players: [Player; 2]) -> GameRecord 
             _ => {}
         }
     }
-    let (winner, reason) = super::report::outcome(&b)
+    let (winner, reason) = super::report::outcome(b)
         .map(|(w, r)| (w, r.to_string()))
         .unwrap_or((None, "unfinished".into()));
     let decisive = winner.and_then(|w| {
@@ -178,13 +204,7 @@ pub fn play_game(start: &Battle, seed: u64, players: [Player; 2]) -> GameRecord 
         decisive,
         commands: b.commands.len(),
         finished: b.is_over(),
-        refused: bots
-            .iter()
-            .map(|x| match x {
-                Bot::Opponent(o) => o.refused(),
-                Bot::Random(_) => 0,
-            })
-            .sum(),
+        refused,
     }
 }
 

@@ -32,6 +32,38 @@ impl Table {
     pub fn contains(&self, p: Pt) -> bool {
         p.x >= 0.0 && p.y >= 0.0 && p.x <= self.width && p.y <= self.height
     }
+
+    /// The base moved straight in just far enough to lie on the table (as it is where it does).
+    pub fn pull_in(&self, base: &Base) -> Base {
+        let corners = base.corners();
+        let over = |lo: f32, hi: f32, min: f32, max: f32| {
+            if lo < min {
+                min - lo
+            } else if hi > max {
+                max - hi
+            } else {
+                0.0
+            }
+        };
+        let xs = corners.iter().map(|p| p.x);
+        let ys = corners.iter().map(|p| p.y);
+        let dx = over(
+            xs.clone().fold(f32::INFINITY, f32::min),
+            xs.fold(f32::NEG_INFINITY, f32::max),
+            0.0,
+            self.width,
+        );
+        let dy = over(
+            ys.clone().fold(f32::INFINITY, f32::min),
+            ys.fold(f32::NEG_INFINITY, f32::max),
+            0.0,
+            self.height,
+        );
+        Base {
+            centre: Pt::new(base.centre.x + dx, base.centre.y + dy),
+            ..*base
+        }
+    }
 }
 
 /// The measuring unit of the ruleset and its size on the table.
@@ -865,6 +897,13 @@ impl Battle {
                 cost,
                 ..
             } => self.with_unit(unit, |u| {
+                // A new formation or facing gathers the stands that moved loose into their places
+                // in it (closing up after losses leaves them where they stand).
+                if u.formation != *formation || u.base.facing != to.facing {
+                    for s in &mut u.stands {
+                        s.at = None;
+                    }
+                }
                 u.formation = *formation;
                 u.base = *to;
                 if *cost > 0.0 {

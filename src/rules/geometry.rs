@@ -241,24 +241,23 @@ impl Base {
         self.near(other, d) && self.distance(other) <= d
     }
 
-    /// True when the interiors overlap by more than the contact tolerance.
+    /// True when the interiors overlap by more than the contact tolerance: the depth by which
+    /// one base would have to move to clear the other. The same both ways round (a shrunk
+    /// base tested against the other was not: a corner pushed into an edge passed one way).
     pub fn overlaps(&self, other: &Base) -> bool {
         if !self.near(other, 0.0) {
             return false;
         }
-        let shrunk = Base {
-            width: (self.width - 2.0 * CONTACT_EPS).max(0.1),
-            depth: (self.depth - 2.0 * CONTACT_EPS).max(0.1),
-            ..*self
-        };
-        query::intersection_test(
-            &shrunk.pose(),
-            &shrunk.cuboid(),
+        query::contact(
+            &self.pose(),
+            &self.cuboid(),
             &other.pose(),
             &other.cuboid(),
+            0.0,
         )
-        .map(|i| i.intersecting)
-        .unwrap_or(false)
+        .ok()
+        .flatten()
+        .is_some_and(|c| c.dist < -CONTACT_EPS)
     }
 
     /// Distance from a point to this base (0 inside).
@@ -469,6 +468,22 @@ mod tests {
 
     fn b(x: f32, y: f32, f: f32) -> Base {
         Base::new(Pt::new(x, y), f, 40.0, 15.0)
+    }
+
+    #[test]
+    fn overlap_is_the_same_both_ways_round() {
+        // Two 40 x 30 bases wheeled towards each other: a corner of one 0.65 mm into the
+        // other's edge, past the 0.6 mm tolerance (a shrunk-base test passed one way only).
+        let x = Base::new(Pt::new(894.8205, 497.1904), 210.0, 40.0, 30.0);
+        let y = Base::new(Pt::new(919.8205, 527.99036), 150.0, 40.0, 30.0);
+        assert!(x.overlaps(&y));
+        assert!(y.overlaps(&x));
+        // Edge to edge, within the tolerance: touching, not overlapping.
+        let p = b(100.0, 100.0, 0.0);
+        let q = b(139.5, 100.0, 0.0);
+        assert!(!p.overlaps(&q) && !q.overlaps(&p));
+        let r = b(139.0, 100.0, 0.0);
+        assert!(p.overlaps(&r) && r.overlaps(&p));
     }
 
     fn close(a: f32, b: f32) -> bool {

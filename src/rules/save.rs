@@ -57,7 +57,13 @@ pub fn write(b: &Battle, path: &Path) -> Result<(), String> {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(text.as_bytes())?;
         f.sync_all()?;
-        std::fs::rename(&tmp, path)
+        std::fs::rename(&tmp, path)?;
+        // The rename reaches the disk with the directory's entry (where the system lets a
+        // directory be synced; the save is in place either way).
+        if let Ok(d) = std::fs::File::open(dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
     })();
     if let Err(e) = res {
         let _ = std::fs::remove_file(&tmp);

@@ -96,6 +96,11 @@ pub trait Ruleset {
         let _ = troop;
         false
     }
+    /// Whether friendly units may end a move on each other's ground (and are disordered for
+    /// it) rather than be refused.
+    fn friends_intermix(&self) -> bool {
+        false
+    }
     /// Checks a scenario's unit of a known troop type and fills in what the scenario left out.
     fn prepare_unit(&self, u: &RawUnit) -> Result<UnitSetup, String>;
     /// A scenario's deployment zones and objective checked against the ruleset's deployment

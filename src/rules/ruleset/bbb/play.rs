@@ -932,6 +932,9 @@ impl Bbb7yw {
         }
         let size = self.base_of(&u);
         let to = layout::rebuild(&u, size, formation, u.stands.len(), turn);
+        if !b.table.holds(&to) {
+            return illegal(format!("{} would leave the table", u.name));
+        }
         for o in b.alive().filter(|o| o.id != u.id && !self.is_general(o)) {
             if o.base.overlaps(&to) {
                 return illegal(format!("{} would end on {}", u.name, o.name));
@@ -1182,17 +1185,20 @@ impl Bbb7yw {
                             .total_cmp(&y.base.distance(&g.base))
                     })?;
                 let gap = b.scale.to_mm(self.num("general_return")) / 2.0;
-                let spot = near
-                    .base
-                    .local(0.0, -(near.base.depth / 2.0 + g.base.depth / 2.0 + gap));
-                Some((
-                    g.id.clone(),
-                    Base {
-                        centre: spot,
-                        facing: near.base.facing,
-                        ..g.base
-                    },
-                ))
+                // Behind the unit; where its rear is the table's edge, beside it or before it.
+                let back = near.base.depth / 2.0 + g.base.depth / 2.0 + gap;
+                let side = near.base.width / 2.0 + g.base.width / 2.0 + gap;
+                let place = |x: f32, y: f32| Base {
+                    centre: near.base.local(x, y),
+                    facing: near.base.facing,
+                    ..g.base
+                };
+                let spots = [(0.0, -back), (-side, 0.0), (side, 0.0), (0.0, back)];
+                let to = spots
+                    .iter()
+                    .map(|&(x, y)| place(x, y))
+                    .find(|p| b.table.holds(p))?;
+                Some((g.id.clone(), to))
             })
             .collect();
         for (id, to) in back {

@@ -1021,25 +1021,47 @@ impl Hal25 {
         let end = if reaches {
             to
         } else {
-            // As far as it can go, straight at the target.
-            let f = (allowance / dist.max(0.01)).clamp(0.0, 1.0);
-            let centre = u.base.centre.plus(to.centre.minus(u.base.centre).scale(f));
+            // As far as it can go, straight at the target, and short of touching it (turned to
+            // face it, a base can reach it before its front has covered the distance).
             let facing = heading_deg(to.centre.minus(u.base.centre));
-            Base {
-                centre,
+            let place = |f: f32| Base {
+                centre: u.base.centre.plus(to.centre.minus(u.base.centre).scale(f)),
                 facing,
                 ..u.base
+            };
+            let mut f = (allowance / dist.max(0.01)).clamp(0.0, 1.0);
+            if place(f).overlaps(&t.base) {
+                let mut lo = 0.0;
+                for _ in 0..24 {
+                    let mid = (lo + f) / 2.0;
+                    if place(mid).overlaps(&t.base) {
+                        f = mid;
+                    } else {
+                        lo = mid;
+                    }
+                }
+                f = lo;
+            }
+            if place(f).overlaps(&t.base) {
+                u.base
+            } else {
+                place(f)
             }
         };
         let blocked = b
             .alive()
             .any(|o| o.id != u.id && o.id != tid && !self.is_officer(o) && o.base.overlaps(&end));
-        if blocked {
+        if blocked || !b.table.holds(&end) {
             b.emit(
                 out,
                 Event::Halted {
                     unit: id.clone(),
-                    why: "its charge is blocked short of the target".into(),
+                    why: if blocked {
+                        "its charge is blocked short of the target"
+                    } else {
+                        "its charge would carry it off the table"
+                    }
+                    .into(),
                 },
             );
             return Ok(());

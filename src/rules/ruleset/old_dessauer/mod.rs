@@ -1042,6 +1042,10 @@ impl Ruleset for OldDessauer {
     fn troop_codes(&self) -> Vec<String> {
         self.data.troops.iter().map(|t| t.code.clone()).collect()
     }
+    /// Friends passed through or ended among are disordered, not refused (skirmishers freely).
+    fn friends_intermix(&self) -> bool {
+        true
+    }
     fn shares_ground(&self, troop: &str) -> bool {
         self.troop_code(troop)
             .is_some_and(|t| matches!(t.kind, Kind::General | Kind::RegimentalGun))

@@ -42,11 +42,13 @@ pub fn carry(b: &mut Battle, out: &mut Vec<Event>, id: &UnitId, from: &Base, to:
         };
         let rel = c.centre.minus(from.centre);
         let (x, y) = (rel.dot(from.right()), rel.dot(from.forward()));
-        let moved = Base {
+        // An attached general or a regimental gun stays on the table where the unit's turn
+        // would carry it over the edge.
+        let moved = b.table.pull_in(&Base {
             centre: to.local(x, y),
             facing: norm_facing(c.facing + norm_deg(to.facing - from.facing)),
             ..c
-        };
+        });
         b.emit(
             out,
             Event::Moved {
