@@ -13,7 +13,7 @@ use crate::rules::geometry::{
     Base, CONTACT_EPS, Contact, Edge, Pt, norm_deg, norm_facing, segment_hits_base,
 };
 use crate::rules::model::{Ammo, Class, Division, Formation, Phase, Side, Unit, UnitId};
-use crate::rules::terrain::FeatureKind;
+use crate::rules::terrain::{Feature, FeatureKind};
 use serde::{Deserialize, Serialize};
 
 /// What kind of troop a type is, for the rules that ask.
@@ -259,6 +259,14 @@ pub const REQUIRED_NUMBERS: &[&str] = &[
 #[derive(Clone, Debug)]
 pub struct Dbn {
     pub data: DbnData,
+}
+
+/// What a line of sight is judged by: the higher of the two units' levels, how far one sees
+/// into woods and the clearance a line needs past a base (mm).
+struct Sight {
+    level: u8,
+    woods: f32,
+    clearance: f32,
 }
 
 impl Dbn {
@@ -1411,11 +1419,47 @@ impl Dbn {
             .edge_points(to.base.edge_facing(from.base.centre), 3);
         let s_level = b.terrain.level_at(from.base.centre);
         let t_level = b.terrain.level_at(to.base.centre);
-        let woods_vis = b.scale.to_mm(self.num("woods_visibility"));
+        let sight = Sight {
+            level: s_level.max(t_level),
+            woods: b.scale.to_mm(self.num("woods_visibility")),
+            clearance: b.scale.to_mm(self.num("los_clearance")),
+        };
+        // What can stand on any of the lines: the units (of the sides the options say block)
+        // and features that reach the box around both edges; each line tries only these.
+        let ends: Vec<Pt> = src.iter().chain(dst.iter()).copied().collect();
+        let lo = ends.iter().fold(Pt::new(f32::MAX, f32::MAX), |m, p| {
+            Pt::new(m.x.min(p.x), m.y.min(p.y))
+        });
+        let hi = ends.iter().fold(Pt::new(f32::MIN, f32::MIN), |m, p| {
+            Pt::new(m.x.max(p.x), m.y.max(p.y))
+        });
+        let friends_block = self.num("los_friends_block") > 0.0;
+        let enemies_block = self.num("los_enemies_block") > 0.0;
+        let units: Vec<&Unit> = b
+            .alive()
+            .filter(|u| u.id != from.id && u.id != to.id)
+            .filter(|u| if u.side == from.side { friends_block } else { enemies_block })
+            .filter(|u| {
+                let r = u.base.radius() + sight.clearance + CONTACT_EPS;
+                let c = u.base.centre;
+                c.x + r >= lo.x && c.x - r <= hi.x && c.y + r >= lo.y && c.y - r <= hi.y
+            })
+            .collect();
+        let features: Vec<&Feature> = b
+            .terrain
+            .features
+            .iter()
+            .filter(|f| {
+                matches!(
+                    f.kind,
+                    FeatureKind::Town | FeatureKind::Village | FeatureKind::Hill | FeatureKind::Woods
+                ) && f.may_cross(lo, hi)
+            })
+            .collect();
         let mut first_block = String::new();
         for a in &src {
             for c in &dst {
-                match self.line_blocker(b, from, to, *a, *c, s_level.max(t_level), woods_vis) {
+                match self.line_blocker(from, to, (*a, *c), &units, &features, &sight) {
                     None => return Ok(()),
                     Some(w) if first_block.is_empty() => first_block = w,
                     Some(_) => {}
@@ -1428,19 +1472,15 @@ impl Dbn {
         ))
     }
 
-    #[expect(
-        clippy::too_many_arguments,
-        reason = "both units, the line and its ends, the level and the visibility in woods"
-    )]
+    /// What blocks the line from `a` to `c`, among the units and features that may.
     fn line_blocker(
         &self,
-        b: &Battle,
         from: &Unit,
         to: &Unit,
-        a: Pt,
-        c: Pt,
-        level: u8,
-        woods_vis: f32,
+        (a, c): (Pt, Pt),
+        units: &[&Unit],
+        features: &[&Feature],
+        sight: &Sight,
     ) -> Option<String> {
         // Trim the ends so that units touching the firer or target at a corner do not block
         // lines that start there; a line grazing a base's edge is blocked.
@@ -1451,25 +1491,11 @@ impl Dbn {
         } else {
             (a, c)
         };
-        // Ruleset options: which units block, and how much clearance a line needs past them.
-        let friends_block = self.num("los_friends_block") > 0.0;
-        let enemies_block = self.num("los_enemies_block") > 0.0;
-        let clearance = b.scale.to_mm(self.num("los_clearance"));
-        for u in b.alive() {
-            if u.id == from.id || u.id == to.id {
-                continue;
-            }
+        let clearance = sight.clearance;
+        for u in units {
             // Cheap rejection first: the line passes outside the base's circumscribed circle.
-            let radius = 0.5 * (u.base.width.hypot(u.base.depth)) + clearance + CONTACT_EPS;
+            let radius = u.base.radius() + clearance + CONTACT_EPS;
             if crate::rules::geometry::point_segment_distance(u.base.centre, ta, tc) > radius {
-                continue;
-            }
-            let blocks = if u.side == from.side {
-                friends_block
-            } else {
-                enemies_block
-            };
-            if !blocks {
                 continue;
             }
             let hit = if clearance > 0.0 {
@@ -1486,13 +1512,8 @@ impl Dbn {
                 return Some(u.name.clone());
             }
         }
-        for f in b.terrain.features.iter() {
-            let (lo, hi) = f.bounds();
-            if a.x.max(c.x) < lo.x
-                || a.x.min(c.x) > hi.x
-                || a.y.max(c.y) < lo.y
-                || a.y.min(c.y) > hi.y
-            {
+        for f in features {
+            if !f.may_cross(a, c) {
                 continue;
             }
             match f.kind {
@@ -1504,10 +1525,10 @@ impl Dbn {
                         return Some(f.name.clone());
                     }
                 }
-                FeatureKind::Hill if f.level > level && f.inside_length(a, c) > 0.5 => {
+                FeatureKind::Hill if f.level > sight.level && f.inside_length(a, c) > 0.5 => {
                     return Some(f.name.clone());
                 }
-                FeatureKind::Woods if f.inside_length(a, c) > woods_vis => {
+                FeatureKind::Woods if f.inside_length(a, c) > sight.woods => {
                     return Some(f.name.clone());
                 }
                 _ => {}
