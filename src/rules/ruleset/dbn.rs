@@ -1438,7 +1438,13 @@ impl Dbn {
         let units: Vec<&Unit> = b
             .alive()
             .filter(|u| u.id != from.id && u.id != to.id)
-            .filter(|u| if u.side == from.side { friends_block } else { enemies_block })
+            .filter(|u| {
+                if u.side == from.side {
+                    friends_block
+                } else {
+                    enemies_block
+                }
+            })
             .filter(|u| {
                 let r = u.base.radius() + sight.clearance + CONTACT_EPS;
                 let c = u.base.centre;
@@ -1452,7 +1458,10 @@ impl Dbn {
             .filter(|f| {
                 matches!(
                     f.kind,
-                    FeatureKind::Town | FeatureKind::Village | FeatureKind::Hill | FeatureKind::Woods
+                    FeatureKind::Town
+                        | FeatureKind::Village
+                        | FeatureKind::Hill
+                        | FeatureKind::Woods
                 ) && f.may_cross(lo, hi)
             })
             .collect();
@@ -1687,7 +1696,17 @@ impl Dbn {
         }
         let e = enemy.and_then(|e| b.unit(e).ok()).cloned();
         let facing = self.facing_towards(&u, e.as_ref());
-        let turned = Base { facing, ..u.base };
+        // Turned to face the enemy where there is room to turn where it stands; else it
+        // recoils as it faces (turning would put it on a unit beside it).
+        let turned = Some(Base { facing, ..u.base })
+            .filter(|t| {
+                !b.alive().any(|o| {
+                    o.id != u.id
+                        && !(o.side == u.side && self.may_pass_through(&u, o))
+                        && t.overlaps(&o.base)
+                })
+            })
+            .unwrap_or(u.base);
         let back = turned.forward().scale(-1.0);
         let path = self.path(b, &u, &turned, back, turned.depth, Give::Recoil);
         if path.blocked {
