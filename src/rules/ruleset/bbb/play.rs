@@ -363,7 +363,10 @@ impl Bbb7yw {
         let u = b.unit(id)?.clone();
         let base = self.troop(&u).base;
         let size = self.scenario_base(b, &u).unwrap_or(base);
-        let to = layout::rebuild(&u, size, u.formation, u.stands.len(), 0.0);
+        // (Widened by a base recovered at the table's edge, it steps in off the edge.)
+        let to = b
+            .table
+            .pull_in(&layout::rebuild(&u, size, u.formation, u.stands.len(), 0.0));
         if to != u.base {
             b.emit(
                 out,
