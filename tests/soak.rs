@@ -193,20 +193,25 @@ fn soak(file: &str, seed: u64) -> usize {
 }
 
 /// Games in which the soak found a fault, kept as regressions: a wheel pushing a corner into a
-/// friend and a recoiling unit turning onto one (DB7YW), a general returning off the table, a formation change and a base recovered over its edge
-/// (BBB),
-/// an attached general carried over the edge and loose skirmishers left where their old frame
-/// put them (Old Dessauer), a charge falling short onto its target and one over the edge (Hal's).
+/// friend and a recoiling unit turning onto one (DB7YW); a general returning off the table, a
+/// formation change and a recovered base over its edge, a recovered base onto a battery (BBB);
+/// a general attached or carried over the edge and loose skirmishers left where their old frame
+/// put them, a square formed onto loose skirmishers (Old Dessauer); a charge falling short
+/// onto its target and one over the edge, a line formed onto loose skirmishers (Hal's).
 const FOUND: &[(&str, u64)] = &[
     ("scenarios/default.ron", 1020),
     ("scenarios/default.ron", 2723),
     ("scenarios/bbb_default.ron", 1004),
     ("scenarios/bbb_default.ron", 1011),
     ("scenarios/bbb_default.ron", 2891),
+    ("scenarios/bbb_default.ron", 3058),
     ("scenarios/lobosch_1756.ron", 1007),
     ("scenarios/lobosch_1756.ron", 1016),
+    ("scenarios/lobosch_1756.ron", 1236),
+    ("scenarios/lobosch_1756.ron", 1382),
     ("scenarios/hal25_default.ron", 1067),
     ("scenarios/hal25_default.ron", 1127),
+    ("scenarios/hal25_default.ron", 2624),
 ];
 
 #[test]

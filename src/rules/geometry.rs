@@ -248,16 +248,18 @@ impl Base {
         if !self.near(other, 0.0) {
             return false;
         }
-        query::contact(
-            &self.pose(),
-            &self.cuboid(),
-            &other.pose(),
-            &other.cuboid(),
-            0.0,
-        )
-        .ok()
-        .flatten()
-        .is_some_and(|c| c.dist < -CONTACT_EPS)
+        // Always measured in one order, so that a depth of exactly the tolerance gives one
+        // answer whichever way round the pair is asked.
+        let key = |b: &Base| (b.centre.x, b.centre.y, b.facing, b.width, b.depth);
+        let (p, q) = if key(self) <= key(other) {
+            (self, other)
+        } else {
+            (other, self)
+        };
+        query::contact(&p.pose(), &p.cuboid(), &q.pose(), &q.cuboid(), 0.0)
+            .ok()
+            .flatten()
+            .is_some_and(|c| c.dist < -CONTACT_EPS)
     }
 
     /// Distance from a point to this base (0 inside).

@@ -265,7 +265,19 @@ impl Bbb7yw {
                 stands: stands.clone(),
             },
         );
-        self.refit(b, out, id)
+        self.refit(b, out, id)?;
+        // Ruling: the base comes back into the unit's line only where the line has room.
+        let now = b.unit(id)?;
+        if let Some(o) = b
+            .alive()
+            .find(|o| o.id != now.id && !self.is_general(o) && o.base.overlaps(&now.base))
+        {
+            return illegal(format!(
+                "{} has no room to take a base back: {} stands there",
+                now.name, o.name
+            ));
+        }
+        Ok(())
     }
 
     // ----- losses and retiring -----------------------------------------------------------

@@ -626,8 +626,9 @@ impl Hal25 {
         if !b.table.holds(&to) {
             return illegal(format!("{} would leave the table", u.name));
         }
+        // (A unit's loose skirmishers by their own stands.)
         for o in b.alive().filter(|o| o.id != u.id && !self.is_officer(o)) {
-            if o.base.overlaps(&to) {
+            if o.shapes().iter().any(|s| s.overlaps(&to)) {
                 return illegal(format!("{} would end on {}", u.name, o.name));
             }
         }

@@ -929,7 +929,8 @@ impl OldDessauer {
                 u.name, other.name
             )));
         }
-        let to = movement::general_spot(&u, &g);
+        // Behind the unit's rear, or as near it as the table's edge allows.
+        let to = b.table.pull_in(&movement::general_spot(&u, &g));
         let dist = b.scale.from_mm(g.base.centre.dist(to.centre));
         let left = self.allowance(&g) - g.bound.spent;
         if dist > left + 0.01 {

@@ -942,7 +942,8 @@ pub fn form(
         if o.id == u.id || mine.contains(&o.id) || od.kind(o) == Kind::General {
             continue;
         }
-        if to.overlaps(&o.base) {
+        // (A unit's loose skirmishers by their own stands.)
+        if o.shapes().iter().any(|s| to.overlaps(s)) {
             if o.side != u.side {
                 return illegal(format!("{} would overlap {}", u.name, o.name));
             }
