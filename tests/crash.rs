@@ -14,11 +14,10 @@ use volley::rules::save;
 const SCENARIO: &str = "scenarios/default.ron";
 const SEED: u64 = 11;
 
+mod common;
+
 fn kills() -> u32 {
-    std::env::var("VOLLEY_CRASH_KILLS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(8)
+    common::env_count("VOLLEY_CRASH_KILLS", 8) as u32
 }
 
 fn volley_run(orders: &Path, autosave: &Path) -> Process {

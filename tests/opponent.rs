@@ -4,21 +4,12 @@
 use volley::rules::batch::{self, Player};
 use volley::rules::save;
 
-/// Each playable ruleset's default scenario.
-const DEFAULTS: [&str; 5] = [
-    "scenarios/default.ron",
-    "scenarios/dbfpw_default.ron",
-    "scenarios/bbb_default.ron",
-    "scenarios/hal25_default.ron",
-    "scenarios/lobosch_1756.ron",
-];
+mod common;
+use common::DEFAULTS;
 
 /// Games per scenario and pairing; `VOLLEY_OPPONENT_GAMES` raises it for a long run.
 fn games() -> usize {
-    std::env::var("VOLLEY_OPPONENT_GAMES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(2)
+    common::env_count("VOLLEY_OPPONENT_GAMES", 2) as usize
 }
 
 #[test]

@@ -13,19 +13,11 @@ use volley::rules::command::Command;
 use volley::rules::model::Unit;
 use volley::rules::save;
 
-const SCENARIOS: &[&str] = &[
-    "scenarios/default.ron",
-    "scenarios/dbfpw_default.ron",
-    "scenarios/bbb_default.ron",
-    "scenarios/hal25_default.ron",
-    "scenarios/lobosch_1756.ron",
-];
+mod common;
+use common::DEFAULTS as SCENARIOS;
 
 fn games() -> u64 {
-    std::env::var("VOLLEY_SOAK_GAMES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1)
+    common::env_count("VOLLEY_SOAK_GAMES", 1)
 }
 
 fn load(file: &str) -> Battle {

@@ -6,6 +6,23 @@ use volley::rules::command::{Command, Event, Step};
 use volley::rules::model::{Phase, UnitId};
 use volley::rules::scenario;
 
+/// Each playable ruleset's default scenario.
+pub const DEFAULTS: [&str; 5] = [
+    "scenarios/default.ron",
+    "scenarios/dbfpw_default.ron",
+    "scenarios/bbb_default.ron",
+    "scenarios/hal25_default.ron",
+    "scenarios/lobosch_1756.ron",
+];
+
+/// A count for a long run from the environment variable `var`, else `short`.
+pub fn env_count(var: &str, short: u64) -> u64 {
+    std::env::var(var)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(short)
+}
+
 /// A unit line for `battle`: id, side, type, class, x, y, facing, extra RON fields.
 pub struct U<'a>(
     pub &'a str,
