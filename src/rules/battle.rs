@@ -7,8 +7,11 @@ use super::model::{BoundState, Division, Phase, Side, SideInfo, Stand, Unit, Uni
 use super::ruleset::{AnyRuleset, Measure};
 use super::scenario::RawScenario;
 use super::terrain::Terrain;
+use parry2d::bounding_volume::Aabb;
+use parry2d::math::Vector;
+use parry2d::partitioning::{Bvh, BvhBuildStrategy};
 use serde::{Deserialize, Serialize};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// How many commands can be taken back.
 pub const UNDO_DEPTH: usize = 64;
@@ -116,6 +119,30 @@ pub struct Info {
     pub description: String,
 }
 
+/// Where the units stand, for the rules that look for what lies in an area (line of sight): a
+/// bounding-volume hierarchy over the units' bases, built on first use after the units change
+/// and kept with the units it was built for (the address of their list).
+#[derive(Clone, Debug, Default)]
+pub struct Places(OnceLock<(usize, Arc<Bvh>)>);
+
+/// The box around a base (an empty one at its centre where the base is not a number).
+fn base_box(b: &Base) -> Aabb {
+    let c = b.corners();
+    let (mut lo, mut hi) = (
+        Vector::new(f32::MAX, f32::MAX),
+        Vector::new(f32::MIN, f32::MIN),
+    );
+    for p in c.iter().filter(|p| p.is_finite()) {
+        lo = lo.min(Vector::new(p.x, p.y));
+        hi = hi.max(Vector::new(p.x, p.y));
+    }
+    if lo.x > hi.x {
+        let v = Vector::new(0.0, 0.0);
+        return Aabb::new(v, v);
+    }
+    Aabb::new(lo, hi)
+}
+
 /// The whole state of a game.
 #[derive(Clone, Debug)]
 pub struct Battle {
@@ -132,6 +159,8 @@ pub struct Battle {
     /// Shared with the undo history and copies until changed (`units_mut`): a command that
     /// changes nothing, or is refused before it does, copies no unit.
     pub units: Arc<Vec<Unit>>,
+    /// The units' places, for area queries (`units_near`); cleared by `units_mut`.
+    places: Places,
     pub zones: Arc<Vec<Zone>>,
     pub objective: Option<Objective>,
     pub turn_limit: u32,
@@ -203,6 +232,7 @@ impl Battle {
             terrain,
             sides: Arc::new(sides),
             units: Arc::new(units),
+            places: Places::default(),
             zones: Arc::new(zones),
             objective,
             turn_limit,
@@ -243,6 +273,7 @@ impl Battle {
             terrain: self.terrain.clone(),
             sides: self.sides.clone(),
             units: self.units.clone(),
+            places: self.places.clone(),
             zones: self.zones.clone(),
             objective: self.objective.clone(),
             turn_limit: self.turn_limit,
@@ -307,7 +338,28 @@ impl Battle {
 
     /// The units to change: copied first if the undo history or a copy shares them.
     pub fn units_mut(&mut self) -> &mut Vec<Unit> {
+        self.places = Places::default();
         Arc::make_mut(&mut self.units)
+    }
+
+    /// The units whose bases reach into the box from `lo` to `hi` (or may: a base is judged
+    /// by the box around it), removed ones included, in the battle's order.
+    pub fn units_near(&self, lo: Pt, hi: Pt) -> Vec<&Unit> {
+        let here = Arc::as_ptr(&self.units) as usize;
+        let bvh = match self.places.0.get() {
+            Some((at, bvh)) if *at == here => bvh.clone(),
+            _ => {
+                let leaves: Vec<Aabb> = self.units.iter().map(|u| base_box(&u.base)).collect();
+                let bvh = Arc::new(Bvh::from_leaves(BvhBuildStrategy::Binned, &leaves));
+                // Kept where no other list was kept first (a copy's own list is never this one).
+                let _ = self.places.0.set((here, bvh.clone()));
+                bvh
+            }
+        };
+        let query = Aabb::new(Vector::new(lo.x, lo.y), Vector::new(hi.x, hi.y));
+        let mut found: Vec<usize> = bvh.intersect_aabb(&query).map(|i| i as usize).collect();
+        found.sort_unstable();
+        found.iter().filter_map(|&i| self.units.get(i)).collect()
     }
 
     /// A unit's name, or its id where no unit has it (an id from an old event or a file).

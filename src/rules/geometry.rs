@@ -245,8 +245,14 @@ impl Base {
     /// one base would have to move to clear the other. The same both ways round (a shrunk
     /// base tested against the other was not: a corner pushed into an edge passed one way).
     pub fn overlaps(&self, other: &Base) -> bool {
+        self.overlap_depth(other) > CONTACT_EPS
+    }
+
+    /// How far the interiors overlap: the distance one base would have to move to clear the
+    /// other (0 where they do not meet).
+    pub fn overlap_depth(&self, other: &Base) -> f32 {
         if !self.near(other, 0.0) {
-            return false;
+            return 0.0;
         }
         // Always measured in one order, so that a depth of exactly the tolerance gives one
         // answer whichever way round the pair is asked.
@@ -259,7 +265,7 @@ impl Base {
         query::contact(&p.pose(), &p.cuboid(), &q.pose(), &q.cuboid(), 0.0)
             .ok()
             .flatten()
-            .is_some_and(|c| c.dist < -CONTACT_EPS)
+            .map_or(0.0, |c| (-c.dist).max(0.0))
     }
 
     /// Distance from a point to this base (0 inside).

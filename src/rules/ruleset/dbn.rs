@@ -1435,20 +1435,22 @@ impl Dbn {
         });
         let friends_block = self.num("los_friends_block") > 0.0;
         let enemies_block = self.num("los_enemies_block") > 0.0;
+        // A base grown by the clearance on every side reaches past its own box by at most
+        // the clearance times the square root of two.
+        let margin = sight.clearance * std::f32::consts::SQRT_2 + CONTACT_EPS;
         let units: Vec<&Unit> = b
-            .alive()
-            .filter(|u| u.id != from.id && u.id != to.id)
+            .units_near(
+                Pt::new(lo.x - margin, lo.y - margin),
+                Pt::new(hi.x + margin, hi.y + margin),
+            )
+            .into_iter()
+            .filter(|u| u.alive() && u.id != from.id && u.id != to.id)
             .filter(|u| {
                 if u.side == from.side {
                     friends_block
                 } else {
                     enemies_block
                 }
-            })
-            .filter(|u| {
-                let r = u.base.radius() + sight.clearance + CONTACT_EPS;
-                let c = u.base.centre;
-                c.x + r >= lo.x && c.x - r <= hi.x && c.y + r >= lo.y && c.y - r <= hi.y
             })
             .collect();
         let features: Vec<&Feature> = b

@@ -513,7 +513,9 @@ impl OldDessauer {
             );
             return Ok(());
         }
-        if stands.len() != before {
+        // A unit closes up its ranks; one whose stands stand loose has none to close: the stands
+        // left stay where they stand (the ruling `loose_gathered`).
+        if stands.len() != before && !u.is_loose() {
             let u = b.unit(id)?.clone();
             let to = layout::rebuild(self, &u, u.formation, 0.0);
             b.emit(
