@@ -8,6 +8,12 @@ use super::model::{Unit, UnitId};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+/// A command to try, or a unit whose buttons give one (asked only when its turn comes).
+enum Cand {
+    Ready(Command),
+    Buttons(UnitId),
+}
+
 /// Proposes commands for the side to move.
 pub struct AutoPlayer {
     rng: ChaCha8Rng,
@@ -62,7 +68,9 @@ impl AutoPlayer {
         });
     }
 
-    fn candidates(&mut self, b: &Battle) -> Vec<Command> {
+    /// Commands to try, at least `limit` where the units have them (all of them in formal
+    /// deployment: each waiting unit's places).
+    fn candidates(&mut self, b: &Battle, limit: usize) -> Vec<Command> {
         let own: Vec<UnitId> = b
             .alive()
             .filter(|u| u.side == b.active)
@@ -113,36 +121,53 @@ impl AutoPlayer {
             }
             return out;
         }
+        // Fire or fight: whatever a click on each enemy would give now.
+        let mut cands: Vec<Cand> = Vec::new();
+        let mut moves = Vec::new();
         for u in &own {
             let Ok(x) = b.unit(u) else { continue };
             if b.rules.may_move(b, x) {
-                self.moves(b, x, &enemies, &mut out);
+                self.moves(b, x, &enemies, &mut moves);
             }
-            // Fire or fight: whatever a click on each enemy would give now.
             for e in &enemies {
-                out.extend(b.rules.target_command(b, u, e));
+                moves.extend(b.rules.target_command(b, u, e));
             }
         }
+        cands.extend(moves.into_iter().map(Cand::Ready));
         // One of each unit's buttons, at random (formations, limbering, attaching, recoiling
-        // farther ...).
-        for u in b.alive() {
-            let mut all: Vec<Command> = b
-                .rules
-                .actions(b, u)
-                .into_iter()
-                .flat_map(|g| g.actions.into_iter().map(|a| a.command))
-                .collect();
-            if !all.is_empty() {
-                let k = self.pick(all.len());
-                out.push(all.swap_remove(k));
+        // farther ...): asked of the rules only for the places the shuffle gives a chance.
+        cands.extend(b.alive().map(|u| Cand::Buttons(u.id.clone())));
+        self.shuffle(&mut cands);
+        for c in cands {
+            if out.len() >= limit {
+                break;
             }
-        }
-        // Shuffle by the player's own generator.
-        for i in (1..out.len()).rev() {
-            let j = self.pick(i + 1);
-            out.swap(i, j);
+            match c {
+                Cand::Ready(c) => out.push(c),
+                Cand::Buttons(id) => {
+                    let Ok(u) = b.unit(&id) else { continue };
+                    let mut all: Vec<Command> = b
+                        .rules
+                        .actions(b, u)
+                        .into_iter()
+                        .flat_map(|g| g.actions.into_iter().map(|a| a.command))
+                        .collect();
+                    if !all.is_empty() {
+                        let k = self.pick(all.len());
+                        out.push(all.swap_remove(k));
+                    }
+                }
+            }
         }
         out
+    }
+
+    /// Shuffles by the player's own generator.
+    fn shuffle<T>(&mut self, v: &mut [T]) {
+        for i in (1..v.len()).rev() {
+            let j = self.pick(i + 1);
+            v.swap(i, j);
+        }
     }
 
     /// Plays one phase: tries up to `tries` random commands, then ends the phase.
@@ -158,7 +183,7 @@ impl AutoPlayer {
                 tries
             }
         };
-        let mut cands = self.candidates(b);
+        let mut cands = self.candidates(b, keep(b));
         cands.truncate(keep(b));
         // In deployment the candidates are one unit's places: after each unit placed, the
         // next unit's (bounded by the units waiting).
@@ -182,12 +207,12 @@ impl AutoPlayer {
             if !placed || b.rules.deployment(b).is_none() {
                 break;
             }
-            cands = self.candidates(b);
+            cands = self.candidates(b, keep(b));
             cands.truncate(keep(b));
         }
         // A second look: what the first commands opened up (a command roll's move).
         if !b.is_over() && (b.turn, b.phase, b.active) == phase && b.rules.deployment(b).is_none() {
-            let mut again = self.candidates(b);
+            let mut again = self.candidates(b, tries);
             again.truncate(tries);
             for c in again {
                 if b.is_over() || (b.turn, b.phase, b.active) != phase {
