@@ -8,9 +8,11 @@ use super::model::{Unit, UnitId};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// A command to try, or a unit whose buttons give one (asked only when its turn comes).
+/// A command to try, or where one may come from (asked only when its turn comes): a click of
+/// a unit on an enemy, a unit's buttons.
 enum Cand {
     Ready(Command),
+    Target(UnitId, UnitId),
     Buttons(UnitId),
 }
 
@@ -121,21 +123,21 @@ impl AutoPlayer {
             }
             return out;
         }
-        // Fire or fight: whatever a click on each enemy would give now.
-        let mut cands: Vec<Cand> = Vec::new();
+        // Each unit's moves; fire or fight, whatever a click on each enemy would give now; one
+        // of each unit's buttons, at random (formations, limbering, attaching, recoiling
+        // farther ...). The rules are asked for a click or the buttons only where the shuffle
+        // reaches them: skipping those that give nothing leaves the rest in a fair order.
         let mut moves = Vec::new();
         for u in &own {
             let Ok(x) = b.unit(u) else { continue };
             if b.rules.may_move(b, x) {
                 self.moves(b, x, &enemies, &mut moves);
             }
-            for e in &enemies {
-                moves.extend(b.rules.target_command(b, u, e));
-            }
         }
-        cands.extend(moves.into_iter().map(Cand::Ready));
-        // One of each unit's buttons, at random (formations, limbering, attaching, recoiling
-        // farther ...): asked of the rules only for the places the shuffle gives a chance.
+        let mut cands: Vec<Cand> = moves.into_iter().map(Cand::Ready).collect();
+        for u in &own {
+            cands.extend(enemies.iter().map(|e| Cand::Target(u.clone(), e.clone())));
+        }
         cands.extend(b.alive().map(|u| Cand::Buttons(u.id.clone())));
         self.shuffle(&mut cands);
         for c in cands {
@@ -144,6 +146,7 @@ impl AutoPlayer {
             }
             match c {
                 Cand::Ready(c) => out.push(c),
+                Cand::Target(u, e) => out.extend(b.rules.target_command(b, &u, &e)),
                 Cand::Buttons(id) => {
                     let Ok(u) = b.unit(&id) else { continue };
                     let mut all: Vec<Command> = b
