@@ -88,12 +88,6 @@ pub fn file(data: &[u8]) {
 }
 
 /// A scenario file. One that loads is saved, loaded again (the same units) and played a little.
-pub fn scenario(data: &[u8]) {
-    if let Ok(text) = std::str::from_utf8(data) {
-        scenario_text(text);
-    }
-}
-
 fn scenario_text(text: &str) {
     let b = match scenario::parse(text, "fuzz.ron") {
         Ok(b) => b,
@@ -418,7 +412,8 @@ fn strength(u: &Unit) -> (usize, u32) {
 
 /// The invariants a battle keeps after an accepted command `cmd` (`before` is the state it ran
 /// on, `start` the battle's start): a removed unit never acts; the turn never goes back nor
-/// passes the limit; every unit is on the table (to a millimetre) or removed, at a finite place;
+/// passes the limit; every unit (a loose skirmisher's every stand) is on the table (to a
+/// millimetre) or removed, at a finite place;
 /// no unit has more stands or figures than at the start; no two bases overlap where the rules
 /// do not let them share ground (never enemies; friends only where the rules let them
 /// intermix), a loose skirmisher judged by its stands. A pair that already overlapped before the
@@ -430,7 +425,13 @@ pub fn invariants(
     start: &Battle,
 ) -> Result<(), String> {
     let fail = |what: String| Err(format!("after {cmd:?}: {what}"));
-    if let Some(id) = cmd.unit()
+    // The unit that acts (a re-roll's is the general who spends the chip; the unit whose roll
+    // is thrown again may have been removed by it).
+    let actor = match cmd {
+        Command::Reroll { by, .. } => Some(by),
+        _ => cmd.unit(),
+    };
+    if let Some(id) = actor
         && let Ok(u) = before.unit(id)
         && u.status.removed
         && !matches!(cmd, Command::Undo)
@@ -454,7 +455,8 @@ pub fn invariants(
         {
             return fail(format!("{} stands at {:?}", u.name, u.base));
         }
-        for c in u.base.corners() {
+        // A loose skirmisher's frame is only the box round its stands: its stands are judged.
+        for c in u.shapes().iter().flat_map(|s| s.corners()) {
             if !(c.x >= -tol
                 && c.y >= -tol
                 && c.x <= b.table.width + tol

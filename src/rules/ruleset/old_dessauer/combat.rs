@@ -729,7 +729,8 @@ fn pursue_path(
             lo = mid;
         }
     }
-    let end = at(lo);
+    // Closed up against what stopped it, but never over the table's edge.
+    let end = Some(at(lo)).filter(|e| b.table.holds(e)).unwrap_or(w.base);
     let fresh = b
         .unit(&x)
         .ok()
