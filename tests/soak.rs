@@ -101,7 +101,8 @@ fn replay(file: &str, seed: u64, start: &Battle, played: &Battle) -> usize {
 /// recovered base onto a battery (BBB); a general attached or carried over the edge, loose
 /// skirmishers left where their old frame put them, a square formed onto loose skirmishers,
 /// loose skirmishers pulled into a line's frame when closing up after losses, a pursuit
-/// closing up against a fresh enemy over the table's edge (Old Dessauer); a
+/// closing up against a fresh enemy over the table's edge, skirmishers falling back onto the
+/// enemy they gave way to (Old Dessauer); a
 /// charge falling short onto its target and one over the edge, a line formed onto loose
 /// skirmishers (Hal's). Recorded as orders, they stay the same games whatever the random
 /// player does.
@@ -163,7 +164,7 @@ fn random_games_of_every_ruleset_keep_the_invariants() {
 #[test]
 fn the_games_that_found_faults_keep_the_invariants() {
     let games = found();
-    assert!(games.len() >= 18);
+    assert!(games.len() >= 19);
     for (file, seed, orders) in games {
         let start = load(&file);
         let mut played = start.fork();

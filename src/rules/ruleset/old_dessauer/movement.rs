@@ -803,11 +803,12 @@ pub(crate) fn skirmishers_give_way(
                 ..*x
             }
         };
+        // Its way is blocked by the edge or by any enemy it would end on, the one it gives
+        // way to included (a fall back that does not clear it is no escape).
         let blocked = |to: &Base| {
             !b.table.holds(to)
                 || b.alive().any(|o| {
                     o.id != sid
-                        && o.id != m.id
                         && o.side != s.side
                         && od.kind(o) != Kind::General
                         && o.shapes().iter().any(|x| to.overlaps(x))
