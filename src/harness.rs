@@ -14,47 +14,29 @@ use crate::rules::scenario::{self, Diagnostic};
 use crate::rules::{lesson, report, save};
 use std::sync::OnceLock;
 
-/// Each playable ruleset's default scenario, built in, so that a harness needs no files.
-const DEFAULTS: [(&str, &str); 5] = [
-    (
-        "scenarios/default.ron",
-        include_str!("../scenarios/default.ron"),
-    ),
-    (
-        "scenarios/dbfpw_default.ron",
-        include_str!("../scenarios/dbfpw_default.ron"),
-    ),
-    (
-        "scenarios/bbb_default.ron",
-        include_str!("../scenarios/bbb_default.ron"),
-    ),
-    (
-        "scenarios/hal25_default.ron",
-        include_str!("../scenarios/hal25_default.ron"),
-    ),
-    (
-        "scenarios/lobosch_1756.ron",
-        include_str!("../scenarios/lobosch_1756.ron"),
-    ),
-];
-
 /// A measuring error allowed beyond the rules' contact tolerance, mm.
 const SLACK_MM: f32 = 0.01;
 
 /// The most commands one input may give (a bound on the work one input can ask for).
 const MAX_COMMANDS: usize = 64;
 
-/// A default scenario, loaded once per process.
+/// A scenario of `scenarios/` (every one, in name order; the byte picks which), loaded once per
+/// process.
 fn battle(pick: u8) -> Battle {
     static LOADED: OnceLock<Vec<Battle>> = OnceLock::new();
     let all = LOADED.get_or_init(|| {
-        DEFAULTS
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+            .unwrap_or_default();
+        files.retain(|f| f.extension().is_some_and(|x| x == "ron"));
+        files.sort();
+        let all: Vec<Battle> = files
             .iter()
-            .map(|(file, text)| match scenario::parse(text, file) {
-                Ok(b) => b,
-                Err(d) => panic!("the built-in scenario {file} does not load: {d:?}"),
-            })
-            .collect()
+            .filter_map(|f| scenario::load(f).ok())
+            .collect();
+        assert!(!all.is_empty(), "no scenario loads from {}", dir.display());
+        all
     });
     all[pick as usize % all.len()].fork()
 }
@@ -137,7 +119,7 @@ fn save_text(text: &str) {
     }
 }
 
-/// An order file against a default scenario (the first byte picks which): parsed, then every
+/// An order file against a scenario of `scenarios/` (the first byte picks which): parsed, then every
 /// order given; a refused order is described, as `volley run` reports it.
 pub fn orders(data: &[u8]) {
     let Some((&pick, rest)) = data.split_first() else {
@@ -268,7 +250,7 @@ impl Bytes<'_> {
     }
 }
 
-/// Arbitrary command sequences against a default scenario (the first byte picks which): the
+/// Arbitrary command sequences against a scenario of `scenarios/` (the first byte picks which): the
 /// random player's phases (to reach every part of the game) mixed with commands built from the
 /// bytes, any unit, any number (NaN, infinities, the largest floats), any step.
 pub fn commands(data: &[u8]) {
