@@ -1105,3 +1105,33 @@ fn flags_of_other_rulesets_are_refused() {
     );
     assert!(e.contains("means nothing in db7yw"), "{e}");
 }
+
+#[test]
+fn a_recoil_that_pushes_a_friend_never_goes_on_past_a_general_onto_it() {
+    // The soak's DB7YW game 1283: Austrian Heavy Cavalry beaten from the front pushes the Heavy
+    // Cavalry behind it back, then meets its general beside the pushed unit. Going on past the
+    // general would end on the pushed unit where the push put it.
+    let mut b = battle(
+        &[
+            U("p", 0, "HC", "Regular", 500.0, 530.0, 180.0, ""),
+            U("a", 1, "HC", "Regular", 500.0, 500.0, 0.0, ""),
+            U("r", 1, "HC", "Regular", 520.0, 465.0, 0.0, ""),
+            U("g", 1, "CinC", "Regular", 470.0, 460.0, 0.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::CloseCombat);
+    // 9 to 7, then the pursuit's 10 to 10: both times it recoils.
+    b.script_dice(&[5, 3, 6, 6]);
+    b.execute(fight_no_pursuit("p", "a")).expect("fight");
+    let (a, r, g) = (base_of(&b, "a"), base_of(&b, "r"), base_of(&b, "g"));
+    assert!(b.unit(&id("a")).unwrap().alive(), "recoiled, not destroyed");
+    assert!(a.centre.y < 500.0, "it recoiled: {a:?}");
+    // Stopped short by the general, it pushes its friend no further than it went itself.
+    assert!(
+        a.centre.y - r.centre.y <= 30.0 + 1.5,
+        "pushed no further: {a:?} {r:?}"
+    );
+    assert!(!a.overlaps(&r), "clear of the pushed friend: {a:?} {r:?}");
+    assert!(!a.overlaps(&g), "clear of the general: {a:?} {g:?}");
+}

@@ -1632,11 +1632,16 @@ impl Dbn {
                 return path;
             }
             let mut on_friend = false;
-            for o in b
-                .alive()
-                .filter(|o| o.id != who.id && base.overlaps(&o.base))
-            {
-                if path.pushed.iter().any(|(id, _)| id == &o.id) {
+            for o in b.alive().filter(|o| o.id != who.id) {
+                // A friend pushed back stands where the push put it: going on past a commander
+                // must not carry the recoil onto it there.
+                if let Some(push) = path.pushed.iter().find(|p| p.id == o.id) {
+                    if base.overlaps(&push.to) {
+                        return path;
+                    }
+                    continue;
+                }
+                if !base.overlaps(&o.base) {
                     continue;
                 }
                 if how == Give::Pursue {
@@ -1658,13 +1663,15 @@ impl Dbn {
                     let shove = dist - path.moved;
                     let friend = self.path(b, o, &o.base, dir, shove, Give::Shove);
                     if !friend.blocked && friend.moved + 0.5 >= shove {
-                        path.pushed.push((
-                            o.id.clone(),
-                            Base {
+                        path.pushed.push(Push {
+                            id: o.id.clone(),
+                            to: Base {
                                 centre: o.base.centre.plus(dir.scale(friend.moved)),
                                 ..o.base
                             },
-                        ));
+                            at: path.moved,
+                            shove,
+                        });
                         continue;
                     }
                 }
@@ -1721,8 +1728,31 @@ impl Dbn {
             );
             return Ok(());
         }
-        for (f, to) in path.pushed {
-            let from = b.unit(&f)?.base;
+        // A recoil that stops short (a commander where it would end) pushes its friends only
+        // as far as it went.
+        let mut pushes = Vec::with_capacity(path.pushed.len());
+        for p in path.pushed {
+            let from = b.unit(&p.id)?.clone();
+            let need = (path.moved - p.at).clamp(0.0, p.shove);
+            let to = if need + 1e-3 >= p.shove {
+                p.to
+            } else if need <= 1e-3 {
+                from.base
+            } else {
+                let gone = self
+                    .path(b, &from, &from.base, back, need, Give::Shove)
+                    .moved;
+                Base {
+                    centre: from.base.centre.plus(back.scale(gone)),
+                    ..from.base
+                }
+            };
+            pushes.push((p.id, from.base, to));
+        }
+        for (f, from, to) in pushes {
+            if from == to {
+                continue;
+            }
             b.emit(
                 out,
                 Event::Recoiled {
@@ -2289,7 +2319,16 @@ enum Give {
 struct RecoilPath {
     moved: f32,
     blocked: bool,
-    pushed: Vec<(UnitId, Base)>,
+    pushed: Vec<Push>,
+}
+
+/// A friend pushed back by a recoil: its new base, how far the recoil had gone when it met it,
+/// and what was left of the recoil then.
+struct Push {
+    id: UnitId,
+    to: Base,
+    at: f32,
+    shove: f32,
 }
 
 fn edge_len(b: &Base, e: Edge) -> f32 {
