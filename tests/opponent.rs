@@ -46,3 +46,43 @@ fn a_batch_reports_the_same_every_time() {
     let other = batch::run(&b, 6, 8, players, &|| {});
     assert_ne!(one, other);
 }
+
+#[test]
+fn the_opponent_closes_up_a_line_and_then_moves_it_as_one_group() {
+    use common::{U, battle, id, to_phase};
+    use volley::rules::command::Command;
+    use volley::rules::model::Phase;
+    use volley::rules::opponent::{Opponent, Style};
+    // Two Prussian Musket battalions 5 mm apart, far from the Austrians.
+    let mut b = battle(
+        &[
+            U("g", 0, "CinC", "Regular", 480.0, 150.0, 0.0, ""),
+            U("m1", 0, "Ms", "Regular", 455.0, 200.0, 0.0, ""),
+            U("m2", 0, "Ms", "Regular", 500.0, 200.0, 0.0, ""),
+            U("a", 1, "Ms", "Regular", 480.0, 900.0, 180.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    let mut o = Opponent::new(Style::Odds);
+    let said = o.play_phase(&mut b, 0, true);
+    assert!(
+        said.iter().any(|d| d.reason.contains("closes up")),
+        "{said:?}"
+    );
+    let (m1, m2) = (b.unit(&id("m1")).unwrap(), b.unit(&id("m2")).unwrap());
+    assert!(
+        m1.base.touched_by(&m2.base).is_some(),
+        "flank to flank: {:?} {:?}",
+        m1.base,
+        m2.base
+    );
+    // The next bound they advance together, for one command.
+    to_phase(&mut b, 0, Phase::Movement);
+    let said = o.play_phase(&mut b, 0, true);
+    assert!(
+        said.iter()
+            .any(|d| matches!(&d.command, Command::MoveGroup { units, .. } if units.len() == 2)),
+        "{said:?}"
+    );
+}

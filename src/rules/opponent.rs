@@ -57,6 +57,8 @@ struct PhaseMemory {
     given: usize,
     /// The pairs (own unit, enemy) worth attacking, best first, weighed when first asked.
     attacks: Option<Vec<(UnitId, UnitId)>>,
+    /// Units another has dressed on this phase: they stand, so the line they anchor holds.
+    anchors: std::sync::Mutex<Vec<UnitId>>,
 }
 
 /// The opponent's judgement, in numbers.
@@ -168,6 +170,7 @@ impl Opponent {
 
     fn did(&self, u: &UnitId, what: &'static str) -> bool {
         self.memory.done.iter().any(|(x, w)| x == u && *w == what)
+            || (what == "Move" && self.memory.anchors.lock().is_ok_and(|a| a.contains(u)))
     }
 
     fn remember(&mut self, cmd: &Command) {
@@ -420,12 +423,20 @@ impl Opponent {
         None
     }
 
-    /// Where a unit heads: the objective while the enemy holds it, else the nearest enemy.
+    /// Where a unit heads: the objective while the enemy holds it and the unit can reach it
+    /// in the turns left, else the nearest enemy.
     fn goal(&self, b: &Battle, u: &Unit) -> Option<(Pt, String)> {
+        let pace = b.scale.to_mm(b.scale.unit.sample_moves()[3]);
+        let turns_left = if b.turn_limit > 0 {
+            (b.turn_limit + 1).saturating_sub(b.turn) as f32
+        } else {
+            f32::INFINITY
+        };
         if self.style == Style::Odds
             && let Some(o) = &b.objective
             && o.owner != u.side
             && !o.taken
+            && o.at.dist(u.base.centre) <= pace * turns_left
         {
             return Some((o.at, "the objective".into()));
         }
@@ -614,6 +625,12 @@ impl Opponent {
             .collect();
         // A line of units side by side advances as one body, where the rules allow it.
         let line = self.line_of(b, u);
+        if line.len() == 1
+            && !pressing
+            && let Some(d) = self.dress(b, u)
+        {
+            return Some(d);
+        }
         if self.style == Style::Odds && line.len() > 1 {
             for d in &allowed {
                 let cmd = Command::MoveGroup {
@@ -663,6 +680,81 @@ impl Opponent {
                 if covered { ", into cover" } else { "" }
             ),
         })
+    }
+
+    /// Where the rules move units in edge contact as one group for one command, a unit standing
+    /// alone a little apart from a friend of its line, far from the enemy, spends its move
+    /// closing up to it: flank to flank, front edges level. From the next bound the two move as
+    /// one. It dresses on a friend already in a group or already moved, else the nearest; that
+    /// friend then stands for the phase.
+    fn dress(&self, b: &Battle, u: &Unit) -> Option<Decision> {
+        if self.style != Style::Odds
+            || !b.rules.moves_in_groups()
+            || self.nearest(b, u) < 2.0 * long_move(b)
+        {
+            return None;
+        }
+        let (fwd, right) = (u.base.forward(), u.base.right());
+        // (moved already, the size of its group, the gap, the friend, the side it stands on)
+        let mut anchors: Vec<(bool, usize, f32, &Unit, f32)> = Vec::new();
+        for n in self.own(b) {
+            if n.id == u.id || !fights(b, n) || (n.base.facing - u.base.facing).abs() > 1.0 {
+                continue;
+            }
+            let rel = n.base.centre.minus(u.base.centre);
+            let across = rel.dot(right);
+            let gap = across.abs() - (u.base.width + n.base.width) / 2.0;
+            if gap <= 0.5 || gap > u.base.width || rel.dot(fwd).abs() > long_move(b) {
+                continue;
+            }
+            let moved = self.did(&n.id, "Move");
+            let group = if moved { 1 } else { self.line_of(b, n).len() };
+            anchors.push((moved, group, gap, n, across.signum()));
+        }
+        // A friend that has moved costs nothing to dress on; else the larger group, the
+        // nearer friend.
+        anchors.sort_by(|a, c| c.0.cmp(&a.0).then(c.1.cmp(&a.1)).then(a.2.total_cmp(&c.2)));
+        for (moved, _, _, n, sign) in anchors {
+            let front = n.base.centre.plus(fwd.scale(n.base.depth / 2.0));
+            let to = front
+                .minus(fwd.scale(u.base.depth / 2.0))
+                .minus(right.scale(sign * (u.base.width + n.base.width) / 2.0));
+            let way = to.minus(u.base.centre);
+            let (ahead, aside) = (way.dot(fwd), way.dot(right));
+            let (f, r) = (b.scale.from_mm(ahead), b.scale.from_mm(aside));
+            // Troops that move only straight ahead or sideways step aside, and then forward.
+            let mut tries = vec![vec![Step::Sidestep(r)]];
+            if ahead.abs() > 0.5 {
+                tries = vec![
+                    vec![Step::Oblique {
+                        forward: f,
+                        right: r,
+                    }],
+                    vec![Step::Advance(f), Step::Sidestep(r)],
+                ];
+            }
+            for steps in tries {
+                let cmd = Command::Move {
+                    unit: u.id.clone(),
+                    steps,
+                };
+                if probe(b, &cmd).is_none() {
+                    continue;
+                }
+                // A friend that has not moved stands, with its group, to be dressed on.
+                if !moved {
+                    let group = self.line_of(b, n);
+                    if let Ok(mut held) = self.memory.anchors.lock() {
+                        held.extend(group);
+                    }
+                }
+                return Some(Decision {
+                    command: cmd,
+                    reason: format!("{} closes up on {} to move with it", u.name, n.name),
+                });
+            }
+        }
+        None
     }
 
     /// Whether the game is in its second half: the opponent then presses the attack.

@@ -1376,6 +1376,9 @@ impl<S: Supplement> Ruleset for DbnGame<S> {
     fn measure(&self) -> Measure {
         self.dbn.data.unit
     }
+    fn moves_in_groups(&self) -> bool {
+        true
+    }
     fn unit_model(&self) -> UnitModel {
         UnitModel::SingleBase
     }

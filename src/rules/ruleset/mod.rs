@@ -101,6 +101,11 @@ pub trait Ruleset {
     fn friends_intermix(&self) -> bool {
         false
     }
+    /// Whether units in edge contact move as one group for one command (`Command::MoveGroup`):
+    /// the opponent then dresses its lines so that they do.
+    fn moves_in_groups(&self) -> bool {
+        false
+    }
     /// Checks a scenario's unit of a known troop type and fills in what the scenario left out.
     fn prepare_unit(&self, u: &RawUnit) -> Result<UnitSetup, String>;
     /// A scenario's deployment zones and objective checked against the ruleset's deployment
