@@ -133,6 +133,9 @@ impl Hal25 {
     ) -> Result<(), RuleError> {
         in_phase(b, Phase::Movement, "set a brigade moving")?;
         let u = b.unit(id)?.clone();
+        if !u.alive() {
+            return illegal(format!("{} is no longer on the table", u.name));
+        }
         if u.side != b.active {
             return illegal(format!("{}: the other side is moving", u.name));
         }
@@ -163,6 +166,9 @@ impl Hal25 {
     pub fn may_act(&self, b: &Battle, id: &UnitId) -> Result<(), RuleError> {
         in_phase(b, Phase::Movement, "move")?;
         let u = b.unit(id)?;
+        if !u.alive() {
+            return illegal(format!("{} is no longer on the table", u.name));
+        }
         if u.side != b.active {
             return illegal(format!("{}: the other side is moving", u.name));
         }
