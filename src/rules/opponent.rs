@@ -58,6 +58,8 @@ struct PhaseMemory {
     /// The pairs (own unit, enemy) worth attacking, best first, weighed when first asked.
     attacks: Option<Vec<(UnitId, UnitId)>>,
     /// Units another has dressed on this phase: they stand, so the line they anchor holds.
+    /// Written while deciding (`&self`); a lock rather than a cell, as the window keeps the
+    /// opponent in a resource that threads share.
     anchors: std::sync::Mutex<Vec<UnitId>>,
 }
 
