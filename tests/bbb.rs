@@ -1339,3 +1339,32 @@ fn horse_artillery_moves_unlimbers_and_fires_at_half() {
     to_phase(&mut b, 0, Phase::OffensiveFire);
     assert!(refused(&mut b, fire("g", "e")).contains("moved this turn"));
 }
+
+#[test]
+fn the_objectives_are_held_by_a_unit_within_3_inches_with_no_enemy_within_3() {
+    // BBB's scenario rule: a side holds an objective with a unit within 3" and no enemy within
+    // 3"; untouched, each stays with its starting owner.
+    let mut b = volley::rules::save::load_any(std::path::Path::new("scenarios/bbb_default.ron"))
+        .expect("bbb_default");
+    let held = |b: &Battle| -> Vec<(String, usize)> {
+        b.rules
+            .objectives_held(b)
+            .into_iter()
+            .map(|(_, name, side)| (name, side))
+            .collect()
+    };
+    assert_eq!(
+        held(&b),
+        vec![
+            ("Lohdorf".to_string(), 0),
+            ("Weinberg".to_string(), 1),
+            ("Lohbach bridge".to_string(), 0)
+        ]
+    );
+    // An Austrian brigade standing on Lohdorf, no Prussian near: Austria holds it.
+    let at = b.rules.objectives_held(&b)[0].0;
+    if let Some(u) = b.units_mut().iter_mut().find(|u| u.id == id("au-inf1")) {
+        u.base.centre = at;
+    }
+    assert_eq!(held(&b)[0], ("Lohdorf".to_string(), 1));
+}

@@ -442,6 +442,20 @@ impl Opponent {
         {
             return Some((o.at, "the objective".into()));
         }
+        // Of the places that decide the battle, the nearest the enemy holds that it can reach,
+        // once the game is in its second half.
+        if self.pressing(b)
+            && let Some((at, name, _)) = b
+                .rules
+                .objectives_held(b)
+                .into_iter()
+                .filter(|(at, _, side)| {
+                    *side != u.side && at.dist(u.base.centre) <= pace * turns_left
+                })
+                .min_by(|a, c| a.0.dist(u.base.centre).total_cmp(&c.0.dist(u.base.centre)))
+        {
+            return Some((at, name));
+        }
         self.enemies(b, u.side)
             .into_iter()
             .min_by(|a, c| {
@@ -598,11 +612,15 @@ impl Opponent {
         // or charges next bound; the objective itself is walked onto.
         let stand_off = match self.style {
             _ if pressing => 0.0,
-            Style::Odds if b.objective.as_ref().is_none_or(|o| o.at != to) => self
-                .tune
-                .stand_off
-                .and_then(|i| moves.get(i))
-                .map_or(0.0, |d| b.scale.to_mm(*d)),
+            Style::Odds
+                if b.objective.as_ref().is_none_or(|o| o.at != to)
+                    && !b.rules.objectives_held(b).iter().any(|o| o.0 == to) =>
+            {
+                self.tune
+                    .stand_off
+                    .and_then(|i| moves.get(i))
+                    .map_or(0.0, |d| b.scale.to_mm(*d))
+            }
             _ => 0.0,
         };
         // By the odds a unit keeps its line: it goes no more than a short move ahead of the

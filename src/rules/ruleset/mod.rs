@@ -22,7 +22,8 @@ pub use view::{
 
 use super::battle::Battle;
 use super::command::{Command, Event, RuleError};
-use super::model::{Class, Formation, Phase, SideInfo, Unit, UnitId};
+use super::geometry::Pt;
+use super::model::{Class, Formation, Phase, Side, SideInfo, Unit, UnitId};
 use super::scenario::RawUnit;
 use super::terrain::Terrain;
 use serde::{Deserialize, Serialize};
@@ -100,6 +101,12 @@ pub trait Ruleset {
     /// it) rather than be refused.
     fn friends_intermix(&self) -> bool {
         false
+    }
+    /// The places held at the end that decide the battle, each with its name and the side
+    /// that holds it now: the opponent goes to take those the enemy holds. None by default.
+    fn objectives_held(&self, b: &Battle) -> Vec<(Pt, String, Side)> {
+        let _ = b;
+        Vec::new()
     }
     /// Whether units in edge contact move as one group for one command (`Command::MoveGroup`):
     /// the opponent then dresses its lines so that they do.

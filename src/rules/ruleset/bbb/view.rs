@@ -5,7 +5,7 @@ use super::tables::FireResult;
 use super::{Arm, Bbb7yw, INCH, layout, quality, quality_name};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Event, RuleError};
-use crate::rules::geometry::Base;
+use crate::rules::geometry::{Base, Pt};
 use crate::rules::model::{Class, Flag, Formation, Phase, SideInfo, Unit, UnitId};
 use crate::rules::ruleset::Figures;
 use crate::rules::ruleset::common::{arc_marks, reach_mark, target_mark};
@@ -832,6 +832,16 @@ impl Bbb7yw {
 impl Ruleset for Bbb7yw {
     fn id(&self) -> &str {
         &self.data.id
+    }
+    fn objectives_held(&self, b: &Battle) -> Vec<(Pt, String, usize)> {
+        b.scenario
+            .objectives
+            .iter()
+            .map(|o| {
+                let at = Pt::new(o.at.0, o.at.1);
+                (at, o.name.clone(), self.holder(b, at, o.owner))
+            })
+            .collect()
     }
     fn name(&self) -> &str {
         &self.data.name
