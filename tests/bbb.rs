@@ -1367,4 +1367,15 @@ fn the_objectives_are_held_by_a_unit_within_3_inches_with_no_enemy_within_3() {
         u.base.centre = at;
     }
     assert_eq!(held(&b)[0], ("Lohdorf".to_string(), 1));
+    // A Prussian brigade comes within 3" too: contested, it stays with its holder so far (the
+    // scenario's owner, Prussia).
+    let near = volley::rules::geometry::Pt::new(at.x + 30.0, at.y);
+    if let Some(u) = b
+        .units_mut()
+        .iter_mut()
+        .find(|u| u.side == 0 && u.troop == "Inf")
+    {
+        u.base.centre = near;
+    }
+    assert_eq!(held(&b)[0], ("Lohdorf".to_string(), 0));
 }

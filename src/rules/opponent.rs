@@ -58,9 +58,7 @@ struct PhaseMemory {
     /// The pairs (own unit, enemy) worth attacking, best first, weighed when first asked.
     attacks: Option<Vec<(UnitId, UnitId)>>,
     /// Units another has dressed on this phase: they stand, so the line they anchor holds.
-    /// Written while deciding (`&self`); a lock rather than a cell, as the window keeps the
-    /// opponent in a resource that threads share.
-    anchors: std::sync::Mutex<Vec<UnitId>>,
+    anchors: Vec<UnitId>,
 }
 
 /// The opponent's judgement, in numbers.
@@ -172,7 +170,7 @@ impl Opponent {
 
     fn did(&self, u: &UnitId, what: &'static str) -> bool {
         self.memory.done.iter().any(|(x, w)| x == u && *w == what)
-            || (what == "Move" && self.memory.anchors.lock().is_ok_and(|a| a.contains(u)))
+            || (what == "Move" && self.memory.anchors.contains(u))
     }
 
     fn remember(&mut self, cmd: &Command) {
@@ -426,8 +424,9 @@ impl Opponent {
     }
 
     /// Where a unit heads: the objective while the enemy holds it and the unit can reach it
-    /// in the turns left, else the nearest enemy.
-    fn goal(&self, b: &Battle, u: &Unit) -> Option<(Pt, String)> {
+    /// in the turns left, else the nearest enemy. Also whether it is a place to walk onto (an
+    /// objective) rather than an enemy to halt short of.
+    fn goal(&self, b: &Battle, u: &Unit) -> Option<(Pt, String, bool)> {
         let pace = b.scale.to_mm(b.scale.unit.sample_moves()[3]);
         let turns_left = if b.turn_limit > 0 {
             (b.turn_limit + 1).saturating_sub(b.turn) as f32
@@ -440,7 +439,7 @@ impl Opponent {
             && !o.taken
             && o.at.dist(u.base.centre) <= pace * turns_left
         {
-            return Some((o.at, "the objective".into()));
+            return Some((o.at, "the objective".into(), true));
         }
         // Of the places that decide the battle, the nearest the enemy holds that it can reach,
         // once the game is in its second half.
@@ -454,7 +453,7 @@ impl Opponent {
                 })
                 .min_by(|a, c| a.0.dist(u.base.centre).total_cmp(&c.0.dist(u.base.centre)))
         {
-            return Some((at, name));
+            return Some((at, name, true));
         }
         self.enemies(b, u.side)
             .into_iter()
@@ -464,7 +463,7 @@ impl Opponent {
                     .dist(u.base.centre)
                     .total_cmp(&c.base.centre.dist(u.base.centre))
             })
-            .map(|e| (e.base.centre, e.name.clone()))
+            .map(|e| (e.base.centre, e.name.clone(), false))
     }
 
     /// Whether a unit means to move this bound: not a reserve while the fight is far off.
@@ -497,7 +496,7 @@ impl Opponent {
     }
 
     /// A move for one unit: a charge worth making, else towards its goal.
-    fn manoeuvre(&self, b: &Battle) -> Option<Decision> {
+    fn manoeuvre(&mut self, b: &Battle) -> Option<Decision> {
         // The fighting troops first, those nearest the enemy first: where moves are paid for,
         // they are what the points are for. Generals and trains do not march on the enemy.
         let mut own: Vec<(f32, &Unit)> = self
@@ -573,8 +572,8 @@ impl Opponent {
 
     /// Towards the goal: wheel to face it, then advance as far as the rules allow, stopping
     /// short of the enemy (by the odds) so as not to walk into its fire piecemeal.
-    fn advance(&self, b: &Battle, u: &Unit) -> Option<Decision> {
-        let (to, name) = self.goal(b, u)?;
+    fn advance(&mut self, b: &Battle, u: &Unit) -> Option<Decision> {
+        let (to, name, onto) = self.goal(b, u)?;
         let moves = b.scale.unit.sample_moves();
         let off = off_line(u, to);
         if off > 25.0 {
@@ -612,15 +611,11 @@ impl Opponent {
         // or charges next bound; the objective itself is walked onto.
         let stand_off = match self.style {
             _ if pressing => 0.0,
-            Style::Odds
-                if b.objective.as_ref().is_none_or(|o| o.at != to)
-                    && !b.rules.objectives_held(b).iter().any(|o| o.0 == to) =>
-            {
-                self.tune
-                    .stand_off
-                    .and_then(|i| moves.get(i))
-                    .map_or(0.0, |d| b.scale.to_mm(*d))
-            }
+            Style::Odds if !onto => self
+                .tune
+                .stand_off
+                .and_then(|i| moves.get(i))
+                .map_or(0.0, |d| b.scale.to_mm(*d)),
             _ => 0.0,
         };
         // By the odds a unit keeps its line: it goes no more than a short move ahead of the
@@ -707,7 +702,7 @@ impl Opponent {
     /// closing up to it: flank to flank, front edges level. From the next bound the two move as
     /// one. It dresses on a friend already in a group or already moved, else the nearest; that
     /// friend then stands for the phase.
-    fn dress(&self, b: &Battle, u: &Unit) -> Option<Decision> {
+    fn dress(&mut self, b: &Battle, u: &Unit) -> Option<Decision> {
         if self.style != Style::Odds
             || !b.rules.moves_in_groups()
             || self.nearest(b, u) < 2.0 * long_move(b)
@@ -743,16 +738,17 @@ impl Opponent {
             let (ahead, aside) = (way.dot(fwd), way.dot(right));
             let (f, r) = (b.scale.from_mm(ahead), b.scale.from_mm(aside));
             // Troops that move only straight ahead or sideways step aside, and then forward.
-            let mut tries = vec![vec![Step::Sidestep(r)]];
-            if ahead.abs() > 0.5 {
-                tries = vec![
+            let tries = if ahead.abs() > 0.5 {
+                vec![
                     vec![Step::Oblique {
                         forward: f,
                         right: r,
                     }],
                     vec![Step::Advance(f), Step::Sidestep(r)],
-                ];
-            }
+                ]
+            } else {
+                vec![vec![Step::Sidestep(r)]]
+            };
             for steps in tries {
                 let cmd = Command::Move {
                     unit: u.id.clone(),
@@ -764,9 +760,7 @@ impl Opponent {
                 // A friend that has not moved stands, with its group, to be dressed on.
                 if !moved {
                     let group = self.line_of(b, n);
-                    if let Ok(mut held) = self.memory.anchors.lock() {
-                        held.extend(group);
-                    }
+                    self.memory.anchors.extend(group);
                 }
                 return Some(Decision {
                     command: cmd,

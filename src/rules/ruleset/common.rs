@@ -146,14 +146,21 @@ pub fn factor_in(list: &[FactorDef], key: &str) -> Factor {
     }
 }
 
-/// Refuses units of the wrong side or off the table.
-pub fn own_active(b: &Battle, u: &Unit) -> Result<(), RuleError> {
-    if !u.alive() {
-        return Err(RuleError::Illegal(format!(
+/// Refuses a unit removed from the table: it no longer acts.
+pub fn on_table(u: &Unit) -> Result<(), RuleError> {
+    if u.alive() {
+        Ok(())
+    } else {
+        Err(RuleError::Illegal(format!(
             "{} is no longer on the table",
             u.name
-        )));
+        )))
     }
+}
+
+/// Refuses units of the wrong side or off the table.
+pub fn own_active(b: &Battle, u: &Unit) -> Result<(), RuleError> {
+    on_table(u)?;
     if u.side != b.active {
         return Err(RuleError::NotYourUnit(u.id.clone()));
     }

@@ -9,7 +9,7 @@ use crate::rules::command::{Event, Factor, Marker, RuleError, factor_sum};
 use crate::rules::geometry::{Base, Pt};
 use crate::rules::model::{Phase, Side, Unit, UnitId};
 use crate::rules::ruleset::Roll;
-use crate::rules::ruleset::common::{heading_deg, illegal, in_phase};
+use crate::rules::ruleset::common::{heading_deg, illegal, in_phase, on_table};
 
 /// How a morale roll came out.
 pub struct Check {
@@ -133,9 +133,7 @@ impl Hal25 {
     ) -> Result<(), RuleError> {
         in_phase(b, Phase::Movement, "set a brigade moving")?;
         let u = b.unit(id)?.clone();
-        if !u.alive() {
-            return illegal(format!("{} is no longer on the table", u.name));
-        }
+        on_table(&u)?;
         if u.side != b.active {
             return illegal(format!("{}: the other side is moving", u.name));
         }
@@ -166,9 +164,7 @@ impl Hal25 {
     pub fn may_act(&self, b: &Battle, id: &UnitId) -> Result<(), RuleError> {
         in_phase(b, Phase::Movement, "move")?;
         let u = b.unit(id)?;
-        if !u.alive() {
-            return illegal(format!("{} is no longer on the table", u.name));
-        }
+        on_table(u)?;
         if u.side != b.active {
             return illegal(format!("{}: the other side is moving", u.name));
         }
