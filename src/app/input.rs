@@ -99,6 +99,9 @@ pub struct Overlays {
     pub legend: bool,
     /// N: units as map symbols instead of figures.
     pub symbols: bool,
+    /// I: every unit's name tag at any zoom (else only once zoomed in, and always for the
+    /// selected and hovered units and those with a status to show).
+    pub names: bool,
 }
 
 impl Default for Overlays {
@@ -111,6 +114,7 @@ impl Default for Overlays {
             rules: false,
             legend: false,
             symbols: false,
+            names: false,
         }
     }
 }
@@ -126,9 +130,10 @@ impl Overlays {
             "rules" => self.rules = true,
             "legend" => self.legend = true,
             "symbols" => self.symbols = true,
+            "names" => self.names = true,
             other => {
                 return Err(format!(
-                    "no overlay '{other}' (arcs, zones, sight, reach, rules, legend, symbols)"
+                    "no overlay '{other}' (arcs, zones, sight, reach, rules, legend, symbols, names)"
                 ));
             }
         }
@@ -368,6 +373,9 @@ fn keys(
     }
     if keys.just_pressed(KeyCode::KeyN) && !ctrl {
         overlays.symbols = !overlays.symbols;
+    }
+    if keys.just_pressed(KeyCode::KeyI) && !ctrl {
+        overlays.names = !overlays.names;
     }
     if !ctrl {
         let o = overlays.as_mut();

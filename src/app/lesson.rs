@@ -57,12 +57,18 @@ fn show_step(
         game.highlight.clear();
         return;
     };
-    let (rules, legend, symbols) = (overlays.rules, overlays.legend, overlays.symbols);
+    let (rules, legend, symbols, names) = (
+        overlays.rules,
+        overlays.legend,
+        overlays.symbols,
+        overlays.names,
+    );
     *overlays = Overlays {
         arcs: false,
         rules,
         legend,
         symbols,
+        names,
         ..Overlays::default()
     };
     // The lesson's check refused any name that is not an overlay.

@@ -109,6 +109,7 @@ fn turn_bar(
                     ui.checkbox(&mut overlays.rules, "Rules (F1)");
                     ui.checkbox(&mut overlays.legend, "Legend (G)");
                     ui.checkbox(&mut overlays.symbols, "Symbols (N)");
+                    ui.checkbox(&mut overlays.names, "Names (I)");
                 });
                 if let Some(m) = game.message.clone() {
                     ui.horizontal(|ui| {
@@ -931,13 +932,22 @@ impl Taken {
     }
 }
 
+/// Every unit's name is shown, without the Names overlay, where no more than this many units
+/// are in view, or once a base is this wide on screen (in points): zoomed out over a large
+/// battle, names would cover the terrain.
+const NAMES_UP_TO_UNITS: usize = 30;
+const NAMES_FROM_PX: f32 = 40.0;
+
 /// Names, status and the ruleset's word markers (LOW, OUT, SPENT ...) beside each unit, and the
 /// terrain's names: drawn in screen space, readable at every zoom, placed where they overlap
 /// neither each other nor the bases (a label that finds no room is left out, the selected and
-/// hovered units' first).
+/// hovered units' first). A unit with nothing but its name to show is tagged where few units
+/// are in view or once zoomed in (or with the Names overlay on); the selected and hovered units and those with a status are
+/// tagged at every zoom.
 fn unit_tags(
     mut ctx: EguiContexts,
     game: Res<Game>,
+    overlays: Res<Overlays>,
     sel: Res<Selection>,
     ptr: Res<Pointer>,
     cams: Query<(&Camera, &GlobalTransform), With<super::camera::BoardCamera>>,
@@ -983,6 +993,7 @@ fn unit_tags(
         }
     };
     boxes.sort_by_key(|(u, _)| first(u));
+    let in_view = boxes.iter().filter(|(_, r)| screen.intersects(*r)).count();
     let font = egui::FontId::proportional(12.0);
     let small = egui::FontId::proportional(11.0);
     for (u, r) in &boxes {
@@ -990,6 +1001,12 @@ fn unit_tags(
             continue;
         }
         let look = b.rules.look(b, u);
+        let named = overlays.names
+            || in_view <= NAMES_UP_TO_UNITS
+            || r.width().max(r.height()) >= NAMES_FROM_PX;
+        if !named && first(u) == 2 && look.markers.is_empty() && look.pips == 0 {
+            continue;
+        }
         let mut badges: Vec<(String, egui::Color32)> = Vec::new();
         // The ruleset's own words say it where it has them.
         if u.status.shaken && look.markers.is_empty() {
