@@ -86,3 +86,58 @@ fn the_opponent_closes_up_a_line_and_then_moves_it_as_one_group() {
         "{said:?}"
     );
 }
+
+#[test]
+fn a_general_left_behind_moves_up_first_so_his_troops_stay_in_command() {
+    use common::{U, battle, id, to_phase};
+    use volley::rules::model::Phase;
+    use volley::rules::opponent::{Opponent, Style};
+    // The CinC 300 mm (1,500 paces) behind his two battalions, the enemy far off.
+    let mut b = battle(
+        &[
+            U("g", 0, "CinC", "Regular", 480.0, 60.0, 0.0, ""),
+            U("m1", 0, "Ms", "Regular", 455.0, 360.0, 0.0, ""),
+            U("m2", 0, "Ms", "Regular", 500.0, 360.0, 0.0, ""),
+            U("a", 1, "Ms", "Regular", 480.0, 950.0, 180.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    let before = b.unit(&id("g")).unwrap().base.centre;
+    let mut o = Opponent::new(Style::Odds);
+    let said = o.play_phase(&mut b, 0, true);
+    assert!(
+        said.first().is_some_and(|d| d.reason.contains("follows")),
+        "{said:?}"
+    );
+    let after = b.unit(&id("g")).unwrap().base.centre;
+    assert!(after.y > before.y + 1.0, "{before:?} -> {after:?}");
+}
+
+#[test]
+fn far_from_the_enemy_a_unit_marches_on_with_a_second_move_where_the_rules_allow_it() {
+    use common::{id, to_phase};
+    use volley::rules::model::Phase;
+    use volley::rules::opponent::{Opponent, Style};
+    use volley::rules::scenario;
+    // DBFPW allows a second move out of the enemy guns' reach; a French battalion 1,700 mm
+    // (8,500 paces) from the Prussians, its CinC beside it.
+    let text = r#"(name: "t", ruleset: "dbfpw", table: (width: 2000, height: 2000), seed: 1, turn_limit: 20,
+        terrain: [],
+        sides: [(name: "France", nation: "imperial_french", colour: (0, 0, 200)), (name: "Prussia", nation: "german", colour: (20, 20, 20))],
+        units: [
+            (id: "c", side: 0, type: "CinC", class: Regular, at: Some((1080, 200)), facing: 0),
+            (id: "f", side: 0, type: "Inf", class: Regular, at: Some((1000, 200)), facing: 0),
+            (id: "p", side: 1, type: "Inf", class: Regular, at: Some((1000, 1900)), facing: 180),
+        ])"#;
+    let mut b = scenario::parse(text, "inline").expect("scenario");
+    to_phase(&mut b, 0, Phase::Movement);
+    let mut o = Opponent::new(Style::Odds);
+    let said = o.play_phase(&mut b, 0, true);
+    let moves: Vec<_> = said
+        .iter()
+        .filter(|d| d.command.unit() == Some(&id("f")))
+        .collect();
+    assert_eq!(moves.len(), 2, "{said:?}");
+    assert!(moves[1].reason.contains("a second move"), "{said:?}");
+}

@@ -11,7 +11,7 @@
 
 use super::battle::Battle;
 use super::command::{Command, Step};
-use super::geometry::{Corner, Edge, Pt, heading};
+use super::geometry::{Corner, Edge, Pt, heading, norm_deg};
 use super::model::{Phase, Side, Unit, UnitId};
 use super::ruleset::{Figures, Outlook};
 use super::terrain::FeatureKind;
@@ -59,6 +59,9 @@ struct PhaseMemory {
     attacks: Option<Vec<(UnitId, UnitId)>>,
     /// Units another has dressed on this phase: they stand, so the line they anchor holds.
     anchors: Vec<UnitId>,
+    /// Every first move is given: units far from the enemy now march on with a second, where
+    /// the rules allow one.
+    second: bool,
 }
 
 /// The opponent's judgement, in numbers.
@@ -141,6 +144,13 @@ fn fights(b: &Battle, u: &Unit) -> bool {
     !matches!(b.rules.look(b, u).arm, Figures::Command | Figures::Train)
 }
 
+/// The turn in degrees, clockwise positive, from facing `from` to facing `to` (unit vectors).
+fn heading_between(from: Pt, to: Pt) -> f32 {
+    // A facing is measured clockwise from +y (`geometry::heading`).
+    let facing = |p: Pt| p.x.atan2(p.y).to_degrees();
+    norm_deg(facing(to) - facing(from))
+}
+
 /// The angle in degrees between a unit's front and the way to `to`.
 fn off_line(u: &Unit, to: Pt) -> f32 {
     let way = to.minus(u.base.centre);
@@ -170,18 +180,33 @@ impl Opponent {
 
     fn did(&self, u: &UnitId, what: &'static str) -> bool {
         self.memory.done.iter().any(|(x, w)| x == u && *w == what)
-            || (what == "Move" && self.memory.anchors.contains(u))
+            || (what.starts_with("Move") && self.memory.anchors.contains(u))
+    }
+
+    /// Whether a unit has made the move it may make now: its first, or in the second pass its
+    /// second.
+    fn moved(&self, u: &UnitId) -> bool {
+        if self.memory.second {
+            self.did(u, "Move again")
+        } else {
+            self.did(u, "Move")
+        }
     }
 
     fn remember(&mut self, cmd: &Command) {
+        let moved = if self.memory.second {
+            "Move again"
+        } else {
+            "Move"
+        };
         if let Command::MoveGroup { units, .. } = cmd {
             for u in units {
-                self.memory.done.push((u.clone(), "Move"));
+                self.memory.done.push((u.clone(), moved));
             }
         } else if let Some(u) = cmd.unit() {
             let what = match cmd {
                 // A unit moves once, whichever move it makes.
-                Command::Move { .. } | Command::MoveStand { .. } => "Move",
+                Command::Move { .. } | Command::MoveStand { .. } => moved,
                 c => c.kind(),
             };
             self.memory.done.push((u.clone(), what));
@@ -441,12 +466,14 @@ impl Opponent {
         {
             return Some((o.at, "the objective".into(), true));
         }
-        // Of the places that decide the battle, the nearest the enemy holds that it can reach,
-        // once the game is in its second half.
-        if self.pressing(b)
-            && let Some((at, name, _)) = b
-                .rules
-                .objectives_held(b)
+        // Of the places that decide the battle, the nearest the enemy holds that it can reach:
+        // from the start where the enemy holds more of them, else once the game is in its
+        // second half.
+        let held = b.rules.objectives_held(b);
+        let ours = held.iter().filter(|o| o.2 == u.side).count();
+        let behind = self.style == Style::Odds && 2 * ours < held.len();
+        if (behind || self.pressing(b))
+            && let Some((at, name, _)) = held
                 .into_iter()
                 .filter(|(at, _, side)| {
                     *side != u.side && at.dist(u.base.centre) <= pace * turns_left
@@ -506,12 +533,107 @@ impl Opponent {
             .map(|u| (self.nearest(b, u), u))
             .collect();
         own.sort_by(|a, c| a.0.total_cmp(&c.0).then_with(|| a.1.id.0.cmp(&c.1.id.0)));
-        for (_, u) in own {
-            if self.did(&u.id, "Move") || !b.rules.may_move(b, u) || !self.wants_to_move(b, u) {
+        if !self.memory.second {
+            if let Some(d) = self.follow(b) {
+                return Some(d);
+            }
+            for (_, u) in &own {
+                if self.moved(&u.id) || !b.rules.may_move(b, u) || !self.wants_to_move(b, u) {
+                    continue;
+                }
+                if let Some(d) = self.charge(b, u).or_else(|| self.advance(b, u)) {
+                    return Some(d);
+                }
+            }
+            if self.style != Style::Odds {
+                return None;
+            }
+            self.memory.second = true;
+        }
+        // Every first move given, units still far from the enemy march on again where the rules
+        // allow it (they refuse a second move within reach of the enemy's guns).
+        let far = 3.0 * long_move(b);
+        for (near, u) in &own {
+            if *near <= far || self.moved(&u.id) || !b.rules.may_move(b, u) {
                 continue;
             }
-            if let Some(d) = self.charge(b, u).or_else(|| self.advance(b, u)) {
+            if !self.wants_to_move(b, u) {
+                continue;
+            }
+            if let Some(mut d) = self.advance(b, u) {
+                d.reason.push_str(" (a second move)");
                 return Some(d);
+            }
+        }
+        None
+    }
+
+    /// A general left more than two long moves from his place, half a long move behind the
+    /// middle of his troops, moves up to it, so that they stay in his command (or within his
+    /// reach, where the rules count it).
+    fn follow(&self, b: &Battle) -> Option<Decision> {
+        if self.style != Style::Odds {
+            return None;
+        }
+        let reach = long_move(b);
+        let own = self.own(b);
+        let enemies = self.enemies(b, self.side);
+        if enemies.is_empty() {
+            return None;
+        }
+        let foe = centre(&enemies);
+        let commands = |u: &Unit| matches!(b.rules.look(b, u).arm, Figures::Command);
+        for g in own.iter().filter(|g| commands(g)) {
+            if self.moved(&g.id) || !b.rules.may_move(b, g) {
+                continue;
+            }
+            let mine: Vec<&Unit> = own
+                .iter()
+                .copied()
+                .filter(|u| fights(b, u) && (g.division.is_none() || u.division == g.division))
+                .collect();
+            if mine.is_empty() {
+                continue;
+            }
+            let middle = centre(&mine);
+            let way_to_foe = foe.minus(middle);
+            if way_to_foe.len() < 1e-3 {
+                continue;
+            }
+            let back = way_to_foe.scale(-0.5 * reach / way_to_foe.len());
+            let to = middle.plus(back);
+            let way = to.minus(g.base.centre);
+            let gap = way.len();
+            if gap < 2.0 * reach {
+                continue;
+            }
+            let (fwd, right) = (g.base.forward(), g.base.right());
+            let dir = way.scale(1.0 / gap);
+            for d in b.scale.unit.sample_moves().iter().rev() {
+                let mm = b.scale.to_mm(*d).min(gap);
+                let (f, r) = (
+                    b.scale.from_mm(dir.dot(fwd) * mm),
+                    b.scale.from_mm(dir.dot(right) * mm),
+                );
+                let turn = heading_between(fwd, dir);
+                for steps in [
+                    vec![Step::Oblique {
+                        forward: f,
+                        right: r,
+                    }],
+                    vec![Step::Pivot(turn), Step::Advance(b.scale.from_mm(mm))],
+                ] {
+                    let cmd = Command::Move {
+                        unit: g.id.clone(),
+                        steps,
+                    };
+                    if probe(b, &cmd).is_some() {
+                        return Some(Decision {
+                            command: cmd,
+                            reason: format!("{} follows his troops to keep them in hand", g.name),
+                        });
+                    }
+                }
             }
         }
         None
@@ -618,9 +740,11 @@ impl Opponent {
                 .map_or(0.0, |d| b.scale.to_mm(*d)),
             _ => 0.0,
         };
-        // By the odds a unit keeps its line: it goes no more than a short move ahead of the
-        // middle of its division (or its side), towards the enemy.
-        let ahead_of_line = if pressing {
+        // By the odds a unit keeps its line within reach of the enemy: it goes no more than a
+        // short move ahead of the middle of its division (or its side), towards the enemy.
+        // Far from the enemy it marches at its best pace: the line forms again within reach.
+        let marching = self.nearest(b, u) > 3.0 * long_move(b);
+        let ahead_of_line = if pressing || marching {
             f32::NEG_INFINITY
         } else {
             self.ahead_of_line(b, u)
@@ -722,7 +846,7 @@ impl Opponent {
             if gap <= 0.5 || gap > u.base.width || rel.dot(fwd).abs() > long_move(b) {
                 continue;
             }
-            let moved = self.did(&n.id, "Move");
+            let moved = self.moved(&n.id);
             let group = if moved { 1 } else { self.line_of(b, n).len() };
             anchors.push((moved, group, gap, n, across.signum()));
         }
@@ -786,7 +910,7 @@ impl Opponent {
             let x = line[k];
             for y in &own {
                 if line.iter().any(|l| l.id == y.id)
-                    || self.did(&y.id, "Move")
+                    || self.moved(&y.id)
                     || (y.base.facing - x.base.facing).abs() > 1.0
                     || !fights(b, y)
                 {
