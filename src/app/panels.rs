@@ -935,7 +935,7 @@ impl Taken {
 /// Every unit's name is shown, without the Names overlay, where no more than this many units
 /// are in view, or once a base is this wide on screen (in points): zoomed out over a large
 /// battle, names would cover the terrain.
-const NAMES_UP_TO_UNITS: usize = 30;
+const NAMES_UP_TO_UNITS: usize = 40;
 const NAMES_FROM_PX: f32 = 40.0;
 
 /// Names, status and the ruleset's word markers (LOW, OUT, SPENT ...) beside each unit, and the
