@@ -1,8 +1,10 @@
 //! The opponent: a player for solo games and batch runs that plays any ruleset through the same
 //! door as a person. It weighs fire and combat by the exact odds of the rules' own previews
 //! (each outcome's `Chance::edge`), charges only where the odds favour it, keeps its units in
-//! line, holds a reserve back, advances on the objective or the nearest enemy, and takes the
-//! buttons a player would (rally, recover, limber and unlimber, command rolls). Every command it
+//! line within reach of the enemy and marches at its best pace (with second moves, where the
+//! rules allow them) while far off, keeps its generals up with their troops, holds a reserve
+//! back, advances on the objective or the nearest enemy, and takes the buttons a player would
+//! (rally, recover, limber and unlimber, command rolls). Every command it
 //! gives is tried first on a copy of the battle, so the battle never refuses one. It knows no
 //! ruleset: what differs comes through the `Ruleset` trait.
 //!
@@ -205,7 +207,7 @@ impl Opponent {
             }
         } else if let Some(u) = cmd.unit() {
             let what = match cmd {
-                // A unit moves once, whichever move it makes.
+                // A unit moves once, whichever move it makes (twice where it marches on).
                 Command::Move { .. } | Command::MoveStand { .. } => moved,
                 c => c.kind(),
             };
