@@ -5,7 +5,11 @@ use volley::rules::batch::{self, Player};
 use volley::rules::save;
 
 mod common;
-use common::DEFAULTS;
+use common::{DEFAULTS, U, battle, id, to_phase};
+use volley::rules::command::Command;
+use volley::rules::model::Phase;
+use volley::rules::opponent::{Opponent, Style};
+use volley::rules::scenario;
 
 /// Games per scenario and pairing; `VOLLEY_OPPONENT_GAMES` raises it for a long run.
 fn games() -> usize {
@@ -49,10 +53,6 @@ fn a_batch_reports_the_same_every_time() {
 
 #[test]
 fn the_opponent_closes_up_a_line_and_then_moves_it_as_one_group() {
-    use common::{U, battle, id, to_phase};
-    use volley::rules::command::Command;
-    use volley::rules::model::Phase;
-    use volley::rules::opponent::{Opponent, Style};
     // Two Prussian Musket battalions 5 mm apart, far from the Austrians.
     let mut b = battle(
         &[
@@ -89,9 +89,6 @@ fn the_opponent_closes_up_a_line_and_then_moves_it_as_one_group() {
 
 #[test]
 fn a_general_left_behind_moves_up_first_so_his_troops_stay_in_command() {
-    use common::{U, battle, id, to_phase};
-    use volley::rules::model::Phase;
-    use volley::rules::opponent::{Opponent, Style};
     // The CinC 300 mm (1,500 paces) behind his two battalions, the enemy far off.
     let mut b = battle(
         &[
@@ -116,10 +113,6 @@ fn a_general_left_behind_moves_up_first_so_his_troops_stay_in_command() {
 
 #[test]
 fn far_from_the_enemy_a_unit_marches_on_with_a_second_move_where_the_rules_allow_it() {
-    use common::{id, to_phase};
-    use volley::rules::model::Phase;
-    use volley::rules::opponent::{Opponent, Style};
-    use volley::rules::scenario;
     // DBFPW allows a second move out of the enemy guns' reach; a French battalion 1,700 mm
     // (8,500 paces) from the Prussians, its CinC beside it.
     let text = r#"(name: "t", ruleset: "dbfpw", table: (width: 2000, height: 2000), seed: 1, turn_limit: 20,

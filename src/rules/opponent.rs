@@ -15,6 +15,7 @@ use super::battle::Battle;
 use super::command::{Command, Step};
 use super::geometry::{Corner, Edge, Pt, heading, norm_deg};
 use super::model::{Phase, Side, Unit, UnitId};
+use super::ruleset::common::heading_deg;
 use super::ruleset::{Figures, Outlook};
 use super::terrain::FeatureKind;
 
@@ -81,6 +82,11 @@ pub struct Tuning {
     pub reserve_turn: u32,
     /// Which of the ruleset's sample moves a unit may stand ahead of its division's line.
     pub line: usize,
+    /// Beyond this many long moves from the enemy a unit marches at its best pace, and on with
+    /// a second move where the rules allow one.
+    pub march: f32,
+    /// A general this many long moves from his place behind his troops moves up to it.
+    pub follow: f32,
 }
 
 impl Default for Tuning {
@@ -94,6 +100,8 @@ impl Default for Tuning {
             reserve: 8,
             reserve_turn: 3,
             line: 3,
+            march: 3.0,
+            follow: 2.0,
         }
     }
 }
@@ -146,13 +154,6 @@ fn fights(b: &Battle, u: &Unit) -> bool {
     !matches!(b.rules.look(b, u).arm, Figures::Command | Figures::Train)
 }
 
-/// The turn in degrees, clockwise positive, from facing `from` to facing `to` (unit vectors).
-fn heading_between(from: Pt, to: Pt) -> f32 {
-    // A facing is measured clockwise from +y (`geometry::heading`).
-    let facing = |p: Pt| p.x.atan2(p.y).to_degrees();
-    norm_deg(facing(to) - facing(from))
-}
-
 /// The angle in degrees between a unit's front and the way to `to`.
 fn off_line(u: &Unit, to: Pt) -> f32 {
     let way = to.minus(u.base.centre);
@@ -185,22 +186,28 @@ impl Opponent {
             || (what.starts_with("Move") && self.memory.anchors.contains(u))
     }
 
-    /// Whether a unit has made the move it may make now: its first, or in the second pass its
-    /// second.
-    fn moved(&self, u: &UnitId) -> bool {
+    /// The move a unit may make now: its first, or in the second pass its second.
+    fn this_move(&self) -> &'static str {
         if self.memory.second {
-            self.did(u, "Move again")
-        } else {
-            self.did(u, "Move")
-        }
-    }
-
-    fn remember(&mut self, cmd: &Command) {
-        let moved = if self.memory.second {
             "Move again"
         } else {
             "Move"
-        };
+        }
+    }
+
+    /// Whether a unit has made the move it may make now.
+    fn moved(&self, u: &UnitId) -> bool {
+        self.did(u, self.this_move())
+    }
+
+    /// Whether a unit is far from the enemy (`Tuning::march`): it marches at its best pace (and
+    /// on with a second move), and the line forms again within reach.
+    fn far_off(&self, b: &Battle, u: &Unit) -> bool {
+        self.nearest(b, u) > self.tune.march * long_move(b)
+    }
+
+    fn remember(&mut self, cmd: &Command) {
+        let moved = self.this_move();
         if let Command::MoveGroup { units, .. } = cmd {
             for u in units {
                 self.memory.done.push((u.clone(), moved));
@@ -554,12 +561,12 @@ impl Opponent {
         }
         // Every first move given, units still far from the enemy march on again where the rules
         // allow it (they refuse a second move within reach of the enemy's guns).
-        let far = 3.0 * long_move(b);
-        for (near, u) in &own {
-            if *near <= far || self.moved(&u.id) || !b.rules.may_move(b, u) {
-                continue;
-            }
-            if !self.wants_to_move(b, u) {
+        for (_, u) in &own {
+            if !self.far_off(b, u)
+                || self.moved(&u.id)
+                || !b.rules.may_move(b, u)
+                || !self.wants_to_move(b, u)
+            {
                 continue;
             }
             if let Some(mut d) = self.advance(b, u) {
@@ -570,8 +577,8 @@ impl Opponent {
         None
     }
 
-    /// A general left more than two long moves from his place, half a long move behind the
-    /// middle of his troops, moves up to it, so that they stay in his command (or within his
+    /// A general left more than `Tuning::follow` long moves from his place, half a long move
+    /// behind the middle of his troops, moves up to it, so that they stay in his command (or within his
     /// reach, where the rules count it).
     fn follow(&self, b: &Battle) -> Option<Decision> {
         if self.style != Style::Odds {
@@ -606,7 +613,7 @@ impl Opponent {
             let to = middle.plus(back);
             let way = to.minus(g.base.centre);
             let gap = way.len();
-            if gap < 2.0 * reach {
+            if gap < self.tune.follow * reach {
                 continue;
             }
             let (fwd, right) = (g.base.forward(), g.base.right());
@@ -617,7 +624,7 @@ impl Opponent {
                     b.scale.from_mm(dir.dot(fwd) * mm),
                     b.scale.from_mm(dir.dot(right) * mm),
                 );
-                let turn = heading_between(fwd, dir);
+                let turn = norm_deg(heading_deg(dir) - heading_deg(fwd));
                 for steps in [
                     vec![Step::Oblique {
                         forward: f,
@@ -745,8 +752,7 @@ impl Opponent {
         // By the odds a unit keeps its line within reach of the enemy: it goes no more than a
         // short move ahead of the middle of its division (or its side), towards the enemy.
         // Far from the enemy it marches at its best pace: the line forms again within reach.
-        let marching = self.nearest(b, u) > 3.0 * long_move(b);
-        let ahead_of_line = if pressing || marching {
+        let ahead_of_line = if pressing || self.far_off(b, u) {
             f32::NEG_INFINITY
         } else {
             self.ahead_of_line(b, u)
