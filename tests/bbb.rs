@@ -1355,27 +1355,23 @@ fn the_objectives_are_held_by_a_unit_within_3_inches_with_no_enemy_within_3() {
     };
     assert_eq!(
         held(&b),
-        vec![
-            ("Lohdorf".to_string(), 0),
-            ("Weinberg".to_string(), 1),
-            ("Lohbach bridge".to_string(), 0)
-        ]
+        vec![("Lohdorf".to_string(), 1), ("Weinberg".to_string(), 0)]
     );
-    // An Austrian brigade standing on Lohdorf, no Prussian near: Austria holds it.
+    // A Prussian brigade standing on Lohdorf, no Austrian near: Prussia holds it.
     let at = b.rules.objectives_held(&b)[0].0;
-    if let Some(u) = b.units_mut().iter_mut().find(|u| u.id == id("au-inf1")) {
+    if let Some(u) = b.units_mut().iter_mut().find(|u| u.id == id("pr-inf1")) {
         u.base.centre = at;
     }
-    assert_eq!(held(&b)[0], ("Lohdorf".to_string(), 1));
-    // A Prussian brigade comes within 3" too: contested, it stays with its holder so far (the
-    // scenario's owner, Prussia).
+    assert_eq!(held(&b)[0], ("Lohdorf".to_string(), 0));
+    // An Austrian brigade comes within 3" too: contested, it stays with its holder so far (the
+    // scenario's owner, Austria).
     let near = volley::rules::geometry::Pt::new(at.x + 30.0, at.y);
     if let Some(u) = b
         .units_mut()
         .iter_mut()
-        .find(|u| u.side == 0 && u.troop == "Inf")
+        .find(|u| u.side == 1 && u.troop == "Inf")
     {
         u.base.centre = near;
     }
-    assert_eq!(held(&b)[0], ("Lohdorf".to_string(), 0));
+    assert_eq!(held(&b)[0], ("Lohdorf".to_string(), 1));
 }

