@@ -122,7 +122,10 @@ fn a_general_left_behind_moves_up_first_while_his_troops_march_but_not_within_re
     );
     to_phase(&mut b, 0, Phase::Movement);
     let said = Opponent::new(Style::Odds).play_phase(&mut b, 0, true);
-    assert!(!said.iter().any(|d| d.reason.contains("follows")), "{said:?}");
+    assert!(
+        !said.iter().any(|d| d.reason.contains("follows")),
+        "{said:?}"
+    );
     assert_eq!(b.unit(&id("g")).unwrap().base.centre, before);
 }
 
