@@ -7,7 +7,7 @@ use volley::rules::save;
 mod common;
 use common::{DEFAULTS, U, battle, id, to_phase};
 use volley::rules::command::Command;
-use volley::rules::model::Phase;
+use volley::rules::model::{Formation, Phase};
 use volley::rules::opponent::{Opponent, Style};
 use volley::rules::scenario;
 
@@ -151,4 +151,47 @@ fn far_from_the_enemy_a_unit_marches_on_with_a_second_move_where_the_rules_allow
         .collect();
     assert_eq!(moves.len(), 2, "{said:?}");
     assert!(moves[1].reason.contains("a second move"), "{said:?}");
+}
+
+#[test]
+fn near_the_enemy_a_column_of_march_forms_line_and_far_off_it_marches_on() {
+    // A BBB brigade in column of march, the enemy 10 inches off (within three long moves of 6):
+    // it forms line. Its command roll is scripted to pass.
+    let scenario_with_enemy_at = |y: u32| {
+        format!(
+            r#"(name: "t", ruleset: "bbb7yw", table: (width: 1220, height: 915), seed: 1, turn_limit: 10, terrain: [],
+            sides: [(name: "Prussia", nation: "prussia", colour: (0, 0, 200)), (name: "Austria", nation: "austria", colour: (220, 220, 220))],
+            units: [
+                (id: "c", side: 0, type: "Inf", class: Trained, at: Some((600, 300)), facing: 0, formation: Some(Column)),
+                (id: "e", side: 1, type: "Inf", class: Trained, at: Some((600, {y})), facing: 180),
+            ])"#
+        )
+    };
+    let play = |y: u32| {
+        let mut b = scenario::parse(&scenario_with_enemy_at(y), "inline").expect("scenario");
+        to_phase(&mut b, 0, Phase::Movement);
+        b.script_dice(&[6; 20]);
+        let said = Opponent::new(Style::Odds).play_phase(&mut b, 0, true);
+        (said, b.unit(&id("c")).expect("c").formation)
+    };
+    let (said, formation) = play(560);
+    assert!(
+        said.iter().any(|d| matches!(
+            d.command,
+            Command::Form {
+                formation: Formation::Line,
+                ..
+            }
+        )),
+        "{said:?}"
+    );
+    assert_eq!(formation, Formation::Line);
+    // The enemy 23 inches off: it stays in column and marches.
+    let (said, formation) = play(900);
+    assert_eq!(formation, Formation::Column, "{said:?}");
+    assert!(
+        said.iter()
+            .any(|d| matches!(d.command, Command::Move { .. })),
+        "{said:?}"
+    );
 }

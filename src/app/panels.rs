@@ -938,8 +938,8 @@ impl Taken {
 const NAMES_UP_TO_UNITS: usize = 40;
 const NAMES_FROM_PX: f32 = 40.0;
 
-/// Names, status and the ruleset's word markers (LOW, OUT, SPENT ...) beside each unit, and the
-/// terrain's names: drawn in screen space, readable at every zoom, placed where they overlap
+/// The objectives and who holds each; names, status and the ruleset's word markers (LOW, OUT,
+/// SPENT ...) beside each unit; and the terrain's names: drawn in screen space, readable at every zoom, placed where they overlap
 /// neither each other nor the bases (a label that finds no room is left out, the selected and
 /// hovered units' first). A unit with nothing but its name to show is tagged where few units
 /// are in view or once zoomed in (or with the Names overlay on); the selected and hovered units and those with a status are
@@ -996,6 +996,37 @@ fn unit_tags(
     let in_view = boxes.iter().filter(|(_, r)| screen.intersects(*r)).count();
     let font = egui::FontId::proportional(12.0);
     let small = egui::FontId::proportional(11.0);
+    // The places that decide the battle, where the rules keep them: a ring in the colour of
+    // the side that holds each now, with its name and holder (before the units' names, so that
+    // they always find room).
+    let gold = egui::Color32::from_rgb(250, 215, 60);
+    for (at, name, side) in b.rules.objectives_held(b) {
+        let Some(p) = to_screen(at).filter(|p| screen.contains(*p)) else {
+            continue;
+        };
+        let holder = b.sides.get(side).map_or("", |s| s.name.as_str());
+        painter.circle(
+            p,
+            8.0,
+            side_colour(&game, side),
+            egui::Stroke::new(2.5, gold),
+        );
+        painter.circle_filled(p, 2.5, gold);
+        let words = if name.is_empty() {
+            format!("held by {holder}")
+        } else {
+            format!("{name}: {holder}")
+        };
+        let text = painter.layout_no_wrap(words, font.clone(), gold);
+        let size = text.size() + egui::vec2(8.0, 4.0);
+        let spot = egui::Rect::from_min_size(egui::pos2(p.x - size.x / 2.0, p.y + 11.0), size);
+        painter.rect_filled(spot, 3.0, egui::Color32::from_black_alpha(170));
+        painter.galley(spot.min + egui::vec2(4.0, 2.0), text, gold);
+        taken.0.push(spot);
+        taken
+            .0
+            .push(egui::Rect::from_center_size(p, egui::vec2(20.0, 20.0)));
+    }
     for (u, r) in &boxes {
         if !screen.intersects(*r) {
             continue;

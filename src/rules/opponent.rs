@@ -14,7 +14,7 @@
 use super::battle::Battle;
 use super::command::{Command, Step};
 use super::geometry::{Corner, Edge, Pt, heading, norm_deg};
-use super::model::{Phase, Side, Unit, UnitId};
+use super::model::{Formation, Phase, Side, Unit, UnitId};
 use super::ruleset::common::heading_deg;
 use super::ruleset::{Figures, Outlook};
 use super::terrain::FeatureKind;
@@ -423,7 +423,8 @@ impl Opponent {
     }
 
     /// The buttons a player takes: command rolls, recovering bases, making declared charges,
-    /// fortifying; limbering to march and unlimbering near the enemy.
+    /// fortifying; limbering to march and unlimbering near the enemy; forming line out of the
+    /// column of march near the enemy.
     fn buttons(&self, b: &Battle) -> Option<Decision> {
         let reach = long_move(b);
         for u in self.own(b) {
@@ -436,6 +437,12 @@ impl Opponent {
                         | Command::Charge { .. }
                         | Command::Fortify { .. } => true,
                         Command::Unlimber { .. } => near < 3.0 * reach,
+                        // Out of the column of march into line within reach of the enemy: a
+                        // column neither fires nor fights as a line does.
+                        Command::Form {
+                            formation: Formation::Line,
+                            ..
+                        } => u.formation == Formation::Column && near < 3.0 * reach,
                         // Guns limber only to march from far away: limbered, they cannot fire.
                         Command::Limber { .. } => near > 10.0 * reach,
                         _ => false,
