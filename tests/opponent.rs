@@ -195,3 +195,29 @@ fn near_the_enemy_a_column_of_march_forms_line_and_far_off_it_marches_on() {
         "{said:?}"
     );
 }
+
+#[test]
+fn the_opponent_charges_where_the_rules_fight_the_combat_in_a_later_phase() {
+    // DB7YW fights close combat in its own phase, after the move: the opponent weighs the fight
+    // as it will stand then. Cuirassiers 60 mm (300 paces, centre to centre) from light horse
+    // facing them, with a general at hand: worth 0.35, 72% to win.
+    let mut b = battle(
+        &[
+            U("g", 0, "CinC", "Regular", 480.0, 230.0, 0.0, ""),
+            U("h", 0, "HC", "Regular", 480.0, 300.0, 0.0, ""),
+            U("a", 1, "LC", "Regular", 480.0, 360.0, 180.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    let said = Opponent::new(Style::Odds).play_phase(&mut b, 0, false);
+    let charge = said
+        .iter()
+        .find(|d| d.reason.contains("charges"))
+        .unwrap_or_else(|| panic!("{said:?}"));
+    assert!(
+        matches!(&charge.command, Command::Move { unit, .. } if unit == &id("h")),
+        "{charge:?}"
+    );
+    assert!(charge.reason.contains("% to win"), "{charge:?}");
+}

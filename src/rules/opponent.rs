@@ -12,7 +12,7 @@
 //! straight at the nearest enemy. It is the yardstick the opponent is measured against.
 
 use super::battle::Battle;
-use super::command::{Command, Step};
+use super::command::{Command, RuleError, Step};
 use super::geometry::{Corner, Edge, Pt, heading, norm_deg};
 use super::model::{Formation, Phase, Side, Unit, UnitId};
 use super::ruleset::common::heading_deg;
@@ -698,7 +698,7 @@ impl Opponent {
                         pursue: None,
                         pursuits: Vec::new(),
                     };
-                    let Ok(o) = after.rules.preview(&after, &fight) else {
+                    let Some(o) = self.combat_ahead(after, &fight) else {
                         continue;
                     };
                     let (value, win) = worth(&o);
@@ -717,6 +717,21 @@ impl Opponent {
                 command: cmd,
                 reason,
             });
+        }
+        None
+    }
+
+    /// The outlook of a fight that a move into contact brings: now, or, where the rules fight
+    /// it in a later phase of the bound (a close combat phase after the movement), as it will
+    /// stand then, the phases between played out on the copy of the battle.
+    fn combat_ahead(&self, mut after: Battle, fight: &Command) -> Option<Outlook> {
+        for _ in 0..4 {
+            match after.rules.preview(&after, fight) {
+                Err(RuleError::WrongPhase { .. }) if after.active == self.side => {
+                    after.execute(Command::EndPhase).ok()?;
+                }
+                r => return r.ok(),
+            }
         }
         None
     }
