@@ -939,10 +939,11 @@ const NAMES_UP_TO_UNITS: usize = 40;
 const NAMES_FROM_PX: f32 = 40.0;
 
 /// The objectives and who holds each; names, status and the ruleset's word markers (LOW, OUT,
-/// SPENT ...) beside each unit; and the terrain's names: drawn in screen space, readable at every zoom, placed where they overlap
-/// neither each other nor the bases (a label that finds no room is left out, the selected and
-/// hovered units' first). A unit with nothing but its name to show is tagged where few units
-/// are in view or once zoomed in (or with the Names overlay on); the selected and hovered units and those with a status are
+/// SPENT ...) beside each unit; and the terrain's names: drawn in screen space, readable at
+/// every zoom, placed where they overlap neither each other nor the bases (a label that finds
+/// no room is left out, the objectives' first, then the selected and hovered units'). A unit
+/// with nothing but its name to show is tagged where few units are in view or once zoomed in
+/// (or with the Names overlay on); the selected and hovered units and those with a status are
 /// tagged at every zoom.
 fn unit_tags(
     mut ctx: EguiContexts,
