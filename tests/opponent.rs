@@ -6,7 +6,7 @@ use volley::rules::save;
 
 mod common;
 use common::{DEFAULTS, U, battle, id, to_phase};
-use volley::rules::command::Command;
+use volley::rules::command::{Command, Step};
 use volley::rules::model::{Formation, Phase};
 use volley::rules::opponent::{Opponent, Style};
 use volley::rules::scenario;
@@ -220,4 +220,35 @@ fn the_opponent_charges_where_the_rules_fight_the_combat_in_a_later_phase() {
         "{charge:?}"
     );
     assert!(charge.reason.contains("% to win"), "{charge:?}");
+}
+
+#[test]
+fn the_opponent_wheels_to_square_up_before_it_charges() {
+    // The light horse stand 30 degrees off square to the cuirassiers: straight on, the rules
+    // refuse the contact ("wheel first to square up"); the opponent wheels and charges in one
+    // move.
+    let mut b = battle(
+        &[
+            U("g", 0, "CinC", "Regular", 480.0, 230.0, 0.0, ""),
+            U("h", 0, "HC", "Regular", 480.0, 300.0, 0.0, ""),
+            U("a", 1, "LC", "Regular", 480.0, 360.0, 150.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    let straight = Command::Move {
+        unit: id("h"),
+        steps: vec![Step::ToContact(id("a"))],
+    };
+    assert!(volley::rules::opponent::probe(&b, &straight).is_none());
+    let said = Opponent::new(Style::Odds).play_phase(&mut b, 0, false);
+    let charge = said
+        .iter()
+        .find(|d| d.reason.contains("charges"))
+        .unwrap_or_else(|| panic!("{said:?}"));
+    assert!(
+        matches!(&charge.command, Command::Move { steps, .. }
+            if matches!(steps.as_slice(), [Step::Wheel { .. }, Step::ToContact(_)])),
+        "{charge:?}"
+    );
 }

@@ -682,11 +682,7 @@ impl Opponent {
             if e.base.distance(&u.base) > reach {
                 break;
             }
-            let cmd = Command::Move {
-                unit: u.id.clone(),
-                steps: vec![Step::ToContact(e.id.clone())],
-            };
-            let Some(after) = probe(b, &cmd) else {
+            let Some((cmd, after)) = self.contact(b, u, e) else {
                 continue;
             };
             let reason = match self.style {
@@ -719,6 +715,34 @@ impl Opponent {
             });
         }
         None
+    }
+
+    /// A move into contact with an enemy, with the battle after it: straight on; by the odds,
+    /// where the rules want the fronts met square, also wheeling first to square up to it (or
+    /// to face it). The straight player, the yardstick, only goes straight on.
+    fn contact(&self, b: &Battle, u: &Unit, e: &Unit) -> Option<(Command, Battle)> {
+        let mut tries = vec![vec![Step::ToContact(e.id.clone())]];
+        if self.style == Style::Odds {
+            let square = norm_deg(e.base.facing + 180.0 - u.base.facing).abs();
+            for degrees in [square, off_line(u, e.base.centre)] {
+                if !(1.0..=90.0).contains(&degrees) {
+                    continue;
+                }
+                for corner in [Corner::Left, Corner::Right] {
+                    tries.push(vec![
+                        Step::Wheel { corner, degrees },
+                        Step::ToContact(e.id.clone()),
+                    ]);
+                }
+            }
+        }
+        tries.into_iter().find_map(|steps| {
+            let cmd = Command::Move {
+                unit: u.id.clone(),
+                steps,
+            };
+            probe(b, &cmd).map(|after| (cmd, after))
+        })
     }
 
     /// The outlook of a fight that a move into contact brings: now, or, where the rules fight
