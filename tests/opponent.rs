@@ -6,9 +6,10 @@ use volley::rules::save;
 
 mod common;
 use common::{DEFAULTS, U, battle, id, to_phase};
+use volley::rules::battle::Battle;
 use volley::rules::command::{Command, Step};
 use volley::rules::model::{Formation, Phase};
-use volley::rules::opponent::{Opponent, Style};
+use volley::rules::opponent::{Decision, Opponent, Style};
 use volley::rules::scenario;
 
 /// Games per scenario and pairing; `VOLLEY_OPPONENT_GAMES` raises it for a long run.
@@ -196,25 +197,34 @@ fn near_the_enemy_a_column_of_march_forms_line_and_far_off_it_marches_on() {
     );
 }
 
-#[test]
-fn the_opponent_charges_where_the_rules_fight_the_combat_in_a_later_phase() {
-    // DB7YW fights close combat in its own phase, after the move: the opponent weighs the fight
-    // as it will stand then. Cuirassiers 60 mm (300 paces, centre to centre) from light horse
-    // facing them, with a general at hand: worth 0.35, 72% to win.
+/// Cuirassiers 60 mm (300 paces, centre to centre) from light horse facing `facing`, with a
+/// general at hand, in the cuirassiers' movement phase; and the opponent's decisions there, with
+/// the charge among them.
+fn cuirassiers_charge_light_horse(facing: f32) -> (Battle, Decision) {
     let mut b = battle(
         &[
             U("g", 0, "CinC", "Regular", 480.0, 230.0, 0.0, ""),
             U("h", 0, "HC", "Regular", 480.0, 300.0, 0.0, ""),
-            U("a", 1, "LC", "Regular", 480.0, 360.0, 180.0, ""),
+            U("a", 1, "LC", "Regular", 480.0, 360.0, facing, ""),
         ],
         "",
     );
     to_phase(&mut b, 0, Phase::Movement);
+    let before = b.fork();
     let said = Opponent::new(Style::Odds).play_phase(&mut b, 0, false);
     let charge = said
         .iter()
         .find(|d| d.reason.contains("charges"))
+        .cloned()
         .unwrap_or_else(|| panic!("{said:?}"));
+    (before, charge)
+}
+
+#[test]
+fn the_opponent_charges_where_the_rules_fight_the_combat_in_a_later_phase() {
+    // DB7YW fights close combat in its own phase, after the move: the opponent weighs the fight
+    // as it will stand then (the light horse facing the cuirassiers: worth 0.35, 72% to win).
+    let (_, charge) = cuirassiers_charge_light_horse(180.0);
     assert!(
         matches!(&charge.command, Command::Move { unit, .. } if unit == &id("h")),
         "{charge:?}"
@@ -227,25 +237,12 @@ fn the_opponent_wheels_to_square_up_before_it_charges() {
     // The light horse stand 30 degrees off square to the cuirassiers: straight on, the rules
     // refuse the contact ("wheel first to square up"); the opponent wheels and charges in one
     // move.
-    let mut b = battle(
-        &[
-            U("g", 0, "CinC", "Regular", 480.0, 230.0, 0.0, ""),
-            U("h", 0, "HC", "Regular", 480.0, 300.0, 0.0, ""),
-            U("a", 1, "LC", "Regular", 480.0, 360.0, 150.0, ""),
-        ],
-        "",
-    );
-    to_phase(&mut b, 0, Phase::Movement);
+    let (b, charge) = cuirassiers_charge_light_horse(150.0);
     let straight = Command::Move {
         unit: id("h"),
         steps: vec![Step::ToContact(id("a"))],
     };
     assert!(volley::rules::opponent::probe(&b, &straight).is_none());
-    let said = Opponent::new(Style::Odds).play_phase(&mut b, 0, false);
-    let charge = said
-        .iter()
-        .find(|d| d.reason.contains("charges"))
-        .unwrap_or_else(|| panic!("{said:?}"));
     assert!(
         matches!(&charge.command, Command::Move { steps, .. }
             if matches!(steps.as_slice(), [Step::Wheel { .. }, Step::ToContact(_)])),
