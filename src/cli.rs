@@ -36,7 +36,8 @@ pub enum Cmd {
         /// preview of firing at or fighting it).
         #[arg(long, requires = "screenshot")]
         hover: Option<String>,
-        /// With --screenshot: overlays to switch on (arcs, zones, sight, reach, rules, legend, symbols, names).
+        /// With --screenshot: overlays to switch on (arcs, zones, sight, reach, rules, legend,
+        /// symbols, names).
         #[arg(long, requires = "screenshot", value_delimiter = ',')]
         overlay: Vec<String>,
         /// With --screenshot: zoom in this many times from the fitted table.

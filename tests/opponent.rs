@@ -90,20 +90,24 @@ fn the_opponent_closes_up_a_line_and_then_moves_it_as_one_group() {
 
 #[test]
 fn a_general_left_behind_moves_up_first_while_his_troops_march_but_not_within_reach_of_the_enemy() {
-    // The CinC 300 mm (1,500 paces) behind his two battalions, the enemy far off.
-    let mut b = battle(
-        &[
-            U("g", 0, "CinC", "Regular", 480.0, 60.0, 0.0, ""),
-            U("m1", 0, "Ms", "Regular", 455.0, 360.0, 0.0, ""),
-            U("m2", 0, "Ms", "Regular", 500.0, 360.0, 0.0, ""),
-            U("a", 1, "Ms", "Regular", 480.0, 950.0, 180.0, ""),
-        ],
-        "",
-    );
-    to_phase(&mut b, 0, Phase::Movement);
+    // The CinC 300 mm (1,500 paces) behind his two battalions, the enemy at `enemy_y`.
+    let general_and_battalions = |enemy_y: f32| {
+        let mut b = battle(
+            &[
+                U("g", 0, "CinC", "Regular", 480.0, 60.0, 0.0, ""),
+                U("m1", 0, "Ms", "Regular", 455.0, 360.0, 0.0, ""),
+                U("m2", 0, "Ms", "Regular", 500.0, 360.0, 0.0, ""),
+                U("a", 1, "Ms", "Regular", 480.0, enemy_y, 180.0, ""),
+            ],
+            "",
+        );
+        to_phase(&mut b, 0, Phase::Movement);
+        b
+    };
+    // The enemy far off (590 mm): he moves up first.
+    let mut b = general_and_battalions(950.0);
     let before = b.unit(&id("g")).unwrap().base.centre;
-    let mut o = Opponent::new(Style::Odds);
-    let said = o.play_phase(&mut b, 0, true);
+    let said = Opponent::new(Style::Odds).play_phase(&mut b, 0, true);
     assert!(
         said.first().is_some_and(|d| d.reason.contains("follows")),
         "{said:?}"
@@ -112,16 +116,7 @@ fn a_general_left_behind_moves_up_first_while_his_troops_march_but_not_within_re
     assert!(after.y > before.y + 1.0, "{before:?} -> {after:?}");
     // The enemy within reach of the battalions (140 mm, 700 paces): he stays where he is, and
     // the points go to the troops.
-    let mut b = battle(
-        &[
-            U("g", 0, "CinC", "Regular", 480.0, 60.0, 0.0, ""),
-            U("m1", 0, "Ms", "Regular", 455.0, 360.0, 0.0, ""),
-            U("m2", 0, "Ms", "Regular", 500.0, 360.0, 0.0, ""),
-            U("a", 1, "Ms", "Regular", 480.0, 500.0, 180.0, ""),
-        ],
-        "",
-    );
-    to_phase(&mut b, 0, Phase::Movement);
+    let mut b = general_and_battalions(500.0);
     let said = Opponent::new(Style::Odds).play_phase(&mut b, 0, true);
     assert!(
         !said.iter().any(|d| d.reason.contains("follows")),

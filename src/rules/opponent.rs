@@ -19,6 +19,9 @@ use super::ruleset::common::heading_deg;
 use super::ruleset::{Figures, Outlook};
 use super::terrain::FeatureKind;
 
+/// The most phases of its own bound the opponent plays out on a copy to weigh a charge.
+const PHASES_AHEAD: usize = 4;
+
 /// Ground that gives cover: a unit halting short of the enemy prefers it.
 const COVER: [FeatureKind; 4] = [
     FeatureKind::Woods,
@@ -203,7 +206,13 @@ impl Opponent {
     /// Whether a unit is far from the enemy (`Tuning::march`): it marches at its best pace (and
     /// on with a second move), and the line forms again within reach.
     fn far_off(&self, b: &Battle, u: &Unit) -> bool {
-        self.nearest(b, u) > self.tune.march * long_move(b)
+        self.beyond_reach(b, self.nearest(b, u))
+    }
+
+    /// Whether a distance from the enemy, in mm, is beyond its reach (`Tuning::march` long
+    /// moves): the one measure of "far off" for units, generals and the buttons.
+    fn beyond_reach(&self, b: &Battle, mm: f32) -> bool {
+        mm > self.tune.march * long_move(b)
     }
 
     fn remember(&mut self, cmd: &Command) {
@@ -429,6 +438,7 @@ impl Opponent {
         let reach = long_move(b);
         for u in self.own(b) {
             let near = self.nearest(b, u);
+            let within_reach = !self.beyond_reach(b, near);
             for g in b.rules.actions(b, u) {
                 for a in g.actions {
                     let take = match &a.command {
@@ -436,13 +446,13 @@ impl Opponent {
                         Command::Recover { .. }
                         | Command::Charge { .. }
                         | Command::Fortify { .. } => true,
-                        Command::Unlimber { .. } => near < 3.0 * reach,
+                        Command::Unlimber { .. } => within_reach,
                         // Out of the column of march into line within reach of the enemy: a
                         // column neither fires nor fights as a line does.
                         Command::Form {
                             formation: Formation::Line,
                             ..
-                        } => u.formation == Formation::Column && near < 3.0 * reach,
+                        } => u.formation == Formation::Column && within_reach,
                         // Guns limber only to march from far away: limbered, they cannot fire.
                         Command::Limber { .. } => near > 10.0 * reach,
                         _ => false,
@@ -514,9 +524,7 @@ impl Opponent {
         if self.style == Style::Straight {
             return true;
         }
-        let reach = long_move(b);
-        let near = self.nearest(b, u);
-        !self.is_reserve(b, u) || near < 3.0 * reach || b.turn >= self.tune.reserve_turn
+        !self.is_reserve(b, u) || !self.far_off(b, u) || b.turn >= self.tune.reserve_turn
     }
 
     /// The reserve: the rearmost quarter of the side, away from the enemy.
@@ -617,12 +625,11 @@ impl Opponent {
             let middle = centre(&mine);
             // Within reach of the enemy he stays where he is: moving him there costs the
             // points the troops need, and puts him where the fire is.
-            if enemies
+            let from_enemy = enemies
                 .iter()
                 .map(|e| e.base.centre.dist(middle))
-                .fold(f32::INFINITY, f32::min)
-                < self.tune.march * reach
-            {
+                .fold(f32::INFINITY, f32::min);
+            if !self.beyond_reach(b, from_enemy) {
                 continue;
             }
             let way_to_foe = foe.minus(middle);
@@ -747,9 +754,10 @@ impl Opponent {
 
     /// The outlook of a fight that a move into contact brings: now, or, where the rules fight
     /// it in a later phase of the bound (a close combat phase after the movement), as it will
-    /// stand then, the phases between played out on the copy of the battle.
+    /// stand then, the phases between played out on the copy of the battle (no more than the
+    /// rest of its own bound: a few phases).
     fn combat_ahead(&self, mut after: Battle, fight: &Command) -> Option<Outlook> {
-        for _ in 0..4 {
+        for _ in 0..PHASES_AHEAD {
             match after.rules.preview(&after, fight) {
                 Err(RuleError::WrongPhase { .. }) if after.active == self.side => {
                     after.execute(Command::EndPhase).ok()?;
