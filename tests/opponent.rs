@@ -244,3 +244,93 @@ fn the_opponent_wheels_to_square_up_before_it_charges() {
         "{charge:?}"
     );
 }
+
+/// A DB7YW battle with Austria's objective at (500, 500): a Prussian battalion 60 mm (about
+/// 240 paces) short of it, within a long move; an Austrian battalion at `(x, y)`, another far
+/// off on the flank; Austria's movement phase.
+fn austria_guards_its_objective(x: f32, y: f32) -> (Battle, Vec<Decision>) {
+    let mut b = common::battle_with(
+        &[
+            U("pc", 0, "CinC", "Regular", 500.0, 200.0, 0.0, ""),
+            U("p", 0, "Ms", "Regular", 500.0, 440.0, 0.0, ""),
+            U("ac", 1, "CinC", "Regular", 800.0, 900.0, 180.0, ""),
+            U("a", 1, "Ms", "Regular", x, y, 180.0, ""),
+            U("far", 1, "Ms", "Regular", 900.0, 800.0, 180.0, ""),
+        ],
+        "",
+        "objective: Some((at: (500, 500), owner: 1)),",
+    );
+    to_phase(&mut b, 1, Phase::Movement);
+    let said = Opponent::new(Style::Odds).play_phase(&mut b, 1, true);
+    (b, said)
+}
+
+#[test]
+fn the_enemy_near_its_objective_the_nearest_unit_goes_onto_it_and_then_stays() {
+    // The Austrian battalion 100 mm behind the objective: it goes to hold it, closer than it
+    // stood, and not at the Prussians.
+    let (b, said) = austria_guards_its_objective(500.0, 600.0);
+    let a = said
+        .iter()
+        .find(|d| d.command.unit() == Some(&id("a")))
+        .unwrap_or_else(|| panic!("{said:?}"));
+    assert!(a.reason.contains("to hold it"), "{said:?}");
+    let at = volley::rules::geometry::Pt::new(500.0, 500.0);
+    assert!(
+        b.unit(&id("a")).unwrap().base.centre.dist(at) < 100.0 - 1.0,
+        "{said:?}"
+    );
+    // Standing on it, it stays there.
+    let (b, said) = austria_guards_its_objective(500.0, 510.0);
+    assert!(
+        !said.iter().any(|d| d.command.unit() == Some(&id("a"))),
+        "{said:?}"
+    );
+    assert_eq!(
+        b.unit(&id("a")).unwrap().base.centre,
+        volley::rules::geometry::Pt::new(500.0, 510.0)
+    );
+    // The straight player, the yardstick, guards nothing: it marches on the enemy.
+    let mut b = austria_guards_its_objective(500.0, 600.0).0;
+    to_phase(&mut b, 1, Phase::Movement);
+    let said = Opponent::new(Style::Straight).play_phase(&mut b, 1, true);
+    assert!(
+        !said.iter().any(|d| d.reason.contains("to hold it")),
+        "{said:?}"
+    );
+}
+
+#[test]
+fn a_bbb_general_nearer_the_enemy_than_his_troops_steps_back_behind_them() {
+    // BBB strikes down a general nearer an enemy unit than any of his own. Ferdinand stands
+    // between his brigade and the Austrians, 8 inches from them.
+    let text = r#"(name: "t", ruleset: "bbb7yw", table: (width: 1220, height: 915), seed: 1, turn_limit: 10, terrain: [],
+        sides: [(name: "Prussia", nation: "prussia", colour: (0, 0, 200)), (name: "Austria", nation: "austria", colour: (220, 220, 220))],
+        units: [
+            (id: "g", side: 0, type: "Gen", class: Veteran, at: Some((600, 380)), facing: 0),
+            (id: "i", side: 0, type: "Inf", class: Trained, at: Some((600, 300)), facing: 0),
+            (id: "e", side: 1, type: "Inf", class: Trained, at: Some((600, 600)), facing: 180),
+        ])"#;
+    let mut b = scenario::parse(text, "inline").expect("scenario");
+    to_phase(&mut b, 0, Phase::Generals);
+    b.script_dice(&[6; 20]);
+    let rules = b.rules.clone();
+    let g = b.unit(&id("g")).unwrap().clone();
+    let long = b.scale.to_mm(6.0);
+    // Where he stands the rules spare him (his brigade is nearer), but not were the Austrians
+    // a long move nearer.
+    assert!(!rules.general_exposed(&b, &g, 0.0));
+    assert!(rules.general_exposed(&b, &g, long));
+    let said = Opponent::new(Style::Odds).play_phase(&mut b, 0, false);
+    assert!(
+        said.iter().any(|d| d.reason.contains("falls back behind")),
+        "{said:?}"
+    );
+    let after = b.unit(&id("g")).unwrap().clone();
+    assert!(
+        after.base.centre.y < 300.0,
+        "behind his brigade: {:?}",
+        after.base
+    );
+    assert!(!rules.general_exposed(&b, &after, 0.0));
+}

@@ -108,6 +108,13 @@ pub trait Ruleset {
         let _ = b;
         Vec::new()
     }
+    /// Whether the rules would strike down this general where he stands were the enemy
+    /// `margin` mm nearer (one of its moves): the opponent then steps him back behind his
+    /// troops. False by default: most rules strike generals down only in fire or combat.
+    fn general_exposed(&self, b: &Battle, u: &Unit, margin: f32) -> bool {
+        let _ = (b, u, margin);
+        false
+    }
     /// Whether units in edge contact move as one group for one command (`Command::MoveGroup`):
     /// the opponent then dresses its lines so that they do.
     fn moves_in_groups(&self) -> bool {

@@ -1153,20 +1153,23 @@ impl Bbb7yw {
 
     // ----- generals ------------------------------------------------------------------------
 
+    /// Whether a general stands nearer an enemy unit than any of his own, were the enemy
+    /// `margin` mm nearer.
+    pub fn general_nearer_enemy(&self, b: &Battle, g: &Unit, margin: f32) -> bool {
+        let near = |side_own: bool| {
+            b.alive()
+                .filter(|u| (u.side == g.side) == side_own && !self.is_general(u))
+                .map(|u| u.base.distance(&g.base))
+                .fold(f32::INFINITY, f32::min)
+        };
+        near(false) - margin < near(true)
+    }
+
     /// Generals nearer an enemy unit than any of their own become casualties.
     pub fn general_casualties(&self, b: &mut Battle, out: &mut Vec<Event>) {
         let hit: Vec<UnitId> = b
             .alive()
-            .filter(|g| self.is_general(g))
-            .filter(|g| {
-                let near = |side_own: bool| {
-                    b.alive()
-                        .filter(|u| (u.side == g.side) == side_own && !self.is_general(u))
-                        .map(|u| u.base.distance(&g.base))
-                        .fold(f32::INFINITY, f32::min)
-                };
-                near(false) < near(true)
-            })
+            .filter(|g| self.is_general(g) && self.general_nearer_enemy(b, g, 0.0))
             .map(|g| g.id.clone())
             .collect();
         for id in hit {

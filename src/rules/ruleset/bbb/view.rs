@@ -830,6 +830,9 @@ impl Bbb7yw {
 }
 
 impl Ruleset for Bbb7yw {
+    fn general_exposed(&self, b: &Battle, u: &Unit, margin: f32) -> bool {
+        self.is_general(u) && self.general_nearer_enemy(b, u, margin)
+    }
     fn id(&self) -> &str {
         &self.data.id
     }
