@@ -334,3 +334,26 @@ fn a_bbb_general_nearer_the_enemy_than_his_troops_steps_back_behind_them() {
     );
     assert!(!rules.general_exposed(&b, &after, 0.0));
 }
+
+#[test]
+fn a_bbb_brigade_that_the_lowest_command_roll_would_retire_off_the_table_does_not_roll() {
+    // A brigade with its back to the table's edge: the lowest command roll retires it a half
+    // move, off the table. Further in, the same retreat leaves it on the table, and it rolls.
+    let play = |y: u32| {
+        let text = format!(
+            r#"(name: "t", ruleset: "bbb7yw", table: (width: 1220, height: 915), seed: 1, turn_limit: 10, terrain: [],
+            sides: [(name: "Prussia", nation: "prussia", colour: (0, 0, 200)), (name: "Austria", nation: "austria", colour: (220, 220, 220))],
+            units: [
+                (id: "c", side: 0, type: "Inf", class: Trained, at: Some((600, {y})), facing: 0),
+                (id: "e", side: 1, type: "Inf", class: Trained, at: Some((600, 800)), facing: 180),
+            ])"#
+        );
+        let mut b = scenario::parse(&text, "inline").expect("scenario");
+        to_phase(&mut b, 0, Phase::Movement);
+        let said = Opponent::new(Style::Odds).play_phase(&mut b, 0, true);
+        said.iter()
+            .any(|d| matches!(d.command, Command::Activate { .. }))
+    };
+    assert!(!play(20));
+    assert!(play(400));
+}

@@ -163,6 +163,14 @@ fn fights(b: &Battle, u: &Unit) -> bool {
     !matches!(b.rules.look(b, u).arm, Figures::Command | Figures::Train)
 }
 
+/// Whether `cmd`, thrown with the lowest dice, costs the battle `u` (on a copy: the battle is
+/// unchanged).
+fn lowest_throw_loses(b: &Battle, cmd: &Command, u: &Unit) -> bool {
+    let mut copy = b.fork();
+    copy.script_dice(&[1; 12]);
+    copy.execute(cmd.clone()).is_ok() && copy.unit(&u.id).is_ok_and(|v| !v.alive())
+}
+
 /// The unit nearest `to`, base to base.
 fn nearest_to<'a>(us: impl Iterator<Item = &'a Unit>, to: &Unit) -> Option<&'a Unit> {
     us.min_by(|a, c| {
@@ -472,7 +480,11 @@ impl Opponent {
             for g in b.rules.actions(b, u) {
                 for a in g.actions {
                     let take = match &a.command {
-                        Command::Activate { .. } => self.wants_to_move(b, u),
+                        // A command roll whose lowest throw loses the unit (retiring it off
+                        // the table) is not worth its move.
+                        Command::Activate { .. } => {
+                            self.wants_to_move(b, u) && !lowest_throw_loses(b, &a.command, u)
+                        }
                         Command::Recover { .. }
                         | Command::Charge { .. }
                         | Command::Fortify { .. } => true,
