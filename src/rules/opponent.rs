@@ -562,8 +562,9 @@ impl Opponent {
 
     /// The places this side keeps if it still holds them at the end (the defender's objective
     /// not yet taken; the places that decide the battle that it holds now), each with the unit
-    /// that guards it: where an enemy could reach the place in the turns left, the side's
-    /// nearest fighting unit goes onto it and stays there. One unit guards one place.
+    /// that guards it: where an enemy fighting unit stands within `Tuning::guard` long moves of
+    /// the place (and could reach it in the turns left), the side's nearest fighting unit goes
+    /// onto it and stays there. One unit guards one place.
     fn guards(&self, b: &Battle) -> Vec<(Pt, String, UnitId)> {
         if self.style != Style::Odds {
             return Vec::new();
@@ -691,12 +692,12 @@ impl Opponent {
                 {
                     continue;
                 }
-                let guard = self.guarding(b, u).is_some();
-                let charge = if guard { None } else { self.charge(b, u) };
-                if let Some(d) = charge {
-                    return Some(d);
-                }
-                if let Some(d) = self.advance(b, u) {
+                // A guard goes to its place: it does not charge off on the way.
+                let charge = match self.guarding(b, u) {
+                    Some(_) => None,
+                    None => self.charge(b, u),
+                };
+                if let Some(d) = charge.or_else(|| self.advance(b, u)) {
                     return Some(d);
                 }
             }
