@@ -149,22 +149,25 @@ fn far_from_the_enemy_a_unit_marches_on_with_a_second_move_where_the_rules_allow
     assert!(moves[1].reason.contains("a second move"), "{said:?}");
 }
 
+/// A BBB battle on a 4 x 3 foot table, Prussia against Austria, with these unit lines.
+fn bbb_battle(units: &str) -> Battle {
+    let text = format!(
+        r#"(name: "t", ruleset: "bbb7yw", table: (width: 1220, height: 915), seed: 1, turn_limit: 10, terrain: [],
+        sides: [(name: "Prussia", nation: "prussia", colour: (0, 0, 200)), (name: "Austria", nation: "austria", colour: (220, 220, 220))],
+        units: [{units}])"#
+    );
+    scenario::parse(&text, "inline").expect("scenario")
+}
+
 #[test]
 fn near_the_enemy_a_column_of_march_forms_line_and_far_off_it_marches_on() {
     // A BBB brigade in column of march, the enemy 10 inches off (within three long moves of 6):
     // it forms line. Its command roll is scripted to pass.
-    let scenario_with_enemy_at = |y: u32| {
-        format!(
-            r#"(name: "t", ruleset: "bbb7yw", table: (width: 1220, height: 915), seed: 1, turn_limit: 10, terrain: [],
-            sides: [(name: "Prussia", nation: "prussia", colour: (0, 0, 200)), (name: "Austria", nation: "austria", colour: (220, 220, 220))],
-            units: [
-                (id: "c", side: 0, type: "Inf", class: Trained, at: Some((600, 300)), facing: 0, formation: Some(Column)),
-                (id: "e", side: 1, type: "Inf", class: Trained, at: Some((600, {y})), facing: 180),
-            ])"#
-        )
-    };
     let play = |y: u32| {
-        let mut b = scenario::parse(&scenario_with_enemy_at(y), "inline").expect("scenario");
+        let mut b = bbb_battle(&format!(
+            r#"(id: "c", side: 0, type: "Inf", class: Trained, at: Some((600, 300)), facing: 0, formation: Some(Column)),
+            (id: "e", side: 1, type: "Inf", class: Trained, at: Some((600, {y})), facing: 180),"#
+        ));
         to_phase(&mut b, 0, Phase::Movement);
         b.script_dice(&[6; 20]);
         let said = Opponent::new(Style::Odds).play_phase(&mut b, 0, true);
@@ -247,8 +250,8 @@ fn the_opponent_wheels_to_square_up_before_it_charges() {
 
 /// A DB7YW battle with Austria's objective at (500, 500): a Prussian battalion 60 mm (about
 /// 240 paces) short of it, within a long move; an Austrian battalion at `(x, y)`, another far
-/// off on the flank; Austria's movement phase.
-fn austria_guards_its_objective(x: f32, y: f32) -> (Battle, Vec<Decision>) {
+/// off on the flank; Austria's movement phase played in `style`.
+fn austria_guards_its_objective(x: f32, y: f32, style: Style) -> (Battle, Vec<Decision>) {
     let mut b = common::battle_with(
         &[
             U("pc", 0, "CinC", "Regular", 500.0, 200.0, 0.0, ""),
@@ -261,7 +264,7 @@ fn austria_guards_its_objective(x: f32, y: f32) -> (Battle, Vec<Decision>) {
         "objective: Some((at: (500, 500), owner: 1)),",
     );
     to_phase(&mut b, 1, Phase::Movement);
-    let said = Opponent::new(Style::Odds).play_phase(&mut b, 1, true);
+    let said = Opponent::new(style).play_phase(&mut b, 1, true);
     (b, said)
 }
 
@@ -269,7 +272,7 @@ fn austria_guards_its_objective(x: f32, y: f32) -> (Battle, Vec<Decision>) {
 fn the_enemy_near_its_objective_the_nearest_unit_goes_onto_it_and_then_stays() {
     // The Austrian battalion 100 mm behind the objective: it goes to hold it, closer than it
     // stood, and not at the Prussians.
-    let (b, said) = austria_guards_its_objective(500.0, 600.0);
+    let (b, said) = austria_guards_its_objective(500.0, 600.0, Style::Odds);
     let a = said
         .iter()
         .find(|d| d.command.unit() == Some(&id("a")))
@@ -281,7 +284,7 @@ fn the_enemy_near_its_objective_the_nearest_unit_goes_onto_it_and_then_stays() {
         "{said:?}"
     );
     // Standing on it, it stays there.
-    let (b, said) = austria_guards_its_objective(500.0, 510.0);
+    let (b, said) = austria_guards_its_objective(500.0, 510.0, Style::Odds);
     assert!(
         !said.iter().any(|d| d.command.unit() == Some(&id("a"))),
         "{said:?}"
@@ -291,9 +294,7 @@ fn the_enemy_near_its_objective_the_nearest_unit_goes_onto_it_and_then_stays() {
         volley::rules::geometry::Pt::new(500.0, 510.0)
     );
     // The straight player, the yardstick, guards nothing: it marches on the enemy.
-    let mut b = austria_guards_its_objective(500.0, 600.0).0;
-    to_phase(&mut b, 1, Phase::Movement);
-    let said = Opponent::new(Style::Straight).play_phase(&mut b, 1, true);
+    let (_, said) = austria_guards_its_objective(500.0, 600.0, Style::Straight);
     assert!(
         !said.iter().any(|d| d.reason.contains("to hold it")),
         "{said:?}"
@@ -304,14 +305,11 @@ fn the_enemy_near_its_objective_the_nearest_unit_goes_onto_it_and_then_stays() {
 fn a_bbb_general_nearer_the_enemy_than_his_troops_steps_back_behind_them() {
     // BBB strikes down a general nearer an enemy unit than any of his own. Ferdinand stands
     // between his brigade and the Austrians, 8 inches from them.
-    let text = r#"(name: "t", ruleset: "bbb7yw", table: (width: 1220, height: 915), seed: 1, turn_limit: 10, terrain: [],
-        sides: [(name: "Prussia", nation: "prussia", colour: (0, 0, 200)), (name: "Austria", nation: "austria", colour: (220, 220, 220))],
-        units: [
-            (id: "g", side: 0, type: "Gen", class: Veteran, at: Some((600, 380)), facing: 0),
-            (id: "i", side: 0, type: "Inf", class: Trained, at: Some((600, 300)), facing: 0),
-            (id: "e", side: 1, type: "Inf", class: Trained, at: Some((600, 600)), facing: 180),
-        ])"#;
-    let mut b = scenario::parse(text, "inline").expect("scenario");
+    let mut b = bbb_battle(
+        r#"(id: "g", side: 0, type: "Gen", class: Veteran, at: Some((600, 380)), facing: 0),
+        (id: "i", side: 0, type: "Inf", class: Trained, at: Some((600, 300)), facing: 0),
+        (id: "e", side: 1, type: "Inf", class: Trained, at: Some((600, 600)), facing: 180),"#,
+    );
     to_phase(&mut b, 0, Phase::Generals);
     b.script_dice(&[6; 20]);
     let rules = b.rules.clone();
@@ -340,15 +338,10 @@ fn a_bbb_brigade_that_the_lowest_command_roll_would_retire_off_the_table_does_no
     // A brigade with its back to the table's edge: the lowest command roll retires it a half
     // move, off the table. Further in, the same retreat leaves it on the table, and it rolls.
     let play = |y: u32| {
-        let text = format!(
-            r#"(name: "t", ruleset: "bbb7yw", table: (width: 1220, height: 915), seed: 1, turn_limit: 10, terrain: [],
-            sides: [(name: "Prussia", nation: "prussia", colour: (0, 0, 200)), (name: "Austria", nation: "austria", colour: (220, 220, 220))],
-            units: [
-                (id: "c", side: 0, type: "Inf", class: Trained, at: Some((600, {y})), facing: 0),
-                (id: "e", side: 1, type: "Inf", class: Trained, at: Some((600, 800)), facing: 180),
-            ])"#
-        );
-        let mut b = scenario::parse(&text, "inline").expect("scenario");
+        let mut b = bbb_battle(&format!(
+            r#"(id: "c", side: 0, type: "Inf", class: Trained, at: Some((600, {y})), facing: 0),
+            (id: "e", side: 1, type: "Inf", class: Trained, at: Some((600, 800)), facing: 180),"#
+        ));
         to_phase(&mut b, 0, Phase::Movement);
         let said = Opponent::new(Style::Odds).play_phase(&mut b, 0, true);
         said.iter()

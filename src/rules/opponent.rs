@@ -163,11 +163,14 @@ fn fights(b: &Battle, u: &Unit) -> bool {
     !matches!(b.rules.look(b, u).arm, Figures::Command | Figures::Train)
 }
 
+/// Dice enough for any one command's throw, scripted low to try its worst.
+const LOWEST_THROW: [u8; 12] = [1; 12];
+
 /// Whether `cmd`, thrown with the lowest dice, costs the battle `u` (on a copy: the battle is
 /// unchanged).
 fn lowest_throw_loses(b: &Battle, cmd: &Command, u: &Unit) -> bool {
     let mut copy = b.fork();
-    copy.script_dice(&[1; 12]);
+    copy.script_dice(&LOWEST_THROW);
     copy.execute(cmd.clone()).is_ok() && copy.unit(&u.id).is_ok_and(|v| !v.alive())
 }
 
