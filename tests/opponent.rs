@@ -350,3 +350,68 @@ fn a_bbb_brigade_that_the_lowest_command_roll_would_retire_off_the_table_does_no
     assert!(!play(20));
     assert!(play(400));
 }
+
+#[test]
+fn an_advance_never_ends_in_contact_with_the_enemy() {
+    // Only a charge, weighed by its odds, goes into contact. An advance that ended touching an
+    // enemy brought a fight nobody weighed: at Lobositz an Old Dessauer battalion, disordered
+    // in bad going, advanced an inch onto Grenzer skirmishers and lost a quarter of its men.
+    // Each side in turn plays the opponent against the random player; every advance is checked
+    // on the battle it leaves.
+    use volley::rules::autoplay::AutoPlayer;
+    use volley::rules::geometry::CONTACT_EPS;
+    let mut advances = 0;
+    for name in ["lobosch_1756", "bbb_default", "hal25_default", "default"] {
+        let start = save::load_any(std::path::Path::new(&format!("scenarios/{name}.ron")))
+            .expect("scenario");
+        for (seed, me) in (1..=2 * games() as u64).map(|s| (s, (s % 2) as usize)) {
+            let mut b = start.fork();
+            b.reseed(seed);
+            let mut opponent = Opponent::new(Style::Odds);
+            let mut random = AutoPlayer::new(seed);
+            for _ in 0..(b.turn_limit as usize + 2) * 16 {
+                if b.is_over() {
+                    break;
+                }
+                if b.active.min(1) != me {
+                    let before = b.commands.len();
+                    random.play_phase(&mut b, 12);
+                    if b.commands.len() == before && b.execute(Command::EndPhase).is_err() {
+                        break;
+                    }
+                    continue;
+                }
+                let phase = (b.turn, b.phase, b.active);
+                while (b.turn, b.phase, b.active) == phase && !b.is_over() {
+                    let d = match opponent.decide(&b, me) {
+                        Some(d) => d,
+                        None => opponent.finish(&b, me),
+                    };
+                    b.execute(d.command.clone()).expect("accepted");
+                    if !d.reason.contains(" advances ") {
+                        continue;
+                    }
+                    advances += 1;
+                    let moved: Vec<_> = match &d.command {
+                        Command::Move { unit, .. } => vec![unit.clone()],
+                        Command::MoveGroup { units, .. } => units.clone(),
+                        _ => Vec::new(),
+                    };
+                    for u in moved.iter().filter_map(|id| b.unit(id).ok()) {
+                        let touching = b.alive().find(|e| {
+                            e.side != u.side
+                                && e.base.width > 0.0
+                                && e.base.within(&u.base, CONTACT_EPS)
+                        });
+                        assert!(
+                            touching.is_none(),
+                            "{name} seed {seed}: {} ({touching:?})",
+                            d.reason
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(advances > 100, "{advances} advances");
+}

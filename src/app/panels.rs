@@ -940,8 +940,9 @@ const NAMES_FROM_PX: f32 = 40.0;
 
 /// The objectives and who holds each; names, status and the ruleset's word markers (LOW, OUT,
 /// SPENT ...) beside each unit; and the terrain's names: drawn in screen space, readable at
-/// every zoom, placed where they overlap neither each other nor the bases (a label that finds
-/// no room is left out, the objectives' first, then the selected and hovered units'). A unit
+/// every zoom, placed where they overlap neither each other nor the bases (the objectives'
+/// labels first, tried on every side of the ring and shown even where none is free; then the
+/// selected and hovered units'; a unit's label that finds no room is left out). A unit
 /// with nothing but its name to show is tagged where few units are in view or once zoomed in
 /// (or with the Names overlay on); the selected and hovered units and those with a status are
 /// tagged at every zoom.
@@ -1020,7 +1021,38 @@ fn unit_tags(
         };
         let text = painter.layout_no_wrap(words, font.clone(), gold);
         let size = text.size() + egui::vec2(8.0, 4.0);
-        let spot = egui::Rect::from_min_size(egui::pos2(p.x - size.x / 2.0, p.y + 11.0), size);
+        // Below the ring, else above, beside or further off, where no base or label is; where
+        // nothing is free, below it all the same (an objective's holder is always shown).
+        let spots: Vec<egui::Rect> = [
+            (-size.x / 2.0, 11.0),
+            (-size.x / 2.0, -11.0 - size.y),
+            (11.0, -size.y / 2.0),
+            (-11.0 - size.x, -size.y / 2.0),
+            (-size.x / 2.0, 30.0),
+            (-size.x / 2.0, -30.0 - size.y),
+            (11.0, 11.0),
+            (-11.0 - size.x, 11.0),
+            (11.0, -11.0 - size.y),
+            (-11.0 - size.x, -11.0 - size.y),
+            (-size.x / 2.0, 50.0),
+            (-size.x / 2.0, -50.0 - size.y),
+            (-size.x / 2.0, 70.0),
+            (-size.x / 2.0, -70.0 - size.y),
+        ]
+        .into_iter()
+        .map(|(dx, dy)| egui::Rect::from_min_size(egui::pos2(p.x + dx, p.y + dy), size))
+        .collect();
+        let spot = spots
+            .iter()
+            .copied()
+            .find(|r| taken.free(*r) && screen.contains_rect(*r))
+            .unwrap_or(spots[0]);
+        // A label set off from its ring is tied to it by a thin line.
+        if spot.distance_to_pos(p) > 14.0 {
+            let end = spot.clamp(p);
+            let start = p + (end - p).normalized() * 9.0;
+            painter.line_segment([start, end], egui::Stroke::new(1.5, gold));
+        }
         painter.rect_filled(spot, 3.0, egui::Color32::from_black_alpha(170));
         painter.galley(spot.min + egui::vec2(4.0, 2.0), text, gold);
         taken.0.push(spot);

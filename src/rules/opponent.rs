@@ -14,7 +14,7 @@
 
 use super::battle::Battle;
 use super::command::{Command, RuleError, Step};
-use super::geometry::{Corner, Edge, Pt, heading, norm_deg};
+use super::geometry::{CONTACT_EPS, Corner, Edge, Pt, heading, norm_deg};
 use super::model::{Formation, Phase, Side, Unit, UnitId};
 use super::ruleset::common::heading_deg;
 use super::ruleset::{Figures, Outlook};
@@ -956,7 +956,8 @@ impl Opponent {
     }
 
     /// Towards the goal: wheel to face it, then advance as far as the rules allow, stopping
-    /// short of the enemy (by the odds) so as not to walk into its fire piecemeal.
+    /// short of the enemy (by the odds) so as not to walk into its fire piecemeal, and (by the
+    /// odds) never into contact: only a charge, weighed first, goes there.
     fn advance(&mut self, b: &Battle, u: &Unit) -> Option<Decision> {
         let (to, name, onto) = self.goal(b, u)?;
         let moves = b.scale.unit.sample_moves();
@@ -1045,7 +1046,7 @@ impl Opponent {
                     units: line.clone(),
                     steps: vec![Step::Advance(*d)],
                 };
-                if probe(b, &cmd).is_some() {
+                if probe(b, &cmd).is_some_and(|after| !self.meets_enemy(&after, &line)) {
                     return Some(Decision {
                         command: cmd,
                         reason: format!(
@@ -1070,6 +1071,9 @@ impl Opponent {
             if self.style == Style::Straight {
                 found = Some((false, *d, cmd));
                 break;
+            }
+            if self.meets_enemy(&after, std::slice::from_ref(&u.id)) {
+                continue;
             }
             // By the odds the longest move that ends in cover, else the longest.
             let covered = after
@@ -1162,6 +1166,16 @@ impl Opponent {
             }
         }
         None
+    }
+
+    /// Whether any of `units` stands in contact with an enemy in `after`: an advance that ends
+    /// so brings a fight whose odds it has not weighed (that is a charge's business).
+    fn meets_enemy(&self, after: &Battle, units: &[UnitId]) -> bool {
+        units.iter().filter_map(|id| after.unit(id).ok()).any(|v| {
+            self.enemies(after, v.side)
+                .iter()
+                .any(|e| e.base.within(&v.base, 2.0 * CONTACT_EPS))
+        })
     }
 
     /// Whether the game is in its second half: the opponent then presses the attack.
