@@ -415,3 +415,32 @@ fn an_advance_never_ends_in_contact_with_the_enemy() {
     }
     assert!(advances > 100, "{advances} advances");
 }
+
+#[test]
+fn limbered_guns_march_on_until_the_enemy_is_within_two_long_moves() {
+    // A limbered BBB battery (a long move is 6 inches): with the enemy 15 inches off it stays
+    // limbered and marches (unlimbered, BBB manhandles guns 3 inches a bound); at 9 inches it
+    // unlimbers. Its command roll is scripted to pass.
+    let play = |y: u32| {
+        let mut b = bbb_battle(&format!(
+            r#"(id: "g", side: 0, type: "FA", class: Trained, at: Some((600, 300)), facing: 0, limbered: true),
+            (id: "e", side: 1, type: "Inf", class: Trained, at: Some((600, {y})), facing: 180),"#
+        ));
+        to_phase(&mut b, 0, Phase::Movement);
+        b.script_dice(&[6; 20]);
+        let said = Opponent::new(Style::Odds).play_phase(&mut b, 0, true);
+        (said, b.unit(&id("g")).expect("g").status.limbered)
+    };
+    let (said, limbered) = play(300 + 380);
+    assert!(limbered, "{said:?}");
+    assert!(
+        said.iter().any(|d| matches!(d.command, Command::Move { .. })),
+        "{said:?}"
+    );
+    let (said, limbered) = play(300 + 229);
+    assert!(!limbered, "{said:?}");
+    assert!(
+        said.iter().any(|d| matches!(d.command, Command::Unlimber { .. })),
+        "{said:?}"
+    );
+}
