@@ -434,13 +434,15 @@ fn limbered_guns_march_on_until_the_enemy_is_within_two_long_moves() {
     let (said, limbered) = play(300 + 380);
     assert!(limbered, "{said:?}");
     assert!(
-        said.iter().any(|d| matches!(d.command, Command::Move { .. })),
+        said.iter()
+            .any(|d| matches!(d.command, Command::Move { .. })),
         "{said:?}"
     );
     let (said, limbered) = play(300 + 229);
     assert!(!limbered, "{said:?}");
     assert!(
-        said.iter().any(|d| matches!(d.command, Command::Unlimber { .. })),
+        said.iter()
+            .any(|d| matches!(d.command, Command::Unlimber { .. })),
         "{said:?}"
     );
 }
