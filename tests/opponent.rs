@@ -354,10 +354,10 @@ fn a_bbb_brigade_that_the_lowest_command_roll_would_retire_off_the_table_does_no
 #[test]
 fn an_advance_never_ends_in_contact_with_the_enemy() {
     // Only a charge, weighed by its odds, goes into contact. An advance that ended touching an
-    // enemy brought a fight nobody weighed: at Lobositz an Old Dessauer battalion, disordered
+    // enemy brought a fight nobody weighed: at Lobosch an Old Dessauer battalion, disordered
     // in bad going, advanced an inch onto Grenzer skirmishers and lost a quarter of its men.
-    // Each side in turn plays the opponent against the random player; every advance is checked
-    // on the battle it leaves.
+    // Each side in turn plays the opponent against the random player; every advance, a unit's
+    // or a line's ("... and 2 more advance ..."), is checked on the battle it leaves.
     use volley::rules::autoplay::AutoPlayer;
     use volley::rules::geometry::CONTACT_EPS;
     let mut advances = 0;
@@ -375,7 +375,7 @@ fn an_advance_never_ends_in_contact_with_the_enemy() {
                 }
                 if b.active.min(1) != me {
                     let before = b.commands.len();
-                    random.play_phase(&mut b, 12);
+                    random.play_phase(&mut b, batch::RANDOM_TRIES);
                     if b.commands.len() == before && b.execute(Command::EndPhase).is_err() {
                         break;
                     }
@@ -388,7 +388,7 @@ fn an_advance_never_ends_in_contact_with_the_enemy() {
                         None => opponent.finish(&b, me),
                     };
                     b.execute(d.command.clone()).expect("accepted");
-                    if !d.reason.contains(" advances ") {
+                    if !d.reason.contains(" advance") {
                         continue;
                     }
                     advances += 1;

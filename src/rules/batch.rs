@@ -61,7 +61,7 @@ impl Bot {
 }
 
 /// Commands the random player tries in a phase before it ends it.
-const RANDOM_TRIES: usize = 12;
+pub const RANDOM_TRIES: usize = 12;
 
 /// Plays one phase with the two players: the side placing units in deployment; else each
 /// side whose units act but which is not the side to move, then the side to move, which ends

@@ -169,6 +169,11 @@ fn fights(b: &Battle, u: &Unit) -> bool {
     !matches!(b.rules.look(b, u).arm, Figures::Command | Figures::Train)
 }
 
+/// An advance ending this near an enemy meets it (mm): twice the contact tolerance, so that a
+/// move stopping at the tolerance's edge is never taken for one that stops clear, whichever
+/// ruleset's test of contact decides the fight.
+const MEETS: f32 = 2.0 * CONTACT_EPS;
+
 /// Dice enough for any one command's throw, scripted low to try its worst.
 const LOWEST_THROW: [u8; 12] = [1; 12];
 
@@ -1179,7 +1184,7 @@ impl Opponent {
         units.iter().filter_map(|id| after.unit(id).ok()).any(|v| {
             self.enemies(after, v.side)
                 .iter()
-                .any(|e| e.base.within(&v.base, 2.0 * CONTACT_EPS))
+                .any(|e| e.base.within(&v.base, MEETS))
         })
     }
 
