@@ -446,3 +446,23 @@ fn limbered_guns_march_on_until_the_enemy_is_within_two_long_moves() {
         "{said:?}"
     );
 }
+
+#[test]
+fn a_bbb_charge_is_weighed_at_the_assault_four_phases_after_the_move() {
+    // BBB fights an assault in the assault phase, after the generals', the defensive and the
+    // offensive fire phases. The opponent weighs a charge by the fight it brings, played on to
+    // that phase on a copy; weighed only three phases on, it found no fight and never charged.
+    // Veteran heavy horse five inches from the flank of a Trained brigade charges it.
+    let mut b = bbb_battle(
+        r#"(id: "hc", side: 0, type: "HC", class: Veteran, at: Some((600, 300)), facing: 0),
+        (id: "e", side: 1, type: "Inf", class: Trained, at: Some((600, 430)), facing: 90),"#,
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    b.script_dice(&[6; 20]);
+    let said = Opponent::new(Style::Odds).play_phase(&mut b, 0, false);
+    assert!(
+        said.iter()
+            .any(|d| d.reason.contains("charges") && d.reason.contains("% to win")),
+        "{said:?}"
+    );
+}

@@ -20,8 +20,10 @@ use super::ruleset::common::heading_deg;
 use super::ruleset::{Figures, Outlook};
 use super::terrain::FeatureKind;
 
-/// The most phases of its own bound the opponent plays out on a copy to weigh a charge.
-const PHASES_AHEAD: usize = 4;
+/// The most phases of its own bound the opponent plays out on a copy to weigh a charge: BBB
+/// fights an assault four phases after the move that makes it (after the generals', the
+/// defensive and the offensive fire phases), and no ruleset's bound has more phases than this.
+const PHASES_AHEAD: usize = 6;
 
 /// Ground that gives cover: a unit halting short of the enemy prefers it.
 const COVER: [FeatureKind; 4] = [
@@ -952,7 +954,8 @@ impl Opponent {
     /// The outlook of a fight that a move into contact brings: now, or, where the rules fight
     /// it in a later phase of the bound (a close combat phase after the movement), as it will
     /// stand then, the phases between played out on the copy of the battle (no more than the
-    /// rest of its own bound: a few phases).
+    /// rest of its own bound: a few phases). The enemy's phases between (BBB's defensive fire)
+    /// pass on the copy without its fire: the odds are those of the fight as the units stand.
     fn combat_ahead(&self, mut after: Battle, fight: &Command) -> Option<Outlook> {
         for _ in 0..PHASES_AHEAD {
             match after.rules.preview(&after, fight) {
