@@ -71,6 +71,10 @@ struct PhaseMemory {
     /// Every first move is given: units far from the enemy now march on with a second, where
     /// the rules allow one.
     second: bool,
+    /// Units weighed for a charge this phase that found none worth making: a unit that cannot
+    /// advance either is asked again after each command, and a charge is weighed a bound
+    /// ahead on copies of the battle, so it is weighed once a phase.
+    no_charge: Vec<UnitId>,
 }
 
 /// The opponent's judgement, in numbers.
@@ -710,7 +714,14 @@ impl Opponent {
                 // A guard goes to its place: it does not charge off on the way.
                 let charge = match self.guarding(b, u) {
                     Some(_) => None,
-                    None => self.charge(b, u),
+                    None if self.memory.no_charge.contains(&u.id) => None,
+                    None => {
+                        let c = self.charge(b, u);
+                        if c.is_none() {
+                            self.memory.no_charge.push(u.id.clone());
+                        }
+                        c
+                    }
                 };
                 if let Some(d) = charge.or_else(|| self.advance(b, u)) {
                     return Some(d);
