@@ -209,6 +209,9 @@ impl Fpw {
                     .all(|e| e.base.distance_to_point(p) >= clearance)
         };
         let n = (radius / step).ceil() as i32 + 1;
+        // Each cell is tested once: the search asks about a cell from each of its neighbours.
+        let mut open: std::collections::HashMap<(i32, i32), bool> =
+            std::collections::HashMap::new();
         let found = pathfinding::prelude::astar(
             &(0i32, 0i32),
             |&(x, y)| {
@@ -224,7 +227,10 @@ impl Fpw {
                     (-1, -1),
                 ] {
                     let q = (x + dx, y + dy);
-                    if q.0.abs() > n || q.1.abs() > n || !free(at(q)) {
+                    if q.0.abs() > n
+                        || q.1.abs() > n
+                        || !*open.entry(q).or_insert_with(|| free(at(q)))
+                    {
                         continue;
                     }
                     let cost = if dx != 0 && dy != 0 { 141 } else { 100 };
