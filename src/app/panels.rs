@@ -1023,21 +1023,25 @@ fn unit_tags(
         let size = text.size() + egui::vec2(8.0, 4.0);
         // Below the ring, else above, beside or further off, where no base or label is; where
         // nothing is free, below it all the same (an objective's holder is always shown).
+        // Offsets of the label's corner from the ring's centre, `d` points clear of it.
+        let (centred, middle) = (-size.x / 2.0, -size.y / 2.0);
+        let (right, left) = (11.0, -11.0 - size.x);
+        let (below, above) = (|d: f32| d, |d: f32| -d - size.y);
         let spots: Vec<egui::Rect> = [
-            (-size.x / 2.0, 11.0),
-            (-size.x / 2.0, -11.0 - size.y),
-            (11.0, -size.y / 2.0),
-            (-11.0 - size.x, -size.y / 2.0),
-            (-size.x / 2.0, 30.0),
-            (-size.x / 2.0, -30.0 - size.y),
-            (11.0, 11.0),
-            (-11.0 - size.x, 11.0),
-            (11.0, -11.0 - size.y),
-            (-11.0 - size.x, -11.0 - size.y),
-            (-size.x / 2.0, 50.0),
-            (-size.x / 2.0, -50.0 - size.y),
-            (-size.x / 2.0, 70.0),
-            (-size.x / 2.0, -70.0 - size.y),
+            (centred, below(11.0)),
+            (centred, above(11.0)),
+            (right, middle),
+            (left, middle),
+            (centred, below(30.0)),
+            (centred, above(30.0)),
+            (right, below(11.0)),
+            (left, below(11.0)),
+            (right, above(11.0)),
+            (left, above(11.0)),
+            (centred, below(50.0)),
+            (centred, above(50.0)),
+            (centred, below(70.0)),
+            (centred, above(70.0)),
         ]
         .into_iter()
         .map(|(dx, dy)| egui::Rect::from_min_size(egui::pos2(p.x + dx, p.y + dy), size))

@@ -20,11 +20,6 @@ use super::ruleset::common::heading_deg;
 use super::ruleset::{Figures, Outlook};
 use super::terrain::FeatureKind;
 
-/// The most phases of its own bound the opponent plays out on a copy to weigh a charge: BBB
-/// fights an assault four phases after the move that makes it (after the generals', the
-/// defensive and the offensive fire phases), and no ruleset's bound has more phases than this.
-const PHASES_AHEAD: usize = 6;
-
 /// Ground that gives cover: a unit halting short of the enemy prefers it.
 const COVER: [FeatureKind; 4] = [
     FeatureKind::Woods,
@@ -722,14 +717,7 @@ impl Opponent {
                 // A guard goes to its place: it does not charge off on the way.
                 let charge = match self.guarding(b, u) {
                     Some(_) => None,
-                    None if self.memory.no_charge.contains(&u.id) => None,
-                    None => {
-                        let c = self.charge(b, u);
-                        if c.is_none() {
-                            self.memory.no_charge.push(u.id.clone());
-                        }
-                        c
-                    }
+                    None => self.charge_once(b, u),
                 };
                 if let Some(d) = charge.or_else(|| self.advance(b, u)) {
                     return Some(d);
@@ -893,6 +881,18 @@ impl Opponent {
         None
     }
 
+    /// A charge for a unit not yet found without one this phase (see `PhaseMemory::no_charge`).
+    fn charge_once(&mut self, b: &Battle, u: &Unit) -> Option<Decision> {
+        if self.memory.no_charge.contains(&u.id) {
+            return None;
+        }
+        let c = self.charge(b, u);
+        if c.is_none() {
+            self.memory.no_charge.push(u.id.clone());
+        }
+        c
+    }
+
     /// A move into contact: straight on, with any odds; by the odds, only where the combat the
     /// contact brings is worth fighting.
     fn charge(&self, b: &Battle, u: &Unit) -> Option<Decision> {
@@ -973,10 +973,12 @@ impl Opponent {
     /// The outlook of a fight that a move into contact brings: now, or, where the rules fight
     /// it in a later phase of the bound (a close combat phase after the movement), as it will
     /// stand then, the phases between played out on the copy of the battle (no more than the
-    /// rest of its own bound: a few phases). The enemy's phases between (BBB's defensive fire)
-    /// pass on the copy without its fire: the odds are those of the fight as the units stand.
+    /// rest of its own bound, which has no more phases than the ruleset's turn: BBB fights an
+    /// assault four phases after the move that makes it). The enemy's phases between (BBB's
+    /// defensive fire) pass on the copy without its fire: the odds are those of the fight as
+    /// the units stand.
     fn combat_ahead(&self, mut after: Battle, fight: &Command) -> Option<Outlook> {
-        for _ in 0..PHASES_AHEAD {
+        for _ in 0..after.rules.phases().len() {
             match after.rules.preview(&after, fight) {
                 Err(RuleError::WrongPhase { .. }) if after.active == self.side => {
                     after.execute(Command::EndPhase).ok()?;

@@ -13,6 +13,7 @@ use crate::rules::model::{Ammo, Class, Flag, Formation, Phase, SideInfo, Unit, U
 use crate::rules::odds::Quirks;
 use crate::rules::scenario::RawUnit;
 use crate::rules::terrain::{FeatureKind, Terrain};
+use std::collections::HashMap;
 
 /// The ruleset's data, compiled into the program.
 pub const DATA: &str = include_str!("../../../assets/rulesets/dbfpw.ron");
@@ -210,8 +211,7 @@ impl Fpw {
         };
         let n = (radius / step).ceil() as i32 + 1;
         // Each cell is tested once: the search asks about a cell from each of its neighbours.
-        let mut open: std::collections::HashMap<(i32, i32), bool> =
-            std::collections::HashMap::new();
+        let mut tested: HashMap<(i32, i32), bool> = HashMap::new();
         let found = pathfinding::prelude::astar(
             &(0i32, 0i32),
             |&(x, y)| {
@@ -229,7 +229,7 @@ impl Fpw {
                     let q = (x + dx, y + dy);
                     if q.0.abs() > n
                         || q.1.abs() > n
-                        || !*open.entry(q).or_insert_with(|| free(at(q)))
+                        || !*tested.entry(q).or_insert_with(|| free(at(q)))
                     {
                         continue;
                     }
