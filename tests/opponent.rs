@@ -466,3 +466,70 @@ fn a_bbb_charge_is_weighed_at_the_assault_four_phases_after_the_move() {
         "{said:?}"
     );
 }
+
+/// Horse of side 0 (`own`) 60 mm from horse of side 1 (`enemy`) facing it, in side 0's movement
+/// phase of the last turn, each side with a unit behind its line lost: side `ahead`'s only
+/// (None: both, a level game); and the opponent's decisions there.
+fn last_turn_charge(own: &str, enemy: &str, ahead: Option<usize>) -> Vec<Decision> {
+    let mut b = battle(
+        &[
+            U("g", 0, "CinC", "Regular", 480.0, 230.0, 0.0, ""),
+            U("h", 0, own, "Regular", 480.0, 300.0, 0.0, ""),
+            U("a", 1, enemy, "Regular", 480.0, 360.0, 180.0, ""),
+            U("x0", 0, "LC", "Regular", 480.0, 120.0, 0.0, ""),
+            U("y0", 0, "LC", "Regular", 380.0, 120.0, 0.0, ""),
+            U("z0", 0, "LC", "Regular", 580.0, 120.0, 0.0, ""),
+            U("x1", 1, "LC", "Regular", 480.0, 540.0, 180.0, ""),
+            U("y1", 1, "LC", "Regular", 380.0, 540.0, 180.0, ""),
+            U("z1", 1, "LC", "Regular", 580.0, 540.0, 180.0, ""),
+            U("g1", 1, "CinC", "Regular", 480.0, 640.0, 180.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    b.turn = b.turn_limit;
+    let lost = [id("x0"), id("x1")];
+    for u in b.units_mut().iter_mut() {
+        if lost
+            .iter()
+            .enumerate()
+            .any(|(s, x)| *x == u.id && ahead != Some(s))
+        {
+            u.status.removed = true;
+        }
+    }
+    assert!(!b.is_over(), "{:?}", b.log.last());
+    Opponent::new(Style::Odds).play_phase(&mut b, 0, false)
+}
+
+fn charged(said: &[Decision]) -> bool {
+    said.iter().any(|d| d.reason.contains("charges"))
+}
+
+#[test]
+fn in_its_last_bound_a_side_that_would_win_keeps_its_lead() {
+    // Cuirassiers charge light horse facing them at 72% to win, in a level game or behind; in
+    // the last bound, ahead (the side wins at the turn limit as it stands), they stand (their
+    // general may still move up behind them).
+    assert!(charged(&last_turn_charge("HC", "LC", None)));
+    assert!(charged(&last_turn_charge("HC", "LC", Some(1))));
+    let said = last_turn_charge("HC", "LC", Some(0));
+    assert!(!charged(&said), "{said:?}");
+    assert!(
+        !said
+            .iter()
+            .any(|d| matches!(&d.command, Command::Move { unit, .. } if unit == &id("h"))),
+        "{said:?}"
+    );
+}
+
+#[test]
+fn in_its_last_bound_a_side_that_would_lose_charges_at_any_chance_to_win() {
+    // Light horse do not charge cuirassiers facing them (the odds are against it), level or
+    // ahead; behind in the last bound, they do: their one chance to turn the result.
+    let said = last_turn_charge("LC", "HC", None);
+    assert!(!charged(&said), "{said:?}");
+    assert!(!charged(&last_turn_charge("LC", "HC", Some(0))));
+    let said = last_turn_charge("LC", "HC", Some(1));
+    assert!(charged(&said), "{said:?}");
+}

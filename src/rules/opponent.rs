@@ -48,6 +48,8 @@ pub struct Decision {
 /// A command weighed: its worth, its chance to win, and its reason.
 struct Weighed {
     value: f64,
+    /// The chance of an outcome above nothing.
+    win: f64,
     command: Command,
     reason: String,
 }
@@ -128,6 +130,19 @@ impl Default for Tuning {
             press: 0.6,
         }
     }
+}
+
+/// What the opponent plays for in its last bound, by the result were the turn limit reached
+/// now. A side that wins so keeps its lead: no charge, no advance but a guard's, fire only at
+/// the usual odds. A side that loses so risks everything: any fire or charge with a chance to
+/// win, since the game left as it stands is lost. Measured over the nine scenarios, 60 games a
+/// cell: against the straight player 761 of 1,080 won on seeds 1-60 (753 without) and 742 on
+/// seeds 61-120 (739); against the random player 1,027 and 1,015 (1,029 and 1,016). Looking
+/// two turns ahead so won 747 against straight on seeds 1-60.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stakes {
+    Keep,
+    AllIn,
 }
 
 /// The opponent. Deterministic: the same battle gives the same decisions.
@@ -430,6 +445,7 @@ impl Opponent {
         };
         Some(Weighed {
             value,
+            win,
             reason: format!("{} {verb} {}: {:.0}% to win", u.name, e.name, win * 100.0),
             command: cmd,
         })
@@ -454,15 +470,18 @@ impl Opponent {
     /// command the best pairs are weighed again as the battle now stands, and a pair no longer
     /// worth it is dropped for the phase.
     fn attack(&mut self, b: &Battle) -> Option<Decision> {
-        let threshold = match self.style {
-            Style::Odds => self.tune.attack,
-            Style::Straight => f64::NEG_INFINITY,
+        let stakes = self.last_bound(b);
+        let worth_it = |w: &Weighed| match (self.style, stakes) {
+            (Style::Straight, _) => true,
+            (_, Some(Stakes::AllIn)) => w.win > 0.0,
+            (_, Some(Stakes::Keep)) => w.value > self.tune.attack && w.command.kind() != "Declare",
+            _ => w.value > self.tune.attack,
         };
         if self.memory.attacks.is_none() {
             let pairs = self
                 .weigh_attacks(b)
                 .into_iter()
-                .filter(|(w, ..)| w.value > threshold)
+                .filter(|(w, ..)| worth_it(w))
                 .map(|(_, u, e)| (u, e))
                 .collect();
             self.memory.attacks = Some(pairs);
@@ -478,7 +497,7 @@ impl Opponent {
                 continue;
             }
             if let Some(w) = self.weigh(b, x, y)
-                && w.value > threshold
+                && worth_it(&w)
                 && probe(b, &w.command).is_some()
             {
                 found = Some(Decision {
@@ -928,7 +947,12 @@ impl Opponent {
                     } else {
                         self.tune.charge
                     };
-                    if value <= least {
+                    let made = match self.last_bound(b) {
+                        Some(Stakes::Keep) => false,
+                        Some(Stakes::AllIn) => win > 0.0,
+                        None => value > least,
+                    };
+                    if !made {
                         continue;
                     }
                     format!("{} charges {}: {:.0}% to win", u.name, e.name, win * 100.0)
@@ -993,6 +1017,9 @@ impl Opponent {
     /// short of the enemy (by the odds) so as not to walk into its fire piecemeal, and (by the
     /// odds) never into contact: only a charge, weighed first, goes there.
     fn advance(&mut self, b: &Battle, u: &Unit) -> Option<Decision> {
+        if self.last_bound(b) == Some(Stakes::Keep) && self.guarding(b, u).is_none() {
+            return None;
+        }
         let (to, name, onto) = self.goal(b, u)?;
         let moves = b.scale.unit.sample_moves();
         let off = off_line(u, to);
@@ -1210,6 +1237,21 @@ impl Opponent {
                 .iter()
                 .any(|e| e.base.within(&v.base, MEETS))
         })
+    }
+
+    /// What its side plays for in its last bound (by the odds), from the result were the
+    /// turn limit reached now (`Ruleset::result_at_limit`): None before the last turn, and in
+    /// a level game, which it plays as it was pressing the attack (a charge worth more than
+    /// nothing; at any chance, it would as likely turn the draw into a loss).
+    fn last_bound(&self, b: &Battle) -> Option<Stakes> {
+        if self.style != Style::Odds || b.turn_limit == 0 || b.turn < b.turn_limit {
+            return None;
+        }
+        match b.rules.result_at_limit(b).0 {
+            Some(s) if s == self.side => Some(Stakes::Keep),
+            Some(_) => Some(Stakes::AllIn),
+            None => None,
+        }
     }
 
     /// Whether the game is past `Tuning::press` of its turn limit: the opponent then presses

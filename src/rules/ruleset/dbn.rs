@@ -539,7 +539,7 @@ impl Dbn {
         );
     }
 
-    fn turn_limit_result(&self, b: &Battle) -> (Option<Side>, String) {
+    pub(crate) fn turn_limit_result(&self, b: &Battle) -> (Option<Side>, String) {
         let share = |s: Side| self.losses(b, s) / (b.starting_units[s].max(1) as f32);
         let (a, c) = (share(0), share(1));
         if (a - c).abs() < 1e-6 {

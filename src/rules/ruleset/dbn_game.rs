@@ -1551,6 +1551,9 @@ impl<S: Supplement> Ruleset for DbnGame<S> {
     fn reference(&self) -> Reference {
         self.dbn.reference()
     }
+    fn result_at_limit(&self, b: &Battle) -> (Option<crate::rules::model::Side>, String) {
+        self.dbn.turn_limit_result(b)
+    }
     fn standing(&self, b: &Battle) -> Vec<String> {
         self.dbn.standing(b)
     }

@@ -221,6 +221,10 @@ pub trait Ruleset {
     /// How a unit is drawn beyond its base.
     fn look(&self, b: &Battle, u: &Unit) -> Look;
     fn reference(&self) -> Reference;
+    /// The winner were the turn limit reached now, by the scenario's victory conditions at
+    /// the limit (None: a draw), with the reason in words. The opponent plays its last bound
+    /// by it: keeping a lead, or risking everything to turn a loss or a draw.
+    fn result_at_limit(&self, b: &Battle) -> (Option<Side>, String);
     /// Lines for the game-over screen (losses against strength).
     fn standing(&self, b: &Battle) -> Vec<String> {
         let _ = b;

@@ -1027,6 +1027,9 @@ impl Ruleset for Bbb7yw {
     fn reference(&self) -> Reference {
         Bbb7yw::reference(self)
     }
+    fn result_at_limit(&self, b: &Battle) -> (Option<crate::rules::model::Side>, String) {
+        self.result(b)
+    }
     fn standing(&self, b: &Battle) -> Vec<String> {
         (0..2)
             .map(|s| {

@@ -1165,7 +1165,7 @@ impl Hal25 {
         }
     }
 
-    fn turn_limit_result(&self, b: &Battle) -> (Option<usize>, String) {
+    pub(crate) fn turn_limit_result(&self, b: &Battle) -> (Option<usize>, String) {
         let share = |s: Side| {
             let (start, now) = self.strength(b, s);
             if start == 0 {

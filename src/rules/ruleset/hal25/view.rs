@@ -1650,6 +1650,9 @@ impl Ruleset for Hal25 {
     fn reference(&self) -> Reference {
         Hal25::reference(self)
     }
+    fn result_at_limit(&self, b: &Battle) -> (Option<Side>, String) {
+        self.turn_limit_result(b)
+    }
     fn standing(&self, b: &Battle) -> Vec<String> {
         (0..2)
             .map(|s| {

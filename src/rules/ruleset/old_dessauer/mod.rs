@@ -837,7 +837,7 @@ impl OldDessauer {
     }
 
     /// Share of figures lost by each side; the smaller share wins at the turn limit.
-    fn turn_limit_result(&self, b: &Battle) -> (Option<Side>, String) {
+    pub(crate) fn turn_limit_result(&self, b: &Battle) -> (Option<Side>, String) {
         let share = |side: Side| {
             let (mut lost, mut all) = (0u32, 0u32);
             for u in b
@@ -1178,6 +1178,9 @@ impl Ruleset for OldDessauer {
     }
     fn look(&self, _b: &Battle, u: &Unit) -> Look {
         OldDessauer::look(self, u)
+    }
+    fn result_at_limit(&self, b: &Battle) -> (Option<Side>, String) {
+        self.turn_limit_result(b)
     }
     fn reference(&self) -> Reference {
         OldDessauer::reference(self)
