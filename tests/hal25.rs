@@ -99,8 +99,8 @@ fn refused(b: &mut Battle, c: Command) -> String {
     e
 }
 
-fn words(b: &Battle, ev: &[Event]) -> String {
-    ev.iter()
+fn words<'a>(b: &Battle, ev: impl IntoIterator<Item = &'a Event>) -> String {
+    ev.into_iter()
         .map(|e| volley::rules::report::describe(b, e))
         .collect::<Vec<_>>()
         .join("\n")

@@ -164,7 +164,7 @@ fn draw_units(
     } else {
         drawn.2
     };
-    let fresh = &game.battle.log[seen..];
+    let fresh = game.battle.log.since(seen);
     *drawn = (key.0, key.1, game.battle.log.len(), overlays.symbols);
     let mut paths: std::collections::HashMap<&str, (Base, Base)> = std::collections::HashMap::new();
     let mut lost: Vec<&str> = Vec::new();

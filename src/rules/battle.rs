@@ -3,6 +3,7 @@
 use super::command::{Command, Event, RuleError, TestKind};
 use super::dice::Dice;
 use super::geometry::{Base, Pt};
+use super::log::{Iter as LogIter, Log};
 use super::model::{BoundState, Division, Phase, Side, SideInfo, Stand, Unit, UnitId};
 use super::ruleset::{AnyRuleset, Measure};
 use super::scenario::RawScenario;
@@ -180,7 +181,7 @@ pub struct Battle {
     dice_rolled: u64,
     /// The dice thrown by the command now running (or the last one), in order.
     pub cmd_dice: Vec<u8>,
-    pub log: Vec<Event>,
+    pub log: Log,
     /// Commands accepted so far: with the scenario and seed they replay the game.
     pub commands: Vec<Command>,
     undo: Vec<Snapshot>,
@@ -247,7 +248,7 @@ impl Battle {
             dice: Dice::seeded(seed),
             dice_rolled: 0,
             cmd_dice: Vec::new(),
-            log: Vec::new(),
+            log: Log::new(),
             commands: Vec::new(),
             undo: Vec::new(),
         }
@@ -288,7 +289,7 @@ impl Battle {
             dice: self.dice.clone(),
             dice_rolled: self.dice_rolled,
             cmd_dice: self.cmd_dice.clone(),
-            log: Vec::new(),
+            log: Log::new(),
             commands: Vec::new(),
             undo: Vec::new(),
         }
@@ -452,7 +453,7 @@ impl Battle {
         };
         let last = last.clone();
         let mut next = prev.state.clone();
-        next.log = self.log[..prev.log_len.min(self.log.len())].to_vec();
+        next.log = self.log.cut(prev.log_len);
         // The dice before the one thrown again, a new die, the rest of its roll as thrown; then
         // new dice.
         let mut stream = self.dice.clone();
@@ -519,10 +520,10 @@ impl Battle {
     }
 
     /// The events of the last accepted command (empty if there is none to undo).
-    pub fn last_events(&self) -> &[Event] {
+    pub fn last_events(&self) -> LogIter<'_> {
         match self.undo.last() {
-            Some(prev) if prev.log_len <= self.log.len() => &self.log[prev.log_len..],
-            _ => &[],
+            Some(prev) if prev.log_len <= self.log.len() => self.log.since(prev.log_len),
+            _ => self.log.since(self.log.len()),
         }
     }
 
@@ -550,7 +551,7 @@ impl Battle {
     }
 
     /// The events of the active side's bound so far (from its first phase).
-    pub fn log_since_bound(&self) -> &[Event] {
+    pub fn log_since_bound(&self) -> LogIter<'_> {
         let began = self
             .log
             .iter()
@@ -558,7 +559,7 @@ impl Battle {
                 matches!(e, Event::PhaseBegan { turn, side, .. } if *turn != self.turn || *side != self.active)
             })
             .map_or(0, |i| i + 1);
-        &self.log[began..]
+        self.log.since(began)
     }
 
     /// Begins `phase` of the current turn for the side to move.

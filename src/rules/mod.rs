@@ -8,6 +8,7 @@ pub mod command;
 pub mod dice;
 pub mod geometry;
 pub mod lesson;
+pub mod log;
 pub mod model;
 pub mod odds;
 pub mod opponent;

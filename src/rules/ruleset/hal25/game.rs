@@ -50,8 +50,7 @@ impl Hal25 {
             .iter()
             .rposition(|e| matches!(e, Event::Initiative { .. }))
             .map_or(t.len(), |i| i + 1);
-        t[from..]
-            .iter()
+        t.skip(from)
             .filter_map(|e| match e {
                 Event::BrigadeActivated { brigade, .. } => Some(brigade.clone()),
                 _ => None,

@@ -18,6 +18,7 @@ pub use super::common::{FactorDef as Modifier, Number};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor};
 use crate::rules::geometry::Base;
+use crate::rules::log::Iter as LogIter;
 use crate::rules::model::{Formation, Side, Unit, UnitId};
 use crate::rules::terrain::FeatureKind;
 use serde::{Deserialize, Serialize};
@@ -648,29 +649,33 @@ pub(crate) fn begin(b: &mut Battle, out: &mut Vec<Event>, phase: crate::rules::m
 }
 
 /// The events of this turn so far.
-pub fn this_turn(b: &Battle) -> &[Event] {
-    let start = b
-        .log
-        .iter()
-        .position(|e| matches!(e, Event::PhaseBegan { turn, .. } if *turn == b.turn))
-        .unwrap_or(b.log.len());
-    &b.log[start..]
+pub fn this_turn(b: &Battle) -> LogIter<'_> {
+    // From the first phase of this turn (turns only grow along the log: read from the end).
+    let mut start = b.log.len();
+    for (i, e) in b.log.iter().enumerate().rev() {
+        match e {
+            Event::PhaseBegan { turn, .. } if *turn == b.turn => start = i,
+            Event::PhaseBegan { .. } => break,
+            _ => {}
+        }
+    }
+    b.log.since(start)
 }
 
 /// The events of the current phase so far.
-pub fn this_phase(b: &Battle) -> &[Event] {
+pub fn this_phase(b: &Battle) -> LogIter<'_> {
     let start = b
         .log
         .iter()
         .rposition(|e| matches!(e, Event::PhaseBegan { .. }))
         .map_or(0, |i| i + 1);
-    &b.log[start..]
+    b.log.since(start)
 }
 
 /// Figures a unit lost in these events.
-pub fn lost_in(events: &[Event], id: &UnitId) -> u32 {
+pub fn lost_in<'a>(events: impl IntoIterator<Item = &'a Event>, id: &UnitId) -> u32 {
     events
-        .iter()
+        .into_iter()
         .map(|e| match e {
             Event::Losses { unit, figures, .. } if unit == id => *figures,
             _ => 0,

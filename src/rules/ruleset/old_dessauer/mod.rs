@@ -1212,7 +1212,7 @@ impl Ruleset for OldDessauer {
 }
 
 /// The events of the active side's turn so far (those of the command being resolved aside).
-pub(crate) fn this_turn(b: &Battle) -> &[Event] {
+pub(crate) fn this_turn(b: &Battle) -> crate::rules::log::Iter<'_> {
     let began = b
         .log
         .iter()
@@ -1221,7 +1221,7 @@ pub(crate) fn this_turn(b: &Battle) -> &[Event] {
                 if *turn == b.turn && *side == b.active)
         })
         .unwrap_or(0);
-    &b.log[began..]
+    b.log.since(began)
 }
 
 pub(crate) use super::common::{illegal, in_phase};

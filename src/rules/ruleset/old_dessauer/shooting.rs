@@ -54,8 +54,8 @@ fn has_fired(b: &Battle, u: &Unit) -> bool {
         .iter()
         .rposition(|e| matches!(e, Event::PhaseBegan { phase: Phase::Movement, side, .. } if *side == u.side))
         .unwrap_or(0);
-    b.log[began..]
-        .iter()
+    b.log
+        .since(began)
         .any(|e| matches!(e, Event::Volley { shooter, .. } if shooter == &u.id))
 }
 
