@@ -269,7 +269,7 @@ pub fn commands(data: &[u8]) {
             let mut g = b.fork();
             let _ = p.play_phase(&mut g, 1 + usize::from(op % 4));
             // Its commands replayed one by one, each checked.
-            for c in g.commands[b.commands.len()..].iter().cloned() {
+            for c in g.commands.since(b.commands.len()).cloned() {
                 given(&mut b, c, &start);
             }
             continue;

@@ -35,7 +35,7 @@ fn volley_run(orders: &Path, autosave: &Path) -> Process {
 fn a_game_killed_at_any_moment_resumes_from_its_autosave() {
     let start = save::load_any(Path::new(SCENARIO)).expect("the default scenario");
     let (game, _) = batch::play_out(&start, SEED, [Player::Random, Player::Random], |_| {});
-    let commands = &game.commands;
+    let commands = game.commands.to_vec();
     assert!(
         commands.len() > 100,
         "a long game: {} commands",
@@ -54,7 +54,7 @@ fn a_game_killed_at_any_moment_resumes_from_its_autosave() {
     let whole = t.elapsed();
     assert!(status.success(), "the orders play through");
     let last = save::load(&auto).expect("the last autosave loads");
-    assert_eq!(&last.commands, commands);
+    assert_eq!(last.commands.to_vec(), commands);
     assert_eq!(last.log, game.log);
 
     let mut resumed_count = 0;
@@ -73,8 +73,8 @@ fn a_game_killed_at_any_moment_resumes_from_its_autosave() {
             .unwrap_or_else(|d| panic!("kill {i} after {at:?}: the autosave does not load: {d:?}"));
         let k = b.commands.len();
         assert_eq!(
-            &b.commands[..],
-            &commands[..k],
+            b.commands.to_vec(),
+            commands[..k].to_vec(),
             "kill {i}: not a prefix of the game"
         );
         for c in &commands[k..] {

@@ -1120,7 +1120,7 @@ fn every_dbfpw_scenario_plays_to_a_result_and_replays() {
         );
         // The accepted commands replay to the same events (determinism).
         let mut c = scenario::load(std::path::Path::new(f)).unwrap();
-        for cmd in b.commands.clone() {
+        for cmd in b.commands.to_vec() {
             c.execute(cmd).unwrap();
         }
         assert_eq!(

@@ -23,7 +23,7 @@ fn same_seed_same_log() {
     assert_eq!(log_text(&a), log_text(&b));
     // Replaying the accepted commands alone gives the same log again.
     let mut c = tutorial();
-    for cmd in a.commands.clone() {
+    for cmd in a.commands.to_vec() {
         c.execute(cmd).unwrap();
     }
     assert_eq!(log_text(&a), log_text(&c));
@@ -46,7 +46,7 @@ fn save_load_continue_equals_never_saving() {
     AutoPlayer::new(4).play(&mut straight, 30, 12);
     let cut = straight.commands.len() / 2;
     let mut first = tutorial();
-    for c in straight.commands[..cut].iter().cloned() {
+    for c in straight.commands.iter().take(cut).cloned() {
         first.execute(c).unwrap();
     }
     let dir = std::env::temp_dir().join(format!("volley-det-{}", std::process::id()));
@@ -55,7 +55,7 @@ fn save_load_continue_equals_never_saving() {
     save::write(&first, &path).unwrap();
     let mut loaded = save::load(&path).unwrap();
     assert_eq!(log_text(&loaded), log_text(&first));
-    for c in straight.commands[cut..].iter().cloned() {
+    for c in straight.commands.since(cut).cloned() {
         loaded.execute(c).unwrap();
     }
     assert_eq!(log_text(&loaded), log_text(&straight));

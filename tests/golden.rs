@@ -120,7 +120,7 @@ fn tutorial_to_break_orders_still_break_an_army() {
             let mut b = scenario::load(&root().join("scenarios/tutorial.ron")).unwrap();
             AutoPlayer::new(seed).play(&mut b, 400, 16);
             if b.log.iter().any(|e| matches!(e, Event::ArmyBroken { .. })) {
-                found = Some(b.commands.clone());
+                found = Some(b.commands.to_vec());
                 break;
             }
         }

@@ -73,7 +73,7 @@ fn replay(file: &str, seed: u64, start: &Battle, played: &Battle) -> usize {
         if k % 97 == 0 {
             let text = save::to_string(&b).expect("a save");
             let mut resumed = save::parse(&text, "soak").expect("the save loads");
-            for c in &played.commands[k + 1..] {
+            for c in played.commands.since(k + 1) {
                 resumed
                     .execute(c.clone())
                     .expect("the rest of the game plays on");

@@ -437,7 +437,7 @@ impl Replay {
             fresh.clone(),
             Replay {
                 start: fresh,
-                commands: b.commands.clone(),
+                commands: b.commands.to_vec(),
                 ends,
                 done: 0,
                 shown,

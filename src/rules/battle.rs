@@ -3,7 +3,7 @@
 use super::command::{Command, Event, RuleError, TestKind};
 use super::dice::Dice;
 use super::geometry::{Base, Pt};
-use super::log::{Iter as LogIter, Log};
+use super::log::{Commands, Events, Log};
 use super::model::{BoundState, Division, Phase, Side, SideInfo, Stand, Unit, UnitId};
 use super::ruleset::{AnyRuleset, Measure};
 use super::scenario::RawScenario;
@@ -183,7 +183,7 @@ pub struct Battle {
     pub cmd_dice: Vec<u8>,
     pub log: Log,
     /// Commands accepted so far: with the scenario and seed they replay the game.
-    pub commands: Vec<Command>,
+    pub commands: Commands,
     undo: Vec<Snapshot>,
 }
 
@@ -249,7 +249,7 @@ impl Battle {
             dice_rolled: 0,
             cmd_dice: Vec::new(),
             log: Log::new(),
-            commands: Vec::new(),
+            commands: Commands::new(),
             undo: Vec::new(),
         }
     }
@@ -290,7 +290,7 @@ impl Battle {
             dice_rolled: self.dice_rolled,
             cmd_dice: self.cmd_dice.clone(),
             log: Log::new(),
-            commands: Vec::new(),
+            commands: Commands::new(),
             undo: Vec::new(),
         }
     }
@@ -520,7 +520,7 @@ impl Battle {
     }
 
     /// The events of the last accepted command (empty if there is none to undo).
-    pub fn last_events(&self) -> LogIter<'_> {
+    pub fn last_events(&self) -> Events<'_> {
         match self.undo.last() {
             Some(prev) if prev.log_len <= self.log.len() => self.log.since(prev.log_len),
             _ => self.log.since(self.log.len()),
@@ -551,7 +551,7 @@ impl Battle {
     }
 
     /// The events of the active side's bound so far (from its first phase).
-    pub fn log_since_bound(&self) -> LogIter<'_> {
+    pub fn log_since_bound(&self) -> Events<'_> {
         let began = self
             .log
             .iter()

@@ -1,32 +1,49 @@
-//! The battle's log: every event in order, shared between a battle and its copies.
+//! The battle's records, its log (every event in order) and its commands, shared between a
+//! battle and its copies.
 //!
 //! The opponent tries each command on a copy of the battle (`Battle::fork`), hundreds of times
-//! a bound. Copying a long game's log event by event was most of that work (at Rossbach's turn
-//! 7, 72 of the 82 microseconds of a copy). So the log keeps its older events in one shared
-//! block (`Arc`): a copy shares it and owns only the few events written since, and a copy
-//! that writes more leaves the block alone. The block takes in the newer events once nothing
-//! else shares it, so they stay few.
+//! a bound. Copying a long game's records entry by entry was most of that work (at Rossbach's
+//! turn 7, 72 of the 82 microseconds of a copy went on the log, 8 on the commands). So a
+//! record keeps its older entries in one shared block (`Arc`): a copy shares it and owns only
+//! the few entries written since, and a copy that writes more leaves the block alone. The
+//! block takes in the newer entries once nothing else shares it, so they stay few.
 
-use super::command::Event;
+use super::command::{Command, Event};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::sync::Arc;
 
-/// Events written since the shared block last took them in, above which it takes them in
+/// Entries written since the shared block last took them in, above which it takes them in
 /// (where nothing else shares it).
 const OWN_AT_MOST: usize = 32;
 
-/// The events of a battle, oldest first.
-#[derive(Clone, Default)]
-pub struct Log {
-    /// The older events, shared with copies of the battle.
-    shared: Arc<Vec<Event>>,
-    /// The events after them.
-    own: Vec<Event>,
+/// Entries in the order written, oldest first.
+#[derive(Clone)]
+pub struct Record<T> {
+    /// The older entries, shared with copies of the battle.
+    shared: Arc<Vec<T>>,
+    /// The entries after them.
+    own: Vec<T>,
 }
 
-impl Log {
+/// The events of a battle.
+pub type Log = Record<Event>;
+/// The commands a battle accepted.
+pub type Commands = Record<Command>;
+/// Some of a log's events, in order.
+pub type Events<'a> = Iter<'a, Event>;
+
+impl<T> Default for Record<T> {
+    fn default() -> Self {
+        Record {
+            shared: Arc::new(Vec::new()),
+            own: Vec::new(),
+        }
+    }
+}
+
+impl<T: Clone> Record<T> {
     pub fn new() -> Self {
-        Log::default()
+        Record::default()
     }
 
     pub fn len(&self) -> usize {
@@ -37,25 +54,25 @@ impl Log {
         self.len() == 0
     }
 
-    /// The event at `i`, oldest first.
-    pub fn get(&self, i: usize) -> Option<&Event> {
+    /// The entry at `i`, oldest first.
+    pub fn get(&self, i: usize) -> Option<&T> {
         match i.checked_sub(self.shared.len()) {
             None => self.shared.get(i),
             Some(j) => self.own.get(j),
         }
     }
 
-    pub fn last(&self) -> Option<&Event> {
+    pub fn last(&self) -> Option<&T> {
         self.own.last().or_else(|| self.shared.last())
     }
 
-    /// Every event, oldest first.
-    pub fn iter(&self) -> Iter<'_> {
+    /// Every entry, oldest first.
+    pub fn iter(&self) -> Iter<'_, T> {
         self.since(0)
     }
 
-    /// The events from `i` on (none where `i` is past the end).
-    pub fn since(&self, i: usize) -> Iter<'_> {
+    /// The entries from `i` on (none where `i` is past the end).
+    pub fn since(&self, i: usize) -> Iter<'_, T> {
         let n = self.shared.len();
         let (a, b) = if i < n {
             (&self.shared[i..], &self.own[..])
@@ -68,8 +85,8 @@ impl Log {
         }
     }
 
-    /// Writes an event at the end.
-    pub fn push(&mut self, e: Event) {
+    /// Writes an entry at the end.
+    pub fn push(&mut self, e: T) {
         self.own.push(e);
         if self.own.len() <= OWN_AT_MOST {
             return;
@@ -78,8 +95,8 @@ impl Log {
             shared.append(&mut self.own);
         } else if self.own.len() > self.shared.len() {
             // Shared with a battle that lives on beside this one (a game played from a copy of
-            // the scenario's battle): a block of its own, copied once its own events are as
-            // many as the shared ones, so the copying costs each event a copy at most.
+            // the scenario's battle): a block of its own, copied once its own entries are as
+            // many as the shared ones, so the copying costs each entry a copy at most.
             let mut all = Vec::with_capacity(2 * self.len());
             all.extend(self.shared.iter().cloned());
             all.append(&mut self.own);
@@ -87,7 +104,7 @@ impl Log {
         }
     }
 
-    /// Keeps the first `len` events.
+    /// Keeps the first `len` entries.
     pub fn truncate(&mut self, len: usize) {
         match len.checked_sub(self.shared.len()) {
             Some(j) => self.own.truncate(j),
@@ -98,86 +115,94 @@ impl Log {
         }
     }
 
-    /// The first `len` events, as a log of their own (sharing the block).
-    pub fn cut(&self, len: usize) -> Log {
+    /// The first `len` entries, as a record of their own (sharing the block).
+    pub fn cut(&self, len: usize) -> Record<T> {
         let mut log = self.clone();
         log.truncate(len);
         log
     }
 
-    pub fn to_vec(&self) -> Vec<Event> {
+    pub fn to_vec(&self) -> Vec<T> {
         self.iter().cloned().collect()
     }
 }
 
-impl From<Vec<Event>> for Log {
-    fn from(events: Vec<Event>) -> Self {
-        Log {
-            shared: Arc::new(events),
+impl<T> From<Vec<T>> for Record<T> {
+    fn from(entries: Vec<T>) -> Self {
+        Record {
+            shared: Arc::new(entries),
             own: Vec::new(),
         }
     }
 }
 
-impl std::ops::Index<usize> for Log {
-    type Output = Event;
-    fn index(&self, i: usize) -> &Event {
+impl<T: Clone> std::ops::Index<usize> for Record<T> {
+    type Output = T;
+    fn index(&self, i: usize) -> &T {
         match self.get(i) {
             Some(e) => e,
-            None => panic!("log index {i} out of range for {} events", self.len()),
+            None => panic!("record index {i} out of range for {} entries", self.len()),
         }
     }
 }
 
-impl PartialEq for Log {
-    fn eq(&self, other: &Log) -> bool {
+impl<T: Clone + PartialEq> PartialEq for Record<T> {
+    fn eq(&self, other: &Record<T>) -> bool {
         self.len() == other.len() && self.iter().eq(other.iter())
     }
 }
 
-impl std::fmt::Debug for Log {
+impl<T: Clone + std::fmt::Debug> std::fmt::Debug for Record<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_list().entries(self.iter()).finish()
     }
 }
 
-impl Serialize for Log {
+impl<T: Clone + Serialize> Serialize for Record<T> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_seq(self.iter())
     }
 }
 
-impl<'de> Deserialize<'de> for Log {
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Record<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Vec::<Event>::deserialize(d).map(Log::from)
+        Vec::<T>::deserialize(d).map(Record::from)
     }
 }
 
-impl<'a> IntoIterator for &'a Log {
-    type Item = &'a Event;
-    type IntoIter = Iter<'a>;
-    fn into_iter(self) -> Iter<'a> {
+impl<'a, T: Clone> IntoIterator for &'a Record<T> {
+    type Item = &'a T;
+    type IntoIter = Iter<'a, T>;
+    fn into_iter(self) -> Iter<'a, T> {
         self.iter()
     }
 }
 
-/// The events of a log in order: the shared block's, then the log's own.
-#[derive(Clone)]
-pub struct Iter<'a> {
-    a: std::slice::Iter<'a, Event>,
-    b: std::slice::Iter<'a, Event>,
+/// The entries of a record in order: the shared block's, then the record's own.
+pub struct Iter<'a, T> {
+    a: std::slice::Iter<'a, T>,
+    b: std::slice::Iter<'a, T>,
 }
 
-impl<'a> Iter<'a> {
-    /// These events again, from the first not yet taken (as a slice's `iter`).
-    pub fn iter(&self) -> Iter<'a> {
+impl<T> Clone for Iter<'_, T> {
+    fn clone(&self) -> Self {
+        Iter {
+            a: self.a.clone(),
+            b: self.b.clone(),
+        }
+    }
+}
+
+impl<'a, T> Iter<'a, T> {
+    /// These entries again, from the first not yet taken (as a slice's `iter`).
+    pub fn iter(&self) -> Iter<'a, T> {
         self.clone()
     }
 }
 
-impl<'a> Iterator for Iter<'a> {
-    type Item = &'a Event;
-    fn next(&mut self) -> Option<&'a Event> {
+impl<'a, T> Iterator for Iter<'a, T> {
+    type Item = &'a T;
+    fn next(&mut self) -> Option<&'a T> {
         self.a.next().or_else(|| self.b.next())
     }
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -186,13 +211,13 @@ impl<'a> Iterator for Iter<'a> {
     }
 }
 
-impl DoubleEndedIterator for Iter<'_> {
+impl<T> DoubleEndedIterator for Iter<'_, T> {
     fn next_back(&mut self) -> Option<Self::Item> {
         self.b.next_back().or_else(|| self.a.next_back())
     }
 }
 
-impl ExactSizeIterator for Iter<'_> {}
+impl<T> ExactSizeIterator for Iter<'_, T> {}
 
 #[cfg(test)]
 mod tests {

@@ -30,7 +30,7 @@ impl Save {
             seed: b.seed,
             dice: b.scripted.as_deref().cloned(),
             scenario: (*b.scenario).clone(),
-            commands: b.commands.clone(),
+            commands: b.commands.to_vec(),
         }
     }
 }

@@ -18,7 +18,7 @@ pub use super::common::{FactorDef as Modifier, Number};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor};
 use crate::rules::geometry::Base;
-use crate::rules::log::Iter as LogIter;
+use crate::rules::log::Events;
 use crate::rules::model::{Formation, Side, Unit, UnitId};
 use crate::rules::terrain::FeatureKind;
 use serde::{Deserialize, Serialize};
@@ -649,7 +649,7 @@ pub(crate) fn begin(b: &mut Battle, out: &mut Vec<Event>, phase: crate::rules::m
 }
 
 /// The events of this turn so far.
-pub fn this_turn(b: &Battle) -> LogIter<'_> {
+pub fn this_turn(b: &Battle) -> Events<'_> {
     // From the first phase of this turn (turns only grow along the log: read from the end).
     let mut start = b.log.len();
     for (i, e) in b.log.iter().enumerate().rev() {
@@ -663,7 +663,7 @@ pub fn this_turn(b: &Battle) -> LogIter<'_> {
 }
 
 /// The events of the current phase so far.
-pub fn this_phase(b: &Battle) -> LogIter<'_> {
+pub fn this_phase(b: &Battle) -> Events<'_> {
     let start = b
         .log
         .iter()

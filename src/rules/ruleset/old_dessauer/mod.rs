@@ -1212,7 +1212,7 @@ impl Ruleset for OldDessauer {
 }
 
 /// The events of the active side's turn so far (those of the command being resolved aside).
-pub(crate) fn this_turn(b: &Battle) -> crate::rules::log::Iter<'_> {
+pub(crate) fn this_turn(b: &Battle) -> crate::rules::log::Events<'_> {
     let began = b
         .log
         .iter()
