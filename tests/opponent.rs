@@ -533,3 +533,57 @@ fn in_its_last_bound_a_side_that_would_lose_charges_at_any_chance_to_win() {
     let said = last_turn_charge("LC", "HC", Some(1));
     assert!(charged(&said), "{said:?}");
 }
+
+/// Infantry of side `side` on a hill (`on_hill`) or in the open, the enemy's infantry 220 mm
+/// off (within reach), in its movement phase of turn 1 (Austria, side 1, is the defender);
+/// and the opponent's decisions there.
+fn on_good_ground(side: usize, on_hill: bool) -> Vec<Decision> {
+    let (own, enemy) = if side == 1 {
+        (600.0, 380.0)
+    } else {
+        (380.0, 600.0)
+    };
+    let hill = format!(
+        r#"(id: "h", kind: Hill, name: "Hill", points: [(300, {a}), (700, {a}), (700, {c}), (300, {c})], level: 1),"#,
+        a = own - 100.0,
+        c = own + 100.0
+    );
+    let facing = |y: f32| if y < 400.0 { 0.0 } else { 180.0 };
+    let mut b = battle(
+        &[
+            U("g0", 0, "CinC", "Regular", 200.0, 40.0, 0.0, ""),
+            U("g1", 1, "CinC", "Regular", 200.0, 960.0, 180.0, ""),
+            U("i", side, "Ms", "Regular", 480.0, own, facing(own), ""),
+            U(
+                "e",
+                1 - side,
+                "Ms",
+                "Regular",
+                480.0,
+                enemy,
+                facing(enemy),
+                "",
+            ),
+        ],
+        if on_hill { &hill } else { "" },
+    );
+    to_phase(&mut b, side, Phase::Movement);
+    Opponent::new(Style::Odds).play_phase(&mut b, side, false)
+}
+
+fn moves_i(said: &[Decision]) -> bool {
+    said.iter()
+        .any(|d| matches!(&d.command, Command::Move { unit, .. } if unit == &id("i")))
+}
+
+#[test]
+fn the_defender_holds_good_ground_with_the_enemy_within_reach() {
+    // The defender's infantry on a hill stands; in the open it advances. The attacker's
+    // advances from the hill too.
+    let said = on_good_ground(1, true);
+    assert!(!moves_i(&said), "{said:?}");
+    let said = on_good_ground(1, false);
+    assert!(moves_i(&said), "{said:?}");
+    let said = on_good_ground(0, true);
+    assert!(moves_i(&said), "{said:?}");
+}

@@ -1020,6 +1020,9 @@ impl Opponent {
         if self.last_bound(b) == Some(Stakes::Keep) && self.guarding(b, u).is_none() {
             return None;
         }
+        if self.holds_ground(b, u) {
+            return None;
+        }
         let (to, name, onto) = self.goal(b, u)?;
         let moves = b.scale.unit.sample_moves();
         let off = off_line(u, to);
@@ -1252,6 +1255,25 @@ impl Opponent {
             Some(_) => Some(Stakes::AllIn),
             None => None,
         }
+    }
+
+    /// Whether `u` holds its ground rather than advance (by the odds): a unit of the
+    /// scenario's defending side, in cover or on a hill, with the enemy within reach, until it
+    /// presses the attack (a guard goes to its place whatever). Measured over the six
+    /// scenarios with a defender, as the defender, 60 games a cell: against the straight player
+    /// 236 of 360 won on seeds 1-60 (226 advancing) and 225 on seeds 61-120 (220); against
+    /// the random player 343 and 338 (343 and 331). Every defending unit holding, wherever it
+    /// stood, won 235 against straight and 333 against random on seeds 1-60; the attacker's
+    /// units holding good ground too, 745 of 1,080 over all nine scenarios against straight
+    /// (771 the defender's only).
+    fn holds_ground(&self, b: &Battle, u: &Unit) -> bool {
+        self.style == Style::Odds
+            && b.sides.get(self.side).is_some_and(|s| s.defender)
+            && !self.pressing(b)
+            && self.guarding(b, u).is_none()
+            && !self.far_off(b, u)
+            && (b.terrain.at(u.base.centre, &COVER).next().is_some()
+                || b.terrain.level_at(u.base.centre) > 0)
     }
 
     /// Whether the game is past `Tuning::press` of its turn limit: the opponent then presses
