@@ -144,7 +144,16 @@ fn skip_panel(
         .show(ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
                 ui.horizontal(|ui| {
-                    ui.label(format!("The opponent is playing {name}…"));
+                    // Where the rules let the side not moving act in the mover's phase (BBB's
+                    // movement), the opponent plays its part there too: say so, or it reads as
+                    // moving out of turn.
+                    if game.battle.active == computer.side {
+                        ui.label(format!("The opponent is playing {name}…"));
+                    } else {
+                        ui.label(format!(
+                            "The opponent is playing {name}'s part in the enemy's bound…"
+                        ));
+                    }
                     if ui
                         .button("Skip")
                         .on_hover_text("Play the rest of its bound at once (K)")
