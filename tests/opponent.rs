@@ -587,3 +587,52 @@ fn the_defender_holds_good_ground_with_the_enemy_within_reach() {
     let said = on_good_ground(0, true);
     assert!(moves_i(&said), "{said:?}");
 }
+
+#[test]
+fn a_defender_on_good_ground_is_not_taken_off_it_by_its_line() {
+    // Two of the defender's foot flank to flank, one on a hill, one in the open beside it: the
+    // one in the open may advance, but not as a line with the one holding the hill.
+    let width = volley::rules::ruleset::AnyRuleset::load("db7yw")
+        .expect("db7yw loads")
+        .get()
+        .base_size("Ms")
+        .map(|(w, _)| w)
+        .expect("Ms has a base");
+    let hill = r#"(id: "h", kind: Hill, name: "Hill", points: [(300, 500), (480, 500), (480, 700), (300, 700)], level: 1),"#;
+    let mut b = battle(
+        &[
+            U("g0", 0, "CinC", "Regular", 200.0, 40.0, 0.0, ""),
+            U("g1", 1, "CinC", "Regular", 200.0, 960.0, 180.0, ""),
+            U(
+                "i",
+                1,
+                "Ms",
+                "Regular",
+                480.0 - width / 2.0,
+                600.0,
+                180.0,
+                "",
+            ),
+            U(
+                "j",
+                1,
+                "Ms",
+                "Regular",
+                480.0 + width / 2.0,
+                600.0,
+                180.0,
+                "",
+            ),
+            U("e", 0, "Ms", "Regular", 480.0, 380.0, 0.0, ""),
+        ],
+        hill,
+    );
+    to_phase(&mut b, 1, Phase::Movement);
+    let said = Opponent::new(Style::Odds).play_phase(&mut b, 1, false);
+    let moves_i = said.iter().any(|d| match &d.command {
+        Command::Move { unit, .. } => unit == &id("i"),
+        Command::MoveGroup { units, .. } => units.contains(&id("i")),
+        _ => false,
+    });
+    assert!(!moves_i, "{said:?}");
+}

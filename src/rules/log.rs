@@ -109,7 +109,10 @@ impl<T: Clone> Record<T> {
         match len.checked_sub(self.shared.len()) {
             Some(j) => self.own.truncate(j),
             None => {
-                Arc::make_mut(&mut self.shared).truncate(len);
+                match Arc::get_mut(&mut self.shared) {
+                    Some(shared) => shared.truncate(len),
+                    None => self.shared = Arc::new(self.shared[..len].to_vec()),
+                }
                 self.own.clear();
             }
         }

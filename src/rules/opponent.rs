@@ -1285,7 +1285,8 @@ impl Opponent {
     }
 
     /// The unit and the units of its side standing beside it, flank to flank and facing the
-    /// same way, that have not moved yet this phase: a line that can advance as one body.
+    /// same way, that have not moved yet this phase and neither guard a place nor hold good
+    /// ground (`holds_ground`): a line that can advance as one body.
     fn line_of(&self, b: &Battle, u: &Unit) -> Vec<UnitId> {
         let own = self.own(b);
         let guards: Vec<UnitId> = self.guards(b).into_iter().map(|g| g.2).collect();
@@ -1296,6 +1297,7 @@ impl Opponent {
             for y in &own {
                 if line.iter().any(|l| l.id == y.id)
                     || guards.contains(&y.id)
+                    || self.holds_ground(b, y)
                     || self.moved(&y.id)
                     || (y.base.facing - x.base.facing).abs() > 1.0
                     || !fights(b, y)
