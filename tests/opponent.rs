@@ -571,9 +571,13 @@ fn on_good_ground(side: usize, on_hill: bool) -> Vec<Decision> {
     Opponent::new(Style::Odds).play_phase(&mut b, side, false)
 }
 
+/// Whether unit "i" moves, alone or in a group.
 fn moves_i(said: &[Decision]) -> bool {
-    said.iter()
-        .any(|d| matches!(&d.command, Command::Move { unit, .. } if unit == &id("i")))
+    said.iter().any(|d| match &d.command {
+        Command::Move { unit, .. } => unit == &id("i"),
+        Command::MoveGroup { units, .. } => units.contains(&id("i")),
+        _ => false,
+    })
 }
 
 #[test]
@@ -592,12 +596,7 @@ fn the_defender_holds_good_ground_with_the_enemy_within_reach() {
 fn a_defender_on_good_ground_is_not_taken_off_it_by_its_line() {
     // Two of the defender's foot flank to flank, one on a hill, one in the open beside it: the
     // one in the open may advance, but not as a line with the one holding the hill.
-    let width = volley::rules::ruleset::AnyRuleset::load("db7yw")
-        .expect("db7yw loads")
-        .get()
-        .base_size("Ms")
-        .map(|(w, _)| w)
-        .expect("Ms has a base");
+    let (width, _) = common::base_size("Ms");
     let hill = r#"(id: "h", kind: Hill, name: "Hill", points: [(300, 500), (480, 500), (480, 700), (300, 700)], level: 1),"#;
     let mut b = battle(
         &[
@@ -629,10 +628,5 @@ fn a_defender_on_good_ground_is_not_taken_off_it_by_its_line() {
     );
     to_phase(&mut b, 1, Phase::Movement);
     let said = Opponent::new(Style::Odds).play_phase(&mut b, 1, false);
-    let moves_i = said.iter().any(|d| match &d.command {
-        Command::Move { unit, .. } => unit == &id("i"),
-        Command::MoveGroup { units, .. } => units.contains(&id("i")),
-        _ => false,
-    });
-    assert!(!moves_i, "{said:?}");
+    assert!(!moves_i(&said), "{said:?}");
 }

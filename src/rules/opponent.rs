@@ -474,7 +474,9 @@ impl Opponent {
         let worth_it = |w: &Weighed| match (self.style, stakes) {
             (Style::Straight, _) => true,
             (_, Some(Stakes::AllIn)) => w.win > 0.0,
-            (_, Some(Stakes::Keep)) => w.value > self.tune.attack && w.command.kind() != "Declare",
+            (_, Some(Stakes::Keep)) => {
+                w.value > self.tune.attack && !matches!(w.command, Command::Declare { .. })
+            }
             _ => w.value > self.tune.attack,
         };
         if self.memory.attacks.is_none() {
@@ -922,6 +924,12 @@ impl Opponent {
                 .total_cmp(&c.base.distance(&u.base))
         });
         let reach = long_move(b) * 2.0;
+        let stakes = self.last_bound(b);
+        let least = if self.pressing(b) {
+            0.0
+        } else {
+            self.tune.charge
+        };
         for e in enemies.into_iter().take(3) {
             if e.base.distance(&u.base) > reach {
                 break;
@@ -942,12 +950,7 @@ impl Opponent {
                         continue;
                     };
                     let (value, win) = worth(&o);
-                    let least = if self.pressing(b) {
-                        0.0
-                    } else {
-                        self.tune.charge
-                    };
-                    let made = match self.last_bound(b) {
+                    let made = match stakes {
                         Some(Stakes::Keep) => false,
                         Some(Stakes::AllIn) => win > 0.0,
                         None => value > least,
@@ -1267,13 +1270,14 @@ impl Opponent {
     /// units holding good ground too, 745 of 1,080 over all nine scenarios against straight
     /// (771 the defender's only).
     fn holds_ground(&self, b: &Battle, u: &Unit) -> bool {
+        // The guards last: they are weighed for the whole side.
         self.style == Style::Odds
             && b.sides.get(self.side).is_some_and(|s| s.defender)
             && !self.pressing(b)
-            && self.guarding(b, u).is_none()
-            && !self.far_off(b, u)
             && (b.terrain.at(u.base.centre, &COVER).next().is_some()
                 || b.terrain.level_at(u.base.centre) > 0)
+            && !self.far_off(b, u)
+            && self.guarding(b, u).is_none()
     }
 
     /// Whether the game is past `Tuning::press` of its turn limit: the opponent then presses

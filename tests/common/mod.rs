@@ -58,14 +58,18 @@ pub fn battle_with(units: &[U], terrain: &str, extra: &str) -> Battle {
     }
 }
 
-/// Base depth of a DB7YW troop type (mm), from the ruleset's data.
-pub fn depth(troop: &str) -> f32 {
+/// Base width and depth of a DB7YW troop type (mm), from the ruleset's data.
+pub fn base_size(troop: &str) -> (f32, f32) {
     let rules = volley::rules::ruleset::AnyRuleset::load("db7yw").expect("db7yw loads");
     rules
         .get()
         .base_size(troop)
-        .map(|(_, d)| d)
         .unwrap_or_else(|| panic!("unknown troop type {troop}"))
+}
+
+/// Base depth of a DB7YW troop type (mm), from the ruleset's data.
+pub fn depth(troop: &str) -> f32 {
+    base_size(troop).1
 }
 
 pub fn id(s: &str) -> UnitId {
