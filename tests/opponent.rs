@@ -630,3 +630,48 @@ fn a_defender_on_good_ground_is_not_taken_off_it_by_its_line() {
     let said = Opponent::new(Style::Odds).play_phase(&mut b, 1, false);
     assert!(!moves_i(&said), "{said:?}");
 }
+
+#[test]
+fn the_attacker_spends_its_points_on_the_most_troops_a_point_moves_first() {
+    // Two points. A battalion out of the CinC's command range (two points to move) stands
+    // nearer the enemy than two battalions flank to flank within it (one point for both).
+    let w = common::base_size("Ms").0;
+    let setup = |defends: bool| {
+        let mut b = battle(
+            &[
+                U("g", 0, "CinC", "Regular", 600.0, 260.0, 0.0, ""),
+                U("m1", 0, "Ms", "Regular", 460.0, 200.0, 0.0, ""),
+                U("m2", 0, "Ms", "Regular", 460.0 + w, 200.0, 0.0, ""),
+                U("lone", 0, "Ms", "Regular", 950.0, 600.0, 0.0, ""),
+                U("a", 1, "Ms", "Regular", 700.0, 980.0, 180.0, ""),
+            ],
+            "",
+        );
+        let sides = std::sync::Arc::make_mut(&mut b.sides);
+        sides[0].defender = defends;
+        sides[1].defender = !defends;
+        to_phase(&mut b, 0, Phase::Movement);
+        b.command_points[0] = 2;
+        let lone = b.unit(&id("lone")).unwrap().base;
+        let said = Opponent::new(Style::Odds).play_phase(&mut b, 0, true);
+        let moved = b.unit(&id("lone")).unwrap().base != lone;
+        (said, moved)
+    };
+    // The attacker moves the pair first, for one point: one is left, too few for the other.
+    let (said, moved) = setup(false);
+    assert!(
+        said.first().is_some_and(
+            |d| matches!(&d.command, Command::MoveGroup { units, .. } if units.len() == 2)
+        ),
+        "{said:?}"
+    );
+    assert!(!moved, "{said:?}");
+    // The defender pays what the unit nearest the enemy takes.
+    let (said, moved) = setup(true);
+    assert!(
+        said.first()
+            .is_some_and(|d| d.command.unit() == Some(&id("lone"))),
+        "{said:?}"
+    );
+    assert!(moved, "{said:?}");
+}

@@ -727,21 +727,41 @@ impl Opponent {
             if let Some(d) = self.shelter(b).or_else(|| self.follow(b)) {
                 return Some(d);
             }
-            for (_, u) in &own {
-                if self.moved(&u.id)
-                    || !b.rules.may_move(b, u)
-                    || !self.wants_to_move(b, u)
-                    || self.on_guard(b, u)
-                {
-                    continue;
-                }
-                // A guard goes to its place: it does not charge off on the way.
-                let charge = match self.guarding(b, u) {
-                    Some(_) => None,
-                    None => self.charge_once(b, u),
-                };
-                if let Some(d) = charge.or_else(|| self.advance(b, u)) {
-                    return Some(d);
+            // By the odds the attacker marches the most troops for its points: a move that
+            // costs more than a point a unit (a unit beyond its general's reach, where the rules
+            // charge for it) waits until every cheaper one is given. The defender pays what it
+            // takes to hold its ground. Measured on the two DBFPW scenarios (the only ones where
+            // it changes a game), 60 games a cell: against random 228 and 224 of 240 won on
+            // seeds 1-60 and 61-120 (227 and 220 before), against straight 161 and 153 (158
+            // and 154). Waiting so on both sides: random 229 and 229, straight 151 and 151.
+            let sweeps: &[bool] = if self.style == Style::Odds && !self.defends(b) {
+                &[true, false]
+            } else {
+                &[false]
+            };
+            for &cheap in sweeps {
+                for (_, u) in &own {
+                    if self.moved(&u.id)
+                        || !b.rules.may_move(b, u)
+                        || !self.wants_to_move(b, u)
+                        || self.on_guard(b, u)
+                    {
+                        continue;
+                    }
+                    // A guard goes to its place: it does not charge off on the way.
+                    if self.guarding(b, u).is_none()
+                        && let Some(d) = self.charge_once(b, u)
+                    {
+                        return Some(d);
+                    }
+                    let anchors = self.memory.anchors.len();
+                    if let Some(d) = self.advance(b, u) {
+                        if cheap && self.dear(b, &d.command) {
+                            self.memory.anchors.truncate(anchors);
+                            continue;
+                        }
+                        return Some(d);
+                    }
                 }
             }
             if self.style != Style::Odds {
@@ -766,6 +786,25 @@ impl Opponent {
             }
         }
         None
+    }
+
+    /// Whether its side is the scenario's defender.
+    fn defends(&self, b: &Battle) -> bool {
+        b.sides.get(self.side).is_some_and(|s| s.defender)
+    }
+
+    /// Whether a move costs its side more than one command point for each unit it moves
+    /// (where the rules pay for moves with points).
+    fn dear(&self, b: &Battle, cmd: &Command) -> bool {
+        let points = |x: &Battle| {
+            x.command_points.get(self.side).copied().unwrap_or(0)
+                + x.division_points.iter().map(|d| d.1).sum::<i32>()
+        };
+        let units = match cmd {
+            Command::MoveGroup { units, .. } => units.len().max(1),
+            _ => 1,
+        };
+        probe(b, cmd).is_some_and(|after| points(b) - points(&after) > units as i32)
     }
 
     /// While his troops march from far off (their middle more than `Tuning::march` long moves
@@ -1272,7 +1311,7 @@ impl Opponent {
     fn holds_ground(&self, b: &Battle, u: &Unit) -> bool {
         // The guards last: they are weighed for the whole side.
         self.style == Style::Odds
-            && b.sides.get(self.side).is_some_and(|s| s.defender)
+            && self.defends(b)
             && !self.pressing(b)
             && (b.terrain.at(u.base.centre, &COVER).next().is_some()
                 || b.terrain.level_at(u.base.centre) > 0)
