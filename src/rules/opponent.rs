@@ -114,11 +114,14 @@ impl Default for Tuning {
     /// Pressing from the turn past three fifths of the limit rather than half won 1,029 and 753
     /// of 1,080 games (against random and straight; 60 a cell, seeds 1-60) for 1,022 and 750,
     /// and on seeds 61-120 684 and 489 of 720 for 683 and 479 (the six scenarios of 10 turns
-    /// or more, where the two differ); from two fifths, 1,020 and 729.
+    /// or more, where the two differ); from two fifths, 1,020 and 729. A charge's least worth
+    /// of 0.12 rather than 0.05 won 776 and 750 against straight on seeds 1-60 and 61-120
+    /// (774 and 746; 0.09: 775 and 747; 0.2: 772 and 745; 0: 768 and 726), against random
+    /// 1,027 both (1,027 and 1,026).
     fn default() -> Self {
         Tuning {
             attack: 0.02,
-            charge: 0.05,
+            charge: 0.12,
             stand_off: Some(1),
             reserve: 8,
             reserve_turn: 3,
@@ -1067,33 +1070,10 @@ impl Opponent {
         }
         let (to, name, onto) = self.goal(b, u)?;
         let moves = b.scale.unit.sample_moves();
-        let off = off_line(u, to);
-        if off > 25.0 {
-            // Wheel about whichever front corner turns the unit towards the goal.
-            let mut best: Option<(f32, Command)> = None;
-            for corner in [Corner::Left, Corner::Right] {
-                for degrees in [off.min(45.0), off.min(30.0), 15.0] {
-                    let cmd = Command::Move {
-                        unit: u.id.clone(),
-                        steps: vec![Step::Wheel { corner, degrees }],
-                    };
-                    let Some(after) = probe(b, &cmd) else {
-                        continue;
-                    };
-                    let Ok(v) = after.unit(&u.id) else { continue };
-                    let left = off_line(v, to);
-                    if left < off && best.as_ref().is_none_or(|(l, _)| left < *l) {
-                        best = Some((left, cmd));
-                    }
-                    break;
-                }
-            }
-            if let Some((_, cmd)) = best {
-                return Some(Decision {
-                    command: cmd,
-                    reason: format!("{} wheels towards {name}", u.name),
-                });
-            }
+        if off_line(u, to) > 25.0
+            && let Some(d) = self.wheel_towards(b, u, to, &name)
+        {
+            return Some(d);
         }
         let gap = u.base.centre.dist(to);
         // Late in the game it presses on (`Tuning::press`): no halting short, no waiting for
@@ -1197,6 +1177,34 @@ impl Opponent {
                 b.scale.unit,
                 if covered { ", into cover" } else { "" }
             ),
+        })
+    }
+
+    /// A wheel about whichever front corner turns `u` most towards `to` (no more than 45
+    /// degrees), if the rules allow one that turns it at all.
+    fn wheel_towards(&self, b: &Battle, u: &Unit, to: Pt, name: &str) -> Option<Decision> {
+        let off = off_line(u, to);
+        let mut best: Option<(f32, Command)> = None;
+        for corner in [Corner::Left, Corner::Right] {
+            for degrees in [off.min(45.0), off.min(30.0), off.min(15.0)] {
+                let cmd = Command::Move {
+                    unit: u.id.clone(),
+                    steps: vec![Step::Wheel { corner, degrees }],
+                };
+                let Some(after) = probe(b, &cmd) else {
+                    continue;
+                };
+                let Ok(v) = after.unit(&u.id) else { continue };
+                let left = off_line(v, to);
+                if left < off && best.as_ref().is_none_or(|(l, _)| left < *l) {
+                    best = Some((left, cmd));
+                }
+                break;
+            }
+        }
+        best.map(|(_, cmd)| Decision {
+            command: cmd,
+            reason: format!("{} wheels towards {name}", u.name),
         })
     }
 
