@@ -72,6 +72,9 @@ struct PhaseMemory {
     /// advance either is asked again after each command, and a charge is weighed a bound
     /// ahead on copies of the battle, so it is weighed once a phase.
     no_charge: Vec<UnitId>,
+    /// Units whose move was found dear this phase (see `Opponent::dear`): they wait for the
+    /// cheaper moves without being weighed again for each.
+    dear: Vec<UnitId>,
 }
 
 /// The opponent's judgement, in numbers.
@@ -757,10 +760,14 @@ impl Opponent {
                     {
                         return Some(d);
                     }
+                    if cheap && self.memory.dear.contains(&u.id) {
+                        continue;
+                    }
                     let anchors = self.memory.anchors.len();
                     if let Some(d) = self.advance(b, u) {
                         if cheap && self.dear(b, &d.command) {
                             self.memory.anchors.truncate(anchors);
+                            self.memory.dear.push(u.id.clone());
                             continue;
                         }
                         return Some(d);
