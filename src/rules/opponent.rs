@@ -737,7 +737,7 @@ impl Opponent {
             // costs more than a point a unit (a unit beyond its general's reach, where the rules
             // charge for it) waits until every cheaper one is given. The defender pays what it
             // takes to hold its ground. Measured on the two DBFPW scenarios (elsewhere no cell of
-            // 60 games moved by more than one), 60 games a cell: against random 228 and 224 of
+            // 60 games on seeds 1-60 moved by more than one), 60 games a cell: against random 228 and 224 of
             // 240 won on seeds 1-60 and 61-120 (227 and 220 before), against straight 161 and
             // 153 (158 and 154). Waiting so on both sides: random 229 and 229, straight 151 and
             // 151; only units far from the enemy waiting: 232 and 224, 139 and 141.
