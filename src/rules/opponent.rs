@@ -215,6 +215,11 @@ fn lowest_throw_loses(b: &Battle, cmd: &Command, u: &Unit) -> bool {
     copy.execute(cmd.clone()).is_ok() && copy.unit(&u.id).is_ok_and(|v| !v.alive())
 }
 
+/// Whether a place lies in terrain that gives cover.
+fn in_cover(b: &Battle, at: Pt) -> bool {
+    b.terrain.at(at, &COVER).next().is_some()
+}
+
 /// The unit nearest `to`, base to base.
 fn nearest_to<'a>(us: impl Iterator<Item = &'a Unit>, to: &Unit) -> Option<&'a Unit> {
     us.min_by(|a, c| {
@@ -733,47 +738,8 @@ impl Opponent {
             if let Some(d) = self.shelter(b).or_else(|| self.follow(b)) {
                 return Some(d);
             }
-            // By the odds the attacker marches the most troops for its points: a move that
-            // costs more than a point a unit (a unit beyond its general's reach, where the rules
-            // charge for it) waits until every cheaper one is given. The defender pays what it
-            // takes to hold its ground. Measured on the two DBFPW scenarios (elsewhere no cell of
-            // 60 games on seeds 1-60 moved by more than one), 60 games a cell: against random 228 and 224 of
-            // 240 won on seeds 1-60 and 61-120 (227 and 220 before), against straight 161 and
-            // 153 (158 and 154). Waiting so on both sides: random 229 and 229, straight 151 and
-            // 151; only units far from the enemy waiting: 232 and 224, 139 and 141.
-            let sweeps: &[bool] = if self.style == Style::Odds && !self.defends(b) {
-                &[true, false]
-            } else {
-                &[false]
-            };
-            for &cheap in sweeps {
-                for (_, u) in &own {
-                    if self.moved(&u.id)
-                        || !b.rules.may_move(b, u)
-                        || !self.wants_to_move(b, u)
-                        || self.on_guard(b, u)
-                    {
-                        continue;
-                    }
-                    // A guard goes to its place: it does not charge off on the way.
-                    if self.guarding(b, u).is_none()
-                        && let Some(d) = self.charge_once(b, u)
-                    {
-                        return Some(d);
-                    }
-                    if cheap && self.memory.dear.contains(&u.id) {
-                        continue;
-                    }
-                    let anchors = self.memory.anchors.len();
-                    if let Some(d) = self.advance(b, u) {
-                        if cheap && self.dear(b, &d.command) {
-                            self.memory.anchors.truncate(anchors);
-                            self.memory.dear.push(u.id.clone());
-                            continue;
-                        }
-                        return Some(d);
-                    }
-                }
+            if let Some(d) = self.first_move(b, &own) {
+                return Some(d);
             }
             if self.style != Style::Odds {
                 return None;
@@ -793,6 +759,55 @@ impl Opponent {
             }
             if let Some(mut d) = self.advance(b, u) {
                 d.reason.push_str(" (a second move)");
+                return Some(d);
+            }
+        }
+        None
+    }
+
+    /// A first move for one of `own` (in their order): a charge worth making, else towards
+    /// its goal. By the odds the attacker marches the most troops for its points: a move that
+    /// costs more than a point a unit (a unit beyond its general's reach, where the rules
+    /// charge for it) waits until every cheaper one is given. The defender pays what it takes
+    /// to hold its ground. Measured on the two DBFPW scenarios (elsewhere no cell of 60 games
+    /// on seeds 1-60 moved by more than one), 60 games a cell: against random 228 and 224 of
+    /// 240 won on seeds 1-60 and 61-120 (227 and 220 before), against straight 161 and 153
+    /// (158 and 154). Waiting so on both sides: random 229 and 229, straight 151 and 151; only
+    /// units far from the enemy waiting: 232 and 224, 139 and 141.
+    fn first_move(&mut self, b: &Battle, own: &[(f32, &Unit)]) -> Option<Decision> {
+        let sweeps: &[bool] = if self.style == Style::Odds && !self.defends(b) {
+            &[true, false]
+        } else {
+            &[false]
+        };
+        for &cheap in sweeps {
+            for (_, u) in own {
+                if self.moved(&u.id)
+                    || !b.rules.may_move(b, u)
+                    || !self.wants_to_move(b, u)
+                    || self.on_guard(b, u)
+                {
+                    continue;
+                }
+                // A guard goes to its place: it does not charge off on the way.
+                if self.guarding(b, u).is_none()
+                    && let Some(d) = self.charge_once(b, u)
+                {
+                    return Some(d);
+                }
+                if cheap && self.memory.dear.contains(&u.id) {
+                    continue;
+                }
+                let anchors = self.memory.anchors.len();
+                let Some(d) = self.advance(b, u) else {
+                    continue;
+                };
+                if cheap && self.dear(b, &d.command) {
+                    // It waits: a friend it would have dressed on is free to move.
+                    self.memory.anchors.truncate(anchors);
+                    self.memory.dear.push(u.id.clone());
+                    continue;
+                }
                 return Some(d);
             }
         }
@@ -1172,7 +1187,7 @@ impl Opponent {
             // By the odds the longest move that ends in cover, else the longest.
             let covered = after
                 .unit(&u.id)
-                .is_ok_and(|v| after.terrain.at(v.base.centre, &COVER).next().is_some());
+                .is_ok_and(|v| in_cover(&after, v.base.centre));
             if found.as_ref().is_none_or(|(c, ..)| covered && !c) {
                 found = Some((covered, *d, cmd));
             }
@@ -1329,8 +1344,7 @@ impl Opponent {
         self.style == Style::Odds
             && self.defends(b)
             && !self.pressing(b)
-            && (b.terrain.at(u.base.centre, &COVER).next().is_some()
-                || b.terrain.level_at(u.base.centre) > 0)
+            && (in_cover(b, u.base.centre) || b.terrain.level_at(u.base.centre) > 0)
             && !self.far_off(b, u)
             && self.guarding(b, u).is_none()
     }
