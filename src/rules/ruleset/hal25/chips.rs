@@ -50,7 +50,8 @@ fn roll_name(what: &str) -> String {
     if let Some(check) = what.strip_prefix("morale: ") {
         format!("the {check} check")
     } else if let Some(die) = what.strip_prefix("movement: ") {
-        format!("the {die} die")
+        // "the commander's chips" has its article already.
+        format!("the {} die", die.strip_prefix("the ").unwrap_or(die))
     } else {
         what.to_string()
     }
@@ -192,6 +193,10 @@ mod tests {
         assert_eq!(
             super::roll_name("movement: rough terrain"),
             "the rough terrain die"
+        );
+        assert_eq!(
+            super::roll_name("movement: the commander's chips"),
+            "the commander's chips die"
         );
         assert_eq!(super::roll_name("the volley"), "the volley");
     }
