@@ -418,9 +418,10 @@ fn an_advance_never_ends_in_contact_with_the_enemy() {
 
 #[test]
 fn limbered_guns_march_on_until_the_enemy_is_within_two_long_moves() {
-    // A limbered BBB battery (a long move is 6 inches): with the enemy 15 inches off it stays
-    // limbered and marches (unlimbered, BBB manhandles guns 3 inches a bound); at 9 inches it
-    // unlimbers. Its command roll is scripted to pass.
+    // A limbered BBB battery (a long move is 6 inches): with the enemy 17 inches off it stays
+    // limbered and marches (unlimbered, BBB manhandles guns 3 inches a bound), 3 inches, the
+    // most BBB's opponent stands ahead of its line, so that it ends 14 inches off; at 9 inches
+    // it unlimbers. Its command roll is scripted to pass.
     let play = |y: u32| {
         let mut b = bbb_battle(&format!(
             r#"(id: "g", side: 0, type: "FA", class: Trained, at: Some((600, 300)), facing: 0, limbered: true),
@@ -431,7 +432,7 @@ fn limbered_guns_march_on_until_the_enemy_is_within_two_long_moves() {
         let said = Opponent::new(Style::Odds).play_phase(&mut b, 0, true);
         (said, b.unit(&id("g")).expect("g").status.limbered)
     };
-    let (said, limbered) = play(300 + 380);
+    let (said, limbered) = play(300 + 432);
     assert!(limbered, "{said:?}");
     assert!(
         said.iter()
@@ -674,4 +675,31 @@ fn the_attacker_spends_its_points_on_the_most_troops_a_point_moves_first() {
         "{said:?}"
     );
     assert!(moved, "{said:?}");
+}
+
+#[test]
+fn each_ruleset_gives_the_opponent_the_numbers_measured_for_it() {
+    use volley::rules::opponent::Tuning;
+    use volley::rules::ruleset::AnyRuleset;
+    let base = Tuning::default();
+    let tuned = |id: &str| {
+        AnyRuleset::load(id)
+            .expect(id)
+            .opponent_tuning(Tuning::default())
+    };
+    // BBB: a brigade stands no more than the third sample move (3") ahead of its line.
+    assert_eq!(tuned("bbb7yw").line, 2);
+    assert_eq!(base.line, 3);
+    // Hal's: fire and declared charges only worth 0.05 or more.
+    assert!((tuned("hal25").attack - 0.05).abs() < 1e-9);
+    assert!((base.attack - 0.02).abs() < 1e-9);
+    // The others play the defaults.
+    for id in ["db7yw", "dbfpw", "old_dessauer"] {
+        let t = tuned(id);
+        assert_eq!(
+            (t.line, t.attack, t.charge),
+            (base.line, base.attack, base.charge),
+            "{id}"
+        );
+    }
 }

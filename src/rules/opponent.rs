@@ -77,7 +77,8 @@ struct PhaseMemory {
     dear: Vec<UnitId>,
 }
 
-/// The opponent's judgement, in numbers.
+/// The opponent's judgement, in numbers: the defaults, with any a ruleset changes where a value
+/// measured better under its rules (`Ruleset::opponent_tuning`, read for each decision).
 #[derive(Clone, Copy, Debug)]
 pub struct Tuning {
     /// The least worth of a fire or a fight it makes (see `Chance::edge`).
@@ -330,6 +331,7 @@ impl Opponent {
             };
         }
         self.side = side;
+        self.tune = b.rules.opponent_tuning(Tuning::default());
         // A phase never takes more commands than a few per unit.
         if b.is_over() || self.memory.given >= 4 * b.units.len() + 8 {
             return None;

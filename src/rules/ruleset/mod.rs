@@ -24,6 +24,7 @@ use super::battle::Battle;
 use super::command::{Command, Event, RuleError};
 use super::geometry::Pt;
 use super::model::{Class, Formation, Phase, Side, SideInfo, Unit, UnitId};
+use super::opponent::Tuning;
 use super::scenario::RawUnit;
 use super::terrain::Terrain;
 use serde::{Deserialize, Serialize};
@@ -119,6 +120,12 @@ pub trait Ruleset {
     /// the opponent then dresses its lines so that they do.
     fn moves_in_groups(&self) -> bool {
         false
+    }
+    /// The opponent's judgement under these rules: its defaults (`Tuning::default`, given),
+    /// with any number that plays better here, as measured by batch runs. The defaults by
+    /// default.
+    fn opponent_tuning(&self, defaults: Tuning) -> Tuning {
+        defaults
     }
     /// Checks a scenario's unit of a known troop type and fills in what the scenario left out.
     fn prepare_unit(&self, u: &RawUnit) -> Result<UnitSetup, String>;

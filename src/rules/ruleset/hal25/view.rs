@@ -8,6 +8,7 @@ use super::{Band, Hal25, State, TroopClass, footprint_of, layout};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Event, Factor, RuleError, factor_sum};
 use crate::rules::model::{Class, Formation, Phase, Side, SideInfo, Unit, UnitId};
+use crate::rules::opponent::Tuning;
 use crate::rules::ruleset::Figures;
 use crate::rules::ruleset::common::{
     arc_marks, chance, factor_rows, number_rows, reach_mark, target_mark, two_d6_at_least,
@@ -1521,6 +1522,18 @@ impl Hal25 {
 impl Ruleset for Hal25 {
     fn id(&self) -> &str {
         &self.d.id
+    }
+    /// A fire or a declared charge is made only where it is worth 0.05 (not 0.02): in Hal's
+    /// rules a volley that takes off a figure or two seldom breaks a unit, and a unit that
+    /// fires at long odds is not ready for the charge that follows. Measured over the two Hal's
+    /// scenarios, 60 games a cell, both seats: against the straight player 145 of 240 won on
+    /// seeds 1-60 and 139 on seeds 61-120 (140 and 134 at 0.02), against the random player 231
+    /// and 232 (230 and 232).
+    fn opponent_tuning(&self, defaults: Tuning) -> Tuning {
+        Tuning {
+            attack: 0.05,
+            ..defaults
+        }
     }
     fn name(&self) -> &str {
         &self.d.name
