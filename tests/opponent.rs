@@ -693,8 +693,11 @@ fn each_ruleset_gives_the_opponent_the_numbers_measured_for_it() {
     // Hal's: fire and declared charges only worth 0.05 or more.
     assert!((tuned("hal25").attack - 0.05).abs() < 1e-9);
     assert!((base.attack - 0.02).abs() < 1e-9);
+    // Old Dessauer's: units march at their best pace until four long moves from the enemy.
+    assert!((tuned("old_dessauer").march - 4.0).abs() < 1e-6);
+    assert!((base.march - 3.0).abs() < 1e-6);
     // The others play the defaults.
-    for id in ["db7yw", "dbfpw", "old_dessauer"] {
+    for id in ["db7yw", "dbfpw"] {
         let t = tuned(id);
         assert_eq!(
             (t.line, t.attack, t.charge),
