@@ -671,6 +671,55 @@ fn the_two_stand_check_and_army_withdrawal() {
     assert!(b.is_over(), "{w}");
 }
 
+/// A unit removed by a failed two-stand check cannot be chosen on the table: its general offers
+/// the chip that throws the check again, and a 6 keeps the unit.
+#[test]
+fn a_general_offers_the_chip_for_a_unit_the_two_stand_check_removed() {
+    let mut b = two_brigades();
+    b.unit_mut(&id("a2")).unwrap().stands.truncate(2);
+    // Chips (3 and 3: a chip each); the throw (6 against 1); the morale phase: a2's two-stand
+    // check, 5: removed.
+    to_phase(&mut b, Phase::CloseCombat, &[3, 3, 6, 1, 5]);
+    let ev = b.execute(Command::EndPhase).expect("to morale");
+    assert!(
+        b.unit(&id("a2")).unwrap().status.removed,
+        "{}",
+        words(&b, &ev)
+    );
+    assert!(b.rules.actions(&b, b.unit(&id("a2")).unwrap()).is_empty());
+    let ga = b.unit(&id("ga")).unwrap();
+    let chip = b
+        .rules
+        .actions(&b, ga)
+        .into_iter()
+        .flat_map(|g| g.actions)
+        .find(|a| matches!(&a.command, Command::Reroll { unit, .. } if unit == &id("a2")))
+        .expect("ga offers the chip for a2");
+    assert!(
+        chip.label
+            .contains("the two-stand check again for a2, removed by it"),
+        "{}",
+        chip.label
+    );
+    // The general of the other side has no such button.
+    let gb = b.unit(&id("gb")).unwrap();
+    assert!(
+        b.rules
+            .actions(&b, gb)
+            .into_iter()
+            .flat_map(|g| g.actions)
+            .all(|a| !matches!(a.command, Command::Reroll { .. }))
+    );
+    b.script_dice(&[6]);
+    let ev = b.execute(chip.command).expect("the chip");
+    assert!(
+        !b.unit(&id("a2")).unwrap().status.removed,
+        "{}",
+        words(&b, &ev)
+    );
+    assert_eq!(b.unit(&id("ga")).unwrap().extra.chips, 0);
+}
+
 /// Counter-battery fire: a hit on the range's score, 11-12 on 2D6 knocks out a gun, then the
 /// casualty dice; drivers go first; the brigadier with the battery risks a 12; the battery
 /// checks once for half its figures lost.

@@ -489,7 +489,7 @@ impl Hal25 {
         // A chip to throw a failed roll again.
         // (Only a unit with a roll that went badly in the last command has one.)
         let rethrow = self.rethrow(b, &u.id);
-        let rerolls: Vec<Action> = b
+        let mut rerolls: Vec<Action> = b
             .alive()
             .filter(|g| rethrow.is_some() && g.side == u.side && g.extra.chips > 0)
             .filter(|g| self.reroll(b, &g.id, &u.id).is_ok())
@@ -506,6 +506,28 @@ impl Hal25 {
                 },
             })
             .collect();
+        // A unit the last command removed (a failed two-stand check) cannot be chosen on the
+        // table: its general offers the chip instead.
+        if self.class(u) == TroopClass::General && u.extra.chips > 0 {
+            for x in b.units.iter().filter(|x| {
+                x.side == u.side && x.status.removed && self.rethrow(b, &x.id).is_some()
+            }) {
+                if self.reroll(b, &u.id, &x.id).is_ok()
+                    && let Some(r) = self.rethrow(b, &x.id)
+                {
+                    rerolls.push(Action {
+                        label: format!(
+                            "Throw a die of {} again for {}, removed by it: {}'s chip ({} left)",
+                            r.what, x.name, u.name, u.extra.chips
+                        ),
+                        command: Command::Reroll {
+                            by: u.id.clone(),
+                            unit: x.id.clone(),
+                        },
+                    });
+                }
+            }
+        }
         if !rerolls.is_empty() {
             out.push(ActionGroup {
                 title: "Chips".into(),
