@@ -51,6 +51,7 @@ fn print_a_game() {
 use volley::rules::battle::Battle;
 use volley::rules::command::{Command, Event, Step};
 use volley::rules::model::{Formation, Phase, UnitId};
+use volley::rules::opponent::{Opponent, Style};
 
 fn id(s: &str) -> UnitId {
     UnitId(s.into())
@@ -710,7 +711,13 @@ fn a_general_offers_the_chip_for_a_unit_the_two_stand_check_removed() {
             .flat_map(|g| g.actions)
             .all(|a| !matches!(a.command, Command::Reroll { .. }))
     );
+    // The opponent spends it at once, whichever way it plays (its copy of the battle throws
+    // the scripted 6 too).
     b.script_dice(&[6]);
+    for style in [Style::Odds, Style::Straight] {
+        let d = Opponent::new(style).decide(&b, 0).expect("a decision");
+        assert_eq!(d.command, chip.command, "{style:?}: {}", d.reason);
+    }
     let ev = b.execute(chip.command).expect("the chip");
     assert!(
         !b.unit(&id("a2")).unwrap().status.removed,

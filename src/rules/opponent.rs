@@ -339,7 +339,8 @@ impl Opponent {
         let d = if b.rules.deployment(b).is_some() {
             self.deploy(b)
         } else {
-            self.attack(b)
+            self.rescue(b)
+                .or_else(|| self.attack(b))
                 .or_else(|| self.buttons(b))
                 .or_else(|| self.manoeuvre(b))
         }?;
@@ -524,6 +525,31 @@ impl Opponent {
         }
         self.memory.attacks = Some(left.collect());
         found
+    }
+
+    /// A chip spent at once (where the rules give chips) to throw again the roll that removed
+    /// one of its units in the last command: nothing else a chip buys is worth a whole unit,
+    /// and the next command ends the chance. Tried on a full copy of the battle (a re-roll
+    /// replays the last command, which `Battle::fork` does not keep).
+    fn rescue(&self, b: &Battle) -> Option<Decision> {
+        for g in self.own(b) {
+            for group in b.rules.actions(b, g) {
+                for a in group.actions {
+                    let Command::Reroll { unit, .. } = &a.command else {
+                        continue;
+                    };
+                    if b.unit(unit).is_ok_and(|x| x.status.removed)
+                        && b.clone().execute(a.command.clone()).is_ok()
+                    {
+                        return Some(Decision {
+                            reason: format!("{}: {}", g.name, a.label),
+                            command: a.command,
+                        });
+                    }
+                }
+            }
+        }
+        None
     }
 
     /// The buttons a player takes: command rolls, recovering bases, making declared charges,
