@@ -154,6 +154,8 @@ enum Stakes {
 
 /// The opponent. Deterministic: the same battle gives the same decisions.
 pub struct Opponent {
+    /// The ruleset's numbers (`Ruleset::opponent_tuning`), read again at each decision: the
+    /// same opponent may play battles of different rules.
     tune: Tuning,
     style: Style,
     /// The side it is deciding for.

@@ -481,52 +481,51 @@ impl Hal25 {
         }
     }
 
+    /// General `g`'s chip to throw again a die of `what` for `x`, if he may spend one on it;
+    /// `removed`: the roll removed `x`, whose button is then on the general's card.
+    fn chip(&self, b: &Battle, g: &Unit, x: &Unit, what: &str, removed: bool) -> Option<Action> {
+        self.reroll(b, &g.id, &x.id).ok()?;
+        let whom = if removed {
+            format!(" for {}, removed by it", x.name)
+        } else {
+            String::new()
+        };
+        Some(Action {
+            label: format!(
+                "Throw a die of {what} again{whom}: {}'s chip ({} left)",
+                g.name, g.extra.chips
+            ),
+            command: Command::Reroll {
+                by: g.id.clone(),
+                unit: x.id.clone(),
+            },
+        })
+    }
+
     fn actions(&self, b: &Battle, u: &Unit) -> Vec<ActionGroup> {
         let mut out = Vec::new();
         if !u.alive() || b.is_over() {
             return out;
         }
-        // A chip to throw a failed roll again.
-        // (Only a unit with a roll that went badly in the last command has one.)
-        let rethrow = self.rethrow(b, &u.id);
-        let mut rerolls: Vec<Action> = b
-            .alive()
-            .filter(|g| rethrow.is_some() && g.side == u.side && g.extra.chips > 0)
-            .filter(|g| self.reroll(b, &g.id, &u.id).is_ok())
-            .map(|g| Action {
-                label: format!(
-                    "Throw a die of {} again: {}'s chip ({} left)",
-                    rethrow.as_ref().map_or("", |r| r.what.as_str()),
-                    g.name,
-                    g.extra.chips
-                ),
-                command: Command::Reroll {
-                    by: g.id.clone(),
-                    unit: u.id.clone(),
-                },
-            })
-            .collect();
+        // A chip to throw a failed roll again: for a unit with a roll that went badly in the
+        // last command, from each general who may spend one.
+        let mut rerolls: Vec<Action> = match self.rethrow(b, &u.id) {
+            Some(r) => b
+                .alive()
+                .filter(|g| g.side == u.side)
+                .filter_map(|g| self.chip(b, g, u, &r.what, false))
+                .collect(),
+            None => Vec::new(),
+        };
         // A unit the last command removed (a failed two-stand check) cannot be chosen on the
         // table: its general offers the chip instead.
-        if self.class(u) == TroopClass::General && u.extra.chips > 0 {
-            for x in b.units.iter().filter(|x| {
-                x.side == u.side && x.status.removed && self.rethrow(b, &x.id).is_some()
-            }) {
-                if self.reroll(b, &u.id, &x.id).is_ok()
-                    && let Some(r) = self.rethrow(b, &x.id)
-                {
-                    rerolls.push(Action {
-                        label: format!(
-                            "Throw a die of {} again for {}, removed by it: {}'s chip ({} left)",
-                            r.what, x.name, u.name, u.extra.chips
-                        ),
-                        command: Command::Reroll {
-                            by: u.id.clone(),
-                            unit: x.id.clone(),
-                        },
-                    });
-                }
-            }
+        if self.class(u) == TroopClass::General {
+            rerolls.extend(
+                b.units
+                    .iter()
+                    .filter(|x| x.side == u.side && x.status.removed)
+                    .filter_map(|x| self.chip(b, u, x, &self.rethrow(b, &x.id)?.what, true)),
+            );
         }
         if !rerolls.is_empty() {
             out.push(ActionGroup {

@@ -23,6 +23,7 @@ use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Event, Factor, RuleError, TestKind, factor_sum};
 use crate::rules::geometry::{Base, Pt};
 use crate::rules::model::{Class, Formation, Phase, Side, Unit, UnitId};
+use crate::rules::opponent::Tuning;
 use crate::rules::scenario::RawUnit;
 use crate::rules::terrain::FeatureKind;
 use serde::{Deserialize, Serialize};
@@ -1032,11 +1033,8 @@ impl Ruleset for OldDessauer {
     /// against the random player 108, 111 and 111 of 120 won on seeds 1-60, 61-120 and
     /// 121-180 (104, 112 and 106 at three), against the straight player 100, 91 and 94 (the
     /// same at three).
-    fn opponent_tuning(
-        &self,
-        defaults: crate::rules::opponent::Tuning,
-    ) -> crate::rules::opponent::Tuning {
-        crate::rules::opponent::Tuning {
+    fn opponent_tuning(&self, defaults: Tuning) -> Tuning {
+        Tuning {
             march: 4.0,
             ..defaults
         }
