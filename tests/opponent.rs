@@ -706,3 +706,42 @@ fn each_ruleset_gives_the_opponent_the_numbers_measured_for_it() {
         );
     }
 }
+
+/// A DB7YW battle in Prussia's movement phase, in the last turn or not (`last`): a Prussian
+/// battalion facing up the table 40 mm (157 paces) to the left of Austria's objective, the Austrians far
+/// off; and what the opponent does there.
+fn beside_the_objective(last: bool) -> (Battle, Vec<Decision>) {
+    let mut b = common::battle_with(
+        &[
+            U("pc", 0, "CinC", "Regular", 440.0, 300.0, 0.0, ""),
+            U("p", 0, "Ms", "Regular", 460.0, 500.0, 0.0, ""),
+            U("ac", 1, "CinC", "Regular", 800.0, 950.0, 180.0, ""),
+            U("a", 1, "Ms", "Regular", 900.0, 900.0, 180.0, ""),
+        ],
+        "",
+        "objective: Some((at: (500, 500), owner: 1)),",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    b.turn = if last { b.turn_limit } else { 2 };
+    let said = Opponent::new(Style::Odds).play_phase(&mut b, 0, false);
+    (b, said)
+}
+
+#[test]
+fn in_its_last_bound_a_side_that_would_not_win_moves_onto_the_place_that_turns_the_result() {
+    // The game level in the last bound: the battalion steps sideways onto the objective (a
+    // wheel towards it would not reach it), and Prussia now wins at the limit.
+    let (b, said) = beside_the_objective(true);
+    assert!(
+        said.iter().any(|d| d.reason.contains("turns the result")),
+        "{said:?}"
+    );
+    assert!(b.objective.as_ref().is_some_and(|o| o.taken), "{said:?}");
+    assert_eq!(b.rules.result_at_limit(&b).0, Some(0));
+    // Before the last turn it plays as usual.
+    let (_, said) = beside_the_objective(false);
+    assert!(
+        !said.iter().any(|d| d.reason.contains("turns the result")),
+        "{said:?}"
+    );
+}

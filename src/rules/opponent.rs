@@ -247,6 +247,21 @@ fn walks(b: &Battle, u: &Unit, way: Pt, mm: f32) -> [Vec<Step>; 2] {
     ]
 }
 
+/// Every way for a unit to go `mm` along `way`: the two `walks`, and for troops that move only
+/// straight ahead or sideways, forward and then sideways (or sideways alone).
+fn ways(b: &Battle, u: &Unit, way: Pt, mm: f32) -> Vec<Vec<Step>> {
+    let dir = way.scale(mm / way.len().max(1e-3));
+    let (ahead, aside) = (dir.dot(u.base.forward()), dir.dot(u.base.right()));
+    let (f, r) = (b.scale.from_mm(ahead), b.scale.from_mm(aside));
+    let mut out: Vec<Vec<Step>> = walks(b, u, way, mm).into();
+    out.push(if ahead.abs() > 0.5 {
+        vec![Step::Advance(f), Step::Sidestep(r)]
+    } else {
+        vec![Step::Sidestep(r)]
+    });
+    out
+}
+
 /// The angle in degrees between a unit's front and the way to `to`.
 fn off_line(u: &Unit, to: Pt) -> f32 {
     let way = to.minus(u.base.centre);
@@ -764,6 +779,9 @@ impl Opponent {
             .map(|u| (self.nearest(b, u), u))
             .collect();
         own.sort_by(|a, c| a.0.total_cmp(&c.0).then_with(|| a.1.id.0.cmp(&c.1.id.0)));
+        if let Some(d) = self.decisive_move(b) {
+            return Some(d);
+        }
         if !self.memory.second {
             if let Some(d) = self.shelter(b).or_else(|| self.follow(b)) {
                 return Some(d);
@@ -790,6 +808,82 @@ impl Opponent {
             if let Some(mut d) = self.advance(b, u) {
                 d.reason.push_str(" (a second move)");
                 return Some(d);
+            }
+        }
+        None
+    }
+
+    /// In its last bound, a side that would not win were the turn limit reached now moves a
+    /// unit onto a place that decides the battle where that alone turns the result (a place
+    /// the enemy holds, taken or contested): tried on copies of the battle, each unit that may
+    /// still move and stands within a long move and a half of the place, by each sample move and
+    /// to the place itself.
+    fn decisive_move(&self, b: &Battle) -> Option<Decision> {
+        if self.style != Style::Odds
+            || b.turn_limit == 0
+            || b.turn < b.turn_limit
+            || matches!(self.last_bound(b), Some(Stakes::Keep))
+        {
+            return None;
+        }
+        let rank = |x: &Battle| match x.rules.result_at_limit(x).0 {
+            Some(s) if s == self.side => 2,
+            Some(_) => 0,
+            None => 1,
+        };
+        let now = rank(b);
+        let mut places: Vec<(Pt, String)> = b
+            .rules
+            .objectives_held(b)
+            .into_iter()
+            .filter(|(.., side)| *side != self.side)
+            .map(|(at, name, _)| (at, name))
+            .collect();
+        if let Some(o) = &b.objective
+            && o.owner != self.side
+            && !o.taken
+        {
+            places.push((o.at, "the objective".into()));
+        }
+        let reach = 1.5 * long_move(b);
+        for (at, name) in &places {
+            for u in self.own(b) {
+                if !fights(b, u)
+                    || self.moved(&u.id)
+                    || !b.rules.may_move(b, u)
+                    || u.base.distance_to_point(*at) > reach
+                {
+                    continue;
+                }
+                let way = at.minus(u.base.centre);
+                let gap = way.len();
+                let mut lengths: Vec<f32> = vec![gap];
+                lengths.extend(
+                    b.scale
+                        .unit
+                        .sample_moves()
+                        .iter()
+                        .rev()
+                        .map(|d| b.scale.to_mm(*d))
+                        .filter(|mm| *mm < gap),
+                );
+                for mm in lengths {
+                    for steps in ways(b, u, way, mm) {
+                        let cmd = Command::Move {
+                            unit: u.id.clone(),
+                            steps,
+                        };
+                        if probe(b, &cmd).is_some_and(|after| rank(&after) > now) {
+                            return Some(Decision {
+                                command: cmd,
+                                reason: format!(
+                                    "{} makes for {name}: holding it turns the result",
+                                    u.name
+                                ),
+                            });
+                        }
+                    }
+                }
             }
         }
         None
