@@ -72,6 +72,9 @@ struct PhaseMemory {
     /// advance either is asked again after each command, and a charge is weighed a bound
     /// ahead on copies of the battle, so it is weighed once a phase.
     no_charge: Vec<UnitId>,
+    /// No move that turns the result was found this phase (see `Opponent::decisive_move`):
+    /// every unit's way onto every place is tried once, after the command rolls.
+    no_decisive: bool,
     /// Units whose move was found dear this phase (see `Opponent::dear`): they wait for the
     /// cheaper moves without being weighed again for each.
     dear: Vec<UnitId>,
@@ -768,7 +771,8 @@ impl Opponent {
         mine.iter().take(rear).any(|x| x.id == u.id)
     }
 
-    /// A move for one unit: a charge worth making, else towards its goal.
+    /// A move for one unit: in its last bound one that turns the result (`decisive_move`); else
+    /// a charge worth making, else towards its goal.
     fn manoeuvre(&mut self, b: &Battle) -> Option<Decision> {
         // The fighting troops first, those nearest the enemy first: where moves are paid for,
         // they are what the points are for. Generals and trains do not march on the enemy.
@@ -779,8 +783,11 @@ impl Opponent {
             .map(|u| (self.nearest(b, u), u))
             .collect();
         own.sort_by(|a, c| a.0.total_cmp(&c.0).then_with(|| a.1.id.0.cmp(&c.1.id.0)));
-        if let Some(d) = self.decisive_move(b) {
-            return Some(d);
+        if !self.memory.no_decisive {
+            if let Some(d) = self.decisive_move(b) {
+                return Some(d);
+            }
+            self.memory.no_decisive = true;
         }
         if !self.memory.second {
             if let Some(d) = self.shelter(b).or_else(|| self.follow(b)) {
