@@ -250,18 +250,22 @@ fn walks(b: &Battle, u: &Unit, way: Pt, mm: f32) -> [Vec<Step>; 2] {
     ]
 }
 
-/// Every way for a unit to go `mm` along `way`: the two `walks`, and for troops that move only
-/// straight ahead or sideways, forward and then sideways (or sideways alone).
-fn ways(b: &Battle, u: &Unit, way: Pt, mm: f32) -> Vec<Vec<Step>> {
-    let dir = way.scale(mm / way.len().max(1e-3));
-    let (ahead, aside) = (dir.dot(u.base.forward()), dir.dot(u.base.right()));
-    let (f, r) = (b.scale.from_mm(ahead), b.scale.from_mm(aside));
-    let mut out: Vec<Vec<Step>> = walks(b, u, way, mm).into();
-    out.push(if ahead.abs() > 0.5 {
-        vec![Step::Advance(f), Step::Sidestep(r)]
+/// The way `by` (in mm, on the table) for troops that move only straight ahead or sideways:
+/// forward and then sideways, or sideways alone where there is nothing forward of it.
+fn square_steps(b: &Battle, u: &Unit, by: Pt) -> Vec<Step> {
+    let (ahead, aside) = (by.dot(u.base.forward()), by.dot(u.base.right()));
+    let r = Step::Sidestep(b.scale.from_mm(aside));
+    if ahead.abs() > 0.5 {
+        vec![Step::Advance(b.scale.from_mm(ahead)), r]
     } else {
-        vec![Step::Sidestep(r)]
-    });
+        vec![r]
+    }
+}
+
+/// Every way for a unit to go `mm` along `way`: the two `walks`, and the `square_steps`.
+fn ways(b: &Battle, u: &Unit, way: Pt, mm: f32) -> Vec<Vec<Step>> {
+    let mut out: Vec<Vec<Step>> = walks(b, u, way, mm).into();
+    out.push(square_steps(b, u, way.scale(mm / way.len().max(1e-3))));
     out
 }
 
@@ -671,18 +675,7 @@ impl Opponent {
         if self.style != Style::Odds {
             return Vec::new();
         }
-        let mut places: Vec<(Pt, String)> = Vec::new();
-        if let Some(o) = &b.objective
-            && o.owner == self.side
-            && !o.taken
-        {
-            places.push((o.at, "the objective".into()));
-        }
-        for (at, name, side) in b.rules.objectives_held(b) {
-            if side == self.side {
-                places.push((at, name));
-            }
-        }
+        let places = self.places(b, true);
         if places.is_empty() {
             return Vec::new();
         }
@@ -715,6 +708,25 @@ impl Opponent {
             }
         }
         out
+    }
+
+    /// The places that decide the battle which its side holds now (`ours`), or which the enemy
+    /// does: the scenario's objective while not taken, and the ruleset's places
+    /// (`Ruleset::objectives_held`).
+    fn places(&self, b: &Battle, ours: bool) -> Vec<(Pt, String)> {
+        let mut places: Vec<(Pt, String)> = Vec::new();
+        if let Some(o) = &b.objective
+            && (o.owner == self.side) == ours
+            && !o.taken
+        {
+            places.push((o.at, "the objective".into()));
+        }
+        for (at, name, side) in b.rules.objectives_held(b) {
+            if (side == self.side) == ours {
+                places.push((at, name));
+            }
+        }
+        places
     }
 
     /// The place a unit guards, if it guards one (see `guards`).
@@ -774,6 +786,12 @@ impl Opponent {
     /// A move for one unit: in its last bound one that turns the result (`decisive_move`); else
     /// a charge worth making, else towards its goal.
     fn manoeuvre(&mut self, b: &Battle) -> Option<Decision> {
+        if !self.memory.no_decisive {
+            if let Some(d) = self.decisive_move(b) {
+                return Some(d);
+            }
+            self.memory.no_decisive = true;
+        }
         // The fighting troops first, those nearest the enemy first: where moves are paid for,
         // they are what the points are for. Generals and trains do not march on the enemy.
         let mut own: Vec<(f32, &Unit)> = self
@@ -783,12 +801,6 @@ impl Opponent {
             .map(|u| (self.nearest(b, u), u))
             .collect();
         own.sort_by(|a, c| a.0.total_cmp(&c.0).then_with(|| a.1.id.0.cmp(&c.1.id.0)));
-        if !self.memory.no_decisive {
-            if let Some(d) = self.decisive_move(b) {
-                return Some(d);
-            }
-            self.memory.no_decisive = true;
-        }
         if !self.memory.second {
             if let Some(d) = self.shelter(b).or_else(|| self.follow(b)) {
                 return Some(d);
@@ -826,11 +838,7 @@ impl Opponent {
     /// still move and stands within a long move and a half of the place, by each sample move and
     /// to the place itself.
     fn decisive_move(&self, b: &Battle) -> Option<Decision> {
-        if self.style != Style::Odds
-            || b.turn_limit == 0
-            || b.turn < b.turn_limit
-            || matches!(self.last_bound(b), Some(Stakes::Keep))
-        {
+        if self.style != Style::Odds || b.turn_limit == 0 || b.turn < b.turn_limit {
             return None;
         }
         let rank = |x: &Battle| match x.rules.result_at_limit(x).0 {
@@ -839,21 +847,12 @@ impl Opponent {
             None => 1,
         };
         let now = rank(b);
-        let mut places: Vec<(Pt, String)> = b
-            .rules
-            .objectives_held(b)
-            .into_iter()
-            .filter(|(.., side)| *side != self.side)
-            .map(|(at, name, _)| (at, name))
-            .collect();
-        if let Some(o) = &b.objective
-            && o.owner != self.side
-            && !o.taken
-        {
-            places.push((o.at, "the objective".into()));
+        // Winning, it keeps its lead (`Stakes::Keep`).
+        if now == 2 {
+            return None;
         }
         let reach = 1.5 * long_move(b);
-        for (at, name) in &places {
+        for (at, name) in &self.places(b, false) {
             for u in self.own(b) {
                 if !fights(b, u)
                     || self.moved(&u.id)
@@ -1400,20 +1399,17 @@ impl Opponent {
                 .minus(fwd.scale(u.base.depth / 2.0))
                 .minus(right.scale(sign * (u.base.width + n.base.width) / 2.0));
             let way = to.minus(u.base.centre);
-            let (ahead, aside) = (way.dot(fwd), way.dot(right));
-            let (f, r) = (b.scale.from_mm(ahead), b.scale.from_mm(aside));
-            // Troops that move only straight ahead or sideways step aside, and then forward.
-            let tries = if ahead.abs() > 0.5 {
-                vec![
-                    vec![Step::Oblique {
-                        forward: f,
-                        right: r,
-                    }],
-                    vec![Step::Advance(f), Step::Sidestep(r)],
-                ]
-            } else {
-                vec![vec![Step::Sidestep(r)]]
-            };
+            let ahead = way.dot(fwd);
+            // Obliquely; troops that move only straight ahead or sideways, forward and then
+            // sideways.
+            let mut tries = Vec::new();
+            if ahead.abs() > 0.5 {
+                tries.push(vec![Step::Oblique {
+                    forward: b.scale.from_mm(ahead),
+                    right: b.scale.from_mm(way.dot(right)),
+                }]);
+            }
+            tries.push(square_steps(b, u, way));
             for steps in tries {
                 let cmd = Command::Move {
                     unit: u.id.clone(),
