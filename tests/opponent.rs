@@ -525,14 +525,18 @@ fn in_its_last_bound_a_side_that_would_win_keeps_its_lead() {
 }
 
 #[test]
-fn in_its_last_bound_a_side_that_would_lose_charges_at_any_chance_to_win() {
-    // Light horse do not charge cuirassiers facing them (the odds are against it), level or
-    // ahead; behind in the last bound, they do: their one chance to turn the result.
-    let said = last_turn_charge("LC", "HC", None);
+fn in_its_last_bound_a_side_that_would_lose_charges_at_poor_odds_but_not_hopeless_ones() {
+    // Dragoons do not charge cuirassiers facing them (3 against 4: 28% to win, worth -0.18),
+    // level or ahead; behind in the last bound, they do: their one chance to turn the result.
+    let said = last_turn_charge("DC", "HC", None);
     assert!(!charged(&said), "{said:?}");
-    assert!(!charged(&last_turn_charge("LC", "HC", Some(0))));
-    let said = last_turn_charge("LC", "HC", Some(1));
+    assert!(!charged(&last_turn_charge("DC", "HC", Some(0))));
+    let said = last_turn_charge("DC", "HC", Some(1));
     assert!(charged(&said), "{said:?}");
+    // Light horse against them (2 against 4: 17% to win, worth -0.35) do not, even behind: a
+    // hopeless charge would only add a unit to the enemy's count.
+    let said = last_turn_charge("LC", "HC", Some(1));
+    assert!(!charged(&said), "{said:?}");
 }
 
 /// Infantry of side `side` on a hill (`on_hill`) or in the open, the enemy's infantry 220 mm
@@ -744,4 +748,41 @@ fn in_its_last_bound_a_side_that_would_not_win_moves_onto_the_place_that_turns_t
         !said.iter().any(|d| d.reason.contains("turns the result")),
         "{said:?}"
     );
+}
+
+/// Old Dessauer: battalion `y` behind battalion `x`, which has spent its whole move this turn,
+/// the enemy far ahead; and the battle after `style` plays side 0's movement phase.
+fn behind_a_friend(style: Style) -> Battle {
+    let text = r#"(name: "t", ruleset: "old_dessauer", table: (width: 1219.0, height: 1219.0),
+        turn_limit: 20, terrain: [],
+        sides: [(name: "A", colour: (0, 0, 200)), (name: "B", colour: (200, 0, 0))],
+        units: [
+            (id: "x", side: 0, type: "Inf", at: (300, 300), facing: 0),
+            (id: "y", side: 0, type: "Inf", at: (300, 220), facing: 0),
+            (id: "e", side: 1, type: "Inf", at: (300, 1000), facing: 180),
+        ])"#;
+    let mut b = scenario::parse(text, "t.ron").expect("scenario");
+    to_phase(&mut b, 0, Phase::Movement);
+    for u in b.units_mut().iter_mut().filter(|u| u.id == id("x")) {
+        u.bound.moved = true;
+        u.bound.spent = 6.0;
+    }
+    Opponent::new(style).play_phase(&mut b, 0, false);
+    b
+}
+
+#[test]
+fn an_advance_does_not_march_into_a_friend_and_disorder_both() {
+    // Straight on, y marches its full move into x's ground: both are disordered (intermixed).
+    let b = behind_a_friend(Style::Straight);
+    assert!(b.unit(&id("x")).unwrap().status.disordered);
+    // By the odds it goes no farther than keeps both in order.
+    let b = behind_a_friend(Style::Odds);
+    let (x, y) = (b.unit(&id("x")).unwrap(), b.unit(&id("y")).unwrap());
+    assert!(
+        !x.status.disordered && !y.status.disordered,
+        "{:?}",
+        b.log.last()
+    );
+    assert!(y.base.centre.y > 220.0, "y stood still");
 }

@@ -88,6 +88,9 @@ pub struct Tuning {
     pub attack: f64,
     /// The least worth of the combat a charge brings.
     pub charge: f64,
+    /// The least worth of a charge made all in (`Stakes::AllIn`), where any chance to win
+    /// would do: a hopeless charge only adds a unit lost to the enemy's count.
+    pub all_in: f64,
     /// Which of the ruleset's sample moves it halts short of the enemy (None: it does not).
     pub stand_off: Option<usize>,
     /// One unit in this many is held back as a reserve (0: none).
@@ -129,6 +132,7 @@ impl Default for Tuning {
         Tuning {
             attack: 0.02,
             charge: 0.12,
+            all_in: -0.2,
             stand_off: Some(1),
             reserve: 8,
             reserve_turn: 3,
@@ -145,10 +149,19 @@ impl Default for Tuning {
 /// What the opponent plays for in its last bound, by the result were the turn limit reached
 /// now. A side that wins so keeps its lead: no charge, no advance but a guard's, fire only at
 /// the usual odds. A side that loses so risks everything: any fire or charge with a chance to
-/// win, since the game left as it stands is lost. Measured over the nine scenarios, 60 games a
-/// cell: against the straight player 761 of 1,080 won on seeds 1-60 (753 without) and 742 on
-/// seeds 61-120 (739); against the random player 1,027 and 1,015 (1,029 and 1,016). Looking
-/// two turns ahead so won 747 against straight on seeds 1-60.
+/// win, since the game left as it stands is lost; but no hopeless charge (worth no more than
+/// `Tuning::all_in`), which turns nothing and, where its other charges win, gives back the
+/// unit they took. Measured over the nine scenarios, 60 games a cell: against the straight
+/// player 761 of 1,080 won on seeds 1-60 (753 without) and 742 on seeds 61-120 (739); against
+/// the random player 1,027 and 1,015 (1,029 and 1,016). Looking two turns ahead so won 747
+/// against straight on seeds 1-60. The least worth of a charge made all in, measured later
+/// (every charge with a chance before): against random 1,035, 1,031, 1,019 and 1,018 of 1,080
+/// on seeds 1-60, 61-120, 121-180 and 181-240 (1,031, 1,030, 1,018 and 1,016), against
+/// straight 787, 775, 747 and 769 (784, 774, 747 and 769); a least worth of -0.4: 1,032 and 785
+/// on seeds 1-60, of -0.1: 1,035 and 784; a least chance to win of 0.3 instead: 1,035 and 784,
+/// and on seeds 61-120 1,031 and 772. At Lobositz, Prussia behind by one regiment in its last
+/// bound sent dragoons at muskets in bad going (0 against 1): its other charges won, the
+/// dragoons were destroyed, and the game was lost by a share.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stakes {
     Keep,
@@ -1147,7 +1160,7 @@ impl Opponent {
                     let (value, win) = worth(&o);
                     let made = match stakes {
                         Some(Stakes::Keep) => false,
-                        Some(Stakes::AllIn) => win > 0.0,
+                        Some(Stakes::AllIn) => win > 0.0 && value > self.tune.all_in,
                         None => value > least,
                     };
                     if !made {
@@ -1285,7 +1298,9 @@ impl Opponent {
                     units: line.clone(),
                     steps: vec![Step::Advance(*d)],
                 };
-                if probe(b, &cmd).is_some_and(|after| !self.meets_enemy(&after, &line)) {
+                if probe(b, &cmd).is_some_and(|after| {
+                    !self.meets_enemy(&after, &line) && !self.disorders_friends(b, &after, &line)
+                }) {
                     return Some(Decision {
                         command: cmd,
                         reason: format!(
@@ -1311,7 +1326,8 @@ impl Opponent {
                 found = Some((false, *d, cmd));
                 break;
             }
-            if self.meets_enemy(&after, std::slice::from_ref(&u.id)) {
+            let movers = std::slice::from_ref(&u.id);
+            if self.meets_enemy(&after, movers) || self.disorders_friends(b, &after, movers) {
                 continue;
             }
             // By the odds the longest move that ends in cover, else the longest.
@@ -1430,6 +1446,21 @@ impl Opponent {
             }
         }
         None
+    }
+
+    /// Whether a move of `movers` leaves a friend of theirs disordered that was not (by the
+    /// odds): where the rules disorder units that end intermixed (Old Dessauer), marching
+    /// through a friend costs both their order, and their fire and combat with it. Measured on
+    /// the nine scenarios, 60 games a cell on seeds 1-60, with the least worth of a charge
+    /// made all in (`Tuning::all_in`): against random 1,036 of 1,080 (1,035 without), against
+    /// straight 787 (787); only Lobosch as Prussia against random moved (51 to 52).
+    fn disorders_friends(&self, b: &Battle, after: &Battle, movers: &[UnitId]) -> bool {
+        self.style == Style::Odds
+            && self.own(after).iter().any(|v| {
+                v.status.disordered
+                    && !movers.contains(&v.id)
+                    && b.unit(&v.id).is_ok_and(|w| !w.status.disordered)
+            })
     }
 
     /// Whether any of `units` stands in contact with an enemy in `after`: an advance that ends
