@@ -9,6 +9,8 @@ use volley::rules::ruleset::AnyRuleset;
 use volley::rules::ruleset::old_dessauer::{OldDessauer, combat, shooting};
 use volley::rules::scenario;
 
+mod common;
+
 fn volley(args: &[&str]) -> serde_json::Value {
     let out = Proc::new(env!("CARGO_BIN_EXE_volley"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -181,20 +183,12 @@ fn battle(units: &str, options: &[&str]) -> Battle {
 
 /// A battle with more terrain (RON feature lines) besides the wood and the town.
 fn battle_on(terrain: &str, units: &str, options: &[&str]) -> Battle {
-    let opts: Vec<String> = options.iter().map(|o| format!("\"{o}\"")).collect();
-    let text = format!(
-        r#"(name: "t", ruleset: "old_dessauer", table: (width: 1219.0, height: 1219.0), turn_limit: 20,
-        options: [{}],
-        terrain: [
-            (id: "wood", kind: Woods, points: [(900, 900), (1200, 900), (1200, 1200), (900, 1200)]),
+    let terrain = format!(
+        r#"(id: "wood", kind: Woods, points: [(900, 900), (1200, 900), (1200, 1200), (900, 1200)]),
             (id: "town", kind: Town, points: [(20, 900), (200, 900), (200, 1100), (20, 1100)]),
-            {terrain}
-        ],
-        sides: [(name: "A", colour: (0, 0, 200)), (name: "B", colour: (200, 0, 0))],
-        units: [{units}])"#,
-        opts.join(",")
+            {terrain}"#
     );
-    scenario::parse(&text, "t.ron").unwrap_or_else(|e| panic!("{e:?}"))
+    common::old_dessauer(&terrain, units, options)
 }
 
 fn od(b: &Battle) -> &OldDessauer {

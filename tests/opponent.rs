@@ -753,15 +753,13 @@ fn in_its_last_bound_a_side_that_would_not_win_moves_onto_the_place_that_turns_t
 /// Old Dessauer: battalion `y` behind battalion `x`, which has spent its whole move this turn,
 /// the enemy far ahead; and the battle after `style` plays side 0's movement phase.
 fn behind_a_friend(style: Style) -> Battle {
-    let text = r#"(name: "t", ruleset: "old_dessauer", table: (width: 1219.0, height: 1219.0),
-        turn_limit: 20, terrain: [],
-        sides: [(name: "A", colour: (0, 0, 200)), (name: "B", colour: (200, 0, 0))],
-        units: [
-            (id: "x", side: 0, type: "Inf", at: (300, 300), facing: 0),
-            (id: "y", side: 0, type: "Inf", at: (300, 220), facing: 0),
-            (id: "e", side: 1, type: "Inf", at: (300, 1000), facing: 180),
-        ])"#;
-    let mut b = scenario::parse(text, "t.ron").expect("scenario");
+    let mut b = common::old_dessauer(
+        "",
+        r#"(id: "x", side: 0, type: "Inf", at: (300, 300), facing: 0),
+           (id: "y", side: 0, type: "Inf", at: (300, 220), facing: 0),
+           (id: "e", side: 1, type: "Inf", at: (300, 1000), facing: 180),"#,
+        &[],
+    );
     to_phase(&mut b, 0, Phase::Movement);
     for u in b.units_mut().iter_mut().filter(|u| u.id == id("x")) {
         u.bound.moved = true;

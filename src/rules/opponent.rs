@@ -89,7 +89,15 @@ pub struct Tuning {
     /// The least worth of the combat a charge brings.
     pub charge: f64,
     /// The least worth of a charge made all in (`Stakes::AllIn`), where any chance to win
-    /// would do: a hopeless charge only adds a unit lost to the enemy's count.
+    /// would do: a hopeless charge only adds a unit lost to the enemy's count. Measured over
+    /// the nine scenarios, 60 games a cell (every charge with a chance before): against random
+    /// 1,035, 1,031, 1,019 and 1,018 of 1,080 on seeds 1-60, 61-120, 121-180 and 181-240
+    /// (1,031, 1,030, 1,018 and 1,016), against straight 787, 775, 747 and 769 (784, 774, 747
+    /// and 769); -0.4: 1,032 and 785 on seeds 1-60, -0.1: 1,035 and 784; a least chance to win
+    /// of 0.3 instead: 1,035 and 784, and on seeds 61-120 1,031 and 772. At Lobositz, Prussia
+    /// behind by one regiment in its last bound sent dragoons at muskets in bad going (0
+    /// against 1): its other charges won, the dragoons were destroyed, and the game was lost
+    /// by a share.
     pub all_in: f64,
     /// Which of the ruleset's sample moves it halts short of the enemy (None: it does not).
     pub stand_off: Option<usize>,
@@ -154,14 +162,7 @@ impl Default for Tuning {
 /// unit they took. Measured over the nine scenarios, 60 games a cell: against the straight
 /// player 761 of 1,080 won on seeds 1-60 (753 without) and 742 on seeds 61-120 (739); against
 /// the random player 1,027 and 1,015 (1,029 and 1,016). Looking two turns ahead so won 747
-/// against straight on seeds 1-60. The least worth of a charge made all in, measured later
-/// (every charge with a chance before): against random 1,035, 1,031, 1,019 and 1,018 of 1,080
-/// on seeds 1-60, 61-120, 121-180 and 181-240 (1,031, 1,030, 1,018 and 1,016), against
-/// straight 787, 775, 747 and 769 (784, 774, 747 and 769); a least worth of -0.4: 1,032 and 785
-/// on seeds 1-60, of -0.1: 1,035 and 784; a least chance to win of 0.3 instead: 1,035 and 784,
-/// and on seeds 61-120 1,031 and 772. At Lobositz, Prussia behind by one regiment in its last
-/// bound sent dragoons at muskets in bad going (0 against 1): its other charges won, the
-/// dragoons were destroyed, and the game was lost by a share.
+/// against straight on seeds 1-60.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stakes {
     Keep,
@@ -1448,19 +1449,18 @@ impl Opponent {
         None
     }
 
-    /// Whether a move of `movers` leaves a friend of theirs disordered that was not (by the
-    /// odds): where the rules disorder units that end intermixed (Old Dessauer), marching
+    /// Whether a move of `movers` leaves a friend of theirs disordered that was not (asked by
+    /// the odds only): where the rules disorder units that end intermixed (Old Dessauer), marching
     /// through a friend costs both their order, and their fire and combat with it. Measured on
     /// the nine scenarios, 60 games a cell on seeds 1-60, with the least worth of a charge
     /// made all in (`Tuning::all_in`): against random 1,036 of 1,080 (1,035 without), against
     /// straight 787 (787); only Lobosch as Prussia against random moved (51 to 52).
     fn disorders_friends(&self, b: &Battle, after: &Battle, movers: &[UnitId]) -> bool {
-        self.style == Style::Odds
-            && self.own(after).iter().any(|v| {
-                v.status.disordered
-                    && !movers.contains(&v.id)
-                    && b.unit(&v.id).is_ok_and(|w| !w.status.disordered)
-            })
+        self.own(after).iter().any(|v| {
+            v.status.disordered
+                && !movers.contains(&v.id)
+                && b.unit(&v.id).is_ok_and(|w| !w.status.disordered)
+        })
     }
 
     /// Whether any of `units` stands in contact with an enemy in `after`: an advance that ends

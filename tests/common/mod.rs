@@ -58,6 +58,21 @@ pub fn battle_with(units: &[U], terrain: &str, extra: &str) -> Battle {
     }
 }
 
+/// Builds an Old Dessauer battle on a 4-foot table (turn limit 20) from terrain and unit lines
+/// (RON) and optional rules.
+pub fn old_dessauer(terrain: &str, units: &str, options: &[&str]) -> Battle {
+    let opts: Vec<String> = options.iter().map(|o| format!("\"{o}\"")).collect();
+    let text = format!(
+        r#"(name: "t", ruleset: "old_dessauer", table: (width: 1219.0, height: 1219.0), turn_limit: 20,
+        options: [{}],
+        terrain: [{terrain}],
+        sides: [(name: "A", colour: (0, 0, 200)), (name: "B", colour: (200, 0, 0))],
+        units: [{units}])"#,
+        opts.join(",")
+    );
+    scenario::parse(&text, "t.ron").unwrap_or_else(|e| panic!("{e:?}"))
+}
+
 /// Base width and depth of a DB7YW troop type (mm), from the ruleset's data.
 pub fn base_size(troop: &str) -> (f32, f32) {
     let rules = volley::rules::ruleset::AnyRuleset::load("db7yw").expect("db7yw loads");
