@@ -149,6 +149,38 @@ fn far_from_the_enemy_a_unit_marches_on_with_a_second_move_where_the_rules_allow
     assert!(moves[1].reason.contains("a second move"), "{said:?}");
 }
 
+/// The first reason the opponent of `style` gives for the French battalion, marching from far
+/// off: one Prussian battalion dead ahead 1,700 mm (8,500 paces) off, another 1,500 mm off and
+/// 53 degrees to its right.
+fn far_off_march(style: Style) -> String {
+    let text = r#"(name: "t", ruleset: "dbfpw", table: (width: 2000, height: 2000), seed: 1, turn_limit: 20,
+        terrain: [],
+        sides: [(name: "France", nation: "imperial_french", colour: (0, 0, 200)), (name: "Prussia", nation: "german", colour: (20, 20, 20))],
+        units: [
+            (id: "c", side: 0, type: "CinC", class: Regular, at: Some((480, 200)), facing: 0),
+            (id: "f", side: 0, type: "Inf", class: Regular, at: Some((400, 200)), facing: 0),
+            (id: "p", side: 1, type: "Inf", class: Regular, name: "Ahead", at: Some((400, 1900)), facing: 180),
+            (id: "q", side: 1, type: "Inf", class: Regular, name: "Aside", at: Some((1600, 1100)), facing: 180),
+        ])"#;
+    let mut b = scenario::parse(text, "inline").expect("scenario");
+    to_phase(&mut b, 0, Phase::Movement);
+    let said = Opponent::new(style).play_phase(&mut b, 0, true);
+    said.iter()
+        .find(|d| d.command.unit() == Some(&id("f")))
+        .map(|d| d.reason.clone())
+        .unwrap_or_else(|| panic!("the battalion does not move: {said:?}"))
+}
+
+#[test]
+fn far_from_the_enemy_a_unit_marches_on_the_enemy_ahead_rather_than_turn_to_one_a_little_nearer() {
+    // By the odds an enemy 53 degrees off counts 1,500 x (1 + 53/90) = 2,380 mm away: the one
+    // ahead, 1,700 mm off, is nearer so. The straight player turns to the nearest.
+    let odds = far_off_march(Style::Odds);
+    assert!(odds.contains("advance") && odds.contains("Ahead"), "{odds}");
+    let straight = far_off_march(Style::Straight);
+    assert!(straight.contains("Aside"), "{straight}");
+}
+
 /// A BBB battle on a 4 x 3 foot table, Prussia against Austria, with these unit lines.
 fn bbb_battle(units: &str) -> Battle {
     let text = format!(
