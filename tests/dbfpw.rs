@@ -6,6 +6,7 @@ mod common;
 use common::{fight, fire, id, mv, names, refused, to_phase};
 use volley::rules::battle::Battle;
 use volley::rules::command::{Command, Effect, Event, Step, Verdict};
+use volley::rules::geometry::Pt;
 use volley::rules::model::{Ammo, Division, Formation, Phase};
 use volley::rules::ruleset::AnyRuleset;
 use volley::rules::scenario;
@@ -790,6 +791,73 @@ fn a_caisson_resupplies_within_its_radius_by_a_path_clear_of_the_enemy() {
     assert!(!volley::rules::ruleset::dbfpw::Fpw::supply_path(
         r, &b, &cu, &g
     ));
+}
+
+#[test]
+fn the_opponent_is_told_which_battery_a_supplier_should_take_its_packs_to() {
+    let x = "options: [\"ammunition\"],";
+    // German side 1: two batteries, the nearer to the caisson low on ammunition later; the
+    // caisson 2,000 paces behind them, a baggage train beside it.
+    let build = |extra: &str| {
+        fpw(
+            &[
+                ("g", 0, "Inf", "Regular", 1000.0, 100.0, 0.0, ""),
+                ("f1", 1, "FAPr", "Regular", 700.0, 1200.0, 180.0, ""),
+                ("f2", 1, "FAPr", "Regular", 1300.0, 1200.0, 180.0, ""),
+                (
+                    "cu",
+                    1,
+                    "CU",
+                    "Regular",
+                    1000.0,
+                    1200.0 + 20.0 * P,
+                    180.0,
+                    "",
+                ),
+                (
+                    "bt",
+                    1,
+                    "BT",
+                    "Regular",
+                    1100.0,
+                    1200.0 + 20.0 * P,
+                    180.0,
+                    "",
+                ),
+            ],
+            "",
+            extra,
+        )
+    };
+    let wants = |b: &Battle, who: &str| {
+        let u = b.unit(&id(who)).unwrap();
+        b.rules.supplies(b, u)
+    };
+    // Every gun full: nobody is sent anywhere.
+    let mut b = build(x);
+    assert_eq!(wants(&b, "cu"), None);
+    // The far battery low: the caisson goes to within its 1,200 paces, the train to contact.
+    b.unit_mut(&id("f2")).unwrap().status.ammo = Ammo::Low;
+    let radius = b.scale.to_mm(1200.0);
+    assert_eq!(wants(&b, "cu"), Some((id("f2"), radius)));
+    assert_eq!(wants(&b, "bt"), Some((id("f2"), 0.0)));
+    // Both low: the nearer one first (f2 for the train, standing right of the caisson).
+    b.unit_mut(&id("f1")).unwrap().status.ammo = Ammo::Out;
+    assert_eq!(wants(&b, "bt").map(|w| w.0), Some(id("f2")));
+    // A caisson shaken reaches half as far; one without packs is sent nowhere.
+    b.unit_mut(&id("cu")).unwrap().status.shaken = true;
+    assert_eq!(wants(&b, "cu").map(|w| w.1), Some(radius / 2.0));
+    b.unit_mut(&id("cu")).unwrap().status.packs = 0;
+    assert_eq!(wants(&b, "cu"), None);
+    // A battery the caisson already reaches needs nobody: it is supplied at the bound's start.
+    let mut b = build(x);
+    b.unit_mut(&id("cu")).unwrap().base.centre = Pt::new(700.0, 1200.0 + 8.0 * P);
+    b.unit_mut(&id("f1")).unwrap().status.ammo = Ammo::Low;
+    assert_eq!(wants(&b, "bt"), None);
+    // Without the optional rule no unit carries supplies.
+    let mut b = build("");
+    b.unit_mut(&id("f1")).unwrap().status.ammo = Ammo::Low;
+    assert_eq!(wants(&b, "cu"), None);
 }
 
 #[test]

@@ -181,6 +181,49 @@ fn far_from_the_enemy_a_unit_marches_on_the_enemy_ahead_rather_than_turn_to_one_
     assert!(straight.contains("Aside"), "{straight}");
 }
 
+#[test]
+fn a_caisson_takes_its_packs_up_to_a_battery_out_of_ammunition_until_they_reach_it() {
+    // DBFPW with the ammunition rule: a Prussian battery out of ammunition some 1,700 paces
+    // ahead of its caisson (supply radius 1,200 paces, 300 paces a move in good going), the
+    // French far off.
+    let text = r#"(name: "t", ruleset: "dbfpw", table: (width: 2000, height: 2000), seed: 1, turn_limit: 20,
+        options: ["ammunition"], terrain: [],
+        sides: [(name: "Prussia", nation: "german", colour: (20, 20, 20)), (name: "France", nation: "imperial_french", colour: (0, 0, 200))],
+        units: [
+            (id: "c", side: 0, type: "CinC", class: Regular, at: Some((1000, 600)), facing: 0),
+            (id: "a", side: 0, type: "FAPr", class: Regular, at: Some((1000, 700)), facing: 0),
+            (id: "cu", side: 0, type: "CU", class: Regular, at: Some((1000, 260)), facing: 0),
+            (id: "f", side: 1, type: "Inf", class: Regular, at: Some((1000, 1900)), facing: 180),
+        ])"#;
+    for style in [Style::Odds, Style::Straight] {
+        let mut b = scenario::parse(text, "inline").expect("scenario");
+        b.unit_mut(&id("a")).unwrap().status.ammo = volley::rules::model::Ammo::Out;
+        // The bounds of 300 paces it takes to come within 1,200 paces of the battery.
+        let gap = b
+            .unit(&id("cu"))
+            .unwrap()
+            .base
+            .distance(&b.unit(&id("a")).unwrap().base)
+            - b.scale.to_mm(1200.0);
+        let need = (gap / b.scale.to_mm(300.0)).ceil() as usize;
+        assert!(need >= 2, "{need}");
+        let mut o = Opponent::new(style);
+        let mut bounds = 0;
+        while b.unit(&id("a")).unwrap().status.ammo != volley::rules::model::Ammo::Full {
+            assert!(bounds < need, "{style:?}: still out after {bounds} bounds");
+            to_phase(&mut b, 0, Phase::Movement);
+            let said = o.play_phase(&mut b, 0, true);
+            let up = said
+                .iter()
+                .find(|d| d.command.unit() == Some(&id("cu")))
+                .unwrap_or_else(|| panic!("{style:?}: the caisson stays: {said:?}"));
+            assert!(up.reason.contains("takes supplies up to"), "{}", up.reason);
+            bounds += 1;
+        }
+        assert_eq!(bounds, need, "{style:?}");
+    }
+}
+
 /// A BBB battle on a 4 x 3 foot table, Prussia against Austria, with these unit lines.
 fn bbb_battle(units: &str) -> Battle {
     let text = format!(

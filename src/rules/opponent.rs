@@ -834,7 +834,11 @@ impl Opponent {
             .collect();
         own.sort_by(|a, c| a.0.total_cmp(&c.0).then_with(|| a.1.id.0.cmp(&c.1.id.0)));
         if !self.memory.second {
-            if let Some(d) = self.shelter(b).or_else(|| self.follow(b)) {
+            if let Some(d) = self
+                .shelter(b)
+                .or_else(|| self.follow(b))
+                .or_else(|| self.supply(b))
+            {
                 return Some(d);
             }
             if let Some(d) = self.first_move(b, &own) {
@@ -1057,6 +1061,58 @@ impl Opponent {
                         return Some(Decision {
                             command: cmd,
                             reason: format!("{} follows his troops to keep them in hand", g.name),
+                        });
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// A unit that carries supplies for its friends (`Ruleset::supplies`: ammunition packs)
+    /// goes towards the friend that needs them, as far as it may, until they reach it; never to
+    /// within a long move of the enemy. The straight player too: it is not a matter of odds.
+    /// Measured on the two DBFPW scenarios, 60 games a cell, on seeds 1-60, 61-120, 121-180
+    /// and 181-240: against random 239, 237, 235 and 237 of 240 won (228, 224, 222 and 224
+    /// with guns left out of ammunition); against straight 153, 155, 157 and 158 (155, 158,
+    /// 151 and 156). Where only the opponent brought up its supplies, 179, 186, 178 and 178
+    /// against straight: the gain is the rules' procedure, not judgement.
+    fn supply(&self, b: &Battle) -> Option<Decision> {
+        let reach = long_move(b);
+        for u in self.own(b) {
+            if self.moved(&u.id) || !b.rules.may_move(b, u) {
+                continue;
+            }
+            let Some((to, within)) = b.rules.supplies(b, u) else {
+                continue;
+            };
+            let Ok(f) = b.unit(&to) else {
+                continue;
+            };
+            let gap = u.base.distance(&f.base) - within;
+            if gap <= 0.0 {
+                continue;
+            }
+            let way = f.base.centre.minus(u.base.centre);
+            // Into the reach of its supplies by a tenth of it, where it reaches at a distance.
+            let wanted = gap + 0.1 * within;
+            for d in b.scale.unit.sample_moves().iter().rev() {
+                let mm = b.scale.to_mm(*d).min(wanted);
+                for steps in walks(b, u, way, mm) {
+                    let cmd = Command::Move {
+                        unit: u.id.clone(),
+                        steps,
+                    };
+                    let Some(after) = probe(b, &cmd) else {
+                        continue;
+                    };
+                    let safe = after
+                        .unit(&u.id)
+                        .is_ok_and(|v| self.nearest(&after, v) >= reach);
+                    if safe {
+                        return Some(Decision {
+                            command: cmd,
+                            reason: format!("{} takes supplies up to {}", u.name, f.name),
                         });
                     }
                 }

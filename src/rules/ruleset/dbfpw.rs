@@ -1085,6 +1085,38 @@ impl Supplement for Fpw {
         errs
     }
 
+    /// A baggage train or caisson with packs goes to the nearest friend low or out of
+    /// ammunition that no supplier reaches now: into contact, or for a caisson within its
+    /// supply radius (halved when shaken).
+    fn supplies(&self, g: &Dbfpw, b: &Battle, u: &Unit) -> Option<(UnitId, f32)> {
+        let d = &g.dbn;
+        if !g.has_option(AMMUNITION) || !d.has_trait(u, TroopTrait::Supplier) || u.status.packs == 0
+        {
+            return None;
+        }
+        let needy = b
+            .alive()
+            .filter(|f| f.side == u.side && f.id != u.id && Self::uses_ammo(g, f))
+            .filter(|f| f.status.ammo != Ammo::Full && Self::supplier_for(g, b, f).is_none())
+            .min_by(|a, c| {
+                a.base
+                    .distance(&u.base)
+                    .total_cmp(&c.base.distance(&u.base))
+                    .then_with(|| a.id.0.cmp(&c.id.0))
+            })?;
+        let within = if d.has_trait(u, TroopTrait::SupplyRadius) {
+            let fraction = if u.status.shaken {
+                d.num("supply_shaken_fraction")
+            } else {
+                1.0
+            };
+            b.scale.to_mm(d.num("supply_radius") * fraction)
+        } else {
+            0.0
+        };
+        Some((needy.id.clone(), within))
+    }
+
     fn card_lines(&self, g: &Dbfpw, _b: &Battle, u: &Unit) -> Vec<String> {
         let mut v = Vec::new();
         let d = &g.dbn;

@@ -271,6 +271,11 @@ pub trait Supplement: Clone + Default + std::fmt::Debug + Send + Sync + Sized + 
         let _ = (g, zones, objective, sides, mm_per_unit);
         Vec::new()
     }
+    /// The friend a supplier should carry packs to, and how near (`Ruleset::supplies`).
+    fn supplies(&self, g: &DbnGame<Self>, b: &Battle, u: &Unit) -> Option<(UnitId, f32)> {
+        let _ = (g, b, u);
+        None
+    }
     /// Lines the unit card adds (ammunition, packs).
     fn card_lines(&self, g: &DbnGame<Self>, b: &Battle, u: &Unit) -> Vec<String> {
         let _ = (g, b, u);
@@ -1378,6 +1383,9 @@ impl<S: Supplement> Ruleset for DbnGame<S> {
     }
     fn moves_in_groups(&self) -> bool {
         true
+    }
+    fn supplies(&self, b: &Battle, u: &Unit) -> Option<(UnitId, f32)> {
+        self.sup.supplies(self, b, u)
     }
     fn unit_model(&self) -> UnitModel {
         UnitModel::SingleBase

@@ -116,6 +116,13 @@ pub trait Ruleset {
         let _ = (b, u, margin);
         false
     }
+    /// Where the rules have a unit carry supplies to friends (ammunition packs), the friend that
+    /// needs them now and how near to it, in mm, the unit must stand for them to reach it (0:
+    /// in contact): the opponent then takes it there. None by default.
+    fn supplies(&self, b: &Battle, u: &Unit) -> Option<(UnitId, f32)> {
+        let _ = (b, u);
+        None
+    }
     /// Whether units in edge contact move as one group for one command (`Command::MoveGroup`):
     /// the opponent then dresses its lines so that they do.
     fn moves_in_groups(&self) -> bool {
