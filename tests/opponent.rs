@@ -181,47 +181,71 @@ fn far_from_the_enemy_a_unit_marches_on_the_enemy_ahead_rather_than_turn_to_one_
     assert!(straight.contains("Aside"), "{straight}");
 }
 
-#[test]
-fn a_caisson_takes_its_packs_up_to_a_battery_out_of_ammunition_until_they_reach_it() {
-    // DBFPW with the ammunition rule: a Prussian battery out of ammunition some 1,700 paces
-    // ahead of its caisson (supply radius 1,200 paces, 300 paces a move in good going), the
-    // French far off.
-    let text = r#"(name: "t", ruleset: "dbfpw", table: (width: 2000, height: 2000), seed: 1, turn_limit: 20,
+/// DBFPW with the ammunition rule: a Prussian battery out of ammunition, its supplier
+/// (`kind`, at `at`) behind it, the French far off. Each player brings the supplier up, one
+/// move a bound, until the battery is resupplied: in exactly the bounds `need` says.
+fn supplier_brought_up(kind: &str, at: (f32, f32), need: impl Fn(&Battle) -> usize) {
+    let text = format!(
+        r#"(name: "t", ruleset: "dbfpw", table: (width: 2000, height: 2000), seed: 1, turn_limit: 20,
         options: ["ammunition"], terrain: [],
         sides: [(name: "Prussia", nation: "german", colour: (20, 20, 20)), (name: "France", nation: "imperial_french", colour: (0, 0, 200))],
         units: [
             (id: "c", side: 0, type: "CinC", class: Regular, at: Some((1000, 600)), facing: 0),
             (id: "a", side: 0, type: "FAPr", class: Regular, at: Some((1000, 700)), facing: 0),
-            (id: "cu", side: 0, type: "CU", class: Regular, at: Some((1000, 260)), facing: 0),
+            (id: "s", side: 0, type: "{kind}", class: Regular, at: Some(({}, {})), facing: 0),
             (id: "f", side: 1, type: "Inf", class: Regular, at: Some((1000, 1900)), facing: 180),
-        ])"#;
+        ])"#,
+        at.0, at.1
+    );
     for style in [Style::Odds, Style::Straight] {
-        let mut b = scenario::parse(text, "inline").expect("scenario");
+        let mut b = scenario::parse(&text, "inline").expect("scenario");
         b.unit_mut(&id("a")).unwrap().status.ammo = volley::rules::model::Ammo::Out;
-        // The bounds of 300 paces it takes to come within 1,200 paces of the battery.
-        let gap = b
-            .unit(&id("cu"))
-            .unwrap()
-            .base
-            .distance(&b.unit(&id("a")).unwrap().base)
-            - b.scale.to_mm(1200.0);
-        let need = (gap / b.scale.to_mm(300.0)).ceil() as usize;
+        let need = need(&b);
         assert!(need >= 2, "{need}");
         let mut o = Opponent::new(style);
         let mut bounds = 0;
         while b.unit(&id("a")).unwrap().status.ammo != volley::rules::model::Ammo::Full {
-            assert!(bounds < need, "{style:?}: still out after {bounds} bounds");
+            assert!(
+                bounds < need,
+                "{kind} {style:?}: still out after {bounds} bounds"
+            );
             to_phase(&mut b, 0, Phase::Movement);
             let said = o.play_phase(&mut b, 0, true);
             let up = said
                 .iter()
-                .find(|d| d.command.unit() == Some(&id("cu")))
-                .unwrap_or_else(|| panic!("{style:?}: the caisson stays: {said:?}"));
+                .find(|d| d.command.unit() == Some(&id("s")))
+                .unwrap_or_else(|| panic!("{kind} {style:?}: the supplier stays: {said:?}"));
             assert!(up.reason.contains("takes supplies up to"), "{}", up.reason);
             bounds += 1;
         }
-        assert_eq!(bounds, need, "{style:?}");
+        assert_eq!(bounds, need, "{kind} {style:?}");
     }
+}
+
+#[test]
+fn a_caisson_takes_its_packs_up_to_a_battery_out_of_ammunition_until_they_reach_it() {
+    // Some 1,700 paces behind: it comes within its supply radius of 1,200 paces, 300 paces a
+    // move in good going.
+    supplier_brought_up("CU", (1000.0, 260.0), |b| {
+        let (s, a) = (b.unit(&id("s")).unwrap(), b.unit(&id("a")).unwrap());
+        let gap = s.base.distance(&a.base) - b.scale.to_mm(1200.0);
+        (gap / b.scale.to_mm(300.0)).ceil() as usize
+    });
+}
+
+#[test]
+fn a_baggage_train_goes_to_the_flank_of_a_battery_out_of_ammunition_and_touches_it() {
+    // Behind and to its right: it goes to the nearer flank of the battery, 200 paces a move,
+    // and resupplies it in contact.
+    supplier_brought_up("BT", (1100.0, 620.0), |b| {
+        let (s, a) = (b.unit(&id("s")).unwrap(), b.unit(&id("a")).unwrap());
+        let aside = a.base.right().scale((a.base.width + s.base.width) / 2.0);
+        let spot = [a.base.centre.plus(aside), a.base.centre.minus(aside)]
+            .iter()
+            .map(|p| p.dist(s.base.centre))
+            .fold(f32::INFINITY, f32::min);
+        (spot / b.scale.to_mm(200.0)).ceil() as usize
+    });
 }
 
 /// A BBB battle on a 4 x 3 foot table, Prussia against Austria, with these unit lines.

@@ -123,10 +123,11 @@ pub struct Tuning {
     /// that came nearest, and wheeled one way and back from bound to bound. Measured over the
     /// nine scenarios, 60 games a cell, on seeds 1-60, 61-120, 121-180 and 181-240: against
     /// random 1,036, 1,032, 1,028 and 1,025 of 1,080 (1,036, 1,030, 1,020 and 1,020 by
-    /// distance alone), against straight 775, 771, 745 and 786 (787, 775, 746 and 769). The
-    /// same weighing near the enemy too: 1,025 and 725 on seeds 121-180; choosing the enemy
-    /// least off the front among those within 1.15 or 1.3 of the nearest distance: 1,023 and
-    /// 720, 1,019 and 752.
+    /// distance alone), against straight 780, 772, 745 and 774 (787, 775, 746 and 769). The
+    /// straight player keeps to the nearest by distance: it is what it is for. The same
+    /// weighing near the enemy too (and for the straight player): 1,025 and 725 on seeds
+    /// 121-180; choosing the enemy least off the front among those within 1.15 or 1.3 of the
+    /// nearest distance: 1,023 and 720, 1,019 and 752.
     pub ahead: f32,
     /// The share of the turn limit after which it presses the attack: no halting short, no
     /// waiting for the line, charges at any favourable odds, the enemy's places taken.
@@ -1073,10 +1074,12 @@ impl Opponent {
     /// goes towards the friend that needs them, as far as it may, until they reach it; never to
     /// within a long move of the enemy. The straight player too: it is not a matter of odds.
     /// Measured on the two DBFPW scenarios, 60 games a cell, on seeds 1-60, 61-120, 121-180
-    /// and 181-240: against random 239, 237, 235 and 237 of 240 won (228, 224, 222 and 224
-    /// with guns left out of ammunition); against straight 153, 155, 157 and 158 (155, 158,
+    /// and 181-240: against random 236, 235, 236 and 237 of 240 won (228, 224, 222 and 224
+    /// with guns left out of ammunition); against straight 148, 158, 149 and 153 (155, 158,
     /// 151 and 156). Where only the opponent brought up its supplies, 179, 186, 178 and 178
-    /// against straight: the gain is the rules' procedure, not judgement.
+    /// against straight: the gain is the rules' procedure, not judgement. A train that made
+    /// for the battery's middle rather than its flank seldom touched it (239, 237, 235 and
+    /// 237; 153, 155, 157 and 158); one that kept two long moves from the enemy, the same.
     fn supply(&self, b: &Battle) -> Option<Decision> {
         let reach = long_move(b);
         for u in self.own(b) {
@@ -1093,11 +1096,29 @@ impl Opponent {
             if gap <= 0.0 {
                 continue;
             }
-            let way = f.base.centre.minus(u.base.centre);
-            // Into the reach of its supplies by a tenth of it, where it reaches at a distance.
-            let wanted = gap + 0.1 * within;
-            for d in b.scale.unit.sample_moves().iter().rev() {
-                let mm = b.scale.to_mm(*d).min(wanted);
+            // Into the reach of its supplies by a tenth of it, where it reaches at a distance;
+            // where it must touch, to a flank of the friend (the nearer first), flank to flank.
+            let mut aims: Vec<(Pt, f32)> = Vec::new();
+            if within > 0.0 {
+                aims.push((f.base.centre.minus(u.base.centre), gap + 0.1 * within));
+            } else {
+                let side = f.base.right().scale((f.base.width + u.base.width) / 2.0);
+                let mut spots = [f.base.centre.plus(side), f.base.centre.minus(side)];
+                spots.sort_by(|a, c| a.dist(u.base.centre).total_cmp(&c.dist(u.base.centre)));
+                aims.extend(spots.map(|p| (p.minus(u.base.centre), p.dist(u.base.centre))));
+            }
+            let lengths: Vec<f32> = b
+                .scale
+                .unit
+                .sample_moves()
+                .iter()
+                .rev()
+                .map(|d| b.scale.to_mm(*d))
+                .collect();
+            for (way, mm) in aims
+                .iter()
+                .flat_map(|&(way, wanted)| lengths.iter().map(move |mm| (way, mm.min(wanted))))
+            {
                 for steps in walks(b, u, way, mm) {
                     let cmd = Command::Move {
                         unit: u.id.clone(),
