@@ -1078,8 +1078,9 @@ impl Opponent {
     /// with guns left out of ammunition); against straight 148, 158, 149 and 153 (155, 158,
     /// 151 and 156). Where only the opponent brought up its supplies, 179, 186, 178 and 178
     /// against straight: the gain is the rules' procedure, not judgement. A train that made
-    /// for the battery's middle rather than its flank seldom touched it (239, 237, 235 and
-    /// 237; 153, 155, 157 and 158); one that kept two long moves from the enemy, the same.
+    /// for the battery's middle rather than its flank (coming in at an angle it ends beside a
+    /// corner, short of touching): 239, 237, 235 and 237; 153, 155, 157 and 158. One that
+    /// kept two long moves from the enemy: the same games.
     fn supply(&self, b: &Battle) -> Option<Decision> {
         let reach = long_move(b);
         for u in self.own(b) {
