@@ -798,32 +798,15 @@ fn the_opponent_is_told_which_battery_a_supplier_should_take_its_packs_to() {
     let x = "options: [\"ammunition\"],";
     // German side 1: two batteries, the nearer to the caisson low on ammunition later; the
     // caisson 2,000 paces behind them, a baggage train beside it.
+    let back = 1200.0 + 20.0 * P;
     let build = |extra: &str| {
         fpw(
             &[
                 ("g", 0, "Inf", "Regular", 1000.0, 100.0, 0.0, ""),
                 ("f1", 1, "FAPr", "Regular", 700.0, 1200.0, 180.0, ""),
                 ("f2", 1, "FAPr", "Regular", 1300.0, 1200.0, 180.0, ""),
-                (
-                    "cu",
-                    1,
-                    "CU",
-                    "Regular",
-                    1000.0,
-                    1200.0 + 20.0 * P,
-                    180.0,
-                    "",
-                ),
-                (
-                    "bt",
-                    1,
-                    "BT",
-                    "Regular",
-                    1100.0,
-                    1200.0 + 20.0 * P,
-                    180.0,
-                    "",
-                ),
+                ("cu", 1, "CU", "Regular", 1000.0, back, 180.0, ""),
+                ("bt", 1, "BT", "Regular", 1100.0, back, 180.0, ""),
             ],
             "",
             extra,

@@ -125,19 +125,34 @@ fn a_general_left_behind_moves_up_first_while_his_troops_march_but_not_within_re
     assert_eq!(b.unit(&id("g")).unwrap().base.centre, before);
 }
 
+/// A DBFPW battle on a 2000 x 2000 mm table, turn limit 20: France and Prussia (Prussia first
+/// where `prussia_first`), with the scenario's `extra` fields and these unit lines.
+fn dbfpw_battle(prussia_first: bool, extra: &str, units: &str) -> Battle {
+    let france = r#"(name: "France", nation: "imperial_french", colour: (0, 0, 200))"#;
+    let prussia = r#"(name: "Prussia", nation: "german", colour: (20, 20, 20))"#;
+    let (a, c) = if prussia_first {
+        (prussia, france)
+    } else {
+        (france, prussia)
+    };
+    let text = format!(
+        r#"(name: "t", ruleset: "dbfpw", table: (width: 2000, height: 2000), seed: 1, turn_limit: 20,
+        {extra} terrain: [], sides: [{a}, {c}], units: [{units}])"#
+    );
+    scenario::parse(&text, "inline").expect("scenario")
+}
+
 #[test]
 fn far_from_the_enemy_a_unit_marches_on_with_a_second_move_where_the_rules_allow_it() {
     // DBFPW allows a second move out of the enemy guns' reach; a French battalion 1,700 mm
     // (8,500 paces) from the Prussians, its CinC beside it.
-    let text = r#"(name: "t", ruleset: "dbfpw", table: (width: 2000, height: 2000), seed: 1, turn_limit: 20,
-        terrain: [],
-        sides: [(name: "France", nation: "imperial_french", colour: (0, 0, 200)), (name: "Prussia", nation: "german", colour: (20, 20, 20))],
-        units: [
-            (id: "c", side: 0, type: "CinC", class: Regular, at: Some((1080, 200)), facing: 0),
-            (id: "f", side: 0, type: "Inf", class: Regular, at: Some((1000, 200)), facing: 0),
-            (id: "p", side: 1, type: "Inf", class: Regular, at: Some((1000, 1900)), facing: 180),
-        ])"#;
-    let mut b = scenario::parse(text, "inline").expect("scenario");
+    let mut b = dbfpw_battle(
+        false,
+        "",
+        r#"(id: "c", side: 0, type: "CinC", class: Regular, at: Some((1080, 200)), facing: 0),
+        (id: "f", side: 0, type: "Inf", class: Regular, at: Some((1000, 200)), facing: 0),
+        (id: "p", side: 1, type: "Inf", class: Regular, at: Some((1000, 1900)), facing: 180)"#,
+    );
     to_phase(&mut b, 0, Phase::Movement);
     let mut o = Opponent::new(Style::Odds);
     let said = o.play_phase(&mut b, 0, true);
@@ -153,16 +168,14 @@ fn far_from_the_enemy_a_unit_marches_on_with_a_second_move_where_the_rules_allow
 /// off: one Prussian battalion dead ahead 1,700 mm (8,500 paces) off, another 1,500 mm off and
 /// 53 degrees to its right.
 fn far_off_march(style: Style) -> String {
-    let text = r#"(name: "t", ruleset: "dbfpw", table: (width: 2000, height: 2000), seed: 1, turn_limit: 20,
-        terrain: [],
-        sides: [(name: "France", nation: "imperial_french", colour: (0, 0, 200)), (name: "Prussia", nation: "german", colour: (20, 20, 20))],
-        units: [
-            (id: "c", side: 0, type: "CinC", class: Regular, at: Some((480, 200)), facing: 0),
-            (id: "f", side: 0, type: "Inf", class: Regular, at: Some((400, 200)), facing: 0),
-            (id: "p", side: 1, type: "Inf", class: Regular, name: "Ahead", at: Some((400, 1900)), facing: 180),
-            (id: "q", side: 1, type: "Inf", class: Regular, name: "Aside", at: Some((1600, 1100)), facing: 180),
-        ])"#;
-    let mut b = scenario::parse(text, "inline").expect("scenario");
+    let mut b = dbfpw_battle(
+        false,
+        "",
+        r#"(id: "c", side: 0, type: "CinC", class: Regular, at: Some((480, 200)), facing: 0),
+        (id: "f", side: 0, type: "Inf", class: Regular, at: Some((400, 200)), facing: 0),
+        (id: "p", side: 1, type: "Inf", class: Regular, name: "Ahead", at: Some((400, 1900)), facing: 180),
+        (id: "q", side: 1, type: "Inf", class: Regular, name: "Aside", at: Some((1600, 1100)), facing: 180)"#,
+    );
     to_phase(&mut b, 0, Phase::Movement);
     let said = Opponent::new(style).play_phase(&mut b, 0, true);
     said.iter()
@@ -185,20 +198,15 @@ fn far_from_the_enemy_a_unit_marches_on_the_enemy_ahead_rather_than_turn_to_one_
 /// (`kind`, at `at`) behind it, the French far off. Each player brings the supplier up, one
 /// move a bound, until the battery is resupplied: in exactly the bounds `need` says.
 fn supplier_brought_up(kind: &str, at: (f32, f32), need: impl Fn(&Battle) -> usize) {
-    let text = format!(
-        r#"(name: "t", ruleset: "dbfpw", table: (width: 2000, height: 2000), seed: 1, turn_limit: 20,
-        options: ["ammunition"], terrain: [],
-        sides: [(name: "Prussia", nation: "german", colour: (20, 20, 20)), (name: "France", nation: "imperial_french", colour: (0, 0, 200))],
-        units: [
-            (id: "c", side: 0, type: "CinC", class: Regular, at: Some((1000, 600)), facing: 0),
-            (id: "a", side: 0, type: "FAPr", class: Regular, at: Some((1000, 700)), facing: 0),
-            (id: "s", side: 0, type: "{kind}", class: Regular, at: Some(({}, {})), facing: 0),
-            (id: "f", side: 1, type: "Inf", class: Regular, at: Some((1000, 1900)), facing: 180),
-        ])"#,
+    let units = format!(
+        r#"(id: "c", side: 0, type: "CinC", class: Regular, at: Some((1000, 600)), facing: 0),
+        (id: "a", side: 0, type: "FAPr", class: Regular, at: Some((1000, 700)), facing: 0),
+        (id: "s", side: 0, type: "{kind}", class: Regular, at: Some(({}, {})), facing: 0),
+        (id: "f", side: 1, type: "Inf", class: Regular, at: Some((1000, 1900)), facing: 180)"#,
         at.0, at.1
     );
     for style in [Style::Odds, Style::Straight] {
-        let mut b = scenario::parse(&text, "inline").expect("scenario");
+        let mut b = dbfpw_battle(true, r#"options: ["ammunition"],"#, &units);
         b.unit_mut(&id("a")).unwrap().status.ammo = volley::rules::model::Ammo::Out;
         let need = need(&b);
         assert!(need >= 2, "{need}");

@@ -277,6 +277,39 @@ fn walks(b: &Battle, u: &Unit, way: Pt, mm: f32) -> [Vec<Step>; 2] {
     ]
 }
 
+/// The first move of `u` the rules accept, and `keep` approves of the battle after it, that
+/// walks (`walks`) towards one of `aims` (a way, and how far along it in mm), the first aim
+/// first: as far as wanted or the longest sample move, else shorter ones.
+fn walk_towards(
+    b: &Battle,
+    u: &Unit,
+    aims: &[(Pt, f32)],
+    keep: impl Fn(&Battle) -> bool,
+) -> Option<Command> {
+    let lengths: Vec<f32> = b
+        .scale
+        .unit
+        .sample_moves()
+        .iter()
+        .rev()
+        .map(|d| b.scale.to_mm(*d))
+        .collect();
+    for &(way, wanted) in aims {
+        for mm in &lengths {
+            for steps in walks(b, u, way, mm.min(wanted)) {
+                let cmd = Command::Move {
+                    unit: u.id.clone(),
+                    steps,
+                };
+                if probe(b, &cmd).is_some_and(|after| keep(&after)) {
+                    return Some(cmd);
+                }
+            }
+        }
+    }
+    None
+}
+
 /// The way `by` (in mm, on the table) for troops that move only straight ahead or sideways:
 /// forward and then sideways, or sideways alone where there is nothing forward of it.
 fn square_steps(b: &Battle, u: &Unit, by: Pt) -> Vec<Step> {
@@ -1051,20 +1084,11 @@ impl Opponent {
             if gap < self.tune.follow * reach {
                 continue;
             }
-            for d in b.scale.unit.sample_moves().iter().rev() {
-                let mm = b.scale.to_mm(*d).min(gap);
-                for steps in walks(b, g, way, mm) {
-                    let cmd = Command::Move {
-                        unit: g.id.clone(),
-                        steps,
-                    };
-                    if probe(b, &cmd).is_some() {
-                        return Some(Decision {
-                            command: cmd,
-                            reason: format!("{} follows his troops to keep them in hand", g.name),
-                        });
-                    }
-                }
+            if let Some(command) = walk_towards(b, g, &[(way, gap)], |_| true) {
+                return Some(Decision {
+                    command,
+                    reason: format!("{} follows his troops to keep them in hand", g.name),
+                });
             }
         }
         None
@@ -1108,36 +1132,16 @@ impl Opponent {
                 spots.sort_by(|a, c| a.dist(u.base.centre).total_cmp(&c.dist(u.base.centre)));
                 aims.extend(spots.map(|p| (p.minus(u.base.centre), p.dist(u.base.centre))));
             }
-            let lengths: Vec<f32> = b
-                .scale
-                .unit
-                .sample_moves()
-                .iter()
-                .rev()
-                .map(|d| b.scale.to_mm(*d))
-                .collect();
-            for (way, mm) in aims
-                .iter()
-                .flat_map(|&(way, wanted)| lengths.iter().map(move |mm| (way, mm.min(wanted))))
-            {
-                for steps in walks(b, u, way, mm) {
-                    let cmd = Command::Move {
-                        unit: u.id.clone(),
-                        steps,
-                    };
-                    let Some(after) = probe(b, &cmd) else {
-                        continue;
-                    };
-                    let safe = after
-                        .unit(&u.id)
-                        .is_ok_and(|v| self.nearest(&after, v) >= reach);
-                    if safe {
-                        return Some(Decision {
-                            command: cmd,
-                            reason: format!("{} takes supplies up to {}", u.name, f.name),
-                        });
-                    }
-                }
+            let safe = |after: &Battle| {
+                after
+                    .unit(&u.id)
+                    .is_ok_and(|v| self.nearest(after, v) >= reach)
+            };
+            if let Some(command) = walk_towards(b, u, &aims, safe) {
+                return Some(Decision {
+                    command,
+                    reason: format!("{} takes supplies up to {}", u.name, f.name),
+                });
             }
         }
         None

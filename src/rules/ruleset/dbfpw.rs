@@ -181,15 +181,22 @@ impl Fpw {
             .map(|s| s.id.clone())
     }
 
+    /// A caisson's supply radius in mm: the data's, by the shaken fraction when it is shaken.
+    fn supply_radius(g: &Dbfpw, b: &Battle, cu: &Unit) -> f32 {
+        let d = &g.dbn;
+        let fraction = if cu.status.shaken {
+            d.num("supply_shaken_fraction")
+        } else {
+            1.0
+        };
+        b.scale.to_mm(d.num("supply_radius") * fraction)
+    }
+
     /// A path from the caisson to the unit within its radius, around bad going and clear of
     /// every enemy by the data's clearance, found on a grid.
     pub fn supply_path(g: &Dbfpw, b: &Battle, cu: &Unit, to: &Unit) -> bool {
         let d = &g.dbn;
-        let mut radius = d.num("supply_radius");
-        if cu.status.shaken {
-            radius *= d.num("supply_shaken_fraction");
-        }
-        let radius = b.scale.to_mm(radius);
+        let radius = Self::supply_radius(g, b, cu);
         let step = b.scale.to_mm(d.num("supply_grid")).max(1.0);
         let clearance = b.scale.to_mm(d.num("supply_enemy_clearance"));
         if cu.base.distance(&to.base) > radius {
@@ -1105,12 +1112,7 @@ impl Supplement for Fpw {
                     .then_with(|| a.id.0.cmp(&c.id.0))
             })?;
         let within = if d.has_trait(u, TroopTrait::SupplyRadius) {
-            let fraction = if u.status.shaken {
-                d.num("supply_shaken_fraction")
-            } else {
-                1.0
-            };
-            b.scale.to_mm(d.num("supply_radius") * fraction)
+            Self::supply_radius(g, b, u)
         } else {
             0.0
         };
