@@ -179,6 +179,18 @@ pub fn check_file(path: &Path) -> Vec<Diagnostic> {
     }
 }
 
+/// What a file that checks clean adds: for a scenario, each army's points, its list's verdict
+/// and the rules' warnings.
+pub fn check_notes(path: &Path) -> Vec<String> {
+    let Ok(text) = scenario::read_text(path) else {
+        return Vec::new();
+    };
+    match save::sniff(&text) {
+        FileKind::Scenario => scenario::notes(&text, &path.display().to_string()),
+        _ => Vec::new(),
+    }
+}
+
 /// Runs orders against a battle; returns the events and the first refusal, if any.
 pub fn run_orders(
     b: &mut Battle,
@@ -358,6 +370,9 @@ pub fn main() -> i32 {
                 let d = check_file(f);
                 if d.is_empty() {
                     println!("{}: ok", f.display());
+                    for n in check_notes(f) {
+                        println!("  {n}");
+                    }
                 } else {
                     bad = true;
                     for x in d {

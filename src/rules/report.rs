@@ -208,7 +208,7 @@ fn figure_roll_words(b: &Battle, e: &Event) -> Option<String> {
             if *stands == 1 { "" } else { "s" },
             dice.len(),
             if dice.len() == 1 { "die" } else { "dice" },
-            need_text(*need as i32),
+            need_text(*need as i32, 6),
             factor_list(factors),
             hits_text(*hits)
         ),
@@ -223,7 +223,7 @@ fn figure_roll_words(b: &Battle, e: &Event) -> Option<String> {
             "{} {}: needs {}{}, rolls {die}: {}",
             u(unit),
             test.name(),
-            need_text(*need),
+            need_text(*need, 6),
             factor_list(factors),
             if *passed { "passes" } else { "fails" }
         ),
@@ -243,7 +243,7 @@ fn figure_roll_words(b: &Battle, e: &Event) -> Option<String> {
                         fs.join(", "),
                         s.points,
                         s.enemy_points,
-                        need_text(s.need as i32),
+                        need_text(s.need as i32, 6),
                         s.dice.len(),
                         if s.dice.len() == 1 { "die" } else { "dice" },
                         s.dice,
@@ -450,7 +450,11 @@ fn other_words(b: &Battle, e: &Event) -> String {
             };
             let against = match (roll.against, roll.need) {
                 (Some(a), _) => format!(" against {a}"),
-                (None, Some(n)) => format!(", needs {}", need_text(n)),
+                // The total of all the dice thrown must reach it: 2D6 runs to 12.
+                (None, Some(n)) => format!(
+                    ", needs {}",
+                    need_text(n, 6 * roll.dice.len().max(1) as i32)
+                ),
                 _ => String::new(),
             };
             format!(
@@ -488,15 +492,17 @@ fn hits_text(h: u32) -> String {
     }
 }
 
-fn need_text(need: i32) -> String {
+/// What a roll needs, in words, where `most` is the highest the dice can throw (6 for one D6,
+/// 12 for 2D6).
+fn need_text(need: i32, most: i32) -> String {
     if need <= 1 {
         "any roll".into()
-    } else if need >= 7 {
-        "more than 6".into()
-    } else if need == 6 {
-        "6".into()
+    } else if need > most {
+        format!("more than {most}")
+    } else if need == most {
+        format!("{most}")
     } else {
-        format!("{need}-6")
+        format!("{need}-{most}")
     }
 }
 
@@ -691,12 +697,23 @@ pub fn event_json(b: &Battle, e: &Event) -> Value {
     v
 }
 
+/// How `--json` writes an ammunition state.
+fn ammunition_word(a: crate::rules::model::Ammo) -> &'static str {
+    match a {
+        crate::rules::model::Ammo::Full => "full",
+        crate::rules::model::Ammo::Low => "low",
+        crate::rules::model::Ammo::Out => "out",
+    }
+}
+
 /// Every unit and its status.
 pub fn units_json(b: &Battle) -> Value {
+    let rs = b.rules.get();
     Value::Array(
         b.units
             .iter()
             .map(|u| {
+                let state = rs.state_of(u);
                 json!({
                     "id": u.id.0, "name": u.name, "side": u.side, "type": u.troop, "class": u.class,
                     "position_mm": [u.base.centre.x, u.base.centre.y], "facing": u.base.facing,
@@ -704,10 +721,15 @@ pub fn units_json(b: &Battle) -> Value {
                     "hits": u.status.hits, "stands": u.stands.len(), "figures": u.figures(),
                     "stand_figures": u.stands.iter().map(|s| s.figures).collect::<Vec<_>>(),
                     "formation": u.formation,
-                    "shaken": u.status.shaken, "disordered": u.status.disordered,
-                    // No ruleset played yet disrupts, routs or runs a unit out of ammunition;
-                    // the fields stay for the scripts that read them.
-                    "disrupted": false, "routed": false, "ammunition": "full",
+                    // Each state in the unit's ruleset's words (`Ruleset::state_of`): a
+                    // routed Hal's unit is routed, not shaken; BBB's disruption is disrupted.
+                    "shaken": state.shaken, "disordered": state.disordered,
+                    "disrupted": state.disrupted, "routed": state.routed,
+                    "disorganised": state.disorganised, "silenced": state.silenced,
+                    "spent": state.spent, "ammunition": ammunition_word(state.ammunition),
+                    "packs": state.packs, "volley_fired": state.volley_fired,
+                    "moved": state.moved, "figures_lost": state.figures_lost,
+                    "bases_lost": state.bases_lost,
                     "limbered": u.status.limbered,
                     "garrison": b.terrain.at(u.base.centre, &[FeatureKind::Town, FeatureKind::Village]).any(|f| f.fortified), "removed": u.status.removed, "undeployed": u.status.undeployed,
                 })
@@ -749,4 +771,21 @@ fn division_words(divisions: &[(crate::rules::model::Division, i32)]) -> String 
         .iter()
         .map(|(d, n)| format!("; the {} division's DSC adds {n} of its own", d.name()))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::need_text;
+
+    #[test]
+    fn a_need_reads_against_the_dice_thrown() {
+        // 2D6 throws up to 12: needing 11 is "11-12", not "more than 6".
+        assert_eq!(need_text(11, 12), "11-12");
+        assert_eq!(need_text(12, 12), "12");
+        assert_eq!(need_text(13, 12), "more than 12");
+        assert_eq!(need_text(7, 6), "more than 6");
+        assert_eq!(need_text(4, 6), "4-6");
+        assert_eq!(need_text(6, 6), "6");
+        assert_eq!(need_text(1, 12), "any roll");
+    }
 }

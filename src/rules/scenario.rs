@@ -3,9 +3,10 @@
 use super::battle::{Battle, Info, Objective, Scale, Table, Zone};
 use super::geometry::{Base, Pt};
 use super::model::{
-    BoundState, Class, Division, Flag, Formation, SideInfo, Stand, Status, Unit, UnitExtra, UnitId,
+    Ammo, BoundState, Class, Division, Flag, Formation, SideInfo, Stand, Status, Unit, UnitExtra,
+    UnitId,
 };
-use super::ruleset::{AnyRuleset, Ruleset};
+use super::ruleset::{AnyRuleset, Ruleset, UnitState};
 use super::terrain::{Feature, FeatureKind, Terrain};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -177,6 +178,52 @@ pub struct RawUnit {
     /// The brigade it belongs to; for a brigadier, the brigade he commands (Hal's).
     #[serde(default)]
     pub brigade: Option<String>,
+    /// Bases lost before the battle (BBB): the unit's strength is its bases and these.
+    #[serde(default)]
+    pub bases_lost: u32,
+    /// Ammunition `Low` or `Out` (DBFPW's ammunition supply); full if absent.
+    #[serde(default)]
+    pub ammunition: Option<Ammo>,
+    /// Starts silenced (BBB artillery).
+    #[serde(default)]
+    pub silenced: bool,
+    /// Starts disrupted (BBB).
+    #[serde(default)]
+    pub disrupted: bool,
+    /// Starts disorganised (Hal's).
+    #[serde(default)]
+    pub disorganised: bool,
+    /// Starts routed (Hal's).
+    #[serde(default)]
+    pub routed: bool,
+    /// Its first volley already delivered (Hal's).
+    #[serde(default)]
+    pub volley_fired: bool,
+    /// Has moved in the bound the battle starts in (its side must move first).
+    #[serde(default)]
+    pub moved: bool,
+}
+
+impl RawUnit {
+    /// The states this unit sets beyond hits, shaken, disordered and limbered.
+    pub fn states(&self) -> Vec<UnitState> {
+        [
+            (self.bases_lost > 0, UnitState::BasesLost),
+            (
+                self.ammunition.is_some_and(|a| a != Ammo::Full),
+                UnitState::Ammunition,
+            ),
+            (self.silenced, UnitState::Silenced),
+            (self.disrupted, UnitState::Disrupted),
+            (self.disorganised, UnitState::Disorganised),
+            (self.routed, UnitState::Routed),
+            (self.volley_fired, UnitState::VolleyFired),
+            (self.moved, UnitState::Moved),
+        ]
+        .into_iter()
+        .filter_map(|(set, s)| set.then_some(s))
+        .collect()
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -279,6 +326,27 @@ fn parse_raw(text: &str, file: &str) -> Result<RawScenario, Vec<Diagnostic>> {
             message: e.code.to_string(),
         }]
     })
+}
+
+/// What `volley check` tells of a scenario that loads, side by side: each army's points and
+/// list verdict and the rules' warnings (`Ruleset::army_notes`).
+pub fn notes(text: &str, file: &str) -> Vec<String> {
+    let Ok(raw) = parse_raw(text, file) else {
+        return Vec::new();
+    };
+    let Ok(b) = build(&raw, text, file) else {
+        return Vec::new();
+    };
+    let rs = b.rules.get();
+    let mut out = Vec::new();
+    for (s, side) in b.sides.iter().enumerate() {
+        let members: Vec<&Unit> = b.units.iter().filter(|u| u.side == s).collect();
+        let listed = raw.sides.get(s).is_some_and(|r| r.army_list);
+        for n in rs.army_notes(&members, side, listed, &b.terrain) {
+            out.push(format!("army of {}: {n}", side.name));
+        }
+    }
+    out
 }
 
 /// Reads a scenario file from disk.
@@ -723,6 +791,10 @@ fn build_unit(
             return None;
         }
     };
+    if let Err(m) = check_states(rs, u) {
+        ck.push(pos, m);
+        return None;
+    }
     if setup.stands.is_empty() && u.figures_lost > 0 {
         ck.push(
             pos,
@@ -769,14 +841,24 @@ fn build_unit(
             limbered: u.limbered,
             undeployed,
             hits: u.hits,
-            shaken: setup.shaken,
+            shaken: setup.shaken || u.routed,
             packs: setup.packs,
-            disordered: u.disordered,
+            disordered: u.disordered || u.disrupted || u.disorganised,
+            silenced: u.silenced,
+            volley_spent: u.volley_fired,
+            ammo: u.ammunition.unwrap_or_default(),
             ..Status::default()
         },
-        bound: BoundState::default(),
+        bound: BoundState {
+            moved: u.moved,
+            ..BoundState::default()
+        },
         extra: UnitExtra {
-            strength: stands.iter().sum::<u32>().saturating_add(u.figures_lost),
+            strength: stands
+                .iter()
+                .sum::<u32>()
+                .saturating_add(u.figures_lost)
+                .saturating_add(u.bases_lost),
             leadership: u.leadership.unwrap_or(0),
             command_radius: u.command_radius.unwrap_or(0.0),
             attached: u.attached.clone().map(UnitId::from),
@@ -785,6 +867,76 @@ fn build_unit(
             ..UnitExtra::default()
         },
     })
+}
+
+/// A unit's starting states checked against what its ruleset knows of them, and against each
+/// other: each problem in words.
+fn check_states(rs: &dyn Ruleset, u: &RawUnit) -> Result<(), String> {
+    let known = rs.unit_states(&u.troop);
+    if let Some(s) = u.states().into_iter().find(|s| !known.contains(s)) {
+        let names: Vec<&str> = known.iter().map(|k| k.field()).collect();
+        return Err(format!(
+            "unit '{}': '{}' is not a state of {} units in {} (theirs: {})",
+            u.id,
+            s.field(),
+            u.troop,
+            rs.name(),
+            if names.is_empty() {
+                "hits, shaken, disordered and limbered only where the rules have them".to_string()
+            } else {
+                names.join(", ")
+            }
+        ));
+    }
+    let clash = |a: bool, b: bool, what: &str| {
+        if a && b {
+            Err(format!("unit '{}': {what}", u.id))
+        } else {
+            Ok(())
+        }
+    };
+    clash(
+        u.routed,
+        u.disorganised || u.disordered,
+        "a routed unit is not also disorganised: give 'routed' alone",
+    )?;
+    clash(
+        u.routed,
+        u.shaken,
+        "'routed' and 'shaken' are one state here: give 'routed' alone",
+    )?;
+    clash(
+        u.disrupted,
+        u.disordered,
+        "'disrupted' and 'disordered' are one state here: give 'disrupted' alone",
+    )?;
+    clash(
+        u.disorganised,
+        u.disordered,
+        "'disorganised' and 'disordered' are one state here: give 'disorganised' alone",
+    )?;
+    clash(
+        u.ammunition.is_some_and(|a| a != Ammo::Full),
+        u.packs.is_some_and(|p| p > 0),
+        "a unit low on or out of ammunition carries no packs of its own to give",
+    )?;
+    if u.moved {
+        if u.at.is_none() {
+            return Err(format!(
+                "unit '{}' cannot have moved before it is deployed",
+                u.id
+            ));
+        }
+        // Every battle opens with side 0's bound (`Battle::new`); side 1's units start afresh
+        // when theirs begins, so a mark of having moved could only be lost.
+        if u.side != 0 {
+            return Err(format!(
+                "unit '{}': only side 0's units, whose bound the battle opens with, can have moved in it",
+                u.id
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// RON as volley reads it: optional fields may be written without `Some(...)`.

@@ -5,7 +5,7 @@
 
 use super::dbn::{Troop, TroopKind, TroopTrait};
 use super::dbn_game::{Combat, DbnGame, FireRole, Follow, Supplement};
-use super::view::{Action, ActionGroup};
+use super::view::{Action, ActionGroup, UnitState};
 use crate::rules::battle::{Battle, Zone};
 use crate::rules::command::{Command, Effect, Event, Factor, RuleError, Verdict};
 use crate::rules::geometry::{Edge, Pt};
@@ -848,6 +848,18 @@ impl Supplement for Fpw {
         ))
     }
 
+    fn unit_states(&self, g: &Dbfpw, troop: &str) -> Vec<UnitState> {
+        // Only guns use ammunition, and only under the optional rule.
+        let gun = g
+            .dbn
+            .troop(troop)
+            .is_some_and(|t| t.kind == TroopKind::Artillery);
+        if gun && g.has_option(AMMUNITION) {
+            vec![UnitState::Ammunition]
+        } else {
+            Vec::new()
+        }
+    }
     fn prepare(&self, g: &Dbfpw, u: &RawUnit, packs: &mut u32) -> Result<(), String> {
         let d = &g.dbn;
         let t = d

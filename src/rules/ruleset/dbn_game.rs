@@ -9,7 +9,7 @@ use super::view::{
     ActionGroup, Card, Choice, Deployment, Layer, Look, Mark, Measure, MoveRequest, Outlook,
     OutlookPart, Reference, Roll, TurnWords, UnitModel,
 };
-use super::{Ruleset, Ruling, UnitSetup};
+use super::{Ruleset, Ruling, UnitSetup, UnitState};
 use crate::rules::battle::{Battle, Objective, Zone};
 use crate::rules::command::{
     Command, Effect, Event, Factor, RuleError, Score, Step, Verdict, factor_sum,
@@ -94,6 +94,11 @@ pub trait Supplement: Clone + Default + std::fmt::Debug + Send + Sync + Sized + 
     /// The name of a class in the supplement's words.
     fn class_name(&self, class: Class) -> String {
         format!("{class:?}")
+    }
+    /// The states beyond the engine's that a scenario may set for a unit of this troop type.
+    fn unit_states(&self, g: &DbnGame<Self>, troop: &str) -> Vec<UnitState> {
+        let _ = (g, troop);
+        Vec::new()
     }
     /// The firing factors of `u` when it fires at (or is fired at by) `other`.
     fn fire_factors(
@@ -1404,6 +1409,12 @@ impl<S: Supplement> Ruleset for DbnGame<S> {
             .map(|t| t.code.clone())
             .collect()
     }
+    fn unit_states(&self, troop: &str) -> Vec<UnitState> {
+        // The engine reads a move made this bound (artillery that moved may not shoot).
+        let mut states = vec![UnitState::Moved];
+        states.extend(self.sup.unit_states(self, troop));
+        states
+    }
     fn prepare_unit(&self, u: &RawUnit) -> Result<UnitSetup, String> {
         let mut setup = self.dbn.prepare_unit(self.id(), u)?;
         self.sup.prepare(self, u, &mut setup.packs)?;
@@ -1422,6 +1433,37 @@ impl<S: Supplement> Ruleset for DbnGame<S> {
     }
     fn validate_army(&self, units: &[&Unit], side: &SideInfo, terrain: &Terrain) -> Vec<String> {
         self.sup.validate_army(self, units, side, terrain)
+    }
+    fn army_notes(
+        &self,
+        units: &[&Unit],
+        side: &SideInfo,
+        listed: bool,
+        terrain: &Terrain,
+    ) -> Vec<String> {
+        let costed = !self.dbn.data.army.costs.is_empty();
+        let points: f32 = units
+            .iter()
+            .map(|u| {
+                if costed {
+                    super::army::listed_cost(&self.dbn, u, &side.nation)
+                } else {
+                    super::army::unit_cost(&self.dbn, u)
+                }
+            })
+            .sum();
+        let errs = self.sup.validate_army(self, units, side, terrain);
+        let verdict = match (errs.is_empty(), listed) {
+            (true, true) => "legal by its army list".to_string(),
+            (true, false) => "legal by its army list (not asked: 'army_list: false')".to_string(),
+            // A listed army with problems is refused: its errors are printed instead.
+            (false, _) => format!(
+                "not checked against its army list ('army_list: false'); it breaks it {} way(s): {}",
+                errs.len(),
+                errs.join("; ")
+            ),
+        };
+        vec![format!("{points} points, {verdict}")]
     }
     fn class_name(&self, class: Class) -> String {
         self.sup.class_name(class)

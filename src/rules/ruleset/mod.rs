@@ -16,8 +16,8 @@ pub mod view;
 pub use common::{Going, MovePlan};
 pub use view::{
     Action, ActionGroup, Card, Chance, Choice, Deployment, Figures, Ink, Layer, Look, Mark,
-    Measure, MoveRequest, Outlook, OutlookPart, RefRow, RefSection, Reference, Roll, TurnWords,
-    UnitModel,
+    Measure, MoveRequest, Outlook, OutlookPart, RefRow, RefSection, Reference, Roll, StateView,
+    TurnWords, UnitModel, UnitState,
 };
 
 use super::battle::Battle;
@@ -134,6 +134,18 @@ pub trait Ruleset {
     fn opponent_tuning(&self, defaults: Tuning) -> Tuning {
         defaults
     }
+    /// The states beyond hits, shaken, disordered and limbered that a scenario may set for a
+    /// unit of this troop type (`volley check` refuses the others, naming these). None by
+    /// default.
+    fn unit_states(&self, troop: &str) -> Vec<UnitState> {
+        let _ = troop;
+        Vec::new()
+    }
+    /// The unit's state in this ruleset's words (`volley run --json`): the shared status read
+    /// plainly by default.
+    fn state_of(&self, u: &Unit) -> StateView {
+        StateView::plain(u)
+    }
     /// Checks a scenario's unit of a known troop type and fills in what the scenario left out.
     fn prepare_unit(&self, u: &RawUnit) -> Result<UnitSetup, String>;
     /// A scenario's deployment zones and objective checked against the ruleset's deployment
@@ -164,6 +176,20 @@ pub trait Ruleset {
     /// An army checked against the ruleset's army list: each problem in words.
     fn validate_army(&self, units: &[&Unit], side: &SideInfo, terrain: &Terrain) -> Vec<String> {
         let _ = (units, side, terrain);
+        Vec::new()
+    }
+    /// What `volley check` tells of a side's army besides its errors: its points and the army
+    /// list's verdict where the rules have lists (`listed`: the scenario asks for the check),
+    /// and warnings the rules give (a brigade with no general in command of it). Nothing by
+    /// default.
+    fn army_notes(
+        &self,
+        units: &[&Unit],
+        side: &SideInfo,
+        listed: bool,
+        terrain: &Terrain,
+    ) -> Vec<String> {
+        let _ = (units, side, listed, terrain);
         Vec::new()
     }
     /// The name of a quality class in this ruleset's words.

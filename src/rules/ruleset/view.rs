@@ -372,3 +372,85 @@ pub struct Roll {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dice_at: Vec<usize>,
 }
+
+/// A state a unit may be in during a game that a scenario may set (each names a field of a
+/// scenario's unit), so that a battle can start where a game would have left it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum UnitState {
+    /// `bases_lost`: bases lost before the battle (the unit's strength is its bases and these).
+    BasesLost,
+    /// `ammunition: Low` or `Out`.
+    Ammunition,
+    /// `silenced: true`: artillery that may not fire until it recovers.
+    Silenced,
+    /// `disrupted: true`.
+    Disrupted,
+    /// `disorganised: true`.
+    Disorganised,
+    /// `routed: true`.
+    Routed,
+    /// `volley_fired: true`: the unit's first volley has been delivered.
+    VolleyFired,
+    /// `moved: true`: the unit has moved in the bound the battle starts in.
+    Moved,
+}
+
+impl UnitState {
+    /// The scenario field that sets it.
+    pub fn field(self) -> &'static str {
+        match self {
+            UnitState::BasesLost => "bases_lost",
+            UnitState::Ammunition => "ammunition",
+            UnitState::Silenced => "silenced",
+            UnitState::Disrupted => "disrupted",
+            UnitState::Disorganised => "disorganised",
+            UnitState::Routed => "routed",
+            UnitState::VolleyFired => "volley_fired",
+            UnitState::Moved => "moved",
+        }
+    }
+}
+
+/// A unit's state in its ruleset's words (`volley run --json`): each field true only where the
+/// ruleset has that state and the unit is in it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct StateView {
+    pub shaken: bool,
+    pub disordered: bool,
+    pub disrupted: bool,
+    pub disorganised: bool,
+    pub routed: bool,
+    pub silenced: bool,
+    /// BBB: half or more of its bases lost.
+    pub spent: bool,
+    pub ammunition: crate::rules::model::Ammo,
+    pub packs: u32,
+    pub volley_fired: bool,
+    pub moved: bool,
+    /// Figures lost since the start (units of stands), counting those lost before the battle.
+    pub figures_lost: u32,
+    /// Bases lost since the start (BBB), counting those lost before the battle.
+    pub bases_lost: u32,
+}
+
+impl StateView {
+    /// The state as the shared status records it, read plainly: shaken is shaken, disordered
+    /// disordered (a ruleset whose words differ says so in `Ruleset::state_of`).
+    pub fn plain(u: &crate::rules::model::Unit) -> StateView {
+        StateView {
+            shaken: u.status.shaken,
+            disordered: u.status.disordered,
+            silenced: u.status.silenced,
+            ammunition: u.status.ammo,
+            packs: u.status.packs,
+            volley_fired: u.status.volley_spent,
+            moved: u.bound.moved,
+            figures_lost: if u.stands.is_empty() {
+                0
+            } else {
+                u.extra.strength.saturating_sub(u.figures())
+            },
+            ..StateView::default()
+        }
+    }
+}

@@ -12,7 +12,7 @@ use crate::rules::ruleset::Figures;
 use crate::rules::ruleset::common::{arc_marks, reach_mark, target_mark};
 use crate::rules::ruleset::view::{
     Action, ActionGroup, Card, Ink, Layer, Look, Mark, Measure, MoveRequest, Outlook, RefRow,
-    RefSection, Reference, TurnWords, UnitModel,
+    RefSection, Reference, StateView, TurnWords, UnitModel, UnitState,
 };
 use crate::rules::ruleset::{MovePlan, Ruleset, Ruling, UnitSetup};
 use crate::rules::scenario::RawUnit;
@@ -880,6 +880,25 @@ impl Ruleset for Bbb7yw {
         self.data
             .troop(troop)
             .is_some_and(|t| t.arm == Arm::General)
+    }
+    fn unit_states(&self, troop: &str) -> Vec<UnitState> {
+        match self.data.troop(troop).map(|t| t.arm) {
+            None | Some(Arm::General) => Vec::new(),
+            Some(Arm::Artillery) => {
+                vec![UnitState::Disrupted, UnitState::Silenced, UnitState::Moved]
+            }
+            Some(_) => vec![UnitState::Disrupted, UnitState::BasesLost, UnitState::Moved],
+        }
+    }
+    fn state_of(&self, u: &Unit) -> StateView {
+        // BBB's disruption is the shared disordered mark; a unit is spent by its bases lost.
+        StateView {
+            disrupted: u.status.disordered,
+            spent: self.spent(u),
+            bases_lost: self.lost(u),
+            figures_lost: 0,
+            ..StateView::plain(u)
+        }
     }
     fn prepare_unit(&self, u: &RawUnit) -> Result<UnitSetup, String> {
         self.prepare(u)

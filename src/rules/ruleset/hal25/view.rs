@@ -15,7 +15,7 @@ use crate::rules::ruleset::common::{
 };
 use crate::rules::ruleset::view::{
     Action, ActionGroup, Card, Layer, Look, Mark, Measure, MoveRequest, Outlook, OutlookPart,
-    RefRow, RefSection, Reference, TurnWords, UnitModel,
+    RefRow, RefSection, Reference, StateView, TurnWords, UnitModel, UnitState,
 };
 use crate::rules::ruleset::{MovePlan, Ruleset, Ruling, UnitSetup};
 use crate::rules::scenario::RawUnit;
@@ -1580,6 +1580,64 @@ impl Ruleset for Hal25 {
     fn shares_ground(&self, troop: &str) -> bool {
         self.class_of_code(troop)
             .is_some_and(|t| matches!(t.troop, TroopClass::General | TroopClass::Courier))
+    }
+    fn unit_states(&self, troop: &str) -> Vec<UnitState> {
+        match self.class_of_code(troop).map(|t| t.troop) {
+            None | Some(TroopClass::General | TroopClass::Courier) => vec![UnitState::Moved],
+            Some(TroopClass::Line | TroopClass::Grenadier | TroopClass::Light) => vec![
+                UnitState::Disorganised,
+                UnitState::Routed,
+                UnitState::VolleyFired,
+                UnitState::Moved,
+            ],
+            Some(_) => vec![UnitState::Disorganised, UnitState::Routed, UnitState::Moved],
+        }
+    }
+    fn state_of(&self, u: &Unit) -> StateView {
+        // Hal's units are in good order, disorganised or routed: the shared shaken mark is rout.
+        StateView {
+            shaken: false,
+            routed: u.status.shaken,
+            disorganised: u.status.disordered,
+            ..StateView::plain(u)
+        }
+    }
+    fn army_notes(
+        &self,
+        units: &[&Unit],
+        _side: &SideInfo,
+        _listed: bool,
+        _terrain: &Terrain,
+    ) -> Vec<String> {
+        // VIII.A: each brigade has its mounted commander; without one its units take their
+        // orders from nobody (the command checks of VIII run from the brigadier).
+        let mut brigades: Vec<&str> = Vec::new();
+        for u in units.iter().filter(|u| self.is_unit(u)) {
+            if let Some(n) = u.extra.brigade.as_deref()
+                && !brigades.contains(&n)
+            {
+                brigades.push(n);
+            }
+        }
+        let mut out: Vec<String> = brigades
+            .into_iter()
+            .filter(|n| {
+                !units
+                    .iter()
+                    .any(|g| self.is_brigadier(g) && g.extra.brigade.as_deref() == Some(*n))
+            })
+            .map(|n| format!("warning: brigade '{n}' has no general in command of it (VIII.A)"))
+            .collect();
+        let loose = units
+            .iter()
+            .filter(|u| self.is_unit(u) && u.extra.brigade.is_none())
+            .count();
+        if loose > 0 {
+            out.push(format!(
+                "warning: {loose} unit(s) in no brigade, under no general's command (VIII.A)"
+            ));
+        }
+        out
     }
     fn prepare_unit(&self, u: &RawUnit) -> Result<UnitSetup, String> {
         self.prepare(u)

@@ -18,7 +18,7 @@ use super::view::{
     ActionGroup, Card, Layer, Look, Mark, Measure, MoveRequest, Outlook, Reference, TurnWords,
     UnitModel,
 };
-use super::{Ruleset, Ruling, UnitSetup};
+use super::{Ruleset, Ruling, UnitSetup, UnitState};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Event, Factor, RuleError, TestKind, factor_sum};
 use crate::rules::geometry::{Base, Pt};
@@ -1065,6 +1065,11 @@ impl Ruleset for OldDessauer {
     fn shares_ground(&self, troop: &str) -> bool {
         self.troop_code(troop)
             .is_some_and(|t| matches!(t.kind, Kind::General | Kind::RegimentalGun))
+    }
+    fn unit_states(&self, troop: &str) -> Vec<UnitState> {
+        // Shooting reads whether the firer (or its target) moved this turn.
+        let _ = troop;
+        vec![UnitState::Moved]
     }
     fn prepare_unit(&self, u: &RawUnit) -> Result<UnitSetup, String> {
         OldDessauer::prepare_unit(self, u)
