@@ -241,14 +241,21 @@ fn check_tells_each_armys_points_and_verdict() {
 
 #[test]
 fn check_warns_of_a_hals_brigade_without_its_general() {
-    let t = text("hal25", "", &HAL.replace(
-        "(id: \"gen2\", side: 1, type: \"GEN\", brigade: \"B\", at: (900, 1800), facing: 180),",
+    let t = text(
+        "hal25",
         "",
-    ));
+        &HAL.replace(
+            "(id: \"gen2\", side: 1, type: \"GEN\", brigade: \"B\", at: (900, 1800), facing: 180),",
+            "",
+        ),
+    );
     let notes = scenario::notes(&t, "states.ron");
     assert_eq!(
         notes,
-        vec!["army of Red: warning: brigade 'B' has no general in command of it (VIII.A)".to_string()]
+        vec![
+            "army of Red: warning: brigade 'B' has no general in command of it (VIII.A)"
+                .to_string()
+        ]
     );
     assert!(scenario::notes(&text("hal25", "", HAL), "states.ron").is_empty());
 }
