@@ -37,6 +37,20 @@ fn check_accepts_the_shipped_files() {
 }
 
 #[test]
+fn check_prints_each_armys_points_and_verdict() {
+    let out = volley()
+        .args(["check", "scenarios/dbfpw_default.ron"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("scenarios/dbfpw_default.ron: ok\n  army of Prussia: 15 points, legal by its army list\n  army of France: 15 points, legal by its army list"),
+        "{text}"
+    );
+}
+
+#[test]
 fn check_reports_file_line_col_and_fails() {
     let bad = tmp(
         "bad.ron",
