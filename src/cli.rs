@@ -410,6 +410,7 @@ fn play(
     step: usize,
     opponent: Option<usize>,
 ) -> i32 {
+    let mut saved_opponent = None;
     let is_lesson = scenario::read_text(file)
         .map(|t| save::sniff(&t) == FileKind::Lesson)
         .unwrap_or(false);
@@ -420,8 +421,16 @@ fn play(
             Ok((Some((l, step)), b))
         })
     } else {
-        save::load_any(file).map(|b| (None, b))
+        save::load_any_seated(file).map(|(b, seats)| {
+            // A save made against the opponent is played against it again unless told
+            // otherwise (a replay only shows the game).
+            if opponent.is_none() && !replay {
+                saved_opponent = seats.opponent;
+            }
+            (None, b)
+        })
     };
+    let opponent = opponent.or(saved_opponent);
     let loaded = match loaded {
         Ok((Some(_), _)) if replay => {
             Err("a tutorial is not replayed: open it without --replay".to_string())

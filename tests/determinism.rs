@@ -130,3 +130,26 @@ fn undo_never_takes_back_rolled_dice_in_either_ruleset() {
     b.execute(Command::EndPhase).unwrap();
     assert!(b.execute(Command::Undo).is_err());
 }
+
+#[test]
+fn a_save_keeps_who_plays_each_side() {
+    let mut b = tutorial();
+    AutoPlayer::new(4).play(&mut b, 30, 4);
+    let seats = save::Seats { opponent: Some(1) };
+    let text = save::to_string_seated(&b, &seats).unwrap();
+    let (loaded, back) = save::parse_seated(&text, "seated.ron").unwrap();
+    assert_eq!(back, seats);
+    assert_eq!(log_text(&loaded), log_text(&b));
+    // A hotseat save says nothing of seats, and reads as hotseat (as every older save does).
+    let text = save::to_string(&b).unwrap();
+    assert!(!text.contains("seats"));
+    assert_eq!(
+        save::parse_seated(&text, "s.ron").unwrap().1,
+        save::Seats::default()
+    );
+    // An opponent for a side the battle lacks is refused with its place.
+    let bad = save::to_string_seated(&b, &save::Seats { opponent: Some(2) }).unwrap();
+    let d = save::parse_seated(&bad, "bad.ron").unwrap_err();
+    assert!(d[0].message.contains("side 0 or 1"), "{d:?}");
+    assert!(d[0].line > 1);
+}

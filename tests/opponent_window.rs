@@ -72,3 +72,37 @@ fn the_opponent_plays_its_part_through_the_door() {
     assert!(!g.reasons.is_empty());
     assert!(g.reasons.iter().all(|(_, why)| !why.is_empty()));
 }
+
+#[test]
+fn a_game_saved_against_the_opponent_loads_back_against_it() {
+    let mut app = app();
+    // Saved against the opponent (side 1).
+    app.world_mut().write_message(Intent::Save);
+    app.update();
+    let path = app.world().resource::<Game>().save_path.clone();
+    let text = std::fs::read_to_string(&path).expect("the quicksave");
+    assert!(text.contains("opponent: Some(1)"), "{text}");
+    // Played on as hotseat, then the save loaded: the opponent is back at the table.
+    app.world_mut().remove_resource::<Computer>();
+    app.update();
+    app.world_mut().write_message(Intent::Load);
+    app.update();
+    app.world_mut().write_message(Intent::LoadConfirmed);
+    app.update();
+    assert_eq!(
+        app.world().get_resource::<Computer>().map(|c| c.side),
+        Some(1),
+        "the opponent plays side 1 again"
+    );
+    // A hotseat save loads as hotseat: the opponent leaves the table.
+    app.world_mut().remove_resource::<Computer>();
+    app.update();
+    app.world_mut().write_message(Intent::Save);
+    app.update();
+    app.insert_resource(Computer::new(1));
+    app.world_mut().write_message(Intent::Load);
+    app.update();
+    app.world_mut().write_message(Intent::LoadConfirmed);
+    app.update();
+    assert!(app.world().get_resource::<Computer>().is_none());
+}

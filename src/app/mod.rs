@@ -549,7 +549,12 @@ fn apply_intents(
     mut tutoring: Option<ResMut<lesson::Tutoring>>,
     replay: Option<Res<Replay>>,
     computer: Option<Res<opponent::Computer>>,
+    mut commands: Commands,
 ) {
+    // Who plays each side, as a save records it.
+    let seats = save::Seats {
+        opponent: computer.as_deref().map(|c| c.side),
+    };
     for intent in intents.read() {
         // While the opponent plays its part, the player's hands are off the table.
         if let Some(c) = computer.as_deref()
@@ -646,8 +651,16 @@ fn apply_intents(
             Intent::LoadConfirmed => {
                 game.confirm_load = false;
                 let path = game.save_path.clone();
-                match save::load(&path) {
-                    Ok(b) => {
+                match save::load_seated(&path) {
+                    Ok((b, saved)) => {
+                        // The game comes back with the seats it was saved with: against the
+                        // opponent, or hotseat.
+                        match saved.opponent {
+                            Some(side) => {
+                                commands.insert_resource(opponent::Computer::new(side));
+                            }
+                            None => commands.remove_resource::<opponent::Computer>(),
+                        }
                         game.battle = b;
                         game.version += 1;
                         forget_the_screen(&mut game, &mut sel);
@@ -694,7 +707,7 @@ fn apply_intents(
                     .parent()
                     .map_or(Ok(()), std::fs::create_dir_all)
                     .map_err(|e| e.to_string())
-                    .and_then(|_| save::write(&game.battle, &path));
+                    .and_then(|_| save::write_seated(&game.battle, &seats, &path));
                 match res {
                     Ok(()) => {
                         game.message = None;
@@ -731,7 +744,7 @@ fn apply_intents(
                 } else if game.battle.is_over() {
                     let _ = std::fs::remove_file(&auto);
                 } else if std::fs::create_dir_all(&game.save_dir).is_ok() {
-                    let _ = save::write(&game.battle, &auto);
+                    let _ = save::write_seated(&game.battle, &seats, &auto);
                 }
             }
             Err(e) => {

@@ -294,8 +294,14 @@ fn title(
                 Game::new(b, false, dir)
             })
             .map_err(words),
-        Launch::Save(path) => save::load(&path)
-            .map(|b| Game::new(b, false, dir))
+        Launch::Save(path) => save::load_seated(&path)
+            .map(|(b, seats)| {
+                // A game saved against the opponent resumes against it.
+                if let Some(side) = seats.opponent {
+                    commands.insert_resource(super::opponent::Computer::new(side));
+                }
+                Game::new(b, false, dir)
+            })
             .map_err(words),
         Launch::Replay(path) => save::load(&path)
             .map_err(words)

@@ -3,6 +3,7 @@
 
 use super::battle::Battle;
 use super::command::Command;
+use super::model::Side;
 use super::scenario::{self, Diagnostic, RawScenario, locate};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
@@ -21,6 +22,25 @@ pub struct Save {
     pub dice: Option<Vec<u8>>,
     pub scenario: RawScenario,
     pub commands: Vec<Command>,
+    /// Who sits at the table besides the players: left out, both sides are people (hotseat).
+    #[serde(default, skip_serializing_if = "Seats::is_hotseat")]
+    pub seats: Seats,
+}
+
+/// Who gives each side's commands: a saved game against the opponent comes back against it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Seats {
+    /// The side the opponent plays (None: people play both).
+    #[serde(default)]
+    pub opponent: Option<Side>,
+}
+
+impl Seats {
+    /// Both sides played by people.
+    pub fn is_hotseat(&self) -> bool {
+        self.opponent.is_none()
+    }
 }
 
 impl Save {
@@ -31,19 +51,35 @@ impl Save {
             dice: b.scripted.as_deref().cloned(),
             scenario: (*b.scenario).clone(),
             commands: b.commands.to_vec(),
+            seats: Seats::default(),
         }
     }
 }
 
 /// Serialises a battle as a save.
 pub fn to_string(b: &Battle) -> Result<String, String> {
-    ron::ser::to_string_pretty(&Save::of(b), ron::ser::PrettyConfig::default())
+    to_string_seated(b, &Seats::default())
+}
+
+/// Serialises a battle as a save, with who plays each side.
+pub fn to_string_seated(b: &Battle, seats: &Seats) -> Result<String, String> {
+    let save = Save {
+        seats: seats.clone(),
+        ..Save::of(b)
+    };
+    ron::ser::to_string_pretty(&save, ron::ser::PrettyConfig::default())
         .map_err(|e| format!("cannot write save: {e}"))
 }
 
 /// Writes a save atomically: to a temporary file beside it, then renamed over.
 pub fn write(b: &Battle, path: &Path) -> Result<(), String> {
-    let text = to_string(b)?;
+    write_seated(b, &Seats::default(), path)
+}
+
+/// Writes a save, with who plays each side, atomically: to a temporary file beside it, then
+/// renamed over.
+pub fn write_seated(b: &Battle, seats: &Seats, path: &Path) -> Result<(), String> {
+    let text = to_string_seated(b, seats)?;
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -74,6 +110,11 @@ pub fn write(b: &Battle, path: &Path) -> Result<(), String> {
 
 /// Rebuilds a battle from save text by replaying its commands.
 pub fn parse(text: &str, file: &str) -> Result<Battle, Vec<Diagnostic>> {
+    parse_seated(text, file).map(|(b, _)| b)
+}
+
+/// Rebuilds a battle from save text by replaying its commands, with who plays each side.
+pub fn parse_seated(text: &str, file: &str) -> Result<(Battle, Seats), Vec<Diagnostic>> {
     let d = |line: usize, col: usize, message: String| Diagnostic::one(file, line, col, message);
     let save: Save = super::scenario::ron_options()
         .from_str(text)
@@ -87,6 +128,14 @@ pub fn parse(text: &str, file: &str) -> Result<Battle, Vec<Diagnostic>> {
                 save.volley_save
             ),
         ));
+    }
+    if save
+        .seats
+        .opponent
+        .is_some_and(|s| s >= save.scenario.sides.len().max(2))
+    {
+        let (line, col) = locate(text, "opponent", 1);
+        return Err(d(line, col, "the opponent plays side 0 or 1".to_string()));
     }
     let mut b = scenario::build(&save.scenario, text, file)?;
     match &save.dice {
@@ -103,13 +152,18 @@ pub fn parse(text: &str, file: &str) -> Result<Battle, Vec<Diagnostic>> {
             ));
         }
     }
-    Ok(b)
+    Ok((b, save.seats))
 }
 
 /// Loads a save from disk.
 pub fn load(path: &Path) -> Result<Battle, Vec<Diagnostic>> {
+    load_seated(path).map(|(b, _)| b)
+}
+
+/// Loads a save from disk, with who plays each side.
+pub fn load_seated(path: &Path) -> Result<(Battle, Seats), Vec<Diagnostic>> {
     let text = scenario::read_text(path)?;
-    parse(&text, &path.display().to_string())
+    parse_seated(&text, &path.display().to_string())
 }
 
 /// Parses an order file: a RON list of commands.
@@ -199,11 +253,17 @@ pub fn sniff(text: &str) -> FileKind {
 
 /// Loads a scenario or a save, whichever the file is.
 pub fn load_any(path: &Path) -> Result<Battle, Vec<Diagnostic>> {
+    load_any_seated(path).map(|(b, _)| b)
+}
+
+/// Loads a scenario or a save, whichever the file is, with who plays each side (a scenario:
+/// people both).
+pub fn load_any_seated(path: &Path) -> Result<(Battle, Seats), Vec<Diagnostic>> {
     let text = scenario::read_text(path)?;
     let file = path.display().to_string();
     match sniff(&text) {
-        FileKind::Save => parse(&text, &file),
-        FileKind::Scenario => scenario::parse(&text, &file),
+        FileKind::Save => parse_seated(&text, &file),
+        FileKind::Scenario => scenario::parse(&text, &file).map(|b| (b, Seats::default())),
         FileKind::Orders => Err(vec![Diagnostic {
             file,
             line: 1,
