@@ -295,7 +295,12 @@ fn check(lesson: &Lesson, b: &Battle, file: &str) -> Result<(), Vec<Diagnostic>>
 /// Plays a lesson's steps by their expected commands against its battle: every command a step
 /// asks for is accepted, every try it expects refused is refused (and changes nothing).
 pub fn rehearse(lesson: &Lesson, b: &mut Battle) -> Result<(), String> {
-    advance(lesson, b, lesson.steps.len())
+    for (k, s) in lesson.steps.iter().enumerate() {
+        // Each place the tutor names is where the board draws it as the step is read.
+        place_words(&s.text, b).map_err(|m| format!("step {}: {m}", k + 1))?;
+        play_step(s, k + 1, b)?;
+    }
+    Ok(())
 }
 
 /// Plays the lesson's first `steps` steps by their expected commands (as `rehearse`).
@@ -304,31 +309,110 @@ pub fn advance(lesson: &Lesson, b: &mut Battle, steps: usize) -> Result<(), Stri
         return Err(format!("the lesson has {} steps", lesson.steps.len()));
     }
     for (k, s) in lesson.steps.iter().enumerate().take(steps) {
-        let n = k + 1;
-        match &s.expect {
-            Expect::Read => {}
-            Expect::Do { command, .. } => {
-                b.execute(command.clone()).map_err(|e| {
-                    format!(
-                        "step {n}: {} is refused: {}",
-                        super::save::order_text(command),
-                        report::refusal(b, &e)
-                    )
-                })?;
+        play_step(s, k + 1, b)?;
+    }
+    Ok(())
+}
+
+/// Plays step `n` by its expected command.
+fn play_step(s: &LessonStep, n: usize, b: &mut Battle) -> Result<(), String> {
+    match &s.expect {
+        Expect::Read => {}
+        Expect::Do { command, .. } => {
+            b.execute(command.clone()).map_err(|e| {
+                format!(
+                    "step {n}: {} is refused: {}",
+                    super::save::order_text(command),
+                    report::refusal(b, &e)
+                )
+            })?;
+        }
+        Expect::Refused(command) => {
+            let before = (b.log.len(), b.commands.len());
+            if b.execute(command.clone()).is_ok() {
+                return Err(format!(
+                    "step {n}: {} was meant to be refused but is accepted",
+                    super::save::order_text(command)
+                ));
             }
-            Expect::Refused(command) => {
-                let before = (b.log.len(), b.commands.len());
-                if b.execute(command.clone()).is_ok() {
-                    return Err(format!(
-                        "step {n}: {} was meant to be refused but is accepted",
-                        super::save::order_text(command)
-                    ));
-                }
-                if (b.log.len(), b.commands.len()) != before {
-                    return Err(format!("step {n}: the refused command changed the battle"));
-                }
+            if (b.log.len(), b.commands.len()) != before {
+                return Err(format!("step {n}: the refused command changed the battle"));
             }
         }
+    }
+    Ok(())
+}
+
+/// The places a tutor's words give a side, "Prussia (blue, at the top)", checked against where
+/// the board draws its units: the table's y grows up the screen and x to the right, so a side
+/// "at the top" or "above" has its units higher than the other side's on average, "at the
+/// bottom" or "below" lower, "on the left" or "on the right" farther left or right.
+pub fn place_words(text: &str, b: &Battle) -> Result<(), String> {
+    const PLACES: [(&str, usize, bool); 6] = [
+        ("at the top", 1, true),
+        ("above", 1, true),
+        ("at the bottom", 1, false),
+        ("below", 1, false),
+        ("on the left", 0, false),
+        ("on the right", 0, true),
+    ];
+    let middle = |side: usize| {
+        let placed: Vec<_> = b
+            .units
+            .iter()
+            .filter(|u| u.side == side && u.alive())
+            .map(|u| u.base.centre)
+            .collect();
+        let n = placed.len().max(1) as f32;
+        (
+            placed.iter().map(|p| p.x).sum::<f32>() / n,
+            placed.iter().map(|p| p.y).sum::<f32>() / n,
+        )
+    };
+    let mut rest = text;
+    let mut before_len = 0;
+    while let Some(open) = rest.find('(') {
+        let Some(close) = rest[open..].find(')') else {
+            break;
+        };
+        let inside = &rest[open + 1..open + close];
+        let before = &text[..before_len + open];
+        for (words, axis, high) in PLACES {
+            if !inside.ends_with(words) {
+                continue;
+            }
+            // The side the parenthesis follows: the side named nearest before it.
+            let side = b
+                .sides
+                .iter()
+                .enumerate()
+                .filter_map(|(i, s)| before.rfind(s.name.as_str()).map(|at| (at, i)))
+                .max()
+                .map(|(_, i)| i);
+            let Some(side) = side.filter(|s| *s < 2) else {
+                continue;
+            };
+            let (own, other) = (middle(side), middle(1 - side));
+            let (a, o) = if axis == 0 {
+                (own.0, other.0)
+            } else {
+                (own.1, other.1)
+            };
+            if (a > o) != high {
+                return Err(format!(
+                    "the text puts {} \"{words}\", but the board draws its units {} the enemy's",
+                    b.sides[side].name,
+                    match (axis, a > o) {
+                        (0, true) => "to the right of",
+                        (0, false) => "to the left of",
+                        (_, true) => "above",
+                        (_, false) => "below",
+                    }
+                ));
+            }
+        }
+        before_len += open + close + 1;
+        rest = &text[before_len..];
     }
     Ok(())
 }
@@ -390,6 +474,31 @@ mod tests {
         t.step = 2;
         b.execute(Command::EndPhase).unwrap();
         assert!(matches!(t.judge(&b, &Command::EndPhase), Verdict::Wrong(_)));
+    }
+
+    #[test]
+    fn the_tutor_puts_each_side_where_the_board_draws_it() {
+        let b =
+            scenario::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/tutorial.ron"))
+                .unwrap();
+        // Prussia stands at the bottom of the board (low y), Austria at the top.
+        assert!(
+            place_words(
+                "Prussia (blue, at the bottom) faces Austria (white, above).",
+                &b
+            )
+            .is_ok()
+        );
+        let e = place_words(
+            "Prussia (blue, at the top) faces Austria (white, below).",
+            &b,
+        )
+        .unwrap_err();
+        assert!(e.contains("Prussia \"at the top\""), "{e}");
+        let e = place_words("the Austrians (white, at the bottom)", &b).unwrap_err();
+        assert!(e.contains("Austria"), "{e}");
+        // Words in brackets that place nothing, or name no side, are let be.
+        assert!(place_words("Press End (in the top bar) or the wood (on the left)", &b).is_ok());
     }
 
     #[test]
