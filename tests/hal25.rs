@@ -1784,3 +1784,113 @@ fn flank_and_rear_by_the_frontage_lines() {
     // carried on beyond the flank.
     assert!(flank_or_rear(&at(hw + d / 2.0, hd + 40.0, -90.0), &t));
 }
+
+/// A disorganised loser of a melee routs at once (IV.A.8 with Failed Morale Notes 4; ruling
+/// disorganised_failing): it does not read the failed morale chart.
+#[test]
+fn a_disorganised_melee_loser_routs_without_the_chart() {
+    let mut b = battle(
+        &[
+            ("ga", 0, "GEN", "A", 100.0, 60.0, 0.0, ""),
+            ("a1", 0, "LI", "A", 600.0, 300.0, 0.0, ""),
+            ("gb", 1, "GEN", "B", 100.0, 880.0, 180.0, ""),
+            (
+                "b1",
+                1,
+                "LI",
+                "B",
+                600.0,
+                500.0,
+                180.0,
+                ", disordered: true",
+            ),
+        ],
+        "",
+    );
+    let to = {
+        let h = hal(&b);
+        h.contact_place(b.unit(&id("b1")).unwrap(), b.unit(&id("a1")).unwrap())
+            .0
+    };
+    b.unit_mut(&id("b1")).unwrap().base = to;
+    to_phase(&mut b, Phase::CloseCombat, &[3, 3, 6, 1]);
+    // Six pairs of 3s, a1's +1 for attacking a disorganised unit: b1 loses by 12.
+    b.script_dice(&[3; 12]);
+    let ev = b
+        .execute(Command::Fight {
+            unit: id("a1"),
+            target: id("b1"),
+            pursue: None,
+            pursuits: Vec::new(),
+        })
+        .expect("fight");
+    let w = words(&b, &ev);
+    assert!(w.contains("wins by 12"), "{w}");
+    assert!(!w.contains("failed morale chart"), "{w}");
+    assert!(b.unit(&id("b1")).unwrap().status.shaken, "{w}");
+}
+
+/// Counter-battery fire by light guns names their -1 to the die to hit (II.B.3.b).
+#[test]
+fn light_guns_counter_battery_roll_names_the_minus_one() {
+    let mut b = battle(
+        &[
+            ("ga", 0, "GEN", "A", 300.0, 60.0, 0.0, ""),
+            ("la", 0, "LA", "A", 600.0, 150.0, 0.0, ""),
+            ("gb", 1, "GEN", "B", 100.0, 880.0, 180.0, ""),
+            ("xfa", 1, "FA", "B", 600.0, 600.0, 180.0, ""),
+        ],
+        "",
+    );
+    // Two light guns throw 4 and 4: each 3 with the -1, a miss at any range.
+    to_phase(&mut b, Phase::Artillery, &[3, 3, 6, 1, 4, 4, 1, 1]);
+    let ev = b
+        .execute(Command::Fire {
+            unit: id("la"),
+            target: id("xfa"),
+            support: Vec::new(),
+            defence: None,
+        })
+        .expect("counter-battery");
+    let w = words(&b, &ev);
+    assert!(
+        w.contains("rolls [4] for counter-battery fire (-1 light gun) = 3"),
+        "{w}"
+    );
+    assert!(w.contains("misses"), "{w}");
+}
+
+/// Every town and village of Hal's scenarios is one base of at most 11" x 15" (VII.A;
+/// ruling town_size).
+#[test]
+fn hal25_towns_are_bases_of_eleven_by_fifteen_inches() {
+    use volley::rules::terrain::FeatureKind;
+    for f in [
+        "scenarios/hal25_tutorial.ron",
+        "scenarios/hal25_default.ron",
+        "scenarios/hal25_krefeld.ron",
+    ] {
+        let b = scenario::load(Path::new(f)).expect(f);
+        let (w, d) = {
+            let h = hal(&b);
+            (h.num("town_width"), h.num("town_depth"))
+        };
+        for t in b
+            .terrain
+            .features
+            .iter()
+            .filter(|t| matches!(t.kind, FeatureKind::Town | FeatureKind::Village))
+        {
+            let n = t.points.len();
+            let mut sides: Vec<f32> = (0..n)
+                .map(|i| b.scale.from_mm(t.points[i].dist(t.points[(i + 1) % n])))
+                .collect();
+            sides.sort_by(|a, c| a.partial_cmp(c).unwrap());
+            assert!(
+                n == 4 && sides[1] <= w + 0.05 && sides[3] <= d + 0.05,
+                "{f}: {} is {sides:?}",
+                t.name
+            );
+        }
+    }
+}
