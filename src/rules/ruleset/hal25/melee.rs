@@ -520,7 +520,15 @@ impl Hal25 {
         let mut odds = MeleeOdds::default();
         for _ in 0..n {
             let mut roll = || rng.random_range(1..=6u8);
-            let m = procedures::melee(&a.melee, &e.melee, &mut roll);
+            // Gun crews left over test for their die first, as in the melee.
+            let mut sides = [a.melee.clone(), e.melee.clone()];
+            for (s, side) in [a, e].into_iter().zip(sides.iter_mut()) {
+                if s.left_over > 0 && !super::tables::remainder_fires(s.left_over, roll()) {
+                    side.missing.pop();
+                    side.facing = side.missing.len();
+                }
+            }
+            let m = procedures::melee(&sides[0], &sides[1], &mut roll);
             odds.lost[0] += f64::from(m.a_lost) / f;
             odds.lost[1] += f64::from(m.b_lost) / f;
             let Some(w) = m.winner else {
