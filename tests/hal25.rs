@@ -517,15 +517,35 @@ fn every_melee_modifier_applies_where_it_says() {
     // The defender of a town +2 (the attacker does not get it).
     assert!(has(&m(&b, "xli", "li", false), "Defending a town", 2));
     assert!(!has(&m(&b, "xli", "li", true), "Defending a town", 2));
-    // Formed against non-formed +1; attacking a disorganised unit +1; a routed one +2.
+    // Attacking a disorganised unit +1, a routed one +2: the state counts once, not again as
+    // formed against non-formed (ruling unformed); a formed defender against a disorganised
+    // attacker has formed against non-formed.
     b.unit_mut(&id("xl2")).unwrap().status.disordered = true;
     let v = m(&b, "l2", "xl2", true);
     assert!(
-        has(&v, "Formed against non-formed", 1) && has(&v, "Attacking a disorganised unit", 1),
+        !has(&v, "Formed against non-formed", 1) && has(&v, "Attacking a disorganised unit", 1),
         "{v:?}"
     );
+    assert!(has(
+        &m(&b, "l2", "xl2", false),
+        "Formed against non-formed",
+        1
+    ));
     b.unit_mut(&id("xl2")).unwrap().status.shaken = true;
-    assert!(has(&m(&b, "l2", "xl2", true), "Attacking a routed unit", 2));
+    let v = m(&b, "l2", "xl2", true);
+    assert!(
+        has(&v, "Attacking a routed unit", 2) && !has(&v, "Formed against non-formed", 1),
+        "{v:?}"
+    );
+    // Against skirmishers, formed against non-formed +1.
+    b.unit_mut(&id("xl2")).unwrap().status.shaken = false;
+    b.unit_mut(&id("xl2")).unwrap().status.disordered = false;
+    b.unit_mut(&id("xl2")).unwrap().formation = Formation::Skirmish;
+    assert!(has(
+        &m(&b, "l2", "xl2", true),
+        "Formed against non-formed",
+        1
+    ));
     // Flank or rear +2: the attacker behind the target's front line.
     let behind = b.unit(&id("xli")).unwrap().base.local(0.0, -200.0);
     b.unit_mut(&id("li")).unwrap().base.centre = behind;
@@ -608,6 +628,17 @@ fn every_morale_modifier_applies_where_it_says() {
         "attempting to close",
         2
     ));
+    // Skirmishers are unformed: +1, once even when disorganised too (ruling unformed).
+    b.unit_mut(&id("lt")).unwrap().formation = Formation::Skirmish;
+    let count = |v: &[(String, i32)]| {
+        v.iter()
+            .filter(|(n, x)| n.contains("Unformed or disorganised") && *x == 1)
+            .count()
+    };
+    assert_eq!(count(&f(&b, "lt", None, false)), 1);
+    b.unit_mut(&id("lt")).unwrap().status.disordered = true;
+    assert_eq!(count(&f(&b, "lt", None, false)), 1);
+    assert_eq!(count(&f(&b, "li", None, false)), 0);
     // Each stand lost +1; disorganised +1; in rout +2.
     {
         let u = b.unit_mut(&id("xl2")).unwrap();
@@ -666,7 +697,9 @@ fn the_two_stand_check_and_army_withdrawal() {
     );
     assert!(b.unit(&id("a2")).unwrap().status.removed, "{w}");
     assert!(
-        w.contains("army withdrawal morale (1 of 3 units left)"),
+        w.contains(
+            "rolls [6, 6, 2, 3] for army withdrawal morale (1 of 3 units left; the enemy's 2D6 first) = 5 against 12"
+        ),
         "{w}"
     );
     assert!(b.is_over(), "{w}");
@@ -1033,6 +1066,17 @@ fn a_town_burns_under_artillery_fire() {
         "{w}"
     );
     assert!(card(&b).contains("In Dorf: in flames"), "{}", card(&b));
+    // A burnt town cannot be occupied (II.B.4.b): b1 has no cover, works or town defence.
+    {
+        let h = hal(&b);
+        let b1 = b.unit(&id("b1")).unwrap();
+        assert!(!h.covered(&b, b1) && !h.in_works(&b, b1) && !h.in_town(&b, b1));
+        let v = keys(&h.morale_factors(&b, &id("b1"), None, false));
+        assert!(
+            !v.iter().any(|(n, _)| n.contains("Defending works")),
+            "{v:?}"
+        );
+    }
     // Next turn b2 may not enter the burning town.
     to_phase(&mut b, Phase::Movement, &[4, 4, 4, 4, 4, 4, 1, 6, 4, 4]);
     if b.active != 1 {
@@ -1213,6 +1257,9 @@ fn a_routed_unit_has_two_attempts_to_recover() {
     // Passing the second attempt (6+6): it recovers, disorganised.
     let mut rallied = b.clone();
     to_turn_2_rout(&mut rallied, &[6, 1, 6, 6]);
+    let w = words(&rallied, rallied.log.since(b.log.len()));
+    assert!(!w.contains("fails to recover"), "{w}");
+    assert!(w.contains("has recovered"), "{w}");
     let a1 = rallied.unit(&id("a1")).unwrap();
     assert!(
         !a1.status.removed && !a1.status.shaken && a1.status.disordered,
@@ -1309,11 +1356,541 @@ fn gun_crews_fight_a_die_per_six_and_a_short_die_for_the_rest() {
             .melee
             .missing
     };
-    // Eight crew: a full die and a die less 4.
-    assert_eq!(missing(&b), vec![0, 4]);
-    // Four crew: one die less 2.
+    let left_over = |b: &Battle| {
+        hal(b)
+            .melee_sides(b, &id("fa"), &id("x"))
+            .expect("in melee")
+            .0
+            .left_over
+    };
+    // Eight crew: a full die, and the two left over test for a second full die.
+    assert_eq!(missing(&b), vec![0, 0]);
+    assert_eq!(left_over(&b), 2);
+    // In the melee the test die 3 is more than 2: the crew fight with one die.
+    to_phase(&mut b, Phase::CloseCombat, &[3, 3, 6, 1]);
+    b.script_dice(&[3, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6]);
+    let ev = b
+        .execute(Command::Fight {
+            unit: id("x"),
+            target: id("fa"),
+            pursue: None,
+            pursuits: Vec::new(),
+        })
+        .expect("fight");
+    let w = words(&b, &ev);
+    assert!(
+        w.contains("rolls [3] for the 2 crew left over = 3: no die"),
+        "{w}"
+    );
+    let crew_dice = ev.iter().find_map(|e| match e {
+        Event::Assault {
+            attacker_roll,
+            defender_roll,
+            ..
+        } => Some(
+            [attacker_roll, defender_roll]
+                .into_iter()
+                .find(|r| r.unit == Some(id("fa")))
+                .map(|r| r.dice.len()),
+        ),
+        _ => None,
+    });
+    assert_eq!(crew_dice, Some(Some(1)), "{w}");
+}
+
+/// Four crew: no full die, and the four test 1D6 for one (II.A.1.a "Same for melee
+/// purposes").
+#[test]
+fn four_gun_crew_test_for_their_die() {
+    let mut b = battle(
+        &[
+            ("ga", 0, "GEN", "A", 300.0, 60.0, 0.0, ""),
+            ("fa", 0, "FA", "A", 600.0, 200.0, 0.0, ""),
+            ("gb", 1, "GEN", "B", 300.0, 880.0, 180.0, ""),
+            ("x", 1, "LI", "B", 600.0, 600.0, 180.0, ""),
+        ],
+        "",
+    );
+    let to = {
+        let h = hal(&b);
+        h.contact_place(b.unit(&id("x")).unwrap(), b.unit(&id("fa")).unwrap())
+            .0
+    };
+    b.unit_mut(&id("x")).unwrap().base = to;
     for s in b.unit_mut(&id("fa")).unwrap().stands.iter_mut().take(2) {
         s.figures = 2;
     }
-    assert_eq!(missing(&b), vec![2]);
+    let (a, _) = hal(&b).melee_sides(&b, &id("fa"), &id("x")).expect("melee");
+    assert_eq!((a.melee.missing, a.left_over), (vec![0], 4));
+}
+
+/// Only a charge makes contact (I.1, IV.A.1-3): an ordinary move may not end touching an
+/// enemy, nor within the tenth of an inch that counts as contact.
+#[test]
+fn an_ordinary_move_may_not_end_in_contact() {
+    // a1's front 3" from b1's front (line stands 1 1/2" deep).
+    let mut b = battle(
+        &[
+            ("ga", 0, "GEN", "A", 200.0, 100.0, 0.0, ""),
+            ("a1", 0, "LI", "A", 600.0, 300.0, 0.0, ""),
+            ("gb", 1, "GEN", "B", 200.0, 880.0, 180.0, ""),
+            ("b1", 1, "LI", "B", 600.0, 414.3, 180.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, Phase::Movement, &[3, 3, 6, 1]);
+    b.execute(Command::Activate { unit: id("a1") })
+        .expect("activate");
+    for inches in [3.0, 2.95] {
+        let e = refused(
+            &mut b,
+            Command::Move {
+                unit: id("a1"),
+                steps: vec![Step::Advance(inches)],
+            },
+        );
+        assert!(e.contains("only a declared charge"), "{inches}: {e}");
+    }
+    b.execute(Command::Move {
+        unit: id("a1"),
+        steps: vec![Step::Advance(2.5)],
+    })
+    .expect("a move that stops short");
+}
+
+/// IV.A.4: each stand throws against the stand it faces and the difference falls on that
+/// stand, not on the unit's rear stand.
+#[test]
+fn melee_casualties_fall_on_the_stand_that_lost_its_pair() {
+    let mut b = battle(
+        &[
+            ("ga", 0, "GEN", "A", 100.0, 60.0, 0.0, ""),
+            ("a1", 0, "LI", "A", 600.0, 300.0, 0.0, ""),
+            ("gb", 1, "GEN", "B", 100.0, 880.0, 180.0, ""),
+            ("b1", 1, "LI", "B", 600.0, 500.0, 180.0, ""),
+        ],
+        "",
+    );
+    let to = {
+        let h = hal(&b);
+        h.contact_place(b.unit(&id("b1")).unwrap(), b.unit(&id("a1")).unwrap())
+            .0
+    };
+    b.unit_mut(&id("b1")).unwrap().base = to;
+    to_phase(&mut b, Phase::CloseCombat, &[3, 3, 6, 1]);
+    // a1's stand at the left end of its frontage (first along its right) faces b1's nearest.
+    let (a_first, b_victim) = {
+        let h = hal(&b);
+        let a = b.unit(&id("a1")).unwrap();
+        let e = b.unit(&id("b1")).unwrap();
+        let sa = h.stand_bases(&b, a);
+        let se = h.stand_bases(&b, e);
+        let r = a.base.right();
+        let first = (0..sa.len())
+            .min_by(|&i, &j| {
+                sa[i]
+                    .centre
+                    .dot(r)
+                    .partial_cmp(&sa[j].centre.dot(r))
+                    .unwrap()
+            })
+            .unwrap();
+        let victim = (0..se.len())
+            .min_by(|&i, &j| {
+                se[i]
+                    .centre
+                    .dist(sa[first].centre)
+                    .partial_cmp(&se[j].centre.dist(sa[first].centre))
+                    .unwrap()
+            })
+            .unwrap();
+        (first, victim)
+    };
+    assert_ne!(b_victim, 5, "the pair is not at the rear stand");
+    let _ = a_first;
+    // Six pairs: the first 6 against 1 (5 casualties), the rest 1 against 1; b1 loses by 10
+    // and reads the chart (3+3 - 2 = 4: rout).
+    b.script_dice(&[6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 3]);
+    let ev = b
+        .execute(Command::Fight {
+            unit: id("a1"),
+            target: id("b1"),
+            pursue: None,
+            pursuits: Vec::new(),
+        })
+        .expect("fight");
+    let w = words(&b, &ev);
+    let figs: Vec<u32> = b
+        .unit(&id("b1"))
+        .unwrap()
+        .stands
+        .iter()
+        .map(|s| s.figures)
+        .collect();
+    let mut want = vec![7, 6, 6, 6, 6, 6];
+    want[b_victim] -= 5;
+    assert_eq!(figs, want, "{w}");
+}
+
+/// A charger starting a melee attacks for as long as the melee lasts: after a drawn round the
+/// next turn's melee has the same attacker, whichever unit the command names first.
+#[test]
+fn the_charger_attacks_for_as_long_as_the_melee_lasts() {
+    let mut b = charged_battle("LI", "LI", 5.0, &[6, 6, 6, 6, 6, 6]);
+    to_phase(&mut b, Phase::CloseCombat, &[]);
+    // Turn 1: twelve 3s, a drawn melee; then turn 2's throw 6 against 1.
+    let mut dice = vec![3; 12];
+    dice.extend([6, 1]);
+    b.script_dice(&dice);
+    while !(b.turn == 2 && b.phase == Phase::CloseCombat) {
+        b.execute(Command::EndPhase).expect("on");
+    }
+    let w = words(&b, &b.log);
+    assert!(w.contains("a drawn melee"), "{w}");
+    b.script_dice(&[3; 12]);
+    let ev = b
+        .execute(Command::Fight {
+            unit: id("b1"),
+            target: id("a1"),
+            pursue: None,
+            pursuits: Vec::new(),
+        })
+        .expect("fight");
+    let attacker = ev.iter().find_map(|e| match e {
+        Event::Assault { attacker, .. } => Some(attacker.clone()),
+        _ => None,
+    });
+    assert_eq!(attacker, Some(id("a1")), "{}", words(&b, &ev));
+}
+
+/// A battle in which `attacker` (a1) has charged a battalion of `defender` (b1) from `gap`
+/// inches with these dice after the chips and the throw.
+fn charged_battle(attacker: &str, defender: &str, gap: f32, dice: &[u8]) -> Battle {
+    let place = |y: f32| {
+        battle(
+            &[
+                ("ga", 0, "GEN", "A", 400.0, y - 100.0, 0.0, ""),
+                ("a1", 0, attacker, "A", 600.0, y, 0.0, ""),
+                ("gb", 1, "GEN", "B", 300.0, 880.0, 180.0, ""),
+                ("b1", 1, defender, "B", 600.0, 800.0, 180.0, ""),
+            ],
+            "",
+        )
+    };
+    let probe = place(400.0);
+    let (a, t) = (
+        probe.unit(&id("a1")).unwrap(),
+        probe.unit(&id("b1")).unwrap(),
+    );
+    let now = hal(&probe).contact_place(a, t).1 / 25.4;
+    let mut b = place(400.0 + (now - gap) * 25.4);
+    to_phase(&mut b, Phase::Charges, &[3, 3]);
+    b.execute(Command::Declare {
+        unit: id("a1"),
+        target: id("b1"),
+    })
+    .expect("declare");
+    b.script_dice(&[6, 1]);
+    b.execute(Command::EndPhase).expect("to movement");
+    b.execute(Command::Activate { unit: id("a1") })
+        .expect("activate");
+    b.script_dice(dice);
+    let ev = b
+        .execute(Command::Charge { unit: id("a1") })
+        .expect("charge");
+    assert!(words(&b, &ev).contains("reaches"), "{}", words(&b, &ev));
+    b
+}
+
+/// "Artillery/Wagons" move 9" in field column and 12" in road column (III): a limbered
+/// battery keeping to a road moves 12".
+#[test]
+fn a_limbered_battery_on_a_road_moves_twelve_inches() {
+    let mut b = battle(
+        &[
+            ("ga", 0, "GEN", "A", 700.0, 150.0, 0.0, ""),
+            ("fa", 0, "FA", "A", 600.0, 150.0, 0.0, ", limbered: true"),
+            ("gb", 1, "GEN", "B", 300.0, 880.0, 180.0, ""),
+            ("b1", 1, "LI", "B", 1000.0, 850.0, 180.0, ""),
+        ],
+        "(id: \"road\", kind: Road, name: \"Chaussee\", points: [(600, 0), (600, 914)], width: 10)",
+    );
+    to_phase(&mut b, Phase::Movement, &[3, 3, 6, 1]);
+    b.execute(Command::Activate { unit: id("fa") })
+        .expect("activate");
+    let ev = b
+        .execute(Command::Move {
+            unit: id("fa"),
+            steps: vec![Step::Advance(11.5)],
+        })
+        .expect("11.5\" along the road");
+    let w = words(&b, &ev);
+    assert!(w.contains("of 12.0"), "{w}");
+}
+
+/// Interpenetration (III.A.10): a formed unit that passed through formed friends does nothing
+/// else that turn: it may not fire.
+#[test]
+fn a_unit_that_passed_through_friends_does_not_fire() {
+    let mut b = battle(
+        &[
+            ("ga", 0, "GEN", "A", 200.0, 100.0, 0.0, ""),
+            ("a1", 0, "LI", "A", 600.0, 200.0, 0.0, ""),
+            ("a2", 0, "LI", "A", 600.0, 263.5, 0.0, ""),
+            ("gb", 1, "GEN", "B", 200.0, 880.0, 180.0, ""),
+            ("b1", 1, "LI", "B", 600.0, 600.0, 180.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, Phase::Movement, &[3, 3, 6, 1]);
+    b.execute(Command::Activate { unit: id("a1") })
+        .expect("activate");
+    let ev = b
+        .execute(Command::Move {
+            unit: id("a1"),
+            steps: vec![Step::Advance(4.5)],
+        })
+        .expect("through a2");
+    assert!(
+        words(&b, &ev).contains("passed through formed friends"),
+        "{}",
+        words(&b, &ev)
+    );
+    to_phase(&mut b, Phase::SmallArms, &[]);
+    let e = refused(
+        &mut b,
+        Command::Fire {
+            unit: id("a1"),
+            target: id("b1"),
+            support: Vec::new(),
+            defence: None,
+        },
+    );
+    assert!(e.contains("does nothing more this turn"), "{e}");
+}
+
+/// A battery whose counter-battery fire knocks out every gun of its target has fired: it may
+/// not fire again at another target.
+#[test]
+fn a_battery_that_knocked_out_its_target_has_fired() {
+    let mut b = battle(
+        &[
+            ("ga", 0, "GEN", "A", 300.0, 60.0, 0.0, ""),
+            ("fa", 0, "FA", "A", 600.0, 150.0, 0.0, ""),
+            ("gb", 1, "GEN", "B", 100.0, 880.0, 180.0, ""),
+            ("xfa", 1, "FA", "B", 600.0, 600.0, 180.0, ""),
+            ("xli", 1, "LI", "B", 900.0, 600.0, 180.0, ""),
+        ],
+        "",
+    );
+    // Chips; the throw; both guns hit (6) and knock out (6+6).
+    to_phase(&mut b, Phase::Artillery, &[3, 3, 6, 1, 6, 6, 6, 6, 6, 6]);
+    let ev = b
+        .execute(Command::Fire {
+            unit: id("fa"),
+            target: id("xfa"),
+            support: Vec::new(),
+            defence: None,
+        })
+        .expect("counter-battery");
+    let w = words(&b, &ev);
+    assert!(b.unit(&id("xfa")).unwrap().status.removed, "{w}");
+    assert!(w.contains("needs 11-12"), "{w}");
+    let e = refused(
+        &mut b,
+        Command::Fire {
+            unit: id("fa"),
+            target: id("xli"),
+            support: Vec::new(),
+            defence: None,
+        },
+    );
+    assert!(e.contains("has fired this turn"), "{e}");
+}
+
+/// A column fires with its front row as it stood when the small-arms step began: the
+/// figures it lost in the step came off its rear, and are not given back to the front.
+#[test]
+fn a_column_fires_with_its_front_row_only() {
+    let mut b = battle(
+        &[
+            ("ga", 0, "GEN", "A", 100.0, 60.0, 0.0, ""),
+            ("a1", 0, "LI", "A", 600.0, 300.0, 0.0, ""),
+            ("gb", 1, "GEN", "B", 100.0, 880.0, 180.0, ""),
+            (
+                "col",
+                1,
+                "LI",
+                "B",
+                600.0,
+                560.0,
+                180.0,
+                ", formation: Some(Column)",
+            ),
+        ],
+        "",
+    );
+    // a1's volley: the odd figure's test 6 (no die), six dice 6, 5, 1, 1, 1, 1 less 3: five
+    // hits, no saves for a column.
+    to_phase(&mut b, Phase::SmallArms, &[3, 3, 6, 1, 6, 6, 5, 1, 1, 1, 1]);
+    let ev = b
+        .execute(Command::Fire {
+            unit: id("a1"),
+            target: id("col"),
+            support: Vec::new(),
+            defence: None,
+        })
+        .expect("fire at the column");
+    assert!(
+        words(&b, &ev).contains("loses 5 figures"),
+        "{}",
+        words(&b, &ev)
+    );
+    // The column's front row: the command stand (7) and one stand (6).
+    b.script_dice(&[6, 1, 1]);
+    let ev = b
+        .execute(Command::Fire {
+            unit: id("col"),
+            target: id("a1"),
+            support: Vec::new(),
+            defence: None,
+        })
+        .expect("the column fires");
+    let stands = ev.iter().find_map(|e| match e {
+        Event::Volley { stands, .. } => Some(*stands),
+        _ => None,
+    });
+    assert_eq!(stands, Some(13), "{}", words(&b, &ev));
+}
+
+/// IV.A.9.e: flank and rear by the attacker's frontage crossing the lines carried on from the
+/// target's flank (its front and rear edges) or rear (its flank edges).
+#[test]
+fn flank_and_rear_by_the_frontage_lines() {
+    use volley::rules::geometry::{Base, Pt};
+    use volley::rules::ruleset::hal25::flank_or_rear;
+    let (w, d) = (317.5, 38.1);
+    let t = Base::new(Pt::new(600.0, 400.0), 0.0, w, d);
+    let at = |x: f32, y: f32, facing: f32| Base::new(t.local(x, y), facing, w, d);
+    let (hw, hd) = (w / 2.0, d / 2.0);
+    // Square on the front: not a flank attack.
+    assert!(!flank_or_rear(&at(0.0, hd + d / 2.0, 180.0), &t));
+    // Square on the right flank, and on the rear.
+    assert!(flank_or_rear(&at(hw + d / 2.0, 0.0, -90.0), &t));
+    assert!(flank_or_rear(&at(0.0, -hd - d / 2.0, 0.0), &t));
+    // Beside the target, facing the same way, flank to flank: its frontage crosses no line.
+    assert!(!flank_or_rear(&at(hw + w / 2.0, 0.0, 0.0), &t));
+    // Turned on the flank but forward of the front line: its frontage crosses the front line
+    // carried on beyond the flank.
+    assert!(flank_or_rear(&at(hw + d / 2.0, hd + 40.0, -90.0), &t));
+}
+
+/// A disorganised loser of a melee routs at once (IV.A.8 with Failed Morale Notes 4; ruling
+/// disorganised_failing): it does not read the failed morale chart.
+#[test]
+fn a_disorganised_melee_loser_routs_without_the_chart() {
+    let mut b = battle(
+        &[
+            ("ga", 0, "GEN", "A", 100.0, 60.0, 0.0, ""),
+            ("a1", 0, "LI", "A", 600.0, 300.0, 0.0, ""),
+            ("gb", 1, "GEN", "B", 100.0, 880.0, 180.0, ""),
+            (
+                "b1",
+                1,
+                "LI",
+                "B",
+                600.0,
+                500.0,
+                180.0,
+                ", disordered: true",
+            ),
+        ],
+        "",
+    );
+    let to = {
+        let h = hal(&b);
+        h.contact_place(b.unit(&id("b1")).unwrap(), b.unit(&id("a1")).unwrap())
+            .0
+    };
+    b.unit_mut(&id("b1")).unwrap().base = to;
+    to_phase(&mut b, Phase::CloseCombat, &[3, 3, 6, 1]);
+    // Six pairs of 3s, a1's +1 for attacking a disorganised unit: b1 loses by 12.
+    b.script_dice(&[3; 12]);
+    let ev = b
+        .execute(Command::Fight {
+            unit: id("a1"),
+            target: id("b1"),
+            pursue: None,
+            pursuits: Vec::new(),
+        })
+        .expect("fight");
+    let w = words(&b, &ev);
+    assert!(w.contains("wins by 12"), "{w}");
+    assert!(!w.contains("failed morale chart"), "{w}");
+    assert!(b.unit(&id("b1")).unwrap().status.shaken, "{w}");
+}
+
+/// Counter-battery fire by light guns names their -1 to the die to hit (II.B.3.b).
+#[test]
+fn light_guns_counter_battery_roll_names_the_minus_one() {
+    let mut b = battle(
+        &[
+            ("ga", 0, "GEN", "A", 300.0, 60.0, 0.0, ""),
+            ("la", 0, "LA", "A", 600.0, 150.0, 0.0, ""),
+            ("gb", 1, "GEN", "B", 100.0, 880.0, 180.0, ""),
+            ("xfa", 1, "FA", "B", 600.0, 600.0, 180.0, ""),
+        ],
+        "",
+    );
+    // Two light guns throw 4 and 4: each 3 with the -1, a miss at any range.
+    to_phase(&mut b, Phase::Artillery, &[3, 3, 6, 1, 4, 4, 1, 1]);
+    let ev = b
+        .execute(Command::Fire {
+            unit: id("la"),
+            target: id("xfa"),
+            support: Vec::new(),
+            defence: None,
+        })
+        .expect("counter-battery");
+    let w = words(&b, &ev);
+    assert!(
+        w.contains("rolls [4] for counter-battery fire (-1 light gun) = 3"),
+        "{w}"
+    );
+    assert!(w.contains("misses"), "{w}");
+}
+
+/// Every town and village of Hal's scenarios is one base of at most 11" x 15" (VII.A;
+/// ruling town_size).
+#[test]
+fn hal25_towns_are_bases_of_eleven_by_fifteen_inches() {
+    use volley::rules::terrain::FeatureKind;
+    for f in [
+        "scenarios/hal25_tutorial.ron",
+        "scenarios/hal25_default.ron",
+        "scenarios/hal25_krefeld.ron",
+    ] {
+        let b = scenario::load(Path::new(f)).expect(f);
+        let (w, d) = {
+            let h = hal(&b);
+            (h.num("town_width"), h.num("town_depth"))
+        };
+        for t in b
+            .terrain
+            .features
+            .iter()
+            .filter(|t| matches!(t.kind, FeatureKind::Town | FeatureKind::Village))
+        {
+            let n = t.points.len();
+            let mut sides: Vec<f32> = (0..n)
+                .map(|i| b.scale.from_mm(t.points[i].dist(t.points[(i + 1) % n])))
+                .collect();
+            sides.sort_by(|a, c| a.partial_cmp(c).unwrap());
+            assert!(
+                n == 4 && sides[1] <= w + 0.05 && sides[3] <= d + 0.05,
+                "{f}: {} is {sides:?}",
+                t.name
+            );
+        }
+    }
 }

@@ -66,9 +66,12 @@ fn saves_by_target_and_firer() {
     assert_eq!(save_need(&d, covered, true, None, false), Some(5));
     assert_eq!(save_need(&d, column, true, None, false), None);
     assert_eq!(save_need(&d, open, false, None, false), None);
-    // A firer that moved: one more saving face.
-    assert_eq!(save_need(&d, open, true, None, true), Some(5));
-    assert_eq!(save_need(&d, covered, true, None, true), Some(4));
+    // A firer that moved: "increase save by one number (i.e "5" becomes "6")" (II.A.1.c):
+    // cover's 5-6 becomes 6, and the line's 6 is no save at all.
+    assert_eq!(save_need(&d, open, true, None, true), None);
+    assert_eq!(save_need(&d, covered, true, None, true), Some(6));
+    assert_eq!(save_need(&d, covered, false, None, true), Some(6));
+    assert_eq!(save_need(&d, open, false, None, true), None);
     // Light guns: 6, 5-6 at long range.
     assert_eq!(save_need(&d, open, false, Some(false), false), Some(6));
     assert_eq!(save_need(&d, open, false, Some(true), false), Some(5));

@@ -105,7 +105,11 @@ impl Hal25 {
                 seq(0)
             }
             "counter-battery fire" if roll.outcome == "misses" => seq(0),
-            "counter-battery fire" if roll.outcome.starts_with("hits; ") && n == 3 => {
+            "counter-battery fire"
+                if roll.outcome.starts_with("hits")
+                    && roll.outcome.ends_with("not knocked out")
+                    && n == 3 =>
+            {
                 seq(1 + pick(&d[1..], false)?)
             }
             _ if what.starts_with("the risk to the officer") && roll.outcome == "falls" => {
@@ -146,9 +150,9 @@ impl Hal25 {
                     && roll.outcome.ends_with("withdraws")
                     && roll.dice.len() == 4 =>
             {
-                // The enemy's 2D6 were thrown first, then the side's own (shown first).
+                // The enemy's 2D6 were thrown (and are shown) first, then the side's own.
                 let f = roll.first_die?;
-                let i = pick(&roll.dice[..2], false)?;
+                let i = pick(&roll.dice[2..], false)?;
                 Some(in_sequence(f + 2, 2, i, what))
             }
             Event::Volley {

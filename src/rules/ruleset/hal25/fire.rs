@@ -144,8 +144,21 @@ impl Hal25 {
         if self.is_cavalry(s) || self.is_officer(s) {
             return illegal(format!("{}: cavalry do not fire small arms", s.name));
         }
-        if s.bound.fired {
+        // A battery whose counter-battery fire removed its target has fired too.
+        let fired_guns = this_phase(b).iter().any(|e| {
+            matches!(e, Event::Rolled { what, roll } if what == "counter-battery fire" && roll.unit.as_ref() == Some(sid))
+        });
+        if s.bound.fired || fired_guns {
             return illegal(format!("{} has fired this turn", s.name));
+        }
+        let passed_through = super::this_turn(b).iter().any(|e| {
+            matches!(e, Event::Halted { unit, why } if unit == sid && why == super::moving::PASSED_THROUGH)
+        });
+        if passed_through {
+            return illegal(format!(
+                "{} passed through formed friends: it does nothing more this turn (III.A.10)",
+                s.name
+            ));
         }
         if self.state(s) == State::Routed {
             return illegal(format!("{} is routed", s.name));
@@ -235,7 +248,7 @@ impl Hal25 {
         };
         let moved = s.bound.moved;
         if moved && !artillery {
-            notes.push("moved this turn: the target saves on one more face".into());
+            notes.push("moved this turn: the target's save is one number harder".into());
         }
         Ok(FireSetup {
             shooter: sid.clone(),
@@ -259,18 +272,66 @@ impl Hal25 {
     pub fn firing_figures(&self, b: &Battle, s: &Unit) -> u32 {
         let back = lost_in(this_phase(b), &s.id);
         if s.formation == Formation::Column {
-            let p = self.places(s, s.formation, s.status.volley_spent);
+            // The front row as it stood when the step began: losses come off the rear, so the
+            // figures lost this step are given back where they were lost, not to the front.
+            let mut then = s.clone();
+            then.stands = self
+                .stands_at_step_start(b, s, back)
+                .into_iter()
+                .map(crate::rules::model::Stand::new)
+                .collect();
+            let p = self.places(&then, then.formation, then.status.volley_spent);
             let front = p.iter().map(|q| q.back).fold(f32::MAX, f32::min);
-            let figs: u32 = p
-                .iter()
-                .zip(&s.stands)
+            p.iter()
+                .zip(&then.stands)
                 .filter(|(q, _)| (q.back - front).abs() < 1e-3)
                 .map(|(_, st)| st.figures)
-                .sum();
-            figs + back.min(6)
+                .sum()
         } else {
             s.figures() + back
         }
+    }
+
+    /// The figures on each of the unit's stands when this step began, `back` figures having
+    /// been lost in it: the stands its last losses before the step left, or (none lost before)
+    /// the figures put back on the rear stands, each up to its full number.
+    fn stands_at_step_start(&self, b: &Battle, s: &Unit, back: u32) -> Vec<u32> {
+        let now: Vec<u32> = s.stands.iter().map(|x| x.figures).collect();
+        if back == 0 {
+            return now;
+        }
+        let start = b
+            .log
+            .iter()
+            .rposition(|e| matches!(e, Event::PhaseBegan { .. }))
+            .unwrap_or(0);
+        let earlier = b
+            .log
+            .iter()
+            .take(start)
+            .filter_map(|e| match e {
+                Event::Losses { unit, stands, .. } if unit == &s.id => Some(stands.clone()),
+                _ => None,
+            })
+            .last();
+        if let Some(v) = earlier {
+            return v;
+        }
+        let full = self.org(s).map(|o| o.stands.clone()).unwrap_or_default();
+        let mut v = now;
+        let mut left = back;
+        let mut i = v.len().saturating_sub(1);
+        while left > 0 && i < full.len().max(v.len()) {
+            if i >= v.len() {
+                v.push(0);
+            }
+            let cap = full.get(i).copied().unwrap_or(self.full_stand(s));
+            let put = cap.saturating_sub(v[i]).min(left);
+            v[i] += put;
+            left -= put;
+            i += 1;
+        }
+        v
     }
 
     fn volley(&self, setup: &FireSetup, roll: &mut dyn FnMut() -> u8) -> Volley {
@@ -319,28 +380,50 @@ impl Hal25 {
                     roll,
                 )
             })?;
+            // Light guns take -1 on the die to hit (II.B.3.b).
+            let light = if setup.light_gun {
+                vec![Factor {
+                    name: "light gun".into(),
+                    value: self.num("light_gun_counter_battery") as i32,
+                    source: "004 II.B.3.b".into(),
+                }]
+            } else {
+                Vec::new()
+            };
+            let to_hit = self.d.counter_battery_need.get(setup.band.index()).copied();
             for shot in shots {
                 let first_die = Some(at);
                 at += if shot.knock_dice.is_some() { 3 } else { 1 };
+                let scored = i32::from(shot.die) + light.iter().map(|f| f.value).sum::<i32>();
                 let roll = match shot.knock_dice {
                     Some((x, y)) => Roll {
                         unit: Some(sid.clone()),
                         dice: vec![shot.die, x, y],
                         total: i32::from(x + y),
                         need: Some(self.num("knock_out_need") as i32),
-                        outcome: if shot.knocks_out {
-                            format!("hits and knocks out a gun of {}", t.name)
-                        } else {
-                            "hits; the gun is not knocked out".into()
-                        },
+                        outcome: format!(
+                            "hits{} with {scored} (needs {}); {}",
+                            if light.is_empty() {
+                                ""
+                            } else {
+                                " (-1 light gun)"
+                            },
+                            to_hit.unwrap_or(0),
+                            if shot.knocks_out {
+                                format!("knocks out a gun of {}", t.name)
+                            } else {
+                                "the gun is not knocked out".into()
+                            }
+                        ),
                         first_die,
                         ..Roll::default()
                     },
                     None => Roll {
                         unit: Some(sid.clone()),
                         dice: vec![shot.die],
-                        total: i32::from(shot.die),
-                        need: self.d.counter_battery_need.get(setup.band.index()).copied(),
+                        factors: light.clone(),
+                        total: scored,
+                        need: to_hit,
                         outcome: "misses".into(),
                         first_die,
                         ..Roll::default()

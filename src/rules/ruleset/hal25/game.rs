@@ -374,7 +374,10 @@ impl Hal25 {
             },
             out_of_command: !self.in_command(b, u),
             light,
-            disorganised: self.state(u) == State::Disorganised,
+            // Unformed (skirmishing) or disorganised: one +1 (ruling unformed).
+            disorganised: self.state(u) == State::Disorganised
+                || (u.formation == crate::rules::model::Formation::Skirmish
+                    && self.state(u) == State::Good),
             in_rout: self.state(u) == State::Routed,
             light_vs_cavalry: light && vs_cav,
             crew_lost: if artillery {
@@ -633,6 +636,7 @@ impl Hal25 {
             u.base.facing
         };
         let step = b.scale.to_mm(0.5);
+        let tol = b.scale.to_mm(self.num("contact_tolerance"));
         let mut d = b.scale.to_mm(inches.max(0.0));
         loop {
             let to = Base {
@@ -651,10 +655,13 @@ impl Hal25 {
                     );
                     return Ok(());
                 }
-            } else if !b
-                .alive()
-                .any(|o| o.id != u.id && !self.is_officer(o) && o.base.overlaps(&to))
-            {
+            } else if !b.alive().any(|o| {
+                o.id != u.id
+                    && !self.is_officer(o)
+                    && (o.base.overlaps(&to)
+                        // Only a charge makes contact: a run stops short of the enemy.
+                        || (o.side != u.side && to.within(&o.base, tol)))
+            }) {
                 let e = if may_leave {
                     Event::Fled {
                         unit: id.clone(),
@@ -860,10 +867,13 @@ impl Hal25 {
             b.emit(
                 out,
                 Event::Rolled {
-                    what: format!("army withdrawal morale ({now} of {start} units left)"),
+                    what: format!(
+                        "army withdrawal morale ({now} of {start} units left; the enemy's 2D6 first)"
+                    ),
                     roll: Roll {
                         side: Some(side),
-                        dice: vec![o1, o2, e1, e2],
+                        // In the order thrown: the enemy commander's, then the side's own.
+                        dice: vec![e1, e2, o1, o2],
                         factors: if own_bonus != 0 {
                             vec![Factor {
                                 name: "commander in chief's command control".into(),
@@ -1005,12 +1015,35 @@ impl Hal25 {
         why: &str,
         mark: bool,
     ) -> Result<(), RuleError> {
+        self.lose_at(b, out, id, figures, &[], why, mark)
+    }
+
+    /// Takes figures off, first from the stands named (a melee's stand casualties, IV.A.4),
+    /// the rest from the last stand forward.
+    #[expect(clippy::too_many_arguments, reason = "lose with the stands hit")]
+    pub fn lose_at(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+        figures: u32,
+        at: &[(usize, u32)],
+        why: &str,
+        mark: bool,
+    ) -> Result<(), RuleError> {
         let u = b.unit(id)?.clone();
         if figures == 0 || u.status.removed {
             return Ok(());
         }
         let mut stands: Vec<u32> = u.stands.iter().map(|s| s.figures).collect();
         let mut left = figures;
+        for &(i, n) in at {
+            if let Some(f) = stands.get_mut(i) {
+                let take = n.min(*f).min(left);
+                *f -= take;
+                left -= take;
+            }
+        }
         for f in stands.iter_mut().rev() {
             let take = left.min(*f);
             *f -= take;

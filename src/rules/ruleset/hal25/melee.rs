@@ -5,6 +5,7 @@ use super::procedures::{self, MeleeSide, Morale};
 use super::{Hal25, State, TroopClass};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError, factor_sum};
+use crate::rules::geometry::{Base, Pt};
 use crate::rules::model::{Phase, Unit, UnitId};
 use crate::rules::ruleset::Roll;
 use crate::rules::ruleset::common::{illegal, in_phase, two_d6};
@@ -36,6 +37,11 @@ pub struct Side {
     pub factors: Vec<Factor>,
     pub melee: MeleeSide,
     pub cavalry: bool,
+    /// The unit's stand fighting at each place of `melee` (none for a battery's crews).
+    pub stands: Vec<usize>,
+    /// Gun crews left over (fewer than six): they test 1D6 against their number and throw
+    /// the last die of `melee` only if they pass (II.A.1.a, "Same for melee purposes").
+    pub left_over: u32,
 }
 
 impl Hal25 {
@@ -47,7 +53,7 @@ impl Hal25 {
                 if self.fought_this_phase(b, &u.id) || self.fought_this_phase(b, &e.id) {
                     continue;
                 }
-                let pair = if e.status.declared.as_ref() == Some(&u.id) {
+                let pair = if !self.attacks(b, &u.id, &e.id) {
                     (e.id.clone(), u.id.clone())
                 } else {
                     (u.id.clone(), e.id.clone())
@@ -63,9 +69,35 @@ impl Hal25 {
         v
     }
 
-    /// The stands of `u` that fight `e`: those in contact and one more at each end; and how
-    /// many figures each is short.
-    fn fighting_stands(&self, b: &Battle, u: &Unit, e: &Unit) -> Vec<u32> {
+    /// The unit whose charge brought `a` and `e` into contact (the last such charge): it is
+    /// the attacker for as long as the melee lasts, whatever the turn.
+    pub fn charger(&self, b: &Battle, a: &UnitId, e: &UnitId) -> Option<UnitId> {
+        b.log.iter().rev().find_map(|ev| match ev {
+            Event::Moved {
+                unit,
+                contact: Some(t),
+                ..
+            } if (unit == a && t == e) || (unit == e && t == a) => Some(unit.clone()),
+            _ => None,
+        })
+    }
+
+    /// `a` attacks `e` in their melee: it charged `e`; with no charge between them (a
+    /// scenario that sets them in contact), the one that declared a charge, else the one
+    /// named first.
+    pub fn attacks(&self, b: &Battle, a: &UnitId, e: &UnitId) -> bool {
+        match self.charger(b, a, e) {
+            Some(c) => &c == a,
+            None => b
+                .unit(e)
+                .map_or(true, |u| u.status.declared.as_ref() != Some(a)),
+        }
+    }
+
+    /// The stands of `u` that fight `e`: those in contact and one more at each end, in order
+    /// along `axis` (so that stands facing each other pair); each with how many figures it is
+    /// short.
+    fn fighting_stands(&self, b: &Battle, u: &Unit, e: &Unit, axis: Pt) -> Vec<(usize, u32)> {
         let bases = self.stand_bases(b, u);
         let tol = b.scale.to_mm(self.num("contact_tolerance") * 2.0);
         // A stand of six infantry figures, or a full stand of horse weighed against six
@@ -107,9 +139,21 @@ impl Hal25 {
                 .filter(|(_, d)| *d <= step + tol)
                 .map(|(i, _)| *i),
         );
+        chosen.sort_by(|&i, &j| {
+            bases[i]
+                .centre
+                .dot(axis)
+                .partial_cmp(&bases[j].centre.dot(axis))
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
         chosen
             .iter()
-            .map(|&i| full.saturating_sub(u.stands[i].figures.min(full)) * weight)
+            .map(|&i| {
+                (
+                    i,
+                    full.saturating_sub(u.stands[i].figures.min(full)) * weight,
+                )
+            })
             .collect()
     }
 
@@ -124,7 +168,15 @@ impl Hal25 {
         let (cu, ce) = (self.class(u), self.class(e));
         let gren = |c| c == TroopClass::Grenadier;
         add("grenadiers", gren(cu) && !gren(ce));
-        add("formed", self.formed(u) && !self.formed(e));
+        // Formed against non-formed: against skirmishers always; against a disorganised or
+        // routed unit only where the attacker's own modifier for that state does not already
+        // count it (ruling unformed).
+        add(
+            "formed",
+            self.formed(u)
+                && (e.formation == crate::rules::model::Formation::Skirmish
+                    || (!attacking && self.state(e) != State::Good)),
+        );
         add(
             "attacking_disorganised",
             attacking && self.state(e) == State::Disorganised,
@@ -142,10 +194,7 @@ impl Hal25 {
             cu == TroopClass::HeavyCavalry && gren(ce),
         );
         add("defending_town", !attacking && self.in_town(b, u));
-        add(
-            "flank_rear",
-            attacking && e.base.behind_front_line(u.base.centre),
-        );
+        add("flank_rear", attacking && flank_or_rear(&u.base, &e.base));
         add(
             "attacking_routed",
             attacking && self.state(e) == State::Routed,
@@ -173,21 +222,28 @@ impl Hal25 {
         if !self.contact(b, a, e) || a.side == e.side || !self.is_unit(a) || !self.is_unit(e) {
             return illegal(format!("{} and {} are not in melee", a.name, e.name));
         }
-        let attacking = e.status.declared.as_ref() != Some(aid);
+        let attacking = self.attacks(b, aid, eid);
+        // Stands pair along the attacker's frontage.
+        let axis = if attacking {
+            a.base.right()
+        } else {
+            e.base.right()
+        };
         let side = |u: &Unit, o: &Unit, att: bool| {
             let factors = self.melee_factors(b, u, o, att);
-            let missing = if self.is_artillery(u) {
-                // A die per six crew; the crew left over throw as a short stand, their missing
-                // figures off the die (ruling crew_melee).
-                let per = self.num("figures_per_die").max(1.0) as u32;
+            let (stands, missing, left_over) = if self.is_artillery(u) {
+                // A die per six crew; the crew left over test 1D6 against their number and
+                // throw a full die if they pass ("Same for melee purposes", II.A.1.a).
                 let (full, rem) = super::tables::dice_for(&self.d, self.crew(u));
-                let mut missing = vec![0; full as usize];
-                if rem > 0 {
-                    missing.push(per - rem);
-                }
-                missing
+                let n = full as usize + usize::from(rem > 0);
+                (Vec::new(), vec![0; n], rem)
             } else {
-                self.fighting_stands(b, u, o)
+                let v = self.fighting_stands(b, u, o, axis);
+                (
+                    v.iter().map(|x| x.0).collect(),
+                    v.iter().map(|x| x.1).collect::<Vec<u32>>(),
+                    0,
+                )
             };
             Side {
                 unit: u.id.clone(),
@@ -199,9 +255,41 @@ impl Hal25 {
                 },
                 factors,
                 cavalry: self.is_cavalry(u),
+                stands,
+                left_over,
             }
         };
         Ok((side(a, e, attacking), side(e, a, !attacking)))
+    }
+
+    /// Where a side's melee casualties fall: each fighting stand loses the points it suffered
+    /// (a horseman for two points; the odd horseman of the whole, if it fell, from the first
+    /// stand with an odd point), as (stand, figures).
+    fn stand_casualties(&self, s: &Side, points: &[u32], figures: u32) -> Vec<(usize, u32)> {
+        let per = if s.cavalry {
+            self.num("cavalry_hits_per_figure").max(1.0) as u32
+        } else {
+            1
+        };
+        let mut at: Vec<(usize, u32)> = s
+            .stands
+            .iter()
+            .zip(points)
+            .map(|(&i, &p)| (i, p / per))
+            .collect();
+        let mut left = figures.saturating_sub(at.iter().map(|x| x.1).sum());
+        for (k, &p) in points.iter().enumerate() {
+            if left == 0 {
+                break;
+            }
+            if p % per != 0
+                && let Some(x) = at.get_mut(k)
+            {
+                x.1 += 1;
+                left -= 1;
+            }
+        }
+        at
     }
 
     /// Casualties in figures from melee points: two points a horseman, the odd one on 4-6.
@@ -257,12 +345,43 @@ impl Hal25 {
             return illegal("that melee has been fought this turn".into());
         }
         // The charger's dice come first, whichever unit the command names.
-        let (aid, eid) = if b.unit(eid)?.status.declared.as_ref() == Some(aid) {
-            (eid, aid)
-        } else {
+        let (aid, eid) = if self.attacks(b, aid, eid) {
             (aid, eid)
+        } else {
+            (eid, aid)
         };
-        let (sa, se) = self.melee_sides(b, aid, eid)?;
+        let (mut sa, mut se) = self.melee_sides(b, aid, eid)?;
+        // Gun crews left over test for their die first.
+        for s in [&mut sa, &mut se] {
+            if s.left_over == 0 {
+                continue;
+            }
+            let first = b.cmd_dice.len();
+            let die = b.d6()?;
+            let fights = super::tables::remainder_fires(s.left_over, die);
+            b.emit(
+                out,
+                Event::Rolled {
+                    what: format!("the {} crew left over", s.left_over),
+                    roll: Roll {
+                        unit: Some(s.unit.clone()),
+                        dice: vec![die],
+                        total: i32::from(die),
+                        outcome: format!(
+                            "{} ({} or less fights with a die)",
+                            if fights { "a die more" } else { "no die" },
+                            s.left_over
+                        ),
+                        first_die: Some(first),
+                        ..Roll::default()
+                    },
+                },
+            );
+            if !fights {
+                s.melee.missing.pop();
+                s.melee.facing = s.melee.missing.len();
+            }
+        }
         let first = b.cmd_dice.len();
         let m = b.with_dice(|roll| procedures::melee(&sa.melee, &se.melee, roll))?;
         let a_name = b.unit(aid)?.name.clone();
@@ -321,24 +440,28 @@ impl Hal25 {
         );
         let a_cas = self.figures_from_points(b, out, &sa, m.a_lost)?;
         let e_cas = self.figures_from_points(b, out, &se, m.b_lost)?;
+        let a_at = self.stand_casualties(&sa, &m.a_stand_lost, a_cas);
+        let e_at = self.stand_casualties(&se, &m.b_stand_lost, e_cas);
         let loser = |id: &UnitId| match winner {
             Some(0) => id == eid,
             Some(_) => id == aid,
             None => false,
         };
-        self.lose(
+        self.lose_at(
             b,
             out,
             aid,
             a_cas,
+            &a_at,
             &format!("melee with {e_name}"),
             !loser(aid),
         )?;
-        self.lose(
+        self.lose_at(
             b,
             out,
             eid,
             e_cas,
+            &e_at,
             &format!("melee with {a_name}"),
             !loser(eid),
         )?;
@@ -397,7 +520,15 @@ impl Hal25 {
         let mut odds = MeleeOdds::default();
         for _ in 0..n {
             let mut roll = || rng.random_range(1..=6u8);
-            let m = procedures::melee(&a.melee, &e.melee, &mut roll);
+            // Gun crews left over test for their die first, as in the melee.
+            let mut sides = [a.melee.clone(), e.melee.clone()];
+            for (s, side) in [a, e].into_iter().zip(sides.iter_mut()) {
+                if s.left_over > 0 && !super::tables::remainder_fires(s.left_over, roll()) {
+                    side.missing.pop();
+                    side.facing = side.missing.len();
+                }
+            }
+            let m = procedures::melee(&sides[0], &sides[1], &mut roll);
             odds.lost[0] += f64::from(m.a_lost) / f;
             odds.lost[1] += f64::from(m.b_lost) / f;
             let Some(w) = m.winner else {
@@ -419,4 +550,45 @@ impl Hal25 {
         }
         odds
     }
+}
+
+/// IV.A.9.e: an attack is on the flank or rear when the attacker's frontage crosses the lines
+/// extended out from the target's flank (its front and rear edges carried on past its ends)
+/// or from its rear (its flank edges carried on behind it). An attacker square to the target's
+/// front crosses neither: its frontage lies along the front line.
+pub fn flank_or_rear(attacker: &Base, target: &Base) -> bool {
+    let right = attacker.right().scale(attacker.width / 2.0);
+    let front = attacker.front_centre();
+    let local = |p: Pt| {
+        let d = p.minus(target.centre);
+        (d.dot(target.right()), d.dot(target.forward()))
+    };
+    let (p, q) = (local(front.minus(right)), local(front.plus(right)));
+    let (hw, hd) = (target.width / 2.0, target.depth / 2.0);
+    // Crossing or reaching a line (a frontage lying along the line does not cross it).
+    let eps = 0.02 * target.width.min(target.depth).max(1.0);
+    let crosses = |a: f32, c: f32| {
+        !(a.abs() <= eps && c.abs() <= eps) && ((a <= eps && c >= -eps) || (a >= -eps && c <= eps))
+    };
+    // The front and rear lines, beyond either flank.
+    for y in [hd, -hd] {
+        let (a, c) = (p.1 - y, q.1 - y);
+        if crosses(a, c) {
+            let x = p.0 + (q.0 - p.0) * a / (a - c);
+            if x.abs() >= hw - eps {
+                return true;
+            }
+        }
+    }
+    // The flank lines, behind the rear.
+    for x in [hw, -hw] {
+        let (a, c) = (p.0 - x, q.0 - x);
+        if crosses(a, c) {
+            let y = p.1 + (q.1 - p.1) * a / (a - c);
+            if y <= -hd + eps {
+                return true;
+            }
+        }
+    }
+    false
 }

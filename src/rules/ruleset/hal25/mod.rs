@@ -13,6 +13,8 @@ pub mod procedures;
 pub mod tables;
 mod view;
 
+pub use melee::flank_or_rear;
+
 use super::Ruling;
 pub use super::common::{FactorDef as Modifier, Number};
 use crate::rules::battle::Battle;
@@ -550,22 +552,18 @@ impl Hal25 {
         b.terrain.touching(&u.base, kinds).next().is_some()
     }
 
+    /// In a town or village that stands: one in flames "can not be occupied" (II.B.4.b), so
+    /// it gives its occupants no cover, works or defence (ruling burnt_town).
     pub fn in_town(&self, b: &Battle, u: &Unit) -> bool {
-        self.in_terrain(b, u, &[FeatureKind::Town, FeatureKind::Village])
+        b.terrain
+            .touching(&u.base, &[FeatureKind::Town, FeatureKind::Village])
+            .any(|t| self.town_left(b, &t.id) > 0)
     }
 
-    /// Under cover: in woods, a town or village, or works.
+    /// Under cover: in woods, a town or village not in flames, or works.
     pub fn covered(&self, b: &Battle, u: &Unit) -> bool {
-        self.in_terrain(
-            b,
-            u,
-            &[
-                FeatureKind::Woods,
-                FeatureKind::Town,
-                FeatureKind::Village,
-                FeatureKind::Fortification,
-            ],
-        )
+        self.in_town(b, u)
+            || self.in_terrain(b, u, &[FeatureKind::Woods, FeatureKind::Fortification])
     }
 
     pub fn in_works(&self, b: &Battle, u: &Unit) -> bool {

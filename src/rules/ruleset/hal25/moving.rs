@@ -13,6 +13,10 @@ use crate::rules::ruleset::common::{
 };
 use crate::rules::terrain::FeatureKind;
 
+/// Why a unit that passed through formed friends stands: it does nothing more that turn,
+/// firing included (III.A.10).
+pub const PASSED_THROUGH: &str = "passed through formed friends: nothing more this turn";
+
 /// A die a move needs before it is measured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Need {
@@ -389,8 +393,10 @@ impl Hal25 {
             Need::Back => 3,
             Need::Push => 4,
         });
-        let road =
-            u.formation == Formation::Column && samples.iter().all(|s| b.terrain.on_road(s.centre));
+        // Columns, and limbered batteries ("Artillery/Wagons" 12" in road column, III).
+        let column =
+            u.formation == Formation::Column || (self.is_artillery(&u) && u.status.limbered);
+        let road = column && samples.iter().all(|s| b.terrain.on_road(s.centre));
         let allowance = self.allowance(b, &u, road) - u.bound.spent;
         // The best the dice still to throw could give.
         let best: f32 = needs
@@ -447,6 +453,7 @@ impl Hal25 {
                 return illegal(format!("{} is in flames: no unit may enter it", t.name));
             }
             self.town_room(b, &u, &base)?;
+            self.no_new_contact(b, &u, &base)?;
         }
         Ok(HalPlan {
             plan: MovePlan {
@@ -466,6 +473,24 @@ impl Hal25 {
             needs,
             through,
         })
+    }
+
+    /// Only a charge makes contact (I.1, IV.A.1-3): a move or a change of formation may not
+    /// end touching an enemy it was not touching already.
+    fn no_new_contact(&self, b: &Battle, u: &Unit, at: &Base) -> Result<(), RuleError> {
+        let tol = b.scale.to_mm(self.num("contact_tolerance"));
+        if let Some(e) = b.alive().find(|e| {
+            e.side != u.side
+                && !self.is_officer(e)
+                && at.within(&e.base, tol)
+                && !u.base.within(&e.base, tol)
+        }) {
+            return illegal(format!(
+                "{} would end in contact with {}: only a declared charge meets the enemy",
+                u.name, e.name
+            ));
+        }
+        Ok(())
     }
 
     /// A town holds one battalion and one battery at most (VII.A.3); horse does not occupy one.
@@ -556,7 +581,7 @@ impl Hal25 {
                 out,
                 Event::Halted {
                     unit: id.clone(),
-                    why: "passed through formed friends: nothing more this turn".into(),
+                    why: PASSED_THROUGH.into(),
                 },
             );
         }
@@ -632,6 +657,7 @@ impl Hal25 {
                 return illegal(format!("{} would end on {}", u.name, o.name));
             }
         }
+        self.no_new_contact(b, &u, &to)?;
         if formation != Formation::Skirmish
             && b.terrain
                 .touching(&to, &[FeatureKind::Woods])

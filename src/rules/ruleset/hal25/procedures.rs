@@ -154,13 +154,21 @@ pub struct Melee {
     /// 0 (a) or 1 (b) won; None: level.
     pub winner: Option<usize>,
     pub lost_by: u32,
+    /// Casualties each fighting stand suffered, in the order of `facing` (IV.A.4: the
+    /// difference goes to the opposing stand; an unanswered die to the nearest stand).
+    pub a_stand_lost: Vec<u32>,
+    pub b_stand_lost: Vec<u32>,
 }
 
 /// Resolves a melee: facing stands throw against each other (the higher die inflicts the
 /// difference), stands with no one to face inflict their die unanswered; the totals of the
 /// modified dice less the casualties suffered are compared.
 pub fn melee(a: &MeleeSide, b: &MeleeSide, roll: &mut dyn FnMut() -> u8) -> Melee {
-    let mut m = Melee::default();
+    let mut m = Melee {
+        a_stand_lost: vec![0; a.facing],
+        b_stand_lost: vec![0; b.facing],
+        ..Melee::default()
+    };
     let modified = |die: u8, side: &MeleeSide, i: usize| {
         i32::from(die) + side.modifier - side.missing.get(i).copied().unwrap_or(0) as i32
     };
@@ -177,8 +185,10 @@ pub fn melee(a: &MeleeSide, b: &MeleeSide, roll: &mut dyn FnMut() -> u8) -> Mele
         b_points += y.max(0);
         if x > y {
             m.b_lost += (x - y) as u32;
+            m.b_stand_lost[i] += (x - y) as u32;
         } else {
             m.a_lost += (y - x) as u32;
+            m.a_stand_lost[i] += (y - x) as u32;
         }
     }
     for (side, extra) in [
@@ -189,14 +199,25 @@ pub fn melee(a: &MeleeSide, b: &MeleeSide, roll: &mut dyn FnMut() -> u8) -> Mele
             let die = roll();
             let s = if side == 0 { a } else { b };
             let v = modified(die, s, pairs + k).max(0);
+            // On the opposing stand of the same place, or the nearest there is.
+            let on = |lost: &mut Vec<u32>| {
+                if let Some(x) = lost.len().checked_sub(1).and_then(|l| {
+                    let i = (pairs + k).min(l);
+                    lost.get_mut(i)
+                }) {
+                    *x += v as u32;
+                }
+            };
             if side == 0 {
                 m.a_dice.push(die);
                 a_points += v;
                 m.b_lost += v as u32;
+                on(&mut m.b_stand_lost);
             } else {
                 m.b_dice.push(die);
                 b_points += v;
                 m.a_lost += v as u32;
+                on(&mut m.a_stand_lost);
             }
         }
     }

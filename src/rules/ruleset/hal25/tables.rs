@@ -48,7 +48,7 @@ pub struct Target {
 
 /// The lowest face that saves a hit, or None (no save). `line_firing`: the firer is line
 /// infantry (saves on 6); `light_gun` with `long`: a light gun's fire (6, 5-6 at long range);
-/// `moved`: the firer moved, one more saving face (ruling moving_firer_save).
+/// `moved`: the firer moved, the save one number harder (ruling moving_firer_save).
 pub fn save_need(
     d: &HalData,
     t: Target,
@@ -78,7 +78,8 @@ pub fn save_need(
         });
     }
     if moved {
-        need = need.map(|n| n.saturating_sub(1).max(2));
+        // "increase save by one number (i.e "5" becomes "6")": a save on 6 is lost.
+        need = need.map(|n| n + 1).filter(|&n| n <= 6);
     }
     need
 }

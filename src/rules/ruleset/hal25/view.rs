@@ -1371,6 +1371,24 @@ impl Hal25 {
                 roll.total,
                 roll.outcome
             ),
+            // A 2D6 roll that needs more than a die can show (11-12 to knock a gun out, 12
+            // to fell an officer): the need in its own words.
+            Event::Rolled { what, roll } if roll.need.is_some_and(|n| n > 6) => format!(
+                "{} rolls {:?} for {what}{} = {}, needs {}: {}",
+                roll.unit.as_ref().map(name).unwrap_or_default(),
+                roll.dice,
+                if roll.factors.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", mods(&roll.factors).trim_start())
+                },
+                roll.total,
+                match roll.need.unwrap_or(0) {
+                    12 => "12".to_string(),
+                    n => format!("{n}-12"),
+                },
+                roll.outcome
+            ),
             Event::Ordered { unit, roll, .. } => format!(
                 "{} changes formation: throws {:?}{} = {}",
                 name(unit),
@@ -1458,9 +1476,13 @@ impl Hal25 {
                         "{} has spent its first volley: the command stand moves to the middle",
                         name(unit)
                     ),
-                    (Marker::RecoveryFailed, _) => {
+                    (Marker::RecoveryFailed, true) => {
                         format!("{} fails to recover from rout: one chance left", name(unit))
                     }
+                    (Marker::RecoveryFailed, false) => format!(
+                        "{}'s failed attempt to recover is cleared: it has recovered",
+                        name(unit)
+                    ),
                     (Marker::CheckedStrength, _) => {
                         format!("{} has made its one check for strength", name(unit))
                     }
