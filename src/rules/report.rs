@@ -450,10 +450,18 @@ fn other_words(b: &Battle, e: &Event) -> String {
             };
             let against = match (roll.against, roll.need) {
                 (Some(a), _) => format!(" against {a}"),
-                // The total of all the dice thrown must reach it: 2D6 runs to 12.
+                // A need a die can show is each die's; a greater one is the total of all the
+                // dice thrown (2D6 runs to 12).
                 (None, Some(n)) => format!(
                     ", needs {}",
-                    need_text(n, 6 * roll.dice.len().max(1) as i32)
+                    need_text(
+                        n,
+                        if n > 6 {
+                            6 * roll.dice.len().max(1) as i32
+                        } else {
+                            6
+                        }
+                    )
                 ),
                 _ => String::new(),
             };
