@@ -660,9 +660,9 @@ fn bad_units_are_refused_with_the_reason() {
     for (from, to, why) in [
         ("bases: Some(4)),", "bases: Some(0)),", "from 1 to 12 bases"),
         (
-            "flags: [Aggressive], formation: Some(Deep)",
-            "formation: Some(Deep)",
-            "only Aggressive infantry",
+            "type: \"HC\", class: Veteran,",
+            "type: \"HC\", class: Veteran, formation: Some(Deep),",
+            "only infantry may stand in depth",
         ),
         (
             "type: \"HC\", class: Veteran,",
@@ -1343,7 +1343,7 @@ fn horse_artillery_moves_unlimbers_and_fires_at_half() {
 #[test]
 fn the_objectives_are_held_by_a_unit_within_3_inches_with_no_enemy_within_3() {
     // BBB's scenario rule: a side holds an objective with a unit within 3" and no enemy within
-    // 3"; untouched, each stays with its starting owner.
+    // 3"; untouched, each stays with its starting owner; taken, with its last holder.
     let mut b = volley::rules::save::load_any(std::path::Path::new("scenarios/bbb_default.ron"))
         .expect("bbb_default");
     let held = |b: &Battle| -> Vec<(String, usize)> {
@@ -1357,21 +1357,331 @@ fn the_objectives_are_held_by_a_unit_within_3_inches_with_no_enemy_within_3() {
         held(&b),
         vec![("Lohdorf".to_string(), 1), ("Weinberg".to_string(), 0)]
     );
-    // A Prussian brigade standing on Lohdorf, no Austrian near: Prussia holds it.
+    // A Prussian brigade standing on Lohdorf, no Austrian near: Prussia holds it, and takes it
+    // for good once a command is done there.
     let at = b.rules.objectives_held(&b)[0].0;
-    if let Some(u) = b.units_mut().iter_mut().find(|u| u.id == id("pr-inf1")) {
+    let prussian = id("pr-inf1");
+    let was = b.unit(&prussian).unwrap().base;
+    if let Some(u) = b.units_mut().iter_mut().find(|u| u.id == prussian) {
         u.base.centre = at;
     }
     assert_eq!(held(&b)[0], ("Lohdorf".to_string(), 0));
-    // An Austrian brigade comes within 3" too: contested, it stays with its holder so far (the
-    // scenario's owner, Austria).
+    b.execute(Command::EndPhase).expect("the step ends");
+    assert!(
+        b.log.iter().any(|e| matches!(
+            e,
+            Event::ObjectiveHeld {
+                objective: 0,
+                side: 0
+            }
+        )),
+        "Lohdorf changes hands"
+    );
+    // An Austrian brigade comes within 3" too: contested, it stays with its last holder,
+    // Prussia (not the scenario's owner, Austria).
     let near = volley::rules::geometry::Pt::new(at.x + 30.0, at.y);
-    if let Some(u) = b
-        .units_mut()
-        .iter_mut()
+    let austrian = b
+        .units
+        .iter()
         .find(|u| u.side == 1 && u.troop == "Inf")
-    {
+        .map(|u| (u.id.clone(), u.base))
+        .expect("an Austrian brigade");
+    if let Some(u) = b.units_mut().iter_mut().find(|u| u.id == austrian.0) {
         u.base.centre = near;
     }
-    assert_eq!(held(&b)[0], ("Lohdorf".to_string(), 1));
+    assert_eq!(held(&b)[0], ("Lohdorf".to_string(), 0));
+    // Both leave it: it stays with Prussia, and counts for Prussia at the turn limit.
+    for (who, base) in [(&prussian, was), (&austrian.0, austrian.1)] {
+        if let Some(u) = b.units_mut().iter_mut().find(|u| &u.id == who) {
+            u.base = base;
+        }
+    }
+    assert_eq!(held(&b)[0], ("Lohdorf".to_string(), 0));
+    let (winner, why) = rules(&b).result(&b);
+    assert_eq!(winner, Some(0), "{why}");
+    assert!(why.contains("2 of 2 objectives"), "{why}");
+}
+
+#[test]
+fn no_move_passes_through_an_enemy_and_an_assault_meets_the_first_in_its_way() {
+    // A brigade in contact with an enemy's front cannot walk through it (to its rear or flank).
+    let units = [
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            230.0,
+            180.0,
+            ", bases: Some(2)",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "a", &[6, 6]);
+    let e = refused(&mut b, mv("a", vec![Step::Advance(4.0)]));
+    assert!(e.contains("pass through"), "{e}");
+    // A screen 2" ahead with guns 2" behind it: the assault meets the screen, not the guns.
+    let screen = 200.0 + 30.0 + 2.0 * IN;
+    let units = [
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "s",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            screen,
+            180.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "g",
+            1,
+            "FA",
+            "Trained",
+            600.0,
+            screen + 30.0 + 2.0 * IN,
+            180.0,
+            "",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "a", &[6, 6]);
+    let e = refused(&mut b, mv("a", vec![Step::ToContact(id("g"))]));
+    assert!(e.contains("first enemy"), "{e}");
+    b.execute(mv("a", vec![Step::ToContact(id("s"))]))
+        .expect("the screen is the first enemy in its way");
+    assert!(b.unit(&id("a")).unwrap().bound.charged);
+}
+
+#[test]
+fn artillery_does_not_assault() {
+    // Only infantry and cavalry move into contact (ruling artillery_assault).
+    let units = [
+        ("g", 0, "FA", "Trained", 600.0, 200.0, 0.0, ""),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0 + 30.0 + 2.0 * IN,
+            180.0,
+            ", bases: Some(2)",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "g", &[6, 6]);
+    let e = refused(&mut b, mv("g", vec![Step::ToContact(id("e"))]));
+    assert!(e.contains("artillery does not"), "{e}");
+}
+
+#[test]
+fn retiring_guns_stop_at_a_river_that_foot_retire_across() {
+    // "Retire move ignores all passable terrain"; "River: Impassable to Art.": the river runs
+    // 2.75" behind the guns' centre; a 6" retire stops the guns on its bank.
+    let river =
+        "(id: \"r\", kind: River, name: \"Saale\", points: [(0, 330), (1220, 330)], width: 10),";
+    let units = [
+        ("g", 0, "FA", "Trained", 300.0, 400.0, 0.0, ""),
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            800.0,
+            400.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        ("e", 1, "Inf", "Trained", 600.0, 850.0, 180.0, ""),
+    ];
+    let mut b = bbb(&units, river, "");
+    let r = rules(&b).clone();
+    let mut out = Vec::new();
+    r.retire(&mut b, &mut out, &id("g"), 6.0, None, "a test")
+        .expect("retire");
+    r.retire(&mut b, &mut out, &id("a"), 6.0, None, "a test")
+        .expect("retire");
+    let g = b.unit(&id("g")).unwrap();
+    assert!(g.alive());
+    assert!(
+        g.base.centre.y > 330.0 && g.base.centre.y < 400.0,
+        "{:?}",
+        g.base.centre
+    );
+    let a = b.unit(&id("a")).unwrap();
+    assert!(a.base.centre.y < 330.0, "{:?}", a.base.centre);
+}
+
+#[test]
+fn manhandled_horse_artillery_does_not_fire_in_offensive_fire() {
+    // "Manhandle artillery = 3" - cannot fire in offensive fire": horse guns that move 2"
+    // limbered, unlimber and are then manhandled half an inch may not fire.
+    let units = [
+        (
+            "g",
+            0,
+            "HA",
+            "Trained",
+            600.0,
+            200.0,
+            0.0,
+            ", limbered: true",
+        ),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0 + 30.0 + 8.0 * IN,
+            180.0,
+            ", bases: Some(2)",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "g", &[6, 6]);
+    b.execute(mv("g", vec![Step::Advance(2.0)]))
+        .expect("limbered");
+    b.execute(Command::Unlimber { unit: id("g") })
+        .expect("unlimbers");
+    b.execute(mv("g", vec![Step::Advance(0.5)]))
+        .expect("manhandled");
+    to_phase(&mut b, 0, Phase::OffensiveFire);
+    let e = refused(&mut b, fire("g", "e"));
+    assert!(e.contains("manhandled"), "{e}");
+}
+
+#[test]
+fn a_fire_result_disrupts_and_silences_guns() {
+    // "R, T, V = Unit disrupted, Artillery Silenced": a T on a battery disrupts it (the -1 in
+    // an assault, no evading) and silences it.
+    let units = [
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "g",
+            1,
+            "FA",
+            "Trained",
+            600.0,
+            200.0 + 30.0 + 2.0 * IN,
+            180.0,
+            "",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    to_phase(&mut b, 0, Phase::OffensiveFire);
+    // 2 bases at 2": 4, the 4 column; 9 reads T.
+    b.script_dice(&[4, 5]);
+    let ev = b.execute(fire("a", "g")).expect("fire");
+    let (_, words) = salvo(&ev);
+    assert!(words.contains("T: disrupted and silenced"), "{words}");
+    let g = b.unit(&id("g")).unwrap().clone();
+    assert!(g.status.disordered && g.status.silenced, "{words}");
+    let a = b.unit(&id("a")).unwrap().clone();
+    let f = rules(&b).assault_modifiers(&b, &g, &a, false);
+    assert!(f.iter().any(|f| f.name == "Disrupted"), "{f:?}");
+}
+
+#[test]
+fn a_column_fording_a_river_on_a_road_halts() {
+    // "River: ... Other halt full move": the road's double pace does not carry a column over a
+    // ford; the crossing takes the whole move.
+    let terrain =
+        "(id: \"r\", kind: River, name: \"Saale\", points: [(0, 300), (1220, 300)], width: 10),
+        (id: \"road\", kind: Road, name: \"Road\", points: [(600, 0), (600, 900)], width: 40),";
+    let units = [
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            250.0,
+            0.0,
+            ", bases: Some(1), formation: Some(Column)",
+        ),
+        ("e", 1, "Inf", "Trained", 300.0, 850.0, 180.0, ""),
+    ];
+    let mut b = bbb(&units, terrain, "");
+    activate(&mut b, "a", &[6, 6]);
+    b.execute(mv("a", vec![Step::Advance(4.0)]))
+        .expect("fords the river");
+    let e = refused(&mut b, mv("a", vec![Step::Advance(1.0)]));
+    assert!(e.contains("more"), "{e}");
+}
+
+#[test]
+fn any_infantry_may_stand_in_depth_but_only_aggressive_moves_in_it() {
+    // "Infantry (may move in Deep only if Aggressive)": a scenario may place a battalion in
+    // depth; it may not move so, but may change formation.
+    let units = [
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0,
+            0.0,
+            ", bases: Some(4), formation: Some(Deep)",
+        ),
+        (
+            "d",
+            0,
+            "Inf",
+            "Trained",
+            300.0,
+            200.0,
+            0.0,
+            ", bases: Some(4), formation: Some(Deep), flags: [Aggressive]",
+        ),
+        ("e", 1, "Inf", "Trained", 600.0, 850.0, 180.0, ""),
+    ];
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "a", &[6, 6]);
+    let e = refused(&mut b, mv("a", vec![Step::Advance(1.0)]));
+    assert!(
+        e.contains("only Aggressive infantry may move in depth"),
+        "{e}"
+    );
+    b.execute(Command::Form {
+        unit: id("a"),
+        formation: Formation::Line,
+        turn: 0.0,
+    })
+    .expect("forms line");
+    activate(&mut b, "d", &[6, 6]);
+    b.execute(mv("d", vec![Step::Advance(1.0)]))
+        .expect("Aggressive infantry moves in depth");
 }

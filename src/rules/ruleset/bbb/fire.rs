@@ -98,7 +98,8 @@ impl Bbb7yw {
             }
             if !defensive && s.bound.moved {
                 let horse = self.troop(s).gun == Some(Gun::Horse);
-                if !(horse && s.bound.limber_changed && !s.status.limbered) {
+                if !(horse && s.bound.limber_changed && !s.status.limbered) || self.manhandled(b, s)
+                {
                     return illegal(format!(
                         "{} moved this turn: only horse artillery that moved up to 6\" and unlimbered may fire, and manhandled guns never",
                         s.name
@@ -113,6 +114,26 @@ impl Bbb7yw {
             ));
         }
         Ok(())
+    }
+
+    /// Whether the guns moved unlimbered (were manhandled) in this turn's movement step.
+    pub fn manhandled(&self, b: &Battle, s: &Unit) -> bool {
+        // Read back from now: before an Unlimbered event the guns were limbered, before a
+        // Limbered event unlimbered.
+        let mut limbered = s.status.limbered;
+        for e in b.log.iter().rev() {
+            match e {
+                Event::PhaseBegan {
+                    phase: Phase::Movement,
+                    ..
+                } => break,
+                Event::Moved { unit, .. } if *unit == s.id && !limbered => return true,
+                Event::Unlimbered { unit } if *unit == s.id => limbered = true,
+                Event::Limbered { unit } if *unit == s.id => limbered = false,
+                _ => {}
+            }
+        }
+        false
     }
 
     fn fired_this_phase(&self, b: &Battle, id: &UnitId) -> bool {
@@ -360,7 +381,7 @@ impl Bbb7yw {
         let mut s = match r {
             FireResult::Nothing => "no effect".to_string(),
             FireResult::R | FireResult::T | FireResult::V if art => {
-                format!("{}: silenced", r.code())
+                format!("{}: disrupted and silenced", r.code())
             }
             FireResult::R => "R: disrupted; Raw units halted in an assault".into(),
             FireResult::T => "T: disrupted; Raw and Trained units halted in an assault".into(),
@@ -369,7 +390,7 @@ impl Bbb7yw {
                 if t.status.hits + u32::from(n) >= self.num("artillery_destroyed_hits") as u32 {
                     format!("{n}: destroyed")
                 } else {
-                    format!("{n}: reduced")
+                    format!("{n}: reduced, disrupted and silenced")
                 }
             }
             FireResult::Bases(n) => format!("{n}: {n} base(s) lost, disrupted and halted"),
@@ -453,7 +474,9 @@ impl Bbb7yw {
             return Ok(());
         }
         let id = &t.id;
-        self.disrupt(b, out, id, &format!("a fire result of {}", r.code()));
+        let why = format!("a fire result of {}", r.code());
+        self.disrupt(b, out, id, &why);
+        self.silence(b, out, id, &why);
         if r.bases() > 0 {
             self.lose_bases(b, out, id, r.bases(), "fire")?;
         }

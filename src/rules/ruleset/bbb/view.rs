@@ -45,12 +45,10 @@ impl Bbb7yw {
         let formation = u.formation.unwrap_or(Formation::Line);
         match formation {
             Formation::Line | Formation::Column => {}
-            Formation::Deep if t.arm == Arm::Infantry && u.flags.contains(&Flag::Aggressive) => {}
+            // Any infantry may stand in depth; only Aggressive infantry may move in it.
+            Formation::Deep if t.arm == Arm::Infantry => {}
             Formation::Deep => {
-                return Err(format!(
-                    "unit '{}': only Aggressive infantry may stand in depth",
-                    u.id
-                ));
+                return Err(format!("unit '{}': only infantry may stand in depth", u.id));
             }
             other => {
                 return Err(format!(
@@ -825,6 +823,14 @@ impl Bbb7yw {
                 }
             }
             Event::Reformed { unit, .. } => format!("{} closes up", name(unit)),
+            Event::ObjectiveHeld { objective, side } => format!(
+                "{} now holds {}",
+                b.sides.get(*side).map_or("?", |s| s.name.as_str()),
+                b.scenario
+                    .objectives
+                    .get(*objective)
+                    .map_or("an objective", |o| o.name.as_str())
+            ),
             _ => return None,
         })
     }
@@ -852,9 +858,10 @@ impl Ruleset for Bbb7yw {
         b.scenario
             .objectives
             .iter()
-            .map(|o| {
+            .enumerate()
+            .map(|(i, o)| {
                 let at = Pt::new(o.at.0, o.at.1);
-                (at, o.name.clone(), self.holder(b, at, o.owner))
+                (at, o.name.clone(), self.holder(b, i, at, o.owner))
             })
             .collect()
     }
@@ -960,6 +967,7 @@ impl Ruleset for Bbb7yw {
         }
     }
     fn after_command(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
+        self.record_holders(b, out);
         self.check_victory(b, out);
         Ok(())
     }
