@@ -488,6 +488,12 @@ fn defensive_fire_halts_assaults_by_quality() {
         b.script_dice(&[4, 3, 3, 3]);
         b.execute(fire("e", "a")).expect("defensive fire");
         assert_eq!(b.unit(&id("a")).unwrap().bound.halted, halted, "{class}");
+        if halted {
+            // Halted, it stops half an inch short and may still fire (ruling defensive_fire).
+            to_phase(&mut b, 0, Phase::OffensiveFire);
+            b.script_dice(&[1, 1]);
+            b.execute(fire("a", "e")).expect("a halted unit fires");
+        }
         to_phase(&mut b, 0, Phase::Assault);
         let r = b.execute(fight("a", "e"));
         assert_eq!(r.is_err(), halted, "{class}: {r:?}");
@@ -1256,6 +1262,11 @@ fn sight_slopes_woods_and_friends() {
     let hill = "(id: \"h\", kind: Hill, name: \"Janushügel\", points: [(500, 150), (700, 150), (700, 240), (500, 240)], level: 1),";
     let mut b = bbb(&foot(""), hill, "");
     try_fire(&mut b).expect("over the friend from the hill");
+    // ...but not over a friend within 3" of the guns (ruling hill_fire_over).
+    let mut near = foot("");
+    near[1].5 = 260.0;
+    let mut b = bbb(&near, hill, "");
+    assert!(try_fire(&mut b).unwrap_err().contains("in the way"));
     // A slope between, higher than both, blocks.
     let ridge = "(id: \"r\", kind: Hill, name: \"Ridge\", points: [(500, 350), (700, 350), (700, 400), (500, 400)], level: 1),";
     let units: [Line; 2] = [
@@ -1684,4 +1695,197 @@ fn any_infantry_may_stand_in_depth_but_only_aggressive_moves_in_it() {
     activate(&mut b, "d", &[6, 6]);
     b.execute(mv("d", vec![Step::Advance(1.0)]))
         .expect("Aggressive infantry moves in depth");
+}
+
+#[test]
+fn an_assault_left_unfought_until_the_step_ends_occupies() {
+    // +5 (4-6): the defender retires 9"; the attacker "may exploit or occupy". Fought when the
+    // step ends, with no choice made, it occupies (ruling after_assault): it moves up by the
+    // defender's depth, not half its move.
+    let units = [
+        (
+            "a",
+            0,
+            "Inf",
+            "Veteran",
+            600.0,
+            200.0,
+            0.0,
+            ", bases: Some(4), flags: [Aggressive], formation: Some(Deep)",
+        ),
+        (
+            "e",
+            1,
+            "Inf",
+            "Raw",
+            600.0,
+            200.0 + 30.0 + 2.0 * IN,
+            180.0,
+            ", bases: Some(2), flags: [Fragile]",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "a", &[6, 6]);
+    b.execute(mv("a", vec![Step::ToContact(id("e"))]))
+        .expect("assault");
+    to_phase(&mut b, 0, Phase::Assault);
+    let before = b.unit(&id("a")).unwrap().base.centre;
+    // 1 + 5 = 6 against 3 - 2 = 1: +5.
+    b.script_dice(&[1, 3]);
+    b.execute(Command::EndPhase).expect("the step ends");
+    let diff = b
+        .log
+        .iter()
+        .find_map(|e| match e {
+            Event::Assault { difference, .. } => Some(*difference),
+            _ => None,
+        })
+        .expect("an assault");
+    assert_eq!(diff, 5);
+    let moved = b.unit(&id("a")).unwrap().base.centre.dist(before) / IN;
+    assert!(
+        moved > 0.5 && moved < 2.0,
+        "occupied, not exploited: {moved}\""
+    );
+}
+
+#[test]
+fn a_formation_change_counts_as_moving_for_defensive_fire() {
+    let units = [
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "d",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0 + 30.0 + 2.0 * IN,
+            180.0,
+            ", bases: Some(2)",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "a", &[6, 6]);
+    b.execute(Command::Form {
+        unit: id("a"),
+        formation: Formation::Column,
+        turn: 0.0,
+    })
+    .expect("into column");
+    to_phase(&mut b, 0, Phase::DefensiveFire);
+    b.script_dice(&[1, 1]);
+    b.execute(fire("d", "a"))
+        .expect("a unit that changed formation is fired at");
+}
+
+#[test]
+fn the_log_says_what_a_move_a_pivot_limbering_and_a_weak_fire_were() {
+    use volley::rules::report::describe;
+    // A 2" sidestep outside the front arc: 2" moved, 8" counted.
+    let units = [
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        ("g", 0, "FA", "Trained", 300.0, 200.0, 0.0, ""),
+        ("h", 0, "FA", "Trained", 900.0, 200.0, 0.0, ""),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0 + 30.0 + 5.0 * IN,
+            180.0,
+            ", bases: Some(1), flags: [IneffectiveMusket]",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "a", &[6, 6]);
+    let ev = b.execute(mv("a", vec![Step::Sidestep(2.0)])).expect("move");
+    let words: Vec<String> = ev.iter().map(|e| describe(&b, e)).collect();
+    let w = words.join(" | ");
+    assert!(
+        w.contains("moves 2.0\" in") && w.contains("counts 8.0\""),
+        "{w}"
+    );
+    // An artillery pivot is a pivot, not a change to line.
+    activate(&mut b, "g", &[6, 6]);
+    let ev = b
+        .execute(Command::Form {
+            unit: id("g"),
+            formation: Formation::Line,
+            turn: 90.0,
+        })
+        .expect("pivot");
+    let w: Vec<String> = ev.iter().map(|e| describe(&b, e)).collect();
+    assert!(
+        w.iter().any(|x| x.contains("pivots")) && !w.iter().any(|x| x.contains("changes to")),
+        "{w:?}"
+    );
+    // Limbering is told once.
+    activate(&mut b, "h", &[6, 6]);
+    let ev = b
+        .execute(Command::Limber { unit: id("h") })
+        .expect("limber");
+    let w: Vec<String> = ev.iter().map(|e| describe(&b, e)).collect();
+    assert_eq!(
+        w.iter().filter(|x| x.contains("limber")).count(),
+        1,
+        "{w:?}"
+    );
+    // An ineffective musket at 2": 1, halved twice (disrupted, low on ammunition) to 0.25,
+    // shifted one column left by a target in a wood: off the table.
+    let wood = "(id: \"w\", kind: Woods, name: \"Wood\", points: [(500, 250), (700, 250), (700, 320), (500, 320)]),";
+    let units = [
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0,
+            0.0,
+            ", bases: Some(1), flags: [IneffectiveMusket]",
+        ),
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0 + 30.0 + 2.0 * IN,
+            180.0,
+            ", bases: Some(1)",
+        ),
+    ];
+    let mut b = bbb(&units, wood, "");
+    if let Some(u) = b.units_mut().iter_mut().find(|u| u.id == id("e")) {
+        u.status.disordered = true;
+        u.status.ammo = Ammo::Low;
+    }
+    // Side 1 fires in its own offensive fire step.
+    to_phase(&mut b, 1, Phase::OffensiveFire);
+    b.script_dice(&[1, 1]);
+    let ev = b.execute(fire("e", "a")).expect("fire");
+    let (_, words) = salvo(&ev);
+    assert!(
+        words.contains("fire value 1, halved to 0.25: off the left of the table (no effect)"),
+        "{words}"
+    );
 }

@@ -183,7 +183,7 @@ impl Bbb7yw {
             if !segment_hits_base(from, to, &o.base) {
                 continue;
             }
-            // Over a lower friend from a hill, with a 3" gap either side of that friend (to
+            // Over a lower friend from a hill (ruling hill_fire_over), with a 3" gap either side of that friend (to
             // the firer and to the target, and to any other unit beside it).
             let over = o.side == s.side
                 && lvl_from > b.terrain.level_at(o.base.centre)
@@ -221,7 +221,14 @@ impl Bbb7yw {
             ));
         }
         let defensive = b.phase == Phase::DefensiveFire;
-        if defensive && !t.bound.moved && !t.bound.charged {
+        // A formation change, limbering or a pivot uses the move: it counts as moving (ruling
+        // defensive_fire).
+        if defensive
+            && !t.bound.moved
+            && !t.bound.charged
+            && !t.bound.formed
+            && !t.bound.limber_changed
+        {
             return illegal(format!(
                 "defensive fire is at units that moved or assault: {} has not moved",
                 t.name
@@ -423,12 +430,28 @@ impl Bbb7yw {
             .collect();
         factors.extend(f.halvings.iter().cloned());
         factors.extend(f.shifts.iter().cloned());
-        let outcome = format!(
-            "fire value {} on {}: {}",
-            f.value,
-            self.column_words(f.column),
-            self.result_words(result, &f.target, low)
-        );
+        let halved = f.value * 0.5f32.powi(f.halvings.len() as i32);
+        let value = if f.halvings.is_empty() {
+            format!("fire value {}", f.value)
+        } else {
+            format!("fire value {}, halved to {halved}", f.value)
+        };
+        let outcome = match f.column {
+            Some(_) => format!(
+                "{value} on {}: {}",
+                self.column_words(f.column),
+                self.result_words(result, &f.target, low)
+            ),
+            None => format!(
+                "{value}: {}{}",
+                self.column_words(f.column),
+                if low {
+                    "; the firer is low on ammunition"
+                } else {
+                    ""
+                }
+            ),
+        };
         b.emit(
             out,
             Event::Salvo {

@@ -914,7 +914,8 @@ impl Bbb7yw {
         let p = self.plan(b, id, steps)?;
         let (_, to) = p.plan.ends[0];
         let from = p.plan.starts[0].1;
-        let mut going = p.plan.going.describe();
+        // The words say how far it went; the event's distance is what the move counts.
+        let mut going = format!("{:.1}\" in {}", p.plan.distance, p.plan.going.describe());
         if !p.penalties.is_empty() {
             going = format!("{going}; {}", p.penalties.join("; "));
         }
@@ -1200,7 +1201,7 @@ impl Bbb7yw {
                 allowance: full,
                 going: format!("evading {}", e.name),
                 contact: None,
-                manoeuvre: None,
+                manoeuvre: Some(format!("evades {distance:.1}\" away from {}", e.name)),
             },
         );
         // Evading cavalry becomes disrupted (001 Evade); guns that evade do not.
@@ -1308,7 +1309,9 @@ impl Bbb7yw {
                     let Some((a, d)) = self.pending_assaults(b).into_iter().next() else {
                         break;
                     };
-                    self.assault(b, out, &a, &d, None)?;
+                    // No choice made: the attacker occupies where the table leaves it the choice
+                    // (ruling after_assault).
+                    self.assault(b, out, &a, &d, Some(false))?;
                     if b.is_over() {
                         return Ok(());
                     }

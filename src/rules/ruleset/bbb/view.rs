@@ -813,7 +813,14 @@ impl Bbb7yw {
                 to,
             } if *cost > 0.0 => {
                 if from == to {
-                    format!("{} limbers or unlimbers ({cost:.0}\")", name(unit))
+                    // Limbering or unlimbering: its own event says which.
+                    format!("{}: {cost:.0}\" of its move used", name(unit))
+                } else if b.unit(unit).is_ok_and(|u| self.is_artillery(u)) {
+                    format!(
+                        "{} pivots {:.0} degrees ({cost:.0}\")",
+                        name(unit),
+                        crate::rules::geometry::norm_deg(to.facing - from.facing)
+                    )
                 } else {
                     format!(
                         "{} changes to {} ({cost:.0}\")",
@@ -823,6 +830,22 @@ impl Bbb7yw {
                 }
             }
             Event::Reformed { unit, .. } => format!("{} closes up", name(unit)),
+            Event::Moved {
+                unit,
+                distance,
+                allowance,
+                going,
+                contact,
+                manoeuvre: None,
+                ..
+            } => format!(
+                "{} moves {going}{}: it counts {distance:.1}\" of the {allowance:.1}\" it had",
+                name(unit),
+                contact
+                    .as_ref()
+                    .map(|c| format!(" into contact with {}", name(c)))
+                    .unwrap_or_default()
+            ),
             Event::ObjectiveHeld { objective, side } => format!(
                 "{} now holds {}",
                 b.sides.get(*side).map_or("?", |s| s.name.as_str()),
