@@ -1889,3 +1889,53 @@ fn the_log_says_what_a_move_a_pivot_limbering_and_a_weak_fire_were() {
         "{words}"
     );
 }
+
+#[test]
+fn an_evade_passes_through_no_enemy() {
+    // Cavalry evading the infantry that moved towards it may not ride through the enemy
+    // brigade behind it (ruling zone_of_control, ruling evade).
+    let units = [
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "c",
+            1,
+            "Cav",
+            "Trained",
+            600.0,
+            500.0,
+            180.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "x",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            620.0,
+            180.0,
+            ", bases: Some(2)",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "a", &[6, 6]);
+    b.execute(mv("a", vec![Step::Advance(1.0)])).expect("moves");
+    let e = refused(
+        &mut b,
+        Command::Evade {
+            unit: id("c"),
+            from: id("a"),
+            distance: 9.0,
+        },
+    );
+    assert!(e.contains("pass through"), "{e}");
+}

@@ -1191,6 +1191,39 @@ impl Bbb7yw {
         {
             return illegal(format!("{} would end on {}", u.name, o.name));
         }
+        // An evade is a move: it passes through no enemy, and guns cross no river.
+        let path: Vec<Base> = (1..=40)
+            .map(|k| Base {
+                centre: turned.centre.lerp(to.centre, k as f32 / 40.0),
+                ..turned
+            })
+            .collect();
+        for o in b
+            .alive()
+            .filter(|o| o.side != u.side && !self.is_general(o))
+        {
+            let start = turned.overlap_depth(&o.base);
+            if path
+                .iter()
+                .any(|t| t.overlap_depth(&o.base) > start + crate::rules::geometry::CONTACT_EPS)
+            {
+                return illegal(format!("{} would pass through {}", u.name, o.name));
+            }
+        }
+        if self.is_artillery(&u)
+            && b.terrain.features.iter().any(|f| {
+                f.kind == FeatureKind::River
+                    && f.crossed_by(u.base.centre, to.centre)
+                    && !path.iter().any(|t| {
+                        b.terrain
+                            .at(t.centre, &[FeatureKind::Bridge])
+                            .next()
+                            .is_some()
+                    })
+            })
+        {
+            return illegal(format!("{}: rivers are impassable to artillery", u.name));
+        }
         b.emit(
             out,
             Event::Moved {
