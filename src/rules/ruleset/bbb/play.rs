@@ -406,9 +406,9 @@ impl Bbb7yw {
             .and_then(|r| r.base)
     }
 
-    /// Retires straight back `inches`, ignoring terrain (away from `from` if given, else
-    /// behind its own rear); passing through friends disrupts them (not those in base contact
-    /// when it starts); off the table it is lost.
+    /// Retires straight back `inches`, ignoring passable terrain (away from `from` if given,
+    /// else behind its own rear; guns stop at a river); passing through friends disrupts them
+    /// (not those in base contact when it starts); off the table it is lost.
     pub fn retire(
         &self,
         b: &mut Battle,
