@@ -488,6 +488,12 @@ fn defensive_fire_halts_assaults_by_quality() {
         b.script_dice(&[4, 3, 3, 3]);
         b.execute(fire("e", "a")).expect("defensive fire");
         assert_eq!(b.unit(&id("a")).unwrap().bound.halted, halted, "{class}");
+        if halted {
+            // Halted, it stops half an inch short and may still fire (ruling defensive_fire).
+            to_phase(&mut b, 0, Phase::OffensiveFire);
+            b.script_dice(&[1, 1]);
+            b.execute(fire("a", "e")).expect("a halted unit fires");
+        }
         to_phase(&mut b, 0, Phase::Assault);
         let r = b.execute(fight("a", "e"));
         assert_eq!(r.is_err(), halted, "{class}: {r:?}");
@@ -660,9 +666,9 @@ fn bad_units_are_refused_with_the_reason() {
     for (from, to, why) in [
         ("bases: Some(4)),", "bases: Some(0)),", "from 1 to 12 bases"),
         (
-            "flags: [Aggressive], formation: Some(Deep)",
-            "formation: Some(Deep)",
-            "only Aggressive infantry",
+            "type: \"HC\", class: Veteran,",
+            "type: \"HC\", class: Veteran, formation: Some(Deep),",
+            "only infantry may stand in depth",
         ),
         (
             "type: \"HC\", class: Veteran,",
@@ -1256,6 +1262,11 @@ fn sight_slopes_woods_and_friends() {
     let hill = "(id: \"h\", kind: Hill, name: \"Janushügel\", points: [(500, 150), (700, 150), (700, 240), (500, 240)], level: 1),";
     let mut b = bbb(&foot(""), hill, "");
     try_fire(&mut b).expect("over the friend from the hill");
+    // ...but not over a friend within 3" of the guns (ruling hill_fire_over).
+    let mut near = foot("");
+    near[1].5 = 260.0;
+    let mut b = bbb(&near, hill, "");
+    assert!(try_fire(&mut b).unwrap_err().contains("in the way"));
     // A slope between, higher than both, blocks.
     let ridge = "(id: \"r\", kind: Hill, name: \"Ridge\", points: [(500, 350), (700, 350), (700, 400), (500, 400)], level: 1),";
     let units: [Line; 2] = [
@@ -1343,7 +1354,7 @@ fn horse_artillery_moves_unlimbers_and_fires_at_half() {
 #[test]
 fn the_objectives_are_held_by_a_unit_within_3_inches_with_no_enemy_within_3() {
     // BBB's scenario rule: a side holds an objective with a unit within 3" and no enemy within
-    // 3"; untouched, each stays with its starting owner.
+    // 3"; untouched, each stays with its starting owner; taken, with its last holder.
     let mut b = volley::rules::save::load_any(std::path::Path::new("scenarios/bbb_default.ron"))
         .expect("bbb_default");
     let held = |b: &Battle| -> Vec<(String, usize)> {
@@ -1357,21 +1368,574 @@ fn the_objectives_are_held_by_a_unit_within_3_inches_with_no_enemy_within_3() {
         held(&b),
         vec![("Lohdorf".to_string(), 1), ("Weinberg".to_string(), 0)]
     );
-    // A Prussian brigade standing on Lohdorf, no Austrian near: Prussia holds it.
+    // A Prussian brigade standing on Lohdorf, no Austrian near: Prussia holds it, and takes it
+    // for good once a command is done there.
     let at = b.rules.objectives_held(&b)[0].0;
-    if let Some(u) = b.units_mut().iter_mut().find(|u| u.id == id("pr-inf1")) {
+    let prussian = id("pr-inf1");
+    let was = b.unit(&prussian).unwrap().base;
+    if let Some(u) = b.units_mut().iter_mut().find(|u| u.id == prussian) {
         u.base.centre = at;
     }
     assert_eq!(held(&b)[0], ("Lohdorf".to_string(), 0));
-    // An Austrian brigade comes within 3" too: contested, it stays with its holder so far (the
-    // scenario's owner, Austria).
+    b.execute(Command::EndPhase).expect("the step ends");
+    assert!(
+        b.log.iter().any(|e| matches!(
+            e,
+            Event::ObjectiveHeld {
+                objective: 0,
+                side: 0
+            }
+        )),
+        "Lohdorf changes hands"
+    );
+    // An Austrian brigade comes within 3" too: contested, it stays with its last holder,
+    // Prussia (not the scenario's owner, Austria).
     let near = volley::rules::geometry::Pt::new(at.x + 30.0, at.y);
-    if let Some(u) = b
-        .units_mut()
-        .iter_mut()
+    let austrian = b
+        .units
+        .iter()
         .find(|u| u.side == 1 && u.troop == "Inf")
-    {
+        .map(|u| (u.id.clone(), u.base))
+        .expect("an Austrian brigade");
+    if let Some(u) = b.units_mut().iter_mut().find(|u| u.id == austrian.0) {
         u.base.centre = near;
     }
-    assert_eq!(held(&b)[0], ("Lohdorf".to_string(), 1));
+    assert_eq!(held(&b)[0], ("Lohdorf".to_string(), 0));
+    // Both leave it: it stays with Prussia, and counts for Prussia at the turn limit.
+    for (who, base) in [(&prussian, was), (&austrian.0, austrian.1)] {
+        if let Some(u) = b.units_mut().iter_mut().find(|u| &u.id == who) {
+            u.base = base;
+        }
+    }
+    assert_eq!(held(&b)[0], ("Lohdorf".to_string(), 0));
+    let (winner, why) = rules(&b).result(&b);
+    assert_eq!(winner, Some(0), "{why}");
+    assert!(why.contains("2 of 2 objectives"), "{why}");
+}
+
+#[test]
+fn no_move_passes_through_an_enemy_and_an_assault_meets_the_first_in_its_way() {
+    // A brigade in contact with an enemy's front cannot walk through it (to its rear or flank).
+    let units = [
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            230.0,
+            180.0,
+            ", bases: Some(2)",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "a", &[6, 6]);
+    let e = refused(&mut b, mv("a", vec![Step::Advance(4.0)]));
+    assert!(e.contains("pass through"), "{e}");
+    // A screen 2" ahead with guns 2" behind it: the assault meets the screen, not the guns.
+    let screen = 200.0 + 30.0 + 2.0 * IN;
+    let units = [
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "s",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            screen,
+            180.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "g",
+            1,
+            "FA",
+            "Trained",
+            600.0,
+            screen + 30.0 + 2.0 * IN,
+            180.0,
+            "",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "a", &[6, 6]);
+    let e = refused(&mut b, mv("a", vec![Step::ToContact(id("g"))]));
+    assert!(e.contains("first enemy"), "{e}");
+    b.execute(mv("a", vec![Step::ToContact(id("s"))]))
+        .expect("the screen is the first enemy in its way");
+    assert!(b.unit(&id("a")).unwrap().bound.charged);
+}
+
+#[test]
+fn artillery_does_not_assault() {
+    // Only infantry and cavalry move into contact (ruling artillery_assault).
+    let units = [
+        ("g", 0, "FA", "Trained", 600.0, 200.0, 0.0, ""),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0 + 30.0 + 2.0 * IN,
+            180.0,
+            ", bases: Some(2)",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "g", &[6, 6]);
+    let e = refused(&mut b, mv("g", vec![Step::ToContact(id("e"))]));
+    assert!(e.contains("artillery does not"), "{e}");
+}
+
+#[test]
+fn retiring_guns_stop_at_a_river_that_foot_retire_across() {
+    // "Retire move ignores all passable terrain"; "River: Impassable to Art.": the river runs
+    // 2.75" behind the guns' centre; a 6" retire stops the guns on its bank.
+    let river =
+        "(id: \"r\", kind: River, name: \"Saale\", points: [(0, 330), (1220, 330)], width: 10),";
+    let units = [
+        ("g", 0, "FA", "Trained", 300.0, 400.0, 0.0, ""),
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            800.0,
+            400.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        ("e", 1, "Inf", "Trained", 600.0, 850.0, 180.0, ""),
+    ];
+    let mut b = bbb(&units, river, "");
+    let r = rules(&b).clone();
+    let mut out = Vec::new();
+    r.retire(&mut b, &mut out, &id("g"), 6.0, None, "a test")
+        .expect("retire");
+    r.retire(&mut b, &mut out, &id("a"), 6.0, None, "a test")
+        .expect("retire");
+    let g = b.unit(&id("g")).unwrap();
+    assert!(g.alive());
+    assert!(
+        g.base.centre.y > 330.0 && g.base.centre.y < 400.0,
+        "{:?}",
+        g.base.centre
+    );
+    let a = b.unit(&id("a")).unwrap();
+    assert!(a.base.centre.y < 330.0, "{:?}", a.base.centre);
+}
+
+#[test]
+fn manhandled_horse_artillery_does_not_fire_in_offensive_fire() {
+    // "Manhandle artillery = 3" - cannot fire in offensive fire": horse guns that move 2"
+    // limbered, unlimber and are then manhandled half an inch may not fire.
+    let units = [
+        (
+            "g",
+            0,
+            "HA",
+            "Trained",
+            600.0,
+            200.0,
+            0.0,
+            ", limbered: true",
+        ),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0 + 30.0 + 8.0 * IN,
+            180.0,
+            ", bases: Some(2)",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "g", &[6, 6]);
+    b.execute(mv("g", vec![Step::Advance(2.0)]))
+        .expect("limbered");
+    b.execute(Command::Unlimber { unit: id("g") })
+        .expect("unlimbers");
+    b.execute(mv("g", vec![Step::Advance(0.5)]))
+        .expect("manhandled");
+    to_phase(&mut b, 0, Phase::OffensiveFire);
+    let e = refused(&mut b, fire("g", "e"));
+    assert!(e.contains("manhandled"), "{e}");
+}
+
+#[test]
+fn a_fire_result_disrupts_and_silences_guns() {
+    // "R, T, V = Unit disrupted, Artillery Silenced": a T on a battery disrupts it (the -1 in
+    // an assault, no evading) and silences it.
+    let units = [
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "g",
+            1,
+            "FA",
+            "Trained",
+            600.0,
+            200.0 + 30.0 + 2.0 * IN,
+            180.0,
+            "",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    to_phase(&mut b, 0, Phase::OffensiveFire);
+    // 2 bases at 2": 4, the 4 column; 9 reads T.
+    b.script_dice(&[4, 5]);
+    let ev = b.execute(fire("a", "g")).expect("fire");
+    let (_, words) = salvo(&ev);
+    assert!(words.contains("T: disrupted and silenced"), "{words}");
+    let g = b.unit(&id("g")).unwrap().clone();
+    assert!(g.status.disordered && g.status.silenced, "{words}");
+    let a = b.unit(&id("a")).unwrap().clone();
+    let f = rules(&b).assault_modifiers(&b, &g, &a, false);
+    assert!(f.iter().any(|f| f.name == "Disrupted"), "{f:?}");
+}
+
+#[test]
+fn a_column_fording_a_river_on_a_road_halts() {
+    // "River: ... Other halt full move": the road's double pace does not carry a column over a
+    // ford; the crossing takes the whole move.
+    let terrain =
+        "(id: \"r\", kind: River, name: \"Saale\", points: [(0, 300), (1220, 300)], width: 10),
+        (id: \"road\", kind: Road, name: \"Road\", points: [(600, 0), (600, 900)], width: 40),";
+    let units = [
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            250.0,
+            0.0,
+            ", bases: Some(1), formation: Some(Column)",
+        ),
+        ("e", 1, "Inf", "Trained", 300.0, 850.0, 180.0, ""),
+    ];
+    let mut b = bbb(&units, terrain, "");
+    activate(&mut b, "a", &[6, 6]);
+    b.execute(mv("a", vec![Step::Advance(4.0)]))
+        .expect("fords the river");
+    let e = refused(&mut b, mv("a", vec![Step::Advance(1.0)]));
+    assert!(e.contains("more"), "{e}");
+}
+
+#[test]
+fn any_infantry_may_stand_in_depth_but_only_aggressive_moves_in_it() {
+    // "Infantry (may move in Deep only if Aggressive)": a scenario may place a battalion in
+    // depth; it may not move so, but may change formation.
+    let units = [
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0,
+            0.0,
+            ", bases: Some(4), formation: Some(Deep)",
+        ),
+        (
+            "d",
+            0,
+            "Inf",
+            "Trained",
+            300.0,
+            200.0,
+            0.0,
+            ", bases: Some(4), formation: Some(Deep), flags: [Aggressive]",
+        ),
+        ("e", 1, "Inf", "Trained", 600.0, 850.0, 180.0, ""),
+    ];
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "a", &[6, 6]);
+    let e = refused(&mut b, mv("a", vec![Step::Advance(1.0)]));
+    assert!(
+        e.contains("only Aggressive infantry may move in depth"),
+        "{e}"
+    );
+    b.execute(Command::Form {
+        unit: id("a"),
+        formation: Formation::Line,
+        turn: 0.0,
+    })
+    .expect("forms line");
+    activate(&mut b, "d", &[6, 6]);
+    b.execute(mv("d", vec![Step::Advance(1.0)]))
+        .expect("Aggressive infantry moves in depth");
+}
+
+#[test]
+fn an_assault_left_unfought_until_the_step_ends_occupies() {
+    // +5 (4-6): the defender retires 9"; the attacker "may exploit or occupy". Fought when the
+    // step ends, with no choice made, it occupies (ruling after_assault): it moves up by the
+    // defender's depth, not half its move.
+    let units = [
+        (
+            "a",
+            0,
+            "Inf",
+            "Veteran",
+            600.0,
+            200.0,
+            0.0,
+            ", bases: Some(4), flags: [Aggressive], formation: Some(Deep)",
+        ),
+        (
+            "e",
+            1,
+            "Inf",
+            "Raw",
+            600.0,
+            200.0 + 30.0 + 2.0 * IN,
+            180.0,
+            ", bases: Some(2), flags: [Fragile]",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "a", &[6, 6]);
+    b.execute(mv("a", vec![Step::ToContact(id("e"))]))
+        .expect("assault");
+    to_phase(&mut b, 0, Phase::Assault);
+    let before = b.unit(&id("a")).unwrap().base.centre;
+    // 1 + 5 = 6 against 3 - 2 = 1: +5.
+    b.script_dice(&[1, 3]);
+    b.execute(Command::EndPhase).expect("the step ends");
+    let diff = b
+        .log
+        .iter()
+        .find_map(|e| match e {
+            Event::Assault { difference, .. } => Some(*difference),
+            _ => None,
+        })
+        .expect("an assault");
+    assert_eq!(diff, 5);
+    let moved = b.unit(&id("a")).unwrap().base.centre.dist(before) / IN;
+    assert!(
+        moved > 0.5 && moved < 2.0,
+        "occupied, not exploited: {moved}\""
+    );
+}
+
+#[test]
+fn a_formation_change_counts_as_moving_for_defensive_fire() {
+    let units = [
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "d",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0 + 30.0 + 2.0 * IN,
+            180.0,
+            ", bases: Some(2)",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "a", &[6, 6]);
+    b.execute(Command::Form {
+        unit: id("a"),
+        formation: Formation::Column,
+        turn: 0.0,
+    })
+    .expect("into column");
+    to_phase(&mut b, 0, Phase::DefensiveFire);
+    b.script_dice(&[1, 1]);
+    b.execute(fire("d", "a"))
+        .expect("a unit that changed formation is fired at");
+}
+
+#[test]
+fn the_log_says_what_a_move_a_pivot_limbering_and_a_weak_fire_were() {
+    use volley::rules::report::describe;
+    // A 2" sidestep outside the front arc: 2" moved, 8" counted.
+    let units = [
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        ("g", 0, "FA", "Trained", 300.0, 200.0, 0.0, ""),
+        ("h", 0, "FA", "Trained", 900.0, 200.0, 0.0, ""),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0 + 30.0 + 5.0 * IN,
+            180.0,
+            ", bases: Some(1), flags: [IneffectiveMusket]",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "a", &[6, 6]);
+    let ev = b.execute(mv("a", vec![Step::Sidestep(2.0)])).expect("move");
+    let words: Vec<String> = ev.iter().map(|e| describe(&b, e)).collect();
+    let w = words.join(" | ");
+    assert!(
+        w.contains("moves 2.0\" in") && w.contains("counts 8.0\""),
+        "{w}"
+    );
+    // An artillery pivot is a pivot, not a change to line.
+    activate(&mut b, "g", &[6, 6]);
+    let ev = b
+        .execute(Command::Form {
+            unit: id("g"),
+            formation: Formation::Line,
+            turn: 90.0,
+        })
+        .expect("pivot");
+    let w: Vec<String> = ev.iter().map(|e| describe(&b, e)).collect();
+    assert!(
+        w.iter().any(|x| x.contains("pivots")) && !w.iter().any(|x| x.contains("changes to")),
+        "{w:?}"
+    );
+    // Limbering is told once.
+    activate(&mut b, "h", &[6, 6]);
+    let ev = b
+        .execute(Command::Limber { unit: id("h") })
+        .expect("limber");
+    let w: Vec<String> = ev.iter().map(|e| describe(&b, e)).collect();
+    assert_eq!(
+        w.iter().filter(|x| x.contains("limber")).count(),
+        1,
+        "{w:?}"
+    );
+    // An ineffective musket at 2": 1, halved twice (disrupted, low on ammunition) to 0.25,
+    // shifted one column left by a target in a wood: off the table.
+    let wood = "(id: \"w\", kind: Woods, name: \"Wood\", points: [(500, 250), (700, 250), (700, 320), (500, 320)]),";
+    let units = [
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0,
+            0.0,
+            ", bases: Some(1), flags: [IneffectiveMusket]",
+        ),
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0 + 30.0 + 2.0 * IN,
+            180.0,
+            ", bases: Some(1)",
+        ),
+    ];
+    let mut b = bbb(&units, wood, "");
+    if let Some(u) = b.units_mut().iter_mut().find(|u| u.id == id("e")) {
+        u.status.disordered = true;
+        u.status.ammo = Ammo::Low;
+    }
+    // Side 1 fires in its own offensive fire step.
+    to_phase(&mut b, 1, Phase::OffensiveFire);
+    b.script_dice(&[1, 1]);
+    let ev = b.execute(fire("e", "a")).expect("fire");
+    let (_, words) = salvo(&ev);
+    assert!(
+        words.contains("fire value 1, halved to 0.25: off the left of the table (no effect)"),
+        "{words}"
+    );
+}
+
+#[test]
+fn an_evade_passes_through_no_enemy() {
+    // Cavalry evading the infantry that moved towards it may not ride through the enemy
+    // brigade behind it (ruling zone_of_control, ruling evade).
+    let units = [
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "c",
+            1,
+            "Cav",
+            "Trained",
+            600.0,
+            500.0,
+            180.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "x",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            620.0,
+            180.0,
+            ", bases: Some(2)",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "a", &[6, 6]);
+    b.execute(mv("a", vec![Step::Advance(1.0)])).expect("moves");
+    let e = refused(
+        &mut b,
+        Command::Evade {
+            unit: id("c"),
+            from: id("a"),
+            distance: 9.0,
+        },
+    );
+    assert!(e.contains("pass through"), "{e}");
 }

@@ -669,6 +669,12 @@ pub enum Event {
         points: u32,
         left: u32,
     },
+    /// One of the scenario's objectives (its place in the scenario's list) changes hands: the
+    /// side that holds it from now on, until the other side takes it (BBB).
+    ObjectiveHeld {
+        objective: usize,
+        side: Side,
+    },
 }
 
 /// A marker a unit carries (Hal's).

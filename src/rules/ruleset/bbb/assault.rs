@@ -151,6 +151,9 @@ impl Bbb7yw {
                 a.name
             ));
         }
+        if self.is_artillery(&a) {
+            return illegal(format!("{}: artillery does not assault", a.name));
+        }
         if a.bound.halted {
             return illegal(format!("{} was halted by defensive fire", a.name));
         }

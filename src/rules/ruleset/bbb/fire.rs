@@ -98,7 +98,8 @@ impl Bbb7yw {
             }
             if !defensive && s.bound.moved {
                 let horse = self.troop(s).gun == Some(Gun::Horse);
-                if !(horse && s.bound.limber_changed && !s.status.limbered) {
+                if !(horse && s.bound.limber_changed && !s.status.limbered) || self.manhandled(b, s)
+                {
                     return illegal(format!(
                         "{} moved this turn: only horse artillery that moved up to 6\" and unlimbered may fire, and manhandled guns never",
                         s.name
@@ -113,6 +114,26 @@ impl Bbb7yw {
             ));
         }
         Ok(())
+    }
+
+    /// Whether the guns moved unlimbered (were manhandled) in this turn's movement step.
+    pub fn manhandled(&self, b: &Battle, s: &Unit) -> bool {
+        // Read back from now: before an Unlimbered event the guns were limbered, before a
+        // Limbered event unlimbered.
+        let mut limbered = s.status.limbered;
+        for e in b.log.iter().rev() {
+            match e {
+                Event::PhaseBegan {
+                    phase: Phase::Movement,
+                    ..
+                } => break,
+                Event::Moved { unit, .. } if *unit == s.id && !limbered => return true,
+                Event::Unlimbered { unit } if *unit == s.id => limbered = true,
+                Event::Limbered { unit } if *unit == s.id => limbered = false,
+                _ => {}
+            }
+        }
+        false
     }
 
     fn fired_this_phase(&self, b: &Battle, id: &UnitId) -> bool {
@@ -162,7 +183,7 @@ impl Bbb7yw {
             if !segment_hits_base(from, to, &o.base) {
                 continue;
             }
-            // Over a lower friend from a hill, with a 3" gap either side of that friend (to
+            // Over a lower friend from a hill (ruling hill_fire_over), with a 3" gap either side of that friend (to
             // the firer and to the target, and to any other unit beside it).
             let over = o.side == s.side
                 && lvl_from > b.terrain.level_at(o.base.centre)
@@ -200,7 +221,14 @@ impl Bbb7yw {
             ));
         }
         let defensive = b.phase == Phase::DefensiveFire;
-        if defensive && !t.bound.moved && !t.bound.charged {
+        // A formation change, limbering or a pivot uses the move: it counts as moving (ruling
+        // defensive_fire).
+        if defensive
+            && !t.bound.moved
+            && !t.bound.charged
+            && !t.bound.formed
+            && !t.bound.limber_changed
+        {
             return illegal(format!(
                 "defensive fire is at units that moved or assault: {} has not moved",
                 t.name
@@ -360,7 +388,7 @@ impl Bbb7yw {
         let mut s = match r {
             FireResult::Nothing => "no effect".to_string(),
             FireResult::R | FireResult::T | FireResult::V if art => {
-                format!("{}: silenced", r.code())
+                format!("{}: disrupted and silenced", r.code())
             }
             FireResult::R => "R: disrupted; Raw units halted in an assault".into(),
             FireResult::T => "T: disrupted; Raw and Trained units halted in an assault".into(),
@@ -369,7 +397,7 @@ impl Bbb7yw {
                 if t.status.hits + u32::from(n) >= self.num("artillery_destroyed_hits") as u32 {
                     format!("{n}: destroyed")
                 } else {
-                    format!("{n}: reduced")
+                    format!("{n}: reduced, disrupted and silenced")
                 }
             }
             FireResult::Bases(n) => format!("{n}: {n} base(s) lost, disrupted and halted"),
@@ -402,12 +430,28 @@ impl Bbb7yw {
             .collect();
         factors.extend(f.halvings.iter().cloned());
         factors.extend(f.shifts.iter().cloned());
-        let outcome = format!(
-            "fire value {} on {}: {}",
-            f.value,
-            self.column_words(f.column),
-            self.result_words(result, &f.target, low)
-        );
+        let halved = f.value * 0.5f32.powi(f.halvings.len() as i32);
+        let value = if f.halvings.is_empty() {
+            format!("fire value {}", f.value)
+        } else {
+            format!("fire value {}, halved to {halved}", f.value)
+        };
+        let outcome = match f.column {
+            Some(_) => format!(
+                "{value} on {}: {}",
+                self.column_words(f.column),
+                self.result_words(result, &f.target, low)
+            ),
+            None => format!(
+                "{value}: {}{}",
+                self.column_words(f.column),
+                if low {
+                    "; the firer is low on ammunition"
+                } else {
+                    ""
+                }
+            ),
+        };
         b.emit(
             out,
             Event::Salvo {
@@ -453,7 +497,9 @@ impl Bbb7yw {
             return Ok(());
         }
         let id = &t.id;
-        self.disrupt(b, out, id, &format!("a fire result of {}", r.code()));
+        let why = format!("a fire result of {}", r.code());
+        self.disrupt(b, out, id, &why);
+        self.silence(b, out, id, &why);
         if r.bases() > 0 {
             self.lose_bases(b, out, id, r.bases(), "fire")?;
         }

@@ -282,29 +282,32 @@ impl Bbb7yw {
 
     // ----- losses and retiring -----------------------------------------------------------
 
-    /// Disrupts a unit; artillery is silenced instead (the playsheet's "unit disrupted,
-    /// artillery silenced").
+    /// Disrupts a unit, artillery too (a fire result also silences guns: `silence`).
     pub fn disrupt(&self, b: &mut Battle, out: &mut Vec<Event>, id: &UnitId, why: &str) {
         let Ok(u) = b.unit(id) else { return };
         if !u.alive() {
             return;
         }
-        if self.is_artillery(u) {
-            if !u.status.silenced {
-                b.emit(
-                    out,
-                    Event::Silenced {
-                        unit: id.clone(),
-                        silenced: true,
-                        why: why.to_string(),
-                    },
-                );
-            }
-        } else if !u.status.disordered {
+        if !u.status.disordered {
             b.emit(
                 out,
                 Event::Disordered {
                     unit: id.clone(),
+                    why: why.to_string(),
+                },
+            );
+        }
+    }
+
+    /// Silences artillery (the fire table's "artillery silenced").
+    pub fn silence(&self, b: &mut Battle, out: &mut Vec<Event>, id: &UnitId, why: &str) {
+        let Ok(u) = b.unit(id) else { return };
+        if u.alive() && self.is_artillery(u) && !u.status.silenced {
+            b.emit(
+                out,
+                Event::Silenced {
+                    unit: id.clone(),
+                    silenced: true,
                     why: why.to_string(),
                 },
             );
@@ -403,9 +406,9 @@ impl Bbb7yw {
             .and_then(|r| r.base)
     }
 
-    /// Retires straight back `inches`, ignoring terrain (away from `from` if given, else
-    /// behind its own rear); passing through friends disrupts them (not those in base contact
-    /// when it starts); off the table it is lost.
+    /// Retires straight back `inches`, ignoring passable terrain (away from `from` if given,
+    /// else behind its own rear; guns stop at a river); passing through friends disrupts them
+    /// (not those in base contact when it starts); off the table it is lost.
     pub fn retire(
         &self,
         b: &mut Battle,
@@ -430,7 +433,23 @@ impl Bbb7yw {
             }
             None => u.base.forward().scale(-1.0),
         };
-        let dist = b.scale.to_mm(inches);
+        let full = b.scale.to_mm(inches);
+        // Retiring ignores passable terrain only: a river is impassable to artillery (a bridge
+        // excepted), so guns stop on its bank (ruling after_assault).
+        let steps = 40;
+        let river = |p: Pt, q: Pt| {
+            self.is_artillery(&u)
+                && b.terrain
+                    .features
+                    .iter()
+                    .any(|f| f.kind == FeatureKind::River && f.crossed_by(p, q))
+                && b.terrain.at(p, &[FeatureKind::Bridge]).next().is_none()
+                && b.terrain.at(q, &[FeatureKind::Bridge]).next().is_none()
+        };
+        let dist = (1..=steps)
+            .map(|k| full * k as f32 / steps as f32)
+            .find(|d| river(u.base.centre, u.base.centre.plus(dir.scale(*d))))
+            .map_or(full, |d| d - full / steps as f32);
         let mut to = u.base;
         to.centre = u.base.centre.plus(dir.scale(dist));
         // Off the table: lost.
@@ -449,7 +468,6 @@ impl Bbb7yw {
             return Ok(());
         }
         // Sweep the whole footprint: stop short of an enemy in the way.
-        let steps = 40;
         let at = |k: f32| {
             let mut t = u.base;
             t.centre = u.base.centre.plus(dir.scale(dist * k));
@@ -477,11 +495,16 @@ impl Bbb7yw {
             let beyond = (steps + 1..=2 * steps)
                 .map(|k| at(k as f32 / steps as f32))
                 .take_while(|t| {
-                    t.corners().iter().all(|p| {
-                        p.x >= 0.0 && p.y >= 0.0 && p.x <= b.table.width && p.y <= b.table.height
-                    }) && !b
-                        .alive()
-                        .any(|e| e.side != u.side && !self.is_general(e) && e.base.overlaps(t))
+                    !river(u.base.centre, t.centre)
+                        && t.corners().iter().all(|p| {
+                            p.x >= 0.0
+                                && p.y >= 0.0
+                                && p.x <= b.table.width
+                                && p.y <= b.table.height
+                        })
+                        && !b
+                            .alive()
+                            .any(|e| e.side != u.side && !self.is_general(e) && e.base.overlaps(t))
                 })
                 .find(|t| !friend_on(t));
             to = beyond.unwrap_or_else(|| {
@@ -566,6 +589,12 @@ impl Bbb7yw {
             return illegal(format!("{} is not the moving side's", u.name));
         }
         let left = self.remaining(b, &u)?;
+        if u.formation == Formation::Deep && !(self.is_infantry(&u) && u.has(Flag::Aggressive)) {
+            return illegal(format!(
+                "{}: only Aggressive infantry may move in depth; it may change formation",
+                u.name
+            ));
+        }
         if self.is_artillery(&u) && !u.status.limbered {
             let only_pivots = steps.iter().all(|s| matches!(s, Step::Pivot(_)));
             if only_pivots {
@@ -596,6 +625,12 @@ impl Bbb7yw {
                     }
                     if self.is_general(&u) {
                         return illegal("generals do not assault".into());
+                    }
+                    if self.is_artillery(&u) {
+                        return illegal(format!(
+                            "{}: artillery does not move into contact; only infantry and cavalry assault",
+                            u.name
+                        ));
                     }
                     let Some(d) = sweep_to_contact(&base, &t.base, 45.0) else {
                         return illegal(format!(
@@ -740,7 +775,9 @@ impl Bbb7yw {
             ));
         }
         // Roads double the pace of a column or limbered guns that keep to them.
-        let road = self.marching(&u) && samples.iter().all(|s| b.terrain.on_road(s.centre));
+        // A river forded (not bridged) halts the move whatever road leads to it.
+        let road =
+            self.marching(&u) && !river && samples.iter().all(|s| b.terrain.on_road(s.centre));
         let mut allowance = left;
         // Unlimbered guns are manhandled: 3" at most.
         if self.is_artillery(&u) && !u.status.limbered {
@@ -799,6 +836,28 @@ impl Bbb7yw {
                 return illegal(format!("{} would end on {}", u.name, o.name));
             }
         }
+        // No move passes through an enemy: an assault meets the first enemy in its way (ruling
+        // zone_of_control). Only what the move adds to an overlap it started with counts.
+        if !self.is_general(&u) {
+            for e in b
+                .alive()
+                .filter(|e| e.side != u.side && !self.is_general(e))
+            {
+                let start = u.base.overlap_depth(&e.base);
+                if samples[1..]
+                    .iter()
+                    .any(|s| s.overlap_depth(&e.base) > start + crate::rules::geometry::CONTACT_EPS)
+                {
+                    return illegal(match &contact {
+                        Some((t, ..)) if *t != e.id => format!(
+                            "{} would pass through {}: an assault meets the first enemy in its way",
+                            u.name, e.name
+                        ),
+                        _ => format!("{} would pass through {}", u.name, e.name),
+                    });
+                }
+            }
+        }
         if !self.is_general(&u) {
             let zoc = b.scale.to_mm(self.num("zone_of_control"));
             for e in b
@@ -855,7 +914,8 @@ impl Bbb7yw {
         let p = self.plan(b, id, steps)?;
         let (_, to) = p.plan.ends[0];
         let from = p.plan.starts[0].1;
-        let mut going = p.plan.going.describe();
+        // The words say how far it went; the event's distance is what the move counts.
+        let mut going = format!("{:.1}\" in {}", p.plan.distance, p.plan.going.describe());
         if !p.penalties.is_empty() {
             going = format!("{going}; {}", p.penalties.join("; "));
         }
@@ -1131,6 +1191,39 @@ impl Bbb7yw {
         {
             return illegal(format!("{} would end on {}", u.name, o.name));
         }
+        // An evade is a move: it passes through no enemy, and guns cross no river.
+        let path: Vec<Base> = (1..=40)
+            .map(|k| Base {
+                centre: turned.centre.lerp(to.centre, k as f32 / 40.0),
+                ..turned
+            })
+            .collect();
+        for o in b
+            .alive()
+            .filter(|o| o.side != u.side && !self.is_general(o))
+        {
+            let start = turned.overlap_depth(&o.base);
+            if path
+                .iter()
+                .any(|t| t.overlap_depth(&o.base) > start + crate::rules::geometry::CONTACT_EPS)
+            {
+                return illegal(format!("{} would pass through {}", u.name, o.name));
+            }
+        }
+        if self.is_artillery(&u)
+            && b.terrain.features.iter().any(|f| {
+                f.kind == FeatureKind::River
+                    && f.crossed_by(u.base.centre, to.centre)
+                    && !path.iter().any(|t| {
+                        b.terrain
+                            .at(t.centre, &[FeatureKind::Bridge])
+                            .next()
+                            .is_some()
+                    })
+            })
+        {
+            return illegal(format!("{}: rivers are impassable to artillery", u.name));
+        }
         b.emit(
             out,
             Event::Moved {
@@ -1141,7 +1234,7 @@ impl Bbb7yw {
                 allowance: full,
                 going: format!("evading {}", e.name),
                 contact: None,
-                manoeuvre: None,
+                manoeuvre: Some(format!("evades {distance:.1}\" away from {}", e.name)),
             },
         );
         // Evading cavalry becomes disrupted (001 Evade); guns that evade do not.
@@ -1249,7 +1342,9 @@ impl Bbb7yw {
                     let Some((a, d)) = self.pending_assaults(b).into_iter().next() else {
                         break;
                     };
-                    self.assault(b, out, &a, &d, None)?;
+                    // No choice made: the attacker occupies where the table leaves it the choice
+                    // (ruling after_assault).
+                    self.assault(b, out, &a, &d, Some(false))?;
                     if b.is_over() {
                         return Ok(());
                     }
@@ -1323,18 +1418,54 @@ impl Bbb7yw {
         );
     }
 
-    /// Who holds an objective now: a side with a fighting unit within 3" and no enemy within
-    /// 3"; otherwise its holder so far (the scenario's owner at the start).
-    pub fn holder(&self, b: &Battle, at: Pt, owner: Side) -> Side {
+    /// Who holds objective `i` (of the scenario's list) now: a side with a fighting unit within
+    /// 3" and no enemy within 3"; otherwise its last holder (ruling objectives).
+    pub fn holder(&self, b: &Battle, i: usize, at: Pt, owner: Side) -> Side {
+        self.near_holder(b, at)
+            .unwrap_or_else(|| self.last_holder(b, i).unwrap_or(owner))
+    }
+
+    /// The side alone within 3" of a place with a fighting unit, if one is.
+    fn near_holder(&self, b: &Battle, at: Pt) -> Option<Side> {
         let r = b.scale.to_mm(self.num("zone_of_control"));
         let near = |s: Side| {
             b.alive()
                 .any(|u| u.side == s && !self.is_general(u) && u.base.distance_to_point(at) <= r)
         };
         match (near(0), near(1)) {
-            (true, false) => 0,
-            (false, true) => 1,
-            _ => owner,
+            (true, false) => Some(0),
+            (false, true) => Some(1),
+            _ => None,
+        }
+    }
+
+    /// The side that last took objective `i`, as the log records it; none if it has not
+    /// changed hands since the start.
+    fn last_holder(&self, b: &Battle, i: usize) -> Option<Side> {
+        b.log.iter().rev().find_map(|e| match e {
+            Event::ObjectiveHeld { objective, side } if *objective == i => Some(*side),
+            _ => None,
+        })
+    }
+
+    /// Records each objective that changed hands with the last command: it stays with its new
+    /// holder until the enemy takes it.
+    pub fn record_holders(&self, b: &mut Battle, out: &mut Vec<Event>) {
+        if b.is_over() {
+            return;
+        }
+        let taken: Vec<(usize, Side)> = b
+            .scenario
+            .objectives
+            .iter()
+            .enumerate()
+            .filter_map(|(i, o)| {
+                let now = self.near_holder(b, Pt::new(o.at.0, o.at.1))?;
+                (now != self.last_holder(b, i).unwrap_or(o.owner)).then_some((i, now))
+            })
+            .collect();
+        for (objective, side) in taken {
+            b.emit(out, Event::ObjectiveHeld { objective, side });
         }
     }
 
@@ -1343,8 +1474,8 @@ impl Bbb7yw {
         let obj = &b.scenario.objectives;
         if !obj.is_empty() {
             let mut held = [0u32; 2];
-            for o in obj {
-                held[self.holder(b, Pt::new(o.at.0, o.at.1), o.owner)] += 1;
+            for (i, o) in obj.iter().enumerate() {
+                held[self.holder(b, i, Pt::new(o.at.0, o.at.1), o.owner)] += 1;
             }
             if held[0] != held[1] {
                 let w = if held[0] > held[1] { 0 } else { 1 };

@@ -45,12 +45,10 @@ impl Bbb7yw {
         let formation = u.formation.unwrap_or(Formation::Line);
         match formation {
             Formation::Line | Formation::Column => {}
-            Formation::Deep if t.arm == Arm::Infantry && u.flags.contains(&Flag::Aggressive) => {}
+            // Any infantry may stand in depth; only Aggressive infantry may move in it.
+            Formation::Deep if t.arm == Arm::Infantry => {}
             Formation::Deep => {
-                return Err(format!(
-                    "unit '{}': only Aggressive infantry may stand in depth",
-                    u.id
-                ));
+                return Err(format!("unit '{}': only infantry may stand in depth", u.id));
             }
             other => {
                 return Err(format!(
@@ -815,7 +813,14 @@ impl Bbb7yw {
                 to,
             } if *cost > 0.0 => {
                 if from == to {
-                    format!("{} limbers or unlimbers ({cost:.0}\")", name(unit))
+                    // Limbering or unlimbering: its own event says which.
+                    format!("{}: {cost:.0}\" of its move used", name(unit))
+                } else if b.unit(unit).is_ok_and(|u| self.is_artillery(u)) {
+                    format!(
+                        "{} pivots {:.0} degrees ({cost:.0}\")",
+                        name(unit),
+                        crate::rules::geometry::norm_deg(to.facing - from.facing)
+                    )
                 } else {
                     format!(
                         "{} changes to {} ({cost:.0}\")",
@@ -825,6 +830,30 @@ impl Bbb7yw {
                 }
             }
             Event::Reformed { unit, .. } => format!("{} closes up", name(unit)),
+            Event::Moved {
+                unit,
+                distance,
+                allowance,
+                going,
+                contact,
+                manoeuvre: None,
+                ..
+            } => format!(
+                "{} moves {going}{}: it counts {distance:.1}\" of the {allowance:.1}\" it had",
+                name(unit),
+                contact
+                    .as_ref()
+                    .map(|c| format!(" into contact with {}", name(c)))
+                    .unwrap_or_default()
+            ),
+            Event::ObjectiveHeld { objective, side } => format!(
+                "{} now holds {}",
+                b.sides.get(*side).map_or("?", |s| s.name.as_str()),
+                b.scenario
+                    .objectives
+                    .get(*objective)
+                    .map_or("an objective", |o| o.name.as_str())
+            ),
             _ => return None,
         })
     }
@@ -852,9 +881,10 @@ impl Ruleset for Bbb7yw {
         b.scenario
             .objectives
             .iter()
-            .map(|o| {
+            .enumerate()
+            .map(|(i, o)| {
                 let at = Pt::new(o.at.0, o.at.1);
-                (at, o.name.clone(), self.holder(b, at, o.owner))
+                (at, o.name.clone(), self.holder(b, i, at, o.owner))
             })
             .collect()
     }
@@ -979,6 +1009,7 @@ impl Ruleset for Bbb7yw {
         }
     }
     fn after_command(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
+        self.record_holders(b, out);
         self.check_victory(b, out);
         Ok(())
     }
