@@ -188,3 +188,39 @@ fn the_games_that_found_faults_keep_the_invariants() {
         replay(&file, seed, &start, &played);
     }
 }
+
+/// Keeps what the rules still allow of a kept game, where a change of the rules has made one of
+/// its orders illegal: `VOLLEY_SOAK_KEEP=SCENARIO-SEED cargo test --test soak keep -- --ignored`
+/// cuts `tests/soak_games/SCENARIO-SEED.ron` before its first order refused, so that the game
+/// stays the one that was found as far as the rules now let it go.
+#[test]
+#[ignore = "rewrites a kept game's orders"]
+fn keep() {
+    let Ok(name) = std::env::var("VOLLEY_SOAK_KEEP") else {
+        return;
+    };
+    let (file, seed, orders) = found()
+        .into_iter()
+        .find(|(f, s, _)| {
+            let stem = Path::new(f)
+                .file_stem()
+                .and_then(|x| x.to_str())
+                .unwrap_or("");
+            format!("{stem}-{s}") == name
+        })
+        .expect("a kept game of that name");
+    let mut b = load(&file);
+    b.reseed(seed);
+    let mut kept = Vec::new();
+    for c in orders {
+        if b.execute(c.clone()).is_err() {
+            break;
+        }
+        kept.push(format!("    {},\n", save::order_text(&c)));
+    }
+    std::fs::write(
+        format!("tests/soak_games/{name}.ron"),
+        format!("[\n{}]\n", kept.concat()),
+    )
+    .expect("written");
+}
