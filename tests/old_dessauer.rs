@@ -2368,3 +2368,195 @@ fn a_unit_recoiling_off_the_table_is_eliminated() {
         |e| matches!(e, Event::Destroyed { unit, reason } if unit.as_str() == "b" && reason.contains("off the table"))
     ), "{ev:?}");
 }
+
+// ----- zones of control, recoil facing, fallback, skirmishers, towns, pursuit ------------------
+
+/// Seed, Zones of Control: "unless the unit you wish to bypass is in combat or being charged by
+/// another friendly unit". Two battalions half an inch apart may both be charged, one after the
+/// other; a wide regiment of horse may charge the middle of a closed line; an ordinary move
+/// still keeps the inch.
+#[test]
+fn two_units_may_charge_neighbouring_enemies() {
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", at: (500, 400), facing: 0),
+           (id: "c", side: 0, type: "Inf", at: (627, 400), facing: 0),
+           (id: "x", side: 1, type: "Inf", at: (500, 500), facing: 180),
+           (id: "y", side: 1, type: "Inf", at: (627, 500), facing: 180),"#,
+        &[],
+    );
+    let e = plan(&b, "a", &[Step::Advance(2.9)]).unwrap_err();
+    assert!(e.contains("zone of control"), "{e}");
+    mv(&mut b, "a", vec![Step::ToContact(u("x"))]).unwrap();
+    mv(&mut b, "c", vec![Step::ToContact(u("y"))]).unwrap();
+    let o = od(&b);
+    assert!(o.in_contact(&b, b.unit(&u("x")).unwrap()));
+    assert!(o.in_contact(&b, b.unit(&u("y")).unwrap()));
+    // Horse nine inches wide at the middle of three battalions closed up half an inch apart.
+    let mut b = battle(
+        r#"(id: "h", side: 0, type: "HC", at: (600, 380), facing: 0),
+           (id: "l", side: 1, type: "Inf", at: (473, 500), facing: 180),
+           (id: "m", side: 1, type: "Inf", at: (600, 500), facing: 180),
+           (id: "r", side: 1, type: "Inf", at: (727, 500), facing: 180),"#,
+        &[],
+    );
+    let ev = mv(&mut b, "h", vec![Step::ToContact(u("m"))]).unwrap();
+    assert!(ev.iter().any(
+        |e| matches!(e, Event::Moved { unit, contact: Some(t), .. } if unit.as_str() == "h" && t.as_str() == "m")
+    ));
+}
+
+/// Seed, Recoil Moves: "A unit retreats 2" per recoil move, facing the enemy". Beaten from the
+/// flank, it turns to face the enemy that beat it as it goes back; beaten from the front it
+/// keeps its facing.
+#[test]
+fn a_recoil_retreats_facing_the_enemy() {
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", at: (533.325, 600), facing: 90),
+           (id: "b", side: 1, type: "Inf", at: (600, 600), facing: 180),"#,
+        &[],
+    );
+    assert_eq!(
+        combat::flank_attackers(od(&b), &b, b.unit(&u("b")).unwrap()),
+        vec![u("a")]
+    );
+    to(&mut b, Phase::CloseCombat);
+    b.script_dice(&[6, 6, 1, 1, 1, 1, 1, 1]);
+    let ev = b.execute(fight_cmd("a", "b", Some(false), vec![])).unwrap();
+    let (from, to_) = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Recoiled { unit, from, to, .. } if unit.as_str() == "b" => Some((*from, *to)),
+            _ => None,
+        })
+        .expect("b recoils");
+    assert!(
+        (to_.centre.x - from.centre.x - 101.6).abs() < 0.5,
+        "{to_:?}"
+    );
+    assert!((to_.facing - 270.0).abs() < 0.01, "faces a: {}", to_.facing);
+    assert!((b.unit(&u("b")).unwrap().base.facing - 270.0).abs() < 0.01);
+    // From the front: straight back, facing as before.
+    let (b2, ev) = beaten("[3, 3, 3, 3]", "");
+    let to_ = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Recoiled { to, .. } => Some(*to),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(to_.facing, 180.0);
+    assert_eq!(b2.unit(&u("b")).unwrap().base.facing, 180.0);
+}
+
+/// Seed: "A unit must stand for one active turn to reform". A disordered unit that falls back
+/// voluntarily has not stood: it does not reform at the end of that turn.
+#[test]
+fn a_voluntary_fallback_does_not_reform_that_turn() {
+    let mut b = battle(
+        r#"(id: "g", side: 0, type: "Gen", at: (600, 560), facing: 0),
+           (id: "a", side: 0, type: "Inf", at: (600, 600), facing: 0),
+           (id: "s", side: 0, type: "Inf", at: (200, 600), facing: 0),
+           (id: "e", side: 1, type: "Inf", at: (600, 1100), facing: 180),"#,
+        &["generals", "voluntary_fallback"],
+    );
+    b.units_mut()[1].status.disordered = true;
+    b.units_mut()[2].status.disordered = true;
+    b.execute(Command::Fallback {
+        unit: u("a"),
+        distance: 4.0,
+    })
+    .unwrap();
+    to(&mut b, Phase::CloseCombat);
+    let ev = b.execute(Command::EndPhase).unwrap();
+    assert!(steadied(&ev, "s"), "s stood: {ev:?}");
+    assert!(!steadied(&ev, "a"), "a fell back: {ev:?}");
+    assert!(b.unit(&u("a")).unwrap().status.disordered);
+}
+
+/// Seed, Light Infantry: "They move the same in all terrain types, and pay no terrain
+/// penalties": a stream costs skirmishers nothing extra, though it doubles line infantry's move.
+#[test]
+fn skirmishers_cross_streams_without_penalty() {
+    let stream = r#"(id: "s", kind: Stream, points: [(0, 400), (1219, 400)], width: 10),"#;
+    let b = battle_on(
+        stream,
+        r#"(id: "a", side: 0, type: "Inf", at: (300, 350), facing: 0),
+           (id: "l", side: 0, type: "LI", at: (700, 350), facing: 0),
+           (id: "e", side: 1, type: "Inf", at: (600, 1100), facing: 180),"#,
+        &["light_infantry"],
+    );
+    let p = plan(&b, "a", &[Step::Advance(2.5)]).unwrap();
+    assert!((p.distance - 5.0).abs() < 0.05, "{}", p.distance);
+    let p = plan(&b, "l", &[Step::Advance(2.5)]).unwrap();
+    assert!((p.distance - 2.5).abs() < 0.05, "{}", p.distance);
+    assert!(
+        !p.going.why.iter().any(|w| w.contains("stream")),
+        "{:?}",
+        p.going
+    );
+}
+
+/// Seed, Town Blocks: "Attackers may attack each side with up to 1.5X the garrison size, count
+/// all stands". Two battalions against one side of a 12-figure garrison share 18 figures: the
+/// first counts its 4 stands, the second 2.
+#[test]
+fn town_attackers_share_one_and_a_half_garrisons_per_side() {
+    let b = battle(
+        r#"(id: "g", side: 0, type: "Inf", at: (189.5, 1000), facing: 90),
+           (id: "p", side: 1, type: "Inf", formation: Column, at: (237.1, 970), facing: 270),
+           (id: "q", side: 1, type: "Inf", formation: Column, at: (237.1, 1030), facing: 270),"#,
+        &[],
+    );
+    let o = od(&b);
+    let g = b.unit(&u("g")).unwrap();
+    assert!(o.in_town(&b, g));
+    assert_eq!(o.enemies_in_contact(&b, g).len(), 2);
+    let dice = |id: &str| combat::dice_count(o, &b, b.unit(&u(id)).unwrap());
+    assert_eq!((dice("p"), dice("q")), (4, 2));
+    assert_eq!(dice("g"), 4);
+}
+
+/// Seed, Pursuit Moves: "If the enemy recoiled through a friend, or through a gap between friends
+/// that was less than half the width of the pursuing unit, the pursuing unit charges into the new
+/// target(s)". A column recoiling through a 3-inch gap between two friends is followed by a
+/// 4.5-inch battalion only to an inch from them; through a 1.5-inch gap the battalion charges
+/// them and fights a fresh round.
+#[test]
+fn a_pursuer_charges_fresh_enemies_only_through_a_narrow_gap() {
+    let run = |gap: f32| {
+        let half = gap * 25.4 / 2.0 + 14.2875;
+        let mut b = battle(
+            &format!(
+                r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+                   (id: "b", side: 1, type: "Inf", formation: Column, at: (600, 347.625), facing: 180),
+                   (id: "f1", side: 1, type: "Inf", stands: [3], at: ({}, 415), facing: 180),
+                   (id: "f2", side: 1, type: "Inf", stands: [3], at: ({}, 415), facing: 180),"#,
+                600.0 - half,
+                600.0 + half
+            ),
+            &[],
+        );
+        to(&mut b, Phase::CloseCombat);
+        let mut dice = vec![6, 6, 1, 1, 1, 1];
+        dice.extend([1; 12]);
+        b.script_dice(&dice);
+        let ev = b.execute(fight_cmd("a", "b", None, vec![])).unwrap();
+        (b, ev)
+    };
+    let melees = |ev: &[Event]| {
+        ev.iter()
+            .filter(|e| matches!(e, Event::Melee { .. }))
+            .count()
+    };
+    let (b, ev) = run(3.0);
+    assert_eq!(melees(&ev), 1, "{ev:?}");
+    let p = pursued(&ev);
+    assert_eq!(p.len(), 1, "{ev:?}");
+    let a = b.unit(&u("a")).unwrap();
+    for f in ["f1", "f2"] {
+        let d = a.base.distance(&b.unit(&u(f)).unwrap().base);
+        assert!(d > 25.4 - 1.0 && d < 30.0, "an inch short of {f}: {d}");
+    }
+    let (_, ev) = run(1.5);
+    assert_eq!(melees(&ev), 2, "{ev:?}");
+}

@@ -714,6 +714,7 @@ impl OldDessauer {
                     && !u.bound.halted
                     && !u.bound.fought
                     && !u.bound.recoiled
+                    && !u.bound.fell_back
             })
             .map(|u| u.id.clone())
             .collect();

@@ -149,7 +149,8 @@ fn pass_others(
 
 /// Zones of control: `u` may not come within the inch of an enemy, nor, starting within it,
 /// any closer, unless charging it. No zone from units in combat or being charged, and
-/// skirmishers give way to formed troops.
+/// skirmishers give way to formed troops. A charge, once within the inch of its own target,
+/// may come within the inch of the target's neighbours (the ruling `zones_of_control`).
 fn zones(
     od: &OldDessauer,
     b: &Battle,
@@ -162,6 +163,9 @@ fn zones(
         return Ok(());
     }
     let zoc = b.scale.to_mm(od.num("zone_of_control"));
+    // The final approach of a charge: within the inch of the unit it charges.
+    let target = charge.map(|t| t.shapes()).unwrap_or_default();
+    let approaching = |s: &Base| target.iter().any(|x| s.distance(x) < zoc - 0.5);
     for o in b.alive() {
         if o.side == u.side
             || charge.is_some_and(|t| t.id == o.id)
@@ -179,7 +183,7 @@ fn zones(
                 .fold(f32::MAX, f32::min)
         };
         let limit = (zoc - 0.5).min(gap(&u.base) - 0.5);
-        if bases.iter().any(|s| gap(s) < limit) {
+        if bases.iter().any(|s| gap(s) < limit && !approaching(s)) {
             return illegal(format!(
                 "{} would come within {} inch of {} (zone of control)",
                 u.name,
@@ -463,6 +467,8 @@ fn plan_unit(od: &OldDessauer, b: &Battle, u: &Unit, steps: &[Step]) -> Result<O
         allowance = allowance.min(rate);
     }
     let left = (allowance - u.bound.used()).max(0.0);
+    // Skirmishers and generals pay no terrain penalties: streams cost them nothing extra.
+    let crosses_stream = crosses_stream && !free;
     let doubled = through_friends || crosses_stream;
     let total = cost * if doubled { slow } else { 1.0 };
     if total > left + 0.01 {
@@ -1037,7 +1043,7 @@ fn segments_cross(p: Pt, q: Pt, r: Pt, s: Pt) -> bool {
 }
 
 /// Pairs of `units` the line from `p` to `q` passes between, with the gap between them in mm.
-fn gaps_crossed<'a>(units: &[&'a Unit], p: Pt, q: Pt) -> Vec<(&'a Unit, &'a Unit, f32)> {
+pub(crate) fn gaps_crossed<'a>(units: &[&'a Unit], p: Pt, q: Pt) -> Vec<(&'a Unit, &'a Unit, f32)> {
     let mut out = Vec::new();
     for (i, x) in units.iter().enumerate() {
         for y in &units[i + 1..] {
@@ -1055,7 +1061,7 @@ fn gaps_crossed<'a>(units: &[&'a Unit], p: Pt, q: Pt) -> Vec<(&'a Unit, &'a Unit
 /// enemy it does not pass between; passing between two friends with less than a 1-inch gap,
 /// or through a friend, disorders them. A unit that would end on others goes on an inch at a
 /// time up to the most a unit recoils.
-fn retreat(od: &OldDessauer, b: &Battle, u: &Unit, dir: Pt, dist_mm: f32) -> Retreat {
+fn retreat(od: &OldDessauer, b: &Battle, u: &Unit, dir: Pt, dist_mm: f32, facing: f32) -> Retreat {
     let gap_enemy = b.scale.to_mm(od.num("recoil_gap_enemy"));
     let gap_friend = b.scale.to_mm(od.num("recoil_gap_friend"));
     let max = b.scale.to_mm(od.num("recoil_max"));
@@ -1084,6 +1090,7 @@ fn retreat(od: &OldDessauer, b: &Battle, u: &Unit, dir: Pt, dist_mm: f32) -> Ret
     loop {
         let end = Base {
             centre: u.base.centre.plus(dir.scale(dist)),
+            facing,
             ..u.base
         };
         let mut res = Retreat {
@@ -1120,6 +1127,7 @@ fn retreat(od: &OldDessauer, b: &Battle, u: &Unit, dir: Pt, dist_mm: f32) -> Ret
             }
             let s = Base {
                 centre: u.base.centre.plus(dir.scale(dist * k as f32 / n as f32)),
+                facing,
                 ..u.base
             };
             if !b.table.holds(&s) {
@@ -1160,7 +1168,7 @@ fn retreat(od: &OldDessauer, b: &Battle, u: &Unit, dir: Pt, dist_mm: f32) -> Ret
     }
 }
 
-/// Recoil moves away from `cause`, with their rout hits. The unit goes straight away unless
+/// Recoil moves away from `cause`, facing it, with their rout hits. The unit goes straight away unless
 /// that would eliminate it or disorder friends; then it turns as little as it must, within the
 /// data's angle either side (the owner's sensible choice: survive first, then spare friends).
 pub fn recoil(
@@ -1181,6 +1189,16 @@ pub fn recoil(
     } else {
         u.base.forward().scale(-1.0)
     };
+    // It retreats facing the enemy: a unit whose front arc (45 degrees either side) holds the
+    // cause keeps its facing; one beaten from a flank or the rear turns to face the cause.
+    let towards = norm_facing((-d.x).atan2(-d.y).to_degrees());
+    let facing = if d.len() > 1e-3
+        && norm_deg(towards - u.base.facing).abs() > od.num("arc_half_angle") + 0.01
+    {
+        towards
+    } else {
+        u.base.facing
+    };
     let dist = b.scale.to_mm(od.num("recoil_move") * moves as f32);
     let half = od.num("recoil_half_angle").max(0.0);
     let steps = (half / 5.0).floor() as i32;
@@ -1190,7 +1208,7 @@ pub fn recoil(
         let mag = (k + 1) / 2;
         let deg = if k % 2 == 1 { -mag } else { mag } as f32 * 5.0;
         let deg = deg.clamp(-half, half);
-        let r = retreat(od, b, &u, dir.rotate(deg), dist);
+        let r = retreat(od, b, &u, dir.rotate(deg), dist, facing);
         let key = (r.eliminated.is_some(), r.disordered_friends.len(), k);
         if best.as_ref().is_none_or(|(bk, _)| key < *bk) {
             let done = !key.0 && key.1 == 0;
@@ -1277,7 +1295,7 @@ pub fn recoil_further(
             u.name
         ));
     }
-    let r = retreat(od, b, &u, dir, b.scale.to_mm(distance));
+    let r = retreat(od, b, &u, dir, b.scale.to_mm(distance), u.base.facing);
     if let Some(why) = &r.eliminated {
         return illegal(format!("{} cannot recoil so far: {why}", u.name));
     }
@@ -1331,6 +1349,7 @@ pub fn fallback(
         &u,
         u.base.forward().scale(-1.0),
         b.scale.to_mm(distance),
+        u.base.facing,
     );
     if let Some(why) = &r.eliminated {
         return illegal(format!("{} cannot fall back so far: {why}", u.name));
