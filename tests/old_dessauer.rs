@@ -795,10 +795,12 @@ fn generals_attach_lead_and_command() {
     assert_eq!(points(&b, "far", "e", false), 2 - 1, "out of command -1");
 }
 
-/// A unit out of command that fails its test to charge halts, but may still shoot as one that
-/// stood.
+/// Seed, Command Radius: "Units outside of CR must roll a 4-6 to charge or change
+/// formation/facing. Wheeling is still allowed". A unit out of command that fails its test to
+/// charge may not charge or change formation or facing that turn, but may still move otherwise,
+/// and shoots as one that stood when it does not.
 #[test]
-fn a_halted_unit_still_shoots() {
+fn a_failed_command_test_stops_only_charges_and_formation_changes() {
     let mut b = battle(
         r#"(id: "g", side: 0, type: "Gen", at: (100, 100), facing: 0, command_radius: 4),
            (id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
@@ -820,13 +822,29 @@ fn a_halted_unit_still_shoots() {
             ..
         }]
     ));
+    assert!(plan(&b, "a", &[Step::Advance(0.5)]).is_ok());
     assert!(
-        b.execute(Command::Move {
-            unit: u("a"),
-            steps: vec![Step::Advance(0.5)]
-        })
-        .is_err()
+        plan(
+            &b,
+            "a",
+            &[Step::Wheel {
+                corner: volley::rules::geometry::Corner::Left,
+                degrees: 20.0
+            }]
+        )
+        .is_ok()
     );
+    let e = plan(&b, "a", &[Step::ToContact(u("e"))]).unwrap_err();
+    assert!(e.contains("no charge this turn"), "{e}");
+    let e = b
+        .execute(Command::Form {
+            unit: u("a"),
+            formation: Formation::Column,
+            turn: 0.0,
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("no change of formation"), "{e}");
     to(&mut b, Phase::Firing);
     let s = shooting::setup(od(&b), &b, &u("a"), &u("e")).unwrap();
     assert_eq!((s.dice, s.need), (4, 5));
@@ -2559,4 +2577,142 @@ fn a_pursuer_charges_fresh_enemies_only_through_a_narrow_gap() {
     }
     let (_, ev) = run(1.5);
     assert_eq!(melees(&ev), 2, "{ev:?}");
+}
+
+// ----- rulings: charge rate, moving through friends, manoeuvre, pursuit at the phase's end, woods
+
+/// Seed, Rallying: "No visible enemy units able to charge the unit: +2" (ruling charge_rate): an
+/// enemy in square, or in combat, may not move and so is not able to charge; a battalion in
+/// line within its rate is.
+#[test]
+fn only_an_enemy_free_to_move_is_able_to_charge() {
+    let able = |enemy: &str| {
+        let b = battle(
+            &format!(
+                r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+                   {enemy}"#
+            ),
+            &[],
+        );
+        od(&b).enemy_able_to_charge(&b, b.unit(&u("a")).unwrap())
+    };
+    assert!(able(
+        r#"(id: "e", side: 1, type: "Inf", at: (600, 420), facing: 180),"#
+    ));
+    assert!(!able(
+        r#"(id: "e", side: 1, type: "Inf", formation: Square, at: (600, 420), facing: 180),"#
+    ));
+    assert!(!able(
+        r#"(id: "e", side: 1, type: "Inf", at: (600, 420), facing: 180),
+           (id: "f", side: 0, type: "Inf", at: (600, 439.05), facing: 180),"#
+    ));
+    assert!(
+        !able(r#"(id: "e", side: 1, type: "Inf", at: (600, 500), facing: 180),"#),
+        "beyond its 6 inches"
+    );
+}
+
+/// Seed, Moving Through Friends: "The other unit must stand still while you move through it"
+/// (ruling moving_through): one unit moves at a time, so the friend passed through may move
+/// afterwards.
+#[test]
+fn a_friend_moved_through_may_move_afterwards() {
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+           (id: "f", side: 0, type: "Inf", at: (600, 340), facing: 0),
+           (id: "e", side: 1, type: "Inf", at: (600, 1100), facing: 180),"#,
+        &[],
+    );
+    let ev = mv(&mut b, "a", vec![Step::Advance(2.9)]).unwrap();
+    assert!(ev.iter().any(
+        |e| matches!(e, Event::Moved { unit, distance, .. } if unit.as_str() == "a" && (*distance - 5.8).abs() < 0.05)
+    ), "{ev:?}");
+    assert!(
+        !b.unit(&u("f")).unwrap().status.disordered,
+        "not intermixed"
+    );
+    mv(&mut b, "f", vec![Step::Sidestep(1.0)]).unwrap();
+}
+
+/// Seed, Disordered Units: "2) Due to maneuver" (ruling disorder_causes): a formation change
+/// that ends among a friend disorders both; one that does not, disorders nobody.
+#[test]
+fn a_manoeuvre_disorders_only_when_it_ends_among_a_friend() {
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+           (id: "f", side: 0, type: "Inf", at: (600, 250), facing: 0),
+           (id: "c", side: 0, type: "Inf", at: (200, 300), facing: 0),
+           (id: "e", side: 1, type: "Inf", at: (600, 1100), facing: 180),"#,
+        &[],
+    );
+    let form = |b: &mut Battle, id: &str| {
+        b.execute(Command::Form {
+            unit: u(id),
+            formation: Formation::Column,
+            turn: 0.0,
+        })
+        .unwrap()
+    };
+    let ev = form(&mut b, "c");
+    assert!(
+        !ev.iter().any(|e| matches!(e, Event::Disordered { .. })),
+        "{ev:?}"
+    );
+    let ev = form(&mut b, "a");
+    let dis: Vec<&str> = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::Disordered { unit, why } if why.contains("intermixed") => Some(unit.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(dis, vec!["a", "f"], "{ev:?}");
+}
+
+/// Ruling pursuit: a combat left unfought when the close combat phase ends is fought then, and
+/// its winner pursues as far as the enemy recoiled (two hits to none: two recoil moves).
+#[test]
+fn a_combat_fought_at_the_phase_end_pursues() {
+    let mut b = battle(&TOUCHING, &[]);
+    to(&mut b, Phase::CloseCombat);
+    b.script_dice(&[6, 6, 1, 1, 1, 1, 1, 1]);
+    let ev = b.execute(Command::EndPhase).unwrap();
+    let p = pursued(&ev);
+    assert_eq!(p.len(), 1, "{ev:?}");
+    assert_eq!(p[0].0, u("a"));
+    assert_eq!(p[0].3, Some(u("b")));
+    assert!(
+        (p[0].2.centre.y - p[0].1.centre.y - 101.6).abs() < 0.5,
+        "two recoil moves: 4 inches"
+    );
+}
+
+/// Seed, Woods: "Visibility 4. Troops seen at 4 unless they fire" (ruling woods_visibility):
+/// measured as wood along the line of sight, a battalion on the wood's edge is seen from the
+/// open 7 inches away, one deep inside is not.
+#[test]
+fn woods_hide_what_is_behind_more_than_4_inches_of_wood() {
+    let b = battle(
+        r#"(id: "s", side: 0, type: "Inf", at: (1050, 700), facing: 0),
+           (id: "t", side: 1, type: "Inf", at: (1050, 910), facing: 180),
+           (id: "d", side: 1, type: "Inf", at: (1050, 1100), facing: 180),"#,
+        &[],
+    );
+    let o = od(&b);
+    let s = b.unit(&u("s")).unwrap();
+    let from = s.base.front_centre();
+    assert!(shooting::sight_clear(
+        o,
+        &b,
+        from,
+        b.unit(&u("t")).unwrap(),
+        s
+    ));
+    assert!(!shooting::sight_clear(
+        o,
+        &b,
+        from,
+        b.unit(&u("d")).unwrap(),
+        s
+    ));
 }

@@ -649,15 +649,23 @@ impl OldDessauer {
         }
     }
 
-    /// A visible, formed, unshaken enemy horse or foot whose move would reach the unit.
+    /// A visible enemy able to charge the unit: horse or formed foot, not shaken, free to move
+    /// (not in combat, not in square or an L), whose charge rate would reach it.
     pub fn enemy_able_to_charge(&self, b: &Battle, u: &Unit) -> bool {
         b.alive().any(|e| {
             e.side != u.side
                 && matches!(self.kind(e), Kind::Infantry | Kind::Cavalry)
                 && !e.status.shaken
-                && e.base.within(&u.base, b.scale.to_mm(self.allowance(e)))
+                && !matches!(e.formation, Formation::Square | Formation::Conformed)
+                && !self.in_contact(b, e)
+                && e.base.within(&u.base, b.scale.to_mm(self.charge_rate(e)))
                 && shooting::sight_clear(self, b, e.base.front_centre(), u, e)
         })
+    }
+
+    /// How far a unit charges, in inches: its rate in its formation (the ruling `charge_rate`).
+    pub fn charge_rate(&self, u: &Unit) -> f32 {
+        self.allowance(u)
     }
 
     fn end_phase(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
@@ -711,7 +719,6 @@ impl OldDessauer {
                     && !fresh.contains(&&u.id)
                     && !u.bound.moved
                     && !u.bound.formed
-                    && !u.bound.halted
                     && !u.bound.fought
                     && !u.bound.recoiled
                     && !u.bound.fell_back

@@ -316,9 +316,6 @@ fn may_move(
     steps: &[Step],
 ) -> Result<Option<Unit>, RuleError> {
     let kind = od.kind(u);
-    if u.bound.halted {
-        return illegal(format!("{} failed its command test and halts", u.name));
-    }
     if u.bound.fell_back {
         return illegal(format!("{} fell back this turn instead of moving", u.name));
     }
@@ -349,6 +346,12 @@ fn may_move(
         _ => None,
     };
     if let Some(t) = &charge {
+        if u.bound.halted {
+            return illegal(format!(
+                "{} failed its command test: no charge this turn",
+                u.name
+            ));
+        }
         if !matches!(kind, Kind::Infantry | Kind::LightInfantry | Kind::Cavalry) {
             return illegal(format!("{}: gunners and generals may not charge", u.name));
         }
@@ -883,7 +886,10 @@ pub fn form(
     own_active(b, &u)?;
     let kind = od.kind(&u);
     if u.bound.halted {
-        return illegal(format!("{} failed its command test and halts", u.name));
+        return illegal(format!(
+            "{} failed its command test: no change of formation or facing this turn",
+            u.name
+        ));
     }
     if u.bound.fell_back {
         return illegal(format!("{} fell back this turn instead of moving", u.name));
@@ -1322,7 +1328,7 @@ pub fn fallback(
     if od.in_contact(b, &u) {
         return illegal(format!("{} is in combat and may not fall back", u.name));
     }
-    if u.bound.moved || u.bound.formed || u.bound.halted || u.bound.fell_back {
+    if u.bound.moved || u.bound.formed || u.bound.fell_back {
         return illegal(format!("{} has already moved this turn", u.name));
     }
     if !(distance.is_finite() && distance > 0.0 && distance <= od.num("recoil_max")) {
