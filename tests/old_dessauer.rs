@@ -2097,19 +2097,17 @@ fn guns_roll_two_dice_a_stand_at_an_enfiladed_line() {
 }
 
 /// Seed, Flank/Rear Attacks: "A unit may not strike to its flank or rear the first round of a
-/// combat, the enemy gets a free strike", and it strikes at -2 while under the flank attack. The
-/// charger must begin the turn behind the target's flank.
+/// combat, the enemy gets a free strike", and it strikes at -2 while under the flank attack. "To
+/// count as a flank or rear attack, the charger must begin the turn at least partly behind the
+/// target unit's flank": one that does not may still charge there, but attacks frontally (no
+/// free strike, no -2, and the target makes its defensive fire).
 #[test]
-fn a_flank_charge_gets_a_free_strike_and_must_start_behind_the_front() {
+fn a_flank_charge_counts_only_from_behind_the_front() {
     let mut b = battle(
         r#"(id: "a", side: 0, type: "Inf", stands: [3, 3], at: (760, 580), facing: 270),
-           (id: "t", side: 1, type: "Inf", at: (600, 600), facing: 0),
-           (id: "x", side: 0, type: "Inf", stands: [3, 3], at: (760, 640), facing: 270),"#,
+           (id: "t", side: 1, type: "Inf", at: (600, 600), facing: 0),"#,
         &[],
     );
-    // x starts wholly ahead of t's front line: it may not sidestep round onto the flank.
-    let e = plan(&b, "x", &[Step::Sidestep(-1.5), Step::ToContact(u("t"))]).unwrap_err();
-    assert!(e.contains("behind"), "{e}");
     mv(&mut b, "a", vec![Step::ToContact(u("t"))]).unwrap();
     to(&mut b, Phase::CloseCombat);
     b.script_dice(&[1, 1]);
@@ -2127,6 +2125,50 @@ fn a_flank_charge_gets_a_free_strike_and_must_start_behind_the_front() {
     let a = b.unit(&u("a")).unwrap();
     let f = combat::points(od(&b), &b, t, a, false).0;
     assert!(f.iter().any(|x| x.name == "Under flank or rear attack"));
+    // x starts wholly ahead of t's front line and sidesteps round onto its flank.
+    let mut b = battle(
+        r#"(id: "t", side: 1, type: "Inf", at: (600, 600), facing: 0),
+           (id: "x", side: 0, type: "Inf", stands: [3, 3], at: (720, 640), facing: 270),"#,
+        &[],
+    );
+    let ev = mv(
+        &mut b,
+        "x",
+        vec![Step::Sidestep(-1.5), Step::ToContact(u("t"))],
+    )
+    .unwrap();
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::FrontalCharge { unit, on: true } if unit.as_str() == "x"))
+    );
+    let t = b.unit(&u("t")).unwrap();
+    assert_eq!(
+        t.base
+            .touched_by(&b.unit(&u("x")).unwrap().base)
+            .map(|c| c.edge.is_flank()),
+        Some(true)
+    );
+    assert!(combat::flank_attackers(od(&b), &b, t).is_empty());
+    to(&mut b, Phase::CloseCombat);
+    b.script_dice(&[1; 6]);
+    let ev = b.execute(fight_cmd("x", "t", None, vec![])).unwrap();
+    let strikes = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Melee { strikes } => Some(strikes.clone()),
+            _ => None,
+        })
+        .unwrap();
+    let ts = strikes
+        .iter()
+        .find(|s| s.unit.as_str() == "t")
+        .expect("t strikes back");
+    let names: Vec<&str> = ts.factors.iter().map(|f| f.name.as_str()).collect();
+    assert!(
+        names.iter().any(|n| n.contains("defensive fire")),
+        "{names:?}"
+    );
+    assert!(!names.contains(&"Under flank or rear attack"), "{names:?}");
 }
 
 /// Seed, Eligible Stands: a unit attacked by several enemies divides its dice as evenly as

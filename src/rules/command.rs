@@ -669,6 +669,12 @@ pub enum Event {
         points: u32,
         left: u32,
     },
+    /// A unit's charge into an enemy's flank or rear counts as frontal (`on`), or no longer
+    /// does (Old Dessauer: it did not begin the turn behind that flank).
+    FrontalCharge {
+        unit: UnitId,
+        on: bool,
+    },
 }
 
 /// A marker a unit carries (Hal's).

@@ -10,13 +10,15 @@ use crate::rules::model::{Flag, Formation, Phase, Unit, UnitId};
 use crate::rules::ruleset::view::Choice;
 use std::collections::BTreeMap;
 
-/// Enemies touching `u` on its flank or rear (squares have none).
+/// Enemies touching `u` on its flank or rear (squares have none), except those whose charge
+/// counts as frontal.
 pub fn flank_attackers(od: &OldDessauer, b: &Battle, u: &Unit) -> Vec<UnitId> {
     if u.formation == Formation::Square {
         return Vec::new();
     }
     od.enemies_in_contact(b, u)
         .into_iter()
+        .filter(|e| !e.status.frontal_charge)
         .filter(|e| match u.base.touched_by(&e.base) {
             Some(c) => c.edge != Edge::Front,
             None => u.behind_front_line_of(e),
@@ -995,6 +997,9 @@ fn pursuits(
             },
         );
         carry(b, out, &w.id, &now.base, &to);
+        if now.status.frontal_charge {
+            super::movement::frontal_mark(b, out, &w.id, false);
+        }
         // Skirmishers it runs into give way or are overrun; formed enemies fight a fresh round.
         super::movement::skirmishers_give_way(od, b, out, &w.id)?;
         let fresh = fresh.filter(|x| {

@@ -1211,6 +1211,17 @@ impl Ruleset for OldDessauer {
             Event::Fled { unit, .. } => {
                 Some(format!("{} falls back out of reach", b.name_of(unit)))
             }
+            Event::FrontalCharge { unit, on } => Some(if *on {
+                format!(
+                    "{} did not begin the turn behind its enemy's flank: its attack counts as frontal",
+                    b.name_of(unit)
+                )
+            } else {
+                format!(
+                    "{} no longer holds a frontal attack on a flank",
+                    b.name_of(unit)
+                )
+            }),
             _ => None,
         }
     }

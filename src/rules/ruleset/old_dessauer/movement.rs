@@ -20,6 +20,9 @@ pub struct OdPlan {
     /// Friends it ends intermixed with.
     pub intermixed: Vec<UnitId>,
     pub charge: Option<UnitId>,
+    /// A charge that meets the target's flank or rear without having begun the turn behind
+    /// its front line: it counts as a frontal attack.
+    pub frontal: bool,
 }
 
 fn movement_phase(b: &Battle, what: &str) -> Result<(), RuleError> {
@@ -389,20 +392,17 @@ fn plan_unit(od: &OldDessauer, b: &Battle, u: &Unit, steps: &[Step]) -> Result<O
         on_road,
     } = walk(od, b, &u, steps, free)?;
     let mut contact = None;
+    let mut frontal = false;
     if let Some(t) = &charge {
         let (sq, c) = square_up(&base, &t.base);
         base = sq;
         samples.push(base);
         contact = Some((t.id.clone(), base, c));
-        // A flank or rear charge must begin the turn behind the target's front line.
+        // To count as a flank or rear attack the charger must begin the turn behind the
+        // target's front line; one that does not attacks frontally wherever it meets it.
         if c.edge != crate::rules::geometry::Edge::Front && t.formation != Formation::Square {
             let start = u.bound.turn_start.unwrap_or(u.base);
-            if !start.corners().iter().any(|p| t.base.behind_front_line(*p)) {
-                return illegal(format!(
-                    "{} must begin the turn behind {}'s front line to charge its flank or rear",
-                    u.name, t.name
-                ));
-            }
+            frontal = !start.corners().iter().any(|p| t.base.behind_front_line(*p));
         }
         let need = if kind == Kind::Cavalry {
             od.num("charge_straight_horse")
@@ -515,6 +515,7 @@ fn plan_unit(od: &OldDessauer, b: &Battle, u: &Unit, steps: &[Step]) -> Result<O
         disorder,
         intermixed,
         charge: charge.map(|c| c.id),
+        frontal,
     })
 }
 
@@ -548,6 +549,9 @@ pub fn do_move(
         },
     );
     carry(b, out, id, &u.base, &to);
+    if u.status.frontal_charge != p.frontal {
+        frontal_mark(b, out, id, p.frontal);
+    }
     if !u.status.disordered
         && let Some(why) = p.disorder.first()
     {
@@ -649,6 +653,17 @@ pub fn plan_stand(
         ));
     }
     Ok((p, from))
+}
+
+/// Sets or clears the mark of a charge into a flank or rear that counts as frontal.
+pub(crate) fn frontal_mark(b: &mut Battle, out: &mut Vec<Event>, id: &UnitId, on: bool) {
+    b.emit(
+        out,
+        Event::FrontalCharge {
+            unit: id.clone(),
+            on,
+        },
+    );
 }
 
 fn intermix(b: &mut Battle, out: &mut Vec<Event>, id: &UnitId, with: &[UnitId]) {
@@ -1249,6 +1264,9 @@ fn move_back(
         },
     );
     carry(b, out, &u.id, &u.base, &r.to);
+    if u.status.frontal_charge {
+        frontal_mark(b, out, &u.id, false);
+    }
     for f in &r.disordered_friends {
         if b.unit(f).is_ok_and(|f| !f.status.disordered) {
             b.emit(
