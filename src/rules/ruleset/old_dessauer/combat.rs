@@ -965,19 +965,7 @@ fn pursuits(
         // another friend less than half the pursuer's width apart; others it stops an inch short
         // of.
         let chargeable = recoiled_through(od, b, &m.before, &target, now.base.width / 2.0);
-        let mut keep_off: Vec<UnitId> = b
-            .alive()
-            .filter(|o| {
-                o.side != now.side
-                    && o.id != target
-                    && od.is_fighting_unit(o)
-                    && !chargeable.contains(&o.id)
-                    && !enemies.contains(&o.id)
-                    && !od.in_contact(b, o)
-                    && !od.is_skirmishing(b, o)
-            })
-            .map(|o| o.id.clone())
-            .collect();
+        let mut keep_off: Vec<UnitId> = Vec::new();
         let (to, fresh) = loop {
             let (to, fresh) = pursue_path(od, b, &now, &e_now.id, shift, &keep_off);
             match fresh {
