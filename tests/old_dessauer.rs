@@ -2451,6 +2451,15 @@ fn two_units_may_charge_neighbouring_enemies() {
     let o = od(&b);
     assert!(o.in_contact(&b, b.unit(&u("x")).unwrap()));
     assert!(o.in_contact(&b, b.unit(&u("y")).unwrap()));
+    // Before the final approach the inch of every other enemy still holds.
+    let b = battle(
+        r#"(id: "a", side: 0, type: "Inf", at: (500, 400), facing: 0),
+           (id: "x", side: 1, type: "Inf", at: (500, 500), facing: 180),
+           (id: "z", side: 1, type: "Inf", at: (380, 445), facing: 180),"#,
+        &[],
+    );
+    let e = plan(&b, "a", &[Step::ToContact(u("x"))]).unwrap_err();
+    assert!(e.contains("zone of control") && e.contains("of z"), "{e}");
     // Horse nine inches wide at the middle of three battalions closed up half an inch apart.
     let mut b = battle(
         r#"(id: "h", side: 0, type: "HC", at: (600, 380), facing: 0),
