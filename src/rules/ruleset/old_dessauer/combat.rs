@@ -964,13 +964,16 @@ fn pursuits(
         // It charges a fresh enemy only where the enemy recoiled through it, or between it and
         // another friend less than half the pursuer's width apart; others it stops an inch short
         // of.
+        // (Skirmishers it runs into give way or are overrun, as before any formed troops.)
         let chargeable = recoiled_through(od, b, &m.before, &target, now.base.width / 2.0);
+        let may_meet =
+            |x: &UnitId| chargeable.contains(x) || b.unit(x).is_ok_and(|x| od.is_skirmishing(b, x));
         let mut keep_off: Vec<UnitId> = Vec::new();
         let (to, fresh) = loop {
             let (to, fresh) = pursue_path(od, b, &now, &e_now.id, shift, &keep_off);
             match fresh {
-                Some(x) if !chargeable.contains(&x) && !keep_off.contains(&x) => keep_off.push(x),
-                _ => break (to, fresh.filter(|x| chargeable.contains(x))),
+                Some(x) if !may_meet(&x) && !keep_off.contains(&x) => keep_off.push(x),
+                _ => break (to, fresh.filter(|x| may_meet(x))),
             }
         };
         // The enemy is pursued only if the pursuer stays in contact with it.
