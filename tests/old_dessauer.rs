@@ -795,10 +795,12 @@ fn generals_attach_lead_and_command() {
     assert_eq!(points(&b, "far", "e", false), 2 - 1, "out of command -1");
 }
 
-/// A unit out of command that fails its test to charge halts, but may still shoot as one that
-/// stood.
+/// Seed, Command Radius: "Units outside of CR must roll a 4-6 to charge or change
+/// formation/facing. Wheeling is still allowed". A unit out of command that fails its test to
+/// charge may not charge or change formation or facing that turn, but may still move otherwise,
+/// and shoots as one that stood when it does not.
 #[test]
-fn a_halted_unit_still_shoots() {
+fn a_failed_command_test_stops_only_charges_and_formation_changes() {
     let mut b = battle(
         r#"(id: "g", side: 0, type: "Gen", at: (100, 100), facing: 0, command_radius: 4),
            (id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
@@ -820,13 +822,29 @@ fn a_halted_unit_still_shoots() {
             ..
         }]
     ));
+    assert!(plan(&b, "a", &[Step::Advance(0.5)]).is_ok());
     assert!(
-        b.execute(Command::Move {
-            unit: u("a"),
-            steps: vec![Step::Advance(0.5)]
-        })
-        .is_err()
+        plan(
+            &b,
+            "a",
+            &[Step::Wheel {
+                corner: volley::rules::geometry::Corner::Left,
+                degrees: 20.0
+            }]
+        )
+        .is_ok()
     );
+    let e = plan(&b, "a", &[Step::ToContact(u("e"))]).unwrap_err();
+    assert!(e.contains("no charge this turn"), "{e}");
+    let e = b
+        .execute(Command::Form {
+            unit: u("a"),
+            formation: Formation::Column,
+            turn: 0.0,
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("no change of formation"), "{e}");
     to(&mut b, Phase::Firing);
     let s = shooting::setup(od(&b), &b, &u("a"), &u("e")).unwrap();
     assert_eq!((s.dice, s.need), (4, 5));
@@ -2079,19 +2097,17 @@ fn guns_roll_two_dice_a_stand_at_an_enfiladed_line() {
 }
 
 /// Seed, Flank/Rear Attacks: "A unit may not strike to its flank or rear the first round of a
-/// combat, the enemy gets a free strike", and it strikes at -2 while under the flank attack. The
-/// charger must begin the turn behind the target's flank.
+/// combat, the enemy gets a free strike", and it strikes at -2 while under the flank attack. "To
+/// count as a flank or rear attack, the charger must begin the turn at least partly behind the
+/// target unit's flank": one that does not may still charge there, but attacks frontally (no
+/// free strike, no -2, and the target makes its defensive fire).
 #[test]
-fn a_flank_charge_gets_a_free_strike_and_must_start_behind_the_front() {
+fn a_flank_charge_counts_only_from_behind_the_front() {
     let mut b = battle(
         r#"(id: "a", side: 0, type: "Inf", stands: [3, 3], at: (760, 580), facing: 270),
-           (id: "t", side: 1, type: "Inf", at: (600, 600), facing: 0),
-           (id: "x", side: 0, type: "Inf", stands: [3, 3], at: (760, 640), facing: 270),"#,
+           (id: "t", side: 1, type: "Inf", at: (600, 600), facing: 0),"#,
         &[],
     );
-    // x starts wholly ahead of t's front line: it may not sidestep round onto the flank.
-    let e = plan(&b, "x", &[Step::Sidestep(-1.5), Step::ToContact(u("t"))]).unwrap_err();
-    assert!(e.contains("behind"), "{e}");
     mv(&mut b, "a", vec![Step::ToContact(u("t"))]).unwrap();
     to(&mut b, Phase::CloseCombat);
     b.script_dice(&[1, 1]);
@@ -2109,6 +2125,50 @@ fn a_flank_charge_gets_a_free_strike_and_must_start_behind_the_front() {
     let a = b.unit(&u("a")).unwrap();
     let f = combat::points(od(&b), &b, t, a, false).0;
     assert!(f.iter().any(|x| x.name == "Under flank or rear attack"));
+    // x starts wholly ahead of t's front line and sidesteps round onto its flank.
+    let mut b = battle(
+        r#"(id: "t", side: 1, type: "Inf", at: (600, 600), facing: 0),
+           (id: "x", side: 0, type: "Inf", stands: [3, 3], at: (720, 640), facing: 270),"#,
+        &[],
+    );
+    let ev = mv(
+        &mut b,
+        "x",
+        vec![Step::Sidestep(-1.5), Step::ToContact(u("t"))],
+    )
+    .unwrap();
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::FrontalCharge { unit, on: true } if unit.as_str() == "x"))
+    );
+    let t = b.unit(&u("t")).unwrap();
+    assert_eq!(
+        t.base
+            .touched_by(&b.unit(&u("x")).unwrap().base)
+            .map(|c| c.edge.is_flank()),
+        Some(true)
+    );
+    assert!(combat::flank_attackers(od(&b), &b, t).is_empty());
+    to(&mut b, Phase::CloseCombat);
+    b.script_dice(&[1; 6]);
+    let ev = b.execute(fight_cmd("x", "t", None, vec![])).unwrap();
+    let strikes = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Melee { strikes } => Some(strikes.clone()),
+            _ => None,
+        })
+        .unwrap();
+    let ts = strikes
+        .iter()
+        .find(|s| s.unit.as_str() == "t")
+        .expect("t strikes back");
+    let names: Vec<&str> = ts.factors.iter().map(|f| f.name.as_str()).collect();
+    assert!(
+        names.iter().any(|n| n.contains("defensive fire")),
+        "{names:?}"
+    );
+    assert!(!names.contains(&"Under flank or rear attack"), "{names:?}");
 }
 
 /// Seed, Eligible Stands: a unit attacked by several enemies divides its dice as evenly as
@@ -2367,4 +2427,343 @@ fn a_unit_recoiling_off_the_table_is_eliminated() {
     assert!(ev.iter().any(
         |e| matches!(e, Event::Destroyed { unit, reason } if unit.as_str() == "b" && reason.contains("off the table"))
     ), "{ev:?}");
+}
+
+// ----- zones of control, recoil facing, fallback, skirmishers, towns, pursuit ------------------
+
+/// Seed, Zones of Control: "unless the unit you wish to bypass is in combat or being charged by
+/// another friendly unit". Two battalions half an inch apart may both be charged, one after the
+/// other; a wide regiment of horse may charge the middle of a closed line; an ordinary move
+/// still keeps the inch.
+#[test]
+fn two_units_may_charge_neighbouring_enemies() {
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", at: (500, 400), facing: 0),
+           (id: "c", side: 0, type: "Inf", at: (627, 400), facing: 0),
+           (id: "x", side: 1, type: "Inf", at: (500, 500), facing: 180),
+           (id: "y", side: 1, type: "Inf", at: (627, 500), facing: 180),"#,
+        &[],
+    );
+    let e = plan(&b, "a", &[Step::Advance(2.9)]).unwrap_err();
+    assert!(e.contains("zone of control"), "{e}");
+    mv(&mut b, "a", vec![Step::ToContact(u("x"))]).unwrap();
+    mv(&mut b, "c", vec![Step::ToContact(u("y"))]).unwrap();
+    let o = od(&b);
+    assert!(o.in_contact(&b, b.unit(&u("x")).unwrap()));
+    assert!(o.in_contact(&b, b.unit(&u("y")).unwrap()));
+    // Before the final approach the inch of every other enemy still holds.
+    let b = battle(
+        r#"(id: "a", side: 0, type: "Inf", at: (500, 400), facing: 0),
+           (id: "x", side: 1, type: "Inf", at: (500, 500), facing: 180),
+           (id: "z", side: 1, type: "Inf", at: (380, 445), facing: 180),"#,
+        &[],
+    );
+    let e = plan(&b, "a", &[Step::ToContact(u("x"))]).unwrap_err();
+    assert!(e.contains("zone of control") && e.contains("of z"), "{e}");
+    // Horse nine inches wide at the middle of three battalions closed up half an inch apart.
+    let mut b = battle(
+        r#"(id: "h", side: 0, type: "HC", at: (600, 380), facing: 0),
+           (id: "l", side: 1, type: "Inf", at: (473, 500), facing: 180),
+           (id: "m", side: 1, type: "Inf", at: (600, 500), facing: 180),
+           (id: "r", side: 1, type: "Inf", at: (727, 500), facing: 180),"#,
+        &[],
+    );
+    let ev = mv(&mut b, "h", vec![Step::ToContact(u("m"))]).unwrap();
+    assert!(ev.iter().any(
+        |e| matches!(e, Event::Moved { unit, contact: Some(t), .. } if unit.as_str() == "h" && t.as_str() == "m")
+    ));
+}
+
+/// Seed, Recoil Moves: "A unit retreats 2" per recoil move, facing the enemy". Beaten from the
+/// flank, it turns to face the enemy that beat it as it goes back; beaten from the front it
+/// keeps its facing.
+#[test]
+fn a_recoil_retreats_facing_the_enemy() {
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", at: (533.325, 600), facing: 90),
+           (id: "b", side: 1, type: "Inf", at: (600, 600), facing: 180),"#,
+        &[],
+    );
+    assert_eq!(
+        combat::flank_attackers(od(&b), &b, b.unit(&u("b")).unwrap()),
+        vec![u("a")]
+    );
+    to(&mut b, Phase::CloseCombat);
+    b.script_dice(&[6, 6, 1, 1, 1, 1, 1, 1]);
+    let ev = b.execute(fight_cmd("a", "b", Some(false), vec![])).unwrap();
+    let (from, to_) = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Recoiled { unit, from, to, .. } if unit.as_str() == "b" => Some((*from, *to)),
+            _ => None,
+        })
+        .expect("b recoils");
+    assert!(
+        (to_.centre.x - from.centre.x - 101.6).abs() < 0.5,
+        "{to_:?}"
+    );
+    assert!((to_.facing - 270.0).abs() < 0.01, "faces a: {}", to_.facing);
+    assert!((b.unit(&u("b")).unwrap().base.facing - 270.0).abs() < 0.01);
+    // From the front: straight back, facing as before.
+    let (b2, ev) = beaten("[3, 3, 3, 3]", "");
+    let to_ = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Recoiled { to, .. } => Some(*to),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(to_.facing, 180.0);
+    assert_eq!(b2.unit(&u("b")).unwrap().base.facing, 180.0);
+}
+
+/// Seed: "A unit must stand for one active turn to reform". A disordered unit that falls back
+/// voluntarily has not stood: it does not reform at the end of that turn.
+#[test]
+fn a_voluntary_fallback_does_not_reform_that_turn() {
+    let mut b = battle(
+        r#"(id: "g", side: 0, type: "Gen", at: (600, 560), facing: 0),
+           (id: "a", side: 0, type: "Inf", at: (600, 600), facing: 0),
+           (id: "s", side: 0, type: "Inf", at: (200, 600), facing: 0),
+           (id: "e", side: 1, type: "Inf", at: (600, 1100), facing: 180),"#,
+        &["generals", "voluntary_fallback"],
+    );
+    b.units_mut()[1].status.disordered = true;
+    b.units_mut()[2].status.disordered = true;
+    b.execute(Command::Fallback {
+        unit: u("a"),
+        distance: 4.0,
+    })
+    .unwrap();
+    to(&mut b, Phase::CloseCombat);
+    let ev = b.execute(Command::EndPhase).unwrap();
+    assert!(steadied(&ev, "s"), "s stood: {ev:?}");
+    assert!(!steadied(&ev, "a"), "a fell back: {ev:?}");
+    assert!(b.unit(&u("a")).unwrap().status.disordered);
+}
+
+/// Seed, Light Infantry: "They move the same in all terrain types, and pay no terrain
+/// penalties": a stream costs skirmishers nothing extra, though it doubles line infantry's move.
+#[test]
+fn skirmishers_cross_streams_without_penalty() {
+    let stream = r#"(id: "s", kind: Stream, points: [(0, 400), (1219, 400)], width: 10),"#;
+    let b = battle_on(
+        stream,
+        r#"(id: "a", side: 0, type: "Inf", at: (300, 350), facing: 0),
+           (id: "l", side: 0, type: "LI", at: (700, 350), facing: 0),
+           (id: "e", side: 1, type: "Inf", at: (600, 1100), facing: 180),"#,
+        &["light_infantry"],
+    );
+    let p = plan(&b, "a", &[Step::Advance(2.5)]).unwrap();
+    assert!((p.distance - 5.0).abs() < 0.05, "{}", p.distance);
+    let p = plan(&b, "l", &[Step::Advance(2.5)]).unwrap();
+    assert!((p.distance - 2.5).abs() < 0.05, "{}", p.distance);
+    assert!(
+        !p.going.why.iter().any(|w| w.contains("stream")),
+        "{:?}",
+        p.going
+    );
+}
+
+/// Seed, Town Blocks: "Attackers may attack each side with up to 1.5X the garrison size, count
+/// all stands". Two battalions against one side of a 12-figure garrison share 18 figures: the
+/// first counts its 4 stands, the second 2.
+#[test]
+fn town_attackers_share_one_and_a_half_garrisons_per_side() {
+    let b = battle(
+        r#"(id: "g", side: 0, type: "Inf", at: (189.5, 1000), facing: 90),
+           (id: "p", side: 1, type: "Inf", formation: Column, at: (237.1, 970), facing: 270),
+           (id: "q", side: 1, type: "Inf", formation: Column, at: (237.1, 1030), facing: 270),"#,
+        &[],
+    );
+    let o = od(&b);
+    let g = b.unit(&u("g")).unwrap();
+    assert!(o.in_town(&b, g));
+    assert_eq!(o.enemies_in_contact(&b, g).len(), 2);
+    let dice = |id: &str| combat::dice_count(o, &b, b.unit(&u(id)).unwrap());
+    assert_eq!((dice("p"), dice("q")), (4, 2));
+    assert_eq!(dice("g"), 4);
+}
+
+/// Seed, Pursuit Moves: "If the enemy recoiled through a friend, or through a gap between friends
+/// that was less than half the width of the pursuing unit, the pursuing unit charges into the new
+/// target(s)". A column recoiling through a 3-inch gap between two friends is followed by a
+/// 4.5-inch battalion only to an inch from them; through a 1.5-inch gap the battalion charges
+/// them and fights a fresh round.
+#[test]
+fn a_pursuer_charges_fresh_enemies_only_through_a_narrow_gap() {
+    let run = |gap: f32| {
+        let half = gap * 25.4 / 2.0 + 14.2875;
+        let mut b = battle(
+            &format!(
+                r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+                   (id: "b", side: 1, type: "Inf", formation: Column, at: (600, 347.625), facing: 180),
+                   (id: "f1", side: 1, type: "Inf", stands: [3], at: ({}, 415), facing: 180),
+                   (id: "f2", side: 1, type: "Inf", stands: [3], at: ({}, 415), facing: 180),"#,
+                600.0 - half,
+                600.0 + half
+            ),
+            &[],
+        );
+        to(&mut b, Phase::CloseCombat);
+        let mut dice = vec![6, 6, 1, 1, 1, 1];
+        dice.extend([1; 12]);
+        b.script_dice(&dice);
+        let ev = b.execute(fight_cmd("a", "b", None, vec![])).unwrap();
+        (b, ev)
+    };
+    let melees = |ev: &[Event]| {
+        ev.iter()
+            .filter(|e| matches!(e, Event::Melee { .. }))
+            .count()
+    };
+    let (b, ev) = run(3.0);
+    assert_eq!(melees(&ev), 1, "{ev:?}");
+    let p = pursued(&ev);
+    assert_eq!(p.len(), 1, "{ev:?}");
+    let a = b.unit(&u("a")).unwrap();
+    for f in ["f1", "f2"] {
+        let d = a.base.distance(&b.unit(&u(f)).unwrap().base);
+        assert!(d > 25.4 - 1.0 && d < 30.0, "an inch short of {f}: {d}");
+    }
+    let (_, ev) = run(1.5);
+    assert_eq!(melees(&ev), 2, "{ev:?}");
+}
+
+// ----- rulings: charge rate, moving through friends, manoeuvre, pursuit at the phase's end, woods
+
+/// Seed, Rallying: "No visible enemy units able to charge the unit: +2" (ruling charge_rate): an
+/// enemy in square, or in combat, may not move and so is not able to charge; a battalion in
+/// line within its rate is.
+#[test]
+fn only_an_enemy_free_to_move_is_able_to_charge() {
+    let able = |enemy: &str| {
+        let b = battle(
+            &format!(
+                r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+                   {enemy}"#
+            ),
+            &[],
+        );
+        od(&b).enemy_able_to_charge(&b, b.unit(&u("a")).unwrap())
+    };
+    assert!(able(
+        r#"(id: "e", side: 1, type: "Inf", at: (600, 420), facing: 180),"#
+    ));
+    assert!(!able(
+        r#"(id: "e", side: 1, type: "Inf", formation: Square, at: (600, 420), facing: 180),"#
+    ));
+    assert!(!able(
+        r#"(id: "e", side: 1, type: "Inf", at: (600, 420), facing: 180),
+           (id: "f", side: 0, type: "Inf", at: (600, 439.05), facing: 180),"#
+    ));
+    assert!(
+        !able(r#"(id: "e", side: 1, type: "Inf", at: (600, 500), facing: 180),"#),
+        "beyond its 6 inches"
+    );
+}
+
+/// Seed, Moving Through Friends: "The other unit must stand still while you move through it"
+/// (ruling moving_through): one unit moves at a time, so the friend passed through may move
+/// afterwards.
+#[test]
+fn a_friend_moved_through_may_move_afterwards() {
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+           (id: "f", side: 0, type: "Inf", at: (600, 340), facing: 0),
+           (id: "e", side: 1, type: "Inf", at: (600, 1100), facing: 180),"#,
+        &[],
+    );
+    let ev = mv(&mut b, "a", vec![Step::Advance(2.9)]).unwrap();
+    assert!(ev.iter().any(
+        |e| matches!(e, Event::Moved { unit, distance, .. } if unit.as_str() == "a" && (*distance - 5.8).abs() < 0.05)
+    ), "{ev:?}");
+    assert!(
+        !b.unit(&u("f")).unwrap().status.disordered,
+        "not intermixed"
+    );
+    mv(&mut b, "f", vec![Step::Sidestep(1.0)]).unwrap();
+}
+
+/// Seed, Disordered Units: "2) Due to maneuver" (ruling disorder_causes): a formation change
+/// that ends among a friend disorders both; one that does not, disorders nobody.
+#[test]
+fn a_manoeuvre_disorders_only_when_it_ends_among_a_friend() {
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+           (id: "f", side: 0, type: "Inf", at: (600, 250), facing: 0),
+           (id: "c", side: 0, type: "Inf", at: (200, 300), facing: 0),
+           (id: "e", side: 1, type: "Inf", at: (600, 1100), facing: 180),"#,
+        &[],
+    );
+    let form = |b: &mut Battle, id: &str| {
+        b.execute(Command::Form {
+            unit: u(id),
+            formation: Formation::Column,
+            turn: 0.0,
+        })
+        .unwrap()
+    };
+    let ev = form(&mut b, "c");
+    assert!(
+        !ev.iter().any(|e| matches!(e, Event::Disordered { .. })),
+        "{ev:?}"
+    );
+    let ev = form(&mut b, "a");
+    let dis: Vec<&str> = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::Disordered { unit, why } if why.contains("intermixed") => Some(unit.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(dis, vec!["a", "f"], "{ev:?}");
+}
+
+/// Ruling pursuit: a combat left unfought when the close combat phase ends is fought then, and
+/// its winner pursues as far as the enemy recoiled (two hits to none: two recoil moves).
+#[test]
+fn a_combat_fought_at_the_phase_end_pursues() {
+    let mut b = battle(&TOUCHING, &[]);
+    to(&mut b, Phase::CloseCombat);
+    b.script_dice(&[6, 6, 1, 1, 1, 1, 1, 1]);
+    let ev = b.execute(Command::EndPhase).unwrap();
+    let p = pursued(&ev);
+    assert_eq!(p.len(), 1, "{ev:?}");
+    assert_eq!(p[0].0, u("a"));
+    assert_eq!(p[0].3, Some(u("b")));
+    assert!(
+        (p[0].2.centre.y - p[0].1.centre.y - 101.6).abs() < 0.5,
+        "two recoil moves: 4 inches"
+    );
+}
+
+/// Seed, Woods: "Visibility 4. Troops seen at 4 unless they fire" (ruling woods_visibility):
+/// measured as wood along the line of sight, a battalion on the wood's edge is seen from the
+/// open 7 inches away, one deep inside is not.
+#[test]
+fn woods_hide_what_is_behind_more_than_4_inches_of_wood() {
+    let b = battle(
+        r#"(id: "s", side: 0, type: "Inf", at: (1050, 700), facing: 0),
+           (id: "t", side: 1, type: "Inf", at: (1050, 910), facing: 180),
+           (id: "d", side: 1, type: "Inf", at: (1050, 1100), facing: 180),"#,
+        &[],
+    );
+    let o = od(&b);
+    let s = b.unit(&u("s")).unwrap();
+    let from = s.base.front_centre();
+    assert!(shooting::sight_clear(
+        o,
+        &b,
+        from,
+        b.unit(&u("t")).unwrap(),
+        s
+    ));
+    assert!(!shooting::sight_clear(
+        o,
+        &b,
+        from,
+        b.unit(&u("d")).unwrap(),
+        s
+    ));
 }

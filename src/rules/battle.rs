@@ -841,6 +841,9 @@ impl Battle {
                 }
             }),
             Event::Fled { unit, to, .. } => self.with_unit(unit, |u| u.base = *to),
+            Event::FrontalCharge { unit, on } => {
+                self.with_unit(unit, |u| u.status.frontal_charge = *on)
+            }
             Event::Pursued {
                 unit,
                 to,

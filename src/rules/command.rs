@@ -675,6 +675,12 @@ pub enum Event {
         objective: usize,
         side: Side,
     },
+    /// A unit's charge into an enemy's flank or rear counts as frontal (`on`), or no longer
+    /// does (Old Dessauer: it did not begin the turn behind that flank).
+    FrontalCharge {
+        unit: UnitId,
+        on: bool,
+    },
 }
 
 /// A marker a unit carries (Hal's).

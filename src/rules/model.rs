@@ -210,6 +210,10 @@ pub struct Status {
     /// The enemy it has declared a charge on this turn.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub declared: Option<UnitId>,
+    /// Its charge into an enemy's flank or rear counts as a frontal attack (Old Dessauer: it did
+    /// not begin the turn behind that flank).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub frontal_charge: bool,
 }
 
 fn is_full(a: &Ammo) -> bool {

@@ -10,13 +10,15 @@ use crate::rules::model::{Flag, Formation, Phase, Unit, UnitId};
 use crate::rules::ruleset::view::Choice;
 use std::collections::BTreeMap;
 
-/// Enemies touching `u` on its flank or rear (squares have none).
+/// Enemies touching `u` on its flank or rear (squares have none), except those whose charge
+/// counts as frontal.
 pub fn flank_attackers(od: &OldDessauer, b: &Battle, u: &Unit) -> Vec<UnitId> {
     if u.formation == Formation::Square {
         return Vec::new();
     }
     od.enemies_in_contact(b, u)
         .into_iter()
+        .filter(|e| !e.status.frontal_charge)
         .filter(|e| match u.base.touched_by(&e.base) {
             Some(c) => c.edge != Edge::Front,
             None => u.behind_front_line_of(e),
@@ -197,25 +199,44 @@ pub fn dice_count(od: &OldDessauer, b: &Battle, u: &Unit) -> u32 {
     if od.in_town(b, u) {
         return live(usize::MAX);
     }
-    // Attackers of a town count every stand, up to 1.5 times the garrison's figures.
+    // Attackers of a town count every stand, up to 1.5 times the garrison's figures on each
+    // side of the block: the attackers on one side share it, the first in table order first.
     if let Some(g) = od
         .enemies_in_contact(b, u)
         .into_iter()
         .find(|e| od.in_town(b, e) && od.is_foot(e))
     {
+        let side_of = |x: &Unit| {
+            g.base
+                .touched_by(&x.base)
+                .map(|c| c.edge)
+                .unwrap_or_else(|| g.base.edge_facing(x.base.centre))
+        };
+        let mine = side_of(u);
         let cap = g.figures() as f32 * od.num("town_attack_multiple");
         let mut figs = 0u32;
-        let mut n = 0u32;
-        for s in &u.stands {
-            if (figs + s.figures) as f32 > cap {
-                break;
+        let mut attackers: Vec<&Unit> = od
+            .enemies_in_contact(b, g)
+            .into_iter()
+            .filter(|x| x.side == u.side && !od.in_town(b, x) && side_of(x) == mine)
+            .collect();
+        attackers.sort_by_key(|x| b.index_of(&x.id));
+        for x in attackers {
+            let mut n = 0u32;
+            for s in &x.stands {
+                if (figs + s.figures) as f32 > cap {
+                    break;
+                }
+                figs += s.figures;
+                if above_half(od, x, s.figures) {
+                    n += 1;
+                }
             }
-            figs += s.figures;
-            if above_half(od, u, s.figures) {
-                n += 1;
+            if x.id == u.id {
+                return n;
             }
         }
-        return n;
+        return 0;
     }
     match u.formation {
         Formation::Column if kind != Kind::LightInfantry => live(od.num("ranks_striking") as usize),
@@ -680,7 +701,8 @@ pub fn may_pursue(od: &OldDessauer, w: &Unit, e: &Unit) -> bool {
     true
 }
 
-/// The pursuer follows `shift`, stopping against anything in the way; a fresh enemy met is
+/// The pursuer follows `shift`, stopping against anything in the way, and an inch short of the
+/// enemies in `keep_off` (those it may not charge: its zone of control); a fresh enemy met is
 /// returned.
 fn pursue_path(
     od: &OldDessauer,
@@ -688,11 +710,13 @@ fn pursue_path(
     w: &Unit,
     pursued: &UnitId,
     shift: crate::rules::geometry::Pt,
+    keep_off: &[UnitId],
 ) -> (Base, Option<UnitId>) {
     let at = |t: f32| Base {
         centre: w.base.centre.plus(shift.scale(t)),
         ..w.base
     };
+    let zoc = b.scale.to_mm(od.num("zone_of_control"));
     let blocker = |base: &Base| {
         b.alive()
             .filter(|o| {
@@ -701,7 +725,11 @@ fn pursue_path(
                     && od.kind(o) != Kind::General
                     && o.extra.parent.as_ref() != Some(&w.id)
             })
-            .find(|o| base.overlaps(&o.base))
+            .find(|o| {
+                base.overlaps(&o.base)
+                    || (keep_off.contains(&o.id)
+                        && base.distance(&o.base) < zoc.min(w.base.distance(&o.base)) - 0.5)
+            })
             .map(|o| o.id.clone())
     };
     let mut hit = None;
@@ -737,6 +765,48 @@ fn pursue_path(
         .filter(|o| o.side != w.side && od.is_fighting_unit(o))
         .map(|o| o.id.clone());
     (end, fresh)
+}
+
+/// The friends of `id` that it recoiled through this round, or between which it recoiled
+/// through a gap narrower than `gap_mm`: the fresh targets a pursuer charges.
+fn recoiled_through(
+    od: &OldDessauer,
+    b: &Battle,
+    before: &[Unit],
+    id: &UnitId,
+    gap_mm: f32,
+) -> Vec<UnitId> {
+    let (Some(from), Ok(now)) = (before.iter().find(|x| &x.id == id), b.unit(id)) else {
+        return Vec::new();
+    };
+    let friends: Vec<&Unit> = b
+        .alive()
+        .filter(|f| f.side == now.side && f.id != now.id && od.is_fighting_unit(f))
+        .collect();
+    let mut out: Vec<UnitId> = Vec::new();
+    let n = 20;
+    for f in &friends {
+        let through = (1..=n).any(|k| {
+            let s = Base {
+                centre: from.base.centre.lerp(now.base.centre, k as f32 / n as f32),
+                ..now.base
+            };
+            f.shapes().iter().any(|x| s.overlaps(x))
+        });
+        if through {
+            out.push(f.id.clone());
+        }
+    }
+    for (x, y, g) in super::movement::gaps_crossed(&friends, from.base.centre, now.base.centre) {
+        if g < gap_mm {
+            for z in [x, y] {
+                if !out.contains(&z.id) {
+                    out.push(z.id.clone());
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Points, dice and chances of the combat between `unit` and `target` before the dice.
@@ -870,15 +940,42 @@ fn pursuits(
             continue;
         }
         let Some(from) = e_before else { continue };
-        // As far as the enemy recoiled, or less if its owner says so.
-        let mut shift = e_now.base.centre.minus(from.centre);
+        // As far as the enemy recoiled (its recoil move, not where closing up its ranks left
+        // its centre), or less if its owner says so.
+        let mut shift = out
+            .iter()
+            .rev()
+            .find_map(|e| match e {
+                Event::Recoiled {
+                    unit,
+                    from,
+                    to,
+                    voluntary: false,
+                } if unit == &target => Some(to.centre.minus(from.centre)),
+                _ => None,
+            })
+            .unwrap_or_else(|| e_now.base.centre.minus(from.centre));
         if let Some(d) = order.distance {
             let most = b.scale.to_mm(d);
             if shift.len() > most {
                 shift = shift.scale(most / shift.len().max(1e-6));
             }
         }
-        let (to, fresh) = pursue_path(od, b, &now, &e_now.id, shift);
+        // It charges a fresh enemy only where the enemy recoiled through it, or between it and
+        // another friend less than half the pursuer's width apart; others it stops an inch short
+        // of.
+        // (Skirmishers it runs into give way or are overrun, as before any formed troops.)
+        let chargeable = recoiled_through(od, b, &m.before, &target, now.base.width / 2.0);
+        let may_meet =
+            |x: &UnitId| chargeable.contains(x) || b.unit(x).is_ok_and(|x| od.is_skirmishing(b, x));
+        let mut keep_off: Vec<UnitId> = Vec::new();
+        let (to, fresh) = loop {
+            let (to, fresh) = pursue_path(od, b, &now, &e_now.id, shift, &keep_off);
+            match fresh {
+                Some(x) if !may_meet(&x) && !keep_off.contains(&x) => keep_off.push(x),
+                _ => break (to, fresh.filter(|x| may_meet(x))),
+            }
+        };
         // The enemy is pursued only if the pursuer stays in contact with it.
         let touching = to.within(&e_now.base, CONTACT_EPS);
         b.emit(
@@ -891,6 +988,9 @@ fn pursuits(
             },
         );
         carry(b, out, &w.id, &now.base, &to);
+        if now.status.frontal_charge {
+            super::movement::frontal_mark(b, out, &w.id, false);
+        }
         // Skirmishers it runs into give way or are overrun; formed enemies fight a fresh round.
         super::movement::skirmishers_give_way(od, b, out, &w.id)?;
         let fresh = fresh.filter(|x| {

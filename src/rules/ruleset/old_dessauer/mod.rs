@@ -649,15 +649,23 @@ impl OldDessauer {
         }
     }
 
-    /// A visible, formed, unshaken enemy horse or foot whose move would reach the unit.
+    /// A visible enemy able to charge the unit: horse or formed foot, not shaken, free to move
+    /// (not in combat, not in square or an L), whose charge rate would reach it.
     pub fn enemy_able_to_charge(&self, b: &Battle, u: &Unit) -> bool {
         b.alive().any(|e| {
             e.side != u.side
                 && matches!(self.kind(e), Kind::Infantry | Kind::Cavalry)
                 && !e.status.shaken
-                && e.base.within(&u.base, b.scale.to_mm(self.allowance(e)))
+                && !matches!(e.formation, Formation::Square | Formation::Conformed)
+                && !self.in_contact(b, e)
+                && e.base.within(&u.base, b.scale.to_mm(self.charge_rate(e)))
                 && shooting::sight_clear(self, b, e.base.front_centre(), u, e)
         })
+    }
+
+    /// How far a unit charges, in inches: its rate in its formation (the ruling `charge_rate`).
+    pub fn charge_rate(&self, u: &Unit) -> f32 {
+        self.allowance(u)
     }
 
     fn end_phase(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
@@ -711,9 +719,9 @@ impl OldDessauer {
                     && !fresh.contains(&&u.id)
                     && !u.bound.moved
                     && !u.bound.formed
-                    && !u.bound.halted
                     && !u.bound.fought
                     && !u.bound.recoiled
+                    && !u.bound.fell_back
             })
             .map(|u| u.id.clone())
             .collect();
@@ -1208,6 +1216,17 @@ impl Ruleset for OldDessauer {
             Event::Fled { unit, .. } => {
                 Some(format!("{} falls back out of reach", b.name_of(unit)))
             }
+            Event::FrontalCharge { unit, on } => Some(if *on {
+                format!(
+                    "{} did not begin the turn behind its enemy's flank: its attack counts as frontal",
+                    b.name_of(unit)
+                )
+            } else {
+                format!(
+                    "{} no longer holds a frontal attack on a flank",
+                    b.name_of(unit)
+                )
+            }),
             _ => None,
         }
     }

@@ -20,6 +20,9 @@ pub struct OdPlan {
     /// Friends it ends intermixed with.
     pub intermixed: Vec<UnitId>,
     pub charge: Option<UnitId>,
+    /// A charge that meets the target's flank or rear without having begun the turn behind
+    /// its front line: it counts as a frontal attack.
+    pub frontal: bool,
 }
 
 fn movement_phase(b: &Battle, what: &str) -> Result<(), RuleError> {
@@ -149,7 +152,8 @@ fn pass_others(
 
 /// Zones of control: `u` may not come within the inch of an enemy, nor, starting within it,
 /// any closer, unless charging it. No zone from units in combat or being charged, and
-/// skirmishers give way to formed troops.
+/// skirmishers give way to formed troops. A charge, once within the inch of its own target,
+/// may come within the inch of the target's neighbours (the ruling `zones_of_control`).
 fn zones(
     od: &OldDessauer,
     b: &Battle,
@@ -162,6 +166,9 @@ fn zones(
         return Ok(());
     }
     let zoc = b.scale.to_mm(od.num("zone_of_control"));
+    // The final approach of a charge: within the inch of the unit it charges.
+    let target = charge.map(|t| t.shapes()).unwrap_or_default();
+    let approaching = |s: &Base| target.iter().any(|x| s.distance(x) < zoc - 0.5);
     for o in b.alive() {
         if o.side == u.side
             || charge.is_some_and(|t| t.id == o.id)
@@ -179,7 +186,7 @@ fn zones(
                 .fold(f32::MAX, f32::min)
         };
         let limit = (zoc - 0.5).min(gap(&u.base) - 0.5);
-        if bases.iter().any(|s| gap(s) < limit) {
+        if bases.iter().any(|s| gap(s) < limit && !approaching(s)) {
             return illegal(format!(
                 "{} would come within {} inch of {} (zone of control)",
                 u.name,
@@ -312,9 +319,6 @@ fn may_move(
     steps: &[Step],
 ) -> Result<Option<Unit>, RuleError> {
     let kind = od.kind(u);
-    if u.bound.halted {
-        return illegal(format!("{} failed its command test and halts", u.name));
-    }
     if u.bound.fell_back {
         return illegal(format!("{} fell back this turn instead of moving", u.name));
     }
@@ -345,6 +349,12 @@ fn may_move(
         _ => None,
     };
     if let Some(t) = &charge {
+        if u.bound.halted {
+            return illegal(format!(
+                "{} failed its command test: no charge this turn",
+                u.name
+            ));
+        }
         if !matches!(kind, Kind::Infantry | Kind::LightInfantry | Kind::Cavalry) {
             return illegal(format!("{}: gunners and generals may not charge", u.name));
         }
@@ -382,20 +392,17 @@ fn plan_unit(od: &OldDessauer, b: &Battle, u: &Unit, steps: &[Step]) -> Result<O
         on_road,
     } = walk(od, b, &u, steps, free)?;
     let mut contact = None;
+    let mut frontal = false;
     if let Some(t) = &charge {
         let (sq, c) = square_up(&base, &t.base);
         base = sq;
         samples.push(base);
         contact = Some((t.id.clone(), base, c));
-        // A flank or rear charge must begin the turn behind the target's front line.
+        // To count as a flank or rear attack the charger must begin the turn behind the
+        // target's front line; one that does not attacks frontally wherever it meets it.
         if c.edge != crate::rules::geometry::Edge::Front && t.formation != Formation::Square {
             let start = u.bound.turn_start.unwrap_or(u.base);
-            if !start.corners().iter().any(|p| t.base.behind_front_line(*p)) {
-                return illegal(format!(
-                    "{} must begin the turn behind {}'s front line to charge its flank or rear",
-                    u.name, t.name
-                ));
-            }
+            frontal = !start.corners().iter().any(|p| t.base.behind_front_line(*p));
         }
         let need = if kind == Kind::Cavalry {
             od.num("charge_straight_horse")
@@ -463,6 +470,8 @@ fn plan_unit(od: &OldDessauer, b: &Battle, u: &Unit, steps: &[Step]) -> Result<O
         allowance = allowance.min(rate);
     }
     let left = (allowance - u.bound.used()).max(0.0);
+    // Skirmishers and generals pay no terrain penalties: streams cost them nothing extra.
+    let crosses_stream = crosses_stream && !free;
     let doubled = through_friends || crosses_stream;
     let total = cost * if doubled { slow } else { 1.0 };
     if total > left + 0.01 {
@@ -506,6 +515,7 @@ fn plan_unit(od: &OldDessauer, b: &Battle, u: &Unit, steps: &[Step]) -> Result<O
         disorder,
         intermixed,
         charge: charge.map(|c| c.id),
+        frontal,
     })
 }
 
@@ -539,6 +549,9 @@ pub fn do_move(
         },
     );
     carry(b, out, id, &u.base, &to);
+    if u.status.frontal_charge != p.frontal {
+        frontal_mark(b, out, id, p.frontal);
+    }
     if !u.status.disordered
         && let Some(why) = p.disorder.first()
     {
@@ -640,6 +653,17 @@ pub fn plan_stand(
         ));
     }
     Ok((p, from))
+}
+
+/// Sets or clears the mark of a charge into a flank or rear that counts as frontal.
+pub(crate) fn frontal_mark(b: &mut Battle, out: &mut Vec<Event>, id: &UnitId, on: bool) {
+    b.emit(
+        out,
+        Event::FrontalCharge {
+            unit: id.clone(),
+            on,
+        },
+    );
 }
 
 fn intermix(b: &mut Battle, out: &mut Vec<Event>, id: &UnitId, with: &[UnitId]) {
@@ -877,7 +901,10 @@ pub fn form(
     own_active(b, &u)?;
     let kind = od.kind(&u);
     if u.bound.halted {
-        return illegal(format!("{} failed its command test and halts", u.name));
+        return illegal(format!(
+            "{} failed its command test: no change of formation or facing this turn",
+            u.name
+        ));
     }
     if u.bound.fell_back {
         return illegal(format!("{} fell back this turn instead of moving", u.name));
@@ -1037,7 +1064,7 @@ fn segments_cross(p: Pt, q: Pt, r: Pt, s: Pt) -> bool {
 }
 
 /// Pairs of `units` the line from `p` to `q` passes between, with the gap between them in mm.
-fn gaps_crossed<'a>(units: &[&'a Unit], p: Pt, q: Pt) -> Vec<(&'a Unit, &'a Unit, f32)> {
+pub(crate) fn gaps_crossed<'a>(units: &[&'a Unit], p: Pt, q: Pt) -> Vec<(&'a Unit, &'a Unit, f32)> {
     let mut out = Vec::new();
     for (i, x) in units.iter().enumerate() {
         for y in &units[i + 1..] {
@@ -1055,7 +1082,7 @@ fn gaps_crossed<'a>(units: &[&'a Unit], p: Pt, q: Pt) -> Vec<(&'a Unit, &'a Unit
 /// enemy it does not pass between; passing between two friends with less than a 1-inch gap,
 /// or through a friend, disorders them. A unit that would end on others goes on an inch at a
 /// time up to the most a unit recoils.
-fn retreat(od: &OldDessauer, b: &Battle, u: &Unit, dir: Pt, dist_mm: f32) -> Retreat {
+fn retreat(od: &OldDessauer, b: &Battle, u: &Unit, dir: Pt, dist_mm: f32, facing: f32) -> Retreat {
     let gap_enemy = b.scale.to_mm(od.num("recoil_gap_enemy"));
     let gap_friend = b.scale.to_mm(od.num("recoil_gap_friend"));
     let max = b.scale.to_mm(od.num("recoil_max"));
@@ -1084,6 +1111,7 @@ fn retreat(od: &OldDessauer, b: &Battle, u: &Unit, dir: Pt, dist_mm: f32) -> Ret
     loop {
         let end = Base {
             centre: u.base.centre.plus(dir.scale(dist)),
+            facing,
             ..u.base
         };
         let mut res = Retreat {
@@ -1120,6 +1148,7 @@ fn retreat(od: &OldDessauer, b: &Battle, u: &Unit, dir: Pt, dist_mm: f32) -> Ret
             }
             let s = Base {
                 centre: u.base.centre.plus(dir.scale(dist * k as f32 / n as f32)),
+                facing,
                 ..u.base
             };
             if !b.table.holds(&s) {
@@ -1160,7 +1189,7 @@ fn retreat(od: &OldDessauer, b: &Battle, u: &Unit, dir: Pt, dist_mm: f32) -> Ret
     }
 }
 
-/// Recoil moves away from `cause`, with their rout hits. The unit goes straight away unless
+/// Recoil moves away from `cause`, facing it, with their rout hits. The unit goes straight away unless
 /// that would eliminate it or disorder friends; then it turns as little as it must, within the
 /// data's angle either side (the owner's sensible choice: survive first, then spare friends).
 pub fn recoil(
@@ -1181,6 +1210,16 @@ pub fn recoil(
     } else {
         u.base.forward().scale(-1.0)
     };
+    // It retreats facing the enemy: a unit whose front arc (45 degrees either side) holds the
+    // cause keeps its facing; one beaten from a flank or the rear turns to face the cause.
+    let towards = norm_facing((-d.x).atan2(-d.y).to_degrees());
+    let facing = if d.len() > 1e-3
+        && norm_deg(towards - u.base.facing).abs() > od.num("arc_half_angle") + 0.01
+    {
+        towards
+    } else {
+        u.base.facing
+    };
     let dist = b.scale.to_mm(od.num("recoil_move") * moves as f32);
     let half = od.num("recoil_half_angle").max(0.0);
     let steps = (half / 5.0).floor() as i32;
@@ -1190,7 +1229,7 @@ pub fn recoil(
         let mag = (k + 1) / 2;
         let deg = if k % 2 == 1 { -mag } else { mag } as f32 * 5.0;
         let deg = deg.clamp(-half, half);
-        let r = retreat(od, b, &u, dir.rotate(deg), dist);
+        let r = retreat(od, b, &u, dir.rotate(deg), dist, facing);
         let key = (r.eliminated.is_some(), r.disordered_friends.len(), k);
         if best.as_ref().is_none_or(|(bk, _)| key < *bk) {
             let done = !key.0 && key.1 == 0;
@@ -1225,6 +1264,9 @@ fn move_back(
         },
     );
     carry(b, out, &u.id, &u.base, &r.to);
+    if u.status.frontal_charge {
+        frontal_mark(b, out, &u.id, false);
+    }
     for f in &r.disordered_friends {
         if b.unit(f).is_ok_and(|f| !f.status.disordered) {
             b.emit(
@@ -1277,7 +1319,7 @@ pub fn recoil_further(
             u.name
         ));
     }
-    let r = retreat(od, b, &u, dir, b.scale.to_mm(distance));
+    let r = retreat(od, b, &u, dir, b.scale.to_mm(distance), u.base.facing);
     if let Some(why) = &r.eliminated {
         return illegal(format!("{} cannot recoil so far: {why}", u.name));
     }
@@ -1304,7 +1346,7 @@ pub fn fallback(
     if od.in_contact(b, &u) {
         return illegal(format!("{} is in combat and may not fall back", u.name));
     }
-    if u.bound.moved || u.bound.formed || u.bound.halted || u.bound.fell_back {
+    if u.bound.moved || u.bound.formed || u.bound.fell_back {
         return illegal(format!("{} has already moved this turn", u.name));
     }
     if !(distance.is_finite() && distance > 0.0 && distance <= od.num("recoil_max")) {
@@ -1331,6 +1373,7 @@ pub fn fallback(
         &u,
         u.base.forward().scale(-1.0),
         b.scale.to_mm(distance),
+        u.base.facing,
     );
     if let Some(why) = &r.eliminated {
         return illegal(format!("{} cannot fall back so far: {why}", u.name));

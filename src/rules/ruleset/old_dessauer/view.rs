@@ -220,7 +220,7 @@ impl OldDessauer {
             states.join(", ")
         });
         let spent = if u.bound.halted {
-            "halted".to_string()
+            format!("{:.1}, no charge or change of formation", u.bound.used())
         } else {
             format!("{:.1}", u.bound.used())
         };
