@@ -1135,3 +1135,157 @@ fn a_recoil_that_pushes_a_friend_never_goes_on_past_a_general_onto_it() {
     assert!(!a.overlaps(&r), "clear of the pushed friend: {a:?} {r:?}");
     assert!(!a.overlaps(&g), "clear of the general: {a:?} {g:?}");
 }
+
+// ----- group charges ----------------------------------------------------------------------
+
+/// The close combat factors of `p` fighting `a`, fought on a copy.
+fn factors_of(b: &volley::rules::Battle, p: &str, a: &str) -> (Vec<String>, Vec<String>) {
+    let mut b = b.clone();
+    b.script_dice(&[1, 1, 1, 1, 1, 1, 1, 1]);
+    let ev = b.execute(fight(p, a)).expect("fight accepted");
+    let Event::CloseCombat {
+        attacker_score,
+        defender_score,
+        ..
+    } = combat_event(&ev)
+    else {
+        unreachable!()
+    };
+    (
+        names(&attacker_score.factors),
+        names(&defender_score.factors),
+    )
+}
+
+/// Two Prussian cuirassiers side by side (c1, c2) 47.5 mm (187 paces) short of two Austrian
+/// Muskets side by side (a1, a2) facing them; `a2` as given.
+fn cavalry_line_against(a2: U) -> volley::rules::Battle {
+    let mut b = battle(
+        &[
+            U("c1", 0, "HC", "Regular", 460.0, 450.0, 0.0, ""),
+            U("c2", 0, "HC", "Regular", 500.0, 450.0, 0.0, ""),
+            U("a1", 1, "Ms", "Regular", 460.0, 520.0, 180.0, ""),
+            a2,
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    b.command_points[0] = 5;
+    b
+}
+
+#[test]
+fn every_unit_of_a_group_that_ends_in_contact_has_charged() {
+    // 000 Close combat tactical factors: "-1 Cavalry charging Muskets in the Front". The
+    // second cuirassier of the group charges a2 as surely as the first charges a1; it moves
+    // straight into contact with a2, so a2's threat zone does not stop it (ruling
+    // threat_zone: each unit of a group is judged by its own contact).
+    let mut b = cavalry_line_against(U("a2", 1, "Ms", "Regular", 500.0, 520.0, 180.0, ""));
+    let ev = b
+        .execute(group(&["c1", "c2"], vec![Step::ToContact(id("a1"))]))
+        .expect("the line charges the line");
+    let charged: Vec<(String, Option<String>)> = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::Moved { unit, contact, .. } => {
+                Some((unit.to_string(), contact.as_ref().map(|c| c.to_string())))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        charged,
+        [
+            ("c1".to_string(), Some("a1".to_string())),
+            ("c2".to_string(), Some("a2".to_string()))
+        ]
+    );
+    assert!(b.unit(&id("c2")).unwrap().bound.charged);
+    to_phase(&mut b, 0, Phase::CloseCombat);
+    for (c, a) in [("c1", "a1"), ("c2", "a2")] {
+        let (p, _) = factors_of(&b, c, a);
+        assert!(
+            p.iter()
+                .any(|f| f == "-1 Cavalry charging Muskets in the front"),
+            "{c}: {p:?}"
+        );
+    }
+}
+
+#[test]
+fn a_group_member_landing_on_a_flank_attacks_it_first_in_flank() {
+    // a2 faces east: c2's front meets its right flank while c1 meets a1 head on. 000: "-2
+    // Attacked First in Flank/Rear".
+    let mut b = cavalry_line_against(U("a2", 1, "Ms", "Regular", 500.0, 532.5, 90.0, ""));
+    let ev = b
+        .execute(group(&["c1", "c2"], vec![Step::ToContact(id("a1"))]))
+        .expect("the line charges");
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::Moved { unit, contact: Some(t), .. } if unit.as_str() == "c2" && t.as_str() == "a2"
+    )));
+    to_phase(&mut b, 0, Phase::CloseCombat);
+    let (_, a) = factors_of(&b, "c2", "a2");
+    assert_eq!(a, ["+4 Muskets", "-2 Attacked first in flank or rear"]);
+}
+
+#[test]
+fn each_musket_of_a_group_meets_its_own_enemy_face_to_face() {
+    // 000 Musket Unit Movement: "the Attacking Unit first must make 'face to face' contact":
+    // m1 meets a1 front to front, but m2 would meet a2's flank.
+    let mut b = battle(
+        &[
+            U("m1", 0, "Ms", "Regular", 460.0, 500.0, 0.0, ""),
+            U("m2", 0, "Ms", "Regular", 500.0, 500.0, 0.0, ""),
+            U("a1", 1, "Ms", "Regular", 460.0, 535.0, 180.0, ""),
+            U("a2", 1, "Ms", "Regular", 500.0, 547.5, 90.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    b.command_points[0] = 5;
+    let e = refused(
+        &mut b,
+        group(&["m1", "m2"], vec![Step::ToContact(id("a1"))]),
+    );
+    assert!(e.contains("face to face") && e.contains("m2"), "{e}");
+}
+
+#[test]
+fn a_charge_on_a_front_musket_is_not_stopped_by_the_zone_of_the_one_behind() {
+    // Ruling threat_zone: a unit behind a friend threatens nothing through that friend.
+    let mut b = battle(
+        &[
+            U("c", 0, "HC", "Regular", 500.0, 480.0, 0.0, ""),
+            U("f", 1, "Ms", "Regular", 500.0, 540.0, 180.0, ""),
+            U("r", 1, "Ms", "Regular", 500.0, 555.0, 180.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    b.command_points[0] = 5;
+    b.execute(mv("c", vec![Step::ToContact(id("f"))]))
+        .expect("the charge on the front Musket");
+    // Without the friend in front, the same zone still stops an oblique pass.
+    let mut b = battle(
+        &[
+            U("c", 0, "HC", "Regular", 420.0, 480.0, 0.0, ""),
+            U("r", 1, "Ms", "Regular", 500.0, 555.0, 180.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    b.command_points[0] = 5;
+    let e = refused(
+        &mut b,
+        mv(
+            "c",
+            vec![Step::Oblique {
+                forward: 100.0,
+                right: 200.0,
+            }],
+        ),
+    );
+    assert!(e.contains("threat zone of r"), "{e}");
+}
+

@@ -424,32 +424,38 @@ impl Supplement for Seven {
                 self.musket_shape(g, b, u, body, group)?;
             }
         }
-        let lead = b.unit(&ids[0])?;
-        if let Some((target, _, c)) = &plan.contact {
-            let t = b.unit(target)?;
-            if !muskets.is_empty() {
-                let max = d.num("ms_charge_max");
-                if plan.distance > max + 0.5 {
-                    return Err(RuleError::Illegal(format!(
-                        "Muskets may move at most {max:.0} {} into close combat ({:.0} {})",
-                        b.scale.unit, plan.distance, b.scale.unit
-                    )));
-                }
+        // Every unit of the group that ends in contact has charged: each Musket among them
+        // meets its own enemy face to face.
+        let contacts = d.member_contacts(b, &plan.ends, plan.contact.as_ref());
+        if !muskets.is_empty() && contacts.iter().any(Option::is_some) {
+            let max = d.num("ms_charge_max");
+            if plan.distance > max + 0.5 {
+                return Err(RuleError::Illegal(format!(
+                    "Muskets may move at most {max:.0} {} into close combat ({:.0} {})",
+                    b.scale.unit, plan.distance, b.scale.unit
+                )));
             }
-            if lead.troop == "Ms" {
-                if c.edge != Edge::Front {
-                    return Err(RuleError::Illegal(format!(
-                        "Muskets must meet {} face to face: front edge to its front edge, never its flank or rear",
-                        t.name
-                    )));
-                }
-                let need = d.num("ms_contact_fraction") * lead.base.width;
-                if c.overlap + 0.5 < need {
-                    return Err(RuleError::Illegal(format!(
-                        "Muskets must contact {} with at least half their front",
-                        t.name
-                    )));
-                }
+        }
+        for (id, contact) in ids.iter().zip(&contacts) {
+            let Some((target, c)) = contact else {
+                continue;
+            };
+            let (u, t) = (b.unit(id)?, b.unit(target)?);
+            if u.troop != "Ms" {
+                continue;
+            }
+            if c.edge != Edge::Front {
+                return Err(RuleError::Illegal(format!(
+                    "{} must meet {} face to face: front edge to its front edge, never its flank or rear",
+                    u.name, t.name
+                )));
+            }
+            let need = d.num("ms_contact_fraction") * u.base.width;
+            if c.overlap + 0.5 < need {
+                return Err(RuleError::Illegal(format!(
+                    "{} must contact {} with at least half their front",
+                    u.name, t.name
+                )));
             }
         }
         Ok(())

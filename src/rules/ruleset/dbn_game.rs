@@ -679,12 +679,14 @@ impl<S: Supplement> DbnGame<S> {
             format!("move {}", names.join(", ")),
             Dbn::paying_division(b, ids),
         )?;
-        for ((id, to), (_, from)) in plan.ends.iter().zip(plan.starts.iter()) {
-            let contact = plan
-                .contact
-                .as_ref()
-                .filter(|_| id == &ids[0])
-                .map(|c| c.0.clone());
+        // Every unit of a group that ends with its front against an enemy has charged it.
+        let contacts = self
+            .dbn
+            .member_contacts(b, &plan.ends, plan.contact.as_ref());
+        for (((id, to), (_, from)), contact) in
+            plan.ends.iter().zip(plan.starts.iter()).zip(contacts)
+        {
+            let contact = contact.map(|c| c.0);
             b.emit(
                 out,
                 Event::Moved {
