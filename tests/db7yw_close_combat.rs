@@ -603,3 +603,49 @@ fn front_and_flank_attack_together() {
         defender_score.factors
     );
 }
+
+#[test]
+fn the_garrison_defends_in_its_own_bound_too() {
+    // 000 BUA's & NLF's: "Attacking a BUA Garrison ... the Garrison gains +4" and the Muskets
+    // attacking it fight in attack column; "+1 Defending a NLF or Fortification". A draw leaves
+    // both in contact; the next round, in Austria's bound, the garrison still defends (ruling
+    // defending).
+    let town = r#"(id: "t", kind: Town, name: "Town", points: [(400, 509), (600, 509), (600, 700), (400, 700)], fortified: true),"#;
+    let mut b = melee(("Ms", "Regular", ""), ("Ms", "Regular", ""), &[], town);
+    fight_for(&mut b, Verdict::Draw, None);
+    to_phase(&mut b, 1, Phase::CloseCombat);
+    let mut c = b.clone();
+    c.script_dice(&[1, 1, 1, 1, 1, 1, 1, 1]);
+    let ev = c.execute(fight("a", "p")).expect("the garrison's round");
+    let Event::CloseCombat {
+        attacker_score,
+        defender_score,
+        ..
+    } = combat_event(&ev)
+    else {
+        unreachable!()
+    };
+    assert_eq!(
+        names(&attacker_score.factors),
+        ["+4 Muskets", "+4 BUA garrison attacked"]
+    );
+    assert_eq!(
+        names(&defender_score.factors),
+        ["+4 Muskets", "+2 Attack column against a BUA garrison"]
+    );
+    // The same in a fortified village: +1 for defending it in its own bound.
+    let village = r#"(id: "v", kind: Village, name: "Village", points: [(400, 509), (600, 509), (600, 700), (400, 700)], fortified: true),"#;
+    let mut b = melee(("Ms", "Regular", ""), ("Ms", "Regular", ""), &[], village);
+    fight_for(&mut b, Verdict::Draw, None);
+    to_phase(&mut b, 1, Phase::CloseCombat);
+    b.script_dice(&[1, 1, 1, 1, 1, 1, 1, 1]);
+    let ev = b.execute(fight("a", "p")).expect("the village's round");
+    let Event::CloseCombat { attacker_score, .. } = combat_event(&ev) else {
+        unreachable!()
+    };
+    assert_eq!(
+        names(&attacker_score.factors),
+        ["+4 Muskets", "+1 Defending a NLF or fortification"]
+    );
+}
+

@@ -208,7 +208,14 @@ impl Supplement for Seven {
         }
     }
 
-    /// The close combat factors of `u` fighting `e`. `attacker` is the moving side's unit.
+    /// A garrison of a fortified town, or a unit occupying a village or fortification: it
+    /// defends there in every bound.
+    fn holds_ground(&self, g: &Db7yw, b: &Battle, u: &Unit) -> bool {
+        g.dbn.is_garrison(b, u) || g.dbn.in_nlf_or_fort(b, u)
+    }
+
+    /// The close combat factors of `u` fighting `e`. `is_attacker`: `u` attacks in this
+    /// combat, not defending ground its enemy attacks (`DbnGame::attacks`).
     fn combat_factors(
         &self,
         g: &Db7yw,

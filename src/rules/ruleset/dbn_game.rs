@@ -105,7 +105,15 @@ pub trait Supplement: Clone + Default + std::fmt::Debug + Send + Sync + Sized + 
         role: FireRole,
         enemy_supporters: usize,
     ) -> Vec<Factor>;
-    /// The close combat factors of `u` fighting `e`; `is_attacker` for the moving side's unit.
+    /// Whether `u` holds ground an enemy outside it attacks: a garrison or a unit in a
+    /// fortification. Such a unit defends in every close combat against an enemy that does
+    /// not hold ground too, whoever's bound it is.
+    fn holds_ground(&self, g: &DbnGame<Self>, b: &Battle, u: &Unit) -> bool {
+        g.dbn.is_garrison(b, u) || g.dbn.in_fortification(b, u)
+    }
+    /// The close combat factors of `u` fighting `e`; `is_attacker` for the unit attacking in
+    /// this combat: the one not holding ground against an enemy that does, else the moving
+    /// side's unit (`DbnGame::attacks`).
     fn combat_factors(
         &self,
         g: &DbnGame<Self>,
@@ -1111,6 +1119,17 @@ impl<S: Supplement> DbnGame<S> {
         Ok(())
     }
 
+    /// Whether the moving side's `a` is the attacker in its close combat with `e`: a unit
+    /// holding ground (a garrison, a fortification) defends in every bound against one that
+    /// does not; otherwise the moving side attacks.
+    pub fn attacks(&self, b: &Battle, a: &Unit, e: &Unit) -> bool {
+        let (ha, he) = (
+            self.sup.holds_ground(self, b, a),
+            self.sup.holds_ground(self, b, e),
+        );
+        !(ha && !he)
+    }
+
     /// Checks a close combat and works out both sides' factors, without rolling. `extra` is
     /// the pursuing cavalry's extra combat, fought out of turn.
     pub fn fight_setup(
@@ -1167,8 +1186,9 @@ impl<S: Supplement> DbnGame<S> {
                 what: "fought".into(),
             });
         }
-        let af = self.combat_factors(b, &a, &e, true);
-        let ef = self.combat_factors(b, &e, &a, false);
+        let a_attacks = self.attacks(b, &a, &e);
+        let af = self.combat_factors(b, &a, &e, a_attacks);
+        let ef = self.combat_factors(b, &e, &a, !a_attacks);
         let first = self.first_dice(b, &a, &e, None);
         Ok(Setup {
             a,
