@@ -649,3 +649,10 @@ fn the_garrison_defends_in_its_own_bound_too() {
     );
 }
 
+#[test]
+fn irregular_cavalry_fight_in_bad_going_without_the_minus_two() {
+    // 000: "-2 Within BG except if Jagers or Irregulars" (ruling bg_irregulars).
+    let mut b = melee(("Ms", "Regular", ""), ("IC", "Regular", ""), &[], woods_a());
+    assert_eq!(factors(&mut b).1, ["+1 Irregular Cavalry"]);
+}
+

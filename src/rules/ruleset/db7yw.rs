@@ -287,8 +287,9 @@ impl Supplement for Seven {
         {
             f.push(d.combat_factor("artillery_cannot_fire"));
         }
+        // "Except if Jagers or Irregulars": Irregular Infantry and Irregular Cavalry alike.
         let in_bg = d.in_bad_going_for_combat(b, u);
-        if in_bg && u.troop != "Jg" && u.troop != "II" {
+        if in_bg && !matches!(u.troop.as_str(), "Jg" | "II" | "IC") {
             f.push(d.combat_factor("bg"));
         }
         if b.terrain.on_bridge(&u.base) {
