@@ -656,3 +656,30 @@ fn irregular_cavalry_fight_in_bad_going_without_the_minus_two() {
     assert_eq!(factors(&mut b).1, ["+1 Irregular Cavalry"]);
 }
 
+#[test]
+fn a_stoic_unit_beaten_by_one_draws_even_when_that_is_double() {
+    // 000 A Stoic Unit: "beaten in Combat by a Final Score of 1 ... becomes a 'Draw'". Shaken
+    // stoic Jagers at 2-1-1 = 0 throw 1 against Jagers at 2-1 = 1 throwing 1: 1 against 2.
+    let mut b = melee(
+        ("Jg", "Regular", ", flags: [Stoic], hits: 2"),
+        ("Jg", "Regular", ""),
+        &[],
+        "",
+    );
+    b.script_dice(&[1, 1, 1, 1, 1, 1]);
+    let ev = b.execute(fight("p", "a")).unwrap();
+    let Event::CloseCombat {
+        attacker_score,
+        defender_score,
+        verdict,
+        stoic,
+        loser,
+        ..
+    } = combat_event(&ev)
+    else {
+        unreachable!()
+    };
+    assert_eq!((attacker_score.total, defender_score.total), (1, 2));
+    assert_eq!((verdict, stoic, loser), (Verdict::Draw, true, None));
+}
+
