@@ -683,3 +683,59 @@ fn a_stoic_unit_beaten_by_one_draws_even_when_that_is_double() {
     assert_eq!((verdict, stoic, loser), (Verdict::Draw, true, None));
 }
 
+#[test]
+fn each_victor_chooses_its_own_pursuit() {
+    // 000: "All victorious units ... can immediately 'Pursue'": the choice is the victor's.
+    // Prussia fights and orders its own units to hold; Austria's dragoons beat Prussia's and,
+    // given no order of Austria's, follow (ruling pursuit).
+    let base = melee(("DC", "Regular", ""), ("DC", "Regular", ""), &[], "");
+    let fight_with = |pursuits: Vec<volley::rules::command::Pursuit>| {
+        for pd in 1..=6u8 {
+            for ad in 1..=6u8 {
+                let mut b = base.clone();
+                b.script_dice(&[pd, ad, 1, 1, 1, 1, 1, 1, 1, 1]);
+                let ev = b
+                    .execute(Command::Fight {
+                        unit: id("p"),
+                        target: id("a"),
+                        pursue: Some(false),
+                        pursuits: pursuits.clone(),
+                    })
+                    .expect("fight");
+                if let Event::CloseCombat {
+                    verdict: Verdict::Beaten,
+                    loser: Some(l),
+                    ..
+                } = combat_event(&ev)
+                    && l.as_str() == "p"
+                {
+                    return ev;
+                }
+            }
+        }
+        panic!("no dice beat p");
+    };
+    let pursued = |ev: &[Event]| {
+        ev.iter()
+            .any(|e| matches!(e, Event::Pursued { unit, .. } if unit.as_str() == "a"))
+    };
+    assert!(pursued(&fight_with(Vec::new())), "Austria's victor follows");
+    let held = fight_with(vec![volley::rules::command::Pursuit::hold(&id("a"))]);
+    assert!(!pursued(&held), "Austria ordered its dragoons to hold");
+    // A combat left unfought at the end of the phase: no one chose to pursue (ruling
+    // fight_order); 3+4 = 7 against 3+3 = 6 beats Austria's dragoons, and Prussia's stand.
+    let mut b = base.clone();
+    b.script_dice(&[4, 3, 1, 1, 1, 1, 1, 1]);
+    let ev = b.execute(Command::EndPhase).expect("end of the phase");
+    assert!(
+        ev.iter().any(|e| matches!(
+            e,
+            Event::CloseCombat { loser: Some(l), .. } if l.as_str() == "a"
+        )),
+        "{ev:?}"
+    );
+    assert!(
+        !ev.iter().any(|e| matches!(e, Event::Pursued { .. })),
+        "{ev:?}"
+    );
+}

@@ -12,10 +12,10 @@ use super::view::{
 use super::{Ruleset, Ruling, UnitSetup};
 use crate::rules::battle::{Battle, Objective, Zone};
 use crate::rules::command::{
-    Command, Effect, Event, Factor, RuleError, Score, Step, Verdict, factor_sum,
+    Command, Effect, Event, Factor, Pursuit, RuleError, Score, Step, Verdict, factor_sum,
 };
 use crate::rules::geometry::{Edge, Pt};
-use crate::rules::model::{Class, Flag, Formation, Phase, SideInfo, Unit, UnitId};
+use crate::rules::model::{Class, Flag, Formation, Phase, Side, SideInfo, Unit, UnitId};
 use crate::rules::odds::{Odds, Quirks};
 use crate::rules::scenario::RawUnit;
 use crate::rules::terrain::Terrain;
@@ -73,6 +73,33 @@ pub enum FireRole {
 pub enum Combat {
     Firing,
     Close,
+}
+
+/// Who orders each victor's pursuit after a close combat: the side that gave the Fight command
+/// for its own units (`pursue`), an order in `each` for a unit of either side (its owner's
+/// choice, as for the defender's fire support), and no one for combats left unfought.
+#[derive(Clone, Copy, Debug)]
+struct PursuitOrders<'a> {
+    /// The side that gave the Fight command; None for combats left unfought.
+    side: Option<Side>,
+    pursue: Option<bool>,
+    each: &'a [Pursuit],
+}
+
+impl PursuitOrders<'_> {
+    /// Whether the victor `w`, free to choose, pursues: by its own order; by its side's
+    /// choice when its side gave the command (yes unless told otherwise); yes for the other
+    /// side's victor, whose owner gave no order; no one pursues from a combat nobody fought.
+    fn wants(&self, w: &Unit) -> bool {
+        if let Some(p) = self.each.iter().find(|p| p.unit == w.id) {
+            return p.pursue;
+        }
+        match self.side {
+            Some(s) if s == w.side => self.pursue.unwrap_or(true),
+            Some(_) => true,
+            None => false,
+        }
+    }
 }
 
 /// Whether a victorious unit follows up its beaten enemy.
@@ -868,19 +895,48 @@ impl<S: Supplement> DbnGame<S> {
                 unit,
                 target,
                 pursue,
-                ..
+                pursuits,
             } => {
                 let on = pursue.unwrap_or(true);
-                vec![Choice {
+                let mut v = vec![Choice {
                     label: "Pursue if victorious (Heavy Cavalry always do, artillery never)".into(),
                     on,
                     flipped: Command::Fight {
                         unit: unit.clone(),
                         target: target.clone(),
                         pursue: Some(!on),
-                        pursuits: Vec::new(),
+                        pursuits: pursuits.clone(),
                     },
-                }]
+                }];
+                // The defender's victor pursues by its own owner's choice.
+                if self.sup.follow(self, &setup.b, false) == Follow::May {
+                    let theirs = pursuits.iter().find(|p| p.unit == setup.b.id);
+                    let on = theirs.is_none_or(|p| p.pursue);
+                    let mut each: Vec<Pursuit> = pursuits
+                        .iter()
+                        .filter(|p| p.unit != setup.b.id)
+                        .cloned()
+                        .collect();
+                    each.push(if on {
+                        Pursuit::hold(&setup.b.id)
+                    } else {
+                        Pursuit::follow(&setup.b.id)
+                    });
+                    v.push(Choice {
+                        label: format!(
+                            "{} pursues if victorious (the defender's choice)",
+                            setup.b.name
+                        ),
+                        on,
+                        flipped: Command::Fight {
+                            unit: unit.clone(),
+                            target: target.clone(),
+                            pursue: *pursue,
+                            pursuits: each,
+                        },
+                    });
+                }
+                v
             }
             _ => Vec::new(),
         }
@@ -1206,7 +1262,7 @@ impl<S: Supplement> DbnGame<S> {
         out: &mut Vec<Event>,
         aid: &UnitId,
         did: &UnitId,
-        pursue: Option<bool>,
+        orders: PursuitOrders<'_>,
         extra: bool,
     ) -> Result<(), RuleError> {
         let d = &self.dbn;
@@ -1269,9 +1325,11 @@ impl<S: Supplement> DbnGame<S> {
         if !w.alive() {
             return Ok(());
         }
+        // "All victorious units ... can immediately Pursue": each victor by its own owner's
+        // choice.
         let wants = |f: Follow| match f {
             Follow::Never => false,
-            Follow::May => pursue.unwrap_or(true),
+            Follow::May => orders.wants(&w),
             Follow::Must => true,
         };
         let follow = if lnow.alive() {
@@ -1288,7 +1346,7 @@ impl<S: Supplement> DbnGame<S> {
         if let Some(h) = hit {
             // Pursuing cavalry that makes contact fights once more at once, once per phase.
             if d.is_mounted(&w) && !extra {
-                return self.fight(b, out, &w.id, &h, pursue, true);
+                return self.fight(b, out, &w.id, &h, orders, true);
             }
         }
         Ok(())
@@ -1368,7 +1426,12 @@ impl<S: Supplement> DbnGame<S> {
                     let Some((a, e)) = d.pending_combats(b).into_iter().next() else {
                         break;
                     };
-                    self.fight(b, out, &a, &e, None, false)?;
+                    let unordered = PursuitOrders {
+                        side: None,
+                        pursue: None,
+                        each: &[],
+                    };
+                    self.fight(b, out, &a, &e, unordered, false)?;
                     if b.is_over() {
                         return Ok(());
                     }
@@ -1485,8 +1548,15 @@ impl<S: Supplement> Ruleset for DbnGame<S> {
                 unit,
                 target,
                 pursue,
-                ..
-            } => self.fight(b, out, unit, target, *pursue, false),
+                pursuits,
+            } => {
+                let orders = PursuitOrders {
+                    side: Some(b.active),
+                    pursue: *pursue,
+                    each: pursuits,
+                };
+                self.fight(b, out, unit, target, orders, false)
+            }
             Command::Deploy { unit, x, y, facing } => {
                 if b.phase != Phase::Deployment {
                     return Err(RuleError::WrongPhase {
