@@ -1289,3 +1289,38 @@ fn a_charge_on_a_front_musket_is_not_stopped_by_the_zone_of_the_one_behind() {
     assert!(e.contains("threat zone of r"), "{e}");
 }
 
+// ----- towns, who defends, the army list ------------------------------------------------
+
+#[test]
+fn attacking_foot_may_not_stand_in_an_unfortified_town() {
+    // 000 BUA's & NLF's: "A BUA must firstly be 'Fortified' before it can be 'Garrisoned'",
+    // whichever army would garrison it (ruling occupation).
+    let town = r#"(id: "t", kind: Town, name: "Lobositz", points: [(450, 500), (550, 500), (550, 600), (450, 600)]),"#;
+    let mut b = battle(
+        &[
+            U("p", 0, "Ms", "Regular", 500.0, 490.0, 0.0, ""),
+            U("a", 1, "Ms", "Regular", 900.0, 900.0, 180.0, ""),
+        ],
+        town,
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    b.command_points[0] = 5;
+    let e = refused(&mut b, mv("p", vec![Step::Advance(80.0)]));
+    assert!(e.contains("not fortified"), "{e}");
+    // Fortified and empty, the attacker may enter it, and takes it.
+    let fortified = town.replace("]),", "], fortified: true),");
+    let mut b = battle(
+        &[
+            U("p", 0, "Ms", "Regular", 500.0, 490.0, 0.0, ""),
+            U("a", 1, "Ms", "Regular", 900.0, 900.0, 180.0, ""),
+        ],
+        &fortified,
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    b.command_points[0] = 5;
+    let ev = b
+        .execute(mv("p", vec![Step::Advance(80.0)]))
+        .expect("into the empty fortified town");
+    assert!(ev.iter().any(|e| matches!(e, Event::Captured { .. })));
+}
+

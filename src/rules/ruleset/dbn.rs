@@ -2195,7 +2195,9 @@ impl Dbn {
                 )));
             }
             let defender = b.sides.get(u.side).is_some_and(|s| s.defender);
-            if f.kind == FeatureKind::Town && !f.fortified && defender {
+            // DB7YW: no one garrisons a town that is not fortified, attacker or defender.
+            let strict = self.num("garrison_fortified_only") > 0.0;
+            if f.kind == FeatureKind::Town && !f.fortified && (defender || strict) {
                 return Err(RuleError::Illegal(format!(
                     "{} is not fortified: a BUA must be fortified before it can be garrisoned",
                     f.name
