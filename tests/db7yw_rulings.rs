@@ -1324,3 +1324,28 @@ fn attacking_foot_may_not_stand_in_an_unfortified_town() {
     assert!(ev.iter().any(|e| matches!(e, Event::Captured { .. })));
 }
 
+#[test]
+fn guard_grenadier_and_stoic_muskets_count_in_the_elite_share() {
+    // 000 Army Composition: "Up to 20% of all Major Nations Ms can be Elite (this includes
+    // Guard & Grenadiers)". The standard army already has two elite Muskets of six; a third,
+    // Regular but a grenadier, breaks the share (and the points still add up).
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/default.ron");
+    let text = std::fs::read_to_string(&path).unwrap();
+    for flag in ["Grenadier", "Guard", "Stoic"] {
+        let t = text.replacen(
+            "class: Regular, at: Some((480, 260))",
+            &format!("class: Regular, flags: [{flag}], at: Some((480, 260))"),
+            1,
+        );
+        assert_ne!(t, text);
+        let d = volley::rules::scenario::parse(&t, "default").unwrap_err();
+        let all: Vec<String> = d.iter().map(|x| x.message.clone()).collect();
+        assert!(
+            all.iter()
+                .any(|m| m.contains("20% of Muskets may be elite")),
+            "{flag}: {all:?}"
+        );
+        assert!(!all.iter().any(|m| m.contains("points")), "{all:?}");
+    }
+}
+
