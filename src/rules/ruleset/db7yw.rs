@@ -157,9 +157,10 @@ impl Supplement for Seven {
             if (u_bg || o_bg) && !d.is_skirmisher(u) {
                 f.push(d.fire_factor("bg"));
             }
-        }
-        if b.terrain.on_bridge(&u.base) {
-            f.push(d.fire_factor("bridge"));
+            // "Firing whilst on a Bridge or Causeway": the firer's, never the target's.
+            if b.terrain.on_bridge(&u.base) {
+                f.push(d.fire_factor("bridge"));
+            }
         }
         f
     }
