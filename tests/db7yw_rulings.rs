@@ -1349,3 +1349,51 @@ fn guard_grenadier_and_stoic_muskets_count_in_the_elite_share() {
     }
 }
 
+// ----- going, irregulars, squaring up, the turn limit -------------------------------------
+
+#[test]
+fn foot_artillery_crosses_a_brook_by_its_bridge_and_marches_a_road_through_a_town() {
+    // Ruling going: a bridge carries troops over the brook, and a road is good going wherever
+    // it runs. Foot artillery (no move in bad going) crosses the brook by its bridge, off any
+    // road, and marches at the road rate along a road through a town.
+    let brook = r#"(id: "s", kind: Stream, name: "Morellen brook", points: [(0, 560), (1000, 560)], width: 8),
+        (id: "br", kind: Bridge, name: "Morellen bridge", points: [(500, 545), (500, 575)], width: 45),"#;
+    let gun = |x: f32, y: f32, terrain: &str| {
+        let mut b = battle(
+            &[
+                U("g", 0, "FA", "Regular", x, y, 0.0, ", limbered: true"),
+                U("a", 1, "Ms", "Regular", 100.0, 950.0, 180.0, ""),
+            ],
+            terrain,
+        );
+        to_phase(&mut b, 0, Phase::Movement);
+        b.command_points[0] = 5;
+        b
+    };
+    let going = |ev: &[Event]| {
+        ev.iter()
+            .find_map(|e| match e {
+                Event::Moved { going, .. } => Some(going.clone()),
+                _ => None,
+            })
+            .unwrap_or_default()
+    };
+    let mut b = gun(500.0, 500.0, brook);
+    let ev = b
+        .execute(mv("g", vec![Step::Advance(197.0)]))
+        .expect("onto the bridge");
+    assert_eq!(going(&ev), "good going");
+    // Beside the bridge the brook is bad going, which foot artillery cannot enter.
+    let mut b = gun(300.0, 500.0, brook);
+    let e = refused(&mut b, mv("g", vec![Step::Advance(197.0)]));
+    assert!(e.contains("cannot enter"), "{e}");
+    // Along the road through a town: the road rate, 400 paces.
+    let town = r#"(id: "road", kind: Road, name: "Road", points: [(500, 300), (500, 900)], width: 12),
+        (id: "t", kind: Town, name: "Town", points: [(440, 640), (560, 640), (560, 660), (440, 660)], fortified: true),"#;
+    let mut b = gun(500.0, 600.0, town);
+    let ev = b
+        .execute(mv("g", vec![Step::Advance(354.0)]))
+        .expect("through the town by the road");
+    assert_eq!(going(&ev), "road");
+}
+

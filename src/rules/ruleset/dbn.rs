@@ -677,6 +677,36 @@ impl Dbn {
         why
     }
 
+    /// The bad going a moving base passes over: a stream or marsh is not bad going where a
+    /// bridge or causeway carries the base over it.
+    fn bad_going_crossed(&self, b: &Battle, base: &Base) -> Vec<String> {
+        let carried = b
+            .terrain
+            .touching(base, &[FeatureKind::Bridge, FeatureKind::Causeway])
+            .next()
+            .is_some();
+        if !carried {
+            return self.bad_going_at(b, base);
+        }
+        let kinds: Vec<FeatureKind> = self
+            .bad_going_kinds()
+            .into_iter()
+            .filter(|k| !matches!(k, FeatureKind::Stream | FeatureKind::Marsh))
+            .collect();
+        let mut why: Vec<String> = b
+            .terrain
+            .touching(base, &kinds)
+            .map(|f| f.name.clone())
+            .collect();
+        why.extend(
+            b.terrain
+                .touching(base, &[FeatureKind::Hill])
+                .filter(|f| f.steep)
+                .map(|f| f.name.clone()),
+        );
+        why
+    }
+
     /// Whether the point is bad going to this unit for firing and combat factors: woods,
     /// marsh, rough ground, a stream or a steep hill; for Muskets also an unfortified village.
     /// Towns are not: only close combat inside one is (see `in_bad_going_for_combat`).
@@ -1000,7 +1030,7 @@ impl Dbn {
         let mut road = true;
         for (i, s) in samples.iter().enumerate() {
             for base in s {
-                why.extend(self.bad_going_at(b, base));
+                why.extend(self.bad_going_crossed(b, base));
                 if !b.terrain.on_road(base.centre) {
                     road = false;
                 }
@@ -1022,9 +1052,14 @@ impl Dbn {
         }
         why.sort();
         why.dedup();
+        // A move wholly along a road, bridge or causeway goes at the road rate through
+        // whatever the road crosses (ruling going).
+        if road {
+            why.clear();
+        }
         let going = Going {
             bad: !why.is_empty(),
-            road: road && why.is_empty(),
+            road,
             why,
         };
         Ok(going)
