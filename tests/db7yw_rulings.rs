@@ -1397,3 +1397,65 @@ fn foot_artillery_crosses_a_brook_by_its_bridge_and_marches_a_road_through_a_tow
     assert_eq!(going(&ev), "road");
 }
 
+#[test]
+fn a_musket_charge_off_square_is_squared_up_for_free_within_45_degrees() {
+    // Ruling charge: the seed's free movement after contact squares the Musket up; a Musket
+    // front meeting the enemy's more than 45 degrees off square is told to wheel first.
+    for (turn, ok) in [(30.0f32, true), (50.0, false)] {
+        let mut b = battle(
+            &[
+                U("p", 0, "Ms", "Regular", 500.0, 500.0, turn, ""),
+                U("a", 1, "Ms", "Regular", 500.0, 540.0, 180.0, ""),
+            ],
+            "",
+        );
+        to_phase(&mut b, 0, Phase::Movement);
+        b.command_points[0] = 5;
+        let r = b.execute(mv("p", vec![Step::ToContact(id("a"))]));
+        assert_eq!(r.is_ok(), ok, "{turn}: {r:?}");
+        if ok {
+            let f = b.unit(&id("p")).unwrap().base.facing.rem_euclid(360.0);
+            assert!(f.min(360.0 - f) < 0.5, "squared up to face a: {f}");
+        } else {
+            assert!(format!("{r:?}").contains("wheel"), "{r:?}");
+        }
+    }
+}
+
+#[test]
+fn the_turn_limit_goes_to_the_smaller_share_of_losses() {
+    // Ruling turn_limit: at the turn limit the side that lost the smaller share of its army
+    // wins. Austria has lost one of its four units, Prussia none of its four.
+    let text = r#"(name: "o", ruleset: "db7yw", table: (width: 1000, height: 1000), turn_limit: 1,
+        sides: [(name: "P", colour: (0, 0, 200)), (name: "A", colour: (200, 200, 200))],
+        units: [
+            (id: "p1", side: 0, type: "HC", at: Some((300, 100)), facing: 0),
+            (id: "p2", side: 0, type: "HC", at: Some((400, 100)), facing: 0),
+            (id: "p3", side: 0, type: "HC", at: Some((500, 100)), facing: 0),
+            (id: "p4", side: 0, type: "HC", at: Some((600, 100)), facing: 0),
+            (id: "a1", side: 1, type: "HC", at: Some((300, 900)), facing: 180),
+            (id: "a2", side: 1, type: "HC", at: Some((400, 900)), facing: 180),
+            (id: "a3", side: 1, type: "HC", at: Some((500, 900)), facing: 180),
+            (id: "a4", side: 1, type: "HC", at: Some((600, 900)), facing: 180)])"#;
+    let mut b = volley::rules::scenario::parse(text, "t").expect("scenario");
+    if let Some(u) = b.units_mut().iter_mut().find(|u| u.id.as_str() == "a4") {
+        u.status.removed = true;
+    }
+    for _ in 0..8 {
+        if b.is_over() {
+            break;
+        }
+        b.execute(Command::EndPhase).unwrap();
+    }
+    assert!(
+        matches!(
+            b.log.last(),
+            Some(Event::GameOver {
+                winner: Some(0),
+                ..
+            })
+        ),
+        "{:?}",
+        b.log.last()
+    );
+}
