@@ -2138,3 +2138,16 @@ fn a_garrison_and_a_fortification_defend_in_their_own_bound() {
     }
 }
 
+#[test]
+fn a_mitrailleuse_first_die_in_close_combat_is_not_logged_as_firing() {
+    // 002: the first die's 1 is a stoppage; in close combat the Mitrailleuse does not fire.
+    let mut b = duel(("Mit", "Regular", ""), ("Inf", "Regular", ""), 0.0, "", "");
+    to_phase(&mut b, 0, Phase::CloseCombat);
+    b.script_dice(&[4, 3, 3, 1, 1, 1]);
+    let ev = b.execute(fight("f", "g")).expect("fight");
+    let outcome = ev.iter().find_map(|e| match e {
+        Event::Rolled { roll, .. } if roll.dice == [4] => Some(roll.outcome.clone()),
+        _ => None,
+    });
+    assert_eq!(outcome.as_deref(), Some("no stoppage: fights normally"));
+}

@@ -544,6 +544,8 @@ impl<S: Supplement> DbnGame<S> {
                 "stoppage: -2 and no fire support this phase"
             } else if unplotted {
                 "cannot plot the shot at long range: -2 and no fire support this phase"
+            } else if b.phase == Phase::CloseCombat {
+                "no stoppage: fights normally"
             } else {
                 "fires normally"
             };
