@@ -739,3 +739,15 @@ fn each_victor_chooses_its_own_pursuit() {
         "{ev:?}"
     );
 }
+
+#[test]
+fn a_unit_on_a_bridge_over_a_stream_is_not_also_in_bad_going() {
+    // 000: "-2 On a Bridge or Causeway"; the bridge carries the unit over the stream, so the
+    // "-2 Within BG" of the stream beneath it is not added (ruling going).
+    let bridge = r#"(id: "s", kind: Stream, name: "Brook", points: [(0, 500), (1000, 500)], width: 20), (id: "br", kind: Bridge, name: "Bridge", points: [(500, 470), (500, 480)], width: 45),"#;
+    let mut b = melee(("Ms", "Regular", ""), ("Ms", "Regular", ""), &[], bridge);
+    assert_eq!(
+        factors(&mut b).0,
+        ["+4 Muskets", "-2 On a bridge or causeway"]
+    );
+}

@@ -711,13 +711,23 @@ impl Dbn {
     /// marsh, rough ground, a stream or a steep hill; for Muskets also an unfortified village.
     /// Towns are not: only close combat inside one is (see `in_bad_going_for_combat`).
     fn bad_going_point(&self, b: &Battle, u: &Unit, p: Pt) -> bool {
-        let kinds = [
-            FeatureKind::Woods,
-            FeatureKind::Marsh,
-            FeatureKind::Rough,
-            FeatureKind::Stream,
-        ];
-        b.terrain.at(p, &kinds).next().is_some()
+        // A bridge or causeway carries the unit over the stream or marsh beneath it.
+        let carried = b
+            .terrain
+            .at(p, &[FeatureKind::Bridge, FeatureKind::Causeway])
+            .next()
+            .is_some();
+        let kinds: &[FeatureKind] = if carried {
+            &[FeatureKind::Woods, FeatureKind::Rough]
+        } else {
+            &[
+                FeatureKind::Woods,
+                FeatureKind::Marsh,
+                FeatureKind::Rough,
+                FeatureKind::Stream,
+            ]
+        };
+        b.terrain.at(p, kinds).next().is_some()
             || b.terrain.at(p, &[FeatureKind::Hill]).any(|f| f.steep)
             || (self.has_trait(u, TroopTrait::VillageBadGoing)
                 && b.terrain
