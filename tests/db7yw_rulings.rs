@@ -1264,6 +1264,12 @@ fn a_charge_on_a_front_musket_is_not_stopped_by_the_zone_of_the_one_behind() {
     );
     to_phase(&mut b, 0, Phase::Movement);
     b.command_points[0] = 5;
+    // The board shows the zones as the move checks them: the front Musket's, none behind it.
+    let rules = volley::rules::ruleset::AnyRuleset::load("db7yw").unwrap();
+    let zones = rules
+        .get()
+        .overlays(&b, None, &[volley::rules::ruleset::Layer::Zones]);
+    assert_eq!(zones.len(), 1, "{zones:?}");
     b.execute(mv("c", vec![Step::ToContact(id("f"))]))
         .expect("the charge on the front Musket");
     // Without the friend in front, the same zone still stops an oblique pass.

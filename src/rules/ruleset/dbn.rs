@@ -933,7 +933,7 @@ impl Dbn {
     /// The threat zone of `e`: one base width (by the data) ahead of its front edge, cut short
     /// across each stretch of its front where one of its own side stands in it (a unit behind
     /// a friend threatens nothing through that friend). Returns the zone as strips.
-    fn threat_zone_of(&self, b: &Battle, e: &Unit) -> Vec<Base> {
+    pub(crate) fn threat_zone_of(&self, b: &Battle, e: &Unit) -> Vec<Base> {
         let depth = e.base.width * self.num("threat_zone_depth_bw");
         let full = e.base.threat_zone(depth);
         let screens: Vec<&Unit> = b
