@@ -518,7 +518,8 @@ impl<S: Supplement> DbnGame<S> {
         })
     }
 
-    /// The quirks of side a (`first`) or b of a setup. In firing only the firers can be stoic.
+    /// The quirks of side a (`first`) or b of a setup. In firing other than counter-battery
+    /// only the target can be beaten, so only it can be stoic.
     fn quirks_of(&self, b: &Battle, s: &Setup, first: bool, kind: Combat) -> Quirks {
         let (u, o) = if first { (&s.a, &s.b) } else { (&s.b, &s.a) };
         let mut q = self.sup.quirks(self, b, u, o, kind);
