@@ -1186,7 +1186,7 @@ impl<S: Supplement> DbnGame<S> {
             self.sup.holds_ground(self, b, a),
             self.sup.holds_ground(self, b, e),
         );
-        !(ha && !he)
+        !ha || he
     }
 
     /// Checks a close combat and works out both sides' factors, without rolling. `extra` is
