@@ -603,3 +603,151 @@ fn front_and_flank_attack_together() {
         defender_score.factors
     );
 }
+
+#[test]
+fn the_garrison_defends_in_its_own_bound_too() {
+    // 000 BUA's & NLF's: "Attacking a BUA Garrison ... the Garrison gains +4" and the Muskets
+    // attacking it fight in attack column; "+1 Defending a NLF or Fortification". A draw leaves
+    // both in contact; the next round, in Austria's bound, the garrison still defends (ruling
+    // defending).
+    let town = r#"(id: "t", kind: Town, name: "Town", points: [(400, 509), (600, 509), (600, 700), (400, 700)], fortified: true),"#;
+    let mut b = melee(("Ms", "Regular", ""), ("Ms", "Regular", ""), &[], town);
+    fight_for(&mut b, Verdict::Draw, None);
+    to_phase(&mut b, 1, Phase::CloseCombat);
+    let mut c = b.clone();
+    c.script_dice(&[1, 1, 1, 1, 1, 1, 1, 1]);
+    let ev = c.execute(fight("a", "p")).expect("the garrison's round");
+    let Event::CloseCombat {
+        attacker_score,
+        defender_score,
+        ..
+    } = combat_event(&ev)
+    else {
+        unreachable!()
+    };
+    assert_eq!(
+        names(&attacker_score.factors),
+        ["+4 Muskets", "+4 BUA garrison attacked"]
+    );
+    assert_eq!(
+        names(&defender_score.factors),
+        ["+4 Muskets", "+2 Attack column against a BUA garrison"]
+    );
+    // The same in a fortified village: +1 for defending it in its own bound.
+    let village = r#"(id: "v", kind: Village, name: "Village", points: [(400, 509), (600, 509), (600, 700), (400, 700)], fortified: true),"#;
+    let mut b = melee(("Ms", "Regular", ""), ("Ms", "Regular", ""), &[], village);
+    fight_for(&mut b, Verdict::Draw, None);
+    to_phase(&mut b, 1, Phase::CloseCombat);
+    b.script_dice(&[1, 1, 1, 1, 1, 1, 1, 1]);
+    let ev = b.execute(fight("a", "p")).expect("the village's round");
+    let Event::CloseCombat { attacker_score, .. } = combat_event(&ev) else {
+        unreachable!()
+    };
+    assert_eq!(
+        names(&attacker_score.factors),
+        ["+4 Muskets", "+1 Defending a NLF or fortification"]
+    );
+}
+
+#[test]
+fn irregular_cavalry_fight_in_bad_going_without_the_minus_two() {
+    // 000: "-2 Within BG except if Jagers or Irregulars" (ruling bg_irregulars).
+    let mut b = melee(("Ms", "Regular", ""), ("IC", "Regular", ""), &[], woods_a());
+    assert_eq!(factors(&mut b).1, ["+1 Irregular Cavalry"]);
+}
+
+#[test]
+fn a_stoic_unit_beaten_by_one_draws_even_when_that_is_double() {
+    // 000 A Stoic Unit: "beaten in Combat by a Final Score of 1 ... becomes a 'Draw'". Shaken
+    // stoic Jagers at 2-1-1 = 0 throw 1 against Jagers at 2-1 = 1 throwing 1: 1 against 2.
+    let mut b = melee(
+        ("Jg", "Regular", ", flags: [Stoic], hits: 2"),
+        ("Jg", "Regular", ""),
+        &[],
+        "",
+    );
+    b.script_dice(&[1, 1, 1, 1, 1, 1]);
+    let ev = b.execute(fight("p", "a")).unwrap();
+    let Event::CloseCombat {
+        attacker_score,
+        defender_score,
+        verdict,
+        stoic,
+        loser,
+        ..
+    } = combat_event(&ev)
+    else {
+        unreachable!()
+    };
+    assert_eq!((attacker_score.total, defender_score.total), (1, 2));
+    assert_eq!((verdict, stoic, loser), (Verdict::Draw, true, None));
+}
+
+#[test]
+fn each_victor_chooses_its_own_pursuit() {
+    // 000: "All victorious units ... can immediately 'Pursue'": the choice is the victor's.
+    // Prussia fights and orders its own units to hold; Austria's dragoons beat Prussia's and,
+    // given no order of Austria's, follow (ruling pursuit).
+    let base = melee(("DC", "Regular", ""), ("DC", "Regular", ""), &[], "");
+    let fight_with = |pursuits: Vec<volley::rules::command::Pursuit>| {
+        for pd in 1..=6u8 {
+            for ad in 1..=6u8 {
+                let mut b = base.clone();
+                b.script_dice(&[pd, ad, 1, 1, 1, 1, 1, 1, 1, 1]);
+                let ev = b
+                    .execute(Command::Fight {
+                        unit: id("p"),
+                        target: id("a"),
+                        pursue: Some(false),
+                        pursuits: pursuits.clone(),
+                    })
+                    .expect("fight");
+                if let Event::CloseCombat {
+                    verdict: Verdict::Beaten,
+                    loser: Some(l),
+                    ..
+                } = combat_event(&ev)
+                    && l.as_str() == "p"
+                {
+                    return ev;
+                }
+            }
+        }
+        panic!("no dice beat p");
+    };
+    let pursued = |ev: &[Event]| {
+        ev.iter()
+            .any(|e| matches!(e, Event::Pursued { unit, .. } if unit.as_str() == "a"))
+    };
+    assert!(pursued(&fight_with(Vec::new())), "Austria's victor follows");
+    let held = fight_with(vec![volley::rules::command::Pursuit::hold(&id("a"))]);
+    assert!(!pursued(&held), "Austria ordered its dragoons to hold");
+    // A combat left unfought at the end of the phase: no one chose to pursue (ruling
+    // fight_order); 3+4 = 7 against 3+3 = 6 beats Austria's dragoons, and Prussia's stand.
+    let mut b = base.clone();
+    b.script_dice(&[4, 3, 1, 1, 1, 1, 1, 1]);
+    let ev = b.execute(Command::EndPhase).expect("end of the phase");
+    assert!(
+        ev.iter().any(|e| matches!(
+            e,
+            Event::CloseCombat { loser: Some(l), .. } if l.as_str() == "a"
+        )),
+        "{ev:?}"
+    );
+    assert!(
+        !ev.iter().any(|e| matches!(e, Event::Pursued { .. })),
+        "{ev:?}"
+    );
+}
+
+#[test]
+fn a_unit_on_a_bridge_over_a_stream_is_not_also_in_bad_going() {
+    // 000: "-2 On a Bridge or Causeway"; the bridge carries the unit over the stream, so the
+    // "-2 Within BG" of the stream beneath it is not added (ruling going).
+    let bridge = r#"(id: "s", kind: Stream, name: "Brook", points: [(0, 500), (1000, 500)], width: 20), (id: "br", kind: Bridge, name: "Bridge", points: [(500, 470), (500, 480)], width: 45),"#;
+    let mut b = melee(("Ms", "Regular", ""), ("Ms", "Regular", ""), &[], bridge);
+    assert_eq!(
+        factors(&mut b).0,
+        ["+4 Muskets", "-2 On a bridge or causeway"]
+    );
+}

@@ -521,3 +521,13 @@ fn the_preview_shows_the_factors_the_roll_will_use_and_exact_odds() {
     assert_eq!(s, names(&p.setup.a_factors));
     assert_eq!(t, names(&p.setup.b_factors));
 }
+
+#[test]
+fn a_target_on_a_bridge_takes_no_minus_two_for_firing_from_it() {
+    // 000 Firing tactical factors: "-2 Firing whilst on a Bridge or Causeway" is the firer's.
+    let bridge = r#"(id: "r", kind: River, name: "River", points: [(0, 540), (1000, 540)], width: 30), (id: "br", kind: Bridge, name: "Bridge", points: [(500, 530), (500, 545)], width: 45),"#;
+    let mut b = duel(("Ms", "Regular", ""), ("Ms", "Regular", ""), bridge);
+    let (s, t, _, _) = shoot(&mut b, &[1, 1]);
+    assert_eq!(s, ["+4 Muskets"]);
+    assert_eq!(t, ["+4 Muskets"]);
+}

@@ -1135,3 +1135,333 @@ fn a_recoil_that_pushes_a_friend_never_goes_on_past_a_general_onto_it() {
     assert!(!a.overlaps(&r), "clear of the pushed friend: {a:?} {r:?}");
     assert!(!a.overlaps(&g), "clear of the general: {a:?} {g:?}");
 }
+
+// ----- group charges ----------------------------------------------------------------------
+
+/// The close combat factors of `p` fighting `a`, fought on a copy.
+fn factors_of(b: &volley::rules::Battle, p: &str, a: &str) -> (Vec<String>, Vec<String>) {
+    let mut b = b.clone();
+    b.script_dice(&[1, 1, 1, 1, 1, 1, 1, 1]);
+    let ev = b.execute(fight(p, a)).expect("fight accepted");
+    let Event::CloseCombat {
+        attacker_score,
+        defender_score,
+        ..
+    } = combat_event(&ev)
+    else {
+        unreachable!()
+    };
+    (
+        names(&attacker_score.factors),
+        names(&defender_score.factors),
+    )
+}
+
+/// Two Prussian cuirassiers side by side (c1, c2) 47.5 mm (187 paces) short of two Austrian
+/// Muskets side by side (a1, a2) facing them; `a2` as given.
+fn cavalry_line_against(a2: U) -> volley::rules::Battle {
+    let mut b = battle(
+        &[
+            U("c1", 0, "HC", "Regular", 460.0, 450.0, 0.0, ""),
+            U("c2", 0, "HC", "Regular", 500.0, 450.0, 0.0, ""),
+            U("a1", 1, "Ms", "Regular", 460.0, 520.0, 180.0, ""),
+            a2,
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    b.command_points[0] = 5;
+    b
+}
+
+#[test]
+fn every_unit_of_a_group_that_ends_in_contact_has_charged() {
+    // 000 Close combat tactical factors: "-1 Cavalry charging Muskets in the Front". The
+    // second cuirassier of the group charges a2 as surely as the first charges a1; it moves
+    // straight into contact with a2, so a2's threat zone does not stop it (ruling
+    // threat_zone: each unit of a group is judged by its own contact).
+    let mut b = cavalry_line_against(U("a2", 1, "Ms", "Regular", 500.0, 520.0, 180.0, ""));
+    let ev = b
+        .execute(group(&["c1", "c2"], vec![Step::ToContact(id("a1"))]))
+        .expect("the line charges the line");
+    let charged: Vec<(String, Option<String>)> = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::Moved { unit, contact, .. } => {
+                Some((unit.to_string(), contact.as_ref().map(|c| c.to_string())))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        charged,
+        [
+            ("c1".to_string(), Some("a1".to_string())),
+            ("c2".to_string(), Some("a2".to_string()))
+        ]
+    );
+    assert!(b.unit(&id("c2")).unwrap().bound.charged);
+    to_phase(&mut b, 0, Phase::CloseCombat);
+    for (c, a) in [("c1", "a1"), ("c2", "a2")] {
+        let (p, _) = factors_of(&b, c, a);
+        assert!(
+            p.iter()
+                .any(|f| f == "-1 Cavalry charging Muskets in the front"),
+            "{c}: {p:?}"
+        );
+    }
+}
+
+#[test]
+fn a_group_member_landing_on_a_flank_attacks_it_first_in_flank() {
+    // a2 faces east: c2's front meets its right flank while c1 meets a1 head on. 000: "-2
+    // Attacked First in Flank/Rear".
+    let mut b = cavalry_line_against(U("a2", 1, "Ms", "Regular", 500.0, 532.5, 90.0, ""));
+    let ev = b
+        .execute(group(&["c1", "c2"], vec![Step::ToContact(id("a1"))]))
+        .expect("the line charges");
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::Moved { unit, contact: Some(t), .. } if unit.as_str() == "c2" && t.as_str() == "a2"
+    )));
+    to_phase(&mut b, 0, Phase::CloseCombat);
+    let (_, a) = factors_of(&b, "c2", "a2");
+    assert_eq!(a, ["+4 Muskets", "-2 Attacked first in flank or rear"]);
+}
+
+#[test]
+fn each_musket_of_a_group_meets_its_own_enemy_face_to_face() {
+    // 000 Musket Unit Movement: "the Attacking Unit first must make 'face to face' contact":
+    // m1 meets a1 front to front, but m2 would meet a2's flank.
+    let mut b = battle(
+        &[
+            U("m1", 0, "Ms", "Regular", 460.0, 500.0, 0.0, ""),
+            U("m2", 0, "Ms", "Regular", 500.0, 500.0, 0.0, ""),
+            U("a1", 1, "Ms", "Regular", 460.0, 535.0, 180.0, ""),
+            U("a2", 1, "Ms", "Regular", 500.0, 547.5, 90.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    b.command_points[0] = 5;
+    let e = refused(
+        &mut b,
+        group(&["m1", "m2"], vec![Step::ToContact(id("a1"))]),
+    );
+    assert!(e.contains("face to face") && e.contains("m2"), "{e}");
+}
+
+#[test]
+fn a_charge_on_a_front_musket_is_not_stopped_by_the_zone_of_the_one_behind() {
+    // Ruling threat_zone: a unit behind a friend threatens nothing through that friend.
+    let mut b = battle(
+        &[
+            U("c", 0, "HC", "Regular", 500.0, 480.0, 0.0, ""),
+            U("f", 1, "Ms", "Regular", 500.0, 540.0, 180.0, ""),
+            U("r", 1, "Ms", "Regular", 500.0, 555.0, 180.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    b.command_points[0] = 5;
+    // The board shows the zones as the move checks them: the front Musket's, none behind it.
+    let rules = volley::rules::ruleset::AnyRuleset::load("db7yw").unwrap();
+    let zones = rules
+        .get()
+        .overlays(&b, None, &[volley::rules::ruleset::Layer::Zones]);
+    assert_eq!(zones.len(), 1, "{zones:?}");
+    b.execute(mv("c", vec![Step::ToContact(id("f"))]))
+        .expect("the charge on the front Musket");
+    // Without the friend in front, the same zone still stops an oblique pass.
+    let mut b = battle(
+        &[
+            U("c", 0, "HC", "Regular", 420.0, 480.0, 0.0, ""),
+            U("r", 1, "Ms", "Regular", 500.0, 555.0, 180.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    b.command_points[0] = 5;
+    let e = refused(
+        &mut b,
+        mv(
+            "c",
+            vec![Step::Oblique {
+                forward: 100.0,
+                right: 200.0,
+            }],
+        ),
+    );
+    assert!(e.contains("threat zone of r"), "{e}");
+}
+
+// ----- towns, who defends, the army list ------------------------------------------------
+
+#[test]
+fn attacking_foot_may_not_stand_in_an_unfortified_town() {
+    // 000 BUA's & NLF's: "A BUA must firstly be 'Fortified' before it can be 'Garrisoned'",
+    // whichever army would garrison it (ruling occupation).
+    let town = r#"(id: "t", kind: Town, name: "Lobositz", points: [(450, 500), (550, 500), (550, 600), (450, 600)]),"#;
+    let mut b = battle(
+        &[
+            U("p", 0, "Ms", "Regular", 500.0, 490.0, 0.0, ""),
+            U("a", 1, "Ms", "Regular", 900.0, 900.0, 180.0, ""),
+        ],
+        town,
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    b.command_points[0] = 5;
+    let e = refused(&mut b, mv("p", vec![Step::Advance(80.0)]));
+    assert!(e.contains("not fortified"), "{e}");
+    // Fortified and empty, the attacker may enter it, and takes it.
+    let fortified = town.replace("]),", "], fortified: true),");
+    let mut b = battle(
+        &[
+            U("p", 0, "Ms", "Regular", 500.0, 490.0, 0.0, ""),
+            U("a", 1, "Ms", "Regular", 900.0, 900.0, 180.0, ""),
+        ],
+        &fortified,
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    b.command_points[0] = 5;
+    let ev = b
+        .execute(mv("p", vec![Step::Advance(80.0)]))
+        .expect("into the empty fortified town");
+    assert!(ev.iter().any(|e| matches!(e, Event::Captured { .. })));
+}
+
+#[test]
+fn guard_grenadier_and_stoic_muskets_count_in_the_elite_share() {
+    // 000 Army Composition: "Up to 20% of all Major Nations Ms can be Elite (this includes
+    // Guard & Grenadiers)". The standard army already has two elite Muskets of six; a third,
+    // Regular but a grenadier, breaks the share (and the points still add up).
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/default.ron");
+    let text = std::fs::read_to_string(&path).unwrap();
+    for flag in ["Grenadier", "Guard", "Stoic"] {
+        let t = text.replacen(
+            "class: Regular, at: Some((480, 260))",
+            &format!("class: Regular, flags: [{flag}], at: Some((480, 260))"),
+            1,
+        );
+        assert_ne!(t, text);
+        let d = volley::rules::scenario::parse(&t, "default").unwrap_err();
+        let all: Vec<String> = d.iter().map(|x| x.message.clone()).collect();
+        assert!(
+            all.iter()
+                .any(|m| m.contains("20% of Muskets may be elite")),
+            "{flag}: {all:?}"
+        );
+        assert!(!all.iter().any(|m| m.contains("points")), "{all:?}");
+    }
+}
+
+// ----- going, irregulars, squaring up, the turn limit -------------------------------------
+
+#[test]
+fn foot_artillery_crosses_a_brook_by_its_bridge_and_marches_a_road_through_a_town() {
+    // Ruling going: a bridge carries troops over the brook, and a road is good going wherever
+    // it runs. Foot artillery (no move in bad going) crosses the brook by its bridge, off any
+    // road, and marches at the road rate along a road through a town.
+    let brook = r#"(id: "s", kind: Stream, name: "Morellen brook", points: [(0, 560), (1000, 560)], width: 8),
+        (id: "br", kind: Bridge, name: "Morellen bridge", points: [(500, 545), (500, 575)], width: 45),"#;
+    let gun = |x: f32, y: f32, terrain: &str| {
+        let mut b = battle(
+            &[
+                U("g", 0, "FA", "Regular", x, y, 0.0, ", limbered: true"),
+                U("a", 1, "Ms", "Regular", 100.0, 950.0, 180.0, ""),
+            ],
+            terrain,
+        );
+        to_phase(&mut b, 0, Phase::Movement);
+        b.command_points[0] = 5;
+        b
+    };
+    let going = |ev: &[Event]| {
+        ev.iter()
+            .find_map(|e| match e {
+                Event::Moved { going, .. } => Some(going.clone()),
+                _ => None,
+            })
+            .unwrap_or_default()
+    };
+    let mut b = gun(500.0, 500.0, brook);
+    let ev = b
+        .execute(mv("g", vec![Step::Advance(197.0)]))
+        .expect("onto the bridge");
+    assert_eq!(going(&ev), "good going");
+    // Beside the bridge the brook is bad going, which foot artillery cannot enter.
+    let mut b = gun(300.0, 500.0, brook);
+    let e = refused(&mut b, mv("g", vec![Step::Advance(197.0)]));
+    assert!(e.contains("cannot enter"), "{e}");
+    // Along the road through a town: the road rate, 400 paces.
+    let town = r#"(id: "road", kind: Road, name: "Road", points: [(500, 300), (500, 900)], width: 12),
+        (id: "t", kind: Town, name: "Town", points: [(440, 640), (560, 640), (560, 660), (440, 660)], fortified: true),"#;
+    let mut b = gun(500.0, 600.0, town);
+    let ev = b
+        .execute(mv("g", vec![Step::Advance(354.0)]))
+        .expect("through the town by the road");
+    assert_eq!(going(&ev), "road");
+}
+
+#[test]
+fn a_musket_charge_off_square_is_squared_up_for_free_within_45_degrees() {
+    // Ruling charge: the seed's free movement after contact squares the Musket up; a Musket
+    // front meeting the enemy's more than 45 degrees off square is told to wheel first.
+    for (turn, ok) in [(30.0f32, true), (50.0, false)] {
+        let mut b = battle(
+            &[
+                U("p", 0, "Ms", "Regular", 500.0, 500.0, turn, ""),
+                U("a", 1, "Ms", "Regular", 500.0, 540.0, 180.0, ""),
+            ],
+            "",
+        );
+        to_phase(&mut b, 0, Phase::Movement);
+        b.command_points[0] = 5;
+        let r = b.execute(mv("p", vec![Step::ToContact(id("a"))]));
+        assert_eq!(r.is_ok(), ok, "{turn}: {r:?}");
+        if ok {
+            let f = b.unit(&id("p")).unwrap().base.facing.rem_euclid(360.0);
+            assert!(f.min(360.0 - f) < 0.5, "squared up to face a: {f}");
+        } else {
+            assert!(format!("{r:?}").contains("wheel"), "{r:?}");
+        }
+    }
+}
+
+#[test]
+fn the_turn_limit_goes_to_the_smaller_share_of_losses() {
+    // Ruling turn_limit: at the turn limit the side that lost the smaller share of its army
+    // wins. Austria has lost one of its four units, Prussia none of its four.
+    let text = r#"(name: "o", ruleset: "db7yw", table: (width: 1000, height: 1000), turn_limit: 1,
+        sides: [(name: "P", colour: (0, 0, 200)), (name: "A", colour: (200, 200, 200))],
+        units: [
+            (id: "p1", side: 0, type: "HC", at: Some((300, 100)), facing: 0),
+            (id: "p2", side: 0, type: "HC", at: Some((400, 100)), facing: 0),
+            (id: "p3", side: 0, type: "HC", at: Some((500, 100)), facing: 0),
+            (id: "p4", side: 0, type: "HC", at: Some((600, 100)), facing: 0),
+            (id: "a1", side: 1, type: "HC", at: Some((300, 900)), facing: 180),
+            (id: "a2", side: 1, type: "HC", at: Some((400, 900)), facing: 180),
+            (id: "a3", side: 1, type: "HC", at: Some((500, 900)), facing: 180),
+            (id: "a4", side: 1, type: "HC", at: Some((600, 900)), facing: 180)])"#;
+    let mut b = volley::rules::scenario::parse(text, "t").expect("scenario");
+    if let Some(u) = b.units_mut().iter_mut().find(|u| u.id.as_str() == "a4") {
+        u.status.removed = true;
+    }
+    for _ in 0..8 {
+        if b.is_over() {
+            break;
+        }
+        b.execute(Command::EndPhase).unwrap();
+    }
+    assert!(
+        matches!(
+            b.log.last(),
+            Some(Event::GameOver {
+                winner: Some(0),
+                ..
+            })
+        ),
+        "{:?}",
+        b.log.last()
+    );
+}

@@ -2109,3 +2109,45 @@ fn bavarians_are_poor_and_german_blr2_sharpshooters_bavarian() {
     assert_ne!(poor_cinc, text);
     check(&poor_cinc).expect("a Poor French CinC is allowed");
 }
+
+#[test]
+fn a_garrison_and_a_fortification_defend_in_their_own_bound() {
+    // 002 Close combat tactical factors: "+4 Infantry Garrisoning a BUA" and "+1 Defending a
+    // fortification" belong to the garrison in every combat, its own bound included.
+    let d = depth("Inf");
+    let gy = target_y("Inf", "Inf", 0.0);
+    for (kind, want) in [
+        ("Town", "+4 Infantry garrisoning a BUA"),
+        ("Fortification", "+1 Defending a fortification"),
+    ] {
+        let works = format!(
+            "(id: \"w\", kind: {kind}, name: \"Stiring\", points: [(940, 440), (1060, 440), (1060, {y}), (940, {y})]),",
+            y = 500.0 + d / 2.0
+        );
+        let mut b = fpw(
+            &[
+                ("f", 0, "Inf", "Regular", 1000.0, 500.0, 0.0, ""),
+                ("g", 1, "Inf", "Regular", 1000.0, gy, 180.0, ""),
+            ],
+            &works,
+            "",
+        );
+        let (a, g, _) = combat(&mut b, &[3, 3, 3, 3]);
+        assert!(has(&a, want), "{kind}: {a:?}");
+        assert!(!has(&g, want), "{kind}: {g:?}");
+    }
+}
+
+#[test]
+fn a_mitrailleuse_first_die_in_close_combat_is_not_logged_as_firing() {
+    // 002: the first die's 1 is a stoppage; in close combat the Mitrailleuse does not fire.
+    let mut b = duel(("Mit", "Regular", ""), ("Inf", "Regular", ""), 0.0, "", "");
+    to_phase(&mut b, 0, Phase::CloseCombat);
+    b.script_dice(&[4, 3, 3, 1, 1, 1]);
+    let ev = b.execute(fight("f", "g")).expect("fight");
+    let outcome = ev.iter().find_map(|e| match e {
+        Event::Rolled { roll, .. } if roll.dice == [4] => Some(roll.outcome.clone()),
+        _ => None,
+    });
+    assert_eq!(outcome.as_deref(), Some("no stoppage: fights normally"));
+}

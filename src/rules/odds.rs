@@ -68,7 +68,8 @@ pub fn decide(a: i32, b: i32, qa: Quirks, qb: Quirks) -> (Option<bool>, Verdict,
         Some(false) => qa.stoic,
         None => false,
     };
-    if v == Verdict::Beaten && (a - b).abs() == 1 && loser_stoic {
+    // Beaten by a final score of 1, even where that is double (1 against 2, 0 against 1).
+    if won.is_some() && (a - b).abs() == 1 && loser_stoic {
         return (None, Verdict::Draw, true);
     }
     (won, v, false)
@@ -106,7 +107,7 @@ pub fn opposed(a_mod: i32, b_mod: i32, a_stoic: bool, b_stoic: bool) -> Odds {
                 Some(false) => a_stoic,
                 None => false,
             };
-            if v == Verdict::Beaten && (ta - tb).abs() == 1 && loser_stoic {
+            if won.is_some() && (ta - tb).abs() == 1 && loser_stoic {
                 v = Verdict::Draw;
             }
             match (won, v) {
@@ -153,6 +154,33 @@ mod tests {
         assert!(close(o.a_wins_by_double, 1.0 / 36.0));
         let sum = o.a_wins + o.a_wins_by_double + o.draw + o.b_wins + o.b_wins_by_double;
         assert!(close(sum, 1.0));
+    }
+
+    #[test]
+    fn stoic_draws_when_beaten_by_one_even_by_double() {
+        // 000 A Stoic Unit: "beaten in Combat by a Final Score of 1" becomes a draw; 1 against
+        // 2 and 0 against 1 are beaten by 1 as well as by double.
+        let stoic_b = Quirks {
+            stoic: true,
+            loses_draws: false,
+        };
+        let plain = Quirks::default();
+        assert_eq!(decide(2, 1, plain, stoic_b), (None, Verdict::Draw, true));
+        assert_eq!(decide(1, 0, plain, stoic_b), (None, Verdict::Draw, true));
+        assert_eq!(decide(0, 1, stoic_b, plain), (None, Verdict::Draw, true));
+        assert_eq!(
+            decide(3, 1, plain, stoic_b),
+            (Some(true), Verdict::BeatenByDouble, false)
+        );
+        // The odds agree: a stoic at -1 against +0 never loses by 1.
+        let o = opposed_with(0, -1, plain, stoic_b);
+        let by_one = (1..=6)
+            .flat_map(|x| (1..=6).map(move |y| (x, y - 1)))
+            .filter(|(x, y)| x - y == 1)
+            .count() as f64;
+        let flat = opposed_with(0, -1, plain, plain);
+        assert!(close(o.draw - flat.draw, by_one / 36.0));
+        assert!(close(opposed(0, -1, false, true).draw, o.draw));
     }
 
     #[test]

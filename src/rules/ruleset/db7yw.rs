@@ -157,9 +157,10 @@ impl Supplement for Seven {
             if (u_bg || o_bg) && !d.is_skirmisher(u) {
                 f.push(d.fire_factor("bg"));
             }
-        }
-        if b.terrain.on_bridge(&u.base) {
-            f.push(d.fire_factor("bridge"));
+            // "Firing whilst on a Bridge or Causeway": the firer's, never the target's.
+            if b.terrain.on_bridge(&u.base) {
+                f.push(d.fire_factor("bridge"));
+            }
         }
         f
     }
@@ -208,7 +209,14 @@ impl Supplement for Seven {
         }
     }
 
-    /// The close combat factors of `u` fighting `e`. `attacker` is the moving side's unit.
+    /// A garrison of a fortified town, or a unit occupying a village or fortification: it
+    /// defends there in every bound.
+    fn holds_ground(&self, g: &Db7yw, b: &Battle, u: &Unit) -> bool {
+        g.dbn.is_garrison(b, u) || g.dbn.in_nlf_or_fort(b, u)
+    }
+
+    /// The close combat factors of `u` fighting `e`. `is_attacker`: `u` attacks in this
+    /// combat, not defending ground its enemy attacks (`DbnGame::attacks`).
     fn combat_factors(
         &self,
         g: &Db7yw,
@@ -280,8 +288,9 @@ impl Supplement for Seven {
         {
             f.push(d.combat_factor("artillery_cannot_fire"));
         }
+        // "Except if Jagers or Irregulars": Irregular Infantry and Irregular Cavalry alike.
         let in_bg = d.in_bad_going_for_combat(b, u);
-        if in_bg && u.troop != "Jg" && u.troop != "II" {
+        if in_bg && !matches!(u.troop.as_str(), "Jg" | "II" | "IC") {
             f.push(d.combat_factor("bg"));
         }
         if b.terrain.on_bridge(&u.base) {
@@ -424,32 +433,38 @@ impl Supplement for Seven {
                 self.musket_shape(g, b, u, body, group)?;
             }
         }
-        let lead = b.unit(&ids[0])?;
-        if let Some((target, _, c)) = &plan.contact {
-            let t = b.unit(target)?;
-            if !muskets.is_empty() {
-                let max = d.num("ms_charge_max");
-                if plan.distance > max + 0.5 {
-                    return Err(RuleError::Illegal(format!(
-                        "Muskets may move at most {max:.0} {} into close combat ({:.0} {})",
-                        b.scale.unit, plan.distance, b.scale.unit
-                    )));
-                }
+        // Every unit of the group that ends in contact has charged: each Musket among them
+        // meets its own enemy face to face.
+        let contacts = d.member_contacts(b, &plan.ends, plan.contact.as_ref());
+        if !muskets.is_empty() && contacts.iter().any(Option::is_some) {
+            let max = d.num("ms_charge_max");
+            if plan.distance > max + 0.5 {
+                return Err(RuleError::Illegal(format!(
+                    "Muskets may move at most {max:.0} {} into close combat ({:.0} {})",
+                    b.scale.unit, plan.distance, b.scale.unit
+                )));
             }
-            if lead.troop == "Ms" {
-                if c.edge != Edge::Front {
-                    return Err(RuleError::Illegal(format!(
-                        "Muskets must meet {} face to face: front edge to its front edge, never its flank or rear",
-                        t.name
-                    )));
-                }
-                let need = d.num("ms_contact_fraction") * lead.base.width;
-                if c.overlap + 0.5 < need {
-                    return Err(RuleError::Illegal(format!(
-                        "Muskets must contact {} with at least half their front",
-                        t.name
-                    )));
-                }
+        }
+        for (id, contact) in ids.iter().zip(&contacts) {
+            let Some((target, c)) = contact else {
+                continue;
+            };
+            let (u, t) = (b.unit(id)?, b.unit(target)?);
+            if u.troop != "Ms" {
+                continue;
+            }
+            if c.edge != Edge::Front {
+                return Err(RuleError::Illegal(format!(
+                    "{} must meet {} face to face: front edge to its front edge, never its flank or rear",
+                    u.name, t.name
+                )));
+            }
+            let need = d.num("ms_contact_fraction") * u.base.width;
+            if c.overlap + 0.5 < need {
+                return Err(RuleError::Illegal(format!(
+                    "{} must contact {} with at least half their front",
+                    u.name, t.name
+                )));
             }
         }
         Ok(())

@@ -677,17 +677,57 @@ impl Dbn {
         why
     }
 
+    /// The bad going a moving base passes over: a stream or marsh is not bad going where a
+    /// bridge or causeway carries the base over it.
+    fn bad_going_crossed(&self, b: &Battle, base: &Base) -> Vec<String> {
+        let carried = b
+            .terrain
+            .touching(base, &[FeatureKind::Bridge, FeatureKind::Causeway])
+            .next()
+            .is_some();
+        if !carried {
+            return self.bad_going_at(b, base);
+        }
+        let kinds: Vec<FeatureKind> = self
+            .bad_going_kinds()
+            .into_iter()
+            .filter(|k| !matches!(k, FeatureKind::Stream | FeatureKind::Marsh))
+            .collect();
+        let mut why: Vec<String> = b
+            .terrain
+            .touching(base, &kinds)
+            .map(|f| f.name.clone())
+            .collect();
+        why.extend(
+            b.terrain
+                .touching(base, &[FeatureKind::Hill])
+                .filter(|f| f.steep)
+                .map(|f| f.name.clone()),
+        );
+        why
+    }
+
     /// Whether the point is bad going to this unit for firing and combat factors: woods,
     /// marsh, rough ground, a stream or a steep hill; for Muskets also an unfortified village.
     /// Towns are not: only close combat inside one is (see `in_bad_going_for_combat`).
     fn bad_going_point(&self, b: &Battle, u: &Unit, p: Pt) -> bool {
-        let kinds = [
-            FeatureKind::Woods,
-            FeatureKind::Marsh,
-            FeatureKind::Rough,
-            FeatureKind::Stream,
-        ];
-        b.terrain.at(p, &kinds).next().is_some()
+        // A bridge or causeway carries the unit over the stream or marsh beneath it.
+        let carried = b
+            .terrain
+            .at(p, &[FeatureKind::Bridge, FeatureKind::Causeway])
+            .next()
+            .is_some();
+        let kinds: &[FeatureKind] = if carried {
+            &[FeatureKind::Woods, FeatureKind::Rough]
+        } else {
+            &[
+                FeatureKind::Woods,
+                FeatureKind::Marsh,
+                FeatureKind::Rough,
+                FeatureKind::Stream,
+            ]
+        };
+        b.terrain.at(p, kinds).next().is_some()
             || b.terrain.at(p, &[FeatureKind::Hill]).any(|f| f.steep)
             || (self.has_trait(u, TroopTrait::VillageBadGoing)
                 && b.terrain
@@ -862,28 +902,97 @@ impl Dbn {
         Ok(contact)
     }
 
+    /// The enemy each unit of a move meets with its own front edge where the move ends (`ends`,
+    /// conformed): the lead's is the move's contact; each other member of a group has its own.
+    pub fn member_contacts(
+        &self,
+        b: &Battle,
+        ends: &[(UnitId, Base)],
+        lead: Option<&(UnitId, Base, Contact)>,
+    ) -> Vec<Option<(UnitId, Contact)>> {
+        ends.iter()
+            .enumerate()
+            .map(|(i, (id, end))| {
+                if i == 0 {
+                    return lead.map(|(t, _, c)| (t.clone(), *c));
+                }
+                let side = b.unit(id).ok()?.side;
+                b.alive()
+                    .filter(|e| e.side != side)
+                    .filter_map(|e| {
+                        e.base
+                            .touched_by(end)
+                            .filter(|c| c.own_edge == Edge::Front)
+                            .map(|c| (e.id.clone(), c))
+                    })
+                    .max_by(|x, y| x.1.overlap.total_cmp(&y.1.overlap))
+            })
+            .collect()
+    }
+
+    /// The threat zone of `e`: one base width (by the data) ahead of its front edge, cut short
+    /// across each stretch of its front where one of its own side stands in it (a unit behind
+    /// a friend threatens nothing through that friend). Returns the zone as strips.
+    pub(crate) fn threat_zone_of(&self, b: &Battle, e: &Unit) -> Vec<Base> {
+        let depth = e.base.width * self.num("threat_zone_depth_bw");
+        let full = e.base.threat_zone(depth);
+        let screens: Vec<&Unit> = b
+            .alive()
+            .filter(|f| f.side == e.side && f.id != e.id && full.overlaps(&f.base))
+            .collect();
+        if screens.is_empty() {
+            return vec![full];
+        }
+        const STRIPS: usize = 8;
+        const STEPS: usize = 16;
+        let w = e.base.width / STRIPS as f32;
+        let front = e.base.depth / 2.0;
+        let strip = |k: usize, from: f32, to: f32| Base {
+            centre: e.base.local(
+                -e.base.width / 2.0 + (k as f32 + 0.5) * w,
+                front + (from + to) / 2.0,
+            ),
+            facing: e.base.facing,
+            width: w,
+            depth: to - from,
+        };
+        (0..STRIPS)
+            .filter_map(|k| {
+                let step = depth / STEPS as f32;
+                let cut = (0..STEPS)
+                    .find(|j| {
+                        let piece = strip(k, *j as f32 * step, (*j + 1) as f32 * step);
+                        screens.iter().any(|f| piece.overlaps(&f.base))
+                    })
+                    .map_or(depth, |j| j as f32 * step);
+                (cut > 0.5).then(|| strip(k, 0.0, cut))
+            })
+            .collect()
+    }
+
     /// Threat zones of enemies not in close combat: a move may not enter one, but to advance
-    /// straight towards the unit, to contact it, or (from inside) to go directly away.
+    /// straight towards the unit, to contact it, or (from inside) to go directly away. Each
+    /// unit of a group is judged by its own contact (`contacts`, by the group's order).
     fn check_threat_zones(
         &self,
         b: &Battle,
         units: &[Unit],
         steps: &[Step],
         samples: &[Vec<Base>],
-        contact: Option<&UnitId>,
+        contacts: &[Option<UnitId>],
     ) -> Result<(), RuleError> {
-        let tz_depth = self.num("threat_zone_depth_bw");
         for e in b.alive().filter(|e| e.side != units[0].side) {
             if self.in_close_combat(b, e)
                 || matches!(self.kind(e), TroopKind::Commander | TroopKind::Baggage)
             {
                 continue;
             }
-            let tz = e.base.threat_zone(e.base.width * tz_depth);
+            let tz = self.threat_zone_of(b, e);
+            let inside = |x: &Base| tz.iter().any(|z| z.overlaps(x));
             for (i, s) in samples.iter().enumerate() {
-                let started_in = tz.overlaps(&s[0]);
-                let entered = s.iter().any(|x| tz.overlaps(x));
-                let contacts_it = contact == Some(&e.id);
+                let started_in = inside(&s[0]);
+                let entered = s.iter().any(inside);
+                let contacts_it = contacts.get(i).is_some_and(|c| c.as_ref() == Some(&e.id));
                 if !entered || contacts_it {
                     continue;
                 }
@@ -931,7 +1040,7 @@ impl Dbn {
         let mut road = true;
         for (i, s) in samples.iter().enumerate() {
             for base in s {
-                why.extend(self.bad_going_at(b, base));
+                why.extend(self.bad_going_crossed(b, base));
                 if !b.terrain.on_road(base.centre) {
                     road = false;
                 }
@@ -953,9 +1062,14 @@ impl Dbn {
         }
         why.sort();
         why.dedup();
+        // A move wholly along a road, bridge or causeway goes at the road rate through
+        // whatever the road crosses (ruling going).
+        if road {
+            why.clear();
+        }
         let going = Going {
             bad: !why.is_empty(),
-            road: road && why.is_empty(),
+            road,
             why,
         };
         Ok(going)
@@ -1157,13 +1271,18 @@ impl Dbn {
         }
 
         let contact = self.end_contact(b, &units, &bases, charge_target)?;
-        self.check_threat_zones(b, &units, steps, &samples, contact.as_ref().map(|c| &c.0))?;
-
         let starts = units.iter().map(|u| (u.id.clone(), u.base)).collect();
         let mut ends: Vec<(UnitId, Base)> = units.iter().map(|u| u.id.clone()).zip(bases).collect();
         if let Some((target, conformed, _)) = &contact {
             conform_group(b, &mut ends, ids, target, conformed);
         }
+        // Each unit of a group is checked against the enemy its own front meets.
+        let own: Vec<Option<UnitId>> = self
+            .member_contacts(b, &ends, contact.as_ref())
+            .into_iter()
+            .map(|c| c.map(|(t, _)| t))
+            .collect();
+        self.check_threat_zones(b, &units, steps, &samples, &own)?;
         let cost = units
             .iter()
             .map(|u| self.move_cost(b, u))
@@ -2121,7 +2240,9 @@ impl Dbn {
                 )));
             }
             let defender = b.sides.get(u.side).is_some_and(|s| s.defender);
-            if f.kind == FeatureKind::Town && !f.fortified && defender {
+            // DB7YW: no one garrisons a town that is not fortified, attacker or defender.
+            let strict = self.num("garrison_fortified_only") > 0.0;
+            if f.kind == FeatureKind::Town && !f.fortified && (defender || strict) {
                 return Err(RuleError::Illegal(format!(
                     "{} is not fortified: a BUA must be fortified before it can be garrisoned",
                     f.name

@@ -12,10 +12,10 @@ use super::view::{
 use super::{Ruleset, Ruling, UnitSetup, UnitState};
 use crate::rules::battle::{Battle, Objective, Zone};
 use crate::rules::command::{
-    Command, Effect, Event, Factor, RuleError, Score, Step, Verdict, factor_sum,
+    Command, Effect, Event, Factor, Pursuit, RuleError, Score, Step, Verdict, factor_sum,
 };
 use crate::rules::geometry::{Edge, Pt};
-use crate::rules::model::{Class, Flag, Formation, Phase, SideInfo, Unit, UnitId};
+use crate::rules::model::{Class, Flag, Formation, Phase, Side, SideInfo, Unit, UnitId};
 use crate::rules::odds::{Odds, Quirks};
 use crate::rules::scenario::RawUnit;
 use crate::rules::terrain::Terrain;
@@ -75,6 +75,33 @@ pub enum Combat {
     Close,
 }
 
+/// Who orders each victor's pursuit after a close combat: the side that gave the Fight command
+/// for its own units (`pursue`), an order in `each` for a unit of either side (its owner's
+/// choice, as for the defender's fire support), and no one for combats left unfought.
+#[derive(Clone, Copy, Debug)]
+struct PursuitOrders<'a> {
+    /// The side that gave the Fight command; None for combats left unfought.
+    side: Option<Side>,
+    pursue: Option<bool>,
+    each: &'a [Pursuit],
+}
+
+impl PursuitOrders<'_> {
+    /// Whether the victor `w`, free to choose, pursues: by its own order; by its side's
+    /// choice when its side gave the command (yes unless told otherwise); yes for the other
+    /// side's victor, whose owner gave no order; no one pursues from a combat nobody fought.
+    fn wants(&self, w: &Unit) -> bool {
+        if let Some(p) = self.each.iter().find(|p| p.unit == w.id) {
+            return p.pursue;
+        }
+        match self.side {
+            Some(s) if s == w.side => self.pursue.unwrap_or(true),
+            Some(_) => true,
+            None => false,
+        }
+    }
+}
+
 /// Whether a victorious unit follows up its beaten enemy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Follow {
@@ -110,7 +137,15 @@ pub trait Supplement: Clone + Default + std::fmt::Debug + Send + Sync + Sized + 
         role: FireRole,
         enemy_supporters: usize,
     ) -> Vec<Factor>;
-    /// The close combat factors of `u` fighting `e`; `is_attacker` for the moving side's unit.
+    /// Whether `u` holds ground an enemy outside it attacks: a garrison or a unit in a
+    /// fortification. Such a unit defends in every close combat against an enemy that does
+    /// not hold ground too, whoever's bound it is.
+    fn holds_ground(&self, g: &DbnGame<Self>, b: &Battle, u: &Unit) -> bool {
+        g.dbn.is_garrison(b, u) || g.dbn.in_fortification(b, u)
+    }
+    /// The close combat factors of `u` fighting `e`; `is_attacker` for the unit attacking in
+    /// this combat: the one not holding ground against an enemy that does, else the moving
+    /// side's unit (`DbnGame::attacks`).
     fn combat_factors(
         &self,
         g: &DbnGame<Self>,
@@ -488,7 +523,8 @@ impl<S: Supplement> DbnGame<S> {
         })
     }
 
-    /// The quirks of side a (`first`) or b of a setup. In firing only the firers can be stoic.
+    /// The quirks of side a (`first`) or b of a setup. In firing other than counter-battery
+    /// only the target can be beaten, so only it can be stoic.
     fn quirks_of(&self, b: &Battle, s: &Setup, first: bool, kind: Combat) -> Quirks {
         let (u, o) = if first { (&s.a, &s.b) } else { (&s.b, &s.a) };
         let mut q = self.sup.quirks(self, b, u, o, kind);
@@ -514,6 +550,8 @@ impl<S: Supplement> DbnGame<S> {
                 "stoppage: -2 and no fire support this phase"
             } else if unplotted {
                 "cannot plot the shot at long range: -2 and no fire support this phase"
+            } else if b.phase == Phase::CloseCombat {
+                "no stoppage: fights normally"
             } else {
                 "fires normally"
             };
@@ -684,12 +722,14 @@ impl<S: Supplement> DbnGame<S> {
             format!("move {}", names.join(", ")),
             Dbn::paying_division(b, ids),
         )?;
-        for ((id, to), (_, from)) in plan.ends.iter().zip(plan.starts.iter()) {
-            let contact = plan
-                .contact
-                .as_ref()
-                .filter(|_| id == &ids[0])
-                .map(|c| c.0.clone());
+        // Every unit of a group that ends with its front against an enemy has charged it.
+        let contacts = self
+            .dbn
+            .member_contacts(b, &plan.ends, plan.contact.as_ref());
+        for (((id, to), (_, from)), contact) in
+            plan.ends.iter().zip(plan.starts.iter()).zip(contacts)
+        {
+            let contact = contact.map(|c| c.0);
             b.emit(
                 out,
                 Event::Moved {
@@ -863,19 +903,48 @@ impl<S: Supplement> DbnGame<S> {
                 unit,
                 target,
                 pursue,
-                ..
+                pursuits,
             } => {
                 let on = pursue.unwrap_or(true);
-                vec![Choice {
+                let mut v = vec![Choice {
                     label: "Pursue if victorious (Heavy Cavalry always do, artillery never)".into(),
                     on,
                     flipped: Command::Fight {
                         unit: unit.clone(),
                         target: target.clone(),
                         pursue: Some(!on),
-                        pursuits: Vec::new(),
+                        pursuits: pursuits.clone(),
                     },
-                }]
+                }];
+                // The defender's victor pursues by its own owner's choice.
+                if self.sup.follow(self, &setup.b, false) == Follow::May {
+                    let theirs = pursuits.iter().find(|p| p.unit == setup.b.id);
+                    let on = theirs.is_none_or(|p| p.pursue);
+                    let mut each: Vec<Pursuit> = pursuits
+                        .iter()
+                        .filter(|p| p.unit != setup.b.id)
+                        .cloned()
+                        .collect();
+                    each.push(if on {
+                        Pursuit::hold(&setup.b.id)
+                    } else {
+                        Pursuit::follow(&setup.b.id)
+                    });
+                    v.push(Choice {
+                        label: format!(
+                            "{} pursues if victorious (the defender's choice)",
+                            setup.b.name
+                        ),
+                        on,
+                        flipped: Command::Fight {
+                            unit: unit.clone(),
+                            target: target.clone(),
+                            pursue: *pursue,
+                            pursuits: each,
+                        },
+                    });
+                }
+                v
             }
             _ => Vec::new(),
         }
@@ -1114,6 +1183,17 @@ impl<S: Supplement> DbnGame<S> {
         Ok(())
     }
 
+    /// Whether the moving side's `a` is the attacker in its close combat with `e`: a unit
+    /// holding ground (a garrison, a fortification) defends in every bound against one that
+    /// does not; otherwise the moving side attacks.
+    pub fn attacks(&self, b: &Battle, a: &Unit, e: &Unit) -> bool {
+        let (ha, he) = (
+            self.sup.holds_ground(self, b, a),
+            self.sup.holds_ground(self, b, e),
+        );
+        !ha || he
+    }
+
     /// Checks a close combat and works out both sides' factors, without rolling. `extra` is
     /// the pursuing cavalry's extra combat, fought out of turn.
     pub fn fight_setup(
@@ -1170,8 +1250,9 @@ impl<S: Supplement> DbnGame<S> {
                 what: "fought".into(),
             });
         }
-        let af = self.combat_factors(b, &a, &e, true);
-        let ef = self.combat_factors(b, &e, &a, false);
+        let a_attacks = self.attacks(b, &a, &e);
+        let af = self.combat_factors(b, &a, &e, a_attacks);
+        let ef = self.combat_factors(b, &e, &a, !a_attacks);
         let first = self.first_dice(b, &a, &e, None);
         Ok(Setup {
             a,
@@ -1189,7 +1270,7 @@ impl<S: Supplement> DbnGame<S> {
         out: &mut Vec<Event>,
         aid: &UnitId,
         did: &UnitId,
-        pursue: Option<bool>,
+        orders: PursuitOrders<'_>,
         extra: bool,
     ) -> Result<(), RuleError> {
         let d = &self.dbn;
@@ -1252,9 +1333,11 @@ impl<S: Supplement> DbnGame<S> {
         if !w.alive() {
             return Ok(());
         }
+        // "All victorious units ... can immediately Pursue": each victor by its own owner's
+        // choice.
         let wants = |f: Follow| match f {
             Follow::Never => false,
-            Follow::May => pursue.unwrap_or(true),
+            Follow::May => orders.wants(&w),
             Follow::Must => true,
         };
         let follow = if lnow.alive() {
@@ -1271,7 +1354,7 @@ impl<S: Supplement> DbnGame<S> {
         if let Some(h) = hit {
             // Pursuing cavalry that makes contact fights once more at once, once per phase.
             if d.is_mounted(&w) && !extra {
-                return self.fight(b, out, &w.id, &h, pursue, true);
+                return self.fight(b, out, &w.id, &h, orders, true);
             }
         }
         Ok(())
@@ -1351,7 +1434,12 @@ impl<S: Supplement> DbnGame<S> {
                     let Some((a, e)) = d.pending_combats(b).into_iter().next() else {
                         break;
                     };
-                    self.fight(b, out, &a, &e, None, false)?;
+                    let unordered = PursuitOrders {
+                        side: None,
+                        pursue: None,
+                        each: &[],
+                    };
+                    self.fight(b, out, &a, &e, unordered, false)?;
                     if b.is_over() {
                         return Ok(());
                     }
@@ -1505,8 +1593,15 @@ impl<S: Supplement> Ruleset for DbnGame<S> {
                 unit,
                 target,
                 pursue,
-                ..
-            } => self.fight(b, out, unit, target, *pursue, false),
+                pursuits,
+            } => {
+                let orders = PursuitOrders {
+                    side: Some(b.active),
+                    pursue: *pursue,
+                    each: pursuits,
+                };
+                self.fight(b, out, unit, target, orders, false)
+            }
             Command::Deploy { unit, x, y, facing } => {
                 if b.phase != Phase::Deployment {
                     return Err(RuleError::WrongPhase {

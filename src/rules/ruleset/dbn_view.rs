@@ -272,10 +272,10 @@ impl Dbn {
                     && !matches!(self.kind(e), TroopKind::Commander | TroopKind::Baggage)
                     && !self.in_close_combat(b, e)
             }) {
-                let tz = e
-                    .base
-                    .threat_zone(e.base.width * self.num("threat_zone_depth_bw"));
-                out.push(Mark::base(Layer::Zones, Ink::Zone, &tz));
+                // As the move checks it: cut short where a friend stands in it.
+                for tz in self.threat_zone_of(b, e) {
+                    out.push(Mark::base(Layer::Zones, Ink::Zone, &tz));
+                }
             }
         }
         let Some(s) = sel.filter(|s| s.alive()) else {
