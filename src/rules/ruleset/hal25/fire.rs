@@ -305,15 +305,13 @@ impl Hal25 {
             .iter()
             .rposition(|e| matches!(e, Event::PhaseBegan { .. }))
             .unwrap_or(0);
-        let earlier = b
-            .log
-            .iter()
-            .take(start)
-            .filter_map(|e| match e {
+        let earlier = (0..start)
+            .rev()
+            .filter_map(|i| b.log.get(i))
+            .find_map(|e| match e {
                 Event::Losses { unit, stands, .. } if unit == &s.id => Some(stands.clone()),
                 _ => None,
-            })
-            .last();
+            });
         if let Some(v) = earlier {
             return v;
         }
