@@ -382,7 +382,8 @@ fn fired_at_by_german_guns_within_400_or_french_within_200() {
 #[test]
 fn sharpshooters_ignore_bad_going_and_take_minus_one_into_cover() {
     let village = "(id: \"v\", kind: Village, name: \"Forbach\", points: [(950, 560), (1050, 560), (1050, 660), (950, 660)]),";
-    // Sight into a village (bad going) reaches 100 paces.
+    // A village hides nothing from sight (ruling firing_out_of_bg): the SS fire 300 paces
+    // into it, at -1 for cover.
     let mut b = duel(
         ("SS", "Regular", ""),
         ("Inf", "Regular", ""),
@@ -391,7 +392,11 @@ fn sharpshooters_ignore_bad_going_and_take_minus_one_into_cover() {
         "",
     );
     to_phase(&mut b, 0, Phase::Firing);
-    assert!(refused(&mut b, fire("f", "g")).contains("out of range"));
+    let (s, _, _, _) = shoot(&mut b, &[3, 3]);
+    assert!(
+        has(&s, "-1 Sharpshooters firing into BUA/NLF or fortification"),
+        "{s:?}"
+    );
     let village = "(id: \"v\", kind: Village, name: \"Forbach\", points: [(950, 525), (1050, 525), (1050, 600), (950, 600)]),";
     let mut b = duel(
         ("SS", "Regular", ""),
@@ -2039,7 +2044,7 @@ fn a_jammed_mitrailleuse_gives_no_fire_support_that_phase() {
             "",
         );
         to_phase(&mut b, 1, Phase::Firing);
-        b.script_dice(&[first, 3, 3, 3, 3]);
+        b.script_dice(&[first, 3, 3, 3, 3, 3]);
         b.execute(fire("a", "m")).expect("counter-battery fire");
         let ev = b.execute(fire("a2", "i")).expect("fire at the battalion");
         let Event::Fire { shooter_score, .. } = common::fire_event(&ev) else {
@@ -2108,4 +2113,388 @@ fn bavarians_are_poor_and_german_blr2_sharpshooters_bavarian() {
     );
     assert_ne!(poor_cinc, text);
     check(&poor_cinc).expect("a Poor French CinC is allowed");
+}
+
+/// A DBFPW battle with France (side 0) the defender.
+fn fpw_defended(units: &[Line], terrain: &str) -> Battle {
+    let us: Vec<String> = units
+        .iter()
+        .map(|(id, side, t, class, x, y, f, more)| format!("(id: \"{id}\", side: {side}, type: \"{t}\", class: {class}, at: Some(({x}, {y})), facing: {f}{more}),"))
+        .collect();
+    let text = format!(
+        "(name: \"t\", ruleset: \"dbfpw\", table: (width: 2000, height: 2000), seed: 1, turn_limit: 20,
+          terrain: [{terrain}],
+          sides: [(name: \"France\", nation: \"imperial_french\", colour: (0, 0, 200), defender: true), (name: \"Prussia\", nation: \"german\", colour: (20, 20, 20))],
+          units: [{}])",
+        us.join("\n")
+    );
+    scenario::parse(&text, "inline").unwrap_or_else(|d| panic!("inline scenario invalid: {d:?}"))
+}
+
+#[test]
+fn firing_out_of_bad_going_from_its_edge_reaches_full_range() {
+    // "The maximum visibility for Firing into and within BG is 100 paces. Units Firing out of
+    // BG must be on the edge." Infantry on a wood's edge fires at a battalion 250 paces off in
+    // the open: within its 300 paces, with -1 for firing from within bad going.
+    let wood = "(id: \"w\", kind: Woods, name: \"Wood\", points: [(900, 400), (1100, 400), (1100, 510), (900, 510)]),";
+    let mut b = duel(
+        ("Inf", "Regular", ""),
+        ("Inf", "Regular", ""),
+        250.0,
+        wood,
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    let (s, _, _, _) = shoot(&mut b, &[3, 3]);
+    assert!(
+        has(
+            &s,
+            "-1 Firing from within or into bad going (not Sharpshooters)"
+        ),
+        "{s:?}"
+    );
+    // Into bad going the limit holds: the same target standing in a second wood is out of sight.
+    let wood2 = "(id: \"w2\", kind: Woods, name: \"Copse\", points: [(900, 560), (1100, 560), (1100, 700), (900, 700)]),";
+    let mut b = duel(
+        ("Inf", "Regular", ""),
+        ("Inf", "Regular", ""),
+        250.0,
+        &format!("{wood}{wood2}"),
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    let e = refused(&mut b, fire("f", "g"));
+    assert!(e.contains("out of range") && e.contains("of 100"), "{e}");
+    // Deep inside the wood (not on its edge) it cannot fire at all.
+    let deep = "(id: \"w\", kind: Woods, name: \"Wood\", points: [(900, 400), (1100, 400), (1100, 540), (900, 540)]),";
+    let mut b = duel(
+        ("Inf", "Regular", ""),
+        ("Inf", "Regular", ""),
+        250.0,
+        deep,
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    assert!(refused(&mut b, fire("f", "g")).contains("not on its edge"));
+    // A battery astride a stream fires 800 paces (streams hide nothing: ruling firing_out_of_bg).
+    let stream =
+        "(id: \"s\", kind: Stream, name: \"Saar\", points: [(0, 500), (2000, 500)], width: 10),";
+    let mut b = duel(
+        ("FAFr", "Regular", ""),
+        ("Inf", "Regular", ""),
+        800.0,
+        stream,
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    shoot(&mut b, &[3, 3]);
+    // A target astride a stream 250 paces off is seen.
+    let ty = target_y("Inf", "Inf", 250.0);
+    let stream = format!(
+        "(id: \"s\", kind: Stream, name: \"Saar\", points: [(0, {ty}), (2000, {ty})], width: 10),"
+    );
+    let mut b = duel(
+        ("Inf", "Regular", ""),
+        ("Inf", "Regular", ""),
+        250.0,
+        &stream,
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    let (s, _, _, _) = shoot(&mut b, &[3, 3]);
+    assert!(has(
+        &s,
+        "-1 Firing from within or into bad going (not Sharpshooters)"
+    ));
+    // A village 250 paces off is fired into at full range, with the cover -2.
+    let village = format!(
+        "(id: \"v\", kind: Village, name: \"Forbach\", points: [(950, {}), (1050, {}), (1050, {}), (950, {})]),",
+        ty - 30.0,
+        ty - 30.0,
+        ty + 30.0,
+        ty + 30.0
+    );
+    let mut b = duel(
+        ("Inf", "Regular", ""),
+        ("Inf", "Regular", ""),
+        250.0,
+        &village,
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    let (s, _, _, _) = shoot(&mut b, &[3, 3]);
+    assert!(has(&s, "-2 Firing into BUA/NLF or fortification"), "{s:?}");
+}
+
+#[test]
+fn the_defender_garrisons_an_unfortified_town_and_only_foot_enter_it() {
+    // DBFPW has no fortifying: the defender's infantry march into Stiring and garrison it.
+    let town = "(id: \"t\", kind: Town, name: \"Stiring\", points: [(900, 540), (1100, 540), (1100, 700), (900, 700)]),";
+    let enemy = ("g", 1, "Inf", "Regular", 1000.0, 1800.0, 180.0, "");
+    // Each moves its bad-going rate (guns start at the town's edge).
+    for (t, more, y, ok) in [
+        ("InfBLR2", "", 500.0, true),
+        ("SSBLR2", "", 500.0, true),
+        ("SC", ", formation: Some(Dismounted)", 500.0, true),
+        ("LC", "", 500.0, false),
+        ("HA", ", limbered: true", 520.0, false),
+        ("Mit", "", 520.0, false),
+        ("CinC", "", 500.0, false),
+    ] {
+        let mut b = fpw_defended(&[("f", 0, t, "Regular", 1000.0, y, 0.0, more), enemy], town);
+        to_phase(&mut b, 0, Phase::Movement);
+        let bg = if y > 500.0 { 100.0 } else { 200.0 };
+        let r = b.execute(mv("f", vec![Step::Advance(bg)]));
+        assert_eq!(r.is_ok(), ok, "{t}{more}: {r:?}");
+        if ok {
+            let AnyRuleset::Dbfpw(g) = &b.rules else {
+                panic!()
+            };
+            let u = b.unit(&id("f")).unwrap();
+            assert!(g.dbn.in_town(&b, u), "{t} stands in the town: {:?}", u.base);
+        } else {
+            let e = r.unwrap_err().to_string();
+            assert!(
+                e.contains("only foot may end a move in Stiring"),
+                "{t}: {e}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_mitrailleuse_throws_its_first_die_firing_back_and_in_close_combat() {
+    // Fired at by infantry 300 paces off, the Mit fires back (+1 Firing Mitrailleuse): it
+    // throws its first die first. A 1 is a stoppage: -2.
+    let mut b = duel(
+        ("Inf", "Regular", ""),
+        ("Mit", "Regular", ""),
+        300.0,
+        "",
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    let (_, t, _, ev) = shoot(&mut b, &[1, 3, 3]);
+    assert!(
+        has(&t, "+1 Firing BLR2, Prussian artillery or Mitrailleuse")
+            && has(&t, "-2 Mitrailleuse stoppage or shot not plotted"),
+        "{t:?}"
+    );
+    assert!(
+        ev.iter().any(|e| matches!(e, Event::Rolled { roll, .. }
+        if roll.unit == Some(id("g")) && roll.dice == [1] && roll.outcome.starts_with("stoppage")))
+    );
+    // In close combat, attacked: the same die, 1 a stoppage (-2); the log says so, and a
+    // good die is "no stoppage", not "fires normally".
+    for (first, stopped) in [(1u8, true), (4, false)] {
+        let mut b = charge_setup(("Inf", "Regular", ""), ("Mit", "Regular", ""), 150.0);
+        to_contact(&mut b).expect("charge");
+        to_phase(&mut b, 0, Phase::CloseCombat);
+        b.script_dice(&[first, 3, 3]);
+        let ev = b.execute(fight("f", "g")).expect("fight");
+        let Event::CloseCombat { defender_score, .. } = common::combat_event(&ev) else {
+            unreachable!()
+        };
+        let d = names(&defender_score.factors);
+        assert_eq!(
+            has(&d, "-2 Mitrailleuse stoppage or shot not plotted"),
+            stopped,
+            "{d:?}"
+        );
+        let roll = ev
+            .iter()
+            .find_map(|e| match e {
+                Event::Rolled { roll, .. } if roll.unit == Some(id("g")) => Some(roll.clone()),
+                _ => None,
+            })
+            .expect("the first die");
+        assert_eq!(roll.dice, [first]);
+        assert_eq!(
+            roll.outcome,
+            if stopped {
+                "stoppage: -2"
+            } else {
+                "no stoppage"
+            }
+        );
+    }
+}
+
+#[test]
+fn a_supporting_mitrailleuse_throws_its_first_die() {
+    // A battalion fires at a battalion 250 paces off with the Mit beside it in support; the
+    // Mit's support -1 counts unless its first die is a stoppage.
+    let ty = target_y("Inf", "Inf", 250.0);
+    for (first, counts) in [(1u8, false), (2, true)] {
+        let mut b = fpw(
+            &[
+                ("f", 0, "Inf", "Regular", 1000.0, 500.0, 0.0, ""),
+                ("m", 0, "Mit", "Regular", 1045.0, 500.0, 0.0, ""),
+                ("g", 1, "Inf", "Regular", 1000.0, ty, 180.0, ""),
+            ],
+            "",
+            "",
+        );
+        to_phase(&mut b, 0, Phase::Firing);
+        b.script_dice(&[first, 3, 3]);
+        let ev = b
+            .execute(Command::Fire {
+                unit: id("f"),
+                target: id("g"),
+                support: vec![id("m")],
+                defence: None,
+            })
+            .expect("supported fire");
+        assert!(ev.iter().any(|e| matches!(e, Event::Rolled { roll, .. }
+            if roll.unit == Some(id("m")) && roll.dice == [first])));
+        let Event::Fire { target_score, .. } = common::fire_event(&ev) else {
+            unreachable!()
+        };
+        let t = names(&target_score.factors);
+        assert_eq!(
+            has(&t, "-1 Enemy unit providing fire support"),
+            counts,
+            "first die {first}: {t:?}"
+        );
+        // 4 + 3 against 4 + 3 (less 1 for the support when it counts).
+        assert_eq!(target_score.total, if counts { 6 } else { 7 });
+    }
+    // The Mit is no gun for support: it supports a French battery's fire (ruling fire_support).
+    let ty = target_y("FAFr", "Inf", 500.0);
+    let mut b = fpw(
+        &[
+            ("f", 0, "FAFr", "Regular", 1000.0, 500.0, 0.0, ""),
+            ("m", 0, "Mit", "Regular", 1045.0, 500.0, 0.0, ""),
+            ("g", 1, "Inf", "Regular", 1000.0, ty, 180.0, ""),
+        ],
+        "",
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    b.script_dice(&[4, 3, 3]);
+    b.execute(Command::Fire {
+        unit: id("f"),
+        target: id("g"),
+        support: vec![id("m")],
+        defence: None,
+    })
+    .expect("a Mitrailleuse supports a battery");
+}
+
+#[test]
+fn a_caisson_cannot_supply_a_battery_within_400_paces_of_the_enemy() {
+    // "this radius must not pass within 400paces of any enemy unit": the radius reaches the
+    // battery itself. French cavalry 250 paces in front of a Prussian battery, the caisson
+    // 1,000 paces behind it: no supply. At 500 paces the same caisson supplies it.
+    let x = "options: [\"ammunition\"],";
+    for (gap, supplied) in [(2.5, false), (5.0, true)] {
+        let hc_y = 1480.0 - gap * P - 15.0;
+        let b = fpw(
+            &[
+                ("g", 0, "HC", "Regular", 1000.0, hc_y, 0.0, ""),
+                ("f", 1, "FAPr", "Regular", 1000.0, 1500.0, 180.0, ""),
+                ("cu", 1, "CU", "Regular", 1000.0, 1800.0, 180.0, ""),
+            ],
+            "",
+            x,
+        );
+        let g = b.unit(&id("f")).unwrap().clone();
+        let cu = b.unit(&id("cu")).unwrap().clone();
+        let AnyRuleset::Dbfpw(r) = &b.rules else {
+            panic!()
+        };
+        assert_eq!(
+            volley::rules::ruleset::dbfpw::Fpw::supply_path(r, &b, &cu, &g),
+            supplied,
+            "cavalry {gap}00 paces from the battery"
+        );
+    }
+}
+
+#[test]
+fn a_guard_battery_is_fielded_in_a_checked_army() {
+    // Two Guard infantry allow one Guard foot battery (elite, +0.5): the German default army
+    // with the Leib-Grenadiers and Grenadier Regiment 12 as Guard, the divisional batteries as
+    // Guard artillery, and a Jäger battalion fewer to stay at 15 points.
+    let text = std::fs::read_to_string("scenarios/dbfpw_default.ron").unwrap();
+    let guard = text
+        .replacen(
+            "type: \"Inf\", class: Elite, at: Some((490, 250))",
+            "type: \"Inf\", class: Elite, flags: [Guard], at: Some((490, 250))",
+            1,
+        )
+        .replacen(
+            "type: \"Inf\", class: Regular, at: Some((580, 250))",
+            "type: \"Inf\", class: Regular, flags: [Guard], at: Some((580, 250))",
+            1,
+        )
+        .replacen(
+            "type: \"FAPr\", class: Regular, at: Some((430, 250))",
+            "type: \"FAPr\", class: Elite, flags: [Guard], at: Some((430, 250))",
+            1,
+        )
+        .replacen(
+            "(id: \"pr-jg7\", name: \"Jäger Battalion 7\", side: 0, type: \"SS\", class: Regular, at: Some((720, 255)), facing: 0),",
+            "",
+            1,
+        );
+    assert_eq!(guard.matches("flags: [Guard]").count(), 3);
+    assert!(!guard.contains("pr-jg7"));
+    let b = check(&guard).unwrap_or_else(|e| panic!("a legal Guard battery: {e}"));
+    let u = b.unit(&id("pr-fa2")).unwrap();
+    assert_eq!(u.class, volley::rules::model::Class::Elite);
+    // With only one Guard infantry the battery may not be Guard.
+    let one = guard.replacen(
+        "type: \"Inf\", class: Regular, flags: [Guard], at: Some((580, 250))",
+        "type: \"Inf\", class: Regular, at: Some((580, 250))",
+        1,
+    );
+    assert!(check(&one).unwrap_err().contains("Guard artillery"));
+}
+
+#[test]
+fn dismounted_skirmishing_cavalry_fight_as_foot() {
+    // Heavy cavalry charge dismounted SC: no +1 against mounted; HC 3 + 3 against SC 1 + 4:
+    // beaten, not by double, in good going: as foot destroyed by HC (mounted would recoil).
+    let mut b = charge_setup(
+        ("HC", "Regular", ""),
+        ("SC", "Regular", ", formation: Some(Dismounted)"),
+        150.0,
+    );
+    to_contact(&mut b).expect("charge");
+    let (a, d, e) = combat(&mut b, &[3, 4]);
+    assert_eq!(a, ["+3 Heavy Cavalry"]);
+    assert_eq!(d, ["+1 Skirmishing Cavalry"]);
+    let Event::CloseCombat {
+        verdict,
+        defender_effect,
+        ..
+    } = e
+    else {
+        unreachable!()
+    };
+    assert_eq!(
+        (verdict, defender_effect),
+        (Verdict::Beaten, Effect::Destroyed)
+    );
+    // Dismounted SC charged by infantry take no "-1 Cavalry against infantry", and on a draw
+    // take 1 hit without recoiling (only mounted recoil).
+    let mut b = charge_setup(
+        ("Inf", "Regular", ""),
+        ("SC", "Regular", ", formation: Some(Dismounted)"),
+        150.0,
+    );
+    to_contact(&mut b).expect("charge");
+    // Infantry 4 + 2 (attack column) + 1 against SC 1 + 6 + ... : 7 against 7, a draw.
+    let (_, d, e) = combat(&mut b, &[1, 6]);
+    assert_eq!(d, ["+1 Skirmishing Cavalry"]);
+    let Event::CloseCombat {
+        verdict,
+        defender_effect,
+        ..
+    } = e
+    else {
+        unreachable!()
+    };
+    assert_eq!((verdict, defender_effect), (Verdict::Draw, Effect::Hits(1)));
 }

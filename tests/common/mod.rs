@@ -160,6 +160,7 @@ pub fn combat_event(ev: &[Event]) -> Event {
 /// A headless app (MinimalPlugins, the game's own systems, no window) on a battle, seated for
 /// the side to move; its autosaves go to a temporary folder named by `tag`. Not yet updated:
 /// insert any further resources first.
+#[cfg(feature = "window")]
 pub fn headless(b: Battle, tag: &str) -> bevy::app::App {
     use bevy::prelude::*;
     let mut app = App::new();

@@ -203,6 +203,14 @@ impl Fpw {
             return false;
         }
         let enemies: Vec<&Unit> = b.alive().filter(|e| e.side != cu.side).collect();
+        // The radius reaches the unit it supplies: a unit within the clearance of an enemy
+        // lies where the radius may not pass.
+        if enemies
+            .iter()
+            .any(|e| e.base.distance(&to.base) + 0.5 < clearance)
+        {
+            return false;
+        }
         let bad = d.bad_going_kinds();
         let origin = cu.base.centre;
         let at =
@@ -833,6 +841,29 @@ impl Supplement for Fpw {
                 cost: 0.0,
             },
         );
+        Ok(())
+    }
+
+    /// Towns and villages hold foot only (dismounted skirmishing cavalry are foot), with no
+    /// fortifying first: ruling occupation.
+    fn check_occupation(
+        &self,
+        g: &Dbfpw,
+        b: &Battle,
+        u: &Unit,
+        end: &crate::rules::geometry::Base,
+    ) -> Result<(), RuleError> {
+        if let Some(f) = b
+            .terrain
+            .at(end.centre, &[FeatureKind::Town, FeatureKind::Village])
+            .next()
+            && g.dbn.kind(u) != TroopKind::Foot
+        {
+            return Err(RuleError::Illegal(format!(
+                "only foot may end a move in {}: {} may not stop in it (ruling occupation)",
+                f.name, u.name
+            )));
+        }
         Ok(())
     }
 

@@ -301,8 +301,9 @@ impl Dbn {
         factor_in(&self.data.routing_factors, key)
     }
 
+    /// The unit's kind as it stands: a dismounted unit is of its dismounted row's kind.
     pub fn kind(&self, u: &Unit) -> TroopKind {
-        self.troop_of(u).kind
+        self.acting_troop(u).kind
     }
 
     pub fn is_mounted(&self, u: &Unit) -> bool {
@@ -1374,18 +1375,17 @@ impl Dbn {
                 Some(_) => {}
             }
         }
+        // "The maximum visibility for Firing into and within" the ground is limited: a target
+        // in it. A firer in it fires out from its edge (`on_bg_edge`) at the full range; firing
+        // within it, the target is in it too. With `visibility_all_bad_going` the ground is
+        // all bad going that hides troops (woods, marsh, rough), otherwise woods alone.
         let all_bg = self.num("visibility_all_bad_going") > 0.0;
         let blinding: Vec<FeatureKind> = if all_bg {
-            self.bad_going_kinds().to_vec()
+            vec![FeatureKind::Woods, FeatureKind::Marsh, FeatureKind::Rough]
         } else {
             vec![FeatureKind::Woods]
         };
-        if b.terrain.touching(&target.base, &blinding).next().is_some()
-            || b.terrain
-                .touching(&shooter.base, &blinding)
-                .next()
-                .is_some()
-        {
+        if b.terrain.touching(&target.base, &blinding).next().is_some() {
             limit = limit.min(self.num("woods_visibility"));
         }
         if dist > limit + 0.5 {
