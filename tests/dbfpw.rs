@@ -2498,3 +2498,269 @@ fn dismounted_skirmishing_cavalry_fight_as_foot() {
     };
     assert_eq!((verdict, defender_effect), (Verdict::Draw, Effect::Hits(1)));
 }
+
+#[test]
+fn firing_into_a_flank_or_rear_and_poor_firers() {
+    // The target faces away: the firer stands behind its front line, +1 into flank or rear.
+    let ty = target_y("Inf", "Inf", 200.0);
+    let mut b = fpw(
+        &[
+            ("f", 0, "Inf", "Militia", 1000.0, 500.0, 0.0, ""),
+            ("g", 1, "Inf", "Regular", 1000.0, ty, 0.0, ""),
+        ],
+        "",
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    let (s, t, e, _) = shoot(&mut b, &[3, 3]);
+    assert_eq!(
+        s,
+        [
+            "+4 Infantry BLR1",
+            "-1 Poor troops",
+            "+1 Firing into enemy flank or rear"
+        ]
+    );
+    // The target cannot answer from its rear: it takes none of the firing factors.
+    assert_eq!(t, ["+4 Infantry BLR1"]);
+    let Event::Fire { shooter_score, .. } = e else {
+        unreachable!()
+    };
+    assert_eq!(shooter_score.total, 3 + 4 - 1 + 1);
+}
+
+#[test]
+fn close_combat_rows_poor_elite_bridge_heavy_cavalry_and_lancers_in_flank() {
+    // Elite by class (+1), against Poor (-1 Poor troops or Sharpshooters).
+    let mut b = charge_setup(("Inf", "Elite", ""), ("Inf", "Militia", ""), 150.0);
+    to_contact(&mut b).expect("charge");
+    let (a, d, _) = combat(&mut b, &[3, 3]);
+    assert!(has(&a, "+1 Elite"), "{a:?}");
+    assert!(has(&d, "-1 Poor troops or Sharpshooters"), "{d:?}");
+    // A defender on a bridge: -2.
+    let ty = target_y("Inf", "Inf", 150.0);
+    let bridge = format!(
+        "(id: \"br\", kind: Bridge, name: \"Saar bridge\", points: [(1000, {}), (1000, {})], width: 10),",
+        ty - 3.0,
+        ty + 40.0
+    );
+    let mut b = charge_on(
+        ("Inf", "Regular", ""),
+        ("Inf", "Regular", ""),
+        150.0,
+        &bridge,
+    );
+    to_contact(&mut b).expect("charge");
+    let (a, d, _) = combat(&mut b, &[3, 3]);
+    let bridge_factor = "-2 On a bridge or causeway, or using road movement";
+    assert!(has(&d, bridge_factor), "{d:?}");
+    assert!(!has(&a, bridge_factor), "{a:?}");
+    // Heavy cavalry against mounted: +1; the light cavalry it fights has none.
+    let mut b = charge_setup(("HC", "Regular", ""), ("LC", "Regular", ""), 150.0);
+    to_contact(&mut b).expect("charge");
+    let (a, d, _) = combat(&mut b, &[3, 4]);
+    assert_eq!(a, ["+3 Heavy Cavalry", "+1 Heavy Cavalry against mounted"]);
+    assert_eq!(d, ["+3 Light Cavalry"]);
+    // Lancers attacked in the rear fight as LC (no +1 against mounted) with -1 attacked first
+    // in flank or rear; 3 + 3 against 3 - 1 + 4 = 6: a draw, which lancers lose.
+    let ty = target_y("LC", "LC", 150.0);
+    let mut b = fpw(
+        &[
+            ("f", 0, "LC", "Regular", 1000.0, 500.0, 0.0, ""),
+            (
+                "g",
+                1,
+                "LC",
+                "Regular",
+                1000.0,
+                ty,
+                0.0,
+                ", flags: [Lancer]",
+            ),
+        ],
+        "",
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    to_contact(&mut b).expect("charge into the lancers' rear");
+    let (a, d, e) = combat(&mut b, &[3, 4, 3, 3, 3, 3]);
+    assert_eq!(a, ["+3 Light Cavalry"]);
+    assert_eq!(
+        d,
+        ["+3 Light Cavalry", "-1 Attacked first in flank or rear"]
+    );
+    let Event::CloseCombat { loser, verdict, .. } = e else {
+        unreachable!()
+    };
+    assert_eq!((loser, verdict), (Some(id("g")), Verdict::Beaten));
+}
+
+#[test]
+fn close_combat_results_sc_doubled_in_bad_going_and_ss_doubled_by_mounted() {
+    use Effect::*;
+    let wood = "(id: \"w\", kind: Woods, name: \"Wood\", points: [(800, 400), (1200, 400), (1200, 800), (800, 800)]),";
+    // SC beaten by double by foot in bad going: destroyed (in the open they flee with a hit).
+    let (v, l, _, d, text) = close_result(
+        ("Inf", "Regular", ""),
+        ("SC", "Regular", ""),
+        150.0,
+        wood,
+        &[6, 1],
+    );
+    assert_eq!(
+        (v, l.as_deref(), d),
+        (Verdict::BeatenByDouble, Some("g"), Destroyed),
+        "{text}"
+    );
+    // SS beaten by double by mounted: destroyed (by foot they flee with a hit).
+    let (v, l, _, d, text) = close_result(
+        ("LC", "Regular", ""),
+        ("SS", "Regular", ""),
+        150.0,
+        "",
+        &[6, 1],
+    );
+    assert_eq!(
+        (v, l.as_deref(), d),
+        (Verdict::BeatenByDouble, Some("g"), Destroyed),
+        "{text}"
+    );
+}
+
+#[test]
+fn larger_battles_give_the_guns_their_packs() {
+    let units = [
+        ("fa", 0, "FAFr", "Regular", 300.0, 500.0, 0.0, ""),
+        ("ha", 0, "HA", "Regular", 400.0, 500.0, 0.0, ""),
+        ("mit", 0, "Mit", "Regular", 500.0, 500.0, 0.0, ""),
+        ("bt", 0, "BT", "Regular", 600.0, 500.0, 0.0, ""),
+        ("pr", 1, "FAPr", "Regular", 300.0, 1500.0, 180.0, ""),
+        ("cu", 1, "CU", "Regular", 400.0, 1500.0, 180.0, ""),
+        ("i", 1, "Inf", "Regular", 500.0, 1500.0, 180.0, ""),
+    ];
+    let packs = |b: &Battle| -> Vec<u32> {
+        ["fa", "ha", "mit", "bt", "pr", "cu", "i"]
+            .iter()
+            .map(|u| b.unit(&id(u)).unwrap().status.packs)
+            .collect()
+    };
+    // Ammunition alone: HA 1, supply trains 4, other guns none.
+    let b = fpw(&units, "", "options: [\"ammunition\"],");
+    assert_eq!(packs(&b), [0, 1, 0, 4, 0, 4, 0]);
+    // Larger battles: every gun and Mitrailleuse 1, HA 2.
+    let b = fpw(&units, "", "options: [\"ammunition\", \"larger_battles\"],");
+    assert_eq!(packs(&b), [1, 2, 1, 4, 1, 4, 0]);
+}
+
+/// A Republic French army (14.5 points) checked against its list, the Germans unchecked.
+fn republic(extra: &[(&str, &str)]) -> Result<Battle, String> {
+    let mut units: Vec<(&str, &str)> = vec![
+        ("CinC", "Militia"),
+        ("BT", "Regular"),
+        ("InfBLR2", "Regular"),
+        ("InfBLR2", "Regular"),
+        ("InfBLR2", "Regular"),
+        ("Inf", "Militia"),
+        ("Inf", "Militia"),
+        ("Inf", "Militia"),
+        ("Inf", "Militia"),
+        ("InfRM", "Militia"),
+        ("InfRM", "Militia"),
+        ("LC", "Regular"),
+        ("LC", "Militia"),
+        ("LC", "Militia"),
+        ("SC", "Regular"),
+        ("SSBLR2", "Regular"),
+        ("FAFr", "Regular"),
+        ("FAFr", "Regular"),
+        ("Gs", "Regular"),
+        ("Gs", "Regular"),
+    ];
+    units.extend_from_slice(extra);
+    let lines: Vec<String> = units
+        .iter()
+        .enumerate()
+        .map(|(i, (t, c))| {
+            format!(
+                "(id: \"r{i}\", side: 0, type: \"{t}\", class: {c}, at: Some(({}, 300)), facing: 0),",
+                60 + 50 * i
+            )
+        })
+        .collect();
+    let text = format!(
+        "(name: \"t\", ruleset: \"dbfpw\", table: (width: 2000, height: 2000), seed: 1, turn_limit: 20,
+          sides: [(name: \"France\", nation: \"republic_french\", colour: (0, 0, 200), army_list: true), (name: \"Prussia\", nation: \"german\", colour: (20, 20, 20))],
+          units: [{}
+          (id: \"g\", side: 1, type: \"Inf\", class: Regular, at: Some((1000, 1800)), facing: 180)])",
+        lines.join("\n")
+    );
+    check(&text)
+}
+
+#[test]
+fn the_republic_french_list_is_checked() {
+    republic(&[]).unwrap_or_else(|e| panic!("a legal Republic army: {e}"));
+    // A ninth Poor infantry breaks "4-8 Inf Poor" (and the points).
+    let e = republic(&[("Inf", "Militia"), ("Inf", "Militia"), ("Inf", "Militia")]).unwrap_err();
+    assert!(e.contains("4-8 Inf Poor has 9"), "{e}");
+    // The Republic fields no elite infantry and no Mitrailleuse.
+    let e = republic(&[("InfBLR2", "Elite")]).unwrap_err();
+    assert!(e.contains("is not in the Republic French list"), "{e}");
+    let e = republic(&[("Mit", "Regular")]).unwrap_err();
+    assert!(e.contains("is not in the Republic French list"), "{e}");
+    // A fifth RM among the Poor infantry: "4 can be RM".
+    let e = republic(&[
+        ("InfRM", "Militia"),
+        ("InfRM", "Militia"),
+        ("InfRM", "Militia"),
+    ])
+    .unwrap_err();
+    assert!(e.contains("4 of the Inf Poor may be RM has 5"), "{e}");
+}
+
+#[test]
+fn a_dsc_commands_its_division_within_400_paces() {
+    // The CinC is far off; the DSC of the left division stands 89 paces from its battalion
+    // (in command: 1 CAP) or 677 paces (out of command: 2 CAPs).
+    for (iy, cost) in [(250.0, 1), (400.0, 2)] {
+        let mut b = fpw(
+            &[
+                ("cinc", 0, "CinC", "Regular", 100.0, 100.0, 0.0, ""),
+                (
+                    "dsc",
+                    0,
+                    "DSC",
+                    "Regular",
+                    1000.0,
+                    200.0,
+                    0.0,
+                    ", division: Some(Left)",
+                ),
+                (
+                    "i",
+                    0,
+                    "Inf",
+                    "Regular",
+                    1000.0,
+                    iy,
+                    0.0,
+                    ", division: Some(Left)",
+                ),
+                ("g", 1, "Inf", "Regular", 1000.0, 1900.0, 180.0, ""),
+            ],
+            "",
+            "options: [\"larger_battles\"],",
+        );
+        b.script_dice(&[6]);
+        to_phase(&mut b, 0, Phase::Movement);
+        let ev = b.execute(mv("i", vec![Step::Advance(50.0)])).expect("move");
+        let spent: i32 = ev
+            .iter()
+            .map(|e| match e {
+                Event::CommandPointsSpent { amount, .. } => *amount,
+                _ => 0,
+            })
+            .sum();
+        assert_eq!(spent, cost, "battalion at y {iy}");
+    }
+}
