@@ -563,22 +563,118 @@ fn combat(b: &mut Battle, dice: &[u8]) -> (Vec<String>, Vec<String>, Event) {
 
 #[test]
 fn infantry_charge_attack_column_or_extra_hundred_paces() {
-    // 150 paces: within 200, attack column +2 against foot.
+    let column = ", formation: Some(Column)";
+    let ac = "+2 Infantry in attack column against foot";
+    // In line, 150 paces: no attack column, no +2.
     let mut b = charge_setup(("Inf", "Regular", ""), ("Inf", "Regular", ""), 150.0);
     to_contact(&mut b).expect("charge");
     let (a, _, _) = combat(&mut b, &[3, 3]);
-    assert!(
-        a.contains(&"+2 Infantry in attack column against foot".to_string()),
-        "{a:?}"
-    );
-    // 280 paces: the +100 paces allow it, not in attack column.
+    assert_eq!(a, ["+4 Infantry BLR1"]);
+    // In attack column, 150 paces: +2 against foot.
+    let mut b = charge_setup(("Inf", "Regular", column), ("Inf", "Regular", ""), 150.0);
+    to_contact(&mut b).expect("charge");
+    let (a, d, _) = combat(&mut b, &[3, 3]);
+    assert_eq!(a, ["+4 Infantry BLR1", ac]);
+    assert_eq!(d, ["+4 Infantry BLR1"]);
+    // In line, 280 paces: the +100 paces into close combat allow it.
     let mut b = charge_setup(("Inf", "Regular", ""), ("Inf", "Regular", ""), 280.0);
     to_contact(&mut b).expect("charge with the extra 100 paces");
-    let (a, _, _) = combat(&mut b, &[3, 3]);
-    assert!(!a.iter().any(|x| x.contains("attack column")), "{a:?}");
-    // 320 paces is too far even so.
+    // In attack column, "not if Attack Column": 280 paces is too far.
+    let mut b = charge_setup(("Inf", "Regular", column), ("Inf", "Regular", ""), 280.0);
+    assert!(to_contact(&mut b).unwrap_err().contains("280"));
+    // 320 paces is too far even in line.
     let mut b = charge_setup(("Inf", "Regular", ""), ("Inf", "Regular", ""), 320.0);
     assert!(to_contact(&mut b).is_err());
+    // A defender in attack column has its +2 against foot too; against cavalry neither side
+    // has it.
+    let mut b = charge_setup(("Inf", "Regular", ""), ("Inf", "Regular", column), 150.0);
+    to_contact(&mut b).expect("charge");
+    let (_, d, _) = combat(&mut b, &[3, 3]);
+    assert_eq!(d, ["+4 Infantry BLR1", ac]);
+    let mut b = charge_setup(("LC", "Regular", ""), ("Inf", "Regular", column), 150.0);
+    to_contact(&mut b).expect("charge");
+    let (_, d, _) = combat(&mut b, &[3, 3]);
+    assert!(!has(&d, ac), "{d:?}");
+}
+
+#[test]
+fn infantry_forms_attack_column_for_a_cap_once_a_bound() {
+    let mut b = duel(
+        ("Inf", "Regular", ""),
+        ("Inf", "Regular", ""),
+        1000.0,
+        "",
+        "",
+    );
+    b.script_dice(&[4]);
+    to_phase(&mut b, 0, Phase::Movement);
+    let caps = b.command_points[0];
+    let u = b.unit(&id("f")).unwrap().clone();
+    // The button, the card and the board.
+    let actions = b.rules.actions(&b, &u);
+    let form = actions
+        .iter()
+        .flat_map(|g| g.actions.iter())
+        .find(|a| a.label.starts_with("Form attack column"))
+        .expect("a Form attack column button")
+        .command
+        .clone();
+    assert!(
+        b.rules
+            .unit_card(&b, &u)
+            .lines
+            .iter()
+            .any(|l| l.starts_with("In line"))
+    );
+    let ev = b.execute(form).expect("form attack column");
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::CommandPointsSpent { amount: 1, .. }))
+    );
+    assert!(
+        ev.iter()
+            .any(|e| volley::rules::report::describe(&b, e).ends_with("forms attack column"))
+    );
+    assert_eq!(b.command_points[0], caps - 1);
+    let u = b.unit(&id("f")).unwrap().clone();
+    assert_eq!(u.formation, Formation::Column);
+    assert!(b.rules.look(&b, &u).markers.contains(&"COLUMN".to_string()));
+    assert!(
+        b.rules
+            .unit_card(&b, &u)
+            .lines
+            .iter()
+            .any(|l| l.starts_with("Attack column: +2"))
+    );
+    // Once a bound: it cannot deploy again until its next bound; it may still move.
+    let e = refused(
+        &mut b,
+        Command::Form {
+            unit: id("f"),
+            formation: Formation::Line,
+            turn: 0.0,
+        },
+    );
+    assert!(e.contains("changed formation"), "{e}");
+    b.execute(mv("f", vec![Step::Advance(200.0)]))
+        .expect("moves in attack column");
+    // Sharpshooters have no attack column.
+    let mut b = duel(
+        ("SS", "Regular", ""),
+        ("Inf", "Regular", ""),
+        1000.0,
+        "",
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    refused(
+        &mut b,
+        Command::Form {
+            unit: id("f"),
+            formation: Formation::Column,
+            turn: 0.0,
+        },
+    );
 }
 
 #[test]
@@ -1463,7 +1559,8 @@ fn close_combat_rows_support_shaken_flank_bad_going_ammunition_and_road() {
 }
 
 /// A charge of "f" into "g" and its close combat with these dice: the verdict, the loser's
-/// effect, and the scores as text for the failure message.
+/// effect, and the scores as text for the failure message. Attacking infantry with no extra
+/// fields charges in attack column (+2 against foot).
 fn close_result(
     f: (&str, &str, &str),
     g: (&str, &str, &str),
@@ -1471,6 +1568,12 @@ fn close_result(
     terrain: &str,
     dice: &[u8],
 ) -> (Verdict, Option<String>, Effect, Effect, String) {
+    let column = matches!(f.0, "Inf" | "InfRM" | "InfBLR2") && f.2.is_empty();
+    let f = if column {
+        (f.0, f.1, ", formation: Some(Column)")
+    } else {
+        f
+    };
     let mut b = charge_on(f, g, gap, terrain);
     to_contact(&mut b).expect("charge");
     let (a, d, e) = combat(&mut b, dice);
@@ -2485,8 +2588,8 @@ fn dismounted_skirmishing_cavalry_fight_as_foot() {
         150.0,
     );
     to_contact(&mut b).expect("charge");
-    // Infantry 4 + 2 (attack column) + 1 against SC 1 + 6 + ... : 7 against 7, a draw.
-    let (_, d, e) = combat(&mut b, &[1, 6]);
+    // Infantry in line 4 + 3 against SC 1 + 6: 7 against 7, a draw.
+    let (_, d, e) = combat(&mut b, &[3, 6]);
     assert_eq!(d, ["+1 Skirmishing Cavalry"]);
     let Event::CloseCombat {
         verdict,

@@ -1105,15 +1105,15 @@ impl Dbn {
 
         let going = self.going_of(b, &units, &samples)?;
         let mut allowance = self.allowance_of(&units, &going)?;
-        // Foot moving into close combat in good going may go the data's charge bonus further
-        // (then not in attack column).
+        // Foot in line moving into close combat in good going may go the data's charge bonus
+        // further (not in attack column, nor dismounted).
         let bonus = self.num("charge_bonus");
         if charge_target.is_some()
             && bonus > 0.0
             && !going.bad
             && !going.road
             && units.iter().all(|u| {
-                self.has_trait(u, TroopTrait::ChargeBonus) && u.formation != Formation::Dismounted
+                self.has_trait(u, TroopTrait::ChargeBonus) && u.formation == Formation::Line
             })
             && distance > allowance + 0.5
         {

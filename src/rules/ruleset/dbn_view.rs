@@ -40,6 +40,10 @@ impl Dbn {
         let formation = match u.formation {
             None | Some(Formation::Line) => Formation::Line,
             Some(Formation::Dismounted) if dismounts => Formation::Dismounted,
+            // Foot with the charge bonus may stand in attack column instead (DBFPW).
+            Some(Formation::Column) if t.traits.contains(&TroopTrait::ChargeBonus) => {
+                Formation::Column
+            }
             Some(other) => {
                 return Err(format!(
                     "unit '{}': {id} has no formation {other:?}{}",
