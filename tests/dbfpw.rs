@@ -658,6 +658,19 @@ fn infantry_forms_attack_column_for_a_cap_once_a_bound() {
     assert!(e.contains("changed formation"), "{e}");
     b.execute(mv("f", vec![Step::Advance(200.0)]))
         .expect("moves in attack column");
+    // A scenario may set it for infantry only.
+    let text = |t: &str, f: &str| {
+        format!(
+            "(name: \"t\", ruleset: \"dbfpw\", table: (width: 2000, height: 2000), seed: 1, turn_limit: 20,
+              sides: [(name: \"France\", nation: \"imperial_french\", colour: (0, 0, 200)), (name: \"Prussia\", nation: \"german\", colour: (20, 20, 20))],
+              units: [(id: \"f\", side: 0, type: \"{t}\", class: Regular, at: Some((1000, 500)), facing: 0, formation: Some({f})),
+                      (id: \"g\", side: 1, type: \"Inf\", class: Regular, at: Some((1000, 1500)), facing: 180)])"
+        )
+    };
+    assert!(check(&text("InfRM", "Column")).is_ok());
+    assert!(check(&text("SS", "Column")).is_err());
+    let e = check(&text("Inf", "Square")).unwrap_err();
+    assert!(e.contains("only Line, or Column: attack column"), "{e}");
     // Sharpshooters have no attack column.
     let mut b = duel(
         ("SS", "Regular", ""),

@@ -50,6 +50,8 @@ impl Dbn {
                     u.id,
                     if dismounts {
                         " (only Line, mounted, or Dismounted)"
+                    } else if t.traits.contains(&TroopTrait::ChargeBonus) {
+                        " (only Line, or Column: attack column)"
                     } else {
                         "; a base is the unit itself, so 'formation' does not apply"
                     }
