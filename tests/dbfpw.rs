@@ -382,7 +382,8 @@ fn fired_at_by_german_guns_within_400_or_french_within_200() {
 #[test]
 fn sharpshooters_ignore_bad_going_and_take_minus_one_into_cover() {
     let village = "(id: \"v\", kind: Village, name: \"Forbach\", points: [(950, 560), (1050, 560), (1050, 660), (950, 660)]),";
-    // Sight into a village (bad going) reaches 100 paces.
+    // A village hides nothing from sight (ruling firing_out_of_bg): the SS fire 300 paces
+    // into it, at -1 for cover.
     let mut b = duel(
         ("SS", "Regular", ""),
         ("Inf", "Regular", ""),
@@ -391,7 +392,11 @@ fn sharpshooters_ignore_bad_going_and_take_minus_one_into_cover() {
         "",
     );
     to_phase(&mut b, 0, Phase::Firing);
-    assert!(refused(&mut b, fire("f", "g")).contains("out of range"));
+    let (s, _, _, _) = shoot(&mut b, &[3, 3]);
+    assert!(
+        has(&s, "-1 Sharpshooters firing into BUA/NLF or fortification"),
+        "{s:?}"
+    );
     let village = "(id: \"v\", kind: Village, name: \"Forbach\", points: [(950, 525), (1050, 525), (1050, 600), (950, 600)]),";
     let mut b = duel(
         ("SS", "Regular", ""),
@@ -558,22 +563,131 @@ fn combat(b: &mut Battle, dice: &[u8]) -> (Vec<String>, Vec<String>, Event) {
 
 #[test]
 fn infantry_charge_attack_column_or_extra_hundred_paces() {
-    // 150 paces: within 200, attack column +2 against foot.
+    let column = ", formation: Some(Column)";
+    let ac = "+2 Infantry in attack column against foot";
+    // In line, 150 paces: no attack column, no +2.
     let mut b = charge_setup(("Inf", "Regular", ""), ("Inf", "Regular", ""), 150.0);
     to_contact(&mut b).expect("charge");
     let (a, _, _) = combat(&mut b, &[3, 3]);
-    assert!(
-        a.contains(&"+2 Infantry in attack column against foot".to_string()),
-        "{a:?}"
-    );
-    // 280 paces: the +100 paces allow it, not in attack column.
+    assert_eq!(a, ["+4 Infantry BLR1"]);
+    // In attack column, 150 paces: +2 against foot.
+    let mut b = charge_setup(("Inf", "Regular", column), ("Inf", "Regular", ""), 150.0);
+    to_contact(&mut b).expect("charge");
+    let (a, d, _) = combat(&mut b, &[3, 3]);
+    assert_eq!(a, ["+4 Infantry BLR1", ac]);
+    assert_eq!(d, ["+4 Infantry BLR1"]);
+    // In line, 280 paces: the +100 paces into close combat allow it.
     let mut b = charge_setup(("Inf", "Regular", ""), ("Inf", "Regular", ""), 280.0);
     to_contact(&mut b).expect("charge with the extra 100 paces");
-    let (a, _, _) = combat(&mut b, &[3, 3]);
-    assert!(!a.iter().any(|x| x.contains("attack column")), "{a:?}");
-    // 320 paces is too far even so.
+    // In attack column, "not if Attack Column": 280 paces is too far.
+    let mut b = charge_setup(("Inf", "Regular", column), ("Inf", "Regular", ""), 280.0);
+    assert!(to_contact(&mut b).unwrap_err().contains("280"));
+    // 320 paces is too far even in line.
     let mut b = charge_setup(("Inf", "Regular", ""), ("Inf", "Regular", ""), 320.0);
     assert!(to_contact(&mut b).is_err());
+    // A defender in attack column has its +2 against foot too; against cavalry neither side
+    // has it.
+    let mut b = charge_setup(("Inf", "Regular", ""), ("Inf", "Regular", column), 150.0);
+    to_contact(&mut b).expect("charge");
+    let (_, d, _) = combat(&mut b, &[3, 3]);
+    assert_eq!(d, ["+4 Infantry BLR1", ac]);
+    let mut b = charge_setup(("LC", "Regular", ""), ("Inf", "Regular", column), 150.0);
+    to_contact(&mut b).expect("charge");
+    let (_, d, _) = combat(&mut b, &[3, 3]);
+    assert!(!has(&d, ac), "{d:?}");
+}
+
+#[test]
+fn infantry_forms_attack_column_for_a_cap_once_a_bound() {
+    let mut b = duel(
+        ("Inf", "Regular", ""),
+        ("Inf", "Regular", ""),
+        1000.0,
+        "",
+        "",
+    );
+    b.script_dice(&[4]);
+    to_phase(&mut b, 0, Phase::Movement);
+    let caps = b.command_points[0];
+    let u = b.unit(&id("f")).unwrap().clone();
+    // The button, the card and the board.
+    let actions = b.rules.actions(&b, &u);
+    let form = actions
+        .iter()
+        .flat_map(|g| g.actions.iter())
+        .find(|a| a.label.starts_with("Form attack column"))
+        .expect("a Form attack column button")
+        .command
+        .clone();
+    assert!(
+        b.rules
+            .unit_card(&b, &u)
+            .lines
+            .iter()
+            .any(|l| l.starts_with("In line"))
+    );
+    let ev = b.execute(form).expect("form attack column");
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::CommandPointsSpent { amount: 1, .. }))
+    );
+    assert!(
+        ev.iter()
+            .any(|e| volley::rules::report::describe(&b, e).ends_with("forms attack column"))
+    );
+    assert_eq!(b.command_points[0], caps - 1);
+    let u = b.unit(&id("f")).unwrap().clone();
+    assert_eq!(u.formation, Formation::Column);
+    assert!(b.rules.look(&b, &u).markers.contains(&"COLUMN".to_string()));
+    assert!(
+        b.rules
+            .unit_card(&b, &u)
+            .lines
+            .iter()
+            .any(|l| l.starts_with("Attack column: +2"))
+    );
+    // Once a bound: it cannot deploy again until its next bound; it may still move.
+    let e = refused(
+        &mut b,
+        Command::Form {
+            unit: id("f"),
+            formation: Formation::Line,
+            turn: 0.0,
+        },
+    );
+    assert!(e.contains("changed formation"), "{e}");
+    b.execute(mv("f", vec![Step::Advance(200.0)]))
+        .expect("moves in attack column");
+    // A scenario may set it for infantry only.
+    let text = |t: &str, f: &str| {
+        format!(
+            "(name: \"t\", ruleset: \"dbfpw\", table: (width: 2000, height: 2000), seed: 1, turn_limit: 20,
+              sides: [(name: \"France\", nation: \"imperial_french\", colour: (0, 0, 200)), (name: \"Prussia\", nation: \"german\", colour: (20, 20, 20))],
+              units: [(id: \"f\", side: 0, type: \"{t}\", class: Regular, at: Some((1000, 500)), facing: 0, formation: Some({f})),
+                      (id: \"g\", side: 1, type: \"Inf\", class: Regular, at: Some((1000, 1500)), facing: 180)])"
+        )
+    };
+    assert!(check(&text("InfRM", "Column")).is_ok());
+    assert!(check(&text("SS", "Column")).is_err());
+    let e = check(&text("Inf", "Square")).unwrap_err();
+    assert!(e.contains("only Line, or Column: attack column"), "{e}");
+    // Sharpshooters have no attack column.
+    let mut b = duel(
+        ("SS", "Regular", ""),
+        ("Inf", "Regular", ""),
+        1000.0,
+        "",
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    refused(
+        &mut b,
+        Command::Form {
+            unit: id("f"),
+            formation: Formation::Column,
+            turn: 0.0,
+        },
+    );
 }
 
 #[test]
@@ -1458,7 +1572,8 @@ fn close_combat_rows_support_shaken_flank_bad_going_ammunition_and_road() {
 }
 
 /// A charge of "f" into "g" and its close combat with these dice: the verdict, the loser's
-/// effect, and the scores as text for the failure message.
+/// effect, and the scores as text for the failure message. Attacking infantry with no extra
+/// fields charges in attack column (+2 against foot).
 fn close_result(
     f: (&str, &str, &str),
     g: (&str, &str, &str),
@@ -1466,6 +1581,12 @@ fn close_result(
     terrain: &str,
     dice: &[u8],
 ) -> (Verdict, Option<String>, Effect, Effect, String) {
+    let column = matches!(f.0, "Inf" | "InfRM" | "InfBLR2") && f.2.is_empty();
+    let f = if column {
+        (f.0, f.1, ", formation: Some(Column)")
+    } else {
+        f
+    };
     let mut b = charge_on(f, g, gap, terrain);
     to_contact(&mut b).expect("charge");
     let (a, d, e) = combat(&mut b, dice);
@@ -2039,7 +2160,7 @@ fn a_jammed_mitrailleuse_gives_no_fire_support_that_phase() {
             "",
         );
         to_phase(&mut b, 1, Phase::Firing);
-        b.script_dice(&[first, 3, 3, 3, 3]);
+        b.script_dice(&[first, 3, 3, 3, 3, 3]);
         b.execute(fire("a", "m")).expect("counter-battery fire");
         let ev = b.execute(fire("a2", "i")).expect("fire at the battalion");
         let Event::Fire { shooter_score, .. } = common::fire_event(&ev) else {
@@ -2110,6 +2231,656 @@ fn bavarians_are_poor_and_german_blr2_sharpshooters_bavarian() {
     check(&poor_cinc).expect("a Poor French CinC is allowed");
 }
 
+/// A DBFPW battle with France (side 0) the defender.
+fn fpw_defended(units: &[Line], terrain: &str) -> Battle {
+    let us: Vec<String> = units
+        .iter()
+        .map(|(id, side, t, class, x, y, f, more)| format!("(id: \"{id}\", side: {side}, type: \"{t}\", class: {class}, at: Some(({x}, {y})), facing: {f}{more}),"))
+        .collect();
+    let text = format!(
+        "(name: \"t\", ruleset: \"dbfpw\", table: (width: 2000, height: 2000), seed: 1, turn_limit: 20,
+          terrain: [{terrain}],
+          sides: [(name: \"France\", nation: \"imperial_french\", colour: (0, 0, 200), defender: true), (name: \"Prussia\", nation: \"german\", colour: (20, 20, 20))],
+          units: [{}])",
+        us.join("\n")
+    );
+    scenario::parse(&text, "inline").unwrap_or_else(|d| panic!("inline scenario invalid: {d:?}"))
+}
+
+#[test]
+fn firing_out_of_bad_going_from_its_edge_reaches_full_range() {
+    // "The maximum visibility for Firing into and within BG is 100 paces. Units Firing out of
+    // BG must be on the edge." Infantry on a wood's edge fires at a battalion 250 paces off in
+    // the open: within its 300 paces, with -1 for firing from within bad going.
+    let wood = "(id: \"w\", kind: Woods, name: \"Wood\", points: [(900, 400), (1100, 400), (1100, 510), (900, 510)]),";
+    let mut b = duel(
+        ("Inf", "Regular", ""),
+        ("Inf", "Regular", ""),
+        250.0,
+        wood,
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    let (s, _, _, _) = shoot(&mut b, &[3, 3]);
+    assert!(
+        has(
+            &s,
+            "-1 Firing from within or into bad going (not Sharpshooters)"
+        ),
+        "{s:?}"
+    );
+    // Into bad going the limit holds: the same target standing in a second wood is out of sight.
+    let wood2 = "(id: \"w2\", kind: Woods, name: \"Copse\", points: [(900, 560), (1100, 560), (1100, 700), (900, 700)]),";
+    let mut b = duel(
+        ("Inf", "Regular", ""),
+        ("Inf", "Regular", ""),
+        250.0,
+        &format!("{wood}{wood2}"),
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    let e = refused(&mut b, fire("f", "g"));
+    assert!(e.contains("out of range") && e.contains("of 100"), "{e}");
+    // Deep inside the wood (not on its edge) it cannot fire at all.
+    let deep = "(id: \"w\", kind: Woods, name: \"Wood\", points: [(900, 400), (1100, 400), (1100, 540), (900, 540)]),";
+    let mut b = duel(
+        ("Inf", "Regular", ""),
+        ("Inf", "Regular", ""),
+        250.0,
+        deep,
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    assert!(refused(&mut b, fire("f", "g")).contains("not on its edge"));
+    // A battery astride a stream fires 800 paces (streams hide nothing: ruling firing_out_of_bg).
+    let stream =
+        "(id: \"s\", kind: Stream, name: \"Saar\", points: [(0, 500), (2000, 500)], width: 10),";
+    let mut b = duel(
+        ("FAFr", "Regular", ""),
+        ("Inf", "Regular", ""),
+        800.0,
+        stream,
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    shoot(&mut b, &[3, 3]);
+    // A target astride a stream 250 paces off is seen.
+    let ty = target_y("Inf", "Inf", 250.0);
+    let stream = format!(
+        "(id: \"s\", kind: Stream, name: \"Saar\", points: [(0, {ty}), (2000, {ty})], width: 10),"
+    );
+    let mut b = duel(
+        ("Inf", "Regular", ""),
+        ("Inf", "Regular", ""),
+        250.0,
+        &stream,
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    let (s, _, _, _) = shoot(&mut b, &[3, 3]);
+    assert!(has(
+        &s,
+        "-1 Firing from within or into bad going (not Sharpshooters)"
+    ));
+    // A village 250 paces off is fired into at full range, with the cover -2.
+    let village = format!(
+        "(id: \"v\", kind: Village, name: \"Forbach\", points: [(950, {}), (1050, {}), (1050, {}), (950, {})]),",
+        ty - 30.0,
+        ty - 30.0,
+        ty + 30.0,
+        ty + 30.0
+    );
+    let mut b = duel(
+        ("Inf", "Regular", ""),
+        ("Inf", "Regular", ""),
+        250.0,
+        &village,
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    let (s, _, _, _) = shoot(&mut b, &[3, 3]);
+    assert!(has(&s, "-2 Firing into BUA/NLF or fortification"), "{s:?}");
+}
+
+#[test]
+fn the_defender_garrisons_an_unfortified_town_and_only_foot_enter_it() {
+    // DBFPW has no fortifying: the defender's infantry march into Stiring and garrison it.
+    let town = "(id: \"t\", kind: Town, name: \"Stiring\", points: [(900, 540), (1100, 540), (1100, 700), (900, 700)]),";
+    let enemy = ("g", 1, "Inf", "Regular", 1000.0, 1800.0, 180.0, "");
+    // Each moves its bad-going rate (guns start at the town's edge).
+    for (t, more, y, ok) in [
+        ("InfBLR2", "", 500.0, true),
+        ("SSBLR2", "", 500.0, true),
+        ("SC", ", formation: Some(Dismounted)", 500.0, true),
+        ("LC", "", 500.0, false),
+        ("HA", ", limbered: true", 520.0, false),
+        ("Mit", "", 520.0, false),
+        ("CinC", "", 500.0, false),
+    ] {
+        let mut b = fpw_defended(&[("f", 0, t, "Regular", 1000.0, y, 0.0, more), enemy], town);
+        to_phase(&mut b, 0, Phase::Movement);
+        let bg = if y > 500.0 { 100.0 } else { 200.0 };
+        let r = b.execute(mv("f", vec![Step::Advance(bg)]));
+        assert_eq!(r.is_ok(), ok, "{t}{more}: {r:?}");
+        if ok {
+            let AnyRuleset::Dbfpw(g) = &b.rules else {
+                panic!()
+            };
+            let u = b.unit(&id("f")).unwrap();
+            assert!(g.dbn.in_town(&b, u), "{t} stands in the town: {:?}", u.base);
+        } else {
+            let e = r.unwrap_err().to_string();
+            assert!(
+                e.contains("only foot may end a move in Stiring"),
+                "{t}: {e}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_mitrailleuse_throws_its_first_die_firing_back_and_in_close_combat() {
+    // Fired at by infantry 300 paces off, the Mit fires back (+1 Firing Mitrailleuse): it
+    // throws its first die first. A 1 is a stoppage: -2.
+    let mut b = duel(
+        ("Inf", "Regular", ""),
+        ("Mit", "Regular", ""),
+        300.0,
+        "",
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    let (_, t, _, ev) = shoot(&mut b, &[1, 3, 3]);
+    assert!(
+        has(&t, "+1 Firing BLR2, Prussian artillery or Mitrailleuse")
+            && has(&t, "-2 Mitrailleuse stoppage or shot not plotted"),
+        "{t:?}"
+    );
+    assert!(
+        ev.iter().any(|e| matches!(e, Event::Rolled { roll, .. }
+        if roll.unit == Some(id("g")) && roll.dice == [1] && roll.outcome.starts_with("stoppage")))
+    );
+    // In close combat, attacked: the same die, 1 a stoppage (-2); the log says so, and a
+    // good die is "no stoppage", not "fires normally".
+    for (first, stopped) in [(1u8, true), (4, false)] {
+        let mut b = charge_setup(("Inf", "Regular", ""), ("Mit", "Regular", ""), 150.0);
+        to_contact(&mut b).expect("charge");
+        to_phase(&mut b, 0, Phase::CloseCombat);
+        b.script_dice(&[first, 3, 3]);
+        let ev = b.execute(fight("f", "g")).expect("fight");
+        let Event::CloseCombat { defender_score, .. } = common::combat_event(&ev) else {
+            unreachable!()
+        };
+        let d = names(&defender_score.factors);
+        assert_eq!(
+            has(&d, "-2 Mitrailleuse stoppage or shot not plotted"),
+            stopped,
+            "{d:?}"
+        );
+        let roll = ev
+            .iter()
+            .find_map(|e| match e {
+                Event::Rolled { roll, .. } if roll.unit == Some(id("g")) => Some(roll.clone()),
+                _ => None,
+            })
+            .expect("the first die");
+        assert_eq!(roll.dice, [first]);
+        assert_eq!(
+            roll.outcome,
+            if stopped {
+                "stoppage: -2"
+            } else {
+                "no stoppage"
+            }
+        );
+    }
+}
+
+#[test]
+fn a_supporting_mitrailleuse_throws_its_first_die() {
+    // A battalion fires at a battalion 250 paces off with the Mit beside it in support; the
+    // Mit's support -1 counts unless its first die is a stoppage.
+    let ty = target_y("Inf", "Inf", 250.0);
+    for (first, counts) in [(1u8, false), (2, true)] {
+        let mut b = fpw(
+            &[
+                ("f", 0, "Inf", "Regular", 1000.0, 500.0, 0.0, ""),
+                ("m", 0, "Mit", "Regular", 1045.0, 500.0, 0.0, ""),
+                ("g", 1, "Inf", "Regular", 1000.0, ty, 180.0, ""),
+            ],
+            "",
+            "",
+        );
+        to_phase(&mut b, 0, Phase::Firing);
+        b.script_dice(&[first, 3, 3]);
+        let ev = b
+            .execute(Command::Fire {
+                unit: id("f"),
+                target: id("g"),
+                support: vec![id("m")],
+                defence: None,
+            })
+            .expect("supported fire");
+        assert!(ev.iter().any(|e| matches!(e, Event::Rolled { roll, .. }
+            if roll.unit == Some(id("m")) && roll.dice == [first])));
+        let Event::Fire { target_score, .. } = common::fire_event(&ev) else {
+            unreachable!()
+        };
+        let t = names(&target_score.factors);
+        assert_eq!(
+            has(&t, "-1 Enemy unit providing fire support"),
+            counts,
+            "first die {first}: {t:?}"
+        );
+        // 4 + 3 against 4 + 3 (less 1 for the support when it counts).
+        assert_eq!(target_score.total, if counts { 6 } else { 7 });
+    }
+    // The Mit is no gun for support: it supports a French battery's fire (ruling fire_support).
+    let ty = target_y("FAFr", "Inf", 500.0);
+    let mut b = fpw(
+        &[
+            ("f", 0, "FAFr", "Regular", 1000.0, 500.0, 0.0, ""),
+            ("m", 0, "Mit", "Regular", 1045.0, 500.0, 0.0, ""),
+            ("g", 1, "Inf", "Regular", 1000.0, ty, 180.0, ""),
+        ],
+        "",
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    b.script_dice(&[4, 3, 3]);
+    b.execute(Command::Fire {
+        unit: id("f"),
+        target: id("g"),
+        support: vec![id("m")],
+        defence: None,
+    })
+    .expect("a Mitrailleuse supports a battery");
+}
+
+#[test]
+fn a_caisson_cannot_supply_a_battery_within_400_paces_of_the_enemy() {
+    // "this radius must not pass within 400paces of any enemy unit": the radius reaches the
+    // battery itself. French cavalry 250 paces in front of a Prussian battery, the caisson
+    // 1,000 paces behind it: no supply. At 500 paces the same caisson supplies it.
+    let x = "options: [\"ammunition\"],";
+    for (gap, supplied) in [(2.5, false), (5.0, true)] {
+        let hc_y = 1480.0 - gap * P - 15.0;
+        let b = fpw(
+            &[
+                ("g", 0, "HC", "Regular", 1000.0, hc_y, 0.0, ""),
+                ("f", 1, "FAPr", "Regular", 1000.0, 1500.0, 180.0, ""),
+                ("cu", 1, "CU", "Regular", 1000.0, 1800.0, 180.0, ""),
+            ],
+            "",
+            x,
+        );
+        let g = b.unit(&id("f")).unwrap().clone();
+        let cu = b.unit(&id("cu")).unwrap().clone();
+        let AnyRuleset::Dbfpw(r) = &b.rules else {
+            panic!()
+        };
+        assert_eq!(
+            volley::rules::ruleset::dbfpw::Fpw::supply_path(r, &b, &cu, &g),
+            supplied,
+            "cavalry {gap}00 paces from the battery"
+        );
+    }
+}
+
+#[test]
+fn a_guard_battery_is_fielded_in_a_checked_army() {
+    // Two Guard infantry allow one Guard foot battery (elite, +0.5): the German default army
+    // with the Leib-Grenadiers and Grenadier Regiment 12 as Guard, the divisional batteries as
+    // Guard artillery, and a Jäger battalion fewer to stay at 15 points.
+    let text = std::fs::read_to_string("scenarios/dbfpw_default.ron").unwrap();
+    let guard = text
+        .replacen(
+            "type: \"Inf\", class: Elite, at: Some((490, 250))",
+            "type: \"Inf\", class: Elite, flags: [Guard], at: Some((490, 250))",
+            1,
+        )
+        .replacen(
+            "type: \"Inf\", class: Regular, at: Some((580, 250))",
+            "type: \"Inf\", class: Regular, flags: [Guard], at: Some((580, 250))",
+            1,
+        )
+        .replacen(
+            "type: \"FAPr\", class: Regular, at: Some((430, 250))",
+            "type: \"FAPr\", class: Elite, flags: [Guard], at: Some((430, 250))",
+            1,
+        )
+        .replacen(
+            "(id: \"pr-jg7\", name: \"Jäger Battalion 7\", side: 0, type: \"SS\", class: Regular, at: Some((720, 255)), facing: 0),",
+            "",
+            1,
+        );
+    assert_eq!(guard.matches("flags: [Guard]").count(), 3);
+    assert!(!guard.contains("pr-jg7"));
+    let b = check(&guard).unwrap_or_else(|e| panic!("a legal Guard battery: {e}"));
+    let u = b.unit(&id("pr-fa2")).unwrap();
+    assert_eq!(u.class, volley::rules::model::Class::Elite);
+    // With only one Guard infantry the battery may not be Guard.
+    let one = guard.replacen(
+        "type: \"Inf\", class: Regular, flags: [Guard], at: Some((580, 250))",
+        "type: \"Inf\", class: Regular, at: Some((580, 250))",
+        1,
+    );
+    assert!(check(&one).unwrap_err().contains("Guard artillery"));
+}
+
+#[test]
+fn dismounted_skirmishing_cavalry_fight_as_foot() {
+    // Heavy cavalry charge dismounted SC: no +1 against mounted; HC 3 + 3 against SC 1 + 4:
+    // beaten, not by double, in good going: as foot destroyed by HC (mounted would recoil).
+    let mut b = charge_setup(
+        ("HC", "Regular", ""),
+        ("SC", "Regular", ", formation: Some(Dismounted)"),
+        150.0,
+    );
+    to_contact(&mut b).expect("charge");
+    let (a, d, e) = combat(&mut b, &[3, 4]);
+    assert_eq!(a, ["+3 Heavy Cavalry"]);
+    assert_eq!(d, ["+1 Skirmishing Cavalry"]);
+    let Event::CloseCombat {
+        verdict,
+        defender_effect,
+        ..
+    } = e
+    else {
+        unreachable!()
+    };
+    assert_eq!(
+        (verdict, defender_effect),
+        (Verdict::Beaten, Effect::Destroyed)
+    );
+    // Dismounted SC charged by infantry take no "-1 Cavalry against infantry", and on a draw
+    // take 1 hit without recoiling (only mounted recoil).
+    let mut b = charge_setup(
+        ("Inf", "Regular", ""),
+        ("SC", "Regular", ", formation: Some(Dismounted)"),
+        150.0,
+    );
+    to_contact(&mut b).expect("charge");
+    // Infantry in line 4 + 3 against SC 1 + 6: 7 against 7, a draw.
+    let (_, d, e) = combat(&mut b, &[3, 6]);
+    assert_eq!(d, ["+1 Skirmishing Cavalry"]);
+    let Event::CloseCombat {
+        verdict,
+        defender_effect,
+        ..
+    } = e
+    else {
+        unreachable!()
+    };
+    assert_eq!((verdict, defender_effect), (Verdict::Draw, Effect::Hits(1)));
+}
+
+#[test]
+fn firing_into_a_flank_or_rear_and_poor_firers() {
+    // The target faces away: the firer stands behind its front line, +1 into flank or rear.
+    let ty = target_y("Inf", "Inf", 200.0);
+    let mut b = fpw(
+        &[
+            ("f", 0, "Inf", "Militia", 1000.0, 500.0, 0.0, ""),
+            ("g", 1, "Inf", "Regular", 1000.0, ty, 0.0, ""),
+        ],
+        "",
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    let (s, t, e, _) = shoot(&mut b, &[3, 3]);
+    assert_eq!(
+        s,
+        [
+            "+4 Infantry BLR1",
+            "-1 Poor troops",
+            "+1 Firing into enemy flank or rear"
+        ]
+    );
+    // The target cannot answer from its rear: it takes none of the firing factors.
+    assert_eq!(t, ["+4 Infantry BLR1"]);
+    let Event::Fire { shooter_score, .. } = e else {
+        unreachable!()
+    };
+    assert_eq!(shooter_score.total, 3 + 4 - 1 + 1);
+}
+
+#[test]
+fn close_combat_rows_poor_elite_bridge_heavy_cavalry_and_lancers_in_flank() {
+    // Elite by class (+1), against Poor (-1 Poor troops or Sharpshooters).
+    let mut b = charge_setup(("Inf", "Elite", ""), ("Inf", "Militia", ""), 150.0);
+    to_contact(&mut b).expect("charge");
+    let (a, d, _) = combat(&mut b, &[3, 3]);
+    assert!(has(&a, "+1 Elite"), "{a:?}");
+    assert!(has(&d, "-1 Poor troops or Sharpshooters"), "{d:?}");
+    // A defender on a bridge: -2.
+    let ty = target_y("Inf", "Inf", 150.0);
+    let bridge = format!(
+        "(id: \"br\", kind: Bridge, name: \"Saar bridge\", points: [(1000, {}), (1000, {})], width: 10),",
+        ty - 3.0,
+        ty + 40.0
+    );
+    let mut b = charge_on(
+        ("Inf", "Regular", ""),
+        ("Inf", "Regular", ""),
+        150.0,
+        &bridge,
+    );
+    to_contact(&mut b).expect("charge");
+    let (a, d, _) = combat(&mut b, &[3, 3]);
+    let bridge_factor = "-2 On a bridge or causeway, or using road movement";
+    assert!(has(&d, bridge_factor), "{d:?}");
+    assert!(!has(&a, bridge_factor), "{a:?}");
+    // Heavy cavalry against mounted: +1; the light cavalry it fights has none.
+    let mut b = charge_setup(("HC", "Regular", ""), ("LC", "Regular", ""), 150.0);
+    to_contact(&mut b).expect("charge");
+    let (a, d, _) = combat(&mut b, &[3, 4]);
+    assert_eq!(a, ["+3 Heavy Cavalry", "+1 Heavy Cavalry against mounted"]);
+    assert_eq!(d, ["+3 Light Cavalry"]);
+    // Lancers attacked in the rear fight as LC (no +1 against mounted) with -1 attacked first
+    // in flank or rear; 3 + 3 against 3 - 1 + 4 = 6: a draw, which lancers lose.
+    let ty = target_y("LC", "LC", 150.0);
+    let mut b = fpw(
+        &[
+            ("f", 0, "LC", "Regular", 1000.0, 500.0, 0.0, ""),
+            (
+                "g",
+                1,
+                "LC",
+                "Regular",
+                1000.0,
+                ty,
+                0.0,
+                ", flags: [Lancer]",
+            ),
+        ],
+        "",
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    to_contact(&mut b).expect("charge into the lancers' rear");
+    let (a, d, e) = combat(&mut b, &[3, 4, 3, 3, 3, 3]);
+    assert_eq!(a, ["+3 Light Cavalry"]);
+    assert_eq!(
+        d,
+        ["+3 Light Cavalry", "-1 Attacked first in flank or rear"]
+    );
+    let Event::CloseCombat { loser, verdict, .. } = e else {
+        unreachable!()
+    };
+    assert_eq!((loser, verdict), (Some(id("g")), Verdict::Beaten));
+}
+
+#[test]
+fn close_combat_results_sc_doubled_in_bad_going_and_ss_doubled_by_mounted() {
+    use Effect::*;
+    let wood = "(id: \"w\", kind: Woods, name: \"Wood\", points: [(800, 400), (1200, 400), (1200, 800), (800, 800)]),";
+    // SC beaten by double by foot in bad going: destroyed (in the open they flee with a hit).
+    let (v, l, _, d, text) = close_result(
+        ("Inf", "Regular", ""),
+        ("SC", "Regular", ""),
+        150.0,
+        wood,
+        &[6, 1],
+    );
+    assert_eq!(
+        (v, l.as_deref(), d),
+        (Verdict::BeatenByDouble, Some("g"), Destroyed),
+        "{text}"
+    );
+    // SS beaten by double by mounted: destroyed (by foot they flee with a hit).
+    let (v, l, _, d, text) = close_result(
+        ("LC", "Regular", ""),
+        ("SS", "Regular", ""),
+        150.0,
+        "",
+        &[6, 1],
+    );
+    assert_eq!(
+        (v, l.as_deref(), d),
+        (Verdict::BeatenByDouble, Some("g"), Destroyed),
+        "{text}"
+    );
+}
+
+#[test]
+fn larger_battles_give_the_guns_their_packs() {
+    let units = [
+        ("fa", 0, "FAFr", "Regular", 300.0, 500.0, 0.0, ""),
+        ("ha", 0, "HA", "Regular", 400.0, 500.0, 0.0, ""),
+        ("mit", 0, "Mit", "Regular", 500.0, 500.0, 0.0, ""),
+        ("bt", 0, "BT", "Regular", 600.0, 500.0, 0.0, ""),
+        ("pr", 1, "FAPr", "Regular", 300.0, 1500.0, 180.0, ""),
+        ("cu", 1, "CU", "Regular", 400.0, 1500.0, 180.0, ""),
+        ("i", 1, "Inf", "Regular", 500.0, 1500.0, 180.0, ""),
+    ];
+    let packs = |b: &Battle| -> Vec<u32> {
+        ["fa", "ha", "mit", "bt", "pr", "cu", "i"]
+            .iter()
+            .map(|u| b.unit(&id(u)).unwrap().status.packs)
+            .collect()
+    };
+    // Ammunition alone: HA 1, supply trains 4, other guns none.
+    let b = fpw(&units, "", "options: [\"ammunition\"],");
+    assert_eq!(packs(&b), [0, 1, 0, 4, 0, 4, 0]);
+    // Larger battles: every gun and Mitrailleuse 1, HA 2.
+    let b = fpw(&units, "", "options: [\"ammunition\", \"larger_battles\"],");
+    assert_eq!(packs(&b), [1, 2, 1, 4, 1, 4, 0]);
+}
+
+/// A Republic French army (14.5 points) checked against its list, the Germans unchecked.
+fn republic(extra: &[(&str, &str)]) -> Result<Battle, String> {
+    let mut units: Vec<(&str, &str)> = vec![
+        ("CinC", "Militia"),
+        ("BT", "Regular"),
+        ("InfBLR2", "Regular"),
+        ("InfBLR2", "Regular"),
+        ("InfBLR2", "Regular"),
+        ("Inf", "Militia"),
+        ("Inf", "Militia"),
+        ("Inf", "Militia"),
+        ("Inf", "Militia"),
+        ("InfRM", "Militia"),
+        ("InfRM", "Militia"),
+        ("LC", "Regular"),
+        ("LC", "Militia"),
+        ("LC", "Militia"),
+        ("SC", "Regular"),
+        ("SSBLR2", "Regular"),
+        ("FAFr", "Regular"),
+        ("FAFr", "Regular"),
+        ("Gs", "Regular"),
+        ("Gs", "Regular"),
+    ];
+    units.extend_from_slice(extra);
+    let lines: Vec<String> = units
+        .iter()
+        .enumerate()
+        .map(|(i, (t, c))| {
+            format!(
+                "(id: \"r{i}\", side: 0, type: \"{t}\", class: {c}, at: Some(({}, 300)), facing: 0),",
+                60 + 50 * i
+            )
+        })
+        .collect();
+    let text = format!(
+        "(name: \"t\", ruleset: \"dbfpw\", table: (width: 2000, height: 2000), seed: 1, turn_limit: 20,
+          sides: [(name: \"France\", nation: \"republic_french\", colour: (0, 0, 200), army_list: true), (name: \"Prussia\", nation: \"german\", colour: (20, 20, 20))],
+          units: [{}
+          (id: \"g\", side: 1, type: \"Inf\", class: Regular, at: Some((1000, 1800)), facing: 180)])",
+        lines.join("\n")
+    );
+    check(&text)
+}
+
+#[test]
+fn the_republic_french_list_is_checked() {
+    republic(&[]).unwrap_or_else(|e| panic!("a legal Republic army: {e}"));
+    // A ninth Poor infantry breaks "4-8 Inf Poor" (and the points).
+    let e = republic(&[("Inf", "Militia"), ("Inf", "Militia"), ("Inf", "Militia")]).unwrap_err();
+    assert!(e.contains("4-8 Inf Poor has 9"), "{e}");
+    // The Republic fields no elite infantry and no Mitrailleuse.
+    let e = republic(&[("InfBLR2", "Elite")]).unwrap_err();
+    assert!(e.contains("is not in the Republic French list"), "{e}");
+    let e = republic(&[("Mit", "Regular")]).unwrap_err();
+    assert!(e.contains("is not in the Republic French list"), "{e}");
+    // A fifth RM among the Poor infantry: "4 can be RM".
+    let e = republic(&[
+        ("InfRM", "Militia"),
+        ("InfRM", "Militia"),
+        ("InfRM", "Militia"),
+    ])
+    .unwrap_err();
+    assert!(e.contains("4 of the Inf Poor may be RM has 5"), "{e}");
+}
+
+#[test]
+fn a_dsc_commands_its_division_within_400_paces() {
+    // The CinC is far off; the DSC of the left division stands 89 paces from its battalion
+    // (in command: 1 CAP) or 677 paces (out of command: 2 CAPs).
+    for (iy, cost) in [(250.0, 1), (400.0, 2)] {
+        let mut b = fpw(
+            &[
+                ("cinc", 0, "CinC", "Regular", 100.0, 100.0, 0.0, ""),
+                (
+                    "dsc",
+                    0,
+                    "DSC",
+                    "Regular",
+                    1000.0,
+                    200.0,
+                    0.0,
+                    ", division: Some(Left)",
+                ),
+                (
+                    "i",
+                    0,
+                    "Inf",
+                    "Regular",
+                    1000.0,
+                    iy,
+                    0.0,
+                    ", division: Some(Left)",
+                ),
+                ("g", 1, "Inf", "Regular", 1000.0, 1900.0, 180.0, ""),
+            ],
+            "",
+            "options: [\"larger_battles\"],",
+        );
+        b.script_dice(&[6]);
+        to_phase(&mut b, 0, Phase::Movement);
+        let ev = b.execute(mv("i", vec![Step::Advance(50.0)])).expect("move");
+        let spent: i32 = ev
+            .iter()
+            .map(|e| match e {
+                Event::CommandPointsSpent { amount, .. } => *amount,
+                _ => 0,
+            })
+            .sum();
+        assert_eq!(spent, cost, "battalion at y {iy}");
+    }
+}
+
 #[test]
 fn a_garrison_and_a_fortification_defend_in_their_own_bound() {
     // 002 Close combat tactical factors: "+4 Infantry Garrisoning a BUA" and "+1 Defending a
@@ -2136,18 +2907,4 @@ fn a_garrison_and_a_fortification_defend_in_their_own_bound() {
         assert!(has(&a, want), "{kind}: {a:?}");
         assert!(!has(&g, want), "{kind}: {g:?}");
     }
-}
-
-#[test]
-fn a_mitrailleuse_first_die_in_close_combat_is_not_logged_as_firing() {
-    // 002: the first die's 1 is a stoppage; in close combat the Mitrailleuse does not fire.
-    let mut b = duel(("Mit", "Regular", ""), ("Inf", "Regular", ""), 0.0, "", "");
-    to_phase(&mut b, 0, Phase::CloseCombat);
-    b.script_dice(&[4, 3, 3, 1, 1, 1]);
-    let ev = b.execute(fight("f", "g")).expect("fight");
-    let outcome = ev.iter().find_map(|e| match e {
-        Event::Rolled { roll, .. } if roll.dice == [4] => Some(roll.outcome.clone()),
-        _ => None,
-    });
-    assert_eq!(outcome.as_deref(), Some("no stoppage: fights normally"));
 }

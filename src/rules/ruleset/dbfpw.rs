@@ -109,16 +109,71 @@ impl Fpw {
         n as u32
     }
 
-    /// Infantry in attack column: it charged foot this bound within its normal allowance.
-    fn in_attack_column(g: &Dbfpw, b: &Battle, u: &Unit, e: &Unit) -> bool {
-        if !is_infantry(u) || !u.bound.charged || g.dbn.kind(e) != TroopKind::Foot {
-            return false;
+    /// Infantry in attack column fighting foot (ruling attack_column).
+    fn in_attack_column(g: &Dbfpw, u: &Unit, e: &Unit) -> bool {
+        is_infantry(u) && u.formation == Formation::Column && g.dbn.kind(e) == TroopKind::Foot
+    }
+
+    /// Infantry forms attack column or deploys into line (ruling attack_column): in its own
+    /// movement phase, out of close combat, once a bound, for the data's CAPs.
+    fn form_column(
+        g: &Dbfpw,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        u: &Unit,
+        formation: Formation,
+    ) -> Result<(), RuleError> {
+        let d = &g.dbn;
+        match formation {
+            Formation::Column if u.formation == Formation::Column => {
+                return Err(RuleError::Illegal(format!(
+                    "{} is already in attack column",
+                    u.name
+                )));
+            }
+            Formation::Line if u.formation == Formation::Line => {
+                return Err(RuleError::Illegal(format!("{} is already in line", u.name)));
+            }
+            Formation::Column | Formation::Line => {}
+            other => {
+                return Err(RuleError::Illegal(format!(
+                    "{} may form attack column (Column) or line (Line), not {other:?}",
+                    u.name
+                )));
+            }
         }
-        let normal = g.dbn.troop_of(u).gg.unwrap_or(0.0);
-        b.log_since_bound().iter().any(|ev| {
-            matches!(ev, Event::Moved { unit, contact: Some(_), distance, .. }
-                if unit == &u.id && *distance <= normal + 0.5)
-        })
+        if d.in_close_combat(b, u) {
+            return Err(RuleError::Illegal(format!("{} is in close combat", u.name)));
+        }
+        if Self::changed_mount(b, u) {
+            return Err(RuleError::AlreadyActed {
+                unit: u.id.clone(),
+                what: "changed formation".into(),
+            });
+        }
+        let what = if formation == Formation::Column {
+            "form attack column"
+        } else {
+            "deploy into line"
+        };
+        d.spend(
+            b,
+            out,
+            d.num("attack_column_cost") as i32,
+            format!("{} {what}", u.name),
+            u.division,
+        )?;
+        b.emit(
+            out,
+            Event::Reformed {
+                unit: u.id.clone(),
+                formation,
+                from: u.base,
+                to: u.base,
+                cost: 0.0,
+            },
+        );
+        Ok(())
     }
 
     /// Enemy artillery (the Mitrailleuse included) that could fire at the unit where it stands:
@@ -203,6 +258,14 @@ impl Fpw {
             return false;
         }
         let enemies: Vec<&Unit> = b.alive().filter(|e| e.side != cu.side).collect();
+        // The radius reaches the unit it supplies: a unit within the clearance of an enemy
+        // lies where the radius may not pass.
+        if enemies
+            .iter()
+            .any(|e| e.base.distance(&to.base) + 0.5 < clearance)
+        {
+            return false;
+        }
         let bad = d.bad_going_kinds();
         let origin = cu.base.centre;
         let at =
@@ -269,7 +332,8 @@ impl Fpw {
         Ok(())
     }
 
-    /// Mounted or dismounted this bound (the log, not a stored flag).
+    /// Mounted or dismounted, or formed attack column or line, this bound (the log, not a
+    /// stored flag).
     fn changed_mount(b: &Battle, u: &Unit) -> bool {
         b.log_since_bound()
             .iter()
@@ -429,7 +493,7 @@ impl Supplement for Fpw {
         if garrison {
             f.push(d.combat_factor("garrison"));
         }
-        if is_attacker && Self::in_attack_column(g, b, u, e) {
+        if Self::in_attack_column(g, u, e) {
             f.push(d.combat_factor("attack_column"));
         }
         if Self::fights_as_hc(b, u) && d.is_mounted(e) {
@@ -626,7 +690,7 @@ impl Supplement for Fpw {
 
     fn before_move(
         &self,
-        _g: &Dbfpw,
+        g: &Dbfpw,
         b: &Battle,
         ids: &[UnitId],
         _body: &[crate::rules::command::Step],
@@ -634,6 +698,9 @@ impl Supplement for Fpw {
     ) -> Result<bool, RuleError> {
         for id in ids {
             let u = b.unit(id)?;
+            if g.dbn.troop_of(u).dismounted.is_none() {
+                continue;
+            }
             if u.formation == Formation::Dismounted && Self::changed_mount(b, u) {
                 return Err(RuleError::Illegal(format!(
                     "{} dismounted this bound: it may dismount after moving, not move after dismounting",
@@ -783,9 +850,12 @@ impl Supplement for Fpw {
         }
         let u = b.unit(unit)?.clone();
         super::common::own_active(b, &u)?;
+        if is_infantry(&u) {
+            return Self::form_column(g, b, out, &u, formation);
+        }
         if d.troop_of(&u).dismounted.is_none() {
             return Err(RuleError::Illegal(format!(
-                "{} cannot dismount: only Skirmishing Cavalry dismount",
+                "{} cannot dismount: only Skirmishing Cavalry dismount (and infantry form attack column)",
                 u.name
             )));
         }
@@ -833,6 +903,29 @@ impl Supplement for Fpw {
                 cost: 0.0,
             },
         );
+        Ok(())
+    }
+
+    /// Towns and villages hold foot only (dismounted skirmishing cavalry are foot), with no
+    /// fortifying first: ruling occupation.
+    fn check_occupation(
+        &self,
+        g: &Dbfpw,
+        b: &Battle,
+        u: &Unit,
+        end: &crate::rules::geometry::Base,
+    ) -> Result<(), RuleError> {
+        if let Some(f) = b
+            .terrain
+            .at(end.centre, &[FeatureKind::Town, FeatureKind::Village])
+            .next()
+            && g.dbn.kind(u) != TroopKind::Foot
+        {
+            return Err(RuleError::Illegal(format!(
+                "only foot may end a move in {}: {} may not stop in it (ruling occupation)",
+                f.name, u.name
+            )));
+        }
         Ok(())
     }
 
@@ -1157,6 +1250,22 @@ impl Supplement for Fpw {
                 v.push(format!("Ammunition packs: {}", u.status.packs));
             }
         }
+        if is_infantry(u) {
+            v.push(if u.formation == Formation::Column {
+                format!(
+                    "Attack column: {:+} in close combat against foot; {:.0} paces, never the extra {:.0} into close combat",
+                    d.combat_factor("attack_column").value,
+                    d.troop_of(u).gg.unwrap_or(0.0),
+                    d.num("charge_bonus")
+                )
+            } else {
+                format!(
+                    "In line: {:.0} paces more into close combat in good going; may form attack column ({:.0} CAP)",
+                    d.num("charge_bonus"),
+                    d.num("attack_column_cost")
+                )
+            });
+        }
         if g.dbn.has_trait(u, TroopTrait::Divisional) {
             v.push(format!(
                 "Divisional commander of the {} division: {:.0} CAPs, {:.0} paces",
@@ -1171,6 +1280,34 @@ impl Supplement for Fpw {
     }
 
     fn actions(&self, g: &Dbfpw, b: &Battle, u: &Unit) -> Vec<ActionGroup> {
+        if is_infantry(u)
+            && b.phase == Phase::Movement
+            && u.side == b.active
+            && !Self::changed_mount(b, u)
+            && !g.dbn.in_close_combat(b, u)
+        {
+            let cost = g.dbn.num("attack_column_cost");
+            let (label, formation) = if u.formation == Formation::Column {
+                (format!("Deploy into line ({cost:.0} CAP)"), Formation::Line)
+            } else {
+                (
+                    format!("Form attack column ({cost:.0} CAP)"),
+                    Formation::Column,
+                )
+            };
+            return vec![ActionGroup {
+                title: "Attack column".into(),
+                actions: vec![Action {
+                    label,
+                    command: Command::Form {
+                        unit: u.id.clone(),
+                        formation,
+                        turn: 0.0,
+                    },
+                }],
+                ..ActionGroup::default()
+            }];
+        }
         if g.dbn.troop_of(u).dismounted.is_none()
             || b.phase != Phase::Movement
             || u.side != b.active
@@ -1217,24 +1354,32 @@ impl Supplement for Fpw {
             )),
             Event::Reformed {
                 unit, formation, ..
-            } => Some(format!(
-                "{} {}",
-                name(unit),
-                if *formation == Formation::Dismounted {
-                    "dismounts"
-                } else {
-                    "mounts"
-                }
-            )),
+            } => {
+                let infantry = b.unit(unit).is_ok_and(is_infantry);
+                Some(format!(
+                    "{} {}",
+                    name(unit),
+                    match formation {
+                        Formation::Column if infantry => "forms attack column",
+                        _ if infantry => "deploys into line",
+                        Formation::Dismounted => "dismounts",
+                        _ => "mounts",
+                    }
+                ))
+            }
             _ => None,
         }
     }
 
     fn markers(&self, _g: &Dbfpw, u: &Unit) -> Vec<String> {
-        match u.status.ammo {
+        let mut m = match u.status.ammo {
             Ammo::Full => Vec::new(),
             Ammo::Low => vec!["LOW".into()],
             Ammo::Out => vec!["OUT".into()],
+        };
+        if is_infantry(u) && u.formation == Formation::Column {
+            m.push("COLUMN".into());
         }
+        m
     }
 }

@@ -301,8 +301,9 @@ impl Dbn {
         factor_in(&self.data.routing_factors, key)
     }
 
+    /// The unit's kind as it stands: a dismounted unit is of its dismounted row's kind.
     pub fn kind(&self, u: &Unit) -> TroopKind {
-        self.troop_of(u).kind
+        self.acting_troop(u).kind
     }
 
     pub fn is_mounted(&self, u: &Unit) -> bool {
@@ -1218,15 +1219,15 @@ impl Dbn {
 
         let going = self.going_of(b, &units, &samples)?;
         let mut allowance = self.allowance_of(&units, &going)?;
-        // Foot moving into close combat in good going may go the data's charge bonus further
-        // (then not in attack column).
+        // Foot in line moving into close combat in good going may go the data's charge bonus
+        // further (not in attack column, nor dismounted).
         let bonus = self.num("charge_bonus");
         if charge_target.is_some()
             && bonus > 0.0
             && !going.bad
             && !going.road
             && units.iter().all(|u| {
-                self.has_trait(u, TroopTrait::ChargeBonus) && u.formation != Formation::Dismounted
+                self.has_trait(u, TroopTrait::ChargeBonus) && u.formation == Formation::Line
             })
             && distance > allowance + 0.5
         {
@@ -1493,18 +1494,17 @@ impl Dbn {
                 Some(_) => {}
             }
         }
+        // "The maximum visibility for Firing into and within" the ground is limited: a target
+        // in it. A firer in it fires out from its edge (`on_bg_edge`) at the full range; firing
+        // within it, the target is in it too. With `visibility_all_bad_going` the ground is
+        // all bad going that hides troops (woods, marsh, rough), otherwise woods alone.
         let all_bg = self.num("visibility_all_bad_going") > 0.0;
         let blinding: Vec<FeatureKind> = if all_bg {
-            self.bad_going_kinds().to_vec()
+            vec![FeatureKind::Woods, FeatureKind::Marsh, FeatureKind::Rough]
         } else {
             vec![FeatureKind::Woods]
         };
-        if b.terrain.touching(&target.base, &blinding).next().is_some()
-            || b.terrain
-                .touching(&shooter.base, &blinding)
-                .next()
-                .is_some()
-        {
+        if b.terrain.touching(&target.base, &blinding).next().is_some() {
             limit = limit.min(self.num("woods_visibility"));
         }
         if dist > limit + 0.5 {

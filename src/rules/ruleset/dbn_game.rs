@@ -29,8 +29,32 @@ pub struct Setup {
     pub b_factors: Vec<Factor>,
     /// Counter-battery fire: either side may suffer the result.
     pub mutual: bool,
-    /// First dice to throw before the opposed dice: for side a (true) or b, and at long range.
-    pub first: Vec<(bool, FirstDie, bool)>,
+    /// First dice to throw before the opposed dice (the mitrailleuse's).
+    pub first: Vec<FirstThrow>,
+}
+
+/// One first die to throw before the opposed dice: whose, which side of the setup it is on
+/// (a: true), at long range or not, and whether the unit throws it as a supporter.
+#[derive(Clone, Debug)]
+pub struct FirstThrow {
+    pub unit: UnitId,
+    pub side_a: bool,
+    pub die: FirstDie,
+    pub long: bool,
+    /// A supporter's die: failing, it gives no fire support (the other side loses that
+    /// unit's -1) instead of scoring the failure's factor itself.
+    pub supports: bool,
+}
+
+impl FirstThrow {
+    /// The faces on which it fails: stoppages, and unplotted shots at long range.
+    pub fn fails(&self) -> u8 {
+        if self.long {
+            self.die.long_fail_max
+        } else {
+            self.die.fail_max
+        }
+    }
 }
 
 /// A roll about to be made: the setup and the exact odds of each outcome. In firing that is
@@ -216,6 +240,17 @@ pub trait Supplement: Clone + Default + std::fmt::Debug + Send + Sync + Sized + 
     ) -> Result<(), RuleError> {
         let _ = (g, b, ids, body, plan);
         Ok(())
+    }
+    /// Who may end a move in a town or village: the engine's rule unless the supplement has
+    /// its own.
+    fn check_occupation(
+        &self,
+        g: &DbnGame<Self>,
+        b: &Battle,
+        u: &Unit,
+        end: &crate::rules::geometry::Base,
+    ) -> Result<(), RuleError> {
+        g.dbn.check_occupation(b, u, end)
     }
     /// After a unit moved (resupply by reaching a supplier).
     fn after_move(
@@ -498,15 +533,19 @@ impl<S: Supplement> DbnGame<S> {
         let qa = self.quirks_of(b, &setup, true, kind);
         let qb = self.quirks_of(b, &setup, false, kind);
         let (sa, sb) = (factor_sum(&setup.a_factors), factor_sum(&setup.b_factors));
-        let pen = self.first_die_factor().value;
         // Each first die fails with its own chance; enumerate the failures.
         let mut cases: Vec<(f64, i32, i32)> = vec![(1.0, sa, sb)];
-        for (side_a, fd, long) in &setup.first {
-            let fail = f64::from(if *long { fd.long_fail_max } else { fd.fail_max }) / 6.0;
+        for t in &setup.first {
+            let fail = f64::from(t.fails()) / 6.0;
+            let (own, other) = self.first_die_change(t);
             cases = cases
                 .into_iter()
                 .flat_map(|(w, x, y)| {
-                    let (fx, fy) = if *side_a { (x + pen, y) } else { (x, y + pen) };
+                    let (fx, fy) = if t.side_a {
+                        (x + own, y + other)
+                    } else {
+                        (x + other, y + own)
+                    };
                     [(w * fail, fx, fy), (w * (1.0 - fail), x, y)]
                 })
                 .filter(|c| c.0 > 0.0)
@@ -534,94 +573,156 @@ impl<S: Supplement> DbnGame<S> {
         q
     }
 
-    /// Throws the first dice of a setup, adding the failed dice's factor to their side.
+    /// What a failed first die changes: (its own side's score, the other side's score). Its
+    /// own failure costs the data's factor; a supporter's failure takes its -1 from the other
+    /// side.
+    fn first_die_change(&self, t: &FirstThrow) -> (i32, i32) {
+        if t.supports {
+            (0, -self.dbn.fire_factor("enemy_support").value)
+        } else {
+            (self.first_die_factor().value, 0)
+        }
+    }
+
+    /// Throws the first dice of a setup: a failed die adds its factor to its side, or for a
+    /// supporter takes its fire support away.
     fn throw_first_dice(
         &self,
         b: &mut Battle,
         out: &mut Vec<Event>,
         setup: &mut Setup,
     ) -> Result<(), RuleError> {
-        for (side_a, fd, long) in setup.first.clone() {
+        let close = b.phase == Phase::CloseCombat;
+        let pen = self.first_die_factor().value;
+        for t in setup.first.clone() {
             let die = b.d6()?;
+            let fd = t.die;
             let stoppage = die <= fd.fail_max;
-            let unplotted = !stoppage && long && die <= fd.long_fail_max;
-            let u = if side_a { &setup.a } else { &setup.b };
-            let outcome = if stoppage {
-                "stoppage: -2 and no fire support this phase"
-            } else if unplotted {
-                "cannot plot the shot at long range: -2 and no fire support this phase"
-            } else if b.phase == Phase::CloseCombat {
-                "no stoppage: fights normally"
-            } else {
-                "fires normally"
+            let unplotted = !stoppage && t.long && die <= fd.long_fail_max;
+            let (side, name) = b
+                .unit(&t.unit)
+                .map(|u| (u.side, u.name.clone()))
+                .unwrap_or_default();
+            let outcome = match (close, t.supports, stoppage, unplotted) {
+                (true, _, true, _) => format!("stoppage: {pen:+}"),
+                (true, _, false, _) => "no stoppage".to_string(),
+                (false, true, true, _) => "stoppage: gives no fire support this phase".to_string(),
+                (false, true, _, true) => {
+                    "cannot plot the shot at long range: gives no fire support this phase".into()
+                }
+                (false, false, true, _) => {
+                    format!("stoppage: {pen:+} and no fire support this phase")
+                }
+                (false, false, _, true) => format!(
+                    "cannot plot the shot at long range: {pen:+} and no fire support this phase"
+                ),
+                (false, _, false, false) => "fires normally".to_string(),
             };
             b.emit(
                 out,
                 Event::Rolled {
                     what: FIRST_DIE.into(),
                     roll: Roll {
-                        unit: Some(u.id.clone()),
-                        side: Some(u.side),
+                        unit: Some(t.unit.clone()),
+                        side: Some(side),
                         dice: vec![die],
                         factors: Vec::new(),
                         total: die as i32,
                         against: None,
-                        need: Some(
-                            i32::from(if long { fd.long_fail_max } else { fd.fail_max }) + 1,
-                        ),
-                        outcome: outcome.into(),
+                        need: Some(i32::from(t.fails()) + 1),
+                        outcome,
                         first_die: None,
                         dice_at: Vec::new(),
                     },
                 },
             );
-            if stoppage || unplotted {
-                let f = self.first_die_factor();
-                if side_a {
-                    setup.a_factors.push(f);
-                } else {
-                    setup.b_factors.push(f);
+            if !(stoppage || unplotted) {
+                continue;
+            }
+            let (own, other) = if t.side_a {
+                (&mut setup.a_factors, &mut setup.b_factors)
+            } else {
+                (&mut setup.b_factors, &mut setup.a_factors)
+            };
+            if t.supports {
+                // The supporter's -1 on the other side, named for it, is withdrawn.
+                let generic = self.dbn.fire_factor("enemy_support").name;
+                let named = format!("{generic} ({name})");
+                if let Some(i) = other.iter().position(|f| f.name == named) {
+                    other.remove(i);
                 }
+            } else {
+                own.push(self.first_die_factor());
             }
         }
         Ok(())
     }
 
     /// The first dice a firing or close combat throws: each unit of a type that throws one,
-    /// when it fires (both guns in counter-battery fire) or fights.
+    /// when it fires (the target too when it fires back, `responding`) or fights.
     fn first_dice(
         &self,
         b: &Battle,
         a: &Unit,
         t: &Unit,
-        mutual: Option<bool>,
-    ) -> Vec<(bool, FirstDie, bool)> {
+        responding: Option<bool>,
+    ) -> Vec<FirstThrow> {
         let d = &self.dbn;
         let long = |u: &Unit, o: &Unit| {
             let dist = b.scale.from_mm(u.base.front_edge_distance(&o.base));
             d.range(u).is_some_and(|r| dist > r + 0.5)
         };
+        let throw = |u: &Unit, side_a: bool, long: bool| {
+            d.first_die(u).map(|die| FirstThrow {
+                unit: u.id.clone(),
+                side_a,
+                die,
+                long,
+                supports: false,
+            })
+        };
         let mut v = Vec::new();
-        match mutual {
-            // Firing: the firer, and the target too in counter-battery fire.
-            Some(m) => {
-                if let Some(fd) = d.first_die(a) {
-                    v.push((true, fd, long(a, t)));
-                }
-                if m && let Some(fd) = d.first_die(t) {
-                    v.push((false, fd, long(t, a)));
+        match responding {
+            // Firing: the firer, and the target when it fires back.
+            Some(r) => {
+                v.extend(throw(a, true, long(a, t)));
+                if r {
+                    v.extend(throw(t, false, long(t, a)));
                 }
             }
             // Close combat: a stoppage only, never "cannot plot".
             None => {
-                for (side_a, u) in [(true, a), (false, t)] {
-                    if let Some(fd) = d.first_die(u) {
-                        v.push((side_a, fd, false));
-                    }
-                }
+                v.extend(throw(a, true, false));
+                v.extend(throw(t, false, false));
             }
         }
         v
+    }
+
+    /// The first dice of supporters in a firing: each friend of a type that throws one,
+    /// supporting side a (the firer, `side_a`) or side b against `enemy`.
+    fn support_first_dice(
+        &self,
+        b: &Battle,
+        supporters: &[UnitId],
+        side_a: bool,
+        enemy: &Unit,
+    ) -> Vec<FirstThrow> {
+        let d = &self.dbn;
+        supporters
+            .iter()
+            .filter_map(|id| b.unit(id).ok())
+            .filter_map(|u| {
+                let dist = b.scale.from_mm(u.base.front_edge_distance(&enemy.base));
+                d.first_die(u).map(|die| FirstThrow {
+                    unit: u.id.clone(),
+                    side_a,
+                    die,
+                    long: d.range(u).is_some_and(|r| dist > r + 0.5),
+                    supports: true,
+                })
+            })
+            .collect()
     }
 
     /// Checks and plans a move of one unit or a group, without changing anything.
@@ -695,7 +796,7 @@ impl<S: Supplement> DbnGame<S> {
             return Err(RuleError::Illegal("commanders do not charge".into()));
         }
         for (id, end) in &plan.ends {
-            d.check_occupation(b, b.unit(id)?, end)?;
+            self.sup.check_occupation(self, b, b.unit(id)?, end)?;
         }
         if pivot_only {
             plan.cost = d.num("fa_pivot_cost") as i32;
@@ -767,7 +868,10 @@ impl<S: Supplement> DbnGame<S> {
                 friend.name
             )));
         }
-        if d.is_artillery(friend) && d.is_artillery(shooter) {
+        // A type that throws a first die (the mitrailleuse) is no gun for support: the
+        // supplement's note gives it fire support, lost only by a failed first die.
+        let gun = |u: &Unit| d.is_artillery(u) && !d.has_trait(u, TroopTrait::FirstDie);
+        if gun(friend) && gun(shooter) {
             return Err(RuleError::Illegal(
                 "artillery cannot support artillery in firing".into(),
             ));
@@ -811,13 +915,15 @@ impl<S: Supplement> DbnGame<S> {
             ));
         }
         let pen = self.first_die_factor().value;
+        let close = !p.firing;
         let notes = p
             .setup
             .first
             .iter()
-            .map(|(side_a, fd, long)| {
-                let u = if *side_a { &p.setup.a } else { &p.setup.b };
-                let fails = if *long { fd.long_fail_max } else { fd.fail_max };
+            .map(|t| {
+                let (fd, long) = (&t.die, &t.long);
+                let name = b.name_of(&t.unit);
+                let fails = t.fails();
                 let plot = if *long && fd.long_fail_max > fd.fail_max {
                     format!(
                         ", {}-{} cannot plot the shot at long range",
@@ -831,9 +937,15 @@ impl<S: Supplement> DbnGame<S> {
                     1 => "1".to_string(),
                     n => format!("1-{n}"),
                 };
+                let cost = if close {
+                    format!("it scores {pen:+}")
+                } else if t.supports {
+                    "its fire support is lost".to_string()
+                } else {
+                    format!("it scores {pen:+} and gives no fire support")
+                };
                 format!(
-                    "{} throws a first die: {stop} is a stoppage{plot}. On {fails} face(s) in 6 it scores {pen:+} and gives no fire support; the chances below include it.",
-                    u.name
+                    "{name} throws a first die: {stop} is a stoppage{plot}. On {fails} face(s) in 6 {cost}; the chances below include it."
                 )
             })
             .collect();
@@ -1050,7 +1162,9 @@ impl<S: Supplement> DbnGame<S> {
                 support.len(),
             )
         };
-        let first = self.first_dice(b, &shooter, &target, Some(mutual));
+        let mut first = self.first_dice(b, &shooter, &target, Some(responding));
+        first.extend(self.support_first_dice(b, support, true, &target));
+        first.extend(self.support_first_dice(b, &def_support, false, &shooter));
         let (mut sf, mut tf) = (sf, tf);
         self.name_supporters(b, &mut sf, &def_support);
         self.name_supporters(b, &mut tf, support);

@@ -40,12 +40,18 @@ impl Dbn {
         let formation = match u.formation {
             None | Some(Formation::Line) => Formation::Line,
             Some(Formation::Dismounted) if dismounts => Formation::Dismounted,
+            // Foot with the charge bonus may stand in attack column instead (DBFPW).
+            Some(Formation::Column) if t.traits.contains(&TroopTrait::ChargeBonus) => {
+                Formation::Column
+            }
             Some(other) => {
                 return Err(format!(
                     "unit '{}': {id} has no formation {other:?}{}",
                     u.id,
                     if dismounts {
                         " (only Line, mounted, or Dismounted)"
+                    } else if t.traits.contains(&TroopTrait::ChargeBonus) {
+                        " (only Line, or Column: attack column)"
                     } else {
                         "; a base is the unit itself, so 'formation' does not apply"
                     }
