@@ -1331,13 +1331,21 @@ fn attacking_foot_may_not_stand_in_an_unfortified_town() {
 }
 
 #[test]
-fn guard_grenadier_and_stoic_muskets_count_in_the_elite_share() {
+fn guard_and_grenadier_muskets_count_in_the_elite_share_and_stoic_ones_do_not() {
     // 000 Army Composition: "Up to 20% of all Major Nations Ms can be Elite (this includes
     // Guard & Grenadiers)". The standard army already has two elite Muskets of six; a third,
     // Regular but a grenadier, breaks the share (and the points still add up).
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/default.ron");
     let text = std::fs::read_to_string(&path).unwrap();
-    for flag in ["Grenadier", "Guard", "Stoic"] {
+    // "'Stoic' can be in addition to Elite Class": a Stoic Regular is no elite.
+    let t = text.replacen(
+        "class: Regular, at: Some((480, 260))",
+        "class: Regular, flags: [Stoic], at: Some((480, 260))",
+        1,
+    );
+    assert_ne!(t, text);
+    assert!(volley::rules::scenario::parse(&t, "default").is_ok());
+    for flag in ["Grenadier", "Guard"] {
         let t = text.replacen(
             "class: Regular, at: Some((480, 260))",
             &format!("class: Regular, flags: [{flag}], at: Some((480, 260))"),
@@ -1464,4 +1472,26 @@ fn the_turn_limit_goes_to_the_smaller_share_of_losses() {
         "{:?}",
         b.log.last()
     );
+}
+
+#[test]
+fn heavy_cavalry_cannot_be_elite_in_any_scenario() {
+    // 000 Heavy Cavalry: "cannot be classed as 'Elite' (they already consider themselves to be
+    // elite)": refused with its place even where no army list is checked.
+    let text = r#"(name: "t", ruleset: "db7yw", table: (width: 1000, height: 1000), seed: 1, turn_limit: 5,
+        sides: [(name: "Prussia", nation: "prussia", colour: (0, 0, 200)), (name: "Austria", nation: "austria", colour: (200, 200, 200))],
+        units: [
+            (id: "hc", side: 0, type: "HC", class: Elite, at: Some((500, 200)), facing: 0),
+            (id: "ms", side: 1, type: "Ms", class: Regular, at: Some((500, 800)), facing: 180),
+        ])"#;
+    let d = volley::rules::scenario::parse(text, "hc.ron").unwrap_err();
+    assert!(
+        d[0].message
+            .contains("Heavy Cavalry cannot be classed as Elite"),
+        "{d:?}"
+    );
+    assert_eq!(d[0].line, 4);
+    // Regular and Stoic, as a famous regiment, it loads.
+    let ok = text.replace("class: Elite", "class: Regular, flags: [Stoic]");
+    assert!(volley::rules::scenario::parse(&ok, "hc.ron").is_ok());
 }

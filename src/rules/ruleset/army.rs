@@ -149,22 +149,18 @@ fn musket_errors(a: &ArmyRules, units: &[&Unit], major: bool) -> Vec<String> {
     let mut errs = Vec::new();
     let ms: Vec<&&Unit> = units.iter().filter(|u| u.troop == "Ms").collect();
     let ms_n = ms.len() as f32;
-    // "Up to 20% ... can be Elite (this includes Guard & Grenadiers)": Guard, Grenadier and
-    // Stoic Muskets count in the elite share whatever their class (ruling elite_share).
+    // "Up to 20% ... can be Elite (this includes Guard & Grenadiers)": Guard and Grenadier
+    // Muskets count in the elite share whatever their class; Stoic is no class ("'Stoic' can be
+    // in addition to Elite Class") and does not (ruling elite_share).
     let ms_elite = ms
         .iter()
-        .filter(|u| {
-            u.class == Class::Elite
-                || u.has(Flag::Guard)
-                || u.has(Flag::Grenadier)
-                || u.has(Flag::Stoic)
-        })
+        .filter(|u| u.class == Class::Elite || u.has(Flag::Guard) || u.has(Flag::Grenadier))
         .count() as f32;
     let ms_militia = ms.iter().filter(|u| u.class == Class::Militia).count() as f32;
     if major {
         if ms_n > 0.0 && ms_elite > (a.ms_elite_max_share * ms_n).ceil() + 1e-3 {
             errs.push(format!(
-                "at most {:.0}% of Muskets may be elite, Guard, Grenadier and Stoic Muskets included",
+                "at most {:.0}% of Muskets may be elite, Guard and Grenadier Muskets included",
                 a.ms_elite_max_share * 100.0
             ));
         }

@@ -566,6 +566,29 @@ impl Supplement for Seven {
         }
     }
 
+    fn prepare(
+        &self,
+        g: &DbnGame<Self>,
+        u: &crate::rules::scenario::RawUnit,
+        packs: &mut u32,
+    ) -> Result<(), String> {
+        // 000 Heavy Cavalry: "cannot be classed as 'Elite' (they already consider themselves
+        // to be elite)": refused in every scenario, not only in a checked army list.
+        let heavy = g
+            .dbn
+            .troop(&u.troop)
+            .is_some_and(|t| t.kind == TroopKind::Mounted)
+            && u.troop == "HC";
+        if heavy && u.class == Class::Elite {
+            return Err(format!(
+                "unit '{}': Heavy Cavalry cannot be classed as Elite (000 Heavy Cavalry); \
+                 a famous regiment may be Stoic",
+                u.id
+            ));
+        }
+        super::dbn_game::prepare_plain(g, u, packs)
+    }
+
     fn validate_army(
         &self,
         g: &Db7yw,

@@ -363,25 +363,7 @@ pub trait Supplement: Clone + Default + std::fmt::Debug + Send + Sync + Sized + 
     }
     /// Checks a scenario unit beyond the engine's checks and gives its starting packs.
     fn prepare(&self, g: &DbnGame<Self>, u: &RawUnit, packs: &mut u32) -> Result<(), String> {
-        let _ = (g, packs);
-        if u.packs.is_some() {
-            return Err(format!(
-                "unit '{}': 'packs' does not apply to {}",
-                u.id, g.dbn.data.id
-            ));
-        }
-        use crate::rules::model::Flag;
-        if let Some(f) = u
-            .flags
-            .iter()
-            .find(|f| !matches!(f, Flag::Guard | Flag::Grenadier | Flag::Stoic | Flag::Fixed))
-        {
-            return Err(format!(
-                "unit '{}': the flag {f:?} means nothing in {} (Guard, Grenadier, Stoic, Fixed)",
-                u.id, g.dbn.data.id
-            ));
-        }
-        Ok(())
+        prepare_plain(g, u, packs)
     }
     /// A scenario claiming the standard table, checked.
     fn check_standard(
@@ -415,6 +397,34 @@ pub struct DbnGame<S> {
     /// The optional rules in use.
     pub options: Vec<String>,
     pub sup: S,
+}
+
+/// A supplement's unit checked as the engine's DBN has it: no packs, and only the flags DBN
+/// knows (Guard, Grenadier, Stoic, Fixed).
+pub fn prepare_plain<S: Supplement>(
+    g: &DbnGame<S>,
+    u: &RawUnit,
+    packs: &mut u32,
+) -> Result<(), String> {
+    let _ = packs;
+    if u.packs.is_some() {
+        return Err(format!(
+            "unit '{}': 'packs' does not apply to {}",
+            u.id, g.dbn.data.id
+        ));
+    }
+    use crate::rules::model::Flag;
+    if let Some(f) = u
+        .flags
+        .iter()
+        .find(|f| !matches!(f, Flag::Guard | Flag::Grenadier | Flag::Stoic | Flag::Fixed))
+    {
+        return Err(format!(
+            "unit '{}': the flag {f:?} means nothing in {} (Guard, Grenadier, Stoic, Fixed)",
+            u.id, g.dbn.data.id
+        ));
+    }
+    Ok(())
 }
 
 impl<S: Supplement> DbnGame<S> {
