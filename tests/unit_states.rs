@@ -56,7 +56,7 @@ fn json_of(b: &Battle, id: &str) -> Value {
 
 const BBB: &str = "
     (id: \"inf\", side: 0, type: \"Inf\", class: Trained, at: (500, 500), facing: 0, bases: 3, bases_lost: 2, disrupted: true, moved: true),
-    (id: \"gun\", side: 1, type: \"HvA\", class: Trained, at: (500, 1500), facing: 180, silenced: true),";
+    (id: \"gun\", side: 1, type: \"HvA\", class: Trained, at: (500, 1500), facing: 180, silenced: true, disrupted: true, ammunition: Low),";
 
 #[test]
 fn bbb_bases_lost_disrupted_silenced_and_spent() {
@@ -79,7 +79,8 @@ fn bbb_bases_lost_disrupted_silenced_and_spent() {
     assert_eq!(j["moved"], true);
     let g = json_of(&b, "gun");
     assert_eq!(g["silenced"], true);
-    assert_eq!(g["disrupted"], false);
+    assert_eq!(g["disrupted"], true, "a silenced battery is disrupted");
+    assert_eq!(g["ammunition"], "low");
 
     // Three of five lost is half or more: spent.
     let b = ok(
@@ -106,7 +107,10 @@ fn bbb_refuses_states_its_units_cannot_have() {
     let d = refused(
         "bbb7yw",
         "",
-        &BBB.replace("disrupted: true", "disrupted: true, disordered: true"),
+        &BBB.replace(
+            "disrupted: true, moved",
+            "disrupted: true, disordered: true, moved",
+        ),
     );
     assert!(d.message.contains("one state"), "{}", d.message);
     let d = refused(
@@ -115,7 +119,24 @@ fn bbb_refuses_states_its_units_cannot_have() {
         &BBB.replace("silenced: true", "bases_lost: 1"),
     );
     assert!(d.message.contains("'bases_lost'"), "{}", d.message);
-    let d = refused("bbb7yw", "", &BBB.replace("silenced: true", "routed: true"));
+    // "R, T, V = Unit disrupted, Artillery Silenced": a silenced battery is disrupted too.
+    let d = refused(
+        "bbb7yw",
+        "",
+        &BBB.replace("silenced: true, disrupted: true", "silenced: true"),
+    );
+    assert!(d.message.contains("disrupted too"), "{}", d.message);
+    let d = refused(
+        "bbb7yw",
+        "",
+        &BBB.replace("ammunition: Low", "ammunition: Out"),
+    );
+    assert!(d.message.contains("never out"), "{}", d.message);
+    let d = refused(
+        "bbb7yw",
+        "",
+        &BBB.replace("silenced: true, ", "routed: true, "),
+    );
     assert!(d.message.contains("'routed'"), "{}", d.message);
 }
 

@@ -57,6 +57,22 @@ impl Bbb7yw {
                 ));
             }
         }
+        // Fire Table Notes: "R, T, V = Unit disrupted, Artillery Silenced": fire silences a
+        // battery only as it disrupts it.
+        if u.silenced && !(u.disrupted || u.disordered) {
+            return Err(format!(
+                "unit '{}': a silenced battery is disrupted too ('disrupted: true'): fire that \
+                 silences guns disrupts them (Fire Table Notes)",
+                u.id
+            ));
+        }
+        // Low ammunition is BBB's only shortage: "Out" is DBFPW's.
+        if u.ammunition == Some(crate::rules::model::Ammo::Out) {
+            return Err(format!(
+                "unit '{}': BBB units run low on ammunition ('ammunition: Low'), never out",
+                u.id
+            ));
+        }
         if u.limbered && t.arm != Arm::Artillery {
             return Err(format!(
                 "unit '{}' is not artillery and cannot be limbered",
@@ -914,10 +930,18 @@ impl Ruleset for Bbb7yw {
     fn unit_states(&self, troop: &str) -> Vec<UnitState> {
         match self.data.troop(troop).map(|t| t.arm) {
             None | Some(Arm::General) => Vec::new(),
-            Some(Arm::Artillery) => {
-                vec![UnitState::Disrupted, UnitState::Silenced, UnitState::Moved]
-            }
-            Some(_) => vec![UnitState::Disrupted, UnitState::BasesLost, UnitState::Moved],
+            Some(Arm::Artillery) => vec![
+                UnitState::Disrupted,
+                UnitState::Silenced,
+                UnitState::Ammunition,
+                UnitState::Moved,
+            ],
+            Some(_) => vec![
+                UnitState::Disrupted,
+                UnitState::BasesLost,
+                UnitState::Ammunition,
+                UnitState::Moved,
+            ],
         }
     }
     fn state_of(&self, u: &Unit) -> StateView {
