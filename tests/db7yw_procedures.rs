@@ -399,3 +399,18 @@ fn superior_muskets_are_prussian_or_british() {
         "{d:?}"
     );
 }
+
+#[test]
+fn deployment_occupies_towns_and_villages_by_the_rules_of_moving() {
+    // Only foot occupy a town or village (ruling occupation); a unit placed in deployment is
+    // held to it as one that moved there.
+    let mut b = deployment_battle();
+    b.execute(deploy("pl", 200.0, 100.0, 0.0)).unwrap();
+    b.execute(Command::EndPhase).unwrap();
+    let e = b
+        .execute(deploy("al", 500.0, 500.0, 180.0))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("only foot may occupy Dorf"), "{e}");
+    b.execute(deploy("al", 200.0, 800.0, 180.0)).unwrap();
+}

@@ -1733,6 +1733,19 @@ impl<S: Supplement> Ruleset for DbnGame<S> {
                         phase: b.phase,
                     });
                 }
+                // A unit deployed into a town or village occupies it as one that moved there
+                // would: DB7YW's "must firstly be 'Fortified' before it can be 'Garrisoned'",
+                // and only foot in towns.
+                let u = b.unit(unit)?;
+                let end = crate::rules::geometry::Base::new(
+                    Pt::new(*x, *y),
+                    *facing,
+                    u.base.width,
+                    u.base.depth,
+                );
+                if x.is_finite() && y.is_finite() && facing.is_finite() {
+                    self.sup.check_occupation(self, b, u, &end)?;
+                }
                 d.deploy(b, out, unit, Pt::new(*x, *y), *facing)
             }
             Command::Fortify { feature } => self.sup.fortify(self, b, out, feature),
