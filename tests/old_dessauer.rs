@@ -2767,3 +2767,238 @@ fn woods_hide_what_is_behind_more_than_4_inches_of_wood() {
         s
     ));
 }
+
+// ----- a recoil turning to face the enemy, and the pursuit after it ----------------------------
+
+/// Seed, Pursuit Moves: "You may pursue as far as the enemy recoils. Another round of combat is
+/// fought next turn." A line beaten in its flank turns to face its beater as it recoils: the
+/// pursuer follows it to contact with its new front, and it is pursued (double hits next round).
+#[test]
+fn a_pursuer_follows_a_line_beaten_in_the_flank_to_contact() {
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", at: (533.325, 600), facing: 90),
+           (id: "b", side: 1, type: "Inf", at: (600, 600), facing: 180),"#,
+        &[],
+    );
+    to(&mut b, Phase::CloseCombat);
+    b.script_dice(&[6, 6, 1, 1, 1, 1, 1, 1]);
+    let ev = b.execute(fight_cmd("a", "b", None, vec![])).unwrap();
+    let e = b.unit(&u("b")).unwrap().clone();
+    assert!(e.alive(), "{ev:?}");
+    assert!(
+        (e.base.facing - 270.0).abs() < 0.01,
+        "b faces a: {:?}",
+        e.base
+    );
+    let p = pursued(&ev);
+    assert_eq!(p.len(), 1, "{ev:?}");
+    assert_eq!(p[0].3, Some(u("b")), "a follows b into contact: {p:?}");
+    let a = b.unit(&u("a")).unwrap();
+    // a's front meets b's new front (b is one stand deep, now facing west).
+    let b_front = e.base.centre.x - e.base.depth / 2.0;
+    let a_front = a.base.centre.x + a.base.depth / 2.0;
+    assert!((a_front - b_front).abs() < 1.0, "{a_front} vs {b_front}");
+    assert!(!a.base.overlaps(&e.base));
+    assert_eq!(e.status.pursued_by, Some(u("a")));
+}
+
+/// A column beaten in its flank turns to face its beater: its length now points back at the
+/// pursuer, whose move as far as the column's centre went would end on it. The pursuer stops in
+/// contact with it, not on it.
+#[test]
+fn a_pursuer_follows_a_column_beaten_in_the_flank_to_contact_not_onto_it() {
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", at: (576.19, 600), facing: 90),
+           (id: "b", side: 1, type: "Inf", formation: Column, at: (600, 600), facing: 180),"#,
+        &[],
+    );
+    to(&mut b, Phase::CloseCombat);
+    b.script_dice(&[6, 6, 1, 1, 1, 1, 1, 1]);
+    let ev = b.execute(fight_cmd("a", "b", None, vec![])).unwrap();
+    let e = b.unit(&u("b")).unwrap().clone();
+    assert!(e.alive(), "{ev:?}");
+    assert!(
+        (e.base.facing - 270.0).abs() < 0.01,
+        "b faces a: {:?}",
+        e.base
+    );
+    let p = pursued(&ev);
+    assert_eq!(p.len(), 1, "{ev:?}");
+    assert_eq!(p[0].3, Some(u("b")), "{p:?}");
+    let a = b.unit(&u("a")).unwrap();
+    assert!(!a.base.overlaps(&e.base), "{:?} on {:?}", a.base, e.base);
+    let b_front = e.base.centre.x - e.base.depth / 2.0;
+    let a_front = a.base.centre.x + a.base.depth / 2.0;
+    assert!((a_front - b_front).abs() < 1.0, "{a_front} vs {b_front}");
+    assert_eq!(e.status.pursued_by, Some(u("a")));
+}
+
+/// Seed, Recoil Moves: "It needs a 2" gap to recoil between enemy units, or it is eliminated. It
+/// needs a 1" gap to recoil between friendly units, or the friendly units are disordered." A line
+/// beaten in its flank turns where it has room as it goes back: a friend 1.9 inches off its old
+/// place is not recoiled through, and an enemy 1.5 inches off does not eliminate it.
+#[test]
+fn a_recoil_turns_where_it_has_room() {
+    let fight = |extra: &str| {
+        let mut b = battle(
+            &format!(
+                r#"(id: "a", side: 0, type: "Inf", at: (533.325, 600), facing: 90),
+                   (id: "b", side: 1, type: "Inf", at: (600, 600), facing: 180),
+                   {extra}"#
+            ),
+            &[],
+        );
+        to(&mut b, Phase::CloseCombat);
+        b.script_dice(&[6, 6, 1, 1, 1, 1, 1, 1]);
+        let ev = b.execute(fight_cmd("a", "b", Some(false), vec![])).unwrap();
+        (b, ev)
+    };
+    // A friend behind b: 1.87 inches from b's rear.
+    let (b1, ev) = fight(r#"(id: "f", side: 1, type: "Inf", at: (605, 533.3), facing: 180),"#);
+    assert!(disordered_by_recoil(&ev).is_empty(), "{ev:?}");
+    assert!(!b1.unit(&u("f")).unwrap().status.disordered);
+    let e = b1.unit(&u("b")).unwrap();
+    assert!(e.alive());
+    assert!((e.base.facing - 270.0).abs() < 0.01, "{:?}", e.base);
+    // An enemy behind b's old place, 1.5 inches off: b goes back, then turns clear of it.
+    let (b2, ev) = fight(
+        r#"(id: "c", side: 0, type: "Inf", stands: [3, 3], at: (600, 657.15), facing: 180),"#,
+    );
+    assert!(!destroyed(&ev, "b"), "{ev:?}");
+    let e = b2.unit(&u("b")).unwrap();
+    assert!(e.alive());
+    assert!((e.base.facing - 270.0).abs() < 0.01, "{:?} {ev:?}", e.base);
+    assert!(!e.base.overlaps(&b2.unit(&u("c")).unwrap().base));
+    // A wide enemy there that its turn would strike wherever it made it: b survives, going back
+    // with its facing kept (ruling recoil).
+    let (b3, ev) = fight(r#"(id: "c", side: 0, type: "Inf", at: (620, 657.15), facing: 180),"#);
+    assert!(!destroyed(&ev, "b"), "{ev:?}");
+    let e = b3.unit(&u("b")).unwrap();
+    assert!(e.alive());
+    assert_eq!(e.base.facing, 180.0);
+    assert!((e.base.centre.x - 701.6).abs() < 0.5, "{:?}", e.base);
+}
+
+/// Seed, Movement: "Units in combat may not move, nor may squares"; Square: "Squares may not
+/// move". A square that wins its combat holds its ground: it never pursues.
+#[test]
+fn a_square_never_pursues() {
+    let mut b = battle(
+        r#"(id: "s", side: 0, type: "Inf", formation: Square, at: (600, 600), facing: 0),
+           (id: "e", side: 1, type: "Inf", stands: [3, 3], at: (600, 900), facing: 180),
+           (id: "z", side: 1, type: "Inf", at: (100, 1100), facing: 180),"#,
+        &[],
+    );
+    let (sq, eb) = (b.unit(&u("s")).unwrap().base, b.unit(&u("e")).unwrap().base);
+    b.units_mut()[1].base.centre.y = sq.centre.y + sq.depth / 2.0 + eb.depth / 2.0;
+    assert!(!combat::may_pursue(
+        od(&b),
+        b.unit(&u("s")).unwrap(),
+        b.unit(&u("e")).unwrap()
+    ));
+    to(&mut b, Phase::CloseCombat);
+    b.script_dice(&[6; 20]);
+    let ev = b.execute(fight_cmd("s", "e", None, vec![])).unwrap();
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, Event::Recoiled { unit, .. } if unit.as_str() == "e")),
+        "{ev:?}"
+    );
+    assert!(pursued(&ev).is_empty(), "{ev:?}");
+    assert_eq!(b.unit(&u("s")).unwrap().base, sq);
+}
+
+/// Ruling reform: a unit "disordered anew (a friend ending intermixed with it or recoiling
+/// through it)" does not reform that turn, though it was disordered already.
+#[test]
+fn a_disordered_unit_disordered_anew_does_not_reform() {
+    // A friend ends intermixed with it.
+    let mut b = battle(
+        r#"(id: "x", side: 0, type: "Inf", at: (300, 300), facing: 0),
+           (id: "y", side: 0, type: "Inf", at: (300, 220), facing: 0),
+           (id: "e", side: 1, type: "Inf", at: (700, 1000), facing: 180),"#,
+        &[],
+    );
+    b.units_mut()[0].status.disordered = true;
+    b.execute(Command::Move {
+        unit: u("y"),
+        steps: vec![Step::Advance(3.0)],
+    })
+    .unwrap();
+    to(&mut b, Phase::CloseCombat);
+    let ev = b.execute(Command::EndPhase).unwrap();
+    assert!(!steadied(&ev, "x"), "x was intermixed this turn: {ev:?}");
+    // A friend recoils through it.
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+           (id: "b", side: 1, type: "Inf", at: (600, 319.05), facing: 180),
+           (id: "x", side: 0, type: "Inf", at: (600, 280), facing: 0),"#,
+        &[],
+    );
+    b.units_mut()[2].status.disordered = true;
+    to(&mut b, Phase::CloseCombat);
+    b.script_dice(&[1, 1, 1, 1, 6, 6, 6, 6]);
+    let ev = b.execute(fight_cmd("a", "b", Some(false), vec![])).unwrap();
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Recoiled { unit, .. } if unit.as_str() == "a")),
+        "{ev:?}"
+    );
+    let ev = b.execute(Command::EndPhase).unwrap();
+    assert!(!steadied(&ev, "x"), "a recoiled through x: {ev:?}");
+    assert!(b.unit(&u("x")).unwrap().status.disordered);
+}
+
+fn rally_factors(ev: &[Event]) -> Vec<String> {
+    ev.iter()
+        .find_map(|e| match e {
+            Event::Test {
+                test: TestKind::Rally,
+                factors,
+                ..
+            } => Some(factors.iter().map(|f| f.name.clone()).collect()),
+            _ => None,
+        })
+        .expect("a rally test")
+}
+
+/// Seed, Rallying: "No visible enemy units able to charge the unit: +2"; Woods: "Troops seen at
+/// 4 inches unless they fire, then seen normally". An enemy deep in the wood that fired in its
+/// turn is seen; horse cannot charge a unit in the wood ("Only infantry may enter").
+#[test]
+fn the_rally_sees_an_enemy_that_fired_and_ignores_horse_that_cannot_enter() {
+    let mut b = battle(
+        r#"(id: "e", side: 0, type: "Inf", at: (1050, 1090), facing: 180),
+           (id: "c", side: 1, type: "Inf", at: (1050, 1040), facing: 0),
+           (id: "r", side: 1, type: "Inf", at: (1050, 950), facing: 0, shaken: true),"#,
+        &[],
+    );
+    to(&mut b, Phase::Firing);
+    b.script_dice(&[1, 1, 1, 1]);
+    b.execute(Command::Fire {
+        unit: u("e"),
+        target: u("c"),
+        support: vec![],
+        defence: None,
+    })
+    .unwrap();
+    to(&mut b, Phase::CloseCombat);
+    b.script_dice(&[1]);
+    let ev = b.execute(Command::EndPhase).unwrap();
+    let f = rally_factors(&ev);
+    assert!(
+        !f.iter().any(|n| n.contains("No visible enemy")),
+        "e fired, so is seen: {f:?}"
+    );
+    // Horse 3 inches off, outside the wood: it cannot charge r in the wood.
+    let mut b = battle(
+        r#"(id: "h", side: 0, type: "HC", at: (1050, 850), facing: 0),
+           (id: "r", side: 1, type: "Inf", at: (1050, 950), facing: 0, shaken: true),"#,
+        &[],
+    );
+    to(&mut b, Phase::CloseCombat);
+    b.script_dice(&[1]);
+    let ev = b.execute(Command::EndPhase).unwrap();
+    let f = rally_factors(&ev);
+    assert!(f.iter().any(|n| n.contains("No visible enemy")), "{f:?}");
+}

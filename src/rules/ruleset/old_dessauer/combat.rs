@@ -692,6 +692,11 @@ pub fn may_pursue(od: &OldDessauer, w: &Unit, e: &Unit) -> bool {
     if matches!(wk, Kind::Artillery | Kind::RegimentalGun | Kind::General) {
         return false;
     }
+    // Squares may not move (Movement), nor may a unit in an L or conformed to terrain until it
+    // reforms (Maneuver): a pursuit is a move.
+    if matches!(w.formation, Formation::Square | Formation::Conformed) {
+        return false;
+    }
     if od.is_foot(w) && ek == Kind::Cavalry {
         return false;
     }
@@ -717,11 +722,11 @@ fn pursue_path(
         ..w.base
     };
     let zoc = b.scale.to_mm(od.num("zone_of_control"));
+    // The pursued enemy stops it too: it follows to contact, never onto it.
     let blocker = |base: &Base| {
         b.alive()
             .filter(|o| {
                 o.id != w.id
-                    && &o.id != pursued
                     && od.kind(o) != Kind::General
                     && o.extra.parent.as_ref() != Some(&w.id)
             })
@@ -762,7 +767,7 @@ fn pursue_path(
     let fresh = b
         .unit(&x)
         .ok()
-        .filter(|o| o.side != w.side && od.is_fighting_unit(o))
+        .filter(|o| &o.id != pursued && o.side != w.side && od.is_fighting_unit(o))
         .map(|o| o.id.clone());
     (end, fresh)
 }
@@ -955,6 +960,28 @@ fn pursuits(
                 _ => None,
             })
             .unwrap_or_else(|| e_now.base.centre.minus(from.centre));
+        // An enemy beaten from the flank turned to face its pursuer as it went back: its new
+        // front may stand short of or beyond where its centre's move would bring the pursuer,
+        // so the pursuer follows on along that line to contact with it (the pursued enemy
+        // stops it where they meet, sooner).
+        if e_now.base.facing != from.facing && shift.len() > 1e-3 {
+            let dir = shift.scale(1.0 / shift.len());
+            let most = shift.len() + e_now.base.width.max(e_now.base.depth);
+            let steps = most.ceil() as usize;
+            if let Some(s) = (0..=steps)
+                .map(|k| most * k as f32 / steps.max(1) as f32)
+                .find(|s| {
+                    let at = Base {
+                        centre: now.base.centre.plus(dir.scale(*s)),
+                        ..now.base
+                    };
+                    at.within(&e_now.base, CONTACT_EPS)
+                })
+                && s > shift.len()
+            {
+                shift = dir.scale(s);
+            }
+        }
         if let Some(d) = order.distance {
             let most = b.scale.to_mm(d);
             if shift.len() > most {

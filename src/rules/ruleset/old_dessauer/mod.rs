@@ -650,7 +650,10 @@ impl OldDessauer {
     }
 
     /// A visible enemy able to charge the unit: horse or formed foot, not shaken, free to move
-    /// (not in combat, not in square or an L), whose charge rate would reach it.
+    /// (not in combat, not in square or an L), whose charge rate would reach it, and horse only
+    /// where the unit does not stand in woods, marsh or a town (only infantry may enter or
+    /// attack them). Visible: the rallying unit sees it (woods hide it beyond 4 inches unless
+    /// it fired).
     pub fn enemy_able_to_charge(&self, b: &Battle, u: &Unit) -> bool {
         b.alive().any(|e| {
             e.side != u.side
@@ -658,9 +661,34 @@ impl OldDessauer {
                 && !e.status.shaken
                 && !matches!(e.formation, Formation::Square | Formation::Conformed)
                 && !self.in_contact(b, e)
+                && (self.kind(e) != Kind::Cavalry || !self.foot_only_ground(b, u))
                 && e.base.within(&u.base, b.scale.to_mm(self.charge_rate(e)))
-                && shooting::sight_clear(self, b, e.base.front_centre(), u, e)
+                // Seen from the rallying unit: the enemy is the one seen at 4 inches in woods
+                // unless it fired.
+                && shooting::sight_clear(
+                    self,
+                    b,
+                    nearest_point(&u.base, e.base.front_centre()),
+                    e,
+                    u,
+                )
         })
+    }
+
+    /// Does `u` stand in woods, marsh or a town, which only infantry may enter or attack?
+    fn foot_only_ground(&self, b: &Battle, u: &Unit) -> bool {
+        b.terrain
+            .at(
+                u.base.centre,
+                &[
+                    FeatureKind::Woods,
+                    FeatureKind::Marsh,
+                    FeatureKind::Town,
+                    FeatureKind::Village,
+                ],
+            )
+            .next()
+            .is_some()
     }
 
     /// How far a unit charges, in inches: its rate in its formation (the ruling `charge_rate`).

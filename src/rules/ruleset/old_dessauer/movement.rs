@@ -666,10 +666,12 @@ pub(crate) fn frontal_mark(b: &mut Battle, out: &mut Vec<Event>, id: &UnitId, on
     );
 }
 
+/// Both are disordered, an already disordered unit anew: it has not stood this turn and does
+/// not reform at its end.
 fn intermix(b: &mut Battle, out: &mut Vec<Event>, id: &UnitId, with: &[UnitId]) {
     for f in with {
         for x in [id, f] {
-            if b.unit(x).is_ok_and(|u| !u.status.disordered) {
+            if b.unit(x).is_ok_and(|u| u.alive()) {
                 b.emit(
                     out,
                     Event::Disordered {
@@ -1107,78 +1109,50 @@ fn retreat(od: &OldDessauer, b: &Battle, u: &Unit, dir: Pt, dist_mm: f32, facing
         .copied()
         .filter(|o| o.side == u.side)
         .collect();
+    // Where it turns to its new facing, as a fraction of the way (it turns on its centre
+    // there, sweeping the ground between): the first place that clears it, so a unit beaten
+    // in the flank goes back until it has room to turn; if no place does, it goes back
+    // keeping its facing rather than be eliminated by its own turn.
+    let turns = norm_deg(facing - u.base.facing);
+    let plans: Vec<Option<f32>> = if turns.abs() < 0.01 {
+        vec![None]
+    } else {
+        (0..=10)
+            .map(|i| Some(i as f32 / 10.0))
+            .chain(std::iter::once(None))
+            .collect()
+    };
     let mut dist = dist_mm;
     loop {
-        let end = Base {
-            centre: u.base.centre.plus(dir.scale(dist)),
-            facing,
-            ..u.base
-        };
-        let mut res = Retreat {
-            to: u.base,
-            eliminated: None,
-            disordered_friends: Vec::new(),
-        };
-        // Gaps between enemies and between friends that the unit passes.
-        let mut squeezed: Vec<UnitId> = Vec::new();
-        for (x, y, g) in gaps_crossed(&enemies, u.base.centre, end.centre) {
-            if g < gap_enemy - 0.01 {
-                res.eliminated = Some(format!(
-                    "no {}-inch gap to recoil between {} and {}",
-                    od.num("recoil_gap_enemy"),
-                    x.name,
-                    y.name
-                ));
-            }
-            squeezed.extend([x.id.clone(), y.id.clone()]);
-        }
-        let mut touched: Vec<UnitId> = Vec::new();
-        for (x, y, g) in gaps_crossed(&friends, u.base.centre, end.centre) {
-            if g < gap_friend - 0.01 {
-                touched.extend([x.id.clone(), y.id.clone()]);
-            } else {
-                squeezed.extend([x.id.clone(), y.id.clone()]);
+        // (eliminated, not turned, friends disordered, plan): least first.
+        type Key = (bool, bool, usize, usize);
+        let mut best: Option<(Key, Retreat, bool)> = None;
+        for (i, plan) in plans.iter().enumerate() {
+            let (res, stuck) = walk_back(
+                od, b, u, &others, &enemies, &friends, dir, dist, *plan, turns, gap_enemy,
+                gap_friend,
+            );
+            let key = (
+                res.eliminated.is_some(),
+                plan.is_none() && turns.abs() >= 0.01,
+                res.disordered_friends.len(),
+                i,
+            );
+            if best.as_ref().is_none_or(|(bk, _, _)| key < *bk) {
+                let done = !key.0 && key.2 == 0;
+                best = Some((key, res, stuck));
+                if done {
+                    break;
+                }
             }
         }
-        let n = (dist / 2.0).ceil().clamp(1.0, 500.0) as usize;
-        let mut last = u.base;
-        for k in 1..=n {
-            if res.eliminated.is_some() {
-                break;
-            }
-            let s = Base {
-                centre: u.base.centre.plus(dir.scale(dist * k as f32 / n as f32)),
-                facing,
-                ..u.base
+        let Some((_, mut res, stuck)) = best else {
+            return Retreat {
+                to: u.base,
+                eliminated: None,
+                disordered_friends: Vec::new(),
             };
-            if !b.table.holds(&s) {
-                res.eliminated = Some("driven off the table".to_string());
-                break;
-            }
-            for o in &others {
-                if squeezed.contains(&o.id) || !o.shapes().iter().any(|x| s.overlaps(x)) {
-                    continue;
-                }
-                if o.side != u.side {
-                    res.eliminated = Some(format!("its way back is blocked by {}", o.name));
-                } else if !touched.contains(&o.id) {
-                    touched.push(o.id.clone());
-                }
-            }
-            if res.eliminated.is_none() {
-                last = s;
-            }
-        }
-        res.to = last;
-        // Skirmishers are passed through freely, and pass through freely.
-        res.disordered_friends = friends
-            .iter()
-            .filter(|f| touched.contains(&f.id) && !od.is_skirmishing(b, f))
-            .map(|f| f.id.clone())
-            .collect();
-        let stuck = others
-            .iter()
-            .any(|o| o.shapes().iter().any(|x| last.overlaps(x)));
+        };
         if res.eliminated.is_some() || !stuck || dist + inch > max {
             if od.kind(u) == Kind::LightInfantry {
                 res.disordered_friends.clear();
@@ -1187,6 +1161,110 @@ fn retreat(od: &OldDessauer, b: &Battle, u: &Unit, dir: Pt, dist_mm: f32, facing
         }
         dist += inch;
     }
+}
+
+/// One way back of `dist` along `dir`: kept facing until the fraction `turn` of the way, where
+/// it turns `turns` degrees on its centre (never, for `None`); and whether it ends on another.
+#[allow(clippy::too_many_arguments)]
+fn walk_back(
+    od: &OldDessauer,
+    b: &Battle,
+    u: &Unit,
+    others: &[&Unit],
+    enemies: &[&Unit],
+    friends: &[&Unit],
+    dir: Pt,
+    dist: f32,
+    turn: Option<f32>,
+    turns: f32,
+    gap_enemy: f32,
+    gap_friend: f32,
+) -> (Retreat, bool) {
+    let at = |f: f32, turned: f32| Base {
+        centre: u.base.centre.plus(dir.scale(dist * f)),
+        facing: norm_facing(u.base.facing + turned),
+        ..u.base
+    };
+    let end = at(1.0, if turn.is_some() { turns } else { 0.0 });
+    let mut res = Retreat {
+        to: u.base,
+        eliminated: None,
+        disordered_friends: Vec::new(),
+    };
+    // Gaps between enemies and between friends that the unit passes.
+    let mut squeezed: Vec<UnitId> = Vec::new();
+    for (x, y, g) in gaps_crossed(enemies, u.base.centre, end.centre) {
+        if g < gap_enemy - 0.01 {
+            res.eliminated = Some(format!(
+                "no {}-inch gap to recoil between {} and {}",
+                od.num("recoil_gap_enemy"),
+                x.name,
+                y.name
+            ));
+        }
+        squeezed.extend([x.id.clone(), y.id.clone()]);
+    }
+    let mut touched: Vec<UnitId> = Vec::new();
+    for (x, y, g) in gaps_crossed(friends, u.base.centre, end.centre) {
+        if g < gap_friend - 0.01 {
+            touched.extend([x.id.clone(), y.id.clone()]);
+        } else {
+            squeezed.extend([x.id.clone(), y.id.clone()]);
+        }
+    }
+    // The bases it passes through, in order: going back, and its turn where it makes it.
+    let n = (dist / 2.0).ceil().clamp(1.0, 500.0) as usize;
+    let sweep = (turns.abs() / 5.0).ceil().max(1.0) as usize;
+    let mut path: Vec<Base> = Vec::new();
+    let mut turned = false;
+    for k in 0..=n {
+        let f = k as f32 / n as f32;
+        if let Some(t) = turn.filter(|t| !turned && f >= *t - 1e-6) {
+            // It turns where it stands at the fraction t of the way.
+            let g = t.clamp(0.0, 1.0);
+            for j in 1..=sweep {
+                path.push(at(g, turns * j as f32 / sweep as f32));
+            }
+            turned = true;
+        }
+        if k > 0 {
+            path.push(at(f, if turned { turns } else { 0.0 }));
+        }
+    }
+    let mut last = u.base;
+    for s in path {
+        if res.eliminated.is_some() {
+            break;
+        }
+        if !b.table.holds(&s) {
+            res.eliminated = Some("driven off the table".to_string());
+            break;
+        }
+        for o in others {
+            if squeezed.contains(&o.id) || !o.shapes().iter().any(|x| s.overlaps(x)) {
+                continue;
+            }
+            if o.side != u.side {
+                res.eliminated = Some(format!("its way back is blocked by {}", o.name));
+            } else if !touched.contains(&o.id) {
+                touched.push(o.id.clone());
+            }
+        }
+        if res.eliminated.is_none() {
+            last = s;
+        }
+    }
+    res.to = last;
+    // Skirmishers are passed through freely, and pass through freely.
+    res.disordered_friends = friends
+        .iter()
+        .filter(|f| touched.contains(&f.id) && !od.is_skirmishing(b, f))
+        .map(|f| f.id.clone())
+        .collect();
+    let stuck = others
+        .iter()
+        .any(|o| o.shapes().iter().any(|x| last.overlaps(x)));
+    (res, stuck)
 }
 
 /// Recoil moves away from `cause`, facing it, with their rout hits. The unit goes straight away unless
@@ -1267,8 +1345,9 @@ fn move_back(
     if u.status.frontal_charge {
         frontal_mark(b, out, &u.id, false);
     }
+    // An already disordered friend is disordered anew: it does not reform this turn.
     for f in &r.disordered_friends {
-        if b.unit(f).is_ok_and(|f| !f.status.disordered) {
+        if b.unit(f).is_ok_and(|f| f.alive()) {
             b.emit(
                 out,
                 Event::Disordered {
