@@ -3002,3 +3002,52 @@ fn the_rally_sees_an_enemy_that_fired_and_ignores_horse_that_cannot_enter() {
     let f = rally_factors(&ev);
     assert!(f.iter().any(|n| n.contains("No visible enemy")), "{f:?}");
 }
+
+/// Seed, Pursuit Moves: "If a unit is shattered as a result of its rout hits, you may choose to
+/// pursue to the point where it shatters." `b` (12 figures strong, `figures` left) loses by
+/// `hits` to none and recoils one move a hit, one rout hit a move: the pursuit.
+fn pursue_shattered(stands: &str, lost: u32, dice: &[u8]) -> (Battle, Vec<Event>) {
+    let units = TOUCHING.replace(
+        r#"(id: "b", side: 1, type: "Inf","#,
+        &format!(r#"(id: "b", side: 1, type: "Inf", stands: {stands}, figures_lost: {lost},"#),
+    );
+    let mut b = battle(&units, &[]);
+    to(&mut b, Phase::CloseCombat);
+    b.script_dice(dice);
+    let ev = b.execute(fight_cmd("a", "b", None, vec![])).unwrap();
+    (b, ev)
+}
+
+#[test]
+fn a_unit_shattered_by_its_rout_hits_is_pursued_to_the_point_where_it_shatters() {
+    // 6 of 12 figures; 2 hits leave 4, above a quarter (3); its 2 recoil moves' rout hits
+    // shatter it at the first: pursued 2 inches, not the 4 it recoiled, and not into combat.
+    let (_, ev) = pursue_shattered("[3, 3]", 6, &[6, 6, 1, 1, 1, 1, 1, 1]);
+    let recoil = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Recoiled { from, to, .. } => Some(to.centre.dist(from.centre)),
+            _ => None,
+        })
+        .expect("b recoils");
+    assert!((recoil - 101.6).abs() < 0.5, "two recoil moves: {recoil}");
+    let p = pursued(&ev);
+    assert_eq!(p.len(), 1, "{ev:?}");
+    assert!(
+        (p[0].2.centre.dist(p[0].1.centre) - 50.8).abs() < 0.5,
+        "to the point where it shattered, 2 inches: {:?}",
+        p[0]
+    );
+    assert_eq!(p[0].3, None);
+    // 8 of 12 figures; 4 hits leave 4; its 4 rout hits take the last figure: it is pursued
+    // still, to where the first left it shattered.
+    let (b, ev) = pursue_shattered("[3, 3, 2]", 4, &[6, 6, 6, 6, 1, 1, 1, 1, 1, 1]);
+    assert!(!b.unit(&u("b")).unwrap().alive(), "{ev:?}");
+    let p = pursued(&ev);
+    assert_eq!(p.len(), 1, "{ev:?}");
+    assert!(
+        (p[0].2.centre.dist(p[0].1.centre) - 50.8).abs() < 0.5,
+        "{:?}",
+        p[0]
+    );
+}

@@ -891,3 +891,103 @@ fn an_advance_does_not_march_into_a_friend_and_disorder_both() {
     );
     assert!(y.base.centre.y > 220.0, "y stood still");
 }
+
+/// A DBFPW French battalion (with its CinC beside it, 6 CAPs) in its movement phase,
+/// `gap` paces in front of a Prussian unit of type `enemy` facing it, in line; and the
+/// opponent's decisions for that phase.
+fn battalion_before(enemy: &str, gap: f32) -> (Battle, Vec<Decision>) {
+    // 100 paces are 25.4 mm; DBFPW infantry and cavalry bases are 20 mm deep (tests/dbfpw.rs).
+    let y = 500.0 + 20.0 + gap * 0.254;
+    let mut b = dbfpw_battle(
+        true,
+        "",
+        &format!(
+            r#"(id: "p", side: 0, type: "{enemy}", class: Regular, at: Some((1000, {y})), facing: 180),
+            (id: "c", side: 1, type: "CinC", class: Regular, at: Some((1100, 420)), facing: 0),
+            (id: "f", side: 1, type: "Inf", class: Regular, at: Some((1000, 500)), facing: 0)"#
+        ),
+    );
+    b.script_dice(&[6, 6, 6, 6]);
+    to_phase(&mut b, 1, Phase::Movement);
+    let said = Opponent::new(Style::Odds).play_phase(&mut b, 1, false);
+    (b, said)
+}
+
+#[test]
+fn infantry_forms_attack_column_before_it_charges_foot_and_keeps_it() {
+    // DBFPW's attack column (a formation taken for 1 CAP) fights at +2 against foot: 150
+    // paces from a Prussian battalion the French one forms it first, then charges in it.
+    let (b, said) = battalion_before("Inf", 150.0);
+    let f: Vec<&Decision> = said
+        .iter()
+        .filter(|d| d.command.unit() == Some(&id("f")))
+        .collect();
+    assert!(
+        matches!(
+            f.first().map(|d| &d.command),
+            Some(Command::Form {
+                formation: Formation::Column,
+                ..
+            })
+        ),
+        "{said:?}"
+    );
+    assert!(
+        f.get(1).is_some_and(
+            |d| matches!(&d.command, Command::Move { .. }) && d.reason.contains("charges")
+        ),
+        "{said:?}"
+    );
+    assert_eq!(b.unit(&id("f")).unwrap().formation, Formation::Column);
+    // Against cavalry the column gains nothing: it charges (or not) in line.
+    let (b, said) = battalion_before("LC", 150.0);
+    assert!(
+        !said
+            .iter()
+            .any(|d| matches!(d.command, Command::Form { .. })),
+        "{said:?}"
+    );
+    assert_eq!(b.unit(&id("f")).unwrap().formation, Formation::Line);
+}
+
+#[test]
+fn infantry_that_halts_short_of_enemy_foot_forms_attack_column_for_the_next_bound() {
+    // 400 paces off, beyond a charge's reach: the battalion advances, halts short, and with
+    // the points its moves left forms attack column to charge next bound.
+    let (b, said) = battalion_before("Inf", 400.0);
+    let last = said.last().expect("decisions");
+    assert!(
+        matches!(
+            last.command,
+            Command::Form {
+                formation: Formation::Column,
+                ..
+            }
+        ) && last.reason.contains("next bound"),
+        "{said:?}"
+    );
+    assert!(
+        said.iter().any(
+            |d| matches!(d.command, Command::Move { .. }) && d.command.unit() == Some(&id("f"))
+        ),
+        "{said:?}"
+    );
+    let f = b.unit(&id("f")).unwrap();
+    assert_eq!(f.formation, Formation::Column);
+    // Next bound it stays in column near the enemy's foot: not a column of march to leave.
+    let mut b = b;
+    b.script_dice(&[6, 6, 6, 6, 6, 6]);
+    b.execute(Command::EndPhase).expect("end phase");
+    to_phase(&mut b, 1, Phase::Movement);
+    let said = Opponent::new(Style::Odds).play_phase(&mut b, 1, false);
+    assert!(
+        !said.iter().any(|d| matches!(
+            d.command,
+            Command::Form {
+                formation: Formation::Line,
+                ..
+            }
+        )),
+        "{said:?}"
+    );
+}

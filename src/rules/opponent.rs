@@ -1,6 +1,7 @@
 //! The opponent: a player for solo games and batch runs that plays any ruleset through the same
 //! door as a person. It weighs fire and combat by the exact odds of the rules' own previews
-//! (each outcome's `Chance::edge`), charges only where the odds favour it, keeps its units in
+//! (each outcome's `Chance::edge`), charges only where the odds favour it (in the formation
+//! the rules reward the charge in, where they do: `Ruleset::attack_formation`), keeps its units in
 //! line within reach of the enemy and marches at its best pace (with second moves, where the
 //! rules allow them) while far off, keeps its generals up with their troops, holds a reserve
 //! back, guards the places it keeps once the enemy comes near them, steps its generals back
@@ -660,7 +661,11 @@ impl Opponent {
                         Command::Form {
                             formation: Formation::Line,
                             ..
-                        } => u.formation == Formation::Column && !self.beyond_reach(b, near),
+                        } => {
+                            u.formation == Formation::Column
+                                && !self.beyond_reach(b, near)
+                                && !self.in_attack_formation(b, u)
+                        }
                         // Guns limber only to march from far away: limbered, they cannot fire.
                         Command::Limber { .. } => near > 10.0 * reach,
                         _ => false,
@@ -899,7 +904,7 @@ impl Opponent {
                 return Some(d);
             }
         }
-        None
+        self.form_for_next_bound(b)
     }
 
     /// In its last bound, a side that would not win were the turn limit reached now moves a
@@ -1239,41 +1244,136 @@ impl Opponent {
         } else {
             self.tune.charge
         };
+        // By the odds, the worth and the chance to win of the fight a move into contact
+        // brings, if it is worth making.
+        let weigh = |after: Battle, e: &Unit| -> Option<(f64, f64)> {
+            let fight = Command::Fight {
+                unit: u.id.clone(),
+                target: e.id.clone(),
+                pursue: None,
+                pursuits: Vec::new(),
+            };
+            let (value, win) = worth(&self.combat_ahead(after, &fight)?);
+            let made = match stakes {
+                Some(Stakes::Keep) => false,
+                Some(Stakes::AllIn) => win > 0.0 && value > self.tune.all_in,
+                None => value > least,
+            };
+            made.then_some((value, win))
+        };
         for e in enemies.into_iter().take(3) {
             if e.base.distance(&u.base) > reach {
                 break;
             }
-            let Some((cmd, after)) = self.contact(b, u, e) else {
+            // The charge made from the formation the rules reward it for (`attack_formation`),
+            // formed first on a copy: by the odds where the fight is worth more so (or only so
+            // worth making), straight on wherever it can be made so.
+            let formed = self.formed_for(b, u, e).and_then(|(form, copy)| {
+                let v = copy.unit(&u.id).ok()?;
+                let (_, after) = self.contact(&copy, v, e)?;
+                Some((form, after))
+            });
+            let plain = self.contact(b, u, e);
+            match self.style {
+                Style::Straight => {
+                    if let Some((form, _)) = formed {
+                        return Some(self.form_decision(u, e, form, None));
+                    }
+                    if let Some((cmd, _)) = plain {
+                        return Some(Decision {
+                            command: cmd,
+                            reason: format!("{} charges {}", u.name, e.name),
+                        });
+                    }
+                }
+                Style::Odds => {
+                    let plain = plain.and_then(|(cmd, after)| Some((cmd, weigh(after, e)?)));
+                    let formed = formed.and_then(|(form, after)| Some((form, weigh(after, e)?)));
+                    match (plain, formed) {
+                        (p, Some((form, (value, win))))
+                            if p.as_ref().is_none_or(|(_, (v, _))| value > *v + 1e-9) =>
+                        {
+                            return Some(self.form_decision(u, e, form, Some(win)));
+                        }
+                        (Some((cmd, (_, win))), _) => {
+                            return Some(Decision {
+                                command: cmd,
+                                reason: format!(
+                                    "{} charges {}: {:.0}% to win",
+                                    u.name,
+                                    e.name,
+                                    win * 100.0
+                                ),
+                            });
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// The command that forms `u` as the rules reward it for charging `e`
+    /// (`Ruleset::attack_formation`), with the battle after it, where it is not so formed
+    /// already and the rules accept it now.
+    fn formed_for(&self, b: &Battle, u: &Unit, e: &Unit) -> Option<(Command, Battle)> {
+        let formation = b.rules.attack_formation(b, u, e)?;
+        if formation == u.formation || self.did(&u.id, "Form") {
+            return None;
+        }
+        let cmd = Command::Form {
+            unit: u.id.clone(),
+            formation,
+            turn: 0.0,
+        };
+        probe(b, &cmd).map(|after| (cmd, after))
+    }
+
+    /// The decision to form `u` before charging `e` (with the charge's chance to win, by the
+    /// odds).
+    fn form_decision(&self, u: &Unit, e: &Unit, command: Command, win: Option<f64>) -> Decision {
+        let odds = win.map_or(String::new(), |w| format!(": {:.0}% to win", w * 100.0));
+        Decision {
+            command,
+            reason: format!("{} forms to charge {}{odds}", u.name, e.name),
+        }
+    }
+
+    /// Whether `u` stands in the formation the rules reward it for charging one of the
+    /// enemy's units in (`Ruleset::attack_formation`): not a column of march to leave.
+    fn in_attack_formation(&self, b: &Battle, u: &Unit) -> bool {
+        self.enemies(b, u.side)
+            .iter()
+            .any(|e| b.rules.attack_formation(b, u, e) == Some(u.formation))
+    }
+
+    /// By the odds, with its moves given: a unit not in contact whose nearest enemy stands
+    /// within a long move, where the rules reward it for charging that enemy in another
+    /// formation (`Ruleset::attack_formation`), forms it with what the moves left over, ready
+    /// to charge it next bound (and to meet its charge).
+    fn form_for_next_bound(&self, b: &Battle) -> Option<Decision> {
+        if self.style != Style::Odds || self.last_bound(b).is_some() {
+            return None;
+        }
+        for u in self.own(b) {
+            if !fights(b, u) {
+                continue;
+            }
+            let foes = self.enemies(b, u.side).into_iter().filter(|e| fights(b, e));
+            let Some(e) = nearest_to(foes, u) else {
                 continue;
             };
-            let reason = match self.style {
-                Style::Straight => format!("{} charges {}", u.name, e.name),
-                Style::Odds => {
-                    let fight = Command::Fight {
-                        unit: u.id.clone(),
-                        target: e.id.clone(),
-                        pursue: None,
-                        pursuits: Vec::new(),
-                    };
-                    let Some(o) = self.combat_ahead(after, &fight) else {
-                        continue;
-                    };
-                    let (value, win) = worth(&o);
-                    let made = match stakes {
-                        Some(Stakes::Keep) => false,
-                        Some(Stakes::AllIn) => win > 0.0 && value > self.tune.all_in,
-                        None => value > least,
-                    };
-                    if !made {
-                        continue;
-                    }
-                    format!("{} charges {}: {:.0}% to win", u.name, e.name, win * 100.0)
-                }
-            };
-            return Some(Decision {
-                command: cmd,
-                reason,
-            });
+            let gap = e.base.distance(&u.base);
+            if gap <= MEETS || gap > long_move(b) {
+                continue;
+            }
+            if let Some((command, _)) = self.formed_for(b, u, e) {
+                return Some(Decision {
+                    command,
+                    reason: format!("{} forms to charge {} next bound", u.name, e.name),
+                });
+            }
         }
         None
     }

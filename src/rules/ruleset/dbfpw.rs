@@ -1197,6 +1197,11 @@ impl Supplement for Fpw {
         errs
     }
 
+    /// Infantry charging foot forms attack column first (ruling attack_column): +2.
+    fn attack_formation(&self, g: &Dbfpw, _b: &Battle, u: &Unit, e: &Unit) -> Option<Formation> {
+        (is_infantry(u) && g.dbn.kind(e) == TroopKind::Foot).then_some(Formation::Column)
+    }
+
     /// A baggage train or caisson with packs goes to the nearest friend low or out of
     /// ammunition that no supplier reaches now: into contact, or for a caisson within its
     /// supply radius (halved when shaken).

@@ -351,6 +351,17 @@ pub trait Supplement: Clone + Default + std::fmt::Debug + Send + Sync + Sized + 
         let _ = (g, b, u);
         None
     }
+    /// A formation to take before charging `e` (`Ruleset::attack_formation`).
+    fn attack_formation(
+        &self,
+        g: &DbnGame<Self>,
+        b: &Battle,
+        u: &Unit,
+        e: &Unit,
+    ) -> Option<Formation> {
+        let _ = (g, b, u, e);
+        None
+    }
     /// Lines the unit card adds (ammunition, packs).
     fn card_lines(&self, g: &DbnGame<Self>, b: &Battle, u: &Unit) -> Vec<String> {
         let _ = (g, b, u);
@@ -1603,6 +1614,9 @@ impl<S: Supplement> Ruleset for DbnGame<S> {
     }
     fn supplies(&self, b: &Battle, u: &Unit) -> Option<(UnitId, f32)> {
         self.sup.supplies(self, b, u)
+    }
+    fn attack_formation(&self, b: &Battle, u: &Unit, e: &Unit) -> Option<Formation> {
+        self.sup.attack_formation(self, b, u, e)
     }
     fn unit_model(&self) -> UnitModel {
         UnitModel::SingleBase

@@ -128,6 +128,15 @@ pub trait Ruleset {
     fn moves_in_groups(&self) -> bool {
         false
     }
+    /// A formation the rules reward `u` for taking before it charges `e` (DBFPW's attack
+    /// column against foot), which it may take with `Command::Form`: the opponent forms it
+    /// before a charge where the fight's odds are better so, or after its move where `e` is
+    /// near enough to charge next bound, and never leaves it for line as a column of march.
+    /// None by default.
+    fn attack_formation(&self, b: &Battle, u: &Unit, e: &Unit) -> Option<Formation> {
+        let _ = (b, u, e);
+        None
+    }
     /// The opponent's judgement under these rules: its defaults (`Tuning::default`, given),
     /// with any number that plays better here, as measured by batch runs. The defaults by
     /// default.

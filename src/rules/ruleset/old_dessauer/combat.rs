@@ -882,6 +882,29 @@ pub fn outlook(
     })
 }
 
+/// Where a unit that recoiled this round was shattered by its rout hits (one a recoil move):
+/// the recoil moves it had made when they left it a quarter of its strength or less (or no
+/// figure), if it was not so before them. Read from the round's `Losses` to rout hits.
+fn shattered_at(od: &OldDessauer, b: &Battle, out: &[Event], id: &UnitId) -> Option<u32> {
+    let (lost, left) = out.iter().rev().find_map(|e| match e {
+        Event::Losses {
+            unit,
+            figures,
+            stands,
+            why,
+        } if unit == id && why == "rout hits" => Some((*figures, stands.iter().sum::<u32>())),
+        _ => None,
+    })?;
+    let u = b.unit(id).ok()?;
+    let shattered = od.strength(u) as f32 * od.num("shatter_fraction");
+    let before = left + lost;
+    if before as f32 <= shattered || left as f32 > shattered {
+        return None;
+    }
+    // The first rout hit that leaves it shattered.
+    Some((before as f32 - shattered).ceil().max(1.0) as u32)
+}
+
 /// A round's outcome that pursuit reads: the units as they were, whom each touched, who
 /// recoiled, and every strike.
 struct Melee {
@@ -926,10 +949,10 @@ fn pursuits(
             continue;
         }
         // The one it rolled most dice against (its owner's choice among equals), among those
-        // still on the table.
+        // still on the table or shattered by their rout hits (ruling pursuit_to_shatter).
         let candidates: Vec<UnitId> = most_dice(&plan, &w.id)
             .into_iter()
-            .filter(|e| b.unit(e).is_ok_and(|x| x.alive()))
+            .filter(|e| b.unit(e).is_ok_and(|x| x.alive()) || shattered_at(od, b, out, e).is_some())
             .collect();
         let Some(target) = order
             .target
@@ -982,8 +1005,16 @@ fn pursuits(
                 shift = dir.scale(s);
             }
         }
-        if let Some(d) = order.distance {
-            let most = b.scale.to_mm(d);
+        // An enemy shattered by its rout hits is pursued no farther than the point where it
+        // shattered (ruling pursuit_to_shatter).
+        let shatter = shattered_at(od, b, out, &target)
+            .map(|moves| b.scale.to_mm(od.num("recoil_move") * moves as f32));
+        for most in order
+            .distance
+            .map(|d| b.scale.to_mm(d))
+            .into_iter()
+            .chain(shatter)
+        {
             if shift.len() > most {
                 shift = shift.scale(most / shift.len().max(1e-6));
             }
