@@ -2908,3 +2908,87 @@ fn a_garrison_and_a_fortification_defend_in_their_own_bound() {
         assert!(!has(&g, want), "{kind}: {g:?}");
     }
 }
+
+/// Saint-Aubin (about 100 x 90 mm) with a battalion "g" deep inside it and "f" outside, which
+/// charges it: "f"'s centre ends inside the town, since an infantry base is ~59 paces deep.
+fn charge_into_saint_aubin() -> Battle {
+    let town = "(id: \"t\", kind: Town, name: \"Saint-Aubin\", points: [(950, 540), (1050, 540), (1050, 630), (950, 630)]),";
+    let mut b = fpw(
+        &[
+            ("f", 0, "Inf", "Regular", 1000.0, 530.0, 0.0, ""),
+            ("g", 1, "Inf", "Regular", 1000.0, 580.0, 180.0, ""),
+        ],
+        town,
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    to_contact(&mut b).expect("charge into the town");
+    let y = b.unit(&id("f")).unwrap().base.centre.y;
+    assert!(
+        y > 540.0,
+        "the attacker's centre stands inside the town: {y}"
+    );
+    b
+}
+
+#[test]
+fn an_attacker_that_enters_a_town_is_not_its_garrison() {
+    // 002: "+4 Infantry Garrisoning a BUA", "Garrisons: Destroyed", "Infantry: 1 Hit and
+    // Recoil" (ruling garrison: only the unit that held the town before the enemy came in is
+    // its garrison; others fighting inside it are in bad going).
+    let garrison = "+4 Infantry garrisoning a BUA";
+    let bg = "-1 Within bad going (not Sharpshooters)";
+    // The attacker's bound: 4 - 1 + 5 against 4 + 4 + 1: beaten, not by double.
+    let mut b = charge_into_saint_aubin();
+    let (a, d, e) = combat(&mut b, &[5, 1]);
+    assert!(!has(&a, garrison) && has(&a, bg), "{a:?}");
+    assert!(has(&d, garrison) && !has(&d, bg), "{d:?}");
+    let Event::CloseCombat {
+        verdict,
+        loser,
+        attacker_effect,
+        ..
+    } = e
+    else {
+        unreachable!()
+    };
+    assert_eq!(
+        (verdict, loser, attacker_effect),
+        (Verdict::Beaten, Some(id("f")), Effect::HitAndRecoil)
+    );
+    // A draw (6 + 3 against 1 + 8) leaves both in the town; in the garrison's own bound it
+    // still defends it with +4 and the intruder is still in bad going: 1 + 8 against 4 + 3.
+    let mut b = charge_into_saint_aubin();
+    let (_, _, e) = combat(&mut b, &[6, 1]);
+    let Event::CloseCombat { verdict, .. } = e else {
+        unreachable!()
+    };
+    assert_eq!(verdict, Verdict::Draw);
+    // Side 1's command die, then the combat's dice.
+    b.script_dice(&[6, 1, 4]);
+    to_phase(&mut b, 1, Phase::CloseCombat);
+    let ev = b.execute(fight("g", "f")).expect("fight");
+    let Event::CloseCombat {
+        attacker,
+        attacker_score,
+        defender_score,
+        verdict,
+        loser,
+        defender_effect,
+        ..
+    } = common::combat_event(&ev)
+    else {
+        unreachable!()
+    };
+    let (g, f) = (
+        names(&attacker_score.factors),
+        names(&defender_score.factors),
+    );
+    assert_eq!(attacker, id("g"));
+    assert!(has(&g, garrison) && !has(&g, bg), "{g:?}");
+    assert!(!has(&f, garrison) && has(&f, bg), "{f:?}");
+    assert_eq!(
+        (verdict, loser, defender_effect),
+        (Verdict::Beaten, Some(id("f")), Effect::HitAndRecoil)
+    );
+}
