@@ -2992,3 +2992,49 @@ fn an_attacker_that_enters_a_town_is_not_its_garrison() {
         (Verdict::Beaten, Some(id("f")), Effect::HitAndRecoil)
     );
 }
+
+#[test]
+fn results_in_good_going_leave_out_villages() {
+    use Effect::*;
+    // Ruling going: towns and villages are bad going; only the factors leave them out. The
+    // infantry's front edge lies just inside the village, so the cavalry stop outside it.
+    let village = "(id: \"v\", kind: Village, name: \"Forbach\", points: [(940, 538), (1060, 538), (1060, 640), (940, 640)]),";
+    // "Infantry: Destroyed by HC in GG otherwise 1 Hit and Recoil": HC 3 - 1 + 6 against 4 + 3.
+    let (v, l, _, d, text) = close_result(
+        ("HC", "Regular", ""),
+        ("Inf", "Regular", ""),
+        100.0,
+        village,
+        &[6, 3, 3, 3, 3, 3],
+    );
+    assert_eq!(
+        (v, l.as_deref(), d),
+        (Verdict::Beaten, Some("g"), HitAndRecoil),
+        "{text}"
+    );
+    // "Sharpshooters: Destroyed by Mounted in GG otherwise 1 Hit and Flee": LC 3 + 2 against
+    // 2 - 1 + 3.
+    let (v, l, _, d, text) = close_result(
+        ("LC", "Regular", ""),
+        ("SS", "Regular", ""),
+        100.0,
+        village,
+        &[2, 3],
+    );
+    assert_eq!(
+        (v, l.as_deref(), d),
+        (Verdict::Beaten, Some("g"), Flee { hits: 1 }),
+        "{text}"
+    );
+    // Firing, "Skirmishing Cavalry: Destroyed if in BG" when beaten by double: dismounted SC
+    // in a village, infantry 4 - 2 + 6 against 1 + 3.
+    let village = "(id: \"v\", kind: Village, name: \"Forbach\", points: [(940, 540), (1060, 540), (1060, 700), (940, 700)]),";
+    let (v, e, text) = firing_result(
+        ("Inf", "Regular", ""),
+        ("SC", "Regular", ", formation: Some(Dismounted)"),
+        200.0,
+        village,
+        &[6, 3],
+    );
+    assert_eq!((v, e), (Verdict::BeatenByDouble, Destroyed), "{text}");
+}

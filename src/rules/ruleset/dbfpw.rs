@@ -69,6 +69,17 @@ impl Fpw {
         u.troop == "HC" || (u.has(Flag::Lancer) && !Self::attacked_in_flank(b, u))
     }
 
+    /// In bad going for the results' "in BG" and "in GG": the going of the move rates (ruling
+    /// going), towns and villages included. Only the firing and close combat factors leave a
+    /// BUA or NLF out of bad going.
+    fn in_bad_going_for_results(g: &Dbfpw, b: &Battle, u: &Unit) -> bool {
+        g.dbn.in_bad_going(b, u)
+            || b.terrain
+                .at(u.base.centre, &[FeatureKind::Town, FeatureKind::Village])
+                .next()
+                .is_some()
+    }
+
     /// German artillery: any artillery of a German side (not the Mitrailleuse).
     fn is_german_artillery(g: &Dbfpw, b: &Battle, u: &Unit) -> bool {
         g.dbn.is_artillery(u) && u.troop != "Mit" && is_german_nation(nation(b, u))
@@ -578,7 +589,7 @@ impl Supplement for Fpw {
                 {
                     Effect::Destroyed
                 } else if loser.troop == "SC" {
-                    if d.in_bad_going(b, loser) {
+                    if Self::in_bad_going_for_results(g, b, loser) {
                         Effect::Destroyed
                     } else {
                         Effect::Flee { hits: hit }
@@ -608,7 +619,7 @@ impl Supplement for Fpw {
     ) -> Effect {
         let d = &g.dbn;
         let hit = g.hits("result_hit");
-        let bg = d.in_bad_going_for_combat(b, loser);
+        let bg = Self::in_bad_going_for_results(g, b, loser);
         let by_mounted = d.is_mounted(winner);
         match verdict {
             Verdict::Draw | Verdict::Outscored => {
