@@ -3038,3 +3038,55 @@ fn results_in_good_going_leave_out_villages() {
     );
     assert_eq!((v, e), (Verdict::BeatenByDouble, Destroyed), "{text}");
 }
+
+#[test]
+fn guns_firing_back_and_supporting_use_ammunition() {
+    let x = "options: [\"ammunition\"],";
+    // A battery firing back at infantry throws a 1: low on ammunition.
+    let mut b = duel(
+        ("Inf", "Regular", ""),
+        ("FAFr", "Regular", ""),
+        200.0,
+        "",
+        x,
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    shoot(&mut b, &[6, 1]);
+    assert_eq!(b.unit(&id("g")).unwrap().status.ammo, Ammo::Low);
+    // A battery low on ammunition that fires back fires its last round: out.
+    let mut b = duel(
+        ("Inf", "Regular", ""),
+        ("FAFr", "Regular", ", ammunition: Some(Low)"),
+        200.0,
+        "",
+        x,
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    shoot(&mut b, &[4, 4]);
+    assert_eq!(b.unit(&id("g")).unwrap().status.ammo, Ammo::Out);
+    // Fire support is firing without firing dice (ruling ammunition): a low battery that
+    // supports is out; a full one throws no 1 and stays full.
+    let gy = target_y("Inf", "Inf", 200.0);
+    for (start, end) in [(Ammo::Low, Ammo::Out), (Ammo::Full, Ammo::Full)] {
+        let more = format!(", ammunition: Some({start:?})");
+        let mut b = fpw(
+            &[
+                ("f", 0, "Inf", "Regular", 1000.0, 500.0, 0.0, ""),
+                ("s", 0, "FAFr", "Regular", 1045.0, 500.0, 0.0, &more),
+                ("g", 1, "Inf", "Regular", 1000.0, gy, 180.0, ""),
+            ],
+            "",
+            x,
+        );
+        to_phase(&mut b, 0, Phase::Firing);
+        b.script_dice(&[1, 1]);
+        b.execute(Command::Fire {
+            unit: id("f"),
+            target: id("g"),
+            support: vec![id("s")],
+            defence: None,
+        })
+        .expect("supported fire");
+        assert_eq!(b.unit(&id("s")).unwrap().status.ammo, end, "{start:?}");
+    }
+}

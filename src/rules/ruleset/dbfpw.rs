@@ -750,7 +750,7 @@ impl Supplement for Fpw {
         b: &mut Battle,
         out: &mut Vec<Event>,
         id: &UnitId,
-        die: u8,
+        die: Option<u8>,
     ) -> Result<(), RuleError> {
         let u = b.unit(id)?.clone();
         if !u.alive() || !Self::uses_ammo(g, &u) {
@@ -768,7 +768,7 @@ impl Supplement for Fpw {
                 );
                 Self::resupply(g, b, out, id)?;
             }
-            Ammo::Full if die == 1 => {
+            Ammo::Full if die == Some(1) => {
                 if u.status.packs > 0 {
                     Self::supply(
                         b,

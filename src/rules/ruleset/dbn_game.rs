@@ -31,6 +31,10 @@ pub struct Setup {
     pub mutual: bool,
     /// First dice to throw before the opposed dice (the mitrailleuse's).
     pub first: Vec<FirstThrow>,
+    /// Firing: the target fires back (it could fire at the firer).
+    pub responding: bool,
+    /// Firing: the target's friends supporting its defence.
+    pub defence: Vec<UnitId>,
 }
 
 /// One first die to throw before the opposed dice: whose, which side of the setup it is on
@@ -263,14 +267,15 @@ pub trait Supplement: Clone + Default + std::fmt::Debug + Send + Sync + Sized + 
         let _ = (g, b, out, id);
         Ok(())
     }
-    /// After a unit fired with this die (ammunition).
+    /// After a unit fired with this die (ammunition); None for fire support, which throws
+    /// no firing die.
     fn after_fire(
         &self,
         g: &DbnGame<Self>,
         b: &mut Battle,
         out: &mut Vec<Event>,
         id: &UnitId,
-        die: u8,
+        die: Option<u8>,
     ) -> Result<(), RuleError> {
         let _ = (g, b, out, id, die);
         Ok(())
@@ -1175,6 +1180,8 @@ impl<S: Supplement> DbnGame<S> {
             b_factors: tf,
             mutual,
             first,
+            responding,
+            defence: def_support,
         })
     }
 
@@ -1197,6 +1204,8 @@ impl<S: Supplement> DbnGame<S> {
             a_factors: sf,
             b_factors: tf,
             mutual,
+            responding,
+            defence,
             ..
         } = setup;
         let sdie = b.d6()?;
@@ -1235,9 +1244,16 @@ impl<S: Supplement> DbnGame<S> {
                 mutual,
             },
         );
-        self.sup.after_fire(self, b, out, sid, sdie)?;
-        if mutual {
-            self.sup.after_fire(self, b, out, tid, tdie)?;
+        // Each unit that fired spends its round: the firer and a target firing back with
+        // their dice; supporters with none (a supporter whose first die failed gave none).
+        self.sup.after_fire(self, b, out, sid, Some(sdie))?;
+        if responding {
+            self.sup.after_fire(self, b, out, tid, Some(tdie))?;
+        }
+        for s in support.iter().chain(&defence) {
+            if !first_die_failed_this_phase(b, s) {
+                self.sup.after_fire(self, b, out, s, None)?;
+            }
         }
         if let Some(l) = loser {
             let by = if l.id == *sid { tid } else { sid };
@@ -1375,6 +1391,8 @@ impl<S: Supplement> DbnGame<S> {
             b_factors: ef,
             mutual: false,
             first,
+            responding: false,
+            defence: Vec::new(),
         })
     }
 
