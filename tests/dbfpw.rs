@@ -3090,3 +3090,33 @@ fn guns_firing_back_and_supporting_use_ammunition() {
         assert_eq!(b.unit(&id("s")).unwrap().status.ammo, end, "{start:?}");
     }
 }
+
+#[test]
+fn adjacent_units_exchange_packs_freely() {
+    // 002: "Adjacent units can freely exchange Packs": a low battery beside horse artillery
+    // carrying a pack takes it at the start of its side's bound.
+    let x = "options: [\"ammunition\"],";
+    let mut b = fpw(
+        &[
+            (
+                "f",
+                0,
+                "FAFr",
+                "Regular",
+                1000.0,
+                500.0,
+                0.0,
+                ", ammunition: Some(Low)",
+            ),
+            ("ha", 0, "HA", "Regular", 1040.0, 500.0, 0.0, ""),
+            ("g", 1, "Inf", "Regular", 1000.0, 1800.0, 180.0, ""),
+        ],
+        "",
+        x,
+    );
+    assert_eq!(b.unit(&id("ha")).unwrap().status.packs, 1);
+    to_phase(&mut b, 1, Phase::Movement);
+    to_phase(&mut b, 0, Phase::Movement);
+    assert_eq!(b.unit(&id("f")).unwrap().status.ammo, Ammo::Full);
+    assert_eq!(b.unit(&id("ha")).unwrap().status.packs, 0);
+}

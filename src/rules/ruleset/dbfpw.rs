@@ -231,18 +231,20 @@ impl Fpw {
         );
     }
 
-    /// A supplier that can send a pack to `u` now: its own side's baggage train in edge contact,
-    /// or a caisson whose supply path reaches it.
+    /// A friend that can send a pack to `u` now: any friend carrying one in edge contact (its
+    /// baggage train, or an adjacent unit: adjacent units exchange packs freely), or a caisson
+    /// whose supply path reaches it.
     fn supplier_for(g: &Dbfpw, b: &Battle, u: &Unit) -> Option<UnitId> {
         let d = &g.dbn;
         b.alive()
             .filter(|s| s.side == u.side && s.id != u.id && s.status.packs > 0)
-            .filter(|s| d.has_trait(s, TroopTrait::Supplier))
             .find(|s| {
                 let contact =
                     u.base.touched_by(&s.base).is_some() || s.base.touched_by(&u.base).is_some();
                 contact
-                    || (d.has_trait(s, TroopTrait::SupplyRadius) && Self::supply_path(g, b, s, u))
+                    || (d.has_trait(s, TroopTrait::Supplier)
+                        && d.has_trait(s, TroopTrait::SupplyRadius)
+                        && Self::supply_path(g, b, s, u))
             })
             .map(|s| s.id.clone())
     }
