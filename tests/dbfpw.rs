@@ -3089,6 +3089,47 @@ fn guns_firing_back_and_supporting_use_ammunition() {
         .expect("supported fire");
         assert_eq!(b.unit(&id("s")).unwrap().status.ammo, end, "{start:?}");
     }
+    // A low battery beside the target supports its defence (the defender names it): out.
+    let mut b = fpw(
+        &[
+            ("f", 0, "Inf", "Regular", 1000.0, 500.0, 0.0, ""),
+            ("g", 1, "Inf", "Regular", 1000.0, gy, 180.0, ""),
+            (
+                "s",
+                1,
+                "FAFr",
+                "Regular",
+                1045.0,
+                gy,
+                180.0,
+                ", ammunition: Some(Low)",
+            ),
+        ],
+        "",
+        x,
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    b.script_dice(&[1, 1]);
+    let ev = b
+        .execute(Command::Fire {
+            unit: id("f"),
+            target: id("g"),
+            support: vec![],
+            defence: Some(vec![id("s")]),
+        })
+        .expect("fire against a supported defence");
+    let Event::Fire { shooter_score, .. } = common::fire_event(&ev) else {
+        unreachable!()
+    };
+    assert!(
+        has(
+            &names(&shooter_score.factors),
+            "-1 Enemy unit providing fire support"
+        ),
+        "{:?}",
+        names(&shooter_score.factors)
+    );
+    assert_eq!(b.unit(&id("s")).unwrap().status.ammo, Ammo::Out);
 }
 
 #[test]
