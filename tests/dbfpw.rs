@@ -3005,7 +3005,7 @@ fn results_in_good_going_leave_out_villages() {
         ("Inf", "Regular", ""),
         100.0,
         village,
-        &[6, 3, 3, 3, 3, 3],
+        &[6, 3],
     );
     assert_eq!(
         (v, l.as_deref(), d),
@@ -3160,4 +3160,44 @@ fn adjacent_units_exchange_packs_freely() {
     to_phase(&mut b, 0, Phase::Movement);
     assert_eq!(b.unit(&id("f")).unwrap().status.ammo, Ammo::Full);
     assert_eq!(b.unit(&id("ha")).unwrap().status.packs, 0);
+}
+
+#[test]
+fn cavalry_do_not_pursue_into_a_village() {
+    // Ruling pursuit: a pursuit is a move, and only foot may stop in a village (ruling
+    // occupation). HC 3 - 1 + 6 beat infantry 4 + 3 holding Forbach: the infantry recoil
+    // deeper into it and the HC, who must otherwise follow up, stay outside.
+    let village = "(id: \"v\", kind: Village, name: \"Forbach\", points: [(940, 538), (1060, 538), (1060, 640), (940, 640)]),";
+    let mut b = charge_on(
+        ("HC", "Regular", ""),
+        ("Inf", "Regular", ""),
+        100.0,
+        village,
+    );
+    to_contact(&mut b).expect("charge");
+    let before = b.unit(&id("f")).unwrap().base;
+    to_phase(&mut b, 0, Phase::CloseCombat);
+    b.script_dice(&[6, 3]);
+    let ev = b.execute(fight("f", "g")).expect("fight");
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Recoiled { unit, .. } if unit == &id("g"))),
+        "{ev:?}"
+    );
+    assert!(
+        !ev.iter().any(|e| matches!(e, Event::Pursued { .. })),
+        "{ev:?}"
+    );
+    assert_eq!(b.unit(&id("f")).unwrap().base, before);
+    // In the open light cavalry that beat infantry (which HC would destroy) follow up.
+    let mut b = charge_on(("LC", "Regular", ""), ("Inf", "Regular", ""), 100.0, "");
+    to_contact(&mut b).expect("charge");
+    to_phase(&mut b, 0, Phase::CloseCombat);
+    b.script_dice(&[6, 3, 3, 3]);
+    let ev = b.execute(fight("f", "g")).expect("fight");
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Pursued { unit, .. } if unit == &id("f"))),
+        "{ev:?}"
+    );
 }

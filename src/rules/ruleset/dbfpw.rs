@@ -818,6 +818,10 @@ impl Supplement for Fpw {
         Ok(())
     }
 
+    fn pursuit_keeps_to_occupation(&self) -> bool {
+        true
+    }
+
     fn follow(&self, g: &Dbfpw, w: &Unit, destroyed: bool) -> Follow {
         let d = &g.dbn;
         if destroyed

@@ -2013,11 +2013,33 @@ impl Dbn {
         if !u.alive() {
             return Ok(None);
         }
+        let Some((to, hit)) = self.follow_up_end(b, &u) else {
+            return Ok(None);
+        };
+        let continuing = hit
+            .as_ref()
+            .map(|h| h.0.clone())
+            .filter(|h| Some(h) == recoiled);
+        b.emit(
+            out,
+            Event::Pursued {
+                unit: id.clone(),
+                from: u.base,
+                to,
+                continuing,
+            },
+        );
+        Ok(hit.map(|h| h.0))
+    }
+
+    /// Where a follow-up of `u` would end, and the enemy it would contact there; None when it
+    /// cannot advance.
+    pub fn follow_up_end(&self, b: &Battle, u: &Unit) -> Option<(Base, Option<(UnitId, Base)>)> {
         let got = self
-            .path(b, &u, &u.base, u.base.forward(), u.base.depth, Give::Pursue)
+            .path(b, u, &u.base, u.base.forward(), u.base.depth, Give::Pursue)
             .moved;
         if got <= 0.0 {
-            return Ok(None);
+            return None;
         }
         let mut to = Base {
             centre: u.base.centre.plus(u.base.forward().scale(got)),
@@ -2043,20 +2065,7 @@ impl Dbn {
                 to = conformed;
             }
         }
-        let continuing = hit
-            .as_ref()
-            .map(|h| h.0.clone())
-            .filter(|h| Some(h) == recoiled);
-        b.emit(
-            out,
-            Event::Pursued {
-                unit: id.clone(),
-                from: u.base,
-                to,
-                continuing,
-            },
-        );
-        Ok(hit.map(|h| h.0))
+        Some((to, hit))
     }
 
     /// Adds hits and their consequences (shaken, destroyed).

@@ -256,6 +256,11 @@ pub trait Supplement: Clone + Default + std::fmt::Debug + Send + Sync + Sized + 
     ) -> Result<(), RuleError> {
         g.dbn.check_occupation(b, u, end)
     }
+    /// Whether a victor pursues only where it may end a move (`check_occupation`): a pursuit
+    /// that would end in a town or village it may not stop in is not made.
+    fn pursuit_keeps_to_occupation(&self) -> bool {
+        false
+    }
     /// After a unit moved (resupply by reaching a supplier).
     fn after_move(
         &self,
@@ -1479,6 +1484,14 @@ impl<S: Supplement> DbnGame<S> {
             wants(self.sup.follow(self, &w, true))
         };
         if !follow {
+            return Ok(());
+        }
+        // A pursuit that would end where the victor may not stop (where the supplement says
+        // so) is not made.
+        if self.sup.pursuit_keeps_to_occupation()
+            && d.follow_up_end(b, &w)
+                .is_some_and(|(to, _)| self.sup.check_occupation(self, b, &w, &to).is_err())
+        {
             return Ok(());
         }
         let recoiled = lnow.alive().then_some(&l.id);
