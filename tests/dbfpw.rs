@@ -2908,3 +2908,296 @@ fn a_garrison_and_a_fortification_defend_in_their_own_bound() {
         assert!(!has(&g, want), "{kind}: {g:?}");
     }
 }
+
+/// Saint-Aubin (about 100 x 90 mm) with a battalion "g" deep inside it and "f" outside, which
+/// charges it: "f"'s centre ends inside the town, since an infantry base is ~59 paces deep.
+fn charge_into_saint_aubin() -> Battle {
+    let town = "(id: \"t\", kind: Town, name: \"Saint-Aubin\", points: [(950, 540), (1050, 540), (1050, 630), (950, 630)]),";
+    let mut b = fpw(
+        &[
+            ("f", 0, "Inf", "Regular", 1000.0, 530.0, 0.0, ""),
+            ("g", 1, "Inf", "Regular", 1000.0, 580.0, 180.0, ""),
+        ],
+        town,
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    to_contact(&mut b).expect("charge into the town");
+    let y = b.unit(&id("f")).unwrap().base.centre.y;
+    assert!(
+        y > 540.0,
+        "the attacker's centre stands inside the town: {y}"
+    );
+    b
+}
+
+#[test]
+fn an_attacker_that_enters_a_town_is_not_its_garrison() {
+    // 002: "+4 Infantry Garrisoning a BUA", "Garrisons: Destroyed", "Infantry: 1 Hit and
+    // Recoil" (ruling garrison: only the unit that held the town before the enemy came in is
+    // its garrison; others fighting inside it are in bad going).
+    let garrison = "+4 Infantry garrisoning a BUA";
+    let bg = "-1 Within bad going (not Sharpshooters)";
+    // The attacker's bound: 4 - 1 + 5 against 4 + 4 + 1: beaten, not by double.
+    let mut b = charge_into_saint_aubin();
+    let (a, d, e) = combat(&mut b, &[5, 1]);
+    assert!(!has(&a, garrison) && has(&a, bg), "{a:?}");
+    assert!(has(&d, garrison) && !has(&d, bg), "{d:?}");
+    let Event::CloseCombat {
+        verdict,
+        loser,
+        attacker_effect,
+        ..
+    } = e
+    else {
+        unreachable!()
+    };
+    assert_eq!(
+        (verdict, loser, attacker_effect),
+        (Verdict::Beaten, Some(id("f")), Effect::HitAndRecoil)
+    );
+    // A draw (6 + 3 against 1 + 8) leaves both in the town; in the garrison's own bound it
+    // still defends it with +4 and the intruder is still in bad going: 1 + 8 against 4 + 3.
+    let mut b = charge_into_saint_aubin();
+    let (_, _, e) = combat(&mut b, &[6, 1]);
+    let Event::CloseCombat { verdict, .. } = e else {
+        unreachable!()
+    };
+    assert_eq!(verdict, Verdict::Draw);
+    // Side 1's command die, then the combat's dice.
+    b.script_dice(&[6, 1, 4]);
+    to_phase(&mut b, 1, Phase::CloseCombat);
+    let ev = b.execute(fight("g", "f")).expect("fight");
+    let Event::CloseCombat {
+        attacker,
+        attacker_score,
+        defender_score,
+        verdict,
+        loser,
+        defender_effect,
+        ..
+    } = common::combat_event(&ev)
+    else {
+        unreachable!()
+    };
+    let (g, f) = (
+        names(&attacker_score.factors),
+        names(&defender_score.factors),
+    );
+    assert_eq!(attacker, id("g"));
+    assert!(has(&g, garrison) && !has(&g, bg), "{g:?}");
+    assert!(!has(&f, garrison) && has(&f, bg), "{f:?}");
+    assert_eq!(
+        (verdict, loser, defender_effect),
+        (Verdict::Beaten, Some(id("f")), Effect::HitAndRecoil)
+    );
+}
+
+#[test]
+fn results_in_good_going_leave_out_villages() {
+    use Effect::*;
+    // Ruling going: towns and villages are bad going; only the factors leave them out. The
+    // infantry's front edge lies just inside the village, so the cavalry stop outside it.
+    let village = "(id: \"v\", kind: Village, name: \"Forbach\", points: [(940, 538), (1060, 538), (1060, 640), (940, 640)]),";
+    // "Infantry: Destroyed by HC in GG otherwise 1 Hit and Recoil": HC 3 - 1 + 6 against 4 + 3.
+    let (v, l, _, d, text) = close_result(
+        ("HC", "Regular", ""),
+        ("Inf", "Regular", ""),
+        100.0,
+        village,
+        &[6, 3],
+    );
+    assert_eq!(
+        (v, l.as_deref(), d),
+        (Verdict::Beaten, Some("g"), HitAndRecoil),
+        "{text}"
+    );
+    // "Sharpshooters: Destroyed by Mounted in GG otherwise 1 Hit and Flee": LC 3 + 2 against
+    // 2 - 1 + 3.
+    let (v, l, _, d, text) = close_result(
+        ("LC", "Regular", ""),
+        ("SS", "Regular", ""),
+        100.0,
+        village,
+        &[2, 3],
+    );
+    assert_eq!(
+        (v, l.as_deref(), d),
+        (Verdict::Beaten, Some("g"), Flee { hits: 1 }),
+        "{text}"
+    );
+    // Firing, "Skirmishing Cavalry: Destroyed if in BG" when beaten by double: dismounted SC
+    // in a village, infantry 4 - 2 + 6 against 1 + 3.
+    let village = "(id: \"v\", kind: Village, name: \"Forbach\", points: [(940, 540), (1060, 540), (1060, 700), (940, 700)]),";
+    let (v, e, text) = firing_result(
+        ("Inf", "Regular", ""),
+        ("SC", "Regular", ", formation: Some(Dismounted)"),
+        200.0,
+        village,
+        &[6, 3],
+    );
+    assert_eq!((v, e), (Verdict::BeatenByDouble, Destroyed), "{text}");
+}
+
+#[test]
+fn guns_firing_back_and_supporting_use_ammunition() {
+    let x = "options: [\"ammunition\"],";
+    // A battery firing back at infantry throws a 1: low on ammunition.
+    let mut b = duel(
+        ("Inf", "Regular", ""),
+        ("FAFr", "Regular", ""),
+        200.0,
+        "",
+        x,
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    shoot(&mut b, &[6, 1]);
+    assert_eq!(b.unit(&id("g")).unwrap().status.ammo, Ammo::Low);
+    // A battery low on ammunition that fires back fires its last round: out.
+    let mut b = duel(
+        ("Inf", "Regular", ""),
+        ("FAFr", "Regular", ", ammunition: Some(Low)"),
+        200.0,
+        "",
+        x,
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    shoot(&mut b, &[4, 4]);
+    assert_eq!(b.unit(&id("g")).unwrap().status.ammo, Ammo::Out);
+    // Fire support is firing without firing dice (ruling ammunition): a low battery that
+    // supports is out; a full one throws no 1 and stays full.
+    let gy = target_y("Inf", "Inf", 200.0);
+    for (start, end) in [(Ammo::Low, Ammo::Out), (Ammo::Full, Ammo::Full)] {
+        let more = format!(", ammunition: Some({start:?})");
+        let mut b = fpw(
+            &[
+                ("f", 0, "Inf", "Regular", 1000.0, 500.0, 0.0, ""),
+                ("s", 0, "FAFr", "Regular", 1045.0, 500.0, 0.0, &more),
+                ("g", 1, "Inf", "Regular", 1000.0, gy, 180.0, ""),
+            ],
+            "",
+            x,
+        );
+        to_phase(&mut b, 0, Phase::Firing);
+        b.script_dice(&[1, 1]);
+        b.execute(Command::Fire {
+            unit: id("f"),
+            target: id("g"),
+            support: vec![id("s")],
+            defence: None,
+        })
+        .expect("supported fire");
+        assert_eq!(b.unit(&id("s")).unwrap().status.ammo, end, "{start:?}");
+    }
+    // A low battery beside the target supports its defence (the defender names it): out.
+    let mut b = fpw(
+        &[
+            ("f", 0, "Inf", "Regular", 1000.0, 500.0, 0.0, ""),
+            ("g", 1, "Inf", "Regular", 1000.0, gy, 180.0, ""),
+            (
+                "s",
+                1,
+                "FAFr",
+                "Regular",
+                1045.0,
+                gy,
+                180.0,
+                ", ammunition: Some(Low)",
+            ),
+        ],
+        "",
+        x,
+    );
+    to_phase(&mut b, 0, Phase::Firing);
+    b.script_dice(&[1, 1]);
+    let ev = b
+        .execute(Command::Fire {
+            unit: id("f"),
+            target: id("g"),
+            support: vec![],
+            defence: Some(vec![id("s")]),
+        })
+        .expect("fire against a supported defence");
+    let Event::Fire { shooter_score, .. } = common::fire_event(&ev) else {
+        unreachable!()
+    };
+    assert!(
+        has(
+            &names(&shooter_score.factors),
+            "-1 Enemy unit providing fire support"
+        ),
+        "{:?}",
+        names(&shooter_score.factors)
+    );
+    assert_eq!(b.unit(&id("s")).unwrap().status.ammo, Ammo::Out);
+}
+
+#[test]
+fn adjacent_units_exchange_packs_freely() {
+    // 002: "Adjacent units can freely exchange Packs": a low battery beside horse artillery
+    // carrying a pack takes it at the start of its side's bound.
+    let x = "options: [\"ammunition\"],";
+    let mut b = fpw(
+        &[
+            (
+                "f",
+                0,
+                "FAFr",
+                "Regular",
+                1000.0,
+                500.0,
+                0.0,
+                ", ammunition: Some(Low)",
+            ),
+            ("ha", 0, "HA", "Regular", 1040.0, 500.0, 0.0, ""),
+            ("g", 1, "Inf", "Regular", 1000.0, 1800.0, 180.0, ""),
+        ],
+        "",
+        x,
+    );
+    assert_eq!(b.unit(&id("ha")).unwrap().status.packs, 1);
+    to_phase(&mut b, 1, Phase::Movement);
+    to_phase(&mut b, 0, Phase::Movement);
+    assert_eq!(b.unit(&id("f")).unwrap().status.ammo, Ammo::Full);
+    assert_eq!(b.unit(&id("ha")).unwrap().status.packs, 0);
+}
+
+#[test]
+fn cavalry_do_not_pursue_into_a_village() {
+    // Ruling pursuit: a pursuit is a move, and only foot may stop in a village (ruling
+    // occupation). HC 3 - 1 + 6 beat infantry 4 + 3 holding Forbach: the infantry recoil
+    // deeper into it and the HC, who must otherwise follow up, stay outside.
+    let village = "(id: \"v\", kind: Village, name: \"Forbach\", points: [(940, 538), (1060, 538), (1060, 640), (940, 640)]),";
+    let mut b = charge_on(
+        ("HC", "Regular", ""),
+        ("Inf", "Regular", ""),
+        100.0,
+        village,
+    );
+    to_contact(&mut b).expect("charge");
+    let before = b.unit(&id("f")).unwrap().base;
+    to_phase(&mut b, 0, Phase::CloseCombat);
+    b.script_dice(&[6, 3]);
+    let ev = b.execute(fight("f", "g")).expect("fight");
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Recoiled { unit, .. } if unit == &id("g"))),
+        "{ev:?}"
+    );
+    assert!(
+        !ev.iter().any(|e| matches!(e, Event::Pursued { .. })),
+        "{ev:?}"
+    );
+    assert_eq!(b.unit(&id("f")).unwrap().base, before);
+    // In the open light cavalry that beat infantry (which HC would destroy) follow up.
+    let mut b = charge_on(("LC", "Regular", ""), ("Inf", "Regular", ""), 100.0, "");
+    to_contact(&mut b).expect("charge");
+    to_phase(&mut b, 0, Phase::CloseCombat);
+    b.script_dice(&[6, 3, 3, 3]);
+    let ev = b.execute(fight("f", "g")).expect("fight");
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Pursued { unit, .. } if unit == &id("f"))),
+        "{ev:?}"
+    );
+}

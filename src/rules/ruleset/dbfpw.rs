@@ -69,6 +69,17 @@ impl Fpw {
         u.troop == "HC" || (u.has(Flag::Lancer) && !Self::attacked_in_flank(b, u))
     }
 
+    /// In bad going for the results' "in BG" and "in GG": the going of the move rates (ruling
+    /// going), towns and villages included. Only the firing and close combat factors leave a
+    /// BUA or NLF out of bad going.
+    fn in_bad_going_for_results(g: &Dbfpw, b: &Battle, u: &Unit) -> bool {
+        g.dbn.in_bad_going(b, u)
+            || b.terrain
+                .at(u.base.centre, &[FeatureKind::Town, FeatureKind::Village])
+                .next()
+                .is_some()
+    }
+
     /// German artillery: any artillery of a German side (not the Mitrailleuse).
     fn is_german_artillery(g: &Dbfpw, b: &Battle, u: &Unit) -> bool {
         g.dbn.is_artillery(u) && u.troop != "Mit" && is_german_nation(nation(b, u))
@@ -220,18 +231,20 @@ impl Fpw {
         );
     }
 
-    /// A supplier that can send a pack to `u` now: its own side's baggage train in edge contact,
-    /// or a caisson whose supply path reaches it.
+    /// A friend that can send a pack to `u` now: any friend carrying one in edge contact (its
+    /// baggage train, or an adjacent unit: adjacent units exchange packs freely), or a caisson
+    /// whose supply path reaches it.
     fn supplier_for(g: &Dbfpw, b: &Battle, u: &Unit) -> Option<UnitId> {
         let d = &g.dbn;
         b.alive()
             .filter(|s| s.side == u.side && s.id != u.id && s.status.packs > 0)
-            .filter(|s| d.has_trait(s, TroopTrait::Supplier))
             .find(|s| {
                 let contact =
                     u.base.touched_by(&s.base).is_some() || s.base.touched_by(&u.base).is_some();
                 contact
-                    || (d.has_trait(s, TroopTrait::SupplyRadius) && Self::supply_path(g, b, s, u))
+                    || (d.has_trait(s, TroopTrait::Supplier)
+                        && d.has_trait(s, TroopTrait::SupplyRadius)
+                        && Self::supply_path(g, b, s, u))
             })
             .map(|s| s.id.clone())
     }
@@ -578,7 +591,7 @@ impl Supplement for Fpw {
                 {
                     Effect::Destroyed
                 } else if loser.troop == "SC" {
-                    if d.in_bad_going(b, loser) {
+                    if Self::in_bad_going_for_results(g, b, loser) {
                         Effect::Destroyed
                     } else {
                         Effect::Flee { hits: hit }
@@ -608,7 +621,7 @@ impl Supplement for Fpw {
     ) -> Effect {
         let d = &g.dbn;
         let hit = g.hits("result_hit");
-        let bg = d.in_bad_going_for_combat(b, loser);
+        let bg = Self::in_bad_going_for_results(g, b, loser);
         let by_mounted = d.is_mounted(winner);
         match verdict {
             Verdict::Draw | Verdict::Outscored => {
@@ -739,7 +752,7 @@ impl Supplement for Fpw {
         b: &mut Battle,
         out: &mut Vec<Event>,
         id: &UnitId,
-        die: u8,
+        die: Option<u8>,
     ) -> Result<(), RuleError> {
         let u = b.unit(id)?.clone();
         if !u.alive() || !Self::uses_ammo(g, &u) {
@@ -757,7 +770,7 @@ impl Supplement for Fpw {
                 );
                 Self::resupply(g, b, out, id)?;
             }
-            Ammo::Full if die == 1 => {
+            Ammo::Full if die == Some(1) => {
                 if u.status.packs > 0 {
                     Self::supply(
                         b,
@@ -803,6 +816,10 @@ impl Supplement for Fpw {
             _ => {}
         }
         Ok(())
+    }
+
+    fn pursuit_keeps_to_occupation(&self) -> bool {
+        true
     }
 
     fn follow(&self, g: &Dbfpw, w: &Unit, destroyed: bool) -> Follow {

@@ -747,8 +747,9 @@ impl Dbn {
         self.in_bad_going(b, u) || (self.in_town(b, u) && !self.is_garrison(b, u))
     }
 
-    /// A garrison: foot inside a town; where the data's `garrison_fortified_only` is set, only
-    /// the defending side's, inside a fortified town.
+    /// A garrison: foot inside a town that held it before any enemy foot it is in close combat
+    /// with there came in (`intruder_in_town`); where the data's `garrison_fortified_only` is
+    /// set, only the defending side's, inside a fortified town.
     pub fn is_garrison(&self, b: &Battle, u: &Unit) -> bool {
         let strict = self.num("garrison_fortified_only") > 0.0;
         if strict {
@@ -760,9 +761,51 @@ impl Dbn {
             self.kind(u) == TroopKind::Foot
                 && b.terrain
                     .at(u.base.centre, &[FeatureKind::Town])
-                    .next()
-                    .is_some()
+                    .any(|t| !self.intruder_in_town(b, u, t))
         }
+    }
+
+    /// Whether foot `u` inside town `t` came into it after an enemy foot unit inside the same
+    /// town that it is now in close combat with: it fights its way into a town another holds.
+    /// Who came in last is read from the log: the last event that carried each unit's centre
+    /// from outside the town to inside it; one that has stood there since the battle began
+    /// came in first. Two placed there from the start both hold it.
+    fn intruder_in_town(&self, b: &Battle, u: &Unit, t: &Feature) -> bool {
+        let holders: Vec<UnitId> = self
+            .contacts(b, u)
+            .into_iter()
+            .filter_map(|(id, _)| b.unit(&id).ok())
+            .filter(|e| self.kind(e) == TroopKind::Foot && t.contains(e.base.centre))
+            .map(|e| e.id.clone())
+            .collect();
+        if holders.is_empty() {
+            return false;
+        }
+        let mine = Self::entered_town(b, &u.id, t);
+        mine.is_some()
+            && holders
+                .iter()
+                .any(|e| Self::entered_town(b, e, t).is_none_or(|theirs| Some(theirs) < mine))
+    }
+
+    /// The log position of the last event that brought the unit's centre into town `t` from
+    /// outside it (a placement counts as coming in); None when it has stood there since the
+    /// log began.
+    fn entered_town(b: &Battle, id: &UnitId, t: &Feature) -> Option<usize> {
+        let n = b.log.len();
+        b.log.iter().rev().enumerate().find_map(|(back, e)| {
+            let (unit, from, to) = match e {
+                Event::Moved { unit, from, to, .. }
+                | Event::Recoiled { unit, from, to, .. }
+                | Event::Fled { unit, from, to }
+                | Event::Pursued { unit, from, to, .. }
+                | Event::Reformed { unit, from, to, .. } => (unit, Some(from), to),
+                Event::Deployed { unit, to } => (unit, None, to),
+                _ => return None,
+            };
+            (unit == id && t.contains(to.centre) && !from.is_some_and(|f| t.contains(f.centre)))
+                .then_some(n - 1 - back)
+        })
     }
 
     /// In a town, a village or a fortification (DBFPW's "BUA/NLF or fortification").
@@ -1970,11 +2013,33 @@ impl Dbn {
         if !u.alive() {
             return Ok(None);
         }
+        let Some((to, hit)) = self.follow_up_end(b, &u) else {
+            return Ok(None);
+        };
+        let continuing = hit
+            .as_ref()
+            .map(|h| h.0.clone())
+            .filter(|h| Some(h) == recoiled);
+        b.emit(
+            out,
+            Event::Pursued {
+                unit: id.clone(),
+                from: u.base,
+                to,
+                continuing,
+            },
+        );
+        Ok(hit.map(|h| h.0))
+    }
+
+    /// Where a follow-up of `u` would end, and the enemy it would contact there; None when it
+    /// cannot advance.
+    pub fn follow_up_end(&self, b: &Battle, u: &Unit) -> Option<(Base, Option<(UnitId, Base)>)> {
         let got = self
-            .path(b, &u, &u.base, u.base.forward(), u.base.depth, Give::Pursue)
+            .path(b, u, &u.base, u.base.forward(), u.base.depth, Give::Pursue)
             .moved;
         if got <= 0.0 {
-            return Ok(None);
+            return None;
         }
         let mut to = Base {
             centre: u.base.centre.plus(u.base.forward().scale(got)),
@@ -2000,20 +2065,7 @@ impl Dbn {
                 to = conformed;
             }
         }
-        let continuing = hit
-            .as_ref()
-            .map(|h| h.0.clone())
-            .filter(|h| Some(h) == recoiled);
-        b.emit(
-            out,
-            Event::Pursued {
-                unit: id.clone(),
-                from: u.base,
-                to,
-                continuing,
-            },
-        );
-        Ok(hit.map(|h| h.0))
+        Some((to, hit))
     }
 
     /// Adds hits and their consequences (shaken, destroyed).

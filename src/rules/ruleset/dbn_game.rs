@@ -31,6 +31,10 @@ pub struct Setup {
     pub mutual: bool,
     /// First dice to throw before the opposed dice (the mitrailleuse's).
     pub first: Vec<FirstThrow>,
+    /// Firing: the target fires back (it could fire at the firer).
+    pub responding: bool,
+    /// Firing: the target's friends supporting its defence.
+    pub defence: Vec<UnitId>,
 }
 
 /// One first die to throw before the opposed dice: whose, which side of the setup it is on
@@ -252,6 +256,11 @@ pub trait Supplement: Clone + Default + std::fmt::Debug + Send + Sync + Sized + 
     ) -> Result<(), RuleError> {
         g.dbn.check_occupation(b, u, end)
     }
+    /// Whether a victor pursues only where it may end a move (`check_occupation`): a pursuit
+    /// that would end in a town or village it may not stop in is not made.
+    fn pursuit_keeps_to_occupation(&self) -> bool {
+        false
+    }
     /// After a unit moved (resupply by reaching a supplier).
     fn after_move(
         &self,
@@ -263,14 +272,15 @@ pub trait Supplement: Clone + Default + std::fmt::Debug + Send + Sync + Sized + 
         let _ = (g, b, out, id);
         Ok(())
     }
-    /// After a unit fired with this die (ammunition).
+    /// After a unit fired with this die (ammunition); None for fire support, which throws
+    /// no firing die.
     fn after_fire(
         &self,
         g: &DbnGame<Self>,
         b: &mut Battle,
         out: &mut Vec<Event>,
         id: &UnitId,
-        die: u8,
+        die: Option<u8>,
     ) -> Result<(), RuleError> {
         let _ = (g, b, out, id, die);
         Ok(())
@@ -1196,6 +1206,8 @@ impl<S: Supplement> DbnGame<S> {
             b_factors: tf,
             mutual,
             first,
+            responding,
+            defence: def_support,
         })
     }
 
@@ -1218,6 +1230,8 @@ impl<S: Supplement> DbnGame<S> {
             a_factors: sf,
             b_factors: tf,
             mutual,
+            responding,
+            defence,
             ..
         } = setup;
         let sdie = b.d6()?;
@@ -1256,9 +1270,16 @@ impl<S: Supplement> DbnGame<S> {
                 mutual,
             },
         );
-        self.sup.after_fire(self, b, out, sid, sdie)?;
-        if mutual {
-            self.sup.after_fire(self, b, out, tid, tdie)?;
+        // Each unit that fired spends its round: the firer and a target firing back with
+        // their dice; supporters with none (a supporter whose first die failed gave none).
+        self.sup.after_fire(self, b, out, sid, Some(sdie))?;
+        if responding {
+            self.sup.after_fire(self, b, out, tid, Some(tdie))?;
+        }
+        for s in support.iter().chain(&defence) {
+            if !first_die_failed_this_phase(b, s) {
+                self.sup.after_fire(self, b, out, s, None)?;
+            }
         }
         if let Some(l) = loser {
             let by = if l.id == *sid { tid } else { sid };
@@ -1396,6 +1417,8 @@ impl<S: Supplement> DbnGame<S> {
             b_factors: ef,
             mutual: false,
             first,
+            responding: false,
+            defence: Vec::new(),
         })
     }
 
@@ -1482,6 +1505,14 @@ impl<S: Supplement> DbnGame<S> {
             wants(self.sup.follow(self, &w, true))
         };
         if !follow {
+            return Ok(());
+        }
+        // A pursuit that would end where the victor may not stop (where the supplement says
+        // so) is not made.
+        if self.sup.pursuit_keeps_to_occupation()
+            && d.follow_up_end(b, &w)
+                .is_some_and(|(to, _)| self.sup.check_occupation(self, b, &w, &to).is_err())
+        {
             return Ok(());
         }
         let recoiled = lnow.alive().then_some(&l.id);
