@@ -2853,7 +2853,8 @@ fn an_l_refuses_a_flank_with_its_own_arm() {
 /// Seed, Eligible Stands in Combat: "If a unit has been placed into an 'L' or similar
 /// formation, count the entire 'L'"; an enemy charging the refused arm meets its front: no
 /// flank penalty, no free strike, and the L makes its defensive fire (Steady inf. def. fire,
-/// regular: +3, so 2 + 3 = 5 points on 4 dice). An enemy charging the other arm's open end from
+/// regular: +3, so 2 + 3 = 5 points on 4 dice); the L may not pursue, as it may not move. An
+/// enemy charging the other arm's open end from
 /// behind its front line still attacks a flank.
 #[test]
 fn a_charge_on_the_refused_arm_meets_a_front_and_the_whole_l_fights() {
@@ -2913,6 +2914,10 @@ fn a_charge_on_the_refused_arm_meets_a_front_and_the_whole_l_fights() {
         "{names:?}"
     );
     assert!(!names.contains(&"Under flank or rear attack"), "{names:?}");
+    // Nor does it pursue: it may not move until it reforms.
+    let (l, c) = (b.unit(&u("l")).unwrap(), b.unit(&u("c")).unwrap());
+    assert!(!combat::may_pursue(od(&b), l, c));
+    assert!(combat::may_pursue(od(&b), c, l));
 
     // The open end of the arm that kept the front is still a flank.
     let mut b = battle(

@@ -701,6 +701,10 @@ pub fn may_pursue(od: &OldDessauer, w: &Unit, e: &Unit) -> bool {
     if matches!(wk, Kind::Artillery | Kind::RegimentalGun | Kind::General) {
         return false;
     }
+    // An L or a conformed unit may not move until it reforms (the ruling `l_formation`).
+    if w.formation == Formation::Conformed {
+        return false;
+    }
     if od.is_foot(w) && ek == Kind::Cavalry {
         return false;
     }
