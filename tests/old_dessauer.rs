@@ -2971,3 +2971,28 @@ fn an_l_refuses_the_left_flank_or_conforms_in_place() {
     assert!(!l.is_loose());
     assert!((l.base.width - 114.3).abs() < 0.01 && l.base.facing == 0.0);
 }
+
+/// Seed, Firing: "A dense target is a unit two or more stands deep, or enfiladed at 22.5 degrees
+/// onto its flank." Guns shooting straight at an L's refused arm shoot at its front, not along
+/// the other arm's frontage: 1 die a gun, 2 guns (the ruling `l_formation`).
+#[test]
+fn an_l_shot_at_its_refused_front_is_not_enfiladed() {
+    let mut b = battle(
+        r#"(id: "l", side: 0, type: "Inf", at: (600, 600), facing: 0),
+           (id: "g", side: 1, type: "Gun", at: (1000, 562), facing: 270),"#,
+        &[],
+    );
+    b.execute(Command::Form {
+        unit: u("l"),
+        formation: Formation::Conformed,
+        turn: 90.0,
+    })
+    .unwrap();
+    to(&mut b, Phase::CloseCombat);
+    to(&mut b, Phase::Firing);
+    assert_eq!(b.active, 1);
+    assert_eq!(
+        shooting::setup(od(&b), &b, &u("g"), &u("l")).unwrap().dice,
+        2
+    );
+}
