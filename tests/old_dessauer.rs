@@ -2996,3 +2996,57 @@ fn an_l_shot_at_its_refused_front_is_not_enfiladed() {
         2
     );
 }
+
+/// Seed, Recoil Moves: "A unit retreats 2" per recoil move, facing the enemy". An L beaten by an
+/// enemy at its refused arm's front already faces it: it goes back 2 inches straight away from
+/// that enemy keeping its facing, its stands still in their L (the ruling `l_formation`).
+#[test]
+fn an_l_beaten_at_its_refused_front_recoils_as_it_stands() {
+    let mut b = battle(
+        r#"(id: "l", side: 0, type: "Inf", at: (600, 600), facing: 0),
+           (id: "c", side: 1, type: "Inf", at: (720, 562), facing: 270),"#,
+        &[],
+    );
+    b.execute(Command::Form {
+        unit: u("l"),
+        formation: Formation::Conformed,
+        turn: 90.0,
+    })
+    .unwrap();
+    to(&mut b, Phase::CloseCombat);
+    to(&mut b, Phase::Movement);
+    mv(&mut b, "c", vec![Step::ToContact(u("l"))]).unwrap();
+    to(&mut b, Phase::CloseCombat);
+    let fc = fight_cmd("c", "l", Some(false), vec![]);
+    // The L's 4 dice miss, one of c's hits (needs 6): one recoil move and one rout hit, two
+    // figures lost from the last stand.
+    b.script_dice(&[1, 1, 1, 1, 6, 1, 1, 1]);
+    let ev = b.execute(fc).unwrap();
+    let r = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Recoiled { unit, to, .. } if unit.as_str() == "l" => Some(*to),
+            _ => None,
+        })
+        .expect("the L recoils");
+    assert_eq!(r.facing, 0.0, "it keeps its facing: {ev:?}");
+    let from = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Recoiled { unit, from, .. } if unit.as_str() == "l" => Some(*from),
+            _ => None,
+        })
+        .unwrap();
+    assert!(
+        (from.centre.x - r.centre.x - 50.8).abs() < 0.1 && (from.centre.y - r.centre.y).abs() < 0.1,
+        "one recoil move of 2 inches straight away from c: {from:?} to {r:?}"
+    );
+    let l = b.unit(&u("l")).unwrap();
+    let facings: Vec<f32> = od(&b)
+        .look(l)
+        .stands
+        .iter()
+        .map(|(s, _)| s.facing)
+        .collect();
+    assert_eq!(facings, vec![0.0, 0.0, 90.0, 90.0]);
+}

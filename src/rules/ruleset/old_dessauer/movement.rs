@@ -1274,10 +1274,12 @@ pub fn recoil(
     };
     // It retreats facing the enemy: a unit whose front arc (45 degrees either side) holds the
     // cause keeps its facing; one beaten from a flank or the rear turns to face the cause.
+    // An L faces the cause when either arm's front arc holds it.
     let towards = norm_facing((-d.x).atan2(-d.y).to_degrees());
-    let facing = if d.len() > 1e-3
-        && norm_deg(towards - u.base.facing).abs() > od.num("arc_half_angle") + 0.01
-    {
+    let faces = arms(&u)
+        .iter()
+        .any(|a| norm_deg(towards - a.facing).abs() <= od.num("arc_half_angle") + 0.01);
+    let facing = if d.len() > 1e-3 && !faces {
         towards
     } else {
         u.base.facing
