@@ -3051,3 +3051,286 @@ fn a_unit_shattered_by_its_rout_hits_is_pursued_to_the_point_where_it_shatters()
         p[0]
     );
 }
+
+/// Seed, Maneuver: "A unit may form an 'L' or conform itself to terrain features, such a unit
+/// may not move until it reforms into a normal line or column." Turned right, an L refuses its
+/// right flank (the ruling `l_formation`): of a 4-stand line the two stands right of the front
+/// centre stand wheel back to face right, their front flush with the end of the two that keep
+/// the line's front; the board draws each stand where it stands. The refused arm shoots to its
+/// own front (Firing: "45 degrees to either side of each firing figure's front center"); the
+/// other arm cannot see a target off the refused flank.
+#[test]
+fn an_l_refuses_a_flank_with_its_own_arm() {
+    let mut b = battle(
+        r#"(id: "l", side: 0, type: "Inf", at: (600, 600), facing: 0),
+           (id: "s", side: 1, type: "Inf", at: (700, 562), facing: 270),"#,
+        &[],
+    );
+    b.execute(Command::Form {
+        unit: u("l"),
+        formation: Formation::Conformed,
+        turn: 90.0,
+    })
+    .unwrap();
+    let l = b.unit(&u("l")).unwrap();
+    let look = od(&b).look(l);
+    let facings: Vec<f32> = look.stands.iter().map(|(s, _)| s.facing).collect();
+    assert_eq!(facings, vec![0.0, 0.0, 90.0, 90.0]);
+    // Stand size: 3 figures at 3/8 inch = 28.575 mm wide, 3/4 inch = 19.05 mm deep.
+    let want = [
+        (557.1375, 600.0),
+        (585.7125, 600.0),
+        (590.475, 576.1875),
+        (590.475, 547.6125),
+    ];
+    for ((s, _), (x, y)) in look.stands.iter().zip(want) {
+        assert!(
+            (s.centre.x - x).abs() < 0.01 && (s.centre.y - y).abs() < 0.01,
+            "{:?} should be at ({x}, {y})",
+            s.centre
+        );
+    }
+    assert_eq!(
+        l.shapes().len(),
+        4,
+        "the stands stand apart, not as one base"
+    );
+    // "such a unit may not move until it reforms"
+    let e = mv(&mut b, "l", vec![Step::Advance(1.0)]).unwrap_err();
+    assert!(e.to_string().contains("an L"), "{e}");
+    to(&mut b, Phase::Firing);
+    let s = shooting::setup(od(&b), &b, &u("l"), &u("s")).unwrap();
+    assert_eq!(
+        (s.stands, s.dice),
+        (2, 2),
+        "the refused arm's two stands shoot"
+    );
+    // Next turn it reforms into line (the stands gather into the line's frame) and may move.
+    to(&mut b, Phase::CloseCombat);
+    to(&mut b, Phase::Movement);
+    to(&mut b, Phase::CloseCombat);
+    to(&mut b, Phase::Movement);
+    assert_eq!(b.active, 0);
+    let e = mv(&mut b, "l", vec![Step::Advance(1.0)]).unwrap_err();
+    assert!(e.to_string().contains("an L"), "{e}");
+    // Nor does it take another L without reforming first.
+    let e = b
+        .execute(Command::Form {
+            unit: u("l"),
+            formation: Formation::Conformed,
+            turn: -90.0,
+        })
+        .unwrap_err();
+    assert!(e.to_string().contains("line or column"), "{e}");
+    b.execute(Command::Form {
+        unit: u("l"),
+        formation: Formation::Line,
+        turn: 0.0,
+    })
+    .unwrap();
+    let l = b.unit(&u("l")).unwrap();
+    assert!(!l.is_loose());
+    assert!((l.base.width - 114.3).abs() < 0.01, "{}", l.base.width);
+    assert!(od(&b).plan(&b, &[u("l")], &[Step::Advance(1.0)]).is_ok());
+}
+
+/// Seed, Eligible Stands in Combat: "If a unit has been placed into an 'L' or similar
+/// formation, count the entire 'L'"; an enemy charging the refused arm meets its front: no
+/// flank penalty, no free strike, and the L makes its defensive fire (Steady inf. def. fire,
+/// regular: +3, so 2 + 3 = 5 points on 4 dice); the L may not pursue, as it may not move. An
+/// enemy charging the other arm's open end from
+/// behind its front line still attacks a flank.
+#[test]
+fn a_charge_on_the_refused_arm_meets_a_front_and_the_whole_l_fights() {
+    let mut b = battle(
+        r#"(id: "l", side: 0, type: "Inf", at: (600, 600), facing: 0),
+           (id: "c", side: 1, type: "Inf", at: (720, 562), facing: 270),"#,
+        &[],
+    );
+    b.execute(Command::Form {
+        unit: u("l"),
+        formation: Formation::Conformed,
+        turn: 90.0,
+    })
+    .unwrap();
+    to(&mut b, Phase::CloseCombat);
+    to(&mut b, Phase::Movement);
+    assert_eq!(b.active, 1);
+    let ev = mv(&mut b, "c", vec![Step::ToContact(u("l"))]).unwrap();
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, Event::FrontalCharge { on: true, .. })),
+        "{ev:?}"
+    );
+    let l = b.unit(&u("l")).unwrap();
+    let c = b.unit(&u("c")).unwrap();
+    assert!(
+        (c.base.front_centre().x - 600.0).abs() < 0.7,
+        "c meets the refused arm's front at x = 600: {:?}",
+        c.base.front_centre()
+    );
+    assert_eq!(
+        od(&b).enemies_in_contact(&b, l).len(),
+        1,
+        "the L is in contact"
+    );
+    assert!(combat::flank_attackers(od(&b), &b, l).is_empty());
+    assert_eq!(combat::dice_count(od(&b), &b, l), 4, "the entire L counts");
+    to(&mut b, Phase::CloseCombat);
+    b.script_dice(&[1; 8]);
+    let ev = b.execute(fight_cmd("c", "l", None, vec![])).unwrap();
+    let strikes = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Melee { strikes } => Some(strikes.clone()),
+            _ => None,
+        })
+        .unwrap();
+    let ls = strikes
+        .iter()
+        .find(|s| s.unit.as_str() == "l")
+        .expect("the L strikes back in the first round");
+    assert_eq!(ls.dice.len(), 4);
+    assert_eq!(ls.points, 5, "{:?}", ls.factors);
+    let names: Vec<&str> = ls.factors.iter().map(|f| f.name.as_str()).collect();
+    assert!(
+        names.iter().any(|n| n.contains("defensive fire")),
+        "{names:?}"
+    );
+    assert!(!names.contains(&"Under flank or rear attack"), "{names:?}");
+    // Nor does it pursue: it may not move until it reforms.
+    let (l, c) = (b.unit(&u("l")).unwrap(), b.unit(&u("c")).unwrap());
+    assert!(!combat::may_pursue(od(&b), l, c));
+    assert!(combat::may_pursue(od(&b), c, l));
+
+    // The open end of the arm that kept the front is still a flank.
+    let mut b = battle(
+        r#"(id: "l", side: 0, type: "Inf", at: (600, 600), facing: 0),
+           (id: "f", side: 1, type: "Inf", stands: [3, 3], at: (440, 600), facing: 90),"#,
+        &[],
+    );
+    b.execute(Command::Form {
+        unit: u("l"),
+        formation: Formation::Conformed,
+        turn: 90.0,
+    })
+    .unwrap();
+    to(&mut b, Phase::CloseCombat);
+    to(&mut b, Phase::Movement);
+    mv(&mut b, "f", vec![Step::ToContact(u("l"))]).unwrap();
+    let l = b.unit(&u("l")).unwrap();
+    assert_eq!(combat::flank_attackers(od(&b), &b, l), vec![u("f")]);
+}
+
+/// Turned left, the L refuses its left flank; ahead, the unit conforms to the ground in its
+/// line's place (the ruling `l_formation`).
+#[test]
+fn an_l_refuses_the_left_flank_or_conforms_in_place() {
+    let mut b = battle(
+        r#"(id: "l", side: 0, type: "Inf", at: (600, 600), facing: 0),"#,
+        &[],
+    );
+    let mut c = b.fork();
+    b.execute(Command::Form {
+        unit: u("l"),
+        formation: Formation::Conformed,
+        turn: -90.0,
+    })
+    .unwrap();
+    let l = b.unit(&u("l")).unwrap();
+    let stands = od(&b).look(l).stands;
+    let facings: Vec<f32> = stands.iter().map(|(s, _)| s.facing).collect();
+    assert_eq!(facings, vec![270.0, 270.0, 0.0, 0.0]);
+    // Stand 2 is nearest the corner, stand 1 farthest back; the refused front at x = 600.
+    assert!((stands[1].0.centre.x - 609.525).abs() < 0.01);
+    assert!((stands[1].0.centre.y - 576.1875).abs() < 0.01);
+    assert!((stands[0].0.centre.y - 547.6125).abs() < 0.01);
+    c.execute(Command::Form {
+        unit: u("l"),
+        formation: Formation::Conformed,
+        turn: 0.0,
+    })
+    .unwrap();
+    let l = c.unit(&u("l")).unwrap();
+    assert!(!l.is_loose());
+    assert!((l.base.width - 114.3).abs() < 0.01 && l.base.facing == 0.0);
+}
+
+/// Seed, Firing: "A dense target is a unit two or more stands deep, or enfiladed at 22.5 degrees
+/// onto its flank." Guns shooting straight at an L's refused arm shoot at its front, not along
+/// the other arm's frontage: 1 die a gun, 2 guns (the ruling `l_formation`).
+#[test]
+fn an_l_shot_at_its_refused_front_is_not_enfiladed() {
+    let mut b = battle(
+        r#"(id: "l", side: 0, type: "Inf", at: (600, 600), facing: 0),
+           (id: "g", side: 1, type: "Gun", at: (1000, 562), facing: 270),"#,
+        &[],
+    );
+    b.execute(Command::Form {
+        unit: u("l"),
+        formation: Formation::Conformed,
+        turn: 90.0,
+    })
+    .unwrap();
+    to(&mut b, Phase::CloseCombat);
+    to(&mut b, Phase::Firing);
+    assert_eq!(b.active, 1);
+    assert_eq!(
+        shooting::setup(od(&b), &b, &u("g"), &u("l")).unwrap().dice,
+        2
+    );
+}
+
+/// Seed, Recoil Moves: "A unit retreats 2" per recoil move, facing the enemy". An L beaten by an
+/// enemy at its refused arm's front already faces it: it goes back 2 inches straight away from
+/// that enemy keeping its facing, its stands still in their L (the ruling `l_formation`).
+#[test]
+fn an_l_beaten_at_its_refused_front_recoils_as_it_stands() {
+    let mut b = battle(
+        r#"(id: "l", side: 0, type: "Inf", at: (600, 600), facing: 0),
+           (id: "c", side: 1, type: "Inf", at: (720, 562), facing: 270),"#,
+        &[],
+    );
+    b.execute(Command::Form {
+        unit: u("l"),
+        formation: Formation::Conformed,
+        turn: 90.0,
+    })
+    .unwrap();
+    to(&mut b, Phase::CloseCombat);
+    to(&mut b, Phase::Movement);
+    mv(&mut b, "c", vec![Step::ToContact(u("l"))]).unwrap();
+    to(&mut b, Phase::CloseCombat);
+    let fc = fight_cmd("c", "l", Some(false), vec![]);
+    // The L's 4 dice miss, one of c's hits (needs 6): one recoil move and one rout hit, two
+    // figures lost from the last stand.
+    b.script_dice(&[1, 1, 1, 1, 6, 1, 1, 1]);
+    let ev = b.execute(fc).unwrap();
+    let r = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Recoiled { unit, to, .. } if unit.as_str() == "l" => Some(*to),
+            _ => None,
+        })
+        .expect("the L recoils");
+    assert_eq!(r.facing, 0.0, "it keeps its facing: {ev:?}");
+    let from = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Recoiled { unit, from, .. } if unit.as_str() == "l" => Some(*from),
+            _ => None,
+        })
+        .unwrap();
+    assert!(
+        (from.centre.x - r.centre.x - 50.8).abs() < 0.1 && (from.centre.y - r.centre.y).abs() < 0.1,
+        "one recoil move of 2 inches straight away from c: {from:?} to {r:?}"
+    );
+    let l = b.unit(&u("l")).unwrap();
+    let facings: Vec<f32> = od(&b)
+        .look(l)
+        .stands
+        .iter()
+        .map(|(s, _)| s.facing)
+        .collect();
+    assert_eq!(facings, vec![0.0, 0.0, 90.0, 90.0]);
+}

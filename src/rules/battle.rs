@@ -841,6 +841,7 @@ impl Battle {
                 }
             }),
             Event::Fled { unit, to, .. } => self.with_unit(unit, |u| u.base = *to),
+            Event::StandsPlaced { unit, bases, .. } => self.with_unit(unit, |u| u.settle(bases)),
             Event::FrontalCharge { unit, on } => {
                 self.with_unit(unit, |u| u.status.frontal_charge = *on)
             }

@@ -681,6 +681,13 @@ pub enum Event {
         unit: UnitId,
         on: bool,
     },
+    /// The unit's stands take these places, one base per stand, on the table (Old Dessauer:
+    /// an L's refused arm); `why` says what they form.
+    StandsPlaced {
+        unit: UnitId,
+        bases: Vec<Base>,
+        why: String,
+    },
 }
 
 /// A marker a unit carries (Hal's).

@@ -477,6 +477,7 @@ fn other_words(b: &Battle, e: &Event) -> String {
             Some(x) => format!("{} attaches to {}", u(general), u(x)),
             None => format!("{} detaches", u(general)),
         },
+        Event::StandsPlaced { unit, why, .. } => format!("{} {why}", u(unit)),
         _ => String::new(),
     }
 }

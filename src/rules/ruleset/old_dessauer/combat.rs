@@ -19,9 +19,18 @@ pub fn flank_attackers(od: &OldDessauer, b: &Battle, u: &Unit) -> Vec<UnitId> {
     od.enemies_in_contact(b, u)
         .into_iter()
         .filter(|e| !e.status.frontal_charge)
-        .filter(|e| match u.base.touched_by(&e.base) {
-            Some(c) => c.edge != Edge::Front,
-            None => u.behind_front_line_of(e),
+        .filter(|e| {
+            // An L presents a front on each arm: an enemy touching either front meets a front.
+            let arms = super::layout::arms(u);
+            let touched: Vec<Edge> = arms
+                .iter()
+                .filter_map(|a| a.touched_by(&e.base).map(|c| c.edge))
+                .collect();
+            if touched.is_empty() {
+                arms.iter().all(|a| a.behind_front_line(e.base.centre))
+            } else {
+                !touched.contains(&Edge::Front)
+            }
         })
         .map(|e| e.id.clone())
         .collect()

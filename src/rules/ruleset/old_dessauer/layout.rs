@@ -98,3 +98,94 @@ pub fn rebuild(od: &OldDessauer, u: &Unit, formation: Formation, turn: f32) -> B
     let front = pivot.plus(fwd.scale(sd.min(d) / 2.0));
     Base::new(front.minus(fwd.scale(d / 2.0)), facing, w, d)
 }
+
+/// Stands in the refused arm of an L of `n` stands: those beyond its front centre stand, which
+/// keeps its place (the ruling `l_formation`).
+pub fn refused_count(n: usize) -> usize {
+    n / 2
+}
+
+/// The stands of an L formed from the line `line` of `n` stands (left to right), refusing its
+/// right flank (`right`) or its left: the arm on that side wheels back to face that way, its
+/// front flush with the end of the arm that keeps the line's front, its stands running back
+/// from the corner.
+pub fn l_bases(t: &Troop, line: &Base, n: usize, right: bool) -> Vec<Base> {
+    let (w, d) = stand_size(t);
+    let r = refused_count(n);
+    let k = n - r;
+    let left_edge = -line.width / 2.0;
+    let back = |j: usize| -line.depth / 2.0 - w * (j as f32 + 0.5);
+    (0..n)
+        .map(|i| {
+            if right && i >= k {
+                let x = left_edge + k as f32 * w - d / 2.0;
+                Base::new(
+                    line.local(x, back(i - k)),
+                    norm_facing(line.facing + 90.0),
+                    w,
+                    d,
+                )
+            } else if !right && i < r {
+                let x = left_edge + r as f32 * w + d / 2.0;
+                Base::new(
+                    line.local(x, back(r - 1 - i)),
+                    norm_facing(line.facing - 90.0),
+                    w,
+                    d,
+                )
+            } else {
+                Base::new(
+                    line.local(left_edge + w * (i as f32 + 0.5), 0.0),
+                    line.facing,
+                    w,
+                    line.depth,
+                )
+            }
+        })
+        .collect()
+}
+
+/// True when the unit stands in an L: conformed, its stands at their own places.
+pub fn is_l(u: &Unit) -> bool {
+    u.formation == Formation::Conformed && u.is_loose()
+}
+
+/// The fronts a unit presents: an L's two arms, each the rectangle round its stands at their
+/// facing; any other unit's one base.
+pub fn arms(u: &Unit) -> Vec<Base> {
+    if !is_l(u) {
+        return vec![u.base];
+    }
+    let mut groups: Vec<Vec<Base>> = Vec::new();
+    for s in u.loose_bases() {
+        match groups
+            .iter_mut()
+            .find(|g| crate::rules::geometry::norm_deg(g[0].facing - s.facing).abs() < 1.0)
+        {
+            Some(g) => g.push(s),
+            None => groups.push(vec![s]),
+        }
+    }
+    groups.iter().map(|g| enclosing(g)).collect()
+}
+
+/// The smallest rectangle at the first base's facing that holds them all.
+fn enclosing(bases: &[Base]) -> Base {
+    let facing = bases[0].facing;
+    let probe = Base::new(bases[0].centre, facing, 0.0, 0.0);
+    let (mut x0, mut x1, mut y0, mut y1) = (f32::MAX, f32::MIN, f32::MAX, f32::MIN);
+    for p in bases.iter().flat_map(|b| b.corners()) {
+        let d = p.minus(probe.centre);
+        let (x, y) = (d.dot(probe.right()), d.dot(probe.forward()));
+        x0 = x0.min(x);
+        x1 = x1.max(x);
+        y0 = y0.min(y);
+        y1 = y1.max(y);
+    }
+    Base::new(
+        probe.local((x0 + x1) / 2.0, (y0 + y1) / 2.0),
+        facing,
+        x1 - x0,
+        y1 - y0,
+    )
+}

@@ -395,11 +395,7 @@ impl OldDessauer {
             return Vec::new();
         }
         b.alive()
-            .filter(|e| {
-                e.side != u.side
-                    && self.is_fighting_unit(e)
-                    && u.base.within(&e.base, crate::rules::geometry::CONTACT_EPS)
-            })
+            .filter(|e| e.side != u.side && self.is_fighting_unit(e) && touching(u, e))
             .collect()
     }
 
@@ -1274,6 +1270,14 @@ impl Ruleset for OldDessauer {
     fn rulings(&self) -> &[Ruling] {
         &self.data.rulings
     }
+}
+
+/// Two units' bases touch: an L by the stands of its arms, any other unit by its base.
+pub fn touching(u: &Unit, e: &Unit) -> bool {
+    let eps = crate::rules::geometry::CONTACT_EPS;
+    layout::arms(u)
+        .iter()
+        .any(|a| layout::arms(e).iter().any(|x| a.within(x, eps)))
 }
 
 /// The events of the active side's turn so far (those of the command being resolved aside).

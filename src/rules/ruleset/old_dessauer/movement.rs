@@ -1,6 +1,6 @@
 //! Moves, charges, formation changes, recoils, fallbacks and skirmishers getting out of the way.
 
-use super::layout::{rebuild, stand_bases};
+use super::layout::{arms, l_bases, rebuild, stand_bases};
 use super::{Kind, OldDessauer, illegal, in_phase};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError, Step, TestKind};
@@ -238,7 +238,12 @@ fn walk(
                     return illegal("a charge into contact must be the last step".into());
                 }
                 let t = b.unit(tid)?;
-                let Some(d) = sweep_to_contact(&base, &t.base, od.num("square_up_max")) else {
+                // An L is met on one of its arms, whichever the charge reaches first.
+                let Some(d) = arms(t)
+                    .iter()
+                    .filter_map(|a| sweep_to_contact(&base, a, od.num("square_up_max")))
+                    .reduce(f32::min)
+                else {
                     return illegal(format!(
                         "{} cannot reach {} by going straight ahead",
                         u.name, t.name
@@ -309,6 +314,28 @@ fn walk(
         why,
         on_road,
     })
+}
+
+/// The arm of `t` (its one base unless it stands in an L) that a charger at `base` meets: the
+/// nearest.
+/// Where it meets two at once (the refused arm's front runs on from the other arm's end), it
+/// meets the front that faces it.
+pub fn met_arm(base: &Base, t: &Unit) -> Base {
+    let arms = arms(t);
+    let near = arms
+        .iter()
+        .map(|a| base.distance(a))
+        .fold(f32::MAX, f32::min);
+    let close: Vec<&Base> = arms
+        .iter()
+        .filter(|a| base.distance(a) <= near + CONTACT_EPS)
+        .collect();
+    close
+        .iter()
+        .find(|a| a.edge_facing(base.centre) == crate::rules::geometry::Edge::Front)
+        .or(close.first())
+        .map(|a| **a)
+        .unwrap_or(t.base)
 }
 
 /// Refuses a move the unit may not make at all, and names the enemy it charges, if any.
@@ -394,7 +421,8 @@ fn plan_unit(od: &OldDessauer, b: &Battle, u: &Unit, steps: &[Step]) -> Result<O
     let mut contact = None;
     let mut frontal = false;
     if let Some(t) = &charge {
-        let (sq, c) = square_up(&base, &t.base);
+        let met = met_arm(&base, t);
+        let (sq, c) = square_up(&base, &met);
         base = sq;
         samples.push(base);
         contact = Some((t.id.clone(), base, c));
@@ -402,7 +430,7 @@ fn plan_unit(od: &OldDessauer, b: &Battle, u: &Unit, steps: &[Step]) -> Result<O
         // target's front line; one that does not attacks frontally wherever it meets it.
         if c.edge != crate::rules::geometry::Edge::Front && t.formation != Formation::Square {
             let start = u.bound.turn_start.unwrap_or(u.base);
-            frontal = !start.corners().iter().any(|p| t.base.behind_front_line(*p));
+            frontal = !start.corners().iter().any(|p| met.behind_front_line(*p));
         }
         let need = if kind == Kind::Cavalry {
             od.num("charge_straight_horse")
@@ -952,6 +980,19 @@ pub fn form(
             u.name
         ));
     }
+    // An L's turn says which flank it refuses: the arm on that side wheels back to face it
+    // (the ruling `l_formation`); ahead or about, the unit conforms in the line's place.
+    let refuse = (formation == Formation::Conformed && (turn.abs() - 90.0).abs() < 0.01)
+        .then_some(turn > 0.0);
+    if formation == Formation::Conformed && u.formation == Formation::Conformed {
+        return illegal(format!(
+            "{} is already in an L or conformed to terrain: reform into line or column first",
+            u.name
+        ));
+    }
+    if refuse.is_some() && u.stands.len() < 2 {
+        return illegal(format!("{} has too few stands to form an L", u.name));
+    }
     let allowance = od.allowance(&u);
     let cost = allowance * od.num("form_cost");
     if u.bound.used() + cost > allowance + 0.01 {
@@ -962,8 +1003,12 @@ pub fn form(
             allowance
         ));
     }
-    let to = rebuild(od, &u, formation, turn);
-    if !b.table.holds(&to) {
+    let to = rebuild(od, &u, formation, if refuse.is_some() { 0.0 } else { turn });
+    let shapes = match refuse {
+        Some(right) => l_bases(od.troop(&u), &to, u.stands.len(), right),
+        None => vec![to],
+    };
+    if !shapes.iter().all(|s| b.table.holds(s)) {
         return illegal(format!("no room on the table for {} to form so", u.name));
     }
     let mine = carried(b, id);
@@ -973,14 +1018,17 @@ pub fn form(
             continue;
         }
         // (A unit's loose skirmishers by their own stands.)
-        if o.shapes().iter().any(|s| to.overlaps(s)) {
+        if o.shapes()
+            .iter()
+            .any(|s| shapes.iter().any(|x| x.overlaps(s)))
+        {
             if o.side != u.side {
                 return illegal(format!("{} would overlap {}", u.name, o.name));
             }
             intermixed.push(o.id.clone());
         }
     }
-    zones(od, b, &u, &[to], None)?;
+    zones(od, b, &u, &shapes, None)?;
     if !od.command_test(b, out, &u)? {
         return Ok(());
     }
@@ -994,6 +1042,20 @@ pub fn form(
             cost,
         },
     );
+    if let Some(right) = refuse {
+        b.emit(
+            out,
+            Event::StandsPlaced {
+                unit: id.clone(),
+                bases: shapes,
+                why: format!(
+                    "forms an L refusing its {} flank: {} stand(s) wheel back to face it",
+                    if right { "right" } else { "left" },
+                    super::layout::refused_count(u.stands.len())
+                ),
+            },
+        );
+    }
     carry(b, out, id, &u.base, &to);
     intermix(b, out, id, &intermixed);
     Ok(())
@@ -1290,10 +1352,12 @@ pub fn recoil(
     };
     // It retreats facing the enemy: a unit whose front arc (45 degrees either side) holds the
     // cause keeps its facing; one beaten from a flank or the rear turns to face the cause.
+    // An L faces the cause when either arm's front arc holds it.
     let towards = norm_facing((-d.x).atan2(-d.y).to_degrees());
-    let facing = if d.len() > 1e-3
-        && norm_deg(towards - u.base.facing).abs() > od.num("arc_half_angle") + 0.01
-    {
+    let faces = arms(&u)
+        .iter()
+        .any(|a| norm_deg(towards - a.facing).abs() <= od.num("arc_half_angle") + 0.01);
+    let facing = if d.len() > 1e-3 && !faces {
         towards
     } else {
         u.base.facing

@@ -71,7 +71,12 @@ fn dense(od: &OldDessauer, target: &Unit, from: Pt, to: Pt) -> bool {
     if deep || len < 1e-3 {
         return deep;
     }
-    let cos = (d.dot(target.base.right()) / len).abs();
+    // An L is enfiladed along the frontage of the arm the shot reaches.
+    let arm = super::layout::arms(target)
+        .into_iter()
+        .min_by(|x, y| x.distance_to_point(to).total_cmp(&y.distance_to_point(to)))
+        .unwrap_or(target.base);
+    let cos = (d.dot(arm.right()) / len).abs();
     cos >= od.num("enfilade_angle").to_radians().cos()
 }
 

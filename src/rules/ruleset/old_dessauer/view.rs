@@ -359,8 +359,19 @@ impl OldDessauer {
                 actions: forms
                     .iter()
                     .filter(|(f, _)| *f != u.formation || turn != 0.0)
+                    // An L reforms into line or column before it takes another.
+                    .filter(|(f, _)| {
+                        !(*f == Formation::Conformed && u.formation == Formation::Conformed)
+                    })
                     .map(|(f, name)| Action {
-                        label: name.to_string(),
+                        // Turned right or left, an L refuses that flank; ahead or about, the
+                        // unit conforms to the ground in its line's place.
+                        label: match (*f, turn) {
+                            (Formation::Conformed, t) if t > 45.0 => "L, refuse right".into(),
+                            (Formation::Conformed, t) if t < -45.0 => "L, refuse left".into(),
+                            (Formation::Conformed, _) => "Conform to ground".into(),
+                            _ => name.to_string(),
+                        },
                         command: Command::Form {
                             unit: u.id.clone(),
                             formation: *f,
