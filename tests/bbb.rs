@@ -1939,3 +1939,107 @@ fn an_evade_passes_through_no_enemy() {
     );
     assert!(e.contains("pass through"), "{e}");
 }
+
+/// The distance (what it counts against the allowance) of the last move in `ev`.
+fn moved_cost(ev: &[Event]) -> f32 {
+    ev.iter()
+        .rev()
+        .find_map(|e| match e {
+            Event::Moved { distance, .. } => Some(*distance),
+            _ => None,
+        })
+        .expect("a Moved event")
+}
+
+#[test]
+fn a_unit_that_entered_a_zone_of_control_stays_stopped_for_the_turn() {
+    // "Enter 3" ZOC = STOP (unless assault)": the stop holds for the rest of the turn, however
+    // the allowance is split between moves.
+    let units = [
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0 + 30.0 + 6.0 * IN,
+            180.0,
+            ", bases: Some(2)",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "a", &[6, 6]);
+    b.execute(mv("a", vec![Step::Advance(3.2)]))
+        .expect("into the zone, settling a fifth of an inch");
+    let e = refused(&mut b, mv("a", vec![Step::Advance(1.0)]));
+    assert!(e.contains("zone of control"), "{e}");
+    let e = refused(&mut b, mv("a", vec![Step::Sidestep(1.0)]));
+    assert!(e.contains("zone of control"), "{e}");
+    b.execute(mv("a", vec![Step::ToContact(id("e"))]))
+        .expect("it may still go on to assault");
+    assert!(b.unit(&id("a")).unwrap().bound.charged);
+    // A unit already within 3" when its turn began entered nothing: it may move in the zone.
+    let mut units = units;
+    units[1].5 = 200.0 + 30.0 + 2.0 * IN;
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "a", &[6, 6]);
+    b.execute(mv("a", vec![Step::Sidestep(1.0)]))
+        .expect("inside the zone it began in");
+    b.execute(mv("a", vec![Step::Sidestep(1.0)]))
+        .expect("and again");
+}
+
+#[test]
+fn the_front_arc_is_judged_from_where_the_turn_began() {
+    // Wheeling 80 degrees and advancing takes the cavalry outside the arc it faced (-6"); two
+    // wheels of 40 degrees in two moves take it there just the same.
+    let units = [
+        (
+            "c",
+            0,
+            "Cav",
+            "Trained",
+            200.0,
+            200.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        ("e", 1, "Inf", "Trained", 1000.0, 850.0, 180.0, ""),
+    ];
+    let wheel = |d: f32| Step::Wheel {
+        corner: volley::rules::geometry::Corner::Right,
+        degrees: d,
+    };
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "c", &[6, 6]);
+    let one = moved_cost(
+        &b.execute(mv("c", vec![wheel(80.0), Step::Advance(6.0)]))
+            .expect("one move"),
+    );
+    assert!(one > 12.0, "outside the arc in one move: {one}");
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "c", &[6, 6]);
+    let first = moved_cost(&b.execute(mv("c", vec![wheel(40.0)])).expect("a wheel"));
+    assert!(
+        first < 3.0,
+        "a wheel of 40 degrees stays in the arc: {first}"
+    );
+    let second = moved_cost(
+        &b.execute(mv("c", vec![wheel(40.0), Step::Advance(6.0)]))
+            .expect("the second move"),
+    );
+    assert!(
+        second > 12.0,
+        "the second move takes it outside the arc it faced when the turn began: {second}"
+    );
+}

@@ -689,9 +689,20 @@ impl Bbb7yw {
         let arm = self.arm(&u);
         let exempt_arc = self.marching(&u)
             || matches!(arm, Arm::Artillery | Arm::General | Arm::IrregularCavalry);
-        let disp = base.front_centre().minus(u.base.front_centre());
-        let off_arc = disp.len() > 0.5
-            && disp.dot(u.base.forward()) < disp.len() * self.num("front_arc").to_radians().cos();
+        // The arc and an about turn are judged from where the unit stood when the turn began,
+        // so a move split in several goes no farther round than one move would: a move is
+        // penalised when it takes the unit outside the arc (or about) from inside it.
+        let first = u.bound.turn_start.unwrap_or(u.base);
+        let cos = self.num("front_arc").to_radians().cos();
+        let outside = |at: &Base| {
+            let disp = at.front_centre().minus(first.front_centre());
+            disp.len() > 0.5 && disp.dot(first.forward()) < disp.len() * cos
+        };
+        let turned = |at: &Base| {
+            norm_deg(at.facing - first.facing).abs() > self.num("about_turn_pivot") + 1e-3
+        };
+        let off_arc = outside(&base) && !outside(&u.base);
+        let about = about || (turned(&base) && !turned(&u.base));
         if !self.is_general(&u) && (about || (off_arc && !exempt_arc)) {
             cost += self.num("outside_arc_penalty");
             penalties.push(format!(
@@ -860,11 +871,20 @@ impl Bbb7yw {
         }
         if !self.is_general(&u) {
             let zoc = b.scale.to_mm(self.num("zone_of_control"));
+            let first = u.bound.turn_start.unwrap_or(u.base);
             for e in b
                 .alive()
                 .filter(|e| e.side != u.side && !self.is_general(e))
             {
                 if u.base.within(&e.base, zoc) {
+                    // In the zone when the turn began: it entered nothing. Entered by an
+                    // earlier move this turn: it stopped there, and only an assault goes on.
+                    if !first.within(&e.base, zoc) && contact.is_none() {
+                        return illegal(format!(
+                            "{} entered the 3\" zone of control of {} this turn: it stopped there, and may go on only to assault",
+                            u.name, e.name
+                        ));
+                    }
                     continue;
                 }
                 let entry = samples.iter().position(|s| s.within(&e.base, zoc));
