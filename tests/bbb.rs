@@ -2043,3 +2043,111 @@ fn the_front_arc_is_judged_from_where_the_turn_began() {
         "the second move takes it outside the arc it faced when the turn began: {second}"
     );
 }
+
+#[test]
+fn low_ammunition_and_silence_wear_off_by_retiring_not_by_standing_far() {
+    // "12* or 11* = Low Ammo (recover by not moving & missing 1 fire phase OR retiring outside
+    // 6" of all enemy)". Heavy guns 8" from the enemy throw 12 in offensive fire: still low
+    // at the end of that turn, though no enemy is within 6".
+    let units = [
+        ("g", 0, "HvA", "Trained", 600.0, 200.0, 0.0, ""),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0 + 30.0 + 8.0 * IN,
+            180.0,
+            ", bases: Some(4)",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    to_phase(&mut b, 0, Phase::OffensiveFire);
+    b.script_dice(&[6, 6]);
+    b.execute(fire("g", "e")).expect("fire");
+    assert_eq!(b.unit(&id("g")).unwrap().status.ammo, Ammo::Low);
+    to_phase(&mut b, 1, Phase::Movement);
+    assert_eq!(
+        b.unit(&id("g")).unwrap().status.ammo,
+        Ammo::Low,
+        "standing 8\" off is no retire"
+    );
+    // Next turn the guns are manhandled 1" nearer: more than 6" away, but no retire.
+    to_phase(&mut b, 0, Phase::Movement);
+    activate(&mut b, "g", &[6, 6]);
+    b.execute(mv("g", vec![Step::Advance(1.0)]))
+        .expect("manhandled forward");
+    to_phase(&mut b, 1, Phase::Movement);
+    assert_eq!(b.unit(&id("g")).unwrap().status.ammo, Ammo::Low);
+    // The turn after, 2" back to 9" off: they retired outside 6".
+    to_phase(&mut b, 0, Phase::Movement);
+    activate(&mut b, "g", &[6, 6]);
+    b.execute(mv("g", vec![Step::Backstep(2.0)]))
+        .expect("manhandled back");
+    to_phase(&mut b, 1, Phase::Movement);
+    assert_eq!(b.unit(&id("g")).unwrap().status.ammo, Ammo::Full);
+    // Silenced guns 10" from every enemy stay silenced: they neither rallied nor retired.
+    let units = [
+        (
+            "s",
+            0,
+            "FA",
+            "Trained",
+            600.0,
+            200.0,
+            0.0,
+            ", silenced: true",
+        ),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0 + 30.0 + 10.0 * IN,
+            180.0,
+            ", bases: Some(2)",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    to_phase(&mut b, 1, Phase::Movement);
+    assert!(b.unit(&id("s")).unwrap().status.silenced);
+    // Silenced horse artillery that evades the enemy's advance to more than 6" away has retired:
+    // its silence ends with that turn.
+    let units = [
+        (
+            "i",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "s",
+            1,
+            "HA",
+            "Trained",
+            600.0,
+            200.0 + 30.0 + 8.0 * IN,
+            180.0,
+            ", limbered: true, silenced: true",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "i", &[6, 6]);
+    b.execute(mv("i", vec![Step::Advance(2.0)]))
+        .expect("advance");
+    b.execute(Command::Evade {
+        unit: id("s"),
+        from: id("i"),
+        distance: 6.0,
+    })
+    .expect("the guns evade");
+    assert!(b.unit(&id("s")).unwrap().status.silenced);
+    to_phase(&mut b, 1, Phase::Movement);
+    assert!(!b.unit(&id("s")).unwrap().status.silenced);
+}

@@ -1381,43 +1381,87 @@ impl Bbb7yw {
         Ok(())
     }
 
-    /// Low ammunition and silenced guns recover: by not moving and not firing this turn, or by
-    /// standing more than 6" from every enemy.
+    /// Low ammunition and silenced guns recover at the end of a turn: low ammunition by not
+    /// moving and not firing in its own turn; either by retiring outside 6" of every enemy
+    /// (a move or retire this turn, after the fire that left it so, that took it farther from
+    /// the enemy than it began the turn and ended more than 6" from every enemy).
     fn end_of_turn(&self, b: &mut Battle, out: &mut Vec<Event>) {
         let side = b.active;
         let ammo_far = self.num("ammo_recover_distance");
         let gun_far = self.num("silenced_recover_distance");
-        let units: Vec<Unit> = b.alive().filter(|u| u.side == side).cloned().collect();
+        // Both sides: the other side's units may have retired too (evading, or retired by an
+        // assault); only the moving side's units can miss their fire phase.
+        let units: Vec<Unit> = b.alive().filter(|u| !self.is_general(u)).cloned().collect();
         for u in units {
             let far = self.nearest_enemy(b, &u);
-            if u.status.ammo == crate::rules::model::Ammo::Low
-                && ((!u.bound.moved && !u.bound.fired) || far > ammo_far)
-            {
-                b.emit(
-                    out,
-                    Event::Supply {
-                        unit: u.id.clone(),
-                        ammo: crate::rules::model::Ammo::Full,
-                        packs: u.status.packs,
-                        why: if far > ammo_far {
-                            "more than 6\" from every enemy".into()
-                        } else {
-                            "did not move and missed a fire phase".into()
+            let still = u.side == side && !u.bound.moved && !u.bound.fired;
+            let went_low = |e: &Event| matches!(e, Event::Supply { unit, ammo: crate::rules::model::Ammo::Low, .. } if *unit == u.id);
+            let silenced = |e: &Event| matches!(e, Event::Silenced { unit, silenced: true, .. } if *unit == u.id);
+            if u.status.ammo == crate::rules::model::Ammo::Low {
+                let retired = far > ammo_far && self.retired_since(b, &u, went_low);
+                if retired || still {
+                    b.emit(
+                        out,
+                        Event::Supply {
+                            unit: u.id.clone(),
+                            ammo: crate::rules::model::Ammo::Full,
+                            packs: u.status.packs,
+                            why: if retired {
+                                "retired outside 6\" of every enemy".into()
+                            } else {
+                                "did not move and missed a fire phase".into()
+                            },
                         },
-                    },
-                );
+                    );
+                }
             }
-            if u.status.silenced && far > gun_far {
+            if u.status.silenced && far > gun_far && self.retired_since(b, &u, silenced) {
                 b.emit(
                     out,
                     Event::Silenced {
                         unit: u.id.clone(),
                         silenced: false,
-                        why: "more than 6\" from every enemy".into(),
+                        why: "retired outside 6\" of every enemy".into(),
                     },
                 );
             }
         }
+    }
+
+    /// Whether the unit moved or retired this turn after the last event that `made` it low or
+    /// silenced (if that came this turn), and now stands farther from the enemy than it stood
+    /// when the turn began: it retired.
+    fn retired_since(&self, b: &Battle, u: &Unit, made: impl Fn(&Event) -> bool) -> bool {
+        let mut moved = false;
+        for e in b.log.iter().rev() {
+            match e {
+                Event::PhaseBegan {
+                    phase: Phase::Movement,
+                    ..
+                } => break,
+                Event::Moved { unit, .. } | Event::Recoiled { unit, .. } if *unit == u.id => {
+                    moved = true
+                }
+                e if made(e) => break,
+                _ => {}
+            }
+        }
+        if !moved {
+            return false;
+        }
+        let start = match (u.bound.turn_start, u.bound.recoil) {
+            (Some(s), _) => s,
+            (None, Some((dir, mm))) => Base {
+                centre: u.base.centre.minus(dir.scale(mm)),
+                ..u.base
+            },
+            (None, None) => return false,
+        };
+        let began = Unit {
+            base: start,
+            ..u.clone()
+        };
+        self.nearest_enemy(b, u) > self.nearest_enemy(b, &began) + 1e-3
     }
 
     fn next_turn(&self, b: &mut Battle, out: &mut Vec<Event>) {
