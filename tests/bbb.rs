@@ -2151,3 +2151,102 @@ fn low_ammunition_and_silence_wear_off_by_retiring_not_by_standing_far() {
     to_phase(&mut b, 1, Phase::Movement);
     assert!(!b.unit(&id("s")).unwrap().status.silenced);
 }
+
+#[test]
+fn an_evade_keeps_the_move_rules() {
+    // "Move= 1/2 to Full": the move's rules hold. Light cavalry 8" from infantry that advanced.
+    let units = [
+        (
+            "i",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            100.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "c",
+            1,
+            "LC",
+            "Trained",
+            600.0,
+            100.0 + 30.0 + 10.0 * IN,
+            180.0,
+            ", bases: Some(2)",
+        ),
+    ];
+    let evade = |u: &str, d: f32| Command::Evade {
+        unit: id(u),
+        from: id("i"),
+        distance: d,
+    };
+    let start = |terrain: &str, more: &[Line]| {
+        let mut all = units.to_vec();
+        all.extend_from_slice(more);
+        let mut b = bbb(&all, terrain, "");
+        activate(&mut b, "i", &[6, 6]);
+        b.execute(mv("i", vec![Step::Advance(2.0)]))
+            .expect("advance");
+        b
+    };
+    // Through a wood: difficult terrain, -6" for cavalry: 12" at most.
+    let wood = "(id: \"w\", kind: Woods, name: \"Wood\", points: [(400, 500), (800, 500), (800, 600), (400, 600)]),";
+    let mut b = start(wood, &[]);
+    let e = refused(&mut b, evade("c", 15.0));
+    assert!(e.contains("between 9.0\" and 12.0\""), "{e}");
+    b.execute(evade("c", 12.0)).expect("12\" through the wood");
+    // Across a river: a river halts a move, so no evade fords one.
+    let river =
+        "(id: \"r\", kind: River, name: \"Saale\", points: [(0, 650), (1220, 650)], width: 10),";
+    let mut b = start(river, &[]);
+    let e = refused(&mut b, evade("c", 12.0));
+    assert!(e.contains("river"), "{e}");
+    b.execute(evade("c", 9.0)).expect("short of the river");
+    // Into another enemy's 3" zone: it stops there.
+    let other = [(
+        "x",
+        0,
+        "Inf",
+        "Trained",
+        600.0,
+        384.0 + 15.0 * IN,
+        180.0,
+        ", bases: Some(2)",
+    )];
+    let mut b = start("", &other);
+    let e = refused(&mut b, evade("c", 13.0));
+    assert!(e.contains("zone of control"), "{e}");
+    b.execute(evade("c", 10.0)).expect("short of the zone");
+    // Unlimbered horse artillery is manhandled: 3" at most.
+    let guns = [
+        (
+            "i",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            100.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "h",
+            1,
+            "HA",
+            "Trained",
+            600.0,
+            100.0 + 30.0 + 10.0 * IN,
+            180.0,
+            "",
+        ),
+    ];
+    let mut b = bbb(&guns, "", "");
+    activate(&mut b, "i", &[6, 6]);
+    b.execute(mv("i", vec![Step::Advance(2.0)]))
+        .expect("advance");
+    let e = refused(&mut b, evade("h", 6.0));
+    assert!(e.contains("manhandled"), "{e}");
+    b.execute(evade("h", 3.0)).expect("manhandled 3\"");
+}

@@ -1184,12 +1184,8 @@ impl Bbb7yw {
             ));
         }
         let full = self.full_move(&u);
-        if !distance.is_finite() || distance < full / 2.0 - 1e-3 || distance > full + 1e-3 {
-            return illegal(format!(
-                "{} evades between {:.1}\" and {full:.0}\"",
-                u.name,
-                full / 2.0
-            ));
+        if !distance.is_finite() || distance <= 0.0 {
+            return illegal(format!("{} evades a distance in inches", u.name));
         }
         let away = u.base.centre.minus(e.base.centre);
         let facing = norm_facing(away.x.atan2(away.y).to_degrees());
@@ -1218,6 +1214,85 @@ impl Bbb7yw {
                 ..turned
             })
             .collect();
+        // The move's penalties count against it (ruling evade): difficult terrain, a stream or
+        // a steep slope going up once; a river halts a move, so no evade fords one; unlimbered
+        // guns are manhandled 3" at most. The turn away is part of the evade, not an arc
+        // penalty. Every evade may still go 3".
+        let mut why: Vec<String> = Vec::new();
+        let difficult = [FeatureKind::Marsh, FeatureKind::Woods, FeatureKind::Town];
+        let mut prev = turned.centre;
+        for t in &path {
+            let on_bridge = |p: Pt| b.terrain.at(p, &[FeatureKind::Bridge]).next().is_some();
+            let bridged = (on_bridge(prev) || on_bridge(t.centre)) && self.marching(&u);
+            for f in b.terrain.at(t.centre, &difficult) {
+                if !why.contains(&f.name) {
+                    why.push(f.name.clone());
+                }
+            }
+            for f in b
+                .terrain
+                .features
+                .iter()
+                .filter(|f| f.crossed_by(prev, t.centre))
+            {
+                match f.kind {
+                    FeatureKind::River if !bridged => {
+                        return illegal(format!(
+                            "{} would evade across {}: a river halts a move (rivers are impassable to artillery)",
+                            u.name, f.name
+                        ));
+                    }
+                    FeatureKind::Stream if !bridged && !why.contains(&f.name) => {
+                        why.push(f.name.clone())
+                    }
+                    _ => {}
+                }
+            }
+            if b.terrain.level_at(t.centre) > b.terrain.level_at(prev)
+                && b.terrain
+                    .at(t.centre, &[FeatureKind::Hill])
+                    .any(|h| h.steep)
+            {
+                let name = "a steep slope (going up)".to_string();
+                if !why.contains(&name) {
+                    why.push(name);
+                }
+            }
+            prev = t.centre;
+        }
+        let penalty = if why.is_empty() {
+            0.0
+        } else if self.is_cavalry(&u) {
+            self.num("difficult_cavalry")
+        } else {
+            self.num("difficult_foot")
+        };
+        let mut most = (full - penalty).max(self.num("minimum_move"));
+        if self.is_artillery(&u) && !u.status.limbered {
+            most = most.min(self.num("manhandle"));
+        }
+        let least = (full / 2.0).min(most);
+        if distance < least - 1e-3 || distance > most + 1e-3 {
+            let mut notes = Vec::new();
+            if !why.is_empty() {
+                notes.push(format!(
+                    "difficult terrain or obstacle ({}) -{penalty:.0}\"",
+                    why.join(", ")
+                ));
+            }
+            if self.is_artillery(&u) && !u.status.limbered {
+                notes.push(format!("manhandled {:.0}\" at most", self.num("manhandle")));
+            }
+            return illegal(format!(
+                "{} evades between {least:.1}\" and {most:.1}\"{}",
+                u.name,
+                if notes.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", notes.join("; "))
+                }
+            ));
+        }
         for o in b
             .alive()
             .filter(|o| o.side != u.side && !self.is_general(o))
@@ -1230,19 +1305,27 @@ impl Bbb7yw {
                 return illegal(format!("{} would pass through {}", u.name, o.name));
             }
         }
-        if self.is_artillery(&u)
-            && b.terrain.features.iter().any(|f| {
-                f.kind == FeatureKind::River
-                    && f.crossed_by(u.base.centre, to.centre)
-                    && !path.iter().any(|t| {
-                        b.terrain
-                            .at(t.centre, &[FeatureKind::Bridge])
-                            .next()
-                            .is_some()
-                    })
-            })
+        // Entering an enemy's 3" zone stops it there (it may settle a quarter inch).
+        let zoc = b.scale.to_mm(self.num("zone_of_control"));
+        for o in b
+            .alive()
+            .filter(|o| o.side != u.side && !self.is_general(o))
         {
-            return illegal(format!("{}: rivers are impassable to artillery", u.name));
+            if u.base.within(&o.base, zoc) || turned.within(&o.base, zoc) {
+                continue;
+            }
+            if let Some(i) = path.iter().position(|t| t.within(&o.base, zoc)) {
+                let after = path[i..]
+                    .windows(2)
+                    .map(|w| w[0].centre.dist(w[1].centre))
+                    .sum::<f32>();
+                if after > b.scale.to_mm(self.num("zoc_settle")) {
+                    return illegal(format!(
+                        "{} would evade into the 3\" zone of control of {}: it must stop there",
+                        u.name, o.name
+                    ));
+                }
+            }
         }
         b.emit(
             out,
