@@ -2250,3 +2250,59 @@ fn an_evade_keeps_the_move_rules() {
     assert!(e.contains("manhandled"), "{e}");
     b.execute(evade("h", 3.0)).expect("manhandled 3\"");
 }
+
+#[test]
+fn horse_artillery_unlimbers_free_only_after_six_inches_or_less() {
+    // "Horse Artillery may also fire at half rate if moves up to 6" and unlimbers": 12" at
+    // double pace on a road is more than 6".
+    let road =
+        "(id: \"rd\", kind: Road, name: \"Road\", points: [(600, 0), (600, 915)], width: 20),";
+    let units = [
+        (
+            "g",
+            0,
+            "HA",
+            "Trained",
+            600.0,
+            100.0,
+            0.0,
+            ", limbered: true",
+        ),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            800.0,
+            100.0 + 30.0 + 16.0 * IN,
+            180.0,
+            ", bases: Some(2)",
+        ),
+    ];
+    let mut b = bbb(&units, road, "");
+    activate(&mut b, "g", &[6, 6]);
+    b.execute(mv("g", vec![Step::Advance(12.0)]))
+        .expect("12\" on the road at double pace");
+    let e = refused(&mut b, Command::Unlimber { unit: id("g") });
+    assert!(e.contains("half a move"), "{e}");
+    // 5" on the road, then unlimbered at no cost: it fires at half.
+    let mut units = units;
+    units[1].4 = 600.0;
+    units[1].5 = 100.0 + 30.0 + 10.0 * IN;
+    let mut b = bbb(&units, road, "");
+    activate(&mut b, "g", &[6, 6]);
+    b.execute(mv("g", vec![Step::Advance(5.0)]))
+        .expect("5\" on the road");
+    b.execute(Command::Unlimber { unit: id("g") })
+        .expect("unlimbers after 5\"");
+    assert!(rules(&b).moved_inches(&b, b.unit(&id("g")).unwrap()) > 4.9);
+    to_phase(&mut b, 0, Phase::OffensiveFire);
+    let f = rules(&b).fire_setup(&b, &id("g"), &id("e")).expect("fires");
+    assert!(
+        f.halvings
+            .iter()
+            .any(|h| h.name == "halved: Horse artillery moved up to 6\" and unlimbered"),
+        "{:?}",
+        f.halvings
+    );
+}

@@ -379,13 +379,14 @@ pub fn quality_name(q: Quality) -> &'static str {
 }
 
 /// The numbers `from_ron` requires.
-const REQUIRED: [&str; 19] = [
+const REQUIRED: [&str; 20] = [
     "front_arc",
     "outside_arc_penalty",
     "difficult_foot",
     "difficult_cavalry",
     "zone_of_control",
     "manhandle",
+    "horse_unlimber_move",
     "minimum_move",
     "road_factor",
     "evade_radius",

@@ -1076,8 +1076,10 @@ impl Bbb7yw {
         let left = self.remaining(b, &u)?;
         // Horse artillery may unlimber at the end of its move (up to 6") at no further cost,
         // and fire at half rate (ruling horse_artillery_move).
-        let horse_after_move =
-            !limber && self.troop(&u).gun == Some(super::Gun::Horse) && u.bound.moved;
+        let horse_after_move = !limber
+            && self.troop(&u).gun == Some(super::Gun::Horse)
+            && u.bound.moved
+            && self.moved_inches(b, &u) <= self.num("horse_unlimber_move") + 0.01;
         let half = if horse_after_move {
             0.0
         } else {
@@ -1111,6 +1113,32 @@ impl Bbb7yw {
             );
         }
         Ok(())
+    }
+
+    /// How far the unit has gone this turn, inches: each move's ground covered (its count
+    /// against the allowance, or the straight way from where it began to where it ended if
+    /// longer, as on a road at double pace).
+    pub fn moved_inches(&self, b: &Battle, u: &Unit) -> f32 {
+        let mut mm = 0.0;
+        for e in b.log.iter().rev() {
+            match e {
+                Event::PhaseBegan {
+                    phase: Phase::Movement,
+                    ..
+                } => break,
+                Event::Moved {
+                    unit,
+                    from,
+                    to,
+                    distance,
+                    ..
+                } if *unit == u.id => {
+                    mm += b.scale.to_mm(*distance).max(from.centre.dist(to.centre));
+                }
+                _ => {}
+            }
+        }
+        b.scale.from_mm(mm)
     }
 
     // ----- evading -------------------------------------------------------------------------
