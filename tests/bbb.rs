@@ -1939,3 +1939,370 @@ fn an_evade_passes_through_no_enemy() {
     );
     assert!(e.contains("pass through"), "{e}");
 }
+
+/// The distance (what it counts against the allowance) of the last move in `ev`.
+fn moved_cost(ev: &[Event]) -> f32 {
+    ev.iter()
+        .rev()
+        .find_map(|e| match e {
+            Event::Moved { distance, .. } => Some(*distance),
+            _ => None,
+        })
+        .expect("a Moved event")
+}
+
+#[test]
+fn a_unit_that_entered_a_zone_of_control_stays_stopped_for_the_turn() {
+    // "Enter 3" ZOC = STOP (unless assault)": the stop holds for the rest of the turn, however
+    // the allowance is split between moves.
+    let units = [
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0 + 30.0 + 6.0 * IN,
+            180.0,
+            ", bases: Some(2)",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "a", &[6, 6]);
+    b.execute(mv("a", vec![Step::Advance(3.2)]))
+        .expect("into the zone, settling a fifth of an inch");
+    let e = refused(&mut b, mv("a", vec![Step::Advance(1.0)]));
+    assert!(e.contains("zone of control"), "{e}");
+    let e = refused(&mut b, mv("a", vec![Step::Sidestep(1.0)]));
+    assert!(e.contains("zone of control"), "{e}");
+    b.execute(mv("a", vec![Step::ToContact(id("e"))]))
+        .expect("it may still go on to assault");
+    assert!(b.unit(&id("a")).unwrap().bound.charged);
+    // A unit already within 3" when its turn began entered nothing: it may move in the zone.
+    let mut units = units;
+    units[1].5 = 200.0 + 30.0 + 2.0 * IN;
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "a", &[6, 6]);
+    b.execute(mv("a", vec![Step::Sidestep(1.0)]))
+        .expect("inside the zone it began in");
+    b.execute(mv("a", vec![Step::Sidestep(1.0)]))
+        .expect("and again");
+}
+
+#[test]
+fn the_front_arc_is_judged_from_where_the_turn_began() {
+    // Wheeling 80 degrees and advancing takes the cavalry outside the arc it faced (-6"); two
+    // wheels of 40 degrees in two moves take it there just the same.
+    let units = [
+        (
+            "c",
+            0,
+            "Cav",
+            "Trained",
+            200.0,
+            200.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        ("e", 1, "Inf", "Trained", 1000.0, 850.0, 180.0, ""),
+    ];
+    let wheel = |d: f32| Step::Wheel {
+        corner: volley::rules::geometry::Corner::Right,
+        degrees: d,
+    };
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "c", &[6, 6]);
+    let one = moved_cost(
+        &b.execute(mv("c", vec![wheel(80.0), Step::Advance(6.0)]))
+            .expect("one move"),
+    );
+    assert!(one > 12.0, "outside the arc in one move: {one}");
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "c", &[6, 6]);
+    let first = moved_cost(&b.execute(mv("c", vec![wheel(40.0)])).expect("a wheel"));
+    assert!(
+        first < 3.0,
+        "a wheel of 40 degrees stays in the arc: {first}"
+    );
+    let second = moved_cost(
+        &b.execute(mv("c", vec![wheel(40.0), Step::Advance(6.0)]))
+            .expect("the second move"),
+    );
+    assert!(
+        second > 12.0,
+        "the second move takes it outside the arc it faced when the turn began: {second}"
+    );
+}
+
+#[test]
+fn low_ammunition_and_silence_wear_off_by_retiring_not_by_standing_far() {
+    // "12* or 11* = Low Ammo (recover by not moving & missing 1 fire phase OR retiring outside
+    // 6" of all enemy)". Heavy guns 8" from the enemy throw 12 in offensive fire: still low
+    // at the end of that turn, though no enemy is within 6".
+    let units = [
+        ("g", 0, "HvA", "Trained", 600.0, 200.0, 0.0, ""),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0 + 30.0 + 8.0 * IN,
+            180.0,
+            ", bases: Some(4)",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    to_phase(&mut b, 0, Phase::OffensiveFire);
+    b.script_dice(&[6, 6]);
+    b.execute(fire("g", "e")).expect("fire");
+    assert_eq!(b.unit(&id("g")).unwrap().status.ammo, Ammo::Low);
+    to_phase(&mut b, 1, Phase::Movement);
+    assert_eq!(
+        b.unit(&id("g")).unwrap().status.ammo,
+        Ammo::Low,
+        "standing 8\" off is no retire"
+    );
+    // Next turn the guns are manhandled 1" nearer: more than 6" away, but no retire.
+    to_phase(&mut b, 0, Phase::Movement);
+    activate(&mut b, "g", &[6, 6]);
+    b.execute(mv("g", vec![Step::Advance(1.0)]))
+        .expect("manhandled forward");
+    to_phase(&mut b, 1, Phase::Movement);
+    assert_eq!(b.unit(&id("g")).unwrap().status.ammo, Ammo::Low);
+    // The turn after, 2" back to 9" off: they retired outside 6".
+    to_phase(&mut b, 0, Phase::Movement);
+    activate(&mut b, "g", &[6, 6]);
+    b.execute(mv("g", vec![Step::Backstep(2.0)]))
+        .expect("manhandled back");
+    to_phase(&mut b, 1, Phase::Movement);
+    assert_eq!(b.unit(&id("g")).unwrap().status.ammo, Ammo::Full);
+    // Silenced guns 10" from every enemy stay silenced: they neither rallied nor retired.
+    let units = [
+        (
+            "s",
+            0,
+            "FA",
+            "Trained",
+            600.0,
+            200.0,
+            0.0,
+            ", silenced: true",
+        ),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0 + 30.0 + 10.0 * IN,
+            180.0,
+            ", bases: Some(2)",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    to_phase(&mut b, 1, Phase::Movement);
+    assert!(b.unit(&id("s")).unwrap().status.silenced);
+    // Silenced horse artillery that evades the enemy's advance to more than 6" away has retired:
+    // its silence ends with that turn.
+    let units = [
+        (
+            "i",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "s",
+            1,
+            "HA",
+            "Trained",
+            600.0,
+            200.0 + 30.0 + 8.0 * IN,
+            180.0,
+            ", limbered: true, silenced: true",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "i", &[6, 6]);
+    b.execute(mv("i", vec![Step::Advance(2.0)]))
+        .expect("advance");
+    b.execute(Command::Evade {
+        unit: id("s"),
+        from: id("i"),
+        distance: 6.0,
+    })
+    .expect("the guns evade");
+    assert!(b.unit(&id("s")).unwrap().status.silenced);
+    to_phase(&mut b, 1, Phase::Movement);
+    assert!(!b.unit(&id("s")).unwrap().status.silenced);
+}
+
+#[test]
+fn an_evade_keeps_the_move_rules() {
+    // "Move= 1/2 to Full": the move's rules hold. Light cavalry 8" from infantry that advanced.
+    let units = [
+        (
+            "i",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            100.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "c",
+            1,
+            "LC",
+            "Trained",
+            600.0,
+            100.0 + 30.0 + 10.0 * IN,
+            180.0,
+            ", bases: Some(2)",
+        ),
+    ];
+    let evade = |u: &str, d: f32| Command::Evade {
+        unit: id(u),
+        from: id("i"),
+        distance: d,
+    };
+    let start = |terrain: &str, more: &[Line]| {
+        let mut all = units.to_vec();
+        all.extend_from_slice(more);
+        let mut b = bbb(&all, terrain, "");
+        activate(&mut b, "i", &[6, 6]);
+        b.execute(mv("i", vec![Step::Advance(2.0)]))
+            .expect("advance");
+        b
+    };
+    // Through a wood: difficult terrain, -6" for cavalry: 12" at most.
+    let wood = "(id: \"w\", kind: Woods, name: \"Wood\", points: [(400, 500), (800, 500), (800, 600), (400, 600)]),";
+    let mut b = start(wood, &[]);
+    let e = refused(&mut b, evade("c", 15.0));
+    assert!(e.contains("between 9.0\" and 12.0\""), "{e}");
+    b.execute(evade("c", 12.0)).expect("12\" through the wood");
+    // Across a river: a river halts a move, so no evade fords one.
+    let river =
+        "(id: \"r\", kind: River, name: \"Saale\", points: [(0, 650), (1220, 650)], width: 10),";
+    let mut b = start(river, &[]);
+    let e = refused(&mut b, evade("c", 12.0));
+    assert!(e.contains("river"), "{e}");
+    b.execute(evade("c", 9.0)).expect("short of the river");
+    // Into another enemy's 3" zone: it stops there.
+    let other = [(
+        "x",
+        0,
+        "Inf",
+        "Trained",
+        600.0,
+        384.0 + 15.0 * IN,
+        180.0,
+        ", bases: Some(2)",
+    )];
+    let mut b = start("", &other);
+    let e = refused(&mut b, evade("c", 13.0));
+    assert!(e.contains("zone of control"), "{e}");
+    b.execute(evade("c", 10.0)).expect("short of the zone");
+    // Unlimbered horse artillery is manhandled: 3" at most.
+    let guns = [
+        (
+            "i",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            100.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "h",
+            1,
+            "HA",
+            "Trained",
+            600.0,
+            100.0 + 30.0 + 10.0 * IN,
+            180.0,
+            "",
+        ),
+    ];
+    let mut b = bbb(&guns, "", "");
+    activate(&mut b, "i", &[6, 6]);
+    b.execute(mv("i", vec![Step::Advance(2.0)]))
+        .expect("advance");
+    let e = refused(&mut b, evade("h", 6.0));
+    assert!(e.contains("manhandled"), "{e}");
+    b.execute(evade("h", 3.0)).expect("manhandled 3\"");
+}
+
+#[test]
+fn horse_artillery_unlimbers_free_only_after_six_inches_or_less() {
+    // "Horse Artillery may also fire at half rate if moves up to 6" and unlimbers": 12" at
+    // double pace on a road is more than 6".
+    let road =
+        "(id: \"rd\", kind: Road, name: \"Road\", points: [(600, 0), (600, 915)], width: 20),";
+    let units = [
+        (
+            "g",
+            0,
+            "HA",
+            "Trained",
+            600.0,
+            100.0,
+            0.0,
+            ", limbered: true",
+        ),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            800.0,
+            100.0 + 30.0 + 16.0 * IN,
+            180.0,
+            ", bases: Some(2)",
+        ),
+    ];
+    let mut b = bbb(&units, road, "");
+    activate(&mut b, "g", &[6, 6]);
+    b.execute(mv("g", vec![Step::Advance(12.0)]))
+        .expect("12\" on the road at double pace");
+    let e = refused(&mut b, Command::Unlimber { unit: id("g") });
+    assert!(e.contains("half a move"), "{e}");
+    // 5" on the road, then unlimbered at no cost: it fires at half.
+    let mut units = units;
+    units[1].4 = 600.0;
+    units[1].5 = 100.0 + 30.0 + 10.0 * IN;
+    let mut b = bbb(&units, road, "");
+    activate(&mut b, "g", &[6, 6]);
+    b.execute(mv("g", vec![Step::Advance(5.0)]))
+        .expect("5\" on the road");
+    b.execute(Command::Unlimber { unit: id("g") })
+        .expect("unlimbers after 5\"");
+    assert!(rules(&b).moved_inches(&b, b.unit(&id("g")).unwrap()) > 4.9);
+    to_phase(&mut b, 0, Phase::OffensiveFire);
+    let f = rules(&b).fire_setup(&b, &id("g"), &id("e")).expect("fires");
+    assert!(
+        f.halvings
+            .iter()
+            .any(|h| h.name == "halved: Horse artillery moved up to 6\" and unlimbered"),
+        "{:?}",
+        f.halvings
+    );
+}

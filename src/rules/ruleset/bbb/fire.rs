@@ -98,7 +98,9 @@ impl Bbb7yw {
             }
             if !defensive && s.bound.moved {
                 let horse = self.troop(s).gun == Some(Gun::Horse);
-                if !(horse && s.bound.limber_changed && !s.status.limbered) || self.manhandled(b, s)
+                let near = self.moved_inches(b, s) <= self.num("horse_unlimber_move") + 0.01;
+                if !(horse && near && s.bound.limber_changed && !s.status.limbered)
+                    || self.manhandled(b, s)
                 {
                     return illegal(format!(
                         "{} moved this turn: only horse artillery that moved up to 6\" and unlimbered may fire, and manhandled guns never",

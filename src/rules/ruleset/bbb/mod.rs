@@ -379,13 +379,14 @@ pub fn quality_name(q: Quality) -> &'static str {
 }
 
 /// The numbers `from_ron` requires.
-const REQUIRED: [&str; 19] = [
+const REQUIRED: [&str; 28] = [
     "front_arc",
     "outside_arc_penalty",
     "difficult_foot",
     "difficult_cavalry",
     "zone_of_control",
     "manhandle",
+    "horse_unlimber_move",
     "minimum_move",
     "road_factor",
     "evade_radius",
@@ -399,6 +400,14 @@ const REQUIRED: [&str; 19] = [
     "spent_fraction",
     "artillery_reduced_hits",
     "artillery_destroyed_hits",
+    "about_turn_pivot",
+    "default_bases",
+    "exploit_fraction",
+    "flank_support_distance",
+    "flank_support_facing",
+    "halted_fall_back",
+    "max_bases",
+    "zoc_settle",
 ];
 
 impl Bbb7yw {

@@ -689,9 +689,20 @@ impl Bbb7yw {
         let arm = self.arm(&u);
         let exempt_arc = self.marching(&u)
             || matches!(arm, Arm::Artillery | Arm::General | Arm::IrregularCavalry);
-        let disp = base.front_centre().minus(u.base.front_centre());
-        let off_arc = disp.len() > 0.5
-            && disp.dot(u.base.forward()) < disp.len() * self.num("front_arc").to_radians().cos();
+        // The arc and an about turn are judged from where the unit stood when the turn began,
+        // so a move split in several goes no farther round than one move would: a move is
+        // penalised when it takes the unit outside the arc (or about) from inside it.
+        let first = u.bound.turn_start.unwrap_or(u.base);
+        let cos = self.num("front_arc").to_radians().cos();
+        let outside = |at: &Base| {
+            let disp = at.front_centre().minus(first.front_centre());
+            disp.len() > 0.5 && disp.dot(first.forward()) < disp.len() * cos
+        };
+        let turned = |at: &Base| {
+            norm_deg(at.facing - first.facing).abs() > self.num("about_turn_pivot") + 1e-3
+        };
+        let off_arc = outside(&base) && !outside(&u.base);
+        let about = about || (turned(&base) && !turned(&u.base));
         if !self.is_general(&u) && (about || (off_arc && !exempt_arc)) {
             cost += self.num("outside_arc_penalty");
             penalties.push(format!(
@@ -860,11 +871,20 @@ impl Bbb7yw {
         }
         if !self.is_general(&u) {
             let zoc = b.scale.to_mm(self.num("zone_of_control"));
+            let first = u.bound.turn_start.unwrap_or(u.base);
             for e in b
                 .alive()
                 .filter(|e| e.side != u.side && !self.is_general(e))
             {
                 if u.base.within(&e.base, zoc) {
+                    // In the zone when the turn began: it entered nothing. Entered by an
+                    // earlier move this turn: it stopped there, and only an assault goes on.
+                    if !first.within(&e.base, zoc) && contact.is_none() {
+                        return illegal(format!(
+                            "{} entered the 3\" zone of control of {} this turn: it stopped there, and may go on only to assault",
+                            u.name, e.name
+                        ));
+                    }
                     continue;
                 }
                 let entry = samples.iter().position(|s| s.within(&e.base, zoc));
@@ -1056,8 +1076,10 @@ impl Bbb7yw {
         let left = self.remaining(b, &u)?;
         // Horse artillery may unlimber at the end of its move (up to 6") at no further cost,
         // and fire at half rate (ruling horse_artillery_move).
-        let horse_after_move =
-            !limber && self.troop(&u).gun == Some(super::Gun::Horse) && u.bound.moved;
+        let horse_after_move = !limber
+            && self.troop(&u).gun == Some(super::Gun::Horse)
+            && u.bound.moved
+            && self.moved_inches(b, &u) <= self.num("horse_unlimber_move") + 0.01;
         let half = if horse_after_move {
             0.0
         } else {
@@ -1091,6 +1113,32 @@ impl Bbb7yw {
             );
         }
         Ok(())
+    }
+
+    /// How far the unit has gone this turn, inches: each move's ground covered (its count
+    /// against the allowance, or the straight way from where it began to where it ended if
+    /// longer, as on a road at double pace).
+    pub fn moved_inches(&self, b: &Battle, u: &Unit) -> f32 {
+        let mut mm = 0.0;
+        for e in b.log.iter().rev() {
+            match e {
+                Event::PhaseBegan {
+                    phase: Phase::Movement,
+                    ..
+                } => break,
+                Event::Moved {
+                    unit,
+                    from,
+                    to,
+                    distance,
+                    ..
+                } if *unit == u.id => {
+                    mm += b.scale.to_mm(*distance).max(from.centre.dist(to.centre));
+                }
+                _ => {}
+            }
+        }
+        b.scale.from_mm(mm)
     }
 
     // ----- evading -------------------------------------------------------------------------
@@ -1164,12 +1212,8 @@ impl Bbb7yw {
             ));
         }
         let full = self.full_move(&u);
-        if !distance.is_finite() || distance < full / 2.0 - 1e-3 || distance > full + 1e-3 {
-            return illegal(format!(
-                "{} evades between {:.1}\" and {full:.0}\"",
-                u.name,
-                full / 2.0
-            ));
+        if !distance.is_finite() || distance <= 0.0 {
+            return illegal(format!("{} evades a distance in inches", u.name));
         }
         let away = u.base.centre.minus(e.base.centre);
         let facing = norm_facing(away.x.atan2(away.y).to_degrees());
@@ -1198,6 +1242,85 @@ impl Bbb7yw {
                 ..turned
             })
             .collect();
+        // The move's penalties count against it (ruling evade): difficult terrain, a stream or
+        // a steep slope going up once; a river halts a move, so no evade fords one; unlimbered
+        // guns are manhandled 3" at most. The turn away is part of the evade, not an arc
+        // penalty. Every evade may still go 3".
+        let mut why: Vec<String> = Vec::new();
+        let difficult = [FeatureKind::Marsh, FeatureKind::Woods, FeatureKind::Town];
+        let mut prev = turned.centre;
+        for t in &path {
+            let on_bridge = |p: Pt| b.terrain.at(p, &[FeatureKind::Bridge]).next().is_some();
+            let bridged = (on_bridge(prev) || on_bridge(t.centre)) && self.marching(&u);
+            for f in b.terrain.at(t.centre, &difficult) {
+                if !why.contains(&f.name) {
+                    why.push(f.name.clone());
+                }
+            }
+            for f in b
+                .terrain
+                .features
+                .iter()
+                .filter(|f| f.crossed_by(prev, t.centre))
+            {
+                match f.kind {
+                    FeatureKind::River if !bridged => {
+                        return illegal(format!(
+                            "{} would evade across {}: a river halts a move (rivers are impassable to artillery)",
+                            u.name, f.name
+                        ));
+                    }
+                    FeatureKind::Stream if !bridged && !why.contains(&f.name) => {
+                        why.push(f.name.clone())
+                    }
+                    _ => {}
+                }
+            }
+            if b.terrain.level_at(t.centre) > b.terrain.level_at(prev)
+                && b.terrain
+                    .at(t.centre, &[FeatureKind::Hill])
+                    .any(|h| h.steep)
+            {
+                let name = "a steep slope (going up)".to_string();
+                if !why.contains(&name) {
+                    why.push(name);
+                }
+            }
+            prev = t.centre;
+        }
+        let penalty = if why.is_empty() {
+            0.0
+        } else if self.is_cavalry(&u) {
+            self.num("difficult_cavalry")
+        } else {
+            self.num("difficult_foot")
+        };
+        let mut most = (full - penalty).max(self.num("minimum_move"));
+        if self.is_artillery(&u) && !u.status.limbered {
+            most = most.min(self.num("manhandle"));
+        }
+        let least = (full / 2.0).min(most);
+        if distance < least - 1e-3 || distance > most + 1e-3 {
+            let mut notes = Vec::new();
+            if !why.is_empty() {
+                notes.push(format!(
+                    "difficult terrain or obstacle ({}) -{penalty:.0}\"",
+                    why.join(", ")
+                ));
+            }
+            if self.is_artillery(&u) && !u.status.limbered {
+                notes.push(format!("manhandled {:.0}\" at most", self.num("manhandle")));
+            }
+            return illegal(format!(
+                "{} evades between {least:.1}\" and {most:.1}\"{}",
+                u.name,
+                if notes.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", notes.join("; "))
+                }
+            ));
+        }
         for o in b
             .alive()
             .filter(|o| o.side != u.side && !self.is_general(o))
@@ -1210,19 +1333,27 @@ impl Bbb7yw {
                 return illegal(format!("{} would pass through {}", u.name, o.name));
             }
         }
-        if self.is_artillery(&u)
-            && b.terrain.features.iter().any(|f| {
-                f.kind == FeatureKind::River
-                    && f.crossed_by(u.base.centre, to.centre)
-                    && !path.iter().any(|t| {
-                        b.terrain
-                            .at(t.centre, &[FeatureKind::Bridge])
-                            .next()
-                            .is_some()
-                    })
-            })
+        // Entering an enemy's 3" zone stops it there (it may settle a quarter inch).
+        let zoc = b.scale.to_mm(self.num("zone_of_control"));
+        for o in b
+            .alive()
+            .filter(|o| o.side != u.side && !self.is_general(o))
         {
-            return illegal(format!("{}: rivers are impassable to artillery", u.name));
+            if u.base.within(&o.base, zoc) || turned.within(&o.base, zoc) {
+                continue;
+            }
+            if let Some(i) = path.iter().position(|t| t.within(&o.base, zoc)) {
+                let after = path[i..]
+                    .windows(2)
+                    .map(|w| w[0].centre.dist(w[1].centre))
+                    .sum::<f32>();
+                if after > b.scale.to_mm(self.num("zoc_settle")) {
+                    return illegal(format!(
+                        "{} would evade into the 3\" zone of control of {}: it must stop there",
+                        u.name, o.name
+                    ));
+                }
+            }
         }
         b.emit(
             out,
@@ -1361,43 +1492,87 @@ impl Bbb7yw {
         Ok(())
     }
 
-    /// Low ammunition and silenced guns recover: by not moving and not firing this turn, or by
-    /// standing more than 6" from every enemy.
+    /// Low ammunition and silenced guns recover at the end of a turn: low ammunition by not
+    /// moving and not firing in its own turn; either by retiring outside 6" of every enemy
+    /// (a move or retire this turn, after the fire that left it so, that took it farther from
+    /// the enemy than it began the turn and ended more than 6" from every enemy).
     fn end_of_turn(&self, b: &mut Battle, out: &mut Vec<Event>) {
         let side = b.active;
         let ammo_far = self.num("ammo_recover_distance");
         let gun_far = self.num("silenced_recover_distance");
-        let units: Vec<Unit> = b.alive().filter(|u| u.side == side).cloned().collect();
+        // Both sides: the other side's units may have retired too (evading, or retired by an
+        // assault); only the moving side's units can miss their fire phase.
+        let units: Vec<Unit> = b.alive().filter(|u| !self.is_general(u)).cloned().collect();
         for u in units {
             let far = self.nearest_enemy(b, &u);
-            if u.status.ammo == crate::rules::model::Ammo::Low
-                && ((!u.bound.moved && !u.bound.fired) || far > ammo_far)
-            {
-                b.emit(
-                    out,
-                    Event::Supply {
-                        unit: u.id.clone(),
-                        ammo: crate::rules::model::Ammo::Full,
-                        packs: u.status.packs,
-                        why: if far > ammo_far {
-                            "more than 6\" from every enemy".into()
-                        } else {
-                            "did not move and missed a fire phase".into()
+            let still = u.side == side && !u.bound.moved && !u.bound.fired;
+            let went_low = |e: &Event| matches!(e, Event::Supply { unit, ammo: crate::rules::model::Ammo::Low, .. } if *unit == u.id);
+            let silenced = |e: &Event| matches!(e, Event::Silenced { unit, silenced: true, .. } if *unit == u.id);
+            if u.status.ammo == crate::rules::model::Ammo::Low {
+                let retired = far > ammo_far && self.retired_since(b, &u, went_low);
+                if retired || still {
+                    b.emit(
+                        out,
+                        Event::Supply {
+                            unit: u.id.clone(),
+                            ammo: crate::rules::model::Ammo::Full,
+                            packs: u.status.packs,
+                            why: if retired {
+                                "retired outside 6\" of every enemy".into()
+                            } else {
+                                "did not move and missed a fire phase".into()
+                            },
                         },
-                    },
-                );
+                    );
+                }
             }
-            if u.status.silenced && far > gun_far {
+            if u.status.silenced && far > gun_far && self.retired_since(b, &u, silenced) {
                 b.emit(
                     out,
                     Event::Silenced {
                         unit: u.id.clone(),
                         silenced: false,
-                        why: "more than 6\" from every enemy".into(),
+                        why: "retired outside 6\" of every enemy".into(),
                     },
                 );
             }
         }
+    }
+
+    /// Whether the unit moved or retired this turn after the last event that `made` it low or
+    /// silenced (if that came this turn), and now stands farther from the enemy than it stood
+    /// when the turn began: it retired.
+    fn retired_since(&self, b: &Battle, u: &Unit, made: impl Fn(&Event) -> bool) -> bool {
+        let mut moved = false;
+        for e in b.log.iter().rev() {
+            match e {
+                Event::PhaseBegan {
+                    phase: Phase::Movement,
+                    ..
+                } => break,
+                Event::Moved { unit, .. } | Event::Recoiled { unit, .. } if *unit == u.id => {
+                    moved = true
+                }
+                e if made(e) => break,
+                _ => {}
+            }
+        }
+        if !moved {
+            return false;
+        }
+        let start = match (u.bound.turn_start, u.bound.recoil) {
+            (Some(s), _) => s,
+            (None, Some((dir, mm))) => Base {
+                centre: u.base.centre.minus(dir.scale(mm)),
+                ..u.base
+            },
+            (None, None) => return false,
+        };
+        let began = Unit {
+            base: start,
+            ..u.clone()
+        };
+        self.nearest_enemy(b, u) > self.nearest_enemy(b, &began) + 1e-3
     }
 
     fn next_turn(&self, b: &mut Battle, out: &mut Vec<Event>) {
