@@ -1763,6 +1763,143 @@ fn a_column_fires_with_its_front_row_only() {
     assert_eq!(stands, Some(13), "{}", words(&b, &ev));
 }
 
+/// IV.A.4: every stand in contact fights this turn. A battalion charged in front and flank
+/// fights both melees in the same melee phase, each pair once.
+#[test]
+fn a_unit_in_contact_with_two_enemies_fights_both() {
+    let mut b = battle(
+        &[
+            ("ga", 0, "GEN", "A", 100.0, 60.0, 0.0, ""),
+            ("a1", 0, "LI", "A", 600.0, 300.0, 0.0, ""),
+            ("a2", 0, "LI", "A", 1000.0, 500.0, 270.0, ""),
+            ("gb", 1, "GEN", "B", 100.0, 880.0, 180.0, ""),
+            ("b1", 1, "LI", "B", 600.0, 500.0, 180.0, ""),
+            ("b2", 1, "LI", "B", 300.0, 850.0, 180.0, ""),
+        ],
+        "",
+    );
+    let (front, flank) = {
+        let h = hal(&b);
+        let t = b.unit(&id("b1")).unwrap();
+        (
+            h.contact_place(b.unit(&id("a1")).unwrap(), t).0,
+            h.contact_place(b.unit(&id("a2")).unwrap(), t).0,
+        )
+    };
+    b.unit_mut(&id("a1")).unwrap().base = front;
+    b.unit_mut(&id("a2")).unwrap().base = flank;
+    to_phase(&mut b, Phase::CloseCombat, &[3, 3, 6, 1]);
+    let pairs = hal(&b).melees(&b);
+    assert_eq!(pairs.len(), 2, "{pairs:?}");
+    // The front melee: six pairs of 3s, a draw; b1 stays in contact with both.
+    b.script_dice(&[3; 12]);
+    let ev = b
+        .execute(Command::Fight {
+            unit: id("a1"),
+            target: id("b1"),
+            pursue: None,
+            pursuits: Vec::new(),
+        })
+        .expect("the front melee");
+    assert!(
+        words(&b, &ev).contains("a drawn melee"),
+        "{}",
+        words(&b, &ev)
+    );
+    let pairs = hal(&b).melees(&b);
+    assert_eq!(pairs.len(), 1, "{pairs:?}");
+    assert!(
+        [&pairs[0].0, &pairs[0].1].contains(&&id("a2"))
+            && [&pairs[0].0, &pairs[0].1].contains(&&id("b1")),
+        "{pairs:?}"
+    );
+    b.script_dice(&[3; 30]);
+    let ev = b
+        .execute(Command::Fight {
+            unit: id("b1"),
+            target: id("a2"),
+            pursue: None,
+            pursuits: Vec::new(),
+        })
+        .expect("the flank melee is fought this turn");
+    let fought: Vec<(UnitId, UnitId)> = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::Assault {
+                attacker, defender, ..
+            } => Some((attacker.clone(), defender.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(fought.len(), 1, "{}", words(&b, &ev));
+    assert!(
+        fought[0] == (id("a2"), id("b1")) || fought[0] == (id("b1"), id("a2")),
+        "{fought:?}"
+    );
+    // Each pair once.
+    let e = refused(
+        &mut b,
+        Command::Fight {
+            unit: id("a1"),
+            target: id("b1"),
+            pursue: None,
+            pursuits: Vec::new(),
+        },
+    );
+    assert!(e.contains("has been fought"), "{e}");
+    assert!(hal(&b).melees(&b).is_empty());
+}
+
+/// The same front-and-flank contact left to the end of the phase: both melees are fought.
+#[test]
+fn melees_nobody_called_are_all_fought() {
+    let mut b = battle(
+        &[
+            ("ga", 0, "GEN", "A", 100.0, 60.0, 0.0, ""),
+            ("a1", 0, "LI", "A", 600.0, 300.0, 0.0, ""),
+            ("a2", 0, "LI", "A", 1000.0, 500.0, 270.0, ""),
+            ("gb", 1, "GEN", "B", 100.0, 880.0, 180.0, ""),
+            ("b1", 1, "LI", "B", 600.0, 500.0, 180.0, ""),
+            ("b2", 1, "LI", "B", 300.0, 850.0, 180.0, ""),
+        ],
+        "",
+    );
+    let (front, flank) = {
+        let h = hal(&b);
+        let t = b.unit(&id("b1")).unwrap();
+        (
+            h.contact_place(b.unit(&id("a1")).unwrap(), t).0,
+            h.contact_place(b.unit(&id("a2")).unwrap(), t).0,
+        )
+    };
+    b.unit_mut(&id("a1")).unwrap().base = front;
+    b.unit_mut(&id("a2")).unwrap().base = flank;
+    to_phase(&mut b, Phase::CloseCombat, &[3, 3, 6, 1]);
+    let from = b.log.len();
+    // Draws throughout: every die a 3.
+    b.script_dice(&[3; 80]);
+    b.execute(Command::EndPhase).expect("the melees");
+    let fought: Vec<UnitId> = b
+        .log
+        .since(from)
+        .filter_map(|e| match e {
+            Event::Assault {
+                attacker, defender, ..
+            } if defender == &id("b1") || attacker == &id("b1") => Some(if attacker == &id("b1") {
+                defender.clone()
+            } else {
+                attacker.clone()
+            }),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        fought.contains(&id("a1")) && fought.contains(&id("a2")),
+        "{fought:?}: {}",
+        words(&b, b.log.since(from))
+    );
+}
+
 /// IV.A.9.e: flank and rear by the attacker's frontage crossing the lines carried on from the
 /// target's flank (its front and rear edges) or rear (its flank edges).
 #[test]

@@ -236,8 +236,9 @@ impl Hal25 {
                 Ok(())
             }
             Phase::CloseCombat => {
-                // Melees nobody called are fought now, in the order of the table.
-                for _ in 0..b.units.len() {
+                // Melees nobody called are fought now, in the order of the table (each pair
+                // once: a unit may fight several enemies).
+                for _ in 0..b.units.len() * b.units.len() {
                     let Some((a, e)) = self.melees(b).into_iter().next() else {
                         break;
                     };
@@ -1224,6 +1225,16 @@ impl Hal25 {
     /// Charges and melees of this phase that are still to be fought.
     pub fn fought_this_phase(&self, b: &Battle, id: &UnitId) -> bool {
         b.phase == Phase::CloseCombat && b.unit(id).is_ok_and(|u| u.bound.fought)
+    }
+
+    /// `a` and `e` have fought each other this melee phase (either one may still fight
+    /// another enemy it is in contact with: ruling several_melees).
+    pub fn pair_fought_this_phase(&self, b: &Battle, a: &UnitId, e: &UnitId) -> bool {
+        b.phase == Phase::CloseCombat
+            && super::this_phase(b).any(|ev| {
+                matches!(ev, Event::Assault { attacker, defender, .. }
+                    if (attacker == a && defender == e) || (attacker == e && defender == a))
+            })
     }
 }
 
