@@ -1115,6 +1115,17 @@ fn town_points_are_refused_where_they_do_not_apply() {
 /// A declared charge from `gap` inches by `attacker` on a battalion of `defender`, with these
 /// dice after the chips (3, 3) and the throw (6, 1): the words of the charge.
 fn charge_with(attacker: &str, defender: &str, gap: f32, terrain: &str, dice: &[u8]) -> String {
+    charge_battle(attacker, defender, gap, terrain, dice).1
+}
+
+/// `charge_with`, with the battle after the charge.
+fn charge_battle(
+    attacker: &str,
+    defender: &str,
+    gap: f32,
+    terrain: &str,
+    dice: &[u8],
+) -> (Battle, String) {
     let place = |y: f32| {
         battle(
             &[
@@ -1148,7 +1159,30 @@ fn charge_with(attacker: &str, defender: &str, gap: f32, terrain: &str, dice: &[
     let ev = b
         .execute(Command::Charge { unit: id("a1") })
         .expect("charge");
-    words(&b, &ev)
+    let w = words(&b, &ev);
+    (b, w)
+}
+
+/// A charge that falls short stops out of contact (IV.A.3: into contact only with the
+/// movement distance), even where it falls short by less than the contact tolerance.
+#[test]
+fn a_charge_short_by_a_hair_ends_out_of_contact() {
+    // Closing, holding, the range die 2, the charge bonus 1: 6 + 1 = 7" of 7.05".
+    let (b, w) = charge_battle("LI", "LI", 7.05, "", &[6, 6, 6, 6, 2, 1]);
+    assert!(w.contains("falls short"), "{w}");
+    let h = hal(&b);
+    let (a, t) = (b.unit(&id("a1")).unwrap(), b.unit(&id("b1")).unwrap());
+    assert!(!h.contact(&b, a, t), "{w}");
+    assert!(
+        a.base.distance(&t.base) > b.scale.to_mm(0.1),
+        "{}",
+        a.base.distance(&t.base)
+    );
+    assert!(
+        a.base.centre.dist(t.base.centre) < 400.0,
+        "it still charged: {w}"
+    );
+    assert!(h.melees(&b).is_empty());
 }
 
 /// The range die of a charge, each row of Firing into Charges (II.A) played: the defender's type
