@@ -586,3 +586,28 @@ fn the_command_stand_marks_the_first_volley() {
     assert!((deep - 9.0).abs() < 1e-4);
     assert!(p.iter().all(|x| x.across.abs() < 1e-4));
 }
+
+/// The town-fighting ruling gives the works' modifier as the morale table has it (V.C
+/// "-2 Defending works"): the morale number two less, not a bonus.
+#[test]
+fn the_town_ruling_gives_the_works_modifier_of_the_table() {
+    let d = data();
+    let works = d
+        .morale_modifiers
+        .iter()
+        .find(|m| m.key == "works")
+        .expect("works");
+    assert_eq!(works.value, -2);
+    let r = d
+        .rulings
+        .iter()
+        .find(|r| r.key == "town_fighting")
+        .expect("town_fighting");
+    assert!(
+        r.ruling
+            .contains(&format!("{} to their morale number", works.value)),
+        "{}",
+        r.ruling
+    );
+    assert!(!r.ruling.contains("+1 to morale"), "{}", r.ruling);
+}
