@@ -1780,8 +1780,9 @@ fn a_column_fires_with_its_front_row_only() {
         "{}",
         words(&b, &ev)
     );
-    // The column's front row: the command stand (7) and one stand (6).
-    b.script_dice(&[6, 1, 1]);
+    // The column's front row before its first volley: two stands of six, the command stand
+    // standing second from the front (behind them).
+    b.script_dice(&[1, 1]);
     let ev = b
         .execute(Command::Fire {
             unit: id("col"),
@@ -1794,7 +1795,7 @@ fn a_column_fires_with_its_front_row_only() {
         Event::Volley { stands, .. } => Some(*stands),
         _ => None,
     });
-    assert_eq!(stands, Some(13), "{}", words(&b, &ev));
+    assert_eq!(stands, Some(12), "{}", words(&b, &ev));
 }
 
 /// IV.A.4: every stand in contact fights this turn. A battalion charged in front and flank
