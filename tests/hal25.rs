@@ -818,6 +818,52 @@ fn counter_battery_fire_knocks_out_a_gun_and_risks_the_officer() {
     assert!(w.contains("automatic recovery"), "{w}");
 }
 
+/// A gun knocked out is lost as any other casualties of fire: where it takes the battery past
+/// half its figures it checks (once, V.A.1), and an attached officer throws for his risk
+/// (VI.C), though the casualty dice that follow take nobody.
+#[test]
+fn a_gun_knocked_out_marks_the_half_check_and_risks_the_officer() {
+    let mut b = battle(
+        &[
+            ("ga", 0, "GEN", "A", 300.0, 60.0, 0.0, ""),
+            ("fa", 0, "FA", "A", 600.0, 150.0, 0.0, ""),
+            ("gb", 1, "GEN", "B", 600.0, 695.0, 180.0, ""),
+            ("xfa", 1, "FA", "B", 600.0, 600.0, 180.0, ""),
+        ],
+        "",
+    );
+    // Its drivers already lost: 8 of 10 figures.
+    for (i, f) in [4, 4, 0, 0].into_iter().enumerate() {
+        b.unit_mut(&id("xfa")).unwrap().stands[i].figures = f;
+    }
+    to_phase(&mut b, Phase::Artillery, &[3, 3, 6, 1]);
+    // The first gun hits (4) and knocks out (6+5); the second misses (2); the casualty dice
+    // 1, 1 less 1 hit nobody; the officer's risk 6+6.
+    b.script_dice(&[4, 6, 5, 2, 1, 1, 6, 6]);
+    let ev = b
+        .execute(Command::Fire {
+            unit: id("fa"),
+            target: id("xfa"),
+            support: Vec::new(),
+            defence: None,
+        })
+        .expect("counter-battery");
+    let w = words(&b, &ev);
+    assert!(w.contains("knocks out a gun"), "{w}");
+    let x = b.unit(&id("xfa")).unwrap();
+    assert_eq!(
+        x.stands.iter().map(|s| s.figures).collect::<Vec<_>>(),
+        vec![4, 0, 0, 0],
+        "{w}"
+    );
+    assert!(x.status.must_check && x.status.checked_half, "{w}");
+    assert!(
+        w.contains("gb rolls [6, 6] for the risk to the officer with xfa = 12"),
+        "{w}"
+    );
+    assert!(b.unit(&id("gb")).unwrap().status.removed, "{w}");
+}
+
 /// Small arms at horse: saves on 5-6 (mounted), two hits a horseman and the odd hit on 4-6; at
 /// a column: no saves; a unit that fired spends its first volley.
 #[test]

@@ -1032,6 +1032,23 @@ impl Hal25 {
         why: &str,
         mark: bool,
     ) -> Result<(), RuleError> {
+        self.lose_risking(b, out, id, figures, at, why, mark, true)
+    }
+
+    /// `lose_at`; `risk`: an attached officer throws for his risk now (false where the same
+    /// fire goes on to casualties that throw it once for all: a gun knocked out, VI.C).
+    #[expect(clippy::too_many_arguments, reason = "lose with the stands hit")]
+    pub(crate) fn lose_risking(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+        figures: u32,
+        at: &[(usize, u32)],
+        why: &str,
+        mark: bool,
+        risk: bool,
+    ) -> Result<(), RuleError> {
         let u = b.unit(id)?.clone();
         if figures == 0 || u.status.removed {
             return Ok(());
@@ -1133,11 +1150,14 @@ impl Hal25 {
                 },
             );
         }
-        self.officer_risk(b, out, id)
+        if risk {
+            self.officer_risk(b, out, id)?;
+        }
+        Ok(())
     }
 
     /// An officer attached to a unit that took losses throws 2D6: a 12 fells him.
-    fn officer_risk(
+    pub(crate) fn officer_risk(
         &self,
         b: &mut Battle,
         out: &mut Vec<Event>,
