@@ -220,7 +220,13 @@ impl Hal25 {
     ) -> Result<(Side, Side), RuleError> {
         let a = b.unit(aid)?;
         let e = b.unit(eid)?;
-        if !self.contact(b, a, e) || a.side == e.side || !self.is_unit(a) || !self.is_unit(e) {
+        if !a.alive()
+            || !e.alive()
+            || !self.contact(b, a, e)
+            || a.side == e.side
+            || !self.is_unit(a)
+            || !self.is_unit(e)
+        {
             return illegal(format!("{} and {} are not in melee", a.name, e.name));
         }
         let attacking = self.attacks(b, aid, eid);
