@@ -818,6 +818,52 @@ fn counter_battery_fire_knocks_out_a_gun_and_risks_the_officer() {
     assert!(w.contains("automatic recovery"), "{w}");
 }
 
+/// A gun knocked out is lost as any other casualties of fire: where it takes the battery past
+/// half its figures it checks (once, V.A.1), and an attached officer throws for his risk
+/// (VI.C), though the casualty dice that follow take nobody.
+#[test]
+fn a_gun_knocked_out_marks_the_half_check_and_risks_the_officer() {
+    let mut b = battle(
+        &[
+            ("ga", 0, "GEN", "A", 300.0, 60.0, 0.0, ""),
+            ("fa", 0, "FA", "A", 600.0, 150.0, 0.0, ""),
+            ("gb", 1, "GEN", "B", 600.0, 695.0, 180.0, ""),
+            ("xfa", 1, "FA", "B", 600.0, 600.0, 180.0, ""),
+        ],
+        "",
+    );
+    // Its drivers already lost: 8 of 10 figures.
+    for (i, f) in [4, 4, 0, 0].into_iter().enumerate() {
+        b.unit_mut(&id("xfa")).unwrap().stands[i].figures = f;
+    }
+    to_phase(&mut b, Phase::Artillery, &[3, 3, 6, 1]);
+    // The first gun hits (4) and knocks out (6+5); the second misses (2); the casualty dice
+    // 1, 1 less 1 hit nobody; the officer's risk 6+6.
+    b.script_dice(&[4, 6, 5, 2, 1, 1, 6, 6]);
+    let ev = b
+        .execute(Command::Fire {
+            unit: id("fa"),
+            target: id("xfa"),
+            support: Vec::new(),
+            defence: None,
+        })
+        .expect("counter-battery");
+    let w = words(&b, &ev);
+    assert!(w.contains("knocks out a gun"), "{w}");
+    let x = b.unit(&id("xfa")).unwrap();
+    assert_eq!(
+        x.stands.iter().map(|s| s.figures).collect::<Vec<_>>(),
+        vec![4, 0, 0, 0],
+        "{w}"
+    );
+    assert!(x.status.must_check && x.status.checked_half, "{w}");
+    assert!(
+        w.contains("gb rolls [6, 6] for the risk to the officer with xfa = 12"),
+        "{w}"
+    );
+    assert!(b.unit(&id("gb")).unwrap().status.removed, "{w}");
+}
+
 /// Small arms at horse: saves on 5-6 (mounted), two hits a horseman and the odd hit on 4-6; at
 /// a column: no saves; a unit that fired spends its first volley.
 #[test]
@@ -1115,6 +1161,17 @@ fn town_points_are_refused_where_they_do_not_apply() {
 /// A declared charge from `gap` inches by `attacker` on a battalion of `defender`, with these
 /// dice after the chips (3, 3) and the throw (6, 1): the words of the charge.
 fn charge_with(attacker: &str, defender: &str, gap: f32, terrain: &str, dice: &[u8]) -> String {
+    charge_battle(attacker, defender, gap, terrain, dice).1
+}
+
+/// `charge_with`, with the battle after the charge.
+fn charge_battle(
+    attacker: &str,
+    defender: &str,
+    gap: f32,
+    terrain: &str,
+    dice: &[u8],
+) -> (Battle, String) {
     let place = |y: f32| {
         battle(
             &[
@@ -1148,7 +1205,30 @@ fn charge_with(attacker: &str, defender: &str, gap: f32, terrain: &str, dice: &[
     let ev = b
         .execute(Command::Charge { unit: id("a1") })
         .expect("charge");
-    words(&b, &ev)
+    let w = words(&b, &ev);
+    (b, w)
+}
+
+/// A charge that falls short stops out of contact (IV.A.3: into contact only with the
+/// movement distance), even where it falls short by less than the contact tolerance.
+#[test]
+fn a_charge_short_by_a_hair_ends_out_of_contact() {
+    // Closing, holding, the range die 2, the charge bonus 1: 6 + 1 = 7" of 7.05".
+    let (b, w) = charge_battle("LI", "LI", 7.05, "", &[6, 6, 6, 6, 2, 1]);
+    assert!(w.contains("falls short"), "{w}");
+    let h = hal(&b);
+    let (a, t) = (b.unit(&id("a1")).unwrap(), b.unit(&id("b1")).unwrap());
+    assert!(!h.contact(&b, a, t), "{w}");
+    assert!(
+        a.base.distance(&t.base) > b.scale.to_mm(0.1),
+        "{}",
+        a.base.distance(&t.base)
+    );
+    assert!(
+        a.base.centre.dist(t.base.centre) < 400.0,
+        "it still charged: {w}"
+    );
+    assert!(h.melees(&b).is_empty());
 }
 
 /// The range die of a charge, each row of Firing into Charges (II.A) played: the defender's type
@@ -1746,8 +1826,9 @@ fn a_column_fires_with_its_front_row_only() {
         "{}",
         words(&b, &ev)
     );
-    // The column's front row: the command stand (7) and one stand (6).
-    b.script_dice(&[6, 1, 1]);
+    // The column's front row before its first volley: two stands of six, the command stand
+    // standing second from the front (behind them).
+    b.script_dice(&[1, 1]);
     let ev = b
         .execute(Command::Fire {
             unit: id("col"),
@@ -1760,7 +1841,144 @@ fn a_column_fires_with_its_front_row_only() {
         Event::Volley { stands, .. } => Some(*stands),
         _ => None,
     });
-    assert_eq!(stands, Some(13), "{}", words(&b, &ev));
+    assert_eq!(stands, Some(12), "{}", words(&b, &ev));
+}
+
+/// IV.A.4: every stand in contact fights this turn. A battalion charged in front and flank
+/// fights both melees in the same melee phase, each pair once.
+#[test]
+fn a_unit_in_contact_with_two_enemies_fights_both() {
+    let mut b = battle(
+        &[
+            ("ga", 0, "GEN", "A", 100.0, 60.0, 0.0, ""),
+            ("a1", 0, "LI", "A", 600.0, 300.0, 0.0, ""),
+            ("a2", 0, "LI", "A", 1000.0, 500.0, 270.0, ""),
+            ("gb", 1, "GEN", "B", 100.0, 880.0, 180.0, ""),
+            ("b1", 1, "LI", "B", 600.0, 500.0, 180.0, ""),
+            ("b2", 1, "LI", "B", 300.0, 850.0, 180.0, ""),
+        ],
+        "",
+    );
+    let (front, flank) = {
+        let h = hal(&b);
+        let t = b.unit(&id("b1")).unwrap();
+        (
+            h.contact_place(b.unit(&id("a1")).unwrap(), t).0,
+            h.contact_place(b.unit(&id("a2")).unwrap(), t).0,
+        )
+    };
+    b.unit_mut(&id("a1")).unwrap().base = front;
+    b.unit_mut(&id("a2")).unwrap().base = flank;
+    to_phase(&mut b, Phase::CloseCombat, &[3, 3, 6, 1]);
+    let pairs = hal(&b).melees(&b);
+    assert_eq!(pairs.len(), 2, "{pairs:?}");
+    // The front melee: six pairs of 3s, a draw; b1 stays in contact with both.
+    b.script_dice(&[3; 12]);
+    let ev = b
+        .execute(Command::Fight {
+            unit: id("a1"),
+            target: id("b1"),
+            pursue: None,
+            pursuits: Vec::new(),
+        })
+        .expect("the front melee");
+    assert!(
+        words(&b, &ev).contains("a drawn melee"),
+        "{}",
+        words(&b, &ev)
+    );
+    let pairs = hal(&b).melees(&b);
+    assert_eq!(pairs.len(), 1, "{pairs:?}");
+    assert!(
+        [&pairs[0].0, &pairs[0].1].contains(&&id("a2"))
+            && [&pairs[0].0, &pairs[0].1].contains(&&id("b1")),
+        "{pairs:?}"
+    );
+    b.script_dice(&[3; 30]);
+    let ev = b
+        .execute(Command::Fight {
+            unit: id("b1"),
+            target: id("a2"),
+            pursue: None,
+            pursuits: Vec::new(),
+        })
+        .expect("the flank melee is fought this turn");
+    let fought: Vec<(UnitId, UnitId)> = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::Assault {
+                attacker, defender, ..
+            } => Some((attacker.clone(), defender.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(fought.len(), 1, "{}", words(&b, &ev));
+    assert!(
+        fought[0] == (id("a2"), id("b1")) || fought[0] == (id("b1"), id("a2")),
+        "{fought:?}"
+    );
+    // Each pair once.
+    let e = refused(
+        &mut b,
+        Command::Fight {
+            unit: id("a1"),
+            target: id("b1"),
+            pursue: None,
+            pursuits: Vec::new(),
+        },
+    );
+    assert!(e.contains("has been fought"), "{e}");
+    assert!(hal(&b).melees(&b).is_empty());
+}
+
+/// The same front-and-flank contact left to the end of the phase: both melees are fought.
+#[test]
+fn melees_nobody_called_are_all_fought() {
+    let mut b = battle(
+        &[
+            ("ga", 0, "GEN", "A", 100.0, 60.0, 0.0, ""),
+            ("a1", 0, "LI", "A", 600.0, 300.0, 0.0, ""),
+            ("a2", 0, "LI", "A", 1000.0, 500.0, 270.0, ""),
+            ("gb", 1, "GEN", "B", 100.0, 880.0, 180.0, ""),
+            ("b1", 1, "LI", "B", 600.0, 500.0, 180.0, ""),
+            ("b2", 1, "LI", "B", 300.0, 850.0, 180.0, ""),
+        ],
+        "",
+    );
+    let (front, flank) = {
+        let h = hal(&b);
+        let t = b.unit(&id("b1")).unwrap();
+        (
+            h.contact_place(b.unit(&id("a1")).unwrap(), t).0,
+            h.contact_place(b.unit(&id("a2")).unwrap(), t).0,
+        )
+    };
+    b.unit_mut(&id("a1")).unwrap().base = front;
+    b.unit_mut(&id("a2")).unwrap().base = flank;
+    to_phase(&mut b, Phase::CloseCombat, &[3, 3, 6, 1]);
+    let from = b.log.len();
+    // Draws throughout: every die a 3.
+    b.script_dice(&[3; 80]);
+    b.execute(Command::EndPhase).expect("the melees");
+    let fought: Vec<UnitId> = b
+        .log
+        .since(from)
+        .filter_map(|e| match e {
+            Event::Assault {
+                attacker, defender, ..
+            } if defender == &id("b1") || attacker == &id("b1") => Some(if attacker == &id("b1") {
+                defender.clone()
+            } else {
+                attacker.clone()
+            }),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        fought.contains(&id("a1")) && fought.contains(&id("a2")),
+        "{fought:?}: {}",
+        words(&b, b.log.since(from))
+    );
 }
 
 /// IV.A.9.e: flank and rear by the attacker's frontage crossing the lines carried on from the

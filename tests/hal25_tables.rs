@@ -554,6 +554,16 @@ fn the_command_stand_marks_the_first_volley() {
         order(6, MoveFormation::RoadColumn, true),
         vec![0, 1, 2, 3, 4, 5]
     );
+    // A field column two stands wide: the command stand second in the right-hand file (the
+    // second row), then in the front row.
+    assert_eq!(
+        order(6, MoveFormation::FieldColumn, false),
+        vec![1, 2, 3, 0, 4, 5]
+    );
+    assert_eq!(
+        order(6, MoveFormation::FieldColumn, true),
+        vec![0, 1, 2, 3, 4, 5]
+    );
     assert_eq!(
         (
             files(6, MoveFormation::FieldColumn),
@@ -580,9 +590,43 @@ fn the_command_stand_marks_the_first_volley() {
         .fold(f32::MAX, f32::min);
     assert!((right - left - 12.5).abs() < 1e-4);
     assert!((p[0].across - (right - 1.25)).abs() < 1e-4);
+    // In field column the command stand stands behind the front row (1 1/2" deep) until the
+    // first volley, then in it.
+    let col = |fired| places(&sizes, MoveFormation::FieldColumn, fired, 0.0)[0].back;
+    assert!(
+        col(false) > 1.5 && col(true) < 1.5,
+        "{} {}",
+        col(false),
+        col(true)
+    );
     // In road column six stands one behind another: 6 x 1.5 = 9 inches deep.
     let p = places(&sizes, MoveFormation::RoadColumn, false, 0.0);
     let deep = p.iter().map(|x| x.back + x.depth / 2.0).fold(0.0, f32::max);
     assert!((deep - 9.0).abs() < 1e-4);
     assert!(p.iter().all(|x| x.across.abs() < 1e-4));
+}
+
+/// The town-fighting ruling gives the works' modifier as the morale table has it (V.C
+/// "-2 Defending works"): the morale number two less, not a bonus.
+#[test]
+fn the_town_ruling_gives_the_works_modifier_of_the_table() {
+    let d = data();
+    let works = d
+        .morale_modifiers
+        .iter()
+        .find(|m| m.key == "works")
+        .expect("works");
+    assert_eq!(works.value, -2);
+    let r = d
+        .rulings
+        .iter()
+        .find(|r| r.key == "town_fighting")
+        .expect("town_fighting");
+    assert!(
+        r.ruling
+            .contains(&format!("{} to their morale number", works.value)),
+        "{}",
+        r.ruling
+    );
+    assert!(!r.ruling.contains("+1 to morale"), "{}", r.ruling);
 }

@@ -564,6 +564,10 @@ impl Hal25 {
             s.name
         );
         self.take_losses(b, out, tid, v.casualties, &why)?;
+        if knocked > 0 && v.casualties == 0 && b.unit(tid)?.alive() {
+            // The gun knocked out was effective fire: the officer's risk, once (VI.C).
+            self.officer_risk(b, out, tid)?;
+        }
         if setup.artillery && v.casualties > 0 {
             self.damage_town(b, out, &t, v.casualties)?;
         }
@@ -578,31 +582,24 @@ impl Hal25 {
         id: &UnitId,
     ) -> Result<(), RuleError> {
         let u = b.unit(id)?.clone();
-        let mut stands: Vec<u32> = u.stands.iter().map(|s| s.figures).collect();
+        let stands: Vec<u32> = u.stands.iter().map(|s| s.figures).collect();
         let Some(i) = (0..stands.len().min(2)).rev().find(|&i| stands[i] > 0) else {
             return Ok(());
         };
+        // Lost as any other casualties of fire: the once-only check at half a battery's
+        // figures (V.A.1) follows; the risk to an attached officer (VI.C) is thrown once for
+        // the whole fire, with its casualties (or alone, where they are none).
         let lost = stands[i];
-        stands[i] = 0;
-        b.emit(
+        self.lose_risking(
+            b,
             out,
-            Event::Losses {
-                unit: id.clone(),
-                figures: lost,
-                stands,
-                why: "a gun knocked out with its crew".into(),
-            },
-        );
-        if self.guns_served(b.unit(id)?) == 0 {
-            b.emit(
-                out,
-                Event::Destroyed {
-                    unit: id.clone(),
-                    reason: "its guns are knocked out".into(),
-                },
-            );
-        }
-        Ok(())
+            id,
+            lost,
+            &[(i, lost)],
+            "a gun knocked out with its crew",
+            true,
+            false,
+        )
     }
 
     /// Points a town has left.

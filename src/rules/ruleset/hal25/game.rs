@@ -236,8 +236,9 @@ impl Hal25 {
                 Ok(())
             }
             Phase::CloseCombat => {
-                // Melees nobody called are fought now, in the order of the table.
-                for _ in 0..b.units.len() {
+                // Melees nobody called are fought now, in the order of the table (each pair
+                // once: a unit may fight several enemies).
+                for _ in 0..b.units.len() * b.units.len() {
                     let Some((a, e)) = self.melees(b).into_iter().next() else {
                         break;
                     };
@@ -1031,6 +1032,23 @@ impl Hal25 {
         why: &str,
         mark: bool,
     ) -> Result<(), RuleError> {
+        self.lose_risking(b, out, id, figures, at, why, mark, true)
+    }
+
+    /// `lose_at`; `risk`: an attached officer throws for his risk now (false where the same
+    /// fire goes on to casualties that throw it once for all: a gun knocked out, VI.C).
+    #[expect(clippy::too_many_arguments, reason = "lose with the stands hit")]
+    pub(crate) fn lose_risking(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+        figures: u32,
+        at: &[(usize, u32)],
+        why: &str,
+        mark: bool,
+        risk: bool,
+    ) -> Result<(), RuleError> {
         let u = b.unit(id)?.clone();
         if figures == 0 || u.status.removed {
             return Ok(());
@@ -1132,11 +1150,14 @@ impl Hal25 {
                 },
             );
         }
-        self.officer_risk(b, out, id)
+        if risk {
+            self.officer_risk(b, out, id)?;
+        }
+        Ok(())
     }
 
     /// An officer attached to a unit that took losses throws 2D6: a 12 fells him.
-    fn officer_risk(
+    pub(crate) fn officer_risk(
         &self,
         b: &mut Battle,
         out: &mut Vec<Event>,
@@ -1224,6 +1245,16 @@ impl Hal25 {
     /// Charges and melees of this phase that are still to be fought.
     pub fn fought_this_phase(&self, b: &Battle, id: &UnitId) -> bool {
         b.phase == Phase::CloseCombat && b.unit(id).is_ok_and(|u| u.bound.fought)
+    }
+
+    /// `a` and `e` have fought each other this melee phase (either one may still fight
+    /// another enemy it is in contact with: ruling several_melees).
+    pub fn pair_fought_this_phase(&self, b: &Battle, a: &UnitId, e: &UnitId) -> bool {
+        b.phase == Phase::CloseCombat
+            && super::this_phase(b).any(|ev| {
+                matches!(ev, Event::Assault { attacker, defender, .. }
+                    if (attacker == a && defender == e) || (attacker == e && defender == a))
+            })
     }
 }
 

@@ -1,6 +1,6 @@
 //! Where a Hal unit's stands stand in each formation, in inches from the unit's front centre
 //! (across to the right, back from the front), and where the command stand is: to the right of
-//! the line (second from the front in column) until the unit fires its first volley, then in
+//! the line (in the second row of a column) until the unit fires its first volley, then in
 //! the middle of the line (at the front of the column).
 
 use super::tables::MoveFormation;
@@ -34,13 +34,14 @@ pub fn order(n: usize, formation: MoveFormation, first_volley_fired: bool) -> Ve
             v.insert(at, 0);
             v
         }
-        // Columns: the command stand second from the front, then at the front.
+        // Columns: the command stand second from the front (the right-hand stand of a field
+        // column's second row, second in its file), then at the front (ruling field_column).
         MoveFormation::FieldColumn | MoveFormation::RoadColumn => {
             let mut v = others;
             let at = if first_volley_fired {
                 0
             } else {
-                1.min(v.len())
+                (2 * files(n, formation) - 1).min(v.len())
             };
             v.insert(at, 0);
             v

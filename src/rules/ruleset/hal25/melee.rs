@@ -45,12 +45,13 @@ pub struct Side {
 }
 
 impl Hal25 {
-    /// Pairs of enemies in contact that have not fought this phase, chargers first.
+    /// Pairs of enemies in contact that have not fought each other this phase, chargers
+    /// first: a unit in contact with two enemies fights each of them (ruling several_melees).
     pub fn melees(&self, b: &Battle) -> Vec<(UnitId, UnitId)> {
         let mut v: Vec<(UnitId, UnitId)> = Vec::new();
         for u in b.alive().filter(|u| self.is_unit(u)) {
             for e in self.enemies_in_contact(b, u) {
-                if self.fought_this_phase(b, &u.id) || self.fought_this_phase(b, &e.id) {
+                if self.pair_fought_this_phase(b, &u.id, &e.id) {
                     continue;
                 }
                 let pair = if !self.attacks(b, &u.id, &e.id) {
@@ -219,7 +220,13 @@ impl Hal25 {
     ) -> Result<(Side, Side), RuleError> {
         let a = b.unit(aid)?;
         let e = b.unit(eid)?;
-        if !self.contact(b, a, e) || a.side == e.side || !self.is_unit(a) || !self.is_unit(e) {
+        if !a.alive()
+            || !e.alive()
+            || !self.contact(b, a, e)
+            || a.side == e.side
+            || !self.is_unit(a)
+            || !self.is_unit(e)
+        {
             return illegal(format!("{} and {} are not in melee", a.name, e.name));
         }
         let attacking = self.attacks(b, aid, eid);
@@ -341,7 +348,7 @@ impl Hal25 {
         eid: &UnitId,
     ) -> Result<(), RuleError> {
         in_phase(b, Phase::CloseCombat, "fight a melee")?;
-        if self.fought_this_phase(b, aid) || self.fought_this_phase(b, eid) {
+        if self.pair_fought_this_phase(b, aid, eid) {
             return illegal("that melee has been fought this turn".into());
         }
         // The charger's dice come first, whichever unit the command names.

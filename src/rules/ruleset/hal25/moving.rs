@@ -1049,19 +1049,23 @@ impl Hal25 {
             to
         } else {
             // As far as it can go, straight at the target, and short of touching it (turned to
-            // face it, a base can reach it before its front has covered the distance).
+            // face it, a base can reach it before its front has covered the distance): more
+            // than the contact tolerance away, so that it is not in contact (ruling
+            // charge_short).
             let facing = heading_deg(to.centre.minus(u.base.centre));
             let place = |f: f32| Base {
                 centre: u.base.centre.plus(to.centre.minus(u.base.centre).scale(f)),
                 facing,
                 ..u.base
             };
+            let tol = b.scale.to_mm(self.num("contact_tolerance"));
+            let touches = |f: f32| place(f).within(&t.base, tol);
             let mut f = (allowance / dist.max(0.01)).clamp(0.0, 1.0);
-            if place(f).overlaps(&t.base) {
+            if touches(f) {
                 let mut lo = 0.0;
                 for _ in 0..24 {
                     let mid = (lo + f) / 2.0;
-                    if place(mid).overlaps(&t.base) {
+                    if touches(mid) {
                         f = mid;
                     } else {
                         lo = mid;
@@ -1069,11 +1073,7 @@ impl Hal25 {
                 }
                 f = lo;
             }
-            if place(f).overlaps(&t.base) {
-                u.base
-            } else {
-                place(f)
-            }
+            if touches(f) { u.base } else { place(f) }
         };
         let blocked = b
             .alive()
