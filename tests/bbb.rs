@@ -2097,7 +2097,7 @@ fn low_ammunition_and_silence_wear_off_by_retiring_not_by_standing_far() {
             600.0,
             200.0,
             0.0,
-            ", silenced: true",
+            ", silenced: true, disrupted: true",
         ),
         (
             "e",
@@ -2113,43 +2113,8 @@ fn low_ammunition_and_silence_wear_off_by_retiring_not_by_standing_far() {
     let mut b = bbb(&units, "", "");
     to_phase(&mut b, 1, Phase::Movement);
     assert!(b.unit(&id("s")).unwrap().status.silenced);
-    // Silenced horse artillery that evades the enemy's advance to more than 6" away has retired:
-    // its silence ends with that turn.
-    let units = [
-        (
-            "i",
-            0,
-            "Inf",
-            "Trained",
-            600.0,
-            200.0,
-            0.0,
-            ", bases: Some(2)",
-        ),
-        (
-            "s",
-            1,
-            "HA",
-            "Trained",
-            600.0,
-            200.0 + 30.0 + 8.0 * IN,
-            180.0,
-            ", limbered: true, silenced: true",
-        ),
-    ];
-    let mut b = bbb(&units, "", "");
-    activate(&mut b, "i", &[6, 6]);
-    b.execute(mv("i", vec![Step::Advance(2.0)]))
-        .expect("advance");
-    b.execute(Command::Evade {
-        unit: id("s"),
-        from: id("i"),
-        distance: 6.0,
-    })
-    .expect("the guns evade");
-    assert!(b.unit(&id("s")).unwrap().status.silenced);
-    to_phase(&mut b, 1, Phase::Movement);
-    assert!(!b.unit(&id("s")).unwrap().status.silenced);
+    // (A silenced battery is disrupted, "R, T, V = Unit disrupted, Artillery Silenced", and a
+    // disrupted unit may not evade: silenced guns cannot evade their way to a recovery.)
 }
 
 #[test]
