@@ -2112,3 +2112,18 @@ fn hal25_towns_are_bases_of_eleven_by_fifteen_inches() {
         }
     }
 }
+
+#[test]
+fn the_close_combat_phase_ends_with_units_at_the_edge_of_contact() {
+    // Two units a float's last digit either side of the 0.1" contact tolerance were in
+    // contact measured from one and not from the other: the melee the phase's end found was
+    // refused, and the game could go no further (the straight player against the opponent on
+    // the default battle, seeds 5 and 49).
+    use volley::rules::batch::{Player, play_out};
+    let start = scenario::load(Path::new("scenarios/hal25_default.ron")).expect("scenario");
+    for seed in [5, 49] {
+        let (b, refused) = play_out(&start, seed, [Player::Straight, Player::Opponent], |_| {});
+        assert_eq!(refused, 0, "seed {seed}");
+        assert!(b.is_over(), "seed {seed}: the game ended");
+    }
+}

@@ -613,7 +613,10 @@ impl Hal25 {
 
     pub fn contact(&self, b: &Battle, a: &Unit, e: &Unit) -> bool {
         let tolerance = b.scale.to_mm(self.num("contact_tolerance"));
-        a.base.within(&e.base, tolerance)
+        // The same both ways round: measured from either base, two units a float's last digit
+        // either side of the tolerance were in contact one way and not the other, so the melee
+        // found from one was refused from the other and the phase could not end.
+        a.base.within(&e.base, tolerance) || e.base.within(&a.base, tolerance)
     }
 
     pub fn enemies_in_contact<'a>(&self, b: &'a Battle, u: &Unit) -> Vec<&'a Unit> {
