@@ -137,6 +137,31 @@ pub struct Contact {
 }
 
 impl Base {
+    /// The smallest rectangle facing `facing` that holds all of `bases` (a unit's frame
+    /// about its loose stands).
+    pub fn enclosing(facing: f32, bases: &[Base]) -> Base {
+        let origin = bases.first().map(|b| b.centre).unwrap_or_default();
+        let probe = Base::new(origin, facing, 0.0, 0.0);
+        let (mut x0, mut x1, mut y0, mut y1) = (f32::MAX, f32::MIN, f32::MAX, f32::MIN);
+        for p in bases.iter().flat_map(|b| b.corners()) {
+            let d = p.minus(probe.centre);
+            let (x, y) = (d.dot(probe.right()), d.dot(probe.forward()));
+            x0 = x0.min(x);
+            x1 = x1.max(x);
+            y0 = y0.min(y);
+            y1 = y1.max(y);
+        }
+        if bases.is_empty() {
+            return probe;
+        }
+        Base::new(
+            probe.local((x0 + x1) / 2.0, (y0 + y1) / 2.0),
+            facing,
+            x1 - x0,
+            y1 - y0,
+        )
+    }
+
     pub fn new(centre: Pt, facing: f32, width: f32, depth: f32) -> Self {
         Self {
             centre,

@@ -386,19 +386,7 @@ impl Unit {
         if bases.is_empty() || bases.len() != self.stands.len() {
             return;
         }
-        let facing = self.base.facing;
-        let probe = Base::new(self.base.centre, facing, 0.0, 0.0);
-        let (mut x0, mut x1, mut y0, mut y1) = (f32::MAX, f32::MIN, f32::MAX, f32::MIN);
-        for p in bases.iter().flat_map(|b| b.corners()) {
-            let d = p.minus(probe.centre);
-            let (x, y) = (d.dot(probe.right()), d.dot(probe.forward()));
-            x0 = x0.min(x);
-            x1 = x1.max(x);
-            y0 = y0.min(y);
-            y1 = y1.max(y);
-        }
-        let centre = probe.local((x0 + x1) / 2.0, (y0 + y1) / 2.0);
-        self.base = Base::new(centre, facing, x1 - x0, y1 - y0);
+        self.base = Base::enclosing(self.base.facing, bases);
         let frame = self.base;
         for (s, b) in self.stands.iter_mut().zip(bases) {
             let d = b.centre.minus(frame.centre);

@@ -662,9 +662,14 @@ impl Dbn {
 
     /// The bad going a base touches, by name.
     pub fn bad_going_at(&self, b: &Battle, base: &Base) -> Vec<String> {
+        Self::bad_going_named(b, base, &self.bad_going_kinds())
+    }
+
+    /// The features of these kinds a base touches, and the steep hills, by name.
+    fn bad_going_named(b: &Battle, base: &Base, kinds: &[FeatureKind]) -> Vec<String> {
         let mut why: Vec<String> = b
             .terrain
-            .touching(base, &self.bad_going_kinds())
+            .touching(base, kinds)
             .map(|f| f.name.clone())
             .collect();
         why.extend(
@@ -694,18 +699,7 @@ impl Dbn {
             .into_iter()
             .filter(|k| !matches!(k, FeatureKind::Stream | FeatureKind::Marsh))
             .collect();
-        let mut why: Vec<String> = b
-            .terrain
-            .touching(base, &kinds)
-            .map(|f| f.name.clone())
-            .collect();
-        why.extend(
-            b.terrain
-                .touching(base, &[FeatureKind::Hill])
-                .filter(|f| f.steep)
-                .map(|f| f.name.clone()),
-        );
-        why
+        Self::bad_going_named(b, base, &kinds)
     }
 
     /// Whether the point is bad going to this unit for firing and combat factors: woods,

@@ -166,26 +166,8 @@ pub fn arms(u: &Unit) -> Vec<Base> {
             None => groups.push(vec![s]),
         }
     }
-    groups.iter().map(|g| enclosing(g)).collect()
-}
-
-/// The smallest rectangle at the first base's facing that holds them all.
-fn enclosing(bases: &[Base]) -> Base {
-    let facing = bases[0].facing;
-    let probe = Base::new(bases[0].centre, facing, 0.0, 0.0);
-    let (mut x0, mut x1, mut y0, mut y1) = (f32::MAX, f32::MIN, f32::MAX, f32::MIN);
-    for p in bases.iter().flat_map(|b| b.corners()) {
-        let d = p.minus(probe.centre);
-        let (x, y) = (d.dot(probe.right()), d.dot(probe.forward()));
-        x0 = x0.min(x);
-        x1 = x1.max(x);
-        y0 = y0.min(y);
-        y1 = y1.max(y);
-    }
-    Base::new(
-        probe.local((x0 + x1) / 2.0, (y0 + y1) / 2.0),
-        facing,
-        x1 - x0,
-        y1 - y0,
-    )
+    groups
+        .iter()
+        .map(|g| Base::enclosing(g[0].facing, g))
+        .collect()
 }
