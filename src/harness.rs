@@ -362,7 +362,7 @@ fn command(op: u8, r: &mut Bytes, b: &Battle) -> Command {
             from: r.unit(b),
             distance: r.number(),
         },
-        22 => match r.byte() % 4 {
+        22 => match r.byte() % 5 {
             0 => Command::Declare {
                 unit: r.unit(b),
                 target: r.unit(b),
@@ -372,10 +372,14 @@ fn command(op: u8, r: &mut Bytes, b: &Battle) -> Command {
                 by: r.unit(b),
                 unit: r.unit(b),
             },
-            _ => Command::Send {
+            3 => Command::Send {
                 courier: r.unit(b),
                 brigade: r.text(),
                 order: r.text(),
+            },
+            _ => Command::PursuitOrder {
+                unit: r.unit(b),
+                pursue: r.coin(),
             },
         },
         _ => Command::Undo,

@@ -722,6 +722,20 @@ fn each_victor_chooses_its_own_pursuit() {
     assert!(pursued(&fight_with(Vec::new())), "Austria's victor follows");
     let held = fight_with(vec![volley::rules::command::Pursuit::hold(&id("a"))]);
     assert!(!pursued(&held), "Austria ordered its dragoons to hold");
+    // Austria's standing order, given in its own bound, holds in Prussia's: the dragoons stay.
+    let standing = {
+        let mut b = base.clone();
+        b.units_mut()[1].status.hold_ground = true;
+        b
+    };
+    for pd in 1..=6u8 {
+        for ad in 1..=6u8 {
+            let mut b = standing.clone();
+            b.script_dice(&[pd, ad, 1, 1, 1, 1, 1, 1, 1, 1]);
+            let ev = b.execute(fight("p", "a")).expect("fight");
+            assert!(!pursued(&ev), "dice {pd} {ad}: {ev:?}");
+        }
+    }
     // A combat left unfought at the end of the phase: no one chose to pursue (ruling
     // fight_order); 3+4 = 7 against 3+3 = 6 beats Austria's dragoons, and Prussia's stand.
     let mut b = base.clone();
@@ -750,4 +764,45 @@ fn a_unit_on_a_bridge_over_a_stream_is_not_also_in_bad_going() {
         factors(&mut b).0,
         ["+4 Muskets", "-2 On a bridge or causeway"]
     );
+}
+
+#[test]
+fn a_standing_pursuit_order_is_its_owners_to_give() {
+    // 000: "All victorious units ... can immediately 'Pursue'": the owner orders his own units,
+    // in his bound, before the dice; Heavy Cavalry always pursue, artillery never.
+    let mut b = melee(("DC", "Regular", ""), ("DC", "Regular", ""), &[], "");
+    let order = |unit: &str, pursue: bool| Command::PursuitOrder {
+        unit: id(unit),
+        pursue,
+    };
+    let ev = b.execute(order("p", false)).expect("Prussia's own unit");
+    assert_eq!(
+        ev,
+        [Event::PursuitOrdered {
+            unit: id("p"),
+            pursue: false
+        }]
+    );
+    assert!(b.unit(&id("p")).expect("p").status.hold_ground);
+    assert!(refused(&mut b, order("p", false)).contains("already"));
+    assert!(refused(&mut b, order("a", false)).contains("not moving"));
+    b.execute(order("p", true)).expect("back to pursuing");
+    assert!(!b.unit(&id("p")).expect("p").status.hold_ground);
+    let mut hc = melee(("HC", "Regular", ""), ("DC", "Regular", ""), &[], "");
+    assert!(refused(&mut hc, order("p", false)).contains("must pursue"));
+    // Ordered to hold, the victor holds when its own side fights too (no order in the Fight).
+    let mut b = melee(("DC", "Regular", ""), ("DC", "Regular", ""), &[], "");
+    b.execute(order("p", false)).expect("hold");
+    for pd in 1..=6u8 {
+        for ad in 1..=6u8 {
+            let mut c = b.clone();
+            c.script_dice(&[pd, ad, 1, 1, 1, 1, 1, 1, 1, 1]);
+            let ev = c.execute(fight("p", "a")).expect("fight");
+            assert!(
+                !ev.iter()
+                    .any(|e| matches!(e, Event::Pursued { unit, .. } if unit.as_str() == "p")),
+                "{ev:?}"
+            );
+        }
+    }
 }

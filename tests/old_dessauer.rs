@@ -1260,8 +1260,9 @@ fn pursued(
 }
 
 /// Seed, Pursuit Moves: "you may choose to pursue". The outlook before the dice offers each unit
-/// that could pursue its own choice; the choice flipped holds that unit alone; a shorter pursuit
-/// stops short and so does not mark the enemy pursued.
+/// of the moving side that could pursue its own choice (the other side's follow their standing
+/// orders); the choice flipped holds that unit alone; a shorter pursuit stops short and so does
+/// not mark the enemy pursued.
 #[test]
 fn each_winner_chooses_its_pursuit_before_the_dice() {
     let mut b = battle(&TOUCHING, &[]);
@@ -1277,7 +1278,6 @@ fn each_winner_chooses_its_pursuit_before_the_dice() {
     };
     let a = pick(&o, "a pursues if it wins");
     assert!(a.on);
-    assert!(pick(&o, "b pursues if it wins").on);
     // Held: a wins (4 hits to none) and stays where it is.
     let mut held = b.clone();
     held.script_dice(&[6, 6, 6, 6, 1, 1, 1, 1]);
@@ -1309,8 +1309,8 @@ fn each_winner_chooses_its_pursuit_before_the_dice() {
     assert_eq!(pursued(&ev)[0].3, Some(u("b")));
 }
 
-/// An order file may order each unit of either side; `pursue: Some(false)` still holds every
-/// winner without an order of its own, and a unit's order overrides it.
+/// An order file may order each unit of either side; `pursue: Some(false)` holds every winner
+/// of the commanding side without an order of its own, and a unit's order overrides it.
 #[test]
 fn pursuit_orders_per_unit_in_an_order_file() {
     let cmds: Vec<Command> = ron::from_str(
@@ -2938,7 +2938,9 @@ fn a_disordered_unit_disordered_anew_does_not_reform() {
     b.units_mut()[2].status.disordered = true;
     to(&mut b, Phase::CloseCombat);
     b.script_dice(&[1, 1, 1, 1, 6, 6, 6, 6]);
-    let ev = b.execute(fight_cmd("a", "b", Some(false), vec![])).unwrap();
+    let ev = b
+        .execute(fight_cmd("a", "b", None, vec![Pursuit::hold(&u("b"))]))
+        .unwrap();
     assert!(
         ev.iter()
             .any(|e| matches!(e, Event::Recoiled { unit, .. } if unit.as_str() == "a")),
@@ -3333,4 +3335,61 @@ fn an_l_beaten_at_its_refused_front_recoils_as_it_stands() {
         .map(|(s, _)| s.facing)
         .collect();
     assert_eq!(facings, vec![0.0, 0.0, 90.0, 90.0]);
+}
+
+/// Seed: "you may choose to pursue": the winner's owner chooses. The side that fights orders
+/// its own winners; the other side's winners follow their owner's standing order, given in his
+/// own turn, and the preview offers the moving player no choice for them.
+#[test]
+fn the_other_sides_winner_follows_its_owners_standing_order() {
+    let mut b = battle(&TOUCHING, &[]);
+    to(&mut b, Phase::CloseCombat);
+    let b_wins = [1, 1, 1, 1, 6, 6, 6, 6, 1, 1, 1, 1];
+    let run = |b: &Battle, c: Command| {
+        let mut x = b.clone();
+        x.script_dice(&b_wins);
+        pursued(&x.execute(c).unwrap())
+    };
+    let by_b = |p: &[(
+        UnitId,
+        volley::rules::geometry::Base,
+        volley::rules::geometry::Base,
+        Option<UnitId>,
+    )]| p.iter().any(|x| x.0 == u("b"));
+    assert!(
+        by_b(&run(&b, fight_cmd("a", "b", None, vec![]))),
+        "b pursues by default"
+    );
+    assert!(
+        by_b(&run(&b, fight_cmd("a", "b", Some(false), vec![]))),
+        "the moving side's 'hold' is not b's owner's order"
+    );
+    let o = b
+        .rules
+        .preview(&b, &fight_cmd("a", "b", None, vec![]))
+        .unwrap();
+    assert!(
+        !o.choices.iter().any(|c| c.label.starts_with("b ")),
+        "{:?}",
+        o.choices
+    );
+    // b's owner ordered it to hold its ground.
+    let mut held = b.clone();
+    held.units_mut()[1].status.hold_ground = true;
+    assert!(!by_b(&run(&held, fight_cmd("a", "b", None, vec![]))));
+    // The order is given by the unit's owner: a's owner may give it now, not b's.
+    let e = b
+        .execute(Command::PursuitOrder {
+            unit: u("b"),
+            pursue: false,
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("not moving"), "{e}");
+    b.execute(Command::PursuitOrder {
+        unit: u("a"),
+        pursue: false,
+    })
+    .unwrap();
+    assert!(b.unit(&u("a")).unwrap().status.hold_ground);
 }

@@ -845,6 +845,9 @@ impl Battle {
             Event::FrontalCharge { unit, on } => {
                 self.with_unit(unit, |u| u.status.frontal_charge = *on)
             }
+            Event::PursuitOrdered { unit, pursue } => {
+                self.with_unit(unit, |u| u.status.hold_ground = !*pursue)
+            }
             Event::Pursued {
                 unit,
                 to,

@@ -150,6 +150,13 @@ pub enum Command {
         brigade: String,
         order: String,
     },
+    /// The owner's standing order for one of his units: pursue if victorious, or hold the
+    /// ground (rulesets where the victor chooses). It stands until changed, in either side's
+    /// bound, and costs nothing.
+    PursuitOrder {
+        unit: UnitId,
+        pursue: bool,
+    },
     /// Take back the last command.
     Undo,
 }
@@ -218,6 +225,7 @@ impl Command {
             Command::Charge { .. } => "Charge",
             Command::Reroll { .. } => "Reroll",
             Command::Send { .. } => "Send",
+            Command::PursuitOrder { .. } => "PursuitOrder",
             Command::Undo => "Undo",
         }
     }
@@ -240,7 +248,8 @@ impl Command {
             | Command::Evade { unit, .. }
             | Command::Declare { unit, .. }
             | Command::Charge { unit }
-            | Command::Reroll { unit, .. } => Some(unit),
+            | Command::Reroll { unit, .. }
+            | Command::PursuitOrder { unit, .. } => Some(unit),
             Command::MoveGroup { units, .. } => units.first(),
             Command::Attach { general, .. } | Command::Detach { general } => Some(general),
             Command::Send { courier, .. } => Some(courier),
@@ -680,6 +689,11 @@ pub enum Event {
     FrontalCharge {
         unit: UnitId,
         on: bool,
+    },
+    /// The unit's owner orders it to pursue if victorious (`pursue`), or to hold the ground.
+    PursuitOrdered {
+        unit: UnitId,
+        pursue: bool,
     },
     /// The unit's stands take these places, one base per stand, on the table (Old Dessauer:
     /// an L's refused arm); `why` says what they form.

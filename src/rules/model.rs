@@ -214,6 +214,10 @@ pub struct Status {
     /// not begin the turn behind that flank).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub frontal_charge: bool,
+    /// Its owner's standing order: hold the ground if victorious rather than pursue (where the
+    /// rules leave the victor the choice).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hold_ground: bool,
 }
 
 fn is_full(a: &Ammo) -> bool {

@@ -478,6 +478,11 @@ fn other_words(b: &Battle, e: &Event) -> String {
             None => format!("{} detaches", u(general)),
         },
         Event::StandsPlaced { unit, why, .. } => format!("{} {why}", u(unit)),
+        Event::PursuitOrdered { unit, pursue } => format!(
+            "{} is ordered to {} if victorious",
+            u(unit),
+            if *pursue { "pursue" } else { "hold its ground" }
+        ),
         _ => String::new(),
     }
 }

@@ -2,9 +2,9 @@
 //! the checked move (plan, going, rigid motions of each step), moving into contact and
 //! conforming, and whose unit it is.
 
-use super::view::{Chance, Ink, Layer, Mark, RefRow};
+use super::view::{Action, ActionGroup, Chance, Ink, Layer, Mark, RefRow};
 use crate::rules::battle::Battle;
-use crate::rules::command::{Command, Factor, RuleError, Step};
+use crate::rules::command::{Command, Event, Factor, RuleError, Step};
 use crate::rules::geometry::{Base, CONTACT_EPS, Contact, Corner, Edge, Pt, norm_facing};
 use crate::rules::model::{Phase, Unit, UnitId};
 use parry2d::query::{self, ShapeCastOptions};
@@ -165,6 +165,70 @@ pub fn own_active(b: &Battle, u: &Unit) -> Result<(), RuleError> {
         return Err(RuleError::NotYourUnit(u.id.clone()));
     }
     Ok(())
+}
+
+/// The owner's standing pursuit order for a unit of the side at the seat (`no_choice` says why
+/// the rules leave the unit none): free, in any phase, and it stands until changed.
+pub fn order_pursuit(
+    b: &mut Battle,
+    out: &mut Vec<Event>,
+    unit: &UnitId,
+    pursue: bool,
+    no_choice: Option<String>,
+) -> Result<(), RuleError> {
+    let u = b.unit(unit)?;
+    own_active(b, u)?;
+    if let Some(why) = no_choice {
+        return Err(RuleError::Illegal(why));
+    }
+    if pursue != u.status.hold_ground {
+        return Err(RuleError::Illegal(format!(
+            "{} is already ordered to {} if victorious",
+            u.name,
+            if pursue { "pursue" } else { "hold its ground" }
+        )));
+    }
+    b.emit(
+        out,
+        Event::PursuitOrdered {
+            unit: unit.clone(),
+            pursue,
+        },
+    );
+    Ok(())
+}
+
+/// The card's line with a unit's standing pursuit order.
+pub fn pursuit_order_line(u: &Unit) -> String {
+    if u.status.hold_ground {
+        "If victorious: holds its ground (standing order)".into()
+    } else {
+        "If victorious: pursues (standing order)".into()
+    }
+}
+
+/// The button that changes a unit's standing pursuit order; its owner gives it in his bound,
+/// and it holds in the enemy's bound too.
+pub fn pursuit_order_action(u: &Unit) -> ActionGroup {
+    let (label, pursue) = if u.status.hold_ground {
+        ("Pursue if victorious", true)
+    } else {
+        ("Hold ground if victorious", false)
+    };
+    ActionGroup {
+        title: "Standing order".into(),
+        note: format!(
+            "{}. It holds in either side's bound until changed, and costs nothing.",
+            pursuit_order_line(u)
+        ),
+        actions: vec![Action {
+            label: label.into(),
+            command: Command::PursuitOrder {
+                unit: u.id.clone(),
+                pursue,
+            },
+        }],
+    }
 }
 
 /// The optional rules asked for, checked against those the ruleset knows: each once, in the

@@ -105,7 +105,8 @@ pub enum Combat {
 
 /// Who orders each victor's pursuit after a close combat: the side that gave the Fight command
 /// for its own units (`pursue`), an order in `each` for a unit of either side (its owner's
-/// choice, as for the defender's fire support), and no one for combats left unfought.
+/// choice, as for the defender's fire support), else each unit's standing order, given by its
+/// owner (`Command::PursuitOrder`); no one pursues from a combat left unfought.
 #[derive(Clone, Copy, Debug)]
 struct PursuitOrders<'a> {
     /// The side that gave the Fight command; None for combats left unfought.
@@ -116,15 +117,17 @@ struct PursuitOrders<'a> {
 
 impl PursuitOrders<'_> {
     /// Whether the victor `w`, free to choose, pursues: by its own order; by its side's
-    /// choice when its side gave the command (yes unless told otherwise); yes for the other
-    /// side's victor, whose owner gave no order; no one pursues from a combat nobody fought.
+    /// choice when its side gave the command (else its standing order); by its standing order
+    /// for the other side's victor, whose owner gave it before the dice; no one pursues from a
+    /// combat nobody fought.
     fn wants(&self, w: &Unit) -> bool {
         if let Some(p) = self.each.iter().find(|p| p.unit == w.id) {
             return p.pursue;
         }
+        let standing = !w.status.hold_ground;
         match self.side {
-            Some(s) if s == w.side => self.pursue.unwrap_or(true),
-            Some(_) => true,
+            Some(s) if s == w.side => self.pursue.unwrap_or(standing),
+            Some(_) => standing,
             None => false,
         }
     }
@@ -992,6 +995,21 @@ impl<S: Supplement> DbnGame<S> {
         })
     }
 
+    /// Why the rules leave `u` no pursuit to choose (it must pursue, or never does, whether its
+    /// enemy is beaten or destroyed), or None where its owner chooses.
+    fn pursuit_fixed(&self, u: &Unit) -> Option<String> {
+        let beaten = self.sup.follow(self, u, false);
+        let destroyed = self.sup.follow(self, u, true);
+        if beaten == Follow::May || destroyed == Follow::May {
+            return None;
+        }
+        Some(if beaten == Follow::Must {
+            format!("{} must pursue: its rules leave no choice", u.name)
+        } else {
+            format!("{} never pursues: its rules leave no choice", u.name)
+        })
+    }
+
     /// Fire support by friends that could also fire at the target; pursuit after a win.
     fn choices(&self, b: &Battle, cmd: &Command, setup: &Setup) -> Vec<Choice> {
         match cmd {
@@ -1048,8 +1066,8 @@ impl<S: Supplement> DbnGame<S> {
                 pursue,
                 pursuits,
             } => {
-                let on = pursue.unwrap_or(true);
-                let mut v = vec![Choice {
+                let on = pursue.unwrap_or(!setup.a.status.hold_ground);
+                vec![Choice {
                     label: "Pursue if victorious (Heavy Cavalry always do, artillery never)".into(),
                     on,
                     flipped: Command::Fight {
@@ -1058,36 +1076,7 @@ impl<S: Supplement> DbnGame<S> {
                         pursue: Some(!on),
                         pursuits: pursuits.clone(),
                     },
-                }];
-                // The defender's victor pursues by its own owner's choice.
-                if self.sup.follow(self, &setup.b, false) == Follow::May {
-                    let theirs = pursuits.iter().find(|p| p.unit == setup.b.id);
-                    let on = theirs.is_none_or(|p| p.pursue);
-                    let mut each: Vec<Pursuit> = pursuits
-                        .iter()
-                        .filter(|p| p.unit != setup.b.id)
-                        .cloned()
-                        .collect();
-                    each.push(if on {
-                        Pursuit::hold(&setup.b.id)
-                    } else {
-                        Pursuit::follow(&setup.b.id)
-                    });
-                    v.push(Choice {
-                        label: format!(
-                            "{} pursues if victorious (the defender's choice)",
-                            setup.b.name
-                        ),
-                        on,
-                        flipped: Command::Fight {
-                            unit: unit.clone(),
-                            target: target.clone(),
-                            pursue: *pursue,
-                            pursuits: each,
-                        },
-                    });
-                }
-                v
+                }]
             }
             _ => Vec::new(),
         }
@@ -1771,6 +1760,11 @@ impl<S: Supplement> Ruleset for DbnGame<S> {
                 };
                 self.fight(b, out, unit, target, orders, false)
             }
+            Command::PursuitOrder { unit, pursue } => {
+                let u = b.unit(unit)?;
+                let no_choice = self.pursuit_fixed(u);
+                super::common::order_pursuit(b, out, unit, *pursue, no_choice)
+            }
             Command::Deploy { unit, x, y, facing } => {
                 if b.phase != Phase::Deployment {
                     return Err(RuleError::WrongPhase {
@@ -1857,11 +1851,17 @@ impl<S: Supplement> Ruleset for DbnGame<S> {
     fn unit_card(&self, b: &Battle, u: &Unit) -> Card {
         let mut c = self.dbn.card(b, u);
         c.lines.extend(self.sup.card_lines(self, b, u));
+        if self.pursuit_fixed(u).is_none() {
+            c.lines.push(super::common::pursuit_order_line(u));
+        }
         c
     }
     fn actions(&self, b: &Battle, u: &Unit) -> Vec<ActionGroup> {
         let mut a = self.dbn.actions(b, u);
         a.extend(self.sup.actions(self, b, u));
+        if u.side == b.active && u.alive() && self.pursuit_fixed(u).is_none() {
+            a.push(super::common::pursuit_order_action(u));
+        }
         a
     }
     fn deployment(&self, b: &Battle) -> Option<Deployment> {

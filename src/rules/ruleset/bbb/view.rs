@@ -1029,6 +1029,9 @@ impl Ruleset for Bbb7yw {
                  attached generals, fallbacks, declared charges or re-rolls"
                     .into(),
             )),
+            Command::PursuitOrder { .. } => Err(RuleError::Illegal(
+                "these rules leave a victor no pursuit to choose".into(),
+            )),
             Command::Undo => Err(RuleError::Illegal("undo is handled by the battle".into())),
         }
     }

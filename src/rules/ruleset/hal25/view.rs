@@ -1327,6 +1327,9 @@ impl Hal25 {
             Command::Reroll { .. } => Err(RuleError::Illegal(
                 "re-rolls are handled by the battle".into(),
             )),
+            Command::PursuitOrder { .. } => Err(RuleError::Illegal(
+                "these rules leave a victor no pursuit to choose".into(),
+            )),
             Command::Undo => Err(RuleError::Illegal("undo is handled by the battle".into())),
             Command::MoveGroup { .. }
             | Command::MoveStand { .. }

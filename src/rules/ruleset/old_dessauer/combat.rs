@@ -6,7 +6,7 @@ use super::{Forecast, Kind, OldDessauer, OutlookLine, exactly, grade, illegal};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Event, Factor, Pursuit, RuleError, Strike, factor_sum};
 use crate::rules::geometry::{Base, CONTACT_EPS, Edge};
-use crate::rules::model::{Flag, Formation, Phase, Unit, UnitId};
+use crate::rules::model::{Flag, Formation, Phase, Side, Unit, UnitId};
 use crate::rules::ruleset::view::Choice;
 use std::collections::BTreeMap;
 
@@ -330,29 +330,46 @@ fn multiplier(od: &OldDessauer, u: &Unit, e: &Unit) -> u32 {
     m
 }
 
-/// What the players ordered for pursuit in a fight: a default for every winner and the orders
-/// of single units.
+/// What the players ordered for pursuit in a fight: the side that gave the Fight command (None
+/// for a combat fought when the phase ends), its default for its own winners, and the orders of
+/// single units; every other winner follows its owner's standing order.
 #[derive(Clone, Copy, Debug)]
 pub struct Orders<'a> {
+    pub side: Option<Side>,
     pub pursue: Option<bool>,
     pub units: &'a [Pursuit],
 }
 
 impl Orders<'_> {
-    /// The order for `w`: its own, else the fight's for every winner (pursue unless told not).
-    pub fn of(&self, w: &UnitId) -> Pursuit {
+    /// The order for `w`: its own; else the fight's for the commanding side's winners; else its
+    /// standing order (pursue unless its owner ordered it to hold its ground).
+    pub fn of(&self, w: &Unit) -> Pursuit {
         self.units
             .iter()
-            .find(|p| &p.unit == w)
+            .find(|p| p.unit == w.id)
             .cloned()
             .unwrap_or_else(|| {
-                if self.pursue == Some(false) {
-                    Pursuit::hold(w)
+                let standing = !w.status.hold_ground;
+                let on = match self.side {
+                    Some(s) if s == w.side => self.pursue.unwrap_or(standing),
+                    _ => standing,
+                };
+                if on {
+                    Pursuit::follow(&w.id)
                 } else {
-                    Pursuit::follow(w)
+                    Pursuit::hold(&w.id)
                 }
             })
     }
+}
+
+/// Why the rules leave `u` no pursuit to choose, or None where its owner chooses.
+pub fn pursuit_fixed(od: &OldDessauer, u: &Unit) -> Option<String> {
+    matches!(
+        od.kind(u),
+        Kind::Artillery | Kind::RegimentalGun | Kind::General
+    )
+    .then(|| format!("{} never pursues: its rules leave no choice", u.name))
 }
 
 /// The enemies `w` rolls most dice against in a round (in table order): whom it may pursue.
@@ -419,6 +436,7 @@ pub fn pursuit_choices(od: &OldDessauer, b: &Battle, cmd: &Command) -> Vec<Choic
         return Vec::new();
     };
     let orders = Orders {
+        side: Some(b.active),
         pursue: *pursue,
         units: pursuits,
     };
@@ -450,10 +468,11 @@ pub fn pursuit_choices(od: &OldDessauer, b: &Battle, cmd: &Command) -> Vec<Choic
             .into_iter()
             .filter(|e| b.unit(e).is_ok_and(|e| may_pursue(od, wu, e)))
             .collect();
-        if wu.status.shaken || candidates.is_empty() {
+        // The other side's winners follow their owner's standing orders.
+        if wu.side != b.active || wu.status.shaken || candidates.is_empty() {
             continue;
         }
-        let order = orders.of(w);
+        let order = orders.of(wu);
         let wn = name(w);
         out.push(Choice {
             label: format!("{wn} pursues if it wins"),
@@ -939,7 +958,7 @@ fn pursuits(
         .map(|s| (s.unit.clone(), s.target.clone(), s.dice.len()))
         .collect();
     for w in &m.before {
-        let order = orders.of(&w.id);
+        let order = orders.of(w);
         if !order.pursue {
             continue;
         }

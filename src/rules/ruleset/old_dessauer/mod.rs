@@ -11,7 +11,8 @@ mod view;
 pub use layout::{footprint, stand_bases};
 
 use super::common::{
-    FactorDef, MovePlan, Number, factor_in, fire_or_fight, number, own_active, require_numbers,
+    self, FactorDef, MovePlan, Number, factor_in, fire_or_fight, number, own_active,
+    require_numbers,
 };
 pub use super::common::{at_least, exactly};
 use super::view::{
@@ -710,6 +711,7 @@ impl OldDessauer {
                         break;
                     };
                     let orders = combat::Orders {
+                        side: None,
                         pursue: None,
                         units: &[],
                     };
@@ -1162,10 +1164,15 @@ impl Ruleset for OldDessauer {
                 unit,
                 target,
                 &combat::Orders {
+                    side: Some(b.active),
                     pursue: *pursue,
                     units: pursuits,
                 },
             ),
+            Command::PursuitOrder { unit, pursue } => {
+                let no_choice = combat::pursuit_fixed(self, b.unit(unit)?);
+                common::order_pursuit(b, out, unit, *pursue, no_choice)
+            }
             Command::Attach { general, unit } => self.attach(b, out, general, Some(unit)),
             Command::Detach { general } => self.attach(b, out, general, None),
             Command::Fallback { unit, distance } => {

@@ -3,7 +3,7 @@
 //! outlook before the dice, the scenario's units and the rules reference.
 
 use super::layout::{self, stand_bases};
-use super::{Forecast, Kind, OldDessauer, Troop, grade_name, movement, shooting};
+use super::{Forecast, Kind, OldDessauer, Troop, combat, grade_name, movement, shooting};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Step};
 use crate::rules::geometry::Base;
@@ -12,7 +12,7 @@ use crate::rules::report::formation_name;
 use crate::rules::ruleset::Figures;
 use crate::rules::ruleset::UnitSetup;
 use crate::rules::ruleset::common::{
-    chance, factor_rows, number_rows, reach_mark, sight_marks, target_mark,
+    self, chance, factor_rows, number_rows, reach_mark, sight_marks, target_mark,
 };
 use crate::rules::ruleset::view::{
     Action, ActionGroup, Card, Ink, Layer, Look, Mark, Outlook, OutlookPart, RefRow, RefSection,
@@ -233,6 +233,9 @@ impl OldDessauer {
         if let Some(g) = self.attached_general(b, u) {
             lines.push(format!("{} attached ({:+})", g.name, g.extra.leadership));
         }
+        if combat::pursuit_fixed(self, u).is_none() {
+            lines.push(common::pursuit_order_line(u));
+        }
         Card {
             title: u.name.clone(),
             side: u.side,
@@ -245,6 +248,9 @@ impl OldDessauer {
         let mut out = Vec::new();
         if let Some(g) = self.recoil_buttons(b, u) {
             out.push(g);
+        }
+        if u.side == b.active && u.alive() && combat::pursuit_fixed(self, u).is_none() {
+            out.push(common::pursuit_order_action(u));
         }
         if b.phase != Phase::Movement || u.side != b.active || !u.alive() {
             return out;
