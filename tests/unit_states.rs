@@ -280,3 +280,28 @@ fn check_warns_of_a_hals_brigade_without_its_general() {
     );
     assert!(scenario::notes(&text("hal25", "", HAL), "states.ron").is_empty());
 }
+
+#[test]
+fn a_scenario_sets_a_standing_order_to_hold_the_ground() {
+    // The owner's standing order not to pursue is a state a scenario can set (DBN and Old
+    // Dessauer), reported by --json; BBB's rules leave the victor no such choice: refused.
+    let b = ok(
+        "dbfpw",
+        "options: [\"ammunition\"],",
+        &FPW.replace("facing: 180)", "facing: 180, hold_ground: true)"),
+    );
+    let held: Vec<&str> = b
+        .units
+        .iter()
+        .filter(|u| u.status.hold_ground)
+        .map(|u| u.id.as_str())
+        .collect();
+    assert_eq!(held.len(), 1, "{held:?}");
+    assert_eq!(json_of(&b, held[0])["hold_ground"], true);
+    let d = refused(
+        "bbb7yw",
+        "",
+        &BBB.replace("moved: true", "moved: true, hold_ground: true"),
+    );
+    assert!(d.message.contains("hold_ground"), "{d:?}");
+}

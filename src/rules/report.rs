@@ -744,6 +744,7 @@ pub fn units_json(b: &Battle) -> Value {
                     "packs": state.packs, "volley_fired": state.volley_fired,
                     "moved": state.moved, "figures_lost": state.figures_lost,
                     "bases_lost": state.bases_lost,
+                    "hold_ground": u.status.hold_ground,
                     "limbered": u.status.limbered,
                     "garrison": b.terrain.at(u.base.centre, &[FeatureKind::Town, FeatureKind::Village]).any(|f| f.fortified), "removed": u.status.removed, "undeployed": u.status.undeployed,
                 })

@@ -202,6 +202,9 @@ pub struct RawUnit {
     /// Has moved in the bound the battle starts in (its side must move first).
     #[serde(default)]
     pub moved: bool,
+    /// Its owner's standing order: hold the ground if victorious rather than pursue.
+    #[serde(default)]
+    pub hold_ground: bool,
 }
 
 impl RawUnit {
@@ -219,6 +222,7 @@ impl RawUnit {
             (self.routed, UnitState::Routed),
             (self.volley_fired, UnitState::VolleyFired),
             (self.moved, UnitState::Moved),
+            (self.hold_ground, UnitState::HoldGround),
         ]
         .into_iter()
         .filter_map(|(set, s)| set.then_some(s))
@@ -847,6 +851,7 @@ fn build_unit(
             silenced: u.silenced,
             volley_spent: u.volley_fired,
             ammo: u.ammunition.unwrap_or_default(),
+            hold_ground: u.hold_ground,
             ..Status::default()
         },
         bound: BoundState {

@@ -1657,7 +1657,8 @@ impl<S: Supplement> Ruleset for DbnGame<S> {
     }
     fn unit_states(&self, troop: &str) -> Vec<UnitState> {
         // The engine reads a move made this bound (artillery that moved may not shoot).
-        let mut states = vec![UnitState::Moved];
+        // Victors may be ordered to hold their ground (the rules compel or forbid some).
+        let mut states = vec![UnitState::Moved, UnitState::HoldGround];
         states.extend(self.sup.unit_states(self, troop));
         states
     }

@@ -393,6 +393,9 @@ pub enum UnitState {
     VolleyFired,
     /// `moved: true`: the unit has moved in the bound the battle starts in.
     Moved,
+    /// `hold_ground: true`: its owner's standing order to hold the ground if victorious rather
+    /// than pursue (where the rules leave the victor the choice).
+    HoldGround,
 }
 
 impl UnitState {
@@ -407,6 +410,7 @@ impl UnitState {
             UnitState::Routed => "routed",
             UnitState::VolleyFired => "volley_fired",
             UnitState::Moved => "moved",
+            UnitState::HoldGround => "hold_ground",
         }
     }
 }

@@ -1102,8 +1102,9 @@ impl Ruleset for OldDessauer {
     }
     fn unit_states(&self, troop: &str) -> Vec<UnitState> {
         // Shooting reads whether the firer (or its target) moved this turn.
+        // Winners may be ordered to hold their ground (guns and generals never pursue).
         let _ = troop;
-        vec![UnitState::Moved]
+        vec![UnitState::Moved, UnitState::HoldGround]
     }
     fn prepare_unit(&self, u: &RawUnit) -> Result<UnitSetup, String> {
         OldDessauer::prepare_unit(self, u)
