@@ -866,6 +866,61 @@ impl Dbn {
                 .any(|f| f.fortified || self.is_skirmisher(u))
     }
 
+    /// In good going for the close combat results' "in GG": in no bad going for close combat
+    /// and inside no town or village. A garrison or occupier is spared the bad going of its
+    /// town or village, but the ground it holds is not good going either.
+    pub fn in_good_going_for_results(&self, b: &Battle, u: &Unit) -> bool {
+        !self.in_bad_going_for_combat(b, u)
+            && b.terrain
+                .at(u.base.centre, &[FeatureKind::Town, FeatureKind::Village])
+                .next()
+                .is_none()
+    }
+
+    /// Attacked first in flank or rear: an enemy whose front stands against the unit's flank
+    /// or rear edge came there by its own move into contact (a charge, or a pursuit, in either
+    /// side's bound), and the unit has fought no close combat in an earlier phase since. The
+    /// penalty holds for every combat the unit fights in the first close combat phase after
+    /// the attack, whoever's bound it is.
+    pub fn attacked_first_in_flank(&self, b: &Battle, u: &Unit) -> bool {
+        b.alive()
+            .filter(|x| x.side != u.side)
+            .filter(|x| {
+                u.base
+                    .touched_by(&x.base)
+                    .is_some_and(|c| c.edge != Edge::Front && c.own_edge == Edge::Front)
+            })
+            .any(|x| Self::flank_attack_fresh(b, &x.id, &u.id))
+    }
+
+    /// Whether `x`, against `u`'s flank or rear, came there by its own move into contact since
+    /// either last stood elsewhere, with no close combat of `u` in an earlier phase since.
+    fn flank_attack_fresh(b: &Battle, x: &UnitId, u: &UnitId) -> bool {
+        let mut this_phase = true;
+        for e in b.log.iter().rev() {
+            match e {
+                Event::PhaseBegan { .. } => this_phase = false,
+                Event::CloseCombat {
+                    attacker, defender, ..
+                } if !this_phase && (attacker == u || defender == u) => return false,
+                Event::Moved { unit, contact, .. } if unit == x => return contact.is_some(),
+                Event::Pursued { unit, .. } if unit == x => return true,
+                Event::Moved { unit, .. }
+                | Event::Pursued { unit, .. }
+                | Event::Recoiled { unit, .. }
+                | Event::Fled { unit, .. }
+                | Event::Reformed { unit, .. }
+                | Event::Deployed { unit, .. }
+                    if unit == x || unit == u =>
+                {
+                    return false;
+                }
+                _ => {}
+            }
+        }
+        false
+    }
+
     pub fn in_town(&self, b: &Battle, u: &Unit) -> bool {
         b.terrain
             .at(u.base.centre, &[FeatureKind::Town])
