@@ -58,6 +58,9 @@ pub enum TroopTrait {
     /// Throws a first die before each firing or close combat (the mitrailleuse): see the data's
     /// `first_die_*` numbers.
     FirstDie,
+    /// Moves directly backwards at half speed: each pace back counts two against its allowance
+    /// (DB7YW's Muskets). A group holding one moves so.
+    BackwardHalfSpeed,
 }
 
 /// How a troop type's first die may fail (the mitrailleuse): the faces that fail always, and
@@ -1244,6 +1247,9 @@ impl Dbn {
         let mut travel = vec![[0f32; 4]; units.len()];
         let mut samples: Vec<Vec<Base>> = bases.iter().map(|x| vec![*x]).collect();
         let mut half_speed = 0.0f32;
+        let slow_back = units
+            .iter()
+            .any(|u| self.has_trait(u, TroopTrait::BackwardHalfSpeed));
         for step in steps {
             let m = self.motion(b, &frame, step)?;
             let n = (m.deg.abs() / 5.0)
@@ -1259,7 +1265,9 @@ impl Dbn {
                 }
                 *base = m.apply(base, 1.0);
             }
-            if let Step::Backstep(d) = step {
+            if let Step::Backstep(d) = step
+                && slow_back
+            {
                 half_speed += d;
             }
             frame = m.apply(&frame, 1.0);
