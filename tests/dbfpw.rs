@@ -3012,14 +3012,14 @@ fn results_in_good_going_leave_out_villages() {
         (Verdict::Beaten, Some("g"), HitAndRecoil),
         "{text}"
     );
-    // "Sharpshooters: Destroyed by Mounted in GG otherwise 1 Hit and Flee": LC 3 + 2 against
-    // 2 - 1 + 3.
+    // "Sharpshooters: Destroyed by Mounted in GG otherwise 1 Hit and Flee": LC 3 - 1 + 3
+    // against 2 - 1 + 3 (cavalry against Sharpshooters take -1: ruling cav_vs_inf).
     let (v, l, _, d, text) = close_result(
         ("LC", "Regular", ""),
         ("SS", "Regular", ""),
         100.0,
         village,
-        &[2, 3],
+        &[3, 3],
     );
     assert_eq!(
         (v, l.as_deref(), d),
@@ -3199,5 +3199,54 @@ fn cavalry_do_not_pursue_into_a_village() {
         ev.iter()
             .any(|e| matches!(e, Event::Pursued { unit, .. } if unit == &id("f"))),
         "{ev:?}"
+    );
+}
+
+#[test]
+fn cavalry_take_minus_one_against_sharpshooters_but_not_guerrillas() {
+    // "-1 Cavalry verses Infantry": Sharpshooters are the FPW's light infantry, with the same
+    // rifles (Points of Note 3 and 6); Guerrillas are bands of militia (ruling cav_vs_inf).
+    let cvi = "-1 Cavalry against infantry";
+    for (target, want) in [
+        ("Inf", true),
+        ("SS", true),
+        ("SSBLR2", true),
+        ("Gs", false),
+        ("FAPr", false),
+    ] {
+        let mut b = charge_setup(("HC", "Regular", ""), (target, "Regular", ""), 200.0);
+        to_contact(&mut b).expect("charge");
+        let (a, _, _) = combat(&mut b, &[3, 3, 3, 3]);
+        assert_eq!(has(&a, cvi), want, "HC against {target}: {a:?}");
+    }
+}
+
+#[test]
+fn an_attack_column_takes_its_two_against_foot_artillery_too() {
+    // "+2 All Infantry in Attack Column verses Foot": the playsheet's "Artillery Foot" batteries
+    // are foot; horse artillery and the Mitrailleuse, which moves as it does, are not (ruling
+    // attack_column).
+    let column = ", formation: Some(Column)";
+    let ac = "+2 Infantry in attack column against foot";
+    for (target, want) in [
+        ("FAPr", true),
+        ("FAFr", true),
+        ("SS", true),
+        ("Gs", true),
+        ("HA", false),
+        ("Mit", false),
+        ("LC", false),
+    ] {
+        let mut b = charge_setup(("Inf", "Regular", column), (target, "Regular", ""), 150.0);
+        to_contact(&mut b).expect("charge");
+        let (a, _, _) = combat(&mut b, &[3, 3, 3, 3]);
+        assert_eq!(has(&a, ac), want, "column against {target}: {a:?}");
+    }
+    // The opponent forms the column to charge a foot battery.
+    let b = charge_setup(("Inf", "Regular", ""), ("FAPr", "Regular", ""), 150.0);
+    let (f, g) = (b.unit(&id("f")).unwrap(), b.unit(&id("g")).unwrap());
+    assert_eq!(
+        b.rules.get().attack_formation(&b, f, g),
+        Some(Formation::Column)
     );
 }

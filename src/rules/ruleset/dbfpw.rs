@@ -122,7 +122,14 @@ impl Fpw {
 
     /// Infantry in attack column fighting foot (ruling attack_column).
     fn in_attack_column(g: &Dbfpw, u: &Unit, e: &Unit) -> bool {
-        is_infantry(u) && u.formation == Formation::Column && g.dbn.kind(e) == TroopKind::Foot
+        is_infantry(u) && u.formation == Formation::Column && Self::is_foot(g, e)
+    }
+
+    /// Foot for "verses Foot": troops on foot, and the foot artillery the playsheet names
+    /// "Artillery Foot" (FAPr, FAFr); not horse artillery or the Mitrailleuse, which move as
+    /// horse artillery (ruling attack_column).
+    fn is_foot(g: &Dbfpw, e: &Unit) -> bool {
+        g.dbn.kind(e) == TroopKind::Foot || matches!(e.troop.as_str(), "FAPr" | "FAFr")
     }
 
     /// Infantry forms attack column or deploys into line (ruling attack_column): in its own
@@ -528,7 +535,8 @@ impl Supplement for Fpw {
         if (u.class == Class::Militia && !u.has(Flag::Bavarian)) || is_ss(u) {
             f.push(d.combat_factor("poor_or_ss"));
         }
-        if d.is_mounted(u) && is_infantry(e) {
+        // Sharpshooters are infantry too; Guerrillas are not (ruling cav_vs_inf).
+        if d.is_mounted(u) && (is_infantry(e) || is_ss(e)) {
             f.push(d.combat_factor("cav_vs_inf"));
         }
         for _ in d.combat_supporters(b, e, u) {
@@ -1216,7 +1224,7 @@ impl Supplement for Fpw {
 
     /// Infantry charging foot forms attack column first (ruling attack_column): +2.
     fn attack_formation(&self, g: &Dbfpw, _b: &Battle, u: &Unit, e: &Unit) -> Option<Formation> {
-        (is_infantry(u) && g.dbn.kind(e) == TroopKind::Foot).then_some(Formation::Column)
+        (is_infantry(u) && Self::is_foot(g, e)).then_some(Formation::Column)
     }
 
     /// A baggage train or caisson with packs goes to the nearest friend low or out of
