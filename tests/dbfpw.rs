@@ -3250,3 +3250,56 @@ fn an_attack_column_takes_its_two_against_foot_artillery_too() {
         Some(Formation::Column)
     );
 }
+
+#[test]
+fn a_caissons_supply_path_crosses_water_by_a_bridge_or_a_road() {
+    // "A CU has a Supply Radius of 1200paces ... must go around Bad Going": a stream is bad
+    // going only where no bridge, causeway or road carries the way over it; a river is crossed
+    // by a bridge only (ruling supply_path). The water runs the width of the table between
+    // the caisson and the battery, some 800 paces apart.
+    let x = "options: [\"ammunition\"],";
+    let water = |kind: &str, width: f32| {
+        format!(
+            "(id: \"w\", kind: {kind}, name: \"Water\", points: [(0, 1610), (2000, 1610)], width: {width}),"
+        )
+    };
+    let bridge = "(id: \"br\", kind: Bridge, name: \"Bridge\", points: [(1000, 1580), (1000, 1640)], width: 30),";
+    let road = "(id: \"rd\", kind: Road, name: \"Road\", points: [(1000, 1400), (1000, 1800)], width: 10),";
+    let supplied = |terrain: &str| {
+        let b = fpw(
+            &[
+                ("g", 0, "Inf", "Regular", 1000.0, 100.0, 0.0, ""),
+                ("f", 1, "FAPr", "Regular", 1000.0, 1500.0, 180.0, ""),
+                ("cu", 1, "CU", "Regular", 1000.0, 1720.0, 180.0, ""),
+            ],
+            terrain,
+            x,
+        );
+        let g = b.unit(&id("f")).unwrap().clone();
+        let cu = b.unit(&id("cu")).unwrap().clone();
+        let AnyRuleset::Dbfpw(r) = &b.rules else {
+            panic!()
+        };
+        volley::rules::ruleset::dbfpw::Fpw::supply_path(r, &b, &cu, &g)
+    };
+    assert!(supplied(""), "open ground");
+    let stream = water("Stream", 20.0);
+    let river = water("River", 20.0);
+    assert!(!supplied(&stream), "a stream with no way over it");
+    assert!(
+        supplied(&format!("{stream}{bridge}")),
+        "a stream by a bridge"
+    );
+    assert!(supplied(&format!("{stream}{road}")), "a stream by a road");
+    assert!(!supplied(&river), "a river with no way over it");
+    assert!(
+        !supplied(&format!("{river}{road}")),
+        "a river by a road alone"
+    );
+    assert!(
+        supplied(&format!("{river}{bridge}{road}")),
+        "a river by a bridge"
+    );
+    // A brook narrower than the path's grid is not stepped over.
+    assert!(!supplied(&water("Stream", 4.0)), "a narrow brook");
+}

@@ -8,11 +8,11 @@ use super::dbn_game::{Combat, DbnGame, FireRole, Follow, Supplement};
 use super::view::{Action, ActionGroup, UnitState};
 use crate::rules::battle::{Battle, Zone};
 use crate::rules::command::{Command, Effect, Event, Factor, RuleError, Verdict};
-use crate::rules::geometry::{Edge, Pt};
+use crate::rules::geometry::{Base, Edge, Pt};
 use crate::rules::model::{Ammo, Class, Flag, Formation, Phase, SideInfo, Unit, UnitId};
 use crate::rules::odds::Quirks;
 use crate::rules::scenario::RawUnit;
-use crate::rules::terrain::{FeatureKind, Terrain};
+use crate::rules::terrain::{Feature, FeatureKind, Terrain};
 use std::collections::HashMap;
 
 /// The ruleset's data, compiled into the program.
@@ -290,14 +290,51 @@ impl Fpw {
         let origin = cu.base.centre;
         let at =
             |p: (i32, i32)| Pt::new(origin.x + p.0 as f32 * step, origin.y + p.1 as f32 * step);
+        // A road, bridge or causeway is good going wherever it runs (ruling going): a cell it
+        // passes through is not bad going, though only a bridge or causeway carries the way
+        // over a river.
+        let ways: Vec<&Feature> = b
+            .terrain
+            .features
+            .iter()
+            .filter(|f| f.kind.is_road_like())
+            .collect();
+        let water: Vec<&Feature> = b
+            .terrain
+            .features
+            .iter()
+            .filter(|f| matches!(f.kind, FeatureKind::Stream | FeatureKind::River))
+            .collect();
         let free = |p: Pt| {
-            b.table.contains(p)
-                && b.terrain.at(p, &bad).next().is_none()
-                && !b.terrain.at(p, &[FeatureKind::Hill]).any(|f| f.steep)
-                && b.terrain.at(p, &[FeatureKind::River]).next().is_none()
-                && enemies
+            if !b.table.contains(p)
+                || enemies
                     .iter()
-                    .all(|e| e.base.distance_to_point(p) >= clearance)
+                    .any(|e| e.base.distance_to_point(p) < clearance)
+            {
+                return false;
+            }
+            let cell = Base::new(p, 0.0, step, step);
+            let on_way = |bridges_only: bool| {
+                ways.iter()
+                    .any(|f| (!bridges_only || f.kind != FeatureKind::Road) && f.touches(&cell))
+            };
+            if b.terrain.at(p, &[FeatureKind::River]).next().is_some() {
+                return on_way(true);
+            }
+            on_way(false)
+                || (b.terrain.at(p, &bad).next().is_none()
+                    && !b.terrain.at(p, &[FeatureKind::Hill]).any(|f| f.steep))
+        };
+        // A step between two cells that crosses a stream or river crosses it by a bridge or
+        // causeway (or, over a stream, a road) that the step crosses too: a stream narrower
+        // than the grid is not hopped over.
+        let crossing = |a: Pt, c: Pt| {
+            water.iter().filter(|w| w.crossed_by(a, c)).all(|w| {
+                ways.iter().any(|r| {
+                    (r.kind != FeatureKind::Road || w.kind == FeatureKind::Stream)
+                        && r.crossed_by(a, c)
+                })
+            })
         };
         let n = (radius / step).ceil() as i32 + 1;
         // Each cell is tested once: the search asks about a cell from each of its neighbours.
@@ -320,6 +357,7 @@ impl Fpw {
                     if q.0.abs() > n
                         || q.1.abs() > n
                         || !*tested.entry(q).or_insert_with(|| free(at(q)))
+                        || !crossing(at((x, y)), at(q))
                     {
                         continue;
                     }
