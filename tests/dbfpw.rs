@@ -3303,3 +3303,39 @@ fn a_caissons_supply_path_crosses_water_by_a_bridge_or_a_road() {
     // A brook narrower than the path's grid is not stepped over.
     assert!(!supplied(&water("Stream", 4.0)), "a narrow brook");
 }
+
+/// A standard-table scenario (4,400 paces square, the armies 3,500 paces apart) with these
+/// terrain lines.
+fn standard_table(terrain: &str) -> Result<Battle, String> {
+    check(&format!(
+        "(name: \"t\", ruleset: \"dbfpw\", table: (width: 1120, height: 1120), seed: 1, turn_limit: 5, standard: true,
+          terrain: [{terrain}],
+          sides: [(name: \"A\", nation: \"imperial_french\", colour: (0,0,200)), (name: \"B\", nation: \"german\", colour: (0,0,0))],
+          units: [(id: \"a\", side: 0, type: \"Inf\", at: Some((560, 100))), (id: \"b\", side: 1, type: \"Inf\", at: Some((560, 1000)), facing: 180)])"
+    ))
+}
+
+#[test]
+fn a_river_is_a_terrain_piece_of_the_standard_table_and_a_bridge_is_not() {
+    // Points of Note 9: "a minimum of 7 significant terrain pieces (not including roads) and
+    // including at least 1 BUA and at least 4 NLF". Six pieces: a town, four villages, a wood.
+    let six = "(id: \"t\", kind: Town, name: \"T\", points: [(100, 400), (200, 400), (200, 500), (100, 500)]),
+        (id: \"v1\", kind: Village, name: \"V1\", points: [(300, 300), (350, 300), (350, 350), (300, 350)]),
+        (id: \"v2\", kind: Village, name: \"V2\", points: [(400, 300), (450, 300), (450, 350), (400, 350)]),
+        (id: \"v3\", kind: Village, name: \"V3\", points: [(500, 700), (550, 700), (550, 750), (500, 750)]),
+        (id: \"v4\", kind: Village, name: \"V4\", points: [(600, 700), (650, 700), (650, 750), (600, 750)]),
+        (id: \"w\", kind: Woods, name: \"W\", points: [(800, 400), (900, 400), (900, 500), (800, 500)]),";
+    let river =
+        "(id: \"r\", kind: River, name: \"R\", points: [(0, 560), (1120, 560)], width: 20),";
+    let bridge =
+        "(id: \"br\", kind: Bridge, name: \"Br\", points: [(560, 540), (560, 580)], width: 20),";
+    let road =
+        "(id: \"rd\", kind: Road, name: \"Rd\", points: [(560, 0), (560, 1120)], width: 10),";
+    let causeway =
+        "(id: \"cw\", kind: Causeway, name: \"Cw\", points: [(300, 600), (300, 650)], width: 10),";
+    let pieces = "significant terrain pieces";
+    let e = standard_table(&format!("{six}{road}{bridge}{causeway}")).unwrap_err();
+    assert!(e.contains(pieces) && e.contains("this one has 6"), "{e}");
+    standard_table(&format!("{six}{river}{bridge}{road}"))
+        .unwrap_or_else(|e| panic!("a river is the seventh piece: {e}"));
+}

@@ -1225,10 +1225,9 @@ impl Supplement for Fpw {
             .features
             .iter()
             .filter(|f| {
-                !matches!(
-                    f.kind,
-                    FeatureKind::Road | FeatureKind::River | FeatureKind::Bridge
-                )
+                // Roads, and the bridges and causeways that carry them over water and marsh, are
+                // the road network, not pieces of their own; a river is (ruling standard_table).
+                !f.kind.is_road_like()
             })
             .count();
         let bua = terrain
@@ -1245,7 +1244,7 @@ impl Supplement for Fpw {
             (
                 significant,
                 "standard_pieces",
-                "significant terrain pieces (roads, rivers and bridges not counted)",
+                "significant terrain pieces (roads, bridges and causeways not counted)",
             ),
             (bua, "standard_bua", "BUA (towns)"),
             (nlf, "standard_nlf", "NLF (villages or fortifications)"),
