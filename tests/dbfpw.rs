@@ -3339,3 +3339,107 @@ fn a_river_is_a_terrain_piece_of_the_standard_table_and_a_bridge_is_not() {
     standard_table(&format!("{six}{river}{bridge}{road}"))
         .unwrap_or_else(|e| panic!("a river is the seventh piece: {e}"));
 }
+
+#[test]
+fn only_foot_stop_in_a_village() {
+    // The same as in a town (ruling occupation): only foot end a move in a village (NLF),
+    // fortified or not; other troops may not stop in it.
+    let enemy = ("g", 1, "Inf", "Regular", 1000.0, 1800.0, 180.0, "");
+    for fortified in [false, true] {
+        let village = format!(
+            "(id: \"v\", kind: Village, name: \"Forbach\", points: [(900, 540), (1100, 540), (1100, 700), (900, 700)], fortified: {fortified}),"
+        );
+        for (t, more, y, ok) in [
+            ("Inf", "", 500.0, true),
+            ("InfRM", "", 500.0, true),
+            ("SS", "", 500.0, true),
+            ("Gs", "", 500.0, true),
+            ("SC", ", formation: Some(Dismounted)", 500.0, true),
+            ("HC", "", 500.0, false),
+            ("LC", "", 500.0, false),
+            ("SC", "", 500.0, false),
+            ("HA", ", limbered: true", 520.0, false),
+            ("Mit", "", 520.0, false),
+            ("CinC", "", 500.0, false),
+        ] {
+            let mut b = fpw_defended(
+                &[("f", 0, t, "Regular", 1000.0, y, 0.0, more), enemy],
+                &village,
+            );
+            to_phase(&mut b, 0, Phase::Movement);
+            let bg = if y > 500.0 { 100.0 } else { 200.0 };
+            let r = b.execute(mv("f", vec![Step::Advance(bg)]));
+            assert_eq!(r.is_ok(), ok, "{t}{more}, fortified {fortified}: {r:?}");
+            if ok {
+                let u = b.unit(&id("f")).unwrap();
+                assert!(
+                    b.terrain
+                        .at(
+                            u.base.centre,
+                            &[volley::rules::terrain::FeatureKind::Village]
+                        )
+                        .next()
+                        .is_some(),
+                    "{t} stands in the village: {:?}",
+                    u.base
+                );
+            } else {
+                let e = r.unwrap_err().to_string();
+                assert!(
+                    e.contains("only foot may end a move in Forbach"),
+                    "{t}: {e}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_dsc_commands_its_division_to_400_paces_and_no_farther() {
+    // 002 Larger Battles: "a maximum Command Radius of 400paces". The CinC is far off; the
+    // left division's battalion stands 380 paces from its DSC (in command: 1 CAP) or 420
+    // (out of command: 2 CAPs): a radius 10% shorter or longer would fail one of them.
+    let dsc_front = 200.0 + depth("DSC") / 2.0;
+    for (gap, cost) in [(380.0, 1), (420.0, 2)] {
+        let iy = dsc_front + gap * P / 100.0 + depth("Inf") / 2.0;
+        let mut b = fpw(
+            &[
+                ("cinc", 0, "CinC", "Regular", 100.0, 100.0, 0.0, ""),
+                (
+                    "dsc",
+                    0,
+                    "DSC",
+                    "Regular",
+                    1000.0,
+                    200.0,
+                    0.0,
+                    ", division: Some(Left)",
+                ),
+                (
+                    "i",
+                    0,
+                    "Inf",
+                    "Regular",
+                    1000.0,
+                    iy,
+                    0.0,
+                    ", division: Some(Left)",
+                ),
+                ("g", 1, "Inf", "Regular", 1000.0, 1900.0, 180.0, ""),
+            ],
+            "",
+            "options: [\"larger_battles\"],",
+        );
+        b.script_dice(&[6]);
+        to_phase(&mut b, 0, Phase::Movement);
+        let ev = b.execute(mv("i", vec![Step::Advance(50.0)])).expect("move");
+        let spent: i32 = ev
+            .iter()
+            .map(|e| match e {
+                Event::CommandPointsSpent { amount, .. } => *amount,
+                _ => 0,
+            })
+            .sum();
+        assert_eq!(spent, cost, "battalion {gap} paces from its DSC");
+    }
+}
