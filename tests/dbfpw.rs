@@ -3443,3 +3443,71 @@ fn a_dsc_commands_its_division_to_400_paces_and_no_farther() {
         assert_eq!(spent, cost, "battalion {gap} paces from its DSC");
     }
 }
+
+#[test]
+fn a_pursuer_that_hits_a_flank_attacked_it_first_in_either_bound() {
+    // France's bound: French infantry strike the right flank of Prussian light cavalry facing
+    // east and are beaten; the cavalry must pursue one base depth straight ahead, into the
+    // left flank of a second French battalion, and fight it at once. Prussia attacked it first
+    // in the flank, though it is France's bound: "-1 Attacked First in Flank or Rear" (ruling
+    // front_and_flank).
+    let inf = depth("Inf");
+    let lc = depth("LC");
+    // Infantry are 40 mm wide.
+    let w = 40.0;
+    let mut b = fpw(
+        &[
+            (
+                "f",
+                0,
+                "Inf",
+                "Regular",
+                1000.0,
+                1000.0 - w / 2.0 - inf / 2.0,
+                0.0,
+                "",
+            ),
+            ("g", 1, "LC", "Regular", 1000.0, 1000.0, 90.0, ""),
+            // Its left flank edge 15 mm ahead of the cavalry's front.
+            (
+                "m",
+                0,
+                "Inf",
+                "Regular",
+                1000.0 + lc / 2.0 + 15.0 + w / 2.0,
+                1000.0,
+                0.0,
+                "",
+            ),
+        ],
+        "",
+        "",
+    );
+    to_phase(&mut b, 0, Phase::CloseCombat);
+    // Infantry 4 + 1 against cavalry 3 - 1 - 1 + 6: beaten, a hit and recoil.
+    b.script_dice(&[1, 6, 3, 3, 3, 3]);
+    let ev = b.execute(fight("f", "g")).expect("fight accepted");
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Pursued { unit, .. } if unit.as_str() == "g")),
+        "{ev:#?}"
+    );
+    let flank = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::CloseCombat {
+                attacker,
+                defender,
+                defender_score,
+                ..
+            } if attacker.as_str() == "g" && defender.as_str() == "m" => {
+                Some(names(&defender_score.factors))
+            }
+            _ => None,
+        })
+        .expect("the cavalry fight the second battalion at once");
+    assert_eq!(
+        flank,
+        ["+4 Infantry BLR1", "-1 Attacked first in flank or rear"]
+    );
+}

@@ -2,7 +2,7 @@
 //! stoic units, pursuit and breakthrough, routing troops, the free ADC and its army lists.
 
 use super::common::MovePlan;
-use super::dbn::{TroopKind, TroopTrait};
+use super::dbn::{Dbn, TroopKind, TroopTrait};
 use super::dbn_game::{Combat, DbnGame, FireRole, Follow, Supplement};
 use crate::rules::battle::{Battle, Objective, Zone};
 use crate::rules::command::{Effect, Event, Factor, RuleError, Step, Verdict, factor_sum};
@@ -265,7 +265,7 @@ impl Supplement for Seven {
         }
         // An enemy that attacked it first in flank or rear, by a charge or a pursuit, in
         // either side's bound (ruling front_and_flank).
-        if d.attacked_first_in_flank(b, u) {
+        if Dbn::attacked_first_in_flank(b, u) {
             if d.is_mounted(u) || d.is_skirmisher(u) {
                 f.push(d.combat_factor("first_flank_rear_light"));
             } else {

@@ -3,12 +3,12 @@
 //! optional ammunition supply with packs and caissons, divisional commanders for larger
 //! battles, the national army lists and the standard table.
 
-use super::dbn::{Troop, TroopKind, TroopTrait};
+use super::dbn::{Dbn, Troop, TroopKind, TroopTrait};
 use super::dbn_game::{Combat, DbnGame, FireRole, Follow, Supplement};
 use super::view::{Action, ActionGroup, UnitState};
 use crate::rules::battle::{Battle, Zone};
 use crate::rules::command::{Command, Effect, Event, Factor, RuleError, Verdict};
-use crate::rules::geometry::{Base, Edge, Pt};
+use crate::rules::geometry::{Base, Pt};
 use crate::rules::model::{Ammo, Class, Flag, Formation, Phase, SideInfo, Unit, UnitId};
 use crate::rules::odds::Quirks;
 use crate::rules::scenario::RawUnit;
@@ -53,15 +53,10 @@ fn is_german_nation(n: &str) -> bool {
 }
 
 impl Fpw {
-    /// An enemy that charged this bound stands against the unit's flank or rear.
+    /// Attacked first in flank or rear: by an enemy's charge or pursuit, in either side's
+    /// bound (ruling front_and_flank).
     fn attacked_in_flank(b: &Battle, u: &Unit) -> bool {
-        b.alive()
-            .filter(|x| x.side != u.side && x.bound.charged)
-            .any(|x| {
-                u.base
-                    .touched_by(&x.base)
-                    .is_some_and(|c| c.edge != Edge::Front && c.own_edge == Edge::Front)
-            })
+        Dbn::attacked_first_in_flank(b, u)
     }
 
     /// Fights as Heavy Cavalry: HC, or Lancers not attacked first in flank or rear.

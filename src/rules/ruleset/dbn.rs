@@ -885,7 +885,7 @@ impl Dbn {
     /// side's bound), and the unit has fought no close combat in an earlier phase since. The
     /// penalty holds for every combat the unit fights in the first close combat phase after
     /// the attack, whoever's bound it is.
-    pub fn attacked_first_in_flank(&self, b: &Battle, u: &Unit) -> bool {
+    pub fn attacked_first_in_flank(b: &Battle, u: &Unit) -> bool {
         b.alive()
             .filter(|x| x.side != u.side)
             .filter(|x| {
