@@ -2531,7 +2531,9 @@ fn a_caisson_cannot_supply_a_battery_within_400_paces_of_the_enemy() {
 fn a_guard_battery_is_fielded_in_a_checked_army() {
     // Two Guard infantry allow one Guard foot battery (elite, +0.5): the German default army
     // with the Leib-Grenadiers and Grenadier Regiment 12 as Guard, the divisional batteries as
-    // Guard artillery, and a Jäger battalion fewer to stay at 15 points.
+    // Guard artillery, and a Jäger battalion fewer to stay at 15 points. The elite gun needs the
+    // lists' "Guard artillery, elite" lines: a line naming no class allows Regular units only, so
+    // without them this legal army is refused.
     let text = std::fs::read_to_string("scenarios/dbfpw_default.ron").unwrap();
     let guard = text
         .replacen(
