@@ -806,3 +806,107 @@ fn a_standing_pursuit_order_is_its_owners_to_give() {
         }
     }
 }
+
+/// The effect on Austria's "a" when Prussia's "p" beats it (not by double).
+fn beaten_effect(p: (&str, &str, &str), a: (&str, &str, &str), terrain: &str) -> Effect {
+    let mut b = melee(p, a, &[], terrain);
+    let ev = fight_for(&mut b, Verdict::Beaten, Some("a"));
+    let Event::CloseCombat {
+        defender_effect, ..
+    } = combat_event(&ev)
+    else {
+        unreachable!()
+    };
+    defender_effect
+}
+
+#[test]
+fn a_town_or_village_is_never_good_going_in_the_results() {
+    // 000 BUA's & NLF's: fortifying lets Muskets garrison a BUA or occupy a NLF "without being
+    // classed as in Bad Going", and "Any Close Combat inside a BUA is classed as in Bad Going";
+    // neither puts a town or village in good going, where the results destroy Muskets beaten
+    // by HC and Jagers or Irregular Infantry beaten by mounted (ruling results_going).
+    let village = |fortified: bool| {
+        format!(
+            r#"(id: "v", kind: Village, name: "Village", points: [(400, 509), (600, 509), (600, 700), (400, 700)], fortified: {fortified}),"#
+        )
+    };
+    let town = r#"(id: "t", kind: Town, name: "Town", points: [(400, 509), (600, 509), (600, 700), (400, 700)], fortified: true),"#;
+    let fortified = village(true);
+    let open = village(false);
+    // Muskets occupying a fortified village, and the shaken militia garrison of a fortified
+    // town: beaten by HC they take a hit and recoil.
+    assert_eq!(
+        beaten_effect(("HC", "Regular", ""), ("Ms", "Regular", ""), &fortified),
+        Effect::HitAndRecoil
+    );
+    assert_eq!(
+        beaten_effect(("HC", "Regular", ""), ("Ms", "Militia", ", hits: 2"), town),
+        Effect::HitAndRecoil
+    );
+    // Jagers and Irregular Infantry holding a village beaten by horse: a hit and flee, or
+    // recoil.
+    assert_eq!(
+        beaten_effect(("HC", "Regular", ""), ("Jg", "Regular", ""), &open),
+        Effect::Flee { hits: 1 }
+    );
+    assert_eq!(
+        beaten_effect(("DC", "Regular", ""), ("II", "Regular", ""), &open),
+        Effect::HitAndRecoil
+    );
+    // In the open the same are destroyed.
+    assert_eq!(
+        beaten_effect(("HC", "Regular", ""), ("Ms", "Regular", ""), ""),
+        Effect::Destroyed
+    );
+    assert_eq!(
+        beaten_effect(("DC", "Regular", ""), ("Jg", "Regular", ""), ""),
+        Effect::Destroyed
+    );
+}
+
+#[test]
+fn a_pursuer_that_hits_a_flank_attacked_it_first_in_either_bound() {
+    // Prussia's bound: Austrian dragoons destroy the Guerrillas that attacked them and break
+    // through one base depth into the left flank of Prussian Muskets facing east. Austria
+    // attacked the Muskets first in the flank, though it is not Austria's bound: "-2 Attacked
+    // First in Flank/Rear" (ruling front_and_flank).
+    let gs = depth("Gs");
+    let dc = depth("DC");
+    let (w, _) = base_size("Ms");
+    let a_y = 500.0 + gs / 2.0 + dc / 2.0;
+    // The Muskets' left flank edge lies 25 mm short of the dragoons' front, inside their
+    // breakthrough of one base depth.
+    let m_y = a_y - dc / 2.0 - 25.0 - w / 2.0;
+    let mut b = battle(
+        &[
+            U("p", 0, "Gs", "Regular", 500.0, 500.0, 0.0, ""),
+            U("a", 1, "DC", "Regular", 500.0, a_y, 180.0, ""),
+            U("m", 0, "Ms", "Regular", 500.0, m_y, 90.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::CloseCombat);
+    b.script_dice(&[1, 6, 1, 1, 1, 1, 1, 1]);
+    let ev = b.execute(fight("p", "a")).expect("fight accepted");
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Pursued { unit, .. } if unit.as_str() == "a")),
+        "{ev:#?}"
+    );
+    let flank = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::CloseCombat {
+                attacker,
+                defender,
+                defender_score,
+                ..
+            } if attacker.as_str() == "a" && defender.as_str() == "m" => {
+                Some(names(&defender_score.factors))
+            }
+            _ => None,
+        })
+        .expect("the dragoons fight the Muskets at once");
+    assert_eq!(flank, ["+4 Muskets", "-2 Attacked first in flank or rear"]);
+}

@@ -414,3 +414,120 @@ fn deployment_occupies_towns_and_villages_by_the_rules_of_moving() {
     assert!(e.contains("only foot may occupy Dorf"), "{e}");
     b.execute(deploy("al", 200.0, 800.0, 180.0)).unwrap();
 }
+
+fn default_text() -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/default.ron");
+    std::fs::read_to_string(path).unwrap()
+}
+
+fn list_errors(text: &str) -> Vec<String> {
+    match scenario::parse(text, "default") {
+        Ok(_) => Vec::new(),
+        Err(d) => d.into_iter().map(|x| x.message).collect(),
+    }
+}
+
+#[test]
+fn only_prussian_hussars_are_elite_light_cavalry() {
+    // 000 Army Composition: "For most of the war, Prussian Hussars would be classed as LC(E)";
+    // no other army's light cavalry is named elite (ruling national_classes).
+    let text = default_text();
+    assert!(list_errors(&text).is_empty());
+    // Prussia: the Zieten Hussars elite, paid for by a grenadier battalion made regular.
+    let t = text
+        .replacen(
+            "type: \"LC\", class: Regular, at: Some((180, 250))",
+            "type: \"LC\", class: Elite, at: Some((180, 250))",
+            1,
+        )
+        .replacen(
+            "type: \"Ms\", class: Elite, flags: [Grenadier], at: Some((440, 260))",
+            "type: \"Ms\", class: Regular, flags: [Grenadier], at: Some((440, 260))",
+            1,
+        );
+    assert_eq!(list_errors(&t), Vec::<String>::new());
+    // Austria: the same exchange is refused, for the hussars alone.
+    let t = text
+        .replacen(
+            "type: \"LC\", class: Regular, at: Some((930, 560))",
+            "type: \"LC\", class: Elite, at: Some((930, 560))",
+            1,
+        )
+        .replacen(
+            "type: \"Ms\", class: Elite, at: Some((540, 540))",
+            "type: \"Ms\", class: Regular, at: Some((540, 540))",
+            1,
+        );
+    assert_ne!(t, text);
+    let e = list_errors(&t);
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(e[0].contains("only prussia hussars are LC(E)"), "{e:?}");
+    // The ruling gives the seed's own words as its reason.
+    let rules = volley::rules::ruleset::AnyRuleset::load("db7yw").expect("db7yw loads");
+    let ruling = rules
+        .get()
+        .rulings()
+        .iter()
+        .find(|r| r.key == "national_classes")
+        .expect("ruling national_classes")
+        .clone();
+    assert!(
+        ruling
+            .reason
+            .contains("For most of the war, Prussian Hussars would be classed as LC(E)"),
+        "{}",
+        ruling.reason
+    );
+}
+
+#[test]
+fn the_army_costs_sixteen_points_not_less() {
+    // 000 Army Composition: "Each 16 Point Army has 1 free CinC and Baggage, and the
+    // following" (ruling army_points). A Prussian army of 15.5 points (an elite grenadier
+    // battalion made regular) is refused; the default army's 16 is legal, and the check's
+    // army note says so.
+    let text = default_text();
+    assert!(list_errors(&text).is_empty());
+    let t = text.replacen(
+        "type: \"Ms\", class: Elite, flags: [Grenadier], at: Some((440, 260))",
+        "type: \"Ms\", class: Regular, flags: [Grenadier], at: Some((440, 260))",
+        1,
+    );
+    assert_ne!(t, text);
+    let e = list_errors(&t);
+    assert!(
+        e.iter().any(|m| m.contains("costs 15.5 points, not 16")),
+        "{e:?}"
+    );
+    let b = scenario::parse(&text, "default").expect("the default army is legal");
+    let side = &b.sides[0];
+    let units: Vec<&volley::rules::model::Unit> = b.units.iter().filter(|u| u.side == 0).collect();
+    let notes = b.rules.get().army_notes(&units, side, true, &b.terrain);
+    assert_eq!(notes, ["16 points, legal by its army list"]);
+}
+
+#[test]
+fn only_muskets_move_backwards_at_half_speed() {
+    // 000 Musket Unit Movement: Ms move "directly backwards (at half speed)"; the seed says it
+    // of no other troops (ruling backward).
+    let mut b = battle(
+        &[
+            U("m", 0, "Ms", "Regular", 300.0, 500.0, 0.0, ""),
+            U("d", 0, "DC", "Regular", 700.0, 500.0, 0.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    // Muskets: 120 paces back counts 240 of their 200.
+    assert!(refused(&mut b, mv("m", vec![Step::Backstep(120.0)])).contains("240 paces of 200"));
+    b.execute(mv("m", vec![Step::Backstep(100.0)]))
+        .expect("100 paces back is the Muskets' 200");
+    // Dragoons go back 400 paces, their full rate in good going.
+    let ev = b
+        .execute(mv("d", vec![Step::Backstep(400.0)]))
+        .expect("dragoons back at their full rate");
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::Moved { unit, distance, .. } if unit.as_str() == "d" && (*distance - 400.0).abs() < 1.0
+    )));
+}

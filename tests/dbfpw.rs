@@ -2531,7 +2531,9 @@ fn a_caisson_cannot_supply_a_battery_within_400_paces_of_the_enemy() {
 fn a_guard_battery_is_fielded_in_a_checked_army() {
     // Two Guard infantry allow one Guard foot battery (elite, +0.5): the German default army
     // with the Leib-Grenadiers and Grenadier Regiment 12 as Guard, the divisional batteries as
-    // Guard artillery, and a Jäger battalion fewer to stay at 15 points.
+    // Guard artillery, and a Jäger battalion fewer to stay at 15 points. The elite gun needs the
+    // lists' "Guard artillery, elite" lines: a line naming no class allows Regular units only, so
+    // without them this legal army is refused.
     let text = std::fs::read_to_string("scenarios/dbfpw_default.ron").unwrap();
     let guard = text
         .replacen(
@@ -3012,14 +3014,14 @@ fn results_in_good_going_leave_out_villages() {
         (Verdict::Beaten, Some("g"), HitAndRecoil),
         "{text}"
     );
-    // "Sharpshooters: Destroyed by Mounted in GG otherwise 1 Hit and Flee": LC 3 + 2 against
-    // 2 - 1 + 3.
+    // "Sharpshooters: Destroyed by Mounted in GG otherwise 1 Hit and Flee": LC 3 - 1 + 3
+    // against 2 - 1 + 3 (cavalry against Sharpshooters take -1: ruling cav_vs_inf).
     let (v, l, _, d, text) = close_result(
         ("LC", "Regular", ""),
         ("SS", "Regular", ""),
         100.0,
         village,
-        &[2, 3],
+        &[3, 3],
     );
     assert_eq!(
         (v, l.as_deref(), d),
@@ -3199,5 +3201,315 @@ fn cavalry_do_not_pursue_into_a_village() {
         ev.iter()
             .any(|e| matches!(e, Event::Pursued { unit, .. } if unit == &id("f"))),
         "{ev:?}"
+    );
+}
+
+#[test]
+fn cavalry_take_minus_one_against_sharpshooters_but_not_guerrillas() {
+    // "-1 Cavalry verses Infantry": Sharpshooters are the FPW's light infantry, with the same
+    // rifles (Points of Note 3 and 6); Guerrillas are bands of militia (ruling cav_vs_inf).
+    let cvi = "-1 Cavalry against infantry";
+    for (target, want) in [
+        ("Inf", true),
+        ("SS", true),
+        ("SSBLR2", true),
+        ("Gs", false),
+        ("FAPr", false),
+    ] {
+        let mut b = charge_setup(("HC", "Regular", ""), (target, "Regular", ""), 200.0);
+        to_contact(&mut b).expect("charge");
+        let (a, _, _) = combat(&mut b, &[3, 3, 3, 3]);
+        assert_eq!(has(&a, cvi), want, "HC against {target}: {a:?}");
+    }
+}
+
+#[test]
+fn an_attack_column_takes_its_two_against_foot_artillery_too() {
+    // "+2 All Infantry in Attack Column verses Foot": the playsheet's "Artillery Foot" batteries
+    // are foot; horse artillery and the Mitrailleuse, which moves as it does, are not (ruling
+    // attack_column).
+    let column = ", formation: Some(Column)";
+    let ac = "+2 Infantry in attack column against foot";
+    for (target, want) in [
+        ("FAPr", true),
+        ("FAFr", true),
+        ("SS", true),
+        ("Gs", true),
+        ("HA", false),
+        ("Mit", false),
+        ("LC", false),
+    ] {
+        let mut b = charge_setup(("Inf", "Regular", column), (target, "Regular", ""), 150.0);
+        to_contact(&mut b).expect("charge");
+        let (a, _, _) = combat(&mut b, &[3, 3, 3, 3]);
+        assert_eq!(has(&a, ac), want, "column against {target}: {a:?}");
+    }
+    // The opponent forms the column to charge a foot battery.
+    let b = charge_setup(("Inf", "Regular", ""), ("FAPr", "Regular", ""), 150.0);
+    let (f, g) = (b.unit(&id("f")).unwrap(), b.unit(&id("g")).unwrap());
+    assert_eq!(
+        b.rules.get().attack_formation(&b, f, g),
+        Some(Formation::Column)
+    );
+}
+
+#[test]
+fn a_caissons_supply_path_crosses_water_by_a_bridge_or_a_road() {
+    // "A CU has a Supply Radius of 1200paces ... must go around Bad Going": a stream is bad
+    // going only where no bridge, causeway or road carries the way over it; a river is crossed
+    // by a bridge only (ruling supply_path). The water runs the width of the table between
+    // the caisson and the battery, some 800 paces apart.
+    let x = "options: [\"ammunition\"],";
+    let water = |kind: &str, width: f32| {
+        format!(
+            "(id: \"w\", kind: {kind}, name: \"Water\", points: [(0, 1610), (2000, 1610)], width: {width}),"
+        )
+    };
+    let bridge = "(id: \"br\", kind: Bridge, name: \"Bridge\", points: [(1000, 1580), (1000, 1640)], width: 30),";
+    let road = "(id: \"rd\", kind: Road, name: \"Road\", points: [(1000, 1400), (1000, 1800)], width: 10),";
+    let supplied = |terrain: &str| {
+        let b = fpw(
+            &[
+                ("g", 0, "Inf", "Regular", 1000.0, 100.0, 0.0, ""),
+                ("f", 1, "FAPr", "Regular", 1000.0, 1500.0, 180.0, ""),
+                ("cu", 1, "CU", "Regular", 1000.0, 1720.0, 180.0, ""),
+            ],
+            terrain,
+            x,
+        );
+        let g = b.unit(&id("f")).unwrap().clone();
+        let cu = b.unit(&id("cu")).unwrap().clone();
+        let AnyRuleset::Dbfpw(r) = &b.rules else {
+            panic!()
+        };
+        volley::rules::ruleset::dbfpw::Fpw::supply_path(r, &b, &cu, &g)
+    };
+    assert!(supplied(""), "open ground");
+    let stream = water("Stream", 20.0);
+    let river = water("River", 20.0);
+    assert!(!supplied(&stream), "a stream with no way over it");
+    assert!(
+        supplied(&format!("{stream}{bridge}")),
+        "a stream by a bridge"
+    );
+    assert!(supplied(&format!("{stream}{road}")), "a stream by a road");
+    assert!(!supplied(&river), "a river with no way over it");
+    assert!(
+        !supplied(&format!("{river}{road}")),
+        "a river by a road alone"
+    );
+    assert!(
+        supplied(&format!("{river}{bridge}{road}")),
+        "a river by a bridge"
+    );
+    // A brook narrower than the path's grid is not stepped over.
+    assert!(!supplied(&water("Stream", 4.0)), "a narrow brook");
+}
+
+/// A standard-table scenario (4,400 paces square, the armies 3,500 paces apart) with these
+/// terrain lines.
+fn standard_table(terrain: &str) -> Result<Battle, String> {
+    check(&format!(
+        "(name: \"t\", ruleset: \"dbfpw\", table: (width: 1120, height: 1120), seed: 1, turn_limit: 5, standard: true,
+          terrain: [{terrain}],
+          sides: [(name: \"A\", nation: \"imperial_french\", colour: (0,0,200)), (name: \"B\", nation: \"german\", colour: (0,0,0))],
+          units: [(id: \"a\", side: 0, type: \"Inf\", at: Some((560, 100))), (id: \"b\", side: 1, type: \"Inf\", at: Some((560, 1000)), facing: 180)])"
+    ))
+}
+
+#[test]
+fn a_river_is_a_terrain_piece_of_the_standard_table_and_a_bridge_is_not() {
+    // Points of Note 9: "a minimum of 7 significant terrain pieces (not including roads) and
+    // including at least 1 BUA and at least 4 NLF". Six pieces: a town, four villages, a wood.
+    let six = "(id: \"t\", kind: Town, name: \"T\", points: [(100, 400), (200, 400), (200, 500), (100, 500)]),
+        (id: \"v1\", kind: Village, name: \"V1\", points: [(300, 300), (350, 300), (350, 350), (300, 350)]),
+        (id: \"v2\", kind: Village, name: \"V2\", points: [(400, 300), (450, 300), (450, 350), (400, 350)]),
+        (id: \"v3\", kind: Village, name: \"V3\", points: [(500, 700), (550, 700), (550, 750), (500, 750)]),
+        (id: \"v4\", kind: Village, name: \"V4\", points: [(600, 700), (650, 700), (650, 750), (600, 750)]),
+        (id: \"w\", kind: Woods, name: \"W\", points: [(800, 400), (900, 400), (900, 500), (800, 500)]),";
+    let river =
+        "(id: \"r\", kind: River, name: \"R\", points: [(0, 560), (1120, 560)], width: 20),";
+    let bridge =
+        "(id: \"br\", kind: Bridge, name: \"Br\", points: [(560, 540), (560, 580)], width: 20),";
+    let road =
+        "(id: \"rd\", kind: Road, name: \"Rd\", points: [(560, 0), (560, 1120)], width: 10),";
+    let causeway =
+        "(id: \"cw\", kind: Causeway, name: \"Cw\", points: [(300, 600), (300, 650)], width: 10),";
+    let pieces = "significant terrain pieces";
+    let e = standard_table(&format!("{six}{road}{bridge}{causeway}")).unwrap_err();
+    assert!(e.contains(pieces) && e.contains("this one has 6"), "{e}");
+    standard_table(&format!("{six}{river}{bridge}{road}"))
+        .unwrap_or_else(|e| panic!("a river is the seventh piece: {e}"));
+}
+
+#[test]
+fn only_foot_stop_in_a_village() {
+    // The same as in a town (ruling occupation): only foot end a move in a village (NLF),
+    // fortified or not; other troops may not stop in it.
+    let enemy = ("g", 1, "Inf", "Regular", 1000.0, 1800.0, 180.0, "");
+    for fortified in [false, true] {
+        let village = format!(
+            "(id: \"v\", kind: Village, name: \"Forbach\", points: [(900, 540), (1100, 540), (1100, 700), (900, 700)], fortified: {fortified}),"
+        );
+        for (t, more, y, ok) in [
+            ("Inf", "", 500.0, true),
+            ("InfRM", "", 500.0, true),
+            ("SS", "", 500.0, true),
+            ("Gs", "", 500.0, true),
+            ("SC", ", formation: Some(Dismounted)", 500.0, true),
+            ("HC", "", 500.0, false),
+            ("LC", "", 500.0, false),
+            ("SC", "", 500.0, false),
+            ("HA", ", limbered: true", 520.0, false),
+            ("Mit", "", 520.0, false),
+            ("CinC", "", 500.0, false),
+        ] {
+            let mut b = fpw_defended(
+                &[("f", 0, t, "Regular", 1000.0, y, 0.0, more), enemy],
+                &village,
+            );
+            to_phase(&mut b, 0, Phase::Movement);
+            let bg = if y > 500.0 { 100.0 } else { 200.0 };
+            let r = b.execute(mv("f", vec![Step::Advance(bg)]));
+            assert_eq!(r.is_ok(), ok, "{t}{more}, fortified {fortified}: {r:?}");
+            if ok {
+                let u = b.unit(&id("f")).unwrap();
+                assert!(
+                    b.terrain
+                        .at(
+                            u.base.centre,
+                            &[volley::rules::terrain::FeatureKind::Village]
+                        )
+                        .next()
+                        .is_some(),
+                    "{t} stands in the village: {:?}",
+                    u.base
+                );
+            } else {
+                let e = r.unwrap_err().to_string();
+                assert!(
+                    e.contains("only foot may end a move in Forbach"),
+                    "{t}: {e}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_dsc_commands_its_division_to_400_paces_and_no_farther() {
+    // 002 Larger Battles: "a maximum Command Radius of 400paces". The CinC is far off; the
+    // left division's battalion stands 380 paces from its DSC (in command: 1 CAP) or 420
+    // (out of command: 2 CAPs): a radius 10% shorter or longer would fail one of them.
+    let dsc_front = 200.0 + depth("DSC") / 2.0;
+    for (gap, cost) in [(380.0, 1), (420.0, 2)] {
+        let iy = dsc_front + gap * P / 100.0 + depth("Inf") / 2.0;
+        let mut b = fpw(
+            &[
+                ("cinc", 0, "CinC", "Regular", 100.0, 100.0, 0.0, ""),
+                (
+                    "dsc",
+                    0,
+                    "DSC",
+                    "Regular",
+                    1000.0,
+                    200.0,
+                    0.0,
+                    ", division: Some(Left)",
+                ),
+                (
+                    "i",
+                    0,
+                    "Inf",
+                    "Regular",
+                    1000.0,
+                    iy,
+                    0.0,
+                    ", division: Some(Left)",
+                ),
+                ("g", 1, "Inf", "Regular", 1000.0, 1900.0, 180.0, ""),
+            ],
+            "",
+            "options: [\"larger_battles\"],",
+        );
+        b.script_dice(&[6]);
+        to_phase(&mut b, 0, Phase::Movement);
+        let ev = b.execute(mv("i", vec![Step::Advance(50.0)])).expect("move");
+        let spent: i32 = ev
+            .iter()
+            .map(|e| match e {
+                Event::CommandPointsSpent { amount, .. } => *amount,
+                _ => 0,
+            })
+            .sum();
+        assert_eq!(spent, cost, "battalion {gap} paces from its DSC");
+    }
+}
+
+#[test]
+fn a_pursuer_that_hits_a_flank_attacked_it_first_in_either_bound() {
+    // France's bound: French infantry strike the right flank of Prussian light cavalry facing
+    // east and are beaten; the cavalry must pursue one base depth straight ahead, into the
+    // left flank of a second French battalion, and fight it at once. Prussia attacked it first
+    // in the flank, though it is France's bound: "-1 Attacked First in Flank or Rear" (ruling
+    // front_and_flank).
+    let inf = depth("Inf");
+    let lc = depth("LC");
+    // Infantry are 40 mm wide.
+    let w = 40.0;
+    let mut b = fpw(
+        &[
+            (
+                "f",
+                0,
+                "Inf",
+                "Regular",
+                1000.0,
+                1000.0 - w / 2.0 - inf / 2.0,
+                0.0,
+                "",
+            ),
+            ("g", 1, "LC", "Regular", 1000.0, 1000.0, 90.0, ""),
+            // Its left flank edge 15 mm ahead of the cavalry's front.
+            (
+                "m",
+                0,
+                "Inf",
+                "Regular",
+                1000.0 + lc / 2.0 + 15.0 + w / 2.0,
+                1000.0,
+                0.0,
+                "",
+            ),
+        ],
+        "",
+        "",
+    );
+    to_phase(&mut b, 0, Phase::CloseCombat);
+    // Infantry 4 + 1 against cavalry 3 - 1 - 1 + 6: beaten, a hit and recoil.
+    b.script_dice(&[1, 6, 3, 3, 3, 3]);
+    let ev = b.execute(fight("f", "g")).expect("fight accepted");
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Pursued { unit, .. } if unit.as_str() == "g")),
+        "{ev:#?}"
+    );
+    let flank = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::CloseCombat {
+                attacker,
+                defender,
+                defender_score,
+                ..
+            } if attacker.as_str() == "g" && defender.as_str() == "m" => {
+                Some(names(&defender_score.factors))
+            }
+            _ => None,
+        })
+        .expect("the cavalry fight the second battalion at once");
+    assert_eq!(
+        flank,
+        ["+4 Infantry BLR1", "-1 Attacked first in flank or rear"]
     );
 }

@@ -2,7 +2,7 @@
 //! stoic units, pursuit and breakthrough, routing troops, the free ADC and its army lists.
 
 use super::common::MovePlan;
-use super::dbn::{TroopKind, TroopTrait};
+use super::dbn::{Dbn, TroopKind, TroopTrait};
 use super::dbn_game::{Combat, DbnGame, FireRole, Follow, Supplement};
 use crate::rules::battle::{Battle, Objective, Zone};
 use crate::rules::command::{Effect, Event, Factor, RuleError, Step, Verdict, factor_sum};
@@ -263,16 +263,9 @@ impl Supplement for Seven {
         {
             f.push(d.combat_factor("cavalry_charging_muskets"));
         }
-        // Any enemy that charged this bound and stands against its flank or rear.
-        let flanked = b
-            .alive()
-            .filter(|x| x.side != u.side && x.bound.charged)
-            .any(|x| {
-                u.base
-                    .touched_by(&x.base)
-                    .is_some_and(|c| c.edge != Edge::Front && c.own_edge == Edge::Front)
-            });
-        if flanked {
+        // An enemy that attacked it first in flank or rear, by a charge or a pursuit, in
+        // either side's bound (ruling front_and_flank).
+        if Dbn::attacked_first_in_flank(b, u) {
             if d.is_mounted(u) || d.is_skirmisher(u) {
                 f.push(d.combat_factor("first_flank_rear_light"));
             } else {
@@ -317,6 +310,8 @@ impl Supplement for Seven {
     ) -> Effect {
         let d = &g.dbn;
         let bg = d.in_bad_going_for_combat(b, loser);
+        // "In GG": good going, never a town or village, held or not (ruling results_going).
+        let gg = d.in_good_going_for_results(b, loser);
         let by_mounted = d.is_mounted(winner);
         match verdict {
             Verdict::Draw | Verdict::Outscored => {
@@ -339,7 +334,7 @@ impl Supplement for Seven {
                 TroopKind::Foot => match loser.troop.as_str() {
                     "Gs" => Effect::Destroyed,
                     "Jg" | "II" => {
-                        if by_mounted && !bg {
+                        if by_mounted && gg {
                             Effect::Destroyed
                         } else if loser.troop == "II" {
                             Effect::HitAndRecoil
@@ -350,7 +345,7 @@ impl Supplement for Seven {
                         }
                     }
                     _ => {
-                        if winner.troop == "HC" && !bg {
+                        if winner.troop == "HC" && gg {
                             Effect::Destroyed
                         } else {
                             Effect::HitAndRecoil

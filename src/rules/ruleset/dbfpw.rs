@@ -3,16 +3,16 @@
 //! optional ammunition supply with packs and caissons, divisional commanders for larger
 //! battles, the national army lists and the standard table.
 
-use super::dbn::{Troop, TroopKind, TroopTrait};
+use super::dbn::{Dbn, Troop, TroopKind, TroopTrait};
 use super::dbn_game::{Combat, DbnGame, FireRole, Follow, Supplement};
 use super::view::{Action, ActionGroup, UnitState};
 use crate::rules::battle::{Battle, Zone};
 use crate::rules::command::{Command, Effect, Event, Factor, RuleError, Verdict};
-use crate::rules::geometry::{Edge, Pt};
+use crate::rules::geometry::{Base, Pt};
 use crate::rules::model::{Ammo, Class, Flag, Formation, Phase, SideInfo, Unit, UnitId};
 use crate::rules::odds::Quirks;
 use crate::rules::scenario::RawUnit;
-use crate::rules::terrain::{FeatureKind, Terrain};
+use crate::rules::terrain::{Feature, FeatureKind, Terrain};
 use std::collections::HashMap;
 
 /// The ruleset's data, compiled into the program.
@@ -53,15 +53,10 @@ fn is_german_nation(n: &str) -> bool {
 }
 
 impl Fpw {
-    /// An enemy that charged this bound stands against the unit's flank or rear.
+    /// Attacked first in flank or rear: by an enemy's charge or pursuit, in either side's
+    /// bound (ruling front_and_flank).
     fn attacked_in_flank(b: &Battle, u: &Unit) -> bool {
-        b.alive()
-            .filter(|x| x.side != u.side && x.bound.charged)
-            .any(|x| {
-                u.base
-                    .touched_by(&x.base)
-                    .is_some_and(|c| c.edge != Edge::Front && c.own_edge == Edge::Front)
-            })
+        Dbn::attacked_first_in_flank(b, u)
     }
 
     /// Fights as Heavy Cavalry: HC, or Lancers not attacked first in flank or rear.
@@ -122,7 +117,14 @@ impl Fpw {
 
     /// Infantry in attack column fighting foot (ruling attack_column).
     fn in_attack_column(g: &Dbfpw, u: &Unit, e: &Unit) -> bool {
-        is_infantry(u) && u.formation == Formation::Column && g.dbn.kind(e) == TroopKind::Foot
+        is_infantry(u) && u.formation == Formation::Column && Self::is_foot(g, e)
+    }
+
+    /// Foot for "verses Foot": troops on foot, and the foot artillery the playsheet names
+    /// "Artillery Foot" (FAPr, FAFr); not horse artillery or the Mitrailleuse, which move as
+    /// horse artillery (ruling attack_column).
+    fn is_foot(g: &Dbfpw, e: &Unit) -> bool {
+        g.dbn.kind(e) == TroopKind::Foot || matches!(e.troop.as_str(), "FAPr" | "FAFr")
     }
 
     /// Infantry forms attack column or deploys into line (ruling attack_column): in its own
@@ -283,14 +285,51 @@ impl Fpw {
         let origin = cu.base.centre;
         let at =
             |p: (i32, i32)| Pt::new(origin.x + p.0 as f32 * step, origin.y + p.1 as f32 * step);
+        // A road, bridge or causeway is good going wherever it runs (ruling going): a cell it
+        // passes through is not bad going, though only a bridge or causeway carries the way
+        // over a river.
+        let ways: Vec<&Feature> = b
+            .terrain
+            .features
+            .iter()
+            .filter(|f| f.kind.is_road_like())
+            .collect();
+        let water: Vec<&Feature> = b
+            .terrain
+            .features
+            .iter()
+            .filter(|f| matches!(f.kind, FeatureKind::Stream | FeatureKind::River))
+            .collect();
         let free = |p: Pt| {
-            b.table.contains(p)
-                && b.terrain.at(p, &bad).next().is_none()
-                && !b.terrain.at(p, &[FeatureKind::Hill]).any(|f| f.steep)
-                && b.terrain.at(p, &[FeatureKind::River]).next().is_none()
-                && enemies
+            if !b.table.contains(p)
+                || enemies
                     .iter()
-                    .all(|e| e.base.distance_to_point(p) >= clearance)
+                    .any(|e| e.base.distance_to_point(p) < clearance)
+            {
+                return false;
+            }
+            let cell = Base::new(p, 0.0, step, step);
+            let on_way = |bridges_only: bool| {
+                ways.iter()
+                    .any(|f| (!bridges_only || f.kind != FeatureKind::Road) && f.touches(&cell))
+            };
+            if b.terrain.at(p, &[FeatureKind::River]).next().is_some() {
+                return on_way(true);
+            }
+            on_way(false)
+                || (b.terrain.at(p, &bad).next().is_none()
+                    && !b.terrain.at(p, &[FeatureKind::Hill]).any(|f| f.steep))
+        };
+        // A step between two cells that crosses a stream or river crosses it by a bridge or
+        // causeway (or, over a stream, a road) that the step crosses too: a stream narrower
+        // than the grid is not hopped over.
+        let crossing = |a: Pt, c: Pt| {
+            water.iter().filter(|w| w.crossed_by(a, c)).all(|w| {
+                ways.iter().any(|r| {
+                    (r.kind != FeatureKind::Road || w.kind == FeatureKind::Stream)
+                        && r.crossed_by(a, c)
+                })
+            })
         };
         let n = (radius / step).ceil() as i32 + 1;
         // Each cell is tested once: the search asks about a cell from each of its neighbours.
@@ -313,6 +352,7 @@ impl Fpw {
                     if q.0.abs() > n
                         || q.1.abs() > n
                         || !*tested.entry(q).or_insert_with(|| free(at(q)))
+                        || !crossing(at((x, y)), at(q))
                     {
                         continue;
                     }
@@ -528,7 +568,8 @@ impl Supplement for Fpw {
         if (u.class == Class::Militia && !u.has(Flag::Bavarian)) || is_ss(u) {
             f.push(d.combat_factor("poor_or_ss"));
         }
-        if d.is_mounted(u) && is_infantry(e) {
+        // Sharpshooters are infantry too; Guerrillas are not (ruling cav_vs_inf).
+        if d.is_mounted(u) && (is_infantry(e) || is_ss(e)) {
             f.push(d.combat_factor("cav_vs_inf"));
         }
         for _ in d.combat_supporters(b, e, u) {
@@ -1179,10 +1220,9 @@ impl Supplement for Fpw {
             .features
             .iter()
             .filter(|f| {
-                !matches!(
-                    f.kind,
-                    FeatureKind::Road | FeatureKind::River | FeatureKind::Bridge
-                )
+                // Roads, and the bridges and causeways that carry them over water and marsh, are
+                // the road network, not pieces of their own; a river is (ruling standard_table).
+                !f.kind.is_road_like()
             })
             .count();
         let bua = terrain
@@ -1199,7 +1239,7 @@ impl Supplement for Fpw {
             (
                 significant,
                 "standard_pieces",
-                "significant terrain pieces (roads, rivers and bridges not counted)",
+                "significant terrain pieces (roads, bridges and causeways not counted)",
             ),
             (bua, "standard_bua", "BUA (towns)"),
             (nlf, "standard_nlf", "NLF (villages or fortifications)"),
@@ -1216,7 +1256,7 @@ impl Supplement for Fpw {
 
     /// Infantry charging foot forms attack column first (ruling attack_column): +2.
     fn attack_formation(&self, g: &Dbfpw, _b: &Battle, u: &Unit, e: &Unit) -> Option<Formation> {
-        (is_infantry(u) && g.dbn.kind(e) == TroopKind::Foot).then_some(Formation::Column)
+        (is_infantry(u) && Self::is_foot(g, e)).then_some(Formation::Column)
     }
 
     /// A baggage train or caisson with packs goes to the nearest friend low or out of

@@ -58,6 +58,9 @@ pub enum TroopTrait {
     /// Throws a first die before each firing or close combat (the mitrailleuse): see the data's
     /// `first_die_*` numbers.
     FirstDie,
+    /// Moves directly backwards at half speed: each pace back counts two against its allowance
+    /// (DB7YW's Muskets). A group holding one moves so.
+    BackwardHalfSpeed,
 }
 
 /// How a troop type's first die may fail (the mitrailleuse): the faces that fail always, and
@@ -866,6 +869,61 @@ impl Dbn {
                 .any(|f| f.fortified || self.is_skirmisher(u))
     }
 
+    /// In good going for the close combat results' "in GG": in no bad going for close combat
+    /// and inside no town or village. A garrison or occupier is spared the bad going of its
+    /// town or village, but the ground it holds is not good going either.
+    pub fn in_good_going_for_results(&self, b: &Battle, u: &Unit) -> bool {
+        !self.in_bad_going_for_combat(b, u)
+            && b.terrain
+                .at(u.base.centre, &[FeatureKind::Town, FeatureKind::Village])
+                .next()
+                .is_none()
+    }
+
+    /// Attacked first in flank or rear: an enemy whose front stands against the unit's flank
+    /// or rear edge came there by its own move into contact (a charge, or a pursuit, in either
+    /// side's bound), and the unit has fought no close combat in an earlier phase since. The
+    /// penalty holds for every combat the unit fights in the first close combat phase after
+    /// the attack, whoever's bound it is.
+    pub fn attacked_first_in_flank(b: &Battle, u: &Unit) -> bool {
+        b.alive()
+            .filter(|x| x.side != u.side)
+            .filter(|x| {
+                u.base
+                    .touched_by(&x.base)
+                    .is_some_and(|c| c.edge != Edge::Front && c.own_edge == Edge::Front)
+            })
+            .any(|x| Self::flank_attack_fresh(b, &x.id, &u.id))
+    }
+
+    /// Whether `x`, against `u`'s flank or rear, came there by its own move into contact since
+    /// either last stood elsewhere, with no close combat of `u` in an earlier phase since.
+    fn flank_attack_fresh(b: &Battle, x: &UnitId, u: &UnitId) -> bool {
+        let mut this_phase = true;
+        for e in b.log.iter().rev() {
+            match e {
+                Event::PhaseBegan { .. } => this_phase = false,
+                Event::CloseCombat {
+                    attacker, defender, ..
+                } if !this_phase && (attacker == u || defender == u) => return false,
+                Event::Moved { unit, contact, .. } if unit == x => return contact.is_some(),
+                Event::Pursued { unit, .. } if unit == x => return true,
+                Event::Moved { unit, .. }
+                | Event::Pursued { unit, .. }
+                | Event::Recoiled { unit, .. }
+                | Event::Fled { unit, .. }
+                | Event::Reformed { unit, .. }
+                | Event::Deployed { unit, .. }
+                    if unit == x || unit == u =>
+                {
+                    return false;
+                }
+                _ => {}
+            }
+        }
+        false
+    }
+
     pub fn in_town(&self, b: &Battle, u: &Unit) -> bool {
         b.terrain
             .at(u.base.centre, &[FeatureKind::Town])
@@ -1189,6 +1247,9 @@ impl Dbn {
         let mut travel = vec![[0f32; 4]; units.len()];
         let mut samples: Vec<Vec<Base>> = bases.iter().map(|x| vec![*x]).collect();
         let mut half_speed = 0.0f32;
+        let slow_back = units
+            .iter()
+            .any(|u| self.has_trait(u, TroopTrait::BackwardHalfSpeed));
         for step in steps {
             let m = self.motion(b, &frame, step)?;
             let n = (m.deg.abs() / 5.0)
@@ -1204,7 +1265,9 @@ impl Dbn {
                 }
                 *base = m.apply(base, 1.0);
             }
-            if let Step::Backstep(d) = step {
+            if let Step::Backstep(d) = step
+                && slow_back
+            {
                 half_speed += d;
             }
             frame = m.apply(&frame, 1.0);
