@@ -2271,3 +2271,33 @@ fn horse_artillery_unlimbers_free_only_after_six_inches_or_less() {
         f.halvings
     );
 }
+
+#[test]
+fn a_bridge_in_an_assault_counts_against_the_attacker_that_comes_over_it() {
+    // "Town/Bridge/Trench = 2": an attacker coming over a bridge takes it, as "Stream / up
+    // slope = 1" is for the stream "that attacker crossed"; a defender standing on a bridge
+    // is no harder to assault (a target crossing a bridge is shifted right when fired at).
+    let has = |v: &[String], s: &str| v.iter().any(|x| x.starts_with(s));
+    let inf = ("Inf", "Trained", ", bases: Some(2)");
+    let bridge_penalty = "-2 Attacking into town, over a bridge";
+    let stream_penalty = "-1 Crossed a stream within 6\"";
+    let stream =
+        "(id: \"s\", kind: Stream, name: \"Brook\", points: [(300, 240), (900, 240)], width: 8),";
+    let bridge = "(id: \"br\", kind: Bridge, name: \"Brook bridge\", points: [(600, 228), (600, 252)], width: 40),";
+    // Over the bridge: -2, and not the stream's -1 as well.
+    let (a, d) = assault_mods(inf, inf, 180.0, &format!("{stream}{bridge}"));
+    assert!(has(&a, bridge_penalty), "{a:?}");
+    assert!(!has(&a, stream_penalty), "{a:?}");
+    assert!(!has(&d, bridge_penalty), "{d:?}");
+    // Fording the same stream: the stream's -1 only.
+    let (a, _) = assault_mods(inf, inf, 180.0, stream);
+    assert!(has(&a, stream_penalty), "{a:?}");
+    assert!(!has(&a, bridge_penalty), "{a:?}");
+    // A defender on a bridge, the attacker coming over open ground: no terrain penalty.
+    let under =
+        "(id: \"s\", kind: Stream, name: \"Brook\", points: [(300, 281), (900, 281)], width: 8),";
+    let bridge_under = "(id: \"br\", kind: Bridge, name: \"Brook bridge\", points: [(600, 271), (600, 291)], width: 20),";
+    let (a, _) = assault_mods(inf, inf, 180.0, &format!("{under}{bridge_under}"));
+    assert!(!has(&a, bridge_penalty), "{a:?}");
+    assert!(!has(&a, stream_penalty), "{a:?}");
+}

@@ -82,12 +82,10 @@ impl Bbb7yw {
                 .any(|x| x.fortified);
             if fort {
                 f.push(self.assault_factor("fort"));
-            } else if kinds.iter().any(|k| {
-                matches!(
-                    k,
-                    FeatureKind::Town | FeatureKind::Fortification | FeatureKind::Bridge
-                )
-            }) || b.terrain.on_bridge(&e.base)
+            } else if kinds
+                .iter()
+                .any(|k| matches!(k, FeatureKind::Town | FeatureKind::Fortification))
+                || self.over_bridge(b, u)
             {
                 f.push(self.assault_factor("town_bridge_trench"));
             } else if kinds.iter().any(|k| {
@@ -105,11 +103,37 @@ impl Bbb7yw {
                     .any(|h| h.steep);
             if steep {
                 f.push(self.assault_factor("steep_slope"));
-            } else if uphill || self.crossed_stream_near(b, u, e) {
+            } else if uphill || (self.crossed_stream_near(b, u, e) && !self.over_bridge(b, u)) {
                 f.push(self.assault_factor("stream_or_slope"));
             }
         }
         f
+    }
+
+    /// The attacker assaults over a bridge: it stands on one, or its way from where it began
+    /// the turn crossed water (a river or stream) by a bridge (ruling assault_terrain).
+    pub fn over_bridge(&self, b: &Battle, u: &Unit) -> bool {
+        let bridges = || {
+            b.terrain
+                .features
+                .iter()
+                .filter(|f| f.kind == FeatureKind::Bridge)
+        };
+        if bridges().any(|f| f.contains(u.base.centre)) {
+            return true;
+        }
+        let Some(start) = u.bound.turn_start else {
+            return false;
+        };
+        let (p, q) = (start.centre, u.base.centre);
+        bridges().any(|br| {
+            br.crossed_by(p, q)
+                && b.terrain.features.iter().any(|w| {
+                    matches!(w.kind, FeatureKind::River | FeatureKind::Stream)
+                        && w.crossed_by(p, q)
+                        && br.points.windows(2).any(|s| w.crossed_by(s[0], s[1]))
+                })
+        })
     }
 
     /// The attacker crossed a stream this turn, and the defender stands within 6" of it.
