@@ -2301,3 +2301,49 @@ fn a_bridge_in_an_assault_counts_against_the_attacker_that_comes_over_it() {
     assert!(!has(&a, bridge_penalty), "{a:?}");
     assert!(!has(&a, stream_penalty), "{a:?}");
 }
+
+#[test]
+fn a_line_with_a_friend_on_one_flank_is_not_unsupported() {
+    // "-1 Infantry in line, starting and ending move with no unit on both flanks, same facing,
+    // within 3"": the -1 is for a line with no friend on either flank.
+    let line = |friends: &[(f32, &'static str)]| -> Vec<Line<'static>> {
+        let mut v: Vec<Line> = vec![
+            (
+                "a",
+                0,
+                "Inf",
+                "Trained",
+                600.0,
+                200.0,
+                0.0,
+                ", bases: Some(4)",
+            ),
+            ("e", 1, "Inf", "Trained", 600.0, 800.0, 180.0, ""),
+        ];
+        for (x, name) in friends {
+            v.push((
+                name,
+                0,
+                "Inf",
+                "Trained",
+                *x,
+                200.0,
+                0.0,
+                ", bases: Some(2)",
+            ));
+        }
+        v
+    };
+    // A 4-base line is 120 mm wide, a 2-base friend 60 mm: 1" between them.
+    let gap = 60.0 + IN + 30.0;
+    for (friends, want) in [
+        (vec![], 7),
+        (vec![(600.0 + gap, "r")], 8),
+        (vec![(600.0 - gap, "l")], 8),
+        (vec![(600.0 + gap, "r"), (600.0 - gap, "l")], 8),
+    ] {
+        let mut b = bbb(&line(&friends), "", "");
+        let (score, _, words) = ordered(&activate(&mut b, "a", &[4, 4]));
+        assert_eq!(score, want, "{friends:?}: {words}");
+    }
+}

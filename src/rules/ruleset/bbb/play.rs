@@ -64,7 +64,8 @@ impl Bbb7yw {
         (f, disordered)
     }
 
-    /// Infantry in line without a friend facing the same way within 3" of either flank.
+    /// Infantry in line with no friend facing the same way within 3" of either flank: alone on
+    /// both (ruling unsupported_line).
     fn unsupported(&self, b: &Battle, u: &Unit) -> bool {
         let r = b.scale.to_mm(self.num("flank_support_distance"));
         let side_has = |sign: f32| {
@@ -84,7 +85,7 @@ impl Bbb7yw {
                         <= u.base.depth.max(f.base.depth)
             })
         };
-        !(side_has(1.0) && side_has(-1.0))
+        !side_has(1.0) && !side_has(-1.0)
     }
 
     /// Rolls for command: the result bounds the unit's move this turn; rally, disruption,
