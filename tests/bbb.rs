@@ -2347,3 +2347,60 @@ fn a_line_with_a_friend_on_one_flank_is_not_unsupported() {
         assert_eq!(score, want, "{friends:?}: {words}");
     }
 }
+
+#[test]
+fn a_unit_that_leaves_a_zone_and_comes_back_into_it_stops() {
+    // "Enter 3" ZOC = STOP (unless assault)": coming back into a zone the unit began the turn
+    // in is entering it.
+    let gap = 2.5 * IN;
+    let units = [
+        (
+            "a",
+            0,
+            "Cav",
+            "Trained",
+            600.0,
+            200.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0 + 30.0 + gap,
+            180.0,
+            ", bases: Some(2)",
+        ),
+    ];
+    // Out and back in one move: it stops where it comes back in.
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "a", &[6, 6]);
+    let e = refused(
+        &mut b,
+        mv("a", vec![Step::Sidestep(6.0), Step::Sidestep(-6.0)]),
+    );
+    assert!(e.contains("zone of control"), "{e}");
+    // Out in one move, back in (stopping as it enters) in a second: no third move.
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "a", &[6, 6]);
+    b.execute(mv("a", vec![Step::Sidestep(6.0)]))
+        .expect("out of the zone");
+    let e = refused(&mut b, mv("a", vec![Step::Sidestep(-4.0)]));
+    assert!(e.contains("zone of control"), "{e}");
+    // Sideways 152 mm puts the flanks 92 mm apart; the zone begins at 42 mm (3" across a
+    // 2.5" gap): 2.1" back enters it and settles 3 mm.
+    b.execute(mv("a", vec![Step::Sidestep(-2.1)]))
+        .expect("back in, stopping where it enters");
+    let e = refused(&mut b, mv("a", vec![Step::Sidestep(-1.0)]));
+    assert!(e.contains("zone of control"), "{e}");
+    // Staying in the zone it began in is entering nothing.
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "a", &[6, 6]);
+    b.execute(mv("a", vec![Step::Sidestep(1.0)]))
+        .expect("within the zone");
+    b.execute(mv("a", vec![Step::Sidestep(-1.0)]))
+        .expect("still within");
+}
