@@ -2404,3 +2404,50 @@ fn a_unit_that_leaves_a_zone_and_comes_back_into_it_stops() {
     b.execute(mv("a", vec![Step::Sidestep(-1.0)]))
         .expect("still within");
 }
+
+#[test]
+fn a_road_move_is_measured_along_the_road() {
+    // Horse artillery "moves up to 6" and unlimbers": 8.6" along a road that bends back on
+    // itself is more than 6" though it ends 2" from where it began.
+    let road = "(id: \"rd\", kind: Road, name: \"Road\", points: [(200, 150), (200, 200.8), (250.8, 200.8), (250.8, 150)], width: 20),";
+    let units = [
+        (
+            "g",
+            0,
+            "HA",
+            "Trained",
+            200.0,
+            150.0,
+            0.0,
+            ", limbered: true",
+        ),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            800.0,
+            800.0,
+            180.0,
+            ", bases: Some(2)",
+        ),
+    ];
+    let mut b = bbb(&units, road, "");
+    activate(&mut b, "g", &[6, 6]);
+    b.execute(mv(
+        "g",
+        vec![
+            Step::Advance(2.0),
+            Step::Pivot(90.0),
+            Step::Advance(2.0),
+            Step::Pivot(90.0),
+            Step::Advance(2.0),
+        ],
+    ))
+    .expect("along the road at double pace");
+    let g = b.unit(&id("g")).unwrap();
+    let went = rules(&b).moved_inches(&b, g);
+    assert!(went > 8.0 && went < 9.0, "{went}");
+    let e = refused(&mut b, Command::Unlimber { unit: id("g") });
+    assert!(e.contains("half a move"), "{e}");
+}

@@ -1120,30 +1120,11 @@ impl Bbb7yw {
         Ok(())
     }
 
-    /// How far the unit has gone this turn, inches: each move's ground covered (its count
-    /// against the allowance, or the straight way from where it began to where it ended if
-    /// longer, as on a road at double pace).
+    /// How far the unit has gone this turn, inches: the ground each move covered along its
+    /// way (a road's bends included, not the straight line from where it began to where it
+    /// ended, nor the penalties it counted).
     pub fn moved_inches(&self, b: &Battle, u: &Unit) -> f32 {
-        let mut mm = 0.0;
-        for e in b.log.iter().rev() {
-            match e {
-                Event::PhaseBegan {
-                    phase: Phase::Movement,
-                    ..
-                } => break,
-                Event::Moved {
-                    unit,
-                    from,
-                    to,
-                    distance,
-                    ..
-                } if *unit == u.id => {
-                    mm += b.scale.to_mm(*distance).max(from.centre.dist(to.centre));
-                }
-                _ => {}
-            }
-        }
-        b.scale.from_mm(mm)
+        self.moves_this_turn(b, u).iter().map(|m| m.1).sum()
     }
 
     /// The unit's moves this turn, oldest first: each one's way, sampled as a move's check
