@@ -2451,3 +2451,38 @@ fn a_road_move_is_measured_along_the_road() {
     let e = refused(&mut b, Command::Unlimber { unit: id("g") });
     assert!(e.contains("half a move"), "{e}");
 }
+
+#[test]
+fn a_general_turns_about_at_no_cost() {
+    // Generals are exempt from the front arc, about turns included (ruling allowance): no
+    // rule reads a general's facing.
+    let units = [
+        ("g", 0, "Gen", "Trained", 600.0, 600.0, 0.0, ""),
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            700.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            880.0,
+            180.0,
+            ", bases: Some(2)",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    to_phase(&mut b, 0, Phase::Generals);
+    b.execute(mv("g", vec![Step::AboutFace, Step::Advance(21.0)]))
+        .expect("21\" back with no -6\"");
+    let e = refused(&mut b, mv("g", vec![Step::Advance(0.5)]));
+    assert!(e.contains("0.0\" more"), "{e}");
+}

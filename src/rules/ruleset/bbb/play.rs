@@ -1656,7 +1656,7 @@ impl Bbb7yw {
 
     /// The side alone within 3" of a place with a fighting unit, if one is.
     fn near_holder(&self, b: &Battle, at: Pt) -> Option<Side> {
-        let r = b.scale.to_mm(self.num("zone_of_control"));
+        let r = b.scale.to_mm(self.num("objective_radius"));
         let near = |s: Side| {
             b.alive()
                 .any(|u| u.side == s && !self.is_general(u) && u.base.distance_to_point(at) <= r)
