@@ -1218,6 +1218,14 @@ fn spent_units_take_minus_two_in_command_and_assault() {
         !rules(&b).spent(&b.units[0].clone()),
         "1 of 3 lost is less than half"
     );
+    // Reduced artillery is reduced, not Spent (ruling spent).
+    let guns = [
+        ("g", 0, "FA", "Trained", 600.0, 200.0, 0.0, ", hits: 1"),
+        ("e", 1, "Inf", "Trained", 600.0, 800.0, 180.0, ""),
+    ];
+    let b = bbb(&guns, "", "");
+    let g = b.units[0].clone();
+    assert!(rules(&b).reduced(&g) && !rules(&b).spent(&g));
 }
 
 #[test]
