@@ -2493,4 +2493,12 @@ fn a_general_turns_about_at_no_cost() {
         .expect("21\" back with no -6\"");
     let e = refused(&mut b, mv("g", vec![Step::Advance(0.5)]));
     assert!(e.contains("0.0\" more"), "{e}");
+    // Nor does a wood cost him anything, or an enemy's zone stop him (rulings allowance,
+    // zone_of_control).
+    let wood = "(id: \"w\", kind: Woods, name: \"Wood\", points: [(500, 620), (700, 620), (700, 780), (500, 780)]),";
+    let mut b = bbb(&units, wood, "");
+    to_phase(&mut b, 0, Phase::Generals);
+    b.execute(mv("g", vec![Step::Advance(10.0)]))
+        .expect("through the wood and up to the enemy, 10\"");
+    assert_eq!(b.unit(&id("g")).unwrap().bound.spent, 10.0);
 }
