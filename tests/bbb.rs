@@ -2308,6 +2308,46 @@ fn a_bridge_in_an_assault_counts_against_the_attacker_that_comes_over_it() {
     let (a, _) = assault_mods(inf, inf, 180.0, &format!("{under}{bridge_under}"));
     assert!(!has(&a, bridge_penalty), "{a:?}");
     assert!(!has(&a, stream_penalty), "{a:?}");
+    // A bridge crossed more than 6" from the defender, as a stream would be: no penalty.
+    let far_stream =
+        "(id: \"s\", kind: Stream, name: \"Brook\", points: [(300, 130), (900, 130)], width: 8),";
+    let far_bridge = "(id: \"br\", kind: Bridge, name: \"Brook bridge\", points: [(600, 118), (600, 142)], width: 40),";
+    let units = [
+        (
+            "a",
+            0,
+            "Cav",
+            "Trained",
+            600.0,
+            100.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            100.0 + 30.0 + 12.0 * IN,
+            180.0,
+            ", bases: Some(2)",
+        ),
+    ];
+    let mut b = bbb(&units, &format!("{far_stream}{far_bridge}"), "");
+    activate(&mut b, "a", &[6, 6]);
+    b.execute(mv("a", vec![Step::ToContact(id("e"))]))
+        .expect("over the bridge and on to the enemy");
+    to_phase(&mut b, 0, Phase::Assault);
+    let (_, _, fa, _) = rules(&b)
+        .assault_setup(&b, &id("a"), &id("e"))
+        .expect("assault setup");
+    let a: Vec<String> = fa
+        .iter()
+        .map(|x| format!("{:+} {}", x.value, x.name))
+        .collect();
+    assert!(!has(&a, bridge_penalty), "{a:?}");
+    assert!(!has(&a, stream_penalty), "{a:?}");
 }
 
 #[test]

@@ -85,7 +85,7 @@ impl Bbb7yw {
             } else if kinds
                 .iter()
                 .any(|k| matches!(k, FeatureKind::Town | FeatureKind::Fortification))
-                || self.over_bridge(b, u)
+                || self.over_bridge(b, u, e)
             {
                 f.push(self.assault_factor("town_bridge_trench"));
             } else if kinds.iter().any(|k| {
@@ -103,7 +103,7 @@ impl Bbb7yw {
                     .any(|h| h.steep);
             if steep {
                 f.push(self.assault_factor("steep_slope"));
-            } else if uphill || (self.crossed_stream_near(b, u, e) && !self.over_bridge(b, u)) {
+            } else if uphill || (self.crossed_stream_near(b, u, e) && !self.over_bridge(b, u, e)) {
                 f.push(self.assault_factor("stream_or_slope"));
             }
         }
@@ -111,8 +111,9 @@ impl Bbb7yw {
     }
 
     /// The attacker assaults over a bridge: it stands on one, or its way from where it began
-    /// the turn crossed water (a river or stream) by a bridge (ruling assault_terrain).
-    pub fn over_bridge(&self, b: &Battle, u: &Unit) -> bool {
+    /// the turn crossed water (a river or stream) by a bridge within 6" of the defender, as
+    /// the stream's -1 asks of a stream (ruling assault_terrain).
+    pub fn over_bridge(&self, b: &Battle, u: &Unit, e: &Unit) -> bool {
         let bridges = || {
             b.terrain
                 .features
@@ -126,8 +127,10 @@ impl Bbb7yw {
             return false;
         };
         let (p, q) = (start.centre, u.base.centre);
+        let near = self.grown(b, e);
         bridges().any(|br| {
             br.crossed_by(p, q)
+                && br.touches(&near)
                 && b.terrain.features.iter().any(|w| {
                     matches!(w.kind, FeatureKind::River | FeatureKind::Stream)
                         && w.crossed_by(p, q)
@@ -136,24 +139,27 @@ impl Bbb7yw {
         })
     }
 
+    /// The ground within 6" of a unit (the stream's distance in an assault).
+    fn grown(&self, b: &Battle, e: &Unit) -> Base {
+        let r = b.scale.to_mm(self.num("stream_assault_distance"));
+        Base {
+            width: e.base.width + 2.0 * r,
+            depth: e.base.depth + 2.0 * r,
+            ..e.base
+        }
+    }
+
     /// The attacker crossed a stream this turn, and the defender stands within 6" of it.
     fn crossed_stream_near(&self, b: &Battle, u: &Unit, e: &Unit) -> bool {
         let Some(start) = u.bound.turn_start else {
             return false;
         };
-        let r = b.scale.to_mm(self.num("stream_assault_distance"));
+        let near = self.grown(b, e);
         b.terrain
             .features
             .iter()
             .filter(|f| f.kind == FeatureKind::Stream)
-            .any(|f| {
-                f.crossed_by(start.centre, u.base.centre)
-                    && f.touches(&Base {
-                        width: e.base.width + 2.0 * r,
-                        depth: e.base.depth + 2.0 * r,
-                        ..e.base
-                    })
-            })
+            .any(|f| f.crossed_by(start.centre, u.base.centre) && f.touches(&near))
     }
 
     /// Checks an assault and works out both sides' modifiers.
