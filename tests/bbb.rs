@@ -1218,6 +1218,14 @@ fn spent_units_take_minus_two_in_command_and_assault() {
         !rules(&b).spent(&b.units[0].clone()),
         "1 of 3 lost is less than half"
     );
+    // Reduced artillery is reduced, not Spent (ruling spent).
+    let guns = [
+        ("g", 0, "FA", "Trained", 600.0, 200.0, 0.0, ", hits: 1"),
+        ("e", 1, "Inf", "Trained", 600.0, 800.0, 180.0, ""),
+    ];
+    let b = bbb(&guns, "", "");
+    let g = b.units[0].clone();
+    assert!(rules(&b).reduced(&g) && !rules(&b).spent(&g));
 }
 
 #[test]
@@ -2270,4 +2278,267 @@ fn horse_artillery_unlimbers_free_only_after_six_inches_or_less() {
         "{:?}",
         f.halvings
     );
+}
+
+#[test]
+fn a_bridge_in_an_assault_counts_against_the_attacker_that_comes_over_it() {
+    // "Town/Bridge/Trench = 2": an attacker coming over a bridge takes it, as "Stream / up
+    // slope = 1" is for the stream "that attacker crossed"; a defender standing on a bridge
+    // is no harder to assault (a target crossing a bridge is shifted right when fired at).
+    let has = |v: &[String], s: &str| v.iter().any(|x| x.starts_with(s));
+    let inf = ("Inf", "Trained", ", bases: Some(2)");
+    let bridge_penalty = "-2 Attacking into town, over a bridge";
+    let stream_penalty = "-1 Crossed a stream within 6\"";
+    let stream =
+        "(id: \"s\", kind: Stream, name: \"Brook\", points: [(300, 240), (900, 240)], width: 8),";
+    let bridge = "(id: \"br\", kind: Bridge, name: \"Brook bridge\", points: [(600, 228), (600, 252)], width: 40),";
+    // Over the bridge: -2, and not the stream's -1 as well.
+    let (a, d) = assault_mods(inf, inf, 180.0, &format!("{stream}{bridge}"));
+    assert!(has(&a, bridge_penalty), "{a:?}");
+    assert!(!has(&a, stream_penalty), "{a:?}");
+    assert!(!has(&d, bridge_penalty), "{d:?}");
+    // Fording the same stream: the stream's -1 only.
+    let (a, _) = assault_mods(inf, inf, 180.0, stream);
+    assert!(has(&a, stream_penalty), "{a:?}");
+    assert!(!has(&a, bridge_penalty), "{a:?}");
+    // A defender on a bridge, the attacker coming over open ground: no terrain penalty.
+    let under =
+        "(id: \"s\", kind: Stream, name: \"Brook\", points: [(300, 281), (900, 281)], width: 8),";
+    let bridge_under = "(id: \"br\", kind: Bridge, name: \"Brook bridge\", points: [(600, 271), (600, 291)], width: 20),";
+    let (a, _) = assault_mods(inf, inf, 180.0, &format!("{under}{bridge_under}"));
+    assert!(!has(&a, bridge_penalty), "{a:?}");
+    assert!(!has(&a, stream_penalty), "{a:?}");
+    // A bridge crossed more than 6" from the defender, as a stream would be: no penalty.
+    let far_stream =
+        "(id: \"s\", kind: Stream, name: \"Brook\", points: [(300, 130), (900, 130)], width: 8),";
+    let far_bridge = "(id: \"br\", kind: Bridge, name: \"Brook bridge\", points: [(600, 118), (600, 142)], width: 40),";
+    let units = [
+        (
+            "a",
+            0,
+            "Cav",
+            "Trained",
+            600.0,
+            100.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            100.0 + 30.0 + 12.0 * IN,
+            180.0,
+            ", bases: Some(2)",
+        ),
+    ];
+    let mut b = bbb(&units, &format!("{far_stream}{far_bridge}"), "");
+    activate(&mut b, "a", &[6, 6]);
+    b.execute(mv("a", vec![Step::ToContact(id("e"))]))
+        .expect("over the bridge and on to the enemy");
+    to_phase(&mut b, 0, Phase::Assault);
+    let (_, _, fa, _) = rules(&b)
+        .assault_setup(&b, &id("a"), &id("e"))
+        .expect("assault setup");
+    let a: Vec<String> = fa
+        .iter()
+        .map(|x| format!("{:+} {}", x.value, x.name))
+        .collect();
+    assert!(!has(&a, bridge_penalty), "{a:?}");
+    assert!(!has(&a, stream_penalty), "{a:?}");
+}
+
+#[test]
+fn a_line_with_a_friend_on_one_flank_is_not_unsupported() {
+    // "-1 Infantry in line, starting and ending move with no unit on both flanks, same facing,
+    // within 3"": the -1 is for a line with no friend on either flank.
+    let line = |friends: &[(f32, &'static str)]| -> Vec<Line<'static>> {
+        let mut v: Vec<Line> = vec![
+            (
+                "a",
+                0,
+                "Inf",
+                "Trained",
+                600.0,
+                200.0,
+                0.0,
+                ", bases: Some(4)",
+            ),
+            ("e", 1, "Inf", "Trained", 600.0, 800.0, 180.0, ""),
+        ];
+        for (x, name) in friends {
+            v.push((
+                name,
+                0,
+                "Inf",
+                "Trained",
+                *x,
+                200.0,
+                0.0,
+                ", bases: Some(2)",
+            ));
+        }
+        v
+    };
+    // A 4-base line is 120 mm wide, a 2-base friend 60 mm: 1" between them.
+    let gap = 60.0 + IN + 30.0;
+    for (friends, want) in [
+        (vec![], 7),
+        (vec![(600.0 + gap, "r")], 8),
+        (vec![(600.0 - gap, "l")], 8),
+        (vec![(600.0 + gap, "r"), (600.0 - gap, "l")], 8),
+    ] {
+        let mut b = bbb(&line(&friends), "", "");
+        let (score, _, words) = ordered(&activate(&mut b, "a", &[4, 4]));
+        assert_eq!(score, want, "{friends:?}: {words}");
+    }
+}
+
+#[test]
+fn a_unit_that_leaves_a_zone_and_comes_back_into_it_stops() {
+    // "Enter 3" ZOC = STOP (unless assault)": coming back into a zone the unit began the turn
+    // in is entering it.
+    let gap = 2.5 * IN;
+    let units = [
+        (
+            "a",
+            0,
+            "Cav",
+            "Trained",
+            600.0,
+            200.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0 + 30.0 + gap,
+            180.0,
+            ", bases: Some(2)",
+        ),
+    ];
+    // Out and back in one move: it stops where it comes back in.
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "a", &[6, 6]);
+    let e = refused(
+        &mut b,
+        mv("a", vec![Step::Sidestep(6.0), Step::Sidestep(-6.0)]),
+    );
+    assert!(e.contains("zone of control"), "{e}");
+    // Out in one move, back in (stopping as it enters) in a second: no third move.
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "a", &[6, 6]);
+    b.execute(mv("a", vec![Step::Sidestep(6.0)]))
+        .expect("out of the zone");
+    let e = refused(&mut b, mv("a", vec![Step::Sidestep(-4.0)]));
+    assert!(e.contains("zone of control"), "{e}");
+    // Sideways 152 mm puts the flanks 92 mm apart; the zone begins at 42 mm (3" across a
+    // 2.5" gap): 2.1" back enters it and settles 3 mm.
+    b.execute(mv("a", vec![Step::Sidestep(-2.1)]))
+        .expect("back in, stopping where it enters");
+    let e = refused(&mut b, mv("a", vec![Step::Sidestep(-1.0)]));
+    assert!(e.contains("zone of control"), "{e}");
+    // Staying in the zone it began in is entering nothing.
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "a", &[6, 6]);
+    b.execute(mv("a", vec![Step::Sidestep(1.0)]))
+        .expect("within the zone");
+    b.execute(mv("a", vec![Step::Sidestep(-1.0)]))
+        .expect("still within");
+}
+
+#[test]
+fn a_road_move_is_measured_along_the_road() {
+    // Horse artillery "moves up to 6" and unlimbers": 8.6" along a road that bends back on
+    // itself is more than 6" though it ends 2" from where it began.
+    let road = "(id: \"rd\", kind: Road, name: \"Road\", points: [(200, 150), (200, 200.8), (250.8, 200.8), (250.8, 150)], width: 20),";
+    let units = [
+        (
+            "g",
+            0,
+            "HA",
+            "Trained",
+            200.0,
+            150.0,
+            0.0,
+            ", limbered: true",
+        ),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            800.0,
+            800.0,
+            180.0,
+            ", bases: Some(2)",
+        ),
+    ];
+    let mut b = bbb(&units, road, "");
+    activate(&mut b, "g", &[6, 6]);
+    b.execute(mv(
+        "g",
+        vec![
+            Step::Advance(2.0),
+            Step::Pivot(90.0),
+            Step::Advance(2.0),
+            Step::Pivot(90.0),
+            Step::Advance(2.0),
+        ],
+    ))
+    .expect("along the road at double pace");
+    let g = b.unit(&id("g")).unwrap();
+    let went = rules(&b).moved_inches(&b, g);
+    assert!(went > 8.0 && went < 9.0, "{went}");
+    let e = refused(&mut b, Command::Unlimber { unit: id("g") });
+    assert!(e.contains("half a move"), "{e}");
+}
+
+#[test]
+fn a_general_turns_about_at_no_cost() {
+    // Generals are exempt from the front arc, about turns included (ruling allowance): no
+    // rule reads a general's facing.
+    let units = [
+        ("g", 0, "Gen", "Trained", 600.0, 600.0, 0.0, ""),
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            700.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            880.0,
+            180.0,
+            ", bases: Some(2)",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    to_phase(&mut b, 0, Phase::Generals);
+    b.execute(mv("g", vec![Step::AboutFace, Step::Advance(21.0)]))
+        .expect("21\" back with no -6\"");
+    let e = refused(&mut b, mv("g", vec![Step::Advance(0.5)]));
+    assert!(e.contains("0.0\" more"), "{e}");
+    // Nor does a wood cost him anything, or an enemy's zone stop him (rulings allowance,
+    // zone_of_control).
+    let wood = "(id: \"w\", kind: Woods, name: \"Wood\", points: [(500, 620), (700, 620), (700, 780), (500, 780)]),";
+    let mut b = bbb(&units, wood, "");
+    to_phase(&mut b, 0, Phase::Generals);
+    b.execute(mv("g", vec![Step::Advance(10.0)]))
+        .expect("through the wood and up to the enemy, 10\"");
+    assert_eq!(b.unit(&id("g")).unwrap().bound.spent, 10.0);
 }

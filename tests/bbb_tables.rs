@@ -78,6 +78,9 @@ fn a_fire_value_picks_the_highest_column_at_or_below_it() {
     assert_eq!(at(0.5, 0, -2), None);
     assert_eq!(at(42.0, 0, 3), Some(50.0));
     assert_eq!(at(0.3, 1, 0), None);
+    // Below the table a right shift does not bring it on (ruling fire_off_table).
+    assert_eq!(at(0.5, 2, 1), None);
+    assert_eq!(at(0.2, 0, 3), None);
 }
 
 #[test]

@@ -82,12 +82,10 @@ impl Bbb7yw {
                 .any(|x| x.fortified);
             if fort {
                 f.push(self.assault_factor("fort"));
-            } else if kinds.iter().any(|k| {
-                matches!(
-                    k,
-                    FeatureKind::Town | FeatureKind::Fortification | FeatureKind::Bridge
-                )
-            }) || b.terrain.on_bridge(&e.base)
+            } else if kinds
+                .iter()
+                .any(|k| matches!(k, FeatureKind::Town | FeatureKind::Fortification))
+                || self.over_bridge(b, u, e)
             {
                 f.push(self.assault_factor("town_bridge_trench"));
             } else if kinds.iter().any(|k| {
@@ -105,11 +103,50 @@ impl Bbb7yw {
                     .any(|h| h.steep);
             if steep {
                 f.push(self.assault_factor("steep_slope"));
-            } else if uphill || self.crossed_stream_near(b, u, e) {
+            } else if uphill || (self.crossed_stream_near(b, u, e) && !self.over_bridge(b, u, e)) {
                 f.push(self.assault_factor("stream_or_slope"));
             }
         }
         f
+    }
+
+    /// The attacker assaults over a bridge: it stands on one, or its way from where it began
+    /// the turn crossed water (a river or stream) by a bridge within 6" of the defender, as
+    /// the stream's -1 asks of a stream (ruling assault_terrain).
+    pub fn over_bridge(&self, b: &Battle, u: &Unit, e: &Unit) -> bool {
+        let bridges = || {
+            b.terrain
+                .features
+                .iter()
+                .filter(|f| f.kind == FeatureKind::Bridge)
+        };
+        if bridges().any(|f| f.contains(u.base.centre)) {
+            return true;
+        }
+        let Some(start) = u.bound.turn_start else {
+            return false;
+        };
+        let (p, q) = (start.centre, u.base.centre);
+        let near = self.grown(b, e);
+        bridges().any(|br| {
+            br.crossed_by(p, q)
+                && br.touches(&near)
+                && b.terrain.features.iter().any(|w| {
+                    matches!(w.kind, FeatureKind::River | FeatureKind::Stream)
+                        && w.crossed_by(p, q)
+                        && br.points.windows(2).any(|s| w.crossed_by(s[0], s[1]))
+                })
+        })
+    }
+
+    /// The ground within 6" of a unit (the stream's distance in an assault).
+    fn grown(&self, b: &Battle, e: &Unit) -> Base {
+        let r = b.scale.to_mm(self.num("stream_assault_distance"));
+        Base {
+            width: e.base.width + 2.0 * r,
+            depth: e.base.depth + 2.0 * r,
+            ..e.base
+        }
     }
 
     /// The attacker crossed a stream this turn, and the defender stands within 6" of it.
@@ -117,19 +154,12 @@ impl Bbb7yw {
         let Some(start) = u.bound.turn_start else {
             return false;
         };
-        let r = b.scale.to_mm(self.num("stream_assault_distance"));
+        let near = self.grown(b, e);
         b.terrain
             .features
             .iter()
             .filter(|f| f.kind == FeatureKind::Stream)
-            .any(|f| {
-                f.crossed_by(start.centre, u.base.centre)
-                    && f.touches(&Base {
-                        width: e.base.width + 2.0 * r,
-                        depth: e.base.depth + 2.0 * r,
-                        ..e.base
-                    })
-            })
+            .any(|f| f.crossed_by(start.centre, u.base.centre) && f.touches(&near))
     }
 
     /// Checks an assault and works out both sides' modifiers.

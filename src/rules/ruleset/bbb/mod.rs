@@ -379,7 +379,7 @@ pub fn quality_name(q: Quality) -> &'static str {
 }
 
 /// The numbers `from_ron` requires.
-const REQUIRED: [&str; 28] = [
+const REQUIRED: [&str; 29] = [
     "front_arc",
     "outside_arc_penalty",
     "difficult_foot",
@@ -408,6 +408,7 @@ const REQUIRED: [&str; 28] = [
     "halted_fall_back",
     "max_bases",
     "zoc_settle",
+    "objective_radius",
 ];
 
 impl Bbb7yw {

@@ -5,11 +5,11 @@
 use super::tables::{command_odds, command_outcome};
 use super::{Arm, Bbb7yw, Moves, illegal, in_phase, layout, quality};
 use crate::rules::battle::Battle;
-use crate::rules::command::{Event, Factor, RuleError, Step, factor_sum};
+use crate::rules::command::{Command, Event, Factor, RuleError, Step, factor_sum};
 use crate::rules::geometry::{Base, Pt, heading, norm_deg, norm_facing};
 use crate::rules::model::{Flag, Formation, Phase, Side, Unit, UnitId};
 use crate::rules::ruleset::common::{
-    Going, MovePlan, front_contact, step_motion, sweep_to_contact,
+    Going, Motion, MovePlan, front_contact, step_motion, sweep_to_contact,
 };
 use crate::rules::ruleset::view::Roll;
 use crate::rules::terrain::FeatureKind;
@@ -64,7 +64,8 @@ impl Bbb7yw {
         (f, disordered)
     }
 
-    /// Infantry in line without a friend facing the same way within 3" of either flank.
+    /// Infantry in line with no friend facing the same way within 3" of either flank: alone on
+    /// both (ruling unsupported_line).
     fn unsupported(&self, b: &Battle, u: &Unit) -> bool {
         let r = b.scale.to_mm(self.num("flank_support_distance"));
         let side_has = |sign: f32| {
@@ -84,7 +85,7 @@ impl Bbb7yw {
                         <= u.base.depth.max(f.base.depth)
             })
         };
-        !(side_has(1.0) && side_has(-1.0))
+        !side_has(1.0) && !side_has(-1.0)
     }
 
     /// Rolls for command: the result bounds the unit's move this turn; rally, disruption,
@@ -652,23 +653,9 @@ impl Bbb7yw {
                 }
                 s => step_motion(b, &base, s)?,
             };
-            let n = (motion.deg.abs() / 5.0)
-                .max(motion.shift.len() / 2.0)
-                .ceil()
-                .clamp(1.0, 400.0) as usize;
-            for k in 1..=n {
-                let b0 = motion.apply(&base, (k - 1) as f32 / n as f32);
-                let b1 = motion.apply(&base, k as f32 / n as f32);
-                let piece = b0
-                    .corners()
-                    .iter()
-                    .zip(b1.corners().iter())
-                    .map(|(p, q)| p.dist(*q))
-                    .fold(0.0, f32::max);
-                if !matches!(step, Step::AboutFace) {
-                    plain += piece / inch;
-                }
-                samples.push(b1);
+            let ground = sample_motion(&motion, &base, &mut samples);
+            if !matches!(step, Step::AboutFace) {
+                plain += ground / inch;
             }
             base = motion.apply(&base, 1.0);
             if let Step::ToContact(tid) = step {
@@ -869,32 +856,50 @@ impl Bbb7yw {
                 }
             }
         }
-        if !self.is_general(&u) {
+        // A zone entered stops the unit for the rest of the turn, unless it assaults: judged
+        // along the turn's whole way (where it began, its earlier moves, then this one), so a
+        // unit that leaves a zone it began in and comes back into it has entered it too
+        // (ruling zone_of_control).
+        if !self.is_general(&u) && contact.is_none() {
             let zoc = b.scale.to_mm(self.num("zone_of_control"));
             let first = u.bound.turn_start.unwrap_or(u.base);
+            let mut earlier: Vec<Base> = match u.bound.turn_start {
+                Some(_) => self
+                    .moves_this_turn(b, &u)
+                    .into_iter()
+                    .flat_map(|m| m.0)
+                    .collect(),
+                None => Vec::new(),
+            };
+            earlier.push(u.base);
             for e in b
                 .alive()
                 .filter(|e| e.side != u.side && !self.is_general(e))
             {
-                if u.base.within(&e.base, zoc) {
-                    // In the zone when the turn began: it entered nothing. Entered by an
-                    // earlier move this turn: it stopped there, and only an assault goes on.
-                    if !first.within(&e.base, zoc) && contact.is_none() {
-                        return illegal(format!(
-                            "{} entered the 3\" zone of control of {} this turn: it stopped there, and may go on only to assault",
-                            u.name, e.name
-                        ));
-                    }
-                    continue;
+                let inside = |s: &Base| s.within(&e.base, zoc);
+                // Whether it has been outside the zone this turn, up to each point.
+                let mut was_out = !inside(&first);
+                if earlier.iter().any(|s| {
+                    let entered = was_out && inside(s);
+                    was_out |= !inside(s);
+                    entered
+                }) {
+                    return illegal(format!(
+                        "{} entered the 3\" zone of control of {} this turn: it stopped there, and may go on only to assault",
+                        u.name, e.name
+                    ));
                 }
-                let entry = samples.iter().position(|s| s.within(&e.base, zoc));
+                let entry = samples.iter().position(|s| {
+                    let entered = was_out && inside(s);
+                    was_out |= !inside(s);
+                    entered
+                });
                 if let Some(i) = entry {
                     let after = samples[i..]
                         .windows(2)
                         .map(|w| w[0].centre.dist(w[1].centre))
                         .sum::<f32>();
-                    let assaults = contact.is_some();
-                    if !assaults && after > inch * self.num("zoc_settle") {
+                    if after > inch * self.num("zoc_settle") {
                         return illegal(format!(
                             "{} enters the 3\" zone of control of {}: it must stop there unless it assaults",
                             u.name, e.name
@@ -1115,30 +1120,79 @@ impl Bbb7yw {
         Ok(())
     }
 
-    /// How far the unit has gone this turn, inches: each move's ground covered (its count
-    /// against the allowance, or the straight way from where it began to where it ended if
-    /// longer, as on a road at double pace).
+    /// How far the unit has gone this turn, inches: the ground each move covered along its
+    /// way (a road's bends included, not the straight line from where it began to where it
+    /// ended, nor the penalties it counted).
     pub fn moved_inches(&self, b: &Battle, u: &Unit) -> f32 {
-        let mut mm = 0.0;
+        self.moves_this_turn(b, u).iter().map(|m| m.1).sum()
+    }
+
+    /// The unit's moves this turn, oldest first: each one's way, sampled as a move's check
+    /// samples it from where the move began, and the ground it covered, inches. Each is traced
+    /// again from the unit's own Move command; a move no such command accounts for (an evade)
+    /// is taken as the straight line it went.
+    pub fn moves_this_turn(&self, b: &Battle, u: &Unit) -> Vec<(Vec<Base>, f32)> {
+        let mut moved: Vec<(Base, Base)> = Vec::new();
         for e in b.log.iter().rev() {
             match e {
                 Event::PhaseBegan {
                     phase: Phase::Movement,
                     ..
                 } => break,
-                Event::Moved {
-                    unit,
-                    from,
-                    to,
-                    distance,
-                    ..
-                } if *unit == u.id => {
-                    mm += b.scale.to_mm(*distance).max(from.centre.dist(to.centre));
-                }
+                Event::Moved { unit, from, to, .. } if *unit == u.id => moved.push((*from, *to)),
                 _ => {}
             }
         }
-        b.scale.from_mm(mm)
+        if moved.is_empty() {
+            return Vec::new();
+        }
+        // This movement step's commands of the unit, newest first (the step began with the
+        // last phase's end).
+        let steps: Vec<&Vec<Step>> = b
+            .commands
+            .iter()
+            .rev()
+            .take_while(|c| !matches!(c, Command::EndPhase))
+            .filter_map(|c| match c {
+                Command::Move { unit, steps } if *unit == u.id => Some(steps),
+                _ => None,
+            })
+            .collect();
+        let inch = b.scale.to_mm(1.0);
+        let mut k = 0;
+        let mut out: Vec<(Vec<Base>, f32)> = moved
+            .into_iter()
+            .map(|(from, to)| {
+                let traced = steps
+                    .get(k)
+                    .and_then(|s| trace(b, from, s))
+                    .filter(|(_, _, end)| {
+                        end.centre.dist(to.centre) < 1.0
+                            && norm_deg(end.facing - to.facing).abs() < 1.0
+                    });
+                match traced {
+                    Some((way, ground, _)) => {
+                        k += 1;
+                        (way, ground / inch)
+                    }
+                    None => {
+                        let n = (from.centre.dist(to.centre) / 2.0).ceil().clamp(1.0, 400.0);
+                        let way = (0..=n as usize)
+                            .map(|i| Base {
+                                centre: from
+                                    .centre
+                                    .plus(to.centre.minus(from.centre).scale(i as f32 / n)),
+                                ..from
+                            })
+                            .chain(std::iter::once(to))
+                            .collect();
+                        (way, from.centre.dist(to.centre) / inch)
+                    }
+                }
+            })
+            .collect();
+        out.reverse();
+        out
     }
 
     // ----- evading -------------------------------------------------------------------------
@@ -1602,7 +1656,7 @@ impl Bbb7yw {
 
     /// The side alone within 3" of a place with a fighting unit, if one is.
     fn near_holder(&self, b: &Battle, at: Pt) -> Option<Side> {
-        let r = b.scale.to_mm(self.num("zone_of_control"));
+        let r = b.scale.to_mm(self.num("objective_radius"));
         let near = |s: Side| {
             b.alive()
                 .any(|u| u.side == s && !self.is_general(u) && u.base.distance_to_point(at) <= r)
@@ -1726,4 +1780,55 @@ impl Bbb7yw {
             }
         }
     }
+}
+
+/// Samples a motion from `base` as a move measures it: pushes the bases along the way and
+/// returns the ground covered, mm (the farthest any corner goes, piece by piece).
+fn sample_motion(motion: &Motion, base: &Base, samples: &mut Vec<Base>) -> f32 {
+    let n = (motion.deg.abs() / 5.0)
+        .max(motion.shift.len() / 2.0)
+        .ceil()
+        .clamp(1.0, 400.0) as usize;
+    let mut ground = 0.0;
+    for k in 1..=n {
+        let b0 = motion.apply(base, (k - 1) as f32 / n as f32);
+        let b1 = motion.apply(base, k as f32 / n as f32);
+        ground += b0
+            .corners()
+            .iter()
+            .zip(b1.corners().iter())
+            .map(|(p, q)| p.dist(*q))
+            .fold(0.0, f32::max);
+        samples.push(b1);
+    }
+    ground
+}
+
+/// A move's steps traced again from `from`, as its check traced them: the way (sampled), the
+/// ground covered (mm; an about face covers none) and where it ended. None where a step no
+/// longer makes sense (its target gone).
+fn trace(b: &Battle, from: Base, steps: &[Step]) -> Option<(Vec<Base>, f32, Base)> {
+    let mut base = from;
+    let mut samples = vec![from];
+    let mut ground = 0.0;
+    for step in steps {
+        let motion = match step {
+            Step::ToContact(t) => {
+                let t = b.unit(t).ok()?;
+                let d = sweep_to_contact(&base, &t.base, 45.0)?;
+                step_motion(b, &base, &Step::Advance(b.scale.from_mm(d))).ok()?
+            }
+            s => step_motion(b, &base, s).ok()?,
+        };
+        let g = sample_motion(&motion, &base, &mut samples);
+        if !matches!(step, Step::AboutFace) {
+            ground += g;
+        }
+        base = motion.apply(&base, 1.0);
+        if let Step::ToContact(t) = step {
+            let t = b.unit(t).ok()?;
+            base = crate::rules::ruleset::common::square_up(&base, &t.base).0;
+        }
+    }
+    Some((samples, ground, base))
 }

@@ -91,6 +91,7 @@ impl FireResult {
 /// beyond the right edge stay in the last column.
 pub fn fire_column(d: &BbbData, value: f32, halvings: u32, shift: i32) -> Option<usize> {
     let v = value * 0.5f32.powi(halvings as i32);
+    // Below the first column there is no column for a shift to move (ruling fire_off_table).
     let base = d.fire_columns.iter().rposition(|c| *c <= v + 1e-4)?;
     let col = base as i32 + shift;
     if col < 0 {
