@@ -137,3 +137,171 @@ fn every_lesson_checks_clean() {
         assert!(d.is_empty(), "{}: {d:?}", path.display());
     }
 }
+
+fn click(app: &mut App, id: &str) {
+    let c = app
+        .world()
+        .resource::<Game>()
+        .battle
+        .unit(&volley::rules::model::UnitId(id.into()))
+        .unwrap()
+        .base
+        .centre;
+    {
+        let mut p = app
+            .world_mut()
+            .resource_mut::<volley::app::input::Pointer>();
+        p.world = Some(Vec2::new(c.x, c.y));
+        p.hover = Some(volley::rules::model::UnitId(id.into()));
+    }
+    for press in [true, false] {
+        {
+            let mut b = app.world_mut().resource_mut::<ButtonInput<MouseButton>>();
+            if press {
+                b.press(MouseButton::Left);
+            } else {
+                b.release(MouseButton::Left);
+            }
+        }
+        app.update();
+        app.world_mut()
+            .resource_mut::<ButtonInput<MouseButton>>()
+            .clear();
+    }
+}
+
+/// Plays the lesson at `path` by its expected commands up to step `n` (counted from 1).
+fn app_at_step(path: &Path, n: usize) -> App {
+    let mut app = app_for(path);
+    for _ in 1..n {
+        let step = app
+            .world()
+            .resource::<Tutoring>()
+            .tutor
+            .current()
+            .unwrap()
+            .clone();
+        match step.expect.example() {
+            None => say(&mut app, Intent::Next),
+            Some(c) => say(&mut app, Intent::Do(c.clone())),
+        }
+    }
+    assert_eq!(app.world().resource::<Tutoring>().tutor.step, n - 1);
+    app
+}
+
+#[test]
+fn every_step_on_a_target_is_done_by_selecting_and_clicking_it() {
+    for path in lessons() {
+        let name = path.display().to_string();
+        let (l, _) = lesson::load(&path).unwrap();
+        for (k, step) in l.steps.iter().enumerate() {
+            let Expect::Do { command, .. } = &step.expect else {
+                continue;
+            };
+            let (unit, target) = match command {
+                Command::Fire { unit, target, .. }
+                | Command::Fight { unit, target, .. }
+                | Command::Declare { unit, target } => (unit.clone(), target.clone()),
+                _ => continue,
+            };
+            let mut app = app_at_step(&path, k + 1);
+            // Whatever was selected before, the step's words: select the unit, click the target.
+            click(&mut app, unit.as_str());
+            click(&mut app, target.as_str());
+            let g = app.world().resource::<Game>();
+            let pending = g.pending.clone().unwrap_or_else(|| {
+                panic!(
+                    "{name} step {}: the click on {target} opens no window",
+                    k + 1
+                )
+            });
+            assert_eq!(pending.kind(), command.kind(), "{name} step {}", k + 1);
+            assert!(
+                g.battle.rules.preview(&g.battle, &pending).is_ok(),
+                "{name} step {}: the window shows the odds",
+                k + 1
+            );
+            // Roll the dice, the choices ticked as the step wants.
+            let mut seen = vec![pending];
+            let mut i = 0;
+            while i < seen.len() && !step.expect.accepts(&seen[i]) {
+                if let Ok(o) = g.battle.rules.preview(&g.battle, &seen[i]) {
+                    for c in o.choices {
+                        if !seen.contains(&c.flipped) {
+                            seen.push(c.flipped);
+                        }
+                    }
+                }
+                i += 1;
+            }
+            let rolled = seen
+                .get(i)
+                .cloned()
+                .unwrap_or_else(|| panic!("{name} step {}: no choice gives {command:?}", k + 1));
+            say(&mut app, Intent::Do(rolled));
+            assert_eq!(
+                app.world().resource::<Tutoring>().tutor.step,
+                k + 1,
+                "{name} step {}: done by the mouse",
+                k + 1
+            );
+        }
+    }
+}
+
+#[test]
+fn hals_declared_charge_is_a_click_on_the_target_and_a_roll() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/lessons/hal25.ron");
+    let mut app = app_at_step(&path, 4);
+    click(&mut app, "pr-gr");
+    click(&mut app, "au-kaiser");
+    let g = app.world().resource::<Game>();
+    let want = Command::Declare {
+        unit: volley::rules::model::UnitId("pr-gr".into()),
+        target: volley::rules::model::UnitId("au-kaiser".into()),
+    };
+    assert_eq!(
+        g.pending.as_ref(),
+        Some(&want),
+        "the Before the dice window"
+    );
+    let o = g.battle.rules.preview(&g.battle, &want).unwrap();
+    assert!(!o.chances.is_empty(), "{o:?}");
+    let pending = g.pending.clone().unwrap();
+    say(&mut app, Intent::Do(pending));
+    assert_eq!(app.world().resource::<Tutoring>().tutor.step, 4);
+    // A click on an Austrian with nothing of Prussia's selected still selects it.
+    let mut app = app_at_step(&path, 4);
+    click(&mut app, "au-kaiser");
+    assert!(app.world().resource::<Game>().pending.is_none());
+    assert_eq!(
+        app.world()
+            .resource::<volley::app::input::Selection>()
+            .unit
+            .as_ref()
+            .map(|u| u.as_str()),
+        Some("au-kaiser")
+    );
+}
+
+#[test]
+fn the_check_refuses_a_step_the_mouse_cannot_do_as_worded() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/lessons/hal25.ron");
+    let (l, mut b) = lesson::load(&path).unwrap();
+    lesson::advance(&l, &mut b, 3).unwrap();
+    // In the declarations a click on the Kaiser declares a charge: it cannot fire at it.
+    let mut step = l.steps[3].clone();
+    step.expect = Expect::Do {
+        command: Command::Fire {
+            unit: volley::rules::model::UnitId("pr-gr".into()),
+            target: volley::rules::model::UnitId("au-kaiser".into()),
+            support: vec![],
+            defence: None,
+        },
+        accept: lesson::Accept::Exact,
+    };
+    let e = lesson::by_the_mouse(&step, &b).unwrap_err();
+    assert!(e.contains("Declare"), "{e}");
+    assert!(lesson::by_the_mouse(&l.steps[3], &b).is_ok());
+}

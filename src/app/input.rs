@@ -6,6 +6,7 @@ use super::{AppSystems, Game, Intent};
 use crate::rules::command::{Command, Step};
 use crate::rules::geometry::{Base, Corner, Pt};
 use crate::rules::model::UnitId;
+use crate::rules::ruleset::common::click_command;
 use crate::rules::ruleset::{MovePlan, MoveRequest};
 use bevy::prelude::*;
 use bevy_egui::input::EguiWantsInput;
@@ -207,7 +208,15 @@ fn mouse(
             Some(id) => {
                 let Ok(u) = game.battle.unit(&id) else { return };
                 let shift = keys.pressed(KeyCode::ShiftLeft) || keys.pressed(KeyCode::ShiftRight);
-                if u.side == active && shift && sel.unit.as_ref().is_some_and(|s| s != &id) {
+                // A click on an enemy of the selected unit aims at it, even where its side acts
+                // too (both sides declare charges and fire in Hal's).
+                let aimed = (!(shift && u.side == active))
+                    .then(|| sel.unit.clone())
+                    .flatten()
+                    .and_then(|own| click_command(&game.battle, &own, &id));
+                if let Some(cmd) = aimed {
+                    game.pending = Some(cmd);
+                } else if u.side == active && shift && sel.unit.as_ref().is_some_and(|s| s != &id) {
                     // Shift+click adds to or removes from the group.
                     if let Some(i) = sel.group.iter().position(|g| g == &id) {
                         sel.group.remove(i);
@@ -244,11 +253,6 @@ fn mouse(
                             steps: Vec::new(),
                             plan: Err(String::new()),
                         });
-                    }
-                } else if let Some(own) = sel.unit.clone() {
-                    match game.battle.rules.target_command(&game.battle, &own, &id) {
-                        Some(cmd) => game.pending = Some(cmd),
-                        None => sel.unit = Some(id),
                     }
                 } else {
                     sel.unit = Some(id);

@@ -298,6 +298,7 @@ pub fn rehearse(lesson: &Lesson, b: &mut Battle) -> Result<(), String> {
     for (k, s) in lesson.steps.iter().enumerate() {
         // Each place the tutor names is where the board draws it as the step is read.
         place_words(&s.text, b).map_err(|m| format!("step {}: {m}", k + 1))?;
+        by_the_mouse(s, b).map_err(|m| format!("step {}: {m}", k + 1))?;
         play_step(s, k + 1, b)?;
     }
     Ok(())
@@ -341,6 +342,67 @@ fn play_step(s: &LessonStep, n: usize, b: &mut Battle) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The most commands the window's choices are followed to in `by_the_mouse`.
+const MOST_CHOICES: usize = 64;
+
+/// A step that asks for a command on a target (fire, fight, a declared charge) can be done as
+/// the window does it: with the unit selected, a click on the target gives a command (not a
+/// selection), and its "Before the dice" window, its choices ticked as the step wants, rolls
+/// the command the step asks for.
+pub fn by_the_mouse(s: &LessonStep, b: &Battle) -> Result<(), String> {
+    let Expect::Do { command, .. } = &s.expect else {
+        return Ok(());
+    };
+    let (unit, target) = match command {
+        Command::Fire { unit, target, .. }
+        | Command::Fight { unit, target, .. }
+        | Command::Declare { unit, target } => (unit, target),
+        _ => return Ok(()),
+    };
+    let name = |id: &UnitId| {
+        b.unit(id)
+            .map_or_else(|_| id.to_string(), |u| u.name.clone())
+    };
+    let Some(first) = super::ruleset::common::click_command(b, unit, target) else {
+        return Err(format!(
+            "with {} selected, a click on {} selects it: no {} by the mouse",
+            name(unit),
+            name(target),
+            command.kind()
+        ));
+    };
+    let mut seen = vec![first];
+    let mut i = 0;
+    let mut refused = None;
+    while i < seen.len() && seen.len() <= MOST_CHOICES {
+        let c = seen[i].clone();
+        i += 1;
+        match b.rules.preview(b, &c) {
+            Err(e) => refused = refused.or(Some(report::refusal(b, &e))),
+            Ok(o) => {
+                if s.expect.accepts(&c) {
+                    return Ok(());
+                }
+                for ch in o.choices {
+                    if !seen.contains(&ch.flipped) {
+                        seen.push(ch.flipped);
+                    }
+                }
+            }
+        }
+    }
+    Err(format!(
+        "with {} selected, a click on {} gives {}{}, not {}",
+        name(unit),
+        name(target),
+        super::save::order_text(&seen[0]),
+        refused
+            .map(|r| format!(" (refused before the dice: {r})"))
+            .unwrap_or_default(),
+        super::save::order_text(command)
+    ))
 }
 
 /// The places a tutor's words give a side, "Prussia (blue, at the top)", checked against where

@@ -646,6 +646,21 @@ pub fn fire_or_fight(b: &Battle, own: &UnitId, enemy: &UnitId) -> Option<Command
     }
 }
 
+/// What a click on `clicked` gives while `selected` is selected, as the window and the lesson
+/// checks both read it: the ruleset's command on a target (fire, fight, a declared charge) when
+/// the two are enemies, or None where the click selects `clicked` instead. A unit of a side that
+/// acts now (both sides declare charges and fire in Hal's) is a target only for a command its
+/// enemy may give: clicking it otherwise selects it.
+pub fn click_command(b: &Battle, selected: &UnitId, clicked: &UnitId) -> Option<Command> {
+    let (s, c) = (b.unit(selected).ok()?, b.unit(clicked).ok()?);
+    if s.side == c.side {
+        return None;
+    }
+    let cmd = b.rules.target_command(b, selected, clicked)?;
+    let acting = b.rules.acting_sides(b).contains(&c.side);
+    (!acting || b.rules.preview(b, &cmd).is_ok()).then_some(cmd)
+}
+
 /// The exact chance of each outcome as a line of the outlook.
 pub fn chance(outcome: impl Into<String>, chance: f64, edge: f64) -> Chance {
     Chance {
