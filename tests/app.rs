@@ -569,3 +569,133 @@ fn the_ghost_of_an_illegal_drag_shows_the_turns_made() {
         ghost[0].facing
     );
 }
+
+/// Rossbach's Austrian cuirassiers in their movement with a full 15" move, Moller's heavy
+/// battery inside their arc but not straight ahead.
+fn rossbach_charge() -> App {
+    let mut b =
+        scenario::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/bbb_rossbach.ron"))
+            .unwrap();
+    b.active = 1;
+    b.phase = Phase::Movement;
+    b.unit_mut(&UnitId("ra-aus-cuir".into()))
+        .unwrap()
+        .bound
+        .allowance = Some(15.0);
+    let mut app = common::headless(b, "app-drag");
+    app.update();
+    app
+}
+
+#[test]
+fn a_base_dragged_onto_an_enemy_it_may_assault_makes_the_assault() {
+    let mut app = rossbach_charge();
+    let cuir = UnitId("ra-aus-cuir".into());
+    let moller = UnitId("pr-moller-1".into());
+    let start = centre(&app, "ra-aus-cuir");
+    let target = centre(&app, "pr-moller-1");
+    point_at(&mut app, start.x, start.y, Some("ra-aus-cuir"));
+    press(&mut app);
+    // One millimetre at a time towards the battery: once the ghost comes within the snap of it
+    // (or onto it), the drag is the assault, conformed, never a move refused for ending on it.
+    let steps = (target - start).length().ceil() as usize;
+    let mut snapped = 0;
+    for k in 0..=steps {
+        let p = start + (target - start) * (k as f32 / steps as f32);
+        point_at(&mut app, p.x, p.y, None);
+        app.update();
+        let g = game(&app);
+        let sel = app.world().resource::<Selection>();
+        let drag = sel.drag.as_ref().expect("dragging");
+        let u = g.battle.unit(&cuir).unwrap();
+        let ghost = volley::rules::geometry::Base {
+            centre: volley::rules::geometry::Pt::new(
+                u.base.centre.x + p.x - start.x,
+                u.base.centre.y + p.y - start.y,
+            ),
+            ..u.base
+        };
+        let m = g.battle.unit(&moller).unwrap();
+        if ghost.distance(&m.base) < volley::app::input::SNAP_MM {
+            let plan = drag
+                .plan
+                .as_ref()
+                .unwrap_or_else(|e| panic!("at {k} mm: {e}"));
+            let (t, _, _) = plan.contact.as_ref().expect("into contact");
+            assert!(
+                t == &moller || g.battle.unit(t).unwrap().side == 0,
+                "at {k} mm: contact with {t}"
+            );
+            assert!(matches!(
+                drag.steps.last(),
+                Some(volley::rules::command::Step::ToContact(_))
+            ));
+            snapped += 1;
+        }
+    }
+    assert!(snapped > 0, "the drag came near the battery");
+    // Dropped on the battery: the assault is made, the cuirassiers' front flush against it.
+    release(&mut app);
+    let g = game(&app);
+    let u = g.battle.unit(&cuir).unwrap();
+    assert!(u.bound.charged, "{:?}", g.message);
+    let m = g.battle.unit(&moller).unwrap();
+    assert!(
+        m.base.touched_by(&u.base).is_some(),
+        "in contact: {:?} {:?} {:?}",
+        u.base,
+        m.base,
+        g.battle.commands.last()
+    );
+}
+
+#[test]
+fn every_lesson_charge_is_made_by_dropping_the_base_on_its_target() {
+    use volley::app::lesson::Tutoring;
+    use volley::rules::command::Step;
+    use volley::rules::lesson::{self, Expect};
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/lessons");
+    let mut made = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let (l, b) = lesson::load(&path).unwrap();
+        let Some(k) = l.steps.iter().position(|s| {
+            matches!(&s.expect, Expect::Do { command: Command::Move { steps, .. }, .. }
+                if matches!(steps.as_slice(), [Step::ToContact(_)]))
+        }) else {
+            continue;
+        };
+        let Expect::Do {
+            command: Command::Move { unit, steps },
+            ..
+        } = l.steps[k].expect.clone()
+        else {
+            unreachable!()
+        };
+        let Step::ToContact(target) = &steps[0] else {
+            unreachable!()
+        };
+        let mut app = common::headless(b, "app-lesson-drag");
+        app.insert_resource(Tutoring::new(l.clone()));
+        app.update();
+        for s in &l.steps[..k] {
+            let i = match s.expect.example() {
+                None => Intent::Next,
+                Some(c) => Intent::Do(c.clone()),
+            };
+            app.world_mut().write_message(i);
+            app.update();
+        }
+        let from = centre(&app, unit.as_str());
+        let onto = centre(&app, target.as_str());
+        point_at(&mut app, from.x, from.y, Some(unit.as_str()));
+        press(&mut app);
+        point_at(&mut app, onto.x, onto.y, Some(target.as_str()));
+        app.update();
+        release(&mut app);
+        let t = &app.world().resource::<Tutoring>().tutor;
+        assert_eq!(t.step, k + 1, "{}: {:?}", path.display(), t.said);
+        made += 1;
+    }
+    assert!(made >= 4, "a charge in each lesson but Hal's");
+}

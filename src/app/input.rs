@@ -81,6 +81,8 @@ pub struct Drag {
     pub turns: Vec<Step>,
     pub steps: Vec<Step>,
     pub plan: Result<MovePlan, String>,
+    /// The pointer and the number of turns the plan was checked for.
+    pub checked: Option<(Vec2, usize)>,
 }
 
 /// Overlay toggles.
@@ -252,6 +254,7 @@ fn mouse(
                             turns: Vec::new(),
                             steps: Vec::new(),
                             plan: Err(String::new()),
+                            checked: None,
                         });
                     }
                 } else {
@@ -496,11 +499,144 @@ fn merged(turns: &[Step]) -> Vec<Step> {
     out
 }
 
-/// Turns the drag into steps and checks them every frame, snapping to contact with an enemy
-/// when the base is dropped near one ahead of it.
+/// How near (mm) to an enemy a dragged base must be dropped for the drag to become a move into
+/// contact with it.
+pub const SNAP_MM: f32 = 8.0;
+
+/// The enemies a drop this near may mean to contact, the nearest first.
+const SNAP_ENEMIES: usize = 3;
+
+/// The drag's steps and their check with the pointer at `cursor`. A base dropped on or within
+/// `SNAP_MM` of an enemy it may contact makes that contact, conformed by the rules: straight on,
+/// or after the wheel, pivot or sidestep that lines it up, whichever legal way ends nearest
+/// where it was dropped. Dropped on an enemy it may not contact, the move into contact is
+/// refused with the rules' reason.
+pub fn drag_move(game: &Game, drag: &Drag, cursor: Vec2) -> (Vec<Step>, Result<MovePlan, String>) {
+    let b = &game.battle;
+    let check = |steps: &[Step]| {
+        b.rules
+            .check_move(b, &drag.request(steps.to_vec()))
+            .map_err(|e| crate::rules::report::refusal(b, &e))
+    };
+    let (Ok(u), Some(start)) = (b.unit(&drag.unit), drag.moving_base(b)) else {
+        return (Vec::new(), Err(String::new()));
+    };
+    let turns = merged(&drag.turns);
+    // Where the base faces after the turns.
+    let frame = preview_turns(start, &turns, b.scale.mm_per_unit);
+    let d = cursor - drag.start;
+    let dropped = Base {
+        centre: frame.centre.plus(Pt::new(d.x, d.y)),
+        ..frame
+    };
+    let plain = drag_steps(game, drag, cursor);
+    if drag.stand.is_none() {
+        let mut near: Vec<(f32, &crate::rules::model::Unit)> = b
+            .alive()
+            .filter(|e| e.side != u.side && e.side < 2)
+            .map(|e| (e.base.distance(&dropped), e))
+            .filter(|(gap, _)| *gap < SNAP_MM)
+            .collect();
+        // The enemy it was dropped on, or nearest to; of several it lies on, the one whose
+        // centre is nearest its own.
+        let key =
+            |gap: f32, e: &crate::rules::model::Unit| (gap, e.base.centre.dist(dropped.centre));
+        near.sort_by(|a, b| {
+            let (x, y) = (key(a.0, a.1), key(b.0, b.1));
+            x.0.total_cmp(&y.0).then(x.1.total_cmp(&y.1))
+        });
+        let mut refused: Option<(Vec<Step>, String)> = None;
+        for (_, e) in near.iter().take(SNAP_ENEMIES) {
+            let mut best: Option<(f32, Vec<Step>, MovePlan)> = None;
+            for tail in contact_tries(b, &frame, &dropped, e) {
+                let mut steps = turns.clone();
+                steps.extend(tail);
+                match check(&steps) {
+                    Ok(plan) => {
+                        // The simplest way wins unless another ends half a base nearer the
+                        // drop for each step it adds.
+                        let extra = (steps.len() - turns.len() - 1) as f32 * frame.width / 2.0;
+                        let end = plan
+                            .ends
+                            .first()
+                            .map_or(f32::INFINITY, |(_, e)| e.centre.dist(dropped.centre))
+                            + extra;
+                        if best.as_ref().is_none_or(|(d, _, _)| end < *d) {
+                            best = Some((end, steps, plan));
+                        }
+                    }
+                    Err(why) => {
+                        if refused.is_none() && e.base.overlaps(&dropped) {
+                            refused = Some((steps, why));
+                        }
+                    }
+                }
+            }
+            if let Some((_, steps, plan)) = best {
+                return (steps, Ok(plan));
+            }
+        }
+        if let Some((steps, why)) = refused {
+            return (steps, Err(why));
+        }
+    }
+    let plan = if plain.is_empty() {
+        Err(String::new())
+    } else {
+        check(&plain)
+    };
+    (plain, plan)
+}
+
+/// The ways a base facing as `frame` may go into contact with `e`, each ending in the move into
+/// contact: straight on; wheeling or pivoting to face it or to square up to the face it meets;
+/// stepping aside by as much as it was dragged aside, or to line up with it.
+fn contact_tries(
+    b: &crate::rules::battle::Battle,
+    frame: &Base,
+    dropped: &Base,
+    e: &crate::rules::model::Unit,
+) -> Vec<Vec<Step>> {
+    use crate::rules::geometry::norm_deg;
+    use crate::rules::ruleset::common::heading_deg;
+    let to = Step::ToContact(e.id.clone());
+    let mut tries = vec![vec![to.clone()]];
+    let face = heading_deg(e.base.centre.minus(frame.front_centre()));
+    let edge = e.base.edge_facing(frame.front_centre());
+    let square = heading_deg(e.base.normal(edge).scale(-1.0));
+    for heading in [face, square] {
+        let a = norm_deg(heading - frame.facing);
+        if !(0.5..=90.0).contains(&a.abs()) {
+            continue;
+        }
+        let corner = if a > 0.0 { Corner::Right } else { Corner::Left };
+        tries.push(vec![
+            Step::Wheel {
+                corner,
+                degrees: a.abs(),
+            },
+            to.clone(),
+        ]);
+        tries.push(vec![Step::Pivot(a), to.clone()]);
+    }
+    let q = b.scale.unit.snap();
+    let across = |p: Pt| {
+        let mm = p.minus(frame.centre).dot(frame.right());
+        (b.scale.from_mm(mm) / q).round() * q
+    };
+    for r in [across(dropped.centre), across(e.base.centre)] {
+        if r.abs() >= q {
+            tries.push(vec![Step::Sidestep(r), to.clone()]);
+        }
+    }
+    tries
+}
+
+/// Turns the drag into the steps of a plain move: an advance, a step back, a sidestep or an
+/// oblique move as the pointer went, after the turns made with keys and the wheel.
 pub fn drag_steps(game: &Game, drag: &Drag, cursor: Vec2) -> Vec<Step> {
     let b = &game.battle;
-    let (Ok(u), Some(start)) = (b.unit(&drag.unit), drag.moving_base(b)) else {
+    let Some(start) = drag.moving_base(b) else {
         return Vec::new();
     };
     let mut steps = merged(&drag.turns);
@@ -513,19 +649,6 @@ pub fn drag_steps(game: &Game, drag: &Drag, cursor: Vec2) -> Vec<Step> {
     let q = b.scale.unit.snap();
     let units = |mm: f32| (b.scale.from_mm(mm) / q).round() * q;
     let (f, r) = (units(fwd), units(right));
-    // Snap to contact: the moved base comes within 8 mm of an enemy's edge.
-    let moved = Base {
-        centre: frame.centre.plus(Pt::new(d.x, d.y)),
-        ..frame
-    };
-    if let Some(e) = b
-        .alive()
-        .filter(|e| drag.stand.is_none() && e.side != u.side)
-        .find(|e| e.base.distance(&moved) < 8.0 && frame.in_arc(&e.base, 10.0))
-    {
-        steps.push(Step::ToContact(e.id.clone()));
-        return steps;
-    }
     if r.abs() < 0.15 * f.abs().max(q / 5.0) || r.abs() < q {
         if f > 0.0 {
             steps.push(Step::Advance(f));
@@ -568,15 +691,13 @@ fn preview_drag(ptr: Res<Pointer>, game: Res<Game>, mut sel: ResMut<Selection>) 
     let Some(drag) = sel.drag.as_mut() else {
         return;
     };
-    // The full move check runs every frame of a drag.
-    let steps = drag_steps(&game, drag, cursor);
-    let b = &game.battle;
-    drag.plan = if steps.is_empty() {
-        Err(String::new())
-    } else {
-        b.rules
-            .check_move(b, &drag.request(steps.clone()))
-            .map_err(|e| crate::rules::report::refusal(b, &e))
-    };
+    // The full move check runs whenever the pointer or the turns change.
+    let now = (cursor, drag.turns.len());
+    if drag.checked == Some(now) {
+        return;
+    }
+    let (steps, plan) = drag_move(&game, drag, cursor);
+    drag.plan = plan;
     drag.steps = steps;
+    drag.checked = Some(now);
 }

@@ -21,6 +21,28 @@ fn outline(g: &mut Gizmos, b: &Base, c: Color) {
     g.linestrip_2d([v(cs[0]), v(cs[1]), v(cs[2]), v(cs[3]), v(cs[0])], c);
 }
 
+/// A ghost's front, so that a wheeled or pivoted ghost shows which way it will face: the front
+/// edge doubled just inside it, and an arrowhead on it pointing ahead.
+fn front_mark(g: &mut Gizmos, b: &Base, c: Color) {
+    let (a, e) = b.edge(Edge::Front);
+    let inset = (b.depth * 0.12).min(2.0);
+    let back = b.forward().scale(-inset);
+    g.line_2d(v(a.plus(back)), v(e.plus(back)), c);
+    let size = (b.width.min(b.depth) * 0.3).min(8.0);
+    let tip = b.front_centre().plus(b.forward().scale(size * 0.6));
+    let base = b.front_centre().plus(b.forward().scale(-size * 0.4));
+    let side = b.right().scale(size * 0.5);
+    g.linestrip_2d(
+        [
+            v(base.minus(side)),
+            v(tip),
+            v(base.plus(side)),
+            v(base.minus(side)),
+        ],
+        c,
+    );
+}
+
 /// Outlines a unit: its base, or each of its loose stands.
 fn outline_unit(g: &mut Gizmos, u: &crate::rules::model::Unit, c: Color) {
     for s in u.shapes() {
@@ -206,8 +228,7 @@ fn draw(
         };
         for e in &ends {
             outline(&mut g, e, c);
-            let (a, bb) = e.edge(Edge::Front);
-            g.line_2d(v(a), v(bb), c);
+            front_mark(&mut g, e, c);
             g.line_2d(v(start.centre), v(e.centre), c);
         }
     }
