@@ -304,4 +304,13 @@ fn the_check_refuses_a_step_the_mouse_cannot_do_as_worded() {
     let e = lesson::by_the_mouse(&step, &b).unwrap_err();
     assert!(e.contains("Declare"), "{e}");
     assert!(lesson::by_the_mouse(&l.steps[3], &b).is_ok());
+    // Nor is there a button to make a charge before it is declared and the brigade moves.
+    step.expect = Expect::Do {
+        command: Command::Charge {
+            unit: volley::rules::model::UnitId("pr-gr".into()),
+        },
+        accept: lesson::Accept::Exact,
+    };
+    let e = lesson::by_the_mouse(&step, &b).unwrap_err();
+    assert!(e.contains("card"), "{e}");
 }

@@ -347,23 +347,47 @@ fn play_step(s: &LessonStep, n: usize, b: &mut Battle) -> Result<(), String> {
 /// The most commands the window's choices are followed to in `by_the_mouse`.
 const MOST_CHOICES: usize = 64;
 
-/// A step that asks for a command on a target (fire, fight, a declared charge) can be done as
-/// the window does it: with the unit selected, a click on the target gives a command (not a
+/// A step can be done with the mouse as the window does it. A command on a target (fire, fight,
+/// a declared charge): with the unit selected, a click on the target gives a command (not a
 /// selection), and its "Before the dice" window, its choices ticked as the step wants, rolls
-/// the command the step asks for.
+/// the command the step asks for. Any other command of a unit but a move (dragged) is a button
+/// on the unit's card.
 pub fn by_the_mouse(s: &LessonStep, b: &Battle) -> Result<(), String> {
     let Expect::Do { command, .. } = &s.expect else {
         return Ok(());
+    };
+    let name = |id: &UnitId| {
+        b.unit(id)
+            .map_or_else(|_| id.to_string(), |u| u.name.clone())
     };
     let (unit, target) = match command {
         Command::Fire { unit, target, .. }
         | Command::Fight { unit, target, .. }
         | Command::Declare { unit, target } => (unit, target),
-        _ => return Ok(()),
-    };
-    let name = |id: &UnitId| {
-        b.unit(id)
-            .map_or_else(|_| id.to_string(), |u| u.name.clone())
+        Command::Move { .. }
+        | Command::MoveStand { .. }
+        | Command::MoveGroup { .. }
+        | Command::Deploy { .. } => return Ok(()),
+        c => {
+            let Some(u) = c.unit().and_then(|id| b.unit(id).ok()) else {
+                return Ok(());
+            };
+            let on_card = b
+                .rules
+                .actions(b, u)
+                .iter()
+                .flat_map(|g| &g.actions)
+                .any(|a| s.expect.accepts(&a.command));
+            return if on_card {
+                Ok(())
+            } else {
+                Err(format!(
+                    "no button on {}'s card gives {}",
+                    u.name,
+                    super::save::order_text(c)
+                ))
+            };
+        }
     };
     let Some(first) = super::ruleset::common::click_command(b, unit, target) else {
         return Err(format!(
