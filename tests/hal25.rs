@@ -517,26 +517,42 @@ fn every_melee_modifier_applies_where_it_says() {
     // The defender of a town +2 (the attacker does not get it).
     assert!(has(&m(&b, "xli", "li", false), "Defending a town", 2));
     assert!(!has(&m(&b, "xli", "li", true), "Defending a town", 2));
-    // Attacking a disorganised unit +1, a routed one +2: the state counts once, not again as
-    // formed against non-formed (ruling unformed); a formed defender against a disorganised
-    // attacker has formed against non-formed.
+    // A disorganised or routed unit is not formed (V.C "Unformed/Disorganized"): formed
+    // against non-formed +1 is the same for attacker and defender, and the attacker of such a
+    // unit adds IV.A.6's +1 Attacking disorganized unit, or +2 Attacking routed unit, besides
+    // (ruling unformed): +2 and +3 in all, against +1 for a defender.
     b.unit_mut(&id("xl2")).unwrap().status.disordered = true;
     let v = m(&b, "l2", "xl2", true);
     assert!(
-        !has(&v, "Formed against non-formed", 1) && has(&v, "Attacking a disorganised unit", 1),
+        has(&v, "Formed against non-formed", 1) && has(&v, "Attacking a disorganised unit", 1),
         "{v:?}"
     );
-    assert!(has(
-        &m(&b, "l2", "xl2", false),
+    let sum = |v: &[(String, i32)]| v.iter().map(|x| x.1).sum::<i32>();
+    assert_eq!(sum(&v), 2, "{v:?}");
+    let v = m(&b, "l2", "xl2", false);
+    assert!(
+        has(&v, "Formed against non-formed", 1) && !has(&v, "Attacking a disorganised unit", 1),
+        "{v:?}"
+    );
+    assert_eq!(sum(&v), 1, "{v:?}");
+    // The disorganised unit itself is not formed: no +1 either way.
+    assert!(!has(
+        &m(&b, "xl2", "l2", true),
+        "Formed against non-formed",
+        1
+    ));
+    assert!(!has(
+        &m(&b, "xl2", "l2", false),
         "Formed against non-formed",
         1
     ));
     b.unit_mut(&id("xl2")).unwrap().status.shaken = true;
     let v = m(&b, "l2", "xl2", true);
     assert!(
-        has(&v, "Attacking a routed unit", 2) && !has(&v, "Formed against non-formed", 1),
+        has(&v, "Attacking a routed unit", 2) && has(&v, "Formed against non-formed", 1),
         "{v:?}"
     );
+    assert_eq!(sum(&v), 3, "{v:?}");
     // Against skirmishers, formed against non-formed +1.
     b.unit_mut(&id("xl2")).unwrap().status.shaken = false;
     b.unit_mut(&id("xl2")).unwrap().status.disordered = false;
@@ -2032,8 +2048,9 @@ fn a_disorganised_melee_loser_routs_without_the_chart() {
     };
     b.unit_mut(&id("b1")).unwrap().base = to;
     to_phase(&mut b, Phase::CloseCombat, &[3, 3, 6, 1]);
-    // Six pairs of 3s, a1's +1 for attacking a disorganised unit: b1 loses by 12.
-    b.script_dice(&[3; 12]);
+    // Six pairs, a1 2s and b1 3s, a1's +1 formed against non-formed and +1 for attacking a
+    // disorganised unit: 4 against 3, b1 loses by 12.
+    b.script_dice(&[2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3]);
     let ev = b
         .execute(Command::Fight {
             unit: id("a1"),

@@ -169,15 +169,10 @@ impl Hal25 {
         let (cu, ce) = (self.class(u), self.class(e));
         let gren = |c| c == TroopClass::Grenadier;
         add("grenadiers", gren(cu) && !gren(ce));
-        // Formed against non-formed: against skirmishers always; against a disorganised or
-        // routed unit only where the attacker's own modifier for that state does not already
-        // count it (ruling unformed).
-        add(
-            "formed",
-            self.formed(u)
-                && (e.formation == crate::rules::model::Formation::Skirmish
-                    || (!attacking && self.state(e) != State::Good)),
-        );
+        // Formed against non-formed, attacker or defender alike: the enemy skirmishing,
+        // disorganised or routed is not formed; attacking such a unit adds its own modifier
+        // besides (ruling unformed).
+        add("formed", self.formed(u) && !self.formed(e));
         add(
             "attacking_disorganised",
             attacking && self.state(e) == State::Disorganised,
