@@ -1123,12 +1123,23 @@ fn a_town_burns_under_artillery_fire() {
     assert!(w.contains("= 6 hits"), "{w}");
     assert!(w.contains("saves (on 5-6)"), "{w}");
     assert!(w.contains("Dorf") && w.contains("in flames"), "{w}");
-    assert!(
-        w.contains("b1 is disorganised (the town is in flames)"),
-        "{w}"
-    );
-    assert!(card(&b).contains("In Dorf: in flames"), "{}", card(&b));
-    // A burnt town cannot be occupied (II.B.4.b): b1 has no cover, works or town defence.
+    // A burnt town "can not be occupied" (II.B.4.b): b1 leaves it at once by the shortest way
+    // out, forward to just before the town (its front edge at 500 mm, b1 0.75" deep: 3.25"
+    // against 4" back), in good order: the seed disorganises no one for it (ruling
+    // burnt_town).
+    assert!(w.contains("b1 leaves Dorf, in flames, by "), "{w}");
+    assert!(!w.contains("b1 is disorganised"), "{w}");
+    {
+        let b1 = b.unit(&id("b1")).unwrap();
+        assert!(!b.terrain.get("t").unwrap().touches(&b1.base), "{w}");
+        assert!(
+            b1.base.centre.y > 470.0 && b1.base.centre.y < 481.0,
+            "{:?}",
+            b1.base
+        );
+        assert!((b1.base.centre.x - 600.0).abs() < 0.5, "{:?}", b1.base);
+        assert!(!b1.status.disordered && !b1.status.shaken);
+    }
     {
         let h = hal(&b);
         let b1 = b.unit(&id("b1")).unwrap();
