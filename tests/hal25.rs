@@ -2155,3 +2155,30 @@ fn the_close_combat_phase_ends_with_units_at_the_edge_of_contact() {
         assert!(b.is_over(), "seed {seed}: the game ended");
     }
 }
+
+/// A limbered battery has no formation: its crew and drivers save as artillery crew and
+/// mounted (5-6), not as troops in column (II.A.1.c; ruling limbered_saves).
+#[test]
+fn a_limbered_battery_saves_as_artillery_crew() {
+    use volley::rules::ruleset::hal25::tables::save_need;
+    let mut b = battle(
+        &[
+            ("ga", 0, "GEN", "A", 600.0, 60.0, 0.0, ""),
+            ("a1", 0, "LI", "A", 600.0, 200.0, 0.0, ""),
+            ("gb", 1, "GEN", "B", 600.0, 880.0, 180.0, ""),
+            ("fa", 1, "FA", "B", 600.0, 420.0, 180.0, ", limbered: true"),
+        ],
+        "",
+    );
+    to_phase(&mut b, Phase::SmallArms, &[3, 3, 6, 1]);
+    let h = hal(&b);
+    let s = h.fire_setup(&b, &id("a1"), &id("fa")).expect("a1 at fa");
+    assert!(b.unit(&id("fa")).unwrap().status.limbered);
+    assert!(!s.receiving.target.in_column && s.receiving.target.covered);
+    let d = volley::rules::ruleset::hal25::HalData::load().expect("data");
+    assert_eq!(
+        save_need(&d, s.receiving.target, s.line_firing, None, s.moved),
+        Some(5)
+    );
+    assert!(h.d.rulings.iter().any(|r| r.key == "limbered_saves"));
+}

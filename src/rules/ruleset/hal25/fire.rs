@@ -225,8 +225,10 @@ impl Hal25 {
         };
         let receiving = Receiving {
             target: Target {
-                in_column: t.formation == Formation::Column
-                    || (self.is_artillery(t) && t.status.limbered),
+                // A battery, limbered or not, is no column of troops: its crew and drivers
+                // save as artillery crew and mounted (II.A.1.c, II.B.2.b; ruling
+                // limbered_saves).
+                in_column: t.formation == Formation::Column && !self.is_artillery(t),
                 covered: self.covered(b, t)
                     || t.formation == Formation::Skirmish
                     || self.is_cavalry(t)
