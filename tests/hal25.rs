@@ -2182,3 +2182,52 @@ fn a_limbered_battery_saves_as_artillery_crew() {
     );
     assert!(h.d.rulings.iter().any(|r| r.key == "limbered_saves"));
 }
+
+/// A formation change is movement (III; III.A.6-9): the target of a unit that changed its
+/// formation this turn saves one number harder (II.A.1.c "Firing unit moved").
+#[test]
+fn a_formation_change_counts_as_the_firer_moving() {
+    use volley::rules::ruleset::hal25::tables::save_need;
+    let mut b = battle(
+        &[
+            ("ga", 0, "GEN", "A", 600.0, 60.0, 0.0, ""),
+            ("a1", 0, "LI", "A", 600.0, 200.0, 0.0, ""),
+            ("a2", 0, "LI", "A", 1000.0, 200.0, 0.0, ""),
+            ("gb", 1, "GEN", "B", 600.0, 880.0, 180.0, ""),
+            ("fa", 1, "FA", "B", 600.0, 450.0, 180.0, ""),
+            ("fb", 1, "FA", "B", 1000.0, 450.0, 180.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, Phase::Movement, &[3, 3, 6, 1]);
+    assert_eq!(b.active, 0);
+    b.execute(Command::Activate { unit: id("a1") }).expect("A");
+    b.script_dice(&[2]);
+    b.execute(Command::Form {
+        unit: id("a1"),
+        formation: Formation::Column,
+        turn: 0.0,
+    })
+    .expect("form column");
+    assert!(
+        !b.unit(&id("a1")).unwrap().bound.moved,
+        "no move but the change"
+    );
+    to_phase(&mut b, Phase::SmallArms, &[]);
+    let d = volley::rules::ruleset::hal25::HalData::load().expect("data");
+    let h = hal(&b);
+    // a1 changed formation: the battery's crew save on 6, not 5-6.
+    let s = h.fire_setup(&b, &id("a1"), &id("fa")).expect("a1 at fa");
+    assert!(s.moved);
+    assert_eq!(
+        save_need(&d, s.receiving.target, s.line_firing, None, s.moved),
+        Some(6)
+    );
+    // a2 stood: 5-6.
+    let s = h.fire_setup(&b, &id("a2"), &id("fb")).expect("a2 at fb");
+    assert!(!s.moved);
+    assert_eq!(
+        save_need(&d, s.receiving.target, s.line_firing, None, s.moved),
+        Some(5)
+    );
+}

@@ -248,7 +248,10 @@ impl Hal25 {
         } else {
             self.firing_figures(b, s)
         };
-        let moved = s.bound.moved;
+        // A formation or facing change is movement (III: its own column of the movement
+        // table, "move at slowest of the two formation rates"): the firer moved (ruling
+        // moving_firer_save).
+        let moved = s.bound.moved || s.bound.formed;
         if moved && !artillery {
             notes.push("moved this turn: the target's save is one number harder".into());
         }
