@@ -2231,3 +2231,69 @@ fn a_formation_change_counts_as_the_firer_moving() {
         Some(5)
     );
 }
+
+/// "Disorganized units failing morale drop to rout status" (V Failed Morale Notes 4): a
+/// disorganised charger that fails its check to close routs and runs at once (I.2.A.a
+/// pre-melee rout movement), where one in good order is only disorganised (IV.A.1).
+#[test]
+fn a_disorganised_charger_failing_to_close_routs() {
+    let place = |y: f32, extra: &str| {
+        battle(
+            &[
+                ("ga", 0, "GEN", "A", 400.0, y - 100.0, 0.0, ""),
+                ("a1", 0, "LI", "A", 600.0, y, 0.0, extra),
+                ("gb", 1, "GEN", "B", 300.0, 880.0, 180.0, ""),
+                ("b1", 1, "LI", "B", 600.0, 800.0, 180.0, ""),
+            ],
+            "",
+        )
+    };
+    for disorganised in [false, true] {
+        let extra = if disorganised {
+            ", disordered: true"
+        } else {
+            ""
+        };
+        let probe = place(400.0, extra);
+        let now = hal(&probe)
+            .contact_place(
+                probe.unit(&id("a1")).unwrap(),
+                probe.unit(&id("b1")).unwrap(),
+            )
+            .1
+            / 25.4;
+        let mut b = place(400.0 + (now - 5.0) * 25.4, extra);
+        assert_eq!(b.unit(&id("a1")).unwrap().status.disordered, disorganised);
+        to_phase(&mut b, Phase::Charges, &[3, 3]);
+        b.execute(Command::Declare {
+            unit: id("a1"),
+            target: id("b1"),
+        })
+        .expect("declare");
+        b.script_dice(&[6, 1]);
+        b.execute(Command::EndPhase).expect("to movement");
+        b.execute(Command::Activate { unit: id("a1") })
+            .expect("activate");
+        let from = b.unit(&id("a1")).unwrap().base.centre;
+        // The check to close 1+1 fails; the rout die 3: 6" + 3 = 9".
+        b.script_dice(&[1, 1, 3]);
+        let ev = b
+            .execute(Command::Charge { unit: id("a1") })
+            .expect("charge");
+        let w = words(&b, &ev);
+        assert!(w.contains("checks morale (closing)"), "{w}");
+        assert!(!w.contains("checks morale (holding)"), "{w}");
+        let a = b.unit(&id("a1")).unwrap();
+        if disorganised {
+            assert!(a.status.shaken, "routed: {w}");
+            assert!(w.contains("runs 9\""), "{w}");
+            assert!(
+                (from.y - a.base.centre.y - 9.0 * 25.4).abs() < 1.0,
+                "ran 9\" away from b1: {w}"
+            );
+        } else {
+            assert!(a.status.disordered && !a.status.shaken, "{w}");
+            assert_eq!(a.base.centre, from, "{w}");
+        }
+    }
+}

@@ -922,6 +922,14 @@ impl Hal25 {
         let short = dist <= self.d.small_arms_bands[0];
         let factors = self.morale_factors(b, id, Some(&tid), true);
         if !self.morale_check(b, out, id, "closing", factors, 0)?.passed {
+            if self.state(&u) != State::Good {
+                // "Disorganized units failing morale drop to rout status" (V Failed Morale
+                // Notes 4): a disorganised charger that fails to close routs, and runs in the
+                // pre-melee rout movement (I.2.A.a), as a target that breaks does.
+                self.rout(b, out, id)?;
+                self.rout_move(b, out, id)?;
+                return Ok(());
+            }
             b.emit(
                 out,
                 Event::Disordered {
