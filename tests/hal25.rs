@@ -2297,3 +2297,57 @@ fn a_disorganised_charger_failing_to_close_routs() {
         }
     }
 }
+
+/// A charge meets the one enemy it was declared on, which took its check to hold (IV.A.2): a
+/// charge whose place in contact would touch a second enemy as well is refused before any die.
+#[test]
+fn a_charge_may_not_end_touching_a_second_enemy() {
+    let place = |y: f32, x2: f32| {
+        battle(
+            &[
+                ("ga", 0, "GEN", "A", 400.0, y - 100.0, 0.0, ""),
+                ("a1", 0, "LI", "A", 600.0, y, 0.0, ""),
+                ("gb", 1, "GEN", "B", 300.0, 880.0, 180.0, ""),
+                ("b1", 1, "LI", "B", 600.0, 800.0, 180.0, ""),
+                ("b2", 1, "LI", "B", x2, 800.0, 180.0, ""),
+            ],
+            "",
+        )
+    };
+    let probe = place(400.0, 1000.0);
+    let (a, t) = (
+        probe.unit(&id("a1")).unwrap(),
+        probe.unit(&id("b1")).unwrap(),
+    );
+    let (to, d) = hal(&probe).contact_place(a, t);
+    let now = d / 25.4;
+    // b2 beside b1, a millimetre (0.04") off the end of a1's place in contact: touching it.
+    let x2 = to.centre.x + to.width / 2.0 + 1.0 + t.base.width / 2.0;
+    for (x2, touching) in [(x2, true), (x2 + 10.0, false)] {
+        let mut b = place(400.0 + (now - 3.0) * 25.4, x2);
+        to_phase(&mut b, Phase::Charges, &[3, 3]);
+        b.execute(Command::Declare {
+            unit: id("a1"),
+            target: id("b1"),
+        })
+        .expect("declare");
+        b.script_dice(&[6, 1]);
+        b.execute(Command::EndPhase).expect("to movement");
+        b.execute(Command::Activate { unit: id("a1") })
+            .expect("activate");
+        if touching {
+            let e = refused(&mut b, Command::Charge { unit: id("a1") });
+            assert!(e.contains("would end in contact with b2 too"), "{e}");
+        } else {
+            b.script_dice(&[6, 6, 6, 6, 2, 6]);
+            let ev = b
+                .execute(Command::Charge { unit: id("a1") })
+                .expect("charge");
+            let w = words(&b, &ev);
+            assert!(w.contains("reaches"), "{w}");
+            let h = hal(&b);
+            let a = b.unit(&id("a1")).unwrap();
+            assert!(!h.contact(&b, a, b.unit(&id("b2")).unwrap()), "{w}");
+        }
+    }
+}

@@ -888,6 +888,21 @@ impl Hal25 {
         if !b.table.holds(&to) {
             return illegal(format!("{} would leave the table", u.name));
         }
+        // Every enemy a charge meets must have taken its check to hold (IV.A.2): one charge,
+        // one target, so a charge that would end touching a second enemy is not made.
+        let tol = b.scale.to_mm(self.num("contact_tolerance"));
+        if let Some(o) = b.alive().find(|o| {
+            o.side != u.side
+                && o.id != tid
+                && !self.is_officer(o)
+                && to.within(&o.base, tol)
+                && !u.base.within(&o.base, tol)
+        }) {
+            return illegal(format!(
+                "{} would end in contact with {} too, which was not charged and made no check to hold",
+                u.name, o.name
+            ));
+        }
         // Not into a town in flames (a charger fights at the town, it does not occupy it).
         if let Some(t) = b
             .terrain
@@ -1067,7 +1082,21 @@ impl Hal25 {
                 ..u.base
             };
             let tol = b.scale.to_mm(self.num("contact_tolerance"));
-            let touches = |f: f32| place(f).within(&t.base, tol);
+            // Short of the target and of every other enemy: none of them was charged.
+            let others: Vec<Base> = b
+                .alive()
+                .filter(|o| {
+                    o.side != u.side
+                        && o.id != tid
+                        && !self.is_officer(o)
+                        && !u.base.within(&o.base, tol)
+                })
+                .map(|o| o.base)
+                .collect();
+            let touches = |f: f32| {
+                let p = place(f);
+                p.within(&t.base, tol) || others.iter().any(|o| p.within(o, tol))
+            };
             let mut f = (allowance / dist.max(0.01)).clamp(0.0, 1.0);
             if touches(f) {
                 let mut lo = 0.0;
