@@ -2351,3 +2351,82 @@ fn a_charge_may_not_end_touching_a_second_enemy() {
         }
     }
 }
+
+/// An officer with a unit that fire wipes out throws for his risk all the same (VI.C): the
+/// fire was effective, whether by musketry or by knocking out the battery's last gun.
+#[test]
+fn an_officer_with_a_unit_wiped_out_throws_for_his_risk() {
+    // Musketry: b1, one figure left, loses it.
+    let mut b = battle(
+        &[
+            ("ga", 0, "GEN", "A", 600.0, 60.0, 0.0, ""),
+            ("a1", 0, "LI", "A", 600.0, 200.0, 0.0, ""),
+            ("gb", 1, "GEN", "B", 600.0, 460.0, 180.0, ""),
+            ("b1", 1, "LI", "B", 600.0, 420.0, 180.0, ""),
+        ],
+        "",
+    );
+    {
+        let u = b.unit_mut(&id("b1")).unwrap();
+        u.stands.truncate(1);
+        u.stands[0].figures = 1;
+    }
+    to_phase(&mut b, Phase::SmallArms, &[3, 3, 6, 1]);
+    assert_eq!(
+        hal(&b)
+            .attached_general(&b, b.unit(&id("b1")).unwrap())
+            .map(|g| g.id.clone()),
+        Some(id("gb"))
+    );
+    // The odd figure fires (1); seven dice at medium range less 3: one hit (4); its save 1
+    // fails; the officer's risk 6+6.
+    b.script_dice(&[1, 4, 1, 1, 1, 1, 1, 1, 1, 6, 6]);
+    let ev = b
+        .execute(Command::Fire {
+            unit: id("a1"),
+            target: id("b1"),
+            support: Vec::new(),
+            defence: None,
+        })
+        .expect("fire");
+    let w = words(&b, &ev);
+    assert!(b.unit(&id("b1")).unwrap().status.removed, "{w}");
+    assert!(
+        w.contains("gb rolls [6, 6] for the risk to the officer with b1 = 12"),
+        "{w}"
+    );
+    assert!(b.unit(&id("gb")).unwrap().status.removed, "{w}");
+
+    // Counter-battery: the battery's last gun knocked out.
+    let mut b = battle(
+        &[
+            ("ga", 0, "GEN", "A", 300.0, 60.0, 0.0, ""),
+            ("fa", 0, "FA", "A", 600.0, 150.0, 0.0, ""),
+            ("gb", 1, "GEN", "B", 600.0, 695.0, 180.0, ""),
+            ("xfa", 1, "FA", "B", 600.0, 600.0, 180.0, ""),
+        ],
+        "",
+    );
+    for (i, f) in [4, 0, 0, 0].into_iter().enumerate() {
+        b.unit_mut(&id("xfa")).unwrap().stands[i].figures = f;
+    }
+    to_phase(&mut b, Phase::Artillery, &[3, 3, 6, 1]);
+    // The first gun hits (4) and knocks out (6+5); the second misses (2); the risk 6+6.
+    b.script_dice(&[4, 6, 5, 2, 6, 6]);
+    let ev = b
+        .execute(Command::Fire {
+            unit: id("fa"),
+            target: id("xfa"),
+            support: Vec::new(),
+            defence: None,
+        })
+        .expect("counter-battery");
+    let w = words(&b, &ev);
+    assert!(w.contains("knocks out a gun"), "{w}");
+    assert!(b.unit(&id("xfa")).unwrap().status.removed, "{w}");
+    assert!(
+        w.contains("gb rolls [6, 6] for the risk to the officer with xfa = 12"),
+        "{w}"
+    );
+    assert!(b.unit(&id("gb")).unwrap().status.removed, "{w}");
+}

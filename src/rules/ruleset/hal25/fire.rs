@@ -445,6 +445,9 @@ impl Hal25 {
                 self.knock_out(b, out, tid)?;
             }
             if b.unit(tid)?.status.removed {
+                // The battery lost its last gun: the fire was effective, and an officer with
+                // it throws for his risk (VI.C).
+                self.officer_risk(b, out, tid)?;
                 return Ok(());
             }
         }
