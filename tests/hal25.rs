@@ -2430,3 +2430,67 @@ fn an_officer_with_a_unit_wiped_out_throws_for_his_risk() {
     );
     assert!(b.unit(&id("gb")).unwrap().status.removed, "{w}");
 }
+
+/// IV.A.9.b: "Units inflicting a single (I) point on horse units roll 1D6": three points on
+/// horse remove one horseman (two points a horseman, IV.A.9.a) and throw no die for the third;
+/// a single point throws it (ruling melee_horse_points).
+#[test]
+fn only_a_single_melee_point_on_horse_throws_the_die() {
+    for single in [false, true] {
+        let mut b = battle(
+            &[
+                ("ga", 0, "GEN", "A", 100.0, 60.0, 0.0, ""),
+                ("a1", 0, "LI", "A", 600.0, 300.0, 0.0, ""),
+                ("gb", 1, "GEN", "B", 100.0, 880.0, 180.0, ""),
+                ("b1", 1, "HC", "B", 600.0, 500.0, 180.0, ""),
+            ],
+            "",
+        );
+        let to = {
+            let h = hal(&b);
+            h.contact_place(b.unit(&id("b1")).unwrap(), b.unit(&id("a1")).unwrap())
+                .0
+        };
+        b.unit_mut(&id("b1")).unwrap().base = to;
+        to_phase(&mut b, Phase::CloseCombat, &[3, 3, 6, 1]);
+        let (na, ne, ma, me) = {
+            let (sa, se) = hal(&b)
+                .melee_sides(&b, &id("a1"), &id("b1"))
+                .expect("sides");
+            (
+                sa.melee.facing,
+                se.melee.facing,
+                sa.melee.modifier,
+                se.melee.modifier,
+            )
+        };
+        assert!(na <= ne, "{na} {ne}");
+        // The first pair: a1 beats b1's stand by 3 (or 1); every other pair and b1's extra
+        // dice go b1's way; then the loser's chart and anything after: 3s.
+        let gap = if single { 1 } else { 3 };
+        let da = (1 + me + gap - ma) as u8;
+        assert!((1..=6).contains(&da), "{da}");
+        let mut dice = vec![da, 1];
+        for _ in 1..na {
+            dice.extend([1, 6]);
+        }
+        dice.extend(std::iter::repeat_n(6, ne - na));
+        if single {
+            dice.push(4);
+        }
+        dice.extend([3; 12]);
+        b.script_dice(&dice);
+        let ev = b
+            .execute(Command::Fight {
+                unit: id("a1"),
+                target: id("b1"),
+                pursue: None,
+                pursuits: Vec::new(),
+            })
+            .expect("fight");
+        let w = words(&b, &ev);
+        let lost: u32 = 24 - b.unit(&id("b1")).unwrap().figures();
+        assert_eq!(lost, 1, "{w}");
+        assert_eq!(w.contains("the odd point on horse"), single, "{w}");
+    }
+}

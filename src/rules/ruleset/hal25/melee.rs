@@ -294,7 +294,9 @@ impl Hal25 {
         at
     }
 
-    /// Casualties in figures from melee points: two points a horseman, the odd one on 4-6.
+    /// Casualties in figures from melee points: two points a horseman; a single point, all the
+    /// melee inflicted, fells one on 4-6 (IV.A.9.b); an odd point beside whole horsemen
+    /// fells none (ruling melee_horse_points).
     fn figures_from_points(
         &self,
         b: &mut Battle,
@@ -306,7 +308,7 @@ impl Hal25 {
             return Ok(points);
         }
         let per = self.num("cavalry_hits_per_figure").max(1.0) as u32;
-        let odd = if !points.is_multiple_of(per) {
+        let odd = if points == 1 {
             let first = b.cmd_dice.len();
             let die = b.d6()?;
             b.emit(
@@ -332,7 +334,7 @@ impl Hal25 {
         } else {
             None
         };
-        Ok(super::tables::cavalry_casualties(&self.d, points, odd))
+        Ok(super::tables::melee_horse_casualties(&self.d, points, odd))
     }
 
     pub fn fight(
