@@ -307,7 +307,6 @@ impl Hal25 {
         if !on.cavalry {
             return Ok(points);
         }
-        let per = self.num("cavalry_hits_per_figure").max(1.0) as u32;
         let odd = if points == 1 {
             let first = b.cmd_dice.len();
             let die = b.d6()?;
