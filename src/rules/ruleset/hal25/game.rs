@@ -1103,6 +1103,11 @@ impl Hal25 {
                     },
                 },
             );
+            // The unit is gone, but the fire or melee that took it was effective: an officer
+            // with it throws for his risk all the same (VI.C).
+            if risk {
+                self.officer_risk(b, out, id)?;
+            }
             return Ok(());
         }
         let lost_stand = !artillery && stands.len() < before;
