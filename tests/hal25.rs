@@ -2291,6 +2291,19 @@ fn a_disorganised_charger_failing_to_close_routs() {
                 (from.y - a.base.centre.y - 9.0 * 25.4).abs() < 1.0,
                 "ran 9\" away from b1: {w}"
             );
+            // Its pre-melee rout movement was this turn's: the rout movement phase (I.6) does
+            // not move it again.
+            let ran = b.log.len();
+            to_phase(&mut b, Phase::Rout, &[6; 60]);
+            let again = b.log.iter().skip(ran).any(|e| {
+                matches!(e, Event::Rolled { what, roll }
+                    if what == "rout movement" && roll.unit == Some(id("a1")))
+            });
+            assert!(
+                !again,
+                "{}",
+                words(&b, &b.log.iter().skip(ran).cloned().collect::<Vec<_>>())
+            );
         } else {
             assert!(a.status.disordered && !a.status.shaken, "{w}");
             assert_eq!(a.base.centre, from, "{w}");
