@@ -370,6 +370,12 @@ fn the_tutorial_plays_to_its_end_through_the_window_loop() {
             .iter()
             .any(|e| matches!(e, volley::rules::Event::ArmyBroken { .. }))
     );
+    // The result shows (the frame after the end is seen); the menu still opens over it.
+    frame(&mut app);
+    frame(&mut app);
+    assert_eq!(screen(&app), Screen::GameOver);
+    keys(&mut app, &[KeyCode::Escape]);
+    assert_eq!(menu(&app), Some(Menu::Open));
 }
 
 #[test]

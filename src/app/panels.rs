@@ -68,22 +68,7 @@ fn turn_bar(
                 ui.set_width(width - 16.0);
                 let b = &game.battle;
                 let words = b.rules.turn_words(b);
-                // The first row says where the game stands, whole: it wraps rather than cut
-                // its own words.
-                ui.horizontal_wrapped(|ui| {
-                    ui.strong(&b.info.name);
-                    ui.label(format!("{} ·", b.rules.get().name()));
-                    let mut text = format!("{} · {} phase", report::turn_line(b), words.phase);
-                    if let Some(r) = &words.resources {
-                        text += &format!(" · {r}");
-                    }
-                    ui.label(
-                        egui::RichText::new(&text)
-                            .strong()
-                            .color(side_colour(&game, b.active)),
-                    );
-                });
-                // The second row holds the controls, each in the same place in every phase.
+                // The controls come first, each in the same place in every phase.
                 ui.horizontal_wrapped(|ui| {
                     let at_table = *screen.get() == Screen::Playing;
                     // Why a control that is there cannot be used now, said on hover.
@@ -173,6 +158,21 @@ fn turn_bar(
                     ui.checkbox(&mut overlays.legend, "Legend (G)");
                     ui.checkbox(&mut overlays.symbols, "Symbols (N)");
                     ui.checkbox(&mut overlays.names, "Names (I)");
+                });
+                // Below them, where the game stands, whole: it wraps rather than cut its own
+                // words.
+                ui.horizontal_wrapped(|ui| {
+                    ui.strong(&b.info.name);
+                    ui.label(format!("{} ·", b.rules.get().name()));
+                    let mut text = format!("{} · {} phase", report::turn_line(b), words.phase);
+                    if let Some(r) = &words.resources {
+                        text += &format!(" · {r}");
+                    }
+                    ui.label(
+                        egui::RichText::new(&text)
+                            .strong()
+                            .color(side_colour(&game, b.active)),
+                    );
                 });
                 if let Some(m) = game.message.clone() {
                     ui.horizontal(|ui| {

@@ -196,7 +196,8 @@ fn save_window(
         return Ok(());
     };
     let ctx = ctx.ctx_mut()?;
-    // The slots are read once, as the window opens.
+    // The slots are read once, as the window opens, and the name is ready to type over.
+    let opening = slots.is_none();
     let slots = slots.get_or_insert_with(|| list(&game.save_dir));
     let mut close = false;
     egui::Modal::new(egui::Id::new("save_window")).show(ctx, |ui| {
@@ -205,6 +206,9 @@ fn save_window(
         ui.horizontal(|ui| {
             ui.label("Name");
             let edit = ui.add(egui::TextEdit::singleline(name).desired_width(440.0));
+            if opening {
+                edit.request_focus();
+            }
             if edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
                 intents.write(Intent::SaveAs(name.clone()));
                 close = true;
@@ -223,15 +227,19 @@ fn save_window(
             egui::ScrollArea::vertical()
                 .max_height(220.0)
                 .show(ui, |ui| {
-                    for s in slots.iter() {
-                        let chosen = s.path == target;
-                        if ui
-                            .selectable_label(chosen, format!("{}   ({})", s.name(), s.detail()))
-                            .clicked()
-                        {
-                            *name = s.name();
-                        }
-                    }
+                    egui::Grid::new("save_slots")
+                        .striped(true)
+                        .num_columns(2)
+                        .show(ui, |ui| {
+                            for s in slots.iter() {
+                                let chosen = s.path == target;
+                                if ui.selectable_label(chosen, s.name()).clicked() {
+                                    *name = s.name();
+                                }
+                                ui.small(s.detail());
+                                ui.end_row();
+                            }
+                        });
                 });
         }
         ui.add_space(6.0);
