@@ -40,6 +40,9 @@ pub struct Game {
     pub battle: Battle,
     /// Bumped whenever the battle changes, so drawing knows to refresh.
     pub version: u64,
+    /// Which table is laid: a new one for every game and every save loaded over the last, so
+    /// that the terrain is painted and the camera fitted afresh.
+    pub table: u64,
     /// The last refusal, shown to the player in the refusal colour.
     pub message: Option<String>,
     /// A confirmation ("saved to ..."), shown in a neutral colour.
@@ -341,6 +344,7 @@ impl Game {
         Game {
             battle,
             version: 1,
+            table: next_table(),
             message: None,
             notice: None,
             confirm_load: None,
@@ -352,6 +356,24 @@ impl Game {
             highlight: Vec::new(),
             reasons: Vec::new(),
         }
+    }
+}
+
+/// Tables laid so far in this program.
+static TABLES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+fn next_table() -> u64 {
+    TABLES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// True once for each new table: a game begun, or a save loaded over the game in play.
+fn new_table(game: Option<Res<Game>>, mut laid: Local<u64>) -> bool {
+    match game {
+        Some(g) if g.table != *laid => {
+            *laid = g.table;
+            true
+        }
+        _ => false,
     }
 }
 
@@ -728,6 +750,7 @@ fn apply_intents(
                         }
                         game.battle = b;
                         game.version += 1;
+                        game.table = next_table();
                         forget_the_screen(&mut game, &mut sel);
                         game.message = None;
                         game.notice = Some(format!("loaded {}", path.display()));

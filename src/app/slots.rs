@@ -71,10 +71,14 @@ impl Slot {
     pub fn detail(&self) -> String {
         match &self.about {
             Ok(a) => format!(
-                "{} · turn {} · {} to move · {}",
+                "{} · turn {} · {} · {}",
                 a.scenario,
                 a.turn,
-                a.side,
+                if a.over {
+                    "the battle is over".to_string()
+                } else {
+                    format!("{} to move", a.side)
+                },
                 when(a.saved)
             ),
             Err(e) => format!("cannot be loaded: {e}"),

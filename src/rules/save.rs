@@ -42,6 +42,9 @@ pub struct About {
     pub turn: u32,
     /// Whose bound it is, by the side's name.
     pub side: String,
+    /// The battle is over.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub over: bool,
     /// Seconds since 1970 (UTC) when it was written.
     pub saved: u64,
 }
@@ -58,6 +61,7 @@ impl About {
                 .get(b.active)
                 .map(|s| s.name.clone())
                 .unwrap_or_else(|| format!("side {}", b.active)),
+            over: b.is_over(),
             saved: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map(|d| d.as_secs())
