@@ -142,9 +142,14 @@ fn turn_bar(
                     {
                         *dialog = Dialog::load(&game.save_dir);
                     }
+                    // The menu opens over the table, not over the briefing.
                     if ui
-                        .button("Menu (Esc)")
+                        .add_enabled(
+                            *screen.get() != Screen::Briefing,
+                            egui::Button::new("Menu (Esc)"),
+                        )
                         .on_hover_text("Resume, save, load, the rules, the title screen, quit")
+                        .on_disabled_hover_text("Go to the table first")
                         .clicked()
                     {
                         menu.set(Menu::Open);

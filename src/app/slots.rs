@@ -256,6 +256,14 @@ fn save_window(
                 intents.write(Intent::SaveAs(name.clone()));
                 close = true;
             }
+            if ui
+                .button("Quicksave")
+                .on_hover_text("Save in the quicksave slot (asked first if it holds a game)")
+                .clicked()
+            {
+                intents.write(Intent::Save);
+                close = true;
+            }
             if ui.button("Cancel").clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
                 close = true;
             }
