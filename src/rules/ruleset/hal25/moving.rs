@@ -804,7 +804,7 @@ impl Hal25 {
         }
         if !(self.is_infantry(u) || self.is_cavalry(u)) || u.formation == Formation::Skirmish {
             return illegal(format!(
-                "{}: only formed infantry and cavalry charge",
+                "{}: only infantry and cavalry not skirmishing charge",
                 u.name
             ));
         }
