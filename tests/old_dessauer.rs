@@ -3334,3 +3334,40 @@ fn an_l_beaten_at_its_refused_front_recoils_as_it_stands() {
         .collect();
     assert_eq!(facings, vec![0.0, 0.0, 90.0, 90.0]);
 }
+
+/// The L's refused arm is a rules number in the data file beside its ruling (`l_refused_share`,
+/// half the stands rounded down: the stands beyond the front centre stand); a data file without
+/// it, or with a share that leaves an arm empty, is refused at load, never read as 0.
+#[test]
+fn the_l_refused_share_is_a_required_number() {
+    use volley::rules::ruleset::old_dessauer::{DATA, layout};
+    let line = DATA
+        .lines()
+        .find(|l| l.contains("key: \"l_refused_share\""))
+        .expect("the data file gives the L's refused share");
+    assert!(line.contains("value: 0.5") && line.contains("ruling l_formation"));
+    let e = OldDessauer::from_ron(&DATA.replace(line, "")).unwrap_err();
+    assert!(e.contains("l_refused_share"), "{e}");
+    let e = OldDessauer::from_ron(&DATA.replace(
+        "value: 0.5, source: \"ruling l_formation",
+        "value: 0, source: \"ruling l_formation",
+    ))
+    .unwrap_err();
+    assert!(e.contains("L refuses"), "{e}");
+    let od = OldDessauer::load().unwrap();
+    let counts: Vec<usize> = (2..=7).map(|n| layout::refused_count(&od, n)).collect();
+    assert_eq!(counts, vec![1, 1, 2, 2, 3, 3]);
+    // A third would refuse 1 stand of 4 and 2 of 6.
+    let third = OldDessauer::from_ron(&DATA.replace(
+        "value: 0.5, source: \"ruling l_formation",
+        "value: 0.34, source: \"ruling l_formation",
+    ))
+    .unwrap();
+    assert_eq!(
+        (
+            layout::refused_count(&third, 4),
+            layout::refused_count(&third, 6)
+        ),
+        (1, 2)
+    );
+}

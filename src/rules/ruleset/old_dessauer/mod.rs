@@ -174,6 +174,7 @@ pub const REQUIRED_NUMBERS: &[&str] = &[
     "var_def_fire_poor",
     "var_def_fire_guns",
     "var_def_fire_disordered",
+    "l_refused_share",
 ];
 
 /// The optional rules a scenario may switch on.
@@ -227,6 +228,13 @@ impl OldDessauer {
         }
         if data.troops.is_empty() {
             return Err("ruleset data: no troop types".into());
+        }
+        // An L refuses some of its stands and keeps some on the line's front.
+        let share = number(&data.numbers, "l_refused_share");
+        if !(share > 0.0 && share < 1.0) {
+            return Err(format!(
+                "ruleset data: an L refuses a share of its stands between 0 and 1, not {share}"
+            ));
         }
         // The variable chance to hit never hits better than its ruling says.
         let best = number(&data.numbers, "variable_hit_best");

@@ -1005,7 +1005,7 @@ pub fn form(
     }
     let to = rebuild(od, &u, formation, if refuse.is_some() { 0.0 } else { turn });
     let shapes = match refuse {
-        Some(right) => l_bases(od.troop(&u), &to, u.stands.len(), right),
+        Some(right) => l_bases(od, od.troop(&u), &to, u.stands.len(), right),
         None => vec![to],
     };
     if !shapes.iter().all(|s| b.table.holds(s)) {
@@ -1051,7 +1051,7 @@ pub fn form(
                 why: format!(
                     "forms an L refusing its {} flank: {} stand(s) wheel back to face it",
                     if right { "right" } else { "left" },
-                    super::layout::refused_count(u.stands.len())
+                    super::layout::refused_count(od, u.stands.len())
                 ),
             },
         );
