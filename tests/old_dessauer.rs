@@ -3371,3 +3371,78 @@ fn the_l_refused_share_is_a_required_number() {
         (1, 2)
     );
 }
+
+/// A scenario may start a unit in an L: `refused: Right` (or `Left`) on a unit whose `at` and
+/// `facing` are those of the line it formed from stands exactly as `Form(Conformed, turn: 90)`
+/// would leave it (the ruling `l_formation`), and may not move until it reforms. `volley check`
+/// refuses an L that is not a line of two or more foot or horse stands, with the unit's place.
+#[test]
+fn a_scenario_may_start_a_unit_in_an_l() {
+    for (flank, turn) in [("Right", 90.0), ("Left", -90.0)] {
+        let mut formed = battle(
+            r#"(id: "l", side: 0, type: "Inf", at: (600, 600), facing: 0),"#,
+            &[],
+        );
+        formed
+            .execute(Command::Form {
+                unit: u("l"),
+                formation: Formation::Conformed,
+                turn,
+            })
+            .unwrap();
+        let mut b = battle(
+            &format!(
+                r#"(id: "l", side: 0, type: "Inf", at: (600, 600), facing: 0, refused: Some({flank})),"#
+            ),
+            &[],
+        );
+        let (want, got) = (formed.unit(&u("l")).unwrap(), b.unit(&u("l")).unwrap());
+        assert_eq!(got.formation, Formation::Conformed);
+        let (w, g) = (want.loose_bases(), got.loose_bases());
+        assert_eq!(g.len(), 4);
+        for (x, y) in w.iter().zip(&g) {
+            assert!(
+                x.centre.dist(y.centre) < 0.01 && (x.facing - y.facing).abs() < 0.01,
+                "{flank}: {x:?} / {y:?}"
+            );
+        }
+        let e = mv(&mut b, "l", vec![Step::Advance(1.0)]).unwrap_err();
+        assert!(e.to_string().contains("an L"), "{e}");
+    }
+    // Refused combinations, each at its unit's line in the file.
+    for (unit, says) in [
+        (
+            r#"(id: "g", side: 0, type: "Gun", at: (600, 600), refused: Some(Left)),"#,
+            "cannot form an L",
+        ),
+        (
+            r#"(id: "c", side: 0, type: "Inf", at: (600, 600), formation: Some(Column), refused: Some(Left)),"#,
+            "formed from a line",
+        ),
+        (
+            r#"(id: "s", side: 0, type: "Inf", stands: Some([3]), at: (600, 600), refused: Some(Right)),"#,
+            "at least 2 stands",
+        ),
+        (
+            r#"(id: "e", side: 0, type: "Inf", at: (600, 20), facing: 0, refused: Some(Right)),"#,
+            "off the table",
+        ),
+    ] {
+        let text = format!(
+            "(name: \"t\", ruleset: \"old_dessauer\", table: (width: 1219.0, height: 1219.0), turn_limit: 20,\n sides: [(name: \"A\", colour: (0, 0, 200)), (name: \"B\", colour: (200, 0, 0))],\n units: [\n {unit}\n])"
+        );
+        let Err(d) = scenario::parse(&text, "t.ron") else {
+            panic!("{unit} should be refused");
+        };
+        assert!(d[0].message.contains(says), "{unit}: {:?}", d);
+        assert_eq!(d[0].line, 4, "{d:?}");
+    }
+    // Another ruleset has no L.
+    let text = r#"(name: "t", ruleset: "db7yw", table: (width: 1000, height: 1000), turn_limit: 20,
+        sides: [(name: "A", colour: (0, 0, 200)), (name: "B", colour: (200, 0, 0))],
+        units: [(id: "m", side: 0, type: "Ms", at: Some((500, 500)), refused: Some(Left))])"#;
+    let Err(d) = scenario::parse(text, "t.ron") else {
+        panic!("DB7YW has no L");
+    };
+    assert!(d[0].message.contains("'refused'"), "{d:?}");
+}

@@ -1114,6 +1114,9 @@ impl Ruleset for OldDessauer {
     fn prepare_unit(&self, u: &RawUnit) -> Result<UnitSetup, String> {
         OldDessauer::prepare_unit(self, u)
     }
+    fn starting_stands(&self, u: &RawUnit, base: &Base) -> Result<Option<Vec<Base>>, String> {
+        OldDessauer::starting_stands(self, u, base)
+    }
     fn class_name(&self, class: Class) -> String {
         grade_name(class).to_string()
     }
