@@ -3446,3 +3446,68 @@ fn a_scenario_may_start_a_unit_in_an_l() {
     };
     assert!(d[0].message.contains("'refused'"), "{d:?}");
 }
+
+/// Losses from an L (the ruling `casualties`): the seed leaves the grouping of figures free ("the
+/// rules do not depend on a particular physical grouping of the figures"), so an L keeps its
+/// arms: an L of 4 loses a refused stand, then a front one, then the last refused one, alike
+/// whichever flank it refused; the stands left stand where they stood.
+#[test]
+fn an_l_loses_stands_keeping_both_arms() {
+    for (turn, after_one, after_two) in [
+        (90.0, vec![0.0, 0.0, 90.0], vec![0.0, 90.0]),
+        (-90.0, vec![270.0, 0.0, 0.0], vec![270.0, 0.0]),
+    ] {
+        let mut b = battle(
+            r#"(id: "l", side: 0, type: "Inf", at: (600, 600), facing: 0),"#,
+            &[],
+        );
+        b.execute(Command::Form {
+            unit: u("l"),
+            formation: Formation::Conformed,
+            turn,
+        })
+        .unwrap();
+        let before = b.unit(&u("l")).unwrap().loose_bases();
+        let r = od(&b).clone();
+        let facings = |b: &Battle| -> Vec<f32> {
+            b.unit(&u("l"))
+                .unwrap()
+                .loose_bases()
+                .iter()
+                .map(|s| s.facing)
+                .collect()
+        };
+        let mut out = Vec::new();
+        r.take_losses(&mut b, &mut out, &u("l"), 3, "test").unwrap();
+        assert_eq!(facings(&b), after_one, "{turn}: {out:?}");
+        r.take_losses(&mut b, &mut out, &u("l"), 3, "test").unwrap();
+        assert_eq!(facings(&b), after_two, "{turn}: {out:?}");
+        // The two left are the corner's stands, where they stood.
+        let l = b.unit(&u("l")).unwrap();
+        assert!(layout_is_l(l));
+        for s in l.loose_bases() {
+            assert!(
+                before.iter().any(|x| x.centre.dist(s.centre) < 0.01),
+                "{turn}: {s:?} stood in the L"
+            );
+        }
+        // A figure more comes off the refused stand left: no share of a last two.
+        r.take_losses(&mut b, &mut out, &u("l"), 1, "test").unwrap();
+        let figs: Vec<u32> = b
+            .unit(&u("l"))
+            .unwrap()
+            .stands
+            .iter()
+            .map(|s| s.figures)
+            .collect();
+        assert_eq!(
+            figs,
+            if turn > 0.0 { vec![3, 2] } else { vec![2, 3] },
+            "{turn}"
+        );
+    }
+}
+
+fn layout_is_l(l: &volley::rules::model::Unit) -> bool {
+    volley::rules::ruleset::old_dessauer::layout::is_l(l)
+}
