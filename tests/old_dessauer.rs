@@ -3511,3 +3511,42 @@ fn an_l_loses_stands_keeping_both_arms() {
 fn layout_is_l(l: &volley::rules::model::Unit) -> bool {
     volley::rules::ruleset::old_dessauer::layout::is_l(l)
 }
+
+/// A pursuit meets an L at its arms' stands, not at the box round them: c, pursuing e 2 inches,
+/// runs toward the inside of an enemy L it may not charge (e did not recoil through it) and
+/// stops an inch short of the refused arm's back, not an inch short of the empty corner of
+/// the box round both arms, which it starts 3 mm from (the ruling `pursuit`).
+#[test]
+fn a_pursuit_toward_an_l_meets_its_arms_not_its_box() {
+    let mut b = battle(
+        r#"(id: "l", side: 0, type: "Inf", at: (600, 600), facing: 0, refused: Some(Right)),
+           (id: "e", side: 0, type: "Inf", stands: [1, 1], at: (549.525, 500), facing: 270),
+           (id: "c", side: 1, type: "Inf", at: (500, 507), facing: 90),"#,
+        &[],
+    );
+    let l = b.unit(&u("l")).unwrap();
+    let box_left = l.base.centre.x - l.base.width / 2.0;
+    let arm_back = l
+        .loose_bases()
+        .iter()
+        .filter(|s| s.facing == 90.0)
+        .map(|s| s.centre.x - s.depth / 2.0)
+        .fold(f32::MAX, f32::min);
+    assert!((box_left - 543.0).abs() < 0.5 && (arm_back - 581.0).abs() < 0.5);
+    to(&mut b, Phase::CloseCombat);
+    to(&mut b, Phase::Movement);
+    assert_eq!(b.active, 1);
+    mv(&mut b, "c", vec![Step::ToContact(u("e"))]).unwrap();
+    assert!((b.unit(&u("c")).unwrap().base.front_centre().x - 540.0).abs() < 0.5);
+    to(&mut b, Phase::CloseCombat);
+    // e's half-strength stands strike no dice; c hits once with 6s: e recoils 2 inches.
+    b.script_dice(&[6, 1, 1, 1]);
+    let ev = b.execute(fight_cmd("c", "e", None, vec![])).unwrap();
+    let p = pursued(&ev);
+    assert_eq!(p.len(), 1, "{ev:?}");
+    let front = p[0].2.centre.x + p[0].2.depth / 2.0;
+    assert!(
+        (front - (arm_back - 25.4)).abs() < 1.0,
+        "c's front stops an inch short of the refused arm at {arm_back}: {front}"
+    );
+}

@@ -740,9 +740,16 @@ fn pursue_path(
                     && o.extra.parent.as_ref() != Some(&w.id)
             })
             .find(|o| {
-                base.overlaps(&o.base)
-                    || (keep_off.contains(&o.id)
-                        && base.distance(&o.base) < zoc.min(w.base.distance(&o.base)) - 0.5)
+                // An L by its arms' stands, not the box round them.
+                let shapes = o.shapes();
+                let gap = |x: &Base| {
+                    shapes
+                        .iter()
+                        .map(|s| x.distance(s))
+                        .fold(f32::MAX, f32::min)
+                };
+                shapes.iter().any(|s| base.overlaps(s))
+                    || (keep_off.contains(&o.id) && gap(base) < zoc.min(gap(&w.base)) - 0.5)
             })
             .map(|o| o.id.clone())
     };
@@ -1007,7 +1014,7 @@ fn pursuits(
                         centre: now.base.centre.plus(dir.scale(*s)),
                         ..now.base
                     };
-                    at.within(&e_now.base, CONTACT_EPS)
+                    e_now.shapes().iter().any(|x| at.within(x, CONTACT_EPS))
                 })
                 && s > shift.len()
             {
@@ -1044,7 +1051,7 @@ fn pursuits(
             }
         };
         // The enemy is pursued only if the pursuer stays in contact with it.
-        let touching = to.within(&e_now.base, CONTACT_EPS);
+        let touching = e_now.shapes().iter().any(|x| to.within(x, CONTACT_EPS));
         b.emit(
             out,
             Event::Pursued {
