@@ -3550,3 +3550,51 @@ fn a_pursuit_toward_an_l_meets_its_arms_not_its_box() {
         "c's front stops an inch short of the refused arm at {arm_back}: {front}"
     );
 }
+
+/// Forming an L is one step and one line in the log (its stands wheel back as it takes the
+/// formation); unlimbering is one step and one line too, the guns standing in line at once.
+#[test]
+fn forming_an_l_and_unlimbering_each_log_one_line() {
+    use volley::rules::report::describe;
+    let mut b = battle(
+        r#"(id: "l", side: 0, type: "Inf", at: (600, 600), facing: 0),
+           (id: "g", side: 0, type: "Gun", at: (300, 300), facing: 0, limbered: true),"#,
+        &[],
+    );
+    let ev = b
+        .execute(Command::Form {
+            unit: u("l"),
+            formation: Formation::Conformed,
+            turn: 90.0,
+        })
+        .unwrap();
+    assert_eq!(ev.len(), 1, "{ev:?}");
+    assert_eq!(
+        describe(&b, &ev[0]),
+        "l forms an L refusing its right flank: 2 stand(s) wheel back to face it"
+    );
+    let l = b.unit(&u("l")).unwrap();
+    assert_eq!(l.formation, Formation::Conformed);
+    assert!(l.bound.formed && l.bound.spent > 2.9, "{:?}", l.bound);
+    assert_eq!(l.shapes().len(), 4);
+    let ev = b.execute(Command::Unlimber { unit: u("g") }).unwrap();
+    assert_eq!(ev.len(), 1, "{ev:?}");
+    assert_eq!(describe(&b, &ev[0]), "g unlimbers in line");
+    let g = b.unit(&u("g")).unwrap();
+    assert!(!g.status.limbered && g.formation == Formation::Line);
+    assert!(
+        g.bound.formed && g.bound.used() >= 8.0 - 0.01,
+        "{:?}",
+        g.bound
+    );
+    // A save replays to the same units.
+    let text = volley::rules::save::to_string(&b).unwrap();
+    let again = volley::rules::save::parse(&text, "save.ron").unwrap();
+    for id in ["l", "g"] {
+        let (x, y) = (b.unit(&u(id)).unwrap(), again.unit(&u(id)).unwrap());
+        assert_eq!(
+            (x.formation, x.status.limbered, x.loose_bases()),
+            (y.formation, y.status.limbered, y.loose_bases())
+        );
+    }
+}

@@ -687,6 +687,19 @@ pub enum Event {
         unit: UnitId,
         bases: Vec<Base>,
         why: String,
+        /// The formation the unit takes with these places, and the movement allowance it uses
+        /// (Old Dessauer: forming an L); None where it keeps its formation.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        formed: Option<(Formation, f32)>,
+    },
+    /// Guns unlimber and take this formation and footprint in one step (Old Dessauer): what
+    /// `Unlimbered` and `Reformed` do together.
+    UnlimberedTo {
+        unit: UnitId,
+        formation: Formation,
+        from: Base,
+        to: Base,
+        cost: f32,
     },
 }
 

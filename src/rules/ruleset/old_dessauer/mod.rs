@@ -547,6 +547,7 @@ impl OldDessauer {
                     unit: id.clone(),
                     bases: kept.iter().map(|&i| places[i]).collect(),
                     why: "keeps its L: the stands left stand where they stood".into(),
+                    formed: None,
                 },
             );
         }

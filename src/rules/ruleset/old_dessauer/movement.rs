@@ -1032,30 +1032,27 @@ pub fn form(
     if !od.command_test(b, out, &u)? {
         return Ok(());
     }
-    b.emit(
-        out,
-        Event::Reformed {
+    // An L is one step: its stands take their places in the new formation.
+    let e = match refuse {
+        Some(right) => Event::StandsPlaced {
+            unit: id.clone(),
+            bases: shapes,
+            why: format!(
+                "forms an L refusing its {} flank: {} stand(s) wheel back to face it",
+                if right { "right" } else { "left" },
+                super::layout::refused_count(od, u.stands.len())
+            ),
+            formed: Some((formation, cost)),
+        },
+        None => Event::Reformed {
             unit: id.clone(),
             formation,
             from: u.base,
             to,
             cost,
         },
-    );
-    if let Some(right) = refuse {
-        b.emit(
-            out,
-            Event::StandsPlaced {
-                unit: id.clone(),
-                bases: shapes,
-                why: format!(
-                    "forms an L refusing its {} flank: {} stand(s) wheel back to face it",
-                    if right { "right" } else { "left" },
-                    super::layout::refused_count(od, u.stands.len())
-                ),
-            },
-        );
-    }
+    };
+    b.emit(out, e);
     carry(b, out, id, &u.base, &to);
     intermix(b, out, id, &intermixed);
     Ok(())
@@ -1078,10 +1075,9 @@ pub fn unlimber(
     if !b.table.holds(&to) || b.alive().any(|o| o.id != u.id && to.overlaps(&o.base)) {
         return illegal(format!("no room for {} to unlimber", u.name));
     }
-    b.emit(out, Event::Unlimbered { unit: id.clone() });
     b.emit(
         out,
-        Event::Reformed {
+        Event::UnlimberedTo {
             unit: id.clone(),
             formation: Formation::Line,
             from: u.base,
