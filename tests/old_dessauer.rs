@@ -3598,3 +3598,50 @@ fn forming_an_l_and_unlimbering_each_log_one_line() {
         );
     }
 }
+
+/// Seed, Pursuit Moves: "If the enemy recoiled through a friend ... the pursuing unit charges
+/// into the new target(s)". Whether it did is judged along the way it went: e, beaten in its
+/// left flank by c, goes back 2 inches keeping its facing until its turn to face c no longer
+/// sweeps f1 (behind it) or f2 (beside it), and turns there (the ruling `recoil`). Turned
+/// from the start it would have swept f2, but it went past f2 still facing ahead, so c, following
+/// it, runs into f2 without charging it: it stops an inch short of f2 (the ruling `pursuit`).
+#[test]
+fn a_pursuit_charges_a_friend_only_if_the_recoil_went_through_it_as_moved() {
+    let mut b = battle(
+        r#"(id: "e", side: 0, type: "Inf", at: (600, 600), facing: 0),
+           (id: "f2", side: 0, type: "Inf", stands: [3], at: (605, 624.5), facing: 0),
+           (id: "f1", side: 0, type: "Inf", stands: [3], at: (570, 556), facing: 0),
+           (id: "c", side: 1, type: "Inf", stands: [3, 3], at: (499.3, 600), facing: 90),"#,
+        &[],
+    );
+    to(&mut b, Phase::CloseCombat);
+    to(&mut b, Phase::Movement);
+    assert_eq!(b.active, 1);
+    mv(&mut b, "c", vec![Step::ToContact(u("e"))]).unwrap();
+    to(&mut b, Phase::CloseCombat);
+    b.script_dice(&[6, 1, 1, 1, 1, 1, 1, 1]);
+    let ev = b.execute(fight_cmd("c", "e", None, vec![])).unwrap();
+    let (from, to_) = ev
+        .iter()
+        .find_map(|x| match x {
+            Event::Recoiled { unit, from, to, .. } if unit.as_str() == "e" => Some((*from, *to)),
+            _ => None,
+        })
+        .expect("e recoils");
+    assert_eq!(to_.facing, 270.0, "e turned to face c: {ev:?}");
+    assert!((to_.centre.x - from.centre.x - 50.8).abs() < 0.5, "{to_:?}");
+    let melees = ev
+        .iter()
+        .filter(|x| matches!(x, Event::Melee { .. }))
+        .count();
+    assert_eq!(melees, 1, "c fights no fresh round with f2: {ev:?}");
+    let p = pursued(&ev);
+    assert_eq!(p.len(), 1, "{ev:?}");
+    let front = p[0].2.centre.x + p[0].2.depth / 2.0;
+    let f2_left = 605.0 - 28.575 / 2.0;
+    assert!(
+        (front - (f2_left - 25.4)).abs() < 1.0,
+        "c stops an inch short of f2: front {front}"
+    );
+    assert!(!b.unit(&u("f2")).unwrap().status.disordered);
+}

@@ -659,6 +659,7 @@ fn round(
     }
     // Losers recoil, one move per excess hit.
     let mut recoiled: Vec<UnitId> = Vec::new();
+    let mut paths: BTreeMap<UnitId, Vec<Base>> = BTreeMap::new();
     for u in &before {
         let (t, m) = (taken(&u.id), made(&u.id));
         if t <= m || !b.unit(&u.id).is_ok_and(|x| x.alive()) {
@@ -677,7 +678,8 @@ fn round(
             .and_then(|s| b.unit(&s.unit).ok())
             .map(|c| now.centre.minus(c.base.forward()))
             .unwrap_or(now.front_centre().plus(now.forward()));
-        recoil(od, b, out, &u.id, cause, t - m)?;
+        let path = recoil(od, b, out, &u.id, cause, t - m)?;
+        paths.insert(u.id.clone(), path);
         recoiled.push(u.id.clone());
     }
     pursuits(
@@ -689,6 +691,7 @@ fn round(
             contacts,
             recoiled,
             strikes,
+            paths,
         },
         orders,
         depth,
@@ -788,16 +791,17 @@ fn pursue_path(
     (end, fresh)
 }
 
-/// The friends of `id` that it recoiled through this round, or between which it recoiled
-/// through a gap narrower than `gap_mm`: the fresh targets a pursuer charges.
+/// The friends of `id` that it recoiled through this round, judged along the way it went
+/// (`path`, its turn included), or between which it recoiled through a gap narrower than
+/// `gap_mm`: the fresh targets a pursuer charges.
 fn recoiled_through(
     od: &OldDessauer,
     b: &Battle,
-    before: &[Unit],
+    path: &[Base],
     id: &UnitId,
     gap_mm: f32,
 ) -> Vec<UnitId> {
-    let (Some(from), Ok(now)) = (before.iter().find(|x| &x.id == id), b.unit(id)) else {
+    let (Some(first), Some(last), Ok(now)) = (path.first(), path.last(), b.unit(id)) else {
         return Vec::new();
     };
     let friends: Vec<&Unit> = b
@@ -805,20 +809,15 @@ fn recoiled_through(
         .filter(|f| f.side == now.side && f.id != now.id && od.is_fighting_unit(f))
         .collect();
     let mut out: Vec<UnitId> = Vec::new();
-    let n = 20;
     for f in &friends {
-        let through = (1..=n).any(|k| {
-            let s = Base {
-                centre: from.base.centre.lerp(now.base.centre, k as f32 / n as f32),
-                ..now.base
-            };
-            f.shapes().iter().any(|x| s.overlaps(x))
-        });
-        if through {
+        if path[1..]
+            .iter()
+            .any(|s| f.shapes().iter().any(|x| s.overlaps(x)))
+        {
             out.push(f.id.clone());
         }
     }
-    for (x, y, g) in super::movement::gaps_crossed(&friends, from.base.centre, now.base.centre) {
+    for (x, y, g) in super::movement::gaps_crossed(&friends, first.centre, last.centre) {
         if g < gap_mm {
             for z in [x, y] {
                 if !out.contains(&z.id) {
@@ -928,6 +927,8 @@ struct Melee {
     contacts: BTreeMap<UnitId, Vec<UnitId>>,
     recoiled: Vec<UnitId>,
     strikes: Vec<Strike>,
+    /// The bases each loser passed through as it recoiled, its turn included.
+    paths: BTreeMap<UnitId, Vec<Base>>,
 }
 
 /// Winners whose enemies all recoiled may pursue; a pursuit that runs into a fresh enemy fights
@@ -1039,7 +1040,8 @@ fn pursuits(
         // another friend less than half the pursuer's width apart; others it stops an inch short
         // of.
         // (Skirmishers it runs into give way or are overrun, as before any formed troops.)
-        let chargeable = recoiled_through(od, b, &m.before, &target, now.base.width / 2.0);
+        let path = m.paths.get(&target).map(Vec::as_slice).unwrap_or_default();
+        let chargeable = recoiled_through(od, b, path, &target, now.base.width / 2.0);
         let may_meet =
             |x: &UnitId| chargeable.contains(x) || b.unit(x).is_ok_and(|x| od.is_skirmishing(b, x));
         let mut keep_off: Vec<UnitId> = Vec::new();

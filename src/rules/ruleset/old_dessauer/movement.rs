@@ -1094,6 +1094,9 @@ struct Retreat {
     /// Why it is eliminated, if it is.
     eliminated: Option<String>,
     disordered_friends: Vec<UnitId>,
+    /// The bases it passes through on its way, in order: going back, and its turn where it
+    /// makes it.
+    path: Vec<Base>,
 }
 
 /// The closest points of two bases (for rectangles one of them is a corner).
@@ -1209,6 +1212,7 @@ fn retreat(od: &OldDessauer, b: &Battle, u: &Unit, dir: Pt, dist_mm: f32, facing
                 to: u.base,
                 eliminated: None,
                 disordered_friends: Vec::new(),
+                path: Vec::new(),
             };
         };
         if res.eliminated.is_some() || !stuck || dist + inch > max {
@@ -1248,6 +1252,7 @@ fn walk_back(
         to: u.base,
         eliminated: None,
         disordered_friends: Vec::new(),
+        path: vec![u.base],
     };
     // Gaps between enemies and between friends that the unit passes.
     let mut squeezed: Vec<UnitId> = Vec::new();
@@ -1310,6 +1315,7 @@ fn walk_back(
         }
         if res.eliminated.is_none() {
             last = s;
+            res.path.push(s);
         }
     }
     res.to = last;
@@ -1328,6 +1334,7 @@ fn walk_back(
 /// Recoil moves away from `cause`, facing it, with their rout hits. The unit goes straight away unless
 /// that would eliminate it or disorder friends; then it turns as little as it must, within the
 /// data's angle either side (the owner's sensible choice: survive first, then spare friends).
+/// Returns the bases the unit passed through on its way, in order (none where it did not go).
 pub fn recoil(
     od: &OldDessauer,
     b: &mut Battle,
@@ -1335,10 +1342,10 @@ pub fn recoil(
     id: &UnitId,
     cause: Pt,
     moves: u32,
-) -> Result<(), RuleError> {
+) -> Result<Vec<Base>, RuleError> {
     let u = b.unit(id)?.clone();
     if moves == 0 || !u.alive() {
-        return Ok(());
+        return Ok(Vec::new());
     }
     let d = u.base.centre.minus(cause);
     let dir = if d.len() > 1e-3 {
@@ -1378,9 +1385,11 @@ pub fn recoil(
         }
     }
     let Some((_, r)) = best else {
-        return Ok(());
+        return Ok(Vec::new());
     };
-    move_back(od, b, out, &u, r, moves, false)
+    let path = r.path.clone();
+    move_back(od, b, out, &u, r, moves, false)?;
+    Ok(path)
 }
 
 fn move_back(
