@@ -2664,10 +2664,11 @@ fn only_an_enemy_free_to_move_is_able_to_charge() {
 }
 
 /// Seed, Moving Through Friends: "The other unit must stand still while you move through it"
-/// (ruling moving_through): one unit moves at a time, so the friend passed through may move
-/// afterwards.
+/// (ruling moving_through): the friend passed through stands for the whole turn. It may not
+/// move, change formation or fall back afterwards, and a friend that has moved this turn may
+/// not be passed through. Skirmishers pass freely.
 #[test]
-fn a_friend_moved_through_may_move_afterwards() {
+fn a_friend_moved_through_stands_still_all_turn() {
     let mut b = battle(
         r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
            (id: "f", side: 0, type: "Inf", at: (600, 340), facing: 0),
@@ -2682,7 +2683,36 @@ fn a_friend_moved_through_may_move_afterwards() {
         !b.unit(&u("f")).unwrap().status.disordered,
         "not intermixed"
     );
+    assert!(ev.iter().any(
+        |e| matches!(e, Event::PassedThrough { unit, friend } if unit.as_str() == "a" && friend.as_str() == "f")
+    ));
+    let e = mv(&mut b, "f", vec![Step::Sidestep(1.0)]).unwrap_err();
+    assert!(e.to_string().contains("stands still"), "{e}");
+    let e = b
+        .execute(Command::Form {
+            unit: u("f"),
+            formation: Formation::Column,
+            turn: 0.0,
+        })
+        .unwrap_err();
+    assert!(e.to_string().contains("stands still"), "{e}");
+    // Next turn it moves again.
+    to(&mut b, Phase::CloseCombat);
+    to(&mut b, Phase::Movement);
+    to(&mut b, Phase::CloseCombat);
+    to(&mut b, Phase::Movement);
+    assert_eq!(b.active, 0);
     mv(&mut b, "f", vec![Step::Sidestep(1.0)]).unwrap();
+    // A friend that has moved this turn may not be passed through.
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+           (id: "f", side: 0, type: "Inf", at: (600, 340), facing: 0),
+           (id: "e", side: 1, type: "Inf", at: (600, 1100), facing: 180),"#,
+        &[],
+    );
+    mv(&mut b, "f", vec![Step::Sidestep(0.5)]).unwrap();
+    let e = mv(&mut b, "a", vec![Step::Advance(2.9)]).unwrap_err();
+    assert!(e.to_string().contains("must stand still"), "{e}");
 }
 
 /// Seed, Disordered Units: "2) Due to maneuver" (ruling disorder_causes): a formation change

@@ -692,6 +692,12 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         formed: Option<(Formation, f32)>,
     },
+    /// A unit moved through a friend, which stands still for the rest of the bound (Old
+    /// Dessauer: 'The other unit must stand still while you move through it').
+    PassedThrough {
+        unit: UnitId,
+        friend: UnitId,
+    },
     /// Guns unlimber and take this formation and footprint in one step (Old Dessauer): what
     /// `Unlimbered` and `Reformed` do together.
     UnlimberedTo {

@@ -1306,6 +1306,11 @@ impl Ruleset for OldDessauer {
             Event::Fled { unit, .. } => {
                 Some(format!("{} falls back out of reach", b.name_of(unit)))
             }
+            Event::PassedThrough { unit, friend } => Some(format!(
+                "{} passes through {}, which stands still for the rest of the turn",
+                b.name_of(unit),
+                b.name_of(friend)
+            )),
             Event::FrontalCharge { unit, on } => Some(if *on {
                 format!(
                     "{} did not begin the turn behind its enemy's flank: its attack counts as frontal",

@@ -15,6 +15,8 @@ use crate::rules::terrain::FeatureKind;
 #[derive(Clone, Debug)]
 pub struct OdPlan {
     pub plan: MovePlan,
+    /// Friends it passes through (skirmishers aside): they stand still for the rest of the turn.
+    pub through: Vec<UnitId>,
     /// Why the unit ends disordered (terrain, charging an obstacle), if it does.
     pub disorder: Vec<String>,
     /// Friends it ends intermixed with.
@@ -113,10 +115,10 @@ fn pass_others(
     u: &Unit,
     samples: &[Base],
     charge: Option<&Unit>,
-) -> Result<(bool, Vec<UnitId>), RuleError> {
+) -> Result<(Vec<UnitId>, Vec<UnitId>), RuleError> {
     let kind = od.kind(u);
     let mine = carried(b, &u.id);
-    let mut through_friends = false;
+    let mut through_friends = Vec::new();
     let mut intermixed = Vec::new();
     let final_base = samples.last().copied().unwrap_or(u.base);
     for o in b.alive() {
@@ -132,7 +134,14 @@ fn pass_others(
             }
             let skirm = kind == Kind::LightInfantry || od.kind(o) == Kind::LightInfantry;
             if samples[1..].iter().any(overlaps) && !skirm {
-                through_friends = true;
+                // The friend passed through must stand still: not one that moved this turn.
+                if stood_not_still(b, o) {
+                    return illegal(format!(
+                        "{} cannot pass through {}: it has moved this turn, and a friend passed through must stand still",
+                        u.name, o.name
+                    ));
+                }
+                through_friends.push(o.id.clone());
             }
             if overlaps(&final_base) && !skirm {
                 intermixed.push(o.id.clone());
@@ -148,6 +157,33 @@ fn pass_others(
     }
     zones(od, b, u, &samples[1..], charge)?;
     Ok((through_friends, intermixed))
+}
+
+/// Has the unit moved, changed formation or fallen back this turn (it did not stand still)?
+fn stood_not_still(b: &Battle, o: &Unit) -> bool {
+    o.bound.moved
+        || o.bound.formed
+        || o.bound.fell_back
+        || super::this_turn(b)
+            .iter()
+            .any(|e| matches!(e, Event::Moved { unit, .. } if unit == &o.id))
+}
+
+/// Refuses any move, formation change or fallback of a unit a friend passed through this
+/// turn: it stands still for the rest of the turn (the ruling `moving_through`).
+pub(crate) fn standing_still(b: &Battle, u: &Unit) -> Result<(), RuleError> {
+    let by = super::this_turn(b).iter().find_map(|e| match e {
+        Event::PassedThrough { unit, friend } if friend == &u.id => Some(unit.clone()),
+        _ => None,
+    });
+    match by {
+        Some(by) => illegal(format!(
+            "{} stands still this turn: {} moved through it",
+            u.name,
+            b.name_of(&by)
+        )),
+        None => Ok(()),
+    }
 }
 
 /// Zones of control: `u` may not come within the inch of an enemy, nor, starting within it,
@@ -349,6 +385,7 @@ fn may_move(
     if u.bound.fell_back {
         return illegal(format!("{} fell back this turn instead of moving", u.name));
     }
+    standing_still(b, u)?;
     if kind == Kind::General && u.extra.attached.is_some() {
         return illegal(format!("{} is attached: detach first", u.name));
     }
@@ -500,7 +537,7 @@ fn plan_unit(od: &OldDessauer, b: &Battle, u: &Unit, steps: &[Step]) -> Result<O
     let left = (allowance - u.bound.used()).max(0.0);
     // Skirmishers and generals pay no terrain penalties: streams cost them nothing extra.
     let crosses_stream = crosses_stream && !free;
-    let doubled = through_friends || crosses_stream;
+    let doubled = !through_friends.is_empty() || crosses_stream;
     let total = cost * if doubled { slow } else { 1.0 };
     if total > left + 0.01 {
         return Err(RuleError::TooFar {
@@ -522,7 +559,7 @@ fn plan_unit(od: &OldDessauer, b: &Battle, u: &Unit, steps: &[Step]) -> Result<O
     if crosses_stream {
         going_why.push("stream crossing".into());
     }
-    if through_friends {
+    if !through_friends.is_empty() {
         going_why.push("through friends".into());
     }
     Ok(OdPlan {
@@ -540,6 +577,7 @@ fn plan_unit(od: &OldDessauer, b: &Battle, u: &Unit, steps: &[Step]) -> Result<O
             cost: 0,
             manoeuvre: None,
         },
+        through: through_friends,
         disorder,
         intermixed,
         charge: charge.map(|c| c.id),
@@ -576,6 +614,15 @@ pub fn do_move(
             manoeuvre: None,
         },
     );
+    for f in &p.through {
+        b.emit(
+            out,
+            Event::PassedThrough {
+                unit: id.clone(),
+                friend: f.clone(),
+            },
+        );
+    }
     carry(b, out, id, &u.base, &to);
     if u.status.frontal_charge != p.frontal {
         frontal_mark(b, out, id, p.frontal);
@@ -939,6 +986,7 @@ pub fn form(
     if u.bound.fell_back {
         return illegal(format!("{} fell back this turn instead of moving", u.name));
     }
+    standing_still(b, &u)?;
     if od.in_contact(b, &u) {
         return illegal(format!(
             "{} is in combat: no change of frontage or facing",
@@ -1497,6 +1545,7 @@ pub fn fallback(
     if u.bound.moved || u.bound.formed || u.bound.fell_back {
         return illegal(format!("{} has already moved this turn", u.name));
     }
+    standing_still(b, &u)?;
     if !(distance.is_finite() && distance > 0.0 && distance <= od.num("recoil_max")) {
         return illegal(format!(
             "a fallback is more than 0 and at most {} inches",
