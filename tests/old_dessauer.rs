@@ -3675,3 +3675,54 @@ fn a_pursuit_charges_a_friend_only_if_the_recoil_went_through_it_as_moved() {
     );
     assert!(!b.unit(&u("f2")).unwrap().status.disordered);
 }
+
+/// Seed, Regimental Guns: "A regt. gun has a parent unit, and must always touch the parent." A
+/// regiment that changes formation keeps its gun touching it, on the same side: one at the
+/// right of a line closes up to the column's right, one in front of a line stays in front of
+/// the column's head, one at the right of a line that forms an L refusing its right stays by
+/// the refused arm.
+#[test]
+fn a_regimental_gun_keeps_touching_its_parent_through_formation_changes() {
+    let eps = 0.2;
+    for (gun, formation, turn, side) in [
+        ("(666.675, 300)", Formation::Column, 0.0, "right"),
+        ("(600, 319.05)", Formation::Column, 0.0, "front"),
+        ("(666.675, 300)", Formation::Conformed, 90.0, "refused arm"),
+        ("(666.675, 300)", Formation::Line, 180.0, "about"),
+    ] {
+        let mut b = battle(
+            &format!(
+                r#"(id: "p", side: 0, type: "Inf", at: (600, 300), facing: 0),
+                   (id: "rg", side: 0, type: "RG", parent: "p", at: {gun}, facing: 0),"#
+            ),
+            &["regimental_guns"],
+        );
+        b.execute(Command::Form {
+            unit: u("p"),
+            formation,
+            turn,
+        })
+        .unwrap();
+        let p = b.unit(&u("p")).unwrap();
+        let g = b.unit(&u("rg")).unwrap();
+        let d = p
+            .shapes()
+            .iter()
+            .map(|s| g.base.distance(s))
+            .fold(f32::MAX, f32::min);
+        assert!(
+            d <= eps,
+            "{side}: the gun is {d} mm off its parent: {:?}",
+            g.base
+        );
+        assert!(
+            !p.shapes().iter().any(|s| s.overlaps(&g.base)),
+            "{side}: the gun stands on its parent"
+        );
+        match side {
+            "right" => assert!(g.base.centre.x > p.base.centre.x + p.base.width / 2.0),
+            "front" => assert!(g.base.centre.y > p.base.centre.y + p.base.depth / 2.0),
+            _ => {}
+        }
+    }
+}

@@ -49,11 +49,31 @@ pub fn carry(b: &mut Battle, out: &mut Vec<Event>, id: &UnitId, from: &Base, to:
         let (x, y) = (rel.dot(from.right()), rel.dot(from.forward()));
         // An attached general or a regimental gun stays on the table where the unit's turn
         // would carry it over the edge.
-        let moved = b.table.pull_in(&Base {
+        let mut moved = Base {
             centre: to.local(x, y),
             facing: norm_facing(c.facing + norm_deg(to.facing - from.facing)),
             ..c
-        });
+        };
+        // A regimental gun always touches its parent: one left off it by a new formation's
+        // footprint closes up to the parent's nearest stand, on the same side of it.
+        if b.unit(&cid)
+            .is_ok_and(|g| g.extra.parent.as_ref() == Some(id))
+            && let Ok(p) = b.unit(id)
+        {
+            let shapes = p.shapes();
+            let gap = |g: &Base, s: &Base| g.distance(s);
+            let on = shapes.iter().find(|s| moved.overlaps(s));
+            if (on.is_some() || !shapes.iter().any(|s| gap(&moved, s) <= CONTACT_EPS))
+                && let Some(s) = on.or_else(|| {
+                    shapes
+                        .iter()
+                        .min_by(|a, c| gap(&moved, a).total_cmp(&gap(&moved, c)))
+                })
+            {
+                moved.centre = touching_spot(&moved, s);
+            }
+        }
+        let moved = b.table.pull_in(&moved);
         b.emit(
             out,
             Event::Moved {
@@ -68,6 +88,33 @@ pub fn carry(b: &mut Battle, out: &mut Vec<Event>, id: &UnitId, from: &Base, to:
             },
         );
     }
+}
+
+/// Where `g`'s centre goes to touch `s` from the side of `s` it stands on, moved straight
+/// in (or out, where it overlaps): across the nearest edge, kept within that edge's length.
+fn touching_spot(g: &Base, s: &Base) -> Pt {
+    let (r, f) = (s.right(), s.forward());
+    // The half extents of `g` along the frame of `s`.
+    let (mut gx, mut gy) = (0.0f32, 0.0f32);
+    for c in g.corners() {
+        let d = c.minus(g.centre);
+        gx = gx.max(d.dot(r).abs());
+        gy = gy.max(d.dot(f).abs());
+    }
+    let d = g.centre.minus(s.centre);
+    let (mut x, mut y) = (d.dot(r), d.dot(f));
+    let (w, h) = (s.width / 2.0, s.depth / 2.0);
+    // Out beyond which edge, in proportion to the room on that side.
+    let out_x = (x.abs() - w) / (w + gx).max(1e-3);
+    let out_y = (y.abs() - h) / (h + gy).max(1e-3);
+    if out_x >= out_y {
+        x = x.signum() * (w + gx);
+        y = y.clamp(-h, h);
+    } else {
+        y = y.signum() * (h + gy);
+        x = x.clamp(-w, w);
+    }
+    s.local(x, y)
 }
 
 /// Where an attached general stands: behind the centre of the unit's rear.
