@@ -8,6 +8,10 @@ use bevy::prelude::*;
 mod common;
 use std::path::Path;
 use volley::app::input::{Pointer, Selection};
+use volley::app::menu::MenuChoice;
+use volley::app::opponent::Computer;
+use volley::app::screens::{Menu, Screen};
+use volley::app::slots::{self, Dialog};
 use volley::app::{Game, Intent};
 use volley::rules::command::Command;
 use volley::rules::model::{Phase, UnitId};
@@ -33,6 +37,38 @@ fn app() -> App {
     app.update();
     assert_eq!(game(&app).battle.phase, Phase::Movement);
     app
+}
+
+/// An empty folder of this test's own for saves: tests run side by side.
+fn fresh_dir(tag: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("volley-slots-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The app of `app()`, saving into a folder of its own.
+fn app_saving(tag: &str) -> (App, std::path::PathBuf) {
+    let mut app = app();
+    let dir = fresh_dir(tag);
+    let mut g = app.world_mut().resource_mut::<Game>();
+    g.save_dir = dir.clone();
+    g.save_path = dir.join("quicksave.ron");
+    (app, dir)
+}
+
+fn keys(app: &mut App, down: &[KeyCode]) {
+    {
+        let mut k = app.world_mut().resource_mut::<ButtonInput<KeyCode>>();
+        for key in down {
+            k.press(*key);
+        }
+    }
+    frame(app);
+    app.world_mut()
+        .resource_mut::<ButtonInput<KeyCode>>()
+        .release_all();
+    frame(app);
 }
 
 fn game(app: &App) -> &Game {
@@ -270,6 +306,8 @@ fn the_wheel_turns_a_dragged_base_and_quicksave_loads_back() {
         .facing;
     assert!((facing - 350.0).abs() < 0.01, "facing {facing}");
     // Quicksave, undo the move, then load the quicksave: the move is back.
+    let path = fresh_dir("wheel").join("quicksave.ron");
+    app.world_mut().resource_mut::<Game>().save_path = path.clone();
     app.world_mut().write_message(Intent::Save);
     frame(&mut app);
     app.world_mut().write_message(Intent::Undo);
@@ -283,7 +321,7 @@ fn the_wheel_turns_a_dragged_base_and_quicksave_loads_back() {
             .facing,
         0.0
     );
-    app.world_mut().write_message(Intent::Load);
+    app.world_mut().write_message(Intent::Load(path));
     frame(&mut app);
     app.world_mut().write_message(Intent::LoadConfirmed);
     frame(&mut app);
@@ -332,6 +370,12 @@ fn the_tutorial_plays_to_its_end_through_the_window_loop() {
             .iter()
             .any(|e| matches!(e, volley::rules::Event::ArmyBroken { .. }))
     );
+    // The result shows (the frame after the end is seen); the menu still opens over it.
+    frame(&mut app);
+    frame(&mut app);
+    assert_eq!(screen(&app), Screen::GameOver);
+    keys(&mut app, &[KeyCode::Escape]);
+    assert_eq!(menu(&app), Some(Menu::Open));
 }
 
 #[test]
@@ -395,7 +439,8 @@ fn load_asks_first_and_save_and_load_are_notices_not_refusals() {
     let mut app = app();
     // A quicksave of its own: tests run side by side.
     let path = std::env::temp_dir().join(format!("volley-load-asks-{}.ron", std::process::id()));
-    app.world_mut().resource_mut::<Game>().save_path = path;
+    let _ = std::fs::remove_file(&path);
+    app.world_mut().resource_mut::<Game>().save_path = path.clone();
     app.world_mut().write_message(Intent::Save);
     frame(&mut app);
     assert_eq!(game(&app).message, None, "saving is no refusal");
@@ -411,7 +456,7 @@ fn load_asks_first_and_save_and_load_are_notices_not_refusals() {
     }));
     frame(&mut app);
     let moved = centre(&app, "pr-hc");
-    // Ctrl+O asks before the game in play is lost.
+    // Ctrl+O opens the list of saves; choosing one asks before the game in play is lost.
     {
         let mut keys = app.world_mut().resource_mut::<ButtonInput<KeyCode>>();
         keys.press(KeyCode::ControlLeft);
@@ -422,15 +467,19 @@ fn load_asks_first_and_save_and_load_are_notices_not_refusals() {
         .resource_mut::<ButtonInput<KeyCode>>()
         .release_all();
     frame(&mut app);
-    assert!(game(&app).confirm_load);
+    assert!(matches!(app.world().resource::<Dialog>(), Dialog::Load(_)));
+    *app.world_mut().resource_mut::<Dialog>() = Dialog::Closed;
+    app.world_mut().write_message(Intent::Load(path.clone()));
+    frame(&mut app);
+    assert_eq!(game(&app).confirm_load.as_ref(), Some(&path));
     assert_eq!(centre(&app, "pr-hc"), moved, "nothing loaded yet");
     // Cancelled: the game goes on.
     app.world_mut().write_message(Intent::CancelLoad);
     frame(&mut app);
-    assert!(!game(&app).confirm_load);
+    assert!(game(&app).confirm_load.is_none());
     assert_eq!(centre(&app, "pr-hc"), moved);
     // Confirmed: the quicksave replaces it.
-    app.world_mut().write_message(Intent::Load);
+    app.world_mut().write_message(Intent::Load(path));
     frame(&mut app);
     app.world_mut().write_message(Intent::LoadConfirmed);
     frame(&mut app);
@@ -447,8 +496,8 @@ fn load_asks_first_and_save_and_load_are_notices_not_refusals() {
 #[test]
 fn the_handover_and_a_load_forget_the_selection_and_highlights() {
     let mut app = app();
-    let path = std::env::temp_dir().join(format!("volley-forget-{}.ron", std::process::id()));
-    app.world_mut().resource_mut::<Game>().save_path = path;
+    let path = fresh_dir("forget").join("quicksave.ron");
+    app.world_mut().resource_mut::<Game>().save_path = path.clone();
     let select = |app: &mut App| {
         let a = centre(app, "pr-ms1");
         point_at(app, a.x, a.y, Some("pr-ms1"));
@@ -477,7 +526,7 @@ fn the_handover_and_a_load_forget_the_selection_and_highlights() {
     frame(&mut app);
     select(&mut app);
     assert!(!forgotten(&app));
-    app.world_mut().write_message(Intent::Load);
+    app.world_mut().write_message(Intent::Load(path));
     frame(&mut app);
     app.world_mut().write_message(Intent::LoadConfirmed);
     frame(&mut app);
@@ -698,4 +747,203 @@ fn every_lesson_charge_is_made_by_dropping_the_base_on_its_target() {
         made += 1;
     }
     assert!(made >= 4, "a charge in each lesson but Hal's");
+}
+
+#[test]
+fn ctrl_s_offers_a_named_slot_and_the_list_shows_its_game() {
+    let (mut app, dir) = app_saving("named");
+    keys(&mut app, &[KeyCode::ControlLeft, KeyCode::KeyS]);
+    let Dialog::Save(name) = app.world().resource::<Dialog>().clone() else {
+        panic!("Ctrl+S opens the save window");
+    };
+    let scenario = game(&app).battle.info.name.clone();
+    assert!(
+        name.starts_with(&format!("{scenario}, turn 1, Prussia, ")),
+        "default name {name}"
+    );
+    app.world_mut().write_message(Intent::SaveAs(name.clone()));
+    frame(&mut app);
+    let path = slots::slot_path(&dir, &name);
+    assert!(
+        path.is_file(),
+        "saved in a slot of its own: {}",
+        path.display()
+    );
+    assert!(
+        !dir.join("quicksave.ron").exists(),
+        "the quicksave is untouched"
+    );
+    // A save written before slots had labels is listed too, read by replaying it.
+    volley::rules::save::write(&game(&app).battle, &dir.join("older.ron")).unwrap();
+    let list = slots::list(&dir);
+    assert_eq!(list.len(), 2, "{list:?}");
+    let named = list.iter().find(|s| s.path == path).unwrap();
+    let about = named.about.as_ref().unwrap();
+    assert_eq!(
+        (
+            named.name(),
+            about.scenario.as_str(),
+            about.turn,
+            about.side.as_str()
+        ),
+        (name.clone(), scenario.as_str(), 1, "Prussia")
+    );
+    assert!(
+        named.detail().contains("turn 1 · Prussia to move"),
+        "{}",
+        named.detail()
+    );
+    let older = list.iter().find(|s| s.name() == "older").unwrap();
+    assert_eq!(older.about.as_ref().unwrap().side, "Prussia");
+    assert!(volley::rules::save::load(&path).is_ok());
+}
+
+#[test]
+fn a_slot_that_holds_a_game_is_overwritten_only_when_the_player_says_so() {
+    let (mut app, dir) = app_saving("overwrite");
+    app.world_mut()
+        .write_message(Intent::SaveAs("Before the attack".into()));
+    frame(&mut app);
+    let path = slots::slot_path(&dir, "Before the attack");
+    let before = std::fs::read_to_string(&path).unwrap();
+    app.world_mut().write_message(Intent::Do(Command::Move {
+        unit: UnitId("pr-hc".into()),
+        steps: vec![volley::rules::command::Step::Advance(50.0)],
+    }));
+    frame(&mut app);
+    // The same slot, spelt another way: asked, not written.
+    app.world_mut()
+        .write_message(Intent::SaveAs("before the ATTACK".into()));
+    frame(&mut app);
+    assert_eq!(
+        game(&app).confirm_save.as_ref().map(|(p, _)| p),
+        Some(&path)
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), before);
+    // Kept: still the old game.
+    app.world_mut().write_message(Intent::CancelSave);
+    frame(&mut app);
+    assert!(game(&app).confirm_save.is_none());
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), before);
+    // The quicksave is a slot like any other: asked too once it holds a game.
+    app.world_mut().write_message(Intent::Save);
+    frame(&mut app);
+    assert!(
+        game(&app).confirm_save.is_none(),
+        "a new quicksave is written"
+    );
+    app.world_mut().write_message(Intent::Save);
+    frame(&mut app);
+    assert!(
+        game(&app).confirm_save.is_some(),
+        "an old one is asked about"
+    );
+    app.world_mut().write_message(Intent::CancelSave);
+    frame(&mut app);
+    // Confirmed: overwritten with the game in play.
+    app.world_mut()
+        .write_message(Intent::SaveAs("Before the attack".into()));
+    frame(&mut app);
+    app.world_mut().write_message(Intent::OverwriteConfirmed);
+    frame(&mut app);
+    let after = std::fs::read_to_string(&path).unwrap();
+    assert_ne!(after, before);
+    let loaded = volley::rules::save::load(&path).unwrap();
+    assert_eq!(loaded.commands.len(), game(&app).battle.commands.len());
+}
+
+#[test]
+fn loading_a_slot_brings_back_the_opponent_it_was_saved_against() {
+    let (mut app, dir) = app_saving("seats");
+    app.insert_resource(Computer::new(1));
+    app.world_mut()
+        .write_message(Intent::SaveAs("against it".into()));
+    frame(&mut app);
+    let path = slots::slot_path(&dir, "against it");
+    app.world_mut().remove_resource::<Computer>();
+    app.world_mut().write_message(Intent::Load(path.clone()));
+    frame(&mut app);
+    assert!(
+        app.world().get_resource::<Computer>().is_none(),
+        "nothing loaded before the player confirms"
+    );
+    app.world_mut().write_message(Intent::LoadConfirmed);
+    frame(&mut app);
+    assert_eq!(
+        app.world().get_resource::<Computer>().map(|c| c.side),
+        Some(1)
+    );
+    // A hotseat slot loads as hotseat.
+    app.world_mut().remove_resource::<Computer>();
+    app.world_mut()
+        .write_message(Intent::SaveAs("hotseat".into()));
+    frame(&mut app);
+    app.insert_resource(Computer::new(1));
+    app.world_mut()
+        .write_message(Intent::Load(slots::slot_path(&dir, "hotseat")));
+    frame(&mut app);
+    app.world_mut().write_message(Intent::LoadConfirmed);
+    frame(&mut app);
+    assert!(app.world().get_resource::<Computer>().is_none());
+}
+
+fn screen(app: &App) -> Screen {
+    *app.world().resource::<State<Screen>>().get()
+}
+
+fn menu(app: &App) -> Option<Menu> {
+    app.world().get_resource::<State<Menu>>().map(|m| *m.get())
+}
+
+#[test]
+fn esc_opens_the_menu_resume_closes_it_and_back_to_the_title_leaves_the_game() {
+    let mut app = app();
+    assert_eq!(
+        (screen(&app), menu(&app)),
+        (Screen::Playing, Some(Menu::Closed))
+    );
+    // With a drag under way Esc lets go of it, and opens nothing.
+    let start = centre(&app, "pr-hc");
+    point_at(&mut app, start.x, start.y, Some("pr-hc"));
+    press(&mut app);
+    point_at(&mut app, start.x, start.y + 20.0, None);
+    frame(&mut app);
+    keys(&mut app, &[KeyCode::Escape]);
+    assert!(app.world().resource::<Selection>().drag.is_none());
+    assert_eq!(menu(&app), Some(Menu::Closed));
+    release(&mut app);
+    assert_eq!(
+        centre(&app, "pr-hc"),
+        start,
+        "the drag let go of changed nothing"
+    );
+    // Esc opens the menu; while it is open the table takes no clicks.
+    keys(&mut app, &[KeyCode::Escape]);
+    assert_eq!(menu(&app), Some(Menu::Open));
+    app.world_mut().resource_mut::<Selection>().unit = None;
+    point_at(&mut app, start.x, start.y, Some("pr-hc"));
+    press(&mut app);
+    release(&mut app);
+    assert!(app.world().resource::<Selection>().unit.is_none());
+    // Resume closes it; Esc opens it again, and closes it too.
+    app.world_mut().write_message(MenuChoice::Resume);
+    frame(&mut app);
+    frame(&mut app);
+    assert_eq!(menu(&app), Some(Menu::Closed));
+    keys(&mut app, &[KeyCode::Escape]);
+    assert_eq!(menu(&app), Some(Menu::Open));
+    keys(&mut app, &[KeyCode::Escape]);
+    assert_eq!(menu(&app), Some(Menu::Closed));
+    // Back to the title: the game leaves, the title lists the scenarios.
+    keys(&mut app, &[KeyCode::Escape]);
+    app.world_mut().write_message(MenuChoice::Title);
+    frame(&mut app);
+    frame(&mut app);
+    assert_eq!((screen(&app), menu(&app)), (Screen::Title, None));
+    assert!(app.world().get_resource::<Game>().is_none());
+    assert!(
+        app.world()
+            .get_resource::<volley::app::TitleScreen>()
+            .is_some_and(|t| !t.scenarios.is_empty())
+    );
 }

@@ -517,26 +517,42 @@ fn every_melee_modifier_applies_where_it_says() {
     // The defender of a town +2 (the attacker does not get it).
     assert!(has(&m(&b, "xli", "li", false), "Defending a town", 2));
     assert!(!has(&m(&b, "xli", "li", true), "Defending a town", 2));
-    // Attacking a disorganised unit +1, a routed one +2: the state counts once, not again as
-    // formed against non-formed (ruling unformed); a formed defender against a disorganised
-    // attacker has formed against non-formed.
+    // A disorganised or routed unit is not formed (V.C "Unformed/Disorganized"): formed
+    // against non-formed +1 is the same for attacker and defender, and the attacker of such a
+    // unit adds IV.A.6's +1 Attacking disorganized unit, or +2 Attacking routed unit, besides
+    // (ruling unformed): +2 and +3 in all, against +1 for a defender.
     b.unit_mut(&id("xl2")).unwrap().status.disordered = true;
     let v = m(&b, "l2", "xl2", true);
     assert!(
-        !has(&v, "Formed against non-formed", 1) && has(&v, "Attacking a disorganised unit", 1),
+        has(&v, "Formed against non-formed", 1) && has(&v, "Attacking a disorganised unit", 1),
         "{v:?}"
     );
-    assert!(has(
-        &m(&b, "l2", "xl2", false),
+    let sum = |v: &[(String, i32)]| v.iter().map(|x| x.1).sum::<i32>();
+    assert_eq!(sum(&v), 2, "{v:?}");
+    let v = m(&b, "l2", "xl2", false);
+    assert!(
+        has(&v, "Formed against non-formed", 1) && !has(&v, "Attacking a disorganised unit", 1),
+        "{v:?}"
+    );
+    assert_eq!(sum(&v), 1, "{v:?}");
+    // The disorganised unit itself is not formed: no +1 either way.
+    assert!(!has(
+        &m(&b, "xl2", "l2", true),
+        "Formed against non-formed",
+        1
+    ));
+    assert!(!has(
+        &m(&b, "xl2", "l2", false),
         "Formed against non-formed",
         1
     ));
     b.unit_mut(&id("xl2")).unwrap().status.shaken = true;
     let v = m(&b, "l2", "xl2", true);
     assert!(
-        has(&v, "Attacking a routed unit", 2) && !has(&v, "Formed against non-formed", 1),
+        has(&v, "Attacking a routed unit", 2) && has(&v, "Formed against non-formed", 1),
         "{v:?}"
     );
+    assert_eq!(sum(&v), 3, "{v:?}");
     // Against skirmishers, formed against non-formed +1.
     b.unit_mut(&id("xl2")).unwrap().status.shaken = false;
     b.unit_mut(&id("xl2")).unwrap().status.disordered = false;
@@ -1107,12 +1123,23 @@ fn a_town_burns_under_artillery_fire() {
     assert!(w.contains("= 6 hits"), "{w}");
     assert!(w.contains("saves (on 5-6)"), "{w}");
     assert!(w.contains("Dorf") && w.contains("in flames"), "{w}");
-    assert!(
-        w.contains("b1 is disorganised (the town is in flames)"),
-        "{w}"
-    );
-    assert!(card(&b).contains("In Dorf: in flames"), "{}", card(&b));
-    // A burnt town cannot be occupied (II.B.4.b): b1 has no cover, works or town defence.
+    // A burnt town "can not be occupied" (II.B.4.b): b1 leaves it at once by the shortest way
+    // out, forward to just before the town (its front edge at 500 mm, b1 0.75" deep: 3.25"
+    // against 4" back), in good order: the seed disorganises no one for it (ruling
+    // burnt_town).
+    assert!(w.contains("b1 leaves Dorf, in flames, by "), "{w}");
+    assert!(!w.contains("b1 is disorganised"), "{w}");
+    {
+        let b1 = b.unit(&id("b1")).unwrap();
+        assert!(!b.terrain.get("t").unwrap().touches(&b1.base), "{w}");
+        assert!(
+            b1.base.centre.y > 470.0 && b1.base.centre.y < 481.0,
+            "{:?}",
+            b1.base
+        );
+        assert!((b1.base.centre.x - 600.0).abs() < 0.5, "{:?}", b1.base);
+        assert!(!b1.status.disordered && !b1.status.shaken);
+    }
     {
         let h = hal(&b);
         let b1 = b.unit(&id("b1")).unwrap();
@@ -2032,8 +2059,9 @@ fn a_disorganised_melee_loser_routs_without_the_chart() {
     };
     b.unit_mut(&id("b1")).unwrap().base = to;
     to_phase(&mut b, Phase::CloseCombat, &[3, 3, 6, 1]);
-    // Six pairs of 3s, a1's +1 for attacking a disorganised unit: b1 loses by 12.
-    b.script_dice(&[3; 12]);
+    // Six pairs, a1 2s and b1 3s, a1's +1 formed against non-formed and +1 for attacking a
+    // disorganised unit: 4 against 3, b1 loses by 12.
+    b.script_dice(&[2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3]);
     let ev = b
         .execute(Command::Fight {
             unit: id("a1"),
@@ -2125,5 +2153,357 @@ fn the_close_combat_phase_ends_with_units_at_the_edge_of_contact() {
         let (b, refused) = play_out(&start, seed, [Player::Straight, Player::Opponent], |_| {});
         assert_eq!(refused, 0, "seed {seed}");
         assert!(b.is_over(), "seed {seed}: the game ended");
+    }
+}
+
+/// A limbered battery has no formation: its crew and drivers save as artillery crew and
+/// mounted (5-6), not as troops in column (II.A.1.c; ruling limbered_saves).
+#[test]
+fn a_limbered_battery_saves_as_artillery_crew() {
+    use volley::rules::ruleset::hal25::tables::save_need;
+    let mut b = battle(
+        &[
+            ("ga", 0, "GEN", "A", 600.0, 60.0, 0.0, ""),
+            ("a1", 0, "LI", "A", 600.0, 200.0, 0.0, ""),
+            ("gb", 1, "GEN", "B", 600.0, 880.0, 180.0, ""),
+            ("fa", 1, "FA", "B", 600.0, 420.0, 180.0, ", limbered: true"),
+        ],
+        "",
+    );
+    to_phase(&mut b, Phase::SmallArms, &[3, 3, 6, 1]);
+    let h = hal(&b);
+    let s = h.fire_setup(&b, &id("a1"), &id("fa")).expect("a1 at fa");
+    assert!(b.unit(&id("fa")).unwrap().status.limbered);
+    assert!(!s.receiving.target.in_column && s.receiving.target.covered);
+    let d = volley::rules::ruleset::hal25::HalData::load().expect("data");
+    assert_eq!(
+        save_need(&d, s.receiving.target, s.line_firing, None, s.moved),
+        Some(5)
+    );
+    assert!(h.d.rulings.iter().any(|r| r.key == "limbered_saves"));
+}
+
+/// A formation change is movement (III; III.A.6-9): the target of a unit that changed its
+/// formation this turn saves one number harder (II.A.1.c "Firing unit moved").
+#[test]
+fn a_formation_change_counts_as_the_firer_moving() {
+    use volley::rules::ruleset::hal25::tables::save_need;
+    let mut b = battle(
+        &[
+            ("ga", 0, "GEN", "A", 600.0, 60.0, 0.0, ""),
+            ("a1", 0, "LI", "A", 600.0, 200.0, 0.0, ""),
+            ("a2", 0, "LI", "A", 1000.0, 200.0, 0.0, ""),
+            ("gb", 1, "GEN", "B", 600.0, 880.0, 180.0, ""),
+            ("fa", 1, "FA", "B", 600.0, 450.0, 180.0, ""),
+            ("fb", 1, "FA", "B", 1000.0, 450.0, 180.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, Phase::Movement, &[3, 3, 6, 1]);
+    assert_eq!(b.active, 0);
+    b.execute(Command::Activate { unit: id("a1") }).expect("A");
+    b.script_dice(&[2]);
+    b.execute(Command::Form {
+        unit: id("a1"),
+        formation: Formation::Column,
+        turn: 0.0,
+    })
+    .expect("form column");
+    assert!(
+        !b.unit(&id("a1")).unwrap().bound.moved,
+        "no move but the change"
+    );
+    to_phase(&mut b, Phase::SmallArms, &[]);
+    let d = volley::rules::ruleset::hal25::HalData::load().expect("data");
+    let h = hal(&b);
+    // a1 changed formation: the battery's crew save on 6, not 5-6.
+    let s = h.fire_setup(&b, &id("a1"), &id("fa")).expect("a1 at fa");
+    assert!(s.moved);
+    assert_eq!(
+        save_need(&d, s.receiving.target, s.line_firing, None, s.moved),
+        Some(6)
+    );
+    // a2 stood: 5-6.
+    let s = h.fire_setup(&b, &id("a2"), &id("fb")).expect("a2 at fb");
+    assert!(!s.moved);
+    assert_eq!(
+        save_need(&d, s.receiving.target, s.line_firing, None, s.moved),
+        Some(5)
+    );
+}
+
+/// "Disorganized units failing morale drop to rout status" (V Failed Morale Notes 4): a
+/// disorganised charger that fails its check to close routs and runs at once (I.2.A.a
+/// pre-melee rout movement), where one in good order is only disorganised (IV.A.1).
+#[test]
+fn a_disorganised_charger_failing_to_close_routs() {
+    let place = |y: f32, extra: &str| {
+        battle(
+            &[
+                ("ga", 0, "GEN", "A", 400.0, y - 100.0, 0.0, ""),
+                ("a1", 0, "LI", "A", 600.0, y, 0.0, extra),
+                ("gb", 1, "GEN", "B", 300.0, 880.0, 180.0, ""),
+                ("b1", 1, "LI", "B", 600.0, 800.0, 180.0, ""),
+            ],
+            "",
+        )
+    };
+    for disorganised in [false, true] {
+        let extra = if disorganised {
+            ", disordered: true"
+        } else {
+            ""
+        };
+        let probe = place(400.0, extra);
+        let now = hal(&probe)
+            .contact_place(
+                probe.unit(&id("a1")).unwrap(),
+                probe.unit(&id("b1")).unwrap(),
+            )
+            .1
+            / 25.4;
+        let mut b = place(400.0 + (now - 5.0) * 25.4, extra);
+        assert_eq!(b.unit(&id("a1")).unwrap().status.disordered, disorganised);
+        to_phase(&mut b, Phase::Charges, &[3, 3]);
+        b.execute(Command::Declare {
+            unit: id("a1"),
+            target: id("b1"),
+        })
+        .expect("declare");
+        b.script_dice(&[6, 1]);
+        b.execute(Command::EndPhase).expect("to movement");
+        b.execute(Command::Activate { unit: id("a1") })
+            .expect("activate");
+        let from = b.unit(&id("a1")).unwrap().base.centre;
+        // The check to close 1+1 fails; the rout die 3: 6" + 3 = 9".
+        b.script_dice(&[1, 1, 3]);
+        let ev = b
+            .execute(Command::Charge { unit: id("a1") })
+            .expect("charge");
+        let w = words(&b, &ev);
+        assert!(w.contains("checks morale (closing)"), "{w}");
+        assert!(!w.contains("checks morale (holding)"), "{w}");
+        let a = b.unit(&id("a1")).unwrap();
+        if disorganised {
+            assert!(a.status.shaken, "routed: {w}");
+            assert!(w.contains("runs 9\""), "{w}");
+            assert!(
+                (from.y - a.base.centre.y - 9.0 * 25.4).abs() < 1.0,
+                "ran 9\" away from b1: {w}"
+            );
+            // Its pre-melee rout movement was this turn's: the rout movement phase (I.6) does
+            // not move it again.
+            let ran = b.log.len();
+            to_phase(&mut b, Phase::Rout, &[6; 60]);
+            let again = b.log.iter().skip(ran).any(|e| {
+                matches!(e, Event::Rolled { what, roll }
+                    if what == "rout movement" && roll.unit == Some(id("a1")))
+            });
+            assert!(
+                !again,
+                "{}",
+                words(&b, &b.log.iter().skip(ran).cloned().collect::<Vec<_>>())
+            );
+        } else {
+            assert!(a.status.disordered && !a.status.shaken, "{w}");
+            assert_eq!(a.base.centre, from, "{w}");
+        }
+    }
+}
+
+/// A charge meets the one enemy it was declared on, which took its check to hold (IV.A.2): a
+/// charge whose place in contact would touch a second enemy as well is refused before any die.
+#[test]
+fn a_charge_may_not_end_touching_a_second_enemy() {
+    let place = |y: f32, x2: f32| {
+        battle(
+            &[
+                ("ga", 0, "GEN", "A", 400.0, y - 100.0, 0.0, ""),
+                ("a1", 0, "LI", "A", 600.0, y, 0.0, ""),
+                ("gb", 1, "GEN", "B", 300.0, 880.0, 180.0, ""),
+                ("b1", 1, "LI", "B", 600.0, 800.0, 180.0, ""),
+                ("b2", 1, "LI", "B", x2, 800.0, 180.0, ""),
+            ],
+            "",
+        )
+    };
+    let probe = place(400.0, 1000.0);
+    let (a, t) = (
+        probe.unit(&id("a1")).unwrap(),
+        probe.unit(&id("b1")).unwrap(),
+    );
+    let (to, d) = hal(&probe).contact_place(a, t);
+    let now = d / 25.4;
+    // b2 beside b1, a millimetre (0.04") off the end of a1's place in contact: touching it.
+    let x2 = to.centre.x + to.width / 2.0 + 1.0 + t.base.width / 2.0;
+    for (x2, touching) in [(x2, true), (x2 + 10.0, false)] {
+        let mut b = place(400.0 + (now - 3.0) * 25.4, x2);
+        to_phase(&mut b, Phase::Charges, &[3, 3]);
+        b.execute(Command::Declare {
+            unit: id("a1"),
+            target: id("b1"),
+        })
+        .expect("declare");
+        b.script_dice(&[6, 1]);
+        b.execute(Command::EndPhase).expect("to movement");
+        b.execute(Command::Activate { unit: id("a1") })
+            .expect("activate");
+        if touching {
+            let e = refused(&mut b, Command::Charge { unit: id("a1") });
+            assert!(e.contains("would end in contact with b2 too"), "{e}");
+        } else {
+            b.script_dice(&[6, 6, 6, 6, 2, 6]);
+            let ev = b
+                .execute(Command::Charge { unit: id("a1") })
+                .expect("charge");
+            let w = words(&b, &ev);
+            assert!(w.contains("reaches"), "{w}");
+            let h = hal(&b);
+            let a = b.unit(&id("a1")).unwrap();
+            assert!(!h.contact(&b, a, b.unit(&id("b2")).unwrap()), "{w}");
+        }
+    }
+}
+
+/// An officer with a unit that fire wipes out throws for his risk all the same (VI.C): the
+/// fire was effective, whether by musketry or by knocking out the battery's last gun.
+#[test]
+fn an_officer_with_a_unit_wiped_out_throws_for_his_risk() {
+    // Musketry: b1, one figure left, loses it.
+    let mut b = battle(
+        &[
+            ("ga", 0, "GEN", "A", 600.0, 60.0, 0.0, ""),
+            ("a1", 0, "LI", "A", 600.0, 200.0, 0.0, ""),
+            ("gb", 1, "GEN", "B", 600.0, 460.0, 180.0, ""),
+            ("b1", 1, "LI", "B", 600.0, 420.0, 180.0, ""),
+        ],
+        "",
+    );
+    {
+        let u = b.unit_mut(&id("b1")).unwrap();
+        u.stands.truncate(1);
+        u.stands[0].figures = 1;
+    }
+    to_phase(&mut b, Phase::SmallArms, &[3, 3, 6, 1]);
+    assert_eq!(
+        hal(&b)
+            .attached_general(&b, b.unit(&id("b1")).unwrap())
+            .map(|g| g.id.clone()),
+        Some(id("gb"))
+    );
+    // The odd figure fires (1); seven dice at medium range less 3: one hit (4); its save 1
+    // fails; the officer's risk 6+6.
+    b.script_dice(&[1, 4, 1, 1, 1, 1, 1, 1, 1, 6, 6]);
+    let ev = b
+        .execute(Command::Fire {
+            unit: id("a1"),
+            target: id("b1"),
+            support: Vec::new(),
+            defence: None,
+        })
+        .expect("fire");
+    let w = words(&b, &ev);
+    assert!(b.unit(&id("b1")).unwrap().status.removed, "{w}");
+    assert!(
+        w.contains("gb rolls [6, 6] for the risk to the officer with b1 = 12"),
+        "{w}"
+    );
+    assert!(b.unit(&id("gb")).unwrap().status.removed, "{w}");
+
+    // Counter-battery: the battery's last gun knocked out.
+    let mut b = battle(
+        &[
+            ("ga", 0, "GEN", "A", 300.0, 60.0, 0.0, ""),
+            ("fa", 0, "FA", "A", 600.0, 150.0, 0.0, ""),
+            ("gb", 1, "GEN", "B", 600.0, 695.0, 180.0, ""),
+            ("xfa", 1, "FA", "B", 600.0, 600.0, 180.0, ""),
+        ],
+        "",
+    );
+    for (i, f) in [4, 0, 0, 0].into_iter().enumerate() {
+        b.unit_mut(&id("xfa")).unwrap().stands[i].figures = f;
+    }
+    to_phase(&mut b, Phase::Artillery, &[3, 3, 6, 1]);
+    // The first gun hits (4) and knocks out (6+5); the second misses (2); the risk 6+6.
+    b.script_dice(&[4, 6, 5, 2, 6, 6]);
+    let ev = b
+        .execute(Command::Fire {
+            unit: id("fa"),
+            target: id("xfa"),
+            support: Vec::new(),
+            defence: None,
+        })
+        .expect("counter-battery");
+    let w = words(&b, &ev);
+    assert!(w.contains("knocks out a gun"), "{w}");
+    assert!(b.unit(&id("xfa")).unwrap().status.removed, "{w}");
+    assert!(
+        w.contains("gb rolls [6, 6] for the risk to the officer with xfa = 12"),
+        "{w}"
+    );
+    assert!(b.unit(&id("gb")).unwrap().status.removed, "{w}");
+}
+
+/// IV.A.9.b: "Units inflicting a single (I) point on horse units roll 1D6": three points on
+/// horse remove one horseman (two points a horseman, IV.A.9.a) and throw no die for the third;
+/// a single point throws it (ruling melee_horse_points).
+#[test]
+fn only_a_single_melee_point_on_horse_throws_the_die() {
+    for single in [false, true] {
+        let mut b = battle(
+            &[
+                ("ga", 0, "GEN", "A", 100.0, 60.0, 0.0, ""),
+                ("a1", 0, "LI", "A", 600.0, 300.0, 0.0, ""),
+                ("gb", 1, "GEN", "B", 100.0, 880.0, 180.0, ""),
+                ("b1", 1, "HC", "B", 600.0, 500.0, 180.0, ""),
+            ],
+            "",
+        );
+        let to = {
+            let h = hal(&b);
+            h.contact_place(b.unit(&id("b1")).unwrap(), b.unit(&id("a1")).unwrap())
+                .0
+        };
+        b.unit_mut(&id("b1")).unwrap().base = to;
+        to_phase(&mut b, Phase::CloseCombat, &[3, 3, 6, 1]);
+        let (na, ne, ma, me) = {
+            let (sa, se) = hal(&b)
+                .melee_sides(&b, &id("a1"), &id("b1"))
+                .expect("sides");
+            (
+                sa.melee.facing,
+                se.melee.facing,
+                sa.melee.modifier,
+                se.melee.modifier,
+            )
+        };
+        assert!(na <= ne, "{na} {ne}");
+        // The first pair: a1 beats b1's stand by 3 (or 1); every other pair and b1's extra
+        // dice go b1's way; then the loser's chart and anything after: 3s.
+        let gap = if single { 1 } else { 3 };
+        let da = (1 + me + gap - ma) as u8;
+        assert!((1..=6).contains(&da), "{da}");
+        let mut dice = vec![da, 1];
+        for _ in 1..na {
+            dice.extend([1, 6]);
+        }
+        dice.extend(std::iter::repeat_n(6, ne - na));
+        if single {
+            dice.push(4);
+        }
+        dice.extend([3; 12]);
+        b.script_dice(&dice);
+        let ev = b
+            .execute(Command::Fight {
+                unit: id("a1"),
+                target: id("b1"),
+                pursue: None,
+                pursuits: Vec::new(),
+            })
+            .expect("fight");
+        let w = words(&b, &ev);
+        let lost: u32 = 24 - b.unit(&id("b1")).unwrap().figures();
+        assert_eq!(lost, 1, "{w}");
+        assert_eq!(w.contains("the odd point on horse"), single, "{w}");
     }
 }

@@ -5,8 +5,8 @@
 use volley::rules::ruleset::hal25::tables::{
     MoveFormation, Target, artillery_deduction, band, base_move, cavalry_casualties, charge_range,
     chips, counter_battery_hits, dice_for, die_hits, failed_morale, knocked_out, melee_casualties,
-    melee_loss_modifier, morale_fails, morale_number, remainder_fires, save_need,
-    small_arms_deduction,
+    melee_horse_casualties, melee_loss_modifier, morale_fails, morale_number, remainder_fires,
+    save_need, small_arms_deduction,
 };
 use volley::rules::ruleset::hal25::{Band, ChargeFrom, Failed, HalData, TroopClass};
 
@@ -84,6 +84,20 @@ fn two_hits_per_cavalryman_and_the_odd_hit() {
     assert_eq!(cavalry_casualties(&d, 5, Some(3)), 2);
     assert_eq!(cavalry_casualties(&d, 5, Some(4)), 3);
     assert_eq!(cavalry_casualties(&d, 1, Some(6)), 1);
+}
+
+/// IV.A.9.a-b: in melee two points remove a horseman; only a unit inflicting a single point
+/// throws 1D6 (4-6 a casualty); the odd point beside whole horsemen fells none (ruling
+/// melee_horse_points).
+#[test]
+fn melee_points_on_horse() {
+    let d = data();
+    assert_eq!(melee_horse_casualties(&d, 1, Some(3)), 0);
+    assert_eq!(melee_horse_casualties(&d, 1, Some(4)), 1);
+    assert_eq!(melee_horse_casualties(&d, 1, None), 0);
+    assert_eq!(melee_horse_casualties(&d, 2, None), 1);
+    assert_eq!(melee_horse_casualties(&d, 3, Some(6)), 1);
+    assert_eq!(melee_horse_casualties(&d, 7, None), 3);
 }
 
 #[test]

@@ -2047,6 +2047,26 @@ fn one_stand_shoots_through_a_2_inch_gap() {
     assert_eq!(with_gap(2.5).unwrap().stands, 1);
     let e = with_gap(1.5).unwrap_err();
     assert!(e.contains("under 2 inches"), "{e}");
+    // One stand per 2 inches of gap: a battery of two guns shoots through a 4.5 inch gap with
+    // both, through a 3 inch gap with one (ruling line_of_fire).
+    let two_guns = |gap: f32| {
+        let half = gap * 25.4 / 2.0 + 57.15;
+        let mut b = battle(
+            &format!(
+                r#"(id: "g", side: 0, type: "Gun", stands: [2, 2], at: (600, 200), facing: 0),
+                   (id: "f1", side: 0, type: "Inf", at: ({}, 400), facing: 0),
+                   (id: "f2", side: 0, type: "Inf", at: ({}, 400), facing: 0),
+                   (id: "t", side: 1, type: "Inf", at: (600, 700), facing: 180),"#,
+                600.0 - half,
+                600.0 + half
+            ),
+            &[],
+        );
+        to(&mut b, Phase::Firing);
+        shooting::setup(od(&b), &b, &u("g"), &u("t")).map_err(|e| e.to_string())
+    };
+    assert_eq!(two_guns(4.5).expect("4.5 inch gap").stands, 2);
+    assert_eq!(two_guns(3.0).expect("3 inch gap").stands, 1);
 }
 
 /// Seed, Firing into a Combat: only a unit with a hanging flank of 6 foot figures not touching
@@ -2664,10 +2684,11 @@ fn only_an_enemy_free_to_move_is_able_to_charge() {
 }
 
 /// Seed, Moving Through Friends: "The other unit must stand still while you move through it"
-/// (ruling moving_through): one unit moves at a time, so the friend passed through may move
-/// afterwards.
+/// (ruling moving_through): the friend passed through stands for the whole turn. It may not
+/// move, change formation or fall back afterwards, and a friend that has moved this turn may
+/// not be passed through. Skirmishers pass freely.
 #[test]
-fn a_friend_moved_through_may_move_afterwards() {
+fn a_friend_moved_through_stands_still_all_turn() {
     let mut b = battle(
         r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
            (id: "f", side: 0, type: "Inf", at: (600, 340), facing: 0),
@@ -2682,7 +2703,36 @@ fn a_friend_moved_through_may_move_afterwards() {
         !b.unit(&u("f")).unwrap().status.disordered,
         "not intermixed"
     );
+    assert!(ev.iter().any(
+        |e| matches!(e, Event::PassedThrough { unit, friend } if unit.as_str() == "a" && friend.as_str() == "f")
+    ));
+    let e = mv(&mut b, "f", vec![Step::Sidestep(1.0)]).unwrap_err();
+    assert!(e.to_string().contains("stands still"), "{e}");
+    let e = b
+        .execute(Command::Form {
+            unit: u("f"),
+            formation: Formation::Column,
+            turn: 0.0,
+        })
+        .unwrap_err();
+    assert!(e.to_string().contains("stands still"), "{e}");
+    // Next turn it moves again.
+    to(&mut b, Phase::CloseCombat);
+    to(&mut b, Phase::Movement);
+    to(&mut b, Phase::CloseCombat);
+    to(&mut b, Phase::Movement);
+    assert_eq!(b.active, 0);
     mv(&mut b, "f", vec![Step::Sidestep(1.0)]).unwrap();
+    // A friend that has moved this turn may not be passed through.
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
+           (id: "f", side: 0, type: "Inf", at: (600, 340), facing: 0),
+           (id: "e", side: 1, type: "Inf", at: (600, 1100), facing: 180),"#,
+        &[],
+    );
+    mv(&mut b, "f", vec![Step::Sidestep(0.5)]).unwrap();
+    let e = mv(&mut b, "a", vec![Step::Advance(2.9)]).unwrap_err();
+    assert!(e.to_string().contains("must stand still"), "{e}");
 }
 
 /// Seed, Disordered Units: "2) Due to maneuver" (ruling disorder_causes): a formation change
@@ -3392,4 +3442,366 @@ fn the_other_sides_winner_follows_its_owners_standing_order() {
     })
     .unwrap();
     assert!(b.unit(&u("a")).unwrap().status.hold_ground);
+}
+
+/// The L's refused arm is a rules number in the data file beside its ruling (`l_refused_share`,
+/// half the stands rounded down: the stands beyond the front centre stand); a data file without
+/// it, or with a share that leaves an arm empty, is refused at load, never read as 0.
+#[test]
+fn the_l_refused_share_is_a_required_number() {
+    use volley::rules::ruleset::old_dessauer::{DATA, layout};
+    let line = DATA
+        .lines()
+        .find(|l| l.contains("key: \"l_refused_share\""))
+        .expect("the data file gives the L's refused share");
+    assert!(line.contains("value: 0.5") && line.contains("ruling l_formation"));
+    let e = OldDessauer::from_ron(&DATA.replace(line, "")).unwrap_err();
+    assert!(e.contains("l_refused_share"), "{e}");
+    let e = OldDessauer::from_ron(&DATA.replace(
+        "value: 0.5, source: \"ruling l_formation",
+        "value: 0, source: \"ruling l_formation",
+    ))
+    .unwrap_err();
+    assert!(e.contains("L refuses"), "{e}");
+    let od = OldDessauer::load().unwrap();
+    let counts: Vec<usize> = (2..=7).map(|n| layout::refused_count(&od, n)).collect();
+    assert_eq!(counts, vec![1, 1, 2, 2, 3, 3]);
+    // A third would refuse 1 stand of 4 and 2 of 6.
+    let third = OldDessauer::from_ron(&DATA.replace(
+        "value: 0.5, source: \"ruling l_formation",
+        "value: 0.34, source: \"ruling l_formation",
+    ))
+    .unwrap();
+    assert_eq!(
+        (
+            layout::refused_count(&third, 4),
+            layout::refused_count(&third, 6)
+        ),
+        (1, 2)
+    );
+}
+
+/// A scenario may start a unit in an L: `refused: Right` (or `Left`) on a unit whose `at` and
+/// `facing` are those of the line it formed from stands exactly as `Form(Conformed, turn: 90)`
+/// would leave it (the ruling `l_formation`), and may not move until it reforms. `volley check`
+/// refuses an L that is not a line of two or more foot or horse stands, with the unit's place.
+#[test]
+fn a_scenario_may_start_a_unit_in_an_l() {
+    for (flank, turn) in [("Right", 90.0), ("Left", -90.0)] {
+        let mut formed = battle(
+            r#"(id: "l", side: 0, type: "Inf", at: (600, 600), facing: 0),"#,
+            &[],
+        );
+        formed
+            .execute(Command::Form {
+                unit: u("l"),
+                formation: Formation::Conformed,
+                turn,
+            })
+            .unwrap();
+        let mut b = battle(
+            &format!(
+                r#"(id: "l", side: 0, type: "Inf", at: (600, 600), facing: 0, refused: Some({flank})),"#
+            ),
+            &[],
+        );
+        let (want, got) = (formed.unit(&u("l")).unwrap(), b.unit(&u("l")).unwrap());
+        assert_eq!(got.formation, Formation::Conformed);
+        let (w, g) = (want.loose_bases(), got.loose_bases());
+        assert_eq!(g.len(), 4);
+        for (x, y) in w.iter().zip(&g) {
+            assert!(
+                x.centre.dist(y.centre) < 0.01 && (x.facing - y.facing).abs() < 0.01,
+                "{flank}: {x:?} / {y:?}"
+            );
+        }
+        let e = mv(&mut b, "l", vec![Step::Advance(1.0)]).unwrap_err();
+        assert!(e.to_string().contains("an L"), "{e}");
+    }
+    // Refused combinations, each at its unit's line in the file.
+    for (unit, says) in [
+        (
+            r#"(id: "g", side: 0, type: "Gun", at: (600, 600), refused: Some(Left)),"#,
+            "cannot form an L",
+        ),
+        (
+            r#"(id: "c", side: 0, type: "Inf", at: (600, 600), formation: Some(Column), refused: Some(Left)),"#,
+            "formed from a line",
+        ),
+        (
+            r#"(id: "s", side: 0, type: "Inf", stands: Some([3]), at: (600, 600), refused: Some(Right)),"#,
+            "at least 2 stands",
+        ),
+        (
+            r#"(id: "e", side: 0, type: "Inf", at: (600, 20), facing: 0, refused: Some(Right)),"#,
+            "off the table",
+        ),
+    ] {
+        let text = format!(
+            "(name: \"t\", ruleset: \"old_dessauer\", table: (width: 1219.0, height: 1219.0), turn_limit: 20,\n sides: [(name: \"A\", colour: (0, 0, 200)), (name: \"B\", colour: (200, 0, 0))],\n units: [\n {unit}\n])"
+        );
+        let Err(d) = scenario::parse(&text, "t.ron") else {
+            panic!("{unit} should be refused");
+        };
+        assert!(d[0].message.contains(says), "{unit}: {:?}", d);
+        assert_eq!(d[0].line, 4, "{d:?}");
+    }
+    // Another ruleset has no L.
+    let text = r#"(name: "t", ruleset: "db7yw", table: (width: 1000, height: 1000), turn_limit: 20,
+        sides: [(name: "A", colour: (0, 0, 200)), (name: "B", colour: (200, 0, 0))],
+        units: [(id: "m", side: 0, type: "Ms", at: Some((500, 500)), refused: Some(Left))])"#;
+    let Err(d) = scenario::parse(text, "t.ron") else {
+        panic!("DB7YW has no L");
+    };
+    assert!(d[0].message.contains("'refused'"), "{d:?}");
+}
+
+/// Losses from an L (the ruling `casualties`): the seed leaves the grouping of figures free ("the
+/// rules do not depend on a particular physical grouping of the figures"), so an L keeps its
+/// arms: an L of 4 loses a refused stand, then a front one, then the last refused one, alike
+/// whichever flank it refused; the stands left stand where they stood.
+#[test]
+fn an_l_loses_stands_keeping_both_arms() {
+    for (turn, after_one, after_two) in [
+        (90.0, vec![0.0, 0.0, 90.0], vec![0.0, 90.0]),
+        (-90.0, vec![270.0, 0.0, 0.0], vec![270.0, 0.0]),
+    ] {
+        let mut b = battle(
+            r#"(id: "l", side: 0, type: "Inf", at: (600, 600), facing: 0),"#,
+            &[],
+        );
+        b.execute(Command::Form {
+            unit: u("l"),
+            formation: Formation::Conformed,
+            turn,
+        })
+        .unwrap();
+        let before = b.unit(&u("l")).unwrap().loose_bases();
+        let r = od(&b).clone();
+        let facings = |b: &Battle| -> Vec<f32> {
+            b.unit(&u("l"))
+                .unwrap()
+                .loose_bases()
+                .iter()
+                .map(|s| s.facing)
+                .collect()
+        };
+        let mut out = Vec::new();
+        r.take_losses(&mut b, &mut out, &u("l"), 3, "test").unwrap();
+        assert_eq!(facings(&b), after_one, "{turn}: {out:?}");
+        r.take_losses(&mut b, &mut out, &u("l"), 3, "test").unwrap();
+        assert_eq!(facings(&b), after_two, "{turn}: {out:?}");
+        // The two left are the corner's stands, where they stood.
+        let l = b.unit(&u("l")).unwrap();
+        assert!(layout_is_l(l));
+        for s in l.loose_bases() {
+            assert!(
+                before.iter().any(|x| x.centre.dist(s.centre) < 0.01),
+                "{turn}: {s:?} stood in the L"
+            );
+        }
+        // A figure more comes off the refused stand left: no share of a last two.
+        r.take_losses(&mut b, &mut out, &u("l"), 1, "test").unwrap();
+        let figs: Vec<u32> = b
+            .unit(&u("l"))
+            .unwrap()
+            .stands
+            .iter()
+            .map(|s| s.figures)
+            .collect();
+        assert_eq!(
+            figs,
+            if turn > 0.0 { vec![3, 2] } else { vec![2, 3] },
+            "{turn}"
+        );
+    }
+}
+
+fn layout_is_l(l: &volley::rules::model::Unit) -> bool {
+    volley::rules::ruleset::old_dessauer::layout::is_l(l)
+}
+
+/// A pursuit meets an L at its arms' stands, not at the box round them: c, pursuing e 2 inches,
+/// runs toward the inside of an enemy L it may not charge (e did not recoil through it) and
+/// stops an inch short of the refused arm's back, not an inch short of the empty corner of
+/// the box round both arms, which it starts 3 mm from (the ruling `pursuit`).
+#[test]
+fn a_pursuit_toward_an_l_meets_its_arms_not_its_box() {
+    let mut b = battle(
+        r#"(id: "l", side: 0, type: "Inf", at: (600, 600), facing: 0, refused: Some(Right)),
+           (id: "e", side: 0, type: "Inf", stands: [1, 1], at: (549.525, 500), facing: 270),
+           (id: "c", side: 1, type: "Inf", at: (500, 507), facing: 90),"#,
+        &[],
+    );
+    let l = b.unit(&u("l")).unwrap();
+    let box_left = l.base.centre.x - l.base.width / 2.0;
+    let arm_back = l
+        .loose_bases()
+        .iter()
+        .filter(|s| s.facing == 90.0)
+        .map(|s| s.centre.x - s.depth / 2.0)
+        .fold(f32::MAX, f32::min);
+    assert!((box_left - 543.0).abs() < 0.5 && (arm_back - 581.0).abs() < 0.5);
+    to(&mut b, Phase::CloseCombat);
+    to(&mut b, Phase::Movement);
+    assert_eq!(b.active, 1);
+    mv(&mut b, "c", vec![Step::ToContact(u("e"))]).unwrap();
+    assert!((b.unit(&u("c")).unwrap().base.front_centre().x - 540.0).abs() < 0.5);
+    to(&mut b, Phase::CloseCombat);
+    // e's half-strength stands strike no dice; c hits once with 6s: e recoils 2 inches.
+    b.script_dice(&[6, 1, 1, 1]);
+    let ev = b.execute(fight_cmd("c", "e", None, vec![])).unwrap();
+    let p = pursued(&ev);
+    assert_eq!(p.len(), 1, "{ev:?}");
+    let front = p[0].2.centre.x + p[0].2.depth / 2.0;
+    assert!(
+        (front - (arm_back - 25.4)).abs() < 1.0,
+        "c's front stops an inch short of the refused arm at {arm_back}: {front}"
+    );
+}
+
+/// Forming an L is one step and one line in the log (its stands wheel back as it takes the
+/// formation); unlimbering is one step and one line too, the guns standing in line at once.
+#[test]
+fn forming_an_l_and_unlimbering_each_log_one_line() {
+    use volley::rules::report::describe;
+    let mut b = battle(
+        r#"(id: "l", side: 0, type: "Inf", at: (600, 600), facing: 0),
+           (id: "g", side: 0, type: "Gun", at: (300, 300), facing: 0, limbered: true),"#,
+        &[],
+    );
+    let ev = b
+        .execute(Command::Form {
+            unit: u("l"),
+            formation: Formation::Conformed,
+            turn: 90.0,
+        })
+        .unwrap();
+    assert_eq!(ev.len(), 1, "{ev:?}");
+    assert_eq!(
+        describe(&b, &ev[0]),
+        "l forms an L refusing its right flank: 2 stand(s) wheel back to face it"
+    );
+    let l = b.unit(&u("l")).unwrap();
+    assert_eq!(l.formation, Formation::Conformed);
+    assert!(l.bound.formed && l.bound.spent > 2.9, "{:?}", l.bound);
+    assert_eq!(l.shapes().len(), 4);
+    let ev = b.execute(Command::Unlimber { unit: u("g") }).unwrap();
+    assert_eq!(ev.len(), 1, "{ev:?}");
+    assert_eq!(describe(&b, &ev[0]), "g unlimbers in line");
+    let g = b.unit(&u("g")).unwrap();
+    assert!(!g.status.limbered && g.formation == Formation::Line);
+    assert!(
+        g.bound.formed && g.bound.used() >= 8.0 - 0.01,
+        "{:?}",
+        g.bound
+    );
+    // A save replays to the same units.
+    let text = volley::rules::save::to_string(&b).unwrap();
+    let again = volley::rules::save::parse(&text, "save.ron").unwrap();
+    for id in ["l", "g"] {
+        let (x, y) = (b.unit(&u(id)).unwrap(), again.unit(&u(id)).unwrap());
+        assert_eq!(
+            (x.formation, x.status.limbered, x.loose_bases()),
+            (y.formation, y.status.limbered, y.loose_bases())
+        );
+    }
+}
+
+/// Seed, Pursuit Moves: "If the enemy recoiled through a friend ... the pursuing unit charges
+/// into the new target(s)". Whether it did is judged along the way it went: e, beaten in its
+/// left flank by c, goes back 2 inches keeping its facing until its turn to face c no longer
+/// sweeps f1 (behind it) or f2 (beside it), and turns there (the ruling `recoil`). Turned
+/// from the start it would have swept f2, but it went past f2 still facing ahead, so c, following
+/// it, runs into f2 without charging it: it stops an inch short of f2 (the ruling `pursuit`).
+#[test]
+fn a_pursuit_charges_a_friend_only_if_the_recoil_went_through_it_as_moved() {
+    let mut b = battle(
+        r#"(id: "e", side: 0, type: "Inf", at: (600, 600), facing: 0),
+           (id: "f2", side: 0, type: "Inf", stands: [3], at: (605, 624.5), facing: 0),
+           (id: "f1", side: 0, type: "Inf", stands: [3], at: (570, 556), facing: 0),
+           (id: "c", side: 1, type: "Inf", stands: [3, 3], at: (499.3, 600), facing: 90),"#,
+        &[],
+    );
+    to(&mut b, Phase::CloseCombat);
+    to(&mut b, Phase::Movement);
+    assert_eq!(b.active, 1);
+    mv(&mut b, "c", vec![Step::ToContact(u("e"))]).unwrap();
+    to(&mut b, Phase::CloseCombat);
+    b.script_dice(&[6, 1, 1, 1, 1, 1, 1, 1]);
+    let ev = b.execute(fight_cmd("c", "e", None, vec![])).unwrap();
+    let (from, to_) = ev
+        .iter()
+        .find_map(|x| match x {
+            Event::Recoiled { unit, from, to, .. } if unit.as_str() == "e" => Some((*from, *to)),
+            _ => None,
+        })
+        .expect("e recoils");
+    assert_eq!(to_.facing, 270.0, "e turned to face c: {ev:?}");
+    assert!((to_.centre.x - from.centre.x - 50.8).abs() < 0.5, "{to_:?}");
+    let melees = ev
+        .iter()
+        .filter(|x| matches!(x, Event::Melee { .. }))
+        .count();
+    assert_eq!(melees, 1, "c fights no fresh round with f2: {ev:?}");
+    let p = pursued(&ev);
+    assert_eq!(p.len(), 1, "{ev:?}");
+    let front = p[0].2.centre.x + p[0].2.depth / 2.0;
+    let f2_left = 605.0 - 28.575 / 2.0;
+    assert!(
+        (front - (f2_left - 25.4)).abs() < 1.0,
+        "c stops an inch short of f2: front {front}"
+    );
+    assert!(!b.unit(&u("f2")).unwrap().status.disordered);
+}
+
+/// Seed, Regimental Guns: "A regt. gun has a parent unit, and must always touch the parent." A
+/// regiment that changes formation keeps its gun touching it, on the same side: one at the
+/// right of a line closes up to the column's right, one in front of a line stays in front of
+/// the column's head, one at the right of a line that forms an L refusing its right stays by
+/// the refused arm.
+#[test]
+fn a_regimental_gun_keeps_touching_its_parent_through_formation_changes() {
+    let eps = 0.2;
+    for (gun, formation, turn, side) in [
+        ("(666.675, 300)", Formation::Column, 0.0, "right"),
+        ("(600, 319.05)", Formation::Column, 0.0, "front"),
+        ("(666.675, 300)", Formation::Conformed, 90.0, "refused arm"),
+        ("(666.675, 300)", Formation::Line, 180.0, "about"),
+    ] {
+        let mut b = battle(
+            &format!(
+                r#"(id: "p", side: 0, type: "Inf", at: (600, 300), facing: 0),
+                   (id: "rg", side: 0, type: "RG", parent: "p", at: {gun}, facing: 0),"#
+            ),
+            &["regimental_guns"],
+        );
+        b.execute(Command::Form {
+            unit: u("p"),
+            formation,
+            turn,
+        })
+        .unwrap();
+        let p = b.unit(&u("p")).unwrap();
+        let g = b.unit(&u("rg")).unwrap();
+        let d = p
+            .shapes()
+            .iter()
+            .map(|s| g.base.distance(s))
+            .fold(f32::MAX, f32::min);
+        assert!(
+            d <= eps,
+            "{side}: the gun is {d} mm off its parent: {:?}",
+            g.base
+        );
+        assert!(
+            !p.shapes().iter().any(|s| s.overlaps(&g.base)),
+            "{side}: the gun stands on its parent"
+        );
+        match side {
+            "right" => assert!(g.base.centre.x > p.base.centre.x + p.base.width / 2.0),
+            "front" => assert!(g.base.centre.y > p.base.centre.y + p.base.depth / 2.0),
+            _ => {}
+        }
+    }
 }

@@ -857,21 +857,18 @@ fn in_its_last_bound_a_side_that_would_not_win_moves_onto_the_place_that_turns_t
     );
 }
 
-/// Old Dessauer: battalion `y` behind battalion `x`, which has spent its whole move this turn,
-/// the enemy far ahead; and the battle after `style` plays side 0's movement phase.
+/// Old Dessauer: battalion `y` behind battalion `x`, which stands in square (squares may not
+/// move, and a friend moved through must stand still), the enemy far ahead; and the battle
+/// after `style` plays side 0's movement phase.
 fn behind_a_friend(style: Style) -> Battle {
     let mut b = common::old_dessauer(
         "",
-        r#"(id: "x", side: 0, type: "Inf", at: (300, 300), facing: 0),
+        r#"(id: "x", side: 0, type: "Inf", formation: Square, at: (300, 300), facing: 0),
            (id: "y", side: 0, type: "Inf", at: (300, 220), facing: 0),
            (id: "e", side: 1, type: "Inf", at: (300, 1000), facing: 180),"#,
         &[],
     );
     to_phase(&mut b, 0, Phase::Movement);
-    for u in b.units_mut().iter_mut().filter(|u| u.id == id("x")) {
-        u.bound.moved = true;
-        u.bound.spent = 6.0;
-    }
     Opponent::new(style).play_phase(&mut b, 0, false);
     b
 }

@@ -77,15 +77,16 @@ fn the_opponent_plays_its_part_through_the_door() {
 fn a_game_saved_against_the_opponent_loads_back_against_it() {
     let mut app = app();
     // Saved against the opponent (side 1).
+    let path = app.world().resource::<Game>().save_path.clone();
+    let _ = std::fs::remove_file(&path);
     app.world_mut().write_message(Intent::Save);
     app.update();
-    let path = app.world().resource::<Game>().save_path.clone();
     let text = std::fs::read_to_string(&path).expect("the quicksave");
     assert!(text.contains("opponent: Some(1)"), "{text}");
     // Played on as hotseat, then the save loaded: the opponent is back at the table.
     app.world_mut().remove_resource::<Computer>();
     app.update();
-    app.world_mut().write_message(Intent::Load);
+    app.world_mut().write_message(Intent::Load(path.clone()));
     app.update();
     app.world_mut().write_message(Intent::LoadConfirmed);
     app.update();
@@ -99,8 +100,11 @@ fn a_game_saved_against_the_opponent_loads_back_against_it() {
     app.update();
     app.world_mut().write_message(Intent::Save);
     app.update();
+    // The quicksave holds a game: saving over it is confirmed.
+    app.world_mut().write_message(Intent::OverwriteConfirmed);
+    app.update();
     app.insert_resource(Computer::new(1));
-    app.world_mut().write_message(Intent::Load);
+    app.world_mut().write_message(Intent::Load(path));
     app.update();
     app.world_mut().write_message(Intent::LoadConfirmed);
     app.update();

@@ -17,7 +17,7 @@ pub(super) fn plugin(app: &mut App) {
         Update,
         (
             clear_board.run_if(resource_removed::<Game>),
-            spawn_table.run_if(resource_added::<Game>),
+            spawn_table.run_if(super::new_table),
         )
             .chain(),
     )
@@ -58,11 +58,16 @@ fn z_of(kind: FeatureKind, level: u8) -> f32 {
 
 fn spawn_table(
     mut commands: Commands,
+    laid: Query<Entity, With<TableVisual>>,
     game: Res<Game>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
     mut images: ResMut<Assets<Image>>,
 ) {
+    // A save loaded over a game may be of another scenario: its table replaces the last.
+    for e in &laid {
+        commands.entity(e).despawn();
+    }
     let b = &game.battle;
     let (w, h) = (b.table.width, b.table.height);
     // The fields and every feature, in their order from the ground up, painted once into one

@@ -8,7 +8,7 @@ use bevy_egui::input::egui_wants_any_pointer_input;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, spawn_camera)
-        .add_systems(Update, fit_new_game.run_if(resource_added::<Game>))
+        .add_systems(Update, fit_new_game.run_if(super::new_table))
         .add_systems(
             Update,
             (

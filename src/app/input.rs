@@ -1,7 +1,9 @@
 //! Mouse and keys become intents: select, hover, drag a base with a measured preview, choose
-//! targets, undo and save. Nothing here changes the battle.
+//! targets, undo, the save and load windows and the game menu. Nothing here changes the battle.
 
 use super::camera::{BoardCamera, cursor_world, zoom_at_cursor};
+use super::screens::Menu;
+use super::slots::Dialog;
 use super::{AppSystems, Game, Intent};
 use crate::rules::command::{Command, Step};
 use crate::rules::geometry::{Base, Corner, Pt};
@@ -346,30 +348,46 @@ fn wheel_turns(
     });
 }
 
+#[expect(clippy::too_many_arguments, reason = "a Bevy system's parameters")]
 fn keys(
     keys: Res<ButtonInput<KeyCode>>,
     mut sel: ResMut<Selection>,
     mut game: ResMut<Game>,
     mut overlays: ResMut<Overlays>,
     mut intents: MessageWriter<Intent>,
+    mut dialog: ResMut<Dialog>,
+    mut menu: ResMut<NextState<Menu>>,
+    shown: (
+        Option<Res<super::lesson::Tutoring>>,
+        Option<Res<super::Replay>>,
+    ),
 ) {
     let ctrl = keys.pressed(KeyCode::ControlLeft) || keys.pressed(KeyCode::ControlRight);
     if ctrl && keys.just_pressed(KeyCode::KeyZ) {
         sel.drag = None;
         intents.write(Intent::Undo);
     }
-    if ctrl && keys.just_pressed(KeyCode::KeyS) {
-        intents.write(Intent::Save);
-    }
-    if ctrl && keys.just_pressed(KeyCode::KeyO) {
+    // A window asking a question answers its own keys.
+    let asking = dialog.is_open() || game.confirm_load.is_some() || game.confirm_save.is_some();
+    if ctrl && keys.just_pressed(KeyCode::KeyS) && !asking {
         sel.drag = None;
-        intents.write(Intent::Load);
+        *dialog = Dialog::save(&game.battle);
     }
-    if keys.just_pressed(KeyCode::Escape) {
+    if ctrl && keys.just_pressed(KeyCode::KeyO) && !asking {
+        sel.drag = None;
+        match super::slots::load_refused(shown.0.is_some(), shown.1.is_some()) {
+            Some(why) => game.message = Some(why.into()),
+            None => *dialog = Dialog::load(&game.save_dir),
+        }
+    }
+    // Esc lets go of a drag, then closes the preview, then opens the game menu.
+    if keys.just_pressed(KeyCode::Escape) && !asking {
         if sel.drag.is_some() {
             sel.drag = None;
-        } else {
+        } else if game.pending.is_some() {
             game.pending = None;
+        } else {
+            menu.set(Menu::Open);
         }
     }
     if keys.just_pressed(KeyCode::F1) {

@@ -5,11 +5,16 @@ mod board;
 mod camera;
 pub mod input;
 pub mod lesson;
+pub mod menu;
 pub mod opponent;
 mod overlay;
 mod panels;
+pub mod screens;
+pub mod slots;
 mod terrain_art;
 mod title;
+
+pub use title::TitleScreen;
 
 use crate::rules::command::Command;
 use crate::rules::{Battle, UnitId, report, save};
@@ -35,14 +40,20 @@ pub struct Game {
     pub battle: Battle,
     /// Bumped whenever the battle changes, so drawing knows to refresh.
     pub version: u64,
+    /// Which table is laid: a new one for every game and every save loaded over the last, so
+    /// that the terrain is painted and the camera fitted afresh.
+    pub table: u64,
     /// The last refusal, shown to the player in the refusal colour.
     pub message: Option<String>,
     /// A confirmation ("saved to ..."), shown in a neutral colour.
     pub notice: Option<String>,
-    /// Loading the quicksave waits for the player to confirm: the game in play would be lost.
-    pub confirm_load: bool,
+    /// The save to load once the player confirms: the game in play would be lost.
+    pub confirm_load: Option<PathBuf>,
+    /// The slot (its file and name) to save over once the player confirms: it holds a game.
+    pub confirm_save: Option<(PathBuf, String)>,
+    /// The quicksave slot.
     pub save_path: PathBuf,
-    /// Where the autosave after every command goes.
+    /// Where the save slots and the autosave after every command go.
     pub save_dir: PathBuf,
     /// The side whose player has taken the seat (hotseat handover).
     pub seated: Option<usize>,
@@ -50,8 +61,6 @@ pub struct Game {
     pub pending: Option<Command>,
     /// Units highlighted from the log.
     pub highlight: Vec<UnitId>,
-    /// The scenario's briefing is on the screen.
-    pub briefing: bool,
     /// The opponent's reasons: each with the length of the log before its command.
     pub reasons: Vec<(usize, String)>,
 }
@@ -61,10 +70,17 @@ pub struct Game {
 pub enum Intent {
     Do(Command),
     Undo,
+    /// Save to the quicksave slot (asking first if it holds a game).
     Save,
-    /// Ask to load the quicksave (the game in play would be lost).
-    Load,
-    /// Load the quicksave, replacing the game in play.
+    /// Save to the slot of this name (asking first if it holds a game).
+    SaveAs(String),
+    /// Save over the slot asked about.
+    OverwriteConfirmed,
+    /// Keep the slot asked about as it is.
+    CancelSave,
+    /// Ask to load this save (the game in play would be lost).
+    Load(PathBuf),
+    /// Load the save asked about, replacing the game in play.
     LoadConfirmed,
     /// Keep the game in play.
     CancelLoad,
@@ -248,6 +264,8 @@ pub fn run_with(start: Start, extras: Extras) {
         panels::plugin,
         title::plugin,
     ));
+    // A tutorial's first step is its briefing; a replay only shows the game.
+    let briefed = extras.lesson.is_none() && extras.replay.is_none();
     if let Some((lesson, step)) = extras.lesson {
         let mut t = lesson::Tutoring::new(lesson);
         t.tutor.step = step;
@@ -272,11 +290,17 @@ pub fn run_with(start: Start, extras: Extras) {
             }
         }
         Start::Play(battle) => {
-            app.insert_resource(Game::new(battle, false, default_save_dir()));
+            app.insert_resource(Game::new(battle, false, default_save_dir()))
+                .insert_state(if briefed {
+                    screens::Screen::Briefing
+                } else {
+                    screens::Screen::Playing
+                });
         }
         Start::Measure(battle, frames) => {
             if let Some(b) = battle {
-                app.insert_resource(Game::new(b, true, default_save_dir()));
+                app.insert_resource(Game::new(b, true, default_save_dir()))
+                    .insert_state(screens::Screen::Playing);
             }
             app.insert_resource(FrameStats {
                 launched,
@@ -293,6 +317,7 @@ pub fn run_with(start: Start, extras: Extras) {
                 return;
             }
             app.insert_resource(Game::new(battle, true, default_save_dir()))
+                .insert_state(screens::Screen::Playing)
                 .insert_resource(overlays)
                 .insert_resource(stage)
                 .add_systems(
@@ -319,17 +344,36 @@ impl Game {
         Game {
             battle,
             version: 1,
+            table: next_table(),
             message: None,
             notice: None,
-            confirm_load: false,
+            confirm_load: None,
+            confirm_save: None,
             save_path: save_dir.join("quicksave.ron"),
             save_dir,
             seated: seat,
             pending: None,
             highlight: Vec::new(),
-            briefing: !seated,
             reasons: Vec::new(),
         }
+    }
+}
+
+/// Tables laid so far in this program.
+static TABLES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+fn next_table() -> u64 {
+    TABLES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// True once for each new table: a game begun, or a save loaded over the game in play.
+fn new_table(game: Option<Res<Game>>, mut laid: Local<u64>) -> bool {
+    match game {
+        Some(g) if g.table != *laid => {
+            *laid = g.table;
+            true
+        }
+        _ => false,
     }
 }
 
@@ -342,17 +386,34 @@ fn core(app: &mut App) {
             Update,
             (AppSystems::Input, AppSystems::Apply, AppSystems::Draw).chain(),
         )
-        .configure_sets(Update, AppSystems::Input.run_if(resource_exists::<Game>))
-        .configure_sets(Update, AppSystems::Apply.run_if(resource_exists::<Game>))
-        .configure_sets(Update, AppSystems::Draw.run_if(resource_exists::<Game>))
+        // The table takes input only while the menu is closed; the menu exists at the table
+        // and over a finished battle, not on the title or over the briefing.
+        .configure_sets(
+            Update,
+            AppSystems::Input.run_if(in_state(screens::Menu::Closed)),
+        )
+        .configure_sets(Update, AppSystems::Apply.run_if(in_state(screens::InGame)))
+        .configure_sets(Update, AppSystems::Draw.run_if(in_state(screens::InGame)))
         .add_systems(
             Update,
-            (replay_step.run_if(resource_exists::<Replay>), apply_intents)
+            (
+                replay_step
+                    .run_if(resource_exists::<Replay>)
+                    .run_if(in_state(screens::Menu::Closed)),
+                apply_intents,
+            )
                 .chain()
                 .in_set(AppSystems::Apply),
         )
         .add_systems(Last, forget_autosave_on_exit)
-        .add_plugins((input::plugin, lesson::plugin, opponent::plugin));
+        .add_plugins((
+            screens::plugin,
+            input::plugin,
+            lesson::plugin,
+            opponent::plugin,
+            menu::plugin,
+            slots::plugin,
+        ));
 }
 
 /// The game, its intents and the input that makes them, without drawing: usable headless with
@@ -363,8 +424,13 @@ pub fn plugin(battle: Battle, seated: bool, save_dir: PathBuf) -> impl Fn(&mut A
         let Some(battle) = battle.lock().ok().and_then(|mut b| b.take()) else {
             return;
         };
-        app.insert_resource(Game::new(battle, seated, save_dir.clone()))
-            .add_plugins(core);
+        app.add_plugins(core)
+            .insert_resource(Game::new(battle, seated, save_dir.clone()))
+            .insert_state(if seated {
+                screens::Screen::Playing
+            } else {
+                screens::Screen::Briefing
+            });
     }
 }
 
@@ -575,7 +641,7 @@ fn apply_intents(
                 Intent::Do(_)
                     | Intent::Opponent(..)
                     | Intent::Undo
-                    | Intent::Load
+                    | Intent::Load(_)
                     | Intent::LoadConfirmed
                     | Intent::ShowMe
             )
@@ -623,7 +689,7 @@ fn apply_intents(
                 }
             },
             (Intent::Next | Intent::ShowMe, None) => continue,
-            (Intent::Undo | Intent::Load | Intent::LoadConfirmed, Some(t)) => {
+            (Intent::Undo | Intent::Load(_) | Intent::LoadConfirmed, Some(t)) => {
                 t.tutor.said = Some("A lesson goes forwards only: its dice are set.".into());
                 continue;
             }
@@ -640,17 +706,38 @@ fn apply_intents(
         let seat = |b: &Battle| b.rules.acting_sides(b).first().copied().unwrap_or(b.active);
         let active = seat(&game.battle);
         match intent {
-            Intent::Load => {
-                game.confirm_load = true;
+            Intent::Load(path) => {
+                game.confirm_load = Some(path.clone());
                 continue;
             }
             Intent::CancelLoad => {
-                game.confirm_load = false;
+                game.confirm_load = None;
+                continue;
+            }
+            Intent::Save => {
+                let path = game.save_path.clone();
+                save_or_ask(&mut game, &seats, path, "quicksave".into());
+                continue;
+            }
+            Intent::SaveAs(name) => {
+                let path = slots::slot_path(&game.save_dir, name);
+                save_or_ask(&mut game, &seats, path, name.trim().to_string());
+                continue;
+            }
+            Intent::CancelSave => {
+                game.confirm_save = None;
+                continue;
+            }
+            Intent::OverwriteConfirmed => {
+                if let Some((path, name)) = game.confirm_save.take() {
+                    save_to(&mut game, &seats, &path, &name);
+                }
                 continue;
             }
             Intent::LoadConfirmed => {
-                game.confirm_load = false;
-                let path = game.save_path.clone();
+                let Some(path) = game.confirm_load.take() else {
+                    continue;
+                };
                 match save::load_seated(&path) {
                     Ok((b, saved)) => {
                         // The game comes back with the seats it was saved with: against the
@@ -663,6 +750,7 @@ fn apply_intents(
                         }
                         game.battle = b;
                         game.version += 1;
+                        game.table = next_table();
                         forget_the_screen(&mut game, &mut sel);
                         game.message = None;
                         game.notice = Some(format!("loaded {}", path.display()));
@@ -696,30 +784,15 @@ fn apply_intents(
                 game.reasons.retain(|(at, _)| *at < len);
                 r
             }
-            Intent::Load
+            Intent::Load(_)
             | Intent::LoadConfirmed
             | Intent::CancelLoad
+            | Intent::Save
+            | Intent::SaveAs(_)
+            | Intent::OverwriteConfirmed
+            | Intent::CancelSave
             | Intent::Next
             | Intent::ShowMe => continue,
-            Intent::Save => {
-                let path = game.save_path.clone();
-                let res = path
-                    .parent()
-                    .map_or(Ok(()), std::fs::create_dir_all)
-                    .map_err(|e| e.to_string())
-                    .and_then(|_| save::write_seated(&game.battle, &seats, &path));
-                match res {
-                    Ok(()) => {
-                        game.message = None;
-                        game.notice = Some(format!("saved to {}", path.display()));
-                    }
-                    Err(e) => {
-                        game.notice = None;
-                        game.message = Some(e);
-                    }
-                }
-                continue;
-            }
         };
         if let (Intent::Do(_), Some(t)) = (intent, tutoring.as_deref_mut()) {
             t.tutor.tried(&game.battle, &res);
@@ -751,6 +824,34 @@ fn apply_intents(
                 game.notice = None;
                 game.message = Some(report::refusal(&game.battle, &e));
             }
+        }
+    }
+}
+
+/// Saves to the slot at `path`, or, where it holds a game, asks first.
+fn save_or_ask(game: &mut Game, seats: &save::Seats, path: PathBuf, name: String) {
+    if path.exists() {
+        game.confirm_save = Some((path, name));
+    } else {
+        save_to(game, seats, &path, &name);
+    }
+}
+
+/// Writes the game in play into the slot `name` at `path`, and says so.
+fn save_to(game: &mut Game, seats: &save::Seats, path: &std::path::Path, name: &str) {
+    let res = path
+        .parent()
+        .map_or(Ok(()), std::fs::create_dir_all)
+        .map_err(|e| e.to_string())
+        .and_then(|_| save::write_named(&game.battle, seats, name, path));
+    match res {
+        Ok(()) => {
+            game.message = None;
+            game.notice = Some(format!("saved \"{name}\" ({})", path.display()));
+        }
+        Err(e) => {
+            game.notice = None;
+            game.message = Some(e);
         }
     }
 }

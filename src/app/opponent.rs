@@ -2,6 +2,7 @@
 //! player's (an `Intent`), one at a time at a pace the eye can follow, each with its reason in
 //! the log; a Skip plays the rest of its bound at once. No handover screen appears for it.
 
+use super::screens::{Menu, Screen};
 use super::{AppSystems, Game, Intent};
 use crate::rules::Battle;
 use crate::rules::command::Command;
@@ -16,11 +17,16 @@ pub(super) fn plugin(app: &mut App) {
         computer_plays
             .before(super::apply_intents)
             .in_set(AppSystems::Apply)
-            .run_if(resource_exists::<Computer>),
+            .run_if(resource_exists::<Computer>)
+            // It waits while the briefing or the game menu is open.
+            .run_if(in_state(Menu::Closed))
+            .run_if(in_state(Screen::Playing)),
     )
     .add_systems(
         EguiPrimaryContextPass,
-        skip_panel.run_if(resource_exists::<Computer>.and_then(resource_exists::<Game>)),
+        skip_panel
+            .run_if(resource_exists::<Computer>)
+            .run_if(in_state(Screen::Playing)),
     );
 }
 
@@ -92,7 +98,7 @@ fn computer_plays(
 ) {
     let Some(game) = game else { return };
     // A replay only shows the game: the opponent's part in it is the one it played.
-    if game.briefing || replay.is_some() {
+    if replay.is_some() {
         return;
     }
     if !computer.to_act(&game.battle) {
@@ -130,7 +136,7 @@ fn skip_panel(
     replay: Option<Res<super::Replay>>,
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
-    if !computer.to_act(&game.battle) || game.briefing || replay.is_some() {
+    if !computer.to_act(&game.battle) || replay.is_some() {
         return Ok(());
     }
     let name = game

@@ -2,6 +2,8 @@
 //! handover, game over and the rules reference.
 
 use super::input::{Overlays, Pointer, Selection};
+use super::screens::{InGame, Menu, Screen};
+use super::slots::{self, Dialog};
 use super::{Game, Intent};
 use crate::rules::command::Factor;
 use crate::rules::command::{Command, Event};
@@ -20,9 +22,8 @@ pub(super) fn plugin(app: &mut App) {
             side_panel,
             log_panel,
             preview_window,
-            handover,
-            confirm_load,
-            game_over,
+            handover.run_if(in_state(Screen::Playing)),
+            game_over.run_if(in_state(Screen::GameOver)),
             rules_reference,
             drag_tip,
             scale_bar,
@@ -31,12 +32,12 @@ pub(super) fn plugin(app: &mut App) {
             hover_card,
             lesson_panel,
             replay_panel,
-            briefing,
+            briefing.run_if(in_state(Screen::Briefing)),
             legend,
             mini_map,
         )
             .chain()
-            .distributive_run_if(resource_exists::<Game>),
+            .distributive_run_if(in_state(InGame)),
     );
 }
 
@@ -45,11 +46,18 @@ fn side_colour(game: &Game, side: usize) -> egui::Color32 {
     egui::Color32::from_rgb(c[0], c[1], c[2])
 }
 
+#[expect(clippy::too_many_arguments, reason = "a Bevy system's parameters")]
 fn turn_bar(
     mut ctx: EguiContexts,
     mut game: ResMut<Game>,
     mut overlays: ResMut<Overlays>,
     mut intents: MessageWriter<Intent>,
+    mut dialog: ResMut<Dialog>,
+    mut menu: ResMut<NextState<Menu>>,
+    screen: Res<State<Screen>>,
+    tutoring: Option<Res<super::lesson::Tutoring>>,
+    replay: Option<Res<super::Replay>>,
+    computer: Option<Res<super::opponent::Computer>>,
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
     let width = ctx.viewport_rect().width();
@@ -58,48 +66,93 @@ fn turn_bar(
         .show(ctx, |ui| {
             egui::Frame::side_top_panel(ui.style()).show(ui, |ui| {
                 ui.set_width(width - 16.0);
+                let b = &game.battle;
+                let words = b.rules.turn_words(b);
+                // The controls come first, each in the same place in every phase.
                 ui.horizontal_wrapped(|ui| {
-                    let b = &game.battle;
-                    ui.strong(&b.info.name);
-                    ui.label(format!("{} ·", b.rules.get().name()));
-                    ui.separator();
-                    // The turn's words change with every phase: they keep a fixed width, so
-                    // that the buttons after them stay where the hand expects them.
-                    let words = b.rules.turn_words(b);
-                    let mut text = format!("{} · {} phase", report::turn_line(b), words.phase);
-                    if let Some(r) = &words.resources {
-                        text += &format!(" · {r}");
+                    let at_table = *screen.get() == Screen::Playing;
+                    // Why a control that is there cannot be used now, said on hover.
+                    let busy = if replay.is_some() {
+                        Some("a replay only shows the game: close it to play".to_string())
+                    } else if !at_table {
+                        Some("the battle is not under way".to_string())
+                    } else if computer.as_deref().is_some_and(|c| c.to_act(b)) {
+                        Some("the opponent is playing its part: wait, or press Skip".to_string())
+                    } else {
+                        None
+                    };
+                    let end_refused = busy.clone().or_else(|| {
+                        let t = tutoring.as_deref()?;
+                        match t.tutor.judge(b, &Command::EndPhase) {
+                            crate::rules::lesson::Verdict::Wrong(w) => Some(w),
+                            crate::rules::lesson::Verdict::Execute => None,
+                        }
+                    });
+                    let end_size = [150.0, 20.0];
+                    match &words.end {
+                        Some(end) => {
+                            if ui
+                                .add_enabled_ui(end_refused.is_none(), |ui| {
+                                    ui.add_sized(end_size, egui::Button::new(end))
+                                })
+                                .inner
+                                .on_disabled_hover_text(end_refused.clone().unwrap_or_default())
+                                .clicked()
+                            {
+                                intents.write(Intent::Do(Command::EndPhase));
+                            }
+                        }
+                        None => {
+                            ui.allocate_space(end_size.into());
+                        }
                     }
-                    ui.add_sized(
-                        [330.0, 18.0],
-                        egui::Label::new(
-                            egui::RichText::new(&text)
-                                .strong()
-                                .color(side_colour(&game, b.active)),
-                        )
-                        .truncate(),
-                    )
-                    .on_hover_text(&text);
-                    ui.separator();
-                    if let Some(end) = &words.end
-                        && ui.button(end).clicked()
-                    {
-                        intents.write(Intent::Do(Command::EndPhase));
-                    }
+                    let undo_refused = busy.clone().or_else(|| {
+                        if tutoring.is_some() {
+                            Some("A lesson goes forwards only: its dice are set.".into())
+                        } else if b.last_command_rolled() {
+                            Some(
+                                "dice have been rolled or the phase has ended: that cannot be taken back"
+                                    .into(),
+                            )
+                        } else if !b.can_undo() {
+                            Some("nothing to take back".into())
+                        } else {
+                            None
+                        }
+                    });
                     if ui
-                        .add_enabled(
-                            b.can_undo() && !b.last_command_rolled(),
-                            egui::Button::new("Undo (Ctrl+Z)"),
-                        )
+                        .add_enabled(undo_refused.is_none(), egui::Button::new("Undo (Ctrl+Z)"))
+                        .on_disabled_hover_text(undo_refused.unwrap_or_default())
                         .clicked()
                     {
                         intents.write(Intent::Undo);
                     }
-                    if ui.button("Save (Ctrl+S)").clicked() {
-                        intents.write(Intent::Save);
+                    if ui
+                        .button("Save (Ctrl+S)")
+                        .on_hover_text("Save the game in a slot of its own")
+                        .clicked()
+                    {
+                        *dialog = Dialog::save(b);
                     }
-                    if ui.button("Load (Ctrl+O)").clicked() {
-                        intents.write(Intent::Load);
+                    let load_refused = slots::load_refused(tutoring.is_some(), replay.is_some());
+                    if ui
+                        .add_enabled(load_refused.is_none(), egui::Button::new("Load (Ctrl+O)"))
+                        .on_disabled_hover_text(load_refused.unwrap_or_default())
+                        .clicked()
+                    {
+                        *dialog = Dialog::load(&game.save_dir);
+                    }
+                    // The menu opens over the table, not over the briefing.
+                    if ui
+                        .add_enabled(
+                            *screen.get() != Screen::Briefing,
+                            egui::Button::new("Menu (Esc)"),
+                        )
+                        .on_hover_text("Resume, save, load, the rules, the title screen, quit")
+                        .on_disabled_hover_text("Go to the table first")
+                        .clicked()
+                    {
+                        menu.set(Menu::Open);
                     }
                     ui.separator();
                     ui.checkbox(&mut overlays.arcs, "Arcs (F)");
@@ -110,6 +163,21 @@ fn turn_bar(
                     ui.checkbox(&mut overlays.legend, "Legend (G)");
                     ui.checkbox(&mut overlays.symbols, "Symbols (N)");
                     ui.checkbox(&mut overlays.names, "Names (I)");
+                });
+                // Below them, where the game stands, whole: it wraps rather than cut its own
+                // words.
+                ui.horizontal_wrapped(|ui| {
+                    ui.strong(&b.info.name);
+                    ui.label(format!("{} ·", b.rules.get().name()));
+                    let mut text = format!("{} · {} phase", report::turn_line(b), words.phase);
+                    if let Some(r) = &words.resources {
+                        text += &format!(" · {r}");
+                    }
+                    ui.label(
+                        egui::RichText::new(&text)
+                            .strong()
+                            .color(side_colour(&game, b.active)),
+                    );
                 });
                 if let Some(m) = game.message.clone() {
                     ui.horizontal(|ui| {
@@ -426,35 +494,6 @@ fn preview_window(
     Ok(())
 }
 
-/// Loading the quicksave replaces the game in play: the player confirms first.
-fn confirm_load(
-    mut ctx: EguiContexts,
-    game: Res<Game>,
-    mut intents: MessageWriter<Intent>,
-) -> Result {
-    if !game.confirm_load {
-        return Ok(());
-    }
-    let ctx = ctx.ctx_mut()?;
-    egui::Modal::new(egui::Id::new("confirm_load")).show(ctx, |ui| {
-        ui.heading("Load the quicksave?");
-        ui.label(format!(
-            "The game in play is replaced by {}; what was played since that save is lost.",
-            game.save_path.display()
-        ));
-        ui.horizontal(|ui| {
-            if ui.button("Load").clicked() {
-                intents.write(Intent::LoadConfirmed);
-            }
-            if ui.button("Keep playing").clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape))
-            {
-                intents.write(Intent::CancelLoad);
-            }
-        });
-    });
-    Ok(())
-}
-
 fn handover(
     mut ctx: EguiContexts,
     mut game: ResMut<Game>,
@@ -471,7 +510,7 @@ fn handover(
         }
         return Ok(());
     }
-    if game.seated == Some(active) || game.battle.is_over() || replay.is_some() || game.briefing {
+    if game.seated == Some(active) || game.battle.is_over() || replay.is_some() {
         return Ok(());
     }
     let name = game
@@ -531,13 +570,9 @@ fn game_over(
     mut ctx: EguiContexts,
     game: Res<Game>,
     mut commands: Commands,
-    replay: Option<Res<super::Replay>>,
-    tutoring: Option<Res<super::lesson::Tutoring>>,
+    mut screen: ResMut<NextState<Screen>>,
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
-    if !game.battle.is_over() || replay.is_some() || tutoring.is_some() {
-        return Ok(());
-    }
     let b = &game.battle;
     egui::Window::new("The battle is over")
         .collapsible(false)
@@ -591,36 +626,24 @@ fn game_over(
                         replay.playing = true;
                         commands.insert_resource(replay);
                         commands.insert_resource(Game::new(fresh, true, game.save_dir.clone()));
+                        screen.set(Screen::Playing);
                     }
                     Err(e) => warn!("cannot replay: {e}"),
                 }
             }
             if ui.button("Back to the title screen").clicked() {
-                back_to_title(&mut commands, &game);
+                screen.set(Screen::Title);
             }
         });
     Ok(())
 }
 
-/// Leaves the game (its tutorial or replay too) for the title screen.
-fn back_to_title(commands: &mut Commands, game: &Game) {
-    commands.remove_resource::<Game>();
-    commands.remove_resource::<super::lesson::Tutoring>();
-    commands.remove_resource::<super::Replay>();
-    commands.remove_resource::<super::opponent::Computer>();
-    commands.insert_resource(super::title::TitleScreen::scan(
-        &crate::rules::scenario::default_path(),
-        &game.save_dir,
-    ));
-}
-
 /// The tutor: the step's words, what it made of the last command, Next or Show me.
 fn lesson_panel(
     mut ctx: EguiContexts,
-    game: Res<Game>,
     tutoring: Option<Res<super::lesson::Tutoring>>,
     mut intents: MessageWriter<Intent>,
-    mut commands: Commands,
+    mut screen: ResMut<NextState<Screen>>,
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
     let Some(t) = tutoring else { return Ok(()) };
@@ -670,7 +693,7 @@ fn lesson_panel(
                         "The lesson's dice are spent: choose a scenario on the title screen to play a whole game.",
                     );
                     if ui.button("Back to the title screen").clicked() {
-                        back_to_title(&mut commands, &game);
+                        screen.set(Screen::Title);
                     }
                 }
             }
@@ -683,7 +706,7 @@ fn replay_panel(
     mut ctx: EguiContexts,
     mut game: ResMut<Game>,
     replay: Option<ResMut<super::Replay>>,
-    mut commands: Commands,
+    mut screen: ResMut<NextState<Screen>>,
 ) -> Result {
     use super::ReplayStep;
     let ctx = ctx.ctx_mut()?;
@@ -730,7 +753,7 @@ fn replay_panel(
                     how = Some(ReplayStep::ToEnd);
                 }
                 if ui.button("Close").clicked() {
-                    back_to_title(&mut commands, &game);
+                    screen.set(Screen::Title);
                 }
             });
         });
@@ -747,14 +770,10 @@ fn replay_panel(
 /// its briefing, nor a replay).
 fn briefing(
     mut ctx: EguiContexts,
-    mut game: ResMut<Game>,
-    tutoring: Option<Res<super::lesson::Tutoring>>,
-    replay: Option<Res<super::Replay>>,
+    game: Res<Game>,
+    mut screen: ResMut<NextState<Screen>>,
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
-    if !game.briefing || tutoring.is_some() || replay.is_some() {
-        return Ok(());
-    }
     let b = &game.battle;
     let mut close = false;
     egui::Window::new(format!("Briefing: {}", b.info.name))
@@ -783,7 +802,7 @@ fn briefing(
             }
         });
     if close {
-        game.briefing = false;
+        screen.set(Screen::Playing);
     }
     Ok(())
 }

@@ -2,6 +2,8 @@
 //! short; start a hotseat game, load, or quit.
 
 use super::Game;
+use super::screens::Screen;
+use super::slots::{self, Slot};
 use crate::rules::save;
 use crate::rules::scenario;
 use bevy::prelude::*;
@@ -12,7 +14,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         EguiPrimaryContextPass,
         title
-            .run_if(not(resource_exists::<Game>))
+            .run_if(in_state(Screen::Title))
             .run_if(resource_exists::<TitleScreen>),
     );
 }
@@ -36,7 +38,8 @@ pub struct Entry {
 pub struct TitleScreen {
     pub scenarios: Vec<Entry>,
     pub selected: usize,
-    pub saves: Vec<PathBuf>,
+    /// The saved games, newest first, each with its scenario, turn, side to move and time.
+    pub saves: Vec<Slot>,
     pub autosave: Option<PathBuf>,
     pub save_dir: PathBuf,
     pub message: Option<String>,
@@ -105,17 +108,9 @@ impl TitleScreen {
             .iter()
             .position(|e| e.path.file_name() == default.file_name())
             .unwrap_or(0);
-        let mut saves: Vec<PathBuf> = std::fs::read_dir(save_dir)
-            .map(|r| {
-                r.filter_map(|e| e.ok().map(|e| e.path()))
-                    .filter(|p| p.extension().is_some_and(|x| x == "ron"))
-                    .collect()
-            })
-            .unwrap_or_default();
-        saves.sort();
+        let saves = slots::list(save_dir);
         let auto = save_dir.join("autosave.ron");
-        let autosave = saves.contains(&auto).then_some(auto.clone());
-        saves.retain(|p| *p != auto);
+        let autosave = auto.is_file().then_some(auto);
         let mut lessons: Vec<(PathBuf, String)> = std::fs::read_dir(dir.join("lessons"))
             .map(|r| {
                 r.filter_map(|e| e.ok().map(|e| e.path()))
@@ -145,6 +140,7 @@ fn title(
     mut ctx: EguiContexts,
     mut screen: ResMut<TitleScreen>,
     mut commands: Commands,
+    mut next: ResMut<NextState<Screen>>,
     mut exit: MessageWriter<AppExit>,
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
@@ -259,17 +255,37 @@ fn title(
             if !screen.saves.is_empty() {
                 ui.separator();
                 ui.strong("Saved games");
-                for p in screen.saves.clone() {
-                    ui.horizontal(|ui| {
-                        ui.label(p.display().to_string());
-                        if ui.button("Load").clicked() {
-                            start = Some(Launch::Save(p.clone()));
-                        }
-                        if ui.button("Replay").clicked() {
-                            start = Some(Launch::Replay(p.clone()));
-                        }
+                egui::ScrollArea::vertical()
+                    .id_salt("saves")
+                    .max_height(160.0)
+                    .show(ui, |ui| {
+                        egui::Grid::new("title_saves")
+                            .striped(true)
+                            .num_columns(4)
+                            .show(ui, |ui| {
+                                for s in &screen.saves {
+                                    ui.strong(s.name())
+                                        .on_hover_text(s.path.display().to_string());
+                                    ui.label(s.detail());
+                                    let ok = s.about.is_ok();
+                                    if ui
+                                        .add_enabled(ok, egui::Button::new("Load"))
+                                        .on_disabled_hover_text("This file cannot be loaded")
+                                        .clicked()
+                                    {
+                                        start = Some(Launch::Save(s.path.clone()));
+                                    }
+                                    if ui
+                                        .add_enabled(ok, egui::Button::new("Replay"))
+                                        .on_disabled_hover_text("This file cannot be loaded")
+                                        .clicked()
+                                    {
+                                        start = Some(Launch::Replay(s.path.clone()));
+                                    }
+                                    ui.end_row();
+                                }
+                            });
                     });
-                }
             }
             if let Some(m) = &screen.message {
                 ui.colored_label(egui::Color32::LIGHT_RED, m);
@@ -285,6 +301,8 @@ fn title(
             .join("\n")
     };
     let dir = screen.save_dir.clone();
+    // A new game or a save opens on its briefing; a replay and a tutorial at the table.
+    let briefed = matches!(launch, Launch::Scenario(..) | Launch::Save(_));
     let loaded = match launch {
         Launch::Scenario(path, o, against) => scenario::load_with_options(&path, &o)
             .map(|b| {
@@ -319,7 +337,14 @@ fn title(
             .map_err(words),
     };
     match loaded {
-        Ok(g) => commands.insert_resource(g),
+        Ok(g) => {
+            commands.insert_resource(g);
+            next.set(if briefed {
+                Screen::Briefing
+            } else {
+                Screen::Playing
+            });
+        }
         Err(m) => screen.message = Some(m),
     }
     Ok(())

@@ -841,7 +841,37 @@ impl Battle {
                 }
             }),
             Event::Fled { unit, to, .. } => self.with_unit(unit, |u| u.base = *to),
-            Event::StandsPlaced { unit, bases, .. } => self.with_unit(unit, |u| u.settle(bases)),
+            Event::StandsPlaced {
+                unit,
+                bases,
+                formed,
+                ..
+            } => self.with_unit(unit, |u| {
+                if let Some((formation, cost)) = formed {
+                    u.formation = *formation;
+                    if *cost > 0.0 {
+                        u.bound.formed = true;
+                        u.bound.spent += *cost;
+                    }
+                }
+                u.settle(bases)
+            }),
+            Event::UnlimberedTo {
+                unit,
+                formation,
+                from,
+                to,
+                cost,
+            } => {
+                self.apply(&Event::Unlimbered { unit: unit.clone() });
+                self.apply(&Event::Reformed {
+                    unit: unit.clone(),
+                    formation: *formation,
+                    from: *from,
+                    to: *to,
+                    cost: *cost,
+                });
+            }
             Event::FrontalCharge { unit, on } => {
                 self.with_unit(unit, |u| u.status.frontal_charge = *on)
             }

@@ -701,6 +701,25 @@ pub enum Event {
         unit: UnitId,
         bases: Vec<Base>,
         why: String,
+        /// The formation the unit takes with these places, and the movement allowance it uses
+        /// (Old Dessauer: forming an L); None where it keeps its formation.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        formed: Option<(Formation, f32)>,
+    },
+    /// A unit moved through a friend, which stands still for the rest of the bound (Old
+    /// Dessauer: 'The other unit must stand still while you move through it').
+    PassedThrough {
+        unit: UnitId,
+        friend: UnitId,
+    },
+    /// Guns unlimber and take this formation and footprint in one step (Old Dessauer): what
+    /// `Unlimbered` and `Reformed` do together.
+    UnlimberedTo {
+        unit: UnitId,
+        formation: Formation,
+        from: Base,
+        to: Base,
+        cost: f32,
     },
 }
 

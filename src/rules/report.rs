@@ -379,6 +379,9 @@ fn other_words(b: &Battle, e: &Event) -> String {
         Event::Deployed { unit, .. } => format!("{} deploys", u(unit)),
         Event::Limbered { unit } => format!("{} limbers", u(unit)),
         Event::Unlimbered { unit } => format!("{} unlimbers", u(unit)),
+        Event::UnlimberedTo {
+            unit, formation, ..
+        } => format!("{} unlimbers in {}", u(unit), formation_name(*formation)),
         Event::Captured { feature, by } => format!(
             "{} captures {}: it is no longer fortified",
             u(by),

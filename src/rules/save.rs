@@ -25,6 +25,49 @@ pub struct Save {
     /// Who sits at the table besides the players: left out, both sides are people (hotseat).
     #[serde(default, skip_serializing_if = "Seats::is_hotseat")]
     pub seats: Seats,
+    /// What a list of saves shows without replaying the game (left out in saves made before
+    /// slots had names, and in those the command line writes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub about: Option<About>,
+}
+
+/// A save's label: its slot's name, the game's scenario, turn and side to move, and when it
+/// was saved. It describes the game; loading never reads it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct About {
+    /// The slot's name as the player gave it.
+    pub name: String,
+    pub scenario: String,
+    pub turn: u32,
+    /// Whose bound it is, by the side's name.
+    pub side: String,
+    /// The battle is over.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub over: bool,
+    /// Seconds since 1970 (UTC) when it was written.
+    pub saved: u64,
+}
+
+impl About {
+    /// The label of a save of `b` in the slot `name`, written now.
+    pub fn of(b: &Battle, name: &str) -> Self {
+        About {
+            name: name.to_string(),
+            scenario: b.info.name.clone(),
+            turn: b.turn,
+            side: b
+                .sides
+                .get(b.active)
+                .map(|s| s.name.clone())
+                .unwrap_or_else(|| format!("side {}", b.active)),
+            over: b.is_over(),
+            saved: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_secs())
+                .unwrap_or(0),
+        }
+    }
 }
 
 /// Who gives each side's commands: a saved game against the opponent comes back against it.
@@ -52,6 +95,7 @@ impl Save {
             scenario: (*b.scenario).clone(),
             commands: b.commands.to_vec(),
             seats: Seats::default(),
+            about: None,
         }
     }
 }
@@ -63,8 +107,13 @@ pub fn to_string(b: &Battle) -> Result<String, String> {
 
 /// Serialises a battle as a save, with who plays each side.
 pub fn to_string_seated(b: &Battle, seats: &Seats) -> Result<String, String> {
+    to_string_about(b, seats, None)
+}
+
+fn to_string_about(b: &Battle, seats: &Seats, about: Option<About>) -> Result<String, String> {
     let save = Save {
         seats: seats.clone(),
+        about,
         ..Save::of(b)
     };
     ron::ser::to_string_pretty(&save, ron::ser::PrettyConfig::default())
@@ -79,7 +128,16 @@ pub fn write(b: &Battle, path: &Path) -> Result<(), String> {
 /// Writes a save, with who plays each side, atomically: to a temporary file beside it, then
 /// renamed over.
 pub fn write_seated(b: &Battle, seats: &Seats, path: &Path) -> Result<(), String> {
-    let text = to_string_seated(b, seats)?;
+    write_text(&to_string_seated(b, seats)?, path)
+}
+
+/// Writes a save into the slot `name` at `path`, labelled for the list of saves, with who
+/// plays each side; atomically, as `write_seated`.
+pub fn write_named(b: &Battle, seats: &Seats, name: &str, path: &Path) -> Result<(), String> {
+    write_text(&to_string_about(b, seats, Some(About::of(b, name)))?, path)
+}
+
+fn write_text(text: &str, path: &Path) -> Result<(), String> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -164,6 +222,42 @@ pub fn load(path: &Path) -> Result<Battle, Vec<Diagnostic>> {
 pub fn load_seated(path: &Path) -> Result<(Battle, Seats), Vec<Diagnostic>> {
     let text = scenario::read_text(path)?;
     parse_seated(&text, &path.display().to_string())
+}
+
+/// What the list of saves shows of one save: its label, read from the file, or for a save
+/// written without one, learnt by replaying it (its name is then the file's, its time the
+/// file's).
+pub fn header(path: &Path) -> Result<About, Vec<Diagnostic>> {
+    let text = scenario::read_text(path)?;
+    let file = path.display().to_string();
+    let save: Save = super::scenario::ron_options()
+        .from_str(&text)
+        .map_err(|e| {
+            Diagnostic::one(
+                &file,
+                e.span.start.line,
+                e.span.start.col,
+                e.code.to_string(),
+            )
+        })?;
+    if let Some(about) = save.about {
+        return Ok(about);
+    }
+    let b = parse(&text, &file)?;
+    let saved = std::fs::metadata(path)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    Ok(About {
+        name: path
+            .file_stem()
+            .map(|s| s.to_string_lossy().to_string())
+            .unwrap_or_default(),
+        saved,
+        ..About::of(&b, "")
+    })
 }
 
 /// Parses an order file: a RON list of commands.

@@ -205,6 +205,17 @@ pub struct RawUnit {
     /// Its owner's standing order: hold the ground if victorious rather than pursue.
     #[serde(default)]
     pub hold_ground: bool,
+    /// Starts in an L refusing this flank (Old Dessauer): `at` and `facing` are those of the
+    /// line it formed from.
+    #[serde(default)]
+    pub refused: Option<Flank>,
+}
+
+/// A unit's left or right flank, as its own front sees them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Flank {
+    Left,
+    Right,
 }
 
 impl RawUnit {
@@ -813,20 +824,50 @@ fn build_unit(
     let formation = setup.formation;
     let stands = setup.stands;
     let base = Base::new(centre, u.facing, w, d);
-    if !undeployed && !table.holds(&base) {
+    // Stands that start at places of their own (an Old Dessauer L's refused arm).
+    let placed = match rs.starting_stands(u, &base) {
+        Ok(None) if u.refused.is_some() => {
+            ck.push(
+                pos,
+                format!(
+                    "unit '{}': 'refused' applies to rulesets whose units may form an L",
+                    u.id
+                ),
+            );
+            return None;
+        }
+        Ok(p) => p,
+        Err(m) => {
+            ck.push(pos, m);
+            return None;
+        }
+    };
+    if undeployed && placed.is_some() {
+        ck.push(
+            pos,
+            format!("unit '{}': a unit in an L needs its position ('at')", u.id),
+        );
+        return None;
+    }
+    let shapes = placed.clone().unwrap_or_else(|| vec![base]);
+    if !undeployed && !shapes.iter().all(|s| table.holds(s)) {
         ck.push(pos, format!("unit '{}' is (partly) off the table", u.id));
         return None;
     }
     if !undeployed
         && !rs.shares_ground(&u.troop)
-        && let Some(o) = units
-            .iter()
-            .find(|o| !o.status.undeployed && !rs.shares_ground(&o.troop) && o.base.overlaps(&base))
+        && let Some(o) = units.iter().find(|o| {
+            !o.status.undeployed
+                && !rs.shares_ground(&o.troop)
+                && o.shapes()
+                    .iter()
+                    .any(|x| shapes.iter().any(|s| s.overlaps(x)))
+        })
     {
         ck.push(pos, format!("unit '{}' overlaps '{}'", u.id, o.id));
         return None;
     }
-    Some(Unit {
+    let mut unit = Unit {
         id: UnitId::from(u.id.as_str()),
         name: if u.name.is_empty() {
             u.id.clone()
@@ -871,7 +912,11 @@ fn build_unit(
             brigade: u.brigade.clone(),
             ..UnitExtra::default()
         },
-    })
+    };
+    if let Some(bases) = placed {
+        unit.settle(&bases);
+    }
+    Some(unit)
 }
 
 /// A unit's starting states checked against what its ruleset knows of them, and against each

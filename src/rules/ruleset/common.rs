@@ -217,10 +217,9 @@ pub fn pursuit_order_action(u: &Unit) -> ActionGroup {
     };
     ActionGroup {
         title: "Standing order".into(),
-        note: format!(
-            "{}. It holds in either side's bound until changed, and costs nothing.",
-            pursuit_order_line(u)
-        ),
+        note: "What the unit does if it wins a close combat: the order holds in either side's \
+               bound until changed, and costs nothing."
+            .into(),
         actions: vec![Action {
             label: label.into(),
             command: Command::PursuitOrder {

@@ -22,7 +22,7 @@ pub use view::{
 
 use super::battle::Battle;
 use super::command::{Command, Event, RuleError};
-use super::geometry::Pt;
+use super::geometry::{Base, Pt};
 use super::model::{Class, Formation, Phase, Side, SideInfo, Unit, UnitId};
 use super::opponent::Tuning;
 use super::scenario::RawUnit;
@@ -157,6 +157,13 @@ pub trait Ruleset {
     }
     /// Checks a scenario's unit of a known troop type and fills in what the scenario left out.
     fn prepare_unit(&self, u: &RawUnit) -> Result<UnitSetup, String>;
+    /// Where a scenario's unit's stands start when they stand apart from its one base (an
+    /// Old Dessauer L), one base per stand; None for a unit standing as its base. `base` is
+    /// the base `prepare_unit`'s size gives at the scenario's place.
+    fn starting_stands(&self, u: &RawUnit, base: &Base) -> Result<Option<Vec<Base>>, String> {
+        let _ = (u, base);
+        Ok(None)
+    }
     /// A scenario's deployment zones and objective checked against the ruleset's deployment
     /// rules: each problem in words.
     fn check_deployment(

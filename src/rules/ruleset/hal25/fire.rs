@@ -225,8 +225,10 @@ impl Hal25 {
         };
         let receiving = Receiving {
             target: Target {
-                in_column: t.formation == Formation::Column
-                    || (self.is_artillery(t) && t.status.limbered),
+                // A battery, limbered or not, is no column of troops: its crew and drivers
+                // save as artillery crew and mounted (II.A.1.c, II.B.2.b; ruling
+                // limbered_saves).
+                in_column: t.formation == Formation::Column && !self.is_artillery(t),
                 covered: self.covered(b, t)
                     || t.formation == Formation::Skirmish
                     || self.is_cavalry(t)
@@ -246,7 +248,10 @@ impl Hal25 {
         } else {
             self.firing_figures(b, s)
         };
-        let moved = s.bound.moved;
+        // A formation or facing change is movement (III: its own column of the movement
+        // table, "move at slowest of the two formation rates"): the firer moved (ruling
+        // moving_firer_save).
+        let moved = s.bound.moved || s.bound.formed;
         if moved && !artillery {
             notes.push("moved this turn: the target's save is one number harder".into());
         }
@@ -440,6 +445,9 @@ impl Hal25 {
                 self.knock_out(b, out, tid)?;
             }
             if b.unit(tid)?.status.removed {
+                // The battery lost its last gun: the fire was effective, and an officer with
+                // it throws for his risk (VI.C).
+                self.officer_risk(b, out, tid)?;
                 return Ok(());
             }
         }
@@ -658,16 +666,97 @@ impl Hal25 {
                     .map(|u| u.id.clone())
                     .collect();
                 for id in inside {
-                    b.emit(
-                        out,
-                        Event::Disordered {
-                            unit: id,
-                            why: "the town is in flames".into(),
-                        },
-                    );
+                    self.leave_burning_town(b, out, &id, &f)?;
                 }
             }
         }
+        Ok(())
+    }
+
+    /// A unit in a town that has just burnt leaves it at once, the town being one that "can
+    /// not be occupied" (II.B.4.b): keeping its facing, by the shortest way out (straight away
+    /// from the nearest enemy, back, to either side or forward, a quarter inch at a time) to a
+    /// place on the table clear of the town, of other units and of the enemy's contact, and
+    /// formed troops out of woods. It keeps its order: the seed disorganises no one for it.
+    /// With no way out it stays, and may move only out of the town (ruling burnt_town).
+    fn leave_burning_town(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+        town: &str,
+    ) -> Result<(), RuleError> {
+        let u = b.unit(id)?.clone();
+        let Some(feature) = b.terrain.get(town).cloned() else {
+            return Ok(());
+        };
+        let enemies: Vec<Pt> = b
+            .alive()
+            .filter(|e| e.side != u.side && self.is_unit(e))
+            .map(|e| e.base.centre)
+            .collect();
+        let away = super::game::away_from(&u.base, &enemies);
+        let (fwd, right) = (u.base.forward(), u.base.right());
+        let dirs = [away, fwd.scale(-1.0), right, right.scale(-1.0), fwd];
+        let tol = b.scale.to_mm(self.num("contact_tolerance"));
+        let step = b.scale.to_mm(0.25);
+        // Never farther than across the town and the unit's own size.
+        let across = feature
+            .points
+            .iter()
+            .flat_map(|p| feature.points.iter().map(move |q| p.dist(*q)))
+            .fold(0.0_f32, f32::max);
+        let most = across + u.base.width.hypot(u.base.depth);
+        let free = |to: &Base| {
+            b.table.holds(to)
+                && !feature.touches(to)
+                && !b.alive().any(|o| {
+                    o.id != u.id
+                        && !self.is_officer(o)
+                        && (o.shapes().iter().any(|s| s.overlaps(to))
+                            || (o.side != u.side && to.within(&o.base, tol)))
+                })
+                && (u.formation == Formation::Skirmish
+                    || b.terrain
+                        .touching(to, &[FeatureKind::Woods])
+                        .next()
+                        .is_none())
+        };
+        let mut best: Option<(f32, Base)> = None;
+        for dir in dirs {
+            let mut d = step;
+            while d <= most && best.is_none_or(|(bd, _)| d < bd) {
+                let to = Base {
+                    centre: u.base.centre.plus(dir.scale(d)),
+                    ..u.base
+                };
+                if free(&to) {
+                    best = Some((d, to));
+                    break;
+                }
+                d += step;
+            }
+        }
+        let Some((d, to)) = best else {
+            return Ok(());
+        };
+        b.emit(
+            out,
+            Event::Moved {
+                unit: id.clone(),
+                from: u.base,
+                to,
+                distance: self.inches(b, d),
+                allowance: self.inches(b, d),
+                going: "out of a burning town".into(),
+                contact: None,
+                manoeuvre: Some(format!(
+                    "leaves {}, in flames, by {:.1}\"",
+                    feature.name,
+                    self.inches(b, d)
+                )),
+            },
+        );
         Ok(())
     }
 

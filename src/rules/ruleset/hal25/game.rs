@@ -914,9 +914,17 @@ impl Hal25 {
 
     /// Routed units run: their formation's move and their rout dice, backs to the enemy.
     fn rout_phase(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
+        // A unit that ran in this turn's pre-melee rout movement (I.2.A.a) has made this turn's
+        // rout move: it does not run again in the rout movement phase (I.6).
+        let ran: Vec<UnitId> = super::this_turn(b)
+            .filter_map(|e| match e {
+                Event::Rolled { what, roll } if what == "rout movement" => roll.unit.clone(),
+                _ => None,
+            })
+            .collect();
         let routed: Vec<UnitId> = b
             .alive()
-            .filter(|u| self.state(u) == State::Routed)
+            .filter(|u| self.state(u) == State::Routed && !ran.contains(&u.id))
             .map(|u| u.id.clone())
             .collect();
         for id in routed {
@@ -1103,6 +1111,11 @@ impl Hal25 {
                     },
                 },
             );
+            // The unit is gone, but the fire or melee that took it was effective: an officer
+            // with it throws for his risk all the same (VI.C).
+            if risk {
+                self.officer_risk(b, out, id)?;
+            }
             return Ok(());
         }
         let lost_stand = !artillery && stands.len() < before;

@@ -169,15 +169,10 @@ impl Hal25 {
         let (cu, ce) = (self.class(u), self.class(e));
         let gren = |c| c == TroopClass::Grenadier;
         add("grenadiers", gren(cu) && !gren(ce));
-        // Formed against non-formed: against skirmishers always; against a disorganised or
-        // routed unit only where the attacker's own modifier for that state does not already
-        // count it (ruling unformed).
-        add(
-            "formed",
-            self.formed(u)
-                && (e.formation == crate::rules::model::Formation::Skirmish
-                    || (!attacking && self.state(e) != State::Good)),
-        );
+        // Formed against non-formed, attacker or defender alike: the enemy skirmishing,
+        // disorganised or routed is not formed; attacking such a unit adds its own modifier
+        // besides (ruling unformed).
+        add("formed", self.formed(u) && !self.formed(e));
         add(
             "attacking_disorganised",
             attacking && self.state(e) == State::Disorganised,
@@ -299,7 +294,9 @@ impl Hal25 {
         at
     }
 
-    /// Casualties in figures from melee points: two points a horseman, the odd one on 4-6.
+    /// Casualties in figures from melee points: two points a horseman; a single point, all the
+    /// melee inflicted, fells one on 4-6 (IV.A.9.b); an odd point beside whole horsemen
+    /// fells none (ruling melee_horse_points).
     fn figures_from_points(
         &self,
         b: &mut Battle,
@@ -310,8 +307,7 @@ impl Hal25 {
         if !on.cavalry {
             return Ok(points);
         }
-        let per = self.num("cavalry_hits_per_figure").max(1.0) as u32;
-        let odd = if !points.is_multiple_of(per) {
+        let odd = if points == 1 {
             let first = b.cmd_dice.len();
             let die = b.d6()?;
             b.emit(
@@ -337,7 +333,7 @@ impl Hal25 {
         } else {
             None
         };
-        Ok(super::tables::cavalry_casualties(&self.d, points, odd))
+        Ok(super::tables::melee_horse_casualties(&self.d, points, odd))
     }
 
     pub fn fight(

@@ -804,7 +804,7 @@ impl Hal25 {
         }
         if !(self.is_infantry(u) || self.is_cavalry(u)) || u.formation == Formation::Skirmish {
             return illegal(format!(
-                "{}: only formed infantry and cavalry charge",
+                "{}: only infantry and cavalry not skirmishing charge",
                 u.name
             ));
         }
@@ -888,6 +888,21 @@ impl Hal25 {
         if !b.table.holds(&to) {
             return illegal(format!("{} would leave the table", u.name));
         }
+        // Every enemy a charge meets must have taken its check to hold (IV.A.2): one charge,
+        // one target, so a charge that would end touching a second enemy is not made.
+        let tol = b.scale.to_mm(self.num("contact_tolerance"));
+        if let Some(o) = b.alive().find(|o| {
+            o.side != u.side
+                && o.id != tid
+                && !self.is_officer(o)
+                && to.within(&o.base, tol)
+                && !u.base.within(&o.base, tol)
+        }) {
+            return illegal(format!(
+                "{} would end in contact with {} too, which was not charged and made no check to hold",
+                u.name, o.name
+            ));
+        }
         // Not into a town in flames (a charger fights at the town, it does not occupy it).
         if let Some(t) = b
             .terrain
@@ -922,6 +937,14 @@ impl Hal25 {
         let short = dist <= self.d.small_arms_bands[0];
         let factors = self.morale_factors(b, id, Some(&tid), true);
         if !self.morale_check(b, out, id, "closing", factors, 0)?.passed {
+            if self.state(&u) != State::Good {
+                // "Disorganized units failing morale drop to rout status" (V Failed Morale
+                // Notes 4): a disorganised charger that fails to close routs, and runs in the
+                // pre-melee rout movement (I.2.A.a), as a target that breaks does.
+                self.rout(b, out, id)?;
+                self.rout_move(b, out, id)?;
+                return Ok(());
+            }
             b.emit(
                 out,
                 Event::Disordered {
@@ -1059,7 +1082,21 @@ impl Hal25 {
                 ..u.base
             };
             let tol = b.scale.to_mm(self.num("contact_tolerance"));
-            let touches = |f: f32| place(f).within(&t.base, tol);
+            // Short of the target and of every other enemy: none of them was charged.
+            let others: Vec<Base> = b
+                .alive()
+                .filter(|o| {
+                    o.side != u.side
+                        && o.id != tid
+                        && !self.is_officer(o)
+                        && !u.base.within(&o.base, tol)
+                })
+                .map(|o| o.base)
+                .collect();
+            let touches = |f: f32| {
+                let p = place(f);
+                p.within(&t.base, tol) || others.iter().any(|o| p.within(o, tol))
+            };
             let mut f = (allowance / dist.max(0.01)).clamp(0.0, 1.0);
             if touches(f) {
                 let mut lo = 0.0;

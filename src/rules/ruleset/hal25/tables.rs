@@ -94,6 +94,18 @@ pub fn cavalry_casualties(d: &HalData, hits: u32, odd_die: Option<u8>) -> u32 {
     whole + u32::from(odd)
 }
 
+/// Horsemen removed by melee points (IV.A.9.a-b): two points a horseman (a stand of three
+/// horse is a stand of six foot); a unit inflicting a single point throws `single_die`, 4-6
+/// felling one; the odd point left over from whole horsemen fells none (ruling
+/// melee_horse_points).
+pub fn melee_horse_casualties(d: &HalData, points: u32, single_die: Option<u8>) -> u32 {
+    let per = d.num("cavalry_hits_per_figure").max(1.0) as u32;
+    if points == 1 {
+        return u32::from(single_die.is_some_and(|x| f32::from(x) >= d.num("odd_hit_need")));
+    }
+    points / per
+}
+
 /// The artillery range deduction by band.
 pub fn artillery_deduction(d: &HalData, b: Band) -> i32 {
     d.artillery_deductions.get(b.index()).copied().unwrap_or(6)

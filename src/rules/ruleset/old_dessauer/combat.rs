@@ -678,6 +678,7 @@ fn round(
     }
     // Losers recoil, one move per excess hit.
     let mut recoiled: Vec<UnitId> = Vec::new();
+    let mut paths: BTreeMap<UnitId, Vec<Base>> = BTreeMap::new();
     for u in &before {
         let (t, m) = (taken(&u.id), made(&u.id));
         if t <= m || !b.unit(&u.id).is_ok_and(|x| x.alive()) {
@@ -696,7 +697,8 @@ fn round(
             .and_then(|s| b.unit(&s.unit).ok())
             .map(|c| now.centre.minus(c.base.forward()))
             .unwrap_or(now.front_centre().plus(now.forward()));
-        recoil(od, b, out, &u.id, cause, t - m)?;
+        let path = recoil(od, b, out, &u.id, cause, t - m)?;
+        paths.insert(u.id.clone(), path);
         recoiled.push(u.id.clone());
     }
     pursuits(
@@ -708,6 +710,7 @@ fn round(
             contacts,
             recoiled,
             strikes,
+            paths,
         },
         orders,
         depth,
@@ -759,9 +762,16 @@ fn pursue_path(
                     && o.extra.parent.as_ref() != Some(&w.id)
             })
             .find(|o| {
-                base.overlaps(&o.base)
-                    || (keep_off.contains(&o.id)
-                        && base.distance(&o.base) < zoc.min(w.base.distance(&o.base)) - 0.5)
+                // An L by its arms' stands, not the box round them.
+                let shapes = o.shapes();
+                let gap = |x: &Base| {
+                    shapes
+                        .iter()
+                        .map(|s| x.distance(s))
+                        .fold(f32::MAX, f32::min)
+                };
+                shapes.iter().any(|s| base.overlaps(s))
+                    || (keep_off.contains(&o.id) && gap(base) < zoc.min(gap(&w.base)) - 0.5)
             })
             .map(|o| o.id.clone())
     };
@@ -800,16 +810,17 @@ fn pursue_path(
     (end, fresh)
 }
 
-/// The friends of `id` that it recoiled through this round, or between which it recoiled
-/// through a gap narrower than `gap_mm`: the fresh targets a pursuer charges.
+/// The friends of `id` that it recoiled through this round, judged along the way it went
+/// (`path`, its turn included), or between which it recoiled through a gap narrower than
+/// `gap_mm`: the fresh targets a pursuer charges.
 fn recoiled_through(
     od: &OldDessauer,
     b: &Battle,
-    before: &[Unit],
+    path: &[Base],
     id: &UnitId,
     gap_mm: f32,
 ) -> Vec<UnitId> {
-    let (Some(from), Ok(now)) = (before.iter().find(|x| &x.id == id), b.unit(id)) else {
+    let (Some(first), Some(last), Ok(now)) = (path.first(), path.last(), b.unit(id)) else {
         return Vec::new();
     };
     let friends: Vec<&Unit> = b
@@ -817,20 +828,15 @@ fn recoiled_through(
         .filter(|f| f.side == now.side && f.id != now.id && od.is_fighting_unit(f))
         .collect();
     let mut out: Vec<UnitId> = Vec::new();
-    let n = 20;
     for f in &friends {
-        let through = (1..=n).any(|k| {
-            let s = Base {
-                centre: from.base.centre.lerp(now.base.centre, k as f32 / n as f32),
-                ..now.base
-            };
-            f.shapes().iter().any(|x| s.overlaps(x))
-        });
-        if through {
+        if path[1..]
+            .iter()
+            .any(|s| f.shapes().iter().any(|x| s.overlaps(x)))
+        {
             out.push(f.id.clone());
         }
     }
-    for (x, y, g) in super::movement::gaps_crossed(&friends, from.base.centre, now.base.centre) {
+    for (x, y, g) in super::movement::gaps_crossed(&friends, first.centre, last.centre) {
         if g < gap_mm {
             for z in [x, y] {
                 if !out.contains(&z.id) {
@@ -940,6 +946,8 @@ struct Melee {
     contacts: BTreeMap<UnitId, Vec<UnitId>>,
     recoiled: Vec<UnitId>,
     strikes: Vec<Strike>,
+    /// The bases each loser passed through as it recoiled, its turn included.
+    paths: BTreeMap<UnitId, Vec<Base>>,
 }
 
 /// Winners whose enemies all recoiled may pursue; a pursuit that runs into a fresh enemy fights
@@ -1026,7 +1034,7 @@ fn pursuits(
                         centre: now.base.centre.plus(dir.scale(*s)),
                         ..now.base
                     };
-                    at.within(&e_now.base, CONTACT_EPS)
+                    e_now.shapes().iter().any(|x| at.within(x, CONTACT_EPS))
                 })
                 && s > shift.len()
             {
@@ -1051,7 +1059,8 @@ fn pursuits(
         // another friend less than half the pursuer's width apart; others it stops an inch short
         // of.
         // (Skirmishers it runs into give way or are overrun, as before any formed troops.)
-        let chargeable = recoiled_through(od, b, &m.before, &target, now.base.width / 2.0);
+        let path = m.paths.get(&target).map(Vec::as_slice).unwrap_or_default();
+        let chargeable = recoiled_through(od, b, path, &target, now.base.width / 2.0);
         let may_meet =
             |x: &UnitId| chargeable.contains(x) || b.unit(x).is_ok_and(|x| od.is_skirmishing(b, x));
         let mut keep_off: Vec<UnitId> = Vec::new();
@@ -1063,7 +1072,7 @@ fn pursuits(
             }
         };
         // The enemy is pursued only if the pursuer stays in contact with it.
-        let touching = to.within(&e_now.base, CONTACT_EPS);
+        let touching = e_now.shapes().iter().any(|x| to.within(x, CONTACT_EPS));
         b.emit(
             out,
             Event::Pursued {

@@ -100,18 +100,20 @@ pub fn rebuild(od: &OldDessauer, u: &Unit, formation: Formation, turn: f32) -> B
 }
 
 /// Stands in the refused arm of an L of `n` stands: those beyond its front centre stand, which
-/// keeps its place (the ruling `l_formation`).
-pub fn refused_count(n: usize) -> usize {
-    n / 2
+/// keeps its place: the data's share of the stands, rounded down, and always at least one stand
+/// in each arm (the ruling `l_formation`).
+pub fn refused_count(od: &OldDessauer, n: usize) -> usize {
+    let r = (n as f32 * od.num("l_refused_share") + 1e-4).floor() as usize;
+    r.clamp(1, n.saturating_sub(1).max(1))
 }
 
 /// The stands of an L formed from the line `line` of `n` stands (left to right), refusing its
 /// right flank (`right`) or its left: the arm on that side wheels back to face that way, its
 /// front flush with the end of the arm that keeps the line's front, its stands running back
 /// from the corner.
-pub fn l_bases(t: &Troop, line: &Base, n: usize, right: bool) -> Vec<Base> {
+pub fn l_bases(od: &OldDessauer, t: &Troop, line: &Base, n: usize, right: bool) -> Vec<Base> {
     let (w, d) = stand_size(t);
-    let r = refused_count(n);
+    let r = refused_count(od, n);
     let k = n - r;
     let left_edge = -line.width / 2.0;
     let back = |j: usize| -line.depth / 2.0 - w * (j as f32 + 0.5);

@@ -175,6 +175,7 @@ pub const REQUIRED_NUMBERS: &[&str] = &[
     "var_def_fire_poor",
     "var_def_fire_guns",
     "var_def_fire_disordered",
+    "l_refused_share",
 ];
 
 /// The optional rules a scenario may switch on.
@@ -228,6 +229,13 @@ impl OldDessauer {
         }
         if data.troops.is_empty() {
             return Err("ruleset data: no troop types".into());
+        }
+        // An L refuses some of its stands and keeps some on the line's front.
+        let share = number(&data.numbers, "l_refused_share");
+        if !(share > 0.0 && share < 1.0) {
+            return Err(format!(
+                "ruleset data: an L refuses a share of its stands between 0 and 1, not {share}"
+            ));
         }
         // The variable chance to hit never hits better than its ruling says.
         let best = number(&data.numbers, "variable_hit_best");
@@ -453,7 +461,36 @@ impl OldDessauer {
         Ok(passed)
     }
 
-    /// Removes `n` figures from the last stands, closing up the unit if a stand empties.
+    /// The stand (its index in `kept`) an L loses figures from next: the far end of the refused
+    /// arm while that arm holds more than its share of the stands that would be left, else the
+    /// open end of the arm that kept the line's front (the ruling `casualties`).
+    fn l_next_loss(&self, kept: &[usize], refused: &[bool]) -> usize {
+        let m = kept.len();
+        let arm: Vec<usize> = (0..m).filter(|&i| refused[kept[i]]).collect();
+        let front: Vec<usize> = (0..m).filter(|&i| !refused[kept[i]]).collect();
+        let (Some(&r_first), Some(&r_last)) = (arm.first(), arm.last()) else {
+            return m - 1;
+        };
+        let (Some(&f_first), Some(&f_last)) = (front.first(), front.last()) else {
+            return m - 1;
+        };
+        // Refusing the right, the refused arm follows the front arm in the stands' order.
+        let right = r_first > f_last;
+        let share = if m > 2 {
+            layout::refused_count(self, m - 1)
+        } else {
+            0
+        };
+        match (arm.len() > share, right) {
+            (true, true) => r_last,
+            (true, false) => r_first,
+            (false, true) => f_first,
+            (false, false) => f_last,
+        }
+    }
+
+    /// Removes `n` figures from the last stands, closing up the unit if a stand empties; an L
+    /// loses them so that it keeps its arms (the ruling `casualties`).
     pub fn take_losses(
         &self,
         b: &mut Battle,
@@ -466,20 +503,34 @@ impl OldDessauer {
         if n == 0 || !u.alive() {
             return Ok(());
         }
-        let mut stands: Vec<u32> = u.stands.iter().map(|s| s.figures).collect();
+        let l = layout::is_l(&u);
+        let refused: Vec<bool> = u
+            .stands
+            .iter()
+            .map(|s| s.at.is_some_and(|a| a.facing.abs() > 0.5))
+            .collect();
+        let mut figures: Vec<u32> = u.stands.iter().map(|s| s.figures).collect();
+        let mut kept: Vec<usize> = (0..figures.len()).collect();
         let mut left = n;
-        while left > 0 {
-            let Some(last) = stands.last_mut() else { break };
-            if *last > left {
-                *last -= left;
+        while left > 0 && !kept.is_empty() {
+            let k = if l {
+                self.l_next_loss(&kept, &refused)
+            } else {
+                kept.len() - 1
+            };
+            let f = &mut figures[kept[k]];
+            if *f > left {
+                *f -= left;
                 left = 0;
             } else {
-                left -= *last;
-                stands.pop();
+                left -= *f;
+                kept.remove(k);
             }
         }
+        let stands: Vec<u32> = kept.iter().map(|&i| figures[i]).collect();
         let lost = n - left;
         let before = u.stands.len();
+        let places = u.loose_bases();
         b.emit(
             out,
             Event::Losses {
@@ -489,6 +540,18 @@ impl OldDessauer {
                 why: why.to_string(),
             },
         );
+        // The stands an L keeps stand where they stood.
+        if l && !stands.is_empty() && kept.iter().enumerate().any(|(i, &k)| i != k) {
+            b.emit(
+                out,
+                Event::StandsPlaced {
+                    unit: id.clone(),
+                    bases: kept.iter().map(|&i| places[i]).collect(),
+                    why: "keeps its L: the stands left stand where they stood".into(),
+                    formed: None,
+                },
+            );
+        }
         if stands.is_empty() {
             b.emit(
                 out,
@@ -1109,6 +1172,9 @@ impl Ruleset for OldDessauer {
     fn prepare_unit(&self, u: &RawUnit) -> Result<UnitSetup, String> {
         OldDessauer::prepare_unit(self, u)
     }
+    fn starting_stands(&self, u: &RawUnit, base: &Base) -> Result<Option<Vec<Base>>, String> {
+        OldDessauer::starting_stands(self, u, base)
+    }
     fn class_name(&self, class: Class) -> String {
         grade_name(class).to_string()
     }
@@ -1248,6 +1314,11 @@ impl Ruleset for OldDessauer {
             Event::Fled { unit, .. } => {
                 Some(format!("{} falls back out of reach", b.name_of(unit)))
             }
+            Event::PassedThrough { unit, friend } => Some(format!(
+                "{} passes through {}, which stands still for the rest of the turn",
+                b.name_of(unit),
+                b.name_of(friend)
+            )),
             Event::FrontalCharge { unit, on } => Some(if *on {
                 format!(
                     "{} did not begin the turn behind its enemy's flank: its attack counts as frontal",

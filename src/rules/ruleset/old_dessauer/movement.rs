@@ -15,6 +15,8 @@ use crate::rules::terrain::FeatureKind;
 #[derive(Clone, Debug)]
 pub struct OdPlan {
     pub plan: MovePlan,
+    /// Friends it passes through (skirmishers aside): they stand still for the rest of the turn.
+    pub through: Vec<UnitId>,
     /// Why the unit ends disordered (terrain, charging an obstacle), if it does.
     pub disorder: Vec<String>,
     /// Friends it ends intermixed with.
@@ -47,11 +49,31 @@ pub fn carry(b: &mut Battle, out: &mut Vec<Event>, id: &UnitId, from: &Base, to:
         let (x, y) = (rel.dot(from.right()), rel.dot(from.forward()));
         // An attached general or a regimental gun stays on the table where the unit's turn
         // would carry it over the edge.
-        let moved = b.table.pull_in(&Base {
+        let mut moved = Base {
             centre: to.local(x, y),
             facing: norm_facing(c.facing + norm_deg(to.facing - from.facing)),
             ..c
-        });
+        };
+        // A regimental gun always touches its parent: one left off it by a new formation's
+        // footprint closes up to the parent's nearest stand, on the same side of it.
+        if b.unit(&cid)
+            .is_ok_and(|g| g.extra.parent.as_ref() == Some(id))
+            && let Ok(p) = b.unit(id)
+        {
+            let shapes = p.shapes();
+            let gap = |g: &Base, s: &Base| g.distance(s);
+            let on = shapes.iter().find(|s| moved.overlaps(s));
+            if (on.is_some() || !shapes.iter().any(|s| gap(&moved, s) <= CONTACT_EPS))
+                && let Some(s) = on.or_else(|| {
+                    shapes
+                        .iter()
+                        .min_by(|a, c| gap(&moved, a).total_cmp(&gap(&moved, c)))
+                })
+            {
+                moved.centre = touching_spot(&moved, s);
+            }
+        }
+        let moved = b.table.pull_in(&moved);
         b.emit(
             out,
             Event::Moved {
@@ -66,6 +88,33 @@ pub fn carry(b: &mut Battle, out: &mut Vec<Event>, id: &UnitId, from: &Base, to:
             },
         );
     }
+}
+
+/// Where `g`'s centre goes to touch `s` from the side of `s` it stands on, moved straight
+/// in (or out, where it overlaps): across the nearest edge, kept within that edge's length.
+fn touching_spot(g: &Base, s: &Base) -> Pt {
+    let (r, f) = (s.right(), s.forward());
+    // The half extents of `g` along the frame of `s`.
+    let (mut gx, mut gy) = (0.0f32, 0.0f32);
+    for c in g.corners() {
+        let d = c.minus(g.centre);
+        gx = gx.max(d.dot(r).abs());
+        gy = gy.max(d.dot(f).abs());
+    }
+    let d = g.centre.minus(s.centre);
+    let (mut x, mut y) = (d.dot(r), d.dot(f));
+    let (w, h) = (s.width / 2.0, s.depth / 2.0);
+    // Out beyond which edge, in proportion to the room on that side.
+    let out_x = (x.abs() - w) / (w + gx).max(1e-3);
+    let out_y = (y.abs() - h) / (h + gy).max(1e-3);
+    if out_x >= out_y {
+        x = x.signum() * (w + gx);
+        y = y.clamp(-h, h);
+    } else {
+        y = y.signum() * (h + gy);
+        x = x.clamp(-w, w);
+    }
+    s.local(x, y)
 }
 
 /// Where an attached general stands: behind the centre of the unit's rear.
@@ -113,10 +162,10 @@ fn pass_others(
     u: &Unit,
     samples: &[Base],
     charge: Option<&Unit>,
-) -> Result<(bool, Vec<UnitId>), RuleError> {
+) -> Result<(Vec<UnitId>, Vec<UnitId>), RuleError> {
     let kind = od.kind(u);
     let mine = carried(b, &u.id);
-    let mut through_friends = false;
+    let mut through_friends = Vec::new();
     let mut intermixed = Vec::new();
     let final_base = samples.last().copied().unwrap_or(u.base);
     for o in b.alive() {
@@ -132,7 +181,14 @@ fn pass_others(
             }
             let skirm = kind == Kind::LightInfantry || od.kind(o) == Kind::LightInfantry;
             if samples[1..].iter().any(overlaps) && !skirm {
-                through_friends = true;
+                // The friend passed through must stand still: not one that moved this turn.
+                if stood_not_still(b, o) {
+                    return illegal(format!(
+                        "{} cannot pass through {}: it has moved this turn, and a friend passed through must stand still",
+                        u.name, o.name
+                    ));
+                }
+                through_friends.push(o.id.clone());
             }
             if overlaps(&final_base) && !skirm {
                 intermixed.push(o.id.clone());
@@ -148,6 +204,33 @@ fn pass_others(
     }
     zones(od, b, u, &samples[1..], charge)?;
     Ok((through_friends, intermixed))
+}
+
+/// Has the unit moved, changed formation or fallen back this turn (it did not stand still)?
+fn stood_not_still(b: &Battle, o: &Unit) -> bool {
+    o.bound.moved
+        || o.bound.formed
+        || o.bound.fell_back
+        || super::this_turn(b)
+            .iter()
+            .any(|e| matches!(e, Event::Moved { unit, .. } if unit == &o.id))
+}
+
+/// Refuses any move, formation change or fallback of a unit a friend passed through this
+/// turn: it stands still for the rest of the turn (the ruling `moving_through`).
+pub(crate) fn standing_still(b: &Battle, u: &Unit) -> Result<(), RuleError> {
+    let by = super::this_turn(b).iter().find_map(|e| match e {
+        Event::PassedThrough { unit, friend } if friend == &u.id => Some(unit.clone()),
+        _ => None,
+    });
+    match by {
+        Some(by) => illegal(format!(
+            "{} stands still this turn: {} moved through it",
+            u.name,
+            b.name_of(&by)
+        )),
+        None => Ok(()),
+    }
 }
 
 /// Zones of control: `u` may not come within the inch of an enemy, nor, starting within it,
@@ -349,6 +432,7 @@ fn may_move(
     if u.bound.fell_back {
         return illegal(format!("{} fell back this turn instead of moving", u.name));
     }
+    standing_still(b, u)?;
     if kind == Kind::General && u.extra.attached.is_some() {
         return illegal(format!("{} is attached: detach first", u.name));
     }
@@ -500,7 +584,7 @@ fn plan_unit(od: &OldDessauer, b: &Battle, u: &Unit, steps: &[Step]) -> Result<O
     let left = (allowance - u.bound.used()).max(0.0);
     // Skirmishers and generals pay no terrain penalties: streams cost them nothing extra.
     let crosses_stream = crosses_stream && !free;
-    let doubled = through_friends || crosses_stream;
+    let doubled = !through_friends.is_empty() || crosses_stream;
     let total = cost * if doubled { slow } else { 1.0 };
     if total > left + 0.01 {
         return Err(RuleError::TooFar {
@@ -522,7 +606,7 @@ fn plan_unit(od: &OldDessauer, b: &Battle, u: &Unit, steps: &[Step]) -> Result<O
     if crosses_stream {
         going_why.push("stream crossing".into());
     }
-    if through_friends {
+    if !through_friends.is_empty() {
         going_why.push("through friends".into());
     }
     Ok(OdPlan {
@@ -540,6 +624,7 @@ fn plan_unit(od: &OldDessauer, b: &Battle, u: &Unit, steps: &[Step]) -> Result<O
             cost: 0,
             manoeuvre: None,
         },
+        through: through_friends,
         disorder,
         intermixed,
         charge: charge.map(|c| c.id),
@@ -576,6 +661,15 @@ pub fn do_move(
             manoeuvre: None,
         },
     );
+    for f in &p.through {
+        b.emit(
+            out,
+            Event::PassedThrough {
+                unit: id.clone(),
+                friend: f.clone(),
+            },
+        );
+    }
     carry(b, out, id, &u.base, &to);
     if u.status.frontal_charge != p.frontal {
         frontal_mark(b, out, id, p.frontal);
@@ -939,6 +1033,7 @@ pub fn form(
     if u.bound.fell_back {
         return illegal(format!("{} fell back this turn instead of moving", u.name));
     }
+    standing_still(b, &u)?;
     if od.in_contact(b, &u) {
         return illegal(format!(
             "{} is in combat: no change of frontage or facing",
@@ -1005,7 +1100,7 @@ pub fn form(
     }
     let to = rebuild(od, &u, formation, if refuse.is_some() { 0.0 } else { turn });
     let shapes = match refuse {
-        Some(right) => l_bases(od.troop(&u), &to, u.stands.len(), right),
+        Some(right) => l_bases(od, od.troop(&u), &to, u.stands.len(), right),
         None => vec![to],
     };
     if !shapes.iter().all(|s| b.table.holds(s)) {
@@ -1032,30 +1127,27 @@ pub fn form(
     if !od.command_test(b, out, &u)? {
         return Ok(());
     }
-    b.emit(
-        out,
-        Event::Reformed {
+    // An L is one step: its stands take their places in the new formation.
+    let e = match refuse {
+        Some(right) => Event::StandsPlaced {
+            unit: id.clone(),
+            bases: shapes,
+            why: format!(
+                "forms an L refusing its {} flank: {} stand(s) wheel back to face it",
+                if right { "right" } else { "left" },
+                super::layout::refused_count(od, u.stands.len())
+            ),
+            formed: Some((formation, cost)),
+        },
+        None => Event::Reformed {
             unit: id.clone(),
             formation,
             from: u.base,
             to,
             cost,
         },
-    );
-    if let Some(right) = refuse {
-        b.emit(
-            out,
-            Event::StandsPlaced {
-                unit: id.clone(),
-                bases: shapes,
-                why: format!(
-                    "forms an L refusing its {} flank: {} stand(s) wheel back to face it",
-                    if right { "right" } else { "left" },
-                    super::layout::refused_count(u.stands.len())
-                ),
-            },
-        );
-    }
+    };
+    b.emit(out, e);
     carry(b, out, id, &u.base, &to);
     intermix(b, out, id, &intermixed);
     Ok(())
@@ -1078,10 +1170,9 @@ pub fn unlimber(
     if !b.table.holds(&to) || b.alive().any(|o| o.id != u.id && to.overlaps(&o.base)) {
         return illegal(format!("no room for {} to unlimber", u.name));
     }
-    b.emit(out, Event::Unlimbered { unit: id.clone() });
     b.emit(
         out,
-        Event::Reformed {
+        Event::UnlimberedTo {
             unit: id.clone(),
             formation: Formation::Line,
             from: u.base,
@@ -1098,6 +1189,9 @@ struct Retreat {
     /// Why it is eliminated, if it is.
     eliminated: Option<String>,
     disordered_friends: Vec<UnitId>,
+    /// The bases it passes through on its way, in order: going back, and its turn where it
+    /// makes it.
+    path: Vec<Base>,
 }
 
 /// The closest points of two bases (for rectangles one of them is a corner).
@@ -1213,6 +1307,7 @@ fn retreat(od: &OldDessauer, b: &Battle, u: &Unit, dir: Pt, dist_mm: f32, facing
                 to: u.base,
                 eliminated: None,
                 disordered_friends: Vec::new(),
+                path: Vec::new(),
             };
         };
         if res.eliminated.is_some() || !stuck || dist + inch > max {
@@ -1252,6 +1347,7 @@ fn walk_back(
         to: u.base,
         eliminated: None,
         disordered_friends: Vec::new(),
+        path: vec![u.base],
     };
     // Gaps between enemies and between friends that the unit passes.
     let mut squeezed: Vec<UnitId> = Vec::new();
@@ -1314,6 +1410,7 @@ fn walk_back(
         }
         if res.eliminated.is_none() {
             last = s;
+            res.path.push(s);
         }
     }
     res.to = last;
@@ -1332,6 +1429,7 @@ fn walk_back(
 /// Recoil moves away from `cause`, facing it, with their rout hits. The unit goes straight away unless
 /// that would eliminate it or disorder friends; then it turns as little as it must, within the
 /// data's angle either side (the owner's sensible choice: survive first, then spare friends).
+/// Returns the bases the unit passed through on its way, in order (none where it did not go).
 pub fn recoil(
     od: &OldDessauer,
     b: &mut Battle,
@@ -1339,10 +1437,10 @@ pub fn recoil(
     id: &UnitId,
     cause: Pt,
     moves: u32,
-) -> Result<(), RuleError> {
+) -> Result<Vec<Base>, RuleError> {
     let u = b.unit(id)?.clone();
     if moves == 0 || !u.alive() {
-        return Ok(());
+        return Ok(Vec::new());
     }
     let d = u.base.centre.minus(cause);
     let dir = if d.len() > 1e-3 {
@@ -1382,9 +1480,11 @@ pub fn recoil(
         }
     }
     let Some((_, r)) = best else {
-        return Ok(());
+        return Ok(Vec::new());
     };
-    move_back(od, b, out, &u, r, moves, false)
+    let path = r.path.clone();
+    move_back(od, b, out, &u, r, moves, false)?;
+    Ok(path)
 }
 
 fn move_back(
@@ -1492,6 +1592,7 @@ pub fn fallback(
     if u.bound.moved || u.bound.formed || u.bound.fell_back {
         return illegal(format!("{} has already moved this turn", u.name));
     }
+    standing_still(b, &u)?;
     if !(distance.is_finite() && distance > 0.0 && distance <= od.num("recoil_max")) {
         return illegal(format!(
             "a fallback is more than 0 and at most {} inches",

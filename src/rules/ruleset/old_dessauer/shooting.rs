@@ -83,7 +83,8 @@ fn dense(od: &OldDessauer, target: &Unit, from: Pt, to: Pt) -> bool {
 /// Does anything block the line from `a` to `p`? Returns the blocker's name, or the gap used.
 enum Line {
     Clear,
-    Gap(UnitId, UnitId),
+    /// Between these two units, admitting this many stands (one per 2 inches of its width).
+    Gap(UnitId, UnitId, u32),
     Blocked(String),
 }
 
@@ -165,9 +166,10 @@ fn line_of_fire(od: &OldDessauer, b: &Battle, s: &Unit, t: &Unit, a: Pt, p: Pt) 
             y.name,
             od.num("fire_gap")
         )),
-        Some((_, x, y)) => {
+        Some((g, x, y)) => {
             let (m, n) = if x.id < y.id { (x, y) } else { (y, x) };
-            Line::Gap(m.id.clone(), n.id.clone())
+            let admits = ((g + 0.01) / gap_need).floor().max(1.0) as u32;
+            Line::Gap(m.id.clone(), n.id.clone(), admits)
         }
         None => Line::Clear,
     }
@@ -303,9 +305,16 @@ pub fn setup(od: &OldDessauer, b: &Battle, sid: &UnitId, tid: &UnitId) -> Result
                 why = format!("the line of fire is blocked by {n}");
                 continue;
             }
-            Line::Gap(x, y) => {
-                if gaps.contains(&(x.clone(), y.clone())) {
-                    why = "only one stand may shoot through each gap".into();
+            Line::Gap(x, y, admits) => {
+                let used = gaps
+                    .iter()
+                    .filter(|g| **g == (x.clone(), y.clone()))
+                    .count();
+                if used as u32 >= admits {
+                    why = format!(
+                        "only one stand may shoot through each {} inches of a gap",
+                        od.num("fire_gap")
+                    );
                     continue;
                 }
                 gaps.push((x, y));

@@ -72,9 +72,12 @@ impl OldDessauer {
             .stands
             .clone()
             .unwrap_or_else(|| vec![t.figures_per_stand; t.stands as usize]);
-        let formation = u
-            .formation
-            .unwrap_or_else(|| default_formation(t, u.limbered));
+        let formation = if u.refused.is_some() {
+            Formation::Conformed
+        } else {
+            u.formation
+                .unwrap_or_else(|| default_formation(t, u.limbered))
+        };
         Ok(UnitSetup {
             size: layout::footprint(t, formation, stands.len()),
             formation,
@@ -82,6 +85,17 @@ impl OldDessauer {
             shaken: u.shaken,
             packs: 0,
         })
+    }
+
+    /// A scenario's unit that starts in an L (`refused`): its stands as the L formed from the
+    /// line at `line` (the ruling `l_formation`).
+    pub fn starting_stands(&self, u: &RawUnit, line: &Base) -> Result<Option<Vec<Base>>, String> {
+        let (Some(flank), Some(t)) = (u.refused, self.troop_code(&u.troop)) else {
+            return Ok(None);
+        };
+        let n = u.stands.as_ref().map_or(t.stands as usize, Vec::len);
+        let right = flank == crate::rules::scenario::Flank::Right;
+        Ok(Some(layout::l_bases(self, t, line, n, right)))
     }
 
     fn unit_check(&self, t: &Troop, u: &RawUnit) -> Result<(), String> {
@@ -152,6 +166,23 @@ impl OldDessauer {
         }
         if u.hits > 0 {
             return Err("give losses as figures in 'stands', not as hits".into());
+        }
+        if u.refused.is_some() {
+            if !matches!(t.kind, Kind::Infantry | Kind::Cavalry) {
+                return Err(format!("{} cannot form an L", t.name));
+            }
+            if !matches!(
+                u.formation,
+                None | Some(Formation::Line | Formation::Conformed)
+            ) {
+                return Err(
+                    "an L ('refused') is formed from a line: its formation is Line or Conformed"
+                        .into(),
+                );
+            }
+            if u.stands.as_ref().map_or(t.stands as usize, Vec::len) < 2 {
+                return Err("an L ('refused') needs at least 2 stands".into());
+            }
         }
         if u.figures_lost > 0 {
             let now: u32 = u
