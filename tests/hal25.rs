@@ -2507,3 +2507,41 @@ fn only_a_single_melee_point_on_horse_throws_the_die() {
         assert_eq!(w.contains("the odd point on horse"), single, "{w}");
     }
 }
+
+/// I.1: a charge is announced once, with its target; a unit that has declared has no more
+/// declarations to make (its card says on whom it is declared), and a second one is refused.
+#[test]
+fn a_charge_is_declared_once() {
+    let mut b = battle(
+        &[
+            ("ga", 0, "GEN", "A", 400.0, 300.0, 0.0, ""),
+            ("a1", 0, "LI", "A", 600.0, 400.0, 0.0, ""),
+            ("gb", 1, "GEN", "B", 300.0, 880.0, 180.0, ""),
+            ("b1", 1, "LI", "B", 600.0, 600.0, 180.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, Phase::Charges, &[3, 3]);
+    b.execute(Command::Declare {
+        unit: id("a1"),
+        target: id("b1"),
+    })
+    .expect("declare");
+    let e = refused(
+        &mut b,
+        Command::Declare {
+            unit: id("a1"),
+            target: id("b1"),
+        },
+    );
+    assert!(e.contains("already"), "{e}");
+    let a1 = b.unit(&id("a1")).unwrap().clone();
+    let groups = b.rules.actions(&b, &a1);
+    assert!(
+        groups.iter().all(|g| g
+            .actions
+            .iter()
+            .all(|a| !matches!(a.command, Command::Declare { .. }))),
+        "{groups:?}"
+    );
+}

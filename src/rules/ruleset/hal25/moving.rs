@@ -811,6 +811,13 @@ impl Hal25 {
         if self.state(u) == State::Routed {
             return illegal(format!("{} is routed", u.name));
         }
+        if let Some(d) = &u.status.declared {
+            return illegal(format!(
+                "{} has declared its charge on {} already",
+                u.name,
+                b.name_of(d)
+            ));
+        }
         if self.is_officer(t) {
             return illegal(format!("{} is an officer, not a unit to charge", t.name));
         }

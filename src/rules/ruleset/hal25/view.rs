@@ -561,6 +561,19 @@ impl Hal25 {
             }
         }
         match b.phase {
+            Phase::Charges if self.is_unit(u) && u.status.declared.is_some() => {
+                let on = u
+                    .status
+                    .declared
+                    .as_ref()
+                    .map(|t| b.name_of(t))
+                    .unwrap_or_default();
+                out.push(ActionGroup {
+                    title: "Charge".into(),
+                    note: format!("Declared on {on}: made when its brigade moves"),
+                    actions: Vec::new(),
+                });
+            }
             Phase::Charges if self.is_unit(u) => {
                 // No point of a base moves farther than its centre's path and its diagonal, so
                 // an enemy beyond that from the charge's reach cannot be reached.
