@@ -938,6 +938,62 @@ impl Taken {
 const NAMES_UP_TO_UNITS: usize = 40;
 const NAMES_FROM_PX: f32 = 40.0;
 
+/// Where a name box of `size` may go for a base whose screen box is `r`, best first: just
+/// below it, just above, then in steps further down and up; the box starts a little left of the
+/// base's middle, where its tie comes down (or up), or, where none of those is free, ends a
+/// little right of it.
+fn name_spots(r: egui::Rect, size: egui::Vec2) -> Vec<egui::Rect> {
+    const STEPS: usize = 8;
+    let step = size.y + 2.0;
+    let (right, left) = (r.center().x - 3.0, r.center().x + 3.0 - size.x);
+    let below = |x: f32, k: usize| {
+        egui::Rect::from_min_size(egui::pos2(x, r.bottom() + 2.0 + k as f32 * step), size)
+    };
+    let above = |x: f32, k: usize| {
+        egui::Rect::from_min_size(
+            egui::pos2(x, r.top() - size.y - 2.0 - k as f32 * step),
+            size,
+        )
+    };
+    let hanging = |x: f32| (0..STEPS).flat_map(move |k| [below(x, k), above(x, k)]);
+    hanging(right).chain(hanging(left)).collect()
+}
+
+/// Where the tie from a base whose box is `r` meets its name box `spot`: at its left edge, or
+/// at its right where the box hangs to the left.
+fn tie_x(r: egui::Rect, spot: egui::Rect) -> f32 {
+    if spot.min.x >= r.center().x - 3.5 {
+        spot.min.x + 1.5
+    } else {
+        spot.max.x - 1.5
+    }
+}
+
+/// The room a tie between these two points takes: no name may cover it.
+fn tie_box(a: egui::Pos2, c: egui::Pos2) -> egui::Rect {
+    egui::Rect::from_two_pos(a, c).expand2(egui::vec2(1.5, 0.0))
+}
+
+/// The first place for a name box where neither it nor its tie from the base's box crosses
+/// anything taken.
+fn name_spot(r: egui::Rect, size: egui::Vec2, taken: &Taken) -> Option<egui::Rect> {
+    name_spots(r, size).into_iter().find(|s| {
+        let x = tie_x(r, *s);
+        let tie = if s.top() > r.bottom() {
+            tie_box(
+                egui::pos2(x, r.bottom() + 2.0),
+                egui::pos2(x, s.top() - 0.5),
+            )
+        } else {
+            tie_box(
+                egui::pos2(x, s.bottom() + 0.5),
+                egui::pos2(x, r.top() - 2.0),
+            )
+        };
+        taken.free(*s) && (tie.height() < 1.0 || taken.free(tie))
+    })
+}
+
 /// The rules' looks of the units and the objectives, for one state of the battle.
 #[derive(Default)]
 struct TagCache {
@@ -1267,29 +1323,15 @@ fn unit_tags(
         let second = !badges.is_empty() || pips > 0;
         let h = name.size().y + if second { 15.0 } else { 0.0 } + 4.0;
         let size = egui::vec2(w, h);
-        // Just below the base, then in steps further down, then above: the box starts a little
-        // left of the base's middle, where its tie comes down.
-        let x = r.center().x - 3.0;
-        let step = h + 2.0;
-        let below = |k: usize| {
-            egui::Rect::from_min_size(egui::pos2(x, r.bottom() + 2.0 + k as f32 * step), size)
-        };
-        let above = |k: usize| {
-            egui::Rect::from_min_size(egui::pos2(x, r.top() - h - 2.0 - k as f32 * step), size)
-        };
-        const STEPS: usize = 6;
-        let found = (0..STEPS)
-            .map(below)
-            .chain((0..STEPS).map(above))
-            .find(|s| taken.free(*s));
+        let found = name_spot(r, size, &taken);
         let spot = match (found, pick) {
             (Some(s), _) => s,
-            (None, Some(_)) => below(0),
+            (None, Some(_)) => name_spots(r, size)[0],
             (None, None) => continue,
         };
         taken.0.push(spot);
         // A box set off from its base is tied to it by a line down (or up) from the base's edge.
-        let tie_x = spot.min.x + 1.5;
+        let tie_x = tie_x(r, spot);
         let tie = if spot.top() >= r.bottom() {
             let from = c.edge_at(tie_x, true).unwrap_or(r.bottom());
             (spot.top() - from > 3.0)
@@ -1299,6 +1341,10 @@ fn unit_tags(
             (from - spot.bottom() > 3.0)
                 .then(|| [egui::pos2(tie_x, from), egui::pos2(tie_x, spot.bottom())])
         };
+        // No later name may cover the tie.
+        if let Some([a, c]) = tie {
+            taken.0.push(tie_box(a, c));
+        }
         let tag = Tag {
             spot,
             tie,
@@ -1871,4 +1917,83 @@ fn mini_map(
         cam.translation = g.extend(cam.translation.z);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A line of six battalions, each 31 points wide and 6 deep (as at the fitted zoom), with
+    /// names three times as wide as a base: placed from right to left, every name finds room
+    /// within 100 points above or below the line, none covers another or a base, each starts
+    /// or ends at its own base's middle, and the tie from a base to its name crosses no other
+    /// name.
+    #[test]
+    fn a_line_of_battalions_names_every_base_in_steps() {
+        let bases: Vec<egui::Rect> = (0..6)
+            .map(|k| {
+                egui::Rect::from_min_size(
+                    egui::pos2(300.0 + 31.0 * k as f32, 200.0),
+                    egui::vec2(31.0, 6.0),
+                )
+            })
+            .collect();
+        let mut taken = Taken(bases.iter().map(|r| r.expand(1.0)).collect());
+        let size = egui::vec2(110.0, 18.0);
+        let mut spots = Vec::new();
+        for r in bases.iter().rev() {
+            let spot = name_spot(*r, size, &taken).expect("a name finds room");
+            taken.0.push(spot);
+            let x = tie_x(*r, spot);
+            if spot.top() - r.bottom() > 3.0 {
+                taken.0.push(tie_box(
+                    egui::pos2(x, r.bottom()),
+                    egui::pos2(x, spot.top()),
+                ));
+            } else if r.top() - spot.bottom() > 3.0 {
+                taken.0.push(tie_box(
+                    egui::pos2(x, r.top()),
+                    egui::pos2(x, spot.bottom()),
+                ));
+            }
+            spots.push((*r, spot));
+        }
+        for (i, (r, s)) in spots.iter().enumerate() {
+            let below = s.top() > r.bottom();
+            assert!(below || s.bottom() < r.top(), "{s:?} above or below {r:?}");
+            assert!(
+                (s.center().y - r.center().y).abs() < 100.0,
+                "{s:?} near {r:?}"
+            );
+            assert!(s.min.x == r.center().x - 3.0 || s.max.x == r.center().x + 3.0);
+            // The tie from the base to its name.
+            let x = tie_x(*r, *s);
+            let (y0, y1) = if below {
+                (r.bottom(), s.top())
+            } else {
+                (s.bottom(), r.top())
+            };
+            for (j, (r2, s2)) in spots.iter().enumerate() {
+                assert!(!s.intersects(r2.expand(1.0)), "a name covers a base");
+                if i != j {
+                    assert!(!s.intersects(*s2), "two names overlap");
+                    let crossed =
+                        s2.min.x <= x && x <= s2.max.x && s2.bottom() > y0 && s2.top() < y1;
+                    assert!(!crossed, "a tie crosses a name");
+                }
+            }
+        }
+    }
+
+    /// The default battle's objective is named by the village it stands by, and held by Austria.
+    #[test]
+    fn the_objective_is_named_by_its_place() {
+        let b = crate::rules::scenario::load(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/default.ron"),
+        )
+        .expect("the default battle loads");
+        let names: Vec<(String, usize)> =
+            objectives(&b).into_iter().map(|(_, n, s)| (n, s)).collect();
+        assert_eq!(names, vec![("Reichenau".to_string(), 1)]);
+    }
 }
