@@ -241,6 +241,15 @@ impl Paint<'_, '_, '_> {
     fn mat(&mut self, c: Color) -> MeshMaterial2d<ColorMaterial> {
         MeshMaterial2d(self.shared.mat(self.materials, c))
     }
+    /// The figures' coats: the side's colour on a painted base; on a map symbol, the colour
+    /// that reads on the side's.
+    fn coat(&self, c: [u8; 3]) -> Color {
+        if self.symbols {
+            contrast(c)
+        } else {
+            Color::srgb_u8(c[0], c[1], c[2])
+        }
+    }
 
     /// The base in its side's colour with its front strip, each stand with its figures, and a
     /// general's disc, as one mesh; tweened from where this bound's events started it.
@@ -263,10 +272,21 @@ impl Paint<'_, '_, '_> {
                 0.0,
                 rim,
             );
-            sh.quad(here, (u.base.width, u.base.depth), (0.0, 0.0), 0.0, fill);
-            // The front edge, in a contrasting strip.
-            let y = u.base.depth / 2.0 - strip / 2.0;
-            sh.quad(here, (u.base.width, strip), (0.0, y), 0.0, contrast(c));
+            if self.symbols {
+                sh.quad(here, (u.base.width, u.base.depth), (0.0, 0.0), 0.0, fill);
+                // The front edge, in a contrasting strip.
+                let y = u.base.depth / 2.0 - strip / 2.0;
+                sh.quad(here, (u.base.width, strip), (0.0, y), 0.0, contrast(c));
+            } else {
+                // A painted base: flocked ground inside a rim in the side's colour, its front
+                // edge in the colour that reads on it.
+                let rim = (u.base.width.min(u.base.depth) * 0.1).clamp(0.5, 3.0);
+                sh.quad(here, (u.base.width, u.base.depth), (0.0, 0.0), 0.0, fill);
+                let inner = (u.base.width - 2.0 * rim, u.base.depth - 2.0 * rim);
+                sh.quad(here, inner, (0.0, 0.0), 0.0, GROUND);
+                let y = u.base.depth / 2.0 - rim / 2.0;
+                sh.quad(here, (u.base.width, rim), (0.0, y), 0.0, contrast(c));
+            }
         }
         for (sb, figures) in &look.stands {
             self.stand(&mut sh, u, look, (sb, *figures), c, loose);
@@ -278,13 +298,18 @@ impl Paint<'_, '_, '_> {
                 (None, 0),
                 u.status.limbered,
                 self.symbols,
-                contrast(c),
+                self.coat(c),
             );
             sh.glyphs(here, &gl);
         }
         if look.general {
             let r = u.base.width.min(u.base.depth) * 0.3;
             sh.disc(r, Color::srgb(0.85, 0.68, 0.2));
+            if !self.symbols {
+                // The general's standard beside him.
+                let x = u.base.width * 0.22;
+                sh.glyphs(here, &flag(x, 0.0, u.base.depth * 0.18, fill));
+            }
         }
         let mesh = self.meshes.add(sh.mesh());
         let white = self.mat(Color::WHITE);
@@ -317,9 +342,23 @@ impl Paint<'_, '_, '_> {
         );
         let strip = front_strip(sb.depth);
         let outline = Color::srgb_u8(c[0] / 3, c[1] / 3, c[2] / 3);
+        let (outline, ground) = if self.symbols {
+            (outline, Color::srgb_u8(c[0], c[1], c[2]))
+        } else {
+            // A painted stand: flocked ground in a rim of the side's colour.
+            (Color::srgb_u8(c[0], c[1], c[2]), GROUND)
+        };
         sh.quad(at, (sb.width, sb.depth), (0.0, 0.0), 0.0, outline);
-        let inner = ((sb.width - 0.8).max(0.5), (sb.depth - 0.8).max(0.5));
-        sh.quad(at, inner, (0.0, 0.0), 0.0, Color::srgb_u8(c[0], c[1], c[2]));
+        let rim = if self.symbols {
+            0.4
+        } else {
+            (sb.width.min(sb.depth) * 0.1).clamp(0.45, 3.0)
+        };
+        let inner = (
+            (sb.width - 2.0 * rim).max(0.5),
+            (sb.depth - 2.0 * rim).max(0.5),
+        );
+        sh.quad(at, inner, (0.0, 0.0), 0.0, ground);
         if loose {
             let y = sb.depth / 2.0 - strip / 2.0;
             sh.quad(at, (sb.width, strip), (0.0, y), 0.0, contrast(c));
@@ -334,15 +373,16 @@ impl Paint<'_, '_, '_> {
             ),
             u.status.limbered,
             self.symbols,
-            contrast(c),
+            self.coat(c),
         );
         sh.glyphs(at, &gl);
     }
 
     /// The troop code and status, upright whatever the facing; the unit's name, shown on demand.
     fn label(&mut self, u: &Unit, look: &Look, c: [u8; 3], from: Option<&Base>) {
-        // Figure units carry their label just behind their rear edge, clear of the figures.
-        let behind = look.label_behind;
+        // Figure units carry their label just behind their rear edge, clear of the figures, as
+        // does every painted base but a general's (whose label is on his disc).
+        let behind = look.label_behind || !(self.symbols || look.general);
         let label_spot = |base: &Base| {
             let p = if behind {
                 base.local(0.0, -(base.depth / 2.0 + 4.0))
@@ -359,7 +399,7 @@ impl Paint<'_, '_, '_> {
                 font_size: FontSize::Px(32.0),
                 ..default()
             },
-            TextColor(if look.label_dark {
+            TextColor(if look.label_dark || (behind && !look.label_behind) {
                 Color::srgb(0.1, 0.1, 0.1)
             } else {
                 contrast(c)
@@ -438,6 +478,37 @@ struct Glyph {
 const IRON: Color = Color::srgb(0.16, 0.16, 0.18);
 const WOOD: Color = Color::srgb(0.45, 0.32, 0.18);
 const HORSE: Color = Color::srgb(0.36, 0.24, 0.14);
+const HAT: Color = Color::srgb(0.07, 0.07, 0.08);
+/// The flocked ground of a painted base.
+const GROUND: Color = Color::srgb(0.33, 0.39, 0.2);
+
+/// A flag of size `s` on its pole at `(x, y)`, in the side's colour quartered with white.
+fn flag(x: f32, y: f32, s: f32, coat: Color) -> Vec<Glyph> {
+    let g = |w: f32, h: f32, x: f32, y: f32, colour: Color| Glyph {
+        w,
+        h,
+        x,
+        y,
+        turn: 0.0,
+        colour,
+    };
+    let white = Color::srgb(0.95, 0.94, 0.88);
+    // A pale side's colours are quartered with gold, a dark side's with white.
+    let [r, gr, b, _] = coat.to_srgba().to_f32_array();
+    let white = if 0.299 * r + 0.587 * gr + 0.114 * b > 0.6 {
+        Color::srgb(0.9, 0.72, 0.15)
+    } else {
+        white
+    };
+    let (fw, fh) = (s * 1.3, s);
+    let fx = x + fw / 2.0;
+    vec![
+        g(fw, fh, fx, y, white),
+        g(fw / 2.0, fh / 2.0, fx - fw / 4.0, y + fh / 4.0, coat),
+        g(fw / 2.0, fh / 2.0, fx + fw / 4.0, y - fh / 4.0, coat),
+        g(0.35, s * 1.6, x, y - s * 0.3, WOOD),
+    ]
+}
 
 /// The figures on a base of this size, from above: foot in ranks, horsemen, guns with their
 /// crews (and limbers), or, in the symbol style, the map symbol of the arm. `count` is the
@@ -490,12 +561,29 @@ fn glyphs(
             let ranks = if d >= 7.0 && full >= 4 { 2 } else { 1 };
             let per_rank = full.div_ceil(ranks).max(1);
             let gap = w / per_rank as f32;
-            let fw = (gap * 0.72).min(2.6);
+            // 15 mm figures on small bases, larger ones on the stands of 25 mm rules.
+            let fw = (gap * 0.72).min(6.0);
+            let (fh, rank_gap) = (fw.max(2.4) * 0.7, fw.max(2.6) * 0.92);
             for k in 0..n {
                 let (rank, file) = (k / per_rank, k % per_rank);
                 let x = -w / 2.0 + gap * (file as f32 + 0.5);
-                let y = front - 1.4 - rank as f32 * 2.4;
-                out.push(g(fw, 1.7, x, y, 0.0, coat));
+                let y = front - fh * 0.8 - rank as f32 * rank_gap;
+                out.push(g(fw, fh, x, y, 0.0, coat));
+                // Hat and musket, as a painted figure shows them from above.
+                out.push(g(fw * 0.5, fw * 0.5, x, y, 0.0, HAT));
+                out.push(g(
+                    fw * 0.12,
+                    fh * 0.7,
+                    x + fw * 0.3,
+                    y + fh * 0.6,
+                    0.0,
+                    IRON,
+                ));
+            }
+            // The colours behind the ranks' middle.
+            if w >= 12.0 && n > 1 {
+                let y = front - fh * 0.8 - (ranks as f32 - 1.0) * rank_gap - fh;
+                out.extend(flag(0.0, y, (d * 0.3).clamp(2.0, 6.0), coat));
             }
         }
         Figures::Horse => {
@@ -506,13 +594,15 @@ fn glyphs(
             };
             let n = count.unwrap_or(full);
             let gap = w / full as f32;
-            let hw = (gap * 0.5).min(2.6);
-            let hl = (d * 0.55).clamp(2.0, 6.0);
+            let hw = (gap * 0.5).min(5.0);
+            let hl = (d * 0.55).clamp(2.0, 12.0);
             for k in 0..n {
                 let x = -w / 2.0 + gap * (k as f32 + 0.5);
                 let y = front - hl / 2.0 - 0.4;
                 out.push(g(hw, hl, x, y, 0.0, HORSE));
+                out.push(g(hw * 0.35, hl * 0.2, x, y + hl * 0.5, 0.0, HORSE));
                 out.push(g(hw * 0.9, hw * 0.9, x, y - hl * 0.1, 0.0, coat));
+                out.push(g(hw * 0.45, hw * 0.45, x, y - hl * 0.1, 0.0, HAT));
             }
         }
         Figures::Guns => {
@@ -716,13 +806,13 @@ fn animate(
     }
 }
 
-/// Black or white, whichever reads better on the side's colour.
 /// The depth of the contrasting strip that marks a base's front edge.
 fn front_strip(depth: f32) -> f32 {
     depth.min(12.0) * 0.25
 }
 
-fn contrast(c: [u8; 3]) -> Color {
+/// Black or white, whichever reads better on the side's colour.
+pub(super) fn contrast(c: [u8; 3]) -> Color {
     let luma = 0.299 * c[0] as f32 + 0.587 * c[1] as f32 + 0.114 * c[2] as f32;
     if luma > 140.0 {
         Color::srgb(0.08, 0.08, 0.08)

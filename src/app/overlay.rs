@@ -233,3 +233,193 @@ fn draw(
         }
     }
 }
+
+/// The least size, in points on screen, at which a base shows its arm, front and hits; a base
+/// drawn smaller than this gets a counter of this size over it (the base itself keeps its true
+/// size for measuring).
+pub(super) const COUNTER_MIN: bevy_egui::egui::Vec2 = bevy_egui::egui::vec2(24.0, 15.0);
+
+/// A base drawn smaller than this on screen, in points, shows as its counter: its painted
+/// figures would be too small to tell its arm and side.
+pub(super) const COUNTER_FROM: bevy_egui::egui::Vec2 = bevy_egui::egui::vec2(44.0, 26.0);
+
+/// A unit as a wargames counter on screen: its side's colour, its arm's map symbol, a bright
+/// front edge, its hits as a number, its state in its outline.
+pub(super) struct Counter {
+    centre: bevy_egui::egui::Pos2,
+    right: bevy_egui::egui::Vec2,
+    ahead: bevy_egui::egui::Vec2,
+    /// Half the width and half the depth, in points.
+    half: (f32, f32),
+    /// The base is drawn smaller on screen than a readable counter.
+    pub(super) small: bool,
+}
+
+impl Counter {
+    /// The counter over `base`, given where the table's points fall on screen.
+    pub(super) fn of(
+        base: &Base,
+        to_screen: impl Fn(Pt) -> Option<bevy_egui::egui::Pos2>,
+    ) -> Option<Counter> {
+        let centre = to_screen(base.centre)?;
+        let right = to_screen(base.local(base.width / 2.0, 0.0))? - centre;
+        let ahead = to_screen(base.local(0.0, base.depth / 2.0))? - centre;
+        let (w, d) = (right.length(), ahead.length());
+        let small = d * 2.0 < COUNTER_FROM.y || w * 2.0 < COUNTER_FROM.x;
+        let half = if small {
+            (w.max(COUNTER_MIN.x / 2.0), d.max(COUNTER_MIN.y / 2.0))
+        } else {
+            (w, d)
+        };
+        Some(Counter {
+            centre,
+            right: right.normalized(),
+            ahead: ahead.normalized(),
+            half,
+            small,
+        })
+    }
+
+    /// A counter of this size facing up the screen, for the legend.
+    pub(super) fn sample(centre: bevy_egui::egui::Pos2, size: bevy_egui::egui::Vec2) -> Counter {
+        Counter {
+            centre,
+            right: bevy_egui::egui::vec2(1.0, 0.0),
+            ahead: bevy_egui::egui::vec2(0.0, -1.0),
+            half: (size.x / 2.0, size.y / 2.0),
+            small: true,
+        }
+    }
+
+    fn at(&self, x: f32, y: f32) -> bevy_egui::egui::Pos2 {
+        self.centre + self.right * x + self.ahead * y
+    }
+
+    /// Where a line straight down (`down`) or up at `x` leaves the counter's outline.
+    pub(super) fn edge_at(&self, x: f32, down: bool) -> Option<f32> {
+        let (w, d) = self.half;
+        let cs = [
+            self.at(-w, -d),
+            self.at(w, -d),
+            self.at(w, d),
+            self.at(-w, d),
+        ];
+        let ys = (0..4).filter_map(|i| {
+            let (a, b) = (cs[i], cs[(i + 1) % 4]);
+            ((a.x - x) * (b.x - x) <= 0.0 && (a.x - b.x).abs() > 1e-3)
+                .then(|| a.y + (x - a.x) / (b.x - a.x) * (b.y - a.y))
+        });
+        if down {
+            ys.reduce(f32::max)
+        } else {
+            ys.reduce(f32::min)
+        }
+    }
+
+    /// The counter's box on screen, upright.
+    pub(super) fn rect(&self) -> bevy_egui::egui::Rect {
+        let (w, d) = self.half;
+        bevy_egui::egui::Rect::from_points(&[
+            self.at(-w, -d),
+            self.at(w, -d),
+            self.at(w, d),
+            self.at(-w, d),
+        ])
+    }
+
+    /// Paints the counter: `fill` the side's colour, `ink` the colour that reads on it, `hits`
+    /// as the rules count them, `edge` the state's colour (shaken, disordered), `ring` the
+    /// selection's.
+    pub(super) fn paint(
+        &self,
+        p: &bevy_egui::egui::Painter,
+        arm: crate::rules::ruleset::Figures,
+        (fill, ink): (bevy_egui::egui::Color32, bevy_egui::egui::Color32),
+        hits: u32,
+        (edge, ring): (
+            Option<bevy_egui::egui::Color32>,
+            Option<bevy_egui::egui::Color32>,
+        ),
+    ) {
+        use crate::rules::ruleset::Figures;
+        use bevy_egui::egui::{Align2, Color32, FontId, Shape, Stroke};
+        let (w, d) = self.half;
+        let corners = |w: f32, d: f32| {
+            vec![
+                self.at(-w, -d),
+                self.at(w, -d),
+                self.at(w, d),
+                self.at(-w, d),
+            ]
+        };
+        if let Some(r) = ring {
+            p.add(Shape::closed_line(
+                corners(w + 2.5, d + 2.5),
+                Stroke::new(2.5, r),
+            ));
+        }
+        let outline = edge.map_or(Stroke::new(1.0, Color32::from_gray(20)), |c| {
+            Stroke::new(2.0, c)
+        });
+        p.add(Shape::convex_polygon(corners(w, d), fill, outline));
+        // The front: a bright bar along the front edge.
+        let bar = (d * 0.3).clamp(2.5, 4.0);
+        p.line_segment(
+            [
+                self.at(-w + 1.0, d - bar / 2.0),
+                self.at(w - 1.0, d - bar / 2.0),
+            ],
+            Stroke::new(bar, ink),
+        );
+        // The arm's map symbol in the rest of the counter, 3 by 2 as on a map.
+        let sy = ((d - bar) * 0.55).max(2.0);
+        let sx = (sy * 1.5).min(w * 0.7);
+        let cy = -bar / 2.0;
+        let pen = Stroke::new(1.4, ink);
+        match arm {
+            Figures::Foot => {
+                p.line_segment([self.at(-sx, cy - sy), self.at(sx, cy + sy)], pen);
+                p.line_segment([self.at(-sx, cy + sy), self.at(sx, cy - sy)], pen);
+            }
+            Figures::Horse => {
+                p.line_segment([self.at(-sx, cy - sy), self.at(sx, cy + sy)], pen);
+            }
+            Figures::Guns => {
+                p.circle_filled(self.at(0.0, cy), sy * 0.75, ink);
+            }
+            Figures::Command => {
+                p.circle(
+                    self.at(0.0, cy),
+                    sy * 0.95,
+                    Color32::from_rgb(216, 173, 51),
+                    Stroke::new(1.0, Color32::from_gray(30)),
+                );
+            }
+            Figures::Train => {
+                p.line_segment(
+                    [self.at(-sx, cy + sy * 0.3), self.at(sx, cy + sy * 0.3)],
+                    pen,
+                );
+                p.circle_stroke(self.at(-sx * 0.5, cy - sy * 0.4), sy * 0.45, pen);
+                p.circle_stroke(self.at(sx * 0.5, cy - sy * 0.4), sy * 0.45, pen);
+            }
+        }
+        // Hits: a red disc with their number at the rear right corner.
+        if hits > 0 {
+            let at = self.at(w, -d);
+            p.circle(
+                at,
+                6.5,
+                Color32::from_rgb(200, 30, 25),
+                Stroke::new(1.0, Color32::WHITE),
+            );
+            p.text(
+                at,
+                Align2::CENTER_CENTER,
+                hits.to_string(),
+                FontId::proportional(10.0),
+                Color32::WHITE,
+            );
+        }
+    }
+}

@@ -1029,14 +1029,182 @@ impl Taken {
 const NAMES_UP_TO_UNITS: usize = 40;
 const NAMES_FROM_PX: f32 = 40.0;
 
-/// The objectives and who holds each; names, status and the ruleset's word markers (LOW, OUT,
-/// SPENT ...) beside each unit; and the terrain's names: drawn in screen space, readable at
-/// every zoom, placed where they overlap neither each other nor the bases (the objectives'
-/// labels first, tried on every side of the ring and shown even where none is free; then the
-/// selected and hovered units'; a unit's label that finds no room is left out). A unit
-/// with nothing but its name to show is tagged where few units are in view or once zoomed in
-/// (or with the Names overlay on); the selected and hovered units and those with a status are
-/// tagged at every zoom.
+/// Where a name box of `size` may go for a base whose screen box is `r`, best first: just
+/// below it, just above, then in steps further down and up; the box starts a little left of the
+/// base's middle, where its tie comes down (or up), or, where none of those is free, ends a
+/// little right of it.
+fn name_spots(r: egui::Rect, size: egui::Vec2) -> Vec<egui::Rect> {
+    const STEPS: usize = 8;
+    let step = size.y + 2.0;
+    let (right, left) = (r.center().x - 3.0, r.center().x + 3.0 - size.x);
+    let below = |x: f32, k: usize| {
+        egui::Rect::from_min_size(egui::pos2(x, r.bottom() + 2.0 + k as f32 * step), size)
+    };
+    let above = |x: f32, k: usize| {
+        egui::Rect::from_min_size(
+            egui::pos2(x, r.top() - size.y - 2.0 - k as f32 * step),
+            size,
+        )
+    };
+    let hanging = |x: f32| (0..STEPS).flat_map(move |k| [below(x, k), above(x, k)]);
+    hanging(right).chain(hanging(left)).collect()
+}
+
+/// Where the tie from a base whose box is `r` meets its name box `spot`: at its left edge, or
+/// at its right where the box hangs to the left.
+fn tie_x(r: egui::Rect, spot: egui::Rect) -> f32 {
+    if spot.min.x >= r.center().x - 3.5 {
+        spot.min.x + 1.5
+    } else {
+        spot.max.x - 1.5
+    }
+}
+
+/// The room a tie between these two points takes: no name may cover it.
+fn tie_box(a: egui::Pos2, c: egui::Pos2) -> egui::Rect {
+    egui::Rect::from_two_pos(a, c).expand2(egui::vec2(1.5, 0.0))
+}
+
+/// The first place for a name box where neither it nor its tie from the base's box crosses
+/// anything taken.
+fn name_spot(r: egui::Rect, size: egui::Vec2, taken: &Taken) -> Option<egui::Rect> {
+    name_spots(r, size).into_iter().find(|s| {
+        let x = tie_x(r, *s);
+        let tie = if s.top() > r.bottom() {
+            tie_box(
+                egui::pos2(x, r.bottom() + 2.0),
+                egui::pos2(x, s.top() - 0.5),
+            )
+        } else {
+            tie_box(
+                egui::pos2(x, s.bottom() + 0.5),
+                egui::pos2(x, r.top() - 2.0),
+            )
+        };
+        taken.free(*s) && (tie.height() < 1.0 || taken.free(tie))
+    })
+}
+
+/// The rules' looks of the units and the objectives, for one state of the battle.
+#[derive(Default)]
+struct TagCache {
+    /// The battle's version and identity (a new game restarts its versions).
+    key: Option<(u64, usize)>,
+    looks: std::collections::HashMap<crate::rules::UnitId, crate::rules::ruleset::Look>,
+    objectives: Vec<(crate::rules::geometry::Pt, String, usize)>,
+}
+
+/// The objectives to name on the table, with the side that holds each: the rules' own, or the
+/// scenario's objective named by the place it stands in.
+fn objectives(
+    b: &crate::rules::battle::Battle,
+) -> Vec<(crate::rules::geometry::Pt, String, usize)> {
+    let mut out = b.rules.objectives_held(b);
+    if out.is_empty()
+        && let Some(o) = &b.objective
+    {
+        // The place it stands in, else the nearest town or village.
+        let near = |f: &&crate::rules::terrain::Feature| {
+            let (lo, hi) = f.bounds();
+            let (x, y) = ((lo.x + hi.x) / 2.0 - o.at.x, (lo.y + hi.y) / 2.0 - o.at.y);
+            x * x + y * y
+        };
+        let named = b.terrain.features.iter().filter(|f| !f.name.is_empty());
+        let place = b
+            .terrain
+            .at(
+                o.at,
+                &[FeatureKind::Town, FeatureKind::Village, FeatureKind::Hill],
+            )
+            .find(|f| !f.name.is_empty())
+            .or_else(|| {
+                named
+                    .filter(|f| matches!(f.kind, FeatureKind::Town | FeatureKind::Village))
+                    .min_by(|a, c| near(a).total_cmp(&near(c)))
+            })
+            .map_or_else(|| "Objective".to_string(), |f| f.name.clone());
+        let holder = if o.taken {
+            crate::rules::battle::Battle::enemy(o.owner)
+        } else {
+            o.owner
+        };
+        out.push((o.at, place, holder));
+    }
+    out
+}
+
+/// A unit's name box: its name, its state's words and pips, a tab in its side's colour, tied
+/// to its base by a line where it is set off from it.
+struct Tag {
+    spot: egui::Rect,
+    /// The line from the base to the box, where it is set off.
+    tie: Option<[egui::Pos2; 2]>,
+    name: std::sync::Arc<egui::Galley>,
+    badges: Vec<std::sync::Arc<egui::Galley>>,
+    pips: u32,
+    side: egui::Color32,
+    /// The selection's or the pointer's colour, for its unit.
+    ring: Option<egui::Color32>,
+}
+
+impl Tag {
+    fn paint(self, painter: &egui::Painter) {
+        let (spot, h) = (self.spot, self.spot.height());
+        if let Some(tie) = self.tie {
+            painter.line_segment(tie, egui::Stroke::new(1.5, self.side));
+        }
+        painter.rect_filled(spot, 3.0, egui::Color32::from_black_alpha(170));
+        if let Some(c) = self.ring {
+            painter.rect_stroke(
+                spot,
+                3.0,
+                egui::Stroke::new(1.5, c),
+                egui::StrokeKind::Outside,
+            );
+        }
+        painter.rect_filled(
+            egui::Rect::from_min_size(spot.min, egui::vec2(3.0, h)),
+            1.0,
+            self.side,
+        );
+        painter.galley(
+            spot.min + egui::vec2(6.0, 2.0),
+            self.name,
+            egui::Color32::WHITE,
+        );
+        let mut x = spot.min.x + 6.0;
+        for _ in 0..self.pips {
+            painter.circle_filled(
+                egui::pos2(x + 4.0, spot.min.y + h - 8.5),
+                3.6,
+                egui::Color32::from_rgb(235, 60, 50),
+            );
+            x += 9.0;
+        }
+        if self.pips > 0 {
+            x += 4.0;
+        }
+        for g in self.badges {
+            let wdt = g.size().x;
+            painter.galley(
+                egui::pos2(x, spot.min.y + h - 16.0),
+                g,
+                egui::Color32::WHITE,
+            );
+            x += wdt + 8.0;
+        }
+    }
+}
+
+/// The objectives and who holds each; counters over bases drawn too small to read; names,
+/// status and the ruleset's word markers (LOW, OUT, SPENT ...) for each unit; and the terrain's
+/// names: drawn in screen space, readable at every zoom, placed where they overlap neither each
+/// other nor the bases. The objectives' labels come first, tried on every side of the ring and
+/// shown even where none is free. A unit's name hangs below its base, further down in steps (or
+/// above) where that is taken, tied to it by a line; one that finds no room is left out, but
+/// for the selected and hovered units'. A unit with nothing but its name to show is named where
+/// few units are in view or once zoomed in (or with the Names overlay on); the selected and
+/// hovered units and those with a status are named at every zoom.
 fn unit_tags(
     mut ctx: EguiContexts,
     game: Res<Game>,
@@ -1044,6 +1212,7 @@ fn unit_tags(
     sel: Res<Selection>,
     ptr: Res<Pointer>,
     cams: Query<(&Camera, &GlobalTransform), With<super::camera::BoardCamera>>,
+    mut cache: Local<TagCache>,
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
     let Some((cam, gt)) = cams.iter().next() else {
@@ -1060,40 +1229,79 @@ fn unit_tags(
         egui::Order::Background,
         egui::Id::new("board_labels"),
     ));
-    // Every base's screen box is taken first.
-    let mut boxes: Vec<(&Unit, egui::Rect)> = Vec::new();
-    for u in b.alive() {
-        let pts: Vec<egui::Pos2> = u
-            .base
-            .corners()
-            .iter()
-            .filter_map(|c| to_screen(*c))
+    // The rules' looks and objectives, worked out once for each state of the battle.
+    let key = (game.version, std::ptr::from_ref(&game.battle) as usize);
+    if cache.key != Some(key) {
+        cache.looks = b
+            .alive()
+            .map(|u| (u.id.clone(), b.rules.look(b, u)))
             .collect();
-        if pts.len() == 4 {
-            boxes.push((u, egui::Rect::from_points(&pts)));
-        }
+        cache.objectives = objectives(b);
+        cache.key = Some(key);
     }
-    let mut taken = Taken(boxes.iter().map(|(_, r)| r.expand(1.0)).collect());
-    // The selected and hovered units first, then those with something to say.
-    let first = |u: &Unit| {
+    // Every base's screen box is taken first: its counter's where it is drawn too small to read.
+    let mut boxes: Vec<(&Unit, super::overlay::Counter)> = b
+        .alive()
+        .filter_map(|u| Some((u, super::overlay::Counter::of(&u.base, to_screen)?)))
+        .collect();
+    // From right to left: each name hangs to the right of a line down from its base, so that a
+    // line's names fall in steps and no tie crosses a name (the order never follows the
+    // selection, so names stay where they are when it changes).
+    boxes.sort_by(|(a, _), (c, _)| {
+        c.base
+            .centre
+            .x
+            .total_cmp(&a.base.centre.x)
+            .then(c.base.centre.y.total_cmp(&a.base.centre.y))
+    });
+    let mut taken = Taken(boxes.iter().map(|(_, c)| c.rect().expand(1.0)).collect());
+    let in_view = boxes
+        .iter()
+        .filter(|(_, c)| screen.intersects(c.rect()))
+        .count();
+    let gold = egui::Color32::from_rgb(250, 215, 60);
+    let picked = |u: &Unit| {
         let key = Some(&u.id);
-        if sel.unit.as_ref() == key || ptr.hover.as_ref() == key {
-            0
-        } else if u.status.hits > 0 || u.status.shaken || u.status.disordered {
-            1
+        if sel.unit.as_ref() == key {
+            Some(gold)
+        } else if ptr.hover.as_ref() == key {
+            Some(egui::Color32::WHITE)
         } else {
-            2
+            None
         }
     };
-    boxes.sort_by_key(|(u, _)| first(u));
-    let in_view = boxes.iter().filter(|(_, r)| screen.intersects(*r)).count();
+    // Bases too small on screen to read carry a counter: side, arm, front and hits.
+    for (u, c) in boxes
+        .iter()
+        .filter(|(_, c)| c.small && screen.intersects(c.rect()))
+    {
+        let Some(look) = cache.looks.get(&u.id) else {
+            continue;
+        };
+        let [r, g, bl] = b.side_colour(u.side);
+        let fill = egui::Color32::from_rgb(r, g, bl);
+        let ink = colour32(super::board::contrast([r, g, bl]));
+        let edge = if u.status.shaken {
+            Some(egui::Color32::from_rgb(255, 215, 60))
+        } else if u.status.disordered {
+            Some(egui::Color32::from_rgb(255, 160, 60))
+        } else {
+            None
+        };
+        c.paint(
+            &painter,
+            look.arm,
+            (fill, ink),
+            look.pips,
+            (edge, picked(u)),
+        );
+    }
     let font = egui::FontId::proportional(12.0);
     let small = egui::FontId::proportional(11.0);
-    // The places that decide the battle, where the rules keep them: a ring in the colour of
-    // the side that holds each now, with its name and holder (before the units' names, so that
-    // they always find room).
-    let gold = egui::Color32::from_rgb(250, 215, 60);
-    for (at, name, side) in b.rules.objectives_held(b) {
+    // The places that decide the battle: a ring in the colour of the side that holds each now,
+    // with its name and holder (before the units' names, so that they always find room).
+    for (at, name, side) in &cache.objectives {
+        let (at, side) = (*at, *side);
         let Some(p) = to_screen(at).filter(|p| screen.contains(*p)) else {
             continue;
         };
@@ -1155,15 +1363,27 @@ fn unit_tags(
             .0
             .push(egui::Rect::from_center_size(p, egui::vec2(20.0, 20.0)));
     }
-    for (u, r) in &boxes {
-        if !screen.intersects(*r) {
+    // The units' names and states, each in a box tied to its base; the selected and hovered
+    // units' are drawn last, over the rest, wherever they must go.
+    let mut on_top = Vec::new();
+    for (u, c) in &boxes {
+        let r = c.rect();
+        if !screen.intersects(r) {
             continue;
         }
-        let look = b.rules.look(b, u);
+        let Some(look) = cache.looks.get(&u.id) else {
+            continue;
+        };
+        let pick = picked(u);
+        let status = u.status.hits > 0
+            || u.status.shaken
+            || u.status.disordered
+            || !look.markers.is_empty()
+            || look.pips > 0;
         let named = overlays.names
             || in_view <= NAMES_UP_TO_UNITS
             || r.width().max(r.height()) >= NAMES_FROM_PX;
-        if !named && first(u) == 2 && look.markers.is_empty() && look.pips == 0 {
+        if !named && pick.is_none() && !status {
             continue;
         }
         let mut badges: Vec<(String, egui::Color32)> = Vec::new();
@@ -1194,45 +1414,45 @@ fn unit_tags(
         let second = !badges.is_empty() || pips > 0;
         let h = name.size().y + if second { 15.0 } else { 0.0 } + 4.0;
         let size = egui::vec2(w, h);
-        let spots = [
-            egui::Rect::from_min_size(egui::pos2(r.center().x - w / 2.0, r.bottom() + 2.0), size),
-            egui::Rect::from_min_size(egui::pos2(r.center().x - w / 2.0, r.top() - h - 2.0), size),
-            egui::Rect::from_min_size(egui::pos2(r.right() + 3.0, r.center().y - h / 2.0), size),
-            egui::Rect::from_min_size(egui::pos2(r.left() - w - 3.0, r.center().y - h / 2.0), size),
-        ];
-        let Some(spot) = spots.into_iter().find(|s| taken.free(*s)) else {
-            continue;
+        let found = name_spot(r, size, &taken);
+        let spot = match (found, pick) {
+            (Some(s), _) => s,
+            (None, Some(_)) => name_spots(r, size)[0],
+            (None, None) => continue,
         };
         taken.0.push(spot);
-        let c = b.side_colour(u.side);
-        painter.rect_filled(spot, 3.0, egui::Color32::from_black_alpha(170));
-        painter.rect_filled(
-            egui::Rect::from_min_size(spot.min, egui::vec2(3.0, h)),
-            1.0,
-            egui::Color32::from_rgb(c[0], c[1], c[2]),
-        );
-        painter.galley(spot.min + egui::vec2(6.0, 2.0), name, egui::Color32::WHITE);
-        let mut x = spot.min.x + 6.0;
-        for _ in 0..pips {
-            painter.circle_filled(
-                egui::pos2(x + 4.0, spot.min.y + h - 8.5),
-                3.6,
-                egui::Color32::from_rgb(235, 60, 50),
-            );
-            x += 9.0;
+        // A box set off from its base is tied to it by a line down (or up) from the base's edge.
+        let tie_x = tie_x(r, spot);
+        let tie = if spot.top() >= r.bottom() {
+            let from = c.edge_at(tie_x, true).unwrap_or(r.bottom());
+            (spot.top() - from > 3.0)
+                .then(|| [egui::pos2(tie_x, from), egui::pos2(tie_x, spot.top())])
+        } else {
+            let from = c.edge_at(tie_x, false).unwrap_or(r.top());
+            (from - spot.bottom() > 3.0)
+                .then(|| [egui::pos2(tie_x, from), egui::pos2(tie_x, spot.bottom())])
+        };
+        // No later name may cover the tie.
+        if let Some([a, c]) = tie {
+            taken.0.push(tie_box(a, c));
         }
-        if pips > 0 {
-            x += 4.0;
+        let tag = Tag {
+            spot,
+            tie,
+            name,
+            badges: badge_galleys,
+            pips,
+            side: side_colour(&game, u.side),
+            ring: pick,
+        };
+        if found.is_none() {
+            on_top.push(tag);
+        } else {
+            tag.paint(&painter);
         }
-        for g in badge_galleys {
-            let wdt = g.size().x;
-            painter.galley(
-                egui::pos2(x, spot.min.y + h - 16.0),
-                g,
-                egui::Color32::WHITE,
-            );
-            x += wdt + 8.0;
-        }
+    }
+    for tag in on_top {
+        tag.paint(&painter);
     }
     // The terrain's names, where there is room.
     let mut named: Vec<&str> = Vec::new();
@@ -1546,8 +1766,81 @@ fn key_row(ui: &mut egui::Ui, colour: egui::Color32, words: &str) {
     ui.horizontal(|ui| {
         let (r, _) = ui.allocate_exact_size(egui::vec2(22.0, 12.0), egui::Sense::hover());
         ui.painter().rect_filled(r, 2.0, colour);
-        ui.label(words);
+        ui.add(egui::Label::new(words).wrap());
     });
+}
+
+/// The legend's units: the counters, the painted bases and their markers, the names.
+fn legend_units(ui: &mut egui::Ui, game: &Game) {
+    use crate::rules::ruleset::Figures;
+    let b = &game.battle;
+    let [r, g, bl] = b.side_colour(0);
+    let fill = egui::Color32::from_rgb(r, g, bl);
+    let ink = colour32(super::board::contrast([r, g, bl]));
+    ui.label("Far off, each unit is a counter in its side's colour, its front the bar:");
+    ui.horizontal_wrapped(|ui| {
+        for (arm, words, hits) in [
+            (Figures::Foot, "foot", 0),
+            (Figures::Horse, "horse", 0),
+            (Figures::Guns, "guns", 0),
+            (Figures::Command, "general", 0),
+            (Figures::Train, "train", 0),
+            (Figures::Foot, "2 hits", 2),
+        ] {
+            let (rect, _) = ui.allocate_exact_size(egui::vec2(34.0, 24.0), egui::Sense::hover());
+            let c = super::overlay::Counter::sample(rect.center(), egui::vec2(26.0, 15.0));
+            c.paint(ui.painter(), arm, (fill, ink), hits, (None, None));
+            ui.label(words);
+        }
+    });
+    key_row(
+        ui,
+        egui::Color32::from_rgb(255, 215, 60),
+        "Counter outlined yellow: shaken; orange: disordered; a gold frame: selected",
+    );
+    ui.label(
+        "Near, each base is painted: its figures in its side's colour, its front edge a \
+         light or dark strip, foot with their colours, guns with crews (and limbers when \
+         limbered), a general on a gold disc with his standard; the rules' code behind it.",
+    );
+    key_row(
+        ui,
+        egui::Color32::from_rgb(235, 60, 50),
+        "Red pips behind a base and beside its name: hits, or bases lost, as the rules count them",
+    );
+    key_row(
+        ui,
+        egui::Color32::from_rgb(242, 204, 26),
+        "Yellow ring behind a base: shaken",
+    );
+    key_row(
+        ui,
+        egui::Color32::from_rgb(242, 128, 26),
+        "Orange diamond behind a base: disordered",
+    );
+    key_row(
+        ui,
+        egui::Color32::from_rgb(89, 13, 13),
+        "Dark square in a base's corner: garrison; a dark double outline: fortified",
+    );
+    key_row(
+        ui,
+        egui::Color32::from_rgb(242, 217, 51),
+        "Objective: the ring in the colour of the side that holds it, and its name",
+    );
+    ui.strong("Names (beside each base)");
+    key_row(
+        ui,
+        fill,
+        "A name hangs below its base (further down in steps, or above, where that is taken), \
+         tied to it by a line in its side's colour",
+    );
+    key_row(
+        ui,
+        egui::Color32::from_rgb(255, 215, 60),
+        "SHAKEN, and the rules' word markers",
+    );
+    key_row(ui, egui::Color32::from_rgb(255, 160, 60), "DISORDERED");
 }
 
 /// The legend: the terrain on this table, the markers and the overlays' colours.
@@ -1560,61 +1853,72 @@ fn legend(mut ctx: EguiContexts, game: Res<Game>, mut overlays: ResMut<Overlays>
         .open(&mut overlays.legend)
         .collapsible(false)
         .resizable(false)
+        .max_width(380.0)
         .show(ctx, |ui| {
-            ui.strong("Terrain");
-            let mut kinds: Vec<FeatureKind> = Vec::new();
-            for f in b.terrain.features.iter() {
-                if !kinds.contains(&f.kind) {
-                    kinds.push(f.kind);
-                }
-            }
-            for k in kinds {
-                key_row(
-                    ui,
-                    to_egui(super::terrain_art::colour(k)),
-                    &format!("{k:?}"),
-                );
-            }
-            ui.strong("Units");
-            for (i, s) in b.sides.iter().enumerate() {
-                key_row(ui, side_colour(&game, i), &s.name);
-            }
-            ui.label("The pale strip along a base is its front.");
-            key_row(
-                ui,
-                egui::Color32::from_rgb(216, 173, 51),
-                "A general's disc",
-            );
-            key_row(
-                ui,
-                egui::Color32::from_rgb(242, 217, 51),
-                "Objective (ring)",
-            );
-            ui.strong("Markers (beside each name)");
-            key_row(
-                ui,
-                egui::Color32::from_rgb(235, 60, 50),
-                "Red pips: hits, or bases lost, as the rules count them",
-            );
-            key_row(
-                ui,
-                egui::Color32::from_rgb(255, 215, 60),
-                "SHAKEN, and the rules' word markers",
-            );
-            key_row(ui, egui::Color32::from_rgb(255, 160, 60), "DISORDERED");
-            ui.strong("Overlays");
-            key_row(ui, ink32(Ink::Arc), "Fire arc and range (F)");
-            key_row(ui, ink32(Ink::Zone), "Enemy zones (Z)");
-            key_row(ui, ink32(Ink::Clear), "Clear line of sight (L)");
-            key_row(ui, ink32(Ink::Blocked), "Sight blocked");
-            key_row(ui, ink32(Ink::Blocker), "What blocks the sight");
-            key_row(ui, ink32(Ink::Reach), "How far the unit can move (M)");
-            key_row(ui, ink32(Ink::Target), "A target it can fire at or fight");
-            key_row(
-                ui,
-                egui::Color32::from_rgb(255, 217, 26),
-                "A tutorial's place or unit",
-            );
+            let tall = ui.ctx().viewport_rect().height() - 140.0;
+            egui::ScrollArea::vertical()
+                .max_height(tall.max(120.0))
+                .show(ui, |ui| {
+                    ui.strong("Terrain");
+                    let mut kinds: Vec<FeatureKind> = Vec::new();
+                    for f in b.terrain.features.iter() {
+                        if !kinds.contains(&f.kind) {
+                            kinds.push(f.kind);
+                        }
+                    }
+                    for k in kinds {
+                        key_row(
+                            ui,
+                            to_egui(super::terrain_art::colour(k)),
+                            &format!("{k:?}"),
+                        );
+                    }
+                    ui.strong("Units");
+                    for (i, s) in b.sides.iter().enumerate() {
+                        key_row(ui, side_colour(&game, i), &s.name);
+                    }
+                    legend_units(ui, &game);
+                    ui.strong("Overlays");
+                    key_row(ui, ink32(Ink::Arc), "Fire arc and range (F)");
+                    key_row(
+                        ui,
+                        ink32(Ink::Zone),
+                        "Enemy zones (Z); a red ring round the selected unit: with F, how near an \
+                 enemy's move lets it evade, where its rules allow evading; with Z, a \
+                 general's command radius",
+                    );
+                    key_row(ui, ink32(Ink::Clear), "Clear line of sight (L)");
+                    key_row(ui, ink32(Ink::Blocked), "Sight blocked");
+                    key_row(ui, ink32(Ink::Blocker), "What blocks the sight");
+                    key_row(
+                        ui,
+                        ink32(Ink::Reach),
+                        "How far the selected unit can move now (M): the ground inside the cyan \
+                 line; a wedge is cut from it where its rules let it turn only so far",
+                    );
+                    key_row(ui, ink32(Ink::Target), "A target it can fire at or fight");
+                    key_row(
+                        ui,
+                        egui::Color32::from_rgb(51, 255, 77),
+                        "A move's ghost and ruler (red where refused)",
+                    );
+                    key_row(
+                        ui,
+                        egui::Color32::from_rgb(255, 217, 26),
+                        "The selected unit (and its group in orange); the table's deployment zones \
+                 while placing",
+                    );
+                    key_row(
+                        ui,
+                        egui::Color32::from_rgb(255, 128, 0),
+                        "A unit the log or the last roll names",
+                    );
+                    key_row(
+                        ui,
+                        egui::Color32::from_rgb(255, 217, 26),
+                        "A tutorial's place or unit",
+                    );
+                });
         });
     Ok(())
 }
@@ -1704,4 +2008,83 @@ fn mini_map(
         cam.translation = g.extend(cam.translation.z);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A line of six battalions, each 31 points wide and 6 deep (as at the fitted zoom), with
+    /// names three times as wide as a base: placed from right to left, every name finds room
+    /// within 100 points above or below the line, none covers another or a base, each starts
+    /// or ends at its own base's middle, and the tie from a base to its name crosses no other
+    /// name.
+    #[test]
+    fn a_line_of_battalions_names_every_base_in_steps() {
+        let bases: Vec<egui::Rect> = (0..6)
+            .map(|k| {
+                egui::Rect::from_min_size(
+                    egui::pos2(300.0 + 31.0 * k as f32, 200.0),
+                    egui::vec2(31.0, 6.0),
+                )
+            })
+            .collect();
+        let mut taken = Taken(bases.iter().map(|r| r.expand(1.0)).collect());
+        let size = egui::vec2(110.0, 18.0);
+        let mut spots = Vec::new();
+        for r in bases.iter().rev() {
+            let spot = name_spot(*r, size, &taken).expect("a name finds room");
+            taken.0.push(spot);
+            let x = tie_x(*r, spot);
+            if spot.top() - r.bottom() > 3.0 {
+                taken.0.push(tie_box(
+                    egui::pos2(x, r.bottom()),
+                    egui::pos2(x, spot.top()),
+                ));
+            } else if r.top() - spot.bottom() > 3.0 {
+                taken.0.push(tie_box(
+                    egui::pos2(x, r.top()),
+                    egui::pos2(x, spot.bottom()),
+                ));
+            }
+            spots.push((*r, spot));
+        }
+        for (i, (r, s)) in spots.iter().enumerate() {
+            let below = s.top() > r.bottom();
+            assert!(below || s.bottom() < r.top(), "{s:?} above or below {r:?}");
+            assert!(
+                (s.center().y - r.center().y).abs() < 100.0,
+                "{s:?} near {r:?}"
+            );
+            assert!(s.min.x == r.center().x - 3.0 || s.max.x == r.center().x + 3.0);
+            // The tie from the base to its name.
+            let x = tie_x(*r, *s);
+            let (y0, y1) = if below {
+                (r.bottom(), s.top())
+            } else {
+                (s.bottom(), r.top())
+            };
+            for (j, (r2, s2)) in spots.iter().enumerate() {
+                assert!(!s.intersects(r2.expand(1.0)), "a name covers a base");
+                if i != j {
+                    assert!(!s.intersects(*s2), "two names overlap");
+                    let crossed =
+                        s2.min.x <= x && x <= s2.max.x && s2.bottom() > y0 && s2.top() < y1;
+                    assert!(!crossed, "a tie crosses a name");
+                }
+            }
+        }
+    }
+
+    /// The default battle's objective is named by the village it stands by, and held by Austria.
+    #[test]
+    fn the_objective_is_named_by_its_place() {
+        let b = crate::rules::scenario::load(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/default.ron"),
+        )
+        .expect("the default battle loads");
+        let names: Vec<(String, usize)> =
+            objectives(&b).into_iter().map(|(_, n, s)| (n, s)).collect();
+        assert_eq!(names, vec![("Reichenau".to_string(), 1)]);
+    }
 }
