@@ -116,15 +116,26 @@ fn turn_bar(
 
 /// A banner floating over the table under the turn bar, in slot `slot` (0 the first): it
 /// covers a strip of the table while shown and never moves the board.
-fn banner(ctx: &egui::Context, id: &str, slot: usize, colour: egui::Color32, text: &str) -> bool {
+fn banner(
+    ctx: &egui::Context,
+    docks: &Docks,
+    id: &str,
+    slot: usize,
+    colour: egui::Color32,
+    text: &str,
+) -> bool {
     let mut closed = false;
+    // Centred over the table, between the docks.
     egui::Area::new(egui::Id::new(("banner", id)))
-        .anchor(egui::Align2::CENTER_TOP, [0.0, 58.0 + 34.0 * slot as f32])
+        .anchor(
+            egui::Align2::CENTER_TOP,
+            [-docks.right / 2.0, docks.top + 6.0 + 34.0 * slot as f32],
+        )
         .order(egui::Order::Foreground)
         .interactable(true)
         .show(ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
-                ui.set_max_width(640.0);
+                ui.set_max_width((ctx.viewport_rect().width() - docks.right - 40.0).max(200.0));
                 ui.horizontal(|ui| {
                     ui.colored_label(colour, text);
                     closed = ui.small_button("close").clicked();
@@ -136,15 +147,29 @@ fn banner(ctx: &egui::Context, id: &str, slot: usize, colour: egui::Color32, tex
 
 /// The last refusal (red) and the last word from the game (a save, a load), each in its own
 /// slot over the table; a command carried out clears both.
-fn banners(mut ctx: EguiContexts, mut game: ResMut<Game>) -> Result {
+fn banners(mut ctx: EguiContexts, mut game: ResMut<Game>, docks: Res<Docks>) -> Result {
     let ctx = ctx.ctx_mut()?;
     if let Some(m) = game.message.clone()
-        && banner(ctx, "refusal", 0, egui::Color32::from_rgb(230, 90, 70), &m)
+        && banner(
+            ctx,
+            &docks,
+            "refusal",
+            0,
+            egui::Color32::from_rgb(230, 90, 70),
+            &m,
+        )
     {
         game.message = None;
     }
     if let Some(m) = game.notice.clone()
-        && banner(ctx, "notice", 1, egui::Color32::from_rgb(200, 210, 190), &m)
+        && banner(
+            ctx,
+            &docks,
+            "notice",
+            1,
+            egui::Color32::from_rgb(200, 210, 190),
+            &m,
+        )
     {
         game.notice = None;
     }
@@ -398,7 +423,7 @@ fn log_panel(
             .show(&mut root, |ui| {
                 ui.horizontal(|ui| {
                     if ui
-                        .small_button("▲ Log")
+                        .small_button("Log")
                         .on_hover_text("Open the log")
                         .clicked()
                     {
@@ -421,8 +446,8 @@ fn log_panel(
         .show(&mut root, |ui| {
             ui.horizontal(|ui| {
                 if ui
-                    .small_button("▼")
-                    .on_hover_text("Fold the log away")
+                    .small_button("Fold")
+                    .on_hover_text("Fold the log away to a line")
                     .clicked()
                 {
                     docks.log_open = false;
@@ -670,14 +695,16 @@ fn confirm_load(
     Ok(())
 }
 
-/// Where the seat was to go, asked at a version of the game and a seat.
-type Asked = (u64, Option<usize>, Result<Option<usize>, String>);
+/// Where the seat was to go, asked at a version of the game, a seat and the briefing open or
+/// not.
+type Asked = ((u64, Option<usize>, bool), Result<Option<usize>, String>);
 
 fn handover(
     mut ctx: EguiContexts,
     mut game: ResMut<Game>,
     replay: Option<Res<super::Replay>>,
     computer: Option<Res<super::opponent::Computer>>,
+    docks: Res<Docks>,
     mut asked: Local<Option<Asked>>,
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
@@ -693,15 +720,13 @@ fn handover(
         return Ok(());
     }
     // Whether the side has a part to play is asked once a command, not every frame.
-    if asked
-        .as_ref()
-        .is_none_or(|(v, seat, _)| *v != game.version || *seat != game.seated)
-    {
-        *asked = Some((game.version, game.seated, game.hand_over_to()));
+    let key = (game.version, game.seated, game.briefing);
+    if asked.as_ref().is_none_or(|(k, _)| *k != key) {
+        *asked = Some((key, game.hand_over_to()));
     }
     let side = match asked.as_ref() {
-        Some((_, _, Ok(Some(side)))) => *side,
-        Some((_, _, Err(why))) => {
+        Some((_, Ok(Some(side)))) => *side,
+        Some((_, Err(why))) => {
             // The seat stays: the player there is told why, and how to go on.
             let end = game.battle.rules.turn_words(&game.battle).end;
             let text = match end {
@@ -710,6 +735,7 @@ fn handover(
             };
             banner(
                 ctx,
+                &docks,
                 "idle",
                 2,
                 egui::Color32::from_rgb(200, 210, 190),
