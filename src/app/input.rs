@@ -156,9 +156,13 @@ pub struct PanelsHavePointer(pub bool);
 
 /// Asks the panels whether they have the pointer (where there are panels: a headless app
 /// sets the answer itself).
-fn panels_have_pointer(egui: Option<Res<EguiWantsInput>>, mut have: ResMut<PanelsHavePointer>) {
+fn panels_have_pointer(
+    egui: Option<Res<EguiWantsInput>>,
+    docks: Option<Res<super::panels::Docks>>,
+    mut have: ResMut<PanelsHavePointer>,
+) {
     if let Some(e) = egui {
-        have.0 = e.wants_any_pointer_input();
+        have.0 = e.wants_any_pointer_input() || docks.is_some_and(|d| d.has_pointer);
     }
 }
 

@@ -275,10 +275,9 @@ pub struct Docks {
     pub log_open: bool,
     /// The log follows new entries; false while the player reads back.
     pub follow: bool,
-    /// The log's length when last drawn, to tell new entries from the player's scrolling.
-    log_len: usize,
-    /// How far down the log's view went when last drawn: its end.
-    log_most: f32,
+    /// The pointer is over a docked panel (egui counts only its floating windows): the table
+    /// leaves it alone, the wheel included.
+    pub has_pointer: bool,
 }
 
 impl Default for Docks {
@@ -290,8 +289,7 @@ impl Default for Docks {
             side_open: true,
             log_open: true,
             follow: true,
-            log_len: 0,
-            log_most: 0.0,
+            has_pointer: false,
         }
     }
 }
@@ -302,12 +300,16 @@ const LOG_HEIGHT: f32 = 170.0;
 /// A folded panel's strip.
 const FOLDED: f32 = 26.0;
 
-/// Whether the log follows new entries after a frame in which the view was `at_bottom` or
-/// not: with no new entries, a view that left the bottom was scrolled up by the player, who
-/// is reading back; a view back at the bottom follows again. New entries change nothing (the
-/// view is taken down to them next frame, if following).
-pub fn log_follows(following: bool, at_bottom: bool, grew: bool) -> bool {
-    if grew { following } else { at_bottom }
+/// Whether the log follows new entries after a frame in which the view ended `at_bottom` or
+/// not: only the player's scrolling changes it (new entries, a resize or the first frames
+/// never do): scrolled up off the end, the player is reading back; scrolled down to the end
+/// again, the log follows again.
+pub fn log_follows(following: bool, at_bottom: bool, player_scrolled: bool) -> bool {
+    if player_scrolled {
+        at_bottom
+    } else {
+        following
+    }
 }
 
 /// A root for a docked panel: the window less the turn bar and, for the log, the side panel.
@@ -404,18 +406,27 @@ fn side_dock(
     Ok(())
 }
 
+/// Whether the pointer is over a docked panel now (not while a base is dragged from the table).
+fn claim_pointer(ctx: &egui::Context, docks: &mut Docks, sel: &Selection) {
+    let view = ctx.viewport_rect();
+    docks.has_pointer = sel.drag.is_none()
+        && ctx.input(|i| i.pointer.latest_pos()).is_some_and(|p| {
+            p.y >= docks.top
+                && (p.x >= view.right() - docks.right || p.y >= view.bottom() - docks.bottom)
+        });
+}
+
 fn log_panel(
     mut ctx: EguiContexts,
     mut game: ResMut<Game>,
     replay: Option<Res<super::Replay>>,
     mut docks: ResMut<Docks>,
+    sel: Res<Selection>,
 ) -> Result {
     let upto = replay.map_or(usize::MAX, |r| r.shown);
     let ctx = ctx.ctx_mut()?;
     let mut root = dock_root(ctx, &docks, true);
     let len = game.battle.log.len().min(upto);
-    let grew = len != docks.log_len;
-    docks.log_len = len;
     if !docks.log_open {
         let r = egui::Panel::bottom("log_folded")
             .resizable(false)
@@ -435,6 +446,7 @@ fn log_panel(
                 });
             });
         docks.bottom = r.response.rect.height();
+        claim_pointer(ctx, &mut docks, &sel);
         return Ok(());
     }
     let mut clicked = None;
@@ -462,15 +474,17 @@ fn log_panel(
                     follow = true;
                 }
             });
-            let mut area = egui::ScrollArea::vertical()
+            // The player scrolls the log: the wheel over it, or a press on it (its scroll bar).
+            let over = ui.rect_contains_pointer(ui.available_rect_before_wrap());
+            let player_scrolled =
+                over && ui.input(|i| i.smooth_scroll_delta.y != 0.0 || i.pointer.primary_down());
+            // Following, the view sticks to the newest entry; asked to follow again, it goes
+            // down to it.
+            let jump = follow && !docks.follow;
+            let area = egui::ScrollArea::vertical()
                 .id_salt("log_scroll")
+                .stick_to_bottom(true)
                 .auto_shrink([false, false]);
-            // Following: the view is held at the newest entry (at last frame's end, so that a
-            // turn of the wheel up this frame moves it off and begins reading back; with new
-            // entries, at the end of them).
-            if follow {
-                area = area.vertical_scroll_offset(if grew { f32::MAX } else { docks.log_most });
-            }
             let out = area.show(ui, |ui| {
                 let mut reasons = game.reasons.iter().peekable();
                 for (i, e) in game.battle.log.iter().enumerate().take(upto) {
@@ -498,16 +512,19 @@ fn log_panel(
                         clicked = Some(i);
                     }
                 }
+                if jump {
+                    ui.scroll_to_cursor(Some(egui::Align::BOTTOM));
+                }
             });
             let most = (out.content_size.y - out.inner_rect.height()).max(0.0);
             let at_bottom = out.state.offset.y >= most - 4.0;
-            docks.log_most = most;
             if follow == docks.follow {
-                follow = log_follows(follow, at_bottom, grew);
+                follow = log_follows(follow, at_bottom, player_scrolled);
             }
         });
     docks.follow = follow;
     docks.bottom = r.response.rect.height();
+    claim_pointer(ctx, &mut docks, &sel);
     if let Some(i) = clicked
         && let Some(e) = game.battle.log.get(i)
     {
@@ -1884,15 +1901,18 @@ mod tests {
 
     #[test]
     fn the_log_follows_unless_the_player_reads_back() {
-        // Following, at the end: it goes on following.
+        // Following: new entries, a resize or a loaded game's first frames leave the view off
+        // the end without the player's doing: it goes on following.
+        assert!(log_follows(true, false, false));
         assert!(log_follows(true, true, false));
-        // Following, and the view left the end with nothing new: the player scrolled up.
-        assert!(!log_follows(true, false, false));
-        // Reading back, new entries come: still reading back, and following still takes the
-        // view down to them.
-        assert!(!log_follows(false, false, true));
-        assert!(log_follows(true, false, true));
+        // The player scrolls up off the end: reading back.
+        assert!(!log_follows(true, false, true));
+        // Reading back, new entries come: still reading back.
+        assert!(!log_follows(false, false, false));
+        assert!(!log_follows(false, true, false));
         // Reading back, scrolled down to the end again: following again.
-        assert!(log_follows(false, true, false));
+        assert!(log_follows(false, true, true));
+        // Following, scrolling at the end: still following.
+        assert!(log_follows(true, true, true));
     }
 }
