@@ -947,3 +947,114 @@ fn esc_opens_the_menu_resume_closes_it_and_back_to_the_title_leaves_the_game() {
             .is_some_and(|t| !t.scenarios.is_empty())
     );
 }
+
+#[test]
+fn a_refusal_is_cleared_by_the_next_command_carried_out() {
+    let mut app = app();
+    let start = centre(&app, "pr-ms1");
+    point_at(&mut app, start.x, start.y, Some("pr-ms1"));
+    press(&mut app);
+    // 80 mm is 315 paces; Muskets move 200: refused.
+    point_at(&mut app, start.x, start.y + 80.0, None);
+    app.update();
+    release(&mut app);
+    assert!(game(&app).message.is_some(), "the refusal is shown");
+    // A legal move of another unit: the refusal is no longer news.
+    let hc = centre(&app, "pr-hc");
+    point_at(&mut app, hc.x, hc.y, Some("pr-hc"));
+    press(&mut app);
+    point_at(&mut app, hc.x, hc.y + 20.0, None);
+    app.update();
+    release(&mut app);
+    assert_ne!(centre(&app, "pr-hc"), hc, "the legal move was made");
+    assert_eq!(game(&app).message, None, "no stale refusal");
+}
+
+#[test]
+fn the_wheel_over_a_panel_never_reaches_the_table() {
+    use bevy::input::mouse::{MouseScrollUnit, MouseWheel};
+    use volley::app::input::PanelsHavePointer;
+    let mut app = app();
+    let start = centre(&app, "pr-hc");
+    point_at(&mut app, start.x, start.y, Some("pr-hc"));
+    press(&mut app);
+    let notch = |app: &mut App| {
+        app.world_mut().write_message(MouseWheel {
+            unit: MouseScrollUnit::Line,
+            x: 0.0,
+            y: 1.0,
+            window: Entity::PLACEHOLDER,
+            phase: bevy::input::touch::TouchPhase::Moved,
+        });
+    };
+    // Over the log: the wheel scrolls the log, and the dragged base does not turn.
+    app.world_mut().resource_mut::<PanelsHavePointer>().0 = true;
+    notch(&mut app);
+    frame(&mut app);
+    // Back on the table: the notch spent on the log is not played out late.
+    app.world_mut().resource_mut::<PanelsHavePointer>().0 = false;
+    frame(&mut app);
+    let turns = |app: &App| {
+        app.world()
+            .resource::<Selection>()
+            .drag
+            .as_ref()
+            .map(|d| d.turns.len())
+    };
+    assert_eq!(turns(&app), Some(0), "no turn from the wheel over the log");
+    // And on the table the wheel turns the base as ever.
+    notch(&mut app);
+    frame(&mut app);
+    assert_eq!(turns(&app), Some(1));
+}
+
+/// BBB's defensive fire hands the seat to the side not moving only when one of its units may
+/// fire; the handover says what it sits down to, and the bound ends with "End bound".
+#[test]
+fn defensive_fire_is_handed_over_only_when_the_side_not_moving_can_fire() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/lessons/bbb7yw.ron");
+    let (lesson, start) = volley::rules::lesson::load(&path).unwrap();
+    let defender = 1 - start.active;
+    let name = start.sides[defender].name.clone();
+    // Nothing moved: the side not moving has nothing to fire at, and the seat stays.
+    let mut app = common::headless(start.clone(), "handover-idle");
+    app.update();
+    while game(&app).battle.phase != Phase::DefensiveFire {
+        app.world_mut().write_message(Intent::Do(Command::EndPhase));
+        frame(&mut app);
+        assert!(
+            game(&app).battle.turn == 1,
+            "defensive fire comes in turn 1"
+        );
+    }
+    let g = game(&app);
+    assert_eq!(g.acting_side(), defender);
+    let why = g.hand_over_to().unwrap_err();
+    assert!(
+        why.contains(&name) && why.contains("no unit can fire"),
+        "{why}"
+    );
+    // Ending the phase goes on with the same player: no handover either way.
+    app.world_mut().write_message(Intent::Do(Command::EndPhase));
+    frame(&mut app);
+    assert_eq!(game(&app).battle.phase, Phase::OffensiveFire);
+    assert_eq!(game(&app).hand_over_to(), Ok(None));
+    // The lesson's Prussian moves bring the grenadiers into the Reichs contingent's fire: the
+    // seat passes, for defensive fire.
+    let mut b = start;
+    let k = (0..lesson.steps.len())
+        .find(|&k| {
+            let mut t = b.clone();
+            volley::rules::lesson::advance(&lesson, &mut t, k).is_ok()
+                && t.phase == Phase::DefensiveFire
+        })
+        .expect("the lesson reaches defensive fire");
+    volley::rules::lesson::advance(&lesson, &mut b, k).unwrap();
+    let mut app = common::headless(b, "handover-fire");
+    app.update();
+    assert_eq!(game(&app).hand_over_to(), Ok(Some(defender)));
+    // The last step of the bound ends the bound, not the turn.
+    app.world_mut().resource_mut::<Game>().battle.phase = Phase::Assault;
+    let b = &game(&app).battle;
+    assert_eq!(b.rules.turn_words(b).end.as_deref(), Some("End bound"));
+}

@@ -36,7 +36,7 @@ fn moved(ev: &[Event]) -> (f32, f32, String) {
 fn muskets_advance_their_allowance_and_no_more() {
     let mut b = moving(&[U("p", 0, "Ms", "Regular", 500.0, 300.0, 0.0, "")], "");
     let e = refused(&mut b, mv("p", vec![Step::Advance(250.0)]));
-    assert_eq!(e, "p: 250 paces of 200");
+    assert_eq!(e, "p: 250 paces of 200 (the good going rate)");
     let ev = b.execute(mv("p", vec![Step::Advance(200.0)])).unwrap();
     let (d, a, g) = moved(&ev);
     assert!((d - 200.0).abs() < 0.01 && a == 200.0 && g == "good going");
@@ -154,7 +154,7 @@ fn bad_going_and_roads() {
     let mut b = moving(&[U("p", 0, "HC", "Regular", 500.0, 300.0, 0.0, "")], wood);
     assert_eq!(
         refused(&mut b, mv("p", vec![Step::Advance(150.0)])),
-        "p: 150 paces of 100"
+        "p: 150 paces of 100 (the bad going rate: the move ends in Oak wood, a wood)"
     );
     let ev = b.execute(mv("p", vec![Step::Advance(100.0)])).unwrap();
     assert_eq!(moved(&ev).2, "bad going (Oak wood)");

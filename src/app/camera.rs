@@ -1,6 +1,7 @@
 //! The camera: pan with the right or middle button or WASD/arrows, zoom to the cursor with the
 //! wheel, fit the table with Home.
 
+use super::panels::Docks;
 use super::{AppSystems, Game};
 use bevy::input::mouse::AccumulatedMouseMotion;
 use bevy::prelude::*;
@@ -67,11 +68,12 @@ pub fn cursor_world(
     cam.viewport_to_world_2d(t, pos).ok()
 }
 
-fn fit(game: &Game, ww: f32, wh: f32) -> (Vec3, f32) {
+fn fit(game: &Game, ww: f32, wh: f32, docks: Option<&Docks>) -> (Vec3, f32) {
     let b = &game.battle;
-    // The table fills the window between the turn bar (top), the log's title (bottom) and the
-    // unit panel (right).
-    let (left, right, top, bottom) = (8.0, 262.0, 48.0, 40.0);
+    // The table fills the window between the turn bar (top), the docked log (bottom) and side
+    // panel (right), so that no panel covers a unit at the fitted zoom.
+    let d = docks.copied().unwrap_or_default();
+    let (left, right, top, bottom) = (8.0, d.right + 8.0, d.top + 4.0, d.bottom + 8.0);
     let scale = (b.table.width / (ww - left - right).max(200.0))
         .max(b.table.height / (wh - top - bottom).max(200.0))
         * 1.02;
@@ -94,6 +96,7 @@ fn spawn_camera(mut commands: Commands) {
 
 fn fit_new_game(
     game: Res<Game>,
+    docks: Option<Res<Docks>>,
     windows: Query<&Window>,
     mut cams: Query<(&mut Transform, &mut Projection), With<BoardCamera>>,
 ) {
@@ -102,7 +105,7 @@ fn fit_new_game(
         .next()
         .map(|w| (w.width(), w.height()))
         .unwrap_or((1280.0, 720.0));
-    let (pos, scale) = fit(&game, ww, wh);
+    let (pos, scale) = fit(&game, ww, wh, docks.as_deref());
     for (mut t, mut p) in &mut cams {
         t.translation = pos;
         *p = Projection::Orthographic(OrthographicProjection {
@@ -119,6 +122,7 @@ fn keys_pan(
     windows: Query<&Window>,
     mut cams: Query<(&mut Transform, &mut Projection), With<BoardCamera>>,
     egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
+    docks: Option<Res<Docks>>,
 ) {
     if egui.is_some_and(|e| e.wants_any_keyboard_input()) {
         return;
@@ -154,7 +158,7 @@ fn keys_pan(
             .next()
             .map(|w| (w.width(), w.height()))
             .unwrap_or((1280.0, 720.0));
-        let (pos, scale) = fit(&game, ww, wh);
+        let (pos, scale) = fit(&game, ww, wh, docks.as_deref());
         t.translation = pos;
         o.scale = scale;
     }

@@ -15,16 +15,18 @@ use bevy_egui::input::EguiWantsInput;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Pointer>()
+        .init_resource::<PanelsHavePointer>()
         .init_resource::<Selection>()
         .init_resource::<Overlays>()
         .add_systems(
             Update,
             (
                 forget_the_last_game.run_if(resource_added::<Game>),
+                panels_have_pointer,
                 track_pointer.run_if(any_with_component::<BoardCamera>),
                 mouse.run_if(pointer_free),
                 keys.run_if(keyboard_free),
-                wheel_turns.run_if(pointer_free),
+                wheel_turns,
                 preview_drag,
             )
                 .chain()
@@ -152,8 +154,25 @@ fn forget_the_last_game(mut sel: ResMut<Selection>) {
 }
 
 /// True unless a panel has the pointer (always, headless).
-fn pointer_free(egui: Option<Res<EguiWantsInput>>) -> bool {
-    egui.is_none_or(|e| !e.wants_any_pointer_input())
+/// The pointer is over a panel, or a panel is using it: the table leaves it alone, the wheel
+/// included (the log scrolls; the table does not zoom).
+#[derive(Resource, Default)]
+pub struct PanelsHavePointer(pub bool);
+
+/// Asks the panels whether they have the pointer (where there are panels: a headless app
+/// sets the answer itself).
+fn panels_have_pointer(
+    egui: Option<Res<EguiWantsInput>>,
+    docks: Option<Res<super::panels::Docks>>,
+    mut have: ResMut<PanelsHavePointer>,
+) {
+    if let Some(e) = egui {
+        have.0 = e.wants_any_pointer_input() || docks.is_some_and(|d| d.has_pointer);
+    }
+}
+
+fn pointer_free(panels: Res<PanelsHavePointer>) -> bool {
+    !panels.0
 }
 
 fn keyboard_free(egui: Option<Res<EguiWantsInput>>) -> bool {
@@ -308,6 +327,7 @@ fn notches(w: &bevy::input::mouse::MouseWheel) -> f32 {
 /// Shift it pivots on the spot.
 fn wheel_turns(
     mut wheel: MessageReader<bevy::input::mouse::MouseWheel>,
+    panels: Res<PanelsHavePointer>,
     keys: Res<ButtonInput<KeyCode>>,
     mut sel: ResMut<Selection>,
     mut turned: Local<f32>,
@@ -317,7 +337,13 @@ fn wheel_turns(
         With<BoardCamera>,
     >,
 ) {
+    // The wheel is read every frame, so that turns over a panel are spent there and never
+    // reach the table when the pointer comes back to it.
     let dy: f32 = wheel.read().map(notches).sum();
+    if panels.0 {
+        *turned = 0.0;
+        return;
+    }
     let Some(drag) = sel.drag.as_mut() else {
         *turned = 0.0;
         zoom_at_cursor(dy, &windows, &mut cams);

@@ -377,6 +377,32 @@ fn new_table(game: Option<Res<Game>>, mut laid: Local<u64>) -> bool {
     }
 }
 
+impl Game {
+    /// The side that gives the next command: the one at the seat.
+    pub fn acting_side(&self) -> usize {
+        let b = &self.battle;
+        b.rules.acting_sides(b).first().copied().unwrap_or(b.active)
+    }
+
+    /// Where the seat goes now at a hotseat table: `Ok(Some(side))` when it passes to a side
+    /// with a part to play, `Ok(None)` when it stays, and `Err(words)` when the side that acts
+    /// has nothing to do but end the phase (the seat stays with the player there, who ends it).
+    pub fn hand_over_to(&self) -> Result<Option<usize>, String> {
+        let acting = self.acting_side();
+        if self.seated == Some(acting) || self.battle.is_over() {
+            return Ok(None);
+        }
+        // Nobody has sat down yet: the first side takes the seat, whatever it has to do.
+        if self.seated.is_none() {
+            return Ok(Some(acting));
+        }
+        self.battle
+            .rules
+            .part_to_play(&self.battle, acting)
+            .map(|()| Some(acting))
+    }
+}
+
 /// Intents, their application and the input that makes them; no drawing.
 fn core(app: &mut App) {
     // The wheel is read while dragging; registering it again is harmless where InputPlugin did.
@@ -603,6 +629,7 @@ pub struct Extras {
 /// so that nobody sees the other side's selection, arcs or targets.
 fn forget_the_screen(game: &mut Game, sel: &mut input::Selection) {
     *sel = input::Selection::default();
+    game.message = None;
     game.highlight.clear();
     game.pending = None;
 }
@@ -632,7 +659,9 @@ fn apply_intents(
         }
         // The opponent's reason goes to the log beside its command's events.
         let reason = match intent {
-            Intent::Opponent(_, why) => Some((game.battle.log.len(), why.clone())),
+            Intent::Opponent(_, why) if !why.is_empty() => {
+                Some((game.battle.log.len(), why.clone()))
+            }
             _ => None,
         };
         if replay.is_some()
@@ -652,6 +681,8 @@ fn apply_intents(
         // A tutorial judges every command before the battle sees it.
         let intent = match (intent, tutoring.as_deref_mut()) {
             (Intent::Next, Some(t)) => {
+                // The refusal a step showed has been read: it does not follow to the next.
+                game.message = None;
                 t.tutor.read_on();
                 continue;
             }

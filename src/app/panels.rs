@@ -15,22 +15,20 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(
+    app.init_resource::<Docks>().add_systems(
         EguiPrimaryContextPass,
         (
             turn_bar,
-            side_panel,
+            banners,
+            side_dock,
             log_panel,
-            preview_window,
             handover.run_if(in_state(Screen::Playing)),
             game_over.run_if(in_state(Screen::GameOver)),
             rules_reference,
             drag_tip,
             scale_bar,
             unit_tags,
-            last_roll,
             hover_card,
-            lesson_panel,
             replay_panel,
             briefing.run_if(in_state(Screen::Briefing)),
             legend,
@@ -49,7 +47,7 @@ fn side_colour(game: &Game, side: usize) -> egui::Color32 {
 #[expect(clippy::too_many_arguments, reason = "a Bevy system's parameters")]
 fn turn_bar(
     mut ctx: EguiContexts,
-    mut game: ResMut<Game>,
+    game: Res<Game>,
     mut overlays: ResMut<Overlays>,
     mut intents: MessageWriter<Intent>,
     mut dialog: ResMut<Dialog>,
@@ -179,24 +177,70 @@ fn turn_bar(
                             .color(side_colour(&game, b.active)),
                     );
                 });
-                if let Some(m) = game.message.clone() {
-                    ui.horizontal(|ui| {
-                        ui.colored_label(egui::Color32::from_rgb(230, 90, 70), m);
-                        if ui.small_button("close").clicked() {
-                            game.message = None;
-                        }
-                    });
-                }
-                if let Some(m) = game.notice.clone() {
-                    ui.horizontal(|ui| {
-                        ui.colored_label(egui::Color32::from_rgb(200, 210, 190), m);
-                        if ui.small_button("close").clicked() {
-                            game.notice = None;
-                        }
-                    });
-                }
             });
         });
+    Ok(())
+}
+
+/// A banner floating over the table under the turn bar, in slot `slot` (0 the first): it
+/// covers a strip of the table while shown and never moves the board.
+fn banner(
+    ctx: &egui::Context,
+    docks: &Docks,
+    id: &str,
+    slot: usize,
+    colour: egui::Color32,
+    text: &str,
+) -> bool {
+    let mut closed = false;
+    // Centred over the table, between the docks.
+    egui::Area::new(egui::Id::new(("banner", id)))
+        .anchor(
+            egui::Align2::CENTER_TOP,
+            [-docks.right / 2.0, docks.top + 6.0 + 34.0 * slot as f32],
+        )
+        .order(egui::Order::Foreground)
+        .interactable(true)
+        .show(ctx, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.set_max_width((ctx.viewport_rect().width() - docks.right - 40.0).max(200.0));
+                ui.horizontal(|ui| {
+                    ui.colored_label(colour, text);
+                    closed = ui.small_button("close").clicked();
+                });
+            });
+        });
+    closed
+}
+
+/// The last refusal (red) and the last word from the game (a save, a load), each in its own
+/// slot over the table; a command carried out clears both.
+fn banners(mut ctx: EguiContexts, mut game: ResMut<Game>, docks: Res<Docks>) -> Result {
+    let ctx = ctx.ctx_mut()?;
+    if let Some(m) = game.message.clone()
+        && banner(
+            ctx,
+            &docks,
+            "refusal",
+            0,
+            egui::Color32::from_rgb(230, 90, 70),
+            &m,
+        )
+    {
+        game.message = None;
+    }
+    if let Some(m) = game.notice.clone()
+        && banner(
+            ctx,
+            &docks,
+            "notice",
+            1,
+            egui::Color32::from_rgb(200, 210, 190),
+            &m,
+        )
+    {
+        game.notice = None;
+    }
     Ok(())
 }
 
@@ -237,118 +281,331 @@ fn action_buttons(ui: &mut egui::Ui, groups: &[ActionGroup], intents: &mut Messa
     }
 }
 
-fn side_panel(
+/// The selected or hovered unit: its buttons, its card, and whether it may fire at or fight
+/// the hovered enemy.
+fn unit_section(
+    ui: &mut egui::Ui,
+    game: &Game,
+    sel: &mut Selection,
+    ptr: &Pointer,
+    intents: &mut MessageWriter<Intent>,
+) {
+    let b = &game.battle;
+    deployment_list(ui, game, sel, intents);
+
+    let shown = ptr.hover.clone().or(sel.unit.clone());
+    if let Some(u) = sel.unit.as_ref().and_then(|id| b.unit(id).ok()) {
+        action_buttons(ui, &b.rules.actions(b, u), intents);
+    }
+    match shown.and_then(|id| b.unit(&id).ok()) {
+        Some(u) => unit_card(ui, game, u),
+        None => {
+            ui.label("Click a unit to select it; drag to move it.");
+        }
+    }
+    // Why the selected unit can or cannot fire at or fight the hovered enemy, in words.
+    if let (Some(sid), Some(hid)) = (&sel.unit, &ptr.hover)
+        && let (Ok(s), Ok(h)) = (b.unit(sid), b.unit(hid))
+        && s.side != h.side
+        && let Some(cmd) = b.rules.target_command(b, sid, hid)
+    {
+        ui.separator();
+        match b.rules.preview(b, &cmd) {
+            Ok(_) => {
+                ui.colored_label(
+                    egui::Color32::LIGHT_GREEN,
+                    format!("{} may {} {}: click it", s.name, cmd.verb(), h.name),
+                );
+            }
+            Err(e) => {
+                ui.colored_label(egui::Color32::LIGHT_RED, report::refusal(b, &e));
+            }
+        }
+    }
+    ui.separator();
+    ui.small(b.rules.turn_words(b).controls);
+    ui.small("Right drag or WASD: pan · wheel: zoom · Home: fit");
+    ui.small("Firing / close combat: select your unit, click an enemy");
+}
+
+/// Where the panels are docked, and how much of the window each takes: the table's camera is
+/// fitted to what is left, so that no panel covers the units in play. Either may be folded
+/// away.
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct Docks {
+    /// The turn bar's height over the table.
+    pub top: f32,
+    /// The side panel's width (tutor, dice, unit), folded or not.
+    pub right: f32,
+    /// The log's height, folded or not.
+    pub bottom: f32,
+    pub side_open: bool,
+    pub log_open: bool,
+    /// The log follows new entries; false while the player reads back.
+    pub follow: bool,
+    /// The pointer is over a docked panel (egui counts only its floating windows): the table
+    /// leaves it alone, the wheel included.
+    pub has_pointer: bool,
+}
+
+impl Default for Docks {
+    fn default() -> Self {
+        Docks {
+            top: 52.0,
+            right: SIDE_WIDTH,
+            bottom: LOG_HEIGHT,
+            side_open: true,
+            log_open: true,
+            follow: true,
+            has_pointer: false,
+        }
+    }
+}
+
+/// The side panel's width and the log's height as they open.
+const SIDE_WIDTH: f32 = 330.0;
+const LOG_HEIGHT: f32 = 170.0;
+/// A folded panel's strip.
+const FOLDED: f32 = 26.0;
+
+/// Whether the log follows new entries after a frame in which the view ended `at_bottom` or
+/// not: only the player's scrolling changes it (new entries, a resize or the first frames
+/// never do): scrolled up off the end, the player is reading back; scrolled down to the end
+/// again, the log follows again.
+pub fn log_follows(following: bool, at_bottom: bool, player_scrolled: bool) -> bool {
+    if player_scrolled {
+        at_bottom
+    } else {
+        following
+    }
+}
+
+/// A root for a docked panel: the window less the turn bar and, for the log, the side panel.
+fn dock_root(ctx: &egui::Context, docks: &Docks, beside_side: bool) -> egui::Ui {
+    let mut rect = ctx.viewport_rect();
+    // The turn bar floats at the top: the docks begin under it.
+    let top = ctx
+        .memory(|m| m.area_rect(egui::Id::new("turn")))
+        .map_or(docks.top, |r| r.bottom());
+    rect.min.y = top.max(rect.min.y);
+    if beside_side {
+        rect.max.x -= docks.right;
+    }
+    egui::Ui::new(
+        ctx.clone(),
+        egui::Id::new(("dock_root", beside_side)),
+        egui::UiBuilder::new()
+            .layer_id(egui::LayerId::background())
+            .max_rect(rect),
+    )
+}
+
+/// The side panel, docked at the right: the tutor first (in a lesson), then the dice about to
+/// be thrown, the last roll, and the unit; it scrolls rather than grows over the table, and
+/// folds to a strip.
+#[expect(clippy::too_many_arguments, reason = "a Bevy system's parameters")]
+fn side_dock(
     mut ctx: EguiContexts,
-    game: Res<Game>,
+    mut game: ResMut<Game>,
     mut sel: ResMut<Selection>,
     ptr: Res<Pointer>,
     mut intents: MessageWriter<Intent>,
+    tutoring: Option<Res<super::lesson::Tutoring>>,
+    mut screen: ResMut<NextState<Screen>>,
+    time: Res<Time>,
+    mut rolling: Local<(usize, f32)>,
+    mut docks: ResMut<Docks>,
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
-    egui::Window::new("Unit")
-        .anchor(egui::Align2::RIGHT_TOP, [-6.0, 64.0])
-        .default_width(250.0)
-        .resizable(false)
-        .collapsible(true)
-        .show(ctx, |ui| {
-            let b = &game.battle;
-            deployment_list(ui, &game, &mut sel, &mut intents);
-
-            let shown = ptr.hover.clone().or(sel.unit.clone());
-            if let Some(u) = sel.unit.as_ref().and_then(|id| b.unit(id).ok()) {
-                action_buttons(ui, &b.rules.actions(b, u), &mut intents);
-            }
-            match shown.and_then(|id| b.unit(&id).ok()) {
-                Some(u) => unit_card(ui, &game, u),
-                None => {
-                    ui.label("Click a unit to select it; drag to move it.");
+    let mut root = dock_root(ctx, &docks, false);
+    if let Some(top) = ctx.memory(|m| m.area_rect(egui::Id::new("turn"))) {
+        docks.top = top.bottom();
+    }
+    if !docks.side_open {
+        let r = egui::Panel::right("side_folded")
+            .resizable(false)
+            .exact_size(FOLDED)
+            .show(&mut root, |ui| {
+                if ui
+                    .button("◀")
+                    .on_hover_text("Open the side panel: tutor, dice, unit")
+                    .clicked()
+                {
+                    docks.side_open = true;
                 }
-            }
-            // Why the selected unit can or cannot fire at or fight the hovered enemy, in words.
-            if let (Some(sid), Some(hid)) = (&sel.unit, &ptr.hover)
-                && let (Ok(s), Ok(h)) = (b.unit(sid), b.unit(hid))
-                && s.side != h.side
-                && let Some(cmd) = b.rules.target_command(b, sid, hid)
-            {
-                ui.separator();
-                match b.rules.preview(b, &cmd) {
-                    Ok(_) => {
-                        ui.colored_label(
-                            egui::Color32::LIGHT_GREEN,
-                            format!("{} may {} {}: click it", s.name, cmd.verb(), h.name),
-                        );
-                    }
-                    Err(e) => {
-                        ui.colored_label(egui::Color32::LIGHT_RED, report::refusal(b, &e));
-                    }
+            });
+        docks.right = r.response.rect.width();
+        return Ok(());
+    }
+    let r = egui::Panel::right("side")
+        .resizable(true)
+        .default_size(SIDE_WIDTH)
+        .size_range(240.0..=560.0)
+        .show(&mut root, |ui| {
+            ui.horizontal(|ui| {
+                if ui
+                    .small_button("▶")
+                    .on_hover_text("Fold the side panel away")
+                    .clicked()
+                {
+                    docks.side_open = false;
                 }
-            }
-            ui.separator();
-            ui.small(b.rules.turn_words(b).controls);
-            ui.small("Right drag or WASD: pan · wheel: zoom · Home: fit");
-            ui.small("Firing / close combat: select your unit, click an enemy");
+                ui.strong(&game.battle.info.name);
+            });
+            egui::ScrollArea::vertical()
+                .id_salt("side_scroll")
+                .auto_shrink([false, false])
+                .show(ui, |ui| {
+                    if let Some(t) = &tutoring {
+                        tutor_section(ui, t, &mut intents, &mut screen);
+                        ui.separator();
+                    }
+                    preview_section(ui, &mut game, &mut intents);
+                    last_roll_section(ui, &game, &time, &mut rolling);
+                    egui::CollapsingHeader::new(egui::RichText::new("Unit").strong())
+                        .id_salt("unit_section")
+                        .default_open(true)
+                        .show(ui, |ui| {
+                            unit_section(ui, &game, &mut sel, &ptr, &mut intents);
+                        });
+                });
         });
+    docks.right = r.response.rect.width();
     Ok(())
+}
+
+/// Whether the pointer is over a docked panel now (not while a base is dragged from the table).
+fn claim_pointer(ctx: &egui::Context, docks: &mut Docks, sel: &Selection) {
+    let view = ctx.viewport_rect();
+    docks.has_pointer = sel.drag.is_none()
+        && ctx.input(|i| i.pointer.latest_pos()).is_some_and(|p| {
+            p.y >= docks.top
+                && (p.x >= view.right() - docks.right || p.y >= view.bottom() - docks.bottom)
+        });
 }
 
 fn log_panel(
     mut ctx: EguiContexts,
     mut game: ResMut<Game>,
     replay: Option<Res<super::Replay>>,
+    mut docks: ResMut<Docks>,
+    sel: Res<Selection>,
 ) -> Result {
     let upto = replay.map_or(usize::MAX, |r| r.shown);
     let ctx = ctx.ctx_mut()?;
-    egui::Window::new("Log")
-        .anchor(egui::Align2::LEFT_BOTTOM, [6.0, -6.0])
-        .default_size([620.0, 150.0])
-        .collapsible(true)
-        .show(ctx, |ui| {
-            let mut clicked = None;
-            egui::ScrollArea::vertical()
-                .stick_to_bottom(true)
-                .max_height(150.0)
-                .show(ui, |ui| {
-                    let mut reasons = game.reasons.iter().peekable();
-                    for (i, e) in game.battle.log.iter().enumerate().take(upto) {
-                        while let Some((_, why)) = reasons.next_if(|(at, _)| *at <= i) {
-                            ui.label(
-                                egui::RichText::new(format!("Opponent: {why}"))
-                                    .italics()
-                                    .color(egui::Color32::from_rgb(170, 200, 255)),
-                            );
-                        }
-                        let text = report::describe(&game.battle, e);
-                        let strong = matches!(e, Event::PhaseBegan { .. } | Event::GameOver { .. });
-                        let rich = if strong {
-                            egui::RichText::new(text).strong()
-                        } else {
-                            egui::RichText::new(text)
-                        };
-                        if ui
-                            .selectable_label(false, rich)
-                            .on_hover_text(
-                                "Click: its units on the table, and why (its factors' sources)",
-                            )
-                            .clicked()
-                        {
-                            clicked = Some(i);
-                        }
+    let mut root = dock_root(ctx, &docks, true);
+    let len = game.battle.log.len().min(upto);
+    if !docks.log_open {
+        let r = egui::Panel::bottom("log_folded")
+            .resizable(false)
+            .exact_size(FOLDED)
+            .show(&mut root, |ui| {
+                ui.horizontal(|ui| {
+                    if ui
+                        .small_button("Log")
+                        .on_hover_text("Open the log")
+                        .clicked()
+                    {
+                        docks.log_open = true;
+                    }
+                    if let Some(e) = game.battle.log.get(len.saturating_sub(1)) {
+                        ui.label(report::describe(&game.battle, e));
                     }
                 });
-            if let Some(i) = clicked
-                && let Some(e) = game.battle.log.get(i)
-            {
-                let factors: Vec<Factor> = report::rolls(e)
-                    .into_iter()
-                    .flat_map(|r| r.factors)
-                    .filter(|f| !f.source.is_empty())
-                    .collect();
-                if !factors.is_empty() {
-                    ask_why(ui.ctx(), &report::describe(&game.battle, e), factors);
+            });
+        docks.bottom = r.response.rect.height();
+        claim_pointer(ctx, &mut docks, &sel);
+        return Ok(());
+    }
+    let mut clicked = None;
+    let mut follow = docks.follow;
+    let r = egui::Panel::bottom("log")
+        .resizable(true)
+        .default_size(LOG_HEIGHT)
+        .size_range(60.0..=480.0)
+        .show(&mut root, |ui| {
+            ui.horizontal(|ui| {
+                if ui
+                    .small_button("Fold")
+                    .on_hover_text("Fold the log away to a line")
+                    .clicked()
+                {
+                    docks.log_open = false;
                 }
-                game.highlight = report::event_units(e);
+                ui.strong("Log");
+                if !follow
+                    && ui
+                        .button("reading back — click to follow")
+                        .on_hover_text("Go down to the newest entry, and follow new ones")
+                        .clicked()
+                {
+                    follow = true;
+                }
+            });
+            // The player scrolls the log: the wheel over it, or a press on it (its scroll bar).
+            let over = ui.rect_contains_pointer(ui.available_rect_before_wrap());
+            let player_scrolled =
+                over && ui.input(|i| i.smooth_scroll_delta.y != 0.0 || i.pointer.primary_down());
+            // Following, the view sticks to the newest entry; asked to follow again, it goes
+            // down to it.
+            let jump = follow && !docks.follow;
+            let area = egui::ScrollArea::vertical()
+                .id_salt("log_scroll")
+                .stick_to_bottom(true)
+                .auto_shrink([false, false]);
+            let out = area.show(ui, |ui| {
+                let mut reasons = game.reasons.iter().peekable();
+                for (i, e) in game.battle.log.iter().enumerate().take(upto) {
+                    while let Some((_, why)) = reasons.next_if(|(at, _)| *at <= i) {
+                        ui.label(
+                            egui::RichText::new(format!("Opponent: {why}"))
+                                .italics()
+                                .color(egui::Color32::from_rgb(170, 200, 255)),
+                        );
+                    }
+                    let text = report::describe(&game.battle, e);
+                    let strong = matches!(e, Event::PhaseBegan { .. } | Event::GameOver { .. });
+                    let rich = if strong {
+                        egui::RichText::new(text).strong()
+                    } else {
+                        egui::RichText::new(text)
+                    };
+                    if ui
+                        .selectable_label(false, rich)
+                        .on_hover_text(
+                            "Click: its units on the table, and why (its factors' sources)",
+                        )
+                        .clicked()
+                    {
+                        clicked = Some(i);
+                    }
+                }
+                if jump {
+                    ui.scroll_to_cursor(Some(egui::Align::BOTTOM));
+                }
+            });
+            let most = (out.content_size.y - out.inner_rect.height()).max(0.0);
+            let at_bottom = out.state.offset.y >= most - 4.0;
+            if follow == docks.follow {
+                follow = log_follows(follow, at_bottom, player_scrolled);
             }
         });
+    docks.follow = follow;
+    docks.bottom = r.response.rect.height();
+    claim_pointer(ctx, &mut docks, &sel);
+    if let Some(i) = clicked
+        && let Some(e) = game.battle.log.get(i)
+    {
+        let factors: Vec<Factor> = report::rolls(e)
+            .into_iter()
+            .flat_map(|r| r.factors)
+            .filter(|f| !f.source.is_empty())
+            .collect();
+        if !factors.is_empty() {
+            ask_why(ctx, &report::describe(&game.battle, e), factors);
+        }
+        game.highlight = report::event_units(e);
+    }
     Ok(())
 }
 
@@ -459,22 +716,21 @@ fn outlook(ui: &mut egui::Ui, o: &Outlook) -> Option<Command> {
     changed
 }
 
-fn preview_window(
-    mut ctx: EguiContexts,
-    mut game: ResMut<Game>,
-    mut intents: MessageWriter<Intent>,
-) -> Result {
-    let ctx = ctx.ctx_mut()?;
+/// The dice about to be thrown: factors, odds, choices and the Roll button; it stays open
+/// until rolled or closed, whatever the tutor says next.
+fn preview_section(ui: &mut egui::Ui, game: &mut Game, intents: &mut MessageWriter<Intent>) {
     let Some(cmd) = game.pending.clone() else {
-        return Ok(());
+        return;
     };
     let preview = game.battle.rules.preview(&game.battle, &cmd);
-    let mut open = true;
+    let mut close = false;
     let mut changed: Option<Command> = None;
-    egui::Window::new("Before the dice")
-        .collapsible(false)
-        .open(&mut open)
-        .show(ctx, |ui| match &preview {
+    egui::Frame::group(ui.style()).show(ui, |ui| {
+        ui.horizontal(|ui| {
+            ui.strong("Before the dice");
+            close = ui.small_button("close").clicked();
+        });
+        match &preview {
             Err(e) => {
                 ui.colored_label(egui::Color32::LIGHT_RED, report::refusal(&game.battle, e));
             }
@@ -485,24 +741,29 @@ fn preview_window(
                     intents.write(Intent::Do(cmd.clone()));
                 }
             }
-        });
-    if !open {
+        }
+    });
+    ui.add_space(4.0);
+    if close {
         game.pending = None;
     } else if let Some(c) = changed {
         game.pending = Some(c);
     }
-    Ok(())
 }
+
+/// Where the seat was to go, asked at a version of the game and a seat.
+type Asked = ((u64, Option<usize>), Result<Option<usize>, String>);
 
 fn handover(
     mut ctx: EguiContexts,
     mut game: ResMut<Game>,
     replay: Option<Res<super::Replay>>,
     computer: Option<Res<super::opponent::Computer>>,
+    docks: Res<Docks>,
+    mut asked: Local<Option<Asked>>,
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
-    let b = &game.battle;
-    let active = b.rules.acting_sides(b).first().copied().unwrap_or(b.active);
+    let active = game.acting_side();
     // One player at the table: there is nobody to hand over to.
     if computer.is_some() {
         if game.seated != Some(active) {
@@ -510,29 +771,61 @@ fn handover(
         }
         return Ok(());
     }
-    if game.seated == Some(active) || game.battle.is_over() || replay.is_some() {
+    if replay.is_some() {
         return Ok(());
     }
-    let name = game
-        .battle
+    // Whether the side has a part to play is asked once a command, not every frame.
+    let key = (game.version, game.seated);
+    if asked.as_ref().is_none_or(|(k, _)| *k != key) {
+        *asked = Some((key, game.hand_over_to()));
+    }
+    let side = match asked.as_ref() {
+        Some((_, Ok(Some(side)))) => *side,
+        Some((_, Err(why))) => {
+            // The seat stays: the player there is told why, and how to go on.
+            let end = game.battle.rules.turn_words(&game.battle).end;
+            let text = match end {
+                Some(end) => format!("{why}: press {end} to go on"),
+                None => why.clone(),
+            };
+            banner(
+                ctx,
+                &docks,
+                "idle",
+                2,
+                egui::Color32::from_rgb(200, 210, 190),
+                &text,
+            );
+            return Ok(());
+        }
+        _ => return Ok(()),
+    };
+    let b = &game.battle;
+    let name = b
         .sides
-        .get(active)
+        .get(side)
         .map(|s| s.name.clone())
         .unwrap_or_default();
-    let colour = side_colour(&game, active);
+    // What the side sits down to do: its own bound, or its part in the other's.
+    let heading = if side == b.active {
+        format!("{name}'s bound")
+    } else {
+        format!("{name}: {}", b.phase.name())
+    };
+    let colour = side_colour(&game, side);
     egui::Window::new("Hand over")
         .collapsible(false)
         .resizable(false)
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .show(ctx, |ui| {
-            ui.heading(egui::RichText::new(format!("{name} to move")).color(colour));
+            ui.heading(egui::RichText::new(heading).color(colour));
             ui.label(format!(
                 "{} · {} phase",
                 report::turn_line(&game.battle),
                 game.battle.phase.name()
             ));
             if ui.button("Take the seat").clicked() {
-                game.seated = Some(active);
+                game.seated = Some(side);
             }
         });
     Ok(())
@@ -639,66 +932,56 @@ fn game_over(
 }
 
 /// The tutor: the step's words, what it made of the last command, Next or Show me.
-fn lesson_panel(
-    mut ctx: EguiContexts,
-    tutoring: Option<Res<super::lesson::Tutoring>>,
-    mut intents: MessageWriter<Intent>,
-    mut screen: ResMut<NextState<Screen>>,
-) -> Result {
-    let ctx = ctx.ctx_mut()?;
-    let Some(t) = tutoring else { return Ok(()) };
+fn tutor_section(
+    ui: &mut egui::Ui,
+    t: &super::lesson::Tutoring,
+    intents: &mut MessageWriter<Intent>,
+    screen: &mut NextState<Screen>,
+) {
     let tutor = &t.tutor;
     let n = tutor.lesson.steps.len();
-    egui::Window::new(format!("Tutorial: {}", tutor.lesson.title))
-        .id(egui::Id::new("lesson"))
-        .anchor(egui::Align2::RIGHT_BOTTOM, [-8.0, -8.0])
-        .default_width(380.0)
-        .collapsible(true)
-        .resizable(false)
-        .show(ctx, |ui| {
-            ui.set_max_width(380.0);
-            match tutor.current() {
-                Some(step) => {
-                    ui.small(format!("Step {} of {n}", tutor.step + 1));
-                    ui.add(
-                        egui::ProgressBar::new(tutor.step as f32 / n as f32).desired_height(4.0),
-                    );
-                    ui.add_space(4.0);
-                    ui.label(egui::RichText::new(&step.text).size(15.0));
-                    if let Some(said) = &tutor.said {
-                        ui.add_space(4.0);
-                        ui.colored_label(egui::Color32::from_rgb(255, 200, 90), said);
-                    }
-                    ui.add_space(6.0);
-                    ui.horizontal(|ui| match &step.expect {
-                        crate::rules::lesson::Expect::Read => {
-                            if ui.button("Next").clicked() {
-                                intents.write(Intent::Next);
-                            }
-                        }
-                        _ => {
-                            if ui
-                                .button("Show me")
-                                .on_hover_text("Do what this step asks, for you")
-                                .clicked()
-                            {
-                                intents.write(Intent::ShowMe);
-                            }
-                        }
-                    });
-                }
-                None => {
-                    ui.heading("Lesson complete");
-                    ui.label(
-                        "The lesson's dice are spent: choose a scenario on the title screen to play a whole game.",
-                    );
-                    if ui.button("Back to the title screen").clicked() {
-                        screen.set(Screen::Title);
-                    }
-                }
+    ui.colored_label(
+        egui::Color32::from_rgb(255, 200, 90),
+        egui::RichText::new(format!("Tutorial: {}", tutor.lesson.title)).strong(),
+    );
+    match tutor.current() {
+        Some(step) => {
+            ui.small(format!("Step {} of {n}", tutor.step + 1));
+            ui.add(egui::ProgressBar::new(tutor.step as f32 / n as f32).desired_height(4.0));
+            ui.add_space(4.0);
+            ui.label(egui::RichText::new(&step.text).size(15.0));
+            if let Some(said) = &tutor.said {
+                ui.add_space(4.0);
+                ui.colored_label(egui::Color32::from_rgb(255, 200, 90), said);
             }
-        });
-    Ok(())
+            ui.add_space(6.0);
+            ui.horizontal(|ui| match &step.expect {
+                crate::rules::lesson::Expect::Read => {
+                    if ui.button("Next").clicked() {
+                        intents.write(Intent::Next);
+                    }
+                }
+                _ => {
+                    if ui
+                        .button("Show me")
+                        .on_hover_text("Do what this step asks, for you")
+                        .clicked()
+                    {
+                        intents.write(Intent::ShowMe);
+                    }
+                }
+            });
+        }
+        None => {
+            ui.heading("Lesson complete");
+            ui.label(
+                "The lesson's dice are spent: choose a scenario on the title screen to play a whole game.",
+            );
+            if ui.button("Back to the title screen").clicked() {
+                screen.set(Screen::Title);
+            }
+        }
+    }
 }
 
 /// The replay's controls: step event by event, forwards and backwards, or play on.
@@ -1593,13 +1876,7 @@ fn die_face(ui: &mut egui::Ui, n: u8, colour: egui::Color32) {
 }
 
 /// The dice of the latest roll of this phase, shown as dice, with the outcome in words.
-fn last_roll(
-    mut ctx: EguiContexts,
-    game: Res<Game>,
-    time: Res<Time>,
-    mut rolling: Local<(usize, f32)>,
-) -> Result {
-    let ctx = ctx.ctx_mut()?;
+fn last_roll_section(ui: &mut egui::Ui, game: &Game, time: &Time, rolling: &mut (usize, f32)) {
     let b = &game.battle;
     // The latest roll of this phase.
     let Some((at, e, rolls)) = b
@@ -1611,7 +1888,7 @@ fn last_roll(
         .map(|(i, e)| (i, e, report::rolls(e)))
         .find(|(_, _, r)| !r.is_empty())
     else {
-        return Ok(());
+        return;
     };
     // A new roll tumbles for a moment before the dice settle.
     if rolling.0 != at + 1 {
@@ -1627,12 +1904,10 @@ fn last_roll(
             die
         }
     };
-    egui::Window::new("Last roll")
-        .anchor(egui::Align2::RIGHT_BOTTOM, [-6.0, -6.0])
-        .resizable(false)
-        .collapsible(true)
-        .default_width(250.0)
-        .show(ctx, |ui| {
+    egui::CollapsingHeader::new(egui::RichText::new("Last roll").strong())
+        .id_salt("last_roll")
+        .default_open(true)
+        .show(ui, |ui| {
             for (k, r) in rolls.iter().take(6).enumerate() {
                 let side = r
                     .side
@@ -1653,7 +1928,7 @@ fn last_roll(
                         die_face(
                             ui,
                             face(*d, (k * 12 + i) as u32 + 1),
-                            side_colour(&game, side),
+                            side_colour(game, side),
                         );
                     }
                     let result = if tumbling {
@@ -1676,7 +1951,6 @@ fn last_roll(
                 );
             }
         });
-    Ok(())
 }
 
 /// The unit card as a tooltip beside the pointer while hovering a unit.
@@ -1685,6 +1959,7 @@ fn hover_card(
     game: Res<Game>,
     ptr: Res<Pointer>,
     sel: Res<Selection>,
+    docks: Res<Docks>,
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
     if sel.drag.is_some() {
@@ -1705,7 +1980,7 @@ fn hover_card(
     // pointer.
     let _ = pos;
     egui::Area::new(egui::Id::new("hover_card"))
-        .anchor(egui::Align2::LEFT_BOTTOM, [8.0, -60.0])
+        .anchor(egui::Align2::LEFT_BOTTOM, [8.0, -(docks.bottom + 8.0)])
         .show(ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
                 ui.set_max_width(260.0);
@@ -1928,6 +2203,7 @@ fn legend(mut ctx: EguiContexts, game: Res<Game>, mut overlays: ResMut<Overlays>
 fn mini_map(
     mut ctx: EguiContexts,
     game: Res<Game>,
+    docks: Res<Docks>,
     mut cams: Query<(&mut Transform, &Projection), With<super::camera::BoardCamera>>,
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
@@ -1946,7 +2222,10 @@ fn mini_map(
     let h = b.table.height * k;
     let mut go = None;
     egui::Area::new(egui::Id::new("mini_map"))
-        .anchor(egui::Align2::RIGHT_TOP, [-272.0, 52.0])
+        .anchor(
+            egui::Align2::RIGHT_TOP,
+            [-(docks.right + 8.0), docks.top + 4.0],
+        )
         .order(egui::Order::Middle)
         .show(ctx, |ui| {
             let (rect, resp) =
@@ -2086,5 +2365,22 @@ mod tests {
         let names: Vec<(String, usize)> =
             objectives(&b).into_iter().map(|(_, n, s)| (n, s)).collect();
         assert_eq!(names, vec![("Reichenau".to_string(), 1)]);
+    }
+
+    #[test]
+    fn the_log_follows_unless_the_player_reads_back() {
+        // Following: new entries, a resize or a loaded game's first frames leave the view off
+        // the end without the player's doing: it goes on following.
+        assert!(log_follows(true, false, false));
+        assert!(log_follows(true, true, false));
+        // The player scrolls up off the end: reading back.
+        assert!(!log_follows(true, false, true));
+        // Reading back, new entries come: still reading back.
+        assert!(!log_follows(false, false, false));
+        assert!(!log_follows(false, true, false));
+        // Reading back, scrolled down to the end again: following again.
+        assert!(log_follows(false, true, true));
+        // Following, scrolling at the end: still following.
+        assert!(log_follows(true, true, true));
     }
 }

@@ -807,6 +807,10 @@ pub enum RuleError {
         distance: f32,
         allowance: f32,
         units: String,
+        /// Why the allowance is what it is ("bad going: the move ends in Reichenau, a
+        /// village"), or empty.
+        #[serde(default)]
+        why: String,
     },
     Illegal(String),
     OutOfDice,
@@ -851,11 +855,16 @@ impl fmt::Display for RuleError {
                 distance,
                 allowance,
                 units,
+                why,
                 ..
             } => {
                 // Written to the precision of the measure: tenths of an inch, whole paces.
                 let p = crate::rules::ruleset::Measure::named(units).map_or(0, |m| m.precision());
-                write!(f, "{name}: {distance:.p$} {units} of {allowance:.p$}")
+                write!(f, "{name}: {distance:.p$} {units} of {allowance:.p$}")?;
+                if !why.is_empty() {
+                    write!(f, " ({why})")?;
+                }
+                Ok(())
             }
             RuleError::Illegal(s) => f.write_str(s),
             RuleError::OutOfDice => f.write_str("the scripted dice ran out"),

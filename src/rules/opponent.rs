@@ -437,9 +437,18 @@ impl Opponent {
     /// first, anything they accept.
     pub fn finish(&mut self, b: &Battle, side: Side) -> Decision {
         self.side = side;
+        // Where the end of the phase is a roll or a placing ("Roll command dice"), the log's
+        // own lines say what came of it: the opponent has no reason to add before them.
+        let reason = match b.rules.turn_words(b).end {
+            Some(end) if !end.starts_with("End") => String::new(),
+            _ => format!(
+                "ends the {} phase: nothing more is worth doing in it",
+                b.phase.name()
+            ),
+        };
         let end = Decision {
             command: Command::EndPhase,
-            reason: "ends the phase".into(),
+            reason,
         };
         if b.is_over() || probe(b, &Command::EndPhase).is_some() {
             return end;
@@ -703,7 +712,14 @@ impl Opponent {
             && !o.taken
             && o.at.dist(u.base.centre) <= pace * turns_left
         {
-            return Some((o.at, "the objective".into(), true));
+            // The objective by the name of the place it stands in, where it stands in one.
+            let place = b
+                .terrain
+                .features
+                .iter()
+                .find(|f| !f.kind.is_linear() && f.contains(o.at))
+                .map_or_else(|| "the objective".to_string(), |f| f.name.clone());
+            return Some((o.at, format!("{place}, to take it"), true));
         }
         // Of the places that decide the battle, the nearest the enemy holds that it can reach:
         // from the start where the enemy holds more of them, else once it presses the attack
@@ -719,7 +735,7 @@ impl Opponent {
                 })
                 .min_by(|a, c| a.0.dist(u.base.centre).total_cmp(&c.0.dist(u.base.centre)))
         {
-            return Some((at, name, true));
+            return Some((at, format!("{name}, to take it"), true));
         }
         // Far off, the enemy most nearly ahead: one off its front counts as farther
         // (`Tuning::ahead`), since turning to face it costs the march.
@@ -734,7 +750,13 @@ impl Opponent {
         self.enemies(b, u.side)
             .into_iter()
             .min_by(|a, c| far(a).total_cmp(&far(c)))
-            .map(|e| (e.base.centre, e.name.clone(), false))
+            .map(|e| {
+                (
+                    e.base.centre,
+                    format!("{}, to close with it", e.name),
+                    false,
+                )
+            })
     }
 
     /// The places this side keeps if it still holds them at the end (the defender's objective
@@ -1542,10 +1564,10 @@ impl Opponent {
         found.map(|(covered, d, cmd)| Decision {
             command: cmd,
             reason: format!(
-                "{} advances {d} {} towards {name}{}",
+                "{} advances {d} {}{} towards {name}",
                 u.name,
                 b.scale.unit,
-                if covered { ", into cover" } else { "" }
+                if covered { " into cover" } else { "" }
             ),
         })
     }

@@ -1171,6 +1171,57 @@ impl Dbn {
         Ok(going)
     }
 
+    /// Why a move's allowance is what it is, in a player's words: the going, and where the
+    /// move meets the bad going that set it ("bad going: the move ends in Reichenau, a
+    /// village").
+    fn allowance_words(&self, b: &Battle, going: &Going, ends: &[Base], bonus: bool) -> String {
+        let kind = |name: &str| {
+            b.terrain
+                .features
+                .iter()
+                .find(|f| f.name == name)
+                .map_or("", |f| match f.kind {
+                    FeatureKind::Woods => ", a wood",
+                    FeatureKind::Hill => ", a steep hill",
+                    FeatureKind::Town => ", a town",
+                    FeatureKind::Village => ", a village",
+                    FeatureKind::Marsh => ", a marsh",
+                    FeatureKind::Rough => ", rough ground",
+                    FeatureKind::Fortification => ", a fortification",
+                    FeatureKind::River => ", a river",
+                    FeatureKind::Stream => ", a stream",
+                    FeatureKind::Road | FeatureKind::Bridge | FeatureKind::Causeway => "",
+                })
+        };
+        let mut words = if going.bad {
+            let at_end: Vec<String> = ends
+                .iter()
+                .flat_map(|e| self.bad_going_crossed(b, e))
+                .collect();
+            let (ending, crossed): (Vec<&String>, Vec<&String>) =
+                going.why.iter().partition(|n| at_end.contains(n));
+            let mut parts = Vec::new();
+            if !ending.is_empty() {
+                let names: Vec<String> = ending.iter().map(|n| format!("{n}{}", kind(n))).collect();
+                parts.push(format!("the move ends in {}", names.join(" and ")));
+            }
+            if !crossed.is_empty() {
+                let names: Vec<String> =
+                    crossed.iter().map(|n| format!("{n}{}", kind(n))).collect();
+                parts.push(format!("it passes through {}", names.join(" and ")));
+            }
+            format!("the bad going rate: {}", parts.join("; "))
+        } else if going.road {
+            "the road rate: the whole move is along a road".to_string()
+        } else {
+            "the good going rate".to_string()
+        };
+        if bonus {
+            words += ", with the charge bonus";
+        }
+        words
+    }
+
     /// The allowance of a group in this going: its slowest member's.
     fn allowance_of(&self, units: &[Unit], going: &Going) -> Result<f32, RuleError> {
         let mut allowance = f32::INFINITY;
@@ -1322,6 +1373,7 @@ impl Dbn {
         // Foot in line moving into close combat in good going may go the data's charge bonus
         // further (not in attack column, nor dismounted).
         let bonus = self.num("charge_bonus");
+        let mut bonus_taken = false;
         if charge_target.is_some()
             && bonus > 0.0
             && !going.bad
@@ -1332,6 +1384,7 @@ impl Dbn {
             && distance > allowance + 0.5
         {
             allowance += bonus;
+            bonus_taken = true;
         }
         if measured && distance > allowance + 0.5 {
             return Err(RuleError::TooFar {
@@ -1340,6 +1393,7 @@ impl Dbn {
                 distance,
                 allowance,
                 units: b.scale.unit.to_string(),
+                why: self.allowance_words(b, &going, &bases, bonus_taken),
             });
         }
 

@@ -243,6 +243,13 @@ pub trait Ruleset {
     fn acting_sides(&self, b: &Battle) -> Vec<crate::rules::model::Side> {
         vec![b.active]
     }
+    /// Whether `side` has a part to play now besides ending the phase; if not, the words that
+    /// say why ("no unit of Austria can fire: none of Prussia's moved within reach"). A hotseat
+    /// window hands the seat to a side only when it has.
+    fn part_to_play(&self, b: &Battle, side: crate::rules::model::Side) -> Result<(), String> {
+        let _ = (b, side);
+        Ok(())
+    }
     /// The unit's stands may move one by one (Ctrl+drag).
     fn loose_stands(&self, b: &Battle, u: &Unit) -> bool {
         let _ = (b, u);

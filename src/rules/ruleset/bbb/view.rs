@@ -170,7 +170,7 @@ impl Bbb7yw {
             ),
             Phase::Assault => (
                 "assault resolution",
-                "End turn",
+                "End bound",
                 "Select an assaulting unit, click the enemy it touches",
             ),
             _ => ("", "", ""),
@@ -1057,6 +1057,30 @@ impl Ruleset for Bbb7yw {
             Phase::Movement => vec![b.active, other],
             _ => vec![b.active],
         }
+    }
+    fn part_to_play(&self, b: &Battle, side: crate::rules::model::Side) -> Result<(), String> {
+        // Defensive fire is the only step the side not moving acts in alone: it has a part
+        // only if one of its units may fire at an enemy now (one that moved or assaults).
+        if b.phase != Phase::DefensiveFire || side == b.active {
+            return Ok(());
+        }
+        let may_fire = b.alive().filter(|s| s.side == side).any(|s| {
+            b.alive()
+                .filter(|t| t.side != side)
+                .any(|t| self.fire_setup(b, &s.id, &t.id).is_ok())
+        });
+        if may_fire {
+            return Ok(());
+        }
+        let name = |s: usize| {
+            b.sides
+                .get(s)
+                .map_or_else(|| format!("side {s}"), |x| x.name.clone())
+        };
+        Err(format!(
+            "{}: no unit can fire in defensive fire (none has an enemy that moved or assaults in its arc and range)",
+            name(side)
+        ))
     }
     fn may_move(&self, b: &Battle, u: &Unit) -> bool {
         u.side == b.active

@@ -1040,6 +1040,7 @@ impl OldDessauer {
                 distance: dist,
                 allowance: left,
                 units: "inches".into(),
+                why: "what is left of the general's move".into(),
             });
         }
         b.emit(

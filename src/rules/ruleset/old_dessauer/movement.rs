@@ -593,6 +593,13 @@ fn plan_unit(od: &OldDessauer, b: &Battle, u: &Unit, steps: &[Step]) -> Result<O
             distance: total,
             allowance: left,
             units: "inches".into(),
+            why: if crosses_stream {
+                "counted double: it crosses a stream".into()
+            } else if !through_friends.is_empty() {
+                "counted double: it passes through friends".into()
+            } else {
+                String::new()
+            },
         });
     }
     let mut disorder = Vec::new();
