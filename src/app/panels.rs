@@ -1495,6 +1495,7 @@ fn unit_tags(
     sel: Res<Selection>,
     ptr: Res<Pointer>,
     cams: Query<(&Camera, &GlobalTransform), With<super::camera::BoardCamera>>,
+    docks: Res<Docks>,
     mut cache: Local<TagCache>,
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
@@ -1508,10 +1509,20 @@ fn unit_tags(
             .map(|v| egui::pos2(v.x, v.y))
     };
     let screen = ctx.viewport_rect();
-    let painter = ctx.layer_painter(egui::LayerId::new(
-        egui::Order::Background,
-        egui::Id::new("board_labels"),
-    ));
+    // Names and counters belong to the table: none is drawn over the docked panels.
+    let table = egui::Rect::from_min_max(
+        egui::pos2(screen.min.x, screen.min.y + docks.top),
+        egui::pos2(
+            (screen.max.x - docks.right).max(screen.min.x),
+            (screen.max.y - docks.bottom).max(screen.min.y + docks.top),
+        ),
+    );
+    let painter = ctx
+        .layer_painter(egui::LayerId::new(
+            egui::Order::Background,
+            egui::Id::new("board_labels"),
+        ))
+        .with_clip_rect(table);
     // The rules' looks and objectives, worked out once for each state of the battle.
     let key = (game.version, std::ptr::from_ref(&game.battle) as usize);
     if cache.key != Some(key) {
