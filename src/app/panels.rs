@@ -1488,6 +1488,7 @@ impl Tag {
 /// for the selected and hovered units'. A unit with nothing but its name to show is named where
 /// few units are in view or once zoomed in (or with the Names overlay on); the selected and
 /// hovered units and those with a status are named at every zoom.
+#[allow(clippy::too_many_arguments)]
 fn unit_tags(
     mut ctx: EguiContexts,
     game: Res<Game>,
