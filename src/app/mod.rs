@@ -226,8 +226,29 @@ pub fn run(start: Start) {
     run_with(start, Extras::default());
 }
 
+/// A window needs a display: on Linux, an X11 or Wayland one named in the environment. Without
+/// one the player is told so plainly, rather than the windowing library failing.
+fn display_present() -> Result<(), String> {
+    if cfg!(target_os = "linux")
+        && ["DISPLAY", "WAYLAND_DISPLAY", "WAYLAND_SOCKET"]
+            .iter()
+            .all(|v| std::env::var_os(v).is_none_or(|x| x.is_empty()))
+    {
+        return Err(
+            "no display to open the window on (neither DISPLAY nor WAYLAND_DISPLAY is \
+                    set); `volley run`, `volley check` and `volley batch` need none"
+                .into(),
+        );
+    }
+    Ok(())
+}
+
 /// Opens the window on a tutorial or a replay.
 pub fn run_with(start: Start, extras: Extras) {
+    if let Err(why) = display_present() {
+        eprintln!("volley: {why}");
+        std::process::exit(1);
+    }
     let launched = std::time::Instant::now();
     let mut app = App::new();
     if let Start::Measure(None, frames) = start {
