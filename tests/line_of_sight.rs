@@ -159,3 +159,32 @@ fn options_for_what_blocks_and_gap_clearance() {
     ];
     assert!(sight_with(&clearance, "", &gap).is_err());
 }
+
+/// The sight overlay draws a line to each enemy the unit sees, and to each it does not see
+/// within its range (with what hides it); an enemy hidden and out of range gets none.
+#[test]
+fn sight_lines_go_to_enemies_seen_or_in_reach() {
+    use volley::rules::ruleset::view::{Ink, Layer};
+    let wood = area("Woods", 400.0, 600.0, 600.0, 700.0, "");
+    let b: Battle = battle(
+        &[
+            U("s", 0, "Ms", "Regular", 500.0, 300.0, 0.0, ""),
+            // Seen, in the open.
+            U("t", 1, "Ms", "Regular", 300.0, 420.0, 180.0, ""),
+            // Hidden behind the wood and far beyond musket range.
+            U("h", 1, "Ms", "Regular", 500.0, 800.0, 180.0, ""),
+        ],
+        &wood,
+    );
+    let s = b.unit(&id("s")).unwrap();
+    let marks = b.rules.overlays(&b, Some(s), &[Layer::Sight]);
+    let to = |who: &str| {
+        let c = b.unit(&id(who)).unwrap().base.centre;
+        marks
+            .iter()
+            .filter(|m| matches!(m.ink, Ink::Clear | Ink::Blocked))
+            .any(|m| m.points.last().is_some_and(|p| p.dist(c) < 0.5))
+    };
+    assert!(to("t"), "{marks:?}");
+    assert!(!to("h"), "{marks:?}");
+}

@@ -300,15 +300,24 @@ impl Dbn {
         if layers.contains(&Layer::Reach) {
             out.push(self.reach(b, s));
         }
+        // Sight lines to the enemies it sees, and to those within its reach it does not see
+        // (with what hides them); none to enemies hidden and out of its reach anyway.
+        let reach = self
+            .long_range(s)
+            .or_else(|| self.range(s))
+            .map(|r| b.scale.to_mm(r));
         for e in b.alive().filter(|e| e.side != s.side) {
             if layers.contains(&Layer::Sight) {
                 let seen = self.line_of_sight(b, s, e).err();
-                out.extend(sight_marks(
-                    b,
-                    s.base.front_centre(),
-                    e.base.centre,
-                    seen.as_deref(),
-                ));
+                let worth = seen.is_none() || reach.is_some_and(|r| s.base.distance(&e.base) <= r);
+                if worth {
+                    out.extend(sight_marks(
+                        b,
+                        s.base.front_centre(),
+                        e.base.centre,
+                        seen.as_deref(),
+                    ));
+                }
             }
             let eligible = s.side == b.active
                 && match b.phase {

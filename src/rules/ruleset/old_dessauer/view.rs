@@ -494,16 +494,21 @@ impl OldDessauer {
         if layers.contains(&Layer::Reach) {
             out.push(self.reach(b, s));
         }
+        // Sight lines to the enemies it sees, and to those within its range it does not see;
+        // none to enemies hidden and out of its range anyway.
+        let reach = self.range(s).map(|r| b.scale.to_mm(r));
         for e in b.alive().filter(|e| e.side != s.side) {
             if layers.contains(&Layer::Sight) {
                 let from = s.base.front_centre();
                 let seen = shooting::sight_clear(self, b, from, e, s);
-                out.extend(sight_marks(
-                    b,
-                    from,
-                    e.base.centre,
-                    (!seen).then_some("cannot be seen"),
-                ));
+                if seen || reach.is_some_and(|r| s.base.distance(&e.base) <= r) {
+                    out.extend(sight_marks(
+                        b,
+                        from,
+                        e.base.centre,
+                        (!seen).then_some("cannot be seen"),
+                    ));
+                }
             }
             let eligible = match b.phase {
                 Phase::Firing if s.side == b.active => {
