@@ -2028,11 +2028,12 @@ fn guns_fire_overhead_from_higher_ground() {
 /// inch gap may shoot."
 #[test]
 fn one_stand_shoots_through_a_2_inch_gap() {
-    let with_gap = |gap: f32| {
+    // A gun of these stands behind a gap this wide between two friends, the target beyond.
+    let through = |stands: &str, gap: f32| {
         let half = gap * 25.4 / 2.0 + 57.15;
         let mut b = battle(
             &format!(
-                r#"(id: "g", side: 0, type: "Gun", at: (600, 200), facing: 0),
+                r#"(id: "g", side: 0, type: "Gun"{stands}, at: (600, 200), facing: 0),
                    (id: "f1", side: 0, type: "Inf", at: ({}, 400), facing: 0),
                    (id: "f2", side: 0, type: "Inf", at: ({}, 400), facing: 0),
                    (id: "t", side: 1, type: "Inf", at: (600, 700), facing: 180),"#,
@@ -2044,29 +2045,14 @@ fn one_stand_shoots_through_a_2_inch_gap() {
         to(&mut b, Phase::Firing);
         shooting::setup(od(&b), &b, &u("g"), &u("t")).map_err(|e| e.to_string())
     };
-    assert_eq!(with_gap(2.5).unwrap().stands, 1);
-    let e = with_gap(1.5).unwrap_err();
+    assert_eq!(through("", 2.5).unwrap().stands, 1);
+    let e = through("", 1.5).unwrap_err();
     assert!(e.contains("under 2 inches"), "{e}");
     // One stand per 2 inches of gap: a battery of two guns shoots through a 4.5 inch gap with
     // both, through a 3 inch gap with one (ruling line_of_fire).
-    let two_guns = |gap: f32| {
-        let half = gap * 25.4 / 2.0 + 57.15;
-        let mut b = battle(
-            &format!(
-                r#"(id: "g", side: 0, type: "Gun", stands: [2, 2], at: (600, 200), facing: 0),
-                   (id: "f1", side: 0, type: "Inf", at: ({}, 400), facing: 0),
-                   (id: "f2", side: 0, type: "Inf", at: ({}, 400), facing: 0),
-                   (id: "t", side: 1, type: "Inf", at: (600, 700), facing: 180),"#,
-                600.0 - half,
-                600.0 + half
-            ),
-            &[],
-        );
-        to(&mut b, Phase::Firing);
-        shooting::setup(od(&b), &b, &u("g"), &u("t")).map_err(|e| e.to_string())
-    };
-    assert_eq!(two_guns(4.5).expect("4.5 inch gap").stands, 2);
-    assert_eq!(two_guns(3.0).expect("3 inch gap").stands, 1);
+    let two = ", stands: [2, 2]";
+    assert_eq!(through(two, 4.5).expect("4.5 inch gap").stands, 2);
+    assert_eq!(through(two, 3.0).expect("3 inch gap").stands, 1);
 }
 
 /// Seed, Firing into a Combat: only a unit with a hanging flank of 6 foot figures not touching
