@@ -4,6 +4,7 @@
 use std::process::Command as Proc;
 use volley::rules::battle::Battle;
 use volley::rules::command::{Command, Event, Pursuit, RuleError, Step, TestKind};
+use volley::rules::geometry::{Base, Pt};
 use volley::rules::model::{Formation, Phase, UnitId};
 use volley::rules::ruleset::AnyRuleset;
 use volley::rules::ruleset::old_dessauer::{OldDessauer, combat, shooting};
@@ -3790,4 +3791,65 @@ fn a_regimental_gun_keeps_touching_its_parent_through_formation_changes() {
             _ => {}
         }
     }
+}
+
+/// Seed, Recoil Moves: "It needs a 1" gap to recoil between friendly units, or the friendly
+/// units are disordered", and Disordered Units: "If a friend recoils through the unit". An L
+/// (the ruling `l_formation`) recoils as its stands, carried along in their L: a friend in the
+/// open corner of the box round its two arms, which no stand passes over, is not recoiled
+/// through, and the L goes straight back.
+#[test]
+fn an_l_recoils_by_its_stands_not_the_box_round_its_arms() {
+    let mut b = battle(
+        r#"(id: "l", side: 0, type: "Inf", at: (600, 600), facing: 0),
+           (id: "f", side: 0, type: "Inf", at: (470, 560), facing: 0),
+           (id: "c", side: 1, type: "Inf", at: (720, 562), facing: 270),"#,
+        &[],
+    );
+    b.execute(Command::Form {
+        unit: u("l"),
+        formation: Formation::Conformed,
+        turn: 90.0,
+    })
+    .unwrap();
+    // Two inches straight back (away from c, to -x): the box would cover f, no stand does.
+    let l = b.unit(&u("l")).unwrap().clone();
+    let f = b.unit(&u("f")).unwrap().base;
+    let back = |s: &Base| Base {
+        centre: Pt {
+            x: s.centre.x - 50.8,
+            y: s.centre.y,
+        },
+        ..*s
+    };
+    assert!(back(&l.base).overlaps(&f), "the box would pass over f");
+    assert!(
+        l.shapes().iter().all(|s| !back(s).overlaps(&f)),
+        "no stand passes over f: {:?} {:?} {:?}",
+        l.base,
+        l.shapes(),
+        f
+    );
+    to(&mut b, Phase::CloseCombat);
+    to(&mut b, Phase::Movement);
+    mv(&mut b, "c", vec![Step::ToContact(u("l"))]).unwrap();
+    to(&mut b, Phase::CloseCombat);
+    let fc = fight_cmd("c", "l", Some(false), vec![]);
+    b.script_dice(&[1, 1, 1, 1, 6, 1, 1, 1]);
+    let ev = b.execute(fc).unwrap();
+    let (from, r) = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Recoiled { unit, from, to, .. } if unit.as_str() == "l" => Some((*from, *to)),
+            _ => None,
+        })
+        .expect("the L recoils");
+    assert!(
+        (from.centre.x - r.centre.x - 50.8).abs() < 0.1 && (from.centre.y - r.centre.y).abs() < 0.1,
+        "straight back 2 inches, f not in its way: {from:?} to {r:?}; {ev:?}"
+    );
+    assert!(
+        !b.unit(&u("f")).unwrap().status.disordered,
+        "f is not recoiled through: {ev:?}"
+    );
 }

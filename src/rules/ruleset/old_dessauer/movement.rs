@@ -1396,17 +1396,30 @@ fn walk_back(
             path.push(at(f, if turned { turns } else { 0.0 }));
         }
     }
+    // The unit's own stands where it stands at `s`: an L by its arms' stands, carried along
+    // with its frame, not the box round them.
+    let stands_at = |s: &Base| -> Vec<Base> {
+        let mut v = u.clone();
+        v.base = *s;
+        v.shapes()
+    };
     let mut last = u.base;
     for s in path {
         if res.eliminated.is_some() {
             break;
         }
-        if !b.table.holds(&s) {
+        let mine = stands_at(&s);
+        if !mine.iter().all(|m| b.table.holds(m)) {
             res.eliminated = Some("driven off the table".to_string());
             break;
         }
         for o in others {
-            if squeezed.contains(&o.id) || !o.shapes().iter().any(|x| s.overlaps(x)) {
+            if squeezed.contains(&o.id)
+                || !o
+                    .shapes()
+                    .iter()
+                    .any(|x| mine.iter().any(|m| m.overlaps(x)))
+            {
                 continue;
             }
             if o.side != u.side {
@@ -1427,9 +1440,12 @@ fn walk_back(
         .filter(|f| touched.contains(&f.id) && !od.is_skirmishing(b, f))
         .map(|f| f.id.clone())
         .collect();
-    let stuck = others
-        .iter()
-        .any(|o| o.shapes().iter().any(|x| last.overlaps(x)));
+    let end_stands = stands_at(&last);
+    let stuck = others.iter().any(|o| {
+        o.shapes()
+            .iter()
+            .any(|x| end_stands.iter().any(|m| m.overlaps(x)))
+    });
     (res, stuck)
 }
 
