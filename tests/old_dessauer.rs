@@ -3853,3 +3853,43 @@ fn an_l_recoils_by_its_stands_not_the_box_round_its_arms() {
         "f is not recoiled through: {ev:?}"
     );
 }
+
+/// Seed, Rallying: "No visible enemy units able to charge the unit: +2". The distance is
+/// measured to an L's stands, not to the box round its two arms: an enemy within its charge
+/// of the box's empty corner but beyond it from every stand is not able to charge the L.
+#[test]
+fn an_enemy_able_to_charge_an_l_is_measured_to_its_stands() {
+    let mut b = battle(
+        r#"(id: "l", side: 0, type: "Inf", at: (600, 600), facing: 0),
+           (id: "e", side: 1, type: "Inf", at: (385.8, 423.5), facing: 0),"#,
+        &[],
+    );
+    b.execute(Command::Form {
+        unit: u("l"),
+        formation: Formation::Conformed,
+        turn: 90.0,
+    })
+    .unwrap();
+    let l = b.unit(&u("l")).unwrap();
+    let e = b.unit(&u("e")).unwrap();
+    let rate = 6.0 * 25.4;
+    assert!(e.base.within(&l.base, rate), "within a charge of the box");
+    assert!(
+        l.shapes().iter().all(|s| !e.base.within(s, rate)),
+        "beyond a charge of every stand"
+    );
+    assert!(!od(&b).enemy_able_to_charge(&b, l));
+    // Nearer, the same enemy is within a charge of the refused arm's stands.
+    let mut b2 = battle(
+        r#"(id: "l", side: 0, type: "Inf", at: (600, 600), facing: 0),
+           (id: "e", side: 1, type: "Inf", at: (445.8, 453.5), facing: 0),"#,
+        &[],
+    );
+    b2.execute(Command::Form {
+        unit: u("l"),
+        formation: Formation::Conformed,
+        turn: 90.0,
+    })
+    .unwrap();
+    assert!(od(&b2).enemy_able_to_charge(&b2, b2.unit(&u("l")).unwrap()));
+}

@@ -722,13 +722,18 @@ impl OldDessauer {
                 && !matches!(e.formation, Formation::Square | Formation::Conformed)
                 && !self.in_contact(b, e)
                 && (self.kind(e) != Kind::Cavalry || !self.foot_only_ground(b, u))
-                && e.base.within(&u.base, b.scale.to_mm(self.charge_rate(e)))
+                // Measured stand to stand: an L by its arms' stands, not the box round them.
+                && e.shapes().iter().any(|x| {
+                    u.shapes()
+                        .iter()
+                        .any(|y| x.within(y, b.scale.to_mm(self.charge_rate(e))))
+                })
                 // Seen from the rallying unit: the enemy is the one seen at 4 inches in woods
                 // unless it fired.
                 && shooting::sight_clear(
                     self,
                     b,
-                    nearest_point(&u.base, e.base.front_centre()),
+                    nearest_stand_point(u, e.base.front_centre()),
                     e,
                     u,
                 )
@@ -1374,6 +1379,15 @@ pub(crate) fn this_turn(b: &Battle) -> crate::rules::log::Events<'_> {
 }
 
 pub(crate) use super::common::{illegal, in_phase};
+
+/// The point of `u`'s stands nearest `p`: an L by its arms' stands.
+pub fn nearest_stand_point(u: &Unit, p: Pt) -> Pt {
+    u.shapes()
+        .iter()
+        .map(|s| nearest_point(s, p))
+        .min_by(|a, c| a.dist(p).total_cmp(&c.dist(p)))
+        .unwrap_or_else(|| nearest_point(&u.base, p))
+}
 
 /// The point of `base` nearest to `p`.
 pub fn nearest_point(base: &Base, p: Pt) -> Pt {
