@@ -997,13 +997,18 @@ fn replay_panel(
     mut game: ResMut<Game>,
     replay: Option<ResMut<super::Replay>>,
     mut screen: ResMut<NextState<Screen>>,
+    docks: Res<Docks>,
 ) -> Result {
     use super::ReplayStep;
     let ctx = ctx.ctx_mut()?;
     let Some(mut r) = replay else { return Ok(()) };
     let mut how = None;
+    // In the table's bottom right corner, clear of the docked side panel and the log.
     egui::Window::new("Replay")
-        .anchor(egui::Align2::RIGHT_BOTTOM, [-8.0, -8.0])
+        .anchor(
+            egui::Align2::RIGHT_BOTTOM,
+            [-(docks.right + 8.0), -(docks.bottom + 8.0)],
+        )
         .collapsible(false)
         .resizable(false)
         .show(ctx, |ui| {
