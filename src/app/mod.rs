@@ -14,6 +14,7 @@ pub mod slots;
 mod terrain_art;
 mod title;
 
+pub use panels::HandoverShown;
 pub use title::TitleScreen;
 
 use crate::rules::command::Command;
