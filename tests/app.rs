@@ -1058,3 +1058,27 @@ fn defensive_fire_is_handed_over_only_when_the_side_not_moving_can_fire() {
     let b = &game(&app).battle;
     assert_eq!(b.rules.turn_words(b).end.as_deref(), Some("End bound"));
 }
+
+/// While the handover screen is up, nobody is at the seat: a command, an undo, is not carried
+/// out, and the player is told to take the seat first.
+#[test]
+fn the_handover_screen_takes_no_commands() {
+    let mut app = app();
+    app.world_mut()
+        .insert_resource(volley::app::HandoverShown(true));
+    let log = game(&app).battle.log.len();
+    app.world_mut().write_message(Intent::Do(Command::EndPhase));
+    app.update();
+    app.world_mut().write_message(Intent::Undo);
+    app.update();
+    let g = game(&app);
+    assert_eq!(g.battle.phase, Phase::Movement);
+    assert_eq!(g.battle.log.len(), log);
+    assert_eq!(g.message.as_deref(), Some("take the seat first"));
+    // The seat taken, the same command goes through.
+    app.world_mut()
+        .insert_resource(volley::app::HandoverShown(false));
+    app.world_mut().write_message(Intent::Do(Command::EndPhase));
+    app.update();
+    assert_ne!(game(&app).battle.phase, Phase::Movement);
+}

@@ -179,6 +179,26 @@ fn brigades_move_by_the_activation_throw() {
     assert_eq!(b.phase, Phase::Artillery, "all brigades moved: firing");
 }
 
+/// The turn bar adds " phase" to the phase's words: they name the phase bare, and what the
+/// side does in it goes with what it has to spend.
+#[test]
+fn the_turn_bar_names_the_phase_and_the_throw_apart() {
+    let mut b = two_brigades();
+    to_phase(&mut b, Phase::Movement, &[3, 3, 2, 4, 6, 6, 6, 6]);
+    let w = b.rules.turn_words(&b);
+    assert_eq!(w.phase, "movement");
+    let r = w.resources.unwrap_or_default();
+    assert!(
+        r.starts_with("B sets 1 more brigade moving (threw 4 against 2)"),
+        "{r}"
+    );
+    assert!(r.contains("Brigades to move: A 1, B 1"), "{r}");
+    b.execute(Command::EndPhase).expect("end throw");
+    b.execute(Command::EndPhase).expect("end throw");
+    let w = b.rules.turn_words(&b);
+    assert_eq!((w.phase.as_str(), w.resources), ("artillery fire", None));
+}
+
 #[test]
 fn formed_troops_keep_out_of_woods_and_cavalry_cannot_back_away() {
     let mut b = battle(

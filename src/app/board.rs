@@ -23,8 +23,39 @@ pub(super) fn plugin(app: &mut App) {
     )
     .add_systems(
         Update,
-        (draw_units, animate).chain().in_set(AppSystems::Draw),
+        (draw_units, animate, hide_small_codes)
+            .chain()
+            .in_set(AppSystems::Draw),
     );
+}
+
+/// A base's troop code drawn on the table, with the base it belongs to.
+#[derive(Component)]
+struct BaseCode(Base);
+
+/// A base too small on screen to read carries a counter that says its type: its own code is
+/// hidden then, rather than left as stray small text beside the counter.
+fn hide_small_codes(
+    cams: Query<(&Camera, &GlobalTransform), With<super::camera::BoardCamera>>,
+    mut codes: Query<(&BaseCode, &mut Visibility)>,
+) {
+    let Some((cam, gt)) = cams.iter().next() else {
+        return;
+    };
+    let to_screen = |p: Pt| {
+        cam.world_to_viewport(gt, Vec3::new(p.x, p.y, 0.0))
+            .ok()
+            .map(|v| bevy_egui::egui::pos2(v.x, v.y))
+    };
+    for (code, mut vis) in &mut codes {
+        let small = super::overlay::Counter::of(&code.0, to_screen).is_some_and(|c| c.small);
+        let want = if small {
+            Visibility::Hidden
+        } else {
+            Visibility::Inherited
+        };
+        vis.set_if_neq(want);
+    }
 }
 
 /// Everything drawn for the units; replaced when the battle changes.
@@ -405,6 +436,7 @@ impl Paint<'_, '_, '_> {
                 contrast(c)
             }),
             Transform::from_translation(label_spot(&u.base)).with_scale(Vec3::splat(0.25)),
+            BaseCode(u.base),
         ));
         if let Some(from) = from {
             label_entity.insert(Tween {

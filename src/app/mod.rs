@@ -14,6 +14,7 @@ pub mod slots;
 mod terrain_art;
 mod title;
 
+pub use panels::HandoverShown;
 pub use title::TitleScreen;
 
 use crate::rules::command::Command;
@@ -661,7 +662,8 @@ fn apply_intents(
     mut game: ResMut<Game>,
     mut sel: ResMut<input::Selection>,
     mut tutoring: Option<ResMut<lesson::Tutoring>>,
-    replay: Option<Res<Replay>>,
+    // The replay shown, and the handover screen.
+    (replay, handover): (Option<Res<Replay>>, Option<Res<panels::HandoverShown>>),
     computer: Option<Res<opponent::Computer>>,
     mut commands: Commands,
 ) {
@@ -676,6 +678,13 @@ fn apply_intents(
             && matches!(intent, Intent::Do(_) | Intent::Undo | Intent::ShowMe)
         {
             game.message = Some("the opponent is playing its part: wait, or press Skip".into());
+            continue;
+        }
+        // While the handover screen is up, the seat is empty: nobody gives commands.
+        if handover.as_deref().is_some_and(|h| h.0)
+            && matches!(intent, Intent::Do(_) | Intent::Undo | Intent::ShowMe)
+        {
+            game.message = Some("take the seat first".into());
             continue;
         }
         // The opponent's reason goes to the log beside its command's events.

@@ -15,6 +15,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<HandoverShown>();
     app.init_resource::<Docks>().add_systems(
         EguiPrimaryContextPass,
         (
@@ -751,6 +752,11 @@ fn preview_section(ui: &mut egui::Ui, game: &mut Game, intents: &mut MessageWrit
     }
 }
 
+/// Whether the handover screen is up: until the player takes the seat, the table and the bar
+/// take no commands.
+#[derive(Resource, Default)]
+pub struct HandoverShown(pub bool);
+
 /// Where the seat was to go, asked at a version of the game and a seat.
 type Asked = ((u64, Option<usize>), Result<Option<usize>, String>);
 
@@ -761,8 +767,10 @@ fn handover(
     computer: Option<Res<super::opponent::Computer>>,
     docks: Res<Docks>,
     mut asked: Local<Option<Asked>>,
+    mut shown: ResMut<HandoverShown>,
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
+    shown.0 = false;
     let active = game.acting_side();
     // One player at the table: there is nobody to hand over to.
     if computer.is_some() {
@@ -813,21 +821,20 @@ fn handover(
         format!("{name}: {}", b.phase.name())
     };
     let colour = side_colour(&game, side);
-    egui::Window::new("Hand over")
-        .collapsible(false)
-        .resizable(false)
-        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
-        .show(ctx, |ui| {
-            ui.heading(egui::RichText::new(heading).color(colour));
-            ui.label(format!(
-                "{} · {} phase",
-                report::turn_line(&game.battle),
-                game.battle.phase.name()
-            ));
-            if ui.button("Take the seat").clicked() {
-                game.seated = Some(side);
-            }
-        });
+    // A modal: the bar and the table under it take nothing until the seat is taken.
+    shown.0 = true;
+    egui::Modal::new(egui::Id::new("hand over")).show(ctx, |ui| {
+        ui.label("Hand over");
+        ui.heading(egui::RichText::new(heading).color(colour));
+        ui.label(format!(
+            "{} · {} phase",
+            report::turn_line(&game.battle),
+            game.battle.phase.name()
+        ));
+        if ui.button("Take the seat").clicked() {
+            game.seated = Some(side);
+        }
+    });
     Ok(())
 }
 
@@ -990,13 +997,18 @@ fn replay_panel(
     mut game: ResMut<Game>,
     replay: Option<ResMut<super::Replay>>,
     mut screen: ResMut<NextState<Screen>>,
+    docks: Res<Docks>,
 ) -> Result {
     use super::ReplayStep;
     let ctx = ctx.ctx_mut()?;
     let Some(mut r) = replay else { return Ok(()) };
     let mut how = None;
+    // In the table's bottom right corner, clear of the docked side panel and the log.
     egui::Window::new("Replay")
-        .anchor(egui::Align2::RIGHT_BOTTOM, [-8.0, -8.0])
+        .anchor(
+            egui::Align2::RIGHT_BOTTOM,
+            [-(docks.right + 8.0), -(docks.bottom + 8.0)],
+        )
         .collapsible(false)
         .resizable(false)
         .show(ctx, |ui| {

@@ -258,15 +258,14 @@ impl Hal25 {
                 .get(s)
                 .map_or("side".to_string(), |x| x.name.clone())
         };
-        let (phase, end) = match b.phase {
+        // The phase is named bare, as the bar words it ("movement phase"); what it asks of the
+        // side goes with what the side has to spend.
+        let (doing, end) = match b.phase {
             Phase::Command => (
-                "Before the battle: every commander throws for chips".to_string(),
+                Some("before the battle every commander throws for chips".to_string()),
                 "Throw for chips",
             ),
-            Phase::Charges => (
-                format!("Turn {}: charge declarations (both sides)", b.turn),
-                "Declarations done",
-            ),
+            Phase::Charges => (None, "Declarations done"),
             Phase::Movement => {
                 let last = super::this_turn(b).iter().rev().find_map(|e| match e {
                     Event::Initiative { dice, side, .. } if side.is_some() => Some(dice.clone()),
@@ -279,9 +278,8 @@ impl Hal25 {
                     _ => String::new(),
                 };
                 (
-                    format!(
-                        "Turn {}: movement: {} sets {} more brigade{} moving{dice}",
-                        b.turn,
+                    Some(format!(
+                        "{} sets {} more brigade{} moving{dice}",
                         side(b.active),
                         b.command_points[b.active],
                         if b.command_points[b.active] == 1 {
@@ -289,25 +287,20 @@ impl Hal25 {
                         } else {
                             "s"
                         }
-                    ),
+                    )),
                     "End this throw",
                 )
             }
-            Phase::Artillery => (
-                format!("Turn {}: artillery fire (both sides)", b.turn),
-                "End artillery",
-            ),
-            Phase::SmallArms => (
-                format!(
-                    "Turn {}: small arms fire, simultaneous (both sides)",
-                    b.turn
-                ),
-                "End small arms",
-            ),
-            Phase::CloseCombat => (format!("Turn {}: melee", b.turn), "End melee"),
-            Phase::Morale => (format!("Turn {}: morale", b.turn), "End morale"),
-            Phase::Rout => (format!("Turn {}: rout movement", b.turn), "End turn"),
-            p => (format!("Turn {}: {}", b.turn, p.name()), "End phase"),
+            Phase::Artillery => (None, "End artillery"),
+            Phase::SmallArms => (Some("simultaneous".to_string()), "End small arms"),
+            Phase::CloseCombat => (None, "End melee"),
+            Phase::Morale => (None, "End morale"),
+            Phase::Rout => (None, "End turn"),
+            _ => (None, "End phase"),
+        };
+        let phase = match b.phase {
+            Phase::CloseCombat => "melee".to_string(),
+            p => p.name().to_string(),
         };
         // The charges declared this turn, listed.
         let charges: Vec<String> = b
@@ -328,10 +321,8 @@ impl Hal25 {
                 self.unmoved(b, 1).len()
             )
         });
-        let resources = match (brigades, charges) {
-            (Some(x), Some(c)) => Some(format!("{x} · {c}")),
-            (x, c) => x.or(c),
-        };
+        let resources: Vec<String> = [doing, brigades, charges].into_iter().flatten().collect();
+        let resources = (!resources.is_empty()).then(|| resources.join(" · "));
         let acting = match b.phase {
             Phase::Movement => Some(format!("{} moves brigades", side(b.active))),
             Phase::Command => Some("both commanders".into()),
