@@ -11,6 +11,7 @@ mod overlay;
 mod panels;
 pub mod screens;
 pub mod slots;
+mod tags;
 mod terrain_art;
 mod title;
 

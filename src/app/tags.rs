@@ -1,0 +1,577 @@
+//! Names and counters on the table: each unit's name hung by a tie from its own base, in steps
+//! clear of other names and bases, stable whatever the selection; counters for bases too small
+//! to read; the objectives named by their places.
+
+use super::Game;
+use super::input::{Overlays, Pointer, Selection};
+use super::panels::{Docks, colour32, side_colour};
+use crate::rules::model::Unit;
+use crate::rules::terrain::FeatureKind;
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+
+/// Where labels may go: screen rectangles already taken.
+struct Taken(Vec<egui::Rect>);
+
+impl Taken {
+    fn free(&self, r: egui::Rect) -> bool {
+        !self.0.iter().any(|t| t.intersects(r))
+    }
+}
+
+/// Every unit's name is shown, without the Names overlay, where no more than this many units
+/// are in view, or once a base is this wide on screen (in points): zoomed out over a large
+/// battle, names would cover the terrain.
+const NAMES_UP_TO_UNITS: usize = 40;
+const NAMES_FROM_PX: f32 = 40.0;
+
+/// Where a name box of `size` may go for a base whose screen box is `r`, best first: just
+/// below it, just above, then in steps further down and up; the box starts a little left of the
+/// base's middle, where its tie comes down (or up), or, where none of those is free, ends a
+/// little right of it.
+fn name_spots(r: egui::Rect, size: egui::Vec2) -> Vec<egui::Rect> {
+    const STEPS: usize = 8;
+    let step = size.y + 2.0;
+    let (right, left) = (r.center().x - 3.0, r.center().x + 3.0 - size.x);
+    let below = |x: f32, k: usize| {
+        egui::Rect::from_min_size(egui::pos2(x, r.bottom() + 2.0 + k as f32 * step), size)
+    };
+    let above = |x: f32, k: usize| {
+        egui::Rect::from_min_size(
+            egui::pos2(x, r.top() - size.y - 2.0 - k as f32 * step),
+            size,
+        )
+    };
+    let hanging = |x: f32| (0..STEPS).flat_map(move |k| [below(x, k), above(x, k)]);
+    hanging(right).chain(hanging(left)).collect()
+}
+
+/// Where the tie from a base whose box is `r` meets its name box `spot`: at its left edge, or
+/// at its right where the box hangs to the left.
+fn tie_x(r: egui::Rect, spot: egui::Rect) -> f32 {
+    if spot.min.x >= r.center().x - 3.5 {
+        spot.min.x + 1.5
+    } else {
+        spot.max.x - 1.5
+    }
+}
+
+/// The room a tie between these two points takes: no name may cover it.
+fn tie_box(a: egui::Pos2, c: egui::Pos2) -> egui::Rect {
+    egui::Rect::from_two_pos(a, c).expand2(egui::vec2(1.5, 0.0))
+}
+
+/// The first place for a name box where neither it nor its tie from the base's box crosses
+/// anything taken.
+fn name_spot(r: egui::Rect, size: egui::Vec2, taken: &Taken) -> Option<egui::Rect> {
+    name_spots(r, size).into_iter().find(|s| {
+        let x = tie_x(r, *s);
+        let tie = if s.top() > r.bottom() {
+            tie_box(
+                egui::pos2(x, r.bottom() + 2.0),
+                egui::pos2(x, s.top() - 0.5),
+            )
+        } else {
+            tie_box(
+                egui::pos2(x, s.bottom() + 0.5),
+                egui::pos2(x, r.top() - 2.0),
+            )
+        };
+        taken.free(*s) && (tie.height() < 1.0 || taken.free(tie))
+    })
+}
+
+/// The rules' looks of the units and the objectives, for one state of the battle.
+#[derive(Default)]
+pub(super) struct TagCache {
+    /// The battle's version and identity (a new game restarts its versions).
+    key: Option<(u64, usize)>,
+    looks: std::collections::HashMap<crate::rules::UnitId, crate::rules::ruleset::Look>,
+    objectives: Vec<(crate::rules::geometry::Pt, String, usize)>,
+}
+
+/// The objectives to name on the table, with the side that holds each: the rules' own, or the
+/// scenario's objective named by the place it stands in.
+fn objectives(
+    b: &crate::rules::battle::Battle,
+) -> Vec<(crate::rules::geometry::Pt, String, usize)> {
+    let mut out = b.rules.objectives_held(b);
+    if out.is_empty()
+        && let Some(o) = &b.objective
+    {
+        // The place it stands in, else the nearest town or village.
+        let near = |f: &&crate::rules::terrain::Feature| {
+            let (lo, hi) = f.bounds();
+            let (x, y) = ((lo.x + hi.x) / 2.0 - o.at.x, (lo.y + hi.y) / 2.0 - o.at.y);
+            x * x + y * y
+        };
+        let named = b.terrain.features.iter().filter(|f| !f.name.is_empty());
+        let place = b
+            .terrain
+            .at(
+                o.at,
+                &[FeatureKind::Town, FeatureKind::Village, FeatureKind::Hill],
+            )
+            .find(|f| !f.name.is_empty())
+            .or_else(|| {
+                named
+                    .filter(|f| matches!(f.kind, FeatureKind::Town | FeatureKind::Village))
+                    .min_by(|a, c| near(a).total_cmp(&near(c)))
+            })
+            .map_or_else(|| "Objective".to_string(), |f| f.name.clone());
+        let holder = if o.taken {
+            crate::rules::battle::Battle::enemy(o.owner)
+        } else {
+            o.owner
+        };
+        out.push((o.at, place, holder));
+    }
+    out
+}
+
+/// A unit's name box: its name, its state's words and pips, a tab in its side's colour, tied
+/// to its base by a line where it is set off from it.
+struct Tag {
+    spot: egui::Rect,
+    /// The line from the base to the box, where it is set off.
+    tie: Option<[egui::Pos2; 2]>,
+    name: std::sync::Arc<egui::Galley>,
+    badges: Vec<std::sync::Arc<egui::Galley>>,
+    pips: u32,
+    side: egui::Color32,
+    /// The selection's or the pointer's colour, for its unit.
+    ring: Option<egui::Color32>,
+}
+
+impl Tag {
+    fn paint(self, painter: &egui::Painter) {
+        let (spot, h) = (self.spot, self.spot.height());
+        if let Some(tie) = self.tie {
+            painter.line_segment(tie, egui::Stroke::new(1.5, self.side));
+        }
+        painter.rect_filled(spot, 3.0, egui::Color32::from_black_alpha(170));
+        if let Some(c) = self.ring {
+            painter.rect_stroke(
+                spot,
+                3.0,
+                egui::Stroke::new(1.5, c),
+                egui::StrokeKind::Outside,
+            );
+        }
+        painter.rect_filled(
+            egui::Rect::from_min_size(spot.min, egui::vec2(3.0, h)),
+            1.0,
+            self.side,
+        );
+        painter.galley(
+            spot.min + egui::vec2(6.0, 2.0),
+            self.name,
+            egui::Color32::WHITE,
+        );
+        let mut x = spot.min.x + 6.0;
+        for _ in 0..self.pips {
+            painter.circle_filled(
+                egui::pos2(x + 4.0, spot.min.y + h - 8.5),
+                3.6,
+                egui::Color32::from_rgb(235, 60, 50),
+            );
+            x += 9.0;
+        }
+        if self.pips > 0 {
+            x += 4.0;
+        }
+        for g in self.badges {
+            let wdt = g.size().x;
+            painter.galley(
+                egui::pos2(x, spot.min.y + h - 16.0),
+                g,
+                egui::Color32::WHITE,
+            );
+            x += wdt + 8.0;
+        }
+    }
+}
+
+/// The objectives and who holds each; counters over bases drawn too small to read; names,
+/// status and the ruleset's word markers (LOW, OUT, SPENT ...) for each unit; and the terrain's
+/// names: drawn in screen space, readable at every zoom, placed where they overlap neither each
+/// other nor the bases. The objectives' labels come first, tried on every side of the ring and
+/// shown even where none is free. A unit's name hangs below its base, further down in steps (or
+/// above) where that is taken, tied to it by a line; one that finds no room is left out, but
+/// for the selected and hovered units'. A unit with nothing but its name to show is named where
+/// few units are in view or once zoomed in (or with the Names overlay on); the selected and
+/// hovered units and those with a status are named at every zoom.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn unit_tags(
+    mut ctx: EguiContexts,
+    game: Res<Game>,
+    overlays: Res<Overlays>,
+    sel: Res<Selection>,
+    ptr: Res<Pointer>,
+    cams: Query<(&Camera, &GlobalTransform), With<super::camera::BoardCamera>>,
+    docks: Res<Docks>,
+    mut cache: Local<TagCache>,
+) -> Result {
+    let ctx = ctx.ctx_mut()?;
+    let Some((cam, gt)) = cams.iter().next() else {
+        return Ok(());
+    };
+    let b = &game.battle;
+    let to_screen = |p: crate::rules::geometry::Pt| {
+        cam.world_to_viewport(gt, Vec3::new(p.x, p.y, 0.0))
+            .ok()
+            .map(|v| egui::pos2(v.x, v.y))
+    };
+    let screen = ctx.viewport_rect();
+    // Names and counters belong to the table: none is drawn over the docked panels.
+    let table = egui::Rect::from_min_max(
+        egui::pos2(screen.min.x, screen.min.y + docks.top),
+        egui::pos2(
+            (screen.max.x - docks.right).max(screen.min.x),
+            (screen.max.y - docks.bottom).max(screen.min.y + docks.top),
+        ),
+    );
+    let painter = ctx
+        .layer_painter(egui::LayerId::new(
+            egui::Order::Background,
+            egui::Id::new("board_labels"),
+        ))
+        .with_clip_rect(table);
+    // The rules' looks and objectives, worked out once for each state of the battle.
+    let key = (game.version, std::ptr::from_ref(&game.battle) as usize);
+    if cache.key != Some(key) {
+        cache.looks = b
+            .alive()
+            .map(|u| (u.id.clone(), b.rules.look(b, u)))
+            .collect();
+        cache.objectives = objectives(b);
+        cache.key = Some(key);
+    }
+    // Every base's screen box is taken first: its counter's where it is drawn too small to read.
+    let mut boxes: Vec<(&Unit, super::overlay::Counter)> = b
+        .alive()
+        .filter_map(|u| Some((u, super::overlay::Counter::of(&u.base, to_screen)?)))
+        .collect();
+    // From right to left: each name hangs to the right of a line down from its base, so that a
+    // line's names fall in steps and no tie crosses a name (the order never follows the
+    // selection, so names stay where they are when it changes).
+    boxes.sort_by(|(a, _), (c, _)| {
+        c.base
+            .centre
+            .x
+            .total_cmp(&a.base.centre.x)
+            .then(c.base.centre.y.total_cmp(&a.base.centre.y))
+    });
+    let mut taken = Taken(boxes.iter().map(|(_, c)| c.rect().expand(1.0)).collect());
+    let in_view = boxes
+        .iter()
+        .filter(|(_, c)| screen.intersects(c.rect()))
+        .count();
+    let gold = egui::Color32::from_rgb(250, 215, 60);
+    let picked = |u: &Unit| {
+        let key = Some(&u.id);
+        if sel.unit.as_ref() == key {
+            Some(gold)
+        } else if ptr.hover.as_ref() == key {
+            Some(egui::Color32::WHITE)
+        } else {
+            None
+        }
+    };
+    // Bases too small on screen to read carry a counter: side, arm, front and hits.
+    for (u, c) in boxes
+        .iter()
+        .filter(|(_, c)| c.small && screen.intersects(c.rect()))
+    {
+        let Some(look) = cache.looks.get(&u.id) else {
+            continue;
+        };
+        let [r, g, bl] = b.side_colour(u.side);
+        let fill = egui::Color32::from_rgb(r, g, bl);
+        let ink = colour32(super::board::contrast([r, g, bl]));
+        let edge = if u.status.shaken {
+            Some(egui::Color32::from_rgb(255, 215, 60))
+        } else if u.status.disordered {
+            Some(egui::Color32::from_rgb(255, 160, 60))
+        } else {
+            None
+        };
+        c.paint(
+            &painter,
+            look.arm,
+            (fill, ink),
+            look.pips,
+            (edge, picked(u)),
+        );
+    }
+    let font = egui::FontId::proportional(12.0);
+    let small = egui::FontId::proportional(11.0);
+    // The places that decide the battle: a ring in the colour of the side that holds each now,
+    // with its name and holder (before the units' names, so that they always find room).
+    for (at, name, side) in &cache.objectives {
+        let (at, side) = (*at, *side);
+        let Some(p) = to_screen(at).filter(|p| screen.contains(*p)) else {
+            continue;
+        };
+        let holder = b.sides.get(side).map_or("", |s| s.name.as_str());
+        painter.circle(
+            p,
+            8.0,
+            side_colour(&game, side),
+            egui::Stroke::new(2.5, gold),
+        );
+        painter.circle_filled(p, 2.5, gold);
+        let words = if name.is_empty() {
+            format!("held by {holder}")
+        } else {
+            format!("{name}: {holder}")
+        };
+        let text = painter.layout_no_wrap(words, font.clone(), gold);
+        let size = text.size() + egui::vec2(8.0, 4.0);
+        // Below the ring, else above, beside or further off, where no base or label is; where
+        // nothing is free, below it all the same (an objective's holder is always shown).
+        // Offsets of the label's corner from the ring's centre, `d` points clear of it.
+        let (centred, middle) = (-size.x / 2.0, -size.y / 2.0);
+        let (right, left) = (11.0, -11.0 - size.x);
+        let (below, above) = (|d: f32| d, |d: f32| -d - size.y);
+        let spots: Vec<egui::Rect> = [
+            (centred, below(11.0)),
+            (centred, above(11.0)),
+            (right, middle),
+            (left, middle),
+            (centred, below(30.0)),
+            (centred, above(30.0)),
+            (right, below(11.0)),
+            (left, below(11.0)),
+            (right, above(11.0)),
+            (left, above(11.0)),
+            (centred, below(50.0)),
+            (centred, above(50.0)),
+            (centred, below(70.0)),
+            (centred, above(70.0)),
+        ]
+        .into_iter()
+        .map(|(dx, dy)| egui::Rect::from_min_size(egui::pos2(p.x + dx, p.y + dy), size))
+        .collect();
+        let spot = spots
+            .iter()
+            .copied()
+            .find(|r| taken.free(*r) && screen.contains_rect(*r))
+            .unwrap_or(spots[0]);
+        // A label set off from its ring is tied to it by a thin line.
+        if spot.distance_to_pos(p) > 14.0 {
+            let end = spot.clamp(p);
+            let start = p + (end - p).normalized() * 9.0;
+            painter.line_segment([start, end], egui::Stroke::new(1.5, gold));
+        }
+        painter.rect_filled(spot, 3.0, egui::Color32::from_black_alpha(170));
+        painter.galley(spot.min + egui::vec2(4.0, 2.0), text, gold);
+        taken.0.push(spot);
+        taken
+            .0
+            .push(egui::Rect::from_center_size(p, egui::vec2(20.0, 20.0)));
+    }
+    // The units' names and states, each in a box tied to its base; the selected and hovered
+    // units' are drawn last, over the rest, wherever they must go.
+    let mut on_top = Vec::new();
+    for (u, c) in &boxes {
+        let r = c.rect();
+        if !screen.intersects(r) {
+            continue;
+        }
+        let Some(look) = cache.looks.get(&u.id) else {
+            continue;
+        };
+        let pick = picked(u);
+        let status = u.status.hits > 0
+            || u.status.shaken
+            || u.status.disordered
+            || !look.markers.is_empty()
+            || look.pips > 0;
+        let named = overlays.names
+            || in_view <= NAMES_UP_TO_UNITS
+            || r.width().max(r.height()) >= NAMES_FROM_PX;
+        if !named && pick.is_none() && !status {
+            continue;
+        }
+        let mut badges: Vec<(String, egui::Color32)> = Vec::new();
+        // The ruleset's own words say it where it has them.
+        if u.status.shaken && look.markers.is_empty() {
+            badges.push(("SHAKEN".into(), egui::Color32::from_rgb(255, 215, 60)));
+        }
+        if u.status.disordered && look.markers.is_empty() {
+            badges.push(("DISORDERED".into(), egui::Color32::from_rgb(255, 160, 60)));
+        }
+        for m in &look.markers {
+            badges.push((m.clone(), egui::Color32::from_rgb(255, 215, 60)));
+        }
+        let name = painter.layout_no_wrap(u.name.clone(), font.clone(), egui::Color32::WHITE);
+        let badge_galleys: Vec<_> = badges
+            .iter()
+            .map(|(t, c)| painter.layout_no_wrap(t.clone(), small.clone(), *c))
+            .collect();
+        // Hits (or bases lost) as red pips, as the ruleset counts them.
+        let pips = look.pips.min(12);
+        let pips_w = if pips > 0 {
+            pips as f32 * 9.0 + 4.0
+        } else {
+            0.0
+        };
+        let badge_w: f32 = badge_galleys.iter().map(|g| g.size().x + 8.0).sum::<f32>() + pips_w;
+        let w = name.size().x.max(badge_w) + 10.0;
+        let second = !badges.is_empty() || pips > 0;
+        let h = name.size().y + if second { 15.0 } else { 0.0 } + 4.0;
+        let size = egui::vec2(w, h);
+        let found = name_spot(r, size, &taken);
+        let spot = match (found, pick) {
+            (Some(s), _) => s,
+            (None, Some(_)) => name_spots(r, size)[0],
+            (None, None) => continue,
+        };
+        taken.0.push(spot);
+        // A box set off from its base is tied to it by a line down (or up) from the base's edge.
+        let tie_x = tie_x(r, spot);
+        let tie = if spot.top() >= r.bottom() {
+            let from = c.edge_at(tie_x, true).unwrap_or(r.bottom());
+            (spot.top() - from > 3.0)
+                .then(|| [egui::pos2(tie_x, from), egui::pos2(tie_x, spot.top())])
+        } else {
+            let from = c.edge_at(tie_x, false).unwrap_or(r.top());
+            (from - spot.bottom() > 3.0)
+                .then(|| [egui::pos2(tie_x, from), egui::pos2(tie_x, spot.bottom())])
+        };
+        // No later name may cover the tie.
+        if let Some([a, c]) = tie {
+            taken.0.push(tie_box(a, c));
+        }
+        let tag = Tag {
+            spot,
+            tie,
+            name,
+            badges: badge_galleys,
+            pips,
+            side: side_colour(&game, u.side),
+            ring: pick,
+        };
+        if found.is_none() {
+            on_top.push(tag);
+        } else {
+            tag.paint(&painter);
+        }
+    }
+    for tag in on_top {
+        tag.paint(&painter);
+    }
+    // The terrain's names, where there is room.
+    let mut named: Vec<&str> = Vec::new();
+    for f in b.terrain.features.iter() {
+        if named.contains(&f.name.as_str()) || f.name.is_empty() {
+            continue;
+        }
+        named.push(&f.name);
+        let (lo, hi) = f.bounds();
+        let at = if f.kind.is_linear() {
+            f.points.get(f.points.len() / 2).copied()
+        } else {
+            Some(crate::rules::geometry::Pt::new(
+                (lo.x + hi.x) / 2.0,
+                (lo.y + hi.y) / 2.0,
+            ))
+        };
+        let Some(p) = at.and_then(to_screen) else {
+            continue;
+        };
+        let g = painter.layout_no_wrap(
+            f.name.clone(),
+            egui::FontId::proportional(12.0),
+            egui::Color32::from_rgb(250, 245, 225),
+        );
+        let rect = egui::Rect::from_center_size(p, g.size() + egui::vec2(8.0, 2.0));
+        if !screen.contains_rect(rect) || !taken.free(rect) {
+            continue;
+        }
+        taken.0.push(rect);
+        painter.rect_filled(rect, 6.0, egui::Color32::from_black_alpha(90));
+        painter.galley(rect.min + egui::vec2(4.0, 1.0), g, egui::Color32::WHITE);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A line of six battalions, each 31 points wide and 6 deep (as at the fitted zoom), with
+    /// names three times as wide as a base: placed from right to left, every name finds room
+    /// within 100 points above or below the line, none covers another or a base, each starts
+    /// or ends at its own base's middle, and the tie from a base to its name crosses no other
+    /// name.
+    #[test]
+    fn a_line_of_battalions_names_every_base_in_steps() {
+        let bases: Vec<egui::Rect> = (0..6)
+            .map(|k| {
+                egui::Rect::from_min_size(
+                    egui::pos2(300.0 + 31.0 * k as f32, 200.0),
+                    egui::vec2(31.0, 6.0),
+                )
+            })
+            .collect();
+        let mut taken = Taken(bases.iter().map(|r| r.expand(1.0)).collect());
+        let size = egui::vec2(110.0, 18.0);
+        let mut spots = Vec::new();
+        for r in bases.iter().rev() {
+            let spot = name_spot(*r, size, &taken).expect("a name finds room");
+            taken.0.push(spot);
+            let x = tie_x(*r, spot);
+            if spot.top() - r.bottom() > 3.0 {
+                taken.0.push(tie_box(
+                    egui::pos2(x, r.bottom()),
+                    egui::pos2(x, spot.top()),
+                ));
+            } else if r.top() - spot.bottom() > 3.0 {
+                taken.0.push(tie_box(
+                    egui::pos2(x, r.top()),
+                    egui::pos2(x, spot.bottom()),
+                ));
+            }
+            spots.push((*r, spot));
+        }
+        for (i, (r, s)) in spots.iter().enumerate() {
+            let below = s.top() > r.bottom();
+            assert!(below || s.bottom() < r.top(), "{s:?} above or below {r:?}");
+            assert!(
+                (s.center().y - r.center().y).abs() < 100.0,
+                "{s:?} near {r:?}"
+            );
+            assert!(s.min.x == r.center().x - 3.0 || s.max.x == r.center().x + 3.0);
+            // The tie from the base to its name.
+            let x = tie_x(*r, *s);
+            let (y0, y1) = if below {
+                (r.bottom(), s.top())
+            } else {
+                (s.bottom(), r.top())
+            };
+            for (j, (r2, s2)) in spots.iter().enumerate() {
+                assert!(!s.intersects(r2.expand(1.0)), "a name covers a base");
+                if i != j {
+                    assert!(!s.intersects(*s2), "two names overlap");
+                    let crossed =
+                        s2.min.x <= x && x <= s2.max.x && s2.bottom() > y0 && s2.top() < y1;
+                    assert!(!crossed, "a tie crosses a name");
+                }
+            }
+        }
+    }
+
+    /// The default battle's objective is named by the village it stands by, and held by Austria.
+    #[test]
+    fn the_objective_is_named_by_its_place() {
+        let b = crate::rules::scenario::load(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/default.ron"),
+        )
+        .expect("the default battle loads");
+        let names: Vec<(String, usize)> =
+            objectives(&b).into_iter().map(|(_, n, s)| (n, s)).collect();
+        assert_eq!(names, vec![("Reichenau".to_string(), 1)]);
+    }
+}
