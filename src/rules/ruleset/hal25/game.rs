@@ -11,6 +11,10 @@ use crate::rules::model::{Phase, Side, Unit, UnitId};
 use crate::rules::ruleset::Roll;
 use crate::rules::ruleset::common::{heading_deg, illegal, in_phase, on_table};
 
+/// What a routed unit's run is called in its roll: the rout movement phase knows by it that a
+/// unit has made this turn's run already.
+const ROUT_MOVE: &str = "rout movement";
+
 /// How a morale roll came out.
 pub struct Check {
     pub passed: bool,
@@ -918,7 +922,7 @@ impl Hal25 {
         // rout move: it does not run again in the rout movement phase (I.6).
         let ran: Vec<UnitId> = super::this_turn(b)
             .filter_map(|e| match e {
-                Event::Rolled { what, roll } if what == "rout movement" => roll.unit.clone(),
+                Event::Rolled { what, roll } if what == ROUT_MOVE => roll.unit.clone(),
                 _ => None,
             })
             .collect();
@@ -959,7 +963,7 @@ impl Hal25 {
         b.emit(
             out,
             Event::Rolled {
-                what: "rout movement".into(),
+                what: ROUT_MOVE.into(),
                 roll: Roll {
                     unit: Some(id.clone()),
                     dice,

@@ -365,11 +365,15 @@ impl Orders<'_> {
 
 /// Why the rules leave `u` no pursuit to choose, or None where its owner chooses.
 pub fn pursuit_fixed(od: &OldDessauer, u: &Unit) -> Option<String> {
+    never_pursues(od, u).then(|| format!("{} never pursues: its rules leave no choice", u.name))
+}
+
+/// Gunners and generals never pursue.
+fn never_pursues(od: &OldDessauer, u: &Unit) -> bool {
     matches!(
         od.kind(u),
         Kind::Artillery | Kind::RegimentalGun | Kind::General
     )
-    .then(|| format!("{} never pursues: its rules leave no choice", u.name))
 }
 
 /// The enemies `w` rolls most dice against in a round (in table order): whom it may pursue.
@@ -720,7 +724,7 @@ fn round(
 /// Who never pursues whom.
 pub fn may_pursue(od: &OldDessauer, w: &Unit, e: &Unit) -> bool {
     let (wk, ek) = (od.kind(w), od.kind(e));
-    if matches!(wk, Kind::Artillery | Kind::RegimentalGun | Kind::General) {
+    if never_pursues(od, w) {
         return false;
     }
     // Squares may not move (Movement), nor may a unit in an L or conformed to terrain until it
