@@ -1,9 +1,9 @@
 //! The headless command line: `check`, `run`, `play`, and the window by default.
 
-use crate::rules::report;
 use crate::rules::save::{self, FileKind};
 use crate::rules::scenario::{self, Diagnostic};
 use crate::rules::{Battle, Command, UnitId};
+use crate::text::report;
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 
@@ -175,7 +175,7 @@ pub fn check_file(path: &Path) -> Vec<Diagnostic> {
         FileKind::Orders => save::parse_orders(&text, &file).err().unwrap_or_default(),
         FileKind::Save => save::parse(&text, &file).err().unwrap_or_default(),
         FileKind::Scenario => scenario::parse(&text, &file).err().unwrap_or_default(),
-        FileKind::Lesson => crate::rules::lesson::check_file(path),
+        FileKind::Lesson => crate::text::lesson::check_file(path),
     }
 }
 
@@ -389,7 +389,14 @@ pub fn main() -> i32 {
             players,
             json,
             plot,
-        }) => crate::batch::main(&scenario, games, seed, &players, json, plot.as_deref()),
+        }) => crate::players::batch::print::main(
+            &scenario,
+            games,
+            seed,
+            &players,
+            json,
+            plot.as_deref(),
+        ),
         Some(Cmd::Run {
             scenario,
             orders,
@@ -415,8 +422,8 @@ fn play(
         .map(|t| save::sniff(&t) == FileKind::Lesson)
         .unwrap_or(false);
     let loaded = if is_lesson {
-        crate::rules::lesson::load(file).and_then(|(l, mut b)| {
-            crate::rules::lesson::advance(&l, &mut b, step)
+        crate::text::lesson::load(file).and_then(|(l, mut b)| {
+            crate::text::lesson::advance(&l, &mut b, step)
                 .map_err(|m| Diagnostic::one(&file.display().to_string(), 1, 1, m))?;
             Ok((Some((l, step)), b))
         })

@@ -5,13 +5,14 @@
 //! Each door either refuses its input with a located diagnostic or accepts it; none may panic,
 //! hang or grow without bound. A broken promise is a panic here, which the fuzzer reports.
 
-use crate::rules::autoplay::AutoPlayer;
+use crate::players::autoplay::AutoPlayer;
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Pursuit, Step};
 use crate::rules::geometry::{CONTACT_EPS, Corner};
 use crate::rules::model::{Formation, Unit, UnitId};
+use crate::rules::save;
 use crate::rules::scenario::{self, Diagnostic};
-use crate::rules::{lesson, report, save};
+use crate::text::{lesson, report};
 use std::sync::OnceLock;
 
 /// A measuring error allowed beyond the rules' contact tolerance, mm.

@@ -2,8 +2,9 @@
 
 #[cfg(feature = "window")]
 pub mod app;
-pub mod batch;
 #[cfg(feature = "window")]
 pub mod cli;
 pub mod harness;
+pub mod players;
 pub mod rules;
+pub mod text;

@@ -270,7 +270,7 @@ fn a_replay_starts_from_the_first_bound() {
         scenario::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/tutorial.ron"))
             .unwrap();
     let start = b.units.clone();
-    volley::rules::autoplay::AutoPlayer::new(2).play(&mut b, 40, 12);
+    volley::players::autoplay::AutoPlayer::new(2).play(&mut b, 40, 12);
     assert!(!b.commands.is_empty());
     let (fresh, _) = volley::app::Replay::start(&b).unwrap();
     assert!(fresh.log.is_empty());
@@ -702,7 +702,7 @@ fn a_base_dragged_onto_an_enemy_it_may_assault_makes_the_assault() {
 fn every_lesson_charge_is_made_by_dropping_the_base_on_its_target() {
     use volley::app::lesson::Tutoring;
     use volley::rules::command::Step;
-    use volley::rules::lesson::{self, Expect};
+    use volley::text::lesson::{self, Expect};
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/lessons");
     let mut made = 0;
     for entry in std::fs::read_dir(dir).unwrap() {
@@ -1013,7 +1013,7 @@ fn the_wheel_over_a_panel_never_reaches_the_table() {
 #[test]
 fn defensive_fire_is_handed_over_only_when_the_side_not_moving_can_fire() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/lessons/bbb7yw.ron");
-    let (lesson, start) = volley::rules::lesson::load(&path).unwrap();
+    let (lesson, start) = volley::text::lesson::load(&path).unwrap();
     let defender = 1 - start.active;
     let name = start.sides[defender].name.clone();
     // Nothing moved: the side not moving has nothing to fire at, and the seat stays.
@@ -1045,11 +1045,11 @@ fn defensive_fire_is_handed_over_only_when_the_side_not_moving_can_fire() {
     let k = (0..lesson.steps.len())
         .find(|&k| {
             let mut t = b.clone();
-            volley::rules::lesson::advance(&lesson, &mut t, k).is_ok()
+            volley::text::lesson::advance(&lesson, &mut t, k).is_ok()
                 && t.phase == Phase::DefensiveFire
         })
         .expect("the lesson reaches defensive fire");
-    volley::rules::lesson::advance(&lesson, &mut b, k).unwrap();
+    volley::text::lesson::advance(&lesson, &mut b, k).unwrap();
     let mut app = common::headless(b, "handover-fire");
     app.update();
     assert_eq!(game(&app).hand_over_to(), Ok(Some(defender)));

@@ -5,7 +5,7 @@
 
 mod common;
 use common::{fight, fire, id, mv, refused};
-use volley::rules::autoplay::AutoPlayer;
+use volley::players::autoplay::AutoPlayer;
 use volley::rules::battle::Battle;
 use volley::rules::command::{Command, Event, Step};
 use volley::rules::model::{Ammo, Formation, Phase};
@@ -1797,7 +1797,7 @@ fn a_formation_change_counts_as_moving_for_defensive_fire() {
 
 #[test]
 fn the_log_says_what_a_move_a_pivot_limbering_and_a_weak_fire_were() {
-    use volley::rules::report::describe;
+    use volley::text::report::describe;
     // A 2" sidestep outside the front arc: 2" moved, 8" counted.
     let units = [
         (

@@ -8,7 +8,7 @@
 use std::path::Path;
 use std::process::{Command as Process, Stdio};
 use std::time::Instant;
-use volley::rules::batch::{self, Player};
+use volley::players::batch::{self, Player};
 use volley::rules::save;
 
 const SCENARIO: &str = "scenarios/default.ron";

@@ -1068,7 +1068,7 @@ fn the_seeded_player_deploys_in_formations() {
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/formal_deployment.ron");
     for seed in 0..12 {
         let mut b = volley::rules::scenario::load(&path).unwrap();
-        volley::rules::autoplay::AutoPlayer::new(seed).play(&mut b, 12, 16);
+        volley::players::autoplay::AutoPlayer::new(seed).play(&mut b, 12, 16);
         let why = b.execute(Command::EndPhase).err();
         assert_ne!(
             b.phase,

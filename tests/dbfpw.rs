@@ -633,7 +633,7 @@ fn infantry_forms_attack_column_for_a_cap_once_a_bound() {
     );
     assert!(
         ev.iter()
-            .any(|e| volley::rules::report::describe(&b, e).ends_with("forms attack column"))
+            .any(|e| volley::text::report::describe(&b, e).ends_with("forms attack column"))
     );
     assert_eq!(b.command_points[0], caps - 1);
     let u = b.unit(&id("f")).unwrap().clone();
@@ -1270,7 +1270,7 @@ fn class_poor_reads_as_poor() {
 
 #[test]
 fn every_dbfpw_scenario_plays_to_a_result_and_replays() {
-    use volley::rules::autoplay::AutoPlayer;
+    use volley::players::autoplay::AutoPlayer;
     for f in [
         "scenarios/dbfpw_default.ron",
         "scenarios/dbfpw_tutorial.ron",

@@ -2,7 +2,7 @@
 //! log as never saving.
 
 use std::path::Path;
-use volley::rules::autoplay::AutoPlayer;
+use volley::players::autoplay::AutoPlayer;
 use volley::rules::{Battle, Command, Step, UnitId, save, scenario};
 
 fn tutorial() -> Battle {

@@ -3,7 +3,8 @@
 
 use std::path::{Path, PathBuf};
 use volley::cli::run_orders;
-use volley::rules::{report, save, scenario};
+use volley::rules::{save, scenario};
+use volley::text::report;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -111,7 +112,7 @@ const BBB_TUTORIAL_DICE: [u8; 24] = [
 /// by the seeded random player and kept as a regression file (regenerate with UPDATE_GOLDEN=1).
 #[test]
 fn tutorial_to_break_orders_still_break_an_army() {
-    use volley::rules::autoplay::AutoPlayer;
+    use volley::players::autoplay::AutoPlayer;
     use volley::rules::command::Event;
     let path = root().join("tests/orders/tutorial_to_break.ron");
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
@@ -146,7 +147,7 @@ fn tutorial_to_break_orders_still_break_an_army() {
 /// The log names units by their names, never by the ids scenario files use.
 #[test]
 fn the_log_names_units_not_ids() {
-    use volley::rules::autoplay::AutoPlayer;
+    use volley::players::autoplay::AutoPlayer;
     for file in [
         "scenarios/tutorial.ron",
         "scenarios/default.ron",

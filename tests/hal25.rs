@@ -2,7 +2,7 @@
 //! scripted dice, the chips' re-roll.
 
 use std::path::Path;
-use volley::rules::autoplay::AutoPlayer;
+use volley::players::autoplay::AutoPlayer;
 use volley::rules::scenario;
 
 #[test]
@@ -41,17 +41,17 @@ fn print_a_game() {
     let mut b = scenario::load(Path::new(&f)).expect("scenario");
     AutoPlayer::new(7).play(&mut b, 4000, 12);
     for e in &b.log {
-        let w = volley::rules::report::describe(&b, e);
+        let w = volley::text::report::describe(&b, e);
         if !w.is_empty() {
             println!("{w}");
         }
     }
 }
 
+use volley::players::opponent::{Opponent, Style};
 use volley::rules::battle::Battle;
 use volley::rules::command::{Command, Event, Step};
 use volley::rules::model::{Formation, Phase, UnitId};
-use volley::rules::opponent::{Opponent, Style};
 
 fn id(s: &str) -> UnitId {
     UnitId(s.into())
@@ -102,7 +102,7 @@ fn refused(b: &mut Battle, c: Command) -> String {
 
 fn words<'a>(b: &Battle, ev: impl IntoIterator<Item = &'a Event>) -> String {
     ev.into_iter()
-        .map(|e| volley::rules::report::describe(b, e))
+        .map(|e| volley::text::report::describe(b, e))
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -2167,7 +2167,7 @@ fn the_close_combat_phase_ends_with_units_at_the_edge_of_contact() {
     // contact measured from one and not from the other: the melee the phase's end found was
     // refused, and the game could go no further (the straight player against the opponent on
     // the default battle, seeds 5 and 49).
-    use volley::rules::batch::{Player, play_out};
+    use volley::players::batch::{Player, play_out};
     let start = scenario::load(Path::new("scenarios/hal25_default.ron")).expect("scenario");
     for seed in [5, 49] {
         let (b, refused) = play_out(&start, seed, [Player::Straight, Player::Opponent], |_| {});

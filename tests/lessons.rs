@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use volley::app::lesson::Tutoring;
 use volley::app::{Game, Intent};
 use volley::rules::command::Command;
-use volley::rules::lesson::{self, Expect, Verdict};
+use volley::text::lesson::{self, Expect, Verdict};
 
 fn lessons() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/lessons");

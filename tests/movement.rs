@@ -442,12 +442,12 @@ fn move_words(b: &volley::rules::Battle, ev: &[Event]) -> (String, Vec<serde_jso
     (
         moves
             .iter()
-            .map(|e| volley::rules::report::describe(b, e))
+            .map(|e| volley::text::report::describe(b, e))
             .collect::<Vec<_>>()
             .join("; "),
         moves
             .iter()
-            .map(|e| volley::rules::report::event_json(b, e))
+            .map(|e| volley::text::report::event_json(b, e))
             .collect(),
     )
 }

@@ -853,7 +853,7 @@ fn a_failed_command_test_stops_only_charges_and_formation_changes() {
 
 #[test]
 fn scenarios_play_to_a_result_through_volley_run() {
-    use volley::rules::autoplay::AutoPlayer;
+    use volley::players::autoplay::AutoPlayer;
     for file in ["scenarios/lobosch_1756.ron", "scenarios/od_tutorial.ron"] {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let mut b = scenario::load(&root.join(file)).unwrap();
@@ -3651,7 +3651,7 @@ fn a_pursuit_toward_an_l_meets_its_arms_not_its_box() {
 /// formation); unlimbering is one step and one line too, the guns standing in line at once.
 #[test]
 fn forming_an_l_and_unlimbering_each_log_one_line() {
-    use volley::rules::report::describe;
+    use volley::text::report::describe;
     let mut b = battle(
         r#"(id: "l", side: 0, type: "Inf", at: (600, 600), facing: 0),
            (id: "g", side: 0, type: "Gun", at: (300, 300), facing: 0, limbered: true),"#,

@@ -1,15 +1,15 @@
 //! The opponent and batch runs: every command the opponent gives is accepted, games end, and a
 //! batch's report is the same every time.
 
-use volley::rules::batch::{self, Player};
+use volley::players::batch::{self, Player};
 use volley::rules::save;
 
 mod common;
 use common::{DEFAULTS, U, battle, id, to_phase};
+use volley::players::opponent::{Decision, Opponent, Style};
 use volley::rules::battle::Battle;
 use volley::rules::command::{Command, Step};
 use volley::rules::model::{Formation, Phase};
-use volley::rules::opponent::{Decision, Opponent, Style};
 use volley::rules::scenario;
 
 /// Games per scenario and pairing; `VOLLEY_OPPONENT_GAMES` raises it for a long run.
@@ -347,7 +347,7 @@ fn the_opponent_wheels_to_square_up_before_it_charges() {
         unit: id("h"),
         steps: vec![Step::ToContact(id("a"))],
     };
-    assert!(volley::rules::opponent::probe(&b, &straight).is_none());
+    assert!(volley::players::opponent::probe(&b, &straight).is_none());
     assert!(
         matches!(&charge.command, Command::Move { steps, .. }
             if matches!(steps.as_slice(), [Step::Wheel { .. }, Step::ToContact(_)])),
@@ -465,7 +465,7 @@ fn an_advance_never_ends_in_contact_with_the_enemy() {
     // in bad going, advanced an inch onto Grenzer skirmishers and lost a quarter of its men.
     // Each side in turn plays the opponent against the random player; every advance, a unit's
     // or a line's ("... and 2 more advance ..."), is checked on the battle it leaves.
-    use volley::rules::autoplay::AutoPlayer;
+    use volley::players::autoplay::AutoPlayer;
     use volley::rules::geometry::CONTACT_EPS;
     let mut advances = 0;
     for name in ["lobosch_1756", "bbb_default", "hal25_default", "default"] {
@@ -790,7 +790,7 @@ fn the_attacker_spends_its_points_on_the_most_troops_a_point_moves_first() {
 
 #[test]
 fn each_ruleset_gives_the_opponent_the_numbers_measured_for_it() {
-    use volley::rules::opponent::Tuning;
+    use volley::players::opponent::Tuning;
     use volley::rules::ruleset::AnyRuleset;
     let base = Tuning::default();
     let tuned = |id: &str| {

@@ -3,12 +3,12 @@
 //! outlooks whose chances sum to one, and one roll record for every roll.
 
 use std::path::Path;
-use volley::rules::autoplay::AutoPlayer;
+use volley::players::autoplay::AutoPlayer;
 use volley::rules::battle::Battle;
 use volley::rules::command::{Command, RuleError};
-use volley::rules::report;
 use volley::rules::ruleset::{Layer, MoveRequest};
 use volley::rules::scenario;
+use volley::text::report;
 
 const LAYERS: [Layer; 5] = [
     Layer::Arcs,

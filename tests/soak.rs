@@ -9,7 +9,7 @@
 //! Short here; `VOLLEY_SOAK_GAMES=N` plays N games per scenario (the note's long run).
 
 use std::path::Path;
-use volley::rules::batch::{self, Player};
+use volley::players::batch::{self, Player};
 use volley::rules::battle::Battle;
 use volley::rules::save;
 

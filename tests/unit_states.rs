@@ -5,8 +5,8 @@
 use serde_json::Value;
 use volley::rules::battle::Battle;
 use volley::rules::model::Ammo;
-use volley::rules::report::units_json;
 use volley::rules::scenario::{self, Diagnostic};
+use volley::text::report::units_json;
 
 /// A scenario of one ruleset with these units (RON unit lines) on a 2000 x 2000 mm table.
 fn text(ruleset: &str, extra: &str, units: &str) -> String {

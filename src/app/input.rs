@@ -560,7 +560,7 @@ pub fn drag_move(game: &Game, drag: &Drag, cursor: Vec2) -> (Vec<Step>, Result<M
     let check = |steps: &[Step]| {
         b.rules
             .check_move(b, &drag.request(steps.to_vec()))
-            .map_err(|e| crate::rules::report::refusal(b, &e))
+            .map_err(|e| crate::text::report::refusal(b, &e))
     };
     let (Ok(u), Some(start)) = (b.unit(&drag.unit), drag.moving_base(b)) else {
         return (Vec::new(), Err(String::new()));

@@ -3,7 +3,7 @@
 
 use super::input::Overlays;
 use super::{AppSystems, Game};
-use crate::rules::lesson::{Lesson, Tutor};
+use crate::text::lesson::{Lesson, Tutor};
 use bevy::prelude::*;
 
 /// The lesson being taught.

@@ -19,7 +19,8 @@ pub use panels::HandoverShown;
 pub use title::TitleScreen;
 
 use crate::rules::command::Command;
-use crate::rules::{Battle, UnitId, report, save};
+use crate::rules::{Battle, UnitId, save};
+use crate::text::report;
 use bevy::prelude::*;
 use bevy::window::WindowResolution;
 use bevy_egui::EguiPlugin;
@@ -641,7 +642,7 @@ fn replay_step(
 #[derive(Default)]
 pub struct Extras {
     /// A tutorial, already played to this step.
-    pub lesson: Option<(crate::rules::lesson::Lesson, usize)>,
+    pub lesson: Option<(crate::text::lesson::Lesson, usize)>,
     /// A replay of the battle given.
     pub replay: Option<Replay>,
     /// The side the opponent plays (None: hotseat).
@@ -721,7 +722,7 @@ fn apply_intents(
                 Some(c) => {
                     // The tutor judges its own example too: a try that has become legal is
                     // not carried out.
-                    if let crate::rules::lesson::Verdict::Wrong(words) =
+                    if let crate::text::lesson::Verdict::Wrong(words) =
                         t.tutor.judge(&game.battle, c)
                     {
                         t.tutor.said = Some(words);
@@ -732,12 +733,12 @@ fn apply_intents(
                     let doable = game.battle.clone().execute(c.clone()).is_ok();
                     let is_do = matches!(
                         t.tutor.current().map(|s| &s.expect),
-                        Some(crate::rules::lesson::Expect::Do { .. })
+                        Some(crate::text::lesson::Expect::Do { .. })
                     );
                     if !doable
                         && is_do
                         && let Some(mut again) = t.start.clone()
-                        && crate::rules::lesson::advance(&t.tutor.lesson, &mut again, t.tutor.step)
+                        && crate::text::lesson::advance(&t.tutor.lesson, &mut again, t.tutor.step)
                             .is_ok()
                     {
                         game.battle = again;
@@ -756,8 +757,7 @@ fn apply_intents(
                 continue;
             }
             (Intent::Do(c), Some(t)) => {
-                if let crate::rules::lesson::Verdict::Wrong(words) = t.tutor.judge(&game.battle, c)
-                {
+                if let crate::text::lesson::Verdict::Wrong(words) = t.tutor.judge(&game.battle, c) {
                     t.tutor.said = Some(words);
                     continue;
                 }

@@ -4,10 +4,10 @@
 
 use super::screens::{Menu, Screen};
 use super::{AppSystems, Game, Intent};
+use crate::players::opponent::{Opponent, Style};
 use crate::rules::Battle;
 use crate::rules::command::Command;
 use crate::rules::model::Side;
-use crate::rules::opponent::{Opponent, Style};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 

@@ -8,9 +8,9 @@ use super::{Game, Intent};
 use crate::rules::command::Factor;
 use crate::rules::command::{Command, Event};
 use crate::rules::model::Unit;
-use crate::rules::report;
 use crate::rules::ruleset::{ActionGroup, Outlook, OutlookPart, RefSection, books};
 use crate::rules::terrain::FeatureKind;
+use crate::text::report;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
@@ -83,8 +83,8 @@ fn turn_bar(
                     let end_refused = busy.clone().or_else(|| {
                         let t = tutoring.as_deref()?;
                         match t.tutor.judge(b, &Command::EndPhase) {
-                            crate::rules::lesson::Verdict::Wrong(w) => Some(w),
-                            crate::rules::lesson::Verdict::Execute => None,
+                            crate::text::lesson::Verdict::Wrong(w) => Some(w),
+                            crate::text::lesson::Verdict::Execute => None,
                         }
                     });
                     let end_size = [150.0, 20.0];
@@ -963,7 +963,7 @@ fn tutor_section(
             }
             ui.add_space(6.0);
             ui.horizontal(|ui| match &step.expect {
-                crate::rules::lesson::Expect::Read => {
+                crate::text::lesson::Expect::Read => {
                     if ui.button("Next").clicked() {
                         intents.write(Intent::Next);
                     }

@@ -117,7 +117,7 @@ impl TitleScreen {
                     .filter(|p| p.extension().is_some_and(|x| x == "ron"))
                     .filter_map(|p| {
                         let text = scenario::read_text(&p).ok()?;
-                        let l = crate::rules::lesson::parse(&text, "").ok()?;
+                        let l = crate::text::lesson::parse(&text, "").ok()?;
                         Some((p, l.title))
                     })
                     .collect()
@@ -329,7 +329,7 @@ fn title(
                 commands.insert_resource(r);
                 Game::new(b, true, dir)
             }),
-        Launch::Lesson(path) => crate::rules::lesson::load(&path)
+        Launch::Lesson(path) => crate::text::lesson::load(&path)
             .map(|(l, b)| {
                 commands.insert_resource(super::lesson::Tutoring::new(l));
                 Game::new(b, true, dir)

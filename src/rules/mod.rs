@@ -1,18 +1,13 @@
 //! The game itself, in pure Rust: geometry, terrain, dice, the battle, commands and events,
 //! scenarios, saves and the rulesets. Nothing here knows about drawing or windows.
 
-pub mod autoplay;
-pub mod batch;
 pub mod battle;
 pub mod command;
 pub mod dice;
 pub mod geometry;
-pub mod lesson;
 pub mod log;
 pub mod model;
 pub mod odds;
-pub mod opponent;
-pub mod report;
 pub mod ruleset;
 pub mod save;
 pub mod scenario;

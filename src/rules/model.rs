@@ -470,3 +470,18 @@ impl Phase {
         }
     }
 }
+
+impl Formation {
+    /// A formation's name in words.
+    pub fn name(self) -> &'static str {
+        match self {
+            Formation::Line => "line",
+            Formation::Column => "column",
+            Formation::Square => "square",
+            Formation::Skirmish => "skirmish order",
+            Formation::Conformed => "an L (conformed to terrain)",
+            Formation::Dismounted => "dismounted",
+            Formation::Deep => "in depth",
+        }
+    }
+}

@@ -327,6 +327,9 @@ pub enum FileKind {
     Lesson,
 }
 
+/// The word that marks a file as a lesson (a tutorial's steps over a scenario).
+pub const LESSON_MARK: &str = "volley_lesson";
+
 pub fn sniff(text: &str) -> FileKind {
     let body: String = text
         .lines()
@@ -336,7 +339,7 @@ pub fn sniff(text: &str) -> FileKind {
     let t = body.trim_start();
     if t.starts_with('[') {
         FileKind::Orders
-    } else if super::lesson::is_lesson(t) {
+    } else if t.contains(LESSON_MARK) {
         FileKind::Lesson
     } else if t.contains("volley_save") {
         FileKind::Save

@@ -4,7 +4,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::Path;
-use volley::rules::autoplay::AutoPlayer;
+use volley::players::autoplay::AutoPlayer;
 use volley::rules::command::Step;
 use volley::rules::model::{Phase, UnitId};
 use volley::rules::ruleset::AnyRuleset;
@@ -146,7 +146,7 @@ const DEFAULTS: [(&str, &str); 5] = [
 ];
 
 fn batch_games(c: &mut Criterion) {
-    use volley::rules::batch::{Player, play_game};
+    use volley::players::batch::{Player, play_game};
     let mut g = c.benchmark_group("batch game");
     g.sample_size(10);
     for (file, name) in DEFAULTS {
@@ -169,7 +169,7 @@ fn batch_games(c: &mut Criterion) {
 
 /// One bound of the opponent's on the largest scenario: every phase until the other side moves.
 fn opponent_bound(c: &mut Criterion) {
-    use volley::rules::batch::{Bot, Player, play_phase};
+    use volley::players::batch::{Bot, Player, play_phase};
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/dbfpw_spicheren.ron");
     let start = scenario::load(&path).unwrap();
     c.bench_function(

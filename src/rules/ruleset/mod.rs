@@ -9,6 +9,7 @@ pub mod dbfpw;
 pub mod dbn;
 pub mod dbn_game;
 mod dbn_view;
+pub mod doctrine;
 pub mod hal25;
 pub mod old_dessauer;
 pub mod view;
@@ -24,9 +25,9 @@ use super::battle::Battle;
 use super::command::{Command, Event, RuleError};
 use super::geometry::{Base, Pt};
 use super::model::{Class, Formation, Phase, Side, SideInfo, Unit, UnitId};
-use super::opponent::Tuning;
 use super::scenario::RawUnit;
 use super::terrain::Terrain;
+use doctrine::Tuning;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 

@@ -7,9 +7,9 @@ use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Event, RuleError};
 use crate::rules::geometry::{Base, Pt};
 use crate::rules::model::{Class, Flag, Formation, Phase, SideInfo, Unit, UnitId};
-use crate::rules::opponent::Tuning;
 use crate::rules::ruleset::Figures;
 use crate::rules::ruleset::common::{arc_marks, reach_mark, target_mark};
+use crate::rules::ruleset::doctrine::Tuning;
 use crate::rules::ruleset::view::{
     Action, ActionGroup, Card, Ink, Layer, Look, Mark, Measure, MoveRequest, Outlook, RefRow,
     RefSection, Reference, StateView, TurnWords, UnitModel, UnitState,
@@ -206,7 +206,7 @@ impl Bbb7yw {
                 "{} of {} bases · {}",
                 u.stands.len(),
                 self.strength(u),
-                crate::rules::report::formation_name(u.formation)
+                crate::rules::model::Formation::name(u.formation)
             );
             if self.is_artillery(u) {
                 s = format!(
@@ -841,7 +841,7 @@ impl Bbb7yw {
                     format!(
                         "{} changes to {} ({cost:.0}\")",
                         name(unit),
-                        crate::rules::report::formation_name(*formation)
+                        crate::rules::model::Formation::name(*formation)
                     )
                 }
             }

@@ -8,11 +8,11 @@ use super::{Band, Hal25, State, TroopClass, footprint_of, layout};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Event, Factor, RuleError, factor_sum};
 use crate::rules::model::{Class, Formation, Phase, Side, SideInfo, Unit, UnitId};
-use crate::rules::opponent::Tuning;
 use crate::rules::ruleset::Figures;
 use crate::rules::ruleset::common::{
     arc_marks, chance, factor_rows, number_rows, reach_mark, target_mark, two_d6_at_least,
 };
+use crate::rules::ruleset::doctrine::Tuning;
 use crate::rules::ruleset::view::{
     Action, ActionGroup, Card, Layer, Look, Mark, Measure, MoveRequest, Outlook, OutlookPart,
     RefRow, RefSection, Reference, StateView, TurnWords, UnitModel, UnitState,
@@ -62,7 +62,7 @@ impl Hal25 {
                 t.name,
                 allowed
                     .iter()
-                    .map(|f| crate::rules::report::formation_name(*f))
+                    .map(|f| crate::rules::model::Formation::name(*f))
                     .collect::<Vec<_>>()
                     .join(" or ")
             ));
@@ -405,7 +405,7 @@ impl Hal25 {
                         "unlimbered"
                     }
                 } else {
-                    crate::rules::report::formation_name(u.formation)
+                    crate::rules::model::Formation::name(u.formation)
                 },
                 b.scale.from_mm(w)
             ));
@@ -618,7 +618,7 @@ impl Hal25 {
                     for f in self.formations(u) {
                         if f != u.formation {
                             forms.push(Action {
-                                label: format!("Form {}", crate::rules::report::formation_name(f)),
+                                label: format!("Form {}", crate::rules::model::Formation::name(f)),
                                 command: Command::Form {
                                     unit: u.id.clone(),
                                     formation: f,

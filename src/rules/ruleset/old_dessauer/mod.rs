@@ -24,7 +24,7 @@ use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Event, Factor, RuleError, TestKind, factor_sum};
 use crate::rules::geometry::{Base, Pt};
 use crate::rules::model::{Class, Formation, Phase, Side, Unit, UnitId};
-use crate::rules::opponent::Tuning;
+use crate::rules::ruleset::doctrine::Tuning;
 use crate::rules::scenario::RawUnit;
 use crate::rules::terrain::FeatureKind;
 use serde::{Deserialize, Serialize};

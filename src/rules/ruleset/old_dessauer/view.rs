@@ -8,7 +8,6 @@ use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Step};
 use crate::rules::geometry::Base;
 use crate::rules::model::{Formation, Phase, Unit};
-use crate::rules::report::formation_name;
 use crate::rules::ruleset::Figures;
 use crate::rules::ruleset::UnitSetup;
 use crate::rules::ruleset::common::{
@@ -232,7 +231,7 @@ impl OldDessauer {
             self.strength(u),
             stands.join(", ")
         ));
-        lines.push(format!("Formation: {}", formation_name(u.formation)));
+        lines.push(format!("Formation: {}", u.formation.name()));
         let states: Vec<&str> = [
             (u.status.removed, "gone"),
             (u.status.shaken, "shaken"),

@@ -1,10 +1,10 @@
 //! A simple seeded player that gives random legal commands: for solo testing, benchmarks and
 //! property tests. It only proposes; the battle decides what is legal.
 
-use super::battle::Battle;
-use super::command::{Command, Event, Step};
-use super::geometry::Corner;
-use super::model::{Unit, UnitId};
+use crate::rules::battle::Battle;
+use crate::rules::command::{Command, Event, Step};
+use crate::rules::geometry::Corner;
+use crate::rules::model::{Unit, UnitId};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

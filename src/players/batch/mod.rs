@@ -3,11 +3,13 @@
 //! the units whose loss decides games). Games run on all cores; each game's dice come from its
 //! own seed, so the same arguments always give the same report.
 
-use super::autoplay::AutoPlayer;
-use super::battle::Battle;
-use super::command::{Command, Event};
-use super::model::Side;
-use super::opponent::{Opponent, Style};
+pub mod print;
+
+use crate::players::autoplay::AutoPlayer;
+use crate::players::opponent::{Opponent, Style};
+use crate::rules::battle::Battle;
+use crate::rules::command::{Command, Event};
+use crate::rules::model::Side;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -181,7 +183,7 @@ fn record(b: &Battle, seed: u64, refused: usize) -> GameRecord {
             _ => {}
         }
     }
-    let (winner, reason) = super::report::outcome(b)
+    let (winner, reason) = crate::text::report::outcome(b)
         .map(|(w, r)| (w, r.to_string()))
         .unwrap_or((None, "unfinished".into()));
     let decisive = winner.and_then(|w| {

@@ -1,7 +1,7 @@
 //! `volley batch`: plays a scenario many times on all cores with a progress bar, prints what the
 //! games say about its balance, and draws it.
 
-use crate::rules::batch::{self, Player, Report};
+use crate::players::batch::{self, Player, Report};
 use crate::rules::save;
 use indicatif::{ProgressBar, ProgressStyle};
 use plotters::prelude::*;

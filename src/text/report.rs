@@ -1,10 +1,10 @@
 //! Events and state in words and in JSON, for the log, the command line and tests.
 
-use super::battle::Battle;
-use super::command::{Effect, Event, Factor, RuleError, Score, Verdict, factor_sum};
-use super::model::{Side, UnitId};
-use super::ruleset::Roll;
-use super::terrain::FeatureKind;
+use crate::rules::battle::Battle;
+use crate::rules::command::{Effect, Event, Factor, RuleError, Score, Verdict, factor_sum};
+use crate::rules::model::{Side, UnitId};
+use crate::rules::ruleset::Roll;
+use crate::rules::terrain::FeatureKind;
 use serde_json::{Value, json};
 
 fn name(b: &Battle, id: &UnitId) -> String {
@@ -381,7 +381,7 @@ fn other_words(b: &Battle, e: &Event) -> String {
         Event::Unlimbered { unit } => format!("{} unlimbers", u(unit)),
         Event::UnlimberedTo {
             unit, formation, ..
-        } => format!("{} unlimbers in {}", u(unit), formation_name(*formation)),
+        } => format!("{} unlimbers in {}", u(unit), formation.name()),
         Event::Captured { feature, by } => format!(
             "{} captures {}: it is no longer fortified",
             u(by),
@@ -437,7 +437,7 @@ fn other_words(b: &Battle, e: &Event) -> String {
             ..
         } => {
             if *cost > 0.0 {
-                format!("{} forms {}", u(unit), formation_name(*formation))
+                format!("{} forms {}", u(unit), formation.name())
             } else {
                 format!("{} closes up its ranks", u(unit))
             }
@@ -520,20 +520,6 @@ fn need_text(need: i32, most: i32) -> String {
         format!("{most}")
     } else {
         format!("{need}-{most}")
-    }
-}
-
-/// A formation's name in words.
-pub fn formation_name(f: crate::rules::model::Formation) -> &'static str {
-    use crate::rules::model::Formation;
-    match f {
-        Formation::Line => "line",
-        Formation::Column => "column",
-        Formation::Square => "square",
-        Formation::Skirmish => "skirmish order",
-        Formation::Conformed => "an L (conformed to terrain)",
-        Formation::Dismounted => "dismounted",
-        Formation::Deep => "in depth",
     }
 }
 

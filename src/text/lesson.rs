@@ -2,10 +2,11 @@
 //! scenario. The engine is generic: each step says what to show, what the newcomer must do, and
 //! what to say otherwise; the rulesets' lessons are data (`scenarios/lessons/`).
 
-use super::command::{Command, RuleError};
-use super::model::UnitId;
-use super::scenario::{self, Diagnostic};
-use super::{Battle, report};
+use crate::rules::Battle;
+use crate::rules::command::{Command, RuleError};
+use crate::rules::model::UnitId;
+use crate::rules::scenario::{self, Diagnostic};
+use crate::text::report;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -205,7 +206,7 @@ impl Tutor {
 
 /// Whether a file's text is a lesson (its first field names the format).
 pub fn is_lesson(text: &str) -> bool {
-    text.contains("volley_lesson")
+    text.contains(crate::rules::save::LESSON_MARK)
 }
 
 /// Reads a lesson and builds its battle, with the lesson's dice scripted.
@@ -323,7 +324,7 @@ fn play_step(s: &LessonStep, n: usize, b: &mut Battle) -> Result<(), String> {
             b.execute(command.clone()).map_err(|e| {
                 format!(
                     "step {n}: {} is refused: {}",
-                    super::save::order_text(command),
+                    crate::rules::save::order_text(command),
                     report::refusal(b, &e)
                 )
             })?;
@@ -333,7 +334,7 @@ fn play_step(s: &LessonStep, n: usize, b: &mut Battle) -> Result<(), String> {
             if b.execute(command.clone()).is_ok() {
                 return Err(format!(
                     "step {n}: {} was meant to be refused but is accepted",
-                    super::save::order_text(command)
+                    crate::rules::save::order_text(command)
                 ));
             }
             if (b.log.len(), b.commands.len()) != before {
@@ -384,12 +385,12 @@ pub fn by_the_mouse(s: &LessonStep, b: &Battle) -> Result<(), String> {
                 Err(format!(
                     "no button on {}'s card gives {}",
                     u.name,
-                    super::save::order_text(c)
+                    crate::rules::save::order_text(c)
                 ))
             };
         }
     };
-    let Some(first) = super::ruleset::common::click_command(b, unit, target) else {
+    let Some(first) = crate::rules::ruleset::common::click_command(b, unit, target) else {
         return Err(format!(
             "with {} selected, a click on {} selects it: no {} by the mouse",
             name(unit),
@@ -421,11 +422,11 @@ pub fn by_the_mouse(s: &LessonStep, b: &Battle) -> Result<(), String> {
         "with {} selected, a click on {} gives {}{}, not {}",
         name(unit),
         name(target),
-        super::save::order_text(&seen[0]),
+        crate::rules::save::order_text(&seen[0]),
         refused
             .map(|r| format!(" (refused before the dice: {r})"))
             .unwrap_or_default(),
-        super::save::order_text(command)
+        crate::rules::save::order_text(command)
     ))
 }
 
