@@ -110,3 +110,44 @@ fn a_game_saved_against_the_opponent_loads_back_against_it() {
     app.update();
     assert!(app.world().get_resource::<Computer>().is_none());
 }
+
+/// Plays `scenario` against the opponent on `side` through the app loop until turn 3: the
+/// player ends each step when the opponent is not playing its part alone, and skips through
+/// the opponent's part. Returns the turn reached and whether the player ever waited in vain.
+fn play_against(scenario: &str, side: usize) -> (u32, bool) {
+    let b =
+        save::load_any(&Path::new(env!("CARGO_MANIFEST_DIR")).join(scenario)).expect("scenario");
+    let mut app = common::headless(b, "opponent-steps");
+    app.insert_resource(Computer::new(side));
+    app.update();
+    for _ in 0..600 {
+        let g = app.world().resource::<Game>();
+        if g.battle.is_over() || g.battle.turn >= 3 {
+            break;
+        }
+        let c = app.world().resource::<Computer>();
+        if c.busy(&g.battle) || (c.to_act(&g.battle) && !c.done_in(g)) {
+            app.world_mut().resource_mut::<Computer>().skip();
+        } else {
+            app.world_mut().write_message(Intent::Do(Command::EndPhase));
+        }
+        app.update();
+    }
+    let g = app.world().resource::<Game>();
+    (g.battle.turn, g.battle.is_over())
+}
+
+#[test]
+fn a_step_both_sides_act_in_never_waits_on_the_opponent_for_nothing() {
+    // BBB's movement and Hal's chips, declarations and firing are steps both sides act in:
+    // the opponent plays its part, and the player ends the step; neither waits on the other.
+    for scenario in ["scenarios/bbb_tutorial.ron", "scenarios/hal25_tutorial.ron"] {
+        for side in [0, 1] {
+            let (turn, over) = play_against(scenario, side);
+            assert!(
+                turn >= 3 || over,
+                "{scenario}, opponent on side {side}: stuck at turn {turn}"
+            );
+        }
+    }
+}

@@ -676,7 +676,7 @@ fn apply_intents(
     for intent in intents.read() {
         // While the opponent plays its part, the player's hands are off the table.
         if let Some(c) = computer.as_deref()
-            && c.to_act(&game.battle)
+            && c.busy(&game.battle)
             && matches!(intent, Intent::Do(_) | Intent::Undo | Intent::ShowMe)
         {
             game.message = Some("the opponent is playing its part: wait, or press Skip".into());

@@ -39,6 +39,9 @@ pub struct Computer {
     wait: f32,
     /// Play the rest of this bound at once.
     skip: bool,
+    /// The battle's version (`Game::version`) at which it last found nothing to do: it looks
+    /// again only once the battle has changed.
+    idle_at: Option<u64>,
 }
 
 impl Computer {
@@ -51,6 +54,7 @@ impl Computer {
             opponent: Opponent::new(Style::Odds),
             wait: Self::PACE,
             skip: false,
+            idle_at: None,
         }
     }
 
@@ -70,8 +74,30 @@ impl Computer {
         }
     }
 
-    /// Its next command and reason, if it has one now; `EndPhase` when its phase is done and
-    /// the phase is its to end (in a phase where both sides act, the player ends it).
+    /// Whether it acts alone now (placing its units, or a step only its side acts in): the
+    /// player then waits for it. In a step both sides act in, each plays its part as it likes
+    /// and the player ends the step.
+    pub fn alone(&self, b: &Battle) -> bool {
+        match b.rules.deployment(b) {
+            Some(d) => d.side == self.side,
+            None => b.rules.acting_sides(b) == vec![self.side],
+        }
+    }
+
+    /// Whether the player must wait for it: it is its part alone to play now.
+    pub fn busy(&self, b: &Battle) -> bool {
+        self.to_act(b) && self.alone(b)
+    }
+
+    /// Whether it has played its part of a step both sides act in, and waits for the player
+    /// to play theirs and end the step.
+    pub fn done_in(&self, game: &Game) -> bool {
+        self.to_act(&game.battle) && !self.alone(&game.battle) && self.idle_at == Some(game.version)
+    }
+
+    /// Its next command and reason, if it has one now; `EndPhase` when its part is done and
+    /// the step is its alone to end (in a step both sides act in, the player ends it: the
+    /// opponent never cuts the player's part short).
     fn next(&mut self, b: &Battle) -> Option<(Command, String)> {
         if !self.to_act(b) {
             return None;
@@ -79,10 +105,7 @@ impl Computer {
         if let Some(d) = self.opponent.decide(b, self.side) {
             return Some((d.command, d.reason));
         }
-        let ends = b.rules.deployment(b).is_some()
-            || b.active == self.side
-            || b.rules.acting_sides(b) == vec![self.side];
-        ends.then(|| {
+        self.alone(b).then(|| {
             let d = self.opponent.finish(b, self.side);
             (d.command, d.reason)
         })
@@ -104,6 +127,12 @@ fn computer_plays(
     if !computer.to_act(&game.battle) {
         computer.skip = false;
         computer.wait = Computer::PACE;
+        computer.idle_at = None;
+        return;
+    }
+    // Nothing to do until the battle changes: it does not think again meanwhile.
+    if computer.idle_at == Some(game.version) {
+        computer.skip = false;
         return;
     }
     computer.wait -= time.delta_secs();
@@ -114,6 +143,7 @@ fn computer_plays(
     if computer.skip {
         // The rest of its part at once: on a copy, command by command, each sent on.
         let mut b = game.battle.fork();
+        let mut given = 0;
         for _ in 0..(8 * b.units.len() + 32) {
             let Some((cmd, reason)) = computer.next(&b) else {
                 break;
@@ -122,10 +152,16 @@ fn computer_plays(
                 break;
             }
             intents.write(Intent::Opponent(cmd, reason));
+            given += 1;
         }
         computer.skip = false;
+        if given == 0 {
+            computer.idle_at = Some(game.version);
+        }
     } else if let Some((cmd, reason)) = computer.next(&game.battle) {
         intents.write(Intent::Opponent(cmd, reason));
+    } else {
+        computer.idle_at = Some(game.version);
     }
 }
 
@@ -139,6 +175,7 @@ fn skip_panel(
     if !computer.to_act(&game.battle) || replay.is_some() {
         return Ok(());
     }
+    let done = computer.done_in(&game);
     let name = game
         .battle
         .sides
@@ -153,6 +190,12 @@ fn skip_panel(
                     // Where the rules let the side not moving act in the mover's phase (BBB's
                     // movement), the opponent plays its part there too: say so, or it reads as
                     // moving out of turn.
+                    if done {
+                        ui.label(format!(
+                            "The opponent has played {name}'s part: play yours, then end the step"
+                        ));
+                        return;
+                    }
                     if game.battle.active == computer.side {
                         ui.label(format!("The opponent is playing {name}…"));
                     } else {

@@ -75,7 +75,7 @@ fn turn_bar(
                         Some("a replay only shows the game: close it to play".to_string())
                     } else if !at_table {
                         Some("the battle is not under way".to_string())
-                    } else if computer.as_deref().is_some_and(|c| c.to_act(b)) {
+                    } else if computer.as_deref().is_some_and(|c| c.busy(b)) {
                         Some("the opponent is playing its part: wait, or press Skip".to_string())
                     } else {
                         None
