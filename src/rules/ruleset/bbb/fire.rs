@@ -213,10 +213,38 @@ impl Bbb7yw {
             return illegal("both units must be on the table".into());
         }
         self.may_fire(b, &s)?;
+        self.may_fire_at(b, &t, &s)?;
+        let Some((row, bg)) = self.values_for(&s, &t) else {
+            return illegal(format!("{} has no fire against {}", s.name, t.name));
+        };
+        let values = if bg {
+            row.with_bg.clone().unwrap_or_else(|| row.values.clone())
+        } else {
+            row.values.clone()
+        };
+        let (value, lines) = self.fire_value(b, &s, &t, &values)?;
+        let halvings = self.halvings(&s, b.phase == Phase::DefensiveFire);
+        let shifts = self.shifts(b, &s, &t);
+        let net: i32 = shifts.iter().map(|f| f.value).sum();
+        let column = fire_column(&self.data, value, halvings.len() as u32, net);
+        Ok(FireSetup {
+            shooter: s,
+            target: t,
+            lines,
+            value,
+            halvings,
+            shifts,
+            column,
+        })
+    }
+
+    /// Whether `t` may be fired at by `s`: an enemy, not a general, and in defensive fire one
+    /// that moved or assaults.
+    fn may_fire_at(&self, b: &Battle, t: &Unit, s: &Unit) -> Result<(), RuleError> {
         if t.side == s.side {
             return illegal(format!("{} is a friend", t.name));
         }
-        if self.is_general(&t) {
+        if self.is_general(t) {
             return illegal(format!(
                 "{} is a general: generals are not fired at",
                 t.name
@@ -236,20 +264,24 @@ impl Bbb7yw {
                 t.name
             ));
         }
-        let Some((row, bg)) = self.values_for(&s, &t) else {
-            return illegal(format!("{} has no fire against {}", s.name, t.name));
-        };
-        let values = if bg {
-            row.with_bg.clone().unwrap_or_else(|| row.values.clone())
-        } else {
-            row.values.clone()
-        };
+        Ok(())
+    }
+
+    /// The fire value: what each front-rank base with the target in range, arc and sight
+    /// adds for its band, with each base's part in words.
+    fn fire_value(
+        &self,
+        b: &Battle,
+        s: &Unit,
+        t: &Unit,
+        values: &[f32],
+    ) -> Result<(f32, Vec<String>), RuleError> {
         let half = self.num("front_arc");
-        let size = self.base_of(&s);
+        let size = self.base_of(s);
         let mut lines = Vec::new();
         let mut value = 0.0f32;
         let mut why_not = None;
-        for (i, base) in layout::front_rank(&s, size).iter().enumerate() {
+        for (i, base) in layout::front_rank(s, size).iter().enumerate() {
             let dist = b.scale.from_mm(base.front_edge_distance(&t.base));
             let Some(k) = band(&self.data.bands, dist) else {
                 why_not.get_or_insert(format!("out of range ({dist:.1}\")"));
@@ -259,7 +291,7 @@ impl Bbb7yw {
                 why_not.get_or_insert("outside the front arc".to_string());
                 continue;
             }
-            if let Err(e) = self.sight(b, &s, base.front_centre(), &t) {
+            if let Err(e) = self.sight(b, s, base.front_centre(), t) {
                 why_not.get_or_insert(e);
                 continue;
             }
@@ -283,7 +315,11 @@ impl Bbb7yw {
                 why_not.unwrap_or_else(|| "no base can".into())
             ));
         }
-        // Halvings.
+        Ok((value, lines))
+    }
+
+    /// The halvings of the firer's value (cumulative).
+    fn halvings(&self, s: &Unit, defensive: bool) -> Vec<Factor> {
         let mut halvings = Vec::new();
         let halve = |k: &str| {
             let h = self.data.halving(k);
@@ -299,17 +335,21 @@ impl Bbb7yw {
         if s.status.ammo == Ammo::Low {
             halvings.push(halve("low_ammo"));
         }
-        if self.reduced(&s) {
+        if self.reduced(s) {
             halvings.push(halve("reduced"));
         }
-        if self.is_artillery(&s) && !defensive {
+        if self.is_artillery(s) && !defensive {
             if s.bound.moved && s.bound.limber_changed {
                 halvings.push(halve("horse_moved"));
             } else if s.bound.limber_changed || s.bound.formed {
                 halvings.push(halve("pivoted"));
             }
         }
-        // Shifts.
+        halvings
+    }
+
+    /// The column shifts of a firing, left negative.
+    fn shifts(&self, b: &Battle, s: &Unit, t: &Unit) -> Vec<Factor> {
         let mut shifts = Vec::new();
         let shift = |k: &str| {
             let sh = self.data.shift(k);
@@ -322,7 +362,7 @@ impl Bbb7yw {
         if s.has(Flag::Ragged) {
             shifts.push(shift("ragged"));
         }
-        let kinds = self.terrain_at(b, &t);
+        let kinds = self.terrain_at(b, t);
         let fort = b
             .terrain
             .at(t.base.centre, &[FeatureKind::Fortification])
@@ -351,22 +391,12 @@ impl Bbb7yw {
         }
         let exposed = b.terrain.on_bridge(&t.base)
             || t.formation == Formation::Column
-            || (self.is_artillery(&t) && t.status.limbered)
+            || (self.is_artillery(t) && t.status.limbered)
             || t.base.behind_front_line(s.base.front_centre());
         if exposed {
             shifts.push(shift("target_exposed"));
         }
-        let net: i32 = shifts.iter().map(|f| f.value).sum();
-        let column = fire_column(&self.data, value, halvings.len() as u32, net);
-        Ok(FireSetup {
-            shooter: s,
-            target: t,
-            lines,
-            value,
-            halvings,
-            shifts,
-            column,
-        })
+        shifts
     }
 
     /// The column in words ("the 6 column", "off the table").
