@@ -2,12 +2,129 @@
 //! Every number the rules use lives there with its source.
 
 use super::tables;
+use crate::rules::command::Factor;
 use crate::rules::model::Class;
 use crate::rules::ruleset::Ruling;
-use crate::rules::ruleset::common::{FactorDef as Modifier, Number, number};
+use crate::rules::ruleset::common::{FactorDef as Modifier, Keyed, Number};
 use serde::{Deserialize, Serialize};
 
-const DATA: &str = include_str!("../../../../assets/rulesets/bbb7yw.ron");
+pub(super) const DATA: &str = include_str!("../../../../assets/rulesets/bbb7yw.ron");
+
+/// The data file, as load errors name it.
+pub(super) const FILE: &str = "assets/rulesets/bbb7yw.ron";
+
+crate::rules_keys! {
+    /// A rules number of the data file (`numbers`).
+    pub enum N {
+        FrontArc = "front_arc",
+        OutsideArcPenalty = "outside_arc_penalty",
+        DifficultFoot = "difficult_foot",
+        DifficultCavalry = "difficult_cavalry",
+        ZoneOfControl = "zone_of_control",
+        Manhandle = "manhandle",
+        HorseUnlimberMove = "horse_unlimber_move",
+        MinimumMove = "minimum_move",
+        RoadFactor = "road_factor",
+        EvadeRadius = "evade_radius",
+        GeneralRadius = "general_radius",
+        GeneralReturn = "general_return",
+        AmmoRecoverDistance = "ammo_recover_distance",
+        SilencedRecoverDistance = "silenced_recover_distance",
+        StreamAssaultDistance = "stream_assault_distance",
+        HillFireGap = "hill_fire_gap",
+        CoverSight = "cover_sight",
+        SpentFraction = "spent_fraction",
+        ObjectiveRadius = "objective_radius",
+        FlankSupportDistance = "flank_support_distance",
+        FlankSupportFacing = "flank_support_facing",
+        AboutTurnPivot = "about_turn_pivot",
+        ZocSettle = "zoc_settle",
+        HaltedFallBack = "halted_fall_back",
+        ExploitFraction = "exploit_fraction",
+        DefaultBases = "default_bases",
+        MaxBases = "max_bases",
+        ArtilleryReducedHits = "artillery_reduced_hits",
+        ArtilleryDestroyedHits = "artillery_destroyed_hits",
+    }
+}
+
+crate::rules_keys! {
+    /// A row of the firing values (`fire_values`).
+    pub enum Firing {
+        MusketVCav = "musket_v_cav",
+        MusketVFoot = "musket_v_foot",
+        SkVFoot = "sk_v_foot",
+        CavalryMusket = "cavalry_musket",
+        IneffectiveMusket = "ineffective_musket",
+        FootArtillery = "foot_artillery",
+        HorseArtillery = "horse_artillery",
+        HeavyArtillery = "heavy_artillery",
+    }
+}
+
+crate::rules_keys! {
+    /// A column shift of the fire table (`fire_shifts`).
+    pub enum ShiftKey {
+        Ragged = "ragged",
+        WoodVillage = "wood_village",
+        TownEntrenched = "town_entrenched",
+        Fort = "fort",
+        Devastating = "devastating",
+        EliteCompanies = "elite_companies",
+        IneptTarget = "inept_target",
+        TargetExposed = "target_exposed",
+    }
+}
+
+crate::rules_keys! {
+    /// A halving of the fire value (`fire_halvings`).
+    pub enum HalvingKey {
+        Disrupted = "disrupted",
+        LowAmmo = "low_ammo",
+        Reduced = "reduced",
+        Pivoted = "pivoted",
+        HorseMoved = "horse_moved",
+    }
+}
+
+crate::rules_keys! {
+    /// An advantage or penalty in an assault (`assault_modifiers`).
+    pub enum AssaultMod {
+        Ratio32 = "ratio_3_2",
+        Ratio21 = "ratio_2_1",
+        Ratio31 = "ratio_3_1",
+        Veteran = "veteran",
+        HeavyCavalry = "heavy_cavalry",
+        Aggressive = "aggressive",
+        InDepth = "in_depth",
+        Lancers = "lancers",
+        Outflanking = "outflanking",
+        Disrupted = "disrupted",
+        Raw = "raw",
+        Fragile = "fragile",
+        Spent = "spent",
+        LightCavalry = "light_cavalry",
+        VillageWoodMarsh = "village_wood_marsh",
+        TownBridgeTrench = "town_bridge_trench",
+        Fort = "fort",
+        StreamOrSlope = "stream_or_slope",
+        SteepSlope = "steep_slope",
+    }
+}
+
+crate::rules_keys! {
+    /// A modifier of the command roll (`command_modifiers`).
+    pub enum CommandMod {
+        General = "general",
+        March = "march",
+        Terrain = "terrain",
+        Irregular = "irregular",
+        Passive = "passive",
+        Fragile = "fragile",
+        UnsupportedLine = "unsupported_line",
+        Spent = "spent",
+    }
+}
 
 /// The arm of a troop type: what moves, fires, evades and fights as what.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -311,11 +428,7 @@ impl BbbData {
         self.troops.iter().find(|t| t.code == code)
     }
 
-    /// A number by key (0 when missing: `from_ron` callers check the keys they need).
-    pub fn num(&self, key: &str) -> f32 {
-        number(&self.numbers, key)
-    }
-
+    /// A firing values row by the data's word (the rules read them by `Firing`, in `Keys`).
     pub fn fire_values(&self, key: &str) -> Option<&FireValues> {
         self.fire_values.iter().find(|v| v.key == key)
     }
@@ -355,35 +468,88 @@ pub fn quality_name(q: Quality) -> &'static str {
     }
 }
 
-/// The numbers `from_ron` requires.
-pub(super) const REQUIRED: [&str; 29] = [
-    "front_arc",
-    "outside_arc_penalty",
-    "difficult_foot",
-    "difficult_cavalry",
-    "zone_of_control",
-    "manhandle",
-    "horse_unlimber_move",
-    "minimum_move",
-    "road_factor",
-    "evade_radius",
-    "general_radius",
-    "general_return",
-    "ammo_recover_distance",
-    "silenced_recover_distance",
-    "stream_assault_distance",
-    "hill_fire_gap",
-    "cover_sight",
-    "spent_fraction",
-    "artillery_reduced_hits",
-    "artillery_destroyed_hits",
-    "about_turn_pivot",
-    "default_bases",
-    "exploit_fraction",
-    "flank_support_distance",
-    "flank_support_facing",
-    "halted_fall_back",
-    "max_bases",
-    "zoc_settle",
-    "objective_radius",
-];
+/// The data file's keyed rows, each read by its typed key: taken at load, every key the rules
+/// read present once and no other (see `Keyed::take`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Keys {
+    pub numbers: Keyed<N, f32>,
+    pub fire_values: Keyed<Firing, FireValues>,
+    /// Each shift as a fire factor: its name, columns (left negative) and source.
+    pub fire_shifts: Keyed<ShiftKey, Factor>,
+    /// Each halving as a fire factor ("halved: ..."), of no value.
+    pub fire_halvings: Keyed<HalvingKey, Factor>,
+    pub assault_modifiers: Keyed<AssaultMod, Factor>,
+    pub command_modifiers: Keyed<CommandMod, Factor>,
+}
+
+impl Keys {
+    /// Takes every keyed row of `d`, read from `text` (the file `file`), by its typed key.
+    pub fn take(d: &BbbData, file: &str, text: &str) -> Result<Self, String> {
+        Ok(Keys {
+            numbers: Keyed::numbers(&d.numbers, file, text)?,
+            fire_values: Keyed::take(
+                &d.fire_values,
+                |v| &v.key,
+                Clone::clone,
+                file,
+                text,
+                "firing values row",
+            )?,
+            fire_shifts: Keyed::take(
+                &d.fire_shifts,
+                |s| &s.key,
+                |s| Factor {
+                    name: s.name.clone(),
+                    value: s.shift,
+                    source: s.source.clone(),
+                },
+                file,
+                text,
+                "fire shift",
+            )?,
+            fire_halvings: Keyed::take(
+                &d.fire_halvings,
+                |h| &h.key,
+                |h| Factor {
+                    name: format!("halved: {}", h.name),
+                    value: 0,
+                    source: h.source.clone(),
+                },
+                file,
+                text,
+                "fire halving",
+            )?,
+            assault_modifiers: Keyed::factors(&d.assault_modifiers, file, text)?,
+            command_modifiers: Keyed::factors(&d.command_modifiers, file, text)?,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_keyed_row_is_one_the_rules_read_and_none_is_missing() {
+        let d = BbbData::load().expect("bbb7yw.ron loads");
+        assert!(Keys::take(&d, FILE, DATA).is_ok());
+        let typo = DATA.replace("\"zoc_settle\"", "\"zoc_setle\"");
+        let d = BbbData::from_ron(&typo).expect("the tables keep their shapes");
+        let e = Keys::take(&d, FILE, &typo).unwrap_err();
+        assert!(
+            e.starts_with("assets/rulesets/bbb7yw.ron:")
+                && e.ends_with("the rules number 'zoc_setle' is not one the rules read"),
+            "{e}"
+        );
+        let gone: String = DATA
+            .lines()
+            .filter(|l| !l.contains("(key: \"steep_slope\""))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let d = BbbData::from_ron(&gone).expect("the tables keep their shapes");
+        assert_eq!(
+            Keys::take(&d, FILE, &gone).unwrap_err(),
+            "assets/rulesets/bbb7yw.ron: the factor 'steep_slope' is missing"
+        );
+    }
+}

@@ -1,7 +1,7 @@
 //! BBB evading: who may evade whom, and the evade itself (straight away from an enemy that
 //! moved within 12", half to a full move, keeping the move's rules).
 
-use super::{Arm, Bbb7yw, illegal, in_phase};
+use super::{Arm, Bbb7yw, N, illegal, in_phase};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
 use crate::rules::geometry::{Base, Pt, heading, norm_facing};
@@ -95,12 +95,12 @@ impl Bbb7yw {
         if !e.bound.moved {
             return illegal(format!("{} has not moved this turn", e.name));
         }
-        let r = b.scale.to_mm(self.num("evade_radius"));
+        let r = b.scale.to_mm(self.n(N::EvadeRadius));
         if !e.base.within(&u.base, r) {
             return illegal(format!(
                 "{} is more than {:.0}\" away",
                 e.name,
-                self.num("evade_radius")
+                self.n(N::EvadeRadius)
             ));
         }
         if !self.may_evade(u, e) {
@@ -216,13 +216,13 @@ impl Bbb7yw {
         let penalty = if why.is_empty() {
             0.0
         } else if self.is_cavalry(u) {
-            self.num("difficult_cavalry")
+            self.n(N::DifficultCavalry)
         } else {
-            self.num("difficult_foot")
+            self.n(N::DifficultFoot)
         };
-        let mut most = (full - penalty).max(self.num("minimum_move"));
+        let mut most = (full - penalty).max(self.n(N::MinimumMove));
         if self.is_artillery(u) && !u.status.limbered {
-            most = most.min(self.num("manhandle"));
+            most = most.min(self.n(N::Manhandle));
         }
         let least = (full / 2.0).min(most);
         if distance < least - 1e-3 || distance > most + 1e-3 {
@@ -234,7 +234,7 @@ impl Bbb7yw {
                 ));
             }
             if self.is_artillery(u) && !u.status.limbered {
-                notes.push(format!("manhandled {:.0}\" at most", self.num("manhandle")));
+                notes.push(format!("manhandled {:.0}\" at most", self.n(N::Manhandle)));
             }
             return illegal(format!(
                 "{} evades between {least:.1}\" and {most:.1}\"{}",

@@ -3,7 +3,7 @@
 //! right; 2D6 read the result.
 
 use super::tables::{FireResult, band, fire_column, fire_odds, low_ammo_chance, read_fire};
-use super::{Arm, Bbb7yw, Gun, illegal, layout, quality};
+use super::{Arm, Bbb7yw, Firing, Gun, HalvingKey, N, ShiftKey, illegal, layout, quality};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError};
 use crate::rules::geometry::{Base, Pt, segment_hits_base};
@@ -25,33 +25,36 @@ pub struct FireSetup {
 }
 
 impl Bbb7yw {
-    /// The firing values row a base uses against this target, if it fires at all.
+    /// The firing values row a base uses against this target, if it fires at all, and whether
+    /// it fires with battalion guns.
     pub fn values_for(&self, s: &Unit, t: &Unit) -> Option<(&super::FireValues, bool)> {
-        let d = &self.data;
-        let cav_target = self.is_cavalry(t);
-        let row = |k: &str| d.fire_values(k);
+        self.values_against(s, self.is_cavalry(t))
+    }
+
+    /// The firing values row a unit uses against cavalry (`cav_target`) or against infantry
+    /// and guns, if it fires at all, and whether it fires with battalion guns.
+    pub fn values_against(&self, s: &Unit, cav_target: bool) -> Option<(&super::FireValues, bool)> {
+        let row = |k: Firing| self.keys.fire_values.get(k);
         match self.arm(s) {
             Arm::Artillery => {
                 let k = match self.troop(s).gun? {
-                    Gun::Foot => "foot_artillery",
-                    Gun::Horse => "horse_artillery",
-                    Gun::Heavy => "heavy_artillery",
+                    Gun::Foot => Firing::FootArtillery,
+                    Gun::Horse => Firing::HorseArtillery,
+                    Gun::Heavy => Firing::HeavyArtillery,
                 };
-                row(k).map(|r| (r, false))
+                Some((row(k), false))
             }
-            Arm::Infantry => {
-                if s.has(Flag::IneffectiveMusket) {
-                    row("ineffective_musket").map(|r| (r, false))
-                } else if cav_target {
-                    row("musket_v_cav").map(|r| (r, s.has(Flag::BattalionGuns)))
-                } else if s.has(Flag::Skirmish) {
-                    row("sk_v_foot").map(|r| (r, false))
-                } else {
-                    row("musket_v_foot").map(|r| (r, s.has(Flag::BattalionGuns)))
-                }
-            }
+            Arm::Infantry => Some(if s.has(Flag::IneffectiveMusket) {
+                (row(Firing::IneffectiveMusket), false)
+            } else if cav_target {
+                (row(Firing::MusketVCav), s.has(Flag::BattalionGuns))
+            } else if s.has(Flag::Skirmish) {
+                (row(Firing::SkVFoot), false)
+            } else {
+                (row(Firing::MusketVFoot), s.has(Flag::BattalionGuns))
+            }),
             a if a.is_cavalry() && s.has(Flag::CavalryMusket) => {
-                row("cavalry_musket").map(|r| (r, false))
+                Some((row(Firing::CavalryMusket), false))
             }
             _ => None,
         }
@@ -98,7 +101,7 @@ impl Bbb7yw {
             }
             if !defensive && s.bound.moved {
                 let horse = self.troop(s).gun == Some(Gun::Horse);
-                let near = self.moved_inches(b, s) <= self.num("horse_unlimber_move") + 0.01;
+                let near = self.moved_inches(b, s) <= self.n(N::HorseUnlimberMove) + 0.01;
                 if !(horse && near && s.bound.limber_changed && !s.status.limbered)
                     || self.manhandled(b, s)
                 {
@@ -173,11 +176,11 @@ impl Bbb7yw {
                 inside.push((f.name.clone(), len));
             }
         }
-        let cover = b.scale.to_mm(self.num("cover_sight"));
+        let cover = b.scale.to_mm(self.n(N::CoverSight));
         if let Some((name, _)) = inside.iter().find(|(_, l)| *l > cover + 0.5) {
             return Err(format!("{name} blocks the view beyond 3\" inside it"));
         }
-        let gap = b.scale.to_mm(self.num("hill_fire_gap"));
+        let gap = b.scale.to_mm(self.n(N::HillFireGap));
         for o in b
             .alive()
             .filter(|o| o.id != s.id && o.id != t.id && !self.is_general(o))
@@ -276,7 +279,7 @@ impl Bbb7yw {
         t: &Unit,
         values: &[f32],
     ) -> Result<(f32, Vec<String>), RuleError> {
-        let half = self.num("front_arc");
+        let half = self.n(N::FrontArc);
         let size = self.base_of(s);
         let mut lines = Vec::new();
         let mut value = 0.0f32;
@@ -321,28 +324,21 @@ impl Bbb7yw {
     /// The halvings of the firer's value (cumulative).
     fn halvings(&self, s: &Unit, defensive: bool) -> Vec<Factor> {
         let mut halvings = Vec::new();
-        let halve = |k: &str| {
-            let h = self.data.halving(k);
-            Factor {
-                name: format!("halved: {}", h.map_or(k, |h| h.name.as_str())),
-                value: 0,
-                source: h.map_or_else(String::new, |h| h.source.clone()),
-            }
-        };
+        let halve = |k: HalvingKey| self.keys.fire_halvings.get(k).clone();
         if s.status.disordered {
-            halvings.push(halve("disrupted"));
+            halvings.push(halve(HalvingKey::Disrupted));
         }
         if s.status.ammo == Ammo::Low {
-            halvings.push(halve("low_ammo"));
+            halvings.push(halve(HalvingKey::LowAmmo));
         }
         if self.reduced(s) {
-            halvings.push(halve("reduced"));
+            halvings.push(halve(HalvingKey::Reduced));
         }
         if self.is_artillery(s) && !defensive {
             if s.bound.moved && s.bound.limber_changed {
-                halvings.push(halve("horse_moved"));
+                halvings.push(halve(HalvingKey::HorseMoved));
             } else if s.bound.limber_changed || s.bound.formed {
-                halvings.push(halve("pivoted"));
+                halvings.push(halve(HalvingKey::Pivoted));
             }
         }
         halvings
@@ -351,16 +347,9 @@ impl Bbb7yw {
     /// The column shifts of a firing, left negative.
     fn shifts(&self, b: &Battle, s: &Unit, t: &Unit) -> Vec<Factor> {
         let mut shifts = Vec::new();
-        let shift = |k: &str| {
-            let sh = self.data.shift(k);
-            Factor {
-                name: sh.map_or_else(|| k.to_string(), |s| s.name.clone()),
-                value: sh.map_or(0, |s| s.shift),
-                source: sh.map_or_else(String::new, |s| s.source.clone()),
-            }
-        };
+        let shift = |k: ShiftKey| self.keys.fire_shifts.get(k).clone();
         if s.has(Flag::Ragged) {
-            shifts.push(shift("ragged"));
+            shifts.push(shift(ShiftKey::Ragged));
         }
         let kinds = self.terrain_at(b, t);
         let fort = b
@@ -368,33 +357,33 @@ impl Bbb7yw {
             .at(t.base.centre, &[FeatureKind::Fortification])
             .any(|f| f.fortified);
         if fort {
-            shifts.push(shift("fort"));
+            shifts.push(shift(ShiftKey::Fort));
         } else if kinds
             .iter()
             .any(|k| matches!(k, FeatureKind::Town | FeatureKind::Fortification))
         {
-            shifts.push(shift("town_entrenched"));
+            shifts.push(shift(ShiftKey::TownEntrenched));
         } else if kinds
             .iter()
             .any(|k| matches!(k, FeatureKind::Woods | FeatureKind::Village))
         {
-            shifts.push(shift("wood_village"));
+            shifts.push(shift(ShiftKey::WoodVillage));
         }
         if s.has(Flag::Devastating) {
-            shifts.push(shift("devastating"));
+            shifts.push(shift(ShiftKey::Devastating));
         }
         if s.has(Flag::EliteCompanies) {
-            shifts.push(shift("elite_companies"));
+            shifts.push(shift(ShiftKey::EliteCompanies));
         }
         if t.has(Flag::Inept) {
-            shifts.push(shift("inept_target"));
+            shifts.push(shift(ShiftKey::IneptTarget));
         }
         let exposed = b.terrain.on_bridge(&t.base)
             || t.formation == Formation::Column
             || (self.is_artillery(t) && t.status.limbered)
             || t.base.behind_front_line(s.base.front_centre());
         if exposed {
-            shifts.push(shift("target_exposed"));
+            shifts.push(shift(ShiftKey::TargetExposed));
         }
         shifts
     }
@@ -426,7 +415,7 @@ impl Bbb7yw {
             FireResult::T => "T: disrupted; Raw and Trained units halted in an assault".into(),
             FireResult::V => "V: disrupted; halted in an assault".into(),
             FireResult::Bases(n) if art => {
-                if t.status.hits + u32::from(n) >= self.num("artillery_destroyed_hits") as u32 {
+                if t.status.hits + u32::from(n) >= self.n(N::ArtilleryDestroyedHits) as u32 {
                     format!("{n}: destroyed")
                 } else {
                     format!("{n}: reduced, disrupted and silenced")
@@ -559,7 +548,7 @@ impl Bbb7yw {
             to.centre = now.base.centre.minus(
                 now.base
                     .forward()
-                    .scale(b.scale.to_mm(self.num("halted_fall_back"))),
+                    .scale(b.scale.to_mm(self.n(N::HaltedFallBack))),
             );
             b.emit(
                 out,

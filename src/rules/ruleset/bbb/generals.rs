@@ -1,7 +1,7 @@
 //! BBB generals: the command radius, casualties among generals nearer the enemy than their
 //! own troops, and their return.
 
-use super::Bbb7yw;
+use super::{Bbb7yw, N};
 use crate::rules::battle::Battle;
 use crate::rules::command::Event;
 use crate::rules::geometry::Base;
@@ -10,7 +10,7 @@ use crate::rules::model::{Unit, UnitId};
 impl Bbb7yw {
     /// Friendly general within the command radius.
     pub fn general_near(&self, b: &Battle, u: &Unit) -> Option<UnitId> {
-        let r = b.scale.to_mm(self.num("general_radius"));
+        let r = b.scale.to_mm(self.n(N::GeneralRadius));
         b.alive()
             .filter(|g| g.side == u.side && g.id != u.id && self.is_general(g))
             .find(|g| g.base.within(&u.base, r + 0.5))
@@ -66,7 +66,7 @@ impl Bbb7yw {
                             .distance(&g.base)
                             .total_cmp(&y.base.distance(&g.base))
                     })?;
-                let gap = b.scale.to_mm(self.num("general_return")) / 2.0;
+                let gap = b.scale.to_mm(self.n(N::GeneralReturn)) / 2.0;
                 // Behind the unit; where its rear is the table's edge, beside it or before it.
                 let back = near.base.depth / 2.0 + g.base.depth / 2.0 + gap;
                 let side = near.base.width / 2.0 + g.base.width / 2.0 + gap;

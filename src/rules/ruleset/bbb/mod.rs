@@ -34,7 +34,6 @@ pub use super::common::{FactorDef as Modifier, Number};
 pub use data::*;
 pub use movement::BbbPlan;
 
-use super::common::{factor_in, require_numbers};
 use crate::rules::battle::Battle;
 use crate::rules::command::Factor;
 use crate::rules::geometry::Base;
@@ -48,20 +47,23 @@ pub const INCH: f32 = 25.4;
 #[derive(Clone, Debug)]
 pub struct Bbb7yw {
     pub data: BbbData,
+    /// The data's keyed rows by typed key.
+    pub keys: Keys,
 }
 
 impl Bbb7yw {
     pub fn load() -> Result<Self, String> {
         let data = BbbData::load()?;
-        require_numbers(&data.numbers, &REQUIRED)?;
+        let keys = Keys::take(&data, FILE, DATA)?;
         if data.troops.is_empty() {
             return Err("ruleset data: no troop types".into());
         }
-        Ok(Bbb7yw { data })
+        Ok(Bbb7yw { data, keys })
     }
 
-    pub fn num(&self, key: &str) -> f32 {
-        self.data.num(key)
+    /// A rules number.
+    pub fn n(&self, key: N) -> f32 {
+        *self.keys.numbers.get(key)
     }
 
     pub fn troop(&self, u: &Unit) -> &Troop {
@@ -147,14 +149,14 @@ impl Bbb7yw {
             .fold(f32::INFINITY, f32::min)
     }
 
-    /// A modifier of the assault table, by key.
-    pub fn assault_factor(&self, key: &str) -> Factor {
-        factor_in(&self.data.assault_modifiers, key)
+    /// A modifier of the assault table.
+    pub fn assault_factor(&self, key: AssaultMod) -> Factor {
+        self.keys.assault_modifiers.get(key).clone()
     }
 
-    /// A modifier of the command roll, by key.
-    pub fn command_factor(&self, key: &str) -> Factor {
-        factor_in(&self.data.command_modifiers, key)
+    /// A modifier of the command roll.
+    pub fn command_factor(&self, key: CommandMod) -> Factor {
+        self.keys.command_modifiers.get(key).clone()
     }
 
     /// The unit's bases as drawn and measured.

@@ -2,7 +2,7 @@
 //! recovered, Spent units and reduced guns, and the end of turn's recovery of low ammunition
 //! and silenced guns.
 
-use super::{Bbb7yw, illegal, in_phase, layout};
+use super::{Bbb7yw, N, illegal, in_phase, layout};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
 use crate::rules::geometry::Base;
@@ -23,13 +23,13 @@ impl Bbb7yw {
     pub fn spent(&self, u: &Unit) -> bool {
         !self.is_general(u)
             && !self.is_artillery(u)
-            && self.lost(u) as f32 >= self.strength(u) as f32 * self.num("spent_fraction") - 1e-4
+            && self.lost(u) as f32 >= self.strength(u) as f32 * self.n(N::SpentFraction) - 1e-4
             && self.lost(u) > 0
     }
 
     /// Artillery reduced (one hit).
     pub fn reduced(&self, u: &Unit) -> bool {
-        self.is_artillery(u) && u.status.hits as f32 >= self.num("artillery_reduced_hits")
+        self.is_artillery(u) && u.status.hits as f32 >= self.n(N::ArtilleryReducedHits)
     }
 
     /// Recovers a lost base instead of moving, as the command roll allows.
@@ -126,7 +126,7 @@ impl Bbb7yw {
         }
         if self.is_artillery(&u) {
             let total = u.status.hits + n;
-            if total as f32 >= self.num("artillery_destroyed_hits") {
+            if total as f32 >= self.n(N::ArtilleryDestroyedHits) {
                 b.emit(
                     out,
                     Event::Destroyed {
@@ -208,8 +208,8 @@ impl Bbb7yw {
     /// the enemy than it began the turn and ended more than 6" from every enemy).
     pub(super) fn end_of_turn(&self, b: &mut Battle, out: &mut Vec<Event>) {
         let side = b.active;
-        let ammo_far = self.num("ammo_recover_distance");
-        let gun_far = self.num("silenced_recover_distance");
+        let ammo_far = self.n(N::AmmoRecoverDistance);
+        let gun_far = self.n(N::SilencedRecoverDistance);
         // Both sides: the other side's units may have retired too (evading, or retired by an
         // assault); only the moving side's units can miss their fire phase.
         let units: Vec<Unit> = b.alive().filter(|u| !self.is_general(u)).cloned().collect();

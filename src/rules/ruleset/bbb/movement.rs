@@ -2,7 +2,7 @@
 //! difficult terrain, rivers, roads, the minimum move), formation changes, limbering and the
 //! moves a unit has made this turn.
 
-use super::{Arm, Bbb7yw, illegal, in_phase, layout};
+use super::{Arm, Bbb7yw, N, illegal, in_phase, layout};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Event, RuleError, Step};
 use crate::rules::geometry::{Base, Contact, norm_deg};
@@ -156,7 +156,7 @@ impl Bbb7yw {
                     step_motion(b, &base, step)?
                 }
                 Step::Pivot(d) => {
-                    if d.abs() > self.num("about_turn_pivot") {
+                    if d.abs() > self.n(N::AboutTurnPivot) {
                         about = true;
                     }
                     step_motion(b, &base, step)?
@@ -229,23 +229,22 @@ impl Bbb7yw {
         // so a move split in several goes no farther round than one move would: a move is
         // penalised when it takes the unit outside the arc (or about) from inside it.
         let first = u.bound.turn_start.unwrap_or(u.base);
-        let cos = self.num("front_arc").to_radians().cos();
+        let cos = self.n(N::FrontArc).to_radians().cos();
         let outside = |at: &Base| {
             let disp = at.front_centre().minus(first.front_centre());
             disp.len() > 0.5 && disp.dot(first.forward()) < disp.len() * cos
         };
-        let turned = |at: &Base| {
-            norm_deg(at.facing - first.facing).abs() > self.num("about_turn_pivot") + 1e-3
-        };
+        let turned =
+            |at: &Base| norm_deg(at.facing - first.facing).abs() > self.n(N::AboutTurnPivot) + 1e-3;
         let off_arc = outside(&walk.base) && !outside(&u.base);
         let about = walk.about || (turned(&walk.base) && !turned(&u.base));
         if !self.is_general(u) && (about || (off_arc && !exempt_arc)) {
             Some((
-                self.num("outside_arc_penalty"),
+                self.n(N::OutsideArcPenalty),
                 format!(
                     "outside the front arc{} -{:.0}\"",
                     if about { " (about turn)" } else { "" },
-                    self.num("outside_arc_penalty")
+                    self.n(N::OutsideArcPenalty)
                 ),
             ))
         } else {
@@ -334,9 +333,9 @@ impl Bbb7yw {
         }
         if !why.is_empty() && !self.is_general(u) && !river {
             let p = if self.is_cavalry(u) {
-                self.num("difficult_cavalry")
+                self.n(N::DifficultCavalry)
             } else {
-                self.num("difficult_foot")
+                self.n(N::DifficultFoot)
             };
             *cost += p;
             penalties.push(format!(
@@ -373,24 +372,24 @@ impl Bbb7yw {
         let mut allowance = left;
         // Unlimbered guns are manhandled: 3" at most.
         if self.is_artillery(u) && !u.status.limbered {
-            let most = (self.num("manhandle") - u.bound.spent).max(0.0);
+            let most = (self.n(N::Manhandle) - u.bound.spent).max(0.0);
             allowance = allowance.min(most);
             penalties.push(format!(
                 "manhandled ({:.0}\" at most; no offensive fire)",
-                self.num("manhandle")
+                self.n(N::Manhandle)
             ));
         }
         if road {
-            allowance *= self.num("road_factor");
+            allowance *= self.n(N::RoadFactor);
             cost = plain;
             penalties.clear();
         }
         // The minimum move is always 3" (when the roll allowed a move at all and nothing of it
         // is used yet): penalties never take a unit below it.
-        let min = self.num("minimum_move").min(allowance.max(0.0));
+        let min = self.n(N::MinimumMove).min(allowance.max(0.0));
         let within_minimum = !road && u.bound.spent <= 0.0 && left > 0.0 && plain <= min + 0.01;
         let plan_cost = if road {
-            cost / self.num("road_factor")
+            cost / self.n(N::RoadFactor)
         } else if within_minimum {
             cost.min(left)
         } else {
@@ -590,7 +589,7 @@ impl Bbb7yw {
         let horse_after_move = !limber
             && self.troop(&u).gun == Some(super::Gun::Horse)
             && u.bound.moved
-            && self.moved_inches(b, &u) <= self.num("horse_unlimber_move") + 0.01;
+            && self.moved_inches(b, &u) <= self.n(N::HorseUnlimberMove) + 0.01;
         let half = if horse_after_move {
             0.0
         } else {

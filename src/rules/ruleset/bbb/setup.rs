@@ -1,6 +1,6 @@
 //! A BBB scenario's units checked and set up: bases, formation, state and attributes.
 
-use super::{Arm, Bbb7yw, Troop, layout};
+use super::{Arm, Bbb7yw, N, Troop, layout};
 use crate::rules::model::{Class, Flag, Formation};
 use crate::rules::ruleset::UnitSetup;
 use crate::rules::scenario::RawUnit;
@@ -36,9 +36,9 @@ impl Bbb7yw {
     fn bases_of(&self, u: &RawUnit, t: &Troop) -> Result<u32, String> {
         let n = u.bases.unwrap_or(match t.arm {
             Arm::General | Arm::Artillery => 1,
-            _ => self.num("default_bases") as u32,
+            _ => self.n(N::DefaultBases) as u32,
         });
-        let most = self.num("max_bases") as u32;
+        let most = self.n(N::MaxBases) as u32;
         if n == 0 || n > most {
             return Err(format!("unit '{}': from 1 to {most} bases", u.id));
         }
@@ -104,7 +104,7 @@ impl Bbb7yw {
                 u.id
             ));
         }
-        if u.hits >= self.num("artillery_destroyed_hits") as u32 {
+        if u.hits >= self.n(N::ArtilleryDestroyedHits) as u32 {
             return Err(format!("unit '{}' starts destroyed", u.id));
         }
         if matches!(u.class, Class::Superior) {

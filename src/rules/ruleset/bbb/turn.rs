@@ -3,7 +3,7 @@
 //! command roll that bounds each unit's move.
 
 use super::tables::{command_odds, command_outcome};
-use super::{Arm, Bbb7yw, Moves, illegal, in_phase, quality};
+use super::{Arm, Bbb7yw, CommandMod, Moves, N, illegal, in_phase, quality};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError, factor_sum};
 use crate::rules::geometry::norm_deg;
@@ -17,10 +17,10 @@ impl Bbb7yw {
         let disordered = u.status.disordered || u.status.silenced;
         let mut f = Vec::new();
         if self.general_near(b, u).is_some() {
-            f.push(self.command_factor("general"));
+            f.push(self.command_factor(CommandMod::General));
         }
         if self.marching(u) {
-            f.push(self.command_factor("march"));
+            f.push(self.command_factor(CommandMod::March));
         }
         let kinds = self.terrain_at(b, u);
         if kinds.iter().any(|k| {
@@ -29,22 +29,22 @@ impl Bbb7yw {
                 FeatureKind::Marsh | FeatureKind::Woods | FeatureKind::Town
             )
         }) {
-            f.push(self.command_factor("terrain"));
+            f.push(self.command_factor(CommandMod::Terrain));
         }
         if self.arm(u) == Arm::IrregularCavalry || u.has(Flag::Militia) {
-            f.push(self.command_factor("irregular"));
+            f.push(self.command_factor(CommandMod::Irregular));
         }
         if u.has(Flag::Passive) && !disordered {
-            f.push(self.command_factor("passive"));
+            f.push(self.command_factor(CommandMod::Passive));
         }
         if u.has(Flag::Fragile) && disordered {
-            f.push(self.command_factor("fragile"));
+            f.push(self.command_factor(CommandMod::Fragile));
         }
         if self.is_infantry(u) && u.formation == Formation::Line && self.unsupported(b, u) {
-            f.push(self.command_factor("unsupported_line"));
+            f.push(self.command_factor(CommandMod::UnsupportedLine));
         }
         if self.spent(u) {
-            f.push(self.command_factor("spent"));
+            f.push(self.command_factor(CommandMod::Spent));
         }
         (f, disordered)
     }
@@ -52,14 +52,13 @@ impl Bbb7yw {
     /// Infantry in line with no friend facing the same way within 3" of either flank: alone on
     /// both (ruling unsupported_line).
     fn unsupported(&self, b: &Battle, u: &Unit) -> bool {
-        let r = b.scale.to_mm(self.num("flank_support_distance"));
+        let r = b.scale.to_mm(self.n(N::FlankSupportDistance));
         let side_has = |sign: f32| {
             b.alive().any(|f| {
                 f.side == u.side
                     && f.id != u.id
                     && !self.is_general(f)
-                    && norm_deg(f.base.facing - u.base.facing).abs()
-                        < self.num("flank_support_facing")
+                    && norm_deg(f.base.facing - u.base.facing).abs() < self.n(N::FlankSupportFacing)
                     && f.base.within(&u.base, r)
                     && f.base.centre.minus(u.base.centre).dot(u.base.right()) * sign > 0.0
                     && f.base

@@ -1,7 +1,7 @@
 //! BBB victory: objectives taken and held, the result at the turn limit, and a side with no
 //! fighting units left.
 
-use super::Bbb7yw;
+use super::{Bbb7yw, N};
 use crate::rules::battle::Battle;
 use crate::rules::command::Event;
 use crate::rules::geometry::Pt;
@@ -17,7 +17,7 @@ impl Bbb7yw {
 
     /// The side alone within 3" of a place with a fighting unit, if one is.
     fn near_holder(&self, b: &Battle, at: Pt) -> Option<Side> {
-        let r = b.scale.to_mm(self.num("objective_radius"));
+        let r = b.scale.to_mm(self.n(N::ObjectiveRadius));
         let near = |s: Side| {
             b.alive()
                 .any(|u| u.side == s && !self.is_general(u) && u.base.distance_to_point(at) <= r)

@@ -1,7 +1,7 @@
 //! What the window learns of a BBB unit and turn: the turn bar, unit cards, the buttons a
 //! unit offers, overlays (zones, arcs, reach, targets) and how a unit looks on the table.
 
-use super::{Arm, Bbb7yw, layout, quality, quality_name};
+use super::{Arm, Bbb7yw, N, layout, quality, quality_name};
 use crate::rules::battle::Battle;
 use crate::rules::command::Command;
 use crate::rules::geometry::Base;
@@ -57,7 +57,7 @@ impl Bbb7yw {
             lines.push(format!(
                 "Move {:.0}\" · command radius {:.0}\"",
                 t.move_in,
-                self.num("general_radius")
+                self.n(N::GeneralRadius)
             ));
             if u.status.removed {
                 lines.push("a casualty: returns next turn".into());
@@ -139,7 +139,7 @@ impl Bbb7yw {
             && !u.status.disordered
             && !u.bound.moved
         {
-            let r = b.scale.to_mm(self.num("evade_radius"));
+            let r = b.scale.to_mm(self.n(N::EvadeRadius));
             let acts: Vec<Action> = b
                 .alive()
                 .filter(|e| e.side == b.active && e.bound.moved && e.base.within(&u.base, r))
@@ -248,7 +248,7 @@ impl Bbb7yw {
     pub(super) fn overlays(&self, b: &Battle, sel: Option<&Unit>, layers: &[Layer]) -> Vec<Mark> {
         let mut out = Vec::new();
         if layers.contains(&Layer::Zones) {
-            let z = b.scale.to_mm(self.num("zone_of_control"));
+            let z = b.scale.to_mm(self.n(N::ZoneOfControl));
             for e in b
                 .alive()
                 .filter(|e| e.side != b.active && !self.is_general(e))
@@ -266,33 +266,30 @@ impl Bbb7yw {
         };
         if layers.contains(&Layer::Arcs) && !self.is_general(s) {
             // The front arc, with a band for each range the unit's fire reaches.
-            let half = self.num("front_arc");
-            let reach = self
-                .data
-                .fire_values
-                .iter()
-                .filter(|v| self.fire_row_of(s).is_some_and(|k| k == v.key))
-                .flat_map(|v| {
+            let half = self.n(N::FrontArc);
+            let reach: Vec<f32> = self
+                .fire_row_of(s)
+                .map(|v| {
                     v.values
                         .iter()
                         .zip(&self.data.bands)
                         .filter(|(x, _)| **x > 0.0)
                         .map(|(_, band)| *band)
-                        .collect::<Vec<_>>()
+                        .collect()
                 })
-                .collect::<Vec<f32>>();
+                .unwrap_or_default();
             for band in reach {
                 for m in arc_marks(&s.base, half, b.scale.to_mm(band)) {
                     out.push(m);
                 }
             }
             if out.iter().all(|m| m.layer != Layer::Arcs) {
-                for m in arc_marks(&s.base, half, b.scale.to_mm(self.num("zone_of_control"))) {
+                for m in arc_marks(&s.base, half, b.scale.to_mm(self.n(N::ZoneOfControl))) {
                     out.push(m);
                 }
             }
             // The 12" within which an enemy's move lets it evade.
-            let r = b.scale.to_mm(self.num("evade_radius"));
+            let r = b.scale.to_mm(self.n(N::EvadeRadius));
             let ring: Vec<_> = (0..=48)
                 .map(|k| {
                     let a = k as f32 / 48.0 * 360.0;
@@ -334,19 +331,9 @@ impl Bbb7yw {
         out
     }
 
-    /// The key of the firing values row a unit uses against infantry (for its arcs).
-    fn fire_row_of(&self, u: &Unit) -> Option<String> {
-        let probe = Unit {
-            troop: self
-                .data
-                .troops
-                .iter()
-                .find(|t| t.arm == Arm::Infantry)
-                .map(|t| t.code.clone())
-                .unwrap_or_default(),
-            ..u.clone()
-        };
-        self.values_for(u, &probe).map(|(v, _)| v.key.clone())
+    /// The firing values row a unit uses against infantry (for its arcs).
+    fn fire_row_of(&self, u: &Unit) -> Option<&super::FireValues> {
+        self.values_against(u, false).map(|(v, _)| v)
     }
 
     pub(super) fn look(&self, u: &Unit) -> Look {

@@ -2,7 +2,7 @@
 //! rest of the turn unless it assaults, and no move or evade passes through an enemy (ruling
 //! zone_of_control).
 
-use super::{Bbb7yw, illegal};
+use super::{Bbb7yw, N, illegal};
 use crate::rules::battle::Battle;
 use crate::rules::command::RuleError;
 use crate::rules::geometry::{Base, CONTACT_EPS, Contact};
@@ -57,7 +57,7 @@ impl Bbb7yw {
             return Ok(());
         }
         let inch = b.scale.to_mm(1.0);
-        let zoc = b.scale.to_mm(self.num("zone_of_control"));
+        let zoc = b.scale.to_mm(self.n(N::ZoneOfControl));
         let first = u.bound.turn_start.unwrap_or(u.base);
         let mut earlier: Vec<Base> = match u.bound.turn_start {
             Some(_) => self
@@ -95,7 +95,7 @@ impl Bbb7yw {
                     .windows(2)
                     .map(|w| w[0].centre.dist(w[1].centre))
                     .sum::<f32>();
-                if after > inch * self.num("zoc_settle") {
+                if after > inch * self.n(N::ZocSettle) {
                     return illegal(format!(
                         "{} enters the 3\" zone of control of {}: it must stop there unless it assaults",
                         u.name, e.name
@@ -127,7 +127,7 @@ impl Bbb7yw {
                 return illegal(format!("{} would pass through {}", u.name, o.name));
             }
         }
-        let zoc = b.scale.to_mm(self.num("zone_of_control"));
+        let zoc = b.scale.to_mm(self.n(N::ZoneOfControl));
         for o in b
             .alive()
             .filter(|o| o.side != u.side && !self.is_general(o))
@@ -140,7 +140,7 @@ impl Bbb7yw {
                     .windows(2)
                     .map(|w| w[0].centre.dist(w[1].centre))
                     .sum::<f32>();
-                if after > b.scale.to_mm(self.num("zoc_settle")) {
+                if after > b.scale.to_mm(self.n(N::ZocSettle)) {
                     return illegal(format!(
                         "{} would evade into the 3\" zone of control of {}: it must stop there",
                         u.name, o.name
