@@ -66,6 +66,9 @@ impl Bbb7yw {
         *self.keys.numbers.get(key)
     }
 
+    /// The unit's troop type. Every unit on the table has one of the data's codes: a scenario
+    /// naming another is refused at load (the scenario's check and `prepare`), so the first
+    /// type stands in only for a unit no scenario can make.
     pub fn troop(&self, u: &Unit) -> &Troop {
         self.data.troop(&u.troop).unwrap_or(&self.data.troops[0])
     }
