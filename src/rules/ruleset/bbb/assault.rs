@@ -2,8 +2,8 @@
 //! each side rolls 1D6 with its advantages and penalties, and the difference is read on the
 //! assault table: bases lost, retiring, disruption, exploiting or occupying, or a refight.
 
-use super::tables::{assault_odds, assault_row, ratio_key};
-use super::{After, Arm, Bbb7yw, Disrupts, Retire, illegal, in_phase};
+use super::tables::{assault_odds, assault_row, ratio};
+use super::{After, Arm, AssaultMod, Bbb7yw, Disrupts, N, Retire, illegal, in_phase};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError, factor_sum};
 use crate::rules::geometry::Base;
@@ -29,7 +29,7 @@ impl Bbb7yw {
     /// One side's advantages and penalties in an assault.
     pub fn assault_modifiers(&self, b: &Battle, u: &Unit, e: &Unit, attacker: bool) -> Vec<Factor> {
         let mut f = Vec::new();
-        if let Some(k) = ratio_key(u.stands.len() as u32, e.stands.len() as u32) {
+        if let Some(k) = ratio(u.stands.len() as u32, e.stands.len() as u32) {
             let mut x = self.assault_factor(k);
             x.name = format!(
                 "{} ({} bases to {})",
@@ -40,38 +40,38 @@ impl Bbb7yw {
             f.push(x);
         }
         if u.class == Class::Elite || u.class == Class::Superior {
-            f.push(self.assault_factor("veteran"));
+            f.push(self.assault_factor(AssaultMod::Veteran));
         }
         if self.arm(u) == Arm::HeavyCavalry {
-            f.push(self.assault_factor("heavy_cavalry"));
+            f.push(self.assault_factor(AssaultMod::HeavyCavalry));
         }
         if attacker && u.has(Flag::Aggressive) {
-            f.push(self.assault_factor("aggressive"));
+            f.push(self.assault_factor(AssaultMod::Aggressive));
         }
         if u.formation == Formation::Deep {
-            f.push(self.assault_factor("in_depth"));
+            f.push(self.assault_factor(AssaultMod::InDepth));
         }
         if u.has(Flag::Lancer) && self.is_infantry(e) {
-            f.push(self.assault_factor("lancers"));
+            f.push(self.assault_factor(AssaultMod::Lancers));
         }
         // Outflanking: its front centre behind the enemy's front line.
         if e.base.behind_front_line(u.base.front_centre()) {
-            f.push(self.assault_factor("outflanking"));
+            f.push(self.assault_factor(AssaultMod::Outflanking));
         }
         if u.status.disordered {
-            f.push(self.assault_factor("disrupted"));
+            f.push(self.assault_factor(AssaultMod::Disrupted));
         }
         if u.class == Class::Militia {
-            f.push(self.assault_factor("raw"));
+            f.push(self.assault_factor(AssaultMod::Raw));
         }
         if u.has(Flag::Fragile) {
-            f.push(self.assault_factor("fragile"));
+            f.push(self.assault_factor(AssaultMod::Fragile));
         }
         if self.spent(u) {
-            f.push(self.assault_factor("spent"));
+            f.push(self.assault_factor(AssaultMod::Spent));
         }
         if matches!(self.arm(u), Arm::LightCavalry | Arm::IrregularCavalry) {
-            f.push(self.assault_factor("light_cavalry"));
+            f.push(self.assault_factor(AssaultMod::LightCavalry));
         }
         if attacker {
             // The defender's ground (ruling assault_terrain).
@@ -81,20 +81,20 @@ impl Bbb7yw {
                 .at(e.base.centre, &[FeatureKind::Fortification])
                 .any(|x| x.fortified);
             if fort {
-                f.push(self.assault_factor("fort"));
+                f.push(self.assault_factor(AssaultMod::Fort));
             } else if kinds
                 .iter()
                 .any(|k| matches!(k, FeatureKind::Town | FeatureKind::Fortification))
                 || self.over_bridge(b, u, e)
             {
-                f.push(self.assault_factor("town_bridge_trench"));
+                f.push(self.assault_factor(AssaultMod::TownBridgeTrench));
             } else if kinds.iter().any(|k| {
                 matches!(
                     k,
                     FeatureKind::Village | FeatureKind::Woods | FeatureKind::Marsh
                 )
             }) {
-                f.push(self.assault_factor("village_wood_marsh"));
+                f.push(self.assault_factor(AssaultMod::VillageWoodMarsh));
             }
             let uphill = b.terrain.uphill_of(e.base.centre, u.base.centre);
             let steep = uphill
@@ -102,9 +102,9 @@ impl Bbb7yw {
                     .at(e.base.centre, &[FeatureKind::Hill])
                     .any(|h| h.steep);
             if steep {
-                f.push(self.assault_factor("steep_slope"));
+                f.push(self.assault_factor(AssaultMod::SteepSlope));
             } else if uphill || (self.crossed_stream_near(b, u, e) && !self.over_bridge(b, u, e)) {
-                f.push(self.assault_factor("stream_or_slope"));
+                f.push(self.assault_factor(AssaultMod::StreamOrSlope));
             }
         }
         f
@@ -141,7 +141,7 @@ impl Bbb7yw {
 
     /// The ground within 6" of a unit (the stream's distance in an assault).
     fn grown(&self, b: &Battle, e: &Unit) -> Base {
-        let r = b.scale.to_mm(self.num("stream_assault_distance"));
+        let r = b.scale.to_mm(self.n(N::StreamAssaultDistance));
         Base {
             width: e.base.width + 2.0 * r,
             depth: e.base.depth + 2.0 * r,
@@ -319,7 +319,7 @@ impl Bbb7yw {
             + defender_was.depth;
         let limit = if exploit {
             b.scale
-                .to_mm(self.full_move(&a) * self.num("exploit_fraction"))
+                .to_mm(self.full_move(&a) * self.n(N::ExploitFraction))
         } else {
             to_front.max(0.0)
         };

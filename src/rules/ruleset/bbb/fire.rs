@@ -3,7 +3,7 @@
 //! right; 2D6 read the result.
 
 use super::tables::{FireResult, band, fire_column, fire_odds, low_ammo_chance, read_fire};
-use super::{Arm, Bbb7yw, Gun, illegal, layout, quality};
+use super::{Arm, Bbb7yw, Firing, Gun, HalvingKey, N, ShiftKey, illegal, layout, quality};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError};
 use crate::rules::geometry::{Base, Pt, segment_hits_base};
@@ -25,33 +25,36 @@ pub struct FireSetup {
 }
 
 impl Bbb7yw {
-    /// The firing values row a base uses against this target, if it fires at all.
+    /// The firing values row a base uses against this target, if it fires at all, and whether
+    /// it fires with battalion guns.
     pub fn values_for(&self, s: &Unit, t: &Unit) -> Option<(&super::FireValues, bool)> {
-        let d = &self.data;
-        let cav_target = self.is_cavalry(t);
-        let row = |k: &str| d.fire_values(k);
+        self.values_against(s, self.is_cavalry(t))
+    }
+
+    /// The firing values row a unit uses against cavalry (`cav_target`) or against infantry
+    /// and guns, if it fires at all, and whether it fires with battalion guns.
+    pub fn values_against(&self, s: &Unit, cav_target: bool) -> Option<(&super::FireValues, bool)> {
+        let row = |k: Firing| self.keys.fire_values.get(k);
         match self.arm(s) {
             Arm::Artillery => {
                 let k = match self.troop(s).gun? {
-                    Gun::Foot => "foot_artillery",
-                    Gun::Horse => "horse_artillery",
-                    Gun::Heavy => "heavy_artillery",
+                    Gun::Foot => Firing::FootArtillery,
+                    Gun::Horse => Firing::HorseArtillery,
+                    Gun::Heavy => Firing::HeavyArtillery,
                 };
-                row(k).map(|r| (r, false))
+                Some((row(k), false))
             }
-            Arm::Infantry => {
-                if s.has(Flag::IneffectiveMusket) {
-                    row("ineffective_musket").map(|r| (r, false))
-                } else if cav_target {
-                    row("musket_v_cav").map(|r| (r, s.has(Flag::BattalionGuns)))
-                } else if s.has(Flag::Skirmish) {
-                    row("sk_v_foot").map(|r| (r, false))
-                } else {
-                    row("musket_v_foot").map(|r| (r, s.has(Flag::BattalionGuns)))
-                }
-            }
+            Arm::Infantry => Some(if s.has(Flag::IneffectiveMusket) {
+                (row(Firing::IneffectiveMusket), false)
+            } else if cav_target {
+                (row(Firing::MusketVCav), s.has(Flag::BattalionGuns))
+            } else if s.has(Flag::Skirmish) {
+                (row(Firing::SkVFoot), false)
+            } else {
+                (row(Firing::MusketVFoot), s.has(Flag::BattalionGuns))
+            }),
             a if a.is_cavalry() && s.has(Flag::CavalryMusket) => {
-                row("cavalry_musket").map(|r| (r, false))
+                Some((row(Firing::CavalryMusket), false))
             }
             _ => None,
         }
@@ -98,7 +101,7 @@ impl Bbb7yw {
             }
             if !defensive && s.bound.moved {
                 let horse = self.troop(s).gun == Some(Gun::Horse);
-                let near = self.moved_inches(b, s) <= self.num("horse_unlimber_move") + 0.01;
+                let near = self.moved_inches(b, s) <= self.n(N::HorseUnlimberMove) + 0.01;
                 if !(horse && near && s.bound.limber_changed && !s.status.limbered)
                     || self.manhandled(b, s)
                 {
@@ -173,11 +176,11 @@ impl Bbb7yw {
                 inside.push((f.name.clone(), len));
             }
         }
-        let cover = b.scale.to_mm(self.num("cover_sight"));
+        let cover = b.scale.to_mm(self.n(N::CoverSight));
         if let Some((name, _)) = inside.iter().find(|(_, l)| *l > cover + 0.5) {
             return Err(format!("{name} blocks the view beyond 3\" inside it"));
         }
-        let gap = b.scale.to_mm(self.num("hill_fire_gap"));
+        let gap = b.scale.to_mm(self.n(N::HillFireGap));
         for o in b
             .alive()
             .filter(|o| o.id != s.id && o.id != t.id && !self.is_general(o))
@@ -213,10 +216,38 @@ impl Bbb7yw {
             return illegal("both units must be on the table".into());
         }
         self.may_fire(b, &s)?;
+        self.may_fire_at(b, &t, &s)?;
+        let Some((row, bg)) = self.values_for(&s, &t) else {
+            return illegal(format!("{} has no fire against {}", s.name, t.name));
+        };
+        let values = if bg {
+            row.with_bg.clone().unwrap_or_else(|| row.values.clone())
+        } else {
+            row.values.clone()
+        };
+        let (value, lines) = self.fire_value(b, &s, &t, &values)?;
+        let halvings = self.halvings(&s, b.phase == Phase::DefensiveFire);
+        let shifts = self.shifts(b, &s, &t);
+        let net: i32 = shifts.iter().map(|f| f.value).sum();
+        let column = fire_column(&self.data, value, halvings.len() as u32, net);
+        Ok(FireSetup {
+            shooter: s,
+            target: t,
+            lines,
+            value,
+            halvings,
+            shifts,
+            column,
+        })
+    }
+
+    /// Whether `t` may be fired at by `s`: an enemy, not a general, and in defensive fire one
+    /// that moved or assaults.
+    fn may_fire_at(&self, b: &Battle, t: &Unit, s: &Unit) -> Result<(), RuleError> {
         if t.side == s.side {
             return illegal(format!("{} is a friend", t.name));
         }
-        if self.is_general(&t) {
+        if self.is_general(t) {
             return illegal(format!(
                 "{} is a general: generals are not fired at",
                 t.name
@@ -236,20 +267,24 @@ impl Bbb7yw {
                 t.name
             ));
         }
-        let Some((row, bg)) = self.values_for(&s, &t) else {
-            return illegal(format!("{} has no fire against {}", s.name, t.name));
-        };
-        let values = if bg {
-            row.with_bg.clone().unwrap_or_else(|| row.values.clone())
-        } else {
-            row.values.clone()
-        };
-        let half = self.num("front_arc");
-        let size = self.base_of(&s);
+        Ok(())
+    }
+
+    /// The fire value: what each front-rank base with the target in range, arc and sight
+    /// adds for its band, with each base's part in words.
+    fn fire_value(
+        &self,
+        b: &Battle,
+        s: &Unit,
+        t: &Unit,
+        values: &[f32],
+    ) -> Result<(f32, Vec<String>), RuleError> {
+        let half = self.n(N::FrontArc);
+        let size = self.base_of(s);
         let mut lines = Vec::new();
         let mut value = 0.0f32;
         let mut why_not = None;
-        for (i, base) in layout::front_rank(&s, size).iter().enumerate() {
+        for (i, base) in layout::front_rank(s, size).iter().enumerate() {
             let dist = b.scale.from_mm(base.front_edge_distance(&t.base));
             let Some(k) = band(&self.data.bands, dist) else {
                 why_not.get_or_insert(format!("out of range ({dist:.1}\")"));
@@ -259,7 +294,7 @@ impl Bbb7yw {
                 why_not.get_or_insert("outside the front arc".to_string());
                 continue;
             }
-            if let Err(e) = self.sight(b, &s, base.front_centre(), &t) {
+            if let Err(e) = self.sight(b, s, base.front_centre(), t) {
                 why_not.get_or_insert(e);
                 continue;
             }
@@ -283,90 +318,74 @@ impl Bbb7yw {
                 why_not.unwrap_or_else(|| "no base can".into())
             ));
         }
-        // Halvings.
+        Ok((value, lines))
+    }
+
+    /// The halvings of the firer's value (cumulative).
+    fn halvings(&self, s: &Unit, defensive: bool) -> Vec<Factor> {
         let mut halvings = Vec::new();
-        let halve = |k: &str| {
-            let h = self.data.halving(k);
-            Factor {
-                name: format!("halved: {}", h.map_or(k, |h| h.name.as_str())),
-                value: 0,
-                source: h.map_or_else(String::new, |h| h.source.clone()),
-            }
-        };
+        let halve = |k: HalvingKey| self.keys.fire_halvings.get(k).clone();
         if s.status.disordered {
-            halvings.push(halve("disrupted"));
+            halvings.push(halve(HalvingKey::Disrupted));
         }
         if s.status.ammo == Ammo::Low {
-            halvings.push(halve("low_ammo"));
+            halvings.push(halve(HalvingKey::LowAmmo));
         }
-        if self.reduced(&s) {
-            halvings.push(halve("reduced"));
+        if self.reduced(s) {
+            halvings.push(halve(HalvingKey::Reduced));
         }
-        if self.is_artillery(&s) && !defensive {
+        if self.is_artillery(s) && !defensive {
             if s.bound.moved && s.bound.limber_changed {
-                halvings.push(halve("horse_moved"));
+                halvings.push(halve(HalvingKey::HorseMoved));
             } else if s.bound.limber_changed || s.bound.formed {
-                halvings.push(halve("pivoted"));
+                halvings.push(halve(HalvingKey::Pivoted));
             }
         }
-        // Shifts.
+        halvings
+    }
+
+    /// The column shifts of a firing, left negative.
+    fn shifts(&self, b: &Battle, s: &Unit, t: &Unit) -> Vec<Factor> {
         let mut shifts = Vec::new();
-        let shift = |k: &str| {
-            let sh = self.data.shift(k);
-            Factor {
-                name: sh.map_or_else(|| k.to_string(), |s| s.name.clone()),
-                value: sh.map_or(0, |s| s.shift),
-                source: sh.map_or_else(String::new, |s| s.source.clone()),
-            }
-        };
+        let shift = |k: ShiftKey| self.keys.fire_shifts.get(k).clone();
         if s.has(Flag::Ragged) {
-            shifts.push(shift("ragged"));
+            shifts.push(shift(ShiftKey::Ragged));
         }
-        let kinds = self.terrain_at(b, &t);
+        let kinds = self.terrain_at(b, t);
         let fort = b
             .terrain
             .at(t.base.centre, &[FeatureKind::Fortification])
             .any(|f| f.fortified);
         if fort {
-            shifts.push(shift("fort"));
+            shifts.push(shift(ShiftKey::Fort));
         } else if kinds
             .iter()
             .any(|k| matches!(k, FeatureKind::Town | FeatureKind::Fortification))
         {
-            shifts.push(shift("town_entrenched"));
+            shifts.push(shift(ShiftKey::TownEntrenched));
         } else if kinds
             .iter()
             .any(|k| matches!(k, FeatureKind::Woods | FeatureKind::Village))
         {
-            shifts.push(shift("wood_village"));
+            shifts.push(shift(ShiftKey::WoodVillage));
         }
         if s.has(Flag::Devastating) {
-            shifts.push(shift("devastating"));
+            shifts.push(shift(ShiftKey::Devastating));
         }
         if s.has(Flag::EliteCompanies) {
-            shifts.push(shift("elite_companies"));
+            shifts.push(shift(ShiftKey::EliteCompanies));
         }
         if t.has(Flag::Inept) {
-            shifts.push(shift("inept_target"));
+            shifts.push(shift(ShiftKey::IneptTarget));
         }
         let exposed = b.terrain.on_bridge(&t.base)
             || t.formation == Formation::Column
-            || (self.is_artillery(&t) && t.status.limbered)
+            || (self.is_artillery(t) && t.status.limbered)
             || t.base.behind_front_line(s.base.front_centre());
         if exposed {
-            shifts.push(shift("target_exposed"));
+            shifts.push(shift(ShiftKey::TargetExposed));
         }
-        let net: i32 = shifts.iter().map(|f| f.value).sum();
-        let column = fire_column(&self.data, value, halvings.len() as u32, net);
-        Ok(FireSetup {
-            shooter: s,
-            target: t,
-            lines,
-            value,
-            halvings,
-            shifts,
-            column,
-        })
+        shifts
     }
 
     /// The column in words ("the 6 column", "off the table").
@@ -396,7 +415,7 @@ impl Bbb7yw {
             FireResult::T => "T: disrupted; Raw and Trained units halted in an assault".into(),
             FireResult::V => "V: disrupted; halted in an assault".into(),
             FireResult::Bases(n) if art => {
-                if t.status.hits + u32::from(n) >= self.num("artillery_destroyed_hits") as u32 {
+                if t.status.hits + u32::from(n) >= self.n(N::ArtilleryDestroyedHits) as u32 {
                     format!("{n}: destroyed")
                 } else {
                     format!("{n}: reduced, disrupted and silenced")
@@ -529,7 +548,7 @@ impl Bbb7yw {
             to.centre = now.base.centre.minus(
                 now.base
                     .forward()
-                    .scale(b.scale.to_mm(self.num("halted_fall_back"))),
+                    .scale(b.scale.to_mm(self.n(N::HaltedFallBack))),
             );
             b.emit(
                 out,

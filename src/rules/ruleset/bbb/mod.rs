@@ -1,355 +1,44 @@
 //! BBB Seven Years' War variant (playsheet v1-2 on the Bloody Big Battles! core): units of
 //! several bases, the 2D6 fire table read across sixteen columns, the assault table and the
 //! command roll that decides each unit's move. Every number lives in
-//! `assets/rulesets/bbb7yw.ron` with its source; the procedures that read the tables are in
-//! [`tables`].
+//! `assets/rulesets/bbb7yw.ron` with its source ([`data`]); the procedures that read the tables
+//! are in [`tables`].
+//!
+//! Where each rule lives: the bound's order and the command roll in [`turn`]; moves, formation
+//! changes and limbering in [`movement`], zones of control in [`zones`], evading in [`evade`];
+//! fire in [`fire`]; assaults in [`assault`]; retiring in [`retire`]; disruption, losses,
+//! Spent and recovery in [`morale`]; generals in [`generals`]; objectives and the result in
+//! [`victory`]; what the window is told in [`view`], the log in [`words`], the rules reference
+//! in [`reference`], a scenario's units in [`setup`], and the `Ruleset` door in `door`.
 
 pub mod assault;
+pub mod data;
+mod door;
+pub mod evade;
 pub mod fire;
+pub mod generals;
 pub mod layout;
-pub mod play;
+pub mod morale;
+pub mod movement;
+pub mod reference;
+pub mod retire;
+pub mod setup;
 pub mod tables;
+pub mod turn;
+pub mod victory;
 mod view;
+pub mod words;
+pub mod zones;
 
-use super::Ruling;
 pub use super::common::{FactorDef as Modifier, Number};
-use super::common::{factor_in, number, require_numbers};
+pub use data::*;
+pub use movement::BbbPlan;
+
 use crate::rules::battle::Battle;
 use crate::rules::command::Factor;
 use crate::rules::geometry::Base;
-use crate::rules::model::{Class, Flag, Formation, Unit, UnitId};
+use crate::rules::model::{Flag, Formation, Unit};
 use crate::rules::terrain::FeatureKind;
-use serde::{Deserialize, Serialize};
-
-const DATA: &str = include_str!("../../../../assets/rulesets/bbb7yw.ron");
-
-/// The arm of a troop type: what moves, fires, evades and fights as what.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Arm {
-    Infantry,
-    HeavyCavalry,
-    Cavalry,
-    LightCavalry,
-    IrregularCavalry,
-    Artillery,
-    General,
-}
-
-impl Arm {
-    pub fn is_cavalry(self) -> bool {
-        matches!(
-            self,
-            Arm::HeavyCavalry | Arm::Cavalry | Arm::LightCavalry | Arm::IrregularCavalry
-        )
-    }
-}
-
-/// The guns of an artillery type, each with its own row of firing values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Gun {
-    Foot,
-    Horse,
-    Heavy,
-}
-
-/// The small arms a troop type fires with (attributes may change them: see `Attribute`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Musket {
-    Musket,
-    NoMusket,
-}
-
-/// A troop type of the data.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Troop {
-    pub code: String,
-    pub name: String,
-    pub arm: Arm,
-    /// Full move, inches.
-    pub move_in: f32,
-    #[serde(default)]
-    pub gun: Option<Gun>,
-    pub musket: Musket,
-    /// Base frontage and depth, mm.
-    pub base: (f32, f32),
-    pub source: String,
-}
-
-/// A row of firing values by range band.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FireValues {
-    pub key: String,
-    pub name: String,
-    /// Per base, for each band of `bands`.
-    pub values: Vec<f32>,
-    /// With battalion guns (BG), where the table gives a second figure.
-    #[serde(default)]
-    pub with_bg: Option<Vec<f32>>,
-    pub source: String,
-}
-
-/// A row of the fire table.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FireRow {
-    /// The 2D6 score (2-12).
-    pub roll: u8,
-    /// The firer runs low on ammunition on this score (12*, 11*).
-    #[serde(default)]
-    pub low_ammo: bool,
-    /// One cell per column: "", R, T, V, 1, 2 or 3.
-    pub cells: Vec<String>,
-    pub source: String,
-}
-
-/// A column shift of the fire table (left negative, right positive).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Shift {
-    pub key: String,
-    pub name: String,
-    pub shift: i32,
-    pub source: String,
-}
-
-/// A halving of the fire value (cumulative).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Halving {
-    pub key: String,
-    pub name: String,
-    pub source: String,
-}
-
-/// How far a side of an assault retires.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Retire {
-    Stay,
-    Inches(f32),
-    /// Its full move.
-    Full,
-}
-
-/// Who is disrupted by an assault result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Disrupts {
-    Attacker,
-    Defender,
-    Both,
-}
-
-/// What the attacker does after an assault result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum After {
-    MustExploit,
-    MayExploitOrOccupy,
-    MustOccupy,
-    /// Fight again at once, if both still stand.
-    Refight,
-    Hold,
-}
-
-/// A row of the assault table: attacker's score minus defender's, from `min` to `max`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AssaultRow {
-    pub min: i32,
-    pub max: i32,
-    pub defender_loses: u32,
-    pub defender_retires: Retire,
-    pub attacker_loses: u32,
-    pub attacker_retires: Retire,
-    pub disrupted: Disrupts,
-    pub after: After,
-    pub source: String,
-}
-
-impl AssaultRow {
-    /// What the row is worth to the attacker (see `Chance::edge`): bases lost on either side,
-    /// and a side made to retire.
-    pub fn worth(&self) -> f64 {
-        let bases = 0.35 * (f64::from(self.defender_loses) - f64::from(self.attacker_loses));
-        let retire = |r: &Retire| if *r == Retire::Stay { 0.0 } else { 0.2 };
-        (bases + retire(&self.defender_retires) - retire(&self.attacker_retires)).clamp(-1.0, 1.0)
-    }
-}
-
-/// Quality: Raw, Trained, Veteran, in that order.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
-)]
-pub enum Quality {
-    Raw,
-    #[default]
-    Trained,
-    Veteran,
-}
-
-/// How far a command roll lets a unit move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Moves {
-    Full,
-    Half,
-    /// No move.
-    Still,
-    /// Retire half a move, ignoring terrain.
-    RetireHalf,
-    /// Retire a full move, ignoring terrain.
-    RetireFull,
-    /// Routed: every base removed.
-    Rout,
-}
-
-/// One column's outcome of a command roll.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CommandOutcome {
-    pub moves: Moves,
-    /// Instead of moving, a unit of at least this quality may recover a lost base.
-    #[serde(default)]
-    pub recover: Option<Quality>,
-    /// A disrupted unit rallies.
-    #[serde(default)]
-    pub rally: bool,
-    /// The unit becomes disrupted.
-    #[serde(default)]
-    pub disrupted: bool,
-    /// The unit loses a base.
-    #[serde(default)]
-    pub lose_base: bool,
-}
-
-/// A row of the command table, for a score from `min` to `max`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CommandRow {
-    pub min: i32,
-    pub max: i32,
-    pub good: CommandOutcome,
-    pub disordered: CommandOutcome,
-    pub source: String,
-}
-
-/// Everything `bbb7yw.ron` holds.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct BbbData {
-    pub id: String,
-    pub name: String,
-    pub seed: String,
-    pub troops: Vec<Troop>,
-    /// Upper limits of the range bands, inches.
-    pub bands: Vec<f32>,
-    pub fire_values: Vec<FireValues>,
-    pub fire_columns: Vec<f32>,
-    pub fire_table: Vec<FireRow>,
-    pub fire_shifts: Vec<Shift>,
-    pub fire_halvings: Vec<Halving>,
-    pub assault_table: Vec<AssaultRow>,
-    pub assault_modifiers: Vec<Modifier>,
-    pub command_table: Vec<CommandRow>,
-    pub command_modifiers: Vec<Modifier>,
-    pub numbers: Vec<Number>,
-    pub rulings: Vec<Ruling>,
-}
-
-impl BbbData {
-    /// The data compiled into the program, checked.
-    pub fn load() -> Result<Self, String> {
-        Self::from_ron(DATA)
-    }
-
-    /// Parses and checks the tables' shapes: every fire row as wide as the columns, every
-    /// score of the command and assault tables read by exactly one row.
-    pub fn from_ron(text: &str) -> Result<Self, String> {
-        let d: BbbData = ron::from_str(text).map_err(|e| format!("ruleset data: {e}"))?;
-        let cols = d.fire_columns.len();
-        if cols == 0 || d.fire_columns.windows(2).any(|w| w[0] >= w[1]) {
-            return Err("ruleset data: fire columns must rise".into());
-        }
-        for r in &d.fire_table {
-            if r.cells.len() != cols {
-                return Err(format!(
-                    "ruleset data: fire table row {} has {} cells for {cols} columns",
-                    r.roll,
-                    r.cells.len()
-                ));
-            }
-            for c in &r.cells {
-                tables::FireResult::parse(c)
-                    .map_err(|e| format!("ruleset data: fire table row {}: {e}", r.roll))?;
-            }
-        }
-        for roll in 2..=12u8 {
-            if d.fire_table.iter().filter(|r| r.roll == roll).count() != 1 {
-                return Err(format!("ruleset data: the fire table needs one row {roll}"));
-            }
-        }
-        for v in &d.fire_values {
-            let bg = v.with_bg.as_ref().map_or(d.bands.len(), Vec::len);
-            if v.values.len() != d.bands.len() || bg != d.bands.len() {
-                return Err(format!(
-                    "ruleset data: firing values '{}' need one value per band",
-                    v.key
-                ));
-            }
-        }
-        for score in -20..=20 {
-            let n = d
-                .command_table
-                .iter()
-                .filter(|r| r.min <= score && score <= r.max)
-                .count();
-            if n != 1 {
-                return Err(format!(
-                    "ruleset data: command score {score} reads {n} rows"
-                ));
-            }
-            let n = d
-                .assault_table
-                .iter()
-                .filter(|r| r.min <= score && score <= r.max)
-                .count();
-            if n != 1 {
-                return Err(format!(
-                    "ruleset data: assault difference {score} reads {n} rows"
-                ));
-            }
-        }
-        Ok(d)
-    }
-
-    pub fn troop(&self, code: &str) -> Option<&Troop> {
-        self.troops.iter().find(|t| t.code == code)
-    }
-
-    /// A number by key (0 when missing: `from_ron` callers check the keys they need).
-    pub fn num(&self, key: &str) -> f32 {
-        number(&self.numbers, key)
-    }
-
-    pub fn fire_values(&self, key: &str) -> Option<&FireValues> {
-        self.fire_values.iter().find(|v| v.key == key)
-    }
-
-    pub fn shift(&self, key: &str) -> Option<&Shift> {
-        self.fire_shifts.iter().find(|s| s.key == key)
-    }
-
-    pub fn halving(&self, key: &str) -> Option<&Halving> {
-        self.fire_halvings.iter().find(|s| s.key == key)
-    }
-
-    pub fn assault_modifier(&self, key: &str) -> Option<&Modifier> {
-        self.assault_modifiers.iter().find(|m| m.key == key)
-    }
-
-    pub fn command_modifier(&self, key: &str) -> Option<&Modifier> {
-        self.command_modifiers.iter().find(|m| m.key == key)
-    }
-}
 
 /// Millimetres in an inch: BBB measures in inches.
 pub const INCH: f32 = 25.4;
@@ -358,73 +47,28 @@ pub const INCH: f32 = 25.4;
 #[derive(Clone, Debug)]
 pub struct Bbb7yw {
     pub data: BbbData,
+    /// The data's keyed rows by typed key.
+    pub keys: Keys,
 }
-
-/// A unit's quality from its class: Raw (Militia), Trained (Regular), Veteran (Elite or
-/// Superior).
-pub fn quality(c: Class) -> Quality {
-    match c {
-        Class::Militia => Quality::Raw,
-        Class::Regular => Quality::Trained,
-        Class::Superior | Class::Elite => Quality::Veteran,
-    }
-}
-
-pub fn quality_name(q: Quality) -> &'static str {
-    match q {
-        Quality::Raw => "Raw",
-        Quality::Trained => "Trained",
-        Quality::Veteran => "Veteran",
-    }
-}
-
-/// The numbers `from_ron` requires.
-const REQUIRED: [&str; 29] = [
-    "front_arc",
-    "outside_arc_penalty",
-    "difficult_foot",
-    "difficult_cavalry",
-    "zone_of_control",
-    "manhandle",
-    "horse_unlimber_move",
-    "minimum_move",
-    "road_factor",
-    "evade_radius",
-    "general_radius",
-    "general_return",
-    "ammo_recover_distance",
-    "silenced_recover_distance",
-    "stream_assault_distance",
-    "hill_fire_gap",
-    "cover_sight",
-    "spent_fraction",
-    "artillery_reduced_hits",
-    "artillery_destroyed_hits",
-    "about_turn_pivot",
-    "default_bases",
-    "exploit_fraction",
-    "flank_support_distance",
-    "flank_support_facing",
-    "halted_fall_back",
-    "max_bases",
-    "zoc_settle",
-    "objective_radius",
-];
 
 impl Bbb7yw {
     pub fn load() -> Result<Self, String> {
         let data = BbbData::load()?;
-        require_numbers(&data.numbers, &REQUIRED)?;
+        let keys = Keys::take(&data, FILE, DATA)?;
         if data.troops.is_empty() {
             return Err("ruleset data: no troop types".into());
         }
-        Ok(Bbb7yw { data })
+        Ok(Bbb7yw { data, keys })
     }
 
-    pub fn num(&self, key: &str) -> f32 {
-        self.data.num(key)
+    /// A rules number.
+    pub fn n(&self, key: N) -> f32 {
+        *self.keys.numbers.get(key)
     }
 
+    /// The unit's troop type. Every unit on the table has one of the data's codes: a scenario
+    /// naming another is refused at load (the scenario's check and `prepare`), so the first
+    /// type stands in only for a unit no scenario can make.
     pub fn troop(&self, u: &Unit) -> &Troop {
         self.data.troop(&u.troop).unwrap_or(&self.data.troops[0])
     }
@@ -464,29 +108,6 @@ impl Bbb7yw {
         }
     }
 
-    /// Bases at the start.
-    pub fn strength(&self, u: &Unit) -> u32 {
-        u.extra.strength.max(u.stands.len() as u32)
-    }
-
-    /// Bases lost so far.
-    pub fn lost(&self, u: &Unit) -> u32 {
-        self.strength(u).saturating_sub(u.stands.len() as u32)
-    }
-
-    /// Spent: half or more of its bases lost (ruling spent).
-    pub fn spent(&self, u: &Unit) -> bool {
-        !self.is_general(u)
-            && !self.is_artillery(u)
-            && self.lost(u) as f32 >= self.strength(u) as f32 * self.num("spent_fraction") - 1e-4
-            && self.lost(u) > 0
-    }
-
-    /// Artillery reduced (one hit).
-    pub fn reduced(&self, u: &Unit) -> bool {
-        self.is_artillery(u) && u.status.hits as f32 >= self.num("artillery_reduced_hits")
-    }
-
     /// Limbered artillery, or a unit in column of march.
     pub fn marching(&self, u: &Unit) -> bool {
         u.formation == Formation::Column || (self.is_artillery(u) && u.status.limbered)
@@ -512,15 +133,6 @@ impl Bbb7yw {
         out
     }
 
-    /// Friendly general within the command radius.
-    pub fn general_near(&self, b: &Battle, u: &Unit) -> Option<UnitId> {
-        let r = b.scale.to_mm(self.num("general_radius"));
-        b.alive()
-            .filter(|g| g.side == u.side && g.id != u.id && self.is_general(g))
-            .find(|g| g.base.within(&u.base, r + 0.5))
-            .map(|g| g.id.clone())
-    }
-
     /// Enemies (fighting units) in base contact.
     pub fn in_contact<'a>(&self, b: &'a Battle, u: &Unit) -> Vec<&'a Unit> {
         b.alive()
@@ -540,14 +152,14 @@ impl Bbb7yw {
             .fold(f32::INFINITY, f32::min)
     }
 
-    /// A modifier of the assault table, by key.
-    pub fn assault_factor(&self, key: &str) -> Factor {
-        factor_in(&self.data.assault_modifiers, key)
+    /// A modifier of the assault table.
+    pub fn assault_factor(&self, key: AssaultMod) -> Factor {
+        self.keys.assault_modifiers.get(key).clone()
     }
 
-    /// A modifier of the command roll, by key.
-    pub fn command_factor(&self, key: &str) -> Factor {
-        factor_in(&self.data.command_modifiers, key)
+    /// A modifier of the command roll.
+    pub fn command_factor(&self, key: CommandMod) -> Factor {
+        self.keys.command_modifiers.get(key).clone()
     }
 
     /// The unit's bases as drawn and measured.

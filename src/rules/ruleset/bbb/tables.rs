@@ -3,7 +3,8 @@
 //! and the command table (2D6 plus modifiers, read in the good-order or disordered column).
 //! Each also gives the exact chance of each of its results.
 
-use super::{AssaultRow, BbbData, CommandOutcome, CommandRow, Quality};
+use super::{AssaultMod, AssaultRow, BbbData, CommandOutcome, CommandRow, Quality};
+use crate::rules::ruleset::common::RulesKey;
 pub use crate::rules::ruleset::common::{band, two_d6};
 use serde::{Deserialize, Serialize};
 
@@ -199,15 +200,20 @@ pub fn command_odds(d: &BbbData, modifier: i32) -> Vec<f64> {
 
 /// The assault advantage of a base ratio (own bases against the enemy's): 3:2, 2:1, 3:1 give
 /// the data's `ratio_3_2`, `ratio_2_1`, `ratio_3_1`; the best that applies, else none.
-pub fn ratio_key(own: u32, enemy: u32) -> Option<&'static str> {
+pub fn ratio(own: u32, enemy: u32) -> Option<AssaultMod> {
     let (o, e) = (own as u64, enemy.max(1) as u64);
     if o >= 3 * e {
-        Some("ratio_3_1")
+        Some(AssaultMod::Ratio31)
     } else if o >= 2 * e {
-        Some("ratio_2_1")
+        Some(AssaultMod::Ratio21)
     } else if 2 * o >= 3 * e {
-        Some("ratio_3_2")
+        Some(AssaultMod::Ratio32)
     } else {
         None
     }
+}
+
+/// The data's word for the advantage of a base ratio (see `ratio`).
+pub fn ratio_key(own: u32, enemy: u32) -> Option<&'static str> {
+    ratio(own, enemy).map(RulesKey::key)
 }

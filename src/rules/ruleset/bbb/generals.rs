@@ -1,0 +1,90 @@
+//! BBB generals: the command radius, casualties among generals nearer the enemy than their
+//! own troops, and their return.
+
+use super::{Bbb7yw, N};
+use crate::rules::battle::Battle;
+use crate::rules::command::Event;
+use crate::rules::geometry::Base;
+use crate::rules::model::{Unit, UnitId};
+
+impl Bbb7yw {
+    /// Friendly general within the command radius.
+    pub fn general_near(&self, b: &Battle, u: &Unit) -> Option<UnitId> {
+        let r = b.scale.to_mm(self.n(N::GeneralRadius));
+        b.alive()
+            .filter(|g| g.side == u.side && g.id != u.id && self.is_general(g))
+            .find(|g| g.base.within(&u.base, r + 0.5))
+            .map(|g| g.id.clone())
+    }
+
+    /// Whether a general stands nearer an enemy unit than any of his own, were the enemy
+    /// `margin` mm nearer.
+    pub fn general_nearer_enemy(&self, b: &Battle, g: &Unit, margin: f32) -> bool {
+        let near = |side_own: bool| {
+            b.alive()
+                .filter(|u| (u.side == g.side) == side_own && !self.is_general(u))
+                .map(|u| u.base.distance(&g.base))
+                .fold(f32::INFINITY, f32::min)
+        };
+        near(false) - margin < near(true)
+    }
+
+    /// Generals nearer an enemy unit than any of their own become casualties.
+    pub fn general_casualties(&self, b: &mut Battle, out: &mut Vec<Event>) {
+        let hit: Vec<UnitId> = b
+            .alive()
+            .filter(|g| self.is_general(g) && self.general_nearer_enemy(b, g, 0.0))
+            .map(|g| g.id.clone())
+            .collect();
+        for id in hit {
+            b.emit(
+                out,
+                Event::Destroyed {
+                    unit: id,
+                    reason:
+                        "a casualty: nearer the enemy than his own troops (he returns next turn)"
+                            .into(),
+                },
+            );
+        }
+    }
+
+    /// Generals of the moving side who were casualties return beside the own unit nearest
+    /// where they fell.
+    pub fn generals_return(&self, b: &mut Battle, out: &mut Vec<Event>) {
+        let side = b.active;
+        let back: Vec<(UnitId, Base)> = b
+            .units
+            .iter()
+            .filter(|g| g.side == side && g.status.removed && self.is_general(g))
+            .filter_map(|g| {
+                let near = b
+                    .alive()
+                    .filter(|u| u.side == side && !self.is_general(u))
+                    .min_by(|x, y| {
+                        x.base
+                            .distance(&g.base)
+                            .total_cmp(&y.base.distance(&g.base))
+                    })?;
+                let gap = b.scale.to_mm(self.n(N::GeneralReturn)) / 2.0;
+                // Behind the unit; where its rear is the table's edge, beside it or before it.
+                let back = near.base.depth / 2.0 + g.base.depth / 2.0 + gap;
+                let side = near.base.width / 2.0 + g.base.width / 2.0 + gap;
+                let place = |x: f32, y: f32| Base {
+                    centre: near.base.local(x, y),
+                    facing: near.base.facing,
+                    ..g.base
+                };
+                let spots = [(0.0, -back), (-side, 0.0), (side, 0.0), (0.0, back)];
+                let to = spots
+                    .iter()
+                    .map(|&(x, y)| place(x, y))
+                    .find(|p| b.table.holds(p))?;
+                Some((g.id.clone(), to))
+            })
+            .collect();
+        for (id, to) in back {
+            b.emit(out, Event::Deployed { unit: id, to });
+        }
+    }
+}
