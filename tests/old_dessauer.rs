@@ -7,7 +7,7 @@ use volley::rules::command::{Command, Event, Pursuit, RuleError, Step, TestKind}
 use volley::rules::geometry::{Base, Pt};
 use volley::rules::model::{Formation, Phase, UnitId};
 use volley::rules::ruleset::AnyRuleset;
-use volley::rules::ruleset::old_dessauer::{OldDessauer, combat, pursuit, shooting};
+use volley::rules::ruleset::old_dessauer::{OldDessauer, Opt, combat, pursuit, shooting};
 use volley::rules::scenario;
 
 mod common;
@@ -1096,7 +1096,7 @@ fn optional_rules_may_be_switched_for_a_game() {
     assert_eq!(plain.rules.optional_rules().len(), 8);
     opts.push("variable_chance_to_hit".into());
     let b = scenario::load_with_options(&path, &opts).unwrap();
-    assert!(od(&b).opt("variable_chance_to_hit"));
+    assert!(od(&b).opt(Opt::VariableChanceToHit));
     assert_eq!(b.scenario.options, opts, "the save keeps the game's rules");
     opts.retain(|o| o != "light_infantry");
     let e = scenario::load_with_options(&path, &opts).unwrap_err();

@@ -1,7 +1,7 @@
 //! Removing casualties: hits take figures from the last stands (an L keeping its arms), empty
 //! stands leave, and the unit closes up.
 
-use super::{Kind, OldDessauer, layout};
+use super::{Kind, N, OldDessauer, layout};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
 use crate::rules::model::UnitId;
@@ -109,7 +109,7 @@ impl OldDessauer {
             return Ok(());
         }
         if self.kind(&u) == Kind::RegimentalGun
-            && stands.iter().sum::<u32>() < self.num("min_figures_to_shoot") as u32
+            && stands.iter().sum::<u32>() < self.num(N::MinFiguresToShoot) as u32
         {
             b.emit(
                 out,

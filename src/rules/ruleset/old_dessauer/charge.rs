@@ -2,7 +2,7 @@
 //! and gunners evading.
 
 use super::layout::arms;
-use super::{Kind, OldDessauer, combat, illegal};
+use super::{Kind, N, OldDessauer, combat, illegal};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
 use crate::rules::geometry::{Base, CONTACT_EPS, Contact, Edge};
@@ -65,9 +65,9 @@ pub(super) fn contact(
         frontal = !start.corners().iter().any(|p| met.behind_front_line(*p));
     }
     let need = if od.kind(u) == Kind::Cavalry {
-        od.num("charge_straight_horse")
+        od.num(N::ChargeStraightHorse)
     } else {
-        od.num("charge_straight_foot")
+        od.num(N::ChargeStraightFoot)
     };
     if straight_tail + 0.01 < need.min(plain) {
         return illegal(format!(

@@ -3,7 +3,7 @@
 
 use super::pursuit::{self, DicePlan, Melee, Orders};
 use super::recoil::recoil;
-use super::{Forecast, Kind, OldDessauer, OutlookLine, exactly, grade, illegal};
+use super::{Forecast, Kind, N, OldDessauer, Opt, OutlookLine, exactly, grade, illegal};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Event, Factor, RuleError, Strike, factor_sum};
 use crate::rules::geometry::{Base, Edge};
@@ -49,7 +49,7 @@ fn charging(u: &Unit) -> bool {
 
 /// May `u` add defensive fire points: passive foot or guns, charged this turn by every enemy
 /// touching it, not shaken, not under flank or rear attack.
-fn defensive_fire(od: &OldDessauer, b: &Battle, u: &Unit) -> Option<(String, i32)> {
+fn defensive_fire(od: &OldDessauer, b: &Battle, u: &Unit) -> Option<(N, i32)> {
     let kind = od.kind(u);
     let eligible = (kind == Kind::Infantry
         || kind == Kind::Artillery
@@ -61,15 +61,18 @@ fn defensive_fire(od: &OldDessauer, b: &Battle, u: &Unit) -> Option<(String, i32
     if !eligible || enemies.is_empty() || !enemies.iter().all(|e| charging(e)) {
         return None;
     }
-    let g = ["poor", "regular", "crack"][grade(u.class) as usize];
-    let key = if u.status.disordered {
-        format!("def_fire_dis_{g}")
-    } else if kind == Kind::Artillery {
-        format!("def_fire_art_{g}")
-    } else {
-        format!("def_fire_inf_{g}")
+    let key = match (u.status.disordered, kind == Kind::Artillery, grade(u.class)) {
+        (true, _, 0) => N::DefFireDisPoor,
+        (true, _, 1) => N::DefFireDisRegular,
+        (true, _, _) => N::DefFireDisCrack,
+        (false, true, 0) => N::DefFireArtPoor,
+        (false, true, 1) => N::DefFireArtRegular,
+        (false, true, _) => N::DefFireArtCrack,
+        (false, false, 0) => N::DefFireInfPoor,
+        (false, false, 1) => N::DefFireInfRegular,
+        (false, false, _) => N::DefFireInfCrack,
     };
-    let value = od.int(&key);
+    let value = od.int(key);
     Some((key, value))
 }
 
@@ -94,7 +97,7 @@ fn points_with(
     }];
     let diff = grade(u.class) - grade(e.class);
     if diff > 0 {
-        let step = od.factor("grade_step", "");
+        let step = od.factor(N::GradeStep, "");
         f.push(Factor {
             name: format!(
                 "{} grade{} above the enemy",
@@ -106,7 +109,7 @@ fn points_with(
         });
     }
     if first && let Some((key, fixed)) = defensive_fire(od, b, u) {
-        let n = od.factor(&key, "");
+        let n = od.factor(key, "");
         f.push(Factor {
             name: format!(
                 "{} defensive fire ({})",
@@ -126,7 +129,7 @@ fn points_with(
         });
     }
     if first && u.has(Flag::Grenadier) {
-        f.push(od.factor("grenadiers_first_round", "Grenadiers, first round"));
+        f.push(od.factor(N::GrenadiersFirstRound, "Grenadiers, first round"));
     }
     let e_cover = od.in_town(b, e)
         || b.terrain
@@ -143,25 +146,25 @@ fn points_with(
             )
             && od.on_rough_ground(b, e));
     if e_cover {
-        f.push(od.factor("vs_cover", "Against cover"));
+        f.push(od.factor(N::VsCover, "Against cover"));
     }
     let forced =
         od.kind(u) == Kind::LightInfantry && od.is_skirmishing(b, u) && !od.is_skirmishing(b, e);
     if u.status.disordered || forced {
-        f.push(od.factor("disordered", "Disordered"));
+        f.push(od.factor(N::Disordered, "Disordered"));
     }
     if !flank_attackers(od, b, u).is_empty() {
-        f.push(od.factor("flank_rear", "Under flank or rear attack"));
+        f.push(od.factor(N::FlankRear, "Under flank or rear attack"));
     }
     if u.status.shaken {
-        f.push(od.factor("shaken", "Shaken"));
+        f.push(od.factor(N::Shaken, "Shaken"));
     }
     if od.kind(u) == Kind::Cavalry && e.formation == Formation::Square {
-        f.push(od.factor("cavalry_vs_square", "Cavalry against a square"));
+        f.push(od.factor(N::CavalryVsSquare, "Cavalry against a square"));
     }
     f.extend(od.leadership(b, u));
     if !od.in_command(b, u) {
-        f.push(od.factor("out_of_command", "Out of command"));
+        f.push(od.factor(N::OutOfCommand, "Out of command"));
     }
     let total = factor_sum(&f);
     (f, total)
@@ -170,7 +173,7 @@ fn points_with(
 /// Score needed to hit with `mine` points against `theirs`.
 pub fn need(od: &OldDessauer, mine: i32, theirs: i32) -> u8 {
     let d = mine - theirs;
-    if od.opt("variable_chance_to_hit") {
+    if od.opt(Opt::VariableChanceToHit) {
         let mut rows = od.data.variable_hit.clone();
         rows.sort_by_key(|r| -r.difference);
         for r in &rows {
@@ -181,11 +184,11 @@ pub fn need(od: &OldDessauer, mine: i32, theirs: i32) -> u8 {
         return rows.last().map(|r| r.need).unwrap_or(6);
     }
     if d > 0 {
-        od.int("hit_advantage") as u8
+        od.int(N::HitAdvantage) as u8
     } else if d == 0 {
-        od.int("hit_even") as u8
+        od.int(N::HitEven) as u8
     } else {
-        od.int("hit_disadvantage") as u8
+        od.int(N::HitDisadvantage) as u8
     }
 }
 
@@ -197,7 +200,7 @@ fn above_half(od: &OldDessauer, u: &Unit, figures: u32) -> bool {
 pub fn dice_count(od: &OldDessauer, b: &Battle, u: &Unit) -> u32 {
     let kind = od.kind(u);
     if kind == Kind::Artillery {
-        return u.figures() / od.num("crew_per_die").max(1.0) as u32;
+        return u.figures() / od.num(N::CrewPerDie).max(1.0) as u32;
     }
     let live = |n: usize| {
         u.stands
@@ -223,7 +226,7 @@ pub fn dice_count(od: &OldDessauer, b: &Battle, u: &Unit) -> u32 {
                 .unwrap_or_else(|| g.base.edge_facing(x.base.centre))
         };
         let mine = side_of(u);
-        let cap = g.figures() as f32 * od.num("town_attack_multiple");
+        let cap = g.figures() as f32 * od.num(N::TownAttackMultiple);
         let mut figs = 0u32;
         let mut attackers: Vec<&Unit> = od
             .enemies_in_contact(b, g)
@@ -249,9 +252,9 @@ pub fn dice_count(od: &OldDessauer, b: &Battle, u: &Unit) -> u32 {
         return 0;
     }
     match u.formation {
-        Formation::Column if kind != Kind::LightInfantry => live(od.num("ranks_striking") as usize),
+        Formation::Column if kind != Kind::LightInfantry => live(od.num(N::RanksStriking) as usize),
         Formation::Square => {
-            live((u.stands.len() * od.num("square_faces_striking") as usize).div_ceil(4))
+            live((u.stands.len() * od.num(N::SquareFacesStriking) as usize).div_ceil(4))
         }
         _ => live(usize::MAX),
     }
@@ -373,10 +376,10 @@ fn pursuits(
 fn multiplier(od: &OldDessauer, u: &Unit, e: &Unit) -> u32 {
     let mut m = 1;
     if e.status.pursued_by.as_ref() == Some(&u.id) {
-        m *= od.num("pursuit_multiplier") as u32;
+        m *= od.num(N::PursuitMultiplier) as u32;
     }
     if od.kind(e) == Kind::Artillery {
-        m *= od.num("gunner_multiplier") as u32;
+        m *= od.num(N::GunnerMultiplier) as u32;
     }
     m
 }
@@ -418,17 +421,20 @@ fn defensive_fire_rolls(
     ids: &[UnitId],
 ) -> Result<BTreeMap<UnitId, i32>, RuleError> {
     let mut def_rolls: BTreeMap<UnitId, i32> = BTreeMap::new();
-    if od.opt("variable_defensive_fire") {
+    if od.opt(Opt::VariableDefensiveFire) {
         for id in ids {
             let u = b.unit(id)?.clone();
             if defensive_fire(od, b, &u).is_some() {
-                let g = ["poor", "regular", "crack"][grade(u.class) as usize];
-                let mut minus = od.num(&format!("var_def_fire_{g}"));
+                let mut minus = od.num(match grade(u.class) {
+                    0 => N::VarDefFirePoor,
+                    1 => N::VarDefFireRegular,
+                    _ => N::VarDefFireCrack,
+                });
                 if od.kind(&u) == Kind::Artillery {
-                    minus += od.num("var_def_fire_guns");
+                    minus += od.num(N::VarDefFireGuns);
                 }
                 if u.status.disordered {
-                    minus += od.num("var_def_fire_disordered");
+                    minus += od.num(N::VarDefFireDisordered);
                 }
                 let die = b.d6()?;
                 def_rolls.insert(u.id.clone(), (die as i32 - minus as i32).max(0));

@@ -3,7 +3,7 @@
 use super::generals::{carried, carry};
 use super::layout::{l_bases, rebuild};
 use super::movement::{intermix, movement_phase, zones};
-use super::{Kind, OldDessauer, illegal, standing_still};
+use super::{Kind, N, OldDessauer, illegal, standing_still};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
 use crate::rules::geometry::Base;
@@ -158,7 +158,7 @@ fn may_form(
         return illegal(format!("{} has too few stands to form an L", u.name));
     }
     let allowance = od.allowance(u);
-    let cost = allowance * od.num("form_cost");
+    let cost = allowance * od.num(N::FormCost);
     if u.bound.used() + cost > allowance + 0.01 {
         return illegal(format!(
             "{} has moved too far to change formation ({:.1} of {:.0} inches used)",

@@ -1,7 +1,7 @@
 //! Generals (optional): attaching, command radius and the command test, leadership, danger to
 //! an attached general; and what a unit carries with it (its general and regimental guns).
 
-use super::{Kind, OldDessauer};
+use super::{Kind, N, OldDessauer, Opt};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError, TestKind};
 use crate::rules::geometry::{Base, CONTACT_EPS, Pt, norm_deg, norm_facing};
@@ -11,7 +11,7 @@ use crate::rules::ruleset::common::own_active;
 impl OldDessauer {
     /// The general attached to a unit, if any.
     pub fn attached_general<'a>(&self, b: &'a Battle, u: &Unit) -> Option<&'a Unit> {
-        if !self.opt("generals") {
+        if !self.opt(Opt::Generals) {
             return None;
         }
         b.alive()
@@ -20,7 +20,7 @@ impl OldDessauer {
 
     /// Within a friendly general's command radius (always, without the generals rule or radii).
     pub fn in_command(&self, b: &Battle, u: &Unit) -> bool {
-        if !self.opt("generals") || self.kind(u) == Kind::General {
+        if !self.opt(Opt::Generals) || self.kind(u) == Kind::General {
             return true;
         }
         let generals: Vec<&Unit> = b
@@ -50,7 +50,7 @@ impl OldDessauer {
             return Ok(true);
         }
         let die = b.d6()?;
-        let need = self.int("command_need");
+        let need = self.int(N::CommandNeed);
         let passed = die as i32 >= need;
         b.emit(
             out,
@@ -74,7 +74,7 @@ impl OldDessauer {
         id: &UnitId,
         hits: u32,
     ) -> Result<(), RuleError> {
-        if hits < self.num("general_danger_hits") as u32 {
+        if hits < self.num(N::GeneralDangerHits) as u32 {
             return Ok(());
         }
         let u = b.unit(id)?.clone();
@@ -82,7 +82,7 @@ impl OldDessauer {
             return Ok(());
         };
         let die = b.d6()?;
-        let killed = die as i32 <= self.int("general_danger_need");
+        let killed = die as i32 <= self.int(N::GeneralDangerNeed);
         b.emit(
             out,
             Event::Test {
@@ -90,7 +90,7 @@ impl OldDessauer {
                 test: TestKind::GeneralDanger,
                 die,
                 factors: vec![],
-                need: self.int("general_danger_need") + 1,
+                need: self.int(N::GeneralDangerNeed) + 1,
                 passed: !killed,
             },
         );
@@ -125,7 +125,7 @@ impl OldDessauer {
         general: &UnitId,
         unit: Option<&UnitId>,
     ) -> Result<(), RuleError> {
-        if !self.opt("generals") {
+        if !self.opt(Opt::Generals) {
             return Err(RuleError::Illegal(
                 "generals are an optional rule not in use in this battle".into(),
             ));

@@ -26,8 +26,8 @@ mod units;
 mod view;
 
 pub use data::{
-    DATA, HitStep, INCH, Kind, OPTIONS, OdData, OldDessauer, OptionDef, REQUIRED_NUMBERS, Troop,
-    grade, grade_name,
+    DATA, FILE, HitStep, INCH, Kind, N, OdData, OldDessauer, Opt, OptionDef, REFERENCE_ONLY,
+    Shooting, Troop, grade, grade_name,
 };
 pub use layout::{footprint, stand_bases};
 
@@ -109,9 +109,9 @@ impl OldDessauer {
     /// How far a unit shoots, in inches; None for those that do not shoot.
     pub fn range(&self, u: &Unit) -> Option<f32> {
         match self.kind(u) {
-            Kind::Artillery => Some(self.num("gun_range")),
-            Kind::RegimentalGun => Some(self.num("regimental_gun_range")),
-            Kind::Infantry | Kind::LightInfantry => Some(self.num("musket_range")),
+            Kind::Artillery => Some(self.num(N::GunRange)),
+            Kind::RegimentalGun => Some(self.num(N::RegimentalGunRange)),
+            Kind::Infantry | Kind::LightInfantry => Some(self.num(N::MusketRange)),
             Kind::Cavalry | Kind::General => None,
         }
     }
@@ -144,15 +144,17 @@ impl OldDessauer {
             (_, Formation::Column) => t.column,
             _ => t.line,
         };
-        if self.opt("drill") && matches!(t.kind, Kind::Infantry | Kind::Cavalry | Kind::Artillery) {
+        if self.opt(Opt::Drill)
+            && matches!(t.kind, Kind::Infantry | Kind::Cavalry | Kind::Artillery)
+        {
             match grade(u.class) {
-                2 => a += self.num("drill_bonus"),
-                0 => a -= self.num("drill_bonus"),
+                2 => a += self.num(N::DrillBonus),
+                0 => a -= self.num(N::DrillBonus),
                 _ => {}
             }
         }
         if u.status.shaken {
-            a *= self.num("half_speed");
+            a *= self.num(N::HalfSpeed);
         }
         a.max(0.0)
     }

@@ -1,7 +1,7 @@
 //! Morale: the passive side's tests against the hits of shooting, and shaken units rallying at
 //! the start of their side's turn.
 
-use super::{Kind, OldDessauer, grade, nearest_stand_point, recoil, shooting};
+use super::{Kind, N, OldDessauer, grade, nearest_stand_point, recoil, shooting};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError, TestKind, factor_sum};
 use crate::rules::model::{Formation, Unit, UnitId};
@@ -21,17 +21,17 @@ impl OldDessauer {
                 continue;
             }
             let need = match grade(u.class) {
-                2 => self.int("rally_need_crack"),
-                1 => self.int("rally_need_regular"),
-                _ => self.int("rally_need_poor"),
+                2 => self.int(N::RallyNeedCrack),
+                1 => self.int(N::RallyNeedRegular),
+                _ => self.int(N::RallyNeedPoor),
             };
             let mut factors = Vec::new();
             if !self.enemy_able_to_charge(b, &u) {
-                factors.push(self.factor("rally_no_enemy", "No visible enemy able to charge"));
+                factors.push(self.factor(N::RallyNoEnemy, "No visible enemy able to charge"));
             }
             factors.extend(self.leadership(b, &u));
             if !self.in_command(b, &u) {
-                factors.push(self.factor("out_of_command", "Out of command"));
+                factors.push(self.factor(N::OutOfCommand, "Out of command"));
             }
             let die = b.d6()?;
             let sum = factor_sum(&factors);
@@ -127,11 +127,11 @@ pub fn morale_tests(
         }
         let hits: u32 = u.bound.shot_by.iter().map(|x| x.1).sum();
         let base = match grade(u.class) {
-            2 => od.int("morale_need_crack"),
-            1 => od.int("morale_need_regular"),
-            _ => od.int("morale_need_poor"),
+            2 => od.int(N::MoraleNeedCrack),
+            1 => od.int(N::MoraleNeedRegular),
+            _ => od.int(N::MoraleNeedPoor),
         };
-        let per = od.factor("morale_per_hit", "");
+        let per = od.factor(N::MoralePerHit, "");
         let mut factors = vec![Factor {
             name: if hits == 1 {
                 "1 hit".into()
@@ -143,7 +143,7 @@ pub fn morale_tests(
         }];
         factors.extend(od.leadership(b, &u));
         if !od.in_command(b, &u) {
-            factors.push(od.factor("out_of_command", "Out of command"));
+            factors.push(od.factor(N::OutOfCommand, "Out of command"));
         }
         let sum = factor_sum(&factors);
         let die = b.d6()?;
@@ -166,7 +166,7 @@ pub fn morale_tests(
         if !u.status.shaken {
             b.emit(out, Event::Shaken { unit: id.clone() });
         }
-        let moves = hits / od.num("recoils_per_hits").max(1.0) as u32;
+        let moves = hits / od.num(N::RecoilsPerHits).max(1.0) as u32;
         let cause = u
             .bound
             .shot_by

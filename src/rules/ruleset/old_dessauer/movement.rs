@@ -6,7 +6,7 @@ use super::charge::{charged, contact, may_charge};
 use super::generals::{carried, carry};
 use super::layout::{arms, stand_bases};
 use super::skirmishers::{command_stand, skirmishers_give_way};
-use super::{Kind, OldDessauer, frontal_mark, illegal, in_phase, standing_still};
+use super::{Kind, N, OldDessauer, frontal_mark, illegal, in_phase, standing_still};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError, Step};
 use crate::rules::geometry::{Base, CONTACT_EPS, Pt};
@@ -136,7 +136,7 @@ pub(super) fn zones(
     if kind == Kind::General {
         return Ok(());
     }
-    let zoc = b.scale.to_mm(od.num("zone_of_control"));
+    let zoc = b.scale.to_mm(od.num(N::ZoneOfControl));
     // The final approach of a charge: within the inch of the unit it charges.
     let target = charge.map(|t| t.shapes()).unwrap_or_default();
     let approaching = |s: &Base| target.iter().any(|x| s.distance(x) < zoc - 0.5);
@@ -161,7 +161,7 @@ pub(super) fn zones(
             return illegal(format!(
                 "{} would come within {} inch of {} (zone of control)",
                 u.name,
-                od.num("zone_of_control"),
+                od.num(N::ZoneOfControl),
                 o.name
             ));
         }
@@ -193,7 +193,7 @@ fn walk(
     free: bool,
 ) -> Result<Walk, RuleError> {
     // Half speed: each inch counts as 1 / half_speed.
-    let slow = 1.0 / od.num("half_speed");
+    let slow = 1.0 / od.num(N::HalfSpeed);
     let inch = b.scale.to_mm(1.0);
     let mut base = u.base;
     let mut cost = 0.0f32;
@@ -212,7 +212,7 @@ fn walk(
                 // An L is met on one of its arms, whichever the charge reaches first.
                 let Some(d) = arms(t)
                     .iter()
-                    .filter_map(|a| sweep_to_contact(&base, a, od.num("square_up_max")))
+                    .filter_map(|a| sweep_to_contact(&base, a, od.num(N::SquareUpMax)))
                     .reduce(f32::min)
                 else {
                     return illegal(format!(
@@ -339,7 +339,7 @@ fn plan_unit(od: &OldDessauer, b: &Battle, u: &Unit, steps: &[Step]) -> Result<O
     let kind = od.kind(&u);
     let charge = may_move(od, b, &u, steps)?;
     let free = matches!(kind, Kind::LightInfantry | Kind::General);
-    let slow = 1.0 / od.num("half_speed");
+    let slow = 1.0 / od.num(N::HalfSpeed);
     let Walk {
         mut base,
         cost,
@@ -474,10 +474,10 @@ fn move_allowance(od: &OldDessauer, b: &Battle, u: &Unit, on_road: bool, road_ok
         .iter()
         .any(|e| matches!(e, Event::Moved { unit, going, .. } if unit == &u.id && going != "road"));
     if on_road && !off_road_before && u.formation == Formation::Column && road_ok {
-        allowance *= od.num("road_multiplier");
+        allowance *= od.num(N::RoadMultiplier);
     }
     if od.kind(u) == Kind::General {
-        allowance = od.num("general_move");
+        allowance = od.num(N::GeneralMove);
     }
     // Regimental guns must keep touching their parent and are manhandled at their own rate.
     if let Some(rate) = b
@@ -612,7 +612,7 @@ pub fn plan_stand(
     let to = p.plan.ends[0].1;
     let mut after = bases.clone();
     after[k] = to;
-    let leash = od.num("skirmish_leash");
+    let leash = od.num(N::SkirmishLeash);
     let leash_mm = b.scale.to_mm(leash);
     let c = command_stand(&u);
     // No stand may end beyond the leash unless it already stood there and comes no farther.

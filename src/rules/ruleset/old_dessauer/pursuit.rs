@@ -4,7 +4,7 @@
 use super::generals::carry;
 use super::recoil::gaps_crossed;
 use super::skirmishers::skirmishers_give_way;
-use super::{Kind, OldDessauer, frontal_mark, illegal};
+use super::{Kind, N, OldDessauer, frontal_mark, illegal};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Event, Pursuit, RuleError, Strike};
 use crate::rules::geometry::{Base, CONTACT_EPS, Pt};
@@ -210,7 +210,7 @@ pub fn choices(
                 });
             }
         }
-        let step = od.num("recoil_move");
+        let step = od.num(N::RecoilMove);
         for k in 1..=2 {
             let d = step * k as f32;
             let on = order.distance.is_some_and(|x| (x - d).abs() < 1e-3);
@@ -252,7 +252,7 @@ fn shattered_at(od: &OldDessauer, b: &Battle, out: &[Event], id: &UnitId) -> Opt
         _ => None,
     })?;
     let u = b.unit(id).ok()?;
-    let shattered = od.strength(u) as f32 * od.num("shatter_fraction");
+    let shattered = od.strength(u) as f32 * od.num(N::ShatterFraction);
     let before = left + lost;
     if before as f32 <= shattered || left as f32 > shattered {
         return None;
@@ -407,7 +407,7 @@ fn shift(
     // An enemy shattered by its rout hits is pursued no farther than the point where it
     // shattered (ruling pursuit_to_shatter).
     let shatter = shattered_at(od, b, out, target)
-        .map(|moves| b.scale.to_mm(od.num("recoil_move") * moves as f32));
+        .map(|moves| b.scale.to_mm(od.num(N::RecoilMove) * moves as f32));
     for most in order
         .distance
         .map(|d| b.scale.to_mm(d))
@@ -464,7 +464,7 @@ fn pursue_path(
         centre: w.base.centre.plus(shift.scale(t)),
         ..w.base
     };
-    let zoc = b.scale.to_mm(od.num("zone_of_control"));
+    let zoc = b.scale.to_mm(od.num(N::ZoneOfControl));
     // The pursued enemy stops it too: it follows to contact, never onto it.
     let blocker = |base: &Base| {
         b.alive()

@@ -3,7 +3,7 @@
 
 use super::generals::{carried, carry};
 use super::layout::arms;
-use super::{Kind, OldDessauer, frontal_mark, illegal, in_phase, standing_still};
+use super::{Kind, N, OldDessauer, Opt, frontal_mark, illegal, in_phase, standing_still};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
 use crate::rules::geometry::{Base, CONTACT_EPS, Pt, norm_deg, norm_facing};
@@ -68,9 +68,9 @@ pub(crate) fn gaps_crossed<'a>(units: &[&'a Unit], p: Pt, q: Pt) -> Vec<(&'a Uni
 /// or through a friend, disorders them. A unit that would end on others goes on an inch at a
 /// time up to the most a unit recoils.
 fn retreat(od: &OldDessauer, b: &Battle, u: &Unit, dir: Pt, dist_mm: f32, facing: f32) -> Retreat {
-    let gap_enemy = b.scale.to_mm(od.num("recoil_gap_enemy"));
-    let gap_friend = b.scale.to_mm(od.num("recoil_gap_friend"));
-    let max = b.scale.to_mm(od.num("recoil_max"));
+    let gap_enemy = b.scale.to_mm(od.num(N::RecoilGapEnemy));
+    let gap_friend = b.scale.to_mm(od.num(N::RecoilGapFriend));
+    let max = b.scale.to_mm(od.num(N::RecoilMax));
     let inch = b.scale.to_mm(1.0);
     let mine = carried(b, &u.id);
     let others: Vec<&Unit> = b
@@ -182,7 +182,7 @@ fn walk_back(
         if g < gap_enemy - 0.01 {
             res.eliminated = Some(format!(
                 "no {}-inch gap to recoil between {} and {}",
-                od.num("recoil_gap_enemy"),
+                od.num(N::RecoilGapEnemy),
                 x.name,
                 y.name
             ));
@@ -297,14 +297,14 @@ pub fn recoil(
     let towards = norm_facing((-d.x).atan2(-d.y).to_degrees());
     let faces = arms(&u)
         .iter()
-        .any(|a| norm_deg(towards - a.facing).abs() <= od.num("arc_half_angle") + 0.01);
+        .any(|a| norm_deg(towards - a.facing).abs() <= od.num(N::ArcHalfAngle) + 0.01);
     let facing = if d.len() > 1e-3 && !faces {
         towards
     } else {
         u.base.facing
     };
-    let dist = b.scale.to_mm(od.num("recoil_move") * moves as f32);
-    let half = od.num("recoil_half_angle").max(0.0);
+    let dist = b.scale.to_mm(od.num(N::RecoilMove) * moves as f32);
+    let half = od.num(N::RecoilHalfAngle).max(0.0);
     let steps = (half / 5.0).floor() as i32;
     let mut best: Option<((bool, usize, i32), Retreat)> = None;
     for k in 0..=2 * steps {
@@ -397,7 +397,7 @@ pub fn recoil_further(
             u.name
         ));
     }
-    let max = od.num("recoil_max");
+    let max = od.num(N::RecoilMax);
     let done = b.scale.from_mm(done);
     if !(distance.is_finite() && distance > 0.0 && done + distance <= max + 0.01) {
         return illegal(format!(
@@ -420,7 +420,7 @@ pub fn fallback(
     id: &UnitId,
     distance: f32,
 ) -> Result<(), RuleError> {
-    if !od.opt("voluntary_fallback") {
+    if !od.opt(Opt::VoluntaryFallback) {
         return illegal("voluntary fallback is an optional rule not in use in this battle".into());
     }
     in_phase(b, Phase::Movement, "fall back")?;
@@ -436,13 +436,13 @@ pub fn fallback(
         return illegal(format!("{} has already moved this turn", u.name));
     }
     standing_still(b, &u)?;
-    if !(distance.is_finite() && distance > 0.0 && distance <= od.num("recoil_max")) {
+    if !(distance.is_finite() && distance > 0.0 && distance <= od.num(N::RecoilMax)) {
         return illegal(format!(
             "a fallback is more than 0 and at most {} inches",
-            od.num("recoil_max")
+            od.num(N::RecoilMax)
         ));
     }
-    let reach = b.scale.to_mm(od.num("fallback_general"));
+    let reach = b.scale.to_mm(od.num(N::FallbackGeneral));
     if !b.alive().any(|g| {
         g.side == u.side
             && od.kind(g) == Kind::General
@@ -451,7 +451,7 @@ pub fn fallback(
         return illegal(format!(
             "{} needs a general within {} inches to fall back",
             u.name,
-            od.num("fallback_general")
+            od.num(N::FallbackGeneral)
         ));
     }
     let r = retreat(
@@ -465,7 +465,7 @@ pub fn fallback(
     if let Some(why) = &r.eliminated {
         return illegal(format!("{} cannot fall back so far: {why}", u.name));
     }
-    let segments = (distance / od.num("fallback_segment")).ceil() as u32;
+    let segments = (distance / od.num(N::FallbackSegment)).ceil() as u32;
     if !u.status.shaken {
         b.emit(out, Event::Shaken { unit: id.clone() });
     }

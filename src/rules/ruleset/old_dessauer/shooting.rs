@@ -2,7 +2,9 @@
 //! gaps, hanging flanks, and the chance of each number of hits.
 
 use super::layout::stand_bases;
-use super::{Forecast, Kind, OldDessauer, OutlookLine, exactly, illegal, nearest_point};
+use super::{
+    Forecast, Kind, N, OldDessauer, OutlookLine, Shooting, exactly, illegal, nearest_point,
+};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError, factor_sum};
 use crate::rules::geometry::{CONTACT_EPS, Pt, point_segment_distance, segment_hits_base};
@@ -45,7 +47,7 @@ pub fn sight_clear(od: &OldDessauer, b: &Battle, from: Pt, target: &Unit, shoote
             _ => {}
         }
     }
-    woods <= b.scale.to_mm(od.num("woods_visibility")) + 0.01 || has_fired(b, target)
+    woods <= b.scale.to_mm(od.num(N::WoodsVisibility)) + 0.01 || has_fired(b, target)
 }
 
 /// Has `u` fired since its side's last turn began? Troops in woods that fire are seen normally.
@@ -78,7 +80,7 @@ fn dense(od: &OldDessauer, target: &Unit, from: Pt, to: Pt) -> bool {
         .min_by(|x, y| x.distance_to_point(to).total_cmp(&y.distance_to_point(to)))
         .unwrap_or(target.base);
     let cos = (d.dot(arm.right()) / len).abs();
-    cos >= od.num("enfilade_angle").to_radians().cos()
+    cos >= od.num(N::EnfiladeAngle).to_radians().cos()
 }
 
 /// Does anything block the line from `a` to `p`? Returns the blocker's name, or the gap used.
@@ -129,7 +131,7 @@ fn line_of_fire(od: &OldDessauer, b: &Battle, s: &Unit, t: &Unit, a: Pt, p: Pt) 
         return Line::Blocked(o.name.clone());
     }
     // Gaps: two units straddling the middle of the line.
-    let gap_need = b.scale.to_mm(od.num("fire_gap"));
+    let gap_need = b.scale.to_mm(od.num(N::FireGap));
     let dir = p.minus(a);
     let len2 = dir.dot(dir).max(1e-6);
     let mid = |o: &Unit| {
@@ -165,7 +167,7 @@ fn line_of_fire(od: &OldDessauer, b: &Battle, s: &Unit, t: &Unit, a: Pt, p: Pt) 
             "the gap between {} and {} is under {} inches",
             x.name,
             y.name,
-            od.num("fire_gap")
+            od.num(N::FireGap)
         )),
         Some((g, x, y)) => {
             let (m, n) = if x.id < y.id { (x, y) } else { (y, x) };
@@ -210,7 +212,7 @@ fn may_shoot(od: &OldDessauer, b: &Battle, s: &Unit, t: &Unit) -> Result<bool, R
             return illegal(format!("{}: guns may not move and shoot", s.name));
         }
         Kind::Infantry | Kind::LightInfantry
-            if s.bound.used() > allowance * od.num("half_speed") + 0.01 =>
+            if s.bound.used() > allowance * od.num(N::HalfSpeed) + 0.01 =>
         {
             return illegal(format!(
                 "{} moved more than half speed and may not shoot",
@@ -250,20 +252,20 @@ pub fn setup(od: &OldDessauer, b: &Battle, sid: &UnitId, tid: &UnitId) -> Result
     }
     let mut factors = Vec::new();
     if s.status.disordered && !od.is_skirmishing(b, &s) {
-        factors.push(od.shooting_factor("disordered"));
+        factors.push(od.shooting_factor(Shooting::Disordered));
     }
     if od.is_foot(&s) && moved {
-        factors.push(od.shooting_factor("moved"));
+        factors.push(od.shooting_factor(Shooting::Moved));
     }
     if od.in_cover(b, &t) {
-        factors.push(od.shooting_factor("cover"));
+        factors.push(od.shooting_factor(Shooting::Cover));
     } else if od.is_skirmishing(b, &t) {
-        factors.push(od.shooting_factor("skirmish_target"));
+        factors.push(od.shooting_factor(Shooting::SkirmishTarget));
     }
     let base = if kind == Kind::RegimentalGun {
-        od.int("regimental_gun_need")
+        od.int(N::RegimentalGunNeed)
     } else {
-        od.int("shoot_need")
+        od.int(N::ShootNeed)
     };
     let sum = factor_sum(&factors);
     let need = (base - sum).clamp(1, 6) as u8;
@@ -290,7 +292,7 @@ fn stands_shooting(
     let bases = stand_bases(od, s);
     let shapes = t.shapes();
     let cap = if garrison {
-        ((s.stands.len() as f32) * od.num("town_fire_fraction")).ceil() as usize
+        ((s.stands.len() as f32) * od.num(N::TownFireFraction)).ceil() as usize
     } else if s.formation == Formation::Square {
         s.stands.len().div_ceil(4).max(1)
     } else if s.formation == Formation::Column && kind != Kind::LightInfantry {
@@ -298,8 +300,8 @@ fn stands_shooting(
     } else {
         usize::MAX
     };
-    let min = od.num("min_figures_to_shoot") as u32;
-    let half = od.num("arc_half_angle");
+    let min = od.num(N::MinFiguresToShoot) as u32;
+    let half = od.num(N::ArcHalfAngle);
     let mut gaps: Vec<(UnitId, UnitId)> = Vec::new();
     let mut stands = 0u32;
     let mut dice = 0u32;
@@ -354,7 +356,7 @@ fn stands_shooting(
                 if used as u32 >= admits {
                     why = format!(
                         "only one stand may shoot through each {} inches of a gap",
-                        od.num("fire_gap")
+                        od.num(N::FireGap)
                     );
                     continue;
                 }
@@ -364,7 +366,7 @@ fn stands_shooting(
         }
         stands += 1;
         dice += if is_gun(od, s) && dense(od, t, a, p) {
-            od.num("dense_dice") as u32
+            od.num(N::DenseDice) as u32
         } else {
             1
         };
@@ -389,9 +391,9 @@ fn hanging_flank(od: &OldDessauer, b: &Battle, t: &Unit) -> bool {
         .map(|(_, st)| st.figures)
         .collect();
     match od.kind(t) {
-        Kind::Artillery => free.len() as f32 >= od.num("hanging_flank_guns"),
-        Kind::Cavalry => free.iter().sum::<u32>() as f32 >= od.num("hanging_flank_horse"),
-        _ => free.iter().sum::<u32>() as f32 >= od.num("hanging_flank_foot"),
+        Kind::Artillery => free.len() as f32 >= od.num(N::HangingFlankGuns),
+        Kind::Cavalry => free.iter().sum::<u32>() as f32 >= od.num(N::HangingFlankHorse),
+        _ => free.iter().sum::<u32>() as f32 >= od.num(N::HangingFlankFoot),
     }
 }
 

@@ -2,7 +2,7 @@
 //! or overrun when formed troops come within an inch.
 
 use super::layout::stand_bases;
-use super::{Kind, OldDessauer};
+use super::{Kind, N, OldDessauer, Opt};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError, TestKind};
 use crate::rules::geometry::Base;
@@ -26,7 +26,7 @@ pub(crate) fn skirmishers_give_way(
     if !matches!(mk, Kind::Infantry | Kind::Cavalry) || !m.alive() {
         return Ok(());
     }
-    let zoc = b.scale.to_mm(od.num("skirmish_fallback"));
+    let zoc = b.scale.to_mm(od.num(N::SkirmishFallback));
     let shapes = m.shapes();
     let close = |x: &Base| shapes.iter().any(|o| x.distance(o) < zoc - 0.5);
     let near: Vec<(UnitId, Vec<usize>)> = b
@@ -46,7 +46,7 @@ pub(crate) fn skirmishers_give_way(
     for (sid, hit) in near {
         let s = b.unit(&sid)?.clone();
         // With the broken-terrain rule, skirmishers in woods or rough ground stand and defend.
-        if od.opt("skirmish_defend") && od.in_rough(b, &s) {
+        if od.opt(Opt::SkirmishDefend) && od.in_rough(b, &s) {
             continue;
         }
         let escapes = evades(od, b, out, mk, &s)?;
@@ -70,7 +70,7 @@ fn evades(
         true
     } else {
         let die = b.d6()?;
-        let need = od.int("skirmish_evade_need");
+        let need = od.int(N::SkirmishEvadeNeed);
         let passed = die as i32 >= need;
         b.emit(
             out,
@@ -99,7 +99,7 @@ fn give_way(
     escapes: bool,
 ) {
     let sid = s.id.clone();
-    let zoc = b.scale.to_mm(od.num("skirmish_fallback"));
+    let zoc = b.scale.to_mm(od.num(N::SkirmishFallback));
     let shapes = m.shapes();
     // Each stand reached steps straight away from the mover to 1 inch off.
     let bases = stand_bases(od, s);

@@ -1,7 +1,7 @@
 //! The turn: an active and a passive side, the phases (movement, shooting, combat) and their
 //! ends, reforming and shattering at the turn's end, and victory.
 
-use super::{Kind, OldDessauer, combat, morale, pursuit, this_turn};
+use super::{Kind, N, OldDessauer, combat, morale, pursuit, this_turn};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
 use crate::rules::model::{Phase, Side, UnitId};
@@ -90,7 +90,7 @@ impl OldDessauer {
             }
         }
         // Shattered units of both sides leave the table.
-        let frac = self.num("shatter_fraction");
+        let frac = self.num(N::ShatterFraction);
         let shattered: Vec<UnitId> = b
             .alive()
             .filter(|u| {
@@ -174,7 +174,7 @@ impl OldDessauer {
         if b.is_over() {
             return;
         }
-        let frac = self.num("army_break_fraction");
+        let frac = self.num(N::ArmyBreakFraction);
         for side in 0..2 {
             let (lost, all) = self.losses(b, side);
             if all > 0 && lost as f32 >= all as f32 * frac {

@@ -1,8 +1,9 @@
 //! A scenario's units: troop type, stands, formation, optional rules and a general's ratings
 //! checked, and an L's stands placed.
 
+use super::common::RulesKey;
 use super::formations::formations;
-use super::{Kind, OldDessauer, Troop, layout};
+use super::{Kind, N, OldDessauer, Opt, Troop, layout};
 use crate::rules::geometry::Base;
 use crate::rules::model::Formation;
 use crate::rules::ruleset::UnitSetup;
@@ -63,22 +64,22 @@ impl OldDessauer {
     }
 
     fn unit_check(&self, t: &Troop, u: &RawUnit) -> Result<(), String> {
-        let need = |o: &str| -> Result<(), String> {
+        let need = |o: Opt| -> Result<(), String> {
             if self.opt(o) {
                 Ok(())
             } else {
-                Err(format!("{} needs the optional rule '{o}'", t.name))
+                Err(format!("{} needs the optional rule '{}'", t.name, o.key()))
             }
         };
         match t.kind {
-            Kind::LightInfantry => need("light_infantry")?,
+            Kind::LightInfantry => need(Opt::LightInfantry)?,
             Kind::RegimentalGun => {
-                need("regimental_guns")?;
+                need(Opt::RegimentalGuns)?;
                 if u.parent.is_none() {
                     return Err("a regimental gun needs its parent regiment".into());
                 }
             }
-            Kind::General => need("generals")?,
+            Kind::General => need(Opt::Generals)?,
             _ => {}
         }
         if u.parent.is_some() && t.kind != Kind::RegimentalGun {
@@ -155,7 +156,7 @@ impl OldDessauer {
                 .map(|s| s.iter().sum())
                 .unwrap_or(t.figures_per_stand * t.stands);
             let strength = now.saturating_add(u.figures_lost);
-            if now as f32 <= strength as f32 * self.num("shatter_fraction") {
+            if now as f32 <= strength as f32 * self.num(N::ShatterFraction) {
                 return Err(format!(
                     "figures_lost {} leaves {now} of {strength} figures: the unit would start shattered",
                     u.figures_lost

@@ -4,7 +4,9 @@
 
 use super::formations::formations;
 use super::layout::stand_bases;
-use super::{Forecast, Kind, OldDessauer, grade_name, movement, pursuit, shooting, skirmishers};
+use super::{
+    Forecast, Kind, N, OldDessauer, Opt, grade_name, movement, pursuit, shooting, skirmishers,
+};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Step};
 use crate::rules::geometry::Base;
@@ -12,7 +14,7 @@ use crate::rules::model::{Formation, Phase, Unit};
 use crate::rules::report::formation_name;
 use crate::rules::ruleset::Figures;
 use crate::rules::ruleset::common::{
-    self, chance, factor_rows, number_rows, reach_mark, sight_marks, target_mark,
+    self, RulesKey, chance, factor_rows, number_rows, reach_mark, sight_marks, target_mark,
 };
 use crate::rules::ruleset::view::{
     Action, ActionGroup, Card, Ink, Layer, Look, Mark, Outlook, OutlookPart, RefRow, RefSection,
@@ -113,7 +115,7 @@ impl OldDessauer {
                 note: format!(
                     "Ctrl+drag a stand to move it alone ({} in each, within {} in of the command stand, stand {}).",
                     self.allowance(u),
-                    self.num("skirmish_leash"),
+                    self.num(N::SkirmishLeash),
                     skirmishers::command_stand(u) + 1
                 ),
                 ..ActionGroup::default()
@@ -126,7 +128,7 @@ impl OldDessauer {
         if self.kind(u) == Kind::General {
             out.push(self.attach_buttons(b, u));
         }
-        if self.opt("voluntary_fallback")
+        if self.opt(Opt::VoluntaryFallback)
             && self.is_fighting_unit(u)
             && !u.bound.moved
             && !u.bound.fell_back
@@ -152,7 +154,7 @@ impl OldDessauer {
 
     /// A fallback's distances on the buttons: each whole segment up to the most it may go.
     fn fallback_distances(&self) -> Vec<f32> {
-        let (step, most) = (self.num("fallback_segment"), self.num("recoil_max"));
+        let (step, most) = (self.num(N::FallbackSegment), self.num(N::RecoilMax));
         if step <= 0.0 {
             return vec![most];
         }
@@ -169,7 +171,7 @@ impl OldDessauer {
             return None;
         }
         let done = b.scale.from_mm(done);
-        let left = self.num("recoil_max") - done;
+        let left = self.num(N::RecoilMax) - done;
         if left < 1.0 {
             return None;
         }
@@ -257,7 +259,7 @@ impl OldDessauer {
                 .filter(|f| f.side == g.side && self.is_fighting_unit(f))
                 .filter(|f| {
                     f.base.distance_to_point(g.base.centre)
-                        <= b.scale.to_mm(self.num("general_move"))
+                        <= b.scale.to_mm(self.num(N::GeneralMove))
                 })
                 .map(|f| Action {
                     label: format!("Attach to {}", f.name),
@@ -279,7 +281,7 @@ impl OldDessauer {
         let mut out = Vec::new();
         if layers.contains(&Layer::Zones) {
             // The inch round each enemy unit that no one may enter but to charge.
-            let z = b.scale.to_mm(self.num("zone_of_control"));
+            let z = b.scale.to_mm(self.num(N::ZoneOfControl));
             for e in b.alive().filter(|e| {
                 e.side != b.active && self.is_fighting_unit(e) && !self.in_contact(b, e)
             }) {
@@ -300,7 +302,7 @@ impl OldDessauer {
             && let Some(range) = self.range(s)
         {
             // Each stand shoots 45 degrees either side of its own front centre.
-            let half = self.num("arc_half_angle");
+            let half = self.num(N::ArcHalfAngle);
             let reach = b.scale.to_mm(range);
             for st in stand_bases(self, s) {
                 let fc = st.front_centre();
@@ -348,7 +350,7 @@ impl OldDessauer {
 
     /// Forward on an oblique; straight sideways or back by sidestep or backstep.
     fn reach(&self, b: &Battle, u: &Unit) -> Mark {
-        let most = self.allowance(u) * self.num("road_multiplier");
+        let most = self.allowance(u) * self.num(N::RoadMultiplier);
         reach_mark(b, u, most, |fwd, right, d| {
             let step = if fwd > 0.05 {
                 Step::Oblique {
@@ -465,20 +467,18 @@ impl OldDessauer {
                 })
                 .collect(),
         );
-        let options = d
-            .options
+        let options = Opt::ALL
             .iter()
-            .map(|o| RefRow {
-                cells: vec![format!(
-                    "{} {}",
-                    if self.opt(&o.key) {
-                        "[in use]"
-                    } else {
-                        "[off]"
-                    },
-                    o.name
-                )],
-                source: o.source.clone(),
+            .map(|&k| {
+                let o = self.option_def(k);
+                RefRow {
+                    cells: vec![format!(
+                        "{} {}",
+                        if self.opt(k) { "[in use]" } else { "[off]" },
+                        o.name
+                    )],
+                    source: o.source.clone(),
+                }
             })
             .collect();
         Reference {
