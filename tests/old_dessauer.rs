@@ -7,7 +7,7 @@ use volley::rules::command::{Command, Event, Pursuit, RuleError, Step, TestKind}
 use volley::rules::geometry::{Base, Pt};
 use volley::rules::model::{Formation, Phase, UnitId};
 use volley::rules::ruleset::AnyRuleset;
-use volley::rules::ruleset::old_dessauer::{OldDessauer, combat, shooting};
+use volley::rules::ruleset::old_dessauer::{OldDessauer, Opt, combat, pursuit, shooting};
 use volley::rules::scenario;
 
 mod common;
@@ -1096,7 +1096,7 @@ fn optional_rules_may_be_switched_for_a_game() {
     assert_eq!(plain.rules.optional_rules().len(), 8);
     opts.push("variable_chance_to_hit".into());
     let b = scenario::load_with_options(&path, &opts).unwrap();
-    assert!(od(&b).opt("variable_chance_to_hit"));
+    assert!(od(&b).opt(Opt::VariableChanceToHit));
     assert_eq!(b.scenario.options, opts, "the save keeps the game's rules");
     opts.retain(|o| o != "light_infantry");
     let e = scenario::load_with_options(&path, &opts).unwrap_err();
@@ -1886,9 +1886,9 @@ fn light_cavalry_is_a_trait_of_the_troop_row() {
     let mut l = b.unit(&u("l")).unwrap().clone();
     l.troop = "Hus".into();
     let h = b.unit(&u("h")).unwrap();
-    assert!(!combat::may_pursue(&od2, h, &l));
-    assert!(combat::may_pursue(&od2, h, b.unit(&u("m")).unwrap()));
-    assert!(combat::may_pursue(&od2, &l, h));
+    assert!(!pursuit::may_pursue(&od2, h, &l));
+    assert!(pursuit::may_pursue(&od2, h, b.unit(&u("m")).unwrap()));
+    assert!(pursuit::may_pursue(&od2, &l, h));
 }
 
 // ----- scenarios -------------------------------------------------------------------------------
@@ -2219,9 +2219,9 @@ fn pursuit_restrictions() {
         &[],
     );
     let un = |id: &str| b.unit(&u(id)).unwrap();
-    assert!(!combat::may_pursue(od(&b), un("i"), un("c")));
-    assert!(combat::may_pursue(od(&b), un("c"), un("i")));
-    assert!(!combat::may_pursue(od(&b), un("g"), un("j")));
+    assert!(!pursuit::may_pursue(od(&b), un("i"), un("c")));
+    assert!(pursuit::may_pursue(od(&b), un("c"), un("i")));
+    assert!(!pursuit::may_pursue(od(&b), un("g"), un("j")));
     // A shaken unit is offered no pursuit.
     let mut b = battle(&TOUCHING, &[]);
     b.units_mut()[0].status.shaken = true;
@@ -2928,7 +2928,7 @@ fn a_square_never_pursues() {
     );
     let (sq, eb) = (b.unit(&u("s")).unwrap().base, b.unit(&u("e")).unwrap().base);
     b.units_mut()[1].base.centre.y = sq.centre.y + sq.depth / 2.0 + eb.depth / 2.0;
-    assert!(!combat::may_pursue(
+    assert!(!pursuit::may_pursue(
         od(&b),
         b.unit(&u("s")).unwrap(),
         b.unit(&u("e")).unwrap()
@@ -3239,8 +3239,8 @@ fn a_charge_on_the_refused_arm_meets_a_front_and_the_whole_l_fights() {
     assert!(!names.contains(&"Under flank or rear attack"), "{names:?}");
     // Nor does it pursue: it may not move until it reforms.
     let (l, c) = (b.unit(&u("l")).unwrap(), b.unit(&u("c")).unwrap());
-    assert!(!combat::may_pursue(od(&b), l, c));
-    assert!(combat::may_pursue(od(&b), c, l));
+    assert!(!pursuit::may_pursue(od(&b), l, c));
+    assert!(pursuit::may_pursue(od(&b), c, l));
 
     // The open end of the arm that kept the front is still a flank.
     let mut b = battle(

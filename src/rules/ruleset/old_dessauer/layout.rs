@@ -1,6 +1,6 @@
 //! Where the stands of a unit stand: a formation's footprint and each stand's own base.
 
-use super::{INCH, Kind, OldDessauer, Troop};
+use super::{INCH, Kind, N, OldDessauer, Troop};
 use crate::rules::geometry::{Base, heading, norm_facing};
 use crate::rules::model::{Formation, Unit};
 
@@ -103,7 +103,7 @@ pub fn rebuild(od: &OldDessauer, u: &Unit, formation: Formation, turn: f32) -> B
 /// keeps its place: the data's share of the stands, rounded down, and always at least one stand
 /// in each arm (the ruling `l_formation`).
 pub fn refused_count(od: &OldDessauer, n: usize) -> usize {
-    let r = (n as f32 * od.num("l_refused_share") + 1e-4).floor() as usize;
+    let r = (n as f32 * od.num(N::LRefusedShare) + 1e-4).floor() as usize;
     r.clamp(1, n.saturating_sub(1).max(1))
 }
 

@@ -1,9 +1,12 @@
-//! Shooting: a die per front-rank stand in range, arc and clear line; morale against the hits.
+//! Shooting: a die per front-rank stand in range, arc and clear line, the line of fire and its
+//! gaps, hanging flanks, and the chance of each number of hits.
 
 use super::layout::stand_bases;
-use super::{Forecast, Kind, OldDessauer, OutlookLine, exactly, grade, illegal, nearest_point};
+use super::{
+    Forecast, Kind, N, OldDessauer, OutlookLine, Shooting, exactly, illegal, nearest_point,
+};
 use crate::rules::battle::Battle;
-use crate::rules::command::{Event, Factor, RuleError, TestKind, factor_sum};
+use crate::rules::command::{Event, Factor, RuleError, factor_sum};
 use crate::rules::geometry::{CONTACT_EPS, Pt, point_segment_distance, segment_hits_base};
 use crate::rules::model::{Formation, Phase, Unit, UnitId};
 use crate::rules::ruleset::common::own_active;
@@ -44,7 +47,7 @@ pub fn sight_clear(od: &OldDessauer, b: &Battle, from: Pt, target: &Unit, shoote
             _ => {}
         }
     }
-    woods <= b.scale.to_mm(od.num("woods_visibility")) + 0.01 || has_fired(b, target)
+    woods <= b.scale.to_mm(od.num(N::WoodsVisibility)) + 0.01 || has_fired(b, target)
 }
 
 /// Has `u` fired since its side's last turn began? Troops in woods that fire are seen normally.
@@ -77,7 +80,7 @@ fn dense(od: &OldDessauer, target: &Unit, from: Pt, to: Pt) -> bool {
         .min_by(|x, y| x.distance_to_point(to).total_cmp(&y.distance_to_point(to)))
         .unwrap_or(target.base);
     let cos = (d.dot(arm.right()) / len).abs();
-    cos >= od.num("enfilade_angle").to_radians().cos()
+    cos >= od.num(N::EnfiladeAngle).to_radians().cos()
 }
 
 /// Does anything block the line from `a` to `p`? Returns the blocker's name, or the gap used.
@@ -128,7 +131,7 @@ fn line_of_fire(od: &OldDessauer, b: &Battle, s: &Unit, t: &Unit, a: Pt, p: Pt) 
         return Line::Blocked(o.name.clone());
     }
     // Gaps: two units straddling the middle of the line.
-    let gap_need = b.scale.to_mm(od.num("fire_gap"));
+    let gap_need = b.scale.to_mm(od.num(N::FireGap));
     let dir = p.minus(a);
     let len2 = dir.dot(dir).max(1e-6);
     let mid = |o: &Unit| {
@@ -164,7 +167,7 @@ fn line_of_fire(od: &OldDessauer, b: &Battle, s: &Unit, t: &Unit, a: Pt, p: Pt) 
             "the gap between {} and {} is under {} inches",
             x.name,
             y.name,
-            od.num("fire_gap")
+            od.num(N::FireGap)
         )),
         Some((g, x, y)) => {
             let (m, n) = if x.id < y.id { (x, y) } else { (y, x) };
@@ -209,7 +212,7 @@ fn may_shoot(od: &OldDessauer, b: &Battle, s: &Unit, t: &Unit) -> Result<bool, R
             return illegal(format!("{}: guns may not move and shoot", s.name));
         }
         Kind::Infantry | Kind::LightInfantry
-            if s.bound.used() > allowance * od.num("half_speed") + 0.01 =>
+            if s.bound.used() > allowance * od.num(N::HalfSpeed) + 0.01 =>
         {
             return illegal(format!(
                 "{} moved more than half speed and may not shoot",
@@ -243,13 +246,53 @@ pub fn setup(od: &OldDessauer, b: &Battle, sid: &UnitId, tid: &UnitId) -> Result
     own_active(b, &s)?;
     let kind = od.kind(&s);
     let moved = may_shoot(od, b, &s, &t)?;
+    let (stands, mut dice) = stands_shooting(od, b, &s, &t)?;
+    if od.kind(&t) == Kind::RegimentalGun {
+        dice = dice.min(1);
+    }
+    let mut factors = Vec::new();
+    if s.status.disordered && !od.is_skirmishing(b, &s) {
+        factors.push(od.shooting_factor(Shooting::Disordered));
+    }
+    if od.is_foot(&s) && moved {
+        factors.push(od.shooting_factor(Shooting::Moved));
+    }
+    if od.in_cover(b, &t) {
+        factors.push(od.shooting_factor(Shooting::Cover));
+    } else if od.is_skirmishing(b, &t) {
+        factors.push(od.shooting_factor(Shooting::SkirmishTarget));
+    }
+    let base = if kind == Kind::RegimentalGun {
+        od.int(N::RegimentalGunNeed)
+    } else {
+        od.int(N::ShootNeed)
+    };
+    let sum = factor_sum(&factors);
+    let need = (base - sum).clamp(1, 6) as u8;
+    Ok(Setup {
+        stands,
+        dice,
+        need,
+        factors,
+    })
+}
+
+/// The stands of `s` that may shoot at `t` (in range, arc and sight, the line of fire clear or
+/// through a gap wide enough), and the dice they roll; or why none may.
+fn stands_shooting(
+    od: &OldDessauer,
+    b: &Battle,
+    s: &Unit,
+    t: &Unit,
+) -> Result<(u32, u32), RuleError> {
+    let kind = od.kind(s);
     let inch = b.scale.to_mm(1.0);
-    let range = od.range(&s).unwrap_or(0.0) * inch;
-    let garrison = od.is_foot(&s) && od.in_town(b, &s);
-    let bases = stand_bases(od, &s);
+    let range = od.range(s).unwrap_or(0.0) * inch;
+    let garrison = od.is_foot(s) && od.in_town(b, s);
+    let bases = stand_bases(od, s);
     let shapes = t.shapes();
     let cap = if garrison {
-        ((s.stands.len() as f32) * od.num("town_fire_fraction")).ceil() as usize
+        ((s.stands.len() as f32) * od.num(N::TownFireFraction)).ceil() as usize
     } else if s.formation == Formation::Square {
         s.stands.len().div_ceil(4).max(1)
     } else if s.formation == Formation::Column && kind != Kind::LightInfantry {
@@ -257,8 +300,8 @@ pub fn setup(od: &OldDessauer, b: &Battle, sid: &UnitId, tid: &UnitId) -> Result
     } else {
         usize::MAX
     };
-    let min = od.num("min_figures_to_shoot") as u32;
-    let half = od.num("arc_half_angle");
+    let min = od.num(N::MinFiguresToShoot) as u32;
+    let half = od.num(N::ArcHalfAngle);
     let mut gaps: Vec<(UnitId, UnitId)> = Vec::new();
     let mut stands = 0u32;
     let mut dice = 0u32;
@@ -296,11 +339,11 @@ pub fn setup(od: &OldDessauer, b: &Battle, sid: &UnitId, tid: &UnitId) -> Result
             why = format!("{} is not within 45 degrees of the front", t.name);
             continue;
         }
-        if !sight_clear(od, b, a, &t, &s) {
+        if !sight_clear(od, b, a, t, s) {
             why = format!("{} cannot be seen (terrain)", t.name);
             continue;
         }
-        match line_of_fire(od, b, &s, &t, a, p) {
+        match line_of_fire(od, b, s, t, a, p) {
             Line::Blocked(n) => {
                 why = format!("the line of fire is blocked by {n}");
                 continue;
@@ -313,7 +356,7 @@ pub fn setup(od: &OldDessauer, b: &Battle, sid: &UnitId, tid: &UnitId) -> Result
                 if used as u32 >= admits {
                     why = format!(
                         "only one stand may shoot through each {} inches of a gap",
-                        od.num("fire_gap")
+                        od.num(N::FireGap)
                     );
                     continue;
                 }
@@ -322,8 +365,8 @@ pub fn setup(od: &OldDessauer, b: &Battle, sid: &UnitId, tid: &UnitId) -> Result
             Line::Clear => {}
         }
         stands += 1;
-        dice += if is_gun(od, &s) && dense(od, &t, a, p) {
-            od.num("dense_dice") as u32
+        dice += if is_gun(od, s) && dense(od, t, a, p) {
+            od.num(N::DenseDice) as u32
         } else {
             1
         };
@@ -335,34 +378,7 @@ pub fn setup(od: &OldDessauer, b: &Battle, sid: &UnitId, tid: &UnitId) -> Result
             format!("{} cannot shoot: {why}", s.name)
         });
     }
-    if od.kind(&t) == Kind::RegimentalGun {
-        dice = dice.min(1);
-    }
-    let mut factors = Vec::new();
-    if s.status.disordered && !od.is_skirmishing(b, &s) {
-        factors.push(od.shooting_factor("disordered"));
-    }
-    if od.is_foot(&s) && moved {
-        factors.push(od.shooting_factor("moved"));
-    }
-    if od.in_cover(b, &t) {
-        factors.push(od.shooting_factor("cover"));
-    } else if od.is_skirmishing(b, &t) {
-        factors.push(od.shooting_factor("skirmish_target"));
-    }
-    let base = if kind == Kind::RegimentalGun {
-        od.int("regimental_gun_need")
-    } else {
-        od.int("shoot_need")
-    };
-    let sum = factor_sum(&factors);
-    let need = (base - sum).clamp(1, 6) as u8;
-    Ok(Setup {
-        stands,
-        dice,
-        need,
-        factors,
-    })
+    Ok((stands, dice))
 }
 
 /// A unit in combat may be shot at only with a hanging flank of enough figures or guns.
@@ -375,9 +391,9 @@ fn hanging_flank(od: &OldDessauer, b: &Battle, t: &Unit) -> bool {
         .map(|(_, st)| st.figures)
         .collect();
     match od.kind(t) {
-        Kind::Artillery => free.len() as f32 >= od.num("hanging_flank_guns"),
-        Kind::Cavalry => free.iter().sum::<u32>() as f32 >= od.num("hanging_flank_horse"),
-        _ => free.iter().sum::<u32>() as f32 >= od.num("hanging_flank_foot"),
+        Kind::Artillery => free.len() as f32 >= od.num(N::HangingFlankGuns),
+        Kind::Cavalry => free.iter().sum::<u32>() as f32 >= od.num(N::HangingFlankHorse),
+        _ => free.iter().sum::<u32>() as f32 >= od.num(N::HangingFlankFoot),
     }
 }
 
@@ -409,84 +425,6 @@ pub fn fire(
     );
     od.take_losses(b, out, tid, hits, "shooting hits")?;
     od.general_danger(b, out, tid, hits)
-}
-
-/// The passive side's units shot at this turn each test once against all their hits.
-pub fn morale_tests(
-    od: &OldDessauer,
-    b: &mut Battle,
-    out: &mut Vec<Event>,
-) -> Result<(), RuleError> {
-    let ids: Vec<UnitId> = b
-        .alive()
-        .filter(|u| {
-            u.side != b.active
-                && matches!(
-                    od.kind(u),
-                    Kind::Infantry | Kind::LightInfantry | Kind::Cavalry | Kind::Artillery
-                )
-                && u.bound.shot_by.iter().map(|x| x.1).sum::<u32>() > 0
-        })
-        .map(|u| u.id.clone())
-        .collect();
-    for id in ids {
-        let u = b.unit(&id)?.clone();
-        if !u.alive() {
-            continue;
-        }
-        let hits: u32 = u.bound.shot_by.iter().map(|x| x.1).sum();
-        let base = match grade(u.class) {
-            2 => od.int("morale_need_crack"),
-            1 => od.int("morale_need_regular"),
-            _ => od.int("morale_need_poor"),
-        };
-        let per = od.factor("morale_per_hit", "");
-        let mut factors = vec![Factor {
-            name: if hits == 1 {
-                "1 hit".into()
-            } else {
-                format!("{hits} hits")
-            },
-            value: per.value * hits as i32,
-            source: per.source,
-        }];
-        factors.extend(od.leadership(b, &u));
-        if !od.in_command(b, &u) {
-            factors.push(od.factor("out_of_command", "Out of command"));
-        }
-        let sum = factor_sum(&factors);
-        let die = b.d6()?;
-        let need = base - sum;
-        let passed = die as i32 >= need;
-        b.emit(
-            out,
-            Event::Test {
-                unit: id.clone(),
-                test: TestKind::Morale,
-                die,
-                factors,
-                need,
-                passed,
-            },
-        );
-        if passed {
-            continue;
-        }
-        if !u.status.shaken {
-            b.emit(out, Event::Shaken { unit: id.clone() });
-        }
-        let moves = hits / od.num("recoils_per_hits").max(1.0) as u32;
-        let cause = u
-            .bound
-            .shot_by
-            .iter()
-            .max_by_key(|x| x.1)
-            .and_then(|x| b.unit(&x.0).ok())
-            .map(|s| s.base.centre)
-            .unwrap_or(u.base.front_centre().plus(u.base.forward()));
-        super::movement::recoil(od, b, out, &id, cause, moves)?;
-    }
-    Ok(())
 }
 
 /// The dice, need and chance of each number of hits.

@@ -1,205 +1,29 @@
 //! Old Dessauer as the window, the log and the players see it: the unit card with stands and
 //! figures, the formation, attach, fallback and recoil buttons, the overlays per stand, the
-//! outlook before the dice, the scenario's units and the rules reference.
+//! outlook before the dice and the rules reference.
 
-use super::layout::{self, stand_bases};
-use super::{Forecast, Kind, OldDessauer, Troop, combat, grade_name, movement, shooting};
+use super::formations::formations;
+use super::layout::stand_bases;
+use super::{
+    Forecast, Kind, N, OldDessauer, Opt, grade_name, movement, pursuit, shooting, skirmishers,
+};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Step};
 use crate::rules::geometry::Base;
 use crate::rules::model::{Formation, Phase, Unit};
 use crate::rules::ruleset::Figures;
-use crate::rules::ruleset::UnitSetup;
 use crate::rules::ruleset::common::{
-    self, chance, factor_rows, number_rows, reach_mark, sight_marks, target_mark,
+    self, RulesKey, chance, factor_rows, number_rows, reach_mark, sight_marks, target_mark,
 };
 use crate::rules::ruleset::view::{
     Action, ActionGroup, Card, Ink, Layer, Look, Mark, Outlook, OutlookPart, RefRow, RefSection,
     Reference, TurnWords,
 };
-use crate::rules::scenario::RawUnit;
-
-/// The formations a unit of this kind may take, with the buttons' words.
-fn formations(kind: Kind, limbered: bool) -> &'static [(Formation, &'static str)] {
-    match kind {
-        Kind::Infantry => &[
-            (Formation::Line, "Line"),
-            (Formation::Column, "Column"),
-            (Formation::Square, "Square"),
-            (Formation::Conformed, "L"),
-        ],
-        Kind::Cavalry => &[
-            (Formation::Line, "Line"),
-            (Formation::Column, "Column"),
-            (Formation::Conformed, "L"),
-        ],
-        Kind::LightInfantry => &[(Formation::Skirmish, "Skirmish")],
-        Kind::Artillery if !limbered => &[(Formation::Line, "Line")],
-        Kind::Artillery => &[(Formation::Column, "Limbered")],
-        _ => &[],
-    }
-}
-
-/// The formation a unit of this troop takes when the scenario does not say.
-fn default_formation(t: &Troop, limbered: bool) -> Formation {
-    match t.kind {
-        Kind::LightInfantry => Formation::Skirmish,
-        Kind::Artillery if limbered => Formation::Column,
-        _ => Formation::Line,
-    }
-}
 
 /// Distances offered on the recoil-farther buttons, in inches (and whatever is left).
 const RECOILS: [f32; 3] = [2.0, 4.0, 6.0];
 
 impl OldDessauer {
-    /// A scenario's unit: stands, formation, optional rules and a general's ratings checked;
-    /// full stands and the usual formation where the scenario gives none.
-    pub fn prepare_unit(&self, u: &RawUnit) -> Result<UnitSetup, String> {
-        let t = self
-            .troop_code(&u.troop)
-            .ok_or_else(|| format!("unknown troop type '{}'", u.troop))?;
-        if u.limbered && t.kind != Kind::Artillery {
-            return Err(format!(
-                "unit '{}' is not artillery and cannot be limbered",
-                u.id
-            ));
-        }
-        self.unit_check(t, u)
-            .map_err(|m| format!("unit '{}': {m}", u.id))?;
-        let stands = u
-            .stands
-            .clone()
-            .unwrap_or_else(|| vec![t.figures_per_stand; t.stands as usize]);
-        let formation = if u.refused.is_some() {
-            Formation::Conformed
-        } else {
-            u.formation
-                .unwrap_or_else(|| default_formation(t, u.limbered))
-        };
-        Ok(UnitSetup {
-            size: layout::footprint(t, formation, stands.len()),
-            formation,
-            stands,
-            shaken: u.shaken,
-            packs: 0,
-        })
-    }
-
-    /// A scenario's unit that starts in an L (`refused`): its stands as the L formed from the
-    /// line at `line` (the ruling `l_formation`).
-    pub fn starting_stands(&self, u: &RawUnit, line: &Base) -> Result<Option<Vec<Base>>, String> {
-        let (Some(flank), Some(t)) = (u.refused, self.troop_code(&u.troop)) else {
-            return Ok(None);
-        };
-        let n = u.stands.as_ref().map_or(t.stands as usize, Vec::len);
-        let right = flank == crate::rules::scenario::Flank::Right;
-        Ok(Some(layout::l_bases(self, t, line, n, right)))
-    }
-
-    fn unit_check(&self, t: &Troop, u: &RawUnit) -> Result<(), String> {
-        let need = |o: &str| -> Result<(), String> {
-            if self.opt(o) {
-                Ok(())
-            } else {
-                Err(format!("{} needs the optional rule '{o}'", t.name))
-            }
-        };
-        match t.kind {
-            Kind::LightInfantry => need("light_infantry")?,
-            Kind::RegimentalGun => {
-                need("regimental_guns")?;
-                if u.parent.is_none() {
-                    return Err("a regimental gun needs its parent regiment".into());
-                }
-            }
-            Kind::General => need("generals")?,
-            _ => {}
-        }
-        if u.parent.is_some() && t.kind != Kind::RegimentalGun {
-            return Err("only regimental guns have a parent".into());
-        }
-        if (u.attached.is_some() || u.leadership.is_some() || u.command_radius.is_some())
-            && t.kind != Kind::General
-        {
-            return Err("only generals have leadership, a command radius or an attachment".into());
-        }
-        if let Some(l) = u.leadership
-            && !(0..=2).contains(&l)
-        {
-            return Err(format!("leadership is +0, +1 or +2, not {l}"));
-        }
-        if let Some(r) = u.command_radius
-            && !(r.is_finite() && (0.0..=100.0).contains(&r))
-        {
-            return Err("a command radius is 0 to 100 inches".into());
-        }
-        if let Some(st) = &u.stands {
-            if st.is_empty() || st.len() > 40 {
-                return Err("a unit has 1 to 40 stands".into());
-            }
-            if st.iter().any(|&f| f == 0 || f > t.figures_per_stand) {
-                return Err(format!(
-                    "each stand of {} has 1 to {} figures",
-                    t.name, t.figures_per_stand
-                ));
-            }
-        }
-        if let Some(f) = u.formation {
-            let ok = match t.kind {
-                Kind::Artillery => {
-                    f == if u.limbered {
-                        Formation::Column
-                    } else {
-                        Formation::Line
-                    }
-                }
-                Kind::Infantry | Kind::Cavalry | Kind::LightInfantry => {
-                    formations(t.kind, false).iter().any(|(x, _)| *x == f)
-                }
-                _ => f == Formation::Line,
-            };
-            if !ok {
-                return Err(format!("{} cannot be in {f:?}", t.name));
-            }
-        }
-        if u.hits > 0 {
-            return Err("give losses as figures in 'stands', not as hits".into());
-        }
-        if u.refused.is_some() {
-            if !matches!(t.kind, Kind::Infantry | Kind::Cavalry) {
-                return Err(format!("{} cannot form an L", t.name));
-            }
-            if !matches!(
-                u.formation,
-                None | Some(Formation::Line | Formation::Conformed)
-            ) {
-                return Err(
-                    "an L ('refused') is formed from a line: its formation is Line or Conformed"
-                        .into(),
-                );
-            }
-            if u.stands.as_ref().map_or(t.stands as usize, Vec::len) < 2 {
-                return Err("an L ('refused') needs at least 2 stands".into());
-            }
-        }
-        if u.figures_lost > 0 {
-            let now: u32 = u
-                .stands
-                .as_ref()
-                .map(|s| s.iter().sum())
-                .unwrap_or(t.figures_per_stand * t.stands);
-            let strength = now.saturating_add(u.figures_lost);
-            if now as f32 <= strength as f32 * self.num("shatter_fraction") {
-                return Err(format!(
-                    "figures_lost {} leaves {now} of {strength} figures: the unit would start shattered",
-                    u.figures_lost
-                ));
-            }
-        }
-        Ok(())
-    }
-
     pub fn turn_words(&self, b: &Battle) -> TurnWords {
         let end = match b.phase {
             Phase::GameOver => None,
@@ -263,7 +87,7 @@ impl OldDessauer {
         if let Some(g) = self.attached_general(b, u) {
             lines.push(format!("{} attached ({:+})", g.name, g.extra.leadership));
         }
-        if combat::pursuit_fixed(self, u).is_none() {
+        if pursuit::pursuit_fixed(self, u).is_none() {
             lines.push(common::pursuit_order_line(u));
         }
         Card {
@@ -279,7 +103,7 @@ impl OldDessauer {
         if let Some(g) = self.recoil_buttons(b, u) {
             out.push(g);
         }
-        if u.side == b.active && u.alive() && combat::pursuit_fixed(self, u).is_none() {
+        if u.side == b.active && u.alive() && pursuit::pursuit_fixed(self, u).is_none() {
             out.push(common::pursuit_order_action(u));
         }
         if b.phase != Phase::Movement || u.side != b.active || !u.alive() {
@@ -290,8 +114,8 @@ impl OldDessauer {
                 note: format!(
                     "Ctrl+drag a stand to move it alone ({} in each, within {} in of the command stand, stand {}).",
                     self.allowance(u),
-                    self.num("skirmish_leash"),
-                    movement::command_stand(u) + 1
+                    self.num(N::SkirmishLeash),
+                    skirmishers::command_stand(u) + 1
                 ),
                 ..ActionGroup::default()
             });
@@ -303,7 +127,7 @@ impl OldDessauer {
         if self.kind(u) == Kind::General {
             out.push(self.attach_buttons(b, u));
         }
-        if self.opt("voluntary_fallback")
+        if self.opt(Opt::VoluntaryFallback)
             && self.is_fighting_unit(u)
             && !u.bound.moved
             && !u.bound.fell_back
@@ -329,7 +153,7 @@ impl OldDessauer {
 
     /// A fallback's distances on the buttons: each whole segment up to the most it may go.
     fn fallback_distances(&self) -> Vec<f32> {
-        let (step, most) = (self.num("fallback_segment"), self.num("recoil_max"));
+        let (step, most) = (self.num(N::FallbackSegment), self.num(N::RecoilMax));
         if step <= 0.0 {
             return vec![most];
         }
@@ -346,7 +170,7 @@ impl OldDessauer {
             return None;
         }
         let done = b.scale.from_mm(done);
-        let left = self.num("recoil_max") - done;
+        let left = self.num(N::RecoilMax) - done;
         if left < 1.0 {
             return None;
         }
@@ -434,7 +258,7 @@ impl OldDessauer {
                 .filter(|f| f.side == g.side && self.is_fighting_unit(f))
                 .filter(|f| {
                     f.base.distance_to_point(g.base.centre)
-                        <= b.scale.to_mm(self.num("general_move"))
+                        <= b.scale.to_mm(self.num(N::GeneralMove))
                 })
                 .map(|f| Action {
                     label: format!("Attach to {}", f.name),
@@ -456,7 +280,7 @@ impl OldDessauer {
         let mut out = Vec::new();
         if layers.contains(&Layer::Zones) {
             // The inch round each enemy unit that no one may enter but to charge.
-            let z = b.scale.to_mm(self.num("zone_of_control"));
+            let z = b.scale.to_mm(self.num(N::ZoneOfControl));
             for e in b.alive().filter(|e| {
                 e.side != b.active && self.is_fighting_unit(e) && !self.in_contact(b, e)
             }) {
@@ -477,7 +301,7 @@ impl OldDessauer {
             && let Some(range) = self.range(s)
         {
             // Each stand shoots 45 degrees either side of its own front centre.
-            let half = self.num("arc_half_angle");
+            let half = self.num(N::ArcHalfAngle);
             let reach = b.scale.to_mm(range);
             for st in stand_bases(self, s) {
                 let fc = st.front_centre();
@@ -525,7 +349,7 @@ impl OldDessauer {
 
     /// Forward on an oblique; straight sideways or back by sidestep or backstep.
     fn reach(&self, b: &Battle, u: &Unit) -> Mark {
-        let most = self.allowance(u) * self.num("road_multiplier");
+        let most = self.allowance(u) * self.num(N::RoadMultiplier);
         reach_mark(b, u, most, |fwd, right, d| {
             let step = if fwd > 0.05 {
                 Step::Oblique {
@@ -642,20 +466,18 @@ impl OldDessauer {
                 })
                 .collect(),
         );
-        let options = d
-            .options
+        let options = Opt::ALL
             .iter()
-            .map(|o| RefRow {
-                cells: vec![format!(
-                    "{} {}",
-                    if self.opt(&o.key) {
-                        "[in use]"
-                    } else {
-                        "[off]"
-                    },
-                    o.name
-                )],
-                source: o.source.clone(),
+            .map(|&k| {
+                let o = self.option_def(k);
+                RefRow {
+                    cells: vec![format!(
+                        "{} {}",
+                        if self.opt(k) { "[in use]" } else { "[off]" },
+                        o.name
+                    )],
+                    source: o.source.clone(),
+                }
             })
             .collect();
         Reference {
