@@ -1,18 +1,18 @@
 //! DB7YW on the DBN engine: Musket movement, its firing and close combat factors and results,
 //! stoic units, pursuit and breakthrough, routing troops, the free ADC and its army lists.
 
-use super::common::MovePlan;
-use super::dbn::{Dbn, TroopKind, TroopTrait};
-use super::dbn_game::{Combat, DbnGame, FireRole, Follow, Supplement};
+use super::{Combat, DbnGame, FireRole, Follow, Supplement};
+use super::{Dbn, TroopKind, TroopTrait};
 use crate::rules::battle::{Battle, Objective, Zone};
 use crate::rules::command::{Effect, Event, Factor, RuleError, Step, Verdict, factor_sum};
 use crate::rules::geometry::Edge;
 use crate::rules::model::{Class, Flag, SideInfo, Unit, UnitId};
 use crate::rules::odds::Quirks;
+use crate::rules::ruleset::common::MovePlan;
 use crate::rules::terrain::Terrain;
 
 /// The ruleset's data, compiled into the program.
-pub const DATA: &str = include_str!("../../../assets/rulesets/db7yw.ron");
+pub const DATA: &str = include_str!("../../../../assets/rulesets/db7yw.ron");
 
 /// The optional rule of the free Special ADC.
 const FREE_ADC: &str = "free_adc";
@@ -581,7 +581,7 @@ impl Supplement for Seven {
                 u.id
             ));
         }
-        super::dbn_game::prepare_plain(g, u, packs)
+        super::prepare_plain(g, u, packs)
     }
 
     fn validate_army(
