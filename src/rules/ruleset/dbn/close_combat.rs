@@ -1,6 +1,7 @@
 //! Close combat: contact, who fights whom, flank attacks, support and attached generals, and the
 //! close combat roll, the divisional commander's die included.
 
+use super::N;
 use super::results::PursuitOrders;
 use super::{Combat, Dbn, DbnGame, Follow, Setup, Supplement, TroopKind, TroopTrait};
 use crate::rules::battle::Battle;
@@ -380,7 +381,7 @@ impl<S: Supplement> DbnGame<S> {
                     against: None,
                     need: Some(i32::from(flee_max) + 1),
                     outcome: if flees {
-                        format!("flees {:.0} {}", d.num("flee_distance"), b.scale.unit)
+                        format!("flees {:.0} {}", d.n(N::FleeDistance), b.scale.unit)
                     } else {
                         "destroyed".into()
                     },

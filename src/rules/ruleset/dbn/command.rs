@@ -1,6 +1,7 @@
 //! The bound and command: the order of a bound's phases, the command roll and its points, what
 //! a move costs, the end of a bound, the turn limit, losses and the army's break, objectives.
 
+use super::N;
 use super::results::PursuitOrders;
 use super::{Dbn, DbnGame, Supplement, TroopKind, TroopTrait};
 use crate::rules::battle::Battle;
@@ -70,7 +71,7 @@ impl Dbn {
         {
             factors.push(Factor {
                 name: "Irregular Cavalry CAP bonus".into(),
-                value: self.num("ic_cap_bonus") as i32,
+                value: self.n(N::IcCapBonus) as i32,
                 source: "ruling ic_cap_bonus".into(),
             });
         }
@@ -147,11 +148,11 @@ impl Dbn {
 
     /// Cost of moving a unit: the move, plus the out-of-command-range charge.
     pub fn move_cost(&self, b: &Battle, u: &Unit) -> i32 {
-        let base = self.num("move_cost") as i32;
+        let base = self.n(N::MoveCost) as i32;
         if self.is_commander(u) {
             return base;
         }
-        let range = b.scale.to_mm(self.num("command_range"));
+        let range = b.scale.to_mm(self.n(N::CommandRange));
         let dsc_range = b.scale.to_mm(self.num("dsc_command_range"));
         let in_range = b.alive().any(|g| {
             g.side == u.side
@@ -167,7 +168,7 @@ impl Dbn {
         if in_range {
             base
         } else {
-            base + self.num("out_of_range_cost") as i32
+            base + self.n(N::OutOfRangeCost) as i32
         }
     }
 
@@ -225,9 +226,9 @@ impl Dbn {
             .filter(|u| u.side == side && u.status.removed)
         {
             l += if self.has_trait(u, TroopTrait::CommanderInChief) {
-                self.num("cinc_weight")
+                self.n(N::CincWeight)
             } else if self.kind(u) == TroopKind::Baggage {
-                self.num("baggage_weight")
+                self.n(N::BaggageWeight)
             } else if self.has_trait(u, TroopTrait::IrregularLoss) {
                 self.num("irregular_loss_weight")
             } else {
@@ -238,7 +239,7 @@ impl Dbn {
             && o.taken
             && o.owner == side
         {
-            l += self.num("objective_weight");
+            l += self.n(N::ObjectiveWeight);
         }
         l
     }
@@ -249,7 +250,7 @@ impl Dbn {
             return;
         }
         for side in 0..b.sides.len().min(2) {
-            let of = b.starting_units[side] as f32 * self.num("break_fraction");
+            let of = b.starting_units[side] as f32 * self.n(N::BreakFraction);
             let losses = self.losses(b, side);
             if of > 0.0 && losses >= of {
                 b.emit(out, Event::ArmyBroken { side, losses, of });
@@ -280,7 +281,7 @@ impl Dbn {
         if u.side == o.owner || !u.base.contains(o.at) || self.is_commander(u) {
             return;
         }
-        let r = b.scale.to_mm(self.num("objective_radius"));
+        let r = b.scale.to_mm(self.n(N::ObjectiveRadius));
         if b.alive()
             .any(|d| d.side == o.owner && d.base.distance_to_point(o.at) <= r)
         {

@@ -4,7 +4,7 @@
 
 use crate::rules::command::Factor;
 use crate::rules::model::{Class, Formation, Unit};
-use crate::rules::ruleset::common::{FactorDef, Number, factor_in, number, require_numbers};
+use crate::rules::ruleset::common::{FactorDef, Keyed, Number, RulesKey, factor_in, number};
 use crate::rules::ruleset::{ResultRow, Ruling};
 use serde::{Deserialize, Serialize};
 
@@ -220,47 +220,70 @@ pub struct DbnData {
     pub rulings: Vec<Ruling>,
 }
 
-/// Numbers every DBN-family data file must give.
-pub const REQUIRED_NUMBERS: &[&str] = &[
-    "result_hit",
-    "result_double_hits",
-    "shaken_hits",
-    "destroyed_hits",
-    "flee_distance",
-    "woods_visibility",
-    "artillery_close",
-    "limber_cost",
-    "unlimber_cost",
-    "fa_pivot_cost",
-    "fa_pivot_max",
-    "break_fraction",
-    "baggage_weight",
-    "cinc_weight",
-    "objective_weight",
-    "deploy_distance",
-    "move_cost",
-    "out_of_range_cost",
-    "command_range",
-    "arc_half_angle",
-    "threat_zone_depth_bw",
-    "fire_edge_depth",
-    "objective_radius",
-    "los_friends_block",
-    "los_enemies_block",
-    "los_clearance",
-];
+crate::rules_keys! {
+    /// The rules numbers every DBN-family data file gives (both DB7YW's and DBFPW's), read by
+    /// the shared engine: loading refuses a file lacking one.
+    pub enum N {
+        SquareUpMax = "square_up_max",
+        GarrisonFortifiedOnly = "garrison_fortified_only",
+        ResultHit = "result_hit",
+        ResultDoubleHits = "result_double_hits",
+        ShakenHits = "shaken_hits",
+        DestroyedHits = "destroyed_hits",
+        FleeDistance = "flee_distance",
+        WoodsVisibility = "woods_visibility",
+        ArtilleryClose = "artillery_close",
+        FaPivotMax = "fa_pivot_max",
+        LimberCost = "limber_cost",
+        UnlimberCost = "unlimber_cost",
+        FaPivotCost = "fa_pivot_cost",
+        BreakFraction = "break_fraction",
+        BaggageWeight = "baggage_weight",
+        CincWeight = "cinc_weight",
+        ObjectiveWeight = "objective_weight",
+        DivisionFormationsMax = "division_formations_max",
+        DeployDistance = "deploy_distance",
+        MoveCost = "move_cost",
+        OutOfRangeCost = "out_of_range_cost",
+        CommandRange = "command_range",
+        IcCapBonus = "ic_cap_bonus",
+        ArcHalfAngle = "arc_half_angle",
+        ThreatZoneDepthBw = "threat_zone_depth_bw",
+        FireEdgeDepth = "fire_edge_depth",
+        ObjectiveRadius = "objective_radius",
+        LosFriendsBlock = "los_friends_block",
+        LosEnemiesBlock = "los_enemies_block",
+        LosClearance = "los_clearance",
+    }
+}
 
 /// The DBN-family engine with its data.
 #[derive(Clone, Debug)]
 pub struct Dbn {
     pub data: DbnData,
+    /// The shared rules numbers by key (the supplement's own are still read from `data`).
+    numbers: Keyed<N, f32>,
 }
 
 impl Dbn {
     pub fn from_ron(text: &str) -> Result<Self, String> {
         let data: DbnData = ron::from_str(text).map_err(|e| format!("ruleset data: {e}"))?;
-        require_numbers(&data.numbers, REQUIRED_NUMBERS)?;
-        Ok(Dbn { data })
+        let file = format!("assets/rulesets/{}.ron", data.id);
+        // The numbers the shared engine reads, each refused when missing or given twice; a
+        // supplement's own numbers are read by name until they are keyed too.
+        let shared: Vec<Number> = data
+            .numbers
+            .iter()
+            .filter(|x| N::ALL.iter().any(|k| k.key() == x.key))
+            .cloned()
+            .collect();
+        let numbers = Keyed::numbers(&shared, &file, text)?;
+        Ok(Dbn { data, numbers })
+    }
+
+    /// A shared rules number.
+    pub fn n(&self, key: N) -> f32 {
+        *self.numbers.get(key)
     }
 
     pub fn troop(&self, code: &str) -> Option<&Troop> {
@@ -341,5 +364,26 @@ impl Dbn {
             fail_max: self.num("first_die_stoppage") as u8,
             long_fail_max: self.num("first_die_long_fail") as u8,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_data_file_lacking_a_shared_number_is_refused_naming_it() {
+        for data in [super::super::db7yw::DATA, super::super::dbfpw::DATA] {
+            assert!(Dbn::from_ron(data).is_ok());
+            let typo = data.replace("key: \"shaken_hits\"", "key: \"shaken_hitz\"");
+            let err = Dbn::from_ron(&typo).unwrap_err();
+            assert!(
+                err.ends_with(".ron: the rules number 'shaken_hits' is missing"),
+                "{err}"
+            );
+            let twice = data.replace("key: \"shaken_hits\"", "key: \"destroyed_hits\"");
+            let err = Dbn::from_ron(&twice).unwrap_err();
+            assert!(err.contains("'destroyed_hits' is given twice"), "{err}");
+        }
     }
 }

@@ -1,6 +1,7 @@
 //! Deployment: the order sides and divisions place their units, placing them, and the bodies
 //! of units (formations) a division stands in.
 
+use super::N;
 use super::{Dbn, TroopKind};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
@@ -71,7 +72,7 @@ impl Dbn {
             )));
         }
         if div != Division::Reserve {
-            let min = b.scale.to_mm(self.num("deploy_distance"));
+            let min = b.scale.to_mm(self.n(N::DeployDistance));
             if let Some(e) = b.alive().find(|e| {
                 e.side != side
                     && e.division != Some(Division::Reserve)
@@ -80,7 +81,7 @@ impl Dbn {
                 return Err(RuleError::Illegal(format!(
                     "{} must deploy at least {:.0} {} from {}",
                     u.name,
-                    self.num("deploy_distance"),
+                    self.n(N::DeployDistance),
                     b.scale.unit,
                     e.name
                 )));
@@ -114,7 +115,7 @@ impl Dbn {
             )));
         }
         let bodies = self.formations(b, side, div);
-        let most = self.num("division_formations_max") as usize;
+        let most = self.n(N::DivisionFormationsMax) as usize;
         if bodies > most {
             return Err(RuleError::Illegal(format!(
                 "the {div:?} division stands in {bodies} bodies: a division deploys as 1 or {most} formations, each of units in edge contact"

@@ -1,6 +1,7 @@
 //! Distant shooting: who may fire at whom (range, arc, line of sight), fire support, and the
 //! firing roll and its result.
 
+use super::N;
 use super::rolls::first_die_failed_this_phase;
 use super::{Combat, Dbn, DbnGame, FireRole, Setup, Supplement, TroopTrait};
 use crate::rules::battle::Battle;
@@ -79,10 +80,7 @@ impl Dbn {
                 shooter.name
             ));
         }
-        if !shooter
-            .base
-            .in_arc(&target.base, self.num("arc_half_angle"))
-        {
+        if !shooter.base.in_arc(&target.base, self.n(N::ArcHalfAngle)) {
             return Err(format!("{} is out of arc", target.name));
         }
         let dist = b
@@ -124,7 +122,7 @@ impl Dbn {
             vec![FeatureKind::Woods]
         };
         if b.terrain.touching(&target.base, &blinding).next().is_some() {
-            limit = limit.min(self.num("woods_visibility"));
+            limit = limit.min(self.n(N::WoodsVisibility));
         }
         if dist > limit + 0.5 {
             return Err(format!(
@@ -141,7 +139,7 @@ impl Dbn {
         if !self.in_bad_going(b, u) {
             return true;
         }
-        let probe = u.base.depth * self.num("fire_edge_depth");
+        let probe = u.base.depth * self.n(N::FireEdgeDepth);
         u.base.edge_points(Edge::Front, 3).iter().any(|p| {
             let q = p.plus(u.base.forward().scale(probe));
             !self.bad_going_point(b, u, q)
@@ -159,8 +157,8 @@ impl Dbn {
         let t_level = b.terrain.level_at(to.base.centre);
         let sight = Sight {
             level: s_level.max(t_level),
-            woods: b.scale.to_mm(self.num("woods_visibility")),
-            clearance: b.scale.to_mm(self.num("los_clearance")),
+            woods: b.scale.to_mm(self.n(N::WoodsVisibility)),
+            clearance: b.scale.to_mm(self.n(N::LosClearance)),
         };
         // What can stand on any of the lines: the units (of the sides the options say block)
         // and features that reach the box around both edges; each line tries only these.
@@ -171,8 +169,8 @@ impl Dbn {
         let hi = ends.iter().fold(Pt::new(f32::MIN, f32::MIN), |m, p| {
             Pt::new(m.x.max(p.x), m.y.max(p.y))
         });
-        let friends_block = self.num("los_friends_block") > 0.0;
-        let enemies_block = self.num("los_enemies_block") > 0.0;
+        let friends_block = self.n(N::LosFriendsBlock) > 0.0;
+        let enemies_block = self.n(N::LosEnemiesBlock) > 0.0;
         // A base grown by the clearance on every side reaches past its own box by at most
         // the clearance times the square root of two.
         let margin = sight.clearance * std::f32::consts::SQRT_2 + CONTACT_EPS;

@@ -1,6 +1,7 @@
 //! A DBN-family ruleset as the rules' one door: the engine, its data and the supplement, and
 //! the `Ruleset` methods that dispatch to each topic.
 
+use super::N;
 use super::movement::check_group_contact;
 use super::results::PursuitOrders;
 use super::{Dbn, Supplement};
@@ -78,8 +79,8 @@ impl<S: Supplement> DbnGame<S> {
     }
 
     /// A count of hits from the results tables.
-    pub fn hits(&self, key: &str) -> u32 {
-        self.dbn.num(key) as u32
+    pub fn hits(&self, key: N) -> u32 {
+        self.dbn.n(key) as u32
     }
 }
 

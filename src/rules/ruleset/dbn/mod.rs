@@ -31,8 +31,8 @@ mod terrain;
 mod view;
 
 pub use data::{
-    Allowance, ArmyRules, CostRule, Dbn, DbnData, FirstDie, ListLine, NationalList,
-    REQUIRED_NUMBERS, Troop, TroopKind, TroopTrait,
+    Allowance, ArmyRules, CostRule, Dbn, DbnData, FirstDie, ListLine, N, NationalList, Troop,
+    TroopKind, TroopTrait,
 };
 pub use game::{DbnGame, prepare_plain};
 pub use results::Follow;

@@ -2,6 +2,7 @@
 //! collisions, threat zones, moving into contact and conforming, limbering, and the move
 //! command as the game carries it out.
 
+use super::N;
 use super::{Dbn, DbnGame, Supplement, TroopKind, TroopTrait};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError, Step};
@@ -14,12 +15,7 @@ use crate::rules::ruleset::common::{
 use crate::rules::terrain::FeatureKind;
 
 impl Dbn {
-    fn motion(
-        &self,
-        b: &Battle,
-        frame: &Base,
-        step: &Step,
-    ) -> Result<Motion, RuleError> {
+    fn motion(&self, b: &Battle, frame: &Base, step: &Step) -> Result<Motion, RuleError> {
         step_motion(b, frame, step)
     }
 
@@ -36,7 +32,7 @@ impl Dbn {
         let mut contact = None;
         if let Some(tid) = charge_target {
             let target = b.unit(tid)?;
-            let c = front_contact(&bases[0], &target.base, self.num("square_up_max")).ok_or_else(
+            let c = front_contact(&bases[0], &target.base, self.n(N::SquareUpMax)).ok_or_else(
                 || {
                     RuleError::Illegal(format!(
                         "{} does not reach the front edge contact with {}",
@@ -116,7 +112,7 @@ impl Dbn {
     /// across each stretch of its front where one of its own side stands in it (a unit behind
     /// a friend threatens nothing through that friend). Returns the zone as strips.
     pub(crate) fn threat_zone_of(&self, b: &Battle, e: &Unit) -> Vec<Base> {
-        let depth = e.base.width * self.num("threat_zone_depth_bw");
+        let depth = e.base.width * self.n(N::ThreatZoneDepthBw);
         let full = e.base.threat_zone(depth);
         let screens: Vec<&Unit> = b
             .alive()
@@ -182,7 +178,7 @@ impl Dbn {
                 // across its path, is allowed to stop short of contact (DB7YW Muskets fire and
                 // charge at 100 paces, inside a one-base-width zone); passing it obliquely is not.
                 let towards = matches!(steps, [Step::Advance(_)])
-                    && sweep_to_contact(&s[0], &e.base, self.num("square_up_max")).is_some();
+                    && sweep_to_contact(&s[0], &e.base, self.n(N::SquareUpMax)).is_some();
                 if towards {
                     continue;
                 }
@@ -260,13 +256,7 @@ impl Dbn {
     /// Why a move's allowance is what it is, in a player's words: the going, and where the
     /// move meets the bad going that set it ("bad going: the move ends in Reichenau, a
     /// village").
-    fn allowance_words(
-        &self,
-        b: &Battle,
-        going: &Going,
-        ends: &[Base],
-        bonus: bool,
-    ) -> String {
+    fn allowance_words(&self, b: &Battle, going: &Going, ends: &[Base], bonus: bool) -> String {
         let kind = |name: &str| {
             b.terrain
                 .features
@@ -515,7 +505,7 @@ impl Dbn {
             )));
         }
         let start = sweep.bases[0];
-        let max_off = self.num("square_up_max");
+        let max_off = self.n(N::SquareUpMax);
         let dist = sweep_to_contact(&start, &target.base, max_off).ok_or_else(|| {
             RuleError::Illegal(no_contact_words(
                 &start,
@@ -784,7 +774,7 @@ impl<S: Supplement> DbnGame<S> {
                 }
                 if !u.status.limbered {
                     pivot_only = true;
-                    let max = d.num("fa_pivot_max");
+                    let max = d.n(N::FaPivotMax);
                     match body {
                         [Step::Pivot(p)] if p.abs() <= max + 1e-3 && charge.is_none() && !group => {
                         }
@@ -808,7 +798,7 @@ impl<S: Supplement> DbnGame<S> {
             self.sup.check_occupation(self, b, b.unit(id)?, end)?;
         }
         if pivot_only {
-            plan.cost = d.num("fa_pivot_cost") as i32;
+            plan.cost = d.n(N::FaPivotCost) as i32;
         }
         if !measured || pivot_only {
             plan.manoeuvre = manoeuvre_words(body);

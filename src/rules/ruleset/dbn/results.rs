@@ -1,6 +1,7 @@
 //! Results of firing and close combat: hits, shaken and destroyed, recoil (pushing friends
 //! back), flight, follow-up and pursuit, and who orders a pursuit.
 
+use super::N;
 use super::{Dbn, DbnGame, Supplement, TroopKind};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Effect, Event, Pursuit, RuleError, Verdict};
@@ -270,7 +271,7 @@ impl Dbn {
             facing: norm_facing(self.facing_towards(&u, e.as_ref()) + 180.0),
             ..u.base
         };
-        let dist = b.scale.to_mm(self.num("flee_distance"));
+        let dist = b.scale.to_mm(self.n(N::FleeDistance));
         // Fleeing troops burst through their own.
         let path = self.path(b, &u, &turned, turned.forward(), dist, Give::Flee);
         if path.blocked {
@@ -390,7 +391,7 @@ impl Dbn {
                 total,
             },
         );
-        if total as f32 >= self.num("destroyed_hits") {
+        if total as f32 >= self.n(N::DestroyedHits) {
             b.emit(
                 out,
                 Event::Destroyed {
@@ -400,7 +401,7 @@ impl Dbn {
             );
             return Ok(true);
         }
-        if total as f32 >= self.num("shaken_hits") && !u.status.shaken {
+        if total as f32 >= self.n(N::ShakenHits) && !u.status.shaken {
             b.emit(out, Event::Shaken { unit: id.clone() });
         }
         Ok(false)
@@ -517,7 +518,7 @@ impl<S: Supplement> DbnGame<S> {
             }
             Effect::Recoil => d.recoil(b, out, id, Some(by))?,
             Effect::HitAndRecoil => {
-                if !d.add_hits(b, out, id, self.hits("result_hit"))? {
+                if !d.add_hits(b, out, id, self.hits(N::ResultHit))? {
                     d.recoil(b, out, id, Some(by))?;
                 }
             }

@@ -1,6 +1,7 @@
 //! The ground as DBN reads it: bad going, cover, raised ground and open ground, towns (BUA) and
 //! villages (NLF) with their garrisons, occupation, capture and fortification.
 
+use super::N;
 use super::{Dbn, TroopKind, TroopTrait};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
@@ -106,7 +107,7 @@ impl Dbn {
     /// with there came in (`intruder_in_town`); where the data's `garrison_fortified_only` is
     /// set, only the defending side's, inside a fortified town.
     pub fn is_garrison(&self, b: &Battle, u: &Unit) -> bool {
-        let strict = self.num("garrison_fortified_only") > 0.0;
+        let strict = self.n(N::GarrisonFortifiedOnly) > 0.0;
         if strict {
             b.sides.get(u.side).is_some_and(|s| s.defender)
                 && b.terrain
@@ -260,7 +261,7 @@ impl Dbn {
             }
             let defender = b.sides.get(u.side).is_some_and(|s| s.defender);
             // DB7YW: no one garrisons a town that is not fortified, attacker or defender.
-            let strict = self.num("garrison_fortified_only") > 0.0;
+            let strict = self.n(N::GarrisonFortifiedOnly) > 0.0;
             if f.kind == FeatureKind::Town && !f.fortified && (defender || strict) {
                 return Err(RuleError::Illegal(format!(
                     "{} is not fortified: a BUA must be fortified before it can be garrisoned",

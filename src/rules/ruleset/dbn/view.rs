@@ -2,6 +2,7 @@
 //! deployment, overlays, the turn bar, the rules reference and the scenario's units. Shared by
 //! every DBN supplement; each adds only what differs.
 
+use super::N;
 use super::{Dbn, DbnGame, Follow, Setup, Supplement, TroopKind, TroopTrait};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Factor, RuleError, Step, factor_sum};
@@ -66,7 +67,7 @@ impl Dbn {
                 u.id
             ));
         }
-        let destroyed_at = self.num("destroyed_hits") as u32;
+        let destroyed_at = self.n(N::DestroyedHits) as u32;
         if destroyed_at > 0 && u.hits >= destroyed_at {
             return Err(format!(
                 "unit '{}' starts with {} hits: {destroyed_at} destroy it (at most {})",
@@ -75,7 +76,7 @@ impl Dbn {
                 destroyed_at - 1
             ));
         }
-        let shaken_at = self.num("shaken_hits") as u32;
+        let shaken_at = self.n(N::ShakenHits) as u32;
         Ok(UnitSetup {
             size: t.base,
             formation,
@@ -181,13 +182,13 @@ impl Dbn {
         let (label, cost, command) = if u.status.limbered {
             (
                 "Unlimber",
-                self.num("unlimber_cost"),
+                self.n(N::UnlimberCost),
                 Command::Unlimber { unit: u.id.clone() },
             )
         } else {
             (
                 "Limber",
-                self.num("limber_cost"),
+                self.n(N::LimberCost),
                 Command::Limber { unit: u.id.clone() },
             )
         };
@@ -292,7 +293,7 @@ impl Dbn {
         if layers.contains(&Layer::Arcs)
             && let Some(range) = self.range(s)
         {
-            let half = self.num("arc_half_angle");
+            let half = self.n(N::ArcHalfAngle);
             out.extend(arc_marks(&s.base, half, b.scale.to_mm(range)));
             // Long range as a second band beyond the first (from a hill only).
             if let Some(long) = self.long_range(s) {

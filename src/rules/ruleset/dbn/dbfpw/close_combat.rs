@@ -5,6 +5,7 @@ use super::{Dbfpw, Fpw, is_infantry, is_ss};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Effect, Factor, Verdict};
 use crate::rules::model::{Ammo, Class, Flag, Formation, Unit};
+use crate::rules::ruleset::dbn::N;
 use crate::rules::ruleset::dbn::{Dbn, Follow, TroopKind};
 use crate::rules::terrain::FeatureKind;
 
@@ -113,7 +114,7 @@ impl Fpw {
         verdict: Verdict,
     ) -> Effect {
         let d = &g.dbn;
-        let hit = g.hits("result_hit");
+        let hit = g.hits(N::ResultHit);
         let bg = Self::in_bad_going_for_results(g, b, loser);
         let by_mounted = d.is_mounted(winner);
         match verdict {

@@ -6,6 +6,7 @@ use crate::rules::battle::Battle;
 use crate::rules::command::{Effect, Event, Factor, RuleError, Verdict};
 use crate::rules::model::{Ammo, Class, Flag, Unit, UnitId};
 use crate::rules::ruleset::dbn::FireRole;
+use crate::rules::ruleset::dbn::N;
 
 impl Fpw {
     /// German artillery: any artillery of a German side (not the Mitrailleuse).
@@ -113,7 +114,7 @@ impl Fpw {
         verdict: Verdict,
     ) -> Effect {
         let d = &g.dbn;
-        let hit = g.hits("result_hit");
+        let hit = g.hits(N::ResultHit);
         // Garrisons: infantry and guerrillas inside a BUA (sharpshooters have their own row).
         let garrison = (is_infantry(loser) || loser.troop == "Gs") && d.is_garrison(b, loser);
         match verdict {
@@ -157,7 +158,7 @@ impl Fpw {
                 } else if garrison {
                     Effect::NoEffect
                 } else {
-                    Effect::Hits(g.hits("result_double_hits"))
+                    Effect::Hits(g.hits(N::ResultDoubleHits))
                 }
             }
         }

@@ -5,6 +5,7 @@ use super::{Dbfpw, Fpw, is_infantry};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
 use crate::rules::model::{Formation, Phase, Unit, UnitId};
+use crate::rules::ruleset::dbn::N;
 use crate::rules::ruleset::dbn::TroopKind;
 use crate::rules::terrain::FeatureKind;
 
@@ -91,7 +92,7 @@ impl Fpw {
                     (Some(r), _) => r,
                     _ => 0.0,
                 };
-                dist <= reach + 0.5 && a.base.in_arc(&u.base, d.num("arc_half_angle"))
+                dist <= reach + 0.5 && a.base.in_arc(&u.base, d.n(N::ArcHalfAngle))
             })
             .map(|a| a.name.clone())
     }
