@@ -110,7 +110,7 @@ fn old_dessauers_reference_only_numbers_are_unread() {
 #[test]
 fn every_keyed_row_of_the_data_files_is_read_by_the_engine() {
     let src = ruleset_sources();
-    let d = Dbn::from_ron(volley::rules::ruleset::db7yw::DATA)
+    let d = Dbn::from_ron(volley::rules::ruleset::dbn::db7yw::DATA)
         .unwrap()
         .data;
     let keys = d

@@ -881,7 +881,7 @@ fn a_caisson_resupplies_within_its_radius_by_a_path_clear_of_the_enemy() {
             panic!()
         };
         assert_eq!(
-            volley::rules::ruleset::dbfpw::Fpw::supply_path(r, &b, &cu, &g),
+            volley::rules::ruleset::dbn::dbfpw::Fpw::supply_path(r, &b, &cu, &g),
             supplied,
             "caisson {gap}00 paces away"
         );
@@ -902,7 +902,7 @@ fn a_caisson_resupplies_within_its_radius_by_a_path_clear_of_the_enemy() {
     let AnyRuleset::Dbfpw(r) = &b.rules else {
         panic!()
     };
-    assert!(!volley::rules::ruleset::dbfpw::Fpw::supply_path(
+    assert!(!volley::rules::ruleset::dbn::dbfpw::Fpw::supply_path(
         r, &b, &cu, &g
     ));
 }
@@ -2520,7 +2520,7 @@ fn a_caisson_cannot_supply_a_battery_within_400_paces_of_the_enemy() {
             panic!()
         };
         assert_eq!(
-            volley::rules::ruleset::dbfpw::Fpw::supply_path(r, &b, &cu, &g),
+            volley::rules::ruleset::dbn::dbfpw::Fpw::supply_path(r, &b, &cu, &g),
             supplied,
             "cavalry {gap}00 paces from the battery"
         );
@@ -3282,7 +3282,7 @@ fn a_caissons_supply_path_crosses_water_by_a_bridge_or_a_road() {
         let AnyRuleset::Dbfpw(r) = &b.rules else {
             panic!()
         };
-        volley::rules::ruleset::dbfpw::Fpw::supply_path(r, &b, &cu, &g)
+        volley::rules::ruleset::dbn::dbfpw::Fpw::supply_path(r, &b, &cu, &g)
     };
     assert!(supplied(""), "open ground");
     let stream = water("Stream", 20.0);

@@ -3,8 +3,8 @@
 mod common;
 use common::*;
 use volley::rules::Battle;
-use volley::rules::ruleset::db7yw::DATA;
 use volley::rules::ruleset::dbn::Dbn;
+use volley::rules::ruleset::dbn::db7yw::DATA;
 
 /// Firer at (500, 300) facing north; target 102.5 mm ahead at (500, 420).
 fn sight(terrain: &str, more: &[U]) -> Result<(), String> {

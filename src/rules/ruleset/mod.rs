@@ -1,14 +1,9 @@
 //! Rulesets: one trait, one enum for runtime choice, one module per ruleset (DBN family shared).
 
-pub mod army;
 pub mod bbb;
 pub mod books;
 pub mod common;
-pub mod db7yw;
-pub mod dbfpw;
 pub mod dbn;
-pub mod dbn_game;
-mod dbn_view;
 pub mod doctrine;
 pub mod hal25;
 pub mod old_dessauer;
@@ -349,8 +344,8 @@ pub const KNOWN_RULESETS: [&str; 5] = ["db7yw", "dbfpw", "bbb7yw", "old_dessauer
 #[derive(Clone, Debug)]
 pub enum AnyRuleset {
     Bbb7yw(Arc<bbb::Bbb7yw>),
-    Db7yw(Arc<db7yw::Db7yw>),
-    Dbfpw(Arc<dbfpw::Dbfpw>),
+    Db7yw(Arc<dbn::db7yw::Db7yw>),
+    Dbfpw(Arc<dbn::dbfpw::Dbfpw>),
     Hal25(Arc<hal25::Hal25>),
     OldDessauer(Arc<old_dessauer::OldDessauer>),
 }
@@ -360,8 +355,8 @@ impl AnyRuleset {
     pub fn load(id: &str) -> Result<Self, String> {
         match id {
             "bbb7yw" => Ok(AnyRuleset::Bbb7yw(Arc::new(bbb::Bbb7yw::load()?))),
-            "db7yw" => Ok(AnyRuleset::Db7yw(Arc::new(db7yw::Db7yw::load()?))),
-            "dbfpw" => Ok(AnyRuleset::Dbfpw(Arc::new(dbfpw::Dbfpw::load()?))),
+            "db7yw" => Ok(AnyRuleset::Db7yw(Arc::new(dbn::db7yw::Db7yw::load()?))),
+            "dbfpw" => Ok(AnyRuleset::Dbfpw(Arc::new(dbn::dbfpw::Dbfpw::load()?))),
             "hal25" => Ok(AnyRuleset::Hal25(Arc::new(hal25::Hal25::load()?))),
             "old_dessauer" => Ok(AnyRuleset::OldDessauer(Arc::new(
                 old_dessauer::OldDessauer::load()?,

@@ -2,16 +2,19 @@
 //! deployment, overlays, the turn bar, the rules reference and the scenario's units. Shared by
 //! every DBN supplement; each adds only what differs.
 
-use super::common::{arc_marks, number_rows, reach_mark, sight_marks, target_mark};
-use super::dbn::{Dbn, TroopKind, TroopTrait};
-use super::view::{
-    Action, ActionGroup, Card, Deployment, Figures, Ink, Layer, Look, Mark, RefRow, RefSection,
-    Reference, TurnWords,
-};
-use super::{UnitSetup, common::factor_rows};
+use super::N;
+use super::{Dbn, DbnGame, Follow, Setup, Supplement, TroopKind, TroopTrait};
 use crate::rules::battle::Battle;
-use crate::rules::command::{Command, Step};
-use crate::rules::model::{Formation, Phase, Unit};
+use crate::rules::command::{Command, Factor, RuleError, Step, factor_sum};
+use crate::rules::model::{Formation, Phase, Unit, UnitId};
+use crate::rules::ruleset::UnitSetup;
+use crate::rules::ruleset::common::{
+    arc_marks, chance, factor_rows, number_rows, reach_mark, sight_marks, target_mark,
+};
+use crate::rules::ruleset::view::{
+    Action, ActionGroup, Card, Choice, Deployment, Figures, Ink, Layer, Look, Mark, Outlook,
+    OutlookPart, RefRow, RefSection, Reference, TurnWords,
+};
 use crate::rules::scenario::RawUnit;
 use crate::rules::terrain::FeatureKind;
 
@@ -64,7 +67,7 @@ impl Dbn {
                 u.id
             ));
         }
-        let destroyed_at = self.num("destroyed_hits") as u32;
+        let destroyed_at = self.n(N::DestroyedHits) as u32;
         if destroyed_at > 0 && u.hits >= destroyed_at {
             return Err(format!(
                 "unit '{}' starts with {} hits: {destroyed_at} destroy it (at most {})",
@@ -73,7 +76,7 @@ impl Dbn {
                 destroyed_at - 1
             ));
         }
-        let shaken_at = self.num("shaken_hits") as u32;
+        let shaken_at = self.n(N::ShakenHits) as u32;
         Ok(UnitSetup {
             size: t.base,
             formation,
@@ -179,13 +182,13 @@ impl Dbn {
         let (label, cost, command) = if u.status.limbered {
             (
                 "Unlimber",
-                self.num("unlimber_cost"),
+                self.n(N::UnlimberCost),
                 Command::Unlimber { unit: u.id.clone() },
             )
         } else {
             (
                 "Limber",
-                self.num("limber_cost"),
+                self.n(N::LimberCost),
                 Command::Limber { unit: u.id.clone() },
             )
         };
@@ -290,7 +293,7 @@ impl Dbn {
         if layers.contains(&Layer::Arcs)
             && let Some(range) = self.range(s)
         {
-            let half = self.num("arc_half_angle");
+            let half = self.n(N::ArcHalfAngle);
             out.extend(arc_marks(&s.base, half, b.scale.to_mm(range)));
             // Long range as a second band beyond the first (from a hill only).
             if let Some(long) = self.long_range(s) {
@@ -448,9 +451,178 @@ impl Dbn {
 }
 
 /// A troop's range, with its long range where it has one: "600 (long 2000)".
-fn range_text(t: &super::dbn::Troop) -> String {
+fn range_text(t: &super::Troop) -> String {
     match t.long_range {
         Some(l) => format!("{} (long {})", fmt_opt(t.range), fmt_opt(Some(l))),
         None => fmt_opt(t.range),
+    }
+}
+
+impl<S: Supplement> DbnGame<S> {
+    /// The outlook of a firing or close combat: both sides' factors, the exact chance of each
+    /// result, and the choices of fire support and pursuit.
+    pub(super) fn outlook(&self, b: &Battle, cmd: &Command) -> Result<Outlook, RuleError> {
+        let p = self.forecast(b, cmd)?;
+        let part = |u: &Unit, fs: &[Factor]| OutlookPart {
+            heading: u.name.clone(),
+            factors: fs.to_vec(),
+            dice: 1,
+            need: None,
+            summary: format!("= {:+} + die", factor_sum(fs)),
+        };
+        let o = p.odds;
+        let (a, bn) = (&p.setup.a.name, &p.setup.b.name);
+        let mut chances = vec![
+            // Beaten by double destroys most troops; beaten recoils or (against some) destroys.
+            chance(format!("{bn} beaten by double"), o.a_wins_by_double, 0.9),
+            chance(format!("{bn} beaten"), o.a_wins, 0.4),
+            chance("Draw", o.draw, 0.0),
+        ];
+        if p.firing && !p.setup.mutual {
+            chances.push(chance(
+                format!("No effect ({a} outscored)"),
+                o.b_wins + o.b_wins_by_double,
+                0.0,
+            ));
+        } else {
+            chances.push(chance(format!("{a} beaten"), o.b_wins, -0.4));
+            chances.push(chance(
+                format!("{a} beaten by double"),
+                o.b_wins_by_double,
+                -0.9,
+            ));
+        }
+        let pen = self.first_die_factor().value;
+        let close = !p.firing;
+        let notes = p
+            .setup
+            .first
+            .iter()
+            .map(|t| {
+                let (fd, long) = (&t.die, &t.long);
+                let name = b.name_of(&t.unit);
+                let fails = t.fails();
+                let plot = if *long && fd.long_fail_max > fd.fail_max {
+                    format!(
+                        ", {}-{} cannot plot the shot at long range",
+                        fd.fail_max + 1,
+                        fd.long_fail_max
+                    )
+                } else {
+                    String::new()
+                };
+                let stop = match fd.fail_max {
+                    1 => "1".to_string(),
+                    n => format!("1-{n}"),
+                };
+                let cost = if close {
+                    format!("it scores {pen:+}")
+                } else if t.supports {
+                    "its fire support is lost".to_string()
+                } else {
+                    format!("it scores {pen:+} and gives no fire support")
+                };
+                format!(
+                    "{name} throws a first die: {stop} is a stoppage{plot}. On {fails} face(s) in 6 {cost}; the chances below include it."
+                )
+            })
+            .collect();
+        Ok(Outlook {
+            parts: vec![
+                part(&p.setup.a, &p.setup.a_factors),
+                part(&p.setup.b, &p.setup.b_factors),
+            ],
+            opposed: true,
+            notes,
+            chances,
+            choices: self.choices(b, cmd, &p.setup),
+        })
+    }
+
+    /// Why the rules leave `u` no pursuit to choose (it must pursue, or never does, whether its
+    /// enemy is beaten or destroyed), or None where its owner chooses.
+    pub(super) fn pursuit_fixed(&self, u: &Unit) -> Option<String> {
+        let beaten = self.sup.follow(self, u, false);
+        let destroyed = self.sup.follow(self, u, true);
+        if beaten == Follow::May || destroyed == Follow::May {
+            return None;
+        }
+        Some(if beaten == Follow::Must {
+            format!("{} must pursue: its rules leave no choice", u.name)
+        } else {
+            format!("{} never pursues: its rules leave no choice", u.name)
+        })
+    }
+
+    /// Fire support by friends that could also fire at the target; pursuit after a win.
+    fn choices(&self, b: &Battle, cmd: &Command, setup: &Setup) -> Vec<Choice> {
+        match cmd {
+            Command::Fire {
+                unit,
+                target,
+                support,
+                defence,
+            } => {
+                let flip = |list: &[UnitId], f: &UnitId| {
+                    let mut s = list.to_vec();
+                    if s.contains(f) {
+                        s.retain(|x| x != f);
+                    } else {
+                        s.push(f.clone());
+                    }
+                    s
+                };
+                let mut out: Vec<Choice> = b
+                    .alive()
+                    .filter(|f| f.side == b.active && f.id != *unit && !f.bound.fired)
+                    .filter(|f| self.may_support(b, &setup.a, f, &setup.b).is_ok())
+                    .map(|f| Choice {
+                        label: format!("{} supports (counts as having fired)", f.name),
+                        on: support.contains(&f.id),
+                        flipped: Command::Fire {
+                            unit: unit.clone(),
+                            target: target.clone(),
+                            support: flip(support, &f.id),
+                            defence: defence.clone(),
+                        },
+                    })
+                    .collect();
+                let eligible = self.defensive_support(b, &setup.a, &setup.b);
+                let chosen = defence.clone().unwrap_or_else(|| eligible.clone());
+                for f in &eligible {
+                    let name = b.unit(f).map(|u| u.name.clone()).unwrap_or_default();
+                    out.push(Choice {
+                        label: format!("{name} supports the defence (the defender's choice)"),
+                        on: chosen.contains(f),
+                        flipped: Command::Fire {
+                            unit: unit.clone(),
+                            target: target.clone(),
+                            support: support.clone(),
+                            defence: Some(flip(&chosen, f)),
+                        },
+                    });
+                }
+                out
+            }
+            Command::Fight {
+                unit,
+                target,
+                pursue,
+                pursuits,
+            } => {
+                let on = pursue.unwrap_or(!setup.a.status.hold_ground);
+                vec![Choice {
+                    label: "Pursue if victorious (Heavy Cavalry always do, artillery never)".into(),
+                    on,
+                    flipped: Command::Fight {
+                        unit: unit.clone(),
+                        target: target.clone(),
+                        pursue: Some(!on),
+                        pursuits: pursuits.clone(),
+                    },
+                }]
+            }
+            _ => Vec::new(),
+        }
     }
 }

@@ -1,18 +1,19 @@
 //! DB7YW on the DBN engine: Musket movement, its firing and close combat factors and results,
 //! stoic units, pursuit and breakthrough, routing troops, the free ADC and its army lists.
 
-use super::common::MovePlan;
-use super::dbn::{Dbn, TroopKind, TroopTrait};
-use super::dbn_game::{Combat, DbnGame, FireRole, Follow, Supplement};
+use super::N;
+use super::{Combat, DbnGame, FireRole, Follow, Supplement};
+use super::{Dbn, TroopKind, TroopTrait};
 use crate::rules::battle::{Battle, Objective, Zone};
 use crate::rules::command::{Effect, Event, Factor, RuleError, Step, Verdict, factor_sum};
 use crate::rules::geometry::Edge;
 use crate::rules::model::{Class, Flag, SideInfo, Unit, UnitId};
 use crate::rules::odds::Quirks;
+use crate::rules::ruleset::common::MovePlan;
 use crate::rules::terrain::Terrain;
 
 /// The ruleset's data, compiled into the program.
-pub const DATA: &str = include_str!("../../../assets/rulesets/db7yw.ron");
+pub const DATA: &str = include_str!("../../../../assets/rulesets/db7yw.ron");
 
 /// The optional rule of the free Special ADC.
 const FREE_ADC: &str = "free_adc";
@@ -129,7 +130,7 @@ impl Supplement for Seven {
             FireRole::Target { .. } | FireRole::Firer { mutual: true }
         );
         if fired_at {
-            let close = b.scale.to_mm(d.num("artillery_close"));
+            let close = b.scale.to_mm(d.n(N::ArtilleryClose));
             if !u_bg
                 && d.is_artillery(other)
                 && other.base.front_edge_distance(&u.base) <= close + 0.5
@@ -181,7 +182,7 @@ impl Supplement for Seven {
                 if d.is_commander(loser) {
                     Effect::Recoil
                 } else {
-                    Effect::Hits(g.hits("result_hit"))
+                    Effect::Hits(g.hits(N::ResultHit))
                 }
             }
             Verdict::BeatenByDouble => {
@@ -192,18 +193,18 @@ impl Supplement for Seven {
                     Effect::Destroyed
                 } else if loser.troop == "IC" {
                     Effect::Flee {
-                        hits: g.hits("result_hit"),
+                        hits: g.hits(N::ResultHit),
                     }
                 } else if loser.troop == "Jg" {
                     if d.is_skirmisher(winner) {
                         Effect::Destroyed
                     } else {
                         Effect::Flee {
-                            hits: g.hits("result_hit"),
+                            hits: g.hits(N::ResultHit),
                         }
                     }
                 } else {
-                    Effect::Hits(g.hits("result_double_hits"))
+                    Effect::Hits(g.hits(N::ResultDoubleHits))
                 }
             }
         }
@@ -274,7 +275,7 @@ impl Supplement for Seven {
         }
         if d.is_artillery(u)
             && (u.status.limbered
-                || !u.base.in_arc(&e.base, d.num("arc_half_angle"))
+                || !u.base.in_arc(&e.base, d.n(N::ArcHalfAngle))
                 || u.base
                     .touched_by(&e.base)
                     .is_some_and(|c| c.edge != Edge::Front))
@@ -318,7 +319,7 @@ impl Supplement for Seven {
                 if d.is_mounted(loser) {
                     Effect::HitAndRecoil
                 } else {
-                    Effect::Hits(g.hits("result_hit"))
+                    Effect::Hits(g.hits(N::ResultHit))
                 }
             }
             Verdict::Beaten => match d.kind(loser) {
@@ -340,7 +341,7 @@ impl Supplement for Seven {
                             Effect::HitAndRecoil
                         } else {
                             Effect::Flee {
-                                hits: g.hits("result_hit"),
+                                hits: g.hits(N::ResultHit),
                             }
                         }
                     }
@@ -359,7 +360,7 @@ impl Supplement for Seven {
                         Effect::Destroyed
                     } else {
                         Effect::Flee {
-                            hits: g.hits("result_hit"),
+                            hits: g.hits(N::ResultHit),
                         }
                     }
                 }
@@ -368,7 +369,7 @@ impl Supplement for Seven {
                         Effect::Destroyed
                     } else {
                         Effect::Flee {
-                            hits: g.hits("result_hit"),
+                            hits: g.hits(N::ResultHit),
                         }
                     }
                 }
@@ -581,7 +582,7 @@ impl Supplement for Seven {
                 u.id
             ));
         }
-        super::dbn_game::prepare_plain(g, u, packs)
+        super::prepare_plain(g, u, packs)
     }
 
     fn validate_army(
@@ -630,7 +631,7 @@ impl Supplement for Seven {
         let Some((at, got, (lo, hi, along))) = line else {
             return Vec::new();
         };
-        let radius = g.dbn.num("objective_radius") * mm_per_unit;
+        let radius = g.dbn.n(N::ObjectiveRadius) * mm_per_unit;
         let off = (got - at).abs();
         if off > radius + 0.5 || along < lo - 0.5 || along > hi + 0.5 {
             vec![format!(

@@ -1,6 +1,6 @@
 //! DBN-family army lists: points costs, composition and national options.
 
-use super::dbn::{ArmyRules, Dbn, ListLine};
+use super::{ArmyRules, Dbn, ListLine};
 use crate::rules::battle::Battle;
 use crate::rules::model::{Class, Division, Flag, Side, SideInfo, Unit};
 use crate::rules::terrain::{FeatureKind, Terrain};
@@ -345,7 +345,7 @@ pub fn validate_lists(
         .iter()
         .filter(|u| terrain.fortified_at(u.base.centre))
         .count() as f32
-        * super::common::number(&dbn.data.numbers, "fortification_cost");
+        * crate::rules::ruleset::common::number(&dbn.data.numbers, "fortification_cost");
     let cost: f32 = units
         .iter()
         .map(|u| listed_cost(dbn, u, &side.nation))

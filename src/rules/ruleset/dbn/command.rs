@@ -1,0 +1,355 @@
+//! The bound and command: the order of a bound's phases, the command roll and its points, what
+//! a move costs, the end of a bound, the turn limit, losses and the army's break, objectives.
+
+use super::N;
+use super::results::PursuitOrders;
+use super::{Dbn, DbnGame, Supplement, TroopKind, TroopTrait};
+use crate::rules::battle::Battle;
+use crate::rules::command::{Event, Factor, RuleError, factor_sum};
+use crate::rules::model::{Division, Phase, Side, Unit, UnitId};
+
+impl Dbn {
+    /// Phases of a bound in order.
+    pub const BOUND: [Phase; 4] = [
+        Phase::Command,
+        Phase::Movement,
+        Phase::Firing,
+        Phase::CloseCombat,
+    ];
+
+    pub fn first_phase(units: &[Unit]) -> Phase {
+        if units.iter().any(|u| u.status.undeployed) {
+            Phase::Deployment
+        } else {
+            Phase::Command
+        }
+    }
+
+    /// Dice for the command roll: one per commander on the table, at least one.
+    /// `extra` are the factors of optional rules in use (a supplement's free ADC).
+    pub fn command_roll(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        extra: Vec<Factor>,
+    ) -> Result<(), RuleError> {
+        let side = b.active;
+        let generals = b
+            .alive()
+            .filter(|u| {
+                u.side == side && self.is_commander(u) && !self.has_trait(u, TroopTrait::Divisional)
+            })
+            .count()
+            .max(1);
+        let mut dice = Vec::new();
+        for _ in 0..generals {
+            dice.push(b.d6()?);
+        }
+        let mut factors = extra;
+        // A DSC's intrinsic CAPs are its division's own; one without a division adds them to
+        // the side's.
+        let mut divisions: Vec<(Division, i32)> = Vec::new();
+        let caps = self.num("dsc_caps") as i32;
+        for g in b
+            .alive()
+            .filter(|u| u.side == side && self.has_trait(u, TroopTrait::Divisional))
+        {
+            match g.division {
+                Some(d) => match divisions.iter_mut().find(|p| p.0 == d) {
+                    Some(p) => p.1 += caps,
+                    None => divisions.push((d, caps)),
+                },
+                None => factors.push(Factor {
+                    name: format!("{}: intrinsic command points", g.name),
+                    value: caps,
+                    source: "002 Larger Battles: the DSC has an intrinsic 2 CAPs".into(),
+                }),
+            }
+        }
+        if b.alive()
+            .any(|u| u.side == side && self.has_trait(u, TroopTrait::CommandBonus))
+        {
+            factors.push(Factor {
+                name: "Irregular Cavalry CAP bonus".into(),
+                value: self.n(N::IcCapBonus) as i32,
+                source: "ruling ic_cap_bonus".into(),
+            });
+        }
+        let total = dice.iter().map(|d| *d as i32).sum::<i32>() + factor_sum(&factors);
+        b.emit(
+            out,
+            Event::CommandRoll {
+                side,
+                dice,
+                factors,
+                total,
+                divisions,
+            },
+        );
+        Ok(())
+    }
+
+    /// Pays command points, or refuses: a division's own points first (a DSC's), then the
+    /// side's.
+    pub fn spend(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        amount: i32,
+        reason: String,
+        division: Option<Division>,
+    ) -> Result<(), RuleError> {
+        let side = b.active;
+        let own = division
+            .and_then(|d| b.division_points.iter().find(|p| p.0 == d).copied())
+            .filter(|p| p.1 > 0);
+        let have = b.command_points[side];
+        let from_own = own.map_or(0, |p| p.1.min(amount));
+        if amount - from_own > have {
+            return Err(RuleError::NotEnoughCommandPoints {
+                need: amount,
+                have: have + from_own,
+            });
+        }
+        if let Some((d, pool)) = own {
+            b.emit(
+                out,
+                Event::CommandPointsSpent {
+                    side,
+                    amount: from_own,
+                    left: pool - from_own,
+                    reason: reason.clone(),
+                    division: Some(d),
+                },
+            );
+        }
+        if amount - from_own > 0 || own.is_none() {
+            b.emit(
+                out,
+                Event::CommandPointsSpent {
+                    side,
+                    amount: amount - from_own,
+                    left: have - (amount - from_own),
+                    reason,
+                    division: None,
+                },
+            );
+        }
+        Ok(())
+    }
+
+    /// The division whose own command points pay for moving these units: theirs, when they
+    /// all share one.
+    pub fn paying_division(b: &Battle, ids: &[UnitId]) -> Option<Division> {
+        let mut divs = ids.iter().map(|i| b.unit(i).ok().and_then(|u| u.division));
+        let first = divs.next()??;
+        divs.all(|d| d == Some(first)).then_some(first)
+    }
+
+    /// Cost of moving a unit: the move, plus the out-of-command-range charge.
+    pub fn move_cost(&self, b: &Battle, u: &Unit) -> i32 {
+        let base = self.n(N::MoveCost) as i32;
+        if self.is_commander(u) {
+            return base;
+        }
+        let range = b.scale.to_mm(self.n(N::CommandRange));
+        let dsc_range = b.scale.to_mm(self.num("dsc_command_range"));
+        let in_range = b.alive().any(|g| {
+            g.side == u.side
+                && self.is_commander(g)
+                && if self.has_trait(g, TroopTrait::Divisional) {
+                    g.division.is_some()
+                        && g.division == u.division
+                        && g.base.within(&u.base, dsc_range)
+                } else {
+                    g.base.within(&u.base, range)
+                }
+        });
+        if in_range {
+            base
+        } else {
+            base + self.n(N::OutOfRangeCost) as i32
+        }
+    }
+
+    /// Starts the next bound (or ends the game at the turn limit).
+    pub fn next_bound(&self, b: &mut Battle, out: &mut Vec<Event>) {
+        let next_side = Battle::enemy(b.active);
+        let turn = if next_side == 0 { b.turn + 1 } else { b.turn };
+        if turn > b.turn_limit {
+            let (winner, reason) = self.turn_limit_result(b);
+            b.emit(out, Event::GameOver { winner, reason });
+            return;
+        }
+        b.emit(
+            out,
+            Event::PhaseBegan {
+                turn,
+                phase: Phase::Command,
+                side: next_side,
+            },
+        );
+    }
+
+    pub(crate) fn turn_limit_result(&self, b: &Battle) -> (Option<Side>, String) {
+        let share = |s: Side| self.losses(b, s) / (b.starting_units[s].max(1) as f32);
+        let (a, c) = (share(0), share(1));
+        if (a - c).abs() < 1e-6 {
+            (
+                None,
+                format!(
+                    "turn limit reached with equal losses: {:.0}% each",
+                    a * 100.0
+                ),
+            )
+        } else {
+            let w = if a < c { 0 } else { 1 };
+            (
+                Some(w),
+                format!(
+                    "turn limit reached: {} lost {:.0}% of its army, {} lost {:.0}%",
+                    b.sides[0].name,
+                    a * 100.0,
+                    b.sides[1].name,
+                    c * 100.0
+                ),
+            )
+        }
+    }
+
+    /// Losses by the army break count: destroyed units weighted, and the objective.
+    pub fn losses(&self, b: &Battle, side: Side) -> f32 {
+        let mut l = 0.0;
+        for u in b
+            .units
+            .iter()
+            .filter(|u| u.side == side && u.status.removed)
+        {
+            l += if self.has_trait(u, TroopTrait::CommanderInChief) {
+                self.n(N::CincWeight)
+            } else if self.kind(u) == TroopKind::Baggage {
+                self.n(N::BaggageWeight)
+            } else if self.has_trait(u, TroopTrait::IrregularLoss) {
+                self.num("irregular_loss_weight")
+            } else {
+                1.0
+            };
+        }
+        if let Some(o) = &b.objective
+            && o.taken
+            && o.owner == side
+        {
+            l += self.n(N::ObjectiveWeight);
+        }
+        l
+    }
+
+    /// Army break, checked after every command.
+    pub fn check_break(&self, b: &mut Battle, out: &mut Vec<Event>) {
+        if b.is_over() {
+            return;
+        }
+        for side in 0..b.sides.len().min(2) {
+            let of = b.starting_units[side] as f32 * self.n(N::BreakFraction);
+            let losses = self.losses(b, side);
+            if of > 0.0 && losses >= of {
+                b.emit(out, Event::ArmyBroken { side, losses, of });
+                let winner = Battle::enemy(side);
+                let reason = format!(
+                    "{} broke: lost {} against a break point of {}",
+                    b.sides[side].name, losses, of
+                );
+                b.emit(
+                    out,
+                    Event::GameOver {
+                        winner: Some(winner),
+                        reason,
+                    },
+                );
+                return;
+            }
+        }
+    }
+
+    /// The attacker takes the objective by standing on it with no defender near.
+    pub fn check_objective(&self, b: &mut Battle, out: &mut Vec<Event>, mover: &UnitId) {
+        let Some(o) = b.objective.clone() else { return };
+        if o.taken {
+            return;
+        }
+        let Ok(u) = b.unit(mover) else { return };
+        if u.side == o.owner || !u.base.contains(o.at) || self.is_commander(u) {
+            return;
+        }
+        let r = b.scale.to_mm(self.n(N::ObjectiveRadius));
+        if b.alive()
+            .any(|d| d.side == o.owner && d.base.distance_to_point(o.at) <= r)
+        {
+            return;
+        }
+        let side = u.side;
+        b.emit(
+            out,
+            Event::ObjectiveTaken {
+                side,
+                by: mover.clone(),
+            },
+        );
+    }
+}
+
+impl<S: Supplement> DbnGame<S> {
+    pub(super) fn end_phase(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
+        let d = &self.dbn;
+        match b.phase {
+            Phase::Deployment => d.end_deployment_step(b, out),
+            Phase::Command => {
+                let extra = self.sup.command_factors(self, b);
+                d.command_roll(b, out, extra)?;
+                self.sup.start_bound(self, b, out)?;
+                b.begin_phase(out, Phase::Movement);
+                Ok(())
+            }
+            Phase::Movement => {
+                b.begin_phase(out, Phase::Firing);
+                Ok(())
+            }
+            Phase::Firing => {
+                b.begin_phase(out, Phase::CloseCombat);
+                Ok(())
+            }
+            Phase::CloseCombat => {
+                // Fight what the player left unfought, in unit order.
+                for _ in 0..(b.units.len() * 2 + 4) {
+                    let Some((a, e)) = d.pending_combats(b).into_iter().next() else {
+                        break;
+                    };
+                    let unordered = PursuitOrders {
+                        side: None,
+                        pursue: None,
+                        each: &[],
+                    };
+                    self.fight(b, out, &a, &e, unordered, false)?;
+                    if b.is_over() {
+                        return Ok(());
+                    }
+                }
+                d.next_bound(b, out);
+                Ok(())
+            }
+            Phase::GameOver => Err(RuleError::GameOver),
+            Phase::Morale
+            | Phase::Generals
+            | Phase::Charges
+            | Phase::Artillery
+            | Phase::SmallArms
+            | Phase::Rout
+            | Phase::DefensiveFire
+            | Phase::OffensiveFire
+            | Phase::Assault => Err(RuleError::Illegal(format!(
+                "a DBN bound has no {} phase",
+                b.phase.name()
+            ))),
+        }
+    }
+}

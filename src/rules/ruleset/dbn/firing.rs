@@ -1,0 +1,542 @@
+//! Distant shooting: who may fire at whom (range, arc, line of sight), fire support, and the
+//! firing roll and its result.
+
+use super::N;
+use super::rolls::first_die_failed_this_phase;
+use super::{Combat, Dbn, DbnGame, FireRole, Setup, Supplement, TroopTrait};
+use crate::rules::battle::Battle;
+use crate::rules::command::{Effect, Event, Factor, RuleError, Score, Verdict};
+use crate::rules::geometry::{Base, CONTACT_EPS, Edge, Pt, segment_hits_base};
+use crate::rules::model::{Ammo, Phase, Unit, UnitId};
+use crate::rules::ruleset::common::own_active;
+use crate::rules::terrain::{Feature, FeatureKind};
+
+/// What a line of sight is judged by: the higher of the two units' levels, how far one sees
+/// into woods and the clearance a line needs past a base (mm).
+struct Sight {
+    level: u8,
+    woods: f32,
+    clearance: f32,
+}
+
+impl Dbn {
+    /// Why `shooter` cannot fire at `target`, or Ok with the range in ruleset units.
+    pub fn fire_check(
+        &self,
+        b: &Battle,
+        shooter: &Unit,
+        target: &Unit,
+        for_support: bool,
+    ) -> Result<f32, String> {
+        let t = self.troop_of(shooter);
+        let Some(range) = self.range(shooter) else {
+            return Err(format!("{} cannot fire", t.name));
+        };
+        if !shooter.alive() || !target.alive() {
+            return Err("not on the table".into());
+        }
+        if shooter.side == target.side {
+            return Err(format!("{} is a friend", target.name));
+        }
+        if !for_support && shooter.bound.fired {
+            return Err(format!("{} has already fired", shooter.name));
+        }
+        if shooter.status.ammo == Ammo::Out {
+            return Err(format!("{} is out of ammunition", shooter.name));
+        }
+        if self.has_trait(target, TroopTrait::Divisional) {
+            return Err(format!(
+                "{} is a divisional commander: attacked only in close combat",
+                target.name
+            ));
+        }
+        if self.is_artillery(shooter) && shooter.status.limbered {
+            return Err(format!("{} is limbered", shooter.name));
+        }
+        if self.is_artillery(shooter) && !self.has_trait(shooter, TroopTrait::MoveAndFire) {
+            let ga_like = self.has_trait(shooter, TroopTrait::QuickLimber);
+            if shooter.bound.limber_changed && !ga_like {
+                return Err(format!(
+                    "{} limbered or unlimbered this bound",
+                    shooter.name
+                ));
+            }
+            if shooter.bound.moved {
+                return Err(format!(
+                    "{} moved this bound: artillery may move or fire",
+                    shooter.name
+                ));
+            }
+        }
+        if self.in_close_combat(b, shooter) {
+            return Err(format!("{} is in close combat", shooter.name));
+        }
+        if self.in_close_combat(b, target) {
+            return Err(format!("{} is in close combat", target.name));
+        }
+        if !self.on_bg_edge(b, shooter) {
+            return Err(format!(
+                "{} is inside bad going, not on its edge",
+                shooter.name
+            ));
+        }
+        if !shooter.base.in_arc(&target.base, self.n(N::ArcHalfAngle)) {
+            return Err(format!("{} is out of arc", target.name));
+        }
+        let dist = b
+            .scale
+            .from_mm(shooter.base.front_edge_distance(&target.base));
+        let mut limit = range;
+        // Long range: from raised ground, stationary, at a target in the open.
+        if let Some(long) = self.long_range(shooter)
+            && dist > range + 0.5
+        {
+            let why = if !self.on_raised_ground(b, shooter) {
+                Some("not on raised ground")
+            } else if shooter.bound.moved {
+                Some("it moved this bound")
+            } else if !self.in_open(b, target) {
+                Some("the target is not in the open")
+            } else {
+                None
+            };
+            match why {
+                None => limit = long,
+                Some(w) if dist <= long + 0.5 => {
+                    return Err(format!(
+                        "{} is beyond effective range ({:.0} of {range:.0} {}) and long range needs raised ground, a stationary firer and a target in the open: {w}",
+                        target.name, dist, b.scale.unit
+                    ));
+                }
+                Some(_) => {}
+            }
+        }
+        // "The maximum visibility for Firing into and within" the ground is limited: a target
+        // in it. A firer in it fires out from its edge (`on_bg_edge`) at the full range; firing
+        // within it, the target is in it too. With `visibility_all_bad_going` the ground is
+        // all bad going that hides troops (woods, marsh, rough), otherwise woods alone.
+        let all_bg = self.num("visibility_all_bad_going") > 0.0;
+        let blinding: Vec<FeatureKind> = if all_bg {
+            vec![FeatureKind::Woods, FeatureKind::Marsh, FeatureKind::Rough]
+        } else {
+            vec![FeatureKind::Woods]
+        };
+        if b.terrain.touching(&target.base, &blinding).next().is_some() {
+            limit = limit.min(self.n(N::WoodsVisibility));
+        }
+        if dist > limit + 0.5 {
+            return Err(format!(
+                "{} is out of range: {:.0} {} of {:.0}",
+                target.name, dist, b.scale.unit, limit
+            ));
+        }
+        self.line_of_sight(b, shooter, target)?;
+        Ok(dist)
+    }
+
+    /// A unit in bad going fires only from its edge.
+    fn on_bg_edge(&self, b: &Battle, u: &Unit) -> bool {
+        if !self.in_bad_going(b, u) {
+            return true;
+        }
+        let probe = u.base.depth * self.n(N::FireEdgeDepth);
+        u.base.edge_points(Edge::Front, 3).iter().any(|p| {
+            let q = p.plus(u.base.forward().scale(probe));
+            !self.bad_going_point(b, u, q)
+        })
+    }
+
+    /// Line of sight by lines from the shooter's front edge to the target's nearest edge.
+    /// Err names what blocks.
+    pub fn line_of_sight(&self, b: &Battle, from: &Unit, to: &Unit) -> Result<(), String> {
+        let src = from.base.edge_points(Edge::Front, 3);
+        let dst = to
+            .base
+            .edge_points(to.base.edge_facing(from.base.centre), 3);
+        let s_level = b.terrain.level_at(from.base.centre);
+        let t_level = b.terrain.level_at(to.base.centre);
+        let sight = Sight {
+            level: s_level.max(t_level),
+            woods: b.scale.to_mm(self.n(N::WoodsVisibility)),
+            clearance: b.scale.to_mm(self.n(N::LosClearance)),
+        };
+        // What can stand on any of the lines: the units (of the sides the options say block)
+        // and features that reach the box around both edges; each line tries only these.
+        let ends: Vec<Pt> = src.iter().chain(dst.iter()).copied().collect();
+        let lo = ends.iter().fold(Pt::new(f32::MAX, f32::MAX), |m, p| {
+            Pt::new(m.x.min(p.x), m.y.min(p.y))
+        });
+        let hi = ends.iter().fold(Pt::new(f32::MIN, f32::MIN), |m, p| {
+            Pt::new(m.x.max(p.x), m.y.max(p.y))
+        });
+        let friends_block = self.n(N::LosFriendsBlock) > 0.0;
+        let enemies_block = self.n(N::LosEnemiesBlock) > 0.0;
+        // A base grown by the clearance on every side reaches past its own box by at most
+        // the clearance times the square root of two.
+        let margin = sight.clearance * std::f32::consts::SQRT_2 + CONTACT_EPS;
+        let units: Vec<&Unit> = b
+            .units_near(
+                Pt::new(lo.x - margin, lo.y - margin),
+                Pt::new(hi.x + margin, hi.y + margin),
+            )
+            .into_iter()
+            .filter(|u| u.alive() && u.id != from.id && u.id != to.id)
+            .filter(|u| {
+                if u.side == from.side {
+                    friends_block
+                } else {
+                    enemies_block
+                }
+            })
+            .collect();
+        let features: Vec<&Feature> = b
+            .terrain
+            .features
+            .iter()
+            .filter(|f| {
+                matches!(
+                    f.kind,
+                    FeatureKind::Town
+                        | FeatureKind::Village
+                        | FeatureKind::Hill
+                        | FeatureKind::Woods
+                ) && f.may_cross(lo, hi)
+            })
+            .collect();
+        let mut first_block = String::new();
+        for a in &src {
+            for c in &dst {
+                match self.line_blocker(from, to, (*a, *c), &units, &features, &sight) {
+                    None => return Ok(()),
+                    Some(w) if first_block.is_empty() => first_block = w,
+                    Some(_) => {}
+                }
+            }
+        }
+        Err(format!(
+            "no line of sight to {}: blocked by {}",
+            to.name, first_block
+        ))
+    }
+
+    /// What blocks the line from `a` to `c`, among the units and features that may.
+    fn line_blocker(
+        &self,
+        from: &Unit,
+        to: &Unit,
+        (a, c): (Pt, Pt),
+        units: &[&Unit],
+        features: &[&Feature],
+        sight: &Sight,
+    ) -> Option<String> {
+        // Trim the ends so that units touching the firer or target at a corner do not block
+        // lines that start there; a line grazing a base's edge is blocked.
+        let len = a.dist(c);
+        let trim = CONTACT_EPS.min(len / 4.0);
+        let (ta, tc) = if len > 0.0 {
+            (a.lerp(c, trim / len), c.lerp(a, trim / len))
+        } else {
+            (a, c)
+        };
+        let clearance = sight.clearance;
+        for u in units {
+            // Cheap rejection first: the line passes outside the base's circumscribed circle.
+            let radius = u.base.radius() + clearance + CONTACT_EPS;
+            if crate::rules::geometry::point_segment_distance(u.base.centre, ta, tc) > radius {
+                continue;
+            }
+            let hit = if clearance > 0.0 {
+                let grown = Base {
+                    width: u.base.width + 2.0 * clearance,
+                    depth: u.base.depth + 2.0 * clearance,
+                    ..u.base
+                };
+                segment_hits_base(ta, tc, &grown)
+            } else {
+                segment_hits_base(ta, tc, &u.base)
+            };
+            if hit {
+                return Some(u.name.clone());
+            }
+        }
+        for f in features {
+            if !f.may_cross(a, c) {
+                continue;
+            }
+            match f.kind {
+                FeatureKind::Town | FeatureKind::Village => {
+                    if f.contains(from.base.centre) || f.contains(to.base.centre) {
+                        continue;
+                    }
+                    if f.inside_length(a, c) > 1.0 {
+                        return Some(f.name.clone());
+                    }
+                }
+                FeatureKind::Hill if f.level > sight.level && f.inside_length(a, c) > 0.5 => {
+                    return Some(f.name.clone());
+                }
+                FeatureKind::Woods if f.inside_length(a, c) > sight.woods => {
+                    return Some(f.name.clone());
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+}
+
+impl<S: Supplement> DbnGame<S> {
+    /// The firing factors of `u` (the supplement's).
+    pub fn fire_factors(
+        &self,
+        b: &Battle,
+        u: &Unit,
+        other: &Unit,
+        role: FireRole,
+        enemy_supporters: usize,
+    ) -> Vec<Factor> {
+        self.sup
+            .fire_factors(self, b, u, other, role, enemy_supporters)
+    }
+
+    /// Each "enemy unit providing fire support" factor names its unit, in the order given.
+    fn name_supporters(&self, b: &Battle, fs: &mut [Factor], supporters: &[UnitId]) {
+        let generic = self.dbn.fire_factor("enemy_support");
+        let mut names = supporters
+            .iter()
+            .filter_map(|id| b.unit(id).ok().map(|u| u.name.clone()));
+        for f in fs.iter_mut().filter(|f| f.name == generic.name) {
+            if let Some(n) = names.next() {
+                f.name = format!("{} ({n})", generic.name);
+            }
+        }
+    }
+
+    /// Whether `friend` may give `shooter` fire support against `target`.
+    pub fn may_support(
+        &self,
+        b: &Battle,
+        shooter: &Unit,
+        friend: &Unit,
+        target: &Unit,
+    ) -> Result<(), RuleError> {
+        let d = &self.dbn;
+        if first_die_failed_this_phase(b, &friend.id) {
+            return Err(RuleError::Illegal(format!(
+                "{} failed its first die this phase and cannot support fire",
+                friend.name
+            )));
+        }
+        // A type that throws a first die (the mitrailleuse) is no gun for support: the
+        // supplement's note gives it fire support, lost only by a failed first die.
+        let gun = |u: &Unit| d.is_artillery(u) && !d.has_trait(u, TroopTrait::FirstDie);
+        if gun(friend) && gun(shooter) {
+            return Err(RuleError::Illegal(
+                "artillery cannot support artillery in firing".into(),
+            ));
+        }
+        d.fire_check(b, friend, target, true)
+            .map(|_| ())
+            .map_err(|e| RuleError::Illegal(format!("{} cannot support: {e}", friend.name)))
+    }
+
+    /// Friends of `target` that could support it against `shooter` (each gives the shooter
+    /// -1 when the defender chooses it): those able to fire at the shooter, no gun supporting
+    /// a gun.
+    pub(super) fn defensive_support(
+        &self,
+        b: &Battle,
+        shooter: &Unit,
+        target: &Unit,
+    ) -> Vec<UnitId> {
+        b.alive()
+            .filter(|f| f.side == target.side && f.id != target.id)
+            .filter(|f| self.may_support(b, target, f, shooter).is_ok())
+            .map(|f| f.id.clone())
+            .collect()
+    }
+
+    /// Checks a firing and works out both sides' factors, without rolling.
+    pub fn fire_setup(
+        &self,
+        b: &Battle,
+        sid: &UnitId,
+        tid: &UnitId,
+        support: &[UnitId],
+        defence: Option<&[UnitId]>,
+    ) -> Result<Setup, RuleError> {
+        let d = &self.dbn;
+        if b.phase != Phase::Firing {
+            return Err(RuleError::WrongPhase {
+                command: "fire".into(),
+                phase: b.phase,
+            });
+        }
+        let shooter = b.unit(sid)?.clone();
+        let target = b.unit(tid)?.clone();
+        own_active(b, &shooter)?;
+        d.fire_check(b, &shooter, &target, false)
+            .map_err(RuleError::Illegal)?;
+        let mut seen = vec![sid.clone()];
+        for s in support {
+            let su = b.unit(s)?;
+            own_active(b, su)?;
+            if seen.contains(s) {
+                return Err(RuleError::Illegal(format!("{} is named twice", su.name)));
+            }
+            seen.push(s.clone());
+            if su.bound.fired {
+                return Err(RuleError::AlreadyActed {
+                    unit: s.clone(),
+                    what: "fired".into(),
+                });
+            }
+            self.may_support(b, &shooter, su, &target)?;
+        }
+        let responding = d.fire_check(b, &target, &shooter, true).is_ok();
+        let mutual = responding && d.is_artillery(&shooter) && d.is_artillery(&target);
+        let eligible = self.defensive_support(b, &shooter, &target);
+        let def_support = match defence {
+            None => eligible,
+            Some(list) => {
+                for (i, f) in list.iter().enumerate() {
+                    let fu = b.unit(f)?;
+                    if list[..i].contains(f) {
+                        return Err(RuleError::Illegal(format!("{} is named twice", fu.name)));
+                    }
+                    if !eligible.contains(f) {
+                        let why = self
+                            .may_support(b, &target, fu, &shooter)
+                            .err()
+                            .map(|e| e.to_string())
+                            .unwrap_or_else(|| {
+                                format!("{} is not a friend of the target", fu.name)
+                            });
+                        return Err(RuleError::Illegal(format!(
+                            "{} cannot support the defence: {why}",
+                            fu.name
+                        )));
+                    }
+                }
+                list.to_vec()
+            }
+        };
+        let sf = self.fire_factors(
+            b,
+            &shooter,
+            &target,
+            FireRole::Firer { mutual },
+            def_support.len(),
+        );
+        let tf = if mutual {
+            self.fire_factors(
+                b,
+                &target,
+                &shooter,
+                FireRole::Firer { mutual },
+                support.len(),
+            )
+        } else {
+            self.fire_factors(
+                b,
+                &target,
+                &shooter,
+                FireRole::Target { responding },
+                support.len(),
+            )
+        };
+        let mut first = self.first_dice(b, &shooter, &target, Some(responding));
+        first.extend(self.support_first_dice(b, support, true, &target));
+        first.extend(self.support_first_dice(b, &def_support, false, &shooter));
+        let (mut sf, mut tf) = (sf, tf);
+        self.name_supporters(b, &mut sf, &def_support);
+        self.name_supporters(b, &mut tf, support);
+        Ok(Setup {
+            a: shooter,
+            b: target,
+            a_factors: sf,
+            b_factors: tf,
+            mutual,
+            first,
+            responding,
+            defence: def_support,
+        })
+    }
+
+    pub(super) fn fire(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        sid: &UnitId,
+        tid: &UnitId,
+        support: &[UnitId],
+        defence: Option<&[UnitId]>,
+    ) -> Result<(), RuleError> {
+        let mut setup = self.fire_setup(b, sid, tid, support, defence)?;
+        self.throw_first_dice(b, out, &mut setup)?;
+        let qa = self.quirks_of(b, &setup, true, Combat::Firing);
+        let qb = self.quirks_of(b, &setup, false, Combat::Firing);
+        let Setup {
+            a: shooter,
+            b: target,
+            a_factors: sf,
+            b_factors: tf,
+            mutual,
+            responding,
+            defence,
+            ..
+        } = setup;
+        let sdie = b.d6()?;
+        let tdie = b.d6()?;
+        let ss = Score::new(sid, sdie, sf);
+        let ts = Score::new(tid, tdie, tf);
+        let (shooter_won, mut verdict, stoic) =
+            crate::rules::odds::decide(ss.total, ts.total, qa, qb);
+        let loser = match shooter_won {
+            Some(true) => Some(target.clone()),
+            Some(false) if mutual => Some(shooter.clone()),
+            _ => None,
+        };
+        if shooter_won == Some(false) && !mutual {
+            verdict = Verdict::Outscored;
+        }
+        let effect = match &loser {
+            Some(l) => {
+                let w = if l.id == target.id { &shooter } else { &target };
+                self.firing_effect(b, l, w, verdict)
+            }
+            None => Effect::NoEffect,
+        };
+        b.emit(
+            out,
+            Event::Fire {
+                shooter: sid.clone(),
+                target: tid.clone(),
+                support: support.to_vec(),
+                shooter_score: ss,
+                target_score: ts,
+                loser: loser.as_ref().map(|l| l.id.clone()),
+                verdict,
+                stoic,
+                effect: effect.clone(),
+                mutual,
+            },
+        );
+        // Each unit that fired spends its round: the firer and a target firing back with
+        // their dice; supporters with none (a supporter whose first die failed gave none).
+        self.sup.after_fire(self, b, out, sid, Some(sdie))?;
+        if responding {
+            self.sup.after_fire(self, b, out, tid, Some(tdie))?;
+        }
+        for s in support.iter().chain(&defence) {
+            if !first_die_failed_this_phase(b, s) {
+                self.sup.after_fire(self, b, out, s, None)?;
+            }
+        }
+        if let Some(l) = loser {
+            let by = if l.id == *sid { tid } else { sid };
+            self.apply_effect(b, out, &l.id, &effect, by)?;
+        }
+        Ok(())
+    }
+}

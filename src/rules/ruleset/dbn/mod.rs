@@ -1,0 +1,40 @@
+//! The DBN family: the engine DB7YW and DBFPW share ("all DBN rules are extant"), cut by the
+//! rules' own topics, with each supplement inside it.
+//!
+//! - `data`: the data file's troop types, army lists, numbers and factors.
+//! - `command`: the bound's phases, command points, move costs, the army's break.
+//! - `movement`: measured moves, going, threat zones, moving into contact, limbering.
+//! - `firing`: who may fire at whom, line of sight, fire support, the firing roll.
+//! - `close_combat`: contact, support, generals, the close combat roll.
+//! - `results`: hits, recoil, flight, follow-up and pursuit.
+//! - `terrain`: bad going, cover, towns (BUA) and villages (NLF), garrisons, fortification.
+//! - `deployment`: placing the armies before the battle.
+//! - `rolls`: an opposed roll's setup and odds, the first die (the mitrailleuse's).
+//! - `army`: points and army lists; `view`: what the window and log are told.
+//! - `supplement`: what each supplement answers; `game`: the ruleset's one door.
+//! - `db7yw`, `dbfpw`: the supplements.
+
+pub mod army;
+mod close_combat;
+mod command;
+mod data;
+pub mod db7yw;
+pub mod dbfpw;
+mod deployment;
+mod firing;
+mod game;
+mod movement;
+mod results;
+mod rolls;
+mod supplement;
+mod terrain;
+mod view;
+
+pub use data::{
+    Allowance, ArmyRules, CostRule, Dbn, DbnData, FirstDie, ListLine, N, NationalList, Troop,
+    TroopKind, TroopTrait,
+};
+pub use game::{DbnGame, prepare_plain};
+pub use results::Follow;
+pub use rolls::{Combat, FireRole, FirstThrow, Preview, Setup};
+pub use supplement::Supplement;

@@ -1,0 +1,895 @@
+//! Movement: measured moves of a unit or a group by the furthest corner, going and allowance,
+//! collisions, threat zones, moving into contact and conforming, limbering, and the move
+//! command as the game carries it out.
+
+use super::N;
+use super::{Dbn, DbnGame, Supplement, TroopKind, TroopTrait};
+use crate::rules::battle::Battle;
+use crate::rules::command::{Event, RuleError, Step};
+use crate::rules::geometry::{Base, Contact, Edge, norm_deg};
+use crate::rules::model::{Flag, Formation, Phase, Unit, UnitId};
+use crate::rules::ruleset::common::{
+    Going, Motion, MovePlan, conform, front_contact, manoeuvre_words, no_contact_words, own_active,
+    step_motion, sweep_to_contact,
+};
+use crate::rules::terrain::FeatureKind;
+
+impl Dbn {
+    fn motion(&self, b: &Battle, frame: &Base, step: &Step) -> Result<Motion, RuleError> {
+        step_motion(b, frame, step)
+    }
+
+    /// The contact a move ends in: the lead's front edge against the charged enemy, or any
+    /// enemy edge a member's front touches; with the conformed base where there is room.
+    fn end_contact(
+        &self,
+        b: &Battle,
+        units: &[Unit],
+        bases: &[Base],
+        charge_target: Option<&UnitId>,
+    ) -> Result<Option<(UnitId, Base, Contact)>, RuleError> {
+        let lead = &units[0];
+        let mut contact = None;
+        if let Some(tid) = charge_target {
+            let target = b.unit(tid)?;
+            let c = front_contact(&bases[0], &target.base, self.n(N::SquareUpMax)).ok_or_else(
+                || {
+                    RuleError::Illegal(format!(
+                        "{} does not reach the front edge contact with {}",
+                        lead.name, target.name
+                    ))
+                },
+            )?;
+            let conformed = conform(&bases[0], &target.base, c);
+            let conformed_ok = b
+                .alive()
+                .all(|o| o.id == lead.id || o.id == target.id || !conformed.overlaps(&o.base))
+                && b.table.holds(&conformed);
+            contact = Some((
+                tid.clone(),
+                if conformed_ok { conformed } else { bases[0] },
+                c,
+            ));
+        } else {
+            for (i, base) in bases.iter().enumerate() {
+                if let Some(e) = b.alive().find(|e| {
+                    e.side != units[i].side
+                        && e.base
+                            .touched_by(base)
+                            .is_some_and(|c| c.own_edge == Edge::Front)
+                }) {
+                    let c = e.base.touched_by(base).unwrap_or(Contact {
+                        edge: Edge::Front,
+                        own_edge: Edge::Front,
+                        overlap: 0.0,
+                    });
+                    let conformed = conform(base, &e.base, c);
+                    let conformed_ok = b.alive().all(|o| {
+                        o.id == units[i].id || o.id == e.id || !conformed.overlaps(&o.base)
+                    }) && b.table.holds(&conformed);
+                    if i == 0 {
+                        contact = Some((
+                            e.id.clone(),
+                            if conformed_ok { conformed } else { *base },
+                            c,
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(contact)
+    }
+
+    /// The enemy each unit of a move meets with its own front edge where the move ends (`ends`,
+    /// conformed): the lead's is the move's contact; each other member of a group has its own.
+    pub fn member_contacts(
+        &self,
+        b: &Battle,
+        ends: &[(UnitId, Base)],
+        lead: Option<&(UnitId, Base, Contact)>,
+    ) -> Vec<Option<(UnitId, Contact)>> {
+        ends.iter()
+            .enumerate()
+            .map(|(i, (id, end))| {
+                if i == 0 {
+                    return lead.map(|(t, _, c)| (t.clone(), *c));
+                }
+                let side = b.unit(id).ok()?.side;
+                b.alive()
+                    .filter(|e| e.side != side)
+                    .filter_map(|e| {
+                        e.base
+                            .touched_by(end)
+                            .filter(|c| c.own_edge == Edge::Front)
+                            .map(|c| (e.id.clone(), c))
+                    })
+                    .max_by(|x, y| x.1.overlap.total_cmp(&y.1.overlap))
+            })
+            .collect()
+    }
+
+    /// The threat zone of `e`: one base width (by the data) ahead of its front edge, cut short
+    /// across each stretch of its front where one of its own side stands in it (a unit behind
+    /// a friend threatens nothing through that friend). Returns the zone as strips.
+    pub(crate) fn threat_zone_of(&self, b: &Battle, e: &Unit) -> Vec<Base> {
+        let depth = e.base.width * self.n(N::ThreatZoneDepthBw);
+        let full = e.base.threat_zone(depth);
+        let screens: Vec<&Unit> = b
+            .alive()
+            .filter(|f| f.side == e.side && f.id != e.id && full.overlaps(&f.base))
+            .collect();
+        if screens.is_empty() {
+            return vec![full];
+        }
+        const STRIPS: usize = 8;
+        const STEPS: usize = 16;
+        let w = e.base.width / STRIPS as f32;
+        let front = e.base.depth / 2.0;
+        let strip = |k: usize, from: f32, to: f32| Base {
+            centre: e.base.local(
+                -e.base.width / 2.0 + (k as f32 + 0.5) * w,
+                front + (from + to) / 2.0,
+            ),
+            facing: e.base.facing,
+            width: w,
+            depth: to - from,
+        };
+        (0..STRIPS)
+            .filter_map(|k| {
+                let step = depth / STEPS as f32;
+                let cut = (0..STEPS)
+                    .find(|j| {
+                        let piece = strip(k, *j as f32 * step, (*j + 1) as f32 * step);
+                        screens.iter().any(|f| piece.overlaps(&f.base))
+                    })
+                    .map_or(depth, |j| j as f32 * step);
+                (cut > 0.5).then(|| strip(k, 0.0, cut))
+            })
+            .collect()
+    }
+
+    /// Threat zones of enemies not in close combat: a move may not enter one, but to advance
+    /// straight towards the unit, to contact it, or (from inside) to go directly away. Each
+    /// unit of a group is judged by its own contact (`contacts`, by the group's order).
+    fn check_threat_zones(
+        &self,
+        b: &Battle,
+        units: &[Unit],
+        steps: &[Step],
+        samples: &[Vec<Base>],
+        contacts: &[Option<UnitId>],
+    ) -> Result<(), RuleError> {
+        for e in b.alive().filter(|e| e.side != units[0].side) {
+            if self.in_close_combat(b, e)
+                || matches!(self.kind(e), TroopKind::Commander | TroopKind::Baggage)
+            {
+                continue;
+            }
+            let tz = self.threat_zone_of(b, e);
+            let inside = |x: &Base| tz.iter().any(|z| z.overlaps(x));
+            for (i, s) in samples.iter().enumerate() {
+                let started_in = inside(&s[0]);
+                let entered = s.iter().any(inside);
+                let contacts_it = contacts.get(i).is_some_and(|c| c.as_ref() == Some(&e.id));
+                if !entered || contacts_it {
+                    continue;
+                }
+                // A straight advance directly towards the unit exerting the zone, with that unit
+                // across its path, is allowed to stop short of contact (DB7YW Muskets fire and
+                // charge at 100 paces, inside a one-base-width zone); passing it obliquely is not.
+                let towards = matches!(steps, [Step::Advance(_)])
+                    && sweep_to_contact(&s[0], &e.base, self.n(N::SquareUpMax)).is_some();
+                if towards {
+                    continue;
+                }
+                if started_in {
+                    let away = steps.iter().all(|st| matches!(st, Step::Backstep(_))) || {
+                        let d0 = s[0].distance(&e.base);
+                        s.windows(2)
+                            .all(|w| w[1].distance(&e.base) >= w[0].distance(&e.base) - 0.01)
+                            && s.last().is_some_and(|l| l.distance(&e.base) > d0)
+                    };
+                    if !away {
+                        return Err(RuleError::Illegal(format!(
+                            "{} is in the threat zone of {}: it may only advance towards it, move into contact or move directly away",
+                            units[i].name, e.name
+                        )));
+                    }
+                } else {
+                    return Err(RuleError::Illegal(format!(
+                        "{} enters the threat zone of {}",
+                        units[i].name, e.name
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The going over every sampled position of a move; refused off the table or across a
+    /// river but by a bridge.
+    fn going_of(
+        &self,
+        b: &Battle,
+        units: &[Unit],
+        samples: &[Vec<Base>],
+    ) -> Result<Going, RuleError> {
+        let mut why = Vec::new();
+        let mut road = true;
+        for (i, s) in samples.iter().enumerate() {
+            for base in s {
+                why.extend(self.bad_going_crossed(b, base));
+                if !b.terrain.on_road(base.centre) {
+                    road = false;
+                }
+                if !b.table.holds(base) {
+                    return Err(RuleError::Illegal(format!(
+                        "{} would leave the table",
+                        units[i].name
+                    )));
+                }
+                for river in b.terrain.touching(base, &[FeatureKind::River]) {
+                    if !b.terrain.on_bridge(base) {
+                        return Err(RuleError::Illegal(format!(
+                            "{} cannot cross {} except by a bridge",
+                            units[i].name, river.name
+                        )));
+                    }
+                }
+            }
+        }
+        why.sort();
+        why.dedup();
+        // A move wholly along a road, bridge or causeway goes at the road rate through
+        // whatever the road crosses (ruling going).
+        if road {
+            why.clear();
+        }
+        let going = Going {
+            bad: !why.is_empty(),
+            road,
+            why,
+        };
+        Ok(going)
+    }
+
+    /// Why a move's allowance is what it is, in a player's words: the going, and where the
+    /// move meets the bad going that set it ("bad going: the move ends in Reichenau, a
+    /// village").
+    fn allowance_words(&self, b: &Battle, going: &Going, ends: &[Base], bonus: bool) -> String {
+        let kind = |name: &str| {
+            b.terrain
+                .features
+                .iter()
+                .find(|f| f.name == name)
+                .map_or("", |f| match f.kind {
+                    FeatureKind::Woods => ", a wood",
+                    FeatureKind::Hill => ", a steep hill",
+                    FeatureKind::Town => ", a town",
+                    FeatureKind::Village => ", a village",
+                    FeatureKind::Marsh => ", a marsh",
+                    FeatureKind::Rough => ", rough ground",
+                    FeatureKind::Fortification => ", a fortification",
+                    FeatureKind::River => ", a river",
+                    FeatureKind::Stream => ", a stream",
+                    FeatureKind::Road | FeatureKind::Bridge | FeatureKind::Causeway => "",
+                })
+        };
+        let mut words = if going.bad {
+            let at_end: Vec<String> = ends
+                .iter()
+                .flat_map(|e| self.bad_going_crossed(b, e))
+                .collect();
+            let (ending, crossed): (Vec<&String>, Vec<&String>) =
+                going.why.iter().partition(|n| at_end.contains(n));
+            let mut parts = Vec::new();
+            if !ending.is_empty() {
+                let names: Vec<String> = ending.iter().map(|n| format!("{n}{}", kind(n))).collect();
+                parts.push(format!("the move ends in {}", names.join(" and ")));
+            }
+            if !crossed.is_empty() {
+                let names: Vec<String> =
+                    crossed.iter().map(|n| format!("{n}{}", kind(n))).collect();
+                parts.push(format!("it passes through {}", names.join(" and ")));
+            }
+            format!("the bad going rate: {}", parts.join("; "))
+        } else if going.road {
+            "the road rate: the whole move is along a road".to_string()
+        } else {
+            "the good going rate".to_string()
+        };
+        if bonus {
+            words += ", with the charge bonus";
+        }
+        words
+    }
+
+    /// The allowance of a group in this going: its slowest member's.
+    fn allowance_of(&self, units: &[Unit], going: &Going) -> Result<f32, RuleError> {
+        let mut allowance = f32::INFINITY;
+        for u in units {
+            let t = self.acting_troop(u);
+            let rate = if going.bad {
+                t.bg
+            } else if going.road {
+                t.road
+            } else {
+                t.gg
+            };
+            let Some(rate) = rate else {
+                return Err(RuleError::Illegal(format!(
+                    "{} cannot enter {}",
+                    t.name,
+                    going.describe()
+                )));
+            };
+            allowance = allowance.min(rate);
+        }
+        if allowance <= 0.0 {
+            return Err(RuleError::Illegal(format!("{} cannot move", units[0].name)));
+        }
+        Ok(allowance)
+    }
+
+    /// Computes a move of one unit or a group: final bases, distance by the furthest corner,
+    /// going and allowance, collisions, table edge, rivers, threat zones and contact.
+    /// Nothing changes: the caller applies the plan.
+    /// `measured` is false for moves whose distance the rules do not measure (a Musket wheel or
+    /// about face made instead of moving).
+    pub fn plan_move(
+        &self,
+        b: &Battle,
+        ids: &[UnitId],
+        steps: &[Step],
+        charge_target: Option<&UnitId>,
+        measured: bool,
+    ) -> Result<MovePlan, RuleError> {
+        let units = Self::moving_group(b, ids, steps, charge_target)?;
+        let lead = units[0].clone();
+        let mut sweep = self.sweep_steps(b, &units, steps)?;
+        // Moving into contact: straight ahead until the front edge meets the target.
+        if let Some(tid) = charge_target {
+            self.sweep_into_contact(b, &lead, tid, &mut sweep)?;
+        }
+        let distance_mm = sweep
+            .travel
+            .iter()
+            .flat_map(|t| t.iter())
+            .fold(0f32, |a, x| a.max(*x))
+            + b.scale.to_mm(sweep.half_speed);
+        let distance = b.scale.from_mm(distance_mm);
+
+        let going = self.going_of(b, &units, &sweep.samples)?;
+        let (allowance, bonus_taken) =
+            self.allowance_with_bonus(&units, &going, distance, charge_target.is_some())?;
+        if measured && distance > allowance + 0.5 {
+            return Err(RuleError::TooFar {
+                unit: lead.id.clone(),
+                name: lead.name.clone(),
+                distance,
+                allowance,
+                units: b.scale.unit.to_string(),
+                why: self.allowance_words(b, &going, &sweep.bases, bonus_taken),
+            });
+        }
+        self.check_collisions(b, ids, &units, &sweep.samples)?;
+
+        let bases = sweep.bases;
+        let contact = self.end_contact(b, &units, &bases, charge_target)?;
+        let starts = units.iter().map(|u| (u.id.clone(), u.base)).collect();
+        let mut ends: Vec<(UnitId, Base)> = units.iter().map(|u| u.id.clone()).zip(bases).collect();
+        if let Some((target, conformed, _)) = &contact {
+            conform_group(b, &mut ends, ids, target, conformed);
+        }
+        // Each unit of a group is checked against the enemy its own front meets.
+        let own: Vec<Option<UnitId>> = self
+            .member_contacts(b, &ends, contact.as_ref())
+            .into_iter()
+            .map(|c| c.map(|(t, _)| t))
+            .collect();
+        self.check_threat_zones(b, &units, steps, &sweep.samples, &own)?;
+        let cost = units
+            .iter()
+            .map(|u| self.move_cost(b, u))
+            .max()
+            .unwrap_or(1);
+        Ok(MovePlan {
+            ends,
+            starts,
+            distance,
+            allowance,
+            going,
+            contact,
+            cost,
+            manoeuvre: None,
+        })
+    }
+
+    /// The units of a move, checked: at least one, each named once, all facing the same way,
+    /// with at least one step (or a target to move into contact with) and at most 16.
+    fn moving_group(
+        b: &Battle,
+        ids: &[UnitId],
+        steps: &[Step],
+        charge_target: Option<&UnitId>,
+    ) -> Result<Vec<Unit>, RuleError> {
+        if ids.is_empty() {
+            return Err(RuleError::Illegal(
+                "a group move needs at least one unit".into(),
+            ));
+        }
+        if steps.is_empty() && charge_target.is_none() {
+            return Err(RuleError::Illegal("a move needs at least one step".into()));
+        }
+        if steps.len() > 16 {
+            return Err(RuleError::Illegal("a move has at most 16 steps".into()));
+        }
+        let mut units: Vec<Unit> = Vec::new();
+        for id in ids {
+            let u = b.unit(id)?.clone();
+            if units.iter().any(|x| x.id == u.id) {
+                return Err(RuleError::Illegal(format!(
+                    "{} is named twice in the group",
+                    u.name
+                )));
+            }
+            units.push(u);
+        }
+        let lead = &units[0];
+        if units
+            .iter()
+            .any(|u| norm_deg(u.base.facing - lead.base.facing).abs() > 1.0)
+        {
+            return Err(RuleError::Illegal(
+                "a group must all face the same way".into(),
+            ));
+        }
+        Ok(units)
+    }
+
+    /// Carries the group's bases through its steps, noting each corner's travel, the bases
+    /// passed on the way and the paces a slow unit goes back.
+    fn sweep_steps(&self, b: &Battle, units: &[Unit], steps: &[Step]) -> Result<Sweep, RuleError> {
+        let mut frame = group_frame(units);
+        let bases: Vec<Base> = units.iter().map(|u| u.base).collect();
+        let mut sweep = Sweep {
+            travel: vec![[0f32; 4]; units.len()],
+            samples: bases.iter().map(|x| vec![*x]).collect(),
+            bases,
+            half_speed: 0.0,
+        };
+        let slow_back = units
+            .iter()
+            .any(|u| self.has_trait(u, TroopTrait::BackwardHalfSpeed));
+        for step in steps {
+            let m = self.motion(b, &frame, step)?;
+            let n = (m.deg.abs() / 5.0)
+                .max(m.shift.len() / 4.0)
+                .ceil()
+                .clamp(1.0, 400.0) as usize;
+            for (i, base) in sweep.bases.iter_mut().enumerate() {
+                for (k, c) in base.corners().iter().enumerate() {
+                    sweep.travel[i][k] += m.travel(*c, base.centre);
+                }
+                for j in 1..=n {
+                    sweep.samples[i].push(m.apply(base, j as f32 / n as f32));
+                }
+                *base = m.apply(base, 1.0);
+            }
+            if let Step::Backstep(d) = step
+                && slow_back
+            {
+                sweep.half_speed += d;
+            }
+            frame = m.apply(&frame, 1.0);
+        }
+        Ok(sweep)
+    }
+
+    /// Carries the group on straight ahead until the lead's front edge meets the target.
+    fn sweep_into_contact(
+        &self,
+        b: &Battle,
+        lead: &Unit,
+        tid: &UnitId,
+        sweep: &mut Sweep,
+    ) -> Result<(), RuleError> {
+        let target = b.unit(tid)?;
+        if target.side == lead.side {
+            return Err(RuleError::Illegal(format!("{} is a friend", target.name)));
+        }
+        if !target.alive() {
+            return Err(RuleError::Illegal(format!(
+                "{} is no longer on the table",
+                target.name
+            )));
+        }
+        let start = sweep.bases[0];
+        let max_off = self.n(N::SquareUpMax);
+        let dist = sweep_to_contact(&start, &target.base, max_off).ok_or_else(|| {
+            RuleError::Illegal(no_contact_words(
+                &start,
+                &target.base,
+                &lead.name,
+                &target.name,
+                max_off,
+            ))
+        })?;
+        let shift = start.forward().scale(dist);
+        let n = (dist / 4.0).ceil().clamp(1.0, 400.0) as usize;
+        for (i, base) in sweep.bases.iter_mut().enumerate() {
+            for t in sweep.travel[i].iter_mut() {
+                *t += dist;
+            }
+            for j in 1..=n {
+                sweep.samples[i].push(Base {
+                    centre: base.centre.plus(shift.scale(j as f32 / n as f32)),
+                    ..*base
+                });
+            }
+            base.centre = base.centre.plus(shift);
+        }
+        Ok(())
+    }
+
+    /// The group's allowance for this going, with the charge bonus where it is taken (and
+    /// whether it was).
+    fn allowance_with_bonus(
+        &self,
+        units: &[Unit],
+        going: &Going,
+        distance: f32,
+        charging: bool,
+    ) -> Result<(f32, bool), RuleError> {
+        let mut allowance = self.allowance_of(units, going)?;
+        // Foot in line moving into close combat in good going may go the data's charge bonus
+        // further (not in attack column, nor dismounted).
+        let bonus = self.num("charge_bonus");
+        let mut bonus_taken = false;
+        if charging
+            && bonus > 0.0
+            && !going.bad
+            && !going.road
+            && units.iter().all(|u| {
+                self.has_trait(u, TroopTrait::ChargeBonus) && u.formation == Formation::Line
+            })
+            && distance > allowance + 0.5
+        {
+            allowance += bonus;
+            bonus_taken = true;
+        }
+        Ok((allowance, bonus_taken))
+    }
+
+    /// Collisions with every other unit along the way: friends that may be passed through
+    /// (skirmishers, commanders) only where the move ends.
+    fn check_collisions(
+        &self,
+        b: &Battle,
+        ids: &[UnitId],
+        units: &[Unit],
+        samples: &[Vec<Base>],
+    ) -> Result<(), RuleError> {
+        for (i, s) in samples.iter().enumerate() {
+            for other in b.alive() {
+                if ids.contains(&other.id) {
+                    continue;
+                }
+                let passable =
+                    other.side == units[i].side && self.may_pass_through(&units[i], other);
+                let hit = if passable {
+                    s.last().is_some_and(|base| base.overlaps(&other.base))
+                } else {
+                    s.iter().skip(1).any(|base| base.overlaps(&other.base))
+                };
+                if hit {
+                    let verb = if passable {
+                        "would end on"
+                    } else {
+                        "would pass through"
+                    };
+                    return Err(RuleError::Illegal(format!(
+                        "{} {verb} {}",
+                        units[i].name, other.name
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Limber or unlimber artillery.
+    pub fn limber(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        id: &UnitId,
+        limber: bool,
+    ) -> Result<(), RuleError> {
+        if b.phase != Phase::Movement {
+            return Err(RuleError::WrongPhase {
+                command: if limber { "limber" } else { "unlimber" }.into(),
+                phase: b.phase,
+            });
+        }
+        let u = b.unit(id)?.clone();
+        own_active(b, &u)?;
+        if !self.is_artillery(&u) {
+            return Err(RuleError::Illegal(format!("{} is not artillery", u.name)));
+        }
+        if u.status.limbered == limber {
+            return Err(RuleError::Illegal(format!(
+                "{} is already {}",
+                u.name,
+                if limber { "limbered" } else { "unlimbered" }
+            )));
+        }
+        if u.bound.limber_changed {
+            return Err(RuleError::AlreadyActed {
+                unit: id.clone(),
+                what: "limbered or unlimbered".into(),
+            });
+        }
+        if u.bound.moved {
+            return Err(RuleError::AlreadyActed {
+                unit: id.clone(),
+                what: "moved".into(),
+            });
+        }
+        if self.in_close_combat(b, &u) {
+            return Err(RuleError::Illegal(format!("{} is in close combat", u.name)));
+        }
+        let cost = self.num(if limber {
+            "limber_cost"
+        } else {
+            "unlimber_cost"
+        }) as i32;
+        self.spend(
+            b,
+            out,
+            cost,
+            format!("{} {}", if limber { "limber" } else { "unlimber" }, u.name),
+            u.division,
+        )?;
+        b.emit(
+            out,
+            if limber {
+                Event::Limbered { unit: id.clone() }
+            } else {
+                Event::Unlimbered { unit: id.clone() }
+            },
+        );
+        Ok(())
+    }
+}
+
+/// The lead conforms to the enemy it contacts; the same free adjustment carries the rest of the
+/// group unless it would overlap or leave the table.
+fn conform_group(
+    b: &Battle,
+    ends: &mut [(UnitId, Base)],
+    ids: &[UnitId],
+    target: &UnitId,
+    conformed: &Base,
+) {
+    // (The flank supporting unit of a DB7YW charge moves with it this way.)
+    let from = ends[0].1;
+    let turn = conformed.facing - from.facing;
+    let moved: Vec<Base> = ends
+        .iter()
+        .map(|(_, base)| {
+            let mut x = base.rotated_about(from.centre, turn);
+            x.centre = x.centre.plus(conformed.centre.minus(from.centre));
+            x
+        })
+        .collect();
+    let clear = moved.iter().skip(1).all(|m| {
+        b.table.holds(m)
+            && b.alive()
+                .all(|o| ids.contains(&o.id) || &o.id == target || !m.overlaps(&o.base))
+    });
+    ends[0].1 = *conformed;
+    if clear {
+        for (end, m) in ends.iter_mut().zip(moved).skip(1) {
+            end.1 = m;
+        }
+    }
+}
+
+/// The oriented box around a group facing one way: its front line and frontage.
+fn group_frame(units: &[Unit]) -> Base {
+    let lead = units[0].base;
+    let (mut lo_x, mut hi_x, mut lo_y, mut hi_y) = (
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+    );
+    for u in units {
+        for c in u.base.corners() {
+            let d = c.minus(lead.centre);
+            let (x, y) = (d.dot(lead.right()), d.dot(lead.forward()));
+            lo_x = lo_x.min(x);
+            hi_x = hi_x.max(x);
+            lo_y = lo_y.min(y);
+            hi_y = hi_y.max(y);
+        }
+    }
+    Base {
+        centre: lead.local((lo_x + hi_x) / 2.0, (lo_y + hi_y) / 2.0),
+        facing: lead.facing,
+        width: hi_x - lo_x,
+        depth: hi_y - lo_y,
+    }
+}
+
+impl<S: Supplement> DbnGame<S> {
+    /// Checks and plans a move of one unit or a group, without changing anything.
+    pub fn plan(&self, b: &Battle, ids: &[UnitId], steps: &[Step]) -> Result<MovePlan, RuleError> {
+        let d = &self.dbn;
+        if b.phase != Phase::Movement {
+            return Err(RuleError::WrongPhase {
+                command: "move".into(),
+                phase: b.phase,
+            });
+        }
+        let (charge, body): (Option<&UnitId>, &[Step]) = match steps.split_last() {
+            Some((Step::ToContact(t), rest)) => (Some(t), rest),
+            _ => (None, steps),
+        };
+        let group = ids.len() > 1;
+        let mut pivot_only = false;
+        for id in ids {
+            let u = b.unit(id)?;
+            own_active(b, u)?;
+            if u.bound.moved {
+                self.sup.may_move_again(self, b, u)?;
+            }
+            if d.in_close_combat(b, u) {
+                return Err(RuleError::Illegal(format!(
+                    "{} is in close combat and cannot move",
+                    u.name
+                )));
+            }
+            if d.kind(u) == TroopKind::Baggage && d.troop_of(u).gg.unwrap_or(0.0) <= 0.0 {
+                return Err(RuleError::Illegal(format!(
+                    "{} (baggage) does not move",
+                    u.name
+                )));
+            }
+            if u.has(Flag::Fixed) {
+                return Err(RuleError::Illegal(format!(
+                    "{} is fixed artillery and may not move",
+                    u.name
+                )));
+            }
+            if d.is_artillery(u) && !d.has_trait(u, TroopTrait::MoveAndFire) {
+                if u.bound.limber_changed
+                    && (!d.has_trait(u, TroopTrait::QuickLimber) || !u.status.limbered)
+                {
+                    return Err(RuleError::Illegal(format!(
+                        "{} limbered or unlimbered this bound and cannot move",
+                        u.name
+                    )));
+                }
+                if !u.status.limbered {
+                    pivot_only = true;
+                    let max = d.n(N::FaPivotMax);
+                    match body {
+                        [Step::Pivot(p)] if p.abs() <= max + 1e-3 && charge.is_none() && !group => {
+                        }
+                        _ => {
+                            return Err(RuleError::Illegal(format!(
+                                "unlimbered artillery may only pivot up to {max:.0} degrees; limber it to move"
+                            )));
+                        }
+                    }
+                }
+            }
+        }
+        let lead = b.unit(&ids[0])?;
+        let measured = self.sup.before_move(self, b, ids, body, charge)?;
+        let mut plan = d.plan_move(b, ids, body, charge, measured)?;
+        self.sup.check_plan(self, b, ids, body, &plan)?;
+        if plan.contact.is_some() && d.is_commander(lead) {
+            return Err(RuleError::Illegal("commanders do not charge".into()));
+        }
+        for (id, end) in &plan.ends {
+            self.sup.check_occupation(self, b, b.unit(id)?, end)?;
+        }
+        if pivot_only {
+            plan.cost = d.n(N::FaPivotCost) as i32;
+        }
+        if !measured || pivot_only {
+            plan.manoeuvre = manoeuvre_words(body);
+        }
+        Ok(plan)
+    }
+
+    pub(super) fn do_move(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        ids: &[UnitId],
+        steps: &[Step],
+    ) -> Result<(), RuleError> {
+        let plan = self.plan(b, ids, steps)?;
+        let names: Vec<String> = ids.iter().map(|i| b.name_of(i)).collect();
+        self.dbn.spend(
+            b,
+            out,
+            plan.cost,
+            format!("move {}", names.join(", ")),
+            Dbn::paying_division(b, ids),
+        )?;
+        // Every unit of a group that ends with its front against an enemy has charged it.
+        let contacts = self
+            .dbn
+            .member_contacts(b, &plan.ends, plan.contact.as_ref());
+        for (((id, to), (_, from)), contact) in
+            plan.ends.iter().zip(plan.starts.iter()).zip(contacts)
+        {
+            let contact = contact.map(|c| c.0);
+            b.emit(
+                out,
+                Event::Moved {
+                    unit: id.clone(),
+                    from: *from,
+                    to: *to,
+                    distance: plan.distance,
+                    allowance: plan.allowance,
+                    going: plan.going.describe(),
+                    contact,
+                    manoeuvre: plan.manoeuvre.clone(),
+                },
+            );
+            self.dbn.check_objective(b, out, id);
+            self.dbn.check_capture(b, out, id);
+        }
+        for id in ids {
+            self.sup.after_move(self, b, out, id)?;
+        }
+        Ok(())
+    }
+}
+
+/// A group must be a chain of units in edge contact.
+pub(super) fn check_group_contact(b: &Battle, ids: &[UnitId]) -> Result<(), RuleError> {
+    let units: Vec<&Unit> = ids.iter().map(|i| b.unit(i)).collect::<Result<_, _>>()?;
+    let mut reached = vec![false; units.len()];
+    if units.is_empty() {
+        return Err(RuleError::Illegal("a group move needs units".into()));
+    }
+    reached[0] = true;
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for i in 0..units.len() {
+            if reached[i] {
+                continue;
+            }
+            if (0..units.len())
+                .any(|j| reached[j] && units[j].base.touched_by(&units[i].base).is_some())
+            {
+                reached[i] = true;
+                changed = true;
+            }
+        }
+    }
+    match reached.iter().position(|r| !r) {
+        Some(i) => Err(RuleError::Illegal(format!(
+            "{} is not in edge contact with the rest of the group",
+            units[i].name
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// A move's bases as its steps carry them: each unit's base, the travel of its four corners,
+/// the bases it stands on along the way, and the paces gone back at half speed (counted twice).
+struct Sweep {
+    bases: Vec<Base>,
+    travel: Vec<[f32; 4]>,
+    samples: Vec<Vec<Base>>,
+    half_speed: f32,
+}
