@@ -1082,3 +1082,77 @@ fn the_handover_screen_takes_no_commands() {
     app.update();
     assert_ne!(game(&app).battle.phase, Phase::Movement);
 }
+
+/// A player who quits finds the game again: Quit from the menu, and Back to the title, keep
+/// the autosave, which the title offers as "Resume it"; only a finished game clears it.
+#[test]
+fn quit_and_the_title_keep_the_autosave_only_a_finished_game_clears_it() {
+    let (mut app, dir) = app_saving("quit");
+    let auto = dir.join("autosave.ron");
+    app.world_mut().write_message(Intent::Do(Command::EndPhase));
+    frame(&mut app);
+    assert!(auto.is_file(), "a command is autosaved");
+    // Quit: the program leaves, the autosave stays.
+    keys(&mut app, &[KeyCode::Escape]);
+    app.world_mut().write_message(MenuChoice::Quit);
+    frame(&mut app);
+    assert!(
+        !app.world().resource::<Messages<AppExit>>().is_empty(),
+        "Quit leaves the program"
+    );
+    assert!(auto.is_file(), "Quit keeps the game");
+    // Back to the title: the autosave stays and is offered.
+    keys(&mut app, &[KeyCode::Escape]);
+    app.world_mut().write_message(MenuChoice::Title);
+    frame(&mut app);
+    frame(&mut app);
+    assert_eq!(screen(&app), Screen::Title);
+    assert!(auto.is_file(), "the way to the title keeps the game");
+    let title = app.world().resource::<volley::app::TitleScreen>();
+    assert_eq!(title.autosave.as_deref(), Some(auto.as_path()), "Resume it");
+    // A game played to its end clears it.
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/orders/tutorial_to_break.ron"),
+    )
+    .unwrap();
+    let orders = volley::rules::save::parse_orders(&text, "orders").unwrap();
+    let mut app = app_on("tutorial.ron");
+    app.world_mut().resource_mut::<Game>().save_dir = dir.clone();
+    for c in orders {
+        app.world_mut().write_message(Intent::Do(c));
+        frame(&mut app);
+    }
+    assert!(game(&app).battle.is_over());
+    assert!(!auto.exists(), "a finished game is not offered again");
+}
+
+/// Esc under the handover screen opens the game menu; Resume brings back the handover, which
+/// still takes no commands until the seat is taken.
+#[test]
+fn esc_under_the_handover_opens_the_menu_and_resume_returns_to_it() {
+    let mut app = app();
+    app.world_mut()
+        .insert_resource(volley::app::HandoverShown(true));
+    frame(&mut app);
+    keys(&mut app, &[KeyCode::Escape]);
+    assert_eq!(menu(&app), Some(Menu::Open), "Esc opens the menu");
+    app.world_mut().write_message(MenuChoice::Resume);
+    frame(&mut app);
+    frame(&mut app);
+    assert_eq!(menu(&app), Some(Menu::Closed));
+    assert!(app.world().resource::<volley::app::HandoverShown>().0);
+    let phase = game(&app).battle.phase;
+    app.world_mut().write_message(Intent::Do(Command::EndPhase));
+    frame(&mut app);
+    assert_eq!(
+        game(&app).battle.phase,
+        phase,
+        "the handover is still modal"
+    );
+    assert_eq!(game(&app).message.as_deref(), Some("take the seat first"));
+    // Esc again opens the menu again, and closes it.
+    keys(&mut app, &[KeyCode::Escape]);
+    assert_eq!(menu(&app), Some(Menu::Open));
+    keys(&mut app, &[KeyCode::Escape]);
+    assert_eq!(menu(&app), Some(Menu::Closed));
+}

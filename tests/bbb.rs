@@ -2542,3 +2542,46 @@ fn a_general_turns_about_at_no_cost() {
         .expect("through the wood and up to the enemy, 10\"");
     assert_eq!(b.unit(&id("g")).unwrap().bound.spent, 10.0);
 }
+
+/// Before its command roll a unit's reach is the full move's, inked as the reach a roll has yet
+/// to decide; after a roll for a half move it is the true, shorter reach.
+#[test]
+fn the_reach_before_the_command_roll_is_the_full_moves_and_after_it_the_true_one() {
+    use volley::rules::ruleset::{Ink, Layer};
+    let lone = [
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0,
+            0.0,
+            ", bases: Some(4)",
+        ),
+        ("e", 1, "Inf", "Trained", 600.0, 800.0, 180.0, ""),
+    ];
+    let mut b = bbb(&lone, "", "");
+    let farthest = |b: &Battle| {
+        let u = b.unit(&id("a")).unwrap();
+        let marks = b.rules.overlays(b, Some(u), &[Layer::Reach]);
+        let m = marks
+            .iter()
+            .find(|m| m.layer == Layer::Reach)
+            .expect("a reach");
+        let far = m
+            .points
+            .iter()
+            .map(|p| p.dist(u.base.centre))
+            .fold(0.0f32, f32::max);
+        (m.ink, far / IN)
+    };
+    let (ink, far) = farthest(&b);
+    assert_eq!(ink, Ink::ReachIf);
+    assert!((11.5..=12.01).contains(&far), "{far}\" before the roll");
+    // 5-6: half move.
+    assert_eq!(ordered(&activate(&mut b, "a", &[3, 3])).1, 6.0);
+    let (ink, far) = farthest(&b);
+    assert_eq!(ink, Ink::Reach);
+    assert!((5.5..=6.01).contains(&far), "{far}\" after a half move");
+}

@@ -289,3 +289,59 @@ fn a_move_too_far_in_inches_keeps_its_tenths() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("6.4 inches of 6.0"), "{err}");
 }
+
+/// Coats: a unit's own, else its side's, reach the battle; one that is not "#" and six hex
+/// digits is refused by `volley check` at its line, and an old scenario without coats loads.
+#[test]
+fn coats_are_checked_and_a_bad_one_is_named_at_its_line() {
+    let scenario = |side_coat: &str, unit_coat: &str| {
+        format!(
+            "(\n  name: \"x\",\n  ruleset: \"db7yw\",\n  table: (width: 400, height: 400),\n  turn_limit: 3,\n  sides: [\n    (name: \"A\", colour: (40, 62, 140){side_coat}),\n    (name: \"B\", colour: (228, 226, 212)),\n  ],\n  units: [\n    (id: \"a\", side: 0, type: \"Ms\", at: Some((100, 100))),\n    (id: \"b\", side: 0, type: \"Ms\", at: Some((200, 100)){unit_coat}),\n    (id: \"c\", side: 1, type: \"Ms\", at: Some((100, 300))),\n  ],\n)\n"
+        )
+    };
+    let good = tmp(
+        "coats.ron",
+        &scenario(", coat: Some(\"#1F2a55\")", ", coat: Some(\"#e4d8b0\")"),
+    );
+    let b = volley::rules::scenario::load(&good).unwrap();
+    let coat = |id: &str| {
+        b.unit(&volley::rules::model::UnitId(id.into()))
+            .unwrap()
+            .extra
+            .coat
+    };
+    assert_eq!(coat("a"), Some([0x1f, 0x2a, 0x55]), "the side's coat");
+    assert_eq!(coat("b"), Some([0xe4, 0xd8, 0xb0]), "the regiment's own");
+    assert_eq!(coat("c"), None, "no coat: the side's colour");
+    for (side, unit, line, bad) in [
+        ("", ", coat: Some(\"#e4d8b\")", 12, "#e4d8b"),
+        ("", ", coat: Some(\"white\")", 12, "white"),
+        (", coat: Some(\"#12345g\")", "", 7, "#12345g"),
+    ] {
+        let p = tmp("bad-coat.ron", &scenario(side, unit));
+        let out = volley().arg("check").arg(&p).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{bad}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains(&format!("bad-coat.ron:{line}:")), "{text}");
+        assert!(
+            text.contains(&format!("coat \"{bad}\" is not a colour")),
+            "{text}"
+        );
+    }
+    let out = volley()
+        .args([
+            "check",
+            "scenarios/lobositz_1756.ron",
+            "scenarios/lobosch_1756.ron",
+            "scenarios/bbb_rossbach.ron",
+            "scenarios/hal25_krefeld.ron",
+            "scenarios/dbfpw_spicheren.ron",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}

@@ -314,3 +314,53 @@ fn the_check_refuses_a_step_the_mouse_cannot_do_as_worded() {
     let e = lesson::by_the_mouse(&step, &b).unwrap_err();
     assert!(e.contains("card"), "{e}");
 }
+
+/// A step that has the player open "Before the dice" and read it is read on with Next: the
+/// window stays open for the next step, which explains its factors or asks for the roll.
+#[test]
+fn next_keeps_the_window_the_next_step_explains() {
+    let mut seen = 0;
+    for path in lessons() {
+        let name = path.display().to_string();
+        let (l, _) = lesson::load(&path).unwrap();
+        for (k, step) in l.steps.iter().enumerate() {
+            let opens = step.text.contains("Before the dice") && step.text.contains("click");
+            let (Expect::Read, true, [unit, target]) = (&step.expect, opens, &step.highlight[..])
+            else {
+                continue;
+            };
+            let Some(next) = l.steps.get(k + 1) else {
+                continue;
+            };
+            seen += 1;
+            let mut app = app_at_step(&path, k + 1);
+            click(&mut app, unit.as_str());
+            click(&mut app, target.as_str());
+            let open = app.world().resource::<Game>().pending.clone();
+            assert!(open.is_some(), "{name} step {}: the window opens", k + 1);
+            say(&mut app, Intent::Next);
+            assert_eq!(
+                app.world().resource::<Tutoring>().tutor.step,
+                k + 1,
+                "{name} step {}: Next reads on",
+                k + 1
+            );
+            assert_eq!(
+                app.world().resource::<Game>().pending,
+                open,
+                "{name} step {}: Next leaves the window open for \"{}\"",
+                k + 1,
+                next.text
+            );
+            // The next step speaks of the window it keeps: its factors, or its Roll button.
+            let g = app.world().resource::<Game>();
+            let cmd = open.unwrap();
+            let o = g.battle.rules.preview(&g.battle, &cmd).unwrap();
+            assert!(!o.chances.is_empty(), "{name} step {}", k + 2);
+            if let Expect::Do { command, .. } = &next.expect {
+                assert_eq!(command.kind(), cmd.kind(), "{name} step {}", k + 2);
+            }
+        }
+    }
+    assert!(seen >= 3, "the lessons that open the window before a roll");
+}

@@ -988,3 +988,46 @@ fn infantry_that_halts_short_of_enemy_foot_forms_attack_column_for_the_next_boun
         "{said:?}"
     );
 }
+
+/// The French battalion's first move and its reason, marching on one Prussian battalion 130 mm
+/// (about 510 paces) dead ahead of it, that faces `facing`: beyond a charge's reach, within a
+/// long move (300 paces) once it has advanced its 200.
+fn march_on_a_battalion_facing(facing: f32) -> String {
+    let mut b = dbfpw_battle(
+        false,
+        "",
+        &format!(
+            r#"(id: "c", side: 0, type: "CinC", class: Regular, at: Some((480, 200)), facing: 0),
+        (id: "f", side: 0, type: "Inf", class: Regular, at: Some((400, 200)), facing: 0),
+        (id: "p", side: 1, type: "Inf", class: Regular, name: "IR 20 Alt-Colloredo", at: Some((400, 330)), facing: {facing})"#
+        ),
+    );
+    to_phase(&mut b, 0, Phase::Movement);
+    let said = Opponent::new(Style::Odds).play_phase(&mut b, 0, true);
+    said.iter()
+        .find(|d| d.command.unit() == Some(&id("f")) && matches!(d.command, Command::Move { .. }))
+        .map(|d| d.reason.clone())
+        .unwrap_or_else(|| panic!("the battalion does not move: {said:?}"))
+}
+
+#[test]
+fn a_move_that_brings_a_unit_in_reach_of_an_enemys_flank_or_rear_says_so() {
+    // The Prussians face across the French advance (their flank towards it), or away from it
+    // (their rear): the advance says which it comes on. Faced, it says neither.
+    let flank = march_on_a_battalion_facing(90.0);
+    assert!(
+        flank.contains("towards IR 20 Alt-Colloredo")
+            && flank.ends_with(", and to reach the flank of IR 20 Alt-Colloredo"),
+        "{flank}"
+    );
+    let rear = march_on_a_battalion_facing(0.0);
+    assert!(
+        rear.ends_with(", and to reach the rear of IR 20 Alt-Colloredo"),
+        "{rear}"
+    );
+    let front = march_on_a_battalion_facing(180.0);
+    assert!(
+        !front.contains("flank") && !front.contains("rear"),
+        "{front}"
+    );
+}

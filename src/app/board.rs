@@ -272,13 +272,15 @@ impl Paint<'_, '_, '_> {
     fn mat(&mut self, c: Color) -> MeshMaterial2d<ColorMaterial> {
         MeshMaterial2d(self.shared.mat(self.materials, c))
     }
-    /// The figures' coats: the side's colour on a painted base; on a map symbol, the colour
-    /// that reads on the side's.
-    fn coat(&self, c: [u8; 3]) -> Color {
+    /// The figures' coats: on a painted base the regiment's where the scenario gives it, else
+    /// the side's colour (the rim and the counter keep the side's, so that sides stay apart);
+    /// on a map symbol, the colour that reads on the side's.
+    fn coat(&self, c: [u8; 3], u: &Unit) -> Color {
         if self.symbols {
             contrast(c)
         } else {
-            Color::srgb_u8(c[0], c[1], c[2])
+            let [r, g, b] = u.extra.coat.unwrap_or(c);
+            Color::srgb_u8(r, g, b)
         }
     }
 
@@ -329,7 +331,7 @@ impl Paint<'_, '_, '_> {
                 (None, 0),
                 u.status.limbered,
                 self.symbols,
-                self.coat(c),
+                self.coat(c, u),
             );
             sh.glyphs(here, &gl);
         }
@@ -404,7 +406,7 @@ impl Paint<'_, '_, '_> {
             ),
             u.status.limbered,
             self.symbols,
-            self.coat(c),
+            self.coat(c, u),
         );
         sh.glyphs(at, &gl);
     }

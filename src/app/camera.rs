@@ -68,7 +68,7 @@ pub fn cursor_world(
     cam.viewport_to_world_2d(t, pos).ok()
 }
 
-fn fit(game: &Game, ww: f32, wh: f32, docks: Option<&Docks>) -> (Vec3, f32) {
+pub(super) fn fit(game: &Game, ww: f32, wh: f32, docks: Option<&Docks>) -> (Vec3, f32) {
     let b = &game.battle;
     // The table fills the window between the turn bar (top), the docked log (bottom) and side
     // panel (right), so that no panel covers a unit at the fitted zoom.

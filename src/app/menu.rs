@@ -37,6 +37,7 @@ pub enum MenuChoice {
     Rules,
     /// Leave the game for the title screen (a game in play stays in the autosave).
     Title,
+    /// Leave the program; a game in play stays in the autosave, as on the way to the title.
     Quit,
 }
 
@@ -128,7 +129,9 @@ fn menu_window(
             }
             let quit = ui.add(egui::Button::new("Quit").min_size([0.0, 28.0].into()));
             let quit = if playing {
-                quit.on_hover_text("Play since the last save is lost")
+                quit.on_hover_text(
+                    "The game stays in the autosave: Resume it from the title screen next time",
+                )
             } else {
                 quit
             };

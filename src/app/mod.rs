@@ -455,7 +455,6 @@ fn core(app: &mut App) {
                 .chain()
                 .in_set(AppSystems::Apply),
         )
-        .add_systems(Last, forget_autosave_on_exit)
         .add_plugins((
             screens::plugin,
             input::plugin,
@@ -481,22 +480,6 @@ pub fn plugin(battle: Battle, seated: bool, save_dir: PathBuf) -> impl Fn(&mut A
             } else {
                 screens::Screen::Briefing
             });
-    }
-}
-
-/// A clean exit removes the autosave, so that only a game cut short by a crash is offered again.
-fn forget_autosave_on_exit(
-    mut exits: MessageReader<AppExit>,
-    game: Option<Res<Game>>,
-    shown: (Option<Res<lesson::Tutoring>>, Option<Res<Replay>>),
-) {
-    // A lesson or a replay never wrote the autosave: a game cut short before it stays offered.
-    if exits.read().next().is_some()
-        && shown.0.is_none()
-        && shown.1.is_none()
-        && let Some(g) = game
-    {
-        let _ = std::fs::remove_file(g.save_dir.join("autosave.ron"));
     }
 }
 

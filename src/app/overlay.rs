@@ -9,8 +9,14 @@ use crate::rules::terrain::FeatureKind;
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, draw.in_set(AppSystems::Draw));
+    app.init_resource::<ReachNote>()
+        .add_systems(Update, draw.in_set(AppSystems::Draw));
 }
+
+/// Where the reach shown is only what the best roll would give (the move waits on a roll): the
+/// points of that reach's outline, for its words on the table.
+#[derive(Resource, Default)]
+pub(super) struct ReachNote(pub(super) Vec<Pt>);
 
 fn v(p: Pt) -> Vec2 {
     Vec2::new(p.x, p.y)
@@ -69,6 +75,7 @@ pub(super) fn ink(i: Ink) -> Color {
         Ink::Blocked => Color::srgba(0.9, 0.2, 0.2, 0.5),
         Ink::Blocker => Color::srgb(0.9, 0.2, 0.9),
         Ink::Reach => Color::srgba(0.3, 0.9, 1.0, 0.8),
+        Ink::ReachIf => Color::srgba(0.3, 0.9, 1.0, 0.6),
         Ink::Target => Color::srgb(0.2, 1.0, 0.3),
     }
 }
@@ -83,7 +90,21 @@ fn strip(points: &[Pt], closed: bool) -> Vec<Vec2> {
 }
 
 fn mark(g: &mut Gizmos, m: &Mark) {
-    g.linestrip_2d(strip(&m.points, m.closed), ink(m.ink));
+    let pts = strip(&m.points, m.closed);
+    if m.ink != Ink::ReachIf {
+        g.linestrip_2d(pts, ink(m.ink));
+        return;
+    }
+    // A reach that waits on a roll is dashed.
+    const DASH: f32 = 6.0;
+    for w in pts.windows(2) {
+        let (a, d) = (w[0], w[1] - w[0]);
+        let n = (d.length() / DASH).ceil().max(1.0) as usize;
+        for k in (0..n).step_by(2) {
+            let t1 = ((k + 1) as f32 / n as f32).min(1.0);
+            g.line_2d(a + d * (k as f32 / n as f32), a + d * t1, ink(m.ink));
+        }
+    }
 }
 
 #[allow(clippy::too_many_arguments)] // a Bevy system: its parameters are its queries
@@ -96,6 +117,7 @@ fn draw(
     mut cache: Local<MarkCache>,
     tutoring: Option<Res<super::lesson::Tutoring>>,
     time: Res<Time>,
+    mut note: ResMut<ReachNote>,
 ) {
     let b = &game.battle;
     // A tutorial step's places: pulsing rings the newcomer cannot miss.
@@ -200,6 +222,13 @@ fn draw(
     if cache.key != key {
         cache.marks = b.rules.overlays(b, selected, &layers);
         cache.key = key;
+        // The reach a roll has yet to decide is named on the table beside its outline.
+        note.0 = cache
+            .marks
+            .iter()
+            .filter(|m| m.ink == Ink::ReachIf)
+            .flat_map(|m| m.points.iter().copied())
+            .collect();
     }
     for m in &cache.marks {
         mark(&mut g, m);

@@ -1708,6 +1708,12 @@ fn legend(mut ctx: EguiContexts, game: Res<Game>, mut overlays: ResMut<Overlays>
                         "How far the selected unit can move now (M): the ground inside the cyan \
                  line; a wedge is cut from it where its rules let it turn only so far",
                     );
+                    key_row(
+                        ui,
+                        ink32(Ink::ReachIf),
+                        "Dashed: how far it could move if the roll that decides its move (a \
+                 command roll) gives a full move; the solid line once it has rolled",
+                    );
                     key_row(ui, ink32(Ink::Target), "A target it can fire at or fight");
                     key_row(
                         ui,

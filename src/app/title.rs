@@ -1,5 +1,5 @@
-//! The title screen: the scenarios found in scenarios/, saves, and the autosave of a game cut
-//! short; start a hotseat game, load, or quit.
+//! The title screen: the scenarios found in scenarios/, saves, and the autosave of a game left
+//! unfinished; start a hotseat game, load, or quit.
 
 use super::Game;
 use super::screens::Screen;

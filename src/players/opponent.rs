@@ -245,6 +245,22 @@ fn ways(b: &Battle, u: &Unit, way: Pt, mm: f32) -> Vec<Vec<Step>> {
     out
 }
 
+/// The side of `e` a unit standing at `p` comes on: its flank where `p` is beside it and not
+/// ahead of its front edge, its rear where `p` is behind it; none where `p` is before its front.
+fn exposed(e: &Unit, p: Pt) -> Option<&'static str> {
+    let rel = p.minus(e.base.centre);
+    let (ahead, aside) = (rel.dot(e.base.forward()), rel.dot(e.base.right()));
+    if ahead >= e.base.depth / 2.0 {
+        None
+    } else if aside.abs() > e.base.width / 2.0 {
+        Some("flank")
+    } else if ahead <= -e.base.depth / 2.0 {
+        Some("rear")
+    } else {
+        None
+    }
+}
+
 /// The angle in degrees between a unit's front and the way to `to`.
 fn off_line(u: &Unit, to: Pt) -> f32 {
     let way = to.minus(u.base.centre);
@@ -344,8 +360,44 @@ impl Opponent {
                 .or_else(|| self.buttons(b))
                 .or_else(|| self.manoeuvre(b))
         }?;
+        let d = self.flank_aim(b, d);
         self.remember(&d.command);
         Some(d)
+    }
+
+    /// A move that brings a unit, facing it, within a long move of an enemy's flank or rear
+    /// says so: "..., and to reach the flank of IR 20 Alt-Colloredo" (the nearest such enemy).
+    fn flank_aim(&self, b: &Battle, mut d: Decision) -> Decision {
+        let movers = match &d.command {
+            Command::Move { unit, .. } => std::slice::from_ref(unit),
+            Command::MoveGroup { units, .. } => units.as_slice(),
+            _ => return d,
+        };
+        let Some(after) = probe(b, &d.command) else {
+            return d;
+        };
+        let mut best: Option<(f32, &str, &str)> = None;
+        for u in movers.iter().filter_map(|id| after.unit(id).ok()) {
+            if !fights(&after, u) {
+                continue;
+            }
+            for e in self.enemies(&after, u.side) {
+                let gap = e.base.distance(&u.base);
+                // A unit in contact fights: its charge's words say so.
+                if gap < MEETS || gap > long_move(b) || off_line(u, e.base.centre) > 45.0 {
+                    continue;
+                }
+                if let Some(part) = exposed(e, u.base.centre)
+                    && best.is_none_or(|(g, ..)| gap < g)
+                {
+                    best = Some((gap, part, e.name.as_str()));
+                }
+            }
+        }
+        if let Some((_, part, name)) = best {
+            d.reason = format!("{}, and to reach the {part} of {name}", d.reason);
+        }
+        d
     }
 
     /// The command that ends the phase: `EndPhase`, or, where the rules want something done

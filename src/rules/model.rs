@@ -328,6 +328,10 @@ pub struct UnitExtra {
     /// Dice a general's chips add to (or take off) his command's moves (Hal's).
     #[serde(default, skip_serializing_if = "is_zero_i")]
     pub move_dice: i32,
+    /// The colour of its figures' coats where the scenario gives one (its own, or its side's);
+    /// bases without one are painted in the side's colour.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coat: Option<[u8; 3]>,
 }
 
 fn is_zero_i(n: &i32) -> bool {

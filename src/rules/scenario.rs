@@ -113,6 +113,9 @@ pub struct RawSide {
     /// Check this side against the ruleset's army list.
     #[serde(default)]
     pub army_list: bool,
+    /// The coat its figures are painted in where a unit gives none, as "#rrggbb".
+    #[serde(default)]
+    pub coat: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -209,6 +212,27 @@ pub struct RawUnit {
     /// line it formed from.
     #[serde(default)]
     pub refused: Option<Flank>,
+    /// The regiment's coat, as "#rrggbb": its painted figures wear it (its side's coat, or the
+    /// side's colour, where absent).
+    #[serde(default)]
+    pub coat: Option<String>,
+}
+
+/// A coat's colour as a scenario writes it: "#" and six hex digits.
+pub fn coat_colour(s: &str) -> Result<[u8; 3], String> {
+    let hex = s.strip_prefix('#').unwrap_or("");
+    let byte = |i: usize| {
+        hex.get(i..i + 2)
+            .and_then(|h| u8::from_str_radix(h, 16).ok())
+    };
+    match (hex.len(), byte(0), byte(2), byte(4)) {
+        (6, Some(r), Some(g), Some(b)) if hex.bytes().all(|c| c.is_ascii_hexdigit()) => {
+            Ok([r, g, b])
+        }
+        _ => Err(format!(
+            "coat \"{s}\" is not a colour: write \"#\" and six hex digits, e.g. \"#f0ece0\""
+        )),
+    }
 }
 
 /// A unit's left or right flank, as its own front sees them.
@@ -444,6 +468,12 @@ pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Battle, Vec<Di
             defender: s.defender,
         })
         .collect();
+    for s in &raw.sides {
+        if let Some(Err(m)) = s.coat.as_deref().map(coat_colour) {
+            let at = ck.at(&format!("\"{}\"", s.coat.as_deref().unwrap_or_default()), 1);
+            ck.push(at, m);
+        }
+    }
     if raw.sides.iter().filter(|s| s.defender).count() > 1 {
         ck.push(
             ck.at("defender", 2),
@@ -867,6 +897,22 @@ fn build_unit(
         ck.push(pos, format!("unit '{}' overlaps '{}'", u.id, o.id));
         return None;
     }
+    // Its coat: its own, else its side's (a bad side's coat was named with the sides).
+    let coat = match u.coat.as_deref().map(coat_colour) {
+        Some(Ok(c)) => Some(c),
+        Some(Err(m)) => {
+            ck.push(
+                ck.at(&format!("\"{}\"", u.coat.as_deref().unwrap_or_default()), 1),
+                m,
+            );
+            None
+        }
+        None => raw
+            .sides
+            .get(u.side)
+            .and_then(|s| s.coat.as_deref())
+            .and_then(|c| coat_colour(c).ok()),
+    };
     let mut unit = Unit {
         id: UnitId::from(u.id.as_str()),
         name: if u.name.is_empty() {
@@ -910,6 +956,7 @@ fn build_unit(
             attached: u.attached.clone().map(UnitId::from),
             parent: u.parent.clone().map(UnitId::from),
             brigade: u.brigade.clone(),
+            coat,
             ..UnitExtra::default()
         },
     };

@@ -217,6 +217,8 @@ pub enum Ink {
     Blocked,
     Blocker,
     Reach,
+    /// Reach before the roll that decides the move: where the best roll would let it go.
+    ReachIf,
     Target,
 }
 

@@ -306,13 +306,31 @@ impl Bbb7yw {
             } else {
                 s.bound.allowance.unwrap_or(self.full_move(s)) - s.bound.spent
             };
-            out.push(reach_mark(b, s, most.max(0.0), |fwd, right, d| {
+            // Before its command roll, the reach a full move would give, inked as such.
+            let unrolled = !self.is_general(s) && s.bound.allowance.is_none();
+            let mut probe = None;
+            if unrolled && b.phase == Phase::Movement && s.side == b.active {
+                let mut p = b.clone();
+                if let Some(u) = std::sync::Arc::make_mut(&mut p.units)
+                    .iter_mut()
+                    .find(|u| u.id == s.id)
+                {
+                    u.bound.allowance = Some(self.full_move(s));
+                }
+                probe = Some(p);
+            }
+            let on = probe.as_ref().unwrap_or(b);
+            let mut reach = reach_mark(on, s, most.max(0.0), |fwd, right, d| {
                 let step = crate::rules::command::Step::Oblique {
                     forward: fwd * d,
                     right: right * d,
                 };
-                self.plan(b, &s.id, &[step]).is_ok()
-            }));
+                self.plan(on, &s.id, &[step]).is_ok()
+            });
+            if probe.is_some() {
+                reach.ink = Ink::ReachIf;
+            }
+            out.push(reach);
         }
         if layers.contains(&Layer::Targets) {
             for e in b.alive().filter(|e| e.side != s.side) {
