@@ -7,9 +7,10 @@
 //! is the unit's first such roll in the last command; every die after the one thrown again is
 //! new, except the rest of its own roll, which stands as it fell.
 
-use super::Hal25;
+use super::tables::{self};
+use super::{Hal25, TroopClass};
 use crate::rules::battle::Battle;
-use crate::rules::command::Event;
+use crate::rules::command::{Event, Factor, RuleError, factor_sum};
 use crate::rules::model::UnitId;
 use crate::rules::ruleset::Roll;
 
@@ -184,6 +185,63 @@ impl Hal25 {
             }
             _ => None,
         })
+    }
+}
+
+impl Hal25 {
+    /// Each general throws for chips before the battle.
+    pub(super) fn chips(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
+        let generals: Vec<(UnitId, bool)> = b
+            .alive()
+            .filter(|g| self.class(g) == TroopClass::General)
+            .map(|g| (g.id.clone(), self.is_cic(g)))
+            .collect();
+        for (id, cic) in generals {
+            let first = b.cmd_dice.len();
+            let die = b.d6()?;
+            let row = tables::chips(&self.d, die, cic).clone();
+            let mut factors = Vec::new();
+            if cic {
+                factors.push(Factor {
+                    name: "Commander in chief".into(),
+                    value: self.num("chips_cinc_bonus") as i32,
+                    source: "004 VI.F.a".into(),
+                });
+            }
+            let total = i32::from(die) + factor_sum(&factors);
+            b.emit(
+                out,
+                Event::Chips {
+                    general: id.clone(),
+                    roll: Roll {
+                        unit: Some(id),
+                        dice: vec![die],
+                        factors,
+                        total,
+                        outcome: format!(
+                            "{} chip{}, command radius {}\", {}",
+                            row.chips,
+                            if row.chips == 1 { "" } else { "s" },
+                            row.radius,
+                            match row.move_dice {
+                                0 => "moves as the rules give".to_string(),
+                                n => format!(
+                                    "{n:+}D6 to movement, {:+} command control",
+                                    row.command
+                                ),
+                            }
+                        ),
+                        first_die: Some(first),
+                        ..Roll::default()
+                    },
+                    chips: row.chips,
+                    radius: row.radius as f32,
+                    move_dice: row.move_dice,
+                    command: row.command,
+                },
+            );
+        }
+        Ok(())
     }
 }
 

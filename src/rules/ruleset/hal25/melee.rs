@@ -359,34 +359,88 @@ impl Hal25 {
             if s.left_over == 0 {
                 continue;
             }
-            let first = b.cmd_dice.len();
-            let die = b.d6()?;
-            let fights = super::tables::remainder_fires(s.left_over, die);
-            b.emit(
-                out,
-                Event::Rolled {
-                    what: format!("the {} crew left over", s.left_over),
-                    roll: Roll {
-                        unit: Some(s.unit.clone()),
-                        dice: vec![die],
-                        total: i32::from(die),
-                        outcome: format!(
-                            "{} ({} or less fights with a die)",
-                            if fights { "a die more" } else { "no die" },
-                            s.left_over
-                        ),
-                        first_die: Some(first),
-                        ..Roll::default()
-                    },
-                },
-            );
-            if !fights {
-                s.melee.missing.pop();
-                s.melee.facing = s.melee.missing.len();
-            }
+            self.crews_left_over(b, out, s)?;
         }
         let first = b.cmd_dice.len();
         let m = b.with_dice(|roll| procedures::melee(&sa.melee, &se.melee, roll))?;
+        let (a_name, e_name) = self.log_melee(b, out, &sa, &se, &m, first)?;
+        let winner = m.winner;
+        let a_cas = self.figures_from_points(b, out, &sa, m.a_lost)?;
+        let e_cas = self.figures_from_points(b, out, &se, m.b_lost)?;
+        let a_at = self.stand_casualties(&sa, &m.a_stand_lost, a_cas);
+        let e_at = self.stand_casualties(&se, &m.b_stand_lost, e_cas);
+        let loser = |id: &UnitId| match winner {
+            Some(0) => id == eid,
+            Some(_) => id == aid,
+            None => false,
+        };
+        self.lose_at(
+            b,
+            out,
+            aid,
+            a_cas,
+            &a_at,
+            &format!("melee with {e_name}"),
+            !loser(aid),
+        )?;
+        self.lose_at(
+            b,
+            out,
+            eid,
+            e_cas,
+            &e_at,
+            &format!("melee with {a_name}"),
+            !loser(eid),
+        )?;
+        self.melee_result(b, out, aid, eid, winner, m.lost_by)
+    }
+
+    /// Gun crews left over test for their die (one fewer die if it fails).
+    fn crews_left_over(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        s: &mut Side,
+    ) -> Result<(), RuleError> {
+        let first = b.cmd_dice.len();
+        let die = b.d6()?;
+        let fights = super::tables::remainder_fires(s.left_over, die);
+        b.emit(
+            out,
+            Event::Rolled {
+                what: format!("the {} crew left over", s.left_over),
+                roll: Roll {
+                    unit: Some(s.unit.clone()),
+                    dice: vec![die],
+                    total: i32::from(die),
+                    outcome: format!(
+                        "{} ({} or less fights with a die)",
+                        if fights { "a die more" } else { "no die" },
+                        s.left_over
+                    ),
+                    first_die: Some(first),
+                    ..Roll::default()
+                },
+            },
+        );
+        if !fights {
+            s.melee.missing.pop();
+            s.melee.facing = s.melee.missing.len();
+        }
+        Ok(())
+    }
+
+    /// The melee in the log, each side's dice where they were thrown; the two sides' names.
+    fn log_melee(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        sa: &Side,
+        se: &Side,
+        m: &procedures::Melee,
+        first: usize,
+    ) -> Result<(String, String), RuleError> {
+        let (aid, eid) = (&sa.unit, &se.unit);
         let a_name = b.unit(aid)?.name.clone();
         let e_name = b.unit(eid)?.name.clone();
         // The pairs were thrown attacker, defender; then the attacker's unanswered dice, then
@@ -435,39 +489,26 @@ impl Hal25 {
             Event::Assault {
                 attacker: aid.clone(),
                 defender: eid.clone(),
-                attacker_roll: Box::new(roll(&sa, &m.a_dice, m.a_total, m.b_lost, a_at)),
-                defender_roll: Box::new(roll(&se, &m.b_dice, m.b_total, m.a_lost, e_at)),
+                attacker_roll: Box::new(roll(sa, &m.a_dice, m.a_total, m.b_lost, a_at)),
+                defender_roll: Box::new(roll(se, &m.b_dice, m.b_total, m.a_lost, e_at)),
                 difference: m.a_total - m.b_total,
                 outcome,
             },
         );
-        let a_cas = self.figures_from_points(b, out, &sa, m.a_lost)?;
-        let e_cas = self.figures_from_points(b, out, &se, m.b_lost)?;
-        let a_at = self.stand_casualties(&sa, &m.a_stand_lost, a_cas);
-        let e_at = self.stand_casualties(&se, &m.b_stand_lost, e_cas);
-        let loser = |id: &UnitId| match winner {
-            Some(0) => id == eid,
-            Some(_) => id == aid,
-            None => false,
-        };
-        self.lose_at(
-            b,
-            out,
-            aid,
-            a_cas,
-            &a_at,
-            &format!("melee with {e_name}"),
-            !loser(aid),
-        )?;
-        self.lose_at(
-            b,
-            out,
-            eid,
-            e_cas,
-            &e_at,
-            &format!("melee with {a_name}"),
-            !loser(eid),
-        )?;
+        Ok((a_name, e_name))
+    }
+
+    /// After the melee: the loser reads the failed morale chart, the winner (or both, if drawn) is
+    /// disorganised.
+    fn melee_result(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        aid: &UnitId,
+        eid: &UnitId,
+        winner: Option<usize>,
+        lost_by: u32,
+    ) -> Result<(), RuleError> {
         match winner {
             Some(w) => {
                 let (win, lose) = if w == 0 { (aid, eid) } else { (eid, aid) };
@@ -483,7 +524,7 @@ impl Hal25 {
                             },
                         );
                     }
-                    self.failed(b, out, lose, Some((m.lost_by, win.clone())))?;
+                    self.failed(b, out, lose, Some((lost_by, win.clone())))?;
                 }
                 if b.unit(win)?.alive() && !b.unit(win)?.status.disordered {
                     b.emit(
