@@ -1,6 +1,7 @@
 //! Charges in Hal's rules: declaring them, the reach and the closing, holding or failing, and the
 //! move into contact.
 
+use super::N;
 use super::movement::Need;
 use super::tables::{self};
 use super::{ChargeFrom, Hal25, State, this_turn};
@@ -49,7 +50,7 @@ impl Hal25 {
     /// The most a unit could move on a charge, in inches (its rate, the charge die at best).
     pub fn charge_reach(&self, b: &Battle, u: &Unit) -> f32 {
         let chips = self.chips_dice(b, u).max(0) as f32 * 6.0;
-        self.rate(b, u, false) + self.num("charge_dice_most") + chips
+        self.rate(b, u, false) + self.n(N::ChargeDiceMost) + chips
     }
 
     /// Where a charger ends in contact with the face of the target its centre faces, and the
@@ -178,7 +179,7 @@ impl Hal25 {
         }
         // Every enemy a charge meets must have taken its check to hold (IV.A.2): one charge,
         // one target, so a charge that would end touching a second enemy is not made.
-        let tol = b.scale.to_mm(self.num("contact_tolerance"));
+        let tol = b.scale.to_mm(self.n(N::ContactTolerance));
         if let Some(o) = b.alive().find(|o| {
             o.side != u.side
                 && o.id != tid
@@ -492,7 +493,7 @@ impl Hal25 {
             facing,
             ..u.base
         };
-        let tol = b.scale.to_mm(self.num("contact_tolerance"));
+        let tol = b.scale.to_mm(self.n(N::ContactTolerance));
         // Short of the target and of every other enemy: none of them was charged.
         let others: Vec<Base> = b
             .alive()

@@ -7,6 +7,7 @@
 //! is the unit's first such roll in the last command; every die after the one thrown again is
 //! new, except the rest of its own roll, which stands as it fell.
 
+use super::N;
 use super::tables::{self};
 use super::{Hal25, TroopClass};
 use crate::rules::battle::Battle;
@@ -79,10 +80,10 @@ impl Hal25 {
             let dice_total = roll.total - crate::rules::command::factor_sum(&roll.factors);
             return if dice_total < 0 {
                 let i = pick(d, true)?;
-                (f32::from(d[i]) >= self.num("chip_high_die")).then(|| in_sequence(f, n, i, what))
+                (f32::from(d[i]) >= self.n(N::ChipHighDie)).then(|| in_sequence(f, n, i, what))
             } else {
                 let i = pick(d, false)?;
-                (f32::from(d[i]) <= self.num("chip_low_die")).then(|| in_sequence(f, n, i, what))
+                (f32::from(d[i]) <= self.n(N::ChipLowDie)).then(|| in_sequence(f, n, i, what))
             };
         }
         if what.starts_with("saves") {
@@ -124,7 +125,7 @@ impl Hal25 {
     /// stands.
     fn rethrow_melee(&self, roll: &Roll, all: usize, first: usize) -> Option<Rethrow> {
         let i = pick(&roll.dice, false)?;
-        if f32::from(roll.dice[i]) > self.num("chip_low_die") {
+        if f32::from(roll.dice[i]) > self.n(N::ChipLowDie) {
             return None;
         }
         let at = *roll.dice_at.get(i)?;
@@ -204,7 +205,7 @@ impl Hal25 {
             if cic {
                 factors.push(Factor {
                     name: "Commander in chief".into(),
-                    value: self.num("chips_cinc_bonus") as i32,
+                    value: self.n(N::ChipsCincBonus) as i32,
                     source: "004 VI.F.a".into(),
                 });
             }

@@ -1,11 +1,109 @@
 //! The data of Hal's rules (`assets/rulesets/hal25.ron`): its tables' types, read and checked at
 //! load.
 
+use crate::rules::command::Factor;
 use crate::rules::ruleset::Ruling;
 pub use crate::rules::ruleset::common::{FactorDef as Modifier, Number};
+use crate::rules::ruleset::common::{Keyed, RulesKey};
 use serde::{Deserialize, Serialize};
 
 const DATA: &str = include_str!("../../../../assets/rulesets/hal25.ron");
+const FILE: &str = "assets/rulesets/hal25.ron";
+
+crate::rules_keys! {
+    /// The rules numbers the engine reads, by their words in hal25.ron's `numbers`.
+    pub enum N {
+        FiguresPerDie = "figures_per_die",
+        ArcHalfAngle = "arc_half_angle",
+        SaveLineFiring = "save_line_firing",
+        SaveCover = "save_cover",
+        SaveLightGun = "save_light_gun",
+        SaveLightGunLong = "save_light_gun_long",
+        CavalryHitsPerFigure = "cavalry_hits_per_figure",
+        OddHitNeed = "odd_hit_need",
+        LightGunCounterBattery = "light_gun_counter_battery",
+        ChipLowDie = "chip_low_die",
+        ChipHighDie = "chip_high_die",
+        KnockOutNeed = "knock_out_need",
+        TownPoints = "town_points",
+        CrewToServe = "crew_to_serve",
+        BatteryFigures = "battery_figures",
+        GeneralMove = "general_move",
+        CourierMove = "courier_move",
+        PushLight = "push_light",
+        PushHeavy = "push_heavy",
+        GrenadierChangeInches = "grenadier_change_inches",
+        LightChangeInches = "light_change_inches",
+        BrigadeRadius = "brigade_radius",
+        OfficerRiskNeed = "officer_risk_need",
+        CourierLostNeed = "courier_lost_need",
+        CincCouriers = "cinc_couriers",
+        BrigadierCouriers = "brigadier_couriers",
+        ChipsCincBonus = "chips_cinc_bonus",
+        SurrenderPoints = "surrender_points",
+        FallBackDice = "fall_back_dice",
+        FallBackFacingNeed = "fall_back_facing_need",
+        TwoStandNeed = "two_stand_need",
+        RoutRecoveryAttempts = "rout_recovery_attempts",
+        BatteryCheckCrew = "battery_check_crew",
+        ArmyWithdrawalShare = "army_withdrawal_share",
+        SkirmishGap = "skirmish_gap",
+        ChargeDiceMost = "charge_dice_most",
+        ContactTolerance = "contact_tolerance",
+        AttachedTolerance = "attached_tolerance",
+        InitiativeTries = "initiative_tries",
+    }
+}
+crate::rules_keys! {
+    /// Numbers of hal25.ron that no procedure reads: facts of the table (scales, the town base) shown in the rules reference.
+    pub enum Shown {
+        TwoRanks = "two_ranks",
+        TownWidth = "town_width",
+        TownDepth = "town_depth",
+        MinutesPerTurn = "minutes_per_turn",
+        MenPerFigure = "men_per_figure",
+    }
+}
+crate::rules_keys! {
+    /// The melee modifiers (hal25.ron `melee_modifiers`).
+    pub enum MeleeKey {
+        Grenadiers = "grenadiers",
+        Formed = "formed",
+        AttackingDisorganised = "attacking_disorganised",
+        HeavyVsLight = "heavy_vs_light",
+        LightCavVsNonGrenadiers = "light_cav_vs_non_grenadiers",
+        HeavyCavVsGrenadiers = "heavy_cav_vs_grenadiers",
+        DefendingTown = "defending_town",
+        FlankRear = "flank_rear",
+        AttackingRouted = "attacking_routed",
+        HeavyCavVsNonGrenadiers = "heavy_cav_vs_non_grenadiers",
+        MovingCavVsStationary = "moving_cav_vs_stationary",
+    }
+}
+crate::rules_keys! {
+    /// The morale modifiers (hal25.ron `morale_modifiers`).
+    pub enum MoraleKey {
+        StandLost = "stand_lost",
+        OutOfCommand = "out_of_command",
+        Disorganised = "disorganised",
+        Rout = "rout",
+        LightVsCavalry = "light_vs_cavalry",
+        CrewLost = "crew_lost",
+        Works = "works",
+        CommanderAttached = "commander_attached",
+        Grenadiers = "grenadiers",
+        HeavyVsCavalry = "heavy_vs_cavalry",
+        LightCavClosing = "light_cav_closing",
+        HeavyCavClosing = "heavy_cav_closing",
+    }
+}
+crate::rules_keys! {
+    /// The rows of small arms deductions (hal25.ron `small_arms_deductions`).
+    pub enum DeductionKey {
+        Regular = "regular",
+        FirstVolley = "first_volley",
+    }
+}
 
 /// The troop classes the tables distinguish.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -158,9 +256,37 @@ pub struct TroopDef {
     pub source: String,
 }
 
-/// Everything `hal25.ron` holds.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// `hal25.ron` as written.
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+struct RawHal {
+    id: String,
+    name: String,
+    seed: String,
+    troops: Vec<TroopDef>,
+    /// Written orders a courier may carry.
+    orders: Vec<String>,
+    small_arms_bands: Vec<f32>,
+    small_arms_deductions: Vec<Deduction>,
+    artillery_bands: Vec<f32>,
+    artillery_deductions: Vec<i32>,
+    counter_battery_need: Vec<i32>,
+    charge_ranges: Vec<ChargeRange>,
+    movement: Vec<MoveRow>,
+    melee_modifiers: Vec<Modifier>,
+    morale_base: i32,
+    morale_modifiers: Vec<Modifier>,
+    failed_morale: Vec<FailedRow>,
+    melee_loss_modifiers: Vec<LossRow>,
+    chips: Vec<ChipRow>,
+    organisation: Vec<Organisation>,
+    numbers: Vec<Number>,
+    rulings: Vec<Ruling>,
+}
+
+/// Everything `hal25.ron` holds, its keyed rows also by typed key (every key the engine reads
+/// present, none it does not know).
+#[derive(Clone, Debug, PartialEq)]
 pub struct HalData {
     pub id: String,
     pub name: String,
@@ -184,6 +310,14 @@ pub struct HalData {
     pub organisation: Vec<Organisation>,
     pub numbers: Vec<Number>,
     pub rulings: Vec<Ruling>,
+    /// The numbers the engine reads.
+    pub n: Keyed<N, f32>,
+    /// The numbers shown only.
+    pub shown: Keyed<Shown, f32>,
+    pub melee: Keyed<MeleeKey, Factor>,
+    pub morale: Keyed<MoraleKey, Factor>,
+    /// Each row's deduction by band.
+    pub deductions: Keyed<DeductionKey, Vec<i32>>,
 }
 
 impl HalData {
@@ -195,7 +329,47 @@ impl HalData {
     /// 1D6 face of each charge-range row read once, every failed-morale and chips score read
     /// by one row.
     pub fn from_ron(text: &str) -> Result<Self, String> {
-        let d: HalData = ron::from_str(text).map_err(|e| format!("ruleset data: {e}"))?;
+        let r: RawHal = ron::from_str(text).map_err(|e| format!("ruleset data: {e}"))?;
+        let (shown, read): (Vec<Number>, Vec<Number>) = r
+            .numbers
+            .iter()
+            .cloned()
+            .partition(|n| Shown::ALL.iter().any(|s| s.key() == n.key));
+        let d = HalData {
+            n: Keyed::numbers(&read, FILE, text)?,
+            shown: Keyed::numbers(&shown, FILE, text)?,
+            melee: Keyed::factors(&r.melee_modifiers, FILE, text)?,
+            morale: Keyed::factors(&r.morale_modifiers, FILE, text)?,
+            deductions: Keyed::take(
+                &r.small_arms_deductions,
+                |x| &x.key,
+                |x| x.deduct.clone(),
+                FILE,
+                text,
+                "small arms deduction",
+            )?,
+            id: r.id,
+            name: r.name,
+            seed: r.seed,
+            troops: r.troops,
+            orders: r.orders,
+            small_arms_bands: r.small_arms_bands,
+            small_arms_deductions: r.small_arms_deductions,
+            artillery_bands: r.artillery_bands,
+            artillery_deductions: r.artillery_deductions,
+            counter_battery_need: r.counter_battery_need,
+            charge_ranges: r.charge_ranges,
+            movement: r.movement,
+            melee_modifiers: r.melee_modifiers,
+            morale_base: r.morale_base,
+            morale_modifiers: r.morale_modifiers,
+            failed_morale: r.failed_morale,
+            melee_loss_modifiers: r.melee_loss_modifiers,
+            chips: r.chips,
+            organisation: r.organisation,
+            numbers: r.numbers,
+            rulings: r.rulings,
+        };
         if d.small_arms_bands.len() != 3 || d.artillery_bands.len() != 3 {
             return Err("ruleset data: small arms and artillery have three bands each".into());
         }
@@ -228,7 +402,7 @@ impl HalData {
             }
         }
         if let Some(o) = d.organisation(TroopClass::Artillery)
-            && o.figures() as f32 != d.num("battery_figures")
+            && o.figures() as f32 != d.n(N::BatteryFigures)
         {
             return Err("ruleset data: a battery's stands hold battery_figures figures".into());
         }
@@ -273,8 +447,23 @@ impl HalData {
         Ok(d)
     }
 
+    /// A rules number the engine reads.
+    pub fn n(&self, k: N) -> f32 {
+        *self.n.get(k)
+    }
+
+    /// The number the data file gives under `key`, as written (for the reference and its
+    /// checks); NaN where it gives none, so that no absent number reads as a value.
     pub fn num(&self, key: &str) -> f32 {
-        crate::rules::ruleset::common::number(&self.numbers, key)
+        self.numbers
+            .iter()
+            .find(|n| n.key == key)
+            .map_or(f32::NAN, |n| n.value)
+    }
+
+    /// The troop type of a troop code, if the data has it.
+    pub fn troop(&self, code: &str) -> Option<&TroopDef> {
+        self.troops.iter().find(|t| t.code == code)
     }
 
     pub fn organisation(&self, t: TroopClass) -> Option<&Organisation> {

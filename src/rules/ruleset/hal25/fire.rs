@@ -1,6 +1,7 @@
 //! Firing in Hal's rules: artillery (with counter-battery fire and towns), then small arms,
 //! simultaneously; saves; casualties.
 
+use super::N;
 use super::procedures::{self, Receiving, Volley};
 use super::tables::{self, Target};
 use super::{Band, Hal25, State, TroopClass, lost_in, this_phase};
@@ -41,7 +42,7 @@ impl Hal25 {
         if ahead < -1e-3 {
             return false;
         }
-        let half = self.num("arc_half_angle").to_radians();
+        let half = self.n(N::ArcHalfAngle).to_radians();
         d.dot(s.right()).abs() <= s.width / 2.0 + ahead * half.tan() + 1e-3
     }
 
@@ -452,7 +453,7 @@ impl Hal25 {
         let light = if setup.light_gun {
             vec![Factor {
                 name: "light gun".into(),
-                value: self.num("light_gun_counter_battery") as i32,
+                value: self.n(N::LightGunCounterBattery) as i32,
                 source: "004 II.B.3.b".into(),
             }]
         } else {
@@ -468,7 +469,7 @@ impl Hal25 {
                     unit: Some(sid.clone()),
                     dice: vec![shot.die, x, y],
                     total: i32::from(x + y),
-                    need: Some(self.num("knock_out_need") as i32),
+                    need: Some(self.n(N::KnockOutNeed) as i32),
                     outcome: format!(
                         "hits{} with {scored} (needs {}); {}",
                         if light.is_empty() {
@@ -609,8 +610,8 @@ impl Hal25 {
                         unit: Some(tid.clone()),
                         dice: vec![odd],
                         total: i32::from(odd),
-                        need: Some(self.num("odd_hit_need") as i32),
-                        outcome: if f32::from(odd) >= self.num("odd_hit_need") {
+                        need: Some(self.n(N::OddHitNeed) as i32),
+                        outcome: if f32::from(odd) >= self.n(N::OddHitNeed) {
                             "a horseman falls".into()
                         } else {
                             "no casualty".into()
@@ -716,8 +717,8 @@ impl Hal25 {
         if !setup.receiving.cavalry {
             return kept;
         }
-        let per = self.num("cavalry_hits_per_figure").max(1.0) as usize;
-        let odd = (7.0 - f64::from(self.num("odd_hit_need"))) / 6.0;
+        let per = self.n(N::CavalryHitsPerFigure).max(1.0) as usize;
+        let odd = (7.0 - f64::from(self.n(N::OddHitNeed))) / 6.0;
         let mut cas = vec![0.0; kept.len() / per + 2];
         for (k, p) in kept.iter().enumerate() {
             let whole = k / per;

@@ -3,6 +3,7 @@
 
 use super::procedures::{self, MeleeSide, Morale};
 use super::{Hal25, State, TroopClass};
+use super::{MeleeKey, N};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError, factor_sum};
 use crate::rules::geometry::{Base, Pt};
@@ -100,10 +101,10 @@ impl Hal25 {
     /// short.
     fn fighting_stands(&self, b: &Battle, u: &Unit, e: &Unit, axis: Pt) -> Vec<(usize, u32)> {
         let bases = self.stand_bases(b, u);
-        let tol = b.scale.to_mm(self.num("contact_tolerance") * 2.0);
+        let tol = b.scale.to_mm(self.n(N::ContactTolerance) * 2.0);
         // A stand of six infantry figures, or a full stand of horse weighed against six
         // infantry figures (IV.A.9.a, c): a horseman counts as two.
-        let six = self.num("figures_per_die") as u32;
+        let six = self.n(N::FiguresPerDie) as u32;
         let full = if self.is_cavalry(u) {
             self.full_stand(u)
         } else {
@@ -161,46 +162,49 @@ impl Hal25 {
     /// The melee modifiers of `u` fighting `e`; `attacking`: `u` charged `e`.
     pub fn melee_factors(&self, b: &Battle, u: &Unit, e: &Unit, attacking: bool) -> Vec<Factor> {
         let mut f = Vec::new();
-        let mut add = |key: &str, on: bool| {
-            if on && let Some(m) = self.d.melee_modifier(key) {
-                f.push(self.factor(m));
+        let mut add = |key: MeleeKey, on: bool| {
+            if on {
+                f.push(self.d.melee.get(key).clone());
             }
         };
         let (cu, ce) = (self.class(u), self.class(e));
         let gren = |c| c == TroopClass::Grenadier;
-        add("grenadiers", gren(cu) && !gren(ce));
+        add(MeleeKey::Grenadiers, gren(cu) && !gren(ce));
         // Formed against non-formed, attacker or defender alike: the enemy skirmishing,
         // disorganised or routed is not formed; attacking such a unit adds its own modifier
         // besides (ruling unformed).
-        add("formed", self.formed(u) && !self.formed(e));
+        add(MeleeKey::Formed, self.formed(u) && !self.formed(e));
         add(
-            "attacking_disorganised",
+            MeleeKey::AttackingDisorganised,
             attacking && self.state(e) == State::Disorganised,
         );
         add(
-            "heavy_vs_light",
+            MeleeKey::HeavyVsLight,
             cu == TroopClass::HeavyCavalry && ce == TroopClass::LightCavalry,
         );
         add(
-            "light_cav_vs_non_grenadiers",
+            MeleeKey::LightCavVsNonGrenadiers,
             cu == TroopClass::LightCavalry && !gren(ce),
         );
         add(
-            "heavy_cav_vs_grenadiers",
+            MeleeKey::HeavyCavVsGrenadiers,
             cu == TroopClass::HeavyCavalry && gren(ce),
         );
-        add("defending_town", !attacking && self.in_town(b, u));
-        add("flank_rear", attacking && flank_or_rear(&u.base, &e.base));
+        add(MeleeKey::DefendingTown, !attacking && self.in_town(b, u));
         add(
-            "attacking_routed",
+            MeleeKey::FlankRear,
+            attacking && flank_or_rear(&u.base, &e.base),
+        );
+        add(
+            MeleeKey::AttackingRouted,
             attacking && self.state(e) == State::Routed,
         );
         add(
-            "heavy_cav_vs_non_grenadiers",
+            MeleeKey::HeavyCavVsNonGrenadiers,
             cu == TroopClass::HeavyCavalry && !gren(ce),
         );
         add(
-            "moving_cav_vs_stationary",
+            MeleeKey::MovingCavVsStationary,
             self.is_cavalry(u) && self.is_cavalry(e) && u.bound.moved && !e.bound.moved,
         );
         f
@@ -269,7 +273,7 @@ impl Hal25 {
     /// stand with an odd point), as (stand, figures).
     fn stand_casualties(&self, s: &Side, points: &[u32], figures: u32) -> Vec<(usize, u32)> {
         let per = if s.cavalry {
-            self.num("cavalry_hits_per_figure").max(1.0) as u32
+            self.n(N::CavalryHitsPerFigure).max(1.0) as u32
         } else {
             1
         };
@@ -318,8 +322,8 @@ impl Hal25 {
                         unit: Some(on.unit.clone()),
                         dice: vec![die],
                         total: i32::from(die),
-                        need: Some(self.num("odd_hit_need") as i32),
-                        outcome: if f32::from(die) >= self.num("odd_hit_need") {
+                        need: Some(self.n(N::OddHitNeed) as i32),
+                        outcome: if f32::from(die) >= self.n(N::OddHitNeed) {
                             "a horseman falls".into()
                         } else {
                             "no casualty".into()

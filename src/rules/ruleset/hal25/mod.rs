@@ -28,7 +28,7 @@ pub use data::*;
 pub use melee::flank_or_rear;
 
 use crate::rules::battle::Battle;
-use crate::rules::command::{Event, Factor};
+use crate::rules::command::Event;
 use crate::rules::geometry::Base;
 use crate::rules::log::Events;
 use crate::rules::model::{Formation, Side, Unit, UnitId};
@@ -56,16 +56,22 @@ impl Hal25 {
         })
     }
 
+    /// A rules number the engine reads.
+    pub fn n(&self, k: N) -> f32 {
+        self.d.n(k)
+    }
+
+    /// The number the data file gives under `key`, as written (see [`HalData::num`]).
     pub fn num(&self, key: &str) -> f32 {
         self.d.num(key)
     }
 
     pub fn troop_def(&self, u: &Unit) -> &TroopDef {
+        // Every unit on the table came from a scenario, which refuses a troop code the data
+        // lacks (`base_size`, `prepare_unit`): there is no troop type to fall back to.
         self.d
-            .troops
-            .iter()
-            .find(|t| t.code == u.troop)
-            .unwrap_or(&self.d.troops[0])
+            .troop(&u.troop)
+            .expect("a unit's troop code is checked when its scenario loads")
     }
 
     pub fn class(&self, u: &Unit) -> TroopClass {
@@ -164,7 +170,7 @@ impl Hal25 {
             &sizes,
             self.move_formation(u, formation),
             volley_spent,
-            self.num("skirmish_gap"),
+            self.n(N::SkirmishGap),
         )
     }
 
@@ -224,7 +230,7 @@ impl Hal25 {
         if g.extra.command_radius > 0.0 {
             g.extra.command_radius
         } else {
-            self.num("brigade_radius")
+            self.n(N::BrigadeRadius)
         }
     }
 
@@ -247,7 +253,7 @@ impl Hal25 {
         if self.is_officer(u) {
             return None;
         }
-        let tol = b.scale.to_mm(self.num("attached_tolerance"));
+        let tol = b.scale.to_mm(self.n(N::AttachedTolerance));
         let mut near: Vec<&Unit> = b
             .alive()
             .filter(|g| g.side == u.side && self.class(g) == TroopClass::General)
@@ -280,14 +286,6 @@ impl Hal25 {
         self.in_town(b, u) || self.in_terrain(b, u, &[FeatureKind::Fortification])
     }
 
-    pub fn factor(&self, m: &Modifier) -> Factor {
-        Factor {
-            name: m.name.clone(),
-            value: m.value,
-            source: m.source.clone(),
-        }
-    }
-
     /// The stands the unit started with.
     pub fn stands_at_start(&self, u: &Unit) -> usize {
         self.org(u).map_or(u.stands.len(), |o| o.stands.len())
@@ -313,7 +311,7 @@ impl Hal25 {
 
     /// Guns able to fire or move: two crew or more.
     pub fn guns_served(&self, u: &Unit) -> u32 {
-        let need = self.num("crew_to_serve") as u32;
+        let need = self.n(N::CrewToServe) as u32;
         u.stands
             .iter()
             .take(2)
@@ -322,7 +320,7 @@ impl Hal25 {
     }
 
     pub fn contact(&self, b: &Battle, a: &Unit, e: &Unit) -> bool {
-        let tolerance = b.scale.to_mm(self.num("contact_tolerance"));
+        let tolerance = b.scale.to_mm(self.n(N::ContactTolerance));
         // The same both ways round: measured from either base, two units a float's last digit
         // either side of the tolerance were in contact one way and not the other, so the melee
         // found from one was refused from the other and the phase could not end.

@@ -1,6 +1,7 @@
 //! The turn of Hal's rules: chips before the battle, charge declarations, movement by
 //! brigades, artillery and small arms, melee, morale, rout movement; losses and morale checks.
 
+use super::N;
 use super::procedures::{self, Morale, MoraleSituation};
 use super::tables::{self, MoveFormation};
 use super::{Hal25, State, TroopClass, this_turn};
@@ -80,7 +81,7 @@ impl Hal25 {
         f.extend(
             procedures::morale_factors(&self.d, &situation)
                 .into_iter()
-                .map(|m| self.factor(m)),
+                .cloned(),
         );
         f
     }
@@ -142,7 +143,7 @@ impl Hal25 {
         let by = lost_by.as_ref().map_or(0, |l| l.0);
         let now = self.morale(&u);
         // Only a unit in good order that does not surrender reads the chart.
-        let reads_chart = now == Morale::Good && (by as f32) < self.num("surrender_points");
+        let reads_chart = now == Morale::Good && (by as f32) < self.n(N::SurrenderPoints);
         let mut chart = None;
         if reads_chart {
             let first = b.cmd_dice.len();
@@ -254,7 +255,7 @@ impl Hal25 {
     ) -> Result<(), RuleError> {
         let first = b.cmd_dice.len();
         let mut dice = Vec::new();
-        for _ in 0..self.num("fall_back_dice").max(1.0) as u32 {
+        for _ in 0..self.n(N::FallBackDice).max(1.0) as u32 {
             dice.push(b.d6()?);
         }
         let face = b.d6()?;
@@ -310,7 +311,7 @@ impl Hal25 {
             u.base.facing
         };
         let step = b.scale.to_mm(0.5);
-        let tol = b.scale.to_mm(self.num("contact_tolerance"));
+        let tol = b.scale.to_mm(self.n(N::ContactTolerance));
         let mut d = b.scale.to_mm(inches.max(0.0));
         loop {
             let to = Base {
@@ -497,7 +498,7 @@ impl Hal25 {
                         unit: Some(id.clone()),
                         dice: vec![die],
                         total: i32::from(die),
-                        need: Some(self.num("two_stand_need") as i32),
+                        need: Some(self.n(N::TwoStandNeed) as i32),
                         outcome: if stays { "stays" } else { "is removed" }.into(),
                         first_die: Some(first),
                         ..Roll::default()

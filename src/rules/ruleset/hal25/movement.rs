@@ -1,6 +1,7 @@
 //! Movement in Hal's rules: measured moves with their dice, formation changes, pushing guns,
 //! charge declarations and the charge itself (closing, holding, the move into contact).
 
+use super::N;
 use super::tables::{self, MoveFormation};
 use super::{Hal25, State, TroopClass, this_turn};
 use crate::rules::battle::Battle;
@@ -88,8 +89,8 @@ impl Hal25 {
     pub fn rate(&self, b: &Battle, u: &Unit, road: bool) -> f32 {
         let class = self.class(u);
         let mut rate = match class {
-            TroopClass::General => self.num("general_move"),
-            TroopClass::Courier => self.num("courier_move"),
+            TroopClass::General => self.n(N::GeneralMove),
+            TroopClass::Courier => self.n(N::CourierMove),
             TroopClass::Artillery if !u.status.limbered => 0.0,
             _ => {
                 let f = self.move_formation(u, u.formation);
@@ -166,9 +167,9 @@ impl Hal25 {
                     1,
                     1,
                     if self.troop_def(&u).light_gun {
-                        self.num("push_light") as i32
+                        self.n(N::PushLight) as i32
                     } else {
-                        self.num("push_heavy") as i32
+                        self.n(N::PushHeavy) as i32
                     },
                 ),
             };
@@ -449,9 +450,9 @@ impl Hal25 {
                 Need::Chips(k) => *k as f32,
                 Need::Push => {
                     6.0 - if self.troop_def(u).light_gun {
-                        self.num("push_light")
+                        self.n(N::PushLight)
                     } else {
-                        self.num("push_heavy")
+                        self.n(N::PushHeavy)
                     }
                 }
                 _ => -1.0,
@@ -497,7 +498,7 @@ impl Hal25 {
     /// Only a charge makes contact (I.1, IV.A.1-3): a move or a change of formation may not
     /// end touching an enemy it was not touching already.
     fn no_new_contact(&self, b: &Battle, u: &Unit, at: &Base) -> Result<(), RuleError> {
-        let tol = b.scale.to_mm(self.num("contact_tolerance"));
+        let tol = b.scale.to_mm(self.n(N::ContactTolerance));
         if let Some(e) = b.alive().find(|e| {
             e.side != u.side
                 && !self.is_officer(e)
@@ -660,7 +661,7 @@ impl Hal25 {
         if class == TroopClass::Grenadier {
             factors.push(Factor {
                 name: "grenadiers' formation change".into(),
-                value: -(self.num("grenadier_change_inches") as i32),
+                value: -(self.n(N::GrenadierChangeInches) as i32),
                 source: "004 III *a".into(),
             });
         }
@@ -669,7 +670,7 @@ impl Hal25 {
         {
             factors.push(Factor {
                 name: "half the battalion in line".into(),
-                value: -(self.num("light_change_inches") as i32),
+                value: -(self.n(N::LightChangeInches) as i32),
                 source: "004 III *c".into(),
             });
         }

@@ -2,6 +2,7 @@
 //! to officers with the unit.
 
 use super::Hal25;
+use super::N;
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Marker, RuleError};
 use crate::rules::model::{Unit, UnitId};
@@ -118,7 +119,7 @@ impl Hal25 {
         let half = artillery
             && !now.status.checked_half
             && now.extra.strength.saturating_sub(now.figures()) as f32
-                >= self.num("battery_check_crew");
+                >= self.n(N::BatteryCheckCrew);
         if half {
             b.emit(
                 out,
@@ -178,7 +179,7 @@ impl Hal25 {
         };
         let first = b.cmd_dice.len();
         let (x, y) = (b.d6()?, b.d6()?);
-        let falls = f32::from(x + y) >= self.num("officer_risk_need");
+        let falls = f32::from(x + y) >= self.n(N::OfficerRiskNeed);
         b.emit(
             out,
             Event::Rolled {
@@ -187,7 +188,7 @@ impl Hal25 {
                     unit: Some(g.clone()),
                     dice: vec![x, y],
                     total: i32::from(x + y),
-                    need: Some(self.num("officer_risk_need") as i32),
+                    need: Some(self.n(N::OfficerRiskNeed) as i32),
                     outcome: if falls { "falls" } else { "unhurt" }.into(),
                     first_die: Some(first),
                     ..Roll::default()

@@ -1,6 +1,7 @@
 //! Hal's units from the scenarios: each unit's stands and formation from its troop type, and the
 //! brigades checked.
 
+use super::N;
 use super::tables::MoveFormation;
 use super::view::INCH;
 use super::{Hal25, Organisation, TroopClass, TroopDef, footprint_of, layout};
@@ -10,7 +11,7 @@ use crate::rules::scenario::RawUnit;
 
 impl Hal25 {
     pub(super) fn class_of_code(&self, code: &str) -> Option<&super::TroopDef> {
-        self.d.troops.iter().find(|t| t.code == code)
+        self.d.troop(code)
     }
 
     /// A scenario's unit: its stands (the organisation's, or `stands`), in its formation.
@@ -51,7 +52,7 @@ impl Hal25 {
             &sizes,
             mf,
             t.troop == TroopClass::Artillery,
-            self.num("skirmish_gap"),
+            self.n(N::SkirmishGap),
         );
         Ok(UnitSetup {
             size: footprint_of(&p, INCH),
@@ -228,9 +229,9 @@ impl Hal25 {
                 })
                 .count();
             let most = if self.is_cic(g) {
-                self.num("cinc_couriers")
+                self.n(N::CincCouriers)
             } else {
-                self.num("brigadier_couriers")
+                self.n(N::BrigadierCouriers)
             } as usize;
             if n > most {
                 out.push(format!(

@@ -2,6 +2,7 @@
 //! leaving a burning town.
 
 use super::Hal25;
+use super::N;
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
 use crate::rules::geometry::{Base, Pt};
@@ -28,7 +29,7 @@ impl Hal25 {
         b.terrain
             .get(feature)
             .and_then(|f| f.town_points)
-            .unwrap_or(self.num("town_points") as u32)
+            .unwrap_or(self.n(N::TownPoints) as u32)
     }
 
     pub(super) fn damage_town(
@@ -97,7 +98,7 @@ impl Hal25 {
         let away = super::morale::away_from(&u.base, &enemies);
         let (fwd, right) = (u.base.forward(), u.base.right());
         let dirs = [away, fwd.scale(-1.0), right, right.scale(-1.0), fwd];
-        let tol = b.scale.to_mm(self.num("contact_tolerance"));
+        let tol = b.scale.to_mm(self.n(N::ContactTolerance));
         let step = b.scale.to_mm(0.25);
         // Never farther than across the town and the unit's own size.
         let across = feature

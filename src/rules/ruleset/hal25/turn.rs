@@ -1,6 +1,7 @@
 //! The turn of Hal's rules: the brigades' activation throw, the phases in order, the turn's end and
 //! the battle's end.
 
+use super::N;
 use super::procedures::activation;
 use super::{Hal25, State, begin, this_turn};
 use crate::rules::battle::Battle;
@@ -78,7 +79,7 @@ impl Hal25 {
             );
             return Ok(());
         }
-        let tries = self.num("initiative_tries").max(1.0) as u32;
+        let tries = self.n(N::InitiativeTries).max(1.0) as u32;
         for _ in 0..tries {
             let (x, y) = (b.d6()?, b.d6()?);
             match activation(x, y) {

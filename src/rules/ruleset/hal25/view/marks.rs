@@ -4,6 +4,7 @@ use crate::rules::battle::Battle;
 use crate::rules::model::{Phase, Unit};
 use crate::rules::ruleset::Figures;
 use crate::rules::ruleset::common::{arc_marks, reach_mark, target_mark};
+use crate::rules::ruleset::hal25::N;
 use crate::rules::ruleset::hal25::{Hal25, State, TroopClass};
 use crate::rules::ruleset::view::{Layer, Look, Mark};
 
@@ -61,7 +62,7 @@ impl Hal25 {
             return out;
         };
         if layers.contains(&Layer::Arcs) && self.is_unit(s) && !self.is_cavalry(s) {
-            let half = self.num("arc_half_angle");
+            let half = self.n(N::ArcHalfAngle);
             let bands = if self.is_artillery(s) {
                 self.d.artillery_bands.clone()
             } else {
