@@ -56,20 +56,6 @@ const FACTS_ONLY: &[(&str, &str)] = &[
         "command_radius",
         "the typical radius: each general's radius comes from its scenario",
     ),
-    (
-        "two_ranks",
-        "Hal's: firing two ranks deep is how every figure of a line fires (ruling firing_figures)",
-    ),
-    (
-        "town_width",
-        "Hal's: the town base's size; scenarios draw their towns",
-    ),
-    (
-        "town_depth",
-        "Hal's: the town base's size; scenarios draw their towns",
-    ),
-    ("minutes_per_turn", "Hal's: the time scale, shown"),
-    ("men_per_figure", "Hal's: the figure scale, shown"),
 ];
 
 fn unread<'a>(src: &str, keys: impl Iterator<Item = &'a String>) -> Vec<&'a String> {
@@ -152,15 +138,64 @@ fn every_keyed_row_of_the_data_files_is_read_by_the_engine() {
         .chain(bbb.assault_modifiers.iter().map(|f| &f.key))
         .chain(bbb.command_modifiers.iter().map(|f| &f.key));
     assert_eq!(unread(&src, keys), Vec::<&String>::new(), "bbb7yw.ron");
-    let hal = volley::rules::ruleset::hal25::HalData::load().unwrap();
-    let keys = hal
-        .numbers
-        .iter()
-        .map(|n| &n.key)
-        .chain(hal.melee_modifiers.iter().map(|f| &f.key))
-        .chain(hal.morale_modifiers.iter().map(|f| &f.key))
-        .chain(hal.small_arms_deductions.iter().map(|f| &f.key));
-    assert_eq!(unread(&src, keys), Vec::<&String>::new(), "hal25.ron");
+    // Hal's keys are typed: loading proves every keyed row of hal25.ron is a variant of the
+    // engine's key enums (and every variant a row); each variant the engine reads must be named
+    // by it as `Enum::Variant`.
+    volley::rules::ruleset::hal25::HalData::load().unwrap();
+    assert_eq!(hal25_unread(&src), Vec::<String>::new(), "hal25.ron");
+}
+
+/// Hal's typed keys that no procedure names.
+fn hal25_unread(src: &str) -> Vec<String> {
+    use volley::rules::ruleset::common::RulesKey;
+    use volley::rules::ruleset::hal25::{DeductionKey, MeleeKey, MoraleKey, N};
+    fn walk<K: RulesKey>(src: &str, name: &str, out: &mut Vec<String>) {
+        for k in K::ALL {
+            if !src.contains(&format!("{name}::{k:?}")) {
+                out.push(k.key().to_string());
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk::<N>(src, "N", &mut out);
+    walk::<MeleeKey>(src, "MeleeKey", &mut out);
+    walk::<MoraleKey>(src, "MoraleKey", &mut out);
+    walk::<DeductionKey>(src, "DeductionKey", &mut out);
+    out
+}
+
+/// Hal's numbers that no procedure reads are a typed set of their own, each a fact of the
+/// table shown in the rules reference: named by no procedure.
+#[test]
+fn hal25_shown_numbers_are_facts_only() {
+    use volley::rules::ruleset::common::RulesKey;
+    use volley::rules::ruleset::hal25::Shown;
+    let why = [
+        "firing two ranks deep is how every figure of a line fires (ruling firing_figures)",
+        "the town base's size; scenarios draw their towns",
+        "the town base's size; scenarios draw their towns",
+        "the time scale, shown",
+        "the figure scale, shown",
+    ];
+    let keys: Vec<&str> = Shown::ALL.iter().map(|k| k.key()).collect();
+    assert_eq!(
+        keys,
+        [
+            "two_ranks",
+            "town_width",
+            "town_depth",
+            "minutes_per_turn",
+            "men_per_figure"
+        ]
+    );
+    let src = ruleset_sources();
+    for (k, why) in Shown::ALL.iter().zip(why) {
+        assert!(
+            !src.contains(&format!("Shown::{k:?}")),
+            "{} is read now; make it a rules number ({why})",
+            k.key()
+        );
+    }
 }
 
 #[test]

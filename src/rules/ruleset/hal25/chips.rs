@@ -7,9 +7,11 @@
 //! is the unit's first such roll in the last command; every die after the one thrown again is
 //! new, except the rest of its own roll, which stands as it fell.
 
-use super::Hal25;
+use super::N;
+use super::tables::{self};
+use super::{Hal25, TroopClass};
 use crate::rules::battle::Battle;
-use crate::rules::command::Event;
+use crate::rules::command::{Event, Factor, RuleError, factor_sum};
 use crate::rules::model::UnitId;
 use crate::rules::ruleset::Roll;
 
@@ -78,10 +80,10 @@ impl Hal25 {
             let dice_total = roll.total - crate::rules::command::factor_sum(&roll.factors);
             return if dice_total < 0 {
                 let i = pick(d, true)?;
-                (f32::from(d[i]) >= self.num("chip_high_die")).then(|| in_sequence(f, n, i, what))
+                (f32::from(d[i]) >= self.n(N::ChipHighDie)).then(|| in_sequence(f, n, i, what))
             } else {
                 let i = pick(d, false)?;
-                (f32::from(d[i]) <= self.num("chip_low_die")).then(|| in_sequence(f, n, i, what))
+                (f32::from(d[i]) <= self.n(N::ChipLowDie)).then(|| in_sequence(f, n, i, what))
             };
         }
         if what.starts_with("saves") {
@@ -123,7 +125,7 @@ impl Hal25 {
     /// stands.
     fn rethrow_melee(&self, roll: &Roll, all: usize, first: usize) -> Option<Rethrow> {
         let i = pick(&roll.dice, false)?;
-        if f32::from(roll.dice[i]) > self.num("chip_low_die") {
+        if f32::from(roll.dice[i]) > self.n(N::ChipLowDie) {
             return None;
         }
         let at = *roll.dice_at.get(i)?;
@@ -184,6 +186,63 @@ impl Hal25 {
             }
             _ => None,
         })
+    }
+}
+
+impl Hal25 {
+    /// Each general throws for chips before the battle.
+    pub(super) fn chips(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
+        let generals: Vec<(UnitId, bool)> = b
+            .alive()
+            .filter(|g| self.class(g) == TroopClass::General)
+            .map(|g| (g.id.clone(), self.is_cic(g)))
+            .collect();
+        for (id, cic) in generals {
+            let first = b.cmd_dice.len();
+            let die = b.d6()?;
+            let row = tables::chips(&self.d, die, cic).clone();
+            let mut factors = Vec::new();
+            if cic {
+                factors.push(Factor {
+                    name: "Commander in chief".into(),
+                    value: self.n(N::ChipsCincBonus) as i32,
+                    source: "004 VI.F.a".into(),
+                });
+            }
+            let total = i32::from(die) + factor_sum(&factors);
+            b.emit(
+                out,
+                Event::Chips {
+                    general: id.clone(),
+                    roll: Roll {
+                        unit: Some(id),
+                        dice: vec![die],
+                        factors,
+                        total,
+                        outcome: format!(
+                            "{} chip{}, command radius {}\", {}",
+                            row.chips,
+                            if row.chips == 1 { "" } else { "s" },
+                            row.radius,
+                            match row.move_dice {
+                                0 => "moves as the rules give".to_string(),
+                                n => format!(
+                                    "{n:+}D6 to movement, {:+} command control",
+                                    row.command
+                                ),
+                            }
+                        ),
+                        first_die: Some(first),
+                        ..Roll::default()
+                    },
+                    chips: row.chips,
+                    radius: row.radius as f32,
+                    move_dice: row.move_dice,
+                    command: row.command,
+                },
+            );
+        }
+        Ok(())
     }
 }
 

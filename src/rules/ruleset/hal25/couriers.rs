@@ -1,5 +1,6 @@
 //! Couriers carrying written orders (Hal's VI.D-E): sent, carried, delivered or lost.
 
+use super::N;
 use super::{Hal25, TroopClass};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
@@ -92,7 +93,7 @@ impl Hal25 {
             return Ok(());
         };
         let c = b.unit(courier)?;
-        let tol = b.scale.to_mm(self.num("attached_tolerance"));
+        let tol = b.scale.to_mm(self.n(N::AttachedTolerance));
         let arrived = self
             .brigadier(b, c.side, &brigade)
             .is_some_and(|g| g.base.within(&c.base, tol));
@@ -124,7 +125,7 @@ impl Hal25 {
             };
             let first = b.cmd_dice.len();
             let (x, y) = (b.d6()?, b.d6()?);
-            let lost = f32::from(x + y) >= self.num("courier_lost_need");
+            let lost = f32::from(x + y) >= self.n(N::CourierLostNeed);
             b.emit(
                 out,
                 Event::Rolled {
@@ -136,7 +137,7 @@ impl Hal25 {
                         outcome: if lost {
                             format!(
                                 "{} or more: the message is lost",
-                                self.num("courier_lost_need")
+                                self.n(N::CourierLostNeed)
                             )
                         } else {
                             "rides on".into()

@@ -1,6 +1,7 @@
 //! Firing in Hal's rules: artillery (with counter-battery fire and towns), then small arms,
 //! simultaneously; saves; casualties.
 
+use super::N;
 use super::procedures::{self, Receiving, Volley};
 use super::tables::{self, Target};
 use super::{Band, Hal25, State, TroopClass, lost_in, this_phase};
@@ -41,7 +42,7 @@ impl Hal25 {
         if ahead < -1e-3 {
             return false;
         }
-        let half = self.num("arc_half_angle").to_radians();
+        let half = self.n(N::ArcHalfAngle).to_radians();
         d.dot(s.right()).abs() <= s.width / 2.0 + ahead * half.tan() + 1e-3
     }
 
@@ -120,109 +121,9 @@ impl Hal25 {
         let s = b.unit(sid)?;
         let t = b.unit(tid)?;
         let artillery = self.is_artillery(s);
-        match b.phase {
-            Phase::Artillery if !artillery => {
-                return illegal(format!(
-                    "{}: artillery fires first; small arms next",
-                    s.name
-                ));
-            }
-            Phase::SmallArms if artillery => {
-                return illegal(format!("{} fired in the artillery step", s.name));
-            }
-            Phase::Artillery | Phase::SmallArms => {}
-            p => {
-                return Err(RuleError::WrongPhase {
-                    command: "fire".into(),
-                    phase: p,
-                });
-            }
-        }
-        if !s.alive() || !t.alive() || t.side == s.side || self.is_officer(t) {
-            return illegal(format!("{} cannot fire at {}", s.name, t.name));
-        }
-        if self.is_cavalry(s) || self.is_officer(s) {
-            return illegal(format!("{}: cavalry do not fire small arms", s.name));
-        }
-        // A battery whose counter-battery fire removed its target has fired too.
-        let fired_guns = this_phase(b).iter().any(|e| {
-            matches!(e, Event::Rolled { what, roll } if what == "counter-battery fire" && roll.unit.as_ref() == Some(sid))
-        });
-        if s.bound.fired || fired_guns {
-            return illegal(format!("{} has fired this turn", s.name));
-        }
-        let passed_through = super::this_turn(b).iter().any(|e| {
-            matches!(e, Event::Halted { unit, why } if unit == sid && why == super::moving::PASSED_THROUGH)
-        });
-        if passed_through {
-            return illegal(format!(
-                "{} passed through formed friends: it does nothing more this turn (III.A.10)",
-                s.name
-            ));
-        }
-        if self.state(s) == State::Routed {
-            return illegal(format!("{} is routed", s.name));
-        }
-        if self.charged(b, sid) {
-            return illegal(format!("{} charged this turn: it may not fire", s.name));
-        }
-        if !self.enemies_in_contact(b, s).is_empty()
-            && !artillery
-            && self.braced_against(b, sid).is_none()
-        {
-            return illegal(format!("{} is in melee", s.name));
-        }
+        self.may_fire(b, s, t, artillery)?;
         let mut notes = Vec::new();
-        let braced = self.braced_against(b, sid);
-        let (band, range) = match &braced {
-            Some((against, Some(r))) if against == tid => {
-                notes.push(format!("fires into {}'s charge", t.name));
-                let bands = if artillery {
-                    &self.d.artillery_bands
-                } else {
-                    &self.d.small_arms_bands
-                };
-                (tables::band(bands, *r).unwrap_or(Band::Long), *r)
-            }
-            Some((against, _)) if against != tid && !artillery => {
-                let a = b.unit(against).map(|a| a.name.clone()).unwrap_or_default();
-                return illegal(format!("{} must fire into {a}'s charge", s.name));
-            }
-            _ => {
-                if !self.target_in_arc(&s.base, &t.base) {
-                    return illegal(format!("{} is outside {}'s arc", t.name, s.name));
-                }
-                let range = self.inches(b, s.base.distance(&t.base));
-                let bands = if artillery {
-                    &self.d.artillery_bands
-                } else {
-                    &self.d.small_arms_bands
-                };
-                let Some(band) = tables::band(bands, range) else {
-                    return illegal(format!(
-                        "{} is {range:.1}\" away: beyond {}\"",
-                        t.name, bands[2]
-                    ));
-                };
-                if let Err(why) = self.sight(b, s, t) {
-                    return illegal(format!("{} cannot see {}: {why}", s.name, t.name));
-                }
-                if !artillery {
-                    let nearest = self.targets(b, s, bands[2]);
-                    if let Some((n, d)) = nearest.first()
-                        && n != tid
-                        && *d + 1e-3 < range
-                    {
-                        let nn = b.unit(n).map(|x| x.name.clone()).unwrap_or_default();
-                        return illegal(format!(
-                            "{} fires at the nearest enemy threat: {nn} at {d:.1}\"",
-                            s.name
-                        ));
-                    }
-                }
-                (band, range)
-            }
-        };
+        let (band, range) = self.band_and_range(b, s, t, artillery, &mut notes)?;
         let receiving = Receiving {
             target: Target {
                 // A battery, limbered or not, is no column of troops: its crew and drivers
@@ -270,6 +171,124 @@ impl Hal25 {
             receiving,
             notes,
         })
+    }
+    /// Whether the unit may fire now at all: the step, the target, and what it did this turn.
+    fn may_fire(&self, b: &Battle, s: &Unit, t: &Unit, artillery: bool) -> Result<(), RuleError> {
+        match b.phase {
+            Phase::Artillery if !artillery => {
+                return illegal(format!(
+                    "{}: artillery fires first; small arms next",
+                    s.name
+                ));
+            }
+            Phase::SmallArms if artillery => {
+                return illegal(format!("{} fired in the artillery step", s.name));
+            }
+            Phase::Artillery | Phase::SmallArms => {}
+            p => {
+                return Err(RuleError::WrongPhase {
+                    command: "fire".into(),
+                    phase: p,
+                });
+            }
+        }
+        if !s.alive() || !t.alive() || t.side == s.side || self.is_officer(t) {
+            return illegal(format!("{} cannot fire at {}", s.name, t.name));
+        }
+        if self.is_cavalry(s) || self.is_officer(s) {
+            return illegal(format!("{}: cavalry do not fire small arms", s.name));
+        }
+        // A battery whose counter-battery fire removed its target has fired too.
+        let fired_guns = this_phase(b).iter().any(|e| {
+            matches!(e, Event::Rolled { what, roll } if what == "counter-battery fire" && roll.unit.as_ref() == Some(&s.id))
+        });
+        if s.bound.fired || fired_guns {
+            return illegal(format!("{} has fired this turn", s.name));
+        }
+        let passed_through = super::this_turn(b).iter().any(|e| {
+            matches!(e, Event::Halted { unit, why } if *unit == s.id && why == super::movement::PASSED_THROUGH)
+        });
+        if passed_through {
+            return illegal(format!(
+                "{} passed through formed friends: it does nothing more this turn (III.A.10)",
+                s.name
+            ));
+        }
+        if self.state(s) == State::Routed {
+            return illegal(format!("{} is routed", s.name));
+        }
+        if self.charged(b, &s.id) {
+            return illegal(format!("{} charged this turn: it may not fire", s.name));
+        }
+        if !self.enemies_in_contact(b, s).is_empty()
+            && !artillery
+            && self.braced_against(b, &s.id).is_none()
+        {
+            return illegal(format!("{} is in melee", s.name));
+        }
+        Ok(())
+    }
+
+    /// The range band and the range: into a charge it braced against, at the range its die gave;
+    /// otherwise measured, the target in arc, sight and reach (small arms at the nearest threat).
+    fn band_and_range(
+        &self,
+        b: &Battle,
+        s: &Unit,
+        t: &Unit,
+        artillery: bool,
+        notes: &mut Vec<String>,
+    ) -> Result<(Band, f32), RuleError> {
+        let braced = self.braced_against(b, &s.id);
+        match &braced {
+            Some((against, Some(r))) if *against == t.id => {
+                notes.push(format!("fires into {}'s charge", t.name));
+                let bands = if artillery {
+                    &self.d.artillery_bands
+                } else {
+                    &self.d.small_arms_bands
+                };
+                Ok((tables::band(bands, *r).unwrap_or(Band::Long), *r))
+            }
+            Some((against, _)) if *against != t.id && !artillery => {
+                let a = b.unit(against).map(|a| a.name.clone()).unwrap_or_default();
+                illegal(format!("{} must fire into {a}'s charge", s.name))
+            }
+            _ => {
+                if !self.target_in_arc(&s.base, &t.base) {
+                    return illegal(format!("{} is outside {}'s arc", t.name, s.name));
+                }
+                let range = self.inches(b, s.base.distance(&t.base));
+                let bands = if artillery {
+                    &self.d.artillery_bands
+                } else {
+                    &self.d.small_arms_bands
+                };
+                let Some(band) = tables::band(bands, range) else {
+                    return illegal(format!(
+                        "{} is {range:.1}\" away: beyond {}\"",
+                        t.name, bands[2]
+                    ));
+                };
+                if let Err(why) = self.sight(b, s, t) {
+                    return illegal(format!("{} cannot see {}: {why}", s.name, t.name));
+                }
+                if !artillery {
+                    let nearest = self.targets(b, s, bands[2]);
+                    if let Some((n, d)) = nearest.first()
+                        && *n != t.id
+                        && *d + 1e-3 < range
+                    {
+                        let nn = b.unit(n).map(|x| x.name.clone()).unwrap_or_default();
+                        return illegal(format!(
+                            "{} fires at the nearest enemy threat: {nn} at {d:.1}\"",
+                            s.name
+                        ));
+                    }
+                }
+                Ok((band, range))
+            }
+        }
     }
 
     /// Figures that fire: all in line or skirmish order, the front row in column, as they were
@@ -373,77 +392,7 @@ impl Hal25 {
         let t = b.unit(tid)?.clone();
         let mut knocked = 0;
         if setup.counter_battery {
-            let mut at = b.cmd_dice.len();
-            let shots = b.with_dice(|roll| {
-                procedures::counter_battery(
-                    &self.d,
-                    setup.strength,
-                    setup.band,
-                    setup.light_gun,
-                    roll,
-                )
-            })?;
-            // Light guns take -1 on the die to hit (II.B.3.b).
-            let light = if setup.light_gun {
-                vec![Factor {
-                    name: "light gun".into(),
-                    value: self.num("light_gun_counter_battery") as i32,
-                    source: "004 II.B.3.b".into(),
-                }]
-            } else {
-                Vec::new()
-            };
-            let to_hit = self.d.counter_battery_need.get(setup.band.index()).copied();
-            for shot in shots {
-                let first_die = Some(at);
-                at += if shot.knock_dice.is_some() { 3 } else { 1 };
-                let scored = i32::from(shot.die) + light.iter().map(|f| f.value).sum::<i32>();
-                let roll = match shot.knock_dice {
-                    Some((x, y)) => Roll {
-                        unit: Some(sid.clone()),
-                        dice: vec![shot.die, x, y],
-                        total: i32::from(x + y),
-                        need: Some(self.num("knock_out_need") as i32),
-                        outcome: format!(
-                            "hits{} with {scored} (needs {}); {}",
-                            if light.is_empty() {
-                                ""
-                            } else {
-                                " (-1 light gun)"
-                            },
-                            to_hit.unwrap_or(0),
-                            if shot.knocks_out {
-                                format!("knocks out a gun of {}", t.name)
-                            } else {
-                                "the gun is not knocked out".into()
-                            }
-                        ),
-                        first_die,
-                        ..Roll::default()
-                    },
-                    None => Roll {
-                        unit: Some(sid.clone()),
-                        dice: vec![shot.die],
-                        factors: light.clone(),
-                        total: scored,
-                        need: to_hit,
-                        outcome: "misses".into(),
-                        first_die,
-                        ..Roll::default()
-                    },
-                };
-                b.emit(
-                    out,
-                    Event::Rolled {
-                        what: "counter-battery fire".into(),
-                        roll,
-                    },
-                );
-                knocked += u32::from(shot.knocks_out);
-            }
-            for _ in 0..knocked {
-                self.knock_out(b, out, tid)?;
-            }
+            knocked = self.counter_battery_fire(b, out, &setup, sid, &t)?;
             if b.unit(tid)?.status.removed {
                 // The battery lost its last gun: the fire was effective, and an officer with
                 // it throws for his risk (VI.C).
@@ -453,6 +402,128 @@ impl Hal25 {
         }
         let first = b.cmd_dice.len();
         let v = b.with_dice(|roll| self.volley(&setup, roll))?;
+        self.volley_rolls(b, out, &setup, &v, first);
+        if setup.first_volley {
+            b.emit(
+                out,
+                Event::Marked {
+                    unit: sid.clone(),
+                    marker: Marker::VolleySpent,
+                    count: 1,
+                },
+            );
+        }
+        let why = format!(
+            "{} from {}",
+            if setup.artillery {
+                "artillery fire"
+            } else {
+                "musketry"
+            },
+            s.name
+        );
+        self.take_losses(b, out, tid, v.casualties, &why)?;
+        if knocked > 0 && v.casualties == 0 && b.unit(tid)?.alive() {
+            // The gun knocked out was effective fire: the officer's risk, once (VI.C).
+            self.officer_risk(b, out, tid)?;
+        }
+        if setup.artillery && v.casualties > 0 {
+            self.damage_town(b, out, &t, v.casualties)?;
+        }
+        Ok(())
+    }
+
+    /// Counter-battery fire: each gun's die to hit, and 2D6 to knock a gun out; the guns knocked
+    /// out.
+    fn counter_battery_fire(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        setup: &FireSetup,
+        sid: &UnitId,
+        t: &Unit,
+    ) -> Result<u32, RuleError> {
+        let tid = &t.id;
+        let mut knocked = 0;
+        let mut at = b.cmd_dice.len();
+        let shots = b.with_dice(|roll| {
+            procedures::counter_battery(&self.d, setup.strength, setup.band, setup.light_gun, roll)
+        })?;
+        // Light guns take -1 on the die to hit (II.B.3.b).
+        let light = if setup.light_gun {
+            vec![Factor {
+                name: "light gun".into(),
+                value: self.n(N::LightGunCounterBattery) as i32,
+                source: "004 II.B.3.b".into(),
+            }]
+        } else {
+            Vec::new()
+        };
+        let to_hit = self.d.counter_battery_need.get(setup.band.index()).copied();
+        for shot in shots {
+            let first_die = Some(at);
+            at += if shot.knock_dice.is_some() { 3 } else { 1 };
+            let scored = i32::from(shot.die) + light.iter().map(|f| f.value).sum::<i32>();
+            let roll = match shot.knock_dice {
+                Some((x, y)) => Roll {
+                    unit: Some(sid.clone()),
+                    dice: vec![shot.die, x, y],
+                    total: i32::from(x + y),
+                    need: Some(self.n(N::KnockOutNeed) as i32),
+                    outcome: format!(
+                        "hits{} with {scored} (needs {}); {}",
+                        if light.is_empty() {
+                            ""
+                        } else {
+                            " (-1 light gun)"
+                        },
+                        to_hit.unwrap_or(0),
+                        if shot.knocks_out {
+                            format!("knocks out a gun of {}", t.name)
+                        } else {
+                            "the gun is not knocked out".into()
+                        }
+                    ),
+                    first_die,
+                    ..Roll::default()
+                },
+                None => Roll {
+                    unit: Some(sid.clone()),
+                    dice: vec![shot.die],
+                    factors: light.clone(),
+                    total: scored,
+                    need: to_hit,
+                    outcome: "misses".into(),
+                    first_die,
+                    ..Roll::default()
+                },
+            };
+            b.emit(
+                out,
+                Event::Rolled {
+                    what: "counter-battery fire".into(),
+                    roll,
+                },
+            );
+            knocked += u32::from(shot.knocks_out);
+        }
+        for _ in 0..knocked {
+            self.knock_out(b, out, tid)?;
+        }
+        Ok(knocked)
+    }
+
+    /// The volley's rolls in the log: the figures left over, the volley, the saves and the odd hit
+    /// on horse.
+    fn volley_rolls(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        setup: &FireSetup,
+        v: &Volley,
+        mut first: usize,
+    ) {
+        let (sid, tid) = (&setup.shooter, &setup.target);
         let deduction = Factor {
             name: if setup.artillery {
                 "artillery range deduction".into()
@@ -468,7 +539,6 @@ impl Hal25 {
                 "004 II.A.1.b".into()
             },
         };
-        let mut first = first;
         if let Some(t) = v.remainder_test {
             let left = tables::dice_for(&self.d, setup.strength).1;
             let fires = tables::remainder_fires(left, t);
@@ -540,8 +610,8 @@ impl Hal25 {
                         unit: Some(tid.clone()),
                         dice: vec![odd],
                         total: i32::from(odd),
-                        need: Some(self.num("odd_hit_need") as i32),
-                        outcome: if f32::from(odd) >= self.num("odd_hit_need") {
+                        need: Some(self.n(N::OddHitNeed) as i32),
+                        outcome: if f32::from(odd) >= self.n(N::OddHitNeed) {
                             "a horseman falls".into()
                         } else {
                             "no casualty".into()
@@ -552,34 +622,6 @@ impl Hal25 {
                 },
             );
         }
-        if setup.first_volley {
-            b.emit(
-                out,
-                Event::Marked {
-                    unit: sid.clone(),
-                    marker: Marker::VolleySpent,
-                    count: 1,
-                },
-            );
-        }
-        let why = format!(
-            "{} from {}",
-            if setup.artillery {
-                "artillery fire"
-            } else {
-                "musketry"
-            },
-            s.name
-        );
-        self.take_losses(b, out, tid, v.casualties, &why)?;
-        if knocked > 0 && v.casualties == 0 && b.unit(tid)?.alive() {
-            // The gun knocked out was effective fire: the officer's risk, once (VI.C).
-            self.officer_risk(b, out, tid)?;
-        }
-        if setup.artillery && v.casualties > 0 {
-            self.damage_town(b, out, &t, v.casualties)?;
-        }
-        Ok(())
     }
 
     /// A gun knocked out: the last gun with crew is lost with them.
@@ -608,156 +650,6 @@ impl Hal25 {
             true,
             false,
         )
-    }
-
-    /// Points a town has left.
-    pub fn town_left(&self, b: &Battle, feature: &str) -> u32 {
-        b.log
-            .iter()
-            .rev()
-            .find_map(|e| match e {
-                Event::TownDamaged {
-                    feature: f, left, ..
-                } if f == feature => Some(*left),
-                _ => None,
-            })
-            .unwrap_or_else(|| self.town_points(b, feature))
-    }
-
-    /// The points a town starts with: the scenario's, else 25 (II.B.4.b).
-    pub fn town_points(&self, b: &Battle, feature: &str) -> u32 {
-        b.terrain
-            .get(feature)
-            .and_then(|f| f.town_points)
-            .unwrap_or(self.num("town_points") as u32)
-    }
-
-    fn damage_town(
-        &self,
-        b: &mut Battle,
-        out: &mut Vec<Event>,
-        t: &Unit,
-        points: u32,
-    ) -> Result<(), RuleError> {
-        let towns: Vec<String> = b
-            .terrain
-            .touching(&t.base, &[FeatureKind::Town, FeatureKind::Village])
-            .map(|f| f.id.clone())
-            .collect();
-        for f in towns {
-            let before = self.town_left(b, &f);
-            if before == 0 {
-                continue;
-            }
-            let left = before.saturating_sub(points);
-            b.emit(
-                out,
-                Event::TownDamaged {
-                    feature: f.clone(),
-                    points: before - left,
-                    left,
-                },
-            );
-            if left == 0 {
-                let inside: Vec<UnitId> = b
-                    .alive()
-                    .filter(|u| !self.is_officer(u))
-                    .filter(|u| b.terrain.get(&f).is_some_and(|x| x.touches(&u.base)))
-                    .map(|u| u.id.clone())
-                    .collect();
-                for id in inside {
-                    self.leave_burning_town(b, out, &id, &f)?;
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// A unit in a town that has just burnt leaves it at once, the town being one that "can
-    /// not be occupied" (II.B.4.b): keeping its facing, by the shortest way out (straight away
-    /// from the nearest enemy, back, to either side or forward, a quarter inch at a time) to a
-    /// place on the table clear of the town, of other units and of the enemy's contact, and
-    /// formed troops out of woods. It keeps its order: the seed disorganises no one for it.
-    /// With no way out it stays, and may move only out of the town (ruling burnt_town).
-    fn leave_burning_town(
-        &self,
-        b: &mut Battle,
-        out: &mut Vec<Event>,
-        id: &UnitId,
-        town: &str,
-    ) -> Result<(), RuleError> {
-        let u = b.unit(id)?.clone();
-        let Some(feature) = b.terrain.get(town).cloned() else {
-            return Ok(());
-        };
-        let enemies: Vec<Pt> = b
-            .alive()
-            .filter(|e| e.side != u.side && self.is_unit(e))
-            .map(|e| e.base.centre)
-            .collect();
-        let away = super::game::away_from(&u.base, &enemies);
-        let (fwd, right) = (u.base.forward(), u.base.right());
-        let dirs = [away, fwd.scale(-1.0), right, right.scale(-1.0), fwd];
-        let tol = b.scale.to_mm(self.num("contact_tolerance"));
-        let step = b.scale.to_mm(0.25);
-        // Never farther than across the town and the unit's own size.
-        let across = feature
-            .points
-            .iter()
-            .flat_map(|p| feature.points.iter().map(move |q| p.dist(*q)))
-            .fold(0.0_f32, f32::max);
-        let most = across + u.base.width.hypot(u.base.depth);
-        let free = |to: &Base| {
-            b.table.holds(to)
-                && !feature.touches(to)
-                && !b.alive().any(|o| {
-                    o.id != u.id
-                        && !self.is_officer(o)
-                        && (o.shapes().iter().any(|s| s.overlaps(to))
-                            || (o.side != u.side && to.within(&o.base, tol)))
-                })
-                && (u.formation == Formation::Skirmish
-                    || b.terrain
-                        .touching(to, &[FeatureKind::Woods])
-                        .next()
-                        .is_none())
-        };
-        let mut best: Option<(f32, Base)> = None;
-        for dir in dirs {
-            let mut d = step;
-            while d <= most && best.is_none_or(|(bd, _)| d < bd) {
-                let to = Base {
-                    centre: u.base.centre.plus(dir.scale(d)),
-                    ..u.base
-                };
-                if free(&to) {
-                    best = Some((d, to));
-                    break;
-                }
-                d += step;
-            }
-        }
-        let Some((d, to)) = best else {
-            return Ok(());
-        };
-        b.emit(
-            out,
-            Event::Moved {
-                unit: id.clone(),
-                from: u.base,
-                to,
-                distance: self.inches(b, d),
-                allowance: self.inches(b, d),
-                going: "out of a burning town".into(),
-                contact: None,
-                manoeuvre: Some(format!(
-                    "leaves {}, in flames, by {:.1}\"",
-                    feature.name,
-                    self.inches(b, d)
-                )),
-            },
-        );
-        Ok(())
     }
 
     /// Casualties a volley would inflict: (chance of each count), by exact enumeration.
@@ -825,8 +717,8 @@ impl Hal25 {
         if !setup.receiving.cavalry {
             return kept;
         }
-        let per = self.num("cavalry_hits_per_figure").max(1.0) as usize;
-        let odd = (7.0 - f64::from(self.num("odd_hit_need"))) / 6.0;
+        let per = self.n(N::CavalryHitsPerFigure).max(1.0) as usize;
+        let odd = (7.0 - f64::from(self.n(N::OddHitNeed))) / 6.0;
         let mut cas = vec![0.0; kept.len() / per + 2];
         for (k, p) in kept.iter().enumerate() {
             let whole = k / per;

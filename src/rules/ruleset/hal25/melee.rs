@@ -3,6 +3,7 @@
 
 use super::procedures::{self, MeleeSide, Morale};
 use super::{Hal25, State, TroopClass};
+use super::{MeleeKey, N};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError, factor_sum};
 use crate::rules::geometry::{Base, Pt};
@@ -100,10 +101,10 @@ impl Hal25 {
     /// short.
     fn fighting_stands(&self, b: &Battle, u: &Unit, e: &Unit, axis: Pt) -> Vec<(usize, u32)> {
         let bases = self.stand_bases(b, u);
-        let tol = b.scale.to_mm(self.num("contact_tolerance") * 2.0);
+        let tol = b.scale.to_mm(self.n(N::ContactTolerance) * 2.0);
         // A stand of six infantry figures, or a full stand of horse weighed against six
         // infantry figures (IV.A.9.a, c): a horseman counts as two.
-        let six = self.num("figures_per_die") as u32;
+        let six = self.n(N::FiguresPerDie) as u32;
         let full = if self.is_cavalry(u) {
             self.full_stand(u)
         } else {
@@ -161,46 +162,49 @@ impl Hal25 {
     /// The melee modifiers of `u` fighting `e`; `attacking`: `u` charged `e`.
     pub fn melee_factors(&self, b: &Battle, u: &Unit, e: &Unit, attacking: bool) -> Vec<Factor> {
         let mut f = Vec::new();
-        let mut add = |key: &str, on: bool| {
-            if on && let Some(m) = self.d.melee_modifier(key) {
-                f.push(self.factor(m));
+        let mut add = |key: MeleeKey, on: bool| {
+            if on {
+                f.push(self.d.melee.get(key).clone());
             }
         };
         let (cu, ce) = (self.class(u), self.class(e));
         let gren = |c| c == TroopClass::Grenadier;
-        add("grenadiers", gren(cu) && !gren(ce));
+        add(MeleeKey::Grenadiers, gren(cu) && !gren(ce));
         // Formed against non-formed, attacker or defender alike: the enemy skirmishing,
         // disorganised or routed is not formed; attacking such a unit adds its own modifier
         // besides (ruling unformed).
-        add("formed", self.formed(u) && !self.formed(e));
+        add(MeleeKey::Formed, self.formed(u) && !self.formed(e));
         add(
-            "attacking_disorganised",
+            MeleeKey::AttackingDisorganised,
             attacking && self.state(e) == State::Disorganised,
         );
         add(
-            "heavy_vs_light",
+            MeleeKey::HeavyVsLight,
             cu == TroopClass::HeavyCavalry && ce == TroopClass::LightCavalry,
         );
         add(
-            "light_cav_vs_non_grenadiers",
+            MeleeKey::LightCavVsNonGrenadiers,
             cu == TroopClass::LightCavalry && !gren(ce),
         );
         add(
-            "heavy_cav_vs_grenadiers",
+            MeleeKey::HeavyCavVsGrenadiers,
             cu == TroopClass::HeavyCavalry && gren(ce),
         );
-        add("defending_town", !attacking && self.in_town(b, u));
-        add("flank_rear", attacking && flank_or_rear(&u.base, &e.base));
+        add(MeleeKey::DefendingTown, !attacking && self.in_town(b, u));
         add(
-            "attacking_routed",
+            MeleeKey::FlankRear,
+            attacking && flank_or_rear(&u.base, &e.base),
+        );
+        add(
+            MeleeKey::AttackingRouted,
             attacking && self.state(e) == State::Routed,
         );
         add(
-            "heavy_cav_vs_non_grenadiers",
+            MeleeKey::HeavyCavVsNonGrenadiers,
             cu == TroopClass::HeavyCavalry && !gren(ce),
         );
         add(
-            "moving_cav_vs_stationary",
+            MeleeKey::MovingCavVsStationary,
             self.is_cavalry(u) && self.is_cavalry(e) && u.bound.moved && !e.bound.moved,
         );
         f
@@ -269,7 +273,7 @@ impl Hal25 {
     /// stand with an odd point), as (stand, figures).
     fn stand_casualties(&self, s: &Side, points: &[u32], figures: u32) -> Vec<(usize, u32)> {
         let per = if s.cavalry {
-            self.num("cavalry_hits_per_figure").max(1.0) as u32
+            self.n(N::CavalryHitsPerFigure).max(1.0) as u32
         } else {
             1
         };
@@ -318,8 +322,8 @@ impl Hal25 {
                         unit: Some(on.unit.clone()),
                         dice: vec![die],
                         total: i32::from(die),
-                        need: Some(self.num("odd_hit_need") as i32),
-                        outcome: if f32::from(die) >= self.num("odd_hit_need") {
+                        need: Some(self.n(N::OddHitNeed) as i32),
+                        outcome: if f32::from(die) >= self.n(N::OddHitNeed) {
                             "a horseman falls".into()
                         } else {
                             "no casualty".into()
@@ -359,34 +363,88 @@ impl Hal25 {
             if s.left_over == 0 {
                 continue;
             }
-            let first = b.cmd_dice.len();
-            let die = b.d6()?;
-            let fights = super::tables::remainder_fires(s.left_over, die);
-            b.emit(
-                out,
-                Event::Rolled {
-                    what: format!("the {} crew left over", s.left_over),
-                    roll: Roll {
-                        unit: Some(s.unit.clone()),
-                        dice: vec![die],
-                        total: i32::from(die),
-                        outcome: format!(
-                            "{} ({} or less fights with a die)",
-                            if fights { "a die more" } else { "no die" },
-                            s.left_over
-                        ),
-                        first_die: Some(first),
-                        ..Roll::default()
-                    },
-                },
-            );
-            if !fights {
-                s.melee.missing.pop();
-                s.melee.facing = s.melee.missing.len();
-            }
+            self.crews_left_over(b, out, s)?;
         }
         let first = b.cmd_dice.len();
         let m = b.with_dice(|roll| procedures::melee(&sa.melee, &se.melee, roll))?;
+        let (a_name, e_name) = self.log_melee(b, out, &sa, &se, &m, first)?;
+        let winner = m.winner;
+        let a_cas = self.figures_from_points(b, out, &sa, m.a_lost)?;
+        let e_cas = self.figures_from_points(b, out, &se, m.b_lost)?;
+        let a_at = self.stand_casualties(&sa, &m.a_stand_lost, a_cas);
+        let e_at = self.stand_casualties(&se, &m.b_stand_lost, e_cas);
+        let loser = |id: &UnitId| match winner {
+            Some(0) => id == eid,
+            Some(_) => id == aid,
+            None => false,
+        };
+        self.lose_at(
+            b,
+            out,
+            aid,
+            a_cas,
+            &a_at,
+            &format!("melee with {e_name}"),
+            !loser(aid),
+        )?;
+        self.lose_at(
+            b,
+            out,
+            eid,
+            e_cas,
+            &e_at,
+            &format!("melee with {a_name}"),
+            !loser(eid),
+        )?;
+        self.melee_result(b, out, aid, eid, winner, m.lost_by)
+    }
+
+    /// Gun crews left over test for their die (one fewer die if it fails).
+    fn crews_left_over(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        s: &mut Side,
+    ) -> Result<(), RuleError> {
+        let first = b.cmd_dice.len();
+        let die = b.d6()?;
+        let fights = super::tables::remainder_fires(s.left_over, die);
+        b.emit(
+            out,
+            Event::Rolled {
+                what: format!("the {} crew left over", s.left_over),
+                roll: Roll {
+                    unit: Some(s.unit.clone()),
+                    dice: vec![die],
+                    total: i32::from(die),
+                    outcome: format!(
+                        "{} ({} or less fights with a die)",
+                        if fights { "a die more" } else { "no die" },
+                        s.left_over
+                    ),
+                    first_die: Some(first),
+                    ..Roll::default()
+                },
+            },
+        );
+        if !fights {
+            s.melee.missing.pop();
+            s.melee.facing = s.melee.missing.len();
+        }
+        Ok(())
+    }
+
+    /// The melee in the log, each side's dice where they were thrown; the two sides' names.
+    fn log_melee(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        sa: &Side,
+        se: &Side,
+        m: &procedures::Melee,
+        first: usize,
+    ) -> Result<(String, String), RuleError> {
+        let (aid, eid) = (&sa.unit, &se.unit);
         let a_name = b.unit(aid)?.name.clone();
         let e_name = b.unit(eid)?.name.clone();
         // The pairs were thrown attacker, defender; then the attacker's unanswered dice, then
@@ -435,39 +493,26 @@ impl Hal25 {
             Event::Assault {
                 attacker: aid.clone(),
                 defender: eid.clone(),
-                attacker_roll: Box::new(roll(&sa, &m.a_dice, m.a_total, m.b_lost, a_at)),
-                defender_roll: Box::new(roll(&se, &m.b_dice, m.b_total, m.a_lost, e_at)),
+                attacker_roll: Box::new(roll(sa, &m.a_dice, m.a_total, m.b_lost, a_at)),
+                defender_roll: Box::new(roll(se, &m.b_dice, m.b_total, m.a_lost, e_at)),
                 difference: m.a_total - m.b_total,
                 outcome,
             },
         );
-        let a_cas = self.figures_from_points(b, out, &sa, m.a_lost)?;
-        let e_cas = self.figures_from_points(b, out, &se, m.b_lost)?;
-        let a_at = self.stand_casualties(&sa, &m.a_stand_lost, a_cas);
-        let e_at = self.stand_casualties(&se, &m.b_stand_lost, e_cas);
-        let loser = |id: &UnitId| match winner {
-            Some(0) => id == eid,
-            Some(_) => id == aid,
-            None => false,
-        };
-        self.lose_at(
-            b,
-            out,
-            aid,
-            a_cas,
-            &a_at,
-            &format!("melee with {e_name}"),
-            !loser(aid),
-        )?;
-        self.lose_at(
-            b,
-            out,
-            eid,
-            e_cas,
-            &e_at,
-            &format!("melee with {a_name}"),
-            !loser(eid),
-        )?;
+        Ok((a_name, e_name))
+    }
+
+    /// After the melee: the loser reads the failed morale chart, the winner (or both, if drawn) is
+    /// disorganised.
+    fn melee_result(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+        aid: &UnitId,
+        eid: &UnitId,
+        winner: Option<usize>,
+        lost_by: u32,
+    ) -> Result<(), RuleError> {
         match winner {
             Some(w) => {
                 let (win, lose) = if w == 0 { (aid, eid) } else { (eid, aid) };
@@ -483,7 +528,7 @@ impl Hal25 {
                             },
                         );
                     }
-                    self.failed(b, out, lose, Some((m.lost_by, win.clone())))?;
+                    self.failed(b, out, lose, Some((lost_by, win.clone())))?;
                 }
                 if b.unit(win)?.alive() && !b.unit(win)?.status.disordered {
                     b.emit(

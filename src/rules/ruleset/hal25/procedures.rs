@@ -2,11 +2,13 @@
 //! fire with its saves, a step of brigade activation, and a melee between stands. Dice come from
 //! the caller (the battle's dice, or a test's script) in the order the rules throw them.
 
+use super::N;
 use super::tables::{
     Target, artillery_deduction, cavalry_casualties, dice_for, die_hits, remainder_fires,
     save_need, small_arms_deduction,
 };
-use super::{Band, HalData};
+use super::{Band, HalData, MoraleKey};
+use crate::rules::command::Factor;
 
 /// What a volley or a battery's fire did, die by die.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -46,7 +48,7 @@ fn saves_and_casualties(d: &HalData, v: &mut Volley, r: Receiving, roll: &mut dy
         }
     }
     v.casualties = if r.cavalry {
-        let per = d.num("cavalry_hits_per_figure").max(1.0) as u32;
+        let per = d.n(N::CavalryHitsPerFigure).max(1.0) as u32;
         if !kept.is_multiple_of(per) {
             v.odd_die = Some(roll());
         }
@@ -255,32 +257,37 @@ pub struct MoraleSituation {
 
 /// The morale modifiers that apply, in the order the reference lists them, from the data
 /// (a modifier that counts twice appears twice).
-pub fn morale_factors<'d>(d: &'d HalData, s: &MoraleSituation) -> Vec<&'d super::Modifier> {
+pub fn morale_factors<'d>(d: &'d HalData, s: &MoraleSituation) -> Vec<&'d Factor> {
     let mut out = Vec::new();
-    let mut add = |key: &str, times: u32| {
-        if let Some(m) = d.morale_modifier(key) {
-            for _ in 0..times {
-                out.push(m);
-            }
+    let mut add = |key: MoraleKey, times: u32| {
+        let m = d.morale.get(key);
+        for _ in 0..times {
+            out.push(m);
         }
     };
-    add("stand_lost", s.stands_lost);
-    add("out_of_command", u32::from(s.out_of_command && !s.light));
-    add("disorganised", u32::from(s.disorganised));
-    add("rout", u32::from(s.in_rout));
-    add("light_vs_cavalry", u32::from(s.light_vs_cavalry));
-    let per = d.num("figures_per_die").max(1.0) as u32;
-    add("crew_lost", s.crew_lost / per);
-    add("works", u32::from(s.defending_works));
-    add("commander_attached", u32::from(s.commander_attached));
-    add("grenadiers", u32::from(s.grenadiers));
-    add("heavy_vs_cavalry", u32::from(s.heavy_vs_cavalry));
+    add(MoraleKey::StandLost, s.stands_lost);
     add(
-        "light_cav_closing",
+        MoraleKey::OutOfCommand,
+        u32::from(s.out_of_command && !s.light),
+    );
+    add(MoraleKey::Disorganised, u32::from(s.disorganised));
+    add(MoraleKey::Rout, u32::from(s.in_rout));
+    add(MoraleKey::LightVsCavalry, u32::from(s.light_vs_cavalry));
+    let per = d.n(N::FiguresPerDie).max(1.0) as u32;
+    add(MoraleKey::CrewLost, s.crew_lost / per);
+    add(MoraleKey::Works, u32::from(s.defending_works));
+    add(
+        MoraleKey::CommanderAttached,
+        u32::from(s.commander_attached),
+    );
+    add(MoraleKey::Grenadiers, u32::from(s.grenadiers));
+    add(MoraleKey::HeavyVsCavalry, u32::from(s.heavy_vs_cavalry));
+    add(
+        MoraleKey::LightCavClosing,
         u32::from(s.light_cav_closing_formed_infantry),
     );
     add(
-        "heavy_cav_closing",
+        MoraleKey::HeavyCavClosing,
         u32::from(s.heavy_cav_closing_formed_infantry),
     );
     out
@@ -303,7 +310,7 @@ pub enum Morale {
 /// modifier (ruling disorganised_failing).
 pub fn after_failed_check(d: &HalData, now: Morale, chart_2d6: i32, lost_by: u32) -> Morale {
     use super::Failed;
-    if lost_by as f32 >= d.num("surrender_points") {
+    if lost_by as f32 >= d.n(N::SurrenderPoints) {
         return Morale::Surrendered;
     }
     match now {
@@ -325,7 +332,7 @@ pub fn after_failed_check(d: &HalData, now: Morale, chart_2d6: i32, lost_by: u32
 pub fn rout_recovery(d: &HalData, now: Morale, passed: bool) -> Morale {
     match now {
         Morale::Rout(_) if passed => Morale::Disorganised,
-        Morale::Rout(n) if n + 1 >= d.num("rout_recovery_attempts") as u32 => Morale::Removed,
+        Morale::Rout(n) if n + 1 >= d.n(N::RoutRecoveryAttempts) as u32 => Morale::Removed,
         Morale::Rout(n) => Morale::Rout(n + 1),
         Morale::Disorganised if passed => Morale::Good,
         Morale::Disorganised => Morale::Rout(0),
@@ -335,7 +342,7 @@ pub fn rout_recovery(d: &HalData, now: Morale, passed: bool) -> Morale {
 
 /// The special check of a unit down to two stands: anything but a 6 removes it.
 pub fn two_stand_check(d: &HalData, die: u8) -> bool {
-    f32::from(die) >= d.num("two_stand_need")
+    f32::from(die) >= d.n(N::TwoStandNeed)
 }
 
 /// A unit that lost a melee and is disorganised falls back 2D6 inches, facing the enemy on
@@ -343,7 +350,7 @@ pub fn two_stand_check(d: &HalData, die: u8) -> bool {
 pub fn fall_back(d: &HalData, two_d6: u8, facing_die: u8) -> (u32, bool) {
     (
         u32::from(two_d6),
-        f32::from(facing_die) >= d.num("fall_back_facing_need"),
+        f32::from(facing_die) >= d.n(N::FallBackFacingNeed),
     )
 }
 
@@ -389,5 +396,5 @@ pub fn army_holds(own_2d6: i32, own_bonus: i32, enemy_2d6: i32, enemy_bonus: i32
 
 /// An army must check for withdrawal when fewer than half its original units remain.
 pub fn must_check_withdrawal(d: &HalData, remaining: u32, original: u32) -> bool {
-    (remaining as f32) < original as f32 * d.num("army_withdrawal_share")
+    (remaining as f32) < original as f32 * d.n(N::ArmyWithdrawalShare)
 }

@@ -2,7 +2,8 @@
 //! cavalry, counter-battery fire, the range a unit fires at into a charge, movement rates,
 //! melee casualties, the morale number and the failed morale chart, and the chips roll.
 
-use super::{Band, ChargeFrom, ChipRow, Failed, HalData, TroopClass};
+use super::N;
+use super::{Band, ChargeFrom, ChipRow, DeductionKey, Failed, HalData, TroopClass};
 
 /// The band a distance (inches) falls in, of three upper limits; None beyond the last.
 pub fn band(limits: &[f32], distance: f32) -> Option<Band> {
@@ -12,7 +13,7 @@ pub fn band(limits: &[f32], distance: f32) -> Option<Band> {
 /// Dice for small arms (or artillery crew in melee): one per full six figures, and the figures
 /// left over (fewer than six) that may earn one more (ruling small_arms_dice).
 pub fn dice_for(d: &HalData, figures: u32) -> (u32, u32) {
-    let per = d.num("figures_per_die").max(1.0) as u32;
+    let per = d.n(N::FiguresPerDie).max(1.0) as u32;
     (figures / per, figures % per)
 }
 
@@ -29,13 +30,12 @@ pub fn die_hits(face: u8, deduction: i32) -> u32 {
 /// The range deduction of small arms: regular or first volley, by band.
 pub fn small_arms_deduction(d: &HalData, first_volley: bool, b: Band) -> i32 {
     let key = if first_volley {
-        "first_volley"
+        DeductionKey::FirstVolley
     } else {
-        "regular"
+        DeductionKey::Regular
     };
-    d.deduction(key)
-        .and_then(|x| x.deduct.get(b.index()).copied())
-        .unwrap_or(6)
+    // Three bands each: loading refuses a row without.
+    d.deductions.get(key)[b.index()]
 }
 
 /// What protects a target from small arms or artillery fire.
@@ -65,16 +65,16 @@ pub fn save_need(
         need = Some(need.map_or(n, |m| m.min(n)));
     };
     if line_firing {
-        best(d.num("save_line_firing"));
+        best(d.n(N::SaveLineFiring));
     }
     if t.covered {
-        best(d.num("save_cover"));
+        best(d.n(N::SaveCover));
     }
     if let Some(long) = light_gun {
         best(if long {
-            d.num("save_light_gun_long")
+            d.n(N::SaveLightGunLong)
         } else {
-            d.num("save_light_gun")
+            d.n(N::SaveLightGun)
         });
     }
     if moved {
@@ -87,10 +87,10 @@ pub fn save_need(
 /// Cavalrymen removed by hits: two hits a figure; an odd hit removes one more on 4-6 of
 /// `odd_die` (no carry-over).
 pub fn cavalry_casualties(d: &HalData, hits: u32, odd_die: Option<u8>) -> u32 {
-    let per = d.num("cavalry_hits_per_figure").max(1.0) as u32;
+    let per = d.n(N::CavalryHitsPerFigure).max(1.0) as u32;
     let whole = hits / per;
     let odd =
-        !hits.is_multiple_of(per) && odd_die.is_some_and(|x| f32::from(x) >= d.num("odd_hit_need"));
+        !hits.is_multiple_of(per) && odd_die.is_some_and(|x| f32::from(x) >= d.n(N::OddHitNeed));
     whole + u32::from(odd)
 }
 
@@ -99,9 +99,9 @@ pub fn cavalry_casualties(d: &HalData, hits: u32, odd_die: Option<u8>) -> u32 {
 /// felling one; the odd point left over from whole horsemen fells none (ruling
 /// melee_horse_points).
 pub fn melee_horse_casualties(d: &HalData, points: u32, single_die: Option<u8>) -> u32 {
-    let per = d.num("cavalry_hits_per_figure").max(1.0) as u32;
+    let per = d.n(N::CavalryHitsPerFigure).max(1.0) as u32;
     if points == 1 {
-        return u32::from(single_die.is_some_and(|x| f32::from(x) >= d.num("odd_hit_need")));
+        return u32::from(single_die.is_some_and(|x| f32::from(x) >= d.n(N::OddHitNeed)));
     }
     points / per
 }
@@ -115,7 +115,7 @@ pub fn artillery_deduction(d: &HalData, b: Band) -> i32 {
 pub fn counter_battery_hits(d: &HalData, b: Band, die: u8, light: bool) -> bool {
     let need = d.counter_battery_need.get(b.index()).copied().unwrap_or(7);
     let m = if light {
-        d.num("light_gun_counter_battery") as i32
+        d.n(N::LightGunCounterBattery) as i32
     } else {
         0
     };
@@ -124,7 +124,7 @@ pub fn counter_battery_hits(d: &HalData, b: Band, die: u8, light: bool) -> bool 
 
 /// 2D6 after a counter-battery hit knock the gun out (ruling knock_out).
 pub fn knocked_out(d: &HalData, two_d6: u8) -> bool {
-    f32::from(two_d6) >= d.num("knock_out_need")
+    f32::from(two_d6) >= d.n(N::KnockOutNeed)
 }
 
 /// The range a unit that holds fires at into a charge, by 1D6 (II.A, Firing into Charges).
@@ -184,7 +184,7 @@ pub fn morale_fails(number: i32, two_d6: i32) -> bool {
 
 /// The failed-morale modifier for a melee lost by `points`, or None from 20 up (surrender).
 pub fn melee_loss_modifier(d: &HalData, points: u32) -> Option<i32> {
-    if points as f32 >= d.num("surrender_points") {
+    if points as f32 >= d.n(N::SurrenderPoints) {
         return None;
     }
     Some(
@@ -211,7 +211,7 @@ pub fn failed_morale(d: &HalData, two_d6: i32, lost_by: u32) -> Failed {
 pub fn chips(d: &HalData, die: u8, cinc: bool) -> &ChipRow {
     let score = i32::from(die)
         + if cinc {
-            d.num("chips_cinc_bonus") as i32
+            d.n(N::ChipsCincBonus) as i32
         } else {
             0
         };

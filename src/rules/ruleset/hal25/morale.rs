@@ -1,15 +1,16 @@
 //! The turn of Hal's rules: chips before the battle, charge declarations, movement by
 //! brigades, artillery and small arms, melee, morale, rout movement; losses and morale checks.
 
-use super::procedures::{self, Morale, MoraleSituation, activation};
+use super::N;
+use super::procedures::{self, Morale, MoraleSituation};
 use super::tables::{self, MoveFormation};
-use super::{Hal25, State, TroopClass, begin, this_turn};
+use super::{Hal25, State, TroopClass, this_turn};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, Marker, RuleError, factor_sum};
 use crate::rules::geometry::{Base, Pt};
-use crate::rules::model::{Phase, Side, Unit, UnitId};
+use crate::rules::model::{Side, Unit, UnitId};
 use crate::rules::ruleset::Roll;
-use crate::rules::ruleset::common::{heading_deg, illegal, in_phase, on_table};
+use crate::rules::ruleset::common::heading_deg;
 
 /// What a routed unit's run is called in its roll: the rout movement phase knows by it that a
 /// unit has made this turn's run already.
@@ -21,337 +22,6 @@ pub struct Check {
 }
 
 impl Hal25 {
-    // ----- brigades -------------------------------------------------------------------------
-
-    /// A side's brigades with a unit on the table, in the scenario's order.
-    pub fn brigades(&self, b: &Battle, side: Side) -> Vec<String> {
-        let mut v: Vec<String> = Vec::new();
-        for u in b.alive().filter(|u| u.side == side && self.is_unit(u)) {
-            if let Some(br) = &u.extra.brigade
-                && !v.contains(br)
-            {
-                v.push(br.clone());
-            }
-        }
-        v
-    }
-
-    /// Brigades set moving this turn, by side.
-    pub fn moved_brigades(&self, b: &Battle) -> Vec<(Side, String)> {
-        this_turn(b)
-            .iter()
-            .filter_map(|e| match e {
-                Event::BrigadeActivated { side, brigade } => Some((*side, brigade.clone())),
-                _ => None,
-            })
-            .collect()
-    }
-
-    /// Brigades set moving since the last throw.
-    pub fn throw_brigades(&self, b: &Battle) -> Vec<String> {
-        let t = this_turn(b);
-        let from = t
-            .iter()
-            .rposition(|e| matches!(e, Event::Initiative { .. }))
-            .map_or(t.len(), |i| i + 1);
-        t.skip(from)
-            .filter_map(|e| match e {
-                Event::BrigadeActivated { brigade, .. } => Some(brigade.clone()),
-                _ => None,
-            })
-            .collect()
-    }
-
-    /// A side's brigades not yet moved this turn.
-    pub fn unmoved(&self, b: &Battle, side: Side) -> Vec<String> {
-        let moved = self.moved_brigades(b);
-        self.brigades(b, side)
-            .into_iter()
-            .filter(|br| !moved.iter().any(|(s, m)| *s == side && m == br))
-            .collect()
-    }
-
-    /// Both sides throw for the move; or, all brigades moved, the firing begins.
-    pub(super) fn throw(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
-        let left = [self.unmoved(b, 0).len(), self.unmoved(b, 1).len()];
-        if left == [0, 0] {
-            begin(b, out, Phase::Artillery);
-            return Ok(());
-        }
-        if left[0] == 0 || left[1] == 0 {
-            let s = usize::from(left[0] == 0);
-            b.emit(
-                out,
-                Event::Initiative {
-                    dice: Vec::new(),
-                    side: Some(s),
-                    brigades: left[s] as u32,
-                },
-            );
-            return Ok(());
-        }
-        let tries = self.num("initiative_tries").max(1.0) as u32;
-        for _ in 0..tries {
-            let (x, y) = (b.d6()?, b.d6()?);
-            match activation(x, y) {
-                Some((s, n)) => {
-                    b.emit(
-                        out,
-                        Event::Initiative {
-                            dice: vec![x, y],
-                            side: Some(s),
-                            brigades: n.min(left[s] as u32),
-                        },
-                    );
-                    return Ok(());
-                }
-                None => b.emit(
-                    out,
-                    Event::Initiative {
-                        dice: vec![x, y],
-                        side: None,
-                        brigades: 0,
-                    },
-                ),
-            }
-        }
-        let s = usize::from(left[1] > left[0]);
-        b.emit(
-            out,
-            Event::Initiative {
-                dice: Vec::new(),
-                side: Some(s),
-                brigades: 1,
-            },
-        );
-        Ok(())
-    }
-
-    /// Sets a brigade moving (any of its units, or its commander, names it).
-    pub fn activate(
-        &self,
-        b: &mut Battle,
-        out: &mut Vec<Event>,
-        id: &UnitId,
-    ) -> Result<(), RuleError> {
-        in_phase(b, Phase::Movement, "set a brigade moving")?;
-        let u = b.unit(id)?.clone();
-        on_table(&u)?;
-        if u.side != b.active {
-            return illegal(format!("{}: the other side is moving", u.name));
-        }
-        let Some(brigade) = u.extra.brigade.clone() else {
-            return illegal(format!(
-                "{} belongs to no brigade: it moves with any of its side's brigades",
-                u.name
-            ));
-        };
-        if !self.unmoved(b, u.side).contains(&brigade) {
-            return illegal(format!("brigade {brigade} has moved this turn"));
-        }
-        if b.command_points[u.side] <= 0 {
-            return illegal("the throw gave no more brigades to move: end the throw".into());
-        }
-        b.emit(
-            out,
-            Event::BrigadeActivated {
-                side: u.side,
-                brigade,
-            },
-        );
-        Ok(())
-    }
-
-    /// The unit may act in the movement now: its brigade moves in this throw (commanders in
-    /// chief and couriers with any brigade of their side).
-    pub fn may_act(&self, b: &Battle, id: &UnitId) -> Result<(), RuleError> {
-        in_phase(b, Phase::Movement, "move")?;
-        let u = b.unit(id)?;
-        on_table(u)?;
-        if u.side != b.active {
-            return illegal(format!("{}: the other side is moving", u.name));
-        }
-        let throw = self.throw_brigades(b);
-        match &u.extra.brigade {
-            Some(br) if !self.is_officer(u) || self.is_brigadier(u) => {
-                if !throw.contains(br) {
-                    return illegal(format!(
-                        "{}: brigade {br} is not moving now (set it moving first)",
-                        u.name
-                    ));
-                }
-            }
-            _ => {
-                if throw.is_empty() {
-                    return illegal(format!(
-                        "{} moves with one of its side's brigades: set one moving first",
-                        u.name
-                    ));
-                }
-            }
-        }
-        if u.bound.halted {
-            return illegal(format!("{} stands this turn", u.name));
-        }
-        if self.state(u) == State::Routed {
-            return illegal(format!(
-                "{} is routed: it runs in the rout movement",
-                u.name
-            ));
-        }
-        Ok(())
-    }
-
-    // ----- the turn -------------------------------------------------------------------------
-
-    pub fn end_phase(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
-        match b.phase {
-            Phase::Command => {
-                self.chips(b, out)?;
-                begin(b, out, Phase::Charges);
-                Ok(())
-            }
-            Phase::Charges => {
-                begin(b, out, Phase::Movement);
-                self.courier_risks(b, out)?;
-                self.throw(b, out)
-            }
-            Phase::Movement => {
-                // Brigades the throw gave and the side did not set moving stand.
-                let side = b.active;
-                let mut n = b.command_points[side].max(0) as usize;
-                for brigade in self.unmoved(b, side) {
-                    if n == 0 {
-                        break;
-                    }
-                    b.emit(out, Event::BrigadeActivated { side, brigade });
-                    n -= 1;
-                }
-                self.throw(b, out)
-            }
-            Phase::Artillery => {
-                self.check_marked(b, out)?;
-                begin(b, out, Phase::SmallArms);
-                Ok(())
-            }
-            Phase::SmallArms => {
-                self.check_marked(b, out)?;
-                begin(b, out, Phase::CloseCombat);
-                Ok(())
-            }
-            Phase::CloseCombat => {
-                // Melees nobody called are fought now, in the order of the table (each pair
-                // once: a unit may fight several enemies).
-                for _ in 0..b.units.len() * b.units.len() {
-                    let Some((a, e)) = self.melees(b).into_iter().next() else {
-                        break;
-                    };
-                    self.fight(b, out, &a, &e)?;
-                    if b.is_over() {
-                        return Ok(());
-                    }
-                }
-                begin(b, out, Phase::Morale);
-                self.morale_phase(b, out)
-            }
-            Phase::Morale => {
-                begin(b, out, Phase::Rout);
-                self.rout_phase(b, out)
-            }
-            Phase::Rout => self.next_turn(b, out),
-            Phase::GameOver => Err(RuleError::GameOver),
-            other => illegal(format!("Hal's rules have no {} phase", other.name())),
-        }
-    }
-
-    fn next_turn(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
-        let declared: Vec<UnitId> = b
-            .units
-            .iter()
-            .filter(|u| u.status.declared.is_some())
-            .map(|u| u.id.clone())
-            .collect();
-        for unit in declared {
-            b.emit(
-                out,
-                Event::Marked {
-                    unit,
-                    marker: Marker::Declaration,
-                    count: 0,
-                },
-            );
-        }
-        if b.turn >= b.turn_limit {
-            let (winner, reason) = self.turn_limit_result(b);
-            b.emit(out, Event::GameOver { winner, reason });
-            return Ok(());
-        }
-        b.emit(
-            out,
-            Event::PhaseBegan {
-                turn: b.turn + 1,
-                phase: Phase::Charges,
-                side: 0,
-            },
-        );
-        Ok(())
-    }
-
-    /// Each general throws for chips before the battle.
-    fn chips(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
-        let generals: Vec<(UnitId, bool)> = b
-            .alive()
-            .filter(|g| self.class(g) == TroopClass::General)
-            .map(|g| (g.id.clone(), self.is_cic(g)))
-            .collect();
-        for (id, cic) in generals {
-            let first = b.cmd_dice.len();
-            let die = b.d6()?;
-            let row = tables::chips(&self.d, die, cic).clone();
-            let mut factors = Vec::new();
-            if cic {
-                factors.push(Factor {
-                    name: "Commander in chief".into(),
-                    value: self.num("chips_cinc_bonus") as i32,
-                    source: "004 VI.F.a".into(),
-                });
-            }
-            let total = i32::from(die) + factor_sum(&factors);
-            b.emit(
-                out,
-                Event::Chips {
-                    general: id.clone(),
-                    roll: Roll {
-                        unit: Some(id),
-                        dice: vec![die],
-                        factors,
-                        total,
-                        outcome: format!(
-                            "{} chip{}, command radius {}\", {}",
-                            row.chips,
-                            if row.chips == 1 { "" } else { "s" },
-                            row.radius,
-                            match row.move_dice {
-                                0 => "moves as the rules give".to_string(),
-                                n => format!(
-                                    "{n:+}D6 to movement, {:+} command control",
-                                    row.command
-                                ),
-                            }
-                        ),
-                        first_die: Some(first),
-                        ..Roll::default()
-                    },
-                    chips: row.chips,
-                    radius: row.radius as f32,
-                    move_dice: row.move_dice,
-                    command: row.command,
-                },
-            );
-        }
-        Ok(())
-    }
-
     // ----- morale ---------------------------------------------------------------------------
 
     /// The unit's morale factors (base 4 first) against an enemy, closing with it or not.
@@ -411,7 +81,7 @@ impl Hal25 {
         f.extend(
             procedures::morale_factors(&self.d, &situation)
                 .into_iter()
-                .map(|m| self.factor(m)),
+                .cloned(),
         );
         f
     }
@@ -473,7 +143,7 @@ impl Hal25 {
         let by = lost_by.as_ref().map_or(0, |l| l.0);
         let now = self.morale(&u);
         // Only a unit in good order that does not surrender reads the chart.
-        let reads_chart = now == Morale::Good && (by as f32) < self.num("surrender_points");
+        let reads_chart = now == Morale::Good && (by as f32) < self.n(N::SurrenderPoints);
         let mut chart = None;
         if reads_chart {
             let first = b.cmd_dice.len();
@@ -585,7 +255,7 @@ impl Hal25 {
     ) -> Result<(), RuleError> {
         let first = b.cmd_dice.len();
         let mut dice = Vec::new();
-        for _ in 0..self.num("fall_back_dice").max(1.0) as u32 {
+        for _ in 0..self.n(N::FallBackDice).max(1.0) as u32 {
             dice.push(b.d6()?);
         }
         let face = b.d6()?;
@@ -641,7 +311,7 @@ impl Hal25 {
             u.base.facing
         };
         let step = b.scale.to_mm(0.5);
-        let tol = b.scale.to_mm(self.num("contact_tolerance"));
+        let tol = b.scale.to_mm(self.n(N::ContactTolerance));
         let mut d = b.scale.to_mm(inches.max(0.0));
         loop {
             let to = Base {
@@ -720,8 +390,23 @@ impl Hal25 {
     }
 
     /// The morale phase: recovery, this turn's checks, under-strength checks, army withdrawal.
-    fn morale_phase(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
+    pub(super) fn morale_phase(
+        &self,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
         // A. Units that failed before this turn try to recover.
+        self.recovery(b, out)?;
+        // B. This turn's checks.
+        self.check_marked(b, out)?;
+        // C. Units down to two stands.
+        self.two_stand_checks(b, out)?;
+        // D. Army withdrawal.
+        self.army_withdrawal(b, out)
+    }
+    /// Units that failed before this turn try to recover: a routed unit rallies to disorganised, a
+    /// disorganised one steadies; a second failure from rout removes it.
+    fn recovery(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
         let failed_now: Vec<UnitId> = this_turn(b)
             .iter()
             .filter_map(|e| match e {
@@ -786,9 +471,11 @@ impl Hal25 {
                 _ => {}
             }
         }
-        // B. This turn's checks.
-        self.check_marked(b, out)?;
-        // C. Units down to two stands.
+        Ok(())
+    }
+
+    /// Units down to two stands throw to stay on the table.
+    fn two_stand_checks(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
         let weak: Vec<UnitId> = b
             .alive()
             .filter(|u| {
@@ -811,7 +498,7 @@ impl Hal25 {
                         unit: Some(id.clone()),
                         dice: vec![die],
                         total: i32::from(die),
-                        need: Some(self.num("two_stand_need") as i32),
+                        need: Some(self.n(N::TwoStandNeed) as i32),
                         outcome: if stays { "stays" } else { "is removed" }.into(),
                         first_die: Some(first),
                         ..Roll::default()
@@ -837,8 +524,7 @@ impl Hal25 {
                 );
             }
         }
-        // D. Army withdrawal.
-        self.army_withdrawal(b, out)
+        Ok(())
     }
 
     /// Units of a side at the start and on the table now (battalions, regiments, batteries).
@@ -917,7 +603,7 @@ impl Hal25 {
     }
 
     /// Routed units run: their formation's move and their rout dice, backs to the enemy.
-    fn rout_phase(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
+    pub(super) fn rout_phase(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
         // A unit that ran in this turn's pre-melee rout movement (I.2.A.a) has made this turn's
         // rout move: it does not run again in the rout movement phase (I.6).
         let ran: Vec<UnitId> = super::this_turn(b)
@@ -1000,278 +686,6 @@ impl Hal25 {
             away_from(&u.base, &nearest)
         };
         self.run(b, out, id, dir, dist as f32, true, true)
-    }
-
-    // ----- losses -----------------------------------------------------------------------------
-
-    /// Takes figures off a unit, last stand first; marks the checks the losses call for, and
-    /// risks an attached officer.
-    pub fn take_losses(
-        &self,
-        b: &mut Battle,
-        out: &mut Vec<Event>,
-        id: &UnitId,
-        figures: u32,
-        why: &str,
-    ) -> Result<(), RuleError> {
-        self.lose(b, out, id, figures, why, true)
-    }
-
-    /// Takes figures off; `mark`: mark the check that losing a stand calls for (a melee's
-    /// loser goes to the failed morale chart instead).
-    pub fn lose(
-        &self,
-        b: &mut Battle,
-        out: &mut Vec<Event>,
-        id: &UnitId,
-        figures: u32,
-        why: &str,
-        mark: bool,
-    ) -> Result<(), RuleError> {
-        self.lose_at(b, out, id, figures, &[], why, mark)
-    }
-
-    /// Takes figures off, first from the stands named (a melee's stand casualties, IV.A.4),
-    /// the rest from the last stand forward.
-    #[expect(clippy::too_many_arguments, reason = "lose with the stands hit")]
-    pub fn lose_at(
-        &self,
-        b: &mut Battle,
-        out: &mut Vec<Event>,
-        id: &UnitId,
-        figures: u32,
-        at: &[(usize, u32)],
-        why: &str,
-        mark: bool,
-    ) -> Result<(), RuleError> {
-        self.lose_risking(b, out, id, figures, at, why, mark, true)
-    }
-
-    /// `lose_at`; `risk`: an attached officer throws for his risk now (false where the same
-    /// fire goes on to casualties that throw it once for all: a gun knocked out, VI.C).
-    #[expect(clippy::too_many_arguments, reason = "lose with the stands hit")]
-    pub(crate) fn lose_risking(
-        &self,
-        b: &mut Battle,
-        out: &mut Vec<Event>,
-        id: &UnitId,
-        figures: u32,
-        at: &[(usize, u32)],
-        why: &str,
-        mark: bool,
-        risk: bool,
-    ) -> Result<(), RuleError> {
-        let u = b.unit(id)?.clone();
-        if figures == 0 || u.status.removed {
-            return Ok(());
-        }
-        let mut stands: Vec<u32> = u.stands.iter().map(|s| s.figures).collect();
-        let mut left = figures;
-        for &(i, n) in at {
-            if let Some(f) = stands.get_mut(i) {
-                let take = n.min(*f).min(left);
-                *f -= take;
-                left -= take;
-            }
-        }
-        for f in stands.iter_mut().rev() {
-            let take = left.min(*f);
-            *f -= take;
-            left -= take;
-            if left == 0 {
-                break;
-            }
-        }
-        let taken = figures - left;
-        let artillery = self.is_artillery(&u);
-        if !artillery {
-            stands.retain(|&f| f > 0);
-        }
-        let before = u.stands.len();
-        b.emit(
-            out,
-            Event::Losses {
-                unit: id.clone(),
-                figures: taken,
-                stands: stands.clone(),
-                why: why.into(),
-            },
-        );
-        let now = b.unit(id)?.clone();
-        let gone = if artillery {
-            self.guns_served(&now) == 0
-        } else {
-            stands.is_empty()
-        };
-        if gone {
-            b.emit(
-                out,
-                Event::Destroyed {
-                    unit: id.clone(),
-                    reason: if artillery {
-                        "no gun has crew to serve it".into()
-                    } else {
-                        "every figure lost".into()
-                    },
-                },
-            );
-            // The unit is gone, but the fire or melee that took it was effective: an officer
-            // with it throws for his risk all the same (VI.C).
-            if risk {
-                self.officer_risk(b, out, id)?;
-            }
-            return Ok(());
-        }
-        let lost_stand = !artillery && stands.len() < before;
-        if lost_stand {
-            // The survivors close up on the front.
-            let (w, d) = self.footprint(b, &now, now.formation);
-            let to = crate::rules::geometry::Base::new(
-                now.base.local(0.0, now.base.depth / 2.0 - d / 2.0),
-                now.base.facing,
-                w,
-                d,
-            );
-            b.emit(
-                out,
-                Event::Reformed {
-                    unit: id.clone(),
-                    formation: now.formation,
-                    from: now.base,
-                    to,
-                    cost: 0.0,
-                },
-            );
-        }
-        let half = artillery
-            && !now.status.checked_half
-            && now.extra.strength.saturating_sub(now.figures()) as f32
-                >= self.num("battery_check_crew");
-        if half {
-            b.emit(
-                out,
-                Event::Marked {
-                    unit: id.clone(),
-                    marker: Marker::CheckedStrength,
-                    count: 1,
-                },
-            );
-        }
-        if mark && (lost_stand || half) && !now.status.must_check {
-            b.emit(
-                out,
-                Event::Marked {
-                    unit: id.clone(),
-                    marker: Marker::MustCheck,
-                    count: 1,
-                },
-            );
-        }
-        if risk {
-            self.officer_risk(b, out, id)?;
-        }
-        Ok(())
-    }
-
-    /// An officer attached to a unit that took losses throws 2D6: a 12 fells him.
-    pub(crate) fn officer_risk(
-        &self,
-        b: &mut Battle,
-        out: &mut Vec<Event>,
-        id: &UnitId,
-    ) -> Result<(), RuleError> {
-        let u = b.unit(id)?.clone();
-        let Some(g) = self.attached_general(b, &u).map(|g| g.id.clone()) else {
-            return Ok(());
-        };
-        let first = b.cmd_dice.len();
-        let (x, y) = (b.d6()?, b.d6()?);
-        let falls = f32::from(x + y) >= self.num("officer_risk_need");
-        b.emit(
-            out,
-            Event::Rolled {
-                what: format!("the risk to the officer with {}", u.name),
-                roll: Roll {
-                    unit: Some(g.clone()),
-                    dice: vec![x, y],
-                    total: i32::from(x + y),
-                    need: Some(self.num("officer_risk_need") as i32),
-                    outcome: if falls { "falls" } else { "unhurt" }.into(),
-                    first_die: Some(first),
-                    ..Roll::default()
-                },
-            },
-        );
-        if falls {
-            b.emit(
-                out,
-                Event::Destroyed {
-                    unit: g,
-                    reason: "a casualty with the unit he led".into(),
-                },
-            );
-        }
-        Ok(())
-    }
-
-    // ----- the end ---------------------------------------------------------------------------
-
-    pub fn check_victory(&self, b: &mut Battle, out: &mut Vec<Event>) {
-        if b.is_over() {
-            return;
-        }
-        for side in 0..2 {
-            let (start, now) = self.strength(b, side);
-            if start > 0 && now == 0 {
-                b.emit(
-                    out,
-                    Event::GameOver {
-                        winner: Some(1 - side),
-                        reason: "the enemy has no units left on the table".into(),
-                    },
-                );
-                return;
-            }
-        }
-    }
-
-    pub(crate) fn turn_limit_result(&self, b: &Battle) -> (Option<usize>, String) {
-        let share = |s: Side| {
-            let (start, now) = self.strength(b, s);
-            if start == 0 {
-                0.0
-            } else {
-                (start - now) as f32 / start as f32
-            }
-        };
-        let (a, c) = (share(0), share(1));
-        let text = format!(
-            "the turns are played: {:.0}% and {:.0}% of the units lost",
-            a * 100.0,
-            c * 100.0
-        );
-        if (a - c).abs() < 1e-6 {
-            (None, text)
-        } else if a < c {
-            (Some(0), text)
-        } else {
-            (Some(1), text)
-        }
-    }
-
-    /// Charges and melees of this phase that are still to be fought.
-    pub fn fought_this_phase(&self, b: &Battle, id: &UnitId) -> bool {
-        b.phase == Phase::CloseCombat && b.unit(id).is_ok_and(|u| u.bound.fought)
-    }
-
-    /// `a` and `e` have fought each other this melee phase (either one may still fight
-    /// another enemy it is in contact with: ruling several_melees).
-    pub fn pair_fought_this_phase(&self, b: &Battle, a: &UnitId, e: &UnitId) -> bool {
-        b.phase == Phase::CloseCombat
-            && super::this_phase(b).any(|ev| {
-                matches!(ev, Event::Assault { attacker, defender, .. }
-                    if (attacker == a && defender == e) || (attacker == e && defender == a))
-            })
     }
 }
 

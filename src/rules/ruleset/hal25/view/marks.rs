@@ -1,0 +1,122 @@
+//! What Hal's rules draw on the table: a unit's look, and the overlays of arcs, reach and command.
+
+use crate::rules::battle::Battle;
+use crate::rules::model::{Phase, Unit};
+use crate::rules::ruleset::Figures;
+use crate::rules::ruleset::common::{arc_marks, reach_mark, target_mark};
+use crate::rules::ruleset::hal25::N;
+use crate::rules::ruleset::hal25::{Hal25, State, TroopClass};
+use crate::rules::ruleset::view::{Layer, Look, Mark};
+
+impl Hal25 {
+    pub(super) fn look(&self, b: &Battle, u: &Unit) -> Look {
+        let mut markers = Vec::new();
+        match self.state(u) {
+            State::Disorganised => markers.push("DIS".to_string()),
+            State::Routed if u.status.recovery_failed > 0 => markers.push("ROUT 2".to_string()),
+            State::Routed => markers.push("ROUT".to_string()),
+            State::Good => {}
+        }
+        if u.status.must_check {
+            markers.push("CHECK".to_string());
+        }
+        if u.bound.halted {
+            markers.push("HALT".to_string());
+        }
+        let per = self.full_stand(u);
+        let stands = self
+            .stand_bases(b, u)
+            .into_iter()
+            .zip(u.stands.iter().map(|s| s.figures))
+            .filter(|(_, f)| *f > 0)
+            .collect();
+        let mut label = u.troop.clone();
+        if u.status.limbered {
+            label.push_str(" (L)");
+        }
+        if self.is_unit(u) {
+            label = format!("{label} {}", u.figures());
+        }
+        let arm = match self.class(u) {
+            TroopClass::Grenadier | TroopClass::Line | TroopClass::Light => Figures::Foot,
+            TroopClass::HeavyCavalry | TroopClass::LightCavalry => Figures::Horse,
+            TroopClass::Artillery => Figures::Guns,
+            TroopClass::General | TroopClass::Courier => Figures::Command,
+        };
+        Look {
+            arm,
+            stands,
+            figures_per_stand: per,
+            general: self.class(u) == TroopClass::General,
+            label_dark: false,
+            label,
+            label_behind: self.is_unit(u),
+            pips: 0,
+            markers,
+        }
+    }
+
+    pub(super) fn overlays(&self, b: &Battle, sel: Option<&Unit>, layers: &[Layer]) -> Vec<Mark> {
+        let mut out = Vec::new();
+        let Some(s) = sel.filter(|s| s.alive()) else {
+            return out;
+        };
+        if layers.contains(&Layer::Arcs) && self.is_unit(s) && !self.is_cavalry(s) {
+            let half = self.n(N::ArcHalfAngle);
+            let bands = if self.is_artillery(s) {
+                self.d.artillery_bands.clone()
+            } else {
+                self.d.small_arms_bands.clone()
+            };
+            for r in bands {
+                out.extend(arc_marks(&s.base, half, b.scale.to_mm(r)));
+            }
+        }
+        if layers.contains(&Layer::Zones) && self.class(s) == TroopClass::General {
+            let r = b.scale.to_mm(self.radius(s));
+            let ring: Vec<_> = (0..=48)
+                .map(|k| {
+                    let a = k as f32 / 48.0 * 360.0;
+                    s.base
+                        .centre
+                        .plus(crate::rules::geometry::heading(a).scale(r))
+                })
+                .collect();
+            out.push(Mark::line(
+                Layer::Zones,
+                crate::rules::ruleset::Ink::Zone,
+                ring,
+            ));
+        }
+        if layers.contains(&Layer::Reach)
+            && b.phase == Phase::Movement
+            && self.may_act(b, &s.id).is_ok()
+        {
+            let most = self.allowance(b, s, false) + 6.0;
+            out.push(reach_mark(b, s, most, |fwd, right, d| {
+                let steps = vec![crate::rules::command::Step::Oblique {
+                    forward: fwd * d,
+                    right: right * d,
+                }];
+                self.plan(b, &s.id, &steps).is_ok()
+            }));
+        }
+        if layers.contains(&Layer::Targets) && self.is_unit(s) {
+            let reach = if self.is_artillery(s) {
+                self.d.artillery_bands[2]
+            } else {
+                self.d.small_arms_bands[2]
+            };
+            for (t, _) in self
+                .targets(b, s, reach)
+                .into_iter()
+                .take(if self.is_artillery(s) { 99 } else { 1 })
+            {
+                if let Ok(t) = b.unit(&t) {
+                    out.push(target_mark(&t.base));
+                }
+            }
+        }
+        out
+    }
+}

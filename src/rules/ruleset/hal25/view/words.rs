@@ -1,0 +1,239 @@
+//! The log's words for Hal's events.
+
+use crate::rules::battle::Battle;
+use crate::rules::command::{Event, Factor};
+use crate::rules::model::{Side, UnitId};
+use crate::rules::ruleset::hal25::Hal25;
+
+impl Hal25 {
+    pub(super) fn event_words(&self, b: &Battle, e: &Event) -> Option<String> {
+        let name = |id: &UnitId| b.name_of(id);
+        let side = |s: Side| {
+            b.sides
+                .get(s)
+                .map_or(format!("side {s}"), |x| x.name.clone())
+        };
+        let mods = |fs: &[Factor]| -> String {
+            fs.iter()
+                .map(|f| format!(" {:+} {}", f.value, f.name))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        Some(match e {
+            Event::Rolled { what, roll } if what.starts_with("morale: ") => format!(
+                "{} checks morale ({}): number{} = {}; throws {:?}{} = {}: {}",
+                roll.unit.as_ref().map(name).unwrap_or_default(),
+                &what["morale: ".len()..],
+                mods(&roll.factors),
+                roll.need.unwrap_or(0),
+                roll.dice,
+                roll.against
+                    .map_or(String::new(), |x| format!(" {x:+} command control")),
+                roll.total,
+                roll.outcome
+            ),
+            // A 2D6 roll that needs more than a die can show (11-12 to knock a gun out, 12
+            // to fell an officer): the need in its own words.
+            Event::Rolled { what, roll } if roll.need.is_some_and(|n| n > 6) => format!(
+                "{} rolls {:?} for {what}{} = {}, needs {}: {}",
+                roll.unit.as_ref().map(name).unwrap_or_default(),
+                roll.dice,
+                if roll.factors.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", mods(&roll.factors).trim_start())
+                },
+                roll.total,
+                match roll.need.unwrap_or(0) {
+                    12 => "12".to_string(),
+                    n => format!("{n}-12"),
+                },
+                roll.outcome
+            ),
+            Event::Ordered { unit, roll, .. } => format!(
+                "{} changes formation: throws {:?}{} = {}",
+                name(unit),
+                roll.dice,
+                mods(&roll.factors),
+                roll.outcome
+            ),
+            Event::Initiative {
+                dice,
+                side: s,
+                brigades,
+            } => match (s, dice.len()) {
+                (Some(s), 2) => format!(
+                    "Both sides throw for the move: {} against {}: {} moves {brigades} brigade{}",
+                    dice[0],
+                    dice[1],
+                    side(*s),
+                    if *brigades == 1 { "" } else { "s" }
+                ),
+                (Some(s), _) => format!("{} moves its last {brigades} brigade(s)", side(*s)),
+                (None, _) => format!("Both sides throw for the move: {dice:?}, a tie: throw again"),
+            },
+            Event::BrigadeActivated { side: s, brigade } => {
+                format!("{} sets brigade {brigade} moving", side(*s))
+            }
+            Event::Chips { general, roll, .. } => format!(
+                "{} throws {:?}{} for chips: {}",
+                name(general),
+                roll.dice,
+                mods(&roll.factors),
+                roll.outcome
+            ),
+            Event::Rerolled {
+                by,
+                unit,
+                die,
+                chips,
+            } => format!(
+                "{} spends a chip ({chips} left) to throw {}'s {die} again",
+                name(by),
+                name(unit)
+            ),
+            Event::Orders {
+                courier,
+                brigade,
+                order,
+                delivered,
+                lost,
+            } => match (delivered, lost) {
+                (true, _) => format!(
+                    "{} delivers to brigade {brigade}: \"{order}\"",
+                    name(courier)
+                ),
+                (_, true) => format!("{}'s message to brigade {brigade} is lost", name(courier)),
+                _ => format!(
+                    "{} rides with orders for brigade {brigade}: \"{order}\"",
+                    name(courier)
+                ),
+            },
+            Event::Declared { unit, target } => {
+                format!("{} declares a charge on {}", name(unit), name(target))
+            }
+            Event::Braced {
+                unit,
+                against,
+                range,
+            } => match range {
+                Some(r) => format!(
+                    "{} holds and will fire into {}'s charge at {r:.0}\"",
+                    name(unit),
+                    name(against)
+                ),
+                None => format!("{} holds against {}", name(unit), name(against)),
+            },
+            _ => return self.more_event_words(b, e),
+        })
+    }
+
+    /// The log's words for the events `event_words` leaves: markers, towns, moves and morale,
+    /// volleys and melees.
+    fn more_event_words(&self, b: &Battle, e: &Event) -> Option<String> {
+        let name = |id: &UnitId| b.name_of(id);
+        let mods = |fs: &[Factor]| -> String {
+            fs.iter()
+                .map(|f| format!(" {:+} {}", f.value, f.name))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        Some(match e {
+            Event::Marked {
+                unit,
+                marker,
+                count,
+            } => {
+                use crate::rules::command::Marker;
+                match (marker, *count > 0) {
+                    (Marker::MustCheck, true) => format!("{} must check morale", name(unit)),
+                    (Marker::MustCheck, false) => format!("{} takes its check", name(unit)),
+                    (Marker::VolleySpent, _) => format!(
+                        "{} has spent its first volley: the command stand moves to the middle",
+                        name(unit)
+                    ),
+                    (Marker::RecoveryFailed, true) => {
+                        format!("{} fails to recover from rout: one chance left", name(unit))
+                    }
+                    (Marker::RecoveryFailed, false) => format!(
+                        "{}'s failed attempt to recover is cleared: it has recovered",
+                        name(unit)
+                    ),
+                    (Marker::CheckedStrength, _) => {
+                        format!("{} has made its one check for strength", name(unit))
+                    }
+                    (Marker::Declaration, _) => {
+                        format!("{}'s charge declaration lapses", name(unit))
+                    }
+                }
+            }
+            Event::TownDamaged {
+                feature,
+                points,
+                left,
+            } => format!(
+                "{} loses {points} point{} to the guns: {left} left{}",
+                b.terrain
+                    .get(feature)
+                    .map_or(feature.clone(), |f| f.name.clone()),
+                if *points == 1 { "" } else { "s" },
+                if *left == 0 { ": it is in flames" } else { "" }
+            ),
+            Event::Shaken { unit } => format!("{} routs", name(unit)),
+            Event::PhaseBegan { turn, phase, .. } => format!("Turn {turn}: {}", phase.name()),
+            Event::Fled { unit, from, to } => format!(
+                "{} runs {:.1}\"",
+                name(unit),
+                b.scale.from_mm(from.centre.dist(to.centre))
+            ),
+            Event::Recoiled { unit, from, to, .. } => format!(
+                "{} falls back {:.1}\"",
+                name(unit),
+                b.scale.from_mm(from.centre.dist(to.centre))
+            ),
+            Event::Rallied { unit } => format!("{} recovers from rout", name(unit)),
+            Event::Steadied { unit } => format!("{} recovers its good order", name(unit)),
+            Event::Disordered { unit, why } => format!("{} is disorganised ({why})", name(unit)),
+            Event::Halted { unit, why } => format!("{}: {why}", name(unit)),
+            Event::Volley {
+                shooter,
+                target,
+                dice,
+                factors,
+                hits,
+                stands,
+                ..
+            } => format!(
+                "{} fires at {} with {stands} {}: {dice:?},{} = {hits} hit{}",
+                name(shooter),
+                name(target),
+                if b.unit(shooter).is_ok_and(|s| self.is_artillery(s)) {
+                    "guns"
+                } else {
+                    "figures"
+                },
+                mods(factors),
+                if *hits == 1 { "" } else { "s" }
+            ),
+            Event::Assault {
+                attacker,
+                defender,
+                attacker_roll,
+                defender_roll,
+                outcome,
+                ..
+            } => format!(
+                "Melee: {} throws {:?}{} (total {}), {} throws {:?}{} (total {}): {outcome}",
+                name(attacker),
+                attacker_roll.dice,
+                mods(&attacker_roll.factors),
+                attacker_roll.total,
+                name(defender),
+                defender_roll.dice,
+                mods(&defender_roll.factors),
+                defender_roll.total,
+            ),
+            _ => return None,
+        })
+    }
+}
