@@ -718,12 +718,13 @@ pub fn drag_move(game: &Game, drag: &Drag, cursor: Vec2) -> (Vec<Step>, Result<M
         }
         if let Some((steps, why)) = refused {
             // Straight on and lined up by a wheel both refused: say both, and what to do.
-            let why = match wheel_refused.filter(|w| *w != why) {
-                Some(w) => format!(
-                    "{why}; the wheel that would line it up is refused too ({w}): \
-                     turn it yourself (Q/E or the mouse wheel while dragging) or move it \
-                     nearer first"
-                ),
+            let hint = "turn it yourself (Q/E or the mouse wheel while dragging) or move it \
+                        nearer first";
+            let why = match wheel_refused {
+                Some(w) if w != why => {
+                    format!("{why}; the wheel that would line it up is refused too ({w}): {hint}")
+                }
+                Some(_) => format!("{why}, nor after the wheel that would line it up: {hint}"),
                 None => why,
             };
             return (steps, Err(why));
