@@ -1156,3 +1156,87 @@ fn esc_under_the_handover_opens_the_menu_and_resume_returns_to_it() {
     keys(&mut app, &[KeyCode::Escape]);
     assert_eq!(menu(&app), Some(Menu::Closed));
 }
+
+#[test]
+fn the_card_of_a_hovered_enemy_carries_none_of_the_selected_units_buttons() {
+    let mut app = app_on("od_tutorial.ron");
+    let own = centre(&app, "pr-ir");
+    point_at(&mut app, own.x, own.y, Some("pr-ir"));
+    press(&mut app);
+    release(&mut app);
+    let sel = app.world().resource::<Selection>();
+    assert_eq!(sel.unit, Some(UnitId("pr-ir".into())));
+    let card = sel.card(None).expect("the selected unit's card");
+    assert_eq!(card.unit, UnitId("pr-ir".into()));
+    assert!(card.buttons, "the selected unit's own card has its buttons");
+    // Hovering the enemy: its card, and no button of the selected unit's under its name.
+    let enemy = UnitId("au-ir".into());
+    let card = sel.card(Some(&enemy)).expect("the hovered unit's card");
+    assert_eq!(card.unit, enemy);
+    assert!(
+        !card.buttons,
+        "a hovered enemy's card shows another unit's buttons"
+    );
+    // Hovering the selected unit itself keeps its buttons.
+    let card = sel.card(Some(&UnitId("pr-ir".into()))).unwrap();
+    assert!(card.buttons);
+}
+
+#[test]
+fn a_unit_that_has_moved_is_dragged_red_with_the_reason_at_once() {
+    let mut app = app();
+    let start = centre(&app, "pr-hc");
+    point_at(&mut app, start.x, start.y, Some("pr-hc"));
+    press(&mut app);
+    point_at(&mut app, start.x, start.y + 40.0, None);
+    app.update();
+    release(&mut app);
+    let moved = centre(&app, "pr-hc");
+    assert!(moved.y > start.y + 30.0, "the first move was made");
+    // Dragged again: refused with the reason before the pointer moves.
+    point_at(&mut app, moved.x, moved.y, Some("pr-hc"));
+    press(&mut app);
+    let drag = app.world().resource::<Selection>().drag.clone();
+    let drag = drag.expect("a moved unit is still dragged, to say why not");
+    let why = drag.plan.expect_err("a second move is refused");
+    assert!(!why.is_empty(), "the refusal has a reason");
+    point_at(&mut app, moved.x, moved.y + 20.0, None);
+    app.update();
+    let drag = app.world().resource::<Selection>().drag.clone().unwrap();
+    assert_eq!(drag.plan.expect_err("still refused"), why);
+    release(&mut app);
+    assert_eq!(
+        centre(&app, "pr-hc"),
+        moved,
+        "the refused drop changes nothing"
+    );
+    assert_eq!(game(&app).message.as_deref(), Some(why.as_str()));
+}
+
+#[test]
+fn a_drag_the_command_points_cannot_pay_for_is_red_before_the_drop() {
+    let mut app = app_on("dbfpw_tutorial.ron");
+    for _ in 0..6 {
+        if game(&app).battle.phase == Phase::Movement {
+            break;
+        }
+        app.world_mut().write_message(Intent::Do(Command::EndPhase));
+        app.update();
+    }
+    assert_eq!(game(&app).battle.phase, Phase::Movement);
+    let side = game(&app).battle.active;
+    let id = if side == 0 { "pr-48" } else { "fr-8" };
+    app.world_mut().resource_mut::<Game>().battle.command_points[side] = 0;
+    let start = centre(&app, id);
+    point_at(&mut app, start.x, start.y, Some(id));
+    press(&mut app);
+    let ahead = if side == 0 { 20.0 } else { -20.0 };
+    point_at(&mut app, start.x, start.y + ahead, None);
+    app.update();
+    let drag = app.world().resource::<Selection>().drag.clone();
+    let drag = drag.expect("dragging");
+    let why = drag
+        .plan
+        .expect_err("no command point is left to pay for the move");
+    assert!(why.contains("command point"), "{why}");
+}

@@ -52,7 +52,24 @@ pub struct Selection {
     pub placing: Option<UnitId>,
 }
 
+/// What the unit card shows: the unit it names, and whether the selected unit's buttons go
+/// with it (only when the card names the selected unit: a hovered unit's card never carries
+/// another unit's buttons).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CardShown {
+    pub unit: UnitId,
+    pub buttons: bool,
+}
+
 impl Selection {
+    /// The card the side panel shows with `hover` under the pointer: the hovered unit's, else
+    /// the selected one's.
+    pub fn card(&self, hover: Option<&UnitId>) -> Option<CardShown> {
+        let unit = hover.or(self.unit.as_ref())?.clone();
+        let buttons = self.unit.as_ref() == Some(&unit);
+        Some(CardShown { unit, buttons })
+    }
+
     /// The units a drag of `id` moves: the group if `id` belongs to it, else `id` alone.
     pub fn movers(&self, id: &UnitId) -> Vec<UnitId> {
         let mut all: Vec<UnitId> = self
@@ -87,6 +104,9 @@ pub struct Drag {
     pub plan: Result<MovePlan, String>,
     /// The pointer and the number of turns the plan was checked for.
     pub checked: Option<(Vec2, usize)>,
+    /// Why the unit may not move at all now (it has moved already): the ghost is red with this
+    /// reason from the moment the drag begins.
+    pub refused: Option<String>,
 }
 
 /// Overlay toggles.
@@ -237,6 +257,13 @@ fn mouse(
                     .then(|| sel.unit.clone())
                     .flatten()
                     .and_then(|own| click_command(&game.battle, &own, &id));
+                // Aimed at an enemy it cannot act on now (both sides acting, so the click
+                // selects it instead): the player is told why.
+                let why_not = aimed
+                    .is_none()
+                    .then(|| sel.unit.clone())
+                    .flatten()
+                    .and_then(|own| aim_refused(&game.battle, &own, &id));
                 if let Some(cmd) = aimed {
                     game.pending = Some(cmd);
                 } else if u.side == active && shift && sel.unit.as_ref().is_some_and(|s| s != &id) {
@@ -266,7 +293,15 @@ fn mouse(
                                 .map(|i| i + 1)
                         })
                         .flatten();
-                    if b.rules.may_move(b, u) {
+                    // A unit that may not move again is still dragged, red, with the reason.
+                    let refused = if b.rules.may_move(b, u) {
+                        Some(None)
+                    } else if u.bound.moved {
+                        Some(Some(move_refused(b, u)))
+                    } else {
+                        None
+                    };
+                    if let Some(refused) = refused {
                         sel.drag = Some(Drag {
                             units,
                             stand,
@@ -274,12 +309,16 @@ fn mouse(
                             start: w,
                             turns: Vec::new(),
                             steps: Vec::new(),
-                            plan: Err(String::new()),
+                            plan: Err(refused.clone().unwrap_or_default()),
                             checked: None,
+                            refused,
                         });
                     }
                 } else {
                     sel.unit = Some(id);
+                }
+                if let Some(why) = why_not.filter(|_| !shift) {
+                    game.message = Some(why);
                 }
             }
             None => {
@@ -307,6 +346,54 @@ fn mouse(
                 game.message = Some(e.clone())
             }
         }
+    }
+}
+
+/// Why the selected unit `own` may not act on the clicked enemy `clicked` now, in words: the
+/// rules' refusal of the command a click on it would give; None where it may, or where the
+/// click means no command.
+fn aim_refused(b: &crate::rules::battle::Battle, own: &UnitId, clicked: &UnitId) -> Option<String> {
+    let (s, c) = (b.unit(own).ok()?, b.unit(clicked).ok()?);
+    if s.side == c.side {
+        return None;
+    }
+    let cmd = b.rules.target_command(b, own, clicked)?;
+    let e = b.rules.preview(b, &cmd).err()?;
+    Some(format!(
+        "{} cannot {} {}: {}",
+        s.name,
+        cmd.verb(),
+        c.name,
+        crate::text::report::refusal(b, &e)
+    ))
+}
+
+/// Why the unit may not move now, in the rules' words: the refusal of a short advance.
+fn move_refused(b: &crate::rules::battle::Battle, u: &crate::rules::model::Unit) -> String {
+    let req = MoveRequest {
+        units: vec![u.id.clone()],
+        stand: None,
+        steps: vec![Step::Advance(b.scale.unit.snap())],
+    };
+    match b.fork().execute(req.command()) {
+        Err(e) => crate::text::report::refusal(b, &e),
+        Ok(_) => format!("{} may not move again now", u.name),
+    }
+}
+
+/// The checked move, refused where the command itself would be: the move's check leaves out
+/// what the command adds (the command points it costs, a unit that has moved), so the drop is
+/// tried on a copy of the battle and the ghost turns red with the command's reason.
+fn as_commanded(
+    b: &crate::rules::battle::Battle,
+    drag: &Drag,
+    steps: &[Step],
+    plan: Result<MovePlan, String>,
+) -> Result<MovePlan, String> {
+    let plan = plan?;
+    match b.fork().execute(drag.request(steps.to_vec()).command()) {
+        Ok(_) => Ok(plan),
+        Err(e) => Err(crate::text::report::refusal(b, &e)),
     }
 }
 
@@ -590,6 +677,8 @@ pub fn drag_move(game: &Game, drag: &Drag, cursor: Vec2) -> (Vec<Step>, Result<M
             x.0.total_cmp(&y.0).then(x.1.total_cmp(&y.1))
         });
         let mut refused: Option<(Vec<Step>, String)> = None;
+        // Why the wheel that would line the base up was refused too, where it was tried.
+        let mut wheel_refused: Option<String> = None;
         for (_, e) in near.iter().take(SNAP_ENEMIES) {
             let mut best: Option<(f32, Vec<Step>, MovePlan)> = None;
             for tail in contact_tries(b, &frame, &dropped, e) {
@@ -610,7 +699,14 @@ pub fn drag_move(game: &Game, drag: &Drag, cursor: Vec2) -> (Vec<Step>, Result<M
                         }
                     }
                     Err(why) => {
-                        if refused.is_none() && e.base.overlaps(&dropped) {
+                        let over = e.base.overlaps(&dropped);
+                        if over
+                            && wheel_refused.is_none()
+                            && matches!(steps.get(turns.len()), Some(Step::Wheel { .. }))
+                        {
+                            wheel_refused = Some(why.clone());
+                        }
+                        if refused.is_none() && over {
                             refused = Some((steps, why));
                         }
                     }
@@ -621,6 +717,16 @@ pub fn drag_move(game: &Game, drag: &Drag, cursor: Vec2) -> (Vec<Step>, Result<M
             }
         }
         if let Some((steps, why)) = refused {
+            // Straight on and lined up by a wheel both refused: say both, and what to do.
+            let hint = "turn it yourself (Q/E or the mouse wheel while dragging) or move it \
+                        nearer first";
+            let why = match wheel_refused {
+                Some(w) if w != why => {
+                    format!("{why}; the wheel that would line it up is refused too ({w}): {hint}")
+                }
+                Some(_) => format!("{why}, nor after the wheel that would line it up: {hint}"),
+                None => why,
+            };
             return (steps, Err(why));
         }
     }
@@ -740,7 +846,14 @@ fn preview_drag(ptr: Res<Pointer>, game: Res<Game>, mut sel: ResMut<Selection>) 
     if drag.checked == Some(now) {
         return;
     }
-    let (steps, plan) = drag_move(&game, drag, cursor);
+    let (steps, plan) = match &drag.refused {
+        Some(why) => (drag_steps(&game, drag, cursor), Err(why.clone())),
+        None => {
+            let (steps, plan) = drag_move(&game, drag, cursor);
+            let plan = as_commanded(&game.battle, drag, &steps, plan);
+            (steps, plan)
+        }
+    };
     drag.plan = plan;
     drag.steps = steps;
     drag.checked = Some(now);

@@ -170,6 +170,7 @@ fn skip_panel(
     mut computer: ResMut<Computer>,
     game: Res<Game>,
     replay: Option<Res<super::Replay>>,
+    docks: Res<super::panels::Docks>,
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
     if !computer.to_act(&game.battle) || replay.is_some() {
@@ -182,8 +183,13 @@ fn skip_panel(
         .get(computer.side)
         .map(|s| s.name.clone())
         .unwrap_or_default();
+    // Where the other notices go: under the turn bar, between the docks, in the slot of the
+    // game's word (a refusal keeps the first).
     egui::Area::new(egui::Id::new("opponent"))
-        .anchor(egui::Align2::CENTER_TOP, [0.0, 40.0])
+        .anchor(
+            egui::Align2::CENTER_TOP,
+            super::panels::banner_at(&docks, 1),
+        )
         .show(ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
                 ui.horizontal(|ui| {

@@ -7,7 +7,7 @@ use super::slots::{self, Dialog};
 use super::{Game, Intent};
 use crate::rules::command::Factor;
 use crate::rules::command::{Command, Event};
-use crate::rules::model::Unit;
+use crate::rules::model::{Unit, UnitId};
 use crate::rules::ruleset::{ActionGroup, Outlook, OutlookPart, RefSection, books};
 use crate::rules::terrain::FeatureKind;
 use crate::text::report;
@@ -168,7 +168,13 @@ fn turn_bar(
                 ui.horizontal_wrapped(|ui| {
                     ui.strong(&b.info.name);
                     ui.label(format!("{} ·", b.rules.get().name()));
-                    let mut text = format!("{} · {} phase", report::turn_line(b), words.phase);
+                    // A ruleset with no words for the phase (the game over) gives its name.
+                    let phase = if words.phase.is_empty() {
+                        b.phase.name().to_string()
+                    } else {
+                        format!("{} phase", words.phase)
+                    };
+                    let mut text = format!("{} · {phase}", report::turn_line(b));
                     if let Some(r) = &words.resources {
                         text += &format!(" · {r}");
                     }
@@ -185,6 +191,12 @@ fn turn_bar(
 
 /// A banner floating over the table under the turn bar, in slot `slot` (0 the first): it
 /// covers a strip of the table while shown and never moves the board.
+/// Where the notice in `slot` goes: centred over the table, between the docks, under the turn
+/// bar, one line per slot.
+pub(super) fn banner_at(docks: &Docks, slot: usize) -> [f32; 2] {
+    [-docks.right / 2.0, docks.top + 6.0 + 34.0 * slot as f32]
+}
+
 fn banner(
     ctx: &egui::Context,
     docks: &Docks,
@@ -194,12 +206,8 @@ fn banner(
     text: &str,
 ) -> bool {
     let mut closed = false;
-    // Centred over the table, between the docks.
     egui::Area::new(egui::Id::new(("banner", id)))
-        .anchor(
-            egui::Align2::CENTER_TOP,
-            [-docks.right / 2.0, docks.top + 6.0 + 34.0 * slot as f32],
-        )
+        .anchor(egui::Align2::CENTER_TOP, banner_at(docks, slot))
         .order(egui::Order::Foreground)
         .interactable(true)
         .show(ctx, |ui| {
@@ -257,9 +265,17 @@ fn unit_card(ui: &mut egui::Ui, game: &Game, u: &Unit) {
 }
 
 /// The unit's buttons: each sends its command.
-fn action_buttons(ui: &mut egui::Ui, groups: &[ActionGroup], intents: &mut MessageWriter<Intent>) {
+/// The unit's buttons. A button for a command with dice to preview (fire, fight, declare)
+/// opens the preview, as a click on the target does; the others act at once. Returns the
+/// command to preview.
+fn action_buttons(
+    ui: &mut egui::Ui,
+    groups: &[ActionGroup],
+    intents: &mut MessageWriter<Intent>,
+) -> Option<Command> {
+    let mut preview = None;
     if groups.is_empty() {
-        return;
+        return None;
     }
     ui.separator();
     for g in groups {
@@ -275,11 +291,24 @@ fn action_buttons(ui: &mut egui::Ui, groups: &[ActionGroup], intents: &mut Messa
             }
             for a in &g.actions {
                 if ui.small_button(&a.label).clicked() {
-                    intents.write(Intent::Do(a.command.clone()));
+                    if previewed(&a.command) {
+                        preview = Some(a.command.clone());
+                    } else {
+                        intents.write(Intent::Do(a.command.clone()));
+                    }
                 }
             }
         });
     }
+    preview
+}
+
+/// A command whose dice the player sees before they are thrown.
+fn previewed(cmd: &Command) -> bool {
+    matches!(
+        cmd,
+        Command::Fire { .. } | Command::Fight { .. } | Command::Declare { .. }
+    )
 }
 
 /// The selected or hovered unit: its buttons, its card, and whether it may fire at or fight
@@ -290,15 +319,21 @@ fn unit_section(
     sel: &mut Selection,
     ptr: &Pointer,
     intents: &mut MessageWriter<Intent>,
-) {
+) -> Option<Command> {
     let b = &game.battle;
     deployment_list(ui, game, sel, intents);
+    let mut preview = None;
 
-    let shown = ptr.hover.clone().or(sel.unit.clone());
-    if let Some(u) = sel.unit.as_ref().and_then(|id| b.unit(id).ok()) {
-        action_buttons(ui, &b.rules.actions(b, u), intents);
+    let shown = sel.card(ptr.hover.as_ref());
+    // The buttons belong to the unit the card names: a hovered unit's card has none.
+    if let Some(u) = shown
+        .as_ref()
+        .filter(|c| c.buttons)
+        .and_then(|c| b.unit(&c.unit).ok())
+    {
+        preview = action_buttons(ui, &b.rules.actions(b, u), intents);
     }
-    match shown.and_then(|id| b.unit(&id).ok()) {
+    match shown.and_then(|c| b.unit(&c.unit).ok()) {
         Some(u) => unit_card(ui, game, u),
         None => {
             ui.label("Click a unit to select it; drag to move it.");
@@ -327,6 +362,7 @@ fn unit_section(
     ui.small(b.rules.turn_words(b).controls);
     ui.small("Right drag or WASD: pan · wheel: zoom · Home: fit");
     ui.small("Firing / close combat: select your unit, click an enemy");
+    preview
 }
 
 /// Where the panels are docked, and how much of the window each takes: the table's camera is
@@ -467,7 +503,10 @@ fn side_dock(
                         .id_salt("unit_section")
                         .default_open(true)
                         .show(ui, |ui| {
-                            unit_section(ui, &game, &mut sel, &ptr, &mut intents);
+                            if let Some(cmd) = unit_section(ui, &game, &mut sel, &ptr, &mut intents)
+                            {
+                                game.pending = Some(cmd);
+                            }
                         });
                 });
         });
@@ -610,16 +649,18 @@ fn log_panel(
     Ok(())
 }
 
-/// One side of the outlook: its factors with their sources on hover, and the sum.
+/// One side of the outlook: its factors with their sources on hover, and the sum; its lines
+/// wrap to the dock's width rather than widen it.
 fn outlook_part(ui: &mut egui::Ui, p: &OutlookPart) {
     ui.strong(&p.heading);
     for f in &p.factors {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             // A factor of no value is a line of the working (a base's fire value, a halving).
             if f.value != 0 {
                 ui.label(format!("{:+}", f.value));
             }
-            ui.label(&f.name).on_hover_text(books::cite(&f.source));
+            ui.add(egui::Label::new(&f.name).wrap())
+                .on_hover_text(books::cite(&f.source));
             if !f.source.is_empty()
                 && ui
                     .small_button("Why?")
@@ -630,7 +671,7 @@ fn outlook_part(ui: &mut egui::Ui, p: &OutlookPart) {
             }
         });
     }
-    ui.strong(&p.summary);
+    ui.add(egui::Label::new(egui::RichText::new(&p.summary).strong()).wrap());
 }
 
 /// What a "Why?" asked about: a title and the factors whose sources to show.
@@ -684,35 +725,75 @@ fn why_answer(ui: &mut egui::Ui, why: &Why, r: &crate::rules::ruleset::Reference
     ui.separator();
 }
 
-fn outlook(ui: &mut egui::Ui, o: &Outlook) -> Option<Command> {
-    if o.opposed {
-        ui.columns(o.parts.len().max(1), |cols| {
-            for (col, p) in cols.iter_mut().zip(&o.parts) {
-                outlook_part(col, p);
+/// The side whose choice a box of the preview is, where that is a side other than the one
+/// giving the command: whether a shot's target is supported in its defence is the
+/// defender's choice.
+fn chooser(
+    b: &crate::rules::battle::Battle,
+    cmd: &Command,
+    flipped: &Command,
+) -> Option<crate::rules::model::Side> {
+    match (cmd, flipped) {
+        (
+            Command::Fire {
+                unit,
+                target,
+                defence,
+                ..
+            },
+            Command::Fire { defence: d, .. },
+        ) if defence != d => {
+            let (u, t) = (b.unit(unit).ok()?, b.unit(target).ok()?);
+            (u.side != t.side).then_some(t.side)
+        }
+        _ => None,
+    }
+}
+
+/// The preview's choices first, so that ticking one never moves the others (the factors
+/// under them change with it); a choice that is another side's is shown, not offered. Then
+/// each side's factors, one under the other to fit the dock, the notes and the odds.
+fn outlook(ui: &mut egui::Ui, game: &Game, cmd: &Command, o: &Outlook) -> Option<Command> {
+    let b = &game.battle;
+    let mut changed = None;
+    for c in &o.choices {
+        let mut on = c.on;
+        match chooser(b, cmd, &c.flipped).filter(|side| Some(*side) != game.seated) {
+            Some(side) => {
+                let whose = b
+                    .sides
+                    .get(side)
+                    .map_or("the other side", |s| s.name.as_str());
+                ui.add_enabled(false, egui::Checkbox::new(&mut on, &c.label))
+                    .on_disabled_hover_text(format!("{whose} decides this, not the firer"));
+                ui.small(format!("{whose}'s choice: not yours to change"));
             }
-        });
-    } else {
-        for p in &o.parts {
-            outlook_part(ui, p);
-            ui.add_space(4.0);
+            None => {
+                if ui.checkbox(&mut on, &c.label).changed() {
+                    changed = Some(c.flipped.clone());
+                }
+            }
         }
     }
-    ui.separator();
-    for n in &o.notes {
-        ui.label(egui::RichText::new(n).italics());
-    }
-    for c in &o.chances {
-        ui.label(format!("{}: {:.1}%", c.outcome, c.chance * 100.0));
-    }
-    let mut changed = None;
     if !o.choices.is_empty() {
         ui.separator();
     }
-    for c in &o.choices {
-        let mut on = c.on;
-        if ui.checkbox(&mut on, &c.label).changed() {
-            changed = Some(c.flipped.clone());
+    for (i, p) in o.parts.iter().enumerate() {
+        if i > 0 {
+            if o.opposed {
+                ui.label(egui::RichText::new("against").italics());
+            } else {
+                ui.add_space(4.0);
+            }
         }
+        outlook_part(ui, p);
+    }
+    ui.separator();
+    for n in &o.notes {
+        ui.add(egui::Label::new(egui::RichText::new(n).italics()).wrap());
+    }
+    for c in &o.chances {
+        ui.label(format!("{}: {:.1}%", c.outcome, c.chance * 100.0));
     }
     changed
 }
@@ -736,9 +817,9 @@ fn preview_section(ui: &mut egui::Ui, game: &mut Game, intents: &mut MessageWrit
                 ui.colored_label(egui::Color32::LIGHT_RED, report::refusal(&game.battle, e));
             }
             Ok(o) => {
-                changed = outlook(ui, o);
+                changed = outlook(ui, game, &cmd, o);
                 ui.separator();
-                if ui.button("Roll the dice").clicked() {
+                if ui.button(go_words(&cmd)).clicked() {
                     intents.write(Intent::Do(cmd.clone()));
                 }
             }
@@ -749,6 +830,14 @@ fn preview_section(ui: &mut egui::Ui, game: &mut Game, intents: &mut MessageWrit
         game.pending = None;
     } else if let Some(c) = changed {
         game.pending = Some(c);
+    }
+}
+
+/// The words of the preview's button: a declaration only declares; other commands throw.
+fn go_words(cmd: &Command) -> &'static str {
+    match cmd {
+        Command::Declare { .. } => "Declare the charge",
+        _ => "Roll the dice",
     }
 }
 
@@ -843,6 +932,10 @@ fn losses_by_turn(game: &Game) -> Vec<[u32; 2]> {
     let b = &game.battle;
     let mut turn = 1usize;
     let mut out = vec![[0u32; 2]];
+    // A unit whose last stands were overrun is lost with them (BBB), without a word of its
+    // own: the turn of its last overrun, for the units lost that way.
+    let mut overrun: Vec<(UnitId, usize)> = Vec::new();
+    let mut destroyed: Vec<UnitId> = Vec::new();
     for e in &b.log {
         match e {
             Event::PhaseBegan { turn: t, .. } if *t as usize > turn => {
@@ -853,6 +946,7 @@ fn losses_by_turn(game: &Game) -> Vec<[u32; 2]> {
                 turn = *t as usize;
             }
             Event::Destroyed { unit, .. } => {
+                destroyed.push(unit.clone());
                 if let Ok(u) = b.unit(unit)
                     && u.side < 2
                     && let Some(row) = out.last_mut()
@@ -860,7 +954,22 @@ fn losses_by_turn(game: &Game) -> Vec<[u32; 2]> {
                     row[u.side] += 1;
                 }
             }
+            Event::StandsOverrun { unit, .. } => {
+                overrun.retain(|(u, _)| u != unit);
+                overrun.push((unit.clone(), out.len() - 1));
+            }
             _ => {}
+        }
+    }
+    for (id, at) in overrun {
+        if let Ok(u) = b.unit(&id)
+            && u.side < 2
+            && u.status.removed
+            && !destroyed.contains(&id)
+        {
+            for row in out.iter_mut().skip(at) {
+                row[u.side] += 1;
+            }
         }
     }
     out
@@ -1201,7 +1310,7 @@ fn drag_tip(
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
     let Some(drag) = &sel.drag else { return Ok(()) };
-    if drag.steps.is_empty() {
+    if drag.steps.is_empty() && drag.refused.is_none() {
         return Ok(());
     }
     let Some(pos) = ctx.pointer_hover_pos() else {
@@ -1486,8 +1595,25 @@ fn last_roll_section(ui: &mut egui::Ui, game: &Game, time: &Time, rolling: &mut 
                         .unwrap_or("")
                         .to_string(),
                 );
+                // What the roll came to in the end, as the log says it: a unit beaten that
+                // could not recoil is destroyed.
+                for then in final_outcome(b, at) {
+                    ui.strong(then);
+                }
             }
         });
+}
+
+/// The losses that followed the roll at `at` in the log, before the next roll, in the log's
+/// words.
+fn final_outcome(b: &crate::rules::battle::Battle, at: usize) -> Vec<String> {
+    b.log
+        .iter()
+        .skip(at + 1)
+        .take_while(|e| report::rolls(e).is_empty() && !matches!(e, Event::PhaseBegan { .. }))
+        .filter(|e| matches!(e, Event::Destroyed { .. } | Event::Shaken { .. }))
+        .map(|e| format!("Then {}", report::describe(b, e)))
+        .collect()
 }
 
 /// The unit card as a tooltip beside the pointer while hovering a unit.

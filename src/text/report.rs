@@ -410,7 +410,7 @@ fn other_words(b: &Battle, e: &Event) -> String {
             losses,
             of,
         } => format!(
-            "{} breaks: losses {losses} of a break point of {of}",
+            "{} breaks: its losses ({losses}) have reached its break point ({of})",
             side(*s)
         ),
         Event::GameOver { winner, reason } => match winner {

@@ -618,11 +618,19 @@ impl Bbb7yw {
                 summary,
             }],
             opposed: false,
-            notes: vec![format!(
-                "A 12 or 11 leaves {} low on ammunition ({:.0}%).",
-                f.shooter.name,
-                low_ammo_chance(&self.data) * 100.0
-            )],
+            // A battery already low is not warned of becoming so.
+            notes: vec![if f.shooter.status.ammo == Ammo::Low {
+                format!(
+                    "{} is already low on ammunition: a 12 or 11 changes nothing more.",
+                    f.shooter.name
+                )
+            } else {
+                format!(
+                    "A 12 or 11 leaves {} low on ammunition ({:.0}%).",
+                    f.shooter.name,
+                    low_ammo_chance(&self.data) * 100.0
+                )
+            }],
             chances,
             choices: Vec::new(),
         })

@@ -183,7 +183,9 @@ impl OldDessauer {
                     Event::ArmyBroken {
                         side,
                         losses: lost as f32,
-                        of: all as f32,
+                        // The break point, as every ruleset reports it: the share of its units
+                        // whose loss breaks the army.
+                        of: all as f32 * frac,
                     },
                 );
                 let name = b
