@@ -1,5 +1,48 @@
-//! What a ruleset tells a player about playing it well, rather than about its rules: the
-//! opponent's judgement in numbers, with the values each ruleset measured better under its rules.
+//! What a ruleset tells a player about playing it well, rather than about its rules: its
+//! doctrine, a door of its own beside the rules' (`Ruleset`), which only the players use, and
+//! the opponent's judgement in numbers, with the values each ruleset measured better under its
+//! rules. Every method has a default: a ruleset says only where its rules call for it.
+
+use crate::rules::battle::Battle;
+use crate::rules::model::{Formation, Unit, UnitId};
+
+/// What a player (the opponent, the straight player) is told of playing these rules well.
+pub trait Doctrine {
+    /// Whether the rules would strike down this general where he stands were the enemy
+    /// `margin` mm nearer (one of its moves): the opponent then steps him back behind his
+    /// troops. False by default: most rules strike generals down only in fire or combat.
+    fn general_exposed(&self, b: &Battle, u: &Unit, margin: f32) -> bool {
+        let _ = (b, u, margin);
+        false
+    }
+    /// Where the rules have a unit carry supplies to friends (ammunition packs), the friend that
+    /// needs them now and how near to it, in mm, the unit must stand for them to reach it (0:
+    /// in contact): the opponent then takes it there. None by default.
+    fn supplies(&self, b: &Battle, u: &Unit) -> Option<(UnitId, f32)> {
+        let _ = (b, u);
+        None
+    }
+    /// Whether units in edge contact move as one group for one command (`Command::MoveGroup`):
+    /// the opponent then dresses its lines so that they do.
+    fn moves_in_groups(&self) -> bool {
+        false
+    }
+    /// A formation the rules reward `u` for taking before it charges `e` (DBFPW's attack
+    /// column against foot), which it may take with `Command::Form`: the opponent forms it
+    /// before a charge where the fight's odds are better so, or after its move where `e` is
+    /// near enough to charge next bound, and never leaves it for line as a column of march.
+    /// None by default.
+    fn attack_formation(&self, b: &Battle, u: &Unit, e: &Unit) -> Option<Formation> {
+        let _ = (b, u, e);
+        None
+    }
+    /// The opponent's judgement under these rules: its defaults (`Tuning::default`, given),
+    /// with any number that plays better here, as measured by batch runs. The defaults by
+    /// default.
+    fn opponent_tuning(&self, defaults: Tuning) -> Tuning {
+        defaults
+    }
+}
 
 /// The opponent's judgement, in numbers: the defaults, with any a ruleset changes where a value
 /// measured better under its rules (`Ruleset::opponent_tuning`, read for each decision).

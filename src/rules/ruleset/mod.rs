@@ -22,7 +22,6 @@ use super::geometry::{Base, Pt};
 use super::model::{Class, Formation, Phase, Side, SideInfo, Unit, UnitId};
 use super::scenario::RawUnit;
 use super::terrain::Terrain;
-use doctrine::Tuning;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -59,7 +58,7 @@ pub struct UnitSetup {
 
 /// What every ruleset does: the whole of what the window, the command line, the log and the
 /// players may know of it.
-pub trait Ruleset {
+pub trait Ruleset: doctrine::Doctrine {
     // ----- identity and the table -------------------------------------------------------
 
     /// Short id used in scenarios ("db7yw").
@@ -104,40 +103,6 @@ pub trait Ruleset {
     fn objectives_held(&self, b: &Battle) -> Vec<(Pt, String, Side)> {
         let _ = b;
         Vec::new()
-    }
-    /// Whether the rules would strike down this general where he stands were the enemy
-    /// `margin` mm nearer (one of its moves): the opponent then steps him back behind his
-    /// troops. False by default: most rules strike generals down only in fire or combat.
-    fn general_exposed(&self, b: &Battle, u: &Unit, margin: f32) -> bool {
-        let _ = (b, u, margin);
-        false
-    }
-    /// Where the rules have a unit carry supplies to friends (ammunition packs), the friend that
-    /// needs them now and how near to it, in mm, the unit must stand for them to reach it (0:
-    /// in contact): the opponent then takes it there. None by default.
-    fn supplies(&self, b: &Battle, u: &Unit) -> Option<(UnitId, f32)> {
-        let _ = (b, u);
-        None
-    }
-    /// Whether units in edge contact move as one group for one command (`Command::MoveGroup`):
-    /// the opponent then dresses its lines so that they do.
-    fn moves_in_groups(&self) -> bool {
-        false
-    }
-    /// A formation the rules reward `u` for taking before it charges `e` (DBFPW's attack
-    /// column against foot), which it may take with `Command::Form`: the opponent forms it
-    /// before a charge where the fight's odds are better so, or after its move where `e` is
-    /// near enough to charge next bound, and never leaves it for line as a column of march.
-    /// None by default.
-    fn attack_formation(&self, b: &Battle, u: &Unit, e: &Unit) -> Option<Formation> {
-        let _ = (b, u, e);
-        None
-    }
-    /// The opponent's judgement under these rules: its defaults (`Tuning::default`, given),
-    /// with any number that plays better here, as measured by batch runs. The defaults by
-    /// default.
-    fn opponent_tuning(&self, defaults: Tuning) -> Tuning {
-        defaults
     }
     /// The states beyond hits, shaken, disordered and limbered that a scenario may set for a
     /// unit of this troop type (`volley check` refuses the others, naming these). None by

@@ -16,20 +16,6 @@ use crate::rules::scenario::RawUnit;
 use crate::rules::terrain::Terrain;
 
 impl Ruleset for Bbb7yw {
-    fn general_exposed(&self, b: &Battle, u: &Unit, margin: f32) -> bool {
-        self.is_general(u) && self.general_nearer_enemy(b, u, margin)
-    }
-    /// A brigade stands no more than 3" (not 4") ahead of its side's line within reach of the
-    /// enemy: BBB's 4" of musketry and 18" cavalry charges punish a brigade that runs ahead.
-    /// Measured over the two BBB scenarios, 60 games a cell, both seats: against the straight
-    /// player 176 of 240 won on seeds 1-60 and 166 on seeds 61-120 (168 and 160 at 4"),
-    /// against the random player 235 and 234 (236 and 229).
-    fn opponent_tuning(&self, defaults: Tuning) -> Tuning {
-        Tuning {
-            line: 2,
-            ..defaults
-        }
-    }
     fn id(&self) -> &str {
         &self.data.id
     }
@@ -296,5 +282,22 @@ impl Ruleset for Bbb7yw {
     }
     fn rulings(&self) -> &[Ruling] {
         &self.data.rulings
+    }
+}
+
+impl crate::rules::ruleset::doctrine::Doctrine for Bbb7yw {
+    fn general_exposed(&self, b: &Battle, u: &Unit, margin: f32) -> bool {
+        self.is_general(u) && self.general_nearer_enemy(b, u, margin)
+    }
+    /// A brigade stands no more than 3" (not 4") ahead of its side's line within reach of the
+    /// enemy: BBB's 4" of musketry and 18" cavalry charges punish a brigade that runs ahead.
+    /// Measured over the two BBB scenarios, 60 games a cell, both seats: against the straight
+    /// player 176 of 240 won on seeds 1-60 and 166 on seeds 61-120 (168 and 160 at 4"),
+    /// against the random player 235 and 234 (236 and 229).
+    fn opponent_tuning(&self, defaults: Tuning) -> Tuning {
+        Tuning {
+            line: 2,
+            ..defaults
+        }
     }
 }

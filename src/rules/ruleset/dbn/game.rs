@@ -94,15 +94,6 @@ impl<S: Supplement> Ruleset for DbnGame<S> {
     fn measure(&self) -> Measure {
         self.dbn.data.unit
     }
-    fn moves_in_groups(&self) -> bool {
-        true
-    }
-    fn supplies(&self, b: &Battle, u: &Unit) -> Option<(UnitId, f32)> {
-        self.sup.supplies(self, b, u)
-    }
-    fn attack_formation(&self, b: &Battle, u: &Unit, e: &Unit) -> Option<Formation> {
-        self.sup.attack_formation(self, b, u, e)
-    }
     fn unit_model(&self) -> UnitModel {
         UnitModel::SingleBase
     }
@@ -380,5 +371,17 @@ impl<S: Supplement> Ruleset for DbnGame<S> {
     }
     fn rulings(&self) -> &[Ruling] {
         &self.dbn.data.rulings
+    }
+}
+
+impl<S: Supplement> crate::rules::ruleset::doctrine::Doctrine for DbnGame<S> {
+    fn moves_in_groups(&self) -> bool {
+        true
+    }
+    fn supplies(&self, b: &Battle, u: &Unit) -> Option<(UnitId, f32)> {
+        self.sup.supplies(self, b, u)
+    }
+    fn attack_formation(&self, b: &Battle, u: &Unit, e: &Unit) -> Option<Formation> {
+        self.sup.attack_formation(self, b, u, e)
     }
 }

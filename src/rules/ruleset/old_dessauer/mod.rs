@@ -223,18 +223,6 @@ impl Ruleset for OldDessauer {
     fn id(&self) -> &str {
         &self.data.id
     }
-    /// Units march at their best pace until four long moves (24") from the enemy, not three:
-    /// Old Dessauer's battles are short (Lobosch has six turns), and a line formed 18" out
-    /// leaves too few of them to fight. Measured on Lobosch, 60 games a cell, both seats:
-    /// against the random player 108, 111 and 111 of 120 won on seeds 1-60, 61-120 and
-    /// 121-180 (104, 112 and 106 at three), against the straight player 100, 91 and 94 (the
-    /// same at three).
-    fn opponent_tuning(&self, defaults: Tuning) -> Tuning {
-        Tuning {
-            march: 4.0,
-            ..defaults
-        }
-    }
     fn name(&self) -> &str {
         &self.data.name
     }
@@ -518,4 +506,19 @@ pub fn nearest_point(base: &Base, p: Pt) -> Pt {
         .dot(base.forward())
         .clamp(-base.depth / 2.0, base.depth / 2.0);
     base.local(x, y)
+}
+
+impl crate::rules::ruleset::doctrine::Doctrine for OldDessauer {
+    /// Units march at their best pace until four long moves (24") from the enemy, not three:
+    /// Old Dessauer's battles are short (Lobosch has six turns), and a line formed 18" out
+    /// leaves too few of them to fight. Measured on Lobosch, 60 games a cell, both seats:
+    /// against the random player 108, 111 and 111 of 120 won on seeds 1-60, 61-120 and
+    /// 121-180 (104, 112 and 106 at three), against the straight player 100, 91 and 94 (the
+    /// same at three).
+    fn opponent_tuning(&self, defaults: Tuning) -> Tuning {
+        Tuning {
+            march: 4.0,
+            ..defaults
+        }
+    }
 }

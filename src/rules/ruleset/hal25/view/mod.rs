@@ -90,18 +90,6 @@ impl Ruleset for Hal25 {
     fn id(&self) -> &str {
         &self.d.id
     }
-    /// A fire or a declared charge is made only where it is worth 0.05 (not 0.02): in Hal's
-    /// rules a volley that takes off a figure or two seldom breaks a unit, and a unit that
-    /// fires at long odds is not ready for the charge that follows. Measured over the two Hal's
-    /// scenarios, 60 games a cell, both seats: against the straight player 145 of 240 won on
-    /// seeds 1-60 and 139 on seeds 61-120 (140 and 134 at 0.02), against the random player 231
-    /// and 232 (230 and 232).
-    fn opponent_tuning(&self, defaults: Tuning) -> Tuning {
-        Tuning {
-            attack: 0.05,
-            ..defaults
-        }
-    }
     fn name(&self) -> &str {
         &self.d.name
     }
@@ -354,5 +342,20 @@ impl Ruleset for Hal25 {
                     u.name
                 ))
             })
+    }
+}
+
+impl crate::rules::ruleset::doctrine::Doctrine for Hal25 {
+    /// A fire or a declared charge is made only where it is worth 0.05 (not 0.02): in Hal's
+    /// rules a volley that takes off a figure or two seldom breaks a unit, and a unit that
+    /// fires at long odds is not ready for the charge that follows. Measured over the two Hal's
+    /// scenarios, 60 games a cell, both seats: against the straight player 145 of 240 won on
+    /// seeds 1-60 and 139 on seeds 61-120 (140 and 134 at 0.02), against the random player 231
+    /// and 232 (230 and 232).
+    fn opponent_tuning(&self, defaults: Tuning) -> Tuning {
+        Tuning {
+            attack: 0.05,
+            ..defaults
+        }
     }
 }
