@@ -1495,3 +1495,31 @@ fn heavy_cavalry_cannot_be_elite_in_any_scenario() {
     let ok = text.replace("class: Elite", "class: Regular, flags: [Stoic]");
     assert!(volley::rules::scenario::parse(&ok, "hc.ron").is_ok());
 }
+
+/// A Superior unit's card says where it counts as Elite, as the factors do: Superior Muskets
+/// fire with "+1 Elite"; a Musket line unit's card says nothing of it.
+#[test]
+fn a_superior_card_says_where_it_counts_as_elite() {
+    let b = volley::rules::scenario::load(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scenarios/tutorial.ron"
+    )))
+    .expect("tutorial");
+    let card = |id: &str| {
+        let u = b
+            .units
+            .iter()
+            .find(|u| &*u.id.0 == id)
+            .expect("unit in the tutorial");
+        b.rules.unit_card(&b, u).lines
+    };
+    let superior = card("pr-ms2");
+    assert!(
+        superior
+            .iter()
+            .any(|l| l == "Superior: fires as Elite (+1 Elite)"),
+        "{superior:?}"
+    );
+    let line = card("pr-ms1");
+    assert!(!line.iter().any(|l| l.contains("as Elite")), "{line:?}");
+}

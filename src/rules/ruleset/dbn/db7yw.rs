@@ -25,7 +25,24 @@ pub type Db7yw = DbnGame<Seven>;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Seven;
 
+/// Where a Superior unit takes the Elite factor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    Firing,
+    Fighting,
+}
+
 impl Seven {
+    /// Superior is an army list's class; the factors give it "+1 Elite" only where the rules
+    /// say: Superior Muskets when firing, Superior Dragoons in close combat.
+    fn superior_as_elite(u: &Unit) -> Option<Role> {
+        match (u.class, u.troop.as_str()) {
+            (Class::Superior, "Ms") => Some(Role::Firing),
+            (Class::Superior, "DC") => Some(Role::Fighting),
+            _ => None,
+        }
+    }
+
     /// Stoic for this kind of combat: guards, Prussian grenadiers, named units; Russian
     /// Muskets when firing.
     pub fn is_stoic(&self, b: &Battle, u: &Unit, kind: Combat) -> bool {
@@ -90,6 +107,17 @@ impl Seven {
 }
 
 impl Supplement for Seven {
+    /// A Superior unit's card says where it counts as Elite, so that the card's "Superior"
+    /// and the factor's "+1 Elite" read as one.
+    fn card_lines(&self, g: &Db7yw, b: &Battle, u: &Unit) -> Vec<String> {
+        let _ = (g, b);
+        match Seven::superior_as_elite(u) {
+            Some(Role::Firing) => vec!["Superior: fires as Elite (+1 Elite)".to_string()],
+            Some(Role::Fighting) => vec!["Superior: fights as Elite (+1 Elite)".to_string()],
+            None => Vec::new(),
+        }
+    }
+
     const DATA: &'static str = DATA;
     const OPTIONS: &'static [(&'static str, &'static str)] = &[(
         FREE_ADC,
@@ -109,7 +137,7 @@ impl Supplement for Seven {
     ) -> Vec<Factor> {
         let d = &g.dbn;
         let mut f = self.troop_factor(g, b, u);
-        let elite = u.class == Class::Elite || (u.class == Class::Superior && u.troop == "Ms");
+        let elite = u.class == Class::Elite || Seven::superior_as_elite(u) == Some(Role::Firing);
         if elite {
             f.push(d.fire_factor("elite"));
         }
@@ -234,7 +262,7 @@ impl Supplement for Seven {
         if d.general_attached(b, u).is_some() {
             f.push(d.combat_factor("general"));
         }
-        let elite = u.class == Class::Elite || (u.troop == "DC" && u.class == Class::Superior);
+        let elite = u.class == Class::Elite || Seven::superior_as_elite(u) == Some(Role::Fighting);
         if elite || (u.troop == "HC" && d.is_mounted(e)) {
             f.push(d.combat_factor("elite_or_hc_vs_mounted"));
         }
