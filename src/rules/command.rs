@@ -5,6 +5,9 @@ use super::model::{Division, Formation, Phase, Side, UnitId};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+use super::roll::Roll;
+pub use super::roll::{Factor, Score, factor_sum};
+
 /// One part of a move, in the ruleset's units (paces or inches) and degrees.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Step {
@@ -269,56 +272,6 @@ impl Command {
     }
 }
 
-/// A factor in a roll: its name, value and where the rule comes from.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Factor {
-    pub name: String,
-    pub value: i32,
-    pub source: String,
-}
-
-/// The sum of a roll's factors ("+4 Muskets, +1 Elite" is +5).
-pub fn factor_sum(fs: &[Factor]) -> i32 {
-    fs.iter().map(|f| f.value).sum()
-}
-
-/// One side's score in an opposed roll.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Score {
-    pub unit: UnitId,
-    pub die: u8,
-    pub factors: Vec<Factor>,
-    pub total: i32,
-}
-
-impl Score {
-    pub fn new(unit: &UnitId, die: u8, factors: Vec<Factor>) -> Self {
-        let total = die as i32 + factor_sum(&factors);
-        Score {
-            unit: unit.clone(),
-            die,
-            factors,
-            total,
-        }
-    }
-    /// "+4 Muskets, +1 Elite = 5 + die 3 = 8".
-    pub fn explain(&self) -> String {
-        let parts: Vec<String> = self
-            .factors
-            .iter()
-            .map(|f| format!("{:+} {}", f.value, f.name))
-            .collect();
-        let sum = factor_sum(&self.factors);
-        format!(
-            "{} = {} + die {} = {}",
-            parts.join(", "),
-            sum,
-            self.die,
-            self.total
-        )
-    }
-}
-
 /// How an opposed roll came out, for the side it names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Verdict {
@@ -571,13 +524,13 @@ pub enum Event {
     /// was for, and the roll. Its consequences follow as their own events.
     Rolled {
         what: String,
-        roll: crate::rules::ruleset::Roll,
+        roll: Roll,
     },
     /// A unit's command roll (BBB): the move it allows this turn (in the ruleset's units) and
     /// whether it may recover a base instead. Rally, disruption, retiring and losses follow.
     Ordered {
         unit: UnitId,
-        roll: crate::rules::ruleset::Roll,
+        roll: Roll,
         allowance: f32,
         recover: bool,
     },
@@ -586,15 +539,15 @@ pub enum Event {
     Salvo {
         shooter: UnitId,
         target: UnitId,
-        roll: crate::rules::ruleset::Roll,
+        roll: Roll,
     },
     /// An assault resolved on the assault table (BBB): both rolls, the difference and the
     /// row's words. Its effects follow.
     Assault {
         attacker: UnitId,
         defender: UnitId,
-        attacker_roll: Box<crate::rules::ruleset::Roll>,
-        defender_roll: Box<crate::rules::ruleset::Roll>,
+        attacker_roll: Box<Roll>,
+        defender_roll: Box<Roll>,
         difference: i32,
         outcome: String,
     },
@@ -630,7 +583,7 @@ pub enum Event {
     /// units), dice to movement, and command-control bonus.
     Chips {
         general: UnitId,
-        roll: crate::rules::ruleset::Roll,
+        roll: Roll,
         chips: u32,
         radius: f32,
         move_dice: i32,
@@ -859,7 +812,7 @@ impl fmt::Display for RuleError {
                 ..
             } => {
                 // Written to the precision of the measure: tenths of an inch, whole paces.
-                let p = crate::rules::ruleset::Measure::named(units).map_or(0, |m| m.precision());
+                let p = super::measure::Measure::named(units).map_or(0, |m| m.precision());
                 write!(f, "{name}: {distance:.p$} {units} of {allowance:.p$}")?;
                 if !why.is_empty() {
                     write!(f, " ({why})")?;

@@ -12,27 +12,18 @@ pub mod view;
 pub use common::{Going, MovePlan};
 pub use view::{
     Action, ActionGroup, Card, Chance, Choice, Deployment, Figures, Ink, Layer, Look, Mark,
-    Measure, MoveRequest, Outlook, OutlookPart, RefRow, RefSection, Reference, Roll, StateView,
-    TurnWords, UnitModel, UnitState,
+    Measure, MoveRequest, Outlook, OutlookPart, RefRow, RefSection, Reference, Roll, Ruling,
+    StateView, TurnWords, UnitModel, UnitState,
 };
 
 use super::battle::Battle;
 use super::command::{Command, Event, RuleError};
 use super::geometry::{Base, Pt};
 use super::model::{Class, Formation, Phase, Side, SideInfo, Unit, UnitId};
-use super::scenario::RawUnit;
+use super::scenario::raw::RawUnit;
 use super::terrain::Terrain;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
-
-/// A ruling: where a seed is silent or ambiguous, what the program does and why.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Ruling {
-    pub key: String,
-    pub topic: String,
-    pub ruling: String,
-    pub reason: String,
-}
 
 /// One line of a results table, for the rules reference.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

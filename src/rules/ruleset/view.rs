@@ -1,60 +1,21 @@
 //! What the window, the command line, the log and the players learn of a ruleset: plain data
 //! they show or use without knowing which ruleset made it.
 
-use super::Ruling;
 use crate::rules::command::{Command, Factor, Step};
 use crate::rules::geometry::{Base, Pt};
 use crate::rules::model::{Side, UnitId};
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
-/// The unit a ruleset measures in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Measure {
-    Paces,
-    Inches,
-}
+pub use crate::rules::measure::Measure;
+pub use crate::rules::roll::Roll;
 
-impl Measure {
-    pub fn name(self) -> &'static str {
-        match self {
-            Measure::Paces => "paces",
-            Measure::Inches => "inches",
-        }
-    }
-    /// The measure of this name ("inches").
-    pub fn named(name: &str) -> Option<Measure> {
-        [Measure::Paces, Measure::Inches]
-            .into_iter()
-            .find(|m| m.name() == name)
-    }
-    /// Decimal places a distance is written with.
-    pub fn precision(self) -> usize {
-        match self {
-            Measure::Paces => 0,
-            Measure::Inches => 1,
-        }
-    }
-    /// The step a dragged distance snaps to: 5 paces or a quarter inch.
-    pub fn snap(self) -> f32 {
-        match self {
-            Measure::Paces => 5.0,
-            Measure::Inches => 0.25,
-        }
-    }
-    /// Move lengths a player commonly orders (the seeded player picks among them).
-    pub fn sample_moves(self) -> [f32; 5] {
-        match self {
-            Measure::Paces => [50.0, 100.0, 150.0, 200.0, 300.0],
-            Measure::Inches => [1.0, 2.0, 3.0, 4.0, 6.0],
-        }
-    }
-}
-
-impl fmt::Display for Measure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
+/// A ruling: where a seed is silent or ambiguous, what the program does and why.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Ruling {
+    pub key: String,
+    pub topic: String,
+    pub ruling: String,
+    pub reason: String,
 }
 
 /// What a unit is made of on the table.
@@ -348,31 +309,6 @@ pub struct Reference {
     pub sections: Vec<RefSection>,
     pub rulings_title: String,
     pub rulings: Vec<Ruling>,
-}
-
-/// One roll as every ruleset records it: who rolled which dice with what factors, the total,
-/// what it was against or needed, and the outcome.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Roll {
-    pub unit: Option<UnitId>,
-    pub side: Option<Side>,
-    pub dice: Vec<u8>,
-    pub factors: Vec<Factor>,
-    pub total: i32,
-    /// The opposing total of an opposed roll.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub against: Option<i32>,
-    /// The score each die or the total needs.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub need: Option<i32>,
-    pub outcome: String,
-    /// Where its first die stands among the dice of the command that threw it (for a re-roll).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub first_die: Option<usize>,
-    /// Where each die stands among the command's dice, when they were not thrown one after
-    /// another (a melee's pairs); empty otherwise.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub dice_at: Vec<usize>,
 }
 
 /// A state a unit may be in during a game that a scenario may set (each names a field of a

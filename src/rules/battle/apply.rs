@@ -1,0 +1,484 @@
+//! Events applied to the battle, by kind: the only place where state changes.
+
+use super::*;
+use crate::rules::command::{Event, TestKind};
+use crate::rules::geometry::Pt;
+use crate::rules::model::{BoundState, Phase, Stand, Unit, UnitId};
+
+impl Battle {
+    /// The only place where state changes. The events that only record (a routing test, the
+    /// army broken, an undo, a roll, a town's damage) change nothing.
+    pub fn apply(&mut self, e: &Event) {
+        let _changed = self.apply_move(e)
+            || self.apply_stands(e)
+            || self.apply_roll(e)
+            || self.apply_turn(e)
+            || self.apply_status(e)
+            || self.apply_orders(e);
+    }
+
+    /// The turn: phases, deployment, command points and initiative; ground taken or fortified;
+    /// the end. False for any other event.
+    pub(super) fn apply_turn(&mut self, e: &Event) -> bool {
+        match e {
+            Event::PhaseBegan { turn, phase, side } => {
+                let new_bound = *side != self.active || *turn != self.turn;
+                self.turn = *turn;
+                self.phase = *phase;
+                self.active = *side;
+                let stale = |u: &Unit| {
+                    if new_bound {
+                        u.bound != BoundState::default()
+                    } else {
+                        u.bound.recoiled
+                    }
+                };
+                if self.units.iter().any(stale) {
+                    for u in self.units_mut() {
+                        if new_bound {
+                            u.bound = BoundState::default();
+                        } else {
+                            u.bound.recoiled = false;
+                        }
+                    }
+                }
+                if new_bound {
+                    self.command_points = [0, 0];
+                    self.division_points.clear();
+                }
+            }
+            Event::DeploymentStep { .. } => self.deployment_step += 1,
+            Event::CommandRoll {
+                side,
+                total,
+                divisions,
+                ..
+            } => {
+                self.command_points[*side] = *total;
+                self.division_points = divisions.clone();
+            }
+            Event::CommandPointsSpent {
+                side,
+                left,
+                division,
+                ..
+            } => match division {
+                Some(d) => {
+                    if let Some(p) = self.division_points.iter_mut().find(|p| p.0 == *d) {
+                        p.1 = *left;
+                    }
+                }
+                None => self.command_points[*side] = *left,
+            },
+            Event::Initiative {
+                side: Some(s),
+                brigades,
+                ..
+            } if *s < 2 => {
+                self.active = *s;
+                self.command_points[*s] = *brigades as i32;
+            }
+            Event::BrigadeActivated { side, .. } if *side < 2 => {
+                self.command_points[*side] = (self.command_points[*side] - 1).max(0);
+            }
+            Event::Captured { feature, .. } => {
+                if let Some(f) = std::sync::Arc::make_mut(&mut self.terrain.features)
+                    .iter_mut()
+                    .find(|f| &f.id == feature)
+                {
+                    f.fortified = false;
+                }
+            }
+            Event::Fortified { feature } => {
+                if let Some(f) = std::sync::Arc::make_mut(&mut self.terrain.features)
+                    .iter_mut()
+                    .find(|f| &f.id == feature)
+                {
+                    f.fortified = true;
+                }
+            }
+            Event::ObjectiveTaken { .. } => {
+                if let Some(o) = &mut self.objective {
+                    o.taken = true;
+                }
+            }
+            Event::GameOver { .. } => self.phase = Phase::GameOver,
+            _ => return false,
+        }
+        true
+    }
+
+    /// A unit's standing state: limbered, hits, shaken, disordered, silenced, its markers, its
+    /// declared target, its ammunition, its recovered stands. False for any other event.
+    pub(super) fn apply_status(&mut self, e: &Event) -> bool {
+        match e {
+            Event::Limbered { unit } => self.with_unit(unit, |u| {
+                u.status.limbered = true;
+                u.bound.limber_changed = true;
+            }),
+            Event::Unlimbered { unit } => self.with_unit(unit, |u| {
+                u.status.limbered = false;
+                u.bound.limber_changed = true;
+            }),
+            Event::Hit { unit, total, .. } => self.with_unit(unit, |u| u.status.hits = *total),
+            Event::Shaken { unit } => self.with_unit(unit, |u| u.status.shaken = true),
+            Event::Destroyed { unit, .. } => self.with_unit(unit, |u| u.status.removed = true),
+            Event::Disordered { unit, .. } => self.with_unit(unit, |u| u.status.disordered = true),
+            Event::Steadied { unit } => self.with_unit(unit, |u| u.status.disordered = false),
+            Event::Rallied { unit } => self.with_unit(unit, |u| u.status.shaken = false),
+            Event::Silenced { unit, silenced, .. } => {
+                self.with_unit(unit, |u| u.status.silenced = *silenced)
+            }
+            Event::Recovered { unit, stands } => self.with_unit(unit, |u| {
+                u.stands = stands.iter().map(|&f| Stand::new(f)).collect();
+                u.bound.may_recover = false;
+                u.bound.allowance = Some(0.0);
+            }),
+            Event::Declared { unit, target } => {
+                let target = target.clone();
+                self.with_unit(unit, |u| u.status.declared = Some(target))
+            }
+            Event::Marked {
+                unit,
+                marker,
+                count,
+            } => self.with_unit(unit, |u| {
+                use crate::rules::command::Marker;
+                let on = *count > 0;
+                match marker {
+                    Marker::MustCheck => u.status.must_check = on,
+                    Marker::VolleySpent => u.status.volley_spent = on,
+                    Marker::CheckedStrength => u.status.checked_half = on,
+                    Marker::RecoveryFailed => u.status.recovery_failed = *count,
+                    Marker::Declaration => {
+                        if !on {
+                            u.status.declared = None
+                        }
+                    }
+                }
+            }),
+            Event::Supply {
+                unit, ammo, packs, ..
+            } => self.with_unit(unit, |u| {
+                u.status.ammo = *ammo;
+                u.status.packs = *packs;
+            }),
+            _ => return false,
+        }
+        true
+    }
+
+    /// What a unit did this bound (ordered, fired, fought, halted, braced for a charge) and its
+    /// general's chips and attachment. False for any other event.
+    pub(super) fn apply_orders(&mut self, e: &Event) -> bool {
+        match e {
+            Event::Ordered {
+                unit,
+                allowance,
+                recover,
+                ..
+            } => self.with_unit(unit, |u| {
+                u.bound.allowance = Some(*allowance);
+                u.bound.may_recover = *recover;
+            }),
+            Event::Salvo { shooter, .. } => self.with_unit(shooter, |u| u.bound.fired = true),
+            Event::Assault {
+                attacker, defender, ..
+            } => {
+                for id in [attacker, defender] {
+                    self.with_unit(id, |u| u.bound.fought = true);
+                }
+            }
+            Event::Halted { unit, .. } => self.with_unit(unit, |u| u.bound.halted = true),
+            Event::Braced { unit, range, .. } => {
+                self.with_unit(unit, |u| u.bound.fire_range = *range)
+            }
+            Event::Chips {
+                general,
+                chips,
+                radius,
+                move_dice,
+                command,
+                ..
+            } => self.with_unit(general, |g| {
+                g.extra.chips = *chips;
+                g.extra.command_radius = *radius;
+                g.extra.move_dice = *move_dice;
+                g.extra.leadership = *command;
+            }),
+            Event::Rerolled { by, chips, .. } => self.with_unit(by, |g| g.extra.chips = *chips),
+            Event::Attached { general, unit } => {
+                let unit = unit.clone();
+                self.with_unit(general, |g| g.extra.attached = unit);
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// Moves, deployment, recoils, flight and pursuit; false for any other event.
+    pub(super) fn apply_move(&mut self, e: &Event) -> bool {
+        match e {
+            Event::Moved {
+                unit,
+                to,
+                contact,
+                from,
+                distance,
+                ..
+            } => self.with_unit(unit, |u| {
+                u.base = *to;
+                u.status.continuing = false;
+                u.bound.moved = true;
+                u.bound.spent += *distance;
+                if u.bound.turn_start.is_none() {
+                    u.bound.turn_start = Some(*from);
+                }
+                if contact.is_some() {
+                    u.bound.charged = true;
+                }
+            }),
+            Event::Deployed { unit, to } => self.with_unit(unit, |u| {
+                u.base = *to;
+                u.status.undeployed = false;
+                // A general who fell returns (BBB).
+                u.status.removed = false;
+            }),
+            Event::Recoiled {
+                unit,
+                to,
+                from,
+                voluntary,
+            } => self.with_unit(unit, |u| {
+                u.base = *to;
+                u.bound.recoiled = true;
+                if *voluntary {
+                    u.bound.fell_back = true;
+                    return;
+                }
+                let d = to.centre.minus(from.centre);
+                let (dir, total) = u.bound.recoil.unwrap_or((Pt::new(0.0, 0.0), 0.0));
+                let dir = if d.len() > 1e-3 {
+                    d.scale(1.0 / d.len())
+                } else {
+                    dir
+                };
+                u.bound.recoil = Some((dir, total + d.len()));
+            }),
+            Event::Fled { unit, to, .. } => self.with_unit(unit, |u| u.base = *to),
+            Event::UnlimberedTo {
+                unit,
+                formation,
+                from,
+                to,
+                cost,
+            } => {
+                self.apply(&Event::Unlimbered { unit: unit.clone() });
+                self.apply(&Event::Reformed {
+                    unit: unit.clone(),
+                    formation: *formation,
+                    from: *from,
+                    to: *to,
+                    cost: *cost,
+                });
+            }
+            Event::FrontalCharge { unit, on } => {
+                self.with_unit(unit, |u| u.status.frontal_charge = *on)
+            }
+            Event::PursuitOrdered { unit, pursue } => {
+                self.with_unit(unit, |u| u.status.hold_ground = !*pursue)
+            }
+            Event::Pursued {
+                unit,
+                to,
+                continuing,
+                ..
+            } => {
+                self.with_unit(unit, |u| {
+                    u.base = *to;
+                    u.bound.pursuing = true;
+                });
+                if let Some(c) = continuing {
+                    let by = unit.clone();
+                    self.with_unit(c, |u| {
+                        u.status.continuing = true;
+                        u.status.pursued_by = Some(by);
+                    });
+                }
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// Stands of figure rulesets: overrun, moved one by one, placed in a new formation; false for
+    /// any other event.
+    pub(super) fn apply_stands(&mut self, e: &Event) -> bool {
+        match e {
+            Event::StandsOverrun { unit, stands, .. } => self.with_unit(unit, |u| {
+                let bases = u.loose_bases();
+                let mut keep_stands = Vec::new();
+                let mut keep_bases = Vec::new();
+                for (i, (st, b)) in u.stands.iter().zip(bases).enumerate() {
+                    if stands.contains(&i) {
+                        u.status.hits += st.figures;
+                    } else {
+                        keep_stands.push(st.clone());
+                        keep_bases.push(b);
+                    }
+                }
+                u.stands = keep_stands;
+                if u.stands.is_empty() {
+                    u.status.removed = true;
+                } else {
+                    u.settle(&keep_bases);
+                }
+            }),
+            Event::StandMoved {
+                unit,
+                stand,
+                to,
+                distance,
+                ..
+            } => self.with_unit(unit, |u| {
+                let mut bases = u.loose_bases();
+                if let Some(b) = bases.get_mut(*stand) {
+                    *b = *to;
+                    u.settle(&bases);
+                    let n = u.stands.len();
+                    u.bound.stand_spent.resize(n, 0.0);
+                    u.bound.stand_spent[*stand] += *distance;
+                    u.bound.moved = true;
+                }
+            }),
+            Event::StandsPlaced {
+                unit,
+                bases,
+                formed,
+                ..
+            } => self.with_unit(unit, |u| {
+                if let Some((formation, cost)) = formed {
+                    u.formation = *formation;
+                    if *cost > 0.0 {
+                        u.bound.formed = true;
+                        u.bound.spent += *cost;
+                    }
+                }
+                u.settle(bases)
+            }),
+            _ => return false,
+        }
+        true
+    }
+
+    /// The results of rolls: hits, losses, re-formed ranks; false for any other event.
+    pub(super) fn apply_roll(&mut self, e: &Event) -> bool {
+        match e {
+            Event::Fire {
+                shooter, support, ..
+            } => {
+                self.with_unit(shooter, |u| u.bound.fired = true);
+                for s in support {
+                    self.with_unit(s, |u| u.bound.fired = true);
+                }
+            }
+            Event::CloseCombat {
+                attacker, defender, ..
+            } => {
+                for id in [attacker, defender] {
+                    self.with_unit(id, |u| {
+                        u.bound.fought = true;
+                        u.status.continuing = false;
+                    });
+                }
+            }
+            Event::Volley {
+                shooter,
+                target,
+                hits,
+                ..
+            } => {
+                self.with_unit(shooter, |u| u.bound.fired = true);
+                let (shooter, hits) = (shooter.clone(), *hits);
+                self.with_unit(target, |u| {
+                    if let Some(e) = u.bound.shot_by.iter_mut().find(|e| e.0 == shooter) {
+                        e.1 += hits;
+                    } else {
+                        u.bound.shot_by.push((shooter, hits));
+                    }
+                });
+            }
+            Event::Test {
+                unit, test, passed, ..
+            } => {
+                if *test == TestKind::Command && !passed {
+                    self.with_unit(unit, |u| u.bound.halted = true);
+                }
+            }
+            Event::Melee { strikes } => {
+                for s in strikes {
+                    for id in [&s.unit, &s.target] {
+                        self.with_unit(id, |u| u.bound.fought = true);
+                    }
+                }
+                for s in strikes {
+                    self.with_unit(&s.target, |u| {
+                        u.status.continuing = false;
+                        u.status.pursued_by = None;
+                    });
+                }
+            }
+            Event::Losses {
+                unit,
+                figures,
+                stands,
+                ..
+            } => self.with_unit(unit, |u| {
+                u.status.hits += *figures;
+                let loose = u.is_loose().then(|| u.loose_bases());
+                let old = std::mem::take(&mut u.stands);
+                u.stands = stands
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &f)| Stand {
+                        figures: f,
+                        at: old.get(i).and_then(|s| s.at),
+                    })
+                    .collect();
+                if let Some(mut bases) = loose {
+                    bases.truncate(u.stands.len());
+                    u.settle(&bases);
+                }
+            }),
+            Event::Reformed {
+                unit,
+                formation,
+                to,
+                cost,
+                ..
+            } => self.with_unit(unit, |u| {
+                // A new formation or facing gathers the stands that moved loose into their places
+                // in it (closing up after losses leaves them where they stand).
+                if u.formation != *formation || u.base.facing != to.facing {
+                    for s in &mut u.stands {
+                        s.at = None;
+                    }
+                }
+                u.formation = *formation;
+                u.base = *to;
+                if *cost > 0.0 {
+                    u.bound.formed = true;
+                    u.bound.spent += *cost;
+                }
+            }),
+            _ => return false,
+        }
+        true
+    }
+
+    pub(super) fn with_unit(&mut self, id: &UnitId, f: impl FnOnce(&mut Unit)) {
+        if let Some(i) = self.index_of(id) {
+            f(&mut self.units_mut()[i]);
+        }
+    }
+}
