@@ -343,14 +343,28 @@ fn move_words(b: &Battle, e: &Event) -> Option<String> {
 
 /// Every other event in words.
 fn other_words(b: &Battle, e: &Event) -> String {
-    let side = |s: usize| {
-        b.sides
-            .get(s)
-            .map(|x| x.name.clone())
-            .unwrap_or_else(|| format!("side {s}"))
-    };
+    if let Event::Rolled { what, roll } = e {
+        return rolled_words(b, what, roll);
+    }
+    battle_words(b, e)
+        .or_else(|| unit_words(b, e))
+        .unwrap_or_default()
+}
+
+/// A side's name ("side 2" for one the scenario does not name).
+fn side_name(b: &Battle, s: usize) -> String {
+    b.sides
+        .get(s)
+        .map(|x| x.name.clone())
+        .unwrap_or_else(|| format!("side {s}"))
+}
+
+/// The course of the battle: phases, deployment, command points, ground taken or fortified,
+/// the objective, an army breaking, the end, an undo.
+fn battle_words(b: &Battle, e: &Event) -> Option<String> {
+    let side = |s: usize| side_name(b, s);
     let u = |id: &UnitId| name(b, id);
-    match e {
+    Some(match e {
         Event::PhaseBegan {
             turn,
             phase,
@@ -376,12 +390,6 @@ fn other_words(b: &Battle, e: &Event) -> String {
             "{amount} of the {} division's own command point(s) to {reason}, {left} left to it",
             d.name()
         ),
-        Event::Deployed { unit, .. } => format!("{} deploys", u(unit)),
-        Event::Limbered { unit } => format!("{} limbers", u(unit)),
-        Event::Unlimbered { unit } => format!("{} unlimbers", u(unit)),
-        Event::UnlimberedTo {
-            unit, formation, ..
-        } => format!("{} unlimbers in {}", u(unit), formation.name()),
         Event::Captured { feature, by } => format!(
             "{} captures {}: it is no longer fortified",
             u(by),
@@ -397,11 +405,6 @@ fn other_words(b: &Battle, e: &Event) -> String {
                 .map(|f| f.name.clone())
                 .unwrap_or(feature.clone())
         ),
-        Event::Hit { unit, hits, total } => {
-            format!("{} takes {hits} hit(s), {total} in all", u(unit))
-        }
-        Event::Shaken { unit } => format!("{} is shaken", u(unit)),
-        Event::Destroyed { unit, reason } => format!("{} is destroyed ({reason})", u(unit)),
         Event::ObjectiveTaken { side: s, by } => {
             format!("{} takes the objective with {}", side(*s), u(by))
         }
@@ -418,6 +421,26 @@ fn other_words(b: &Battle, e: &Event) -> String {
             None => format!("Drawn battle: {reason}"),
         },
         Event::Undone { events } => format!("undone ({events} events)"),
+        _ => return None,
+    })
+}
+
+/// What befalls a unit outside the rolls: deploying, limbering, hits and losses, its
+/// formation and order, its general.
+fn unit_words(b: &Battle, e: &Event) -> Option<String> {
+    let u = |id: &UnitId| name(b, id);
+    Some(match e {
+        Event::Deployed { unit, .. } => format!("{} deploys", u(unit)),
+        Event::Limbered { unit } => format!("{} limbers", u(unit)),
+        Event::Unlimbered { unit } => format!("{} unlimbers", u(unit)),
+        Event::UnlimberedTo {
+            unit, formation, ..
+        } => format!("{} unlimbers in {}", u(unit), formation.name()),
+        Event::Hit { unit, hits, total } => {
+            format!("{} takes {hits} hit(s), {total} in all", u(unit))
+        }
+        Event::Shaken { unit } => format!("{} is shaken", u(unit)),
+        Event::Destroyed { unit, reason } => format!("{} is destroyed ({reason})", u(unit)),
         Event::Losses {
             unit,
             figures,
@@ -445,37 +468,6 @@ fn other_words(b: &Battle, e: &Event) -> String {
         Event::Disordered { unit, why } => format!("{} is disordered ({why})", u(unit)),
         Event::Steadied { unit } => format!("{} reforms: no longer disordered", u(unit)),
         Event::Rallied { unit } => format!("{} rallies: no longer shaken", u(unit)),
-        Event::Rolled { what, roll } => {
-            let who = match (&roll.unit, roll.side) {
-                (Some(id), _) => u(id),
-                (None, Some(s)) => side(s),
-                _ => String::new(),
-            };
-            let against = match (roll.against, roll.need) {
-                (Some(a), _) => format!(" against {a}"),
-                // A need a die can show is each die's; a greater one is the total of all the
-                // dice thrown (2D6 runs to 12).
-                (None, Some(n)) => format!(
-                    ", needs {}",
-                    need_text(
-                        n,
-                        if n > 6 {
-                            6 * roll.dice.len().max(1) as i32
-                        } else {
-                            6
-                        }
-                    )
-                ),
-                _ => String::new(),
-            };
-            format!(
-                "{who} rolls {:?} for {what}{} = {}{against}: {}",
-                roll.dice,
-                factor_list(&roll.factors),
-                roll.total,
-                roll.outcome
-            )
-        }
         Event::Attached { general, unit } => match unit {
             Some(x) => format!("{} attaches to {}", u(general), u(x)),
             None => format!("{} detaches", u(general)),
@@ -486,8 +478,43 @@ fn other_words(b: &Battle, e: &Event) -> String {
             u(unit),
             if *pursue { "pursue" } else { "hold its ground" }
         ),
+        _ => return None,
+    })
+}
+
+/// A roll of a kind no other event records: who threw what for it, and what came of it.
+fn rolled_words(b: &Battle, what: &str, roll: &Roll) -> String {
+    let side = |s: usize| side_name(b, s);
+    let u = |id: &UnitId| name(b, id);
+    let who = match (&roll.unit, roll.side) {
+        (Some(id), _) => u(id),
+        (None, Some(s)) => side(s),
         _ => String::new(),
-    }
+    };
+    let against = match (roll.against, roll.need) {
+        (Some(a), _) => format!(" against {a}"),
+        // A need a die can show is each die's; a greater one is the total of all the
+        // dice thrown (2D6 runs to 12).
+        (None, Some(n)) => format!(
+            ", needs {}",
+            need_text(
+                n,
+                if n > 6 {
+                    6 * roll.dice.len().max(1) as i32
+                } else {
+                    6
+                }
+            )
+        ),
+        _ => String::new(),
+    };
+    format!(
+        "{who} rolls {:?} for {what}{} = {}{against}: {}",
+        roll.dice,
+        factor_list(&roll.factors),
+        roll.total,
+        roll.outcome
+    )
 }
 
 fn factor_list(factors: &[Factor]) -> String {
@@ -550,36 +577,6 @@ pub fn event_units(e: &Event) -> Vec<UnitId> {
 
 /// The rolls an event records, each in the one shape every ruleset shares.
 pub fn rolls(e: &Event) -> Vec<Roll> {
-    let roll = |unit: &UnitId, dice: Vec<u8>, factors: &[Factor], total: i32| Roll {
-        unit: Some(unit.clone()),
-        side: None,
-        dice,
-        factors: factors.to_vec(),
-        total,
-        against: None,
-        need: None,
-        outcome: String::new(),
-        first_die: None,
-        dice_at: Vec::new(),
-    };
-    let opposed = |a: &Score, d: &Score, loser: &Option<UnitId>, verdict: Verdict| {
-        [(a, d), (d, a)]
-            .into_iter()
-            .map(|(s, o)| Roll {
-                against: Some(o.total),
-                outcome: match loser {
-                    Some(l) if *l == s.unit => verdict_text(verdict).to_string(),
-                    Some(_) => "wins".into(),
-                    None if verdict == Verdict::Outscored && s.unit == a.unit => {
-                        "outscored: no effect".into()
-                    }
-                    None if verdict == Verdict::Outscored => "outscores the firer".into(),
-                    None => "draw".into(),
-                },
-                ..roll(&s.unit, vec![s.die], &s.factors, s.total)
-            })
-            .collect()
-    };
     match e {
         Event::Fire {
             shooter_score,
@@ -587,14 +584,14 @@ pub fn rolls(e: &Event) -> Vec<Roll> {
             loser,
             verdict,
             ..
-        } => opposed(shooter_score, target_score, loser, *verdict),
+        } => opposed_rolls(shooter_score, target_score, loser, *verdict),
         Event::CloseCombat {
             attacker_score,
             defender_score,
             loser,
             verdict,
             ..
-        } => opposed(attacker_score, defender_score, loser, *verdict),
+        } => opposed_rolls(attacker_score, defender_score, loser, *verdict),
         Event::CommandRoll {
             side,
             dice,
@@ -624,7 +621,7 @@ pub fn rolls(e: &Event) -> Vec<Roll> {
         } => vec![Roll {
             need: Some(*need),
             outcome: if *hit { "1 hit" } else { "holds" }.into(),
-            ..roll(unit, vec![*die], factors, *total)
+            ..unit_roll(unit, vec![*die], factors, *total)
         }],
         Event::Volley {
             shooter,
@@ -636,7 +633,7 @@ pub fn rolls(e: &Event) -> Vec<Roll> {
         } => vec![Roll {
             need: Some(*need as i32),
             outcome: hits_text(*hits),
-            ..roll(shooter, dice.clone(), factors, factor_sum(factors))
+            ..unit_roll(shooter, dice.clone(), factors, factor_sum(factors))
         }],
         Event::Test {
             unit,
@@ -648,7 +645,7 @@ pub fn rolls(e: &Event) -> Vec<Roll> {
         } => vec![Roll {
             need: Some(*need),
             outcome: if *passed { "passes" } else { "fails" }.into(),
-            ..roll(unit, vec![*die], factors, *die as i32 + factor_sum(factors))
+            ..unit_roll(unit, vec![*die], factors, *die as i32 + factor_sum(factors))
         }],
         Event::Rolled { roll, .. } | Event::Ordered { roll, .. } | Event::Salvo { roll, .. } => {
             vec![roll.clone()]
@@ -659,29 +656,72 @@ pub fn rolls(e: &Event) -> Vec<Roll> {
             difference,
             outcome,
             ..
-        } => vec![
-            Roll {
-                against: Some(defender_roll.total),
-                outcome: format!("difference {difference:+}: {outcome}"),
-                ..(**attacker_roll).clone()
-            },
-            Roll {
-                against: Some(attacker_roll.total),
-                outcome: format!("difference {:+}: {outcome}", -difference),
-                ..(**defender_roll).clone()
-            },
-        ],
+        } => assault_rolls(attacker_roll, defender_roll, *difference, outcome),
         Event::Melee { strikes } => strikes
             .iter()
             .map(|s| Roll {
                 against: Some(s.enemy_points),
                 need: Some(s.need as i32),
                 outcome: hits_text(s.hits),
-                ..roll(&s.unit, s.dice.clone(), &s.factors, s.points)
+                ..unit_roll(&s.unit, s.dice.clone(), &s.factors, s.points)
             })
             .collect(),
         _ => Vec::new(),
     }
+}
+
+/// One unit's roll: its dice, factors and total, with nothing against it yet.
+fn unit_roll(unit: &UnitId, dice: Vec<u8>, factors: &[Factor], total: i32) -> Roll {
+    Roll {
+        unit: Some(unit.clone()),
+        side: None,
+        dice,
+        factors: factors.to_vec(),
+        total,
+        against: None,
+        need: None,
+        outcome: String::new(),
+        first_die: None,
+        dice_at: Vec::new(),
+    }
+}
+
+/// Both sides' rolls of an opposed roll (fire, close combat), each against the other's total,
+/// with its outcome for that side.
+fn opposed_rolls(a: &Score, d: &Score, loser: &Option<UnitId>, verdict: Verdict) -> Vec<Roll> {
+    [(a, d), (d, a)]
+        .into_iter()
+        .map(|(s, o)| Roll {
+            against: Some(o.total),
+            outcome: match loser {
+                Some(l) if *l == s.unit => verdict_text(verdict).to_string(),
+                Some(_) => "wins".into(),
+                None if verdict == Verdict::Outscored && s.unit == a.unit => {
+                    "outscored: no effect".into()
+                }
+                None if verdict == Verdict::Outscored => "outscores the firer".into(),
+                None => "draw".into(),
+            },
+            ..unit_roll(&s.unit, vec![s.die], &s.factors, s.total)
+        })
+        .collect()
+}
+
+/// Both sides' rolls of an assault, each against the other's total, with the difference as
+/// its side sees it.
+fn assault_rolls(attacker: &Roll, defender: &Roll, difference: i32, outcome: &str) -> Vec<Roll> {
+    vec![
+        Roll {
+            against: Some(defender.total),
+            outcome: format!("difference {difference:+}: {outcome}"),
+            ..attacker.clone()
+        },
+        Roll {
+            against: Some(attacker.total),
+            outcome: format!("difference {:+}: {outcome}", -difference),
+            ..defender.clone()
+        },
+    ]
 }
 
 /// An event as JSON with its words and its rolls attached.
