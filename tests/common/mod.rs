@@ -174,3 +174,31 @@ pub fn headless(b: Battle, tag: &str) -> bevy::app::App {
         ));
     app
 }
+
+/// Compares `events` with the golden event file `path` (relative to the crate): a JSON array,
+/// one event a line, as the events serialise (`kind` and the event's fields), so a rule that
+/// changes what happened fails even when the words stay the same. With UPDATE_GOLDEN set, the
+/// file is written first, as the golden text logs are.
+pub fn golden_events(path: &str, events: &[Event]) {
+    let lines: Vec<String> = events
+        .iter()
+        .map(|e| serde_json::to_string(e).expect("an event serialises"))
+        .collect();
+    let got = format!("[\n{}\n]\n", lines.join(",\n"));
+    let full = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&full, &got).unwrap();
+    }
+    let want = std::fs::read_to_string(&full)
+        .unwrap_or_else(|e| panic!("{path}: {e} (UPDATE_GOLDEN=1 writes it)"));
+    for (i, (g, w)) in got.lines().zip(want.lines()).enumerate() {
+        assert_eq!(g, w, "{path}: line {} differs (event {i})", i + 1);
+    }
+    assert_eq!(
+        got.lines().count(),
+        want.lines().count(),
+        "{path}: the number of events differs"
+    );
+    let parsed: Vec<Event> = serde_json::from_str(&want).expect("the golden events parse");
+    assert_eq!(parsed, events, "{path}: the events read back differ");
+}
