@@ -2,7 +2,7 @@
 #![allow(dead_code, reason = "each test file uses some of these helpers")]
 
 use volley::rules::battle::Battle;
-use volley::rules::command::{Command, Event, Step};
+use volley::rules::command::{Command, Event, RuleError, Step};
 use volley::rules::model::{Phase, UnitId};
 use volley::rules::scenario;
 
@@ -102,12 +102,29 @@ pub fn to_phase(b: &mut Battle, side: usize, phase: Phase) {
     panic!("never reached {phase:?} of side {side}");
 }
 
-/// The refusal of a command, which changes nothing.
+/// The refusal of a command, which changes nothing, in words.
 pub fn refused(b: &mut Battle, c: Command) -> String {
+    refusal(b, c).to_string()
+}
+
+/// The refusal of a command, which changes nothing.
+pub fn refusal(b: &mut Battle, c: Command) -> RuleError {
     let before = b.units.clone();
-    let e = b.execute(c).expect_err("refused").to_string();
+    let e = b.execute(c).expect_err("refused");
     assert_eq!(b.units, before, "a refused command changes nothing");
     e
+}
+
+/// The distance asked and the allowance of a refusal for going too far.
+pub fn too_far(e: &RuleError) -> Option<(f32, f32)> {
+    match e {
+        RuleError::TooFar {
+            distance,
+            allowance,
+            ..
+        } => Some((*distance, *allowance)),
+        _ => None,
+    }
 }
 
 pub fn mv(unit: &str, steps: Vec<Step>) -> Command {
