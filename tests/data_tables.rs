@@ -255,7 +255,7 @@ fn the_dbn_familys_shared_numbers_are_typed_keys() {
             );
         }
         let file = format!("assets/rulesets/{id}.ron");
-        each_misspelt_key_is_refused::<DbnN, _>(&text, &file, |t| Dbn::from_ron(t));
+        each_misspelt_key_is_refused::<DbnN, _>(&text, &file, Dbn::from_ron);
     }
 }
 
