@@ -391,8 +391,12 @@ fn fire_sums_front_rank_bases_by_band_with_shifts_and_halvings() {
     assert_eq!(f.iter().filter(|x| x.contains("2.5")).count(), 4, "{f:?}");
     assert!(f.iter().any(|x| x == "Target in wood or village"), "{f:?}");
     assert!(out.contains("fire value 10 on the 6 column"), "{out}");
-    // 8 on the 6 column: T.
-    assert!(out.contains("T:"), "{out}");
+    // 8 on the 6 column: T, the target disrupted.
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Disordered { unit, .. } if unit == &id("e"))),
+        "{out}"
+    );
     let mut b = bbb(&shaken, village, "");
     to_phase(&mut b, 0, Phase::OffensiveFire);
     b.script_dice(&[4, 4]);
@@ -555,8 +559,24 @@ fn an_assault_reads_the_difference_on_the_table() {
         })
         .expect("an assault");
     assert_eq!(diff, 2, "{af:?} {words}");
-    assert!(words.contains("defender retires 3\""), "{words}");
-    assert!(words.contains("attacker must occupy"), "{words}");
+    // The defender retires 3"; the attacker occupies the ground it left.
+    let retired = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Recoiled { unit, from, to, .. } if unit == &id("e") => {
+                Some(from.centre.dist(to.centre) / IN)
+            }
+            _ => None,
+        })
+        .expect("the defender retires");
+    assert!((retired - 3.0).abs() < 0.05, "{retired}\" {words}");
+    assert!(
+        ev.iter().any(
+            |e| matches!(e, Event::Recoiled { unit, from, to, voluntary: true }
+            if unit == &id("a") && to.centre.y > from.centre.y)
+        ),
+        "the attacker advances to occupy: {ev:?}"
+    );
     assert!(b.unit(&id("a")).unwrap().status.disordered);
     assert!(b.unit(&id("e")).unwrap().status.disordered);
     // A 0 refights at once: both lose a base each round.
@@ -1624,7 +1644,14 @@ fn a_fire_result_disrupts_and_silences_guns() {
     b.script_dice(&[4, 5]);
     let ev = b.execute(fire("a", "g")).expect("fire");
     let (_, words) = salvo(&ev);
-    assert!(words.contains("T: disrupted and silenced"), "{words}");
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Disordered { unit, .. } if unit == &id("g")))
+            && ev.iter().any(
+                |e| matches!(e, Event::Silenced { unit, silenced: true, .. } if unit == &id("g"))
+            ),
+        "T: disrupted and silenced: {words}"
+    );
     let g = b.unit(&id("g")).unwrap().clone();
     assert!(g.status.disordered && g.status.silenced, "{words}");
     let a = b.unit(&id("a")).unwrap().clone();

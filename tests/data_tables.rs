@@ -1,22 +1,407 @@
 //! Every row of every ruleset data file drives the procedures: a number changed in the data is
 //! either used by the engine or caught here.
+//!
+//! The rulesets read their rules numbers and factors by typed key (`rules_keys!` enums, taken
+//! into `Keyed` at load): loading refuses, naming the file and line, a row whose key the engine
+//! does not know and a key the engine reads that the data lacks. These tests walk that typed
+//! data: each keyed table holds exactly the keys of its enum, each typed value is the row's, a
+//! misspelt key in any row is a load error, and the numbers kept for the rules reference only
+//! change no event of a played game. DBN's factors and its supplements' own numbers are still
+//! read by name: for those alone the source is still searched for the key.
 
 mod common;
 
 use common::{U, battle, id, to_phase};
 use std::path::Path;
-use volley::rules::command::{RuleError, Step};
+use std::sync::Arc;
+use volley::rules::battle::Battle;
+use volley::rules::command::{Event, RuleError, Step};
 use volley::rules::model::Phase;
-use volley::rules::ruleset::common::RulesKey;
+use volley::rules::ruleset::common::{FactorDef, Number, RulesKey};
 use volley::rules::ruleset::dbn::{Dbn, TroopKind};
 use volley::rules::ruleset::old_dessauer::{Kind, N, OldDessauer, Opt, REFERENCE_ONLY, Shooting};
 use volley::rules::ruleset::{AnyRuleset, Measure, UnitModel};
-use volley::rules::scenario;
+use volley::rules::{save, scenario};
 
-/// Every Rust source of the rulesets, as one text.
-fn ruleset_sources() -> String {
-    sources_under("src/rules/ruleset")
+/// A ruleset data file's text, as the program compiles it in.
+fn data_file(id: &str) -> String {
+    std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("assets/rulesets/{id}.ron")),
+    )
+    .unwrap()
 }
+
+/// The words of every key of `K`, sorted.
+fn words<K: RulesKey>() -> Vec<&'static str> {
+    let mut w: Vec<&str> = K::ALL.iter().map(|k| k.key()).collect();
+    w.sort();
+    w
+}
+
+/// The keys of a table's rows, sorted.
+fn row_keys<'a, T>(rows: &'a [T], key: impl Fn(&'a T) -> &'a str) -> Vec<&'a str> {
+    let mut w: Vec<&str> = rows.iter().map(key).collect();
+    w.sort();
+    w
+}
+
+fn number_keys(rows: &[Number]) -> Vec<&str> {
+    row_keys(rows, |n| n.key.as_str())
+}
+
+fn factor_keys(rows: &[FactorDef]) -> Vec<&str> {
+    row_keys(rows, |f| f.key.as_str())
+}
+
+/// The value a data file's `numbers` gives `key`.
+fn row_value(rows: &[Number], key: &str) -> f32 {
+    rows.iter()
+        .find(|n| n.key == key)
+        .unwrap_or_else(|| panic!("no row {key}"))
+        .value
+}
+
+/// The data text with every row keyed `key` given the key `key` + "_misspelt" instead.
+fn misspelt(text: &str, key: &str) -> String {
+    let row = format!("key: \"{key}\"");
+    assert!(text.contains(&row), "no row keyed {key}");
+    text.replace(&row, &format!("key: \"{key}_misspelt\""))
+}
+
+/// Misspelling the key of each row keyed by `K` makes `load` refuse the data, naming the file
+/// and the key.
+fn each_misspelt_key_is_refused<K: RulesKey, T>(
+    text: &str,
+    file: &str,
+    load: impl Fn(&str) -> Result<T, String>,
+) {
+    assert!(load(text).is_ok(), "{file} loads as written");
+    for k in K::ALL {
+        let Err(e) = load(&misspelt(text, k.key())) else {
+            panic!("{file}: a misspelt {} still loads", k.key());
+        };
+        assert!(e.contains(file), "{}: {e}", k.key());
+        assert!(e.contains(k.key()), "{}: {e}", k.key());
+    }
+}
+
+#[test]
+fn bbbs_keyed_tables_hold_exactly_the_typed_keys() {
+    use volley::rules::ruleset::bbb::{
+        AssaultMod, Bbb7yw, BbbData, CommandMod, Firing, HalvingKey, Keys, N as BbbN, ShiftKey,
+    };
+    let d = BbbData::load().unwrap();
+    assert_eq!(number_keys(&d.numbers), words::<BbbN>(), "numbers");
+    assert_eq!(
+        row_keys(&d.fire_values, |v| v.key.as_str()),
+        words::<Firing>()
+    );
+    assert_eq!(
+        row_keys(&d.fire_shifts, |v| v.key.as_str()),
+        words::<ShiftKey>()
+    );
+    assert_eq!(
+        row_keys(&d.fire_halvings, |v| v.key.as_str()),
+        words::<HalvingKey>()
+    );
+    assert_eq!(factor_keys(&d.assault_modifiers), words::<AssaultMod>());
+    assert_eq!(factor_keys(&d.command_modifiers), words::<CommandMod>());
+    let r = Bbb7yw::load().unwrap();
+    for k in BbbN::ALL {
+        assert_eq!(r.n(*k), row_value(&d.numbers, k.key()), "{}", k.key());
+    }
+    for k in AssaultMod::ALL {
+        let row = d
+            .assault_modifiers
+            .iter()
+            .find(|f| f.key == k.key())
+            .unwrap();
+        assert_eq!(
+            r.keys.assault_modifiers.get(*k).value,
+            row.value,
+            "{}",
+            k.key()
+        );
+    }
+    for k in CommandMod::ALL {
+        let row = d
+            .command_modifiers
+            .iter()
+            .find(|f| f.key == k.key())
+            .unwrap();
+        assert_eq!(
+            r.keys.command_modifiers.get(*k).value,
+            row.value,
+            "{}",
+            k.key()
+        );
+    }
+    for k in ShiftKey::ALL {
+        let row = d.fire_shifts.iter().find(|f| f.key == k.key()).unwrap();
+        assert_eq!(r.keys.fire_shifts.get(*k).value, row.shift, "{}", k.key());
+    }
+    let file = "assets/rulesets/bbb7yw.ron";
+    let load = |t: &str| BbbData::from_ron(t).and_then(|d| Keys::take(&d, file, t));
+    let text = data_file("bbb7yw");
+    each_misspelt_key_is_refused::<BbbN, _>(&text, file, load);
+    each_misspelt_key_is_refused::<Firing, _>(&text, file, load);
+    each_misspelt_key_is_refused::<ShiftKey, _>(&text, file, load);
+    each_misspelt_key_is_refused::<HalvingKey, _>(&text, file, load);
+    each_misspelt_key_is_refused::<AssaultMod, _>(&text, file, load);
+    each_misspelt_key_is_refused::<CommandMod, _>(&text, file, load);
+}
+
+#[test]
+fn hals_keyed_tables_hold_exactly_the_typed_keys() {
+    use volley::rules::ruleset::hal25::{
+        DeductionKey, HalData, MeleeKey, MoraleKey, N as HalN, Shown,
+    };
+    let d = HalData::load().unwrap();
+    let mut both: Vec<&str> = words::<HalN>()
+        .into_iter()
+        .chain(words::<Shown>())
+        .collect();
+    both.sort();
+    assert_eq!(
+        number_keys(&d.numbers),
+        both,
+        "numbers: read or shown, none twice"
+    );
+    assert_eq!(factor_keys(&d.melee_modifiers), words::<MeleeKey>());
+    assert_eq!(factor_keys(&d.morale_modifiers), words::<MoraleKey>());
+    assert_eq!(
+        row_keys(&d.small_arms_deductions, |x| x.key.as_str()),
+        words::<DeductionKey>()
+    );
+    for k in HalN::ALL {
+        assert_eq!(d.n(*k), row_value(&d.numbers, k.key()), "{}", k.key());
+    }
+    for k in Shown::ALL {
+        assert_eq!(
+            *d.shown.get(*k),
+            row_value(&d.numbers, k.key()),
+            "{}",
+            k.key()
+        );
+    }
+    for k in MeleeKey::ALL {
+        let row = d.melee_modifiers.iter().find(|f| f.key == k.key()).unwrap();
+        assert_eq!(d.melee.get(*k).value, row.value, "{}", k.key());
+    }
+    for k in MoraleKey::ALL {
+        let row = d
+            .morale_modifiers
+            .iter()
+            .find(|f| f.key == k.key())
+            .unwrap();
+        assert_eq!(d.morale.get(*k).value, row.value, "{}", k.key());
+    }
+    let file = "assets/rulesets/hal25.ron";
+    let text = data_file("hal25");
+    each_misspelt_key_is_refused::<HalN, _>(&text, file, HalData::from_ron);
+    each_misspelt_key_is_refused::<Shown, _>(&text, file, HalData::from_ron);
+    each_misspelt_key_is_refused::<MeleeKey, _>(&text, file, HalData::from_ron);
+    each_misspelt_key_is_refused::<MoraleKey, _>(&text, file, HalData::from_ron);
+    each_misspelt_key_is_refused::<DeductionKey, _>(&text, file, HalData::from_ron);
+}
+
+#[test]
+fn old_dessauers_keyed_tables_hold_exactly_the_typed_keys() {
+    let od = OldDessauer::load().unwrap();
+    assert_eq!(number_keys(&od.data.numbers), words::<N>(), "numbers");
+    assert_eq!(factor_keys(&od.data.shooting_factors), words::<Shooting>());
+    assert_eq!(
+        row_keys(&od.data.options, |o| o.key.as_str()),
+        words::<Opt>()
+    );
+    for k in N::ALL {
+        assert_eq!(
+            od.num(*k),
+            row_value(&od.data.numbers, k.key()),
+            "{}",
+            k.key()
+        );
+    }
+    for k in Shooting::ALL {
+        let row = od
+            .data
+            .shooting_factors
+            .iter()
+            .find(|f| f.key == k.key())
+            .unwrap();
+        assert_eq!(od.shooting_factor(*k).value, row.value, "{}", k.key());
+    }
+    let file = "assets/rulesets/old_dessauer.ron";
+    let text = data_file("old_dessauer");
+    each_misspelt_key_is_refused::<N, _>(&text, file, OldDessauer::from_ron);
+    each_misspelt_key_is_refused::<Shooting, _>(&text, file, OldDessauer::from_ron);
+    each_misspelt_key_is_refused::<Opt, _>(&text, file, OldDessauer::from_ron);
+}
+
+/// The DBN family's shared numbers: every data file of the family gives each once, the engine
+/// holds the row's value, and a misspelt one is refused.
+#[test]
+fn the_dbn_familys_shared_numbers_are_typed_keys() {
+    use volley::rules::ruleset::dbn::N as DbnN;
+    for id in ["db7yw", "dbfpw"] {
+        let text = data_file(id);
+        let d = Dbn::from_ron(&text).unwrap();
+        for k in DbnN::ALL {
+            assert_eq!(
+                d.n(*k),
+                row_value(&d.data.numbers, k.key()),
+                "{id}: {}",
+                k.key()
+            );
+        }
+        let file = format!("assets/rulesets/{id}.ron");
+        each_misspelt_key_is_refused::<DbnN, _>(&text, &file, Dbn::from_ron);
+    }
+}
+
+// ----- the numbers kept for the rules reference -------------------------------------------
+
+/// The data text with the value of the number keyed `key` raised by 7.
+fn changed_number(text: &str, key: &str) -> String {
+    let row = format!("(key: \"{key}\", value: ");
+    let at = text.find(&row).unwrap_or_else(|| panic!("no number {key}")) + row.len();
+    let len = text[at..].find(',').unwrap();
+    let value: f64 = text[at..at + len].trim().parse().unwrap();
+    format!("{}{}{}", &text[..at], value + 7.0, &text[at + len..])
+}
+
+/// Plays `b` under `rules` (with the scenario's optional rules): the orders of `orders` after
+/// `dice`, if any, else 40 phases of the seeded random player; returns every event.
+fn play_under(mut b: Battle, rules: &AnyRuleset, orders: Option<&str>, dice: &[u8]) -> Vec<Event> {
+    let options = b.rules.get().options().to_vec();
+    b.rules = rules.clone().with_options(&options).unwrap();
+    if !dice.is_empty() {
+        b.script_dice(dice);
+    }
+    match orders {
+        Some(path) => {
+            let text =
+                std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap();
+            let cmds = save::parse_orders(&text, path).unwrap();
+            let (events, err) = volley::cli::run_orders(&mut b, cmds);
+            assert_eq!(err, None, "{path}");
+            events
+        }
+        None => volley::players::autoplay::AutoPlayer::new(1).play(&mut b, 40, 8),
+    }
+}
+
+/// Games of a ruleset to play under changed data: scenario, orders, dice.
+type Games = &'static [(&'static str, Option<&'static str>, &'static [u8])];
+
+/// The events of every game of `games` under `rules`.
+fn games_under(games: Games, rules: &AnyRuleset) -> Vec<Vec<Event>> {
+    games
+        .iter()
+        .map(|(file, orders, dice)| {
+            let b = save::load_any(&Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).unwrap();
+            play_under(b, rules, *orders, dice)
+        })
+        .collect()
+}
+
+const OD_GAMES: Games = &[
+    (
+        "tests/old_dessauer/three_turns.ron",
+        Some("tests/old_dessauer/three_turns_orders.ron"),
+        &[],
+    ),
+    (
+        "tests/old_dessauer/fire_example.ron",
+        Some("tests/old_dessauer/fire_example_orders.ron"),
+        &[6, 6, 2, 3, 1],
+    ),
+    (
+        "tests/old_dessauer/combat_example.ron",
+        Some("tests/old_dessauer/combat_example_orders.ron"),
+        &[5, 6, 1, 2, 6, 1, 2, 3, 4, 2],
+    ),
+    ("scenarios/lobosch_1756.ron", None, &[]),
+];
+
+/// Old Dessauer's numbers that no procedure reads (the figure and ground scales, the typical
+/// command radius): each changed in the data changes no event of the games played, where
+/// changing a number the rules read does.
+#[test]
+fn old_dessauers_reference_only_numbers_change_no_game() {
+    let text = data_file("old_dessauer");
+    let od = |t: &str| AnyRuleset::OldDessauer(Arc::new(OldDessauer::from_ron(t).unwrap()));
+    let as_written = games_under(OD_GAMES, &od(&text));
+    for k in REFERENCE_ONLY {
+        let changed = games_under(OD_GAMES, &od(&changed_number(&text, k.key())));
+        assert!(
+            changed == as_written,
+            "{} changes a game: a procedure reads it",
+            k.key()
+        );
+    }
+    // The same games tell a number the rules read.
+    let read = N::ALL.iter().find(|k| {
+        !REFERENCE_ONLY.contains(k)
+            && games_under(OD_GAMES, &od(&changed_number(&text, k.key()))) != as_written
+    });
+    assert!(read.is_some(), "no rules number changes these games");
+}
+
+const HAL_GAMES: Games = &[
+    (
+        "scenarios/hal25_tutorial.ron",
+        Some("tests/orders/hal25_tutorial_turn.ron"),
+        &[
+            3, 3, 3, 3, 5, 2, 4, 3, 5, 4, 5, 5, 2, 6, 5, 4, 3, 2, 1, 6, 1, 1, 1, 1, 1, 1, 1, 1, 6,
+            3, 3, 6, 2, 5, 3, 4, 4, 3, 5, 2, 1, 3, 4, 3, 3, 2, 5, 6, 5,
+        ],
+    ),
+    ("scenarios/hal25_default.ron", None, &[]),
+    ("scenarios/hal25_krefeld.ron", None, &[]),
+];
+
+/// Hal's numbers shown in the rules reference only are a typed set of their own, apart from
+/// the numbers the engine reads; each changed in the data changes no event of the games
+/// played, where changing a number the rules read does.
+#[test]
+fn hal25_shown_numbers_are_facts_only() {
+    use volley::rules::ruleset::hal25::{Hal25, N as HalN, Shown};
+    let keys: Vec<&str> = Shown::ALL.iter().map(|k| k.key()).collect();
+    assert_eq!(
+        keys,
+        [
+            "two_ranks",
+            "town_width",
+            "town_depth",
+            "minutes_per_turn",
+            "men_per_figure"
+        ]
+    );
+    assert!(
+        Shown::ALL
+            .iter()
+            .all(|s| HalN::ALL.iter().all(|n| n.key() != s.key())),
+        "a shown number is also one the engine reads"
+    );
+    let text = data_file("hal25");
+    let hal = |t: &str| AnyRuleset::Hal25(Arc::new(Hal25::from_ron(t).unwrap()));
+    let as_written = games_under(HAL_GAMES, &hal(&text));
+    for k in Shown::ALL {
+        let changed = games_under(HAL_GAMES, &hal(&changed_number(&text, k.key())));
+        assert!(
+            changed == as_written,
+            "{} changes a game: make it a rules number",
+            k.key()
+        );
+    }
+    let read = HalN::ALL
+        .iter()
+        .any(|k| games_under(HAL_GAMES, &hal(&changed_number(&text, k.key()))) != as_written);
+    assert!(read, "no rules number changes these games");
+}
+
+// ----- DBN's numbers and factors still read by name ----------------------------------------
 
 /// Every Rust source under a folder of the crate, as one text.
 fn sources_under(folder: &str) -> String {
@@ -44,157 +429,26 @@ fn read_by_engine(src: &str, key: &str) -> bool {
         .is_some_and(|(stem, _)| src.contains(&format!("\"{stem}_{{")))
 }
 
-/// Numbers of the data files that no procedure reads, each with why: facts of the table shown
-/// in the rules reference. A procedure that starts to read one must take it off this list.
-const FACTS_ONLY: &[(&str, &str)] = &[
-    ("figure_men", "the figure scale: shown, no rule counts men"),
-    (
-        "paces_per_inch",
-        "the ground scale: Old Dessauer measures in inches",
-    ),
-    (
-        "command_radius",
-        "the typical radius: each general's radius comes from its scenario",
-    ),
-];
-
-fn unread<'a>(src: &str, keys: impl Iterator<Item = &'a String>) -> Vec<&'a String> {
-    keys.filter(|k| !read_by_engine(src, k) && !FACTS_ONLY.iter().any(|(f, _)| f == k))
-        .collect()
-}
-
+/// The DBN family's rows read by name (its factors and the supplements' own numbers): each is
+/// named in the DBN sources. The shared numbers are typed keys (see above); the rest are
+/// searched for in the source until they are typed too.
 #[test]
-fn the_facts_only_numbers_are_really_unread() {
-    let src = ruleset_sources();
-    for (k, why) in FACTS_ONLY {
-        // Old Dessauer's are typed keys: see old_dessauers_reference_only_numbers_are_unread.
-        if REFERENCE_ONLY.iter().any(|n| n.key() == *k) {
-            continue;
-        }
-        assert!(
-            !read_by_engine(&src, k),
-            "{k} is read now; take it off the list ({why})"
-        );
-    }
-}
-
-/// Old Dessauer's numbers that no procedure reads are named once, in the list that says so.
-#[test]
-fn old_dessauers_reference_only_numbers_are_unread() {
-    let src = sources_under("src/rules/ruleset/old_dessauer");
-    for n in REFERENCE_ONLY {
-        assert_eq!(
-            src.matches(&format!("N::{n:?}")).count(),
-            1,
-            "{} is read",
-            n.key()
-        );
-        assert!(FACTS_ONLY.iter().any(|(k, _)| *k == n.key()), "{}", n.key());
-    }
-}
-
-#[test]
-fn every_keyed_row_of_the_data_files_is_read_by_the_engine() {
-    let src = ruleset_sources();
-    let d = Dbn::from_ron(volley::rules::ruleset::dbn::db7yw::DATA)
-        .unwrap()
-        .data;
-    let keys = d
-        .numbers
-        .iter()
-        .map(|n| &n.key)
-        .chain(d.firing_factors.iter().map(|f| &f.key))
-        .chain(d.combat_factors.iter().map(|f| &f.key))
-        .chain(d.routing_factors.iter().map(|f| &f.key));
-    assert_eq!(unread(&src, keys), Vec::<&String>::new(), "db7yw.ron");
-    // Old Dessauer reads its data by typed key: loading proves that every keyed row is a key
-    // of N, Shooting or Opt and that each of them is in the data; each is read where the
-    // engine names it.
-    OldDessauer::load().unwrap();
-    let od_src = sources_under("src/rules/ruleset/old_dessauer");
-    let typed = N::ALL
-        .iter()
-        .filter(|k| !REFERENCE_ONLY.contains(k))
-        .map(|k| (format!("N::{k:?}"), k.key()))
-        .chain(
-            Shooting::ALL
-                .iter()
-                .map(|k| (format!("Shooting::{k:?}"), k.key())),
-        )
-        .chain(Opt::ALL.iter().map(|k| (format!("Opt::{k:?}"), k.key())));
-    let unread_od: Vec<&str> = typed
-        .filter(|(name, _)| !od_src.contains(name.as_str()))
-        .map(|(_, key)| key)
-        .collect();
-    assert_eq!(unread_od, Vec::<&str>::new(), "old_dessauer.ron");
-    let bbb = volley::rules::ruleset::bbb::BbbData::load().unwrap();
-    let keys = bbb
-        .numbers
-        .iter()
-        .map(|n| &n.key)
-        .chain(bbb.fire_values.iter().map(|f| &f.key))
-        .chain(bbb.fire_shifts.iter().map(|f| &f.key))
-        .chain(bbb.fire_halvings.iter().map(|f| &f.key))
-        .chain(bbb.assault_modifiers.iter().map(|f| &f.key))
-        .chain(bbb.command_modifiers.iter().map(|f| &f.key));
-    assert_eq!(unread(&src, keys), Vec::<&String>::new(), "bbb7yw.ron");
-    // Hal's keys are typed: loading proves every keyed row of hal25.ron is a variant of the
-    // engine's key enums (and every variant a row); each variant the engine reads must be named
-    // by it as `Enum::Variant`.
-    volley::rules::ruleset::hal25::HalData::load().unwrap();
-    assert_eq!(hal25_unread(&src), Vec::<String>::new(), "hal25.ron");
-}
-
-/// Hal's typed keys that no procedure names.
-fn hal25_unread(src: &str) -> Vec<String> {
-    use volley::rules::ruleset::common::RulesKey;
-    use volley::rules::ruleset::hal25::{DeductionKey, MeleeKey, MoraleKey, N};
-    fn walk<K: RulesKey>(src: &str, name: &str, out: &mut Vec<String>) {
-        for k in K::ALL {
-            if !src.contains(&format!("{name}::{k:?}")) {
-                out.push(k.key().to_string());
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk::<N>(src, "N", &mut out);
-    walk::<MeleeKey>(src, "MeleeKey", &mut out);
-    walk::<MoraleKey>(src, "MoraleKey", &mut out);
-    walk::<DeductionKey>(src, "DeductionKey", &mut out);
-    out
-}
-
-/// Hal's numbers that no procedure reads are a typed set of their own, each a fact of the
-/// table shown in the rules reference: named by no procedure.
-#[test]
-fn hal25_shown_numbers_are_facts_only() {
-    use volley::rules::ruleset::common::RulesKey;
-    use volley::rules::ruleset::hal25::Shown;
-    let why = [
-        "firing two ranks deep is how every figure of a line fires (ruling firing_figures)",
-        "the town base's size; scenarios draw their towns",
-        "the town base's size; scenarios draw their towns",
-        "the time scale, shown",
-        "the figure scale, shown",
-    ];
-    let keys: Vec<&str> = Shown::ALL.iter().map(|k| k.key()).collect();
-    assert_eq!(
-        keys,
-        [
-            "two_ranks",
-            "town_width",
-            "town_depth",
-            "minutes_per_turn",
-            "men_per_figure"
-        ]
-    );
-    let src = ruleset_sources();
-    for (k, why) in Shown::ALL.iter().zip(why) {
-        assert!(
-            !src.contains(&format!("Shown::{k:?}")),
-            "{} is read now; make it a rules number ({why})",
-            k.key()
-        );
+fn dbn_rows_read_by_name_are_named_by_the_engine() {
+    use volley::rules::ruleset::dbn::N as DbnN;
+    let src = sources_under("src/rules/ruleset/dbn");
+    for id in ["db7yw", "dbfpw"] {
+        let d = Dbn::from_ron(&data_file(id)).unwrap().data;
+        let unread: Vec<&String> = d
+            .numbers
+            .iter()
+            .map(|n| &n.key)
+            .filter(|k| !DbnN::ALL.iter().any(|n| n.key() == k.as_str()))
+            .chain(d.firing_factors.iter().map(|f| &f.key))
+            .chain(d.combat_factors.iter().map(|f| &f.key))
+            .chain(d.routing_factors.iter().map(|f| &f.key))
+            .filter(|k| !read_by_engine(&src, k))
+            .collect();
+        assert_eq!(unread, Vec::<&String>::new(), "{id}.ron");
     }
 }
 

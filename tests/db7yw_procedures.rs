@@ -519,7 +519,8 @@ fn only_muskets_move_backwards_at_half_speed() {
     );
     to_phase(&mut b, 0, Phase::Movement);
     // Muskets: 120 paces back counts 240 of their 200.
-    assert!(refused(&mut b, mv("m", vec![Step::Backstep(120.0)])).contains("240 paces of 200"));
+    let e = refusal(&mut b, mv("m", vec![Step::Backstep(120.0)]));
+    assert_eq!(too_far(&e), Some((240.0, 200.0)), "{e}");
     b.execute(mv("m", vec![Step::Backstep(100.0)]))
         .expect("100 paces back is the Muskets' 200");
     // Dragoons go back 400 paces, their full rate in good going.

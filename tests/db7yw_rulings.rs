@@ -979,8 +979,8 @@ fn a_mixed_group_moves_at_its_slowest_members_rate() {
         "",
     );
     to_phase(&mut b, 0, Phase::Movement);
-    let e = refused(&mut b, group(&["l", "d"], vec![Step::Advance(500.0)]));
-    assert!(e.contains("400"), "{e}");
+    let e = refusal(&mut b, group(&["l", "d"], vec![Step::Advance(500.0)]));
+    assert_eq!(too_far(&e), Some((500.0, 400.0)), "{e}");
     b.execute(group(&["l", "d"], vec![Step::Advance(400.0)]))
         .expect("at the dragoons' rate");
 }

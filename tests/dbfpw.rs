@@ -3,9 +3,9 @@
 //! standard table, each against the seed (002) with scripted dice.
 
 mod common;
-use common::{fight, fire, id, mv, names, refused, to_phase};
+use common::{fight, fire, id, mv, names, refusal, refused, to_phase};
 use volley::rules::battle::Battle;
-use volley::rules::command::{Command, Effect, Event, Step, Verdict};
+use volley::rules::command::{Command, Effect, Event, RuleError, Step, Verdict};
 use volley::rules::geometry::Pt;
 use volley::rules::model::{Ammo, Division, Formation, Phase};
 use volley::rules::ruleset::AnyRuleset;
@@ -632,8 +632,11 @@ fn infantry_forms_attack_column_for_a_cap_once_a_bound() {
             .any(|e| matches!(e, Event::CommandPointsSpent { amount: 1, .. }))
     );
     assert!(
-        ev.iter()
-            .any(|e| volley::text::report::describe(&b, e).ends_with("forms attack column"))
+        ev.iter().any(
+            |e| matches!(e, Event::Reformed { unit, formation: Formation::Column, .. }
+            if unit == &id("f"))
+        ),
+        "{ev:?}"
     );
     assert_eq!(b.command_points[0], caps - 1);
     let u = b.unit(&id("f")).unwrap().clone();
@@ -647,7 +650,7 @@ fn infantry_forms_attack_column_for_a_cap_once_a_bound() {
             .any(|l| l.starts_with("Attack column: +2"))
     );
     // Once a bound: it cannot deploy again until its next bound; it may still move.
-    let e = refused(
+    let e = refusal(
         &mut b,
         Command::Form {
             unit: id("f"),
@@ -655,7 +658,10 @@ fn infantry_forms_attack_column_for_a_cap_once_a_bound() {
             turn: 0.0,
         },
     );
-    assert!(e.contains("changed formation"), "{e}");
+    assert!(
+        matches!(&e, RuleError::AlreadyActed { unit, .. } if unit == &id("f")),
+        "{e}"
+    );
     b.execute(mv("f", vec![Step::Advance(200.0)]))
         .expect("moves in attack column");
     // A scenario may set it for infantry only.
@@ -1133,8 +1139,12 @@ fn a_dscs_command_points_move_only_its_division() {
         .expect("the side's point moves j");
     assert_eq!(b.command_points[0], 0);
     // The Left division's points cannot move k, of no division.
-    let e = refused(&mut b, mv("k", vec![Step::Advance(P)]));
-    assert!(e.contains("command point"), "{e}");
+    let e = refusal(&mut b, mv("k", vec![Step::Advance(P)]));
+    assert_eq!(
+        e,
+        RuleError::NotEnoughCommandPoints { need: 1, have: 0 },
+        "{e}"
+    );
     // They move i, of the Left division.
     b.execute(mv("i", vec![Step::Advance(P)]))
         .expect("the DSC's points move i");

@@ -1,10 +1,15 @@
 //! Golden event logs: scenario + scripted dice + orders give exactly the expected events, in
-//! words. Set UPDATE_GOLDEN=1 to rewrite the expected files after a deliberate change.
+//! words (`tests/golden/NAME.txt`, with each unit's state at the end) and as the events
+//! themselves (`tests/golden/NAME.events.json`: one serialised `Event` a line, see
+//! `common::golden_events`), so a rule change that keeps the words still fails. Set
+//! UPDATE_GOLDEN=1 to rewrite both after a deliberate change.
 
 use std::path::{Path, PathBuf};
 use volley::cli::run_orders;
 use volley::rules::{save, scenario};
 use volley::text::report;
+
+mod common;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -53,6 +58,10 @@ fn golden(scenario_file: &str, orders: &str, dice: &[u8], expected: &str) {
         );
     }
     assert!(Path::new(&path).exists());
+    let events_file = expected
+        .strip_suffix(".txt")
+        .expect("a golden log is a .txt file");
+    common::golden_events(&format!("{events_file}.events.json"), &events);
 }
 
 #[test]

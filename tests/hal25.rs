@@ -50,8 +50,9 @@ fn print_a_game() {
 
 use volley::players::opponent::{Opponent, Style};
 use volley::rules::battle::Battle;
-use volley::rules::command::{Command, Event, Step};
+use volley::rules::command::{Command, Event, Marker, Step};
 use volley::rules::model::{Formation, Phase, UnitId};
+use volley::rules::ruleset::Roll;
 
 fn id(s: &str) -> UnitId {
     UnitId(s.into())
@@ -100,11 +101,144 @@ fn refused(b: &mut Battle, c: Command) -> String {
     e
 }
 
+/// The events in words, for a failing assertion's message.
 fn words<'a>(b: &Battle, ev: impl IntoIterator<Item = &'a Event>) -> String {
     ev.into_iter()
         .map(|e| volley::text::report::describe(b, e))
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// The rolls among `ev` that `unit` made for `what` (the roll's name as its event records it).
+fn rolls_for<'a>(ev: &'a [Event], unit: &str, what: &str) -> Vec<&'a Roll> {
+    ev.iter()
+        .filter_map(|e| match e {
+            Event::Rolled { what: w, roll }
+                if w.as_str() == what && roll.unit.as_ref().is_some_and(|u| u.as_str() == unit) =>
+            {
+                Some(roll)
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The one roll among `ev` that `unit` made for `what`.
+fn roll_for<'a>(ev: &'a [Event], unit: &str, what: &str) -> &'a Roll {
+    match rolls_for(ev, unit, what)[..] {
+        [r] => r,
+        ref rs => panic!("{unit} made {} rolls for {what}: {ev:?}", rs.len()),
+    }
+}
+
+/// A roll's dice, total and the values of its factors.
+fn shape(r: &Roll) -> (Vec<u8>, i32, Vec<i32>) {
+    (
+        r.dice.clone(),
+        r.total,
+        r.factors.iter().map(|f| f.value).collect(),
+    )
+}
+
+/// Whether a roll against a need made it.
+fn passed(r: &Roll) -> bool {
+    r.total >= r.need.expect("a roll against a need")
+}
+
+/// The figures `unit` lost among `ev`, loss by loss.
+fn losses(ev: &[Event], unit: &str) -> Vec<u32> {
+    ev.iter()
+        .filter_map(|e| match e {
+            Event::Losses {
+                unit: u, figures, ..
+            } if u.as_str() == unit => Some(*figures),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Why `unit` was destroyed among `ev`, if it was.
+fn destroyed<'a>(ev: &'a [Event], unit: &str) -> Option<&'a str> {
+    ev.iter().find_map(|e| match e {
+        Event::Destroyed { unit: u, reason } if u.as_str() == unit => Some(reason.as_str()),
+        _ => None,
+    })
+}
+
+/// Whether `unit` was disorganised among `ev`.
+fn disorganised(ev: &[Event], unit: &str) -> bool {
+    ev.iter()
+        .any(|e| matches!(e, Event::Disordered { unit: u, .. } if u.as_str() == unit))
+}
+
+/// The last move of `unit` among `ev`: the distance (to a tenth of an inch, as the log shows
+/// it) and the allowance, inches.
+fn moved(ev: &[Event], unit: &str) -> (f32, f32) {
+    ev.iter()
+        .rev()
+        .find_map(|e| match e {
+            Event::Moved {
+                unit: u,
+                distance,
+                allowance,
+                ..
+            } if u.as_str() == unit => Some(((distance * 10.0).round() / 10.0, *allowance)),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("{unit} did not move: {ev:?}"))
+}
+
+/// The volleys among `ev` that `shooter` fired: dice, factor values, hits.
+fn volleys(ev: &[Event], shooter: &str) -> Vec<(Vec<u8>, Vec<i32>, u32)> {
+    ev.iter()
+        .filter_map(|e| match e {
+            Event::Volley {
+                shooter: s,
+                dice,
+                factors,
+                hits,
+                ..
+            } if s.as_str() == shooter => Some((
+                dice.clone(),
+                factors.iter().map(|f| f.value).collect(),
+                *hits,
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The melees among `ev`: the attacker's total, the defender's, and the difference.
+fn melees(ev: &[Event]) -> Vec<(i32, i32, i32)> {
+    ev.iter()
+        .filter_map(|e| match e {
+            Event::Assault {
+                attacker_roll,
+                defender_roll,
+                difference,
+                ..
+            } => Some((attacker_roll.total, defender_roll.total, *difference)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether `by` spent a chip among `ev` to throw `unit`'s `die` again, leaving `chips`.
+fn rerolled(ev: &[Event], by: &str, unit: &str, die: u8, chips: u32) -> bool {
+    ev.iter().any(|e| {
+        matches!(e, Event::Rerolled { by: b, unit: u, die: d, chips: c }
+            if b.as_str() == by && u.as_str() == unit && *d == die && *c == chips)
+    })
+}
+
+/// The charge bonus `unit` threw among `ev`, and whether the charge reached its target: it
+/// ends in contact with it.
+fn charge(ev: &[Event], unit: &str) -> (i32, bool) {
+    let bonus = roll_for(ev, unit, "the charge bonus").total;
+    let reached = ev
+        .iter()
+        .any(|e| matches!(e, Event::Moved { unit: u, contact: Some(_), .. } if u.as_str() == unit));
+    (bonus, reached)
 }
 
 /// A brigade of three line battalions a side, ten inches apart, generals behind.
@@ -282,7 +416,11 @@ fn formed_troops_keep_out_of_woods_and_cavalry_cannot_back_away() {
             steps: vec![Step::Advance(3.0)],
         })
         .expect("skirmishers in the woods");
-    assert!(!words(&b, &ev).contains("rough"), "{}", words(&b, &ev));
+    assert!(
+        !ev.iter().any(|e| matches!(e, Event::Rolled { .. })),
+        "skirmishers throw no die for the woods: {}",
+        words(&b, &ev)
+    );
     let e = refused(
         &mut b,
         Command::Move {
@@ -300,8 +438,16 @@ fn formed_troops_keep_out_of_woods_and_cavalry_cannot_back_away() {
         })
         .expect("back");
     let w = words(&b, &ev);
-    assert!(w.contains("moving back facing the enemy = -4"), "{w}");
-    assert!(w.contains("moves 2.0 of 2.0"), "{w}");
+    assert_eq!(
+        shape(roll_for(
+            &ev,
+            "a3",
+            "movement: moving back facing the enemy"
+        )),
+        (vec![4], -4, vec![]),
+        "{w}"
+    );
+    assert_eq!(moved(&ev, "a3"), (2.0, 2.0), "{w}");
 }
 
 #[test]
@@ -317,11 +463,20 @@ fn a_formation_change_costs_a_die_and_grenadiers_three_inches_more() {
         })
         .expect("form column");
     let w = words(&b, &ev);
-    assert!(
-        w.contains("throws [2] -3 grenadiers' formation change = -5\" to the move"),
-        "{w}"
-    );
-    assert!(w.contains("moves at 6\" this turn"), "{w}");
+    let (roll, allowance) = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Ordered {
+                unit,
+                roll,
+                allowance,
+                ..
+            } if unit.as_str() == "a1" => Some((roll, *allowance)),
+            _ => None,
+        })
+        .expect("the formation change's die");
+    assert_eq!(shape(roll), (vec![2], -5, vec![-3]), "{w}");
+    assert_eq!(allowance, 6.0, "{w}");
     // 6" (the slower of line and column) less 5: 1" left.
     let e = refused(
         &mut b,
@@ -351,9 +506,14 @@ fn a_chip_throws_a_failed_holding_check_again() {
     let ev = b
         .execute(Command::Charge { unit: id("pr-gr") })
         .expect("charge");
-    assert!(
-        words(&b, &ev).contains("holding): number +4 Base morale = 4; throws [1, 2] = 3: fails")
+    let holding = roll_for(&ev, "au-kaiser", "morale: holding");
+    assert_eq!(
+        shape(holding),
+        (vec![1, 2], 3, vec![4]),
+        "{}",
+        words(&b, &ev)
     );
+    assert!(!passed(holding), "{}", words(&b, &ev));
     // The Prussian brigadier cannot spend for an Austrian; Lacy can, once.
     assert!(
         b.execute(Command::Reroll {
@@ -373,15 +533,13 @@ fn a_chip_throws_a_failed_holding_check_again() {
         })
         .expect("re-roll");
     let w = words(&again, &ev);
-    assert!(
-        w.contains("General Lacy spends a chip (0 left) to throw IR 1 Kaiser's 1 again"),
-        "{w}"
-    );
-    assert!(w.contains("throws [4, 3] = 7: passes"), "{w}");
-    assert!(
-        w.contains("holding): number +4 Base morale = 4; throws [5, 2] = 7: passes"),
-        "{w}"
-    );
+    assert!(rerolled(&ev, "au-gen", "au-kaiser", 1, 0), "{w}");
+    let closing = roll_for(&ev, "pr-gr", "morale: closing");
+    assert_eq!(shape(closing), (vec![4, 3], 7, vec![4, -1]), "{w}");
+    assert!(passed(closing), "{w}");
+    let holding = roll_for(&ev, "au-kaiser", "morale: holding");
+    assert_eq!(shape(holding), (vec![5, 2], 7, vec![4]), "{w}");
+    assert!(passed(holding), "{w}");
     assert_eq!(again.unit(&id("au-gen")).unwrap().extra.chips, 0);
     let e = again
         .execute(Command::Reroll {
@@ -428,10 +586,18 @@ fn a_courier_carries_written_orders_or_loses_them() {
     let e = refused(&mut b, send.clone());
     assert!(e.contains("already carries"), "{e}");
     b.execute(Command::EndPhase).expect("movement");
-    assert!(
-        words(&b, b.last_events()).contains("rolls [3, 4] for the courier's ride = 7: rides on"),
+    let ev: Vec<Event> = b.last_events().cloned().collect();
+    assert_eq!(
+        shape(roll_for(&ev, "cou", "the courier's ride")),
+        (vec![3, 4], 7, vec![]),
         "{}",
-        words(&b, b.last_events())
+        words(&b, &ev)
+    );
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, Event::Orders { lost: true, .. })),
+        "{}",
+        words(&b, &ev)
     );
     b.execute(Command::Activate { unit: id("a1") }).expect("A");
     let ev = b
@@ -444,7 +610,10 @@ fn a_courier_carries_written_orders_or_loses_them() {
         })
         .expect("ride to the brigadier");
     assert!(
-        words(&b, &ev).contains("delivers to brigade A: \"Hold your ground\""),
+        ev.iter().any(
+            |e| matches!(e, Event::Orders { courier, brigade, order, delivered: true, lost: false }
+            if courier.as_str() == "cou" && brigade == "A" && order == "Hold your ground")
+        ),
         "{}",
         words(&b, &ev)
     );
@@ -459,12 +628,20 @@ fn a_courier_carries_written_orders_or_loses_them() {
     to_phase(&mut b, Phase::Charges, &[3, 3, 3, 6, 6, 5, 2]);
     b.execute(send).expect("send");
     b.execute(Command::EndPhase).expect("movement");
-    let w = words(&b, b.last_events());
-    assert!(
-        w.contains("rolls [6, 6] for the courier's ride = 12: 12 or more: the message is lost"),
+    let ev: Vec<Event> = b.last_events().cloned().collect();
+    let w = words(&b, &ev);
+    assert_eq!(
+        shape(roll_for(&ev, "cou", "the courier's ride")),
+        (vec![6, 6], 12, vec![]),
         "{w}"
     );
-    assert!(w.contains("cou's message to brigade A is lost"), "{w}");
+    assert!(
+        ev.iter().any(
+            |e| matches!(e, Event::Orders { courier, brigade, delivered: false, lost: true, .. }
+            if courier.as_str() == "cou" && brigade == "A")
+        ),
+        "{w}"
+    );
 }
 
 fn hal(b: &Battle) -> &volley::rules::ruleset::hal25::Hal25 {
@@ -727,15 +904,24 @@ fn the_two_stand_check_and_army_withdrawal() {
     to_phase(&mut b, Phase::CloseCombat, &[3, 3, 6, 1, 5, 6, 6, 2, 3]);
     let ev = b.execute(Command::EndPhase).expect("to morale");
     let w = words(&b, &ev);
-    assert!(
-        w.contains("a2 rolls [5] for the two-stand check = 5, needs 6: is removed"),
-        "{w}"
-    );
+    let check = roll_for(&ev, "a2", "the two-stand check");
+    assert_eq!((check.dice.clone(), check.need), (vec![5], Some(6)), "{w}");
+    assert!(destroyed(&ev, "a2").is_some(), "{w}");
     assert!(b.unit(&id("a2")).unwrap().status.removed, "{w}");
-    assert!(
-        w.contains(
-            "rolls [6, 6, 2, 3] for army withdrawal morale (1 of 3 units left; the enemy's 2D6 first) = 5 against 12"
+    let withdrawal = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Rolled { roll, .. } if roll.side == Some(1) => Some(roll),
+            _ => None,
+        })
+        .expect("side 1's withdrawal roll");
+    assert_eq!(
+        (
+            withdrawal.dice.clone(),
+            withdrawal.total,
+            withdrawal.against
         ),
+        (vec![6, 6, 2, 3], 5, Some(12)),
         "{w}"
     );
     assert!(b.is_over(), "{w}");
@@ -824,17 +1010,25 @@ fn counter_battery_fire_knocks_out_a_gun_and_risks_the_officer() {
         })
         .expect("counter-battery");
     let w = words(&b, &ev);
-    assert!(w.contains("knocks out a gun"), "{w}");
-    assert!(w.contains("misses"), "{w}");
-    assert!(w.contains("saves (on 5-6)"), "{w}");
-    assert!(
-        w.contains("gb rolls [6, 6] for the risk to the officer with xfa = 12"),
+    // The first gun hits and knocks out a gun (11 of 11-12), with its four crew; the second
+    // misses; the drivers save on 5-6.
+    let shots = rolls_for(&ev, "fa", "counter-battery fire");
+    assert_eq!(
+        shots
+            .iter()
+            .map(|r| (shape(r), passed(r)))
+            .collect::<Vec<_>>(),
+        [
+            ((vec![4, 6, 5], 11, vec![]), true),
+            ((vec![2], 2, vec![]), false)
+        ],
         "{w}"
     );
-    assert!(
-        w.contains("gb is destroyed (a casualty with the unit he led)"),
-        "{w}"
-    );
+    assert_eq!(losses(&ev, "xfa"), [4, 2], "{w}");
+    assert_eq!(roll_for(&ev, "xfa", "saves (on 5-6)").need, Some(5), "{w}");
+    let risk = roll_for(&ev, "gb", "the risk to the officer with xfa");
+    assert_eq!(shape(risk), (vec![6, 6], 12, vec![]), "{w}");
+    assert!(destroyed(&ev, "gb").is_some(), "{w}");
     let x = b.unit(&id("xfa")).unwrap();
     assert_eq!(
         x.stands.iter().map(|s| s.figures).collect::<Vec<_>>(),
@@ -850,8 +1044,19 @@ fn counter_battery_fire_knocks_out_a_gun_and_risks_the_officer() {
     // 2+2 fails; the chart's 6+6 recovers.
     let ev = b.execute(Command::EndPhase).expect("end artillery");
     let w = words(&b, &ev);
-    assert!(w.contains("Out of brigade command control"), "{w}");
-    assert!(w.contains("automatic recovery"), "{w}");
+    let check = roll_for(&ev, "xfa", "morale: losses");
+    assert_eq!(shape(check), (vec![2, 2], 4, vec![4, 1]), "{w}");
+    assert!(!passed(check), "{w}");
+    assert_eq!(
+        shape(roll_for(&ev, "xfa", "the failed morale chart")),
+        (vec![6, 6], 12, vec![]),
+        "{w}"
+    );
+    let x = b.unit(&id("xfa")).unwrap();
+    assert!(
+        !disorganised(&ev, "xfa") && !x.status.disordered && !x.status.shaken,
+        "{w}"
+    );
 }
 
 /// A gun knocked out is lost as any other casualties of fire: where it takes the battery past
@@ -885,7 +1090,11 @@ fn a_gun_knocked_out_marks_the_half_check_and_risks_the_officer() {
         })
         .expect("counter-battery");
     let w = words(&b, &ev);
-    assert!(w.contains("knocks out a gun"), "{w}");
+    assert!(
+        passed(rolls_for(&ev, "fa", "counter-battery fire")[0]),
+        "{w}"
+    );
+    assert_eq!(losses(&ev, "xfa"), [4], "{w}");
     let x = b.unit(&id("xfa")).unwrap();
     assert_eq!(
         x.stands.iter().map(|s| s.figures).collect::<Vec<_>>(),
@@ -893,8 +1102,9 @@ fn a_gun_knocked_out_marks_the_half_check_and_risks_the_officer() {
         "{w}"
     );
     assert!(x.status.must_check && x.status.checked_half, "{w}");
-    assert!(
-        w.contains("gb rolls [6, 6] for the risk to the officer with xfa = 12"),
+    assert_eq!(
+        shape(roll_for(&ev, "gb", "the risk to the officer with xfa")),
+        (vec![6, 6], 12, vec![]),
         "{w}"
     );
     assert!(b.unit(&id("gb")).unwrap().status.removed, "{w}");
@@ -942,13 +1152,16 @@ fn musketry_at_horse_and_at_a_column() {
         })
         .expect("fire at horse");
     let w = words(&b, &ev);
-    assert!(
-        w.contains("-3 first volley range deduction = 6 hits"),
+    assert_eq!(
+        volleys(&ev, "a1"),
+        [(vec![6, 5, 4, 3, 2, 1, 1], vec![-3], 6)],
         "{w}"
     );
-    assert!(w.contains("saves (on 5-6) = 3"), "{w}");
-    assert!(w.contains("odd hit on horse = 4"), "{w}");
-    assert!(w.contains("loses 2 figures"), "{w}");
+    let saves = roll_for(&ev, "hc", "saves (on 5-6)");
+    assert_eq!((saves.total, saves.need), (3, Some(5)), "{w}");
+    let odd = roll_for(&ev, "hc", "the odd hit on horse");
+    assert_eq!((odd.dice.clone(), odd.need), (vec![4], Some(4)), "{w}");
+    assert_eq!(losses(&ev, "hc"), [2], "{w}");
     assert!(b.unit(&id("a1")).unwrap().status.volley_spent);
     // At a column: no save dice at all.
     b.script_dice(&[1, 6, 6, 6, 6, 6, 6, 6]);
@@ -961,7 +1174,11 @@ fn musketry_at_horse_and_at_a_column() {
         })
         .expect("fire at a column");
     let w = words(&b, &ev);
-    assert!(!w.contains("saves"), "{w}");
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, Event::Rolled { roll, .. } if roll.unit == Some(id("col")))),
+        "a column throws no saves: {w}"
+    );
 }
 
 /// A town holds one battalion (and one battery); horse does not occupy one.
@@ -1042,7 +1259,7 @@ fn a_chip_throws_a_volley_die_or_a_save_again() {
     let mut b = battle(&units, "");
     to_phase(&mut b, Phase::SmallArms, &[3, 3, 6, 1, 2, 1, 1, 1, 1, 1, 1]);
     let ev = b.execute(fire.clone()).expect("fire");
-    assert!(words(&b, &ev).contains("= 0 hits"), "{}", words(&b, &ev));
+    assert_eq!(volleys(&ev, "a1")[0].2, 0, "{}", words(&b, &ev));
     let e = refused(
         &mut b,
         Command::Reroll {
@@ -1063,15 +1280,13 @@ fn a_chip_throws_a_volley_die_or_a_save_again() {
         })
         .expect("re-roll a volley die");
     let w = words(&b, &ev);
-    assert!(
-        w.contains("ga spends a chip (0 left) to throw a1's 1 again"),
+    assert!(rerolled(&ev, "ga", "a1", 1, 0), "{w}");
+    assert_eq!(
+        volleys(&ev, "a1"),
+        [(vec![6, 1, 1, 1, 1, 1], vec![-3], 3)],
         "{w}"
     );
-    assert!(w.contains("[6, 1, 1, 1, 1, 1]"), "{w}");
-    assert!(
-        w.contains("= 3 hits") && w.contains("loses 3 figures"),
-        "{w}"
-    );
+    assert_eq!(losses(&ev, "b1"), [3], "{w}");
     assert_eq!(b.unit(&id("ga")).unwrap().extra.chips, 0);
 
     // Six hits, five saves failed: the defender's general throws the first failed save again.
@@ -1082,11 +1297,7 @@ fn a_chip_throws_a_volley_die_or_a_save_again() {
         &[3, 3, 6, 1, 2, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 6],
     );
     let ev = b.execute(fire).expect("fire");
-    assert!(
-        words(&b, &ev).contains("loses 5 figures"),
-        "{}",
-        words(&b, &ev)
-    );
+    assert_eq!(losses(&ev, "b1"), [5], "{}", words(&b, &ev));
     b.script_dice(&[6]);
     let ev = b
         .execute(Command::Reroll {
@@ -1095,11 +1306,9 @@ fn a_chip_throws_a_volley_die_or_a_save_again() {
         })
         .expect("re-roll a save");
     let w = words(&b, &ev);
-    assert!(
-        w.contains("[6, 1, 1, 1, 1, 6]") && w.contains("2 saved"),
-        "{w}"
-    );
-    assert!(w.contains("loses 4 figures"), "{w}");
+    let saves = roll_for(&ev, "b1", "saves (on 6)");
+    assert_eq!(shape(saves), (vec![6, 1, 1, 1, 1, 6], 2, vec![]), "{w}");
+    assert_eq!(losses(&ev, "b1"), [4], "{w}");
 }
 
 /// Artillery fire into a town takes its casualties off the town's points (the scenario's 3
@@ -1140,15 +1349,27 @@ fn a_town_burns_under_artillery_fire() {
         })
         .expect("fire into the town");
     let w = words(&b, &ev);
-    assert!(w.contains("= 6 hits"), "{w}");
-    assert!(w.contains("saves (on 5-6)"), "{w}");
-    assert!(w.contains("Dorf") && w.contains("in flames"), "{w}");
+    assert_eq!(volleys(&ev, "fa")[0].2, 6, "{w}");
+    assert_eq!(roll_for(&ev, "b1", "saves (on 5-6)").need, Some(5), "{w}");
+    assert!(
+        ev.iter().any(
+            |e| matches!(e, Event::TownDamaged { feature, points: 3, left: 0 }
+            if feature == "t")
+        ),
+        "{w}"
+    );
     // A burnt town "can not be occupied" (II.B.4.b): b1 leaves it at once by the shortest way
     // out, forward to just before the town (its front edge at 500 mm, b1 0.75" deep: 3.25"
     // against 4" back), in good order: the seed disorganises no one for it (ruling
     // burnt_town).
-    assert!(w.contains("b1 leaves Dorf, in flames, by "), "{w}");
-    assert!(!w.contains("b1 is disorganised"), "{w}");
+    assert!(
+        ev.iter().any(
+            |e| matches!(e, Event::Moved { unit, manoeuvre: Some(_), .. }
+            if unit.as_str() == "b1")
+        ),
+        "{w}"
+    );
+    assert!(!disorganised(&ev, "b1"), "{w}");
     {
         let b1 = b.unit(&id("b1")).unwrap();
         assert!(!b.terrain.get("t").unwrap().touches(&b1.base), "{w}");
@@ -1206,9 +1427,16 @@ fn town_points_are_refused_where_they_do_not_apply() {
 }
 
 /// A declared charge from `gap` inches by `attacker` on a battalion of `defender`, with these
-/// dice after the chips (3, 3) and the throw (6, 1): the words of the charge.
-fn charge_with(attacker: &str, defender: &str, gap: f32, terrain: &str, dice: &[u8]) -> String {
-    charge_battle(attacker, defender, gap, terrain, dice).1
+/// dice after the chips (3, 3) and the throw (6, 1): the events of the charge, and their words.
+fn charge_with(
+    attacker: &str,
+    defender: &str,
+    gap: f32,
+    terrain: &str,
+    dice: &[u8],
+) -> (Vec<Event>, String) {
+    let (_, ev, w) = charge_battle(attacker, defender, gap, terrain, dice);
+    (ev, w)
 }
 
 /// `charge_with`, with the battle after the charge.
@@ -1218,7 +1446,7 @@ fn charge_battle(
     gap: f32,
     terrain: &str,
     dice: &[u8],
-) -> (Battle, String) {
+) -> (Battle, Vec<Event>, String) {
     let place = |y: f32| {
         battle(
             &[
@@ -1253,7 +1481,7 @@ fn charge_battle(
         .execute(Command::Charge { unit: id("a1") })
         .expect("charge");
     let w = words(&b, &ev);
-    (b, w)
+    (b, ev, w)
 }
 
 /// A charge that falls short stops out of contact (IV.A.3: into contact only with the
@@ -1261,8 +1489,8 @@ fn charge_battle(
 #[test]
 fn a_charge_short_by_a_hair_ends_out_of_contact() {
     // Closing, holding, the range die 2, the charge bonus 1: 6 + 1 = 7" of 7.05".
-    let (b, w) = charge_battle("LI", "LI", 7.05, "", &[6, 6, 6, 6, 2, 1]);
-    assert!(w.contains("falls short"), "{w}");
+    let (b, ev, w) = charge_battle("LI", "LI", 7.05, "", &[6, 6, 6, 6, 2, 1]);
+    assert_eq!(charge(&ev, "a1"), (7, false), "falls short: {w}");
     let h = hal(&b);
     let (a, t) = (b.unit(&id("a1")).unwrap(), b.unit(&id("b1")).unwrap());
     assert!(!h.contact(&b, a, t), "{w}");
@@ -1297,7 +1525,7 @@ fn the_range_die_into_a_charge_follows_every_row_of_the_table() {
         let (attacker, gap) = if long { ("HC", 13.0) } else { ("LI", 9.0) };
         for die in 1..=6u8 {
             // Closing 6+6, holding 6+6, the range die, the charge bonus 6.
-            let w = charge_with(attacker, defender, gap, "", &[6, 6, 6, 6, die, 6]);
+            let (ev, w) = charge_with(attacker, defender, gap, "", &[6, 6, 6, 6, die, 6]);
             let band = if short.contains(&die) {
                 "short"
             } else if medium.contains(&die) {
@@ -1313,11 +1541,11 @@ fn the_range_die_into_a_charge_follows_every_row_of_the_table() {
                 )),
                 "{defender} from {gap}\", die {die}: {w}"
             );
-            assert!(w.contains("reaches"), "{w}");
+            assert!(charge(&ev, "a1").1, "reaches: {w}");
         }
     }
     // Within 6" the target fires at short range whatever the die.
-    let w = charge_with("LI", "LI", 5.0, "", &[6, 6, 6, 6, 1, 6]);
+    let (_, w) = charge_with("LI", "LI", 5.0, "", &[6, 6, 6, 6, 1, 6]);
     assert!(
         w.contains("short range (the charge began within 6\")"),
         "{w}"
@@ -1329,15 +1557,16 @@ fn the_range_die_into_a_charge_follows_every_row_of_the_table() {
 fn a_charge_over_rough_ground_loses_a_die() {
     let rough = "(id: \"r\", kind: Rough, name: \"Heide\", points: [(300, 560), (900, 560), (900, 620), (300, 620)])";
     // Closing, holding, the range die 2, the rough die 3, the charge bonus 6: 6 - 3 + 6 = 9".
-    let w = charge_with("LI", "LI", 8.5, rough, &[6, 6, 6, 6, 2, 3, 6]);
-    assert!(
-        w.contains("rolls [3] for movement: rough terrain = -3"),
+    let (ev, w) = charge_with("LI", "LI", 8.5, rough, &[6, 6, 6, 6, 2, 3, 6]);
+    assert_eq!(
+        shape(roll_for(&ev, "a1", "movement: rough terrain")),
+        (vec![3], -3, vec![]),
         "{w}"
     );
-    assert!(w.contains("9.0\" reaches"), "{w}");
+    assert_eq!(charge(&ev, "a1"), (9, true), "9\" reaches: {w}");
     // With the rough die 5 it falls short.
-    let w = charge_with("LI", "LI", 8.5, rough, &[6, 6, 6, 6, 2, 5, 6]);
-    assert!(w.contains("falls short"), "{w}");
+    let (ev, w) = charge_with("LI", "LI", 8.5, rough, &[6, 6, 6, 6, 2, 5, 6]);
+    assert_eq!(charge(&ev, "a1"), (7, false), "falls short: {w}");
 }
 
 /// A routed unit has two attempts to recover, one each morale phase: the first failure marks
@@ -1356,13 +1585,16 @@ fn a_routed_unit_has_two_attempts_to_recover() {
     let mut b = battle(&units, "");
     to_phase(&mut b, Phase::Rout, &[3, 3, 6, 1, 1, 1, 1]);
     let w = log_words(&b);
+    let log: Vec<Event> = b.log.iter().cloned().collect();
+    let recovery = roll_for(&log, "a1", "morale: recovery");
+    assert_eq!(shape(recovery), (vec![1, 1], 2, vec![4, 2]), "{w}");
+    assert!(!passed(recovery), "{w}");
     assert!(
-        w.contains("a1 checks morale (recovery): number +4 Base morale, +2 In rout = 6; throws [1, 1] = 2: fails"),
-        "{w}"
-    );
-    assert!(
-        w.contains("a1 fails to recover from rout: one chance left"),
-        "{w}"
+        log.iter().any(
+            |e| matches!(e, Event::Marked { unit, marker: Marker::RecoveryFailed, count: 1 }
+            if unit.as_str() == "a1")
+        ),
+        "one chance left: {w}"
     );
     assert_eq!(b.unit(&id("a1")).unwrap().status.recovery_failed, 1, "{w}");
     let to_turn_2_rout = |b: &mut Battle, dice: &[u8]| {
@@ -1376,17 +1608,23 @@ fn a_routed_unit_has_two_attempts_to_recover() {
     let mut lost = b.clone();
     to_turn_2_rout(&mut lost, &[6, 1, 1, 1, 3, 3, 3, 3]);
     let w = log_words(&lost);
-    assert!(
-        w.contains("a1 is destroyed (failed its second attempt to recover from rout)"),
-        "{w}"
-    );
+    let since: Vec<Event> = lost.log.since(b.log.len()).cloned().collect();
+    assert!(!passed(roll_for(&since, "a1", "morale: recovery")), "{w}");
+    assert!(destroyed(&since, "a1").is_some(), "{w}");
     assert!(lost.unit(&id("a1")).unwrap().status.removed);
     // Passing the second attempt (6+6): it recovers, disorganised.
     let mut rallied = b.clone();
     to_turn_2_rout(&mut rallied, &[6, 1, 6, 6]);
     let w = words(&rallied, rallied.log.since(b.log.len()));
-    assert!(!w.contains("fails to recover"), "{w}");
-    assert!(w.contains("has recovered"), "{w}");
+    let since: Vec<Event> = rallied.log.since(b.log.len()).cloned().collect();
+    assert!(passed(roll_for(&since, "a1", "morale: recovery")), "{w}");
+    assert!(
+        since.iter().any(
+            |e| matches!(e, Event::Marked { unit, marker: Marker::RecoveryFailed, count: 0 }
+            if unit.as_str() == "a1")
+        ),
+        "its failed attempt cleared: {w}"
+    );
     let a1 = rallied.unit(&id("a1")).unwrap();
     assert!(
         !a1.status.removed && !a1.status.shaken && a1.status.disordered,
@@ -1431,19 +1669,18 @@ fn a_move_throws_its_table_dice() {
         })
         .expect("a move over rough ground");
     let w = words(&b, &ev);
-    assert!(
-        w.contains("rolls [2] for movement: disorganised = -2"),
-        "{w}"
-    );
-    assert!(
-        w.contains("rolls [1] for movement: the commander's chips = 1"),
-        "{w}"
-    );
-    assert!(
-        w.contains("rolls [3] for movement: rough terrain = -3"),
-        "{w}"
-    );
-    assert!(w.contains("moves 4.0 of 5.0"), "{w}");
+    for (what, die, total) in [
+        ("movement: disorganised", 2, -2),
+        ("movement: the commander's chips", 1, 1),
+        ("movement: rough terrain", 3, -3),
+    ] {
+        assert_eq!(
+            shape(roll_for(&ev, "a1", what)),
+            (vec![die], total, vec![]),
+            "{w}"
+        );
+    }
+    assert_eq!(moved(&ev, "a1"), (4.0, 5.0), "{w}");
     // Line 6" and the chips' 5: 11".
     b.script_dice(&[5]);
     let ev = b
@@ -1453,7 +1690,7 @@ fn a_move_throws_its_table_dice() {
         })
         .expect("a long move with the chips' die");
     let w = words(&b, &ev);
-    assert!(w.contains("moves 10.0 of 11.0"), "{w}");
+    assert_eq!(moved(&ev, "a2"), (10.0, 11.0), "{w}");
 }
 
 /// Gun crews fight with 1D6 per six figures (IV.A.9.d); the crew left over throw as a short
@@ -1505,8 +1742,9 @@ fn gun_crews_fight_a_die_per_six_and_a_short_die_for_the_rest() {
         })
         .expect("fight");
     let w = words(&b, &ev);
-    assert!(
-        w.contains("rolls [3] for the 2 crew left over = 3: no die"),
+    assert_eq!(
+        shape(roll_for(&ev, "fa", "the 2 crew left over")),
+        (vec![3], 3, vec![]),
         "{w}"
     );
     let crew_dice = ev.iter().find_map(|e| match e {
@@ -1673,7 +1911,8 @@ fn the_charger_attacks_for_as_long_as_the_melee_lasts() {
         b.execute(Command::EndPhase).expect("on");
     }
     let w = words(&b, &b.log);
-    assert!(w.contains("a drawn melee"), "{w}");
+    let log: Vec<Event> = b.log.iter().cloned().collect();
+    assert_eq!(melees(&log), [(18, 18, 0)], "a drawn melee: {w}");
     b.script_dice(&[3; 12]);
     let ev = b
         .execute(Command::Fight {
@@ -1725,7 +1964,7 @@ fn charged_battle(attacker: &str, defender: &str, gap: f32, dice: &[u8]) -> Batt
     let ev = b
         .execute(Command::Charge { unit: id("a1") })
         .expect("charge");
-    assert!(words(&b, &ev).contains("reaches"), "{}", words(&b, &ev));
+    assert!(charge(&ev, "a1").1, "reaches: {}", words(&b, &ev));
     b
 }
 
@@ -1752,7 +1991,7 @@ fn a_limbered_battery_on_a_road_moves_twelve_inches() {
         })
         .expect("11.5\" along the road");
     let w = words(&b, &ev);
-    assert!(w.contains("of 12.0"), "{w}");
+    assert_eq!(moved(&ev, "fa"), (11.5, 12.0), "{w}");
 }
 
 /// Interpenetration (III.A.10): a formed unit that passed through formed friends does nothing
@@ -1779,8 +2018,9 @@ fn a_unit_that_passed_through_friends_does_not_fire() {
         })
         .expect("through a2");
     assert!(
-        words(&b, &ev).contains("passed through formed friends"),
-        "{}",
+        ev.iter()
+            .any(|e| matches!(e, Event::Halted { unit, .. } if unit.as_str() == "a1")),
+        "passed through formed friends: {}",
         words(&b, &ev)
     );
     to_phase(&mut b, Phase::SmallArms, &[]);
@@ -1822,7 +2062,12 @@ fn a_battery_that_knocked_out_its_target_has_fired() {
         .expect("counter-battery");
     let w = words(&b, &ev);
     assert!(b.unit(&id("xfa")).unwrap().status.removed, "{w}");
-    assert!(w.contains("needs 11-12"), "{w}");
+    assert!(
+        rolls_for(&ev, "fa", "counter-battery fire")
+            .iter()
+            .all(|r| r.need == Some(11)),
+        "{w}"
+    );
     let e = refused(
         &mut b,
         Command::Fire {
@@ -1868,11 +2113,7 @@ fn a_column_fires_with_its_front_row_only() {
             defence: None,
         })
         .expect("fire at the column");
-    assert!(
-        words(&b, &ev).contains("loses 5 figures"),
-        "{}",
-        words(&b, &ev)
-    );
+    assert_eq!(losses(&ev, "col"), [5], "{}", words(&b, &ev));
     // The column's front row before its first volley: two stands of six, the command stand
     // standing second from the front (behind them).
     b.script_dice(&[1, 1]);
@@ -1929,9 +2170,10 @@ fn a_unit_in_contact_with_two_enemies_fights_both() {
             pursuits: Vec::new(),
         })
         .expect("the front melee");
-    assert!(
-        words(&b, &ev).contains("a drawn melee"),
-        "{}",
+    assert_eq!(
+        melees(&ev).iter().map(|m| m.2).collect::<Vec<_>>(),
+        [0],
+        "a drawn melee: {}",
         words(&b, &ev)
     );
     let pairs = hal(&b).melees(&b);
@@ -2091,8 +2333,11 @@ fn a_disorganised_melee_loser_routs_without_the_chart() {
         })
         .expect("fight");
     let w = words(&b, &ev);
-    assert!(w.contains("wins by 12"), "{w}");
-    assert!(!w.contains("failed morale chart"), "{w}");
+    assert_eq!(melees(&ev), [(24, 12, 12)], "a1 wins by 12: {w}");
+    assert!(
+        rolls_for(&ev, "b1", "the failed morale chart").is_empty(),
+        "{w}"
+    );
     assert!(b.unit(&id("b1")).unwrap().status.shaken, "{w}");
 }
 
@@ -2119,11 +2364,9 @@ fn light_guns_counter_battery_roll_names_the_minus_one() {
         })
         .expect("counter-battery");
     let w = words(&b, &ev);
-    assert!(
-        w.contains("rolls [4] for counter-battery fire (-1 light gun) = 3"),
-        "{w}"
-    );
-    assert!(w.contains("misses"), "{w}");
+    let shots = rolls_for(&ev, "la", "counter-battery fire");
+    assert_eq!(shape(shots[0]), (vec![4], 3, vec![-1]), "{w}");
+    assert!(!passed(shots[0]), "{w}");
 }
 
 /// Every town and village of Hal's scenarios is one base of at most 11" x 15" (VII.A;
@@ -2301,12 +2544,16 @@ fn a_disorganised_charger_failing_to_close_routs() {
             .execute(Command::Charge { unit: id("a1") })
             .expect("charge");
         let w = words(&b, &ev);
-        assert!(w.contains("checks morale (closing)"), "{w}");
-        assert!(!w.contains("checks morale (holding)"), "{w}");
+        assert!(!passed(roll_for(&ev, "a1", "morale: closing")), "{w}");
+        assert!(rolls_for(&ev, "b1", "morale: holding").is_empty(), "{w}");
         let a = b.unit(&id("a1")).unwrap();
         if disorganised {
             assert!(a.status.shaken, "routed: {w}");
-            assert!(w.contains("runs 9\""), "{w}");
+            assert_eq!(
+                roll_for(&ev, "a1", "rout movement").total,
+                9,
+                "runs 9\": {w}"
+            );
             assert!(
                 (from.y - a.base.centre.y - 9.0 * 25.4).abs() < 1.0,
                 "ran 9\" away from b1: {w}"
@@ -2377,7 +2624,7 @@ fn a_charge_may_not_end_touching_a_second_enemy() {
                 .execute(Command::Charge { unit: id("a1") })
                 .expect("charge");
             let w = words(&b, &ev);
-            assert!(w.contains("reaches"), "{w}");
+            assert!(charge(&ev, "a1").1, "reaches: {w}");
             let h = hal(&b);
             let a = b.unit(&id("a1")).unwrap();
             assert!(!h.contact(&b, a, b.unit(&id("b2")).unwrap()), "{w}");
@@ -2424,8 +2671,9 @@ fn an_officer_with_a_unit_wiped_out_throws_for_his_risk() {
         .expect("fire");
     let w = words(&b, &ev);
     assert!(b.unit(&id("b1")).unwrap().status.removed, "{w}");
-    assert!(
-        w.contains("gb rolls [6, 6] for the risk to the officer with b1 = 12"),
+    assert_eq!(
+        shape(roll_for(&ev, "gb", "the risk to the officer with b1")),
+        (vec![6, 6], 12, vec![]),
         "{w}"
     );
     assert!(b.unit(&id("gb")).unwrap().status.removed, "{w}");
@@ -2455,10 +2703,14 @@ fn an_officer_with_a_unit_wiped_out_throws_for_his_risk() {
         })
         .expect("counter-battery");
     let w = words(&b, &ev);
-    assert!(w.contains("knocks out a gun"), "{w}");
-    assert!(b.unit(&id("xfa")).unwrap().status.removed, "{w}");
     assert!(
-        w.contains("gb rolls [6, 6] for the risk to the officer with xfa = 12"),
+        passed(rolls_for(&ev, "fa", "counter-battery fire")[0]),
+        "knocks out a gun: {w}"
+    );
+    assert!(b.unit(&id("xfa")).unwrap().status.removed, "{w}");
+    assert_eq!(
+        shape(roll_for(&ev, "gb", "the risk to the officer with xfa")),
+        (vec![6, 6], 12, vec![]),
         "{w}"
     );
     assert!(b.unit(&id("gb")).unwrap().status.removed, "{w}");
@@ -2524,7 +2776,11 @@ fn only_a_single_melee_point_on_horse_throws_the_die() {
         let w = words(&b, &ev);
         let lost: u32 = 24 - b.unit(&id("b1")).unwrap().figures();
         assert_eq!(lost, 1, "{w}");
-        assert_eq!(w.contains("the odd point on horse"), single, "{w}");
+        assert_eq!(
+            rolls_for(&ev, "b1", "the odd point on horse").len(),
+            usize::from(single),
+            "{w}"
+        );
     }
 }
 

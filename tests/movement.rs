@@ -78,7 +78,8 @@ fn muskets_move_straight_only() {
         .contains("only straight forward")
     );
     // Backwards at half speed: 100 paces back costs 200.
-    assert!(refused(&mut b, mv("p", vec![Step::Backstep(120.0)])).contains("240 paces of 200"));
+    let e = refusal(&mut b, mv("p", vec![Step::Backstep(120.0)]));
+    assert_eq!(too_far(&e), Some((240.0, 200.0)), "{e}");
     b.execute(mv("p", vec![Step::Sidestep(150.0)])).unwrap();
 }
 

@@ -122,7 +122,7 @@ fn example_of_combat_reproduces_every_number() {
 }
 
 /// The golden logs of both examples and of three whole turns (the scenario's seeded dice), in
-/// words.
+/// words and as events (see `tests/golden.rs`).
 #[test]
 fn example_and_whole_turn_logs_are_golden() {
     for (scen, orders, dice, golden) in [
@@ -165,13 +165,26 @@ fn example_and_whole_turn_logs_are_golden() {
             String::from_utf8_lossy(&out.stderr)
         );
         let got = String::from_utf8_lossy(&out.stdout).to_string();
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/golden")
-            .join(golden);
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let path = root.join("tests/golden").join(golden);
         if std::env::var_os("UPDATE_GOLDEN").is_some() {
             std::fs::write(&path, &got).unwrap();
         }
         assert_eq!(got, std::fs::read_to_string(&path).unwrap(), "{golden}");
+        // The same run in-process, its events against the golden events beside the log.
+        let mut b = volley::rules::save::load_any(&root.join(format!("tests/old_dessauer/{scen}")))
+            .unwrap();
+        if let Some(d) = dice {
+            let d: Vec<u8> = d.split(',').map(|x| x.parse().unwrap()).collect();
+            b.script_dice(&d);
+        }
+        let text =
+            std::fs::read_to_string(root.join(format!("tests/old_dessauer/{orders}"))).unwrap();
+        let cmds = volley::rules::save::parse_orders(&text, orders).unwrap();
+        let (events, err) = volley::cli::run_orders(&mut b, cmds);
+        assert_eq!(err, None, "{golden}: every order is accepted");
+        let events_file = golden.strip_suffix(".txt").unwrap();
+        common::golden_events(&format!("tests/golden/{events_file}.events.json"), &events);
     }
 }
 

@@ -2,7 +2,7 @@
 #![allow(dead_code, reason = "each test file uses some of these helpers")]
 
 use volley::rules::battle::Battle;
-use volley::rules::command::{Command, Event, Step};
+use volley::rules::command::{Command, Event, RuleError, Step};
 use volley::rules::model::{Phase, UnitId};
 use volley::rules::scenario;
 
@@ -102,12 +102,29 @@ pub fn to_phase(b: &mut Battle, side: usize, phase: Phase) {
     panic!("never reached {phase:?} of side {side}");
 }
 
-/// The refusal of a command, which changes nothing.
+/// The refusal of a command, which changes nothing, in words.
 pub fn refused(b: &mut Battle, c: Command) -> String {
+    refusal(b, c).to_string()
+}
+
+/// The refusal of a command, which changes nothing.
+pub fn refusal(b: &mut Battle, c: Command) -> RuleError {
     let before = b.units.clone();
-    let e = b.execute(c).expect_err("refused").to_string();
+    let e = b.execute(c).expect_err("refused");
     assert_eq!(b.units, before, "a refused command changes nothing");
     e
+}
+
+/// The distance asked and the allowance of a refusal for going too far.
+pub fn too_far(e: &RuleError) -> Option<(f32, f32)> {
+    match e {
+        RuleError::TooFar {
+            distance,
+            allowance,
+            ..
+        } => Some((*distance, *allowance)),
+        _ => None,
+    }
 }
 
 pub fn mv(unit: &str, steps: Vec<Step>) -> Command {
@@ -173,4 +190,32 @@ pub fn headless(b: Battle, tag: &str) -> bevy::app::App {
             std::env::temp_dir().join(format!("volley-{tag}-{}", std::process::id())),
         ));
     app
+}
+
+/// Compares `events` with the golden event file `path` (relative to the crate): a JSON array,
+/// one event a line, as the events serialise (`kind` and the event's fields), so a rule that
+/// changes what happened fails even when the words stay the same. With UPDATE_GOLDEN set, the
+/// file is written first, as the golden text logs are.
+pub fn golden_events(path: &str, events: &[Event]) {
+    let lines: Vec<String> = events
+        .iter()
+        .map(|e| serde_json::to_string(e).expect("an event serialises"))
+        .collect();
+    let got = format!("[\n{}\n]\n", lines.join(",\n"));
+    let full = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&full, &got).unwrap();
+    }
+    let want = std::fs::read_to_string(&full)
+        .unwrap_or_else(|e| panic!("{path}: {e} (UPDATE_GOLDEN=1 writes it)"));
+    for (i, (g, w)) in got.lines().zip(want.lines()).enumerate() {
+        assert_eq!(g, w, "{path}: line {} differs (event {i})", i + 1);
+    }
+    assert_eq!(
+        got.lines().count(),
+        want.lines().count(),
+        "{path}: the number of events differs"
+    );
+    let parsed: Vec<Event> = serde_json::from_str(&want).expect("the golden events parse");
+    assert_eq!(parsed, events, "{path}: the events read back differ");
 }
