@@ -11,6 +11,7 @@ pub mod odds;
 pub mod ruleset;
 pub mod save;
 pub mod scenario;
+pub mod tagged;
 pub mod terrain;
 
 pub use battle::Battle;
