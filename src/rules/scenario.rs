@@ -6,7 +6,7 @@ use super::model::{
     Ammo, BoundState, Class, Division, Flag, Formation, SideInfo, Stand, Status, Unit, UnitExtra,
     UnitId,
 };
-use super::ruleset::{AnyRuleset, Ruleset, UnitState};
+use super::ruleset::{AnyRuleset, Ruleset, ScenarioField, UnitState};
 use super::terrain::{Feature, FeatureKind, Terrain};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -691,7 +691,7 @@ fn build_terrain(ck: &mut Checker, raw: &RawScenario, rs: &dyn Ruleset) -> Terra
             continue;
         }
         if let Some(p) = f.town_points {
-            let why = if !rs.uses_town_points() {
+            let why = if !rs.scenario_fields().contains(&ScenarioField::TownPoints) {
                 Some("'town_points' applies to rulesets whose towns burn under artillery fire")
             } else if !matches!(f.kind, FeatureKind::Town | FeatureKind::Village) {
                 Some("'town_points' applies to towns and villages")
@@ -818,7 +818,7 @@ fn build_unit(
         );
         return None;
     }
-    if u.brigade.is_some() && !rs.uses_brigades() {
+    if u.brigade.is_some() && !rs.scenario_fields().contains(&ScenarioField::Brigade) {
         ck.push(
             pos,
             format!(
