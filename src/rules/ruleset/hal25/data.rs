@@ -414,25 +414,7 @@ impl HalData {
         {
             return Err("ruleset data: a battery's stands hold battery_figures figures".into());
         }
-        if d.troops.is_empty() {
-            return Err("ruleset data: no troop codes".into());
-        }
-        for t in &mut d.troops {
-            t.army_commander = t.troop == TroopClass::General && t.code == COMMANDER_IN_CHIEF;
-        }
-        if !d.troops.iter().any(|t| t.army_commander) {
-            return Err(format!(
-                "ruleset data: no general has the commander in chief's code '{COMMANDER_IN_CHIEF}'"
-            ));
-        }
-        for t in &d.troops {
-            if d.organisation.iter().all(|o| o.troop != t.troop) {
-                return Err(format!(
-                    "ruleset data: troop {} has no organisation",
-                    t.code
-                ));
-            }
-        }
+        d.resolve_troops()?;
         for o in &d.organisation {
             if o.stands.len() != o.stand_sizes.len() || o.stands.is_empty() {
                 return Err(format!("ruleset data: {} needs one size per stand", o.name));
@@ -461,6 +443,30 @@ impl HalData {
             }
         }
         Ok(d)
+    }
+
+    /// Checks the troop codes, each with an organisation, and marks the commander in chief's.
+    fn resolve_troops(&mut self) -> Result<(), String> {
+        if self.troops.is_empty() {
+            return Err("ruleset data: no troop codes".into());
+        }
+        for t in &mut self.troops {
+            t.army_commander = t.troop == TroopClass::General && t.code == COMMANDER_IN_CHIEF;
+        }
+        if !self.troops.iter().any(|t| t.army_commander) {
+            return Err(format!(
+                "ruleset data: no general has the commander in chief's code '{COMMANDER_IN_CHIEF}'"
+            ));
+        }
+        for t in &self.troops {
+            if self.organisation.iter().all(|o| o.troop != t.troop) {
+                return Err(format!(
+                    "ruleset data: troop {} has no organisation",
+                    t.code
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// A rules number the engine reads.
