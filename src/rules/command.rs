@@ -485,7 +485,7 @@ pub enum Event {
         unit: UnitId,
         figures: u32,
         stands: Vec<u32>,
-        why: String,
+        why: crate::rules::tagged::Tagged,
     },
     /// A unit takes a new formation or footprint.
     Reformed {
@@ -523,7 +523,7 @@ pub enum Event {
     /// A roll of a kind no other event records, in the one shape every ruleset shares: what it
     /// was for, and the roll. Its consequences follow as their own events.
     Rolled {
-        what: String,
+        what: crate::rules::tagged::Tagged,
         roll: Roll,
     },
     /// A unit's command roll (BBB): the move it allows this turn (in the ruleset's units) and
@@ -554,7 +554,7 @@ pub enum Event {
     /// A unit moving to assault is halted (BBB, by defensive fire).
     Halted {
         unit: UnitId,
-        why: String,
+        why: crate::rules::tagged::Tagged,
     },
     /// Artillery silenced, or recovered from it (BBB).
     Silenced {

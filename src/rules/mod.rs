@@ -13,6 +13,7 @@ pub mod roll;
 pub mod ruleset;
 pub mod save;
 pub mod scenario;
+pub mod tagged;
 pub mod terrain;
 
 pub use battle::Battle;

@@ -13,6 +13,7 @@ pub use common::{Going, MovePlan};
 pub use view::{
     Action, ActionGroup, Card, Chance, Choice, Deployment, Figures, Ink, Layer, Look, Mark,
     Measure, MoveRequest, Outlook, OutlookPart, RefRow, RefSection, Reference, Roll, Ruling,
+    ScenarioField,
     StateView, TurnWords, UnitModel, UnitState,
 };
 
@@ -273,13 +274,10 @@ pub trait Ruleset: doctrine::Doctrine {
 
     // ----- brigades and re-rolls -------------------------------------------------------------
 
-    /// Units name their brigade in scenarios.
-    fn uses_brigades(&self) -> bool {
-        false
-    }
-    /// Towns and villages may set the points of fire they take before they burn.
-    fn uses_town_points(&self) -> bool {
-        false
+    /// The scenario fields only some rulesets read that this one does (units' brigades, towns'
+    /// points of fire); a scenario setting another is refused. None by default.
+    fn scenario_fields(&self) -> &'static [ScenarioField] {
+        &[]
     }
     /// Checks that `by` may throw again a die of the last command's failed roll for `unit`, and
     /// says which of that command's dice (counted from 0) is thrown again, and how many dice

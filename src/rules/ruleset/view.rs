@@ -311,6 +311,16 @@ pub struct Reference {
     pub rulings: Vec<Ruling>,
 }
 
+/// A scenario field that only some rulesets read: a scenario that sets one for a ruleset that
+/// does not read it is refused when it loads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScenarioField {
+    /// A unit's `brigade`: the ruleset organises units in brigades.
+    Brigade,
+    /// A town's or village's `town_points`: the fire it takes before it burns.
+    TownPoints,
+}
+
 /// A state a unit may be in during a game that a scenario may set (each names a field of a
 /// scenario's unit), so that a battle can start where a game would have left it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -6,7 +6,7 @@ use super::*;
 use crate::rules::battle::{Battle, Info, Objective, Scale, Table, Zone};
 use crate::rules::geometry::Pt;
 use crate::rules::model::{SideInfo, Unit};
-use crate::rules::ruleset::{AnyRuleset, Ruleset};
+use crate::rules::ruleset::{AnyRuleset, Ruleset, ScenarioField};
 use crate::rules::terrain::{Feature, FeatureKind, Terrain};
 
 /// Turns a raw scenario into a battle, collecting every problem.
@@ -296,7 +296,7 @@ pub(super) fn build_terrain(ck: &mut Checker, raw: &RawScenario, rs: &dyn Rulese
             continue;
         }
         if let Some(p) = f.town_points {
-            let why = if !rs.uses_town_points() {
+            let why = if !rs.scenario_fields().contains(&ScenarioField::TownPoints) {
                 Some("'town_points' applies to rulesets whose towns burn under artillery fire")
             } else if !matches!(f.kind, FeatureKind::Town | FeatureKind::Village) {
                 Some("'town_points' applies to towns and villages")

@@ -5,7 +5,7 @@ use super::*;
 use crate::rules::battle::Table;
 use crate::rules::geometry::{Base, Pt};
 use crate::rules::model::{Ammo, BoundState, Stand, Status, Unit, UnitExtra, UnitId};
-use crate::rules::ruleset::{Ruleset, UnitSetup};
+use crate::rules::ruleset::{Ruleset, ScenarioField, UnitSetup};
 
 /// One unit of the scenario checked against the ruleset, the table and the units before it.
 pub(super) fn build_unit(
@@ -162,7 +162,7 @@ fn check_ruleset_fields(
         );
         return None;
     }
-    if u.brigade.is_some() && !rs.uses_brigades() {
+    if u.brigade.is_some() && !rs.scenario_fields().contains(&ScenarioField::Brigade) {
         ck.push(
             pos,
             format!(

@@ -540,7 +540,8 @@ impl Bbb7yw {
                         "a fire result of {} halts a {} unit",
                         r.code(),
                         super::quality_name(quality(now.class))
-                    ),
+                    )
+                    .into(),
                 },
             );
             // It stops short: back out of contact by half an inch.

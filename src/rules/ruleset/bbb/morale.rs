@@ -163,7 +163,7 @@ impl Bbb7yw {
                 unit: id.clone(),
                 figures: n,
                 stands: vec![1; left],
-                why: why.to_string(),
+                why: why.into(),
             },
         );
         self.refit(b, out, id)

@@ -16,11 +16,15 @@ pub struct Going {
 }
 
 impl Going {
+    /// What a move that stayed on a road, in no bad going, is called (the `going` of its
+    /// `Moved` event).
+    pub const ROAD: &str = "road";
+
     pub fn describe(&self) -> String {
         if self.bad {
             format!("bad going ({})", self.why.join(", "))
         } else if self.road {
-            "road".to_string()
+            Going::ROAD.to_string()
         } else {
             "good going".to_string()
         }

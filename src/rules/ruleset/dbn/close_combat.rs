@@ -371,7 +371,8 @@ impl<S: Supplement> DbnGame<S> {
                 what: format!(
                     "{} attacked by {}: the divisional commander's die",
                     g.name, a.name
-                ),
+                )
+                .into(),
                 roll: Roll {
                     unit: Some(did.clone()),
                     side: Some(g.side),

@@ -7,6 +7,7 @@ use crate::rules::command::{Command, Event, Factor, RuleError, Verdict, factor_s
 use crate::rules::model::{Phase, Unit, UnitId};
 use crate::rules::odds::{Odds, Quirks};
 use crate::rules::ruleset::view::Roll;
+use crate::rules::tagged::Tagged;
 
 /// A checked firing or close combat before the dice: both units and their factors.
 #[derive(Clone, Debug)]
@@ -58,8 +59,12 @@ pub struct Preview {
     pub firing: bool,
 }
 
-/// What the log calls a first die (the mitrailleuse's).
-const FIRST_DIE: &str = "its first die";
+/// A DBN roll that the rules read back from the log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum DbnRoll {
+    /// A first die (the mitrailleuse's), thrown before the opposed dice.
+    FirstDie,
+}
 
 /// The unit threw a first die this phase and it failed (a stoppage, or a shot it could not
 /// plot): it cannot support fire this phase.
@@ -70,7 +75,7 @@ pub(super) fn first_die_failed_this_phase(b: &Battle, id: &UnitId) -> bool {
         .take_while(|e| !matches!(e, Event::PhaseBegan { .. }))
         .any(|e| {
             matches!(e, Event::Rolled { what, roll }
-                if what == FIRST_DIE
+                if what.kind::<DbnRoll>() == Some(&DbnRoll::FirstDie)
                     && roll.unit.as_ref() == Some(id)
                     && roll.need.zip(roll.dice.first()).is_some_and(|(n, d)| i32::from(*d) < n))
         })
@@ -215,7 +220,7 @@ impl<S: Supplement> DbnGame<S> {
             b.emit(
                 out,
                 Event::Rolled {
-                    what: FIRST_DIE.into(),
+                    what: Tagged::new(DbnRoll::FirstDie, "its first die"),
                     roll: Roll {
                         unit: Some(t.unit.clone()),
                         side: Some(side),

@@ -2,7 +2,7 @@
 //! move into contact.
 
 use super::N;
-use super::movement::Need;
+use super::rolls::{self, HalRoll, MoraleCheck, Need};
 use super::tables::{self};
 use super::{ChargeFrom, Hal25, State, this_turn};
 use crate::rules::battle::Battle;
@@ -41,7 +41,9 @@ impl Hal25 {
     /// A unit charged this turn (its attempt to close was made).
     pub fn charged(&self, b: &Battle, id: &UnitId) -> bool {
         this_turn(b).iter().any(|e| {
-            matches!(e, Event::Rolled { what, roll } if what == "morale: closing" && roll.unit.as_ref() == Some(id))
+            matches!(e, Event::Rolled { what, roll }
+                if matches!(rolls::kind(what), Some(HalRoll::Morale { check: MoraleCheck::Closing, .. }))
+                    && roll.unit.as_ref() == Some(id))
         })
     }
 
@@ -246,7 +248,10 @@ impl Hal25 {
     ) -> Result<Option<bool>, RuleError> {
         let (id, tid) = (&u.id, &t.id);
         let factors = self.morale_factors(b, id, Some(tid), true);
-        if !self.morale_check(b, out, id, "closing", factors, 0)?.passed {
+        if !self
+            .morale_check(b, out, id, MoraleCheck::Closing, factors, 0)?
+            .passed
+        {
             if self.state(u) != State::Good {
                 // "Disorganized units failing morale drop to rout status" (V Failed Morale
                 // Notes 4): a disorganised charger that fails to close routs, and runs in the
@@ -273,7 +278,7 @@ impl Hal25 {
         }
         let factors = self.morale_factors(b, tid, Some(id), false);
         let holds = self
-            .morale_check(b, out, tid, "holding", factors, 0)?
+            .morale_check(b, out, tid, MoraleCheck::Holding, factors, 0)?
             .passed;
         if !holds {
             self.failed(b, out, tid, None)?;
@@ -286,7 +291,7 @@ impl Hal25 {
                     out,
                     Event::Halted {
                         unit: id.clone(),
-                        why: format!("{} broke before the charge", t.name),
+                        why: format!("{} broke before the charge", t.name).into(),
                     },
                 );
                 return Ok(None);
@@ -327,7 +332,10 @@ impl Hal25 {
             b.emit(
                 out,
                 Event::Rolled {
-                    what: "the range to fire into the charge".into(),
+                    what: HalRoll::ChargeRange {
+                        short: band == Some(super::Band::Short),
+                    }
+                    .said("the range to fire into the charge"),
                     roll: Roll {
                         unit: Some(tid.clone()),
                         dice: vec![die],
@@ -388,7 +396,10 @@ impl Hal25 {
         b.emit(
             out,
             Event::Rolled {
-                what: "the charge bonus".into(),
+                what: HalRoll::ChargeBonus {
+                    falls_short: !reaches,
+                }
+                .said("the charge bonus"),
                 roll: Roll {
                     unit: Some(id.clone()),
                     dice: vec![die],

@@ -8,12 +8,14 @@
 //! new, except the rest of its own roll, which stands as it fell.
 
 use super::N;
+use super::rolls::{self, HalRoll};
 use super::tables::{self};
 use super::{Hal25, TroopClass};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError, factor_sum};
 use crate::rules::model::UnitId;
 use crate::rules::ruleset::Roll;
+use crate::rules::tagged::Tagged;
 
 /// A die a chip may throw again.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,84 +41,68 @@ fn pick(dice: &[u8], highest: bool) -> Option<usize> {
 }
 
 /// Die `i` of a roll thrown one die after another from `first`, the rest of the roll kept.
-fn in_sequence(first: usize, len: usize, i: usize, what: &str) -> Rethrow {
+fn in_sequence(first: usize, len: usize, i: usize, name: String) -> Rethrow {
     Rethrow {
         at: first + i,
         keep: len.saturating_sub(i + 1),
-        what: roll_name(what),
-    }
-}
-
-/// A roll's name for the chip's button: "the holding check", "the rough terrain die".
-fn roll_name(what: &str) -> String {
-    if let Some(check) = what.strip_prefix("morale: ") {
-        format!("the {check} check")
-    } else if let Some(die) = what.strip_prefix("movement: ") {
-        // "the commander's chips" has its article already.
-        format!("the {} die", die.strip_prefix("the ").unwrap_or(die))
-    } else {
-        what.to_string()
+        what: name,
     }
 }
 
 impl Hal25 {
     /// The die of this roll a chip would throw again for the unit, if the roll went badly.
-    fn rethrow_of(&self, what: &str, roll: &Roll) -> Option<Rethrow> {
+    fn rethrow_of(&self, what: &Tagged, roll: &Roll) -> Option<Rethrow> {
+        let kind = rolls::kind(what)?;
         let f = roll.first_die?;
         let d = &roll.dice;
         let n = d.len();
-        let seq = |i: usize| Some(in_sequence(f, n, i, what));
-        let fails = roll.outcome.starts_with("fails");
-        if what.starts_with("morale: ") {
-            return if fails && n == 2 {
-                seq(pick(d, false)?)
-            } else {
-                None
-            };
-        }
-        if what.starts_with("movement: ") {
-            // A penalty die: the highest, if it cost chip_high_die or more; a bonus die: the
-            // lowest, if it gave chip_low_die or less.
-            let dice_total = roll.total - crate::rules::command::factor_sum(&roll.factors);
-            return if dice_total < 0 {
-                let i = pick(d, true)?;
-                (f32::from(d[i]) >= self.n(N::ChipHighDie)).then(|| in_sequence(f, n, i, what))
-            } else {
-                let i = pick(d, false)?;
-                (f32::from(d[i]) <= self.n(N::ChipLowDie)).then(|| in_sequence(f, n, i, what))
-            };
-        }
-        if what.starts_with("saves") {
-            let need = u8::try_from(roll.need?).ok()?;
-            let i = d.iter().position(|&x| x < need)?;
-            return seq(i);
-        }
-        match what {
-            "the failed morale chart" if roll.outcome != "automatic recovery" => {
-                seq(pick(d, false)?)
+        let seq = |i: usize| Some(in_sequence(f, n, i, kind.button_name(what)));
+        match kind {
+            HalRoll::Morale { failed, .. } => {
+                if failed && n == 2 {
+                    seq(pick(d, false)?)
+                } else {
+                    None
+                }
             }
-            "the two-stand check" if roll.outcome == "is removed" => seq(0),
-            "the charge bonus" if roll.outcome.contains("falls short") => seq(0),
-            "the range to fire into the charge" if !roll.outcome.starts_with("short") => seq(0),
+            HalRoll::Movement(_) => {
+                // A penalty die: the highest, if it cost chip_high_die or more; a bonus die: the
+                // lowest, if it gave chip_low_die or less.
+                let dice_total = roll.total - crate::rules::command::factor_sum(&roll.factors);
+                if dice_total < 0 {
+                    let i = pick(d, true)?;
+                    (f32::from(d[i]) >= self.n(N::ChipHighDie))
+                        .then(|| seq(i))
+                        .flatten()
+                } else {
+                    let i = pick(d, false)?;
+                    (f32::from(d[i]) <= self.n(N::ChipLowDie))
+                        .then(|| seq(i))
+                        .flatten()
+                }
+            }
+            HalRoll::Saves => {
+                let need = u8::try_from(roll.need?).ok()?;
+                let i = d.iter().position(|&x| x < need)?;
+                seq(i)
+            }
+            HalRoll::FailedMoraleChart { recovered: false } => seq(pick(d, false)?),
+            HalRoll::TwoStandCheck { removed: true }
+            | HalRoll::ChargeBonus { falls_short: true }
+            | HalRoll::ChargeRange { short: false }
+            | HalRoll::OddOnHorse { falls: true }
+            | HalRoll::CounterBattery { knocked_out: None } => seq(0),
             // The facing die, thrown last.
-            "falling back" if roll.outcome.contains("back to the enemy") => seq(n.checked_sub(1)?),
-            "the courier's ride" if roll.outcome.contains("lost") => seq(pick(d, true)?),
-            "the odd hit on horse" | "the odd point on horse"
-                if roll.outcome == "a horseman falls" =>
-            {
-                seq(0)
-            }
-            "counter-battery fire" if roll.outcome == "misses" => seq(0),
-            "counter-battery fire"
-                if roll.outcome.starts_with("hits")
-                    && roll.outcome.ends_with("not knocked out")
-                    && n == 3 =>
-            {
-                seq(1 + pick(&d[1..], false)?)
-            }
-            _ if what.starts_with("the risk to the officer") && roll.outcome == "falls" => {
+            HalRoll::FallingBack {
+                back_to_enemy: true,
+            } => seq(n.checked_sub(1)?),
+            HalRoll::CourierRide { lost: true } | HalRoll::OfficerRisk { falls: true } => {
                 seq(pick(d, true)?)
             }
+            // The knock-out dice, after the die to hit.
+            HalRoll::CounterBattery {
+                knocked_out: Some(false),
+            } if n == 3 => seq(1 + pick(&d[1..], false)?),
             _ => None,
         }
     }
@@ -148,14 +134,13 @@ impl Hal25 {
                 if roll.unit.is_none()
                     && cic_side.is_some()
                     && roll.side == cic_side
-                    && what.starts_with("army withdrawal")
-                    && roll.outcome.ends_with("withdraws")
+                    && rolls::kind(what) == Some(HalRoll::ArmyWithdrawal { withdraws: true })
                     && roll.dice.len() == 4 =>
             {
                 // The enemy's 2D6 were thrown (and are shown) first, then the side's own.
                 let f = roll.first_die?;
                 let i = pick(&roll.dice[2..], false)?;
-                Some(in_sequence(f + 2, 2, i, what))
+                Some(in_sequence(f + 2, 2, i, what.to_string()))
             }
             Event::Volley {
                 shooter,
@@ -165,7 +150,7 @@ impl Hal25 {
                 ..
             } if shooter == unit => {
                 let i = pick(dice, false)?;
-                (dice[i] < *need).then(|| in_sequence(*f, dice.len(), i, "the volley"))
+                (dice[i] < *need).then(|| in_sequence(*f, dice.len(), i, "the volley".into()))
             }
             Event::Assault {
                 attacker_roll,
@@ -252,16 +237,23 @@ mod tests {
 
     #[test]
     fn rolls_are_named_for_the_button() {
-        assert_eq!(super::roll_name("morale: holding"), "the holding check");
+        use super::super::rolls::{HalRoll, MoraleCheck, Need};
+        let morale = HalRoll::morale(MoraleCheck::Holding, true);
         assert_eq!(
-            super::roll_name("movement: rough terrain"),
+            super::super::rolls::kind(&morale)
+                .unwrap()
+                .button_name(&morale),
+            "the holding check"
+        );
+        assert_eq!(
+            HalRoll::Movement(Need::Rough).button_name("movement: rough terrain"),
             "the rough terrain die"
         );
         assert_eq!(
-            super::roll_name("movement: the commander's chips"),
+            HalRoll::Movement(Need::Chips(1)).button_name("movement: the commander's chips"),
             "the commander's chips die"
         );
-        assert_eq!(super::roll_name("the volley"), "the volley");
+        assert_eq!(HalRoll::Saves.button_name("saves (on 6)"), "saves (on 6)");
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Couriers carrying written orders (Hal's VI.D-E): sent, carried, delivered or lost.
 
 use super::N;
+use super::rolls::HalRoll;
 use super::{Hal25, TroopClass};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
@@ -129,7 +130,7 @@ impl Hal25 {
             b.emit(
                 out,
                 Event::Rolled {
-                    what: "the courier's ride".into(),
+                    what: HalRoll::CourierRide { lost }.said("the courier's ride"),
                     roll: Roll {
                         unit: Some(id.clone()),
                         dice: vec![x, y],

@@ -254,7 +254,15 @@ pub struct TroopDef {
     pub name: String,
     pub light_gun: bool,
     pub source: String,
+    /// A general who commands the army, not a brigade: the code `CIC` (VI.D), resolved when
+    /// the data loads.
+    #[serde(skip)]
+    pub army_commander: bool,
 }
+
+/// The seed's troop code for the commander in chief (VI.D); every other general commands a
+/// brigade.
+const COMMANDER_IN_CHIEF: &str = "CIC";
 
 /// `hal25.ron` as written.
 #[derive(Deserialize)]
@@ -335,7 +343,7 @@ impl HalData {
             .iter()
             .cloned()
             .partition(|n| Shown::ALL.iter().any(|s| s.key() == n.key));
-        let d = HalData {
+        let mut d = HalData {
             n: Keyed::numbers(&read, FILE, text)?,
             shown: Keyed::numbers(&shown, FILE, text)?,
             melee: Keyed::factors(&r.melee_modifiers, FILE, text)?,
@@ -406,17 +414,7 @@ impl HalData {
         {
             return Err("ruleset data: a battery's stands hold battery_figures figures".into());
         }
-        if d.troops.is_empty() {
-            return Err("ruleset data: no troop codes".into());
-        }
-        for t in &d.troops {
-            if d.organisation.iter().all(|o| o.troop != t.troop) {
-                return Err(format!(
-                    "ruleset data: troop {} has no organisation",
-                    t.code
-                ));
-            }
-        }
+        d.resolve_troops()?;
         for o in &d.organisation {
             if o.stands.len() != o.stand_sizes.len() || o.stands.is_empty() {
                 return Err(format!("ruleset data: {} needs one size per stand", o.name));
@@ -445,6 +443,30 @@ impl HalData {
             }
         }
         Ok(d)
+    }
+
+    /// Checks the troop codes, each with an organisation, and marks the commander in chief's.
+    fn resolve_troops(&mut self) -> Result<(), String> {
+        if self.troops.is_empty() {
+            return Err("ruleset data: no troop codes".into());
+        }
+        for t in &mut self.troops {
+            t.army_commander = t.troop == TroopClass::General && t.code == COMMANDER_IN_CHIEF;
+        }
+        if !self.troops.iter().any(|t| t.army_commander) {
+            return Err(format!(
+                "ruleset data: no general has the commander in chief's code '{COMMANDER_IN_CHIEF}'"
+            ));
+        }
+        for t in &self.troops {
+            if self.organisation.iter().all(|o| o.troop != t.troop) {
+                return Err(format!(
+                    "ruleset data: troop {} has no organisation",
+                    t.code
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// A rules number the engine reads.

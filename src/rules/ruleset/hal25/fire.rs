@@ -3,6 +3,7 @@
 
 use super::N;
 use super::procedures::{self, Receiving, Volley};
+use super::rolls::{self, HalRoll};
 use super::tables::{self, Target};
 use super::{Band, Hal25, State, TroopClass, lost_in, this_phase};
 use crate::rules::battle::Battle;
@@ -200,13 +201,16 @@ impl Hal25 {
         }
         // A battery whose counter-battery fire removed its target has fired too.
         let fired_guns = this_phase(b).iter().any(|e| {
-            matches!(e, Event::Rolled { what, roll } if what == "counter-battery fire" && roll.unit.as_ref() == Some(&s.id))
+            matches!(e, Event::Rolled { what, roll }
+                if matches!(rolls::kind(what), Some(HalRoll::CounterBattery { .. }))
+                    && roll.unit.as_ref() == Some(&s.id))
         });
         if s.bound.fired || fired_guns {
             return illegal(format!("{} has fired this turn", s.name));
         }
         let passed_through = super::this_turn(b).iter().any(|e| {
-            matches!(e, Event::Halted { unit, why } if *unit == s.id && why == super::movement::PASSED_THROUGH)
+            matches!(e, Event::Halted { unit, why }
+                if *unit == s.id && why.kind::<super::movement::PassedThrough>().is_some())
         });
         if passed_through {
             return illegal(format!(
@@ -501,7 +505,10 @@ impl Hal25 {
             b.emit(
                 out,
                 Event::Rolled {
-                    what: "counter-battery fire".into(),
+                    what: HalRoll::CounterBattery {
+                        knocked_out: shot.knock_dice.map(|_| shot.knocks_out),
+                    }
+                    .said("counter-battery fire"),
                     roll,
                 },
             );
@@ -545,11 +552,11 @@ impl Hal25 {
             b.emit(
                 out,
                 Event::Rolled {
-                    what: if left == 1 {
+                    what: HalRoll::FiguresLeftOver.said(if left == 1 {
                         "the figure left over".to_string()
                     } else {
                         format!("the {left} figures left over")
-                    },
+                    }),
                     roll: Roll {
                         unit: Some(sid.clone()),
                         dice: vec![t],
@@ -584,11 +591,11 @@ impl Hal25 {
             b.emit(
                 out,
                 Event::Rolled {
-                    what: if need >= 6 {
+                    what: HalRoll::Saves.said(if need >= 6 {
                         "saves (on 6)".to_string()
                     } else {
                         format!("saves (on {need}-6)")
-                    },
+                    }),
                     roll: Roll {
                         unit: Some(tid.clone()),
                         dice: v.saves.clone(),
@@ -605,7 +612,10 @@ impl Hal25 {
             b.emit(
                 out,
                 Event::Rolled {
-                    what: "the odd hit on horse".into(),
+                    what: HalRoll::OddOnHorse {
+                        falls: f32::from(odd) >= self.n(N::OddHitNeed),
+                    }
+                    .said("the odd hit on horse"),
                     roll: Roll {
                         unit: Some(tid.clone()),
                         dice: vec![odd],

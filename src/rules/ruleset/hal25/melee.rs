@@ -2,6 +2,7 @@
 //! unanswered dice, the totals compared, the loser to the failed morale chart.
 
 use super::procedures::{self, MeleeSide, Morale};
+use super::rolls::HalRoll;
 use super::{Hal25, State, TroopClass};
 use super::{MeleeKey, N};
 use crate::rules::battle::Battle;
@@ -317,7 +318,10 @@ impl Hal25 {
             b.emit(
                 out,
                 Event::Rolled {
-                    what: "the odd point on horse".into(),
+                    what: HalRoll::OddOnHorse {
+                        falls: f32::from(die) >= self.n(N::OddHitNeed),
+                    }
+                    .said("the odd point on horse"),
                     roll: Roll {
                         unit: Some(on.unit.clone()),
                         dice: vec![die],
@@ -412,7 +416,7 @@ impl Hal25 {
         b.emit(
             out,
             Event::Rolled {
-                what: format!("the {} crew left over", s.left_over),
+                what: HalRoll::CrewLeftOver.said(format!("the {} crew left over", s.left_over)),
                 roll: Roll {
                     unit: Some(s.unit.clone()),
                     dice: vec![die],

@@ -18,6 +18,7 @@ mod morale;
 mod movement;
 mod officers;
 pub mod procedures;
+mod rolls;
 mod setup;
 pub mod tables;
 mod towns;

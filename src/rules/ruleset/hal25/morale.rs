@@ -3,6 +3,7 @@
 
 use super::N;
 use super::procedures::{self, Morale, MoraleSituation};
+use super::rolls::{self, HalRoll, MoraleCheck};
 use super::tables::{self, MoveFormation};
 use super::{Hal25, State, TroopClass, this_turn};
 use crate::rules::battle::Battle;
@@ -11,10 +12,6 @@ use crate::rules::geometry::{Base, Pt};
 use crate::rules::model::{Side, Unit, UnitId};
 use crate::rules::ruleset::Roll;
 use crate::rules::ruleset::common::heading_deg;
-
-/// What a routed unit's run is called in its roll: the rout movement phase knows by it that a
-/// unit has made this turn's run already.
-const ROUT_MOVE: &str = "rout movement";
 
 /// How a morale roll came out.
 pub struct Check {
@@ -92,7 +89,7 @@ impl Hal25 {
         b: &mut Battle,
         out: &mut Vec<Event>,
         id: &UnitId,
-        what: &str,
+        check: MoraleCheck,
         factors: Vec<Factor>,
         bonus: i32,
     ) -> Result<Check, RuleError> {
@@ -104,7 +101,7 @@ impl Hal25 {
         b.emit(
             out,
             Event::Rolled {
-                what: format!("morale: {what}"),
+                what: HalRoll::morale(check, !passed),
                 roll: Roll {
                     unit: Some(id.clone()),
                     dice: vec![x, y],
@@ -176,7 +173,10 @@ impl Hal25 {
             b.emit(
                 out,
                 Event::Rolled {
-                    what: "the failed morale chart".into(),
+                    what: HalRoll::FailedMoraleChart {
+                        recovered: matches!(after, Morale::Good),
+                    }
+                    .said("the failed morale chart"),
                     roll: Roll {
                         unit: Some(id.clone()),
                         dice: vec![x, y],
@@ -264,7 +264,10 @@ impl Hal25 {
         b.emit(
             out,
             Event::Rolled {
-                what: "falling back".into(),
+                what: HalRoll::FallingBack {
+                    back_to_enemy: !facing_enemy,
+                }
+                .said("falling back"),
                 roll: Roll {
                     unit: Some(id.clone()),
                     dice,
@@ -382,7 +385,10 @@ impl Hal25 {
                 },
             );
             let factors = self.morale_factors(b, &id, None, false);
-            if !self.morale_check(b, out, &id, "losses", factors, 0)?.passed {
+            if !self
+                .morale_check(b, out, &id, MoraleCheck::Losses, factors, 0)?
+                .passed
+            {
                 self.failed(b, out, &id, None)?;
             }
         }
@@ -423,7 +429,7 @@ impl Hal25 {
             let u = b.unit(&id)?.clone();
             let factors = self.morale_factors(b, &id, None, false);
             let passed = self
-                .morale_check(b, out, &id, "recovery", factors, 0)?
+                .morale_check(b, out, &id, MoraleCheck::Recovery, factors, 0)?
                 .passed;
             match procedures::rout_recovery(&self.d, self.morale(&u), passed) {
                 Morale::Disorganised if self.state(&u) == State::Routed => {
@@ -493,7 +499,7 @@ impl Hal25 {
             b.emit(
                 out,
                 Event::Rolled {
-                    what: "the two-stand check".into(),
+                    what: HalRoll::TwoStandCheck { removed: !stays }.said("the two-stand check"),
                     roll: Roll {
                         unit: Some(id.clone()),
                         dice: vec![die],
@@ -558,9 +564,9 @@ impl Hal25 {
             b.emit(
                 out,
                 Event::Rolled {
-                    what: format!(
+                    what: HalRoll::ArmyWithdrawal { withdraws: !holds }.said(format!(
                         "army withdrawal morale ({now} of {start} units left; the enemy's 2D6 first)"
-                    ),
+                    )),
                     roll: Roll {
                         side: Some(side),
                         // In the order thrown: the enemy commander's, then the side's own.
@@ -608,7 +614,11 @@ impl Hal25 {
         // rout move: it does not run again in the rout movement phase (I.6).
         let ran: Vec<UnitId> = super::this_turn(b)
             .filter_map(|e| match e {
-                Event::Rolled { what, roll } if what == ROUT_MOVE => roll.unit.clone(),
+                Event::Rolled { what, roll }
+                    if rolls::kind(what) == Some(HalRoll::RoutMovement) =>
+                {
+                    roll.unit.clone()
+                }
                 _ => None,
             })
             .collect();
@@ -649,7 +659,7 @@ impl Hal25 {
         b.emit(
             out,
             Event::Rolled {
-                what: ROUT_MOVE.into(),
+                what: HalRoll::RoutMovement.said("rout movement"),
                 roll: Roll {
                     unit: Some(id.clone()),
                     dice,

@@ -2,6 +2,7 @@
 //! charge declarations and the charge itself (closing, holding, the move into contact).
 
 use super::N;
+use super::rolls::{self, HalRoll, MoraleCheck, Need};
 use super::tables::{self, MoveFormation};
 use super::{Hal25, State, TroopClass, this_turn};
 use crate::rules::battle::Battle;
@@ -10,32 +11,30 @@ use crate::rules::geometry::Base;
 use crate::rules::model::{Formation, Unit, UnitId};
 use crate::rules::ruleset::Roll;
 use crate::rules::ruleset::common::{Going, MovePlan, illegal, step_motion};
+use crate::rules::tagged::Tagged;
 use crate::rules::terrain::FeatureKind;
 
 /// Why a unit that passed through formed friends stands: it does nothing more that turn,
-/// firing included (III.A.10).
-pub const PASSED_THROUGH: &str = "passed through formed friends: nothing more this turn";
-
-/// A die a move needs before it is measured.
+/// firing included (III.A.10). The kind of its `Halted` event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Need {
-    Disorganised,
-    Chips(i32),
-    Rough,
-    Back,
-    Push,
+pub struct PassedThrough;
+
+impl PassedThrough {
+    fn said(self) -> Tagged {
+        Tagged::new(
+            self,
+            "passed through formed friends: nothing more this turn",
+        )
+    }
 }
 
-impl Need {
-    fn key(self) -> &'static str {
-        match self {
-            Need::Disorganised => "movement: disorganised",
-            Need::Chips(_) => "movement: the commander's chips",
-            Need::Rough => "movement: rough terrain",
-            Need::Back => "movement: moving back facing the enemy",
-            Need::Push => "movement: pushing the guns",
-        }
-    }
+/// A movement roll made for a unit this turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MoveRoll {
+    /// A die its moves needed.
+    Need(Need),
+    /// A formation change (its `Ordered` roll).
+    FormationChange,
 }
 
 /// A checked move: the plan the window shows, and the dice it still needs.
@@ -56,16 +55,17 @@ const ROUGH: [FeatureKind; 6] = [
 ];
 
 impl Hal25 {
-    /// Movement rolls made for the unit this turn: (what, total, slowest rate if a formation
+    /// Movement rolls made for the unit this turn: (which, total, slowest rate if a formation
     /// change).
-    fn movement_rolls(&self, b: &Battle, id: &UnitId) -> Vec<(String, i32, Option<i32>)> {
+    fn movement_rolls(&self, b: &Battle, id: &UnitId) -> Vec<(MoveRoll, i32, Option<i32>)> {
         this_turn(b)
             .iter()
             .filter_map(|e| match e {
-                Event::Rolled { what, roll }
-                    if what.starts_with("movement:") && roll.unit.as_ref() == Some(id) =>
-                {
-                    Some((what.clone(), roll.total, None))
+                Event::Rolled { what, roll } if roll.unit.as_ref() == Some(id) => {
+                    match rolls::kind(what) {
+                        Some(HalRoll::Movement(n)) => Some((MoveRoll::Need(n), roll.total, None)),
+                        _ => None,
+                    }
                 }
                 // A formation change: its die, and the slower formation's rate for the turn.
                 Event::Ordered {
@@ -74,7 +74,7 @@ impl Hal25 {
                     allowance,
                     ..
                 } if unit == id => Some((
-                    "movement: formation change".to_string(),
+                    MoveRoll::FormationChange,
                     // Its die is spent by the change itself (`Reformed`'s cost).
                     0,
                     Some(*allowance as i32),
@@ -103,7 +103,7 @@ impl Hal25 {
             }
         };
         for (what, _, slowest) in self.movement_rolls(b, &u.id) {
-            if what == "movement: formation change"
+            if what == MoveRoll::FormationChange
                 && let Some(s) = slowest
             {
                 rate = rate.min(s as f32);
@@ -144,7 +144,7 @@ impl Hal25 {
     pub(super) fn rolled(&self, b: &Battle, id: &UnitId, need: Need) -> bool {
         self.movement_rolls(b, id)
             .iter()
-            .any(|(w, _, _)| w == need.key())
+            .any(|(w, _, _)| matches!(w, MoveRoll::Need(n) if n.same_die(need)))
     }
 
     /// Throws the dice a move needs, each once a turn.
@@ -182,7 +182,7 @@ impl Hal25 {
             b.emit(
                 out,
                 Event::Rolled {
-                    what: n.key().into(),
+                    what: HalRoll::Movement(n).said(n.key()),
                     roll: Roll {
                         unit: Some(id.clone()),
                         dice,
@@ -218,7 +218,9 @@ impl Hal25 {
             return Ok(true);
         }
         let tested = this_turn(b).iter().any(|e| {
-            matches!(e, Event::Rolled { what, roll } if what == "morale: command control" && roll.unit.as_ref() == Some(id))
+            matches!(e, Event::Rolled { what, roll }
+                if matches!(rolls::kind(what), Some(HalRoll::Morale { check: MoraleCheck::CommandControl, .. }))
+                    && roll.unit.as_ref() == Some(id))
         });
         if tested {
             return Ok(true);
@@ -231,7 +233,7 @@ impl Hal25 {
             .map_or(0, |g| g.extra.leadership);
         let factors = self.morale_factors(b, id, None, false);
         let passed = self
-            .morale_check(b, out, id, "command control", factors, bonus)?
+            .morale_check(b, out, id, MoraleCheck::CommandControl, factors, bonus)?
             .passed;
         if !passed {
             b.emit(
@@ -556,7 +558,7 @@ impl Hal25 {
             b.emit(
                 out,
                 Event::Rolled {
-                    what: "the measure".into(),
+                    what: HalRoll::Measure.said("the measure"),
                     roll: Roll {
                         unit: Some(id.clone()),
                         dice: b.cmd_dice.clone(),
@@ -594,7 +596,7 @@ impl Hal25 {
                 out,
                 Event::Halted {
                     unit: id.clone(),
-                    why: PASSED_THROUGH.into(),
+                    why: PassedThrough.said(),
                 },
             );
         }

@@ -3,6 +3,7 @@
 
 use super::Hal25;
 use super::N;
+use super::rolls::HalRoll;
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Marker, RuleError};
 use crate::rules::model::{Unit, UnitId};
@@ -183,7 +184,8 @@ impl Hal25 {
         b.emit(
             out,
             Event::Rolled {
-                what: format!("the risk to the officer with {}", u.name),
+                what: HalRoll::OfficerRisk { falls }
+                    .said(format!("the risk to the officer with {}", u.name)),
                 roll: Roll {
                     unit: Some(g.clone()),
                     dice: vec![x, y],

@@ -88,7 +88,7 @@ impl Hal25 {
             ));
         }
         match (t.troop, &u.brigade) {
-            (TroopClass::General, Some(_)) if t.code == "CIC" => {
+            (TroopClass::General, Some(_)) if t.army_commander => {
                 return Err(format!(
                     "unit '{}': a commander in chief commands no brigade",
                     u.id
@@ -97,7 +97,7 @@ impl Hal25 {
             (TroopClass::Courier, Some(_)) => {
                 return Err(format!("unit '{}': a courier belongs to no brigade", u.id));
             }
-            (TroopClass::General, None) if t.code != "CIC" => {
+            (TroopClass::General, None) if !t.army_commander => {
                 return Err(format!(
                     "unit '{}': a brigade commander names his brigade ('brigade')",
                     u.id

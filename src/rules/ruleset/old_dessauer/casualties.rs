@@ -5,6 +5,29 @@ use super::{Kind, N, OldDessauer, layout};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
 use crate::rules::model::UnitId;
+use crate::rules::tagged::Tagged;
+
+/// What a unit's losses came from: the log says it, and pursuit reads back where rout hits
+/// left a unit shattered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LossCause {
+    Shooting,
+    Combat,
+    /// A recoil's rout hits (one a recoil move).
+    Rout,
+}
+
+/// The cause in the log's words.
+impl From<LossCause> for Tagged {
+    fn from(cause: LossCause) -> Tagged {
+        let words = match cause {
+            LossCause::Shooting => "shooting hits",
+            LossCause::Combat => "combat hits",
+            LossCause::Rout => "rout hits",
+        };
+        Tagged::new(cause, words)
+    }
+}
 
 impl OldDessauer {
     /// The stand (its index in `kept`) an L loses figures from next: the far end of the refused
@@ -43,7 +66,7 @@ impl OldDessauer {
         out: &mut Vec<Event>,
         id: &UnitId,
         n: u32,
-        why: &str,
+        why: impl Into<Tagged>,
     ) -> Result<(), RuleError> {
         let u = b.unit(id)?.clone();
         if n == 0 || !u.alive() {
@@ -83,7 +106,7 @@ impl OldDessauer {
                 unit: id.clone(),
                 figures: lost,
                 stands: stands.clone(),
-                why: why.to_string(),
+                why: why.into(),
             },
         );
         // The stands an L keeps stand where they stood.

@@ -1,6 +1,7 @@
 //! Combat: combat points, dice per eligible stand, the chance to hit by the point difference,
 //! a round fought with its losses and recoils, and the pursuits that follow it.
 
+use super::casualties::LossCause;
 use super::pursuit::{self, DicePlan, Melee, Orders};
 use super::recoil::recoil;
 use super::{Forecast, Kind, N, OldDessauer, Opt, OutlookLine, exactly, grade, illegal};
@@ -527,7 +528,7 @@ fn round(
     };
     for u in &before {
         let h = taken(&u.id);
-        od.take_losses(b, out, &u.id, h, "combat hits")?;
+        od.take_losses(b, out, &u.id, h, LossCause::Combat)?;
         od.general_danger(b, out, &u.id, h)?;
     }
     for u in &before {

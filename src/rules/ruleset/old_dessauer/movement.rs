@@ -470,9 +470,9 @@ fn crossings(
 fn move_allowance(od: &OldDessauer, b: &Battle, u: &Unit, on_road: bool, road_ok: bool) -> f32 {
     let mut allowance = od.allowance(u);
     // The whole turn on the road: this move and every earlier one.
-    let off_road_before = super::this_turn(b)
-        .iter()
-        .any(|e| matches!(e, Event::Moved { unit, going, .. } if unit == &u.id && going != "road"));
+    let off_road_before = super::this_turn(b).iter().any(
+        |e| matches!(e, Event::Moved { unit, going, .. } if unit == &u.id && going != Going::ROAD),
+    );
     if on_road && !off_road_before && u.formation == Formation::Column && road_ok {
         allowance *= od.num(N::RoadMultiplier);
     }

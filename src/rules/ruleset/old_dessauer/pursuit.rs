@@ -1,6 +1,7 @@
 //! Pursuit: the players' orders, who may pursue whom, and a winner following the enemy it beat,
 //! stopping short of others or charging a fresh enemy it runs into.
 
+use super::casualties::LossCause;
 use super::generals::carry;
 use super::recoil::gaps_crossed;
 use super::skirmishers::skirmishers_give_way;
@@ -248,7 +249,9 @@ fn shattered_at(od: &OldDessauer, b: &Battle, out: &[Event], id: &UnitId) -> Opt
             figures,
             stands,
             why,
-        } if unit == id && why == "rout hits" => Some((*figures, stands.iter().sum::<u32>())),
+        } if unit == id && why.kind::<LossCause>() == Some(&LossCause::Rout) => {
+            Some((*figures, stands.iter().sum::<u32>()))
+        }
         _ => None,
     })?;
     let u = b.unit(id).ok()?;

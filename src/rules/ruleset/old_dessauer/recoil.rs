@@ -1,6 +1,7 @@
 //! Recoils: a beaten or shaken unit going back facing the enemy, through gaps and friends, with
 //! its rout hits; recoiling farther; and the voluntary fallback (optional), checked as a recoil.
 
+use super::casualties::LossCause;
 use super::generals::{carried, carry};
 use super::layout::arms;
 use super::{Kind, N, OldDessauer, Opt, frontal_mark, illegal, in_phase, standing_still};
@@ -374,7 +375,7 @@ fn move_back(
         );
         return Ok(());
     }
-    od.take_losses(b, out, &u.id, rout_hits, "rout hits")
+    od.take_losses(b, out, &u.id, rout_hits, LossCause::Rout)
 }
 
 /// Recoil farther than required, straight on from this turn's recoil, up to the most a unit

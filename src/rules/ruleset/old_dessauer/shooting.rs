@@ -1,6 +1,7 @@
 //! Shooting: a die per front-rank stand in range, arc and clear line, the line of fire and its
 //! gaps, hanging flanks, and the chance of each number of hits.
 
+use super::casualties::LossCause;
 use super::layout::stand_bases;
 use super::{
     Forecast, Kind, N, OldDessauer, OutlookLine, Shooting, exactly, illegal, nearest_point,
@@ -423,7 +424,7 @@ pub fn fire(
             first_die: None,
         },
     );
-    od.take_losses(b, out, tid, hits, "shooting hits")?;
+    od.take_losses(b, out, tid, hits, LossCause::Shooting)?;
     od.general_danger(b, out, tid, hits)
 }
 

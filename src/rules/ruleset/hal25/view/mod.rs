@@ -20,7 +20,7 @@ use crate::rules::ruleset::view::{
     ActionGroup, Card, Layer, Look, Mark, Measure, MoveRequest, Outlook, Reference, StateView,
     TurnWords, UnitModel, UnitState,
 };
-use crate::rules::ruleset::{MovePlan, Ruleset, Ruling, UnitSetup};
+use crate::rules::ruleset::{MovePlan, Ruleset, Ruling, ScenarioField, UnitSetup};
 use crate::rules::scenario::RawUnit;
 use crate::rules::terrain::Terrain;
 
@@ -297,11 +297,9 @@ impl Ruleset for Hal25 {
     fn rulings(&self) -> &[Ruling] {
         &self.d.rulings
     }
-    fn uses_brigades(&self) -> bool {
-        true
-    }
-    fn uses_town_points(&self) -> bool {
-        true
+    fn scenario_fields(&self) -> &'static [ScenarioField] {
+        // Units belong to brigades (VI.A); towns burn under artillery fire (II.B.4.b).
+        &[ScenarioField::Brigade, ScenarioField::TownPoints]
     }
     fn reroll(&self, b: &Battle, by: &UnitId, unit: &UnitId) -> Result<(usize, usize), RuleError> {
         let g = b.unit(by)?;

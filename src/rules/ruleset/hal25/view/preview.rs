@@ -7,7 +7,7 @@ use crate::rules::command::{Command, Factor, RuleError, factor_sum};
 use crate::rules::geometry::Base;
 use crate::rules::model::{Unit, UnitId};
 use crate::rules::ruleset::common::{chance, two_d6_at_least};
-use crate::rules::ruleset::hal25::movement::Need;
+use crate::rules::ruleset::hal25::rolls::Need;
 use crate::rules::ruleset::hal25::{Band, Hal25};
 use crate::rules::ruleset::view::{Chance, Outlook, OutlookPart};
 

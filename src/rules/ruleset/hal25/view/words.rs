@@ -4,6 +4,16 @@ use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor};
 use crate::rules::model::{Side, UnitId};
 use crate::rules::ruleset::hal25::Hal25;
+use crate::rules::ruleset::hal25::rolls::{self, HalRoll, MoraleCheck};
+use crate::rules::tagged::Tagged;
+
+/// The morale check a roll was, if it was one.
+fn morale_check(what: &Tagged) -> Option<MoraleCheck> {
+    match rolls::kind(what)? {
+        HalRoll::Morale { check, .. } => Some(check),
+        _ => None,
+    }
+}
 
 impl Hal25 {
     pub(super) fn event_words(&self, b: &Battle, e: &Event) -> Option<String> {
@@ -20,10 +30,10 @@ impl Hal25 {
                 .join(",")
         };
         Some(match e {
-            Event::Rolled { what, roll } if what.starts_with("morale: ") => format!(
+            Event::Rolled { what, roll } if morale_check(what).is_some() => format!(
                 "{} checks morale ({}): number{} = {}; throws {:?}{} = {}: {}",
                 roll.unit.as_ref().map(name).unwrap_or_default(),
-                &what["morale: ".len()..],
+                morale_check(what).map_or("", MoraleCheck::words),
                 mods(&roll.factors),
                 roll.need.unwrap_or(0),
                 roll.dice,
