@@ -1,9 +1,10 @@
 //! Mouse and keys become intents: select, hover, drag a base with a measured preview, choose
 //! targets, undo, the save and load windows and the game menu. Nothing here changes the battle.
 
-use super::camera::{BoardCamera, cursor_world, zoom_at_cursor};
-use super::screens::Menu;
+use super::camera::{cursor_world, zoom_at_cursor};
 use super::slots::Dialog;
+use super::state::Menu;
+pub use super::state::{BoardCamera, CardShown, Drag, Overlays, Pointer, Selection};
 use super::{AppSystems, Game, Intent};
 use crate::rules::command::{Command, Step};
 use crate::rules::geometry::{Base, Corner, Pt};
@@ -34,140 +35,6 @@ pub(super) fn plugin(app: &mut App) {
         );
 }
 
-/// The cursor on the table and the unit under it.
-#[derive(Resource, Default)]
-pub struct Pointer {
-    pub world: Option<Vec2>,
-    pub hover: Option<UnitId>,
-}
-
-/// The selected unit and a drag in progress.
-#[derive(Resource, Default)]
-pub struct Selection {
-    pub unit: Option<UnitId>,
-    /// Units added with Shift+click: dragging any of them moves the whole group.
-    pub group: Vec<UnitId>,
-    pub drag: Option<Drag>,
-    /// A unit picked from the deployment list, to be placed with the next click.
-    pub placing: Option<UnitId>,
-}
-
-/// What the unit card shows: the unit it names, and whether the selected unit's buttons go
-/// with it (only when the card names the selected unit: a hovered unit's card never carries
-/// another unit's buttons).
-#[derive(Clone, Debug, PartialEq)]
-pub struct CardShown {
-    pub unit: UnitId,
-    pub buttons: bool,
-}
-
-impl Selection {
-    /// The card the side panel shows with `hover` under the pointer: the hovered unit's, else
-    /// the selected one's.
-    pub fn card(&self, hover: Option<&UnitId>) -> Option<CardShown> {
-        let unit = hover.or(self.unit.as_ref())?.clone();
-        let buttons = self.unit.as_ref() == Some(&unit);
-        Some(CardShown { unit, buttons })
-    }
-
-    /// The units a drag of `id` moves: the group if `id` belongs to it, else `id` alone.
-    pub fn movers(&self, id: &UnitId) -> Vec<UnitId> {
-        let mut all: Vec<UnitId> = self
-            .unit
-            .iter()
-            .cloned()
-            .chain(self.group.iter().cloned())
-            .collect();
-        if all.len() > 1 && all.contains(id) {
-            // The dragged unit leads.
-            all.retain(|u| u != id);
-            all.insert(0, id.clone());
-            all
-        } else {
-            vec![id.clone()]
-        }
-    }
-}
-
-/// A base being dragged: where the pointer started, turns made with keys, and the checked
-/// move it would make now.
-#[derive(Clone, Debug)]
-pub struct Drag {
-    pub unit: UnitId,
-    /// One skirmish stand moving alone (counted from 1), when Ctrl is held at the start.
-    pub stand: Option<usize>,
-    /// All units moving (the lead first).
-    pub units: Vec<UnitId>,
-    pub start: Vec2,
-    pub turns: Vec<Step>,
-    pub steps: Vec<Step>,
-    pub plan: Result<MovePlan, String>,
-    /// The pointer and the number of turns the plan was checked for.
-    pub checked: Option<(Vec2, usize)>,
-    /// Why the unit may not move at all now (it has moved already): the ghost is red with this
-    /// reason from the moment the drag begins.
-    pub refused: Option<String>,
-}
-
-/// Overlay toggles.
-#[derive(Resource)]
-pub struct Overlays {
-    /// F: fire arc and range of the selected unit.
-    pub arcs: bool,
-    /// Z: threat zones of the enemy.
-    pub zones: bool,
-    /// L: line of sight from the selected unit to every enemy.
-    pub sight: bool,
-    /// M: how far the selected unit can move.
-    pub reach: bool,
-    /// F1: the rules reference.
-    pub rules: bool,
-    /// G: the legend of terrain, markers and overlays.
-    pub legend: bool,
-    /// N: units as map symbols instead of figures.
-    pub symbols: bool,
-    /// I: every unit's name tag at any zoom (else only once zoomed in, and always for the
-    /// selected and hovered units and those with a status to show).
-    pub names: bool,
-}
-
-impl Default for Overlays {
-    fn default() -> Self {
-        Overlays {
-            arcs: true,
-            zones: false,
-            sight: false,
-            reach: false,
-            rules: false,
-            legend: false,
-            symbols: false,
-            names: false,
-        }
-    }
-}
-
-impl Overlays {
-    /// Switches on the overlay of this name, or says the name is none of them.
-    pub fn switch_on(&mut self, name: &str) -> Result<(), String> {
-        match name {
-            "arcs" => self.arcs = true,
-            "zones" => self.zones = true,
-            "sight" => self.sight = true,
-            "reach" => self.reach = true,
-            "rules" => self.rules = true,
-            "legend" => self.legend = true,
-            "symbols" => self.symbols = true,
-            "names" => self.names = true,
-            other => {
-                return Err(format!(
-                    "no overlay '{other}' (arcs, zones, sight, reach, rules, legend, symbols, names)"
-                ));
-            }
-        }
-        Ok(())
-    }
-}
-
 /// A new game (from the title screen, or a replay) starts with nothing selected.
 fn forget_the_last_game(mut sel: ResMut<Selection>) {
     *sel = Selection::default();
@@ -183,7 +50,7 @@ pub struct PanelsHavePointer(pub bool);
 /// sets the answer itself).
 fn panels_have_pointer(
     egui: Option<Res<EguiWantsInput>>,
-    docks: Option<Res<super::panels::Docks>>,
+    docks: Option<Res<super::state::Docks>>,
     mut have: ResMut<PanelsHavePointer>,
 ) {
     if let Some(e) = egui {

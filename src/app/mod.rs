@@ -3,6 +3,7 @@
 
 mod board;
 mod camera;
+mod colours;
 pub mod input;
 pub mod lesson;
 pub mod menu;
@@ -11,7 +12,7 @@ mod overlay;
 mod panels;
 pub mod screens;
 pub mod slots;
-mod tags;
+pub mod state;
 mod terrain_art;
 mod title;
 
@@ -35,6 +36,71 @@ pub enum AppSystems {
     Apply,
     /// The board and overlays follow the battle.
     Draw,
+}
+
+/// The order of the table's egui layer each frame (in `EguiPrimaryContextPass`, at a table
+/// only): docked panels take their room in the order they are shown (the turn bar first, the
+/// side dock before the log beside it), and what is drawn later lies over what came before
+/// (the board's labels under the hover card, the legend and the mini-map over the rest).
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PanelSystems {
+    /// The turn bar over the table.
+    TurnBar,
+    /// The notices between the docks.
+    Banners,
+    /// The side dock: tutor, dice, unit card.
+    SideDock,
+    /// The log, docked at the bottom beside the side dock.
+    Log,
+    /// The hotseat handover.
+    Handover,
+    /// The battle's result.
+    GameOver,
+    /// The rules reference.
+    Reference,
+    /// The tip beside a dragged base.
+    DragTip,
+    /// The scale bar.
+    ScaleBar,
+    /// The names and counters the board draws on the table.
+    BoardLabels,
+    /// The card of the unit under the pointer.
+    HoverCard,
+    /// The replay's controls.
+    Replay,
+    /// The scenario's briefing.
+    Briefing,
+    /// The legend.
+    Legend,
+    /// The mini-map.
+    MiniMap,
+}
+
+/// Orders the panels and the board's labels, all at a table only.
+fn order_the_panels(app: &mut App) {
+    use PanelSystems::*;
+    app.configure_sets(
+        bevy_egui::EguiPrimaryContextPass,
+        (
+            TurnBar,
+            Banners,
+            SideDock,
+            Log,
+            Handover,
+            GameOver,
+            Reference,
+            DragTip,
+            ScaleBar,
+            BoardLabels,
+            HoverCard,
+            Replay,
+            Briefing,
+            Legend,
+            MiniMap,
+        )
+            .chain()
+            .distributive_run_if(in_state(screens::InGame)),
+    );
 }
 
 /// The game being played and what the screen knows about it.
@@ -152,7 +218,7 @@ fn stage_screenshot(
     mut game: ResMut<Game>,
     mut opened: Local<bool>,
     mut frames: Local<u32>,
-    mut cams: Query<(&mut Transform, &mut Projection), With<camera::BoardCamera>>,
+    mut cams: Query<(&mut Transform, &mut Projection), With<state::BoardCamera>>,
 ) {
     *frames += 1;
     if *frames == 5
@@ -280,7 +346,7 @@ pub fn run_with(start: Start, extras: Extras) {
     }))
     .add_plugins(EguiPlugin::default())
     .insert_resource(ClearColor(Color::srgb(0.16, 0.17, 0.19)))
-    .add_plugins(core)
+    .add_plugins((core, order_the_panels))
     .add_plugins((
         camera::plugin,
         board::plugin,

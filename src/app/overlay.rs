@@ -1,7 +1,7 @@
 //! Overlays drawn with gizmos: selection and hover, the drag ghost and ruler, fire arcs and
 //! ranges, threat zones, line of sight, reach, eligible targets and hill contours.
 
-use super::input::{Overlays, Pointer, Selection};
+use super::state::{Overlays, Pointer, Selection};
 use super::{AppSystems, Game};
 use crate::rules::geometry::{Base, Edge, Pt};
 use crate::rules::ruleset::{Ink, Layer, Mark};

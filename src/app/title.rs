@@ -2,8 +2,8 @@
 //! unfinished; start a hotseat game, load, or quit.
 
 use super::Game;
-use super::screens::Screen;
 use super::slots::{self, Slot};
+use super::state::Screen;
 use crate::rules::save;
 use crate::rules::scenario;
 use bevy::prelude::*;

@@ -1,10 +1,15 @@
 //! Draws the table: the terrain painted as one image, bases as rectangles in side colours with a front
-//! edge, a troop code and status markers, redrawn whenever the battle changes.
+//! edge, a troop code and status markers, redrawn whenever the battle changes; and, in `tags`,
+//! the names and counters on the table, laid out in screen space over the bases.
 
+mod tags;
+
+use super::colours::contrast;
 use super::{AppSystems, Game, terrain_art};
 use crate::rules::command::Event;
 use crate::rules::geometry::{Base, Pt};
 use crate::rules::model::Unit;
+use crate::rules::ruleset::view::Sign;
 use crate::rules::ruleset::{Figures, Look};
 use crate::rules::terrain::FeatureKind;
 use bevy::asset::RenderAssetUsages;
@@ -26,7 +31,8 @@ pub(super) fn plugin(app: &mut App) {
         (draw_units, animate, hide_small_codes)
             .chain()
             .in_set(AppSystems::Draw),
-    );
+    )
+    .add_plugins(tags::plugin);
 }
 
 /// A base's troop code drawn on the table, with the base it belongs to.
@@ -36,7 +42,7 @@ struct BaseCode(Base);
 /// A base too small on screen to read carries a counter that says its type: its own code is
 /// hidden then, rather than left as stray small text beside the counter.
 fn hide_small_codes(
-    cams: Query<(&Camera, &GlobalTransform), With<super::camera::BoardCamera>>,
+    cams: Query<(&Camera, &GlobalTransform), With<super::state::BoardCamera>>,
     mut codes: Query<(&BaseCode, &mut Visibility)>,
 ) {
     let Some((cam, gt)) = cams.iter().next() else {
@@ -186,7 +192,7 @@ fn draw_units(
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
     mut shared: Local<Shared>,
-    overlays: Res<super::input::Overlays>,
+    overlays: Res<super::state::Overlays>,
 ) {
     // A new game starts its versions again: compare the battle's identity too.
     let key = (game.version, std::ptr::from_ref(&game.battle) as usize);
@@ -244,11 +250,7 @@ fn draw_units(
         let from = paths.get(u.id.as_str()).map(|(from, _)| *from);
         paint.body(u, &look, b.side_colour(u.side), from.as_ref());
         paint.label(u, &look, b.side_colour(u.side), from.as_ref());
-        let garrison = b
-            .terrain
-            .at(u.base.centre, &[FeatureKind::Town, FeatureKind::Village])
-            .any(|f| f.fortified);
-        paint.markers(u, &look, garrison);
+        paint.markers(u, &look);
     }
 }
 
@@ -461,10 +463,10 @@ impl Paint<'_, '_, '_> {
         ));
     }
 
-    /// Disorder, hits, garrison and shaken markers round the base.
-    fn markers(&mut self, u: &Unit, look: &Look, garrison: bool) {
+    /// Disorder, hits, garrison and shaken markers round the base, as the ruleset signals them.
+    fn markers(&mut self, u: &Unit, look: &Look) {
         let (w, d) = (u.base.width, u.base.depth);
-        if u.status.disordered {
+        if look.signs.contains(&Sign::Disordered) {
             // Disordered: an orange diamond behind the base's middle.
             let mesh = self.rect(3.6, 3.6);
             let rot = std::f32::consts::FRAC_PI_4;
@@ -483,13 +485,13 @@ impl Paint<'_, '_, '_> {
             let mesh = self.circle(2.4);
             self.marker(at, mesh, Color::srgb(0.85, 0.1, 0.1), 0.0);
         }
-        if garrison {
+        if look.garrison {
             // Garrison: a dark square at the rear left corner.
             let at = u.base.local(-w / 2.0 + 2.5, -d / 2.0 + 2.5);
             let mesh = self.rect(3.5, 3.5);
             self.marker(at, mesh, Color::srgb(0.35, 0.05, 0.05), 0.0);
         }
-        if u.status.shaken {
+        if look.signs.contains(&Sign::Shaken) {
             let at = u.base.local(w / 2.0 - 3.0, -d / 2.0 - 3.0);
             let mesh = Mesh2d(self.shared.ring(self.meshes, 1.2, 2.4));
             self.marker(at, mesh, Color::srgb(0.95, 0.8, 0.1), 0.0);
@@ -843,14 +845,4 @@ fn animate(
 /// The depth of the contrasting strip that marks a base's front edge.
 fn front_strip(depth: f32) -> f32 {
     depth.min(12.0) * 0.25
-}
-
-/// Black or white, whichever reads better on the side's colour.
-pub(super) fn contrast(c: [u8; 3]) -> Color {
-    let luma = 0.299 * c[0] as f32 + 0.587 * c[1] as f32 + 0.114 * c[2] as f32;
-    if luma > 140.0 {
-        Color::srgb(0.08, 0.08, 0.08)
-    } else {
-        Color::srgb(0.97, 0.97, 0.95)
-    }
 }

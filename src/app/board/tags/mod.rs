@@ -5,13 +5,21 @@
 mod places;
 
 use super::Game;
-use super::input::{Overlays, Pointer, Selection};
-use super::panels::{Docks, colour32, side_colour};
+use crate::app::colours::{colour32, side_colour};
+use crate::app::state::Docks;
+use crate::app::state::{Overlays, Pointer, Selection};
 use crate::rules::model::Unit;
-use crate::rules::terrain::FeatureKind;
+use crate::rules::ruleset::view::{Sign, objectives_on_table};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use places::*;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        bevy_egui::EguiPrimaryContextPass,
+        unit_tags.in_set(crate::app::PanelSystems::BoardLabels),
+    );
+}
 
 /// Every unit's name is shown, without the Names overlay, where no more than this many units
 /// are in view, or once a base is this wide on screen (in points): zoomed out over a large
@@ -36,43 +44,12 @@ pub(super) struct TagCache {
     objectives: Vec<(crate::rules::geometry::Pt, String, usize)>,
 }
 
-/// The objectives to name on the table, with the side that holds each: the rules' own, or the
-/// scenario's objective named by the place it stands in.
-fn objectives(
-    b: &crate::rules::battle::Battle,
-) -> Vec<(crate::rules::geometry::Pt, String, usize)> {
-    let mut out = b.rules.objectives_held(b);
-    if out.is_empty()
-        && let Some(o) = &b.objective
-    {
-        // The place it stands in, else the nearest town or village.
-        let near = |f: &&crate::rules::terrain::Feature| {
-            let (lo, hi) = f.bounds();
-            let (x, y) = ((lo.x + hi.x) / 2.0 - o.at.x, (lo.y + hi.y) / 2.0 - o.at.y);
-            x * x + y * y
-        };
-        let named = b.terrain.features.iter().filter(|f| !f.name.is_empty());
-        let place = b
-            .terrain
-            .at(
-                o.at,
-                &[FeatureKind::Town, FeatureKind::Village, FeatureKind::Hill],
-            )
-            .find(|f| !f.name.is_empty())
-            .or_else(|| {
-                named
-                    .filter(|f| matches!(f.kind, FeatureKind::Town | FeatureKind::Village))
-                    .min_by(|a, c| near(a).total_cmp(&near(c)))
-            })
-            .map_or_else(|| "Objective".to_string(), |f| f.name.clone());
-        let holder = if o.taken {
-            crate::rules::battle::Battle::enemy(o.owner)
-        } else {
-            o.owner
-        };
-        out.push((o.at, place, holder));
+/// The colour of a sign of a unit's state, on its counter's edge and its tag's words.
+fn sign_colour(s: Sign) -> egui::Color32 {
+    match s {
+        Sign::Shaken => egui::Color32::from_rgb(255, 215, 60),
+        Sign::Disordered => egui::Color32::from_rgb(255, 160, 60),
     }
-    out
 }
 
 /// A unit's name box: its name, its state's words and pips, a tab in its side's colour, tied
@@ -148,16 +125,16 @@ impl Tag {
 /// few units are in view or once zoomed in (or with the Names overlay on); the selected and
 /// hovered units and those with a status are named at every zoom.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn unit_tags(
+fn unit_tags(
     mut ctx: EguiContexts,
     game: Res<Game>,
     overlays: Res<Overlays>,
     sel: Res<Selection>,
     ptr: Res<Pointer>,
-    cams: Query<(&Camera, &GlobalTransform), With<super::camera::BoardCamera>>,
+    cams: Query<(&Camera, &GlobalTransform), With<crate::app::state::BoardCamera>>,
     docks: Res<Docks>,
     mut cache: Local<TagCache>,
-    note: Res<super::overlay::ReachNote>,
+    note: Res<crate::app::overlay::ReachNote>,
     mut layout: Local<Layout>,
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
@@ -192,13 +169,13 @@ pub(super) fn unit_tags(
             .alive()
             .map(|u| (u.id.clone(), b.rules.look(b, u)))
             .collect();
-        cache.objectives = objectives(b);
+        cache.objectives = objectives_on_table(b);
         cache.key = Some(key);
     }
     // Every base's screen box is taken first: its counter's where it is drawn too small to read.
-    let mut boxes: Vec<(&Unit, super::overlay::Counter)> = b
+    let mut boxes: Vec<(&Unit, crate::app::overlay::Counter)> = b
         .alive()
-        .filter_map(|u| Some((u, super::overlay::Counter::of(&u.base, to_screen)?)))
+        .filter_map(|u| Some((u, crate::app::overlay::Counter::of(&u.base, to_screen)?)))
         .collect();
     // From right to left: each name hangs to the right of a line down from its base, so that a
     // line's names fall in steps and no tie crosses a name (the order never follows the
@@ -230,14 +207,8 @@ pub(super) fn unit_tags(
         };
         let [r, g, bl] = b.side_colour(u.side);
         let fill = egui::Color32::from_rgb(r, g, bl);
-        let ink = colour32(super::board::contrast([r, g, bl]));
-        let edge = if u.status.shaken {
-            Some(egui::Color32::from_rgb(255, 215, 60))
-        } else if u.status.disordered {
-            Some(egui::Color32::from_rgb(255, 160, 60))
-        } else {
-            None
-        };
+        let ink = colour32(crate::app::colours::contrast([r, g, bl]));
+        let edge = look.worst_sign().map(sign_colour);
         c.paint(
             &painter,
             look.arm,
@@ -292,32 +263,18 @@ pub(super) fn unit_tags(
             continue;
         };
         let pick = picked(u);
-        let status = u.status.hits > 0
-            || u.status.shaken
-            || u.status.disordered
-            || !look.markers.is_empty()
-            || look.pips > 0;
+        let status = look.shows_state();
         let named = overlays.names
             || in_view <= NAMES_UP_TO_UNITS
             || r.width().max(r.height()) >= NAMES_FROM_PX;
         if !named && pick.is_none() && !status {
             continue;
         }
-        let mut badges: Vec<(String, egui::Color32)> = Vec::new();
-        // The ruleset's own words say it where it has them.
-        if u.status.shaken && look.markers.is_empty() {
-            badges.push(("SHAKEN".into(), egui::Color32::from_rgb(255, 215, 60)));
-        }
-        if u.status.disordered && look.markers.is_empty() {
-            badges.push(("DISORDERED".into(), egui::Color32::from_rgb(255, 160, 60)));
-        }
-        for m in &look.markers {
-            badges.push((m.clone(), egui::Color32::from_rgb(255, 215, 60)));
-        }
+        let badges = look.badges();
         let name = painter.layout_no_wrap(u.name.clone(), font.clone(), egui::Color32::WHITE);
         let badge_galleys: Vec<_> = badges
             .iter()
-            .map(|(t, c)| painter.layout_no_wrap(t.clone(), small.clone(), *c))
+            .map(|(t, s)| painter.layout_no_wrap(t.clone(), small.clone(), sign_colour(*s)))
             .collect();
         // Hits (or bases lost) as red pips, as the ruleset counts them.
         let pips = look.pips.min(12);
@@ -527,9 +484,9 @@ mod tests {
             egui::pos2(ww - docks.right, wh - docks.bottom),
         );
         let b = &game.battle;
-        let mut boxes: Vec<(&Unit, super::super::overlay::Counter)> = b
+        let mut boxes: Vec<(&Unit, crate::app::overlay::Counter)> = b
             .alive()
-            .filter_map(|u| Some((u, super::super::overlay::Counter::of(&u.base, to_screen)?)))
+            .filter_map(|u| Some((u, crate::app::overlay::Counter::of(&u.base, to_screen)?)))
             .collect();
         boxes.sort_by(|(a, _), (c, _)| naming_order(a, c));
         assert_eq!(boxes.len(), 34);
@@ -540,7 +497,7 @@ mod tests {
         let font = egui::FontId::proportional(12.0);
         let names_of = |picked: Option<usize>| {
             let mut taken = Taken::of(boxes.iter().map(|(_, c)| c.rect().expand(1.0)).collect());
-            for (p, name, _) in objectives(b) {
+            for (p, name, _) in objectives_on_table(b) {
                 let p = to_screen(p).unwrap();
                 let g = painter.layout_no_wrap(
                     format!("{name}: Austria"),
@@ -606,17 +563,5 @@ mod tests {
         for k in [0, 7, 20, 33] {
             assert_eq!(names_of(Some(k)), names, "selecting a unit moves no name");
         }
-    }
-
-    /// The default battle's objective is named by the village it stands by, and held by Austria.
-    #[test]
-    fn the_objective_is_named_by_its_place() {
-        let b = crate::rules::scenario::load(
-            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/default.ron"),
-        )
-        .expect("the default battle loads");
-        let names: Vec<(String, usize)> =
-            objectives(&b).into_iter().map(|(_, n, s)| (n, s)).collect();
-        assert_eq!(names, vec![("Reichenau".to_string(), 1)]);
     }
 }

@@ -1,0 +1,162 @@
+//! The turn bar over the table: the phase's button, undo, save, load, the menu and the
+//! overlays' switches, and the turn line in the ruleset's words.
+
+use crate::app::colours::side_colour;
+use crate::app::slots::{self, Dialog};
+use crate::app::state::{Menu, Overlays, Screen};
+use crate::app::{Game, Intent, PanelSystems};
+use crate::rules::command::Command;
+use crate::text::report;
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        turn_bar.in_set(PanelSystems::TurnBar),
+    );
+}
+
+#[expect(clippy::too_many_arguments, reason = "a Bevy system's parameters")]
+fn turn_bar(
+    mut ctx: EguiContexts,
+    game: Res<Game>,
+    mut overlays: ResMut<Overlays>,
+    mut intents: MessageWriter<Intent>,
+    mut dialog: ResMut<Dialog>,
+    mut menu: ResMut<NextState<Menu>>,
+    screen: Res<State<Screen>>,
+    tutoring: Option<Res<crate::app::lesson::Tutoring>>,
+    replay: Option<Res<crate::app::Replay>>,
+    computer: Option<Res<crate::app::opponent::Computer>>,
+) -> Result {
+    let ctx = ctx.ctx_mut()?;
+    let width = ctx.viewport_rect().width();
+    egui::Area::new(egui::Id::new("turn"))
+        .anchor(egui::Align2::LEFT_TOP, [0.0, 0.0])
+        .show(ctx, |ui| {
+            egui::Frame::side_top_panel(ui.style()).show(ui, |ui| {
+                ui.set_width(width - 16.0);
+                let b = &game.battle;
+                let words = b.rules.turn_words(b);
+                // The controls come first, each in the same place in every phase.
+                ui.horizontal_wrapped(|ui| {
+                    let at_table = *screen.get() == Screen::Playing;
+                    // Why a control that is there cannot be used now, said on hover.
+                    let busy = if replay.is_some() {
+                        Some("a replay only shows the game: close it to play".to_string())
+                    } else if !at_table {
+                        Some("the battle is not under way".to_string())
+                    } else if computer.as_deref().is_some_and(|c| c.busy(b)) {
+                        Some("the opponent is playing its part: wait, or press Skip".to_string())
+                    } else {
+                        None
+                    };
+                    let end_refused = busy.clone().or_else(|| {
+                        let t = tutoring.as_deref()?;
+                        match t.tutor.judge(b, &Command::EndPhase) {
+                            crate::text::lesson::Verdict::Wrong(w) => Some(w),
+                            crate::text::lesson::Verdict::Execute => None,
+                        }
+                    });
+                    let end_size = [150.0, 20.0];
+                    match &words.end {
+                        Some(end) => {
+                            if ui
+                                .add_enabled_ui(end_refused.is_none(), |ui| {
+                                    ui.add_sized(end_size, egui::Button::new(end))
+                                })
+                                .inner
+                                .on_disabled_hover_text(end_refused.clone().unwrap_or_default())
+                                .clicked()
+                            {
+                                intents.write(Intent::Do(Command::EndPhase));
+                            }
+                        }
+                        None => {
+                            ui.allocate_space(end_size.into());
+                        }
+                    }
+                    let undo_refused = busy.clone().or_else(|| {
+                        if tutoring.is_some() {
+                            Some("A lesson goes forwards only: its dice are set.".into())
+                        } else if b.last_command_rolled() {
+                            Some(
+                                "dice have been rolled or the phase has ended: that cannot be taken back"
+                                    .into(),
+                            )
+                        } else if !b.can_undo() {
+                            Some("nothing to take back".into())
+                        } else {
+                            None
+                        }
+                    });
+                    if ui
+                        .add_enabled(undo_refused.is_none(), egui::Button::new("Undo (Ctrl+Z)"))
+                        .on_disabled_hover_text(undo_refused.unwrap_or_default())
+                        .clicked()
+                    {
+                        intents.write(Intent::Undo);
+                    }
+                    if ui
+                        .button("Save (Ctrl+S)")
+                        .on_hover_text("Save the game in a slot of its own")
+                        .clicked()
+                    {
+                        *dialog = Dialog::save(b);
+                    }
+                    let load_refused = slots::load_refused(tutoring.is_some(), replay.is_some());
+                    if ui
+                        .add_enabled(load_refused.is_none(), egui::Button::new("Load (Ctrl+O)"))
+                        .on_disabled_hover_text(load_refused.unwrap_or_default())
+                        .clicked()
+                    {
+                        *dialog = Dialog::load(&game.save_dir);
+                    }
+                    // The menu opens over the table, not over the briefing.
+                    if ui
+                        .add_enabled(
+                            *screen.get() != Screen::Briefing,
+                            egui::Button::new("Menu (Esc)"),
+                        )
+                        .on_hover_text("Resume, save, load, the rules, the title screen, quit")
+                        .on_disabled_hover_text("Go to the table first")
+                        .clicked()
+                    {
+                        menu.set(Menu::Open);
+                    }
+                    ui.separator();
+                    ui.checkbox(&mut overlays.arcs, "Arcs (F)");
+                    ui.checkbox(&mut overlays.zones, "Zones (Z)");
+                    ui.checkbox(&mut overlays.sight, "Sight (L)");
+                    ui.checkbox(&mut overlays.reach, "Reach (M)");
+                    ui.checkbox(&mut overlays.rules, "Rules (F1)");
+                    ui.checkbox(&mut overlays.legend, "Legend (G)");
+                    ui.checkbox(&mut overlays.symbols, "Symbols (N)");
+                    ui.checkbox(&mut overlays.names, "Names (I)");
+                });
+                // Below them, where the game stands, whole: it wraps rather than cut its own
+                // words.
+                ui.horizontal_wrapped(|ui| {
+                    ui.strong(&b.info.name);
+                    ui.label(format!("{} ·", b.rules.get().name()));
+                    // A ruleset with no words for the phase (the game over) gives its name.
+                    let phase = if words.phase.is_empty() {
+                        b.phase.name().to_string()
+                    } else {
+                        format!("{} phase", words.phase)
+                    };
+                    let mut text = format!("{} · {phase}", report::turn_line(b));
+                    if let Some(r) = &words.resources {
+                        text += &format!(" · {r}");
+                    }
+                    ui.label(
+                        egui::RichText::new(&text)
+                            .strong()
+                            .color(side_colour(&game, b.active)),
+                    );
+                });
+            });
+        });
+    Ok(())
+}
