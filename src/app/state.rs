@@ -211,13 +211,11 @@ impl Default for Docks {
     }
 }
 
-/// The side panel's width and the log's height as they open.
+/// The side panel's width as it opens.
 pub(super) const SIDE_WIDTH: f32 = 330.0;
-
+/// The log's height as it opens.
 pub(super) const LOG_HEIGHT: f32 = 170.0;
 
-/// A banner floating over the table under the turn bar, in slot `slot` (0 the first): it
-/// covers a strip of the table while shown and never moves the board.
 /// Where the notice in `slot` goes: centred over the table, between the docks, under the turn
 /// bar, one line per slot.
 pub(super) fn banner_at(docks: &Docks, slot: usize) -> [f32; 2] {

@@ -13,6 +13,8 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
+/// A banner floating over the table under the turn bar, in slot `slot` (0 the first): it
+/// covers a strip of the table while shown and never moves the board.
 pub(super) fn banner(
     ctx: &egui::Context,
     docks: &Docks,

@@ -39,24 +39,7 @@ fn log_panel(
     let mut root = dock_root(ctx, &docks, true);
     let len = game.battle.log.len().min(upto);
     if !docks.log_open {
-        let r = egui::Panel::bottom("log_folded")
-            .resizable(false)
-            .exact_size(FOLDED)
-            .show(&mut root, |ui| {
-                ui.horizontal(|ui| {
-                    if ui
-                        .small_button("Log")
-                        .on_hover_text("Open the log")
-                        .clicked()
-                    {
-                        docks.log_open = true;
-                    }
-                    if let Some(e) = game.battle.log.get(len.saturating_sub(1)) {
-                        ui.label(report::describe(&game.battle, e));
-                    }
-                });
-            });
-        docks.bottom = r.response.rect.height();
+        docks.bottom = folded_log(&mut root, &game, len, &mut docks.log_open);
         claim_pointer(ctx, &mut docks, &sel);
         return Ok(());
     }
@@ -97,32 +80,7 @@ fn log_panel(
                 .stick_to_bottom(true)
                 .auto_shrink([false, false]);
             let out = area.show(ui, |ui| {
-                let mut reasons = game.reasons.iter().peekable();
-                for (i, e) in game.battle.log.iter().enumerate().take(upto) {
-                    while let Some((_, why)) = reasons.next_if(|(at, _)| *at <= i) {
-                        ui.label(
-                            egui::RichText::new(format!("Opponent: {why}"))
-                                .italics()
-                                .color(egui::Color32::from_rgb(170, 200, 255)),
-                        );
-                    }
-                    let text = report::describe(&game.battle, e);
-                    let strong = matches!(e, Event::PhaseBegan { .. } | Event::GameOver { .. });
-                    let rich = if strong {
-                        egui::RichText::new(text).strong()
-                    } else {
-                        egui::RichText::new(text)
-                    };
-                    if ui
-                        .selectable_label(false, rich)
-                        .on_hover_text(
-                            "Click: its units on the table, and why (its factors' sources)",
-                        )
-                        .clicked()
-                    {
-                        clicked = Some(i);
-                    }
-                }
+                clicked = log_entries(ui, &game, upto);
                 if jump {
                     ui.scroll_to_cursor(Some(egui::Align::BOTTOM));
                 }
@@ -136,20 +94,80 @@ fn log_panel(
     docks.follow = follow;
     docks.bottom = r.response.rect.height();
     claim_pointer(ctx, &mut docks, &sel);
-    if let Some(i) = clicked
-        && let Some(e) = game.battle.log.get(i)
-    {
-        let factors: Vec<Factor> = report::rolls(e)
-            .into_iter()
-            .flat_map(|r| r.factors)
-            .filter(|f| !f.source.is_empty())
-            .collect();
-        if !factors.is_empty() {
-            ask_why(ctx, &report::describe(&game.battle, e), factors);
-        }
-        game.highlight = report::event_units(e);
+    if let Some(i) = clicked {
+        entry_clicked(ctx, &mut game, i);
     }
     Ok(())
+}
+
+/// The log folded to a line: its button and the newest entry. Returns its height.
+fn folded_log(root: &mut egui::Ui, game: &Game, len: usize, open: &mut bool) -> f32 {
+    let r = egui::Panel::bottom("log_folded")
+        .resizable(false)
+        .exact_size(FOLDED)
+        .show(root, |ui| {
+            ui.horizontal(|ui| {
+                if ui
+                    .small_button("Log")
+                    .on_hover_text("Open the log")
+                    .clicked()
+                {
+                    *open = true;
+                }
+                if let Some(e) = game.battle.log.get(len.saturating_sub(1)) {
+                    ui.label(report::describe(&game.battle, e));
+                }
+            });
+        });
+    r.response.rect.height()
+}
+
+/// The log's entries up to `upto`, each with the opponent's reasons before it, a phase's start
+/// and the game's end in strong type. Returns the entry clicked, if any.
+fn log_entries(ui: &mut egui::Ui, game: &Game, upto: usize) -> Option<usize> {
+    let mut clicked = None;
+    let mut reasons = game.reasons.iter().peekable();
+    for (i, e) in game.battle.log.iter().enumerate().take(upto) {
+        while let Some((_, why)) = reasons.next_if(|(at, _)| *at <= i) {
+            ui.label(
+                egui::RichText::new(format!("Opponent: {why}"))
+                    .italics()
+                    .color(egui::Color32::from_rgb(170, 200, 255)),
+            );
+        }
+        let text = report::describe(&game.battle, e);
+        let strong = matches!(e, Event::PhaseBegan { .. } | Event::GameOver { .. });
+        let rich = if strong {
+            egui::RichText::new(text).strong()
+        } else {
+            egui::RichText::new(text)
+        };
+        if ui
+            .selectable_label(false, rich)
+            .on_hover_text("Click: its units on the table, and why (its factors' sources)")
+            .clicked()
+        {
+            clicked = Some(i);
+        }
+    }
+    clicked
+}
+
+/// A log entry clicked: its units are highlighted on the table, and the sources of its rolls'
+/// factors asked for (Why?).
+fn entry_clicked(ctx: &egui::Context, game: &mut Game, i: usize) {
+    let Some(e) = game.battle.log.get(i) else {
+        return;
+    };
+    let factors: Vec<Factor> = report::rolls(e)
+        .into_iter()
+        .flat_map(|r| r.factors)
+        .filter(|f| !f.source.is_empty())
+        .collect();
+    if !factors.is_empty() {
+        ask_why(ctx, &report::describe(&game.battle, e), factors);
+    }
+    game.highlight = report::event_units(e);
 }
 
 #[cfg(test)]
