@@ -1,7 +1,8 @@
 //! The camera: pan with the right or middle button or WASD/arrows, zoom to the cursor with the
 //! wheel, fit the table with Home.
 
-use super::panels::Docks;
+use super::state::BoardCamera;
+use super::state::Docks;
 use super::{AppSystems, Game};
 use bevy::input::mouse::AccumulatedMouseMotion;
 use bevy::prelude::*;
@@ -19,10 +20,6 @@ pub(super) fn plugin(app: &mut App) {
                 .in_set(AppSystems::Input),
         );
 }
-
-/// The board camera.
-#[derive(Component)]
-pub struct BoardCamera;
 
 /// Zooms by `dy` wheel notches, keeping the point under the cursor fixed.
 pub fn zoom_at_cursor(

@@ -1,9 +1,10 @@
 //! Mouse and keys become intents: select, hover, drag a base with a measured preview, choose
 //! targets, undo, the save and load windows and the game menu. Nothing here changes the battle.
 
-use super::camera::{BoardCamera, cursor_world, zoom_at_cursor};
-use super::screens::Menu;
+use super::camera::{cursor_world, zoom_at_cursor};
 use super::slots::Dialog;
+use super::state::Menu;
+pub use super::state::{BoardCamera, CardShown, Drag, Overlays, Pointer, Selection};
 use super::{AppSystems, Game, Intent};
 use crate::rules::command::{Command, Step};
 use crate::rules::geometry::{Base, Corner, Pt};
@@ -34,140 +35,6 @@ pub(super) fn plugin(app: &mut App) {
         );
 }
 
-/// The cursor on the table and the unit under it.
-#[derive(Resource, Default)]
-pub struct Pointer {
-    pub world: Option<Vec2>,
-    pub hover: Option<UnitId>,
-}
-
-/// The selected unit and a drag in progress.
-#[derive(Resource, Default)]
-pub struct Selection {
-    pub unit: Option<UnitId>,
-    /// Units added with Shift+click: dragging any of them moves the whole group.
-    pub group: Vec<UnitId>,
-    pub drag: Option<Drag>,
-    /// A unit picked from the deployment list, to be placed with the next click.
-    pub placing: Option<UnitId>,
-}
-
-/// What the unit card shows: the unit it names, and whether the selected unit's buttons go
-/// with it (only when the card names the selected unit: a hovered unit's card never carries
-/// another unit's buttons).
-#[derive(Clone, Debug, PartialEq)]
-pub struct CardShown {
-    pub unit: UnitId,
-    pub buttons: bool,
-}
-
-impl Selection {
-    /// The card the side panel shows with `hover` under the pointer: the hovered unit's, else
-    /// the selected one's.
-    pub fn card(&self, hover: Option<&UnitId>) -> Option<CardShown> {
-        let unit = hover.or(self.unit.as_ref())?.clone();
-        let buttons = self.unit.as_ref() == Some(&unit);
-        Some(CardShown { unit, buttons })
-    }
-
-    /// The units a drag of `id` moves: the group if `id` belongs to it, else `id` alone.
-    pub fn movers(&self, id: &UnitId) -> Vec<UnitId> {
-        let mut all: Vec<UnitId> = self
-            .unit
-            .iter()
-            .cloned()
-            .chain(self.group.iter().cloned())
-            .collect();
-        if all.len() > 1 && all.contains(id) {
-            // The dragged unit leads.
-            all.retain(|u| u != id);
-            all.insert(0, id.clone());
-            all
-        } else {
-            vec![id.clone()]
-        }
-    }
-}
-
-/// A base being dragged: where the pointer started, turns made with keys, and the checked
-/// move it would make now.
-#[derive(Clone, Debug)]
-pub struct Drag {
-    pub unit: UnitId,
-    /// One skirmish stand moving alone (counted from 1), when Ctrl is held at the start.
-    pub stand: Option<usize>,
-    /// All units moving (the lead first).
-    pub units: Vec<UnitId>,
-    pub start: Vec2,
-    pub turns: Vec<Step>,
-    pub steps: Vec<Step>,
-    pub plan: Result<MovePlan, String>,
-    /// The pointer and the number of turns the plan was checked for.
-    pub checked: Option<(Vec2, usize)>,
-    /// Why the unit may not move at all now (it has moved already): the ghost is red with this
-    /// reason from the moment the drag begins.
-    pub refused: Option<String>,
-}
-
-/// Overlay toggles.
-#[derive(Resource)]
-pub struct Overlays {
-    /// F: fire arc and range of the selected unit.
-    pub arcs: bool,
-    /// Z: threat zones of the enemy.
-    pub zones: bool,
-    /// L: line of sight from the selected unit to every enemy.
-    pub sight: bool,
-    /// M: how far the selected unit can move.
-    pub reach: bool,
-    /// F1: the rules reference.
-    pub rules: bool,
-    /// G: the legend of terrain, markers and overlays.
-    pub legend: bool,
-    /// N: units as map symbols instead of figures.
-    pub symbols: bool,
-    /// I: every unit's name tag at any zoom (else only once zoomed in, and always for the
-    /// selected and hovered units and those with a status to show).
-    pub names: bool,
-}
-
-impl Default for Overlays {
-    fn default() -> Self {
-        Overlays {
-            arcs: true,
-            zones: false,
-            sight: false,
-            reach: false,
-            rules: false,
-            legend: false,
-            symbols: false,
-            names: false,
-        }
-    }
-}
-
-impl Overlays {
-    /// Switches on the overlay of this name, or says the name is none of them.
-    pub fn switch_on(&mut self, name: &str) -> Result<(), String> {
-        match name {
-            "arcs" => self.arcs = true,
-            "zones" => self.zones = true,
-            "sight" => self.sight = true,
-            "reach" => self.reach = true,
-            "rules" => self.rules = true,
-            "legend" => self.legend = true,
-            "symbols" => self.symbols = true,
-            "names" => self.names = true,
-            other => {
-                return Err(format!(
-                    "no overlay '{other}' (arcs, zones, sight, reach, rules, legend, symbols, names)"
-                ));
-            }
-        }
-        Ok(())
-    }
-}
-
 /// A new game (from the title screen, or a replay) starts with nothing selected.
 fn forget_the_last_game(mut sel: ResMut<Selection>) {
     *sel = Selection::default();
@@ -183,7 +50,7 @@ pub struct PanelsHavePointer(pub bool);
 /// sets the answer itself).
 fn panels_have_pointer(
     egui: Option<Res<EguiWantsInput>>,
-    docks: Option<Res<super::panels::Docks>>,
+    docks: Option<Res<super::state::Docks>>,
     mut have: ResMut<PanelsHavePointer>,
 ) {
     if let Some(e) = egui {
@@ -229,8 +96,6 @@ fn mouse(
     if game.battle.is_over() {
         return;
     }
-    let acting = game.battle.rules.acting_sides(&game.battle);
-    let active = acting.first().copied().unwrap_or(game.battle.active);
     if buttons.just_pressed(MouseButton::Left)
         && let Some(deployment) = game.battle.rules.deployment(&game.battle)
         && let (Some(unit), Some(w)) = (sel.placing.clone(), ptr.world)
@@ -249,77 +114,13 @@ fn mouse(
         let Some(w) = ptr.world else { return };
         match ptr.hover.clone() {
             Some(id) => {
-                let Ok(u) = game.battle.unit(&id) else { return };
-                let shift = keys.pressed(KeyCode::ShiftLeft) || keys.pressed(KeyCode::ShiftRight);
-                // A click on an enemy of the selected unit aims at it, even where its side acts
-                // too (both sides declare charges and fire in Hal's).
-                let aimed = (!(shift && u.side == active))
-                    .then(|| sel.unit.clone())
-                    .flatten()
-                    .and_then(|own| click_command(&game.battle, &own, &id));
-                // Aimed at an enemy it cannot act on now (both sides acting, so the click
-                // selects it instead): the player is told why.
-                let why_not = aimed
-                    .is_none()
-                    .then(|| sel.unit.clone())
-                    .flatten()
-                    .and_then(|own| aim_refused(&game.battle, &own, &id));
-                if let Some(cmd) = aimed {
-                    game.pending = Some(cmd);
-                } else if u.side == active && shift && sel.unit.as_ref().is_some_and(|s| s != &id) {
-                    // Shift+click adds to or removes from the group.
-                    if let Some(i) = sel.group.iter().position(|g| g == &id) {
-                        sel.group.remove(i);
-                    } else {
-                        sel.group.push(id);
-                    }
-                } else if acting.contains(&u.side) {
-                    let units = sel.movers(&id);
-                    if units.len() == 1 {
-                        sel.group.clear();
-                    }
-                    sel.unit = Some(id.clone());
-                    let ctrl =
-                        keys.pressed(KeyCode::ControlLeft) || keys.pressed(KeyCode::ControlRight);
-                    // Ctrl on a skirmisher's stand drags that stand alone.
-                    let b = &game.battle;
-                    let stand = (ctrl && b.rules.loose_stands(b, u))
-                        .then(|| {
-                            b.rules
-                                .look(b, u)
-                                .stands
-                                .iter()
-                                .position(|(s, _)| s.contains(Pt::new(w.x, w.y)))
-                                .map(|i| i + 1)
-                        })
-                        .flatten();
-                    // A unit that may not move again is still dragged, red, with the reason.
-                    let refused = if b.rules.may_move(b, u) {
-                        Some(None)
-                    } else if u.bound.moved {
-                        Some(Some(move_refused(b, u)))
-                    } else {
-                        None
-                    };
-                    if let Some(refused) = refused {
-                        sel.drag = Some(Drag {
-                            units,
-                            stand,
-                            unit: id,
-                            start: w,
-                            turns: Vec::new(),
-                            steps: Vec::new(),
-                            plan: Err(refused.clone().unwrap_or_default()),
-                            checked: None,
-                            refused,
-                        });
-                    }
-                } else {
-                    sel.unit = Some(id);
+                if game.battle.unit(&id).is_err() {
+                    return;
                 }
-                if let Some(why) = why_not.filter(|_| !shift) {
-                    game.message = Some(why);
-                }
+                let held = |a, b| keys.pressed(a) || keys.pressed(b);
+                let shift = held(KeyCode::ShiftLeft, KeyCode::ShiftRight);
+                let ctrl = held(KeyCode::ControlLeft, KeyCode::ControlRight);
+                click_unit(&mut sel, &mut game, id, w, (shift, ctrl));
             }
             None => {
                 sel.unit = None;
@@ -331,20 +132,118 @@ fn mouse(
     if buttons.just_released(MouseButton::Left)
         && let Some(drag) = sel.drag.take()
     {
-        if drag.steps.is_empty() {
-            return;
+        drop_drag(&drag, tutoring, &mut game, &mut intents);
+    }
+}
+
+/// A click on unit `id` at `w` on the table, with Shift and Ctrl held or not: on an enemy of
+/// the selected unit, aim at it (or say why it may not be); with Shift on another of one's own,
+/// add it to or take it from the group; on a unit of a side that acts, select it and start
+/// dragging it (Ctrl: a skirmisher's stand alone); on any other, select it to read its card.
+fn click_unit(
+    sel: &mut Selection,
+    game: &mut Game,
+    id: UnitId,
+    w: Vec2,
+    (shift, ctrl): (bool, bool),
+) {
+    let acting = game.battle.rules.acting_sides(&game.battle);
+    let active = acting.first().copied().unwrap_or(game.battle.active);
+    let Ok(u) = game.battle.unit(&id) else { return };
+    // A click on an enemy of the selected unit aims at it, even where its side acts too (both
+    // sides declare charges and fire in Hal's).
+    let aimed = (!(shift && u.side == active))
+        .then(|| sel.unit.clone())
+        .flatten()
+        .and_then(|own| click_command(&game.battle, &own, &id));
+    // Aimed at an enemy it cannot act on now (both sides acting, so the click selects it
+    // instead): the player is told why.
+    let why_not = aimed
+        .is_none()
+        .then(|| sel.unit.clone())
+        .flatten()
+        .and_then(|own| aim_refused(&game.battle, &own, &id));
+    if let Some(cmd) = aimed {
+        game.pending = Some(cmd);
+    } else if u.side == active && shift && sel.unit.as_ref().is_some_and(|s| s != &id) {
+        // Shift+click adds to or removes from the group.
+        if let Some(i) = sel.group.iter().position(|g| g == &id) {
+            sel.group.remove(i);
+        } else {
+            sel.group.push(id);
         }
-        match &drag.plan {
-            Ok(_) => {
+    } else if acting.contains(&u.side) {
+        let units = sel.movers(&id);
+        if units.len() == 1 {
+            sel.group.clear();
+        }
+        sel.unit = Some(id.clone());
+        if let Some(drag) = start_drag(&game.battle, u, units, w, ctrl) {
+            sel.drag = Some(drag);
+        }
+    } else {
+        sel.unit = Some(id);
+    }
+    if let Some(why) = why_not.filter(|_| !shift) {
+        game.message = Some(why);
+    }
+}
+
+/// The drag a press on `u` at `w` begins, of `units` (or, with Ctrl on a skirmisher's stand,
+/// that stand alone); a unit that may not move again is still dragged, red, with the reason;
+/// None where it may not move for another reason.
+fn start_drag(
+    b: &crate::rules::battle::Battle,
+    u: &crate::rules::model::Unit,
+    units: Vec<UnitId>,
+    w: Vec2,
+    ctrl: bool,
+) -> Option<Drag> {
+    let stand = (ctrl && b.rules.loose_stands(b, u))
+        .then(|| {
+            b.rules
+                .look(b, u)
+                .stands
+                .iter()
+                .position(|(s, _)| s.contains(Pt::new(w.x, w.y)))
+                .map(|i| i + 1)
+        })
+        .flatten();
+    let refused = if b.rules.may_move(b, u) {
+        None
+    } else if u.bound.moved {
+        Some(move_refused(b, u))
+    } else {
+        return None;
+    };
+    Some(Drag {
+        units,
+        stand,
+        unit: u.id.clone(),
+        start: w,
+        turns: Vec::new(),
+        steps: Vec::new(),
+        plan: Err(refused.clone().unwrap_or_default()),
+        checked: None,
+        refused,
+    })
+}
+
+/// A drag let go: its move is given; a refused one is shown with its reason (and, in a
+/// tutorial, given too, for the tutor to see the try: a step may ask for exactly this).
+fn drop_drag(drag: &Drag, tutoring: bool, game: &mut Game, intents: &mut MessageWriter<Intent>) {
+    if drag.steps.is_empty() {
+        return;
+    }
+    match &drag.plan {
+        Ok(_) => {
+            intents.write(Intent::Do(drag.command()));
+        }
+        Err(e) => {
+            if tutoring {
                 intents.write(Intent::Do(drag.command()));
             }
-            Err(e) => {
-                // In a tutorial, the tutor sees the try: a step may ask for exactly this.
-                if tutoring {
-                    intents.write(Intent::Do(drag.command()));
-                }
-                game.message = Some(e.clone())
-            }
+            game.message = Some(e.clone())
         }
     }
 }

@@ -1,7 +1,7 @@
 //! A guided tutorial in the window: the tutor judges each command before the battle sees it,
 //! and each step switches on its overlays and rings its units and places.
 
-use super::input::Overlays;
+use super::state::Overlays;
 use super::{AppSystems, Game};
 use crate::text::lesson::{Lesson, Tutor};
 use bevy::prelude::*;

@@ -1,8 +1,8 @@
 //! The game menu (Esc): resume, save, load, the rules reference, back to the title, quit.
 
-use super::input::Overlays;
-use super::screens::{InGame, Menu, Screen};
 use super::slots::{self, Dialog};
+use super::state::Overlays;
+use super::state::{InGame, Menu, Screen};
 use super::{Game, Replay, lesson};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};

@@ -3,19 +3,22 @@
 
 mod board;
 mod camera;
+mod colours;
 pub mod input;
 pub mod lesson;
 pub mod menu;
 pub mod opponent;
 mod overlay;
 mod panels;
+mod replay;
 pub mod screens;
 pub mod slots;
-mod tags;
+pub mod state;
 mod terrain_art;
 mod title;
 
 pub use panels::HandoverShown;
+pub use replay::{Replay, ReplayStep};
 pub use title::TitleScreen;
 
 use crate::rules::command::Command;
@@ -35,6 +38,71 @@ pub enum AppSystems {
     Apply,
     /// The board and overlays follow the battle.
     Draw,
+}
+
+/// The order of the table's egui layer each frame (in `EguiPrimaryContextPass`, at a table
+/// only): docked panels take their room in the order they are shown (the turn bar first, the
+/// side dock before the log beside it), and what is drawn later lies over what came before
+/// (the board's labels under the hover card, the legend and the mini-map over the rest).
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PanelSystems {
+    /// The turn bar over the table.
+    TurnBar,
+    /// The notices between the docks.
+    Banners,
+    /// The side dock: tutor, dice, unit card.
+    SideDock,
+    /// The log, docked at the bottom beside the side dock.
+    Log,
+    /// The hotseat handover.
+    Handover,
+    /// The battle's result.
+    GameOver,
+    /// The rules reference.
+    Reference,
+    /// The tip beside a dragged base.
+    DragTip,
+    /// The scale bar.
+    ScaleBar,
+    /// The names and counters the board draws on the table.
+    BoardLabels,
+    /// The card of the unit under the pointer.
+    HoverCard,
+    /// The replay's controls.
+    Replay,
+    /// The scenario's briefing.
+    Briefing,
+    /// The legend.
+    Legend,
+    /// The mini-map.
+    MiniMap,
+}
+
+/// Orders the panels and the board's labels, all at a table only.
+fn order_the_panels(app: &mut App) {
+    use PanelSystems::*;
+    app.configure_sets(
+        bevy_egui::EguiPrimaryContextPass,
+        (
+            TurnBar,
+            Banners,
+            SideDock,
+            Log,
+            Handover,
+            GameOver,
+            Reference,
+            DragTip,
+            ScaleBar,
+            BoardLabels,
+            HoverCard,
+            Replay,
+            Briefing,
+            Legend,
+            MiniMap,
+        )
+            .chain()
+            .distributive_run_if(in_state(screens::InGame)),
+    );
 }
 
 /// The game being played and what the screen knows about it.
@@ -152,7 +220,7 @@ fn stage_screenshot(
     mut game: ResMut<Game>,
     mut opened: Local<bool>,
     mut frames: Local<u32>,
-    mut cams: Query<(&mut Transform, &mut Projection), With<camera::BoardCamera>>,
+    mut cams: Query<(&mut Transform, &mut Projection), With<state::BoardCamera>>,
 ) {
     *frames += 1;
     if *frames == 5
@@ -280,7 +348,7 @@ pub fn run_with(start: Start, extras: Extras) {
     }))
     .add_plugins(EguiPlugin::default())
     .insert_resource(ClearColor(Color::srgb(0.16, 0.17, 0.19)))
-    .add_plugins(core)
+    .add_plugins((core, order_the_panels))
     .add_plugins((
         camera::plugin,
         board::plugin,
@@ -447,7 +515,7 @@ fn core(app: &mut App) {
         .add_systems(
             Update,
             (
-                replay_step
+                replay::replay_step
                     .run_if(resource_exists::<Replay>)
                     .run_if(in_state(screens::Menu::Closed)),
                 apply_intents,
@@ -480,144 +548,6 @@ pub fn plugin(battle: Battle, seated: bool, save_dir: PathBuf) -> impl Fn(&mut A
             } else {
                 screens::Screen::Briefing
             });
-    }
-}
-
-/// Replays a game from its start, event by event, forwards and backwards: the board shows the
-/// state after the command whose event is shown, and animates each command as it is reached.
-#[derive(Resource)]
-pub struct Replay {
-    /// The battle at its start.
-    start: Battle,
-    commands: Vec<Command>,
-    /// The log's length at the start and after each command.
-    ends: Vec<usize>,
-    /// Commands carried out on the board.
-    pub done: usize,
-    /// Events shown in the log (the last one is the event being shown).
-    pub shown: usize,
-    /// Stepping forwards by itself.
-    pub playing: bool,
-    timer: Timer,
-}
-
-/// What the replay controls ask for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReplayStep {
-    Forward,
-    Back,
-    ToStart,
-    ToEnd,
-}
-
-impl Replay {
-    /// A fresh battle at the start of `b`'s game, and the replay of its commands.
-    pub fn start(b: &Battle) -> Result<(Battle, Replay), String> {
-        let mut fresh = crate::rules::scenario::build(&b.scenario, "", "replay").map_err(|d| {
-            d.iter()
-                .map(|x| x.to_string())
-                .collect::<Vec<_>>()
-                .join("; ")
-        })?;
-        match &b.scripted {
-            Some(d) => fresh.script_dice(d),
-            None => fresh.reseed(b.seed),
-        }
-        let mut whole = fresh.clone();
-        let mut ends = vec![whole.log.len()];
-        for (i, c) in b.commands.iter().enumerate() {
-            whole
-                .execute(c.clone())
-                .map_err(|e| format!("command {} does not replay: {e:?}", i + 1))?;
-            ends.push(whole.log.len());
-        }
-        let shown = ends[0];
-        Ok((
-            fresh.clone(),
-            Replay {
-                start: fresh,
-                commands: b.commands.to_vec(),
-                ends,
-                done: 0,
-                shown,
-                playing: false,
-                timer: Timer::from_seconds(0.5, TimerMode::Repeating),
-            },
-        ))
-    }
-
-    /// Events in the whole game.
-    pub fn total(&self) -> usize {
-        self.ends.last().copied().unwrap_or(0)
-    }
-
-    /// Commands in the whole game.
-    pub fn commands(&self) -> usize {
-        self.commands.len()
-    }
-
-    /// Moves the replay one step; the battle follows. Returns whether anything changed.
-    pub fn step(&mut self, battle: &mut Battle, how: ReplayStep) -> bool {
-        let target = match how {
-            ReplayStep::Forward => self.shown + 1,
-            ReplayStep::Back => self.shown.saturating_sub(1),
-            ReplayStep::ToStart => 0,
-            ReplayStep::ToEnd => self.total(),
-        }
-        .clamp(self.ends[0], self.total());
-        if target == self.shown && !(how == ReplayStep::ToEnd && self.done < self.commands.len()) {
-            return false;
-        }
-        // The commands whose events reach the target (at the end: every command, even one
-        // that added no event or a re-roll that left the log no longer).
-        let need = if target >= self.total() {
-            self.commands.len()
-        } else {
-            self.ends.iter().position(|e| *e >= target).unwrap_or(0)
-        };
-        if need < self.done {
-            *battle = self.start.clone();
-            self.done = 0;
-        }
-        while self.done < need {
-            if battle.execute(self.commands[self.done].clone()).is_err() {
-                break;
-            }
-            self.done += 1;
-        }
-        self.shown = target;
-        true
-    }
-}
-
-fn replay_step(
-    time: Res<Time>,
-    mut replay: ResMut<Replay>,
-    mut game: ResMut<Game>,
-    keys: Option<Res<ButtonInput<KeyCode>>>,
-) {
-    let mut how = None;
-    if let Some(k) = keys {
-        // Period and comma step (the arrows pan the camera); P plays or pauses.
-        if k.just_pressed(KeyCode::Period) {
-            how = Some(ReplayStep::Forward);
-        } else if k.just_pressed(KeyCode::Comma) {
-            how = Some(ReplayStep::Back);
-        } else if k.just_pressed(KeyCode::KeyP) {
-            replay.playing = !replay.playing;
-        }
-    }
-    if replay.playing && replay.timer.tick(time.delta()).just_finished() {
-        how = Some(ReplayStep::Forward);
-        if replay.shown >= replay.total() {
-            replay.playing = false;
-        }
-    }
-    if let Some(h) = how {
-        let before = replay.done;
-        if replay.step(&mut game.battle, h) && replay.done != before {
-            game.version += 1;
-        }
     }
 }
 
@@ -657,19 +587,10 @@ fn apply_intents(
         opponent: computer.as_deref().map(|c| c.side),
     };
     for intent in intents.read() {
-        // While the opponent plays its part, the player's hands are off the table.
-        if let Some(c) = computer.as_deref()
-            && c.busy(&game.battle)
-            && matches!(intent, Intent::Do(_) | Intent::Undo | Intent::ShowMe)
-        {
-            game.message = Some("the opponent is playing its part: wait, or press Skip".into());
-            continue;
-        }
-        // While the handover screen is up, the seat is empty: nobody gives commands.
-        if handover.as_deref().is_some_and(|h| h.0)
-            && matches!(intent, Intent::Do(_) | Intent::Undo | Intent::ShowMe)
-        {
-            game.message = Some("take the seat first".into());
+        let busy = computer.as_deref().is_some_and(|c| c.busy(&game.battle));
+        let seat_empty = handover.as_deref().is_some_and(|h| h.0);
+        if let Some(why) = not_now(intent, busy, seat_empty, replay.is_some()) {
+            game.message = Some(why.into());
             continue;
         }
         // The opponent's reason goes to the log beside its command's events.
@@ -679,167 +600,18 @@ fn apply_intents(
             }
             _ => None,
         };
-        if replay.is_some()
-            && matches!(
-                intent,
-                Intent::Do(_)
-                    | Intent::Opponent(..)
-                    | Intent::Undo
-                    | Intent::Load(_)
-                    | Intent::LoadConfirmed
-                    | Intent::ShowMe
-            )
-        {
-            game.message = Some("a replay only shows the game: close it to play".into());
+        // A tutorial judges every command before the battle sees it.
+        let Some(intent) = tutor_judges(intent, tutoring.as_deref_mut(), &mut game) else {
+            continue;
+        };
+        if file_intent(&intent, &mut game, &mut sel, &seats, &mut commands) {
             continue;
         }
-        // A tutorial judges every command before the battle sees it.
-        let intent = match (intent, tutoring.as_deref_mut()) {
-            (Intent::Next, Some(t)) => {
-                // The refusal a step showed has been read: it does not follow to the next.
-                game.message = None;
-                t.tutor.read_on();
-                continue;
-            }
-            (Intent::ShowMe, Some(t)) => match t.tutor.current().and_then(|s| s.expect.example()) {
-                Some(c) => {
-                    // The tutor judges its own example too: a try that has become legal is
-                    // not carried out.
-                    if let crate::text::lesson::Verdict::Wrong(words) =
-                        t.tutor.judge(&game.battle, c)
-                    {
-                        t.tutor.said = Some(words);
-                        continue;
-                    }
-                    // A step that allowed any command of a kind may have left the lesson's
-                    // path: Show me puts the battle back on it, as the steps so far played it.
-                    let doable = game.battle.clone().execute(c.clone()).is_ok();
-                    let is_do = matches!(
-                        t.tutor.current().map(|s| &s.expect),
-                        Some(crate::text::lesson::Expect::Do { .. })
-                    );
-                    if !doable
-                        && is_do
-                        && let Some(mut again) = t.start.clone()
-                        && crate::text::lesson::advance(&t.tutor.lesson, &mut again, t.tutor.step)
-                            .is_ok()
-                    {
-                        game.battle = again;
-                        game.version += 1;
-                    }
-                    &Intent::Do(c.clone())
-                }
-                None => {
-                    t.tutor.read_on();
-                    continue;
-                }
-            },
-            (Intent::Next | Intent::ShowMe, None) => continue,
-            (Intent::Undo | Intent::Load(_) | Intent::LoadConfirmed, Some(t)) => {
-                t.tutor.said = Some("A lesson goes forwards only: its dice are set.".into());
-                continue;
-            }
-            (Intent::Do(c), Some(t)) => {
-                if let crate::text::lesson::Verdict::Wrong(words) = t.tutor.judge(&game.battle, c) {
-                    t.tutor.said = Some(words);
-                    continue;
-                }
-                intent
-            }
-            _ => intent,
+        let active = seat_of(&game.battle);
+        let Some(res) = carry_out(&intent, &mut game) else {
+            continue;
         };
-        let seat = |b: &Battle| b.rules.acting_sides(b).first().copied().unwrap_or(b.active);
-        let active = seat(&game.battle);
-        match intent {
-            Intent::Load(path) => {
-                game.confirm_load = Some(path.clone());
-                continue;
-            }
-            Intent::CancelLoad => {
-                game.confirm_load = None;
-                continue;
-            }
-            Intent::Save => {
-                let path = game.save_path.clone();
-                save_or_ask(&mut game, &seats, path, "quicksave".into());
-                continue;
-            }
-            Intent::SaveAs(name) => {
-                let path = slots::slot_path(&game.save_dir, name);
-                save_or_ask(&mut game, &seats, path, name.trim().to_string());
-                continue;
-            }
-            Intent::CancelSave => {
-                game.confirm_save = None;
-                continue;
-            }
-            Intent::OverwriteConfirmed => {
-                if let Some((path, name)) = game.confirm_save.take() {
-                    save_to(&mut game, &seats, &path, &name);
-                }
-                continue;
-            }
-            Intent::LoadConfirmed => {
-                let Some(path) = game.confirm_load.take() else {
-                    continue;
-                };
-                match save::load_seated(&path) {
-                    Ok((b, saved)) => {
-                        // The game comes back with the seats it was saved with: against the
-                        // opponent, or hotseat.
-                        match saved.opponent {
-                            Some(side) => {
-                                commands.insert_resource(opponent::Computer::new(side));
-                            }
-                            None => commands.remove_resource::<opponent::Computer>(),
-                        }
-                        game.battle = b;
-                        game.version += 1;
-                        game.table = next_table();
-                        forget_the_screen(&mut game, &mut sel);
-                        game.message = None;
-                        game.notice = Some(format!("loaded {}", path.display()));
-                    }
-                    Err(d) => {
-                        game.notice = None;
-                        game.message = Some(
-                            d.iter()
-                                .map(|x| x.to_string())
-                                .collect::<Vec<_>>()
-                                .join("; "),
-                        )
-                    }
-                }
-                continue;
-            }
-            _ => {}
-        }
-        let res = match intent {
-            Intent::Do(c) | Intent::Opponent(c, _) => game.battle.execute(c.clone()).map(|_| ()),
-            Intent::Undo if game.battle.last_command_rolled() => {
-                game.message = Some(
-                    "dice have been rolled or the phase has ended: that cannot be taken back"
-                        .into(),
-                );
-                continue;
-            }
-            Intent::Undo => {
-                let r = game.battle.undo().map(|_| ());
-                let len = game.battle.log.len();
-                game.reasons.retain(|(at, _)| *at < len);
-                r
-            }
-            Intent::Load(_)
-            | Intent::LoadConfirmed
-            | Intent::CancelLoad
-            | Intent::Save
-            | Intent::SaveAs(_)
-            | Intent::OverwriteConfirmed
-            | Intent::CancelSave
-            | Intent::Next
-            | Intent::ShowMe => continue,
-        };
-        if let (Intent::Do(_), Some(t)) = (intent, tutoring.as_deref_mut()) {
+        if let (Intent::Do(_), Some(t)) = (&intent, tutoring.as_deref_mut()) {
             t.tutor.tried(&game.battle, &res);
         }
         match res {
@@ -847,29 +619,231 @@ fn apply_intents(
                 if let Some(r) = reason {
                     game.reasons.push(r);
                 }
-                game.version += 1;
-                game.message = None;
-                game.notice = None;
-                game.pending = None;
-                if seat(&game.battle) != active {
-                    forget_the_screen(&mut game, &mut sel);
-                }
-                // An autosave after every command; failure to write it is not fatal. A finished
-                // battle is not offered for resuming.
-                let auto = game.save_dir.join("autosave.ron");
-                if tutoring.is_some() {
-                    // A lesson is not a game to resume: the player's autosave stays as it was.
-                } else if game.battle.is_over() {
-                    let _ = std::fs::remove_file(&auto);
-                } else if std::fs::create_dir_all(&game.save_dir).is_ok() {
-                    let _ = save::write_seated(&game.battle, &seats, &auto);
-                }
+                done(&mut game, &mut sel, active, &seats, tutoring.is_some());
             }
             Err(e) => {
                 game.notice = None;
                 game.message = Some(report::refusal(&game.battle, &e));
             }
         }
+    }
+}
+
+/// The side at the seat: the first that acts now.
+fn seat_of(b: &Battle) -> usize {
+    b.rules.acting_sides(b).first().copied().unwrap_or(b.active)
+}
+
+/// Why an intent is not for now, if it is not: while the opponent plays its part the player's
+/// hands are off the table; while the handover screen is up the seat is empty; a replay only
+/// shows the game.
+fn not_now(intent: &Intent, busy: bool, seat_empty: bool, replay: bool) -> Option<&'static str> {
+    let plays = matches!(intent, Intent::Do(_) | Intent::Undo | Intent::ShowMe);
+    if busy && plays {
+        Some("the opponent is playing its part: wait, or press Skip")
+    } else if seat_empty && plays {
+        Some("take the seat first")
+    } else if replay
+        && matches!(
+            intent,
+            Intent::Do(_)
+                | Intent::Opponent(..)
+                | Intent::Undo
+                | Intent::Load(_)
+                | Intent::LoadConfirmed
+                | Intent::ShowMe
+        )
+    {
+        Some("a replay only shows the game: close it to play")
+    } else {
+        None
+    }
+}
+
+/// A tutorial's judgement of an intent: the intent to carry out (Show me becomes the step's
+/// example), or None where the tutor has dealt with it (read on, a wrong command, a lesson's
+/// refusal to go back).
+fn tutor_judges(
+    intent: &Intent,
+    tutoring: Option<&mut lesson::Tutoring>,
+    game: &mut Game,
+) -> Option<Intent> {
+    use crate::text::lesson::{Expect, Verdict, advance};
+    let Some(t) = tutoring else {
+        return match intent {
+            Intent::Next | Intent::ShowMe => None,
+            _ => Some(intent.clone()),
+        };
+    };
+    match intent {
+        Intent::Next => {
+            // The refusal a step showed has been read: it does not follow to the next.
+            game.message = None;
+            t.tutor.read_on();
+            None
+        }
+        Intent::ShowMe => {
+            let Some(c) = t.tutor.current().and_then(|s| s.expect.example()) else {
+                t.tutor.read_on();
+                return None;
+            };
+            // The tutor judges its own example too: a try that has become legal is not
+            // carried out.
+            if let Verdict::Wrong(words) = t.tutor.judge(&game.battle, c) {
+                t.tutor.said = Some(words);
+                return None;
+            }
+            // A step that allowed any command of a kind may have left the lesson's path: Show
+            // me puts the battle back on it, as the steps so far played it.
+            let doable = game.battle.clone().execute(c.clone()).is_ok();
+            let is_do = matches!(
+                t.tutor.current().map(|s| &s.expect),
+                Some(Expect::Do { .. })
+            );
+            if !doable
+                && is_do
+                && let Some(mut again) = t.start.clone()
+                && advance(&t.tutor.lesson, &mut again, t.tutor.step).is_ok()
+            {
+                game.battle = again;
+                game.version += 1;
+            }
+            Some(Intent::Do(c.clone()))
+        }
+        Intent::Undo | Intent::Load(_) | Intent::LoadConfirmed => {
+            t.tutor.said = Some("A lesson goes forwards only: its dice are set.".into());
+            None
+        }
+        Intent::Do(c) => {
+            if let Verdict::Wrong(words) = t.tutor.judge(&game.battle, c) {
+                t.tutor.said = Some(words);
+                return None;
+            }
+            Some(intent.clone())
+        }
+        _ => Some(intent.clone()),
+    }
+}
+
+/// Saving and loading: asked, confirmed or let go. Returns whether the intent was one of them.
+fn file_intent(
+    intent: &Intent,
+    game: &mut Game,
+    sel: &mut input::Selection,
+    seats: &save::Seats,
+    commands: &mut Commands,
+) -> bool {
+    match intent {
+        Intent::Load(path) => game.confirm_load = Some(path.clone()),
+        Intent::CancelLoad => game.confirm_load = None,
+        Intent::Save => {
+            let path = game.save_path.clone();
+            save_or_ask(game, seats, path, "quicksave".into());
+        }
+        Intent::SaveAs(name) => {
+            let path = slots::slot_path(&game.save_dir, name);
+            save_or_ask(game, seats, path, name.trim().to_string());
+        }
+        Intent::CancelSave => game.confirm_save = None,
+        Intent::OverwriteConfirmed => {
+            if let Some((path, name)) = game.confirm_save.take() {
+                save_to(game, seats, &path, &name);
+            }
+        }
+        Intent::LoadConfirmed => {
+            if let Some(path) = game.confirm_load.take() {
+                load_over(game, sel, &path, commands);
+            }
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// Loads the save at `path` over the game in play, with the seats it was saved with (against
+/// the opponent, or hotseat); a save that does not load leaves the game as it was and says why.
+fn load_over(
+    game: &mut Game,
+    sel: &mut input::Selection,
+    path: &std::path::Path,
+    commands: &mut Commands,
+) {
+    match save::load_seated(path) {
+        Ok((b, saved)) => {
+            match saved.opponent {
+                Some(side) => {
+                    commands.insert_resource(opponent::Computer::new(side));
+                }
+                None => commands.remove_resource::<opponent::Computer>(),
+            }
+            game.battle = b;
+            game.version += 1;
+            game.table = next_table();
+            forget_the_screen(game, sel);
+            game.message = None;
+            game.notice = Some(format!("loaded {}", path.display()));
+        }
+        Err(d) => {
+            game.notice = None;
+            game.message = Some(
+                d.iter()
+                    .map(|x| x.to_string())
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            )
+        }
+    }
+}
+
+/// A command given to the battle, or taken back: its result, or None for an intent that is
+/// neither (or an undo refused because dice were rolled, said to the player).
+fn carry_out(
+    intent: &Intent,
+    game: &mut Game,
+) -> Option<Result<(), crate::rules::command::RuleError>> {
+    match intent {
+        Intent::Do(c) | Intent::Opponent(c, _) => Some(game.battle.execute(c.clone()).map(|_| ())),
+        Intent::Undo if game.battle.last_command_rolled() => {
+            game.message = Some(
+                "dice have been rolled or the phase has ended: that cannot be taken back".into(),
+            );
+            None
+        }
+        Intent::Undo => {
+            let r = game.battle.undo().map(|_| ());
+            let len = game.battle.log.len();
+            game.reasons.retain(|(at, _)| *at < len);
+            Some(r)
+        }
+        _ => None,
+    }
+}
+
+/// After a command carried out: the battle has changed, the words of the last refusal go, the
+/// screen is forgotten if the seat changed hands, and the game is autosaved (not a lesson, which
+/// is no game to resume, nor a finished battle, which is not offered for resuming; failing to
+/// write it is not fatal).
+fn done(
+    game: &mut Game,
+    sel: &mut input::Selection,
+    active: usize,
+    seats: &save::Seats,
+    lesson: bool,
+) {
+    game.version += 1;
+    game.message = None;
+    game.notice = None;
+    game.pending = None;
+    if seat_of(&game.battle) != active {
+        forget_the_screen(game, sel);
+    }
+    let auto = game.save_dir.join("autosave.ron");
+    if lesson {
+        // A lesson is not a game to resume: the player's autosave stays as it was.
+    } else if game.battle.is_over() {
+        let _ = std::fs::remove_file(&auto);
+    } else if std::fs::create_dir_all(&game.save_dir).is_ok() {
+        let _ = save::write_seated(&game.battle, seats, &auto);
     }
 }
 

@@ -2,7 +2,7 @@
 //! player's (an `Intent`), one at a time at a pace the eye can follow, each with its reason in
 //! the log; a Skip plays the rest of its bound at once. No handover screen appears for it.
 
-use super::screens::{Menu, Screen};
+use super::state::{Menu, Screen};
 use super::{AppSystems, Game, Intent};
 use crate::players::opponent::{Opponent, Style};
 use crate::rules::Battle;
@@ -170,7 +170,7 @@ fn skip_panel(
     mut computer: ResMut<Computer>,
     game: Res<Game>,
     replay: Option<Res<super::Replay>>,
-    docks: Res<super::panels::Docks>,
+    docks: Res<super::state::Docks>,
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
     if !computer.to_act(&game.battle) || replay.is_some() {
@@ -186,10 +186,7 @@ fn skip_panel(
     // Where the other notices go: under the turn bar, between the docks, in the slot of the
     // game's word (a refusal keeps the first).
     egui::Area::new(egui::Id::new("opponent"))
-        .anchor(
-            egui::Align2::CENTER_TOP,
-            super::panels::banner_at(&docks, 1),
-        )
+        .anchor(egui::Align2::CENTER_TOP, super::state::banner_at(&docks, 1))
         .show(ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
                 ui.horizontal(|ui| {

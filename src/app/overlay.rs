@@ -1,7 +1,7 @@
 //! Overlays drawn with gizmos: selection and hover, the drag ghost and ruler, fire arcs and
 //! ranges, threat zones, line of sight, reach, eligible targets and hill contours.
 
-use super::input::{Overlays, Pointer, Selection};
+use super::state::{Overlays, Pointer, Selection};
 use super::{AppSystems, Game};
 use crate::rules::geometry::{Base, Edge, Pt};
 use crate::rules::ruleset::{Ink, Layer, Mark};
@@ -120,53 +120,10 @@ fn draw(
     mut note: ResMut<ReachNote>,
 ) {
     let b = &game.battle;
-    // A tutorial step's places: pulsing rings the newcomer cannot miss.
     if let Some(step) = tutoring.as_ref().and_then(|t| t.tutor.current()) {
-        let pulse = 1.0 + 0.15 * (time.elapsed_secs() * 4.0).sin();
-        let gold = Color::srgb(1.0, 0.85, 0.1);
-        for (x, y) in &step.places {
-            let at = Vec2::new(*x, *y);
-            g.circle_2d(Isometry2d::from_translation(at), 10.0 * pulse, gold);
-            g.circle_2d(Isometry2d::from_translation(at), 6.0 * pulse, gold);
-            g.line_2d(at - Vec2::X * 14.0, at + Vec2::X * 14.0, gold);
-            g.line_2d(at - Vec2::Y * 14.0, at + Vec2::Y * 14.0, gold);
-        }
-        for id in &step.highlight {
-            if let Ok(u) = b.unit(id) {
-                let r = u.base.width.max(u.base.depth) * 0.75 * pulse;
-                g.circle_2d(
-                    Isometry2d::from_translation(Vec2::new(u.base.centre.x, u.base.centre.y)),
-                    r,
-                    gold,
-                );
-            }
-        }
+        tutor_places(&mut g, b, step, time.elapsed_secs());
     }
-    // Hill contours: each level's outline, darker as it climbs.
-    for f in b
-        .terrain
-        .features
-        .iter()
-        .filter(|f| f.kind == FeatureKind::Hill)
-    {
-        let c = Color::srgba(0.35, 0.25, 0.1, 0.35 + 0.15 * f.level.min(4) as f32);
-        g.linestrip_2d(strip(&f.points, true), c);
-    }
-    // Fortified towns and villages: a heavy dark outline.
-    for f in b.terrain.features.iter().filter(|f| f.fortified) {
-        let pts = strip(&f.points, true);
-        g.linestrip_2d(pts.clone(), Color::srgb(0.35, 0.05, 0.05));
-        g.linestrip_2d(
-            pts.iter().map(|p| *p + Vec2::splat(0.8)),
-            Color::srgb(0.35, 0.05, 0.05),
-        );
-    }
-    // Table edge.
-    g.rect_2d(
-        Isometry2d::from_translation(Vec2::new(b.table.width / 2.0, b.table.height / 2.0)),
-        Vec2::new(b.table.width, b.table.height),
-        Color::srgb(0.1, 0.1, 0.1),
-    );
+    terrain_outlines(&mut g, b);
     for id in &game.highlight {
         if let Ok(u) = b.unit(id) {
             outline_unit(&mut g, u, Color::srgb(1.0, 0.5, 0.0));
@@ -177,59 +134,17 @@ fn draw(
     {
         outline_unit(&mut g, u, Color::srgba(1.0, 1.0, 1.0, 0.8));
     }
-    // Placing a unit in deployment: its base at the cursor, and the side's zones.
     if let (Some(id), Some(w)) = (&sel.placing, ptr.world)
         && let Ok(u) = b.unit(id)
     {
-        let facing = b.rules.deployment(b).map(|d| d.facing).unwrap_or(0.0);
-        let ghost = Base::new(Pt::new(w.x, w.y), facing, u.base.width, u.base.depth);
-        outline(&mut g, &ghost, Color::srgb(1.0, 0.9, 0.1));
-        for z in b.zones.iter().filter(|z| z.side == u.side) {
-            let size = Vec2::new(z.max.x - z.min.x, z.max.y - z.min.y);
-            g.rect_2d(
-                Isometry2d::from_translation(Vec2::new(
-                    z.min.x + size.x / 2.0,
-                    z.min.y + size.y / 2.0,
-                )),
-                size,
-                Color::srgb(1.0, 0.9, 0.1),
-            );
-        }
+        placing(&mut g, b, u, w);
     }
-    // The ruleset's marks: zones, and the selected unit's arcs, reach, sight and targets.
-    let layers: Vec<Layer> = [
-        (overlays.arcs, Layer::Arcs),
-        (overlays.zones, Layer::Zones),
-        (overlays.sight, Layer::Sight),
-        (overlays.reach, Layer::Reach),
-        (true, Layer::Targets),
-    ]
-    .into_iter()
-    .filter(|x| x.0)
-    .map(|x| x.1)
-    .collect();
     let selected = sel
         .unit
         .as_ref()
         .and_then(|id| b.unit(id).ok())
         .filter(|s| s.alive());
-    let key = Some((
-        selected.map(|s| s.id.clone()),
-        layers.clone(),
-        game.version,
-        std::ptr::from_ref(&game.battle) as usize,
-    ));
-    if cache.key != key {
-        cache.marks = b.rules.overlays(b, selected, &layers);
-        cache.key = key;
-        // The reach a roll has yet to decide is named on the table beside its outline.
-        note.0 = cache
-            .marks
-            .iter()
-            .filter(|m| m.ink == Ink::ReachIf)
-            .flat_map(|m| m.points.iter().copied())
-            .collect();
-    }
+    cache.refresh(&game, selected, &overlays, &mut note);
     for m in &cache.marks {
         mark(&mut g, m);
     }
@@ -241,25 +156,152 @@ fn draw(
             outline_unit(&mut g, u, Color::srgb(1.0, 0.75, 0.1));
         }
     }
-    // The drag: ghost where the base would end, and a ruler from where it starts.
-    if let Some(drag) = &sel.drag
-        && let Some(start) = drag.moving_base(b)
-    {
-        let ok = drag.plan.is_ok();
-        let c = if ok {
-            Color::srgb(0.2, 1.0, 0.3)
-        } else {
-            Color::srgb(1.0, 0.2, 0.2)
-        };
-        let ends: Vec<Base> = match ptr.world {
-            Some(w) => drag.ghost(b, w),
-            None => drag.ghost(b, drag.start),
-        };
-        for e in &ends {
-            outline(&mut g, e, c);
-            front_mark(&mut g, e, c);
-            g.line_2d(v(start.centre), v(e.centre), c);
+    if let Some(drag) = &sel.drag {
+        drag_ghost(&mut g, b, drag, ptr.world);
+    }
+}
+
+/// A tutorial step's places and units: pulsing rings the newcomer cannot miss.
+fn tutor_places(
+    g: &mut Gizmos,
+    b: &crate::rules::battle::Battle,
+    step: &crate::text::lesson::LessonStep,
+    secs: f32,
+) {
+    let pulse = 1.0 + 0.15 * (secs * 4.0).sin();
+    let gold = Color::srgb(1.0, 0.85, 0.1);
+    for (x, y) in &step.places {
+        let at = Vec2::new(*x, *y);
+        g.circle_2d(Isometry2d::from_translation(at), 10.0 * pulse, gold);
+        g.circle_2d(Isometry2d::from_translation(at), 6.0 * pulse, gold);
+        g.line_2d(at - Vec2::X * 14.0, at + Vec2::X * 14.0, gold);
+        g.line_2d(at - Vec2::Y * 14.0, at + Vec2::Y * 14.0, gold);
+    }
+    for id in &step.highlight {
+        if let Ok(u) = b.unit(id) {
+            let r = u.base.width.max(u.base.depth) * 0.75 * pulse;
+            g.circle_2d(
+                Isometry2d::from_translation(Vec2::new(u.base.centre.x, u.base.centre.y)),
+                r,
+                gold,
+            );
         }
+    }
+}
+
+/// Hill contours (each level's outline, darker as it climbs), fortified places' heavy dark
+/// outline, and the table's edge.
+fn terrain_outlines(g: &mut Gizmos, b: &crate::rules::battle::Battle) {
+    for f in b
+        .terrain
+        .features
+        .iter()
+        .filter(|f| f.kind == FeatureKind::Hill)
+    {
+        let c = Color::srgba(0.35, 0.25, 0.1, 0.35 + 0.15 * f.level.min(4) as f32);
+        g.linestrip_2d(strip(&f.points, true), c);
+    }
+    for f in b.terrain.features.iter().filter(|f| f.fortified) {
+        let pts = strip(&f.points, true);
+        g.linestrip_2d(pts.clone(), Color::srgb(0.35, 0.05, 0.05));
+        g.linestrip_2d(
+            pts.iter().map(|p| *p + Vec2::splat(0.8)),
+            Color::srgb(0.35, 0.05, 0.05),
+        );
+    }
+    g.rect_2d(
+        Isometry2d::from_translation(Vec2::new(b.table.width / 2.0, b.table.height / 2.0)),
+        Vec2::new(b.table.width, b.table.height),
+        Color::srgb(0.1, 0.1, 0.1),
+    );
+}
+
+/// Placing a unit in deployment: its base at the cursor `w`, and its side's zones.
+fn placing(
+    g: &mut Gizmos,
+    b: &crate::rules::battle::Battle,
+    u: &crate::rules::model::Unit,
+    w: Vec2,
+) {
+    let facing = b.rules.deployment(b).map(|d| d.facing).unwrap_or(0.0);
+    let ghost = Base::new(Pt::new(w.x, w.y), facing, u.base.width, u.base.depth);
+    outline(g, &ghost, Color::srgb(1.0, 0.9, 0.1));
+    for z in b.zones.iter().filter(|z| z.side == u.side) {
+        let size = Vec2::new(z.max.x - z.min.x, z.max.y - z.min.y);
+        g.rect_2d(
+            Isometry2d::from_translation(Vec2::new(z.min.x + size.x / 2.0, z.min.y + size.y / 2.0)),
+            size,
+            Color::srgb(1.0, 0.9, 0.1),
+        );
+    }
+}
+
+impl MarkCache {
+    /// The ruleset's marks (zones, and the selected unit's arcs, reach, sight and targets),
+    /// asked again only when the selection, the overlays switched on or the battle change; the
+    /// reach a roll has yet to decide is named on the table beside its outline.
+    fn refresh(
+        &mut self,
+        game: &Game,
+        selected: Option<&crate::rules::model::Unit>,
+        overlays: &Overlays,
+        note: &mut ReachNote,
+    ) {
+        let b = &game.battle;
+        let layers: Vec<Layer> = [
+            (overlays.arcs, Layer::Arcs),
+            (overlays.zones, Layer::Zones),
+            (overlays.sight, Layer::Sight),
+            (overlays.reach, Layer::Reach),
+            (true, Layer::Targets),
+        ]
+        .into_iter()
+        .filter(|x| x.0)
+        .map(|x| x.1)
+        .collect();
+        let key = Some((
+            selected.map(|s| s.id.clone()),
+            layers.clone(),
+            game.version,
+            std::ptr::from_ref(b) as usize,
+        ));
+        if self.key != key {
+            self.marks = b.rules.overlays(b, selected, &layers);
+            self.key = key;
+            note.0 = self
+                .marks
+                .iter()
+                .filter(|m| m.ink == Ink::ReachIf)
+                .flat_map(|m| m.points.iter().copied())
+                .collect();
+        }
+    }
+}
+
+/// The drag: a ghost where the base would end (green, or red when refused), and a ruler from
+/// where it starts.
+fn drag_ghost(
+    g: &mut Gizmos,
+    b: &crate::rules::battle::Battle,
+    drag: &super::state::Drag,
+    pointer: Option<Vec2>,
+) {
+    let Some(start) = drag.moving_base(b) else {
+        return;
+    };
+    let c = if drag.plan.is_ok() {
+        Color::srgb(0.2, 1.0, 0.3)
+    } else {
+        Color::srgb(1.0, 0.2, 0.2)
+    };
+    let ends: Vec<Base> = match pointer {
+        Some(w) => drag.ghost(b, w),
+        None => drag.ghost(b, drag.start),
+    };
+    for e in &ends {
+        outline(g, e, c);
+        front_mark(g, e, c);
+        g.line_2d(v(start.centre), v(e.centre), c);
     }
 }
 

@@ -2,6 +2,7 @@
 //! that is over, and the game menu over the table. A game (the `Game` resource) exists on
 //! every screen but the title.
 
+pub use super::state::{InGame, Menu, Screen};
 use super::{Game, Replay, lesson, opponent, title};
 use bevy::prelude::*;
 
@@ -16,42 +17,6 @@ pub(super) fn plugin(app: &mut App) {
                 .run_if(in_state(InGame))
                 .before(super::AppSystems::Input),
         );
-}
-
-/// Which screen is shown.
-#[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Screen {
-    /// Scenarios, saves and tutorials to choose from.
-    #[default]
-    Title,
-    /// The scenario's briefing over the table, before the first command.
-    Briefing,
-    /// At the table: commands, the opponent, a tutorial or a replay.
-    Playing,
-    /// The battle is over: its result over the table.
-    GameOver,
-}
-
-/// The game menu (Esc) over the table: while it is open the table takes no input, the
-/// opponent waits and a replay stops.
-#[derive(SubStates, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[source(Screen = Screen::Playing | Screen::GameOver)]
-pub enum Menu {
-    #[default]
-    Closed,
-    Open,
-}
-
-/// Any screen with a game on the table (everything but the title).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct InGame;
-
-impl ComputedStates for InGame {
-    type SourceStates = Screen;
-
-    fn compute(screen: Screen) -> Option<Self> {
-        (screen != Screen::Title).then_some(InGame)
-    }
 }
 
 /// Back at the title: the game, its tutorial, replay and opponent leave; the title lists the

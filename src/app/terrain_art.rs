@@ -259,120 +259,9 @@ pub fn feature(f: &Feature) -> Canvas {
     let (lo, hi) = f.bounds();
     let centre = Pt::new((lo.x + hi.x) / 2.0, (lo.y + hi.y) / 2.0);
     match f.kind {
-        FeatureKind::Hill => {
-            // A shadow to the south-east, the slope, then lighter bands up to the crest.
-            let shadow: Vec<[Pt; 3]> = tris
-                .iter()
-                .map(|t| t.map(|p| Pt::new(p.x + 2.0, p.y - 2.5)))
-                .collect();
-            c.tris(&shadow, shade(fill, 0.62));
-            let bands = 2 + f.level.min(3) as usize;
-            for k in 0..bands {
-                let s = 1.0 - k as f32 * (0.7 / bands as f32);
-                let light = 0.86 + 0.1 * k as f32;
-                let col = if f.steep {
-                    shade(fill, light * 0.85)
-                } else {
-                    shade(fill, light)
-                };
-                c.tris(&scaled(&tris, centre, s), col);
-                // The contour line just inside each band's edge.
-                let ring: Vec<Pt> = f
-                    .points
-                    .iter()
-                    .map(|p| {
-                        Pt::new(
-                            centre.x + (p.x - centre.x) * s,
-                            centre.y + (p.y - centre.y) * s,
-                        )
-                    })
-                    .collect();
-                c.band(&ring, 0.7, shade(fill, 0.7), true);
-            }
-        }
-        FeatureKind::Woods => {
-            c.tris(&tris, shade(fill, 0.75));
-            c.band(&f.points, 1.5, shade(fill, 0.55), true);
-            let greens = [
-                rgb(0.17, 0.34, 0.14),
-                rgb(0.22, 0.42, 0.18),
-                rgb(0.28, 0.46, 0.20),
-            ];
-            // Trees a few millimetres apart, fewer and larger in a great forest, so that no
-            // wood costs the renderer more than a few thousand triangles.
-            let area = (hi.x - lo.x) * (hi.y - lo.y);
-            let gap = (area / MAX_TREES).sqrt().max(7.0);
-            let trees = scatter(f, gap, 21);
-            let k = gap / 7.0;
-            for (p, r) in &trees {
-                let rad = (3.2 + r * 2.0) * k;
-                c.disc(
-                    Pt::new(p.x + k, p.y - 1.2 * k),
-                    rad,
-                    rgb(0.09, 0.18, 0.08),
-                    6,
-                );
-            }
-            for (p, r) in &trees {
-                let rad = (3.2 + r * 2.0) * k;
-                let g = greens[(r * 3.0) as usize % 3];
-                c.disc(*p, rad, g, 7);
-                c.disc(
-                    Pt::new(p.x - rad * 0.3, p.y + rad * 0.3),
-                    rad * 0.45,
-                    shade(g, 1.25),
-                    4,
-                );
-            }
-        }
-        FeatureKind::Town | FeatureKind::Village => {
-            c.tris(&tris, fill);
-            // Gardens and yards, then roofs with their ridges.
-            let (lo2, hi2) = f.bounds();
-            let garden = ((hi2.x - lo2.x).min(hi2.y - lo2.y) / 5.0).clamp(9.0, 40.0);
-            for (p, r) in scatter(f, garden, 41) {
-                if r < 0.35 {
-                    c.rect(
-                        p,
-                        garden * 0.66,
-                        garden * 0.55,
-                        r * 0.6,
-                        rgb(0.42, 0.55, 0.32),
-                    );
-                }
-            }
-            // A handful of buildings across the place, as a model town has, whatever its size.
-            let side = (hi.x - lo.x).min(hi.y - lo.y);
-            let across = if f.kind == FeatureKind::Town {
-                3.5
-            } else {
-                2.5
-            };
-            let gap = (side / across).clamp(8.0, 60.0);
-            let size = gap / 9.0;
-            let roofs = [
-                rgb(0.62, 0.26, 0.18),
-                rgb(0.55, 0.30, 0.22),
-                rgb(0.48, 0.46, 0.44),
-            ];
-            for (p, r) in scatter(f, gap, 43) {
-                if r > 0.7 {
-                    continue;
-                }
-                let angle = (r - 0.5) * 0.4;
-                let (w, h) = ((5.0 + r * 2.0) * size, 3.6 * size);
-                let shadow = Pt::new(p.x + 0.6 * size, p.y - 0.6 * size);
-                c.rect(shadow, w, h, angle, rgb(0.15, 0.12, 0.10));
-                c.rect(p, w, h, angle, roofs[(r * 7.0) as usize % 3]);
-                c.rect(p, w, 0.5 * size, angle, rgb(0.30, 0.14, 0.10));
-            }
-            let edge = if f.fortified {
-                rgb(0.30, 0.08, 0.06)
-            } else {
-                shade(fill, 0.7)
-            };
-            c.band(&f.points, if f.fortified { 2.0 } else { 0.8 }, edge, true);
-        }
+        FeatureKind::Hill => hill(&mut c, f, &tris, fill, centre),
+        FeatureKind::Woods => woods(&mut c, f, &tris, fill, (lo, hi)),
+        FeatureKind::Town | FeatureKind::Village => town(&mut c, f, &tris, fill, (lo, hi)),
         FeatureKind::Marsh => {
             c.tris(&tris, fill);
             for (p, r) in scatter(f, 8.0, 61) {
@@ -413,25 +302,150 @@ pub fn feature(f: &Feature) -> Canvas {
             c.band(&f.points, w, fill, false);
             c.band(&f.points, w * 0.12, shade(fill, 0.85), false);
         }
-        FeatureKind::Bridge => {
-            let w = f.width.max(1.0);
-            c.band(&f.points, w + 2.0, rgb(0.25, 0.18, 0.12), false);
-            c.band(&f.points, w, fill, false);
-            // Planks across the deck.
-            for s in f.points.windows(2) {
-                let d = s[1].minus(s[0]);
-                let len = d.dot(d).sqrt();
-                let n = (len / 2.5) as usize;
-                let angle = d.y.atan2(d.x) + std::f32::consts::FRAC_PI_2;
-                for k in 1..n {
-                    let t = k as f32 / n as f32;
-                    let p = Pt::new(s[0].x + d.x * t, s[0].y + d.y * t);
-                    c.rect(p, w, 0.35, angle, shade(fill, 0.7));
-                }
-            }
-        }
+        FeatureKind::Bridge => bridge(&mut c, f, fill),
     }
     c
+}
+
+/// A hill: a shadow to the south-east, the slope, then lighter bands up to the crest, each with
+/// its contour line (darker where it is steep).
+fn hill(c: &mut Canvas, f: &Feature, tris: &[[Pt; 3]], fill: Rgba, centre: Pt) {
+    // A shadow to the south-east, the slope, then lighter bands up to the crest.
+    let shadow: Vec<[Pt; 3]> = tris
+        .iter()
+        .map(|t| t.map(|p| Pt::new(p.x + 2.0, p.y - 2.5)))
+        .collect();
+    c.tris(&shadow, shade(fill, 0.62));
+    let bands = 2 + f.level.min(3) as usize;
+    for k in 0..bands {
+        let s = 1.0 - k as f32 * (0.7 / bands as f32);
+        let light = 0.86 + 0.1 * k as f32;
+        let col = if f.steep {
+            shade(fill, light * 0.85)
+        } else {
+            shade(fill, light)
+        };
+        c.tris(&scaled(tris, centre, s), col);
+        // The contour line just inside each band's edge.
+        let ring: Vec<Pt> = f
+            .points
+            .iter()
+            .map(|p| {
+                Pt::new(
+                    centre.x + (p.x - centre.x) * s,
+                    centre.y + (p.y - centre.y) * s,
+                )
+            })
+            .collect();
+        c.band(&ring, 0.7, shade(fill, 0.7), true);
+    }
+}
+
+/// A wood: its ground and edge, then trees, each with its shadow.
+fn woods(c: &mut Canvas, f: &Feature, tris: &[[Pt; 3]], fill: Rgba, (lo, hi): (Pt, Pt)) {
+    c.tris(tris, shade(fill, 0.75));
+    c.band(&f.points, 1.5, shade(fill, 0.55), true);
+    let greens = [
+        rgb(0.17, 0.34, 0.14),
+        rgb(0.22, 0.42, 0.18),
+        rgb(0.28, 0.46, 0.20),
+    ];
+    // Trees a few millimetres apart, fewer and larger in a great forest, so that no
+    // wood costs the renderer more than a few thousand triangles.
+    let area = (hi.x - lo.x) * (hi.y - lo.y);
+    let gap = (area / MAX_TREES).sqrt().max(7.0);
+    let trees = scatter(f, gap, 21);
+    let k = gap / 7.0;
+    for (p, r) in &trees {
+        let rad = (3.2 + r * 2.0) * k;
+        c.disc(
+            Pt::new(p.x + k, p.y - 1.2 * k),
+            rad,
+            rgb(0.09, 0.18, 0.08),
+            6,
+        );
+    }
+    for (p, r) in &trees {
+        let rad = (3.2 + r * 2.0) * k;
+        let g = greens[(r * 3.0) as usize % 3];
+        c.disc(*p, rad, g, 7);
+        c.disc(
+            Pt::new(p.x - rad * 0.3, p.y + rad * 0.3),
+            rad * 0.45,
+            shade(g, 1.25),
+            4,
+        );
+    }
+}
+
+/// A town or village: gardens and yards, roofs with their ridges, and its edge (heavy and dark
+/// where it is fortified).
+fn town(c: &mut Canvas, f: &Feature, tris: &[[Pt; 3]], fill: Rgba, (lo, hi): (Pt, Pt)) {
+    c.tris(tris, fill);
+    // Gardens and yards, then roofs with their ridges.
+    let (lo2, hi2) = f.bounds();
+    let garden = ((hi2.x - lo2.x).min(hi2.y - lo2.y) / 5.0).clamp(9.0, 40.0);
+    for (p, r) in scatter(f, garden, 41) {
+        if r < 0.35 {
+            c.rect(
+                p,
+                garden * 0.66,
+                garden * 0.55,
+                r * 0.6,
+                rgb(0.42, 0.55, 0.32),
+            );
+        }
+    }
+    // A handful of buildings across the place, as a model town has, whatever its size.
+    let side = (hi.x - lo.x).min(hi.y - lo.y);
+    let across = if f.kind == FeatureKind::Town {
+        3.5
+    } else {
+        2.5
+    };
+    let gap = (side / across).clamp(8.0, 60.0);
+    let size = gap / 9.0;
+    let roofs = [
+        rgb(0.62, 0.26, 0.18),
+        rgb(0.55, 0.30, 0.22),
+        rgb(0.48, 0.46, 0.44),
+    ];
+    for (p, r) in scatter(f, gap, 43) {
+        if r > 0.7 {
+            continue;
+        }
+        let angle = (r - 0.5) * 0.4;
+        let (w, h) = ((5.0 + r * 2.0) * size, 3.6 * size);
+        let shadow = Pt::new(p.x + 0.6 * size, p.y - 0.6 * size);
+        c.rect(shadow, w, h, angle, rgb(0.15, 0.12, 0.10));
+        c.rect(p, w, h, angle, roofs[(r * 7.0) as usize % 3]);
+        c.rect(p, w, 0.5 * size, angle, rgb(0.30, 0.14, 0.10));
+    }
+    let edge = if f.fortified {
+        rgb(0.30, 0.08, 0.06)
+    } else {
+        shade(fill, 0.7)
+    };
+    c.band(&f.points, if f.fortified { 2.0 } else { 0.8 }, edge, true);
+}
+
+/// A bridge: its timbers, its deck and the planks across it.
+fn bridge(c: &mut Canvas, f: &Feature, fill: Rgba) {
+    let w = f.width.max(1.0);
+    c.band(&f.points, w + 2.0, rgb(0.25, 0.18, 0.12), false);
+    c.band(&f.points, w, fill, false);
+    // Planks across the deck.
+    for s in f.points.windows(2) {
+        let d = s[1].minus(s[0]);
+        let len = d.dot(d).sqrt();
+        let n = (len / 2.5) as usize;
+        let angle = d.y.atan2(d.x) + std::f32::consts::FRAC_PI_2;
+        for k in 1..n {
+            let t = k as f32 / n as f32;
+            let p = Pt::new(s[0].x + d.x * t, s[0].y + d.y * t);
+            c.rect(p, w, 0.35, angle, shade(fill, 0.7));
+        }
+    }
 }
 
 /// The longest side of the table's image, in pixels.

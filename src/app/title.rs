@@ -2,8 +2,8 @@
 //! unfinished; start a hotseat game, load, or quit.
 
 use super::Game;
-use super::screens::Screen;
 use super::slots::{self, Slot};
+use super::state::Screen;
 use crate::rules::save;
 use crate::rules::scenario;
 use bevy::prelude::*;
@@ -156,98 +156,12 @@ fn title(
                 "Two players at one computer, measured moves, every factor of every roll shown.",
             );
             ui.separator();
-            if let Some(auto) = screen.autosave.clone() {
-                ui.horizontal(|ui| {
-                    ui.colored_label(egui::Color32::YELLOW, "An unfinished game was found.");
-                    if ui.button("Resume it").clicked() {
-                        start = Some(Launch::Save(auto.clone()));
-                    }
-                });
-                ui.separator();
-            }
-            if !screen.lessons.is_empty() {
-                ui.strong("Learn a ruleset: guided tutorials, one whole turn each");
-                ui.horizontal_wrapped(|ui| {
-                    for (p, t) in &screen.lessons {
-                        if ui.button(t).clicked() {
-                            start = Some(Launch::Lesson(p.clone()));
-                        }
-                    }
-                });
-                ui.separator();
-            }
+            resume_and_lessons(ui, &screen, &mut start);
             ui.strong("Scenarios");
-            // The list scrolls, so that the buttons below stay on the screen.
-            egui::ScrollArea::vertical()
-                .max_height(240.0)
-                .show(ui, |ui| {
-                    for i in 0..screen.scenarios.len() {
-                        let e = &screen.scenarios[i];
-                        let text = match &e.error {
-                            None => format!("{}   ({})", e.name, e.detail),
-                            Some(err) => format!("{}   (cannot be played: {err})", e.name),
-                        };
-                        if ui.selectable_label(screen.selected == i, text).clicked() {
-                            screen.selected = i;
-                        }
-                    }
-                });
-            let selected = screen.selected;
-            if let Some(e) = screen.scenarios.get_mut(selected) {
-                ui.add_space(4.0);
-                ui.label(&e.description);
-                if !e.optional.is_empty() {
-                    ui.add_space(4.0);
-                    ui.strong(
-                        "Optional rules (as the scenario sets them; change them for this game)",
-                    );
-                    ui.horizontal_wrapped(|ui| {
-                        for (key, name) in e.optional.clone() {
-                            let mut on = e.chosen.contains(&key);
-                            if ui.checkbox(&mut on, name).changed() {
-                                if on {
-                                    e.chosen.push(key.clone());
-                                } else {
-                                    e.chosen.retain(|k| *k != key);
-                                }
-                            }
-                        }
-                    });
-                }
-            }
+            scenario_list(ui, &mut screen);
             ui.add_space(6.0);
             ui.horizontal(|ui| {
-                let ok = screen
-                    .scenarios
-                    .get(screen.selected)
-                    .is_some_and(|e| e.error.is_none());
-                if ui
-                    .add_enabled(ok, egui::Button::new("Start a hotseat game"))
-                    .clicked()
-                    && let Some(e) = screen.scenarios.get(screen.selected)
-                {
-                    start = Some(Launch::Scenario(e.path.clone(), e.chosen.clone(), None));
-                }
-                // One player: the opponent takes the other side.
-                let sides = screen
-                    .scenarios
-                    .get(screen.selected)
-                    .map(|e| e.sides.clone())
-                    .unwrap_or_default();
-                for (s, name) in sides.iter().enumerate().take(2) {
-                    if ui
-                        .add_enabled(ok, egui::Button::new(format!("Play {name}")))
-                        .on_hover_text("Against the opponent, which plays the other side")
-                        .clicked()
-                        && let Some(e) = screen.scenarios.get(screen.selected)
-                    {
-                        start = Some(Launch::Scenario(
-                            e.path.clone(),
-                            e.chosen.clone(),
-                            Some(1 - s),
-                        ));
-                    }
-                }
+                start_buttons(ui, &screen, &mut start);
                 if ui.button("Quit").clicked() {
                     exit.write(AppExit::Success);
                 }
@@ -255,45 +169,155 @@ fn title(
             if !screen.saves.is_empty() {
                 ui.separator();
                 ui.strong("Saved games");
-                egui::ScrollArea::vertical()
-                    .id_salt("saves")
-                    .max_height(160.0)
-                    .show(ui, |ui| {
-                        egui::Grid::new("title_saves")
-                            .striped(true)
-                            .num_columns(4)
-                            .show(ui, |ui| {
-                                for s in &screen.saves {
-                                    ui.strong(s.name())
-                                        .on_hover_text(s.path.display().to_string());
-                                    ui.label(s.detail());
-                                    let ok = s.about.is_ok();
-                                    if ui
-                                        .add_enabled(ok, egui::Button::new("Load"))
-                                        .on_disabled_hover_text("This file cannot be loaded")
-                                        .clicked()
-                                    {
-                                        start = Some(Launch::Save(s.path.clone()));
-                                    }
-                                    if ui
-                                        .add_enabled(ok, egui::Button::new("Replay"))
-                                        .on_disabled_hover_text("This file cannot be loaded")
-                                        .clicked()
-                                    {
-                                        start = Some(Launch::Replay(s.path.clone()));
-                                    }
-                                    ui.end_row();
-                                }
-                            });
-                    });
+                saves_list(ui, &screen, &mut start);
             }
             if let Some(m) = &screen.message {
                 ui.colored_label(egui::Color32::LIGHT_RED, m);
             }
         });
-    let Some(launch) = start else {
-        return Ok(());
+    if let Some(launch) = start {
+        open(launch, &mut screen, &mut commands, &mut next);
+    }
+    Ok(())
+}
+
+/// An unfinished game to resume, and the tutorials.
+fn resume_and_lessons(ui: &mut egui::Ui, screen: &TitleScreen, start: &mut Option<Launch>) {
+    if let Some(auto) = screen.autosave.clone() {
+        ui.horizontal(|ui| {
+            ui.colored_label(egui::Color32::YELLOW, "An unfinished game was found.");
+            if ui.button("Resume it").clicked() {
+                *start = Some(Launch::Save(auto.clone()));
+            }
+        });
+        ui.separator();
+    }
+    if !screen.lessons.is_empty() {
+        ui.strong("Learn a ruleset: guided tutorials, one whole turn each");
+        ui.horizontal_wrapped(|ui| {
+            for (p, t) in &screen.lessons {
+                if ui.button(t).clicked() {
+                    *start = Some(Launch::Lesson(p.clone()));
+                }
+            }
+        });
+        ui.separator();
+    }
+}
+
+/// The scenarios to choose from (the list scrolls, so that the buttons below stay on the
+/// screen), and the chosen one's description and optional rules.
+fn scenario_list(ui: &mut egui::Ui, screen: &mut TitleScreen) {
+    egui::ScrollArea::vertical()
+        .max_height(240.0)
+        .show(ui, |ui| {
+            for i in 0..screen.scenarios.len() {
+                let e = &screen.scenarios[i];
+                let text = match &e.error {
+                    None => format!("{}   ({})", e.name, e.detail),
+                    Some(err) => format!("{}   (cannot be played: {err})", e.name),
+                };
+                if ui.selectable_label(screen.selected == i, text).clicked() {
+                    screen.selected = i;
+                }
+            }
+        });
+    let selected = screen.selected;
+    let Some(e) = screen.scenarios.get_mut(selected) else {
+        return;
     };
+    ui.add_space(4.0);
+    ui.label(&e.description);
+    if !e.optional.is_empty() {
+        ui.add_space(4.0);
+        ui.strong("Optional rules (as the scenario sets them; change them for this game)");
+        ui.horizontal_wrapped(|ui| {
+            for (key, name) in e.optional.clone() {
+                let mut on = e.chosen.contains(&key);
+                if ui.checkbox(&mut on, name).changed() {
+                    if on {
+                        e.chosen.push(key.clone());
+                    } else {
+                        e.chosen.retain(|k| *k != key);
+                    }
+                }
+            }
+        });
+    }
+}
+
+/// A hotseat game of the chosen scenario, or one player's against the opponent on either side.
+fn start_buttons(ui: &mut egui::Ui, screen: &TitleScreen, start: &mut Option<Launch>) {
+    let chosen = screen.scenarios.get(screen.selected);
+    let ok = chosen.is_some_and(|e| e.error.is_none());
+    if ui
+        .add_enabled(ok, egui::Button::new("Start a hotseat game"))
+        .clicked()
+        && let Some(e) = chosen
+    {
+        *start = Some(Launch::Scenario(e.path.clone(), e.chosen.clone(), None));
+    }
+    // One player: the opponent takes the other side.
+    let sides = chosen.map(|e| e.sides.clone()).unwrap_or_default();
+    for (s, name) in sides.iter().enumerate().take(2) {
+        if ui
+            .add_enabled(ok, egui::Button::new(format!("Play {name}")))
+            .on_hover_text("Against the opponent, which plays the other side")
+            .clicked()
+            && let Some(e) = chosen
+        {
+            *start = Some(Launch::Scenario(
+                e.path.clone(),
+                e.chosen.clone(),
+                Some(1 - s),
+            ));
+        }
+    }
+}
+
+/// The saved games, each to load or to replay.
+fn saves_list(ui: &mut egui::Ui, screen: &TitleScreen, start: &mut Option<Launch>) {
+    egui::ScrollArea::vertical()
+        .id_salt("saves")
+        .max_height(160.0)
+        .show(ui, |ui| {
+            egui::Grid::new("title_saves")
+                .striped(true)
+                .num_columns(4)
+                .show(ui, |ui| {
+                    for s in &screen.saves {
+                        ui.strong(s.name())
+                            .on_hover_text(s.path.display().to_string());
+                        ui.label(s.detail());
+                        let ok = s.about.is_ok();
+                        if ui
+                            .add_enabled(ok, egui::Button::new("Load"))
+                            .on_disabled_hover_text("This file cannot be loaded")
+                            .clicked()
+                        {
+                            *start = Some(Launch::Save(s.path.clone()));
+                        }
+                        if ui
+                            .add_enabled(ok, egui::Button::new("Replay"))
+                            .on_disabled_hover_text("This file cannot be loaded")
+                            .clicked()
+                        {
+                            *start = Some(Launch::Replay(s.path.clone()));
+                        }
+                        ui.end_row();
+                    }
+                });
+        });
+}
+
+/// Opens what was chosen: a new game or a save on its briefing, a replay and a tutorial at the
+/// table; what does not load stays on the title with the reason.
+fn open(
+    launch: Launch,
+    screen: &mut TitleScreen,
+    commands: &mut Commands,
+    next: &mut NextState<Screen>,
+) {
     let words = |d: Vec<scenario::Diagnostic>| {
         d.iter()
             .map(|x| x.to_string())
@@ -301,7 +325,6 @@ fn title(
             .join("\n")
     };
     let dir = screen.save_dir.clone();
-    // A new game or a save opens on its briefing; a replay and a tutorial at the table.
     let briefed = matches!(launch, Launch::Scenario(..) | Launch::Save(_));
     let loaded = match launch {
         Launch::Scenario(path, o, against) => scenario::load_with_options(&path, &o)
@@ -347,5 +370,4 @@ fn title(
         }
         Err(m) => screen.message = Some(m),
     }
-    Ok(())
 }

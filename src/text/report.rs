@@ -817,6 +817,25 @@ fn division_words(divisions: &[(crate::rules::model::Division, i32)]) -> String 
         .collect()
 }
 
+/// What a roll came to, in a few words (the caption of the last roll): the words of a roll end
+/// with its result, after its scores.
+pub fn roll_result(b: &Battle, e: &Event) -> String {
+    describe(b, e).rsplit(". ").next().unwrap_or("").to_string()
+}
+
+/// What the roll at `at` in the log came to in the end, in the log's words: the units destroyed
+/// or shaken after it, before the next roll or phase (a unit beaten that could not recoil is
+/// destroyed).
+pub fn roll_aftermath(b: &Battle, at: usize) -> Vec<String> {
+    b.log
+        .iter()
+        .skip(at + 1)
+        .take_while(|e| rolls(e).is_empty() && !matches!(e, Event::PhaseBegan { .. }))
+        .filter(|e| matches!(e, Event::Destroyed { .. } | Event::Shaken { .. }))
+        .map(|e| format!("Then {}", describe(b, e)))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::need_text;

@@ -1,11 +1,16 @@
 //! The legend: every mark the table can show, and what it means.
 
-use super::super::Game;
-use super::super::input::Overlays;
-use super::*;
+use crate::app::colours::{colour32, side_colour, to_egui};
+use crate::app::state::Overlays;
+use crate::app::{Game, PanelSystems};
 use crate::rules::terrain::FeatureKind;
 use bevy::prelude::*;
+use bevy_egui::EguiPrimaryContextPass;
 use bevy_egui::{EguiContexts, egui};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(EguiPrimaryContextPass, legend.in_set(PanelSystems::Legend));
+}
 
 /// A swatch and its words.
 pub(super) fn key_row(ui: &mut egui::Ui, colour: egui::Color32, words: &str) {
@@ -22,7 +27,7 @@ pub(super) fn legend_units(ui: &mut egui::Ui, game: &Game) {
     let b = &game.battle;
     let [r, g, bl] = b.side_colour(0);
     let fill = egui::Color32::from_rgb(r, g, bl);
-    let ink = colour32(super::super::board::contrast([r, g, bl]));
+    let ink = colour32(crate::app::colours::contrast([r, g, bl]));
     ui.label("Far off, each unit is a counter in its side's colour, its front the bar:");
     ui.horizontal_wrapped(|ui| {
         for (arm, words, hits) in [
@@ -34,7 +39,7 @@ pub(super) fn legend_units(ui: &mut egui::Ui, game: &Game) {
             (Figures::Foot, "2 hits", 2),
         ] {
             let (rect, _) = ui.allocate_exact_size(egui::vec2(34.0, 24.0), egui::Sense::hover());
-            let c = super::super::overlay::Counter::sample(rect.center(), egui::vec2(26.0, 15.0));
+            let c = crate::app::overlay::Counter::sample(rect.center(), egui::vec2(26.0, 15.0));
             c.paint(ui.painter(), arm, (fill, ink), hits, (None, None));
             ui.label(words);
         }
@@ -119,7 +124,7 @@ pub(super) fn legend(
                     for k in kinds {
                         key_row(
                             ui,
-                            to_egui(super::super::terrain_art::colour(k)),
+                            to_egui(crate::app::terrain_art::colour(k)),
                             &format!("{k:?}"),
                         );
                     }
@@ -177,4 +182,8 @@ pub(super) fn legend(
                 });
         });
     Ok(())
+}
+
+fn ink32(i: crate::rules::ruleset::Ink) -> egui::Color32 {
+    colour32(crate::app::overlay::ink(i))
 }

@@ -2,8 +2,8 @@
 //! chance of each outcome, the choices that are the player's, and "Why?" for any factor) and the
 //! last roll thrown, with its dice and what came of it.
 
-use super::super::{Game, Intent};
-use super::*;
+use crate::app::colours::side_colour;
+use crate::app::{Game, Intent};
 use crate::rules::command::Factor;
 use crate::rules::command::{Command, Event};
 use crate::rules::ruleset::{Outlook, OutlookPart, books};
@@ -324,30 +324,12 @@ pub(super) fn last_roll_section(
                 });
             }
             if !tumbling {
-                ui.label(
-                    report::describe(b, e)
-                        .rsplit(". ")
-                        .next()
-                        .unwrap_or("")
-                        .to_string(),
-                );
+                ui.label(report::roll_result(b, e));
                 // What the roll came to in the end, as the log says it: a unit beaten that
                 // could not recoil is destroyed.
-                for then in final_outcome(b, at) {
+                for then in report::roll_aftermath(b, at) {
                     ui.strong(then);
                 }
             }
         });
-}
-
-/// The losses that followed the roll at `at` in the log, before the next roll, in the log's
-/// words.
-pub(super) fn final_outcome(b: &crate::rules::battle::Battle, at: usize) -> Vec<String> {
-    b.log
-        .iter()
-        .skip(at + 1)
-        .take_while(|e| report::rolls(e).is_empty() && !matches!(e, Event::PhaseBegan { .. }))
-        .filter(|e| matches!(e, Event::Destroyed { .. } | Event::Shaken { .. }))
-        .map(|e| format!("Then {}", report::describe(b, e)))
-        .collect()
 }

@@ -260,8 +260,8 @@ impl Ruleset for Bbb7yw {
     fn overlays(&self, b: &Battle, selected: Option<&Unit>, layers: &[Layer]) -> Vec<Mark> {
         Bbb7yw::overlays(self, b, selected, layers)
     }
-    fn look(&self, _b: &Battle, u: &Unit) -> Look {
-        Bbb7yw::look(self, u)
+    fn look(&self, b: &Battle, u: &Unit) -> Look {
+        Bbb7yw::look(self, b, u)
     }
     fn reference(&self) -> Reference {
         Bbb7yw::reference(self)

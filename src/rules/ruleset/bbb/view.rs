@@ -8,7 +8,9 @@ use crate::rules::geometry::Base;
 use crate::rules::model::{Flag, Formation, Phase, Unit};
 use crate::rules::ruleset::Figures;
 use crate::rules::ruleset::common::{arc_marks, reach_mark, target_mark};
-use crate::rules::ruleset::view::{Action, ActionGroup, Card, Ink, Layer, Look, Mark, TurnWords};
+use crate::rules::ruleset::view::{
+    Action, ActionGroup, Card, Ink, Layer, Look, Mark, Sign, TurnWords, garrisons,
+};
 
 impl Bbb7yw {
     pub(super) fn turn_words(&self, b: &Battle) -> TurnWords {
@@ -354,7 +356,7 @@ impl Bbb7yw {
         self.values_against(u, false).map(|(v, _)| v)
     }
 
-    pub(super) fn look(&self, u: &Unit) -> Look {
+    pub(super) fn look(&self, b: &Battle, u: &Unit) -> Look {
         let size = self.base_of(u);
         let mut label = u.troop.clone();
         if u.status.limbered {
@@ -392,6 +394,9 @@ impl Bbb7yw {
             label_behind: false,
             pips: self.lost(u),
             markers,
+            signs: Sign::plain(u),
+            garrison: garrisons(b, u),
+            hit: u.status.hits > 0,
         }
     }
 }

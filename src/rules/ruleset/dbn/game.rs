@@ -328,8 +328,8 @@ impl<S: Supplement> Ruleset for DbnGame<S> {
     fn overlays(&self, b: &Battle, selected: Option<&Unit>, layers: &[Layer]) -> Vec<Mark> {
         self.dbn.overlays(b, selected, layers)
     }
-    fn look(&self, _b: &Battle, u: &Unit) -> Look {
-        let mut l = self.dbn.look(u);
+    fn look(&self, b: &Battle, u: &Unit) -> Look {
+        let mut l = self.dbn.look(b, u);
         l.markers.extend(self.sup.markers(self, u));
         l
     }

@@ -13,7 +13,7 @@ use crate::rules::ruleset::common::{
 };
 use crate::rules::ruleset::view::{
     Action, ActionGroup, Card, Choice, Deployment, Figures, Ink, Layer, Look, Mark, Outlook,
-    OutlookPart, RefRow, RefSection, Reference, TurnWords,
+    OutlookPart, RefRow, RefSection, Reference, Sign, TurnWords, garrisons,
 };
 use crate::rules::scenario::RawUnit;
 use crate::rules::terrain::FeatureKind;
@@ -359,7 +359,7 @@ impl Dbn {
         })
     }
 
-    pub fn look(&self, u: &Unit) -> Look {
+    pub fn look(&self, b: &Battle, u: &Unit) -> Look {
         let mut label = u.troop.clone();
         if u.status.limbered {
             label.push_str(" (L)");
@@ -384,6 +384,9 @@ impl Dbn {
             label_behind: false,
             pips: u.status.hits,
             markers: Vec::new(),
+            signs: Sign::plain(u),
+            garrison: garrisons(b, u),
+            hit: u.status.hits > 0,
         }
     }
 

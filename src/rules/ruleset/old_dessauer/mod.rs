@@ -385,8 +385,11 @@ impl Ruleset for OldDessauer {
     fn overlays(&self, b: &Battle, selected: Option<&Unit>, layers: &[Layer]) -> Vec<Mark> {
         OldDessauer::overlays(self, b, selected, layers)
     }
-    fn look(&self, _b: &Battle, u: &Unit) -> Look {
-        OldDessauer::look(self, u)
+    fn look(&self, b: &Battle, u: &Unit) -> Look {
+        Look {
+            garrison: crate::rules::ruleset::view::garrisons(b, u),
+            ..OldDessauer::look(self, u)
+        }
     }
     fn result_at_limit(&self, b: &Battle) -> (Option<Side>, String) {
         self.turn_limit_result(b)

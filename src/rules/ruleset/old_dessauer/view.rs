@@ -17,7 +17,7 @@ use crate::rules::ruleset::common::{
 };
 use crate::rules::ruleset::view::{
     Action, ActionGroup, Card, Ink, Layer, Look, Mark, Outlook, OutlookPart, RefRow, RefSection,
-    Reference, TurnWords,
+    Reference, Sign, TurnWords,
 };
 
 /// Distances offered on the recoil-farther buttons, in inches (and whatever is left).
@@ -406,6 +406,10 @@ impl OldDessauer {
             label_behind: fighting,
             pips: 0,
             markers: Vec::new(),
+            signs: Sign::plain(u),
+            // Whether it garrisons a place is the table's: the door's look says.
+            garrison: false,
+            hit: u.status.hits > 0,
         }
     }
 

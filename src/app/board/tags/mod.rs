@@ -5,13 +5,24 @@
 mod places;
 
 use super::Game;
-use super::input::{Overlays, Pointer, Selection};
-use super::panels::{Docks, colour32, side_colour};
+use crate::app::colours::{colour32, contrast, side_colour};
+use crate::app::overlay::{Counter, ReachNote};
+use crate::app::state::{BoardCamera, Docks, Overlays, Pointer, Selection};
+use crate::rules::battle::Battle;
+use crate::rules::geometry::Pt;
 use crate::rules::model::Unit;
-use crate::rules::terrain::FeatureKind;
+use crate::rules::ruleset::Look;
+use crate::rules::ruleset::view::{Sign, objectives_on_table};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use places::*;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        bevy_egui::EguiPrimaryContextPass,
+        unit_tags.in_set(crate::app::PanelSystems::BoardLabels),
+    );
+}
 
 /// Every unit's name is shown, without the Names overlay, where no more than this many units
 /// are in view, or once a base is this wide on screen (in points): zoomed out over a large
@@ -36,43 +47,12 @@ pub(super) struct TagCache {
     objectives: Vec<(crate::rules::geometry::Pt, String, usize)>,
 }
 
-/// The objectives to name on the table, with the side that holds each: the rules' own, or the
-/// scenario's objective named by the place it stands in.
-fn objectives(
-    b: &crate::rules::battle::Battle,
-) -> Vec<(crate::rules::geometry::Pt, String, usize)> {
-    let mut out = b.rules.objectives_held(b);
-    if out.is_empty()
-        && let Some(o) = &b.objective
-    {
-        // The place it stands in, else the nearest town or village.
-        let near = |f: &&crate::rules::terrain::Feature| {
-            let (lo, hi) = f.bounds();
-            let (x, y) = ((lo.x + hi.x) / 2.0 - o.at.x, (lo.y + hi.y) / 2.0 - o.at.y);
-            x * x + y * y
-        };
-        let named = b.terrain.features.iter().filter(|f| !f.name.is_empty());
-        let place = b
-            .terrain
-            .at(
-                o.at,
-                &[FeatureKind::Town, FeatureKind::Village, FeatureKind::Hill],
-            )
-            .find(|f| !f.name.is_empty())
-            .or_else(|| {
-                named
-                    .filter(|f| matches!(f.kind, FeatureKind::Town | FeatureKind::Village))
-                    .min_by(|a, c| near(a).total_cmp(&near(c)))
-            })
-            .map_or_else(|| "Objective".to_string(), |f| f.name.clone());
-        let holder = if o.taken {
-            crate::rules::battle::Battle::enemy(o.owner)
-        } else {
-            o.owner
-        };
-        out.push((o.at, place, holder));
+/// The colour of a sign of a unit's state, on its counter's edge and its tag's words.
+fn sign_colour(s: Sign) -> egui::Color32 {
+    match s {
+        Sign::Shaken => egui::Color32::from_rgb(255, 215, 60),
+        Sign::Disordered => egui::Color32::from_rgb(255, 160, 60),
     }
-    out
 }
 
 /// A unit's name box: its name, its state's words and pips, a tab in its side's colour, tied
@@ -90,6 +70,52 @@ struct Tag {
 }
 
 impl Tag {
+    /// A unit's tag, not yet placed: its name, the words of its state and its pips (hits, or
+    /// bases lost, as the ruleset counts them), in its side's colour, ringed where it is picked.
+    fn of(
+        painter: &egui::Painter,
+        u: &Unit,
+        look: &Look,
+        side: egui::Color32,
+        ring: Option<egui::Color32>,
+    ) -> Tag {
+        let name = painter.layout_no_wrap(
+            u.name.clone(),
+            egui::FontId::proportional(12.0),
+            egui::Color32::WHITE,
+        );
+        let badges = look
+            .badges()
+            .iter()
+            .map(|(t, s)| {
+                painter.layout_no_wrap(t.clone(), egui::FontId::proportional(11.0), sign_colour(*s))
+            })
+            .collect();
+        Tag {
+            spot: egui::Rect::NOTHING,
+            tie: None,
+            name,
+            badges,
+            pips: look.pips.min(12),
+            side,
+            ring,
+        }
+    }
+
+    /// Its box's size: the name, over a second line of pips and words where it has any.
+    fn size(&self) -> egui::Vec2 {
+        let pips_w = if self.pips > 0 {
+            self.pips as f32 * 9.0 + 4.0
+        } else {
+            0.0
+        };
+        let badge_w: f32 = self.badges.iter().map(|g| g.size().x + 8.0).sum::<f32>() + pips_w;
+        let w = self.name.size().x.max(badge_w) + 10.0;
+        let second = !self.badges.is_empty() || self.pips > 0;
+        let h = self.name.size().y + if second { 15.0 } else { 0.0 } + 4.0;
+        egui::vec2(w, h)
+    }
+
     fn paint(self, painter: &egui::Painter) {
         let (spot, h) = (self.spot, self.spot.height());
         if let Some(tie) = self.tie {
@@ -138,6 +164,21 @@ impl Tag {
     }
 }
 
+/// The gold of the selection and of the objectives.
+const GOLD: egui::Color32 = egui::Color32::from_rgb(250, 215, 60);
+
+/// What the table's labels are drawn on: their painter, the window, the table less the docks
+/// (no label is drawn over a docked panel), and where the table's points fall on screen.
+struct Sheet<'a> {
+    painter: egui::Painter,
+    screen: egui::Rect,
+    table: egui::Rect,
+    to_screen: &'a dyn Fn(Pt) -> Option<egui::Pos2>,
+}
+
+/// A unit on the table and its box on screen (its counter's, where it is drawn too small).
+type Boxed<'a> = (&'a Unit, Counter);
+
 /// The objectives and who holds each; counters over bases drawn too small to read; names,
 /// status and the ruleset's word markers (LOW, OUT, SPENT ...) for each unit; and the terrain's
 /// names: drawn in screen space, readable at every zoom, placed where they overlap neither each
@@ -147,17 +188,17 @@ impl Tag {
 /// for the selected and hovered units'. A unit with nothing but its name to show is named where
 /// few units are in view or once zoomed in (or with the Names overlay on); the selected and
 /// hovered units and those with a status are named at every zoom.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn unit_tags(
+#[expect(clippy::too_many_arguments, reason = "a Bevy system's parameters")]
+fn unit_tags(
     mut ctx: EguiContexts,
     game: Res<Game>,
     overlays: Res<Overlays>,
     sel: Res<Selection>,
     ptr: Res<Pointer>,
-    cams: Query<(&Camera, &GlobalTransform), With<super::camera::BoardCamera>>,
+    cams: Query<(&Camera, &GlobalTransform), With<BoardCamera>>,
     docks: Res<Docks>,
     mut cache: Local<TagCache>,
-    note: Res<super::overlay::ReachNote>,
+    note: Res<ReachNote>,
     mut layout: Local<Layout>,
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
@@ -165,125 +206,165 @@ pub(super) fn unit_tags(
         return Ok(());
     };
     let b = &game.battle;
-    let to_screen = |p: crate::rules::geometry::Pt| {
+    let to_screen = |p: Pt| {
         cam.world_to_viewport(gt, Vec3::new(p.x, p.y, 0.0))
             .ok()
             .map(|v| egui::pos2(v.x, v.y))
     };
     let screen = ctx.viewport_rect();
-    // Names and counters belong to the table: none is drawn over the docked panels.
-    let table = egui::Rect::from_min_max(
-        egui::pos2(screen.min.x, screen.min.y + docks.top),
-        egui::pos2(
-            (screen.max.x - docks.right).max(screen.min.x),
-            (screen.max.y - docks.bottom).max(screen.min.y + docks.top),
-        ),
-    );
-    let painter = ctx
-        .layer_painter(egui::LayerId::new(
-            egui::Order::Background,
-            egui::Id::new("board_labels"),
-        ))
-        .with_clip_rect(table);
-    // The rules' looks and objectives, worked out once for each state of the battle.
-    let key = (game.version, std::ptr::from_ref(&game.battle) as usize);
-    if cache.key != Some(key) {
-        cache.looks = b
-            .alive()
-            .map(|u| (u.id.clone(), b.rules.look(b, u)))
-            .collect();
-        cache.objectives = objectives(b);
-        cache.key = Some(key);
-    }
+    let table = table_in_view(screen, &docks);
+    let sheet = Sheet {
+        painter: ctx
+            .layer_painter(egui::LayerId::new(
+                egui::Order::Background,
+                egui::Id::new("board_labels"),
+            ))
+            .with_clip_rect(table),
+        screen,
+        table,
+        to_screen: &to_screen,
+    };
+    cache.refresh(&game);
     // Every base's screen box is taken first: its counter's where it is drawn too small to read.
-    let mut boxes: Vec<(&Unit, super::overlay::Counter)> = b
+    let mut boxes: Vec<Boxed> = b
         .alive()
-        .filter_map(|u| Some((u, super::overlay::Counter::of(&u.base, to_screen)?)))
+        .filter_map(|u| Some((u, Counter::of(&u.base, to_screen)?)))
         .collect();
     // From right to left: each name hangs to the right of a line down from its base, so that a
     // line's names fall in steps and no tie crosses a name (the order never follows the
     // selection, so names stay where they are when it changes).
     boxes.sort_by(|(a, _), (c, _)| naming_order(a, c));
     let mut taken = Taken::of(boxes.iter().map(|(_, c)| c.rect().expand(1.0)).collect());
-    let in_view = boxes
-        .iter()
-        .filter(|(_, c)| screen.intersects(c.rect()))
-        .count();
-    let gold = egui::Color32::from_rgb(250, 215, 60);
     let picked = |u: &Unit| {
         let key = Some(&u.id);
         if sel.unit.as_ref() == key {
-            Some(gold)
+            Some(GOLD)
         } else if ptr.hover.as_ref() == key {
             Some(egui::Color32::WHITE)
         } else {
             None
         }
     };
-    // Bases too small on screen to read carry a counter: side, arm, front and hits.
+    paint_counters(&sheet, &boxes, &cache, &game, &picked);
+    paint_objectives(&sheet, &cache, &game, &mut taken);
+    let wanted = name_tags(&sheet, &boxes, &cache, &game, overlays.names, &picked);
+    paint_name_tags(&sheet, wanted, &mut taken, &mut layout);
+    paint_reach_note(&sheet, &note, &mut taken);
+    paint_terrain_names(&sheet, b, &mut taken);
+    Ok(())
+}
+
+/// The window less the docked panels: the table in view.
+fn table_in_view(screen: egui::Rect, docks: &Docks) -> egui::Rect {
+    egui::Rect::from_min_max(
+        egui::pos2(screen.min.x, screen.min.y + docks.top),
+        egui::pos2(
+            (screen.max.x - docks.right).max(screen.min.x),
+            (screen.max.y - docks.bottom).max(screen.min.y + docks.top),
+        ),
+    )
+}
+
+impl TagCache {
+    /// The rules' looks and objectives, worked out once for each state of the battle.
+    fn refresh(&mut self, game: &Game) {
+        let b = &game.battle;
+        let key = (game.version, std::ptr::from_ref(b) as usize);
+        if self.key != Some(key) {
+            self.looks = b
+                .alive()
+                .map(|u| (u.id.clone(), b.rules.look(b, u)))
+                .collect();
+            self.objectives = objectives_on_table(b);
+            self.key = Some(key);
+        }
+    }
+}
+
+/// Bases too small on screen to read carry a counter: side, arm, front, hits and the sign of
+/// their state.
+fn paint_counters(
+    sheet: &Sheet,
+    boxes: &[Boxed],
+    cache: &TagCache,
+    game: &Game,
+    picked: &dyn Fn(&Unit) -> Option<egui::Color32>,
+) {
     for (u, c) in boxes
         .iter()
-        .filter(|(_, c)| c.small && screen.intersects(c.rect()))
+        .filter(|(_, c)| c.small && sheet.screen.intersects(c.rect()))
     {
         let Some(look) = cache.looks.get(&u.id) else {
             continue;
         };
-        let [r, g, bl] = b.side_colour(u.side);
+        let [r, g, bl] = game.battle.side_colour(u.side);
         let fill = egui::Color32::from_rgb(r, g, bl);
-        let ink = colour32(super::board::contrast([r, g, bl]));
-        let edge = if u.status.shaken {
-            Some(egui::Color32::from_rgb(255, 215, 60))
-        } else if u.status.disordered {
-            Some(egui::Color32::from_rgb(255, 160, 60))
-        } else {
-            None
-        };
+        let ink = colour32(contrast([r, g, bl]));
+        let edge = look.worst_sign().map(sign_colour);
         c.paint(
-            &painter,
+            &sheet.painter,
             look.arm,
             (fill, ink),
             look.pips,
             (edge, picked(u)),
         );
     }
+}
+
+/// The places that decide the battle: a ring in the colour of the side that holds each now,
+/// with its name and holder (before the units' names, so that they always find room).
+fn paint_objectives(sheet: &Sheet, cache: &TagCache, game: &Game, taken: &mut Taken) {
+    let (painter, screen) = (&sheet.painter, sheet.screen);
     let font = egui::FontId::proportional(12.0);
-    let small = egui::FontId::proportional(11.0);
-    // The places that decide the battle: a ring in the colour of the side that holds each now,
-    // with its name and holder (before the units' names, so that they always find room).
     for (at, name, side) in &cache.objectives {
         let (at, side) = (*at, *side);
-        let Some(p) = to_screen(at).filter(|p| screen.contains(*p)) else {
+        let Some(p) = (sheet.to_screen)(at).filter(|p| screen.contains(*p)) else {
             continue;
         };
-        let holder = b.sides.get(side).map_or("", |s| s.name.as_str());
+        let holder = game.battle.sides.get(side).map_or("", |s| s.name.as_str());
         painter.circle(
             p,
             8.0,
-            side_colour(&game, side),
-            egui::Stroke::new(2.5, gold),
+            side_colour(game, side),
+            egui::Stroke::new(2.5, GOLD),
         );
-        painter.circle_filled(p, 2.5, gold);
+        painter.circle_filled(p, 2.5, GOLD);
         let words = if name.is_empty() {
             format!("held by {holder}")
         } else {
             format!("{name}: {holder}")
         };
-        let text = painter.layout_no_wrap(words, font.clone(), gold);
+        let text = painter.layout_no_wrap(words, font.clone(), GOLD);
         let size = text.size() + egui::vec2(8.0, 4.0);
-        let spot = objective_spot(p, size, &mut taken, screen);
+        let spot = objective_spot(p, size, taken, screen);
         // A label set off from its ring is tied to it by a thin line.
         if spot.distance_to_pos(p) > 14.0 {
             let end = spot.clamp(p);
             let start = p + (end - p).normalized() * 9.0;
-            painter.line_segment([start, end], egui::Stroke::new(1.5, gold));
+            painter.line_segment([start, end], egui::Stroke::new(1.5, GOLD));
         }
         painter.rect_filled(spot, 3.0, egui::Color32::from_black_alpha(170));
-        painter.galley(spot.min + egui::vec2(4.0, 2.0), text, gold);
+        painter.galley(spot.min + egui::vec2(4.0, 2.0), text, GOLD);
     }
-    // The units' names and states, each in a box tied to its base; the selected and hovered
-    // units' are drawn last, over the rest, wherever they must go.
+}
+
+/// The units' name tags to place, each with what it asks of the layout: those in view that are
+/// named at this zoom, picked, or have a state to show.
+fn name_tags<'b>(
+    sheet: &Sheet,
+    boxes: &'b [Boxed],
+    cache: &TagCache,
+    game: &Game,
+    names_on: bool,
+    picked: &dyn Fn(&Unit) -> Option<egui::Color32>,
+) -> Vec<(Ask<'b>, Tag)> {
+    let screen = sheet.screen;
+    let in_view = boxes
+        .iter()
+        .filter(|(_, c)| screen.intersects(c.rect()))
+        .count();
     let mut wanted = Vec::new();
-    for (u, c) in &boxes {
+    for (u, c) in boxes {
         let r = c.rect();
         if !screen.intersects(r) {
             continue;
@@ -292,74 +373,39 @@ pub(super) fn unit_tags(
             continue;
         };
         let pick = picked(u);
-        let status = u.status.hits > 0
-            || u.status.shaken
-            || u.status.disordered
-            || !look.markers.is_empty()
-            || look.pips > 0;
-        let named = overlays.names
-            || in_view <= NAMES_UP_TO_UNITS
-            || r.width().max(r.height()) >= NAMES_FROM_PX;
+        let status = look.shows_state();
+        let named =
+            names_on || in_view <= NAMES_UP_TO_UNITS || r.width().max(r.height()) >= NAMES_FROM_PX;
         if !named && pick.is_none() && !status {
             continue;
         }
-        let mut badges: Vec<(String, egui::Color32)> = Vec::new();
-        // The ruleset's own words say it where it has them.
-        if u.status.shaken && look.markers.is_empty() {
-            badges.push(("SHAKEN".into(), egui::Color32::from_rgb(255, 215, 60)));
-        }
-        if u.status.disordered && look.markers.is_empty() {
-            badges.push(("DISORDERED".into(), egui::Color32::from_rgb(255, 160, 60)));
-        }
-        for m in &look.markers {
-            badges.push((m.clone(), egui::Color32::from_rgb(255, 215, 60)));
-        }
-        let name = painter.layout_no_wrap(u.name.clone(), font.clone(), egui::Color32::WHITE);
-        let badge_galleys: Vec<_> = badges
-            .iter()
-            .map(|(t, c)| painter.layout_no_wrap(t.clone(), small.clone(), *c))
-            .collect();
-        // Hits (or bases lost) as red pips, as the ruleset counts them.
-        let pips = look.pips.min(12);
-        let pips_w = if pips > 0 {
-            pips as f32 * 9.0 + 4.0
-        } else {
-            0.0
-        };
-        let badge_w: f32 = badge_galleys.iter().map(|g| g.size().x + 8.0).sum::<f32>() + pips_w;
-        let w = name.size().x.max(badge_w) + 10.0;
-        let second = !badges.is_empty() || pips > 0;
-        let h = name.size().y + if second { 15.0 } else { 0.0 } + 4.0;
-        let tag = Tag {
-            spot: egui::Rect::NOTHING,
-            tie: None,
-            name,
-            badges: badge_galleys,
-            pips,
-            side: side_colour(&game, u.side),
-            ring: pick,
-        };
+        let tag = Tag::of(&sheet.painter, u, look, side_colour(game, u.side), pick);
         let ask = Ask {
             counter: c,
-            size: egui::vec2(w, h),
+            size: tag.size(),
             must: pick.is_some(),
             takes_room: named || status,
         };
         wanted.push((ask, tag));
     }
+    wanted
+}
+
+/// Places the name tags (laid out again only when a base, a name's size or the room round them
+/// changes, not while the table stands still) and paints them; the selected and hovered units'
+/// and those placed without room are painted last, over the rest.
+fn paint_name_tags(sheet: &Sheet, wanted: Vec<(Ask, Tag)>, taken: &mut Taken, layout: &mut Layout) {
     let asks: Vec<Ask> = wanted.iter().map(|(a, _)| *a).collect();
-    // Laid out again only when a base, a name's size or the room round them changes (not
-    // while the table stands still).
     let key: Vec<_> = asks
         .iter()
         .map(|a| (a.counter.rect(), a.size, a.must, a.takes_room))
         .collect();
-    if layout.key != key || layout.around != taken.boxes || layout.bounds != Some(table) {
-        layout.laid = lay_out(&asks, &taken, table);
-        (layout.key, layout.around, layout.bounds) = (key, taken.boxes.clone(), Some(table));
+    if layout.key != key || layout.around != taken.boxes || layout.bounds != Some(sheet.table) {
+        layout.laid = lay_out(&asks, taken, sheet.table);
+        (layout.key, layout.around, layout.bounds) = (key, taken.boxes.clone(), Some(sheet.table));
     }
     let (laid, room) = layout.laid.clone();
-    taken = room;
+    *taken = room;
     let mut on_top = Vec::new();
     for ((ask, mut tag), laid) in wanted.into_iter().zip(laid) {
         let Some((spot, tie, found)) = laid else {
@@ -369,40 +415,50 @@ pub(super) fn unit_tags(
         if !found || !ask.takes_room {
             on_top.push(tag);
         } else {
-            tag.paint(&painter);
+            tag.paint(&sheet.painter);
         }
     }
     for tag in on_top {
-        tag.paint(&painter);
+        tag.paint(&sheet.painter);
     }
-    // A reach that waits on the roll deciding the move says so above the top of its outline
-    // that is on the table.
+}
+
+/// A reach that waits on the roll deciding the move says so above the top of its outline that
+/// is on the table.
+fn paint_reach_note(sheet: &Sheet, note: &ReachNote, taken: &mut Taken) {
+    let table = sheet.table;
     let top = note
         .0
         .iter()
-        .filter_map(|p| to_screen(*p))
+        .filter_map(|p| (sheet.to_screen)(*p))
         .filter(|p| table.contains(*p))
         .min_by(|a, c| a.y.total_cmp(&c.y));
-    if let Some(p) = top {
-        let cyan = egui::Color32::from_rgb(120, 230, 255);
-        let g = painter.layout_no_wrap(
-            "reach if the roll gives a full move".into(),
-            small.clone(),
-            cyan,
-        );
-        let rect = egui::Rect::from_center_size(
-            p + egui::vec2(0.0, -12.0),
-            g.size() + egui::vec2(8.0, 4.0),
-        );
-        let rect = rect.translate(egui::vec2(
-            (table.min.x - rect.min.x).max(0.0) + (table.max.x - rect.max.x).min(0.0),
-            (table.min.y - rect.min.y).max(0.0) + (table.max.y - rect.max.y).min(0.0),
-        ));
-        painter.rect_filled(rect, 3.0, egui::Color32::from_black_alpha(170));
-        painter.galley(rect.min + egui::vec2(4.0, 2.0), g, cyan);
-        taken.boxes.push(rect);
-    }
-    // The terrain's names, where there is room.
+    let Some(p) = top else {
+        return;
+    };
+    let cyan = egui::Color32::from_rgb(120, 230, 255);
+    let g = sheet.painter.layout_no_wrap(
+        "reach if the roll gives a full move".into(),
+        egui::FontId::proportional(11.0),
+        cyan,
+    );
+    let rect =
+        egui::Rect::from_center_size(p + egui::vec2(0.0, -12.0), g.size() + egui::vec2(8.0, 4.0));
+    let rect = rect.translate(egui::vec2(
+        (table.min.x - rect.min.x).max(0.0) + (table.max.x - rect.max.x).min(0.0),
+        (table.min.y - rect.min.y).max(0.0) + (table.max.y - rect.max.y).min(0.0),
+    ));
+    sheet
+        .painter
+        .rect_filled(rect, 3.0, egui::Color32::from_black_alpha(170));
+    sheet
+        .painter
+        .galley(rect.min + egui::vec2(4.0, 2.0), g, cyan);
+    taken.boxes.push(rect);
+}
+
+/// The terrain's names, each once, where there is room.
+fn paint_terrain_names(sheet: &Sheet, b: &Battle, taken: &mut Taken) {
     let mut named: Vec<&str> = Vec::new();
     for f in b.terrain.features.iter() {
         if named.contains(&f.name.as_str()) || f.name.is_empty() {
@@ -413,28 +469,28 @@ pub(super) fn unit_tags(
         let at = if f.kind.is_linear() {
             f.points.get(f.points.len() / 2).copied()
         } else {
-            Some(crate::rules::geometry::Pt::new(
-                (lo.x + hi.x) / 2.0,
-                (lo.y + hi.y) / 2.0,
-            ))
+            Some(Pt::new((lo.x + hi.x) / 2.0, (lo.y + hi.y) / 2.0))
         };
-        let Some(p) = at.and_then(to_screen) else {
+        let Some(p) = at.and_then(sheet.to_screen) else {
             continue;
         };
-        let g = painter.layout_no_wrap(
+        let g = sheet.painter.layout_no_wrap(
             f.name.clone(),
             egui::FontId::proportional(12.0),
             egui::Color32::from_rgb(250, 245, 225),
         );
         let rect = egui::Rect::from_center_size(p, g.size() + egui::vec2(8.0, 2.0));
-        if !screen.contains_rect(rect) || !taken.free(rect) {
+        if !sheet.screen.contains_rect(rect) || !taken.free(rect) {
             continue;
         }
         taken.boxes.push(rect);
-        painter.rect_filled(rect, 6.0, egui::Color32::from_black_alpha(90));
-        painter.galley(rect.min + egui::vec2(4.0, 1.0), g, egui::Color32::WHITE);
+        sheet
+            .painter
+            .rect_filled(rect, 6.0, egui::Color32::from_black_alpha(90));
+        sheet
+            .painter
+            .galley(rect.min + egui::vec2(4.0, 1.0), g, egui::Color32::WHITE);
     }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -527,9 +583,9 @@ mod tests {
             egui::pos2(ww - docks.right, wh - docks.bottom),
         );
         let b = &game.battle;
-        let mut boxes: Vec<(&Unit, super::super::overlay::Counter)> = b
+        let mut boxes: Vec<(&Unit, crate::app::overlay::Counter)> = b
             .alive()
-            .filter_map(|u| Some((u, super::super::overlay::Counter::of(&u.base, to_screen)?)))
+            .filter_map(|u| Some((u, crate::app::overlay::Counter::of(&u.base, to_screen)?)))
             .collect();
         boxes.sort_by(|(a, _), (c, _)| naming_order(a, c));
         assert_eq!(boxes.len(), 34);
@@ -540,7 +596,7 @@ mod tests {
         let font = egui::FontId::proportional(12.0);
         let names_of = |picked: Option<usize>| {
             let mut taken = Taken::of(boxes.iter().map(|(_, c)| c.rect().expand(1.0)).collect());
-            for (p, name, _) in objectives(b) {
+            for (p, name, _) in objectives_on_table(b) {
                 let p = to_screen(p).unwrap();
                 let g = painter.layout_no_wrap(
                     format!("{name}: Austria"),
@@ -606,17 +662,5 @@ mod tests {
         for k in [0, 7, 20, 33] {
             assert_eq!(names_of(Some(k)), names, "selecting a unit moves no name");
         }
-    }
-
-    /// The default battle's objective is named by the village it stands by, and held by Austria.
-    #[test]
-    fn the_objective_is_named_by_its_place() {
-        let b = crate::rules::scenario::load(
-            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/default.ron"),
-        )
-        .expect("the default battle loads");
-        let names: Vec<(String, usize)> =
-            objectives(&b).into_iter().map(|(_, n, s)| (n, s)).collect();
-        assert_eq!(names, vec![("Reichenau".to_string(), 1)]);
     }
 }

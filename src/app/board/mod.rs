@@ -1,10 +1,15 @@
 //! Draws the table: the terrain painted as one image, bases as rectangles in side colours with a front
-//! edge, a troop code and status markers, redrawn whenever the battle changes.
+//! edge, a troop code and status markers, redrawn whenever the battle changes; and, in `tags`,
+//! the names and counters on the table, laid out in screen space over the bases.
 
+mod tags;
+
+use super::colours::contrast;
 use super::{AppSystems, Game, terrain_art};
 use crate::rules::command::Event;
 use crate::rules::geometry::{Base, Pt};
 use crate::rules::model::Unit;
+use crate::rules::ruleset::view::Sign;
 use crate::rules::ruleset::{Figures, Look};
 use crate::rules::terrain::FeatureKind;
 use bevy::asset::RenderAssetUsages;
@@ -26,7 +31,8 @@ pub(super) fn plugin(app: &mut App) {
         (draw_units, animate, hide_small_codes)
             .chain()
             .in_set(AppSystems::Draw),
-    );
+    )
+    .add_plugins(tags::plugin);
 }
 
 /// A base's troop code drawn on the table, with the base it belongs to.
@@ -36,7 +42,7 @@ struct BaseCode(Base);
 /// A base too small on screen to read carries a counter that says its type: its own code is
 /// hidden then, rather than left as stray small text beside the counter.
 fn hide_small_codes(
-    cams: Query<(&Camera, &GlobalTransform), With<super::camera::BoardCamera>>,
+    cams: Query<(&Camera, &GlobalTransform), With<super::state::BoardCamera>>,
     mut codes: Query<(&BaseCode, &mut Visibility)>,
 ) {
     let Some((cam, gt)) = cams.iter().next() else {
@@ -186,7 +192,7 @@ fn draw_units(
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
     mut shared: Local<Shared>,
-    overlays: Res<super::input::Overlays>,
+    overlays: Res<super::state::Overlays>,
 ) {
     // A new game starts its versions again: compare the battle's identity too.
     let key = (game.version, std::ptr::from_ref(&game.battle) as usize);
@@ -244,11 +250,7 @@ fn draw_units(
         let from = paths.get(u.id.as_str()).map(|(from, _)| *from);
         paint.body(u, &look, b.side_colour(u.side), from.as_ref());
         paint.label(u, &look, b.side_colour(u.side), from.as_ref());
-        let garrison = b
-            .terrain
-            .at(u.base.centre, &[FeatureKind::Town, FeatureKind::Village])
-            .any(|f| f.fortified);
-        paint.markers(u, &look, garrison);
+        paint.markers(u, &look);
     }
 }
 
@@ -461,10 +463,10 @@ impl Paint<'_, '_, '_> {
         ));
     }
 
-    /// Disorder, hits, garrison and shaken markers round the base.
-    fn markers(&mut self, u: &Unit, look: &Look, garrison: bool) {
+    /// Disorder, hits, garrison and shaken markers round the base, as the ruleset signals them.
+    fn markers(&mut self, u: &Unit, look: &Look) {
         let (w, d) = (u.base.width, u.base.depth);
-        if u.status.disordered {
+        if look.signs.contains(&Sign::Disordered) {
             // Disordered: an orange diamond behind the base's middle.
             let mesh = self.rect(3.6, 3.6);
             let rot = std::f32::consts::FRAC_PI_4;
@@ -483,13 +485,13 @@ impl Paint<'_, '_, '_> {
             let mesh = self.circle(2.4);
             self.marker(at, mesh, Color::srgb(0.85, 0.1, 0.1), 0.0);
         }
-        if garrison {
+        if look.garrison {
             // Garrison: a dark square at the rear left corner.
             let at = u.base.local(-w / 2.0 + 2.5, -d / 2.0 + 2.5);
             let mesh = self.rect(3.5, 3.5);
             self.marker(at, mesh, Color::srgb(0.35, 0.05, 0.05), 0.0);
         }
-        if u.status.shaken {
+        if look.signs.contains(&Sign::Shaken) {
             let at = u.base.local(w / 2.0 - 3.0, -d / 2.0 - 3.0);
             let mesh = Mesh2d(self.shared.ring(self.meshes, 1.2, 2.4));
             self.marker(at, mesh, Color::srgb(0.95, 0.8, 0.1), 0.0);
@@ -544,6 +546,18 @@ fn flag(x: f32, y: f32, s: f32, coat: Color) -> Vec<Glyph> {
     ]
 }
 
+/// One shape of a figure: its size, its place in the base's frame, its turn and colour.
+fn glyph(w: f32, h: f32, x: f32, y: f32, turn: f32, colour: Color) -> Glyph {
+    Glyph {
+        w,
+        h,
+        x,
+        y,
+        turn,
+        colour,
+    }
+}
+
 /// The figures on a base of this size, from above: foot in ranks, horsemen, guns with their
 /// crews (and limbers), or, in the symbol style, the map symbol of the arm. `count` is the
 /// figures the stand still carries (None: a base drawn at full strength); `per` a full stand's.
@@ -555,154 +569,176 @@ fn glyphs(
     symbols: bool,
     coat: Color,
 ) -> Vec<Glyph> {
-    let g = |w: f32, h: f32, x: f32, y: f32, turn: f32, colour: Color| Glyph {
-        w,
-        h,
-        x,
-        y,
-        turn,
-        colour,
-    };
-    let front = d / 2.0 - front_strip(d);
-    let mut out = Vec::new();
     if symbols {
-        let diag = (w * w + d * d).sqrt() * 0.8;
-        let angle = d.atan2(w);
-        let line = (d.min(w) * 0.08).clamp(0.5, 1.5);
-        match arm {
-            Figures::Foot => {
-                out.push(g(diag, line, 0.0, 0.0, angle, coat));
-                out.push(g(diag, line, 0.0, 0.0, -angle, coat));
-            }
-            Figures::Horse => out.push(g(diag, line, 0.0, 0.0, angle, coat)),
-            Figures::Guns => out.push(g(d.min(w) * 0.35, d.min(w) * 0.35, 0.0, 0.0, 0.0, coat)),
-            Figures::Train => {
-                out.push(g(w * 0.6, line, 0.0, 0.0, 0.0, coat));
-                out.push(g(line, d * 0.5, 0.0, 0.0, 0.0, coat));
-            }
-            Figures::Command => {}
-        }
-        return out;
+        return map_symbol(arm, (w, d), coat);
     }
+    let front = d / 2.0 - front_strip(d);
     match arm {
-        Figures::Foot => {
-            let full = if count.is_some() {
-                per.max(1)
-            } else {
-                ((w / 3.2).floor() as u32).max(2) * 2
-            };
-            let n = count.unwrap_or(full);
-            let ranks = if d >= 7.0 && full >= 4 { 2 } else { 1 };
-            let per_rank = full.div_ceil(ranks).max(1);
-            let gap = w / per_rank as f32;
-            // 15 mm figures on small bases, larger ones on the stands of 25 mm rules.
-            let fw = (gap * 0.72).min(6.0);
-            let (fh, rank_gap) = (fw.max(2.4) * 0.7, fw.max(2.6) * 0.92);
-            for k in 0..n {
-                let (rank, file) = (k / per_rank, k % per_rank);
-                let x = -w / 2.0 + gap * (file as f32 + 0.5);
-                let y = front - fh * 0.8 - rank as f32 * rank_gap;
-                out.push(g(fw, fh, x, y, 0.0, coat));
-                // Hat and musket, as a painted figure shows them from above.
-                out.push(g(fw * 0.5, fw * 0.5, x, y, 0.0, HAT));
-                out.push(g(
-                    fw * 0.12,
-                    fh * 0.7,
-                    x + fw * 0.3,
-                    y + fh * 0.6,
-                    0.0,
-                    IRON,
-                ));
-            }
-            // The colours behind the ranks' middle.
-            if w >= 12.0 && n > 1 {
-                let y = front - fh * 0.8 - (ranks as f32 - 1.0) * rank_gap - fh;
-                out.extend(flag(0.0, y, (d * 0.3).clamp(2.0, 6.0), coat));
-            }
-        }
-        Figures::Horse => {
-            let full = if count.is_some() {
-                per.max(1)
-            } else {
-                ((w / 5.5).floor() as u32).max(2)
-            };
-            let n = count.unwrap_or(full);
-            let gap = w / full as f32;
-            let hw = (gap * 0.5).min(5.0);
-            let hl = (d * 0.55).clamp(2.0, 12.0);
-            for k in 0..n {
-                let x = -w / 2.0 + gap * (k as f32 + 0.5);
-                let y = front - hl / 2.0 - 0.4;
-                out.push(g(hw, hl, x, y, 0.0, HORSE));
-                out.push(g(hw * 0.35, hl * 0.2, x, y + hl * 0.5, 0.0, HORSE));
-                out.push(g(hw * 0.9, hw * 0.9, x, y - hl * 0.1, 0.0, coat));
-                out.push(g(hw * 0.45, hw * 0.45, x, y - hl * 0.1, 0.0, HAT));
-            }
-        }
-        Figures::Guns => {
-            let guns = if w > 30.0 { 2 } else { 1 };
-            let gap = w / guns as f32;
-            let len = (d * 0.45).clamp(2.5, 10.0);
-            for k in 0..guns {
-                let x = -w / 2.0 + gap * (k as f32 + 0.5);
-                let y = front - len / 2.0 - 0.3;
-                out.push(g(len * 0.45, len * 0.25, x, y - len * 0.35, 0.0, WOOD));
-                out.push(g(
-                    len * 0.08,
-                    len * 0.3,
-                    x - len * 0.25,
-                    y - len * 0.35,
-                    0.0,
-                    IRON,
-                ));
-                out.push(g(
-                    len * 0.08,
-                    len * 0.3,
-                    x + len * 0.25,
-                    y - len * 0.35,
-                    0.0,
-                    IRON,
-                ));
-                out.push(g(len * 0.13, len, x, y, 0.0, IRON));
-                if limbered {
-                    out.push(g(len * 0.4, len * 0.3, x, y - len * 1.0, 0.0, WOOD));
-                    out.push(g(
-                        len * 0.18,
-                        len * 0.45,
-                        x - len * 0.12,
-                        y - len * 1.45,
-                        0.0,
-                        HORSE,
-                    ));
-                    out.push(g(
-                        len * 0.18,
-                        len * 0.45,
-                        x + len * 0.12,
-                        y - len * 1.45,
-                        0.0,
-                        HORSE,
-                    ));
-                }
-            }
-            // The crew beside the guns.
-            let crew = count.unwrap_or(3).min(8);
-            for k in 0..crew {
-                let x = -w / 2.0 + w * (k as f32 + 0.5) / crew as f32;
-                out.push(g(1.2, 1.2, x, -d / 2.0 + 1.6, 0.0, coat));
-            }
-        }
+        Figures::Foot => foot_in_ranks((w, d), front, (count, per), coat),
+        Figures::Horse => horsemen((w, d), front, (count, per), coat),
+        Figures::Guns => guns_and_crew((w, d), front, count, limbered, coat),
         Figures::Train => {
-            out.push(g(w * 0.5, d * 0.3, 0.0, 0.0, 0.0, WOOD));
+            vec![
+                glyph(w * 0.5, d * 0.3, 0.0, 0.0, 0.0, WOOD),
+                glyph(
+                    w * 0.5,
+                    d * 0.08,
+                    0.0,
+                    d * 0.05,
+                    0.0,
+                    Color::srgb(0.85, 0.82, 0.72),
+                ),
+            ]
+        }
+        Figures::Command => Vec::new(),
+    }
+}
+
+/// The map symbol of an arm: crossed lines for foot, one for horse, a square for guns, a
+/// wagon's cross for a train.
+fn map_symbol(arm: Figures, (w, d): (f32, f32), coat: Color) -> Vec<Glyph> {
+    let g = glyph;
+    let diag = (w * w + d * d).sqrt() * 0.8;
+    let angle = d.atan2(w);
+    let line = (d.min(w) * 0.08).clamp(0.5, 1.5);
+    match arm {
+        Figures::Foot => vec![
+            g(diag, line, 0.0, 0.0, angle, coat),
+            g(diag, line, 0.0, 0.0, -angle, coat),
+        ],
+        Figures::Horse => vec![g(diag, line, 0.0, 0.0, angle, coat)],
+        Figures::Guns => vec![g(d.min(w) * 0.35, d.min(w) * 0.35, 0.0, 0.0, 0.0, coat)],
+        Figures::Train => vec![
+            g(w * 0.6, line, 0.0, 0.0, 0.0, coat),
+            g(line, d * 0.5, 0.0, 0.0, 0.0, coat),
+        ],
+        Figures::Command => Vec::new(),
+    }
+}
+
+/// Foot in one or two ranks behind the front edge, with hats and muskets, and the colours
+/// behind the ranks' middle.
+fn foot_in_ranks(
+    (w, d): (f32, f32),
+    front: f32,
+    (count, per): (Option<u32>, u32),
+    coat: Color,
+) -> Vec<Glyph> {
+    let g = glyph;
+    let mut out = Vec::new();
+    let full = if count.is_some() {
+        per.max(1)
+    } else {
+        ((w / 3.2).floor() as u32).max(2) * 2
+    };
+    let n = count.unwrap_or(full);
+    let ranks = if d >= 7.0 && full >= 4 { 2 } else { 1 };
+    let per_rank = full.div_ceil(ranks).max(1);
+    let gap = w / per_rank as f32;
+    // 15 mm figures on small bases, larger ones on the stands of 25 mm rules.
+    let fw = (gap * 0.72).min(6.0);
+    let (fh, rank_gap) = (fw.max(2.4) * 0.7, fw.max(2.6) * 0.92);
+    for k in 0..n {
+        let (rank, file) = (k / per_rank, k % per_rank);
+        let x = -w / 2.0 + gap * (file as f32 + 0.5);
+        let y = front - fh * 0.8 - rank as f32 * rank_gap;
+        out.push(g(fw, fh, x, y, 0.0, coat));
+        // Hat and musket, as a painted figure shows them from above.
+        out.push(g(fw * 0.5, fw * 0.5, x, y, 0.0, HAT));
+        out.push(g(
+            fw * 0.12,
+            fh * 0.7,
+            x + fw * 0.3,
+            y + fh * 0.6,
+            0.0,
+            IRON,
+        ));
+    }
+    // The colours behind the ranks' middle.
+    if w >= 12.0 && n > 1 {
+        let y = front - fh * 0.8 - (ranks as f32 - 1.0) * rank_gap - fh;
+        out.extend(flag(0.0, y, (d * 0.3).clamp(2.0, 6.0), coat));
+    }
+    out
+}
+
+/// Horsemen side by side behind the front edge.
+fn horsemen(
+    (w, d): (f32, f32),
+    front: f32,
+    (count, per): (Option<u32>, u32),
+    coat: Color,
+) -> Vec<Glyph> {
+    let g = glyph;
+    let mut out = Vec::new();
+    let full = if count.is_some() {
+        per.max(1)
+    } else {
+        ((w / 5.5).floor() as u32).max(2)
+    };
+    let n = count.unwrap_or(full);
+    let gap = w / full as f32;
+    let hw = (gap * 0.5).min(5.0);
+    let hl = (d * 0.55).clamp(2.0, 12.0);
+    for k in 0..n {
+        let x = -w / 2.0 + gap * (k as f32 + 0.5);
+        let y = front - hl / 2.0 - 0.4;
+        out.push(g(hw, hl, x, y, 0.0, HORSE));
+        out.push(g(hw * 0.35, hl * 0.2, x, y + hl * 0.5, 0.0, HORSE));
+        out.push(g(hw * 0.9, hw * 0.9, x, y - hl * 0.1, 0.0, coat));
+        out.push(g(hw * 0.45, hw * 0.45, x, y - hl * 0.1, 0.0, HAT));
+    }
+    out
+}
+
+/// One or two guns on their carriages (with limber and team when limbered), and the crew
+/// along the rear edge.
+fn guns_and_crew(
+    (w, d): (f32, f32),
+    front: f32,
+    count: Option<u32>,
+    limbered: bool,
+    coat: Color,
+) -> Vec<Glyph> {
+    let g = glyph;
+    let mut out = Vec::new();
+    let guns = if w > 30.0 { 2 } else { 1 };
+    let gap = w / guns as f32;
+    let len = (d * 0.45).clamp(2.5, 10.0);
+    for k in 0..guns {
+        let x = -w / 2.0 + gap * (k as f32 + 0.5);
+        let y = front - len / 2.0 - 0.3;
+        out.push(g(len * 0.45, len * 0.25, x, y - len * 0.35, 0.0, WOOD));
+        for side in [-1.0, 1.0] {
             out.push(g(
-                w * 0.5,
-                d * 0.08,
+                len * 0.08,
+                len * 0.3,
+                x + side * len * 0.25,
+                y - len * 0.35,
                 0.0,
-                d * 0.05,
-                0.0,
-                Color::srgb(0.85, 0.82, 0.72),
+                IRON,
             ));
         }
-        Figures::Command => {}
+        out.push(g(len * 0.13, len, x, y, 0.0, IRON));
+        if limbered {
+            out.push(g(len * 0.4, len * 0.3, x, y - len * 1.0, 0.0, WOOD));
+            for side in [-1.0, 1.0] {
+                out.push(g(
+                    len * 0.18,
+                    len * 0.45,
+                    x + side * len * 0.12,
+                    y - len * 1.45,
+                    0.0,
+                    HORSE,
+                ));
+            }
+        }
+    }
+    // The crew beside the guns.
+    let crew = count.unwrap_or(3).min(8);
+    for k in 0..crew {
+        let x = -w / 2.0 + w * (k as f32 + 0.5) / crew as f32;
+        out.push(g(1.2, 1.2, x, -d / 2.0 + 1.6, 0.0, coat));
     }
     out
 }
@@ -843,14 +879,4 @@ fn animate(
 /// The depth of the contrasting strip that marks a base's front edge.
 fn front_strip(depth: f32) -> f32 {
     depth.min(12.0) * 0.25
-}
-
-/// Black or white, whichever reads better on the side's colour.
-pub(super) fn contrast(c: [u8; 3]) -> Color {
-    let luma = 0.299 * c[0] as f32 + 0.587 * c[1] as f32 + 0.114 * c[2] as f32;
-    if luma > 140.0 {
-        Color::srgb(0.08, 0.08, 0.08)
-    } else {
-        Color::srgb(0.97, 0.97, 0.95)
-    }
 }

@@ -247,7 +247,7 @@ pub(super) fn name_spot(
 /// over the rest. Returns the box, its tie, and whether it found room; the box and the tie take
 /// their room where it was found and the name `takes_room`.
 pub(super) fn place(
-    c: &super::super::overlay::Counter,
+    c: &crate::app::overlay::Counter,
     size: egui::Vec2,
     taken: &mut Taken,
     bounds: egui::Rect,
@@ -275,7 +275,7 @@ pub(super) fn place(
 /// The box and the tie drawn for a name at `placed` (`found`: where it found room): a line down
 /// (or up) from the base's outline, or, in the second ring, straight from the base to the box.
 pub(super) fn settle(
-    c: &super::super::overlay::Counter,
+    c: &crate::app::overlay::Counter,
     placed: Placed,
     found: bool,
 ) -> (egui::Rect, Option<[egui::Pos2; 2]>) {
@@ -391,7 +391,7 @@ pub(super) fn naming_order(a: &Unit, c: &Unit) -> std::cmp::Ordering {
 /// only because its unit is selected or hovered does not, so that the others stay put).
 #[derive(Clone, Copy)]
 pub(super) struct Ask<'a> {
-    pub(super) counter: &'a super::super::overlay::Counter,
+    pub(super) counter: &'a crate::app::overlay::Counter,
     pub(super) size: egui::Vec2,
     pub(super) must: bool,
     pub(super) takes_room: bool,

@@ -1,0 +1,228 @@
+//! The turn bar over the table: the phase's button, undo, save, load, the menu and the
+//! overlays' switches, and the turn line in the ruleset's words.
+
+use crate::app::colours::side_colour;
+use crate::app::slots::{self, Dialog};
+use crate::app::state::{Menu, Overlays, Screen};
+use crate::app::{Game, Intent, PanelSystems};
+use crate::rules::command::Command;
+use crate::text::report;
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        turn_bar.in_set(PanelSystems::TurnBar),
+    );
+}
+
+#[expect(clippy::too_many_arguments, reason = "a Bevy system's parameters")]
+fn turn_bar(
+    mut ctx: EguiContexts,
+    game: Res<Game>,
+    mut overlays: ResMut<Overlays>,
+    mut intents: MessageWriter<Intent>,
+    mut dialog: ResMut<Dialog>,
+    mut menu: ResMut<NextState<Menu>>,
+    screen: Res<State<Screen>>,
+    tutoring: Option<Res<crate::app::lesson::Tutoring>>,
+    replay: Option<Res<crate::app::Replay>>,
+    computer: Option<Res<crate::app::opponent::Computer>>,
+) -> Result {
+    let ctx = ctx.ctx_mut()?;
+    let width = ctx.viewport_rect().width();
+    let shown = *screen.get();
+    egui::Area::new(egui::Id::new("turn"))
+        .anchor(egui::Align2::LEFT_TOP, [0.0, 0.0])
+        .show(ctx, |ui| {
+            egui::Frame::side_top_panel(ui.style()).show(ui, |ui| {
+                ui.set_width(width - 16.0);
+                let b = &game.battle;
+                let words = b.rules.turn_words(b);
+                // The controls come first, each in the same place in every phase.
+                ui.horizontal_wrapped(|ui| {
+                    let why = Refusals::now(
+                        &game,
+                        shown,
+                        tutoring.as_deref(),
+                        replay.is_some(),
+                        computer.as_deref(),
+                    );
+                    let end = words.end.as_deref();
+                    if let Some(intent) = game_buttons(ui, &game, end, &why, shown, &mut dialog) {
+                        match intent {
+                            Clicked::Intent(i) => {
+                                intents.write(i);
+                            }
+                            Clicked::Menu => menu.set(Menu::Open),
+                        }
+                    }
+                    ui.separator();
+                    overlay_switches(ui, &mut overlays);
+                });
+                // Below them, where the game stands, whole: it wraps rather than cut its own
+                // words.
+                ui.horizontal_wrapped(|ui| where_the_game_stands(ui, &game, &words));
+            });
+        });
+    Ok(())
+}
+
+/// Why a control that is there cannot be used now, said on hover: ending the phase, taking
+/// back the last command, loading a save.
+struct Refusals {
+    end: Option<String>,
+    undo: Option<String>,
+    load: Option<&'static str>,
+}
+
+impl Refusals {
+    fn now(
+        game: &Game,
+        shown: Screen,
+        tutoring: Option<&crate::app::lesson::Tutoring>,
+        replay: bool,
+        computer: Option<&crate::app::opponent::Computer>,
+    ) -> Refusals {
+        let b = &game.battle;
+        let busy = if replay {
+            Some("a replay only shows the game: close it to play".to_string())
+        } else if shown != Screen::Playing {
+            Some("the battle is not under way".to_string())
+        } else if computer.is_some_and(|c| c.busy(b)) {
+            Some("the opponent is playing its part: wait, or press Skip".to_string())
+        } else {
+            None
+        };
+        let end = busy.clone().or_else(|| {
+            let t = tutoring?;
+            match t.tutor.judge(b, &Command::EndPhase) {
+                crate::text::lesson::Verdict::Wrong(w) => Some(w),
+                crate::text::lesson::Verdict::Execute => None,
+            }
+        });
+        let undo = busy.or_else(|| {
+            if tutoring.is_some() {
+                Some("A lesson goes forwards only: its dice are set.".into())
+            } else if b.last_command_rolled() {
+                Some(
+                    "dice have been rolled or the phase has ended: that cannot be taken back"
+                        .into(),
+                )
+            } else if !b.can_undo() {
+                Some("nothing to take back".into())
+            } else {
+                None
+            }
+        });
+        Refusals {
+            end,
+            undo,
+            load: slots::load_refused(tutoring.is_some(), replay),
+        }
+    }
+}
+
+/// What a click on the bar's buttons asks for.
+enum Clicked {
+    Intent(Intent),
+    Menu,
+}
+
+/// The phase's button (where the ruleset has one; its room kept where not), Undo, Save, Load
+/// and the menu, each greyed with its reason where it cannot be used now.
+fn game_buttons(
+    ui: &mut egui::Ui,
+    game: &Game,
+    end: Option<&str>,
+    why: &Refusals,
+    shown: Screen,
+    dialog: &mut Dialog,
+) -> Option<Clicked> {
+    let mut clicked = None;
+    let end_size = [150.0, 20.0];
+    match end {
+        Some(end) => {
+            if ui
+                .add_enabled_ui(why.end.is_none(), |ui| {
+                    ui.add_sized(end_size, egui::Button::new(end))
+                })
+                .inner
+                .on_disabled_hover_text(why.end.clone().unwrap_or_default())
+                .clicked()
+            {
+                clicked = Some(Clicked::Intent(Intent::Do(Command::EndPhase)));
+            }
+        }
+        None => {
+            ui.allocate_space(end_size.into());
+        }
+    }
+    if ui
+        .add_enabled(why.undo.is_none(), egui::Button::new("Undo (Ctrl+Z)"))
+        .on_disabled_hover_text(why.undo.clone().unwrap_or_default())
+        .clicked()
+    {
+        clicked = Some(Clicked::Intent(Intent::Undo));
+    }
+    if ui
+        .button("Save (Ctrl+S)")
+        .on_hover_text("Save the game in a slot of its own")
+        .clicked()
+    {
+        *dialog = Dialog::save(&game.battle);
+    }
+    if ui
+        .add_enabled(why.load.is_none(), egui::Button::new("Load (Ctrl+O)"))
+        .on_disabled_hover_text(why.load.unwrap_or_default())
+        .clicked()
+    {
+        *dialog = Dialog::load(&game.save_dir);
+    }
+    // The menu opens over the table, not over the briefing.
+    if ui
+        .add_enabled(shown != Screen::Briefing, egui::Button::new("Menu (Esc)"))
+        .on_hover_text("Resume, save, load, the rules, the title screen, quit")
+        .on_disabled_hover_text("Go to the table first")
+        .clicked()
+    {
+        clicked = Some(Clicked::Menu);
+    }
+    clicked
+}
+
+/// The overlays' switches, each with its key.
+fn overlay_switches(ui: &mut egui::Ui, overlays: &mut Overlays) {
+    ui.checkbox(&mut overlays.arcs, "Arcs (F)");
+    ui.checkbox(&mut overlays.zones, "Zones (Z)");
+    ui.checkbox(&mut overlays.sight, "Sight (L)");
+    ui.checkbox(&mut overlays.reach, "Reach (M)");
+    ui.checkbox(&mut overlays.rules, "Rules (F1)");
+    ui.checkbox(&mut overlays.legend, "Legend (G)");
+    ui.checkbox(&mut overlays.symbols, "Symbols (N)");
+    ui.checkbox(&mut overlays.names, "Names (I)");
+}
+
+/// The scenario, the ruleset, the turn and phase (the ruleset's words, or the phase's name where
+/// it has none, as at the game's end) and what the side has to spend, in the acting side's
+/// colour.
+fn where_the_game_stands(ui: &mut egui::Ui, game: &Game, words: &crate::rules::ruleset::TurnWords) {
+    let b = &game.battle;
+    ui.strong(&b.info.name);
+    ui.label(format!("{} ·", b.rules.get().name()));
+    let phase = if words.phase.is_empty() {
+        b.phase.name().to_string()
+    } else {
+        format!("{} phase", words.phase)
+    };
+    let mut text = format!("{} · {phase}", report::turn_line(b));
+    if let Some(r) = &words.resources {
+        text += &format!(" · {r}");
+    }
+    ui.label(
+        egui::RichText::new(&text)
+            .strong()
+            .color(side_colour(game, b.active)),
+    );
+}

@@ -1,0 +1,145 @@
+//! A game replayed from its start, event by event, forwards and backwards, by the keys or by
+//! itself.
+
+use super::Game;
+use crate::rules::Battle;
+use crate::rules::command::Command;
+use bevy::prelude::*;
+
+/// Replays a game from its start, event by event, forwards and backwards: the board shows the
+/// state after the command whose event is shown, and animates each command as it is reached.
+#[derive(Resource)]
+pub struct Replay {
+    /// The battle at its start.
+    start: Battle,
+    commands: Vec<Command>,
+    /// The log's length at the start and after each command.
+    ends: Vec<usize>,
+    /// Commands carried out on the board.
+    pub done: usize,
+    /// Events shown in the log (the last one is the event being shown).
+    pub shown: usize,
+    /// Stepping forwards by itself.
+    pub playing: bool,
+    timer: Timer,
+}
+
+/// What the replay controls ask for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplayStep {
+    Forward,
+    Back,
+    ToStart,
+    ToEnd,
+}
+
+impl Replay {
+    /// A fresh battle at the start of `b`'s game, and the replay of its commands.
+    pub fn start(b: &Battle) -> Result<(Battle, Replay), String> {
+        let mut fresh = crate::rules::scenario::build(&b.scenario, "", "replay").map_err(|d| {
+            d.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join("; ")
+        })?;
+        match &b.scripted {
+            Some(d) => fresh.script_dice(d),
+            None => fresh.reseed(b.seed),
+        }
+        let mut whole = fresh.clone();
+        let mut ends = vec![whole.log.len()];
+        for (i, c) in b.commands.iter().enumerate() {
+            whole
+                .execute(c.clone())
+                .map_err(|e| format!("command {} does not replay: {e:?}", i + 1))?;
+            ends.push(whole.log.len());
+        }
+        let shown = ends[0];
+        Ok((
+            fresh.clone(),
+            Replay {
+                start: fresh,
+                commands: b.commands.to_vec(),
+                ends,
+                done: 0,
+                shown,
+                playing: false,
+                timer: Timer::from_seconds(0.5, TimerMode::Repeating),
+            },
+        ))
+    }
+
+    /// Events in the whole game.
+    pub fn total(&self) -> usize {
+        self.ends.last().copied().unwrap_or(0)
+    }
+
+    /// Commands in the whole game.
+    pub fn commands(&self) -> usize {
+        self.commands.len()
+    }
+
+    /// Moves the replay one step; the battle follows. Returns whether anything changed.
+    pub fn step(&mut self, battle: &mut Battle, how: ReplayStep) -> bool {
+        let target = match how {
+            ReplayStep::Forward => self.shown + 1,
+            ReplayStep::Back => self.shown.saturating_sub(1),
+            ReplayStep::ToStart => 0,
+            ReplayStep::ToEnd => self.total(),
+        }
+        .clamp(self.ends[0], self.total());
+        if target == self.shown && !(how == ReplayStep::ToEnd && self.done < self.commands.len()) {
+            return false;
+        }
+        // The commands whose events reach the target (at the end: every command, even one
+        // that added no event or a re-roll that left the log no longer).
+        let need = if target >= self.total() {
+            self.commands.len()
+        } else {
+            self.ends.iter().position(|e| *e >= target).unwrap_or(0)
+        };
+        if need < self.done {
+            *battle = self.start.clone();
+            self.done = 0;
+        }
+        while self.done < need {
+            if battle.execute(self.commands[self.done].clone()).is_err() {
+                break;
+            }
+            self.done += 1;
+        }
+        self.shown = target;
+        true
+    }
+}
+
+pub(super) fn replay_step(
+    time: Res<Time>,
+    mut replay: ResMut<Replay>,
+    mut game: ResMut<Game>,
+    keys: Option<Res<ButtonInput<KeyCode>>>,
+) {
+    let mut how = None;
+    if let Some(k) = keys {
+        // Period and comma step (the arrows pan the camera); P plays or pauses.
+        if k.just_pressed(KeyCode::Period) {
+            how = Some(ReplayStep::Forward);
+        } else if k.just_pressed(KeyCode::Comma) {
+            how = Some(ReplayStep::Back);
+        } else if k.just_pressed(KeyCode::KeyP) {
+            replay.playing = !replay.playing;
+        }
+    }
+    if replay.playing && replay.timer.tick(time.delta()).just_finished() {
+        how = Some(ReplayStep::Forward);
+        if replay.shown >= replay.total() {
+            replay.playing = false;
+        }
+    }
+    if let Some(h) = how {
+        let before = replay.done;
+        if replay.step(&mut game.battle, h) && replay.done != before {
+            game.version += 1;
+        }
+    }
+}
