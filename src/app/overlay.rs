@@ -107,7 +107,10 @@ fn mark(g: &mut Gizmos, m: &Mark) {
     }
 }
 
-#[allow(clippy::too_many_arguments)] // a Bevy system: its parameters are its queries
+#[expect(
+    clippy::too_many_arguments,
+    reason = "a Bevy system: its parameters are its queries"
+)]
 fn draw(
     mut g: Gizmos,
     game: Res<Game>,

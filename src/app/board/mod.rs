@@ -183,7 +183,10 @@ impl Shared {
     }
 }
 
-#[allow(clippy::too_many_arguments)] // a Bevy system: its parameters are its queries
+#[expect(
+    clippy::too_many_arguments,
+    reason = "a Bevy system: its parameters are its queries"
+)]
 fn draw_units(
     mut commands: Commands,
     game: Res<Game>,

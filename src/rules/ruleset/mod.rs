@@ -13,8 +13,7 @@ pub use common::{Going, MovePlan};
 pub use view::{
     Action, ActionGroup, Card, Chance, Choice, Deployment, Figures, Ink, Layer, Look, Mark,
     Measure, MoveRequest, Outlook, OutlookPart, RefRow, RefSection, Reference, Roll, Ruling,
-    ScenarioField,
-    StateView, TurnWords, UnitModel, UnitState,
+    ScenarioField, StateView, TurnWords, UnitModel, UnitState,
 };
 
 use super::battle::Battle;

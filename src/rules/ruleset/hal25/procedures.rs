@@ -61,7 +61,10 @@ fn saves_and_casualties(d: &HalData, v: &mut Volley, r: Receiving, roll: &mut dy
 /// A volley of small arms: 1D6 per six figures (the figures left over test for one more), each
 /// less the range deduction (regular or first volley), then a save per hit, then two hits a
 /// cavalryman. `line_firing`: the firer is line infantry (its targets save on 6).
-#[allow(clippy::too_many_arguments)]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the seed's volley procedure: each argument is one of its inputs"
+)]
 pub fn small_arms(
     d: &HalData,
     figures: u32,

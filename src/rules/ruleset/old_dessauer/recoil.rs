@@ -150,7 +150,10 @@ fn retreat(od: &OldDessauer, b: &Battle, u: &Unit, dir: Pt, dist_mm: f32, facing
 
 /// One way back of `dist` along `dir`: kept facing until the fraction `turn` of the way, where
 /// it turns `turns` degrees on its centre (never, for `None`); and whether it ends on another.
-#[allow(clippy::too_many_arguments)]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "a way back is the unit, the table's three kinds of unit around it and the line it walks"
+)]
 fn walk_back(
     od: &OldDessauer,
     b: &Battle,
