@@ -1,6 +1,6 @@
 //! DBN-family army lists: points costs, composition and national options.
 
-use super::{ArmyRules, Dbn, ListLine};
+use super::{ArmyRules, Dbn, FortifyCosts, ListLine};
 use crate::rules::battle::Battle;
 use crate::rules::model::{Class, Division, Flag, Side, SideInfo, Unit};
 use crate::rules::terrain::{FeatureKind, Terrain};
@@ -33,12 +33,14 @@ pub fn army_cost(dbn: &Dbn, b: &Battle, side: Side) -> f32 {
         .sum()
 }
 
-/// Every reason a side's army breaks the army list, counting the defender's fortifications.
+/// Every reason a side's army breaks the army list, counting the defender's fortifications
+/// at what fortifying costs.
 pub fn validate_side(
     dbn: &Dbn,
     units: &[&Unit],
     side: &SideInfo,
     terrain: &Terrain,
+    costs: FortifyCosts,
 ) -> Vec<String> {
     let fort: f32 = terrain
         .features
@@ -46,9 +48,9 @@ pub fn validate_side(
         .filter(|f| f.fortified && side.defender)
         .map(|f| {
             if f.kind == FeatureKind::Town {
-                dbn.num("fortify_bua_cost")
+                costs.town
             } else {
-                dbn.num("fortify_nlf_cost")
+                costs.village
             }
         })
         .sum();
@@ -318,13 +320,14 @@ pub fn listed_cost(dbn: &Dbn, u: &Unit, nation: &str) -> f32 {
 }
 
 /// Every reason a side's army breaks its national list: points (with prepared
-/// fortifications at the data's `fortification_cost` per unit inside one), each line's
-/// minimum and maximum, and units that fit no line.
+/// fortifications at `works_cost` per unit inside one), each line's minimum and maximum, and
+/// units that fit no line.
 pub fn validate_lists(
     dbn: &Dbn,
     units: &[&Unit],
     side: &SideInfo,
     terrain: &Terrain,
+    works_cost: f32,
     class_name: &dyn Fn(Class) -> String,
 ) -> Vec<String> {
     let a = &dbn.data.army;
@@ -345,7 +348,7 @@ pub fn validate_lists(
         .iter()
         .filter(|u| terrain.fortified_at(u.base.centre))
         .count() as f32
-        * crate::rules::ruleset::common::number(&dbn.data.numbers, "fortification_cost");
+        * works_cost;
     let cost: f32 = units
         .iter()
         .map(|u| listed_cost(dbn, u, &side.nation))

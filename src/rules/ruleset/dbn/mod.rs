@@ -31,8 +31,9 @@ mod terrain;
 mod view;
 
 pub use data::{
-    Allowance, ArmyRules, CostRule, Dbn, DbnData, FirstDie, ListLine, N, NationalList, Troop,
-    TroopKind, TroopTrait,
+    Allowance, ArmyRules, CostRule, Dbn, DbnData, DivisionalRules, Extras, FirstDie, FortifyCosts,
+    ListLine, N, NationalList, SharedFire, Troop, TroopKind, TroopTrait, own_factors,
+    own_firing_factors, own_numbers, own_rows,
 };
 pub use game::{DbnGame, prepare_plain};
 pub use results::Follow;

@@ -1,6 +1,6 @@
 //! What a DBN supplement makes its own: the questions DB7YW and DBFPW each answer.
 
-use super::{Combat, DbnGame, FireRole, Follow, prepare_plain};
+use super::{Combat, DbnData, DbnGame, Extras, FireRole, Follow, prepare_plain};
 use crate::rules::battle::{Battle, Objective, Zone};
 use crate::rules::command::{Effect, Event, Factor, RuleError, Step, Verdict};
 use crate::rules::model::{Class, Formation, SideInfo, Unit, UnitId};
@@ -13,12 +13,17 @@ use crate::rules::terrain::Terrain;
 
 /// What a DBN supplement makes its own. Every procedure the supplements share lives in
 /// `DbnGame`; a supplement answers only these questions.
-pub trait Supplement: Clone + Default + std::fmt::Debug + Send + Sync + Sized + 'static {
+pub trait Supplement: Clone + std::fmt::Debug + Send + Sync + Sized + 'static {
     /// The supplement's data file.
     const DATA: &'static str;
     /// Its optional rules: key and what it does.
     const OPTIONS: &'static [(&'static str, &'static str)] = &[];
 
+    /// Reads the supplement's own rows of its data file (`DATA`, read as `data`) by its own
+    /// typed keys: every number and factor the shared engine does not read, each refused with
+    /// the file and key when missing, unknown or given twice; and gives the shared engine the
+    /// rules only this supplement has.
+    fn load(data: &DbnData, text: &str) -> Result<(Self, Extras), String>;
     /// The name of a class in the supplement's words.
     fn class_name(&self, class: Class) -> String {
         format!("{class:?}")

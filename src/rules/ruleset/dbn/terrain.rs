@@ -312,6 +312,12 @@ impl Dbn {
         out: &mut Vec<Event>,
         feature: &str,
     ) -> Result<(), RuleError> {
+        let Some(costs) = self.extras.fortify else {
+            return Err(RuleError::Illegal(format!(
+                "{} has no fortifying during play",
+                self.data.id
+            )));
+        };
         if b.phase != Phase::Deployment {
             return Err(RuleError::WrongPhase {
                 command: "fortify".into(),
@@ -331,8 +337,8 @@ impl Dbn {
             .get(feature)
             .ok_or_else(|| RuleError::UnknownFeature(feature.to_string()))?;
         let cost = match f.kind {
-            FeatureKind::Town => self.num("fortify_bua_cost"),
-            FeatureKind::Village => self.num("fortify_nlf_cost"),
+            FeatureKind::Town => costs.town,
+            FeatureKind::Village => costs.village,
             _ => {
                 return Err(RuleError::Illegal(format!(
                     "{} is not a town or village",
@@ -353,9 +359,9 @@ impl Dbn {
             .filter(|f| f.fortified)
             .map(|f| {
                 if f.kind == FeatureKind::Town {
-                    self.num("fortify_bua_cost")
+                    costs.town
                 } else {
-                    self.num("fortify_nlf_cost")
+                    costs.village
                 }
             })
             .sum();

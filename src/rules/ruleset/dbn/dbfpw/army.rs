@@ -1,6 +1,7 @@
 //! DBFPW's armies: the units a scenario may field (packs and flags), the national army lists
 //! and the standard table.
 
+use super::data::Num;
 use super::{AMMUNITION, Dbfpw, Fpw, LARGER_BATTLES, is_french_nation, is_infantry, is_ss};
 use crate::rules::battle::Zone;
 use crate::rules::model::{Class, Flag, SideInfo, Unit};
@@ -65,20 +66,25 @@ impl Fpw {
         terrain: &Terrain,
     ) -> Vec<String> {
         let d = &g.dbn;
-        let mut errs =
-            crate::rules::ruleset::dbn::army::validate_lists(d, units, side, terrain, &|c| {
-                self.class_name(c)
-            });
+        let mut errs = crate::rules::ruleset::dbn::army::validate_lists(
+            d,
+            units,
+            side,
+            terrain,
+            self.n(Num::FortificationCost),
+            &|c| self.class_name(c),
+        );
         let count = |f: &dyn Fn(&Unit) -> bool| units.iter().filter(|u| f(u)).count();
         let french = is_french_nation(&side.nation);
         // Every third French LC may be Lancers; every second German LC.
         let lc = count(&|u| u.troop == "LC");
         let lancers = count(&|u| u.has(Flag::Lancer));
-        let per = d
-            .num(if french {
-                "lancers_every_french"
+        let per = g
+            .sup
+            .n(if french {
+                Num::LancersEveryFrench
             } else {
-                "lancers_every_german"
+                Num::LancersEveryGerman
             })
             .max(1.0) as usize;
         if lancers > lc / per {
@@ -89,7 +95,7 @@ impl Fpw {
         // Two units in eight of German infantry may be Bavarian.
         let inf = count(&|u| is_infantry(u));
         let bav = count(&|u| is_infantry(u) && u.has(Flag::Bavarian));
-        let share = d.num("bavarian_share");
+        let share = g.sup.n(Num::BavarianShare);
         if bav as f32 > inf as f32 * share + 1e-3 {
             errs.push(format!(
                 "{bav} Bavarian infantry among {inf}: two in eight may be Bavarian (002 Suggested Armies)"
@@ -175,10 +181,9 @@ impl Fpw {
         zones: &[Zone],
         mm_per_unit: f32,
     ) -> Vec<String> {
-        let d = &g.dbn;
         let paces = |mm: f32| mm / mm_per_unit.max(1e-6);
         let mut errs = Vec::new();
-        let side = d.num("standard_table");
+        let side = g.sup.n(Num::StandardTable);
         if paces(table_mm.0) + 0.5 < side || paces(table_mm.1) + 0.5 < side {
             errs.push(format!(
                 "the standard table is at least {side:.0} paces square; this one is {:.0} x {:.0}",
@@ -186,7 +191,7 @@ impl Fpw {
                 paces(table_mm.1)
             ));
         }
-        let gap = d.num("standard_gap") * mm_per_unit;
+        let gap = g.sup.n(Num::StandardGap) * mm_per_unit;
         for a in units.iter().filter(|u| u.side == 0 && !u.status.undeployed) {
             if let Some(e) = units
                 .iter()
@@ -198,7 +203,7 @@ impl Fpw {
                     a.id,
                     e.id,
                     paces(a.base.distance(&e.base)),
-                    d.num("standard_gap")
+                    g.sup.n(Num::StandardGap)
                 ));
                 break;
             }
@@ -211,7 +216,7 @@ impl Fpw {
                     errs.push(format!(
                         "deployment zones lie {:.0} paces apart: at least {:.0}",
                         paces(dx.hypot(dy)),
-                        d.num("standard_gap")
+                        g.sup.n(Num::StandardGap)
                     ));
                 }
             }
@@ -238,13 +243,13 @@ impl Fpw {
         for (have, key, what) in [
             (
                 significant,
-                "standard_pieces",
+                Num::StandardPieces,
                 "significant terrain pieces (roads, bridges and causeways not counted)",
             ),
-            (bua, "standard_bua", "BUA (towns)"),
-            (nlf, "standard_nlf", "NLF (villages or fortifications)"),
+            (bua, Num::StandardBua, "BUA (towns)"),
+            (nlf, Num::StandardNlf, "NLF (villages or fortifications)"),
         ] {
-            let need = d.num(key) as usize;
+            let need = g.sup.n(key) as usize;
             if have < need {
                 errs.push(format!(
                     "the standard table has at least {need} {what}; this one has {have}"

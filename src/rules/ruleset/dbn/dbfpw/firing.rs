@@ -1,6 +1,7 @@
 //! DBFPW's firing: breech-loaders and long range, German artillery, the firing factors and
 //! results, and what firing leaves behind (ammunition spent, a second move under artillery).
 
+use super::data::{Fire, Num};
 use super::{Dbfpw, Fpw, is_french_nation, is_german_nation, is_infantry, is_ss, nation};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Effect, Event, Factor, RuleError, Verdict};
@@ -40,22 +41,22 @@ impl Fpw {
                 || german_art
                 || u.troop == "Mit")
         {
-            f.push(d.fire_factor("blr2_prussian_mit"));
+            f.push(g.sup.fire(Fire::Blr2PrussianMit));
         }
         if u.class == Class::Elite {
-            f.push(d.fire_factor("elite"));
+            f.push(g.sup.fire(Fire::Elite));
         }
         if u.class == Class::Militia {
-            f.push(d.fire_factor("poor"));
+            f.push(g.sup.fire(Fire::Poor));
         }
         if u.status.shaken {
-            f.push(d.fire_factor("shaken"));
+            f.push(g.sup.fire(Fire::Shaken));
         }
         for _ in 0..enemy_supporters {
-            f.push(d.fire_factor("enemy_support"));
+            f.push(d.fire_support());
         }
         if u.troop == "InfRM" && firing {
-            f.push(d.fire_factor("long_art_or_rm"));
+            f.push(g.sup.fire(Fire::LongArtOrRm));
         }
         // Fired at: the target, and both guns of a counter-battery exchange.
         let fired_at = matches!(
@@ -64,42 +65,42 @@ impl Fpw {
         );
         if fired_at {
             let dist = other.base.front_edge_distance(&u.base);
-            let near = |key: &str| dist <= b.scale.to_mm(d.num(key)) + 0.5;
+            let near = |paces: f32| dist <= b.scale.to_mm(paces) + 0.5;
             let german_or_mit = other.troop == "Mit" || Self::is_german_artillery(g, b, other);
-            if (german_or_mit && near("german_artillery_close"))
-                || (d.is_artillery(other) && near("artillery_close"))
+            if (german_or_mit && near(g.sup.n(Num::GermanArtilleryClose)))
+                || (d.is_artillery(other) && near(d.n(N::ArtilleryClose)))
             {
-                f.push(d.fire_factor("fired_at_close"));
+                f.push(g.sup.fire(Fire::FiredAtClose));
             }
         }
         if matches!(role, FireRole::Target { responding: false }) && d.is_artillery(u) {
-            f.push(d.fire_factor("artillery_not_responding"));
+            f.push(g.sup.fire(Fire::ArtilleryNotResponding));
         }
         // The factors of firing apply to each side that fires: the firer, and a target
         // firing back.
         if firing {
             if other.behind_front_line_of(u) {
-                f.push(d.fire_factor("flank_rear"));
+                f.push(g.sup.fire(Fire::FlankRear));
             }
             let long = Self::at_long_range(g, b, u, other);
             if long && d.is_artillery(u) {
-                f.push(d.fire_factor("long_art_or_rm"));
+                f.push(g.sup.fire(Fire::LongArtOrRm));
             }
             if long && is_infantry(u) && is_french_nation(nation(b, u)) {
-                f.push(d.fire_factor("french_inf_long"));
+                f.push(g.sup.fire(Fire::FrenchInfLong));
             }
             if (d.in_bad_going(b, u) || d.in_bad_going(b, other)) && !is_ss(u) {
-                f.push(d.fire_factor("bg"));
+                f.push(g.sup.fire(Fire::Bg));
             }
             if d.in_built_up_or_works(b, other) {
                 if is_ss(u) {
-                    f.push(d.fire_factor("into_cover_ss"));
+                    f.push(g.sup.fire(Fire::IntoCoverSs));
                 } else {
-                    f.push(d.fire_factor("into_cover"));
+                    f.push(g.sup.fire(Fire::IntoCover));
                 }
             }
             if b.terrain.on_bridge(&u.base) {
-                f.push(d.fire_factor("bridge"));
+                f.push(g.sup.fire(Fire::Bridge));
             }
         }
         f

@@ -3,6 +3,7 @@
 //! optional ammunition supply with packs and caissons, divisional commanders for larger
 //! battles, the national army lists and the standard table.
 //!
+//! - `data`: DBFPW's own numbers and factors by typed key, read at load.
 //! - `firing`: breech-loaders, long range, the firing factors and results.
 //! - `close_combat`: lancers, Zouaves, attack columns, the close combat factors and results.
 //! - `movement`: second moves under artillery, forming column, dismounting, towns.
@@ -12,12 +13,13 @@
 
 mod army;
 mod close_combat;
+mod data;
 mod firing;
 mod movement;
 mod supply;
 mod view;
 
-use super::{Combat, DbnGame, FireRole, Follow, Supplement};
+use super::{Combat, DbnData, DbnGame, Extras, FireRole, Follow, Supplement};
 use crate::rules::battle::{Battle, Zone};
 use crate::rules::command::{Effect, Event, Factor, RuleError, Verdict};
 use crate::rules::model::{Class, Flag, Formation, SideInfo, Unit, UnitId};
@@ -25,6 +27,7 @@ use crate::rules::odds::Quirks;
 use crate::rules::ruleset::view::{ActionGroup, UnitState};
 use crate::rules::scenario::RawUnit;
 use crate::rules::terrain::Terrain;
+pub use data::{Close, Fire, Num};
 
 /// The ruleset's data, compiled into the program.
 pub const DATA: &str = include_str!("../../../../../assets/rulesets/dbfpw.ron");
@@ -37,9 +40,11 @@ pub const LARGER_BATTLES: &str = "larger_battles";
 /// DBFPW on the DBN engine.
 pub type Dbfpw = DbnGame<Fpw>;
 
-/// What DBFPW makes its own on the DBN engine.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Fpw;
+/// What DBFPW makes its own on the DBN engine: its own numbers and factors by key.
+#[derive(Clone, Debug)]
+pub struct Fpw {
+    keys: data::Keys,
+}
 
 /// Infantry of the line (any rifle).
 fn is_infantry(u: &Unit) -> bool {
@@ -65,6 +70,10 @@ fn is_german_nation(n: &str) -> bool {
 
 impl Supplement for Fpw {
     const DATA: &'static str = DATA;
+
+    fn load(data: &DbnData, text: &str) -> Result<(Self, Extras), String> {
+        Fpw::read(data, text)
+    }
 
     const OPTIONS: &'static [(&'static str, &'static str)] = &[
         (
