@@ -312,6 +312,58 @@ pub fn own_rows<K: RulesKey, T: Clone>(list: &[T], key_of: impl Fn(&T) -> &str) 
         .collect()
 }
 
+/// A supplement's troop type of a code: its enum `T`, made by `rules_keys!` with the codes the
+/// data file and scenarios write (`Ms`, `HC`).
+pub fn troop_type_of_code<T: RulesKey>(code: &str) -> Option<T> {
+    T::ALL.iter().copied().find(|t| t.key() == code)
+}
+
+/// A supplement's troop type of a unit. Loading refuses a data file whose troop table is not
+/// exactly the codes of `T` (`check_troop_types`), and a scenario naming a code the table
+/// lacks, so every unit has one: a missing one is a fault of the program, never read as
+/// another troop type.
+pub fn troop_type<T: RulesKey>(u: &Unit) -> T {
+    troop_type_of_code(&u.troop).unwrap_or_else(|| {
+        panic!(
+            "unit '{}' has the troop code '{}', which its ruleset lacks",
+            u.id, u.troop
+        )
+    })
+}
+
+/// Refuses, naming the file, a troop table that is not exactly the supplement's troop types
+/// `T`: a row of a code `T` lacks, a type without a row, or a code given twice.
+pub fn check_troop_types<T: RulesKey>(data: &DbnData, text: &str) -> Result<(), String> {
+    Keyed::<T, ()>::take(
+        &data.troops,
+        |t| &t.code,
+        |_| (),
+        &data.file(),
+        text,
+        "troop type",
+    )
+    .map(|_| ())
+}
+
+/// Names of the data file (nations, troop codes) read as a supplement's enum `T`, refusing
+/// with the file a name `T` lacks.
+pub fn typed_names<T: RulesKey>(
+    names: &[String],
+    file: &str,
+    what: &str,
+) -> Result<Vec<T>, String> {
+    names
+        .iter()
+        .map(|n| {
+            T::ALL
+                .iter()
+                .copied()
+                .find(|t| t.key() == n)
+                .ok_or_else(|| format!("{file}: the {what} '{n}' is not one the rules know"))
+        })
+        .collect()
+}
+
 /// A supplement's own rules numbers: the rows of its data file's numbers that the shared
 /// engine does not read, by the supplement's keys `K`.
 pub fn own_numbers<K: RulesKey>(data: &DbnData, text: &str) -> Result<Keyed<K, f32>, String> {

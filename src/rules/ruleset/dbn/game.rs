@@ -155,16 +155,9 @@ impl<S: Supplement> Ruleset for DbnGame<S> {
         listed: bool,
         terrain: &Terrain,
     ) -> Vec<String> {
-        let costed = !self.dbn.data.army.costs.is_empty();
         let points: f32 = units
             .iter()
-            .map(|u| {
-                if costed {
-                    super::army::listed_cost(&self.dbn, u, &side.nation)
-                } else {
-                    super::army::unit_cost(&self.dbn, u)
-                }
-            })
+            .map(|u| self.sup.unit_cost(self, u, side))
             .sum();
         let errs = self.sup.validate_army(self, units, side, terrain);
         let verdict = match (errs.is_empty(), listed) {

@@ -32,8 +32,9 @@ mod view;
 
 pub use data::{
     Allowance, ArmyRules, CostRule, Dbn, DbnData, DivisionalRules, Extras, FirstDie, FortifyCosts,
-    ListLine, N, NationalList, SharedFire, Troop, TroopKind, TroopTrait, own_factors,
-    own_firing_factors, own_numbers, own_rows,
+    ListLine, N, NationalList, SharedFire, Troop, TroopKind, TroopTrait, check_troop_types,
+    own_factors, own_firing_factors, own_numbers, own_rows, troop_type, troop_type_of_code,
+    typed_names,
 };
 pub use game::{DbnGame, prepare_plain};
 pub use results::Follow;

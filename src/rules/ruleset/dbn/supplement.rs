@@ -3,7 +3,7 @@
 use super::{Combat, DbnData, DbnGame, Extras, FireRole, Follow, prepare_plain};
 use crate::rules::battle::{Battle, Objective, Zone};
 use crate::rules::command::{Effect, Event, Factor, RuleError, Step, Verdict};
-use crate::rules::model::{Class, Formation, SideInfo, Unit, UnitId};
+use crate::rules::model::{Class, Formation, Side, SideInfo, Unit, UnitId};
 use crate::rules::odds::Quirks;
 use crate::rules::ruleset::UnitState;
 use crate::rules::ruleset::common::MovePlan;
@@ -206,7 +206,7 @@ pub trait Supplement: Clone + std::fmt::Debug + Send + Sync + Sized + 'static {
             "units of this ruleset have no formations to change".into(),
         ))
     }
-    /// Fortifying a town or village before the battle.
+    /// Fortifying a town or village before the battle, against the side's army points.
     fn fortify(
         &self,
         g: &DbnGame<Self>,
@@ -214,8 +214,20 @@ pub trait Supplement: Clone + std::fmt::Debug + Send + Sync + Sized + 'static {
         out: &mut Vec<Event>,
         feature: &str,
     ) -> Result<(), RuleError> {
-        g.dbn.fortify(b, out, feature)
+        let army_cost = |b: &Battle, side: Side| -> f32 {
+            let Some(info) = b.sides.get(side) else {
+                return 0.0;
+            };
+            b.units
+                .iter()
+                .filter(|u| u.side == side)
+                .map(|u| self.unit_cost(g, u, info))
+                .sum()
+        };
+        g.dbn.fortify(b, out, feature, &army_cost)
     }
+    /// A unit's points cost in its side's army.
+    fn unit_cost(&self, g: &DbnGame<Self>, u: &Unit, side: &SideInfo) -> f32;
     fn validate_army(
         &self,
         g: &DbnGame<Self>,

@@ -6,7 +6,7 @@ use super::{Dbn, TroopKind, TroopTrait};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
 use crate::rules::geometry::{Base, Pt};
-use crate::rules::model::{Phase, Unit, UnitId};
+use crate::rules::model::{Phase, Side, Unit, UnitId};
 use crate::rules::terrain::{Feature, FeatureKind};
 
 impl Dbn {
@@ -305,12 +305,14 @@ impl Dbn {
         }
     }
 
-    /// Fortify a town (BUA) or village (NLF) before the battle: the defender only.
+    /// Fortify a town (BUA) or village (NLF) before the battle: the defender only, within the
+    /// army's points (`army_cost`: what a side's army costs).
     pub fn fortify(
         &self,
         b: &mut Battle,
         out: &mut Vec<Event>,
         feature: &str,
+        army_cost: &dyn Fn(&Battle, Side) -> f32,
     ) -> Result<(), RuleError> {
         let Some(costs) = self.extras.fortify else {
             return Err(RuleError::Illegal(format!(
@@ -365,7 +367,7 @@ impl Dbn {
                 }
             })
             .sum();
-        let army = super::army::army_cost(self, b, side);
+        let army = army_cost(b, side);
         if army > 0.0 && army + spent + cost > self.data.army.points + 1e-3 {
             return Err(RuleError::Illegal(format!(
                 "fortifying costs {cost} army points; the army already costs {:.2} of {}",

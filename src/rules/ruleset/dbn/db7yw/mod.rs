@@ -1,9 +1,11 @@
 //! DB7YW on the DBN engine: Musket movement, its firing and close combat factors and results,
 //! stoic units, pursuit and breakthrough, routing troops, the free ADC and its army lists.
 
+mod army;
 mod data;
 
 use super::N;
+use super::troop_type_of_code;
 use super::{Combat, DbnData, DbnGame, Extras, FireRole, Follow, Supplement};
 use super::{Dbn, TroopKind, TroopTrait};
 use crate::rules::battle::{Battle, Objective, Zone};
@@ -13,7 +15,12 @@ use crate::rules::model::{Class, Flag, SideInfo, Unit, UnitId};
 use crate::rules::odds::Quirks;
 use crate::rules::ruleset::common::MovePlan;
 use crate::rules::terrain::Terrain;
-pub use data::{Close, Fire, Num, Routing};
+use TroopType::{
+    Dragoons, Guerrillas, HeavyCavalry, IrregularCavalry, IrregularInfantry, Jagers, LightCavalry,
+    Muskets,
+};
+pub use data::{Close, Fire, Nation, Num, Routing, TroopType};
+use data::{nation, troop};
 
 /// The ruleset's data, compiled into the program.
 pub const DATA: &str = include_str!("../../../../../assets/rulesets/db7yw.ron");
@@ -41,9 +48,9 @@ impl Seven {
     /// Superior is an army list's class; the factors give it "+1 Elite" only where the rules
     /// say: Superior Muskets when firing, Superior Dragoons in close combat.
     fn superior_as_elite(u: &Unit) -> Option<Role> {
-        match (u.class, u.troop.as_str()) {
-            (Class::Superior, "Ms") => Some(Role::Firing),
-            (Class::Superior, "DC") => Some(Role::Fighting),
+        match (u.class, troop(u)) {
+            (Class::Superior, Muskets) => Some(Role::Firing),
+            (Class::Superior, Dragoons) => Some(Role::Fighting),
             _ => None,
         }
     }
@@ -51,16 +58,16 @@ impl Seven {
     /// Stoic for this kind of combat: guards, Prussian grenadiers, named units; Russian
     /// Muskets when firing.
     pub fn is_stoic(&self, b: &Battle, u: &Unit, kind: Combat) -> bool {
-        let nation = b.sides.get(u.side).map(|s| s.nation.as_str()).unwrap_or("");
+        let nation = nation(b, u.side);
         u.has(Flag::Guard)
             || u.has(Flag::Stoic)
-            || (u.has(Flag::Grenadier) && nation == "prussia")
-            || (kind == Combat::Firing && u.troop == "Ms" && nation == "russia")
+            || (u.has(Flag::Grenadier) && nation == Some(Nation::Prussia))
+            || (kind == Combat::Firing && troop(u) == Muskets && nation == Some(Nation::Russia))
     }
 
     fn troop_factor(&self, g: &Db7yw, b: &Battle, u: &Unit) -> Vec<Factor> {
         let mut f = vec![g.troop_factor(u)];
-        if u.troop == "II" && g.dbn.in_nlf_or_fort(b, u) {
+        if troop(u) == IrregularInfantry && g.dbn.in_nlf_or_fort(b, u) {
             f.push(self.close(Close::IiOccupying));
         }
         f
@@ -74,7 +81,7 @@ impl Seven {
         steps: &[Step],
         group: bool,
     ) -> Result<(), RuleError> {
-        let prussian = b.sides.get(u.side).is_some_and(|s| s.nation == "prussia");
+        let prussian = nation(b, u.side) == Some(Nation::Prussia);
         let max_wheel = if prussian && !group {
             self.n(Num::PrussianMsWheelMax)
         } else {
@@ -104,7 +111,7 @@ impl Seven {
     fn muskets<'a>(b: &'a Battle, ids: &[UnitId]) -> Vec<&'a Unit> {
         ids.iter()
             .filter_map(|i| b.unit(i).ok())
-            .filter(|u| u.troop == "Ms")
+            .filter(|u| troop(u) == Muskets)
             .collect()
     }
 }
@@ -182,7 +189,7 @@ impl Supplement for Seven {
             if other.behind_front_line_of(u) {
                 f.push(self.fire(Fire::FlankRear));
             }
-            if other.troop == "Jg" && o_bg {
+            if troop(other) == Jagers && o_bg {
                 f.push(self.fire(Fire::AtJagersBg));
             }
             if d.is_artillery(u) && d.is_skirmisher(other) && !o_bg {
@@ -223,15 +230,15 @@ impl Supplement for Seven {
             }
             Verdict::BeatenByDouble => {
                 if d.is_commander(loser)
-                    || loser.troop == "Gs"
+                    || troop(loser) == Guerrillas
                     || (d.is_artillery(loser) && loser.has(Flag::Fixed))
                 {
                     Effect::Destroyed
-                } else if loser.troop == "IC" {
+                } else if troop(loser) == IrregularCavalry {
                     Effect::Flee {
                         hits: g.hits(N::ResultHit),
                     }
-                } else if loser.troop == "Jg" {
+                } else if troop(loser) == Jagers {
                     if d.is_skirmisher(winner) {
                         Effect::Destroyed
                     } else {
@@ -271,13 +278,13 @@ impl Supplement for Seven {
             f.push(self.close(Close::General));
         }
         let elite = u.class == Class::Elite || Seven::superior_as_elite(u) == Some(Role::Fighting);
-        if elite || (u.troop == "HC" && d.is_mounted(e)) {
+        if elite || (troop(u) == HeavyCavalry && d.is_mounted(e)) {
             f.push(self.close(Close::EliteOrHcVsMounted));
         }
         if !is_attacker && d.in_nlf_or_fort(b, u) {
             f.push(self.close(Close::DefendingNlfFort));
         }
-        if u.class == Class::Militia || u.troop == "Jg" {
+        if u.class == Class::Militia || troop(u) == Jagers {
             f.push(self.close(Close::MilitiaOrJagers));
         }
         if u.status.shaken {
@@ -293,7 +300,7 @@ impl Supplement for Seven {
             && d.is_mounted(u)
             && u.bound.charged
             && !u.bound.pursuing
-            && e.troop == "Ms"
+            && troop(e) == Muskets
             && e.base
                 .touched_by(&u.base)
                 .is_some_and(|c| c.edge == Edge::Front)
@@ -320,7 +327,7 @@ impl Supplement for Seven {
         }
         // "Except if Jagers or Irregulars": Irregular Infantry and Irregular Cavalry alike.
         let in_bg = d.in_bad_going_for_combat(b, u);
-        if in_bg && !matches!(u.troop.as_str(), "Jg" | "II" | "IC") {
+        if in_bg && !matches!(troop(u), Jagers | IrregularInfantry | IrregularCavalry) {
             f.push(self.close(Close::Bg));
         }
         if b.terrain.on_bridge(&u.base) {
@@ -330,7 +337,7 @@ impl Supplement for Seven {
         if garrison(u, is_attacker) {
             f.push(self.close(Close::Garrison));
         }
-        if u.troop == "Ms" && garrison(e, !is_attacker) {
+        if troop(u) == Muskets && garrison(e, !is_attacker) {
             f.push(self.close(Close::AttackColumn));
         }
         f
@@ -361,19 +368,19 @@ impl Supplement for Seven {
             Verdict::Beaten => match d.kind(loser) {
                 TroopKind::Commander => Effect::Recoil,
                 TroopKind::Mounted => {
-                    if bg && loser.troop != "IC" {
+                    if bg && troop(loser) != IrregularCavalry {
                         Effect::Destroyed
                     } else {
                         Effect::HitAndRecoil
                     }
                 }
                 TroopKind::Artillery | TroopKind::Baggage => Effect::Destroyed,
-                TroopKind::Foot => match loser.troop.as_str() {
-                    "Gs" => Effect::Destroyed,
-                    "Jg" | "II" => {
+                TroopKind::Foot => match troop(loser) {
+                    Guerrillas => Effect::Destroyed,
+                    Jagers | IrregularInfantry => {
                         if by_mounted && gg {
                             Effect::Destroyed
-                        } else if loser.troop == "II" {
+                        } else if troop(loser) == IrregularInfantry {
                             Effect::HitAndRecoil
                         } else {
                             Effect::Flee {
@@ -382,7 +389,7 @@ impl Supplement for Seven {
                         }
                     }
                     _ => {
-                        if winner.troop == "HC" && gg {
+                        if troop(winner) == HeavyCavalry && gg {
                             Effect::Destroyed
                         } else {
                             Effect::HitAndRecoil
@@ -390,8 +397,8 @@ impl Supplement for Seven {
                     }
                 },
             },
-            Verdict::BeatenByDouble => match loser.troop.as_str() {
-                "IC" | "LC" => {
+            Verdict::BeatenByDouble => match troop(loser) {
+                IrregularCavalry | LightCavalry => {
                     if by_mounted || bg {
                         Effect::Destroyed
                     } else {
@@ -400,7 +407,7 @@ impl Supplement for Seven {
                         }
                     }
                 }
-                "Jg" => {
+                Jagers => {
                     if by_mounted || d.is_skirmisher(winner) {
                         Effect::Destroyed
                     } else {
@@ -482,7 +489,7 @@ impl Supplement for Seven {
                 continue;
             };
             let (u, t) = (b.unit(id)?, b.unit(target)?);
-            if u.troop != "Ms" {
+            if troop(u) != Muskets {
                 continue;
             }
             if c.edge != Edge::Front {
@@ -518,7 +525,7 @@ impl Supplement for Seven {
             let rear = du.base.local(0.0, -du.base.depth / 2.0);
             let behind: Vec<Unit> = b
                 .alive()
-                .filter(|f| f.side == du.side && f.troop == du.troop && f.id != du.id)
+                .filter(|f| f.side == du.side && troop(f) == troop(&du) && f.id != du.id)
                 .filter(|f| {
                     f.base.centre.minus(rear).dot(du.base.forward()) < 0.0
                         && f.base.within(&du.base, range + 0.5)
@@ -570,12 +577,15 @@ impl Supplement for Seven {
             Follow::Never
         } else if destroyed {
             // Breakthrough: only DC, LC, IC and II advance into the space.
-            if matches!(w.troop.as_str(), "DC" | "LC" | "IC" | "II") {
+            if matches!(
+                troop(w),
+                Dragoons | LightCavalry | IrregularCavalry | IrregularInfantry
+            ) {
                 Follow::May
             } else {
                 Follow::Never
             }
-        } else if w.troop == "HC" {
+        } else if troop(w) == HeavyCavalry {
             Follow::Must
         } else {
             Follow::May
@@ -610,7 +620,7 @@ impl Supplement for Seven {
             .dbn
             .troop(&u.troop)
             .is_some_and(|t| t.kind == TroopKind::Mounted)
-            && u.troop == "HC";
+            && troop_type_of_code(&u.troop) == Some(HeavyCavalry);
         if heavy && u.class == Class::Elite {
             return Err(format!(
                 "unit '{}': Heavy Cavalry cannot be classed as Elite (000 Heavy Cavalry); \
@@ -632,7 +642,11 @@ impl Supplement for Seven {
             town: self.n(Num::FortifyBuaCost),
             village: self.n(Num::FortifyNlfCost),
         };
-        super::army::validate_side(&g.dbn, units, side, terrain, costs)
+        army::validate_side(&g.dbn, &self.keys.army, units, side, terrain, costs)
+    }
+
+    fn unit_cost(&self, g: &Db7yw, u: &Unit, _side: &SideInfo) -> f32 {
+        army::unit_cost(&g.dbn, &self.keys.army, u)
     }
 
     fn check_deployment(

@@ -2,9 +2,15 @@
 //! and the standard table.
 
 use super::data::Num;
-use super::{AMMUNITION, Dbfpw, Fpw, LARGER_BATTLES, is_french_nation, is_infantry, is_ss};
+use super::data::TroopType::{
+    Caisson, FootArtilleryFrench, FootArtilleryPrussian, HorseArtillery, Infantry, InfantryBlr2,
+    InfantryRm, LightCavalry, Mitrailleuse, Sharpshooters, SharpshootersBlr2, SkirmishingCavalry,
+};
+use super::data::{Nation, TroopType, nation_named, troop};
+use super::{AMMUNITION, Dbfpw, Fpw, LARGER_BATTLES, is_infantry, is_ss};
 use crate::rules::battle::Zone;
 use crate::rules::model::{Class, Flag, SideInfo, Unit};
+use crate::rules::ruleset::dbn::troop_type_of_code;
 use crate::rules::ruleset::dbn::{Supplement, TroopKind, TroopTrait};
 use crate::rules::scenario::RawUnit;
 use crate::rules::terrain::{FeatureKind, Terrain};
@@ -15,6 +21,7 @@ impl Fpw {
         let t = d
             .troop(&u.troop)
             .ok_or_else(|| format!("unknown troop type '{}'", u.troop))?;
+        let kind = troop_type_of_code::<TroopType>(&u.troop);
         let default = Self::pack_allowance(g, t);
         *packs = u.packs.unwrap_or(default);
         if *packs > 0 && !g.has_option(AMMUNITION) && u.packs.is_some() {
@@ -28,11 +35,14 @@ impl Fpw {
         }
         for f in &u.flags {
             let ok = match f {
-                Flag::Lancer => u.troop == "LC",
-                Flag::Zouave => matches!(u.troop.as_str(), "Inf" | "InfRM" | "InfBLR2" | "LC"),
+                Flag::Lancer => kind == Some(LightCavalry),
+                Flag::Zouave => matches!(
+                    kind,
+                    Some(Infantry | InfantryRm | InfantryBlr2 | LightCavalry)
+                ),
                 Flag::Bavarian => matches!(
-                    u.troop.as_str(),
-                    "Inf" | "InfRM" | "InfBLR2" | "SS" | "SSBLR2"
+                    kind,
+                    Some(Infantry | InfantryRm | InfantryBlr2 | Sharpshooters | SharpshootersBlr2)
                 ),
                 Flag::Fixed => t.kind == TroopKind::Artillery,
                 Flag::Guard => true,
@@ -47,7 +57,7 @@ impl Fpw {
         }
         // Bavarian infantry are classed as Poor (002 Special rules).
         if u.flags.contains(&Flag::Bavarian)
-            && matches!(u.troop.as_str(), "Inf" | "InfRM" | "InfBLR2")
+            && matches!(kind, Some(Infantry | InfantryRm | InfantryBlr2))
             && u.class != Class::Militia
         {
             return Err(format!(
@@ -75,9 +85,9 @@ impl Fpw {
             &|c| self.class_name(c),
         );
         let count = |f: &dyn Fn(&Unit) -> bool| units.iter().filter(|u| f(u)).count();
-        let french = is_french_nation(&side.nation);
+        let french = nation_named(&side.nation).is_some_and(Nation::is_french);
         // Every third French LC may be Lancers; every second German LC.
-        let lc = count(&|u| u.troop == "LC");
+        let lc = count(&|u| troop(u) == LightCavalry);
         let lancers = count(&|u| u.has(Flag::Lancer));
         let per = g
             .sup
@@ -105,7 +115,7 @@ impl Fpw {
             errs.push("Bavarians serve only in German armies".into());
         }
         // German SS carry BLR1; the one with BLR2 is the Bavarian one.
-        if !french && count(&|u| u.troop == "SSBLR2" && !u.has(Flag::Bavarian)) > 0 {
+        if !french && count(&|u| troop(u) == SharpshootersBlr2 && !u.has(Flag::Bavarian)) > 0 {
             errs.push(
                 "German SS carry BLR1: only the Bavarian SS may have BLR2 (002 Suggested Armies)"
                     .into(),
@@ -114,7 +124,7 @@ impl Fpw {
         if !french && count(&|u| u.has(Flag::Zouave)) > 0 {
             errs.push("Zouaves, North Africans and Chasseurs d'Afrique are French".into());
         }
-        if french && count(&|u| u.troop == "CU") > 0 {
+        if french && count(&|u| troop(u) == Caisson) > 0 {
             errs.push("caisson units are Prussian (002 Prussian Caisson Unit)".into());
         }
         if !french && count(&|u| d.is_commander(u) && u.class == Class::Militia) > 0 {
@@ -123,9 +133,10 @@ impl Fpw {
         // Guard artillery: one FA if two Guard infantry, one HA if two Guard cavalry.
         let guard_inf = count(&|u| is_infantry(u) && u.has(Flag::Guard));
         let guard_cav = count(&|u| d.is_mounted(u) && u.has(Flag::Guard));
-        let guard_fa =
-            count(&|u| matches!(u.troop.as_str(), "FAPr" | "FAFr") && u.has(Flag::Guard));
-        let guard_ha = count(&|u| u.troop == "HA" && u.has(Flag::Guard));
+        let guard_fa = count(&|u| {
+            matches!(troop(u), FootArtilleryPrussian | FootArtilleryFrench) && u.has(Flag::Guard)
+        });
+        let guard_ha = count(&|u| troop(u) == HorseArtillery && u.has(Flag::Guard));
         if guard_fa > usize::from(guard_inf >= 2) || guard_ha > usize::from(guard_cav >= 2) {
             errs.push(
                 "Guard artillery: one foot artillery if two or more Guard infantry, one horse artillery if two or more Guard cavalry (002 Special rules)".into(),
@@ -151,8 +162,8 @@ impl Fpw {
         if g.has_option(LARGER_BATTLES) {
             for u in units {
                 let needs = is_infantry(u)
-                    || (french && (u.troop == "Mit" || is_ss(u)))
-                    || (!french && u.troop == "SC");
+                    || (french && (troop(u) == Mitrailleuse || is_ss(u)))
+                    || (!french && troop(u) == SkirmishingCavalry);
                 if !needs {
                     continue;
                 }

@@ -2,6 +2,10 @@
 //! attack columns, the close combat factors and results, and who follows up.
 
 use super::data::Close;
+use super::data::TroopType::{
+    FootArtilleryFrench, FootArtilleryPrussian, Guerrillas, HeavyCavalry, SkirmishingCavalry,
+};
+use super::data::troop;
 use super::{Dbfpw, Fpw, is_infantry, is_ss};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Effect, Factor, Verdict};
@@ -19,7 +23,7 @@ impl Fpw {
 
     /// Fights as Heavy Cavalry: HC, or Lancers not attacked first in flank or rear.
     fn fights_as_hc(b: &Battle, u: &Unit) -> bool {
-        u.troop == "HC" || (u.has(Flag::Lancer) && !Self::attacked_in_flank(b, u))
+        troop(u) == HeavyCavalry || (u.has(Flag::Lancer) && !Self::attacked_in_flank(b, u))
     }
 
     /// In bad going for the results' "in BG" and "in GG": the going of the move rates (ruling
@@ -42,7 +46,8 @@ impl Fpw {
     /// "Artillery Foot" (FAPr, FAFr); not horse artillery or the Mitrailleuse, which move as
     /// horse artillery (ruling attack_column).
     fn is_foot(g: &Dbfpw, e: &Unit) -> bool {
-        g.dbn.kind(e) == TroopKind::Foot || matches!(e.troop.as_str(), "FAPr" | "FAFr")
+        g.dbn.kind(e) == TroopKind::Foot
+            || matches!(troop(e), FootArtilleryPrussian | FootArtilleryFrench)
     }
 
     pub(super) fn combat_factors(
@@ -136,7 +141,7 @@ impl Fpw {
                         Effect::HitAndRecoil
                     }
                 } else if d.is_artillery(loser)
-                    || loser.troop == "Gs"
+                    || troop(loser) == Guerrillas
                     || d.kind(loser) == TroopKind::Baggage
                 {
                     Effect::Destroyed
@@ -154,7 +159,7 @@ impl Fpw {
                 }
             }
             Verdict::BeatenByDouble => {
-                if loser.troop == "SC" {
+                if troop(loser) == SkirmishingCavalry {
                     if by_mounted || bg {
                         Effect::Destroyed
                     } else {

@@ -2,10 +2,13 @@
 //! engine does not read, each checked at load (missing, unknown or given twice is refused).
 
 use super::Fpw;
+use crate::rules::battle::Battle;
 use crate::rules::command::Factor;
-use crate::rules::ruleset::common::Keyed;
+use crate::rules::model::Unit;
+use crate::rules::ruleset::common::{Keyed, RulesKey};
 use crate::rules::ruleset::dbn::{
-    DbnData, DivisionalRules, Extras, FirstDie, own_factors, own_firing_factors, own_numbers,
+    DbnData, DivisionalRules, Extras, FirstDie, check_troop_types, own_factors, own_firing_factors,
+    own_numbers, troop_type,
 };
 
 crate::rules_keys! {
@@ -81,6 +84,67 @@ crate::rules_keys! {
     }
 }
 
+crate::rules_keys! {
+    /// DBFPW's troop types, by the codes its data file and scenarios write.
+    pub enum TroopType {
+        CommanderInChief = "CinC",
+        SubCommander = "Sub",
+        Divisional = "DSC",
+        Infantry = "Inf",
+        InfantryRm = "InfRM",
+        InfantryBlr2 = "InfBLR2",
+        Sharpshooters = "SS",
+        SharpshootersBlr2 = "SSBLR2",
+        FootArtilleryPrussian = "FAPr",
+        FootArtilleryFrench = "FAFr",
+        HorseArtillery = "HA",
+        Mitrailleuse = "Mit",
+        HeavyCavalry = "HC",
+        LightCavalry = "LC",
+        SkirmishingCavalry = "SC",
+        SkirmishingCavalryDismounted = "SCD",
+        Guerrillas = "Gs",
+        BaggageTrain = "BT",
+        Caisson = "CU",
+    }
+}
+
+crate::rules_keys! {
+    /// The nations DBFPW's rules name (ruling nations); any other is neither French nor
+    /// German.
+    pub enum Nation {
+        ImperialFrench = "imperial_french",
+        RepublicFrench = "republic_french",
+        German = "german",
+        Prussia = "prussia",
+    }
+}
+
+impl Nation {
+    pub fn is_french(self) -> bool {
+        matches!(self, Nation::ImperialFrench | Nation::RepublicFrench)
+    }
+
+    pub fn is_german(self) -> bool {
+        matches!(self, Nation::German | Nation::Prussia)
+    }
+}
+
+/// A unit's DBFPW troop type.
+pub fn troop(u: &Unit) -> TroopType {
+    troop_type(u)
+}
+
+/// A nation's name as a scenario writes it, where DBFPW names it.
+pub fn nation_named(name: &str) -> Option<Nation> {
+    Nation::ALL.iter().copied().find(|n| n.key() == name)
+}
+
+/// The nation of a unit's side, where DBFPW names it.
+pub fn nation(b: &Battle, u: &Unit) -> Option<Nation> {
+    b.sides.get(u.side).and_then(|s| nation_named(&s.nation))
+}
+
 /// DBFPW's own numbers and factors, by key.
 #[derive(Clone, Debug)]
 pub struct Keys {
@@ -101,6 +165,7 @@ impl Fpw {
                 f.key
             ));
         }
+        check_troop_types::<TroopType>(data, text)?;
         let keys = Keys {
             num: own_numbers(data, text)?,
             fire: own_firing_factors(data, text)?,

@@ -1,8 +1,13 @@
 //! DBFPW's firing: breech-loaders and long range, German artillery, the firing factors and
 //! results, and what firing leaves behind (ammunition spent, a second move under artillery).
 
+use super::data::TroopType::{
+    FootArtilleryPrussian, Guerrillas, InfantryBlr2, InfantryRm, Mitrailleuse, SharpshootersBlr2,
+    SkirmishingCavalry,
+};
+use super::data::troop;
 use super::data::{Fire, Num};
-use super::{Dbfpw, Fpw, is_french_nation, is_german_nation, is_infantry, is_ss, nation};
+use super::{Dbfpw, Fpw, is_french, is_german, is_infantry, is_ss};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Effect, Event, Factor, RuleError, Verdict};
 use crate::rules::model::{Ammo, Class, Flag, Unit, UnitId};
@@ -12,7 +17,7 @@ use crate::rules::ruleset::dbn::N;
 impl Fpw {
     /// German artillery: any artillery of a German side (not the Mitrailleuse).
     fn is_german_artillery(g: &Dbfpw, b: &Battle, u: &Unit) -> bool {
-        g.dbn.is_artillery(u) && u.troop != "Mit" && is_german_nation(nation(b, u))
+        g.dbn.is_artillery(u) && troop(u) != Mitrailleuse && is_german(b, u)
     }
 
     /// At long range: beyond effective range.
@@ -36,10 +41,10 @@ impl Fpw {
             || matches!(role, FireRole::Target { responding: true });
         let german_art = Self::is_german_artillery(g, b, u);
         if firing
-            && (matches!(u.troop.as_str(), "InfBLR2" | "SSBLR2")
-                || u.troop == "FAPr"
+            && (matches!(troop(u), InfantryBlr2 | SharpshootersBlr2)
+                || troop(u) == FootArtilleryPrussian
                 || german_art
-                || u.troop == "Mit")
+                || troop(u) == Mitrailleuse)
         {
             f.push(g.sup.fire(Fire::Blr2PrussianMit));
         }
@@ -55,7 +60,7 @@ impl Fpw {
         for _ in 0..enemy_supporters {
             f.push(d.fire_support());
         }
-        if u.troop == "InfRM" && firing {
+        if troop(u) == InfantryRm && firing {
             f.push(g.sup.fire(Fire::LongArtOrRm));
         }
         // Fired at: the target, and both guns of a counter-battery exchange.
@@ -66,7 +71,8 @@ impl Fpw {
         if fired_at {
             let dist = other.base.front_edge_distance(&u.base);
             let near = |paces: f32| dist <= b.scale.to_mm(paces) + 0.5;
-            let german_or_mit = other.troop == "Mit" || Self::is_german_artillery(g, b, other);
+            let german_or_mit =
+                troop(other) == Mitrailleuse || Self::is_german_artillery(g, b, other);
             if (german_or_mit && near(g.sup.n(Num::GermanArtilleryClose)))
                 || (d.is_artillery(other) && near(d.n(N::ArtilleryClose)))
             {
@@ -86,7 +92,7 @@ impl Fpw {
             if long && d.is_artillery(u) {
                 f.push(g.sup.fire(Fire::LongArtOrRm));
             }
-            if long && is_infantry(u) && is_french_nation(nation(b, u)) {
+            if long && is_infantry(u) && is_french(b, u) {
                 f.push(g.sup.fire(Fire::FrenchInfLong));
             }
             if (d.in_bad_going(b, u) || d.in_bad_going(b, other)) && !is_ss(u) {
@@ -117,13 +123,14 @@ impl Fpw {
         let d = &g.dbn;
         let hit = g.hits(N::ResultHit);
         // Garrisons: infantry and guerrillas inside a BUA (sharpshooters have their own row).
-        let garrison = (is_infantry(loser) || loser.troop == "Gs") && d.is_garrison(b, loser);
+        let garrison =
+            (is_infantry(loser) || troop(loser) == Guerrillas) && d.is_garrison(b, loser);
         match verdict {
             Verdict::Draw | Verdict::Outscored => Effect::NoEffect,
             Verdict::Beaten => {
                 if d.is_commander(loser) {
                     Effect::Recoil
-                } else if loser.troop == "SC" {
+                } else if troop(loser) == SkirmishingCavalry {
                     Effect::Flee { hits: 0 }
                 } else if garrison {
                     Effect::NoEffect
@@ -140,18 +147,18 @@ impl Fpw {
             }
             Verdict::BeatenByDouble => {
                 if d.is_commander(loser)
-                    || loser.troop == "Gs"
+                    || troop(loser) == Guerrillas
                     || (d.is_artillery(loser) && loser.has(Flag::Fixed))
                 {
                     Effect::Destroyed
-                } else if loser.troop == "SC" {
+                } else if troop(loser) == SkirmishingCavalry {
                     if Self::in_bad_going_for_results(g, b, loser) {
                         Effect::Destroyed
                     } else {
                         Effect::Flee { hits: hit }
                     }
                 } else if is_ss(loser) {
-                    if d.is_skirmisher(winner) || winner.troop == "SC" {
+                    if d.is_skirmisher(winner) || troop(winner) == SkirmishingCavalry {
                         Effect::Destroyed
                     } else {
                         Effect::Flee { hits: hit }

@@ -27,7 +27,8 @@ use crate::rules::odds::Quirks;
 use crate::rules::ruleset::view::{ActionGroup, UnitState};
 use crate::rules::scenario::RawUnit;
 use crate::rules::terrain::Terrain;
-pub use data::{Close, Fire, Num};
+pub use data::{Close, Fire, Nation, Num, TroopType};
+use data::{nation, troop};
 
 /// The ruleset's data, compiled into the program.
 pub const DATA: &str = include_str!("../../../../../assets/rulesets/dbfpw.ron");
@@ -48,24 +49,28 @@ pub struct Fpw {
 
 /// Infantry of the line (any rifle).
 fn is_infantry(u: &Unit) -> bool {
-    matches!(u.troop.as_str(), "Inf" | "InfRM" | "InfBLR2")
+    matches!(
+        troop(u),
+        TroopType::Infantry | TroopType::InfantryRm | TroopType::InfantryBlr2
+    )
 }
 
 /// Sharpshooters (any rifle).
 fn is_ss(u: &Unit) -> bool {
-    matches!(u.troop.as_str(), "SS" | "SSBLR2")
+    matches!(
+        troop(u),
+        TroopType::Sharpshooters | TroopType::SharpshootersBlr2
+    )
 }
 
-fn nation<'a>(b: &'a Battle, u: &Unit) -> &'a str {
-    b.sides.get(u.side).map(|s| s.nation.as_str()).unwrap_or("")
+/// The unit's side is French.
+fn is_french(b: &Battle, u: &Unit) -> bool {
+    nation(b, u).is_some_and(Nation::is_french)
 }
 
-fn is_french_nation(n: &str) -> bool {
-    matches!(n, "imperial_french" | "republic_french")
-}
-
-fn is_german_nation(n: &str) -> bool {
-    matches!(n, "german" | "prussia")
+/// The unit's side is German.
+fn is_german(b: &Battle, u: &Unit) -> bool {
+    nation(b, u).is_some_and(Nation::is_german)
 }
 
 impl Supplement for Fpw {
@@ -237,6 +242,10 @@ impl Supplement for Fpw {
 
     fn prepare(&self, g: &Dbfpw, u: &RawUnit, packs: &mut u32) -> Result<(), String> {
         Fpw::prepare(self, g, u, packs)
+    }
+
+    fn unit_cost(&self, g: &Dbfpw, u: &Unit, side: &SideInfo) -> f32 {
+        super::army::listed_cost(&g.dbn, u, &side.nation)
     }
 
     fn validate_army(

@@ -3,11 +3,13 @@
 //! after a move.
 
 use super::data::Num;
+use super::data::TroopType;
 use super::{AMMUNITION, Dbfpw, Fpw, LARGER_BATTLES};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
 use crate::rules::geometry::{Base, Pt};
 use crate::rules::model::{Ammo, Unit, UnitId};
+use crate::rules::ruleset::dbn::troop_type_of_code;
 use crate::rules::ruleset::dbn::{Troop, TroopKind, TroopTrait};
 use crate::rules::terrain::{Feature, FeatureKind};
 use std::collections::HashMap;
@@ -20,7 +22,7 @@ impl Fpw {
         let larger = g.has_option(LARGER_BATTLES);
         let n = if t.traits.contains(&TroopTrait::Supplier) {
             g.sup.n(Num::PacksSupplier)
-        } else if t.code == "HA" {
+        } else if troop_type_of_code(&t.code) == Some(TroopType::HorseArtillery) {
             g.sup.n(if larger {
                 Num::PacksHaLarger
             } else {
