@@ -229,10 +229,9 @@ impl Dbn {
                 self.n(N::CincWeight)
             } else if self.kind(u) == TroopKind::Baggage {
                 self.n(N::BaggageWeight)
-            } else if let Some(weight) = self.irregular_loss(u) {
-                weight
             } else {
-                1.0
+                // Any other unit weighs 1; a type with the irregular loss weighs its own.
+                self.irregular_loss(u).unwrap_or(1.0)
             };
         }
         if let Some(o) = &b.objective

@@ -682,6 +682,45 @@ mod tests {
         );
     }
 
+    /// A troop table, army list or national list naming a troop code or nation the
+    /// supplement's types lack is refused at load naming the file and the name.
+    #[test]
+    fn troop_codes_and_nations_of_the_data_are_the_supplements_types() {
+        use super::super::db7yw::Db7yw;
+        use super::super::dbfpw::Dbfpw;
+        let (d7, df) = (super::super::db7yw::DATA, super::super::dbfpw::DATA);
+        let err = Db7yw::from_ron(&d7.replacen("code: \"Jg\"", "code: \"Jgr\"", 1)).unwrap_err();
+        assert!(err.contains("db7yw.ron") && err.contains("'Jgr'"), "{err}");
+        let err = Dbfpw::from_ron(&df.replacen("code: \"CU\"", "code: \"HA\"", 1)).unwrap_err();
+        assert!(
+            err.contains("dbfpw.ron") && err.contains("'HA' is given twice"),
+            "{err}"
+        );
+        let err =
+            Db7yw::from_ron(&d7.replacen("ga_nations: [\"prussia\"", "ga_nations: [\"prusia\"", 1))
+                .unwrap_err();
+        assert_eq!(
+            err,
+            "assets/rulesets/db7yw.ron: the nation 'prusia' is not one the rules know"
+        );
+        let err = Dbfpw::from_ron(&df.replacen("nations: [\"german\"", "nations: [\"germany\"", 1))
+            .unwrap_err();
+        assert_eq!(
+            err,
+            "assets/rulesets/dbfpw.ron: the nation 'germany' is not one the rules know"
+        );
+        let err = Dbfpw::from_ron(&df.replacen(
+            "(troops: [\"FAPr\"], cost",
+            "(troops: [\"FAPR\"], cost",
+            1,
+        ))
+        .unwrap_err();
+        assert_eq!(
+            err,
+            "assets/rulesets/dbfpw.ron: the troop type 'FAPR' is not one the rules know"
+        );
+    }
+
     /// A troop type whose trait needs numbers only another supplement gives is refused at
     /// load, never played with a 0.
     #[test]

@@ -78,8 +78,10 @@ impl Fpw {
         let d = &g.dbn;
         let mut errs = crate::rules::ruleset::dbn::army::validate_lists(
             d,
+            &self.keys.lists,
             units,
             side,
+            nation_named(&side.nation),
             terrain,
             self.n(Num::FortificationCost),
             &|c| self.class_name(c),

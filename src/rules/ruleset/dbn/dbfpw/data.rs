@@ -6,6 +6,7 @@ use crate::rules::battle::Battle;
 use crate::rules::command::Factor;
 use crate::rules::model::Unit;
 use crate::rules::ruleset::common::{Keyed, RulesKey};
+use crate::rules::ruleset::dbn::army::TypedLists;
 use crate::rules::ruleset::dbn::{
     DbnData, DivisionalRules, Extras, FirstDie, check_troop_types, own_factors, own_firing_factors,
     own_numbers, troop_type,
@@ -151,6 +152,8 @@ pub struct Keys {
     num: Keyed<Num, f32>,
     fire: Keyed<Fire, Factor>,
     close: Keyed<Close, Factor>,
+    /// The cost rules and national lists with their troop types and nations.
+    pub(super) lists: TypedLists<TroopType, Nation>,
 }
 
 impl Fpw {
@@ -167,6 +170,7 @@ impl Fpw {
         }
         check_troop_types::<TroopType>(data, text)?;
         let keys = Keys {
+            lists: TypedLists::read(data)?,
             num: own_numbers(data, text)?,
             fire: own_firing_factors(data, text)?,
             close: own_factors(&data.combat_factors, data, text)?,

@@ -28,7 +28,7 @@ use crate::rules::ruleset::view::{ActionGroup, UnitState};
 use crate::rules::scenario::RawUnit;
 use crate::rules::terrain::Terrain;
 pub use data::{Close, Fire, Nation, Num, TroopType};
-use data::{nation, troop};
+use data::{nation, nation_named, troop};
 
 /// The ruleset's data, compiled into the program.
 pub const DATA: &str = include_str!("../../../../../assets/rulesets/dbfpw.ron");
@@ -245,7 +245,7 @@ impl Supplement for Fpw {
     }
 
     fn unit_cost(&self, g: &Dbfpw, u: &Unit, side: &SideInfo) -> f32 {
-        super::army::listed_cost(&g.dbn, u, &side.nation)
+        super::army::listed_cost(&g.dbn, &self.keys.lists, u, nation_named(&side.nation))
     }
 
     fn validate_army(
