@@ -1,5 +1,8 @@
 //! DB7YW on the DBN engine: Musket movement, its firing and close combat factors and results,
 //! stoic units, pursuit and breakthrough, routing troops, the free ADC and its army lists.
+//!
+//! - `data`: DB7YW's own numbers and factors by typed key, its troop types and nations.
+//! - `army`: points costs, composition and what each nation may field.
 
 mod army;
 mod data;
