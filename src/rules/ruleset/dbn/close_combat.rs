@@ -362,8 +362,14 @@ impl<S: Supplement> DbnGame<S> {
         // The same checks as any close combat (phase, side, contact, order, fought); the
         // factors are not used.
         let Setup { a, b: g, .. } = self.fight_setup(b, aid, did, false)?;
+        let Some(dsc) = d.divisional(&g) else {
+            return Err(RuleError::Illegal(format!(
+                "{} is no divisional commander",
+                g.name
+            )));
+        };
         let die = b.d6()?;
-        let flee_max = d.num("dsc_flee_max") as u8;
+        let flee_max = dsc.flee_max;
         let flees = die <= flee_max;
         b.emit(
             out,

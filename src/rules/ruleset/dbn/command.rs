@@ -49,11 +49,12 @@ impl Dbn {
         // A DSC's intrinsic CAPs are its division's own; one without a division adds them to
         // the side's.
         let mut divisions: Vec<(Division, i32)> = Vec::new();
-        let caps = self.num("dsc_caps") as i32;
-        for g in b
+        for (g, dsc) in b
             .alive()
-            .filter(|u| u.side == side && self.has_trait(u, TroopTrait::Divisional))
+            .filter(|u| u.side == side)
+            .filter_map(|u| self.divisional(u).map(|dsc| (u, dsc)))
         {
+            let caps = dsc.caps;
             match g.division {
                 Some(d) => match divisions.iter_mut().find(|p| p.0 == d) {
                     Some(p) => p.1 += caps,
@@ -153,14 +154,13 @@ impl Dbn {
             return base;
         }
         let range = b.scale.to_mm(self.n(N::CommandRange));
-        let dsc_range = b.scale.to_mm(self.num("dsc_command_range"));
         let in_range = b.alive().any(|g| {
             g.side == u.side
                 && self.is_commander(g)
-                && if self.has_trait(g, TroopTrait::Divisional) {
+                && if let Some(dsc) = self.divisional(g) {
                     g.division.is_some()
                         && g.division == u.division
-                        && g.base.within(&u.base, dsc_range)
+                        && g.base.within(&u.base, b.scale.to_mm(dsc.command_range))
                 } else {
                     g.base.within(&u.base, range)
                 }
@@ -229,10 +229,9 @@ impl Dbn {
                 self.n(N::CincWeight)
             } else if self.kind(u) == TroopKind::Baggage {
                 self.n(N::BaggageWeight)
-            } else if self.has_trait(u, TroopTrait::IrregularLoss) {
-                self.num("irregular_loss_weight")
             } else {
-                1.0
+                // Any other unit weighs 1; a type with the irregular loss weighs its own.
+                self.irregular_loss(u).unwrap_or(1.0)
             };
         }
         if let Some(o) = &b.objective

@@ -4,7 +4,7 @@
 
 use crate::rules::command::Factor;
 use crate::rules::model::{Class, Formation, Unit};
-use crate::rules::ruleset::common::{FactorDef, Keyed, Number, RulesKey, factor_in, number};
+use crate::rules::ruleset::common::{FactorDef, Keyed, Number, RulesKey};
 use crate::rules::ruleset::{ResultRow, Ruling};
 use serde::{Deserialize, Serialize};
 
@@ -55,12 +55,51 @@ pub enum TroopTrait {
     BackwardHalfSpeed,
 }
 
-/// How a troop type's first die may fail (the mitrailleuse): the faces that fail always, and
-/// those that fail only at long range.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How a troop type's first die may fail (the mitrailleuse): the faces that fail always, those
+/// that fail only at long range, and the factor a failure costs.
+#[derive(Clone, Debug, PartialEq)]
 pub struct FirstDie {
     pub fail_max: u8,
     pub long_fail_max: u8,
+    pub failed: Factor,
+}
+
+/// A divisional sub-commander's numbers (DBFPW's larger battles).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DivisionalRules {
+    /// Its intrinsic command points, instead of a die.
+    pub caps: i32,
+    /// How far it commands its own division, in paces.
+    pub command_range: f32,
+    /// Attacked in close combat, the faces of its one die on which it flees (else destroyed).
+    pub flee_max: u8,
+}
+
+/// What fortifying a town or village before the battle costs in army points (DB7YW).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FortifyCosts {
+    pub town: f32,
+    pub village: f32,
+}
+
+/// The shared engine's rules that only some supplements have, each filled by the supplement
+/// whose data file gives its numbers (`Supplement::load`); None where the supplement has no
+/// such rule. A troop type whose trait needs one of them is refused at load without it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Extras {
+    /// Paces foot with the `ChargeBonus` trait go further into close combat in good going.
+    pub charge_bonus: Option<f32>,
+    /// Divisional sub-commanders, for troop types with the `Divisional` trait.
+    pub divisional: Option<DivisionalRules>,
+    /// What a lost unit with the `IrregularLoss` trait weighs towards the army's break.
+    pub irregular_loss_weight: Option<f32>,
+    /// What the Fortify command costs; None: the supplement has no fortifying in play.
+    pub fortify: Option<FortifyCosts>,
+    /// The first die of troop types with the `FirstDie` trait.
+    pub first_die: Option<FirstDie>,
+    /// Whether all bad going that hides troops (woods, marsh, rough) limits visibility, or
+    /// woods alone.
+    pub all_bad_going_hides: bool,
 }
 
 /// One row of the troop table.
@@ -257,28 +296,171 @@ crate::rules_keys! {
     }
 }
 
+crate::rules_keys! {
+    /// The firing factors every DBN-family data file gives, read by the shared engine.
+    pub enum SharedFire {
+        EnemySupport = "enemy_support",
+    }
+}
+
+/// The rows of a data list whose keys the shared engine does not read (not keys of `K`): the
+/// supplement's own, which it checks against its own keys (`Supplement::load`).
+pub fn own_rows<K: RulesKey, T: Clone>(list: &[T], key_of: impl Fn(&T) -> &str) -> Vec<T> {
+    list.iter()
+        .filter(|x| !K::ALL.iter().any(|k| k.key() == key_of(x)))
+        .cloned()
+        .collect()
+}
+
+/// A supplement's troop type of a code: its enum `T`, made by `rules_keys!` with the codes the
+/// data file and scenarios write (`Ms`, `HC`).
+pub fn troop_type_of_code<T: RulesKey>(code: &str) -> Option<T> {
+    T::ALL.iter().copied().find(|t| t.key() == code)
+}
+
+/// A supplement's troop type of a unit. Loading refuses a data file whose troop table is not
+/// exactly the codes of `T` (`check_troop_types`), and a scenario naming a code the table
+/// lacks, so every unit has one: a missing one is a fault of the program, never read as
+/// another troop type.
+pub fn troop_type<T: RulesKey>(u: &Unit) -> T {
+    troop_type_of_code(&u.troop).unwrap_or_else(|| {
+        panic!(
+            "unit '{}' has the troop code '{}', which its ruleset lacks",
+            u.id, u.troop
+        )
+    })
+}
+
+/// Refuses, naming the file, a troop table that is not exactly the supplement's troop types
+/// `T`: a row of a code `T` lacks, a type without a row, or a code given twice.
+pub fn check_troop_types<T: RulesKey>(data: &DbnData, text: &str) -> Result<(), String> {
+    Keyed::<T, ()>::take(
+        &data.troops,
+        |t| &t.code,
+        |_| (),
+        &data.file(),
+        text,
+        "troop type",
+    )
+    .map(|_| ())
+}
+
+/// Names of the data file (nations, troop codes) read as a supplement's enum `T`, refusing
+/// with the file a name `T` lacks.
+pub fn typed_names<T: RulesKey>(
+    names: &[String],
+    file: &str,
+    what: &str,
+) -> Result<Vec<T>, String> {
+    names
+        .iter()
+        .map(|n| {
+            T::ALL
+                .iter()
+                .copied()
+                .find(|t| t.key() == n)
+                .ok_or_else(|| format!("{file}: the {what} '{n}' is not one the rules know"))
+        })
+        .collect()
+}
+
+/// A supplement's own rules numbers: the rows of its data file's numbers that the shared
+/// engine does not read, by the supplement's keys `K`.
+pub fn own_numbers<K: RulesKey>(data: &DbnData, text: &str) -> Result<Keyed<K, f32>, String> {
+    Keyed::numbers(
+        &own_rows::<N, _>(&data.numbers, |n| &n.key),
+        &data.file(),
+        text,
+    )
+}
+
+/// A supplement's own firing factors: those of its data file's firing list that the shared
+/// engine does not read, by the supplement's keys `K`.
+pub fn own_firing_factors<K: RulesKey>(
+    data: &DbnData,
+    text: &str,
+) -> Result<Keyed<K, Factor>, String> {
+    let own = own_rows::<SharedFire, _>(&data.firing_factors, |f| &f.key);
+    Keyed::factors(&own, &data.file(), text)
+}
+
+/// A supplement's factors of a list of its data file that the shared engine does not read
+/// (close combat, routing), by the supplement's keys `K`.
+pub fn own_factors<K: RulesKey>(
+    list: &[FactorDef],
+    data: &DbnData,
+    text: &str,
+) -> Result<Keyed<K, Factor>, String> {
+    Keyed::factors(list, &data.file(), text)
+}
+
 /// The DBN-family engine with its data.
 #[derive(Clone, Debug)]
 pub struct Dbn {
     pub data: DbnData,
-    /// The shared rules numbers by key (the supplement's own are still read from `data`).
+    /// The shared rules numbers by key (the supplement's own are its own, by its own keys).
     numbers: Keyed<N, f32>,
+    /// The shared firing factors by key.
+    fire: Keyed<SharedFire, Factor>,
+    /// The rules only some supplements have: none until the supplement fills them
+    /// (`DbnGame::load`).
+    pub extras: Extras,
 }
 
 impl Dbn {
+    /// The shared engine on a data file: its shared numbers and factors each refused when
+    /// missing or given twice. The supplement's own rows are checked by the supplement.
     pub fn from_ron(text: &str) -> Result<Self, String> {
         let data: DbnData = ron::from_str(text).map_err(|e| format!("ruleset data: {e}"))?;
-        let file = format!("assets/rulesets/{}.ron", data.id);
-        // The numbers the shared engine reads, each refused when missing or given twice; a
-        // supplement's own numbers are read by name until they are keyed too.
-        let shared: Vec<Number> = data
-            .numbers
+        let file = data.file();
+        let shared = |list: &[Number]| -> Vec<Number> {
+            list.iter()
+                .filter(|x| N::ALL.iter().any(|k| k.key() == x.key))
+                .cloned()
+                .collect()
+        };
+        let numbers = Keyed::numbers(&shared(&data.numbers), &file, text)?;
+        let fire: Vec<FactorDef> = data
+            .firing_factors
             .iter()
-            .filter(|x| N::ALL.iter().any(|k| k.key() == x.key))
+            .filter(|x| SharedFire::ALL.iter().any(|k| k.key() == x.key))
             .cloned()
             .collect();
-        let numbers = Keyed::numbers(&shared, &file, text)?;
-        Ok(Dbn { data, numbers })
+        let fire = Keyed::factors(&fire, &file, text)?;
+        Ok(Dbn {
+            data,
+            numbers,
+            fire,
+            extras: Extras::default(),
+        })
+    }
+
+    /// Refuses, naming the file and the troop type, a troop type whose trait needs rules
+    /// numbers that the supplement's data file does not give.
+    pub fn check_extras(&self) -> Result<(), String> {
+        let x = &self.extras;
+        for t in &self.data.troops {
+            for tr in &t.traits {
+                let lacking = match tr {
+                    TroopTrait::ChargeBonus => x.charge_bonus.is_none().then_some("charge_bonus"),
+                    TroopTrait::Divisional => x.divisional.is_none().then_some("dsc_caps"),
+                    TroopTrait::IrregularLoss => x
+                        .irregular_loss_weight
+                        .is_none()
+                        .then_some("irregular_loss_weight"),
+                    TroopTrait::FirstDie => x.first_die.is_none().then_some("first_die_stoppage"),
+                    _ => None,
+                };
+                if let Some(key) = lacking {
+                    return Err(format!(
+                        "{}: the troop type '{}' has the trait {tr:?}, which needs the rules number '{key}'",
+                        self.data.file(),
+                        t.code
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// A shared rules number.
@@ -286,29 +468,54 @@ impl Dbn {
         *self.numbers.get(key)
     }
 
+    /// The firing factor for each enemy unit providing fire support.
+    pub fn fire_support(&self) -> Factor {
+        self.fire.get(SharedFire::EnemySupport).clone()
+    }
+
     pub fn troop(&self, code: &str) -> Option<&Troop> {
         self.data.troops.iter().find(|t| t.code == code)
     }
 
-    /// The troop row of a unit (validated at scenario load, so always present in play).
+    /// The troop row of a unit. A scenario naming a troop code the data file lacks is refused
+    /// when it loads, so every unit has one: a missing one is a fault of the program, never
+    /// read as another troop type.
     pub fn troop_of(&self, u: &Unit) -> &Troop {
-        self.troop(&u.troop).unwrap_or(&self.data.troops[0])
+        self.troop(&u.troop).unwrap_or_else(|| {
+            panic!(
+                "unit '{}' has the troop code '{}', which {} lacks",
+                u.id,
+                u.troop,
+                self.data.file()
+            )
+        })
     }
 
-    pub fn num(&self, key: &str) -> f32 {
-        number(&self.data.numbers, key)
+    /// The rules of a trait only some supplements have, for a unit of a type with that trait.
+    fn trait_rules<T: Clone>(&self, u: &Unit, t: TroopTrait, rules: &Option<T>) -> Option<T> {
+        if !self.has_trait(u, t) {
+            return None;
+        }
+        Some(rules.clone().unwrap_or_else(|| {
+            panic!(
+                "unit '{}' has the trait {t:?} without its rules numbers, which loading refuses",
+                u.id
+            )
+        }))
     }
 
-    pub fn fire_factor(&self, key: &str) -> Factor {
-        factor_in(&self.data.firing_factors, key)
+    /// A divisional sub-commander's numbers, for a unit of a type with the `Divisional` trait.
+    pub fn divisional(&self, u: &Unit) -> Option<DivisionalRules> {
+        self.trait_rules(u, TroopTrait::Divisional, &self.extras.divisional)
     }
 
-    pub fn combat_factor(&self, key: &str) -> Factor {
-        factor_in(&self.data.combat_factors, key)
-    }
-
-    pub fn routing_factor(&self, key: &str) -> Factor {
-        factor_in(&self.data.routing_factors, key)
+    /// What the unit's loss weighs towards the break, for a type with `IrregularLoss`.
+    pub fn irregular_loss(&self, u: &Unit) -> Option<f32> {
+        self.trait_rules(
+            u,
+            TroopTrait::IrregularLoss,
+            &self.extras.irregular_loss_weight,
+        )
     }
 
     /// The unit's kind as it stands: a dismounted unit is of its dismounted row's kind.
@@ -360,10 +567,14 @@ impl Dbn {
 
     /// The first die of a troop type that throws one (the mitrailleuse).
     pub fn first_die(&self, u: &Unit) -> Option<FirstDie> {
-        self.has_trait(u, TroopTrait::FirstDie).then(|| FirstDie {
-            fail_max: self.num("first_die_stoppage") as u8,
-            long_fail_max: self.num("first_die_long_fail") as u8,
-        })
+        self.trait_rules(u, TroopTrait::FirstDie, &self.extras.first_die)
+    }
+}
+
+impl DbnData {
+    /// The data file, as load errors name it.
+    pub fn file(&self) -> String {
+        format!("assets/rulesets/{}.ron", self.id)
     }
 }
 
@@ -385,5 +596,146 @@ mod tests {
             let err = Dbn::from_ron(&twice).unwrap_err();
             assert!(err.contains("'destroyed_hits' is given twice"), "{err}");
         }
+    }
+
+    /// A supplement's own number or factor misspelt, given twice or missing is refused at load
+    /// naming the file and key, in each supplement.
+    #[test]
+    fn a_supplements_own_keys_are_checked_exactly() {
+        use super::super::db7yw::Db7yw;
+        use super::super::dbfpw::Dbfpw;
+        fn refused(
+            load: fn(&str) -> Result<(), String>,
+            data: &str,
+            from: &str,
+            to: &str,
+        ) -> String {
+            let text = data.replacen(from, to, 1);
+            assert_ne!(text, data, "{from}");
+            load(&text).unwrap_err()
+        }
+        let seven = |t: &str| Db7yw::from_ron(t).map(|_| ());
+        let fpw = |t: &str| Dbfpw::from_ron(t).map(|_| ());
+        let (d7, df) = (super::super::db7yw::DATA, super::super::dbfpw::DATA);
+        assert!(seven(d7).is_ok() && fpw(df).is_ok());
+        let err = refused(seven, d7, "key: \"routing_need\"", "key: \"routing_nede\"");
+        assert!(
+            err.contains("db7yw.ron:") && err.contains("'routing_nede' is not one the rules read"),
+            "{err}"
+        );
+        let err = refused(
+            seven,
+            d7,
+            "key: \"ms_wheel_max\"",
+            "key: \"prussian_ms_wheel_max\"",
+        );
+        assert!(
+            err.contains("db7yw.ron:") && err.contains("'prussian_ms_wheel_max' is given twice"),
+            "{err}"
+        );
+        let err = refused(seven, d7, "key: \"full_contact\"", "key: \"full_contacts\"");
+        assert!(
+            err.contains("'full_contacts' is not one the rules read"),
+            "{err}"
+        );
+        let err = refused(fpw, df, "key: \"into_cover_ss\"", "key: \"into_cover_sss\"");
+        assert!(
+            err.contains("dbfpw.ron:")
+                && err.contains("'into_cover_sss' is not one the rules read"),
+            "{err}"
+        );
+        let err = refused(
+            fpw,
+            df,
+            "routing_factors: [],",
+            "routing_factors: [(key: \"elite\", name: \"Elite\", value: -1, source: \"s\")],",
+        );
+        assert!(
+            err.contains("dbfpw.ron: the routing factor 'elite' is not one the rules read"),
+            "{err}"
+        );
+        // A number only the other supplement gives is unknown to this one.
+        let err = refused(seven, d7, "key: \"routing_need\"", "key: \"dsc_caps\"");
+        assert!(
+            err.contains("'dsc_caps' is not one the rules read"),
+            "{err}"
+        );
+        let missing = d7
+            .lines()
+            .filter(|l| !l.contains("key: \"adc_cap_bonus\""))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let err = seven(&missing).unwrap_err();
+        assert!(
+            err.ends_with("db7yw.ron: the rules number 'adc_cap_bonus' is missing"),
+            "{err}"
+        );
+        let missing = df
+            .lines()
+            .filter(|l| !l.contains("key: \"bavarian_share\""))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let err = fpw(&missing).unwrap_err();
+        assert!(
+            err.ends_with("dbfpw.ron: the rules number 'bavarian_share' is missing"),
+            "{err}"
+        );
+    }
+
+    /// A troop table, army list or national list naming a troop code or nation the
+    /// supplement's types lack is refused at load naming the file and the name.
+    #[test]
+    fn troop_codes_and_nations_of_the_data_are_the_supplements_types() {
+        use super::super::db7yw::Db7yw;
+        use super::super::dbfpw::Dbfpw;
+        let (d7, df) = (super::super::db7yw::DATA, super::super::dbfpw::DATA);
+        let err = Db7yw::from_ron(&d7.replacen("code: \"Jg\"", "code: \"Jgr\"", 1)).unwrap_err();
+        assert!(err.contains("db7yw.ron") && err.contains("'Jgr'"), "{err}");
+        let err = Dbfpw::from_ron(&df.replacen("code: \"CU\"", "code: \"HA\"", 1)).unwrap_err();
+        assert!(
+            err.contains("dbfpw.ron") && err.contains("'HA' is given twice"),
+            "{err}"
+        );
+        let err =
+            Db7yw::from_ron(&d7.replacen("ga_nations: [\"prussia\"", "ga_nations: [\"prusia\"", 1))
+                .unwrap_err();
+        assert_eq!(
+            err,
+            "assets/rulesets/db7yw.ron: the nation 'prusia' is not one the rules know"
+        );
+        let err = Dbfpw::from_ron(&df.replacen("nations: [\"german\"", "nations: [\"germany\"", 1))
+            .unwrap_err();
+        assert_eq!(
+            err,
+            "assets/rulesets/dbfpw.ron: the nation 'germany' is not one the rules know"
+        );
+        let err = Dbfpw::from_ron(&df.replacen(
+            "(troops: [\"FAPr\"], cost",
+            "(troops: [\"FAPR\"], cost",
+            1,
+        ))
+        .unwrap_err();
+        assert_eq!(
+            err,
+            "assets/rulesets/dbfpw.ron: the troop type 'FAPR' is not one the rules know"
+        );
+    }
+
+    /// A troop type whose trait needs numbers only another supplement gives is refused at
+    /// load, never played with a 0.
+    #[test]
+    fn a_trait_without_its_numbers_is_refused() {
+        let d7 = super::super::db7yw::DATA;
+        let text = d7.replacen(
+            "traits: [VillageBadGoing, BackwardHalfSpeed]",
+            "traits: [VillageBadGoing, BackwardHalfSpeed, ChargeBonus]",
+            1,
+        );
+        assert_ne!(text, d7);
+        let err = super::super::db7yw::Db7yw::from_ron(&text).unwrap_err();
+        assert_eq!(
+            err,
+            "assets/rulesets/db7yw.ron: the troop type 'Ms' has the trait ChargeBonus, which needs the rules number 'charge_bonus'"
+        );
     }
 }

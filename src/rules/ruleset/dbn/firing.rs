@@ -115,7 +115,7 @@ impl Dbn {
         // in it. A firer in it fires out from its edge (`on_bg_edge`) at the full range; firing
         // within it, the target is in it too. With `visibility_all_bad_going` the ground is
         // all bad going that hides troops (woods, marsh, rough), otherwise woods alone.
-        let all_bg = self.num("visibility_all_bad_going") > 0.0;
+        let all_bg = self.extras.all_bad_going_hides;
         let blinding: Vec<FeatureKind> = if all_bg {
             vec![FeatureKind::Woods, FeatureKind::Marsh, FeatureKind::Rough]
         } else {
@@ -301,7 +301,7 @@ impl<S: Supplement> DbnGame<S> {
 
     /// Each "enemy unit providing fire support" factor names its unit, in the order given.
     fn name_supporters(&self, b: &Battle, fs: &mut [Factor], supporters: &[UnitId]) {
-        let generic = self.dbn.fire_factor("enemy_support");
+        let generic = self.dbn.fire_support();
         let mut names = supporters
             .iter()
             .filter_map(|id| b.unit(id).ok().map(|u| u.name.clone()));

@@ -56,11 +56,22 @@ pub fn prepare_plain<S: Supplement>(
 }
 
 impl<S: Supplement> DbnGame<S> {
+    /// The engine on the supplement's data file: the shared rows read by the engine's keys,
+    /// the supplement's own by its keys, and every trait's numbers present.
     pub fn load() -> Result<Self, String> {
+        Self::from_ron(S::DATA)
+    }
+
+    /// The engine and supplement on the text of a data file (`load` reads `S::DATA`).
+    pub fn from_ron(text: &str) -> Result<Self, String> {
+        let mut dbn = Dbn::from_ron(text)?;
+        let (sup, extras) = S::load(&dbn.data, text)?;
+        dbn.extras = extras;
+        dbn.check_extras()?;
         Ok(DbnGame {
-            dbn: Dbn::from_ron(S::DATA)?,
+            dbn,
             options: Vec::new(),
-            sup: S::default(),
+            sup,
         })
     }
 
@@ -144,16 +155,9 @@ impl<S: Supplement> Ruleset for DbnGame<S> {
         listed: bool,
         terrain: &Terrain,
     ) -> Vec<String> {
-        let costed = !self.dbn.data.army.costs.is_empty();
         let points: f32 = units
             .iter()
-            .map(|u| {
-                if costed {
-                    super::army::listed_cost(&self.dbn, u, &side.nation)
-                } else {
-                    super::army::unit_cost(&self.dbn, u)
-                }
-            })
+            .map(|u| self.sup.unit_cost(self, u, side))
             .sum();
         let errs = self.sup.validate_army(self, units, side, terrain);
         let verdict = match (errs.is_empty(), listed) {

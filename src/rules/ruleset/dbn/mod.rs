@@ -1,7 +1,9 @@
 //! The DBN family: the engine DB7YW and DBFPW share ("all DBN rules are extant"), cut by the
 //! rules' own topics, with each supplement inside it.
 //!
-//! - `data`: the data file's troop types, army lists, numbers and factors.
+//! - `data`: the data file's troop types, army lists, the shared numbers and factors by
+//!   typed key, the rules only some supplements have (`Extras`), and the helpers each
+//!   supplement reads its own keys, troop types and nations with.
 //! - `command`: the bound's phases, command points, move costs, the army's break.
 //! - `movement`: measured moves, going, threat zones, moving into contact, limbering.
 //! - `firing`: who may fire at whom, line of sight, fire support, the firing roll.
@@ -10,7 +12,8 @@
 //! - `terrain`: bad going, cover, towns (BUA) and villages (NLF), garrisons, fortification.
 //! - `deployment`: placing the armies before the battle.
 //! - `rolls`: an opposed roll's setup and odds, the first die (the mitrailleuse's).
-//! - `army`: points and army lists; `view`: what the window and log are told.
+//! - `army`: national army lists (cost rules and list lines, typed at load); `view`: what
+//!   the window and log are told.
 //! - `supplement`: what each supplement answers; `game`: the ruleset's one door.
 //! - `db7yw`, `dbfpw`: the supplements.
 
@@ -31,8 +34,10 @@ mod terrain;
 mod view;
 
 pub use data::{
-    Allowance, ArmyRules, CostRule, Dbn, DbnData, FirstDie, ListLine, N, NationalList, Troop,
-    TroopKind, TroopTrait,
+    Allowance, ArmyRules, CostRule, Dbn, DbnData, DivisionalRules, Extras, FirstDie, FortifyCosts,
+    ListLine, N, NationalList, SharedFire, Troop, TroopKind, TroopTrait, check_troop_types,
+    own_factors, own_firing_factors, own_numbers, own_rows, troop_type, troop_type_of_code,
+    typed_names,
 };
 pub use game::{DbnGame, prepare_plain};
 pub use results::Follow;

@@ -544,9 +544,9 @@ impl Dbn {
         let mut allowance = self.allowance_of(units, going)?;
         // Foot in line moving into close combat in good going may go the data's charge bonus
         // further (not in attack column, nor dismounted).
-        let bonus = self.num("charge_bonus");
         let mut bonus_taken = false;
-        if charging
+        if let Some(bonus) = self.extras.charge_bonus
+            && charging
             && bonus > 0.0
             && !going.bad
             && !going.road
@@ -639,10 +639,10 @@ impl Dbn {
         if self.in_close_combat(b, &u) {
             return Err(RuleError::Illegal(format!("{} is in close combat", u.name)));
         }
-        let cost = self.num(if limber {
-            "limber_cost"
+        let cost = self.n(if limber {
+            N::LimberCost
         } else {
-            "unlimber_cost"
+            N::UnlimberCost
         }) as i32;
         self.spend(
             b,

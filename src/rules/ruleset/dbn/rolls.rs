@@ -102,11 +102,6 @@ impl<S: Supplement> DbnGame<S> {
         crate::rules::odds::verdict(a, b)
     }
 
-    /// The factor a failed first die costs.
-    pub(super) fn first_die_factor(&self) -> Factor {
-        self.dbn.fire_factor("first_die_failed")
-    }
-
     /// The factors and exact odds of a Fire or Fight command, before any die is thrown; a first
     /// die (the mitrailleuse's) is folded into the odds.
     pub fn forecast(&self, b: &Battle, cmd: &Command) -> Result<Preview, RuleError> {
@@ -177,9 +172,9 @@ impl<S: Supplement> DbnGame<S> {
     /// side.
     fn first_die_change(&self, t: &FirstThrow) -> (i32, i32) {
         if t.supports {
-            (0, -self.dbn.fire_factor("enemy_support").value)
+            (0, -self.dbn.fire_support().value)
         } else {
-            (self.first_die_factor().value, 0)
+            (t.die.failed.value, 0)
         }
     }
 
@@ -192,10 +187,10 @@ impl<S: Supplement> DbnGame<S> {
         setup: &mut Setup,
     ) -> Result<(), RuleError> {
         let close = b.phase == Phase::CloseCombat;
-        let pen = self.first_die_factor().value;
         for t in setup.first.clone() {
             let die = b.d6()?;
-            let fd = t.die;
+            let fd = &t.die;
+            let pen = fd.failed.value;
             let stoppage = die <= fd.fail_max;
             let unplotted = !stoppage && t.long && die <= fd.long_fail_max;
             let (side, name) = b
@@ -245,13 +240,13 @@ impl<S: Supplement> DbnGame<S> {
             };
             if t.supports {
                 // The supporter's -1 on the other side, named for it, is withdrawn.
-                let generic = self.dbn.fire_factor("enemy_support").name;
+                let generic = self.dbn.fire_support().name;
                 let named = format!("{generic} ({name})");
                 if let Some(i) = other.iter().position(|f| f.name == named) {
                     other.remove(i);
                 }
             } else {
-                own.push(self.first_die_factor());
+                own.push(t.die.failed.clone());
             }
         }
         Ok(())

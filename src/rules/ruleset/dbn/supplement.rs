@@ -1,9 +1,9 @@
 //! What a DBN supplement makes its own: the questions DB7YW and DBFPW each answer.
 
-use super::{Combat, DbnGame, FireRole, Follow, prepare_plain};
+use super::{Combat, DbnData, DbnGame, Extras, FireRole, Follow, prepare_plain};
 use crate::rules::battle::{Battle, Objective, Zone};
 use crate::rules::command::{Effect, Event, Factor, RuleError, Step, Verdict};
-use crate::rules::model::{Class, Formation, SideInfo, Unit, UnitId};
+use crate::rules::model::{Class, Formation, Side, SideInfo, Unit, UnitId};
 use crate::rules::odds::Quirks;
 use crate::rules::ruleset::UnitState;
 use crate::rules::ruleset::common::MovePlan;
@@ -13,12 +13,17 @@ use crate::rules::terrain::Terrain;
 
 /// What a DBN supplement makes its own. Every procedure the supplements share lives in
 /// `DbnGame`; a supplement answers only these questions.
-pub trait Supplement: Clone + Default + std::fmt::Debug + Send + Sync + Sized + 'static {
+pub trait Supplement: Clone + std::fmt::Debug + Send + Sync + Sized + 'static {
     /// The supplement's data file.
     const DATA: &'static str;
     /// Its optional rules: key and what it does.
     const OPTIONS: &'static [(&'static str, &'static str)] = &[];
 
+    /// Reads the supplement's own rows of its data file (`DATA`, read as `data`) by its own
+    /// typed keys: every number and factor the shared engine does not read, each refused with
+    /// the file and key when missing, unknown or given twice; and gives the shared engine the
+    /// rules only this supplement has.
+    fn load(data: &DbnData, text: &str) -> Result<(Self, Extras), String>;
     /// The name of a class in the supplement's words.
     fn class_name(&self, class: Class) -> String {
         format!("{class:?}")
@@ -201,7 +206,7 @@ pub trait Supplement: Clone + Default + std::fmt::Debug + Send + Sync + Sized + 
             "units of this ruleset have no formations to change".into(),
         ))
     }
-    /// Fortifying a town or village before the battle.
+    /// Fortifying a town or village before the battle, against the side's army points.
     fn fortify(
         &self,
         g: &DbnGame<Self>,
@@ -209,8 +214,20 @@ pub trait Supplement: Clone + Default + std::fmt::Debug + Send + Sync + Sized + 
         out: &mut Vec<Event>,
         feature: &str,
     ) -> Result<(), RuleError> {
-        g.dbn.fortify(b, out, feature)
+        let army_cost = |b: &Battle, side: Side| -> f32 {
+            let Some(info) = b.sides.get(side) else {
+                return 0.0;
+            };
+            b.units
+                .iter()
+                .filter(|u| u.side == side)
+                .map(|u| self.unit_cost(g, u, info))
+                .sum()
+        };
+        g.dbn.fortify(b, out, feature, &army_cost)
     }
+    /// A unit's points cost in its side's army.
+    fn unit_cost(&self, g: &DbnGame<Self>, u: &Unit, side: &SideInfo) -> f32;
     fn validate_army(
         &self,
         g: &DbnGame<Self>,

@@ -6,7 +6,7 @@ use super::{Dbn, TroopKind, TroopTrait};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
 use crate::rules::geometry::{Base, Pt};
-use crate::rules::model::{Phase, Unit, UnitId};
+use crate::rules::model::{Phase, Side, Unit, UnitId};
 use crate::rules::terrain::{Feature, FeatureKind};
 
 impl Dbn {
@@ -305,13 +305,21 @@ impl Dbn {
         }
     }
 
-    /// Fortify a town (BUA) or village (NLF) before the battle: the defender only.
+    /// Fortify a town (BUA) or village (NLF) before the battle: the defender only, within the
+    /// army's points (`army_cost`: what a side's army costs).
     pub fn fortify(
         &self,
         b: &mut Battle,
         out: &mut Vec<Event>,
         feature: &str,
+        army_cost: &dyn Fn(&Battle, Side) -> f32,
     ) -> Result<(), RuleError> {
+        let Some(costs) = self.extras.fortify else {
+            return Err(RuleError::Illegal(format!(
+                "{} has no fortifying during play",
+                self.data.id
+            )));
+        };
         if b.phase != Phase::Deployment {
             return Err(RuleError::WrongPhase {
                 command: "fortify".into(),
@@ -331,8 +339,8 @@ impl Dbn {
             .get(feature)
             .ok_or_else(|| RuleError::UnknownFeature(feature.to_string()))?;
         let cost = match f.kind {
-            FeatureKind::Town => self.num("fortify_bua_cost"),
-            FeatureKind::Village => self.num("fortify_nlf_cost"),
+            FeatureKind::Town => costs.town,
+            FeatureKind::Village => costs.village,
             _ => {
                 return Err(RuleError::Illegal(format!(
                     "{} is not a town or village",
@@ -353,13 +361,13 @@ impl Dbn {
             .filter(|f| f.fortified)
             .map(|f| {
                 if f.kind == FeatureKind::Town {
-                    self.num("fortify_bua_cost")
+                    costs.town
                 } else {
-                    self.num("fortify_nlf_cost")
+                    costs.village
                 }
             })
             .sum();
-        let army = super::army::army_cost(self, b, side);
+        let army = army_cost(b, side);
         if army > 0.0 && army + spent + cost > self.data.army.points + 1e-3 {
             return Err(RuleError::Illegal(format!(
                 "fortifying costs {cost} army points; the army already costs {:.2} of {}",

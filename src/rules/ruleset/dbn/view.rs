@@ -495,7 +495,6 @@ impl<S: Supplement> DbnGame<S> {
                 -0.9,
             ));
         }
-        let pen = self.first_die_factor().value;
         let close = !p.firing;
         let notes = p
             .setup
@@ -503,6 +502,7 @@ impl<S: Supplement> DbnGame<S> {
             .iter()
             .map(|t| {
                 let (fd, long) = (&t.die, &t.long);
+                let pen = fd.failed.value;
                 let name = b.name_of(&t.unit);
                 let fails = t.fails();
                 let plot = if *long && fd.long_fail_max > fd.fail_max {

@@ -1,9 +1,16 @@
 //! DBFPW's armies: the units a scenario may field (packs and flags), the national army lists
 //! and the standard table.
 
-use super::{AMMUNITION, Dbfpw, Fpw, LARGER_BATTLES, is_french_nation, is_infantry, is_ss};
+use super::data::Num;
+use super::data::TroopType::{
+    Caisson, FootArtilleryFrench, FootArtilleryPrussian, HorseArtillery, Infantry, InfantryBlr2,
+    InfantryRm, LightCavalry, Mitrailleuse, Sharpshooters, SharpshootersBlr2, SkirmishingCavalry,
+};
+use super::data::{Nation, TroopType, nation_named, troop};
+use super::{AMMUNITION, Dbfpw, Fpw, LARGER_BATTLES, is_infantry, is_ss};
 use crate::rules::battle::Zone;
 use crate::rules::model::{Class, Flag, SideInfo, Unit};
+use crate::rules::ruleset::dbn::troop_type_of_code;
 use crate::rules::ruleset::dbn::{Supplement, TroopKind, TroopTrait};
 use crate::rules::scenario::RawUnit;
 use crate::rules::terrain::{FeatureKind, Terrain};
@@ -14,6 +21,7 @@ impl Fpw {
         let t = d
             .troop(&u.troop)
             .ok_or_else(|| format!("unknown troop type '{}'", u.troop))?;
+        let kind = troop_type_of_code::<TroopType>(&u.troop);
         let default = Self::pack_allowance(g, t);
         *packs = u.packs.unwrap_or(default);
         if *packs > 0 && !g.has_option(AMMUNITION) && u.packs.is_some() {
@@ -27,11 +35,14 @@ impl Fpw {
         }
         for f in &u.flags {
             let ok = match f {
-                Flag::Lancer => u.troop == "LC",
-                Flag::Zouave => matches!(u.troop.as_str(), "Inf" | "InfRM" | "InfBLR2" | "LC"),
+                Flag::Lancer => kind == Some(LightCavalry),
+                Flag::Zouave => matches!(
+                    kind,
+                    Some(Infantry | InfantryRm | InfantryBlr2 | LightCavalry)
+                ),
                 Flag::Bavarian => matches!(
-                    u.troop.as_str(),
-                    "Inf" | "InfRM" | "InfBLR2" | "SS" | "SSBLR2"
+                    kind,
+                    Some(Infantry | InfantryRm | InfantryBlr2 | Sharpshooters | SharpshootersBlr2)
                 ),
                 Flag::Fixed => t.kind == TroopKind::Artillery,
                 Flag::Guard => true,
@@ -46,7 +57,7 @@ impl Fpw {
         }
         // Bavarian infantry are classed as Poor (002 Special rules).
         if u.flags.contains(&Flag::Bavarian)
-            && matches!(u.troop.as_str(), "Inf" | "InfRM" | "InfBLR2")
+            && matches!(kind, Some(Infantry | InfantryRm | InfantryBlr2))
             && u.class != Class::Militia
         {
             return Err(format!(
@@ -65,20 +76,27 @@ impl Fpw {
         terrain: &Terrain,
     ) -> Vec<String> {
         let d = &g.dbn;
-        let mut errs =
-            crate::rules::ruleset::dbn::army::validate_lists(d, units, side, terrain, &|c| {
-                self.class_name(c)
-            });
+        let mut errs = crate::rules::ruleset::dbn::army::validate_lists(
+            d,
+            &self.keys.lists,
+            units,
+            side,
+            nation_named(&side.nation),
+            terrain,
+            self.n(Num::FortificationCost),
+            &|c| self.class_name(c),
+        );
         let count = |f: &dyn Fn(&Unit) -> bool| units.iter().filter(|u| f(u)).count();
-        let french = is_french_nation(&side.nation);
+        let french = nation_named(&side.nation).is_some_and(Nation::is_french);
         // Every third French LC may be Lancers; every second German LC.
-        let lc = count(&|u| u.troop == "LC");
+        let lc = count(&|u| troop(u) == LightCavalry);
         let lancers = count(&|u| u.has(Flag::Lancer));
-        let per = d
-            .num(if french {
-                "lancers_every_french"
+        let per = g
+            .sup
+            .n(if french {
+                Num::LancersEveryFrench
             } else {
-                "lancers_every_german"
+                Num::LancersEveryGerman
             })
             .max(1.0) as usize;
         if lancers > lc / per {
@@ -89,7 +107,7 @@ impl Fpw {
         // Two units in eight of German infantry may be Bavarian.
         let inf = count(&|u| is_infantry(u));
         let bav = count(&|u| is_infantry(u) && u.has(Flag::Bavarian));
-        let share = d.num("bavarian_share");
+        let share = g.sup.n(Num::BavarianShare);
         if bav as f32 > inf as f32 * share + 1e-3 {
             errs.push(format!(
                 "{bav} Bavarian infantry among {inf}: two in eight may be Bavarian (002 Suggested Armies)"
@@ -99,7 +117,7 @@ impl Fpw {
             errs.push("Bavarians serve only in German armies".into());
         }
         // German SS carry BLR1; the one with BLR2 is the Bavarian one.
-        if !french && count(&|u| u.troop == "SSBLR2" && !u.has(Flag::Bavarian)) > 0 {
+        if !french && count(&|u| troop(u) == SharpshootersBlr2 && !u.has(Flag::Bavarian)) > 0 {
             errs.push(
                 "German SS carry BLR1: only the Bavarian SS may have BLR2 (002 Suggested Armies)"
                     .into(),
@@ -108,7 +126,7 @@ impl Fpw {
         if !french && count(&|u| u.has(Flag::Zouave)) > 0 {
             errs.push("Zouaves, North Africans and Chasseurs d'Afrique are French".into());
         }
-        if french && count(&|u| u.troop == "CU") > 0 {
+        if french && count(&|u| troop(u) == Caisson) > 0 {
             errs.push("caisson units are Prussian (002 Prussian Caisson Unit)".into());
         }
         if !french && count(&|u| d.is_commander(u) && u.class == Class::Militia) > 0 {
@@ -117,9 +135,10 @@ impl Fpw {
         // Guard artillery: one FA if two Guard infantry, one HA if two Guard cavalry.
         let guard_inf = count(&|u| is_infantry(u) && u.has(Flag::Guard));
         let guard_cav = count(&|u| d.is_mounted(u) && u.has(Flag::Guard));
-        let guard_fa =
-            count(&|u| matches!(u.troop.as_str(), "FAPr" | "FAFr") && u.has(Flag::Guard));
-        let guard_ha = count(&|u| u.troop == "HA" && u.has(Flag::Guard));
+        let guard_fa = count(&|u| {
+            matches!(troop(u), FootArtilleryPrussian | FootArtilleryFrench) && u.has(Flag::Guard)
+        });
+        let guard_ha = count(&|u| troop(u) == HorseArtillery && u.has(Flag::Guard));
         if guard_fa > usize::from(guard_inf >= 2) || guard_ha > usize::from(guard_cav >= 2) {
             errs.push(
                 "Guard artillery: one foot artillery if two or more Guard infantry, one horse artillery if two or more Guard cavalry (002 Special rules)".into(),
@@ -145,8 +164,8 @@ impl Fpw {
         if g.has_option(LARGER_BATTLES) {
             for u in units {
                 let needs = is_infantry(u)
-                    || (french && (u.troop == "Mit" || is_ss(u)))
-                    || (!french && u.troop == "SC");
+                    || (french && (troop(u) == Mitrailleuse || is_ss(u)))
+                    || (!french && troop(u) == SkirmishingCavalry);
                 if !needs {
                     continue;
                 }
@@ -175,10 +194,9 @@ impl Fpw {
         zones: &[Zone],
         mm_per_unit: f32,
     ) -> Vec<String> {
-        let d = &g.dbn;
         let paces = |mm: f32| mm / mm_per_unit.max(1e-6);
         let mut errs = Vec::new();
-        let side = d.num("standard_table");
+        let side = g.sup.n(Num::StandardTable);
         if paces(table_mm.0) + 0.5 < side || paces(table_mm.1) + 0.5 < side {
             errs.push(format!(
                 "the standard table is at least {side:.0} paces square; this one is {:.0} x {:.0}",
@@ -186,7 +204,7 @@ impl Fpw {
                 paces(table_mm.1)
             ));
         }
-        let gap = d.num("standard_gap") * mm_per_unit;
+        let gap = g.sup.n(Num::StandardGap) * mm_per_unit;
         for a in units.iter().filter(|u| u.side == 0 && !u.status.undeployed) {
             if let Some(e) = units
                 .iter()
@@ -198,7 +216,7 @@ impl Fpw {
                     a.id,
                     e.id,
                     paces(a.base.distance(&e.base)),
-                    d.num("standard_gap")
+                    g.sup.n(Num::StandardGap)
                 ));
                 break;
             }
@@ -211,7 +229,7 @@ impl Fpw {
                     errs.push(format!(
                         "deployment zones lie {:.0} paces apart: at least {:.0}",
                         paces(dx.hypot(dy)),
-                        d.num("standard_gap")
+                        g.sup.n(Num::StandardGap)
                     ));
                 }
             }
@@ -238,13 +256,13 @@ impl Fpw {
         for (have, key, what) in [
             (
                 significant,
-                "standard_pieces",
+                Num::StandardPieces,
                 "significant terrain pieces (roads, bridges and causeways not counted)",
             ),
-            (bua, "standard_bua", "BUA (towns)"),
-            (nlf, "standard_nlf", "NLF (villages or fortifications)"),
+            (bua, Num::StandardBua, "BUA (towns)"),
+            (nlf, Num::StandardNlf, "NLF (villages or fortifications)"),
         ] {
-            let need = d.num(key) as usize;
+            let need = g.sup.n(key) as usize;
             if have < need {
                 errs.push(format!(
                     "the standard table has at least {need} {what}; this one has {have}"

@@ -1,6 +1,11 @@
 //! DBFPW's close combat: lancers, Zouaves and cavalry fighting as heavy cavalry, flank attacks,
 //! attack columns, the close combat factors and results, and who follows up.
 
+use super::data::Close;
+use super::data::TroopType::{
+    FootArtilleryFrench, FootArtilleryPrussian, Guerrillas, HeavyCavalry, SkirmishingCavalry,
+};
+use super::data::troop;
 use super::{Dbfpw, Fpw, is_infantry, is_ss};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Effect, Factor, Verdict};
@@ -18,7 +23,7 @@ impl Fpw {
 
     /// Fights as Heavy Cavalry: HC, or Lancers not attacked first in flank or rear.
     fn fights_as_hc(b: &Battle, u: &Unit) -> bool {
-        u.troop == "HC" || (u.has(Flag::Lancer) && !Self::attacked_in_flank(b, u))
+        troop(u) == HeavyCavalry || (u.has(Flag::Lancer) && !Self::attacked_in_flank(b, u))
     }
 
     /// In bad going for the results' "in BG" and "in GG": the going of the move rates (ruling
@@ -41,7 +46,8 @@ impl Fpw {
     /// "Artillery Foot" (FAPr, FAFr); not horse artillery or the Mitrailleuse, which move as
     /// horse artillery (ruling attack_column).
     fn is_foot(g: &Dbfpw, e: &Unit) -> bool {
-        g.dbn.kind(e) == TroopKind::Foot || matches!(e.troop.as_str(), "FAPr" | "FAFr")
+        g.dbn.kind(e) == TroopKind::Foot
+            || matches!(troop(e), FootArtilleryPrussian | FootArtilleryFrench)
     }
 
     pub(super) fn combat_factors(
@@ -56,51 +62,51 @@ impl Fpw {
         let mut f = vec![g.troop_factor(u)];
         let garrison = !is_attacker && is_infantry(u) && d.is_garrison(b, u);
         if garrison {
-            f.push(d.combat_factor("garrison"));
+            f.push(g.sup.close(Close::Garrison));
         }
         if Self::in_attack_column(g, u, e) {
-            f.push(d.combat_factor("attack_column"));
+            f.push(g.sup.close(Close::AttackColumn));
         }
         if Self::fights_as_hc(b, u) && d.is_mounted(e) {
-            f.push(d.combat_factor("hc_vs_mounted"));
+            f.push(g.sup.close(Close::HcVsMounted));
         }
         if b.terrain.uphill_of(u.base.centre, e.base.centre) {
-            f.push(d.combat_factor("uphill"));
+            f.push(g.sup.close(Close::Uphill));
         }
         if d.general_attached(b, u).is_some() {
-            f.push(d.combat_factor("general"));
+            f.push(g.sup.close(Close::General));
         }
         if u.class == Class::Elite || u.has(Flag::Zouave) {
-            f.push(d.combat_factor("elite"));
+            f.push(g.sup.close(Close::Elite));
         }
         if !is_attacker && d.in_fortification(b, u) {
-            f.push(d.combat_factor("defending_fort"));
+            f.push(g.sup.close(Close::DefendingFort));
         }
         // Bavarians are Poor but fight as regular line.
         if (u.class == Class::Militia && !u.has(Flag::Bavarian)) || is_ss(u) {
-            f.push(d.combat_factor("poor_or_ss"));
+            f.push(g.sup.close(Close::PoorOrSs));
         }
         // Sharpshooters are infantry too; Guerrillas are not (ruling cav_vs_inf).
         if d.is_mounted(u) && (is_infantry(e) || is_ss(e)) {
-            f.push(d.combat_factor("cav_vs_inf"));
+            f.push(g.sup.close(Close::CavVsInf));
         }
         for _ in d.combat_supporters(b, e, u) {
-            f.push(d.combat_factor("enemy_support"));
+            f.push(g.sup.close(Close::EnemySupport));
         }
         if u.status.shaken {
-            f.push(d.combat_factor("shaken"));
+            f.push(g.sup.close(Close::Shaken));
         }
         if Self::attacked_in_flank(b, u) {
-            f.push(d.combat_factor("first_flank_rear"));
+            f.push(g.sup.close(Close::FirstFlankRear));
         }
         if d.in_bad_going_for_combat(b, u) && !is_ss(u) {
-            f.push(d.combat_factor("bg"));
+            f.push(g.sup.close(Close::Bg));
         }
         if u.status.ammo == Ammo::Out {
-            f.push(d.combat_factor("out_of_ammo"));
+            f.push(g.sup.close(Close::OutOfAmmo));
         }
         if b.terrain.on_bridge(&u.base) || Self::used_road(b, u) {
-            f.push(d.combat_factor("bridge_or_road"));
+            f.push(g.sup.close(Close::BridgeOrRoad));
         }
         f
     }
@@ -135,7 +141,7 @@ impl Fpw {
                         Effect::HitAndRecoil
                     }
                 } else if d.is_artillery(loser)
-                    || loser.troop == "Gs"
+                    || troop(loser) == Guerrillas
                     || d.kind(loser) == TroopKind::Baggage
                 {
                     Effect::Destroyed
@@ -153,7 +159,7 @@ impl Fpw {
                 }
             }
             Verdict::BeatenByDouble => {
-                if loser.troop == "SC" {
+                if troop(loser) == SkirmishingCavalry {
                     if by_mounted || bg {
                         Effect::Destroyed
                     } else {

@@ -1,7 +1,13 @@
 //! DBFPW's firing: breech-loaders and long range, German artillery, the firing factors and
 //! results, and what firing leaves behind (ammunition spent, a second move under artillery).
 
-use super::{Dbfpw, Fpw, is_french_nation, is_german_nation, is_infantry, is_ss, nation};
+use super::data::TroopType::{
+    FootArtilleryPrussian, Guerrillas, InfantryBlr2, InfantryRm, Mitrailleuse, SharpshootersBlr2,
+    SkirmishingCavalry,
+};
+use super::data::troop;
+use super::data::{Fire, Num};
+use super::{Dbfpw, Fpw, is_french, is_german, is_infantry, is_ss};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Effect, Event, Factor, RuleError, Verdict};
 use crate::rules::model::{Ammo, Class, Flag, Unit, UnitId};
@@ -11,7 +17,7 @@ use crate::rules::ruleset::dbn::N;
 impl Fpw {
     /// German artillery: any artillery of a German side (not the Mitrailleuse).
     fn is_german_artillery(g: &Dbfpw, b: &Battle, u: &Unit) -> bool {
-        g.dbn.is_artillery(u) && u.troop != "Mit" && is_german_nation(nation(b, u))
+        g.dbn.is_artillery(u) && troop(u) != Mitrailleuse && is_german(b, u)
     }
 
     /// At long range: beyond effective range.
@@ -35,27 +41,27 @@ impl Fpw {
             || matches!(role, FireRole::Target { responding: true });
         let german_art = Self::is_german_artillery(g, b, u);
         if firing
-            && (matches!(u.troop.as_str(), "InfBLR2" | "SSBLR2")
-                || u.troop == "FAPr"
+            && (matches!(troop(u), InfantryBlr2 | SharpshootersBlr2)
+                || troop(u) == FootArtilleryPrussian
                 || german_art
-                || u.troop == "Mit")
+                || troop(u) == Mitrailleuse)
         {
-            f.push(d.fire_factor("blr2_prussian_mit"));
+            f.push(g.sup.fire(Fire::Blr2PrussianMit));
         }
         if u.class == Class::Elite {
-            f.push(d.fire_factor("elite"));
+            f.push(g.sup.fire(Fire::Elite));
         }
         if u.class == Class::Militia {
-            f.push(d.fire_factor("poor"));
+            f.push(g.sup.fire(Fire::Poor));
         }
         if u.status.shaken {
-            f.push(d.fire_factor("shaken"));
+            f.push(g.sup.fire(Fire::Shaken));
         }
         for _ in 0..enemy_supporters {
-            f.push(d.fire_factor("enemy_support"));
+            f.push(d.fire_support());
         }
-        if u.troop == "InfRM" && firing {
-            f.push(d.fire_factor("long_art_or_rm"));
+        if troop(u) == InfantryRm && firing {
+            f.push(g.sup.fire(Fire::LongArtOrRm));
         }
         // Fired at: the target, and both guns of a counter-battery exchange.
         let fired_at = matches!(
@@ -64,42 +70,43 @@ impl Fpw {
         );
         if fired_at {
             let dist = other.base.front_edge_distance(&u.base);
-            let near = |key: &str| dist <= b.scale.to_mm(d.num(key)) + 0.5;
-            let german_or_mit = other.troop == "Mit" || Self::is_german_artillery(g, b, other);
-            if (german_or_mit && near("german_artillery_close"))
-                || (d.is_artillery(other) && near("artillery_close"))
+            let near = |paces: f32| dist <= b.scale.to_mm(paces) + 0.5;
+            let german_or_mit =
+                troop(other) == Mitrailleuse || Self::is_german_artillery(g, b, other);
+            if (german_or_mit && near(g.sup.n(Num::GermanArtilleryClose)))
+                || (d.is_artillery(other) && near(d.n(N::ArtilleryClose)))
             {
-                f.push(d.fire_factor("fired_at_close"));
+                f.push(g.sup.fire(Fire::FiredAtClose));
             }
         }
         if matches!(role, FireRole::Target { responding: false }) && d.is_artillery(u) {
-            f.push(d.fire_factor("artillery_not_responding"));
+            f.push(g.sup.fire(Fire::ArtilleryNotResponding));
         }
         // The factors of firing apply to each side that fires: the firer, and a target
         // firing back.
         if firing {
             if other.behind_front_line_of(u) {
-                f.push(d.fire_factor("flank_rear"));
+                f.push(g.sup.fire(Fire::FlankRear));
             }
             let long = Self::at_long_range(g, b, u, other);
             if long && d.is_artillery(u) {
-                f.push(d.fire_factor("long_art_or_rm"));
+                f.push(g.sup.fire(Fire::LongArtOrRm));
             }
-            if long && is_infantry(u) && is_french_nation(nation(b, u)) {
-                f.push(d.fire_factor("french_inf_long"));
+            if long && is_infantry(u) && is_french(b, u) {
+                f.push(g.sup.fire(Fire::FrenchInfLong));
             }
             if (d.in_bad_going(b, u) || d.in_bad_going(b, other)) && !is_ss(u) {
-                f.push(d.fire_factor("bg"));
+                f.push(g.sup.fire(Fire::Bg));
             }
             if d.in_built_up_or_works(b, other) {
                 if is_ss(u) {
-                    f.push(d.fire_factor("into_cover_ss"));
+                    f.push(g.sup.fire(Fire::IntoCoverSs));
                 } else {
-                    f.push(d.fire_factor("into_cover"));
+                    f.push(g.sup.fire(Fire::IntoCover));
                 }
             }
             if b.terrain.on_bridge(&u.base) {
-                f.push(d.fire_factor("bridge"));
+                f.push(g.sup.fire(Fire::Bridge));
             }
         }
         f
@@ -116,13 +123,14 @@ impl Fpw {
         let d = &g.dbn;
         let hit = g.hits(N::ResultHit);
         // Garrisons: infantry and guerrillas inside a BUA (sharpshooters have their own row).
-        let garrison = (is_infantry(loser) || loser.troop == "Gs") && d.is_garrison(b, loser);
+        let garrison =
+            (is_infantry(loser) || troop(loser) == Guerrillas) && d.is_garrison(b, loser);
         match verdict {
             Verdict::Draw | Verdict::Outscored => Effect::NoEffect,
             Verdict::Beaten => {
                 if d.is_commander(loser) {
                     Effect::Recoil
-                } else if loser.troop == "SC" {
+                } else if troop(loser) == SkirmishingCavalry {
                     Effect::Flee { hits: 0 }
                 } else if garrison {
                     Effect::NoEffect
@@ -139,18 +147,18 @@ impl Fpw {
             }
             Verdict::BeatenByDouble => {
                 if d.is_commander(loser)
-                    || loser.troop == "Gs"
+                    || troop(loser) == Guerrillas
                     || (d.is_artillery(loser) && loser.has(Flag::Fixed))
                 {
                     Effect::Destroyed
-                } else if loser.troop == "SC" {
+                } else if troop(loser) == SkirmishingCavalry {
                     if Self::in_bad_going_for_results(g, b, loser) {
                         Effect::Destroyed
                     } else {
                         Effect::Flee { hits: hit }
                     }
                 } else if is_ss(loser) {
-                    if d.is_skirmisher(winner) || winner.troop == "SC" {
+                    if d.is_skirmisher(winner) || troop(winner) == SkirmishingCavalry {
                         Effect::Destroyed
                     } else {
                         Effect::Flee { hits: hit }

@@ -3,6 +3,7 @@
 //! optional ammunition supply with packs and caissons, divisional commanders for larger
 //! battles, the national army lists and the standard table.
 //!
+//! - `data`: DBFPW's own numbers and factors by typed key, read at load.
 //! - `firing`: breech-loaders, long range, the firing factors and results.
 //! - `close_combat`: lancers, Zouaves, attack columns, the close combat factors and results.
 //! - `movement`: second moves under artillery, forming column, dismounting, towns.
@@ -12,12 +13,13 @@
 
 mod army;
 mod close_combat;
+mod data;
 mod firing;
 mod movement;
 mod supply;
 mod view;
 
-use super::{Combat, DbnGame, FireRole, Follow, Supplement};
+use super::{Combat, DbnData, DbnGame, Extras, FireRole, Follow, Supplement};
 use crate::rules::battle::{Battle, Zone};
 use crate::rules::command::{Effect, Event, Factor, RuleError, Verdict};
 use crate::rules::model::{Class, Flag, Formation, SideInfo, Unit, UnitId};
@@ -25,6 +27,8 @@ use crate::rules::odds::Quirks;
 use crate::rules::ruleset::view::{ActionGroup, UnitState};
 use crate::rules::scenario::RawUnit;
 use crate::rules::terrain::Terrain;
+pub use data::{Close, Fire, Nation, Num, TroopType};
+use data::{nation, nation_named, troop};
 
 /// The ruleset's data, compiled into the program.
 pub const DATA: &str = include_str!("../../../../../assets/rulesets/dbfpw.ron");
@@ -37,34 +41,44 @@ pub const LARGER_BATTLES: &str = "larger_battles";
 /// DBFPW on the DBN engine.
 pub type Dbfpw = DbnGame<Fpw>;
 
-/// What DBFPW makes its own on the DBN engine.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Fpw;
+/// What DBFPW makes its own on the DBN engine: its own numbers and factors by key.
+#[derive(Clone, Debug)]
+pub struct Fpw {
+    keys: data::Keys,
+}
 
 /// Infantry of the line (any rifle).
 fn is_infantry(u: &Unit) -> bool {
-    matches!(u.troop.as_str(), "Inf" | "InfRM" | "InfBLR2")
+    matches!(
+        troop(u),
+        TroopType::Infantry | TroopType::InfantryRm | TroopType::InfantryBlr2
+    )
 }
 
 /// Sharpshooters (any rifle).
 fn is_ss(u: &Unit) -> bool {
-    matches!(u.troop.as_str(), "SS" | "SSBLR2")
+    matches!(
+        troop(u),
+        TroopType::Sharpshooters | TroopType::SharpshootersBlr2
+    )
 }
 
-fn nation<'a>(b: &'a Battle, u: &Unit) -> &'a str {
-    b.sides.get(u.side).map(|s| s.nation.as_str()).unwrap_or("")
+/// The unit's side is French.
+fn is_french(b: &Battle, u: &Unit) -> bool {
+    nation(b, u).is_some_and(Nation::is_french)
 }
 
-fn is_french_nation(n: &str) -> bool {
-    matches!(n, "imperial_french" | "republic_french")
-}
-
-fn is_german_nation(n: &str) -> bool {
-    matches!(n, "german" | "prussia")
+/// The unit's side is German.
+fn is_german(b: &Battle, u: &Unit) -> bool {
+    nation(b, u).is_some_and(Nation::is_german)
 }
 
 impl Supplement for Fpw {
     const DATA: &'static str = DATA;
+
+    fn load(data: &DbnData, text: &str) -> Result<(Self, Extras), String> {
+        Fpw::read(data, text)
+    }
 
     const OPTIONS: &'static [(&'static str, &'static str)] = &[
         (
@@ -228,6 +242,10 @@ impl Supplement for Fpw {
 
     fn prepare(&self, g: &Dbfpw, u: &RawUnit, packs: &mut u32) -> Result<(), String> {
         Fpw::prepare(self, g, u, packs)
+    }
+
+    fn unit_cost(&self, g: &Dbfpw, u: &Unit, side: &SideInfo) -> f32 {
+        super::army::listed_cost(&g.dbn, &self.keys.lists, u, nation_named(&side.nation))
     }
 
     fn validate_army(

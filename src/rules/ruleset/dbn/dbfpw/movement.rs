@@ -1,6 +1,7 @@
 //! DBFPW's movement: second moves under artillery, roads, forming attack column, dismounting,
 //! and who may occupy or fortify a town.
 
+use super::data::Num;
 use super::{Dbfpw, Fpw, is_infantry};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
@@ -62,7 +63,7 @@ impl Fpw {
         d.spend(
             b,
             out,
-            d.num("attack_column_cost") as i32,
+            g.sup.n(Num::AttackColumnCost) as i32,
             format!("{} {what}", u.name),
             u.division,
         )?;

@@ -2,11 +2,14 @@
 //! their reach, the Prussian caisson's clear path, and resupply at the start of a bound and
 //! after a move.
 
+use super::data::Num;
+use super::data::TroopType;
 use super::{AMMUNITION, Dbfpw, Fpw, LARGER_BATTLES};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
 use crate::rules::geometry::{Base, Pt};
 use crate::rules::model::{Ammo, Unit, UnitId};
+use crate::rules::ruleset::dbn::troop_type_of_code;
 use crate::rules::ruleset::dbn::{Troop, TroopKind, TroopTrait};
 use crate::rules::terrain::{Feature, FeatureKind};
 use std::collections::HashMap;
@@ -16,18 +19,17 @@ impl Fpw {
     /// Supply): baggage trains and caissons 4, horse artillery 1 (2 in larger battles), other
     /// artillery and Mitrailleuses 1 in larger battles, everyone else none.
     pub(super) fn pack_allowance(g: &Dbfpw, t: &Troop) -> u32 {
-        let d = &g.dbn;
         let larger = g.has_option(LARGER_BATTLES);
         let n = if t.traits.contains(&TroopTrait::Supplier) {
-            d.num("packs_supplier")
-        } else if t.code == "HA" {
-            d.num(if larger {
-                "packs_ha_larger"
+            g.sup.n(Num::PacksSupplier)
+        } else if troop_type_of_code(&t.code) == Some(TroopType::HorseArtillery) {
+            g.sup.n(if larger {
+                Num::PacksHaLarger
             } else {
-                "packs_ha"
+                Num::PacksHa
             })
         } else if t.kind == TroopKind::Artillery && larger {
-            d.num("packs_guns_larger")
+            g.sup.n(Num::PacksGunsLarger)
         } else {
             0.0
         };
@@ -78,13 +80,12 @@ impl Fpw {
 
     /// A caisson's supply radius in mm: the data's, by the shaken fraction when it is shaken.
     pub(super) fn supply_radius(g: &Dbfpw, b: &Battle, cu: &Unit) -> f32 {
-        let d = &g.dbn;
         let fraction = if cu.status.shaken {
-            d.num("supply_shaken_fraction")
+            g.sup.n(Num::SupplyShakenFraction)
         } else {
             1.0
         };
-        b.scale.to_mm(d.num("supply_radius") * fraction)
+        b.scale.to_mm(g.sup.n(Num::SupplyRadius) * fraction)
     }
 
     /// A path from the caisson to the unit within its radius, around bad going and clear of
@@ -92,8 +93,8 @@ impl Fpw {
     pub fn supply_path(g: &Dbfpw, b: &Battle, cu: &Unit, to: &Unit) -> bool {
         let d = &g.dbn;
         let radius = Self::supply_radius(g, b, cu);
-        let step = b.scale.to_mm(d.num("supply_grid")).max(1.0);
-        let clearance = b.scale.to_mm(d.num("supply_enemy_clearance"));
+        let step = b.scale.to_mm(g.sup.n(Num::SupplyGrid)).max(1.0);
+        let clearance = b.scale.to_mm(g.sup.n(Num::SupplyEnemyClearance));
         if cu.base.distance(&to.base) > radius {
             return false;
         }

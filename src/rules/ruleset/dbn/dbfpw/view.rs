@@ -1,6 +1,7 @@
 //! DBFPW as the window and log show it: unit states, card lines, actions, event words and
 //! markers.
 
+use super::data::{Close, Num};
 use super::{AMMUNITION, Dbfpw, Fpw, is_infantry};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Event};
@@ -52,15 +53,15 @@ impl Fpw {
             v.push(if u.formation == Formation::Column {
                 format!(
                     "Attack column: {:+} in close combat against foot; {:.0} paces, never the extra {:.0} into close combat",
-                    d.combat_factor("attack_column").value,
+                    g.sup.close(Close::AttackColumn).value,
                     d.troop_of(u).gg.unwrap_or(0.0),
-                    d.num("charge_bonus")
+                    g.sup.n(Num::ChargeBonus)
                 )
             } else {
                 format!(
                     "In line: {:.0} paces more into close combat in good going; may form attack column ({:.0} CAP)",
-                    d.num("charge_bonus"),
-                    d.num("attack_column_cost")
+                    g.sup.n(Num::ChargeBonus),
+                    g.sup.n(Num::AttackColumnCost)
                 )
             });
         }
@@ -70,8 +71,8 @@ impl Fpw {
                 u.division
                     .map(|d| format!("{d:?}"))
                     .unwrap_or_else(|| "(no)".into()),
-                d.num("dsc_caps"),
-                d.num("dsc_command_range")
+                g.sup.n(Num::DscCaps),
+                g.sup.n(Num::DscCommandRange)
             ));
         }
         v
@@ -84,7 +85,7 @@ impl Fpw {
             && !Self::changed_mount(b, u)
             && !g.dbn.in_close_combat(b, u)
         {
-            let cost = g.dbn.num("attack_column_cost");
+            let cost = g.sup.n(Num::AttackColumnCost);
             let (label, formation) = if u.formation == Formation::Column {
                 (format!("Deploy into line ({cost:.0} CAP)"), Formation::Line)
             } else {

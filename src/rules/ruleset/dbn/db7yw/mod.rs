@@ -1,8 +1,15 @@
 //! DB7YW on the DBN engine: Musket movement, its firing and close combat factors and results,
 //! stoic units, pursuit and breakthrough, routing troops, the free ADC and its army lists.
+//!
+//! - `data`: DB7YW's own numbers and factors by typed key, its troop types and nations.
+//! - `army`: points costs, composition and what each nation may field.
+
+mod army;
+mod data;
 
 use super::N;
-use super::{Combat, DbnGame, FireRole, Follow, Supplement};
+use super::troop_type_of_code;
+use super::{Combat, DbnData, DbnGame, Extras, FireRole, Follow, Supplement};
 use super::{Dbn, TroopKind, TroopTrait};
 use crate::rules::battle::{Battle, Objective, Zone};
 use crate::rules::command::{Effect, Event, Factor, RuleError, Step, Verdict, factor_sum};
@@ -11,9 +18,15 @@ use crate::rules::model::{Class, Flag, SideInfo, Unit, UnitId};
 use crate::rules::odds::Quirks;
 use crate::rules::ruleset::common::MovePlan;
 use crate::rules::terrain::Terrain;
+use TroopType::{
+    Dragoons, Guerrillas, HeavyCavalry, IrregularCavalry, IrregularInfantry, Jagers, LightCavalry,
+    Muskets,
+};
+pub use data::{Close, Fire, Nation, Num, Routing, TroopType};
+use data::{nation, troop};
 
 /// The ruleset's data, compiled into the program.
-pub const DATA: &str = include_str!("../../../../assets/rulesets/db7yw.ron");
+pub const DATA: &str = include_str!("../../../../../assets/rulesets/db7yw.ron");
 
 /// The optional rule of the free Special ADC.
 const FREE_ADC: &str = "free_adc";
@@ -21,9 +34,11 @@ const FREE_ADC: &str = "free_adc";
 /// DB7YW on the DBN engine.
 pub type Db7yw = DbnGame<Seven>;
 
-/// What DB7YW makes its own on the DBN engine.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Seven;
+/// What DB7YW makes its own on the DBN engine: its own numbers and factors by key.
+#[derive(Clone, Debug)]
+pub struct Seven {
+    keys: data::Keys,
+}
 
 /// Where a Superior unit takes the Elite factor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,9 +51,9 @@ impl Seven {
     /// Superior is an army list's class; the factors give it "+1 Elite" only where the rules
     /// say: Superior Muskets when firing, Superior Dragoons in close combat.
     fn superior_as_elite(u: &Unit) -> Option<Role> {
-        match (u.class, u.troop.as_str()) {
-            (Class::Superior, "Ms") => Some(Role::Firing),
-            (Class::Superior, "DC") => Some(Role::Fighting),
+        match (u.class, troop(u)) {
+            (Class::Superior, Muskets) => Some(Role::Firing),
+            (Class::Superior, Dragoons) => Some(Role::Fighting),
             _ => None,
         }
     }
@@ -46,17 +61,17 @@ impl Seven {
     /// Stoic for this kind of combat: guards, Prussian grenadiers, named units; Russian
     /// Muskets when firing.
     pub fn is_stoic(&self, b: &Battle, u: &Unit, kind: Combat) -> bool {
-        let nation = b.sides.get(u.side).map(|s| s.nation.as_str()).unwrap_or("");
+        let nation = nation(b, u.side);
         u.has(Flag::Guard)
             || u.has(Flag::Stoic)
-            || (u.has(Flag::Grenadier) && nation == "prussia")
-            || (kind == Combat::Firing && u.troop == "Ms" && nation == "russia")
+            || (u.has(Flag::Grenadier) && nation == Some(Nation::Prussia))
+            || (kind == Combat::Firing && troop(u) == Muskets && nation == Some(Nation::Russia))
     }
 
     fn troop_factor(&self, g: &Db7yw, b: &Battle, u: &Unit) -> Vec<Factor> {
         let mut f = vec![g.troop_factor(u)];
-        if u.troop == "II" && g.dbn.in_nlf_or_fort(b, u) {
-            f.push(g.dbn.combat_factor("ii_occupying"));
+        if troop(u) == IrregularInfantry && g.dbn.in_nlf_or_fort(b, u) {
+            f.push(self.close(Close::IiOccupying));
         }
         f
     }
@@ -64,18 +79,16 @@ impl Seven {
     /// Checks the Musket movement restrictions for a move that is not wholly on a road.
     fn musket_shape(
         &self,
-        g: &Db7yw,
         b: &Battle,
         u: &Unit,
         steps: &[Step],
         group: bool,
     ) -> Result<(), RuleError> {
-        let d = &g.dbn;
-        let prussian = b.sides.get(u.side).is_some_and(|s| s.nation == "prussia");
+        let prussian = nation(b, u.side) == Some(Nation::Prussia);
         let max_wheel = if prussian && !group {
-            d.num("prussian_ms_wheel_max")
+            self.n(Num::PrussianMsWheelMax)
         } else {
-            d.num("ms_wheel_max")
+            self.n(Num::MsWheelMax)
         };
         let shape = "Muskets may move only straight forward, directly sideways or directly backwards, or wheel or about face instead of moving";
         match steps {
@@ -101,7 +114,7 @@ impl Seven {
     fn muskets<'a>(b: &'a Battle, ids: &[UnitId]) -> Vec<&'a Unit> {
         ids.iter()
             .filter_map(|i| b.unit(i).ok())
-            .filter(|u| u.troop == "Ms")
+            .filter(|u| troop(u) == Muskets)
             .collect()
     }
 }
@@ -119,6 +132,11 @@ impl Supplement for Seven {
     }
 
     const DATA: &'static str = DATA;
+
+    fn load(data: &DbnData, text: &str) -> Result<(Self, Extras), String> {
+        Seven::read(data, text)
+    }
+
     const OPTIONS: &'static [(&'static str, &'static str)] = &[(
         FREE_ADC,
         "Free Special ADC: each army's CinC has an ADC who adds 1 to its command roll while the CinC is on the table",
@@ -139,16 +157,16 @@ impl Supplement for Seven {
         let mut f = self.troop_factor(g, b, u);
         let elite = u.class == Class::Elite || Seven::superior_as_elite(u) == Some(Role::Firing);
         if elite {
-            f.push(d.fire_factor("elite"));
+            f.push(self.fire(Fire::Elite));
         }
         if u.class == Class::Militia {
-            f.push(d.fire_factor("militia"));
+            f.push(self.fire(Fire::Militia));
         }
         if u.status.shaken {
-            f.push(d.fire_factor("shaken"));
+            f.push(self.fire(Fire::Shaken));
         }
         for _ in 0..enemy_supporters {
-            f.push(d.fire_factor("enemy_support"));
+            f.push(d.fire_support());
         }
         let u_bg = d.in_bad_going(b, u);
         let o_bg = d.in_bad_going(b, other);
@@ -163,32 +181,32 @@ impl Supplement for Seven {
                 && d.is_artillery(other)
                 && other.base.front_edge_distance(&u.base) <= close + 0.5
             {
-                f.push(d.fire_factor("gg_artillery_close"));
+                f.push(self.fire(Fire::GgArtilleryClose));
             }
         }
         if let FireRole::Target { responding } = role {
             if d.is_artillery(u) && !responding {
-                f.push(d.fire_factor("artillery_not_responding"));
+                f.push(self.fire(Fire::ArtilleryNotResponding));
             }
         } else {
             if other.behind_front_line_of(u) {
-                f.push(d.fire_factor("flank_rear"));
+                f.push(self.fire(Fire::FlankRear));
             }
-            if other.troop == "Jg" && o_bg {
-                f.push(d.fire_factor("at_jagers_bg"));
+            if troop(other) == Jagers && o_bg {
+                f.push(self.fire(Fire::AtJagersBg));
             }
             if d.is_artillery(u) && d.is_skirmisher(other) && !o_bg {
-                f.push(d.fire_factor("artillery_at_skirmishers_gg"));
+                f.push(self.fire(Fire::ArtilleryAtSkirmishersGg));
             }
             if d.in_cover(b, other) {
-                f.push(d.fire_factor("into_bua_fort"));
+                f.push(self.fire(Fire::IntoBuaFort));
             }
             if (u_bg || o_bg) && !d.is_skirmisher(u) {
-                f.push(d.fire_factor("bg"));
+                f.push(self.fire(Fire::Bg));
             }
             // "Firing whilst on a Bridge or Causeway": the firer's, never the target's.
             if b.terrain.on_bridge(&u.base) {
-                f.push(d.fire_factor("bridge"));
+                f.push(self.fire(Fire::Bridge));
             }
         }
         f
@@ -215,15 +233,15 @@ impl Supplement for Seven {
             }
             Verdict::BeatenByDouble => {
                 if d.is_commander(loser)
-                    || loser.troop == "Gs"
+                    || troop(loser) == Guerrillas
                     || (d.is_artillery(loser) && loser.has(Flag::Fixed))
                 {
                     Effect::Destroyed
-                } else if loser.troop == "IC" {
+                } else if troop(loser) == IrregularCavalry {
                     Effect::Flee {
                         hits: g.hits(N::ResultHit),
                     }
-                } else if loser.troop == "Jg" {
+                } else if troop(loser) == Jagers {
                     if d.is_skirmisher(winner) {
                         Effect::Destroyed
                     } else {
@@ -257,48 +275,48 @@ impl Supplement for Seven {
         let d = &g.dbn;
         let mut f = self.troop_factor(g, b, u);
         if b.terrain.uphill_of(u.base.centre, e.base.centre) {
-            f.push(d.combat_factor("uphill"));
+            f.push(self.close(Close::Uphill));
         }
         if d.general_attached(b, u).is_some() {
-            f.push(d.combat_factor("general"));
+            f.push(self.close(Close::General));
         }
         let elite = u.class == Class::Elite || Seven::superior_as_elite(u) == Some(Role::Fighting);
-        if elite || (u.troop == "HC" && d.is_mounted(e)) {
-            f.push(d.combat_factor("elite_or_hc_vs_mounted"));
+        if elite || (troop(u) == HeavyCavalry && d.is_mounted(e)) {
+            f.push(self.close(Close::EliteOrHcVsMounted));
         }
         if !is_attacker && d.in_nlf_or_fort(b, u) {
-            f.push(d.combat_factor("defending_nlf_fort"));
+            f.push(self.close(Close::DefendingNlfFort));
         }
-        if u.class == Class::Militia || u.troop == "Jg" {
-            f.push(d.combat_factor("militia_or_jagers"));
+        if u.class == Class::Militia || troop(u) == Jagers {
+            f.push(self.close(Close::MilitiaOrJagers));
         }
         if u.status.shaken {
-            f.push(d.combat_factor("shaken"));
+            f.push(self.close(Close::Shaken));
         }
         for _ in d.combat_supporters(b, e, u) {
-            f.push(d.combat_factor("enemy_support"));
+            f.push(self.close(Close::EnemySupport));
         }
         if u.status.continuing {
-            f.push(d.combat_factor("recoiled_continuing"));
+            f.push(self.close(Close::RecoiledContinuing));
         }
         if is_attacker
             && d.is_mounted(u)
             && u.bound.charged
             && !u.bound.pursuing
-            && e.troop == "Ms"
+            && troop(e) == Muskets
             && e.base
                 .touched_by(&u.base)
                 .is_some_and(|c| c.edge == Edge::Front)
         {
-            f.push(d.combat_factor("cavalry_charging_muskets"));
+            f.push(self.close(Close::CavalryChargingMuskets));
         }
         // An enemy that attacked it first in flank or rear, by a charge or a pursuit, in
         // either side's bound (ruling front_and_flank).
         if Dbn::attacked_first_in_flank(b, u) {
             if d.is_mounted(u) || d.is_skirmisher(u) {
-                f.push(d.combat_factor("first_flank_rear_light"));
+                f.push(self.close(Close::FirstFlankRearLight));
             } else {
-                f.push(d.combat_factor("first_flank_rear"));
+                f.push(self.close(Close::FirstFlankRear));
             }
         }
         if d.is_artillery(u)
@@ -308,22 +326,22 @@ impl Supplement for Seven {
                     .touched_by(&e.base)
                     .is_some_and(|c| c.edge != Edge::Front))
         {
-            f.push(d.combat_factor("artillery_cannot_fire"));
+            f.push(self.close(Close::ArtilleryCannotFire));
         }
         // "Except if Jagers or Irregulars": Irregular Infantry and Irregular Cavalry alike.
         let in_bg = d.in_bad_going_for_combat(b, u);
-        if in_bg && !matches!(u.troop.as_str(), "Jg" | "II" | "IC") {
-            f.push(d.combat_factor("bg"));
+        if in_bg && !matches!(troop(u), Jagers | IrregularInfantry | IrregularCavalry) {
+            f.push(self.close(Close::Bg));
         }
         if b.terrain.on_bridge(&u.base) {
-            f.push(d.combat_factor("bridge"));
+            f.push(self.close(Close::Bridge));
         }
         let garrison = |x: &Unit, attacking: bool| !attacking && d.is_garrison(b, x);
         if garrison(u, is_attacker) {
-            f.push(d.combat_factor("garrison"));
+            f.push(self.close(Close::Garrison));
         }
-        if u.troop == "Ms" && garrison(e, !is_attacker) {
-            f.push(d.combat_factor("attack_column"));
+        if troop(u) == Muskets && garrison(e, !is_attacker) {
+            f.push(self.close(Close::AttackColumn));
         }
         f
     }
@@ -353,19 +371,19 @@ impl Supplement for Seven {
             Verdict::Beaten => match d.kind(loser) {
                 TroopKind::Commander => Effect::Recoil,
                 TroopKind::Mounted => {
-                    if bg && loser.troop != "IC" {
+                    if bg && troop(loser) != IrregularCavalry {
                         Effect::Destroyed
                     } else {
                         Effect::HitAndRecoil
                     }
                 }
                 TroopKind::Artillery | TroopKind::Baggage => Effect::Destroyed,
-                TroopKind::Foot => match loser.troop.as_str() {
-                    "Gs" => Effect::Destroyed,
-                    "Jg" | "II" => {
+                TroopKind::Foot => match troop(loser) {
+                    Guerrillas => Effect::Destroyed,
+                    Jagers | IrregularInfantry => {
                         if by_mounted && gg {
                             Effect::Destroyed
-                        } else if loser.troop == "II" {
+                        } else if troop(loser) == IrregularInfantry {
                             Effect::HitAndRecoil
                         } else {
                             Effect::Flee {
@@ -374,7 +392,7 @@ impl Supplement for Seven {
                         }
                     }
                     _ => {
-                        if winner.troop == "HC" && gg {
+                        if troop(winner) == HeavyCavalry && gg {
                             Effect::Destroyed
                         } else {
                             Effect::HitAndRecoil
@@ -382,8 +400,8 @@ impl Supplement for Seven {
                     }
                 },
             },
-            Verdict::BeatenByDouble => match loser.troop.as_str() {
-                "IC" | "LC" => {
+            Verdict::BeatenByDouble => match troop(loser) {
+                IrregularCavalry | LightCavalry => {
                     if by_mounted || bg {
                         Effect::Destroyed
                     } else {
@@ -392,7 +410,7 @@ impl Supplement for Seven {
                         }
                     }
                 }
-                "Jg" => {
+                Jagers => {
                     if by_mounted || d.is_skirmisher(winner) {
                         Effect::Destroyed
                     } else {
@@ -454,14 +472,14 @@ impl Supplement for Seven {
         let group = ids.len() > 1;
         if !plan.going.road {
             for u in &muskets {
-                self.musket_shape(g, b, u, body, group)?;
+                self.musket_shape(b, u, body, group)?;
             }
         }
         // Every unit of the group that ends in contact has charged: each Musket among them
         // meets its own enemy face to face.
         let contacts = d.member_contacts(b, &plan.ends, plan.contact.as_ref());
         if !muskets.is_empty() && contacts.iter().any(Option::is_some) {
-            let max = d.num("ms_charge_max");
+            let max = self.n(Num::MsChargeMax);
             if plan.distance > max + 0.5 {
                 return Err(RuleError::Illegal(format!(
                     "Muskets may move at most {max:.0} {} into close combat ({:.0} {})",
@@ -474,7 +492,7 @@ impl Supplement for Seven {
                 continue;
             };
             let (u, t) = (b.unit(id)?, b.unit(target)?);
-            if u.troop != "Ms" {
+            if troop(u) != Muskets {
                 continue;
             }
             if c.edge != Edge::Front {
@@ -483,7 +501,7 @@ impl Supplement for Seven {
                     u.name, t.name
                 )));
             }
-            let need = d.num("ms_contact_fraction") * u.base.width;
+            let need = self.n(Num::MsContactFraction) * u.base.width;
             if c.overlap + 0.5 < need {
                 return Err(RuleError::Illegal(format!(
                     "{} must contact {} with at least half their front",
@@ -506,11 +524,11 @@ impl Supplement for Seven {
         let mut queue = vec![dead.clone()];
         while let Some(did) = queue.pop() {
             let du = b.unit(&did)?.clone();
-            let range = b.scale.to_mm(d.num("routing_range"));
+            let range = b.scale.to_mm(self.n(Num::RoutingRange));
             let rear = du.base.local(0.0, -du.base.depth / 2.0);
             let behind: Vec<Unit> = b
                 .alive()
-                .filter(|f| f.side == du.side && f.troop == du.troop && f.id != du.id)
+                .filter(|f| f.side == du.side && troop(f) == troop(&du) && f.id != du.id)
                 .filter(|f| {
                     f.base.centre.minus(rear).dot(du.base.forward()) < 0.0
                         && f.base.within(&du.base, range + 0.5)
@@ -521,20 +539,20 @@ impl Supplement for Seven {
                 let die = b.d6()?;
                 let mut factors = Vec::new();
                 if matches!(f.class, Class::Elite | Class::Superior) {
-                    factors.push(d.routing_factor("elite"));
+                    factors.push(self.routing(Routing::Elite));
                 }
                 if f.class == Class::Militia {
-                    factors.push(d.routing_factor("militia"));
+                    factors.push(self.routing(Routing::Militia));
                 }
                 if du
                     .base
                     .touched_by(&f.base)
                     .is_some_and(|c| c.overlap >= du.base.width.min(f.base.width) - 1.0)
                 {
-                    factors.push(d.routing_factor("full_contact"));
+                    factors.push(self.routing(Routing::FullContact));
                 }
                 let total = die as i32 + factor_sum(&factors);
-                let need = d.num("routing_need") as i32;
+                let need = self.n(Num::RoutingNeed) as i32;
                 let hit = total >= need;
                 b.emit(
                     out,
@@ -562,12 +580,15 @@ impl Supplement for Seven {
             Follow::Never
         } else if destroyed {
             // Breakthrough: only DC, LC, IC and II advance into the space.
-            if matches!(w.troop.as_str(), "DC" | "LC" | "IC" | "II") {
+            if matches!(
+                troop(w),
+                Dragoons | LightCavalry | IrregularCavalry | IrregularInfantry
+            ) {
                 Follow::May
             } else {
                 Follow::Never
             }
-        } else if w.troop == "HC" {
+        } else if troop(w) == HeavyCavalry {
             Follow::Must
         } else {
             Follow::May
@@ -582,7 +603,7 @@ impl Supplement for Seven {
         if adc {
             vec![Factor {
                 name: "Special ADC (optional rule)".into(),
-                value: d.num("adc_cap_bonus") as i32,
+                value: self.n(Num::AdcCapBonus) as i32,
                 source: "000 Army Composition: advanced optional rule; ruling free_adc".into(),
             }]
         } else {
@@ -602,7 +623,7 @@ impl Supplement for Seven {
             .dbn
             .troop(&u.troop)
             .is_some_and(|t| t.kind == TroopKind::Mounted)
-            && u.troop == "HC";
+            && troop_type_of_code(&u.troop) == Some(HeavyCavalry);
         if heavy && u.class == Class::Elite {
             return Err(format!(
                 "unit '{}': Heavy Cavalry cannot be classed as Elite (000 Heavy Cavalry); \
@@ -620,7 +641,15 @@ impl Supplement for Seven {
         side: &SideInfo,
         terrain: &Terrain,
     ) -> Vec<String> {
-        super::army::validate_side(&g.dbn, units, side, terrain)
+        let costs = super::FortifyCosts {
+            town: self.n(Num::FortifyBuaCost),
+            village: self.n(Num::FortifyNlfCost),
+        };
+        army::validate_side(&g.dbn, &self.keys.army, units, side, terrain, costs)
+    }
+
+    fn unit_cost(&self, g: &Db7yw, u: &Unit, _side: &SideInfo) -> f32 {
+        army::unit_cost(&g.dbn, &self.keys.army, u)
     }
 
     fn check_deployment(
