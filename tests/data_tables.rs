@@ -6,8 +6,9 @@
 //! does not know and a key the engine reads that the data lacks. These tests walk that typed
 //! data: each keyed table holds exactly the keys of its enum, each typed value is the row's, a
 //! misspelt key in any row is a load error, and the numbers kept for the rules reference only
-//! change no event of a played game. DBN's factors and its supplements' own numbers are still
-//! read by name: for those alone the source is still searched for the key.
+//! change no event of a played game. The DBN family's data files are taken in two: the rows
+//! the shared engine reads (`dbn::N`, `dbn::SharedFire`) and each supplement's own
+//! (`db7yw::{Num, Fire, Close, Routing}`, `dbfpw::{Num, Fire, Close}`).
 
 mod common;
 
@@ -15,7 +16,7 @@ use common::{U, battle, id, to_phase};
 use std::path::Path;
 use std::sync::Arc;
 use volley::rules::battle::Battle;
-use volley::rules::command::{Event, RuleError, Step};
+use volley::rules::command::{Event, Factor, RuleError, Step};
 use volley::rules::model::Phase;
 use volley::rules::ruleset::common::{FactorDef, Number, RulesKey};
 use volley::rules::ruleset::dbn::{Dbn, TroopKind};
@@ -401,55 +402,165 @@ fn hal25_shown_numbers_are_facts_only() {
     assert!(read, "no rules number changes these games");
 }
 
-// ----- DBN's numbers and factors still read by name ----------------------------------------
+// ----- DBN's supplements: their own rows by their own keys --------------------------------
 
-/// Every Rust source under a folder of the crate, as one text.
-fn sources_under(folder: &str) -> String {
-    fn walk(dir: &Path, out: &mut String) {
-        for e in std::fs::read_dir(dir).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                walk(&p, out);
-            } else if p.extension().is_some_and(|x| x == "rs") {
-                out.push_str(&std::fs::read_to_string(&p).unwrap());
-            }
-        }
-    }
-    let mut s = String::new();
-    walk(&Path::new(env!("CARGO_MANIFEST_DIR")).join(folder), &mut s);
-    s
+/// The words of every key of `A` and of `B` together, sorted: a table the shared engine and a
+/// supplement each take their own keys of.
+fn words_of_both<A: RulesKey, B: RulesKey>() -> Vec<&'static str> {
+    let mut w: Vec<&str> = words::<A>().into_iter().chain(words::<B>()).collect();
+    w.sort();
+    w
 }
 
-/// A key is read by name, or as one of a family the engine names with a suffix ("x_{grade}").
-fn read_by_engine(src: &str, key: &str) -> bool {
-    if src.contains(&format!("\"{key}\"")) {
-        return true;
-    }
-    key.rsplit_once('_')
-        .is_some_and(|(stem, _)| src.contains(&format!("\"{stem}_{{")))
-}
-
-/// The DBN family's rows read by name (its factors and the supplements' own numbers): each is
-/// named in the DBN sources. The shared numbers are typed keys (see above); the rest are
-/// searched for in the source until they are typed too.
-#[test]
-fn dbn_rows_read_by_name_are_named_by_the_engine() {
-    use volley::rules::ruleset::dbn::N as DbnN;
-    let src = sources_under("src/rules/ruleset/dbn");
-    for id in ["db7yw", "dbfpw"] {
-        let d = Dbn::from_ron(&data_file(id)).unwrap().data;
-        let unread: Vec<&String> = d
-            .numbers
+/// The factor `get` gives each key of `K` is the row of that key in `rows`: its name and value.
+fn factors_hold<K: RulesKey>(rows: &[FactorDef], get: impl Fn(K) -> Factor, table: &str) {
+    for k in K::ALL {
+        let row = rows
             .iter()
-            .map(|n| &n.key)
-            .filter(|k| !DbnN::ALL.iter().any(|n| n.key() == k.as_str()))
-            .chain(d.firing_factors.iter().map(|f| &f.key))
-            .chain(d.combat_factors.iter().map(|f| &f.key))
-            .chain(d.routing_factors.iter().map(|f| &f.key))
-            .filter(|k| !read_by_engine(&src, k))
-            .collect();
-        assert_eq!(unread, Vec::<&String>::new(), "{id}.ron");
+            .find(|f| f.key == k.key())
+            .unwrap_or_else(|| panic!("{table}: no row {}", k.key()));
+        let f = get(*k);
+        assert_eq!(
+            (f.name.as_str(), f.value),
+            (row.name.as_str(), row.value),
+            "{table}: {}",
+            k.key()
+        );
     }
+}
+
+/// The data text with the troop type `code` written `code` + "_misspelt" in the troop table.
+fn misspelt_code(text: &str, code: &str) -> String {
+    let row = format!("code: \"{code}\"");
+    assert!(text.contains(&row), "no troop {code}");
+    text.replace(&row, &format!("code: \"{code}_misspelt\""))
+}
+
+/// Misspelling each troop code of `T` in the troop table makes `load` refuse the data, naming
+/// the file and the code.
+fn each_misspelt_code_is_refused<T: RulesKey, G>(
+    text: &str,
+    file: &str,
+    load: impl Fn(&str) -> Result<G, String>,
+) {
+    for t in T::ALL {
+        let Err(e) = load(&misspelt_code(text, t.key())) else {
+            panic!("{file}: a misspelt troop {} still loads", t.key());
+        };
+        assert!(e.contains(file), "{}: {e}", t.key());
+        assert!(e.contains(t.key()), "{}: {e}", t.key());
+    }
+}
+
+/// DB7YW: every row of its numbers, firing, close combat and routing tables is a key of the
+/// shared engine's enums or of DB7YW's own (no row is kept for the rules reference only), the
+/// troop table is exactly its troop types, the engine holds each row's value, and a misspelt
+/// key or troop code in any row is refused with the file and the key.
+#[test]
+fn db7yws_keyed_tables_hold_exactly_the_typed_keys() {
+    use volley::rules::ruleset::dbn::db7yw::{Close, Db7yw, Fire, Num, Routing, TroopType};
+    use volley::rules::ruleset::dbn::{N as DbnN, SharedFire};
+    let g = Db7yw::load().unwrap();
+    let d = &g.dbn.data;
+    assert_eq!(
+        number_keys(&d.numbers),
+        words_of_both::<DbnN, Num>(),
+        "numbers: the shared engine's or DB7YW's, none twice"
+    );
+    assert_eq!(
+        factor_keys(&d.firing_factors),
+        words_of_both::<SharedFire, Fire>(),
+        "firing factors: the shared engine's or DB7YW's, none twice"
+    );
+    assert_eq!(factor_keys(&d.combat_factors), words::<Close>());
+    assert_eq!(factor_keys(&d.routing_factors), words::<Routing>());
+    assert_eq!(
+        row_keys(&d.troops, |t| t.code.as_str()),
+        words::<TroopType>()
+    );
+    for k in Num::ALL {
+        assert_eq!(g.sup.n(*k), row_value(&d.numbers, k.key()), "{}", k.key());
+    }
+    factors_hold::<SharedFire>(
+        &d.firing_factors,
+        |k| match k {
+            SharedFire::EnemySupport => g.dbn.fire_support(),
+        },
+        "firing",
+    );
+    factors_hold::<Fire>(&d.firing_factors, |k| g.sup.fire(k), "firing");
+    factors_hold::<Close>(&d.combat_factors, |k| g.sup.close(k), "close combat");
+    factors_hold::<Routing>(&d.routing_factors, |k| g.sup.routing(k), "routing");
+    let file = "assets/rulesets/db7yw.ron";
+    let text = data_file("db7yw");
+    let load = Db7yw::from_ron;
+    each_misspelt_key_is_refused::<DbnN, _>(&text, file, load);
+    each_misspelt_key_is_refused::<Num, _>(&text, file, load);
+    each_misspelt_key_is_refused::<SharedFire, _>(&text, file, load);
+    each_misspelt_key_is_refused::<Fire, _>(&text, file, load);
+    each_misspelt_key_is_refused::<Close, _>(&text, file, load);
+    each_misspelt_key_is_refused::<Routing, _>(&text, file, load);
+    each_misspelt_code_is_refused::<TroopType, _>(&text, file, load);
+}
+
+/// DBFPW: every row of its numbers, firing and close combat tables is a key of the shared
+/// engine's enums or of DBFPW's own (no row is kept for the rules reference only), it has no
+/// routing test (a routing row is refused), the troop table is exactly its troop types, the
+/// engine holds each row's value, and a misspelt key or troop code in any row is refused with
+/// the file and the key.
+#[test]
+fn dbfpws_keyed_tables_hold_exactly_the_typed_keys() {
+    use volley::rules::ruleset::dbn::dbfpw::{Close, Dbfpw, Fire, Num, TroopType};
+    use volley::rules::ruleset::dbn::{N as DbnN, SharedFire};
+    let g = Dbfpw::load().unwrap();
+    let d = &g.dbn.data;
+    assert_eq!(
+        number_keys(&d.numbers),
+        words_of_both::<DbnN, Num>(),
+        "numbers: the shared engine's or DBFPW's, none twice"
+    );
+    assert_eq!(
+        factor_keys(&d.firing_factors),
+        words_of_both::<SharedFire, Fire>(),
+        "firing factors: the shared engine's or DBFPW's, none twice"
+    );
+    assert_eq!(factor_keys(&d.combat_factors), words::<Close>());
+    assert!(d.routing_factors.is_empty(), "DBFPW has no routing test");
+    assert_eq!(
+        row_keys(&d.troops, |t| t.code.as_str()),
+        words::<TroopType>()
+    );
+    for k in Num::ALL {
+        assert_eq!(g.sup.n(*k), row_value(&d.numbers, k.key()), "{}", k.key());
+    }
+    factors_hold::<SharedFire>(
+        &d.firing_factors,
+        |k| match k {
+            SharedFire::EnemySupport => g.dbn.fire_support(),
+        },
+        "firing",
+    );
+    factors_hold::<Fire>(&d.firing_factors, |k| g.sup.fire(k), "firing");
+    factors_hold::<Close>(&d.combat_factors, |k| g.sup.close(k), "close combat");
+    let file = "assets/rulesets/dbfpw.ron";
+    let text = data_file("dbfpw");
+    let load = Dbfpw::from_ron;
+    each_misspelt_key_is_refused::<DbnN, _>(&text, file, load);
+    each_misspelt_key_is_refused::<Num, _>(&text, file, load);
+    each_misspelt_key_is_refused::<SharedFire, _>(&text, file, load);
+    each_misspelt_key_is_refused::<Fire, _>(&text, file, load);
+    each_misspelt_key_is_refused::<Close, _>(&text, file, load);
+    each_misspelt_code_is_refused::<TroopType, _>(&text, file, load);
+    let routed = text.replacen(
+        "routing_factors: [],",
+        r#"routing_factors: [(key: "elite", name: "Elite", value: 1, source: "")],"#,
+        1,
+    );
+    assert_ne!(routed, text);
+    let Err(e) = load(&routed) else {
+        panic!("{file}: a routing factor still loads");
+    };
+    assert!(e.contains(file) && e.contains("'elite'"), "{e}");
 }
 
 #[test]

@@ -178,19 +178,19 @@ impl Seven {
     }
 
     /// One of DB7YW's own rules numbers.
-    pub(super) fn n(&self, k: Num) -> f32 {
+    pub fn n(&self, k: Num) -> f32 {
         *self.keys.num.get(k)
     }
 
-    pub(super) fn fire(&self, k: Fire) -> Factor {
+    pub fn fire(&self, k: Fire) -> Factor {
         self.keys.fire.get(k).clone()
     }
 
-    pub(super) fn close(&self, k: Close) -> Factor {
+    pub fn close(&self, k: Close) -> Factor {
         self.keys.close.get(k).clone()
     }
 
-    pub(super) fn routing(&self, k: Routing) -> Factor {
+    pub fn routing(&self, k: Routing) -> Factor {
         self.keys.routing.get(k).clone()
     }
 }

@@ -198,15 +198,15 @@ impl Fpw {
     }
 
     /// One of DBFPW's own rules numbers.
-    pub(crate) fn n(&self, k: Num) -> f32 {
+    pub fn n(&self, k: Num) -> f32 {
         *self.keys.num.get(k)
     }
 
-    pub(super) fn fire(&self, k: Fire) -> Factor {
+    pub fn fire(&self, k: Fire) -> Factor {
         self.keys.fire.get(k).clone()
     }
 
-    pub(super) fn close(&self, k: Close) -> Factor {
+    pub fn close(&self, k: Close) -> Factor {
         self.keys.close.get(k).clone()
     }
 }
