@@ -41,7 +41,7 @@ fn game_over(
                 ui.label(line);
             }
             // Units lost by the end of each turn: a bar per side per turn.
-            let rows = crate::rules::ruleset::view::losses_by_turn(b);
+            let rows = crate::rules::ruleset::common::losses_by_turn(b);
             let most = rows
                 .iter()
                 .flat_map(|r| r.iter())

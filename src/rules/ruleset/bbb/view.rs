@@ -9,7 +9,7 @@ use crate::rules::model::{Flag, Formation, Phase, Unit};
 use crate::rules::ruleset::Figures;
 use crate::rules::ruleset::common::{arc_marks, reach_mark, target_mark};
 use crate::rules::ruleset::view::{
-    Action, ActionGroup, Card, Ink, Layer, Look, Mark, Sign, TurnWords, garrisons,
+    Action, ActionGroup, Card, Ink, Layer, Look, Mark, Sign, TurnWords,
 };
 
 impl Bbb7yw {
@@ -395,7 +395,7 @@ impl Bbb7yw {
             pips: self.lost(u),
             markers,
             signs: Sign::plain(u),
-            garrison: garrisons(b, u),
+            garrison: crate::rules::ruleset::common::garrisons(b, u),
             hit: u.status.hits > 0,
         }
     }

@@ -8,12 +8,14 @@ mod contact;
 mod data;
 mod marks;
 mod moves;
+mod table;
 
 pub use chances::*;
 pub use contact::*;
 pub use data::*;
 pub use marks::*;
 pub use moves::*;
+pub use table::*;
 
 use super::view::{Action, ActionGroup};
 use crate::rules::battle::Battle;

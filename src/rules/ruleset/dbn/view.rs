@@ -13,7 +13,7 @@ use crate::rules::ruleset::common::{
 };
 use crate::rules::ruleset::view::{
     Action, ActionGroup, Card, Choice, Deployment, Figures, Ink, Layer, Look, Mark, Outlook,
-    OutlookPart, RefRow, RefSection, Reference, Sign, TurnWords, garrisons,
+    OutlookPart, RefRow, RefSection, Reference, Sign, TurnWords,
 };
 use crate::rules::scenario::RawUnit;
 use crate::rules::terrain::FeatureKind;
@@ -385,7 +385,7 @@ impl Dbn {
             pips: u.status.hits,
             markers: Vec::new(),
             signs: Sign::plain(u),
-            garrison: garrisons(b, u),
+            garrison: crate::rules::ruleset::common::garrisons(b, u),
             hit: u.status.hits > 0,
         }
     }

@@ -387,7 +387,7 @@ impl Ruleset for OldDessauer {
     }
     fn look(&self, b: &Battle, u: &Unit) -> Look {
         Look {
-            garrison: crate::rules::ruleset::view::garrisons(b, u),
+            garrison: crate::rules::ruleset::common::garrisons(b, u),
             ..OldDessauer::look(self, u)
         }
     }

@@ -6,7 +6,7 @@ use crate::rules::ruleset::Figures;
 use crate::rules::ruleset::common::{arc_marks, reach_mark, target_mark};
 use crate::rules::ruleset::hal25::N;
 use crate::rules::ruleset::hal25::{Hal25, State, TroopClass};
-use crate::rules::ruleset::view::{Layer, Look, Mark, Sign, garrisons};
+use crate::rules::ruleset::view::{Layer, Look, Mark, Sign};
 
 impl Hal25 {
     pub(super) fn look(&self, b: &Battle, u: &Unit) -> Look {
@@ -56,7 +56,7 @@ impl Hal25 {
             // Hal's routed is the shared status's shaken, its disorganised the disordered: the
             // table signals them as such (the markers name them in Hal's words).
             signs: Sign::plain(u),
-            garrison: garrisons(b, u),
+            garrison: crate::rules::ruleset::common::garrisons(b, u),
             hit: u.status.hits > 0,
         }
     }

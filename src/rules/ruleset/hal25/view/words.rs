@@ -3,6 +3,7 @@
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor};
 use crate::rules::model::{Side, UnitId};
+use crate::rules::roll::Roll;
 use crate::rules::ruleset::hal25::Hal25;
 use crate::rules::ruleset::hal25::rolls::{self, HalRoll, MoraleCheck};
 use crate::rules::tagged::Tagged;
@@ -29,37 +30,12 @@ impl Hal25 {
                 .collect::<Vec<_>>()
                 .join(",")
         };
+        if let Event::Rolled { what, roll } = e
+            && let Some(words) = Self::rolled_words(b, what, roll)
+        {
+            return Some(words);
+        }
         Some(match e {
-            Event::Rolled { what, roll } if morale_check(what).is_some() => format!(
-                "{} checks morale ({}): number{} = {}; throws {:?}{} = {}: {}",
-                roll.unit.as_ref().map(name).unwrap_or_default(),
-                morale_check(what).map_or("", MoraleCheck::words),
-                mods(&roll.factors),
-                roll.need.unwrap_or(0),
-                roll.dice,
-                roll.against
-                    .map_or(String::new(), |x| format!(" {x:+} command control")),
-                roll.total,
-                roll.outcome
-            ),
-            // A 2D6 roll that needs more than a die can show (11-12 to knock a gun out, 12
-            // to fell an officer): the need in its own words.
-            Event::Rolled { what, roll } if roll.need.is_some_and(|n| n > 6) => format!(
-                "{} rolls {:?} for {what}{} = {}, needs {}: {}",
-                roll.unit.as_ref().map(name).unwrap_or_default(),
-                roll.dice,
-                if roll.factors.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({})", mods(&roll.factors).trim_start())
-                },
-                roll.total,
-                match roll.need.unwrap_or(0) {
-                    12 => "12".to_string(),
-                    n => format!("{n}-12"),
-                },
-                roll.outcome
-            ),
             Event::Ordered { unit, roll, .. } => format!(
                 "{} changes formation: throws {:?}{} = {}",
                 name(unit),
@@ -135,6 +111,51 @@ impl Hal25 {
                 None => format!("{} holds against {}", name(unit), name(against)),
             },
             _ => return self.more_event_words(b, e),
+        })
+    }
+
+    /// The log's words for a morale check, and for a 2D6 roll that needs more than a die can
+    /// show; None for another roll.
+    fn rolled_words(b: &Battle, what: &Tagged, roll: &Roll) -> Option<String> {
+        let name = |id: &UnitId| b.name_of(id);
+        let mods = |fs: &[Factor]| -> String {
+            fs.iter()
+                .map(|f| format!(" {:+} {}", f.value, f.name))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        Some(match () {
+            _ if morale_check(what).is_some() => format!(
+                "{} checks morale ({}): number{} = {}; throws {:?}{} = {}: {}",
+                roll.unit.as_ref().map(name).unwrap_or_default(),
+                morale_check(what).map_or("", MoraleCheck::words),
+                mods(&roll.factors),
+                roll.need.unwrap_or(0),
+                roll.dice,
+                roll.against
+                    .map_or(String::new(), |x| format!(" {x:+} command control")),
+                roll.total,
+                roll.outcome
+            ),
+            // A 2D6 roll that needs more than a die can show (11-12 to knock a gun out, 12
+            // to fell an officer): the need in its own words.
+            _ if roll.need.is_some_and(|n| n > 6) => format!(
+                "{} rolls {:?} for {what}{} = {}, needs {}: {}",
+                roll.unit.as_ref().map(name).unwrap_or_default(),
+                roll.dice,
+                if roll.factors.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", mods(&roll.factors).trim_start())
+                },
+                roll.total,
+                match roll.need.unwrap_or(0) {
+                    12 => "12".to_string(),
+                    n => format!("{n}-12"),
+                },
+                roll.outcome
+            ),
+            _ => return None,
         })
     }
 
