@@ -62,7 +62,7 @@ impl Bbb7yw {
                 to,
                 distance,
                 allowance: full,
-                going: format!("evading {}", e.name),
+                going: format!("evading {}", e.name).into(),
                 contact: None,
                 manoeuvre: Some(format!("evades {distance:.1}\" away from {}", e.name)),
             },

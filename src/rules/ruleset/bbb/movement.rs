@@ -457,7 +457,7 @@ impl Bbb7yw {
                 to,
                 distance: p.cost,
                 allowance: p.plan.allowance,
-                going,
+                going: going.into(),
                 contact: p.plan.contact.as_ref().map(|c| c.0.clone()),
                 manoeuvre: None,
             },
