@@ -24,7 +24,7 @@ fn moved(ev: &[Event]) -> (f32, f32, String) {
                 ..
             } = e
             {
-                Some((*distance, *allowance, going.clone()))
+                Some((*distance, *allowance, going.to_string()))
             } else {
                 None
             }

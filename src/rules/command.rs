@@ -331,7 +331,9 @@ pub enum Event {
         to: Base,
         distance: f32,
         allowance: f32,
-        going: String,
+        /// The going in words; a ruleset that looks back at its moves reads its kind (the
+        /// road bonus: [`crate::rules::ruleset::common::GoingKind`]).
+        going: crate::rules::tagged::Tagged,
         contact: Option<UnitId>,
         /// A move the rules do not measure, in words ("about-faces"); the log says it instead of
         /// the distance against the allowance.

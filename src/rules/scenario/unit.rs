@@ -86,7 +86,8 @@ fn check_identity(
         ck.push(
             ck.at(&format!("\"{}\"", u.troop), 1),
             format!(
-                "unknown troop type '{}' for {} (known: {})",
+                "unit '{}': unknown troop type '{}' for {} (known: {})",
+                u.id,
                 u.troop,
                 rs.id(),
                 rs.troop_codes().join(", ")

@@ -42,7 +42,7 @@ impl Bbb7yw {
         if u.class == Class::Elite || u.class == Class::Superior {
             f.push(self.assault_factor(AssaultMod::Veteran));
         }
-        if self.arm(u) == Arm::HeavyCavalry {
+        if self.arm(u) == Some(Arm::HeavyCavalry) {
             f.push(self.assault_factor(AssaultMod::HeavyCavalry));
         }
         if attacker && u.has(Flag::Aggressive) {
@@ -70,7 +70,7 @@ impl Bbb7yw {
         if self.spent(u) {
             f.push(self.assault_factor(AssaultMod::Spent));
         }
-        if matches!(self.arm(u), Arm::LightCavalry | Arm::IrregularCavalry) {
+        if matches!(self.arm(u), Some(Arm::LightCavalry | Arm::IrregularCavalry)) {
             f.push(self.assault_factor(AssaultMod::LightCavalry));
         }
         if attacker {
@@ -294,7 +294,7 @@ impl Bbb7yw {
         let inches = match r {
             Retire::Stay => return Ok(()),
             Retire::Inches(n) => n,
-            Retire::Full => self.full_move(u),
+            Retire::Full => self.full_move(u)?,
         };
         self.retire(b, out, id, inches, Some(from), "the assault")
     }
@@ -319,7 +319,7 @@ impl Bbb7yw {
             + defender_was.depth;
         let limit = if exploit {
             b.scale
-                .to_mm(self.full_move(&a) * self.n(N::ExploitFraction))
+                .to_mm(self.full_move(&a)? * self.n(N::ExploitFraction))
         } else {
             to_front.max(0.0)
         };

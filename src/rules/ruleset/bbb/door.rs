@@ -217,7 +217,7 @@ impl Ruleset for Bbb7yw {
             }
     }
     fn plan_note(&self, plan: &MovePlan) -> Option<String> {
-        (!plan.going.why.is_empty()).then(|| plan.going.describe())
+        (!plan.going.why.is_empty()).then(|| plan.going.describe().to_string())
     }
     fn target_command(&self, b: &Battle, own: &UnitId, enemy: &UnitId) -> Option<Command> {
         match b.phase {

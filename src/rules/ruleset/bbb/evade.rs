@@ -11,11 +11,13 @@ use crate::rules::terrain::FeatureKind;
 impl Bbb7yw {
     /// Who may evade whom: cavalry, limbered foot artillery and horse artillery evade
     /// infantry; light and irregular cavalry also heavy cavalry; irregular cavalry all but
-    /// light and irregular cavalry.
+    /// light and irregular cavalry. Total: a unit whose troop code the data lacks (refused at
+    /// load) is of no arm, so it neither evades nor is evaded.
     pub fn may_evade(&self, evader: &Unit, enemy: &Unit) -> bool {
-        let e = self.arm(enemy);
-        let me = self.arm(evader);
-        let gun = self.troop(evader).gun;
+        let (Ok(t), Some(e)) = (self.troop(evader), self.arm(enemy)) else {
+            return false;
+        };
+        let (me, gun) = (t.arm, t.gun);
         let base = match me {
             Arm::HeavyCavalry | Arm::Cavalry | Arm::LightCavalry | Arm::IrregularCavalry => true,
             Arm::Artillery => {
@@ -46,7 +48,7 @@ impl Bbb7yw {
         let u = b.unit(id)?.clone();
         let e = b.unit(from)?.clone();
         self.may_evade_now(b, &u, &e)?;
-        let full = self.full_move(&u);
+        let full = self.full_move(&u)?;
         if !distance.is_finite() || distance <= 0.0 {
             return illegal(format!("{} evades a distance in inches", u.name));
         }
@@ -62,7 +64,7 @@ impl Bbb7yw {
                 to,
                 distance,
                 allowance: full,
-                going: format!("evading {}", e.name),
+                going: format!("evading {}", e.name).into(),
                 contact: None,
                 manoeuvre: Some(format!("evades {distance:.1}\" away from {}", e.name)),
             },
@@ -212,7 +214,7 @@ impl Bbb7yw {
     /// Refuses a distance the evade may not go: half to a full move, less the penalty for
     /// difficult ground, never under the 3" minimum; unlimbered guns are manhandled 3" at most.
     fn evade_reach(&self, u: &Unit, why: &[String], distance: f32) -> Result<(), RuleError> {
-        let full = self.full_move(u);
+        let full = self.full_move(u)?;
         let penalty = if why.is_empty() {
             0.0
         } else if self.is_cavalry(u) {

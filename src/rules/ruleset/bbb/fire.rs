@@ -32,12 +32,14 @@ impl Bbb7yw {
     }
 
     /// The firing values row a unit uses against cavalry (`cav_target`) or against infantry
-    /// and guns, if it fires at all, and whether it fires with battalion guns.
+    /// and guns, if it fires at all, and whether it fires with battalion guns. A unit whose
+    /// troop code the data lacks (refused at load) has no row.
     pub fn values_against(&self, s: &Unit, cav_target: bool) -> Option<(&super::FireValues, bool)> {
         let row = |k: Firing| self.keys.fire_values.get(k);
-        match self.arm(s) {
+        let troop = self.troop(s).ok()?;
+        match troop.arm {
             Arm::Artillery => {
-                let k = match self.troop(s).gun? {
+                let k = match troop.gun? {
                     Gun::Foot => Firing::FootArtillery,
                     Gun::Horse => Firing::HorseArtillery,
                     Gun::Heavy => Firing::HeavyArtillery,
@@ -100,7 +102,7 @@ impl Bbb7yw {
                 return illegal(format!("{} is silenced", s.name));
             }
             if !defensive && s.bound.moved {
-                let horse = self.troop(s).gun == Some(Gun::Horse);
+                let horse = self.troop(s)?.gun == Some(Gun::Horse);
                 let near = self.moved_inches(b, s) <= self.n(N::HorseUnlimberMove) + 0.01;
                 if !(horse && near && s.bound.limber_changed && !s.status.limbered)
                     || self.manhandled(b, s)
@@ -280,7 +282,7 @@ impl Bbb7yw {
         values: &[f32],
     ) -> Result<(f32, Vec<String>), RuleError> {
         let half = self.n(N::FrontArc);
-        let size = self.base_of(s);
+        let size = self.base_of(s)?;
         let mut lines = Vec::new();
         let mut value = 0.0f32;
         let mut why_not = None;

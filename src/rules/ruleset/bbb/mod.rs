@@ -35,7 +35,7 @@ pub use data::*;
 pub use movement::BbbPlan;
 
 use crate::rules::battle::Battle;
-use crate::rules::command::Factor;
+use crate::rules::command::{Factor, RuleError};
 use crate::rules::geometry::Base;
 use crate::rules::model::{Flag, Formation, Unit};
 use crate::rules::terrain::FeatureKind;
@@ -66,46 +66,53 @@ impl Bbb7yw {
         *self.keys.numbers.get(key)
     }
 
-    /// The unit's troop type. Every unit on the table has one of the data's codes: a scenario
-    /// naming another is refused at load (the scenario's check and `prepare`), so the first
-    /// type stands in only for a unit no scenario can make.
-    pub fn troop(&self, u: &Unit) -> &Troop {
-        self.data.troop(&u.troop).unwrap_or(&self.data.troops[0])
+    /// The unit's troop type. A scenario naming a code the data lacks is refused at load (the
+    /// scenario's check and `prepare`); a unit changed after that, with such a code, is refused
+    /// here in words, never read as another troop type.
+    pub fn troop(&self, u: &Unit) -> Result<&Troop, RuleError> {
+        self.data.troop(&u.troop).ok_or_else(|| {
+            RuleError::Illegal(format!(
+                "unit '{}' has the troop type '{}', which BBB's data lacks",
+                u.id, u.troop
+            ))
+        })
     }
 
-    pub fn arm(&self, u: &Unit) -> Arm {
-        self.troop(u).arm
+    /// The unit's arm; `None` only for a troop code the data lacks (see [`Bbb7yw::troop`]).
+    pub fn arm(&self, u: &Unit) -> Option<Arm> {
+        self.data.troop(&u.troop).map(|t| t.arm)
     }
 
+    /// These tests are total: a troop code the data lacks is of no arm, so none of them holds.
     pub fn is_general(&self, u: &Unit) -> bool {
-        self.arm(u) == Arm::General
+        self.arm(u) == Some(Arm::General)
     }
 
     pub fn is_artillery(&self, u: &Unit) -> bool {
-        self.arm(u) == Arm::Artillery
+        self.arm(u) == Some(Arm::Artillery)
     }
 
     pub fn is_cavalry(&self, u: &Unit) -> bool {
-        self.arm(u).is_cavalry()
+        self.arm(u).is_some_and(Arm::is_cavalry)
     }
 
     pub fn is_infantry(&self, u: &Unit) -> bool {
-        self.arm(u) == Arm::Infantry
+        self.arm(u) == Some(Arm::Infantry)
     }
 
     /// The size of one base (mm): the troop's.
-    pub fn base_of(&self, u: &Unit) -> (f32, f32) {
-        let (w, d) = self.troop(u).base;
+    pub fn base_of(&self, u: &Unit) -> Result<(f32, f32), RuleError> {
+        let (w, d) = self.troop(u)?.base;
         let n = u.stands.len().max(1);
         let (files, ranks) = layout::grid(u.formation, n);
         // A scenario may choose its own basing: the footprint holds it.
         let fw = u.base.width / files as f32;
         let fd = u.base.depth / ranks as f32;
-        if fw > 0.0 && fd > 0.0 {
+        Ok(if fw > 0.0 && fd > 0.0 {
             (fw, fd)
         } else {
             (w, d)
-        }
+        })
     }
 
     /// Limbered artillery, or a unit in column of march.
@@ -114,8 +121,8 @@ impl Bbb7yw {
     }
 
     /// The full move, inches.
-    pub fn full_move(&self, u: &Unit) -> f32 {
-        self.troop(u).move_in
+    pub fn full_move(&self, u: &Unit) -> Result<f32, RuleError> {
+        Ok(self.troop(u)?.move_in)
     }
 
     pub fn inches(&self, b: &Battle, mm: f32) -> f32 {
@@ -163,8 +170,8 @@ impl Bbb7yw {
     }
 
     /// The unit's bases as drawn and measured.
-    pub fn unit_bases(&self, u: &Unit) -> Vec<Base> {
-        layout::bases(u, self.base_of(u))
+    pub fn unit_bases(&self, u: &Unit) -> Result<Vec<Base>, RuleError> {
+        Ok(layout::bases(u, self.base_of(u)?))
     }
 
     pub fn has(&self, u: &Unit, f: Flag) -> bool {

@@ -172,7 +172,7 @@ impl Bbb7yw {
     /// Closes the unit's footprint up (or out) to the bases it has, front centre kept.
     fn refit(&self, b: &mut Battle, out: &mut Vec<Event>, id: &UnitId) -> Result<(), RuleError> {
         let u = b.unit(id)?.clone();
-        let base = self.troop(&u).base;
+        let base = self.troop(&u)?.base;
         let size = self.scenario_base(b, &u).unwrap_or(base);
         // (Widened by a base recovered at the table's edge, it steps in off the edge.)
         let to = b

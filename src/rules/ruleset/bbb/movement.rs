@@ -47,7 +47,7 @@ impl Bbb7yw {
                     u.name
                 ));
             }
-            return Ok((self.full_move(u) - u.bound.spent).max(0.0));
+            return Ok((self.full_move(u)? - u.bound.spent).max(0.0));
         }
         if b.phase != Phase::Movement {
             return Err(RuleError::WrongPhase {
@@ -224,7 +224,10 @@ impl Bbb7yw {
     fn arc_penalty(&self, u: &Unit, walk: &Walk) -> Option<(f32, String)> {
         let arm = self.arm(u);
         let exempt_arc = self.marching(u)
-            || matches!(arm, Arm::Artillery | Arm::General | Arm::IrregularCavalry);
+            || matches!(
+                arm,
+                Some(Arm::Artillery | Arm::General | Arm::IrregularCavalry)
+            );
         // The arc and an about turn are judged from where the unit stood when the turn began,
         // so a move split in several goes no farther round than one move would: a move is
         // penalised when it takes the unit outside the arc (or about) from inside it.
@@ -322,7 +325,8 @@ impl Bbb7yw {
             if self.is_artillery(u) {
                 return illegal(format!("{}: rivers are impassable to artillery", u.name));
             }
-            if u.bound.allowance.is_some_and(|a| a < self.full_move(u)) || u.bound.spent > 0.0 {
+            let full = self.full_move(u)?;
+            if u.bound.allowance.is_some_and(|a| a < full) || u.bound.spent > 0.0 {
                 return illegal(format!(
                     "{}: crossing a river takes a full move, and ends it",
                     u.name
@@ -457,7 +461,7 @@ impl Bbb7yw {
                 to,
                 distance: p.cost,
                 allowance: p.plan.allowance,
-                going,
+                going: going.into(),
                 contact: p.plan.contact.as_ref().map(|c| c.0.clone()),
                 manoeuvre: None,
             },
@@ -484,7 +488,7 @@ impl Bbb7yw {
         if !turn.is_finite() || ![0.0, 90.0, -90.0, 180.0].contains(&turn) {
             return illegal("a turn is 0, 90, -90 or 180 degrees".into());
         }
-        let full = self.full_move(&u);
+        let full = self.full_move(&u)?;
         let (cost, what) = if self.is_artillery(&u) {
             if formation != Formation::Line {
                 return illegal(format!(
@@ -535,7 +539,7 @@ impl Bbb7yw {
                 u.name
             ));
         }
-        let size = self.base_of(&u);
+        let size = self.base_of(&u)?;
         let to = layout::rebuild(&u, size, formation, u.stands.len(), turn);
         if !b.table.holds(&to) {
             return illegal(format!("{} would leave the table", u.name));
@@ -587,13 +591,13 @@ impl Bbb7yw {
         // Horse artillery may unlimber at the end of its move (up to 6") at no further cost,
         // and fire at half rate (ruling horse_artillery_move).
         let horse_after_move = !limber
-            && self.troop(&u).gun == Some(super::Gun::Horse)
+            && self.troop(&u)?.gun == Some(super::Gun::Horse)
             && u.bound.moved
             && self.moved_inches(b, &u) <= self.n(N::HorseUnlimberMove) + 0.01;
         let half = if horse_after_move {
             0.0
         } else {
-            self.full_move(&u) / 2.0
+            self.full_move(&u)? / 2.0
         };
         if left + 1e-3 < half {
             return illegal(format!(

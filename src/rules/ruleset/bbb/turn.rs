@@ -31,7 +31,7 @@ impl Bbb7yw {
         }) {
             f.push(self.command_factor(CommandMod::Terrain));
         }
-        if self.arm(u) == Arm::IrregularCavalry || u.has(Flag::Militia) {
+        if self.arm(u) == Some(Arm::IrregularCavalry) || u.has(Flag::Militia) {
             f.push(self.command_factor(CommandMod::Irregular));
         }
         if u.has(Flag::Passive) && !disordered {
@@ -99,7 +99,7 @@ impl Bbb7yw {
         let dice = vec![b.d6()?, b.d6()?];
         let score = dice.iter().map(|d| i32::from(*d)).sum::<i32>() + factor_sum(&factors);
         let o = command_outcome(&self.data, score, disordered);
-        let full = self.full_move(&u);
+        let full = self.full_move(&u)?;
         let allowance = match o.moves {
             Moves::Full => full,
             Moves::Half => full / 2.0,

@@ -47,8 +47,18 @@ impl Bbb7yw {
         }
     }
 
+    /// The unit's card; a unit whose troop code the data lacks (refused at load) says so.
     pub(super) fn card(&self, u: &Unit) -> Card {
-        let t = self.troop(u);
+        let t = match self.troop(u) {
+            Ok(t) => t,
+            Err(e) => {
+                return Card {
+                    title: u.name.clone(),
+                    side: u.side,
+                    lines: vec![e.to_string()],
+                };
+            }
+        };
         let mut lines = vec![format!(
             "{} ({}) · {}",
             t.name,
@@ -146,13 +156,17 @@ impl Bbb7yw {
                 .alive()
                 .filter(|e| e.side == b.active && e.bound.moved && e.base.within(&u.base, r))
                 .filter(|e| self.may_evade(u, e))
-                .map(|e| Action {
-                    label: format!("Evade {} ({:.0}\")", e.name, self.full_move(u)),
-                    command: Command::Evade {
-                        unit: u.id.clone(),
-                        from: e.id.clone(),
-                        distance: self.full_move(u),
-                    },
+                // (A unit that may evade is of a troop type the data holds: it has a move.)
+                .filter_map(|e| {
+                    let full = self.full_move(u).ok()?;
+                    Some(Action {
+                        label: format!("Evade {} ({full:.0}\")", e.name),
+                        command: Command::Evade {
+                            unit: u.id.clone(),
+                            from: e.id.clone(),
+                            distance: full,
+                        },
+                    })
                 })
                 .collect();
             if !acts.is_empty() {
@@ -302,11 +316,12 @@ impl Bbb7yw {
                 .collect();
             out.push(Mark::line(Layer::Arcs, Ink::Zone, ring));
         }
-        if layers.contains(&Layer::Reach) {
+        // (No reach for a unit whose troop code the data lacks: it has no move.)
+        if let (true, Ok(full)) = (layers.contains(&Layer::Reach), self.full_move(s)) {
             let most = if self.is_general(s) {
-                self.full_move(s)
+                full
             } else {
-                s.bound.allowance.unwrap_or(self.full_move(s)) - s.bound.spent
+                s.bound.allowance.unwrap_or(full) - s.bound.spent
             };
             // Before its command roll, the reach a full move would give, inked as such.
             let unrolled = !self.is_general(s) && s.bound.allowance.is_none();
@@ -317,7 +332,7 @@ impl Bbb7yw {
                     .iter_mut()
                     .find(|u| u.id == s.id)
                 {
-                    u.bound.allowance = Some(self.full_move(s));
+                    u.bound.allowance = Some(full);
                 }
                 probe = Some(p);
             }
@@ -356,8 +371,12 @@ impl Bbb7yw {
         self.values_against(u, false).map(|(v, _)| v)
     }
 
+    /// How the unit is drawn; a unit whose troop code the data lacks (refused at load) is drawn
+    /// as its bare base.
     pub(super) fn look(&self, b: &Battle, u: &Unit) -> Look {
-        let size = self.base_of(u);
+        let (Ok(t), Ok(size)) = (self.troop(u), self.base_of(u)) else {
+            return Look::default();
+        };
         let mut label = u.troop.clone();
         if u.status.limbered {
             label.push_str(" (L)");
@@ -378,7 +397,7 @@ impl Bbb7yw {
         if self.reduced(u) {
             markers.push("RED".to_string());
         }
-        let arm = match self.arm(u) {
+        let arm = match t.arm {
             Arm::Infantry => Figures::Foot,
             Arm::Artillery => Figures::Guns,
             Arm::General => Figures::Command,

@@ -4,6 +4,7 @@ use crate::rules::battle::Battle;
 use crate::rules::command::{RuleError, Step};
 use crate::rules::geometry::{Base, Contact, Corner, Pt, norm_facing};
 use crate::rules::model::UnitId;
+use crate::rules::tagged::Tagged;
 
 /// The going a move or a unit is in.
 #[derive(Clone, Debug, PartialEq)]
@@ -15,18 +16,33 @@ pub struct Going {
     pub road: bool,
 }
 
+/// The going of a checked move, as a rule reads it back from the move's `Moved` event (the
+/// kind of its `going`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GoingKind {
+    /// Some of the move was in bad going.
+    Bad,
+    /// The whole move stayed on a road, in no bad going.
+    Road,
+    Good,
+}
+
 impl Going {
     /// What a move that stayed on a road, in no bad going, is called (the `going` of its
     /// `Moved` event).
     pub const ROAD: &str = "road";
 
-    pub fn describe(&self) -> String {
+    /// The going in words, with its kind.
+    pub fn describe(&self) -> Tagged {
         if self.bad {
-            format!("bad going ({})", self.why.join(", "))
+            Tagged::new(
+                GoingKind::Bad,
+                format!("bad going ({})", self.why.join(", ")),
+            )
         } else if self.road {
-            Going::ROAD.to_string()
+            Tagged::new(GoingKind::Road, Going::ROAD)
         } else {
-            "good going".to_string()
+            Tagged::new(GoingKind::Good, "good going")
         }
     }
 }

@@ -318,7 +318,7 @@ impl Hal25 {
             let band = if short {
                 Some(super::Band::Short)
             } else {
-                tables::charge_range(&self.d, self.class(t_now), from, die)
+                tables::charge_range(&self.d, self.troop_def(t_now)?.troop, from, die)
             };
             let inches = band.map(|bd| match bd {
                 super::Band::Short => self.d.small_arms_bands[0] / 2.0,

@@ -179,7 +179,7 @@ impl Hal25 {
     pub(super) fn chips(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
         let generals: Vec<(UnitId, bool)> = b
             .alive()
-            .filter(|g| self.class(g) == TroopClass::General)
+            .filter(|g| self.class(g) == Some(TroopClass::General))
             .map(|g| (g.id.clone(), self.is_cic(g)))
             .collect();
         for (id, cic) in generals {

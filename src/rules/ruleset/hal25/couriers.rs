@@ -55,7 +55,7 @@ impl Hal25 {
             });
         }
         let c = b.unit(courier)?;
-        if self.class(c) != TroopClass::Courier || !c.alive() {
+        if self.class(c) != Some(TroopClass::Courier) || !c.alive() {
             return illegal(format!("{} is not a courier on the table", c.name));
         }
         if b.phase == Phase::Movement && c.side != b.active {
@@ -117,7 +117,7 @@ impl Hal25 {
     pub fn courier_risks(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
         let riding: Vec<UnitId> = b
             .alive()
-            .filter(|c| self.class(c) == TroopClass::Courier)
+            .filter(|c| self.class(c) == Some(TroopClass::Courier))
             .map(|c| c.id.clone())
             .collect();
         for id in riding {

@@ -166,9 +166,12 @@ impl Hal25 {
             range,
             strength,
             first_volley: !artillery && !s.status.volley_spent,
-            line_firing: matches!(self.class(s), TroopClass::Line | TroopClass::Grenadier),
+            line_firing: matches!(
+                self.class(s),
+                Some(TroopClass::Line | TroopClass::Grenadier)
+            ),
             moved: moved && !artillery,
-            light_gun: self.troop_def(s).light_gun,
+            light_gun: self.troop_def(s)?.light_gun,
             receiving,
             notes,
         })

@@ -169,7 +169,7 @@ impl Hal25 {
             }
         };
         let (cu, ce) = (self.class(u), self.class(e));
-        let gren = |c| c == TroopClass::Grenadier;
+        let gren = |c| c == Some(TroopClass::Grenadier);
         add(MeleeKey::Grenadiers, gren(cu) && !gren(ce));
         // Formed against non-formed, attacker or defender alike: the enemy skirmishing,
         // disorganised or routed is not formed; attacking such a unit adds its own modifier
@@ -181,15 +181,15 @@ impl Hal25 {
         );
         add(
             MeleeKey::HeavyVsLight,
-            cu == TroopClass::HeavyCavalry && ce == TroopClass::LightCavalry,
+            cu == Some(TroopClass::HeavyCavalry) && ce == Some(TroopClass::LightCavalry),
         );
         add(
             MeleeKey::LightCavVsNonGrenadiers,
-            cu == TroopClass::LightCavalry && !gren(ce),
+            cu == Some(TroopClass::LightCavalry) && !gren(ce),
         );
         add(
             MeleeKey::HeavyCavVsGrenadiers,
-            cu == TroopClass::HeavyCavalry && gren(ce),
+            cu == Some(TroopClass::HeavyCavalry) && gren(ce),
         );
         add(MeleeKey::DefendingTown, !attacking && self.in_town(b, u));
         add(
@@ -202,7 +202,7 @@ impl Hal25 {
         );
         add(
             MeleeKey::HeavyCavVsNonGrenadiers,
-            cu == TroopClass::HeavyCavalry && !gren(ce),
+            cu == Some(TroopClass::HeavyCavalry) && !gren(ce),
         );
         add(
             MeleeKey::MovingCavVsStationary,

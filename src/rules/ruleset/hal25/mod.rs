@@ -29,7 +29,7 @@ pub use data::*;
 pub use melee::flank_or_rear;
 
 use crate::rules::battle::Battle;
-use crate::rules::command::Event;
+use crate::rules::command::{Event, RuleError};
 use crate::rules::geometry::Base;
 use crate::rules::log::Events;
 use crate::rules::model::{Formation, Side, Unit, UnitId};
@@ -75,45 +75,55 @@ impl Hal25 {
         self.d.num(key)
     }
 
-    pub fn troop_def(&self, u: &Unit) -> &TroopDef {
-        // Every unit on the table came from a scenario, which refuses a troop code the data
-        // lacks (`base_size`, `prepare_unit`): there is no troop type to fall back to.
-        self.d
-            .troop(&u.troop)
-            .expect("a unit's troop code is checked when its scenario loads")
+    /// The unit's troop type. A scenario naming a code the data lacks is refused at load
+    /// (`base_size`, `prepare_unit`); a unit changed after that, with such a code, is refused
+    /// here in words, never read as another troop type.
+    pub fn troop_def(&self, u: &Unit) -> Result<&TroopDef, RuleError> {
+        self.d.troop(&u.troop).ok_or_else(|| {
+            RuleError::Illegal(format!(
+                "unit '{}' has the troop type '{}', which Hal's data lacks",
+                u.id, u.troop
+            ))
+        })
     }
 
-    pub fn class(&self, u: &Unit) -> TroopClass {
-        self.troop_def(u).troop
+    /// The unit's class; `None` only for a troop code the data lacks (see
+    /// [`Hal25::troop_def`]). The tests of class below are total: such a unit is of no class,
+    /// so none of them holds.
+    pub fn class(&self, u: &Unit) -> Option<TroopClass> {
+        self.d.troop(&u.troop).map(|t| t.troop)
     }
 
     pub fn is_officer(&self, u: &Unit) -> bool {
-        matches!(self.class(u), TroopClass::General | TroopClass::Courier)
+        matches!(
+            self.class(u),
+            Some(TroopClass::General | TroopClass::Courier)
+        )
     }
 
     pub fn is_cic(&self, u: &Unit) -> bool {
-        self.class(u) == TroopClass::General && u.extra.brigade.is_none()
+        self.class(u) == Some(TroopClass::General) && u.extra.brigade.is_none()
     }
 
     pub fn is_brigadier(&self, u: &Unit) -> bool {
-        self.class(u) == TroopClass::General && u.extra.brigade.is_some()
+        self.class(u) == Some(TroopClass::General) && u.extra.brigade.is_some()
     }
 
     pub fn is_cavalry(&self, u: &Unit) -> bool {
         matches!(
             self.class(u),
-            TroopClass::HeavyCavalry | TroopClass::LightCavalry
+            Some(TroopClass::HeavyCavalry | TroopClass::LightCavalry)
         )
     }
 
     pub fn is_artillery(&self, u: &Unit) -> bool {
-        self.class(u) == TroopClass::Artillery
+        self.class(u) == Some(TroopClass::Artillery)
     }
 
     pub fn is_infantry(&self, u: &Unit) -> bool {
         matches!(
             self.class(u),
-            TroopClass::Line | TroopClass::Grenadier | TroopClass::Light
+            Some(TroopClass::Line | TroopClass::Grenadier | TroopClass::Light)
         )
     }
 
@@ -123,7 +133,7 @@ impl Hal25 {
     }
 
     pub fn org(&self, u: &Unit) -> Option<&Organisation> {
-        self.d.organisation(self.class(u))
+        self.d.organisation(self.class(u)?)
     }
 
     pub fn state(&self, u: &Unit) -> State {
@@ -265,7 +275,7 @@ impl Hal25 {
         let tol = b.scale.to_mm(self.n(N::AttachedTolerance));
         let mut near: Vec<&Unit> = b
             .alive()
-            .filter(|g| g.side == u.side && self.class(g) == TroopClass::General)
+            .filter(|g| g.side == u.side && self.class(g) == Some(TroopClass::General))
             .filter(|g| g.base.within(&u.base, tol))
             .collect();
         // The unit's own brigadier first.

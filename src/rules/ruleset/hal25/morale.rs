@@ -35,7 +35,7 @@ impl Hal25 {
         let vs = vs.and_then(|v| b.unit(v).ok());
         let class = self.class(u);
         let artillery = self.is_artillery(u);
-        let light = matches!(class, TroopClass::Light | TroopClass::LightCavalry);
+        let light = matches!(class, Some(TroopClass::Light | TroopClass::LightCavalry));
         let vs_cav = vs.is_some_and(|v| self.is_cavalry(v));
         let formed_inf = vs.is_some_and(|v| self.is_infantry(v) && self.formed(v));
         let situation = MoraleSituation {
@@ -61,13 +61,13 @@ impl Hal25 {
             commander_attached: self
                 .attached_general(b, u)
                 .is_some_and(|g| g.extra.brigade == u.extra.brigade),
-            grenadiers: class == TroopClass::Grenadier,
-            heavy_vs_cavalry: class == TroopClass::HeavyCavalry && vs_cav,
+            grenadiers: class == Some(TroopClass::Grenadier),
+            heavy_vs_cavalry: class == Some(TroopClass::HeavyCavalry) && vs_cav,
             light_cav_closing_formed_infantry: closing
-                && class == TroopClass::LightCavalry
+                && class == Some(TroopClass::LightCavalry)
                 && formed_inf,
             heavy_cav_closing_formed_infantry: closing
-                && class == TroopClass::HeavyCavalry
+                && class == Some(TroopClass::HeavyCavalry)
                 && formed_inf,
         };
         let mut f = vec![Factor {
@@ -644,7 +644,7 @@ impl Hal25 {
         if u.status.removed {
             return Ok(());
         }
-        let class = self.class(&u);
+        let class = self.troop_def(&u)?.troop;
         let f = self.move_formation(&u, u.formation);
         let base = tables::base_move(&self.d, class, f)
             .or_else(|| tables::base_move(&self.d, class, MoveFormation::FieldColumn))

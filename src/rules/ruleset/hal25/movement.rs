@@ -85,9 +85,12 @@ impl Hal25 {
     }
 
     /// The rate of the unit's formation this turn, in inches (the slower of two formations
-    /// after a change), on a road or not.
+    /// after a change), on a road or not. A unit whose troop code the data lacks (refused at
+    /// load) has no row in the move table, so no rate.
     pub fn rate(&self, b: &Battle, u: &Unit, road: bool) -> f32 {
-        let class = self.class(u);
+        let Some(class) = self.class(u) else {
+            return 0.0;
+        };
         let mut rate = match class {
             TroopClass::General => self.n(N::GeneralMove),
             TroopClass::Courier => self.n(N::CourierMove),
@@ -122,11 +125,13 @@ impl Hal25 {
         (self.rate(b, u, road) + dice as f32).max(0.0)
     }
 
-    /// The chips dice of the commander whose chips move this unit, if any.
+    /// The chips dice of the commander whose chips move this unit, if any (none for a unit
+    /// whose troop code the data lacks, refused at load).
     pub fn chips_dice(&self, b: &Battle, u: &Unit) -> i32 {
         match self.class(u) {
-            TroopClass::General => u.extra.move_dice,
-            TroopClass::Courier => u
+            None => 0,
+            Some(TroopClass::General) => u.extra.move_dice,
+            Some(TroopClass::Courier) => u
                 .extra
                 .parent
                 .as_ref()
@@ -166,7 +171,7 @@ impl Hal25 {
                 Need::Push => (
                     1,
                     1,
-                    if self.troop_def(&u).light_gun {
+                    if self.troop_def(&u)?.light_gun {
                         self.n(N::PushLight) as i32
                     } else {
                         self.n(N::PushHeavy) as i32
@@ -451,7 +456,7 @@ impl Hal25 {
                 Need::Chips(k) if *k > 0 => 6.0 * *k as f32,
                 Need::Chips(k) => *k as f32,
                 Need::Push => {
-                    6.0 - if self.troop_def(u).light_gun {
+                    6.0 - if self.troop_def(u).is_ok_and(|t| t.light_gun) {
                         self.n(N::PushLight)
                     } else {
                         self.n(N::PushHeavy)
@@ -588,7 +593,7 @@ impl Hal25 {
                 manoeuvre: None,
             },
         );
-        if self.class(&u) == TroopClass::Courier {
+        if self.class(&u) == Some(TroopClass::Courier) {
             self.deliver(b, out, id)?;
         }
         if !p.through.is_empty() {
@@ -606,10 +611,10 @@ impl Hal25 {
     /// The formations a unit may take.
     pub fn formations(&self, u: &Unit) -> Vec<Formation> {
         match self.class(u) {
-            TroopClass::Line | TroopClass::Grenadier | TroopClass::HeavyCavalry => {
+            Some(TroopClass::Line | TroopClass::Grenadier | TroopClass::HeavyCavalry) => {
                 vec![Formation::Line, Formation::Column]
             }
-            TroopClass::Light | TroopClass::LightCavalry => {
+            Some(TroopClass::Light | TroopClass::LightCavalry) => {
                 vec![Formation::Line, Formation::Column, Formation::Skirmish]
             }
             _ => Vec::new(),
@@ -651,7 +656,7 @@ impl Hal25 {
         if !self.command_control(b, out, id)? {
             return Ok(());
         }
-        let class = self.class(&u);
+        let class = self.troop_def(&u)?.troop;
         let row = self.d.moves(class);
         let n = row.map_or(-1, |r| r.change_dice);
         let first = b.cmd_dice.len();

@@ -205,12 +205,12 @@ impl Hal25 {
         }
         for g in units
             .iter()
-            .filter(|g| self.class(g) == TroopClass::Courier)
+            .filter(|g| self.class(g) == Some(TroopClass::Courier))
         {
             if let Some(p) = &g.extra.parent
                 && !units
                     .iter()
-                    .any(|x| &x.id == p && self.class(x) == TroopClass::General)
+                    .any(|x| &x.id == p && self.class(x) == Some(TroopClass::General))
             {
                 out.push(format!(
                     "courier '{}': '{p}' is not a general of its side",
@@ -220,12 +220,13 @@ impl Hal25 {
         }
         for g in units
             .iter()
-            .filter(|g| self.class(g) == TroopClass::General)
+            .filter(|g| self.class(g) == Some(TroopClass::General))
         {
             let n = units
                 .iter()
                 .filter(|c| {
-                    self.class(c) == TroopClass::Courier && c.extra.parent.as_ref() == Some(&g.id)
+                    self.class(c) == Some(TroopClass::Courier)
+                        && c.extra.parent.as_ref() == Some(&g.id)
                 })
                 .count();
             let most = if self.is_cic(g) {

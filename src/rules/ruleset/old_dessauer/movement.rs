@@ -11,7 +11,9 @@ use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError, Step};
 use crate::rules::geometry::{Base, CONTACT_EPS, Pt};
 use crate::rules::model::{Formation, Phase, Stand, Unit, UnitId};
-use crate::rules::ruleset::common::{Going, MovePlan, own_active, step_motion, sweep_to_contact};
+use crate::rules::ruleset::common::{
+    Going, GoingKind, MovePlan, own_active, step_motion, sweep_to_contact,
+};
 use crate::rules::terrain::FeatureKind;
 
 /// A checked move with what it does besides moving.
@@ -471,7 +473,7 @@ fn move_allowance(od: &OldDessauer, b: &Battle, u: &Unit, on_road: bool, road_ok
     let mut allowance = od.allowance(u);
     // The whole turn on the road: this move and every earlier one.
     let off_road_before = super::this_turn(b).iter().any(
-        |e| matches!(e, Event::Moved { unit, going, .. } if unit == &u.id && going != Going::ROAD),
+        |e| matches!(e, Event::Moved { unit, going, .. } if unit == &u.id && going.kind() != Some(&GoingKind::Road)),
     );
     if on_road && !off_road_before && u.formation == Formation::Column && road_ok {
         allowance *= od.num(N::RoadMultiplier);

@@ -87,7 +87,7 @@ impl Hal25 {
         };
         // A unit the last command removed (a failed two-stand check) cannot be chosen on the
         // table: its general offers the chip instead.
-        if self.class(u) == TroopClass::General {
+        if self.class(u) == Some(TroopClass::General) {
             rerolls.extend(
                 b.units
                     .iter()
@@ -110,7 +110,10 @@ impl Hal25 {
     fn order_actions(&self, b: &Battle, u: &Unit, out: &mut Vec<ActionGroup>) {
         let sending =
             matches!(b.phase, Phase::Charges) || (b.phase == Phase::Movement && u.side == b.active);
-        if self.class(u) == TroopClass::Courier && sending && self.carrying(b, &u.id).is_none() {
+        if self.class(u) == Some(TroopClass::Courier)
+            && sending
+            && self.carrying(b, &u.id).is_none()
+        {
             let mut send = Vec::new();
             for br in self.brigades(b, u.side) {
                 for order in &self.d.orders {

@@ -125,8 +125,18 @@ impl Hal25 {
         }
     }
 
+    /// The unit's card; a unit whose troop code the data lacks (refused at load) says so.
     pub(super) fn card(&self, b: &Battle, u: &Unit) -> Card {
-        let t = self.troop_def(u);
+        let t = match self.troop_def(u) {
+            Ok(t) => t,
+            Err(e) => {
+                return Card {
+                    title: u.name.clone(),
+                    side: u.side,
+                    lines: vec![e.to_string()],
+                };
+            }
+        };
         let mut lines = vec![format!("{} ({})", t.name, t.code)];
         if self.is_officer(u) {
             let radius = self.radius(u);
@@ -136,13 +146,14 @@ impl Hal25 {
                     self.orders_of(b, br)
                         .unwrap_or_else(|| "as the scenario gives".into())
                 ),
-                None if self.class(u) == TroopClass::Courier => match self.carrying(b, &u.id) {
+                None if self.class(u) == Some(TroopClass::Courier) => match self.carrying(b, &u.id)
+                {
                     Some((br, order)) => format!("Carrying to brigade {br}: \"{order}\""),
                     None => "Waiting for orders to carry".into(),
                 },
                 None => format!("Commander in chief: radius {radius:.0}\""),
             });
-            if self.class(u) == TroopClass::General {
+            if self.class(u) == Some(TroopClass::General) {
                 lines.push(format!(
                     "{} chip{}; {} to movement; {:+} command control",
                     u.extra.chips,

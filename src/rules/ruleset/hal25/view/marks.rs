@@ -9,7 +9,12 @@ use crate::rules::ruleset::hal25::{Hal25, State, TroopClass};
 use crate::rules::ruleset::view::{Layer, Look, Mark, Sign};
 
 impl Hal25 {
+    /// How the unit is drawn; a unit whose troop code the data lacks (refused at load) is drawn
+    /// as its bare base.
     pub(super) fn look(&self, b: &Battle, u: &Unit) -> Look {
+        let Some(class) = self.class(u) else {
+            return Look::default();
+        };
         let mut markers = Vec::new();
         match self.state(u) {
             State::Disorganised => markers.push("DIS".to_string()),
@@ -37,7 +42,7 @@ impl Hal25 {
         if self.is_unit(u) {
             label = format!("{label} {}", u.figures());
         }
-        let arm = match self.class(u) {
+        let arm = match class {
             TroopClass::Grenadier | TroopClass::Line | TroopClass::Light => Figures::Foot,
             TroopClass::HeavyCavalry | TroopClass::LightCavalry => Figures::Horse,
             TroopClass::Artillery => Figures::Guns,
@@ -47,7 +52,7 @@ impl Hal25 {
             arm,
             stands,
             figures_per_stand: per,
-            general: self.class(u) == TroopClass::General,
+            general: class == TroopClass::General,
             label_dark: false,
             label,
             label_behind: self.is_unit(u),
@@ -77,7 +82,7 @@ impl Hal25 {
                 out.extend(arc_marks(&s.base, half, b.scale.to_mm(r)));
             }
         }
-        if layers.contains(&Layer::Zones) && self.class(s) == TroopClass::General {
+        if layers.contains(&Layer::Zones) && self.class(s) == Some(TroopClass::General) {
             let r = b.scale.to_mm(self.radius(s));
             let ring: Vec<_> = (0..=48)
                 .map(|k| {

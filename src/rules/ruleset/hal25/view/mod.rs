@@ -303,7 +303,7 @@ impl Ruleset for Hal25 {
     }
     fn reroll(&self, b: &Battle, by: &UnitId, unit: &UnitId) -> Result<(usize, usize), RuleError> {
         let g = b.unit(by)?;
-        if self.class(g) != TroopClass::General || !g.alive() {
+        if self.class(g) != Some(TroopClass::General) || !g.alive() {
             return Err(RuleError::Illegal(format!(
                 "{} is not a general on the table",
                 g.name
