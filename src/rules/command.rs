@@ -332,7 +332,7 @@ pub enum Event {
         distance: f32,
         allowance: f32,
         /// The going in words; a ruleset that looks back at its moves reads its kind (the
-        /// road bonus: [`crate::rules::ruleset::common::GoingKind`]).
+        /// road bonus: the rulesets' common `GoingKind`).
         going: crate::rules::tagged::Tagged,
         contact: Option<UnitId>,
         /// A move the rules do not measure, in words ("about-faces"); the log says it instead of
