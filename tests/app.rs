@@ -1240,3 +1240,29 @@ fn a_drag_the_command_points_cannot_pay_for_is_red_before_the_drop() {
         .expect_err("no command point is left to pay for the move");
     assert!(why.contains("command point"), "{why}");
 }
+
+/// A click on one's own unit while an enemy is selected (to read its card) selects one's own
+/// unit; it is no aim of the enemy's, and no refusal in the enemy's name is shown.
+#[test]
+fn a_click_on_ones_own_unit_with_an_enemy_selected_only_selects_it() {
+    let mut app = app();
+    app.world_mut().write_message(Intent::Do(Command::EndPhase));
+    app.update();
+    assert_eq!(game(&app).battle.phase, Phase::Firing);
+    let click = |app: &mut App, id: &str| {
+        let c = centre(app, id);
+        point_at(app, c.x, c.y, Some(id));
+        press(app);
+        release(app);
+    };
+    click(&mut app, "au-ms1");
+    let selected = |app: &App| app.world().resource::<Selection>().unit.clone();
+    assert_eq!(selected(&app), Some(UnitId("au-ms1".into())));
+    click(&mut app, "pr-ms1");
+    assert_eq!(selected(&app), Some(UnitId("pr-ms1".into())));
+    assert_eq!(game(&app).message, None, "no refusal in the enemy's name");
+    assert!(
+        game(&app).pending.is_none(),
+        "no command aimed for the enemy"
+    );
+}

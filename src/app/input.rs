@@ -150,17 +150,23 @@ fn click_unit(
     let acting = game.battle.rules.acting_sides(&game.battle);
     let active = acting.first().copied().unwrap_or(game.battle.active);
     let Ok(u) = game.battle.unit(&id) else { return };
+    // Only a selected unit of a side acting now aims: an enemy selected to read its card
+    // aims at nothing, and a click on one's own unit then just selects it.
+    let own = sel
+        .unit
+        .clone()
+        .filter(|s| game.battle.unit(s).is_ok_and(|x| acting.contains(&x.side)));
     // A click on an enemy of the selected unit aims at it, even where its side acts too (both
     // sides declare charges and fire in Hal's).
     let aimed = (!(shift && u.side == active))
-        .then(|| sel.unit.clone())
+        .then(|| own.clone())
         .flatten()
         .and_then(|own| click_command(&game.battle, &own, &id));
     // Aimed at an enemy it cannot act on now (both sides acting, so the click selects it
     // instead): the player is told why.
     let why_not = aimed
         .is_none()
-        .then(|| sel.unit.clone())
+        .then_some(own)
         .flatten()
         .and_then(|own| aim_refused(&game.battle, &own, &id));
     if let Some(cmd) = aimed {
