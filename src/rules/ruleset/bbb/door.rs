@@ -110,9 +110,6 @@ impl Ruleset for Bbb7yw {
         cmd: &Command,
         out: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
-        if b.is_over() {
-            return Err(RuleError::GameOver);
-        }
         match cmd {
             Command::EndPhase => self.end_phase(b, out),
             Command::Activate { unit } => self.activate(b, out, unit),

@@ -205,9 +205,6 @@ impl Ruleset for Hal25 {
         cmd: &Command,
         out: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
-        if b.is_over() {
-            return Err(RuleError::GameOver);
-        }
         self.execute_now(b, cmd, out)
     }
     fn after_command(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {

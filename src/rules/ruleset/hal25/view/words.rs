@@ -8,6 +8,14 @@ use crate::rules::ruleset::hal25::Hal25;
 use crate::rules::ruleset::hal25::rolls::{self, HalRoll, MoraleCheck};
 use crate::rules::tagged::Tagged;
 
+/// A roll's factors in the log's words: " +1 Elite, -1 Disordered".
+fn modifiers(fs: &[Factor]) -> String {
+    fs.iter()
+        .map(|f| format!(" {:+} {}", f.value, f.name))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 /// The morale check a roll was, if it was one.
 fn morale_check(what: &Tagged) -> Option<MoraleCheck> {
     match rolls::kind(what)? {
@@ -24,12 +32,6 @@ impl Hal25 {
                 .get(s)
                 .map_or(format!("side {s}"), |x| x.name.clone())
         };
-        let mods = |fs: &[Factor]| -> String {
-            fs.iter()
-                .map(|f| format!(" {:+} {}", f.value, f.name))
-                .collect::<Vec<_>>()
-                .join(",")
-        };
         if let Event::Rolled { what, roll } = e
             && let Some(words) = Self::rolled_words(b, what, roll)
         {
@@ -40,7 +42,7 @@ impl Hal25 {
                 "{} changes formation: throws {:?}{} = {}",
                 name(unit),
                 roll.dice,
-                mods(&roll.factors),
+                modifiers(&roll.factors),
                 roll.outcome
             ),
             Event::Initiative {
@@ -65,7 +67,7 @@ impl Hal25 {
                 "{} throws {:?}{} for chips: {}",
                 name(general),
                 roll.dice,
-                mods(&roll.factors),
+                modifiers(&roll.factors),
                 roll.outcome
             ),
             Event::Rerolled {
@@ -118,18 +120,12 @@ impl Hal25 {
     /// show; None for another roll.
     fn rolled_words(b: &Battle, what: &Tagged, roll: &Roll) -> Option<String> {
         let name = |id: &UnitId| b.name_of(id);
-        let mods = |fs: &[Factor]| -> String {
-            fs.iter()
-                .map(|f| format!(" {:+} {}", f.value, f.name))
-                .collect::<Vec<_>>()
-                .join(",")
-        };
         Some(match () {
             _ if morale_check(what).is_some() => format!(
                 "{} checks morale ({}): number{} = {}; throws {:?}{} = {}: {}",
                 roll.unit.as_ref().map(name).unwrap_or_default(),
                 morale_check(what).map_or("", MoraleCheck::words),
-                mods(&roll.factors),
+                modifiers(&roll.factors),
                 roll.need.unwrap_or(0),
                 roll.dice,
                 roll.against
@@ -146,7 +142,7 @@ impl Hal25 {
                 if roll.factors.is_empty() {
                     String::new()
                 } else {
-                    format!(" ({})", mods(&roll.factors).trim_start())
+                    format!(" ({})", modifiers(&roll.factors).trim_start())
                 },
                 roll.total,
                 match roll.need.unwrap_or(0) {
@@ -163,12 +159,6 @@ impl Hal25 {
     /// volleys and melees.
     fn more_event_words(&self, b: &Battle, e: &Event) -> Option<String> {
         let name = |id: &UnitId| b.name_of(id);
-        let mods = |fs: &[Factor]| -> String {
-            fs.iter()
-                .map(|f| format!(" {:+} {}", f.value, f.name))
-                .collect::<Vec<_>>()
-                .join(",")
-        };
         Some(match e {
             Event::Marked {
                 unit,
@@ -243,7 +233,7 @@ impl Hal25 {
                 } else {
                     "figures"
                 },
-                mods(factors),
+                modifiers(factors),
                 if *hits == 1 { "" } else { "s" }
             ),
             Event::Assault {
@@ -257,11 +247,11 @@ impl Hal25 {
                 "Melee: {} throws {:?}{} (total {}), {} throws {:?}{} (total {}): {outcome}",
                 name(attacker),
                 attacker_roll.dice,
-                mods(&attacker_roll.factors),
+                modifiers(&attacker_roll.factors),
                 attacker_roll.total,
                 name(defender),
                 defender_roll.dice,
-                mods(&defender_roll.factors),
+                modifiers(&defender_roll.factors),
                 defender_roll.total,
             ),
             _ => return None,
