@@ -31,3 +31,18 @@ pub(super) fn contrast(c: [u8; 3]) -> Color {
         Color::srgb(0.97, 0.97, 0.95)
     }
 }
+
+/// The sign of a shaken unit behind its base: a yellow ring.
+pub(super) const SHAKEN_RING: Color = Color::srgb(0.95, 0.8, 0.1);
+/// The sign of a disordered unit behind its base: an orange diamond.
+pub(super) const DISORDERED_DIAMOND: Color = Color::srgb(0.95, 0.5, 0.1);
+/// A garrison's square in its base's corner, and a fortification's outline.
+pub(super) const GARRISON: Color = Color::srgb(0.35, 0.05, 0.05);
+/// The objective's ring on the table.
+pub(super) const OBJECTIVE: Color = Color::srgb(0.95, 0.85, 0.2);
+/// Hits as pips beside a unit's name.
+pub(super) const HIT_PIP: egui::Color32 = egui::Color32::from_rgb(235, 60, 50);
+/// A shaken unit's words and counter edge.
+pub(super) const SHAKEN_WORDS: egui::Color32 = egui::Color32::from_rgb(255, 215, 60);
+/// A disordered unit's words and counter edge.
+pub(super) const DISORDERED_WORDS: egui::Color32 = egui::Color32::from_rgb(255, 160, 60);

@@ -206,10 +206,10 @@ fn terrain_outlines(g: &mut Gizmos, b: &crate::rules::battle::Battle) {
     }
     for f in b.terrain.features.iter().filter(|f| f.fortified) {
         let pts = strip(&f.points, true);
-        g.linestrip_2d(pts.clone(), Color::srgb(0.35, 0.05, 0.05));
+        g.linestrip_2d(pts.clone(), super::colours::GARRISON);
         g.linestrip_2d(
             pts.iter().map(|p| *p + Vec2::splat(0.8)),
-            Color::srgb(0.35, 0.05, 0.05),
+            super::colours::GARRISON,
         );
     }
     g.rect_2d(

@@ -4,7 +4,7 @@
 
 mod tags;
 
-use super::colours::contrast;
+use super::colours::{DISORDERED_DIAMOND, GARRISON, OBJECTIVE, SHAKEN_RING, contrast};
 use super::{AppSystems, Game, terrain_art};
 use crate::rules::command::Event;
 use crate::rules::geometry::{Base, Pt};
@@ -133,7 +133,7 @@ fn spawn_table(
         commands.spawn((
             TableVisual,
             Mesh2d(meshes.add(Annulus::new(6.0, 9.0))),
-            MeshMaterial2d(materials.add(Color::srgb(0.95, 0.85, 0.2))),
+            MeshMaterial2d(materials.add(OBJECTIVE)),
             Transform::from_xyz(o.at.x, o.at.y, 8.0),
         ));
         commands.spawn((
@@ -476,7 +476,7 @@ impl Paint<'_, '_, '_> {
             self.marker(
                 u.base.local(0.0, -d / 2.0 - 3.0),
                 mesh,
-                Color::srgb(0.95, 0.5, 0.1),
+                DISORDERED_DIAMOND,
                 rot,
             );
         }
@@ -492,12 +492,12 @@ impl Paint<'_, '_, '_> {
             // Garrison: a dark square at the rear left corner.
             let at = u.base.local(-w / 2.0 + 2.5, -d / 2.0 + 2.5);
             let mesh = self.rect(3.5, 3.5);
-            self.marker(at, mesh, Color::srgb(0.35, 0.05, 0.05), 0.0);
+            self.marker(at, mesh, GARRISON, 0.0);
         }
         if look.signs.contains(&Sign::Shaken) {
             let at = u.base.local(w / 2.0 - 3.0, -d / 2.0 - 3.0);
             let mesh = Mesh2d(self.shared.ring(self.meshes, 1.2, 2.4));
-            self.marker(at, mesh, Color::srgb(0.95, 0.8, 0.1), 0.0);
+            self.marker(at, mesh, SHAKEN_RING, 0.0);
         }
         // The ruleset's word markers (LOW, OUT ...) are drawn by the panels at screen size.
     }

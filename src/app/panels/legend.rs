@@ -1,6 +1,9 @@
 //! The legend: every mark the table can show, and what it means.
 
-use crate::app::colours::{colour32, side_colour, to_egui};
+use crate::app::colours::{
+    DISORDERED_DIAMOND, DISORDERED_WORDS, GARRISON, HIT_PIP, OBJECTIVE, SHAKEN_RING, SHAKEN_WORDS,
+    colour32, side_colour, to_egui,
+};
 use crate::app::state::Overlays;
 use crate::app::{Game, PanelSystems};
 use crate::rules::terrain::FeatureKind;
@@ -46,7 +49,7 @@ pub(super) fn legend_units(ui: &mut egui::Ui, game: &Game) {
     });
     key_row(
         ui,
-        egui::Color32::from_rgb(255, 215, 60),
+        SHAKEN_WORDS,
         "Counter outlined yellow: shaken; orange: disordered; a gold frame: selected",
     );
     ui.label(
@@ -56,27 +59,27 @@ pub(super) fn legend_units(ui: &mut egui::Ui, game: &Game) {
     );
     key_row(
         ui,
-        egui::Color32::from_rgb(235, 60, 50),
+        HIT_PIP,
         "Red pips behind a base and beside its name: hits, or bases lost, as the rules count them",
     );
     key_row(
         ui,
-        egui::Color32::from_rgb(242, 204, 26),
+        colour32(SHAKEN_RING),
         "Yellow ring behind a base: shaken",
     );
     key_row(
         ui,
-        egui::Color32::from_rgb(242, 128, 26),
+        colour32(DISORDERED_DIAMOND),
         "Orange diamond behind a base: disordered",
     );
     key_row(
         ui,
-        egui::Color32::from_rgb(89, 13, 13),
+        colour32(GARRISON),
         "Dark square in a base's corner: garrison; a dark double outline: fortified",
     );
     key_row(
         ui,
-        egui::Color32::from_rgb(242, 217, 51),
+        colour32(OBJECTIVE),
         "Objective: the ring in the colour of the side that holds it, and its name",
     );
     ui.strong("Names (beside each base)");
@@ -86,12 +89,8 @@ pub(super) fn legend_units(ui: &mut egui::Ui, game: &Game) {
         "A name hangs below its base (further down in steps, or above, where that is taken), \
          tied to it by a line in its side's colour",
     );
-    key_row(
-        ui,
-        egui::Color32::from_rgb(255, 215, 60),
-        "SHAKEN, and the rules' word markers",
-    );
-    key_row(ui, egui::Color32::from_rgb(255, 160, 60), "DISORDERED");
+    key_row(ui, SHAKEN_WORDS, "SHAKEN, and the rules' word markers");
+    key_row(ui, DISORDERED_WORDS, "DISORDERED");
 }
 
 /// The legend: the terrain on this table, the markers and the overlays' colours.

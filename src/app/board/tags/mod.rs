@@ -5,7 +5,9 @@
 mod places;
 
 use super::Game;
-use crate::app::colours::{colour32, contrast, side_colour};
+use crate::app::colours::{
+    DISORDERED_WORDS, HIT_PIP, SHAKEN_WORDS, colour32, contrast, side_colour,
+};
 use crate::app::overlay::{Counter, ReachNote};
 use crate::app::state::{BoardCamera, Docks, Overlays, Pointer, Selection};
 use crate::rules::battle::Battle;
@@ -51,8 +53,8 @@ pub(super) struct TagCache {
 /// The colour of a sign of a unit's state, on its counter's edge and its tag's words.
 fn sign_colour(s: Sign) -> egui::Color32 {
     match s {
-        Sign::Shaken => egui::Color32::from_rgb(255, 215, 60),
-        Sign::Disordered => egui::Color32::from_rgb(255, 160, 60),
+        Sign::Shaken => SHAKEN_WORDS,
+        Sign::Disordered => DISORDERED_WORDS,
     }
 }
 
@@ -143,11 +145,7 @@ impl Tag {
         );
         let mut x = spot.min.x + 6.0;
         for _ in 0..self.pips {
-            painter.circle_filled(
-                egui::pos2(x + 4.0, spot.min.y + h - 8.5),
-                3.6,
-                egui::Color32::from_rgb(235, 60, 50),
-            );
+            painter.circle_filled(egui::pos2(x + 4.0, spot.min.y + h - 8.5), 3.6, HIT_PIP);
             x += 9.0;
         }
         if self.pips > 0 {
