@@ -9,6 +9,7 @@ use volley::players::autoplay::AutoPlayer;
 use volley::rules::battle::Battle;
 use volley::rules::command::{Command, Event, Step};
 use volley::rules::model::{Ammo, Formation, Phase};
+use volley::rules::ruleset::bbb::status::own;
 use volley::rules::scenario;
 
 /// A unit line: id, side, type, class, x, y, facing, extra RON fields.
@@ -458,7 +459,7 @@ fn fire_results_take_bases_disrupt_and_leave_the_firer_low() {
     // 8 on the 6 column: 7 is R.
     b.script_dice(&[4, 3]);
     b.execute(fire("a", "t")).expect("fire");
-    assert!(b.unit(&id("t")).unwrap().status.silenced);
+    assert!(own(b.unit(&id("t")).unwrap()).silenced);
     let mut b = bbb(&units, "", "");
     to_phase(&mut b, 0, Phase::OffensiveFire);
     b.script_dice(&[5, 5]);
@@ -1653,7 +1654,7 @@ fn a_fire_result_disrupts_and_silences_guns() {
         "T: disrupted and silenced: {words}"
     );
     let g = b.unit(&id("g")).unwrap().clone();
-    assert!(g.status.disordered && g.status.silenced, "{words}");
+    assert!(g.status.disordered && own(&g).silenced, "{words}");
     let a = b.unit(&id("a")).unwrap().clone();
     let f = rules(&b).assault_modifiers(&b, &g, &a, false);
     assert!(f.iter().any(|f| f.name == "Disrupted"), "{f:?}");
@@ -2147,7 +2148,7 @@ fn low_ammunition_and_silence_wear_off_by_retiring_not_by_standing_far() {
     ];
     let mut b = bbb(&units, "", "");
     to_phase(&mut b, 1, Phase::Movement);
-    assert!(b.unit(&id("s")).unwrap().status.silenced);
+    assert!(own(b.unit(&id("s")).unwrap()).silenced);
     // (A silenced battery is disrupted, "R, T, V = Unit disrupted, Artillery Silenced", and a
     // disrupted unit may not evade: silenced guns cannot evade their way to a recovery.)
 }

@@ -53,6 +53,7 @@ use volley::rules::battle::Battle;
 use volley::rules::command::{Command, Event, Marker, Step};
 use volley::rules::model::{Formation, Phase, UnitId};
 use volley::rules::ruleset::Roll;
+use volley::rules::ruleset::hal25::status::own;
 
 fn id(s: &str) -> UnitId {
     UnitId(s.into())
@@ -1035,7 +1036,7 @@ fn counter_battery_fire_knocks_out_a_gun_and_risks_the_officer() {
         vec![4, 0, 0, 0],
         "a gun lost with its crew, then the two drivers"
     );
-    assert!(x.status.must_check && x.status.checked_half, "{w}");
+    assert!(own(x).must_check && own(x).checked_half, "{w}");
     assert!(
         b.unit(&id("gb")).unwrap().status.removed,
         "a 12: the officer falls"
@@ -1101,7 +1102,7 @@ fn a_gun_knocked_out_marks_the_half_check_and_risks_the_officer() {
         vec![4, 0, 0, 0],
         "{w}"
     );
-    assert!(x.status.must_check && x.status.checked_half, "{w}");
+    assert!(own(x).must_check && own(x).checked_half, "{w}");
     assert_eq!(
         shape(roll_for(&ev, "gb", "the risk to the officer with xfa")),
         (vec![6, 6], 12, vec![]),
@@ -1162,7 +1163,7 @@ fn musketry_at_horse_and_at_a_column() {
     let odd = roll_for(&ev, "hc", "the odd hit on horse");
     assert_eq!((odd.dice.clone(), odd.need), (vec![4], Some(4)), "{w}");
     assert_eq!(losses(&ev, "hc"), [2], "{w}");
-    assert!(b.unit(&id("a1")).unwrap().status.volley_spent);
+    assert!(own(b.unit(&id("a1")).unwrap()).volley_spent);
     // At a column: no save dice at all.
     b.script_dice(&[1, 6, 6, 6, 6, 6, 6, 6]);
     let ev = b
@@ -1596,7 +1597,7 @@ fn a_routed_unit_has_two_attempts_to_recover() {
         ),
         "one chance left: {w}"
     );
-    assert_eq!(b.unit(&id("a1")).unwrap().status.recovery_failed, 1, "{w}");
+    assert_eq!(own(b.unit(&id("a1")).unwrap()).recovery_failed, 1, "{w}");
     let to_turn_2_rout = |b: &mut Battle, dice: &[u8]| {
         b.script_dice(dice);
         while !(b.is_over() || b.turn == 2 && b.phase == Phase::Rout) {
@@ -1631,7 +1632,7 @@ fn a_routed_unit_has_two_attempts_to_recover() {
         "{}",
         log_words(&rallied)
     );
-    assert_eq!(a1.status.recovery_failed, 0);
+    assert_eq!(own(a1).recovery_failed, 0);
 }
 
 /// A move's dice from the movement table: disorganised -1D6, a good commander's chips +1D6,

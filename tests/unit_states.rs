@@ -5,6 +5,7 @@
 use serde_json::Value;
 use volley::rules::battle::Battle;
 use volley::rules::model::Ammo;
+use volley::rules::ruleset::hal25::status::own;
 use volley::rules::scenario::{self, Diagnostic};
 use volley::text::report::units_json;
 
@@ -150,7 +151,7 @@ const HAL: &str = "
 fn hals_routed_disorganised_first_volley_and_moved() {
     let b = ok("hal25", "", HAL);
     let ir = b.unit(&"ir".into()).expect("ir");
-    assert!(ir.status.volley_spent && ir.status.disordered && ir.bound.moved);
+    assert!(own(ir).volley_spent && ir.status.disordered && ir.bound.moved);
     let j = json_of(&b, "ir");
     assert_eq!(j["disorganised"], true);
     assert_eq!(j["volley_fired"], true);

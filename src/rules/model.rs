@@ -2,6 +2,7 @@
 
 use super::geometry::{Base, Pt, norm_deg, norm_facing};
 use serde::{Deserialize, Serialize};
+use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
 
@@ -186,38 +187,99 @@ pub struct Status {
     /// The unit pursuing this one (figure rulesets: it strikes double).
     #[serde(default)]
     pub pursued_by: Option<UnitId>,
-    /// Ammunition state (DBFPW's optional ammunition supply).
+    /// Ammunition state (DBFPW's optional ammunition supply; BBB's low ammunition).
     #[serde(default, skip_serializing_if = "is_full")]
     pub ammo: Ammo,
     /// Ammunition packs carried.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub packs: u32,
-    /// Artillery silenced (BBB): it cannot fire until it recovers.
-    #[serde(default)]
-    pub silenced: bool,
-    /// Its first volley has been delivered (Hal's: the command stand moves to the middle).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub volley_spent: bool,
-    /// Failed attempts to recover from rout (Hal's: a second failure removes the unit).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub recovery_failed: u32,
-    /// Must check morale (Hal's "falling casualty figure").
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub must_check: bool,
-    /// A battery that has made its one check for losing half its figures (Hal's).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub checked_half: bool,
-    /// The enemy it has declared a charge on this turn.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub declared: Option<UnitId>,
-    /// Its charge into an enemy's flank or rear counts as a frontal attack (Old Dessauer: it did
-    /// not begin the turn behind that flank).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub frontal_charge: bool,
     /// Its owner's standing order: hold the ground if victorious rather than pursue (where the
     /// rules leave the victor the choice).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub hold_ground: bool,
+    /// What its ruleset alone records of it (a silenced battery, a declared charge): the
+    /// ruleset's own type, read through the ruleset's `own` and `own_mut`. Not written: nothing
+    /// writes a unit (a save holds the scenario and the commands).
+    #[serde(skip)]
+    pub own: Own,
+}
+
+/// A ruleset's own status of a unit, beyond the shared [`Status`]: held without naming its type,
+/// so that the shared types never name a ruleset, and shared between copies of the unit until
+/// one of them changes it (a fork of the battle copies one pointer per unit). Empty until the
+/// ruleset sets it; an empty one reads as the ruleset's fresh state.
+#[derive(Clone, Default)]
+pub struct Own(Option<Arc<dyn OwnPart>>);
+
+/// What a ruleset's own status is: a plain value with a fresh state (its `Default`) that can be
+/// copied and compared.
+pub trait OwnPart: Any + Send + Sync + fmt::Debug {
+    /// The same value as `other` (false for another ruleset's type).
+    fn same(&self, other: &dyn OwnPart) -> bool;
+    /// The fresh state: what an empty `Own` reads as.
+    fn is_fresh(&self) -> bool;
+}
+
+impl<T: Any + Send + Sync + fmt::Debug + Clone + Default + PartialEq> OwnPart for T {
+    fn same(&self, other: &dyn OwnPart) -> bool {
+        (other as &dyn Any).downcast_ref::<T>() == Some(self)
+    }
+    fn is_fresh(&self) -> bool {
+        *self == T::default()
+    }
+}
+
+impl Own {
+    /// Holds a ruleset's own status.
+    pub fn new<T: OwnPart>(part: T) -> Own {
+        Own(Some(Arc::new(part)))
+    }
+
+    /// The ruleset's own status, if it holds one of type `T` (None: the fresh state).
+    pub fn get<T: OwnPart>(&self) -> Option<&T> {
+        self.0
+            .as_deref()
+            .and_then(|p| (p as &dyn Any).downcast_ref::<T>())
+    }
+
+    /// The ruleset's own status to change: made from the fresh state if there is none (or one
+    /// of another type), copied first if another copy of the unit shares it.
+    pub fn get_mut<T: OwnPart + Clone + Default>(&mut self) -> &mut T {
+        let part = self
+            .0
+            .get_or_insert_with(|| Arc::new(T::default()) as Arc<dyn OwnPart>);
+        let ours = Arc::get_mut(part).is_some_and(|p| (&*p as &dyn Any).is::<T>());
+        if !ours {
+            let copy = (&**part as &dyn Any)
+                .downcast_ref::<T>()
+                .cloned()
+                .unwrap_or_default();
+            *part = Arc::new(copy);
+        }
+        match Arc::get_mut(part).and_then(|p| (p as &mut dyn Any).downcast_mut::<T>()) {
+            Some(t) => t,
+            None => unreachable!("a part just made of type T and held once"),
+        }
+    }
+}
+
+impl PartialEq for Own {
+    fn eq(&self, other: &Own) -> bool {
+        match (&self.0, &other.0) {
+            (None, None) => true,
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a.same(&**b),
+            (Some(p), None) | (None, Some(p)) => p.is_fresh(),
+        }
+    }
+}
+
+impl fmt::Debug for Own {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            Some(p) => p.fmt(f),
+            None => f.write_str("Own(fresh)"),
+        }
+    }
 }
 
 fn is_full(a: &Ammo) -> bool {
@@ -487,5 +549,62 @@ impl Formation {
             Formation::Dismounted => "dismounted",
             Formation::Deep => "in depth",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Clone, Debug, Default, PartialEq)]
+    struct Marks {
+        spent: bool,
+        count: u32,
+    }
+
+    #[derive(Clone, Debug, Default, PartialEq)]
+    struct Other(bool);
+
+    #[test]
+    fn an_empty_own_part_reads_as_the_fresh_state_and_equals_it() {
+        let mut a = Own::default();
+        assert_eq!(a.get::<Marks>(), None);
+        assert_eq!(a, Own::new(Marks::default()));
+        a.get_mut::<Marks>().count = 2;
+        assert_ne!(a, Own::default());
+        assert_eq!(
+            a,
+            Own::new(Marks {
+                spent: false,
+                count: 2
+            })
+        );
+        assert_eq!(a.get::<Other>(), None);
+    }
+
+    #[test]
+    fn a_copy_shares_the_own_part_until_one_of_them_changes_it() {
+        let mut a = Own::new(Marks {
+            spent: true,
+            count: 1,
+        });
+        let b = a.clone();
+        a.get_mut::<Marks>().count = 3;
+        assert_eq!(
+            b.get::<Marks>(),
+            Some(&Marks {
+                spent: true,
+                count: 1
+            })
+        );
+        assert_eq!(
+            a.get::<Marks>(),
+            Some(&Marks {
+                spent: true,
+                count: 3
+            })
+        );
+        let c = a.clone();
+        assert!(matches!((&a.0, &c.0), (Some(x), Some(y)) if Arc::ptr_eq(x, y)));
     }
 }

@@ -6,8 +6,10 @@ use crate::rules::geometry::Pt;
 use crate::rules::model::{BoundState, Phase, Stand, Unit, UnitId};
 
 impl Battle {
-    /// The only place where state changes. The events that only record (a routing test, the
-    /// army broken, an undo, a roll, a town's damage) change nothing.
+    /// The only place where state changes: the shared state here, then what the ruleset alone
+    /// records of a unit (its status's `own` part) by the ruleset's own `apply`
+    /// (`AnyRuleset::own_events`). The events that only record (a routing test, the army
+    /// broken, an undo, a roll, a town's damage) change nothing.
     pub fn apply(&mut self, e: &Event) {
         let _changed = self.apply_move(e)
             || self.apply_stands(e)
@@ -15,6 +17,7 @@ impl Battle {
             || self.apply_turn(e)
             || self.apply_status(e)
             || self.apply_orders(e);
+        (self.own_events)(self, e);
     }
 
     /// The turn: phases, deployment, command points and initiative; ground taken or fortified;
@@ -108,8 +111,8 @@ impl Battle {
         true
     }
 
-    /// A unit's standing state: limbered, hits, shaken, disordered, silenced, its markers, its
-    /// declared target, its ammunition, its recovered stands. False for any other event.
+    /// A unit's standing state: limbered, hits, shaken, disordered, its ammunition, its recovered
+    /// stands. False for any other event.
     pub(super) fn apply_status(&mut self, e: &Event) -> bool {
         match e {
             Event::Limbered { unit } => self.with_unit(unit, |u| {
@@ -126,36 +129,10 @@ impl Battle {
             Event::Disordered { unit, .. } => self.with_unit(unit, |u| u.status.disordered = true),
             Event::Steadied { unit } => self.with_unit(unit, |u| u.status.disordered = false),
             Event::Rallied { unit } => self.with_unit(unit, |u| u.status.shaken = false),
-            Event::Silenced { unit, silenced, .. } => {
-                self.with_unit(unit, |u| u.status.silenced = *silenced)
-            }
             Event::Recovered { unit, stands } => self.with_unit(unit, |u| {
                 u.stands = stands.iter().map(|&f| Stand::new(f)).collect();
                 u.bound.may_recover = false;
                 u.bound.allowance = Some(0.0);
-            }),
-            Event::Declared { unit, target } => {
-                let target = target.clone();
-                self.with_unit(unit, |u| u.status.declared = Some(target))
-            }
-            Event::Marked {
-                unit,
-                marker,
-                count,
-            } => self.with_unit(unit, |u| {
-                use crate::rules::command::Marker;
-                let on = *count > 0;
-                match marker {
-                    Marker::MustCheck => u.status.must_check = on,
-                    Marker::VolleySpent => u.status.volley_spent = on,
-                    Marker::CheckedStrength => u.status.checked_half = on,
-                    Marker::RecoveryFailed => u.status.recovery_failed = *count,
-                    Marker::Declaration => {
-                        if !on {
-                            u.status.declared = None
-                        }
-                    }
-                }
             }),
             Event::Supply {
                 unit, ammo, packs, ..
@@ -281,9 +258,6 @@ impl Battle {
                     to: *to,
                     cost: *cost,
                 });
-            }
-            Event::FrontalCharge { unit, on } => {
-                self.with_unit(unit, |u| u.status.frontal_charge = *on)
             }
             Event::PursuitOrdered { unit, pursue } => {
                 self.with_unit(unit, |u| u.status.hold_ground = !*pursue)

@@ -46,6 +46,11 @@ fn base_box(b: &Base) -> Aabb {
     Aabb::new(lo, hi)
 }
 
+/// What a ruleset applies itself of an event: its own status of units (`Status::own`), which
+/// the shared state does not hold. The battle applies every event through it after the shared
+/// state, so that the log replays whole.
+pub type OwnEvents = fn(&mut Battle, &Event);
+
 /// The whole state of a game.
 #[derive(Clone, Debug)]
 pub struct Battle {
@@ -55,6 +60,8 @@ pub struct Battle {
     pub scripted: Option<Arc<Vec<u8>>>,
     pub info: Arc<Info>,
     pub rules: AnyRuleset,
+    /// The ruleset's part of applying an event (`AnyRuleset::own_events`).
+    own_events: OwnEvents,
     pub table: Table,
     pub scale: Scale,
     pub terrain: Terrain,
@@ -129,6 +136,7 @@ impl Battle {
             scenario: Arc::new(scenario),
             scripted: None,
             info: Arc::new(info),
+            own_events: rules.own_events(),
             rules,
             table,
             scale,
@@ -171,6 +179,7 @@ impl Battle {
             scripted: self.scripted.clone(),
             info: self.info.clone(),
             rules: self.rules.clone(),
+            own_events: self.own_events,
             table: self.table,
             scale: self.scale.clone(),
             terrain: self.terrain.clone(),

@@ -16,10 +16,10 @@ pub use view::{
     ScenarioField, StateView, TurnWords, UnitModel, UnitState,
 };
 
-use super::battle::Battle;
+use super::battle::{Battle, OwnEvents};
 use super::command::{Command, Event, RuleError};
 use super::geometry::{Base, Pt};
-use super::model::{Class, Formation, Phase, Side, SideInfo, Unit, UnitId};
+use super::model::{Class, Formation, Own, Phase, Side, SideInfo, Unit, UnitId};
 use super::scenario::raw::RawUnit;
 use super::terrain::Terrain;
 use serde::{Deserialize, Serialize};
@@ -45,6 +45,8 @@ pub struct UnitSetup {
     pub shaken: bool,
     /// Ammunition packs carried at the start.
     pub packs: u32,
+    /// What the ruleset alone records of the unit at the start (`Status::own`).
+    pub own: Own,
 }
 
 /// What every ruleset does: the whole of what the window, the command line, the log and the
@@ -338,6 +340,17 @@ impl AnyRuleset {
             AnyRuleset::Hal25(r) => AnyRuleset::Hal25(set(r, options)?),
             AnyRuleset::OldDessauer(r) => AnyRuleset::OldDessauer(set(r, options)?),
         })
+    }
+
+    /// What the ruleset applies of each event to its own status of units (`Status::own`), which
+    /// the battle's shared state does not hold.
+    pub fn own_events(&self) -> OwnEvents {
+        match self {
+            AnyRuleset::Bbb7yw(_) => bbb::status::apply,
+            AnyRuleset::Hal25(_) => hal25::status::apply,
+            AnyRuleset::OldDessauer(_) => old_dessauer::status::apply,
+            AnyRuleset::Db7yw(_) | AnyRuleset::Dbfpw(_) => |_, _| {},
+        }
     }
 
     pub fn get(&self) -> &(dyn Ruleset + 'static) {

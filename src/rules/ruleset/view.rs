@@ -456,15 +456,14 @@ pub struct StateView {
 
 impl StateView {
     /// The state as the shared status records it, read plainly: shaken is shaken, disordered
-    /// disordered (a ruleset whose words differ says so in `Ruleset::state_of`).
+    /// disordered (a ruleset whose words differ, or that records a state in its own part of the
+    /// status, says so in `Ruleset::state_of`).
     pub fn plain(u: &crate::rules::model::Unit) -> StateView {
         StateView {
             shaken: u.status.shaken,
             disordered: u.status.disordered,
-            silenced: u.status.silenced,
             ammunition: u.status.ammo,
             packs: u.status.packs,
-            volley_fired: u.status.volley_spent,
             moved: u.bound.moved,
             figures_lost: if u.stands.is_empty() {
                 0

@@ -300,10 +300,9 @@ fn new_unit(
             shaken: setup.shaken || u.routed,
             packs: setup.packs,
             disordered: u.disordered || u.disrupted || u.disorganised,
-            silenced: u.silenced,
-            volley_spent: u.volley_fired,
             ammo: u.ammunition.unwrap_or_default(),
             hold_ground: u.hold_ground,
+            own: setup.own,
             ..Status::default()
         },
         bound: BoundState {

@@ -74,6 +74,7 @@ impl Ruleset for Bbb7yw {
         // BBB's disruption is the shared disordered mark; a unit is spent by its bases lost.
         StateView {
             disrupted: u.status.disordered,
+            silenced: super::status::own(u).silenced,
             spent: self.spent(u),
             bases_lost: self.lost(u),
             figures_lost: 0,

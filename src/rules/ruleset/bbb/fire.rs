@@ -2,6 +2,7 @@
 //! the total is halved (cumulatively) and picks a column of the fire table, shifted left and
 //! right; 2D6 read the result.
 
+use super::status::own;
 use super::tables::{FireResult, band, fire_column, fire_odds, low_ammo_chance, read_fire};
 use super::{Arm, Bbb7yw, Firing, Gun, HalvingKey, N, ShiftKey, illegal, layout, quality};
 use crate::rules::battle::Battle;
@@ -98,7 +99,7 @@ impl Bbb7yw {
             if s.status.limbered {
                 return illegal(format!("{} is limbered", s.name));
             }
-            if s.status.silenced {
+            if own(s).silenced {
                 return illegal(format!("{} is silenced", s.name));
             }
             if !defensive && s.bound.moved {

@@ -23,6 +23,7 @@ pub mod movement;
 pub mod reference;
 pub mod retire;
 pub mod setup;
+pub mod status;
 pub mod tables;
 pub mod turn;
 pub mod victory;

@@ -2,6 +2,7 @@
 //! recovered, Spent units and reduced guns, and the end of turn's recovery of low ammunition
 //! and silenced guns.
 
+use super::status::own;
 use super::{Bbb7yw, N, illegal, in_phase, layout};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
@@ -98,7 +99,7 @@ impl Bbb7yw {
     /// Silences artillery (the fire table's "artillery silenced").
     pub fn silence(&self, b: &mut Battle, out: &mut Vec<Event>, id: &UnitId, why: &str) {
         let Ok(u) = b.unit(id) else { return };
-        if u.alive() && self.is_artillery(u) && !u.status.silenced {
+        if u.alive() && self.is_artillery(u) && !own(u).silenced {
             b.emit(
                 out,
                 Event::Silenced {
@@ -236,7 +237,7 @@ impl Bbb7yw {
                     );
                 }
             }
-            if u.status.silenced && far > gun_far && self.retired_since(b, &u, silenced) {
+            if own(&u).silenced && far > gun_far && self.retired_since(b, &u, silenced) {
                 b.emit(
                     out,
                     Event::Silenced {

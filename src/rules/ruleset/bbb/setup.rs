@@ -1,7 +1,8 @@
 //! A BBB scenario's units checked and set up: bases, formation, state and attributes.
 
+use super::status::OwnStatus;
 use super::{Arm, Bbb7yw, N, Troop, layout};
-use crate::rules::model::{Class, Flag, Formation};
+use crate::rules::model::{Class, Flag, Formation, Own};
 use crate::rules::ruleset::UnitSetup;
 use crate::rules::scenario::RawUnit;
 
@@ -29,6 +30,9 @@ impl Bbb7yw {
             stands: vec![1; n as usize],
             shaken: false,
             packs: 0,
+            own: Own::new(OwnStatus {
+                silenced: u.silenced,
+            }),
         })
     }
 

@@ -2,6 +2,7 @@
 //! side's defensive fire, offensive fire, assaults, then the other side's turn), and the
 //! command roll that bounds each unit's move.
 
+use super::status::own;
 use super::tables::{command_odds, command_outcome};
 use super::{Arm, Bbb7yw, CommandMod, Moves, N, illegal, in_phase, quality};
 use crate::rules::battle::Battle;
@@ -14,7 +15,7 @@ use crate::rules::terrain::FeatureKind;
 impl Bbb7yw {
     /// The modifiers of a unit's command roll, and whether it reads the disordered column.
     pub fn command_modifiers(&self, b: &Battle, u: &Unit) -> (Vec<Factor>, bool) {
-        let disordered = u.status.disordered || u.status.silenced;
+        let disordered = u.status.disordered || own(u).silenced;
         let mut f = Vec::new();
         if self.general_near(b, u).is_some() {
             f.push(self.command_factor(CommandMod::General));
@@ -131,7 +132,7 @@ impl Bbb7yw {
             if u.status.disordered {
                 b.emit(out, Event::Steadied { unit: id.clone() });
             }
-            if u.status.silenced {
+            if own(&u).silenced {
                 b.emit(
                     out,
                     Event::Silenced {

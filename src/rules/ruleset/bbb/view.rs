@@ -1,6 +1,7 @@
 //! What the window learns of a BBB unit and turn: the turn bar, unit cards, the buttons a
 //! unit offers, overlays (zones, arcs, reach, targets) and how a unit looks on the table.
 
+use super::status::own;
 use super::{Arm, Bbb7yw, N, layout, quality, quality_name};
 use crate::rules::battle::Battle;
 use crate::rules::command::Command;
@@ -108,7 +109,7 @@ impl Bbb7yw {
             if u.status.ammo == crate::rules::model::Ammo::Low {
                 state.push("low on ammunition");
             }
-            if u.status.silenced {
+            if own(u).silenced {
                 state.push("silenced");
             }
             if u.bound.halted {
@@ -391,7 +392,7 @@ impl Bbb7yw {
         if u.status.ammo == crate::rules::model::Ammo::Low {
             markers.push("LOW".to_string());
         }
-        if u.status.silenced {
+        if own(u).silenced {
             markers.push("SIL".to_string());
         }
         if self.reduced(u) {

@@ -6,7 +6,7 @@ use super::N;
 use super::{Dbn, DbnGame, Follow, Setup, Supplement, TroopKind, TroopTrait};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Factor, RuleError, Step, factor_sum};
-use crate::rules::model::{Formation, Phase, Unit, UnitId};
+use crate::rules::model::{Formation, Own, Phase, Unit, UnitId};
 use crate::rules::ruleset::UnitSetup;
 use crate::rules::ruleset::common::{
     arc_marks, chance, factor_rows, number_rows, reach_mark, sight_marks, target_mark,
@@ -83,6 +83,7 @@ impl Dbn {
             stands: Vec::new(),
             shaken: u.shaken || (shaken_at > 0 && u.hits >= shaken_at),
             packs: 0,
+            own: Own::default(),
         })
     }
 

@@ -3,6 +3,7 @@
 
 use super::N;
 use super::rolls::{self, HalRoll, MoraleCheck, Need};
+use super::status::own;
 use super::tables::{self};
 use super::{ChargeFrom, Hal25, State, this_turn};
 use crate::rules::battle::Battle;
@@ -95,7 +96,7 @@ impl Hal25 {
         if self.state(u) == State::Routed {
             return illegal(format!("{} is routed", u.name));
         }
-        if let Some(d) = &u.status.declared {
+        if let Some(d) = &own(u).declared {
             return illegal(format!(
                 "{} has declared its charge on {} already",
                 u.name,
@@ -142,7 +143,7 @@ impl Hal25 {
     pub fn check_charge(&self, b: &Battle, id: &UnitId) -> Result<(UnitId, Base, f32), RuleError> {
         self.may_act(b, id)?;
         let u = b.unit(id)?;
-        let Some(tid) = u.status.declared.clone() else {
+        let Some(tid) = own(u).declared.clone() else {
             return illegal(format!("{} declared no charge this turn", u.name));
         };
         if u.bound.moved || self.charged(b, id) {

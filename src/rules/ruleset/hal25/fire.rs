@@ -4,6 +4,7 @@
 use super::N;
 use super::procedures::{self, Receiving, Volley};
 use super::rolls::{self, HalRoll};
+use super::status::own;
 use super::tables::{self, Target};
 use super::{Band, Hal25, State, TroopClass, lost_in, this_phase};
 use crate::rules::battle::Battle;
@@ -165,7 +166,7 @@ impl Hal25 {
             band,
             range,
             strength,
-            first_volley: !artillery && !s.status.volley_spent,
+            first_volley: !artillery && !own(s).volley_spent,
             line_firing: matches!(
                 self.class(s),
                 Some(TroopClass::Line | TroopClass::Grenadier)
@@ -311,7 +312,7 @@ impl Hal25 {
                 .into_iter()
                 .map(crate::rules::model::Stand::new)
                 .collect();
-            let p = self.places(&then, then.formation, then.status.volley_spent);
+            let p = self.places(&then, then.formation, own(&then).volley_spent);
             let front = p.iter().map(|q| q.back).fold(f32::MAX, f32::min);
             p.iter()
                 .zip(&then.stands)

@@ -3,6 +3,7 @@
 
 use super::procedures::{self, MeleeSide, Morale};
 use super::rolls::HalRoll;
+use super::status::own;
 use super::{Hal25, State, TroopClass};
 use super::{MeleeKey, N};
 use crate::rules::battle::Battle;
@@ -93,7 +94,7 @@ impl Hal25 {
             Some(c) => &c == a,
             None => b
                 .unit(e)
-                .map_or(true, |u| u.status.declared.as_ref() != Some(a)),
+                .map_or(true, |u| own(u).declared.as_ref() != Some(a)),
         }
     }
 
@@ -522,7 +523,7 @@ impl Hal25 {
                 let (win, lose) = if w == 0 { (aid, eid) } else { (eid, aid) };
                 if b.unit(lose)?.alive() {
                     // The loser goes straight to the chart: that is its check.
-                    if b.unit(lose)?.status.must_check {
+                    if own(b.unit(lose)?).must_check {
                         b.emit(
                             out,
                             Event::Marked {

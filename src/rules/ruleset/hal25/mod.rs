@@ -20,6 +20,7 @@ mod officers;
 pub mod procedures;
 mod rolls;
 mod setup;
+pub mod status;
 pub mod tables;
 mod towns;
 mod turn;
@@ -34,6 +35,7 @@ use crate::rules::geometry::Base;
 use crate::rules::log::Events;
 use crate::rules::model::{Formation, Side, Unit, UnitId};
 use crate::rules::terrain::FeatureKind;
+use status::own;
 use tables::MoveFormation;
 
 /// Hal's 25mm rules, loaded.
@@ -196,14 +198,14 @@ impl Hal25 {
     /// The unit's frontage and depth in mm in a formation.
     pub fn footprint(&self, b: &Battle, u: &Unit, formation: Formation) -> (f32, f32) {
         let inch = b.scale.to_mm(1.0);
-        let p = self.places(u, formation, u.status.volley_spent);
+        let p = self.places(u, formation, own(u).volley_spent);
         footprint_of(&p, inch)
     }
 
     /// Each stand's base on the table (the unit's base is their frame).
     pub fn stand_bases(&self, b: &Battle, u: &Unit) -> Vec<Base> {
         let inch = b.scale.to_mm(1.0);
-        let p = self.places(u, u.formation, u.status.volley_spent);
+        let p = self.places(u, u.formation, own(u).volley_spent);
         let (w, _) = footprint_of(&p, inch);
         let x0 = p
             .iter()

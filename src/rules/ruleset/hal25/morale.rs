@@ -4,6 +4,7 @@
 use super::N;
 use super::procedures::{self, Morale, MoraleSituation};
 use super::rolls::{self, HalRoll, MoraleCheck};
+use super::status::own;
 use super::tables::{self, MoveFormation};
 use super::{Hal25, State, TroopClass, this_turn};
 use crate::rules::battle::Battle;
@@ -231,7 +232,7 @@ impl Hal25 {
         match self.state(u) {
             State::Good => Morale::Good,
             State::Disorganised => Morale::Disorganised,
-            State::Routed => Morale::Rout(u.status.recovery_failed),
+            State::Routed => Morale::Rout(own(u).recovery_failed),
         }
     }
 
@@ -372,7 +373,7 @@ impl Hal25 {
     ) -> Result<(), RuleError> {
         let marked: Vec<UnitId> = b
             .alive()
-            .filter(|u| u.status.must_check)
+            .filter(|u| own(u).must_check)
             .map(|u| u.id.clone())
             .collect();
         for id in marked {
@@ -434,7 +435,7 @@ impl Hal25 {
             match procedures::rout_recovery(&self.d, self.morale(&u), passed) {
                 Morale::Disorganised if self.state(&u) == State::Routed => {
                     b.emit(out, Event::Rallied { unit: id.clone() });
-                    if u.status.recovery_failed > 0 {
+                    if own(&u).recovery_failed > 0 {
                         b.emit(
                             out,
                             Event::Marked {
@@ -461,7 +462,7 @@ impl Hal25 {
                         reason: "failed its second attempt to recover from rout".into(),
                     },
                 ),
-                Morale::Rout(n) if n > u.status.recovery_failed => b.emit(
+                Morale::Rout(n) if n > own(&u).recovery_failed => b.emit(
                     out,
                     Event::Marked {
                         unit: id.clone(),
@@ -487,7 +488,7 @@ impl Hal25 {
             .filter(|u| {
                 !self.is_officer(u)
                     && !self.is_artillery(u)
-                    && !u.status.checked_half
+                    && !own(u).checked_half
                     && u.stands.len() <= 2
             })
             .map(|u| u.id.clone())

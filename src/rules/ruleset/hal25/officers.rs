@@ -4,6 +4,7 @@
 use super::Hal25;
 use super::N;
 use super::rolls::HalRoll;
+use super::status::own;
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Marker, RuleError};
 use crate::rules::model::{Unit, UnitId};
@@ -118,7 +119,7 @@ impl Hal25 {
             self.close_up(b, out, &now);
         }
         let half = artillery
-            && !now.status.checked_half
+            && !own(&now).checked_half
             && now.extra.strength.saturating_sub(now.figures()) as f32
                 >= self.n(N::BatteryCheckCrew);
         if half {
@@ -131,7 +132,7 @@ impl Hal25 {
                 },
             );
         }
-        if mark && (lost_stand || half) && !now.status.must_check {
+        if mark && (lost_stand || half) && !own(&now).must_check {
             b.emit(
                 out,
                 Event::Marked {

@@ -2,10 +2,11 @@
 //! brigades checked.
 
 use super::N;
+use super::status::OwnStatus;
 use super::tables::MoveFormation;
 use super::view::INCH;
 use super::{Hal25, Organisation, TroopClass, TroopDef, footprint_of, layout};
-use crate::rules::model::{Class, Formation, Unit};
+use crate::rules::model::{Class, Formation, Own, Unit};
 use crate::rules::ruleset::UnitSetup;
 use crate::rules::scenario::RawUnit;
 
@@ -60,6 +61,10 @@ impl Hal25 {
             stands,
             shaken: u.shaken,
             packs: 0,
+            own: Own::new(OwnStatus {
+                volley_spent: u.volley_fired,
+                ..OwnStatus::default()
+            }),
         })
     }
     /// The unit's formation, refused where its type may not stand so; and its brigade, class and

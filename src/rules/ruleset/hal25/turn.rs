@@ -3,6 +3,7 @@
 
 use super::N;
 use super::procedures::activation;
+use super::status::own;
 use super::{Hal25, State, begin, this_turn};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Marker, RuleError};
@@ -257,7 +258,7 @@ impl Hal25 {
         let declared: Vec<UnitId> = b
             .units
             .iter()
-            .filter(|u| u.status.declared.is_some())
+            .filter(|u| own(u).declared.is_some())
             .map(|u| u.id.clone())
             .collect();
         for unit in declared {

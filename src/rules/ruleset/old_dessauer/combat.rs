@@ -4,6 +4,7 @@
 use super::casualties::LossCause;
 use super::pursuit::{self, DicePlan, Melee, Orders};
 use super::recoil::recoil;
+use super::status::own;
 use super::{Forecast, Kind, N, OldDessauer, Opt, OutlookLine, exactly, grade, illegal};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Event, Factor, RuleError, Strike, factor_sum};
@@ -20,7 +21,7 @@ pub fn flank_attackers(od: &OldDessauer, b: &Battle, u: &Unit) -> Vec<UnitId> {
     }
     od.enemies_in_contact(b, u)
         .into_iter()
-        .filter(|e| !e.status.frontal_charge)
+        .filter(|e| !own(e).frontal_charge)
         .filter(|e| {
             // An L presents a front on each arm: an enemy touching either front meets a front.
             let arms = super::layout::arms(u);

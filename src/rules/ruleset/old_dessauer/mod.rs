@@ -21,6 +21,7 @@ pub mod pursuit;
 mod recoil;
 pub mod shooting;
 mod skirmishers;
+pub mod status;
 mod turn;
 mod units;
 mod view;

@@ -6,6 +6,7 @@ use super::charge::{charged, contact, may_charge};
 use super::generals::{carried, carry};
 use super::layout::{arms, stand_bases};
 use super::skirmishers::{command_stand, skirmishers_give_way};
+use super::status::own;
 use super::{Kind, N, OldDessauer, frontal_mark, illegal, in_phase, standing_still};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError, Step};
@@ -532,7 +533,7 @@ pub fn do_move(
         );
     }
     carry(b, out, id, &u.base, &to);
-    if u.status.frontal_charge != p.frontal {
+    if own(&u).frontal_charge != p.frontal {
         frontal_mark(b, out, id, p.frontal);
     }
     if !u.status.disordered

@@ -5,6 +5,7 @@ use super::casualties::LossCause;
 use super::generals::carry;
 use super::recoil::gaps_crossed;
 use super::skirmishers::skirmishers_give_way;
+use super::status::own;
 use super::{Kind, N, OldDessauer, frontal_mark, illegal};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Event, Pursuit, RuleError, Strike};
@@ -319,7 +320,7 @@ pub fn pursue(
         },
     );
     carry(b, out, &w.id, &now.base, &to);
-    if now.status.frontal_charge {
+    if own(&now).frontal_charge {
         frontal_mark(b, out, &w.id, false);
     }
     // Skirmishers it runs into give way or are overrun; formed enemies fight a fresh round.

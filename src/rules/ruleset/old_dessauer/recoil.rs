@@ -4,6 +4,7 @@
 use super::casualties::LossCause;
 use super::generals::{carried, carry};
 use super::layout::arms;
+use super::status::own;
 use super::{Kind, N, OldDessauer, Opt, frontal_mark, illegal, in_phase, standing_still};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
@@ -353,7 +354,7 @@ fn move_back(
         },
     );
     carry(b, out, &u.id, &u.base, &r.to);
-    if u.status.frontal_charge {
+    if own(u).frontal_charge {
         frontal_mark(b, out, &u.id, false);
     }
     // An already disordered friend is disordered anew: it does not reform this turn.

@@ -5,7 +5,7 @@ use super::common::RulesKey;
 use super::formations::formations;
 use super::{Kind, N, OldDessauer, Opt, Troop, layout};
 use crate::rules::geometry::Base;
-use crate::rules::model::Formation;
+use crate::rules::model::{Formation, Own};
 use crate::rules::ruleset::UnitSetup;
 use crate::rules::scenario::RawUnit;
 
@@ -49,6 +49,7 @@ impl OldDessauer {
             stands,
             shaken: u.shaken,
             packs: 0,
+            own: Own::default(),
         })
     }
 

@@ -1,6 +1,7 @@
 //! The buttons of Hal's rules: what a unit may do now, each with its command, and the generals'
 //! chips.
 
+use super::super::status::own;
 use crate::rules::battle::Battle;
 use crate::rules::command::Command;
 use crate::rules::model::{Phase, Unit};
@@ -45,9 +46,8 @@ impl Hal25 {
         self.chip_actions(b, u, &mut out);
         self.order_actions(b, u, &mut out);
         match b.phase {
-            Phase::Charges if self.is_unit(u) && u.status.declared.is_some() => {
-                let on = u
-                    .status
+            Phase::Charges if self.is_unit(u) && own(u).declared.is_some() => {
+                let on = own(u)
                     .declared
                     .as_ref()
                     .map(|t| b.name_of(t))

@@ -1,6 +1,7 @@
 //! The turn bar and the unit card of Hal's rules: the phase's words, a unit's state, strength and
 //! orders.
 
+use super::super::status::own;
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, factor_sum};
 use crate::rules::model::{Phase, Side, Unit};
@@ -69,7 +70,7 @@ impl Hal25 {
         let charges: Vec<String> = b
             .alive()
             .filter_map(|u| {
-                let t = u.status.declared.as_ref()?;
+                let t = own(u).declared.as_ref()?;
                 let t = b.name_of(t);
                 Some(format!("{} on {t}", u.name))
             })
@@ -118,7 +119,7 @@ impl Hal25 {
         match self.state(u) {
             State::Good => "good order".into(),
             State::Disorganised => "disorganised".into(),
-            State::Routed if u.status.recovery_failed > 0 => {
+            State::Routed if own(u).recovery_failed > 0 => {
                 "routed (one chance left to recover)".into()
             }
             State::Routed => "routed".into(),
@@ -193,17 +194,17 @@ impl Hal25 {
                 }
             ));
             let mut state = vec![self.state_words(u)];
-            if u.status.must_check {
+            if own(u).must_check {
                 state.push("must check morale".into());
             }
             if self.is_infantry(u) {
-                state.push(if u.status.volley_spent {
+                state.push(if own(u).volley_spent {
                     "first volley spent".into()
                 } else {
                     "first volley in hand".into()
                 });
             }
-            if let Some(t) = &u.status.declared {
+            if let Some(t) = &own(u).declared {
                 state.push(format!("charge declared on {}", b.name_of(t)));
             }
             if u.bound.halted {

@@ -1,5 +1,6 @@
 //! What Hal's rules draw on the table: a unit's look, and the overlays of arcs, reach and command.
 
+use super::super::status::own;
 use crate::rules::battle::Battle;
 use crate::rules::model::{Phase, Unit};
 use crate::rules::ruleset::Figures;
@@ -18,11 +19,11 @@ impl Hal25 {
         let mut markers = Vec::new();
         match self.state(u) {
             State::Disorganised => markers.push("DIS".to_string()),
-            State::Routed if u.status.recovery_failed > 0 => markers.push("ROUT 2".to_string()),
+            State::Routed if own(u).recovery_failed > 0 => markers.push("ROUT 2".to_string()),
             State::Routed => markers.push("ROUT".to_string()),
             State::Good => {}
         }
-        if u.status.must_check {
+        if own(u).must_check {
             markers.push("CHECK".to_string());
         }
         if u.bound.halted {

@@ -133,6 +133,7 @@ impl Ruleset for Hal25 {
             shaken: false,
             routed: u.status.shaken,
             disorganised: u.status.disordered,
+            volley_fired: super::status::own(u).volley_spent,
             ..StateView::plain(u)
         }
     }

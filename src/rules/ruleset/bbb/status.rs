@@ -1,0 +1,35 @@
+//! What BBB alone records of a unit beyond the shared status: a silenced battery.
+
+use crate::rules::battle::Battle;
+use crate::rules::command::Event;
+use crate::rules::model::Unit;
+
+/// BBB's own status of a unit, held in the shared status's `own` part.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct OwnStatus {
+    /// Artillery silenced: it cannot fire until it recovers.
+    pub silenced: bool,
+}
+
+/// The status of a unit that has none of its own yet.
+static FRESH: OwnStatus = OwnStatus { silenced: false };
+
+/// A unit's BBB status.
+pub fn own(u: &Unit) -> &OwnStatus {
+    u.status.own.get().unwrap_or(&FRESH)
+}
+
+/// A unit's BBB status to change (copied first if a copy of the battle shares it).
+pub fn own_mut(u: &mut Unit) -> &mut OwnStatus {
+    u.status.own.get_mut()
+}
+
+/// What an event changes of BBB's own status of a unit (`AnyRuleset::own_events`: the battle
+/// applies every event through it after the shared state).
+pub(crate) fn apply(b: &mut Battle, e: &Event) {
+    if let Event::Silenced { unit, silenced, .. } = e
+        && let Ok(u) = b.unit_mut(unit)
+    {
+        own_mut(u).silenced = *silenced;
+    }
+}
