@@ -19,7 +19,7 @@ pub use view::{
 use super::battle::Battle;
 use super::command::{Command, Event, RuleError};
 use super::geometry::{Base, Pt};
-use super::model::{Class, Formation, Phase, Side, SideInfo, Unit, UnitId};
+use super::model::{Class, Flags, Formation, Phase, Side, SideInfo, Unit, UnitId};
 use super::scenario::raw::RawUnit;
 use super::terrain::Terrain;
 use serde::{Deserialize, Serialize};
@@ -45,6 +45,8 @@ pub struct UnitSetup {
     pub shaken: bool,
     /// Ammunition packs carried at the start.
     pub packs: u32,
+    /// The scenario's flags, read as the ruleset's own.
+    pub flags: Flags,
 }
 
 /// What every ruleset does: the whole of what the window, the command line, the log and the
