@@ -4,6 +4,7 @@
 //! nothing; ending the phase hands over; undo restores.
 
 use bevy::prelude::*;
+use volley::rules::ruleset::{bbb, dbn};
 
 mod common;
 use std::path::Path;
@@ -35,7 +36,7 @@ fn app() -> App {
     // Roll for command: the movement phase of Prussia.
     app.world_mut().write_message(Intent::Do(Command::EndPhase));
     app.update();
-    assert_eq!(game(&app).battle.phase, Phase::Movement);
+    assert_eq!(game(&app).battle.phase, dbn::MOVEMENT);
     app
 }
 
@@ -212,7 +213,7 @@ fn ending_the_bound_hands_over_and_undo_restores() {
         app.update();
     }
     let g = game(&app);
-    assert_eq!((g.battle.active, g.battle.phase), (1, Phase::Command));
+    assert_eq!((g.battle.active, g.battle.phase), (1, dbn::COMMAND));
     assert_ne!(
         g.seated,
         Some(1),
@@ -340,7 +341,7 @@ fn rolled_dice_cannot_be_taken_back_in_the_window() {
     // The last command rolled the command dice and changed phase: undo is refused.
     app.world_mut().write_message(Intent::Undo);
     frame(&mut app);
-    assert_eq!(game(&app).battle.phase, Phase::Movement);
+    assert_eq!(game(&app).battle.phase, dbn::MOVEMENT);
     assert!(
         game(&app)
             .message
@@ -381,7 +382,7 @@ fn the_tutorial_plays_to_its_end_through_the_window_loop() {
 #[test]
 fn deployment_picks_a_unit_and_places_it_with_a_click() {
     let mut app = app_on("formal_deployment.ron");
-    assert_eq!(game(&app).battle.phase, Phase::Deployment);
+    assert_eq!(game(&app).battle.phase, Phase::DEPLOYMENT);
     // Outside the zone: refused, with the reason.
     app.world_mut().resource_mut::<Selection>().placing = Some(UnitId("pr-dc1".into()));
     point_at(&mut app, 300.0, 600.0, None);
@@ -626,7 +627,7 @@ fn rossbach_charge() -> App {
         scenario::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/bbb_rossbach.ron"))
             .unwrap();
     b.active = 1;
-    b.phase = Phase::Movement;
+    b.phase = dbn::MOVEMENT;
     b.unit_mut(&UnitId("ra-aus-cuir".into()))
         .unwrap()
         .bound
@@ -1019,7 +1020,7 @@ fn defensive_fire_is_handed_over_only_when_the_side_not_moving_can_fire() {
     // Nothing moved: the side not moving has nothing to fire at, and the seat stays.
     let mut app = common::headless(start.clone(), "handover-idle");
     app.update();
-    while game(&app).battle.phase != Phase::DefensiveFire {
+    while game(&app).battle.phase != bbb::DEFENSIVE_FIRE {
         app.world_mut().write_message(Intent::Do(Command::EndPhase));
         frame(&mut app);
         assert!(
@@ -1037,7 +1038,7 @@ fn defensive_fire_is_handed_over_only_when_the_side_not_moving_can_fire() {
     // Ending the phase goes on with the same player: no handover either way.
     app.world_mut().write_message(Intent::Do(Command::EndPhase));
     frame(&mut app);
-    assert_eq!(game(&app).battle.phase, Phase::OffensiveFire);
+    assert_eq!(game(&app).battle.phase, bbb::OFFENSIVE_FIRE);
     assert_eq!(game(&app).hand_over_to(), Ok(None));
     // The lesson's Prussian moves bring the grenadiers into the Reichs contingent's fire: the
     // seat passes, for defensive fire.
@@ -1046,7 +1047,7 @@ fn defensive_fire_is_handed_over_only_when_the_side_not_moving_can_fire() {
         .find(|&k| {
             let mut t = b.clone();
             volley::text::lesson::advance(&lesson, &mut t, k).is_ok()
-                && t.phase == Phase::DefensiveFire
+                && t.phase == bbb::DEFENSIVE_FIRE
         })
         .expect("the lesson reaches defensive fire");
     volley::text::lesson::advance(&lesson, &mut b, k).unwrap();
@@ -1054,7 +1055,7 @@ fn defensive_fire_is_handed_over_only_when_the_side_not_moving_can_fire() {
     app.update();
     assert_eq!(game(&app).hand_over_to(), Ok(Some(defender)));
     // The last step of the bound ends the bound, not the turn.
-    app.world_mut().resource_mut::<Game>().battle.phase = Phase::Assault;
+    app.world_mut().resource_mut::<Game>().battle.phase = bbb::ASSAULT;
     let b = &game(&app).battle;
     assert_eq!(b.rules.turn_words(b).end.as_deref(), Some("End bound"));
 }
@@ -1072,7 +1073,7 @@ fn the_handover_screen_takes_no_commands() {
     app.world_mut().write_message(Intent::Undo);
     app.update();
     let g = game(&app);
-    assert_eq!(g.battle.phase, Phase::Movement);
+    assert_eq!(g.battle.phase, dbn::MOVEMENT);
     assert_eq!(g.battle.log.len(), log);
     assert_eq!(g.message.as_deref(), Some("take the seat first"));
     // The seat taken, the same command goes through.
@@ -1080,7 +1081,7 @@ fn the_handover_screen_takes_no_commands() {
         .insert_resource(volley::app::HandoverShown(false));
     app.world_mut().write_message(Intent::Do(Command::EndPhase));
     app.update();
-    assert_ne!(game(&app).battle.phase, Phase::Movement);
+    assert_ne!(game(&app).battle.phase, dbn::MOVEMENT);
 }
 
 /// A player who quits finds the game again: Quit from the menu, and Back to the title, keep
@@ -1217,13 +1218,13 @@ fn a_unit_that_has_moved_is_dragged_red_with_the_reason_at_once() {
 fn a_drag_the_command_points_cannot_pay_for_is_red_before_the_drop() {
     let mut app = app_on("dbfpw_tutorial.ron");
     for _ in 0..6 {
-        if game(&app).battle.phase == Phase::Movement {
+        if game(&app).battle.phase == dbn::MOVEMENT {
             break;
         }
         app.world_mut().write_message(Intent::Do(Command::EndPhase));
         app.update();
     }
-    assert_eq!(game(&app).battle.phase, Phase::Movement);
+    assert_eq!(game(&app).battle.phase, dbn::MOVEMENT);
     let side = game(&app).battle.active;
     let id = if side == 0 { "pr-48" } else { "fr-8" };
     app.world_mut().resource_mut::<Game>().battle.command_points[side] = 0;
@@ -1248,7 +1249,7 @@ fn a_click_on_ones_own_unit_with_an_enemy_selected_only_selects_it() {
     let mut app = app();
     app.world_mut().write_message(Intent::Do(Command::EndPhase));
     app.update();
-    assert_eq!(game(&app).battle.phase, Phase::Firing);
+    assert_eq!(game(&app).battle.phase, dbn::FIRING);
     let click = |app: &mut App, id: &str| {
         let c = centre(app, id);
         point_at(app, c.x, c.y, Some(id));

@@ -17,9 +17,9 @@ use std::path::Path;
 use std::sync::Arc;
 use volley::rules::battle::Battle;
 use volley::rules::command::{Event, Factor, RuleError, Step};
-use volley::rules::model::Phase;
 use volley::rules::ruleset::common::{FactorDef, Number, RulesKey};
 use volley::rules::ruleset::dbn::{Dbn, TroopKind};
+use volley::rules::ruleset::dbn::{FIRING, MOVEMENT};
 use volley::rules::ruleset::old_dessauer::{Kind, N, OldDessauer, Opt, REFERENCE_ONLY, Shooting};
 use volley::rules::ruleset::{AnyRuleset, Measure, UnitModel};
 use volley::rules::{save, scenario};
@@ -599,7 +599,7 @@ fn movement_table(code: &str, limbered: &str, terrain: &str) -> volley::rules::b
         ],
         terrain,
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     b.command_points = [100, 100];
     b
 }
@@ -673,7 +673,7 @@ fn db7yw_troop_table_rows_drive_base_move_range_and_combat() {
                     ],
                     "",
                 );
-                to_phase(&mut b, 0, Phase::Firing);
+                to_phase(&mut b, 0, FIRING);
                 let (s, e) = (b.unit(&id("a")).unwrap(), b.unit(&id("t")).unwrap());
                 let got = d.fire_check(&b, s, e, false);
                 assert_eq!(got.is_ok(), inside, "{code} at {paces} paces: {got:?}");

@@ -4,7 +4,7 @@ mod common;
 use common::*;
 use volley::rules::Battle;
 use volley::rules::command::{Command, Effect, Event, RuleError, Step, Verdict};
-use volley::rules::model::Phase;
+use volley::rules::ruleset::dbn::{CLOSE_COMBAT, MOVEMENT};
 /// Prussian "p" at (500, 500) facing north in front contact with Austrian "a"; extra units and
 /// terrain as given. Starts in Prussia's close combat phase.
 fn melee(p: (&str, &str, &str), a: (&str, &str, &str), more: &[U], terrain: &str) -> Battle {
@@ -17,7 +17,7 @@ fn melee(p: (&str, &str, &str), a: (&str, &str, &str), more: &[U], terrain: &str
         units.push(U(u.0, u.1, u.2, u.3, u.4, u.5, u.6, u.7));
     }
     let mut b = battle(&units, terrain);
-    to_phase(&mut b, 0, Phase::CloseCombat);
+    to_phase(&mut b, 0, CLOSE_COMBAT);
     b
 }
 
@@ -194,7 +194,7 @@ fn recoiled_unit_in_continuing_combat() {
     assert!(ev.iter().any(|e| matches!(e, Event::Pursued { unit, continuing: Some(c), .. } if unit.as_str() == "p" && c.as_str() == "a")), "{ev:?}");
     assert!(b.unit(&id("a")).unwrap().status.continuing);
     // Austria's close combat: the recoiled unit fights at -1.
-    to_phase(&mut b, 1, Phase::CloseCombat);
+    to_phase(&mut b, 1, CLOSE_COMBAT);
     b.script_dice(&[3, 3, 1, 1, 1, 1]);
     let ev = b.execute(fight("a", "p")).unwrap();
     let Event::CloseCombat { attacker_score, .. } = combat_event(&ev) else {
@@ -215,10 +215,10 @@ fn cavalry_charging_muskets_in_front() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     b.execute(mv("p", vec![Step::ToContact(id("a"))]))
         .expect("charge");
-    to_phase(&mut b, 0, Phase::CloseCombat);
+    to_phase(&mut b, 0, CLOSE_COMBAT);
     let (p, _) = factors(&mut b);
     assert_eq!(
         p,
@@ -239,7 +239,7 @@ fn first_attacked_in_flank() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     let ev = b
         .execute(mv("p", vec![Step::ToContact(id("a"))]))
         .expect("flank charge");
@@ -250,7 +250,7 @@ fn first_attacked_in_flank() {
             ..
         }
     )));
-    to_phase(&mut b, 0, Phase::CloseCombat);
+    to_phase(&mut b, 0, CLOSE_COMBAT);
     let (p, a) = factors(&mut b);
     assert_eq!(p, ["+3 Heavy Cavalry"]);
     assert_eq!(a, ["+4 Muskets", "-2 Attacked first in flank or rear"]);
@@ -262,10 +262,10 @@ fn first_attacked_in_flank() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     b.execute(mv("p", vec![Step::ToContact(id("a"))]))
         .expect("flank charge");
-    to_phase(&mut b, 0, Phase::CloseCombat);
+    to_phase(&mut b, 0, CLOSE_COMBAT);
     let (_, a) = factors(&mut b);
     assert!(
         has(
@@ -582,11 +582,11 @@ fn front_and_flank_attack_together() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     b.command_points[0] = 5;
     b.execute(mv("p2", vec![Step::ToContact(id("a"))]))
         .expect("flank charge");
-    to_phase(&mut b, 0, Phase::CloseCombat);
+    to_phase(&mut b, 0, CLOSE_COMBAT);
     let e = b.execute(fight("p2", "a")).unwrap_err().to_string();
     assert!(e.contains("front of a first"), "{e}");
     b.script_dice(&[3, 3, 1, 1, 1, 1, 1, 1]);
@@ -613,7 +613,7 @@ fn the_garrison_defends_in_its_own_bound_too() {
     let town = r#"(id: "t", kind: Town, name: "Town", points: [(400, 509), (600, 509), (600, 700), (400, 700)], fortified: true),"#;
     let mut b = melee(("Ms", "Regular", ""), ("Ms", "Regular", ""), &[], town);
     fight_for(&mut b, Verdict::Draw, None);
-    to_phase(&mut b, 1, Phase::CloseCombat);
+    to_phase(&mut b, 1, CLOSE_COMBAT);
     let mut c = b.clone();
     c.script_dice(&[1, 1, 1, 1, 1, 1, 1, 1]);
     let ev = c.execute(fight("a", "p")).expect("the garrison's round");
@@ -637,7 +637,7 @@ fn the_garrison_defends_in_its_own_bound_too() {
     let village = r#"(id: "v", kind: Village, name: "Village", points: [(400, 509), (600, 509), (600, 700), (400, 700)], fortified: true),"#;
     let mut b = melee(("Ms", "Regular", ""), ("Ms", "Regular", ""), &[], village);
     fight_for(&mut b, Verdict::Draw, None);
-    to_phase(&mut b, 1, Phase::CloseCombat);
+    to_phase(&mut b, 1, CLOSE_COMBAT);
     b.script_dice(&[1, 1, 1, 1, 1, 1, 1, 1]);
     let ev = b.execute(fight("a", "p")).expect("the village's round");
     let Event::CloseCombat { attacker_score, .. } = combat_event(&ev) else {
@@ -889,7 +889,7 @@ fn a_pursuer_that_hits_a_flank_attacked_it_first_in_either_bound() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::CloseCombat);
+    to_phase(&mut b, 0, CLOSE_COMBAT);
     b.script_dice(&[1, 6, 1, 1, 1, 1, 1, 1]);
     let ev = b.execute(fight("p", "a")).expect("fight accepted");
     assert!(

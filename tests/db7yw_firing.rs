@@ -3,7 +3,7 @@
 mod common;
 use common::*;
 use volley::rules::command::{Command, Effect, Event, Verdict};
-use volley::rules::model::Phase;
+use volley::rules::ruleset::dbn::FIRING;
 
 /// A Prussian shooter "p" at (500, 500) facing north, an Austrian target "a" 20 mm (79 paces)
 /// ahead of its front edge, facing it.
@@ -16,7 +16,7 @@ fn duel(p: (&str, &str, &str), a: (&str, &str, &str), terrain: &str) -> volley::
         ],
         terrain,
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     b
 }
 
@@ -126,7 +126,7 @@ fn firing_into_flank() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     let (s, _, _, _) = shoot(&mut b, &[1, 1]);
     assert!(
         s.contains(&"+1 Firing into enemy flank or rear".to_string()),
@@ -145,7 +145,7 @@ fn fire_support_both_ways() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     b.script_dice(&[1, 1]);
     let ev = b
         .execute(Command::Fire {
@@ -186,7 +186,7 @@ fn artillery_within_200_paces_and_not_responding() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     let (s, t, _, _) = shoot(&mut b, &[1, 1]);
     assert_eq!(s, ["+3 Foot Artillery"]);
     assert_eq!(
@@ -204,7 +204,7 @@ fn artillery_within_200_paces_and_not_responding() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     let (_, t, _, _) = shoot(&mut b, &[1, 1]);
     assert_eq!(
         t,
@@ -226,7 +226,7 @@ fn jagers_in_bad_going_and_skirmishers_in_gg() {
         ],
         wood,
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     let (s, t, _, _) = shoot(&mut b, &[1, 1]);
     assert_eq!(
         s,
@@ -245,7 +245,7 @@ fn jagers_in_bad_going_and_skirmishers_in_gg() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     let (s, _, _, _) = shoot(&mut b, &[1, 1]);
     assert_eq!(
         s,
@@ -266,7 +266,7 @@ fn skirmishers_ignore_the_bad_going_penalty() {
         ],
         wood,
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     let (s, _, _, _) = shoot(&mut b, &[1, 1]);
     assert_eq!(s, ["+2 Jagers"]);
 }
@@ -366,11 +366,11 @@ fn russian_muskets_are_stoic_when_firing_only() {
         )
     };
     let mut b = volley::rules::scenario::parse(&text("russia"), "t").unwrap();
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     let (_, _, e, _) = shoot(&mut b, &[4, 3]);
     assert!(matches!(e, Event::Fire { stoic: true, .. }));
     let mut b = volley::rules::scenario::parse(&text("austria"), "t").unwrap();
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     let (_, _, e, _) = shoot(&mut b, &[4, 3]);
     assert!(matches!(
         e,
@@ -391,7 +391,7 @@ fn counter_battery_fire_is_mutual() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     b.script_dice(&[1, 6]);
     let ev = b.execute(fire("p", "a")).unwrap();
     let Event::Fire {
@@ -420,7 +420,7 @@ fn ineligible_targets_say_why() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     let e = b.execute(fire("p", "a")).unwrap_err().to_string();
     assert!(e.contains("out of range"), "{e}");
     // Out of arc: directly behind.
@@ -431,7 +431,7 @@ fn ineligible_targets_say_why() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     assert!(
         b.execute(fire("p", "a"))
             .unwrap_err()
@@ -447,7 +447,7 @@ fn ineligible_targets_say_why() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     let e = b.execute(fire("p", "a")).unwrap_err().to_string();
     assert!(e.contains("no line of sight") && e.contains('x'), "{e}");
     // Refused commands change nothing.
@@ -465,7 +465,7 @@ fn woods_limit_visibility_to_100_paces() {
         ],
         wood,
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     let e = b.execute(fire("p", "a")).unwrap_err().to_string();
     assert!(e.contains("out of range"), "{e}");
 }
@@ -488,7 +488,7 @@ fn foot_artillery_moves_or_fires() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     assert!(
         b.execute(fire("p", "a"))
             .unwrap_err()

@@ -5,6 +5,7 @@ mod common;
 use common::*;
 use volley::rules::command::{Command, Event, Step};
 use volley::rules::model::Phase;
+use volley::rules::ruleset::dbn::{CLOSE_COMBAT, COMMAND, FIRING, MOVEMENT};
 use volley::rules::scenario;
 
 fn deployment_battle() -> volley::rules::Battle {
@@ -35,7 +36,7 @@ fn deploy(u: &str, x: f32, y: f32, f: f32) -> Command {
 #[test]
 fn formal_deployment_goes_division_by_division() {
     let mut b = deployment_battle();
-    assert_eq!(b.phase, Phase::Deployment);
+    assert_eq!(b.phase, Phase::DEPLOYMENT);
     // Prussia's left division first; its centre must wait.
     assert!(
         b.execute(deploy("pc", 500.0, 100.0, 0.0))
@@ -75,7 +76,7 @@ fn formal_deployment_goes_division_by_division() {
     b.execute(Command::EndPhase).unwrap(); // Prussia reserve
     b.execute(deploy("ar", 800.0, 620.0, 180.0)).unwrap();
     b.execute(Command::EndPhase).unwrap();
-    assert_eq!((b.phase, b.turn, b.active), (Phase::Command, 1, 0));
+    assert_eq!((b.phase, b.turn, b.active), (COMMAND, 1, 0));
 }
 
 #[test]
@@ -100,7 +101,7 @@ fn towns_need_fortifying_to_be_garrisoned_and_capture_removes_it() {
         ],
         town,
     );
-    to_phase(&mut b, 1, Phase::Movement);
+    to_phase(&mut b, 1, MOVEMENT);
     b.command_points[1] = 10;
     let e = b
         .execute(mv("a", vec![Step::Advance(100.0)]))
@@ -116,7 +117,7 @@ fn towns_need_fortifying_to_be_garrisoned_and_capture_removes_it() {
         ],
         &town_f,
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     b.command_points[0] = 10;
     let ev = b.execute(mv("p", vec![Step::Advance(100.0)])).unwrap();
     assert!(
@@ -130,7 +131,7 @@ fn towns_need_fortifying_to_be_garrisoned_and_capture_removes_it() {
         &[U("p", 0, "HC", "Regular", 500.0, 500.0, 0.0, "")],
         &town_f,
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     b.command_points[0] = 10;
     assert!(
         b.execute(mv("p", vec![Step::Advance(100.0)]))
@@ -149,7 +150,7 @@ fn taking_the_objective_counts_two_lost_units() {
                 (id: "a3", side: 1, type: "Ms", at: Some((300, 900)), facing: 180), (id: "a4", side: 1, type: "Ms", at: Some((400, 900)), facing: 180)],
         objective: Some((at: (500, 480), owner: 1)))"#;
     let mut b = scenario::parse(text, "o").unwrap();
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     b.command_points[0] = 5;
     let ev = b.execute(mv("p", vec![Step::Advance(300.0)])).unwrap();
     assert!(
@@ -177,7 +178,7 @@ fn a_destroyed_cinc_counts_two() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::CloseCombat);
+    to_phase(&mut b, 0, CLOSE_COMBAT);
     // 5+6 = 11 against 1+1 = 2: the CinC is destroyed, 2 losses of a break point of 2.
     b.script_dice(&[6, 1]);
     let ev = b.execute(fight("p", "a")).unwrap();
@@ -214,7 +215,7 @@ fn dragoons_break_through_heavy_cavalry_stand() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::CloseCombat);
+    to_phase(&mut b, 0, CLOSE_COMBAT);
     b.script_dice(&[6, 1]);
     let ev = b.execute(fight("p", "a")).unwrap();
     assert!(
@@ -233,7 +234,7 @@ fn dragoons_break_through_heavy_cavalry_stand() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::CloseCombat);
+    to_phase(&mut b, 0, CLOSE_COMBAT);
     b.script_dice(&[6, 1]);
     let ev = b.execute(fight("p", "a")).unwrap();
     assert!(
@@ -252,7 +253,7 @@ fn pursuing_cavalry_against_muskets_lose_no_point() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::CloseCombat);
+    to_phase(&mut b, 0, CLOSE_COMBAT);
     let AnyRuleset::Db7yw(r) = b.rules.clone() else {
         panic!("a DB7YW battle")
     };
@@ -291,10 +292,10 @@ fn galloper_guns_unlimber_and_fire_foot_guns_cannot() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     b.command_points[0] = 5;
     b.execute(Command::Unlimber { unit: id("g") }).unwrap();
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     b.script_dice(&[3, 3]);
     b.execute(fire("g", "a")).unwrap();
     let mut b = battle(
@@ -314,11 +315,11 @@ fn galloper_guns_unlimber_and_fire_foot_guns_cannot() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     b.command_points[0] = 5;
     b.execute(Command::Unlimber { unit: id("g") }).unwrap();
     assert_eq!(b.command_points[0], 4, "unlimbering costs 1");
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     assert!(
         b.execute(fire("g", "a"))
             .unwrap_err()
@@ -517,7 +518,7 @@ fn only_muskets_move_backwards_at_half_speed() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     // Muskets: 120 paces back counts 240 of their 200.
     let e = refusal(&mut b, mv("m", vec![Step::Backstep(120.0)]));
     assert_eq!(too_far(&e), Some((240.0, 200.0)), "{e}");

@@ -8,6 +8,7 @@ use common::*;
 use volley::rules::command::{Command, Effect, Event, Step};
 use volley::rules::geometry::Corner;
 use volley::rules::model::Phase;
+use volley::rules::ruleset::dbn::{CLOSE_COMBAT, FIRING, MOVEMENT};
 
 fn group(units: &[&str], steps: Vec<Step>) -> Command {
     Command::MoveGroup {
@@ -29,7 +30,7 @@ fn cavalry_led_group() -> volley::rules::Battle {
         ],
         "",
     );
-    to_phase(&mut b, 1, Phase::Movement);
+    to_phase(&mut b, 1, MOVEMENT);
     b
 }
 
@@ -79,7 +80,7 @@ fn prussian_muskets_move_sideways_as_a_formation() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     b.execute(group(&["m1", "m2"], vec![Step::Sidestep(100.0)]))
         .expect("000 Unique Prussian Musket Movement: sideways as a formation");
 }
@@ -125,7 +126,7 @@ fn musket_facing_musket(dx: f32) -> volley::rules::Battle {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     b
 }
 
@@ -183,7 +184,7 @@ fn muskets_meet_the_enemy_face_to_face_never_its_flank() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     let e = refused(&mut b, mv("p", vec![Step::ToContact(id("a"))]));
     assert!(e.contains("face to face"), "{e}");
     // Cavalry may charge the same flank.
@@ -203,7 +204,7 @@ fn muskets_meet_the_enemy_face_to_face_never_its_flank() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     b.execute(mv("p", vec![Step::ToContact(id("a"))]))
         .expect("cavalry charge a flank");
 }
@@ -263,13 +264,13 @@ fn a_fortified_town_garrison_is_not_in_bad_going() {
         ],
         FORTIFIED_TOWN,
     );
-    to_phase(&mut b, 1, Phase::Firing);
+    to_phase(&mut b, 1, FIRING);
     b.script_dice(&[3, 3, 6, 6, 6, 6]);
     let ev = b.execute(fire("a", "p")).expect("the garrison fires out");
     let (s, _) = fire_names(&ev);
     assert_eq!(s, ["+4 Muskets"]);
     // Fired at by the Prussians: -2 into a BUA, not -4.
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     let (s, _) = fire_once(&mut b, "p", "a");
     assert_eq!(s, ["+4 Muskets", "-2 Firing into BUA or fortifications"]);
 }
@@ -284,7 +285,7 @@ fn a_garrison_in_close_combat_gets_plus_four_and_no_bad_going() {
         ],
         FORTIFIED_TOWN_EDGE,
     );
-    to_phase(&mut b, 0, Phase::CloseCombat);
+    to_phase(&mut b, 0, CLOSE_COMBAT);
     b.script_dice(&[3, 3]);
     let ev = b.execute(fight("p", "a")).expect("assault the garrison");
     let Event::CloseCombat {
@@ -315,7 +316,7 @@ fn close_combat_inside_an_unfortified_town_is_in_bad_going() {
         ],
         town,
     );
-    to_phase(&mut b2, 0, Phase::CloseCombat);
+    to_phase(&mut b2, 0, CLOSE_COMBAT);
     b2.script_dice(&[3, 3]);
     let ev = b2.execute(fight("p", "a")).expect("fight in the town");
     let Event::CloseCombat { defender_score, .. } = combat_event(&ev) else {
@@ -341,7 +342,7 @@ fn skirmishers_occupying_a_village_are_not_in_bad_going() {
             ],
             VILLAGE,
         );
-        to_phase(&mut b, 0, Phase::Firing);
+        to_phase(&mut b, 0, FIRING);
         b.script_dice(&[3, 3]);
         let ev = b.execute(fire("p", "a")).expect("fire at the village");
         let (s, t) = fire_names(&ev);
@@ -350,7 +351,7 @@ fn skirmishers_occupying_a_village_are_not_in_bad_going() {
         assert!(!t.iter().any(|x| x.contains("bad going")), "{t:?}");
     }
     // A Musket in the same unfortified village is in bad going.
-    let mut b = pair("Ms", "Ms", 535.0, VILLAGE, Phase::Firing);
+    let mut b = pair("Ms", "Ms", 535.0, VILLAGE, FIRING);
     let (s, _) = fire_once(&mut b, "p", "a");
     assert_eq!(s, ["+4 Muskets", "-2 Firing from within or into bad going"]);
 }
@@ -375,7 +376,7 @@ fn fixed_artillery_may_not_move() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     let e = refused(&mut b, mv("p", vec![Step::Advance(100.0)]));
     assert!(e.contains("fixed artillery"), "{e}");
 }
@@ -400,7 +401,7 @@ fn counter_battery_within_200_paces_costs_both_guns_a_point() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     b.script_dice(&[3, 3]);
     let ev = b.execute(fire("p", "a")).unwrap();
     let Event::Fire { mutual, .. } = fire_event(&ev) else {
@@ -427,7 +428,7 @@ fn an_advance_may_not_pass_an_enemy_obliquely_through_its_zone() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     let e = refused(&mut b, mv("p", vec![Step::Advance(300.0)]));
     assert!(e.contains("threat zone"), "{e}");
 }
@@ -441,7 +442,7 @@ fn an_advance_directly_towards_an_enemy_may_stop_in_its_zone() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     b.execute(mv("p", vec![Step::Advance(200.0)]))
         .expect("straight towards the enemy, stopping 100 paces short");
 }
@@ -469,7 +470,7 @@ fn artillery_cannot_support_artillery_in_firing() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     let e = refused(&mut b, fire_with(&["p2"], None));
     assert!(e.contains("artillery cannot support artillery"), "{e}");
     // Foot may support the guns.
@@ -489,7 +490,7 @@ fn two_against_one() -> volley::rules::Battle {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     b
 }
 
@@ -534,7 +535,7 @@ fn supported_by(troop: &str) -> volley::rules::Battle {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::CloseCombat);
+    to_phase(&mut b, 0, CLOSE_COMBAT);
     b
 }
 
@@ -582,7 +583,7 @@ fn a_unit_beaten_on_its_flank_recoils_directly_away_from_the_enemy() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::CloseCombat);
+    to_phase(&mut b, 0, CLOSE_COMBAT);
     b.script_dice(&[6, 1]);
     b.execute(fight_no_pursuit("p", "a")).expect("fight");
     let a = base_of(&b, "a");
@@ -603,7 +604,7 @@ fn recoil_into(troop: &str, side: usize, facing: f32, gap: f32) -> volley::rules
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::CloseCombat);
+    to_phase(&mut b, 0, CLOSE_COMBAT);
     // 4 + 5 (-1 if the unit behind supports) against 4 + 1: beaten, not by double.
     b.script_dice(&[5, 1]);
     b.execute(fight_no_pursuit("p", "a")).expect("fight");
@@ -655,7 +656,7 @@ fn flight_is_directly_away_from_the_enemy() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::CloseCombat);
+    to_phase(&mut b, 0, CLOSE_COMBAT);
     b.script_dice(&[6, 1]);
     b.execute(fight_no_pursuit("p", "a")).expect("fight");
     let a = base_of(&b, "a");
@@ -675,7 +676,7 @@ fn a_move_may_pass_through_a_friendly_skirmish_screen() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     let e = refused(&mut b, mv("p", vec![Step::Advance(100.0)]));
     assert!(e.contains("would end on"), "{e}");
     b.execute(mv("p", vec![Step::Advance(300.0)]))
@@ -777,7 +778,7 @@ fn a_lost_irregular_cavalry_unit_counts_half() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::CloseCombat);
+    to_phase(&mut b, 0, CLOSE_COMBAT);
     // 3+1 (HC against mounted) +6 = 10 against 1+1 = 2: IC beaten by double by mounted, destroyed.
     b.script_dice(&[6, 1]);
     let ev = b.execute(fight_no_pursuit("p", "a")).unwrap();
@@ -805,7 +806,7 @@ fn lost_baggage_counts_three() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::CloseCombat);
+    to_phase(&mut b, 0, CLOSE_COMBAT);
     b.script_dice(&[6, 1]);
     let ev = b.execute(fight_no_pursuit("p", "a")).unwrap();
     assert!(
@@ -848,7 +849,7 @@ fn heavy_foot_artillery_moves_as_foot_artillery_and_reaches_1200_paces() {
             ],
             "",
         );
-        to_phase(&mut b, 0, Phase::Firing);
+        to_phase(&mut b, 0, FIRING);
         b.script_dice(&[3, 3]);
         assert_eq!(
             b.execute(fire("h", "a")).is_ok(),
@@ -874,14 +875,14 @@ fn heavy_foot_artillery_moves_as_foot_artillery_and_reaches_1200_paces() {
         ],
         wood,
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     let e = refused(&mut b, mv("h", vec![Step::Advance(200.0)]));
     assert!(e.contains("cannot enter"), "{e}");
 }
 
 #[test]
 fn a_firer_outscored_is_not_a_draw() {
-    let mut b = pair("Ms", "Ms", 530.0, "", Phase::Firing);
+    let mut b = pair("Ms", "Ms", 530.0, "", FIRING);
     b.script_dice(&[1, 6]);
     let ev = b.execute(fire("p", "a")).unwrap();
     let Event::Fire {
@@ -910,7 +911,7 @@ fn galloper_guns_limber_and_move_in_one_bound() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     b.command_points[0] = 10;
     b.execute(Command::Limber { unit: id("g") }).unwrap();
     b.execute(mv("g", vec![Step::Advance(200.0)]))
@@ -941,7 +942,7 @@ fn firing_out_of_bad_going_only_from_its_edge() {
             ],
             wood,
         );
-        to_phase(&mut b, 0, Phase::Firing);
+        to_phase(&mut b, 0, FIRING);
         b.script_dice(&[3, 3]);
         match b.execute(fire("p", "a")) {
             Ok(_) => assert!(ok, "deep in the wood at {y}: should be refused"),
@@ -978,7 +979,7 @@ fn a_mixed_group_moves_at_its_slowest_members_rate() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     let e = refusal(&mut b, group(&["l", "d"], vec![Step::Advance(500.0)]));
     assert_eq!(too_far(&e), Some((500.0, 400.0)), "{e}");
     b.execute(group(&["l", "d"], vec![Step::Advance(400.0)]))
@@ -996,7 +997,7 @@ fn pursuing_cavalry_fight_their_extra_combat_and_its_result_stands() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::CloseCombat);
+    to_phase(&mut b, 0, CLOSE_COMBAT);
     // First combat 3+6 = 9 against 4+1-1 (charged? no) = 5: beaten; the extra combat 3+6 = 9
     // against 4+2 -1 (recoiled, continuing) = 5: beaten again.
     b.script_dice(&[6, 1, 6, 2]);
@@ -1072,7 +1073,7 @@ fn the_seeded_player_deploys_in_formations() {
         let why = b.execute(Command::EndPhase).err();
         assert_ne!(
             b.phase,
-            Phase::Deployment,
+            Phase::DEPLOYMENT,
             "seed {seed} stuck in deployment: {why:?}"
         );
     }
@@ -1120,7 +1121,7 @@ fn a_recoil_that_pushes_a_friend_never_goes_on_past_a_general_onto_it() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::CloseCombat);
+    to_phase(&mut b, 0, CLOSE_COMBAT);
     // 9 to 7, then the pursuit's 10 to 10: both times it recoils.
     b.script_dice(&[5, 3, 6, 6]);
     b.execute(fight_no_pursuit("p", "a")).expect("fight");
@@ -1169,7 +1170,7 @@ fn cavalry_line_against(a2: U) -> volley::rules::Battle {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     b.command_points[0] = 5;
     b
 }
@@ -1201,7 +1202,7 @@ fn every_unit_of_a_group_that_ends_in_contact_has_charged() {
         ]
     );
     assert!(b.unit(&id("c2")).unwrap().bound.charged);
-    to_phase(&mut b, 0, Phase::CloseCombat);
+    to_phase(&mut b, 0, CLOSE_COMBAT);
     for (c, a) in [("c1", "a1"), ("c2", "a2")] {
         let (p, _) = factors_of(&b, c, a);
         assert!(
@@ -1224,7 +1225,7 @@ fn a_group_member_landing_on_a_flank_attacks_it_first_in_flank() {
         e,
         Event::Moved { unit, contact: Some(t), .. } if unit.as_str() == "c2" && t.as_str() == "a2"
     )));
-    to_phase(&mut b, 0, Phase::CloseCombat);
+    to_phase(&mut b, 0, CLOSE_COMBAT);
     let (_, a) = factors_of(&b, "c2", "a2");
     assert_eq!(a, ["+4 Muskets", "-2 Attacked first in flank or rear"]);
 }
@@ -1242,7 +1243,7 @@ fn each_musket_of_a_group_meets_its_own_enemy_face_to_face() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     b.command_points[0] = 5;
     let e = refused(
         &mut b,
@@ -1262,7 +1263,7 @@ fn a_charge_on_a_front_musket_is_not_stopped_by_the_zone_of_the_one_behind() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     b.command_points[0] = 5;
     // The board shows the zones as the move checks them: the front Musket's, none behind it.
     let rules = volley::rules::ruleset::AnyRuleset::load("db7yw").unwrap();
@@ -1280,7 +1281,7 @@ fn a_charge_on_a_front_musket_is_not_stopped_by_the_zone_of_the_one_behind() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     b.command_points[0] = 5;
     let e = refused(
         &mut b,
@@ -1309,7 +1310,7 @@ fn attacking_foot_may_not_stand_in_an_unfortified_town() {
         ],
         town,
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     b.command_points[0] = 5;
     let e = refused(&mut b, mv("p", vec![Step::Advance(80.0)]));
     assert!(e.contains("not fortified"), "{e}");
@@ -1322,7 +1323,7 @@ fn attacking_foot_may_not_stand_in_an_unfortified_town() {
         ],
         &fortified,
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     b.command_points[0] = 5;
     let ev = b
         .execute(mv("p", vec![Step::Advance(80.0)]))
@@ -1380,7 +1381,7 @@ fn foot_artillery_crosses_a_brook_by_its_bridge_and_marches_a_road_through_a_tow
             ],
             terrain,
         );
-        to_phase(&mut b, 0, Phase::Movement);
+        to_phase(&mut b, 0, MOVEMENT);
         b.command_points[0] = 5;
         b
     };
@@ -1423,7 +1424,7 @@ fn a_musket_charge_off_square_is_squared_up_for_free_within_45_degrees() {
             ],
             "",
         );
-        to_phase(&mut b, 0, Phase::Movement);
+        to_phase(&mut b, 0, MOVEMENT);
         b.command_points[0] = 5;
         let r = b.execute(mv("p", vec![Step::ToContact(id("a"))]));
         assert_eq!(r.is_ok(), ok, "{turn}: {r:?}");

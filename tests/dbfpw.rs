@@ -7,8 +7,9 @@ use common::{fight, fire, id, mv, names, refusal, refused, to_phase};
 use volley::rules::battle::Battle;
 use volley::rules::command::{Command, Effect, Event, RuleError, Step, Verdict};
 use volley::rules::geometry::Pt;
-use volley::rules::model::{Ammo, Division, Formation, Phase};
+use volley::rules::model::{Ammo, Division, Formation};
 use volley::rules::ruleset::AnyRuleset;
+use volley::rules::ruleset::dbn::{CLOSE_COMBAT, FIRING, MOVEMENT};
 use volley::rules::scenario;
 
 /// 100 paces in mm.
@@ -82,7 +83,7 @@ fn duel(
 fn next_firing(b: &mut Battle, dice: &[u8]) {
     b.script_dice(dice);
     b.execute(Command::EndPhase).expect("end phase");
-    to_phase(b, 0, Phase::Firing);
+    to_phase(b, 0, FIRING);
 }
 
 /// "f" fires at "g" with the dice already scripted.
@@ -230,7 +231,7 @@ fn blr2_elite_and_flank_factors() {
         "",
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     let (s, t, _, _) = shoot(&mut b, &[3, 3]);
     assert_eq!(
         s,
@@ -252,7 +253,7 @@ fn rifled_muskets_and_poor_take_minus_one_each() {
         "",
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     let (s, _, _, _) = shoot(&mut b, &[3, 3]);
     assert_eq!(
         s,
@@ -274,7 +275,7 @@ fn long_range_needs_a_hill_stillness_and_a_target_in_the_open() {
         "",
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     let e = refused(&mut b, fire("f", "g"));
     assert!(e.contains("raised ground"), "{e}");
     let mut b = duel(
@@ -284,7 +285,7 @@ fn long_range_needs_a_hill_stillness_and_a_target_in_the_open() {
         HILL,
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     let (s, _, _, _) = shoot(&mut b, &[3, 3]);
     assert!(
         s.contains(&"-3 French infantry firing at long range".to_string()),
@@ -299,7 +300,7 @@ fn long_range_needs_a_hill_stillness_and_a_target_in_the_open() {
         &format!("{HILL}{wood}"),
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     assert!(refused(&mut b, fire("f", "g")).contains("not in the open"));
 }
 
@@ -326,7 +327,7 @@ fn artillery_long_range_and_prussian_guns() {
         hill,
         "",
     );
-    to_phase(&mut b, 1, Phase::Firing);
+    to_phase(&mut b, 1, FIRING);
     let (s, t, _, _) = shoot(&mut b, &[4, 2]);
     assert_eq!(
         s,
@@ -360,7 +361,7 @@ fn fired_at_by_german_guns_within_400_or_french_within_200() {
         "",
         "",
     );
-    to_phase(&mut b, 1, Phase::Firing);
+    to_phase(&mut b, 1, FIRING);
     let (_, t, _, _) = shoot(&mut b, &[4, 2]);
     assert!(
         t.iter().any(|x| x.contains("Fired at by Mit or German")),
@@ -369,7 +370,7 @@ fn fired_at_by_german_guns_within_400_or_french_within_200() {
     // French FAFr at 300 paces: nothing; at 150: -1.
     for (gap, want) in [(300.0, false), (150.0, true)] {
         let mut b = duel(("FAFr", "Regular", ""), ("Inf", "Regular", ""), gap, "", "");
-        to_phase(&mut b, 0, Phase::Firing);
+        to_phase(&mut b, 0, FIRING);
         let (_, t, _, _) = shoot(&mut b, &[4, 2]);
         assert_eq!(
             t.iter().any(|x| x.contains("Fired at by")),
@@ -391,7 +392,7 @@ fn sharpshooters_ignore_bad_going_and_take_minus_one_into_cover() {
         village,
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     let (s, _, _, _) = shoot(&mut b, &[3, 3]);
     assert!(
         has(&s, "-1 Sharpshooters firing into BUA/NLF or fortification"),
@@ -405,7 +406,7 @@ fn sharpshooters_ignore_bad_going_and_take_minus_one_into_cover() {
         village,
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     let (s, _, _, _) = shoot(&mut b, &[3, 3]);
     assert_eq!(
         s,
@@ -421,7 +422,7 @@ fn sharpshooters_ignore_bad_going_and_take_minus_one_into_cover() {
         village,
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     let (s, _, _, _) = shoot(&mut b, &[3, 3]);
     assert!(
         s.contains(&"-2 Firing into BUA/NLF or fortification".to_string()),
@@ -439,7 +440,7 @@ fn mitrailleuse_first_die_stoppage_and_unplotted_shot() {
         "",
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     let (s, _, _, ev) = shoot(&mut b, &[1, 5, 2]);
     assert!(
         s.contains(&"-2 Mitrailleuse stoppage or shot not plotted".to_string()),
@@ -454,7 +455,7 @@ fn mitrailleuse_first_die_stoppage_and_unplotted_shot() {
         "",
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     let (s, _, _, _) = shoot(&mut b, &[3, 5, 2]);
     assert!(!s.iter().any(|x| x.contains("stoppage")), "{s:?}");
     // At long range (from a hill, 1500 paces) a 3 cannot plot the shot.
@@ -465,7 +466,7 @@ fn mitrailleuse_first_die_stoppage_and_unplotted_shot() {
         HILL,
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     let (s, _, _, ev) = shoot(&mut b, &[3, 5, 2]);
     assert!(
         s.contains(&"-2 Mitrailleuse stoppage or shot not plotted".to_string()),
@@ -488,7 +489,7 @@ fn mitrailleuse_odds_fold_in_the_first_die() {
             HILL,
             "",
         );
-        to_phase(&mut b, 0, Phase::Firing);
+        to_phase(&mut b, 0, FIRING);
         b
     };
     let AnyRuleset::Dbfpw(g) = b0.rules.clone() else {
@@ -519,17 +520,17 @@ fn mitrailleuse_moves_and_fires() {
         "",
         "",
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     b.execute(mv("f", vec![Step::Advance(2.0 * P)]))
         .expect("Mit moves unlimbered");
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     shoot(&mut b, &[4, 3, 3]);
 }
 
 /// Side-0 unit "f" facing +y, side-1 unit "g" `gap` paces ahead facing it, in movement.
 fn charge_setup(f: (&str, &str, &str), g: (&str, &str, &str), gap: f32) -> Battle {
     let mut b = duel(f, g, gap, "", "");
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     b
 }
 
@@ -542,7 +543,7 @@ fn to_contact(b: &mut Battle) -> Result<Vec<Event>, String> {
 }
 
 fn combat(b: &mut Battle, dice: &[u8]) -> (Vec<String>, Vec<String>, Event) {
-    to_phase(b, 0, Phase::CloseCombat);
+    to_phase(b, 0, CLOSE_COMBAT);
     b.script_dice(dice);
     let ev = b.execute(fight("f", "g")).expect("fight");
     let e = common::combat_event(&ev);
@@ -607,7 +608,7 @@ fn infantry_forms_attack_column_for_a_cap_once_a_bound() {
         "",
     );
     b.script_dice(&[4]);
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     let caps = b.command_points[0];
     let u = b.unit(&id("f")).unwrap().clone();
     // The button, the card and the board.
@@ -685,7 +686,7 @@ fn infantry_forms_attack_column_for_a_cap_once_a_bound() {
         "",
         "",
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     refused(
         &mut b,
         Command::Form {
@@ -743,7 +744,7 @@ fn zouaves_fight_as_elite_and_bavarians_as_line() {
 fn firing_results_by_type() {
     // SC beaten in firing flee without a hit; a garrison takes nothing.
     let mut b = duel(("Inf", "Regular", ""), ("SC", "Regular", ""), 200.0, "", "");
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     // 4+3 = 7 against 1+5 = 6: beaten, not by double.
     let (_, _, e, _) = shoot(&mut b, &[3, 5]);
     let Event::Fire { effect, .. } = e else {
@@ -758,7 +759,7 @@ fn firing_results_by_type() {
         town,
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     let (_, _, e, _) = shoot(&mut b, &[6, 1]);
     let Event::Fire {
         effect, verdict, ..
@@ -778,7 +779,7 @@ fn dsc_attacked_throws_its_own_die() {
             200.0,
         );
         to_contact(&mut b).expect("charge");
-        to_phase(&mut b, 0, Phase::CloseCombat);
+        to_phase(&mut b, 0, CLOSE_COMBAT);
         b.script_dice(&[die]);
         let ev = b.execute(fight("f", "g")).expect("fight");
         assert_eq!(
@@ -800,7 +801,7 @@ fn dsc_attacked_throws_its_own_die() {
         "",
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     assert!(refused(&mut b, fire("f", "g")).contains("only in close combat"));
 }
 
@@ -814,7 +815,7 @@ fn ammunition_runs_low_then_out_and_a_baggage_train_resupplies() {
         "",
         x,
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     shoot(&mut b, &[1, 6]);
     assert_eq!(b.unit(&id("f")).unwrap().status.ammo, Ammo::Low);
     // Next bound (command dice 6 and 6 for the two bounds) it fires its last round, then is out.
@@ -831,7 +832,7 @@ fn ammunition_runs_low_then_out_and_a_baggage_train_resupplies() {
         "",
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     shoot(&mut b, &[1, 6]);
     assert_eq!(b.unit(&id("f")).unwrap().status.ammo, Ammo::Full);
 }
@@ -842,7 +843,7 @@ fn own_pack_or_an_adjacent_friends_pack_keeps_the_guns_supplied() {
     // HA carries 1 pack: the first 1 uses it.
     let mut b = duel(("HA", "Regular", ""), ("Inf", "Regular", ""), 800.0, "", x);
     assert_eq!(b.unit(&id("f")).unwrap().status.packs, 1);
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     shoot(&mut b, &[1, 6]);
     let u = b.unit(&id("f")).unwrap();
     assert_eq!((u.status.ammo, u.status.packs), (Ammo::Full, 0));
@@ -857,7 +858,7 @@ fn own_pack_or_an_adjacent_friends_pack_keeps_the_guns_supplied() {
         "",
         x,
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     shoot(&mut b, &[1, 6]);
     assert_eq!(b.unit(&id("f")).unwrap().status.ammo, Ammo::Full);
     assert_eq!(b.unit(&id("bt")).unwrap().status.packs, 3);
@@ -902,7 +903,7 @@ fn a_caisson_resupplies_within_its_radius_by_a_path_clear_of_the_enemy() {
         "",
         x,
     );
-    to_phase(&mut b, 1, Phase::Firing);
+    to_phase(&mut b, 1, FIRING);
     let g = b.unit(&id("f")).unwrap().clone();
     let cu = b.unit(&id("cu")).unwrap().clone();
     let AnyRuleset::Dbfpw(r) = &b.rules else {
@@ -966,11 +967,11 @@ fn the_opponent_is_told_which_battery_a_supplier_should_take_its_packs_to() {
 #[test]
 fn skirmishing_cavalry_dismount_and_mount() {
     let mut b = duel(("SC", "Regular", ""), ("Inf", "Regular", ""), 280.0, "", "");
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     // Mounted they reach 200 paces only.
     assert!(refused(&mut b, fire("f", "g")).contains("out of range"));
     let mut b = duel(("SC", "Regular", ""), ("Inf", "Regular", ""), 280.0, "", "");
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     let form = |f: Formation| Command::Form {
         unit: id("f"),
         formation: f,
@@ -978,11 +979,11 @@ fn skirmishing_cavalry_dismount_and_mount() {
     };
     b.execute(form(Formation::Dismounted)).expect("dismount");
     assert!(refused(&mut b, mv("f", vec![Step::Advance(P)])).contains("dismounted this bound"));
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     shoot(&mut b, &[3, 3, 6, 6]);
     // Next bound: mount, then may move but not charge.
     b.execute(Command::EndPhase).expect("end phase");
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     b.execute(form(Formation::Line)).expect("mount");
     assert!(
         to_contact(&mut b)
@@ -1003,7 +1004,7 @@ fn second_moves_only_out_of_enemy_artillery_range() {
         "",
         "",
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     b.script_dice(&[]);
     b.execute(mv("f", vec![Step::Advance(P)]))
         .expect("first move");
@@ -1026,7 +1027,7 @@ fn second_moves_only_out_of_enemy_artillery_range() {
         "",
         "",
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     b.execute(mv("f", vec![Step::Backstep(P / 2.0)]))
         .expect("first move");
     assert!(
@@ -1042,7 +1043,7 @@ fn second_moves_only_out_of_enemy_artillery_range() {
         "",
         "",
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     b.execute(mv("f", vec![Step::Backstep(P / 2.0)]))
         .expect("first move");
     assert!(
@@ -1311,7 +1312,7 @@ fn every_dbfpw_scenario_plays_to_a_result_and_replays() {
 /// A charge from `gap` paces on this terrain; the combat's factor names for both sides.
 fn charge_on(f: (&str, &str, &str), g: (&str, &str, &str), gap: f32, terrain: &str) -> Battle {
     let mut b = duel(f, g, gap, terrain, "");
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     b
 }
 
@@ -1337,7 +1338,7 @@ fn firing_rows_shaken_support_not_responding_and_bridge() {
         "",
     );
     assert!(b.unit(&id("f")).unwrap().status.shaken);
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     let (s, _, _, _) = shoot(&mut b, &[3, 3]);
     assert!(has(&s, "-1 Shaken"), "{s:?}");
     // Fire support: a second battalion beside the first supports; the target takes -1 for it.
@@ -1351,7 +1352,7 @@ fn firing_rows_shaken_support_not_responding_and_bridge() {
         "",
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     b.script_dice(&[3, 3]);
     let ev = b
         .execute(Command::Fire {
@@ -1387,7 +1388,7 @@ fn firing_rows_shaken_support_not_responding_and_bridge() {
         "",
         "imperial_french",
     );
-    to_phase(&mut b2, 1, Phase::Firing);
+    to_phase(&mut b2, 1, FIRING);
     let (s, t, _, _) = shoot(&mut b2, &[3, 3]);
     assert!(
         has(&t, "-1 Artillery not responding to enemy firing"),
@@ -1402,7 +1403,7 @@ fn firing_rows_shaken_support_not_responding_and_bridge() {
         "",
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     let (_, t, _, _) = shoot(&mut b, &[3, 3]);
     assert!(!t.iter().any(|x| x.contains("not responding")), "{t:?}");
     // Firing from a bridge: -2.
@@ -1414,7 +1415,7 @@ fn firing_rows_shaken_support_not_responding_and_bridge() {
         bridge,
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     let (s, t, _, _) = shoot(&mut b, &[3, 3]);
     assert!(has(&s, "-2 Firing whilst on a bridge or causeway"), "{s:?}");
     assert!(!t.iter().any(|x| x.contains("bridge")), "{t:?}");
@@ -1467,7 +1468,7 @@ fn close_combat_rows_garrison_uphill_general_fortification() {
         "",
         "",
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     to_contact(&mut b).expect("charge");
     let (_, d, _) = combat(&mut b, &[3, 3]);
     assert!(
@@ -1510,7 +1511,7 @@ fn close_combat_rows_support_shaken_flank_bad_going_ammunition_and_road() {
         "",
         "",
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     to_contact(&mut b).expect("charge");
     let (a, _, _) = combat(&mut b, &[3, 3]);
     assert!(
@@ -1545,7 +1546,7 @@ fn close_combat_rows_support_shaken_flank_bad_going_ammunition_and_road() {
         "",
         "",
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     to_contact(&mut b).expect("charge the flank");
     let (_, d, _) = combat(&mut b, &[3, 3]);
     assert!(has(&d, "-1 Attacked first in flank or rear"), "{d:?}");
@@ -1896,7 +1897,7 @@ fn firing_result(
     dice: &[u8],
 ) -> (Verdict, Effect, String) {
     let mut b = duel(f, g, gap, terrain, "");
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     let (s, t, e, _) = shoot(&mut b, dice);
     let Event::Fire {
         verdict,
@@ -2111,7 +2112,7 @@ fn dismounted_skirmishing_cavalry_mount_to_flee() {
         "",
     );
     assert_eq!(b.unit(&id("g")).unwrap().formation, Formation::Dismounted);
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     // 4+3 = 7 against 1+3 = 4: beaten, not by double: flee 600 paces without a hit, mounted.
     let (_, _, e, ev) = shoot(&mut b, &[3, 3]);
     let Event::Fire { effect, .. } = e else {
@@ -2144,7 +2145,7 @@ fn a_target_firing_back_takes_the_factors_of_firing() {
         wood,
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     let (s, t, _, _) = shoot(&mut b, &[3, 3]);
     let bg = "-1 Firing from within or into bad going (not Sharpshooters)";
     assert!(has(&s, bg) && has(&t, bg), "{s:?} {t:?}");
@@ -2169,7 +2170,7 @@ fn a_jammed_mitrailleuse_gives_no_fire_support_that_phase() {
             "",
             "",
         );
-        to_phase(&mut b, 1, Phase::Firing);
+        to_phase(&mut b, 1, FIRING);
         b.script_dice(&[first, 3, 3, 3, 3, 3]);
         b.execute(fire("a", "m")).expect("counter-battery fire");
         let ev = b.execute(fire("a2", "i")).expect("fire at the battalion");
@@ -2270,7 +2271,7 @@ fn firing_out_of_bad_going_from_its_edge_reaches_full_range() {
         wood,
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     let (s, _, _, _) = shoot(&mut b, &[3, 3]);
     assert!(
         has(
@@ -2288,7 +2289,7 @@ fn firing_out_of_bad_going_from_its_edge_reaches_full_range() {
         &format!("{wood}{wood2}"),
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     let e = refused(&mut b, fire("f", "g"));
     assert!(e.contains("out of range") && e.contains("of 100"), "{e}");
     // Deep inside the wood (not on its edge) it cannot fire at all.
@@ -2300,7 +2301,7 @@ fn firing_out_of_bad_going_from_its_edge_reaches_full_range() {
         deep,
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     assert!(refused(&mut b, fire("f", "g")).contains("not on its edge"));
     // A battery astride a stream fires 800 paces (streams hide nothing: ruling firing_out_of_bg).
     let stream =
@@ -2312,7 +2313,7 @@ fn firing_out_of_bad_going_from_its_edge_reaches_full_range() {
         stream,
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     shoot(&mut b, &[3, 3]);
     // A target astride a stream 250 paces off is seen.
     let ty = target_y("Inf", "Inf", 250.0);
@@ -2326,7 +2327,7 @@ fn firing_out_of_bad_going_from_its_edge_reaches_full_range() {
         &stream,
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     let (s, _, _, _) = shoot(&mut b, &[3, 3]);
     assert!(has(
         &s,
@@ -2347,7 +2348,7 @@ fn firing_out_of_bad_going_from_its_edge_reaches_full_range() {
         &village,
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     let (s, _, _, _) = shoot(&mut b, &[3, 3]);
     assert!(has(&s, "-2 Firing into BUA/NLF or fortification"), "{s:?}");
 }
@@ -2368,7 +2369,7 @@ fn the_defender_garrisons_an_unfortified_town_and_only_foot_enter_it() {
         ("CinC", "", 500.0, false),
     ] {
         let mut b = fpw_defended(&[("f", 0, t, "Regular", 1000.0, y, 0.0, more), enemy], town);
-        to_phase(&mut b, 0, Phase::Movement);
+        to_phase(&mut b, 0, MOVEMENT);
         let bg = if y > 500.0 { 100.0 } else { 200.0 };
         let r = b.execute(mv("f", vec![Step::Advance(bg)]));
         assert_eq!(r.is_ok(), ok, "{t}{more}: {r:?}");
@@ -2399,7 +2400,7 @@ fn a_mitrailleuse_throws_its_first_die_firing_back_and_in_close_combat() {
         "",
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     let (_, t, _, ev) = shoot(&mut b, &[1, 3, 3]);
     assert!(
         has(&t, "+1 Firing BLR2, Prussian artillery or Mitrailleuse")
@@ -2415,7 +2416,7 @@ fn a_mitrailleuse_throws_its_first_die_firing_back_and_in_close_combat() {
     for (first, stopped) in [(1u8, true), (4, false)] {
         let mut b = charge_setup(("Inf", "Regular", ""), ("Mit", "Regular", ""), 150.0);
         to_contact(&mut b).expect("charge");
-        to_phase(&mut b, 0, Phase::CloseCombat);
+        to_phase(&mut b, 0, CLOSE_COMBAT);
         b.script_dice(&[first, 3, 3]);
         let ev = b.execute(fight("f", "g")).expect("fight");
         let Event::CloseCombat { defender_score, .. } = common::combat_event(&ev) else {
@@ -2461,7 +2462,7 @@ fn a_supporting_mitrailleuse_throws_its_first_die() {
             "",
             "",
         );
-        to_phase(&mut b, 0, Phase::Firing);
+        to_phase(&mut b, 0, FIRING);
         b.script_dice(&[first, 3, 3]);
         let ev = b
             .execute(Command::Fire {
@@ -2496,7 +2497,7 @@ fn a_supporting_mitrailleuse_throws_its_first_die() {
         "",
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     b.script_dice(&[4, 3, 3]);
     b.execute(Command::Fire {
         unit: id("f"),
@@ -2639,7 +2640,7 @@ fn firing_into_a_flank_or_rear_and_poor_firers() {
         "",
         "",
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     let (s, t, e, _) = shoot(&mut b, &[3, 3]);
     assert_eq!(
         s,
@@ -2709,7 +2710,7 @@ fn close_combat_rows_poor_elite_bridge_heavy_cavalry_and_lancers_in_flank() {
         "",
         "",
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     to_contact(&mut b).expect("charge into the lancers' rear");
     let (a, d, e) = combat(&mut b, &[3, 4, 3, 3, 3, 3]);
     assert_eq!(a, ["+3 Light Cavalry"]);
@@ -2880,7 +2881,7 @@ fn a_dsc_commands_its_division_within_400_paces() {
             "options: [\"larger_battles\"],",
         );
         b.script_dice(&[6]);
-        to_phase(&mut b, 0, Phase::Movement);
+        to_phase(&mut b, 0, MOVEMENT);
         let ev = b.execute(mv("i", vec![Step::Advance(50.0)])).expect("move");
         let spent: i32 = ev
             .iter()
@@ -2933,7 +2934,7 @@ fn charge_into_saint_aubin() -> Battle {
         town,
         "",
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     to_contact(&mut b).expect("charge into the town");
     let y = b.unit(&id("f")).unwrap().base.centre.y;
     assert!(
@@ -2978,7 +2979,7 @@ fn an_attacker_that_enters_a_town_is_not_its_garrison() {
     assert_eq!(verdict, Verdict::Draw);
     // Side 1's command die, then the combat's dice.
     b.script_dice(&[6, 1, 4]);
-    to_phase(&mut b, 1, Phase::CloseCombat);
+    to_phase(&mut b, 1, CLOSE_COMBAT);
     let ev = b.execute(fight("g", "f")).expect("fight");
     let Event::CloseCombat {
         attacker,
@@ -3062,7 +3063,7 @@ fn guns_firing_back_and_supporting_use_ammunition() {
         "",
         x,
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     shoot(&mut b, &[6, 1]);
     assert_eq!(b.unit(&id("g")).unwrap().status.ammo, Ammo::Low);
     // A battery low on ammunition that fires back fires its last round: out.
@@ -3073,7 +3074,7 @@ fn guns_firing_back_and_supporting_use_ammunition() {
         "",
         x,
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     shoot(&mut b, &[4, 4]);
     assert_eq!(b.unit(&id("g")).unwrap().status.ammo, Ammo::Out);
     // Fire support is firing without firing dice (ruling ammunition): a low battery that
@@ -3090,7 +3091,7 @@ fn guns_firing_back_and_supporting_use_ammunition() {
             "",
             x,
         );
-        to_phase(&mut b, 0, Phase::Firing);
+        to_phase(&mut b, 0, FIRING);
         b.script_dice(&[1, 1]);
         b.execute(Command::Fire {
             unit: id("f"),
@@ -3120,7 +3121,7 @@ fn guns_firing_back_and_supporting_use_ammunition() {
         "",
         x,
     );
-    to_phase(&mut b, 0, Phase::Firing);
+    to_phase(&mut b, 0, FIRING);
     b.script_dice(&[1, 1]);
     let ev = b
         .execute(Command::Fire {
@@ -3168,8 +3169,8 @@ fn adjacent_units_exchange_packs_freely() {
         x,
     );
     assert_eq!(b.unit(&id("ha")).unwrap().status.packs, 1);
-    to_phase(&mut b, 1, Phase::Movement);
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 1, MOVEMENT);
+    to_phase(&mut b, 0, MOVEMENT);
     assert_eq!(b.unit(&id("f")).unwrap().status.ammo, Ammo::Full);
     assert_eq!(b.unit(&id("ha")).unwrap().status.packs, 0);
 }
@@ -3188,7 +3189,7 @@ fn cavalry_do_not_pursue_into_a_village() {
     );
     to_contact(&mut b).expect("charge");
     let before = b.unit(&id("f")).unwrap().base;
-    to_phase(&mut b, 0, Phase::CloseCombat);
+    to_phase(&mut b, 0, CLOSE_COMBAT);
     b.script_dice(&[6, 3]);
     let ev = b.execute(fight("f", "g")).expect("fight");
     assert!(
@@ -3204,7 +3205,7 @@ fn cavalry_do_not_pursue_into_a_village() {
     // In the open light cavalry that beat infantry (which HC would destroy) follow up.
     let mut b = charge_on(("LC", "Regular", ""), ("Inf", "Regular", ""), 100.0, "");
     to_contact(&mut b).expect("charge");
-    to_phase(&mut b, 0, Phase::CloseCombat);
+    to_phase(&mut b, 0, CLOSE_COMBAT);
     b.script_dice(&[6, 3, 3, 3]);
     let ev = b.execute(fight("f", "g")).expect("fight");
     assert!(
@@ -3378,7 +3379,7 @@ fn only_foot_stop_in_a_village() {
                 &[("f", 0, t, "Regular", 1000.0, y, 0.0, more), enemy],
                 &village,
             );
-            to_phase(&mut b, 0, Phase::Movement);
+            to_phase(&mut b, 0, MOVEMENT);
             let bg = if y > 500.0 { 100.0 } else { 200.0 };
             let r = b.execute(mv("f", vec![Step::Advance(bg)]));
             assert_eq!(r.is_ok(), ok, "{t}{more}, fortified {fortified}: {r:?}");
@@ -3443,7 +3444,7 @@ fn a_dsc_commands_its_division_to_400_paces_and_no_farther() {
             "options: [\"larger_battles\"],",
         );
         b.script_dice(&[6]);
-        to_phase(&mut b, 0, Phase::Movement);
+        to_phase(&mut b, 0, MOVEMENT);
         let ev = b.execute(mv("i", vec![Step::Advance(50.0)])).expect("move");
         let spent: i32 = ev
             .iter()
@@ -3495,7 +3496,7 @@ fn a_pursuer_that_hits_a_flank_attacked_it_first_in_either_bound() {
         "",
         "",
     );
-    to_phase(&mut b, 0, Phase::CloseCombat);
+    to_phase(&mut b, 0, CLOSE_COMBAT);
     // Infantry 4 + 1 against cavalry 3 - 1 - 1 + 6: beaten, a hit and recoil.
     b.script_dice(&[1, 6, 3, 3, 3, 3]);
     let ev = b.execute(fight("f", "g")).expect("fight accepted");

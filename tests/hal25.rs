@@ -3,6 +3,7 @@
 
 use std::path::Path;
 use volley::players::autoplay::AutoPlayer;
+use volley::rules::ruleset::hal25::{ARTILLERY, CHARGES, CLOSE_COMBAT, MOVEMENT, ROUT, SMALL_ARMS};
 use volley::rules::scenario;
 
 #[test]
@@ -272,7 +273,7 @@ fn two_brigades() -> Battle {
 fn brigades_move_by_the_activation_throw() {
     let mut b = two_brigades();
     // Chips: four 3s... two generals: one chip each; then declarations; the throw 2 against 4.
-    to_phase(&mut b, Phase::Movement, &[3, 3, 2, 4, 6, 6, 6, 6]);
+    to_phase(&mut b, MOVEMENT, &[3, 3, 2, 4, 6, 6, 6, 6]);
     assert_eq!(b.active, 1, "the higher die moves");
     assert_eq!(
         b.command_points[1], 1,
@@ -311,7 +312,7 @@ fn brigades_move_by_the_activation_throw() {
     assert_eq!(b.active, 0);
     assert_eq!(b.command_points[0], 1);
     b.execute(Command::EndPhase).expect("end throw");
-    assert_eq!(b.phase, Phase::Artillery, "all brigades moved: firing");
+    assert_eq!(b.phase, ARTILLERY, "all brigades moved: firing");
 }
 
 /// The turn bar adds " phase" to the phase's words: they name the phase bare, and what the
@@ -319,7 +320,7 @@ fn brigades_move_by_the_activation_throw() {
 #[test]
 fn the_turn_bar_names_the_phase_and_the_throw_apart() {
     let mut b = two_brigades();
-    to_phase(&mut b, Phase::Movement, &[3, 3, 2, 4, 6, 6, 6, 6]);
+    to_phase(&mut b, MOVEMENT, &[3, 3, 2, 4, 6, 6, 6, 6]);
     let w = b.rules.turn_words(&b);
     assert_eq!(w.phase, "movement");
     let r = w.resources.unwrap_or_default();
@@ -399,7 +400,7 @@ fn formed_troops_keep_out_of_woods_and_cavalry_cannot_back_away() {
         "(id: \"w\", kind: Woods, name: \"Birkenwald\", points: [(100, 260), (1100, 260), (1100, 330), (100, 330)])",
     );
     // Chips; the throw 5 against 1: side 0 moves both its brigades.
-    to_phase(&mut b, Phase::Movement, &[3, 3, 3, 5, 1, 4, 4, 4]);
+    to_phase(&mut b, MOVEMENT, &[3, 3, 3, 5, 1, 4, 4, 4]);
     b.execute(Command::Activate { unit: id("a1") }).expect("A");
     b.execute(Command::Activate { unit: id("c1") }).expect("C");
     let e = refused(
@@ -454,7 +455,7 @@ fn formed_troops_keep_out_of_woods_and_cavalry_cannot_back_away() {
 #[test]
 fn a_formation_change_costs_a_die_and_grenadiers_three_inches_more() {
     let mut b = two_brigades();
-    to_phase(&mut b, Phase::Movement, &[3, 3, 5, 2, 2]);
+    to_phase(&mut b, MOVEMENT, &[3, 3, 5, 2, 2]);
     b.execute(Command::Activate { unit: id("a1") }).expect("A");
     let ev = b
         .execute(Command::Form {
@@ -582,7 +583,7 @@ fn a_courier_carries_written_orders_or_loses_them() {
     };
     // Chips (three generals); the orders written; the ride (3+4) and the throw (5 against 2).
     let mut b = battle(&units, "");
-    to_phase(&mut b, Phase::Charges, &[3, 3, 3, 3, 4, 5, 2]);
+    to_phase(&mut b, CHARGES, &[3, 3, 3, 3, 4, 5, 2]);
     b.execute(send.clone()).expect("send");
     let e = refused(&mut b, send.clone());
     assert!(e.contains("already carries"), "{e}");
@@ -626,7 +627,7 @@ fn a_courier_carries_written_orders_or_loses_them() {
     );
     // A 12 on the ride loses the message.
     let mut b = battle(&units, "");
-    to_phase(&mut b, Phase::Charges, &[3, 3, 3, 6, 6, 5, 2]);
+    to_phase(&mut b, CHARGES, &[3, 3, 3, 6, 6, 5, 2]);
     b.execute(send).expect("send");
     b.execute(Command::EndPhase).expect("movement");
     let ev: Vec<Event> = b.last_events().cloned().collect();
@@ -902,7 +903,7 @@ fn the_two_stand_check_and_army_withdrawal() {
     // moves its last without a throw); the morale phase: a2's two-stand check (5: removed);
     // army withdrawal for side 1 (one unit of three): Prussia's commander throws 6+6, Austria's
     // own 2+3: it withdraws.
-    to_phase(&mut b, Phase::CloseCombat, &[3, 3, 6, 1, 5, 6, 6, 2, 3]);
+    to_phase(&mut b, CLOSE_COMBAT, &[3, 3, 6, 1, 5, 6, 6, 2, 3]);
     let ev = b.execute(Command::EndPhase).expect("to morale");
     let w = words(&b, &ev);
     let check = roll_for(&ev, "a2", "the two-stand check");
@@ -936,7 +937,7 @@ fn a_general_offers_the_chip_for_a_unit_the_two_stand_check_removed() {
     b.unit_mut(&id("a2")).unwrap().stands.truncate(2);
     // Chips (3 and 3: a chip each); the throw (6 against 1); the morale phase: a2's two-stand
     // check, 5: removed.
-    to_phase(&mut b, Phase::CloseCombat, &[3, 3, 6, 1, 5]);
+    to_phase(&mut b, CLOSE_COMBAT, &[3, 3, 6, 1, 5]);
     let ev = b.execute(Command::EndPhase).expect("to morale");
     assert!(
         b.unit(&id("a2")).unwrap().status.removed,
@@ -999,7 +1000,7 @@ fn counter_battery_fire_knocks_out_a_gun_and_risks_the_officer() {
     );
     to_phase(
         &mut b,
-        Phase::Artillery,
+        ARTILLERY,
         &[3, 3, 6, 1, 4, 6, 5, 2, 2, 2, 1, 1, 6, 6, 2, 2, 6, 6],
     );
     let ev = b
@@ -1078,7 +1079,7 @@ fn a_gun_knocked_out_marks_the_half_check_and_risks_the_officer() {
     for (i, f) in [4, 4, 0, 0].into_iter().enumerate() {
         b.unit_mut(&id("xfa")).unwrap().stands[i].figures = f;
     }
-    to_phase(&mut b, Phase::Artillery, &[3, 3, 6, 1]);
+    to_phase(&mut b, ARTILLERY, &[3, 3, 6, 1]);
     // The first gun hits (4) and knocks out (6+5); the second misses (2); the casualty dice
     // 1, 1 less 1 hit nobody; the officer's risk 6+6.
     b.script_dice(&[4, 6, 5, 2, 1, 1, 6, 6]);
@@ -1141,7 +1142,7 @@ fn musketry_at_horse_and_at_a_column() {
     // the odd hit on 4 (a second).
     to_phase(
         &mut b,
-        Phase::SmallArms,
+        SMALL_ARMS,
         &[3, 3, 6, 1, 1, 6, 5, 4, 3, 2, 1, 1, 5, 6, 5, 1, 1, 1, 4],
     );
     let ev = b
@@ -1217,7 +1218,7 @@ fn a_town_holds_one_battalion() {
         ],
         "(id: \"t\", kind: Town, name: \"Dorf\", points: [(300, 380), (1100, 380), (1100, 560), (300, 560)])",
     );
-    to_phase(&mut b, Phase::Movement, &[3, 3, 3, 6, 1, 4, 4, 4, 4]);
+    to_phase(&mut b, MOVEMENT, &[3, 3, 3, 6, 1, 4, 4, 4, 4]);
     b.execute(Command::Activate { unit: id("a1") }).expect("A");
     b.execute(Command::Activate { unit: id("c1") }).expect("C");
     // a3 holds the town: a second battalion may not enter it.
@@ -1258,7 +1259,7 @@ fn a_chip_throws_a_volley_die_or_a_save_again() {
     // Chips 3 and 3 (a chip each); the throw 6 against 1. The volley: the odd figure's die 2
     // (no die), six 1s at medium range less 3: no hit.
     let mut b = battle(&units, "");
-    to_phase(&mut b, Phase::SmallArms, &[3, 3, 6, 1, 2, 1, 1, 1, 1, 1, 1]);
+    to_phase(&mut b, SMALL_ARMS, &[3, 3, 6, 1, 2, 1, 1, 1, 1, 1, 1]);
     let ev = b.execute(fire.clone()).expect("fire");
     assert_eq!(volleys(&ev, "a1")[0].2, 0, "{}", words(&b, &ev));
     let e = refused(
@@ -1294,7 +1295,7 @@ fn a_chip_throws_a_volley_die_or_a_save_again() {
     let mut b = battle(&units, "");
     to_phase(
         &mut b,
-        Phase::SmallArms,
+        SMALL_ARMS,
         &[3, 3, 6, 1, 2, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 6],
     );
     let ev = b.execute(fire).expect("fire");
@@ -1338,7 +1339,7 @@ fn a_town_burns_under_artillery_fire() {
     // saves in cover (5-6), none saved.
     to_phase(
         &mut b,
-        Phase::Artillery,
+        ARTILLERY,
         &[3, 3, 6, 1, 6, 4, 1, 1, 1, 1, 1, 1, 1, 1],
     );
     let ev = b
@@ -1393,7 +1394,7 @@ fn a_town_burns_under_artillery_fire() {
         );
     }
     // Next turn b2 may not enter the burning town.
-    to_phase(&mut b, Phase::Movement, &[4, 4, 4, 4, 4, 4, 1, 6, 4, 4]);
+    to_phase(&mut b, MOVEMENT, &[4, 4, 4, 4, 4, 4, 1, 6, 4, 4]);
     if b.active != 1 {
         b.execute(Command::EndPhase).expect("side 0's throw");
     }
@@ -1467,7 +1468,7 @@ fn charge_battle(
     );
     let now = hal(&probe).contact_place(a, t).1 / 25.4;
     let mut b = place(400.0 + (now - gap) * 25.4);
-    to_phase(&mut b, Phase::Charges, &[3, 3]);
+    to_phase(&mut b, CHARGES, &[3, 3]);
     b.execute(Command::Declare {
         unit: id("a1"),
         target: id("b1"),
@@ -1584,7 +1585,7 @@ fn a_routed_unit_has_two_attempts_to_recover() {
     // Turn 1: chips 3, 3; the throw 6 against 1; recovery 1+1 fails (4, +2 in rout = 6); the
     // rout move's die 1.
     let mut b = battle(&units, "");
-    to_phase(&mut b, Phase::Rout, &[3, 3, 6, 1, 1, 1, 1]);
+    to_phase(&mut b, ROUT, &[3, 3, 6, 1, 1, 1, 1]);
     let w = log_words(&b);
     let log: Vec<Event> = b.log.iter().cloned().collect();
     let recovery = roll_for(&log, "a1", "morale: recovery");
@@ -1600,7 +1601,7 @@ fn a_routed_unit_has_two_attempts_to_recover() {
     assert_eq!(own(b.unit(&id("a1")).unwrap()).recovery_failed, 1, "{w}");
     let to_turn_2_rout = |b: &mut Battle, dice: &[u8]| {
         b.script_dice(dice);
-        while !(b.is_over() || b.turn == 2 && b.phase == Phase::Rout) {
+        while !(b.is_over() || b.turn == 2 && b.phase == ROUT) {
             b.execute(Command::EndPhase).expect("on");
         }
     };
@@ -1659,7 +1660,7 @@ fn a_move_throws_its_table_dice() {
         "(id: \"r\", kind: Rough, name: \"Heide\", points: [(150, 330), (450, 330), (450, 420), (150, 420)])",
     );
     // Chips: 6 (two chips, +1D6 movement) and 3; the throw 6 against 1.
-    to_phase(&mut b, Phase::Movement, &[6, 3, 6, 1]);
+    to_phase(&mut b, MOVEMENT, &[6, 3, 6, 1]);
     b.execute(Command::Activate { unit: id("a1") }).expect("A");
     // Field column 9", disorganised -2, chips +1, rough -3: 5".
     b.script_dice(&[2, 1, 3]);
@@ -1732,7 +1733,7 @@ fn gun_crews_fight_a_die_per_six_and_a_short_die_for_the_rest() {
     assert_eq!(missing(&b), vec![0, 0]);
     assert_eq!(left_over(&b), 2);
     // In the melee the test die 3 is more than 2: the crew fight with one die.
-    to_phase(&mut b, Phase::CloseCombat, &[3, 3, 6, 1]);
+    to_phase(&mut b, CLOSE_COMBAT, &[3, 3, 6, 1]);
     b.script_dice(&[3, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6]);
     let ev = b
         .execute(Command::Fight {
@@ -1804,7 +1805,7 @@ fn an_ordinary_move_may_not_end_in_contact() {
         ],
         "",
     );
-    to_phase(&mut b, Phase::Movement, &[3, 3, 6, 1]);
+    to_phase(&mut b, MOVEMENT, &[3, 3, 6, 1]);
     b.execute(Command::Activate { unit: id("a1") })
         .expect("activate");
     for inches in [3.0, 2.95] {
@@ -1843,7 +1844,7 @@ fn melee_casualties_fall_on_the_stand_that_lost_its_pair() {
             .0
     };
     b.unit_mut(&id("b1")).unwrap().base = to;
-    to_phase(&mut b, Phase::CloseCombat, &[3, 3, 6, 1]);
+    to_phase(&mut b, CLOSE_COMBAT, &[3, 3, 6, 1]);
     // a1's stand at the left end of its frontage (first along its right) faces b1's nearest.
     let (a_first, b_victim) = {
         let h = hal(&b);
@@ -1903,12 +1904,12 @@ fn melee_casualties_fall_on_the_stand_that_lost_its_pair() {
 #[test]
 fn the_charger_attacks_for_as_long_as_the_melee_lasts() {
     let mut b = charged_battle("LI", "LI", 5.0, &[6, 6, 6, 6, 6, 6]);
-    to_phase(&mut b, Phase::CloseCombat, &[]);
+    to_phase(&mut b, CLOSE_COMBAT, &[]);
     // Turn 1: twelve 3s, a drawn melee; then turn 2's throw 6 against 1.
     let mut dice = vec![3; 12];
     dice.extend([6, 1]);
     b.script_dice(&dice);
-    while !(b.turn == 2 && b.phase == Phase::CloseCombat) {
+    while !(b.turn == 2 && b.phase == CLOSE_COMBAT) {
         b.execute(Command::EndPhase).expect("on");
     }
     let w = words(&b, &b.log);
@@ -1951,7 +1952,7 @@ fn charged_battle(attacker: &str, defender: &str, gap: f32, dice: &[u8]) -> Batt
     );
     let now = hal(&probe).contact_place(a, t).1 / 25.4;
     let mut b = place(400.0 + (now - gap) * 25.4);
-    to_phase(&mut b, Phase::Charges, &[3, 3]);
+    to_phase(&mut b, CHARGES, &[3, 3]);
     b.execute(Command::Declare {
         unit: id("a1"),
         target: id("b1"),
@@ -1982,7 +1983,7 @@ fn a_limbered_battery_on_a_road_moves_twelve_inches() {
         ],
         "(id: \"road\", kind: Road, name: \"Chaussee\", points: [(600, 0), (600, 914)], width: 10)",
     );
-    to_phase(&mut b, Phase::Movement, &[3, 3, 6, 1]);
+    to_phase(&mut b, MOVEMENT, &[3, 3, 6, 1]);
     b.execute(Command::Activate { unit: id("fa") })
         .expect("activate");
     let ev = b
@@ -2009,7 +2010,7 @@ fn a_unit_that_passed_through_friends_does_not_fire() {
         ],
         "",
     );
-    to_phase(&mut b, Phase::Movement, &[3, 3, 6, 1]);
+    to_phase(&mut b, MOVEMENT, &[3, 3, 6, 1]);
     b.execute(Command::Activate { unit: id("a1") })
         .expect("activate");
     let ev = b
@@ -2024,7 +2025,7 @@ fn a_unit_that_passed_through_friends_does_not_fire() {
         "passed through formed friends: {}",
         words(&b, &ev)
     );
-    to_phase(&mut b, Phase::SmallArms, &[]);
+    to_phase(&mut b, SMALL_ARMS, &[]);
     let e = refused(
         &mut b,
         Command::Fire {
@@ -2052,7 +2053,7 @@ fn a_battery_that_knocked_out_its_target_has_fired() {
         "",
     );
     // Chips; the throw; both guns hit (6) and knock out (6+6).
-    to_phase(&mut b, Phase::Artillery, &[3, 3, 6, 1, 6, 6, 6, 6, 6, 6]);
+    to_phase(&mut b, ARTILLERY, &[3, 3, 6, 1, 6, 6, 6, 6, 6, 6]);
     let ev = b
         .execute(Command::Fire {
             unit: id("fa"),
@@ -2105,7 +2106,7 @@ fn a_column_fires_with_its_front_row_only() {
     );
     // a1's volley: the odd figure's test 6 (no die), six dice 6, 5, 1, 1, 1, 1 less 3: five
     // hits, no saves for a column.
-    to_phase(&mut b, Phase::SmallArms, &[3, 3, 6, 1, 6, 6, 5, 1, 1, 1, 1]);
+    to_phase(&mut b, SMALL_ARMS, &[3, 3, 6, 1, 6, 6, 5, 1, 1, 1, 1]);
     let ev = b
         .execute(Command::Fire {
             unit: id("a1"),
@@ -2158,7 +2159,7 @@ fn a_unit_in_contact_with_two_enemies_fights_both() {
     };
     b.unit_mut(&id("a1")).unwrap().base = front;
     b.unit_mut(&id("a2")).unwrap().base = flank;
-    to_phase(&mut b, Phase::CloseCombat, &[3, 3, 6, 1]);
+    to_phase(&mut b, CLOSE_COMBAT, &[3, 3, 6, 1]);
     let pairs = hal(&b).melees(&b);
     assert_eq!(pairs.len(), 2, "{pairs:?}");
     // The front melee: six pairs of 3s, a draw; b1 stays in contact with both.
@@ -2245,7 +2246,7 @@ fn melees_nobody_called_are_all_fought() {
     };
     b.unit_mut(&id("a1")).unwrap().base = front;
     b.unit_mut(&id("a2")).unwrap().base = flank;
-    to_phase(&mut b, Phase::CloseCombat, &[3, 3, 6, 1]);
+    to_phase(&mut b, CLOSE_COMBAT, &[3, 3, 6, 1]);
     let from = b.log.len();
     // Draws throughout: every die a 3.
     b.script_dice(&[3; 80]);
@@ -2321,7 +2322,7 @@ fn a_disorganised_melee_loser_routs_without_the_chart() {
             .0
     };
     b.unit_mut(&id("b1")).unwrap().base = to;
-    to_phase(&mut b, Phase::CloseCombat, &[3, 3, 6, 1]);
+    to_phase(&mut b, CLOSE_COMBAT, &[3, 3, 6, 1]);
     // Six pairs, a1 2s and b1 3s, a1's +1 formed against non-formed and +1 for attacking a
     // disorganised unit: 4 against 3, b1 loses by 12.
     b.script_dice(&[2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3]);
@@ -2355,7 +2356,7 @@ fn light_guns_counter_battery_roll_names_the_minus_one() {
         "",
     );
     // Two light guns throw 4 and 4: each 3 with the -1, a miss at any range.
-    to_phase(&mut b, Phase::Artillery, &[3, 3, 6, 1, 4, 4, 1, 1]);
+    to_phase(&mut b, ARTILLERY, &[3, 3, 6, 1, 4, 4, 1, 1]);
     let ev = b
         .execute(Command::Fire {
             unit: id("la"),
@@ -2434,7 +2435,7 @@ fn a_limbered_battery_saves_as_artillery_crew() {
         ],
         "",
     );
-    to_phase(&mut b, Phase::SmallArms, &[3, 3, 6, 1]);
+    to_phase(&mut b, SMALL_ARMS, &[3, 3, 6, 1]);
     let h = hal(&b);
     let s = h.fire_setup(&b, &id("a1"), &id("fa")).expect("a1 at fa");
     assert!(b.unit(&id("fa")).unwrap().status.limbered);
@@ -2463,7 +2464,7 @@ fn a_formation_change_counts_as_the_firer_moving() {
         ],
         "",
     );
-    to_phase(&mut b, Phase::Movement, &[3, 3, 6, 1]);
+    to_phase(&mut b, MOVEMENT, &[3, 3, 6, 1]);
     assert_eq!(b.active, 0);
     b.execute(Command::Activate { unit: id("a1") }).expect("A");
     b.script_dice(&[2]);
@@ -2477,7 +2478,7 @@ fn a_formation_change_counts_as_the_firer_moving() {
         !b.unit(&id("a1")).unwrap().bound.moved,
         "no move but the change"
     );
-    to_phase(&mut b, Phase::SmallArms, &[]);
+    to_phase(&mut b, SMALL_ARMS, &[]);
     let d = volley::rules::ruleset::hal25::HalData::load().expect("data");
     let h = hal(&b);
     // a1 changed formation: the battery's crew save on 6, not 5-6.
@@ -2528,7 +2529,7 @@ fn a_disorganised_charger_failing_to_close_routs() {
             / 25.4;
         let mut b = place(400.0 + (now - 5.0) * 25.4, extra);
         assert_eq!(b.unit(&id("a1")).unwrap().status.disordered, disorganised);
-        to_phase(&mut b, Phase::Charges, &[3, 3]);
+        to_phase(&mut b, CHARGES, &[3, 3]);
         b.execute(Command::Declare {
             unit: id("a1"),
             target: id("b1"),
@@ -2562,7 +2563,7 @@ fn a_disorganised_charger_failing_to_close_routs() {
             // Its pre-melee rout movement was this turn's: the rout movement phase (I.6) does
             // not move it again.
             let ran = b.log.len();
-            to_phase(&mut b, Phase::Rout, &[6; 60]);
+            to_phase(&mut b, ROUT, &[6; 60]);
             let again = b.log.iter().skip(ran).any(|e| {
                 matches!(e, Event::Rolled { what, roll }
                     if what == "rout movement" && roll.unit == Some(id("a1")))
@@ -2606,7 +2607,7 @@ fn a_charge_may_not_end_touching_a_second_enemy() {
     let x2 = to.centre.x + to.width / 2.0 + 1.0 + t.base.width / 2.0;
     for (x2, touching) in [(x2, true), (x2 + 10.0, false)] {
         let mut b = place(400.0 + (now - 3.0) * 25.4, x2);
-        to_phase(&mut b, Phase::Charges, &[3, 3]);
+        to_phase(&mut b, CHARGES, &[3, 3]);
         b.execute(Command::Declare {
             unit: id("a1"),
             target: id("b1"),
@@ -2652,7 +2653,7 @@ fn an_officer_with_a_unit_wiped_out_throws_for_his_risk() {
         u.stands.truncate(1);
         u.stands[0].figures = 1;
     }
-    to_phase(&mut b, Phase::SmallArms, &[3, 3, 6, 1]);
+    to_phase(&mut b, SMALL_ARMS, &[3, 3, 6, 1]);
     assert_eq!(
         hal(&b)
             .attached_general(&b, b.unit(&id("b1")).unwrap())
@@ -2692,7 +2693,7 @@ fn an_officer_with_a_unit_wiped_out_throws_for_his_risk() {
     for (i, f) in [4, 0, 0, 0].into_iter().enumerate() {
         b.unit_mut(&id("xfa")).unwrap().stands[i].figures = f;
     }
-    to_phase(&mut b, Phase::Artillery, &[3, 3, 6, 1]);
+    to_phase(&mut b, ARTILLERY, &[3, 3, 6, 1]);
     // The first gun hits (4) and knocks out (6+5); the second misses (2); the risk 6+6.
     b.script_dice(&[4, 6, 5, 2, 6, 6]);
     let ev = b
@@ -2738,7 +2739,7 @@ fn only_a_single_melee_point_on_horse_throws_the_die() {
                 .0
         };
         b.unit_mut(&id("b1")).unwrap().base = to;
-        to_phase(&mut b, Phase::CloseCombat, &[3, 3, 6, 1]);
+        to_phase(&mut b, CLOSE_COMBAT, &[3, 3, 6, 1]);
         let (na, ne, ma, me) = {
             let (sa, se) = hal(&b)
                 .melee_sides(&b, &id("a1"), &id("b1"))
@@ -2798,7 +2799,7 @@ fn a_charge_is_declared_once() {
         ],
         "",
     );
-    to_phase(&mut b, Phase::Charges, &[3, 3]);
+    to_phase(&mut b, CHARGES, &[3, 3]);
     b.execute(Command::Declare {
         unit: id("a1"),
         target: id("b1"),

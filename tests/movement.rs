@@ -5,11 +5,11 @@ mod common;
 use common::*;
 use volley::rules::command::{Command, Event, RuleError, Step};
 use volley::rules::geometry::Corner;
-use volley::rules::model::Phase;
+use volley::rules::ruleset::dbn::{COMMAND, MOVEMENT};
 
 fn moving(units: &[U], terrain: &str) -> volley::rules::Battle {
     let mut b = battle(units, terrain);
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, MOVEMENT);
     b.command_points = [20, 20];
     b
 }
@@ -93,7 +93,7 @@ fn musket_wheels_by_nation() {
         ],
         "",
     );
-    to_phase(&mut b, 1, Phase::Movement);
+    to_phase(&mut b, 1, MOVEMENT);
     b.command_points = [20, 20];
     assert_eq!(
         refused(
@@ -305,7 +305,7 @@ fn command_points_are_spent_and_enforced() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::Command);
+    to_phase(&mut b, 0, COMMAND);
     b.script_dice(&[1]);
     b.execute(Command::EndPhase).unwrap();
     assert_eq!(b.command_points[0], 1);

@@ -7,6 +7,7 @@ use volley::rules::command::{Command, Event, Pursuit, RuleError, Step, TestKind}
 use volley::rules::geometry::{Base, Pt};
 use volley::rules::model::{Formation, Phase, UnitId};
 use volley::rules::ruleset::AnyRuleset;
+use volley::rules::ruleset::old_dessauer::{CLOSE_COMBAT, FIRING, MOVEMENT};
 use volley::rules::ruleset::old_dessauer::{OldDessauer, Opt, combat, pursuit, shooting};
 use volley::rules::scenario;
 
@@ -331,7 +332,7 @@ fn combat_penalties() {
     b.units_mut()[0].status.shaken = false;
     b.units_mut()[0]
         .flags
-        .push(volley::rules::model::Flag::Grenadier);
+        .push(volley::rules::ruleset::old_dessauer::Flag::Grenadier);
     assert_eq!(
         points(&b, "a", "b", true),
         base + 1,
@@ -404,7 +405,7 @@ fn shooting_dice_per_front_rank_stand() {
            (id: "b", side: 1, type: "Inf", at: (600, 395.25), facing: 180),"#,
         &[],
     );
-    to(&mut b, Phase::Firing);
+    to(&mut b, FIRING);
     let s = shooting::setup(od(&b), &b, &u("a"), &u("b")).unwrap();
     assert_eq!(
         (s.stands, s.dice, s.need),
@@ -416,7 +417,7 @@ fn shooting_dice_per_front_rank_stand() {
            (id: "b", side: 1, type: "Inf", at: (600, 430), facing: 180),"#,
         &[],
     );
-    to(&mut b, Phase::Firing);
+    to(&mut b, FIRING);
     assert_eq!(
         shooting::setup(od(&b), &b, &u("a"), &u("b")).unwrap().dice,
         1,
@@ -432,7 +433,7 @@ fn guns_roll_two_dice_per_stand_at_a_dense_target() {
            (id: "line", side: 1, type: "Inf", at: (300, 700), facing: 180),"#,
         &[],
     );
-    to(&mut b, Phase::Firing);
+    to(&mut b, FIRING);
     assert_eq!(
         shooting::setup(od(&b), &b, &u("g"), &u("col"))
             .unwrap()
@@ -457,7 +458,7 @@ fn who_may_not_shoot() {
            (id: "e2", side: 1, type: "Inf", at: (900, 500), facing: 180),"#,
         &[],
     );
-    to(&mut b, Phase::Firing);
+    to(&mut b, FIRING);
     let err = |b: &Battle, s: &str, t: &str| {
         shooting::setup(od(b), b, &u(s), &u(t))
             .unwrap_err()
@@ -484,7 +485,7 @@ fn infantry_may_move_half_and_shoot_at_a_penalty() {
         steps: vec![Step::Advance(3.0)],
     })
     .unwrap();
-    to(&mut b, Phase::Firing);
+    to(&mut b, FIRING);
     let s = shooting::setup(od(&b), &b, &u("a"), &u("b")).unwrap();
     assert_eq!(s.need, 6, "moved: -1");
     let mut b = battle(
@@ -497,7 +498,7 @@ fn infantry_may_move_half_and_shoot_at_a_penalty() {
         steps: vec![Step::Advance(4.0)],
     })
     .unwrap();
-    to(&mut b, Phase::Firing);
+    to(&mut b, FIRING);
     assert!(
         shooting::setup(od(&b), &b, &u("a"), &u("b")).is_err(),
         "more than half: no shooting"
@@ -512,7 +513,7 @@ fn a_unit_blocks_fire_but_enemy_guns_do_not() {
            (id: "b", side: 1, type: "Inf", at: (600, 390), facing: 180),"#,
         &[],
     );
-    to(&mut b, Phase::Firing);
+    to(&mut b, FIRING);
     let e = shooting::setup(od(&b), &b, &u("a"), &u("b"))
         .unwrap_err()
         .to_string();
@@ -523,7 +524,7 @@ fn a_unit_blocks_fire_but_enemy_guns_do_not() {
            (id: "b", side: 1, type: "Inf", at: (600, 390), facing: 180),"#,
         &[],
     );
-    to(&mut b, Phase::Firing);
+    to(&mut b, FIRING);
     assert!(
         shooting::setup(od(&b), &b, &u("a"), &u("b")).is_ok(),
         "a unit may fire through enemy guns at a rearward target"
@@ -655,7 +656,7 @@ fn shot_at(dice: &[u8]) -> (Battle, Vec<Event>) {
            (id: "b", side: 1, type: "Inf", at: (600, 395.25), facing: 180),"#,
         &[],
     );
-    to(&mut b, Phase::Firing);
+    to(&mut b, FIRING);
     b.script_dice(dice);
     b.execute(Command::Fire {
         unit: u("a"),
@@ -697,7 +698,7 @@ fn shattered_at_a_quarter_strength_at_the_end_of_the_turn() {
         &[],
     );
     b.units_mut()[1].extra.strength = 16;
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     let ev = b.execute(Command::EndPhase).unwrap();
     assert!(
         ev.iter()
@@ -714,7 +715,7 @@ fn rally_test_needs_by_grade_with_no_enemy_near() {
         &[],
     );
     b.script_dice(&[3]);
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     let ev = b.execute(Command::EndPhase).unwrap();
     let t = ev.iter().find_map(|e| match e {
         Event::Test {
@@ -747,7 +748,7 @@ fn guns_never_limber_again_and_may_not_move_and_shoot() {
     .unwrap();
     assert!(b.execute(Command::Unlimber { unit: u("g") }).is_ok());
     assert!(b.execute(Command::Limber { unit: u("g") }).is_err());
-    to(&mut b, Phase::Firing);
+    to(&mut b, FIRING);
     let e = shooting::setup(od(&b), &b, &u("g"), &u("e"))
         .unwrap_err()
         .to_string();
@@ -766,7 +767,7 @@ fn variable_defensive_fire_is_rolled() {
         steps: vec![Step::ToContact(u("b"))],
     })
     .unwrap();
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     // Def fire die 6: crack 6 - 1 = 5.
     b.script_dice(&[6, 1, 1, 1, 1, 1, 1, 1, 1]);
     let ev = b
@@ -859,7 +860,7 @@ fn a_failed_command_test_stops_only_charges_and_formation_changes() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("no change of formation"), "{e}");
-    to(&mut b, Phase::Firing);
+    to(&mut b, FIRING);
     let s = shooting::setup(od(&b), &b, &u("a"), &u("e")).unwrap();
     assert_eq!((s.dice, s.need), (4, 5));
 }
@@ -1065,7 +1066,7 @@ fn stands_reached_by_formed_troops_fall_back_or_are_overrun() {
 fn a_recoiling_unit_may_go_farther_up_to_eighteen_inches() {
     let (mut b, ev) = shot_at(&[5, 6, 1, 1, 1]);
     assert!(ev.iter().any(|e| matches!(e, Event::Recoiled { .. })));
-    assert_eq!(b.phase, Phase::CloseCombat);
+    assert_eq!(b.phase, CLOSE_COMBAT);
     let y0 = b.unit(&u("b")).unwrap().base.centre.y;
     let figures = b.unit(&u("b")).unwrap().figures();
     let further = |b: &mut Battle, id: &str, d: f32| {
@@ -1141,7 +1142,7 @@ fn an_offset_charge_meets_the_front_and_the_loser_recoils_straight_back() {
         "square to the front: {}",
         a.facing
     );
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     b.script_dice(&[6, 6, 6, 6, 1, 1, 1, 1]);
     let ev = b
         .execute(Command::Fight {
@@ -1226,7 +1227,7 @@ fn voluntary_fallback_near_a_general() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("fell back this turn"), "{e}");
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     let e = b
         .execute(Command::RecoilFurther {
             unit: u("a"),
@@ -1280,7 +1281,7 @@ fn pursued(
 #[test]
 fn each_winner_chooses_its_pursuit_before_the_dice() {
     let mut b = battle(&TOUCHING, &[]);
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     let cmd = fight_cmd("a", "b", None, vec![]);
     let o = b.rules.preview(&b, &cmd).unwrap();
     let pick = |o: &volley::rules::ruleset::Outlook, label: &str| {
@@ -1343,7 +1344,7 @@ fn pursuit_orders_per_unit_in_an_order_file() {
     );
     let run = |c: &Command| {
         let mut b = battle(&TOUCHING, &[]);
-        to(&mut b, Phase::CloseCombat);
+        to(&mut b, CLOSE_COMBAT);
         b.script_dice(&[6, 6, 6, 6, 1, 1, 1, 1]);
         pursued(&b.execute(c.clone()).unwrap())
     };
@@ -1359,7 +1360,7 @@ fn pursuit_orders_per_unit_in_an_order_file() {
     assert!((p[0].2.centre.dist(p[0].1.centre) - 25.4).abs() < 0.2);
     // An order for a unit not in the combat is refused before any die is rolled.
     let mut b = battle(&TOUCHING, &[]);
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     let e = b
         .execute(fight_cmd("a", "b", None, vec![Pursuit::hold(&u("zz"))]))
         .unwrap_err()
@@ -1377,7 +1378,7 @@ fn a_winner_chooses_whom_to_pursue_among_equal_dice() {
         (id: "b", side: 1, type: "Inf", stands: [3, 3], at: (571.4, 319.05), facing: 180),
         (id: "c", side: 1, type: "Inf", stands: [3, 3], at: (628.6, 319.05), facing: 180),"#;
     let mut b = battle(two, &[]);
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     let o = b
         .rules
         .preview(&b, &fight_cmd("a", "b", None, vec![]))
@@ -1421,7 +1422,7 @@ fn a_pursuit_stopped_by_a_friend_marks_no_one_pursued() {
            (id: "b", side: 1, type: "Inf", stands: [3, 3], at: (571.4, 319.05), facing: 180),"#,
         &[],
     );
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     b.script_dice(&[6, 6, 1, 1, 1, 1]);
     let ev = b.execute(fight_cmd("a", "b", None, vec![])).unwrap();
     let p = pursued(&ev);
@@ -1448,7 +1449,7 @@ fn beaten(b_stands: &str, extra: &str) -> (Battle, Vec<Event>) {
         ),
         &[],
     );
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     let n = b.unit(&u("b")).unwrap().stands.len();
     let mut dice = vec![6, 6, 1, 1];
     dice.extend(std::iter::repeat_n(1, n));
@@ -1589,16 +1590,16 @@ fn reforming_needs_a_whole_active_turn_standing() {
     assert!(ev.iter().any(
         |e| matches!(e, Event::Disordered { unit, why } if unit.as_str() == "x" && why.contains("intermixed"))
     ));
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     let ev = b.execute(Command::EndPhase).unwrap();
     assert!(steadied(&ev, "s"), "s stood its whole turn disordered");
     assert!(!steadied(&ev, "x"), "x was disordered this turn: {ev:?}");
     assert!(!steadied(&ev, "y"), "y moved");
     // The enemy's turn, then x's next turn standing: it reforms.
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     let ev = b.execute(Command::EndPhase).unwrap();
     assert!(!steadied(&ev, "x"), "not in the enemy's turn");
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     let ev = b.execute(Command::EndPhase).unwrap();
     assert!(steadied(&ev, "x"), "{ev:?}");
 }
@@ -1642,7 +1643,7 @@ fn skirmishers_may_defend_woods_and_rough_ground() {
         "{ev:?}"
     );
     assert!(od(&b).in_contact(&b, b.unit(&u("s")).unwrap()));
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     let o = od(&b)
         .forecast(&b, &fight_cmd("a", "s", None, vec![]))
         .unwrap();
@@ -1795,14 +1796,14 @@ fn troops_in_woods_are_seen_once_they_fire() {
            (id: "w", side: 1, type: "Inf", stands: [3], at: (1100, 925), facing: 180),"#,
         &[],
     );
-    to(&mut b, Phase::Firing);
+    to(&mut b, FIRING);
     let e = shooting::setup(od(&b), &b, &u("g"), &u("w"))
         .unwrap_err()
         .to_string();
     assert!(e.contains("cannot be seen"), "{e}");
     // Side 1's turn: w fires at the bait.
-    to(&mut b, Phase::Movement);
-    to(&mut b, Phase::Firing);
+    to(&mut b, MOVEMENT);
+    to(&mut b, FIRING);
     b.execute(Command::Fire {
         unit: u("w"),
         target: u("bait"),
@@ -1811,8 +1812,8 @@ fn troops_in_woods_are_seen_once_they_fire() {
     })
     .unwrap();
     // Side 0's next turn: the battery sees it.
-    to(&mut b, Phase::Movement);
-    to(&mut b, Phase::Firing);
+    to(&mut b, MOVEMENT);
+    to(&mut b, FIRING);
     assert_eq!(b.active, 0);
     shooting::setup(od(&b), &b, &u("g"), &u("w")).unwrap();
 }
@@ -1856,7 +1857,7 @@ fn the_fresh_round_after_a_pursuit_is_a_first_round() {
            (id: "f", side: 1, type: "Inf", flags: [Grenadier], at: (600, 376.2), facing: 180),"#,
         &[],
     );
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     let mut dice = vec![6, 6, 1, 1, 1, 1, 1, 1];
     dice.extend([1; 8]);
     b.script_dice(&dice);
@@ -1927,7 +1928,7 @@ fn a_unit_may_start_under_strength() {
     rules
         .take_losses(&mut b, &mut Vec::new(), &u("a"), 1, "test")
         .unwrap();
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     let ev = b.execute(Command::EndPhase).unwrap();
     assert!(destroyed(&ev, "a"), "{ev:?}");
     // Losses that leave no figure, or units that are single bases, are refused.
@@ -1998,7 +1999,7 @@ fn a_town_garrison_fires_with_half_fights_with_all_and_is_in_cover() {
         4,
         "a column garrison fights with all"
     );
-    to(&mut b, Phase::Firing);
+    to(&mut b, FIRING);
     let s = shooting::setup(od(&b), &b, &u("g"), &u("e")).unwrap();
     assert_eq!(s.stands, 2, "half of four stands, out of the side");
     let mut b = battle(
@@ -2006,7 +2007,7 @@ fn a_town_garrison_fires_with_half_fights_with_all_and_is_in_cover() {
            (id: "e", side: 0, type: "Inf", at: (110, 1105), facing: 180),"#,
         &[],
     );
-    to(&mut b, Phase::Firing);
+    to(&mut b, FIRING);
     let s = shooting::setup(od(&b), &b, &u("e"), &u("g")).unwrap();
     assert!(
         s.factors.iter().any(|f| f.name == "Target in cover"),
@@ -2030,7 +2031,7 @@ fn guns_fire_overhead_from_higher_ground() {
             ),
             &[],
         );
-        to(&mut b, Phase::Firing);
+        to(&mut b, FIRING);
         shooting::setup(od(&b), &b, &u("g"), &u("t")).map_err(|e| e.to_string())
     };
     assert!(with_target(800.0).is_ok(), "{:?}", with_target(800.0));
@@ -2056,7 +2057,7 @@ fn one_stand_shoots_through_a_2_inch_gap() {
             ),
             &[],
         );
-        to(&mut b, Phase::Firing);
+        to(&mut b, FIRING);
         shooting::setup(od(&b), &b, &u("g"), &u("t")).map_err(|e| e.to_string())
     };
     assert_eq!(through("", 2.5).unwrap().stands, 1);
@@ -2079,7 +2080,7 @@ fn only_a_hanging_flank_is_shot_at_in_a_combat() {
            (id: "t", side: 1, type: "Inf", at: (700, 395.25), facing: 180),"#,
         &[],
     );
-    to(&mut b, Phase::Firing);
+    to(&mut b, FIRING);
     let t = b.unit(&u("t")).unwrap().clone();
     assert!(od(&b).in_contact(&b, &t));
     let ok = shooting::setup(od(&b), &b, &u("s"), &u("t"));
@@ -2107,7 +2108,7 @@ fn guns_roll_two_dice_a_stand_at_an_enfiladed_line() {
            (id: "side", side: 1, type: "Inf", at: (600, 700), facing: 90),"#,
         &[],
     );
-    to(&mut b, Phase::Firing);
+    to(&mut b, FIRING);
     assert_eq!(
         shooting::setup(od(&b), &b, &u("g"), &u("side"))
             .unwrap()
@@ -2129,7 +2130,7 @@ fn a_flank_charge_counts_only_from_behind_the_front() {
         &[],
     );
     mv(&mut b, "a", vec![Step::ToContact(u("t"))]).unwrap();
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     b.script_dice(&[1, 1]);
     let ev = b.execute(fight_cmd("a", "t", None, vec![])).unwrap();
     let strikes = ev
@@ -2169,7 +2170,7 @@ fn a_flank_charge_counts_only_from_behind_the_front() {
         Some(true)
     );
     assert!(combat::flank_attackers(od(&b), &b, t).is_empty());
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     b.script_dice(&[1; 6]);
     let ev = b.execute(fight_cmd("x", "t", None, vec![])).unwrap();
     let strikes = ev
@@ -2202,7 +2203,7 @@ fn dice_are_split_evenly_among_enemies() {
            (id: "d", side: 1, type: "Inf", stands: [3], at: (642.85, 319.05), facing: 180),"#,
         &[],
     );
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     b.script_dice(&[1; 7]);
     let ev = b.execute(fight_cmd("a", "b", Some(false), vec![])).unwrap();
     let mine: Vec<usize> = ev
@@ -2238,7 +2239,7 @@ fn pursuit_restrictions() {
     // A shaken unit is offered no pursuit.
     let mut b = battle(&TOUCHING, &[]);
     b.units_mut()[0].status.shaken = true;
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     let o = b
         .rules
         .preview(&b, &fight_cmd("a", "b", None, vec![]))
@@ -2256,7 +2257,7 @@ fn pursuit_restrictions() {
 fn double_hits_on_the_pursued_and_triple_on_gunners() {
     let mut b = battle(&TOUCHING, &[]);
     b.units_mut()[1].status.pursued_by = Some(u("a"));
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     b.script_dice(&[6, 1, 1, 1, 1, 1, 1, 1]);
     let ev = b.execute(fight_cmd("a", "b", Some(false), vec![])).unwrap();
     let s = ev
@@ -2272,7 +2273,7 @@ fn double_hits_on_the_pursued_and_triple_on_gunners() {
            (id: "g", side: 1, type: "Gun", at: (600, 328.575), facing: 180),"#,
         &[],
     );
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     b.script_dice(&[6, 1, 1, 1, 1]);
     let ev = b.execute(fight_cmd("a", "g", Some(false), vec![])).unwrap();
     let s = ev
@@ -2360,10 +2361,10 @@ fn a_general_may_fall_with_two_hits_on_his_unit() {
                (id: "t", side: 0, type: "Inf", at: (600, 395.25), facing: 180),"#,
             &["generals"],
         );
-        to(&mut b, Phase::Movement);
-        to(&mut b, Phase::CloseCombat);
+        to(&mut b, MOVEMENT);
+        to(&mut b, CLOSE_COMBAT);
         b.execute(Command::EndPhase).unwrap();
-        to(&mut b, Phase::Firing);
+        to(&mut b, FIRING);
         b.script_dice(&[6, 6, 1, 1, die]);
         let ev = b
             .execute(Command::Fire {
@@ -2400,12 +2401,12 @@ fn regimental_guns_shoot_and_are_shot() {
            (id: "e", side: 1, type: "Inf", at: (600, 395.25), facing: 180),"#,
         &["regimental_guns"],
     );
-    to(&mut b, Phase::Firing);
+    to(&mut b, FIRING);
     let s = shooting::setup(od(&b), &b, &u("rg"), &u("e")).unwrap();
     assert_eq!((s.dice, s.need), (1, 4));
     // The enemy's turn: four stands in range, one die at the gun; one hit removes it.
-    to(&mut b, Phase::Movement);
-    to(&mut b, Phase::Firing);
+    to(&mut b, MOVEMENT);
+    to(&mut b, FIRING);
     let s = shooting::setup(od(&b), &b, &u("e"), &u("rg")).unwrap();
     assert_eq!(s.dice, 1);
     b.script_dice(&[6]);
@@ -2426,7 +2427,7 @@ fn regimental_guns_shoot_and_are_shot() {
         &["regimental_guns"],
     );
     mv(&mut b, "rg", vec![Step::Sidestep(1.0)]).unwrap();
-    to(&mut b, Phase::Firing);
+    to(&mut b, FIRING);
     let e = shooting::setup(od(&b), &b, &u("rg"), &u("e"))
         .unwrap_err()
         .to_string();
@@ -2441,7 +2442,7 @@ fn a_unit_recoiling_off_the_table_is_eliminated() {
            (id: "b", side: 1, type: "Inf", at: (600, 1169.05), facing: 180),"#,
         &[],
     );
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     b.script_dice(&[6, 6, 6, 6, 1, 1, 1, 1]);
     let ev = b.execute(fight_cmd("a", "b", Some(false), vec![])).unwrap();
     assert!(ev.iter().any(
@@ -2508,7 +2509,7 @@ fn a_recoil_retreats_facing_the_enemy() {
         combat::flank_attackers(od(&b), &b, b.unit(&u("b")).unwrap()),
         vec![u("a")]
     );
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     b.script_dice(&[6, 6, 1, 1, 1, 1, 1, 1]);
     let ev = b.execute(fight_cmd("a", "b", Some(false), vec![])).unwrap();
     let (from, to_) = ev
@@ -2555,7 +2556,7 @@ fn a_voluntary_fallback_does_not_reform_that_turn() {
         distance: 4.0,
     })
     .unwrap();
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     let ev = b.execute(Command::EndPhase).unwrap();
     assert!(steadied(&ev, "s"), "s stood: {ev:?}");
     assert!(!steadied(&ev, "a"), "a fell back: {ev:?}");
@@ -2625,7 +2626,7 @@ fn a_pursuer_charges_fresh_enemies_only_through_a_narrow_gap() {
             ),
             &[],
         );
-        to(&mut b, Phase::CloseCombat);
+        to(&mut b, CLOSE_COMBAT);
         let mut dice = vec![6, 6, 1, 1, 1, 1];
         dice.extend([1; 12]);
         b.script_dice(&dice);
@@ -2717,10 +2718,10 @@ fn a_friend_moved_through_stands_still_all_turn() {
         .unwrap_err();
     assert!(e.to_string().contains("stands still"), "{e}");
     // Next turn it moves again.
-    to(&mut b, Phase::CloseCombat);
-    to(&mut b, Phase::Movement);
-    to(&mut b, Phase::CloseCombat);
-    to(&mut b, Phase::Movement);
+    to(&mut b, CLOSE_COMBAT);
+    to(&mut b, MOVEMENT);
+    to(&mut b, CLOSE_COMBAT);
+    to(&mut b, MOVEMENT);
     assert_eq!(b.active, 0);
     mv(&mut b, "f", vec![Step::Sidestep(1.0)]).unwrap();
     // A friend that has moved this turn may not be passed through.
@@ -2775,7 +2776,7 @@ fn a_manoeuvre_disorders_only_when_it_ends_among_a_friend() {
 #[test]
 fn a_combat_fought_at_the_phase_end_pursues() {
     let mut b = battle(&TOUCHING, &[]);
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     b.script_dice(&[6, 6, 1, 1, 1, 1, 1, 1]);
     let ev = b.execute(Command::EndPhase).unwrap();
     let p = pursued(&ev);
@@ -2830,7 +2831,7 @@ fn a_pursuer_follows_a_line_beaten_in_the_flank_to_contact() {
            (id: "b", side: 1, type: "Inf", at: (600, 600), facing: 180),"#,
         &[],
     );
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     b.script_dice(&[6, 6, 1, 1, 1, 1, 1, 1]);
     let ev = b.execute(fight_cmd("a", "b", None, vec![])).unwrap();
     let e = b.unit(&u("b")).unwrap().clone();
@@ -2862,7 +2863,7 @@ fn a_pursuer_follows_a_column_beaten_in_the_flank_to_contact_not_onto_it() {
            (id: "b", side: 1, type: "Inf", formation: Column, at: (600, 600), facing: 180),"#,
         &[],
     );
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     b.script_dice(&[6, 6, 1, 1, 1, 1, 1, 1]);
     let ev = b.execute(fight_cmd("a", "b", None, vec![])).unwrap();
     let e = b.unit(&u("b")).unwrap().clone();
@@ -2898,7 +2899,7 @@ fn a_recoil_turns_where_it_has_room() {
             ),
             &[],
         );
-        to(&mut b, Phase::CloseCombat);
+        to(&mut b, CLOSE_COMBAT);
         b.script_dice(&[6, 6, 1, 1, 1, 1, 1, 1]);
         let ev = b.execute(fight_cmd("a", "b", Some(false), vec![])).unwrap();
         (b, ev)
@@ -2946,7 +2947,7 @@ fn a_square_never_pursues() {
         b.unit(&u("s")).unwrap(),
         b.unit(&u("e")).unwrap()
     ));
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     b.script_dice(&[6; 20]);
     let ev = b.execute(fight_cmd("s", "e", None, vec![])).unwrap();
     assert!(
@@ -2975,7 +2976,7 @@ fn a_disordered_unit_disordered_anew_does_not_reform() {
         steps: vec![Step::Advance(3.0)],
     })
     .unwrap();
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     let ev = b.execute(Command::EndPhase).unwrap();
     assert!(!steadied(&ev, "x"), "x was intermixed this turn: {ev:?}");
     // A friend recoils through it.
@@ -2986,7 +2987,7 @@ fn a_disordered_unit_disordered_anew_does_not_reform() {
         &[],
     );
     b.units_mut()[2].status.disordered = true;
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     b.script_dice(&[1, 1, 1, 1, 6, 6, 6, 6]);
     let ev = b
         .execute(fight_cmd("a", "b", None, vec![Pursuit::hold(&u("b"))]))
@@ -3025,7 +3026,7 @@ fn the_rally_sees_an_enemy_that_fired_and_ignores_horse_that_cannot_enter() {
            (id: "r", side: 1, type: "Inf", at: (1050, 950), facing: 0, shaken: true),"#,
         &[],
     );
-    to(&mut b, Phase::Firing);
+    to(&mut b, FIRING);
     b.script_dice(&[1, 1, 1, 1]);
     b.execute(Command::Fire {
         unit: u("e"),
@@ -3034,7 +3035,7 @@ fn the_rally_sees_an_enemy_that_fired_and_ignores_horse_that_cannot_enter() {
         defence: None,
     })
     .unwrap();
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     b.script_dice(&[1]);
     let ev = b.execute(Command::EndPhase).unwrap();
     let f = rally_factors(&ev);
@@ -3048,7 +3049,7 @@ fn the_rally_sees_an_enemy_that_fired_and_ignores_horse_that_cannot_enter() {
            (id: "r", side: 1, type: "Inf", at: (1050, 950), facing: 0, shaken: true),"#,
         &[],
     );
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     b.script_dice(&[1]);
     let ev = b.execute(Command::EndPhase).unwrap();
     let f = rally_factors(&ev);
@@ -3064,7 +3065,7 @@ fn pursue_shattered(stands: &str, lost: u32, dice: &[u8]) -> (Battle, Vec<Event>
         &format!(r#"(id: "b", side: 1, type: "Inf", stands: {stands}, figures_lost: {lost},"#),
     );
     let mut b = battle(&units, &[]);
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     b.script_dice(dice);
     let ev = b.execute(fight_cmd("a", "b", None, vec![])).unwrap();
     (b, ev)
@@ -3150,7 +3151,7 @@ fn an_l_refuses_a_flank_with_its_own_arm() {
     // "such a unit may not move until it reforms"
     let e = mv(&mut b, "l", vec![Step::Advance(1.0)]).unwrap_err();
     assert!(e.to_string().contains("an L"), "{e}");
-    to(&mut b, Phase::Firing);
+    to(&mut b, FIRING);
     let s = shooting::setup(od(&b), &b, &u("l"), &u("s")).unwrap();
     assert_eq!(
         (s.stands, s.dice),
@@ -3158,10 +3159,10 @@ fn an_l_refuses_a_flank_with_its_own_arm() {
         "the refused arm's two stands shoot"
     );
     // Next turn it reforms into line (the stands gather into the line's frame) and may move.
-    to(&mut b, Phase::CloseCombat);
-    to(&mut b, Phase::Movement);
-    to(&mut b, Phase::CloseCombat);
-    to(&mut b, Phase::Movement);
+    to(&mut b, CLOSE_COMBAT);
+    to(&mut b, MOVEMENT);
+    to(&mut b, CLOSE_COMBAT);
+    to(&mut b, MOVEMENT);
     assert_eq!(b.active, 0);
     let e = mv(&mut b, "l", vec![Step::Advance(1.0)]).unwrap_err();
     assert!(e.to_string().contains("an L"), "{e}");
@@ -3205,8 +3206,8 @@ fn a_charge_on_the_refused_arm_meets_a_front_and_the_whole_l_fights() {
         turn: 90.0,
     })
     .unwrap();
-    to(&mut b, Phase::CloseCombat);
-    to(&mut b, Phase::Movement);
+    to(&mut b, CLOSE_COMBAT);
+    to(&mut b, MOVEMENT);
     assert_eq!(b.active, 1);
     let ev = mv(&mut b, "c", vec![Step::ToContact(u("l"))]).unwrap();
     assert!(
@@ -3228,7 +3229,7 @@ fn a_charge_on_the_refused_arm_meets_a_front_and_the_whole_l_fights() {
     );
     assert!(combat::flank_attackers(od(&b), &b, l).is_empty());
     assert_eq!(combat::dice_count(od(&b), &b, l), 4, "the entire L counts");
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     b.script_dice(&[1; 8]);
     let ev = b.execute(fight_cmd("c", "l", None, vec![])).unwrap();
     let strikes = ev
@@ -3267,8 +3268,8 @@ fn a_charge_on_the_refused_arm_meets_a_front_and_the_whole_l_fights() {
         turn: 90.0,
     })
     .unwrap();
-    to(&mut b, Phase::CloseCombat);
-    to(&mut b, Phase::Movement);
+    to(&mut b, CLOSE_COMBAT);
+    to(&mut b, MOVEMENT);
     mv(&mut b, "f", vec![Step::ToContact(u("l"))]).unwrap();
     let l = b.unit(&u("l")).unwrap();
     assert_eq!(combat::flank_attackers(od(&b), &b, l), vec![u("f")]);
@@ -3324,8 +3325,8 @@ fn an_l_shot_at_its_refused_front_is_not_enfiladed() {
         turn: 90.0,
     })
     .unwrap();
-    to(&mut b, Phase::CloseCombat);
-    to(&mut b, Phase::Firing);
+    to(&mut b, CLOSE_COMBAT);
+    to(&mut b, FIRING);
     assert_eq!(b.active, 1);
     assert_eq!(
         shooting::setup(od(&b), &b, &u("g"), &u("l")).unwrap().dice,
@@ -3349,10 +3350,10 @@ fn an_l_beaten_at_its_refused_front_recoils_as_it_stands() {
         turn: 90.0,
     })
     .unwrap();
-    to(&mut b, Phase::CloseCombat);
-    to(&mut b, Phase::Movement);
+    to(&mut b, CLOSE_COMBAT);
+    to(&mut b, MOVEMENT);
     mv(&mut b, "c", vec![Step::ToContact(u("l"))]).unwrap();
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     let fc = fight_cmd("c", "l", Some(false), vec![]);
     // The L's 4 dice miss, one of c's hits (needs 6): one recoil move and one rout hit, two
     // figures lost from the last stand.
@@ -3393,7 +3394,7 @@ fn an_l_beaten_at_its_refused_front_recoils_as_it_stands() {
 #[test]
 fn the_other_sides_winner_follows_its_owners_standing_order() {
     let mut b = battle(&TOUCHING, &[]);
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     let b_wins = [1, 1, 1, 1, 6, 6, 6, 6, 1, 1, 1, 1];
     let run = |b: &Battle, c: Command| {
         let mut x = b.clone();
@@ -3642,12 +3643,12 @@ fn a_pursuit_toward_an_l_meets_its_arms_not_its_box() {
         .map(|s| s.centre.x - s.depth / 2.0)
         .fold(f32::MAX, f32::min);
     assert!((box_left - 543.0).abs() < 0.5 && (arm_back - 581.0).abs() < 0.5);
-    to(&mut b, Phase::CloseCombat);
-    to(&mut b, Phase::Movement);
+    to(&mut b, CLOSE_COMBAT);
+    to(&mut b, MOVEMENT);
     assert_eq!(b.active, 1);
     mv(&mut b, "c", vec![Step::ToContact(u("e"))]).unwrap();
     assert!((b.unit(&u("c")).unwrap().base.front_centre().x - 540.0).abs() < 0.5);
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     // e's half-strength stands strike no dice; c hits once with 6s: e recoils 2 inches.
     b.script_dice(&[6, 1, 1, 1]);
     let ev = b.execute(fight_cmd("c", "e", None, vec![])).unwrap();
@@ -3723,11 +3724,11 @@ fn a_pursuit_charges_a_friend_only_if_the_recoil_went_through_it_as_moved() {
            (id: "c", side: 1, type: "Inf", stands: [3, 3], at: (499.3, 600), facing: 90),"#,
         &[],
     );
-    to(&mut b, Phase::CloseCombat);
-    to(&mut b, Phase::Movement);
+    to(&mut b, CLOSE_COMBAT);
+    to(&mut b, MOVEMENT);
     assert_eq!(b.active, 1);
     mv(&mut b, "c", vec![Step::ToContact(u("e"))]).unwrap();
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     b.script_dice(&[6, 1, 1, 1, 1, 1, 1, 1]);
     let ev = b.execute(fight_cmd("c", "e", None, vec![])).unwrap();
     let (from, to_) = ev
@@ -3843,10 +3844,10 @@ fn an_l_recoils_by_its_stands_not_the_box_round_its_arms() {
         l.shapes(),
         f
     );
-    to(&mut b, Phase::CloseCombat);
-    to(&mut b, Phase::Movement);
+    to(&mut b, CLOSE_COMBAT);
+    to(&mut b, MOVEMENT);
     mv(&mut b, "c", vec![Step::ToContact(u("l"))]).unwrap();
-    to(&mut b, Phase::CloseCombat);
+    to(&mut b, CLOSE_COMBAT);
     let fc = fight_cmd("c", "l", Some(false), vec![]);
     b.script_dice(&[1, 1, 1, 1, 6, 1, 1, 1]);
     let ev = b.execute(fc).unwrap();

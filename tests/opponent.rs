@@ -2,6 +2,7 @@
 //! batch's report is the same every time.
 
 use volley::players::batch::{self, Player};
+use volley::rules::ruleset::{bbb, dbn};
 use volley::rules::save;
 
 mod common;
@@ -9,7 +10,7 @@ use common::{DEFAULTS, U, battle, id, to_phase};
 use volley::players::opponent::{Decision, Opponent, Style};
 use volley::rules::battle::Battle;
 use volley::rules::command::{Command, Step};
-use volley::rules::model::{Formation, Phase};
+use volley::rules::model::Formation;
 use volley::rules::scenario;
 
 /// Games per scenario and pairing; `VOLLEY_OPPONENT_GAMES` raises it for a long run.
@@ -64,7 +65,7 @@ fn the_opponent_closes_up_a_line_and_then_moves_it_as_one_group() {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, dbn::MOVEMENT);
     let mut o = Opponent::new(Style::Odds);
     let said = o.play_phase(&mut b, 0, true);
     assert!(
@@ -79,7 +80,7 @@ fn the_opponent_closes_up_a_line_and_then_moves_it_as_one_group() {
         m2.base
     );
     // The next bound they advance together, for one command.
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, dbn::MOVEMENT);
     let said = o.play_phase(&mut b, 0, true);
     assert!(
         said.iter()
@@ -101,7 +102,7 @@ fn a_general_left_behind_moves_up_first_while_his_troops_march_but_not_within_re
             ],
             "",
         );
-        to_phase(&mut b, 0, Phase::Movement);
+        to_phase(&mut b, 0, dbn::MOVEMENT);
         b
     };
     // The enemy far off (590 mm): he moves up first.
@@ -153,7 +154,7 @@ fn far_from_the_enemy_a_unit_marches_on_with_a_second_move_where_the_rules_allow
         (id: "f", side: 0, type: "Inf", class: Regular, at: Some((1000, 200)), facing: 0),
         (id: "p", side: 1, type: "Inf", class: Regular, at: Some((1000, 1900)), facing: 180)"#,
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, dbn::MOVEMENT);
     let mut o = Opponent::new(Style::Odds);
     let said = o.play_phase(&mut b, 0, true);
     let moves: Vec<_> = said
@@ -176,7 +177,7 @@ fn far_off_march(style: Style) -> String {
         (id: "p", side: 1, type: "Inf", class: Regular, name: "Ahead", at: Some((400, 1900)), facing: 180),
         (id: "q", side: 1, type: "Inf", class: Regular, name: "Aside", at: Some((1600, 1100)), facing: 180)"#,
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, dbn::MOVEMENT);
     let said = Opponent::new(style).play_phase(&mut b, 0, true);
     said.iter()
         .find(|d| d.command.unit() == Some(&id("f")))
@@ -217,7 +218,7 @@ fn supplier_brought_up(kind: &str, at: (f32, f32), need: impl Fn(&Battle) -> usi
                 bounds < need,
                 "{kind} {style:?}: still out after {bounds} bounds"
             );
-            to_phase(&mut b, 0, Phase::Movement);
+            to_phase(&mut b, 0, dbn::MOVEMENT);
             let said = o.play_phase(&mut b, 0, true);
             let up = said
                 .iter()
@@ -275,7 +276,7 @@ fn near_the_enemy_a_column_of_march_forms_line_and_far_off_it_marches_on() {
             r#"(id: "c", side: 0, type: "Inf", class: Trained, at: Some((600, 300)), facing: 0, formation: Some(Column)),
             (id: "e", side: 1, type: "Inf", class: Trained, at: Some((600, {y})), facing: 180),"#
         ));
-        to_phase(&mut b, 0, Phase::Movement);
+        to_phase(&mut b, 0, dbn::MOVEMENT);
         b.script_dice(&[6; 20]);
         let said = Opponent::new(Style::Odds).play_phase(&mut b, 0, true);
         (said, b.unit(&id("c")).expect("c").formation)
@@ -314,7 +315,7 @@ fn cuirassiers_charge_light_horse(facing: f32) -> (Battle, Decision) {
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, dbn::MOVEMENT);
     let before = b.fork();
     let said = Opponent::new(Style::Odds).play_phase(&mut b, 0, false);
     let charge = said
@@ -370,7 +371,7 @@ fn austria_guards_its_objective(x: f32, y: f32, style: Style) -> (Battle, Vec<De
         "",
         "objective: Some((at: (500, 500), owner: 1)),",
     );
-    to_phase(&mut b, 1, Phase::Movement);
+    to_phase(&mut b, 1, dbn::MOVEMENT);
     let said = Opponent::new(style).play_phase(&mut b, 1, true);
     (b, said)
 }
@@ -417,7 +418,7 @@ fn a_bbb_general_nearer_the_enemy_than_his_troops_steps_back_behind_them() {
         (id: "i", side: 0, type: "Inf", class: Trained, at: Some((600, 300)), facing: 0),
         (id: "e", side: 1, type: "Inf", class: Trained, at: Some((600, 600)), facing: 180),"#,
     );
-    to_phase(&mut b, 0, Phase::Generals);
+    to_phase(&mut b, 0, bbb::GENERALS);
     b.script_dice(&[6; 20]);
     let rules = b.rules.clone();
     let g = b.unit(&id("g")).unwrap().clone();
@@ -449,7 +450,7 @@ fn a_bbb_brigade_that_the_lowest_command_roll_would_retire_off_the_table_does_no
             r#"(id: "c", side: 0, type: "Inf", class: Trained, at: Some((600, {y})), facing: 0),
             (id: "e", side: 1, type: "Inf", class: Trained, at: Some((600, 800)), facing: 180),"#
         ));
-        to_phase(&mut b, 0, Phase::Movement);
+        to_phase(&mut b, 0, dbn::MOVEMENT);
         let said = Opponent::new(Style::Odds).play_phase(&mut b, 0, true);
         said.iter()
             .any(|d| matches!(d.command, Command::Activate { .. }))
@@ -534,7 +535,7 @@ fn limbered_guns_march_on_until_the_enemy_is_within_two_long_moves() {
             r#"(id: "g", side: 0, type: "FA", class: Trained, at: Some((600, 300)), facing: 0, limbered: true),
             (id: "e", side: 1, type: "Inf", class: Trained, at: Some((600, {y})), facing: 180),"#
         ));
-        to_phase(&mut b, 0, Phase::Movement);
+        to_phase(&mut b, 0, dbn::MOVEMENT);
         b.script_dice(&[6; 20]);
         let said = Opponent::new(Style::Odds).play_phase(&mut b, 0, true);
         (said, b.unit(&id("g")).expect("g").status.limbered)
@@ -565,7 +566,7 @@ fn a_bbb_charge_is_weighed_at_the_assault_four_phases_after_the_move() {
         r#"(id: "hc", side: 0, type: "HC", class: Veteran, at: Some((600, 300)), facing: 0),
         (id: "e", side: 1, type: "Inf", class: Trained, at: Some((600, 430)), facing: 90),"#,
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, dbn::MOVEMENT);
     b.script_dice(&[6; 20]);
     let said = Opponent::new(Style::Odds).play_phase(&mut b, 0, false);
     assert!(
@@ -594,7 +595,7 @@ fn last_turn_charge(own: &str, enemy: &str, ahead: Option<usize>) -> Vec<Decisio
         ],
         "",
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, dbn::MOVEMENT);
     b.turn = b.turn_limit;
     let lost = [id("x0"), id("x1")];
     for u in b.units_mut().iter_mut() {
@@ -679,7 +680,7 @@ fn on_good_ground(side: usize, on_hill: bool) -> Vec<Decision> {
         ],
         if on_hill { &hill } else { "" },
     );
-    to_phase(&mut b, side, Phase::Movement);
+    to_phase(&mut b, side, dbn::MOVEMENT);
     Opponent::new(Style::Odds).play_phase(&mut b, side, false)
 }
 
@@ -738,7 +739,7 @@ fn a_defender_on_good_ground_is_not_taken_off_it_by_its_line() {
         ],
         hill,
     );
-    to_phase(&mut b, 1, Phase::Movement);
+    to_phase(&mut b, 1, dbn::MOVEMENT);
     let said = Opponent::new(Style::Odds).play_phase(&mut b, 1, false);
     assert!(!moves_i(&said), "{said:?}");
 }
@@ -762,7 +763,7 @@ fn the_attacker_spends_its_points_on_the_most_troops_a_point_moves_first() {
         let sides = std::sync::Arc::make_mut(&mut b.sides);
         sides[0].defender = defends;
         sides[1].defender = !defends;
-        to_phase(&mut b, 0, Phase::Movement);
+        to_phase(&mut b, 0, dbn::MOVEMENT);
         b.command_points[0] = 2;
         let lone = b.unit(&id("lone")).unwrap().base;
         let said = Opponent::new(Style::Odds).play_phase(&mut b, 0, true);
@@ -832,7 +833,7 @@ fn beside_the_objective(last: bool) -> (Battle, Vec<Decision>) {
         "",
         "objective: Some((at: (500, 500), owner: 1)),",
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, dbn::MOVEMENT);
     b.turn = if last { b.turn_limit } else { 2 };
     let said = Opponent::new(Style::Odds).play_phase(&mut b, 0, false);
     (b, said)
@@ -868,7 +869,7 @@ fn behind_a_friend(style: Style) -> Battle {
            (id: "e", side: 1, type: "Inf", at: (300, 1000), facing: 180),"#,
         &[],
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, dbn::MOVEMENT);
     Opponent::new(style).play_phase(&mut b, 0, false);
     b
 }
@@ -905,7 +906,7 @@ fn battalion_before(enemy: &str, gap: f32) -> (Battle, Vec<Decision>) {
         ),
     );
     b.script_dice(&[6, 6, 6, 6]);
-    to_phase(&mut b, 1, Phase::Movement);
+    to_phase(&mut b, 1, dbn::MOVEMENT);
     let said = Opponent::new(Style::Odds).play_phase(&mut b, 1, false);
     (b, said)
 }
@@ -975,7 +976,7 @@ fn infantry_that_halts_short_of_enemy_foot_forms_attack_column_for_the_next_boun
     let mut b = b;
     b.script_dice(&[6, 6, 6, 6, 6, 6]);
     b.execute(Command::EndPhase).expect("end phase");
-    to_phase(&mut b, 1, Phase::Movement);
+    to_phase(&mut b, 1, dbn::MOVEMENT);
     let said = Opponent::new(Style::Odds).play_phase(&mut b, 1, false);
     assert!(
         !said.iter().any(|d| matches!(
@@ -1002,7 +1003,7 @@ fn march_on_a_battalion_facing(facing: f32) -> String {
         (id: "p", side: 1, type: "Inf", class: Regular, name: "IR 20 Alt-Colloredo", at: Some((400, 330)), facing: {facing})"#
         ),
     );
-    to_phase(&mut b, 0, Phase::Movement);
+    to_phase(&mut b, 0, dbn::MOVEMENT);
     let said = Opponent::new(Style::Odds).play_phase(&mut b, 0, true);
     said.iter()
         .find(|d| d.command.unit() == Some(&id("f")) && matches!(d.command, Command::Move { .. }))

@@ -355,7 +355,7 @@ fn a_charge_a_few_degrees_off_square_goes_in_in_every_ruleset() {
         );
         let mut b = scenario::parse(&text, "t.ron").unwrap();
         b.script_dice(&[6; 10]);
-        while b.phase != volley::rules::model::Phase::Movement {
+        while b.phase != volley::rules::ruleset::dbn::MOVEMENT {
             b.execute(Command::EndPhase).unwrap();
         }
         b.command_points = [10, 10];

@@ -230,7 +230,7 @@ mod tests {
     fn ev(turn: u32) -> Event {
         Event::PhaseBegan {
             turn,
-            phase: Phase::Movement,
+            phase: Phase::DEPLOYMENT,
             side: 0,
         }
     }

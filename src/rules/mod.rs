@@ -4,11 +4,13 @@
 pub mod battle;
 pub mod command;
 pub mod dice;
+pub mod flag;
 pub mod geometry;
 pub mod log;
 pub mod measure;
 pub mod model;
 pub mod odds;
+pub mod phase;
 pub mod roll;
 pub mod ruleset;
 pub mod save;

@@ -1,9 +1,13 @@
-//! The things on the table: ids, sides, units with their bases, stands and status, and phases.
+//! The things on the table: ids, sides, units with their bases, stands and status; phases and
+//! flags are declared by each ruleset (`phase.rs`, `flag.rs`).
 
 use super::geometry::{Base, Pt, norm_deg, norm_facing};
 use serde::{Deserialize, Serialize};
 use std::any::Any;
 use std::fmt;
+
+pub use super::flag::{FlagName, Flags};
+pub use super::phase::{Phase, PhaseInfo};
 use std::sync::Arc;
 
 /// A unit's id as written in the scenario (e.g. "pr-ir1"). Shared, not copied: commands,
@@ -82,49 +86,6 @@ pub enum Ammo {
     Low,
     /// Cannot fire until resupplied.
     Out,
-}
-
-/// Special flags a unit may carry.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Flag {
-    /// Guard: stoic in all combat.
-    Guard,
-    /// Grenadiers (Prussian grenadiers are stoic in all combat).
-    Grenadier,
-    /// Stoic by scenario (a named historical unit).
-    Stoic,
-    /// Fixed artillery: emplaced guns that may not move at all (DBN's fixed artillery).
-    Fixed,
-    /// Lancers (DBFPW light cavalry that fight as heavy).
-    Lancer,
-    /// Zouaves, North Africans, Chasseurs d'Afrique (DBFPW: close combat as elite).
-    Zouave,
-    /// Bavarian infantry (DBFPW: Poor, but close combat as regular line).
-    Bavarian,
-    /// BBB attributes: aggressive (assault bonus, may form in depth).
-    Aggressive,
-    /// BBB: passive (-1 command in good order).
-    Passive,
-    /// BBB: fragile (-1 command when disrupted, -1 in assault).
-    Fragile,
-    /// BBB: elite companies (EL: a right shift firing).
-    EliteCompanies,
-    /// BBB: devastating volleys (D: a right shift firing).
-    Devastating,
-    /// BBB: ragged volleys (R: a left shift firing).
-    Ragged,
-    /// BBB: tactically inept (T: fire at it shifts right).
-    Inept,
-    /// BBB: battalion guns (BG: the higher firing values).
-    BattalionGuns,
-    /// BBB: skirmish (SK: the skirmish musket's firing values).
-    Skirmish,
-    /// BBB: ineffective musket.
-    IneffectiveMusket,
-    /// BBB: cavalry armed with muskets (cavalry musket firing values).
-    CavalryMusket,
-    /// BBB: militia (-1 command).
-    Militia,
 }
 
 /// Army division for the formal deployment.
@@ -356,7 +317,7 @@ pub struct Unit {
     /// Troop code of the ruleset (Ms, HC, FA ...).
     pub troop: String,
     pub class: Class,
-    pub flags: Vec<Flag>,
+    pub flags: Flags,
     pub base: Base,
     pub formation: Formation,
     pub stands: Vec<Stand>,
@@ -401,8 +362,9 @@ fn is_zero_i(n: &i32) -> bool {
 }
 
 impl Unit {
-    pub fn has(&self, f: Flag) -> bool {
-        self.flags.contains(&f)
+    /// Whether the unit carries its ruleset's flag `f`.
+    pub fn has<F: super::flag::FlagSet>(&self, f: F) -> bool {
+        self.flags.has(f)
     }
     pub fn alive(&self) -> bool {
         !self.status.removed && !self.status.undeployed
@@ -483,58 +445,6 @@ pub struct SideInfo {
     pub commander: String,
     /// The side that defends (fortifies, places the objective).
     pub defender: bool,
-}
-
-/// Phases of a bound. Each ruleset lists the ones it uses, in its own order (`Ruleset::phases`),
-/// and words them on the turn bar (`Ruleset::turn_words`); a ruleset with other steps (defensive
-/// and offensive fire, charge declarations) adds its variants here.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Phase {
-    Deployment,
-    Command,
-    Movement,
-    Firing,
-    CloseCombat,
-    Morale,
-    /// BBB: generals move.
-    Generals,
-    /// Hal's: charges announced and their targets declared.
-    Charges,
-    /// Hal's: artillery fires.
-    Artillery,
-    /// Hal's: small arms fire, simultaneously.
-    SmallArms,
-    /// Hal's: routed units run.
-    Rout,
-    /// BBB: the side not moving fires.
-    DefensiveFire,
-    /// BBB: the moving side fires.
-    OffensiveFire,
-    /// BBB: assaults are resolved.
-    Assault,
-    GameOver,
-}
-
-impl Phase {
-    pub fn name(self) -> &'static str {
-        match self {
-            Phase::Deployment => "deployment",
-            Phase::Command => "command",
-            Phase::Movement => "movement",
-            Phase::Firing => "firing",
-            Phase::CloseCombat => "close combat",
-            Phase::Morale => "morale",
-            Phase::Generals => "generals",
-            Phase::Charges => "charge declarations",
-            Phase::Artillery => "artillery fire",
-            Phase::SmallArms => "small arms fire",
-            Phase::Rout => "rout movement",
-            Phase::DefensiveFire => "defensive fire",
-            Phase::OffensiveFire => "offensive fire",
-            Phase::Assault => "assault",
-            Phase::GameOver => "game over",
-        }
-    }
 }
 
 impl Formation {

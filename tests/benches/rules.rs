@@ -6,8 +6,9 @@ use std::hint::black_box;
 use std::path::Path;
 use volley::players::autoplay::AutoPlayer;
 use volley::rules::command::Step;
-use volley::rules::model::{Phase, UnitId};
+use volley::rules::model::UnitId;
 use volley::rules::ruleset::AnyRuleset;
+use volley::rules::ruleset::dbn::MOVEMENT;
 use volley::rules::{Battle, Command, scenario};
 
 /// 400 units in 20 rows and 60 terrain features on a 4000 x 3000 mm table.
@@ -50,7 +51,7 @@ fn crowded() -> Battle {
     );
     let mut b = scenario::parse(&text, "bench").expect("bench scenario");
     b.execute(Command::EndPhase).unwrap();
-    assert_eq!(b.phase, Phase::Movement);
+    assert_eq!(b.phase, MOVEMENT);
     b.command_points = [100, 100];
     b
 }

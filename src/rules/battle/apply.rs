@@ -105,7 +105,7 @@ impl Battle {
                     o.taken = true;
                 }
             }
-            Event::GameOver { .. } => self.phase = Phase::GameOver,
+            Event::GameOver { .. } => self.phase = Phase::GAME_OVER,
             _ => return false,
         }
         true

@@ -307,7 +307,7 @@ impl Battle {
     }
 
     pub fn is_over(&self) -> bool {
-        self.phase == Phase::GameOver
+        self.phase == Phase::GAME_OVER
     }
 
     /// The one door for change: check the command, resolve it, and apply its events.

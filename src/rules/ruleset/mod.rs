@@ -19,7 +19,7 @@ pub use view::{
 use super::battle::{Battle, OwnEvents};
 use super::command::{Command, Event, RuleError};
 use super::geometry::{Base, Pt};
-use super::model::{Class, Formation, Own, Phase, Side, SideInfo, Unit, UnitId};
+use super::model::{Class, Flags, Formation, Own, Phase, Side, SideInfo, Unit, UnitId};
 use super::scenario::raw::RawUnit;
 use super::terrain::Terrain;
 use serde::{Deserialize, Serialize};
@@ -47,6 +47,8 @@ pub struct UnitSetup {
     pub packs: u32,
     /// What the ruleset alone records of the unit at the start (`Status::own`).
     pub own: Own,
+    /// The scenario's flags, read as the ruleset's own.
+    pub flags: Flags,
 }
 
 /// What every ruleset does: the whole of what the window, the command line, the log and the

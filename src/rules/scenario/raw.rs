@@ -1,6 +1,6 @@
 //! A scenario file as written: the RON it is read into before any check.
 
-use crate::rules::model::{Ammo, Class, Division, Flag, Formation};
+use crate::rules::model::{Ammo, Class, Division, FlagName, Formation};
 use crate::rules::ruleset::view::UnitState;
 use crate::rules::terrain::FeatureKind;
 use serde::{Deserialize, Serialize};
@@ -72,7 +72,7 @@ pub struct RawUnit {
     #[serde(default)]
     pub class: Class,
     #[serde(default)]
-    pub flags: Vec<Flag>,
+    pub flags: Vec<FlagName>,
     /// Centre in mm; None waits for formal deployment.
     #[serde(default)]
     pub at: Option<RawPt>,

@@ -288,7 +288,7 @@ fn new_unit(
         side: u.side,
         troop: u.troop.clone(),
         class: u.class,
-        flags: u.flags.clone(),
+        flags: setup.flags,
         base,
         formation,
         stands: stands.iter().map(|&figures| Stand::new(figures)).collect(),

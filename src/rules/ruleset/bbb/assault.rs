@@ -7,7 +7,9 @@ use super::{After, Arm, AssaultMod, Bbb7yw, Disrupts, N, Retire, illegal, in_pha
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError, factor_sum};
 use crate::rules::geometry::Base;
-use crate::rules::model::{Class, Flag, Formation, Phase, Unit, UnitId};
+use crate::rules::model::{Class, Formation, Unit, UnitId};
+use crate::rules::ruleset::bbb::ASSAULT;
+use crate::rules::ruleset::bbb::Flag;
 use crate::rules::ruleset::view::{Chance, Outlook, OutlookPart, Roll};
 use crate::rules::terrain::FeatureKind;
 
@@ -169,7 +171,7 @@ impl Bbb7yw {
         aid: &UnitId,
         did: &UnitId,
     ) -> Result<(Unit, Unit, Vec<Factor>, Vec<Factor>), RuleError> {
-        in_phase(b, Phase::Assault, "assault")?;
+        in_phase(b, ASSAULT, "assault")?;
         let a = b.unit(aid)?.clone();
         let d = b.unit(did)?.clone();
         if a.side != b.active {

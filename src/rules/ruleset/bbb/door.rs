@@ -6,6 +6,7 @@ use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Event, RuleError};
 use crate::rules::geometry::Pt;
 use crate::rules::model::{Class, Phase, SideInfo, Unit, UnitId};
+use crate::rules::ruleset::bbb::{ASSAULT, DEFENSIVE_FIRE, GENERALS, MOVEMENT, OFFENSIVE_FIRE};
 use crate::rules::ruleset::doctrine::Tuning;
 use crate::rules::ruleset::view::{
     ActionGroup, Card, Layer, Look, Mark, Measure, MoveRequest, Outlook, Reference, StateView,
@@ -91,16 +92,10 @@ impl Ruleset for Bbb7yw {
         quality_name(quality(class)).into()
     }
     fn first_phase(&self, _units: &[Unit]) -> Phase {
-        Phase::Movement
+        MOVEMENT
     }
     fn phases(&self) -> Vec<Phase> {
-        vec![
-            Phase::Movement,
-            Phase::Generals,
-            Phase::DefensiveFire,
-            Phase::OffensiveFire,
-            Phase::Assault,
-        ]
+        super::turn::PHASES.to_vec()
     }
     fn turn_words(&self, b: &Battle) -> TurnWords {
         Bbb7yw::turn_words(self, b)
@@ -177,15 +172,15 @@ impl Ruleset for Bbb7yw {
     fn acting_sides(&self, b: &Battle) -> Vec<crate::rules::model::Side> {
         let other = Battle::enemy(b.active);
         match b.phase {
-            Phase::DefensiveFire => vec![other],
-            Phase::Movement => vec![b.active, other],
+            DEFENSIVE_FIRE => vec![other],
+            MOVEMENT => vec![b.active, other],
             _ => vec![b.active],
         }
     }
     fn part_to_play(&self, b: &Battle, side: crate::rules::model::Side) -> Result<(), String> {
         // Defensive fire is the only step the side not moving acts in alone: it has a part
         // only if one of its units may fire at an enemy now (one that moved or assaults).
-        if b.phase != Phase::DefensiveFire || side == b.active {
+        if b.phase != DEFENSIVE_FIRE || side == b.active {
             return Ok(());
         }
         let may_fire = b.alive().filter(|s| s.side == side).any(|s| {
@@ -209,9 +204,9 @@ impl Ruleset for Bbb7yw {
     fn may_move(&self, b: &Battle, u: &Unit) -> bool {
         u.side == b.active
             && if self.is_general(u) {
-                b.phase == Phase::Generals
+                b.phase == GENERALS
             } else {
-                b.phase == Phase::Movement && u.bound.allowance.is_some_and(|a| a > u.bound.spent)
+                b.phase == MOVEMENT && u.bound.allowance.is_some_and(|a| a > u.bound.spent)
             }
     }
     fn plan_note(&self, plan: &MovePlan) -> Option<String> {
@@ -219,13 +214,13 @@ impl Ruleset for Bbb7yw {
     }
     fn target_command(&self, b: &Battle, own: &UnitId, enemy: &UnitId) -> Option<Command> {
         match b.phase {
-            Phase::DefensiveFire | Phase::OffensiveFire => Some(Command::Fire {
+            DEFENSIVE_FIRE | OFFENSIVE_FIRE => Some(Command::Fire {
                 unit: own.clone(),
                 target: enemy.clone(),
                 support: Vec::new(),
                 defence: None,
             }),
-            Phase::Assault => Some(Command::Fight {
+            ASSAULT => Some(Command::Fight {
                 unit: own.clone(),
                 target: enemy.clone(),
                 pursue: None,

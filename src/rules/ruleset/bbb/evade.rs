@@ -5,7 +5,8 @@ use super::{Arm, Bbb7yw, N, illegal, in_phase};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
 use crate::rules::geometry::{Base, Pt, heading, norm_facing};
-use crate::rules::model::{Phase, Unit, UnitId};
+use crate::rules::model::{Unit, UnitId};
+use crate::rules::ruleset::bbb::MOVEMENT;
 use crate::rules::terrain::FeatureKind;
 
 impl Bbb7yw {
@@ -44,7 +45,7 @@ impl Bbb7yw {
         from: &UnitId,
         distance: f32,
     ) -> Result<(), RuleError> {
-        in_phase(b, Phase::Movement, "evade")?;
+        in_phase(b, MOVEMENT, "evade")?;
         let u = b.unit(id)?.clone();
         let e = b.unit(from)?.clone();
         self.may_evade_now(b, &u, &e)?;

@@ -8,7 +8,9 @@ use super::{Arm, Bbb7yw, Firing, Gun, HalvingKey, N, ShiftKey, illegal, layout, 
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError};
 use crate::rules::geometry::{Base, Pt, segment_hits_base};
-use crate::rules::model::{Ammo, Flag, Formation, Phase, Unit, UnitId};
+use crate::rules::model::{Ammo, Formation, Unit, UnitId};
+use crate::rules::ruleset::bbb::Flag;
+use crate::rules::ruleset::bbb::{DEFENSIVE_FIRE, MOVEMENT, OFFENSIVE_FIRE};
 use crate::rules::ruleset::view::{Chance, Outlook, OutlookPart, Roll};
 use crate::rules::terrain::FeatureKind;
 
@@ -66,8 +68,8 @@ impl Bbb7yw {
     /// Why the unit cannot fire now at all, or Ok.
     pub fn may_fire(&self, b: &Battle, s: &Unit) -> Result<(), RuleError> {
         let defensive = match b.phase {
-            Phase::DefensiveFire => true,
-            Phase::OffensiveFire => false,
+            DEFENSIVE_FIRE => true,
+            OFFENSIVE_FIRE => false,
             _ => {
                 return Err(RuleError::WrongPhase {
                     command: "fire".into(),
@@ -132,8 +134,7 @@ impl Bbb7yw {
         for e in b.log.iter().rev() {
             match e {
                 Event::PhaseBegan {
-                    phase: Phase::Movement,
-                    ..
+                    phase: MOVEMENT, ..
                 } => break,
                 Event::Moved { unit, .. } if *unit == s.id && !limbered => return true,
                 Event::Unlimbered { unit } if *unit == s.id => limbered = true,
@@ -229,7 +230,7 @@ impl Bbb7yw {
             row.values.clone()
         };
         let (value, lines) = self.fire_value(b, &s, &t, &values)?;
-        let halvings = self.halvings(&s, b.phase == Phase::DefensiveFire);
+        let halvings = self.halvings(&s, b.phase == DEFENSIVE_FIRE);
         let shifts = self.shifts(b, &s, &t);
         let net: i32 = shifts.iter().map(|f| f.value).sum();
         let column = fire_column(&self.data, value, halvings.len() as u32, net);
@@ -256,7 +257,7 @@ impl Bbb7yw {
                 t.name
             ));
         }
-        let defensive = b.phase == Phase::DefensiveFire;
+        let defensive = b.phase == DEFENSIVE_FIRE;
         // A formation change, limbering or a pivot uses the move: it counts as moving (ruling
         // defensive_fire).
         if defensive
@@ -530,7 +531,7 @@ impl Bbb7yw {
         // An assaulting unit may be halted.
         let now = b.unit(id)?.clone();
         if now.alive()
-            && b.phase == Phase::DefensiveFire
+            && b.phase == DEFENSIVE_FIRE
             && now.bound.charged
             && !now.bound.halted
             && r.halts(quality(now.class))

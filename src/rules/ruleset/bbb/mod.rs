@@ -34,11 +34,13 @@ pub mod zones;
 pub use super::common::{FactorDef as Modifier, Number};
 pub use data::*;
 pub use movement::BbbPlan;
+pub use setup::Flag;
+pub use turn::{ASSAULT, DEFENSIVE_FIRE, GENERALS, MOVEMENT, OFFENSIVE_FIRE};
 
 use crate::rules::battle::Battle;
 use crate::rules::command::{Factor, RuleError};
 use crate::rules::geometry::Base;
-use crate::rules::model::{Flag, Formation, Unit};
+use crate::rules::model::{Formation, Unit};
 use crate::rules::terrain::FeatureKind;
 
 /// Millimetres in an inch: BBB measures in inches.

@@ -7,7 +7,8 @@ use super::{Bbb7yw, N, illegal, in_phase, layout};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
 use crate::rules::geometry::Base;
-use crate::rules::model::{Phase, Unit, UnitId};
+use crate::rules::model::{Unit, UnitId};
+use crate::rules::ruleset::bbb::MOVEMENT;
 
 impl Bbb7yw {
     /// Bases at the start.
@@ -40,7 +41,7 @@ impl Bbb7yw {
         out: &mut Vec<Event>,
         id: &UnitId,
     ) -> Result<(), RuleError> {
-        in_phase(b, Phase::Movement, "recover a base")?;
+        in_phase(b, MOVEMENT, "recover a base")?;
         let u = b.unit(id)?.clone();
         crate::rules::ruleset::common::own_active(b, &u)?;
         if !u.bound.may_recover {
@@ -258,8 +259,7 @@ impl Bbb7yw {
         for e in b.log.iter().rev() {
             match e {
                 Event::PhaseBegan {
-                    phase: Phase::Movement,
-                    ..
+                    phase: MOVEMENT, ..
                 } => break,
                 Event::Moved { unit, .. } | Event::Recoiled { unit, .. } if *unit == u.id => {
                     moved = true

@@ -6,7 +6,9 @@ use super::{Arm, Bbb7yw, N, illegal, in_phase, layout};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Event, RuleError, Step};
 use crate::rules::geometry::{Base, Contact, norm_deg};
-use crate::rules::model::{Flag, Formation, Phase, Unit, UnitId};
+use crate::rules::model::{Formation, Unit, UnitId};
+use crate::rules::ruleset::bbb::Flag;
+use crate::rules::ruleset::bbb::{GENERALS, MOVEMENT};
 use crate::rules::ruleset::common::{
     Going, Motion, MovePlan, front_contact, step_motion, sweep_to_contact,
 };
@@ -41,7 +43,7 @@ impl Bbb7yw {
     /// full move in their step), less what it has used.
     pub fn remaining(&self, b: &Battle, u: &Unit) -> Result<f32, RuleError> {
         if self.is_general(u) {
-            if b.phase != Phase::Generals {
+            if b.phase != GENERALS {
                 return illegal(format!(
                     "{} is a general: generals move in their own step",
                     u.name
@@ -49,7 +51,7 @@ impl Bbb7yw {
             }
             return Ok((self.full_move(u)? - u.bound.spent).max(0.0));
         }
-        if b.phase != Phase::Movement {
+        if b.phase != MOVEMENT {
             return Err(RuleError::WrongPhase {
                 command: "move".into(),
                 phase: b.phase,
@@ -478,7 +480,7 @@ impl Bbb7yw {
         formation: Formation,
         turn: f32,
     ) -> Result<(), RuleError> {
-        in_phase(b, Phase::Movement, "change formation")?;
+        in_phase(b, MOVEMENT, "change formation")?;
         let u = b.unit(id)?.clone();
         crate::rules::ruleset::common::own_active(b, &u)?;
         if self.is_general(&u) {
@@ -570,11 +572,7 @@ impl Bbb7yw {
         id: &UnitId,
         limber: bool,
     ) -> Result<(), RuleError> {
-        in_phase(
-            b,
-            Phase::Movement,
-            if limber { "limber" } else { "unlimber" },
-        )?;
+        in_phase(b, MOVEMENT, if limber { "limber" } else { "unlimber" })?;
         let u = b.unit(id)?.clone();
         crate::rules::ruleset::common::own_active(b, &u)?;
         if !self.is_artillery(&u) {
@@ -645,8 +643,7 @@ impl Bbb7yw {
         for e in b.log.iter().rev() {
             match e {
                 Event::PhaseBegan {
-                    phase: Phase::Movement,
-                    ..
+                    phase: MOVEMENT, ..
                 } => break,
                 Event::Moved { unit, from, to, .. } if *unit == u.id => moved.push((*from, *to)),
                 _ => {}

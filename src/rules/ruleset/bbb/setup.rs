@@ -2,9 +2,41 @@
 
 use super::status::OwnStatus;
 use super::{Arm, Bbb7yw, N, Troop, layout};
-use crate::rules::model::{Class, Flag, Formation, Own};
+use crate::rules::model::{Class, Flags, Formation, Own};
 use crate::rules::ruleset::UnitSetup;
 use crate::rules::scenario::RawUnit;
+
+crate::rules::flag::flags! {
+    /// A BBB unit's attributes, as scenarios write them.
+    pub enum Flag {
+        /// Aggressive (assault bonus, may form in depth).
+        Aggressive,
+        /// Passive (-1 command in good order).
+        Passive,
+        /// Fragile (-1 command when disrupted, -1 in assault).
+        Fragile,
+        /// Elite companies (EL: a right shift firing).
+        EliteCompanies,
+        /// Devastating volleys (D: a right shift firing).
+        Devastating,
+        /// Ragged volleys (R: a left shift firing).
+        Ragged,
+        /// Tactically inept (T: fire at it shifts right).
+        Inept,
+        /// Battalion guns (BG: the higher firing values).
+        BattalionGuns,
+        /// Skirmish (SK: the skirmish musket's firing values).
+        Skirmish,
+        /// Ineffective musket.
+        IneffectiveMusket,
+        /// Cavalry armed with muskets (cavalry musket firing values).
+        CavalryMusket,
+        /// Militia (-1 command).
+        Militia,
+        /// Lancers (against infantry in an assault).
+        Lancer,
+    }
+}
 
 impl Bbb7yw {
     /// A scenario's unit: its bases (the data's default, or `bases`), in its formation.
@@ -27,6 +59,7 @@ impl Bbb7yw {
         Ok(UnitSetup {
             size: layout::footprint(base, formation, n as usize),
             formation,
+            flags: Flags::read::<Flag>(&u.flags),
             stands: vec![1; n as usize],
             shaken: false,
             packs: 0,
@@ -124,7 +157,13 @@ impl Bbb7yw {
 /// Each attribute the scenario gives applies to the unit's arm.
 fn check_attributes(u: &RawUnit, t: &Troop) -> Result<(), String> {
     for f in &u.flags {
-        let ok = match f {
+        let Some(flag) = f.read::<Flag>() else {
+            return Err(format!(
+                "unit '{}': the attribute {f:?} does not apply to {}",
+                u.id, t.name
+            ));
+        };
+        let ok = match flag {
             Flag::Aggressive | Flag::Passive | Flag::Fragile | Flag::Militia => {
                 t.arm != Arm::General
             }
@@ -136,7 +175,6 @@ fn check_attributes(u: &RawUnit, t: &Troop) -> Result<(), String> {
             | Flag::IneffectiveMusket => t.arm == Arm::Infantry,
             Flag::CavalryMusket | Flag::Lancer => t.arm.is_cavalry(),
             Flag::Inept => t.arm != Arm::General,
-            _ => false,
         };
         if !ok {
             return Err(format!(

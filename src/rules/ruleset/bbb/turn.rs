@@ -8,9 +8,44 @@ use super::{Arm, Bbb7yw, CommandMod, Moves, N, illegal, in_phase, quality};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError, factor_sum};
 use crate::rules::geometry::norm_deg;
-use crate::rules::model::{Flag, Formation, Phase, Unit, UnitId};
+use crate::rules::model::{Formation, Phase, PhaseInfo, Unit, UnitId};
+use crate::rules::phase::Phases;
+use crate::rules::ruleset::bbb::Flag;
 use crate::rules::ruleset::view::Roll;
 use crate::rules::terrain::FeatureKind;
+
+// ----- the phases of a bound -----------------------------------------------------------------
+
+/// The moving side moves its units (each after its command roll).
+pub const MOVEMENT: Phase = Phase::new(&PhaseInfo {
+    id: "Movement",
+    name: "movement",
+});
+/// The moving side moves its generals.
+pub const GENERALS: Phase = Phase::new(&PhaseInfo {
+    id: "Generals",
+    name: "generals",
+});
+/// The side not moving fires.
+pub const DEFENSIVE_FIRE: Phase = Phase::new(&PhaseInfo {
+    id: "DefensiveFire",
+    name: "defensive fire",
+});
+/// The moving side fires.
+pub const OFFENSIVE_FIRE: Phase = Phase::new(&PhaseInfo {
+    id: "OffensiveFire",
+    name: "offensive fire",
+});
+/// Assaults are resolved.
+pub const ASSAULT: Phase = Phase::new(&PhaseInfo {
+    id: "Assault",
+    name: "assault",
+});
+
+/// The phases of a bound, in order.
+pub const PHASES: [Phase; 5] = [MOVEMENT, GENERALS, DEFENSIVE_FIRE, OFFENSIVE_FIRE, ASSAULT];
+
+inventory::submit!(Phases(&PHASES));
 
 impl Bbb7yw {
     /// The modifiers of a unit's command roll, and whether it reads the disordered column.
@@ -81,7 +116,7 @@ impl Bbb7yw {
         out: &mut Vec<Event>,
         id: &UnitId,
     ) -> Result<(), RuleError> {
-        in_phase(b, Phase::Movement, "roll for command")?;
+        in_phase(b, MOVEMENT, "roll for command")?;
         let u = b.unit(id)?.clone();
         crate::rules::ruleset::common::own_active(b, &u)?;
         if self.is_general(&u) {
@@ -222,23 +257,23 @@ impl Bbb7yw {
 
     pub fn end_phase(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
         match b.phase {
-            Phase::Movement => {
-                b.begin_phase(out, Phase::Generals);
+            MOVEMENT => {
+                b.begin_phase(out, GENERALS);
                 self.generals_return(b, out);
             }
-            Phase::Generals => {
+            GENERALS => {
                 self.general_casualties(b, out);
-                b.begin_phase(out, Phase::DefensiveFire);
+                b.begin_phase(out, DEFENSIVE_FIRE);
             }
-            Phase::DefensiveFire => {
+            DEFENSIVE_FIRE => {
                 self.general_casualties(b, out);
-                b.begin_phase(out, Phase::OffensiveFire);
+                b.begin_phase(out, OFFENSIVE_FIRE);
             }
-            Phase::OffensiveFire => {
+            OFFENSIVE_FIRE => {
                 self.general_casualties(b, out);
-                b.begin_phase(out, Phase::Assault);
+                b.begin_phase(out, ASSAULT);
             }
-            Phase::Assault => {
+            ASSAULT => {
                 for _ in 0..(b.units.len() * 2 + 4) {
                     let Some((a, d)) = self.pending_assaults(b).into_iter().next() else {
                         break;
@@ -254,7 +289,7 @@ impl Bbb7yw {
                 self.end_of_turn(b, out);
                 self.next_turn(b, out);
             }
-            Phase::GameOver => return Err(RuleError::GameOver),
+            Phase::GAME_OVER => return Err(RuleError::GameOver),
             other => {
                 return illegal(format!("a BBB turn has no {} step", other.name()));
             }
@@ -274,7 +309,7 @@ impl Bbb7yw {
             out,
             Event::PhaseBegan {
                 turn,
-                phase: Phase::Movement,
+                phase: MOVEMENT,
                 side: next,
             },
         );

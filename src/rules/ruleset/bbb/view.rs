@@ -6,8 +6,10 @@ use super::{Arm, Bbb7yw, N, layout, quality, quality_name};
 use crate::rules::battle::Battle;
 use crate::rules::command::Command;
 use crate::rules::geometry::Base;
-use crate::rules::model::{Flag, Formation, Phase, Unit};
+use crate::rules::model::{Formation, Unit};
 use crate::rules::ruleset::Figures;
+use crate::rules::ruleset::bbb::Flag;
+use crate::rules::ruleset::bbb::{ASSAULT, DEFENSIVE_FIRE, GENERALS, MOVEMENT, OFFENSIVE_FIRE};
 use crate::rules::ruleset::common::{arc_marks, reach_mark, target_mark};
 use crate::rules::ruleset::view::{
     Action, ActionGroup, Card, Ink, Layer, Look, Mark, Sign, TurnWords,
@@ -16,23 +18,23 @@ use crate::rules::ruleset::view::{
 impl Bbb7yw {
     pub(super) fn turn_words(&self, b: &Battle) -> TurnWords {
         let (phase, end, controls) = match b.phase {
-            Phase::Movement => (
+            MOVEMENT => (
                 "move units (command rolls)",
                 "End moves",
                 "Roll for command, then drag within the move it allows · Q/E wheel · Esc cancel",
             ),
-            Phase::Generals => ("move generals", "End generals", "Drag a general up to 21\""),
-            Phase::DefensiveFire => (
+            GENERALS => ("move generals", "End generals", "Drag a general up to 21\""),
+            DEFENSIVE_FIRE => (
                 "defensive fire (the side not moving)",
                 "End defensive fire",
                 "Select a unit of the side not moving, click an enemy that moved",
             ),
-            Phase::OffensiveFire => (
+            OFFENSIVE_FIRE => (
                 "offensive fire",
                 "End offensive fire",
                 "Select your unit, click an enemy in range",
             ),
-            Phase::Assault => (
+            ASSAULT => (
                 "assault resolution",
                 "End bound",
                 "Select an assaulting unit, click the enemy it touches",
@@ -119,7 +121,7 @@ impl Bbb7yw {
                 lines.push(state.join(", "));
             }
             if !u.flags.is_empty() {
-                let names: Vec<String> = u.flags.iter().map(|f| format!("{f:?}")).collect();
+                let names: Vec<String> = u.flags.names().map(|f| format!("{f:?}")).collect();
                 lines.push(format!("Attributes: {}", names.join(", ")));
             }
             if let Some(a) = u.bound.allowance {
@@ -147,11 +149,7 @@ impl Bbb7yw {
             return out;
         }
         // The side not moving may evade an enemy that has moved within 12".
-        if b.phase == Phase::Movement
-            && u.side != b.active
-            && !u.status.disordered
-            && !u.bound.moved
-        {
+        if b.phase == MOVEMENT && u.side != b.active && !u.status.disordered && !u.bound.moved {
             let r = b.scale.to_mm(self.n(N::EvadeRadius));
             let acts: Vec<Action> = b
                 .alive()
@@ -179,7 +177,7 @@ impl Bbb7yw {
             }
             return out;
         }
-        if b.phase == Phase::Movement && u.side == b.active && !self.is_general(u) {
+        if b.phase == MOVEMENT && u.side == b.active && !self.is_general(u) {
             if u.bound.allowance.is_none() {
                 let chances = self.command_chances(b, u);
                 let (factors, _) = self.command_modifiers(b, u);
@@ -327,7 +325,7 @@ impl Bbb7yw {
             // Before its command roll, the reach a full move would give, inked as such.
             let unrolled = !self.is_general(s) && s.bound.allowance.is_none();
             let mut probe = None;
-            if unrolled && b.phase == Phase::Movement && s.side == b.active {
+            if unrolled && b.phase == MOVEMENT && s.side == b.active {
                 let mut p = b.clone();
                 if let Some(u) = std::sync::Arc::make_mut(&mut p.units)
                     .iter_mut()
@@ -353,10 +351,8 @@ impl Bbb7yw {
         if layers.contains(&Layer::Targets) {
             for e in b.alive().filter(|e| e.side != s.side) {
                 let ok = match b.phase {
-                    Phase::DefensiveFire | Phase::OffensiveFire => {
-                        self.fire_setup(b, &s.id, &e.id).is_ok()
-                    }
-                    Phase::Assault => self.assault_setup(b, &s.id, &e.id).is_ok(),
+                    DEFENSIVE_FIRE | OFFENSIVE_FIRE => self.fire_setup(b, &s.id, &e.id).is_ok(),
+                    ASSAULT => self.assault_setup(b, &s.id, &e.id).is_ok(),
                     _ => false,
                 };
                 if ok {

@@ -106,16 +106,23 @@ pub fn pursuit_order_action(u: &Unit) -> ActionGroup {
     }
 }
 
-/// The command a click on an enemy gives in the firing and close combat phases.
-pub fn fire_or_fight(b: &Battle, own: &UnitId, enemy: &UnitId) -> Option<Command> {
+/// The command a click on an enemy gives in the ruleset's phases of `firing` and
+/// `close_combat`.
+pub fn fire_or_fight(
+    b: &Battle,
+    own: &UnitId,
+    enemy: &UnitId,
+    firing: Phase,
+    close_combat: Phase,
+) -> Option<Command> {
     match b.phase {
-        Phase::Firing => Some(Command::Fire {
+        p if p == firing => Some(Command::Fire {
             unit: own.clone(),
             target: enemy.clone(),
             support: vec![],
             defence: None,
         }),
-        Phase::CloseCombat => Some(Command::Fight {
+        p if p == close_combat => Some(Command::Fight {
             unit: own.clone(),
             target: enemy.clone(),
             pursue: None,

@@ -2,9 +2,31 @@
 //! a nation's list, with their troop types and nations read as the supplement's types at load.
 
 use super::{Dbn, DbnData, ListLine, troop_type, typed_names};
-use crate::rules::model::{Class, Flag, SideInfo, Unit};
+use crate::rules::model::{Class, SideInfo, Unit};
 use crate::rules::ruleset::common::RulesKey;
 use crate::rules::terrain::Terrain;
+
+crate::rules::flag::flags! {
+    /// The flags a DBN-family unit may carry (DB7YW takes the first four, DBFPW Guard, Fixed
+    /// and its own three), as scenarios and the army lists write them.
+    #[derive(serde::Serialize, serde::Deserialize)]
+    pub enum Flag {
+        /// Guard: stoic in all combat (DB7YW); the guard of the army lists (DBFPW).
+        Guard,
+        /// Grenadiers (Prussian grenadiers are stoic in all combat).
+        Grenadier,
+        /// Stoic by scenario (a named historical unit).
+        Stoic,
+        /// Fixed artillery: emplaced guns that may not move at all.
+        Fixed,
+        /// Lancers (DBFPW light cavalry that fight as heavy).
+        Lancer,
+        /// Zouaves, North Africans, Chasseurs d'Afrique (DBFPW: close combat as elite).
+        Zouave,
+        /// Bavarian infantry (DBFPW: Poor, but close combat as regular line).
+        Bavarian,
+    }
+}
 
 /// A data file's cost rules and national lists with their troop types (`T`) and nations
 /// (`Nat`) read at load, rule for rule and line for line with the data's `army`, whose words

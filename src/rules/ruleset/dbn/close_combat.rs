@@ -7,8 +7,9 @@ use super::{Combat, Dbn, DbnGame, Follow, Setup, Supplement, TroopKind, TroopTra
 use crate::rules::battle::Battle;
 use crate::rules::command::{Effect, Event, Factor, RuleError, Score, Verdict};
 use crate::rules::geometry::{Base, CONTACT_EPS, Contact, Edge, norm_deg};
-use crate::rules::model::{Phase, Unit, UnitId};
+use crate::rules::model::{Unit, UnitId};
 use crate::rules::ruleset::common::own_active;
+use crate::rules::ruleset::dbn::CLOSE_COMBAT;
 use crate::rules::ruleset::view::Roll;
 
 impl Dbn {
@@ -183,7 +184,7 @@ impl<S: Supplement> DbnGame<S> {
         extra: bool,
     ) -> Result<Setup, RuleError> {
         let d = &self.dbn;
-        if b.phase != Phase::CloseCombat {
+        if b.phase != CLOSE_COMBAT {
             return Err(RuleError::WrongPhase {
                 command: "fight".into(),
                 phase: b.phase,

@@ -6,22 +6,43 @@ use super::results::PursuitOrders;
 use super::{Dbn, DbnGame, Supplement, TroopKind, TroopTrait};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError, factor_sum};
-use crate::rules::model::{Division, Phase, Side, Unit, UnitId};
+use crate::rules::model::{Division, Phase, PhaseInfo, Side, Unit, UnitId};
+use crate::rules::phase::Phases;
+
+// ----- the phases of a bound -----------------------------------------------------------------
+
+/// The side throws its command dice for points.
+pub const COMMAND: Phase = Phase::new(&PhaseInfo {
+    id: "Command",
+    name: "command",
+});
+/// The side moves, paying points.
+pub const MOVEMENT: Phase = Phase::new(&PhaseInfo {
+    id: "Movement",
+    name: "movement",
+});
+/// Distant shooting.
+pub const FIRING: Phase = Phase::new(&PhaseInfo {
+    id: "Firing",
+    name: "firing",
+});
+/// Close combat, then the bound ends.
+pub const CLOSE_COMBAT: Phase = Phase::new(&PhaseInfo {
+    id: "CloseCombat",
+    name: "close combat",
+});
+
+inventory::submit!(Phases(&Dbn::BOUND));
 
 impl Dbn {
     /// Phases of a bound in order.
-    pub const BOUND: [Phase; 4] = [
-        Phase::Command,
-        Phase::Movement,
-        Phase::Firing,
-        Phase::CloseCombat,
-    ];
+    pub const BOUND: [Phase; 4] = [COMMAND, MOVEMENT, FIRING, CLOSE_COMBAT];
 
     pub fn first_phase(units: &[Unit]) -> Phase {
         if units.iter().any(|u| u.status.undeployed) {
-            Phase::Deployment
+            Phase::DEPLOYMENT
         } else {
-            Phase::Command
+            COMMAND
         }
     }
 
@@ -185,7 +206,7 @@ impl Dbn {
             out,
             Event::PhaseBegan {
                 turn,
-                phase: Phase::Command,
+                phase: COMMAND,
                 side: next_side,
             },
         );
@@ -301,23 +322,23 @@ impl<S: Supplement> DbnGame<S> {
     pub(super) fn end_phase(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
         let d = &self.dbn;
         match b.phase {
-            Phase::Deployment => d.end_deployment_step(b, out),
-            Phase::Command => {
+            Phase::DEPLOYMENT => d.end_deployment_step(b, out),
+            COMMAND => {
                 let extra = self.sup.command_factors(self, b);
                 d.command_roll(b, out, extra)?;
                 self.sup.start_bound(self, b, out)?;
-                b.begin_phase(out, Phase::Movement);
+                b.begin_phase(out, MOVEMENT);
                 Ok(())
             }
-            Phase::Movement => {
-                b.begin_phase(out, Phase::Firing);
+            MOVEMENT => {
+                b.begin_phase(out, FIRING);
                 Ok(())
             }
-            Phase::Firing => {
-                b.begin_phase(out, Phase::CloseCombat);
+            FIRING => {
+                b.begin_phase(out, CLOSE_COMBAT);
                 Ok(())
             }
-            Phase::CloseCombat => {
+            CLOSE_COMBAT => {
                 // Fight what the player left unfought, in unit order.
                 for _ in 0..(b.units.len() * 2 + 4) {
                     let Some((a, e)) = d.pending_combats(b).into_iter().next() else {
@@ -336,16 +357,8 @@ impl<S: Supplement> DbnGame<S> {
                 d.next_bound(b, out);
                 Ok(())
             }
-            Phase::GameOver => Err(RuleError::GameOver),
-            Phase::Morale
-            | Phase::Generals
-            | Phase::Charges
-            | Phase::Artillery
-            | Phase::SmallArms
-            | Phase::Rout
-            | Phase::DefensiveFire
-            | Phase::OffensiveFire
-            | Phase::Assault => Err(RuleError::Illegal(format!(
+            Phase::GAME_OVER => Err(RuleError::GameOver),
+            _ => Err(RuleError::Illegal(format!(
                 "a DBN bound has no {} phase",
                 b.phase.name()
             ))),

@@ -147,7 +147,7 @@ pub struct CostRule {
     #[serde(default)]
     pub class: Option<Class>,
     #[serde(default)]
-    pub flag: Option<crate::rules::model::Flag>,
+    pub flag: Option<super::Flag>,
     /// Applies only to a side of these nations (empty: any).
     #[serde(default)]
     pub nations: Vec<String>,
@@ -169,7 +169,7 @@ pub struct ListLine {
     #[serde(default)]
     pub classes: Vec<Class>,
     #[serde(default)]
-    pub flag: Option<crate::rules::model::Flag>,
+    pub flag: Option<super::Flag>,
     pub min: u32,
     pub max: u32,
     pub words: String,

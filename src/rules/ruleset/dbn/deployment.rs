@@ -6,7 +6,8 @@ use super::{Dbn, TroopKind};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
 use crate::rules::geometry::{Base, Pt};
-use crate::rules::model::{Division, Phase, Side, Unit, UnitId};
+use crate::rules::model::{Division, Side, Unit, UnitId};
+use crate::rules::ruleset::dbn::COMMAND;
 
 impl Dbn {
     /// The (side, division) placing now, skipping steps with nobody to place.
@@ -133,7 +134,7 @@ impl Dbn {
                 out,
                 Event::PhaseBegan {
                     turn: 1,
-                    phase: Phase::Command,
+                    phase: COMMAND,
                     side: 0,
                 },
             );

@@ -7,8 +7,9 @@ use super::{Combat, Dbn, DbnGame, FireRole, Setup, Supplement, TroopTrait};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Effect, Event, Factor, RuleError, Score, Verdict};
 use crate::rules::geometry::{Base, CONTACT_EPS, Edge, Pt, segment_hits_base};
-use crate::rules::model::{Ammo, Phase, Unit, UnitId};
+use crate::rules::model::{Ammo, Unit, UnitId};
 use crate::rules::ruleset::common::own_active;
+use crate::rules::ruleset::dbn::FIRING;
 use crate::rules::terrain::{Feature, FeatureKind};
 
 /// What a line of sight is judged by: the higher of the two units' levels, how far one sees
@@ -366,7 +367,7 @@ impl<S: Supplement> DbnGame<S> {
         defence: Option<&[UnitId]>,
     ) -> Result<Setup, RuleError> {
         let d = &self.dbn;
-        if b.phase != Phase::Firing {
+        if b.phase != FIRING {
             return Err(RuleError::WrongPhase {
                 command: "fire".into(),
                 phase: b.phase,

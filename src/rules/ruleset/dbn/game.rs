@@ -8,8 +8,10 @@ use super::{Dbn, Supplement};
 use crate::rules::battle::{Battle, Objective, Zone};
 use crate::rules::command::{Command, Event, Factor, RuleError};
 use crate::rules::geometry::Pt;
-use crate::rules::model::{Class, Flag, Formation, Phase, SideInfo, Unit, UnitId};
+use crate::rules::model::{Class, Formation, Phase, SideInfo, Unit, UnitId};
 use crate::rules::ruleset::common::{MovePlan, fire_or_fight};
+use crate::rules::ruleset::dbn::Flag;
+use crate::rules::ruleset::dbn::{CLOSE_COMBAT, FIRING, MOVEMENT};
 use crate::rules::ruleset::view::{
     ActionGroup, Card, Deployment, Layer, Look, Mark, Measure, MoveRequest, Outlook, Reference,
     TurnWords, UnitModel,
@@ -41,12 +43,12 @@ pub fn prepare_plain<S: Supplement>(
             u.id, g.dbn.data.id
         ));
     }
-    use crate::rules::model::Flag;
-    if let Some(f) = u
-        .flags
-        .iter()
-        .find(|f| !matches!(f, Flag::Guard | Flag::Grenadier | Flag::Stoic | Flag::Fixed))
-    {
+    if let Some(f) = u.flags.iter().find(|f| {
+        !matches!(
+            f.read::<Flag>(),
+            Some(Flag::Guard | Flag::Grenadier | Flag::Stoic | Flag::Fixed)
+        )
+    }) {
         return Err(format!(
             "unit '{}': the flag {f:?} means nothing in {} (Guard, Grenadier, Stoic, Fixed)",
             u.id, g.dbn.data.id
@@ -227,7 +229,7 @@ impl<S: Supplement> Ruleset for DbnGame<S> {
                 crate::rules::ruleset::common::order_pursuit(b, out, unit, *pursue, no_choice)
             }
             Command::Deploy { unit, x, y, facing } => {
-                if b.phase != Phase::Deployment {
+                if b.phase != Phase::DEPLOYMENT {
                     return Err(RuleError::WrongPhase {
                         command: "deploy".into(),
                         phase: b.phase,
@@ -295,7 +297,7 @@ impl<S: Supplement> Ruleset for DbnGame<S> {
     }
     fn may_move(&self, b: &Battle, u: &Unit) -> bool {
         self.dbn.may_move(b, u)
-            || (b.phase == Phase::Movement
+            || (b.phase == MOVEMENT
                 && u.bound.moved
                 && !u.has(Flag::Fixed)
                 && self.sup.may_move_again(self, b, u).is_ok())
@@ -304,7 +306,7 @@ impl<S: Supplement> Ruleset for DbnGame<S> {
         Some(format!("{} command point(s)", plan.cost))
     }
     fn target_command(&self, b: &Battle, own: &UnitId, enemy: &UnitId) -> Option<Command> {
-        fire_or_fight(b, own, enemy)
+        fire_or_fight(b, own, enemy, FIRING, CLOSE_COMBAT)
     }
     fn preview(&self, b: &Battle, cmd: &Command) -> Result<Outlook, RuleError> {
         self.outlook(b, cmd)

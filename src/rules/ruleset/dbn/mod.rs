@@ -33,6 +33,8 @@ mod supplement;
 mod terrain;
 mod view;
 
+pub use army::Flag;
+pub use command::{CLOSE_COMBAT, COMMAND, FIRING, MOVEMENT};
 pub use data::{
     Allowance, ArmyRules, CostRule, Dbn, DbnData, DivisionalRules, Extras, FirstDie, FortifyCosts,
     ListLine, N, NationalList, SharedFire, Troop, TroopKind, TroopTrait, check_troop_types,

@@ -7,11 +7,13 @@ use super::{Dbn, DbnGame, Supplement, TroopKind, TroopTrait};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError, Step};
 use crate::rules::geometry::{Base, Contact, Edge, norm_deg};
-use crate::rules::model::{Flag, Formation, Phase, Unit, UnitId};
+use crate::rules::model::{Formation, Unit, UnitId};
 use crate::rules::ruleset::common::{
     Going, Motion, MovePlan, conform, front_contact, manoeuvre_words, no_contact_words, own_active,
     step_motion, sweep_to_contact,
 };
+use crate::rules::ruleset::dbn::Flag;
+use crate::rules::ruleset::dbn::MOVEMENT;
 use crate::rules::terrain::FeatureKind;
 
 impl Dbn {
@@ -606,7 +608,7 @@ impl Dbn {
         id: &UnitId,
         limber: bool,
     ) -> Result<(), RuleError> {
-        if b.phase != Phase::Movement {
+        if b.phase != MOVEMENT {
             return Err(RuleError::WrongPhase {
                 command: if limber { "limber" } else { "unlimber" }.into(),
                 phase: b.phase,
@@ -727,7 +729,7 @@ impl<S: Supplement> DbnGame<S> {
     /// Checks and plans a move of one unit or a group, without changing anything.
     pub fn plan(&self, b: &Battle, ids: &[UnitId], steps: &[Step]) -> Result<MovePlan, RuleError> {
         let d = &self.dbn;
-        if b.phase != Phase::Movement {
+        if b.phase != MOVEMENT {
             return Err(RuleError::WrongPhase {
                 command: "move".into(),
                 phase: b.phase,

@@ -4,8 +4,9 @@
 use super::{DbnGame, FirstDie, Supplement};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Event, Factor, RuleError, Verdict, factor_sum};
-use crate::rules::model::{Phase, Unit, UnitId};
+use crate::rules::model::{Unit, UnitId};
 use crate::rules::odds::{Odds, Quirks};
+use crate::rules::ruleset::dbn::CLOSE_COMBAT;
 use crate::rules::ruleset::view::Roll;
 use crate::rules::tagged::Tagged;
 
@@ -186,7 +187,7 @@ impl<S: Supplement> DbnGame<S> {
         out: &mut Vec<Event>,
         setup: &mut Setup,
     ) -> Result<(), RuleError> {
-        let close = b.phase == Phase::CloseCombat;
+        let close = b.phase == CLOSE_COMBAT;
         for t in setup.first.clone() {
             let die = b.d6()?;
             let fd = &t.die;

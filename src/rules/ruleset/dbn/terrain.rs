@@ -320,7 +320,7 @@ impl Dbn {
                 self.data.id
             )));
         };
-        if b.phase != Phase::Deployment {
+        if b.phase != Phase::DEPLOYMENT {
             return Err(RuleError::WrongPhase {
                 command: "fortify".into(),
                 phase: b.phase,

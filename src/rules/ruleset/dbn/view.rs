@@ -6,11 +6,12 @@ use super::N;
 use super::{Dbn, DbnGame, Follow, Setup, Supplement, TroopKind, TroopTrait};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Factor, RuleError, Step, factor_sum};
-use crate::rules::model::{Formation, Own, Phase, Unit, UnitId};
+use crate::rules::model::{Flags, Formation, Own, Phase, Unit, UnitId};
 use crate::rules::ruleset::UnitSetup;
 use crate::rules::ruleset::common::{
     arc_marks, chance, factor_rows, number_rows, reach_mark, sight_marks, target_mark,
 };
+use crate::rules::ruleset::dbn::{CLOSE_COMBAT, COMMAND, FIRING, MOVEMENT};
 use crate::rules::ruleset::view::{
     Action, ActionGroup, Card, Choice, Deployment, Figures, Ink, Layer, Look, Mark, Outlook,
     OutlookPart, RefRow, RefSection, Reference, Sign, TurnWords,
@@ -80,6 +81,7 @@ impl Dbn {
         Ok(UnitSetup {
             size: t.base,
             formation,
+            flags: Flags::read::<super::Flag>(&u.flags),
             stands: Vec::new(),
             shaken: u.shaken || (shaken_at > 0 && u.hits >= shaken_at),
             packs: 0,
@@ -89,15 +91,11 @@ impl Dbn {
 
     /// Moves are made once a bound, by units not in close combat.
     pub fn may_move(&self, b: &Battle, u: &Unit) -> bool {
-        b.phase == Phase::Movement && !u.bound.moved && !u.has(crate::rules::model::Flag::Fixed)
+        b.phase == MOVEMENT && !u.bound.moved && !u.has(super::Flag::Fixed)
     }
 
     pub fn turn_words(&self, b: &Battle) -> TurnWords {
-        let resources = matches!(
-            b.phase,
-            Phase::Movement | Phase::Firing | Phase::CloseCombat
-        )
-        .then(|| {
+        let resources = matches!(b.phase, MOVEMENT | FIRING | CLOSE_COMBAT).then(|| {
             let own: String = b
                 .division_points
                 .iter()
@@ -106,10 +104,10 @@ impl Dbn {
             format!("{} command points{own}", b.command_points[b.active])
         });
         let end = match b.phase {
-            Phase::Command => Some("Roll command dice"),
-            Phase::Deployment => Some("Division placed"),
-            Phase::CloseCombat => Some("End bound"),
-            Phase::GameOver => None,
+            COMMAND => Some("Roll command dice"),
+            Phase::DEPLOYMENT => Some("Division placed"),
+            CLOSE_COMBAT => Some("End bound"),
+            Phase::GAME_OVER => None,
             _ => Some("End phase"),
         };
         TurnWords {
@@ -171,7 +169,7 @@ impl Dbn {
 
     /// Limbering and unlimbering artillery in its movement phase.
     pub fn actions(&self, b: &Battle, u: &Unit) -> Vec<ActionGroup> {
-        if b.phase != Phase::Movement
+        if b.phase != MOVEMENT
             || u.side != b.active
             || !u.alive()
             || !self.is_artillery(u)
@@ -211,7 +209,7 @@ impl Dbn {
 
     /// The division now deploying, the units waiting, and the towns the defender may fortify.
     pub fn deployment_view(&self, b: &Battle) -> Option<Deployment> {
-        if b.phase != Phase::Deployment {
+        if b.phase != Phase::DEPLOYMENT {
             return None;
         }
         let (side, division) = self.deployment_turn(b)?;
@@ -325,8 +323,8 @@ impl Dbn {
             }
             let eligible = s.side == b.active
                 && match b.phase {
-                    Phase::Firing => self.fire_check(b, s, e, false).is_ok(),
-                    Phase::CloseCombat => self.contacts(b, s).iter().any(|(x, _)| x == &e.id),
+                    FIRING => self.fire_check(b, s, e, false).is_ok(),
+                    CLOSE_COMBAT => self.contacts(b, s).iter().any(|(x, _)| x == &e.id),
                     _ => false,
                 };
             if eligible && layers.contains(&Layer::Targets) {

@@ -9,9 +9,10 @@ use super::{ChargeFrom, Hal25, State, this_turn};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
 use crate::rules::geometry::Base;
-use crate::rules::model::{Formation, Phase, Unit, UnitId};
+use crate::rules::model::{Formation, Unit, UnitId};
 use crate::rules::ruleset::Roll;
 use crate::rules::ruleset::common::{heading_deg, illegal, in_phase, own_active};
+use crate::rules::ruleset::hal25::CHARGES;
 use crate::rules::terrain::FeatureKind;
 
 impl Hal25 {
@@ -81,7 +82,7 @@ impl Hal25 {
 
     /// Checks a declaration of a charge.
     pub fn check_declare(&self, b: &Battle, id: &UnitId, target: &UnitId) -> Result<(), RuleError> {
-        in_phase(b, Phase::Charges, "declare a charge")?;
+        in_phase(b, CHARGES, "declare a charge")?;
         let u = b.unit(id)?;
         let t = b.unit(target)?;
         if t.side == u.side || !t.alive() {

@@ -5,9 +5,10 @@ use super::rolls::HalRoll;
 use super::{Hal25, TroopClass};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
-use crate::rules::model::{Phase, UnitId};
+use crate::rules::model::UnitId;
 use crate::rules::ruleset::Roll;
 use crate::rules::ruleset::common::illegal;
+use crate::rules::ruleset::hal25::{CHARGES, MOVEMENT};
 
 impl Hal25 {
     /// The orders a courier carries now: (brigade, order).
@@ -48,7 +49,7 @@ impl Hal25 {
         brigade: &str,
         order: &str,
     ) -> Result<(), RuleError> {
-        if !matches!(b.phase, Phase::Charges | Phase::Movement) {
+        if !matches!(b.phase, CHARGES | MOVEMENT) {
             return Err(RuleError::WrongPhase {
                 command: "send a courier".into(),
                 phase: b.phase,
@@ -58,7 +59,7 @@ impl Hal25 {
         if self.class(c) != Some(TroopClass::Courier) || !c.alive() {
             return illegal(format!("{} is not a courier on the table", c.name));
         }
-        if b.phase == Phase::Movement && c.side != b.active {
+        if b.phase == MOVEMENT && c.side != b.active {
             return illegal(format!("{}: the other side is moving", c.name));
         }
         if self.carrying(b, courier).is_some() {

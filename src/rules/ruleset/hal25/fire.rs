@@ -10,9 +10,10 @@ use super::{Band, Hal25, State, TroopClass, lost_in, this_phase};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, Marker, RuleError};
 use crate::rules::geometry::{Base, Pt, point_segment_distance};
-use crate::rules::model::{Formation, Phase, Unit, UnitId};
+use crate::rules::model::{Formation, Unit, UnitId};
 use crate::rules::ruleset::Roll;
 use crate::rules::ruleset::common::{exactly, illegal};
+use crate::rules::ruleset::hal25::{ARTILLERY, SMALL_ARMS};
 use crate::rules::terrain::FeatureKind;
 
 /// Everything a volley needs, checked.
@@ -180,16 +181,16 @@ impl Hal25 {
     /// Whether the unit may fire now at all: the step, the target, and what it did this turn.
     fn may_fire(&self, b: &Battle, s: &Unit, t: &Unit, artillery: bool) -> Result<(), RuleError> {
         match b.phase {
-            Phase::Artillery if !artillery => {
+            ARTILLERY if !artillery => {
                 return illegal(format!(
                     "{}: artillery fires first; small arms next",
                     s.name
                 ));
             }
-            Phase::SmallArms if artillery => {
+            SMALL_ARMS if artillery => {
                 return illegal(format!("{} fired in the artillery step", s.name));
             }
-            Phase::Artillery | Phase::SmallArms => {}
+            ARTILLERY | SMALL_ARMS => {}
             p => {
                 return Err(RuleError::WrongPhase {
                     command: "fire".into(),

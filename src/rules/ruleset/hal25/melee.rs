@@ -9,9 +9,10 @@ use super::{MeleeKey, N};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError, factor_sum};
 use crate::rules::geometry::{Base, Pt};
-use crate::rules::model::{Phase, Unit, UnitId};
+use crate::rules::model::{Unit, UnitId};
 use crate::rules::ruleset::Roll;
 use crate::rules::ruleset::common::{illegal, in_phase, two_d6};
+use crate::rules::ruleset::hal25::CLOSE_COMBAT;
 
 /// What becomes of a melee's loser, in the order of `MeleeOdds::fate`.
 pub const LOSER_FATES: [&str; 4] = [
@@ -352,7 +353,7 @@ impl Hal25 {
         aid: &UnitId,
         eid: &UnitId,
     ) -> Result<(), RuleError> {
-        in_phase(b, Phase::CloseCombat, "fight a melee")?;
+        in_phase(b, CLOSE_COMBAT, "fight a melee")?;
         if self.pair_fought_this_phase(b, aid, eid) {
             return illegal("that melee has been fought this turn".into());
         }

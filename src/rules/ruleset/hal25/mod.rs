@@ -28,6 +28,7 @@ mod view;
 
 pub use data::*;
 pub use melee::flank_or_rear;
+pub use turn::{ARTILLERY, CHARGES, CLOSE_COMBAT, COMMAND, MORALE, MOVEMENT, ROUT, SMALL_ARMS};
 
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};

@@ -6,7 +6,7 @@ use super::status::OwnStatus;
 use super::tables::MoveFormation;
 use super::view::INCH;
 use super::{Hal25, Organisation, TroopClass, TroopDef, footprint_of, layout};
-use crate::rules::model::{Class, Formation, Own, Unit};
+use crate::rules::model::{Class, Flags, Formation, Own, Unit};
 use crate::rules::ruleset::UnitSetup;
 use crate::rules::scenario::RawUnit;
 
@@ -58,6 +58,7 @@ impl Hal25 {
         Ok(UnitSetup {
             size: footprint_of(&p, INCH),
             formation,
+            flags: Flags::default(),
             stands,
             shaken: u.shaken,
             packs: 0,

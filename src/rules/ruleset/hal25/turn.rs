@@ -7,8 +7,74 @@ use super::status::own;
 use super::{Hal25, State, begin, this_turn};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Marker, RuleError};
-use crate::rules::model::{Phase, Side, UnitId};
+use crate::rules::model::{Phase, PhaseInfo, Side, UnitId};
+use crate::rules::phase::Phases;
 use crate::rules::ruleset::common::{illegal, in_phase, on_table};
+
+// ----- the phases of a turn ------------------------------------------------------------------
+
+/// Both commanders throw for chips (the turn's first step; not on the turn bar's list).
+pub const COMMAND: Phase = Phase::new(&PhaseInfo {
+    id: "Command",
+    name: "command",
+});
+/// Charges are announced and their targets declared.
+pub const CHARGES: Phase = Phase::new(&PhaseInfo {
+    id: "Charges",
+    name: "charge declarations",
+});
+/// The brigades the activation throw gives move.
+pub const MOVEMENT: Phase = Phase::new(&PhaseInfo {
+    id: "Movement",
+    name: "movement",
+});
+/// Artillery fires.
+pub const ARTILLERY: Phase = Phase::new(&PhaseInfo {
+    id: "Artillery",
+    name: "artillery fire",
+});
+/// Small arms fire, simultaneously.
+pub const SMALL_ARMS: Phase = Phase::new(&PhaseInfo {
+    id: "SmallArms",
+    name: "small arms fire",
+});
+/// Melees are fought.
+pub const CLOSE_COMBAT: Phase = Phase::new(&PhaseInfo {
+    id: "CloseCombat",
+    name: "close combat",
+});
+/// Morale checks are made.
+pub const MORALE: Phase = Phase::new(&PhaseInfo {
+    id: "Morale",
+    name: "morale",
+});
+/// Routed units run.
+pub const ROUT: Phase = Phase::new(&PhaseInfo {
+    id: "Rout",
+    name: "rout movement",
+});
+
+/// The phases of a turn on the turn bar, in order.
+pub const PHASES: [Phase; 7] = [
+    CHARGES,
+    MOVEMENT,
+    ARTILLERY,
+    SMALL_ARMS,
+    CLOSE_COMBAT,
+    MORALE,
+    ROUT,
+];
+
+inventory::submit!(Phases(&[
+    COMMAND,
+    CHARGES,
+    MOVEMENT,
+    ARTILLERY,
+    SMALL_ARMS,
+    CLOSE_COMBAT,
+    MORALE,
+    ROUT
+]));
 
 impl Hal25 {
     // ----- brigades -------------------------------------------------------------------------
@@ -65,7 +131,7 @@ impl Hal25 {
     pub(super) fn throw(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
         let left = [self.unmoved(b, 0).len(), self.unmoved(b, 1).len()];
         if left == [0, 0] {
-            begin(b, out, Phase::Artillery);
+            begin(b, out, ARTILLERY);
             return Ok(());
         }
         if left[0] == 0 || left[1] == 0 {
@@ -124,7 +190,7 @@ impl Hal25 {
         out: &mut Vec<Event>,
         id: &UnitId,
     ) -> Result<(), RuleError> {
-        in_phase(b, Phase::Movement, "set a brigade moving")?;
+        in_phase(b, MOVEMENT, "set a brigade moving")?;
         let u = b.unit(id)?.clone();
         on_table(&u)?;
         if u.side != b.active {
@@ -155,7 +221,7 @@ impl Hal25 {
     /// The unit may act in the movement now: its brigade moves in this throw (commanders in
     /// chief and couriers with any brigade of their side).
     pub fn may_act(&self, b: &Battle, id: &UnitId) -> Result<(), RuleError> {
-        in_phase(b, Phase::Movement, "move")?;
+        in_phase(b, MOVEMENT, "move")?;
         let u = b.unit(id)?;
         on_table(u)?;
         if u.side != b.active {
@@ -196,17 +262,17 @@ impl Hal25 {
 
     pub fn end_phase(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
         match b.phase {
-            Phase::Command => {
+            COMMAND => {
                 self.chips(b, out)?;
-                begin(b, out, Phase::Charges);
+                begin(b, out, CHARGES);
                 Ok(())
             }
-            Phase::Charges => {
-                begin(b, out, Phase::Movement);
+            CHARGES => {
+                begin(b, out, MOVEMENT);
                 self.courier_risks(b, out)?;
                 self.throw(b, out)
             }
-            Phase::Movement => {
+            MOVEMENT => {
                 // Brigades the throw gave and the side did not set moving stand.
                 let side = b.active;
                 let mut n = b.command_points[side].max(0) as usize;
@@ -219,17 +285,17 @@ impl Hal25 {
                 }
                 self.throw(b, out)
             }
-            Phase::Artillery => {
+            ARTILLERY => {
                 self.check_marked(b, out)?;
-                begin(b, out, Phase::SmallArms);
+                begin(b, out, SMALL_ARMS);
                 Ok(())
             }
-            Phase::SmallArms => {
+            SMALL_ARMS => {
                 self.check_marked(b, out)?;
-                begin(b, out, Phase::CloseCombat);
+                begin(b, out, CLOSE_COMBAT);
                 Ok(())
             }
-            Phase::CloseCombat => {
+            CLOSE_COMBAT => {
                 // Melees nobody called are fought now, in the order of the table (each pair
                 // once: a unit may fight several enemies).
                 for _ in 0..b.units.len() * b.units.len() {
@@ -241,15 +307,15 @@ impl Hal25 {
                         return Ok(());
                     }
                 }
-                begin(b, out, Phase::Morale);
+                begin(b, out, MORALE);
                 self.morale_phase(b, out)
             }
-            Phase::Morale => {
-                begin(b, out, Phase::Rout);
+            MORALE => {
+                begin(b, out, ROUT);
                 self.rout_phase(b, out)
             }
-            Phase::Rout => self.next_turn(b, out),
-            Phase::GameOver => Err(RuleError::GameOver),
+            ROUT => self.next_turn(b, out),
+            Phase::GAME_OVER => Err(RuleError::GameOver),
             other => illegal(format!("Hal's rules have no {} phase", other.name())),
         }
     }
@@ -280,7 +346,7 @@ impl Hal25 {
             out,
             Event::PhaseBegan {
                 turn: b.turn + 1,
-                phase: Phase::Charges,
+                phase: CHARGES,
                 side: 0,
             },
         );
@@ -334,13 +400,13 @@ impl Hal25 {
 
     /// Charges and melees of this phase that are still to be fought.
     pub fn fought_this_phase(&self, b: &Battle, id: &UnitId) -> bool {
-        b.phase == Phase::CloseCombat && b.unit(id).is_ok_and(|u| u.bound.fought)
+        b.phase == CLOSE_COMBAT && b.unit(id).is_ok_and(|u| u.bound.fought)
     }
 
     /// `a` and `e` have fought each other this melee phase (either one may still fight
     /// another enemy it is in contact with: ruling several_melees).
     pub fn pair_fought_this_phase(&self, b: &Battle, a: &UnitId, e: &UnitId) -> bool {
-        b.phase == Phase::CloseCombat
+        b.phase == CLOSE_COMBAT
             && super::this_phase(b).any(|ev| {
                 matches!(ev, Event::Assault { attacker, defender, .. }
                     if (attacker == a && defender == e) || (attacker == e && defender == a))

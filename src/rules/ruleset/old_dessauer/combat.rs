@@ -9,7 +9,9 @@ use super::{Forecast, Kind, N, OldDessauer, Opt, OutlookLine, exactly, grade, il
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Event, Factor, RuleError, Strike, factor_sum};
 use crate::rules::geometry::{Base, Edge};
-use crate::rules::model::{Flag, Formation, Phase, Unit, UnitId};
+use crate::rules::model::{Formation, Unit, UnitId};
+use crate::rules::ruleset::old_dessauer::CLOSE_COMBAT;
+use crate::rules::ruleset::old_dessauer::Flag;
 use crate::rules::ruleset::view::Choice;
 use std::collections::BTreeMap;
 
@@ -394,7 +396,7 @@ pub fn fight(
     target: &UnitId,
     orders: &Orders,
 ) -> Result<(), RuleError> {
-    if b.phase != Phase::CloseCombat {
+    if b.phase != CLOSE_COMBAT {
         return Err(RuleError::WrongPhase {
             command: "fight".into(),
             phase: b.phase,
@@ -593,7 +595,7 @@ pub fn outlook(
     unit: &UnitId,
     target: &UnitId,
 ) -> Result<Forecast, RuleError> {
-    if b.phase != Phase::CloseCombat {
+    if b.phase != CLOSE_COMBAT {
         return Err(RuleError::WrongPhase {
             command: "fight".into(),
             phase: b.phase,

@@ -5,8 +5,9 @@ use super::{Kind, N, OldDessauer, Opt};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError, TestKind};
 use crate::rules::geometry::{Base, CONTACT_EPS, Pt, norm_deg, norm_facing};
-use crate::rules::model::{Phase, Unit, UnitId};
+use crate::rules::model::{Unit, UnitId};
 use crate::rules::ruleset::common::own_active;
+use crate::rules::ruleset::old_dessauer::MOVEMENT;
 
 impl OldDessauer {
     /// The general attached to a unit, if any.
@@ -130,7 +131,7 @@ impl OldDessauer {
                 "generals are an optional rule not in use in this battle".into(),
             ));
         }
-        if b.phase != Phase::Movement {
+        if b.phase != MOVEMENT {
             return Err(RuleError::WrongPhase {
                 command: "attach or detach a general".into(),
                 phase: b.phase,

@@ -31,6 +31,8 @@ pub use data::{
     Shooting, Troop, grade, grade_name,
 };
 pub use layout::{footprint, stand_bases};
+pub use turn::{CLOSE_COMBAT, FIRING, MOVEMENT};
+pub use units::Flag;
 
 use super::common::{self, MovePlan, fire_or_fight};
 pub use super::common::{at_least, exactly};
@@ -267,10 +269,10 @@ impl Ruleset for OldDessauer {
         grade_name(class).to_string()
     }
     fn first_phase(&self, _units: &[Unit]) -> Phase {
-        Phase::Movement
+        MOVEMENT
     }
     fn phases(&self) -> Vec<Phase> {
-        vec![Phase::Movement, Phase::Firing, Phase::CloseCombat]
+        turn::PHASES.to_vec()
     }
     fn turn_words(&self, b: &Battle) -> TurnWords {
         OldDessauer::turn_words(self, b)
@@ -364,13 +366,13 @@ impl Ruleset for OldDessauer {
     }
     fn may_move(&self, b: &Battle, _u: &Unit) -> bool {
         // A unit moves again while it has allowance left.
-        b.phase == Phase::Movement
+        b.phase == MOVEMENT
     }
     fn loose_stands(&self, b: &Battle, u: &Unit) -> bool {
         self.is_skirmishing(b, u)
     }
     fn target_command(&self, b: &Battle, own: &UnitId, enemy: &UnitId) -> Option<Command> {
-        fire_or_fight(b, own, enemy)
+        fire_or_fight(b, own, enemy, FIRING, CLOSE_COMBAT)
     }
     fn preview(&self, b: &Battle, cmd: &Command) -> Result<Outlook, RuleError> {
         let mut o = self.forecast(b, cmd).map(OldDessauer::outlook)?;
@@ -456,7 +458,7 @@ pub(crate) fn this_turn(b: &Battle) -> crate::rules::log::Events<'_> {
         .log
         .iter()
         .rposition(|e| {
-            matches!(e, Event::PhaseBegan { turn, phase: Phase::Movement, side }
+            matches!(e, Event::PhaseBegan { turn, phase: MOVEMENT, side }
                 if *turn == b.turn && *side == b.active)
         })
         .unwrap_or(0);

@@ -11,10 +11,11 @@ use super::{Kind, N, OldDessauer, frontal_mark, illegal, in_phase, standing_stil
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError, Step};
 use crate::rules::geometry::{Base, CONTACT_EPS, Pt};
-use crate::rules::model::{Formation, Phase, Stand, Unit, UnitId};
+use crate::rules::model::{Formation, Stand, Unit, UnitId};
 use crate::rules::ruleset::common::{
     Going, GoingKind, MovePlan, own_active, step_motion, sweep_to_contact,
 };
+use crate::rules::ruleset::old_dessauer::MOVEMENT;
 use crate::rules::terrain::FeatureKind;
 
 /// A checked move with what it does besides moving.
@@ -34,7 +35,7 @@ pub struct OdPlan {
 }
 
 pub(super) fn movement_phase(b: &Battle, what: &str) -> Result<(), RuleError> {
-    in_phase(b, Phase::Movement, what)
+    in_phase(b, MOVEMENT, what)
 }
 
 fn half_speed_terrain(b: &Battle, p: Pt) -> Option<String> {

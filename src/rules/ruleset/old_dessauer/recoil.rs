@@ -9,8 +9,9 @@ use super::{Kind, N, OldDessauer, Opt, frontal_mark, illegal, in_phase, standing
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
 use crate::rules::geometry::{Base, CONTACT_EPS, Pt, norm_deg, norm_facing};
-use crate::rules::model::{Phase, Unit, UnitId};
+use crate::rules::model::{Unit, UnitId};
 use crate::rules::ruleset::common::own_active;
+use crate::rules::ruleset::old_dessauer::{CLOSE_COMBAT, MOVEMENT};
 
 /// Where a unit pushed `dist_mm` along `dir` ends up, and what it met on the way.
 struct Retreat {
@@ -391,7 +392,7 @@ pub fn recoil_further(
     id: &UnitId,
     distance: f32,
 ) -> Result<(), RuleError> {
-    in_phase(b, Phase::CloseCombat, "recoil farther")?;
+    in_phase(b, CLOSE_COMBAT, "recoil farther")?;
     let u = b.unit(id)?.clone();
     let Some((dir, done)) = u.bound.recoil.filter(|_| u.alive()) else {
         return illegal(format!("{} has not recoiled this turn", u.name));
@@ -428,7 +429,7 @@ pub fn fallback(
     if !od.opt(Opt::VoluntaryFallback) {
         return illegal("voluntary fallback is an optional rule not in use in this battle".into());
     }
-    in_phase(b, Phase::Movement, "fall back")?;
+    in_phase(b, MOVEMENT, "fall back")?;
     let u = b.unit(id)?.clone();
     own_active(b, &u)?;
     if !od.is_fighting_unit(&u) {

@@ -9,8 +9,9 @@ use super::{
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError, factor_sum};
 use crate::rules::geometry::{CONTACT_EPS, Pt, point_segment_distance, segment_hits_base};
-use crate::rules::model::{Formation, Phase, Unit, UnitId};
+use crate::rules::model::{Formation, Unit, UnitId};
 use crate::rules::ruleset::common::own_active;
+use crate::rules::ruleset::old_dessauer::{FIRING, MOVEMENT};
 use crate::rules::terrain::FeatureKind;
 
 /// A shooting about to happen.
@@ -56,7 +57,9 @@ fn has_fired(b: &Battle, u: &Unit) -> bool {
     let began = b
         .log
         .iter()
-        .rposition(|e| matches!(e, Event::PhaseBegan { phase: Phase::Movement, side, .. } if *side == u.side))
+        .rposition(
+            |e| matches!(e, Event::PhaseBegan { phase: MOVEMENT, side, .. } if *side == u.side),
+        )
         .unwrap_or(0);
     b.log
         .since(began)
@@ -236,7 +239,7 @@ fn may_shoot(od: &OldDessauer, b: &Battle, s: &Unit, t: &Unit) -> Result<bool, R
 
 /// Who may shoot, with how many dice and needing what; or why not.
 pub fn setup(od: &OldDessauer, b: &Battle, sid: &UnitId, tid: &UnitId) -> Result<Setup, RuleError> {
-    if b.phase != Phase::Firing {
+    if b.phase != FIRING {
         return Err(RuleError::WrongPhase {
             command: "shoot".into(),
             phase: b.phase,

@@ -4,7 +4,31 @@
 use super::{Kind, N, OldDessauer, combat, morale, pursuit, this_turn};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
-use crate::rules::model::{Phase, Side, UnitId};
+use crate::rules::model::{Phase, PhaseInfo, Side, UnitId};
+use crate::rules::phase::Phases;
+
+// ----- the phases of a turn ------------------------------------------------------------------
+
+/// The active side moves.
+pub const MOVEMENT: Phase = Phase::new(&PhaseInfo {
+    id: "Movement",
+    name: "movement",
+});
+/// Both sides shoot.
+pub const FIRING: Phase = Phase::new(&PhaseInfo {
+    id: "Firing",
+    name: "firing",
+});
+/// Combats are fought.
+pub const CLOSE_COMBAT: Phase = Phase::new(&PhaseInfo {
+    id: "CloseCombat",
+    name: "close combat",
+});
+
+/// The phases of a turn, in order.
+pub const PHASES: [Phase; 3] = [MOVEMENT, FIRING, CLOSE_COMBAT];
+
+inventory::submit!(Phases(&PHASES));
 
 impl OldDessauer {
     pub(super) fn begin_turn(
@@ -18,7 +42,7 @@ impl OldDessauer {
             out,
             Event::PhaseBegan {
                 turn,
-                phase: Phase::Movement,
+                phase: MOVEMENT,
                 side,
             },
         );
@@ -27,16 +51,16 @@ impl OldDessauer {
 
     pub(super) fn end_phase(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
         match b.phase {
-            Phase::Movement => {
-                b.begin_phase(out, Phase::Firing);
+            MOVEMENT => {
+                b.begin_phase(out, FIRING);
                 Ok(())
             }
-            Phase::Firing => {
+            FIRING => {
                 morale::morale_tests(self, b, out)?;
-                b.begin_phase(out, Phase::CloseCombat);
+                b.begin_phase(out, CLOSE_COMBAT);
                 Ok(())
             }
-            Phase::CloseCombat => {
+            CLOSE_COMBAT => {
                 // Every combat fights its round: those not fought yet are fought now.
                 for _ in 0..b.units.len() {
                     let Some((a, t)) = combat::unfought(self, b).into_iter().next() else {

@@ -5,9 +5,17 @@ use super::common::RulesKey;
 use super::formations::formations;
 use super::{Kind, N, OldDessauer, Opt, Troop, layout};
 use crate::rules::geometry::Base;
-use crate::rules::model::{Formation, Own};
+use crate::rules::model::{Flags, Formation, Own};
 use crate::rules::ruleset::UnitSetup;
 use crate::rules::scenario::RawUnit;
+
+crate::rules::flag::flags! {
+    /// The flags an Old Dessauer unit may carry, as scenarios write them.
+    pub enum Flag {
+        /// Grenadiers: +1 in the first round of a combat.
+        Grenadier,
+    }
+}
 
 /// The formation a unit of this troop takes when the scenario does not say.
 fn default_formation(t: &Troop, limbered: bool) -> Formation {
@@ -46,6 +54,7 @@ impl OldDessauer {
         Ok(UnitSetup {
             size: layout::footprint(t, formation, stands.len()),
             formation,
+            flags: Flags::read::<Flag>(&u.flags),
             stands,
             shaken: u.shaken,
             packs: 0,

@@ -15,6 +15,7 @@ use crate::rules::ruleset::Figures;
 use crate::rules::ruleset::common::{
     self, RulesKey, chance, factor_rows, number_rows, reach_mark, sight_marks, target_mark,
 };
+use crate::rules::ruleset::old_dessauer::{CLOSE_COMBAT, FIRING, MOVEMENT};
 use crate::rules::ruleset::view::{
     Action, ActionGroup, Card, Ink, Layer, Look, Mark, Outlook, OutlookPart, RefRow, RefSection,
     Reference, Sign, TurnWords,
@@ -26,8 +27,8 @@ const RECOILS: [f32; 3] = [2.0, 4.0, 6.0];
 impl OldDessauer {
     pub fn turn_words(&self, b: &Battle) -> TurnWords {
         let end = match b.phase {
-            Phase::GameOver => None,
-            Phase::CloseCombat => Some("End bound"),
+            Phase::GAME_OVER => None,
+            CLOSE_COMBAT => Some("End bound"),
             _ => Some("End phase"),
         };
         TurnWords {
@@ -106,7 +107,7 @@ impl OldDessauer {
         if u.side == b.active && u.alive() && pursuit::pursuit_fixed(self, u).is_none() {
             out.push(common::pursuit_order_action(u));
         }
-        if b.phase != Phase::Movement || u.side != b.active || !u.alive() {
+        if b.phase != MOVEMENT || u.side != b.active || !u.alive() {
             return out;
         }
         if self.is_skirmishing(b, u) {
@@ -166,7 +167,7 @@ impl OldDessauer {
     /// A unit that recoiled this turn may go farther in the close combat phase.
     fn recoil_buttons(&self, b: &Battle, u: &Unit) -> Option<ActionGroup> {
         let (_, done) = u.bound.recoil?;
-        if b.phase != Phase::CloseCombat || !u.alive() || self.in_contact(b, u) {
+        if b.phase != CLOSE_COMBAT || !u.alive() || self.in_contact(b, u) {
             return None;
         }
         let done = b.scale.from_mm(done);
@@ -334,10 +335,8 @@ impl OldDessauer {
                 }
             }
             let eligible = match b.phase {
-                Phase::Firing if s.side == b.active => {
-                    shooting::setup(self, b, &s.id, &e.id).is_ok()
-                }
-                Phase::CloseCombat => self.enemies_in_contact(b, s).iter().any(|x| x.id == e.id),
+                FIRING if s.side == b.active => shooting::setup(self, b, &s.id, &e.id).is_ok(),
+                CLOSE_COMBAT => self.enemies_in_contact(b, s).iter().any(|x| x.id == e.id),
                 _ => false,
             };
             if eligible && layers.contains(&Layer::Targets) {

@@ -1,7 +1,8 @@
 //! DB7YW's army lists: points costs, composition, and what each nation may field.
 
 use super::data::{Nation, TroopType, TypedArmy, nation_named, troop};
-use crate::rules::model::{Class, Division, Flag, SideInfo, Unit};
+use crate::rules::model::{Class, Division, SideInfo, Unit};
+use crate::rules::ruleset::dbn::Flag;
 use crate::rules::ruleset::dbn::{ArmyRules, Dbn, FortifyCosts};
 use crate::rules::terrain::{FeatureKind, Terrain};
 use TroopType::{

@@ -14,9 +14,10 @@ use super::{Dbn, TroopKind, TroopTrait};
 use crate::rules::battle::{Battle, Objective, Zone};
 use crate::rules::command::{Effect, Event, Factor, RuleError, Step, Verdict, factor_sum};
 use crate::rules::geometry::Edge;
-use crate::rules::model::{Class, Flag, SideInfo, Unit, UnitId};
+use crate::rules::model::{Class, SideInfo, Unit, UnitId};
 use crate::rules::odds::Quirks;
 use crate::rules::ruleset::common::MovePlan;
+use crate::rules::ruleset::dbn::Flag;
 use crate::rules::terrain::Terrain;
 use TroopType::{
     Dragoons, Guerrillas, HeavyCavalry, IrregularCavalry, IrregularInfantry, Jagers, LightCavalry,

@@ -9,7 +9,8 @@ use super::data::TroopType::{
 use super::data::{Nation, TroopType, nation_named, troop};
 use super::{AMMUNITION, Dbfpw, Fpw, LARGER_BATTLES, is_infantry, is_ss};
 use crate::rules::battle::Zone;
-use crate::rules::model::{Class, Flag, SideInfo, Unit};
+use crate::rules::model::{Class, SideInfo, Unit};
+use crate::rules::ruleset::dbn::Flag;
 use crate::rules::ruleset::dbn::troop_type_of_code;
 use crate::rules::ruleset::dbn::{Supplement, TroopKind, TroopTrait};
 use crate::rules::scenario::RawUnit;
@@ -34,18 +35,18 @@ impl Fpw {
             return Err(format!("unit '{}': at most 99 packs", u.id));
         }
         for f in &u.flags {
-            let ok = match f {
-                Flag::Lancer => kind == Some(LightCavalry),
-                Flag::Zouave => matches!(
+            let ok = match f.read::<Flag>() {
+                Some(Flag::Lancer) => kind == Some(LightCavalry),
+                Some(Flag::Zouave) => matches!(
                     kind,
                     Some(Infantry | InfantryRm | InfantryBlr2 | LightCavalry)
                 ),
-                Flag::Bavarian => matches!(
+                Some(Flag::Bavarian) => matches!(
                     kind,
                     Some(Infantry | InfantryRm | InfantryBlr2 | Sharpshooters | SharpshootersBlr2)
                 ),
-                Flag::Fixed => t.kind == TroopKind::Artillery,
-                Flag::Guard => true,
+                Some(Flag::Fixed) => t.kind == TroopKind::Artillery,
+                Some(Flag::Guard) => true,
                 _ => false,
             };
             if !ok {
@@ -56,7 +57,9 @@ impl Fpw {
             }
         }
         // Bavarian infantry are classed as Poor (002 Special rules).
-        if u.flags.contains(&Flag::Bavarian)
+        if u.flags
+            .iter()
+            .any(|f| f.read::<Flag>() == Some(Flag::Bavarian))
             && matches!(kind, Some(Infantry | InfantryRm | InfantryBlr2))
             && u.class != Class::Militia
         {

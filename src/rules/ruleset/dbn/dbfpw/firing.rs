@@ -10,8 +10,9 @@ use super::data::{Fire, Num};
 use super::{Dbfpw, Fpw, is_french, is_german, is_infantry, is_ss};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Effect, Event, Factor, RuleError, Verdict};
-use crate::rules::model::{Ammo, Class, Flag, Unit, UnitId};
+use crate::rules::model::{Ammo, Class, Unit, UnitId};
 use crate::rules::ruleset::dbn::FireRole;
+use crate::rules::ruleset::dbn::Flag;
 use crate::rules::ruleset::dbn::N;
 
 impl Fpw {

@@ -5,7 +5,8 @@ use super::data::Num;
 use super::{Dbfpw, Fpw, is_infantry};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
-use crate::rules::model::{Formation, Phase, Unit, UnitId};
+use crate::rules::model::{Formation, Unit, UnitId};
+use crate::rules::ruleset::dbn::MOVEMENT;
 use crate::rules::ruleset::dbn::N;
 use crate::rules::ruleset::dbn::TroopKind;
 use crate::rules::terrain::FeatureKind;
@@ -153,7 +154,7 @@ impl Fpw {
         formation: Formation,
     ) -> Result<(), RuleError> {
         let d = &g.dbn;
-        if b.phase != Phase::Movement {
+        if b.phase != MOVEMENT {
             return Err(RuleError::WrongPhase {
                 command: "dismount or mount".into(),
                 phase: b.phase,

@@ -5,7 +5,8 @@ use super::data::{Close, Num};
 use super::{AMMUNITION, Dbfpw, Fpw, is_infantry};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Event};
-use crate::rules::model::{Ammo, Formation, Phase, Unit, UnitId};
+use crate::rules::model::{Ammo, Formation, Unit, UnitId};
+use crate::rules::ruleset::dbn::MOVEMENT;
 use crate::rules::ruleset::dbn::{TroopKind, TroopTrait};
 use crate::rules::ruleset::view::{Action, ActionGroup, UnitState};
 
@@ -80,7 +81,7 @@ impl Fpw {
 
     pub(super) fn actions(&self, g: &Dbfpw, b: &Battle, u: &Unit) -> Vec<ActionGroup> {
         if is_infantry(u)
-            && b.phase == Phase::Movement
+            && b.phase == MOVEMENT
             && u.side == b.active
             && !Self::changed_mount(b, u)
             && !g.dbn.in_close_combat(b, u)
@@ -108,7 +109,7 @@ impl Fpw {
             }];
         }
         if g.dbn.troop_of(u).dismounted.is_none()
-            || b.phase != Phase::Movement
+            || b.phase != MOVEMENT
             || u.side != b.active
             || Self::changed_mount(b, u)
         {

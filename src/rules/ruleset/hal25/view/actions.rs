@@ -4,8 +4,9 @@
 use super::super::status::own;
 use crate::rules::battle::Battle;
 use crate::rules::command::Command;
-use crate::rules::model::{Phase, Unit};
+use crate::rules::model::Unit;
 use crate::rules::ruleset::Ruleset;
+use crate::rules::ruleset::hal25::{ARTILLERY, CHARGES, CLOSE_COMBAT, MOVEMENT, SMALL_ARMS};
 use crate::rules::ruleset::hal25::{Hal25, TroopClass};
 use crate::rules::ruleset::view::{Action, ActionGroup};
 
@@ -46,7 +47,7 @@ impl Hal25 {
         self.chip_actions(b, u, &mut out);
         self.order_actions(b, u, &mut out);
         match b.phase {
-            Phase::Charges if self.is_unit(u) && own(u).declared.is_some() => {
+            CHARGES if self.is_unit(u) && own(u).declared.is_some() => {
                 let on = own(u)
                     .declared
                     .as_ref()
@@ -58,15 +59,15 @@ impl Hal25 {
                     actions: Vec::new(),
                 });
             }
-            Phase::Charges if self.is_unit(u) => {
+            CHARGES if self.is_unit(u) => {
                 self.declare_actions(b, u, &mut out);
             }
-            Phase::Movement if u.side == b.active => self.movement_actions(b, u, &mut out),
-            Phase::Artillery | Phase::SmallArms if self.is_unit(u) => {
+            MOVEMENT if u.side == b.active => self.movement_actions(b, u, &mut out),
+            ARTILLERY | SMALL_ARMS if self.is_unit(u) => {
                 self.fire_actions(b, u, &mut out);
             }
             // Every melee has a unit in contact with an enemy on each side.
-            Phase::CloseCombat if !self.enemies_in_contact(b, u).is_empty() => {
+            CLOSE_COMBAT if !self.enemies_in_contact(b, u).is_empty() => {
                 self.melee_actions(b, u, &mut out);
             }
             _ => {}
@@ -108,8 +109,7 @@ impl Hal25 {
 
     /// A courier's written orders, one for each brigade and order, while he may be sent.
     fn order_actions(&self, b: &Battle, u: &Unit, out: &mut Vec<ActionGroup>) {
-        let sending =
-            matches!(b.phase, Phase::Charges) || (b.phase == Phase::Movement && u.side == b.active);
+        let sending = matches!(b.phase, CHARGES) || (b.phase == MOVEMENT && u.side == b.active);
         if self.class(u) == Some(TroopClass::Courier)
             && sending
             && self.carrying(b, &u.id).is_none()

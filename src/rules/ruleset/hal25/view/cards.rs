@@ -4,8 +4,11 @@
 use super::super::status::own;
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, factor_sum};
-use crate::rules::model::{Phase, Side, Unit};
+use crate::rules::model::{Side, Unit};
 use crate::rules::ruleset::common::two_d6_at_least;
+use crate::rules::ruleset::hal25::{
+    ARTILLERY, CHARGES, CLOSE_COMBAT, COMMAND, MORALE, MOVEMENT, ROUT, SMALL_ARMS,
+};
 use crate::rules::ruleset::hal25::{Hal25, State, TroopClass};
 use crate::rules::ruleset::view::{Card, TurnWords};
 use crate::rules::terrain::FeatureKind;
@@ -20,12 +23,12 @@ impl Hal25 {
         // The phase is named bare, as the bar words it ("movement phase"); what it asks of the
         // side goes with what the side has to spend.
         let (doing, end) = match b.phase {
-            Phase::Command => (
+            COMMAND => (
                 Some("before the battle every commander throws for chips".to_string()),
                 "Throw for chips",
             ),
-            Phase::Charges => (None, "Declarations done"),
-            Phase::Movement => {
+            CHARGES => (None, "Declarations done"),
+            MOVEMENT => {
                 let last = crate::rules::ruleset::hal25::this_turn(b)
                     .iter()
                     .rev()
@@ -55,15 +58,15 @@ impl Hal25 {
                     "End this throw",
                 )
             }
-            Phase::Artillery => (None, "End artillery"),
-            Phase::SmallArms => (Some("simultaneous".to_string()), "End small arms"),
-            Phase::CloseCombat => (None, "End melee"),
-            Phase::Morale => (None, "End morale"),
-            Phase::Rout => (None, "End turn"),
+            ARTILLERY => (None, "End artillery"),
+            SMALL_ARMS => (Some("simultaneous".to_string()), "End small arms"),
+            CLOSE_COMBAT => (None, "End melee"),
+            MORALE => (None, "End morale"),
+            ROUT => (None, "End turn"),
             _ => (None, "End phase"),
         };
         let phase = match b.phase {
-            Phase::CloseCombat => "melee".to_string(),
+            CLOSE_COMBAT => "melee".to_string(),
             p => p.name().to_string(),
         };
         // The charges declared this turn, listed.
@@ -76,7 +79,7 @@ impl Hal25 {
             })
             .collect();
         let charges = (!charges.is_empty()).then(|| format!("Charges: {}", charges.join("; ")));
-        let brigades = (b.phase == Phase::Movement).then(|| {
+        let brigades = (b.phase == MOVEMENT).then(|| {
             format!(
                 "Brigades to move: {} {}, {} {}",
                 side(0),
@@ -88,8 +91,8 @@ impl Hal25 {
         let resources: Vec<String> = [doing, brigades, charges].into_iter().flatten().collect();
         let resources = (!resources.is_empty()).then(|| resources.join(" · "));
         let acting = match b.phase {
-            Phase::Movement => Some(format!("{} moves brigades", side(b.active))),
-            Phase::Command => Some("both commanders".into()),
+            MOVEMENT => Some(format!("{} moves brigades", side(b.active))),
+            COMMAND => Some("both commanders".into()),
             _ => Some("both sides".into()),
         };
         TurnWords {
@@ -98,18 +101,16 @@ impl Hal25 {
             resources,
             end: Some(end.into()),
             controls: match b.phase {
-                Phase::Charges => "Select a unit and click an enemy to declare a charge".into(),
-                Phase::Movement => {
+                CHARGES => "Select a unit and click an enemy to declare a charge".into(),
+                MOVEMENT => {
                     "Set a brigade moving, then drag its units; Charge makes a declared charge"
                         .into()
                 }
-                Phase::Artillery | Phase::SmallArms => {
-                    "Select a unit and click an enemy to fire".into()
-                }
-                Phase::CloseCombat => "Select a unit in melee and click its enemy to fight".into(),
-                Phase::Command => "End throws every commander's die for chips".into(),
-                Phase::Morale => "The checks are made; a chip may throw a failed one again".into(),
-                Phase::Rout => "Routed units have run; End begins the next turn".into(),
+                ARTILLERY | SMALL_ARMS => "Select a unit and click an enemy to fire".into(),
+                CLOSE_COMBAT => "Select a unit in melee and click its enemy to fight".into(),
+                COMMAND => "End throws every commander's die for chips".into(),
+                MORALE => "The checks are made; a chip may throw a failed one again".into(),
+                ROUT => "Routed units have run; End begins the next turn".into(),
                 _ => "End goes on".into(),
             },
         }
@@ -231,7 +232,7 @@ impl Hal25 {
                 "Morale number {number}: passes on 2D6 of {number} or more ({:.0}%)",
                 two_d6_at_least(number) * 100.0
             ));
-            if b.phase == Phase::Movement {
+            if b.phase == MOVEMENT {
                 let road = false;
                 lines.push(format!(
                     "Move {:.1}\" with the dice thrown, {:.1}\" used",

@@ -2,9 +2,10 @@
 
 use super::super::status::own;
 use crate::rules::battle::Battle;
-use crate::rules::model::{Phase, Unit};
+use crate::rules::model::Unit;
 use crate::rules::ruleset::Figures;
 use crate::rules::ruleset::common::{arc_marks, reach_mark, target_mark};
+use crate::rules::ruleset::hal25::MOVEMENT;
 use crate::rules::ruleset::hal25::N;
 use crate::rules::ruleset::hal25::{Hal25, State, TroopClass};
 use crate::rules::ruleset::view::{Layer, Look, Mark, Sign};
@@ -99,10 +100,7 @@ impl Hal25 {
                 ring,
             ));
         }
-        if layers.contains(&Layer::Reach)
-            && b.phase == Phase::Movement
-            && self.may_act(b, &s.id).is_ok()
-        {
+        if layers.contains(&Layer::Reach) && b.phase == MOVEMENT && self.may_act(b, &s.id).is_ok() {
             let most = self.allowance(b, s, false) + 6.0;
             out.push(reach_mark(b, s, most, |fwd, right, d| {
                 let steps = vec![crate::rules::command::Step::Oblique {

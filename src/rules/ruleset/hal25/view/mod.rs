@@ -15,6 +15,9 @@ use crate::rules::command::{Command, Event, RuleError};
 use crate::rules::model::{Class, Phase, Side, SideInfo, Unit, UnitId};
 use crate::rules::ruleset::doctrine::Tuning;
 use crate::rules::ruleset::hal25::tables::MoveFormation;
+use crate::rules::ruleset::hal25::{
+    ARTILLERY, CHARGES, CLOSE_COMBAT, COMMAND, MOVEMENT, SMALL_ARMS,
+};
 use crate::rules::ruleset::hal25::{Band, Hal25, TroopClass, footprint_of, layout};
 use crate::rules::ruleset::view::{
     ActionGroup, Card, Layer, Look, Mark, Measure, MoveRequest, Outlook, Reference, StateView,
@@ -184,18 +187,10 @@ impl Ruleset for Hal25 {
         String::new()
     }
     fn first_phase(&self, _units: &[Unit]) -> Phase {
-        Phase::Command
+        COMMAND
     }
     fn phases(&self) -> Vec<Phase> {
-        vec![
-            Phase::Charges,
-            Phase::Movement,
-            Phase::Artillery,
-            Phase::SmallArms,
-            Phase::CloseCombat,
-            Phase::Morale,
-            Phase::Rout,
-        ]
+        super::turn::PHASES.to_vec()
     }
     fn turn_words(&self, b: &Battle) -> TurnWords {
         Hal25::turn_words(self, b)
@@ -220,7 +215,7 @@ impl Ruleset for Hal25 {
     }
     fn acting_sides(&self, b: &Battle) -> Vec<Side> {
         match b.phase {
-            Phase::Movement => vec![b.active],
+            MOVEMENT => vec![b.active],
             _ => vec![b.active, 1 - b.active.min(1)],
         }
     }
@@ -237,17 +232,17 @@ impl Ruleset for Hal25 {
             return None;
         }
         match b.phase {
-            Phase::Charges => Some(Command::Declare {
+            CHARGES => Some(Command::Declare {
                 unit: own.clone(),
                 target: enemy.clone(),
             }),
-            Phase::Artillery | Phase::SmallArms => Some(Command::Fire {
+            ARTILLERY | SMALL_ARMS => Some(Command::Fire {
                 unit: own.clone(),
                 target: enemy.clone(),
                 support: Vec::new(),
                 defence: None,
             }),
-            Phase::CloseCombat => Some(Command::Fight {
+            CLOSE_COMBAT => Some(Command::Fight {
                 unit: own.clone(),
                 target: enemy.clone(),
                 pursue: None,
