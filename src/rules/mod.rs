@@ -9,6 +9,7 @@ pub mod log;
 pub mod measure;
 pub mod model;
 pub mod odds;
+pub mod own_event;
 pub mod roll;
 pub mod ruleset;
 pub mod save;

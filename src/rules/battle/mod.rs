@@ -446,7 +446,8 @@ impl Battle {
     /// Applies an event and writes it in the log at once, so that the rest of the command
     /// reads it there (dice thrown, units moved). Every event of a command passes through
     /// here: a refused command's are dropped with the copy of the battle that made them.
-    pub fn emit(&mut self, out: &mut Vec<Event>, e: Event) {
+    pub fn emit(&mut self, out: &mut Vec<Event>, e: impl Into<Event>) {
+        let e = e.into();
         self.apply(&e);
         self.log.push(e.clone());
         out.push(e);

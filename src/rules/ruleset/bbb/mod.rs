@@ -15,6 +15,7 @@ pub mod assault;
 pub mod data;
 mod door;
 pub mod evade;
+mod events;
 pub mod fire;
 pub mod generals;
 pub mod layout;
@@ -32,6 +33,7 @@ pub mod zones;
 
 pub use super::common::{FactorDef as Modifier, Number};
 pub use data::*;
+pub use events::BbbEvent;
 pub use movement::BbbPlan;
 
 use crate::rules::battle::Battle;

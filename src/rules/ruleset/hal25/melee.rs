@@ -1,6 +1,7 @@
 //! Melee in Hal's rules: stand against stand, the difference of the dice in casualties,
 //! unanswered dice, the totals compared, the loser to the failed morale chart.
 
+use super::HalEvent;
 use super::procedures::{self, MeleeSide, Morale};
 use super::rolls::HalRoll;
 use super::{Hal25, State, TroopClass};
@@ -525,9 +526,9 @@ impl Hal25 {
                     if b.unit(lose)?.status.must_check {
                         b.emit(
                             out,
-                            Event::Marked {
+                            HalEvent::Marked {
                                 unit: lose.clone(),
-                                marker: crate::rules::command::Marker::MustCheck,
+                                marker: super::Marker::MustCheck,
                                 count: 0,
                             },
                         );

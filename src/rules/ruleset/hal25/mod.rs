@@ -11,6 +11,7 @@ mod charge;
 mod chips;
 mod couriers;
 mod data;
+mod events;
 mod fire;
 pub mod layout;
 mod melee;
@@ -26,6 +27,7 @@ mod turn;
 mod view;
 
 pub use data::*;
+pub use events::{HalEvent, Marker};
 pub use melee::flank_or_rear;
 
 use crate::rules::battle::Battle;

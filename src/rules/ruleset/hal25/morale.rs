@@ -6,8 +6,9 @@ use super::procedures::{self, Morale, MoraleSituation};
 use super::rolls::{self, HalRoll, MoraleCheck};
 use super::tables::{self, MoveFormation};
 use super::{Hal25, State, TroopClass, this_turn};
+use super::{HalEvent, Marker};
 use crate::rules::battle::Battle;
-use crate::rules::command::{Event, Factor, Marker, RuleError, factor_sum};
+use crate::rules::command::{Event, Factor, RuleError, factor_sum};
 use crate::rules::geometry::{Base, Pt};
 use crate::rules::model::{Side, Unit, UnitId};
 use crate::rules::ruleset::Roll;
@@ -378,7 +379,7 @@ impl Hal25 {
         for id in marked {
             b.emit(
                 out,
-                Event::Marked {
+                HalEvent::Marked {
                     unit: id.clone(),
                     marker: Marker::MustCheck,
                     count: 0,
@@ -437,7 +438,7 @@ impl Hal25 {
                     if u.status.recovery_failed > 0 {
                         b.emit(
                             out,
-                            Event::Marked {
+                            HalEvent::Marked {
                                 unit: id.clone(),
                                 marker: Marker::RecoveryFailed,
                                 count: 0,
@@ -463,7 +464,7 @@ impl Hal25 {
                 ),
                 Morale::Rout(n) if n > u.status.recovery_failed => b.emit(
                     out,
-                    Event::Marked {
+                    HalEvent::Marked {
                         unit: id.clone(),
                         marker: Marker::RecoveryFailed,
                         count: n,
@@ -514,7 +515,7 @@ impl Hal25 {
             if stays {
                 b.emit(
                     out,
-                    Event::Marked {
+                    HalEvent::Marked {
                         unit: id.clone(),
                         marker: Marker::CheckedStrength,
                         count: 1,

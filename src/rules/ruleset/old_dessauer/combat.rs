@@ -4,9 +4,10 @@
 use super::casualties::LossCause;
 use super::pursuit::{self, DicePlan, Melee, Orders};
 use super::recoil::recoil;
+use super::{DessauerEvent, Strike};
 use super::{Forecast, Kind, N, OldDessauer, Opt, OutlookLine, exactly, grade, illegal};
 use crate::rules::battle::Battle;
-use crate::rules::command::{Command, Event, Factor, RuleError, Strike, factor_sum};
+use crate::rules::command::{Command, Event, Factor, RuleError, factor_sum};
 use crate::rules::geometry::{Base, Edge};
 use crate::rules::model::{Flag, Formation, Phase, Unit, UnitId};
 use crate::rules::ruleset::view::Choice;
@@ -508,7 +509,7 @@ fn round(
         .collect();
     b.emit(
         out,
-        Event::Melee {
+        DessauerEvent::Melee {
             strikes: strikes.clone(),
         },
     );
