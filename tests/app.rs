@@ -16,6 +16,7 @@ use volley::app::slots::{self, Dialog};
 use volley::app::{Game, Intent};
 use volley::rules::command::Command;
 use volley::rules::model::{Phase, UnitId};
+use volley::rules::ruleset::dbn::DbnEvent;
 use volley::rules::scenario;
 
 /// A headless app on a scenario, seated for its first side.
@@ -254,7 +255,7 @@ fn shift_click_makes_a_group_that_moves_together() {
         log.iter()
             .rev()
             .filter_map(|e| {
-                if let volley::rules::Event::CommandRoll { total, .. } = e {
+                if let Some(DbnEvent::CommandRoll { total, .. }) = e.own() {
                     Some(*total)
                 } else {
                     None

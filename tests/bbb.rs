@@ -9,6 +9,7 @@ use volley::players::autoplay::AutoPlayer;
 use volley::rules::battle::Battle;
 use volley::rules::command::{Command, Event, Step};
 use volley::rules::model::{Ammo, Formation, Phase};
+use volley::rules::ruleset::bbb::BbbEvent;
 use volley::rules::ruleset::bbb::status::own;
 use volley::rules::ruleset::bbb::{ASSAULT, DEFENSIVE_FIRE, GENERALS, MOVEMENT, OFFENSIVE_FIRE};
 use volley::rules::scenario;
@@ -66,8 +67,8 @@ fn ordered(ev: &[Event]) -> (i32, f32, String) {
 
 fn salvo(ev: &[Event]) -> (Vec<String>, String) {
     ev.iter()
-        .find_map(|e| match e {
-            Event::Salvo { roll, .. } => Some((
+        .find_map(|e| match e.own() {
+            Some(BbbEvent::Salvo { roll, .. }) => Some((
                 roll.factors.iter().map(|f| f.name.clone()).collect(),
                 roll.outcome.clone(),
             )),
@@ -1410,11 +1411,11 @@ fn the_objectives_are_held_by_a_unit_within_3_inches_with_no_enemy_within_3() {
     b.execute(Command::EndPhase).expect("the step ends");
     assert!(
         b.log.iter().any(|e| matches!(
-            e,
-            Event::ObjectiveHeld {
+            e.own(),
+            Some(BbbEvent::ObjectiveHeld {
                 objective: 0,
                 side: 0
-            }
+            })
         )),
         "Lohdorf changes hands"
     );
@@ -1650,7 +1651,7 @@ fn a_fire_result_disrupts_and_silences_guns() {
         ev.iter()
             .any(|e| matches!(e, Event::Disordered { unit, .. } if unit == &id("g")))
             && ev.iter().any(
-                |e| matches!(e, Event::Silenced { unit, silenced: true, .. } if unit == &id("g"))
+                |e| matches!(e.own(), Some(BbbEvent::Silenced { unit, silenced: true, .. }) if unit == &id("g"))
             ),
         "T: disrupted and silenced: {words}"
     );

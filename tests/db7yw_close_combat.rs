@@ -4,6 +4,7 @@ mod common;
 use common::*;
 use volley::rules::Battle;
 use volley::rules::command::{Command, Effect, Event, RuleError, Step, Verdict};
+use volley::rules::ruleset::dbn::DbnEvent;
 use volley::rules::ruleset::dbn::{CLOSE_COMBAT, MOVEMENT};
 /// Prussian "p" at (500, 500) facing north in front contact with Austrian "a"; extra units and
 /// terrain as given. Starts in Prussia's close combat phase.
@@ -31,7 +32,7 @@ fn factors(b: &mut Battle) -> (Vec<String>, Vec<String>) {
     let mut b = b.clone();
     b.script_dice(&[1, 1, 1, 1, 1, 1, 1, 1]);
     let ev = b.execute(fight("p", "a")).expect("fight accepted");
-    let Event::CloseCombat {
+    let DbnEvent::CloseCombat {
         attacker_score,
         defender_score,
         ..
@@ -52,7 +53,7 @@ fn fight_for(b: &mut Battle, verdict: Verdict, loser: Option<&str>) -> Vec<Event
             let before = b.clone();
             b.script_dice(&[pd, ad, 1, 1, 1, 1, 1, 1, 1, 1]);
             let ev = b.execute(fight("p", "a")).expect("fight accepted");
-            if let Event::CloseCombat {
+            if let DbnEvent::CloseCombat {
                 verdict: v,
                 loser: l,
                 stoic: false,
@@ -197,7 +198,7 @@ fn recoiled_unit_in_continuing_combat() {
     to_phase(&mut b, 1, CLOSE_COMBAT);
     b.script_dice(&[3, 3, 1, 1, 1, 1]);
     let ev = b.execute(fight("a", "p")).unwrap();
-    let Event::CloseCombat { attacker_score, .. } = combat_event(&ev) else {
+    let DbnEvent::CloseCombat { attacker_score, .. } = combat_event(&ev) else {
         unreachable!()
     };
     assert!(has(
@@ -325,7 +326,7 @@ fn check_rows(rows: &[Row]) {
     for (p, a, extra, terrain, verdict, want) in rows {
         let mut b = melee((p, "Regular", ""), (a, "Regular", extra), &[], terrain);
         let ev = fight_for(&mut b, *verdict, Some("a"));
-        let Event::CloseCombat {
+        let DbnEvent::CloseCombat {
             defender_effect, ..
         } = combat_event(&ev)
         else {
@@ -459,7 +460,7 @@ fn results_beaten_by_double() {
 fn draws_hit_both_and_mounted_recoil() {
     let mut b = melee(("Ms", "Regular", ""), ("Ms", "Regular", ""), &[], "");
     let ev = fight_for(&mut b, Verdict::Draw, None);
-    let Event::CloseCombat {
+    let DbnEvent::CloseCombat {
         attacker_effect,
         defender_effect,
         ..
@@ -473,7 +474,7 @@ fn draws_hit_both_and_mounted_recoil() {
     );
     let mut b = melee(("HC", "Regular", ""), ("DC", "Regular", ""), &[], "");
     let ev = fight_for(&mut b, Verdict::Draw, None);
-    let Event::CloseCombat {
+    let DbnEvent::CloseCombat {
         attacker_effect,
         defender_effect,
         ..
@@ -500,7 +501,7 @@ fn stoic_grenadiers_of_prussia() {
     let ev = b.execute(fight("p", "a")).unwrap();
     assert!(matches!(
         combat_event(&ev),
-        Event::CloseCombat {
+        DbnEvent::CloseCombat {
             stoic: true,
             verdict: Verdict::Draw,
             ..
@@ -544,14 +545,14 @@ fn routing_troops_test() {
     b.script_dice(&[6, 1, 3]);
     let ev = b.execute(fight("p", "a")).unwrap();
     let rt = ev.iter().find_map(|e| {
-        if let Event::RoutingTest {
+        if let Some(DbnEvent::RoutingTest {
             unit,
             die,
             total,
             hit,
             factors,
             ..
-        } = e
+        }) = e.own()
         {
             Some((unit.to_string(), *die, *total, *hit, names(factors)))
         } else {
@@ -591,7 +592,7 @@ fn front_and_flank_attack_together() {
     assert!(e.contains("front of a first"), "{e}");
     b.script_dice(&[3, 3, 1, 1, 1, 1, 1, 1]);
     let ev = b.execute(fight("p1", "a")).unwrap();
-    let Event::CloseCombat { defender_score, .. } = combat_event(&ev) else {
+    let DbnEvent::CloseCombat { defender_score, .. } = combat_event(&ev) else {
         unreachable!()
     };
     assert!(
@@ -617,7 +618,7 @@ fn the_garrison_defends_in_its_own_bound_too() {
     let mut c = b.clone();
     c.script_dice(&[1, 1, 1, 1, 1, 1, 1, 1]);
     let ev = c.execute(fight("a", "p")).expect("the garrison's round");
-    let Event::CloseCombat {
+    let DbnEvent::CloseCombat {
         attacker_score,
         defender_score,
         ..
@@ -640,7 +641,7 @@ fn the_garrison_defends_in_its_own_bound_too() {
     to_phase(&mut b, 1, CLOSE_COMBAT);
     b.script_dice(&[1, 1, 1, 1, 1, 1, 1, 1]);
     let ev = b.execute(fight("a", "p")).expect("the village's round");
-    let Event::CloseCombat { attacker_score, .. } = combat_event(&ev) else {
+    let DbnEvent::CloseCombat { attacker_score, .. } = combat_event(&ev) else {
         unreachable!()
     };
     assert_eq!(
@@ -668,7 +669,7 @@ fn a_stoic_unit_beaten_by_one_draws_even_when_that_is_double() {
     );
     b.script_dice(&[1, 1, 1, 1, 1, 1]);
     let ev = b.execute(fight("p", "a")).unwrap();
-    let Event::CloseCombat {
+    let DbnEvent::CloseCombat {
         attacker_score,
         defender_score,
         verdict,
@@ -702,7 +703,7 @@ fn each_victor_chooses_its_own_pursuit() {
                         pursuits: pursuits.clone(),
                     })
                     .expect("fight");
-                if let Event::CloseCombat {
+                if let DbnEvent::CloseCombat {
                     verdict: Verdict::Beaten,
                     loser: Some(l),
                     ..
@@ -743,8 +744,8 @@ fn each_victor_chooses_its_own_pursuit() {
     let ev = b.execute(Command::EndPhase).expect("end of the phase");
     assert!(
         ev.iter().any(|e| matches!(
-            e,
-            Event::CloseCombat { loser: Some(l), .. } if l.as_str() == "a"
+            e.own(),
+            Some(DbnEvent::CloseCombat { loser: Some(l), .. }) if l.as_str() == "a"
         )),
         "{ev:?}"
     );
@@ -814,7 +815,7 @@ fn a_standing_pursuit_order_is_its_owners_to_give() {
 fn beaten_effect(p: (&str, &str, &str), a: (&str, &str, &str), terrain: &str) -> Effect {
     let mut b = melee(p, a, &[], terrain);
     let ev = fight_for(&mut b, Verdict::Beaten, Some("a"));
-    let Event::CloseCombat {
+    let DbnEvent::CloseCombat {
         defender_effect, ..
     } = combat_event(&ev)
     else {
@@ -899,13 +900,13 @@ fn a_pursuer_that_hits_a_flank_attacked_it_first_in_either_bound() {
     );
     let flank = ev
         .iter()
-        .find_map(|e| match e {
-            Event::CloseCombat {
+        .find_map(|e| match e.own() {
+            Some(DbnEvent::CloseCombat {
                 attacker,
                 defender,
                 defender_score,
                 ..
-            } if attacker.as_str() == "a" && defender.as_str() == "m" => {
+            }) if attacker.as_str() == "a" && defender.as_str() == "m" => {
                 Some(names(&defender_score.factors))
             }
             _ => None,

@@ -3,6 +3,7 @@
 mod common;
 use common::*;
 use volley::rules::command::{Command, Effect, Event, Verdict};
+use volley::rules::ruleset::dbn::DbnEvent;
 use volley::rules::ruleset::dbn::FIRING;
 
 /// A Prussian shooter "p" at (500, 500) facing north, an Austrian target "a" 20 mm (79 paces)
@@ -23,12 +24,12 @@ fn duel(p: (&str, &str, &str), a: (&str, &str, &str), terrain: &str) -> volley::
 fn shoot(
     b: &mut volley::rules::Battle,
     dice: &[u8],
-) -> (Vec<String>, Vec<String>, Event, Vec<Event>) {
+) -> (Vec<String>, Vec<String>, DbnEvent, Vec<Event>) {
     b.script_dice(dice);
     let ev = b.execute(fire("p", "a")).expect("fire accepted");
     let e = fire_event(&ev);
     match &e {
-        Event::Fire {
+        DbnEvent::Fire {
             shooter_score,
             target_score,
             ..
@@ -42,9 +43,9 @@ fn shoot(
     }
 }
 
-fn effect(e: &Event) -> (Option<String>, Verdict, Effect) {
+fn effect(e: &DbnEvent) -> (Option<String>, Verdict, Effect) {
     match e {
-        Event::Fire {
+        DbnEvent::Fire {
             loser,
             verdict,
             effect,
@@ -155,7 +156,7 @@ fn fire_support_both_ways() {
             defence: None,
         })
         .unwrap();
-    let Event::Fire {
+    let DbnEvent::Fire {
         shooter_score,
         target_score,
         ..
@@ -344,7 +345,7 @@ fn stoic_guard_beaten_by_one_is_a_draw() {
         "",
     );
     let (_, _, e, _) = shoot(&mut b, &[4, 3]);
-    let Event::Fire {
+    let DbnEvent::Fire {
         stoic,
         verdict,
         loser,
@@ -368,13 +369,13 @@ fn russian_muskets_are_stoic_when_firing_only() {
     let mut b = volley::rules::scenario::parse(&text("russia"), "t").unwrap();
     to_phase(&mut b, 0, FIRING);
     let (_, _, e, _) = shoot(&mut b, &[4, 3]);
-    assert!(matches!(e, Event::Fire { stoic: true, .. }));
+    assert!(matches!(e, DbnEvent::Fire { stoic: true, .. }));
     let mut b = volley::rules::scenario::parse(&text("austria"), "t").unwrap();
     to_phase(&mut b, 0, FIRING);
     let (_, _, e, _) = shoot(&mut b, &[4, 3]);
     assert!(matches!(
         e,
-        Event::Fire {
+        DbnEvent::Fire {
             stoic: false,
             verdict: Verdict::Beaten,
             ..
@@ -394,7 +395,7 @@ fn counter_battery_fire_is_mutual() {
     to_phase(&mut b, 0, FIRING);
     b.script_dice(&[1, 6]);
     let ev = b.execute(fire("p", "a")).unwrap();
-    let Event::Fire {
+    let DbnEvent::Fire {
         loser,
         mutual,
         effect,
@@ -451,7 +452,11 @@ fn ineligible_targets_say_why() {
     let e = b.execute(fire("p", "a")).unwrap_err().to_string();
     assert!(e.contains("no line of sight") && e.contains('x'), "{e}");
     // Refused commands change nothing.
-    assert!(b.log.iter().all(|e| !matches!(e, Event::Fire { .. })));
+    assert!(
+        b.log
+            .iter()
+            .all(|e| !matches!(e.own(), Some(DbnEvent::Fire { .. })))
+    );
 }
 
 #[test]

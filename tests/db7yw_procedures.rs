@@ -5,6 +5,7 @@ mod common;
 use common::*;
 use volley::rules::command::{Command, Event, Step};
 use volley::rules::model::Phase;
+use volley::rules::ruleset::dbn::DbnEvent;
 use volley::rules::ruleset::dbn::{CLOSE_COMBAT, COMMAND, FIRING, MOVEMENT};
 use volley::rules::scenario;
 
@@ -122,7 +123,7 @@ fn towns_need_fortifying_to_be_garrisoned_and_capture_removes_it() {
     let ev = b.execute(mv("p", vec![Step::Advance(100.0)])).unwrap();
     assert!(
         ev.iter()
-            .any(|e| matches!(e, Event::Captured { feature, .. } if feature == "t")),
+            .any(|e| matches!(e.own(), Some(DbnEvent::Captured { feature, .. }) if feature == "t")),
         "{ev:?}"
     );
     assert!(!b.terrain.get("t").unwrap().fortified);
@@ -155,7 +156,7 @@ fn taking_the_objective_counts_two_lost_units() {
     let ev = b.execute(mv("p", vec![Step::Advance(300.0)])).unwrap();
     assert!(
         ev.iter()
-            .any(|e| matches!(e, Event::ObjectiveTaken { side: 0, .. }))
+            .any(|e| matches!(e.own(), Some(DbnEvent::ObjectiveTaken { side: 0, .. })))
     );
     // 2 of a break point of 2 (half of 4): Austria breaks.
     assert!(

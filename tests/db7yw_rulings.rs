@@ -8,6 +8,7 @@ use common::*;
 use volley::rules::command::{Command, Effect, Event, Step};
 use volley::rules::geometry::Corner;
 use volley::rules::model::Phase;
+use volley::rules::ruleset::dbn::DbnEvent;
 use volley::rules::ruleset::dbn::{CLOSE_COMBAT, FIRING, MOVEMENT};
 
 fn group(units: &[&str], steps: Vec<Step>) -> Command {
@@ -243,7 +244,7 @@ fn fire_once(
 
 fn fire_names(ev: &[Event]) -> (Vec<String>, Vec<String>) {
     match fire_event(ev) {
-        Event::Fire {
+        DbnEvent::Fire {
             shooter_score,
             target_score,
             ..
@@ -288,7 +289,7 @@ fn a_garrison_in_close_combat_gets_plus_four_and_no_bad_going() {
     to_phase(&mut b, 0, CLOSE_COMBAT);
     b.script_dice(&[3, 3]);
     let ev = b.execute(fight("p", "a")).expect("assault the garrison");
-    let Event::CloseCombat {
+    let DbnEvent::CloseCombat {
         attacker_score,
         defender_score,
         ..
@@ -319,7 +320,7 @@ fn close_combat_inside_an_unfortified_town_is_in_bad_going() {
     to_phase(&mut b2, 0, CLOSE_COMBAT);
     b2.script_dice(&[3, 3]);
     let ev = b2.execute(fight("p", "a")).expect("fight in the town");
-    let Event::CloseCombat { defender_score, .. } = combat_event(&ev) else {
+    let DbnEvent::CloseCombat { defender_score, .. } = combat_event(&ev) else {
         unreachable!()
     };
     assert_eq!(
@@ -404,7 +405,7 @@ fn counter_battery_within_200_paces_costs_both_guns_a_point() {
     to_phase(&mut b, 0, FIRING);
     b.script_dice(&[3, 3]);
     let ev = b.execute(fire("p", "a")).unwrap();
-    let Event::Fire { mutual, .. } = fire_event(&ev) else {
+    let DbnEvent::Fire { mutual, .. } = fire_event(&ev) else {
         unreachable!()
     };
     assert!(mutual);
@@ -546,7 +547,7 @@ fn close_combat_support_is_like_by_like() {
         let mut b = supported_by(troop);
         b.script_dice(&[3, 3]);
         let ev = b.execute(fight("p", "a")).expect("fight");
-        let Event::CloseCombat { attacker_score, .. } = combat_event(&ev) else {
+        let DbnEvent::CloseCombat { attacker_score, .. } = combat_event(&ev) else {
             unreachable!()
         };
         assert_eq!(
@@ -826,8 +827,8 @@ fn the_free_adc_adds_a_command_point_when_chosen() {
     let ev = b.execute(Command::EndPhase).unwrap();
     let roll = ev
         .iter()
-        .find_map(|e| match e {
-            Event::CommandRoll { factors, total, .. } => Some((factors.clone(), *total)),
+        .find_map(|e| match e.own() {
+            Some(DbnEvent::CommandRoll { factors, total, .. }) => Some((factors.clone(), *total)),
             _ => None,
         })
         .expect("a command roll");
@@ -885,7 +886,7 @@ fn a_firer_outscored_is_not_a_draw() {
     let mut b = pair("Ms", "Ms", 530.0, "", FIRING);
     b.script_dice(&[1, 6]);
     let ev = b.execute(fire("p", "a")).unwrap();
-    let Event::Fire {
+    let DbnEvent::Fire {
         verdict, effect, ..
     } = fire_event(&ev)
     else {
@@ -1004,10 +1005,10 @@ fn pursuing_cavalry_fight_their_extra_combat_and_its_result_stands() {
     let ev = b.execute(fight("p", "a")).unwrap();
     let combats: Vec<&Event> = ev
         .iter()
-        .filter(|e| matches!(e, Event::CloseCombat { .. }))
+        .filter(|e| matches!(e.own(), Some(DbnEvent::CloseCombat { .. })))
         .collect();
     assert_eq!(combats.len(), 2, "{ev:?}");
-    let Event::CloseCombat { loser, .. } = combats[1] else {
+    let Some(DbnEvent::CloseCombat { loser, .. }) = combats[1].own() else {
         unreachable!()
     };
     assert_eq!(loser.as_ref().map(|l| l.as_str()), Some("a"));
@@ -1144,7 +1145,7 @@ fn factors_of(b: &volley::rules::Battle, p: &str, a: &str) -> (Vec<String>, Vec<
     let mut b = b.clone();
     b.script_dice(&[1, 1, 1, 1, 1, 1, 1, 1]);
     let ev = b.execute(fight(p, a)).expect("fight accepted");
-    let Event::CloseCombat {
+    let DbnEvent::CloseCombat {
         attacker_score,
         defender_score,
         ..
@@ -1328,7 +1329,10 @@ fn attacking_foot_may_not_stand_in_an_unfortified_town() {
     let ev = b
         .execute(mv("p", vec![Step::Advance(80.0)]))
         .expect("into the empty fortified town");
-    assert!(ev.iter().any(|e| matches!(e, Event::Captured { .. })));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e.own(), Some(DbnEvent::Captured { .. })))
+    );
 }
 
 #[test]

@@ -9,6 +9,7 @@ use volley::rules::command::{Command, Effect, Event, RuleError, Step, Verdict};
 use volley::rules::geometry::Pt;
 use volley::rules::model::{Ammo, Division, Formation};
 use volley::rules::ruleset::AnyRuleset;
+use volley::rules::ruleset::dbn::DbnEvent;
 use volley::rules::ruleset::dbn::{CLOSE_COMBAT, FIRING, MOVEMENT};
 use volley::rules::scenario;
 
@@ -91,12 +92,12 @@ fn shoot_scripted(b: &mut Battle) -> Vec<Event> {
     b.execute(fire("f", "g")).expect("fire accepted")
 }
 
-fn shoot(b: &mut Battle, dice: &[u8]) -> (Vec<String>, Vec<String>, Event, Vec<Event>) {
+fn shoot(b: &mut Battle, dice: &[u8]) -> (Vec<String>, Vec<String>, DbnEvent, Vec<Event>) {
     b.script_dice(dice);
     let ev = b.execute(fire("f", "g")).expect("fire accepted");
     let e = common::fire_event(&ev);
     match &e {
-        Event::Fire {
+        DbnEvent::Fire {
             shooter_score,
             target_score,
             ..
@@ -542,12 +543,12 @@ fn to_contact(b: &mut Battle) -> Result<Vec<Event>, String> {
     .map_err(|e| e.to_string())
 }
 
-fn combat(b: &mut Battle, dice: &[u8]) -> (Vec<String>, Vec<String>, Event) {
+fn combat(b: &mut Battle, dice: &[u8]) -> (Vec<String>, Vec<String>, DbnEvent) {
     to_phase(b, 0, CLOSE_COMBAT);
     b.script_dice(dice);
     let ev = b.execute(fight("f", "g")).expect("fight");
     let e = common::combat_event(&ev);
-    let Event::CloseCombat {
+    let DbnEvent::CloseCombat {
         attacker_score,
         defender_score,
         ..
@@ -628,10 +629,10 @@ fn infantry_forms_attack_column_for_a_cap_once_a_bound() {
             .any(|l| l.starts_with("In line"))
     );
     let ev = b.execute(form).expect("form attack column");
-    assert!(
-        ev.iter()
-            .any(|e| matches!(e, Event::CommandPointsSpent { amount: 1, .. }))
-    );
+    assert!(ev.iter().any(|e| matches!(
+        e.own(),
+        Some(DbnEvent::CommandPointsSpent { amount: 1, .. })
+    )));
     assert!(
         ev.iter().any(
             |e| matches!(e, Event::Reformed { unit, formation: Formation::Column, .. }
@@ -708,7 +709,7 @@ fn cavalry_against_infantry_and_lancers() {
     let (a, _, e) = combat(&mut b, &[3, 4, 3, 3, 3, 3]);
     assert_eq!(a, ["+3 Light Cavalry", "-1 Cavalry against infantry"]);
     // 3+2 = 5 against 4+4 = 8: beaten. A draw beats lancers too.
-    let Event::CloseCombat { loser, .. } = e else {
+    let DbnEvent::CloseCombat { loser, .. } = e else {
         unreachable!()
     };
     assert_eq!(loser, Some(id("f")));
@@ -721,7 +722,7 @@ fn cavalry_against_infantry_and_lancers() {
     let (a, _, e) = combat(&mut b, &[3, 4, 3, 3, 3, 3]);
     // As HC against mounted (+1): 3+1+3 = 7 against 3+4 = 7: a draw, which the lancer loses.
     assert_eq!(a, ["+3 Light Cavalry", "+1 Heavy Cavalry against mounted"]);
-    let Event::CloseCombat { loser, verdict, .. } = e else {
+    let DbnEvent::CloseCombat { loser, verdict, .. } = e else {
         unreachable!()
     };
     assert_eq!((loser, verdict), (Some(id("f")), Verdict::Beaten));
@@ -747,7 +748,7 @@ fn firing_results_by_type() {
     to_phase(&mut b, 0, FIRING);
     // 4+3 = 7 against 1+5 = 6: beaten, not by double.
     let (_, _, e, _) = shoot(&mut b, &[3, 5]);
-    let Event::Fire { effect, .. } = e else {
+    let DbnEvent::Fire { effect, .. } = e else {
         unreachable!()
     };
     assert_eq!(effect, Effect::Flee { hits: 0 });
@@ -761,7 +762,7 @@ fn firing_results_by_type() {
     );
     to_phase(&mut b, 0, FIRING);
     let (_, _, e, _) = shoot(&mut b, &[6, 1]);
-    let Event::Fire {
+    let DbnEvent::Fire {
         effect, verdict, ..
     } = e
     else {
@@ -1086,13 +1087,13 @@ fn divisional_commanders_give_two_caps_and_command_their_division() {
     let ev = b.execute(Command::EndPhase).expect("command roll");
     let roll = ev
         .iter()
-        .find_map(|e| match e {
-            Event::CommandRoll {
+        .find_map(|e| match e.own() {
+            Some(DbnEvent::CommandRoll {
                 dice,
                 total,
                 divisions,
                 ..
-            } => Some((dice.clone(), *total, divisions.clone())),
+            }) => Some((dice.clone(), *total, divisions.clone())),
             _ => None,
         })
         .expect("a command roll");
@@ -1291,7 +1292,9 @@ fn every_dbfpw_scenario_plays_to_a_result_and_replays() {
         AutoPlayer::new(3).play(&mut b, 2000, 12);
         assert!(b.is_over(), "{f} ends: turn {} of {}", b.turn, b.turn_limit);
         assert!(
-            b.log.iter().any(|e| matches!(e, Event::Fire { .. })),
+            b.log
+                .iter()
+                .any(|e| matches!(e.own(), Some(DbnEvent::Fire { .. }))),
             "{f}: someone fired"
         );
         // The accepted commands replay to the same events (determinism).
@@ -1362,7 +1365,7 @@ fn firing_rows_shaken_support_not_responding_and_bridge() {
             defence: None,
         })
         .expect("supported fire");
-    let Event::Fire { target_score, .. } = common::fire_event(&ev) else {
+    let DbnEvent::Fire { target_score, .. } = common::fire_event(&ev) else {
         unreachable!()
     };
     let t = names(&target_score.factors);
@@ -1601,7 +1604,7 @@ fn close_result(
     let mut b = charge_on(f, g, gap, terrain);
     to_contact(&mut b).expect("charge");
     let (a, d, e) = combat(&mut b, dice);
-    let Event::CloseCombat {
+    let DbnEvent::CloseCombat {
         verdict,
         loser,
         attacker_effect,
@@ -1899,7 +1902,7 @@ fn firing_result(
     let mut b = duel(f, g, gap, terrain, "");
     to_phase(&mut b, 0, FIRING);
     let (s, t, e, _) = shoot(&mut b, dice);
-    let Event::Fire {
+    let DbnEvent::Fire {
         verdict,
         effect,
         shooter_score,
@@ -2115,7 +2118,7 @@ fn dismounted_skirmishing_cavalry_mount_to_flee() {
     to_phase(&mut b, 0, FIRING);
     // 4+3 = 7 against 1+3 = 4: beaten, not by double: flee 600 paces without a hit, mounted.
     let (_, _, e, ev) = shoot(&mut b, &[3, 3]);
-    let Event::Fire { effect, .. } = e else {
+    let DbnEvent::Fire { effect, .. } = e else {
         unreachable!()
     };
     assert_eq!(effect, Effect::Flee { hits: 0 });
@@ -2174,7 +2177,7 @@ fn a_jammed_mitrailleuse_gives_no_fire_support_that_phase() {
         b.script_dice(&[first, 3, 3, 3, 3, 3]);
         b.execute(fire("a", "m")).expect("counter-battery fire");
         let ev = b.execute(fire("a2", "i")).expect("fire at the battalion");
-        let Event::Fire { shooter_score, .. } = common::fire_event(&ev) else {
+        let DbnEvent::Fire { shooter_score, .. } = common::fire_event(&ev) else {
             unreachable!()
         };
         let s = names(&shooter_score.factors);
@@ -2419,7 +2422,7 @@ fn a_mitrailleuse_throws_its_first_die_firing_back_and_in_close_combat() {
         to_phase(&mut b, 0, CLOSE_COMBAT);
         b.script_dice(&[first, 3, 3]);
         let ev = b.execute(fight("f", "g")).expect("fight");
-        let Event::CloseCombat { defender_score, .. } = common::combat_event(&ev) else {
+        let DbnEvent::CloseCombat { defender_score, .. } = common::combat_event(&ev) else {
             unreachable!()
         };
         let d = names(&defender_score.factors);
@@ -2474,7 +2477,7 @@ fn a_supporting_mitrailleuse_throws_its_first_die() {
             .expect("supported fire");
         assert!(ev.iter().any(|e| matches!(e, Event::Rolled { roll, .. }
             if roll.unit == Some(id("m")) && roll.dice == [first])));
-        let Event::Fire { target_score, .. } = common::fire_event(&ev) else {
+        let DbnEvent::Fire { target_score, .. } = common::fire_event(&ev) else {
             unreachable!()
         };
         let t = names(&target_score.factors);
@@ -2594,7 +2597,7 @@ fn dismounted_skirmishing_cavalry_fight_as_foot() {
     let (a, d, e) = combat(&mut b, &[3, 4]);
     assert_eq!(a, ["+3 Heavy Cavalry"]);
     assert_eq!(d, ["+1 Skirmishing Cavalry"]);
-    let Event::CloseCombat {
+    let DbnEvent::CloseCombat {
         verdict,
         defender_effect,
         ..
@@ -2617,7 +2620,7 @@ fn dismounted_skirmishing_cavalry_fight_as_foot() {
     // Infantry in line 4 + 3 against SC 1 + 6: 7 against 7, a draw.
     let (_, d, e) = combat(&mut b, &[3, 6]);
     assert_eq!(d, ["+1 Skirmishing Cavalry"]);
-    let Event::CloseCombat {
+    let DbnEvent::CloseCombat {
         verdict,
         defender_effect,
         ..
@@ -2652,7 +2655,7 @@ fn firing_into_a_flank_or_rear_and_poor_firers() {
     );
     // The target cannot answer from its rear: it takes none of the firing factors.
     assert_eq!(t, ["+4 Infantry BLR1"]);
-    let Event::Fire { shooter_score, .. } = e else {
+    let DbnEvent::Fire { shooter_score, .. } = e else {
         unreachable!()
     };
     assert_eq!(shooter_score.total, 3 + 4 - 1 + 1);
@@ -2718,7 +2721,7 @@ fn close_combat_rows_poor_elite_bridge_heavy_cavalry_and_lancers_in_flank() {
         d,
         ["+3 Light Cavalry", "-1 Attacked first in flank or rear"]
     );
-    let Event::CloseCombat { loser, verdict, .. } = e else {
+    let DbnEvent::CloseCombat { loser, verdict, .. } = e else {
         unreachable!()
     };
     assert_eq!((loser, verdict), (Some(id("g")), Verdict::Beaten));
@@ -2885,8 +2888,8 @@ fn a_dsc_commands_its_division_within_400_paces() {
         let ev = b.execute(mv("i", vec![Step::Advance(50.0)])).expect("move");
         let spent: i32 = ev
             .iter()
-            .map(|e| match e {
-                Event::CommandPointsSpent { amount, .. } => *amount,
+            .map(|e| match e.own() {
+                Some(DbnEvent::CommandPointsSpent { amount, .. }) => *amount,
                 _ => 0,
             })
             .sum();
@@ -2956,7 +2959,7 @@ fn an_attacker_that_enters_a_town_is_not_its_garrison() {
     let (a, d, e) = combat(&mut b, &[5, 1]);
     assert!(!has(&a, garrison) && has(&a, bg), "{a:?}");
     assert!(has(&d, garrison) && !has(&d, bg), "{d:?}");
-    let Event::CloseCombat {
+    let DbnEvent::CloseCombat {
         verdict,
         loser,
         attacker_effect,
@@ -2973,7 +2976,7 @@ fn an_attacker_that_enters_a_town_is_not_its_garrison() {
     // still defends it with +4 and the intruder is still in bad going: 1 + 8 against 4 + 3.
     let mut b = charge_into_saint_aubin();
     let (_, _, e) = combat(&mut b, &[6, 1]);
-    let Event::CloseCombat { verdict, .. } = e else {
+    let DbnEvent::CloseCombat { verdict, .. } = e else {
         unreachable!()
     };
     assert_eq!(verdict, Verdict::Draw);
@@ -2981,7 +2984,7 @@ fn an_attacker_that_enters_a_town_is_not_its_garrison() {
     b.script_dice(&[6, 1, 4]);
     to_phase(&mut b, 1, CLOSE_COMBAT);
     let ev = b.execute(fight("g", "f")).expect("fight");
-    let Event::CloseCombat {
+    let DbnEvent::CloseCombat {
         attacker,
         attacker_score,
         defender_score,
@@ -3131,7 +3134,7 @@ fn guns_firing_back_and_supporting_use_ammunition() {
             defence: Some(vec![id("s")]),
         })
         .expect("fire against a supported defence");
-    let Event::Fire { shooter_score, .. } = common::fire_event(&ev) else {
+    let DbnEvent::Fire { shooter_score, .. } = common::fire_event(&ev) else {
         unreachable!()
     };
     assert!(
@@ -3448,8 +3451,8 @@ fn a_dsc_commands_its_division_to_400_paces_and_no_farther() {
         let ev = b.execute(mv("i", vec![Step::Advance(50.0)])).expect("move");
         let spent: i32 = ev
             .iter()
-            .map(|e| match e {
-                Event::CommandPointsSpent { amount, .. } => *amount,
+            .map(|e| match e.own() {
+                Some(DbnEvent::CommandPointsSpent { amount, .. }) => *amount,
                 _ => 0,
             })
             .sum();
@@ -3507,13 +3510,13 @@ fn a_pursuer_that_hits_a_flank_attacked_it_first_in_either_bound() {
     );
     let flank = ev
         .iter()
-        .find_map(|e| match e {
-            Event::CloseCombat {
+        .find_map(|e| match e.own() {
+            Some(DbnEvent::CloseCombat {
                 attacker,
                 defender,
                 defender_score,
                 ..
-            } if attacker.as_str() == "g" && defender.as_str() == "m" => {
+            }) if attacker.as_str() == "g" && defender.as_str() == "m" => {
                 Some(names(&defender_score.factors))
             }
             _ => None,

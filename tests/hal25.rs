@@ -51,10 +51,11 @@ fn print_a_game() {
 
 use volley::players::opponent::{Opponent, Style};
 use volley::rules::battle::Battle;
-use volley::rules::command::{Command, Event, Marker, Step};
+use volley::rules::command::{Command, Event, Step};
 use volley::rules::model::{Formation, Phase, UnitId};
 use volley::rules::ruleset::Roll;
 use volley::rules::ruleset::hal25::status::own;
+use volley::rules::ruleset::hal25::{HalEvent, Marker};
 
 fn id(s: &str) -> UnitId {
     UnitId(s.into())
@@ -597,7 +598,7 @@ fn a_courier_carries_written_orders_or_loses_them() {
     );
     assert!(
         !ev.iter()
-            .any(|e| matches!(e, Event::Orders { lost: true, .. })),
+            .any(|e| matches!(e.own(), Some(HalEvent::Orders { lost: true, .. }))),
         "{}",
         words(&b, &ev)
     );
@@ -613,7 +614,7 @@ fn a_courier_carries_written_orders_or_loses_them() {
         .expect("ride to the brigadier");
     assert!(
         ev.iter().any(
-            |e| matches!(e, Event::Orders { courier, brigade, order, delivered: true, lost: false }
+            |e| matches!(e.own(), Some(HalEvent::Orders { courier, brigade, order, delivered: true, lost: false })
             if courier.as_str() == "cou" && brigade == "A" && order == "Hold your ground")
         ),
         "{}",
@@ -639,7 +640,7 @@ fn a_courier_carries_written_orders_or_loses_them() {
     );
     assert!(
         ev.iter().any(
-            |e| matches!(e, Event::Orders { courier, brigade, delivered: false, lost: true, .. }
+            |e| matches!(e.own(), Some(HalEvent::Orders { courier, brigade, delivered: false, lost: true, .. })
             if courier.as_str() == "cou" && brigade == "A")
         ),
         "{w}"
@@ -1355,7 +1356,7 @@ fn a_town_burns_under_artillery_fire() {
     assert_eq!(roll_for(&ev, "b1", "saves (on 5-6)").need, Some(5), "{w}");
     assert!(
         ev.iter().any(
-            |e| matches!(e, Event::TownDamaged { feature, points: 3, left: 0 }
+            |e| matches!(e.own(), Some(HalEvent::TownDamaged { feature, points: 3, left: 0 })
             if feature == "t")
         ),
         "{w}"
@@ -1593,7 +1594,7 @@ fn a_routed_unit_has_two_attempts_to_recover() {
     assert!(!passed(recovery), "{w}");
     assert!(
         log.iter().any(
-            |e| matches!(e, Event::Marked { unit, marker: Marker::RecoveryFailed, count: 1 }
+            |e| matches!(e.own(), Some(HalEvent::Marked { unit, marker: Marker::RecoveryFailed, count: 1 })
             if unit.as_str() == "a1")
         ),
         "one chance left: {w}"
@@ -1622,7 +1623,7 @@ fn a_routed_unit_has_two_attempts_to_recover() {
     assert!(passed(roll_for(&since, "a1", "morale: recovery")), "{w}");
     assert!(
         since.iter().any(
-            |e| matches!(e, Event::Marked { unit, marker: Marker::RecoveryFailed, count: 0 }
+            |e| matches!(e.own(), Some(HalEvent::Marked { unit, marker: Marker::RecoveryFailed, count: 0 })
             if unit.as_str() == "a1")
         ),
         "its failed attempt cleared: {w}"

@@ -3,12 +3,14 @@
 
 use std::process::Command as Proc;
 use volley::rules::battle::Battle;
-use volley::rules::command::{Command, Event, Pursuit, RuleError, Step, TestKind};
+use volley::rules::command::{Command, Event, Pursuit, RuleError, Step};
 use volley::rules::geometry::{Base, Pt};
 use volley::rules::model::{Formation, Phase, UnitId};
 use volley::rules::ruleset::AnyRuleset;
 use volley::rules::ruleset::old_dessauer::{CLOSE_COMBAT, FIRING, MOVEMENT};
-use volley::rules::ruleset::old_dessauer::{OldDessauer, Opt, combat, pursuit, shooting};
+use volley::rules::ruleset::old_dessauer::{
+    DessauerEvent, OldDessauer, Opt, TestKind, combat, pursuit, shooting,
+};
 use volley::rules::scenario;
 
 mod common;
@@ -673,14 +675,14 @@ fn shot_at(dice: &[u8]) -> (Battle, Vec<Event>) {
 fn morale_test_against_shooting_by_grade_and_hits() {
     // A regular battalion takes 1 hit: it needs 2-6, +1 for the hit: 3-6.
     let (b, ev) = shot_at(&[5, 1, 1, 1, 2]);
-    let t = ev.iter().find_map(|e| match e {
-        Event::Test {
+    let t = ev.iter().find_map(|e| match e.own() {
+        Some(DessauerEvent::Test {
             test: TestKind::Morale,
             need,
             die,
             passed,
             ..
-        } => Some((*need, *die, *passed)),
+        }) => Some((*need, *die, *passed)),
         _ => None,
     });
     assert_eq!(t, Some((3, 2, false)));
@@ -717,13 +719,13 @@ fn rally_test_needs_by_grade_with_no_enemy_near() {
     b.script_dice(&[3]);
     to(&mut b, CLOSE_COMBAT);
     let ev = b.execute(Command::EndPhase).unwrap();
-    let t = ev.iter().find_map(|e| match e {
-        Event::Test {
+    let t = ev.iter().find_map(|e| match e.own() {
+        Some(DessauerEvent::Test {
             test: TestKind::Rally,
             need,
             passed,
             ..
-        } => Some((*need, *passed)),
+        }) => Some((*need, *passed)),
         _ => None,
     });
     assert_eq!(
@@ -778,7 +780,10 @@ fn variable_defensive_fire_is_rolled() {
             pursuits: Vec::new(),
         })
         .unwrap();
-    let Some(Event::Melee { strikes }) = ev.iter().find(|e| matches!(e, Event::Melee { .. }))
+    let Some(DessauerEvent::Melee { strikes }) = ev
+        .iter()
+        .filter_map(Event::own)
+        .find(|e| matches!(e, DessauerEvent::Melee { .. }))
     else {
         panic!()
     };
@@ -830,12 +835,12 @@ fn a_failed_command_test_stops_only_charges_and_formation_changes() {
         })
         .unwrap();
     assert!(matches!(
-        ev.as_slice(),
-        [Event::Test {
+        ev.iter().map(Event::own).collect::<Vec<_>>().as_slice(),
+        [Some(DessauerEvent::Test {
             test: TestKind::Command,
             passed: false,
             ..
-        }]
+        })]
     ));
     assert!(plan(&b, "a", &[Step::Advance(0.5)]).is_ok());
     assert!(
@@ -965,8 +970,8 @@ fn loose_stands_go_with_their_unit_and_pay_no_terrain_penalty() {
     // Stand 3 walks 3 inches, the last inch of it in the wood, at the full rate (formed foot
     // would pay 4), and is not disordered.
     let ev = move_stand(&mut b, "s", 3, Step::Advance(3.0)).unwrap();
-    let d = ev.iter().find_map(|e| match e {
-        Event::StandMoved { distance, .. } => Some(*distance),
+    let d = ev.iter().find_map(|e| match e.own() {
+        Some(DessauerEvent::StandMoved { distance, .. }) => Some(*distance),
         _ => None,
     });
     assert!((d.unwrap() - 3.0).abs() < 0.05);
@@ -1022,8 +1027,8 @@ fn stands_reached_by_formed_troops_fall_back_or_are_overrun() {
         .unwrap();
     let fled: Vec<usize> = ev
         .iter()
-        .filter_map(|e| match e {
-            Event::StandMoved { stand, .. } => Some(*stand),
+        .filter_map(|e| match e.own() {
+            Some(DessauerEvent::StandMoved { stand, .. }) => Some(*stand),
             _ => None,
         })
         .collect();
@@ -1043,14 +1048,14 @@ fn stands_reached_by_formed_troops_fall_back_or_are_overrun() {
         })
         .unwrap();
     assert!(ev.iter().any(|e| matches!(
-        e,
-        Event::Test {
+        e.own(),
+        Some(DessauerEvent::Test {
             test: TestKind::Evade,
             die: 3,
             need: 4,
             passed: false,
             ..
-        }
+        })
     )));
     assert!(
         ev.iter()
@@ -1165,8 +1170,9 @@ fn an_offset_charge_meets_the_front_and_the_loser_recoils_straight_back() {
     );
     assert!((to.centre.y - from.centre.y).abs() > 40.0);
     assert!(
-        !ev.iter()
-            .any(|e| matches!(e, Event::Melee { strikes } if strikes.is_empty()))
+        !ev.iter().any(
+            |e| matches!(e.own(), Some(DessauerEvent::Melee { strikes }) if strikes.is_empty())
+        )
     );
 }
 
@@ -1635,11 +1641,8 @@ fn skirmishers_may_defend_woods_and_rough_ground() {
     assert!(
         !ev.iter().any(|e| matches!(
             e,
-            Event::Destroyed { .. }
-                | Event::StandsOverrun { .. }
-                | Event::Fled { .. }
-                | Event::StandMoved { .. }
-        )),
+            Event::Destroyed { .. } | Event::StandsOverrun { .. } | Event::Fled { .. }
+        ) || matches!(e.own(), Some(DessauerEvent::StandMoved { .. }))),
         "{ev:?}"
     );
     assert!(od(&b).in_contact(&b, b.unit(&u("s")).unwrap()));
@@ -1862,10 +1865,10 @@ fn the_fresh_round_after_a_pursuit_is_a_first_round() {
     dice.extend([1; 8]);
     b.script_dice(&dice);
     let ev = b.execute(fight_cmd("a", "b", None, vec![])).unwrap();
-    let rounds: Vec<&Vec<volley::rules::command::Strike>> = ev
+    let rounds: Vec<&Vec<volley::rules::ruleset::old_dessauer::Strike>> = ev
         .iter()
-        .filter_map(|e| match e {
-            Event::Melee { strikes } => Some(strikes),
+        .filter_map(|e| match e.own() {
+            Some(DessauerEvent::Melee { strikes }) => Some(strikes),
             _ => None,
         })
         .collect();
@@ -2135,8 +2138,8 @@ fn a_flank_charge_counts_only_from_behind_the_front() {
     let ev = b.execute(fight_cmd("a", "t", None, vec![])).unwrap();
     let strikes = ev
         .iter()
-        .find_map(|e| match e {
-            Event::Melee { strikes } => Some(strikes.clone()),
+        .find_map(|e| match e.own() {
+            Some(DessauerEvent::Melee { strikes }) => Some(strikes.clone()),
             _ => None,
         })
         .unwrap();
@@ -2160,7 +2163,7 @@ fn a_flank_charge_counts_only_from_behind_the_front() {
     .unwrap();
     assert!(
         ev.iter()
-            .any(|e| matches!(e, Event::FrontalCharge { unit, on: true } if unit.as_str() == "x"))
+            .any(|e| matches!(e.own(), Some(DessauerEvent::FrontalCharge { unit, on: true }) if unit.as_str() == "x"))
     );
     let t = b.unit(&u("t")).unwrap();
     assert_eq!(
@@ -2175,8 +2178,8 @@ fn a_flank_charge_counts_only_from_behind_the_front() {
     let ev = b.execute(fight_cmd("x", "t", None, vec![])).unwrap();
     let strikes = ev
         .iter()
-        .find_map(|e| match e {
-            Event::Melee { strikes } => Some(strikes.clone()),
+        .find_map(|e| match e.own() {
+            Some(DessauerEvent::Melee { strikes }) => Some(strikes.clone()),
             _ => None,
         })
         .unwrap();
@@ -2208,8 +2211,8 @@ fn dice_are_split_evenly_among_enemies() {
     let ev = b.execute(fight_cmd("a", "b", Some(false), vec![])).unwrap();
     let mine: Vec<usize> = ev
         .iter()
-        .find_map(|e| match e {
-            Event::Melee { strikes } => Some(
+        .find_map(|e| match e.own() {
+            Some(DessauerEvent::Melee { strikes }) => Some(
                 strikes
                     .iter()
                     .filter(|s| s.unit.as_str() == "a")
@@ -2262,8 +2265,10 @@ fn double_hits_on_the_pursued_and_triple_on_gunners() {
     let ev = b.execute(fight_cmd("a", "b", Some(false), vec![])).unwrap();
     let s = ev
         .iter()
-        .find_map(|e| match e {
-            Event::Melee { strikes } => strikes.iter().find(|s| s.unit.as_str() == "a").cloned(),
+        .find_map(|e| match e.own() {
+            Some(DessauerEvent::Melee { strikes }) => {
+                strikes.iter().find(|s| s.unit.as_str() == "a").cloned()
+            }
             _ => None,
         })
         .unwrap();
@@ -2278,8 +2283,10 @@ fn double_hits_on_the_pursued_and_triple_on_gunners() {
     let ev = b.execute(fight_cmd("a", "g", Some(false), vec![])).unwrap();
     let s = ev
         .iter()
-        .find_map(|e| match e {
-            Event::Melee { strikes } => strikes.iter().find(|s| s.unit.as_str() == "a").cloned(),
+        .find_map(|e| match e.own() {
+            Some(DessauerEvent::Melee { strikes }) => {
+                strikes.iter().find(|s| s.unit.as_str() == "a").cloned()
+            }
             _ => None,
         })
         .unwrap();
@@ -2377,11 +2384,11 @@ fn a_general_may_fall_with_two_hits_on_his_unit() {
         (
             ev.iter().any(|e| {
                 matches!(
-                    e,
-                    Event::Test {
+                    e.own(),
+                    Some(DessauerEvent::Test {
                         test: TestKind::GeneralDanger,
                         ..
-                    }
+                    })
                 )
             }),
             destroyed(&ev, "g"),
@@ -2635,7 +2642,7 @@ fn a_pursuer_charges_fresh_enemies_only_through_a_narrow_gap() {
     };
     let melees = |ev: &[Event]| {
         ev.iter()
-            .filter(|e| matches!(e, Event::Melee { .. }))
+            .filter(|e| matches!(e.own(), Some(DessauerEvent::Melee { .. })))
             .count()
     };
     let (b, ev) = run(3.0);
@@ -2705,7 +2712,7 @@ fn a_friend_moved_through_stands_still_all_turn() {
         "not intermixed"
     );
     assert!(ev.iter().any(
-        |e| matches!(e, Event::PassedThrough { unit, friend } if unit.as_str() == "a" && friend.as_str() == "f")
+        |e| matches!(e.own(), Some(DessauerEvent::PassedThrough { unit, friend }) if unit.as_str() == "a" && friend.as_str() == "f")
     ));
     let e = mv(&mut b, "f", vec![Step::Sidestep(1.0)]).unwrap_err();
     assert!(e.to_string().contains("stands still"), "{e}");
@@ -3004,12 +3011,12 @@ fn a_disordered_unit_disordered_anew_does_not_reform() {
 
 fn rally_factors(ev: &[Event]) -> Vec<String> {
     ev.iter()
-        .find_map(|e| match e {
-            Event::Test {
+        .find_map(|e| match e.own() {
+            Some(DessauerEvent::Test {
                 test: TestKind::Rally,
                 factors,
                 ..
-            } => Some(factors.iter().map(|f| f.name.clone()).collect()),
+            }) => Some(factors.iter().map(|f| f.name.clone()).collect()),
             _ => None,
         })
         .expect("a rally test")
@@ -3212,7 +3219,7 @@ fn a_charge_on_the_refused_arm_meets_a_front_and_the_whole_l_fights() {
     let ev = mv(&mut b, "c", vec![Step::ToContact(u("l"))]).unwrap();
     assert!(
         !ev.iter()
-            .any(|e| matches!(e, Event::FrontalCharge { on: true, .. })),
+            .any(|e| matches!(e.own(), Some(DessauerEvent::FrontalCharge { on: true, .. }))),
         "{ev:?}"
     );
     let l = b.unit(&u("l")).unwrap();
@@ -3234,8 +3241,8 @@ fn a_charge_on_the_refused_arm_meets_a_front_and_the_whole_l_fights() {
     let ev = b.execute(fight_cmd("c", "l", None, vec![])).unwrap();
     let strikes = ev
         .iter()
-        .find_map(|e| match e {
-            Event::Melee { strikes } => Some(strikes.clone()),
+        .find_map(|e| match e.own() {
+            Some(DessauerEvent::Melee { strikes }) => Some(strikes.clone()),
             _ => None,
         })
         .unwrap();
@@ -3742,7 +3749,7 @@ fn a_pursuit_charges_a_friend_only_if_the_recoil_went_through_it_as_moved() {
     assert!((to_.centre.x - from.centre.x - 50.8).abs() < 0.5, "{to_:?}");
     let melees = ev
         .iter()
-        .filter(|x| matches!(x, Event::Melee { .. }))
+        .filter(|x| matches!(x.own(), Some(DessauerEvent::Melee { .. })))
         .count();
     assert_eq!(melees, 1, "c fights no fresh round with f2: {ev:?}");
     let p = pursued(&ev);

@@ -1,12 +1,14 @@
 //! Commands players give, the events they produce, and the errors that refuse them.
 
 use super::geometry::{Base, Corner};
-use super::model::{Division, Formation, Phase, Side, UnitId};
+use super::model::{Formation, Phase, Side, UnitId};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+use super::own_event::{ErasedEvent, OwnEvent};
 use super::roll::Roll;
 pub use super::roll::{Factor, Score, factor_sum};
+use std::any::Any;
 
 /// One part of a move, in the ruleset's units (paces or inches) and degrees.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -295,6 +297,9 @@ pub enum Effect {
 }
 
 /// Something that happened. Applying the events in order rebuilds the battle.
+///
+/// The events here are those more than one ruleset emits, or the battle itself; an event only
+/// one ruleset emits is its own type in its folder, carried by `Own`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind")]
 pub enum Event {
@@ -302,28 +307,6 @@ pub enum Event {
         turn: u32,
         phase: Phase,
         side: Side,
-    },
-    DeploymentStep {
-        side: Side,
-        division: Division,
-    },
-    CommandRoll {
-        side: Side,
-        dice: Vec<u8>,
-        factors: Vec<Factor>,
-        total: i32,
-        /// Command points that only one division's units may use (DBFPW's DSCs).
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        divisions: Vec<(Division, i32)>,
-    },
-    CommandPointsSpent {
-        side: Side,
-        amount: i32,
-        left: i32,
-        reason: String,
-        /// Paid from this division's own points rather than the side's.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        division: Option<Division>,
     },
     Moved {
         unit: UnitId,
@@ -350,37 +333,6 @@ pub enum Event {
     Unlimbered {
         unit: UnitId,
     },
-    Fortified {
-        feature: String,
-    },
-    /// The enemy took a fortified town or village: it loses its fortification.
-    Captured {
-        feature: String,
-        by: UnitId,
-    },
-    Fire {
-        shooter: UnitId,
-        target: UnitId,
-        support: Vec<UnitId>,
-        shooter_score: Score,
-        target_score: Score,
-        loser: Option<UnitId>,
-        verdict: Verdict,
-        stoic: bool,
-        effect: Effect,
-        mutual: bool,
-    },
-    CloseCombat {
-        attacker: UnitId,
-        defender: UnitId,
-        attacker_score: Score,
-        defender_score: Score,
-        loser: Option<UnitId>,
-        verdict: Verdict,
-        stoic: bool,
-        attacker_effect: Effect,
-        defender_effect: Effect,
-    },
     Hit {
         unit: UnitId,
         hits: u32,
@@ -403,15 +355,6 @@ pub enum Event {
         stands: Vec<usize>,
         by: UnitId,
     },
-    /// One loose stand moved on its own.
-    StandMoved {
-        unit: UnitId,
-        stand: usize,
-        from: Base,
-        to: Base,
-        distance: f32,
-        allowance: f32,
-    },
     Fled {
         unit: UnitId,
         from: Base,
@@ -426,19 +369,6 @@ pub enum Event {
     Destroyed {
         unit: UnitId,
         reason: String,
-    },
-    RoutingTest {
-        unit: UnitId,
-        destroyed: UnitId,
-        die: u8,
-        factors: Vec<Factor>,
-        total: i32,
-        need: i32,
-        hit: bool,
-    },
-    ObjectiveTaken {
-        side: Side,
-        by: UnitId,
     },
     ArmyBroken {
         side: Side,
@@ -467,20 +397,6 @@ pub enum Event {
         /// re-roll).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         first_die: Option<usize>,
-    },
-    /// Figure rulesets: a single-die test (morale, rally, command, evading, a general's danger).
-    Test {
-        unit: UnitId,
-        test: TestKind,
-        die: u8,
-        factors: Vec<Factor>,
-        /// Score needed to pass.
-        need: i32,
-        passed: bool,
-    },
-    /// Figure rulesets: one round of combat, every unit striking.
-    Melee {
-        strikes: Vec<Strike>,
     },
     /// Figures lost; `stands` is what is left of each stand.
     Losses {
@@ -511,10 +427,6 @@ pub enum Event {
     Rallied {
         unit: UnitId,
     },
-    Attached {
-        general: UnitId,
-        unit: Option<UnitId>,
-    },
     /// A unit's ammunition changes: it runs low or out, is resupplied, or packs change hands.
     Supply {
         unit: UnitId,
@@ -536,13 +448,6 @@ pub enum Event {
         allowance: f32,
         recover: bool,
     },
-    /// A unit fires on the fire table (BBB); the roll holds the fire value, shifts, halvings,
-    /// column and result. Its effects follow.
-    Salvo {
-        shooter: UnitId,
-        target: UnitId,
-        roll: Roll,
-    },
     /// An assault resolved on the assault table (BBB): both rolls, the difference and the
     /// row's words. Its effects follow.
     Assault {
@@ -558,39 +463,6 @@ pub enum Event {
         unit: UnitId,
         why: crate::rules::tagged::Tagged,
     },
-    /// Artillery silenced, or recovered from it (BBB).
-    Silenced {
-        unit: UnitId,
-        silenced: bool,
-        why: String,
-    },
-    /// Bases recovered; `stands` is what the unit has now.
-    Recovered {
-        unit: UnitId,
-        stands: Vec<u32>,
-    },
-    /// Both sides threw for the move (Hal's): the side that moves next and how many brigades it
-    /// moves; no side on a tie.
-    Initiative {
-        dice: Vec<u8>,
-        side: Option<Side>,
-        brigades: u32,
-    },
-    /// A side sets one of its brigades moving (Hal's).
-    BrigadeActivated {
-        side: Side,
-        brigade: String,
-    },
-    /// A general's pre-game roll for chips (Hal's): chips, command radius (the ruleset's
-    /// units), dice to movement, and command-control bonus.
-    Chips {
-        general: UnitId,
-        roll: Roll,
-        chips: u32,
-        radius: f32,
-        move_dice: i32,
-        command: i32,
-    },
     /// A general spent a chip to throw one die again: the command before it runs again with the
     /// new die; its events follow.
     Rerolled {
@@ -599,142 +471,33 @@ pub enum Event {
         die: u8,
         chips: u32,
     },
-    /// A charge announced with its target (Hal's).
-    Declared {
-        unit: UnitId,
-        target: UnitId,
-    },
-    /// A marker of a unit's state set (count above 0) or cleared (Hal's casualty figures, the
-    /// command stand's place, a declared charge).
-    Marked {
-        unit: UnitId,
-        marker: Marker,
-        count: u32,
-    },
-    /// The target of a charge holds (Hal's): it fires into the charge at this range, in the
-    /// ruleset's units (None: it does not fire).
-    Braced {
-        unit: UnitId,
-        against: UnitId,
-        range: Option<f32>,
-    },
-    /// A courier carries written orders to a brigade (Hal's); `delivered` when he reaches its
-    /// commander, `lost` when the message goes astray, otherwise just sent.
-    Orders {
-        courier: UnitId,
-        brigade: String,
-        order: String,
-        delivered: bool,
-        lost: bool,
-    },
-    /// A town loses points to artillery; at none left it burns and may not be occupied.
-    TownDamaged {
-        feature: String,
-        points: u32,
-        left: u32,
-    },
-    /// One of the scenario's objectives (its place in the scenario's list) changes hands: the
-    /// side that holds it from now on, until the other side takes it (BBB).
-    ObjectiveHeld {
-        objective: usize,
-        side: Side,
-    },
-    /// A unit's charge into an enemy's flank or rear counts as frontal (`on`), or no longer
-    /// does (Old Dessauer: it did not begin the turn behind that flank).
-    FrontalCharge {
-        unit: UnitId,
-        on: bool,
-    },
     /// The unit's owner orders it to pursue if victorious (`pursue`), or to hold the ground.
     PursuitOrdered {
         unit: UnitId,
         pursue: bool,
     },
-    /// The unit's stands take these places, one base per stand, on the table (Old Dessauer:
-    /// an L's refused arm); `why` says what they form.
-    StandsPlaced {
-        unit: UnitId,
-        bases: Vec<Base>,
-        why: String,
-        /// The formation the unit takes with these places, and the movement allowance it uses
-        /// (Old Dessauer: forming an L); None where it keeps its formation.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        formed: Option<(Formation, f32)>,
-    },
-    /// A unit moved through a friend, which stands still for the rest of the bound (Old
-    /// Dessauer: 'The other unit must stand still while you move through it').
-    PassedThrough {
-        unit: UnitId,
-        friend: UnitId,
-    },
-    /// Guns unlimber and take this formation and footprint in one step (Old Dessauer): what
-    /// `Unlimbered` and `Reformed` do together.
-    UnlimberedTo {
-        unit: UnitId,
-        formation: Formation,
-        from: Base,
-        to: Base,
-        cost: f32,
-    },
+    /// An event of one ruleset's own (its salvo, its chips, its command roll), kept in its
+    /// folder and written as it writes itself (see `own_event`). Read back from JSON it is the
+    /// ruleset's own type again, found among the registered ones by its `kind`.
+    #[serde(untagged)]
+    Own(OwnEvent),
 }
 
-/// A marker a unit carries (Hal's).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Marker {
-    /// Must check morale ("falling casualty figure").
-    MustCheck,
-    /// Its first volley is spent: the command stand stands in the middle.
-    VolleySpent,
-    /// It has made its one strength check (a battery half lost, a unit down to two stands).
-    CheckedStrength,
-    /// Failed attempts to recover from rout.
-    RecoveryFailed,
-    /// Its charge declaration (cleared at the end of the turn).
-    Declaration,
-}
-
-/// What a single-die test was for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum TestKind {
-    /// Morale against shooting hits.
-    Morale,
-    Rally,
-    /// An out-of-command unit trying to charge or change formation.
-    Command,
-    /// Skirmishers evading cavalry.
-    Evade,
-    /// A general in danger.
-    GeneralDanger,
-}
-
-impl TestKind {
-    pub fn name(self) -> &'static str {
+impl Event {
+    /// The event as one ruleset's own event type `E`, if it is one.
+    pub fn own<E: Any>(&self) -> Option<&E> {
         match self {
-            TestKind::Morale => "morale test against shooting",
-            TestKind::Rally => "rally test",
-            TestKind::Command => "command test",
-            TestKind::Evade => "evade test",
-            TestKind::GeneralDanger => "danger to the general",
+            Event::Own(e) => e.get(),
+            _ => None,
         }
     }
 }
 
-/// One unit's strike in a round of combat.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Strike {
-    pub unit: UnitId,
-    pub target: UnitId,
-    /// Its combat points against this target, factor by factor.
-    pub factors: Vec<Factor>,
-    pub points: i32,
-    /// The target's points against it.
-    pub enemy_points: i32,
-    pub dice: Vec<u8>,
-    pub need: u8,
-    /// Hits scored, after the multiplier.
-    pub hits: u32,
-    /// 2 against a unit being pursued, 3 against gun crews.
-    pub multiplier: u32,
+/// A ruleset's own event in the shared log.
+impl<E: ErasedEvent> From<E> for Event {
+    fn from(e: E) -> Self {
+        Event::Own(OwnEvent::new(e))
+    }
 }
 
 /// Why a command was refused, in words a player understands.

@@ -10,6 +10,7 @@ pub mod log;
 pub mod measure;
 pub mod model;
 pub mod odds;
+pub mod own_event;
 pub mod phase;
 pub mod roll;
 pub mod ruleset;

@@ -78,3 +78,73 @@ pub struct Roll {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dice_at: Vec<usize>,
 }
+
+impl Roll {
+    /// One unit's roll: its dice, factors and total, with nothing against it yet.
+    pub fn of_unit(unit: &UnitId, dice: Vec<u8>, factors: &[Factor], total: i32) -> Roll {
+        Roll {
+            unit: Some(unit.clone()),
+            side: None,
+            dice,
+            factors: factors.to_vec(),
+            total,
+            against: None,
+            need: None,
+            outcome: String::new(),
+            first_die: None,
+            dice_at: Vec::new(),
+        }
+    }
+}
+
+/// A roll's factors in the log's words, " (+1 Elite, -1 Disordered)"; nothing for none.
+pub fn factor_list(factors: &[Factor]) -> String {
+    if factors.is_empty() {
+        return String::new();
+    }
+    let fs: Vec<String> = factors
+        .iter()
+        .map(|f| format!("{:+} {}", f.value, f.name))
+        .collect();
+    format!(" ({})", fs.join(", "))
+}
+
+/// Hits scored, in words: "no hits", "1 hit", "3 hits".
+pub fn hits_text(h: u32) -> String {
+    match h {
+        0 => "no hits".into(),
+        1 => "1 hit".into(),
+        n => format!("{n} hits"),
+    }
+}
+
+/// What a roll needs, in words, where `most` is the highest the dice can throw (6 for one D6,
+/// 12 for 2D6).
+pub fn need_text(need: i32, most: i32) -> String {
+    if need <= 1 {
+        "any roll".into()
+    } else if need > most {
+        format!("more than {most}")
+    } else if need == most {
+        format!("{most}")
+    } else {
+        format!("{need}-{most}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::need_text;
+
+    #[test]
+    fn a_need_reads_against_the_dice_thrown() {
+        // 2D6 throws up to 12: needing 11 is "11-12", not "more than 6".
+        assert_eq!(need_text(11, 12), "11-12");
+        assert_eq!(need_text(12, 12), "12");
+        assert_eq!(need_text(13, 12), "more than 12");
+        assert_eq!(need_text(7, 6), "more than 6");
+        assert_eq!(need_text(4, 6), "4-6");
+        assert_eq!(need_text(6, 6), "6");
+        assert_eq!(need_text(1, 12), "any roll");
+    }
+}

@@ -1,39 +1,14 @@
 //! Events and state in words and in JSON, for the log, the command line and tests.
 
 use crate::rules::battle::Battle;
-use crate::rules::command::{Effect, Event, Factor, RuleError, Score, Verdict, factor_sum};
+use crate::rules::command::{Event, RuleError, factor_sum};
 use crate::rules::model::{Side, UnitId};
-use crate::rules::ruleset::Roll;
+use crate::rules::roll::{Roll, factor_list, hits_text, need_text};
 use crate::rules::terrain::FeatureKind;
 use serde_json::{Value, json};
 
 fn name(b: &Battle, id: &UnitId) -> String {
     b.name_of(id)
-}
-
-fn effect_text(e: &Effect) -> String {
-    match e {
-        Effect::NoEffect => "no effect".into(),
-        Effect::Hits(1) => "1 hit".into(),
-        Effect::Hits(n) => format!("{n} hits"),
-        Effect::Recoil => "recoils".into(),
-        Effect::HitAndRecoil => "1 hit and recoils".into(),
-        Effect::Flee { hits } => format!("{hits} hit and flees"),
-        Effect::Destroyed => "destroyed".into(),
-    }
-}
-
-fn verdict_text(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Draw => "draw",
-        Verdict::Outscored => "outscored",
-        Verdict::Beaten => "beaten",
-        Verdict::BeatenByDouble => "beaten by double",
-    }
-}
-
-fn score_text(b: &Battle, s: &Score) -> String {
-    format!("{}: {}", name(b, &s.unit), s.explain())
 }
 
 /// Where the battle stands in its turns, the same way in every ruleset (a turn is both sides'
@@ -57,7 +32,8 @@ pub fn refusal(b: &Battle, e: &RuleError) -> String {
     e.words(|id| name(b, id))
 }
 
-/// One event in words a player reads in the log: the ruleset's own words where it has them.
+/// One event in words a player reads in the log: the ruleset's own words where it has them
+/// (a ruleset's own events have no others: `Ruleset::words` words them).
 pub fn describe(b: &Battle, e: &Event) -> String {
     b.rules
         .words(b, e)
@@ -68,127 +44,6 @@ pub fn describe(b: &Battle, e: &Event) -> String {
 
 /// Rolls in words: every die, factor and total.
 fn roll_words(b: &Battle, e: &Event) -> Option<String> {
-    let side = |s: usize| {
-        b.sides
-            .get(s)
-            .map(|x| x.name.clone())
-            .unwrap_or_else(|| format!("side {s}"))
-    };
-    let u = |id: &UnitId| name(b, id);
-    Some(match e {
-        Event::CommandRoll {
-            side: s,
-            dice,
-            factors,
-            total,
-            divisions,
-        } => {
-            let fs: String = factors
-                .iter()
-                .map(|f| format!(", {:+} {}", f.value, f.name))
-                .collect();
-            format!(
-                "{} rolls {:?} for command{fs}: {total} command points{}",
-                side(*s),
-                dice,
-                division_words(divisions)
-            )
-        }
-        Event::Fire {
-            shooter,
-            target,
-            shooter_score,
-            target_score,
-            loser,
-            verdict,
-            stoic,
-            effect,
-            ..
-        } => {
-            let res = match loser {
-                Some(l) => format!(
-                    "{} {}: {}",
-                    u(l),
-                    verdict_text(*verdict),
-                    effect_text(effect)
-                ),
-                None if *stoic => "stoic: the result becomes a draw".into(),
-                None if *verdict == Verdict::Outscored => {
-                    "outscored by the target: no effect".into()
-                }
-                None => "no effect".into(),
-            };
-            format!(
-                "{} fires at {}. {} against {}. {res}",
-                u(shooter),
-                u(target),
-                score_text(b, shooter_score),
-                score_text(b, target_score)
-            )
-        }
-        Event::CloseCombat {
-            attacker,
-            defender,
-            attacker_score,
-            defender_score,
-            loser,
-            verdict,
-            stoic,
-            attacker_effect,
-            defender_effect,
-        } => {
-            let res = match loser {
-                Some(l) => {
-                    let eff = if l == attacker {
-                        attacker_effect
-                    } else {
-                        defender_effect
-                    };
-                    format!("{} {}: {}", u(l), verdict_text(*verdict), effect_text(eff))
-                }
-                None => format!(
-                    "{}draw: {} {}, {} {}",
-                    if *stoic { "stoic, " } else { "" },
-                    u(attacker),
-                    effect_text(attacker_effect),
-                    u(defender),
-                    effect_text(defender_effect)
-                ),
-            };
-            format!(
-                "{} fights {}. {} against {}. {res}",
-                u(attacker),
-                u(defender),
-                score_text(b, attacker_score),
-                score_text(b, defender_score)
-            )
-        }
-        Event::RoutingTest {
-            unit,
-            destroyed,
-            die,
-            factors,
-            total,
-            need,
-            hit,
-        } => {
-            let fs: String = factors
-                .iter()
-                .map(|f| format!(" {:+} {}", f.value, f.name))
-                .collect();
-            format!(
-                "{} tests for the rout of {}: die {die}{fs} = {total}, needs {need}: {}",
-                u(unit),
-                u(destroyed),
-                if *hit { "1 hit" } else { "holds" }
-            )
-        }
-        _ => return figure_roll_words(b, e),
-    })
-}
-
-/// Figure rulesets' rolls in words: volleys, tests and rounds of combat.
-fn figure_roll_words(b: &Battle, e: &Event) -> Option<String> {
     let u = |id: &UnitId| name(b, id);
     Some(match e {
         Event::Volley {
@@ -212,51 +67,6 @@ fn figure_roll_words(b: &Battle, e: &Event) -> Option<String> {
             factor_list(factors),
             hits_text(*hits)
         ),
-        Event::Test {
-            unit,
-            test,
-            die,
-            factors,
-            need,
-            passed,
-        } => format!(
-            "{} {}: needs {}{}, rolls {die}: {}",
-            u(unit),
-            test.name(),
-            need_text(*need, 6),
-            factor_list(factors),
-            if *passed { "passes" } else { "fails" }
-        ),
-        Event::Melee { strikes } => {
-            let parts: Vec<String> = strikes
-                .iter()
-                .map(|s| {
-                    let fs: Vec<String> = s
-                        .factors
-                        .iter()
-                        .map(|f| format!("{:+} {}", f.value, f.name))
-                        .collect();
-                    format!(
-                        "{} strikes {}: {} = {} points against {}, needs {}, {} {}: {:?}, {}{}",
-                        u(&s.unit),
-                        u(&s.target),
-                        fs.join(", "),
-                        s.points,
-                        s.enemy_points,
-                        need_text(s.need as i32, 6),
-                        s.dice.len(),
-                        if s.dice.len() == 1 { "die" } else { "dice" },
-                        s.dice,
-                        hits_text(s.hits),
-                        match s.multiplier {
-                            1 => String::new(),
-                            m => format!(" (x{m})"),
-                        }
-                    )
-                })
-                .collect();
-            format!("Combat. {}", parts.join(". "))
-        }
         _ => return None,
     })
 }
@@ -312,24 +122,6 @@ fn move_words(b: &Battle, e: &Event) -> Option<String> {
             stands.len(),
             u(unit)
         ),
-        Event::StandMoved {
-            unit,
-            stand,
-            distance,
-            allowance,
-            ..
-        } => {
-            if *allowance <= 0.0 {
-                format!("{}: stand {} falls back out of reach", u(unit), stand + 1)
-            } else {
-                format!(
-                    "{} moves stand {} on its own, {distance:.1} of {allowance:.1} {}",
-                    u(unit),
-                    stand + 1,
-                    b.scale.unit
-                )
-            }
-        }
         Event::Fled { unit, .. } => format!("{} flees", u(unit)),
         Event::Pursued {
             unit, continuing, ..
@@ -359,55 +151,15 @@ fn side_name(b: &Battle, s: usize) -> String {
         .unwrap_or_else(|| format!("side {s}"))
 }
 
-/// The course of the battle: phases, deployment, command points, ground taken or fortified,
-/// the objective, an army breaking, the end, an undo.
+/// The course of the battle: phases, an army breaking, the end, an undo.
 fn battle_words(b: &Battle, e: &Event) -> Option<String> {
     let side = |s: usize| side_name(b, s);
-    let u = |id: &UnitId| name(b, id);
     Some(match e {
         Event::PhaseBegan {
             turn,
             phase,
             side: s,
         } => format!("Turn {turn}: {} {} phase", side(*s), phase.name()),
-        Event::DeploymentStep { side: s, division } => {
-            format!("{} has deployed its {:?} division", side(*s), division)
-        }
-        Event::CommandPointsSpent {
-            amount,
-            left,
-            reason,
-            division: None,
-            ..
-        } => format!("{amount} command point(s) to {reason}, {left} left"),
-        Event::CommandPointsSpent {
-            amount,
-            left,
-            reason,
-            division: Some(d),
-            ..
-        } => format!(
-            "{amount} of the {} division's own command point(s) to {reason}, {left} left to it",
-            d.name()
-        ),
-        Event::Captured { feature, by } => format!(
-            "{} captures {}: it is no longer fortified",
-            u(by),
-            b.terrain
-                .get(feature)
-                .map(|f| f.name.clone())
-                .unwrap_or(feature.clone())
-        ),
-        Event::Fortified { feature } => format!(
-            "{} is fortified",
-            b.terrain
-                .get(feature)
-                .map(|f| f.name.clone())
-                .unwrap_or(feature.clone())
-        ),
-        Event::ObjectiveTaken { side: s, by } => {
-            format!("{} takes the objective with {}", side(*s), u(by))
-        }
         Event::ArmyBroken {
             side: s,
             losses,
@@ -426,16 +178,13 @@ fn battle_words(b: &Battle, e: &Event) -> Option<String> {
 }
 
 /// What befalls a unit outside the rolls: deploying, limbering, hits and losses, its
-/// formation and order, its general.
+/// formation and order.
 fn unit_words(b: &Battle, e: &Event) -> Option<String> {
     let u = |id: &UnitId| name(b, id);
     Some(match e {
         Event::Deployed { unit, .. } => format!("{} deploys", u(unit)),
         Event::Limbered { unit } => format!("{} limbers", u(unit)),
         Event::Unlimbered { unit } => format!("{} unlimbers", u(unit)),
-        Event::UnlimberedTo {
-            unit, formation, ..
-        } => format!("{} unlimbers in {}", u(unit), formation.name()),
         Event::Hit { unit, hits, total } => {
             format!("{} takes {hits} hit(s), {total} in all", u(unit))
         }
@@ -468,11 +217,6 @@ fn unit_words(b: &Battle, e: &Event) -> Option<String> {
         Event::Disordered { unit, why } => format!("{} is disordered ({why})", u(unit)),
         Event::Steadied { unit } => format!("{} reforms: no longer disordered", u(unit)),
         Event::Rallied { unit } => format!("{} rallies: no longer shaken", u(unit)),
-        Event::Attached { general, unit } => match unit {
-            Some(x) => format!("{} attaches to {}", u(general), u(x)),
-            None => format!("{} detaches", u(general)),
-        },
-        Event::StandsPlaced { unit, why, .. } => format!("{} {why}", u(unit)),
         Event::PursuitOrdered { unit, pursue } => format!(
             "{} is ordered to {} if victorious",
             u(unit),
@@ -517,39 +261,6 @@ fn rolled_words(b: &Battle, what: &str, roll: &Roll) -> String {
     )
 }
 
-fn factor_list(factors: &[Factor]) -> String {
-    if factors.is_empty() {
-        return String::new();
-    }
-    let fs: Vec<String> = factors
-        .iter()
-        .map(|f| format!("{:+} {}", f.value, f.name))
-        .collect();
-    format!(" ({})", fs.join(", "))
-}
-
-fn hits_text(h: u32) -> String {
-    match h {
-        0 => "no hits".into(),
-        1 => "1 hit".into(),
-        n => format!("{n} hits"),
-    }
-}
-
-/// What a roll needs, in words, where `most` is the highest the dice can throw (6 for one D6,
-/// 12 for 2D6).
-fn need_text(need: i32, most: i32) -> String {
-    if need <= 1 {
-        "any roll".into()
-    } else if need > most {
-        format!("more than {most}")
-    } else if need == most {
-        format!("{most}")
-    } else {
-        format!("{need}-{most}")
-    }
-}
-
 /// The units an event concerns (for highlighting from the log).
 pub fn event_units(e: &Event) -> Vec<UnitId> {
     let v = serde_json::to_value(e).unwrap_or(Value::Null);
@@ -578,51 +289,6 @@ pub fn event_units(e: &Event) -> Vec<UnitId> {
 /// The rolls an event records, each in the one shape every ruleset shares.
 pub fn rolls(e: &Event) -> Vec<Roll> {
     match e {
-        Event::Fire {
-            shooter_score,
-            target_score,
-            loser,
-            verdict,
-            ..
-        } => opposed_rolls(shooter_score, target_score, loser, *verdict),
-        Event::CloseCombat {
-            attacker_score,
-            defender_score,
-            loser,
-            verdict,
-            ..
-        } => opposed_rolls(attacker_score, defender_score, loser, *verdict),
-        Event::CommandRoll {
-            side,
-            dice,
-            factors,
-            total,
-            divisions,
-        } => vec![Roll {
-            unit: None,
-            side: Some(*side),
-            dice: dice.clone(),
-            factors: factors.clone(),
-            total: *total,
-            against: None,
-            need: None,
-            outcome: format!("{total} command points{}", division_words(divisions)),
-            first_die: None,
-            dice_at: Vec::new(),
-        }],
-        Event::RoutingTest {
-            unit,
-            die,
-            factors,
-            total,
-            need,
-            hit,
-            ..
-        } => vec![Roll {
-            need: Some(*need),
-            outcome: if *hit { "1 hit" } else { "holds" }.into(),
-            ..unit_roll(unit, vec![*die], factors, *total)
-        }],
         Event::Volley {
             shooter,
             dice,
@@ -633,23 +299,9 @@ pub fn rolls(e: &Event) -> Vec<Roll> {
         } => vec![Roll {
             need: Some(*need as i32),
             outcome: hits_text(*hits),
-            ..unit_roll(shooter, dice.clone(), factors, factor_sum(factors))
+            ..Roll::of_unit(shooter, dice.clone(), factors, factor_sum(factors))
         }],
-        Event::Test {
-            unit,
-            die,
-            factors,
-            need,
-            passed,
-            ..
-        } => vec![Roll {
-            need: Some(*need),
-            outcome: if *passed { "passes" } else { "fails" }.into(),
-            ..unit_roll(unit, vec![*die], factors, *die as i32 + factor_sum(factors))
-        }],
-        Event::Rolled { roll, .. } | Event::Ordered { roll, .. } | Event::Salvo { roll, .. } => {
-            vec![roll.clone()]
-        }
+        Event::Rolled { roll, .. } | Event::Ordered { roll, .. } => vec![roll.clone()],
         Event::Assault {
             attacker_roll,
             defender_roll,
@@ -657,54 +309,9 @@ pub fn rolls(e: &Event) -> Vec<Roll> {
             outcome,
             ..
         } => assault_rolls(attacker_roll, defender_roll, *difference, outcome),
-        Event::Melee { strikes } => strikes
-            .iter()
-            .map(|s| Roll {
-                against: Some(s.enemy_points),
-                need: Some(s.need as i32),
-                outcome: hits_text(s.hits),
-                ..unit_roll(&s.unit, s.dice.clone(), &s.factors, s.points)
-            })
-            .collect(),
+        Event::Own(own) => own.rolls(),
         _ => Vec::new(),
     }
-}
-
-/// One unit's roll: its dice, factors and total, with nothing against it yet.
-fn unit_roll(unit: &UnitId, dice: Vec<u8>, factors: &[Factor], total: i32) -> Roll {
-    Roll {
-        unit: Some(unit.clone()),
-        side: None,
-        dice,
-        factors: factors.to_vec(),
-        total,
-        against: None,
-        need: None,
-        outcome: String::new(),
-        first_die: None,
-        dice_at: Vec::new(),
-    }
-}
-
-/// Both sides' rolls of an opposed roll (fire, close combat), each against the other's total,
-/// with its outcome for that side.
-fn opposed_rolls(a: &Score, d: &Score, loser: &Option<UnitId>, verdict: Verdict) -> Vec<Roll> {
-    [(a, d), (d, a)]
-        .into_iter()
-        .map(|(s, o)| Roll {
-            against: Some(o.total),
-            outcome: match loser {
-                Some(l) if *l == s.unit => verdict_text(verdict).to_string(),
-                Some(_) => "wins".into(),
-                None if verdict == Verdict::Outscored && s.unit == a.unit => {
-                    "outscored: no effect".into()
-                }
-                None if verdict == Verdict::Outscored => "outscores the firer".into(),
-                None => "draw".into(),
-            },
-            ..unit_roll(&s.unit, vec![s.die], &s.factors, s.total)
-        })
-        .collect()
 }
 
 /// Both sides' rolls of an assault, each against the other's total, with the difference as
@@ -808,15 +415,6 @@ pub fn run_json(b: &Battle, events: &[Event], error: Option<String>) -> Value {
     })
 }
 
-/// A command roll's points that only divisions may use: "; the Left division's DSC adds 2 of
-/// its own".
-fn division_words(divisions: &[(crate::rules::model::Division, i32)]) -> String {
-    divisions
-        .iter()
-        .map(|(d, n)| format!("; the {} division's DSC adds {n} of its own", d.name()))
-        .collect()
-}
-
 /// What a roll came to, in a few words (the caption of the last roll): the words of a roll end
 /// with its result, after its scores.
 pub fn roll_result(b: &Battle, e: &Event) -> String {
@@ -834,21 +432,4 @@ pub fn roll_aftermath(b: &Battle, at: usize) -> Vec<String> {
         .filter(|e| matches!(e, Event::Destroyed { .. } | Event::Shaken { .. }))
         .map(|e| format!("Then {}", describe(b, e)))
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::need_text;
-
-    #[test]
-    fn a_need_reads_against_the_dice_thrown() {
-        // 2D6 throws up to 12: needing 11 is "11-12", not "more than 6".
-        assert_eq!(need_text(11, 12), "11-12");
-        assert_eq!(need_text(12, 12), "12");
-        assert_eq!(need_text(13, 12), "more than 12");
-        assert_eq!(need_text(7, 6), "more than 6");
-        assert_eq!(need_text(4, 6), "4-6");
-        assert_eq!(need_text(6, 6), "6");
-        assert_eq!(need_text(1, 12), "any roll");
-    }
 }

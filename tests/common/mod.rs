@@ -4,6 +4,7 @@
 use volley::rules::battle::Battle;
 use volley::rules::command::{Command, Event, RuleError, Step};
 use volley::rules::model::{Phase, UnitId};
+use volley::rules::ruleset::dbn::DbnEvent;
 use volley::rules::scenario;
 
 /// Each playable ruleset's default scenario.
@@ -160,16 +161,18 @@ pub fn names(f: &[volley::rules::command::Factor]) -> Vec<String> {
 }
 
 /// The first Fire event.
-pub fn fire_event(ev: &[Event]) -> Event {
+pub fn fire_event(ev: &[Event]) -> DbnEvent {
     ev.iter()
-        .find(|e| matches!(e, Event::Fire { .. }))
+        .filter_map(Event::own)
+        .find(|e| matches!(e, DbnEvent::Fire { .. }))
         .cloned()
         .expect("a Fire event")
 }
 
-pub fn combat_event(ev: &[Event]) -> Event {
+pub fn combat_event(ev: &[Event]) -> DbnEvent {
     ev.iter()
-        .find(|e| matches!(e, Event::CloseCombat { .. }))
+        .filter_map(Event::own)
+        .find(|e| matches!(e, DbnEvent::CloseCombat { .. }))
         .cloned()
         .expect("a CloseCombat event")
 }

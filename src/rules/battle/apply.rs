@@ -1,27 +1,28 @@
 //! Events applied to the battle, by kind: the only place where state changes.
 
 use super::*;
-use crate::rules::command::{Event, TestKind};
+use crate::rules::command::Event;
 use crate::rules::geometry::Pt;
 use crate::rules::model::{BoundState, Phase, Stand, Unit, UnitId};
 
 impl Battle {
-    /// The only place where state changes: the shared state here, then what the ruleset alone
-    /// records of a unit (its status's `own` part) by the ruleset's own `apply`
-    /// (`AnyRuleset::own_events`). The events that only record (a routing test, the army
-    /// broken, an undo, a roll, a town's damage) change nothing.
+    /// The only place where state changes. The events that only record (the army broken, an
+    /// undo, a roll) change nothing. A ruleset's own event changes what its ruleset says
+    /// (`ruleset::common::RulesetEvent::apply`), handed this battle type-erased.
     pub fn apply(&mut self, e: &Event) {
+        if let Event::Own(own) = e {
+            own.apply_to(self);
+            return;
+        }
         let _changed = self.apply_move(e)
             || self.apply_stands(e)
             || self.apply_roll(e)
             || self.apply_turn(e)
             || self.apply_status(e)
             || self.apply_orders(e);
-        (self.own_events)(self, e);
     }
 
-    /// The turn: phases, deployment, command points and initiative; ground taken or fortified;
-    /// the end. False for any other event.
+    /// The turn: phases and the end. False for any other event.
     pub(super) fn apply_turn(&mut self, e: &Event) -> bool {
         match e {
             Event::PhaseBegan { turn, phase, side } => {
@@ -50,69 +51,14 @@ impl Battle {
                     self.division_points.clear();
                 }
             }
-            Event::DeploymentStep { .. } => self.deployment_step += 1,
-            Event::CommandRoll {
-                side,
-                total,
-                divisions,
-                ..
-            } => {
-                self.command_points[*side] = *total;
-                self.division_points = divisions.clone();
-            }
-            Event::CommandPointsSpent {
-                side,
-                left,
-                division,
-                ..
-            } => match division {
-                Some(d) => {
-                    if let Some(p) = self.division_points.iter_mut().find(|p| p.0 == *d) {
-                        p.1 = *left;
-                    }
-                }
-                None => self.command_points[*side] = *left,
-            },
-            Event::Initiative {
-                side: Some(s),
-                brigades,
-                ..
-            } if *s < 2 => {
-                self.active = *s;
-                self.command_points[*s] = *brigades as i32;
-            }
-            Event::BrigadeActivated { side, .. } if *side < 2 => {
-                self.command_points[*side] = (self.command_points[*side] - 1).max(0);
-            }
-            Event::Captured { feature, .. } => {
-                if let Some(f) = std::sync::Arc::make_mut(&mut self.terrain.features)
-                    .iter_mut()
-                    .find(|f| &f.id == feature)
-                {
-                    f.fortified = false;
-                }
-            }
-            Event::Fortified { feature } => {
-                if let Some(f) = std::sync::Arc::make_mut(&mut self.terrain.features)
-                    .iter_mut()
-                    .find(|f| &f.id == feature)
-                {
-                    f.fortified = true;
-                }
-            }
-            Event::ObjectiveTaken { .. } => {
-                if let Some(o) = &mut self.objective {
-                    o.taken = true;
-                }
-            }
             Event::GameOver { .. } => self.phase = Phase::GAME_OVER,
             _ => return false,
         }
         true
     }
 
-    /// A unit's standing state: limbered, hits, shaken, disordered, its ammunition, its recovered
-    /// stands. False for any other event.
+    /// A unit's standing state: limbered, hits, shaken, disordered, its ammunition. False for
+    /// any other event.
     pub(super) fn apply_status(&mut self, e: &Event) -> bool {
         match e {
             Event::Limbered { unit } => self.with_unit(unit, |u| {
@@ -129,11 +75,6 @@ impl Battle {
             Event::Disordered { unit, .. } => self.with_unit(unit, |u| u.status.disordered = true),
             Event::Steadied { unit } => self.with_unit(unit, |u| u.status.disordered = false),
             Event::Rallied { unit } => self.with_unit(unit, |u| u.status.shaken = false),
-            Event::Recovered { unit, stands } => self.with_unit(unit, |u| {
-                u.stands = stands.iter().map(|&f| Stand::new(f)).collect();
-                u.bound.may_recover = false;
-                u.bound.allowance = Some(0.0);
-            }),
             Event::Supply {
                 unit, ammo, packs, ..
             } => self.with_unit(unit, |u| {
@@ -145,8 +86,8 @@ impl Battle {
         true
     }
 
-    /// What a unit did this bound (ordered, fired, fought, halted, braced for a charge) and its
-    /// general's chips and attachment. False for any other event.
+    /// What a unit did this bound (ordered, fought, halted) and a general's chips after a
+    /// re-roll. False for any other event.
     pub(super) fn apply_orders(&mut self, e: &Event) -> bool {
         match e {
             Event::Ordered {
@@ -158,7 +99,6 @@ impl Battle {
                 u.bound.allowance = Some(*allowance);
                 u.bound.may_recover = *recover;
             }),
-            Event::Salvo { shooter, .. } => self.with_unit(shooter, |u| u.bound.fired = true),
             Event::Assault {
                 attacker, defender, ..
             } => {
@@ -167,27 +107,7 @@ impl Battle {
                 }
             }
             Event::Halted { unit, .. } => self.with_unit(unit, |u| u.bound.halted = true),
-            Event::Braced { unit, range, .. } => {
-                self.with_unit(unit, |u| u.bound.fire_range = *range)
-            }
-            Event::Chips {
-                general,
-                chips,
-                radius,
-                move_dice,
-                command,
-                ..
-            } => self.with_unit(general, |g| {
-                g.extra.chips = *chips;
-                g.extra.command_radius = *radius;
-                g.extra.move_dice = *move_dice;
-                g.extra.leadership = *command;
-            }),
             Event::Rerolled { by, chips, .. } => self.with_unit(by, |g| g.extra.chips = *chips),
-            Event::Attached { general, unit } => {
-                let unit = unit.clone();
-                self.with_unit(general, |g| g.extra.attached = unit);
-            }
             _ => return false,
         }
         true
@@ -243,22 +163,6 @@ impl Battle {
                 u.bound.recoil = Some((dir, total + d.len()));
             }),
             Event::Fled { unit, to, .. } => self.with_unit(unit, |u| u.base = *to),
-            Event::UnlimberedTo {
-                unit,
-                formation,
-                from,
-                to,
-                cost,
-            } => {
-                self.apply(&Event::Unlimbered { unit: unit.clone() });
-                self.apply(&Event::Reformed {
-                    unit: unit.clone(),
-                    formation: *formation,
-                    from: *from,
-                    to: *to,
-                    cost: *cost,
-                });
-            }
             Event::PursuitOrdered { unit, pursue } => {
                 self.with_unit(unit, |u| u.status.hold_ground = !*pursue)
             }
@@ -285,8 +189,7 @@ impl Battle {
         true
     }
 
-    /// Stands of figure rulesets: overrun, moved one by one, placed in a new formation; false for
-    /// any other event.
+    /// Skirmish stands overrun; false for any other event.
     pub(super) fn apply_stands(&mut self, e: &Event) -> bool {
         match e {
             Event::StandsOverrun { unit, stands, .. } => self.with_unit(unit, |u| {
@@ -308,64 +211,14 @@ impl Battle {
                     u.settle(&keep_bases);
                 }
             }),
-            Event::StandMoved {
-                unit,
-                stand,
-                to,
-                distance,
-                ..
-            } => self.with_unit(unit, |u| {
-                let mut bases = u.loose_bases();
-                if let Some(b) = bases.get_mut(*stand) {
-                    *b = *to;
-                    u.settle(&bases);
-                    let n = u.stands.len();
-                    u.bound.stand_spent.resize(n, 0.0);
-                    u.bound.stand_spent[*stand] += *distance;
-                    u.bound.moved = true;
-                }
-            }),
-            Event::StandsPlaced {
-                unit,
-                bases,
-                formed,
-                ..
-            } => self.with_unit(unit, |u| {
-                if let Some((formation, cost)) = formed {
-                    u.formation = *formation;
-                    if *cost > 0.0 {
-                        u.bound.formed = true;
-                        u.bound.spent += *cost;
-                    }
-                }
-                u.settle(bases)
-            }),
             _ => return false,
         }
         true
     }
 
-    /// The results of rolls: hits, losses, re-formed ranks; false for any other event.
+    /// The results of rolls: volleys, losses, re-formed ranks; false for any other event.
     pub(super) fn apply_roll(&mut self, e: &Event) -> bool {
         match e {
-            Event::Fire {
-                shooter, support, ..
-            } => {
-                self.with_unit(shooter, |u| u.bound.fired = true);
-                for s in support {
-                    self.with_unit(s, |u| u.bound.fired = true);
-                }
-            }
-            Event::CloseCombat {
-                attacker, defender, ..
-            } => {
-                for id in [attacker, defender] {
-                    self.with_unit(id, |u| {
-                        u.bound.fought = true;
-                        u.status.continuing = false;
-                    });
-                }
-            }
             Event::Volley {
                 shooter,
                 target,
@@ -381,26 +234,6 @@ impl Battle {
                         u.bound.shot_by.push((shooter, hits));
                     }
                 });
-            }
-            Event::Test {
-                unit, test, passed, ..
-            } => {
-                if *test == TestKind::Command && !passed {
-                    self.with_unit(unit, |u| u.bound.halted = true);
-                }
-            }
-            Event::Melee { strikes } => {
-                for s in strikes {
-                    for id in [&s.unit, &s.target] {
-                        self.with_unit(id, |u| u.bound.fought = true);
-                    }
-                }
-                for s in strikes {
-                    self.with_unit(&s.target, |u| {
-                        u.status.continuing = false;
-                        u.status.pursued_by = None;
-                    });
-                }
             }
             Event::Losses {
                 unit,
@@ -450,7 +283,8 @@ impl Battle {
         true
     }
 
-    pub(super) fn with_unit(&mut self, id: &UnitId, f: impl FnOnce(&mut Unit)) {
+    /// Changes the unit with this id, if there is one (an event naming no unit changes nothing).
+    pub fn with_unit(&mut self, id: &UnitId, f: impl FnOnce(&mut Unit)) {
         if let Some(i) = self.index_of(id) {
             f(&mut self.units_mut()[i]);
         }

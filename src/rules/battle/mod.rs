@@ -46,11 +46,6 @@ fn base_box(b: &Base) -> Aabb {
     Aabb::new(lo, hi)
 }
 
-/// What a ruleset applies itself of an event: its own status of units (`Status::own`), which
-/// the shared state does not hold. The battle applies every event through it after the shared
-/// state, so that the log replays whole.
-pub type OwnEvents = fn(&mut Battle, &Event);
-
 /// The whole state of a game.
 #[derive(Clone, Debug)]
 pub struct Battle {
@@ -60,8 +55,6 @@ pub struct Battle {
     pub scripted: Option<Arc<Vec<u8>>>,
     pub info: Arc<Info>,
     pub rules: AnyRuleset,
-    /// The ruleset's part of applying an event (`AnyRuleset::own_events`).
-    own_events: OwnEvents,
     pub table: Table,
     pub scale: Scale,
     pub terrain: Terrain,
@@ -136,7 +129,6 @@ impl Battle {
             scenario: Arc::new(scenario),
             scripted: None,
             info: Arc::new(info),
-            own_events: rules.own_events(),
             rules,
             table,
             scale,
@@ -179,7 +171,6 @@ impl Battle {
             scripted: self.scripted.clone(),
             info: self.info.clone(),
             rules: self.rules.clone(),
-            own_events: self.own_events,
             table: self.table,
             scale: self.scale.clone(),
             terrain: self.terrain.clone(),
@@ -455,7 +446,8 @@ impl Battle {
     /// Applies an event and writes it in the log at once, so that the rest of the command
     /// reads it there (dice thrown, units moved). Every event of a command passes through
     /// here: a refused command's are dropped with the copy of the battle that made them.
-    pub fn emit(&mut self, out: &mut Vec<Event>, e: Event) {
+    pub fn emit(&mut self, out: &mut Vec<Event>, e: impl Into<Event>) {
+        let e = e.into();
         self.apply(&e);
         self.log.push(e.clone());
         out.push(e);

@@ -16,7 +16,7 @@ pub use view::{
     ScenarioField, StateView, TurnWords, UnitModel, UnitState,
 };
 
-use super::battle::{Battle, OwnEvents};
+use super::battle::Battle;
 use super::command::{Command, Event, RuleError};
 use super::geometry::{Base, Pt};
 use super::model::{Class, Flags, Formation, Own, Phase, Side, SideInfo, Unit, UnitId};
@@ -342,17 +342,6 @@ impl AnyRuleset {
             AnyRuleset::Hal25(r) => AnyRuleset::Hal25(set(r, options)?),
             AnyRuleset::OldDessauer(r) => AnyRuleset::OldDessauer(set(r, options)?),
         })
-    }
-
-    /// What the ruleset applies of each event to its own status of units (`Status::own`), which
-    /// the battle's shared state does not hold.
-    pub fn own_events(&self) -> OwnEvents {
-        match self {
-            AnyRuleset::Bbb7yw(_) => bbb::status::apply,
-            AnyRuleset::Hal25(_) => hal25::status::apply,
-            AnyRuleset::OldDessauer(_) => old_dessauer::status::apply,
-            AnyRuleset::Db7yw(_) | AnyRuleset::Dbfpw(_) => |_, _| {},
-        }
     }
 
     pub fn get(&self) -> &(dyn Ruleset + 'static) {

@@ -2,6 +2,7 @@
 //! the total is halved (cumulatively) and picks a column of the fire table, shifted left and
 //! right; 2D6 read the result.
 
+use super::BbbEvent;
 use super::status::own;
 use super::tables::{FireResult, band, fire_column, fire_odds, low_ammo_chance, read_fire};
 use super::{Arm, Bbb7yw, Firing, Gun, HalvingKey, N, ShiftKey, illegal, layout, quality};
@@ -150,7 +151,7 @@ impl Bbb7yw {
             .iter()
             .rev()
             .take_while(|e| !matches!(e, Event::PhaseBegan { .. }))
-            .any(|e| matches!(e, Event::Salvo { shooter, .. } if shooter == id))
+            .any(|e| matches!(e.own(), Some(BbbEvent::Salvo { shooter, .. }) if shooter == id))
     }
 
     /// Sight from a point to a target base: slopes (a hill between, higher than both ends)
@@ -479,7 +480,7 @@ impl Bbb7yw {
         };
         b.emit(
             out,
-            Event::Salvo {
+            BbbEvent::Salvo {
                 shooter: sid.clone(),
                 target: tid.clone(),
                 roll: Roll {

@@ -15,6 +15,7 @@ pub mod assault;
 pub mod data;
 mod door;
 pub mod evade;
+mod events;
 pub mod fire;
 pub mod generals;
 pub mod layout;
@@ -33,6 +34,7 @@ pub mod zones;
 
 pub use super::common::{FactorDef as Modifier, Number};
 pub use data::*;
+pub use events::BbbEvent;
 pub use movement::BbbPlan;
 pub use setup::Flag;
 pub use turn::{ASSAULT, DEFENSIVE_FIRE, GENERALS, MOVEMENT, OFFENSIVE_FIRE};

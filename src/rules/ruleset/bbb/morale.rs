@@ -2,6 +2,7 @@
 //! recovered, Spent units and reduced guns, and the end of turn's recovery of low ammunition
 //! and silenced guns.
 
+use super::BbbEvent;
 use super::status::own;
 use super::{Bbb7yw, N, illegal, in_phase, layout};
 use crate::rules::battle::Battle;
@@ -60,7 +61,7 @@ impl Bbb7yw {
         stands.push(1);
         b.emit(
             out,
-            Event::Recovered {
+            BbbEvent::Recovered {
                 unit: id.clone(),
                 stands: stands.clone(),
             },
@@ -103,7 +104,7 @@ impl Bbb7yw {
         if u.alive() && self.is_artillery(u) && !own(u).silenced {
             b.emit(
                 out,
-                Event::Silenced {
+                BbbEvent::Silenced {
                     unit: id.clone(),
                     silenced: true,
                     why: why.to_string(),
@@ -219,7 +220,7 @@ impl Bbb7yw {
             let far = self.nearest_enemy(b, &u);
             let still = u.side == side && !u.bound.moved && !u.bound.fired;
             let went_low = |e: &Event| matches!(e, Event::Supply { unit, ammo: crate::rules::model::Ammo::Low, .. } if *unit == u.id);
-            let silenced = |e: &Event| matches!(e, Event::Silenced { unit, silenced: true, .. } if *unit == u.id);
+            let silenced = |e: &Event| matches!(e.own(), Some(BbbEvent::Silenced { unit, silenced: true, .. }) if *unit == u.id);
             if u.status.ammo == crate::rules::model::Ammo::Low {
                 let retired = far > ammo_far && self.retired_since(b, &u, went_low);
                 if retired || still {
@@ -241,7 +242,7 @@ impl Bbb7yw {
             if own(&u).silenced && far > gun_far && self.retired_since(b, &u, silenced) {
                 b.emit(
                     out,
-                    Event::Silenced {
+                    BbbEvent::Silenced {
                         unit: u.id.clone(),
                         silenced: false,
                         why: "retired outside 6\" of every enemy".into(),

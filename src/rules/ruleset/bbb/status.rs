@@ -1,7 +1,5 @@
 //! What BBB alone records of a unit beyond the shared status: a silenced battery.
 
-use crate::rules::battle::Battle;
-use crate::rules::command::Event;
 use crate::rules::model::Unit;
 
 /// BBB's own status of a unit, held in the shared status's `own` part.
@@ -22,14 +20,4 @@ pub fn own(u: &Unit) -> &OwnStatus {
 /// A unit's BBB status to change (copied first if a copy of the battle shares it).
 pub fn own_mut(u: &mut Unit) -> &mut OwnStatus {
     u.status.own.get_mut()
-}
-
-/// What an event changes of BBB's own status of a unit (`AnyRuleset::own_events`: the battle
-/// applies every event through it after the shared state).
-pub(crate) fn apply(b: &mut Battle, e: &Event) {
-    if let Event::Silenced { unit, silenced, .. } = e
-        && let Ok(u) = b.unit_mut(unit)
-    {
-        own_mut(u).silenced = *silenced;
-    }
 }

@@ -2,6 +2,7 @@
 //! side's defensive fire, offensive fire, assaults, then the other side's turn), and the
 //! command roll that bounds each unit's move.
 
+use super::BbbEvent;
 use super::status::own;
 use super::tables::{command_odds, command_outcome};
 use super::{Arm, Bbb7yw, CommandMod, Moves, N, illegal, in_phase, quality};
@@ -170,7 +171,7 @@ impl Bbb7yw {
             if own(&u).silenced {
                 b.emit(
                     out,
-                    Event::Silenced {
+                    BbbEvent::Silenced {
                         unit: id.clone(),
                         silenced: false,
                         why: "rallied on the command roll".into(),

@@ -1,6 +1,7 @@
 //! BBB victory: objectives taken and held, the result at the turn limit, and a side with no
 //! fighting units left.
 
+use super::BbbEvent;
 use super::{Bbb7yw, N};
 use crate::rules::battle::Battle;
 use crate::rules::command::Event;
@@ -32,8 +33,8 @@ impl Bbb7yw {
     /// The side that last took objective `i`, as the log records it; none if it has not
     /// changed hands since the start.
     fn last_holder(&self, b: &Battle, i: usize) -> Option<Side> {
-        b.log.iter().rev().find_map(|e| match e {
-            Event::ObjectiveHeld { objective, side } if *objective == i => Some(*side),
+        b.log.iter().rev().find_map(|e| match e.own() {
+            Some(BbbEvent::ObjectiveHeld { objective, side }) if *objective == i => Some(*side),
             _ => None,
         })
     }
@@ -55,7 +56,7 @@ impl Bbb7yw {
             })
             .collect();
         for (objective, side) in taken {
-            b.emit(out, Event::ObjectiveHeld { objective, side });
+            b.emit(out, BbbEvent::ObjectiveHeld { objective, side });
         }
     }
 

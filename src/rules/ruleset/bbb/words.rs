@@ -1,45 +1,39 @@
 //! What the log says of BBB's own events.
 
 use super::Bbb7yw;
+use super::BbbEvent;
 use crate::rules::battle::Battle;
 use crate::rules::command::Event;
 use crate::rules::model::UnitId;
+use crate::rules::roll::Roll;
+
+/// A roll's factors in the log's words: ", +1 Elite, Disordered".
+fn mods(r: &Roll) -> String {
+    r.factors
+        .iter()
+        .map(|f| {
+            if f.value == 0 {
+                format!(", {}", f.name)
+            } else {
+                format!(", {:+} {}", f.value, f.name)
+            }
+        })
+        .collect()
+}
 
 impl Bbb7yw {
-    /// Words for BBB's own events: its rolls here, the rest by `state_words`.
+    /// Words for BBB's events: its own here, its rolls here, the rest by `state_words`.
     pub(super) fn event_words(&self, b: &Battle, e: &Event) -> Option<String> {
         let name = |id: &UnitId| b.name_of(id);
-        let mods = |r: &crate::rules::ruleset::Roll| -> String {
-            r.factors
-                .iter()
-                .map(|f| {
-                    if f.value == 0 {
-                        format!(", {}", f.name)
-                    } else {
-                        format!(", {:+} {}", f.value, f.name)
-                    }
-                })
-                .collect()
-        };
+        if let Some(own) = e.own::<BbbEvent>() {
+            return Some(Self::own_words(b, own));
+        }
         Some(match e {
             Event::Ordered { unit, roll, .. } => format!(
                 "{} rolls {:?} for command{} = {}: {}",
                 name(unit),
                 roll.dice,
                 mods(roll),
-                roll.total,
-                roll.outcome
-            ),
-            Event::Salvo {
-                shooter,
-                target,
-                roll,
-            } => format!(
-                "{} fires at {}{}; 2D6 {:?} = {}: {}",
-                name(shooter),
-                name(target),
-                mods(roll),
-                roll.dice,
                 roll.total,
                 roll.outcome
             ),
@@ -72,20 +66,6 @@ impl Bbb7yw {
         let name = |id: &UnitId| b.name_of(id);
         Some(match e {
             Event::Halted { unit, why } => format!("{} is halted ({why})", name(unit)),
-            Event::Silenced {
-                unit,
-                silenced,
-                why,
-            } => {
-                if *silenced {
-                    format!("{} is silenced ({why})", name(unit))
-                } else {
-                    format!("{} is no longer silenced ({why})", name(unit))
-                }
-            }
-            Event::Recovered { unit, stands } => {
-                format!("{} recovers a base: {} now", name(unit), stands.len())
-            }
             Event::Losses {
                 unit, figures, why, ..
             } => format!("{} loses {figures} base(s) to {why}", name(unit)),
@@ -157,7 +137,42 @@ impl Bbb7yw {
                     .map(|c| format!(" into contact with {}", name(c)))
                     .unwrap_or_default()
             ),
-            Event::ObjectiveHeld { objective, side } => format!(
+            _ => return None,
+        })
+    }
+
+    /// Words for BBB's own events (`BbbEvent`).
+    fn own_words(b: &Battle, e: &BbbEvent) -> String {
+        let name = |id: &UnitId| b.name_of(id);
+        match e {
+            BbbEvent::Salvo {
+                shooter,
+                target,
+                roll,
+            } => format!(
+                "{} fires at {}{}; 2D6 {:?} = {}: {}",
+                name(shooter),
+                name(target),
+                mods(roll),
+                roll.dice,
+                roll.total,
+                roll.outcome
+            ),
+            BbbEvent::Silenced {
+                unit,
+                silenced,
+                why,
+            } => {
+                if *silenced {
+                    format!("{} is silenced ({why})", name(unit))
+                } else {
+                    format!("{} is no longer silenced ({why})", name(unit))
+                }
+            }
+            BbbEvent::Recovered { unit, stands } => {
+                format!("{} recovers a base: {} now", name(unit), stands.len())
+            }
+            BbbEvent::ObjectiveHeld { objective, side } => format!(
                 "{} now holds {}",
                 b.sides.get(*side).map_or("?", |s| s.name.as_str()),
                 b.scenario
@@ -165,7 +180,6 @@ impl Bbb7yw {
                     .get(*objective)
                     .map_or("an objective", |o| o.name.as_str())
             ),
-            _ => return None,
-        })
+        }
     }
 }

@@ -1,11 +1,13 @@
 //! Machinery every ruleset shares: rules numbers and factors read from data with their sources
 //! (`data`), the checked move (`moves`), moving into contact and conforming (`contact`), the
-//! marks every ruleset draws alike (`marks`), the chances of dice (`chances`), and here whose
-//! unit it is, standing orders and what a click on an enemy means.
+//! marks every ruleset draws alike (`marks`), the chances of dice (`chances`), the door for a
+//! ruleset's own events (`events`), and here whose unit it is, standing orders and what a click
+//! on an enemy means.
 
 mod chances;
 mod contact;
 mod data;
+mod events;
 mod marks;
 mod moves;
 mod table;
@@ -13,6 +15,7 @@ mod table;
 pub use chances::*;
 pub use contact::*;
 pub use data::*;
+pub use events::*;
 pub use marks::*;
 pub use moves::*;
 pub use table::*;

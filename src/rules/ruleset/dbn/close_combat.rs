@@ -1,6 +1,7 @@
 //! Close combat: contact, who fights whom, flank attacks, support and attached generals, and the
 //! close combat roll, the divisional commander's die included.
 
+use super::DbnEvent;
 use super::N;
 use super::results::PursuitOrders;
 use super::{Combat, Dbn, DbnGame, Follow, Setup, Supplement, TroopKind, TroopTrait};
@@ -34,11 +35,16 @@ impl Dbn {
     fn flank_attack_fresh(b: &Battle, x: &UnitId, u: &UnitId) -> bool {
         let mut this_phase = true;
         for e in b.log.iter().rev() {
+            if let Some(DbnEvent::CloseCombat {
+                attacker, defender, ..
+            }) = e.own()
+                && !this_phase
+                && (attacker == u || defender == u)
+            {
+                return false;
+            }
             match e {
                 Event::PhaseBegan { .. } => this_phase = false,
-                Event::CloseCombat {
-                    attacker, defender, ..
-                } if !this_phase && (attacker == u || defender == u) => return false,
                 Event::Moved { unit, contact, .. } if unit == x => return contact.is_some(),
                 Event::Pursued { unit, .. } if unit == x => return true,
                 Event::Moved { unit, .. }
@@ -288,7 +294,7 @@ impl<S: Supplement> DbnGame<S> {
         };
         b.emit(
             out,
-            Event::CloseCombat {
+            DbnEvent::CloseCombat {
                 attacker: aid.clone(),
                 defender: did.clone(),
                 attacker_score: as_,

@@ -1,6 +1,7 @@
 //! The bound and command: the order of a bound's phases, the command roll and its points, what
 //! a move costs, the end of a bound, the turn limit, losses and the army's break, objectives.
 
+use super::DbnEvent;
 use super::N;
 use super::results::PursuitOrders;
 use super::{Dbn, DbnGame, Supplement, TroopKind, TroopTrait};
@@ -100,7 +101,7 @@ impl Dbn {
         let total = dice.iter().map(|d| *d as i32).sum::<i32>() + factor_sum(&factors);
         b.emit(
             out,
-            Event::CommandRoll {
+            DbnEvent::CommandRoll {
                 side,
                 dice,
                 factors,
@@ -136,7 +137,7 @@ impl Dbn {
         if let Some((d, pool)) = own {
             b.emit(
                 out,
-                Event::CommandPointsSpent {
+                DbnEvent::CommandPointsSpent {
                     side,
                     amount: from_own,
                     left: pool - from_own,
@@ -148,7 +149,7 @@ impl Dbn {
         if amount - from_own > 0 || own.is_none() {
             b.emit(
                 out,
-                Event::CommandPointsSpent {
+                DbnEvent::CommandPointsSpent {
                     side,
                     amount: amount - from_own,
                     left: have - (amount - from_own),
@@ -310,7 +311,7 @@ impl Dbn {
         let side = u.side;
         b.emit(
             out,
-            Event::ObjectiveTaken {
+            DbnEvent::ObjectiveTaken {
                 side,
                 by: mover.clone(),
             },

@@ -1,6 +1,7 @@
 //! Deployment: the order sides and divisions place their units, placing them, and the bodies
 //! of units (formations) a division stands in.
 
+use super::DbnEvent;
 use super::N;
 use super::{Dbn, TroopKind};
 use crate::rules::battle::Battle;
@@ -124,7 +125,7 @@ impl Dbn {
         }
         b.emit(
             out,
-            Event::DeploymentStep {
+            DbnEvent::DeploymentStep {
                 side,
                 division: div,
             },

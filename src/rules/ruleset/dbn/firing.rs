@@ -1,6 +1,7 @@
 //! Distant shooting: who may fire at whom (range, arc, line of sight), fire support, and the
 //! firing roll and its result.
 
+use super::DbnEvent;
 use super::N;
 use super::rolls::first_die_failed_this_phase;
 use super::{Combat, Dbn, DbnGame, FireRole, Setup, Supplement, TroopTrait};
@@ -510,7 +511,7 @@ impl<S: Supplement> DbnGame<S> {
         };
         b.emit(
             out,
-            Event::Fire {
+            DbnEvent::Fire {
                 shooter: sid.clone(),
                 target: tid.clone(),
                 support: support.to_vec(),

@@ -373,7 +373,10 @@ impl<S: Supplement> Ruleset for DbnGame<S> {
         Ok(())
     }
     fn words(&self, b: &Battle, e: &Event) -> Option<String> {
-        self.sup.words(self, b, e)
+        match e.own::<super::DbnEvent>() {
+            Some(own) => Some(super::events::words(b, own)),
+            None => self.sup.words(self, b, e),
+        }
     }
     fn rulings(&self) -> &[Ruling] {
         &self.dbn.data.rulings

@@ -24,6 +24,7 @@ mod data;
 pub mod db7yw;
 pub mod dbfpw;
 mod deployment;
+mod events;
 mod firing;
 mod game;
 mod movement;
@@ -41,6 +42,7 @@ pub use data::{
     own_factors, own_firing_factors, own_numbers, own_rows, troop_type, troop_type_of_code,
     typed_names,
 };
+pub use events::DbnEvent;
 pub use game::{DbnGame, prepare_plain};
 pub use results::Follow;
 pub use rolls::{Combat, FireRole, FirstThrow, Preview, Setup};

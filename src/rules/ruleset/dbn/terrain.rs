@@ -1,6 +1,7 @@
 //! The ground as DBN reads it: bad going, cover, raised ground and open ground, towns (BUA) and
 //! villages (NLF) with their garrisons, occupation, capture and fortification.
 
+use super::DbnEvent;
 use super::N;
 use super::{Dbn, TroopKind, TroopTrait};
 use crate::rules::battle::Battle;
@@ -297,7 +298,7 @@ impl Dbn {
         for feature in taken {
             b.emit(
                 out,
-                Event::Captured {
+                DbnEvent::Captured {
                     feature,
                     by: by.clone(),
                 },
@@ -377,7 +378,7 @@ impl Dbn {
         }
         b.emit(
             out,
-            Event::Fortified {
+            DbnEvent::Fortified {
                 feature: feature.to_string(),
             },
         );

@@ -1,6 +1,7 @@
 //! Charges in Hal's rules: declaring them, the reach and the closing, holding or failing, and the
 //! move into contact.
 
+use super::HalEvent;
 use super::N;
 use super::rolls::{self, HalRoll, MoraleCheck, Need};
 use super::status::own;
@@ -132,7 +133,7 @@ impl Hal25 {
         self.check_declare(b, id, target)?;
         b.emit(
             out,
-            Event::Declared {
+            HalEvent::Declared {
                 unit: id.clone(),
                 target: target.clone(),
             },
@@ -368,7 +369,7 @@ impl Hal25 {
         };
         b.emit(
             out,
-            Event::Braced {
+            HalEvent::Braced {
                 unit: tid.clone(),
                 against: id.clone(),
                 range,

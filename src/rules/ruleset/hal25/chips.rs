@@ -7,6 +7,7 @@
 //! is the unit's first such roll in the last command; every die after the one thrown again is
 //! new, except the rest of its own roll, which stands as it fell.
 
+use super::HalEvent;
 use super::N;
 use super::rolls::{self, HalRoll};
 use super::tables::{self};
@@ -197,7 +198,7 @@ impl Hal25 {
             let total = i32::from(die) + factor_sum(&factors);
             b.emit(
                 out,
-                Event::Chips {
+                HalEvent::Chips {
                     general: id.clone(),
                     roll: Roll {
                         unit: Some(id),

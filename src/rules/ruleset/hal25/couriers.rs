@@ -1,5 +1,6 @@
 //! Couriers carrying written orders (Hal's VI.D-E): sent, carried, delivered or lost.
 
+use super::HalEvent;
 use super::N;
 use super::rolls::HalRoll;
 use super::{Hal25, TroopClass};
@@ -13,14 +14,14 @@ use crate::rules::ruleset::hal25::{CHARGES, MOVEMENT};
 impl Hal25 {
     /// The orders a courier carries now: (brigade, order).
     pub fn carrying(&self, b: &Battle, courier: &UnitId) -> Option<(String, String)> {
-        b.log.iter().rev().find_map(|e| match e {
-            Event::Orders {
+        b.log.iter().rev().find_map(|e| match e.own() {
+            Some(HalEvent::Orders {
                 courier: c,
                 brigade,
                 order,
                 delivered,
                 lost,
-            } if c == courier => {
+            }) if c == courier => {
                 Some((!delivered && !lost).then(|| (brigade.clone(), order.clone())))
             }
             _ => None,
@@ -29,13 +30,13 @@ impl Hal25 {
 
     /// The last orders delivered to a brigade.
     pub fn orders_of(&self, b: &Battle, brigade: &str) -> Option<String> {
-        b.log.iter().rev().find_map(|e| match e {
-            Event::Orders {
+        b.log.iter().rev().find_map(|e| match e.own() {
+            Some(HalEvent::Orders {
                 brigade: x,
                 order,
                 delivered: true,
                 ..
-            } if x == brigade => Some(order.clone()),
+            }) if x == brigade => Some(order.clone()),
             _ => None,
         })
     }
@@ -73,7 +74,7 @@ impl Hal25 {
         }
         b.emit(
             out,
-            Event::Orders {
+            HalEvent::Orders {
                 courier: courier.clone(),
                 brigade: brigade.into(),
                 order: order.trim().into(),
@@ -102,7 +103,7 @@ impl Hal25 {
         if arrived {
             b.emit(
                 out,
-                Event::Orders {
+                HalEvent::Orders {
                     courier: courier.clone(),
                     brigade,
                     order,
@@ -152,7 +153,7 @@ impl Hal25 {
             if lost {
                 b.emit(
                     out,
-                    Event::Orders {
+                    HalEvent::Orders {
                         courier: id,
                         brigade,
                         order,

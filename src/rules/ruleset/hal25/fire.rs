@@ -7,8 +7,9 @@ use super::rolls::{self, HalRoll};
 use super::status::own;
 use super::tables::{self, Target};
 use super::{Band, Hal25, State, TroopClass, lost_in, this_phase};
+use super::{HalEvent, Marker};
 use crate::rules::battle::Battle;
-use crate::rules::command::{Event, Factor, Marker, RuleError};
+use crate::rules::command::{Event, Factor, RuleError};
 use crate::rules::geometry::{Base, Pt, point_segment_distance};
 use crate::rules::model::{Formation, Unit, UnitId};
 use crate::rules::ruleset::Roll;
@@ -105,14 +106,17 @@ impl Hal25 {
 
     /// The charger a defender that held fires at, and the range its die gave.
     pub(super) fn braced_against(&self, b: &Battle, id: &UnitId) -> Option<(UnitId, Option<f32>)> {
-        super::this_turn(b).iter().rev().find_map(|e| match e {
-            Event::Braced {
-                unit,
-                against,
-                range,
-            } if unit == id => Some((against.clone(), *range)),
-            _ => None,
-        })
+        super::this_turn(b)
+            .iter()
+            .rev()
+            .find_map(|e| match e.own() {
+                Some(HalEvent::Braced {
+                    unit,
+                    against,
+                    range,
+                }) if unit == id => Some((against.clone(), *range)),
+                _ => None,
+            })
     }
 
     pub fn fire_setup(
@@ -415,7 +419,7 @@ impl Hal25 {
         if setup.first_volley {
             b.emit(
                 out,
-                Event::Marked {
+                HalEvent::Marked {
                     unit: sid.clone(),
                     marker: Marker::VolleySpent,
                     count: 1,

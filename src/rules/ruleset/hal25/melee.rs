@@ -1,6 +1,7 @@
 //! Melee in Hal's rules: stand against stand, the difference of the dice in casualties,
 //! unanswered dice, the totals compared, the loser to the failed morale chart.
 
+use super::HalEvent;
 use super::procedures::{self, MeleeSide, Morale};
 use super::rolls::HalRoll;
 use super::status::own;
@@ -527,9 +528,9 @@ impl Hal25 {
                     if own(b.unit(lose)?).must_check {
                         b.emit(
                             out,
-                            Event::Marked {
+                            HalEvent::Marked {
                                 unit: lose.clone(),
-                                marker: crate::rules::command::Marker::MustCheck,
+                                marker: super::Marker::MustCheck,
                                 count: 0,
                             },
                         );

@@ -11,6 +11,7 @@ mod charge;
 mod chips;
 mod couriers;
 mod data;
+mod events;
 mod fire;
 pub mod layout;
 mod melee;
@@ -27,6 +28,7 @@ mod turn;
 mod view;
 
 pub use data::*;
+pub use events::{HalEvent, Marker};
 pub use melee::flank_or_rear;
 pub use turn::{ARTILLERY, CHARGES, CLOSE_COMBAT, COMMAND, MORALE, MOVEMENT, ROUT, SMALL_ARMS};
 

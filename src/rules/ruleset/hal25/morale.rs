@@ -7,8 +7,9 @@ use super::rolls::{self, HalRoll, MoraleCheck};
 use super::status::own;
 use super::tables::{self, MoveFormation};
 use super::{Hal25, State, TroopClass, this_turn};
+use super::{HalEvent, Marker};
 use crate::rules::battle::Battle;
-use crate::rules::command::{Event, Factor, Marker, RuleError, factor_sum};
+use crate::rules::command::{Event, Factor, RuleError, factor_sum};
 use crate::rules::geometry::{Base, Pt};
 use crate::rules::model::{Side, Unit, UnitId};
 use crate::rules::ruleset::Roll;
@@ -379,7 +380,7 @@ impl Hal25 {
         for id in marked {
             b.emit(
                 out,
-                Event::Marked {
+                HalEvent::Marked {
                     unit: id.clone(),
                     marker: Marker::MustCheck,
                     count: 0,
@@ -438,7 +439,7 @@ impl Hal25 {
                     if own(&u).recovery_failed > 0 {
                         b.emit(
                             out,
-                            Event::Marked {
+                            HalEvent::Marked {
                                 unit: id.clone(),
                                 marker: Marker::RecoveryFailed,
                                 count: 0,
@@ -464,7 +465,7 @@ impl Hal25 {
                 ),
                 Morale::Rout(n) if n > own(&u).recovery_failed => b.emit(
                     out,
-                    Event::Marked {
+                    HalEvent::Marked {
                         unit: id.clone(),
                         marker: Marker::RecoveryFailed,
                         count: n,
@@ -515,7 +516,7 @@ impl Hal25 {
             if stays {
                 b.emit(
                     out,
-                    Event::Marked {
+                    HalEvent::Marked {
                         unit: id.clone(),
                         marker: Marker::CheckedStrength,
                         count: 1,

@@ -5,8 +5,9 @@ use super::Hal25;
 use super::N;
 use super::rolls::HalRoll;
 use super::status::own;
+use super::{HalEvent, Marker};
 use crate::rules::battle::Battle;
-use crate::rules::command::{Event, Marker, RuleError};
+use crate::rules::command::{Event, RuleError};
 use crate::rules::model::{Unit, UnitId};
 use crate::rules::ruleset::Roll;
 
@@ -125,7 +126,7 @@ impl Hal25 {
         if half {
             b.emit(
                 out,
-                Event::Marked {
+                HalEvent::Marked {
                     unit: id.clone(),
                     marker: Marker::CheckedStrength,
                     count: 1,
@@ -135,7 +136,7 @@ impl Hal25 {
         if mark && (lost_stand || half) && !own(&now).must_check {
             b.emit(
                 out,
-                Event::Marked {
+                HalEvent::Marked {
                     unit: id.clone(),
                     marker: Marker::MustCheck,
                     count: 1,

@@ -2,8 +2,6 @@
 //! its morale markers (a falling casualty figure, a battery's half-strength check, a failed
 //! rally from rout) and the charge it has declared.
 
-use crate::rules::battle::Battle;
-use crate::rules::command::{Event, Marker};
 use crate::rules::model::{Unit, UnitId};
 
 /// Hal's own status of a unit, held in the shared status's `own` part.
@@ -38,39 +36,4 @@ pub fn own(u: &Unit) -> &OwnStatus {
 /// A unit's status in Hal's rules to change (copied first if a copy of the battle shares it).
 pub fn own_mut(u: &mut Unit) -> &mut OwnStatus {
     u.status.own.get_mut()
-}
-
-/// What an event changes of Hal's own status of a unit (a charge declared, a marker set or taken
-/// off; `AnyRuleset::own_events`: the battle applies every event through it after the shared
-/// state).
-pub(crate) fn apply(b: &mut Battle, e: &Event) {
-    match e {
-        Event::Declared { unit, target } => {
-            if let Ok(u) = b.unit_mut(unit) {
-                own_mut(u).declared = Some(target.clone());
-            }
-        }
-        Event::Marked {
-            unit,
-            marker,
-            count,
-        } => {
-            if let Ok(u) = b.unit_mut(unit) {
-                let s = own_mut(u);
-                let on = *count > 0;
-                match marker {
-                    Marker::MustCheck => s.must_check = on,
-                    Marker::VolleySpent => s.volley_spent = on,
-                    Marker::CheckedStrength => s.checked_half = on,
-                    Marker::RecoveryFailed => s.recovery_failed = *count,
-                    Marker::Declaration => {
-                        if !on {
-                            s.declared = None
-                        }
-                    }
-                }
-            }
-        }
-        _ => {}
-    }
 }

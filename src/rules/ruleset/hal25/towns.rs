@@ -2,6 +2,7 @@
 //! leaving a burning town.
 
 use super::Hal25;
+use super::HalEvent;
 use super::N;
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
@@ -15,10 +16,10 @@ impl Hal25 {
         b.log
             .iter()
             .rev()
-            .find_map(|e| match e {
-                Event::TownDamaged {
+            .find_map(|e| match e.own() {
+                Some(HalEvent::TownDamaged {
                     feature: f, left, ..
-                } if f == feature => Some(*left),
+                }) if f == feature => Some(*left),
                 _ => None,
             })
             .unwrap_or_else(|| self.town_points(b, feature))
@@ -52,7 +53,7 @@ impl Hal25 {
             let left = before.saturating_sub(points);
             b.emit(
                 out,
-                Event::TownDamaged {
+                HalEvent::TownDamaged {
                     feature: f.clone(),
                     points: before - left,
                     left,

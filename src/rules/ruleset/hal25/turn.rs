@@ -5,8 +5,9 @@ use super::N;
 use super::procedures::activation;
 use super::status::own;
 use super::{Hal25, State, begin, this_turn};
+use super::{HalEvent, Marker};
 use crate::rules::battle::Battle;
-use crate::rules::command::{Event, Marker, RuleError};
+use crate::rules::command::{Event, RuleError};
 use crate::rules::model::{Phase, PhaseInfo, Side, UnitId};
 use crate::rules::phase::Phases;
 use crate::rules::ruleset::common::{illegal, in_phase, on_table};
@@ -96,8 +97,10 @@ impl Hal25 {
     pub fn moved_brigades(&self, b: &Battle) -> Vec<(Side, String)> {
         this_turn(b)
             .iter()
-            .filter_map(|e| match e {
-                Event::BrigadeActivated { side, brigade } => Some((*side, brigade.clone())),
+            .filter_map(|e| match e.own() {
+                Some(HalEvent::BrigadeActivated { side, brigade }) => {
+                    Some((*side, brigade.clone()))
+                }
                 _ => None,
             })
             .collect()
@@ -108,11 +111,11 @@ impl Hal25 {
         let t = this_turn(b);
         let from = t
             .iter()
-            .rposition(|e| matches!(e, Event::Initiative { .. }))
+            .rposition(|e| matches!(e.own(), Some(HalEvent::Initiative { .. })))
             .map_or(t.len(), |i| i + 1);
         t.skip(from)
-            .filter_map(|e| match e {
-                Event::BrigadeActivated { brigade, .. } => Some(brigade.clone()),
+            .filter_map(|e| match e.own() {
+                Some(HalEvent::BrigadeActivated { brigade, .. }) => Some(brigade.clone()),
                 _ => None,
             })
             .collect()
@@ -138,7 +141,7 @@ impl Hal25 {
             let s = usize::from(left[0] == 0);
             b.emit(
                 out,
-                Event::Initiative {
+                HalEvent::Initiative {
                     dice: Vec::new(),
                     side: Some(s),
                     brigades: left[s] as u32,
@@ -153,7 +156,7 @@ impl Hal25 {
                 Some((s, n)) => {
                     b.emit(
                         out,
-                        Event::Initiative {
+                        HalEvent::Initiative {
                             dice: vec![x, y],
                             side: Some(s),
                             brigades: n.min(left[s] as u32),
@@ -163,7 +166,7 @@ impl Hal25 {
                 }
                 None => b.emit(
                     out,
-                    Event::Initiative {
+                    HalEvent::Initiative {
                         dice: vec![x, y],
                         side: None,
                         brigades: 0,
@@ -174,7 +177,7 @@ impl Hal25 {
         let s = usize::from(left[1] > left[0]);
         b.emit(
             out,
-            Event::Initiative {
+            HalEvent::Initiative {
                 dice: Vec::new(),
                 side: Some(s),
                 brigades: 1,
@@ -210,7 +213,7 @@ impl Hal25 {
         }
         b.emit(
             out,
-            Event::BrigadeActivated {
+            HalEvent::BrigadeActivated {
                 side: u.side,
                 brigade,
             },
@@ -280,7 +283,7 @@ impl Hal25 {
                     if n == 0 {
                         break;
                     }
-                    b.emit(out, Event::BrigadeActivated { side, brigade });
+                    b.emit(out, HalEvent::BrigadeActivated { side, brigade });
                     n -= 1;
                 }
                 self.throw(b, out)
@@ -330,7 +333,7 @@ impl Hal25 {
         for unit in declared {
             b.emit(
                 out,
-                Event::Marked {
+                HalEvent::Marked {
                     unit,
                     marker: Marker::Declaration,
                     count: 0,

@@ -1,6 +1,7 @@
 //! Removing casualties: hits take figures from the last stands (an L keeping its arms), empty
 //! stands leave, and the unit closes up.
 
+use super::DessauerEvent;
 use super::{Kind, N, OldDessauer, layout};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
@@ -113,7 +114,7 @@ impl OldDessauer {
         if l && !stands.is_empty() && kept.iter().enumerate().any(|(i, &k)| i != k) {
             b.emit(
                 out,
-                Event::StandsPlaced {
+                DessauerEvent::StandsPlaced {
                     unit: id.clone(),
                     bases: kept.iter().map(|&i| places[i]).collect(),
                     why: "keeps its L: the stands left stand where they stood".into(),

@@ -5,9 +5,10 @@ use super::casualties::LossCause;
 use super::pursuit::{self, DicePlan, Melee, Orders};
 use super::recoil::recoil;
 use super::status::own;
+use super::{DessauerEvent, Strike};
 use super::{Forecast, Kind, N, OldDessauer, Opt, OutlookLine, exactly, grade, illegal};
 use crate::rules::battle::Battle;
-use crate::rules::command::{Command, Event, Factor, RuleError, Strike, factor_sum};
+use crate::rules::command::{Command, Event, Factor, RuleError, factor_sum};
 use crate::rules::geometry::{Base, Edge};
 use crate::rules::model::{Formation, Unit, UnitId};
 use crate::rules::ruleset::old_dessauer::CLOSE_COMBAT;
@@ -511,7 +512,7 @@ fn round(
         .collect();
     b.emit(
         out,
-        Event::Melee {
+        DessauerEvent::Melee {
             strikes: strikes.clone(),
         },
     );

@@ -1,5 +1,6 @@
 //! Changing formation and facing (line, column, square, the L, skirmish order) and unlimbering.
 
+use super::DessauerEvent;
 use super::generals::{carried, carry};
 use super::layout::{l_bases, rebuild};
 use super::movement::{intermix, movement_phase, zones};
@@ -59,7 +60,7 @@ pub fn form(
     }
     // An L is one step: its stands take their places in the new formation.
     let e = match refuse {
-        Some(right) => Event::StandsPlaced {
+        Some(right) => DessauerEvent::StandsPlaced {
             unit: id.clone(),
             bases: shapes,
             why: format!(
@@ -68,7 +69,8 @@ pub fn form(
                 super::layout::refused_count(od, u.stands.len())
             ),
             formed: Some((formation, cost)),
-        },
+        }
+        .into(),
         None => Event::Reformed {
             unit: id.clone(),
             formation,
@@ -213,7 +215,7 @@ pub fn unlimber(
     }
     b.emit(
         out,
-        Event::UnlimberedTo {
+        DessauerEvent::UnlimberedTo {
             unit: id.clone(),
             formation: Formation::Line,
             from: u.base,

@@ -1,9 +1,10 @@
 //! Generals (optional): attaching, command radius and the command test, leadership, danger to
 //! an attached general; and what a unit carries with it (its general and regimental guns).
 
+use super::{DessauerEvent, TestKind};
 use super::{Kind, N, OldDessauer, Opt};
 use crate::rules::battle::Battle;
-use crate::rules::command::{Event, Factor, RuleError, TestKind};
+use crate::rules::command::{Event, Factor, RuleError};
 use crate::rules::geometry::{Base, CONTACT_EPS, Pt, norm_deg, norm_facing};
 use crate::rules::model::{Unit, UnitId};
 use crate::rules::ruleset::common::own_active;
@@ -55,7 +56,7 @@ impl OldDessauer {
         let passed = die as i32 >= need;
         b.emit(
             out,
-            Event::Test {
+            DessauerEvent::Test {
                 unit: u.id.clone(),
                 test: TestKind::Command,
                 die,
@@ -86,7 +87,7 @@ impl OldDessauer {
         let killed = die as i32 <= self.int(N::GeneralDangerNeed);
         b.emit(
             out,
-            Event::Test {
+            DessauerEvent::Test {
                 unit: g.clone(),
                 test: TestKind::GeneralDanger,
                 die,
@@ -148,7 +149,7 @@ impl OldDessauer {
             }
             b.emit(
                 out,
-                Event::Attached {
+                DessauerEvent::Attached {
                     general: general.clone(),
                     unit: None,
                 },
@@ -200,7 +201,7 @@ impl OldDessauer {
         );
         b.emit(
             out,
-            Event::Attached {
+            DessauerEvent::Attached {
                 general: general.clone(),
                 unit: Some(uid.clone()),
             },

@@ -12,6 +12,7 @@ mod casualties;
 mod charge;
 pub mod combat;
 mod data;
+mod events;
 mod formations;
 mod generals;
 pub mod layout;
@@ -30,6 +31,7 @@ pub use data::{
     DATA, FILE, HitStep, INCH, Kind, N, OdData, OldDessauer, Opt, OptionDef, REFERENCE_ONLY,
     Shooting, Troop, grade, grade_name,
 };
+pub use events::{DessauerEvent, Strike, TestKind};
 pub use layout::{footprint, stand_bases};
 pub use turn::{CLOSE_COMBAT, FIRING, MOVEMENT};
 pub use units::Flag;
@@ -401,26 +403,13 @@ impl Ruleset for OldDessauer {
         OldDessauer::reference(self)
     }
     fn words(&self, b: &Battle, e: &Event) -> Option<String> {
+        if let Some(own) = e.own::<DessauerEvent>() {
+            return Some(events::words(b, own));
+        }
         match e {
             Event::Fled { unit, .. } => {
                 Some(format!("{} falls back out of reach", b.name_of(unit)))
             }
-            Event::PassedThrough { unit, friend } => Some(format!(
-                "{} passes through {}, which stands still for the rest of the turn",
-                b.name_of(unit),
-                b.name_of(friend)
-            )),
-            Event::FrontalCharge { unit, on } => Some(if *on {
-                format!(
-                    "{} did not begin the turn behind its enemy's flank: its attack counts as frontal",
-                    b.name_of(unit)
-                )
-            } else {
-                format!(
-                    "{} no longer holds a frontal attack on a flank",
-                    b.name_of(unit)
-                )
-            }),
             _ => None,
         }
     }
@@ -468,8 +457,10 @@ pub(crate) fn this_turn(b: &Battle) -> crate::rules::log::Events<'_> {
 /// Refuses any move, formation change or fallback of a unit a friend passed through this
 /// turn: it stands still for the rest of the turn (the ruling `moving_through`).
 pub(crate) fn standing_still(b: &Battle, u: &Unit) -> Result<(), RuleError> {
-    let by = this_turn(b).iter().find_map(|e| match e {
-        Event::PassedThrough { unit, friend } if friend == &u.id => Some(unit.clone()),
+    let by = this_turn(b).iter().find_map(|e| match e.own() {
+        Some(DessauerEvent::PassedThrough { unit, friend }) if friend == &u.id => {
+            Some(unit.clone())
+        }
         _ => None,
     });
     match by {
@@ -486,7 +477,7 @@ pub(crate) fn standing_still(b: &Battle, u: &Unit) -> Result<(), RuleError> {
 pub(crate) fn frontal_mark(b: &mut Battle, out: &mut Vec<Event>, id: &UnitId, on: bool) {
     b.emit(
         out,
-        Event::FrontalCharge {
+        DessauerEvent::FrontalCharge {
             unit: id.clone(),
             on,
         },

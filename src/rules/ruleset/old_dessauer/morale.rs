@@ -1,9 +1,10 @@
 //! Morale: the passive side's tests against the hits of shooting, and shaken units rallying at
 //! the start of their side's turn.
 
+use super::{DessauerEvent, TestKind};
 use super::{Kind, N, OldDessauer, grade, nearest_stand_point, recoil, shooting};
 use crate::rules::battle::Battle;
-use crate::rules::command::{Event, Factor, RuleError, TestKind, factor_sum};
+use crate::rules::command::{Event, Factor, RuleError, factor_sum};
 use crate::rules::model::{Formation, Unit, UnitId};
 use crate::rules::terrain::FeatureKind;
 
@@ -38,7 +39,7 @@ impl OldDessauer {
             let passed = die as i32 + sum >= need;
             b.emit(
                 out,
-                Event::Test {
+                DessauerEvent::Test {
                     unit: id.clone(),
                     test: TestKind::Rally,
                     die,
@@ -151,7 +152,7 @@ pub fn morale_tests(
         let passed = die as i32 >= need;
         b.emit(
             out,
-            Event::Test {
+            DessauerEvent::Test {
                 unit: id.clone(),
                 test: TestKind::Morale,
                 die,

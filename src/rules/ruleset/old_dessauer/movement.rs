@@ -2,6 +2,7 @@
 //! terrain, roads, passing through friends, zones of control, a charge's move, skirmish stands
 //! moving alone and regimental guns shifting along their regiment.
 
+use super::DessauerEvent;
 use super::charge::{charged, contact, may_charge};
 use super::generals::{carried, carry};
 use super::layout::{arms, stand_bases};
@@ -527,7 +528,7 @@ pub fn do_move(
     for f in &p.through {
         b.emit(
             out,
-            Event::PassedThrough {
+            DessauerEvent::PassedThrough {
                 unit: id.clone(),
                 friend: f.clone(),
             },
@@ -569,7 +570,7 @@ pub fn move_stand(
     let (p, from) = plan_stand(od, b, id, stand, steps)?;
     b.emit(
         out,
-        Event::StandMoved {
+        DessauerEvent::StandMoved {
             unit: id.clone(),
             stand: stand - 1,
             from,

@@ -1,6 +1,7 @@
 //! Pursuit: the players' orders, who may pursue whom, and a winner following the enemy it beat,
 //! stopping short of others or charging a fresh enemy it runs into.
 
+use super::Strike;
 use super::casualties::LossCause;
 use super::generals::carry;
 use super::recoil::gaps_crossed;
@@ -8,7 +9,7 @@ use super::skirmishers::skirmishers_give_way;
 use super::status::own;
 use super::{Kind, N, OldDessauer, frontal_mark, illegal};
 use crate::rules::battle::Battle;
-use crate::rules::command::{Command, Event, Pursuit, RuleError, Strike};
+use crate::rules::command::{Command, Event, Pursuit, RuleError};
 use crate::rules::geometry::{Base, CONTACT_EPS, Pt};
 use crate::rules::model::{Formation, Side, Unit, UnitId};
 use crate::rules::ruleset::view::Choice;

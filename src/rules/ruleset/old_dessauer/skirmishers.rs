@@ -2,9 +2,10 @@
 //! or overrun when formed troops come within an inch.
 
 use super::layout::stand_bases;
+use super::{DessauerEvent, TestKind};
 use super::{Kind, N, OldDessauer, Opt};
 use crate::rules::battle::Battle;
-use crate::rules::command::{Event, RuleError, TestKind};
+use crate::rules::command::{Event, RuleError};
 use crate::rules::geometry::Base;
 use crate::rules::model::{Unit, UnitId};
 
@@ -74,7 +75,7 @@ fn evades(
         let passed = die as i32 >= need;
         b.emit(
             out,
-            Event::Test {
+            DessauerEvent::Test {
                 unit: sid.clone(),
                 test: TestKind::Evade,
                 die,
@@ -147,7 +148,7 @@ fn give_way(
                     to,
                 }
             } else {
-                Event::StandMoved {
+                DessauerEvent::StandMoved {
                     unit: sid.clone(),
                     stand: i,
                     from,
@@ -155,6 +156,7 @@ fn give_way(
                     distance: 0.0,
                     allowance: 0.0,
                 }
+                .into()
             };
             b.emit(out, e);
         }

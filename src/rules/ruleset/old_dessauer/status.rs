@@ -1,8 +1,6 @@
 //! What Old Dessauer alone records of a unit beyond the shared status: a charge into a flank
 //! or rear that counts as frontal.
 
-use crate::rules::battle::Battle;
-use crate::rules::command::Event;
 use crate::rules::model::Unit;
 
 /// Old Dessauer's own status of a unit, held in the shared status's `own` part.
@@ -26,14 +24,4 @@ pub fn own(u: &Unit) -> &OwnStatus {
 /// A unit's Old Dessauer status to change (copied first if a copy of the battle shares it).
 pub fn own_mut(u: &mut Unit) -> &mut OwnStatus {
     u.status.own.get_mut()
-}
-
-/// What an event changes of Old Dessauer's own status of a unit (`AnyRuleset::own_events`: the
-/// battle applies every event through it after the shared state).
-pub(crate) fn apply(b: &mut Battle, e: &Event) {
-    if let Event::FrontalCharge { unit, on } = e
-        && let Ok(u) = b.unit_mut(unit)
-    {
-        own_mut(u).frontal_charge = *on;
-    }
 }

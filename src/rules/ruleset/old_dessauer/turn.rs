@@ -1,6 +1,7 @@
 //! The turn: an active and a passive side, the phases (movement, shooting, combat) and their
 //! ends, reforming and shattering at the turn's end, and victory.
 
+use super::DessauerEvent;
 use super::{Kind, N, OldDessauer, combat, morale, pursuit, this_turn};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
@@ -175,7 +176,7 @@ impl OldDessauer {
         for general in generals {
             b.emit(
                 out,
-                Event::Attached {
+                DessauerEvent::Attached {
                     general,
                     unit: None,
                 },

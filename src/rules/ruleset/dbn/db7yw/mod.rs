@@ -7,6 +7,7 @@
 mod army;
 mod data;
 
+use super::DbnEvent;
 use super::N;
 use super::troop_type_of_code;
 use super::{Combat, DbnData, DbnGame, Extras, FireRole, Follow, Supplement};
@@ -557,7 +558,7 @@ impl Supplement for Seven {
                 let hit = total >= need;
                 b.emit(
                     out,
-                    Event::RoutingTest {
+                    DbnEvent::RoutingTest {
                         unit: f.id.clone(),
                         destroyed: did.clone(),
                         die,

@@ -3,9 +3,10 @@
 
 use super::super::status::own;
 use crate::rules::battle::Battle;
-use crate::rules::command::{Event, factor_sum};
+use crate::rules::command::factor_sum;
 use crate::rules::model::{Side, Unit};
 use crate::rules::ruleset::common::two_d6_at_least;
+use crate::rules::ruleset::hal25::HalEvent;
 use crate::rules::ruleset::hal25::{
     ARTILLERY, CHARGES, CLOSE_COMBAT, COMMAND, MORALE, MOVEMENT, ROUT, SMALL_ARMS,
 };
@@ -32,8 +33,8 @@ impl Hal25 {
                 let last = crate::rules::ruleset::hal25::this_turn(b)
                     .iter()
                     .rev()
-                    .find_map(|e| match e {
-                        Event::Initiative { dice, side, .. } if side.is_some() => {
+                    .find_map(|e| match e.own() {
+                        Some(HalEvent::Initiative { dice, side, .. }) if side.is_some() => {
                             Some(dice.clone())
                         }
                         _ => None,

@@ -4,8 +4,8 @@ use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor};
 use crate::rules::model::{Side, UnitId};
 use crate::rules::roll::Roll;
-use crate::rules::ruleset::hal25::Hal25;
 use crate::rules::ruleset::hal25::rolls::{self, HalRoll, MoraleCheck};
+use crate::rules::ruleset::hal25::{Hal25, HalEvent, Marker};
 use crate::rules::tagged::Tagged;
 
 /// A roll's factors in the log's words: " +1 Elite, -1 Disordered".
@@ -27,11 +27,9 @@ fn morale_check(what: &Tagged) -> Option<MoraleCheck> {
 impl Hal25 {
     pub(super) fn event_words(&self, b: &Battle, e: &Event) -> Option<String> {
         let name = |id: &UnitId| b.name_of(id);
-        let side = |s: Side| {
-            b.sides
-                .get(s)
-                .map_or(format!("side {s}"), |x| x.name.clone())
-        };
+        if let Some(own) = e.own::<HalEvent>() {
+            return Some(Self::own_words(b, own));
+        }
         if let Event::Rolled { what, roll } = e
             && let Some(words) = Self::rolled_words(b, what, roll)
         {
@@ -41,31 +39,6 @@ impl Hal25 {
             Event::Ordered { unit, roll, .. } => format!(
                 "{} changes formation: throws {:?}{} = {}",
                 name(unit),
-                roll.dice,
-                modifiers(&roll.factors),
-                roll.outcome
-            ),
-            Event::Initiative {
-                dice,
-                side: s,
-                brigades,
-            } => match (s, dice.len()) {
-                (Some(s), 2) => format!(
-                    "Both sides throw for the move: {} against {}: {} moves {brigades} brigade{}",
-                    dice[0],
-                    dice[1],
-                    side(*s),
-                    if *brigades == 1 { "" } else { "s" }
-                ),
-                (Some(s), _) => format!("{} moves its last {brigades} brigade(s)", side(*s)),
-                (None, _) => format!("Both sides throw for the move: {dice:?}, a tie: throw again"),
-            },
-            Event::BrigadeActivated { side: s, brigade } => {
-                format!("{} sets brigade {brigade} moving", side(*s))
-            }
-            Event::Chips { general, roll, .. } => format!(
-                "{} throws {:?}{} for chips: {}",
-                name(general),
                 roll.dice,
                 modifiers(&roll.factors),
                 roll.outcome
@@ -80,7 +53,45 @@ impl Hal25 {
                 name(by),
                 name(unit)
             ),
-            Event::Orders {
+            _ => return self.more_event_words(b, e),
+        })
+    }
+
+    /// The log's words for Hal's own events (`HalEvent`).
+    fn own_words(b: &Battle, e: &HalEvent) -> String {
+        let name = |id: &UnitId| b.name_of(id);
+        let side = |s: Side| {
+            b.sides
+                .get(s)
+                .map_or(format!("side {s}"), |x| x.name.clone())
+        };
+        match e {
+            HalEvent::Initiative {
+                dice,
+                side: s,
+                brigades,
+            } => match (s, dice.len()) {
+                (Some(s), 2) => format!(
+                    "Both sides throw for the move: {} against {}: {} moves {brigades} brigade{}",
+                    dice[0],
+                    dice[1],
+                    side(*s),
+                    if *brigades == 1 { "" } else { "s" }
+                ),
+                (Some(s), _) => format!("{} moves its last {brigades} brigade(s)", side(*s)),
+                (None, _) => format!("Both sides throw for the move: {dice:?}, a tie: throw again"),
+            },
+            HalEvent::BrigadeActivated { side: s, brigade } => {
+                format!("{} sets brigade {brigade} moving", side(*s))
+            }
+            HalEvent::Chips { general, roll, .. } => format!(
+                "{} throws {:?}{} for chips: {}",
+                name(general),
+                roll.dice,
+                modifiers(&roll.factors),
+                roll.outcome
+            ),
+            HalEvent::Orders {
                 courier,
                 brigade,
                 order,
@@ -97,10 +108,10 @@ impl Hal25 {
                     name(courier)
                 ),
             },
-            Event::Declared { unit, target } => {
+            HalEvent::Declared { unit, target } => {
                 format!("{} declares a charge on {}", name(unit), name(target))
             }
-            Event::Braced {
+            HalEvent::Braced {
                 unit,
                 against,
                 range,
@@ -112,8 +123,44 @@ impl Hal25 {
                 ),
                 None => format!("{} holds against {}", name(unit), name(against)),
             },
-            _ => return self.more_event_words(b, e),
-        })
+            HalEvent::Marked {
+                unit,
+                marker,
+                count,
+            } => match (marker, *count > 0) {
+                (Marker::MustCheck, true) => format!("{} must check morale", name(unit)),
+                (Marker::MustCheck, false) => format!("{} takes its check", name(unit)),
+                (Marker::VolleySpent, _) => format!(
+                    "{} has spent its first volley: the command stand moves to the middle",
+                    name(unit)
+                ),
+                (Marker::RecoveryFailed, true) => {
+                    format!("{} fails to recover from rout: one chance left", name(unit))
+                }
+                (Marker::RecoveryFailed, false) => format!(
+                    "{}'s failed attempt to recover is cleared: it has recovered",
+                    name(unit)
+                ),
+                (Marker::CheckedStrength, _) => {
+                    format!("{} has made its one check for strength", name(unit))
+                }
+                (Marker::Declaration, _) => {
+                    format!("{}'s charge declaration lapses", name(unit))
+                }
+            },
+            HalEvent::TownDamaged {
+                feature,
+                points,
+                left,
+            } => format!(
+                "{} loses {points} point{} to the guns: {left} left{}",
+                b.terrain
+                    .get(feature)
+                    .map_or(feature.clone(), |f| f.name.clone()),
+                if *points == 1 { "" } else { "s" },
+                if *left == 0 { ": it is in flames" } else { "" }
+            ),
+        }
     }
 
     /// The log's words for a morale check, and for a 2D6 roll that needs more than a die can
@@ -155,51 +202,11 @@ impl Hal25 {
         })
     }
 
-    /// The log's words for the events `event_words` leaves: markers, towns, moves and morale,
-    /// volleys and melees.
+    /// The log's words for the events `event_words` leaves: moves and morale, volleys and
+    /// melees.
     fn more_event_words(&self, b: &Battle, e: &Event) -> Option<String> {
         let name = |id: &UnitId| b.name_of(id);
         Some(match e {
-            Event::Marked {
-                unit,
-                marker,
-                count,
-            } => {
-                use crate::rules::command::Marker;
-                match (marker, *count > 0) {
-                    (Marker::MustCheck, true) => format!("{} must check morale", name(unit)),
-                    (Marker::MustCheck, false) => format!("{} takes its check", name(unit)),
-                    (Marker::VolleySpent, _) => format!(
-                        "{} has spent its first volley: the command stand moves to the middle",
-                        name(unit)
-                    ),
-                    (Marker::RecoveryFailed, true) => {
-                        format!("{} fails to recover from rout: one chance left", name(unit))
-                    }
-                    (Marker::RecoveryFailed, false) => format!(
-                        "{}'s failed attempt to recover is cleared: it has recovered",
-                        name(unit)
-                    ),
-                    (Marker::CheckedStrength, _) => {
-                        format!("{} has made its one check for strength", name(unit))
-                    }
-                    (Marker::Declaration, _) => {
-                        format!("{}'s charge declaration lapses", name(unit))
-                    }
-                }
-            }
-            Event::TownDamaged {
-                feature,
-                points,
-                left,
-            } => format!(
-                "{} loses {points} point{} to the guns: {left} left{}",
-                b.terrain
-                    .get(feature)
-                    .map_or(feature.clone(), |f| f.name.clone()),
-                if *points == 1 { "" } else { "s" },
-                if *left == 0 { ": it is in flames" } else { "" }
-            ),
             Event::Shaken { unit } => format!("{} routs", name(unit)),
             Event::PhaseBegan { turn, phase, .. } => format!("Turn {turn}: {}", phase.name()),
             Event::Fled { unit, from, to } => format!(
