@@ -4,6 +4,7 @@
 pub mod battle;
 pub mod command;
 pub mod dice;
+pub mod game;
 pub mod geometry;
 pub mod log;
 pub mod measure;
@@ -18,4 +19,5 @@ pub mod terrain;
 
 pub use battle::Battle;
 pub use command::{Command, Event, RuleError, Step};
+pub use game::Game;
 pub use model::{Phase, Side, Unit, UnitId};

@@ -23,7 +23,7 @@ fn briefing(
     mut screen: ResMut<NextState<Screen>>,
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
-    let b = &game.battle;
+    let b = &game.play;
     let mut close = false;
     egui::Window::new(format!("Briefing: {}", b.info.name))
         .collapsible(false)

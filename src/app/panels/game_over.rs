@@ -24,7 +24,7 @@ fn game_over(
     mut screen: ResMut<NextState<Screen>>,
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
-    let b = &game.battle;
+    let b = &game.play;
     egui::Window::new("The battle is over")
         .collapsible(false)
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])

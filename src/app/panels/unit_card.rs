@@ -12,7 +12,7 @@ use bevy::prelude::*;
 use bevy_egui::egui;
 
 pub(super) fn unit_card(ui: &mut egui::Ui, game: &Game, u: &Unit) {
-    let card = game.battle.rules.unit_card(&game.battle, u);
+    let card = game.play.rules.unit_card(&game.play, u);
     ui.colored_label(
         side_colour(game, card.side),
         egui::RichText::new(&card.title).strong(),
@@ -78,7 +78,7 @@ pub(super) fn unit_section(
     ptr: &Pointer,
     intents: &mut MessageWriter<Intent>,
 ) -> Option<Command> {
-    let b = &game.battle;
+    let b = &game.play;
     deployment_list(ui, game, sel, intents);
     let mut preview = None;
 
@@ -131,7 +131,7 @@ fn deployment_list(
     sel: &mut Selection,
     intents: &mut MessageWriter<Intent>,
 ) {
-    let b = &game.battle;
+    let b = &game.play;
     let Some(d) = b.rules.deployment(b) else {
         return;
     };
