@@ -554,13 +554,13 @@ const SNAP_ENEMIES: usize = 3;
 /// where it was dropped. Dropped on an enemy it may not contact, the move into contact is
 /// refused with the rules' reason.
 pub fn drag_move(game: &Game, drag: &Drag, cursor: Vec2) -> (Vec<Step>, Result<MovePlan, String>) {
-    let b = &game.play;
+    let (b, rules) = (&game.play.battle, &game.play.rules);
     let check = |steps: &[Step]| {
-        b.rules
+        rules
             .check_move(b, &drag.request(steps.to_vec()))
             .map_err(|e| crate::text::report::refusal(b, &e))
     };
-    let (Ok(u), Some(start)) = (b.unit(&drag.unit), drag.moving_base(b)) else {
+    let (Ok(u), Some(start)) = (b.unit(&drag.unit), drag.moving_base(&game.play)) else {
         return (Vec::new(), Err(String::new()));
     };
     let turns = merged(&drag.turns);

@@ -41,8 +41,8 @@ fn show_step(
     mut game: ResMut<Game>,
     mut overlays: ResMut<Overlays>,
 ) {
-    let b = &game.play;
-    let acting = b.rules.acting_sides(b).first().copied().unwrap_or(b.active);
+    let (b, rules) = (&game.play.battle, &game.play.rules);
+    let acting = rules.acting_sides(b).first().copied().unwrap_or(b.active);
     if game.seated != Some(acting) {
         game.seated = Some(acting);
     }

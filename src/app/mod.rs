@@ -249,8 +249,8 @@ fn stage_screenshot(
     }
     if !*opened && let (Some(s), Some(h)) = (&stage.select, &stage.hover) {
         *opened = true;
-        let b = &game.play;
-        game.pending = b.rules.target_command(b, s, h);
+        let (b, rules) = (&game.play.battle, &game.play.rules);
+        game.pending = rules.target_command(b, s, h);
     }
 }
 
@@ -473,8 +473,8 @@ fn new_table(game: Option<Res<Game>>, mut laid: Local<u64>) -> bool {
 impl Game {
     /// The side that gives the next command: the one at the seat.
     pub fn acting_side(&self) -> usize {
-        let b = &self.play;
-        b.rules.acting_sides(b).first().copied().unwrap_or(b.active)
+        let (b, rules) = (&self.play.battle, &self.play.rules);
+        rules.acting_sides(b).first().copied().unwrap_or(b.active)
     }
 
     /// Where the seat goes now at a hotseat table: `Ok(Some(side))` when it passes to a side

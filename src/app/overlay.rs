@@ -246,7 +246,7 @@ impl MarkCache {
         overlays: &Overlays,
         note: &mut ReachNote,
     ) {
-        let b = &game.play;
+        let (b, rules) = (&game.play.battle, &game.play.rules);
         let layers: Vec<Layer> = [
             (overlays.arcs, Layer::Arcs),
             (overlays.zones, Layer::Zones),
@@ -265,7 +265,7 @@ impl MarkCache {
             std::ptr::from_ref(b) as usize,
         ));
         if self.key != key {
-            self.marks = b.rules.overlays(b, selected, &layers);
+            self.marks = rules.overlays(b, selected, &layers);
             self.key = key;
             note.0 = self
                 .marks

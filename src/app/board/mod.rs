@@ -229,7 +229,7 @@ fn draw_units(
     for e in &old {
         commands.entity(e).despawn();
     }
-    let b = &game.play;
+    let (b, rules) = (&game.play.battle, &game.play.rules);
     for u in b.units.iter().filter(|u| lost.contains(&u.id.as_str())) {
         let c = b.side_colour(u.side);
         commands.spawn((
@@ -249,7 +249,7 @@ fn draw_units(
         symbols: overlays.symbols,
     };
     for u in b.units.iter().filter(|u| u.alive()) {
-        let look = b.rules.look(b, u);
+        let look = rules.look(b, u);
         let from = paths.get(u.id.as_str()).map(|(from, _)| *from);
         paint.body(u, &look, b.side_colour(u.side), from.as_ref());
         paint.label(u, &look, b.side_colour(u.side), from.as_ref());

@@ -38,8 +38,8 @@ fn turn_bar(
         .show(ctx, |ui| {
             egui::Frame::side_top_panel(ui.style()).show(ui, |ui| {
                 ui.set_width(width - 16.0);
-                let b = &game.play;
-                let words = b.rules.turn_words(b);
+                let (b, rules) = (&game.play.battle, &game.play.rules);
+                let words = rules.turn_words(b);
                 // The controls come first, each in the same place in every phase.
                 ui.horizontal_wrapped(|ui| {
                     let why = Refusals::now(
@@ -208,15 +208,15 @@ fn overlay_switches(ui: &mut egui::Ui, overlays: &mut Overlays) {
 /// it has none, as at the game's end) and what the side has to spend, in the acting side's
 /// colour.
 fn where_the_game_stands(ui: &mut egui::Ui, game: &Game, words: &crate::rules::ruleset::TurnWords) {
-    let b = &game.play;
+    let (b, rules) = (&game.play.battle, &game.play.rules);
     ui.strong(&b.info.name);
-    ui.label(format!("{} ·", b.rules.get().name()));
+    ui.label(format!("{} ·", rules.get().name()));
     let phase = if words.phase.is_empty() {
         b.phase.name().to_string()
     } else {
         format!("{} phase", words.phase)
     };
-    let mut text = format!("{} · {phase}", report::turn_line(b));
+    let mut text = format!("{} · {phase}", report::turn_line(&game.play));
     if let Some(r) = &words.resources {
         text += &format!(" · {r}");
     }
