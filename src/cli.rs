@@ -2,7 +2,7 @@
 
 use crate::rules::save::{self, FileKind};
 use crate::rules::scenario::{self, Diagnostic};
-use crate::rules::{Battle, Command, UnitId};
+use crate::rules::{Command, Game, UnitId};
 use crate::text::report;
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
@@ -193,33 +193,33 @@ pub fn check_notes(path: &Path) -> Vec<String> {
 
 /// Runs orders against a battle; returns the events and the first refusal, if any.
 pub fn run_orders(
-    b: &mut Battle,
+    game: &mut Game,
     orders: Vec<Command>,
 ) -> (Vec<crate::rules::Event>, Option<String>) {
-    play_orders(b, orders, None)
+    play_orders(game, orders, None)
 }
 
 /// Runs the orders; with `autosave`, the game is saved there (atomically) after every command,
 /// as the window does.
 fn play_orders(
-    b: &mut Battle,
+    game: &mut Game,
     orders: Vec<Command>,
     autosave: Option<&Path>,
 ) -> (Vec<crate::rules::Event>, Option<String>) {
     let mut events = Vec::new();
     for (i, c) in orders.into_iter().enumerate() {
         let shown = save::order_text(&c);
-        match b.execute(c) {
+        match game.execute(c) {
             Ok(ev) => {
                 events.extend(ev);
                 if let Some(path) = autosave
-                    && let Err(e) = save::write(b, path)
+                    && let Err(e) = save::write(game, path)
                 {
                     return (events, Some(e));
                 }
             }
             Err(e) => {
-                let why = report::refusal(b, &e);
+                let why = report::refusal(game, &e);
                 return (
                     events,
                     Some(format!("order {} ({shown}) refused: {why}", i + 1)),

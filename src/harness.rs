@@ -8,6 +8,7 @@
 use crate::players::autoplay::AutoPlayer;
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Pursuit, Step};
+use crate::rules::game::Game;
 use crate::rules::geometry::{CONTACT_EPS, Corner};
 use crate::rules::model::{Formation, Unit, UnitId};
 use crate::rules::save;
@@ -23,8 +24,8 @@ const MAX_COMMANDS: usize = 64;
 
 /// A scenario of `scenarios/` (every one, in name order; the byte picks which), loaded once per
 /// process.
-fn battle(pick: u8) -> Battle {
-    static LOADED: OnceLock<Vec<Battle>> = OnceLock::new();
+fn game(pick: u8) -> Game {
+    static LOADED: OnceLock<Vec<Game>> = OnceLock::new();
     let all = LOADED.get_or_init(|| {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
         let mut files: Vec<_> = std::fs::read_dir(&dir)
@@ -32,7 +33,7 @@ fn battle(pick: u8) -> Battle {
             .unwrap_or_default();
         files.retain(|f| f.extension().is_some_and(|x| x == "ron"));
         files.sort();
-        let all: Vec<Battle> = files
+        let all: Vec<Game> = files
             .iter()
             .filter_map(|f| scenario::load(f).ok())
             .collect();
@@ -136,7 +137,7 @@ fn orders_text(pick: u8, text: &str) {
         Ok(c) => c,
         Err(d) => return located(&d),
     };
-    let mut b = battle(pick);
+    let mut b = game(pick);
     let start = b.fork();
     for c in cmds.into_iter().take(MAX_COMMANDS) {
         given(&mut b, c, &start);
@@ -144,19 +145,19 @@ fn orders_text(pick: u8, text: &str) {
 }
 
 /// Gives one command; checks the invariants after an accepted one and describes what followed.
-fn given(b: &mut Battle, c: Command, start: &Battle) {
-    let before = b.fork();
-    match b.execute(c.clone()) {
+fn given(game: &mut Game, c: Command, start: &Battle) {
+    let before = game.fork();
+    match game.execute(c.clone()) {
         Ok(events) => {
-            if let Err(e) = invariants(&before, b, &c, start) {
+            if let Err(e) = invariants(&before, game, &c, start) {
                 panic!("{e}");
             }
             for e in &events {
-                let _ = report::describe(b, e);
+                let _ = report::describe(game, e);
             }
         }
         Err(e) => {
-            let _ = report::refusal(b, &e);
+            let _ = report::refusal(game, &e);
         }
     }
 }
@@ -256,7 +257,7 @@ impl Bytes<'_> {
 /// bytes, any unit, any number (NaN, infinities, the largest floats), any step.
 pub fn commands(data: &[u8]) {
     let mut r = Bytes(data);
-    let mut b = battle(r.byte());
+    let mut b = game(r.byte());
     b.reseed(u64::from(r.byte()));
     let start = b.fork();
     for _ in 0..MAX_COMMANDS {
@@ -407,10 +408,11 @@ fn strength(u: &Unit) -> (usize, u32) {
 /// command is left to the command that made it.
 pub fn invariants(
     before: &Battle,
-    b: &Battle,
+    game: &Game,
     cmd: &Command,
     start: &Battle,
 ) -> Result<(), String> {
+    let b: &Battle = game;
     let fail = |what: String| Err(format!("after {cmd:?}: {what}"));
     // The unit that acts (a re-roll's is the general who spends the chip; the unit whose roll
     // is thrown again may have been removed by it).
@@ -466,7 +468,7 @@ pub fn invariants(
         }
     }
     let solid: Vec<&Unit> = standing(b)
-        .filter(|u| !b.rules.shares_ground(&u.troop))
+        .filter(|u| !game.rules.shares_ground(&u.troop))
         .collect();
     // Deeper than the rules' contact tolerance by more than a measuring error (a base closed
     // up against another stops at the tolerance, give or take a float's last digit).
@@ -479,12 +481,12 @@ pub fn invariants(
     };
     for (i, x) in solid.iter().enumerate() {
         for y in &solid[i + 1..] {
-            if x.side == y.side && b.rules.friends_intermix() {
+            if x.side == y.side && game.rules.friends_intermix() {
                 continue;
             }
             if !x.base.within(&y.base, 1.0)
-                && !b.rules.loose_stands(b, x)
-                && !b.rules.loose_stands(b, y)
+                && !game.rules.loose_stands(b, x)
+                && !game.rules.loose_stands(b, y)
             {
                 continue;
             }

@@ -37,7 +37,7 @@ fn app() -> App {
     // Roll for command: the movement phase of Prussia.
     app.world_mut().write_message(Intent::Do(Command::EndPhase));
     app.update();
-    assert_eq!(game(&app).battle.phase, dbn::MOVEMENT);
+    assert_eq!(game(&app).play.phase, dbn::MOVEMENT);
     app
 }
 
@@ -109,12 +109,7 @@ fn release(app: &mut App) {
 }
 
 fn centre(app: &App, id: &str) -> Vec2 {
-    let c = game(app)
-        .battle
-        .unit(&UnitId(id.into()))
-        .unwrap()
-        .base
-        .centre;
+    let c = game(app).play.unit(&UnitId(id.into())).unwrap().base.centre;
     Vec2::new(c.x, c.y)
 }
 
@@ -147,7 +142,7 @@ fn select_drag_and_commit_a_legal_move() {
     );
     assert!(
         game(&app)
-            .battle
+            .play
             .unit(&UnitId("pr-hc".into()))
             .unwrap()
             .bound
@@ -159,7 +154,7 @@ fn select_drag_and_commit_a_legal_move() {
 fn an_illegal_drop_is_refused_with_its_reason() {
     let mut app = app();
     let start = centre(&app, "pr-ms1");
-    let before = game(&app).battle.units.clone();
+    let before = game(&app).play.units.clone();
     point_at(&mut app, start.x, start.y, Some("pr-ms1"));
     press(&mut app);
     // 80 mm is 315 paces; Muskets move 200.
@@ -176,7 +171,7 @@ fn an_illegal_drop_is_refused_with_its_reason() {
         .unwrap_err();
     assert!(err.contains("of 200"), "{err}");
     release(&mut app);
-    assert_eq!(game(&app).battle.units, before);
+    assert_eq!(game(&app).play.units, before);
     assert!(
         game(&app)
             .message
@@ -214,7 +209,7 @@ fn ending_the_bound_hands_over_and_undo_restores() {
         app.update();
     }
     let g = game(&app);
-    assert_eq!((g.battle.active, g.battle.phase), (1, dbn::COMMAND));
+    assert_eq!((g.play.active, g.play.phase), (1, dbn::COMMAND));
     assert_ne!(
         g.seated,
         Some(1),
@@ -249,9 +244,9 @@ fn shift_click_makes_a_group_that_moves_together() {
         a2.y > a.y + 20.0 && (b2.y - a2.y).abs() < 0.01,
         "both advanced: {a2} {b2}"
     );
-    assert_eq!(game(&app).battle.command_points[0] + 1, {
+    assert_eq!(game(&app).play.command_points[0] + 1, {
         // One command point for the group.
-        let log = &game(&app).battle.log;
+        let log = &game(&app).play.log;
         log.iter()
             .rev()
             .filter_map(|e| {
@@ -301,7 +296,7 @@ fn the_wheel_turns_a_dragged_base_and_quicksave_loads_back() {
     frame(&mut app);
     release(&mut app);
     let facing = game(&app)
-        .battle
+        .play
         .unit(&UnitId("pr-hc".into()))
         .unwrap()
         .base
@@ -316,7 +311,7 @@ fn the_wheel_turns_a_dragged_base_and_quicksave_loads_back() {
     frame(&mut app);
     assert_eq!(
         game(&app)
-            .battle
+            .play
             .unit(&UnitId("pr-hc".into()))
             .unwrap()
             .base
@@ -328,7 +323,7 @@ fn the_wheel_turns_a_dragged_base_and_quicksave_loads_back() {
     app.world_mut().write_message(Intent::LoadConfirmed);
     frame(&mut app);
     let facing = game(&app)
-        .battle
+        .play
         .unit(&UnitId("pr-hc".into()))
         .unwrap()
         .base
@@ -342,7 +337,7 @@ fn rolled_dice_cannot_be_taken_back_in_the_window() {
     // The last command rolled the command dice and changed phase: undo is refused.
     app.world_mut().write_message(Intent::Undo);
     frame(&mut app);
-    assert_eq!(game(&app).battle.phase, dbn::MOVEMENT);
+    assert_eq!(game(&app).play.phase, dbn::MOVEMENT);
     assert!(
         game(&app)
             .message
@@ -365,9 +360,9 @@ fn the_tutorial_plays_to_its_end_through_the_window_loop() {
         assert_eq!(game(&app).message, None, "every order accepted");
     }
     let g = game(&app);
-    assert!(g.battle.is_over());
+    assert!(g.play.is_over());
     assert!(
-        g.battle
+        g.play
             .log
             .iter()
             .any(|e| matches!(e, volley::rules::Event::ArmyBroken { .. }))
@@ -383,7 +378,7 @@ fn the_tutorial_plays_to_its_end_through_the_window_loop() {
 #[test]
 fn deployment_picks_a_unit_and_places_it_with_a_click() {
     let mut app = app_on("formal_deployment.ron");
-    assert_eq!(game(&app).battle.phase, Phase::DEPLOYMENT);
+    assert_eq!(game(&app).play.phase, Phase::DEPLOYMENT);
     // Outside the zone: refused, with the reason.
     app.world_mut().resource_mut::<Selection>().placing = Some(UnitId("pr-dc1".into()));
     point_at(&mut app, 300.0, 600.0, None);
@@ -403,7 +398,7 @@ fn deployment_picks_a_unit_and_places_it_with_a_click() {
     press(&mut app);
     release(&mut app);
     let u = game(&app)
-        .battle
+        .play
         .unit(&UnitId("pr-dc1".into()))
         .unwrap()
         .clone();
@@ -542,7 +537,7 @@ fn the_handover_and_a_load_forget_the_selection_and_highlights() {
         app.world_mut().write_message(Intent::Do(Command::EndPhase));
         frame(&mut app);
     }
-    assert_eq!(game(&app).battle.active, 1);
+    assert_eq!(game(&app).play.active, 1);
     assert!(
         forgotten(&app),
         "the next player sees nothing of the last one's"
@@ -612,7 +607,7 @@ fn the_ghost_of_an_illegal_drag_shows_the_turns_made() {
     let sel = app.world().resource::<Selection>();
     let drag = sel.drag.as_ref().unwrap();
     assert!(drag.plan.is_err());
-    let ghost = drag.ghost(&game(&app).battle, Vec2::new(start.x, start.y + 80.0));
+    let ghost = drag.ghost(&game(&app).play, Vec2::new(start.x, start.y + 80.0));
     assert_eq!(ghost.len(), 1);
     assert!(
         (ghost[0].facing - 345.0).abs() < 0.01,
@@ -658,7 +653,7 @@ fn a_base_dragged_onto_an_enemy_it_may_assault_makes_the_assault() {
         let g = game(&app);
         let sel = app.world().resource::<Selection>();
         let drag = sel.drag.as_ref().expect("dragging");
-        let u = g.battle.unit(&cuir).unwrap();
+        let u = g.play.unit(&cuir).unwrap();
         let ghost = volley::rules::geometry::Base {
             centre: volley::rules::geometry::Pt::new(
                 u.base.centre.x + p.x - start.x,
@@ -666,7 +661,7 @@ fn a_base_dragged_onto_an_enemy_it_may_assault_makes_the_assault() {
             ),
             ..u.base
         };
-        let m = g.battle.unit(&moller).unwrap();
+        let m = g.play.unit(&moller).unwrap();
         if ghost.distance(&m.base) < volley::app::input::SNAP_MM {
             let plan = drag
                 .plan
@@ -674,7 +669,7 @@ fn a_base_dragged_onto_an_enemy_it_may_assault_makes_the_assault() {
                 .unwrap_or_else(|e| panic!("at {k} mm: {e}"));
             let (t, _, _) = plan.contact.as_ref().expect("into contact");
             assert!(
-                t == &moller || g.battle.unit(t).unwrap().side == 0,
+                t == &moller || g.play.unit(t).unwrap().side == 0,
                 "at {k} mm: contact with {t}"
             );
             assert!(matches!(
@@ -688,15 +683,15 @@ fn a_base_dragged_onto_an_enemy_it_may_assault_makes_the_assault() {
     // Dropped on the battery: the assault is made, the cuirassiers' front flush against it.
     release(&mut app);
     let g = game(&app);
-    let u = g.battle.unit(&cuir).unwrap();
+    let u = g.play.unit(&cuir).unwrap();
     assert!(u.bound.charged, "{:?}", g.message);
-    let m = g.battle.unit(&moller).unwrap();
+    let m = g.play.unit(&moller).unwrap();
     assert!(
         m.base.touched_by(&u.base).is_some(),
         "in contact: {:?} {:?} {:?}",
         u.base,
         m.base,
-        g.battle.commands.last()
+        g.play.commands.last()
     );
 }
 
@@ -758,7 +753,7 @@ fn ctrl_s_offers_a_named_slot_and_the_list_shows_its_game() {
     let Dialog::Save(name) = app.world().resource::<Dialog>().clone() else {
         panic!("Ctrl+S opens the save window");
     };
-    let scenario = game(&app).battle.info.name.clone();
+    let scenario = game(&app).play.info.name.clone();
     assert!(
         name.starts_with(&format!("{scenario}, turn 1, Prussia, ")),
         "default name {name}"
@@ -776,7 +771,7 @@ fn ctrl_s_offers_a_named_slot_and_the_list_shows_its_game() {
         "the quicksave is untouched"
     );
     // A save written before slots had labels is listed too, read by replaying it.
-    volley::rules::save::write(&game(&app).battle, &dir.join("older.ron")).unwrap();
+    volley::rules::save::write(&game(&app).play, &dir.join("older.ron")).unwrap();
     let list = slots::list(&dir);
     assert_eq!(list.len(), 2, "{list:?}");
     let named = list.iter().find(|s| s.path == path).unwrap();
@@ -851,7 +846,7 @@ fn a_slot_that_holds_a_game_is_overwritten_only_when_the_player_says_so() {
     let after = std::fs::read_to_string(&path).unwrap();
     assert_ne!(after, before);
     let loaded = volley::rules::save::load(&path).unwrap();
-    assert_eq!(loaded.commands.len(), game(&app).battle.commands.len());
+    assert_eq!(loaded.commands.len(), game(&app).play.commands.len());
 }
 
 #[test]
@@ -1021,13 +1016,10 @@ fn defensive_fire_is_handed_over_only_when_the_side_not_moving_can_fire() {
     // Nothing moved: the side not moving has nothing to fire at, and the seat stays.
     let mut app = common::headless(start.clone(), "handover-idle");
     app.update();
-    while game(&app).battle.phase != bbb::DEFENSIVE_FIRE {
+    while game(&app).play.phase != bbb::DEFENSIVE_FIRE {
         app.world_mut().write_message(Intent::Do(Command::EndPhase));
         frame(&mut app);
-        assert!(
-            game(&app).battle.turn == 1,
-            "defensive fire comes in turn 1"
-        );
+        assert!(game(&app).play.turn == 1, "defensive fire comes in turn 1");
     }
     let g = game(&app);
     assert_eq!(g.acting_side(), defender);
@@ -1039,7 +1031,7 @@ fn defensive_fire_is_handed_over_only_when_the_side_not_moving_can_fire() {
     // Ending the phase goes on with the same player: no handover either way.
     app.world_mut().write_message(Intent::Do(Command::EndPhase));
     frame(&mut app);
-    assert_eq!(game(&app).battle.phase, bbb::OFFENSIVE_FIRE);
+    assert_eq!(game(&app).play.phase, bbb::OFFENSIVE_FIRE);
     assert_eq!(game(&app).hand_over_to(), Ok(None));
     // The lesson's Prussian moves bring the grenadiers into the Reichs contingent's fire: the
     // seat passes, for defensive fire.
@@ -1056,8 +1048,8 @@ fn defensive_fire_is_handed_over_only_when_the_side_not_moving_can_fire() {
     app.update();
     assert_eq!(game(&app).hand_over_to(), Ok(Some(defender)));
     // The last step of the bound ends the bound, not the turn.
-    app.world_mut().resource_mut::<Game>().battle.phase = bbb::ASSAULT;
-    let b = &game(&app).battle;
+    app.world_mut().resource_mut::<Game>().play.phase = bbb::ASSAULT;
+    let b = &game(&app).play;
     assert_eq!(b.rules.turn_words(b).end.as_deref(), Some("End bound"));
 }
 
@@ -1068,21 +1060,21 @@ fn the_handover_screen_takes_no_commands() {
     let mut app = app();
     app.world_mut()
         .insert_resource(volley::app::HandoverShown(true));
-    let log = game(&app).battle.log.len();
+    let log = game(&app).play.log.len();
     app.world_mut().write_message(Intent::Do(Command::EndPhase));
     app.update();
     app.world_mut().write_message(Intent::Undo);
     app.update();
     let g = game(&app);
-    assert_eq!(g.battle.phase, dbn::MOVEMENT);
-    assert_eq!(g.battle.log.len(), log);
+    assert_eq!(g.play.phase, dbn::MOVEMENT);
+    assert_eq!(g.play.log.len(), log);
     assert_eq!(g.message.as_deref(), Some("take the seat first"));
     // The seat taken, the same command goes through.
     app.world_mut()
         .insert_resource(volley::app::HandoverShown(false));
     app.world_mut().write_message(Intent::Do(Command::EndPhase));
     app.update();
-    assert_ne!(game(&app).battle.phase, dbn::MOVEMENT);
+    assert_ne!(game(&app).play.phase, dbn::MOVEMENT);
 }
 
 /// A player who quits finds the game again: Quit from the menu, and Back to the title, keep
@@ -1124,7 +1116,7 @@ fn quit_and_the_title_keep_the_autosave_only_a_finished_game_clears_it() {
         app.world_mut().write_message(Intent::Do(c));
         frame(&mut app);
     }
-    assert!(game(&app).battle.is_over());
+    assert!(game(&app).play.is_over());
     assert!(!auto.exists(), "a finished game is not offered again");
 }
 
@@ -1143,14 +1135,10 @@ fn esc_under_the_handover_opens_the_menu_and_resume_returns_to_it() {
     frame(&mut app);
     assert_eq!(menu(&app), Some(Menu::Closed));
     assert!(app.world().resource::<volley::app::HandoverShown>().0);
-    let phase = game(&app).battle.phase;
+    let phase = game(&app).play.phase;
     app.world_mut().write_message(Intent::Do(Command::EndPhase));
     frame(&mut app);
-    assert_eq!(
-        game(&app).battle.phase,
-        phase,
-        "the handover is still modal"
-    );
+    assert_eq!(game(&app).play.phase, phase, "the handover is still modal");
     assert_eq!(game(&app).message.as_deref(), Some("take the seat first"));
     // Esc again opens the menu again, and closes it.
     keys(&mut app, &[KeyCode::Escape]);
@@ -1219,16 +1207,16 @@ fn a_unit_that_has_moved_is_dragged_red_with_the_reason_at_once() {
 fn a_drag_the_command_points_cannot_pay_for_is_red_before_the_drop() {
     let mut app = app_on("dbfpw_tutorial.ron");
     for _ in 0..6 {
-        if game(&app).battle.phase == dbn::MOVEMENT {
+        if game(&app).play.phase == dbn::MOVEMENT {
             break;
         }
         app.world_mut().write_message(Intent::Do(Command::EndPhase));
         app.update();
     }
-    assert_eq!(game(&app).battle.phase, dbn::MOVEMENT);
-    let side = game(&app).battle.active;
+    assert_eq!(game(&app).play.phase, dbn::MOVEMENT);
+    let side = game(&app).play.active;
     let id = if side == 0 { "pr-48" } else { "fr-8" };
-    app.world_mut().resource_mut::<Game>().battle.command_points[side] = 0;
+    app.world_mut().resource_mut::<Game>().play.command_points[side] = 0;
     let start = centre(&app, id);
     point_at(&mut app, start.x, start.y, Some(id));
     press(&mut app);
@@ -1250,7 +1238,7 @@ fn a_click_on_ones_own_unit_with_an_enemy_selected_only_selects_it() {
     let mut app = app();
     app.world_mut().write_message(Intent::Do(Command::EndPhase));
     app.update();
-    assert_eq!(game(&app).battle.phase, dbn::FIRING);
+    assert_eq!(game(&app).play.phase, dbn::FIRING);
     let click = |app: &mut App, id: &str| {
         let c = centre(app, id);
         point_at(app, c.x, c.y, Some(id));

@@ -6,7 +6,7 @@
 mod common;
 use common::{fight, fire, id, mv, refused};
 use volley::players::autoplay::AutoPlayer;
-use volley::rules::battle::Battle;
+use volley::rules::Game;
 use volley::rules::command::{Command, Event, Step};
 use volley::rules::model::{Ammo, Formation, Phase};
 use volley::rules::ruleset::bbb::BbbEvent;
@@ -20,7 +20,7 @@ type Line<'a> = (&'a str, usize, &'a str, &'a str, f32, f32, f32, &'a str);
 const IN: f32 = 25.4;
 
 /// A BBB battle on a 48" x 36" table.
-fn bbb(units: &[Line], terrain: &str, extra: &str) -> Battle {
+fn bbb(units: &[Line], terrain: &str, extra: &str) -> Game {
     let us: Vec<String> = units
         .iter()
         .map(|(id, side, t, class, x, y, f, more)| format!("(id: \"{id}\", side: {side}, type: \"{t}\", class: {class}, at: Some(({x}, {y})), facing: {f}{more}),"))
@@ -38,13 +38,13 @@ fn bbb(units: &[Line], terrain: &str, extra: &str) -> Battle {
     }
 }
 
-fn activate(b: &mut Battle, u: &str, dice: &[u8]) -> Vec<Event> {
+fn activate(b: &mut Game, u: &str, dice: &[u8]) -> Vec<Event> {
     b.script_dice(dice);
     b.execute(Command::Activate { unit: id(u) })
         .expect("command roll")
 }
 
-fn to_phase(b: &mut Battle, side: usize, phase: Phase) {
+fn to_phase(b: &mut Game, side: usize, phase: Phase) {
     for _ in 0..40 {
         if b.active == side && b.phase == phase {
             return;
@@ -997,7 +997,7 @@ fn a_river_takes_the_whole_move_and_stops_guns_but_not_a_bridge_in_column() {
         .expect("and on");
 }
 
-fn rules(b: &Battle) -> &volley::rules::ruleset::bbb::Bbb7yw {
+fn rules(b: &Game) -> &volley::rules::ruleset::bbb::Bbb7yw {
     match &b.rules {
         volley::rules::ruleset::AnyRuleset::Bbb7yw(r) => r,
         _ => panic!("not BBB"),
@@ -1010,7 +1010,7 @@ fn fire_mods(
     e: &str,
     e_facing: f32,
     terrain: &str,
-    tweak: impl Fn(&mut Battle),
+    tweak: impl Fn(&mut Game),
 ) -> Vec<String> {
     // "gun..." makes the firer heavy artillery with the rest of `a` as its fields.
     let y = 200.0 + 30.0 + 2.0 * IN;
@@ -1041,7 +1041,7 @@ fn every_fire_shift_and_halving_applies() {
             "(id: \"t\", kind: {kind}, name: \"Cover\", points: [(500, 250), (700, 250), (700, 330), (500, 330)]{more}),"
         )
     };
-    let none = |_: &mut Battle| {};
+    let none = |_: &mut Game| {};
     let has = |v: &[String], s: &str| v.iter().any(|x| x == s);
     let f = fire_mods(
         ", flags: [Ragged, Devastating, EliteCompanies]",
@@ -1279,7 +1279,7 @@ fn sight_slopes_woods_and_friends() {
             ),
         ]
     };
-    let try_fire = |b: &mut Battle| {
+    let try_fire = |b: &mut Game| {
         to_phase(b, 0, OFFENSIVE_FIRE);
         rules(b)
             .fire_setup(b, &id("a"), &id("e"))
@@ -1388,7 +1388,7 @@ fn the_objectives_are_held_by_a_unit_within_3_inches_with_no_enemy_within_3() {
     // 3"; untouched, each stays with its starting owner; taken, with its last holder.
     let mut b = volley::rules::save::load_any(std::path::Path::new("scenarios/bbb_default.ron"))
         .expect("bbb_default");
-    let held = |b: &Battle| -> Vec<(String, usize)> {
+    let held = |b: &Game| -> Vec<(String, usize)> {
         b.rules
             .objectives_held(b)
             .into_iter()
@@ -2592,7 +2592,7 @@ fn the_reach_before_the_command_roll_is_the_full_moves_and_after_it_the_true_one
         ("e", 1, "Inf", "Trained", 600.0, 800.0, 180.0, ""),
     ];
     let mut b = bbb(&lone, "", "");
-    let farthest = |b: &Battle| {
+    let farthest = |b: &Game| {
         let u = b.unit(&id("a")).unwrap();
         let marks = b.rules.overlays(b, Some(u), &[Layer::Reach]);
         let m = marks

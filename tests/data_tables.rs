@@ -15,7 +15,7 @@ mod common;
 use common::{U, battle, id, to_phase};
 use std::path::Path;
 use std::sync::Arc;
-use volley::rules::battle::Battle;
+use volley::rules::Game;
 use volley::rules::command::{Event, Factor, RuleError, Step};
 use volley::rules::ruleset::common::{FactorDef, Number, RulesKey};
 use volley::rules::ruleset::dbn::{Dbn, TroopKind};
@@ -273,7 +273,7 @@ fn changed_number(text: &str, key: &str) -> String {
 
 /// Plays `b` under `rules` (with the scenario's optional rules): the orders of `orders` after
 /// `dice`, if any, else 40 phases of the seeded random player; returns every event.
-fn play_under(mut b: Battle, rules: &AnyRuleset, orders: Option<&str>, dice: &[u8]) -> Vec<Event> {
+fn play_under(mut b: Game, rules: &AnyRuleset, orders: Option<&str>, dice: &[u8]) -> Vec<Event> {
     let options = b.rules.get().options().to_vec();
     b.rules = rules.clone().with_options(&options).unwrap();
     if !dice.is_empty() {
@@ -591,7 +591,7 @@ const ROAD: &str =
     r#"(id: "r", kind: Road, name: "Road", points: [(500, 50), (500, 950)], width: 60),"#;
 
 /// A DB7YW battle in its movement phase with one unit of `code` to move over `terrain`.
-fn movement_table(code: &str, limbered: &str, terrain: &str) -> volley::rules::battle::Battle {
+fn movement_table(code: &str, limbered: &str, terrain: &str) -> volley::rules::Game {
     let mut b = battle(
         &[
             U("a", 0, code, "Regular", 500.0, 200.0, 0.0, limbered),
@@ -607,7 +607,7 @@ fn movement_table(code: &str, limbered: &str, terrain: &str) -> volley::rules::b
 /// Plans a straight advance of unit "a".
 fn advance(
     d: &Dbn,
-    b: &volley::rules::battle::Battle,
+    b: &volley::rules::Game,
     paces: f32,
 ) -> Result<volley::rules::ruleset::MovePlan, RuleError> {
     d.plan_move(b, &[id("a")], &[Step::Advance(paces)], None, true)

@@ -2,13 +2,13 @@
 
 mod common;
 use common::*;
-use volley::rules::Battle;
+use volley::rules::Game;
 use volley::rules::command::{Command, Effect, Event, RuleError, Step, Verdict};
 use volley::rules::ruleset::dbn::DbnEvent;
 use volley::rules::ruleset::dbn::{CLOSE_COMBAT, MOVEMENT};
 /// Prussian "p" at (500, 500) facing north in front contact with Austrian "a"; extra units and
 /// terrain as given. Starts in Prussia's close combat phase.
-fn melee(p: (&str, &str, &str), a: (&str, &str, &str), more: &[U], terrain: &str) -> Battle {
+fn melee(p: (&str, &str, &str), a: (&str, &str, &str), more: &[U], terrain: &str) -> Game {
     let ay = 500.0 + depth(p.0) / 2.0 + depth(a.0) / 2.0;
     let mut units = vec![
         U("p", 0, p.0, p.1, 500.0, 500.0, 0.0, p.2),
@@ -27,7 +27,7 @@ fn woods_a() -> &'static str {
     r#"(id: "w", kind: Woods, name: "Wood", points: [(400, 509), (600, 509), (600, 700), (400, 700)]),"#
 }
 
-fn factors(b: &mut Battle) -> (Vec<String>, Vec<String>) {
+fn factors(b: &mut Game) -> (Vec<String>, Vec<String>) {
     // Rolled dice cannot be undone: the combat is fought on a copy.
     let mut b = b.clone();
     b.script_dice(&[1, 1, 1, 1, 1, 1, 1, 1]);
@@ -47,7 +47,7 @@ fn factors(b: &mut Battle) -> (Vec<String>, Vec<String>) {
 }
 
 /// Tries every pair of dice until the combat comes out as wanted; returns its events.
-fn fight_for(b: &mut Battle, verdict: Verdict, loser: Option<&str>) -> Vec<Event> {
+fn fight_for(b: &mut Game, verdict: Verdict, loser: Option<&str>) -> Vec<Event> {
     for pd in 1..=6u8 {
         for ad in 1..=6u8 {
             let before = b.clone();

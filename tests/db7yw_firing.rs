@@ -8,7 +8,7 @@ use volley::rules::ruleset::dbn::FIRING;
 
 /// A Prussian shooter "p" at (500, 500) facing north, an Austrian target "a" 20 mm (79 paces)
 /// ahead of its front edge, facing it.
-fn duel(p: (&str, &str, &str), a: (&str, &str, &str), terrain: &str) -> volley::rules::Battle {
+fn duel(p: (&str, &str, &str), a: (&str, &str, &str), terrain: &str) -> volley::rules::Game {
     let ty = 500.0 + depth(p.0) / 2.0 + 20.0 + depth(a.0) / 2.0;
     let mut b = battle(
         &[
@@ -22,7 +22,7 @@ fn duel(p: (&str, &str, &str), a: (&str, &str, &str), terrain: &str) -> volley::
 }
 
 fn shoot(
-    b: &mut volley::rules::Battle,
+    b: &mut volley::rules::Game,
     dice: &[u8],
 ) -> (Vec<String>, Vec<String>, DbnEvent, Vec<Event>) {
     b.script_dice(dice);

@@ -9,7 +9,7 @@ use volley::rules::ruleset::dbn::DbnEvent;
 use volley::rules::ruleset::dbn::{CLOSE_COMBAT, COMMAND, FIRING, MOVEMENT};
 use volley::rules::scenario;
 
-fn deployment_battle() -> volley::rules::Battle {
+fn deployment_battle() -> volley::rules::Game {
     let text = r#"(name: "d", ruleset: "db7yw", table: (width: 1000, height: 1000), turn_limit: 5,
         terrain: [(id: "v", kind: Village, name: "Dorf", points: [(450, 450), (550, 450), (550, 550), (450, 550)])],
         sides: [(name: "P", nation: "prussia", colour: (0, 0, 200)), (name: "A", nation: "austria", colour: (200, 200, 200), defender: true)],

@@ -21,7 +21,7 @@ fn group(units: &[&str], steps: Vec<Step>) -> Command {
 // ----- Musket movement --------------------------------------------------------------------
 
 /// Austrian heavy cavalry leading a Musket in one formation.
-fn cavalry_led_group() -> volley::rules::Battle {
+fn cavalry_led_group() -> volley::rules::Game {
     let mut b = battle(
         &[
             U("pc", 0, "CinC", "Regular", 100.0, 100.0, 0.0, ""),
@@ -109,7 +109,7 @@ fn a_cavalry_led_group_takes_muskets_no_more_than_100_paces_into_contact() {
 }
 
 /// A Prussian Musket 80 paces short of an Austrian Musket, a little to one side.
-fn musket_facing_musket(dx: f32) -> volley::rules::Battle {
+fn musket_facing_musket(dx: f32) -> volley::rules::Game {
     let gap = 80.0 * 25.4 / 100.0;
     let mut b = battle(
         &[
@@ -217,7 +217,7 @@ const FORTIFIED_TOWN_EDGE: &str = r#"(id: "t", kind: Town, name: "Town", fortifi
 
 /// A Prussian unit `p` at (500, 500) facing up the table and an Austrian `a` facing it at `ay`,
 /// in `phase` of Prussia's bound.
-fn pair(p: &str, a: &str, ay: f32, terrain: &str, phase: Phase) -> volley::rules::Battle {
+fn pair(p: &str, a: &str, ay: f32, terrain: &str, phase: Phase) -> volley::rules::Game {
     let mut b = battle(
         &[
             U("p", 0, p, "Regular", 500.0, 500.0, 0.0, ""),
@@ -231,7 +231,7 @@ fn pair(p: &str, a: &str, ay: f32, terrain: &str, phase: Phase) -> volley::rules
 
 /// One firing with dice 3 and 3: the firer's and the target's factors.
 fn fire_once(
-    b: &mut volley::rules::Battle,
+    b: &mut volley::rules::Game,
     shooter: &str,
     target: &str,
 ) -> (Vec<String>, Vec<String>) {
@@ -481,7 +481,7 @@ fn artillery_cannot_support_artillery_in_firing() {
 }
 
 /// A Prussian Musket facing two Austrian Muskets side by side, both able to fire at it.
-fn two_against_one() -> volley::rules::Battle {
+fn two_against_one() -> volley::rules::Game {
     let mut b = battle(
         &[
             U("p", 0, "Ms", "Regular", 500.0, 500.0, 0.0, ""),
@@ -526,7 +526,7 @@ fn the_defender_chooses_its_fire_support() {
 }
 
 /// An Austrian Musket in contact with a Prussian Musket, with a friend of `troop` behind it.
-fn supported_by(troop: &str) -> volley::rules::Battle {
+fn supported_by(troop: &str) -> volley::rules::Game {
     let y = 522.5 + depth(troop) / 2.0;
     let mut b = battle(
         &[
@@ -569,7 +569,7 @@ fn fight_no_pursuit(unit: &str, target: &str) -> Command {
     }
 }
 
-fn base_of(b: &volley::rules::Battle, u: &str) -> volley::rules::geometry::Base {
+fn base_of(b: &volley::rules::Game, u: &str) -> volley::rules::geometry::Base {
     b.unit(&id(u)).unwrap().base
 }
 
@@ -595,7 +595,7 @@ fn a_unit_beaten_on_its_flank_recoils_directly_away_from_the_enemy() {
 
 /// An Austrian Musket beaten from the front by a Prussian Musket, with `troop` behind it
 /// `gap` mm from its rear edge, facing `facing`, on `side`.
-fn recoil_into(troop: &str, side: usize, facing: f32, gap: f32) -> volley::rules::Battle {
+fn recoil_into(troop: &str, side: usize, facing: f32, gap: f32) -> volley::rules::Game {
     let y = 492.5 - gap - depth(troop) / 2.0;
     let mut b = battle(
         &[
@@ -1022,7 +1022,7 @@ fn pursuing_cavalry_fight_their_extra_combat_and_its_result_stands() {
 
 // ----- deployment -------------------------------------------------------------------------
 
-fn three_unit_division() -> volley::rules::Battle {
+fn three_unit_division() -> volley::rules::Game {
     let text = r#"(name: "d", ruleset: "db7yw", table: (width: 1000, height: 1000), turn_limit: 5,
         sides: [(name: "P", nation: "prussia", colour: (0, 0, 200)), (name: "A", nation: "austria", colour: (200, 200, 200), defender: true)],
         units: [
@@ -1141,7 +1141,7 @@ fn a_recoil_that_pushes_a_friend_never_goes_on_past_a_general_onto_it() {
 // ----- group charges ----------------------------------------------------------------------
 
 /// The close combat factors of `p` fighting `a`, fought on a copy.
-fn factors_of(b: &volley::rules::Battle, p: &str, a: &str) -> (Vec<String>, Vec<String>) {
+fn factors_of(b: &volley::rules::Game, p: &str, a: &str) -> (Vec<String>, Vec<String>) {
     let mut b = b.clone();
     b.script_dice(&[1, 1, 1, 1, 1, 1, 1, 1]);
     let ev = b.execute(fight(p, a)).expect("fight accepted");
@@ -1161,7 +1161,7 @@ fn factors_of(b: &volley::rules::Battle, p: &str, a: &str) -> (Vec<String>, Vec<
 
 /// Two Prussian cuirassiers side by side (c1, c2) 47.5 mm (187 paces) short of two Austrian
 /// Muskets side by side (a1, a2) facing them; `a2` as given.
-fn cavalry_line_against(a2: U) -> volley::rules::Battle {
+fn cavalry_line_against(a2: U) -> volley::rules::Game {
     let mut b = battle(
         &[
             U("c1", 0, "HC", "Regular", 460.0, 450.0, 0.0, ""),

@@ -4,7 +4,7 @@
 
 mod common;
 use common::{fight, fire, id, mv, names, refusal, refused, to_phase};
-use volley::rules::battle::Battle;
+use volley::rules::Game;
 use volley::rules::command::{Command, Effect, Event, RuleError, Step, Verdict};
 use volley::rules::geometry::Pt;
 use volley::rules::model::{Ammo, Division, Formation};
@@ -31,11 +31,11 @@ type Row = (
 );
 
 /// A DBFPW battle on a 2000 x 2000 mm table: French (side 0, `nation0`) against Germans.
-fn fpw(units: &[Line], terrain: &str, extra: &str) -> Battle {
+fn fpw(units: &[Line], terrain: &str, extra: &str) -> Game {
     fpw_nations(units, terrain, extra, "imperial_french")
 }
 
-fn fpw_nations(units: &[Line], terrain: &str, extra: &str, nation0: &str) -> Battle {
+fn fpw_nations(units: &[Line], terrain: &str, extra: &str, nation0: &str) -> Game {
     let us: Vec<String> = units
         .iter()
         .map(|(id, side, t, class, x, y, f, more)| format!("(id: \"{id}\", side: {side}, type: \"{t}\", class: {class}, at: Some(({x}, {y})), facing: {f}{more}),"))
@@ -68,7 +68,7 @@ fn duel(
     gap: f32,
     terrain: &str,
     extra: &str,
-) -> Battle {
+) -> Game {
     let ty = 500.0 + depth(f.0) / 2.0 + gap * P / 100.0 + depth(g.0) / 2.0;
     fpw(
         &[
@@ -81,18 +81,18 @@ fn duel(
 }
 
 /// Ends the phase and goes on to side 0's next firing phase, with these dice scripted.
-fn next_firing(b: &mut Battle, dice: &[u8]) {
+fn next_firing(b: &mut Game, dice: &[u8]) {
     b.script_dice(dice);
     b.execute(Command::EndPhase).expect("end phase");
     to_phase(b, 0, FIRING);
 }
 
 /// "f" fires at "g" with the dice already scripted.
-fn shoot_scripted(b: &mut Battle) -> Vec<Event> {
+fn shoot_scripted(b: &mut Game) -> Vec<Event> {
     b.execute(fire("f", "g")).expect("fire accepted")
 }
 
-fn shoot(b: &mut Battle, dice: &[u8]) -> (Vec<String>, Vec<String>, DbnEvent, Vec<Event>) {
+fn shoot(b: &mut Game, dice: &[u8]) -> (Vec<String>, Vec<String>, DbnEvent, Vec<Event>) {
     b.script_dice(dice);
     let ev = b.execute(fire("f", "g")).expect("fire accepted");
     let e = common::fire_event(&ev);
@@ -529,13 +529,13 @@ fn mitrailleuse_moves_and_fires() {
 }
 
 /// Side-0 unit "f" facing +y, side-1 unit "g" `gap` paces ahead facing it, in movement.
-fn charge_setup(f: (&str, &str, &str), g: (&str, &str, &str), gap: f32) -> Battle {
+fn charge_setup(f: (&str, &str, &str), g: (&str, &str, &str), gap: f32) -> Game {
     let mut b = duel(f, g, gap, "", "");
     to_phase(&mut b, 0, MOVEMENT);
     b
 }
 
-fn to_contact(b: &mut Battle) -> Result<Vec<Event>, String> {
+fn to_contact(b: &mut Game) -> Result<Vec<Event>, String> {
     b.execute(Command::Move {
         unit: id("f"),
         steps: vec![Step::ToContact(id("g"))],
@@ -543,7 +543,7 @@ fn to_contact(b: &mut Battle) -> Result<Vec<Event>, String> {
     .map_err(|e| e.to_string())
 }
 
-fn combat(b: &mut Battle, dice: &[u8]) -> (Vec<String>, Vec<String>, DbnEvent) {
+fn combat(b: &mut Game, dice: &[u8]) -> (Vec<String>, Vec<String>, DbnEvent) {
     to_phase(b, 0, CLOSE_COMBAT);
     b.script_dice(dice);
     let ev = b.execute(fight("f", "g")).expect("fight");
@@ -934,7 +934,7 @@ fn the_opponent_is_told_which_battery_a_supplier_should_take_its_packs_to() {
             extra,
         )
     };
-    let wants = |b: &Battle, who: &str| {
+    let wants = |b: &Game, who: &str| {
         let u = b.unit(&id(who)).unwrap();
         b.rules.supplies(b, u)
     };
@@ -1153,7 +1153,7 @@ fn a_dscs_command_points_move_only_its_division() {
     assert_eq!(b.division_points, vec![(Division::Left, 1)]);
 }
 
-fn check(text: &str) -> Result<Battle, String> {
+fn check(text: &str) -> Result<Game, String> {
     scenario::parse(text, "inline").map_err(|d| format!("{d:?}"))
 }
 
@@ -1313,7 +1313,7 @@ fn every_dbfpw_scenario_plays_to_a_result_and_replays() {
 // ---- Every remaining row of both playsheets ----
 
 /// A charge from `gap` paces on this terrain; the combat's factor names for both sides.
-fn charge_on(f: (&str, &str, &str), g: (&str, &str, &str), gap: f32, terrain: &str) -> Battle {
+fn charge_on(f: (&str, &str, &str), g: (&str, &str, &str), gap: f32, terrain: &str) -> Game {
     let mut b = duel(f, g, gap, terrain, "");
     to_phase(&mut b, 0, MOVEMENT);
     b
@@ -2246,7 +2246,7 @@ fn bavarians_are_poor_and_german_blr2_sharpshooters_bavarian() {
 }
 
 /// A DBFPW battle with France (side 0) the defender.
-fn fpw_defended(units: &[Line], terrain: &str) -> Battle {
+fn fpw_defended(units: &[Line], terrain: &str) -> Game {
     let us: Vec<String> = units
         .iter()
         .map(|(id, side, t, class, x, y, f, more)| format!("(id: \"{id}\", side: {side}, type: \"{t}\", class: {class}, at: Some(({x}, {y})), facing: {f}{more}),"))
@@ -2770,7 +2770,7 @@ fn larger_battles_give_the_guns_their_packs() {
         ("cu", 1, "CU", "Regular", 400.0, 1500.0, 180.0, ""),
         ("i", 1, "Inf", "Regular", 500.0, 1500.0, 180.0, ""),
     ];
-    let packs = |b: &Battle| -> Vec<u32> {
+    let packs = |b: &Game| -> Vec<u32> {
         ["fa", "ha", "mit", "bt", "pr", "cu", "i"]
             .iter()
             .map(|u| b.unit(&id(u)).unwrap().status.packs)
@@ -2785,7 +2785,7 @@ fn larger_battles_give_the_guns_their_packs() {
 }
 
 /// A Republic French army (14.5 points) checked against its list, the Germans unchecked.
-fn republic(extra: &[(&str, &str)]) -> Result<Battle, String> {
+fn republic(extra: &[(&str, &str)]) -> Result<Game, String> {
     let mut units: Vec<(&str, &str)> = vec![
         ("CinC", "Militia"),
         ("BT", "Regular"),
@@ -2927,7 +2927,7 @@ fn a_garrison_and_a_fortification_defend_in_their_own_bound() {
 
 /// Saint-Aubin (about 100 x 90 mm) with a battalion "g" deep inside it and "f" outside, which
 /// charges it: "f"'s centre ends inside the town, since an infantry base is ~59 paces deep.
-fn charge_into_saint_aubin() -> Battle {
+fn charge_into_saint_aubin() -> Game {
     let town = "(id: \"t\", kind: Town, name: \"Saint-Aubin\", points: [(950, 540), (1050, 540), (1050, 630), (950, 630)]),";
     let mut b = fpw(
         &[
@@ -3322,7 +3322,7 @@ fn a_caissons_supply_path_crosses_water_by_a_bridge_or_a_road() {
 
 /// A standard-table scenario (4,400 paces square, the armies 3,500 paces apart) with these
 /// terrain lines.
-fn standard_table(terrain: &str) -> Result<Battle, String> {
+fn standard_table(terrain: &str) -> Result<Game, String> {
     check(&format!(
         "(name: \"t\", ruleset: \"dbfpw\", table: (width: 1120, height: 1120), seed: 1, turn_limit: 5, standard: true,
           terrain: [{terrain}],

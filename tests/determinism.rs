@@ -3,13 +3,13 @@
 
 use std::path::Path;
 use volley::players::autoplay::AutoPlayer;
-use volley::rules::{Battle, Command, Step, UnitId, save, scenario};
+use volley::rules::{Command, Game, Step, UnitId, save, scenario};
 
-fn tutorial() -> Battle {
+fn tutorial() -> Game {
     scenario::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/tutorial.ron")).unwrap()
 }
 
-fn log_text(b: &Battle) -> String {
+fn log_text(b: &Game) -> String {
     ron::to_string(&b.log).unwrap()
 }
 
@@ -80,7 +80,7 @@ fn undo_then_redo_gives_the_same_log() {
 }
 
 /// A battle in the firing phase whose last command rolled dice.
-fn after_a_volley(file: &str, moves: Vec<Command>, fire: Command) -> Battle {
+fn after_a_volley(file: &str, moves: Vec<Command>, fire: Command) -> Game {
     let mut b = scenario::load(
         &Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("scenarios")

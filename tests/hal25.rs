@@ -50,7 +50,7 @@ fn print_a_game() {
 }
 
 use volley::players::opponent::{Opponent, Style};
-use volley::rules::battle::Battle;
+use volley::rules::Game;
 use volley::rules::command::{Command, Event, Step};
 use volley::rules::model::{Formation, Phase, UnitId};
 use volley::rules::ruleset::Roll;
@@ -65,7 +65,7 @@ fn id(s: &str) -> UnitId {
 type U<'a> = (&'a str, usize, &'a str, &'a str, f32, f32, f32, &'a str);
 
 /// A battle on a 48" x 36" table.
-fn battle(units: &[U], terrain: &str) -> Battle {
+fn battle(units: &[U], terrain: &str) -> Game {
     let mut text = String::from(
         "(name: \"t\", ruleset: \"hal25\", table: (width: 1219, height: 914), turn_limit: 6, terrain: [",
     );
@@ -86,7 +86,7 @@ fn battle(units: &[U], terrain: &str) -> Battle {
 }
 
 /// Plays EndPhase until the battle reaches `phase` (with these dice for whatever it throws).
-fn to_phase(b: &mut Battle, phase: Phase, dice: &[u8]) {
+fn to_phase(b: &mut Game, phase: Phase, dice: &[u8]) {
     b.script_dice(dice);
     for _ in 0..20 {
         if b.phase == phase {
@@ -97,7 +97,7 @@ fn to_phase(b: &mut Battle, phase: Phase, dice: &[u8]) {
     panic!("never reached {phase:?}");
 }
 
-fn refused(b: &mut Battle, c: Command) -> String {
+fn refused(b: &mut Game, c: Command) -> String {
     let log = b.log.len();
     let e = b.execute(c).expect_err("refused").to_string();
     assert_eq!(b.log.len(), log, "a refused command changes nothing");
@@ -105,7 +105,7 @@ fn refused(b: &mut Battle, c: Command) -> String {
 }
 
 /// The events in words, for a failing assertion's message.
-fn words<'a>(b: &Battle, ev: impl IntoIterator<Item = &'a Event>) -> String {
+fn words<'a>(b: &Game, ev: impl IntoIterator<Item = &'a Event>) -> String {
     ev.into_iter()
         .map(|e| volley::text::report::describe(b, e))
         .collect::<Vec<_>>()
@@ -245,7 +245,7 @@ fn charge(ev: &[Event], unit: &str) -> (i32, bool) {
 }
 
 /// A brigade of three line battalions a side, ten inches apart, generals behind.
-fn two_brigades() -> Battle {
+fn two_brigades() -> Game {
     battle(
         &[
             ("ga", 0, "GEN", "A", 610.0, 150.0, 0.0, ""),
@@ -647,7 +647,7 @@ fn a_courier_carries_written_orders_or_loses_them() {
     );
 }
 
-fn hal(b: &Battle) -> &volley::rules::ruleset::hal25::Hal25 {
+fn hal(b: &Game) -> &volley::rules::ruleset::hal25::Hal25 {
     match &b.rules {
         volley::rules::ruleset::AnyRuleset::Hal25(r) => r,
         _ => panic!("not Hal's rules"),
@@ -681,7 +681,7 @@ fn every_melee_modifier_applies_where_it_says() {
         &units,
         "(id: \"t\", kind: Town, name: \"Dorf\", points: [(450, 650), (650, 650), (650, 760), (450, 760)])",
     );
-    let m = |b: &Battle, a: &str, e: &str, att: bool| {
+    let m = |b: &Game, a: &str, e: &str, att: bool| {
         let h = hal(b);
         keys(&h.melee_factors(b, b.unit(&id(a)).unwrap(), b.unit(&id(e)).unwrap(), att))
     };
@@ -800,7 +800,7 @@ fn every_morale_modifier_applies_where_it_says() {
         &units,
         "(id: \"t\", kind: Town, name: \"Dorf\", points: [(450, 100), (650, 100), (650, 200), (450, 200)])",
     );
-    let f = |b: &Battle, u: &str, vs: Option<&str>, closing: bool| {
+    let f = |b: &Game, u: &str, vs: Option<&str>, closing: bool| {
         let vs = vs.map(id);
         keys(&hal(b).morale_factors(b, &id(u), vs.as_ref(), closing))
     };
@@ -1329,7 +1329,7 @@ fn a_town_burns_under_artillery_fire() {
         ],
         "(id: \"t\", kind: Town, name: \"Dorf\", town_points: Some(3), points: [(400, 500), (800, 500), (800, 640), (400, 640)])",
     );
-    let card = |b: &Battle| {
+    let card = |b: &Game| {
         b.rules
             .unit_card(b, b.unit(&id("b1")).unwrap())
             .lines
@@ -1449,7 +1449,7 @@ fn charge_battle(
     gap: f32,
     terrain: &str,
     dice: &[u8],
-) -> (Battle, Vec<Event>, String) {
+) -> (Game, Vec<Event>, String) {
     let place = |y: f32| {
         battle(
             &[
@@ -1582,7 +1582,7 @@ fn a_routed_unit_has_two_attempts_to_recover() {
         ("gb", 1, "GEN", "B", 600.0, 880.0, 180.0, ""),
         ("b1", 1, "LI", "B", 600.0, 800.0, 180.0, ""),
     ];
-    let log_words = |b: &Battle| words(b, &b.log);
+    let log_words = |b: &Game| words(b, &b.log);
     // Turn 1: chips 3, 3; the throw 6 against 1; recovery 1+1 fails (4, +2 in rout = 6); the
     // rout move's die 1.
     let mut b = battle(&units, "");
@@ -1600,7 +1600,7 @@ fn a_routed_unit_has_two_attempts_to_recover() {
         "one chance left: {w}"
     );
     assert_eq!(own(b.unit(&id("a1")).unwrap()).recovery_failed, 1, "{w}");
-    let to_turn_2_rout = |b: &mut Battle, dice: &[u8]| {
+    let to_turn_2_rout = |b: &mut Game, dice: &[u8]| {
         b.script_dice(dice);
         while !(b.is_over() || b.turn == 2 && b.phase == ROUT) {
             b.execute(Command::EndPhase).expect("on");
@@ -1715,7 +1715,7 @@ fn gun_crews_fight_a_die_per_six_and_a_short_die_for_the_rest() {
             .0
     };
     b.unit_mut(&id("x")).unwrap().base = to;
-    let missing = |b: &Battle| {
+    let missing = |b: &Game| {
         hal(b)
             .melee_sides(b, &id("fa"), &id("x"))
             .expect("in melee")
@@ -1723,7 +1723,7 @@ fn gun_crews_fight_a_die_per_six_and_a_short_die_for_the_rest() {
             .melee
             .missing
     };
-    let left_over = |b: &Battle| {
+    let left_over = |b: &Game| {
         hal(b)
             .melee_sides(b, &id("fa"), &id("x"))
             .expect("in melee")
@@ -1934,7 +1934,7 @@ fn the_charger_attacks_for_as_long_as_the_melee_lasts() {
 
 /// A battle in which `attacker` (a1) has charged a battalion of `defender` (b1) from `gap`
 /// inches with these dice after the chips and the throw.
-fn charged_battle(attacker: &str, defender: &str, gap: f32, dice: &[u8]) -> Battle {
+fn charged_battle(attacker: &str, defender: &str, gap: f32, dice: &[u8]) -> Game {
     let place = |y: f32| {
         battle(
             &[

@@ -73,7 +73,7 @@ fn every_lesson_plays_to_its_end_and_refuses_what_it_does_not_ask() {
                 .clone();
             let before = {
                 let g = app.world().resource::<Game>();
-                (g.battle.log.len(), g.battle.commands.len())
+                (g.play.log.len(), g.play.commands.len())
             };
             // Something else: the step's words, and nothing happens.
             say(&mut app, Intent::Do(wrong()));
@@ -82,7 +82,7 @@ fn every_lesson_plays_to_its_end_and_refuses_what_it_does_not_ask() {
                 t.step, k,
                 "{name}: a wrong command does not move the lesson on"
             );
-            let b = &app.world().resource::<Game>().battle;
+            let b = &app.world().resource::<Game>().play;
             let Verdict::Wrong(words) = t.judge(b, &wrong()) else {
                 panic!("{name} step {}: the wrong command is judged wrong", k + 1);
             };
@@ -97,7 +97,7 @@ fn every_lesson_plays_to_its_end_and_refuses_what_it_does_not_ask() {
             }
             let g = app.world().resource::<Game>();
             assert_eq!(
-                (g.battle.log.len(), g.battle.commands.len()),
+                (g.play.log.len(), g.play.commands.len()),
                 before,
                 "{name} step {}: a wrong command changes nothing",
                 k + 1
@@ -142,7 +142,7 @@ fn click(app: &mut App, id: &str) {
     let c = app
         .world()
         .resource::<Game>()
-        .battle
+        .play
         .unit(&volley::rules::model::UnitId(id.into()))
         .unwrap()
         .base
@@ -218,7 +218,7 @@ fn every_step_on_a_target_is_done_by_selecting_and_clicking_it() {
             });
             assert_eq!(pending.kind(), command.kind(), "{name} step {}", k + 1);
             assert!(
-                g.battle.rules.preview(&g.battle, &pending).is_ok(),
+                g.play.rules.preview(&g.play, &pending).is_ok(),
                 "{name} step {}: the window shows the odds",
                 k + 1
             );
@@ -226,7 +226,7 @@ fn every_step_on_a_target_is_done_by_selecting_and_clicking_it() {
             let mut seen = vec![pending];
             let mut i = 0;
             while i < seen.len() && !step.expect.accepts(&seen[i]) {
-                if let Ok(o) = g.battle.rules.preview(&g.battle, &seen[i]) {
+                if let Ok(o) = g.play.rules.preview(&g.play, &seen[i]) {
                     for c in o.choices {
                         if !seen.contains(&c.flipped) {
                             seen.push(c.flipped);
@@ -266,7 +266,7 @@ fn hals_declared_charge_is_a_click_on_the_target_and_a_roll() {
         Some(&want),
         "the Before the dice window"
     );
-    let o = g.battle.rules.preview(&g.battle, &want).unwrap();
+    let o = g.play.rules.preview(&g.play, &want).unwrap();
     assert!(!o.chances.is_empty(), "{o:?}");
     let pending = g.pending.clone().unwrap();
     say(&mut app, Intent::Do(pending));
@@ -355,7 +355,7 @@ fn next_keeps_the_window_the_next_step_explains() {
             // The next step speaks of the window it keeps: its factors, or its Roll button.
             let g = app.world().resource::<Game>();
             let cmd = open.unwrap();
-            let o = g.battle.rules.preview(&g.battle, &cmd).unwrap();
+            let o = g.play.rules.preview(&g.play, &cmd).unwrap();
             assert!(!o.chances.is_empty(), "{name} step {}", k + 2);
             if let Expect::Do { command, .. } = &next.expect {
                 assert_eq!(command.kind(), cmd.kind(), "{name} step {}", k + 2);

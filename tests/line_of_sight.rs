@@ -2,7 +2,7 @@
 
 mod common;
 use common::*;
-use volley::rules::Battle;
+use volley::rules::Game;
 use volley::rules::ruleset::dbn::Dbn;
 use volley::rules::ruleset::dbn::db7yw::DATA;
 
@@ -19,7 +19,7 @@ fn sight_with(dbn: &Dbn, terrain: &str, more: &[U]) -> Result<(), String> {
     for u in more {
         units.push(U(u.0, u.1, u.2, u.3, u.4, u.5, u.6, u.7));
     }
-    let b: Battle = battle(&units, terrain);
+    let b: Game = battle(&units, terrain);
     dbn.line_of_sight(&b, b.unit(&id("s")).unwrap(), b.unit(&id("t")).unwrap())
 }
 
@@ -166,7 +166,7 @@ fn options_for_what_blocks_and_gap_clearance() {
 fn sight_lines_go_to_enemies_seen_or_in_reach() {
     use volley::rules::ruleset::view::{Ink, Layer};
     let wood = area("Woods", 400.0, 600.0, 600.0, 700.0, "");
-    let b: Battle = battle(
+    let b: Game = battle(
         &[
             U("s", 0, "Ms", "Regular", 500.0, 300.0, 0.0, ""),
             // Seen, in the open.

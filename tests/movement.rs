@@ -7,7 +7,7 @@ use volley::rules::command::{Command, Event, RuleError, Step};
 use volley::rules::geometry::Corner;
 use volley::rules::ruleset::dbn::{COMMAND, MOVEMENT};
 
-fn moving(units: &[U], terrain: &str) -> volley::rules::Battle {
+fn moving(units: &[U], terrain: &str) -> volley::rules::Game {
     let mut b = battle(units, terrain);
     to_phase(&mut b, 0, MOVEMENT);
     b.command_points = [20, 20];
@@ -435,7 +435,7 @@ fn a_group_charge_conforms_the_flank_supporting_unit_too() {
 }
 
 /// The log's words for the Moved events of a command, and their JSON.
-fn move_words(b: &volley::rules::Battle, ev: &[Event]) -> (String, Vec<serde_json::Value>) {
+fn move_words(b: &volley::rules::Game, ev: &[Event]) -> (String, Vec<serde_json::Value>) {
     let moves: Vec<&Event> = ev
         .iter()
         .filter(|e| matches!(e, Event::Moved { .. }))

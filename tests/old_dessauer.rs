@@ -2,7 +2,7 @@
 //! table row, movement, shooting, morale, and the scenarios played to a result.
 
 use std::process::Command as Proc;
-use volley::rules::battle::Battle;
+use volley::rules::Game;
 use volley::rules::command::{Command, Event, Pursuit, RuleError, Step};
 use volley::rules::geometry::{Base, Pt};
 use volley::rules::model::{Formation, Phase, UnitId};
@@ -194,12 +194,12 @@ fn example_and_whole_turn_logs_are_golden() {
 // ----- a small table to test single rules on ------------------------------------------------
 
 /// A battle from unit lines (RON) and optional rules.
-fn battle(units: &str, options: &[&str]) -> Battle {
+fn battle(units: &str, options: &[&str]) -> Game {
     battle_on("", units, options)
 }
 
 /// A battle with more terrain (RON feature lines) besides the wood and the town.
-fn battle_on(terrain: &str, units: &str, options: &[&str]) -> Battle {
+fn battle_on(terrain: &str, units: &str, options: &[&str]) -> Game {
     let terrain = format!(
         r#"(id: "wood", kind: Woods, points: [(900, 900), (1200, 900), (1200, 1200), (900, 1200)]),
             (id: "town", kind: Town, points: [(20, 900), (200, 900), (200, 1100), (20, 1100)]),
@@ -208,7 +208,7 @@ fn battle_on(terrain: &str, units: &str, options: &[&str]) -> Battle {
     common::old_dessauer(&terrain, units, options)
 }
 
-fn od(b: &Battle) -> &OldDessauer {
+fn od(b: &Game) -> &OldDessauer {
     match &b.rules {
         AnyRuleset::OldDessauer(r) => r,
         _ => panic!("an Old Dessauer battle"),
@@ -219,13 +219,13 @@ fn u(id: &str) -> UnitId {
     UnitId(id.into())
 }
 
-fn to(b: &mut Battle, phase: Phase) {
+fn to(b: &mut Game, phase: Phase) {
     while b.phase != phase {
         b.execute(Command::EndPhase).unwrap();
     }
 }
 
-fn points(b: &Battle, a: &str, e: &str, first: bool) -> i32 {
+fn points(b: &Game, a: &str, e: &str, first: bool) -> i32 {
     combat::points(
         od(b),
         b,
@@ -461,7 +461,7 @@ fn who_may_not_shoot() {
         &[],
     );
     to(&mut b, FIRING);
-    let err = |b: &Battle, s: &str, t: &str| {
+    let err = |b: &Game, s: &str, t: &str| {
         shooting::setup(od(b), b, &u(s), &u(t))
             .unwrap_err()
             .to_string()
@@ -652,7 +652,7 @@ fn woods_cost_double_and_disorder() {
 
 /// Regular battalion "a" shoots at "b", 3.75 inches off, with these dice (its four, then b's
 /// morale test), and the shooting ends: the battle and the events of ending it.
-fn shot_at(dice: &[u8]) -> (Battle, Vec<Event>) {
+fn shot_at(dice: &[u8]) -> (Game, Vec<Event>) {
     let mut b = battle(
         r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
            (id: "b", side: 1, type: "Inf", at: (600, 395.25), facing: 180),"#,
@@ -894,11 +894,11 @@ fn scenarios_play_to_a_result_through_volley_run() {
 
 // ----- light infantry: loose stands, falling back, overrun; recoiling farther ---------------
 
-fn stands_of(b: &Battle, id: &str) -> Vec<volley::rules::geometry::Base> {
+fn stands_of(b: &Game, id: &str) -> Vec<volley::rules::geometry::Base> {
     volley::rules::ruleset::old_dessauer::stand_bases(od(b), b.unit(&u(id)).unwrap())
 }
 
-fn move_stand(b: &mut Battle, id: &str, stand: usize, step: Step) -> Result<Vec<Event>, String> {
+fn move_stand(b: &mut Game, id: &str, stand: usize, step: Step) -> Result<Vec<Event>, String> {
     b.execute(Command::MoveStand {
         unit: u(id),
         stand,
@@ -912,7 +912,7 @@ fn too_far(r: Result<Vec<Event>, RuleError>) -> bool {
     matches!(r, Err(RuleError::TooFar { .. }))
 }
 
-fn advance(b: &mut Battle, id: &str, step: Step) -> Result<Vec<Event>, RuleError> {
+fn advance(b: &mut Game, id: &str, step: Step) -> Result<Vec<Event>, RuleError> {
     b.execute(Command::Move {
         unit: u(id),
         steps: vec![step],
@@ -1074,7 +1074,7 @@ fn a_recoiling_unit_may_go_farther_up_to_eighteen_inches() {
     assert_eq!(b.phase, CLOSE_COMBAT);
     let y0 = b.unit(&u("b")).unwrap().base.centre.y;
     let figures = b.unit(&u("b")).unwrap().figures();
-    let further = |b: &mut Battle, id: &str, d: f32| {
+    let further = |b: &mut Game, id: &str, d: f32| {
         b.execute(Command::RecoilFurther {
             unit: u(id),
             distance: d,
@@ -1188,7 +1188,7 @@ fn voluntary_fallback_near_a_general() {
            (id: "e", side: 1, type: "Inf", at: (600, 1100), facing: 180),"#,
         &["generals", "voluntary_fallback"],
     );
-    let back = |b: &mut Battle, id: &str, d: f32| {
+    let back = |b: &mut Game, id: &str, d: f32| {
         b.execute(Command::Fallback {
             unit: u(id),
             distance: d,
@@ -1446,7 +1446,7 @@ fn a_pursuit_stopped_by_a_friend_marks_no_one_pursued() {
 
 /// `a` (side 0) beats `b` (side 1, touching its front, `b_stands` stands) by two hits: `b`
 /// recoils two moves (4 inches) up the table unless something stops it. `extra` adds units.
-fn beaten(b_stands: &str, extra: &str) -> (Battle, Vec<Event>) {
+fn beaten(b_stands: &str, extra: &str) -> (Game, Vec<Event>) {
     let mut b = battle(
         &format!(
             r#"(id: "a", side: 0, type: "Inf", at: (600, 300), facing: 0),
@@ -1716,7 +1716,7 @@ fn a_formation_change_respects_zones_of_control() {
 
 const ROAD: &str = r#"(id: "road", kind: Road, points: [(600, 0), (600, 1219)], width: 40),"#;
 
-fn mv(b: &mut Battle, id: &str, steps: Vec<Step>) -> Result<Vec<Event>, RuleError> {
+fn mv(b: &mut Game, id: &str, steps: Vec<Step>) -> Result<Vec<Event>, RuleError> {
     b.execute(Command::Move { unit: u(id), steps })
 }
 
@@ -1944,7 +1944,7 @@ fn a_unit_may_start_under_strength() {
 
 // ----- rules that had no test ------------------------------------------------------------------
 
-fn plan(b: &Battle, id: &str, steps: &[Step]) -> Result<volley::rules::ruleset::MovePlan, String> {
+fn plan(b: &Game, id: &str, steps: &[Step]) -> Result<volley::rules::ruleset::MovePlan, String> {
     od(b).plan(b, &[u(id)], steps).map_err(|e| e.to_string())
 }
 
@@ -2754,7 +2754,7 @@ fn a_manoeuvre_disorders_only_when_it_ends_among_a_friend() {
            (id: "e", side: 1, type: "Inf", at: (600, 1100), facing: 180),"#,
         &[],
     );
-    let form = |b: &mut Battle, id: &str| {
+    let form = |b: &mut Game, id: &str| {
         b.execute(Command::Form {
             unit: u(id),
             formation: Formation::Column,
@@ -3066,7 +3066,7 @@ fn the_rally_sees_an_enemy_that_fired_and_ignores_horse_that_cannot_enter() {
 /// Seed, Pursuit Moves: "If a unit is shattered as a result of its rout hits, you may choose to
 /// pursue to the point where it shatters." `b` (12 figures strong, `figures` left) loses by
 /// `hits` to none and recoils one move a hit, one rout hit a move: the pursuit.
-fn pursue_shattered(stands: &str, lost: u32, dice: &[u8]) -> (Battle, Vec<Event>) {
+fn pursue_shattered(stands: &str, lost: u32, dice: &[u8]) -> (Game, Vec<Event>) {
     let units = TOUCHING.replace(
         r#"(id: "b", side: 1, type: "Inf","#,
         &format!(r#"(id: "b", side: 1, type: "Inf", stands: {stands}, figures_lost: {lost},"#),
@@ -3403,7 +3403,7 @@ fn the_other_sides_winner_follows_its_owners_standing_order() {
     let mut b = battle(&TOUCHING, &[]);
     to(&mut b, CLOSE_COMBAT);
     let b_wins = [1, 1, 1, 1, 6, 6, 6, 6, 1, 1, 1, 1];
-    let run = |b: &Battle, c: Command| {
+    let run = |b: &Game, c: Command| {
         let mut x = b.clone();
         x.script_dice(&b_wins);
         pursued(&x.execute(c).unwrap())
@@ -3586,7 +3586,7 @@ fn an_l_loses_stands_keeping_both_arms() {
         .unwrap();
         let before = b.unit(&u("l")).unwrap().loose_bases();
         let r = od(&b).clone();
-        let facings = |b: &Battle| -> Vec<f32> {
+        let facings = |b: &Game| -> Vec<f32> {
             b.unit(&u("l"))
                 .unwrap()
                 .loose_bases()

@@ -8,7 +8,7 @@ use volley::rules::save;
 mod common;
 use common::{DEFAULTS, U, battle, id, to_phase};
 use volley::players::opponent::{Decision, Opponent, Style};
-use volley::rules::battle::Battle;
+use volley::rules::Game;
 use volley::rules::command::{Command, Step};
 use volley::rules::model::Formation;
 use volley::rules::scenario;
@@ -128,7 +128,7 @@ fn a_general_left_behind_moves_up_first_while_his_troops_march_but_not_within_re
 
 /// A DBFPW battle on a 2000 x 2000 mm table, turn limit 20: France and Prussia (Prussia first
 /// where `prussia_first`), with the scenario's `extra` fields and these unit lines.
-fn dbfpw_battle(prussia_first: bool, extra: &str, units: &str) -> Battle {
+fn dbfpw_battle(prussia_first: bool, extra: &str, units: &str) -> Game {
     let france = r#"(name: "France", nation: "imperial_french", colour: (0, 0, 200))"#;
     let prussia = r#"(name: "Prussia", nation: "german", colour: (20, 20, 20))"#;
     let (a, c) = if prussia_first {
@@ -198,7 +198,7 @@ fn far_from_the_enemy_a_unit_marches_on_the_enemy_ahead_rather_than_turn_to_one_
 /// DBFPW with the ammunition rule: a Prussian battery out of ammunition, its supplier
 /// (`kind`, at `at`) behind it, the French far off. Each player brings the supplier up, one
 /// move a bound, until the battery is resupplied: in exactly the bounds `need` says.
-fn supplier_brought_up(kind: &str, at: (f32, f32), need: impl Fn(&Battle) -> usize) {
+fn supplier_brought_up(kind: &str, at: (f32, f32), need: impl Fn(&Game) -> usize) {
     let units = format!(
         r#"(id: "c", side: 0, type: "CinC", class: Regular, at: Some((1000, 600)), facing: 0),
         (id: "a", side: 0, type: "FAPr", class: Regular, at: Some((1000, 700)), facing: 0),
@@ -258,7 +258,7 @@ fn a_baggage_train_goes_to_the_flank_of_a_battery_out_of_ammunition_and_touches_
 }
 
 /// A BBB battle on a 4 x 3 foot table, Prussia against Austria, with these unit lines.
-fn bbb_battle(units: &str) -> Battle {
+fn bbb_battle(units: &str) -> Game {
     let text = format!(
         r#"(name: "t", ruleset: "bbb7yw", table: (width: 1220, height: 915), seed: 1, turn_limit: 10, terrain: [],
         sides: [(name: "Prussia", nation: "prussia", colour: (0, 0, 200)), (name: "Austria", nation: "austria", colour: (220, 220, 220))],
@@ -306,7 +306,7 @@ fn near_the_enemy_a_column_of_march_forms_line_and_far_off_it_marches_on() {
 /// Cuirassiers 60 mm (300 paces, centre to centre) from light horse facing `facing`, with a
 /// general at hand, in the cuirassiers' movement phase; and the opponent's decisions there, with
 /// the charge among them.
-fn cuirassiers_charge_light_horse(facing: f32) -> (Battle, Decision) {
+fn cuirassiers_charge_light_horse(facing: f32) -> (Game, Decision) {
     let mut b = battle(
         &[
             U("g", 0, "CinC", "Regular", 480.0, 230.0, 0.0, ""),
@@ -359,7 +359,7 @@ fn the_opponent_wheels_to_square_up_before_it_charges() {
 /// A DB7YW battle with Austria's objective at (500, 500): a Prussian battalion 60 mm (about
 /// 240 paces) short of it, within a long move; an Austrian battalion at `(x, y)`, another far
 /// off on the flank; Austria's movement phase played in `style`.
-fn austria_guards_its_objective(x: f32, y: f32, style: Style) -> (Battle, Vec<Decision>) {
+fn austria_guards_its_objective(x: f32, y: f32, style: Style) -> (Game, Vec<Decision>) {
     let mut b = common::battle_with(
         &[
             U("pc", 0, "CinC", "Regular", 500.0, 200.0, 0.0, ""),
@@ -822,7 +822,7 @@ fn each_ruleset_gives_the_opponent_the_numbers_measured_for_it() {
 /// A DB7YW battle in Prussia's movement phase, in the last turn or not (`last`): a Prussian
 /// battalion facing up the table 40 mm (157 paces) to the left of Austria's objective, the Austrians far
 /// off; and what the opponent does there.
-fn beside_the_objective(last: bool) -> (Battle, Vec<Decision>) {
+fn beside_the_objective(last: bool) -> (Game, Vec<Decision>) {
     let mut b = common::battle_with(
         &[
             U("pc", 0, "CinC", "Regular", 440.0, 300.0, 0.0, ""),
@@ -861,7 +861,7 @@ fn in_its_last_bound_a_side_that_would_not_win_moves_onto_the_place_that_turns_t
 /// Old Dessauer: battalion `y` behind battalion `x`, which stands in square (squares may not
 /// move, and a friend moved through must stand still), the enemy far ahead; and the battle
 /// after `style` plays side 0's movement phase.
-fn behind_a_friend(style: Style) -> Battle {
+fn behind_a_friend(style: Style) -> Game {
     let mut b = common::old_dessauer(
         "",
         r#"(id: "x", side: 0, type: "Inf", formation: Square, at: (300, 300), facing: 0),
@@ -893,7 +893,7 @@ fn an_advance_does_not_march_into_a_friend_and_disorder_both() {
 /// A DBFPW French battalion (with its CinC beside it, 6 CAPs) in its movement phase,
 /// `gap` paces in front of a Prussian unit of type `enemy` facing it, in line; and the
 /// opponent's decisions for that phase.
-fn battalion_before(enemy: &str, gap: f32) -> (Battle, Vec<Decision>) {
+fn battalion_before(enemy: &str, gap: f32) -> (Game, Vec<Decision>) {
     // 100 paces are 25.4 mm; DBFPW infantry and cavalry bases are 20 mm deep (tests/dbfpw.rs).
     let y = 500.0 + 20.0 + gap * 0.254;
     let mut b = dbfpw_battle(

@@ -26,22 +26,22 @@ fn app() -> App {
 #[test]
 fn the_opponent_plays_its_part_through_the_door() {
     let mut app = app();
-    let first = app.world().resource::<Game>().battle.active;
+    let first = app.world().resource::<Game>().play.active;
     assert_eq!(first, 0, "the player's side moves first in the tutorial");
     // The player ends every phase of the first bound.
     for _ in 0..12 {
-        let b = &app.world().resource::<Game>().battle;
+        let b = &app.world().resource::<Game>().play;
         if app.world().resource::<Computer>().to_act(b) {
             break;
         }
         app.world_mut().write_message(Intent::Do(Command::EndPhase));
         app.update();
     }
-    let before = app.world().resource::<Game>().battle.commands.len();
+    let before = app.world().resource::<Game>().play.commands.len();
     assert!(
         app.world()
             .resource::<Computer>()
-            .to_act(&app.world().resource::<Game>().battle),
+            .to_act(&app.world().resource::<Game>().play),
         "the opponent's part has come"
     );
     // While it plays, the player's commands are refused and change nothing.
@@ -53,20 +53,20 @@ fn the_opponent_plays_its_part_through_the_door() {
         "{:?}",
         g.message
     );
-    let during = g.battle.commands.len();
+    let during = g.play.commands.len();
     // Skip: its whole part at once.
     for _ in 0..40 {
         let g = app.world().resource::<Game>();
-        if !app.world().resource::<Computer>().to_act(&g.battle) || g.battle.is_over() {
+        if !app.world().resource::<Computer>().to_act(&g.play) || g.play.is_over() {
             break;
         }
         app.world_mut().resource_mut::<Computer>().skip();
         app.update();
     }
     let g = app.world().resource::<Game>();
-    assert!(!app.world().resource::<Computer>().to_act(&g.battle));
-    assert_eq!(g.battle.active, 0, "the player's bound again");
-    assert!(g.battle.commands.len() > during, "it gave commands");
+    assert!(!app.world().resource::<Computer>().to_act(&g.play));
+    assert_eq!(g.play.active, 0, "the player's bound again");
+    assert!(g.play.commands.len() > during, "it gave commands");
     assert_eq!(during, before, "the refused command changed nothing");
     // Each of its commands has its reason for the log.
     assert!(!g.reasons.is_empty());
@@ -122,11 +122,11 @@ fn play_against(scenario: &str, side: usize) -> (u32, bool) {
     app.update();
     for _ in 0..600 {
         let g = app.world().resource::<Game>();
-        if g.battle.is_over() || g.battle.turn >= 3 {
+        if g.play.is_over() || g.play.turn >= 3 {
             break;
         }
         let c = app.world().resource::<Computer>();
-        if c.busy(&g.battle) || (c.to_act(&g.battle) && !c.done_in(g)) {
+        if c.busy(&g.play) || (c.to_act(&g.play) && !c.done_in(g)) {
             app.world_mut().resource_mut::<Computer>().skip();
         } else {
             app.world_mut().write_message(Intent::Do(Command::EndPhase));
@@ -134,7 +134,7 @@ fn play_against(scenario: &str, side: usize) -> (u32, bool) {
         app.update();
     }
     let g = app.world().resource::<Game>();
-    (g.battle.turn, g.battle.is_over())
+    (g.play.turn, g.play.is_over())
 }
 
 #[test]

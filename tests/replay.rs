@@ -4,9 +4,9 @@
 use std::path::Path;
 use volley::app::{Replay, ReplayStep};
 use volley::cli::run_orders;
-use volley::rules::{Battle, save, scenario};
+use volley::rules::{Game, save, scenario};
 
-fn played() -> Battle {
+fn played() -> Game {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut b = scenario::load(&root.join("scenarios/tutorial.ron")).unwrap();
     b.script_dice(&[
@@ -19,7 +19,7 @@ fn played() -> Battle {
     b
 }
 
-fn places(b: &Battle) -> Vec<String> {
+fn places(b: &Game) -> Vec<String> {
     b.units
         .iter()
         .map(|u| format!("{} {:?} {:?}", u.id, u.base, u.status))

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 use volley::players::autoplay::AutoPlayer;
-use volley::rules::battle::Battle;
+use volley::rules::Game;
 use volley::rules::command::{Command, RuleError};
 use volley::rules::ruleset::{Layer, MoveRequest};
 use volley::rules::scenario;
@@ -18,7 +18,7 @@ const LAYERS: [Layer; 5] = [
     Layer::Targets,
 ];
 
-fn scenarios() -> Vec<Battle> {
+fn scenarios() -> Vec<Game> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
@@ -34,7 +34,7 @@ fn scenarios() -> Vec<Battle> {
 }
 
 /// Asks the trait everything the window asks of a battle, and checks the answers.
-fn ask_everything(b: &Battle) {
+fn ask_everything(b: &Game) {
     let words = b.rules.turn_words(b);
     assert!(!words.phase.is_empty());
     assert!(!words.controls.is_empty());
@@ -127,7 +127,7 @@ fn every_roll_is_one_record_with_its_dice_factors_and_total() {
 }
 
 /// Checks every roll of the log; returns how many there were.
-fn check_rolls(b: &Battle) -> usize {
+fn check_rolls(b: &Game) -> usize {
     let mut rolled = 0;
     for e in &b.log {
         for r in report::rolls(e) {

@@ -10,7 +10,7 @@
 
 use std::path::Path;
 use volley::players::batch::{self, Player};
-use volley::rules::battle::Battle;
+use volley::rules::Game;
 use volley::rules::save;
 
 mod common;
@@ -20,12 +20,12 @@ fn games() -> u64 {
     common::env_count("VOLLEY_SOAK_GAMES", 1)
 }
 
-fn load(file: &str) -> Battle {
+fn load(file: &str) -> Game {
     save::load_any(Path::new(file)).unwrap_or_else(|d| panic!("{file}: {d:?}"))
 }
 
 /// Everything a player can see of the state, for comparing two battles.
-fn state(b: &Battle) -> String {
+fn state(b: &Game) -> String {
     format!(
         "{:?} {:?} {} {:?} {:?} {:?}",
         b.units, b.phase, b.turn, b.active, b.command_points, b.objective
@@ -33,7 +33,7 @@ fn state(b: &Battle) -> String {
 }
 
 /// The log applied to the starting battle gives the same state.
-fn replays(start: &Battle, b: &Battle) -> bool {
+fn replays(start: &Game, b: &Game) -> bool {
     let mut again = start.fork();
     for e in &b.log {
         again.apply(e);
@@ -50,7 +50,7 @@ fn soak(file: &str, seed: u64) -> usize {
 
 /// Replays a played game command by command from its start, checking the invariants after
 /// each, the log every 25 commands, and a save, load and continue every 97. Returns its turns.
-fn replay(file: &str, seed: u64, start: &Battle, played: &Battle) -> usize {
+fn replay(file: &str, seed: u64, start: &Game, played: &Game) -> usize {
     let mut b = start.fork();
     b.reseed(seed);
     let fresh = b.fork();

@@ -3,7 +3,7 @@
 //! is reported truly by `volley run --json` in the unit's ruleset's words.
 
 use serde_json::Value;
-use volley::rules::battle::Battle;
+use volley::rules::Game;
 use volley::rules::model::Ammo;
 use volley::rules::ruleset::hal25::status::own;
 use volley::rules::scenario::{self, Diagnostic};
@@ -22,11 +22,11 @@ fn text(ruleset: &str, extra: &str, units: &str) -> String {
     )
 }
 
-fn load(ruleset: &str, extra: &str, units: &str) -> Result<Battle, Vec<Diagnostic>> {
+fn load(ruleset: &str, extra: &str, units: &str) -> Result<Game, Vec<Diagnostic>> {
     scenario::parse(&text(ruleset, extra, units), "states.ron")
 }
 
-fn ok(ruleset: &str, extra: &str, units: &str) -> Battle {
+fn ok(ruleset: &str, extra: &str, units: &str) -> Game {
     match load(ruleset, extra, units) {
         Ok(b) => b,
         Err(d) => panic!("scenario refused: {d:?}"),
@@ -45,7 +45,7 @@ fn refused(ruleset: &str, extra: &str, units: &str) -> Diagnostic {
 }
 
 /// The `--json` record of one unit.
-fn json_of(b: &Battle, id: &str) -> Value {
+fn json_of(b: &Game, id: &str) -> Value {
     match units_json(b) {
         Value::Array(units) => units
             .into_iter()

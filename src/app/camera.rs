@@ -66,7 +66,7 @@ pub fn cursor_world(
 }
 
 pub(super) fn fit(game: &Game, ww: f32, wh: f32, docks: Option<&Docks>) -> (Vec3, f32) {
-    let b = &game.battle;
+    let b = &game.play;
     // The table fills the window between the turn bar (top), the docked log (bottom) and side
     // panel (right), so that no panel covers a unit at the fitted zoom.
     let d = docks.copied().unwrap_or_default();

@@ -7,7 +7,7 @@ use bevy_egui::egui;
 
 /// A side's colour as egui paints it.
 pub(super) fn side_colour(game: &Game, side: usize) -> egui::Color32 {
-    let c = game.battle.side_colour(side);
+    let c = game.play.side_colour(side);
     egui::Color32::from_rgb(c[0], c[1], c[2])
 }
 

@@ -75,7 +75,7 @@ pub(super) fn track_pointer(
     ptr.world = cursor_world(&windows, &cams);
     ptr.hover = ptr.world.and_then(|w| {
         let p = Pt::new(w.x, w.y);
-        game.battle
+        game.play
             .alive()
             .filter(|u| u.shapes().iter().any(|s| s.contains(p)))
             .last()
@@ -93,11 +93,11 @@ fn mouse(
     lesson: Option<Res<super::lesson::Tutoring>>,
 ) {
     let tutoring = lesson.is_some();
-    if game.battle.is_over() {
+    if game.play.is_over() {
         return;
     }
     if buttons.just_pressed(MouseButton::Left)
-        && let Some(deployment) = game.battle.rules.deployment(&game.battle)
+        && let Some(deployment) = game.play.rules.deployment(&game.play)
         && let (Some(unit), Some(w)) = (sel.placing.clone(), ptr.world)
     {
         let facing = deployment.facing;
@@ -114,7 +114,7 @@ fn mouse(
         let Some(w) = ptr.world else { return };
         match ptr.hover.clone() {
             Some(id) => {
-                if game.battle.unit(&id).is_err() {
+                if game.play.unit(&id).is_err() {
                     return;
                 }
                 let held = |a, b| keys.pressed(a) || keys.pressed(b);
@@ -147,28 +147,28 @@ fn click_unit(
     w: Vec2,
     (shift, ctrl): (bool, bool),
 ) {
-    let acting = game.battle.rules.acting_sides(&game.battle);
-    let active = acting.first().copied().unwrap_or(game.battle.active);
-    let Ok(u) = game.battle.unit(&id) else { return };
+    let acting = game.play.rules.acting_sides(&game.play);
+    let active = acting.first().copied().unwrap_or(game.play.active);
+    let Ok(u) = game.play.unit(&id) else { return };
     // Only a selected unit of a side acting now aims: an enemy selected to read its card
     // aims at nothing, and a click on one's own unit then just selects it.
     let own = sel
         .unit
         .clone()
-        .filter(|s| game.battle.unit(s).is_ok_and(|x| acting.contains(&x.side)));
+        .filter(|s| game.play.unit(s).is_ok_and(|x| acting.contains(&x.side)));
     // A click on an enemy of the selected unit aims at it, even where its side acts too (both
     // sides declare charges and fire in Hal's).
     let aimed = (!(shift && u.side == active))
         .then(|| own.clone())
         .flatten()
-        .and_then(|own| click_command(&game.battle, &own, &id));
+        .and_then(|own| click_command(game.play.rules.get(), &game.play, &own, &id));
     // Aimed at an enemy it cannot act on now (both sides acting, so the click selects it
     // instead): the player is told why.
     let why_not = aimed
         .is_none()
         .then_some(own)
         .flatten()
-        .and_then(|own| aim_refused(&game.battle, &own, &id));
+        .and_then(|own| aim_refused(&game.play, &own, &id));
     if let Some(cmd) = aimed {
         game.pending = Some(cmd);
     } else if u.side == active && shift && sel.unit.as_ref().is_some_and(|s| s != &id) {
@@ -184,7 +184,7 @@ fn click_unit(
             sel.group.clear();
         }
         sel.unit = Some(id.clone());
-        if let Some(drag) = start_drag(&game.battle, u, units, w, ctrl) {
+        if let Some(drag) = start_drag(&game.play, u, units, w, ctrl) {
             sel.drag = Some(drag);
         }
     } else {
@@ -199,15 +199,16 @@ fn click_unit(
 /// that stand alone); a unit that may not move again is still dragged, red, with the reason;
 /// None where it may not move for another reason.
 fn start_drag(
-    b: &crate::rules::battle::Battle,
+    play: &crate::rules::Game,
     u: &crate::rules::model::Unit,
     units: Vec<UnitId>,
     w: Vec2,
     ctrl: bool,
 ) -> Option<Drag> {
-    let stand = (ctrl && b.rules.loose_stands(b, u))
+    let b: &crate::rules::Battle = play;
+    let stand = (ctrl && play.rules.loose_stands(b, u))
         .then(|| {
-            b.rules
+            play.rules
                 .look(b, u)
                 .stands
                 .iter()
@@ -215,10 +216,10 @@ fn start_drag(
                 .map(|i| i + 1)
         })
         .flatten();
-    let refused = if b.rules.may_move(b, u) {
+    let refused = if play.rules.may_move(b, u) {
         None
     } else if u.bound.moved {
-        Some(move_refused(b, u))
+        Some(move_refused(play, u))
     } else {
         return None;
     };
@@ -257,13 +258,14 @@ fn drop_drag(drag: &Drag, tutoring: bool, game: &mut Game, intents: &mut Message
 /// Why the selected unit `own` may not act on the clicked enemy `clicked` now, in words: the
 /// rules' refusal of the command a click on it would give; None where it may, or where the
 /// click means no command.
-fn aim_refused(b: &crate::rules::battle::Battle, own: &UnitId, clicked: &UnitId) -> Option<String> {
+fn aim_refused(play: &crate::rules::Game, own: &UnitId, clicked: &UnitId) -> Option<String> {
+    let b: &crate::rules::Battle = play;
     let (s, c) = (b.unit(own).ok()?, b.unit(clicked).ok()?);
     if s.side == c.side {
         return None;
     }
-    let cmd = b.rules.target_command(b, own, clicked)?;
-    let e = b.rules.preview(b, &cmd).err()?;
+    let cmd = play.rules.target_command(b, own, clicked)?;
+    let e = play.rules.preview(b, &cmd).err()?;
     Some(format!(
         "{} cannot {} {}: {}",
         s.name,
@@ -274,13 +276,14 @@ fn aim_refused(b: &crate::rules::battle::Battle, own: &UnitId, clicked: &UnitId)
 }
 
 /// Why the unit may not move now, in the rules' words: the refusal of a short advance.
-fn move_refused(b: &crate::rules::battle::Battle, u: &crate::rules::model::Unit) -> String {
+fn move_refused(play: &crate::rules::Game, u: &crate::rules::model::Unit) -> String {
+    let b: &crate::rules::Battle = play;
     let req = MoveRequest {
         units: vec![u.id.clone()],
         stand: None,
         steps: vec![Step::Advance(b.scale.unit.snap())],
     };
-    match b.fork().execute(req.command()) {
+    match play.fork().execute(req.command()) {
         Err(e) => crate::text::report::refusal(b, &e),
         Ok(_) => format!("{} may not move again now", u.name),
     }
@@ -290,13 +293,14 @@ fn move_refused(b: &crate::rules::battle::Battle, u: &crate::rules::model::Unit)
 /// what the command adds (the command points it costs, a unit that has moved), so the drop is
 /// tried on a copy of the battle and the ghost turns red with the command's reason.
 fn as_commanded(
-    b: &crate::rules::battle::Battle,
+    play: &crate::rules::Game,
     drag: &Drag,
     steps: &[Step],
     plan: Result<MovePlan, String>,
 ) -> Result<MovePlan, String> {
+    let b: &crate::rules::Battle = play;
     let plan = plan?;
-    match b.fork().execute(drag.request(steps.to_vec()).command()) {
+    match play.fork().execute(drag.request(steps.to_vec()).command()) {
         Ok(_) => Ok(plan),
         Err(e) => Err(crate::text::report::refusal(b, &e)),
     }
@@ -389,7 +393,7 @@ fn keys(
     let asking = dialog.is_open() || game.confirm_load.is_some() || game.confirm_save.is_some();
     if ctrl && keys.just_pressed(KeyCode::KeyS) && !asking {
         sel.drag = None;
-        *dialog = Dialog::save(&game.battle);
+        *dialog = Dialog::save(&game.play);
     }
     if ctrl && keys.just_pressed(KeyCode::KeyO) && !asking {
         sel.drag = None;
@@ -490,11 +494,12 @@ impl Drag {
     /// Where the dragged bases would end with the pointer at `cursor`: the checked move's ends,
     /// or for a move refused, the base turned as the player turned it and carried to the
     /// pointer.
-    pub fn ghost(&self, b: &crate::rules::battle::Battle, cursor: Vec2) -> Vec<Base> {
+    pub fn ghost(&self, play: &crate::rules::Game, cursor: Vec2) -> Vec<Base> {
+        let b: &crate::rules::Battle = play;
         if let Ok(p) = &self.plan {
             return p.ends.iter().map(|(_, e)| *e).collect();
         }
-        let Some(start) = self.moving_base(b) else {
+        let Some(start) = self.moving_base(play) else {
             return Vec::new();
         };
         let turned = preview_turns(start, &merged(&self.turns), b.scale.mm_per_unit);
@@ -507,10 +512,11 @@ impl Drag {
     }
 
     /// The base that moves: the unit's, or the dragged stand's.
-    pub fn moving_base(&self, b: &crate::rules::battle::Battle) -> Option<Base> {
+    pub fn moving_base(&self, play: &crate::rules::Game) -> Option<Base> {
+        let b: &crate::rules::Battle = play;
         let u = b.unit(&self.unit).ok()?;
         match self.stand {
-            Some(k) => b.rules.look(b, u).stands.get(k - 1).map(|(s, _)| *s),
+            Some(k) => play.rules.look(b, u).stands.get(k - 1).map(|(s, _)| *s),
             None => Some(u.base),
         }
     }
@@ -548,13 +554,13 @@ const SNAP_ENEMIES: usize = 3;
 /// where it was dropped. Dropped on an enemy it may not contact, the move into contact is
 /// refused with the rules' reason.
 pub fn drag_move(game: &Game, drag: &Drag, cursor: Vec2) -> (Vec<Step>, Result<MovePlan, String>) {
-    let b = &game.battle;
+    let (b, rules) = (&game.play.battle, &game.play.rules);
     let check = |steps: &[Step]| {
-        b.rules
+        rules
             .check_move(b, &drag.request(steps.to_vec()))
             .map_err(|e| crate::text::report::refusal(b, &e))
     };
-    let (Ok(u), Some(start)) = (b.unit(&drag.unit), drag.moving_base(b)) else {
+    let (Ok(u), Some(start)) = (b.unit(&drag.unit), drag.moving_base(&game.play)) else {
         return (Vec::new(), Err(String::new()));
     };
     let turns = merged(&drag.turns);
@@ -690,7 +696,7 @@ fn contact_tries(
 /// Turns the drag into the steps of a plain move: an advance, a step back, a sidestep or an
 /// oblique move as the pointer went, after the turns made with keys and the wheel.
 pub fn drag_steps(game: &Game, drag: &Drag, cursor: Vec2) -> Vec<Step> {
-    let b = &game.battle;
+    let b = &game.play;
     let Some(start) = drag.moving_base(b) else {
         return Vec::new();
     };
@@ -755,7 +761,7 @@ fn preview_drag(ptr: Res<Pointer>, game: Res<Game>, mut sel: ResMut<Selection>) 
         Some(why) => (drag_steps(&game, drag, cursor), Err(why.clone())),
         None => {
             let (steps, plan) = drag_move(&game, drag, cursor);
-            let plan = as_commanded(&game.battle, drag, &steps, plan);
+            let plan = as_commanded(&game.play, drag, &steps, plan);
             (steps, plan)
         }
     };

@@ -12,8 +12,8 @@ pub struct Tutoring {
     pub tutor: Tutor,
     /// The step whose overlays and highlights are on the table.
     shown: Option<usize>,
-    /// The battle as the lesson began, to put a newcomer back on the lesson's path.
-    pub start: Option<crate::rules::Battle>,
+    /// The game as the lesson began, to put a newcomer back on the lesson's path.
+    pub start: Option<crate::rules::Game>,
 }
 
 impl Tutoring {
@@ -41,13 +41,13 @@ fn show_step(
     mut game: ResMut<Game>,
     mut overlays: ResMut<Overlays>,
 ) {
-    let b = &game.battle;
-    let acting = b.rules.acting_sides(b).first().copied().unwrap_or(b.active);
+    let (b, rules) = (&game.play.battle, &game.play.rules);
+    let acting = rules.acting_sides(b).first().copied().unwrap_or(b.active);
     if game.seated != Some(acting) {
         game.seated = Some(acting);
     }
     if tutoring.start.is_none() && tutoring.tutor.step == 0 {
-        tutoring.start = Some(game.battle.clone());
+        tutoring.start = Some(game.play.clone());
     }
     if tutoring.shown == Some(tutoring.tutor.step) {
         return;

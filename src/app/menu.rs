@@ -62,7 +62,7 @@ fn choose(
     for choice in choices.read() {
         match choice {
             MenuChoice::Resume => {}
-            MenuChoice::Save => *dialog = Dialog::save(&game.battle),
+            MenuChoice::Save => *dialog = Dialog::save(&game.play),
             MenuChoice::Load => match slots::load_refused(shown.0.is_some(), shown.1.is_some()) {
                 Some(why) => game.message = Some(why.into()),
                 None => *dialog = Dialog::load(&game.save_dir),
@@ -85,12 +85,12 @@ fn menu_window(
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
     let refused = slots::load_refused(shown.0.is_some(), shown.1.is_some());
-    let playing = shown.0.is_none() && shown.1.is_none() && !game.battle.is_over();
+    let playing = shown.0.is_none() && shown.1.is_none() && !game.play.is_over();
     egui::Modal::new(egui::Id::new("game_menu")).show(ctx, |ui| {
         ui.set_width(280.0);
         ui.vertical_centered_justified(|ui| {
             ui.heading("volley");
-            ui.label(egui::RichText::new(&game.battle.info.name).small());
+            ui.label(egui::RichText::new(&game.play.info.name).small());
             ui.add_space(8.0);
             let mut item = |ui: &mut egui::Ui, choice, words: &str, enabled, why: &str| {
                 if ui

@@ -22,7 +22,7 @@ pub use replay::{Replay, ReplayStep};
 pub use title::TitleScreen;
 
 use crate::rules::command::Command;
-use crate::rules::{Battle, UnitId, save};
+use crate::rules::{UnitId, save};
 use crate::text::report;
 use bevy::prelude::*;
 use bevy::window::WindowResolution;
@@ -108,7 +108,8 @@ fn order_the_panels(app: &mut App) {
 /// The game being played and what the screen knows about it.
 #[derive(Resource)]
 pub struct Game {
-    pub battle: Battle,
+    /// The game in play: the battle and the rules it is played by.
+    pub play: crate::rules::Game,
     /// Bumped whenever the battle changes, so drawing knows to refresh.
     pub version: u64,
     /// Which table is laid: a new one for every game and every save loaded over the last, so
@@ -180,12 +181,12 @@ pub fn default_save_dir() -> PathBuf {
 pub enum Start {
     /// The title screen, with this scenario selected (and a screenshot to take, if any).
     Title(PathBuf, Option<PathBuf>),
-    /// Straight into a battle (a scenario or a save given on the command line).
-    Play(Battle),
-    /// Render the battle as staged, save a screenshot there and exit.
-    Screenshot(Battle, PathBuf, Stage),
-    /// Render this many frames of the battle (or of an empty window) and print frame times.
-    Measure(Option<Battle>, u32),
+    /// Straight into a game (a scenario or a save given on the command line).
+    Play(crate::rules::Game),
+    /// Render the game as staged, save a screenshot there and exit.
+    Screenshot(crate::rules::Game, PathBuf, Stage),
+    /// Render this many frames of the game (or of an empty window) and print frame times.
+    Measure(Option<crate::rules::Game>, u32),
 }
 
 /// What a screenshot shows besides the board: a selected unit, a unit under the pointer (its
@@ -226,7 +227,7 @@ fn stage_screenshot(
     if *frames == 5
         && let Some(z) = stage.zoom
     {
-        let b = &game.battle;
+        let b = &game.play;
         let at = stage
             .select
             .as_ref()
@@ -248,8 +249,8 @@ fn stage_screenshot(
     }
     if !*opened && let (Some(s), Some(h)) = (&stage.select, &stage.hover) {
         *opened = true;
-        let b = &game.battle;
-        game.pending = b.rules.target_command(b, s, h);
+        let (b, rules) = (&game.play.battle, &game.play.rules);
+        game.pending = rules.target_command(b, s, h);
     }
 }
 
@@ -431,10 +432,10 @@ pub fn run_with(start: Start, extras: Extras) {
 
 impl Game {
     /// A game ready to play; `seated` skips the first handover screen.
-    pub fn new(battle: Battle, seated: bool, save_dir: PathBuf) -> Self {
-        let seat = if seated { Some(battle.active) } else { None };
+    pub fn new(play: crate::rules::Game, seated: bool, save_dir: PathBuf) -> Self {
+        let seat = if seated { Some(play.active) } else { None };
         Game {
-            battle,
+            play,
             version: 1,
             table: next_table(),
             message: None,
@@ -472,8 +473,8 @@ fn new_table(game: Option<Res<Game>>, mut laid: Local<u64>) -> bool {
 impl Game {
     /// The side that gives the next command: the one at the seat.
     pub fn acting_side(&self) -> usize {
-        let b = &self.battle;
-        b.rules.acting_sides(b).first().copied().unwrap_or(b.active)
+        let (b, rules) = (&self.play.battle, &self.play.rules);
+        rules.acting_sides(b).first().copied().unwrap_or(b.active)
     }
 
     /// Where the seat goes now at a hotseat table: `Ok(Some(side))` when it passes to a side
@@ -481,16 +482,16 @@ impl Game {
     /// has nothing to do but end the phase (the seat stays with the player there, who ends it).
     pub fn hand_over_to(&self) -> Result<Option<usize>, String> {
         let acting = self.acting_side();
-        if self.seated == Some(acting) || self.battle.is_over() {
+        if self.seated == Some(acting) || self.play.is_over() {
             return Ok(None);
         }
         // Nobody has sat down yet: the first side takes the seat, whatever it has to do.
         if self.seated.is_none() {
             return Ok(Some(acting));
         }
-        self.battle
+        self.play
             .rules
-            .part_to_play(&self.battle, acting)
+            .part_to_play(&self.play, acting)
             .map(|()| Some(acting))
     }
 }
@@ -535,7 +536,7 @@ fn core(app: &mut App) {
 
 /// The game, its intents and the input that makes them, without drawing: usable headless with
 /// MinimalPlugins and StatesPlugin.
-pub fn plugin(battle: Battle, seated: bool, save_dir: PathBuf) -> impl Fn(&mut App) {
+pub fn plugin(battle: crate::rules::Game, seated: bool, save_dir: PathBuf) -> impl Fn(&mut App) {
     let battle = std::sync::Mutex::new(Some(battle));
     move |app: &mut App| {
         let Some(battle) = battle.lock().ok().and_then(|mut b| b.take()) else {
@@ -587,7 +588,7 @@ fn apply_intents(
         opponent: computer.as_deref().map(|c| c.side),
     };
     for intent in intents.read() {
-        let busy = computer.as_deref().is_some_and(|c| c.busy(&game.battle));
+        let busy = computer.as_deref().is_some_and(|c| c.busy(&game.play));
         let seat_empty = handover.as_deref().is_some_and(|h| h.0);
         if let Some(why) = not_now(intent, busy, seat_empty, replay.is_some()) {
             game.message = Some(why.into());
@@ -595,9 +596,7 @@ fn apply_intents(
         }
         // The opponent's reason goes to the log beside its command's events.
         let reason = match intent {
-            Intent::Opponent(_, why) if !why.is_empty() => {
-                Some((game.battle.log.len(), why.clone()))
-            }
+            Intent::Opponent(_, why) if !why.is_empty() => Some((game.play.log.len(), why.clone())),
             _ => None,
         };
         // A tutorial judges every command before the battle sees it.
@@ -607,12 +606,12 @@ fn apply_intents(
         if file_intent(&intent, &mut game, &mut sel, &seats, &mut commands) {
             continue;
         }
-        let active = seat_of(&game.battle);
+        let active = seat_of(&game.play);
         let Some(res) = carry_out(&intent, &mut game) else {
             continue;
         };
         if let (Intent::Do(_), Some(t)) = (&intent, tutoring.as_deref_mut()) {
-            t.tutor.tried(&game.battle, &res);
+            t.tutor.tried(&game.play, &res);
         }
         match res {
             Ok(()) => {
@@ -623,15 +622,20 @@ fn apply_intents(
             }
             Err(e) => {
                 game.notice = None;
-                game.message = Some(report::refusal(&game.battle, &e));
+                game.message = Some(report::refusal(&game.play, &e));
             }
         }
     }
 }
 
 /// The side at the seat: the first that acts now.
-fn seat_of(b: &Battle) -> usize {
-    b.rules.acting_sides(b).first().copied().unwrap_or(b.active)
+fn seat_of(play: &crate::rules::Game) -> usize {
+    let b: &crate::rules::Battle = play;
+    play.rules
+        .acting_sides(b)
+        .first()
+        .copied()
+        .unwrap_or(b.active)
 }
 
 /// Why an intent is not for now, if it is not: while the opponent plays its part the player's
@@ -689,13 +693,13 @@ fn tutor_judges(
             };
             // The tutor judges its own example too: a try that has become legal is not
             // carried out.
-            if let Verdict::Wrong(words) = t.tutor.judge(&game.battle, c) {
+            if let Verdict::Wrong(words) = t.tutor.judge(&game.play, c) {
                 t.tutor.said = Some(words);
                 return None;
             }
             // A step that allowed any command of a kind may have left the lesson's path: Show
             // me puts the battle back on it, as the steps so far played it.
-            let doable = game.battle.clone().execute(c.clone()).is_ok();
+            let doable = game.play.clone().execute(c.clone()).is_ok();
             let is_do = matches!(
                 t.tutor.current().map(|s| &s.expect),
                 Some(Expect::Do { .. })
@@ -705,7 +709,7 @@ fn tutor_judges(
                 && let Some(mut again) = t.start.clone()
                 && advance(&t.tutor.lesson, &mut again, t.tutor.step).is_ok()
             {
-                game.battle = again;
+                game.play = again;
                 game.version += 1;
             }
             Some(Intent::Do(c.clone()))
@@ -715,7 +719,7 @@ fn tutor_judges(
             None
         }
         Intent::Do(c) => {
-            if let Verdict::Wrong(words) = t.tutor.judge(&game.battle, c) {
+            if let Verdict::Wrong(words) = t.tutor.judge(&game.play, c) {
                 t.tutor.said = Some(words);
                 return None;
             }
@@ -776,7 +780,7 @@ fn load_over(
                 }
                 None => commands.remove_resource::<opponent::Computer>(),
             }
-            game.battle = b;
+            game.play = b;
             game.version += 1;
             game.table = next_table();
             forget_the_screen(game, sel);
@@ -802,16 +806,16 @@ fn carry_out(
     game: &mut Game,
 ) -> Option<Result<(), crate::rules::command::RuleError>> {
     match intent {
-        Intent::Do(c) | Intent::Opponent(c, _) => Some(game.battle.execute(c.clone()).map(|_| ())),
-        Intent::Undo if game.battle.last_command_rolled() => {
+        Intent::Do(c) | Intent::Opponent(c, _) => Some(game.play.execute(c.clone()).map(|_| ())),
+        Intent::Undo if game.play.last_command_rolled() => {
             game.message = Some(
                 "dice have been rolled or the phase has ended: that cannot be taken back".into(),
             );
             None
         }
         Intent::Undo => {
-            let r = game.battle.undo().map(|_| ());
-            let len = game.battle.log.len();
+            let r = game.play.undo().map(|_| ());
+            let len = game.play.log.len();
             game.reasons.retain(|(at, _)| *at < len);
             Some(r)
         }
@@ -834,16 +838,16 @@ fn done(
     game.message = None;
     game.notice = None;
     game.pending = None;
-    if seat_of(&game.battle) != active {
+    if seat_of(&game.play) != active {
         forget_the_screen(game, sel);
     }
     let auto = game.save_dir.join("autosave.ron");
     if lesson {
         // A lesson is not a game to resume: the player's autosave stays as it was.
-    } else if game.battle.is_over() {
+    } else if game.play.is_over() {
         let _ = std::fs::remove_file(&auto);
     } else if std::fs::create_dir_all(&game.save_dir).is_ok() {
-        let _ = save::write_seated(&game.battle, seats, &auto);
+        let _ = save::write_seated(&game.play, seats, &auto);
     }
 }
 
@@ -862,7 +866,7 @@ fn save_to(game: &mut Game, seats: &save::Seats, path: &std::path::Path, name: &
         .parent()
         .map_or(Ok(()), std::fs::create_dir_all)
         .map_err(|e| e.to_string())
-        .and_then(|_| save::write_named(&game.battle, seats, name, path));
+        .and_then(|_| save::write_named(&game.play, seats, name, path));
     match res {
         Ok(()) => {
             game.message = None;

@@ -5,7 +5,6 @@
 use super::state::{Menu, Screen};
 use super::{AppSystems, Game, Intent};
 use crate::players::opponent::{Opponent, Style};
-use crate::rules::Battle;
 use crate::rules::command::Command;
 use crate::rules::model::Side;
 use bevy::prelude::*;
@@ -64,49 +63,51 @@ impl Computer {
     }
 
     /// Whether it is the opponent's part to act now: placing its units, or its units acting.
-    pub fn to_act(&self, b: &Battle) -> bool {
+    pub fn to_act(&self, play: &crate::rules::Game) -> bool {
+        let b: &crate::rules::Battle = play;
         if b.is_over() {
             return false;
         }
-        match b.rules.deployment(b) {
+        match play.rules.deployment(b) {
             Some(d) => d.side == self.side,
-            None => b.rules.acting_sides(b).contains(&self.side),
+            None => play.rules.acting_sides(b).contains(&self.side),
         }
     }
 
     /// Whether it acts alone now (placing its units, or a step only its side acts in): the
     /// player then waits for it. In a step both sides act in, each plays its part as it likes
     /// and the player ends the step.
-    pub fn alone(&self, b: &Battle) -> bool {
-        match b.rules.deployment(b) {
+    pub fn alone(&self, play: &crate::rules::Game) -> bool {
+        let b: &crate::rules::Battle = play;
+        match play.rules.deployment(b) {
             Some(d) => d.side == self.side,
-            None => b.rules.acting_sides(b) == vec![self.side],
+            None => play.rules.acting_sides(b) == vec![self.side],
         }
     }
 
     /// Whether the player must wait for it: it is its part alone to play now.
-    pub fn busy(&self, b: &Battle) -> bool {
-        self.to_act(b) && self.alone(b)
+    pub fn busy(&self, play: &crate::rules::Game) -> bool {
+        self.to_act(play) && self.alone(play)
     }
 
     /// Whether it has played its part of a step both sides act in, and waits for the player
     /// to play theirs and end the step.
     pub fn done_in(&self, game: &Game) -> bool {
-        self.to_act(&game.battle) && !self.alone(&game.battle) && self.idle_at == Some(game.version)
+        self.to_act(&game.play) && !self.alone(&game.play) && self.idle_at == Some(game.version)
     }
 
     /// Its next command and reason, if it has one now; `EndPhase` when its part is done and
     /// the step is its alone to end (in a step both sides act in, the player ends it: the
     /// opponent never cuts the player's part short).
-    fn next(&mut self, b: &Battle) -> Option<(Command, String)> {
-        if !self.to_act(b) {
+    fn next(&mut self, play: &crate::rules::Game) -> Option<(Command, String)> {
+        if !self.to_act(play) {
             return None;
         }
-        if let Some(d) = self.opponent.decide(b, self.side) {
+        if let Some(d) = self.opponent.decide(play, self.side) {
             return Some((d.command, d.reason));
         }
-        self.alone(b).then(|| {
-            let d = self.opponent.finish(b, self.side);
+        self.alone(play).then(|| {
+            let d = self.opponent.finish(play, self.side);
             (d.command, d.reason)
         })
     }
@@ -124,7 +125,7 @@ fn computer_plays(
     if replay.is_some() {
         return;
     }
-    if !computer.to_act(&game.battle) {
+    if !computer.to_act(&game.play) {
         computer.skip = false;
         computer.wait = Computer::PACE;
         computer.idle_at = None;
@@ -142,7 +143,7 @@ fn computer_plays(
     computer.wait = Computer::PACE;
     if computer.skip {
         // The rest of its part at once: on a copy, command by command, each sent on.
-        let mut b = game.battle.fork();
+        let mut b = game.play.fork();
         let mut given = 0;
         for _ in 0..(8 * b.units.len() + 32) {
             let Some((cmd, reason)) = computer.next(&b) else {
@@ -158,7 +159,7 @@ fn computer_plays(
         if given == 0 {
             computer.idle_at = Some(game.version);
         }
-    } else if let Some((cmd, reason)) = computer.next(&game.battle) {
+    } else if let Some((cmd, reason)) = computer.next(&game.play) {
         intents.write(Intent::Opponent(cmd, reason));
     } else {
         computer.idle_at = Some(game.version);
@@ -173,12 +174,12 @@ fn skip_panel(
     docks: Res<super::state::Docks>,
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
-    if !computer.to_act(&game.battle) || replay.is_some() {
+    if !computer.to_act(&game.play) || replay.is_some() {
         return Ok(());
     }
     let done = computer.done_in(&game);
     let name = game
-        .battle
+        .play
         .sides
         .get(computer.side)
         .map(|s| s.name.clone())
@@ -199,7 +200,7 @@ fn skip_panel(
                         ));
                         return;
                     }
-                    if game.battle.active == computer.side {
+                    if game.play.active == computer.side {
                         ui.label(format!("The opponent is playing {name}…"));
                     } else {
                         ui.label(format!(

@@ -122,7 +122,7 @@ fn draw(
     time: Res<Time>,
     mut note: ResMut<ReachNote>,
 ) {
-    let b = &game.battle;
+    let b = &game.play;
     if let Some(step) = tutoring.as_ref().and_then(|t| t.tutor.current()) {
         tutor_places(&mut g, b, step, time.elapsed_secs());
     }
@@ -220,13 +220,9 @@ fn terrain_outlines(g: &mut Gizmos, b: &crate::rules::battle::Battle) {
 }
 
 /// Placing a unit in deployment: its base at the cursor `w`, and its side's zones.
-fn placing(
-    g: &mut Gizmos,
-    b: &crate::rules::battle::Battle,
-    u: &crate::rules::model::Unit,
-    w: Vec2,
-) {
-    let facing = b.rules.deployment(b).map(|d| d.facing).unwrap_or(0.0);
+fn placing(g: &mut Gizmos, play: &crate::rules::Game, u: &crate::rules::model::Unit, w: Vec2) {
+    let b: &crate::rules::Battle = play;
+    let facing = play.rules.deployment(b).map(|d| d.facing).unwrap_or(0.0);
     let ghost = Base::new(Pt::new(w.x, w.y), facing, u.base.width, u.base.depth);
     outline(g, &ghost, Color::srgb(1.0, 0.9, 0.1));
     for z in b.zones.iter().filter(|z| z.side == u.side) {
@@ -250,7 +246,7 @@ impl MarkCache {
         overlays: &Overlays,
         note: &mut ReachNote,
     ) {
-        let b = &game.battle;
+        let (b, rules) = (&game.play.battle, &game.play.rules);
         let layers: Vec<Layer> = [
             (overlays.arcs, Layer::Arcs),
             (overlays.zones, Layer::Zones),
@@ -269,7 +265,7 @@ impl MarkCache {
             std::ptr::from_ref(b) as usize,
         ));
         if self.key != key {
-            self.marks = b.rules.overlays(b, selected, &layers);
+            self.marks = rules.overlays(b, selected, &layers);
             self.key = key;
             note.0 = self
                 .marks
@@ -285,11 +281,11 @@ impl MarkCache {
 /// where it starts.
 fn drag_ghost(
     g: &mut Gizmos,
-    b: &crate::rules::battle::Battle,
+    play: &crate::rules::Game,
     drag: &super::state::Drag,
     pointer: Option<Vec2>,
 ) {
-    let Some(start) = drag.moving_base(b) else {
+    let Some(start) = drag.moving_base(play) else {
         return;
     };
     let c = if drag.plan.is_ok() {
@@ -298,8 +294,8 @@ fn drag_ghost(
         Color::srgb(1.0, 0.2, 0.2)
     };
     let ends: Vec<Base> = match pointer {
-        Some(w) => drag.ghost(b, w),
-        None => drag.ghost(b, drag.start),
+        Some(w) => drag.ghost(play, w),
+        None => drag.ghost(play, drag.start),
     };
     for e in &ends {
         outline(g, e, c);

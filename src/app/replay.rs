@@ -10,8 +10,8 @@ use bevy::prelude::*;
 /// state after the command whose event is shown, and animates each command as it is reached.
 #[derive(Resource)]
 pub struct Replay {
-    /// The battle at its start.
-    start: Battle,
+    /// The game at its start.
+    start: crate::rules::Game,
     commands: Vec<Command>,
     /// The log's length at the start and after each command.
     ends: Vec<usize>,
@@ -34,8 +34,8 @@ pub enum ReplayStep {
 }
 
 impl Replay {
-    /// A fresh battle at the start of `b`'s game, and the replay of its commands.
-    pub fn start(b: &Battle) -> Result<(Battle, Replay), String> {
+    /// A fresh game at the start of `b`'s, and the replay of its commands.
+    pub fn start(b: &Battle) -> Result<(crate::rules::Game, Replay), String> {
         let mut fresh = crate::rules::scenario::build(&b.scenario, "", "replay").map_err(|d| {
             d.iter()
                 .map(|x| x.to_string())
@@ -79,8 +79,8 @@ impl Replay {
         self.commands.len()
     }
 
-    /// Moves the replay one step; the battle follows. Returns whether anything changed.
-    pub fn step(&mut self, battle: &mut Battle, how: ReplayStep) -> bool {
+    /// Moves the replay one step; the game in play follows. Returns whether anything changed.
+    pub fn step(&mut self, play: &mut crate::rules::Game, how: ReplayStep) -> bool {
         let target = match how {
             ReplayStep::Forward => self.shown + 1,
             ReplayStep::Back => self.shown.saturating_sub(1),
@@ -99,11 +99,11 @@ impl Replay {
             self.ends.iter().position(|e| *e >= target).unwrap_or(0)
         };
         if need < self.done {
-            *battle = self.start.clone();
+            *play = self.start.clone();
             self.done = 0;
         }
         while self.done < need {
-            if battle.execute(self.commands[self.done].clone()).is_err() {
+            if play.execute(self.commands[self.done].clone()).is_err() {
                 break;
             }
             self.done += 1;
@@ -138,7 +138,7 @@ pub(super) fn replay_step(
     }
     if let Some(h) = how {
         let before = replay.done;
-        if replay.step(&mut game.battle, h) && replay.done != before {
+        if replay.step(&mut game.play, h) && replay.done != before {
             game.version += 1;
         }
     }

@@ -54,7 +54,7 @@ fn see_the_end(
     mut next: ResMut<NextState<Screen>>,
     shown: (Option<Res<lesson::Tutoring>>, Option<Res<Replay>>),
 ) {
-    let over = game.battle.is_over() && shown.0.is_none() && shown.1.is_none();
+    let over = game.play.is_over() && shown.0.is_none() && shown.1.is_none();
     match screen.get() {
         Screen::Playing if over => next.set(Screen::GameOver),
         Screen::GameOver if !over => next.set(Screen::Playing),

@@ -74,22 +74,22 @@ impl TitleScreen {
         let scenarios: Vec<Entry> = paths
             .into_iter()
             .map(|path| match scenario::load(&path) {
-                Ok(b) => Entry {
-                    name: b.info.name.clone(),
+                Ok(game) => Entry {
+                    name: game.info.name.clone(),
                     detail: format!(
                         "{} · {} · table {:.0} x {:.0} {} · {} units",
-                        b.info.date,
-                        b.rules.get().name(),
-                        b.scale.from_mm(b.table.width),
-                        b.scale.from_mm(b.table.height),
-                        b.scale.unit,
-                        b.units.len()
+                        game.info.date,
+                        game.rules.get().name(),
+                        game.scale.from_mm(game.table.width),
+                        game.scale.from_mm(game.table.height),
+                        game.scale.unit,
+                        game.units.len()
                     ),
-                    description: b.info.description.clone(),
+                    description: game.info.description.clone(),
                     error: None,
-                    optional: b.rules.optional_rules(),
-                    chosen: b.rules.options().to_vec(),
-                    sides: b.sides.iter().map(|s| s.name.clone()).collect(),
+                    optional: game.rules.optional_rules(),
+                    chosen: game.rules.options().to_vec(),
+                    sides: game.sides.iter().map(|s| s.name.clone()).collect(),
                     path,
                 },
                 Err(d) => Entry {

@@ -1,8 +1,9 @@
 //! A simple seeded player that gives random legal commands: for solo testing, benchmarks and
-//! property tests. It only proposes; the battle decides what is legal.
+//! property tests. It only proposes; the game decides what is legal.
 
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Event, Step};
+use crate::rules::game::Game;
 use crate::rules::geometry::Corner;
 use crate::rules::model::{Unit, UnitId};
 use rand::{Rng, SeedableRng};
@@ -37,15 +38,15 @@ impl AutoPlayer {
     }
 
     /// A charge at a random enemy, an advance, a stand moving alone, a wheel.
-    fn moves(&mut self, b: &Battle, u: &Unit, enemies: &[UnitId], out: &mut Vec<Command>) {
+    fn moves(&mut self, g: &Game, u: &Unit, enemies: &[UnitId], out: &mut Vec<Command>) {
         if let Some(e) = enemies.get(self.pick(enemies.len())) {
             out.push(Command::Move {
                 unit: u.id.clone(),
                 steps: vec![Step::ToContact(e.clone())],
             });
         }
-        let d = b.scale.unit.sample_moves()[self.pick(5)];
-        if b.rules.loose_stands(b, u) {
+        let d = g.scale.unit.sample_moves()[self.pick(5)];
+        if g.rules.loose_stands(g, u) {
             out.push(Command::MoveStand {
                 unit: u.id.clone(),
                 stand: 1 + self.pick(u.stands.len()),
@@ -72,7 +73,8 @@ impl AutoPlayer {
 
     /// Commands to try, at least `limit` where the units have them (all of them in formal
     /// deployment: each waiting unit's places).
-    fn candidates(&mut self, b: &Battle, limit: usize) -> Vec<Command> {
+    fn candidates(&mut self, g: &Game, limit: usize) -> Vec<Command> {
+        let b: &Battle = g;
         let own: Vec<UnitId> = b
             .alive()
             .filter(|u| u.side == b.active)
@@ -87,7 +89,7 @@ impl AutoPlayer {
         // Formal deployment: each waiting unit beside a unit of its division already placed
         // (so that a division stands as one body), else anywhere in the side's zone; the player
         // places one unit at a time and asks again.
-        if let Some(d) = b.rules.deployment(b) {
+        if let Some(d) = g.rules.deployment(b) {
             for (id, _) in &d.waiting {
                 let Ok(u) = b.unit(id) else { continue };
                 for f in b.units.iter().filter(|f| {
@@ -130,8 +132,8 @@ impl AutoPlayer {
         let mut moves = Vec::new();
         for u in &own {
             let Ok(x) = b.unit(u) else { continue };
-            if b.rules.may_move(b, x) {
-                self.moves(b, x, &enemies, &mut moves);
+            if g.rules.may_move(b, x) {
+                self.moves(g, x, &enemies, &mut moves);
             }
         }
         let mut cands: Vec<Cand> = moves.into_iter().map(Cand::Ready).collect();
@@ -146,10 +148,10 @@ impl AutoPlayer {
             }
             match c {
                 Cand::Ready(c) => out.push(c),
-                Cand::Target(u, e) => out.extend(b.rules.target_command(b, &u, &e)),
+                Cand::Target(u, e) => out.extend(g.rules.target_command(b, &u, &e)),
                 Cand::Buttons(id) => {
                     let Ok(u) = b.unit(&id) else { continue };
-                    let mut all: Vec<Command> = b
+                    let mut all: Vec<Command> = g
                         .rules
                         .actions(b, u)
                         .into_iter()
@@ -174,32 +176,32 @@ impl AutoPlayer {
     }
 
     /// Plays one phase: tries up to `tries` random commands, then ends the phase.
-    pub fn play_phase(&mut self, b: &mut Battle, tries: usize) -> Vec<Event> {
+    pub fn play_phase(&mut self, g: &mut Game, tries: usize) -> Vec<Event> {
         let mut events = Vec::new();
-        let phase = (b.turn, b.phase, b.active);
+        let phase = (g.turn, g.phase, g.active);
         // Deployment's candidates (each waiting unit's places) are all tried: a division left
         // unplaced would stop the game.
-        let keep = |b: &Battle| {
-            if b.rules.deployment(b).is_some() {
+        let keep = |g: &Game| {
+            if g.rules.deployment(g).is_some() {
                 usize::MAX
             } else {
                 tries
             }
         };
-        let mut cands = self.candidates(b, keep(b));
-        cands.truncate(keep(b));
+        let mut cands = self.candidates(g, keep(g));
+        cands.truncate(keep(g));
         // In deployment the candidates are one unit's places: after each unit placed, the
         // next unit's (bounded by the units waiting).
-        let mut rounds = b.units.len() + 1;
+        let mut rounds = g.units.len() + 1;
         while rounds > 0 {
             rounds -= 1;
             let mut placed = false;
             for c in std::mem::take(&mut cands) {
-                if b.is_over() || (b.turn, b.phase, b.active) != phase {
+                if g.is_over() || (g.turn, g.phase, g.active) != phase {
                     break;
                 }
                 let deploying = matches!(c, Command::Deploy { .. });
-                if let Ok(ev) = b.execute(c) {
+                if let Ok(ev) = g.execute(c) {
                     events.extend(ev);
                     if deploying {
                         placed = true;
@@ -207,28 +209,28 @@ impl AutoPlayer {
                     }
                 }
             }
-            if !placed || b.rules.deployment(b).is_none() {
+            if !placed || g.rules.deployment(g).is_none() {
                 break;
             }
-            cands = self.candidates(b, keep(b));
-            cands.truncate(keep(b));
+            cands = self.candidates(g, keep(g));
+            cands.truncate(keep(g));
         }
         // A second look: what the first commands opened up (a command roll's move).
-        if !b.is_over() && (b.turn, b.phase, b.active) == phase && b.rules.deployment(b).is_none() {
-            let mut again = self.candidates(b, tries);
+        if !g.is_over() && (g.turn, g.phase, g.active) == phase && g.rules.deployment(g).is_none() {
+            let mut again = self.candidates(g, tries);
             again.truncate(tries);
             for c in again {
-                if b.is_over() || (b.turn, b.phase, b.active) != phase {
+                if g.is_over() || (g.turn, g.phase, g.active) != phase {
                     break;
                 }
-                if let Ok(ev) = b.execute(c) {
+                if let Ok(ev) = g.execute(c) {
                     events.extend(ev);
                 }
             }
         }
-        if !b.is_over()
-            && (b.turn, b.phase, b.active) == phase
-            && let Ok(ev) = b.execute(Command::EndPhase)
+        if !g.is_over()
+            && (g.turn, g.phase, g.active) == phase
+            && let Ok(ev) = g.execute(Command::EndPhase)
         {
             events.extend(ev);
         }
@@ -236,16 +238,16 @@ impl AutoPlayer {
     }
 
     /// Plays until the battle ends or `max_phases` phases pass.
-    pub fn play(&mut self, b: &mut Battle, max_phases: usize, tries: usize) -> Vec<Event> {
+    pub fn play(&mut self, g: &mut Game, max_phases: usize, tries: usize) -> Vec<Event> {
         let mut events = Vec::new();
         for _ in 0..max_phases {
-            if b.is_over() {
+            if g.is_over() {
                 break;
             }
             // Progress is a command accepted (a re-roll can leave the log as long as before).
-            let before = b.commands.len();
-            events.extend(self.play_phase(b, tries));
-            if b.commands.len() == before {
+            let before = g.commands.len();
+            events.extend(self.play_phase(g, tries));
+            if g.commands.len() == before {
                 break;
             }
         }

@@ -1,7 +1,7 @@
 //! The battle's records, its log (every event in order) and its commands, shared between a
 //! battle and its copies.
 //!
-//! The opponent tries each command on a copy of the battle (`Battle::fork`), hundreds of times
+//! The opponent tries each command on a copy of the battle (`Game::fork`), hundreds of times
 //! a bound. Copying a long game's records entry by entry was most of that work (at Rossbach's
 //! turn 7, 72 of the 82 microseconds of a copy went on the log, 8 on the commands). So a
 //! record keeps its older entries in one shared block (`Arc`): a copy shares it and owns only

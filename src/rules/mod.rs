@@ -5,6 +5,7 @@ pub mod battle;
 pub mod command;
 pub mod dice;
 pub mod flag;
+pub mod game;
 pub mod geometry;
 pub mod log;
 pub mod measure;
@@ -21,4 +22,5 @@ pub mod terrain;
 
 pub use battle::Battle;
 pub use command::{Command, Event, RuleError, Step};
+pub use game::Game;
 pub use model::{Phase, Side, Unit, UnitId};

@@ -3,6 +3,7 @@
 
 use super::battle::Battle;
 use super::command::Command;
+use super::game::Game;
 use super::model::Side;
 use super::scenario::{self, Diagnostic, RawScenario, locate};
 use serde::{Deserialize, Serialize};
@@ -166,13 +167,13 @@ fn write_text(text: &str, path: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// Rebuilds a battle from save text by replaying its commands.
-pub fn parse(text: &str, file: &str) -> Result<Battle, Vec<Diagnostic>> {
+/// Rebuilds a game from save text by replaying its commands.
+pub fn parse(text: &str, file: &str) -> Result<Game, Vec<Diagnostic>> {
     parse_seated(text, file).map(|(b, _)| b)
 }
 
-/// Rebuilds a battle from save text by replaying its commands, with who plays each side.
-pub fn parse_seated(text: &str, file: &str) -> Result<(Battle, Seats), Vec<Diagnostic>> {
+/// Rebuilds a game from save text by replaying its commands, with who plays each side.
+pub fn parse_seated(text: &str, file: &str) -> Result<(Game, Seats), Vec<Diagnostic>> {
     let d = |line: usize, col: usize, message: String| Diagnostic::one(file, line, col, message);
     let save: Save = super::scenario::ron_options()
         .from_str(text)
@@ -214,12 +215,12 @@ pub fn parse_seated(text: &str, file: &str) -> Result<(Battle, Seats), Vec<Diagn
 }
 
 /// Loads a save from disk.
-pub fn load(path: &Path) -> Result<Battle, Vec<Diagnostic>> {
+pub fn load(path: &Path) -> Result<Game, Vec<Diagnostic>> {
     load_seated(path).map(|(b, _)| b)
 }
 
 /// Loads a save from disk, with who plays each side.
-pub fn load_seated(path: &Path) -> Result<(Battle, Seats), Vec<Diagnostic>> {
+pub fn load_seated(path: &Path) -> Result<(Game, Seats), Vec<Diagnostic>> {
     let text = scenario::read_text(path)?;
     parse_seated(&text, &path.display().to_string())
 }
@@ -349,13 +350,13 @@ pub fn sniff(text: &str) -> FileKind {
 }
 
 /// Loads a scenario or a save, whichever the file is.
-pub fn load_any(path: &Path) -> Result<Battle, Vec<Diagnostic>> {
+pub fn load_any(path: &Path) -> Result<Game, Vec<Diagnostic>> {
     load_any_seated(path).map(|(b, _)| b)
 }
 
 /// Loads a scenario or a save, whichever the file is, with who plays each side (a scenario:
 /// people both).
-pub fn load_any_seated(path: &Path) -> Result<(Battle, Seats), Vec<Diagnostic>> {
+pub fn load_any_seated(path: &Path) -> Result<(Game, Seats), Vec<Diagnostic>> {
     let text = scenario::read_text(path)?;
     let file = path.display().to_string();
     match sniff(&text) {

@@ -2,10 +2,10 @@
 //! scenario. The engine is generic: each step says what to show, what the newcomer must do, and
 //! what to say otherwise; the rulesets' lessons are data (`scenarios/lessons/`).
 
-use crate::rules::Battle;
 use crate::rules::command::{Command, RuleError};
 use crate::rules::model::UnitId;
 use crate::rules::scenario::{self, Diagnostic};
+use crate::rules::{Battle, Game};
 use crate::text::report;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -141,12 +141,13 @@ impl Tutor {
 
     /// Judges a command before it is carried out against `b`. A step that asks for a refused
     /// try turns away one the rules would allow, so that the lesson's battle stays as written.
-    pub fn judge(&self, b: &Battle, c: &Command) -> Verdict {
+    pub fn judge(&self, game: &Game, c: &Command) -> Verdict {
         let Some(step) = self.current() else {
             return Verdict::Execute;
         };
         if step.expect.accepts(c) {
-            if matches!(step.expect, Expect::Refused(_)) && b.clone().execute(c.clone()).is_ok() {
+            if matches!(step.expect, Expect::Refused(_)) && game.clone().execute(c.clone()).is_ok()
+            {
                 return Verdict::Wrong(step.wrong.clone().unwrap_or_else(|| {
                     "The rules allow that one: this step asks you to try one they refuse."
                         .to_string()
@@ -209,16 +210,16 @@ pub fn is_lesson(text: &str) -> bool {
     text.contains(crate::rules::save::LESSON_MARK)
 }
 
-/// Reads a lesson and builds its battle, with the lesson's dice scripted.
-pub fn load(path: &Path) -> Result<(Lesson, Battle), Vec<Diagnostic>> {
+/// Reads a lesson and builds its game, with the lesson's dice scripted.
+pub fn load(path: &Path) -> Result<(Lesson, Game), Vec<Diagnostic>> {
     let text = scenario::read_text(path)?;
     let file = path.display().to_string();
     let lesson = parse(&text, &file)?;
     let scen = scenario_path(path, &lesson);
-    let mut b = scenario::load(&scen)?;
-    b.script_dice(&lesson.dice);
-    check(&lesson, &b, &file)?;
-    Ok((lesson, b))
+    let mut game = scenario::load(&scen)?;
+    game.script_dice(&lesson.dice);
+    check(&lesson, &game, &file)?;
+    Ok((lesson, game))
 }
 
 /// The lesson's scenario file, beside the lesson.
@@ -295,49 +296,49 @@ fn check(lesson: &Lesson, b: &Battle, file: &str) -> Result<(), Vec<Diagnostic>>
 
 /// Plays a lesson's steps by their expected commands against its battle: every command a step
 /// asks for is accepted, every try it expects refused is refused (and changes nothing).
-pub fn rehearse(lesson: &Lesson, b: &mut Battle) -> Result<(), String> {
+pub fn rehearse(lesson: &Lesson, game: &mut Game) -> Result<(), String> {
     for (k, s) in lesson.steps.iter().enumerate() {
         // Each place the tutor names is where the board draws it as the step is read.
-        place_words(&s.text, b).map_err(|m| format!("step {}: {m}", k + 1))?;
-        by_the_mouse(s, b).map_err(|m| format!("step {}: {m}", k + 1))?;
-        play_step(s, k + 1, b)?;
+        place_words(&s.text, game).map_err(|m| format!("step {}: {m}", k + 1))?;
+        by_the_mouse(s, game).map_err(|m| format!("step {}: {m}", k + 1))?;
+        play_step(s, k + 1, game)?;
     }
     Ok(())
 }
 
 /// Plays the lesson's first `steps` steps by their expected commands (as `rehearse`).
-pub fn advance(lesson: &Lesson, b: &mut Battle, steps: usize) -> Result<(), String> {
+pub fn advance(lesson: &Lesson, game: &mut Game, steps: usize) -> Result<(), String> {
     if steps > lesson.steps.len() {
         return Err(format!("the lesson has {} steps", lesson.steps.len()));
     }
     for (k, s) in lesson.steps.iter().enumerate().take(steps) {
-        play_step(s, k + 1, b)?;
+        play_step(s, k + 1, game)?;
     }
     Ok(())
 }
 
 /// Plays step `n` by its expected command.
-fn play_step(s: &LessonStep, n: usize, b: &mut Battle) -> Result<(), String> {
+fn play_step(s: &LessonStep, n: usize, game: &mut Game) -> Result<(), String> {
     match &s.expect {
         Expect::Read => {}
         Expect::Do { command, .. } => {
-            b.execute(command.clone()).map_err(|e| {
+            game.execute(command.clone()).map_err(|e| {
                 format!(
                     "step {n}: {} is refused: {}",
                     crate::rules::save::order_text(command),
-                    report::refusal(b, &e)
+                    report::refusal(game, &e)
                 )
             })?;
         }
         Expect::Refused(command) => {
-            let before = (b.log.len(), b.commands.len());
-            if b.execute(command.clone()).is_ok() {
+            let before = (game.log.len(), game.commands.len());
+            if game.execute(command.clone()).is_ok() {
                 return Err(format!(
                     "step {n}: {} was meant to be refused but is accepted",
                     crate::rules::save::order_text(command)
                 ));
             }
-            if (b.log.len(), b.commands.len()) != before {
+            if (game.log.len(), game.commands.len()) != before {
                 return Err(format!("step {n}: the refused command changed the battle"));
             }
         }
@@ -353,7 +354,8 @@ const MOST_CHOICES: usize = 64;
 /// selection), and its "Before the dice" window, its choices ticked as the step wants, rolls
 /// the command the step asks for. Any other command of a unit but a move (dragged) is a button
 /// on the unit's card.
-pub fn by_the_mouse(s: &LessonStep, b: &Battle) -> Result<(), String> {
+pub fn by_the_mouse(s: &LessonStep, game: &Game) -> Result<(), String> {
+    let b: &Battle = game;
     let Expect::Do { command, .. } = &s.expect else {
         return Ok(());
     };
@@ -373,7 +375,7 @@ pub fn by_the_mouse(s: &LessonStep, b: &Battle) -> Result<(), String> {
             let Some(u) = c.unit().and_then(|id| b.unit(id).ok()) else {
                 return Ok(());
             };
-            let on_card = b
+            let on_card = game
                 .rules
                 .actions(b, u)
                 .iter()
@@ -390,7 +392,9 @@ pub fn by_the_mouse(s: &LessonStep, b: &Battle) -> Result<(), String> {
             };
         }
     };
-    let Some(first) = crate::rules::ruleset::common::click_command(b, unit, target) else {
+    let Some(first) =
+        crate::rules::ruleset::common::click_command(game.rules.get(), b, unit, target)
+    else {
         return Err(format!(
             "with {} selected, a click on {} selects it: no {} by the mouse",
             name(unit),
@@ -404,7 +408,7 @@ pub fn by_the_mouse(s: &LessonStep, b: &Battle) -> Result<(), String> {
     while i < seen.len() && seen.len() <= MOST_CHOICES {
         let c = seen[i].clone();
         i += 1;
-        match b.rules.preview(b, &c) {
+        match game.rules.preview(b, &c) {
             Err(e) => refused = refused.or(Some(report::refusal(b, &e))),
             Ok(o) => {
                 if s.expect.accepts(&c) {

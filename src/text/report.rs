@@ -2,6 +2,7 @@
 
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError, factor_sum};
+use crate::rules::game::Game;
 use crate::rules::model::{Side, UnitId};
 use crate::rules::roll::{Roll, factor_list, hits_text, need_text};
 use crate::rules::terrain::FeatureKind;
@@ -13,13 +14,14 @@ fn name(b: &Battle, id: &UnitId) -> String {
 
 /// Where the battle stands in its turns, the same way in every ruleset (a turn is both sides'
 /// bounds): "Turn 1 of 8 · Prussia's bound".
-pub fn turn_line(b: &Battle) -> String {
+pub fn turn_line(game: &Game) -> String {
+    let b: &Battle = game;
     let side = b
         .sides
         .get(b.active)
         .map(|s| s.name.clone())
         .unwrap_or_else(|| format!("side {}", b.active));
-    let acting = b
+    let acting = game
         .rules
         .turn_words(b)
         .acting
@@ -34,8 +36,9 @@ pub fn refusal(b: &Battle, e: &RuleError) -> String {
 
 /// One event in words a player reads in the log: the ruleset's own words where it has them
 /// (a ruleset's own events have no others: `Ruleset::words` words them).
-pub fn describe(b: &Battle, e: &Event) -> String {
-    b.rules
+pub fn describe(game: &Game, e: &Event) -> String {
+    let b: &Battle = game;
+    game.rules
         .words(b, e)
         .or_else(|| roll_words(b, e))
         .or_else(|| move_words(b, e))
@@ -332,10 +335,10 @@ fn assault_rolls(attacker: &Roll, defender: &Roll, difference: i32, outcome: &st
 }
 
 /// An event as JSON with its words and its rolls attached.
-pub fn event_json(b: &Battle, e: &Event) -> Value {
+pub fn event_json(game: &Game, e: &Event) -> Value {
     let mut v = serde_json::to_value(e).unwrap_or(Value::Null);
     if let Value::Object(m) = &mut v {
-        m.insert("text".into(), Value::String(describe(b, e)));
+        m.insert("text".into(), Value::String(describe(game, e)));
         let rolls = rolls(e);
         if !rolls.is_empty() {
             m.insert(
@@ -357,8 +360,9 @@ fn ammunition_word(a: crate::rules::model::Ammo) -> &'static str {
 }
 
 /// Every unit and its status.
-pub fn units_json(b: &Battle) -> Value {
-    let rs = b.rules.get();
+pub fn units_json(game: &Game) -> Value {
+    let b: &Battle = game;
+    let rs = game.rules.get();
     Value::Array(
         b.units
             .iter()
@@ -398,8 +402,9 @@ pub fn outcome(b: &Battle) -> Option<(Option<Side>, &str)> {
 }
 
 /// The whole result of a run: where the battle stands, the events and the units.
-pub fn run_json(b: &Battle, events: &[Event], error: Option<String>) -> Value {
-    let rs = b.rules.get();
+pub fn run_json(game: &Game, events: &[Event], error: Option<String>) -> Value {
+    let b: &Battle = game;
+    let rs = game.rules.get();
     let winner = outcome(b).map(|(winner, reason)| json!({"winner": winner, "reason": reason}));
     json!({
         "ruleset": rs.id(),
@@ -408,8 +413,8 @@ pub fn run_json(b: &Battle, events: &[Event], error: Option<String>) -> Value {
         "phase": b.phase,
         "active_side": b.active,
         "command_points": b.command_points,
-        "events": events.iter().map(|e| event_json(b, e)).collect::<Vec<_>>(),
-        "units": units_json(b),
+        "events": events.iter().map(|e| event_json(game, e)).collect::<Vec<_>>(),
+        "units": units_json(game),
         "result": winner,
         "error": error,
     })
@@ -417,19 +422,24 @@ pub fn run_json(b: &Battle, events: &[Event], error: Option<String>) -> Value {
 
 /// What a roll came to, in a few words (the caption of the last roll): the words of a roll end
 /// with its result, after its scores.
-pub fn roll_result(b: &Battle, e: &Event) -> String {
-    describe(b, e).rsplit(". ").next().unwrap_or("").to_string()
+pub fn roll_result(game: &Game, e: &Event) -> String {
+    describe(game, e)
+        .rsplit(". ")
+        .next()
+        .unwrap_or("")
+        .to_string()
 }
 
 /// What the roll at `at` in the log came to in the end, in the log's words: the units destroyed
 /// or shaken after it, before the next roll or phase (a unit beaten that could not recoil is
 /// destroyed).
-pub fn roll_aftermath(b: &Battle, at: usize) -> Vec<String> {
+pub fn roll_aftermath(game: &Game, at: usize) -> Vec<String> {
+    let b: &Battle = game;
     b.log
         .iter()
         .skip(at + 1)
         .take_while(|e| rolls(e).is_empty() && !matches!(e, Event::PhaseBegan { .. }))
         .filter(|e| matches!(e, Event::Destroyed { .. } | Event::Shaken { .. }))
-        .map(|e| format!("Then {}", describe(b, e)))
+        .map(|e| format!("Then {}", describe(game, e)))
         .collect()
 }

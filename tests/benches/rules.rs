@@ -9,10 +9,10 @@ use volley::rules::command::Step;
 use volley::rules::model::UnitId;
 use volley::rules::ruleset::AnyRuleset;
 use volley::rules::ruleset::dbn::MOVEMENT;
-use volley::rules::{Battle, Command, scenario};
+use volley::rules::{Command, Game, scenario};
 
 /// 400 units in 20 rows and 60 terrain features on a 4000 x 3000 mm table.
-fn crowded() -> Battle {
+fn crowded() -> Game {
     let mut terrain = String::new();
     for i in 0..60 {
         let (x, y) = (

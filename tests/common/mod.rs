@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests: small battles written inline.
 #![allow(dead_code, reason = "each test file uses some of these helpers")]
 
-use volley::rules::battle::Battle;
+use volley::rules::Game;
 use volley::rules::command::{Command, Event, RuleError, Step};
 use volley::rules::model::{Phase, UnitId};
 use volley::rules::ruleset::dbn::DbnEvent;
@@ -36,12 +36,12 @@ pub struct U<'a>(
     pub &'a str,
 );
 
-/// Builds a DB7YW battle on a 1000 x 1000 mm table with the given units and terrain lines.
-pub fn battle(units: &[U], terrain: &str) -> Battle {
+/// Builds a DB7YW game on a 1000 x 1000 mm table with the given units and terrain lines.
+pub fn battle(units: &[U], terrain: &str) -> Game {
     battle_with(units, terrain, "")
 }
 
-pub fn battle_with(units: &[U], terrain: &str, extra: &str) -> Battle {
+pub fn battle_with(units: &[U], terrain: &str, extra: &str) -> Game {
     let us: Vec<String> = units
         .iter()
         .map(|U(id, side, t, class, x, y, f, more)| format!("(id: \"{id}\", side: {side}, type: \"{t}\", class: {class}, at: Some(({x}, {y})), facing: {f}{more}),"))
@@ -59,9 +59,9 @@ pub fn battle_with(units: &[U], terrain: &str, extra: &str) -> Battle {
     }
 }
 
-/// Builds an Old Dessauer battle on a 4-foot table (turn limit 20) from terrain and unit lines
+/// Builds an Old Dessauer game on a 4-foot table (turn limit 20) from terrain and unit lines
 /// (RON) and optional rules.
-pub fn old_dessauer(terrain: &str, units: &str, options: &[&str]) -> Battle {
+pub fn old_dessauer(terrain: &str, units: &str, options: &[&str]) -> Game {
     let opts: Vec<String> = options.iter().map(|o| format!("\"{o}\"")).collect();
     let text = format!(
         r#"(name: "t", ruleset: "old_dessauer", table: (width: 1219.0, height: 1219.0), turn_limit: 20,
@@ -93,7 +93,7 @@ pub fn id(s: &str) -> UnitId {
 }
 
 /// Advances to the given phase of side `side`'s bound with scripted command dice of 6.
-pub fn to_phase(b: &mut Battle, side: usize, phase: Phase) {
+pub fn to_phase(b: &mut Game, side: usize, phase: Phase) {
     for _ in 0..40 {
         if b.active == side && b.phase == phase {
             return;
@@ -104,12 +104,12 @@ pub fn to_phase(b: &mut Battle, side: usize, phase: Phase) {
 }
 
 /// The refusal of a command, which changes nothing, in words.
-pub fn refused(b: &mut Battle, c: Command) -> String {
+pub fn refused(b: &mut Game, c: Command) -> String {
     refusal(b, c).to_string()
 }
 
 /// The refusal of a command, which changes nothing.
-pub fn refusal(b: &mut Battle, c: Command) -> RuleError {
+pub fn refusal(b: &mut Game, c: Command) -> RuleError {
     let before = b.units.clone();
     let e = b.execute(c).expect_err("refused");
     assert_eq!(b.units, before, "a refused command changes nothing");
@@ -177,11 +177,11 @@ pub fn combat_event(ev: &[Event]) -> DbnEvent {
         .expect("a CloseCombat event")
 }
 
-/// A headless app (MinimalPlugins, the game's own systems, no window) on a battle, seated for
+/// A headless app (MinimalPlugins, the game's own systems, no window) on a game, seated for
 /// the side to move; its autosaves go to a temporary folder named by `tag`. Not yet updated:
 /// insert any further resources first.
 #[cfg(feature = "window")]
-pub fn headless(b: Battle, tag: &str) -> bevy::app::App {
+pub fn headless(b: Game, tag: &str) -> bevy::app::App {
     use bevy::prelude::*;
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin))

@@ -105,7 +105,7 @@ fn spawn_table(
     for e in &laid {
         commands.entity(e).despawn();
     }
-    let b = &game.battle;
+    let b = &game.play;
     let (w, h) = (b.table.width, b.table.height);
     // The fields and every feature, in their order from the ground up, painted once into one
     // image of the table.
@@ -198,19 +198,19 @@ fn draw_units(
     overlays: Res<super::state::Overlays>,
 ) {
     // A new game starts its versions again: compare the battle's identity too.
-    let key = (game.version, std::ptr::from_ref(&game.battle) as usize);
+    let key = (game.version, std::ptr::from_ref(&game.play) as usize);
     // (The overlays resource is marked changed by every frame's toggles: compare the style.)
     if (drawn.0, drawn.1) == key && !game.is_added() && drawn.3 == overlays.symbols {
         return;
     }
     // The events since the last drawing are animated (none after an undo or a new game).
-    let seen = if game.is_added() || drawn.2 > game.battle.log.len() {
-        game.battle.log.len()
+    let seen = if game.is_added() || drawn.2 > game.play.log.len() {
+        game.play.log.len()
     } else {
         drawn.2
     };
-    let fresh = game.battle.log.since(seen);
-    *drawn = (key.0, key.1, game.battle.log.len(), overlays.symbols);
+    let fresh = game.play.log.since(seen);
+    *drawn = (key.0, key.1, game.play.log.len(), overlays.symbols);
     let mut paths: std::collections::HashMap<&str, (Base, Base)> = std::collections::HashMap::new();
     let mut lost: Vec<&str> = Vec::new();
     for e in fresh {
@@ -229,7 +229,7 @@ fn draw_units(
     for e in &old {
         commands.entity(e).despawn();
     }
-    let b = &game.battle;
+    let (b, rules) = (&game.play.battle, &game.play.rules);
     for u in b.units.iter().filter(|u| lost.contains(&u.id.as_str())) {
         let c = b.side_colour(u.side);
         commands.spawn((
@@ -249,7 +249,7 @@ fn draw_units(
         symbols: overlays.symbols,
     };
     for u in b.units.iter().filter(|u| u.alive()) {
-        let look = b.rules.look(b, u);
+        let look = rules.look(b, u);
         let from = paths.get(u.id.as_str()).map(|(from, _)| *from);
         paint.body(u, &look, b.side_colour(u.side), from.as_ref());
         paint.label(u, &look, b.side_colour(u.side), from.as_ref());

@@ -23,7 +23,7 @@ fn briefing(
     mut screen: ResMut<NextState<Screen>>,
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
-    let b = &game.battle;
+    let (b, rules) = (&game.play.battle, &game.play.rules);
     let mut close = false;
     egui::Window::new(format!("Briefing: {}", b.info.name))
         .collapsible(false)
@@ -33,7 +33,7 @@ fn briefing(
         .show(ctx, |ui| {
             ui.set_max_width(520.0);
             ui.label(
-                egui::RichText::new(format!("{} · {}", b.info.date, b.rules.get().name())).small(),
+                egui::RichText::new(format!("{} · {}", b.info.date, rules.get().name())).small(),
             );
             ui.add_space(4.0);
             ui.label(egui::RichText::new(&b.info.description).size(15.0));

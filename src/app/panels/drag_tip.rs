@@ -32,7 +32,7 @@ fn drag_tip(
     let Some(pos) = ctx.pointer_hover_pos() else {
         return Ok(());
     };
-    let b = &game.battle;
+    let b = &game.play;
     let unit = &b.scale.unit;
     // The table's places on the screen, in egui's points.
     let screen = |p: crate::rules::geometry::Pt| {
@@ -69,13 +69,13 @@ fn drag_tip(
                     if let Some((t, _, _)) = &p.contact {
                         ui.label(format!(
                             "into contact with {}",
-                            game.battle
+                            game.play
                                 .unit(t)
                                 .map(|u| u.name.clone())
                                 .unwrap_or_default()
                         ));
                     }
-                    if let Some(note) = game.battle.rules.plan_note(p) {
+                    if let Some(note) = game.play.rules.plan_note(p) {
                         ui.small(note);
                     }
                 }

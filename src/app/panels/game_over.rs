@@ -24,7 +24,7 @@ fn game_over(
     mut screen: ResMut<NextState<Screen>>,
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
-    let b = &game.battle;
+    let (b, rules) = (&game.play.battle, &game.play.rules);
     egui::Window::new("The battle is over")
         .collapsible(false)
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
@@ -35,9 +35,9 @@ fn game_over(
                 .rev()
                 .find(|e| matches!(e, Event::GameOver { .. }))
             {
-                ui.heading(report::describe(b, e));
+                ui.heading(report::describe(&game.play, e));
             }
-            for line in b.rules.standing(b) {
+            for line in rules.standing(b) {
                 ui.label(line);
             }
             // Units lost by the end of each turn: a bar per side per turn.

@@ -57,7 +57,7 @@ fn handover(
         Some((_, Ok(Some(side)))) => *side,
         Some((_, Err(why))) => {
             // The seat stays: the player there is told why, and how to go on.
-            let end = game.battle.rules.turn_words(&game.battle).end;
+            let end = game.play.rules.turn_words(&game.play).end;
             let text = match end {
                 Some(end) => format!("{why}: press {end} to go on"),
                 None => why.clone(),
@@ -74,7 +74,7 @@ fn handover(
         }
         _ => return Ok(()),
     };
-    let b = &game.battle;
+    let b = &game.play;
     let name = b
         .sides
         .get(side)
@@ -94,8 +94,8 @@ fn handover(
         ui.heading(egui::RichText::new(heading).color(colour));
         ui.label(format!(
             "{} · {} phase",
-            report::turn_line(&game.battle),
-            game.battle.phase.name()
+            report::turn_line(&game.play),
+            game.play.phase.name()
         ));
         if ui.button("Take the seat").clicked() {
             game.seated = Some(side);

@@ -30,7 +30,7 @@ fn hover_card(
     if sel.unit.as_ref() == Some(id) {
         return Ok(());
     }
-    let Ok(u) = game.battle.unit(id) else {
+    let Ok(u) = game.play.unit(id) else {
         return Ok(());
     };
     let Some(pos) = ctx.pointer_hover_pos() else {

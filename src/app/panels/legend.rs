@@ -27,7 +27,7 @@ pub(super) fn key_row(ui: &mut egui::Ui, colour: egui::Color32, words: &str) {
 /// The legend's units: the counters, the painted bases and their markers, the names.
 pub(super) fn legend_units(ui: &mut egui::Ui, game: &Game) {
     use crate::rules::ruleset::Figures;
-    let b = &game.battle;
+    let b = &game.play;
     let [r, g, bl] = b.side_colour(0);
     let fill = egui::Color32::from_rgb(r, g, bl);
     let ink = colour32(crate::app::colours::contrast([r, g, bl]));
@@ -101,7 +101,7 @@ pub(super) fn legend(
 ) -> Result {
     use crate::rules::ruleset::Ink;
     let ctx = ctx.ctx_mut()?;
-    let b = &game.battle;
+    let b = &game.play;
     egui::Window::new("Legend")
         .anchor(egui::Align2::LEFT_TOP, [8.0, 56.0])
         .open(&mut overlays.legend)

@@ -37,7 +37,7 @@ fn log_panel(
     let upto = replay.map_or(usize::MAX, |r| r.shown);
     let ctx = ctx.ctx_mut()?;
     let mut root = dock_root(ctx, &docks, true);
-    let len = game.battle.log.len().min(upto);
+    let len = game.play.log.len().min(upto);
     if !docks.log_open {
         docks.bottom = folded_log(&mut root, &game, len, &mut docks.log_open);
         claim_pointer(ctx, &mut docks, &sel);
@@ -114,8 +114,8 @@ fn folded_log(root: &mut egui::Ui, game: &Game, len: usize, open: &mut bool) -> 
                 {
                     *open = true;
                 }
-                if let Some(e) = game.battle.log.get(len.saturating_sub(1)) {
-                    ui.label(report::describe(&game.battle, e));
+                if let Some(e) = game.play.log.get(len.saturating_sub(1)) {
+                    ui.label(report::describe(&game.play, e));
                 }
             });
         });
@@ -127,7 +127,7 @@ fn folded_log(root: &mut egui::Ui, game: &Game, len: usize, open: &mut bool) -> 
 fn log_entries(ui: &mut egui::Ui, game: &Game, upto: usize) -> Option<usize> {
     let mut clicked = None;
     let mut reasons = game.reasons.iter().peekable();
-    for (i, e) in game.battle.log.iter().enumerate().take(upto) {
+    for (i, e) in game.play.log.iter().enumerate().take(upto) {
         while let Some((_, why)) = reasons.next_if(|(at, _)| *at <= i) {
             ui.label(
                 egui::RichText::new(format!("Opponent: {why}"))
@@ -135,7 +135,7 @@ fn log_entries(ui: &mut egui::Ui, game: &Game, upto: usize) -> Option<usize> {
                     .color(egui::Color32::from_rgb(170, 200, 255)),
             );
         }
-        let text = report::describe(&game.battle, e);
+        let text = report::describe(&game.play, e);
         let strong = matches!(e, Event::PhaseBegan { .. } | Event::GameOver { .. });
         let rich = if strong {
             egui::RichText::new(text).strong()
@@ -156,7 +156,7 @@ fn log_entries(ui: &mut egui::Ui, game: &Game, upto: usize) -> Option<usize> {
 /// A log entry clicked: its units are highlighted on the table, and the sources of its rolls'
 /// factors asked for (Why?).
 fn entry_clicked(ctx: &egui::Context, game: &mut Game, i: usize) {
-    let Some(e) = game.battle.log.get(i) else {
+    let Some(e) = game.play.log.get(i) else {
         return;
     };
     let factors: Vec<Factor> = report::rolls(e)
@@ -165,7 +165,7 @@ fn entry_clicked(ctx: &egui::Context, game: &mut Game, i: usize) {
         .filter(|f| !f.source.is_empty())
         .collect();
     if !factors.is_empty() {
-        ask_why(ctx, &report::describe(&game.battle, e), factors);
+        ask_why(ctx, &report::describe(&game.play, e), factors);
     }
     game.highlight = report::event_units(e);
 }

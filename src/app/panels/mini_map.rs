@@ -25,7 +25,7 @@ fn mini_map(
     let Some((mut cam, Projection::Orthographic(o))) = cams.iter_mut().next() else {
         return Ok(());
     };
-    let b = &game.battle;
+    let b = &game.play;
     let screen = ctx.viewport_rect();
     // World size of the view.
     let view = egui::vec2(screen.width() * o.scale, screen.height() * o.scale);

@@ -29,7 +29,7 @@ fn rules_reference(
         *asked = None;
         return Ok(());
     }
-    let r = game.battle.rules.reference();
+    let r = game.play.rules.reference();
     let mut clear = false;
     egui::Window::new(format!("Rules reference: {}", r.title))
         .id(egui::Id::new("rules_reference"))

@@ -41,8 +41,8 @@ fn replay_panel(
                 r.done,
                 r.commands()
             ));
-            if let Some(e) = r.shown.checked_sub(1).and_then(|i| game.battle.log.get(i)) {
-                ui.strong(report::describe(&game.battle, e));
+            if let Some(e) = r.shown.checked_sub(1).and_then(|i| game.play.log.get(i)) {
+                ui.strong(report::describe(&game.play, e));
             }
             ui.horizontal(|ui| {
                 if ui.button("|<").on_hover_text("To the start").clicked() {
@@ -76,7 +76,7 @@ fn replay_panel(
         });
     if let Some(h) = how {
         let before = r.done;
-        if r.step(&mut game.battle, h) && r.done != before {
+        if r.step(&mut game.play, h) && r.done != before {
             game.version += 1;
         }
     }

@@ -121,7 +121,7 @@ pub(super) fn outlook(
     cmd: &Command,
     o: &Outlook,
 ) -> Option<Command> {
-    let b = &game.battle;
+    let b = &game.play;
     let mut changed = None;
     for c in &o.choices {
         let mut on = c.on;
@@ -175,7 +175,7 @@ pub(super) fn preview_section(
     let Some(cmd) = game.pending.clone() else {
         return;
     };
-    let preview = game.battle.rules.preview(&game.battle, &cmd);
+    let preview = game.play.rules.preview(&game.play, &cmd);
     let mut close = false;
     let mut changed: Option<Command> = None;
     egui::Frame::group(ui.style()).show(ui, |ui| {
@@ -185,7 +185,7 @@ pub(super) fn preview_section(
         });
         match &preview {
             Err(e) => {
-                ui.colored_label(egui::Color32::LIGHT_RED, report::refusal(&game.battle, e));
+                ui.colored_label(egui::Color32::LIGHT_RED, report::refusal(&game.play, e));
             }
             Ok(o) => {
                 changed = outlook(ui, game, &cmd, o);
@@ -259,7 +259,7 @@ pub(super) fn last_roll_section(
     time: &Time,
     rolling: &mut (usize, f32),
 ) {
-    let b = &game.battle;
+    let b = &game.play;
     // The latest roll of this phase.
     let Some((at, e, rolls)) = b
         .log

@@ -21,7 +21,7 @@ fn scale_bar(
     let Some(Projection::Orthographic(o)) = cams.iter().next() else {
         return Ok(());
     };
-    let b = &game.battle;
+    let b = &game.play;
     // Logical pixels per mm on screen.
     let px_per_mm =
         1.0 / o.scale.max(1e-3) / ctx.pixels_per_point().max(1e-3) * ctx.pixels_per_point();

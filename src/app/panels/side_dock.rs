@@ -66,7 +66,7 @@ fn side_dock(
                 {
                     docks.side_open = false;
                 }
-                ui.strong(&game.battle.info.name);
+                ui.strong(&game.play.info.name);
             });
             egui::ScrollArea::vertical()
                 .id_salt("side_scroll")

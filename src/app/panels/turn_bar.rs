@@ -38,8 +38,8 @@ fn turn_bar(
         .show(ctx, |ui| {
             egui::Frame::side_top_panel(ui.style()).show(ui, |ui| {
                 ui.set_width(width - 16.0);
-                let b = &game.battle;
-                let words = b.rules.turn_words(b);
+                let (b, rules) = (&game.play.battle, &game.play.rules);
+                let words = rules.turn_words(b);
                 // The controls come first, each in the same place in every phase.
                 ui.horizontal_wrapped(|ui| {
                     let why = Refusals::now(
@@ -85,7 +85,7 @@ impl Refusals {
         replay: bool,
         computer: Option<&crate::app::opponent::Computer>,
     ) -> Refusals {
-        let b = &game.battle;
+        let b = &game.play;
         let busy = if replay {
             Some("a replay only shows the game: close it to play".to_string())
         } else if shown != Screen::Playing {
@@ -171,7 +171,7 @@ fn game_buttons(
         .on_hover_text("Save the game in a slot of its own")
         .clicked()
     {
-        *dialog = Dialog::save(&game.battle);
+        *dialog = Dialog::save(&game.play);
     }
     if ui
         .add_enabled(why.load.is_none(), egui::Button::new("Load (Ctrl+O)"))
@@ -208,15 +208,15 @@ fn overlay_switches(ui: &mut egui::Ui, overlays: &mut Overlays) {
 /// it has none, as at the game's end) and what the side has to spend, in the acting side's
 /// colour.
 fn where_the_game_stands(ui: &mut egui::Ui, game: &Game, words: &crate::rules::ruleset::TurnWords) {
-    let b = &game.battle;
+    let (b, rules) = (&game.play.battle, &game.play.rules);
     ui.strong(&b.info.name);
-    ui.label(format!("{} ·", b.rules.get().name()));
+    ui.label(format!("{} ·", rules.get().name()));
     let phase = if words.phase.is_empty() {
         b.phase.name().to_string()
     } else {
         format!("{} phase", words.phase)
     };
-    let mut text = format!("{} · {phase}", report::turn_line(b));
+    let mut text = format!("{} · {phase}", report::turn_line(&game.play));
     if let Some(r) = &words.resources {
         text += &format!(" · {r}");
     }

@@ -12,7 +12,7 @@ use bevy::prelude::*;
 use bevy_egui::egui;
 
 pub(super) fn unit_card(ui: &mut egui::Ui, game: &Game, u: &Unit) {
-    let card = game.battle.rules.unit_card(&game.battle, u);
+    let card = game.play.rules.unit_card(&game.play, u);
     ui.colored_label(
         side_colour(game, card.side),
         egui::RichText::new(&card.title).strong(),
@@ -78,7 +78,7 @@ pub(super) fn unit_section(
     ptr: &Pointer,
     intents: &mut MessageWriter<Intent>,
 ) -> Option<Command> {
-    let b = &game.battle;
+    let (b, rules) = (&game.play.battle, &game.play.rules);
     deployment_list(ui, game, sel, intents);
     let mut preview = None;
 
@@ -89,7 +89,7 @@ pub(super) fn unit_section(
         .filter(|c| c.buttons)
         .and_then(|c| b.unit(&c.unit).ok())
     {
-        preview = action_buttons(ui, &b.rules.actions(b, u), intents);
+        preview = action_buttons(ui, &rules.actions(b, u), intents);
     }
     match shown.and_then(|c| b.unit(&c.unit).ok()) {
         Some(u) => unit_card(ui, game, u),
@@ -101,10 +101,10 @@ pub(super) fn unit_section(
     if let (Some(sid), Some(hid)) = (&sel.unit, &ptr.hover)
         && let (Ok(s), Ok(h)) = (b.unit(sid), b.unit(hid))
         && s.side != h.side
-        && let Some(cmd) = b.rules.target_command(b, sid, hid)
+        && let Some(cmd) = rules.target_command(b, sid, hid)
     {
         ui.separator();
-        match b.rules.preview(b, &cmd) {
+        match rules.preview(b, &cmd) {
             Ok(_) => {
                 ui.colored_label(
                     egui::Color32::LIGHT_GREEN,
@@ -117,7 +117,7 @@ pub(super) fn unit_section(
         }
     }
     ui.separator();
-    ui.small(b.rules.turn_words(b).controls);
+    ui.small(rules.turn_words(b).controls);
     ui.small("Right drag or WASD: pan · wheel: zoom · Home: fit");
     ui.small("Firing / close combat: select your unit, click an enemy");
     preview
@@ -131,8 +131,8 @@ fn deployment_list(
     sel: &mut Selection,
     intents: &mut MessageWriter<Intent>,
 ) {
-    let b = &game.battle;
-    let Some(d) = b.rules.deployment(b) else {
+    let (b, rules) = (&game.play.battle, &game.play.rules);
+    let Some(d) = rules.deployment(b) else {
         return;
     };
     ui.colored_label(

@@ -9,6 +9,7 @@ use crate::players::autoplay::AutoPlayer;
 use crate::players::opponent::{Opponent, Style};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Event};
+use crate::rules::game::Game;
 use crate::rules::model::Side;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -68,38 +69,38 @@ pub const RANDOM_TRIES: usize = 12;
 /// Plays one phase with the two players: the side placing units in deployment; else each
 /// side whose units act but which is not the side to move, then the side to move, which ends
 /// the phase. Returns the commands accepted.
-pub fn play_phase(b: &mut Battle, bots: &mut [Bot; 2]) -> usize {
-    let before = b.commands.len();
-    if let Some(d) = b.rules.deployment(b) {
+pub fn play_phase(g: &mut Game, bots: &mut [Bot; 2]) -> usize {
+    let before = g.commands.len();
+    if let Some(d) = g.rules.deployment(g) {
         let side = d.side.min(1);
         match &mut bots[side] {
             Bot::Opponent(o) => {
-                o.play_phase(b, side, true);
+                o.play_phase(g, side, true);
             }
             Bot::Random(r) => {
-                r.play_phase(b, RANDOM_TRIES);
+                r.play_phase(g, RANDOM_TRIES);
             }
         }
-        return b.commands.len() - before;
+        return g.commands.len() - before;
     }
-    let active = b.active.min(1);
-    for s in b.rules.acting_sides(b) {
+    let active = g.active.min(1);
+    for s in g.rules.acting_sides(g) {
         if s != active
             && s < 2
             && let Bot::Opponent(o) = &mut bots[s]
         {
-            o.play_phase(b, s, false);
+            o.play_phase(g, s, false);
         }
     }
     match &mut bots[active] {
         Bot::Opponent(o) => {
-            o.play_phase(b, active, true);
+            o.play_phase(g, active, true);
         }
         Bot::Random(r) => {
-            r.play_phase(b, RANDOM_TRIES);
+            r.play_phase(g, RANDOM_TRIES);
         }
     }
-    b.commands.len() - before
+    g.commands.len() - before
 }
 
 /// One game's story.
@@ -124,35 +125,35 @@ pub struct GameRecord {
 }
 
 /// Plays one game from the battle as set up, with the dice of `seed`.
-pub fn play_game(start: &Battle, seed: u64, players: [Player; 2]) -> GameRecord {
-    let (b, refused) = play_out(start, seed, players, |_| {});
-    record(&b, seed, refused)
+pub fn play_game(start: &Game, seed: u64, players: [Player; 2]) -> GameRecord {
+    let (game, refused) = play_out(start, seed, players, |_| {});
+    record(&game, seed, refused)
 }
 
 /// Plays one game from `start` to its end (or until nobody can move it on), throwing `seed`;
 /// `watch` sees the battle after every phase the players play. Also says how many commands the
 /// opponents gave that the battle refused.
 pub fn play_out(
-    start: &Battle,
+    start: &Game,
     seed: u64,
     players: [Player; 2],
-    mut watch: impl FnMut(&Battle),
-) -> (Battle, usize) {
-    let mut b = start.fork();
-    b.reseed(seed);
+    mut watch: impl FnMut(&Game),
+) -> (Game, usize) {
+    let mut game = start.fork();
+    game.reseed(seed);
     let mut bots = [
         Bot::new(players[0], seed.wrapping_mul(2).wrapping_add(1)),
         Bot::new(players[1], seed.wrapping_mul(2).wrapping_add(2)),
     ];
     // Bounded: every phase of every turn, with room for deployment.
-    let phases = (b.turn_limit.max(1) as usize + 2) * 16 + b.units.len();
+    let phases = (game.turn_limit.max(1) as usize + 2) * 16 + game.units.len();
     for _ in 0..phases {
-        if b.is_over() {
+        if game.is_over() {
             break;
         }
-        let given = play_phase(&mut b, &mut bots);
-        watch(&b);
-        if given == 0 && !b.is_over() && b.execute(Command::EndPhase).is_err() {
+        let given = play_phase(&mut game, &mut bots);
+        watch(&game);
+        if given == 0 && !game.is_over() && game.execute(Command::EndPhase).is_err() {
             // Nobody can move the game on: it ends where it stands.
             break;
         }
@@ -164,7 +165,7 @@ pub fn play_out(
             Bot::Random(_) => 0,
         })
         .sum();
-    (b, refused)
+    (game, refused)
 }
 
 /// What a batch keeps of a game played out.
@@ -343,7 +344,7 @@ pub fn report(b: &Battle, seed: u64, players: [Player; 2], games: &[GameRecord])
 /// Plays `games` games on all cores, game `i` with the dice of `seed + i`; `done` is called as
 /// each game ends (for a progress bar). The records come back in game order.
 pub fn run(
-    b: &Battle,
+    game: &Game,
     games: usize,
     seed: u64,
     players: [Player; 2],
@@ -352,7 +353,7 @@ pub fn run(
     (0..games)
         .into_par_iter()
         .map(|i| {
-            let g = play_game(b, seed.wrapping_add(i as u64), players);
+            let g = play_game(game, seed.wrapping_add(i as u64), players);
             done();
             g
         })

@@ -5,6 +5,7 @@
 use super::*;
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Step};
+use crate::rules::game::Game;
 use crate::rules::geometry::{Corner, Pt, norm_deg};
 use crate::rules::model::{Unit, UnitId};
 use crate::rules::ruleset::common::heading_deg;
@@ -28,11 +29,12 @@ pub(super) fn walks(b: &Battle, u: &Unit, way: Pt, mm: f32) -> [Vec<Step>; 2] {
 /// walks (`walks`) towards one of `aims` (a way, and how far along it in mm), the first aim
 /// first: as far as wanted or the longest sample move, else shorter ones.
 pub(super) fn walk_towards(
-    b: &Battle,
+    game: &Game,
     u: &Unit,
     aims: &[(Pt, f32)],
     keep: impl Fn(&Battle) -> bool,
 ) -> Option<Command> {
+    let b: &Battle = game;
     let lengths: Vec<f32> = b
         .scale
         .unit
@@ -48,7 +50,7 @@ pub(super) fn walk_towards(
                     unit: u.id.clone(),
                     steps,
                 };
-                if probe(b, &cmd).is_some_and(|after| keep(&after)) {
+                if probe(game, &cmd).is_some_and(|after| keep(&after)) {
                     return Some(cmd);
                 }
             }
@@ -80,16 +82,17 @@ impl Opponent {
     /// Towards the goal: wheel to face it, then advance as far as the rules allow, stopping
     /// short of the enemy (by the odds) so as not to walk into its fire piecemeal, and (by the
     /// odds) never into contact: only a charge, weighed first, goes there.
-    pub(super) fn advance(&mut self, b: &Battle, u: &Unit) -> Option<Decision> {
-        if self.last_bound(b) == Some(Stakes::Keep) && self.guarding(b, u).is_none() {
+    pub(super) fn advance(&mut self, game: &Game, u: &Unit) -> Option<Decision> {
+        let b: &Battle = game;
+        if self.last_bound(game) == Some(Stakes::Keep) && self.guarding(game, u).is_none() {
             return None;
         }
-        if self.holds_ground(b, u) {
+        if self.holds_ground(game, u) {
             return None;
         }
-        let (to, name, onto) = self.goal(b, u)?;
+        let (to, name, onto) = self.goal(game, u)?;
         if off_line(u, to) > 25.0
-            && let Some(d) = self.wheel_towards(b, u, to, &name)
+            && let Some(d) = self.wheel_towards(game, u, to, &name)
         {
             return Some(d);
         }
@@ -97,28 +100,28 @@ impl Opponent {
         // the line (a game left level at the turn limit is not won).
         let pressing = self.pressing(b);
         // A guard goes to its place whatever the line does.
-        let guard = self.guarding(b, u).is_some();
+        let guard = self.guarding(game, u).is_some();
         let allowed = self.advance_lengths(b, u, to, onto, pressing, guard);
         // A line of units side by side advances as one body, where the rules allow it.
         let line = if guard {
             vec![u.id.clone()]
         } else {
-            self.line_of(b, u)
+            self.line_of(game, u)
         };
         if line.len() == 1
             && !pressing
             && !guard
-            && let Some(d) = self.dress(b, u)
+            && let Some(d) = self.dress(game, u)
         {
             return Some(d);
         }
         if self.style == Style::Odds
             && line.len() > 1
-            && let Some(d) = self.advance_in_line(b, u, &line, &allowed, &name)
+            && let Some(d) = self.advance_in_line(game, u, &line, &allowed, &name)
         {
             return Some(d);
         }
-        self.advance_alone(b, u, &allowed, &name)
+        self.advance_alone(game, u, &allowed, &name)
     }
 
     /// The lengths of advance open to `u` towards `to`, the longest first: by the odds, those
@@ -170,18 +173,19 @@ impl Opponent {
     /// body without meeting the enemy or disordering a friend.
     pub(super) fn advance_in_line(
         &self,
-        b: &Battle,
+        game: &Game,
         u: &Unit,
         line: &[UnitId],
         allowed: &[f32],
         name: &str,
     ) -> Option<Decision> {
+        let b: &Battle = game;
         for d in allowed {
             let cmd = Command::MoveGroup {
                 units: line.to_vec(),
                 steps: vec![Step::Advance(*d)],
             };
-            if probe(b, &cmd).is_some_and(|after| {
+            if probe(game, &cmd).is_some_and(|after| {
                 !self.meets_enemy(&after, line) && !self.disorders_friends(b, &after, line)
             }) {
                 return Some(Decision {
@@ -203,18 +207,19 @@ impl Opponent {
     /// nor disorder a friend.
     pub(super) fn advance_alone(
         &self,
-        b: &Battle,
+        game: &Game,
         u: &Unit,
         allowed: &[f32],
         name: &str,
     ) -> Option<Decision> {
+        let b: &Battle = game;
         let mut found: Option<(bool, f32, Command)> = None;
         for d in allowed {
             let cmd = Command::Move {
                 unit: u.id.clone(),
                 steps: vec![Step::Advance(*d)],
             };
-            let Some(after) = probe(b, &cmd) else {
+            let Some(after) = probe(game, &cmd) else {
                 continue;
             };
             if self.style == Style::Straight {
@@ -248,7 +253,7 @@ impl Opponent {
     /// degrees), if the rules allow one that turns it at all.
     pub(super) fn wheel_towards(
         &self,
-        b: &Battle,
+        game: &Game,
         u: &Unit,
         to: Pt,
         name: &str,
@@ -261,7 +266,7 @@ impl Opponent {
                     unit: u.id.clone(),
                     steps: vec![Step::Wheel { corner, degrees }],
                 };
-                let Some(after) = probe(b, &cmd) else {
+                let Some(after) = probe(game, &cmd) else {
                     continue;
                 };
                 let Ok(v) = after.unit(&u.id) else { continue };
@@ -283,9 +288,10 @@ impl Opponent {
     /// closing up to it: flank to flank, front edges level. From the next bound the two move as
     /// one. It dresses on a friend already in a group or already moved, else the nearest; that
     /// friend then stands for the phase.
-    pub(super) fn dress(&mut self, b: &Battle, u: &Unit) -> Option<Decision> {
+    pub(super) fn dress(&mut self, game: &Game, u: &Unit) -> Option<Decision> {
+        let b: &Battle = game;
         if self.style != Style::Odds
-            || !b.rules.moves_in_groups()
+            || !game.rules.moves_in_groups()
             || self.nearest(b, u) < 2.0 * long_move(b)
         {
             return None;
@@ -294,7 +300,7 @@ impl Opponent {
         // (moved already, the size of its group, the gap, the friend, the side it stands on)
         let mut anchors: Vec<(bool, usize, f32, &Unit, f32)> = Vec::new();
         for n in self.own(b) {
-            if n.id == u.id || !fights(b, n) || (n.base.facing - u.base.facing).abs() > 1.0 {
+            if n.id == u.id || !fights(game, n) || (n.base.facing - u.base.facing).abs() > 1.0 {
                 continue;
             }
             let rel = n.base.centre.minus(u.base.centre);
@@ -304,7 +310,11 @@ impl Opponent {
                 continue;
             }
             let moved = self.moved(&n.id);
-            let group = if moved { 1 } else { self.line_of(b, n).len() };
+            let group = if moved {
+                1
+            } else {
+                self.line_of(game, n).len()
+            };
             anchors.push((moved, group, gap, n, across.signum()));
         }
         // A friend that has moved costs nothing to dress on; else the larger group, the
@@ -332,12 +342,12 @@ impl Opponent {
                     unit: u.id.clone(),
                     steps,
                 };
-                if probe(b, &cmd).is_none() {
+                if probe(game, &cmd).is_none() {
                     continue;
                 }
                 // A friend that has not moved stands, with its group, to be dressed on.
                 if !moved {
-                    let group = self.line_of(b, n);
+                    let group = self.line_of(game, n);
                     self.memory.anchors.extend(group);
                 }
                 return Some(Decision {

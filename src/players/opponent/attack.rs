@@ -5,6 +5,7 @@
 use super::*;
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, RuleError, Step};
+use crate::rules::game::Game;
 use crate::rules::geometry::{CONTACT_EPS, Corner, norm_deg};
 use crate::rules::model::{Unit, UnitId};
 use crate::rules::ruleset::Outlook;
@@ -19,8 +20,8 @@ pub(super) const LOWEST_THROW: [u8; 12] = [1; 12];
 
 /// Whether `cmd`, thrown with the lowest dice, costs the battle `u` (on a copy: the battle is
 /// unchanged).
-pub(super) fn lowest_throw_loses(b: &Battle, cmd: &Command, u: &Unit) -> bool {
-    let mut copy = b.fork();
+pub(super) fn lowest_throw_loses(game: &Game, cmd: &Command, u: &Unit) -> bool {
+    let mut copy = game.fork();
     copy.script_dice(&LOWEST_THROW);
     copy.execute(cmd.clone()).is_ok() && copy.unit(&u.id).is_ok_and(|v| !v.alive())
 }
@@ -28,16 +29,17 @@ pub(super) fn lowest_throw_loses(b: &Battle, cmd: &Command, u: &Unit) -> bool {
 impl Opponent {
     /// One unit's fire or combat on one enemy, if the rules offer one now, weighed by its odds
     /// (with each choice of the preview taken where it improves them).
-    pub(super) fn weigh(&self, b: &Battle, u: &Unit, e: &Unit) -> Option<Weighed> {
-        let cmd = b.rules.target_command(b, &u.id, &e.id)?;
+    pub(super) fn weigh(&self, game: &Game, u: &Unit, e: &Unit) -> Option<Weighed> {
+        let b: &Battle = game;
+        let cmd = game.rules.target_command(b, &u.id, &e.id)?;
         if self.did(&u.id, cmd.kind()) {
             return None;
         }
-        let mut o = b.rules.preview(b, &cmd).ok()?;
+        let mut o = game.rules.preview(b, &cmd).ok()?;
         let mut cmd = cmd;
         if self.style == Style::Odds {
             for c in o.choices.clone() {
-                if let Ok(other) = b.rules.preview(b, &c.flipped)
+                if let Ok(other) = game.rules.preview(b, &c.flipped)
                     && worth(&other).0 > worth(&o).0 + 1e-9
                 {
                     cmd = c.flipped;
@@ -62,11 +64,12 @@ impl Opponent {
 
     /// Every fire or combat open now, weighed by its odds, the best first (ties in the order
     /// of the units, so the choice is deterministic), with the units it pairs.
-    pub(super) fn weigh_attacks(&self, b: &Battle) -> Vec<(Weighed, UnitId, UnitId)> {
+    pub(super) fn weigh_attacks(&self, game: &Game) -> Vec<(Weighed, UnitId, UnitId)> {
+        let b: &Battle = game;
         let mut out = Vec::new();
         for u in self.own(b) {
             for e in self.enemies(b, u.side) {
-                if let Some(w) = self.weigh(b, u, e) {
+                if let Some(w) = self.weigh(game, u, e) {
                     out.push((w, u.id.clone(), e.id.clone()));
                 }
             }
@@ -78,8 +81,9 @@ impl Opponent {
     /// The best attack worth making now. Every pair is weighed once a phase; after each
     /// command the best pairs are weighed again as the battle now stands, and a pair no longer
     /// worth it is dropped for the phase.
-    pub(super) fn attack(&mut self, b: &Battle) -> Option<Decision> {
-        let stakes = self.last_bound(b);
+    pub(super) fn attack(&mut self, game: &Game) -> Option<Decision> {
+        let b: &Battle = game;
+        let stakes = self.last_bound(game);
         let worth_it = |w: &Weighed| match (self.style, stakes) {
             (Style::Straight, _) => true,
             (_, Some(Stakes::AllIn)) => w.win > 0.0,
@@ -90,7 +94,7 @@ impl Opponent {
         };
         if self.memory.attacks.is_none() {
             let pairs = self
-                .weigh_attacks(b)
+                .weigh_attacks(game)
                 .into_iter()
                 .filter(|(w, ..)| worth_it(w))
                 .map(|(_, u, e)| (u, e))
@@ -107,9 +111,9 @@ impl Opponent {
             if !x.alive() || !y.alive() {
                 continue;
             }
-            if let Some(w) = self.weigh(b, x, y)
+            if let Some(w) = self.weigh(game, x, y)
                 && worth_it(&w)
-                && probe(b, &w.command).is_some()
+                && probe(game, &w.command).is_some()
             {
                 found = Some(Decision {
                     command: w.command,
@@ -124,17 +128,18 @@ impl Opponent {
 
     /// A chip spent at once (where the rules give chips) to throw again the roll that removed
     /// one of its units in the last command: nothing else a chip buys is worth a whole unit,
-    /// and the next command ends the chance. Tried on a full copy of the battle (a re-roll
-    /// replays the last command, which `Battle::fork` does not keep).
-    pub(super) fn rescue(&self, b: &Battle) -> Option<Decision> {
+    /// and the next command ends the chance. Tried on a full copy of the game (a re-roll
+    /// replays the last command, which `Game::fork` does not keep).
+    pub(super) fn rescue(&self, game: &Game) -> Option<Decision> {
+        let b: &Battle = game;
         for g in self.own(b) {
-            for group in b.rules.actions(b, g) {
+            for group in game.rules.actions(b, g) {
                 for a in group.actions {
                     let Command::Reroll { unit, .. } = &a.command else {
                         continue;
                     };
                     if b.unit(unit).is_ok_and(|x| x.status.removed)
-                        && b.clone().execute(a.command.clone()).is_ok()
+                        && game.clone().execute(a.command.clone()).is_ok()
                     {
                         return Some(Decision {
                             reason: format!("{}: {}", g.name, a.label),
@@ -148,11 +153,11 @@ impl Opponent {
     }
 
     /// A charge for a unit not yet found without one this phase (see `PhaseMemory::no_charge`).
-    pub(super) fn charge_once(&mut self, b: &Battle, u: &Unit) -> Option<Decision> {
+    pub(super) fn charge_once(&mut self, game: &Game, u: &Unit) -> Option<Decision> {
         if self.memory.no_charge.contains(&u.id) {
             return None;
         }
-        let c = self.charge(b, u);
+        let c = self.charge(game, u);
         if c.is_none() {
             self.memory.no_charge.push(u.id.clone());
         }
@@ -161,7 +166,8 @@ impl Opponent {
 
     /// A move into contact: straight on, with any odds; by the odds, only where the combat the
     /// contact brings is worth fighting.
-    pub(super) fn charge(&self, b: &Battle, u: &Unit) -> Option<Decision> {
+    pub(super) fn charge(&self, game: &Game, u: &Unit) -> Option<Decision> {
+        let b: &Battle = game;
         let mut enemies = self.enemies(b, u.side);
         enemies.sort_by(|a, c| {
             a.base
@@ -169,7 +175,7 @@ impl Opponent {
                 .total_cmp(&c.base.distance(&u.base))
         });
         let reach = long_move(b) * 2.0;
-        let stakes = self.last_bound(b);
+        let stakes = self.last_bound(game);
         let least = if self.pressing(b) {
             0.0
         } else {
@@ -177,7 +183,7 @@ impl Opponent {
         };
         // By the odds, the worth and the chance to win of the fight a move into contact
         // brings, if it is worth making.
-        let weigh = |after: Battle, e: &Unit| -> Option<(f64, f64)> {
+        let weigh = |after: Game, e: &Unit| -> Option<(f64, f64)> {
             let fight = Command::Fight {
                 unit: u.id.clone(),
                 target: e.id.clone(),
@@ -199,12 +205,12 @@ impl Opponent {
             // The charge made from the formation the rules reward it for (`attack_formation`),
             // formed first on a copy: by the odds where the fight is worth more so (or only so
             // worth making), straight on wherever it can be made so.
-            let formed = self.formed_for(b, u, e).and_then(|(form, copy)| {
+            let formed = self.formed_for(game, u, e).and_then(|(form, copy)| {
                 let v = copy.unit(&u.id).ok()?;
                 let (_, after) = self.contact(&copy, v, e)?;
                 Some((form, after))
             });
-            let plain = self.contact(b, u, e);
+            let plain = self.contact(game, u, e);
             match self.style {
                 Style::Straight => {
                     if let Some((form, _)) = formed {
@@ -248,8 +254,9 @@ impl Opponent {
     /// The command that forms `u` as the rules reward it for charging `e`
     /// (`Ruleset::attack_formation`), with the battle after it, where it is not so formed
     /// already and the rules accept it now.
-    pub(super) fn formed_for(&self, b: &Battle, u: &Unit, e: &Unit) -> Option<(Command, Battle)> {
-        let formation = b.rules.attack_formation(b, u, e)?;
+    pub(super) fn formed_for(&self, game: &Game, u: &Unit, e: &Unit) -> Option<(Command, Game)> {
+        let b: &Battle = game;
+        let formation = game.rules.attack_formation(b, u, e)?;
         if formation == u.formation || self.did(&u.id, "Form") {
             return None;
         }
@@ -258,7 +265,7 @@ impl Opponent {
             formation,
             turn: 0.0,
         };
-        probe(b, &cmd).map(|after| (cmd, after))
+        probe(game, &cmd).map(|after| (cmd, after))
     }
 
     /// The decision to form `u` before charging `e` (with the charge's chance to win, by the
@@ -279,25 +286,30 @@ impl Opponent {
 
     /// Whether `u` stands in the formation the rules reward it for charging one of the
     /// enemy's units in (`Ruleset::attack_formation`): not a column of march to leave.
-    pub(super) fn in_attack_formation(&self, b: &Battle, u: &Unit) -> bool {
+    pub(super) fn in_attack_formation(&self, game: &Game, u: &Unit) -> bool {
+        let b: &Battle = game;
         self.enemies(b, u.side)
             .iter()
-            .any(|e| b.rules.attack_formation(b, u, e) == Some(u.formation))
+            .any(|e| game.rules.attack_formation(b, u, e) == Some(u.formation))
     }
 
     /// By the odds, with its moves given: a unit not in contact whose nearest enemy stands
     /// within a long move, where the rules reward it for charging that enemy in another
     /// formation (`Ruleset::attack_formation`), forms it with what the moves left over, ready
     /// to charge it next bound (and to meet its charge).
-    pub(super) fn form_for_next_bound(&self, b: &Battle) -> Option<Decision> {
-        if self.style != Style::Odds || self.last_bound(b).is_some() {
+    pub(super) fn form_for_next_bound(&self, game: &Game) -> Option<Decision> {
+        let b: &Battle = game;
+        if self.style != Style::Odds || self.last_bound(game).is_some() {
             return None;
         }
         for u in self.own(b) {
-            if !fights(b, u) {
+            if !fights(game, u) {
                 continue;
             }
-            let foes = self.enemies(b, u.side).into_iter().filter(|e| fights(b, e));
+            let foes = self
+                .enemies(b, u.side)
+                .into_iter()
+                .filter(|e| fights(game, e));
             let Some(e) = nearest_to(foes, u) else {
                 continue;
             };
@@ -305,7 +317,7 @@ impl Opponent {
             if gap <= MEETS || gap > long_move(b) {
                 continue;
             }
-            if let Some((command, _)) = self.formed_for(b, u, e) {
+            if let Some((command, _)) = self.formed_for(game, u, e) {
                 return Some(Decision {
                     command,
                     reason: format!("{} forms to charge {} next bound", u.name, e.name),
@@ -318,7 +330,7 @@ impl Opponent {
     /// A move into contact with an enemy, with the battle after it: straight on; by the odds,
     /// where the rules want the fronts met square, also wheeling first to square up to it (or
     /// to face it). The straight player, the yardstick, only goes straight on.
-    pub(super) fn contact(&self, b: &Battle, u: &Unit, e: &Unit) -> Option<(Command, Battle)> {
+    pub(super) fn contact(&self, game: &Game, u: &Unit, e: &Unit) -> Option<(Command, Game)> {
         let mut tries = vec![vec![Step::ToContact(e.id.clone())]];
         if self.style == Style::Odds {
             let square = norm_deg(e.base.facing + 180.0 - u.base.facing).abs();
@@ -339,7 +351,7 @@ impl Opponent {
                 unit: u.id.clone(),
                 steps,
             };
-            probe(b, &cmd).map(|after| (cmd, after))
+            probe(game, &cmd).map(|after| (cmd, after))
         })
     }
 
@@ -350,7 +362,7 @@ impl Opponent {
     /// assault four phases after the move that makes it). The enemy's phases between (BBB's
     /// defensive fire) pass on the copy without its fire: the odds are those of the fight as
     /// the units stand.
-    pub(super) fn combat_ahead(&self, mut after: Battle, fight: &Command) -> Option<Outlook> {
+    pub(super) fn combat_ahead(&self, mut after: Game, fight: &Command) -> Option<Outlook> {
         for _ in 0..after.rules.phases().len() {
             match after.rules.preview(&after, fight) {
                 Err(RuleError::WrongPhase { .. }) if after.active == self.side => {

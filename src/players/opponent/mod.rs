@@ -15,6 +15,7 @@
 
 use crate::rules::battle::Battle;
 use crate::rules::command::Command;
+use crate::rules::game::Game;
 use crate::rules::model::{Phase, Side, UnitId};
 use crate::rules::ruleset::Outlook;
 
@@ -123,8 +124,8 @@ pub fn worth(o: &Outlook) -> (f64, f64) {
 }
 
 /// The battle after `cmd`, if the battle accepts it (the battle itself is unchanged).
-pub fn probe(b: &Battle, cmd: &Command) -> Option<Battle> {
-    let mut copy = b.fork();
+pub fn probe(game: &Game, cmd: &Command) -> Option<Game> {
+    let mut copy = game.fork();
     copy.execute(cmd.clone()).ok().map(|_| copy)
 }
 
@@ -182,7 +183,8 @@ impl Opponent {
 
     /// The next command for `side`'s units in this phase, if it has one worth giving (always
     /// one the battle accepts).
-    pub fn decide(&mut self, b: &Battle, side: Side) -> Option<Decision> {
+    pub fn decide(&mut self, game: &Game, side: Side) -> Option<Decision> {
+        let b: &Battle = game;
         let key = (b.turn, b.phase, side, b.deployment_step);
         if self.memory.key != Some(key) {
             self.memory = PhaseMemory {
@@ -191,33 +193,34 @@ impl Opponent {
             };
         }
         self.side = side;
-        self.tune = b.rules.opponent_tuning(Tuning::default());
+        self.tune = game.rules.opponent_tuning(Tuning::default());
         // A phase never takes more commands than a few per unit.
         if b.is_over() || self.memory.given >= 4 * b.units.len() + 8 {
             return None;
         }
-        let d = if b.rules.deployment(b).is_some() {
-            self.deploy(b)
+        let d = if game.rules.deployment(b).is_some() {
+            self.deploy(game)
         } else {
-            self.rescue(b)
-                .or_else(|| self.attack(b))
-                .or_else(|| self.buttons(b))
-                .or_else(|| self.manoeuvre(b))
+            self.rescue(game)
+                .or_else(|| self.attack(game))
+                .or_else(|| self.buttons(game))
+                .or_else(|| self.manoeuvre(game))
         }?;
-        let d = self.flank_aim(b, d);
+        let d = self.flank_aim(game, d);
         self.remember(&d.command);
         Some(d)
     }
 
     /// A move that brings a unit, facing it, within a long move of an enemy's flank or rear
     /// says so: "..., and to reach the flank of IR 20 Alt-Colloredo" (the nearest such enemy).
-    fn flank_aim(&self, b: &Battle, mut d: Decision) -> Decision {
+    fn flank_aim(&self, game: &Game, mut d: Decision) -> Decision {
+        let b: &Battle = game;
         let movers = match &d.command {
             Command::Move { unit, .. } => std::slice::from_ref(unit),
             Command::MoveGroup { units, .. } => units.as_slice(),
             _ => return d,
         };
-        let Some(after) = probe(b, &d.command) else {
+        let Some(after) = probe(game, &d.command) else {
             return d;
         };
         let mut best: Option<(f32, &str, &str)> = None;
@@ -246,11 +249,12 @@ impl Opponent {
 
     /// The command that ends the phase: `EndPhase`, or, where the rules want something done
     /// first, anything they accept.
-    pub fn finish(&mut self, b: &Battle, side: Side) -> Decision {
+    pub fn finish(&mut self, game: &Game, side: Side) -> Decision {
+        let b: &Battle = game;
         self.side = side;
         // Where the end of the phase is a roll or a placing ("Roll command dice"), the log's
         // own lines say what came of it: the opponent has no reason to add before them.
-        let reason = match b.rules.turn_words(b).end {
+        let reason = match game.rules.turn_words(b).end {
             Some(end) if !end.starts_with("End") => String::new(),
             _ => format!(
                 "ends the {} phase: nothing more is worth doing in it",
@@ -261,16 +265,17 @@ impl Opponent {
             command: Command::EndPhase,
             reason,
         };
-        if b.is_over() || probe(b, &Command::EndPhase).is_some() {
+        if b.is_over() || probe(game, &Command::EndPhase).is_some() {
             return end;
         }
-        self.forced(b).unwrap_or(end)
+        self.forced(game).unwrap_or(end)
     }
 
     /// Anything the rules accept, for a phase they will not let end yet.
-    fn forced(&self, b: &Battle) -> Option<Decision> {
-        for (w, ..) in self.weigh_attacks(b) {
-            if probe(b, &w.command).is_some() {
+    fn forced(&self, game: &Game) -> Option<Decision> {
+        let b: &Battle = game;
+        for (w, ..) in self.weigh_attacks(game) {
+            if probe(game, &w.command).is_some() {
                 return Some(Decision {
                     command: w.command,
                     reason: format!("{} (the rules require it)", w.reason),
@@ -278,9 +283,9 @@ impl Opponent {
             }
         }
         for u in b.alive() {
-            for g in b.rules.actions(b, u) {
+            for g in game.rules.actions(b, u) {
                 for a in g.actions {
-                    if probe(b, &a.command).is_some() {
+                    if probe(game, &a.command).is_some() {
                         return Some(Decision {
                             reason: format!("{}: {} (the rules require it)", u.name, a.label),
                             command: a.command,
@@ -293,7 +298,7 @@ impl Opponent {
     }
 
     /// Plays `side`'s commands in this phase, and ends it if `end`; returns what it did.
-    pub fn play_phase(&mut self, b: &mut Battle, side: Side, end: bool) -> Vec<Decision> {
+    pub fn play_phase(&mut self, b: &mut Game, side: Side, end: bool) -> Vec<Decision> {
         let start = (b.turn, b.phase, b.active, b.deployment_step);
         let same = |b: &Battle| (b.turn, b.phase, b.active, b.deployment_step) == start;
         let mut out = Vec::new();

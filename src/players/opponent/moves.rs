@@ -5,6 +5,7 @@
 use super::*;
 use crate::rules::battle::Battle;
 use crate::rules::command::Command;
+use crate::rules::game::Game;
 use crate::rules::geometry::{Pt, heading};
 use crate::rules::model::{Formation, Unit};
 use crate::rules::ruleset::Figures;
@@ -12,8 +13,9 @@ use crate::rules::ruleset::Figures;
 impl Opponent {
     /// Formal deployment: each waiting unit beside a placed unit of its division, else spread
     /// along the front of its side's zone.
-    pub(super) fn deploy(&mut self, b: &Battle) -> Option<Decision> {
-        let d = b.rules.deployment(b)?;
+    pub(super) fn deploy(&mut self, game: &Game) -> Option<Decision> {
+        let b: &Battle = game;
+        let d = game.rules.deployment(b)?;
         for (i, (id, label)) in d.waiting.iter().enumerate() {
             let Ok(u) = b.unit(id) else { continue };
             let mut spots: Vec<Pt> = Vec::new();
@@ -48,7 +50,7 @@ impl Opponent {
                     y: at.y,
                     facing: d.facing,
                 };
-                if probe(b, &cmd).is_some() {
+                if probe(game, &cmd).is_some() {
                     return Some(Decision {
                         command: cmd,
                         reason: format!("deploys {label} in line"),
@@ -62,17 +64,18 @@ impl Opponent {
     /// The buttons a player takes: command rolls, recovering bases, making declared charges,
     /// fortifying; limbering to march and unlimbering within two long moves of the enemy
     /// (`Tuning::unlimber`); forming line out of the column of march within reach of the enemy.
-    pub(super) fn buttons(&self, b: &Battle) -> Option<Decision> {
+    pub(super) fn buttons(&self, game: &Game) -> Option<Decision> {
+        let b: &Battle = game;
         let reach = long_move(b);
         for u in self.own(b) {
             let near = self.nearest(b, u);
-            for g in b.rules.actions(b, u) {
+            for g in game.rules.actions(b, u) {
                 for a in g.actions {
                     let take = match &a.command {
                         // A command roll whose lowest throw loses the unit (retiring it off
                         // the table) is not worth its move.
                         Command::Activate { .. } => {
-                            self.wants_to_move(b, u) && !lowest_throw_loses(b, &a.command, u)
+                            self.wants_to_move(game, u) && !lowest_throw_loses(game, &a.command, u)
                         }
                         Command::Recover { .. }
                         | Command::Charge { .. }
@@ -86,7 +89,7 @@ impl Opponent {
                         } => {
                             u.formation == Formation::Column
                                 && !self.beyond_reach(b, near)
-                                && !self.in_attack_formation(b, u)
+                                && !self.in_attack_formation(game, u)
                         }
                         // Guns limber only to march from far away: limbered, they cannot fire.
                         Command::Limber { .. } => near > 10.0 * reach,
@@ -96,7 +99,7 @@ impl Opponent {
                     if take
                         && !self.did(&u.id, kind)
                         && a.command.unit() == Some(&u.id)
-                        && probe(b, &a.command).is_some()
+                        && probe(game, &a.command).is_some()
                     {
                         return Some(Decision {
                             reason: format!("{}: {}", u.name, a.label),
@@ -111,9 +114,10 @@ impl Opponent {
 
     /// A move for one unit: in its last bound one that turns the result (`decisive_move`); else
     /// a charge worth making, else towards its goal.
-    pub(super) fn manoeuvre(&mut self, b: &Battle) -> Option<Decision> {
+    pub(super) fn manoeuvre(&mut self, game: &Game) -> Option<Decision> {
+        let b: &Battle = game;
         if !self.memory.no_decisive {
-            if let Some(d) = self.decisive_move(b) {
+            if let Some(d) = self.decisive_move(game) {
                 return Some(d);
             }
             self.memory.no_decisive = true;
@@ -123,19 +127,19 @@ impl Opponent {
         let mut own: Vec<(f32, &Unit)> = self
             .own(b)
             .into_iter()
-            .filter(|u| fights(b, u))
+            .filter(|u| fights(game, u))
             .map(|u| (self.nearest(b, u), u))
             .collect();
         own.sort_by(|a, c| a.0.total_cmp(&c.0).then_with(|| a.1.id.0.cmp(&c.1.id.0)));
         if !self.memory.second {
             if let Some(d) = self
-                .shelter(b)
-                .or_else(|| self.follow(b))
-                .or_else(|| self.supply(b))
+                .shelter(game)
+                .or_else(|| self.follow(game))
+                .or_else(|| self.supply(game))
             {
                 return Some(d);
             }
-            if let Some(d) = self.first_move(b, &own) {
+            if let Some(d) = self.first_move(game, &own) {
                 return Some(d);
             }
             if self.style != Style::Odds {
@@ -147,19 +151,19 @@ impl Opponent {
         // allow it (they refuse a second move within reach of the enemy's guns).
         for (_, u) in &own {
             if !self.far_off(b, u)
-                || self.on_guard(b, u)
+                || self.on_guard(game, u)
                 || self.moved(&u.id)
-                || !b.rules.may_move(b, u)
-                || !self.wants_to_move(b, u)
+                || !game.rules.may_move(b, u)
+                || !self.wants_to_move(game, u)
             {
                 continue;
             }
-            if let Some(mut d) = self.advance(b, u) {
+            if let Some(mut d) = self.advance(game, u) {
                 d.reason.push_str(" (a second move)");
                 return Some(d);
             }
         }
-        self.form_for_next_bound(b)
+        self.form_for_next_bound(game)
     }
 
     /// In its last bound, a side that would not win were the turn limit reached now moves a
@@ -167,26 +171,27 @@ impl Opponent {
     /// the enemy holds, taken or contested): tried on copies of the battle, each unit that may
     /// still move and stands within a long move and a half of the place, by each sample move and
     /// to the place itself.
-    pub(super) fn decisive_move(&self, b: &Battle) -> Option<Decision> {
+    pub(super) fn decisive_move(&self, game: &Game) -> Option<Decision> {
+        let b: &Battle = game;
         if self.style != Style::Odds || b.turn_limit == 0 || b.turn < b.turn_limit {
             return None;
         }
-        let rank = |x: &Battle| match x.rules.result_at_limit(x).0 {
+        let rank = |x: &Game| match x.rules.result_at_limit(x).0 {
             Some(s) if s == self.side => 2,
             Some(_) => 0,
             None => 1,
         };
-        let now = rank(b);
+        let now = rank(game);
         // Winning, it keeps its lead (`Stakes::Keep`).
         if now == 2 {
             return None;
         }
         let reach = 1.5 * long_move(b);
-        for (at, name) in &self.places(b, false) {
+        for (at, name) in &self.places(game, false) {
             for u in self.own(b) {
-                if !fights(b, u)
+                if !fights(game, u)
                     || self.moved(&u.id)
-                    || !b.rules.may_move(b, u)
+                    || !game.rules.may_move(b, u)
                     || u.base.distance_to_point(*at) > reach
                 {
                     continue;
@@ -209,7 +214,7 @@ impl Opponent {
                             unit: u.id.clone(),
                             steps,
                         };
-                        if probe(b, &cmd).is_some_and(|after| rank(&after) > now) {
+                        if probe(game, &cmd).is_some_and(|after| rank(&after) > now) {
                             return Some(Decision {
                                 command: cmd,
                                 reason: format!(
@@ -234,7 +239,8 @@ impl Opponent {
     /// 240 won on seeds 1-60 and 61-120 (227 and 220 before), against straight 161 and 153
     /// (158 and 154). Waiting so on both sides: random 229 and 229, straight 151 and 151; only
     /// units far from the enemy waiting: 232 and 224, 139 and 141.
-    pub(super) fn first_move(&mut self, b: &Battle, own: &[(f32, &Unit)]) -> Option<Decision> {
+    pub(super) fn first_move(&mut self, game: &Game, own: &[(f32, &Unit)]) -> Option<Decision> {
+        let b: &Battle = game;
         let sweeps: &[bool] = if self.style == Style::Odds && !self.defends(b) {
             &[true, false]
         } else {
@@ -243,15 +249,15 @@ impl Opponent {
         for &cheap in sweeps {
             for (_, u) in own {
                 if self.moved(&u.id)
-                    || !b.rules.may_move(b, u)
-                    || !self.wants_to_move(b, u)
-                    || self.on_guard(b, u)
+                    || !game.rules.may_move(b, u)
+                    || !self.wants_to_move(game, u)
+                    || self.on_guard(game, u)
                 {
                     continue;
                 }
                 // A guard goes to its place: it does not charge off on the way.
-                if self.guarding(b, u).is_none()
-                    && let Some(d) = self.charge_once(b, u)
+                if self.guarding(game, u).is_none()
+                    && let Some(d) = self.charge_once(game, u)
                 {
                     return Some(d);
                 }
@@ -259,10 +265,10 @@ impl Opponent {
                     continue;
                 }
                 let anchors = self.memory.anchors.len();
-                let Some(d) = self.advance(b, u) else {
+                let Some(d) = self.advance(game, u) else {
                     continue;
                 };
-                if cheap && self.dear(b, &d.command) {
+                if cheap && self.dear(game, &d.command) {
                     // It waits: a friend it would have dressed on is free to move.
                     self.memory.anchors.truncate(anchors);
                     self.memory.dear.push(u.id.clone());
@@ -280,7 +286,8 @@ impl Opponent {
     /// (or within his reach, where the rules count it). Within reach of the enemy he stays:
     /// measured on Lobositz as side 1 against the straight player over 60 games, following
     /// there too won 42, not following 48.
-    pub(super) fn follow(&self, b: &Battle) -> Option<Decision> {
+    pub(super) fn follow(&self, game: &Game) -> Option<Decision> {
+        let b: &Battle = game;
         if self.style != Style::Odds {
             return None;
         }
@@ -291,15 +298,15 @@ impl Opponent {
             return None;
         }
         let foe = centre(&enemies);
-        let commands = |u: &Unit| matches!(b.rules.look(b, u).arm, Figures::Command);
+        let commands = |u: &Unit| matches!(game.rules.look(b, u).arm, Figures::Command);
         for g in own.iter().filter(|g| commands(g)) {
-            if self.moved(&g.id) || !b.rules.may_move(b, g) {
+            if self.moved(&g.id) || !game.rules.may_move(b, g) {
                 continue;
             }
             let mine: Vec<&Unit> = own
                 .iter()
                 .copied()
-                .filter(|u| fights(b, u) && (g.division.is_none() || u.division == g.division))
+                .filter(|u| fights(game, u) && (g.division.is_none() || u.division == g.division))
                 .collect();
             if mine.is_empty() {
                 continue;
@@ -325,7 +332,7 @@ impl Opponent {
             if gap < self.tune.follow * reach {
                 continue;
             }
-            if let Some(command) = walk_towards(b, g, &[(way, gap)], |_| true) {
+            if let Some(command) = walk_towards(game, g, &[(way, gap)], |_| true) {
                 return Some(Decision {
                     command,
                     reason: format!("{} follows his troops to keep them in hand", g.name),
@@ -346,13 +353,14 @@ impl Opponent {
     /// for the battery's middle rather than its flank (coming in at an angle it ends beside a
     /// corner, short of touching): 239, 237, 235 and 237; 153, 155, 157 and 158. One that
     /// kept two long moves from the enemy: the same games.
-    pub(super) fn supply(&self, b: &Battle) -> Option<Decision> {
+    pub(super) fn supply(&self, game: &Game) -> Option<Decision> {
+        let b: &Battle = game;
         let reach = long_move(b);
         for u in self.own(b) {
-            if self.moved(&u.id) || !b.rules.may_move(b, u) {
+            if self.moved(&u.id) || !game.rules.may_move(b, u) {
                 continue;
             }
-            let Some((to, within)) = b.rules.supplies(b, u) else {
+            let Some((to, within)) = game.rules.supplies(b, u) else {
                 continue;
             };
             let Ok(f) = b.unit(&to) else {
@@ -378,7 +386,7 @@ impl Opponent {
                     .unit(&u.id)
                     .is_ok_and(|v| self.nearest(after, v) >= reach)
             };
-            if let Some(command) = walk_towards(b, u, &aims, safe) {
+            if let Some(command) = walk_towards(game, u, &aims, safe) {
                 return Some(Decision {
                     command,
                     reason: format!("{} takes supplies up to {}", u.name, f.name),
@@ -391,7 +399,8 @@ impl Opponent {
     /// A general the rules would strike down were the enemy a long move nearer
     /// (`Ruleset::general_exposed`) steps back behind his nearest own unit, on its side away
     /// from the enemy, as far as he may go towards it.
-    pub(super) fn shelter(&self, b: &Battle) -> Option<Decision> {
+    pub(super) fn shelter(&self, game: &Game) -> Option<Decision> {
+        let b: &Battle = game;
         if self.style != Style::Odds {
             return None;
         }
@@ -400,17 +409,19 @@ impl Opponent {
         let enemies: Vec<&Unit> = self
             .enemies(b, self.side)
             .into_iter()
-            .filter(|e| fights(b, e))
+            .filter(|e| fights(game, e))
             .collect();
-        let commands = |u: &Unit| matches!(b.rules.look(b, u).arm, Figures::Command);
+        let commands = |u: &Unit| matches!(game.rules.look(b, u).arm, Figures::Command);
         for g in own.iter().filter(|g| commands(g)) {
-            if self.moved(&g.id) || !b.rules.may_move(b, g) || !b.rules.general_exposed(b, g, reach)
+            if self.moved(&g.id)
+                || !game.rules.may_move(b, g)
+                || !game.rules.general_exposed(b, g, reach)
             {
                 continue;
             }
             let (Some(foe), Some(cover)) = (
                 nearest_to(enemies.iter().copied(), g),
-                nearest_to(own.iter().copied().filter(|u| fights(b, u)), g),
+                nearest_to(own.iter().copied().filter(|u| fights(game, u)), g),
             ) else {
                 continue;
             };
@@ -433,7 +444,7 @@ impl Opponent {
                         unit: g.id.clone(),
                         steps,
                     };
-                    if let Some(after) = probe(b, &cmd)
+                    if let Some(after) = probe(game, &cmd)
                         && after
                             .unit(&g.id)
                             .is_ok_and(|v| v.base.distance(&foe.base) > g.base.distance(&foe.base))

@@ -4,6 +4,7 @@
 use super::*;
 use crate::rules::battle::Battle;
 use crate::rules::command::Command;
+use crate::rules::game::Game;
 use crate::rules::geometry::{Edge, Pt};
 use crate::rules::model::{Side, Unit, UnitId};
 use crate::rules::ruleset::Figures;
@@ -31,8 +32,9 @@ pub(super) fn long_move(b: &Battle) -> f32 {
 }
 
 /// Whether a unit is fighting troops (not a general or a train), by the ruleset's look.
-pub(super) fn fights(b: &Battle, u: &Unit) -> bool {
-    !matches!(b.rules.look(b, u).arm, Figures::Command | Figures::Train)
+pub(super) fn fights(game: &Game, u: &Unit) -> bool {
+    let b: &Battle = game;
+    !matches!(game.rules.look(b, u).arm, Figures::Command | Figures::Train)
 }
 
 /// Whether a place lies in terrain that gives cover.
@@ -113,8 +115,9 @@ impl Opponent {
     /// in the turns left, else the nearest enemy (far off, the nearest allowing for the turn
     /// to face it: `Tuning::ahead`). Also whether it is a place to walk onto (an
     /// objective) rather than an enemy to halt short of.
-    pub(super) fn goal(&self, b: &Battle, u: &Unit) -> Option<(Pt, String, bool)> {
-        if let Some((at, name)) = self.guarding(b, u) {
+    pub(super) fn goal(&self, game: &Game, u: &Unit) -> Option<(Pt, String, bool)> {
+        let b: &Battle = game;
+        if let Some((at, name)) = self.guarding(game, u) {
             return Some((at, format!("{name}, to hold it"), true));
         }
         let pace = b.scale.to_mm(b.scale.unit.sample_moves()[3]);
@@ -137,7 +140,7 @@ impl Opponent {
         // Of the places that decide the battle, the nearest the enemy holds that it can reach:
         // from the start where the enemy holds more of them, else once it presses the attack
         // (`Tuning::press`).
-        let held = b.rules.objectives_held(b);
+        let held = game.rules.objectives_held(b);
         let ours = held.iter().filter(|o| o.2 == u.side).count();
         let behind = self.style == Style::Odds && 2 * ours < held.len();
         if (behind || self.pressing(b))
@@ -177,23 +180,28 @@ impl Opponent {
     /// that guards it: where an enemy fighting unit stands within `Tuning::guard` long moves of
     /// the place (and could reach it in the turns left), the side's nearest fighting unit goes
     /// onto it and stays there. One unit guards one place.
-    pub(super) fn guards(&self, b: &Battle) -> Vec<(Pt, String, UnitId)> {
+    pub(super) fn guards(&self, game: &Game) -> Vec<(Pt, String, UnitId)> {
+        let b: &Battle = game;
         if self.style != Style::Odds {
             return Vec::new();
         }
-        let places = self.places(b, true);
+        let places = self.places(game, true);
         if places.is_empty() {
             return Vec::new();
         }
         let pace = b.scale.to_mm(b.scale.unit.sample_moves()[3]);
         let reach = (pace * self.turns_left(b)).min(self.tune.guard * long_move(b));
         let enemies = self.enemies(b, self.side);
-        let mut free: Vec<&Unit> = self.own(b).into_iter().filter(|u| fights(b, u)).collect();
+        let mut free: Vec<&Unit> = self
+            .own(b)
+            .into_iter()
+            .filter(|u| fights(game, u))
+            .collect();
         let mut out = Vec::new();
         for (at, name) in places {
             let threat = enemies
                 .iter()
-                .filter(|e| fights(b, e))
+                .filter(|e| fights(game, e))
                 .any(|e| e.base.distance_to_point(at) <= reach);
             if !threat {
                 continue;
@@ -219,7 +227,8 @@ impl Opponent {
     /// The places that decide the battle which its side holds now (`ours`), or which the enemy
     /// does: the scenario's objective while not taken, and the ruleset's places
     /// (`Ruleset::objectives_held`).
-    pub(super) fn places(&self, b: &Battle, ours: bool) -> Vec<(Pt, String)> {
+    pub(super) fn places(&self, game: &Game, ours: bool) -> Vec<(Pt, String)> {
+        let b: &Battle = game;
         let mut places: Vec<(Pt, String)> = Vec::new();
         if let Some(o) = &b.objective
             && (o.owner == self.side) == ours
@@ -227,7 +236,7 @@ impl Opponent {
         {
             places.push((o.at, "the objective".into()));
         }
-        for (at, name, side) in b.rules.objectives_held(b) {
+        for (at, name, side) in game.rules.objectives_held(b) {
             if (side == self.side) == ours {
                 places.push((at, name));
             }
@@ -236,16 +245,17 @@ impl Opponent {
     }
 
     /// The place a unit guards, if it guards one (see `guards`).
-    pub(super) fn guarding(&self, b: &Battle, u: &Unit) -> Option<(Pt, String)> {
-        self.guards(b)
+    pub(super) fn guarding(&self, game: &Game, u: &Unit) -> Option<(Pt, String)> {
+        self.guards(game)
             .into_iter()
             .find(|(.., g)| *g == u.id)
             .map(|(at, name, _)| (at, name))
     }
 
     /// Whether a guard stands on its place: within a short move of it. It stays there.
-    pub(super) fn on_guard(&self, b: &Battle, u: &Unit) -> bool {
-        self.guarding(b, u).is_some_and(|(at, _)| {
+    pub(super) fn on_guard(&self, game: &Game, u: &Unit) -> bool {
+        let b: &Battle = game;
+        self.guarding(game, u).is_some_and(|(at, _)| {
             u.base.distance_to_point(at) <= b.scale.to_mm(b.scale.unit.sample_moves()[1])
         })
     }
@@ -260,14 +270,15 @@ impl Opponent {
     }
 
     /// Whether a unit means to move this bound: not a reserve while the fight is far off.
-    pub(super) fn wants_to_move(&self, b: &Battle, u: &Unit) -> bool {
+    pub(super) fn wants_to_move(&self, game: &Game, u: &Unit) -> bool {
+        let b: &Battle = game;
         if self.style == Style::Straight {
             return true;
         }
         !self.is_reserve(b, u)
             || !self.far_off(b, u)
             || b.turn >= self.tune.reserve_turn
-            || self.guarding(b, u).is_some()
+            || self.guarding(game, u).is_some()
     }
 
     /// The reserve: the rearmost quarter of the side, away from the enemy.
@@ -296,7 +307,8 @@ impl Opponent {
 
     /// Whether a move costs its side more than one command point for each unit it moves
     /// (where the rules pay for moves with points).
-    pub(super) fn dear(&self, b: &Battle, cmd: &Command) -> bool {
+    pub(super) fn dear(&self, game: &Game, cmd: &Command) -> bool {
+        let b: &Battle = game;
         let points = |x: &Battle| {
             x.command_points.get(self.side).copied().unwrap_or(0)
                 + x.division_points.iter().map(|d| d.1).sum::<i32>()
@@ -305,18 +317,19 @@ impl Opponent {
             Command::MoveGroup { units, .. } => units.len().max(1),
             _ => 1,
         };
-        probe(b, cmd).is_some_and(|after| points(b) - points(&after) > units as i32)
+        probe(game, cmd).is_some_and(|after| points(b) - points(&after) > units as i32)
     }
 
     /// What its side plays for in its last bound (by the odds), from the result were the
     /// turn limit reached now (`Ruleset::result_at_limit`): None before the last turn, and in
     /// a level game, which it plays as it was pressing the attack (a charge worth more than
     /// nothing; at any chance, it would as likely turn the draw into a loss).
-    pub(super) fn last_bound(&self, b: &Battle) -> Option<Stakes> {
+    pub(super) fn last_bound(&self, game: &Game) -> Option<Stakes> {
+        let b: &Battle = game;
         if self.style != Style::Odds || b.turn_limit == 0 || b.turn < b.turn_limit {
             return None;
         }
-        match b.rules.result_at_limit(b).0 {
+        match game.rules.result_at_limit(b).0 {
             Some(s) if s == self.side => Some(Stakes::Keep),
             Some(_) => Some(Stakes::AllIn),
             None => None,
@@ -332,14 +345,15 @@ impl Opponent {
     /// stood, won 235 against straight and 333 against random on seeds 1-60; the attacker's
     /// units holding good ground too, 745 of 1,080 over all nine scenarios against straight
     /// (771 the defender's only).
-    pub(super) fn holds_ground(&self, b: &Battle, u: &Unit) -> bool {
+    pub(super) fn holds_ground(&self, game: &Game, u: &Unit) -> bool {
+        let b: &Battle = game;
         // The guards last: they are weighed for the whole side.
         self.style == Style::Odds
             && self.defends(b)
             && !self.pressing(b)
             && (in_cover(b, u.base.centre) || b.terrain.level_at(u.base.centre) > 0)
             && !self.far_off(b, u)
-            && self.guarding(b, u).is_none()
+            && self.guarding(game, u).is_none()
     }
 
     /// Whether the game is past `Tuning::press` of its turn limit: the opponent then presses
@@ -353,9 +367,10 @@ impl Opponent {
     /// The unit and the units of its side standing beside it, flank to flank and facing the
     /// same way, that have not moved yet this phase and neither guard a place nor hold good
     /// ground (`holds_ground`): a line that can advance as one body.
-    pub(super) fn line_of(&self, b: &Battle, u: &Unit) -> Vec<UnitId> {
+    pub(super) fn line_of(&self, game: &Game, u: &Unit) -> Vec<UnitId> {
+        let b: &Battle = game;
         let own = self.own(b);
-        let guards: Vec<UnitId> = self.guards(b).into_iter().map(|g| g.2).collect();
+        let guards: Vec<UnitId> = self.guards(game).into_iter().map(|g| g.2).collect();
         let mut line = vec![u];
         let mut k = 0;
         while k < line.len() {
@@ -363,10 +378,10 @@ impl Opponent {
             for y in &own {
                 if line.iter().any(|l| l.id == y.id)
                     || guards.contains(&y.id)
-                    || self.holds_ground(b, y)
+                    || self.holds_ground(game, y)
                     || self.moved(&y.id)
                     || (y.base.facing - x.base.facing).abs() > 1.0
-                    || !fights(b, y)
+                    || !fights(game, y)
                 {
                     continue;
                 }

@@ -1,11 +1,11 @@
-//! The battle: table, terrain, sides, units, turn and phase, dice and log; one door for change.
+//! The battle: table, terrain, sides, units, turn and phase, dice, log and undo history; the
+//! state the rules read and change, which knows nothing of them (`game.rs` joins the two).
 
 use super::command::{Command, Event, RuleError};
 use super::dice::Dice;
 use super::geometry::{Base, Pt};
 use super::log::{Commands, Events, Log};
 use super::model::{Division, Phase, Side, SideInfo, Unit, UnitId};
-use super::ruleset::AnyRuleset;
 use super::scenario::raw::RawScenario;
 use super::terrain::Terrain;
 use parry2d::bounding_volume::Aabb;
@@ -46,7 +46,7 @@ fn base_box(b: &Base) -> Aabb {
     Aabb::new(lo, hi)
 }
 
-/// The whole state of a game.
+/// The whole state of a game on the table; the rules it is played by are the `Game`'s.
 #[derive(Clone, Debug)]
 pub struct Battle {
     /// The scenario as written: saves carry it so that they replay anywhere.
@@ -54,7 +54,6 @@ pub struct Battle {
     /// Scripted dice given at the start, if any (saved so the replay uses them too).
     pub scripted: Option<Arc<Vec<u8>>>,
     pub info: Arc<Info>,
-    pub rules: AnyRuleset,
     pub table: Table,
     pub scale: Scale,
     pub terrain: Terrain,
@@ -107,7 +106,7 @@ impl Battle {
     pub(crate) fn assemble(
         scenario: RawScenario,
         info: Info,
-        rules: AnyRuleset,
+        phase: Phase,
         table: Table,
         scale: Scale,
         terrain: Terrain,
@@ -124,12 +123,10 @@ impl Battle {
                 starting_units[u.side] += 1;
             }
         }
-        let phase = rules.first_phase(&units);
         Battle {
             scenario: Arc::new(scenario),
             scripted: None,
             info: Arc::new(info),
-            rules,
             table,
             scale,
             terrain,
@@ -170,7 +167,6 @@ impl Battle {
             scenario: self.scenario.clone(),
             scripted: self.scripted.clone(),
             info: self.info.clone(),
-            rules: self.rules.clone(),
             table: self.table,
             scale: self.scale.clone(),
             terrain: self.terrain.clone(),
@@ -301,27 +297,18 @@ impl Battle {
         self.phase == Phase::GAME_OVER
     }
 
-    /// The one door for change: check the command, resolve it, and apply its events.
-    /// A refused command changes nothing.
-    pub fn execute(&mut self, cmd: Command) -> Result<Vec<Event>, RuleError> {
-        if cmd == Command::Undo {
-            return self.undo();
-        }
-        if self.is_over() {
-            return Err(RuleError::GameOver);
-        }
-        if let Command::Reroll { by, unit } = &cmd {
-            return self.reroll(by, unit, &cmd);
-        }
-        // The command runs on the battle itself; a refusal puts back the state before it.
+    /// Runs one command as a single step: `resolve` (the rules' procedure) works on the battle
+    /// itself; a refusal puts back the state before it, an accepted command is kept in the
+    /// commands and the undo history. The door is `Game::execute`, which knows the rules.
+    pub(crate) fn run(
+        &mut self,
+        cmd: Command,
+        resolve: impl FnOnce(&mut Battle, &Command, &mut Vec<Event>) -> Result<(), RuleError>,
+    ) -> Result<Vec<Event>, RuleError> {
         let before = self.snapshot();
         self.cmd_dice.clear();
         let mut events = Vec::new();
-        let rules = self.rules.clone();
-        let done = rules
-            .execute(self, &cmd, &mut events)
-            .and_then(|()| rules.after_command(self, &mut events));
-        if let Err(e) = done {
+        if let Err(e) = resolve(self, &cmd, &mut events) {
             self.restore(before);
             return Err(e);
         }
@@ -330,16 +317,19 @@ impl Battle {
         Ok(events)
     }
 
-    /// A general's re-roll: the last command runs again from the state before it, with the same
-    /// dice up to the one thrown again, which is new, as is every die after it.
-    fn reroll(
+    /// A general's re-roll (`cmd`) of die `at` of the last command, which the rules allow and
+    /// whose roll goes on for `keep` dice after it: the last command runs again through
+    /// `resolve` from the state before it, with the same dice up to the one thrown again,
+    /// which is new, as is every die after its roll.
+    pub(crate) fn throw_again(
         &mut self,
         by: &UnitId,
         unit: &UnitId,
+        at: usize,
+        keep: usize,
         cmd: &Command,
+        resolve: impl FnOnce(&mut Battle, &Command, &mut Vec<Event>) -> Result<(), RuleError>,
     ) -> Result<Vec<Event>, RuleError> {
-        let rules = self.rules.clone();
-        let (at, keep) = rules.reroll(self, by, unit)?;
         let (Some(prev), Some(last)) = (self.undo.last(), self.commands.last()) else {
             return Err(RuleError::Illegal("there is no roll to throw again".into()));
         };
@@ -379,8 +369,7 @@ impl Battle {
                 chips,
             },
         );
-        rules.execute(&mut next, &last, &mut events)?;
-        rules.after_command(&mut next, &mut events)?;
+        resolve(&mut next, &last, &mut events)?;
         // The replay counts as new dice for undo, whatever it threw.
         next.dice_rolled += 1;
         next.commands = self.commands.clone();

@@ -1,16 +1,17 @@
-//! A raw scenario checked and turned into a battle: the table, the terrain, the sides, the
+//! A raw scenario checked and turned into a game (a battle and its rules): the table, the terrain, the sides, the
 //! zones and the objective, the armies against the ruleset; every problem at its place in the
 //! file.
 
 use super::*;
 use crate::rules::battle::{Battle, Info, Objective, Scale, Table, Zone};
+use crate::rules::game::Game;
 use crate::rules::geometry::Pt;
 use crate::rules::model::{SideInfo, Unit};
 use crate::rules::ruleset::{AnyRuleset, Ruleset, ScenarioField};
 use crate::rules::terrain::{Feature, FeatureKind, Terrain};
 
-/// Turns a raw scenario into a battle, collecting every problem.
-pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Battle, Vec<Diagnostic>> {
+/// Turns a raw scenario into a game ready to play, collecting every problem.
+pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Game, Vec<Diagnostic>> {
     let mut ck = Checker {
         text,
         file,
@@ -69,10 +70,11 @@ pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Battle, Vec<Di
         unit: rs.measure(),
         mm_per_unit,
     };
-    Ok(Battle::assemble(
+    let phase = rs.first_phase(&units);
+    let battle = Battle::assemble(
         raw.clone(),
         info,
-        rules,
+        phase,
         table,
         scale,
         terrain,
@@ -82,7 +84,8 @@ pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Battle, Vec<Di
         objective,
         raw.turn_limit,
         raw.seed,
-    ))
+    );
+    Ok(Game::new(battle, rules))
 }
 
 /// The sides, their coats checked, and at most one of them the defender.

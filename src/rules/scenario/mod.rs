@@ -1,6 +1,7 @@
-//! Scenario files: raw RON, then a validated Battle. Every error names file:line:col.
+//! Scenario files: raw RON, then a validated game ready to play. Every error names
+//! file:line:col.
 
-use super::battle::Battle;
+use super::game::Game;
 use super::model::Unit;
 use serde::Serialize;
 use std::fmt;
@@ -95,7 +96,7 @@ pub fn locate(text: &str, needle: &str, nth: usize) -> (usize, usize) {
 }
 
 /// Parses and validates a scenario. `file` names it in diagnostics.
-pub fn parse(text: &str, file: &str) -> Result<Battle, Vec<Diagnostic>> {
+pub fn parse(text: &str, file: &str) -> Result<Game, Vec<Diagnostic>> {
     build(&parse_raw(text, file)?, text, file)
 }
 
@@ -117,10 +118,10 @@ pub fn notes(text: &str, file: &str) -> Vec<String> {
     let Ok(raw) = parse_raw(text, file) else {
         return Vec::new();
     };
-    let Ok(b) = build(&raw, text, file) else {
+    let Ok(game) = build(&raw, text, file) else {
         return Vec::new();
     };
-    let rs = b.rules.get();
+    let (b, rs) = (&game.battle, game.rules.get());
     let mut out = Vec::new();
     for (s, side) in b.sides.iter().enumerate() {
         let members: Vec<&Unit> = b.units.iter().filter(|u| u.side == s).collect();
@@ -133,13 +134,13 @@ pub fn notes(text: &str, file: &str) -> Vec<String> {
 }
 
 /// Reads a scenario file from disk.
-pub fn load(path: &Path) -> Result<Battle, Vec<Diagnostic>> {
+pub fn load(path: &Path) -> Result<Game, Vec<Diagnostic>> {
     let text = read_text(path)?;
     parse(&text, &path.display().to_string())
 }
 
 /// Reads a scenario file from disk with these optional rules in place of its own.
-pub fn load_with_options(path: &Path, options: &[String]) -> Result<Battle, Vec<Diagnostic>> {
+pub fn load_with_options(path: &Path, options: &[String]) -> Result<Game, Vec<Diagnostic>> {
     let text = read_text(path)?;
     let file = path.display().to_string();
     let mut raw = parse_raw(&text, &file)?;

@@ -204,7 +204,7 @@ fn unit_tags(
     let Some((cam, gt)) = cams.iter().next() else {
         return Ok(());
     };
-    let b = &game.battle;
+    let b = &game.play;
     let to_screen = |p: Pt| {
         cam.world_to_viewport(gt, Vec3::new(p.x, p.y, 0.0))
             .ok()
@@ -267,14 +267,14 @@ fn table_in_view(screen: egui::Rect, docks: &Docks) -> egui::Rect {
 impl TagCache {
     /// The rules' looks and objectives, worked out once for each state of the battle.
     fn refresh(&mut self, game: &Game) {
-        let b = &game.battle;
+        let (b, rules) = (&game.play.battle, game.play.rules.get());
         let key = (game.version, std::ptr::from_ref(b) as usize);
         if self.key != Some(key) {
             self.looks = b
                 .alive()
-                .map(|u| (u.id.clone(), b.rules.look(b, u)))
+                .map(|u| (u.id.clone(), rules.look(b, u)))
                 .collect();
-            self.objectives = objectives_on_table(b);
+            self.objectives = objectives_on_table(rules, b);
             self.key = Some(key);
         }
     }
@@ -296,7 +296,7 @@ fn paint_counters(
         let Some(look) = cache.looks.get(&u.id) else {
             continue;
         };
-        let [r, g, bl] = game.battle.side_colour(u.side);
+        let [r, g, bl] = game.play.side_colour(u.side);
         let fill = egui::Color32::from_rgb(r, g, bl);
         let ink = colour32(contrast([r, g, bl]));
         let edge = look.worst_sign().map(sign_colour);
@@ -320,7 +320,7 @@ fn paint_objectives(sheet: &Sheet, cache: &TagCache, game: &Game, taken: &mut Ta
         let Some(p) = (sheet.to_screen)(at).filter(|p| screen.contains(*p)) else {
             continue;
         };
-        let holder = game.battle.sides.get(side).map_or("", |s| s.name.as_str());
+        let holder = game.play.sides.get(side).map_or("", |s| s.name.as_str());
         painter.circle(
             p,
             8.0,
@@ -581,7 +581,7 @@ mod tests {
             egui::pos2(0.0, docks.top),
             egui::pos2(ww - docks.right, wh - docks.bottom),
         );
-        let b = &game.battle;
+        let b = &game.play;
         let mut boxes: Vec<(&Unit, crate::app::overlay::Counter)> = b
             .alive()
             .filter_map(|u| Some((u, crate::app::overlay::Counter::of(&u.base, to_screen)?)))
@@ -595,7 +595,7 @@ mod tests {
         let font = egui::FontId::proportional(12.0);
         let names_of = |picked: Option<usize>| {
             let mut taken = Taken::of(boxes.iter().map(|(_, c)| c.rect().expand(1.0)).collect());
-            for (p, name, _) in objectives_on_table(b) {
+            for (p, name, _) in objectives_on_table(game.play.rules.get(), b) {
                 let p = to_screen(p).unwrap();
                 let g = painter.layout_no_wrap(
                     format!("{name}: Austria"),

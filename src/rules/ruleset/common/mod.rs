@@ -20,6 +20,7 @@ pub use marks::*;
 pub use moves::*;
 pub use table::*;
 
+use super::Ruleset;
 use super::view::{Action, ActionGroup};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Event, RuleError};
@@ -140,14 +141,19 @@ pub fn fire_or_fight(
 /// the two are enemies, or None where the click selects `clicked` instead. A unit of a side that
 /// acts now (both sides declare charges and fire in Hal's) is a target only for a command its
 /// enemy may give: clicking it otherwise selects it.
-pub fn click_command(b: &Battle, selected: &UnitId, clicked: &UnitId) -> Option<Command> {
+pub fn click_command(
+    rules: &dyn Ruleset,
+    b: &Battle,
+    selected: &UnitId,
+    clicked: &UnitId,
+) -> Option<Command> {
     let (s, c) = (b.unit(selected).ok()?, b.unit(clicked).ok()?);
     if s.side == c.side {
         return None;
     }
-    let cmd = b.rules.target_command(b, selected, clicked)?;
-    let acting = b.rules.acting_sides(b).contains(&c.side);
-    (!acting || b.rules.preview(b, &cmd).is_ok()).then_some(cmd)
+    let cmd = rules.target_command(b, selected, clicked)?;
+    let acting = rules.acting_sides(b).contains(&c.side);
+    (!acting || rules.preview(b, &cmd).is_ok()).then_some(cmd)
 }
 
 /// Refuses a command with the reason in words.

@@ -4,6 +4,7 @@
 use crate::rules::battle::Battle;
 use crate::rules::geometry::Pt;
 use crate::rules::model::UnitId;
+use crate::rules::ruleset::Ruleset;
 
 /// Whether a unit garrisons a fortified town or village: its centre stands inside one.
 pub fn garrisons(b: &Battle, u: &crate::rules::model::Unit) -> bool {
@@ -16,9 +17,9 @@ pub fn garrisons(b: &Battle, u: &crate::rules::model::Unit) -> bool {
 /// The objectives to name on the table, with the side that holds each: the rules' own, or the
 /// scenario's objective named by the place it stands in (else the nearest named town or
 /// village), held by its owner until taken.
-pub fn objectives_on_table(b: &Battle) -> Vec<(Pt, String, usize)> {
+pub fn objectives_on_table(rules: &dyn Ruleset, b: &Battle) -> Vec<(Pt, String, usize)> {
     use crate::rules::terrain::{Feature, FeatureKind};
-    let mut out = b.rules.objectives_held(b);
+    let mut out = rules.objectives_held(b);
     if out.is_empty()
         && let Some(o) = &b.objective
     {
@@ -106,11 +107,11 @@ mod tests {
     /// The default battle's objective is named by the village it stands by, and held by Austria.
     #[test]
     fn the_objective_is_named_by_its_place() {
-        let b = crate::rules::scenario::load(
+        let game = crate::rules::scenario::load(
             &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/default.ron"),
         )
         .expect("the default battle loads");
-        let names: Vec<(String, usize)> = objectives_on_table(&b)
+        let names: Vec<(String, usize)> = objectives_on_table(game.rules.get(), &game.battle)
             .into_iter()
             .map(|(_, n, s)| (n, s))
             .collect();

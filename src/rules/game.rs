@@ -1,0 +1,72 @@
+//! A game: the battle and the rules it is played by, and the one door for change.
+
+use super::battle::Battle;
+use super::command::{Command, Event, RuleError};
+use super::ruleset::AnyRuleset;
+use std::ops::{Deref, DerefMut};
+
+/// A battle and the ruleset it is played by. The battle is the state on the table and knows
+/// nothing of its rules, which read and change it; what needs both lives here: the door for
+/// commands (re-rolls and undo among them) and copies to try commands on. Scenarios and saves
+/// load into a game.
+///
+/// A game reads as its battle (`Deref`, `DerefMut`): the window, the players and the tests read
+/// the table far more often than they ask the rules, and `game.units` says no less than
+/// `game.battle.units`. Changing the battle through it is for setting up before play (dice,
+/// seed) and for tests; play goes through `execute`, which `Battle` does not have.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub battle: Battle,
+    pub rules: AnyRuleset,
+}
+
+impl Game {
+    pub fn new(battle: Battle, rules: AnyRuleset) -> Self {
+        Game { battle, rules }
+    }
+
+    /// The one door for change: check the command, resolve it, and apply its events.
+    /// A refused command changes nothing.
+    pub fn execute(&mut self, cmd: Command) -> Result<Vec<Event>, RuleError> {
+        if cmd == Command::Undo {
+            return self.battle.undo();
+        }
+        if self.battle.is_over() {
+            return Err(RuleError::GameOver);
+        }
+        let rules = &self.rules;
+        let resolve = |b: &mut Battle, cmd: &Command, out: &mut Vec<Event>| {
+            rules
+                .execute(b, cmd, out)
+                .and_then(|()| rules.after_command(b, out))
+        };
+        if let Command::Reroll { by, unit } = &cmd {
+            // Which die the rules let the general throw again, and how many after it belong
+            // to its roll; the battle replays the last command with it.
+            let (at, keep) = rules.reroll(&self.battle, by, unit)?;
+            return self.battle.throw_again(by, unit, at, keep, &cmd, resolve);
+        }
+        self.battle.run(cmd, resolve)
+    }
+
+    /// A copy to try commands on: everything but the undo history.
+    pub fn fork(&self) -> Game {
+        Game {
+            battle: self.battle.fork(),
+            rules: self.rules.clone(),
+        }
+    }
+}
+
+impl Deref for Game {
+    type Target = Battle;
+    fn deref(&self) -> &Battle {
+        &self.battle
+    }
+}
+
+impl DerefMut for Game {
+    fn deref_mut(&mut self) -> &mut Battle {
+        &mut self.battle
+    }
+}
