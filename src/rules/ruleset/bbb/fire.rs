@@ -8,6 +8,7 @@ use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError};
 use crate::rules::geometry::{Base, Pt, segment_hits_base};
 use crate::rules::model::{Ammo, Flag, Formation, Phase, Unit, UnitId};
+use crate::rules::ruleset::bbb::Refusal;
 use crate::rules::ruleset::view::{Chance, Outlook, OutlookPart, Roll};
 use crate::rules::terrain::FeatureKind;
 
@@ -75,31 +76,40 @@ impl Bbb7yw {
             }
         };
         if defensive == (s.side == b.active) {
-            return illegal(format!(
-                "{} fires in the {} fire step",
-                s.name,
-                if s.side == b.active {
-                    "offensive"
-                } else {
-                    "defensive"
-                }
-            ));
+            return illegal(
+                Refusal::NotItsFireStep,
+                format!(
+                    "{} fires in the {} fire step",
+                    s.name,
+                    if s.side == b.active {
+                        "offensive"
+                    } else {
+                        "defensive"
+                    }
+                ),
+            );
         }
         if s.bound.fired && !defensive {
-            return illegal(format!("{} has already fired this turn", s.name));
+            return illegal(
+                Refusal::AlreadyFiredThisTurn,
+                format!("{} has already fired this turn", s.name),
+            );
         }
         if defensive && self.fired_this_phase(b, &s.id) {
-            return illegal(format!("{} has already fired this step", s.name));
+            return illegal(
+                Refusal::AlreadyFiredThisStep,
+                format!("{} has already fired this step", s.name),
+            );
         }
         if self.is_general(s) {
-            return illegal("generals do not fire".into());
+            return illegal(Refusal::GeneralsDoNotFire, "generals do not fire".into());
         }
         if self.is_artillery(s) {
             if s.status.limbered {
-                return illegal(format!("{} is limbered", s.name));
+                return illegal(Refusal::Limbered, format!("{} is limbered", s.name));
             }
             if s.status.silenced {
-                return illegal(format!("{} is silenced", s.name));
+                return illegal(Refusal::Silenced, format!("{} is silenced", s.name));
             }
             if !defensive && s.bound.moved {
                 let horse = self.troop(s)?.gun == Some(Gun::Horse);
@@ -107,18 +117,24 @@ impl Bbb7yw {
                 if !(horse && near && s.bound.limber_changed && !s.status.limbered)
                     || self.manhandled(b, s)
                 {
-                    return illegal(format!(
-                        "{} moved this turn: only horse artillery that moved up to 6\" and unlimbered may fire, and manhandled guns never",
-                        s.name
-                    ));
+                    return illegal(
+                        Refusal::MovedAndMayNotFire,
+                        format!(
+                            "{} moved this turn: only horse artillery that moved up to 6\" and unlimbered may fire, and manhandled guns never",
+                            s.name
+                        ),
+                    );
                 }
             }
         }
         if !defensive && !self.in_contact(b, s).is_empty() {
-            return illegal(format!(
-                "{} is in contact with the enemy: it assaults instead",
-                s.name
-            ));
+            return illegal(
+                Refusal::InContactAssaultsInstead,
+                format!(
+                    "{} is in contact with the enemy: it assaults instead",
+                    s.name
+                ),
+            );
         }
         Ok(())
     }
@@ -215,12 +231,18 @@ impl Bbb7yw {
         let s = b.unit(sid)?.clone();
         let t = b.unit(tid)?.clone();
         if !s.alive() || !t.alive() {
-            return illegal("both units must be on the table".into());
+            return illegal(
+                Refusal::NotOnTable,
+                "both units must be on the table".into(),
+            );
         }
         self.may_fire(b, &s)?;
         self.may_fire_at(b, &t, &s)?;
         let Some((row, bg)) = self.values_for(&s, &t) else {
-            return illegal(format!("{} has no fire against {}", s.name, t.name));
+            return illegal(
+                Refusal::NoFireAgainst,
+                format!("{} has no fire against {}", s.name, t.name),
+            );
         };
         let values = if bg {
             row.with_bg.clone().unwrap_or_else(|| row.values.clone())
@@ -247,13 +269,13 @@ impl Bbb7yw {
     /// that moved or assaults.
     fn may_fire_at(&self, b: &Battle, t: &Unit, s: &Unit) -> Result<(), RuleError> {
         if t.side == s.side {
-            return illegal(format!("{} is a friend", t.name));
+            return illegal(Refusal::TargetIsAFriend, format!("{} is a friend", t.name));
         }
         if self.is_general(t) {
-            return illegal(format!(
-                "{} is a general: generals are not fired at",
-                t.name
-            ));
+            return illegal(
+                Refusal::GeneralsAreNotFiredAt,
+                format!("{} is a general: generals are not fired at", t.name),
+            );
         }
         let defensive = b.phase == Phase::DefensiveFire;
         // A formation change, limbering or a pivot uses the move: it counts as moving (ruling
@@ -264,10 +286,13 @@ impl Bbb7yw {
             && !t.bound.formed
             && !t.bound.limber_changed
         {
-            return illegal(format!(
-                "defensive fire is at units that moved or assault: {} has not moved",
-                t.name
-            ));
+            return illegal(
+                Refusal::TargetHasNotMoved,
+                format!(
+                    "defensive fire is at units that moved or assault: {} has not moved",
+                    t.name
+                ),
+            );
         }
         Ok(())
     }
@@ -313,12 +338,15 @@ impl Bbb7yw {
             ));
         }
         if value <= 0.0 {
-            return illegal(format!(
-                "{} cannot fire at {}: {}",
-                s.name,
-                t.name,
-                why_not.unwrap_or_else(|| "no base can".into())
-            ));
+            return illegal(
+                Refusal::CannotFireAt,
+                format!(
+                    "{} cannot fire at {}: {}",
+                    s.name,
+                    t.name,
+                    why_not.unwrap_or_else(|| "no base can".into())
+                ),
+            );
         }
         Ok((value, lines))
     }

@@ -21,6 +21,7 @@ pub mod layout;
 pub mod morale;
 pub mod movement;
 pub mod reference;
+mod refusal;
 pub mod retire;
 pub mod setup;
 pub mod tables;
@@ -33,6 +34,7 @@ pub mod zones;
 pub use super::common::{FactorDef as Modifier, Number};
 pub use data::*;
 pub use movement::BbbPlan;
+pub use refusal::Refusal;
 
 use crate::rules::battle::Battle;
 use crate::rules::command::{Factor, RuleError};
@@ -71,10 +73,13 @@ impl Bbb7yw {
     /// here in words, never read as another troop type.
     pub fn troop(&self, u: &Unit) -> Result<&Troop, RuleError> {
         self.data.troop(&u.troop).ok_or_else(|| {
-            RuleError::Illegal(format!(
-                "unit '{}' has the troop type '{}', which BBB's data lacks",
-                u.id, u.troop
-            ))
+            RuleError::refused(
+                Refusal::UnknownTroopType,
+                format!(
+                    "unit '{}' has the troop type '{}', which BBB's data lacks",
+                    u.id, u.troop
+                ),
+            )
         })
     }
 

@@ -8,6 +8,7 @@ use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError, factor_sum};
 use crate::rules::geometry::norm_deg;
 use crate::rules::model::{Flag, Formation, Phase, Unit, UnitId};
+use crate::rules::ruleset::bbb::Refusal;
 use crate::rules::ruleset::view::Roll;
 use crate::rules::terrain::FeatureKind;
 
@@ -84,16 +85,19 @@ impl Bbb7yw {
         let u = b.unit(id)?.clone();
         crate::rules::ruleset::common::own_active(b, &u)?;
         if self.is_general(&u) {
-            return illegal(format!(
-                "{} is a general: generals move in their own step without a roll",
-                u.name
-            ));
+            return illegal(
+                Refusal::GeneralsMoveWithoutRoll,
+                format!(
+                    "{} is a general: generals move in their own step without a roll",
+                    u.name
+                ),
+            );
         }
         if u.bound.allowance.is_some() {
-            return illegal(format!(
-                "{} has already rolled for command this turn",
-                u.name
-            ));
+            return illegal(
+                Refusal::AlreadyRolledForCommand,
+                format!("{} has already rolled for command this turn", u.name),
+            );
         }
         let (factors, disordered) = self.command_modifiers(b, &u);
         let dice = vec![b.d6()?, b.d6()?];
@@ -255,7 +259,10 @@ impl Bbb7yw {
             }
             Phase::GameOver => return Err(RuleError::GameOver),
             other => {
-                return illegal(format!("a BBB turn has no {} step", other.name()));
+                return illegal(
+                    Refusal::NoSuchStep,
+                    format!("a BBB turn has no {} step", other.name()),
+                );
             }
         }
         Ok(())

@@ -8,6 +8,7 @@ mod contact;
 mod data;
 mod marks;
 mod moves;
+mod refusal;
 mod table;
 
 pub use chances::*;
@@ -15,6 +16,7 @@ pub use contact::*;
 pub use data::*;
 pub use marks::*;
 pub use moves::*;
+pub use refusal::Refusal;
 pub use table::*;
 
 use super::view::{Action, ActionGroup};
@@ -27,10 +29,10 @@ pub fn on_table(u: &Unit) -> Result<(), RuleError> {
     if u.alive() {
         Ok(())
     } else {
-        Err(RuleError::Illegal(format!(
-            "{} is no longer on the table",
-            u.name
-        )))
+        Err(RuleError::refused(
+            Refusal::NotOnTable,
+            format!("{} is no longer on the table", u.name),
+        ))
     }
 }
 
@@ -55,14 +57,17 @@ pub fn order_pursuit(
     let u = b.unit(unit)?;
     own_active(b, u)?;
     if let Some(why) = no_choice {
-        return Err(RuleError::Illegal(why));
+        return Err(RuleError::refused(Refusal::NoPursuitChoice, why));
     }
     if pursue != u.status.hold_ground {
-        return Err(RuleError::Illegal(format!(
-            "{} is already ordered to {} if victorious",
-            u.name,
-            if pursue { "pursue" } else { "hold its ground" }
-        )));
+        return Err(RuleError::refused(
+            Refusal::AlreadyOrderedSo,
+            format!(
+                "{} is already ordered to {} if victorious",
+                u.name,
+                if pursue { "pursue" } else { "hold its ground" }
+            ),
+        ));
     }
     b.emit(
         out,
@@ -140,9 +145,12 @@ pub fn click_command(b: &Battle, selected: &UnitId, clicked: &UnitId) -> Option<
     (!acting || b.rules.preview(b, &cmd).is_ok()).then_some(cmd)
 }
 
-/// Refuses a command with the reason in words.
-pub(crate) fn illegal<T>(s: String) -> Result<T, RuleError> {
-    Err(RuleError::Illegal(s))
+/// Refuses a command: the reason in words, and its kind (the refusing ruleset's `Refusal`).
+pub(crate) fn illegal<T, K: std::any::Any + Send + Sync>(
+    kind: K,
+    s: String,
+) -> Result<T, RuleError> {
+    Err(RuleError::refused(kind, s))
 }
 
 /// Refuses a command given outside its phase.

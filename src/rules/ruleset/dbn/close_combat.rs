@@ -9,6 +9,7 @@ use crate::rules::command::{Effect, Event, Factor, RuleError, Score, Verdict};
 use crate::rules::geometry::{Base, CONTACT_EPS, Contact, Edge, norm_deg};
 use crate::rules::model::{Phase, Unit, UnitId};
 use crate::rules::ruleset::common::own_active;
+use crate::rules::ruleset::dbn::Refusal;
 use crate::rules::ruleset::view::Roll;
 
 impl Dbn {
@@ -195,10 +196,10 @@ impl<S: Supplement> DbnGame<S> {
             own_active(b, &a)?;
         }
         if !d.contacts(b, &a).iter().any(|(x, _)| x == did) {
-            return Err(RuleError::Illegal(format!(
-                "{} is not in close combat with {}",
-                a.name, e.name
-            )));
+            return Err(RuleError::refused(
+                Refusal::NotInCloseCombat,
+                format!("{} is not in close combat with {}", a.name, e.name),
+            ));
         }
         // A flank or rear attacker waits for the combat to the enemy's front.
         let on_flank = e
@@ -216,10 +217,13 @@ impl<S: Supplement> DbnGame<S> {
                 && !f.bound.fought
                 && !e.bound.fought
             {
-                return Err(RuleError::Illegal(format!(
-                    "fight the combat to the front of {} first ({})",
-                    e.name, f.name
-                )));
+                return Err(RuleError::refused(
+                    Refusal::FrontCombatFirst,
+                    format!(
+                        "fight the combat to the front of {} first ({})",
+                        e.name, f.name
+                    ),
+                ));
             }
         }
         if !extra && (a.bound.fought || e.bound.fought) {
@@ -363,10 +367,10 @@ impl<S: Supplement> DbnGame<S> {
         // factors are not used.
         let Setup { a, b: g, .. } = self.fight_setup(b, aid, did, false)?;
         let Some(dsc) = d.divisional(&g) else {
-            return Err(RuleError::Illegal(format!(
-                "{} is no divisional commander",
-                g.name
-            )));
+            return Err(RuleError::refused(
+                Refusal::NotADivisionalCommander,
+                format!("{} is no divisional commander", g.name),
+            ));
         };
         let die = b.d6()?;
         let flee_max = dsc.flee_max;

@@ -7,6 +7,7 @@ use super::{Dbn, DbnGame, Supplement, TroopKind, TroopTrait};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError, factor_sum};
 use crate::rules::model::{Division, Phase, Side, Unit, UnitId};
+use crate::rules::ruleset::dbn::Refusal;
 
 impl Dbn {
     /// Phases of a bound in order.
@@ -345,10 +346,10 @@ impl<S: Supplement> DbnGame<S> {
             | Phase::Rout
             | Phase::DefensiveFire
             | Phase::OffensiveFire
-            | Phase::Assault => Err(RuleError::Illegal(format!(
-                "a DBN bound has no {} phase",
-                b.phase.name()
-            ))),
+            | Phase::Assault => Err(RuleError::refused(
+                Refusal::NoSuchPhase,
+                format!("a DBN bound has no {} phase", b.phase.name()),
+            )),
         }
     }
 }

@@ -27,6 +27,7 @@ mod deployment;
 mod firing;
 mod game;
 mod movement;
+mod refusal;
 mod results;
 mod rolls;
 mod supplement;
@@ -40,6 +41,7 @@ pub use data::{
     typed_names,
 };
 pub use game::{DbnGame, prepare_plain};
+pub use refusal::Refusal;
 pub use results::Follow;
 pub use rolls::{Combat, FireRole, FirstThrow, Preview, Setup};
 pub use supplement::Supplement;

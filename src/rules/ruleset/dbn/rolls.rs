@@ -6,6 +6,7 @@ use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Event, Factor, RuleError, Verdict, factor_sum};
 use crate::rules::model::{Phase, Unit, UnitId};
 use crate::rules::odds::{Odds, Quirks};
+use crate::rules::ruleset::dbn::Refusal;
 use crate::rules::ruleset::view::Roll;
 use crate::rules::tagged::Tagged;
 
@@ -119,7 +120,8 @@ impl<S: Supplement> DbnGame<S> {
                 (self.fight_setup(b, unit, target, false)?, Combat::Close)
             }
             _ => {
-                return Err(RuleError::Illegal(
+                return Err(RuleError::refused(
+                    Refusal::NoOddsForThisCommand,
                     "only firing and close combat have odds".into(),
                 ));
             }

@@ -18,6 +18,7 @@ mod morale;
 mod movement;
 mod officers;
 pub mod procedures;
+mod refusal;
 mod rolls;
 mod setup;
 pub mod tables;
@@ -27,6 +28,7 @@ mod view;
 
 pub use data::*;
 pub use melee::flank_or_rear;
+pub use refusal::Refusal;
 
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
@@ -80,10 +82,13 @@ impl Hal25 {
     /// here in words, never read as another troop type.
     pub fn troop_def(&self, u: &Unit) -> Result<&TroopDef, RuleError> {
         self.d.troop(&u.troop).ok_or_else(|| {
-            RuleError::Illegal(format!(
-                "unit '{}' has the troop type '{}', which Hal's data lacks",
-                u.id, u.troop
-            ))
+            RuleError::refused(
+                Refusal::UnknownTroopType,
+                format!(
+                    "unit '{}' has the troop type '{}', which Hal's data lacks",
+                    u.id, u.troop
+                ),
+            )
         })
     }
 

@@ -8,6 +8,7 @@ use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Marker, RuleError};
 use crate::rules::model::{Phase, Side, UnitId};
 use crate::rules::ruleset::common::{illegal, in_phase, on_table};
+use crate::rules::ruleset::hal25::Refusal;
 
 impl Hal25 {
     // ----- brigades -------------------------------------------------------------------------
@@ -127,19 +128,31 @@ impl Hal25 {
         let u = b.unit(id)?.clone();
         on_table(&u)?;
         if u.side != b.active {
-            return illegal(format!("{}: the other side is moving", u.name));
+            return illegal(
+                Refusal::OtherSideMoving,
+                format!("{}: the other side is moving", u.name),
+            );
         }
         let Some(brigade) = u.extra.brigade.clone() else {
-            return illegal(format!(
-                "{} belongs to no brigade: it moves with any of its side's brigades",
-                u.name
-            ));
+            return illegal(
+                Refusal::NoBrigade,
+                format!(
+                    "{} belongs to no brigade: it moves with any of its side's brigades",
+                    u.name
+                ),
+            );
         };
         if !self.unmoved(b, u.side).contains(&brigade) {
-            return illegal(format!("brigade {brigade} has moved this turn"));
+            return illegal(
+                Refusal::BrigadeMoved,
+                format!("brigade {brigade} has moved this turn"),
+            );
         }
         if b.command_points[u.side] <= 0 {
-            return illegal("the throw gave no more brigades to move: end the throw".into());
+            return illegal(
+                Refusal::NoMoreBrigades,
+                "the throw gave no more brigades to move: end the throw".into(),
+            );
         }
         b.emit(
             out,
@@ -158,35 +171,47 @@ impl Hal25 {
         let u = b.unit(id)?;
         on_table(u)?;
         if u.side != b.active {
-            return illegal(format!("{}: the other side is moving", u.name));
+            return illegal(
+                Refusal::OtherSideMoving,
+                format!("{}: the other side is moving", u.name),
+            );
         }
         let throw = self.throw_brigades(b);
         match &u.extra.brigade {
             Some(br) if !self.is_officer(u) || self.is_brigadier(u) => {
                 if !throw.contains(br) {
-                    return illegal(format!(
-                        "{}: brigade {br} is not moving now (set it moving first)",
-                        u.name
-                    ));
+                    return illegal(
+                        Refusal::BrigadeNotMoving,
+                        format!(
+                            "{}: brigade {br} is not moving now (set it moving first)",
+                            u.name
+                        ),
+                    );
                 }
             }
             _ => {
                 if throw.is_empty() {
-                    return illegal(format!(
-                        "{} moves with one of its side's brigades: set one moving first",
-                        u.name
-                    ));
+                    return illegal(
+                        Refusal::NoBrigadeMoving,
+                        format!(
+                            "{} moves with one of its side's brigades: set one moving first",
+                            u.name
+                        ),
+                    );
                 }
             }
         }
         if u.bound.halted {
-            return illegal(format!("{} stands this turn", u.name));
+            return illegal(
+                Refusal::StandsThisTurn,
+                format!("{} stands this turn", u.name),
+            );
         }
         if self.state(u) == State::Routed {
-            return illegal(format!(
-                "{} is routed: it runs in the rout movement",
-                u.name
-            ));
+            return illegal(
+                Refusal::RoutedRunsInRout,
+                format!("{} is routed: it runs in the rout movement", u.name),
+            );
         }
         Ok(())
     }
@@ -249,7 +274,10 @@ impl Hal25 {
             }
             Phase::Rout => self.next_turn(b, out),
             Phase::GameOver => Err(RuleError::GameOver),
-            other => illegal(format!("Hal's rules have no {} phase", other.name())),
+            other => illegal(
+                Refusal::NoSuchPhase,
+                format!("Hal's rules have no {} phase", other.name()),
+            ),
         }
     }
 

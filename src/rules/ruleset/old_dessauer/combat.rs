@@ -9,6 +9,7 @@ use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Event, Factor, RuleError, Strike, factor_sum};
 use crate::rules::geometry::{Base, Edge};
 use crate::rules::model::{Flag, Formation, Phase, Unit, UnitId};
+use crate::rules::ruleset::old_dessauer::Refusal;
 use crate::rules::ruleset::view::Choice;
 use std::collections::BTreeMap;
 
@@ -402,14 +403,17 @@ pub fn fight(
     let u = b.unit(unit)?.clone();
     let t = b.unit(target)?.clone();
     if !u.alive() || !od.enemies_in_contact(b, &u).iter().any(|e| e.id == t.id) {
-        return illegal(format!("{} is not in contact with {}", u.name, t.name));
+        return illegal(
+            Refusal::NotInContact,
+            format!("{} is not in contact with {}", u.name, t.name),
+        );
     }
     let g = group(od, b, unit);
     if g.iter().any(|x| b.unit(x).is_ok_and(|x| x.bound.fought)) {
-        return illegal(format!(
-            "the combat of {} has fought its round this turn",
-            u.name
-        ));
+        return illegal(
+            Refusal::CombatFought,
+            format!("the combat of {} has fought its round this turn", u.name),
+        );
     }
     pursuit::check_orders(b, &g, &dice_plan(od, b, &g), orders)?;
     round(od, b, out, &g, orders, 0)
@@ -600,7 +604,10 @@ pub fn outlook(
     }
     let u = b.unit(unit)?;
     if !od.enemies_in_contact(b, u).iter().any(|e| &e.id == target) {
-        return illegal(format!("{} is not in contact with that enemy", u.name));
+        return illegal(
+            Refusal::NotInContact,
+            format!("{} is not in contact with that enemy", u.name),
+        );
     }
     let g = group(od, b, unit);
     let plan = allot(od, b, &g);

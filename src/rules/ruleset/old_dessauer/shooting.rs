@@ -11,6 +11,7 @@ use crate::rules::command::{Event, Factor, RuleError, factor_sum};
 use crate::rules::geometry::{CONTACT_EPS, Pt, point_segment_distance, segment_hits_base};
 use crate::rules::model::{Formation, Phase, Unit, UnitId};
 use crate::rules::ruleset::common::own_active;
+use crate::rules::ruleset::old_dessauer::Refusal;
 use crate::rules::terrain::FeatureKind;
 
 /// A shooting about to happen.
@@ -184,8 +185,18 @@ fn line_of_fire(od: &OldDessauer, b: &Battle, s: &Unit, t: &Unit, a: Pt, p: Pt) 
 fn may_shoot(od: &OldDessauer, b: &Battle, s: &Unit, t: &Unit) -> Result<bool, RuleError> {
     let kind = od.kind(s);
     match kind {
-        Kind::Cavalry => return illegal(format!("{}: cavalry may not shoot", s.name)),
-        Kind::General => return illegal(format!("{} is a general", s.name)),
+        Kind::Cavalry => {
+            return illegal(
+                Refusal::CavalryMayNotShoot,
+                format!("{}: cavalry may not shoot", s.name),
+            );
+        }
+        Kind::General => {
+            return illegal(
+                Refusal::GeneralsDoNotShoot,
+                format!("{} is a general", s.name),
+            );
+        }
         _ => {}
     }
     if s.bound.fired {
@@ -195,41 +206,56 @@ fn may_shoot(od: &OldDessauer, b: &Battle, s: &Unit, t: &Unit) -> Result<bool, R
         });
     }
     if s.bound.charged {
-        return illegal(format!("{} charged this turn and may not shoot", s.name));
+        return illegal(
+            Refusal::ChargedMayNotShoot,
+            format!("{} charged this turn and may not shoot", s.name),
+        );
     }
     if s.status.shaken {
-        return illegal(format!("{} is shaken and may not shoot", s.name));
+        return illegal(
+            Refusal::ShakenMayNotShoot,
+            format!("{} is shaken and may not shoot", s.name),
+        );
     }
     if od.in_contact(b, s) {
-        return illegal(format!("{} is in combat", s.name));
+        return illegal(Refusal::InCombat, format!("{} is in combat", s.name));
     }
     let allowance = od.allowance(s);
     let moved = s.bound.moved || s.bound.formed || s.bound.used() > 0.0;
     match kind {
         Kind::Artillery if s.status.limbered => {
-            return illegal(format!("{} is limbered", s.name));
+            return illegal(Refusal::Limbered, format!("{} is limbered", s.name));
         }
         Kind::Artillery | Kind::RegimentalGun if moved || s.bound.limber_changed => {
-            return illegal(format!("{}: guns may not move and shoot", s.name));
+            return illegal(
+                Refusal::GunsMovedMayNotShoot,
+                format!("{}: guns may not move and shoot", s.name),
+            );
         }
         Kind::Infantry | Kind::LightInfantry
             if s.bound.used() > allowance * od.num(N::HalfSpeed) + 0.01 =>
         {
-            return illegal(format!(
-                "{} moved more than half speed and may not shoot",
-                s.name
-            ));
+            return illegal(
+                Refusal::MovedOverHalfSpeed,
+                format!("{} moved more than half speed and may not shoot", s.name),
+            );
         }
         _ => {}
     }
     if t.side == s.side || !t.alive() || od.kind(t) == Kind::General {
-        return illegal(format!("{} cannot shoot at {}", s.name, t.name));
+        return illegal(
+            Refusal::CannotShootAt,
+            format!("{} cannot shoot at {}", s.name, t.name),
+        );
     }
     if od.in_contact(b, t) && !hanging_flank(od, b, t) {
-        return illegal(format!(
-            "{} is in combat without a hanging flank: no shooting into the melee",
-            t.name
-        ));
+        return illegal(
+            Refusal::TargetInMelee,
+            format!(
+                "{} is in combat without a hanging flank: no shooting into the melee",
+                t.name
+            ),
+        );
     }
     Ok(moved)
 }
@@ -373,11 +399,14 @@ fn stands_shooting(
         };
     }
     if stands == 0 {
-        return illegal(if why.is_empty() {
-            format!("no stand of {} can shoot at {}", s.name, t.name)
-        } else {
-            format!("{} cannot shoot: {why}", s.name)
-        });
+        return illegal(
+            Refusal::NoStandCanShoot,
+            if why.is_empty() {
+                format!("no stand of {} can shoot at {}", s.name, t.name)
+            } else {
+                format!("{} cannot shoot: {why}", s.name)
+            },
+        );
     }
     Ok((stands, dice))
 }
