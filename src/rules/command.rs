@@ -543,6 +543,10 @@ pub enum Event {
         shooter: UnitId,
         target: UnitId,
         roll: Roll,
+        /// The column of the fire table it was read on (BBB's `FireColumn`), in memory only:
+        /// the roll's outcome says it in words.
+        #[serde(skip)]
+        column: crate::rules::tagged::Kind,
     },
     /// An assault resolved on the assault table (BBB): both rolls, the difference and the
     /// row's words. Its effects follow.

@@ -219,3 +219,14 @@ pub fn golden_events(path: &str, events: &[Event]) {
     let parsed: Vec<Event> = serde_json::from_str(&want).expect("the golden events parse");
     assert_eq!(parsed, events, "{path}: the events read back differ");
 }
+
+/// The kind a command was refused for, as `K` (the refusing ruleset's `Refusal`), or the
+/// refusal's words where it has no kind of that type.
+pub fn refused_as<K: std::any::Any + Clone>(b: &mut Battle, c: Command) -> Result<K, String> {
+    kind_of(&refusal(b, c))
+}
+
+/// The kind of a refusal in hand, as `K`, or its words where it has no kind of that type.
+pub fn kind_of<K: std::any::Any + Clone>(e: &RuleError) -> Result<K, String> {
+    e.refusal::<K>().cloned().ok_or_else(|| e.to_string())
+}

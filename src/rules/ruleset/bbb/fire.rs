@@ -8,8 +8,9 @@ use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError};
 use crate::rules::geometry::{Base, Pt, segment_hits_base};
 use crate::rules::model::{Ammo, Flag, Formation, Phase, Unit, UnitId};
-use crate::rules::ruleset::bbb::Refusal;
+use crate::rules::ruleset::bbb::{NoFire, Refusal};
 use crate::rules::ruleset::view::{Chance, Outlook, OutlookPart, Roll};
+use crate::rules::tagged::Kind;
 use crate::rules::terrain::FeatureKind;
 
 /// A firing worked out before the dice.
@@ -23,6 +24,15 @@ pub struct FireSetup {
     pub halvings: Vec<Factor>,
     pub shifts: Vec<Factor>,
     pub column: Option<usize>,
+}
+
+/// Which column of the fire table a firing was read on: what `Event::Salvo`'s column holds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FireColumn {
+    /// Below the first column, or shifted off its left: no effect.
+    OffTheTable,
+    /// The column headed by this fire value (the last column: this or more).
+    Headed(f32),
 }
 
 impl Bbb7yw {
@@ -170,7 +180,7 @@ impl Bbb7yw {
     /// Sight from a point to a target base: slopes (a hill between, higher than both ends)
     /// block; woods and towns block beyond 3" inside them; units between block unless the
     /// firer stands on a hill above them with a 3" gap either side.
-    pub fn sight(&self, b: &Battle, s: &Unit, from: Pt, t: &Unit) -> Result<(), String> {
+    pub fn sight(&self, b: &Battle, s: &Unit, from: Pt, t: &Unit) -> Result<(), (NoFire, String)> {
         let to = crate::rules::ruleset::old_dessauer::nearest_point(&t.base, from);
         let lvl_from = b.terrain.level_at(from);
         let lvl_to = b.terrain.level_at(to);
@@ -180,7 +190,7 @@ impl Bbb7yw {
             let p = from.lerp(to, k as f32 / n as f32);
             let l = b.terrain.level_at(p);
             if l > lvl_from && l > lvl_to {
-                return Err("a slope between blocks the view".into());
+                return Err((NoFire::Slope, "a slope between blocks the view".into()));
             }
         }
         for f in b
@@ -196,7 +206,10 @@ impl Bbb7yw {
         }
         let cover = b.scale.to_mm(self.n(N::CoverSight));
         if let Some((name, _)) = inside.iter().find(|(_, l)| *l > cover + 0.5) {
-            return Err(format!("{name} blocks the view beyond 3\" inside it"));
+            return Err((
+                NoFire::Cover,
+                format!("{name} blocks the view beyond 3\" inside it"),
+            ));
         }
         let gap = b.scale.to_mm(self.n(N::HillFireGap));
         for o in b
@@ -215,7 +228,7 @@ impl Bbb7yw {
                 && b.alive()
                     .all(|x| x.id == o.id || self.is_general(x) || x.base.distance(&o.base) >= gap);
             if !over {
-                return Err(format!("{} is in the way", o.name));
+                return Err((NoFire::UnitInTheWay, format!("{} is in the way", o.name)));
             }
         }
         Ok(())
@@ -314,11 +327,12 @@ impl Bbb7yw {
         for (i, base) in layout::front_rank(s, size).iter().enumerate() {
             let dist = b.scale.from_mm(base.front_edge_distance(&t.base));
             let Some(k) = band(&self.data.bands, dist) else {
-                why_not.get_or_insert(format!("out of range ({dist:.1}\")"));
+                why_not.get_or_insert((NoFire::OutOfRange, format!("out of range ({dist:.1}\")")));
                 continue;
             };
             if !base.in_arc(&t.base, half) {
-                why_not.get_or_insert("outside the front arc".to_string());
+                why_not
+                    .get_or_insert((NoFire::OutsideFrontArc, "outside the front arc".to_string()));
                 continue;
             }
             if let Err(e) = self.sight(b, s, base.front_centre(), t) {
@@ -327,7 +341,8 @@ impl Bbb7yw {
             }
             let v = values.get(k).copied().unwrap_or(0.0);
             if v <= 0.0 {
-                why_not.get_or_insert(format!("no fire value at {dist:.1}\""));
+                why_not
+                    .get_or_insert((NoFire::NoFireValue, format!("no fire value at {dist:.1}\"")));
                 continue;
             }
             value += v;
@@ -338,14 +353,10 @@ impl Bbb7yw {
             ));
         }
         if value <= 0.0 {
+            let (why, words) = why_not.unwrap_or_else(|| (NoFire::NoBase, "no base can".into()));
             return illegal(
-                Refusal::CannotFireAt,
-                format!(
-                    "{} cannot fire at {}: {}",
-                    s.name,
-                    t.name,
-                    why_not.unwrap_or_else(|| "no base can".into())
-                ),
+                Refusal::CannotFireAt(why),
+                format!("{} cannot fire at {}: {words}", s.name, t.name),
             );
         }
         Ok((value, lines))
@@ -416,6 +427,14 @@ impl Bbb7yw {
             shifts.push(shift(ShiftKey::TargetExposed));
         }
         shifts
+    }
+
+    /// The column a firing is read on, typed: the column's heading, or off the table.
+    pub fn column_of(&self, c: Option<usize>) -> FireColumn {
+        match c {
+            Some(i) => FireColumn::Headed(self.data.fire_columns[i]),
+            None => FireColumn::OffTheTable,
+        }
     }
 
     /// The column in words ("the 6 column", "off the table").
@@ -520,6 +539,7 @@ impl Bbb7yw {
                     first_die: None,
                     dice_at: Vec::new(),
                 },
+                column: Kind::new(self.column_of(f.column)),
             },
         );
         if low && f.shooter.status.ammo != Ammo::Low {

@@ -33,8 +33,9 @@ pub mod zones;
 
 pub use super::common::{FactorDef as Modifier, Number};
 pub use data::*;
+pub use fire::FireColumn;
 pub use movement::BbbPlan;
-pub use refusal::Refusal;
+pub use refusal::{NoFire, Refusal};
 
 use crate::rules::battle::Battle;
 use crate::rules::command::{Factor, RuleError};

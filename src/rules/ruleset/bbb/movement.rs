@@ -432,7 +432,7 @@ impl Bbb7yw {
         };
         if cost > allowance + 0.01 && !within_minimum {
             return illegal(
-                Refusal::BeyondAllowance,
+                Refusal::BeyondAllowance { more: allowance },
                 format!(
                     "{} may move {allowance:.1}\" more; this move counts {cost:.1}\"{}",
                     u.name,

@@ -5,7 +5,7 @@
 //! variant's note quotes the words it is made with (… for a name or a number).
 
 /// What a refusal was for (see the module's note).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Refusal {
     /// "… is not of the moving side"
     /// "… is not the moving side's"
@@ -83,8 +83,8 @@ pub enum Refusal {
     GeneralsAreNotFiredAt,
     /// "defensive fire is at units that moved or assault: … has not moved"
     TargetHasNotMoved,
-    /// "… cannot fire at …: …"
-    CannotFireAt,
+    /// "… cannot fire at …: …", for the first reason a base of its front rank cannot.
+    CannotFireAt(NoFire),
     /// "unit '…' has the troop type '…', which BBB's data lacks"
     UnknownTroopType,
     /// "…'s command roll does not let it recover a base this turn"
@@ -119,7 +119,10 @@ pub enum Refusal {
     /// "…: crossing a river takes a full move, and ends it"
     RiverTakesFullMove,
     /// "… may move …" more; this move counts …"…"
-    BeyondAllowance,
+    BeyondAllowance {
+        /// The inches it may still move (the words give them to a tenth).
+        more: f32,
+    },
     /// "generals have no formation"
     GeneralsHaveNoFormation,
     /// "a turn is 0, 90, -90 or 180 degrees"
@@ -151,14 +154,36 @@ pub enum Refusal {
     /// "a BBB turn has no … step"
     NoSuchStep,
     /// "… would pass through …: an assault meets the first enemy in its way"
+    PassesEnemyBeforeContact,
+    /// "… would pass through …" (an enemy, on a move)
     WouldPassThroughEnemy,
     /// "… entered the 3" zone of control of … this turn: it stopped there, and may go on only to
     /// assault"
     StoppedInZoneOfControl,
     /// "… enters the 3" zone of control of …: it must stop there unless it assaults"
     EntersZoneOfControl,
-    /// "… would pass through …"
-    WouldPassThrough,
+    /// "… would pass through …" (an enemy, on an evade)
+    EvadesThroughEnemy,
     /// "… would evade into the 3" zone of control of …: it must stop there"
     EvadesIntoZoneOfControl,
+}
+
+/// Why no base of a firer's front rank can fire at a target: the first reason found, which the
+/// refusal's words give after the colon.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoFire {
+    /// "out of range (…")"
+    OutOfRange,
+    /// "outside the front arc"
+    OutsideFrontArc,
+    /// "a slope between blocks the view"
+    Slope,
+    /// "… blocks the view beyond 3" inside it" (woods or a town)
+    Cover,
+    /// "… is in the way"
+    UnitInTheWay,
+    /// "no fire value at …""
+    NoFireValue,
+    /// "no base can"
+    NoBase,
 }

@@ -31,16 +31,19 @@ impl Bbb7yw {
                 .iter()
                 .any(|s| s.overlap_depth(&e.base) > start + CONTACT_EPS)
             {
-                return illegal(
-                    Refusal::WouldPassThroughEnemy,
-                    match contact {
-                        Some((t, ..)) if *t != e.id => format!(
+                return match contact {
+                    Some((t, ..)) if *t != e.id => illegal(
+                        Refusal::PassesEnemyBeforeContact,
+                        format!(
                             "{} would pass through {}: an assault meets the first enemy in its way",
                             u.name, e.name
                         ),
-                        _ => format!("{} would pass through {}", u.name, e.name),
-                    },
-                );
+                    ),
+                    _ => illegal(
+                        Refusal::WouldPassThroughEnemy,
+                        format!("{} would pass through {}", u.name, e.name),
+                    ),
+                };
             }
         }
         Ok(())
@@ -135,7 +138,7 @@ impl Bbb7yw {
                 .any(|t| t.overlap_depth(&o.base) > start + CONTACT_EPS)
             {
                 return illegal(
-                    Refusal::WouldPassThrough,
+                    Refusal::EvadesThroughEnemy,
                     format!("{} would pass through {}", u.name, o.name),
                 );
             }

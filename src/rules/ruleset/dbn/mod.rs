@@ -43,5 +43,5 @@ pub use data::{
 pub use game::{DbnGame, prepare_plain};
 pub use refusal::Refusal;
 pub use results::Follow;
-pub use rolls::{Combat, FireRole, FirstThrow, Preview, Setup};
+pub use rolls::{Combat, DbnRoll, FireRole, FirstDieOutcome, FirstThrow, Preview, Setup};
 pub use supplement::Supplement;

@@ -373,7 +373,8 @@ impl Hal25 {
                 out,
                 Event::Rolled {
                     what: HalRoll::ChargeRange {
-                        short: band == Some(super::Band::Short),
+                        band,
+                        within_six: short,
                     }
                     .said("the range to fire into the charge"),
                     roll: Roll {

@@ -7,6 +7,7 @@
 //! is the unit's first such roll in the last command; every die after the one thrown again is
 //! new, except the rest of its own roll, which stands as it fell.
 
+use super::Band;
 use super::N;
 use super::rolls::{self, HalRoll};
 use super::tables::{self};
@@ -89,7 +90,10 @@ impl Hal25 {
             HalRoll::FailedMoraleChart { recovered: false } => seq(pick(d, false)?),
             HalRoll::TwoStandCheck { removed: true }
             | HalRoll::ChargeBonus { falls_short: true }
-            | HalRoll::ChargeRange { short: false }
+            | HalRoll::ChargeRange {
+                band: None | Some(Band::Medium | Band::Long),
+                ..
+            }
             | HalRoll::OddOnHorse { falls: true }
             | HalRoll::CounterBattery { knocked_out: None } => seq(0),
             // The facing die, thrown last.

@@ -29,6 +29,7 @@ mod view;
 pub use data::*;
 pub use melee::flank_or_rear;
 pub use refusal::Refusal;
+pub use rolls::HalRoll;
 
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
