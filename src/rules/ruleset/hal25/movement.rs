@@ -308,7 +308,9 @@ impl Hal25 {
         let best = self.best_of_dice(&u, &needs);
         if dist > allowance + best + 0.01 {
             return illegal(
-                Refusal::BeyondAllowance,
+                Refusal::BeyondAllowance {
+                    may: (allowance + best).max(0.0),
+                },
                 format!(
                     "{} may move {:.1}\" this turn{}; this move is {dist:.1}\"",
                     u.name,

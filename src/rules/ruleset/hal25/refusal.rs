@@ -5,7 +5,7 @@
 //! variant's note quotes the words it is made with (… for a name or a number).
 
 /// What a refusal was for (see the module's note).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Refusal {
     /// "… is not an enemy on the table"
     NotAnEnemyOnTable,
@@ -89,7 +89,11 @@ pub enum Refusal {
     /// "… has charged this turn"
     Charged,
     /// "… may move …" this turn…; this move is …""
-    BeyondAllowance,
+    BeyondAllowance {
+        /// The inches it may move this turn, the dice still to throw at their best (the words
+        /// give them to a tenth).
+        may: f32,
+    },
     /// "Hal's units meet the enemy only by a declared charge (Charge)"
     /// "… would end in contact with …: only a declared charge meets the enemy"
     ContactOnlyByCharge,
