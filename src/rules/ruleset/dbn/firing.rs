@@ -9,7 +9,7 @@ use crate::rules::command::{Effect, Event, Factor, RuleError, Score, Verdict};
 use crate::rules::geometry::{Base, CONTACT_EPS, Edge, Pt, segment_hits_base};
 use crate::rules::model::{Ammo, Phase, Unit, UnitId};
 use crate::rules::ruleset::common::own_active;
-use crate::rules::ruleset::dbn::Refusal;
+use crate::rules::ruleset::dbn::{LongRange, Refusal};
 use crate::rules::tagged::Tagged;
 use crate::rules::terrain::{Feature, FeatureKind};
 
@@ -127,19 +127,19 @@ impl Dbn {
             && dist > range + 0.5
         {
             let why = if !self.on_raised_ground(b, shooter) {
-                Some("not on raised ground")
+                Some((LongRange::NotOnRaisedGround, "not on raised ground"))
             } else if shooter.bound.moved {
-                Some("it moved this bound")
+                Some((LongRange::Moved, "it moved this bound"))
             } else if !self.in_open(b, target) {
-                Some("the target is not in the open")
+                Some((LongRange::TargetNotInOpen, "the target is not in the open"))
             } else {
                 None
             };
             match why {
                 None => limit = long,
-                Some(w) if dist <= long + 0.5 => {
+                Some((why, w)) if dist <= long + 0.5 => {
                     return Err(Tagged::new(
-                        Refusal::BeyondEffectiveRange,
+                        Refusal::BeyondEffectiveRange(why),
                         format!(
                             "{} is beyond effective range ({:.0} of {range:.0} {}) and long range needs raised ground, a stationary firer and a target in the open: {w}",
                             target.name, dist, b.scale.unit

@@ -41,7 +41,7 @@ pub use data::{
     typed_names,
 };
 pub use game::{DbnGame, prepare_plain};
-pub use refusal::Refusal;
+pub use refusal::{LongRange, Refusal};
 pub use results::Follow;
 pub use rolls::{Combat, DbnRoll, FireRole, FirstDieOutcome, FirstThrow, Preview, Setup};
 pub use supplement::Supplement;

@@ -152,9 +152,21 @@ pub enum Refusal {
     OutOfArc,
     /// "… is beyond effective range (…) and long range needs raised ground, a stationary firer and
     /// a target in the open: …"
-    BeyondEffectiveRange,
+    BeyondEffectiveRange(LongRange),
     /// "… is out of range: …"
     OutOfRange,
     /// "(the reason the line of sight is blocked)"
     NoLineOfSight,
+}
+
+/// Why a target beyond effective range but within long range may not be fired at: the first
+/// condition of long range the firing fails.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LongRange {
+    /// "not on raised ground"
+    NotOnRaisedGround,
+    /// "it moved this bound"
+    Moved,
+    /// "the target is not in the open"
+    TargetNotInOpen,
 }
