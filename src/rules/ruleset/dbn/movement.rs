@@ -603,13 +603,13 @@ impl Dbn {
                     s.iter().skip(1).any(|base| base.overlaps(&other.base))
                 };
                 if hit {
-                    let verb = if passable {
-                        "would end on"
+                    let (kind, verb) = if passable {
+                        (Refusal::WouldEndOn, "would end on")
                     } else {
-                        "would pass through"
+                        (Refusal::WouldPassThrough, "would pass through")
                     };
                     return Err(RuleError::refused(
-                        Refusal::Interpenetration,
+                        kind,
                         format!("{} {verb} {}", units[i].name, other.name),
                     ));
                 }

@@ -90,8 +90,10 @@ pub enum Refusal {
     TargetNotOnTable,
     /// "no_contact_words( &start, &target.base, &lead.name, &target.name, max_off, )"
     NoContact,
-    /// "… … …"
-    Interpenetration,
+    /// "… would end on …" (a friend it may pass through, not stop on)
+    WouldEndOn,
+    /// "… would pass through …"
+    WouldPassThrough,
     /// "… is not artillery"
     NotArtillery,
     /// "… is already …"
