@@ -31,7 +31,7 @@ pub use data::{
     Shooting, Troop, grade, grade_name,
 };
 pub use layout::{footprint, stand_bases};
-pub use refusal::Refusal;
+pub use refusal::{NoShot, Refusal};
 
 use super::common::{self, MovePlan, fire_or_fight};
 pub use super::common::{at_least, exactly};

@@ -178,5 +178,24 @@ pub enum Refusal {
     /// "… is in combat without a hanging flank: no shooting into the melee"
     TargetInMelee,
     /// "no stand of … can shoot at …"
-    NoStandCanShoot,
+    NoStandCanShoot(NoShot),
+}
+
+/// Why no stand of a unit may shoot at a target: the reason found for the last stand tried.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoShot {
+    /// No reason given: "no stand of … can shoot at …"
+    NoStand,
+    /// "… is out of range"
+    OutOfRange,
+    /// "… is not within 45 degrees of the front"
+    OutsideArc,
+    /// "… cannot be seen (terrain)"
+    CannotBeSeen,
+    /// "the line of fire is blocked by …" (a unit)
+    Blocked,
+    /// "the line of fire is blocked by the gap between … and … is under … inches"
+    NarrowGap,
+    /// "only one stand may shoot through each … inches of a gap"
+    GapFull,
 }

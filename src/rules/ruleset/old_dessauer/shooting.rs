@@ -11,7 +11,7 @@ use crate::rules::command::{Event, Factor, RuleError, factor_sum};
 use crate::rules::geometry::{CONTACT_EPS, Pt, point_segment_distance, segment_hits_base};
 use crate::rules::model::{Formation, Phase, Unit, UnitId};
 use crate::rules::ruleset::common::own_active;
-use crate::rules::ruleset::old_dessauer::Refusal;
+use crate::rules::ruleset::old_dessauer::{NoShot, Refusal};
 use crate::rules::terrain::FeatureKind;
 
 /// A shooting about to happen.
@@ -90,7 +90,8 @@ enum Line {
     Clear,
     /// Between these two units, admitting this many stands (one per 2 inches of its width).
     Gap(UnitId, UnitId, u32),
-    Blocked(String),
+    /// Blocked, why (a unit in the way, or a gap too narrow) and by what in words.
+    Blocked(NoShot, String),
 }
 
 fn line_of_fire(od: &OldDessauer, b: &Battle, s: &Unit, t: &Unit, a: Pt, p: Pt) -> Line {
@@ -130,7 +131,7 @@ fn line_of_fire(od: &OldDessauer, b: &Battle, s: &Unit, t: &Unit, a: Pt, p: Pt) 
                 continue;
             }
         }
-        return Line::Blocked(o.name.clone());
+        return Line::Blocked(NoShot::Blocked, o.name.clone());
     }
     // Gaps: two units straddling the middle of the line.
     let gap_need = b.scale.to_mm(od.num(N::FireGap));
@@ -165,12 +166,15 @@ fn line_of_fire(od: &OldDessauer, b: &Battle, s: &Unit, t: &Unit, a: Pt, p: Pt) 
         }
     }
     match best {
-        Some((g, x, y)) if g < gap_need - 0.01 => Line::Blocked(format!(
-            "the gap between {} and {} is under {} inches",
-            x.name,
-            y.name,
-            od.num(N::FireGap)
-        )),
+        Some((g, x, y)) if g < gap_need - 0.01 => Line::Blocked(
+            NoShot::NarrowGap,
+            format!(
+                "the gap between {} and {} is under {} inches",
+                x.name,
+                y.name,
+                od.num(N::FireGap)
+            ),
+        ),
         Some((g, x, y)) => {
             let (m, n) = if x.id < y.id { (x, y) } else { (y, x) };
             let admits = ((g + 0.01) / gap_need).floor().max(1.0) as u32;
@@ -333,6 +337,7 @@ fn stands_shooting(
     let mut stands = 0u32;
     let mut dice = 0u32;
     let mut why = String::new();
+    let mut no_shot = NoShot::NoStand;
     for (i, sb) in bases.iter().enumerate() {
         if stands as usize >= cap {
             break;
@@ -359,20 +364,26 @@ fn stands_shooting(
             .unwrap_or(t.base);
         let p = nearest_point(&shape, a);
         if a.dist(p) > range + 0.01 {
-            why = format!("{} is out of range", t.name);
+            (no_shot, why) = (NoShot::OutOfRange, format!("{} is out of range", t.name));
             continue;
         }
         if !garrison && !shapes.iter().any(|x| sb.in_arc(x, half)) {
-            why = format!("{} is not within 45 degrees of the front", t.name);
+            (no_shot, why) = (
+                NoShot::OutsideArc,
+                format!("{} is not within 45 degrees of the front", t.name),
+            );
             continue;
         }
         if !sight_clear(od, b, a, t, s) {
-            why = format!("{} cannot be seen (terrain)", t.name);
+            (no_shot, why) = (
+                NoShot::CannotBeSeen,
+                format!("{} cannot be seen (terrain)", t.name),
+            );
             continue;
         }
         match line_of_fire(od, b, s, t, a, p) {
-            Line::Blocked(n) => {
-                why = format!("the line of fire is blocked by {n}");
+            Line::Blocked(k, n) => {
+                (no_shot, why) = (k, format!("the line of fire is blocked by {n}"));
                 continue;
             }
             Line::Gap(x, y, admits) => {
@@ -381,9 +392,12 @@ fn stands_shooting(
                     .filter(|g| **g == (x.clone(), y.clone()))
                     .count();
                 if used as u32 >= admits {
-                    why = format!(
-                        "only one stand may shoot through each {} inches of a gap",
-                        od.num(N::FireGap)
+                    (no_shot, why) = (
+                        NoShot::GapFull,
+                        format!(
+                            "only one stand may shoot through each {} inches of a gap",
+                            od.num(N::FireGap)
+                        ),
                     );
                     continue;
                 }
@@ -400,7 +414,7 @@ fn stands_shooting(
     }
     if stands == 0 {
         return illegal(
-            Refusal::NoStandCanShoot,
+            Refusal::NoStandCanShoot(no_shot),
             if why.is_empty() {
                 format!("no stand of {} can shoot at {}", s.name, t.name)
             } else {
