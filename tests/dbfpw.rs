@@ -554,10 +554,9 @@ fn first_die(ev: &[Event]) -> (FirstDieOutcome, u8) {
     match ev
         .iter()
         .filter_map(|e| match e {
-            Event::Rolled { what, roll } => match what.kind::<DbnRoll>() {
-                Some(DbnRoll::FirstDie(fell)) => Some((*fell, roll.dice[0])),
-                None => None,
-            },
+            Event::Rolled { what, roll } => what
+                .kind::<DbnRoll>()
+                .map(|DbnRoll::FirstDie(fell)| (*fell, roll.dice[0])),
             _ => None,
         })
         .collect::<Vec<_>>()[..]
