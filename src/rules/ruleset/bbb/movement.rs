@@ -535,50 +535,7 @@ impl Bbb7yw {
             );
         }
         let full = self.full_move(&u)?;
-        let (cost, what) = if self.is_artillery(&u) {
-            if formation != Formation::Line {
-                return illegal(
-                    Refusal::ArtilleryLimbersInstead,
-                    format!(
-                        "{}: artillery limbers and unlimbers instead of changing formation",
-                        u.name
-                    ),
-                );
-            }
-            if turn == 0.0 {
-                return illegal(
-                    Refusal::ArtilleryPivotNeedsTurn,
-                    "an artillery pivot needs a turn".into(),
-                );
-            }
-            (full / 2.0, "pivots")
-        } else {
-            if formation == Formation::Deep && !(self.is_infantry(&u) && u.has(Flag::Aggressive)) {
-                return illegal(
-                    Refusal::OnlyAggressiveInDepth,
-                    format!("{}: only Aggressive infantry may move in depth", u.name),
-                );
-            }
-            if !matches!(
-                formation,
-                Formation::Line | Formation::Column | Formation::Deep
-            ) {
-                return illegal(
-                    Refusal::NotABbbFormation,
-                    format!(
-                        "{}: BBB units stand in line, column of march or in depth",
-                        u.name
-                    ),
-                );
-            }
-            if formation == u.formation && turn == 0.0 {
-                return illegal(
-                    Refusal::AlreadyInFormation,
-                    format!("{} is already in that formation", u.name),
-                );
-            }
-            (full, "changes formation")
-        };
+        let (cost, what) = self.form_cost(&u, formation, turn, full)?;
         if u.bound.spent > 0.0 || left + 1e-3 < cost.min(u.bound.allowance.unwrap_or(0.0)) {
             return illegal(
                 Refusal::NotEnoughMoveLeft,
@@ -633,6 +590,62 @@ impl Bbb7yw {
             },
         );
         Ok(())
+    }
+
+    /// What a change of formation costs of the move, and the words for it: a pivot of guns
+    /// half a move, a change of formation (or an about turn) the full move; or why the unit
+    /// may not take that formation.
+    fn form_cost(
+        &self,
+        u: &Unit,
+        formation: Formation,
+        turn: f32,
+        full: f32,
+    ) -> Result<(f32, &'static str), RuleError> {
+        Ok(if self.is_artillery(u) {
+            if formation != Formation::Line {
+                return illegal(
+                    Refusal::ArtilleryLimbersInstead,
+                    format!(
+                        "{}: artillery limbers and unlimbers instead of changing formation",
+                        u.name
+                    ),
+                );
+            }
+            if turn == 0.0 {
+                return illegal(
+                    Refusal::ArtilleryPivotNeedsTurn,
+                    "an artillery pivot needs a turn".into(),
+                );
+            }
+            (full / 2.0, "pivots")
+        } else {
+            if formation == Formation::Deep && !(self.is_infantry(u) && u.has(Flag::Aggressive)) {
+                return illegal(
+                    Refusal::OnlyAggressiveInDepth,
+                    format!("{}: only Aggressive infantry may move in depth", u.name),
+                );
+            }
+            if !matches!(
+                formation,
+                Formation::Line | Formation::Column | Formation::Deep
+            ) {
+                return illegal(
+                    Refusal::NotABbbFormation,
+                    format!(
+                        "{}: BBB units stand in line, column of march or in depth",
+                        u.name
+                    ),
+                );
+            }
+            if formation == u.formation && turn == 0.0 {
+                return illegal(
+                    Refusal::AlreadyInFormation,
+                    format!("{} is already in that formation", u.name),
+                );
+            }
+            (full, "changes formation")
+        })
     }
 
     /// Limbers or unlimbers: half a move.

@@ -30,6 +30,19 @@ impl Dbn {
         target: &Unit,
         for_support: bool,
     ) -> Result<f32, Tagged> {
+        let range = self.may_fire_at(b, shooter, target, for_support)?;
+        self.within_range(b, shooter, target, range)
+    }
+
+    /// Why `shooter` may not fire at `target` wherever it stands (its troop type, the table,
+    /// sides, ammunition, limbers, close combat, bad going, arc), or Ok with its effective range.
+    fn may_fire_at(
+        &self,
+        b: &Battle,
+        shooter: &Unit,
+        target: &Unit,
+        for_support: bool,
+    ) -> Result<f32, Tagged> {
         let t = self.troop_of(shooter);
         let Some(range) = self.range(shooter) else {
             return Err(Tagged::new(
@@ -118,6 +131,18 @@ impl Dbn {
                 format!("{} is out of arc", target.name),
             ));
         }
+        Ok(range)
+    }
+
+    /// Whether `target` is within `range` (or long range) and in sight of `shooter`, with the
+    /// distance in ruleset units.
+    fn within_range(
+        &self,
+        b: &Battle,
+        shooter: &Unit,
+        target: &Unit,
+        range: f32,
+    ) -> Result<f32, Tagged> {
         let dist = b
             .scale
             .from_mm(shooter.base.front_edge_distance(&target.base));
