@@ -4,8 +4,9 @@ mod common;
 use common::*;
 use volley::rules::Game;
 use volley::rules::command::{Command, Effect, Event, RuleError, Step, Verdict};
-use volley::rules::ruleset::dbn::DbnEvent;
-use volley::rules::ruleset::dbn::{CLOSE_COMBAT, MOVEMENT};
+use volley::rules::ruleset::common::Refusal as Shared;
+use volley::rules::ruleset::dbn;
+use volley::rules::ruleset::dbn::{CLOSE_COMBAT, DbnEvent, MOVEMENT};
 /// Prussian "p" at (500, 500) facing north in front contact with Austrian "a"; extra units and
 /// terrain as given. Starts in Prussia's close combat phase.
 fn melee(p: (&str, &str, &str), a: (&str, &str, &str), more: &[U], terrain: &str) -> Game {
@@ -588,8 +589,8 @@ fn front_and_flank_attack_together() {
     b.execute(mv("p2", vec![Step::ToContact(id("a"))]))
         .expect("flank charge");
     to_phase(&mut b, 0, CLOSE_COMBAT);
-    let e = b.execute(fight("p2", "a")).unwrap_err().to_string();
-    assert!(e.contains("front of a first"), "{e}");
+    let e = b.execute(fight("p2", "a")).unwrap_err();
+    assert_eq!(kind_of(&e), Ok(dbn::Refusal::FrontCombatFirst), "{e}");
     b.script_dice(&[3, 3, 1, 1, 1, 1, 1, 1]);
     let ev = b.execute(fight("p1", "a")).unwrap();
     let DbnEvent::CloseCombat { defender_score, .. } = combat_event(&ev) else {
@@ -785,7 +786,7 @@ fn a_standing_pursuit_order_is_its_owners_to_give() {
         }]
     );
     assert!(b.unit(&id("p")).expect("p").status.hold_ground);
-    assert!(refused(&mut b, order("p", false)).contains("already"));
+    assert!(refused_as(&mut b, order("p", false)) == Ok(Shared::AlreadyOrderedSo));
     assert!(matches!(
         refusal(&mut b, order("a", false)),
         RuleError::NotYourUnit(u) if u == id("a")
@@ -793,7 +794,7 @@ fn a_standing_pursuit_order_is_its_owners_to_give() {
     b.execute(order("p", true)).expect("back to pursuing");
     assert!(!b.unit(&id("p")).expect("p").status.hold_ground);
     let mut hc = melee(("HC", "Regular", ""), ("DC", "Regular", ""), &[], "");
-    assert!(refused(&mut hc, order("p", false)).contains("must pursue"));
+    assert!(refused_as(&mut hc, order("p", false)) == Ok(Shared::NoPursuitChoice));
     // Ordered to hold, the victor holds when its own side fights too (no order in the Fight).
     let mut b = melee(("DC", "Regular", ""), ("DC", "Regular", ""), &[], "");
     b.execute(order("p", false)).expect("hold");

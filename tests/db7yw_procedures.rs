@@ -5,8 +5,8 @@ mod common;
 use common::*;
 use volley::rules::command::{Command, Event, Step};
 use volley::rules::model::Phase;
-use volley::rules::ruleset::dbn::DbnEvent;
-use volley::rules::ruleset::dbn::{CLOSE_COMBAT, COMMAND, FIRING, MOVEMENT};
+use volley::rules::ruleset::dbn;
+use volley::rules::ruleset::dbn::{CLOSE_COMBAT, COMMAND, DbnEvent, FIRING, MOVEMENT};
 use volley::rules::scenario;
 
 fn deployment_battle() -> volley::rules::Game {
@@ -39,26 +39,19 @@ fn formal_deployment_goes_division_by_division() {
     let mut b = deployment_battle();
     assert_eq!(b.phase, Phase::DEPLOYMENT);
     // Prussia's left division first; its centre must wait.
-    assert!(
-        b.execute(deploy("pc", 500.0, 100.0, 0.0))
-            .unwrap_err()
-            .to_string()
-            .contains("Left division is deploying")
+    assert_eq!(
+        kind_of(&b.execute(deploy("pc", 500.0, 100.0, 0.0)).unwrap_err()),
+        Ok(dbn::Refusal::OtherDivisionDeploying)
     );
-    assert!(
-        b.execute(deploy("pl", 200.0, 500.0, 0.0))
-            .unwrap_err()
-            .to_string()
-            .contains("deployment zone")
+    assert_eq!(
+        kind_of(&b.execute(deploy("pl", 200.0, 500.0, 0.0)).unwrap_err()),
+        Ok(dbn::Refusal::OutsideDeploymentZone)
     );
     b.execute(deploy("pl", 200.0, 100.0, 0.0)).unwrap();
     b.execute(Command::EndPhase).unwrap();
     // Austria's left: at least 600 paces (152.4 mm) from the Prussians already placed.
-    let e = b
-        .execute(deploy("al", 200.0, 250.0, 180.0))
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("at least 600 paces"), "{e}");
+    let e = b.execute(deploy("al", 200.0, 250.0, 180.0)).unwrap_err();
+    assert_eq!(kind_of(&e), Ok(dbn::Refusal::TooCloseToEnemy), "{e}");
     b.execute(deploy("al", 200.0, 800.0, 180.0)).unwrap();
     b.execute(Command::EndPhase).unwrap();
     b.execute(deploy("pc", 500.0, 100.0, 0.0)).unwrap();
@@ -87,9 +80,8 @@ fn only_the_defender_fortifies() {
         .execute(Command::Fortify {
             feature: "v".into(),
         })
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("only the defending army"), "{e}");
+        .unwrap_err();
+    assert_eq!(kind_of(&e), Ok(dbn::Refusal::OnlyDefenderFortifies), "{e}");
 }
 
 #[test]
@@ -104,11 +96,8 @@ fn towns_need_fortifying_to_be_garrisoned_and_capture_removes_it() {
     );
     to_phase(&mut b, 1, MOVEMENT);
     b.command_points[1] = 10;
-    let e = b
-        .execute(mv("a", vec![Step::Advance(100.0)]))
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("not fortified"), "{e}");
+    let e = b.execute(mv("a", vec![Step::Advance(100.0)])).unwrap_err();
+    assert_eq!(kind_of(&e), Ok(dbn::Refusal::NotFortified), "{e}");
     // Fortified, the defender garrisons it; the attacker then takes it when the garrison leaves.
     let town_f = town.replace("(450, 600)])", "(450, 600)], fortified: true)");
     let mut b = battle(
@@ -134,11 +123,9 @@ fn towns_need_fortifying_to_be_garrisoned_and_capture_removes_it() {
     );
     to_phase(&mut b, 0, MOVEMENT);
     b.command_points[0] = 10;
-    assert!(
-        b.execute(mv("p", vec![Step::Advance(100.0)]))
-            .unwrap_err()
-            .to_string()
-            .contains("only foot")
+    assert_eq!(
+        kind_of(&b.execute(mv("p", vec![Step::Advance(100.0)])).unwrap_err()),
+        Ok(dbn::Refusal::OnlyFootOccupy)
     );
 }
 
@@ -321,11 +308,9 @@ fn galloper_guns_unlimber_and_fire_foot_guns_cannot() {
     b.execute(Command::Unlimber { unit: id("g") }).unwrap();
     assert_eq!(b.command_points[0], 4, "unlimbering costs 1");
     to_phase(&mut b, 0, FIRING);
-    assert!(
-        b.execute(fire("g", "a"))
-            .unwrap_err()
-            .to_string()
-            .contains("limbered or unlimbered this bound")
+    assert_eq!(
+        kind_of(&b.execute(fire("g", "a")).unwrap_err()),
+        Ok(dbn::Refusal::LimberedThisBound)
     );
 }
 
@@ -409,11 +394,8 @@ fn deployment_occupies_towns_and_villages_by_the_rules_of_moving() {
     let mut b = deployment_battle();
     b.execute(deploy("pl", 200.0, 100.0, 0.0)).unwrap();
     b.execute(Command::EndPhase).unwrap();
-    let e = b
-        .execute(deploy("al", 500.0, 500.0, 180.0))
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("only foot may occupy Dorf"), "{e}");
+    let e = b.execute(deploy("al", 500.0, 500.0, 180.0)).unwrap_err();
+    assert_eq!(kind_of(&e), Ok(dbn::Refusal::OnlyFootOccupy), "{e}");
     b.execute(deploy("al", 200.0, 800.0, 180.0)).unwrap();
 }
 

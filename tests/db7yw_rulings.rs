@@ -8,8 +8,7 @@ use common::*;
 use volley::rules::command::{Command, Effect, Event, Step};
 use volley::rules::geometry::Corner;
 use volley::rules::model::Phase;
-use volley::rules::ruleset::dbn::DbnEvent;
-use volley::rules::ruleset::dbn::{CLOSE_COMBAT, FIRING, MOVEMENT};
+use volley::rules::ruleset::dbn::{self, CLOSE_COMBAT, DbnEvent, FIRING, MOVEMENT, db7yw};
 
 fn group(units: &[&str], steps: Vec<Step>) -> Command {
     Command::MoveGroup {
@@ -40,7 +39,7 @@ fn a_group_led_by_cavalry_moves_its_muskets_obliquely_not() {
     // 000 Musket Unit Movement: "they cannot make a move in any combination of directions or
     // diagonally" — whoever leads the formation.
     let mut b = cavalry_led_group();
-    let e = refused(
+    let e = refused_as(
         &mut b,
         group(
             &["c", "m"],
@@ -50,23 +49,23 @@ fn a_group_led_by_cavalry_moves_its_muskets_obliquely_not() {
             }],
         ),
     );
-    assert!(e.contains("Muskets may move only straight forward"), "{e}");
-    let e = refused(
+    assert_eq!(e, Ok(db7yw::Refusal::MoveShape));
+    let e = refused_as(
         &mut b,
         group(
             &["c", "m"],
             vec![Step::Advance(100.0), Step::Sidestep(50.0)],
         ),
     );
-    assert!(e.contains("Muskets may move only straight forward"), "{e}");
+    assert_eq!(e, Ok(db7yw::Refusal::MoveShape));
 }
 
 #[test]
 fn a_non_prussian_formation_with_muskets_does_not_move_sideways() {
     // 000: only "Prussian Ms can make sideways movement as a Formation Move".
     let mut b = cavalry_led_group();
-    let e = refused(&mut b, group(&["c", "m"], vec![Step::Sidestep(100.0)]));
-    assert!(e.contains("only Prussian Muskets"), "{e}");
+    let e = refused_as(&mut b, group(&["c", "m"], vec![Step::Sidestep(100.0)]));
+    assert_eq!(e, Ok(db7yw::Refusal::OnlyPrussianSidestep));
     b.execute(group(&["c", "m"], vec![Step::Advance(150.0)]))
         .expect("straight ahead is a Musket move");
 }
@@ -104,8 +103,8 @@ fn a_cavalry_led_group_takes_muskets_no_more_than_100_paces_into_contact() {
         e
     };
     b.units_mut().push(target);
-    let e = refused(&mut b, group(&["c", "m"], vec![Step::ToContact(id("pm"))]));
-    assert!(e.contains("at most 100"), "{e}");
+    let e = refused_as(&mut b, group(&["c", "m"], vec![Step::ToContact(id("pm"))]));
+    assert_eq!(e, Ok(db7yw::Refusal::TooFarIntoContact));
 }
 
 /// A Prussian Musket 80 paces short of an Austrian Musket, a little to one side.
@@ -136,15 +135,15 @@ fn a_musket_may_not_sidestep_and_then_charge() {
     // "they cannot make a move in any combination of directions": a sidestep then a charge is
     // a combination.
     let mut b = musket_facing_musket(30.0);
-    let e = refused(
+    let e = refused_as(
         &mut b,
         mv(
             "p",
             vec![Step::Sidestep(30.0 / 0.254), Step::ToContact(id("a"))],
         ),
     );
-    assert!(e.contains("only straight forward"), "{e}");
-    let e = refused(
+    assert_eq!(e, Ok(db7yw::Refusal::OnlyStraightIntoContact));
+    let e = refused_as(
         &mut b,
         mv(
             "p",
@@ -157,7 +156,7 @@ fn a_musket_may_not_sidestep_and_then_charge() {
             ],
         ),
     );
-    assert!(e.contains("only straight forward"), "{e}");
+    assert_eq!(e, Ok(db7yw::Refusal::OnlyStraightIntoContact));
     // Straight ahead it may: the enemy overlaps more than half its front.
     let mut b = musket_facing_musket(10.0);
     b.execute(mv("p", vec![Step::ToContact(id("a"))]))
@@ -186,8 +185,8 @@ fn muskets_meet_the_enemy_face_to_face_never_its_flank() {
         "",
     );
     to_phase(&mut b, 0, MOVEMENT);
-    let e = refused(&mut b, mv("p", vec![Step::ToContact(id("a"))]));
-    assert!(e.contains("face to face"), "{e}");
+    let e = refused_as(&mut b, mv("p", vec![Step::ToContact(id("a"))]));
+    assert_eq!(e, Ok(db7yw::Refusal::NotFaceToFace));
     // Cavalry may charge the same flank.
     let mut b = battle(
         &[
@@ -378,8 +377,8 @@ fn fixed_artillery_may_not_move() {
         "",
     );
     to_phase(&mut b, 0, MOVEMENT);
-    let e = refused(&mut b, mv("p", vec![Step::Advance(100.0)]));
-    assert!(e.contains("fixed artillery"), "{e}");
+    let e = refused_as(&mut b, mv("p", vec![Step::Advance(100.0)]));
+    assert_eq!(e, Ok(dbn::Refusal::FixedArtillery));
 }
 
 #[test]
@@ -430,8 +429,8 @@ fn an_advance_may_not_pass_an_enemy_obliquely_through_its_zone() {
         "",
     );
     to_phase(&mut b, 0, MOVEMENT);
-    let e = refused(&mut b, mv("p", vec![Step::Advance(300.0)]));
-    assert!(e.contains("threat zone"), "{e}");
+    let e = refused_as(&mut b, mv("p", vec![Step::Advance(300.0)]));
+    assert_eq!(e, Ok(dbn::Refusal::EntersThreatZone));
 }
 
 #[test]
@@ -472,8 +471,8 @@ fn artillery_cannot_support_artillery_in_firing() {
         "",
     );
     to_phase(&mut b, 0, FIRING);
-    let e = refused(&mut b, fire_with(&["p2"], None));
-    assert!(e.contains("artillery cannot support artillery"), "{e}");
+    let e = refused_as(&mut b, fire_with(&["p2"], None));
+    assert_eq!(e, Ok(dbn::Refusal::ArtilleryCannotSupportArtillery));
     // Foot may support the guns.
     b.script_dice(&[3, 3]);
     b.execute(fire_with(&["p3"], None))
@@ -510,8 +509,8 @@ fn the_defender_chooses_its_fire_support() {
     assert!(!s.iter().any(|x| x.starts_with(&support)), "{s:?}");
     // It may name only friends able to fire at the firer.
     let mut b = two_against_one();
-    let e = refused(&mut b, fire_with(&[], Some(&["a3"])));
-    assert!(e.contains("cannot support the defence"), "{e}");
+    let e = refused_as(&mut b, fire_with(&[], Some(&["a3"])));
+    assert_eq!(e, Ok(dbn::Refusal::CannotSupportDefence));
     // The window offers the choice through the outlook.
     let b = two_against_one();
     let rules = volley::rules::ruleset::AnyRuleset::load("db7yw").unwrap();
@@ -678,14 +677,15 @@ fn a_move_may_pass_through_a_friendly_skirmish_screen() {
         "",
     );
     to_phase(&mut b, 0, MOVEMENT);
-    let e = refused(&mut b, mv("p", vec![Step::Advance(100.0)]));
-    assert!(e.contains("would end on"), "{e}");
+    let e = refused_as(&mut b, mv("p", vec![Step::Advance(100.0)]));
+    assert_eq!(e, Ok(dbn::Refusal::WouldEndOn));
     b.execute(mv("p", vec![Step::Advance(300.0)]))
         .expect("through the Jagers");
-    let e = refused(&mut b, mv("d", vec![Step::Advance(300.0)]));
-    assert!(
-        e.contains("would pass through"),
-        "formed friends block: {e}"
+    let e = refused_as(&mut b, mv("d", vec![Step::Advance(300.0)]));
+    assert_eq!(
+        e,
+        Ok(dbn::Refusal::WouldPassThrough),
+        "formed friends block"
     );
 }
 
@@ -877,8 +877,8 @@ fn heavy_foot_artillery_moves_as_foot_artillery_and_reaches_1200_paces() {
         wood,
     );
     to_phase(&mut b, 0, MOVEMENT);
-    let e = refused(&mut b, mv("h", vec![Step::Advance(200.0)]));
-    assert!(e.contains("cannot enter"), "{e}");
+    let e = refused_as(&mut b, mv("h", vec![Step::Advance(200.0)]));
+    assert_eq!(e, Ok(dbn::Refusal::CannotEnterGoing));
 }
 
 #[test]
@@ -918,8 +918,8 @@ fn galloper_guns_limber_and_move_in_one_bound() {
     b.execute(mv("g", vec![Step::Advance(200.0)]))
         .expect("galloper guns limber and move");
     b.execute(Command::Limber { unit: id("f") }).unwrap();
-    let e = refused(&mut b, mv("f", vec![Step::Advance(100.0)]));
-    assert!(e.contains("limbered or unlimbered this bound"), "{e}");
+    let e = refused_as(&mut b, mv("f", vec![Step::Advance(100.0)]));
+    assert_eq!(e, Ok(dbn::Refusal::LimberedThisBound));
 }
 
 #[test]
@@ -949,7 +949,7 @@ fn firing_out_of_bad_going_only_from_its_edge() {
             Ok(_) => assert!(ok, "deep in the wood at {y}: should be refused"),
             Err(e) => {
                 assert!(!ok, "at the edge ({y}): {e}");
-                assert!(e.to_string().contains("not on its edge"), "{e}");
+                assert_eq!(kind_of(&e), Ok(dbn::Refusal::InsideBadGoing));
             }
         }
     }
@@ -1053,8 +1053,8 @@ fn a_division_deploys_as_one_or_two_formations() {
     for (u, x) in [("p1", 100.0), ("p2", 300.0), ("p3", 500.0), ("pc", 700.0)] {
         b.execute(deploy(u, x)).unwrap();
     }
-    let e = refused(&mut b, Command::EndPhase);
-    assert!(e.contains("3 bodies"), "{e}");
+    let e = refused_as(&mut b, Command::EndPhase);
+    assert_eq!(e, Ok(dbn::Refusal::TooManyBodies));
     // Two in line and one apart (the commander is no part of a formation): two formations.
     let mut b = three_unit_division();
     for (u, x) in [("p1", 100.0), ("p2", 140.0), ("p3", 500.0), ("pc", 700.0)] {
@@ -1246,11 +1246,13 @@ fn each_musket_of_a_group_meets_its_own_enemy_face_to_face() {
     );
     to_phase(&mut b, 0, MOVEMENT);
     b.command_points[0] = 5;
-    let e = refused(
+    let e = refusal(
         &mut b,
         group(&["m1", "m2"], vec![Step::ToContact(id("a1"))]),
     );
-    assert!(e.contains("face to face") && e.contains("m2"), "{e}");
+    assert_eq!(kind_of(&e), Ok(db7yw::Refusal::NotFaceToFace));
+    // Which unit of the group is named in the words only.
+    assert!(e.to_string().contains("m2"), "{e}");
 }
 
 #[test]
@@ -1284,7 +1286,7 @@ fn a_charge_on_a_front_musket_is_not_stopped_by_the_zone_of_the_one_behind() {
     );
     to_phase(&mut b, 0, MOVEMENT);
     b.command_points[0] = 5;
-    let e = refused(
+    let e = refusal(
         &mut b,
         mv(
             "c",
@@ -1294,7 +1296,9 @@ fn a_charge_on_a_front_musket_is_not_stopped_by_the_zone_of_the_one_behind() {
             }],
         ),
     );
-    assert!(e.contains("threat zone of r"), "{e}");
+    assert_eq!(kind_of(&e), Ok(dbn::Refusal::EntersThreatZone));
+    // Whose zone is named in the words only.
+    assert!(e.to_string().contains("threat zone of r"), "{e}");
 }
 
 // ----- towns, who defends, the army list ------------------------------------------------
@@ -1313,8 +1317,8 @@ fn attacking_foot_may_not_stand_in_an_unfortified_town() {
     );
     to_phase(&mut b, 0, MOVEMENT);
     b.command_points[0] = 5;
-    let e = refused(&mut b, mv("p", vec![Step::Advance(80.0)]));
-    assert!(e.contains("not fortified"), "{e}");
+    let e = refused_as(&mut b, mv("p", vec![Step::Advance(80.0)]));
+    assert_eq!(e, Ok(dbn::Refusal::NotFortified));
     // Fortified and empty, the attacker may enter it, and takes it.
     let fortified = town.replace("]),", "], fortified: true),");
     let mut b = battle(
@@ -1404,8 +1408,8 @@ fn foot_artillery_crosses_a_brook_by_its_bridge_and_marches_a_road_through_a_tow
     assert_eq!(going(&ev), "good going");
     // Beside the bridge the brook is bad going, which foot artillery cannot enter.
     let mut b = gun(300.0, 500.0, brook);
-    let e = refused(&mut b, mv("g", vec![Step::Advance(197.0)]));
-    assert!(e.contains("cannot enter"), "{e}");
+    let e = refused_as(&mut b, mv("g", vec![Step::Advance(197.0)]));
+    assert_eq!(e, Ok(dbn::Refusal::CannotEnterGoing));
     // Along the road through a town: the road rate, 400 paces.
     let town = r#"(id: "road", kind: Road, name: "Road", points: [(500, 300), (500, 900)], width: 12),
         (id: "t", kind: Town, name: "Town", points: [(440, 640), (560, 640), (560, 660), (440, 660)], fortified: true),"#;

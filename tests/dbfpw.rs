@@ -3,15 +3,16 @@
 //! standard table, each against the seed (002) with scripted dice.
 
 mod common;
-use common::{fight, fire, id, mv, names, refusal, refused, to_phase};
-use volley::rules::Game;
+use common::{fight, fire, id, kind_of, mv, names, refusal, refused, refused_as, to_phase};
 use volley::rules::command::{Command, Effect, Event, RuleError, Step, Verdict};
 use volley::rules::geometry::Pt;
 use volley::rules::model::{Ammo, Division, Formation};
 use volley::rules::ruleset::AnyRuleset;
-use volley::rules::ruleset::dbn::DbnEvent;
-use volley::rules::ruleset::dbn::{CLOSE_COMBAT, FIRING, MOVEMENT};
-use volley::rules::scenario;
+use volley::rules::ruleset::dbn::dbfpw::Refusal;
+use volley::rules::ruleset::dbn::{
+    self, CLOSE_COMBAT, DbnEvent, DbnRoll, FIRING, FirstDieOutcome, LongRange, MOVEMENT,
+};
+use volley::rules::{Game, scenario};
 
 /// 100 paces in mm.
 const P: f32 = 25.4;
@@ -277,8 +278,12 @@ fn long_range_needs_a_hill_stillness_and_a_target_in_the_open() {
         "",
     );
     to_phase(&mut b, 0, FIRING);
-    let e = refused(&mut b, fire("f", "g"));
-    assert!(e.contains("raised ground"), "{e}");
+    assert_eq!(
+        refused_as(&mut b, fire("f", "g")),
+        Ok(dbn::Refusal::BeyondEffectiveRange(
+            LongRange::NotOnRaisedGround
+        ))
+    );
     let mut b = duel(
         ("InfBLR2", "Regular", ""),
         ("Inf", "Regular", ""),
@@ -302,7 +307,12 @@ fn long_range_needs_a_hill_stillness_and_a_target_in_the_open() {
         "",
     );
     to_phase(&mut b, 0, FIRING);
-    assert!(refused(&mut b, fire("f", "g")).contains("not in the open"));
+    assert_eq!(
+        refused_as(&mut b, fire("f", "g")),
+        Ok(dbn::Refusal::BeyondEffectiveRange(
+            LongRange::TargetNotInOpen
+        ))
+    );
 }
 
 #[test]
@@ -447,7 +457,7 @@ fn mitrailleuse_first_die_stoppage_and_unplotted_shot() {
         s.contains(&"-2 Mitrailleuse stoppage or shot not plotted".to_string()),
         "{s:?}"
     );
-    assert!(ev.iter().any(|e| matches!(e, Event::Rolled { roll, .. } if roll.dice == [1] && roll.outcome.starts_with("stoppage"))));
+    assert_eq!(first_die(&ev), (FirstDieOutcome::Stoppage, 1));
     // A 3 within effective range is no failure.
     let mut b = duel(
         ("Mit", "Regular", ""),
@@ -457,8 +467,9 @@ fn mitrailleuse_first_die_stoppage_and_unplotted_shot() {
         "",
     );
     to_phase(&mut b, 0, FIRING);
-    let (s, _, _, _) = shoot(&mut b, &[3, 5, 2]);
+    let (s, _, _, ev) = shoot(&mut b, &[3, 5, 2]);
     assert!(!s.iter().any(|x| x.contains("stoppage")), "{s:?}");
+    assert_eq!(first_die(&ev), (FirstDieOutcome::Clear, 3));
     // At long range (from a hill, 1500 paces) a 3 cannot plot the shot.
     let mut b = duel(
         ("Mit", "Regular", ""),
@@ -473,11 +484,7 @@ fn mitrailleuse_first_die_stoppage_and_unplotted_shot() {
         s.contains(&"-2 Mitrailleuse stoppage or shot not plotted".to_string()),
         "{s:?}"
     );
-    assert!(
-        ev.iter().any(
-            |e| matches!(e, Event::Rolled { roll, .. } if roll.outcome.contains("cannot plot"))
-        )
-    );
+    assert_eq!(first_die(&ev), (FirstDieOutcome::Unplotted, 3));
 }
 
 #[test]
@@ -541,6 +548,23 @@ fn to_contact(b: &mut Game) -> Result<Vec<Event>, String> {
         steps: vec![Step::ToContact(id("g"))],
     })
     .map_err(|e| e.to_string())
+}
+
+/// How the one first die in `ev` fell, and its face.
+fn first_die(ev: &[Event]) -> (FirstDieOutcome, u8) {
+    match ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::Rolled { what, roll } => what
+                .kind::<DbnRoll>()
+                .map(|DbnRoll::FirstDie(fell)| (*fell, roll.dice[0])),
+            _ => None,
+        })
+        .collect::<Vec<_>>()[..]
+    {
+        [one] => one,
+        ref all => panic!("{} first dice: {ev:?}", all.len()),
+    }
 }
 
 fn combat(b: &mut Game, dice: &[u8]) -> (Vec<String>, Vec<String>, DbnEvent) {
@@ -803,7 +827,10 @@ fn dsc_attacked_throws_its_own_die() {
         "",
     );
     to_phase(&mut b, 0, FIRING);
-    assert!(refused(&mut b, fire("f", "g")).contains("only in close combat"));
+    assert_eq!(
+        refused_as(&mut b, fire("f", "g")),
+        Ok(dbn::Refusal::DivisionalNotFiredAt)
+    );
 }
 
 #[test]
@@ -824,7 +851,10 @@ fn ammunition_runs_low_then_out_and_a_baggage_train_resupplies() {
     shoot_scripted(&mut b);
     assert_eq!(b.unit(&id("f")).unwrap().status.ammo, Ammo::Out);
     next_firing(&mut b, &[6, 6]);
-    assert!(refused(&mut b, fire("f", "g")).contains("out of ammunition"));
+    assert_eq!(
+        refused_as(&mut b, fire("f", "g")),
+        Ok(dbn::Refusal::OutOfAmmunition)
+    );
     // Without the option nothing happens.
     let mut b = duel(
         ("FAFr", "Regular", ""),
@@ -970,7 +1000,10 @@ fn skirmishing_cavalry_dismount_and_mount() {
     let mut b = duel(("SC", "Regular", ""), ("Inf", "Regular", ""), 280.0, "", "");
     to_phase(&mut b, 0, FIRING);
     // Mounted they reach 200 paces only.
-    assert!(refused(&mut b, fire("f", "g")).contains("out of range"));
+    assert_eq!(
+        refused_as(&mut b, fire("f", "g")),
+        Ok(dbn::Refusal::OutOfRange)
+    );
     let mut b = duel(("SC", "Regular", ""), ("Inf", "Regular", ""), 280.0, "", "");
     to_phase(&mut b, 0, MOVEMENT);
     let form = |f: Formation| Command::Form {
@@ -979,17 +1012,19 @@ fn skirmishing_cavalry_dismount_and_mount() {
         turn: 0.0,
     };
     b.execute(form(Formation::Dismounted)).expect("dismount");
-    assert!(refused(&mut b, mv("f", vec![Step::Advance(P)])).contains("dismounted this bound"));
+    assert_eq!(
+        refused_as(&mut b, mv("f", vec![Step::Advance(P)])),
+        Ok(Refusal::DismountedThisBound)
+    );
     to_phase(&mut b, 0, FIRING);
     shoot(&mut b, &[3, 3, 6, 6]);
     // Next bound: mount, then may move but not charge.
     b.execute(Command::EndPhase).expect("end phase");
     to_phase(&mut b, 0, MOVEMENT);
     b.execute(form(Formation::Line)).expect("mount");
-    assert!(
-        to_contact(&mut b)
-            .unwrap_err()
-            .contains("not into close combat")
+    assert_eq!(
+        refused_as(&mut b, mv("f", vec![Step::ToContact(id("g"))])),
+        Ok(Refusal::MountedNoCloseCombat)
     );
     b.execute(mv("f", vec![Step::Backstep(P)]))
         .expect("mounted move");
@@ -1031,9 +1066,9 @@ fn second_moves_only_out_of_enemy_artillery_range() {
     to_phase(&mut b, 0, MOVEMENT);
     b.execute(mv("f", vec![Step::Backstep(P / 2.0)]))
         .expect("first move");
-    assert!(
-        refused(&mut b, mv("f", vec![Step::Backstep(P / 2.0)]))
-            .contains("within range of enemy artillery")
+    assert_eq!(
+        refused_as(&mut b, mv("f", vec![Step::Backstep(P / 2.0)])),
+        Ok(Refusal::NoSecondMoveUnderGuns)
     );
     // A Mitrailleuse 500 paces off (its range 600) counts as artillery.
     let mut b = fpw(
@@ -1047,9 +1082,9 @@ fn second_moves_only_out_of_enemy_artillery_range() {
     to_phase(&mut b, 0, MOVEMENT);
     b.execute(mv("f", vec![Step::Backstep(P / 2.0)]))
         .expect("first move");
-    assert!(
-        refused(&mut b, mv("f", vec![Step::Backstep(P / 2.0)]))
-            .contains("within range of enemy artillery")
+    assert_eq!(
+        refused_as(&mut b, mv("f", vec![Step::Backstep(P / 2.0)])),
+        Ok(Refusal::NoSecondMoveUnderGuns)
     );
 }
 
@@ -2293,8 +2328,10 @@ fn firing_out_of_bad_going_from_its_edge_reaches_full_range() {
         "",
     );
     to_phase(&mut b, 0, FIRING);
-    let e = refused(&mut b, fire("f", "g"));
-    assert!(e.contains("out of range") && e.contains("of 100"), "{e}");
+    let e = refusal(&mut b, fire("f", "g"));
+    assert_eq!(kind_of(&e), Ok(dbn::Refusal::OutOfRange));
+    // The range it was held to is in the words only.
+    assert!(e.to_string().contains("of 100"), "{e}");
     // Deep inside the wood (not on its edge) it cannot fire at all.
     let deep = "(id: \"w\", kind: Woods, name: \"Wood\", points: [(900, 400), (1100, 400), (1100, 540), (900, 540)]),";
     let mut b = duel(
@@ -2305,7 +2342,10 @@ fn firing_out_of_bad_going_from_its_edge_reaches_full_range() {
         "",
     );
     to_phase(&mut b, 0, FIRING);
-    assert!(refused(&mut b, fire("f", "g")).contains("not on its edge"));
+    assert_eq!(
+        refused_as(&mut b, fire("f", "g")),
+        Ok(dbn::Refusal::InsideBadGoing)
+    );
     // A battery astride a stream fires 800 paces (streams hide nothing: ruling firing_out_of_bg).
     let stream =
         "(id: \"s\", kind: Stream, name: \"Saar\", points: [(0, 500), (2000, 500)], width: 10),";
@@ -2383,11 +2423,8 @@ fn the_defender_garrisons_an_unfortified_town_and_only_foot_enter_it() {
             let u = b.unit(&id("f")).unwrap();
             assert!(g.dbn.in_town(&b, u), "{t} stands in the town: {:?}", u.base);
         } else {
-            let e = r.unwrap_err().to_string();
-            assert!(
-                e.contains("only foot may end a move in Stiring"),
-                "{t}: {e}"
-            );
+            let e = r.unwrap_err();
+            assert_eq!(kind_of(&e), Ok(Refusal::OnlyFootStopIn), "{t}");
         }
     }
 }
@@ -3400,11 +3437,8 @@ fn only_foot_stop_in_a_village() {
                     u.base
                 );
             } else {
-                let e = r.unwrap_err().to_string();
-                assert!(
-                    e.contains("only foot may end a move in Forbach"),
-                    "{t}: {e}"
-                );
+                let e = r.unwrap_err();
+                assert_eq!(kind_of(&e), Ok(Refusal::OnlyFootStopIn), "{t}");
             }
         }
     }

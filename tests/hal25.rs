@@ -3,8 +3,11 @@
 
 use std::path::Path;
 use volley::players::autoplay::AutoPlayer;
-use volley::rules::ruleset::hal25::{ARTILLERY, CHARGES, CLOSE_COMBAT, MOVEMENT, ROUT, SMALL_ARMS};
-use volley::rules::scenario;
+use volley::rules::ruleset::hal25::{
+    ARTILLERY, Band, CHARGES, CLOSE_COMBAT, HalEvent, HalRoll, MOVEMENT, Marker, ROUT, Refusal,
+    SMALL_ARMS,
+};
+use volley::rules::{Game, scenario};
 
 #[test]
 fn every_hal25_scenario_plays_to_a_result_and_replays() {
@@ -50,12 +53,10 @@ fn print_a_game() {
 }
 
 use volley::players::opponent::{Opponent, Style};
-use volley::rules::Game;
 use volley::rules::command::{Command, Event, Step};
 use volley::rules::model::{Formation, Phase, UnitId};
 use volley::rules::ruleset::Roll;
 use volley::rules::ruleset::hal25::status::own;
-use volley::rules::ruleset::hal25::{HalEvent, Marker};
 
 fn id(s: &str) -> UnitId {
     UnitId(s.into())
@@ -97,11 +98,30 @@ fn to_phase(b: &mut Game, phase: Phase, dice: &[u8]) {
     panic!("never reached {phase:?}");
 }
 
-fn refused(b: &mut Game, c: Command) -> String {
+/// The kind a command was refused for (Hal's own), or the refusal's words where it has none.
+fn refused_as(b: &mut Game, c: Command) -> Result<Refusal, String> {
     let log = b.log.len();
-    let e = b.execute(c).expect_err("refused").to_string();
+    let e = b.execute(c).expect_err("refused");
     assert_eq!(b.log.len(), log, "a refused command changes nothing");
-    e
+    e.refusal::<Refusal>().cloned().ok_or_else(|| e.to_string())
+}
+
+/// The kind of the one range die thrown for firing into a charge, and its dice.
+fn charge_range(ev: &[Event]) -> (HalRoll, Vec<u8>) {
+    match ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::Rolled { what, roll } => what
+                .kind::<HalRoll>()
+                .filter(|k| matches!(k, HalRoll::ChargeRange { .. }))
+                .map(|k| (*k, roll.dice.clone())),
+            _ => None,
+        })
+        .collect::<Vec<_>>()[..]
+    {
+        [ref r] => r.clone(),
+        ref rs => panic!("{} range dice into the charge: {ev:?}", rs.len()),
+    }
 }
 
 /// The events in words, for a failing assertion's message.
@@ -280,34 +300,34 @@ fn brigades_move_by_the_activation_throw() {
         b.command_points[1], 1,
         "as many brigades as the difference, at most those left"
     );
-    let e = refused(&mut b, Command::Activate { unit: id("a1") });
-    assert!(e.contains("other side"), "{e}");
-    let e = refused(
+    let e = refused_as(&mut b, Command::Activate { unit: id("a1") });
+    assert_eq!(e, Ok(Refusal::OtherSideMoving));
+    let e = refused_as(
         &mut b,
         Command::Move {
             unit: id("b1"),
             steps: vec![Step::Advance(1.0)],
         },
     );
-    assert!(e.contains("not moving now"), "{e}");
+    assert_eq!(e, Ok(Refusal::BrigadeNotMoving));
     b.execute(Command::Activate { unit: id("b2") })
         .expect("activate");
-    let e = refused(&mut b, Command::Activate { unit: id("b1") });
-    assert!(e.contains("brigade B has moved this turn"), "{e}");
+    let e = refused_as(&mut b, Command::Activate { unit: id("b1") });
+    assert_eq!(e, Ok(Refusal::BrigadeMoved));
     b.execute(Command::Move {
         unit: id("b2"),
         steps: vec![Step::Advance(2.0)],
     })
     .expect("a move of 2\" in line");
     // A move beyond the 6" of line infantry is refused before any die.
-    let e = refused(
+    let e = refused_as(
         &mut b,
         Command::Move {
             unit: id("b1"),
             steps: vec![Step::Advance(7.0)],
         },
     );
-    assert!(e.contains("6.0\""), "{e}");
+    assert_eq!(e, Ok(Refusal::BeyondAllowance { may: 6.0 }));
     // Ending the throw: the other side has brigades left and moves them without a throw.
     b.execute(Command::EndPhase).expect("end throw");
     assert_eq!(b.active, 0);
@@ -404,14 +424,14 @@ fn formed_troops_keep_out_of_woods_and_cavalry_cannot_back_away() {
     to_phase(&mut b, MOVEMENT, &[3, 3, 3, 5, 1, 4, 4, 4]);
     b.execute(Command::Activate { unit: id("a1") }).expect("A");
     b.execute(Command::Activate { unit: id("c1") }).expect("C");
-    let e = refused(
+    let e = refused_as(
         &mut b,
         Command::Move {
             unit: id("a1"),
             steps: vec![Step::Advance(3.0)],
         },
     );
-    assert!(e.contains("woods"), "{e}");
+    assert_eq!(e, Ok(Refusal::FormedThroughWoods));
     // Skirmishers may enter woods and take no rough-terrain die.
     let ev = b
         .execute(Command::Move {
@@ -424,14 +444,14 @@ fn formed_troops_keep_out_of_woods_and_cavalry_cannot_back_away() {
         "skirmishers throw no die for the woods: {}",
         words(&b, &ev)
     );
-    let e = refused(
+    let e = refused_as(
         &mut b,
         Command::Move {
             unit: id("c1"),
             steps: vec![Step::Backstep(2.0)],
         },
     );
-    assert!(e.contains("cavalry may not move back"), "{e}");
+    assert_eq!(e, Ok(Refusal::CavalryMayNotMoveBack));
     // Out of command (far from its brigadier), it passes its check (4+4) to move; moving back
     // facing the enemy loses 1D6 (the die: 4, of 6").
     let ev = b
@@ -481,14 +501,14 @@ fn a_formation_change_costs_a_die_and_grenadiers_three_inches_more() {
     assert_eq!(shape(roll), (vec![2], -5, vec![-3]), "{w}");
     assert_eq!(allowance, 6.0, "{w}");
     // 6" (the slower of line and column) less 5: 1" left.
-    let e = refused(
+    let e = refused_as(
         &mut b,
         Command::Move {
             unit: id("a1"),
             steps: vec![Step::Advance(1.5)],
         },
     );
-    assert!(e.contains("1.0\""), "{e}");
+    assert_eq!(e, Ok(Refusal::BeyondAllowance { may: 1.0 }));
 }
 
 #[test]
@@ -549,9 +569,8 @@ fn a_chip_throws_a_failed_holding_check_again() {
             by: id("au-cic"),
             unit: id("au-kaiser"),
         })
-        .expect_err("one re-roll a roll")
-        .to_string();
-    assert!(e.contains("there is no new roll to throw again"), "{e}");
+        .expect_err("one re-roll a roll");
+    assert_eq!(e.refusal::<Refusal>(), Some(&Refusal::NoNewRoll), "{e}");
 }
 
 #[test]
@@ -586,8 +605,8 @@ fn a_courier_carries_written_orders_or_loses_them() {
     let mut b = battle(&units, "");
     to_phase(&mut b, CHARGES, &[3, 3, 3, 3, 4, 5, 2]);
     b.execute(send.clone()).expect("send");
-    let e = refused(&mut b, send.clone());
-    assert!(e.contains("already carries"), "{e}");
+    let e = refused_as(&mut b, send.clone());
+    assert_eq!(e, Ok(Refusal::AlreadyCarriesOrders));
     b.execute(Command::EndPhase).expect("movement");
     let ev: Vec<Event> = b.last_events().cloned().collect();
     assert_eq!(
@@ -1223,22 +1242,22 @@ fn a_town_holds_one_battalion() {
     b.execute(Command::Activate { unit: id("a1") }).expect("A");
     b.execute(Command::Activate { unit: id("c1") }).expect("C");
     // a3 holds the town: a second battalion may not enter it.
-    let e = refused(
+    let e = refused_as(
         &mut b,
         Command::Move {
             unit: id("a1"),
             steps: vec![Step::Advance(5.0)],
         },
     );
-    assert!(e.contains("holds one battalion"), "{e}");
-    let e = refused(
+    assert_eq!(e, Ok(Refusal::TownFull));
+    let e = refused_as(
         &mut b,
         Command::Move {
             unit: id("c1"),
             steps: vec![Step::Advance(3.0)],
         },
     );
-    assert!(e.contains("horse does not occupy"), "{e}");
+    assert_eq!(e, Ok(Refusal::HorseDoesNotOccupy));
 }
 
 /// A chip throws again the die that went worst for the unit: the firer's lowest volley die, the
@@ -1263,17 +1282,14 @@ fn a_chip_throws_a_volley_die_or_a_save_again() {
     to_phase(&mut b, SMALL_ARMS, &[3, 3, 6, 1, 2, 1, 1, 1, 1, 1, 1]);
     let ev = b.execute(fire.clone()).expect("fire");
     assert_eq!(volleys(&ev, "a1")[0].2, 0, "{}", words(&b, &ev));
-    let e = refused(
+    let e = refused_as(
         &mut b,
         Command::Reroll {
             by: id("gb"),
             unit: id("b1"),
         },
     );
-    assert!(
-        e.contains("no roll in the last command that went badly"),
-        "{e}"
-    );
+    assert_eq!(e, Ok(Refusal::NoBadRoll));
     // The first 1 is thrown again: a 6 (3 hits); the other five stand; then three saves, new.
     b.script_dice(&[6, 1, 1, 1]);
     let ev = b
@@ -1401,14 +1417,14 @@ fn a_town_burns_under_artillery_fire() {
     }
     b.execute(Command::Activate { unit: id("b2") })
         .expect("activate B");
-    let e = refused(
+    let e = refused_as(
         &mut b,
         Command::Move {
             unit: id("b2"),
             steps: vec![Step::Advance(5.0)],
         },
     );
-    assert!(e.contains("Dorf is in flames"), "{e}");
+    assert_eq!(e, Ok(Refusal::InFlames));
 }
 
 /// A town's points are a field of towns and villages in rulesets whose towns burn.
@@ -1530,27 +1546,39 @@ fn the_range_die_into_a_charge_follows_every_row_of_the_table() {
             // Closing 6+6, holding 6+6, the range die, the charge bonus 6.
             let (ev, w) = charge_with(attacker, defender, gap, "", &[6, 6, 6, 6, die, 6]);
             let band = if short.contains(&die) {
-                "short"
+                Some(Band::Short)
             } else if medium.contains(&die) {
-                "medium"
+                Some(Band::Medium)
             } else if far.contains(&die) {
-                "long"
+                Some(Band::Long)
             } else {
-                "no"
+                None
             };
-            assert!(
-                w.contains(&format!(
-                    "rolls [{die}] for the range to fire into the charge = {die}: {band} range"
-                )),
+            assert_eq!(
+                charge_range(&ev),
+                (
+                    HalRoll::ChargeRange {
+                        band,
+                        within_six: false
+                    },
+                    vec![die]
+                ),
                 "{defender} from {gap}\", die {die}: {w}"
             );
             assert!(charge(&ev, "a1").1, "reaches: {w}");
         }
     }
     // Within 6" the target fires at short range whatever the die.
-    let (_, w) = charge_with("LI", "LI", 5.0, "", &[6, 6, 6, 6, 1, 6]);
-    assert!(
-        w.contains("short range (the charge began within 6\")"),
+    let (ev, w) = charge_with("LI", "LI", 5.0, "", &[6, 6, 6, 6, 1, 6]);
+    assert_eq!(
+        charge_range(&ev),
+        (
+            HalRoll::ChargeRange {
+                band: Some(Band::Short),
+                within_six: true
+            },
+            vec![1]
+        ),
         "{w}"
     );
 }
@@ -1810,14 +1838,14 @@ fn an_ordinary_move_may_not_end_in_contact() {
     b.execute(Command::Activate { unit: id("a1") })
         .expect("activate");
     for inches in [3.0, 2.95] {
-        let e = refused(
+        let e = refused_as(
             &mut b,
             Command::Move {
                 unit: id("a1"),
                 steps: vec![Step::Advance(inches)],
             },
         );
-        assert!(e.contains("only a declared charge"), "{inches}: {e}");
+        assert_eq!(e, Ok(Refusal::ContactOnlyByCharge), "{inches}");
     }
     b.execute(Command::Move {
         unit: id("a1"),
@@ -2027,7 +2055,7 @@ fn a_unit_that_passed_through_friends_does_not_fire() {
         words(&b, &ev)
     );
     to_phase(&mut b, SMALL_ARMS, &[]);
-    let e = refused(
+    let e = refused_as(
         &mut b,
         Command::Fire {
             unit: id("a1"),
@@ -2036,7 +2064,7 @@ fn a_unit_that_passed_through_friends_does_not_fire() {
             defence: None,
         },
     );
-    assert!(e.contains("does nothing more this turn"), "{e}");
+    assert_eq!(e, Ok(Refusal::PassedThroughFriends));
 }
 
 /// A battery whose counter-battery fire knocks out every gun of its target has fired: it may
@@ -2071,7 +2099,7 @@ fn a_battery_that_knocked_out_its_target_has_fired() {
             .all(|r| r.need == Some(11)),
         "{w}"
     );
-    let e = refused(
+    let e = refused_as(
         &mut b,
         Command::Fire {
             unit: id("fa"),
@@ -2080,7 +2108,7 @@ fn a_battery_that_knocked_out_its_target_has_fired() {
             defence: None,
         },
     );
-    assert!(e.contains("has fired this turn"), "{e}");
+    assert_eq!(e, Ok(Refusal::AlreadyFired));
 }
 
 /// A column fires with its front row as it stood when the small-arms step began: the
@@ -2210,7 +2238,7 @@ fn a_unit_in_contact_with_two_enemies_fights_both() {
         "{fought:?}"
     );
     // Each pair once.
-    let e = refused(
+    let e = refused_as(
         &mut b,
         Command::Fight {
             unit: id("a1"),
@@ -2219,7 +2247,7 @@ fn a_unit_in_contact_with_two_enemies_fights_both() {
             pursuits: Vec::new(),
         },
     );
-    assert!(e.contains("has been fought"), "{e}");
+    assert_eq!(e, Ok(Refusal::MeleeFought));
     assert!(hal(&b).melees(&b).is_empty());
 }
 
@@ -2619,8 +2647,8 @@ fn a_charge_may_not_end_touching_a_second_enemy() {
         b.execute(Command::Activate { unit: id("a1") })
             .expect("activate");
         if touching {
-            let e = refused(&mut b, Command::Charge { unit: id("a1") });
-            assert!(e.contains("would end in contact with b2 too"), "{e}");
+            let e = refused_as(&mut b, Command::Charge { unit: id("a1") });
+            assert_eq!(e, Ok(Refusal::ContactWithUncharged));
         } else {
             b.script_dice(&[6, 6, 6, 6, 2, 6]);
             let ev = b
@@ -2806,14 +2834,14 @@ fn a_charge_is_declared_once() {
         target: id("b1"),
     })
     .expect("declare");
-    let e = refused(
+    let e = refused_as(
         &mut b,
         Command::Declare {
             unit: id("a1"),
             target: id("b1"),
         },
     );
-    assert!(e.contains("already"), "{e}");
+    assert_eq!(e, Ok(Refusal::AlreadyDeclared));
     let a1 = b.unit(&id("a1")).unwrap().clone();
     let groups = b.rules.actions(&b, &a1);
     assert!(

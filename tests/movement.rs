@@ -5,7 +5,7 @@ mod common;
 use common::*;
 use volley::rules::command::{Command, Event, RuleError, Step};
 use volley::rules::geometry::Corner;
-use volley::rules::ruleset::dbn::{COMMAND, MOVEMENT};
+use volley::rules::ruleset::dbn::{self, COMMAND, MOVEMENT, db7yw};
 
 fn moving(units: &[U], terrain: &str) -> volley::rules::Game {
     let mut b = battle(units, terrain);
@@ -58,7 +58,7 @@ fn muskets_move_straight_only() {
         "",
     );
     assert!(
-        refused(
+        refused_as(
             &mut b,
             mv(
                 "p",
@@ -67,15 +67,13 @@ fn muskets_move_straight_only() {
                     right: 50.0
                 }]
             )
-        )
-        .contains("only straight forward")
+        ) == Ok(db7yw::Refusal::MoveShape)
     );
     assert!(
-        refused(
+        refused_as(
             &mut b,
             mv("p", vec![Step::Advance(50.0), Step::Sidestep(50.0)])
-        )
-        .contains("only straight forward")
+        ) == Ok(db7yw::Refusal::MoveShape)
     );
     // Backwards at half speed: 100 paces back costs 200.
     let e = refusal(&mut b, mv("p", vec![Step::Backstep(120.0)]));
@@ -174,7 +172,8 @@ fn bad_going_and_roads() {
         wood,
     );
     assert!(
-        refused(&mut b, mv("p", vec![Step::Advance(100.0)])).contains("cannot enter bad going")
+        refused_as(&mut b, mv("p", vec![Step::Advance(100.0)]))
+            == Ok(dbn::Refusal::CannotEnterGoing)
     );
     // A road move: Muskets at 400 paces, and not bound to straight lines.
     let road =
@@ -269,8 +268,8 @@ fn muskets_charge_at_most_100_paces_face_to_face() {
     );
     // 35 mm = 138 paces.
     assert!(
-        refused(&mut b, mv("p", vec![Step::ToContact(id("e"))]))
-            .contains("at most 100 paces into close combat")
+        refused_as(&mut b, mv("p", vec![Step::ToContact(id("e"))]))
+            == Ok(db7yw::Refusal::TooFarIntoContact)
     );
     // Only a quarter of the front overlaps: refused.
     let mut b = moving(
@@ -281,8 +280,8 @@ fn muskets_charge_at_most_100_paces_face_to_face() {
         "",
     );
     assert!(
-        refused(&mut b, mv("p", vec![Step::ToContact(id("e"))]))
-            .contains("at least half their front")
+        refused_as(&mut b, mv("p", vec![Step::ToContact(id("e"))]))
+            == Ok(db7yw::Refusal::HalfFrontContact)
     );
     let mut b = moving(
         &[
@@ -325,8 +324,14 @@ fn artillery_limbers_pivots_and_moves() {
         ],
         "",
     );
-    assert!(refused(&mut b, mv("g", vec![Step::Advance(50.0)])).contains("only pivot up to 45"));
-    assert!(refused(&mut b, mv("g", vec![Step::Pivot(60.0)])).contains("only pivot up to 45"));
+    assert!(
+        refused_as(&mut b, mv("g", vec![Step::Advance(50.0)]))
+            == Ok(dbn::Refusal::UnlimberedPivotTooFar)
+    );
+    assert!(
+        refused_as(&mut b, mv("g", vec![Step::Pivot(60.0)]))
+            == Ok(dbn::Refusal::UnlimberedPivotTooFar)
+    );
     let before = b.command_points[0];
     b.execute(mv("g", vec![Step::Pivot(40.0)])).unwrap();
     assert_eq!(b.command_points[0], before - 1);
@@ -340,8 +345,8 @@ fn artillery_limbers_pivots_and_moves() {
     b.execute(Command::Limber { unit: id("g") }).unwrap();
     assert_eq!(b.command_points[0], 18);
     assert!(
-        refused(&mut b, mv("g", vec![Step::Advance(50.0)]))
-            .contains("limbered or unlimbered this bound")
+        refused_as(&mut b, mv("g", vec![Step::Advance(50.0)]))
+            == Ok(dbn::Refusal::LimberedThisBound)
     );
 }
 
@@ -382,14 +387,13 @@ fn group_moves_keep_formation() {
         "",
     );
     assert!(
-        refused(
+        refused_as(
             &mut b,
             Command::MoveGroup {
                 units: vec![id("a"), id("b")],
                 steps: vec![Step::Advance(50.0)]
             }
-        )
-        .contains("not in edge contact")
+        ) == Ok(dbn::Refusal::NotInEdgeContact)
     );
 }
 
@@ -575,9 +579,12 @@ fn a_charge_too_far_off_square_says_how_to_square_up() {
         ],
         "",
     );
-    let e = refused(&mut b, mv("p", vec![Step::ToContact(id("e"))]));
+    let e = refusal(&mut b, mv("p", vec![Step::ToContact(id("e"))]));
+    assert_eq!(kind_of(&e), Ok(dbn::Refusal::NoContact));
+    // The wheel it would need is in the words only.
     assert!(
-        e.contains("wheel 60 degrees to the left to square up"),
+        e.to_string()
+            .contains("wheel 60 degrees to the left to square up"),
         "{e}"
     );
 }

@@ -3,12 +3,12 @@
 use super::geometry::{Base, Corner};
 use super::model::{Formation, Phase, Side, UnitId};
 use serde::{Deserialize, Serialize};
+use std::any::Any;
 use std::fmt;
 
 use super::own_event::{ErasedEvent, OwnEvent};
 use super::roll::Roll;
 pub use super::roll::{Factor, Score, factor_sum};
-use std::any::Any;
 
 /// One part of a move, in the ruleset's units (paces or inches) and degrees.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -530,7 +530,9 @@ pub enum RuleError {
         #[serde(default)]
         why: String,
     },
-    Illegal(String),
+    /// Refused by the rules, in the words the ruleset wrote, with the kind it made them for
+    /// (its own `Refusal`; see `refusal`).
+    Illegal(crate::rules::tagged::Tagged),
     OutOfDice,
     NothingToUndo,
     /// The command to take back rolled dice.
@@ -539,6 +541,21 @@ pub enum RuleError {
 }
 
 impl RuleError {
+    /// A refusal by the rules: `words` for the player, `kind` for whatever checks why (the
+    /// refusing ruleset's own `Refusal`).
+    pub fn refused<K: Any + Send + Sync>(kind: K, words: String) -> Self {
+        RuleError::Illegal(crate::rules::tagged::Tagged::new(kind, words))
+    }
+
+    /// The kind a refusal by the rules was made with, if it is a `K`: for example
+    /// `err.refusal::<bbb::Refusal>() == Some(&bbb::Refusal::MustRollForCommand)`.
+    pub fn refusal<K: Any>(&self) -> Option<&K> {
+        match self {
+            RuleError::Illegal(t) => t.kind(),
+            _ => None,
+        }
+    }
+
     /// The refusal in words, naming units as `name` gives them (the log's names; the ids
     /// without a battle at hand).
     pub fn words(&self, name: impl Fn(&UnitId) -> String) -> String {
@@ -596,6 +613,19 @@ impl fmt::Display for RuleError {
 }
 
 impl std::error::Error for RuleError {}
+
+/// Why the battle refuses a general's re-roll, whichever ruleset grants it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RerollRefusal {
+    /// "there is no roll to throw again"
+    NoRollToThrowAgain,
+    /// "that roll has been thrown again already"
+    ThrownAgainAlready,
+    /// "there is no such die to throw again"
+    NoSuchDie,
+    /// "… has no re-rolls": the ruleset grants none.
+    NoRerolls,
+}
 
 impl From<super::dice::OutOfDice> for RuleError {
     fn from(_: super::dice::OutOfDice) -> Self {

@@ -106,9 +106,39 @@ impl<'de> Deserialize<'de> for Tagged {
     }
 }
 
+/// A kind with no words: what a ruleset decided an outcome was (the column a firing was read
+/// on), kept beside an event whose words already say it. Kept in memory only, as `Tagged`'s
+/// kind is: a field of this type is left out of the JSON (`#[serde(skip)]`), and it is no part
+/// of an event's equality, so an event read back (with none) equals the one written.
+#[derive(Clone, Default)]
+pub struct Kind(Option<Arc<dyn Any + Send + Sync>>);
+
+impl Kind {
+    pub fn new<K: Any + Send + Sync>(kind: K) -> Self {
+        Kind(Some(Arc::new(kind)))
+    }
+
+    /// The kind, if it is a `K`.
+    pub fn get<K: Any>(&self) -> Option<&K> {
+        self.0.as_deref()?.downcast_ref()
+    }
+}
+
+impl PartialEq for Kind {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl fmt::Debug for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.0.is_some() { "Kind(..)" } else { "Kind" })
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::Tagged;
+    use super::{Kind, Tagged};
 
     #[derive(Debug, PartialEq)]
     enum Why {
@@ -126,5 +156,14 @@ mod tests {
         assert_eq!(back, t);
         assert_eq!(back.kind::<Why>(), None);
         assert!(t == "rout hits");
+    }
+
+    #[test]
+    fn a_kind_is_read_back_by_its_type_and_equal_to_any_other() {
+        let k = Kind::new(Why::RoutHits);
+        assert_eq!(k.get::<Why>(), Some(&Why::RoutHits));
+        assert_eq!(k.get::<u8>(), None);
+        assert_eq!(Kind::default().get::<Why>(), None);
+        assert_eq!(k, Kind::default());
     }
 }

@@ -1,11 +1,10 @@
 //! Helpers shared by the integration tests: small battles written inline.
 #![allow(dead_code, reason = "each test file uses some of these helpers")]
 
-use volley::rules::Game;
 use volley::rules::command::{Command, Event, RuleError, Step};
 use volley::rules::model::{Phase, UnitId};
 use volley::rules::ruleset::dbn::DbnEvent;
-use volley::rules::scenario;
+use volley::rules::{Game, scenario};
 
 /// Each playable ruleset's default scenario.
 pub const DEFAULTS: [&str; 5] = [
@@ -221,4 +220,15 @@ pub fn golden_events(path: &str, events: &[Event]) {
     );
     let parsed: Vec<Event> = serde_json::from_str(&want).expect("the golden events parse");
     assert_eq!(parsed, events, "{path}: the events read back differ");
+}
+
+/// The kind a command was refused for, as `K` (the refusing ruleset's `Refusal`), or the
+/// refusal's words where it has no kind of that type.
+pub fn refused_as<K: std::any::Any + Clone>(b: &mut Game, c: Command) -> Result<K, String> {
+    kind_of(&refusal(b, c))
+}
+
+/// The kind of a refusal in hand, as `K`, or its words where it has no kind of that type.
+pub fn kind_of<K: std::any::Any + Clone>(e: &RuleError) -> Result<K, String> {
+    e.refusal::<K>().cloned().ok_or_else(|| e.to_string())
 }

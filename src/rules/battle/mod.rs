@@ -8,6 +8,7 @@ use super::log::{Commands, Events, Log};
 use super::model::{Division, Phase, Side, SideInfo, Unit, UnitId};
 use super::scenario::raw::RawScenario;
 use super::terrain::Terrain;
+use crate::rules::command::RerollRefusal;
 use parry2d::bounding_volume::Aabb;
 use parry2d::math::Vector;
 use parry2d::partitioning::{Bvh, BvhBuildStrategy};
@@ -331,15 +332,20 @@ impl Battle {
         resolve: impl FnOnce(&mut Battle, &Command, &mut Vec<Event>) -> Result<(), RuleError>,
     ) -> Result<Vec<Event>, RuleError> {
         let (Some(prev), Some(last)) = (self.undo.last(), self.commands.last()) else {
-            return Err(RuleError::Illegal("there is no roll to throw again".into()));
+            return Err(RuleError::refused(
+                RerollRefusal::NoRollToThrowAgain,
+                "there is no roll to throw again".into(),
+            ));
         };
         if matches!(last, Command::Reroll { .. }) {
-            return Err(RuleError::Illegal(
+            return Err(RuleError::refused(
+                RerollRefusal::ThrownAgainAlready,
                 "that roll has been thrown again already".into(),
             ));
         }
         let Some(&old) = self.cmd_dice.get(at) else {
-            return Err(RuleError::Illegal(
+            return Err(RuleError::refused(
+                RerollRefusal::NoSuchDie,
                 "there is no such die to throw again".into(),
             ));
         };

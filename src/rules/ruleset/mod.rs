@@ -22,6 +22,7 @@ use super::geometry::{Base, Pt};
 use super::model::{Class, Flags, Formation, Own, Phase, Side, SideInfo, Unit, UnitId};
 use super::scenario::raw::RawUnit;
 use super::terrain::Terrain;
+use crate::rules::command::RerollRefusal;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -287,10 +288,10 @@ pub trait Ruleset: doctrine::Doctrine {
     /// after it (the rest of its roll) are kept as they fell.
     fn reroll(&self, b: &Battle, by: &UnitId, unit: &UnitId) -> Result<(usize, usize), RuleError> {
         let _ = (b, by, unit);
-        Err(RuleError::Illegal(format!(
-            "{} has no re-rolls",
-            self.name()
-        )))
+        Err(RuleError::refused(
+            RerollRefusal::NoRerolls,
+            format!("{} has no re-rolls", self.name()),
+        ))
     }
 }
 

@@ -8,8 +8,7 @@ use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError, factor_sum};
 use crate::rules::geometry::Base;
 use crate::rules::model::{Class, Formation, Unit, UnitId};
-use crate::rules::ruleset::bbb::ASSAULT;
-use crate::rules::ruleset::bbb::Flag;
+use crate::rules::ruleset::bbb::{ASSAULT, Flag, Refusal};
 use crate::rules::ruleset::view::{Chance, Outlook, OutlookPart, Roll};
 use crate::rules::terrain::FeatureKind;
 
@@ -175,25 +174,43 @@ impl Bbb7yw {
         let a = b.unit(aid)?.clone();
         let d = b.unit(did)?.clone();
         if a.side != b.active {
-            return illegal(format!("{} is not of the moving side", a.name));
+            return illegal(
+                Refusal::NotOfMovingSide,
+                format!("{} is not of the moving side", a.name),
+            );
         }
         if !a.bound.charged {
-            return illegal(format!(
-                "{} did not move into contact this turn: only units that did assault",
-                a.name
-            ));
+            return illegal(
+                Refusal::NoContactMoveThisTurn,
+                format!(
+                    "{} did not move into contact this turn: only units that did assault",
+                    a.name
+                ),
+            );
         }
         if self.is_artillery(&a) {
-            return illegal(format!("{}: artillery does not assault", a.name));
+            return illegal(
+                Refusal::ArtilleryDoesNotAssault,
+                format!("{}: artillery does not assault", a.name),
+            );
         }
         if a.bound.halted {
-            return illegal(format!("{} was halted by defensive fire", a.name));
+            return illegal(
+                Refusal::HaltedByDefensiveFire,
+                format!("{} was halted by defensive fire", a.name),
+            );
         }
         if a.bound.fought {
-            return illegal(format!("{} has already assaulted this turn", a.name));
+            return illegal(
+                Refusal::AlreadyAssaulted,
+                format!("{} has already assaulted this turn", a.name),
+            );
         }
         if !self.in_contact(b, &a).iter().any(|e| e.id == d.id) {
-            return illegal(format!("{} is not in contact with {}", a.name, d.name));
+            return illegal(
+                Refusal::NotInContact,
+                format!("{} is not in contact with {}", a.name, d.name),
+            );
         }
         let fa = self.assault_modifiers(b, &a, &d, true);
         let fd = self.assault_modifiers(b, &d, &a, false);

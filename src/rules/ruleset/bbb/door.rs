@@ -6,7 +6,9 @@ use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Event, RuleError};
 use crate::rules::geometry::Pt;
 use crate::rules::model::{Class, Phase, SideInfo, Unit, UnitId};
-use crate::rules::ruleset::bbb::{ASSAULT, DEFENSIVE_FIRE, GENERALS, MOVEMENT, OFFENSIVE_FIRE};
+use crate::rules::ruleset::bbb::{
+    ASSAULT, DEFENSIVE_FIRE, GENERALS, MOVEMENT, OFFENSIVE_FIRE, Refusal,
+};
 use crate::rules::ruleset::doctrine::Tuning;
 use crate::rules::ruleset::view::{
     ActionGroup, Card, Layer, Look, Mark, Measure, MoveRequest, Outlook, Reference, StateView,
@@ -130,7 +132,8 @@ impl Ruleset for Bbb7yw {
                 pursue,
                 ..
             } => self.assault(b, out, unit, target, *pursue),
-            Command::MoveGroup { .. } => Err(RuleError::Illegal(
+            Command::MoveGroup { .. } => Err(RuleError::refused(
+                Refusal::NoGroupMoves,
                 "BBB units move one at a time, each on its own command roll".into(),
             )),
             Command::MoveStand { .. }
@@ -143,15 +146,20 @@ impl Ruleset for Bbb7yw {
             | Command::Declare { .. }
             | Command::Charge { .. }
             | Command::Reroll { .. }
-            | Command::Send { .. } => Err(RuleError::Illegal(
+            | Command::Send { .. } => Err(RuleError::refused(
+                Refusal::NotInTheseRules,
                 "BBB has no loose stands, chosen recoils, formal deployment, fortifying, \
                  attached generals, fallbacks, declared charges or re-rolls"
                     .into(),
             )),
-            Command::PursuitOrder { .. } => Err(RuleError::Illegal(
+            Command::PursuitOrder { .. } => Err(RuleError::refused(
+                Refusal::NoPursuitToChoose,
                 "these rules leave a victor no pursuit to choose".into(),
             )),
-            Command::Undo => Err(RuleError::Illegal("undo is handled by the battle".into())),
+            Command::Undo => Err(RuleError::refused(
+                Refusal::UndoByTheBattle,
+                "undo is handled by the battle".into(),
+            )),
         }
     }
     fn after_command(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
@@ -166,7 +174,10 @@ impl Ruleset for Bbb7yw {
                 plan.distance = p.cost;
                 plan
             }),
-            _ => Err(RuleError::Illegal("BBB units move one at a time".into())),
+            _ => Err(RuleError::refused(
+                Refusal::NoGroupMoves,
+                "BBB units move one at a time".into(),
+            )),
         }
     }
     fn acting_sides(&self, b: &Battle) -> Vec<crate::rules::model::Side> {
@@ -238,7 +249,8 @@ impl Ruleset for Bbb7yw {
                 pursue,
                 ..
             } => self.assault_outlook(b, unit, target, *pursue),
-            _ => Err(RuleError::Illegal(
+            _ => Err(RuleError::refused(
+                Refusal::NoOddsForThisCommand,
                 "only firing and assaults have odds here; a command roll's are on its button"
                     .into(),
             )),

@@ -6,7 +6,7 @@ use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
 use crate::rules::geometry::{Base, Pt, heading, norm_facing};
 use crate::rules::model::{Unit, UnitId};
-use crate::rules::ruleset::bbb::MOVEMENT;
+use crate::rules::ruleset::bbb::{MOVEMENT, Refusal};
 use crate::rules::terrain::FeatureKind;
 
 impl Bbb7yw {
@@ -51,7 +51,10 @@ impl Bbb7yw {
         self.may_evade_now(b, &u, &e)?;
         let full = self.full_move(&u)?;
         if !distance.is_finite() || distance <= 0.0 {
-            return illegal(format!("{} evades a distance in inches", u.name));
+            return illegal(
+                Refusal::EvadeNotADistance,
+                format!("{} evades a distance in inches", u.name),
+            );
         }
         let (turned, to, path) = self.evade_way(b, &u, &e, distance)?;
         let why = self.evade_ground(b, &u, &turned, &path)?;
@@ -81,36 +84,54 @@ impl Bbb7yw {
     /// an enemy that moved within 12" and that the playsheet lets it evade.
     fn may_evade_now(&self, b: &Battle, u: &Unit, e: &Unit) -> Result<(), RuleError> {
         if u.side == b.active {
-            return illegal(format!(
-                "{} belongs to the moving side: only the other side's units evade",
-                u.name
-            ));
+            return illegal(
+                Refusal::EvaderOfMovingSide,
+                format!(
+                    "{} belongs to the moving side: only the other side's units evade",
+                    u.name
+                ),
+            );
         }
         if e.side != b.active {
-            return illegal(format!("{} is not of the moving side", e.name));
+            return illegal(
+                Refusal::NotOfMovingSide,
+                format!("{} is not of the moving side", e.name),
+            );
         }
         if u.status.disordered {
-            return illegal(format!("{} is disrupted and cannot evade", u.name));
+            return illegal(
+                Refusal::DisruptedCannotEvade,
+                format!("{} is disrupted and cannot evade", u.name),
+            );
         }
         if u.bound.moved {
-            return illegal(format!("{} has already evaded this turn", u.name));
+            return illegal(
+                Refusal::AlreadyEvaded,
+                format!("{} has already evaded this turn", u.name),
+            );
         }
         if !e.bound.moved {
-            return illegal(format!("{} has not moved this turn", e.name));
+            return illegal(
+                Refusal::EnemyHasNotMoved,
+                format!("{} has not moved this turn", e.name),
+            );
         }
         let r = b.scale.to_mm(self.n(N::EvadeRadius));
         if !e.base.within(&u.base, r) {
-            return illegal(format!(
-                "{} is more than {:.0}\" away",
-                e.name,
-                self.n(N::EvadeRadius)
-            ));
+            return illegal(
+                Refusal::EnemyTooFarToEvade,
+                format!(
+                    "{} is more than {:.0}\" away",
+                    e.name,
+                    self.n(N::EvadeRadius)
+                ),
+            );
         }
         if !self.may_evade(u, e) {
-            return illegal(format!(
-                "{} may not evade {} (playsheet: Evade)",
-                u.name, e.name
-            ));
+            return illegal(
+                Refusal::MayNotEvade,
+                format!("{} may not evade {} (playsheet: Evade)", u.name, e.name),
+            );
         }
         Ok(())
     }
@@ -136,13 +157,19 @@ impl Bbb7yw {
             .iter()
             .all(|p| p.x >= 0.0 && p.y >= 0.0 && p.x <= b.table.width && p.y <= b.table.height);
         if !inside {
-            return illegal(format!("{} would evade off the table", u.name));
+            return illegal(
+                Refusal::WouldLeaveTable,
+                format!("{} would evade off the table", u.name),
+            );
         }
         if let Some(o) = b
             .alive()
             .find(|o| o.id != u.id && !self.is_general(o) && o.base.overlaps(&to))
         {
-            return illegal(format!("{} would end on {}", u.name, o.name));
+            return illegal(
+                Refusal::WouldEndOnUnit,
+                format!("{} would end on {}", u.name, o.name),
+            );
         }
         // An evade is a move: it passes through no enemy, and guns cross no river.
         let path: Vec<Base> = (1..=40)
@@ -186,10 +213,13 @@ impl Bbb7yw {
             {
                 match f.kind {
                     FeatureKind::River if !bridged => {
-                        return illegal(format!(
-                            "{} would evade across {}: a river halts a move (rivers are impassable to artillery)",
-                            u.name, f.name
-                        ));
+                        return illegal(
+                            Refusal::RiverHalts,
+                            format!(
+                                "{} would evade across {}: a river halts a move (rivers are impassable to artillery)",
+                                u.name, f.name
+                            ),
+                        );
                     }
                     FeatureKind::Stream if !bridged && !why.contains(&f.name) => {
                         why.push(f.name.clone())
@@ -239,15 +269,18 @@ impl Bbb7yw {
             if self.is_artillery(u) && !u.status.limbered {
                 notes.push(format!("manhandled {:.0}\" at most", self.n(N::Manhandle)));
             }
-            return illegal(format!(
-                "{} evades between {least:.1}\" and {most:.1}\"{}",
-                u.name,
-                if notes.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({})", notes.join("; "))
-                }
-            ));
+            return illegal(
+                Refusal::EvadeDistanceOutsideRange,
+                format!(
+                    "{} evades between {least:.1}\" and {most:.1}\"{}",
+                    u.name,
+                    if notes.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", notes.join("; "))
+                    }
+                ),
+            );
         }
         Ok(())
     }

@@ -20,6 +20,10 @@ pub enum BbbEvent {
         shooter: UnitId,
         target: UnitId,
         roll: Roll,
+        /// The column of the fire table it was read on (`FireColumn`), in memory only: the
+        /// roll's outcome says it in words.
+        #[serde(skip)]
+        column: crate::rules::tagged::Kind,
     },
     /// Artillery silenced, or recovered from it (BBB).
     Silenced {

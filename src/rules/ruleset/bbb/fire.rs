@@ -2,17 +2,18 @@
 //! the total is halved (cumulatively) and picks a column of the fire table, shifted left and
 //! right; 2D6 read the result.
 
-use super::BbbEvent;
 use super::status::own;
 use super::tables::{FireResult, band, fire_column, fire_odds, low_ammo_chance, read_fire};
-use super::{Arm, Bbb7yw, Firing, Gun, HalvingKey, N, ShiftKey, illegal, layout, quality};
+use super::{
+    Arm, Bbb7yw, BbbEvent, Firing, Gun, HalvingKey, N, ShiftKey, illegal, layout, quality,
+};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError};
 use crate::rules::geometry::{Base, Pt, segment_hits_base};
 use crate::rules::model::{Ammo, Formation, Unit, UnitId};
-use crate::rules::ruleset::bbb::Flag;
-use crate::rules::ruleset::bbb::{DEFENSIVE_FIRE, MOVEMENT, OFFENSIVE_FIRE};
+use crate::rules::ruleset::bbb::{DEFENSIVE_FIRE, Flag, MOVEMENT, NoFire, OFFENSIVE_FIRE, Refusal};
 use crate::rules::ruleset::view::{Chance, Outlook, OutlookPart, Roll};
+use crate::rules::tagged::Kind;
 use crate::rules::terrain::FeatureKind;
 
 /// A firing worked out before the dice.
@@ -26,6 +27,15 @@ pub struct FireSetup {
     pub halvings: Vec<Factor>,
     pub shifts: Vec<Factor>,
     pub column: Option<usize>,
+}
+
+/// Which column of the fire table a firing was read on: what `Event::Salvo`'s column holds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FireColumn {
+    /// Below the first column, or shifted off its left: no effect.
+    OffTheTable,
+    /// The column headed by this fire value (the last column: this or more).
+    Headed(f32),
 }
 
 impl Bbb7yw {
@@ -79,31 +89,40 @@ impl Bbb7yw {
             }
         };
         if defensive == (s.side == b.active) {
-            return illegal(format!(
-                "{} fires in the {} fire step",
-                s.name,
-                if s.side == b.active {
-                    "offensive"
-                } else {
-                    "defensive"
-                }
-            ));
+            return illegal(
+                Refusal::NotItsFireStep,
+                format!(
+                    "{} fires in the {} fire step",
+                    s.name,
+                    if s.side == b.active {
+                        "offensive"
+                    } else {
+                        "defensive"
+                    }
+                ),
+            );
         }
         if s.bound.fired && !defensive {
-            return illegal(format!("{} has already fired this turn", s.name));
+            return illegal(
+                Refusal::AlreadyFiredThisTurn,
+                format!("{} has already fired this turn", s.name),
+            );
         }
         if defensive && self.fired_this_phase(b, &s.id) {
-            return illegal(format!("{} has already fired this step", s.name));
+            return illegal(
+                Refusal::AlreadyFiredThisStep,
+                format!("{} has already fired this step", s.name),
+            );
         }
         if self.is_general(s) {
-            return illegal("generals do not fire".into());
+            return illegal(Refusal::GeneralsDoNotFire, "generals do not fire".into());
         }
         if self.is_artillery(s) {
             if s.status.limbered {
-                return illegal(format!("{} is limbered", s.name));
+                return illegal(Refusal::Limbered, format!("{} is limbered", s.name));
             }
             if own(s).silenced {
-                return illegal(format!("{} is silenced", s.name));
+                return illegal(Refusal::Silenced, format!("{} is silenced", s.name));
             }
             if !defensive && s.bound.moved {
                 let horse = self.troop(s)?.gun == Some(Gun::Horse);
@@ -111,18 +130,24 @@ impl Bbb7yw {
                 if !(horse && near && s.bound.limber_changed && !s.status.limbered)
                     || self.manhandled(b, s)
                 {
-                    return illegal(format!(
-                        "{} moved this turn: only horse artillery that moved up to 6\" and unlimbered may fire, and manhandled guns never",
-                        s.name
-                    ));
+                    return illegal(
+                        Refusal::MovedAndMayNotFire,
+                        format!(
+                            "{} moved this turn: only horse artillery that moved up to 6\" and unlimbered may fire, and manhandled guns never",
+                            s.name
+                        ),
+                    );
                 }
             }
         }
         if !defensive && !self.in_contact(b, s).is_empty() {
-            return illegal(format!(
-                "{} is in contact with the enemy: it assaults instead",
-                s.name
-            ));
+            return illegal(
+                Refusal::InContactAssaultsInstead,
+                format!(
+                    "{} is in contact with the enemy: it assaults instead",
+                    s.name
+                ),
+            );
         }
         Ok(())
     }
@@ -157,7 +182,7 @@ impl Bbb7yw {
     /// Sight from a point to a target base: slopes (a hill between, higher than both ends)
     /// block; woods and towns block beyond 3" inside them; units between block unless the
     /// firer stands on a hill above them with a 3" gap either side.
-    pub fn sight(&self, b: &Battle, s: &Unit, from: Pt, t: &Unit) -> Result<(), String> {
+    pub fn sight(&self, b: &Battle, s: &Unit, from: Pt, t: &Unit) -> Result<(), (NoFire, String)> {
         let to = crate::rules::ruleset::old_dessauer::nearest_point(&t.base, from);
         let lvl_from = b.terrain.level_at(from);
         let lvl_to = b.terrain.level_at(to);
@@ -167,7 +192,7 @@ impl Bbb7yw {
             let p = from.lerp(to, k as f32 / n as f32);
             let l = b.terrain.level_at(p);
             if l > lvl_from && l > lvl_to {
-                return Err("a slope between blocks the view".into());
+                return Err((NoFire::Slope, "a slope between blocks the view".into()));
             }
         }
         for f in b
@@ -183,7 +208,10 @@ impl Bbb7yw {
         }
         let cover = b.scale.to_mm(self.n(N::CoverSight));
         if let Some((name, _)) = inside.iter().find(|(_, l)| *l > cover + 0.5) {
-            return Err(format!("{name} blocks the view beyond 3\" inside it"));
+            return Err((
+                NoFire::Cover,
+                format!("{name} blocks the view beyond 3\" inside it"),
+            ));
         }
         let gap = b.scale.to_mm(self.n(N::HillFireGap));
         for o in b
@@ -202,7 +230,7 @@ impl Bbb7yw {
                 && b.alive()
                     .all(|x| x.id == o.id || self.is_general(x) || x.base.distance(&o.base) >= gap);
             if !over {
-                return Err(format!("{} is in the way", o.name));
+                return Err((NoFire::UnitInTheWay, format!("{} is in the way", o.name)));
             }
         }
         Ok(())
@@ -218,12 +246,18 @@ impl Bbb7yw {
         let s = b.unit(sid)?.clone();
         let t = b.unit(tid)?.clone();
         if !s.alive() || !t.alive() {
-            return illegal("both units must be on the table".into());
+            return illegal(
+                Refusal::NotOnTable,
+                "both units must be on the table".into(),
+            );
         }
         self.may_fire(b, &s)?;
         self.may_fire_at(b, &t, &s)?;
         let Some((row, bg)) = self.values_for(&s, &t) else {
-            return illegal(format!("{} has no fire against {}", s.name, t.name));
+            return illegal(
+                Refusal::NoFireAgainst,
+                format!("{} has no fire against {}", s.name, t.name),
+            );
         };
         let values = if bg {
             row.with_bg.clone().unwrap_or_else(|| row.values.clone())
@@ -250,13 +284,13 @@ impl Bbb7yw {
     /// that moved or assaults.
     fn may_fire_at(&self, b: &Battle, t: &Unit, s: &Unit) -> Result<(), RuleError> {
         if t.side == s.side {
-            return illegal(format!("{} is a friend", t.name));
+            return illegal(Refusal::TargetIsAFriend, format!("{} is a friend", t.name));
         }
         if self.is_general(t) {
-            return illegal(format!(
-                "{} is a general: generals are not fired at",
-                t.name
-            ));
+            return illegal(
+                Refusal::GeneralsAreNotFiredAt,
+                format!("{} is a general: generals are not fired at", t.name),
+            );
         }
         let defensive = b.phase == DEFENSIVE_FIRE;
         // A formation change, limbering or a pivot uses the move: it counts as moving (ruling
@@ -267,10 +301,13 @@ impl Bbb7yw {
             && !t.bound.formed
             && !t.bound.limber_changed
         {
-            return illegal(format!(
-                "defensive fire is at units that moved or assault: {} has not moved",
-                t.name
-            ));
+            return illegal(
+                Refusal::TargetHasNotMoved,
+                format!(
+                    "defensive fire is at units that moved or assault: {} has not moved",
+                    t.name
+                ),
+            );
         }
         Ok(())
     }
@@ -292,11 +329,12 @@ impl Bbb7yw {
         for (i, base) in layout::front_rank(s, size).iter().enumerate() {
             let dist = b.scale.from_mm(base.front_edge_distance(&t.base));
             let Some(k) = band(&self.data.bands, dist) else {
-                why_not.get_or_insert(format!("out of range ({dist:.1}\")"));
+                why_not.get_or_insert((NoFire::OutOfRange, format!("out of range ({dist:.1}\")")));
                 continue;
             };
             if !base.in_arc(&t.base, half) {
-                why_not.get_or_insert("outside the front arc".to_string());
+                why_not
+                    .get_or_insert((NoFire::OutsideFrontArc, "outside the front arc".to_string()));
                 continue;
             }
             if let Err(e) = self.sight(b, s, base.front_centre(), t) {
@@ -305,7 +343,8 @@ impl Bbb7yw {
             }
             let v = values.get(k).copied().unwrap_or(0.0);
             if v <= 0.0 {
-                why_not.get_or_insert(format!("no fire value at {dist:.1}\""));
+                why_not
+                    .get_or_insert((NoFire::NoFireValue, format!("no fire value at {dist:.1}\"")));
                 continue;
             }
             value += v;
@@ -316,12 +355,11 @@ impl Bbb7yw {
             ));
         }
         if value <= 0.0 {
-            return illegal(format!(
-                "{} cannot fire at {}: {}",
-                s.name,
-                t.name,
-                why_not.unwrap_or_else(|| "no base can".into())
-            ));
+            let (why, words) = why_not.unwrap_or_else(|| (NoFire::NoBase, "no base can".into()));
+            return illegal(
+                Refusal::CannotFireAt(why),
+                format!("{} cannot fire at {}: {words}", s.name, t.name),
+            );
         }
         Ok((value, lines))
     }
@@ -391,6 +429,14 @@ impl Bbb7yw {
             shifts.push(shift(ShiftKey::TargetExposed));
         }
         shifts
+    }
+
+    /// The column a firing is read on, typed: the column's heading, or off the table.
+    pub fn column_of(&self, c: Option<usize>) -> FireColumn {
+        match c {
+            Some(i) => FireColumn::Headed(self.data.fire_columns[i]),
+            None => FireColumn::OffTheTable,
+        }
     }
 
     /// The column in words ("the 6 column", "off the table").
@@ -495,6 +541,7 @@ impl Bbb7yw {
                     first_die: None,
                     dice_at: Vec::new(),
                 },
+                column: Kind::new(self.column_of(f.column)),
             },
         );
         if low && f.shooter.status.ammo != Ammo::Low {

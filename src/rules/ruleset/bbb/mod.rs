@@ -22,6 +22,7 @@ pub mod layout;
 pub mod morale;
 pub mod movement;
 pub mod reference;
+mod refusal;
 pub mod retire;
 pub mod setup;
 pub mod status;
@@ -35,7 +36,9 @@ pub mod zones;
 pub use super::common::{FactorDef as Modifier, Number};
 pub use data::*;
 pub use events::BbbEvent;
+pub use fire::FireColumn;
 pub use movement::BbbPlan;
+pub use refusal::{NoFire, Refusal};
 pub use setup::Flag;
 pub use turn::{ASSAULT, DEFENSIVE_FIRE, GENERALS, MOVEMENT, OFFENSIVE_FIRE};
 
@@ -76,10 +79,13 @@ impl Bbb7yw {
     /// here in words, never read as another troop type.
     pub fn troop(&self, u: &Unit) -> Result<&Troop, RuleError> {
         self.data.troop(&u.troop).ok_or_else(|| {
-            RuleError::Illegal(format!(
-                "unit '{}' has the troop type '{}', which BBB's data lacks",
-                u.id, u.troop
-            ))
+            RuleError::refused(
+                Refusal::UnknownTroopType,
+                format!(
+                    "unit '{}' has the troop type '{}', which BBB's data lacks",
+                    u.id, u.troop
+                ),
+            )
         })
     }
 

@@ -2,14 +2,13 @@
 //! recovered, Spent units and reduced guns, and the end of turn's recovery of low ammunition
 //! and silenced guns.
 
-use super::BbbEvent;
 use super::status::own;
-use super::{Bbb7yw, N, illegal, in_phase, layout};
+use super::{Bbb7yw, BbbEvent, N, illegal, in_phase, layout};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
 use crate::rules::geometry::Base;
 use crate::rules::model::{Unit, UnitId};
-use crate::rules::ruleset::bbb::MOVEMENT;
+use crate::rules::ruleset::bbb::{MOVEMENT, Refusal};
 
 impl Bbb7yw {
     /// Bases at the start.
@@ -46,16 +45,22 @@ impl Bbb7yw {
         let u = b.unit(id)?.clone();
         crate::rules::ruleset::common::own_active(b, &u)?;
         if !u.bound.may_recover {
-            return illegal(format!(
-                "{}'s command roll does not let it recover a base this turn",
-                u.name
-            ));
+            return illegal(
+                Refusal::RollLetsNoRecovery,
+                format!(
+                    "{}'s command roll does not let it recover a base this turn",
+                    u.name
+                ),
+            );
         }
         if u.bound.moved || u.bound.spent > 0.0 {
-            return illegal(format!(
-                "{} has moved: a base is recovered instead of moving",
-                u.name
-            ));
+            return illegal(
+                Refusal::MovedInsteadOfRecovering,
+                format!(
+                    "{} has moved: a base is recovered instead of moving",
+                    u.name
+                ),
+            );
         }
         let mut stands: Vec<u32> = u.stands.iter().map(|s| s.figures).collect();
         stands.push(1);
@@ -73,10 +78,13 @@ impl Bbb7yw {
             .alive()
             .find(|o| o.id != now.id && !self.is_general(o) && o.base.overlaps(&now.base))
         {
-            return illegal(format!(
-                "{} has no room to take a base back: {} stands there",
-                now.name, o.name
-            ));
+            return illegal(
+                Refusal::NoRoomToRecover,
+                format!(
+                    "{} has no room to take a base back: {} stands there",
+                    now.name, o.name
+                ),
+            );
         }
         Ok(())
     }

@@ -7,8 +7,7 @@ use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Event, RuleError, Step};
 use crate::rules::geometry::{Base, Contact, norm_deg};
 use crate::rules::model::{Formation, Unit, UnitId};
-use crate::rules::ruleset::bbb::Flag;
-use crate::rules::ruleset::bbb::{GENERALS, MOVEMENT};
+use crate::rules::ruleset::bbb::{Flag, GENERALS, MOVEMENT, Refusal};
 use crate::rules::ruleset::common::{
     Going, Motion, MovePlan, front_contact, step_motion, sweep_to_contact,
 };
@@ -44,10 +43,10 @@ impl Bbb7yw {
     pub fn remaining(&self, b: &Battle, u: &Unit) -> Result<f32, RuleError> {
         if self.is_general(u) {
             if b.phase != GENERALS {
-                return illegal(format!(
-                    "{} is a general: generals move in their own step",
-                    u.name
-                ));
+                return illegal(
+                    Refusal::GeneralsMoveInOwnStep,
+                    format!("{} is a general: generals move in their own step", u.name),
+                );
             }
             return Ok((self.full_move(u)? - u.bound.spent).max(0.0));
         }
@@ -58,14 +57,17 @@ impl Bbb7yw {
             });
         }
         match u.bound.allowance {
-            None => illegal(format!(
-                "{} must roll for command before it moves (Roll for command)",
-                u.name
-            )),
-            Some(a) if a <= 0.0 => illegal(format!(
-                "{}'s command roll allows no move this turn",
-                u.name
-            )),
+            None => illegal(
+                Refusal::MustRollForCommand,
+                format!(
+                    "{} must roll for command before it moves (Roll for command)",
+                    u.name
+                ),
+            ),
+            Some(a) if a <= 0.0 => illegal(
+                Refusal::RollAllowsNoMove,
+                format!("{}'s command roll allows no move this turn", u.name),
+            ),
             Some(a) => Ok((a - u.bound.spent).max(0.0)),
         }
     }
@@ -112,26 +114,35 @@ impl Bbb7yw {
     /// Whether the unit may make a move of these steps at all, and what it has left to move.
     fn may_plan(&self, b: &Battle, u: &Unit, steps: &[Step]) -> Result<f32, RuleError> {
         if u.side != b.active {
-            return illegal(format!("{} is not the moving side's", u.name));
+            return illegal(
+                Refusal::NotOfMovingSide,
+                format!("{} is not the moving side's", u.name),
+            );
         }
         let left = self.remaining(b, u)?;
         if u.formation == Formation::Deep && !(self.is_infantry(u) && u.has(Flag::Aggressive)) {
-            return illegal(format!(
-                "{}: only Aggressive infantry may move in depth; it may change formation",
-                u.name
-            ));
+            return illegal(
+                Refusal::OnlyAggressiveInDepth,
+                format!(
+                    "{}: only Aggressive infantry may move in depth; it may change formation",
+                    u.name
+                ),
+            );
         }
         if self.is_artillery(u) && !u.status.limbered {
             let only_pivots = steps.iter().all(|s| matches!(s, Step::Pivot(_)));
             if only_pivots {
-                return illegal(format!(
-                    "{} pivots by Form with a turn (half a move), not by a move",
-                    u.name
-                ));
+                return illegal(
+                    Refusal::PivotByForm,
+                    format!(
+                        "{} pivots by Form with a turn (half a move), not by a move",
+                        u.name
+                    ),
+                );
             }
         }
         if steps.is_empty() {
-            return illegal("a move needs at least one step".into());
+            return illegal(Refusal::NoSteps, "a move needs at least one step".into());
         }
         Ok(left)
     }
@@ -149,7 +160,10 @@ impl Bbb7yw {
             let motion = match step {
                 Step::ToContact(tid) => {
                     if i + 1 != steps.len() {
-                        return illegal("a move into contact must be the last step".into());
+                        return illegal(
+                            Refusal::ContactNotLastStep,
+                            "a move into contact must be the last step".into(),
+                        );
                     }
                     self.to_contact(b, u, &base, tid)?
                 }
@@ -173,7 +187,10 @@ impl Bbb7yw {
             if let Step::ToContact(tid) = step {
                 let t = b.unit(tid)?;
                 front_contact(&base, &t.base, 45.0).ok_or_else(|| {
-                    RuleError::Illegal(format!("{} does not meet {} squarely", u.name, t.name))
+                    RuleError::refused(
+                        Refusal::NotSquarely,
+                        format!("{} does not meet {} squarely", u.name, t.name),
+                    )
                 })?;
                 // Squared up against the face it meets, keeping its place along it (several
                 // units may assault one).
@@ -201,22 +218,28 @@ impl Bbb7yw {
     ) -> Result<Motion, RuleError> {
         let t = b.unit(tid)?;
         if t.side == u.side {
-            return illegal(format!("{} is a friend", t.name));
+            return illegal(Refusal::TargetIsAFriend, format!("{} is a friend", t.name));
         }
         if self.is_general(u) {
-            return illegal("generals do not assault".into());
+            return illegal(
+                Refusal::GeneralsDoNotAssault,
+                "generals do not assault".into(),
+            );
         }
         if self.is_artillery(u) {
-            return illegal(format!(
-                "{}: artillery does not move into contact; only infantry and cavalry assault",
-                u.name
-            ));
+            return illegal(
+                Refusal::ArtilleryDoesNotAssault,
+                format!(
+                    "{}: artillery does not move into contact; only infantry and cavalry assault",
+                    u.name
+                ),
+            );
         }
         let Some(d) = sweep_to_contact(base, &t.base, 45.0) else {
-            return illegal(format!(
-                "{} cannot reach {} by going straight ahead",
-                u.name, t.name
-            ));
+            return illegal(
+                Refusal::CannotReachStraightAhead,
+                format!("{} cannot reach {} by going straight ahead", u.name, t.name),
+            );
         };
         step_motion(b, base, &Step::Advance(b.scale.from_mm(d)))
     }
@@ -325,14 +348,20 @@ impl Bbb7yw {
     ) -> Result<(), RuleError> {
         if river {
             if self.is_artillery(u) {
-                return illegal(format!("{}: rivers are impassable to artillery", u.name));
+                return illegal(
+                    Refusal::RiverImpassableToArtillery,
+                    format!("{}: rivers are impassable to artillery", u.name),
+                );
             }
             let full = self.full_move(u)?;
             if u.bound.allowance.is_some_and(|a| a < full) || u.bound.spent > 0.0 {
-                return illegal(format!(
-                    "{}: crossing a river takes a full move, and ends it",
-                    u.name
-                ));
+                return illegal(
+                    Refusal::RiverTakesFullMove,
+                    format!(
+                        "{}: crossing a river takes a full move, and ends it",
+                        u.name
+                    ),
+                );
             }
             *cost = cost.max(left);
             penalties.push("crossing a river: the whole move".into());
@@ -402,15 +431,18 @@ impl Bbb7yw {
             cost
         };
         if cost > allowance + 0.01 && !within_minimum {
-            return illegal(format!(
-                "{} may move {allowance:.1}\" more; this move counts {cost:.1}\"{}",
-                u.name,
-                if penalties.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({})", penalties.join("; "))
-                }
-            ));
+            return illegal(
+                Refusal::BeyondAllowance { more: allowance },
+                format!(
+                    "{} may move {allowance:.1}\" more; this move counts {cost:.1}\"{}",
+                    u.name,
+                    if penalties.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", penalties.join("; "))
+                    }
+                ),
+            );
         }
         if road {
             penalties.push(format!("{plain:.1}\" on the road at double pace"));
@@ -426,7 +458,10 @@ impl Bbb7yw {
             .iter()
             .all(|p| p.x >= 0.0 && p.y >= 0.0 && p.x <= b.table.width && p.y <= b.table.height);
         if !inside {
-            return illegal(format!("{} would leave the table", u.name));
+            return illegal(
+                Refusal::WouldLeaveTable,
+                format!("{} would leave the table", u.name),
+            );
         }
         for o in b.alive().filter(|o| o.id != u.id) {
             if self.is_general(o) || self.is_general(u) {
@@ -434,7 +469,10 @@ impl Bbb7yw {
             }
             let contacted = walk.contact.as_ref().is_some_and(|c| c.0 == o.id);
             if !contacted && o.base.overlaps(&base) {
-                return illegal(format!("{} would end on {}", u.name, o.name));
+                return illegal(
+                    Refusal::WouldEndOnUnit,
+                    format!("{} would end on {}", u.name, o.name),
+                );
             }
         }
         Ok(())
@@ -484,71 +522,61 @@ impl Bbb7yw {
         let u = b.unit(id)?.clone();
         crate::rules::ruleset::common::own_active(b, &u)?;
         if self.is_general(&u) {
-            return illegal("generals have no formation".into());
+            return illegal(
+                Refusal::GeneralsHaveNoFormation,
+                "generals have no formation".into(),
+            );
         }
         let left = self.remaining(b, &u)?;
         if !turn.is_finite() || ![0.0, 90.0, -90.0, 180.0].contains(&turn) {
-            return illegal("a turn is 0, 90, -90 or 180 degrees".into());
+            return illegal(
+                Refusal::NotAQuarterTurn,
+                "a turn is 0, 90, -90 or 180 degrees".into(),
+            );
         }
         let full = self.full_move(&u)?;
-        let (cost, what) = if self.is_artillery(&u) {
-            if formation != Formation::Line {
-                return illegal(format!(
-                    "{}: artillery limbers and unlimbers instead of changing formation",
-                    u.name
-                ));
-            }
-            if turn == 0.0 {
-                return illegal("an artillery pivot needs a turn".into());
-            }
-            (full / 2.0, "pivots")
-        } else {
-            if formation == Formation::Deep && !(self.is_infantry(&u) && u.has(Flag::Aggressive)) {
-                return illegal(format!(
-                    "{}: only Aggressive infantry may move in depth",
-                    u.name
-                ));
-            }
-            if !matches!(
-                formation,
-                Formation::Line | Formation::Column | Formation::Deep
-            ) {
-                return illegal(format!(
-                    "{}: BBB units stand in line, column of march or in depth",
-                    u.name
-                ));
-            }
-            if formation == u.formation && turn == 0.0 {
-                return illegal(format!("{} is already in that formation", u.name));
-            }
-            (full, "changes formation")
-        };
+        let (cost, what) = self.form_cost(&u, formation, turn, full)?;
         if u.bound.spent > 0.0 || left + 1e-3 < cost.min(u.bound.allowance.unwrap_or(0.0)) {
-            return illegal(format!(
-                "{} {what} for {cost:.0}\" of its move: it has {left:.1}\" left",
-                u.name
-            ));
+            return illegal(
+                Refusal::NotEnoughMoveLeft,
+                format!(
+                    "{} {what} for {cost:.0}\" of its move: it has {left:.1}\" left",
+                    u.name
+                ),
+            );
         }
         if self.is_artillery(&u) && left + 1e-3 < cost {
-            return illegal(format!(
-                "{}: a pivot takes half a move ({cost:.0}\"); it has {left:.1}\"",
-                u.name
-            ));
+            return illegal(
+                Refusal::PivotNeedsHalfMove,
+                format!(
+                    "{}: a pivot takes half a move ({cost:.0}\"); it has {left:.1}\"",
+                    u.name
+                ),
+            );
         }
         if !self.is_artillery(&u) && u.bound.allowance.is_some_and(|a| a + 1e-3 < full) {
-            return illegal(format!(
-                "{}: a formation change takes a full move; its roll allowed {left:.1}\"",
-                u.name
-            ));
+            return illegal(
+                Refusal::FormationNeedsFullMove,
+                format!(
+                    "{}: a formation change takes a full move; its roll allowed {left:.1}\"",
+                    u.name
+                ),
+            );
         }
         let size = self.base_of(&u)?;
         let to = layout::rebuild(&u, size, formation, u.stands.len(), turn);
         if !b.table.holds(&to) {
-            return illegal(format!("{} would leave the table", u.name));
+            return illegal(
+                Refusal::WouldLeaveTable,
+                format!("{} would leave the table", u.name),
+            );
         }
         for o in b.alive().filter(|o| o.id != u.id && !self.is_general(o)) {
             if o.base.overlaps(&to) {
-                return illegal(format!("{} would end on {}", u.name, o.name));
+                return illegal(
+                    Refusal::WouldEndOnUnit,
+                    format!("{} would end on {}", u.name, o.name),
+                );
             }
         }
         b.emit(
@@ -564,6 +592,62 @@ impl Bbb7yw {
         Ok(())
     }
 
+    /// What a change of formation costs of the move, and the words for it: a pivot of guns
+    /// half a move, a change of formation (or an about turn) the full move; or why the unit
+    /// may not take that formation.
+    fn form_cost(
+        &self,
+        u: &Unit,
+        formation: Formation,
+        turn: f32,
+        full: f32,
+    ) -> Result<(f32, &'static str), RuleError> {
+        Ok(if self.is_artillery(u) {
+            if formation != Formation::Line {
+                return illegal(
+                    Refusal::ArtilleryLimbersInstead,
+                    format!(
+                        "{}: artillery limbers and unlimbers instead of changing formation",
+                        u.name
+                    ),
+                );
+            }
+            if turn == 0.0 {
+                return illegal(
+                    Refusal::ArtilleryPivotNeedsTurn,
+                    "an artillery pivot needs a turn".into(),
+                );
+            }
+            (full / 2.0, "pivots")
+        } else {
+            if formation == Formation::Deep && !(self.is_infantry(u) && u.has(Flag::Aggressive)) {
+                return illegal(
+                    Refusal::OnlyAggressiveInDepth,
+                    format!("{}: only Aggressive infantry may move in depth", u.name),
+                );
+            }
+            if !matches!(
+                formation,
+                Formation::Line | Formation::Column | Formation::Deep
+            ) {
+                return illegal(
+                    Refusal::NotABbbFormation,
+                    format!(
+                        "{}: BBB units stand in line, column of march or in depth",
+                        u.name
+                    ),
+                );
+            }
+            if formation == u.formation && turn == 0.0 {
+                return illegal(
+                    Refusal::AlreadyInFormation,
+                    format!("{} is already in that formation", u.name),
+                );
+            }
+            (full, "changes formation")
+        })
+    }
+
     /// Limbers or unlimbers: half a move.
     pub fn limber(
         &self,
@@ -576,14 +660,20 @@ impl Bbb7yw {
         let u = b.unit(id)?.clone();
         crate::rules::ruleset::common::own_active(b, &u)?;
         if !self.is_artillery(&u) {
-            return illegal(format!("{} is not artillery", u.name));
+            return illegal(
+                Refusal::NotArtillery,
+                format!("{} is not artillery", u.name),
+            );
         }
         if u.status.limbered == limber {
-            return illegal(format!(
-                "{} is already {}",
-                u.name,
-                if limber { "limbered" } else { "unlimbered" }
-            ));
+            return illegal(
+                Refusal::AlreadyLimberedSo,
+                format!(
+                    "{} is already {}",
+                    u.name,
+                    if limber { "limbered" } else { "unlimbered" }
+                ),
+            );
         }
         let left = self.remaining(b, &u)?;
         // Horse artillery may unlimber at the end of its move (up to 6") at no further cost,
@@ -598,10 +688,13 @@ impl Bbb7yw {
             self.full_move(&u)? / 2.0
         };
         if left + 1e-3 < half {
-            return illegal(format!(
-                "{}: limbering or unlimbering takes half a move ({half:.0}\"); it has {left:.1}\"",
-                u.name
-            ));
+            return illegal(
+                Refusal::LimberingNeedsHalfMove,
+                format!(
+                    "{}: limbering or unlimbering takes half a move ({half:.0}\"); it has {left:.1}\"",
+                    u.name
+                ),
+            );
         }
         b.emit(
             out,

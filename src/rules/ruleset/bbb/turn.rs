@@ -2,16 +2,15 @@
 //! side's defensive fire, offensive fire, assaults, then the other side's turn), and the
 //! command roll that bounds each unit's move.
 
-use super::BbbEvent;
 use super::status::own;
 use super::tables::{command_odds, command_outcome};
-use super::{Arm, Bbb7yw, CommandMod, Moves, N, illegal, in_phase, quality};
+use super::{Arm, Bbb7yw, BbbEvent, CommandMod, Moves, N, illegal, in_phase, quality};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError, factor_sum};
 use crate::rules::geometry::norm_deg;
 use crate::rules::model::{Formation, Phase, PhaseInfo, Unit, UnitId};
 use crate::rules::phase::Phases;
-use crate::rules::ruleset::bbb::Flag;
+use crate::rules::ruleset::bbb::{Flag, Refusal};
 use crate::rules::ruleset::view::Roll;
 use crate::rules::terrain::FeatureKind;
 
@@ -121,16 +120,19 @@ impl Bbb7yw {
         let u = b.unit(id)?.clone();
         crate::rules::ruleset::common::own_active(b, &u)?;
         if self.is_general(&u) {
-            return illegal(format!(
-                "{} is a general: generals move in their own step without a roll",
-                u.name
-            ));
+            return illegal(
+                Refusal::GeneralsMoveWithoutRoll,
+                format!(
+                    "{} is a general: generals move in their own step without a roll",
+                    u.name
+                ),
+            );
         }
         if u.bound.allowance.is_some() {
-            return illegal(format!(
-                "{} has already rolled for command this turn",
-                u.name
-            ));
+            return illegal(
+                Refusal::AlreadyRolledForCommand,
+                format!("{} has already rolled for command this turn", u.name),
+            );
         }
         let (factors, disordered) = self.command_modifiers(b, &u);
         let dice = vec![b.d6()?, b.d6()?];
@@ -292,7 +294,10 @@ impl Bbb7yw {
             }
             Phase::GAME_OVER => return Err(RuleError::GameOver),
             other => {
-                return illegal(format!("a BBB turn has no {} step", other.name()));
+                return illegal(
+                    Refusal::NoSuchStep,
+                    format!("a BBB turn has no {} step", other.name()),
+                );
             }
         }
         Ok(())

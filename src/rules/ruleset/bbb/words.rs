@@ -149,6 +149,7 @@ impl Bbb7yw {
                 shooter,
                 target,
                 roll,
+                ..
             } => format!(
                 "{} fires at {}{}; 2D6 {:?} = {}: {}",
                 name(shooter),

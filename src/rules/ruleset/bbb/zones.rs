@@ -7,6 +7,7 @@ use crate::rules::battle::Battle;
 use crate::rules::command::RuleError;
 use crate::rules::geometry::{Base, CONTACT_EPS, Contact};
 use crate::rules::model::{Unit, UnitId};
+use crate::rules::ruleset::bbb::Refusal;
 
 impl Bbb7yw {
     /// No move passes through an enemy: an assault meets the first enemy in its way (ruling
@@ -30,13 +31,19 @@ impl Bbb7yw {
                 .iter()
                 .any(|s| s.overlap_depth(&e.base) > start + CONTACT_EPS)
             {
-                return illegal(match contact {
-                    Some((t, ..)) if *t != e.id => format!(
-                        "{} would pass through {}: an assault meets the first enemy in its way",
-                        u.name, e.name
+                return match contact {
+                    Some((t, ..)) if *t != e.id => illegal(
+                        Refusal::PassesEnemyBeforeContact,
+                        format!(
+                            "{} would pass through {}: an assault meets the first enemy in its way",
+                            u.name, e.name
+                        ),
                     ),
-                    _ => format!("{} would pass through {}", u.name, e.name),
-                });
+                    _ => illegal(
+                        Refusal::WouldPassThroughEnemy,
+                        format!("{} would pass through {}", u.name, e.name),
+                    ),
+                };
             }
         }
         Ok(())
@@ -80,10 +87,13 @@ impl Bbb7yw {
                 was_out |= !inside(s);
                 entered
             }) {
-                return illegal(format!(
-                    "{} entered the 3\" zone of control of {} this turn: it stopped there, and may go on only to assault",
-                    u.name, e.name
-                ));
+                return illegal(
+                    Refusal::StoppedInZoneOfControl,
+                    format!(
+                        "{} entered the 3\" zone of control of {} this turn: it stopped there, and may go on only to assault",
+                        u.name, e.name
+                    ),
+                );
             }
             let entry = samples.iter().position(|s| {
                 let entered = was_out && inside(s);
@@ -96,10 +106,13 @@ impl Bbb7yw {
                     .map(|w| w[0].centre.dist(w[1].centre))
                     .sum::<f32>();
                 if after > inch * self.n(N::ZocSettle) {
-                    return illegal(format!(
-                        "{} enters the 3\" zone of control of {}: it must stop there unless it assaults",
-                        u.name, e.name
-                    ));
+                    return illegal(
+                        Refusal::EntersZoneOfControl,
+                        format!(
+                            "{} enters the 3\" zone of control of {}: it must stop there unless it assaults",
+                            u.name, e.name
+                        ),
+                    );
                 }
             }
         }
@@ -124,7 +137,10 @@ impl Bbb7yw {
                 .iter()
                 .any(|t| t.overlap_depth(&o.base) > start + CONTACT_EPS)
             {
-                return illegal(format!("{} would pass through {}", u.name, o.name));
+                return illegal(
+                    Refusal::EvadesThroughEnemy,
+                    format!("{} would pass through {}", u.name, o.name),
+                );
             }
         }
         let zoc = b.scale.to_mm(self.n(N::ZoneOfControl));
@@ -141,10 +157,13 @@ impl Bbb7yw {
                     .map(|w| w[0].centre.dist(w[1].centre))
                     .sum::<f32>();
                 if after > b.scale.to_mm(self.n(N::ZocSettle)) {
-                    return illegal(format!(
-                        "{} would evade into the 3\" zone of control of {}: it must stop there",
-                        u.name, o.name
-                    ));
+                    return illegal(
+                        Refusal::EvadesIntoZoneOfControl,
+                        format!(
+                            "{} would evade into the 3\" zone of control of {}: it must stop there",
+                            u.name, o.name
+                        ),
+                    );
                 }
             }
         }

@@ -10,6 +10,7 @@ mod data;
 mod events;
 mod marks;
 mod moves;
+mod refusal;
 mod table;
 
 pub use chances::*;
@@ -18,6 +19,7 @@ pub use data::*;
 pub use events::*;
 pub use marks::*;
 pub use moves::*;
+pub use refusal::Refusal;
 pub use table::*;
 
 use super::Ruleset;
@@ -31,10 +33,10 @@ pub fn on_table(u: &Unit) -> Result<(), RuleError> {
     if u.alive() {
         Ok(())
     } else {
-        Err(RuleError::Illegal(format!(
-            "{} is no longer on the table",
-            u.name
-        )))
+        Err(RuleError::refused(
+            Refusal::NotOnTable,
+            format!("{} is no longer on the table", u.name),
+        ))
     }
 }
 
@@ -59,14 +61,17 @@ pub fn order_pursuit(
     let u = b.unit(unit)?;
     own_active(b, u)?;
     if let Some(why) = no_choice {
-        return Err(RuleError::Illegal(why));
+        return Err(RuleError::refused(Refusal::NoPursuitChoice, why));
     }
     if pursue != u.status.hold_ground {
-        return Err(RuleError::Illegal(format!(
-            "{} is already ordered to {} if victorious",
-            u.name,
-            if pursue { "pursue" } else { "hold its ground" }
-        )));
+        return Err(RuleError::refused(
+            Refusal::AlreadyOrderedSo,
+            format!(
+                "{} is already ordered to {} if victorious",
+                u.name,
+                if pursue { "pursue" } else { "hold its ground" }
+            ),
+        ));
     }
     b.emit(
         out,
@@ -156,9 +161,12 @@ pub fn click_command(
     (!acting || rules.preview(b, &cmd).is_ok()).then_some(cmd)
 }
 
-/// Refuses a command with the reason in words.
-pub(crate) fn illegal<T>(s: String) -> Result<T, RuleError> {
-    Err(RuleError::Illegal(s))
+/// Refuses a command: the reason in words, and its kind (the refusing ruleset's `Refusal`).
+pub(crate) fn illegal<T, K: std::any::Any + Send + Sync>(
+    kind: K,
+    s: String,
+) -> Result<T, RuleError> {
+    Err(RuleError::refused(kind, s))
 }
 
 /// Refuses a command given outside its phase.

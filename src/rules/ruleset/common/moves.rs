@@ -4,6 +4,7 @@ use crate::rules::battle::Battle;
 use crate::rules::command::{RuleError, Step};
 use crate::rules::geometry::{Base, Contact, Corner, Pt, norm_facing};
 use crate::rules::model::UnitId;
+use crate::rules::ruleset::common::Refusal;
 use crate::rules::tagged::Tagged;
 
 /// The going a move or a unit is in.
@@ -150,7 +151,10 @@ pub(crate) fn step_motion(b: &Battle, frame: &Base, step: &Step) -> Result<Motio
         own_centre: false,
     };
     let bad = |what: &str| {
-        RuleError::Illegal(format!("a {what} must be a finite, non-negative distance"))
+        RuleError::refused(
+            Refusal::BadDistance,
+            format!("a {what} must be a finite, non-negative distance"),
+        )
     };
     Ok(match *step {
         Step::Advance(d) => {
@@ -194,7 +198,8 @@ pub(crate) fn step_motion(b: &Battle, frame: &Base, step: &Step) -> Result<Motio
         }
         Step::Wheel { corner, degrees } => {
             if !(degrees.is_finite() && (0.0..=180.0).contains(&degrees)) {
-                return Err(RuleError::Illegal(
+                return Err(RuleError::refused(
+                    Refusal::BadWheel,
                     "a wheel must be between 0 and 180 degrees".into(),
                 ));
             }
@@ -213,7 +218,8 @@ pub(crate) fn step_motion(b: &Battle, frame: &Base, step: &Step) -> Result<Motio
         }
         Step::Pivot(deg) => {
             if !(deg.is_finite() && deg.abs() <= 360.0) {
-                return Err(RuleError::Illegal(
+                return Err(RuleError::refused(
+                    Refusal::BadPivot,
                     "a pivot must be between -360 and 360 degrees".into(),
                 ));
             }
@@ -230,7 +236,8 @@ pub(crate) fn step_motion(b: &Battle, frame: &Base, step: &Step) -> Result<Motio
             ..none
         },
         Step::ToContact(_) => {
-            return Err(RuleError::Illegal(
+            return Err(RuleError::refused(
+                Refusal::ContactNotLastStep,
                 "a move into contact must be the last step".into(),
             ));
         }

@@ -1,16 +1,14 @@
 //! Close combat: contact, who fights whom, flank attacks, support and attached generals, and the
 //! close combat roll, the divisional commander's die included.
 
-use super::DbnEvent;
-use super::N;
 use super::results::PursuitOrders;
-use super::{Combat, Dbn, DbnGame, Follow, Setup, Supplement, TroopKind, TroopTrait};
+use super::{Combat, Dbn, DbnEvent, DbnGame, Follow, N, Setup, Supplement, TroopKind, TroopTrait};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Effect, Event, Factor, RuleError, Score, Verdict};
 use crate::rules::geometry::{Base, CONTACT_EPS, Contact, Edge, norm_deg};
 use crate::rules::model::{Unit, UnitId};
 use crate::rules::ruleset::common::own_active;
-use crate::rules::ruleset::dbn::CLOSE_COMBAT;
+use crate::rules::ruleset::dbn::{CLOSE_COMBAT, Refusal};
 use crate::rules::ruleset::view::Roll;
 
 impl Dbn {
@@ -202,10 +200,10 @@ impl<S: Supplement> DbnGame<S> {
             own_active(b, &a)?;
         }
         if !d.contacts(b, &a).iter().any(|(x, _)| x == did) {
-            return Err(RuleError::Illegal(format!(
-                "{} is not in close combat with {}",
-                a.name, e.name
-            )));
+            return Err(RuleError::refused(
+                Refusal::NotInCloseCombat,
+                format!("{} is not in close combat with {}", a.name, e.name),
+            ));
         }
         // A flank or rear attacker waits for the combat to the enemy's front.
         let on_flank = e
@@ -223,10 +221,13 @@ impl<S: Supplement> DbnGame<S> {
                 && !f.bound.fought
                 && !e.bound.fought
             {
-                return Err(RuleError::Illegal(format!(
-                    "fight the combat to the front of {} first ({})",
-                    e.name, f.name
-                )));
+                return Err(RuleError::refused(
+                    Refusal::FrontCombatFirst,
+                    format!(
+                        "fight the combat to the front of {} first ({})",
+                        e.name, f.name
+                    ),
+                ));
             }
         }
         if !extra && (a.bound.fought || e.bound.fought) {
@@ -370,10 +371,10 @@ impl<S: Supplement> DbnGame<S> {
         // factors are not used.
         let Setup { a, b: g, .. } = self.fight_setup(b, aid, did, false)?;
         let Some(dsc) = d.divisional(&g) else {
-            return Err(RuleError::Illegal(format!(
-                "{} is no divisional commander",
-                g.name
-            )));
+            return Err(RuleError::refused(
+                Refusal::NotADivisionalCommander,
+                format!("{} is no divisional commander", g.name),
+            ));
         };
         let die = b.d6()?;
         let flee_max = dsc.flee_max;

@@ -1,14 +1,13 @@
 //! The bound and command: the order of a bound's phases, the command roll and its points, what
 //! a move costs, the end of a bound, the turn limit, losses and the army's break, objectives.
 
-use super::DbnEvent;
-use super::N;
 use super::results::PursuitOrders;
-use super::{Dbn, DbnGame, Supplement, TroopKind, TroopTrait};
+use super::{Dbn, DbnEvent, DbnGame, N, Supplement, TroopKind, TroopTrait};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError, factor_sum};
 use crate::rules::model::{Division, Phase, PhaseInfo, Side, Unit, UnitId};
 use crate::rules::phase::Phases;
+use crate::rules::ruleset::dbn::Refusal;
 
 // ----- the phases of a bound -----------------------------------------------------------------
 
@@ -359,10 +358,10 @@ impl<S: Supplement> DbnGame<S> {
                 Ok(())
             }
             Phase::GAME_OVER => Err(RuleError::GameOver),
-            _ => Err(RuleError::Illegal(format!(
-                "a DBN bound has no {} phase",
-                b.phase.name()
-            ))),
+            _ => Err(RuleError::refused(
+                Refusal::NoSuchPhase,
+                format!("a DBN bound has no {} phase", b.phase.name()),
+            )),
         }
     }
 }

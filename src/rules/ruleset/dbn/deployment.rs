@@ -1,14 +1,12 @@
 //! Deployment: the order sides and divisions place their units, placing them, and the bodies
 //! of units (formations) a division stands in.
 
-use super::DbnEvent;
-use super::N;
-use super::{Dbn, TroopKind};
+use super::{Dbn, DbnEvent, N, TroopKind};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
 use crate::rules::geometry::{Base, Pt};
 use crate::rules::model::{Division, Side, Unit, UnitId};
-use crate::rules::ruleset::dbn::COMMAND;
+use crate::rules::ruleset::dbn::{COMMAND, Refusal};
 
 impl Dbn {
     /// The (side, division) placing now, skipping steps with nobody to place.
@@ -29,49 +27,56 @@ impl Dbn {
         facing: f32,
     ) -> Result<(), RuleError> {
         let Some((side, div)) = self.deployment_turn(b) else {
-            return Err(RuleError::Illegal("deployment is over".into()));
+            return Err(RuleError::refused(
+                Refusal::DeploymentOver,
+                "deployment is over".into(),
+            ));
         };
         let u = b.unit(id)?.clone();
         if u.side != side {
             return Err(RuleError::NotYourUnit(id.clone()));
         }
         if !u.status.undeployed {
-            return Err(RuleError::Illegal(format!(
-                "{} is already deployed",
-                u.name
-            )));
+            return Err(RuleError::refused(
+                Refusal::AlreadyDeployed,
+                format!("{} is already deployed", u.name),
+            ));
         }
         let udiv = u.division.unwrap_or(Division::Centre);
         if udiv != div {
-            return Err(RuleError::Illegal(format!(
-                "{} belongs to the {:?} division; the {:?} division is deploying",
-                u.name, udiv, div
-            )));
+            return Err(RuleError::refused(
+                Refusal::OtherDivisionDeploying,
+                format!(
+                    "{} belongs to the {:?} division; the {:?} division is deploying",
+                    u.name, udiv, div
+                ),
+            ));
         }
         if !(centre.is_finite() && facing.is_finite()) {
-            return Err(RuleError::Illegal(
+            return Err(RuleError::refused(
+                Refusal::PositionNotNumbers,
                 "deployment position must be numbers".into(),
             ));
         }
         let base = Base::new(centre, facing, u.base.width, u.base.depth);
         if !b.table.holds(&base) {
-            return Err(RuleError::Illegal(format!(
-                "{} would be off the table",
-                u.name
-            )));
+            return Err(RuleError::refused(
+                Refusal::WouldBeOffTable,
+                format!("{} would be off the table", u.name),
+            ));
         }
         let zones: Vec<_> = b.zones.iter().filter(|z| z.side == side).collect();
         if !zones.is_empty() && !zones.iter().any(|z| z.holds(&base)) {
-            return Err(RuleError::Illegal(format!(
-                "{} must deploy inside its deployment zone",
-                u.name
-            )));
+            return Err(RuleError::refused(
+                Refusal::OutsideDeploymentZone,
+                format!("{} must deploy inside its deployment zone", u.name),
+            ));
         }
         if let Some(o) = b.alive().find(|o| o.id != u.id && base.overlaps(&o.base)) {
-            return Err(RuleError::Illegal(format!(
-                "{} would overlap {}",
-                u.name, o.name
-            )));
+            return Err(RuleError::refused(
+                Refusal::WouldOverlap,
+                format!("{} would overlap {}", u.name, o.name),
+            ));
         }
         if div != Division::Reserve {
             let min = b.scale.to_mm(self.n(N::DeployDistance));
@@ -80,13 +85,16 @@ impl Dbn {
                     && e.division != Some(Division::Reserve)
                     && e.base.distance(&base) < min - 0.5
             }) {
-                return Err(RuleError::Illegal(format!(
-                    "{} must deploy at least {:.0} {} from {}",
-                    u.name,
-                    self.n(N::DeployDistance),
-                    b.scale.unit,
-                    e.name
-                )));
+                return Err(RuleError::refused(
+                    Refusal::TooCloseToEnemy,
+                    format!(
+                        "{} must deploy at least {:.0} {} from {}",
+                        u.name,
+                        self.n(N::DeployDistance),
+                        b.scale.unit,
+                        e.name
+                    ),
+                ));
             }
         }
         b.emit(
@@ -106,22 +114,28 @@ impl Dbn {
         out: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
         let Some((side, div)) = self.deployment_turn(b) else {
-            return Err(RuleError::Illegal("deployment is over".into()));
+            return Err(RuleError::refused(
+                Refusal::DeploymentOver,
+                "deployment is over".into(),
+            ));
         };
         if let Some(u) = b.units.iter().find(|u| {
             u.side == side && u.status.undeployed && u.division.unwrap_or(Division::Centre) == div
         }) {
-            return Err(RuleError::Illegal(format!(
-                "{} of the {:?} division is not yet deployed",
-                u.name, div
-            )));
+            return Err(RuleError::refused(
+                Refusal::DivisionNotDeployed,
+                format!("{} of the {:?} division is not yet deployed", u.name, div),
+            ));
         }
         let bodies = self.formations(b, side, div);
         let most = self.n(N::DivisionFormationsMax) as usize;
         if bodies > most {
-            return Err(RuleError::Illegal(format!(
-                "the {div:?} division stands in {bodies} bodies: a division deploys as 1 or {most} formations, each of units in edge contact"
-            )));
+            return Err(RuleError::refused(
+                Refusal::TooManyBodies,
+                format!(
+                    "the {div:?} division stands in {bodies} bodies: a division deploys as 1 or {most} formations, each of units in edge contact"
+                ),
+            ));
         }
         b.emit(
             out,

@@ -1,16 +1,15 @@
 //! Distant shooting: who may fire at whom (range, arc, line of sight), fire support, and the
 //! firing roll and its result.
 
-use super::DbnEvent;
-use super::N;
 use super::rolls::first_die_failed_this_phase;
-use super::{Combat, Dbn, DbnGame, FireRole, Setup, Supplement, TroopTrait};
+use super::{Combat, Dbn, DbnEvent, DbnGame, FireRole, N, Setup, Supplement, TroopTrait};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Effect, Event, Factor, RuleError, Score, Verdict};
 use crate::rules::geometry::{Base, CONTACT_EPS, Edge, Pt, segment_hits_base};
 use crate::rules::model::{Ammo, Unit, UnitId};
 use crate::rules::ruleset::common::own_active;
-use crate::rules::ruleset::dbn::FIRING;
+use crate::rules::ruleset::dbn::{FIRING, LongRange, Refusal};
+use crate::rules::tagged::Tagged;
 use crate::rules::terrain::{Feature, FeatureKind};
 
 /// What a line of sight is judged by: the higher of the two units' levels, how far one sees
@@ -29,62 +28,120 @@ impl Dbn {
         shooter: &Unit,
         target: &Unit,
         for_support: bool,
-    ) -> Result<f32, String> {
+    ) -> Result<f32, Tagged> {
+        let range = self.may_fire_at(b, shooter, target, for_support)?;
+        self.within_range(b, shooter, target, range)
+    }
+
+    /// Why `shooter` may not fire at `target` wherever it stands (its troop type, the table,
+    /// sides, ammunition, limbers, close combat, bad going, arc), or Ok with its effective range.
+    fn may_fire_at(
+        &self,
+        b: &Battle,
+        shooter: &Unit,
+        target: &Unit,
+        for_support: bool,
+    ) -> Result<f32, Tagged> {
         let t = self.troop_of(shooter);
         let Some(range) = self.range(shooter) else {
-            return Err(format!("{} cannot fire", t.name));
+            return Err(Tagged::new(
+                Refusal::CannotFire,
+                format!("{} cannot fire", t.name),
+            ));
         };
         if !shooter.alive() || !target.alive() {
-            return Err("not on the table".into());
+            return Err(Tagged::new(
+                Refusal::NotOnTable,
+                "not on the table".to_string(),
+            ));
         }
         if shooter.side == target.side {
-            return Err(format!("{} is a friend", target.name));
+            return Err(Tagged::new(
+                Refusal::TargetIsAFriend,
+                format!("{} is a friend", target.name),
+            ));
         }
         if !for_support && shooter.bound.fired {
-            return Err(format!("{} has already fired", shooter.name));
+            return Err(Tagged::new(
+                Refusal::AlreadyFired,
+                format!("{} has already fired", shooter.name),
+            ));
         }
         if shooter.status.ammo == Ammo::Out {
-            return Err(format!("{} is out of ammunition", shooter.name));
+            return Err(Tagged::new(
+                Refusal::OutOfAmmunition,
+                format!("{} is out of ammunition", shooter.name),
+            ));
         }
         if self.has_trait(target, TroopTrait::Divisional) {
-            return Err(format!(
-                "{} is a divisional commander: attacked only in close combat",
-                target.name
+            return Err(Tagged::new(
+                Refusal::DivisionalNotFiredAt,
+                format!(
+                    "{} is a divisional commander: attacked only in close combat",
+                    target.name
+                ),
             ));
         }
         if self.is_artillery(shooter) && shooter.status.limbered {
-            return Err(format!("{} is limbered", shooter.name));
+            return Err(Tagged::new(
+                Refusal::Limbered,
+                format!("{} is limbered", shooter.name),
+            ));
         }
         if self.is_artillery(shooter) && !self.has_trait(shooter, TroopTrait::MoveAndFire) {
             let ga_like = self.has_trait(shooter, TroopTrait::QuickLimber);
             if shooter.bound.limber_changed && !ga_like {
-                return Err(format!(
-                    "{} limbered or unlimbered this bound",
-                    shooter.name
+                return Err(Tagged::new(
+                    Refusal::LimberedThisBound,
+                    format!("{} limbered or unlimbered this bound", shooter.name),
                 ));
             }
             if shooter.bound.moved {
-                return Err(format!(
-                    "{} moved this bound: artillery may move or fire",
-                    shooter.name
+                return Err(Tagged::new(
+                    Refusal::MovedArtilleryMayNotFire,
+                    format!(
+                        "{} moved this bound: artillery may move or fire",
+                        shooter.name
+                    ),
                 ));
             }
         }
         if self.in_close_combat(b, shooter) {
-            return Err(format!("{} is in close combat", shooter.name));
+            return Err(Tagged::new(
+                Refusal::InCloseCombat,
+                format!("{} is in close combat", shooter.name),
+            ));
         }
         if self.in_close_combat(b, target) {
-            return Err(format!("{} is in close combat", target.name));
+            return Err(Tagged::new(
+                Refusal::TargetInCloseCombat,
+                format!("{} is in close combat", target.name),
+            ));
         }
         if !self.on_bg_edge(b, shooter) {
-            return Err(format!(
-                "{} is inside bad going, not on its edge",
-                shooter.name
+            return Err(Tagged::new(
+                Refusal::InsideBadGoing,
+                format!("{} is inside bad going, not on its edge", shooter.name),
             ));
         }
         if !shooter.base.in_arc(&target.base, self.n(N::ArcHalfAngle)) {
-            return Err(format!("{} is out of arc", target.name));
+            return Err(Tagged::new(
+                Refusal::OutOfArc,
+                format!("{} is out of arc", target.name),
+            ));
         }
+        Ok(range)
+    }
+
+    /// Whether `target` is within `range` (or long range) and in sight of `shooter`, with the
+    /// distance in ruleset units.
+    fn within_range(
+        &self,
+        b: &Battle,
+        shooter: &Unit,
+        target: &Unit,
+        range: f32,
+    ) -> Result<f32, Tagged> {
         let dist = b
             .scale
             .from_mm(shooter.base.front_edge_distance(&target.base));
@@ -94,20 +151,23 @@ impl Dbn {
             && dist > range + 0.5
         {
             let why = if !self.on_raised_ground(b, shooter) {
-                Some("not on raised ground")
+                Some((LongRange::NotOnRaisedGround, "not on raised ground"))
             } else if shooter.bound.moved {
-                Some("it moved this bound")
+                Some((LongRange::Moved, "it moved this bound"))
             } else if !self.in_open(b, target) {
-                Some("the target is not in the open")
+                Some((LongRange::TargetNotInOpen, "the target is not in the open"))
             } else {
                 None
             };
             match why {
                 None => limit = long,
-                Some(w) if dist <= long + 0.5 => {
-                    return Err(format!(
-                        "{} is beyond effective range ({:.0} of {range:.0} {}) and long range needs raised ground, a stationary firer and a target in the open: {w}",
-                        target.name, dist, b.scale.unit
+                Some((why, w)) if dist <= long + 0.5 => {
+                    return Err(Tagged::new(
+                        Refusal::BeyondEffectiveRange(why),
+                        format!(
+                            "{} is beyond effective range ({:.0} of {range:.0} {}) and long range needs raised ground, a stationary firer and a target in the open: {w}",
+                            target.name, dist, b.scale.unit
+                        ),
                     ));
                 }
                 Some(_) => {}
@@ -127,12 +187,16 @@ impl Dbn {
             limit = limit.min(self.n(N::WoodsVisibility));
         }
         if dist > limit + 0.5 {
-            return Err(format!(
-                "{} is out of range: {:.0} {} of {:.0}",
-                target.name, dist, b.scale.unit, limit
+            return Err(Tagged::new(
+                Refusal::OutOfRange,
+                format!(
+                    "{} is out of range: {:.0} {} of {:.0}",
+                    target.name, dist, b.scale.unit, limit
+                ),
             ));
         }
-        self.line_of_sight(b, shooter, target)?;
+        self.line_of_sight(b, shooter, target)
+            .map_err(|why| Tagged::new(Refusal::NoLineOfSight, why))?;
         Ok(dist)
     }
 
@@ -324,22 +388,31 @@ impl<S: Supplement> DbnGame<S> {
     ) -> Result<(), RuleError> {
         let d = &self.dbn;
         if first_die_failed_this_phase(b, &friend.id) {
-            return Err(RuleError::Illegal(format!(
-                "{} failed its first die this phase and cannot support fire",
-                friend.name
-            )));
+            return Err(RuleError::refused(
+                Refusal::SupportFailedFirstDie,
+                format!(
+                    "{} failed its first die this phase and cannot support fire",
+                    friend.name
+                ),
+            ));
         }
         // A type that throws a first die (the mitrailleuse) is no gun for support: the
         // supplement's note gives it fire support, lost only by a failed first die.
         let gun = |u: &Unit| d.is_artillery(u) && !d.has_trait(u, TroopTrait::FirstDie);
         if gun(friend) && gun(shooter) {
-            return Err(RuleError::Illegal(
+            return Err(RuleError::refused(
+                Refusal::ArtilleryCannotSupportArtillery,
                 "artillery cannot support artillery in firing".into(),
             ));
         }
         d.fire_check(b, friend, target, true)
             .map(|_| ())
-            .map_err(|e| RuleError::Illegal(format!("{} cannot support: {e}", friend.name)))
+            .map_err(|e| {
+                RuleError::refused(
+                    Refusal::CannotSupport,
+                    format!("{} cannot support: {e}", friend.name),
+                )
+            })
     }
 
     /// Friends of `target` that could support it against `shooter` (each gives the shooter
@@ -384,7 +457,10 @@ impl<S: Supplement> DbnGame<S> {
             let su = b.unit(s)?;
             own_active(b, su)?;
             if seen.contains(s) {
-                return Err(RuleError::Illegal(format!("{} is named twice", su.name)));
+                return Err(RuleError::refused(
+                    Refusal::NamedTwice,
+                    format!("{} is named twice", su.name),
+                ));
             }
             seen.push(s.clone());
             if su.bound.fired {
@@ -404,7 +480,10 @@ impl<S: Supplement> DbnGame<S> {
                 for (i, f) in list.iter().enumerate() {
                     let fu = b.unit(f)?;
                     if list[..i].contains(f) {
-                        return Err(RuleError::Illegal(format!("{} is named twice", fu.name)));
+                        return Err(RuleError::refused(
+                            Refusal::NamedTwice,
+                            format!("{} is named twice", fu.name),
+                        ));
                     }
                     if !eligible.contains(f) {
                         let why = self
@@ -414,10 +493,10 @@ impl<S: Supplement> DbnGame<S> {
                             .unwrap_or_else(|| {
                                 format!("{} is not a friend of the target", fu.name)
                             });
-                        return Err(RuleError::Illegal(format!(
-                            "{} cannot support the defence: {why}",
-                            fu.name
-                        )));
+                        return Err(RuleError::refused(
+                            Refusal::CannotSupportDefence,
+                            format!("{} cannot support the defence: {why}", fu.name),
+                        ));
                     }
                 }
                 list.to_vec()

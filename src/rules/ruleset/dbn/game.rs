@@ -1,17 +1,15 @@
 //! A DBN-family ruleset as the rules' one door: the engine, its data and the supplement, and
 //! the `Ruleset` methods that dispatch to each topic.
 
-use super::N;
 use super::movement::check_group_contact;
 use super::results::PursuitOrders;
-use super::{Dbn, Supplement};
+use super::{Dbn, N, Supplement};
 use crate::rules::battle::{Battle, Objective, Zone};
 use crate::rules::command::{Command, Event, Factor, RuleError};
 use crate::rules::geometry::Pt;
 use crate::rules::model::{Class, Formation, Phase, SideInfo, Unit, UnitId};
 use crate::rules::ruleset::common::{MovePlan, fire_or_fight};
-use crate::rules::ruleset::dbn::Flag;
-use crate::rules::ruleset::dbn::{CLOSE_COMBAT, FIRING, MOVEMENT};
+use crate::rules::ruleset::dbn::{CLOSE_COMBAT, FIRING, Flag, MOVEMENT, Refusal};
 use crate::rules::ruleset::view::{
     ActionGroup, Card, Deployment, Layer, Look, Mark, Measure, MoveRequest, Outlook, Reference,
     TurnWords, UnitModel,
@@ -258,7 +256,8 @@ impl<S: Supplement> Ruleset for DbnGame<S> {
             | Command::Detach { .. }
             | Command::Fallback { .. }
             | Command::MoveStand { .. }
-            | Command::RecoilFurther { .. } => Err(RuleError::Illegal(
+            | Command::RecoilFurther { .. } => Err(RuleError::refused(
+                Refusal::SingleElements,
                 "units of this ruleset are single elements: no loose stands, attached \
                  generals, fallbacks or chosen recoils"
                     .into(),
@@ -269,12 +268,16 @@ impl<S: Supplement> Ruleset for DbnGame<S> {
             | Command::Declare { .. }
             | Command::Charge { .. }
             | Command::Reroll { .. }
-            | Command::Send { .. } => Err(RuleError::Illegal(
+            | Command::Send { .. } => Err(RuleError::refused(
+                Refusal::MoveByCommandPoints,
                 "DBN units move by the side's command points: no unit command rolls, \
                      recovered bases or evasion"
                     .into(),
             )),
-            Command::Undo => Err(RuleError::Illegal("undo is handled by the battle".into())),
+            Command::Undo => Err(RuleError::refused(
+                Refusal::UndoByTheBattle,
+                "undo is handled by the battle".into(),
+            )),
         }
     }
     fn after_command(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
@@ -283,12 +286,16 @@ impl<S: Supplement> Ruleset for DbnGame<S> {
     }
     fn check_move(&self, b: &Battle, req: &MoveRequest) -> Result<MovePlan, RuleError> {
         if req.stand.is_some() {
-            return Err(RuleError::Illegal(
+            return Err(RuleError::refused(
+                Refusal::NoStandMovesAlone,
                 "units of this ruleset are single elements: no stand moves alone".into(),
             ));
         }
         if req.units.is_empty() {
-            return Err(RuleError::Illegal("a move needs a unit".into()));
+            return Err(RuleError::refused(
+                Refusal::MoveNeedsAUnit,
+                "a move needs a unit".into(),
+            ));
         }
         if req.units.len() > 1 {
             check_group_contact(b, &req.units)?;

@@ -28,6 +28,7 @@ mod events;
 mod firing;
 mod game;
 mod movement;
+mod refusal;
 mod results;
 mod rolls;
 mod supplement;
@@ -44,6 +45,7 @@ pub use data::{
 };
 pub use events::DbnEvent;
 pub use game::{DbnGame, prepare_plain};
+pub use refusal::{LongRange, Refusal};
 pub use results::Follow;
-pub use rolls::{Combat, FireRole, FirstThrow, Preview, Setup};
+pub use rolls::{Combat, DbnRoll, FireRole, FirstDieOutcome, FirstThrow, Preview, Setup};
 pub use supplement::Supplement;

@@ -2,8 +2,7 @@
 //! collisions, threat zones, moving into contact and conforming, limbering, and the move
 //! command as the game carries it out.
 
-use super::N;
-use super::{Dbn, DbnGame, Supplement, TroopKind, TroopTrait};
+use super::{Dbn, DbnGame, N, Supplement, TroopKind, TroopTrait};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError, Step};
 use crate::rules::geometry::{Base, Contact, Edge, norm_deg};
@@ -12,8 +11,7 @@ use crate::rules::ruleset::common::{
     Going, Motion, MovePlan, conform, front_contact, manoeuvre_words, no_contact_words, own_active,
     step_motion, sweep_to_contact,
 };
-use crate::rules::ruleset::dbn::Flag;
-use crate::rules::ruleset::dbn::MOVEMENT;
+use crate::rules::ruleset::dbn::{Flag, MOVEMENT, Refusal};
 use crate::rules::terrain::FeatureKind;
 
 impl Dbn {
@@ -36,10 +34,13 @@ impl Dbn {
             let target = b.unit(tid)?;
             let c = front_contact(&bases[0], &target.base, self.n(N::SquareUpMax)).ok_or_else(
                 || {
-                    RuleError::Illegal(format!(
-                        "{} does not reach the front edge contact with {}",
-                        lead.name, target.name
-                    ))
+                    RuleError::refused(
+                        Refusal::DoesNotReachFront,
+                        format!(
+                            "{} does not reach the front edge contact with {}",
+                            lead.name, target.name
+                        ),
+                    )
                 },
             )?;
             let conformed = conform(&bases[0], &target.base, c);
@@ -192,16 +193,19 @@ impl Dbn {
                             && s.last().is_some_and(|l| l.distance(&e.base) > d0)
                     };
                     if !away {
-                        return Err(RuleError::Illegal(format!(
-                            "{} is in the threat zone of {}: it may only advance towards it, move into contact or move directly away",
-                            units[i].name, e.name
-                        )));
+                        return Err(RuleError::refused(
+                            Refusal::InThreatZone,
+                            format!(
+                                "{} is in the threat zone of {}: it may only advance towards it, move into contact or move directly away",
+                                units[i].name, e.name
+                            ),
+                        ));
                     }
                 } else {
-                    return Err(RuleError::Illegal(format!(
-                        "{} enters the threat zone of {}",
-                        units[i].name, e.name
-                    )));
+                    return Err(RuleError::refused(
+                        Refusal::EntersThreatZone,
+                        format!("{} enters the threat zone of {}", units[i].name, e.name),
+                    ));
                 }
             }
         }
@@ -225,17 +229,20 @@ impl Dbn {
                     road = false;
                 }
                 if !b.table.holds(base) {
-                    return Err(RuleError::Illegal(format!(
-                        "{} would leave the table",
-                        units[i].name
-                    )));
+                    return Err(RuleError::refused(
+                        Refusal::WouldLeaveTable,
+                        format!("{} would leave the table", units[i].name),
+                    ));
                 }
                 for river in b.terrain.touching(base, &[FeatureKind::River]) {
                     if !b.terrain.on_bridge(base) {
-                        return Err(RuleError::Illegal(format!(
-                            "{} cannot cross {} except by a bridge",
-                            units[i].name, river.name
-                        )));
+                        return Err(RuleError::refused(
+                            Refusal::RiverWithoutBridge,
+                            format!(
+                                "{} cannot cross {} except by a bridge",
+                                units[i].name, river.name
+                            ),
+                        ));
                     }
                 }
             }
@@ -319,16 +326,18 @@ impl Dbn {
                 t.gg
             };
             let Some(rate) = rate else {
-                return Err(RuleError::Illegal(format!(
-                    "{} cannot enter {}",
-                    t.name,
-                    going.describe()
-                )));
+                return Err(RuleError::refused(
+                    Refusal::CannotEnterGoing,
+                    format!("{} cannot enter {}", t.name, going.describe()),
+                ));
             };
             allowance = allowance.min(rate);
         }
         if allowance <= 0.0 {
-            return Err(RuleError::Illegal(format!("{} cannot move", units[0].name)));
+            return Err(RuleError::refused(
+                Refusal::CannotMove,
+                format!("{} cannot move", units[0].name),
+            ));
         }
         Ok(allowance)
     }
@@ -416,24 +425,31 @@ impl Dbn {
         charge_target: Option<&UnitId>,
     ) -> Result<Vec<Unit>, RuleError> {
         if ids.is_empty() {
-            return Err(RuleError::Illegal(
+            return Err(RuleError::refused(
+                Refusal::GroupNeedsAUnit,
                 "a group move needs at least one unit".into(),
             ));
         }
         if steps.is_empty() && charge_target.is_none() {
-            return Err(RuleError::Illegal("a move needs at least one step".into()));
+            return Err(RuleError::refused(
+                Refusal::NoSteps,
+                "a move needs at least one step".into(),
+            ));
         }
         if steps.len() > 16 {
-            return Err(RuleError::Illegal("a move has at most 16 steps".into()));
+            return Err(RuleError::refused(
+                Refusal::TooManySteps,
+                "a move has at most 16 steps".into(),
+            ));
         }
         let mut units: Vec<Unit> = Vec::new();
         for id in ids {
             let u = b.unit(id)?.clone();
             if units.iter().any(|x| x.id == u.id) {
-                return Err(RuleError::Illegal(format!(
-                    "{} is named twice in the group",
-                    u.name
-                )));
+                return Err(RuleError::refused(
+                    Refusal::NamedTwice,
+                    format!("{} is named twice in the group", u.name),
+                ));
             }
             units.push(u);
         }
@@ -442,7 +458,8 @@ impl Dbn {
             .iter()
             .any(|u| norm_deg(u.base.facing - lead.base.facing).abs() > 1.0)
         {
-            return Err(RuleError::Illegal(
+            return Err(RuleError::refused(
+                Refusal::GroupFacesDiffer,
                 "a group must all face the same way".into(),
             ));
         }
@@ -498,24 +515,24 @@ impl Dbn {
     ) -> Result<(), RuleError> {
         let target = b.unit(tid)?;
         if target.side == lead.side {
-            return Err(RuleError::Illegal(format!("{} is a friend", target.name)));
+            return Err(RuleError::refused(
+                Refusal::TargetIsAFriend,
+                format!("{} is a friend", target.name),
+            ));
         }
         if !target.alive() {
-            return Err(RuleError::Illegal(format!(
-                "{} is no longer on the table",
-                target.name
-            )));
+            return Err(RuleError::refused(
+                Refusal::TargetNotOnTable,
+                format!("{} is no longer on the table", target.name),
+            ));
         }
         let start = sweep.bases[0];
         let max_off = self.n(N::SquareUpMax);
         let dist = sweep_to_contact(&start, &target.base, max_off).ok_or_else(|| {
-            RuleError::Illegal(no_contact_words(
-                &start,
-                &target.base,
-                &lead.name,
-                &target.name,
-                max_off,
-            ))
+            RuleError::refused(
+                Refusal::NoContact,
+                no_contact_words(&start, &target.base, &lead.name, &target.name, max_off),
+            )
         })?;
         let shift = start.forward().scale(dist);
         let n = (dist / 4.0).ceil().clamp(1.0, 400.0) as usize;
@@ -585,15 +602,15 @@ impl Dbn {
                     s.iter().skip(1).any(|base| base.overlaps(&other.base))
                 };
                 if hit {
-                    let verb = if passable {
-                        "would end on"
+                    let (kind, verb) = if passable {
+                        (Refusal::WouldEndOn, "would end on")
                     } else {
-                        "would pass through"
+                        (Refusal::WouldPassThrough, "would pass through")
                     };
-                    return Err(RuleError::Illegal(format!(
-                        "{} {verb} {}",
-                        units[i].name, other.name
-                    )));
+                    return Err(RuleError::refused(
+                        kind,
+                        format!("{} {verb} {}", units[i].name, other.name),
+                    ));
                 }
             }
         }
@@ -617,14 +634,20 @@ impl Dbn {
         let u = b.unit(id)?.clone();
         own_active(b, &u)?;
         if !self.is_artillery(&u) {
-            return Err(RuleError::Illegal(format!("{} is not artillery", u.name)));
+            return Err(RuleError::refused(
+                Refusal::NotArtillery,
+                format!("{} is not artillery", u.name),
+            ));
         }
         if u.status.limbered == limber {
-            return Err(RuleError::Illegal(format!(
-                "{} is already {}",
-                u.name,
-                if limber { "limbered" } else { "unlimbered" }
-            )));
+            return Err(RuleError::refused(
+                Refusal::AlreadyLimberedSo,
+                format!(
+                    "{} is already {}",
+                    u.name,
+                    if limber { "limbered" } else { "unlimbered" }
+                ),
+            ));
         }
         if u.bound.limber_changed {
             return Err(RuleError::AlreadyActed {
@@ -639,7 +662,10 @@ impl Dbn {
             });
         }
         if self.in_close_combat(b, &u) {
-            return Err(RuleError::Illegal(format!("{} is in close combat", u.name)));
+            return Err(RuleError::refused(
+                Refusal::InCloseCombat,
+                format!("{} is in close combat", u.name),
+            ));
         }
         let cost = self.n(if limber {
             N::LimberCost
@@ -748,31 +774,34 @@ impl<S: Supplement> DbnGame<S> {
                 self.sup.may_move_again(self, b, u)?;
             }
             if d.in_close_combat(b, u) {
-                return Err(RuleError::Illegal(format!(
-                    "{} is in close combat and cannot move",
-                    u.name
-                )));
+                return Err(RuleError::refused(
+                    Refusal::InCloseCombat,
+                    format!("{} is in close combat and cannot move", u.name),
+                ));
             }
             if d.kind(u) == TroopKind::Baggage && d.troop_of(u).gg.unwrap_or(0.0) <= 0.0 {
-                return Err(RuleError::Illegal(format!(
-                    "{} (baggage) does not move",
-                    u.name
-                )));
+                return Err(RuleError::refused(
+                    Refusal::BaggageDoesNotMove,
+                    format!("{} (baggage) does not move", u.name),
+                ));
             }
             if u.has(Flag::Fixed) {
-                return Err(RuleError::Illegal(format!(
-                    "{} is fixed artillery and may not move",
-                    u.name
-                )));
+                return Err(RuleError::refused(
+                    Refusal::FixedArtillery,
+                    format!("{} is fixed artillery and may not move", u.name),
+                ));
             }
             if d.is_artillery(u) && !d.has_trait(u, TroopTrait::MoveAndFire) {
                 if u.bound.limber_changed
                     && (!d.has_trait(u, TroopTrait::QuickLimber) || !u.status.limbered)
                 {
-                    return Err(RuleError::Illegal(format!(
-                        "{} limbered or unlimbered this bound and cannot move",
-                        u.name
-                    )));
+                    return Err(RuleError::refused(
+                        Refusal::LimberedThisBound,
+                        format!(
+                            "{} limbered or unlimbered this bound and cannot move",
+                            u.name
+                        ),
+                    ));
                 }
                 if !u.status.limbered {
                     pivot_only = true;
@@ -781,9 +810,12 @@ impl<S: Supplement> DbnGame<S> {
                         [Step::Pivot(p)] if p.abs() <= max + 1e-3 && charge.is_none() && !group => {
                         }
                         _ => {
-                            return Err(RuleError::Illegal(format!(
-                                "unlimbered artillery may only pivot up to {max:.0} degrees; limber it to move"
-                            )));
+                            return Err(RuleError::refused(
+                                Refusal::UnlimberedPivotTooFar,
+                                format!(
+                                    "unlimbered artillery may only pivot up to {max:.0} degrees; limber it to move"
+                                ),
+                            ));
                         }
                     }
                 }
@@ -794,7 +826,10 @@ impl<S: Supplement> DbnGame<S> {
         let mut plan = d.plan_move(b, ids, body, charge, measured)?;
         self.sup.check_plan(self, b, ids, body, &plan)?;
         if plan.contact.is_some() && d.is_commander(lead) {
-            return Err(RuleError::Illegal("commanders do not charge".into()));
+            return Err(RuleError::refused(
+                Refusal::CommandersDoNotCharge,
+                "commanders do not charge".into(),
+            ));
         }
         for (id, end) in &plan.ends {
             self.sup.check_occupation(self, b, b.unit(id)?, end)?;
@@ -860,7 +895,10 @@ pub(super) fn check_group_contact(b: &Battle, ids: &[UnitId]) -> Result<(), Rule
     let units: Vec<&Unit> = ids.iter().map(|i| b.unit(i)).collect::<Result<_, _>>()?;
     let mut reached = vec![false; units.len()];
     if units.is_empty() {
-        return Err(RuleError::Illegal("a group move needs units".into()));
+        return Err(RuleError::refused(
+            Refusal::GroupNeedsAUnit,
+            "a group move needs units".into(),
+        ));
     }
     reached[0] = true;
     let mut changed = true;
@@ -879,10 +917,13 @@ pub(super) fn check_group_contact(b: &Battle, ids: &[UnitId]) -> Result<(), Rule
         }
     }
     match reached.iter().position(|r| !r) {
-        Some(i) => Err(RuleError::Illegal(format!(
-            "{} is not in edge contact with the rest of the group",
-            units[i].name
-        ))),
+        Some(i) => Err(RuleError::refused(
+            Refusal::NotInEdgeContact,
+            format!(
+                "{} is not in edge contact with the rest of the group",
+                units[i].name
+            ),
+        )),
         None => Ok(()),
     }
 }

@@ -6,7 +6,7 @@ use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Event, Factor, RuleError, Verdict, factor_sum};
 use crate::rules::model::{Unit, UnitId};
 use crate::rules::odds::{Odds, Quirks};
-use crate::rules::ruleset::dbn::CLOSE_COMBAT;
+use crate::rules::ruleset::dbn::{CLOSE_COMBAT, Refusal};
 use crate::rules::ruleset::view::Roll;
 use crate::rules::tagged::Tagged;
 
@@ -60,11 +60,22 @@ pub struct Preview {
     pub firing: bool,
 }
 
-/// A DBN roll that the rules read back from the log.
+/// A DBN roll that the rules read back from the log: the kind of its `what`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum DbnRoll {
-    /// A first die (the mitrailleuse's), thrown before the opposed dice.
-    FirstDie,
+pub enum DbnRoll {
+    /// A first die (the mitrailleuse's), thrown before the opposed dice, and how it fell.
+    FirstDie(FirstDieOutcome),
+}
+
+/// How a first die fell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FirstDieOutcome {
+    /// A stoppage: the failure's factor, or no fire support.
+    Stoppage,
+    /// No stoppage, but the shot at long range could not be plotted: as a stoppage.
+    Unplotted,
+    /// No stoppage: it fires (or fights) normally.
+    Clear,
 }
 
 /// The unit threw a first die this phase and it failed (a stoppage, or a shot it could not
@@ -76,7 +87,7 @@ pub(super) fn first_die_failed_this_phase(b: &Battle, id: &UnitId) -> bool {
         .take_while(|e| !matches!(e, Event::PhaseBegan { .. }))
         .any(|e| {
             matches!(e, Event::Rolled { what, roll }
-                if what.kind::<DbnRoll>() == Some(&DbnRoll::FirstDie)
+                if matches!(what.kind::<DbnRoll>(), Some(DbnRoll::FirstDie(_)))
                     && roll.unit.as_ref() == Some(id)
                     && roll.need.zip(roll.dice.first()).is_some_and(|(n, d)| i32::from(*d) < n))
         })
@@ -120,7 +131,8 @@ impl<S: Supplement> DbnGame<S> {
                 (self.fight_setup(b, unit, target, false)?, Combat::Close)
             }
             _ => {
-                return Err(RuleError::Illegal(
+                return Err(RuleError::refused(
+                    Refusal::NoOddsForThisCommand,
                     "only firing and close combat have odds".into(),
                 ));
             }
@@ -198,6 +210,13 @@ impl<S: Supplement> DbnGame<S> {
                 .unit(&t.unit)
                 .map(|u| (u.side, u.name.clone()))
                 .unwrap_or_default();
+            let fell = if stoppage {
+                FirstDieOutcome::Stoppage
+            } else if unplotted {
+                FirstDieOutcome::Unplotted
+            } else {
+                FirstDieOutcome::Clear
+            };
             let outcome = match (close, t.supports, stoppage, unplotted) {
                 (true, _, true, _) => format!("stoppage: {pen:+}"),
                 (true, _, false, _) => "no stoppage".to_string(),
@@ -216,7 +235,7 @@ impl<S: Supplement> DbnGame<S> {
             b.emit(
                 out,
                 Event::Rolled {
-                    what: Tagged::new(DbnRoll::FirstDie, "its first die"),
+                    what: Tagged::new(DbnRoll::FirstDie(fell), "its first die"),
                     roll: Roll {
                         unit: Some(t.unit.clone()),
                         side: Some(side),

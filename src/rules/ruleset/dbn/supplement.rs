@@ -7,6 +7,7 @@ use crate::rules::model::{Class, Formation, Side, SideInfo, Unit, UnitId};
 use crate::rules::odds::Quirks;
 use crate::rules::ruleset::UnitState;
 use crate::rules::ruleset::common::MovePlan;
+use crate::rules::ruleset::dbn::Refusal;
 use crate::rules::ruleset::view::ActionGroup;
 use crate::rules::scenario::RawUnit;
 use crate::rules::terrain::Terrain;
@@ -202,7 +203,8 @@ pub trait Supplement: Clone + std::fmt::Debug + Send + Sync + Sized + 'static {
         formation: Formation,
     ) -> Result<(), RuleError> {
         let _ = (g, b, out, unit, formation);
-        Err(RuleError::Illegal(
+        Err(RuleError::refused(
+            Refusal::NoFormations,
             "units of this ruleset have no formations to change".into(),
         ))
     }

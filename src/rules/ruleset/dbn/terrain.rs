@@ -1,13 +1,12 @@
 //! The ground as DBN reads it: bad going, cover, raised ground and open ground, towns (BUA) and
 //! villages (NLF) with their garrisons, occupation, capture and fortification.
 
-use super::DbnEvent;
-use super::N;
-use super::{Dbn, TroopKind, TroopTrait};
+use super::{Dbn, DbnEvent, N, TroopKind, TroopTrait};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
 use crate::rules::geometry::{Base, Pt};
 use crate::rules::model::{Phase, Side, Unit, UnitId};
+use crate::rules::ruleset::dbn::Refusal;
 use crate::rules::terrain::{Feature, FeatureKind};
 
 impl Dbn {
@@ -255,19 +254,22 @@ impl Dbn {
             .at(end.centre, &[FeatureKind::Town, FeatureKind::Village])
         {
             if self.kind(u) != TroopKind::Foot {
-                return Err(RuleError::Illegal(format!(
-                    "only foot may occupy {}",
-                    f.name
-                )));
+                return Err(RuleError::refused(
+                    Refusal::OnlyFootOccupy,
+                    format!("only foot may occupy {}", f.name),
+                ));
             }
             let defender = b.sides.get(u.side).is_some_and(|s| s.defender);
             // DB7YW: no one garrisons a town that is not fortified, attacker or defender.
             let strict = self.n(N::GarrisonFortifiedOnly) > 0.0;
             if f.kind == FeatureKind::Town && !f.fortified && (defender || strict) {
-                return Err(RuleError::Illegal(format!(
-                    "{} is not fortified: a BUA must be fortified before it can be garrisoned",
-                    f.name
-                )));
+                return Err(RuleError::refused(
+                    Refusal::NotFortified,
+                    format!(
+                        "{} is not fortified: a BUA must be fortified before it can be garrisoned",
+                        f.name
+                    ),
+                ));
             }
         }
         Ok(())
@@ -316,10 +318,10 @@ impl Dbn {
         army_cost: &dyn Fn(&Battle, Side) -> f32,
     ) -> Result<(), RuleError> {
         let Some(costs) = self.extras.fortify else {
-            return Err(RuleError::Illegal(format!(
-                "{} has no fortifying during play",
-                self.data.id
-            )));
+            return Err(RuleError::refused(
+                Refusal::NoFortifyingInPlay,
+                format!("{} has no fortifying during play", self.data.id),
+            ));
         };
         if b.phase != Phase::DEPLOYMENT {
             return Err(RuleError::WrongPhase {
@@ -328,10 +330,14 @@ impl Dbn {
             });
         }
         let Some((side, _)) = self.deployment_turn(b) else {
-            return Err(RuleError::Illegal("deployment is over".into()));
+            return Err(RuleError::refused(
+                Refusal::DeploymentOver,
+                "deployment is over".into(),
+            ));
         };
         if !b.sides.get(side).is_some_and(|s| s.defender) {
-            return Err(RuleError::Illegal(
+            return Err(RuleError::refused(
+                Refusal::OnlyDefenderFortifies,
                 "only the defending army may fortify".into(),
             ));
         }
@@ -343,17 +349,17 @@ impl Dbn {
             FeatureKind::Town => costs.town,
             FeatureKind::Village => costs.village,
             _ => {
-                return Err(RuleError::Illegal(format!(
-                    "{} is not a town or village",
-                    f.name
-                )));
+                return Err(RuleError::refused(
+                    Refusal::NotATown,
+                    format!("{} is not a town or village", f.name),
+                ));
             }
         };
         if f.fortified {
-            return Err(RuleError::Illegal(format!(
-                "{} is already fortified",
-                f.name
-            )));
+            return Err(RuleError::refused(
+                Refusal::AlreadyFortified,
+                format!("{} is already fortified", f.name),
+            ));
         }
         let spent: f32 = b
             .terrain
@@ -370,11 +376,14 @@ impl Dbn {
             .sum();
         let army = army_cost(b, side);
         if army > 0.0 && army + spent + cost > self.data.army.points + 1e-3 {
-            return Err(RuleError::Illegal(format!(
-                "fortifying costs {cost} army points; the army already costs {:.2} of {}",
-                army + spent,
-                self.data.army.points
-            )));
+            return Err(RuleError::refused(
+                Refusal::FortifyingOverPoints,
+                format!(
+                    "fortifying costs {cost} army points; the army already costs {:.2} of {}",
+                    army + spent,
+                    self.data.army.points
+                ),
+            ));
         }
         b.emit(
             out,

@@ -1,19 +1,17 @@
 //! Charges in Hal's rules: declaring them, the reach and the closing, holding or failing, and the
 //! move into contact.
 
-use super::HalEvent;
-use super::N;
 use super::rolls::{self, HalRoll, MoraleCheck, Need};
 use super::status::own;
 use super::tables::{self};
-use super::{ChargeFrom, Hal25, State, this_turn};
+use super::{ChargeFrom, Hal25, HalEvent, N, State, this_turn};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
 use crate::rules::geometry::Base;
 use crate::rules::model::{Formation, Unit, UnitId};
 use crate::rules::ruleset::Roll;
 use crate::rules::ruleset::common::{heading_deg, illegal, in_phase, own_active};
-use crate::rules::ruleset::hal25::CHARGES;
+use crate::rules::ruleset::hal25::{CHARGES, Refusal};
 use crate::rules::terrain::FeatureKind;
 
 impl Hal25 {
@@ -87,38 +85,56 @@ impl Hal25 {
         let u = b.unit(id)?;
         let t = b.unit(target)?;
         if t.side == u.side || !t.alive() {
-            return illegal(format!("{} is not an enemy on the table", t.name));
+            return illegal(
+                Refusal::NotAnEnemyOnTable,
+                format!("{} is not an enemy on the table", t.name),
+            );
         }
         if !(self.is_infantry(u) || self.is_cavalry(u)) || u.formation == Formation::Skirmish {
-            return illegal(format!(
-                "{}: only infantry and cavalry not skirmishing charge",
-                u.name
-            ));
+            return illegal(
+                Refusal::MayNotCharge,
+                format!(
+                    "{}: only infantry and cavalry not skirmishing charge",
+                    u.name
+                ),
+            );
         }
         if self.state(u) == State::Routed {
-            return illegal(format!("{} is routed", u.name));
+            return illegal(Refusal::Routed, format!("{} is routed", u.name));
         }
         if let Some(d) = &own(u).declared {
-            return illegal(format!(
-                "{} has declared its charge on {} already",
-                u.name,
-                b.name_of(d)
-            ));
+            return illegal(
+                Refusal::AlreadyDeclared,
+                format!(
+                    "{} has declared its charge on {} already",
+                    u.name,
+                    b.name_of(d)
+                ),
+            );
         }
         if self.is_officer(t) {
-            return illegal(format!("{} is an officer, not a unit to charge", t.name));
+            return illegal(
+                Refusal::OfficerNotChargeable,
+                format!("{} is an officer, not a unit to charge", t.name),
+            );
         }
         if u.base.behind_front_line(t.base.centre) {
-            return illegal(format!("{} is not ahead of {}'s front", t.name, u.name));
+            return illegal(
+                Refusal::NotAheadOfFront,
+                format!("{} is not ahead of {}'s front", t.name, u.name),
+            );
         }
         let (_, dist) = self.contact_place(u, t);
         let inches = self.inches(b, dist);
         let reach = self.charge_reach(b, u);
         if inches > reach + 0.01 {
-            return illegal(format!(
-                "{} is {inches:.1}\" away: {} could charge {reach:.1}\" at most",
-                t.name, u.name
-            ));
+            return illegal(
+                Refusal::BeyondChargeReach,
+                format!(
+                    "{} is {inches:.1}\" away: {} could charge {reach:.1}\" at most",
+                    t.name, u.name
+                ),
+            );
         }
         Ok(())
     }
@@ -146,14 +162,23 @@ impl Hal25 {
         self.may_act(b, id)?;
         let u = b.unit(id)?;
         let Some(tid) = own(u).declared.clone() else {
-            return illegal(format!("{} declared no charge this turn", u.name));
+            return illegal(
+                Refusal::NoChargeDeclared,
+                format!("{} declared no charge this turn", u.name),
+            );
         };
         if u.bound.moved || self.charged(b, id) {
-            return illegal(format!("{} has moved or charged this turn", u.name));
+            return illegal(
+                Refusal::MovedOrCharged,
+                format!("{} has moved or charged this turn", u.name),
+            );
         }
         let t = b.unit(&tid)?;
         if !t.alive() {
-            return illegal(format!("{} is no longer on the table", t.name));
+            return illegal(
+                Refusal::NotOnTable,
+                format!("{} is no longer on the table", t.name),
+            );
         }
         let (to, dist) = self.contact_place(u, t);
         // The way in: no enemies but the target, no woods.
@@ -169,18 +194,24 @@ impl Hal25 {
                 .filter(|o| o.id != u.id && o.id != tid && !self.is_officer(o))
             {
                 if o.side != u.side && s.overlaps(&o.base) {
-                    return illegal(format!("{} blocks the way to {}", o.name, t.name));
+                    return illegal(
+                        Refusal::WayBlocked,
+                        format!("{} blocks the way to {}", o.name, t.name),
+                    );
                 }
             }
             if let Some(w) = b.terrain.touching(&s, &[FeatureKind::Woods]).next() {
-                return illegal(format!(
-                    "the way to {} goes through {} (woods)",
-                    t.name, w.name
-                ));
+                return illegal(
+                    Refusal::WayThroughWoods,
+                    format!("the way to {} goes through {} (woods)", t.name, w.name),
+                );
             }
         }
         if !b.table.holds(&to) {
-            return illegal(format!("{} would leave the table", u.name));
+            return illegal(
+                Refusal::WouldLeaveTable,
+                format!("{} would leave the table", u.name),
+            );
         }
         // Every enemy a charge meets must have taken its check to hold (IV.A.2): one charge,
         // one target, so a charge that would end touching a second enemy is not made.
@@ -192,10 +223,13 @@ impl Hal25 {
                 && to.within(&o.base, tol)
                 && !u.base.within(&o.base, tol)
         }) {
-            return illegal(format!(
-                "{} would end in contact with {} too, which was not charged and made no check to hold",
-                u.name, o.name
-            ));
+            return illegal(
+                Refusal::ContactWithUncharged,
+                format!(
+                    "{} would end in contact with {} too, which was not charged and made no check to hold",
+                    u.name, o.name
+                ),
+            );
         }
         // Not into a town in flames (a charger fights at the town, it does not occupy it).
         if let Some(t) = b
@@ -203,7 +237,10 @@ impl Hal25 {
             .touching(&to, &[FeatureKind::Town, FeatureKind::Village])
             .find(|t| self.town_left(b, &t.id) == 0)
         {
-            return illegal(format!("{} is in flames: no unit may enter it", t.name));
+            return illegal(
+                Refusal::InFlames,
+                format!("{} is in flames: no unit may enter it", t.name),
+            );
         }
         Ok((tid, to, self.inches(b, dist)))
     }
@@ -336,7 +373,8 @@ impl Hal25 {
                 out,
                 Event::Rolled {
                     what: HalRoll::ChargeRange {
-                        short: band == Some(super::Band::Short),
+                        band,
+                        within_six: short,
                     }
                     .said("the range to fire into the charge"),
                     roll: Roll {

@@ -7,11 +7,9 @@
 //! is the unit's first such roll in the last command; every die after the one thrown again is
 //! new, except the rest of its own roll, which stands as it fell.
 
-use super::HalEvent;
-use super::N;
 use super::rolls::{self, HalRoll};
 use super::tables::{self};
-use super::{Hal25, TroopClass};
+use super::{Band, Hal25, HalEvent, N, TroopClass};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError, factor_sum};
 use crate::rules::model::UnitId;
@@ -90,7 +88,10 @@ impl Hal25 {
             HalRoll::FailedMoraleChart { recovered: false } => seq(pick(d, false)?),
             HalRoll::TwoStandCheck { removed: true }
             | HalRoll::ChargeBonus { falls_short: true }
-            | HalRoll::ChargeRange { short: false }
+            | HalRoll::ChargeRange {
+                band: None | Some(Band::Medium | Band::Long),
+                ..
+            }
             | HalRoll::OddOnHorse { falls: true }
             | HalRoll::CounterBattery { knocked_out: None } => seq(0),
             // The facing die, thrown last.

@@ -1,15 +1,13 @@
 //! Couriers carrying written orders (Hal's VI.D-E): sent, carried, delivered or lost.
 
-use super::HalEvent;
-use super::N;
 use super::rolls::HalRoll;
-use super::{Hal25, TroopClass};
+use super::{Hal25, HalEvent, N, TroopClass};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
 use crate::rules::model::UnitId;
 use crate::rules::ruleset::Roll;
 use crate::rules::ruleset::common::illegal;
-use crate::rules::ruleset::hal25::{CHARGES, MOVEMENT};
+use crate::rules::ruleset::hal25::{CHARGES, MOVEMENT, Refusal};
 
 impl Hal25 {
     /// The orders a courier carries now: (brigade, order).
@@ -58,19 +56,34 @@ impl Hal25 {
         }
         let c = b.unit(courier)?;
         if self.class(c) != Some(TroopClass::Courier) || !c.alive() {
-            return illegal(format!("{} is not a courier on the table", c.name));
+            return illegal(
+                Refusal::NotACourier,
+                format!("{} is not a courier on the table", c.name),
+            );
         }
         if b.phase == MOVEMENT && c.side != b.active {
-            return illegal(format!("{}: the other side is moving", c.name));
+            return illegal(
+                Refusal::OtherSideMoving,
+                format!("{}: the other side is moving", c.name),
+            );
         }
         if self.carrying(b, courier).is_some() {
-            return illegal(format!("{} already carries orders", c.name));
+            return illegal(
+                Refusal::AlreadyCarriesOrders,
+                format!("{} already carries orders", c.name),
+            );
         }
         if self.brigadier(b, c.side, brigade).is_none() {
-            return illegal(format!("brigade {brigade} has no commander on the table"));
+            return illegal(
+                Refusal::NoCommander,
+                format!("brigade {brigade} has no commander on the table"),
+            );
         }
         if order.trim().is_empty() || order.len() > 200 {
-            return illegal("written orders are 1 to 200 characters".into());
+            return illegal(
+                Refusal::OrdersLength,
+                "written orders are 1 to 200 characters".into(),
+            );
         }
         b.emit(
             out,

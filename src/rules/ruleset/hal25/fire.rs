@@ -1,20 +1,18 @@
 //! Firing in Hal's rules: artillery (with counter-battery fire and towns), then small arms,
 //! simultaneously; saves; casualties.
 
-use super::N;
 use super::procedures::{self, Receiving, Volley};
 use super::rolls::{self, HalRoll};
 use super::status::own;
 use super::tables::{self, Target};
-use super::{Band, Hal25, State, TroopClass, lost_in, this_phase};
-use super::{HalEvent, Marker};
+use super::{Band, Hal25, HalEvent, Marker, N, State, TroopClass, lost_in, this_phase};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError};
 use crate::rules::geometry::{Base, Pt, point_segment_distance};
 use crate::rules::model::{Formation, Unit, UnitId};
 use crate::rules::ruleset::Roll;
 use crate::rules::ruleset::common::{exactly, illegal};
-use crate::rules::ruleset::hal25::{ARTILLERY, SMALL_ARMS};
+use crate::rules::ruleset::hal25::{ARTILLERY, Refusal, SMALL_ARMS};
 use crate::rules::terrain::FeatureKind;
 
 /// Everything a volley needs, checked.
@@ -146,11 +144,14 @@ impl Hal25 {
         };
         let strength = if artillery {
             if s.status.limbered {
-                return illegal(format!("{} is limbered", s.name));
+                return illegal(Refusal::Limbered, format!("{} is limbered", s.name));
             }
             let g = self.guns_served(s);
             if g == 0 {
-                return illegal(format!("{}: no gun has two crew", s.name));
+                return illegal(
+                    Refusal::NoGunWithTwoCrew,
+                    format!("{}: no gun has two crew", s.name),
+                );
             }
             g
         } else {
@@ -186,13 +187,16 @@ impl Hal25 {
     fn may_fire(&self, b: &Battle, s: &Unit, t: &Unit, artillery: bool) -> Result<(), RuleError> {
         match b.phase {
             ARTILLERY if !artillery => {
-                return illegal(format!(
-                    "{}: artillery fires first; small arms next",
-                    s.name
-                ));
+                return illegal(
+                    Refusal::ArtilleryFiresFirst,
+                    format!("{}: artillery fires first; small arms next", s.name),
+                );
             }
             SMALL_ARMS if artillery => {
-                return illegal(format!("{} fired in the artillery step", s.name));
+                return illegal(
+                    Refusal::FiredInArtilleryStep,
+                    format!("{} fired in the artillery step", s.name),
+                );
             }
             ARTILLERY | SMALL_ARMS => {}
             p => {
@@ -203,10 +207,16 @@ impl Hal25 {
             }
         }
         if !s.alive() || !t.alive() || t.side == s.side || self.is_officer(t) {
-            return illegal(format!("{} cannot fire at {}", s.name, t.name));
+            return illegal(
+                Refusal::CannotFireAt,
+                format!("{} cannot fire at {}", s.name, t.name),
+            );
         }
         if self.is_cavalry(s) || self.is_officer(s) {
-            return illegal(format!("{}: cavalry do not fire small arms", s.name));
+            return illegal(
+                Refusal::CavalryDoNotFire,
+                format!("{}: cavalry do not fire small arms", s.name),
+            );
         }
         // A battery whose counter-battery fire removed its target has fired too.
         let fired_guns = this_phase(b).iter().any(|e| {
@@ -215,29 +225,38 @@ impl Hal25 {
                     && roll.unit.as_ref() == Some(&s.id))
         });
         if s.bound.fired || fired_guns {
-            return illegal(format!("{} has fired this turn", s.name));
+            return illegal(
+                Refusal::AlreadyFired,
+                format!("{} has fired this turn", s.name),
+            );
         }
         let passed_through = super::this_turn(b).iter().any(|e| {
             matches!(e, Event::Halted { unit, why }
                 if *unit == s.id && why.kind::<super::movement::PassedThrough>().is_some())
         });
         if passed_through {
-            return illegal(format!(
-                "{} passed through formed friends: it does nothing more this turn (III.A.10)",
-                s.name
-            ));
+            return illegal(
+                Refusal::PassedThroughFriends,
+                format!(
+                    "{} passed through formed friends: it does nothing more this turn (III.A.10)",
+                    s.name
+                ),
+            );
         }
         if self.state(s) == State::Routed {
-            return illegal(format!("{} is routed", s.name));
+            return illegal(Refusal::Routed, format!("{} is routed", s.name));
         }
         if self.charged(b, &s.id) {
-            return illegal(format!("{} charged this turn: it may not fire", s.name));
+            return illegal(
+                Refusal::ChargedMayNotFire,
+                format!("{} charged this turn: it may not fire", s.name),
+            );
         }
         if !self.enemies_in_contact(b, s).is_empty()
             && !artillery
             && self.braced_against(b, &s.id).is_none()
         {
-            return illegal(format!("{} is in melee", s.name));
+            return illegal(Refusal::InMelee, format!("{} is in melee", s.name));
         }
         Ok(())
     }
@@ -265,11 +284,17 @@ impl Hal25 {
             }
             Some((against, _)) if *against != t.id && !artillery => {
                 let a = b.unit(against).map(|a| a.name.clone()).unwrap_or_default();
-                illegal(format!("{} must fire into {a}'s charge", s.name))
+                illegal(
+                    Refusal::MustFireIntoCharge,
+                    format!("{} must fire into {a}'s charge", s.name),
+                )
             }
             _ => {
                 if !self.target_in_arc(&s.base, &t.base) {
-                    return illegal(format!("{} is outside {}'s arc", t.name, s.name));
+                    return illegal(
+                        Refusal::OutsideArc,
+                        format!("{} is outside {}'s arc", t.name, s.name),
+                    );
                 }
                 let range = self.inches(b, s.base.distance(&t.base));
                 let bands = if artillery {
@@ -278,13 +303,16 @@ impl Hal25 {
                     &self.d.small_arms_bands
                 };
                 let Some(band) = tables::band(bands, range) else {
-                    return illegal(format!(
-                        "{} is {range:.1}\" away: beyond {}\"",
-                        t.name, bands[2]
-                    ));
+                    return illegal(
+                        Refusal::BeyondRange,
+                        format!("{} is {range:.1}\" away: beyond {}\"", t.name, bands[2]),
+                    );
                 };
                 if let Err(why) = self.sight(b, s, t) {
-                    return illegal(format!("{} cannot see {}: {why}", s.name, t.name));
+                    return illegal(
+                        Refusal::CannotSee,
+                        format!("{} cannot see {}: {why}", s.name, t.name),
+                    );
                 }
                 if !artillery {
                     let nearest = self.targets(b, s, bands[2]);
@@ -293,10 +321,13 @@ impl Hal25 {
                         && *d + 1e-3 < range
                     {
                         let nn = b.unit(n).map(|x| x.name.clone()).unwrap_or_default();
-                        return illegal(format!(
-                            "{} fires at the nearest enemy threat: {nn} at {d:.1}\"",
-                            s.name
-                        ));
+                        return illegal(
+                            Refusal::MustFireAtNearestThreat,
+                            format!(
+                                "{} fires at the nearest enemy threat: {nn} at {d:.1}\"",
+                                s.name
+                            ),
+                        );
                     }
                 }
                 Ok((band, range))

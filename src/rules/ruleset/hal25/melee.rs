@@ -1,19 +1,17 @@
 //! Melee in Hal's rules: stand against stand, the difference of the dice in casualties,
 //! unanswered dice, the totals compared, the loser to the failed morale chart.
 
-use super::HalEvent;
 use super::procedures::{self, MeleeSide, Morale};
 use super::rolls::HalRoll;
 use super::status::own;
-use super::{Hal25, State, TroopClass};
-use super::{MeleeKey, N};
+use super::{Hal25, HalEvent, MeleeKey, N, State, TroopClass};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError, factor_sum};
 use crate::rules::geometry::{Base, Pt};
 use crate::rules::model::{Unit, UnitId};
 use crate::rules::ruleset::Roll;
 use crate::rules::ruleset::common::{illegal, in_phase, two_d6};
-use crate::rules::ruleset::hal25::CLOSE_COMBAT;
+use crate::rules::ruleset::hal25::{CLOSE_COMBAT, Refusal};
 
 /// What becomes of a melee's loser, in the order of `MeleeOdds::fate`.
 pub const LOSER_FATES: [&str; 4] = [
@@ -230,7 +228,10 @@ impl Hal25 {
             || !self.is_unit(a)
             || !self.is_unit(e)
         {
-            return illegal(format!("{} and {} are not in melee", a.name, e.name));
+            return illegal(
+                Refusal::NotInMelee,
+                format!("{} and {} are not in melee", a.name, e.name),
+            );
         }
         let attacking = self.attacks(b, aid, eid);
         // Stands pair along the attacker's frontage.
@@ -356,7 +357,10 @@ impl Hal25 {
     ) -> Result<(), RuleError> {
         in_phase(b, CLOSE_COMBAT, "fight a melee")?;
         if self.pair_fought_this_phase(b, aid, eid) {
-            return illegal("that melee has been fought this turn".into());
+            return illegal(
+                Refusal::MeleeFought,
+                "that melee has been fought this turn".into(),
+            );
         }
         // The charger's dice come first, whichever unit the command names.
         let (aid, eid) = if self.attacks(b, aid, eid) {

@@ -19,6 +19,7 @@ mod morale;
 mod movement;
 mod officers;
 pub mod procedures;
+mod refusal;
 mod rolls;
 mod setup;
 pub mod status;
@@ -30,6 +31,8 @@ mod view;
 pub use data::*;
 pub use events::{HalEvent, Marker};
 pub use melee::flank_or_rear;
+pub use refusal::Refusal;
+pub use rolls::HalRoll;
 pub use turn::{ARTILLERY, CHARGES, CLOSE_COMBAT, COMMAND, MORALE, MOVEMENT, ROUT, SMALL_ARMS};
 
 use crate::rules::battle::Battle;
@@ -85,10 +88,13 @@ impl Hal25 {
     /// here in words, never read as another troop type.
     pub fn troop_def(&self, u: &Unit) -> Result<&TroopDef, RuleError> {
         self.d.troop(&u.troop).ok_or_else(|| {
-            RuleError::Illegal(format!(
-                "unit '{}' has the troop type '{}', which Hal's data lacks",
-                u.id, u.troop
-            ))
+            RuleError::refused(
+                Refusal::UnknownTroopType,
+                format!(
+                    "unit '{}' has the troop type '{}', which Hal's data lacks",
+                    u.id, u.troop
+                ),
+            )
         })
     }
 

@@ -1,16 +1,16 @@
 //! Movement in Hal's rules: measured moves with their dice, formation changes, pushing guns,
 //! charge declarations and the charge itself (closing, holding, the move into contact).
 
-use super::N;
 use super::rolls::{self, HalRoll, MoraleCheck, Need};
 use super::tables::{self, MoveFormation};
-use super::{Hal25, State, TroopClass, this_turn};
+use super::{Hal25, N, State, TroopClass, this_turn};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError, Step};
 use crate::rules::geometry::Base;
 use crate::rules::model::{Formation, Unit, UnitId};
 use crate::rules::ruleset::Roll;
 use crate::rules::ruleset::common::{Going, MovePlan, illegal, step_motion};
+use crate::rules::ruleset::hal25::Refusal;
 use crate::rules::tagged::Tagged;
 use crate::rules::terrain::FeatureKind;
 
@@ -281,13 +281,19 @@ impl Hal25 {
         self.may_act(b, id)?;
         let u = b.unit(id)?.clone();
         if steps.is_empty() {
-            return illegal("a move needs at least one step".into());
+            return illegal(Refusal::NoSteps, "a move needs at least one step".into());
         }
         if u.bound.charged || self.charged(b, id) {
-            return illegal(format!("{} has charged this turn", u.name));
+            return illegal(
+                Refusal::Charged,
+                format!("{} has charged this turn", u.name),
+            );
         }
         if self.is_artillery(&u) && self.guns_served(&u) == 0 {
-            return illegal(format!("{}: no gun has two crew to move it", u.name));
+            return illegal(
+                Refusal::NoGunWithTwoCrew,
+                format!("{}: no gun has two crew to move it", u.name),
+            );
         }
         let (base, samples, dist, back) = self.trace(b, &u, steps)?;
         let officer = self.is_officer(&u);
@@ -300,19 +306,27 @@ impl Hal25 {
         // The best the dice still to throw could give.
         let best = self.best_of_dice(&u, &needs);
         if dist > allowance + best + 0.01 {
-            return illegal(format!(
-                "{} may move {:.1}\" this turn{}; this move is {dist:.1}\"",
-                u.name,
-                (allowance + best).max(0.0),
-                if needs.is_empty() {
-                    String::new()
-                } else {
-                    " at best with the dice still to throw".into()
-                }
-            ));
+            return illegal(
+                Refusal::BeyondAllowance {
+                    may: (allowance + best).max(0.0),
+                },
+                format!(
+                    "{} may move {:.1}\" this turn{}; this move is {dist:.1}\"",
+                    u.name,
+                    (allowance + best).max(0.0),
+                    if needs.is_empty() {
+                        String::new()
+                    } else {
+                        " at best with the dice still to throw".into()
+                    }
+                ),
+            );
         }
         if !b.table.holds(&base) {
-            return illegal(format!("{} would leave the table", u.name));
+            return illegal(
+                Refusal::WouldLeaveTable,
+                format!("{} would leave the table", u.name),
+            );
         }
         // Other units: friends may be passed through, enemies not; none may be ended on.
         let through = if officer {
@@ -355,6 +369,7 @@ impl Hal25 {
         for step in steps {
             if matches!(step, Step::ToContact(_)) {
                 return illegal(
+                    Refusal::ContactOnlyByCharge,
                     "Hal's units meet the enemy only by a declared charge (Charge)".into(),
                 );
             }
@@ -410,10 +425,13 @@ impl Hal25 {
         if !officer {
             if back {
                 if self.is_cavalry(u) {
-                    return illegal(format!(
-                        "{}: cavalry may not move back facing the enemy (III.A.3); turn about first",
-                        u.name
-                    ));
+                    return illegal(
+                        Refusal::CavalryMayNotMoveBack,
+                        format!(
+                            "{}: cavalry may not move back facing the enemy (III.A.3); turn about first",
+                            u.name
+                        ),
+                    );
                 }
                 needs.push(Need::Back);
             }
@@ -423,10 +441,13 @@ impl Hal25 {
                     .iter()
                     .find_map(|s| b.terrain.touching(s, &[FeatureKind::Woods]).next())
             {
-                return illegal(format!(
-                    "{}: formed units may not move through woods ({})",
-                    u.name, w.name
-                ));
+                return illegal(
+                    Refusal::FormedThroughWoods,
+                    format!(
+                        "{}: formed units may not move through woods ({})",
+                        u.name, w.name
+                    ),
+                );
             }
             why = self.rough_going(b, samples);
             if !why.is_empty() && !skirmish {
@@ -479,11 +500,17 @@ impl Hal25 {
         let mut through = Vec::new();
         for o in b.alive().filter(|o| o.id != u.id && !self.is_officer(o)) {
             if o.base.overlaps(base) {
-                return illegal(format!("{} would end on {}", u.name, o.name));
+                return illegal(
+                    Refusal::WouldEndOnUnit,
+                    format!("{} would end on {}", u.name, o.name),
+                );
             }
             if samples.iter().any(|s| s.overlaps(&o.base)) {
                 if o.side != u.side {
-                    return illegal(format!("{} may not pass through {}", u.name, o.name));
+                    return illegal(
+                        Refusal::MayNotPassThrough,
+                        format!("{} may not pass through {}", u.name, o.name),
+                    );
                 }
                 if self.formed(u) && self.formed(o) {
                     through.push(o.id.clone());
@@ -495,7 +522,10 @@ impl Hal25 {
             .touching(base, &[FeatureKind::Town, FeatureKind::Village])
             .find(|t| self.town_left(b, &t.id) == 0)
         {
-            return illegal(format!("{} is in flames: no unit may enter it", t.name));
+            return illegal(
+                Refusal::InFlames,
+                format!("{} is in flames: no unit may enter it", t.name),
+            );
         }
         self.town_room(b, u, base)?;
         self.no_new_contact(b, u, base)?;
@@ -512,10 +542,13 @@ impl Hal25 {
                 && at.within(&e.base, tol)
                 && !u.base.within(&e.base, tol)
         }) {
-            return illegal(format!(
-                "{} would end in contact with {}: only a declared charge meets the enemy",
-                u.name, e.name
-            ));
+            return illegal(
+                Refusal::ContactOnlyByCharge,
+                format!(
+                    "{} would end in contact with {}: only a declared charge meets the enemy",
+                    u.name, e.name
+                ),
+            );
         }
         Ok(())
     }
@@ -530,16 +563,22 @@ impl Hal25 {
                 continue;
             }
             if self.is_cavalry(u) {
-                return illegal(format!("{}: horse does not occupy {}", u.name, t.name));
+                return illegal(
+                    Refusal::HorseDoesNotOccupy,
+                    format!("{}: horse does not occupy {}", u.name, t.name),
+                );
             }
             let gun = self.is_artillery(u);
             if let Some(o) = b.alive().find(|o| {
                 o.id != u.id && self.is_unit(o) && self.is_artillery(o) == gun && t.touches(&o.base)
             }) {
-                return illegal(format!(
-                    "{} holds one battalion and one battery: {} is there",
-                    t.name, o.name
-                ));
+                return illegal(
+                    Refusal::TownFull,
+                    format!(
+                        "{} holds one battalion and one battery: {} is there",
+                        t.name, o.name
+                    ),
+                );
             }
         }
         Ok(())
@@ -633,24 +672,36 @@ impl Hal25 {
         self.may_act(b, id)?;
         let u = b.unit(id)?.clone();
         if !self.formations(&u).contains(&formation) {
-            return illegal(format!(
-                "{} cannot take that formation{}",
-                u.name,
-                if self.is_artillery(&u) {
-                    " (batteries limber and unlimber)"
-                } else {
-                    ""
-                }
-            ));
+            return illegal(
+                Refusal::CannotTakeFormation,
+                format!(
+                    "{} cannot take that formation{}",
+                    u.name,
+                    if self.is_artillery(&u) {
+                        " (batteries limber and unlimber)"
+                    } else {
+                        ""
+                    }
+                ),
+            );
         }
         if !turn.is_finite() || ![0.0, 90.0, -90.0, 180.0].contains(&turn) {
-            return illegal("a turn is 0, 90, -90 or 180 degrees".into());
+            return illegal(
+                Refusal::NotAQuarterTurn,
+                "a turn is 0, 90, -90 or 180 degrees".into(),
+            );
         }
         if formation == u.formation && turn == 0.0 {
-            return illegal(format!("{} is already in that formation", u.name));
+            return illegal(
+                Refusal::AlreadyInFormation,
+                format!("{} is already in that formation", u.name),
+            );
         }
         if self.charged(b, id) {
-            return illegal(format!("{} has charged this turn", u.name));
+            return illegal(
+                Refusal::Charged,
+                format!("{} has charged this turn", u.name),
+            );
         }
         let to = self.reformed_base(b, &u, formation, turn)?;
         if !self.command_control(b, out, id)? {
@@ -742,12 +793,18 @@ impl Hal25 {
         after.base.centre = after.base.centre.plus(pivot.minus(now));
         let to = after.base;
         if !b.table.holds(&to) {
-            return illegal(format!("{} would leave the table", u.name));
+            return illegal(
+                Refusal::WouldLeaveTable,
+                format!("{} would leave the table", u.name),
+            );
         }
         // (A unit's loose skirmishers by their own stands.)
         for o in b.alive().filter(|o| o.id != u.id && !self.is_officer(o)) {
             if o.shapes().iter().any(|s| s.overlaps(&to)) {
-                return illegal(format!("{} would end on {}", u.name, o.name));
+                return illegal(
+                    Refusal::WouldEndOnUnit,
+                    format!("{} would end on {}", u.name, o.name),
+                );
             }
         }
         self.no_new_contact(b, u, &to)?;
@@ -757,7 +814,10 @@ impl Hal25 {
                 .next()
                 .is_some()
         {
-            return illegal(format!("{}: formed units may not stand in woods", u.name));
+            return illegal(
+                Refusal::FormedInWoods,
+                format!("{}: formed units may not stand in woods", u.name),
+            );
         }
         Ok(to)
     }
@@ -772,17 +832,23 @@ impl Hal25 {
         self.may_act(b, id)?;
         let u = b.unit(id)?.clone();
         if !self.is_artillery(&u) {
-            return illegal(format!("{} is not a battery", u.name));
+            return illegal(Refusal::NotABattery, format!("{} is not a battery", u.name));
         }
         if u.status.limbered == limber {
-            return illegal(format!(
-                "{} is {} already",
-                u.name,
-                if limber { "limbered" } else { "unlimbered" }
-            ));
+            return illegal(
+                Refusal::AlreadyLimberedSo,
+                format!(
+                    "{} is {} already",
+                    u.name,
+                    if limber { "limbered" } else { "unlimbered" }
+                ),
+            );
         }
         if self.guns_served(&u) == 0 {
-            return illegal(format!("{}: no gun has two crew", u.name));
+            return illegal(
+                Refusal::NoGunWithTwoCrew,
+                format!("{}: no gun has two crew", u.name),
+            );
         }
         b.emit(
             out,

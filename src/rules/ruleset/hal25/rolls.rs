@@ -3,6 +3,7 @@
 //! already), the movement dice thrown this turn, a charge's closing check, a battery's
 //! counter-battery fire. The log shows the roll's words; no rule reads them.
 
+use super::Band;
 use crate::rules::tagged::Tagged;
 
 /// A die a move needs before it is measured.
@@ -91,8 +92,12 @@ pub enum HalRoll {
     RoutMovement,
     /// The risk to an officer with a unit that took losses (VI.C).
     OfficerRisk { falls: bool },
-    /// The range at which infantry fires into a charge: short range or not.
-    ChargeRange { short: bool },
+    /// The range band at which infantry fires into a charge (`None`: it does not), and whether
+    /// the charge began within 6", which makes it short whatever the die.
+    ChargeRange {
+        band: Option<Band>,
+        within_six: bool,
+    },
     /// The charge die: whether the charger falls short of its target.
     ChargeBonus { falls_short: bool },
     /// A gun's counter-battery shot: `None` a miss, else whether it knocked a gun out.

@@ -1,16 +1,15 @@
 //! The turn of Hal's rules: the brigades' activation throw, the phases in order, the turn's end and
 //! the battle's end.
 
-use super::N;
 use super::procedures::activation;
 use super::status::own;
-use super::{Hal25, State, begin, this_turn};
-use super::{HalEvent, Marker};
+use super::{Hal25, HalEvent, Marker, N, State, begin, this_turn};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
 use crate::rules::model::{Phase, PhaseInfo, Side, UnitId};
 use crate::rules::phase::Phases;
 use crate::rules::ruleset::common::{illegal, in_phase, on_table};
+use crate::rules::ruleset::hal25::Refusal;
 
 // ----- the phases of a turn ------------------------------------------------------------------
 
@@ -197,19 +196,31 @@ impl Hal25 {
         let u = b.unit(id)?.clone();
         on_table(&u)?;
         if u.side != b.active {
-            return illegal(format!("{}: the other side is moving", u.name));
+            return illegal(
+                Refusal::OtherSideMoving,
+                format!("{}: the other side is moving", u.name),
+            );
         }
         let Some(brigade) = u.extra.brigade.clone() else {
-            return illegal(format!(
-                "{} belongs to no brigade: it moves with any of its side's brigades",
-                u.name
-            ));
+            return illegal(
+                Refusal::NoBrigade,
+                format!(
+                    "{} belongs to no brigade: it moves with any of its side's brigades",
+                    u.name
+                ),
+            );
         };
         if !self.unmoved(b, u.side).contains(&brigade) {
-            return illegal(format!("brigade {brigade} has moved this turn"));
+            return illegal(
+                Refusal::BrigadeMoved,
+                format!("brigade {brigade} has moved this turn"),
+            );
         }
         if b.command_points[u.side] <= 0 {
-            return illegal("the throw gave no more brigades to move: end the throw".into());
+            return illegal(
+                Refusal::NoMoreBrigades,
+                "the throw gave no more brigades to move: end the throw".into(),
+            );
         }
         b.emit(
             out,
@@ -228,35 +239,47 @@ impl Hal25 {
         let u = b.unit(id)?;
         on_table(u)?;
         if u.side != b.active {
-            return illegal(format!("{}: the other side is moving", u.name));
+            return illegal(
+                Refusal::OtherSideMoving,
+                format!("{}: the other side is moving", u.name),
+            );
         }
         let throw = self.throw_brigades(b);
         match &u.extra.brigade {
             Some(br) if !self.is_officer(u) || self.is_brigadier(u) => {
                 if !throw.contains(br) {
-                    return illegal(format!(
-                        "{}: brigade {br} is not moving now (set it moving first)",
-                        u.name
-                    ));
+                    return illegal(
+                        Refusal::BrigadeNotMoving,
+                        format!(
+                            "{}: brigade {br} is not moving now (set it moving first)",
+                            u.name
+                        ),
+                    );
                 }
             }
             _ => {
                 if throw.is_empty() {
-                    return illegal(format!(
-                        "{} moves with one of its side's brigades: set one moving first",
-                        u.name
-                    ));
+                    return illegal(
+                        Refusal::NoBrigadeMoving,
+                        format!(
+                            "{} moves with one of its side's brigades: set one moving first",
+                            u.name
+                        ),
+                    );
                 }
             }
         }
         if u.bound.halted {
-            return illegal(format!("{} stands this turn", u.name));
+            return illegal(
+                Refusal::StandsThisTurn,
+                format!("{} stands this turn", u.name),
+            );
         }
         if self.state(u) == State::Routed {
-            return illegal(format!(
-                "{} is routed: it runs in the rout movement",
-                u.name
-            ));
+            return illegal(
+                Refusal::RoutedRunsInRout,
+                format!("{} is routed: it runs in the rout movement", u.name),
+            );
         }
         Ok(())
     }
@@ -319,7 +342,10 @@ impl Hal25 {
             }
             ROUT => self.next_turn(b, out),
             Phase::GAME_OVER => Err(RuleError::GameOver),
-            other => illegal(format!("Hal's rules have no {} phase", other.name())),
+            other => illegal(
+                Refusal::NoSuchPhase,
+                format!("Hal's rules have no {} phase", other.name()),
+            ),
         }
     }
 

@@ -8,6 +8,7 @@ use crate::rules::command::{Event, RuleError};
 use crate::rules::geometry::{Base, CONTACT_EPS, Contact, Edge};
 use crate::rules::model::{Formation, Unit, UnitId};
 use crate::rules::ruleset::common::square_up;
+use crate::rules::ruleset::old_dessauer::Refusal;
 
 /// Refuses a charge by `u` at `t`: not after a failed command test, nor by gunners, generals or
 /// shaken units, nor at friends or units that do not fight, nor by skirmishers at formed troops.
@@ -19,25 +20,37 @@ pub(super) fn may_charge(
 ) -> Result<(), RuleError> {
     let kind = od.kind(u);
     if u.bound.halted {
-        return illegal(format!(
-            "{} failed its command test: no charge this turn",
-            u.name
-        ));
+        return illegal(
+            Refusal::FailedCommandTestNoCharge,
+            format!("{} failed its command test: no charge this turn", u.name),
+        );
     }
     if !matches!(kind, Kind::Infantry | Kind::LightInfantry | Kind::Cavalry) {
-        return illegal(format!("{}: gunners and generals may not charge", u.name));
+        return illegal(
+            Refusal::GunnersAndGeneralsDoNotCharge,
+            format!("{}: gunners and generals may not charge", u.name),
+        );
     }
     if u.status.shaken {
-        return illegal(format!("{} is shaken and may not charge", u.name));
+        return illegal(
+            Refusal::ShakenMayNotCharge,
+            format!("{} is shaken and may not charge", u.name),
+        );
     }
     if t.side == u.side || !t.alive() || !od.is_fighting_unit(t) {
-        return illegal(format!("{} cannot charge {}", u.name, t.name));
+        return illegal(
+            Refusal::CannotCharge,
+            format!("{} cannot charge {}", u.name, t.name),
+        );
     }
     if kind == Kind::LightInfantry && od.is_skirmishing(b, u) && !od.is_skirmishing(b, t) {
-        return illegal(format!(
-            "{}: skirmishers never charge formed troops or artillery",
-            u.name
-        ));
+        return illegal(
+            Refusal::SkirmishersDoNotChargeFormed,
+            format!(
+                "{}: skirmishers never charge formed troops or artillery",
+                u.name
+            ),
+        );
     }
     Ok(())
 }
@@ -70,9 +83,12 @@ pub(super) fn contact(
         od.num(N::ChargeStraightFoot)
     };
     if straight_tail + 0.01 < need.min(plain) {
-        return illegal(format!(
-            "the final {need} inches of a charge must be straight ahead ({straight_tail:.1} were)"
-        ));
+        return illegal(
+            Refusal::ChargeTailNotStraight,
+            format!(
+                "the final {need} inches of a charge must be straight ahead ({straight_tail:.1} were)"
+            ),
+        );
     }
     Ok((c, frontal))
 }

@@ -5,14 +5,15 @@ use super::casualties::LossCause;
 use super::pursuit::{self, DicePlan, Melee, Orders};
 use super::recoil::recoil;
 use super::status::own;
-use super::{DessauerEvent, Strike};
-use super::{Forecast, Kind, N, OldDessauer, Opt, OutlookLine, exactly, grade, illegal};
+use super::{
+    DessauerEvent, Forecast, Kind, N, OldDessauer, Opt, OutlookLine, Strike, exactly, grade,
+    illegal,
+};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Event, Factor, RuleError, factor_sum};
 use crate::rules::geometry::{Base, Edge};
 use crate::rules::model::{Formation, Unit, UnitId};
-use crate::rules::ruleset::old_dessauer::CLOSE_COMBAT;
-use crate::rules::ruleset::old_dessauer::Flag;
+use crate::rules::ruleset::old_dessauer::{CLOSE_COMBAT, Flag, Refusal};
 use crate::rules::ruleset::view::Choice;
 use std::collections::BTreeMap;
 
@@ -406,14 +407,17 @@ pub fn fight(
     let u = b.unit(unit)?.clone();
     let t = b.unit(target)?.clone();
     if !u.alive() || !od.enemies_in_contact(b, &u).iter().any(|e| e.id == t.id) {
-        return illegal(format!("{} is not in contact with {}", u.name, t.name));
+        return illegal(
+            Refusal::NotInContact,
+            format!("{} is not in contact with {}", u.name, t.name),
+        );
     }
     let g = group(od, b, unit);
     if g.iter().any(|x| b.unit(x).is_ok_and(|x| x.bound.fought)) {
-        return illegal(format!(
-            "the combat of {} has fought its round this turn",
-            u.name
-        ));
+        return illegal(
+            Refusal::CombatFought,
+            format!("the combat of {} has fought its round this turn", u.name),
+        );
     }
     pursuit::check_orders(b, &g, &dice_plan(od, b, &g), orders)?;
     round(od, b, out, &g, orders, 0)
@@ -604,7 +608,10 @@ pub fn outlook(
     }
     let u = b.unit(unit)?;
     if !od.enemies_in_contact(b, u).iter().any(|e| &e.id == target) {
-        return illegal(format!("{} is not in contact with that enemy", u.name));
+        return illegal(
+            Refusal::NotInContact,
+            format!("{} is not in contact with that enemy", u.name),
+        );
     }
     let g = group(od, b, unit);
     let plan = allot(od, b, &g);

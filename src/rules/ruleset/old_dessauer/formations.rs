@@ -1,16 +1,15 @@
 //! Changing formation and facing (line, column, square, the L, skirmish order) and unlimbering.
 
-use super::DessauerEvent;
 use super::generals::{carried, carry};
 use super::layout::{l_bases, rebuild};
 use super::movement::{intermix, movement_phase, zones};
-use super::{Kind, N, OldDessauer, illegal, standing_still};
+use super::{DessauerEvent, Kind, N, OldDessauer, illegal, standing_still};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
-use crate::rules::geometry::Base;
-use crate::rules::geometry::norm_deg;
+use crate::rules::geometry::{Base, norm_deg};
 use crate::rules::model::{Formation, Unit, UnitId};
 use crate::rules::ruleset::common::own_active;
+use crate::rules::ruleset::old_dessauer::Refusal;
 
 /// The formations a unit of this kind may take, with the buttons' words.
 pub(super) fn formations(kind: Kind, limbered: bool) -> &'static [(Formation, &'static str)] {
@@ -52,7 +51,10 @@ pub fn form(
         None => vec![to],
     };
     if !shapes.iter().all(|s| b.table.holds(s)) {
-        return illegal(format!("no room on the table for {} to form so", u.name));
+        return illegal(
+            Refusal::NoRoomToForm,
+            format!("no room on the table for {} to form so", u.name),
+        );
     }
     let intermixed = room(od, b, &u, &shapes)?;
     if !od.command_test(b, out, &u)? {
@@ -96,26 +98,32 @@ fn may_form(
 ) -> Result<(f32, Option<bool>, f32), RuleError> {
     let kind = od.kind(u);
     if u.bound.halted {
-        return illegal(format!(
-            "{} failed its command test: no change of formation or facing this turn",
-            u.name
-        ));
+        return illegal(
+            Refusal::FailedCommandTestNoFormation,
+            format!(
+                "{} failed its command test: no change of formation or facing this turn",
+                u.name
+            ),
+        );
     }
     if u.bound.fell_back {
-        return illegal(format!("{} fell back this turn instead of moving", u.name));
+        return illegal(
+            Refusal::FellBack,
+            format!("{} fell back this turn instead of moving", u.name),
+        );
     }
     standing_still(b, u)?;
     if od.in_contact(b, u) {
-        return illegal(format!(
-            "{} is in combat: no change of frontage or facing",
-            u.name
-        ));
+        return illegal(
+            Refusal::InCombatNoFormation,
+            format!("{} is in combat: no change of frontage or facing", u.name),
+        );
     }
     if u.bound.formed {
-        return illegal(format!(
-            "{} has already changed formation this turn",
-            u.name
-        ));
+        return illegal(
+            Refusal::AlreadyChangedFormation,
+            format!("{} has already changed formation this turn", u.name),
+        );
     }
     let allowed: &[Formation] = match kind {
         Kind::Infantry => &[
@@ -131,43 +139,58 @@ fn may_form(
         _ => &[],
     };
     if !allowed.contains(&formation) {
-        return illegal(format!("{} cannot form {:?}", u.name, formation));
+        return illegal(
+            Refusal::CannotForm,
+            format!("{} cannot form {:?}", u.name, formation),
+        );
     }
     let turn = norm_deg(turn);
     if ![0.0f32, 90.0, -90.0, 180.0]
         .iter()
         .any(|t| (turn - t).abs() < 0.01)
     {
-        return illegal("a change of facing is 90 or 180 degrees".into());
+        return illegal(
+            Refusal::NotAFacingChange,
+            "a change of facing is 90 or 180 degrees".into(),
+        );
     }
     if formation == u.formation && turn.abs() < 0.01 {
-        return illegal(format!(
-            "{} is already in that formation and facing",
-            u.name
-        ));
+        return illegal(
+            Refusal::AlreadyInFormation,
+            format!("{} is already in that formation and facing", u.name),
+        );
     }
     // An L's turn says which flank it refuses: the arm on that side wheels back to face it
     // (the ruling `l_formation`); ahead or about, the unit conforms in the line's place.
     let refuse = (formation == Formation::Conformed && (turn.abs() - 90.0).abs() < 0.01)
         .then_some(turn > 0.0);
     if formation == Formation::Conformed && u.formation == Formation::Conformed {
-        return illegal(format!(
-            "{} is already in an L or conformed to terrain: reform into line or column first",
-            u.name
-        ));
+        return illegal(
+            Refusal::AlreadyInL,
+            format!(
+                "{} is already in an L or conformed to terrain: reform into line or column first",
+                u.name
+            ),
+        );
     }
     if refuse.is_some() && u.stands.len() < 2 {
-        return illegal(format!("{} has too few stands to form an L", u.name));
+        return illegal(
+            Refusal::TooFewStandsForL,
+            format!("{} has too few stands to form an L", u.name),
+        );
     }
     let allowance = od.allowance(u);
     let cost = allowance * od.num(N::FormCost);
     if u.bound.used() + cost > allowance + 0.01 {
-        return illegal(format!(
-            "{} has moved too far to change formation ({:.1} of {:.0} inches used)",
-            u.name,
-            u.bound.used(),
-            allowance
-        ));
+        return illegal(
+            Refusal::MovedTooFarToForm,
+            format!(
+                "{} has moved too far to change formation ({:.1} of {:.0} inches used)",
+                u.name,
+                u.bound.used(),
+                allowance
+            ),
+        );
     }
     Ok((turn, refuse, cost))
 }
@@ -187,7 +210,10 @@ fn room(od: &OldDessauer, b: &Battle, u: &Unit, shapes: &[Base]) -> Result<Vec<U
             .any(|s| shapes.iter().any(|x| x.overlaps(s)))
         {
             if o.side != u.side {
-                return illegal(format!("{} would overlap {}", u.name, o.name));
+                return illegal(
+                    Refusal::WouldOverlap,
+                    format!("{} would overlap {}", u.name, o.name),
+                );
             }
             intermixed.push(o.id.clone());
         }
@@ -207,11 +233,17 @@ pub fn unlimber(
     let u = b.unit(id)?.clone();
     own_active(b, &u)?;
     if od.kind(&u) != Kind::Artillery || !u.status.limbered {
-        return illegal(format!("{} is not limbered guns", u.name));
+        return illegal(
+            Refusal::NotLimberedGuns,
+            format!("{} is not limbered guns", u.name),
+        );
     }
     let to = rebuild(od, &u, Formation::Line, 0.0);
     if !b.table.holds(&to) || b.alive().any(|o| o.id != u.id && to.overlaps(&o.base)) {
-        return illegal(format!("no room for {} to unlimber", u.name));
+        return illegal(
+            Refusal::NoRoomToUnlimber,
+            format!("no room for {} to unlimber", u.name),
+        );
     }
     b.emit(
         out,

@@ -1,14 +1,13 @@
 //! Generals (optional): attaching, command radius and the command test, leadership, danger to
 //! an attached general; and what a unit carries with it (its general and regimental guns).
 
-use super::{DessauerEvent, TestKind};
-use super::{Kind, N, OldDessauer, Opt};
+use super::{DessauerEvent, Kind, N, OldDessauer, Opt, TestKind};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError};
 use crate::rules::geometry::{Base, CONTACT_EPS, Pt, norm_deg, norm_facing};
 use crate::rules::model::{Unit, UnitId};
 use crate::rules::ruleset::common::own_active;
-use crate::rules::ruleset::old_dessauer::MOVEMENT;
+use crate::rules::ruleset::old_dessauer::{MOVEMENT, Refusal};
 
 impl OldDessauer {
     /// The general attached to a unit, if any.
@@ -128,7 +127,8 @@ impl OldDessauer {
         unit: Option<&UnitId>,
     ) -> Result<(), RuleError> {
         if !self.opt(Opt::Generals) {
-            return Err(RuleError::Illegal(
+            return Err(RuleError::refused(
+                Refusal::GeneralsNotInUse,
                 "generals are an optional rule not in use in this battle".into(),
             ));
         }
@@ -141,11 +141,17 @@ impl OldDessauer {
         let g = b.unit(general)?.clone();
         own_active(b, &g)?;
         if self.kind(&g) != Kind::General {
-            return Err(RuleError::Illegal(format!("{} is not a general", g.name)));
+            return Err(RuleError::refused(
+                Refusal::NotAGeneral,
+                format!("{} is not a general", g.name),
+            ));
         }
         let Some(uid) = unit else {
             if g.extra.attached.is_none() {
-                return Err(RuleError::Illegal(format!("{} is not attached", g.name)));
+                return Err(RuleError::refused(
+                    Refusal::NotAttached,
+                    format!("{} is not attached", g.name),
+                ));
             }
             b.emit(
                 out,
@@ -158,19 +164,22 @@ impl OldDessauer {
         };
         let u = b.unit(uid)?.clone();
         if u.side != g.side || !u.alive() || !self.is_fighting_unit(&u) {
-            return Err(RuleError::Illegal(format!(
-                "{} can only attach to a friendly regiment or battery",
-                g.name
-            )));
+            return Err(RuleError::refused(
+                Refusal::AttachOnlyToFriend,
+                format!(
+                    "{} can only attach to a friendly regiment or battery",
+                    g.name
+                ),
+            ));
         }
         if let Some(other) = b
             .alive()
             .find(|o| o.id != g.id && o.extra.attached.as_ref() == Some(uid))
         {
-            return Err(RuleError::Illegal(format!(
-                "{} already has {} attached",
-                u.name, other.name
-            )));
+            return Err(RuleError::refused(
+                Refusal::AlreadyHasGeneral,
+                format!("{} already has {} attached", u.name, other.name),
+            ));
         }
         // Behind the unit's rear, or as near it as the table's edge allows.
         let to = b.table.pull_in(&general_spot(&u, &g));

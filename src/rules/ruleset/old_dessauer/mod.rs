@@ -20,6 +20,7 @@ mod morale;
 pub mod movement;
 pub mod pursuit;
 mod recoil;
+mod refusal;
 pub mod shooting;
 mod skirmishers;
 pub mod status;
@@ -33,6 +34,7 @@ pub use data::{
 };
 pub use events::{DessauerEvent, Strike, TestKind};
 pub use layout::{footprint, stand_bases};
+pub use refusal::{NoShot, Refusal};
 pub use turn::{CLOSE_COMBAT, FIRING, MOVEMENT};
 pub use units::Flag;
 
@@ -177,7 +179,8 @@ impl OldDessauer {
         steps: &[crate::rules::command::Step],
     ) -> Result<MovePlan, RuleError> {
         let [id] = ids else {
-            return Err(RuleError::Illegal(
+            return Err(RuleError::refused(
+                Refusal::NoGroupMoves,
                 "Old Dessauer moves one unit at a time".into(),
             ));
         };
@@ -200,7 +203,10 @@ impl OldDessauer {
         match cmd {
             Command::Fire { unit, target, .. } => shooting::outlook(self, b, unit, target),
             Command::Fight { unit, target, .. } => combat::outlook(self, b, unit, target),
-            _ => Err(RuleError::Illegal("nothing to preview".into())),
+            _ => Err(RuleError::refused(
+                Refusal::NothingToPreview,
+                "nothing to preview".into(),
+            )),
         }
     }
 }
@@ -294,7 +300,8 @@ impl Ruleset for OldDessauer {
             Command::RecoilFurther { unit, distance } => {
                 recoil::recoil_further(self, b, out, unit, *distance)
             }
-            Command::MoveGroup { .. } => Err(RuleError::Illegal(
+            Command::MoveGroup { .. } => Err(RuleError::refused(
+                Refusal::NoGroupMoves,
                 "Old Dessauer moves one unit at a time".into(),
             )),
             Command::Form {
@@ -304,10 +311,13 @@ impl Ruleset for OldDessauer {
             } => formations::form(self, b, out, unit, *formation, *turn),
             Command::Limber { unit } => {
                 let u = b.unit(unit)?;
-                Err(RuleError::Illegal(format!(
-                    "{}: once guns unlimber they may not limber up again",
-                    u.name
-                )))
+                Err(RuleError::refused(
+                    Refusal::GunsMayNotLimberAgain,
+                    format!(
+                        "{}: once guns unlimber they may not limber up again",
+                        u.name
+                    ),
+                ))
             }
             Command::Unlimber { unit } => formations::unlimber(self, b, out, unit),
             Command::Fire { unit, target, .. } => shooting::fire(self, b, out, unit, target),
@@ -341,13 +351,18 @@ impl Ruleset for OldDessauer {
             | Command::Declare { .. }
             | Command::Charge { .. }
             | Command::Reroll { .. }
-            | Command::Send { .. } => Err(RuleError::Illegal(
+            | Command::Send { .. } => Err(RuleError::refused(
+                Refusal::NotInTheseRules,
                 "Old Dessauer has no unit command rolls, recovered bases or evasion orders".into(),
             )),
-            Command::Deploy { .. } | Command::Fortify { .. } => Err(RuleError::Illegal(
+            Command::Deploy { .. } | Command::Fortify { .. } => Err(RuleError::refused(
+                Refusal::NoDeploymentOrFortifying,
                 "Old Dessauer has no formal deployment or fortifying".into(),
             )),
-            Command::Undo => Err(RuleError::Illegal("undo is handled by the battle".into())),
+            Command::Undo => Err(RuleError::refused(
+                Refusal::UndoByTheBattle,
+                "undo is handled by the battle".into(),
+            )),
         }
     }
     fn after_command(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
@@ -361,7 +376,8 @@ impl Ruleset for OldDessauer {
                 movement::plan_stand(self, b, id, k, &req.steps).map(|(p, _)| p.plan)
             }
             (None, ids) => self.plan(b, ids, &req.steps),
-            _ => Err(RuleError::Illegal(
+            _ => Err(RuleError::refused(
+                Refusal::OneStandMovesAlone,
                 "one stand of one unit moves alone".into(),
             )),
         }
@@ -464,11 +480,14 @@ pub(crate) fn standing_still(b: &Battle, u: &Unit) -> Result<(), RuleError> {
         _ => None,
     });
     match by {
-        Some(by) => illegal(format!(
-            "{} stands still this turn: {} moved through it",
-            u.name,
-            b.name_of(&by)
-        )),
+        Some(by) => illegal(
+            Refusal::StandsStillPassedThrough,
+            format!(
+                "{} stands still this turn: {} moved through it",
+                u.name,
+                b.name_of(&by)
+            ),
+        ),
         None => Ok(()),
     }
 }

@@ -2,13 +2,12 @@
 //! terrain, roads, passing through friends, zones of control, a charge's move, skirmish stands
 //! moving alone and regimental guns shifting along their regiment.
 
-use super::DessauerEvent;
 use super::charge::{charged, contact, may_charge};
 use super::generals::{carried, carry};
 use super::layout::{arms, stand_bases};
 use super::skirmishers::{command_stand, skirmishers_give_way};
 use super::status::own;
-use super::{Kind, N, OldDessauer, frontal_mark, illegal, in_phase, standing_still};
+use super::{DessauerEvent, Kind, N, OldDessauer, frontal_mark, illegal, in_phase, standing_still};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError, Step};
 use crate::rules::geometry::{Base, CONTACT_EPS, Pt};
@@ -16,7 +15,7 @@ use crate::rules::model::{Formation, Stand, Unit, UnitId};
 use crate::rules::ruleset::common::{
     Going, GoingKind, MovePlan, own_active, step_motion, sweep_to_contact,
 };
-use crate::rules::ruleset::old_dessauer::MOVEMENT;
+use crate::rules::ruleset::old_dessauer::{MOVEMENT, Refusal};
 use crate::rules::terrain::FeatureKind;
 
 /// A checked move with what it does besides moving.
@@ -93,10 +92,13 @@ fn pass_others(
             if samples[1..].iter().any(overlaps) && !skirm {
                 // The friend passed through must stand still: not one that moved this turn.
                 if stood_not_still(b, o) {
-                    return illegal(format!(
-                        "{} cannot pass through {}: it has moved this turn, and a friend passed through must stand still",
-                        u.name, o.name
-                    ));
+                    return illegal(
+                        Refusal::FriendMovedMayNotPass,
+                        format!(
+                            "{} cannot pass through {}: it has moved this turn, and a friend passed through must stand still",
+                            u.name, o.name
+                        ),
+                    );
                 }
                 through_friends.push(o.id.clone());
             }
@@ -109,7 +111,10 @@ fn pass_others(
             continue;
         }
         if samples[1..].iter().any(overlaps) {
-            return illegal(format!("{} would pass through {}", u.name, o.name));
+            return illegal(
+                Refusal::WouldPassThrough,
+                format!("{} would pass through {}", u.name, o.name),
+            );
         }
     }
     zones(od, b, u, &samples[1..], charge)?;
@@ -163,12 +168,15 @@ pub(super) fn zones(
         };
         let limit = (zoc - 0.5).min(gap(&u.base) - 0.5);
         if bases.iter().any(|s| gap(s) < limit && !approaching(s)) {
-            return illegal(format!(
-                "{} would come within {} inch of {} (zone of control)",
-                u.name,
-                od.num(N::ZoneOfControl),
-                o.name
-            ));
+            return illegal(
+                Refusal::ZoneOfControl,
+                format!(
+                    "{} would come within {} inch of {} (zone of control)",
+                    u.name,
+                    od.num(N::ZoneOfControl),
+                    o.name
+                ),
+            );
         }
     }
     Ok(())
@@ -211,7 +219,10 @@ fn walk(
         let motion = match step {
             Step::ToContact(tid) => {
                 if i + 1 != steps.len() {
-                    return illegal("a charge into contact must be the last step".into());
+                    return illegal(
+                        Refusal::ChargeContactNotLast,
+                        "a charge into contact must be the last step".into(),
+                    );
                 }
                 let t = b.unit(tid)?;
                 // An L is met on one of its arms, whichever the charge reaches first.
@@ -220,20 +231,24 @@ fn walk(
                     .filter_map(|a| sweep_to_contact(&base, a, od.num(N::SquareUpMax)))
                     .reduce(f32::min)
                 else {
-                    return illegal(format!(
-                        "{} cannot reach {} by going straight ahead",
-                        u.name, t.name
-                    ));
+                    return illegal(
+                        Refusal::CannotReachStraightAhead,
+                        format!("{} cannot reach {} by going straight ahead", u.name, t.name),
+                    );
                 };
                 step_motion(b, &base, &Step::Advance(b.scale.from_mm(d)))?
             }
             Step::Pivot(_) | Step::AboutFace => {
                 return illegal(
+                    Refusal::PivotByFacing,
                     "turn by a change of facing (90 or 180 degrees) instead of pivoting".into(),
                 );
             }
             Step::Oblique { forward, .. } if *forward < 0.0 => {
-                return illegal("an oblique goes forward only".into());
+                return illegal(
+                    Refusal::ObliqueForwardOnly,
+                    "an oblique goes forward only".into(),
+                );
             }
             s => step_motion(b, &base, s)?,
         };
@@ -301,30 +316,50 @@ fn may_move(
 ) -> Result<Option<Unit>, RuleError> {
     let kind = od.kind(u);
     if u.bound.fell_back {
-        return illegal(format!("{} fell back this turn instead of moving", u.name));
+        return illegal(
+            Refusal::FellBack,
+            format!("{} fell back this turn instead of moving", u.name),
+        );
     }
     standing_still(b, u)?;
     if kind == Kind::General && u.extra.attached.is_some() {
-        return illegal(format!("{} is attached: detach first", u.name));
+        return illegal(
+            Refusal::AttachedDetachFirst,
+            format!("{} is attached: detach first", u.name),
+        );
     }
     if od.in_contact(b, u) {
-        return illegal(format!("{} is in combat and may not move", u.name));
+        return illegal(
+            Refusal::InCombatMayNotMove,
+            format!("{} is in combat and may not move", u.name),
+        );
     }
     match u.formation {
-        Formation::Square => return illegal(format!("{}: squares may not move", u.name)),
+        Formation::Square => {
+            return illegal(
+                Refusal::SquaresMayNotMove,
+                format!("{}: squares may not move", u.name),
+            );
+        }
         Formation::Conformed => {
-            return illegal(format!(
-                "{} is in an L or conformed to terrain: change formation before moving",
-                u.name
-            ));
+            return illegal(
+                Refusal::InLMayNotMove,
+                format!(
+                    "{} is in an L or conformed to terrain: change formation before moving",
+                    u.name
+                ),
+            );
         }
         _ => {}
     }
     if u.bound.limber_changed {
-        return illegal(format!("{} unlimbered this turn", u.name));
+        return illegal(
+            Refusal::UnlimberedThisTurn,
+            format!("{} unlimbered this turn", u.name),
+        );
     }
     if steps.is_empty() || steps.len() > 16 {
-        return illegal("a move has 1 to 16 steps".into());
+        return illegal(Refusal::StepCount, "a move has 1 to 16 steps".into());
     }
     let charge = match steps.last() {
         Some(Step::ToContact(t)) => Some(b.unit(t)?.clone()),
@@ -365,7 +400,10 @@ fn plan_unit(od: &OldDessauer, b: &Battle, u: &Unit, steps: &[Step]) -> Result<O
     // Terrain, table, other units.
     let (crosses_stream, crosses_obstacle) = crossings(od, b, &u, &samples)?;
     if samples.iter().any(|s| !b.table.holds(s)) {
-        return illegal(format!("{} would leave the table", u.name));
+        return illegal(
+            Refusal::WouldLeaveTable,
+            format!("{} would leave the table", u.name),
+        );
     }
     let (through_friends, intermixed) = pass_others(od, b, &u, &samples, charge.as_ref())?;
     let final_base = base;
@@ -447,10 +485,10 @@ fn crossings(
         for f in b.terrain.features.iter() {
             match f.kind {
                 FeatureKind::River if f.crossed_by(p, q) && !b.terrain.on_bridge(&w[1]) => {
-                    return illegal(format!(
-                        "{} cannot cross {} except at a bridge",
-                        u.name, f.name
-                    ));
+                    return illegal(
+                        Refusal::RiverWithoutBridge,
+                        format!("{} cannot cross {} except at a bridge", u.name, f.name),
+                    );
                 }
                 FeatureKind::Stream if f.crossed_by(p, q) => crosses_stream = true,
                 FeatureKind::Fortification if f.touches(&w[1]) => crosses_obstacle = true,
@@ -460,7 +498,10 @@ fn crossings(
                 | FeatureKind::Village
                     if !foot && f.touches(&w[1]) =>
                 {
-                    return illegal(format!("only infantry may enter {}", f.name));
+                    return illegal(
+                        Refusal::OnlyInfantryEnter,
+                        format!("only infantry may enter {}", f.name),
+                    );
                 }
                 _ => {}
             }
@@ -592,21 +633,24 @@ pub fn plan_stand(
 ) -> Result<(OdPlan, Base), RuleError> {
     let u = b.unit(id)?.clone();
     if od.kind(&u) != Kind::LightInfantry || !od.is_skirmishing(b, &u) {
-        return illegal(format!("{}: only skirmishers move stand by stand", u.name));
+        return illegal(
+            Refusal::OnlySkirmishersByStand,
+            format!("{}: only skirmishers move stand by stand", u.name),
+        );
     }
     if matches!(steps.last(), Some(Step::ToContact(_))) {
         return illegal(
+            Refusal::SkirmishStandDoesNotCharge,
             "a skirmish stand does not charge alone: charge with the whole unit".into(),
         );
     }
     let bases = stand_bases(od, &u);
     let k = stand.wrapping_sub(1);
     let (Some(&from), Some(st)) = (bases.get(k), u.stands.get(k)) else {
-        return illegal(format!(
-            "{} has stands 1 to {}, not {stand}",
-            u.name,
-            u.stands.len()
-        ));
+        return illegal(
+            Refusal::NoSuchStand,
+            format!("{} has stands 1 to {}, not {stand}", u.name, u.stands.len()),
+        );
     };
     let mut alone = u.clone();
     alone.base = from;
@@ -625,12 +669,15 @@ pub fn plan_stand(
         let d = after[i].distance(&after[c]);
         d > leash_mm + 0.5 && d > bases[i].distance(&bases[c]) + 0.01
     }) {
-        return illegal(format!(
-            "stand {} of {} would be more than {leash} inches from its command stand (stand {})",
-            far + 1,
-            u.name,
-            c + 1
-        ));
+        return illegal(
+            Refusal::StandTooFarFromCommand,
+            format!(
+                "stand {} of {} would be more than {leash} inches from its command stand (stand {})",
+                far + 1,
+                u.name,
+                c + 1
+            ),
+        );
     }
     Ok((p, from))
 }
@@ -663,24 +710,36 @@ fn shift_regimental_gun(
     movement_phase(b, "move")?;
     own_active(b, u)?;
     let Some(pid) = &u.extra.parent else {
-        return illegal(format!("{} has no parent regiment", u.name));
+        return illegal(
+            Refusal::NoParentRegiment,
+            format!("{} has no parent regiment", u.name),
+        );
     };
     let parent = b.unit(pid)?.clone();
     let mut base = u.base;
     for s in steps {
         if matches!(s, Step::ToContact(_)) {
-            return illegal("regimental guns take no part in combat".into());
+            return illegal(
+                Refusal::RegimentalGunsDoNotFight,
+                "regimental guns take no part in combat".into(),
+            );
         }
         base = step_motion(b, &base, s)?.apply(&base, 1.0);
     }
     if base.distance(&parent.base) > CONTACT_EPS * 2.0 {
-        return illegal(format!("{} must stay touching {}", u.name, parent.name));
+        return illegal(
+            Refusal::MustTouchParent,
+            format!("{} must stay touching {}", u.name, parent.name),
+        );
     }
     if !b.table.holds(&base)
         || b.alive()
             .any(|o| o.id != u.id && o.id != parent.id && base.overlaps(&o.base))
     {
-        return illegal(format!("no room for {} there", u.name));
+        return illegal(
+            Refusal::NoRoomThere,
+            format!("no room for {} there", u.name),
+        );
     }
     b.emit(
         out,

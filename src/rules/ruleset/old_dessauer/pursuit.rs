@@ -1,17 +1,17 @@
 //! Pursuit: the players' orders, who may pursue whom, and a winner following the enemy it beat,
 //! stopping short of others or charging a fresh enemy it runs into.
 
-use super::Strike;
 use super::casualties::LossCause;
 use super::generals::carry;
 use super::recoil::gaps_crossed;
 use super::skirmishers::skirmishers_give_way;
 use super::status::own;
-use super::{Kind, N, OldDessauer, frontal_mark, illegal};
+use super::{Kind, N, OldDessauer, Strike, frontal_mark, illegal};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Event, Pursuit, RuleError};
 use crate::rules::geometry::{Base, CONTACT_EPS, Pt};
 use crate::rules::model::{Formation, Side, Unit, UnitId};
+use crate::rules::ruleset::old_dessauer::Refusal;
 use crate::rules::ruleset::view::Choice;
 use std::collections::BTreeMap;
 
@@ -111,21 +111,33 @@ pub fn check_orders(
     for (i, p) in orders.units.iter().enumerate() {
         let name = b.name_of(&p.unit);
         if !g.contains(&p.unit) {
-            return illegal(format!("{name} is not in this combat"));
+            return illegal(
+                Refusal::NotInThisCombat,
+                format!("{name} is not in this combat"),
+            );
         }
         if orders.units[..i].iter().any(|q| q.unit == p.unit) {
-            return illegal(format!("{name} has two pursuit orders"));
+            return illegal(
+                Refusal::TwoPursuitOrders,
+                format!("{name} has two pursuit orders"),
+            );
         }
         if p.distance.is_some_and(|d| !(d.is_finite() && d >= 0.0)) {
-            return illegal(format!("{name}: a pursuit distance is 0 or more"));
+            return illegal(
+                Refusal::NegativePursuit,
+                format!("{name}: a pursuit distance is 0 or more"),
+            );
         }
         if let Some(t) = &p.target
             && !most_dice(plan, &p.unit).contains(t)
         {
             let tn = b.name_of(t);
-            return illegal(format!(
-                "{name} may not pursue {tn}: a winner pursues the enemy it rolls most dice against"
-            ));
+            return illegal(
+                Refusal::PursuesWrongEnemy,
+                format!(
+                    "{name} may not pursue {tn}: a winner pursues the enemy it rolls most dice against"
+                ),
+            );
         }
     }
     Ok(())

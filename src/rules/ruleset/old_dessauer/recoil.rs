@@ -11,7 +11,7 @@ use crate::rules::command::{Event, RuleError};
 use crate::rules::geometry::{Base, CONTACT_EPS, Pt, norm_deg, norm_facing};
 use crate::rules::model::{Unit, UnitId};
 use crate::rules::ruleset::common::own_active;
-use crate::rules::ruleset::old_dessauer::{CLOSE_COMBAT, MOVEMENT};
+use crate::rules::ruleset::old_dessauer::{CLOSE_COMBAT, MOVEMENT, Refusal};
 
 /// Where a unit pushed `dist_mm` along `dir` ends up, and what it met on the way.
 struct Retreat {
@@ -395,25 +395,34 @@ pub fn recoil_further(
     in_phase(b, CLOSE_COMBAT, "recoil farther")?;
     let u = b.unit(id)?.clone();
     let Some((dir, done)) = u.bound.recoil.filter(|_| u.alive()) else {
-        return illegal(format!("{} has not recoiled this turn", u.name));
+        return illegal(
+            Refusal::HasNotRecoiled,
+            format!("{} has not recoiled this turn", u.name),
+        );
     };
     if od.in_contact(b, &u) {
-        return illegal(format!(
-            "{} is in combat again and may not recoil farther",
-            u.name
-        ));
+        return illegal(
+            Refusal::InCombatAgain,
+            format!("{} is in combat again and may not recoil farther", u.name),
+        );
     }
     let max = od.num(N::RecoilMax);
     let done = b.scale.from_mm(done);
     if !(distance.is_finite() && distance > 0.0 && done + distance <= max + 0.01) {
-        return illegal(format!(
-            "{} has recoiled {done:.1} inches this turn; a unit recoils at most {max} in all",
-            u.name
-        ));
+        return illegal(
+            Refusal::RecoilLimit,
+            format!(
+                "{} has recoiled {done:.1} inches this turn; a unit recoils at most {max} in all",
+                u.name
+            ),
+        );
     }
     let r = retreat(od, b, &u, dir, b.scale.to_mm(distance), u.base.facing);
     if let Some(why) = &r.eliminated {
-        return illegal(format!("{} cannot recoil so far: {why}", u.name));
+        return illegal(
+            Refusal::CannotRecoilSoFar,
+            format!("{} cannot recoil so far: {why}", u.name),
+        );
     }
     move_back(od, b, out, &u, r, 0, false)
 }
@@ -427,26 +436,41 @@ pub fn fallback(
     distance: f32,
 ) -> Result<(), RuleError> {
     if !od.opt(Opt::VoluntaryFallback) {
-        return illegal("voluntary fallback is an optional rule not in use in this battle".into());
+        return illegal(
+            Refusal::FallbackNotInUse,
+            "voluntary fallback is an optional rule not in use in this battle".into(),
+        );
     }
     in_phase(b, MOVEMENT, "fall back")?;
     let u = b.unit(id)?.clone();
     own_active(b, &u)?;
     if !od.is_fighting_unit(&u) {
-        return illegal(format!("{} cannot fall back", u.name));
+        return illegal(
+            Refusal::CannotFallBack,
+            format!("{} cannot fall back", u.name),
+        );
     }
     if od.in_contact(b, &u) {
-        return illegal(format!("{} is in combat and may not fall back", u.name));
+        return illegal(
+            Refusal::InCombatMayNotFallBack,
+            format!("{} is in combat and may not fall back", u.name),
+        );
     }
     if u.bound.moved || u.bound.formed || u.bound.fell_back {
-        return illegal(format!("{} has already moved this turn", u.name));
+        return illegal(
+            Refusal::AlreadyMoved,
+            format!("{} has already moved this turn", u.name),
+        );
     }
     standing_still(b, &u)?;
     if !(distance.is_finite() && distance > 0.0 && distance <= od.num(N::RecoilMax)) {
-        return illegal(format!(
-            "a fallback is more than 0 and at most {} inches",
-            od.num(N::RecoilMax)
-        ));
+        return illegal(
+            Refusal::FallbackDistance,
+            format!(
+                "a fallback is more than 0 and at most {} inches",
+                od.num(N::RecoilMax)
+            ),
+        );
     }
     let reach = b.scale.to_mm(od.num(N::FallbackGeneral));
     if !b.alive().any(|g| {
@@ -454,11 +478,14 @@ pub fn fallback(
             && od.kind(g) == Kind::General
             && u.base.distance_to_point(g.base.centre) <= reach
     }) {
-        return illegal(format!(
-            "{} needs a general within {} inches to fall back",
-            u.name,
-            od.num(N::FallbackGeneral)
-        ));
+        return illegal(
+            Refusal::FallbackNeedsGeneral,
+            format!(
+                "{} needs a general within {} inches to fall back",
+                u.name,
+                od.num(N::FallbackGeneral)
+            ),
+        );
     }
     let r = retreat(
         od,
@@ -469,7 +496,10 @@ pub fn fallback(
         u.base.facing,
     );
     if let Some(why) = &r.eliminated {
-        return illegal(format!("{} cannot fall back so far: {why}", u.name));
+        return illegal(
+            Refusal::CannotFallBackSoFar,
+            format!("{} cannot fall back so far: {why}", u.name),
+        );
     }
     let segments = (distance / od.num(N::FallbackSegment)).ceil() as u32;
     if !u.status.shaken {

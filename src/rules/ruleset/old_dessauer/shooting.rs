@@ -11,7 +11,7 @@ use crate::rules::command::{Event, Factor, RuleError, factor_sum};
 use crate::rules::geometry::{CONTACT_EPS, Pt, point_segment_distance, segment_hits_base};
 use crate::rules::model::{Formation, Unit, UnitId};
 use crate::rules::ruleset::common::own_active;
-use crate::rules::ruleset::old_dessauer::{FIRING, MOVEMENT};
+use crate::rules::ruleset::old_dessauer::{FIRING, MOVEMENT, NoShot, Refusal};
 use crate::rules::terrain::FeatureKind;
 
 /// A shooting about to happen.
@@ -92,7 +92,8 @@ enum Line {
     Clear,
     /// Between these two units, admitting this many stands (one per 2 inches of its width).
     Gap(UnitId, UnitId, u32),
-    Blocked(String),
+    /// Blocked, why (a unit in the way, or a gap too narrow) and by what in words.
+    Blocked(NoShot, String),
 }
 
 fn line_of_fire(od: &OldDessauer, b: &Battle, s: &Unit, t: &Unit, a: Pt, p: Pt) -> Line {
@@ -132,7 +133,7 @@ fn line_of_fire(od: &OldDessauer, b: &Battle, s: &Unit, t: &Unit, a: Pt, p: Pt) 
                 continue;
             }
         }
-        return Line::Blocked(o.name.clone());
+        return Line::Blocked(NoShot::Blocked, o.name.clone());
     }
     // Gaps: two units straddling the middle of the line.
     let gap_need = b.scale.to_mm(od.num(N::FireGap));
@@ -167,12 +168,15 @@ fn line_of_fire(od: &OldDessauer, b: &Battle, s: &Unit, t: &Unit, a: Pt, p: Pt) 
         }
     }
     match best {
-        Some((g, x, y)) if g < gap_need - 0.01 => Line::Blocked(format!(
-            "the gap between {} and {} is under {} inches",
-            x.name,
-            y.name,
-            od.num(N::FireGap)
-        )),
+        Some((g, x, y)) if g < gap_need - 0.01 => Line::Blocked(
+            NoShot::NarrowGap,
+            format!(
+                "the gap between {} and {} is under {} inches",
+                x.name,
+                y.name,
+                od.num(N::FireGap)
+            ),
+        ),
         Some((g, x, y)) => {
             let (m, n) = if x.id < y.id { (x, y) } else { (y, x) };
             let admits = ((g + 0.01) / gap_need).floor().max(1.0) as u32;
@@ -187,8 +191,18 @@ fn line_of_fire(od: &OldDessauer, b: &Battle, s: &Unit, t: &Unit, a: Pt, p: Pt) 
 fn may_shoot(od: &OldDessauer, b: &Battle, s: &Unit, t: &Unit) -> Result<bool, RuleError> {
     let kind = od.kind(s);
     match kind {
-        Kind::Cavalry => return illegal(format!("{}: cavalry may not shoot", s.name)),
-        Kind::General => return illegal(format!("{} is a general", s.name)),
+        Kind::Cavalry => {
+            return illegal(
+                Refusal::CavalryMayNotShoot,
+                format!("{}: cavalry may not shoot", s.name),
+            );
+        }
+        Kind::General => {
+            return illegal(
+                Refusal::GeneralsDoNotShoot,
+                format!("{} is a general", s.name),
+            );
+        }
         _ => {}
     }
     if s.bound.fired {
@@ -198,41 +212,56 @@ fn may_shoot(od: &OldDessauer, b: &Battle, s: &Unit, t: &Unit) -> Result<bool, R
         });
     }
     if s.bound.charged {
-        return illegal(format!("{} charged this turn and may not shoot", s.name));
+        return illegal(
+            Refusal::ChargedMayNotShoot,
+            format!("{} charged this turn and may not shoot", s.name),
+        );
     }
     if s.status.shaken {
-        return illegal(format!("{} is shaken and may not shoot", s.name));
+        return illegal(
+            Refusal::ShakenMayNotShoot,
+            format!("{} is shaken and may not shoot", s.name),
+        );
     }
     if od.in_contact(b, s) {
-        return illegal(format!("{} is in combat", s.name));
+        return illegal(Refusal::InCombat, format!("{} is in combat", s.name));
     }
     let allowance = od.allowance(s);
     let moved = s.bound.moved || s.bound.formed || s.bound.used() > 0.0;
     match kind {
         Kind::Artillery if s.status.limbered => {
-            return illegal(format!("{} is limbered", s.name));
+            return illegal(Refusal::Limbered, format!("{} is limbered", s.name));
         }
         Kind::Artillery | Kind::RegimentalGun if moved || s.bound.limber_changed => {
-            return illegal(format!("{}: guns may not move and shoot", s.name));
+            return illegal(
+                Refusal::GunsMovedMayNotShoot,
+                format!("{}: guns may not move and shoot", s.name),
+            );
         }
         Kind::Infantry | Kind::LightInfantry
             if s.bound.used() > allowance * od.num(N::HalfSpeed) + 0.01 =>
         {
-            return illegal(format!(
-                "{} moved more than half speed and may not shoot",
-                s.name
-            ));
+            return illegal(
+                Refusal::MovedOverHalfSpeed,
+                format!("{} moved more than half speed and may not shoot", s.name),
+            );
         }
         _ => {}
     }
     if t.side == s.side || !t.alive() || od.kind(t) == Kind::General {
-        return illegal(format!("{} cannot shoot at {}", s.name, t.name));
+        return illegal(
+            Refusal::CannotShootAt,
+            format!("{} cannot shoot at {}", s.name, t.name),
+        );
     }
     if od.in_contact(b, t) && !hanging_flank(od, b, t) {
-        return illegal(format!(
-            "{} is in combat without a hanging flank: no shooting into the melee",
-            t.name
-        ));
+        return illegal(
+            Refusal::TargetInMelee,
+            format!(
+                "{} is in combat without a hanging flank: no shooting into the melee",
+                t.name
+            ),
+        );
     }
     Ok(moved)
 }
@@ -310,6 +339,7 @@ fn stands_shooting(
     let mut stands = 0u32;
     let mut dice = 0u32;
     let mut why = String::new();
+    let mut no_shot = NoShot::NoStand;
     for (i, sb) in bases.iter().enumerate() {
         if stands as usize >= cap {
             break;
@@ -336,20 +366,26 @@ fn stands_shooting(
             .unwrap_or(t.base);
         let p = nearest_point(&shape, a);
         if a.dist(p) > range + 0.01 {
-            why = format!("{} is out of range", t.name);
+            (no_shot, why) = (NoShot::OutOfRange, format!("{} is out of range", t.name));
             continue;
         }
         if !garrison && !shapes.iter().any(|x| sb.in_arc(x, half)) {
-            why = format!("{} is not within 45 degrees of the front", t.name);
+            (no_shot, why) = (
+                NoShot::OutsideArc,
+                format!("{} is not within 45 degrees of the front", t.name),
+            );
             continue;
         }
         if !sight_clear(od, b, a, t, s) {
-            why = format!("{} cannot be seen (terrain)", t.name);
+            (no_shot, why) = (
+                NoShot::CannotBeSeen,
+                format!("{} cannot be seen (terrain)", t.name),
+            );
             continue;
         }
         match line_of_fire(od, b, s, t, a, p) {
-            Line::Blocked(n) => {
-                why = format!("the line of fire is blocked by {n}");
+            Line::Blocked(k, n) => {
+                (no_shot, why) = (k, format!("the line of fire is blocked by {n}"));
                 continue;
             }
             Line::Gap(x, y, admits) => {
@@ -358,9 +394,12 @@ fn stands_shooting(
                     .filter(|g| **g == (x.clone(), y.clone()))
                     .count();
                 if used as u32 >= admits {
-                    why = format!(
-                        "only one stand may shoot through each {} inches of a gap",
-                        od.num(N::FireGap)
+                    (no_shot, why) = (
+                        NoShot::GapFull,
+                        format!(
+                            "only one stand may shoot through each {} inches of a gap",
+                            od.num(N::FireGap)
+                        ),
                     );
                     continue;
                 }
@@ -376,11 +415,14 @@ fn stands_shooting(
         };
     }
     if stands == 0 {
-        return illegal(if why.is_empty() {
-            format!("no stand of {} can shoot at {}", s.name, t.name)
-        } else {
-            format!("{} cannot shoot: {why}", s.name)
-        });
+        return illegal(
+            Refusal::NoStandCanShoot(no_shot),
+            if why.is_empty() {
+                format!("no stand of {} can shoot at {}", s.name, t.name)
+            } else {
+                format!("{} cannot shoot: {why}", s.name)
+            },
+        );
     }
     Ok((stands, dice))
 }

@@ -6,12 +6,12 @@
 
 mod army;
 mod data;
+mod refusal;
 
-use super::DbnEvent;
-use super::N;
-use super::troop_type_of_code;
-use super::{Combat, DbnData, DbnGame, Extras, FireRole, Follow, Supplement};
-use super::{Dbn, TroopKind, TroopTrait};
+use super::{
+    Combat, Dbn, DbnData, DbnEvent, DbnGame, Extras, FireRole, Follow, N, Supplement, TroopKind,
+    TroopTrait, troop_type_of_code,
+};
 use crate::rules::battle::{Battle, Objective, Zone};
 use crate::rules::command::{Effect, Event, Factor, RuleError, Step, Verdict, factor_sum};
 use crate::rules::geometry::Edge;
@@ -26,6 +26,7 @@ use TroopType::{
 };
 pub use data::{Close, Fire, Nation, Num, Routing, TroopType};
 use data::{nation, troop};
+pub use refusal::Refusal;
 
 /// The ruleset's data, compiled into the program.
 pub const DATA: &str = include_str!("../../../../../assets/rulesets/db7yw.ron");
@@ -96,19 +97,21 @@ impl Seven {
         match steps {
             [] | [Step::Advance(_)] | [Step::Backstep(_)] | [Step::AboutFace] => Ok(()),
             [Step::Sidestep(_)] if !group || prussian => Ok(()),
-            [Step::Sidestep(_)] => Err(RuleError::Illegal(
+            [Step::Sidestep(_)] => Err(RuleError::refused(
+                Refusal::OnlyPrussianSidestep,
                 "only Prussian Muskets may move sideways as a formation".into(),
             )),
             [Step::Wheel { degrees, .. }] => {
                 if *degrees > max_wheel + 1e-3 {
-                    Err(RuleError::Illegal(format!(
-                        "Muskets may wheel at most {max_wheel:.0} degrees"
-                    )))
+                    Err(RuleError::refused(
+                        Refusal::WheelTooFar,
+                        format!("Muskets may wheel at most {max_wheel:.0} degrees"),
+                    ))
                 } else {
                     Ok(())
                 }
             }
-            _ => Err(RuleError::Illegal(shape.into())),
+            _ => Err(RuleError::refused(Refusal::MoveShape, shape.into())),
         }
     }
 
@@ -448,10 +451,13 @@ impl Supplement for Seven {
             && charge.is_some()
             && !matches!(body, [] | [Step::Advance(_)])
         {
-            return Err(RuleError::Illegal(format!(
-                "{} may move into close combat only straight forward: no wheel, sidestep or step back before the contact",
-                u.name
-            )));
+            return Err(RuleError::refused(
+                Refusal::OnlyStraightIntoContact,
+                format!(
+                    "{} may move into close combat only straight forward: no wheel, sidestep or step back before the contact",
+                    u.name
+                ),
+            ));
         }
         // A Musket wheel or about face made instead of moving is the whole move, unmeasured,
         // whoever leads the group.
@@ -483,10 +489,13 @@ impl Supplement for Seven {
         if !muskets.is_empty() && contacts.iter().any(Option::is_some) {
             let max = self.n(Num::MsChargeMax);
             if plan.distance > max + 0.5 {
-                return Err(RuleError::Illegal(format!(
-                    "Muskets may move at most {max:.0} {} into close combat ({:.0} {})",
-                    b.scale.unit, plan.distance, b.scale.unit
-                )));
+                return Err(RuleError::refused(
+                    Refusal::TooFarIntoContact,
+                    format!(
+                        "Muskets may move at most {max:.0} {} into close combat ({:.0} {})",
+                        b.scale.unit, plan.distance, b.scale.unit
+                    ),
+                ));
             }
         }
         for (id, contact) in ids.iter().zip(&contacts) {
@@ -498,17 +507,23 @@ impl Supplement for Seven {
                 continue;
             }
             if c.edge != Edge::Front {
-                return Err(RuleError::Illegal(format!(
-                    "{} must meet {} face to face: front edge to its front edge, never its flank or rear",
-                    u.name, t.name
-                )));
+                return Err(RuleError::refused(
+                    Refusal::NotFaceToFace,
+                    format!(
+                        "{} must meet {} face to face: front edge to its front edge, never its flank or rear",
+                        u.name, t.name
+                    ),
+                ));
             }
             let need = self.n(Num::MsContactFraction) * u.base.width;
             if c.overlap + 0.5 < need {
-                return Err(RuleError::Illegal(format!(
-                    "{} must contact {} with at least half their front",
-                    u.name, t.name
-                )));
+                return Err(RuleError::refused(
+                    Refusal::HalfFrontContact,
+                    format!(
+                        "{} must contact {} with at least half their front",
+                        u.name, t.name
+                    ),
+                ));
             }
         }
         Ok(())

@@ -16,6 +16,7 @@ mod close_combat;
 mod data;
 mod firing;
 mod movement;
+mod refusal;
 mod supply;
 mod view;
 
@@ -30,6 +31,7 @@ use crate::rules::scenario::RawUnit;
 use crate::rules::terrain::Terrain;
 pub use data::{Close, Fire, Nation, Num, TroopType};
 use data::{nation, nation_named, troop};
+pub use refusal::Refusal;
 
 /// The ruleset's data, compiled into the program.
 pub const DATA: &str = include_str!("../../../../../assets/rulesets/dbfpw.ron");

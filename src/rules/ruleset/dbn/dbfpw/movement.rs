@@ -6,9 +6,8 @@ use super::{Dbfpw, Fpw, is_infantry};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
 use crate::rules::model::{Formation, Unit, UnitId};
-use crate::rules::ruleset::dbn::MOVEMENT;
-use crate::rules::ruleset::dbn::N;
-use crate::rules::ruleset::dbn::TroopKind;
+use crate::rules::ruleset::dbn::dbfpw::Refusal;
+use crate::rules::ruleset::dbn::{MOVEMENT, N, TroopKind};
 use crate::rules::terrain::FeatureKind;
 
 impl Fpw {
@@ -31,24 +30,33 @@ impl Fpw {
         let d = &g.dbn;
         match formation {
             Formation::Column if u.formation == Formation::Column => {
-                return Err(RuleError::Illegal(format!(
-                    "{} is already in attack column",
-                    u.name
-                )));
+                return Err(RuleError::refused(
+                    Refusal::AlreadyInAttackColumn,
+                    format!("{} is already in attack column", u.name),
+                ));
             }
             Formation::Line if u.formation == Formation::Line => {
-                return Err(RuleError::Illegal(format!("{} is already in line", u.name)));
+                return Err(RuleError::refused(
+                    Refusal::AlreadyInLine,
+                    format!("{} is already in line", u.name),
+                ));
             }
             Formation::Column | Formation::Line => {}
             other => {
-                return Err(RuleError::Illegal(format!(
-                    "{} may form attack column (Column) or line (Line), not {other:?}",
-                    u.name
-                )));
+                return Err(RuleError::refused(
+                    Refusal::NotADbfpwFormation,
+                    format!(
+                        "{} may form attack column (Column) or line (Line), not {other:?}",
+                        u.name
+                    ),
+                ));
             }
         }
         if d.in_close_combat(b, u) {
-            return Err(RuleError::Illegal(format!("{} is in close combat", u.name)));
+            return Err(RuleError::refused(
+                Refusal::InCloseCombat,
+                format!("{} is in close combat", u.name),
+            ));
         }
         if Self::changed_mount(b, u) {
             return Err(RuleError::AlreadyActed {
@@ -101,16 +109,19 @@ impl Fpw {
 
     pub(super) fn may_move_again(&self, g: &Dbfpw, b: &Battle, u: &Unit) -> Result<(), RuleError> {
         if u.bound.charged {
-            return Err(RuleError::Illegal(format!(
-                "{} moved into close combat this bound",
-                u.name
-            )));
+            return Err(RuleError::refused(
+                Refusal::MovedIntoCloseCombat,
+                format!("{} moved into close combat this bound", u.name),
+            ));
         }
         if let Some(gun) = Self::under_artillery(g, b, u) {
-            return Err(RuleError::Illegal(format!(
-                "{} moved this bound and is within range of enemy artillery ({gun}): no second move",
-                u.name
-            )));
+            return Err(RuleError::refused(
+                Refusal::NoSecondMoveUnderGuns,
+                format!(
+                    "{} moved this bound and is within range of enemy artillery ({gun}): no second move",
+                    u.name
+                ),
+            ));
         }
         Ok(())
     }
@@ -129,17 +140,23 @@ impl Fpw {
                 continue;
             }
             if u.formation == Formation::Dismounted && Self::changed_mount(b, u) {
-                return Err(RuleError::Illegal(format!(
-                    "{} dismounted this bound: it may dismount after moving, not move after dismounting",
-                    u.name
-                )));
+                return Err(RuleError::refused(
+                    Refusal::DismountedThisBound,
+                    format!(
+                        "{} dismounted this bound: it may dismount after moving, not move after dismounting",
+                        u.name
+                    ),
+                ));
             }
             if u.formation != Formation::Dismounted && Self::changed_mount(b, u) && charge.is_some()
             {
-                return Err(RuleError::Illegal(format!(
-                    "{} mounted this bound: it may move, but not into close combat",
-                    u.name
-                )));
+                return Err(RuleError::refused(
+                    Refusal::MountedNoCloseCombat,
+                    format!(
+                        "{} mounted this bound: it may move, but not into close combat",
+                        u.name
+                    ),
+                ));
             }
         }
         Ok(true)
@@ -166,43 +183,58 @@ impl Fpw {
             return Self::form_column(g, b, out, &u, formation);
         }
         if d.troop_of(&u).dismounted.is_none() {
-            return Err(RuleError::Illegal(format!(
-                "{} cannot dismount: only Skirmishing Cavalry dismount (and infantry form attack column)",
-                u.name
-            )));
+            return Err(RuleError::refused(
+                Refusal::CannotDismount,
+                format!(
+                    "{} cannot dismount: only Skirmishing Cavalry dismount (and infantry form attack column)",
+                    u.name
+                ),
+            ));
         }
         if d.in_close_combat(b, &u) {
-            return Err(RuleError::Illegal(format!("{} is in close combat", u.name)));
+            return Err(RuleError::refused(
+                Refusal::InCloseCombat,
+                format!("{} is in close combat", u.name),
+            ));
         }
         match formation {
             Formation::Dismounted if u.formation == Formation::Dismounted => {
-                return Err(RuleError::Illegal(format!(
-                    "{} is already dismounted",
-                    u.name
-                )));
+                return Err(RuleError::refused(
+                    Refusal::AlreadyDismounted,
+                    format!("{} is already dismounted", u.name),
+                ));
             }
             Formation::Line if u.formation != Formation::Dismounted => {
-                return Err(RuleError::Illegal(format!("{} is already mounted", u.name)));
+                return Err(RuleError::refused(
+                    Refusal::AlreadyMounted,
+                    format!("{} is already mounted", u.name),
+                ));
             }
             Formation::Line if u.bound.moved => {
-                return Err(RuleError::Illegal(format!(
-                    "{} moved this bound: skirmishing cavalry mount and then move, not the reverse",
-                    u.name
-                )));
+                return Err(RuleError::refused(
+                    Refusal::MovedBeforeMounting,
+                    format!(
+                        "{} moved this bound: skirmishing cavalry mount and then move, not the reverse",
+                        u.name
+                    ),
+                ));
             }
             Formation::Dismounted | Formation::Line => {}
             other => {
-                return Err(RuleError::Illegal(format!(
-                    "{} may only dismount (Dismounted) or mount (Line), not {other:?}",
-                    u.name
-                )));
+                return Err(RuleError::refused(
+                    Refusal::NotMountOrDismount,
+                    format!(
+                        "{} may only dismount (Dismounted) or mount (Line), not {other:?}",
+                        u.name
+                    ),
+                ));
             }
         }
         if Self::changed_mount(b, &u) {
-            return Err(RuleError::Illegal(format!(
-                "{} has already mounted or dismounted this bound",
-                u.name
-            )));
+            return Err(RuleError::refused(
+                Refusal::AlreadyMountedOrDismounted,
+                format!("{} has already mounted or dismounted this bound", u.name),
+            ));
         }
         b.emit(
             out,
@@ -233,10 +265,13 @@ impl Fpw {
             .next()
             && g.dbn.kind(u) != TroopKind::Foot
         {
-            return Err(RuleError::Illegal(format!(
-                "only foot may end a move in {}: {} may not stop in it (ruling occupation)",
-                f.name, u.name
-            )));
+            return Err(RuleError::refused(
+                Refusal::OnlyFootStopIn,
+                format!(
+                    "only foot may end a move in {}: {} may not stop in it (ruling occupation)",
+                    f.name, u.name
+                ),
+            ));
         }
         Ok(())
     }
@@ -248,7 +283,8 @@ impl Fpw {
         _out: &mut Vec<Event>,
         _feature: &str,
     ) -> Result<(), RuleError> {
-        Err(RuleError::Illegal(
+        Err(RuleError::refused(
+            Refusal::FortificationsFromArmyList,
             "DBFPW buys prepared fortifications in the army list: the scenario places them".into(),
         ))
     }

@@ -18,7 +18,7 @@ use crate::rules::ruleset::hal25::tables::MoveFormation;
 use crate::rules::ruleset::hal25::{
     ARTILLERY, CHARGES, CLOSE_COMBAT, COMMAND, MOVEMENT, SMALL_ARMS,
 };
-use crate::rules::ruleset::hal25::{Band, Hal25, TroopClass, footprint_of, layout};
+use crate::rules::ruleset::hal25::{Band, Hal25, Refusal, TroopClass, footprint_of, layout};
 use crate::rules::ruleset::view::{
     ActionGroup, Card, Layer, Look, Mark, Measure, MoveRequest, Outlook, Reference, StateView,
     TurnWords, UnitModel, UnitState,
@@ -64,13 +64,18 @@ impl Hal25 {
                 brigade,
                 order,
             } => self.send(b, out, courier, brigade, order),
-            Command::Reroll { .. } => Err(RuleError::Illegal(
+            Command::Reroll { .. } => Err(RuleError::refused(
+                Refusal::RerollsByTheBattle,
                 "re-rolls are handled by the battle".into(),
             )),
-            Command::PursuitOrder { .. } => Err(RuleError::Illegal(
+            Command::PursuitOrder { .. } => Err(RuleError::refused(
+                Refusal::NoPursuitToChoose,
                 "these rules leave a victor no pursuit to choose".into(),
             )),
-            Command::Undo => Err(RuleError::Illegal("undo is handled by the battle".into())),
+            Command::Undo => Err(RuleError::refused(
+                Refusal::UndoByTheBattle,
+                "undo is handled by the battle".into(),
+            )),
             Command::MoveGroup { .. }
             | Command::MoveStand { .. }
             | Command::RecoilFurther { .. }
@@ -80,7 +85,8 @@ impl Hal25 {
             | Command::Detach { .. }
             | Command::Fallback { .. }
             | Command::Recover { .. }
-            | Command::Evade { .. } => Err(RuleError::Illegal(
+            | Command::Evade { .. } => Err(RuleError::refused(
+                Refusal::NotInTheseRules,
                 "Hal's rules move units one at a time, by brigades; officers attach by standing \
                  against a unit"
                     .into(),
@@ -210,7 +216,10 @@ impl Ruleset for Hal25 {
     fn check_move(&self, b: &Battle, req: &MoveRequest) -> Result<MovePlan, RuleError> {
         match req.units.as_slice() {
             [id] if req.stand.is_none() => self.plan(b, id, &req.steps).map(|p| p.plan),
-            _ => Err(RuleError::Illegal("Hal's units move one at a time".into())),
+            _ => Err(RuleError::refused(
+                Refusal::NoGroupMoves,
+                "Hal's units move one at a time".into(),
+            )),
         }
     }
     fn acting_sides(&self, b: &Battle) -> Vec<Side> {
@@ -297,41 +306,45 @@ impl Ruleset for Hal25 {
     fn reroll(&self, b: &Battle, by: &UnitId, unit: &UnitId) -> Result<(usize, usize), RuleError> {
         let g = b.unit(by)?;
         if self.class(g) != Some(TroopClass::General) || !g.alive() {
-            return Err(RuleError::Illegal(format!(
-                "{} is not a general on the table",
-                g.name
-            )));
+            return Err(RuleError::refused(
+                Refusal::NotAGeneral,
+                format!("{} is not a general on the table", g.name),
+            ));
         }
         if g.extra.chips == 0 {
-            return Err(RuleError::Illegal(format!("{} has no chips left", g.name)));
+            return Err(RuleError::refused(
+                Refusal::NoChipsLeft,
+                format!("{} has no chips left", g.name),
+            ));
         }
         if matches!(b.commands.last(), Some(Command::Reroll { .. }) | None) {
-            return Err(RuleError::Illegal(
+            return Err(RuleError::refused(
+                Refusal::NoNewRoll,
                 "there is no new roll to throw again".into(),
             ));
         }
         let before = b.before_last().unwrap_or(b);
         let u = before.unit(unit)?;
         if u.side != g.side {
-            return Err(RuleError::Illegal(format!(
-                "{} is not {}'s",
-                u.name, g.name
-            )));
+            return Err(RuleError::refused(
+                Refusal::NotTheGeneralsUnit,
+                format!("{} is not {}'s", u.name, g.name),
+            ));
         }
         let gb = before.unit(by)?;
         if self.inches(b, u.base.distance(&gb.base)) > self.radius(gb) + 1e-3 {
-            return Err(RuleError::Illegal(format!(
-                "{} is beyond {}'s command radius",
-                u.name, g.name
-            )));
+            return Err(RuleError::refused(
+                Refusal::BeyondCommandRadius,
+                format!("{} is beyond {}'s command radius", u.name, g.name),
+            ));
         }
         self.rethrow(b, unit)
             .map(|r| (r.at, r.keep))
             .ok_or_else(|| {
-                RuleError::Illegal(format!(
-                    "{} has no roll in the last command that went badly",
-                    u.name
-                ))
+                RuleError::refused(
+                    Refusal::NoBadRoll,
+                    format!("{} has no roll in the last command that went badly", u.name),
+                )
             })
     }
 }

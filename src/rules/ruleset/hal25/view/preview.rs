@@ -8,7 +8,7 @@ use crate::rules::geometry::Base;
 use crate::rules::model::{Unit, UnitId};
 use crate::rules::ruleset::common::{chance, two_d6_at_least};
 use crate::rules::ruleset::hal25::rolls::Need;
-use crate::rules::ruleset::hal25::{Band, Hal25};
+use crate::rules::ruleset::hal25::{Band, Hal25, Refusal};
 use crate::rules::ruleset::view::{Chance, Outlook, OutlookPart};
 
 impl Hal25 {
@@ -26,7 +26,10 @@ impl Hal25 {
                 self.charge_preview(b, unit, tid, to, dist)
             }
             Command::Fight { unit, target, .. } => self.melee_preview(b, unit, target),
-            _ => Err(RuleError::Illegal("nothing to preview".into())),
+            _ => Err(RuleError::refused(
+                Refusal::NothingToPreview,
+                "nothing to preview".into(),
+            )),
         }
     }
 
