@@ -177,6 +177,44 @@ fn a_destroyed_cinc_counts_two() {
     );
 }
 
+/// 000 Victory Conditions: "An army breaks and leaves the field if it loses 50% of all its
+/// units. ... Destroyed CinC's as 2 units": the result and the standing say that the lost CinC
+/// counts 2, and what the break point is.
+#[test]
+fn the_army_break_says_the_lost_cinc_counts_two() {
+    let mut b = battle(
+        &[
+            U("p", 0, "Ms", "Elite", 500.0, 500.0, 0.0, ""),
+            U("a", 1, "CinC", "Regular", 500.0, 527.5, 180.0, ""),
+            U("a2", 1, "Ms", "Regular", 100.0, 900.0, 180.0, ""),
+            U("a3", 1, "Ms", "Regular", 200.0, 900.0, 180.0, ""),
+            U("a4", 1, "Ms", "Regular", 300.0, 900.0, 180.0, ""),
+        ],
+        "",
+    );
+    to_phase(&mut b, 0, CLOSE_COMBAT);
+    // 5+6 = 11 against 1+1 = 2: the CinC is destroyed; one unit lost, counting 2, of 4 at the
+    // start, whose half is 2.
+    b.script_dice(&[6, 1]);
+    b.execute(fight("p", "a")).unwrap();
+    let Some(Event::GameOver { reason, .. }) = b.log.last() else {
+        panic!("the game goes on: {:?}", b.log.last());
+    };
+    assert_eq!(
+        reason,
+        "Austria broke: lost 2 (the Commander-in-Chief counting 2) against a break point of 2"
+    );
+    assert_eq!(
+        b.rules.standing(&b),
+        vec![
+            "Prussia: losses 0 against a break point of 0.5 (1 unit at the start)".to_string(),
+            "Austria: losses 2 (the Commander-in-Chief counting 2) against a break point of 2 \
+             (4 units at the start)"
+                .to_string(),
+        ]
+    );
+}
+
 #[test]
 fn the_turn_limit_ends_the_game() {
     let text = r#"(name: "o", ruleset: "db7yw", table: (width: 1000, height: 1000), turn_limit: 1,

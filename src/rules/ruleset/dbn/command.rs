@@ -264,6 +264,50 @@ impl Dbn {
         l
     }
 
+    /// The losses by the army break count in words, each loss that weighs more or less than a
+    /// unit named with its weight: "5 (3 units, the Commander-in-Chief counting 2)".
+    pub fn loss_words(&self, b: &Battle, side: Side) -> String {
+        let total = self.losses(b, side);
+        let mut plain = 0;
+        let mut weighted = Vec::new();
+        for u in b
+            .units
+            .iter()
+            .filter(|u| u.side == side && u.status.removed)
+        {
+            let weight = if self.has_trait(u, TroopTrait::CommanderInChief) {
+                self.n(N::CincWeight)
+            } else if self.kind(u) == TroopKind::Baggage {
+                self.n(N::BaggageWeight)
+            } else {
+                self.irregular_loss(u).unwrap_or(1.0)
+            };
+            if weight == 1.0 {
+                plain += 1;
+            } else {
+                weighted.push(format!("the {} counting {weight}", self.troop_of(u).name));
+            }
+        }
+        if let Some(o) = &b.objective
+            && o.taken
+            && o.owner == side
+        {
+            weighted.push(format!(
+                "the objective counting {}",
+                self.n(N::ObjectiveWeight)
+            ));
+        }
+        if weighted.is_empty() {
+            return total.to_string();
+        }
+        let mut parts = Vec::new();
+        if plain > 0 {
+            parts.push(format!("{plain} unit{}", if plain == 1 { "" } else { "s" }));
+        }
+        parts.extend(weighted);
+        format!("{total} ({})", parts.join(", "))
+    }
+
     /// Army break, checked after every command.
     pub fn check_break(&self, b: &mut Battle, out: &mut Vec<Event>) {
         if b.is_over() {
@@ -277,7 +321,9 @@ impl Dbn {
                 let winner = Battle::enemy(side);
                 let reason = format!(
                     "{} broke: lost {} against a break point of {}",
-                    b.sides[side].name, losses, of
+                    b.sides[side].name,
+                    self.loss_words(b, side),
+                    of
                 );
                 b.emit(
                     out,

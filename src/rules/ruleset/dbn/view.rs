@@ -389,15 +389,18 @@ impl Dbn {
         }
     }
 
-    /// Each side's losses against its strength at the start.
+    /// Each side's losses as the army break counts them, against its break point and its
+    /// strength at the start.
     pub fn standing(&self, b: &Battle) -> Vec<String> {
         (0..b.sides.len().min(2))
             .map(|side| {
+                let n = b.starting_units[side];
                 format!(
-                    "{}: losses {} against {} units at the start",
+                    "{}: losses {} against a break point of {} ({n} unit{} at the start)",
                     b.sides[side].name,
-                    self.losses(b, side),
-                    b.starting_units[side]
+                    self.loss_words(b, side),
+                    n as f32 * self.n(N::BreakFraction),
+                    if n == 1 { "" } else { "s" }
                 )
             })
             .collect()
