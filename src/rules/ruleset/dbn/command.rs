@@ -238,6 +238,18 @@ impl Dbn {
         }
     }
 
+    /// What a destroyed unit weighs in the army break count: a commander-in-chief and baggage
+    /// their own weights, a type with the irregular loss its own, any other unit 1.
+    fn loss_weight(&self, u: &Unit) -> f32 {
+        if self.has_trait(u, TroopTrait::CommanderInChief) {
+            self.n(N::CincWeight)
+        } else if self.kind(u) == TroopKind::Baggage {
+            self.n(N::BaggageWeight)
+        } else {
+            self.irregular_loss(u).unwrap_or(1.0)
+        }
+    }
+
     /// Losses by the army break count: destroyed units weighted, and the objective.
     pub fn losses(&self, b: &Battle, side: Side) -> f32 {
         let mut l = 0.0;
@@ -246,14 +258,7 @@ impl Dbn {
             .iter()
             .filter(|u| u.side == side && u.status.removed)
         {
-            l += if self.has_trait(u, TroopTrait::CommanderInChief) {
-                self.n(N::CincWeight)
-            } else if self.kind(u) == TroopKind::Baggage {
-                self.n(N::BaggageWeight)
-            } else {
-                // Any other unit weighs 1; a type with the irregular loss weighs its own.
-                self.irregular_loss(u).unwrap_or(1.0)
-            };
+            l += self.loss_weight(u);
         }
         if let Some(o) = &b.objective
             && o.taken
@@ -275,13 +280,7 @@ impl Dbn {
             .iter()
             .filter(|u| u.side == side && u.status.removed)
         {
-            let weight = if self.has_trait(u, TroopTrait::CommanderInChief) {
-                self.n(N::CincWeight)
-            } else if self.kind(u) == TroopKind::Baggage {
-                self.n(N::BaggageWeight)
-            } else {
-                self.irregular_loss(u).unwrap_or(1.0)
-            };
+            let weight = self.loss_weight(u);
             if weight == 1.0 {
                 plain += 1;
             } else {
