@@ -712,7 +712,7 @@ fn objectives_decide_at_the_turn_limit() {
         .log
         .iter()
         .find_map(|e| match e {
-            Event::GameOver { winner, reason } => Some((*winner, reason.clone())),
+            Event::GameOver { winner, reason, .. } => Some((*winner, reason.clone())),
             _ => None,
         })
         .expect("game over");

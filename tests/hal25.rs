@@ -2852,3 +2852,48 @@ fn a_charge_is_declared_once() {
         "{groups:?}"
     );
 }
+
+/// A game decided at the turn limit by the share of units lost ("the turns are played: ...")
+/// counts as ended by the turn limit in a batch report, by the game-over event's `by`, not by
+/// its words (which say "turns", not "turn limit").
+#[test]
+fn a_game_decided_at_the_turn_limit_counts_as_ended_by_it() {
+    use volley::players::batch::{Player, play_game};
+    use volley::rules::command::Ending;
+    let start = scenario::load(Path::new("scenarios/hal25_default.ron")).expect("scenario");
+    let mut at_limit_with_winner = 0;
+    for seed in 1..=3 {
+        let (g, _) = volley::players::batch::play_out(
+            &start,
+            seed,
+            [Player::Opponent, Player::Opponent],
+            |_| {},
+        );
+        let by = g.log.iter().rev().find_map(|e| match e {
+            Event::GameOver { by, winner, .. } => Some((*by, *winner)),
+            _ => None,
+        });
+        let record = play_game(&start, seed, [Player::Opponent, Player::Opponent]);
+        if let Some((Ending::TurnLimit, Some(_))) = by {
+            at_limit_with_winner += 1;
+            assert!(
+                record.reason.starts_with("the turns are played"),
+                "{}",
+                record.reason
+            );
+        }
+        assert_eq!(
+            record.turn_limit,
+            !matches!(
+                by,
+                Some((Ending::Broken | Ending::Withdrew | Ending::NoUnits, Some(_)))
+            ),
+            "seed {seed}: {}",
+            record.reason
+        );
+    }
+    assert!(
+        at_limit_with_winner > 0,
+        "no game of seeds 1-3 was won at the turn limit"
+    );
+}

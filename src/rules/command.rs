@@ -296,6 +296,19 @@ pub enum Effect {
     Destroyed,
 }
 
+/// How a game ended: the turn limit reached, or a side beaten by one of the rules' ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Ending {
+    /// The last turn was played; the rules' result at the limit decided it.
+    TurnLimit,
+    /// A side's army broke: its losses reached its break point.
+    Broken,
+    /// A side's army withdrew (Hal's army withdrawal test).
+    Withdrew,
+    /// A side has no fighting units left on the table.
+    NoUnits,
+}
+
 /// Something that happened. Applying the events in order rebuilds the battle.
 ///
 /// The events here are those more than one ruleset emits, or the battle itself; an event only
@@ -378,6 +391,8 @@ pub enum Event {
     GameOver {
         winner: Option<Side>,
         reason: String,
+        /// How the game was decided, for counting endings without reading the reason's words.
+        by: Ending,
     },
     Undone {
         events: usize,

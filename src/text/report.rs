@@ -171,7 +171,7 @@ fn battle_words(b: &Battle, e: &Event) -> Option<String> {
             "{} breaks: its losses ({losses}) have reached its break point ({of})",
             side(*s)
         ),
-        Event::GameOver { winner, reason } => match winner {
+        Event::GameOver { winner, reason, .. } => match winner {
             Some(w) => format!("{} wins: {reason}", side(*w)),
             None => format!("Drawn battle: {reason}"),
         },
@@ -396,7 +396,7 @@ pub fn units_json(game: &Game) -> Value {
 /// How the battle ended, if it has: the winner (None: neither side) and why.
 pub fn outcome(b: &Battle) -> Option<(Option<Side>, &str)> {
     b.log.iter().rev().find_map(|e| match e {
-        Event::GameOver { winner, reason } => Some((*winner, reason.as_str())),
+        Event::GameOver { winner, reason, .. } => Some((*winner, reason.as_str())),
         _ => None,
     })
 }

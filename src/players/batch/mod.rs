@@ -8,7 +8,7 @@ pub mod print;
 use crate::players::autoplay::AutoPlayer;
 use crate::players::opponent::{Opponent, Style};
 use crate::rules::battle::Battle;
-use crate::rules::command::{Command, Event};
+use crate::rules::command::{Command, Ending, Event};
 use crate::rules::game::Game;
 use crate::rules::model::Side;
 use rayon::prelude::*;
@@ -184,6 +184,10 @@ fn record(b: &Battle, seed: u64, refused: usize) -> GameRecord {
             _ => {}
         }
     }
+    let ending = b.log.iter().rev().find_map(|e| match e {
+        Event::GameOver { by, .. } => Some(*by),
+        _ => None,
+    });
     let (winner, reason) = crate::text::report::outcome(b)
         .map(|(w, r)| (w, r.to_string()))
         .unwrap_or((None, "unfinished".into()));
@@ -197,7 +201,7 @@ fn record(b: &Battle, seed: u64, refused: usize) -> GameRecord {
     GameRecord {
         seed,
         winner,
-        turn_limit: winner.is_none() || reason.contains("turn limit") || !b.is_over(),
+        turn_limit: winner.is_none() || ending == Some(Ending::TurnLimit) || !b.is_over(),
         reason,
         turns: b.turn,
         losses: losses

@@ -4,7 +4,7 @@
 use super::BbbEvent;
 use super::{Bbb7yw, N};
 use crate::rules::battle::Battle;
-use crate::rules::command::Event;
+use crate::rules::command::{Ending, Event};
 use crate::rules::geometry::Pt;
 use crate::rules::model::Side;
 
@@ -136,6 +136,7 @@ impl Bbb7yw {
                     Event::GameOver {
                         winner: Some(w),
                         reason,
+                        by: Ending::NoUnits,
                     },
                 );
                 return;

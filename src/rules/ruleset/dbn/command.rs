@@ -4,7 +4,7 @@
 use super::results::PursuitOrders;
 use super::{Dbn, DbnEvent, DbnGame, N, Supplement, TroopKind, TroopTrait};
 use crate::rules::battle::Battle;
-use crate::rules::command::{Event, Factor, RuleError, factor_sum};
+use crate::rules::command::{Ending, Event, Factor, RuleError, factor_sum};
 use crate::rules::model::{Division, Phase, PhaseInfo, Side, Unit, UnitId};
 use crate::rules::phase::Phases;
 use crate::rules::ruleset::dbn::Refusal;
@@ -199,7 +199,14 @@ impl Dbn {
         let turn = if next_side == 0 { b.turn + 1 } else { b.turn };
         if turn > b.turn_limit {
             let (winner, reason) = self.turn_limit_result(b);
-            b.emit(out, Event::GameOver { winner, reason });
+            b.emit(
+                out,
+                Event::GameOver {
+                    winner,
+                    reason,
+                    by: Ending::TurnLimit,
+                },
+            );
             return;
         }
         b.emit(
@@ -329,6 +336,7 @@ impl Dbn {
                     Event::GameOver {
                         winner: Some(winner),
                         reason,
+                        by: Ending::Broken,
                     },
                 );
                 return;

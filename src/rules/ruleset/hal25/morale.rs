@@ -9,7 +9,7 @@ use super::tables::{self, MoveFormation};
 use super::{Hal25, State, TroopClass, this_turn};
 use super::{HalEvent, Marker};
 use crate::rules::battle::Battle;
-use crate::rules::command::{Event, Factor, RuleError, factor_sum};
+use crate::rules::command::{Ending, Event, Factor, RuleError, factor_sum};
 use crate::rules::geometry::{Base, Pt};
 use crate::rules::model::{Side, Unit, UnitId};
 use crate::rules::ruleset::Roll;
@@ -602,6 +602,7 @@ impl Hal25 {
                         reason: format!(
                             "{name}'s army withdraws with {now} of its {start} units left"
                         ),
+                        by: Ending::Withdrew,
                     },
                 );
                 return Ok(());

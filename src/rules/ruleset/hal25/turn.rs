@@ -5,7 +5,7 @@ use super::procedures::activation;
 use super::status::own;
 use super::{Hal25, HalEvent, Marker, N, State, begin, this_turn};
 use crate::rules::battle::Battle;
-use crate::rules::command::{Event, RuleError};
+use crate::rules::command::{Ending, Event, RuleError};
 use crate::rules::model::{Phase, PhaseInfo, Side, UnitId};
 use crate::rules::phase::Phases;
 use crate::rules::ruleset::common::{illegal, in_phase, on_table};
@@ -368,7 +368,14 @@ impl Hal25 {
         }
         if b.turn >= b.turn_limit {
             let (winner, reason) = self.turn_limit_result(b);
-            b.emit(out, Event::GameOver { winner, reason });
+            b.emit(
+                out,
+                Event::GameOver {
+                    winner,
+                    reason,
+                    by: Ending::TurnLimit,
+                },
+            );
             return Ok(());
         }
         b.emit(
@@ -396,6 +403,7 @@ impl Hal25 {
                     Event::GameOver {
                         winner: Some(1 - side),
                         reason: "the enemy has no units left on the table".into(),
+                        by: Ending::NoUnits,
                     },
                 );
                 return;

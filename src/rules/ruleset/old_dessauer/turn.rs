@@ -4,7 +4,7 @@
 use super::DessauerEvent;
 use super::{Kind, N, OldDessauer, combat, morale, pursuit, this_turn};
 use crate::rules::battle::Battle;
-use crate::rules::command::{Event, RuleError};
+use crate::rules::command::{Ending, Event, RuleError};
 use crate::rules::model::{Phase, PhaseInfo, Side, UnitId};
 use crate::rules::phase::Phases;
 
@@ -145,7 +145,14 @@ impl OldDessauer {
         let turn = if next == 0 { b.turn + 1 } else { b.turn };
         if turn > b.turn_limit {
             let (winner, reason) = self.turn_limit_result(b);
-            b.emit(out, Event::GameOver { winner, reason });
+            b.emit(
+                out,
+                Event::GameOver {
+                    winner,
+                    reason,
+                    by: Ending::TurnLimit,
+                },
+            );
             return Ok(());
         }
         self.begin_turn(b, out, turn, next)
@@ -223,6 +230,7 @@ impl OldDessauer {
                     Event::GameOver {
                         winner: Some(Battle::enemy(side)),
                         reason: format!("{name} has lost {lost} of its {all} units"),
+                        by: Ending::Broken,
                     },
                 );
                 return;
