@@ -7,7 +7,7 @@ use volley::rules::command::{Command, Event, Step};
 use volley::rules::model::Phase;
 use volley::rules::ruleset::dbn;
 use volley::rules::ruleset::dbn::{CLOSE_COMBAT, COMMAND, DbnEvent, FIRING, MOVEMENT};
-use volley::rules::scenario;
+use volley::rules::{Game, scenario};
 
 fn deployment_battle() -> volley::rules::Game {
     let text = r#"(name: "d", ruleset: "db7yw", table: (width: 1000, height: 1000), turn_limit: 5,
@@ -154,8 +154,9 @@ fn taking_the_objective_counts_two_lost_units() {
     assert!(b.is_over());
 }
 
-#[test]
-fn a_destroyed_cinc_counts_two() {
+/// Austria's CinC in front of an elite Prussian Ms, with three units far off, in Prussia's close
+/// combat.
+fn cinc_and_three() -> Game {
     let mut b = battle(
         &[
             U("p", 0, "Ms", "Elite", 500.0, 500.0, 0.0, ""),
@@ -167,6 +168,12 @@ fn a_destroyed_cinc_counts_two() {
         "",
     );
     to_phase(&mut b, 0, CLOSE_COMBAT);
+    b
+}
+
+#[test]
+fn a_destroyed_cinc_counts_two() {
+    let mut b = cinc_and_three();
     // 5+6 = 11 against 1+1 = 2: the CinC is destroyed, 2 losses of a break point of 2.
     b.script_dice(&[6, 1]);
     let ev = b.execute(fight("p", "a")).unwrap();
@@ -182,17 +189,7 @@ fn a_destroyed_cinc_counts_two() {
 /// counts 2, and what the break point is.
 #[test]
 fn the_army_break_says_the_lost_cinc_counts_two() {
-    let mut b = battle(
-        &[
-            U("p", 0, "Ms", "Elite", 500.0, 500.0, 0.0, ""),
-            U("a", 1, "CinC", "Regular", 500.0, 527.5, 180.0, ""),
-            U("a2", 1, "Ms", "Regular", 100.0, 900.0, 180.0, ""),
-            U("a3", 1, "Ms", "Regular", 200.0, 900.0, 180.0, ""),
-            U("a4", 1, "Ms", "Regular", 300.0, 900.0, 180.0, ""),
-        ],
-        "",
-    );
-    to_phase(&mut b, 0, CLOSE_COMBAT);
+    let mut b = cinc_and_three();
     // 5+6 = 11 against 1+1 = 2: the CinC is destroyed; one unit lost, counting 2, of 4 at the
     // start, whose half is 2.
     b.script_dice(&[6, 1]);

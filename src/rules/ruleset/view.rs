@@ -3,7 +3,7 @@
 
 use crate::rules::command::{Command, Factor, Step};
 use crate::rules::geometry::{Base, Pt};
-use crate::rules::model::{Side, UnitId};
+use crate::rules::model::{Side, Unit, UnitId};
 use serde::{Deserialize, Serialize};
 
 pub use crate::rules::measure::Measure;
@@ -121,6 +121,18 @@ pub struct Card {
     pub title: String,
     pub side: Side,
     pub lines: Vec<String>,
+}
+
+impl Card {
+    /// The card of a unit the ruleset cannot read (a troop code its data lacks, which loading
+    /// refuses): the unit's name and why.
+    pub fn unreadable(u: &Unit, why: impl std::fmt::Display) -> Card {
+        Card {
+            title: u.name.clone(),
+            side: u.side,
+            lines: vec![why.to_string()],
+        }
+    }
 }
 
 /// A button: its words and the command it sends.

@@ -54,13 +54,7 @@ impl Bbb7yw {
     pub(super) fn card(&self, u: &Unit) -> Card {
         let t = match self.troop(u) {
             Ok(t) => t,
-            Err(e) => {
-                return Card {
-                    title: u.name.clone(),
-                    side: u.side,
-                    lines: vec![e.to_string()],
-                };
-            }
+            Err(e) => return Card::unreadable(u, e),
         };
         let mut lines = vec![format!(
             "{} ({}) · {}",

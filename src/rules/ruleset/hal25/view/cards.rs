@@ -132,13 +132,7 @@ impl Hal25 {
     pub(super) fn card(&self, b: &Battle, u: &Unit) -> Card {
         let t = match self.troop_def(u) {
             Ok(t) => t,
-            Err(e) => {
-                return Card {
-                    title: u.name.clone(),
-                    side: u.side,
-                    lines: vec![e.to_string()],
-                };
-            }
+            Err(e) => return Card::unreadable(u, e),
         };
         let mut lines = vec![format!("{} ({})", t.name, t.code)];
         if self.is_officer(u) {
