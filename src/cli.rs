@@ -85,6 +85,10 @@ pub enum Cmd {
         /// Draw win rate and losses by turn here (.svg or .png).
         #[arg(long)]
         plot: Option<PathBuf>,
+        /// Write every game as a save in this folder, named by its seed and result
+        /// (seed-0017-prussia-wins-t06.ron), to replay with `volley play SAVE --replay`.
+        #[arg(long)]
+        save_games: Option<PathBuf>,
     },
     /// Apply an order file to a scenario and print the events and the final state.
     #[command(after_long_help = DICE_ORDER)]
@@ -389,14 +393,16 @@ pub fn main() -> i32 {
             players,
             json,
             plot,
-        }) => crate::players::batch::print::main(
-            &scenario,
+            save_games,
+        }) => crate::players::batch::print::main(crate::players::batch::print::Args {
+            scenario: &scenario,
             games,
             seed,
-            &players,
+            players: &players,
             json,
-            plot.as_deref(),
-        ),
+            plot: plot.as_deref(),
+            save_games: save_games.as_deref(),
+        }),
         Some(Cmd::Run {
             scenario,
             orders,
@@ -418,6 +424,7 @@ fn play(
     opponent: Option<usize>,
 ) -> i32 {
     let mut saved_opponent = None;
+    let mut reseed = (0, Vec::new());
     let is_lesson = scenario::read_text(file)
         .map(|t| save::sniff(&t) == FileKind::Lesson)
         .unwrap_or(false);
@@ -428,13 +435,14 @@ fn play(
             Ok((Some((l, step)), b))
         })
     } else {
-        save::load_any_seated(file).map(|(b, seats)| {
+        save::load_any_loaded(file).map(|l| {
             // A save made against the opponent is played against it again unless told
             // otherwise (a replay only shows the game).
             if opponent.is_none() && !replay {
-                saved_opponent = seats.opponent;
+                saved_opponent = l.seats.opponent;
             }
-            (None, b)
+            reseed = (l.seed, l.reseed);
+            (None, l.game)
         })
     };
     let opponent = opponent.or(saved_opponent);
@@ -445,9 +453,8 @@ fn play(
         Ok((Some(_), _)) if opponent.is_some() => {
             Err("a tutorial is played by its steps: open it without --opponent".to_string())
         }
-        Ok((lesson, b)) if replay => {
-            crate::app::Replay::start(&b).map(|(fresh, r)| (lesson, fresh, Some(r)))
-        }
+        Ok((lesson, b)) if replay => crate::app::Replay::start_reseeded(&b, reseed.0, &reseed.1)
+            .map(|(fresh, r)| (lesson, fresh, Some(r))),
         Ok((lesson, b)) => Ok((lesson, b, None)),
         Err(d) => Err(d
             .iter()

@@ -135,7 +135,10 @@ fn undo_never_takes_back_rolled_dice_in_either_ruleset() {
 fn a_save_keeps_who_plays_each_side() {
     let mut b = tutorial();
     AutoPlayer::new(4).play(&mut b, 30, 4);
-    let seats = save::Seats { opponent: Some(1) };
+    let seats = save::Seats {
+        opponent: Some(1),
+        ..Default::default()
+    };
     let text = save::to_string_seated(&b, &seats).unwrap();
     let (loaded, back) = save::parse_seated(&text, "seated.ron").unwrap();
     assert_eq!(back, seats);
@@ -148,7 +151,14 @@ fn a_save_keeps_who_plays_each_side() {
         save::Seats::default()
     );
     // An opponent for a side the battle lacks is refused with its place.
-    let bad = save::to_string_seated(&b, &save::Seats { opponent: Some(2) }).unwrap();
+    let bad = save::to_string_seated(
+        &b,
+        &save::Seats {
+            opponent: Some(2),
+            ..Default::default()
+        },
+    )
+    .unwrap();
     let d = save::parse_seated(&bad, "bad.ron").unwrap_err();
     assert!(d[0].message.contains("side 0 or 1"), "{d:?}");
     assert!(d[0].line > 1);

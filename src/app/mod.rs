@@ -586,6 +586,7 @@ fn apply_intents(
     // Who plays each side, as a save records it.
     let seats = save::Seats {
         opponent: computer.as_deref().map(|c| c.side),
+        ..Default::default()
     };
     for intent in intents.read() {
         let busy = computer.as_deref().is_some_and(|c| c.busy(&game.play));

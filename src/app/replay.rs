@@ -13,6 +13,8 @@ pub struct Replay {
     /// The game at its start.
     start: crate::rules::Game,
     commands: Vec<Command>,
+    /// Where the dice were seeded again: before command `after` (counting from 0), `seed`.
+    reseed: Vec<crate::rules::save::Reseed>,
     /// The log's length at the start and after each command.
     ends: Vec<usize>,
     /// Commands carried out on the board.
@@ -36,6 +38,17 @@ pub enum ReplayStep {
 impl Replay {
     /// A fresh game at the start of `b`'s, and the replay of its commands.
     pub fn start(b: &Battle) -> Result<(crate::rules::Game, Replay), String> {
+        Replay::start_reseeded(b, b.seed, &[])
+    }
+
+    /// A fresh game at the start of `b`'s, and the replay of its commands: the dice of `seed`
+    /// (unless scripted), seeded again where `reseed` says (a save a batch played on from
+    /// another, as `save::Loaded` gives them).
+    pub fn start_reseeded(
+        b: &Battle,
+        seed: u64,
+        reseed: &[crate::rules::save::Reseed],
+    ) -> Result<(crate::rules::Game, Replay), String> {
         let mut fresh = crate::rules::scenario::build(&b.scenario, "", "replay").map_err(|d| {
             d.iter()
                 .map(|x| x.to_string())
@@ -44,11 +57,12 @@ impl Replay {
         })?;
         match &b.scripted {
             Some(d) => fresh.script_dice(d),
-            None => fresh.reseed(b.seed),
+            None => fresh.reseed(seed),
         }
         let mut whole = fresh.clone();
         let mut ends = vec![whole.log.len()];
         for (i, c) in b.commands.iter().enumerate() {
+            reseed_before(&mut whole, reseed, i);
             whole
                 .execute(c.clone())
                 .map_err(|e| format!("command {} does not replay: {e:?}", i + 1))?;
@@ -60,6 +74,7 @@ impl Replay {
             Replay {
                 start: fresh,
                 commands: b.commands.to_vec(),
+                reseed: reseed.to_vec(),
                 ends,
                 done: 0,
                 shown,
@@ -103,6 +118,7 @@ impl Replay {
             self.done = 0;
         }
         while self.done < need {
+            reseed_before(play, &self.reseed, self.done);
             if play.execute(self.commands[self.done].clone()).is_err() {
                 break;
             }
@@ -110,6 +126,13 @@ impl Replay {
         }
         self.shown = target;
         true
+    }
+}
+
+/// Seeds the dice again where a reseed falls before command `i`.
+fn reseed_before(game: &mut crate::rules::Game, reseed: &[crate::rules::save::Reseed], i: usize) {
+    for r in reseed.iter().filter(|r| r.after == i) {
+        game.reseed(r.seed);
     }
 }
 

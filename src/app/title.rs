@@ -344,9 +344,9 @@ fn open(
                 Game::new(b, false, dir)
             })
             .map_err(words),
-        Launch::Replay(path) => save::load(&path)
+        Launch::Replay(path) => save::load_any_loaded(&path)
             .map_err(words)
-            .and_then(|b| super::Replay::start(&b))
+            .and_then(|l| super::Replay::start_reseeded(&l.game, l.seed, &l.reseed))
             .map(|(b, mut r)| {
                 r.playing = true;
                 commands.insert_resource(r);

@@ -2,7 +2,7 @@
 //! log; loading replays it, so a loaded game is the same game.
 
 use super::battle::Battle;
-use super::command::Command;
+use super::command::{Command, Ending, Event};
 use super::game::Game;
 use super::model::Side;
 use super::scenario::{self, Diagnostic, RawScenario, locate};
@@ -24,8 +24,12 @@ pub struct Save {
     pub scenario: RawScenario,
     pub commands: Vec<Command>,
     /// Who sits at the table besides the players: left out, both sides are people (hotseat).
-    #[serde(default, skip_serializing_if = "Seats::is_hotseat")]
+    #[serde(default, skip_serializing_if = "Seats::is_unset")]
     pub seats: Seats,
+    /// Where the dice were seeded again partway: after the first `after` commands, the dice
+    /// of `seed` (a batch played on from a save). Left out when the game threw one seed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reseed: Vec<Reseed>,
     /// What a list of saves shows without replaying the game (left out in saves made before
     /// slots had names, and in those the command line writes).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -48,6 +52,59 @@ pub struct About {
     pub over: bool,
     /// Seconds since 1970 (UTC) when it was written.
     pub saved: u64,
+    /// How the game ended, as recorded when it was saved (a batch's games): loading refuses a
+    /// save whose replay does not reach it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<Outcome>,
+}
+
+/// How a game came out: the winner (none: a draw), how it was decided (none: not over) and
+/// the turn it ended in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Outcome {
+    pub winner: Option<Side>,
+    pub by: Option<Ending>,
+    pub turn: u32,
+}
+
+impl Outcome {
+    /// How `b` stands: its game-over event's winner and ending, and its turn.
+    pub fn of(b: &Battle) -> Self {
+        let over = b.log.iter().rev().find_map(|e| match e {
+            Event::GameOver { winner, by, .. } => Some((*winner, *by)),
+            _ => None,
+        });
+        Outcome {
+            winner: over.and_then(|o| o.0),
+            by: over.map(|o| o.1),
+            turn: b.turn,
+        }
+    }
+
+    /// The outcome in words, with the sides' names.
+    pub fn words(&self, b: &Battle) -> String {
+        let side = |s: Side| {
+            b.sides
+                .get(s)
+                .map(|x| x.name.clone())
+                .unwrap_or_else(|| format!("side {s}"))
+        };
+        match (self.by, self.winner) {
+            (None, _) => format!("unfinished in turn {}", self.turn),
+            (Some(by), Some(w)) => format!("{} wins ({by:?}) in turn {}", side(w), self.turn),
+            (Some(by), None) => format!("a draw ({by:?}) in turn {}", self.turn),
+        }
+    }
+}
+
+/// The dice seeded again partway through a game: after its first `after` commands, the dice of
+/// `seed`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Reseed {
+    pub after: usize,
+    pub seed: u64,
 }
 
 impl About {
@@ -67,6 +124,7 @@ impl About {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map(|d| d.as_secs())
                 .unwrap_or(0),
+            result: None,
         }
     }
 }
@@ -75,15 +133,36 @@ impl About {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Seats {
-    /// The side the opponent plays (None: people play both).
+    /// The side the window's opponent plays (None: people play both).
     #[serde(default)]
     pub opponent: Option<Side>,
+    /// Who played each side, the first side's first, with its settings (a batch's games; left
+    /// out in the window's saves). It describes the game; loading replays the commands.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub players: Vec<Seat>,
+}
+
+/// Who played a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Seat {
+    /// A person at the table.
+    Person,
+    /// The opponent, weighing every attack by its odds.
+    Opponent,
+    /// The opponent's yardstick: attacks anything, straight at the nearest enemy.
+    Straight,
+    /// The random player, with the seed of its choices.
+    Random { seed: u64 },
 }
 
 impl Seats {
     /// Both sides played by people.
     pub fn is_hotseat(&self) -> bool {
         self.opponent.is_none()
+    }
+    /// Nothing to record: people at both sides, as a save without seats says.
+    pub fn is_unset(&self) -> bool {
+        self.opponent.is_none() && self.players.is_empty()
     }
 }
 
@@ -96,6 +175,7 @@ impl Save {
             scenario: (*b.scenario).clone(),
             commands: b.commands.to_vec(),
             seats: Seats::default(),
+            reseed: Vec::new(),
             about: None,
         }
     }
@@ -112,13 +192,11 @@ pub fn to_string_seated(b: &Battle, seats: &Seats) -> Result<String, String> {
 }
 
 fn to_string_about(b: &Battle, seats: &Seats, about: Option<About>) -> Result<String, String> {
-    let save = Save {
+    save_text(&Save {
         seats: seats.clone(),
         about,
         ..Save::of(b)
-    };
-    ron::ser::to_string_pretty(&save, ron::ser::PrettyConfig::default())
-        .map_err(|e| format!("cannot write save: {e}"))
+    })
 }
 
 /// Writes a save atomically: to a temporary file beside it, then renamed over.
@@ -138,7 +216,14 @@ pub fn write_named(b: &Battle, seats: &Seats, name: &str, path: &Path) -> Result
     write_text(&to_string_about(b, seats, Some(About::of(b, name)))?, path)
 }
 
-fn write_text(text: &str, path: &Path) -> Result<(), String> {
+/// Serialises a save as its file holds it.
+pub fn save_text(save: &Save) -> Result<String, String> {
+    ron::ser::to_string_pretty(save, ron::ser::PrettyConfig::default())
+        .map_err(|e| format!("cannot write save: {e}"))
+}
+
+/// Writes a text file atomically: to a temporary file beside it, then renamed over.
+pub fn write_text(text: &str, path: &Path) -> Result<(), String> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -174,6 +259,22 @@ pub fn parse(text: &str, file: &str) -> Result<Game, Vec<Diagnostic>> {
 
 /// Rebuilds a game from save text by replaying its commands, with who plays each side.
 pub fn parse_seated(text: &str, file: &str) -> Result<(Game, Seats), Vec<Diagnostic>> {
+    parse_loaded(text, file).map(|l| (l.game, l.seats))
+}
+
+/// A save loaded: the game replayed to where it was saved, who plays each side, and where its
+/// dice were seeded again (which a replay from the start needs).
+pub struct Loaded {
+    pub game: Game,
+    pub seats: Seats,
+    /// The seed the save's dice began with (a scenario's own), before any reseed.
+    pub seed: u64,
+    pub reseed: Vec<Reseed>,
+}
+
+/// Rebuilds a game from save text by replaying its commands (seeding the dice again where the
+/// save says), and checks it reaches the result the save records.
+pub fn parse_loaded(text: &str, file: &str) -> Result<Loaded, Vec<Diagnostic>> {
     let d = |line: usize, col: usize, message: String| Diagnostic::one(file, line, col, message);
     let save: Save = super::scenario::ron_options()
         .from_str(text)
@@ -196,12 +297,44 @@ pub fn parse_seated(text: &str, file: &str) -> Result<(Game, Seats), Vec<Diagnos
         let (line, col) = locate(text, "opponent", 1);
         return Err(d(line, col, "the opponent plays side 0 or 1".to_string()));
     }
+    if !save.seats.players.is_empty() && save.seats.players.len() != 2 {
+        let (line, col) = locate(text, "players", 1);
+        return Err(d(
+            line,
+            col,
+            "name two players, the first side's then the second's".into(),
+        ));
+    }
+    if let Some(i) = (1..save.reseed.len())
+        .find(|&i| save.reseed[i].after < save.reseed[i - 1].after)
+        .or_else(|| {
+            save.reseed
+                .iter()
+                .position(|r| r.after > save.commands.len())
+        })
+    {
+        let (line, col) = locate(text, "reseed", 1);
+        return Err(d(
+            line,
+            col,
+            format!(
+                "reseed {} comes after {} commands: the reseeds go in order, within the save's {} commands",
+                i + 1,
+                save.reseed[i].after,
+                save.commands.len()
+            ),
+        ));
+    }
     let mut b = scenario::build(&save.scenario, text, file)?;
     match &save.dice {
         Some(dice) => b.script_dice(dice),
         None => b.reseed(save.seed),
     }
+    let mut reseeds = save.reseed.iter().peekable();
     for (i, c) in save.commands.into_iter().enumerate() {
+        while let Some(r) = reseeds.next_if(|r| r.after == i) {
+            b.reseed(r.seed);
+        }
         if let Err(e) = b.execute(c) {
             let (line, col) = locate(text, "commands", 1);
             return Err(d(
@@ -211,7 +344,30 @@ pub fn parse_seated(text: &str, file: &str) -> Result<(Game, Seats), Vec<Diagnos
             ));
         }
     }
-    Ok((b, save.seats))
+    for r in reseeds {
+        b.reseed(r.seed);
+    }
+    if let Some(recorded) = save.about.as_ref().and_then(|a| a.result) {
+        let replayed = Outcome::of(&b);
+        if replayed != recorded {
+            let (line, col) = locate(text, "result", 1);
+            return Err(d(
+                line,
+                col,
+                format!(
+                    "the save records {}, but its commands replay to {}",
+                    recorded.words(&b),
+                    replayed.words(&b)
+                ),
+            ));
+        }
+    }
+    Ok(Loaded {
+        game: b,
+        seats: save.seats,
+        seed: save.seed,
+        reseed: save.reseed,
+    })
 }
 
 /// Loads a save from disk.
@@ -357,11 +513,22 @@ pub fn load_any(path: &Path) -> Result<Game, Vec<Diagnostic>> {
 /// Loads a scenario or a save, whichever the file is, with who plays each side (a scenario:
 /// people both).
 pub fn load_any_seated(path: &Path) -> Result<(Game, Seats), Vec<Diagnostic>> {
+    load_any_loaded(path).map(|l| (l.game, l.seats))
+}
+
+/// Loads a scenario or a save, whichever the file is, with who plays each side and where the
+/// dice were seeded again (a scenario: people both, one seed).
+pub fn load_any_loaded(path: &Path) -> Result<Loaded, Vec<Diagnostic>> {
     let text = scenario::read_text(path)?;
     let file = path.display().to_string();
     match sniff(&text) {
-        FileKind::Save => parse_seated(&text, &file),
-        FileKind::Scenario => scenario::parse(&text, &file).map(|b| (b, Seats::default())),
+        FileKind::Save => parse_loaded(&text, &file),
+        FileKind::Scenario => scenario::parse(&text, &file).map(|game| Loaded {
+            seats: Seats::default(),
+            seed: game.seed,
+            reseed: Vec::new(),
+            game,
+        }),
         FileKind::Orders => Err(vec![Diagnostic {
             file,
             line: 1,

@@ -4,6 +4,7 @@
 //! own seed, so the same arguments always give the same report.
 
 pub mod print;
+pub mod saves;
 
 use crate::players::autoplay::AutoPlayer;
 use crate::players::opponent::{Opponent, Style};
@@ -130,6 +131,11 @@ pub fn play_game(start: &Game, seed: u64, players: [Player; 2]) -> GameRecord {
     record(&game, seed, refused)
 }
 
+/// The seed of the choices of the player at `side` in the game thrown with `seed`.
+pub fn bot_seed(seed: u64, side: Side) -> u64 {
+    seed.wrapping_mul(2).wrapping_add(1 + side.min(1) as u64)
+}
+
 /// Plays one game from `start` to its end (or until nobody can move it on), throwing `seed`;
 /// `watch` sees the battle after every phase the players play. Also says how many commands the
 /// opponents gave that the battle refused.
@@ -142,8 +148,8 @@ pub fn play_out(
     let mut game = start.fork();
     game.reseed(seed);
     let mut bots = [
-        Bot::new(players[0], seed.wrapping_mul(2).wrapping_add(1)),
-        Bot::new(players[1], seed.wrapping_mul(2).wrapping_add(2)),
+        Bot::new(players[0], bot_seed(seed, 0)),
+        Bot::new(players[1], bot_seed(seed, 1)),
     ];
     // Bounded: every phase of every turn, with room for deployment.
     let phases = (game.turn_limit.max(1) as usize + 2) * 16 + game.units.len();
@@ -360,6 +366,28 @@ pub fn run(
             let g = play_game(game, seed.wrapping_add(i as u64), players);
             done();
             g
+        })
+        .collect()
+}
+
+/// As `run`, and `keep` is given each game as it ends with its seed (to write it as a save);
+/// the first error it returns ends the batch with that error.
+pub fn run_keeping(
+    game: &Game,
+    games: usize,
+    seed: u64,
+    players: [Player; 2],
+    done: &(dyn Fn() + Sync),
+    keep: &(dyn Fn(&Game, u64) -> Result<(), String> + Sync),
+) -> Result<Vec<GameRecord>, String> {
+    (0..games)
+        .into_par_iter()
+        .map(|i| {
+            let s = seed.wrapping_add(i as u64);
+            let (played, refused) = play_out(game, s, players, |_| {});
+            keep(&played, s)?;
+            done();
+            Ok(record(&played, s, refused))
         })
         .collect()
 }

@@ -1,23 +1,37 @@
 //! `volley batch`: plays a scenario many times on all cores with a progress bar, prints what the
 //! games say about its balance, and draws it.
 
-use crate::players::batch::{self, Player, Report};
+use crate::players::batch::{self, Player, Report, saves};
 use crate::rules::save;
 use indicatif::{ProgressBar, ProgressStyle};
 use plotters::prelude::*;
 use std::path::Path;
 
+/// What `volley batch` is asked for.
+pub struct Args<'a> {
+    pub scenario: &'a Path,
+    pub games: usize,
+    pub seed: u64,
+    pub players: &'a [String],
+    pub json: bool,
+    pub plot: Option<&'a Path>,
+    /// Write every game as a save in this folder.
+    pub save_games: Option<&'a Path>,
+}
+
 /// Runs the command; returns the exit code.
-pub fn main(
-    scenario: &Path,
-    games: usize,
-    seed: u64,
-    players: &[String],
-    json: bool,
-    plot: Option<&Path>,
-) -> i32 {
-    let b = match save::load_any(scenario) {
-        Ok(b) => b,
+pub fn main(a: Args) -> i32 {
+    let Args {
+        scenario,
+        games,
+        seed,
+        players,
+        json,
+        plot,
+        save_games,
+    } = a;
+    let loaded = match save::load_any_loaded(scenario) {
+        Ok(l) => l,
         Err(d) => {
             for x in d {
                 eprintln!("{x}");
@@ -25,6 +39,8 @@ pub fn main(
             return 1;
         }
     };
+    let origin = saves::Origin::of(&loaded);
+    let b = loaded.game;
     let players = match players {
         [a, c] => match (Player::parse(a), Player::parse(c)) {
             (Ok(a), Ok(c)) => [a, c],
@@ -42,12 +58,33 @@ pub fn main(
         eprintln!("--games: play at least one game");
         return 1;
     }
+    if let Some(dir) = save_games
+        && let Err(e) = std::fs::create_dir_all(dir)
+    {
+        eprintln!("--save-games: cannot make {}: {e}", dir.display());
+        return 1;
+    }
     let bar = ProgressBar::new(games as u64);
     if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} games, {eta} left") {
         bar.set_style(style);
     }
     let started = std::time::Instant::now();
-    let records = batch::run(&b, games, seed, players, &|| bar.inc(1));
+    let records = match save_games {
+        None => batch::run(&b, games, seed, players, &|| bar.inc(1)),
+        Some(dir) => {
+            let keep = |g: &crate::rules::game::Game, s: u64| {
+                saves::write(dir, &b, &origin, g, s, players).map(|_| ())
+            };
+            match batch::run_keeping(&b, games, seed, players, &|| bar.inc(1), &keep) {
+                Ok(r) => r,
+                Err(e) => {
+                    bar.finish_and_clear();
+                    eprintln!("--save-games: {e}");
+                    return 1;
+                }
+            }
+        }
+    };
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
     let report = batch::report(&b, seed, players, &records);

@@ -1,0 +1,222 @@
+//! Batch runs a designer can look into and spread over machines: every game written as a save
+//! that replays to its recorded result, and shards merged into the report one run prints.
+
+use std::path::{Path, PathBuf};
+use std::process::Command as Process;
+use volley::app::{Replay, ReplayStep};
+use volley::players::batch::{self, GameRecord, Player, saves};
+use volley::rules::command::Event;
+use volley::rules::save::{self, Outcome, Reseed, Save, Seat};
+use volley::rules::{Game, scenario};
+
+fn tutorial() -> Game {
+    save::load_any(Path::new("scenarios/tutorial.ron")).expect("tutorial")
+}
+
+/// A fresh folder for one test's files.
+fn folder(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("volley-batch-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Plays a batch from `start`, writing each game into `dir`; the records and the games.
+fn batch_saving(
+    start: &Game,
+    origin: &saves::Origin,
+    dir: &Path,
+    games: usize,
+    seed: u64,
+    players: [Player; 2],
+) -> Vec<GameRecord> {
+    let keep = |g: &Game, s: u64| saves::write(dir, start, origin, g, s, players).map(|_| ());
+    batch::run_keeping(start, games, seed, players, &|| {}, &keep).unwrap()
+}
+
+fn saved_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    files
+}
+
+fn game_over(g: &Game) -> Option<Event> {
+    g.log
+        .iter()
+        .rev()
+        .find(|e| matches!(e, Event::GameOver { .. }))
+        .cloned()
+}
+
+#[test]
+fn each_saved_batch_game_replays_to_its_recorded_result() {
+    let start = tutorial();
+    let dir = folder("replays");
+    let players = [Player::Opponent, Player::Random];
+    let records = batch_saving(&start, &saves::Origin::default(), &dir, 4, 11, players);
+    let files = saved_files(&dir);
+    assert_eq!(files.len(), 4, "{files:?}");
+    for (r, path) in records.iter().zip(&files) {
+        let text = std::fs::read_to_string(path).unwrap();
+        let loaded = save::parse_loaded(&text, &path.display().to_string()).unwrap();
+        let g = &loaded.game;
+        // Named by its seed and result, and holding that result.
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        assert_eq!(name, saves::file_name(g, r.seed));
+        assert!(name.starts_with(&format!("seed-{:04}-", r.seed)), "{name}");
+        let outcome = Outcome::of(g);
+        assert_eq!(outcome.winner, r.winner, "{name}");
+        assert_eq!(outcome.turn, r.turns, "{name}");
+        assert!(outcome.by.is_some(), "{name}: the game ended");
+        assert_eq!(g.commands.len(), r.commands, "{name}");
+        let s: Save = scenario::ron_options().from_str(&text).unwrap();
+        assert_eq!(s.about.and_then(|a| a.result), Some(outcome));
+        // One seed from the scenario: the batch's, and no reseed.
+        assert_eq!((s.seed, s.reseed.len()), (r.seed, 0));
+        // Who sat at each side, with the random player's seed.
+        assert_eq!(
+            loaded.seats.players,
+            vec![
+                Seat::Opponent,
+                Seat::Random {
+                    seed: batch::bot_seed(r.seed, 1)
+                }
+            ]
+        );
+        // The window's opponent takes no side: `volley play` opens it as it stands.
+        assert_eq!(loaded.seats.opponent, None);
+        // The game replayed is the game played, and so is the window's replay to its end.
+        let (replayed, _) = batch::play_out(&start, r.seed, players, |_| {});
+        assert!(g.log == replayed.log, "{name}: the save is the game played");
+        let (mut shown, mut replay) =
+            Replay::start_reseeded(g, loaded.seed, &loaded.reseed).unwrap();
+        replay.step(&mut shown, ReplayStep::ToEnd);
+        assert_eq!(game_over(&shown), game_over(g), "{name}");
+        assert!(shown.log == g.log, "{name}: the replay is the game");
+    }
+}
+
+#[test]
+fn a_batch_played_on_from_a_save_reseeds_where_the_save_ends() {
+    let loaded = save::load_any_loaded(Path::new("tests/saves/old_hotseat.ron")).unwrap();
+    let origin = saves::Origin::of(&loaded);
+    let start = loaded.game;
+    let before = start.commands.len();
+    assert!(before > 0);
+    let dir = folder("reseed");
+    let players = [Player::Random, Player::Straight];
+    let records = batch_saving(&start, &origin, &dir, 3, 40, players);
+    for (r, path) in records.iter().zip(saved_files(&dir)) {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let s: Save = scenario::ron_options().from_str(&text).unwrap();
+        // The save's own seed throws its first commands; the batch's the rest.
+        assert_eq!(s.seed, 5);
+        assert_eq!(
+            s.reseed,
+            vec![Reseed {
+                after: before,
+                seed: r.seed
+            }]
+        );
+        let again = save::parse_loaded(&text, "reseeded").unwrap();
+        assert_eq!(Outcome::of(&again.game).winner, r.winner);
+        let (mut shown, mut replay) =
+            Replay::start_reseeded(&again.game, again.seed, &again.reseed).unwrap();
+        replay.step(&mut shown, ReplayStep::ToEnd);
+        assert!(shown.log == again.game.log, "the replay is the game");
+    }
+}
+
+#[test]
+fn a_save_whose_replay_misses_its_recorded_result_is_refused() {
+    let start = tutorial();
+    let dir = folder("tampered");
+    let records = batch_saving(
+        &start,
+        &saves::Origin::default(),
+        &dir,
+        1,
+        3,
+        [Player::Straight, Player::Opponent],
+    );
+    let path = &saved_files(&dir)[0];
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut s: Save = scenario::ron_options().from_str(&text).unwrap();
+    let about = s.about.as_mut().unwrap();
+    let result = about.result.as_mut().unwrap();
+    // The other side written in as the winner, then a later turn.
+    result.winner = Some(records[0].winner.map_or(0, |w| 1 - w));
+    let bad = save::save_text(&s).unwrap();
+    let d = save::parse_loaded(&bad, "bad.ron").err().expect("refused");
+    assert!(d[0].message.contains("replay"), "{d:?}");
+    let (line, _) = scenario::locate(&bad, "result", 1);
+    assert_eq!(d[0].line, line);
+    let mut s: Save = scenario::ron_options().from_str(&text).unwrap();
+    s.about.as_mut().unwrap().result.as_mut().unwrap().turn += 1;
+    assert!(save::parse_loaded(&save::save_text(&s).unwrap(), "late.ron").is_err());
+    // Untouched, it loads.
+    assert!(save::parse_loaded(&text, "good.ron").is_ok());
+}
+
+#[test]
+fn saves_written_before_batch_saves_load_and_write_back_unchanged() {
+    let text = std::fs::read_to_string("tests/saves/old_hotseat.ron").unwrap();
+    let l = save::parse_loaded(&text, "old_hotseat.ron").unwrap();
+    assert_eq!(l.game.commands.len(), 3);
+    assert!(l.seats.is_unset() && l.reseed.is_empty());
+    // Nothing new is written where nothing new is known.
+    assert_eq!(save::to_string(&l.game).unwrap(), text);
+    let text = std::fs::read_to_string("tests/saves/old_against_opponent.ron").unwrap();
+    let l = save::parse_loaded(&text, "old_against_opponent.ron").unwrap();
+    assert_eq!(l.seats.opponent, Some(1));
+    assert!(l.seats.players.is_empty());
+    let s: Save = scenario::ron_options().from_str(&text).unwrap();
+    assert_eq!(s.about.map(|a| (a.turn, a.result)), Some((1, None)));
+}
+
+fn volley() -> Process {
+    Process::new(env!("CARGO_BIN_EXE_volley"))
+}
+
+#[test]
+fn volley_batch_saves_every_game_and_volley_check_holds_each_to_its_result() {
+    let dir = folder("cli");
+    let out = volley()
+        .args([
+            "batch",
+            "scenarios/tutorial.ron",
+            "--games",
+            "3",
+            "--seed",
+            "21",
+        ])
+        .args(["--players", "opponent,random", "--save-games"])
+        .arg(dir.join("games"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let files = saved_files(&dir.join("games"));
+    assert_eq!(files.len(), 3);
+    let out = volley().arg("check").args(&files).output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    // A save written over with the other result is refused.
+    let text = std::fs::read_to_string(&files[0]).unwrap();
+    let mut s: Save = scenario::ron_options().from_str(&text).unwrap();
+    let r = s.about.as_mut().unwrap().result.as_mut().unwrap();
+    r.winner = match r.winner {
+        Some(w) => Some(1 - w),
+        None => Some(0),
+    };
+    let bad = dir.join("bad.ron");
+    std::fs::write(&bad, save::save_text(&s).unwrap()).unwrap();
+    let out = volley().arg("check").arg(&bad).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("bad.ron:") && said.contains("replay"),
+        "{said}"
+    );
+}
