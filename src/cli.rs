@@ -67,8 +67,12 @@ pub enum Cmd {
     },
     /// Play a scenario many times headless and report its balance: win rates with 95% Wilson
     /// intervals, game lengths, losses by troop type, the losses that decide games.
+    #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
     Batch {
-        scenario: PathBuf,
+        #[command(subcommand)]
+        merge: Option<BatchCmd>,
+        #[arg(required = true)]
+        scenario: Option<PathBuf>,
         /// Games to play.
         #[arg(long, default_value_t = 100)]
         games: usize,
@@ -112,6 +116,24 @@ pub enum Cmd {
         /// Save the game here after every command (atomically, as the window's autosave).
         #[arg(long)]
         autosave: Option<PathBuf>,
+    },
+}
+
+/// What `volley batch` does besides playing.
+#[derive(Subcommand, Debug)]
+pub enum BatchCmd {
+    /// Merge shards (`volley batch ... --json` over seed ranges) into the report one run over
+    /// all their seeds prints; refuses shards of other scenarios, rules or players, and seeds
+    /// missing or played twice.
+    Merge {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Print one JSON object (itself a shard of the whole range).
+        #[arg(long)]
+        json: bool,
+        /// Draw win rate and losses by turn here (.svg or .png).
+        #[arg(long)]
+        plot: Option<PathBuf>,
     },
 }
 
@@ -387,7 +409,12 @@ pub fn main() -> i32 {
             if bad { 1 } else { 0 }
         }
         Some(Cmd::Batch {
-            scenario,
+            merge: Some(BatchCmd::Merge { files, json, plot }),
+            ..
+        }) => crate::players::batch::print::merge(&files, json, plot.as_deref()),
+        Some(Cmd::Batch {
+            merge: None,
+            scenario: Some(scenario),
             games,
             seed,
             players,
@@ -403,6 +430,10 @@ pub fn main() -> i32 {
             plot: plot.as_deref(),
             save_games: save_games.as_deref(),
         }),
+        Some(Cmd::Batch { scenario: None, .. }) => {
+            eprintln!("volley batch: name a scenario or a save, or merge and the shards");
+            2
+        }
         Some(Cmd::Run {
             scenario,
             orders,

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 use volley::app::{Replay, ReplayStep};
-use volley::players::batch::{self, GameRecord, Player, saves};
+use volley::players::batch::{self, GameRecord, Player, print, saves, shard};
 use volley::rules::command::Event;
 use volley::rules::save::{self, Outcome, Reseed, Save, Seat};
 use volley::rules::{Game, scenario};
@@ -219,4 +219,161 @@ fn volley_batch_saves_every_game_and_volley_check_holds_each_to_its_result() {
         said.contains("bad.ron:") && said.contains("replay"),
         "{said}"
     );
+}
+
+/// A shard as `volley batch --seed S --games N --json` makes it: its header and records.
+fn shard_of(
+    start: &Game,
+    seed: u64,
+    games: usize,
+    players: [Player; 2],
+) -> (String, shard::Header, Vec<GameRecord>) {
+    let records = batch::run(start, games, seed, players, &|| {});
+    let header = shard::Header::of(start, &saves::Origin::default(), seed, games, players);
+    (format!("shard-{seed}.json"), header, records)
+}
+
+const PAIR: [Player; 2] = [Player::Opponent, Player::Random];
+
+#[test]
+fn seeds_1_to_5_merged_with_6_to_12_are_the_run_of_12() {
+    let start = tutorial();
+    let whole = batch::run(&start, 12, 1, PAIR, &|| {});
+    let one = batch::report(&start, 1, PAIR, &whole);
+    let whole_header = shard::Header::of(&start, &saves::Origin::default(), 1, 12, PAIR);
+    // Given out of order, as a shell's glob may.
+    let (header, records) = shard::merge(vec![
+        shard_of(&start, 6, 7, PAIR),
+        shard_of(&start, 1, 5, PAIR),
+    ])
+    .unwrap();
+    assert_eq!(header, whole_header);
+    assert_eq!(records, whole);
+    let merged = batch::report_named(
+        &header.scenario,
+        header.sides.clone(),
+        header.seed,
+        header.players,
+        &records,
+    );
+    assert_eq!(merged, one);
+    assert_eq!(print::words(&merged), print::words(&one));
+    assert_eq!(
+        shard::json(&merged, &records, &header).unwrap(),
+        shard::json(&one, &whole, &whole_header).unwrap()
+    );
+    // The games are not all alike, so the sums are not trivially equal.
+    assert!(whole.iter().any(|g| g.turns != whole[0].turns), "{whole:?}");
+}
+
+#[test]
+fn merging_refuses_a_gap_an_overlap_and_another_battle() {
+    let start = tutorial();
+    let err = |shards| shard::merge(shards).err().expect("refused");
+    let e = err(vec![
+        shard_of(&start, 1, 5, PAIR),
+        shard_of(&start, 7, 6, PAIR),
+    ]);
+    assert!(e.contains("seeds 6 to 6 are missing"), "{e}");
+    let e = err(vec![
+        shard_of(&start, 1, 5, PAIR),
+        shard_of(&start, 5, 8, PAIR),
+    ]);
+    assert!(e.contains("overlap: seeds 5 to 5"), "{e}");
+    // Another scenario, the same scenario with another option, other players.
+    let other = save::load_any(Path::new("scenarios/dbfpw_tutorial.ron")).unwrap();
+    let e = err(vec![
+        shard_of(&start, 1, 2, PAIR),
+        shard_of(&other, 3, 2, PAIR),
+    ]);
+    assert!(e.contains("another scenario or rules"), "{e}");
+    let text = std::fs::read_to_string("scenarios/tutorial.ron").unwrap();
+    let mut raw: scenario::RawScenario = scenario::ron_options().from_str(&text).unwrap();
+    raw.turn_limit += 1;
+    let longer = scenario::build(&raw, &text, "longer").unwrap();
+    let e = err(vec![
+        shard_of(&start, 1, 2, PAIR),
+        shard_of(&longer, 3, 2, PAIR),
+    ]);
+    assert!(e.contains("another scenario or rules"), "{e}");
+    let e = err(vec![
+        shard_of(&start, 1, 2, PAIR),
+        shard_of(&start, 3, 2, [Player::Straight, Player::Random]),
+    ]);
+    assert!(e.contains("played by straight against random"), "{e}");
+    // A shard whose records are not its header's seeds.
+    let (name, h, mut records) = shard_of(&start, 1, 3, PAIR);
+    records.pop();
+    let e = err(vec![(name, h, records)]);
+    assert!(e.contains("not the games of seeds 1 to 3"), "{e}");
+}
+
+#[test]
+fn volley_batch_merge_prints_what_one_run_prints_byte_for_byte() {
+    let dir = folder("merge");
+    let run = |seed: &str, games: &str, json: bool| {
+        let mut c = volley();
+        c.args([
+            "batch",
+            "scenarios/tutorial.ron",
+            "--players",
+            "opponent,random",
+        ])
+        .args(["--seed", seed, "--games", games]);
+        if json {
+            c.arg("--json");
+        }
+        let out = c.output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+        out.stdout
+    };
+    std::fs::write(dir.join("a.json"), run("1", "5", true)).unwrap();
+    std::fs::write(dir.join("b.json"), run("6", "7", true)).unwrap();
+    std::fs::write(dir.join("c.json"), run("8", "5", true)).unwrap();
+    let merge = |files: &[&str], json: bool| {
+        let mut c = volley();
+        c.args(["batch", "merge"])
+            .args(files.iter().map(|f| dir.join(f)));
+        if json {
+            c.arg("--json");
+        }
+        c.output().unwrap()
+    };
+    let out = merge(&["b.json", "a.json"], true);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&run("1", "12", true))
+    );
+    let out = merge(&["a.json", "b.json"], false);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&run("1", "12", false))
+    );
+    // The merged JSON is itself a shard.
+    std::fs::write(
+        dir.join("ab.json"),
+        merge(&["a.json", "b.json"], true).stdout,
+    )
+    .unwrap();
+    std::fs::write(dir.join("d.json"), run("13", "2", true)).unwrap();
+    let out = merge(&["ab.json", "d.json"], true);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&run("1", "14", true))
+    );
+    // Overlapping shards are refused, naming both, with nothing on the standard output.
+    let out = merge(&["a.json", "b.json", "c.json"], false);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("b.json and") && said.contains("c.json overlap"),
+        "{said}"
+    );
+    // A report without records (as a batch printed before shards) is no shard.
+    std::fs::write(dir.join("bare.json"), "{\"scenario\": \"x\", \"games\": 1}").unwrap();
+    let out = merge(&["bare.json"], false);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a batch shard"));
 }

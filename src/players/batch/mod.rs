@@ -5,6 +5,7 @@
 
 pub mod print;
 pub mod saves;
+pub mod shard;
 
 use crate::players::autoplay::AutoPlayer;
 use crate::players::opponent::{Opponent, Style};
@@ -13,11 +14,11 @@ use crate::rules::command::{Command, Ending, Event};
 use crate::rules::game::Game;
 use crate::rules::model::Side;
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Who plays a side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Player {
     /// The opponent, weighing every attack by its odds.
@@ -105,7 +106,7 @@ pub fn play_phase(g: &mut Game, bots: &mut [Bot; 2]) -> usize {
 }
 
 /// One game's story.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
     pub seed: u64,
     pub winner: Option<Side>,
@@ -288,6 +289,19 @@ pub struct TurnRow {
 
 /// Sums the games up.
 pub fn report(b: &Battle, seed: u64, players: [Player; 2], games: &[GameRecord]) -> Report {
+    let side = |s: Side| b.sides.get(s).map(|x| x.name.clone()).unwrap_or_default();
+    report_named(&b.info.name, [side(0), side(1)], seed, players, games)
+}
+
+/// Sums the games of the scenario `scenario` up, its sides named `sides` (what a shard's
+/// header gives where the battle is not at hand).
+pub fn report_named(
+    scenario: &str,
+    sides: [String; 2],
+    seed: u64,
+    players: [Player; 2],
+    games: &[GameRecord],
+) -> Report {
     let n = games.len();
     let won = |s: Side| games.iter().filter(|g| g.winner == Some(s)).count();
     let turns: Vec<f64> = games.iter().map(|g| f64::from(g.turns)).collect();
@@ -331,13 +345,12 @@ pub fn report(b: &Battle, seed: u64, players: [Player; 2], games: &[GameRecord])
             row
         })
         .collect();
-    let side = |s: Side| b.sides.get(s).map(|x| x.name.clone()).unwrap_or_default();
     Report {
-        scenario: b.info.name.clone(),
+        scenario: scenario.to_string(),
         games: n,
         seed,
         players,
-        sides: [side(0), side(1)],
+        sides,
         wins: [wilson(won(0), n), wilson(won(1), n)],
         draws: games.iter().filter(|g| g.winner.is_none()).count(),
         turn_limit: games.iter().filter(|g| g.turn_limit).count(),

@@ -1,7 +1,7 @@
 //! `volley batch`: plays a scenario many times on all cores with a progress bar, prints what the
 //! games say about its balance, and draws it.
 
-use crate::players::batch::{self, Player, Report, saves};
+use crate::players::batch::{self, Player, Report, saves, shard};
 use crate::rules::save;
 use indicatif::{ProgressBar, ProgressStyle};
 use plotters::prelude::*;
@@ -88,16 +88,10 @@ pub fn main(a: Args) -> i32 {
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
     let report = batch::report(&b, seed, players, &records);
-    if json {
-        match serde_json::to_string_pretty(&report) {
-            Ok(t) => println!("{t}"),
-            Err(e) => {
-                eprintln!("{e}");
-                return 1;
-            }
-        }
-    } else {
-        print!("{}", words(&report));
+    let header = shard::Header::of(&b, &origin, seed, games, players);
+    if let Err(e) = show(&report, &records, &header, json) {
+        eprintln!("{e}");
+        return 1;
     }
     // Timings change from run to run: they go to the error stream, never into the report.
     eprintln!(
@@ -107,6 +101,61 @@ pub fn main(a: Args) -> i32 {
         games as f64 / seconds.max(1e-9),
         rayon::current_num_threads()
     );
+    if let Some(p) = plot
+        && let Err(e) = draw(&report, p)
+    {
+        eprintln!("--plot: {e}");
+        return 1;
+    }
+    0
+}
+
+/// Prints a batch's report: as JSON with its records and header, or in words.
+fn show(
+    report: &Report,
+    records: &[batch::GameRecord],
+    header: &shard::Header,
+    json: bool,
+) -> Result<(), String> {
+    if json {
+        println!("{}", shard::json(report, records, header)?);
+    } else {
+        print!("{}", words(report));
+    }
+    Ok(())
+}
+
+/// `volley batch merge`: merges shards into the report one run over their seeds prints, as
+/// JSON (itself a shard) or in words, and draws it; returns the exit code.
+pub fn merge(files: &[std::path::PathBuf], json: bool, plot: Option<&Path>) -> i32 {
+    let mut shards = Vec::new();
+    for f in files {
+        match shard::read(f) {
+            Ok((h, r)) => shards.push((f.display().to_string(), h, r)),
+            Err(e) => {
+                eprintln!("{e}");
+                return 1;
+            }
+        }
+    }
+    let (header, records) = match shard::merge(shards) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("{e}");
+            return 1;
+        }
+    };
+    let report = batch::report_named(
+        &header.scenario,
+        header.sides.clone(),
+        header.seed,
+        header.players,
+        &records,
+    );
+    if let Err(e) = show(&report, &records, &header, json) {
+        eprintln!("{e}");
+        return 1;
+    }
     if let Some(p) = plot
         && let Err(e) = draw(&report, p)
     {
