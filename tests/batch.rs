@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 use volley::app::{Replay, ReplayStep};
 use volley::players::batch::{self, GameRecord, Player, print, saves, shard};
-use volley::rules::command::Event;
+use volley::rules::command::{Ending, Event};
 use volley::rules::save::{self, Outcome, Reseed, Save, Seat};
 use volley::rules::{Game, scenario};
 
@@ -376,4 +376,108 @@ fn volley_batch_merge_prints_what_one_run_prints_byte_for_byte() {
     let out = merge(&["bare.json"], false);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a batch shard"));
+}
+
+fn game_record(winner: Option<usize>, by: Ending, turns: u32, hill: usize) -> GameRecord {
+    GameRecord {
+        seed: 0,
+        winner,
+        reason: String::new(),
+        turns,
+        turn_limit: by == Ending::TurnLimit,
+        losses: Vec::new(),
+        decisive: None,
+        commands: 0,
+        finished: true,
+        refused: 0,
+        ending: Some(by),
+        condition: None,
+        held: vec![("Hill".into(), hill), ("Mill".into(), 1)],
+    }
+}
+
+#[test]
+fn the_report_counts_each_way_a_game_was_decided_and_each_objective_held() {
+    let games = [
+        game_record(Some(0), Ending::Broken, 4, 0),
+        game_record(None, Ending::TurnLimit, 8, 1),
+        game_record(Some(0), Ending::Broken, 7, 0),
+        game_record(Some(1), Ending::Broken, 5, 0),
+    ];
+    let sides = ["Prussia".to_string(), "Austria".to_string()];
+    let r = batch::report_named("t", sides, 1, PAIR, &games);
+    let rows: Vec<_> = r
+        .decided
+        .iter()
+        .map(|d| (d.by, d.winner, d.games, d.turns_mean))
+        .collect();
+    // Most games first; then by way, then by winner.
+    assert_eq!(
+        rows,
+        vec![
+            (Some(Ending::Broken), Some(0), 2, 5.5),
+            (Some(Ending::Broken), Some(1), 1, 5.0),
+            (Some(Ending::TurnLimit), None, 1, 8.0),
+        ]
+    );
+    assert!(r.decided.iter().all(|d| d.condition.is_none()));
+    let held: Vec<_> = r
+        .objectives
+        .iter()
+        .map(|o| (o.objective.as_str(), o.games, o.share))
+        .collect();
+    assert_eq!(
+        held,
+        vec![("Hill", [3, 1], [0.75, 0.25]), ("Mill", [0, 4], [0.0, 1.0])]
+    );
+    let words = print::words(&r);
+    assert!(
+        words.contains("an army broke: Prussia wins") && words.contains("mean turn 5.5"),
+        "{words}"
+    );
+    assert!(words.contains("the turn limit: no winner"), "{words}");
+    assert!(
+        words.contains("Prussia                Hill 75%, Mill 0%"),
+        "{words}"
+    );
+}
+
+#[test]
+fn each_record_keeps_how_its_game_ended_and_who_held_each_objective() {
+    let start = save::load_any(Path::new("scenarios/bbb_tutorial.ron")).unwrap();
+    let places: Vec<String> = start
+        .rules
+        .objectives_held(&start.battle)
+        .into_iter()
+        .map(|(_, name, _)| name)
+        .collect();
+    assert!(!places.is_empty());
+    let players = [Player::Opponent, Player::Straight];
+    let records = batch::run(&start, 4, 3, players, &|| {});
+    for r in &records {
+        let (g, _) = batch::play_out(&start, r.seed, players, |_| {});
+        let Some(Event::GameOver { by, .. }) = game_over(&g) else {
+            panic!("seed {}: the game did not end", r.seed);
+        };
+        assert_eq!(r.ending, Some(by));
+        let held: Vec<(String, usize)> = g
+            .rules
+            .objectives_held(&g.battle)
+            .into_iter()
+            .map(|(_, name, side)| (name, side))
+            .collect();
+        assert_eq!(r.held, held);
+    }
+    let report = batch::report(&start, 3, players, &records);
+    assert_eq!(report.decided.iter().map(|d| d.games).sum::<usize>(), 4);
+    let names: Vec<&str> = report
+        .objectives
+        .iter()
+        .map(|o| o.objective.as_str())
+        .collect();
+    assert_eq!(names, places.iter().map(String::as_str).collect::<Vec<_>>());
+    for o in &report.objectives {
+        // Every place is held by one side or the other at every end.
+        assert_eq!(o.games[0] + o.games[1], 4, "{o:?}");
+    }
 }

@@ -124,6 +124,27 @@ pub struct GameRecord {
     pub finished: bool,
     /// Commands an opponent gave that the battle refused.
     pub refused: usize,
+    /// How the game was decided, as its game-over event says (none: it did not end).
+    #[serde(default)]
+    pub ending: Option<Ending>,
+    /// Where a scenario's condition decided it, the condition as the game-over reason states
+    /// it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<String>,
+    /// The objectives at the end, each with the side that held it.
+    #[serde(default)]
+    pub held: Vec<(String, Side)>,
+}
+
+/// How a game that ended `by` is named in a report, and whether its reason names the
+/// condition that decided it (counted apart from the others decided that way).
+pub fn way(by: Ending) -> (&'static str, bool) {
+    match by {
+        Ending::TurnLimit => ("the turn limit", false),
+        Ending::Broken => ("an army broke", false),
+        Ending::Withdrew => ("an army withdrew", false),
+        Ending::NoUnits => ("a side had no units left", false),
+    }
 }
 
 /// Plays one game from the battle as set up, with the dice of `seed`.
@@ -176,7 +197,8 @@ pub fn play_out(
 }
 
 /// What a batch keeps of a game played out.
-fn record(b: &Battle, seed: u64, refused: usize) -> GameRecord {
+fn record(g: &Game, seed: u64, refused: usize) -> GameRecord {
+    let b = &g.battle;
     // The losses, read from the log as it stands (a re-roll rewrites its command's events).
     let mut losses = Vec::new();
     let mut turn = 1;
@@ -209,7 +231,7 @@ fn record(b: &Battle, seed: u64, refused: usize) -> GameRecord {
         seed,
         winner,
         turn_limit: winner.is_none() || ending == Some(Ending::TurnLimit) || !b.is_over(),
-        reason,
+        reason: reason.clone(),
         turns: b.turn,
         losses: losses
             .into_iter()
@@ -219,6 +241,14 @@ fn record(b: &Battle, seed: u64, refused: usize) -> GameRecord {
         commands: b.commands.len(),
         finished: b.is_over(),
         refused,
+        ending,
+        condition: ending.filter(|e| way(*e).1).map(|_| reason.clone()),
+        held: g
+            .rules
+            .objectives_held(b)
+            .into_iter()
+            .map(|(_, name, side)| (name, side))
+            .collect(),
     }
 }
 
@@ -278,6 +308,36 @@ pub struct Report {
     pub unfinished: usize,
     /// Commands the opponents gave that the battle refused (none should).
     pub refused: usize,
+    /// How the games were decided: each way (and condition) with each winner, most games
+    /// first.
+    pub decided: Vec<Decided>,
+    /// Each objective (in the order the games name them) and the games each side ended
+    /// holding it.
+    pub objectives: Vec<HeldAtEnd>,
+}
+
+/// Games decided one way with one winner.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Decided {
+    /// None: the games did not end.
+    pub by: Option<Ending>,
+    /// The scenario's condition that decided them, as the game-over reason states it.
+    pub condition: Option<String>,
+    /// None: no winner.
+    pub winner: Option<Side>,
+    pub games: usize,
+    /// The mean of the turns they ended in.
+    pub turns_mean: f64,
+}
+
+/// An objective and who held it at the end.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct HeldAtEnd {
+    pub objective: String,
+    /// Games each side ended holding it.
+    pub games: [usize; 2],
+    /// The share of all games each side ended holding it.
+    pub share: [f64; 2],
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -361,7 +421,80 @@ pub fn report_named(
         by_turn,
         unfinished: games.iter().filter(|g| !g.finished).count(),
         refused: games.iter().map(|g| g.refused).sum(),
+        decided: decided(games),
+        objectives: held_at_end(games),
     }
+}
+
+/// The games counted by how they were decided and who won, with their mean length.
+fn decided(games: &[GameRecord]) -> Vec<Decided> {
+    let mut rows: Vec<(Decided, f64)> = Vec::new();
+    for g in games {
+        let same =
+            |d: &Decided| d.by == g.ending && d.condition == g.condition && d.winner == g.winner;
+        let i = match rows.iter().position(|(d, _)| same(d)) {
+            Some(i) => i,
+            None => {
+                rows.push((
+                    Decided {
+                        by: g.ending,
+                        condition: g.condition.clone(),
+                        winner: g.winner,
+                        games: 0,
+                        turns_mean: 0.0,
+                    },
+                    0.0,
+                ));
+                rows.len() - 1
+            }
+        };
+        rows[i].0.games += 1;
+        rows[i].1 += f64::from(g.turns);
+    }
+    let mut rows: Vec<Decided> = rows
+        .into_iter()
+        .map(|(d, turns)| Decided {
+            turns_mean: turns / d.games as f64,
+            ..d
+        })
+        .collect();
+    let name = |d: &Decided| d.by.map_or("unfinished", |b| way(b).0);
+    rows.sort_by(|a, b| {
+        b.games
+            .cmp(&a.games)
+            .then_with(|| name(a).cmp(name(b)))
+            .then_with(|| a.condition.cmp(&b.condition))
+            .then_with(|| a.winner.cmp(&b.winner))
+    });
+    rows
+}
+
+/// Each objective the games name, with the games each side ended holding it.
+fn held_at_end(games: &[GameRecord]) -> Vec<HeldAtEnd> {
+    let mut rows: Vec<HeldAtEnd> = Vec::new();
+    for g in games {
+        for (name, side) in &g.held {
+            let i = match rows.iter().position(|r| &r.objective == name) {
+                Some(i) => i,
+                None => {
+                    rows.push(HeldAtEnd {
+                        objective: name.clone(),
+                        games: [0, 0],
+                        share: [0.0, 0.0],
+                    });
+                    rows.len() - 1
+                }
+            };
+            if *side < 2 {
+                rows[i].games[*side] += 1;
+            }
+        }
+    }
+    let n = games.len().max(1) as f64;
+    for r in &mut rows {
+        r.share = r.games.map(|k| k as f64 / n);
+    }
+    rows
 }
 
 /// Plays `games` games on all cores, game `i` with the dice of `seed + i`; `done` is called as

@@ -214,10 +214,46 @@ pub fn words(r: &Report) -> String {
             }
         ));
     }
+    out.push_str(&decided_words(r));
     if !r.decisive.is_empty() {
         out.push_str("  losses that decided games (the beaten side's last unit lost):\n");
         for (name, n) in &r.decisive {
             out.push_str(&format!("    {name:<30} {n} game(s)\n"));
+        }
+    }
+    out
+}
+
+/// How the games were decided, and the objectives held at the end, in words.
+fn decided_words(r: &Report) -> String {
+    let side = |s: usize| r.sides.get(s).map(String::as_str).unwrap_or("?");
+    let mut out = String::from("  how the games were decided:\n");
+    for d in &r.decided {
+        let how = match (d.by, &d.condition) {
+            (None, _) => "unfinished".to_string(),
+            (Some(b), None) => batch::way(b).0.to_string(),
+            (Some(b), Some(c)) => format!("{} ({c})", batch::way(b).0),
+        };
+        let who = match d.winner {
+            Some(w) => format!("{} wins", side(w)),
+            None => "no winner".into(),
+        };
+        out.push_str(&format!(
+            "    {:<46} {:>5} game(s), mean turn {:.1}\n",
+            format!("{how}: {who}"),
+            d.games,
+            d.turns_mean
+        ));
+    }
+    if !r.objectives.is_empty() {
+        out.push_str("  objectives held at the end, share of games:\n");
+        for s in 0..2 {
+            let list: Vec<String> = r
+                .objectives
+                .iter()
+                .map(|o| format!("{} {:.0}%", o.objective, o.share[s] * 100.0))
+                .collect();
+            out.push_str(&format!("    {:<22} {}\n", side(s), list.join(", ")));
         }
     }
     out
