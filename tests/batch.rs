@@ -269,7 +269,7 @@ fn seeds_1_to_5_merged_with_6_to_12_are_the_run_of_12() {
 #[test]
 fn merging_refuses_a_gap_an_overlap_and_another_battle() {
     let start = tutorial();
-    let err = |shards| shard::merge(shards).err().expect("refused");
+    let err = |shards| shard::merge(shards).expect_err("refused");
     let e = err(vec![
         shard_of(&start, 1, 5, PAIR),
         shard_of(&start, 7, 6, PAIR),
