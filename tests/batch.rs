@@ -157,6 +157,25 @@ fn a_save_whose_replay_misses_its_recorded_result_is_refused() {
     let mut s: Save = scenario::ron_options().from_str(&text).unwrap();
     s.about.as_mut().unwrap().result.as_mut().unwrap().turn += 1;
     assert!(save::parse_loaded(&save::save_text(&s).unwrap(), "late.ron").is_err());
+    // A reseed past the save's commands, and seats for one side only, are refused at their
+    // lines.
+    let mut s: Save = scenario::ron_options().from_str(&text).unwrap();
+    s.reseed = vec![Reseed {
+        after: s.commands.len() + 1,
+        seed: 9,
+    }];
+    let bad = save::save_text(&s).unwrap();
+    let d = save::parse_loaded(&bad, "reseed.ron")
+        .err()
+        .expect("refused");
+    assert_eq!(d[0].line, scenario::locate(&bad, "reseed", 1).0, "{d:?}");
+    let mut s: Save = scenario::ron_options().from_str(&text).unwrap();
+    s.seats.players.pop();
+    let bad = save::save_text(&s).unwrap();
+    let d = save::parse_loaded(&bad, "seats.ron")
+        .err()
+        .expect("refused");
+    assert_eq!(d[0].line, scenario::locate(&bad, "players", 1).0, "{d:?}");
     // Untouched, it loads.
     assert!(save::parse_loaded(&text, "good.ron").is_ok());
 }
