@@ -320,6 +320,11 @@ fn merging_refuses_a_gap_an_overlap_and_another_battle() {
         shard_of(&start, 3, 2, [Player::Straight, Player::Random]),
     ]);
     assert!(e.contains("played by straight against random"), "{e}");
+    // A shard of another version of the format.
+    let (name, mut h, records) = shard_of(&start, 3, 2, PAIR);
+    h.version = shard::SHARD_VERSION + 1;
+    let e = err(vec![shard_of(&start, 1, 2, PAIR), (name, h, records)]);
+    assert!(e.contains("shard version 2"), "{e}");
     // A shard whose records are not its header's seeds.
     let (name, h, mut records) = shard_of(&start, 1, 3, PAIR);
     records.pop();
