@@ -10,14 +10,15 @@ use std::path::Path;
 mod build;
 pub mod raw;
 mod unit;
+pub mod victory;
 
 pub use build::build;
 use build::{Checker, pt_ok};
 pub use raw::{
-    Flank, RawFeature, RawObjective, RawPt, RawScenario, RawSide, RawTable, RawUnit, RawZone,
-    coat_colour,
+    Flank, RawFeature, RawPt, RawScenario, RawSide, RawTable, RawUnit, RawZone, coat_colour,
 };
 use unit::build_unit;
+pub use victory::{RawConditions, RawHold, RawObjective};
 
 /// The scenario the program opens when given none.
 pub const DEFAULT_SCENARIO: &str = "scenarios/default.ron";
