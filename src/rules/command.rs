@@ -36,6 +36,11 @@ pub enum Step {
 pub enum Command {
     /// Finish the current phase (rolling the command dice when leaving the command phase).
     EndPhase,
+    /// Take a unit touching a table edge off the table by that edge, where a scenario's
+    /// `Exited` condition names it for the unit's side, in its side's movement: no loss.
+    Exit {
+        unit: UnitId,
+    },
     /// Move one unit.
     Move {
         unit: UnitId,
@@ -232,6 +237,7 @@ impl Command {
             Command::Send { .. } => "Send",
             Command::PursuitOrder { .. } => "PursuitOrder",
             Command::Undo => "Undo",
+            Command::Exit { .. } => "Exit",
         }
     }
 
@@ -254,7 +260,8 @@ impl Command {
             | Command::Declare { unit, .. }
             | Command::Charge { unit }
             | Command::Reroll { unit, .. }
-            | Command::PursuitOrder { unit, .. } => Some(unit),
+            | Command::PursuitOrder { unit, .. }
+            | Command::Exit { unit } => Some(unit),
             Command::MoveGroup { units, .. } => units.first(),
             Command::Attach { general, .. } | Command::Detach { general } => Some(general),
             Command::Send { courier, .. } => Some(courier),

@@ -44,6 +44,17 @@ impl Game {
                 .and_then(|()| rules.after_command(b, out))
                 .map(|()| victory::after_command(rules.get(), b, out, turn_before))
         };
+        if let Command::Exit { unit } = &cmd {
+            let unit = unit.clone();
+            return self.battle.run(cmd, |b, _, out| {
+                let turn_before = b.turn;
+                let edge = victory::exit_edge(rules.get(), b, &unit)?;
+                b.emit(out, Event::Exited { unit, edge });
+                rules.after_command(b, out)?;
+                victory::after_command(rules.get(), b, out, turn_before);
+                Ok(())
+            });
+        }
         if let Command::Reroll { by, unit } = &cmd {
             // Which die the rules let the general throw again, and how many after it belong
             // to its roll; the battle replays the last command with it.

@@ -5,7 +5,7 @@
 //! (`Ruleset::holder_near`) and what a side has lost (`Ruleset::units_lost`).
 
 use crate::rules::battle::{Battle, Table};
-use crate::rules::command::{Ending, Event};
+use crate::rules::command::{Ending, Event, RuleError};
 use crate::rules::geometry::{Base, Pt};
 use crate::rules::model::{Side, Unit};
 use crate::rules::ruleset::Ruleset;
@@ -421,6 +421,82 @@ pub fn at_limit(rules: &dyn Ruleset, b: &Battle) -> Verdict {
         by: Ending::TurnLimit,
         met: None,
     }
+}
+
+/// The edges a scenario's `Exited` conditions name for a unit of `side` (with its id).
+fn exit_edges(w: &When, side: Side, unit: &str, out: &mut Vec<Edge>) {
+    match w {
+        When::Exited {
+            side: s,
+            edge,
+            units,
+            ..
+        } if *s == side && (units.is_empty() || units.iter().any(|u| u == unit)) => {
+            if !out.contains(edge) {
+                out.push(*edge);
+            }
+        }
+        When::All(v) | When::Any(v) => v.iter().for_each(|x| exit_edges(x, side, unit, out)),
+        When::Not(x) => exit_edges(x, side, unit, out),
+        _ => {}
+    }
+}
+
+/// The edge a unit leaves the table by (`Command::Exit`): one that an `Exited` condition names
+/// for its side and that it touches, in its side's movement while it may move; else why not.
+pub fn exit_edge(
+    rules: &dyn Ruleset,
+    b: &Battle,
+    id: &crate::rules::model::UnitId,
+) -> Result<Edge, RuleError> {
+    use crate::rules::ruleset::common::Refusal;
+    let u = b.unit(id)?;
+    if u.status.removed {
+        return Err(RuleError::refused(
+            Refusal::NotOnTable,
+            format!("{} is no longer on the table", u.name),
+        ));
+    }
+    let mut edges = Vec::new();
+    if let Some(c) = &b.victory.conditions {
+        let whens = c.ends.iter().chain(&c.at_limit).map(|cl| &cl.when);
+        for w in whens.chain(c.scores.iter().map(|s| &s.when)) {
+            exit_edges(w, u.side, &u.id.0, &mut edges);
+        }
+    }
+    if edges.is_empty() {
+        return Err(RuleError::refused(
+            Refusal::NoExitCondition,
+            format!(
+                "no victory condition of this scenario takes {}'s side off the table",
+                u.name
+            ),
+        ));
+    }
+    if u.side != b.active || !rules.may_move(b, u) {
+        return Err(RuleError::refused(
+            Refusal::ExitNotNow,
+            format!(
+                "{} may leave the table only in its side's movement, when it may move",
+                u.name
+            ),
+        ));
+    }
+    edges
+        .iter()
+        .copied()
+        .find(|e| e.touches(&u.base, &b.table))
+        .ok_or_else(|| {
+            let names: Vec<&str> = edges.iter().map(|e| e.name()).collect();
+            RuleError::refused(
+                Refusal::NotAtExitEdge,
+                format!(
+                    "{} must touch the {} edge to leave the table by it",
+                    u.name,
+                    names.join(" or ")
+                ),
+            )
+        })
 }
 
 /// Ends the game at the turn limit by `at_limit`: every ruleset's turn ends here.

@@ -171,6 +171,10 @@ impl Ruleset for Bbb7yw {
                 Refusal::UndoByTheBattle,
                 "undo is handled by the battle".into(),
             )),
+            Command::Exit { .. } => Err(RuleError::refused(
+                crate::rules::ruleset::common::Refusal::ExitByTheGame,
+                "leaving the table is handled by the game".into(),
+            )),
         }
     }
     fn after_command(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {

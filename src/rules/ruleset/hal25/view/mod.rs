@@ -76,6 +76,10 @@ impl Hal25 {
                 Refusal::UndoByTheBattle,
                 "undo is handled by the battle".into(),
             )),
+            Command::Exit { .. } => Err(RuleError::refused(
+                crate::rules::ruleset::common::Refusal::ExitByTheGame,
+                "leaving the table is handled by the game".into(),
+            )),
             Command::MoveGroup { .. }
             | Command::MoveStand { .. }
             | Command::RecoilFurther { .. }
