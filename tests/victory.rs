@@ -644,3 +644,41 @@ fn objectives_written_without_id_or_worth_take_them_from_their_name() {
         ("the-lobosch-crest", 1, Some(1))
     );
 }
+
+#[test]
+fn the_window_reads_each_objective_the_standing_and_the_conditions_in_words() {
+    let b = hill(
+        r#"ends: [(then: Win(0), when: All([Holds(side: 0, place: "hill"), Holds(side: 0, place: "town")]))],
+           at_limit: [(then: MorePoints)]"#,
+        5,
+    );
+    let o = b.objectives();
+    assert_eq!(
+        o.iter()
+            .map(|o| (o.id.as_str(), o.at, o.worth, o.holder))
+            .collect::<Vec<_>>(),
+        vec![
+            ("hill", Pt::new(500.0, 500.0), 2, None),
+            ("town", Pt::new(700.0, 900.0), 1, Some(1))
+        ]
+    );
+    assert_eq!(o[0].radius_mm, b.scale.to_mm(100.0));
+    assert_eq!(
+        b.standing(),
+        vec![
+            "Prussia: 0 of 2 objectives, 0 points; The town held by Austria".to_string(),
+            "Austria: 1 of 2 objectives, 1 point".to_string(),
+        ]
+    );
+    assert_eq!(
+        b.victory_words(),
+        vec![
+            "Objectives: The hill (worth 2, nobody's at the start); The town (worth 1, Austria's at the start)".to_string(),
+            "Prussia wins at once when Prussia holds The hill and The town".to_string(),
+            "At the turn limit: the side with more points wins (The hill 2, The town 1); else a draw".to_string(),
+        ]
+    );
+    // A scenario that states nothing: nothing to read.
+    let plain = battle_with(&[U("p", 0, "Ms", "Regular", 500.0, 100.0, 0.0, "")], "", "");
+    assert!(plain.standing().is_empty() && plain.victory_words().is_empty());
+}

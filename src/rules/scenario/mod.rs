@@ -114,7 +114,8 @@ fn parse_raw(text: &str, file: &str) -> Result<RawScenario, Vec<Diagnostic>> {
 }
 
 /// What `volley check` tells of a scenario that loads, side by side: each army's points and
-/// list verdict and the rules' warnings (`Ruleset::army_notes`).
+/// list verdict and the rules' warnings (`Ruleset::army_notes`); then its objectives and
+/// victory conditions in words.
 pub fn notes(text: &str, file: &str) -> Vec<String> {
     let Ok(raw) = parse_raw(text, file) else {
         return Vec::new();
@@ -131,6 +132,11 @@ pub fn notes(text: &str, file: &str) -> Vec<String> {
             out.push(format!("army of {}: {n}", side.name));
         }
     }
+    out.extend(
+        game.victory_words()
+            .into_iter()
+            .map(|w| format!("victory: {w}")),
+    );
     out
 }
 

@@ -64,10 +64,11 @@ pub fn standing(rules: &dyn Ruleset, b: &Battle) -> Vec<String> {
                 return format!("{name}: {lost} of {of} units lost");
             }
             let mine = r.held.iter().filter(|h| **h == Some(s)).count();
+            let points = r.points(s);
             let mut line = format!(
-                "{name}: {mine} of {} objectives, {} points",
+                "{name}: {mine} of {} objectives, {points} point{}",
                 v.objectives.len(),
-                r.points(s)
+                if points == 1 { "" } else { "s" }
             );
             let theirs: Vec<&str> = v
                 .objectives
@@ -133,7 +134,13 @@ pub fn when_words(b: &Battle, w: &When) -> String {
                 edge_words(*edge)
             )
         }
-        When::All(v) => join(b, v, " and "),
+        When::All(v) => match held_by_one(v) {
+            Some((s, places)) => {
+                let names: Vec<String> = places.iter().map(|p| place_name(b, *p)).collect();
+                format!("{} holds {}", side(&s), names.join(" and "))
+            }
+            None => join(b, v, " and "),
+        },
         When::Any(v) => join(b, v, " or "),
         When::Not(x) => match x.as_ref() {
             When::Holds { side: s, place } => {
@@ -142,6 +149,23 @@ pub fn when_words(b: &Battle, w: &When) -> String {
             other => format!("not ({})", when_words(b, other)),
         },
     }
+}
+
+/// The side and places of a list of conditions that are all one side holding places.
+fn held_by_one(v: &[When]) -> Option<(Side, Vec<usize>)> {
+    let mut side = None;
+    let mut places = Vec::new();
+    for w in v {
+        let When::Holds { side: s, place } = w else {
+            return None;
+        };
+        if side.is_some_and(|x| x != *s) {
+            return None;
+        }
+        side = Some(*s);
+        places.push(*place);
+    }
+    side.map(|s| (s, places))
 }
 
 fn edge_words(e: Edge) -> &'static str {
