@@ -682,3 +682,99 @@ fn the_window_reads_each_objective_the_standing_and_the_conditions_in_words() {
     let plain = battle_with(&[U("p", 0, "Ms", "Regular", 500.0, 100.0, 0.0, "")], "", "");
     assert!(plain.standing().is_empty() && plain.victory_words().is_empty());
 }
+
+#[test]
+fn hals_army_withdrawal_still_ends_a_game_with_conditions() {
+    // The Hal's morale test's two brigades: side 1 down to one unit of three withdraws
+    // (Prussia's commander 6+6 against Austria's own 2+3), whatever the scenario states.
+    let text = r#"(name: "t", ruleset: "hal25", table: (width: 1219, height: 914), turn_limit: 6,
+        sides: [(name: "A", nation: "prussia", colour: (0, 0, 200), commander: "a"), (name: "B", nation: "austria", colour: (200, 200, 200), commander: "b")],
+        units: [(id: "ga", side: 0, type: "GEN", brigade: Some("A"), at: Some((610, 150)), facing: 0),
+            (id: "a1", side: 0, type: "GR", brigade: Some("A"), at: Some((300, 250)), facing: 0),
+            (id: "a2", side: 0, type: "LI", brigade: Some("A"), at: Some((640, 250)), facing: 0),
+            (id: "a3", side: 0, type: "LI", brigade: Some("A"), at: Some((980, 250)), facing: 0),
+            (id: "gb", side: 1, type: "GEN", brigade: Some("B"), at: Some((610, 700)), facing: 180),
+            (id: "b1", side: 1, type: "LI", brigade: Some("B"), at: Some((300, 542)), facing: 180),
+            (id: "b2", side: 1, type: "LI", brigade: Some("B"), at: Some((640, 542)), facing: 180),
+            (id: "b3", side: 1, type: "HC", brigade: Some("B"), at: Some((1000, 600)), facing: 180, formation: Some(Column))],
+        victory_conditions: (ends: [(then: Win(1), when: Lost(side: 0, units: 3))], at_limit: [(then: Draw)]))"#;
+    let mut b = scenario::parse(text, "t.ron").unwrap_or_else(|d| panic!("{d:?}"));
+    for x in ["b1", "b2"] {
+        b.unit_mut(&id(x)).unwrap().status.removed = true;
+    }
+    b.unit_mut(&id("a2")).unwrap().stands.truncate(2);
+    b.script_dice(&[3, 3, 6, 1, 5, 6, 6, 2, 3]);
+    for _ in 0..20 {
+        if b.phase == volley::rules::ruleset::hal25::CLOSE_COMBAT {
+            break;
+        }
+        b.execute(Command::EndPhase).expect("end phase");
+    }
+    b.execute(Command::EndPhase).expect("to morale");
+    assert_eq!(ended(&b), Some((Some(0), Ending::Withdrew)));
+    assert_eq!(conditions_met(&b), 0);
+}
+
+#[test]
+fn run_json_says_how_the_game_was_decided_and_the_conditions_met() {
+    let mut b = hill(
+        r#"ends: [(then: Win(0), when: Points(side: 0, at_least: 2))]"#,
+        5,
+    );
+    put(&mut b, "p", Pt::new(500.0, 500.0));
+    let ev = b.execute(Command::EndPhase).expect("end phase");
+    let json = volley::text::report::run_json(&b, &ev, None);
+    let r = &json["result"];
+    assert_eq!(r["winner"], 0);
+    assert_eq!(r["by"], "Condition");
+    assert_eq!(r["turn"], 1);
+    assert_eq!(
+        r["conditions"],
+        serde_json::json!(["Prussia wins at once when Prussia has 2 points or more"])
+    );
+    assert_eq!(r["reason"], "Prussia has 2 points or more");
+}
+
+#[test]
+fn old_dessauer_holds_a_place_with_a_fighting_unit_not_shaken_alone_within_3_inches() {
+    let text = r#"(name: "t", ruleset: "old_dessauer", table: (width: 1219.0, height: 1219.0), turn_limit: 20,
+        options: ["generals"],
+        sides: [(name: "A", colour: (0, 0, 200)), (name: "B", colour: (200, 0, 0))],
+        units: [(id: "p", side: 0, type: "Inf", at: Some((600, 200)), facing: 0),
+                (id: "g", side: 0, type: "Gen", at: Some((300, 200)), facing: 0),
+                (id: "e", side: 1, type: "Inf", at: Some((600, 1000)), facing: 180)],
+        objectives: [(id: "mill", name: "The mill", at: (600, 600))])"#;
+    let start = scenario::parse(text, "t.ron").unwrap_or_else(|d| panic!("{d:?}"));
+    let holder = |b: &Game| b.objectives()[0].holder;
+    let two_inches = start.scale.to_mm(2.0);
+    // A general alone near it: nobody.
+    let mut b = start.clone();
+    put(&mut b, "g", Pt::new(600.0, 600.0 - two_inches));
+    assert_eq!(holder(&b), None);
+    // The regiment within 3 inches: A; shaken, nobody; the enemy near too, nobody.
+    let mut b = start.clone();
+    put(&mut b, "p", Pt::new(600.0, 600.0));
+    assert_eq!(holder(&b), Some(0));
+    b.unit_mut(&id("p")).unwrap().status.shaken = true;
+    assert_eq!(holder(&b), None);
+    b.unit_mut(&id("p")).unwrap().status.shaken = false;
+    put(&mut b, "e", Pt::new(600.0, 600.0 + two_inches));
+    assert_eq!(holder(&b), None);
+    assert_eq!(b.objectives()[0].radius_mm, b.scale.to_mm(3.0));
+}
+
+#[test]
+fn a_share_of_units_lost_in_bbb_counts_fighting_units_not_generals() {
+    let text = r#"(name: "t", ruleset: "bbb7yw", table: (width: 1220, height: 915), turn_limit: 10,
+        sides: [(name: "Prussia", nation: "prussia", colour: (0, 0, 200)), (name: "Austria", nation: "austria", colour: (220, 220, 220))],
+        units: [(id: "p", side: 0, type: "Inf", class: Trained, at: Some((600, 200)), facing: 0),
+                (id: "q", side: 0, type: "Inf", class: Trained, at: Some((300, 200)), facing: 0),
+                (id: "g", side: 0, type: "Gen", class: Veteran, at: Some((450, 100)), facing: 0),
+                (id: "e", side: 1, type: "Inf", class: Trained, at: Some((600, 800)), facing: 180)])"#;
+    let mut b = scenario::parse(text, "t.ron").unwrap_or_else(|d| panic!("{d:?}"));
+    assert_eq!(b.rules.get().units_lost(&b, 0), (0.0, 2.0));
+    b.unit_mut(&id("g")).unwrap().status.removed = true;
+    assert_eq!(b.rules.get().units_lost(&b, 0), (0.0, 2.0));
+    b.unit_mut(&id("q")).unwrap().status.removed = true;
+    assert_eq!(b.rules.get().units_lost(&b, 0), (1.0, 2.0));
+}

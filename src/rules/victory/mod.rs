@@ -431,10 +431,11 @@ fn exit_edges(w: &When, side: Side, unit: &str, out: &mut Vec<Edge>) {
             edge,
             units,
             ..
-        } if *s == side && (units.is_empty() || units.iter().any(|u| u == unit)) => {
-            if !out.contains(edge) {
-                out.push(*edge);
-            }
+        } if *s == side
+            && (units.is_empty() || units.iter().any(|u| u == unit))
+            && !out.contains(edge) =>
+        {
+            out.push(*edge);
         }
         When::All(v) | When::Any(v) => v.iter().for_each(|x| exit_edges(x, side, unit, out)),
         When::Not(x) => exit_edges(x, side, unit, out),
