@@ -619,6 +619,14 @@ fn check_refuses_each_bad_condition_at_its_place() {
         vec![(4, col)],
         "{errs:?}"
     );
+    let far = r#"(id: "hill", at: (500, 500), hold: Within(-1))"#;
+    let errs = refused_at(far, "");
+    let col = "  objectives: [".len() + far.find("\"hill\"").unwrap() + 1;
+    assert_eq!(
+        errs.iter().map(|e| (e.0, e.1)).collect::<Vec<_>>(),
+        vec![(4, col)],
+        "{errs:?}"
+    );
     let off = r#"(id: "hill", at: (1500, 500))"#;
     let errs = refused_at(off, "");
     let col = "  objectives: [".len() + off.find("\"hill\"").unwrap() + 1;

@@ -208,7 +208,7 @@ pub(super) fn check(ck: &mut Checker, raw: &RawScenario, table: &Table) -> Victo
             RawHold::Within(r) if r.is_finite() && r > 0.0 && r <= 10_000.0 => Some(r),
             RawHold::Within(_) => {
                 ck.push(
-                    ck.at("Within", 1),
+                    pos,
                     format!("objective '{id}': Within needs a positive distance"),
                 );
                 None
