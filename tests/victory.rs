@@ -599,6 +599,16 @@ fn check_refuses_each_bad_condition_at_its_place() {
         (r#"ends: [(then: Ruleset)]"#, "Ruleset", 1),
         (r#"at_limit: [(then: Win(0), turn: 2)]"#, "turn", 1),
         (
+            r#"scores: [(side: 0, worth: 1, when: Holds(side: 0, place: "hill")), (side: 0, worth: 1, when: Points(side: 1, at_least: 1))]"#,
+            "Points",
+            1,
+        ),
+        (
+            r#"scores: [(side: 0, worth: 1, when: Holds(side: 1, place: "hill")), (side: 3, worth: 1, when: Always)]"#,
+            "worth",
+            2,
+        ),
+        (
             r#"ends: [(then: Draw, when: Not(Not(Not(Not(Not(Not(Not(Not(Not(Always))))))))))]"#,
             "Not",
             9,

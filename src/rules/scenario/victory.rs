@@ -312,7 +312,7 @@ impl Walk<'_, '_, '_> {
             .scores
             .iter()
             .map(|s| {
-                let side = self.side(s.side, "side");
+                let side = self.score_side(s.side);
                 Score {
                     side,
                     worth: s.worth,
@@ -328,9 +328,10 @@ impl Walk<'_, '_, '_> {
         }
     }
 
-    fn side(&mut self, s: Side, word: &'static str) -> Side {
+    /// A score's side, refused at its `worth` (each score has one) where it is not 0 or 1.
+    fn score_side(&mut self, s: Side) -> Side {
+        let pos = self.at("worth");
         if s >= 2 {
-            let pos = self.at(word);
             self.ck.push(pos, format!("side {s}: a side is 0 or 1"));
             return 0;
         }
