@@ -1462,10 +1462,9 @@ fn the_objectives_are_held_by_a_unit_within_3_inches_with_no_enemy_within_3() {
     let mut b = volley::rules::save::load_any(std::path::Path::new("scenarios/bbb_default.ron"))
         .expect("bbb_default");
     let held = |b: &Game| -> Vec<(String, usize)> {
-        b.rules
-            .objectives_held(b)
+        b.objectives()
             .into_iter()
-            .map(|(_, name, side)| (name, side))
+            .map(|o| (o.name, o.holder.expect("held")))
             .collect()
     };
     assert_eq!(
@@ -1474,7 +1473,7 @@ fn the_objectives_are_held_by_a_unit_within_3_inches_with_no_enemy_within_3() {
     );
     // A Prussian brigade standing on Lohdorf, no Austrian near: Prussia holds it, and takes it
     // for good once a command is done there.
-    let at = b.rules.objectives_held(&b)[0].0;
+    let at = b.objectives()[0].at;
     let prussian = id("pr-inf1");
     let was = b.unit(&prussian).unwrap().base;
     if let Some(u) = b.units_mut().iter_mut().find(|u| u.id == prussian) {
@@ -1484,11 +1483,11 @@ fn the_objectives_are_held_by_a_unit_within_3_inches_with_no_enemy_within_3() {
     b.execute(Command::EndPhase).expect("the step ends");
     assert!(
         b.log.iter().any(|e| matches!(
-            e.own(),
-            Some(BbbEvent::ObjectiveHeld {
+            e,
+            volley::rules::Event::ObjectiveHeld {
                 objective: 0,
                 side: 0
-            })
+            }
         )),
         "Lohdorf changes hands"
     );

@@ -2860,7 +2860,12 @@ fn a_charge_is_declared_once() {
 fn a_game_decided_at_the_turn_limit_counts_as_ended_by_it() {
     use volley::players::batch::{Player, play_game};
     use volley::rules::command::Ending;
-    let start = scenario::load(Path::new("scenarios/hal25_default.ron")).expect("scenario");
+    // The default battle as the rules alone decide it: without its victory conditions.
+    let text = std::fs::read_to_string("scenarios/hal25_default.ron").expect("default");
+    let from = text.find("    victory_conditions: (").expect("conditions");
+    let to = from + text[from..].find("\n    ),\n").expect("their end") + "\n    ),\n".len();
+    let text = format!("{}{}", &text[..from], &text[to..]);
+    let start = scenario::parse(&text, "hal25_default.ron").expect("scenario");
     let mut at_limit_with_winner = 0;
     for seed in 1..=3 {
         let (g, _) = volley::players::batch::play_out(

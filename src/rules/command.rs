@@ -36,6 +36,11 @@ pub enum Step {
 pub enum Command {
     /// Finish the current phase (rolling the command dice when leaving the command phase).
     EndPhase,
+    /// Take a unit touching a table edge off the table by that edge, where a scenario's
+    /// `Exited` condition names it for the unit's side, in its side's movement: no loss.
+    Exit {
+        unit: UnitId,
+    },
     /// Move one unit.
     Move {
         unit: UnitId,
@@ -232,6 +237,7 @@ impl Command {
             Command::Send { .. } => "Send",
             Command::PursuitOrder { .. } => "PursuitOrder",
             Command::Undo => "Undo",
+            Command::Exit { .. } => "Exit",
         }
     }
 
@@ -254,7 +260,8 @@ impl Command {
             | Command::Declare { unit, .. }
             | Command::Charge { unit }
             | Command::Reroll { unit, .. }
-            | Command::PursuitOrder { unit, .. } => Some(unit),
+            | Command::PursuitOrder { unit, .. }
+            | Command::Exit { unit } => Some(unit),
             Command::MoveGroup { units, .. } => units.first(),
             Command::Attach { general, .. } | Command::Detach { general } => Some(general),
             Command::Send { courier, .. } => Some(courier),
@@ -307,6 +314,8 @@ pub enum Ending {
     Withdrew,
     /// A side has no fighting units left on the table.
     NoUnits,
+    /// One of the scenario's victory conditions was met (`ConditionMet` says which).
+    Condition,
 }
 
 /// Something that happened. Applying the events in order rebuilds the battle.
@@ -490,6 +499,23 @@ pub enum Event {
     PursuitOrdered {
         unit: UnitId,
         pursue: bool,
+    },
+    /// One of the scenario's objectives (its place in the scenario's list) changes hands: the
+    /// side that holds it from now on, until the other side takes it.
+    ObjectiveHeld {
+        objective: usize,
+        side: Side,
+    },
+    /// One of the scenario's victory conditions is met: the winner it gives (None: a draw)
+    /// and the condition in words. The game over follows.
+    ConditionMet {
+        winner: Option<Side>,
+        condition: String,
+    },
+    /// A unit leaves the table by an edge a victory condition names: removed, and no loss.
+    Exited {
+        unit: UnitId,
+        edge: crate::rules::victory::Edge,
     },
     /// An event of one ruleset's own (its salvo, its chips, its command roll), kept in its
     /// folder and written as it writes itself (see `own_event`). Read back from JSON it is the

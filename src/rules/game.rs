@@ -2,7 +2,9 @@
 
 use super::battle::Battle;
 use super::command::{Command, Event, RuleError};
+use super::model::Side;
 use super::ruleset::AnyRuleset;
+use super::victory::{self, ObjectiveView};
 use std::ops::{Deref, DerefMut};
 
 /// A battle and the ruleset it is played by. The battle is the state on the table and knows
@@ -36,10 +38,23 @@ impl Game {
         }
         let rules = &self.rules;
         let resolve = |b: &mut Battle, cmd: &Command, out: &mut Vec<Event>| {
+            let turn_before = b.turn;
             rules
                 .execute(b, cmd, out)
                 .and_then(|()| rules.after_command(b, out))
+                .map(|()| victory::after_command(rules.get(), b, out, turn_before))
         };
+        if let Command::Exit { unit } = &cmd {
+            let unit = unit.clone();
+            return self.battle.run(cmd, |b, _, out| {
+                let turn_before = b.turn;
+                let edge = victory::exit_edge(rules.get(), b, &unit)?;
+                b.emit(out, Event::Exited { unit, edge });
+                rules.after_command(b, out)?;
+                victory::after_command(rules.get(), b, out, turn_before);
+                Ok(())
+            });
+        }
         if let Command::Reroll { by, unit } = &cmd {
             // Which die the rules let the general throw again, and how many after it belong
             // to its roll; the battle replays the last command with it.
@@ -47,6 +62,32 @@ impl Game {
             return self.battle.throw_again(by, unit, at, keep, &cmd, resolve);
         }
         self.battle.run(cmd, resolve)
+    }
+
+    /// The scenario's objectives, each with where it is, its worth, its holder now and the
+    /// radius of its holding rule in mm (the board marks them).
+    pub fn objectives(&self) -> Vec<ObjectiveView> {
+        victory::objectives(self.rules.get(), &self.battle)
+    }
+
+    /// Each side's standing in the turn bar's words ("Prussia: 2 of 3 objectives, 3 points;
+    /// the Lobosch crest held by Austria"); empty where the scenario has no objectives and
+    /// states no conditions.
+    pub fn standing(&self) -> Vec<String> {
+        victory::standing(self.rules.get(), &self.battle)
+    }
+
+    /// The objectives and victory conditions in plain words, for the briefing; empty where
+    /// the scenario states neither.
+    pub fn victory_words(&self) -> Vec<String> {
+        victory::victory_words(self.rules.get(), &self.battle)
+    }
+
+    /// The winner were the turn limit reached now (None: a draw) and why: the scenario's
+    /// conditions at the limit, else the ruleset's own result.
+    pub fn result_at_limit(&self) -> (Option<Side>, String) {
+        let v = victory::at_limit(self.rules.get(), &self.battle);
+        (v.winner, v.reason)
     }
 
     /// A copy to try commands on: everything but the undo history.

@@ -19,6 +19,7 @@ pub mod save;
 pub mod scenario;
 pub mod tagged;
 pub mod terrain;
+pub mod victory;
 
 pub use battle::Battle;
 pub use command::{Command, Event, RuleError, Step};

@@ -158,6 +158,10 @@ pub struct Status {
     /// rules leave the victor the choice).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub hold_ground: bool,
+    /// Left the table by an edge a scenario's condition names (`Command::Exit`): removed, and
+    /// no loss to any ruleset's count.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub exited: bool,
     /// What its ruleset alone records of it (a silenced battery, a declared charge): the
     /// ruleset's own type, read through the ruleset's `own` and `own_mut`. Not written: nothing
     /// writes a unit (a save holds the scenario and the commands).

@@ -176,6 +176,22 @@ fn battle_words(b: &Battle, e: &Event) -> Option<String> {
             None => format!("Drawn battle: {reason}"),
         },
         Event::Undone { events } => format!("undone ({events} events)"),
+        Event::ObjectiveHeld { objective, side: s } => format!(
+            "{} now holds {}",
+            b.sides.get(*s).map_or("?", |x| x.name.as_str()),
+            b.victory
+                .objectives
+                .get(*objective)
+                .map_or("an objective", |o| o.name.as_str())
+        ),
+        Event::ConditionMet { condition, .. } => format!("Condition met: {condition}"),
+        Event::Exited { unit, edge } => {
+            format!(
+                "{} leaves the table by the {} edge",
+                name(b, unit),
+                edge.name()
+            )
+        }
         _ => return None,
     })
 }
@@ -401,11 +417,35 @@ pub fn outcome(b: &Battle) -> Option<(Option<Side>, &str)> {
     })
 }
 
+/// How the battle was decided, once it is over: the winner (null: a draw), the reason, how it
+/// was decided (`Ending`), the turn it ended in and the scenario's conditions met.
+fn result_json(b: &Battle) -> Option<Value> {
+    let (winner, reason, by) = b.log.iter().rev().find_map(|e| match e {
+        Event::GameOver { winner, reason, by } => Some((*winner, reason.as_str(), *by)),
+        _ => None,
+    })?;
+    let met: Vec<&str> = b
+        .log
+        .iter()
+        .filter_map(|e| match e {
+            Event::ConditionMet { condition, .. } => Some(condition.as_str()),
+            _ => None,
+        })
+        .collect();
+    Some(json!({
+        "winner": winner,
+        "reason": reason,
+        "by": by,
+        "turn": b.turn,
+        "conditions": met,
+    }))
+}
+
 /// The whole result of a run: where the battle stands, the events and the units.
 pub fn run_json(game: &Game, events: &[Event], error: Option<String>) -> Value {
     let b: &Battle = game;
     let rs = game.rules.get();
-    let winner = outcome(b).map(|(winner, reason)| json!({"winner": winner, "reason": reason}));
+    let winner = result_json(b);
     json!({
         "ruleset": rs.id(),
         "scenario": b.info.name,

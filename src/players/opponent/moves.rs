@@ -176,7 +176,7 @@ impl Opponent {
         if self.style != Style::Odds || b.turn_limit == 0 || b.turn < b.turn_limit {
             return None;
         }
-        let rank = |x: &Game| match x.rules.result_at_limit(x).0 {
+        let rank = |x: &Game| match x.result_at_limit().0 {
             Some(s) if s == self.side => 2,
             Some(_) => 0,
             None => 1,

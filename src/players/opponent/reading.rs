@@ -140,18 +140,21 @@ impl Opponent {
         // Of the places that decide the battle, the nearest the enemy holds that it can reach:
         // from the start where the enemy holds more of them, else once it presses the attack
         // (`Tuning::press`).
-        let held = game.rules.objectives_held(b);
-        let ours = held.iter().filter(|o| o.2 == u.side).count();
+        let held = game.objectives();
+        let ours = held.iter().filter(|o| o.holder == Some(u.side)).count();
         let behind = self.style == Style::Odds && 2 * ours < held.len();
         if (behind || self.pressing(b))
-            && let Some((at, name, _)) = held
+            && let Some(o) = held
                 .into_iter()
-                .filter(|(at, _, side)| {
-                    *side != u.side && at.dist(u.base.centre) <= pace * turns_left
+                .filter(|o| {
+                    o.holder != Some(u.side) && o.at.dist(u.base.centre) <= pace * turns_left
                 })
-                .min_by(|a, c| a.0.dist(u.base.centre).total_cmp(&c.0.dist(u.base.centre)))
+                .min_by(|a, c| {
+                    a.at.dist(u.base.centre)
+                        .total_cmp(&c.at.dist(u.base.centre))
+                })
         {
-            return Some((at, format!("{name}, to take it"), true));
+            return Some((o.at, format!("{}, to take it", o.name), true));
         }
         // Far off, the enemy most nearly ahead: one off its front counts as farther
         // (`Tuning::ahead`), since turning to face it costs the march.
@@ -225,8 +228,8 @@ impl Opponent {
     }
 
     /// The places that decide the battle which its side holds now (`ours`), or which the enemy
-    /// does: the scenario's objective while not taken, and the ruleset's places
-    /// (`Ruleset::objectives_held`).
+    /// does, or nobody yet: the scenario's objective while not taken, and its objectives
+    /// (`Game::objectives`).
     pub(super) fn places(&self, game: &Game, ours: bool) -> Vec<(Pt, String)> {
         let b: &Battle = game;
         let mut places: Vec<(Pt, String)> = Vec::new();
@@ -236,9 +239,9 @@ impl Opponent {
         {
             places.push((o.at, "the objective".into()));
         }
-        for (at, name, side) in game.rules.objectives_held(b) {
-            if (side == self.side) == ours {
-                places.push((at, name));
+        for o in game.objectives() {
+            if (o.holder == Some(self.side)) == ours {
+                places.push((o.at, o.name));
             }
         }
         places
@@ -321,7 +324,7 @@ impl Opponent {
     }
 
     /// What its side plays for in its last bound (by the odds), from the result were the
-    /// turn limit reached now (`Ruleset::result_at_limit`): None before the last turn, and in
+    /// turn limit reached now (`Game::result_at_limit`): None before the last turn, and in
     /// a level game, which it plays as it was pressing the attack (a charge worth more than
     /// nothing; at any chance, it would as likely turn the draw into a loss).
     pub(super) fn last_bound(&self, game: &Game) -> Option<Stakes> {
@@ -329,7 +332,7 @@ impl Opponent {
         if self.style != Style::Odds || b.turn_limit == 0 || b.turn < b.turn_limit {
             return None;
         }
-        match game.rules.result_at_limit(b).0 {
+        match game.result_at_limit().0 {
             Some(s) if s == self.side => Some(Stakes::Keep),
             Some(_) => Some(Stakes::AllIn),
             None => None,

@@ -52,6 +52,11 @@ impl Battle {
                 }
             }
             Event::GameOver { .. } => self.phase = Phase::GAME_OVER,
+            Event::ObjectiveHeld { objective, side } => {
+                if let Some(h) = self.held.get_mut(*objective) {
+                    *h = Some(*side);
+                }
+            }
             _ => return false,
         }
         true
@@ -72,6 +77,10 @@ impl Battle {
             Event::Hit { unit, total, .. } => self.with_unit(unit, |u| u.status.hits = *total),
             Event::Shaken { unit } => self.with_unit(unit, |u| u.status.shaken = true),
             Event::Destroyed { unit, .. } => self.with_unit(unit, |u| u.status.removed = true),
+            Event::Exited { unit, .. } => self.with_unit(unit, |u| {
+                u.status.removed = true;
+                u.status.exited = true;
+            }),
             Event::Disordered { unit, .. } => self.with_unit(unit, |u| u.status.disordered = true),
             Event::Steadied { unit } => self.with_unit(unit, |u| u.status.disordered = false),
             Event::Rallied { unit } => self.with_unit(unit, |u| u.status.shaken = false),

@@ -66,6 +66,10 @@ pub struct Battle {
     places: Places,
     pub zones: Arc<Vec<Zone>>,
     pub objective: Option<Objective>,
+    /// The scenario's objectives and victory conditions.
+    pub victory: Arc<crate::rules::victory::Victory>,
+    /// Who holds each of the victory's objectives, as last recorded (`ObjectiveHeld`).
+    pub held: Vec<Option<Side>>,
     pub turn_limit: u32,
     pub seed: u64,
     pub turn: u32,
@@ -136,6 +140,8 @@ impl Battle {
             places: Places::default(),
             zones: Arc::new(zones),
             objective,
+            victory: Arc::default(),
+            held: Vec::new(),
             turn_limit,
             seed,
             turn: 1,
@@ -152,6 +158,13 @@ impl Battle {
             commands: Commands::new(),
             undo: Vec::new(),
         }
+    }
+
+    /// Sets the objectives and conditions played by, each objective with its owner at the
+    /// start (before any command).
+    pub fn set_victory(&mut self, v: crate::rules::victory::Victory) {
+        self.held = v.objectives.iter().map(|p| p.owner).collect();
+        self.victory = Arc::new(v);
     }
 
     /// A copy to try commands on: everything but the undo history.
@@ -176,6 +189,8 @@ impl Battle {
             places: self.places.clone(),
             zones: self.zones.clone(),
             objective: self.objective.clone(),
+            victory: self.victory.clone(),
+            held: self.held.clone(),
             turn_limit: self.turn_limit,
             seed: self.seed,
             turn: self.turn,

@@ -94,12 +94,16 @@ pub trait Ruleset: doctrine::Doctrine {
     fn friends_intermix(&self) -> bool {
         false
     }
-    /// The places held at the end that decide the battle, each with its name and the side
-    /// that holds it now: the opponent goes to take those the enemy holds. None by default.
-    fn objectives_held(&self, b: &Battle) -> Vec<(Pt, String, Side)> {
-        let _ = b;
-        Vec::new()
-    }
+    /// The side that takes a scenario's objective at `at` now by this ruleset's holding rule,
+    /// if one does (`within`: the scenario's own distance, in this ruleset's measure, in place
+    /// of the rule's). A side keeps a place it took until the enemy takes it
+    /// (`rules::victory::record_holders`).
+    fn holder_near(&self, b: &Battle, at: Pt, within: Option<f32>) -> Option<Side>;
+    /// The distance of the holding rule, in this ruleset's measure (the board's ring).
+    fn holding_radius(&self) -> f32;
+    /// What a side has lost and had at the start, as this ruleset counts its losses (a
+    /// scenario's `Lost` condition); a unit that left the table by `Command::Exit` is no loss.
+    fn units_lost(&self, b: &Battle, side: Side) -> (f32, f32);
     /// The states beyond hits, shaken, disordered and limbered that a scenario may set for a
     /// unit of this troop type (`volley check` refuses the others, naming these). None by
     /// default.

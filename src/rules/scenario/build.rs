@@ -57,6 +57,7 @@ pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Game, Vec<Diag
         ck.push(ck.at("objective", 1), e);
     }
     check_armies(&mut ck, raw, rs, &sides, &units, &terrain);
+    let victory = super::victory::check(&mut ck, raw, &table);
 
     if !ck.errs.is_empty() {
         return Err(ck.errs);
@@ -71,7 +72,7 @@ pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Game, Vec<Diag
         mm_per_unit,
     };
     let phase = rs.first_phase(&units);
-    let battle = Battle::assemble(
+    let mut battle = Battle::assemble(
         raw.clone(),
         info,
         phase,
@@ -85,6 +86,7 @@ pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Game, Vec<Diag
         raw.turn_limit,
         raw.seed,
     );
+    battle.set_victory(victory);
     Ok(Game::new(battle, rules))
 }
 
@@ -219,9 +221,13 @@ pub(super) fn build_zones(ck: &mut Checker, raw: &RawScenario) -> (Vec<Zone>, Op
         });
     }
     let objective = match &raw.objective {
-        Some(o) if pt_ok(o.at) && o.owner < 2 => Some(Objective {
-            at: Pt::new(o.at.0, o.at.1),
-            owner: o.owner,
+        Some(RawObjective {
+            at,
+            owner: Some(owner),
+            ..
+        }) if pt_ok(*at) && *owner < 2 => Some(Objective {
+            at: Pt::new(at.0, at.1),
+            owner: *owner,
             taken: false,
         }),
         Some(_) => {
@@ -233,14 +239,6 @@ pub(super) fn build_zones(ck: &mut Checker, raw: &RawScenario) -> (Vec<Zone>, Op
         }
         None => None,
     };
-    for o in &raw.objectives {
-        if !pt_ok(o.at) || o.owner >= 2 {
-            ck.push(
-                ck.at("objectives", 1),
-                "each objective needs a position and an owner of 0 or 1".into(),
-            );
-        }
-    }
     (zones, objective)
 }
 
@@ -251,7 +249,10 @@ pub(super) struct Checker<'a> {
     errs: Vec<Diagnostic>,
 }
 
-impl Checker<'_> {
+impl<'a> Checker<'a> {
+    pub(super) fn text(&self) -> &'a str {
+        self.text
+    }
     pub(super) fn at(&self, needle: &str, nth: usize) -> (usize, usize) {
         locate(self.text, needle, nth)
     }

@@ -10,14 +10,15 @@ use std::path::Path;
 mod build;
 pub mod raw;
 mod unit;
+pub mod victory;
 
 pub use build::build;
 use build::{Checker, pt_ok};
 pub use raw::{
-    Flank, RawFeature, RawObjective, RawPt, RawScenario, RawSide, RawTable, RawUnit, RawZone,
-    coat_colour,
+    Flank, RawFeature, RawPt, RawScenario, RawSide, RawTable, RawUnit, RawZone, coat_colour,
 };
 use unit::build_unit;
+pub use victory::{RawConditions, RawHold, RawObjective};
 
 /// The scenario the program opens when given none.
 pub const DEFAULT_SCENARIO: &str = "scenarios/default.ron";
@@ -113,7 +114,8 @@ fn parse_raw(text: &str, file: &str) -> Result<RawScenario, Vec<Diagnostic>> {
 }
 
 /// What `volley check` tells of a scenario that loads, side by side: each army's points and
-/// list verdict and the rules' warnings (`Ruleset::army_notes`).
+/// list verdict and the rules' warnings (`Ruleset::army_notes`); then its objectives and
+/// victory conditions in words.
 pub fn notes(text: &str, file: &str) -> Vec<String> {
     let Ok(raw) = parse_raw(text, file) else {
         return Vec::new();
@@ -130,6 +132,11 @@ pub fn notes(text: &str, file: &str) -> Vec<String> {
             out.push(format!("army of {}: {n}", side.name));
         }
     }
+    out.extend(
+        game.victory_words()
+            .into_iter()
+            .map(|w| format!("victory: {w}")),
+    );
     out
 }
 

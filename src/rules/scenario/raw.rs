@@ -1,5 +1,6 @@
 //! A scenario file as written: the RON it is read into before any check.
 
+use super::victory::RawObjective;
 use crate::rules::model::{Ammo, Class, Division, FlagName, Formation};
 use crate::rules::ruleset::view::UnitState;
 use crate::rules::terrain::FeatureKind;
@@ -215,16 +216,6 @@ pub struct RawZone {
     pub max: RawPt,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RawObjective {
-    pub at: RawPt,
-    pub owner: usize,
-    /// A name for the log and the window (BBB's objectives).
-    #[serde(default)]
-    pub name: String,
-}
-
 /// A scenario as written.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -252,9 +243,14 @@ pub struct RawScenario {
     pub deployment: Vec<RawZone>,
     #[serde(default)]
     pub objective: Option<RawObjective>,
-    /// Objectives held at the end decide the battle (BBB): each with its starting owner.
+    /// Places a side holds (every ruleset; BBB's decide its result at the limit): each with
+    /// its starting owner, worth and holding rule.
     #[serde(default)]
     pub objectives: Vec<RawObjective>,
+    /// What ends the battle and decides it at the turn limit, in place of the ruleset's own
+    /// result at the limit (which decides where this is absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub victory_conditions: Option<super::victory::RawConditions>,
     /// Optional rules in use, by the keys of the ruleset's data file.
     #[serde(default)]
     pub options: Vec<String>,

@@ -22,16 +22,27 @@ impl Ruleset for Bbb7yw {
     fn id(&self) -> &str {
         &self.data.id
     }
-    fn objectives_held(&self, b: &Battle) -> Vec<(Pt, String, usize)> {
-        b.scenario
-            .objectives
+    /// Ruling objectives: the side alone with a fighting unit within 3".
+    fn holder_near(&self, b: &Battle, at: Pt, within: Option<f32>) -> Option<usize> {
+        let r = b
+            .scale
+            .to_mm(within.unwrap_or_else(|| self.holding_radius()));
+        crate::rules::victory::side_alone_within(b, at, r, |u| !self.is_general(u))
+    }
+    fn holding_radius(&self) -> f32 {
+        self.n(super::N::ObjectiveRadius)
+    }
+    /// Fighting units (not generals) lost of those at the start.
+    fn units_lost(&self, b: &Battle, side: usize) -> (f32, f32) {
+        let mine = b
+            .units
             .iter()
-            .enumerate()
-            .map(|(i, o)| {
-                let at = Pt::new(o.at.0, o.at.1);
-                (at, o.name.clone(), self.holder(b, i, at, o.owner))
-            })
-            .collect()
+            .filter(|u| u.side == side && !self.is_general(u));
+        let all = mine.clone().count() as f32;
+        let lost = mine
+            .filter(|u| u.status.removed && !u.status.exited)
+            .count() as f32;
+        (lost, all)
     }
     fn name(&self) -> &str {
         &self.data.name
@@ -160,10 +171,14 @@ impl Ruleset for Bbb7yw {
                 Refusal::UndoByTheBattle,
                 "undo is handled by the battle".into(),
             )),
+            Command::Exit { .. } => Err(RuleError::refused(
+                crate::rules::ruleset::common::Refusal::ExitByTheGame,
+                "leaving the table is handled by the game".into(),
+            )),
         }
     }
     fn after_command(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
-        self.record_holders(b, out);
+        crate::rules::victory::record_holders(self, b, out);
         self.check_victory(b, out);
         Ok(())
     }

@@ -1,10 +1,10 @@
-//! BBB's own events: a unit's fire on the fire table, guns silenced, bases recovered, an
-//! objective changing hands. The shared events are `rules::command::Event`; these join the log
-//! through `Event::Own` (see `ruleset::common::RulesetEvent`).
+//! BBB's own events: a unit's fire on the fire table, guns silenced, bases recovered. The
+//! shared events are `rules::command::Event`; these join the log through `Event::Own` (see
+//! `ruleset::common::RulesetEvent`).
 
 use super::status::own_mut;
 use crate::rules::battle::Battle;
-use crate::rules::model::{Side, Stand, UnitId};
+use crate::rules::model::{Stand, UnitId};
 use crate::rules::own_event::OwnEventType;
 use crate::rules::roll::Roll;
 use crate::rules::ruleset::common::RulesetEvent;
@@ -33,9 +33,6 @@ pub enum BbbEvent {
     },
     /// Bases recovered; `stands` is what the unit has now.
     Recovered { unit: UnitId, stands: Vec<u32> },
-    /// One of the scenario's objectives (its place in the scenario's list) changes hands: the
-    /// side that holds it from now on, until the other side takes it (BBB).
-    ObjectiveHeld { objective: usize, side: Side },
 }
 
 inventory::submit!(OwnEventType::of::<BbbEvent>());
@@ -52,8 +49,6 @@ impl RulesetEvent for BbbEvent {
                 u.bound.may_recover = false;
                 u.bound.allowance = Some(0.0);
             }),
-            // Read back from the log by the victory rules.
-            BbbEvent::ObjectiveHeld { .. } => {}
         }
     }
 

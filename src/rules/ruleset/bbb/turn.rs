@@ -6,7 +6,7 @@ use super::status::own;
 use super::tables::{command_odds, command_outcome};
 use super::{Arm, Bbb7yw, BbbEvent, CommandMod, Moves, N, illegal, in_phase, quality};
 use crate::rules::battle::Battle;
-use crate::rules::command::{Ending, Event, Factor, RuleError, factor_sum};
+use crate::rules::command::{Event, Factor, RuleError, factor_sum};
 use crate::rules::geometry::norm_deg;
 use crate::rules::model::{Formation, Phase, PhaseInfo, Unit, UnitId};
 use crate::rules::phase::Phases;
@@ -307,15 +307,7 @@ impl Bbb7yw {
         let next = Battle::enemy(b.active);
         let turn = if next == 0 { b.turn + 1 } else { b.turn };
         if turn > b.turn_limit {
-            let (winner, reason) = self.result(b);
-            b.emit(
-                out,
-                Event::GameOver {
-                    winner,
-                    reason,
-                    by: Ending::TurnLimit,
-                },
-            );
+            crate::rules::victory::end_at_limit(self, b, out);
             return;
         }
         b.emit(

@@ -173,14 +173,6 @@ impl Bbb7yw {
             BbbEvent::Recovered { unit, stands } => {
                 format!("{} recovers a base: {} now", name(unit), stands.len())
             }
-            BbbEvent::ObjectiveHeld { objective, side } => format!(
-                "{} now holds {}",
-                b.sides.get(*side).map_or("?", |s| s.name.as_str()),
-                b.scenario
-                    .objectives
-                    .get(*objective)
-                    .map_or("an objective", |o| o.name.as_str())
-            ),
         }
     }
 }

@@ -22,4 +22,12 @@ pub enum Refusal {
     ContactNotLastStep,
     /// "(the ruleset's words for why the unit has no choice of pursuit)"
     NoPursuitChoice,
+    /// "leaving the table is handled by the game"
+    ExitByTheGame,
+    /// "no victory condition of this scenario takes …'s side off the table"
+    NoExitCondition,
+    /// "… may leave the table only in its side's movement, when it may move"
+    ExitNotNow,
+    /// "… must touch the … edge to leave the table by it"
+    NotAtExitEdge,
 }

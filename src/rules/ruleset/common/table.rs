@@ -14,12 +14,16 @@ pub fn garrisons(b: &Battle, u: &crate::rules::model::Unit) -> bool {
         .any(|f| f.fortified)
 }
 
-/// The objectives to name on the table, with the side that holds each: the rules' own, or the
-/// scenario's objective named by the place it stands in (else the nearest named town or
-/// village), held by its owner until taken.
+/// The objectives to name on the table, with the side that holds each: the scenario's
+/// objectives that a side holds (`rules::victory::objectives`), or the scenario's objective
+/// named by the place it stands in (else the nearest named town or village), held by its owner
+/// until taken.
 pub fn objectives_on_table(rules: &dyn Ruleset, b: &Battle) -> Vec<(Pt, String, usize)> {
     use crate::rules::terrain::{Feature, FeatureKind};
-    let mut out = rules.objectives_held(b);
+    let mut out: Vec<(Pt, String, usize)> = crate::rules::victory::objectives(rules, b)
+        .into_iter()
+        .filter_map(|o| Some((o.at, o.name, o.holder?)))
+        .collect();
     if out.is_empty()
         && let Some(o) = &b.objective
     {

@@ -194,19 +194,16 @@ impl Dbn {
     }
 
     /// Starts the next bound (or ends the game at the turn limit).
-    pub fn next_bound(&self, b: &mut Battle, out: &mut Vec<Event>) {
+    pub fn next_bound(
+        &self,
+        rules: &dyn crate::rules::ruleset::Ruleset,
+        b: &mut Battle,
+        out: &mut Vec<Event>,
+    ) {
         let next_side = Battle::enemy(b.active);
         let turn = if next_side == 0 { b.turn + 1 } else { b.turn };
         if turn > b.turn_limit {
-            let (winner, reason) = self.turn_limit_result(b);
-            b.emit(
-                out,
-                Event::GameOver {
-                    winner,
-                    reason,
-                    by: Ending::TurnLimit,
-                },
-            );
+            crate::rules::victory::end_at_limit(rules, b, out);
             return;
         }
         b.emit(
@@ -263,7 +260,7 @@ impl Dbn {
         for u in b
             .units
             .iter()
-            .filter(|u| u.side == side && u.status.removed)
+            .filter(|u| u.side == side && u.status.removed && !u.status.exited)
         {
             l += self.loss_weight(u);
         }
@@ -285,7 +282,7 @@ impl Dbn {
         for u in b
             .units
             .iter()
-            .filter(|u| u.side == side && u.status.removed)
+            .filter(|u| u.side == side && u.status.removed && !u.status.exited)
         {
             let weight = self.loss_weight(u);
             if weight == 1.0 {
@@ -407,7 +404,7 @@ impl<S: Supplement> DbnGame<S> {
                         return Ok(());
                     }
                 }
-                d.next_bound(b, out);
+                d.next_bound(self, b, out);
                 Ok(())
             }
             Phase::GAME_OVER => Err(RuleError::GameOver),

@@ -278,6 +278,10 @@ impl<S: Supplement> Ruleset for DbnGame<S> {
                 Refusal::UndoByTheBattle,
                 "undo is handled by the battle".into(),
             )),
+            Command::Exit { .. } => Err(RuleError::refused(
+                crate::rules::ruleset::common::Refusal::ExitByTheGame,
+                "leaving the table is handled by the game".into(),
+            )),
         }
     }
     fn after_command(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
@@ -351,6 +355,37 @@ impl<S: Supplement> Ruleset for DbnGame<S> {
     }
     fn result_at_limit(&self, b: &Battle) -> (Option<crate::rules::model::Side>, String) {
         self.dbn.turn_limit_result(b)
+    }
+    /// A base not a commander's over the spot with no enemy within the objective radius (the
+    /// DB7YW objective ruling, for either side); with the scenario's own distance, the side
+    /// alone within it.
+    fn holder_near(
+        &self,
+        b: &Battle,
+        at: Pt,
+        within: Option<f32>,
+    ) -> Option<crate::rules::model::Side> {
+        let counts = |u: &Unit| !self.dbn.is_commander(u);
+        if let Some(r) = within {
+            return crate::rules::victory::side_alone_within(b, at, b.scale.to_mm(r), counts);
+        }
+        let over = b
+            .alive()
+            .find(|u| counts(u) && u.base.contains(at))
+            .map(|u| u.side)?;
+        let r = b.scale.to_mm(self.dbn.n(N::ObjectiveRadius));
+        let contested = b
+            .alive()
+            .any(|u| u.side != over && u.base.distance_to_point(at) <= r);
+        (!contested).then_some(over)
+    }
+    fn holding_radius(&self) -> f32 {
+        self.dbn.n(N::ObjectiveRadius)
+    }
+    /// The army break's count: destroyed units weighted (a CinC 2), and the objective.
+    fn units_lost(&self, b: &Battle, side: crate::rules::model::Side) -> (f32, f32) {
+        let of = b.starting_units.get(side).copied().unwrap_or(0) as f32;
+        (self.dbn.losses(b, side), of)
     }
     fn standing(&self, b: &Battle) -> Vec<String> {
         self.dbn.standing(b)

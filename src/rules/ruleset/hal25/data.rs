@@ -52,6 +52,7 @@ crate::rules_keys! {
         ContactTolerance = "contact_tolerance",
         AttachedTolerance = "attached_tolerance",
         InitiativeTries = "initiative_tries",
+        ObjectiveRadius = "objective_radius",
     }
 }
 crate::rules_keys! {

@@ -539,7 +539,7 @@ impl Hal25 {
     pub fn strength(&self, b: &Battle, side: Side) -> (u32, u32) {
         let all = b.units.iter().filter(|u| u.side == side && self.is_unit(u));
         let start = all.clone().count() as u32;
-        let now = all.filter(|u| !u.status.removed).count() as u32;
+        let now = all.filter(|u| !u.status.removed || u.status.exited).count() as u32;
         (start, now)
     }
 

@@ -367,15 +367,7 @@ impl Hal25 {
             );
         }
         if b.turn >= b.turn_limit {
-            let (winner, reason) = self.turn_limit_result(b);
-            b.emit(
-                out,
-                Event::GameOver {
-                    winner,
-                    reason,
-                    by: Ending::TurnLimit,
-                },
-            );
+            crate::rules::victory::end_at_limit(self, b, out);
             return Ok(());
         }
         b.emit(

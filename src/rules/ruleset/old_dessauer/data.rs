@@ -83,6 +83,8 @@ rules_keys! {
     /// data and the data holds no other.
     pub enum N {
         SquareUpMax = "square_up_max",
+        /// A side holds a scenario's objective alone within this distance (ruling objectives).
+        ObjectiveRadius = "objective_radius",
         /// Reference only: the figure scale: shown; no rule counts men.
         FigureMen = "figure_men",
         /// Reference only: the ground scale: shown; Old Dessauer measures in inches.

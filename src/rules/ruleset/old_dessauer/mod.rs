@@ -363,6 +363,10 @@ impl Ruleset for OldDessauer {
                 Refusal::UndoByTheBattle,
                 "undo is handled by the battle".into(),
             )),
+            Command::Exit { .. } => Err(RuleError::refused(
+                crate::rules::ruleset::common::Refusal::ExitByTheGame,
+                "leaving the table is handled by the game".into(),
+            )),
         }
     }
     fn after_command(&self, b: &mut Battle, out: &mut Vec<Event>) -> Result<(), RuleError> {
@@ -414,6 +418,24 @@ impl Ruleset for OldDessauer {
     }
     fn result_at_limit(&self, b: &Battle) -> (Option<Side>, String) {
         self.turn_limit_result(b)
+    }
+    /// Ruling objectives: the side alone within the objective radius with a fighting unit
+    /// (not a general or regimental gun) that is not shaken.
+    fn holder_near(&self, b: &Battle, at: Pt, within: Option<f32>) -> Option<Side> {
+        let r = b
+            .scale
+            .to_mm(within.unwrap_or_else(|| self.holding_radius()));
+        crate::rules::victory::side_alone_within(b, at, r, |u| {
+            self.is_fighting_unit(u) && !u.status.shaken
+        })
+    }
+    fn holding_radius(&self) -> f32 {
+        self.num(N::ObjectiveRadius)
+    }
+    /// Fighting units lost, as the army break counts them.
+    fn units_lost(&self, b: &Battle, side: Side) -> (f32, f32) {
+        let (lost, all) = self.losses(b, side);
+        (lost as f32, all as f32)
     }
     fn reference(&self) -> Reference {
         OldDessauer::reference(self)

@@ -144,15 +144,7 @@ impl OldDessauer {
         let next = Battle::enemy(b.active);
         let turn = if next == 0 { b.turn + 1 } else { b.turn };
         if turn > b.turn_limit {
-            let (winner, reason) = self.turn_limit_result(b);
-            b.emit(
-                out,
-                Event::GameOver {
-                    winner,
-                    reason,
-                    by: Ending::TurnLimit,
-                },
-            );
+            crate::rules::victory::end_at_limit(self, b, out);
             return Ok(());
         }
         self.begin_turn(b, out, turn, next)
@@ -198,7 +190,9 @@ impl OldDessauer {
             .iter()
             .filter(|u| u.side == side && self.is_fighting_unit(u));
         let all = mine.clone().count() as u32;
-        let lost = mine.filter(|u| u.status.removed).count() as u32;
+        let lost = mine
+            .filter(|u| u.status.removed && !u.status.exited)
+            .count() as u32;
         (lost, all)
     }
 

@@ -76,6 +76,10 @@ impl Hal25 {
                 Refusal::UndoByTheBattle,
                 "undo is handled by the battle".into(),
             )),
+            Command::Exit { .. } => Err(RuleError::refused(
+                crate::rules::ruleset::common::Refusal::ExitByTheGame,
+                "leaving the table is handled by the game".into(),
+            )),
             Command::MoveGroup { .. }
             | Command::MoveStand { .. }
             | Command::RecoilFurther { .. }
@@ -280,6 +284,28 @@ impl Ruleset for Hal25 {
     }
     fn result_at_limit(&self, b: &Battle) -> (Option<Side>, String) {
         self.turn_limit_result(b)
+    }
+    /// Ruling objectives: the side alone within the objective radius with a unit (not an
+    /// officer) that is not routed.
+    fn holder_near(
+        &self,
+        b: &Battle,
+        at: crate::rules::geometry::Pt,
+        within: Option<f32>,
+    ) -> Option<Side> {
+        let r = b
+            .scale
+            .to_mm(within.unwrap_or_else(|| self.holding_radius()));
+        crate::rules::victory::side_alone_within(b, at, r, |u| self.is_unit(u) && !u.status.shaken)
+    }
+    fn holding_radius(&self) -> f32 {
+        self.n(crate::rules::ruleset::hal25::N::ObjectiveRadius)
+    }
+    /// Units lost (routed off, surrendered or destroyed) of those at the start, as the army
+    /// withdrawal counts them.
+    fn units_lost(&self, b: &Battle, side: Side) -> (f32, f32) {
+        let (start, now) = self.strength(b, side);
+        (start.saturating_sub(now) as f32, start as f32)
     }
     fn standing(&self, b: &Battle) -> Vec<String> {
         (0..2)
