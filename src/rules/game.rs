@@ -90,6 +90,27 @@ impl Game {
         (v.winner, v.reason)
     }
 
+    /// The buttons a unit has now: its ruleset's, and leaving the table where a victory
+    /// condition of the scenario takes its side off by an edge it touches.
+    pub fn actions(&self, u: &super::model::Unit) -> Vec<super::ruleset::ActionGroup> {
+        let mut groups = self.rules.actions(&self.battle, u);
+        if let Ok(edge) = victory::exit_edge(self.rules.get(), &self.battle, &u.id) {
+            groups.push(super::ruleset::ActionGroup {
+                title: String::new(),
+                note: format!(
+                    "{} touches the {} edge: leaving the table there counts for the scenario's victory, not as a loss",
+                    u.name,
+                    edge.name()
+                ),
+                actions: vec![super::ruleset::Action {
+                    label: format!("Leave by the {} edge", edge.name()),
+                    command: Command::Exit { unit: u.id.clone() },
+                }],
+            });
+        }
+        groups
+    }
+
     /// A copy to try commands on: everything but the undo history.
     pub fn fork(&self) -> Game {
         Game {

@@ -41,6 +41,15 @@ fn briefing(
                 ui.add_space(4.0);
                 ui.label(format!("Victory: {}", b.scenario.victory));
             }
+            // The conditions as the game will judge them, in the same words as its end.
+            let conditions = game.play.victory_words();
+            if !conditions.is_empty() {
+                ui.add_space(4.0);
+                ui.label(egui::RichText::new("How the battle is decided").strong());
+                for line in conditions {
+                    ui.label(format!("• {line}"));
+                }
+            }
             ui.add_space(4.0);
             for (i, s) in b.sides.iter().enumerate() {
                 ui.colored_label(side_colour(&game, i), &s.name);

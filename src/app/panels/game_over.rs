@@ -37,6 +37,17 @@ fn game_over(
             {
                 ui.heading(report::describe(&game.play, e));
             }
+            // The conditions met, then where each side stood by the objectives and by the
+            // rules' own measure.
+            for e in b.log.iter().rev() {
+                if let Event::ConditionMet { condition, .. } = e {
+                    ui.label(egui::RichText::new(format!("Met: {condition}")).strong());
+                    break;
+                }
+            }
+            for (side, line) in game.play.standing().into_iter().enumerate() {
+                ui.colored_label(side_colour(&game, side), line);
+            }
             for line in rules.standing(b) {
                 ui.label(line);
             }

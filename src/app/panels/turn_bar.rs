@@ -64,6 +64,18 @@ fn turn_bar(
                 // Below them, where the game stands, whole: it wraps rather than cut its own
                 // words.
                 ui.horizontal_wrapped(|ui| where_the_game_stands(ui, &game, &words));
+                // And how each side stands by the scenario's objectives and conditions.
+                let standing = game.play.standing();
+                if !standing.is_empty() {
+                    ui.horizontal_wrapped(|ui| {
+                        for (side, line) in standing.iter().enumerate() {
+                            if side > 0 {
+                                ui.label("·");
+                            }
+                            ui.label(egui::RichText::new(line).color(side_colour(&game, side)));
+                        }
+                    });
+                }
             });
         });
     Ok(())

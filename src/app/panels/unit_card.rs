@@ -89,7 +89,7 @@ pub(super) fn unit_section(
         .filter(|c| c.buttons)
         .and_then(|c| b.unit(&c.unit).ok())
     {
-        preview = action_buttons(ui, &rules.actions(b, u), intents);
+        preview = action_buttons(ui, &game.play.actions(u), intents);
     }
     match shown.and_then(|c| b.unit(&c.unit).ok()) {
         Some(u) => unit_card(ui, game, u),

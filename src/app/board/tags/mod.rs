@@ -47,7 +47,7 @@ pub(super) struct TagCache {
     /// The battle's version and identity (a new game restarts its versions).
     key: Option<(u64, usize)>,
     looks: std::collections::HashMap<crate::rules::UnitId, crate::rules::ruleset::Look>,
-    objectives: Vec<(crate::rules::geometry::Pt, String, usize)>,
+    objectives: Vec<crate::rules::victory::ObjectiveView>,
 }
 
 /// The colour of a sign of a unit's state, on its counter's edge and its tag's words.
@@ -310,30 +310,27 @@ fn paint_counters(
     }
 }
 
-/// The places that decide the battle: a ring in the colour of the side that holds each now,
-/// with its name and holder (before the units' names, so that they always find room).
+/// The places that decide the battle: a ring in the colour of the side that holds each now
+/// (grey while nobody holds it), the ground within which a unit holds it as a thin gold
+/// circle, and its name, worth and holder (before the units' names, so that they always find
+/// room).
 fn paint_objectives(sheet: &Sheet, cache: &TagCache, game: &Game, taken: &mut Taken) {
     let (painter, screen) = (&sheet.painter, sheet.screen);
     let font = egui::FontId::proportional(12.0);
-    for (at, name, side) in &cache.objectives {
-        let (at, side) = (*at, *side);
-        let Some(p) = (sheet.to_screen)(at).filter(|p| screen.contains(*p)) else {
+    for o in &cache.objectives {
+        let Some(p) = (sheet.to_screen)(o.at).filter(|p| screen.contains(*p)) else {
             continue;
         };
-        let holder = game.play.sides.get(side).map_or("", |s| s.name.as_str());
-        painter.circle(
-            p,
-            8.0,
-            side_colour(game, side),
-            egui::Stroke::new(2.5, GOLD),
-        );
+        let edge = (sheet.to_screen)(Pt::new(o.at.x + o.radius_mm, o.at.y));
+        if let Some(r) = edge.map(|e| e.distance(p)).filter(|r| *r > 12.0) {
+            painter.circle_stroke(p, r, egui::Stroke::new(1.0, GOLD.gamma_multiply(0.6)));
+        }
+        let fill = o
+            .holder
+            .map_or(egui::Color32::from_gray(140), |s| side_colour(game, s));
+        painter.circle(p, 8.0, fill, egui::Stroke::new(2.5, GOLD));
         painter.circle_filled(p, 2.5, GOLD);
-        let words = if name.is_empty() {
-            format!("held by {holder}")
-        } else {
-            format!("{name}: {holder}")
-        };
-        let text = painter.layout_no_wrap(words, font.clone(), GOLD);
+        let text = painter.layout_no_wrap(objective_words(game, o), font.clone(), GOLD);
         let size = text.size() + egui::vec2(8.0, 4.0);
         let spot = objective_spot(p, size, taken, screen);
         // A label set off from its ring is tied to it by a thin line.
@@ -344,6 +341,23 @@ fn paint_objectives(sheet: &Sheet, cache: &TagCache, game: &Game, taken: &mut Ta
         }
         painter.rect_filled(spot, 3.0, egui::Color32::from_black_alpha(170));
         painter.galley(spot.min + egui::vec2(4.0, 2.0), text, GOLD);
+    }
+}
+
+/// An objective's label: its name, its worth where it is more than one, and its holder.
+fn objective_words(game: &Game, o: &crate::rules::victory::ObjectiveView) -> String {
+    let holder = match o.holder {
+        Some(s) => game.play.sides.get(s).map_or("", |x| x.name.as_str()),
+        None => "held by neither",
+    };
+    let name = match o.worth {
+        w if w > 1 => format!("{} ({w} points)", o.name),
+        _ => o.name.clone(),
+    };
+    if name.is_empty() {
+        format!("held by {holder}")
+    } else {
+        format!("{name}: {holder}")
     }
 }
 
@@ -595,8 +609,8 @@ mod tests {
         let font = egui::FontId::proportional(12.0);
         let names_of = |picked: Option<usize>| {
             let mut taken = Taken::of(boxes.iter().map(|(_, c)| c.rect().expand(1.0)).collect());
-            for (p, name, _) in objectives_on_table(game.play.rules.get(), b) {
-                let p = to_screen(p).unwrap();
+            for o in objectives_on_table(game.play.rules.get(), b) {
+                let (p, name) = (to_screen(o.at).unwrap(), o.name);
                 let g = painter.layout_no_wrap(
                     format!("{name}: Austria"),
                     font.clone(),

@@ -2,9 +2,9 @@
 //! holds them, the units each side has lost turn by turn.
 
 use crate::rules::battle::Battle;
-use crate::rules::geometry::Pt;
 use crate::rules::model::UnitId;
 use crate::rules::ruleset::Ruleset;
+use crate::rules::victory::ObjectiveView;
 
 /// Whether a unit garrisons a fortified town or village: its centre stands inside one.
 pub fn garrisons(b: &Battle, u: &crate::rules::model::Unit) -> bool {
@@ -14,16 +14,13 @@ pub fn garrisons(b: &Battle, u: &crate::rules::model::Unit) -> bool {
         .any(|f| f.fortified)
 }
 
-/// The objectives to name on the table, with the side that holds each: the scenario's
-/// objectives that a side holds (`rules::victory::objectives`), or the scenario's objective
+/// The objectives to mark on the table, each with the side that holds it (None: nobody yet):
+/// the scenario's objectives (`rules::victory::objectives`), or else the scenario's objective
 /// named by the place it stands in (else the nearest named town or village), held by its owner
 /// until taken.
-pub fn objectives_on_table(rules: &dyn Ruleset, b: &Battle) -> Vec<(Pt, String, usize)> {
+pub fn objectives_on_table(rules: &dyn Ruleset, b: &Battle) -> Vec<ObjectiveView> {
     use crate::rules::terrain::{Feature, FeatureKind};
-    let mut out: Vec<(Pt, String, usize)> = crate::rules::victory::objectives(rules, b)
-        .into_iter()
-        .filter_map(|o| Some((o.at, o.name, o.holder?)))
-        .collect();
+    let mut out = crate::rules::victory::objectives(rules, b);
     if out.is_empty()
         && let Some(o) = &b.objective
     {
@@ -51,7 +48,14 @@ pub fn objectives_on_table(rules: &dyn Ruleset, b: &Battle) -> Vec<(Pt, String, 
         } else {
             o.owner
         };
-        out.push((o.at, place, holder));
+        out.push(ObjectiveView {
+            id: "objective".into(),
+            name: place,
+            at: o.at,
+            worth: 1,
+            holder: Some(holder),
+            radius_mm: 0.0,
+        });
     }
     out
 }
@@ -108,17 +112,20 @@ pub fn losses_by_turn(b: &Battle) -> Vec<[u32; 2]> {
 mod tests {
     use super::*;
 
-    /// The default battle's objective is named by the village it stands by, and held by Austria.
+    /// A scenario with a defender's objective and no objectives list (the formal deployment
+    /// at Reichenau) marks that objective, named by the village it stands in, held by Austria.
     #[test]
     fn the_objective_is_named_by_its_place() {
         let game = crate::rules::scenario::load(
-            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/default.ron"),
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("scenarios/formal_deployment.ron"),
         )
-        .expect("the default battle loads");
-        let names: Vec<(String, usize)> = objectives_on_table(game.rules.get(), &game.battle)
-            .into_iter()
-            .map(|(_, n, s)| (n, s))
-            .collect();
-        assert_eq!(names, vec![("Reichenau".to_string(), 1)]);
+        .expect("the formal deployment loads");
+        let names: Vec<(String, Option<usize>)> =
+            objectives_on_table(game.rules.get(), &game.battle)
+                .into_iter()
+                .map(|o| (o.name, o.holder))
+                .collect();
+        assert_eq!(names, vec![("Reichenau".to_string(), Some(1))]);
     }
 }
