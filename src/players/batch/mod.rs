@@ -144,6 +144,7 @@ pub fn way(by: Ending) -> (&'static str, bool) {
         Ending::Broken => ("an army broke", false),
         Ending::Withdrew => ("an army withdrew", false),
         Ending::NoUnits => ("a side had no units left", false),
+        Ending::Condition => ("a condition of the scenario", true),
     }
 }
 
@@ -244,10 +245,9 @@ fn record(g: &Game, seed: u64, refused: usize) -> GameRecord {
         ending,
         condition: ending.filter(|e| way(*e).1).map(|_| reason.clone()),
         held: g
-            .rules
-            .objectives_held(b)
+            .objectives()
             .into_iter()
-            .map(|(_, name, side)| (name, side))
+            .filter_map(|o| Some((o.name, o.holder?)))
             .collect(),
     }
 }
