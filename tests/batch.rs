@@ -469,12 +469,7 @@ fn the_report_counts_each_way_a_game_was_decided_and_each_objective_held() {
 #[test]
 fn each_record_keeps_how_its_game_ended_and_who_held_each_objective() {
     let start = save::load_any(Path::new("scenarios/bbb_tutorial.ron")).unwrap();
-    let places: Vec<String> = start
-        .rules
-        .objectives_held(&start.battle)
-        .into_iter()
-        .map(|(_, name, _)| name)
-        .collect();
+    let places: Vec<String> = start.objectives().into_iter().map(|o| o.name).collect();
     assert!(!places.is_empty());
     let players = [Player::Opponent, Player::Straight];
     let records = batch::run(&start, 4, 3, players, &|| {});
@@ -485,10 +480,9 @@ fn each_record_keeps_how_its_game_ended_and_who_held_each_objective() {
         };
         assert_eq!(r.ending, Some(by));
         let held: Vec<(String, usize)> = g
-            .rules
-            .objectives_held(&g.battle)
+            .objectives()
             .into_iter()
-            .map(|(_, name, side)| (name, side))
+            .filter_map(|o| Some((o.name, o.holder?)))
             .collect();
         assert_eq!(r.held, held);
     }

@@ -684,7 +684,7 @@ fn the_window_reads_each_objective_the_standing_and_the_conditions_in_words() {
     assert_eq!(
         b.standing(),
         vec![
-            "Prussia: 0 of 2 objectives, 0 points; The town held by Austria".to_string(),
+            "Prussia: 0 of 2 objectives, 0 points; the town held by Austria".to_string(),
             "Austria: 1 of 2 objectives, 1 point".to_string(),
         ]
     );
@@ -692,8 +692,8 @@ fn the_window_reads_each_objective_the_standing_and_the_conditions_in_words() {
         b.victory_words(),
         vec![
             "Objectives: The hill (worth 2, nobody's at the start); The town (worth 1, Austria's at the start)".to_string(),
-            "Prussia wins at once when Prussia holds The hill and The town".to_string(),
-            "At the turn limit: the side with more points wins (The hill 2, The town 1); else a draw".to_string(),
+            "Prussia wins at once when Prussia holds the hill and the town".to_string(),
+            "At the turn limit: the side with more points wins (the hill 2, the town 1); else a draw".to_string(),
         ]
     );
     // A scenario that states nothing: nothing to read.

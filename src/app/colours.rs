@@ -11,6 +11,19 @@ pub(super) fn side_colour(game: &Game, side: usize) -> egui::Color32 {
     egui::Color32::from_rgb(c[0], c[1], c[2])
 }
 
+/// A side's colour for words on the dark panels: its own where it reads, else lightened
+/// towards white until it does (Prussian blue on the turn bar).
+pub(super) fn side_ink(game: &Game, side: usize) -> egui::Color32 {
+    let [r, g, b] = game.play.side_colour(side).map(f32::from);
+    let luma = 0.299 * r + 0.587 * g + 0.114 * b;
+    let t = ((READABLE_LUMA - luma) / (255.0 - luma).max(1.0)).clamp(0.0, 1.0);
+    let mix = |c: f32| (c + (255.0 - c) * t).round() as u8;
+    egui::Color32::from_rgb(mix(r), mix(g), mix(b))
+}
+
+/// The least brightness of words on the dark panels.
+const READABLE_LUMA: f32 = 140.0;
+
 /// A colour as egui paints it.
 pub(super) fn colour32(c: Color) -> egui::Color32 {
     let [r, g, b, _] = c.to_srgba().to_u8_array();

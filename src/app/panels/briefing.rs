@@ -1,6 +1,6 @@
 //! The scenario's briefing over the table before the first command.
 
-use crate::app::colours::side_colour;
+use crate::app::colours::side_ink;
 use crate::app::state::Screen;
 use crate::app::{Game, PanelSystems};
 use bevy::prelude::*;
@@ -52,7 +52,7 @@ fn briefing(
             }
             ui.add_space(4.0);
             for (i, s) in b.sides.iter().enumerate() {
-                ui.colored_label(side_colour(&game, i), &s.name);
+                ui.colored_label(side_ink(&game, i), &s.name);
             }
             ui.add_space(6.0);
             if ui.button("To the table").clicked() {

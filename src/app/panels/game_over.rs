@@ -1,6 +1,6 @@
 //! The battle's end: its result, each side's standing, the losses by turn and a replay.
 
-use crate::app::colours::side_colour;
+use crate::app::colours::{side_colour, side_ink};
 use crate::app::state::Screen;
 use crate::app::{Game, PanelSystems};
 use crate::rules::command::Event;
@@ -46,7 +46,7 @@ fn game_over(
                 }
             }
             for (side, line) in game.play.standing().into_iter().enumerate() {
-                ui.colored_label(side_colour(&game, side), line);
+                ui.colored_label(side_ink(&game, side), line);
             }
             for line in rules.standing(b) {
                 ui.label(line);

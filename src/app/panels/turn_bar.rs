@@ -1,7 +1,7 @@
 //! The turn bar over the table: the phase's button, undo, save, load, the menu and the
 //! overlays' switches, and the turn line in the ruleset's words.
 
-use crate::app::colours::side_colour;
+use crate::app::colours::side_ink;
 use crate::app::slots::{self, Dialog};
 use crate::app::state::{Menu, Overlays, Screen};
 use crate::app::{Game, Intent, PanelSystems};
@@ -72,7 +72,7 @@ fn turn_bar(
                             if side > 0 {
                                 ui.label("·");
                             }
-                            ui.label(egui::RichText::new(line).color(side_colour(&game, side)));
+                            ui.label(egui::RichText::new(line).color(side_ink(&game, side)));
                         }
                     });
                 }
@@ -235,6 +235,6 @@ fn where_the_game_stands(ui: &mut egui::Ui, game: &Game, words: &crate::rules::r
     ui.label(
         egui::RichText::new(&text)
             .strong()
-            .color(side_colour(game, b.active)),
+            .color(side_ink(game, b.active)),
     );
 }

@@ -127,8 +127,8 @@ pub struct GameRecord {
     /// How the game was decided, as its game-over event says (none: it did not end).
     #[serde(default)]
     pub ending: Option<Ending>,
-    /// Where a scenario's condition decided it, the condition as the game-over reason states
-    /// it.
+    /// Where a scenario's condition decided it (at once or at the turn limit), that condition
+    /// in words.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub condition: Option<String>,
     /// The objectives at the end, each with the side that held it.
@@ -136,15 +136,14 @@ pub struct GameRecord {
     pub held: Vec<(String, Side)>,
 }
 
-/// How a game that ended `by` is named in a report, and whether its reason names the
-/// condition that decided it (counted apart from the others decided that way).
-pub fn way(by: Ending) -> (&'static str, bool) {
+/// How a game that ended `by` is named in a report.
+pub fn way(by: Ending) -> &'static str {
     match by {
-        Ending::TurnLimit => ("the turn limit", false),
-        Ending::Broken => ("an army broke", false),
-        Ending::Withdrew => ("an army withdrew", false),
-        Ending::NoUnits => ("a side had no units left", false),
-        Ending::Condition => ("a condition of the scenario", true),
+        Ending::TurnLimit => "the turn limit",
+        Ending::Broken => "an army broke",
+        Ending::Withdrew => "an army withdrew",
+        Ending::NoUnits => "a side had no units left",
+        Ending::Condition => "a condition of the scenario",
     }
 }
 
@@ -243,7 +242,11 @@ fn record(g: &Game, seed: u64, refused: usize) -> GameRecord {
         finished: b.is_over(),
         refused,
         ending,
-        condition: ending.filter(|e| way(*e).1).map(|_| reason.clone()),
+        // The scenario's condition met, at once or at the turn limit, as the scenario words it.
+        condition: b.log.iter().rev().find_map(|e| match e {
+            Event::ConditionMet { condition, .. } => Some(condition.clone()),
+            _ => None,
+        }),
         held: g
             .objectives()
             .into_iter()
@@ -321,7 +324,7 @@ pub struct Report {
 pub struct Decided {
     /// None: the games did not end.
     pub by: Option<Ending>,
-    /// The scenario's condition that decided them, as the game-over reason states it.
+    /// The scenario's condition that decided them, in words.
     pub condition: Option<String>,
     /// None: no winner.
     pub winner: Option<Side>,
@@ -458,7 +461,7 @@ fn decided(games: &[GameRecord]) -> Vec<Decided> {
             ..d
         })
         .collect();
-    let name = |d: &Decided| d.by.map_or("unfinished", |b| way(b).0);
+    let name = |d: &Decided| d.by.map_or("unfinished", way);
     rows.sort_by(|a, b| {
         b.games
             .cmp(&a.games)

@@ -229,11 +229,7 @@ fn decided_words(r: &Report) -> String {
     let side = |s: usize| r.sides.get(s).map(String::as_str).unwrap_or("?");
     let mut out = String::from("  how the games were decided:\n");
     for d in &r.decided {
-        let how = match (d.by, &d.condition) {
-            (None, _) => "unfinished".to_string(),
-            (Some(b), None) => batch::way(b).0.to_string(),
-            (Some(b), Some(c)) => format!("{} ({c})", batch::way(b).0),
-        };
+        let how = d.by.map_or("unfinished", batch::way);
         let who = match d.winner {
             Some(w) => format!("{} wins", side(w)),
             None => "no winner".into(),
@@ -244,6 +240,9 @@ fn decided_words(r: &Report) -> String {
             d.games,
             d.turns_mean
         ));
+        if let Some(c) = &d.condition {
+            out.push_str(&format!("      met: {c}\n"));
+        }
     }
     if !r.objectives.is_empty() {
         out.push_str("  objectives held at the end, share of games:\n");

@@ -70,12 +70,12 @@ pub fn standing(rules: &dyn Ruleset, b: &Battle) -> Vec<String> {
                 v.objectives.len(),
                 if points == 1 { "" } else { "s" }
             );
-            let theirs: Vec<&str> = v
+            let theirs: Vec<String> = v
                 .objectives
                 .iter()
                 .zip(&r.held)
                 .filter(|(_, h)| **h == Some(1 - s))
-                .map(|(p, _)| p.name.as_str())
+                .map(|(p, _)| in_sentence(&p.name))
                 .collect();
             if !theirs.is_empty() {
                 line.push_str(&format!(
@@ -93,7 +93,15 @@ fn place_name(b: &Battle, i: usize) -> String {
     b.victory
         .objectives
         .get(i)
-        .map_or_else(|| "an objective".into(), |p| p.name.clone())
+        .map_or_else(|| "an objective".into(), |p| in_sentence(&p.name))
+}
+
+/// A place's name within a sentence: "The Lobosch crest" reads "the Lobosch crest".
+fn in_sentence(name: &str) -> String {
+    match name.strip_prefix("The ") {
+        Some(rest) => format!("the {rest}"),
+        None => name.to_string(),
+    }
 }
 
 /// A condition in plain words: "Prussia holds the Lobosch crest and Lobosch vineyards".
@@ -189,7 +197,7 @@ fn worths(b: &Battle) -> String {
     let mut parts: Vec<String> = v
         .objectives
         .iter()
-        .map(|p| format!("{} {}", p.name, p.worth))
+        .map(|p| format!("{} {}", in_sentence(&p.name), p.worth))
         .collect();
     if let Some(c) = &v.conditions {
         for s in &c.scores {
@@ -236,7 +244,7 @@ fn capital(s: String) -> String {
 
 /// The objectives and conditions in plain words, for the briefing: "Objectives: ...",
 /// "Prussia wins at once when Prussia holds the Lobosch crest and Lobosch vineyards", "At the
-/// turn limit: the side with more points wins (The Lobosch crest 2, Lobosch vineyards 1)".
+/// turn limit: the side with more points wins (the Lobosch crest 2, Lobosch vineyards 1)".
 /// Empty where the scenario states neither.
 pub fn victory_words(rules: &dyn Ruleset, b: &Battle) -> Vec<String> {
     let v = &b.victory;
