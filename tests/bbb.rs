@@ -13,6 +13,7 @@ use volley::rules::ruleset::bbb::{
     ASSAULT, BbbEvent, DEFENSIVE_FIRE, FireColumn, GENERALS, MOVEMENT, NoFire, OFFENSIVE_FIRE,
     Refusal,
 };
+use volley::rules::ruleset::common::losses_by_turn;
 use volley::rules::{Game, scenario};
 
 /// A unit line: id, side, type, class, x, y, facing, extra RON fields.
@@ -668,10 +669,13 @@ fn generals_nearer_the_enemy_fall_and_return() {
         b.unit(&id("g")).unwrap().status.removed,
         "a casualty after the generals' step"
     );
+    let lost_now = |b: &Game| losses_by_turn(b).last().map(|row| row[0]);
+    assert_eq!(lost_now(&b), Some(1), "fallen, he counts as lost");
     to_phase(&mut b, 0, GENERALS);
     let g = b.unit(&id("g")).unwrap();
     assert!(g.alive(), "returned");
     assert!(g.base.distance(&b.unit(&id("a")).unwrap().base) <= 6.0 * IN);
+    assert_eq!(lost_now(&b), Some(0), "back on the table, he was not lost");
 }
 
 #[test]

@@ -207,7 +207,13 @@ fn record(g: &Game, seed: u64, refused: usize) -> GameRecord {
             Event::PhaseBegan { turn: t, .. } => turn = *t,
             Event::Destroyed { unit, .. } => {
                 if let Ok(u) = b.unit(unit) {
-                    losses.push((u.side, u.troop.clone(), turn, u.name.clone()));
+                    losses.push((u.side, u.troop.clone(), turn, u.name.clone(), unit.clone()));
+                }
+            }
+            // A unit back on the table (BBB's general who fell and returns) was not lost.
+            Event::Deployed { unit, .. } => {
+                if let Some(i) = losses.iter().rposition(|l| &l.4 == unit) {
+                    losses.remove(i);
                 }
             }
             _ => {}
@@ -225,7 +231,7 @@ fn record(g: &Game, seed: u64, refused: usize) -> GameRecord {
             .iter()
             .rev()
             .find(|(s, ..)| *s != w)
-            .map(|(.., name)| name.clone())
+            .map(|(.., name, _)| name.clone())
     });
     GameRecord {
         seed,
@@ -235,7 +241,7 @@ fn record(g: &Game, seed: u64, refused: usize) -> GameRecord {
         turns: b.turn,
         losses: losses
             .into_iter()
-            .map(|(s, troop, turn, _)| (s, troop, turn))
+            .map(|(s, troop, turn, ..)| (s, troop, turn))
             .collect(),
         decisive,
         commands: b.commands.len(),

@@ -87,6 +87,16 @@ pub fn losses_by_turn(b: &Battle) -> Vec<[u32; 2]> {
                     row[u.side] += 1;
                 }
             }
+            // A unit back on the table (BBB's general who fell and returns) is lost no more.
+            Event::Deployed { unit, .. } if destroyed.contains(unit) => {
+                destroyed.retain(|d| d != unit);
+                if let Ok(u) = b.unit(unit)
+                    && u.side < 2
+                    && let Some(row) = out.last_mut()
+                {
+                    row[u.side] = row[u.side].saturating_sub(1);
+                }
+            }
             Event::StandsOverrun { unit, .. } => {
                 overrun.retain(|(u, _)| u != unit);
                 overrun.push((unit.clone(), out.len() - 1));
