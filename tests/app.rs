@@ -1256,3 +1256,57 @@ fn a_click_on_ones_own_unit_with_an_enemy_selected_only_selects_it() {
         "no command aimed for the enemy"
     );
 }
+
+/// Hal's charge declarations at a hotseat table: each side declares in turn. The first side's
+/// end of its part hands the seat to the other (the step goes on: the rules see one step, so
+/// order files keep their one EndPhase), and only the side at the seat commands its units;
+/// the second side's end ends the step.
+#[test]
+fn each_side_declares_its_charges_in_turn_at_a_hotseat_table() {
+    use volley::rules::ruleset::hal25;
+    let mut app = app_on("hal25_default.ron");
+    while game(&app).play.phase != hal25::CHARGES {
+        app.world_mut().write_message(Intent::Do(Command::EndPhase));
+        frame(&mut app);
+        assert_eq!(game(&app).play.turn, 1, "the declarations come in turn 1");
+    }
+    let first = game(&app).acting_side();
+    let second = 1 - first;
+    assert_eq!(game(&app).commanding_sides(true), vec![first]);
+    assert_eq!(
+        game(&app).commanding_sides(false),
+        vec![first, second],
+        "against the opponent both sides act at once, as the rules have it"
+    );
+    let log = game(&app).play.log.len();
+    app.world_mut().write_message(Intent::Do(Command::EndPhase));
+    frame(&mut app);
+    let g = game(&app);
+    assert_eq!(g.play.phase, hal25::CHARGES, "the step goes on");
+    assert_eq!(g.play.log.len(), log, "the rules saw nothing");
+    assert_eq!(g.acting_side(), second);
+    assert_eq!(g.commanding_sides(true), vec![second]);
+    assert_eq!(g.hand_over_to(), Ok(Some(second)));
+    let name = &g.play.sides[second].name;
+    assert!(
+        g.notice
+            .as_deref()
+            .is_some_and(|n| n.contains(name.as_str())),
+        "{:?}",
+        g.notice
+    );
+    // The second side's end ends the step, for both.
+    app.world_mut().write_message(Intent::Do(Command::EndPhase));
+    frame(&mut app);
+    assert_ne!(game(&app).play.phase, hal25::CHARGES);
+    assert_eq!(
+        game(&app)
+            .play
+            .commands
+            .iter()
+            .filter(|c| **c == Command::EndPhase)
+            .count(),
+        game(&app).play.commands.len(),
+        "one EndPhase a step, as in an order file"
+    );
+}

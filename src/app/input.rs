@@ -90,9 +90,14 @@ fn mouse(
     mut sel: ResMut<Selection>,
     mut game: ResMut<Game>,
     mut intents: MessageWriter<Intent>,
-    lesson: Option<Res<super::lesson::Tutoring>>,
+    // Who else is at the table: a tutorial, or the opponent.
+    (lesson, computer): (
+        Option<Res<super::lesson::Tutoring>>,
+        Option<Res<super::opponent::Computer>>,
+    ),
 ) {
     let tutoring = lesson.is_some();
+    let hotseat = computer.is_none();
     if game.play.is_over() {
         return;
     }
@@ -120,7 +125,7 @@ fn mouse(
                 let held = |a, b| keys.pressed(a) || keys.pressed(b);
                 let shift = held(KeyCode::ShiftLeft, KeyCode::ShiftRight);
                 let ctrl = held(KeyCode::ControlLeft, KeyCode::ControlRight);
-                click_unit(&mut sel, &mut game, id, w, (shift, ctrl));
+                click_unit(&mut sel, &mut game, id, w, (shift, ctrl), hotseat);
             }
             None => {
                 sel.unit = None;
@@ -146,8 +151,9 @@ fn click_unit(
     id: UnitId,
     w: Vec2,
     (shift, ctrl): (bool, bool),
+    hotseat: bool,
 ) {
-    let acting = game.play.rules.acting_sides(&game.play);
+    let acting = game.commanding_sides(hotseat);
     let active = acting.first().copied().unwrap_or(game.play.active);
     let Ok(u) = game.play.unit(&id) else { return };
     // Only a selected unit of a side acting now aims: an enemy selected to read its card

@@ -135,6 +135,9 @@ pub struct Game {
     pub highlight: Vec<UnitId>,
     /// The opponent's reasons: each with the length of the log before its command.
     pub reasons: Vec<(usize, String)>,
+    /// In a step the sides play in turn (`Ruleset::in_turns`) at a hotseat table: the turn,
+    /// the step and the side that has played its part, while the other plays its own.
+    pub passed: Option<(u32, crate::rules::model::Phase, usize)>,
 }
 
 /// What the player asked for.
@@ -448,6 +451,7 @@ impl Game {
             pending: None,
             highlight: Vec::new(),
             reasons: Vec::new(),
+            passed: None,
         }
     }
 }
@@ -473,8 +477,68 @@ fn new_table(game: Option<Res<Game>>, mut laid: Local<u64>) -> bool {
 impl Game {
     /// The side that gives the next command: the one at the seat.
     pub fn acting_side(&self) -> usize {
+        let b = &self.play.battle;
+        self.acting_sides().first().copied().unwrap_or(b.active)
+    }
+
+    /// The sides whose units may be given commands now, the one at the seat first: the rules'
+    /// (`Ruleset::acting_sides`), less a side that has played its part of a step the sides
+    /// play in turn.
+    pub fn acting_sides(&self) -> Vec<usize> {
         let (b, rules) = (&self.play.battle, &self.play.rules);
-        rules.acting_sides(b).first().copied().unwrap_or(b.active)
+        let mut sides = rules.acting_sides(b);
+        if let Some(side) = self.passed_now() {
+            sides.retain(|s| *s != side);
+        }
+        sides
+    }
+
+    /// The sides whose units the player at the table may command now: at a hotseat table, in
+    /// a step the sides play in turn, only the one at the seat (neither declares for the
+    /// other); else `acting_sides`.
+    pub fn commanding_sides(&self, hotseat: bool) -> Vec<usize> {
+        let mut sides = self.acting_sides();
+        if hotseat && self.play.rules.in_turns(&self.play.battle) {
+            sides.truncate(1);
+        }
+        sides
+    }
+
+    /// The side that has played its part of this step, where the sides play it in turn.
+    fn passed_now(&self) -> Option<usize> {
+        let b = &self.play.battle;
+        self.passed
+            .filter(|(turn, phase, _)| *turn == b.turn && *phase == b.phase)
+            .map(|(.., side)| side)
+    }
+
+    /// At a hotseat table, in a step the sides play in turn: the first side's end of its part
+    /// hands the seat to the other (which has a part to play) rather than end the step. True
+    /// where it did.
+    fn pass_in_turn(&mut self) -> bool {
+        let (b, rules) = (&self.play.battle, &self.play.rules);
+        let sides = self.acting_sides();
+        if !rules.in_turns(b) || self.passed_now().is_some() || sides.len() < 2 {
+            return false;
+        }
+        let (done, next) = (sides[0], sides[1]);
+        if rules.part_to_play(b, next).is_err() {
+            return false;
+        }
+        let name = |s: usize| {
+            b.sides
+                .get(s)
+                .map_or_else(|| format!("side {s}"), |x| x.name.clone())
+        };
+        self.notice = Some(format!(
+            "{} has played its part of the {}: {} plays its own, then ends the step",
+            name(done),
+            b.phase.name(),
+            name(next)
+        ));
+        self.passed = Some((b.turn, b.phase, done));
+        self.version += 1;
+        true
     }
 
     /// Where the seat goes now at a hotseat table: `Ok(Some(side))` when it passes to a side
@@ -607,7 +671,17 @@ fn apply_intents(
         if file_intent(&intent, &mut game, &mut sel, &seats, &mut commands) {
             continue;
         }
-        let active = seat_of(&game.play);
+        // At a hotseat table the first side's end of a step the sides play in turn hands the
+        // seat on.
+        if matches!(intent, Intent::Do(Command::EndPhase))
+            && computer.is_none()
+            && tutoring.is_none()
+            && game.pass_in_turn()
+        {
+            forget_the_screen(&mut game, &mut sel);
+            continue;
+        }
+        let active = game.acting_side();
         let Some(res) = carry_out(&intent, &mut game) else {
             continue;
         };
@@ -627,16 +701,6 @@ fn apply_intents(
             }
         }
     }
-}
-
-/// The side at the seat: the first that acts now.
-fn seat_of(play: &crate::rules::Game) -> usize {
-    let b: &crate::rules::Battle = play;
-    play.rules
-        .acting_sides(b)
-        .first()
-        .copied()
-        .unwrap_or(b.active)
 }
 
 /// Why an intent is not for now, if it is not: while the opponent plays its part the player's
@@ -839,7 +903,7 @@ fn done(
     game.message = None;
     game.notice = None;
     game.pending = None;
-    if seat_of(&game.play) != active {
+    if game.acting_side() != active {
         forget_the_screen(game, sel);
     }
     let auto = game.save_dir.join("autosave.ron");

@@ -63,7 +63,9 @@ fn turn_bar(
                 });
                 // Below them, where the game stands, whole: it wraps rather than cut its own
                 // words.
-                ui.horizontal_wrapped(|ui| where_the_game_stands(ui, &game, &words));
+                ui.horizontal_wrapped(|ui| {
+                    where_the_game_stands(ui, &game, &words, computer.is_none())
+                });
                 // And how each side stands by the scenario's objectives and conditions.
                 let standing = game.play.standing();
                 if !standing.is_empty() {
@@ -219,7 +221,12 @@ fn overlay_switches(ui: &mut egui::Ui, overlays: &mut Overlays) {
 /// The scenario, the ruleset, the turn and phase (the ruleset's words, or the phase's name where
 /// it has none, as at the game's end) and what the side has to spend, in the acting side's
 /// colour.
-fn where_the_game_stands(ui: &mut egui::Ui, game: &Game, words: &crate::rules::ruleset::TurnWords) {
+fn where_the_game_stands(
+    ui: &mut egui::Ui,
+    game: &Game,
+    words: &crate::rules::ruleset::TurnWords,
+    hotseat: bool,
+) {
     let (b, rules) = (&game.play.battle, &game.play.rules);
     ui.strong(&b.info.name);
     ui.label(format!("{} ·", rules.get().name()));
@@ -232,9 +239,17 @@ fn where_the_game_stands(ui: &mut egui::Ui, game: &Game, words: &crate::rules::r
     if let Some(r) = &words.resources {
         text += &format!(" · {r}");
     }
+    // In a step the sides play in turn at a hotseat table, whose part it is now.
+    let mut side = b.active;
+    if hotseat && rules.in_turns(b) {
+        side = game.acting_side();
+        if let Some(s) = b.sides.get(side) {
+            text += &format!(" · {}'s part", s.name);
+        }
+    }
     ui.label(
         egui::RichText::new(&text)
             .strong()
-            .color(side_ink(game, b.active)),
+            .color(side_ink(game, side)),
     );
 }

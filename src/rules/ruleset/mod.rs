@@ -204,6 +204,14 @@ pub trait Ruleset: doctrine::Doctrine {
     fn acting_sides(&self, b: &Battle) -> Vec<crate::rules::model::Side> {
         vec![b.active]
     }
+    /// Whether the sides acting now play their parts one after the other rather than at once:
+    /// at a hotseat table the first side's end of its part hands the seat to the other, whose
+    /// end ends the step. The rules see one step either way (one `EndPhase`), so order files
+    /// and saves do not change. None by default.
+    fn in_turns(&self, b: &Battle) -> bool {
+        let _ = b;
+        false
+    }
     /// Whether `side` has a part to play now besides ending the phase; if not, the words that
     /// say why ("no unit of Austria can fire: none of Prussia's moved within reach"). A hotseat
     /// window hands the seat to a side only when it has.

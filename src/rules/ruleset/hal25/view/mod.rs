@@ -226,6 +226,11 @@ impl Ruleset for Hal25 {
             )),
         }
     }
+    /// Both sides announce their charges (sequence of play, 1), each in turn at a hotseat
+    /// table, so that neither declares for the other.
+    fn in_turns(&self, b: &Battle) -> bool {
+        b.phase == CHARGES
+    }
     fn acting_sides(&self, b: &Battle) -> Vec<Side> {
         match b.phase {
             MOVEMENT => vec![b.active],
