@@ -24,13 +24,12 @@ fn folder(name: &str) -> PathBuf {
 /// Plays a batch from `start`, writing each game into `dir`; the records and the games.
 fn batch_saving(
     start: &Game,
-    origin: &saves::Origin,
     dir: &Path,
     games: usize,
     seed: u64,
     players: [Player; 2],
 ) -> Vec<GameRecord> {
-    let keep = |g: &Game, s: u64| saves::write(dir, start, origin, g, s, players).map(|_| ());
+    let keep = |g: &Game, s: u64| saves::write(dir, g, s, players).map(|_| ());
     batch::run_keeping(start, games, seed, players, &|| {}, &keep).unwrap()
 }
 
@@ -56,7 +55,7 @@ fn each_saved_batch_game_replays_to_its_recorded_result() {
     let start = tutorial();
     let dir = folder("replays");
     let players = [Player::Opponent, Player::Random];
-    let records = batch_saving(&start, &saves::Origin::default(), &dir, 4, 11, players);
+    let records = batch_saving(&start, &dir, 4, 11, players);
     let files = saved_files(&dir);
     assert_eq!(files.len(), 4, "{files:?}");
     for (r, path) in records.iter().zip(&files) {
@@ -102,13 +101,12 @@ fn each_saved_batch_game_replays_to_its_recorded_result() {
 #[test]
 fn a_batch_played_on_from_a_save_reseeds_where_the_save_ends() {
     let loaded = save::load_any_loaded(Path::new("tests/saves/old_hotseat.ron")).unwrap();
-    let origin = saves::Origin::of(&loaded);
     let start = loaded.game;
     let before = start.commands.len();
     assert!(before > 0);
     let dir = folder("reseed");
     let players = [Player::Random, Player::Straight];
-    let records = batch_saving(&start, &origin, &dir, 3, 40, players);
+    let records = batch_saving(&start, &dir, 3, 40, players);
     for (r, path) in records.iter().zip(saved_files(&dir)) {
         let text = std::fs::read_to_string(&path).unwrap();
         let s: Save = scenario::ron_options().from_str(&text).unwrap();
@@ -127,6 +125,18 @@ fn a_batch_played_on_from_a_save_reseeds_where_the_save_ends() {
             Replay::start_reseeded(&again.game, again.seed, &again.reseed).unwrap();
         replay.step(&mut shown, ReplayStep::ToEnd);
         assert!(shown.log == again.game.log, "the replay is the game");
+        // The game keeps its reseeds: saved again as the window saves it, it loads to the same
+        // game, and the game-over window's replay (from the game alone) replays it.
+        assert_eq!(again.game.reseeds, vec![(before, r.seed)]);
+        let resaved = save::to_string(&again.game).unwrap();
+        let back = save::parse_loaded(&resaved, "resaved").unwrap();
+        assert!(
+            back.game.log == again.game.log,
+            "saved again, the same game"
+        );
+        let (mut shown, mut replay) = Replay::start(&again.game).unwrap();
+        replay.step(&mut shown, ReplayStep::ToEnd);
+        assert!(shown.log == again.game.log, "replayed from the game alone");
     }
 }
 
@@ -134,14 +144,7 @@ fn a_batch_played_on_from_a_save_reseeds_where_the_save_ends() {
 fn a_save_whose_replay_misses_its_recorded_result_is_refused() {
     let start = tutorial();
     let dir = folder("tampered");
-    let records = batch_saving(
-        &start,
-        &saves::Origin::default(),
-        &dir,
-        1,
-        3,
-        [Player::Straight, Player::Opponent],
-    );
+    let records = batch_saving(&start, &dir, 1, 3, [Player::Straight, Player::Opponent]);
     let path = &saved_files(&dir)[0];
     let text = std::fs::read_to_string(path).unwrap();
     let mut s: Save = scenario::ron_options().from_str(&text).unwrap();

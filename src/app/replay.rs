@@ -38,7 +38,12 @@ pub enum ReplayStep {
 impl Replay {
     /// A fresh game at the start of `b`'s, and the replay of its commands.
     pub fn start(b: &Battle) -> Result<(crate::rules::Game, Replay), String> {
-        Replay::start_reseeded(b, b.seed, &[])
+        let reseed: Vec<crate::rules::save::Reseed> = b
+            .reseeds
+            .iter()
+            .map(|&(after, seed)| crate::rules::save::Reseed { after, seed })
+            .collect();
+        Replay::start_reseeded(b, b.seed, &reseed)
     }
 
     /// A fresh game at the start of `b`'s, and the replay of its commands: the dice of `seed`

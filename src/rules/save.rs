@@ -175,7 +175,11 @@ impl Save {
             scenario: (*b.scenario).clone(),
             commands: b.commands.to_vec(),
             seats: Seats::default(),
-            reseed: Vec::new(),
+            reseed: b
+                .reseeds
+                .iter()
+                .map(|&(after, seed)| Reseed { after, seed })
+                .collect(),
             about: None,
         }
     }

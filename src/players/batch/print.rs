@@ -72,9 +72,8 @@ pub fn main(a: Args) -> i32 {
     let records = match save_games {
         None => batch::run(&b, games, seed, players, &|| bar.inc(1)),
         Some(dir) => {
-            let keep = |g: &crate::rules::game::Game, s: u64| {
-                saves::write(dir, &b, &origin, g, s, players).map(|_| ())
-            };
+            let keep =
+                |g: &crate::rules::game::Game, s: u64| saves::write(dir, g, s, players).map(|_| ());
             match batch::run_keeping(&b, games, seed, players, &|| bar.inc(1), &keep) {
                 Ok(r) => r,
                 Err(e) => {

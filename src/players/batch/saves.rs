@@ -34,26 +34,12 @@ pub fn seat(p: Player, seed: u64, side: usize) -> Seat {
     }
 }
 
-/// The save of game `game`, played from `start` with the dice of `seed` by `players`: the
-/// scenario, the commands, who sat at each side, its result, and where its dice were seeded.
-pub fn save_of(
-    start: &Game,
-    origin: &Origin,
-    game: &Game,
-    seed: u64,
-    players: [Player; 2],
-) -> Save {
+/// The save of game `game`, played with the dice of `seed` by `players`: the scenario, the
+/// commands, who sat at each side, its result, and where its dice were seeded (a batch seeds
+/// them afresh where its start stands: from a scenario, the game's one seed; from a save, a
+/// reseed after the save's commands, which the battle records).
+pub fn save_of(game: &Game, seed: u64, players: [Player; 2]) -> Save {
     let mut s = Save::of(game);
-    // A batch seeds the dice afresh where its start stands: from the scenario, that is the
-    // game's one seed; from a save, a reseed after the save's commands.
-    if !start.commands.is_empty() || start.scripted.is_some() || !origin.reseed.is_empty() {
-        s.seed = origin.seed;
-        s.reseed = origin.reseed.clone();
-        s.reseed.push(Reseed {
-            after: start.commands.len(),
-            seed,
-        });
-    }
     s.seats = Seats {
         opponent: None,
         players: vec![seat(players[0], seed, 0), seat(players[1], seed, 1)],
@@ -96,16 +82,9 @@ fn slug(name: &str) -> String {
 }
 
 /// Writes the save of a game into `dir` (atomically); returns its path.
-pub fn write(
-    dir: &Path,
-    start: &Game,
-    origin: &Origin,
-    game: &Game,
-    seed: u64,
-    players: [Player; 2],
-) -> Result<PathBuf, String> {
+pub fn write(dir: &Path, game: &Game, seed: u64, players: [Player; 2]) -> Result<PathBuf, String> {
     let path = dir.join(file_name(game, seed));
-    let text = save::save_text(&save_of(start, origin, game, seed, players))?;
+    let text = save::save_text(&save_of(game, seed, players))?;
     save::write_text(&text, &path)?;
     Ok(path)
 }

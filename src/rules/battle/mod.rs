@@ -71,7 +71,12 @@ pub struct Battle {
     /// Who holds each of the victory's objectives, as last recorded (`ObjectiveHeld`).
     pub held: Vec<Option<Side>>,
     pub turn_limit: u32,
+    /// The seed the dice began with.
     pub seed: u64,
+    /// Where the dice were seeded again after the game began (a batch played on from a save):
+    /// after how many commands, and the seed. A save records them, so that loading replays
+    /// the same dice.
+    pub reseeds: Vec<(usize, u64)>,
     pub turn: u32,
     pub phase: Phase,
     pub active: Side,
@@ -144,6 +149,7 @@ impl Battle {
             held: Vec::new(),
             turn_limit,
             seed,
+            reseeds: Vec::new(),
             turn: 1,
             phase,
             active: 0,
@@ -193,6 +199,7 @@ impl Battle {
             held: self.held.clone(),
             turn_limit: self.turn_limit,
             seed: self.seed,
+            reseeds: self.reseeds.clone(),
             turn: self.turn,
             phase: self.phase,
             active: self.active,
@@ -481,9 +488,14 @@ impl Battle {
         self.emit(out, Event::PhaseBegan { turn, phase, side });
     }
 
-    /// Restarts the dice from a seed (before any command).
+    /// Restarts the dice from a seed: before any command (and any scripted dice) the seed the
+    /// game begins with; after, a reseed the battle records (`reseeds`) for its save.
     pub fn reseed(&mut self, seed: u64) {
-        self.seed = seed;
+        if self.commands.is_empty() && self.reseeds.is_empty() && self.scripted.is_none() {
+            self.seed = seed;
+        } else {
+            self.reseeds.push((self.commands.len(), seed));
+        }
         self.dice = Dice::seeded(seed);
     }
 
