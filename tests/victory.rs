@@ -372,6 +372,12 @@ fn exits_count_at_least_and_only_the_units_named() {
         5,
     );
     to_phase(&mut b, 0, MOVEMENT);
+    // The condition in words: one unit, by its name.
+    let name = b.unit(&id("p")).unwrap().name.clone();
+    assert_eq!(
+        b.victory_words()[1],
+        format!("Prussia wins at once when a unit of {name} has left by the bottom edge")
+    );
     put_at_y(&mut b, "h", 500.0, 0.0);
     let e = b.execute(exit("h")).expect_err("refused");
     assert_eq!(kind_of::<Refusal>(&e), Ok(Refusal::NoExitCondition));

@@ -17,6 +17,9 @@ pub(super) fn unit_card(ui: &mut egui::Ui, game: &Game, u: &Unit) {
         side_colour(game, card.side),
         egui::RichText::new(&card.title).strong(),
     );
+    if u.status.exited {
+        ui.label("Left the table: it counts for the scenario's victory, not as a loss");
+    }
     for line in &card.lines {
         ui.label(line);
     }

@@ -131,14 +131,27 @@ pub fn when_words(b: &Battle, w: &When) -> String {
             at_least,
             units,
         } => {
-            let which = if units.is_empty() {
-                String::new()
+            let (count, verb) = match at_least {
+                1 => ("a unit".to_string(), "has"),
+                n => (format!("{n} units"), "have"),
+            };
+            // Of the units named, by their names; else of the side's.
+            let of = if units.is_empty() {
+                side(s)
             } else {
-                format!(" of {}", units.join(", "))
+                let names: Vec<String> = units
+                    .iter()
+                    .map(|id| {
+                        b.units
+                            .iter()
+                            .find(|u| &*u.id.0 == id.as_str())
+                            .map_or_else(|| id.clone(), |u| u.name.clone())
+                    })
+                    .collect();
+                names.join(", ")
             };
             format!(
-                "{at_least} units{which} of {} have left by the {} edge",
-                side(s),
+                "{count} of {of} {verb} left by the {} edge",
                 edge_words(*edge)
             )
         }
@@ -271,8 +284,8 @@ pub fn victory_words(rules: &dyn Ruleset, b: &Battle) -> Vec<String> {
     }
     if c.at_limit.is_empty() {
         out.push(format!(
-            "At the turn limit: the rules' own result ({})",
-            rules.id()
+            "At the turn limit: the result by the rules of {}",
+            rules.name()
         ));
     } else {
         let steps: Vec<String> = c

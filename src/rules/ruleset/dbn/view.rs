@@ -125,7 +125,9 @@ impl Dbn {
         if !u.flags.is_empty() {
             lines.push(format!("{:?}", u.flags));
         }
-        lines.push(if u.status.removed {
+        lines.push(if u.status.exited {
+            "off the table".to_string()
+        } else if u.status.removed {
             "destroyed".to_string()
         } else {
             let mut s = format!("{} hit(s)", u.status.hits);
