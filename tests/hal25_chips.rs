@@ -239,3 +239,86 @@ fn a_throw_the_first_play_did_not_make_takes_a_new_die_and_no_other() {
     assert_eq!(roll_for(&ev, "pr-gr", "the charge bonus").dice, [5], "{w}");
     assert_eq!(b.dice.d6(), Ok(1));
 }
+
+/// A melee's dice are thrown in pairs (attacker's, then defender's): a chip for the loser throws
+/// its lowest die again, and every other die of the melee and the loser's failed morale chart
+/// after it keep theirs.
+#[test]
+fn a_melee_die_thrown_again_leaves_the_pairs_and_the_chart() {
+    let hal = |b: &Game| match &b.rules {
+        volley::rules::ruleset::AnyRuleset::Hal25(r) => r.clone(),
+        _ => panic!("not Hal's rules"),
+    };
+    let units = [
+        ("ga", 0, "GEN", "A", 400.0, 200.0, 0.0),
+        ("a1", 0, "LI", "A", 600.0, 300.0, 0.0),
+        ("gb", 1, "GEN", "B", 400.0, 700.0, 180.0),
+        ("b1", 1, "LI", "B", 600.0, 500.0, 180.0),
+    ];
+    let mut text = String::from(
+        "(name: \"t\", ruleset: \"hal25\", table: (width: 1219, height: 914), turn_limit: 6, terrain: [], sides: [(name: \"A\", nation: \"prussia\", colour: (0, 0, 200), commander: \"a\"), (name: \"B\", nation: \"austria\", colour: (200, 200, 200), commander: \"b\")], units: [",
+    );
+    for (uid, side, t, br, x, y, f) in units {
+        text.push_str(&format!(
+            "(id: \"{uid}\", side: {side}, type: \"{t}\", brigade: Some(\"{br}\"), at: Some(({x}, {y})), facing: {f}),"
+        ));
+    }
+    text.push_str("])");
+    let mut b = scenario::parse(&text, "inline").unwrap_or_else(|e| panic!("{e:?}"));
+    let to = hal(&b)
+        .contact_place(b.unit(&id("b1")).unwrap(), b.unit(&id("a1")).unwrap())
+        .0;
+    b.unit_mut(&id("b1")).unwrap().base = to;
+    to_phase(
+        &mut b,
+        volley::rules::ruleset::hal25::CLOSE_COMBAT,
+        &[3, 3, 6, 1],
+    );
+    let fight = Command::Fight {
+        unit: id("a1"),
+        target: id("b1"),
+        pursue: None,
+        pursuits: Vec::new(),
+    };
+    // Pairs a1 4, b1 3 (b1's first a 1): b1 loses by 16; its chart 2, 5 routs it.
+    b.script_dice(&[4, 1, 4, 3, 4, 3, 4, 3, 4, 3, 4, 3, 2, 5, 6, 6, 6, 6]);
+    let ev = b.execute(fight).expect("fight");
+    let w = words(&b, &ev);
+    let melee = |ev: &[Event]| {
+        ev.iter()
+            .find_map(|e| match e {
+                Event::Assault {
+                    attacker_roll,
+                    defender_roll,
+                    ..
+                } => Some((attacker_roll.dice.clone(), defender_roll.dice.clone())),
+                _ => None,
+            })
+            .expect("a melee")
+    };
+    let (a_dice, b_dice) = melee(&ev);
+    assert_eq!(b_dice[0], 1, "{w}");
+    let chart = fell(roll_for(&ev, "b1", "the failed morale chart"));
+    let thrown = b.cmd_dice.clone();
+    // b1's 1 is thrown again: a 2; b1 loses by 14 and reads the chart with the same dice.
+    b.script_dice(&[2, 1, 1, 1, 1, 1]);
+    let ev = b
+        .execute(Command::Reroll {
+            by: id("gb"),
+            unit: id("b1"),
+        })
+        .expect("the chip");
+    let w2 = words(&b, &ev);
+    let (a_again, b_again) = melee(&ev);
+    assert_eq!(a_again, a_dice, "{w}\n{w2}");
+    assert_eq!(b_again[0], 2, "{w2}");
+    assert_eq!(b_again[1..], b_dice[1..], "{w2}");
+    assert_eq!(
+        roll_for(&ev, "b1", "the failed morale chart").dice,
+        chart.0,
+        "{w}\n{w2}"
+    );
+    let mut expected = thrown;
+    expected[1] = 2;
+    assert_eq!(b.cmd_dice, expected, "{w}\n{w2}");
+}
