@@ -545,9 +545,9 @@ fn a_chip_throws_a_failed_holding_check_again() {
         })
         .is_err()
     );
-    // The lower die (1) is thrown again: a 5; the 2 stands; then the range die 6 and the charge
-    // bonus 5, new.
-    b.script_dice(&[5, 6, 5]);
+    // The lower die (1) is thrown again: a 5; the 2 stands; then the range die, a throw not
+    // made before: 6, new; the charge bonus keeps its 5.
+    b.script_dice(&[5, 6, 1]);
     let mut again = b.clone();
     let ev = again
         .execute(Command::Reroll {

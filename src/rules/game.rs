@@ -2,6 +2,7 @@
 
 use super::battle::Battle;
 use super::command::{Command, Event, RuleError};
+use super::log::Events;
 use super::model::Side;
 use super::ruleset::AnyRuleset;
 use super::victory::{self, ObjectiveView};
@@ -56,10 +57,11 @@ impl Game {
             });
         }
         if let Command::Reroll { by, unit } = &cmd {
-            // Which die the rules let the general throw again, and how many after it belong
-            // to its roll; the battle replays the last command with it.
-            let (at, keep) = rules.reroll(&self.battle, by, unit)?;
-            return self.battle.throw_again(by, unit, at, keep, &cmd, resolve);
+            // Which die the rules let the general throw again; the battle replays the last
+            // command with it, handing every other throw, as the rules name it, its old die.
+            let at = rules.reroll(&self.battle, by, unit)?;
+            let throws = |events: Events<'_>, dice| rules.throws(events, dice);
+            return self.battle.throw_again(by, unit, at, &cmd, throws, resolve);
         }
         self.battle.run(cmd, resolve)
     }

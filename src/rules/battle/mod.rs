@@ -2,7 +2,7 @@
 //! state the rules read and change, which knows nothing of them (`game.rs` joins the two).
 
 use super::command::{Command, Event, RuleError};
-use super::dice::Dice;
+use super::dice::{Dice, Throw, hand_back};
 use super::geometry::{Base, Pt};
 use super::log::{Commands, Events, Log};
 use super::model::{Division, Phase, Side, SideInfo, Unit, UnitId};
@@ -340,19 +340,27 @@ impl Battle {
         Ok(events)
     }
 
-    /// A general's re-roll (`cmd`) of die `at` of the last command, which the rules allow and
-    /// whose roll goes on for `keep` dice after it: the last command runs again through
-    /// `resolve` from the state before it, with the same dice up to the one thrown again,
-    /// which is new, as is every die after its roll.
+    /// A general's re-roll (`cmd`) of die `at` of the last command, which the rules allow: the
+    /// last command runs again through `resolve` from the state before it, with a new die for
+    /// that one and every other die as it fell. Dice are handed back by throw, not by place:
+    /// `throws` names the throw each die of a command was from its events (unit, roll, die);
+    /// a throw the first resolution made keeps its die, one it did not make (the new die
+    /// changed what is thrown) takes a new die, and old dice no longer thrown are not used.
+    /// What a run throws is known only once it has run, so the first run has the old dice in
+    /// their places, and the command runs again with the dice its own throws call for until
+    /// the two agree (at most `REPLAYS` runs; the last stands).
     pub(crate) fn throw_again(
         &mut self,
         by: &UnitId,
         unit: &UnitId,
         at: usize,
-        keep: usize,
         cmd: &Command,
-        resolve: impl FnOnce(&mut Battle, &Command, &mut Vec<Event>) -> Result<(), RuleError>,
+        throws: impl Fn(Events<'_>, usize) -> Vec<Throw>,
+        resolve: impl Fn(&mut Battle, &Command, &mut Vec<Event>) -> Result<(), RuleError>,
     ) -> Result<Vec<Event>, RuleError> {
+        /// Runs of the command before the last stands (two where the new die changed what is
+        /// thrown, one where it did not).
+        const REPLAYS: usize = 8;
         let (Some(prev), Some(last)) = (self.undo.last(), self.commands.last()) else {
             return Err(RuleError::refused(
                 RerollRefusal::NoRollToThrowAgain,
@@ -365,39 +373,68 @@ impl Battle {
                 "that roll has been thrown again already".into(),
             ));
         }
-        let Some(&old) = self.cmd_dice.get(at) else {
+        let old = throws(self.last_events(), self.cmd_dice.len());
+        let (Some(&die), Some(again)) = (self.cmd_dice.get(at), old.get(at)) else {
             return Err(RuleError::refused(
                 RerollRefusal::NoSuchDie,
                 "there is no such die to throw again".into(),
             ));
         };
-        let last = last.clone();
-        let mut next = prev.state.clone();
-        next.log = self.log.cut(prev.log_len);
-        // The dice before the one thrown again, a new die, the rest of its roll as thrown; then
-        // new dice.
+        let (last, log_len) = (last.clone(), prev.log_len);
+        let chips = self.unit(by)?.extra.chips.saturating_sub(1);
         let mut stream = self.dice.clone();
         let new = stream.d6()?;
-        let end = (at + 1 + keep).min(self.cmd_dice.len());
-        let mut kept: std::collections::VecDeque<u8> =
-            self.cmd_dice[..at].iter().copied().collect();
-        kept.push_back(new);
-        kept.extend(self.cmd_dice[at + 1..end].iter().copied());
-        next.dice = super::dice::Dice::Chain(kept, Box::new(stream));
-        next.dice_rolled = self.dice_rolled;
-        next.cmd_dice.clear();
-        let mut events = Vec::new();
-        let chips = self.unit(by)?.extra.chips.saturating_sub(1);
-        next.emit(
-            &mut events,
-            Event::Rerolled {
-                by: by.clone(),
-                unit: unit.clone(),
-                die: old,
-                chips,
-            },
-        );
-        resolve(&mut next, &last, &mut events)?;
+        // A run with these dice (`None`: the next new one).
+        let run = |plan: &[Option<u8>]| -> Result<(Battle, Vec<Event>), RuleError> {
+            let mut fresh = stream.clone();
+            let mut given = std::collections::VecDeque::with_capacity(plan.len());
+            for d in plan {
+                given.push_back(match d {
+                    Some(d) => *d,
+                    None => fresh.d6()?,
+                });
+            }
+            let mut next = prev.state.clone();
+            next.log = self.log.cut(log_len);
+            next.dice = Dice::Chain(given, Box::new(fresh));
+            next.dice_rolled = self.dice_rolled;
+            next.cmd_dice.clear();
+            let mut events = Vec::new();
+            let (by, unit) = (by.clone(), unit.clone());
+            next.emit(
+                &mut events,
+                Event::Rerolled {
+                    by,
+                    unit,
+                    die,
+                    chips,
+                },
+            );
+            resolve(&mut next, &last, &mut events)?;
+            Ok((next, events))
+        };
+        let mut plan: Vec<Option<u8>> = self.cmd_dice.iter().copied().map(Some).collect();
+        plan[at] = Some(new);
+        let mut runs = 0;
+        let (mut next, events, used) = loop {
+            runs += 1;
+            let (next, events) = run(&plan)?;
+            // The dice this run threw as the plan gave them (new ones past its end).
+            let n = next.cmd_dice.len();
+            let mut used = plan;
+            used.resize(n, None);
+            let thrown = throws(next.log.since(log_len), n);
+            let wanted = hand_back(&old, &self.cmd_dice, again, new, &thrown);
+            if wanted == used || runs == REPLAYS {
+                break (next, events, used);
+            }
+            plan = wanted;
+        };
+        // The dice go on after the new ones the replay threw.
+        for _ in used.iter().filter(|d| d.is_none()) {
+            stream.d6()?;
+        }
+        next.dice = stream;
         // The replay counts as new dice for undo, whatever it threw.
         next.dice_rolled += 1;
         next.commands = self.commands.clone();

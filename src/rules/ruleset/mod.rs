@@ -18,7 +18,9 @@ pub use view::{
 
 use super::battle::Battle;
 use super::command::{Command, Event, RuleError};
+use super::dice::{Throw, name_throws};
 use super::geometry::{Base, Pt};
+use super::log::Events;
 use super::model::{Class, Flags, Formation, Own, Phase, Side, SideInfo, Unit, UnitId};
 use super::scenario::raw::RawUnit;
 use super::terrain::Terrain;
@@ -296,14 +298,19 @@ pub trait Ruleset: doctrine::Doctrine {
         &[]
     }
     /// Checks that `by` may throw again a die of the last command's failed roll for `unit`, and
-    /// says which of that command's dice (counted from 0) is thrown again, and how many dice
-    /// after it (the rest of its roll) are kept as they fell.
-    fn reroll(&self, b: &Battle, by: &UnitId, unit: &UnitId) -> Result<(usize, usize), RuleError> {
+    /// says which of that command's dice (counted from 0) is thrown again.
+    fn reroll(&self, b: &Battle, by: &UnitId, unit: &UnitId) -> Result<usize, RuleError> {
         let _ = (b, by, unit);
         Err(RuleError::refused(
             RerollRefusal::NoRerolls,
             format!("{} has no re-rolls", self.name()),
         ))
+    }
+    /// Which throw each of a command's `dice` was, read from its events: a re-roll's replay
+    /// hands each throw its old die. By default no die is named, and each is known by its place.
+    fn throws(&self, events: Events<'_>, dice: usize) -> Vec<Throw> {
+        let _ = events;
+        name_throws([], dice)
     }
 }
 

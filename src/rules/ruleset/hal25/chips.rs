@@ -1,17 +1,21 @@
 //! Chips (VI.F.b): a general turns in a chip to throw again one die of a roll that went badly
 //! for a unit within his command radius; the second result stands.
 //!
-//! Which die, and when a roll has gone badly, is this module's ruling `chip_die`: the die of the
+//! Which die, and when a roll has gone badly, is the ruling `chips_reroll`: the die of the
 //! roll that hurt the unit most (the lower die of a failed 2D6 check, the higher of a penalty
 //! die, the lower of a bonus die, a failed save, a volley's or a melee's lowest die). The roll
-//! is the unit's first such roll in the last command; every die after the one thrown again is
-//! new, except the rest of its own roll, which stands as it fell.
+//! is the unit's first such roll in the last command. "Only one die": the command is played
+//! again with every other die as it fell, handed back by the throw it was (`throws_of`: the
+//! unit or side, the roll by name, which such roll, the die's place in it), so a later unit's
+//! check keeps its dice; a throw the first play did not make takes a new die.
 
 use super::rolls::{self, HalRoll};
 use super::tables::{self};
 use super::{Band, Hal25, HalEvent, N, TroopClass};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, Factor, RuleError, factor_sum};
+use crate::rules::dice::{Throw, ThrowRecord, name_throws};
+use crate::rules::log::Events;
 use crate::rules::model::UnitId;
 use crate::rules::ruleset::Roll;
 use crate::rules::tagged::Tagged;
@@ -21,8 +25,6 @@ use crate::rules::tagged::Tagged;
 pub struct Rethrow {
     /// Its place among the dice of the last command.
     pub at: usize,
-    /// How many dice after it (the rest of its roll) stand as they fell.
-    pub keep: usize,
     /// The roll, in words.
     pub what: String,
 }
@@ -39,12 +41,21 @@ fn pick(dice: &[u8], highest: bool) -> Option<usize> {
     best
 }
 
-/// Die `i` of a roll thrown one die after another from `first`, the rest of the roll kept.
-fn in_sequence(first: usize, len: usize, i: usize, name: String) -> Rethrow {
+/// Die `i` of a roll thrown one die after another from `first`.
+fn in_sequence(first: usize, i: usize, name: String) -> Rethrow {
     Rethrow {
         at: first + i,
-        keep: len.saturating_sub(i + 1),
         what: name,
+    }
+}
+
+/// Where each die of a roll stands among the dice of its command (none where it does not say:
+/// a roll that shows dice thrown before, as the measure of a move).
+fn places(roll: &Roll) -> Vec<usize> {
+    match roll.first_die {
+        _ if !roll.dice_at.is_empty() => roll.dice_at.clone(),
+        Some(f) => (f..f + roll.dice.len()).collect(),
+        None => Vec::new(),
     }
 }
 
@@ -55,7 +66,7 @@ impl Hal25 {
         let f = roll.first_die?;
         let d = &roll.dice;
         let n = d.len();
-        let seq = |i: usize| Some(in_sequence(f, n, i, kind.button_name(what)));
+        let seq = |i: usize| Some(in_sequence(f, i, kind.button_name(what)));
         match kind {
             HalRoll::Morale { failed, .. } => {
                 if failed && n == 2 {
@@ -109,17 +120,14 @@ impl Hal25 {
         }
     }
 
-    /// A melee roll's lowest die, if it is chip_low_die or less; every later die of the melee
-    /// stands.
-    fn rethrow_melee(&self, roll: &Roll, all: usize, first: usize) -> Option<Rethrow> {
+    /// A melee roll's lowest die, if it is chip_low_die or less.
+    fn rethrow_melee(&self, roll: &Roll) -> Option<Rethrow> {
         let i = pick(&roll.dice, false)?;
         if f32::from(roll.dice[i]) > self.n(N::ChipLowDie) {
             return None;
         }
-        let at = *roll.dice_at.get(i)?;
         Some(Rethrow {
-            at,
-            keep: (first + all).saturating_sub(at + 1),
+            at: *roll.dice_at.get(i)?,
             what: "the melee".into(),
         })
     }
@@ -142,7 +150,7 @@ impl Hal25 {
                 // The enemy's 2D6 were thrown (and are shown) first, then the side's own.
                 let f = roll.first_die?;
                 let i = pick(&roll.dice[2..], false)?;
-                Some(in_sequence(f + 2, 2, i, what.to_string()))
+                Some(in_sequence(f + 2, i, what.to_string()))
             }
             Event::Volley {
                 shooter,
@@ -152,27 +160,58 @@ impl Hal25 {
                 ..
             } if shooter == unit => {
                 let i = pick(dice, false)?;
-                (dice[i] < *need).then(|| in_sequence(*f, dice.len(), i, "the volley".into()))
+                (dice[i] < *need).then(|| in_sequence(*f, i, "the volley".into()))
             }
             Event::Assault {
                 attacker_roll,
                 defender_roll,
                 ..
-            } => {
-                let all = attacker_roll.dice.len() + defender_roll.dice.len();
-                let first = attacker_roll
-                    .dice_at
-                    .iter()
-                    .chain(&defender_roll.dice_at)
-                    .min()
-                    .copied()?;
-                [attacker_roll, defender_roll]
-                    .into_iter()
-                    .find(|r| r.unit.as_ref() == Some(unit))
-                    .and_then(|r| self.rethrow_melee(r, all, first))
-            }
+            } => [attacker_roll, defender_roll]
+                .into_iter()
+                .find(|r| r.unit.as_ref() == Some(unit))
+                .and_then(|r| self.rethrow_melee(r)),
             _ => None,
         })
+    }
+
+    /// Which throw each of a command's `dice` was, from its roll records (ruling
+    /// `chips_reroll`): each roll of Hal's by the unit or side it was for and its name, the
+    /// volley by its shooter, a melee by each side's unit, the chips by the general. The
+    /// initiative's dice name no place and are known by their order among the dice no record
+    /// names.
+    pub fn throws_of(&self, events: Events<'_>, dice: usize) -> Vec<Throw> {
+        let records = events.filter_map(|e| -> Option<Vec<ThrowRecord>> {
+            let of = |roll: &Roll, name: &'static str| {
+                (roll.unit.clone(), roll.side, name, places(roll))
+            };
+            Some(match e {
+                Event::Rolled { what, roll } => vec![of(roll, rolls::kind(what)?.throw_name())],
+                Event::Volley {
+                    shooter,
+                    dice,
+                    first_die: Some(f),
+                    ..
+                } => vec![(
+                    Some(shooter.clone()),
+                    None,
+                    "the volley",
+                    (*f..f + dice.len()).collect(),
+                )],
+                Event::Assault {
+                    attacker_roll,
+                    defender_roll,
+                    ..
+                } => vec![
+                    of(attacker_roll.as_ref(), "the melee"),
+                    of(defender_roll.as_ref(), "the melee"),
+                ],
+                _ => match e.own::<HalEvent>()? {
+                    HalEvent::Chips { roll, .. } => vec![of(roll, "chips")],
+                    _ => return None,
+                },
+            })
+        });
+        name_throws(records.flatten(), dice)
     }
 }
 

@@ -127,6 +127,36 @@ impl HalRoll {
         HalRoll::Morale { check, failed }.said(format!("morale: {}", check.words()))
     }
 
+    /// The roll by name, whatever how it fell: a re-roll's replay hands each throw of it its
+    /// old die.
+    pub fn throw_name(self) -> &'static str {
+        match self {
+            HalRoll::Morale { check, .. } => match check {
+                MoraleCheck::Losses => "morale: losses",
+                MoraleCheck::Recovery => "morale: recovery",
+                MoraleCheck::Closing => "morale: closing",
+                MoraleCheck::Holding => "morale: holding",
+                MoraleCheck::CommandControl => "morale: command control",
+            },
+            HalRoll::Movement(need) => need.key(),
+            HalRoll::FailedMoraleChart { .. } => "the failed morale chart",
+            HalRoll::FallingBack { .. } => "falling back",
+            HalRoll::TwoStandCheck { .. } => "the two-stand check",
+            HalRoll::ArmyWithdrawal { .. } => "army withdrawal",
+            HalRoll::RoutMovement => "rout movement",
+            HalRoll::OfficerRisk { .. } => "the risk to the officer",
+            HalRoll::ChargeRange { .. } => "the range to fire into the charge",
+            HalRoll::ChargeBonus { .. } => "the charge bonus",
+            HalRoll::CounterBattery { .. } => "counter-battery fire",
+            HalRoll::FiguresLeftOver => "the figures left over",
+            HalRoll::Saves => "saves",
+            HalRoll::OddOnHorse { .. } => "the odd hit or point on horse",
+            HalRoll::CrewLeftOver => "the crew left over",
+            HalRoll::Measure => "the measure",
+            HalRoll::CourierRide { .. } => "the courier's ride",
+        }
+    }
+
     /// The roll's name on a chip's button: "the holding check", "the rough terrain die", or
     /// its words.
     pub fn button_name(self, words: &str) -> String {

@@ -334,7 +334,7 @@ impl Ruleset for Hal25 {
         // Units belong to brigades (VI.A); towns burn under artillery fire (II.B.4.b).
         &[ScenarioField::Brigade, ScenarioField::TownPoints]
     }
-    fn reroll(&self, b: &Battle, by: &UnitId, unit: &UnitId) -> Result<(usize, usize), RuleError> {
+    fn reroll(&self, b: &Battle, by: &UnitId, unit: &UnitId) -> Result<usize, RuleError> {
         let g = b.unit(by)?;
         if self.class(g) != Some(TroopClass::General) || !g.alive() {
             return Err(RuleError::refused(
@@ -369,14 +369,19 @@ impl Ruleset for Hal25 {
                 format!("{} is beyond {}'s command radius", u.name, g.name),
             ));
         }
-        self.rethrow(b, unit)
-            .map(|r| (r.at, r.keep))
-            .ok_or_else(|| {
-                RuleError::refused(
-                    Refusal::NoBadRoll,
-                    format!("{} has no roll in the last command that went badly", u.name),
-                )
-            })
+        self.rethrow(b, unit).map(|r| r.at).ok_or_else(|| {
+            RuleError::refused(
+                Refusal::NoBadRoll,
+                format!("{} has no roll in the last command that went badly", u.name),
+            )
+        })
+    }
+    fn throws(
+        &self,
+        events: crate::rules::log::Events<'_>,
+        dice: usize,
+    ) -> Vec<crate::rules::dice::Throw> {
+        self.throws_of(events, dice)
     }
 }
 
