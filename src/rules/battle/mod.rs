@@ -90,7 +90,7 @@ pub struct Battle {
     pub log: Log,
     /// Commands accepted so far: with the scenario and seed they replay the game.
     pub commands: Commands,
-    undo: Vec<Snapshot>,
+    undo: History,
 }
 
 /// The state before an accepted command, for undo: the battle without its log and commands,
@@ -101,6 +101,29 @@ struct Snapshot {
     state: Battle,
     log_len: usize,
     commands_len: usize,
+}
+
+/// The undo history, oldest first: a ring, so that dropping the oldest past `UNDO_DEPTH` moves
+/// none of the others (shifting the whole list down was a tenth of a random game's time).
+#[derive(Clone, Debug, Default)]
+struct History(std::collections::VecDeque<Snapshot>);
+
+impl History {
+    fn push(&mut self, snap: Snapshot) {
+        self.0.push_back(snap);
+        if self.0.len() > UNDO_DEPTH {
+            self.0.pop_front();
+        }
+    }
+    fn pop(&mut self) -> Option<Snapshot> {
+        self.0.pop_back()
+    }
+    fn last(&self) -> Option<&Snapshot> {
+        self.0.back()
+    }
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
 }
 
 impl Battle {
@@ -156,7 +179,7 @@ impl Battle {
             cmd_dice: Vec::new(),
             log: Log::new(),
             commands: Commands::new(),
-            undo: Vec::new(),
+            undo: History::default(),
         }
     }
 
@@ -205,7 +228,7 @@ impl Battle {
             cmd_dice: self.cmd_dice.clone(),
             log: Log::new(),
             commands: Commands::new(),
-            undo: Vec::new(),
+            undo: History::default(),
         }
     }
 
@@ -233,9 +256,6 @@ impl Battle {
 
     fn remember(&mut self, snap: Snapshot) {
         self.undo.push(snap);
-        if self.undo.len() > UNDO_DEPTH {
-            self.undo.remove(0);
-        }
     }
 
     pub fn unit(&self, id: &UnitId) -> Result<&Unit, RuleError> {
