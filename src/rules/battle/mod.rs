@@ -5,7 +5,7 @@ use super::command::{Command, Event, RuleError};
 use super::dice::Dice;
 use super::geometry::{Base, Pt};
 use super::log::{Commands, Events, Log};
-use super::model::{Division, Phase, Side, SideInfo, Unit, UnitId};
+use super::model::{Division, Phase, Side, SideInfo, Unit, UnitId, Units};
 use super::scenario::raw::RawScenario;
 use super::terrain::Terrain;
 use crate::rules::command::RerollRefusal;
@@ -59,9 +59,9 @@ pub struct Battle {
     pub scale: Scale,
     pub terrain: Terrain,
     pub sides: Arc<Vec<SideInfo>>,
-    /// Shared with the undo history and copies until changed (`units_mut`): a command that
-    /// changes nothing, or is refused before it does, copies no unit.
-    pub units: Arc<Vec<Unit>>,
+    /// Shared with the undo history and copies until changed (`units_mut`), and each unit
+    /// within until it changes: a command copies the units it changes, and no other.
+    pub units: Arc<Units>,
     /// The units' places, for area queries (`units_near`); cleared by `units_mut`.
     places: Places,
     pub zones: Arc<Vec<Zone>>,
@@ -159,7 +159,7 @@ impl Battle {
             scale,
             terrain,
             sides: Arc::new(sides),
-            units: Arc::new(units),
+            units: Arc::new(units.into()),
             places: Places::default(),
             zones: Arc::new(zones),
             objective,
@@ -272,7 +272,7 @@ impl Battle {
     }
 
     /// The units to change: copied first if the undo history or a copy shares them.
-    pub fn units_mut(&mut self) -> &mut Vec<Unit> {
+    pub fn units_mut(&mut self) -> &mut Units {
         self.places = Places::default();
         Arc::make_mut(&mut self.units)
     }
