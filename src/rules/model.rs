@@ -312,6 +312,30 @@ impl BoundState {
     }
 }
 
+/// FNV-1a, a short, fixed hash for the few letters of an id or a troop code.
+#[derive(Default)]
+pub struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for b in bytes {
+            h = (h ^ *b as u64).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+/// Ids to the index of the first unit with each, hashed by FNV.
+pub type IdIndex = std::collections::HashMap<UnitId, usize, std::hash::BuildHasherDefault<Fnv>>;
+
 /// The units of a battle, in the scenario's order, each shared with the undo history and the
 /// battle's copies until changed: changing one unit copies that unit alone (copying every unit
 /// for each command was a third of a random game's time). Reads give `&Unit`; `iter_mut`

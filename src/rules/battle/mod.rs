@@ -5,7 +5,7 @@ use super::command::{Command, Event, RuleError};
 use super::dice::Dice;
 use super::geometry::{Base, Pt};
 use super::log::{Commands, Events, Log};
-use super::model::{Division, Phase, Side, SideInfo, Unit, UnitId, Units};
+use super::model::{Division, IdIndex, Phase, Side, SideInfo, Unit, UnitId, Units};
 use super::scenario::raw::RawScenario;
 use super::terrain::Terrain;
 use crate::rules::command::RerollRefusal;
@@ -62,6 +62,9 @@ pub struct Battle {
     /// Shared with the undo history and copies until changed (`units_mut`), and each unit
     /// within until it changes: a command copies the units it changes, and no other.
     pub units: Arc<Units>,
+    /// Each unit's index by its id, as the units stood at the start: a unit's id and place in
+    /// the list never change, and a unit found there is checked to be the one sought.
+    ids: Arc<IdIndex>,
     /// The units' places, for area queries (`units_near`); cleared by `units_mut`.
     places: Places,
     pub zones: Arc<Vec<Zone>>,
@@ -151,7 +154,12 @@ impl Battle {
                 starting_units[u.side] += 1;
             }
         }
+        let mut ids = IdIndex::default();
+        for (i, u) in units.iter().enumerate() {
+            ids.entry(u.id.clone()).or_insert(i);
+        }
         Battle {
+            ids: Arc::new(ids),
             scenario: Arc::new(scenario),
             scripted: None,
             info: Arc::new(info),
@@ -209,6 +217,7 @@ impl Battle {
             terrain: self.terrain.clone(),
             sides: self.sides.clone(),
             units: self.units.clone(),
+            ids: self.ids.clone(),
             places: self.places.clone(),
             zones: self.zones.clone(),
             objective: self.objective.clone(),
@@ -306,6 +315,16 @@ impl Battle {
     /// Ids are nearly always clones of the unit's own (shared) id, so the pointers are compared
     /// first, the text only where no pointer matches.
     pub fn index_of(&self, id: &UnitId) -> Option<usize> {
+        // The index gives the first unit with the id's text: where it is the id itself, it is
+        // the first whose pointer matches too.
+        if let Some(&i) = self.ids.get(id)
+            && self
+                .units
+                .get(i)
+                .is_some_and(|u| Arc::ptr_eq(&u.id.0, &id.0))
+        {
+            return Some(i);
+        }
         self.units
             .iter()
             .position(|u| Arc::ptr_eq(&u.id.0, &id.0))

@@ -3,11 +3,12 @@
 //! troop row, kind, ranges and first die).
 
 use crate::rules::command::Factor;
+use crate::rules::model::Fnv;
 use crate::rules::model::{Class, Formation, Unit};
 use crate::rules::ruleset::common::{FactorDef, Keyed, Number, RulesKey};
 use crate::rules::ruleset::{ResultRow, Ruling};
 use serde::{Deserialize, Serialize};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 
 /// What kind of troop a type is, for the rules that ask.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -413,27 +414,6 @@ pub struct Dbn {
 
 /// Troop codes to rows, hashed by a short, fixed hash (FNV-1a): the codes are a few letters.
 type TroopIndex = std::collections::HashMap<String, usize, BuildHasherDefault<Fnv>>;
-
-/// FNV-1a, for short keys.
-#[derive(Default)]
-struct Fnv(u64);
-
-impl Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 {
-            0xcbf2_9ce4_8422_2325
-        } else {
-            self.0
-        };
-        for b in bytes {
-            h = (h ^ *b as u64).wrapping_mul(0x0100_0000_01b3);
-        }
-        self.0 = h;
-    }
-}
 
 impl Dbn {
     /// The shared engine on a data file: its shared numbers and factors each refused when
