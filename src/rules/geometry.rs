@@ -293,6 +293,14 @@ impl Base {
             .map_or(0.0, |c| (-c.dist).max(0.0))
     }
 
+    /// Whether the base comes within `r` of a point (`distance_to_point(p) <= r`), its
+    /// bounding circle asked first: a base whose circle stays a millimetre clear is farther.
+    pub fn reaches(&self, p: Pt, r: f32) -> bool {
+        let reach = self.radius() + r + 1.0;
+        let (dx, dy) = (self.centre.x - p.x, self.centre.y - p.y);
+        (dx * dx + dy * dy <= reach * reach || !reach.is_finite()) && self.distance_to_point(p) <= r
+    }
+
     /// Distance from a point to this base (0 inside).
     pub fn distance_to_point(&self, p: Pt) -> f32 {
         use parry2d::query::PointQuery;

@@ -5,7 +5,7 @@ use super::command::{Command, Event, RuleError};
 use super::dice::{Dice, Throw, hand_back};
 use super::geometry::{Base, Pt};
 use super::log::{Commands, Events, Log};
-use super::model::{Division, Phase, Side, SideInfo, Unit, UnitId};
+use super::model::{Division, IdIndex, Phase, Side, SideInfo, Unit, UnitId, Units};
 use super::scenario::raw::RawScenario;
 use super::terrain::Terrain;
 use crate::rules::command::RerollRefusal;
@@ -59,9 +59,12 @@ pub struct Battle {
     pub scale: Scale,
     pub terrain: Terrain,
     pub sides: Arc<Vec<SideInfo>>,
-    /// Shared with the undo history and copies until changed (`units_mut`): a command that
-    /// changes nothing, or is refused before it does, copies no unit.
-    pub units: Arc<Vec<Unit>>,
+    /// Shared with the undo history and copies until changed (`units_mut`), and each unit
+    /// within until it changes: a command copies the units it changes, and no other.
+    pub units: Arc<Units>,
+    /// Each unit's index by its id, as the units stood at the start: a unit's id and place in
+    /// the list never change, and a unit found there is checked to be the one sought.
+    ids: Arc<IdIndex>,
     /// The units' places, for area queries (`units_near`); cleared by `units_mut`.
     places: Places,
     pub zones: Arc<Vec<Zone>>,
@@ -95,7 +98,7 @@ pub struct Battle {
     pub log: Log,
     /// Commands accepted so far: with the scenario and seed they replay the game.
     pub commands: Commands,
-    undo: Vec<Snapshot>,
+    undo: History,
 }
 
 /// The state before an accepted command, for undo: the battle without its log and commands,
@@ -106,6 +109,29 @@ struct Snapshot {
     state: Battle,
     log_len: usize,
     commands_len: usize,
+}
+
+/// The undo history, oldest first: a ring, so that dropping the oldest past `UNDO_DEPTH` moves
+/// none of the others (shifting the whole list down was a tenth of a random game's time).
+#[derive(Clone, Debug, Default)]
+struct History(std::collections::VecDeque<Snapshot>);
+
+impl History {
+    fn push(&mut self, snap: Snapshot) {
+        self.0.push_back(snap);
+        if self.0.len() > UNDO_DEPTH {
+            self.0.pop_front();
+        }
+    }
+    fn pop(&mut self) -> Option<Snapshot> {
+        self.0.pop_back()
+    }
+    fn last(&self) -> Option<&Snapshot> {
+        self.0.back()
+    }
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
 }
 
 impl Battle {
@@ -133,7 +159,12 @@ impl Battle {
                 starting_units[u.side] += 1;
             }
         }
+        let mut ids = IdIndex::default();
+        for (i, u) in units.iter().enumerate() {
+            ids.entry(u.id.clone()).or_insert(i);
+        }
         Battle {
+            ids: Arc::new(ids),
             scenario: Arc::new(scenario),
             scripted: None,
             info: Arc::new(info),
@@ -141,7 +172,7 @@ impl Battle {
             scale,
             terrain,
             sides: Arc::new(sides),
-            units: Arc::new(units),
+            units: Arc::new(units.into()),
             places: Places::default(),
             zones: Arc::new(zones),
             objective,
@@ -162,7 +193,7 @@ impl Battle {
             cmd_dice: Vec::new(),
             log: Log::new(),
             commands: Commands::new(),
-            undo: Vec::new(),
+            undo: History::default(),
         }
     }
 
@@ -192,6 +223,7 @@ impl Battle {
             terrain: self.terrain.clone(),
             sides: self.sides.clone(),
             units: self.units.clone(),
+            ids: self.ids.clone(),
             places: self.places.clone(),
             zones: self.zones.clone(),
             objective: self.objective.clone(),
@@ -212,7 +244,7 @@ impl Battle {
             cmd_dice: self.cmd_dice.clone(),
             log: Log::new(),
             commands: Commands::new(),
-            undo: Vec::new(),
+            undo: History::default(),
         }
     }
 
@@ -240,9 +272,6 @@ impl Battle {
 
     fn remember(&mut self, snap: Snapshot) {
         self.undo.push(snap);
-        if self.undo.len() > UNDO_DEPTH {
-            self.undo.remove(0);
-        }
     }
 
     pub fn unit(&self, id: &UnitId) -> Result<&Unit, RuleError> {
@@ -259,7 +288,7 @@ impl Battle {
     }
 
     /// The units to change: copied first if the undo history or a copy shares them.
-    pub fn units_mut(&mut self) -> &mut Vec<Unit> {
+    pub fn units_mut(&mut self) -> &mut Units {
         self.places = Places::default();
         Arc::make_mut(&mut self.units)
     }
@@ -293,6 +322,16 @@ impl Battle {
     /// Ids are nearly always clones of the unit's own (shared) id, so the pointers are compared
     /// first, the text only where no pointer matches.
     pub fn index_of(&self, id: &UnitId) -> Option<usize> {
+        // The index gives the first unit with the id's text: where it is the id itself, it is
+        // the first whose pointer matches too.
+        if let Some(&i) = self.ids.get(id)
+            && self
+                .units
+                .get(i)
+                .is_some_and(|u| Arc::ptr_eq(&u.id.0, &id.0))
+        {
+            return Some(i);
+        }
         self.units
             .iter()
             .position(|u| Arc::ptr_eq(&u.id.0, &id.0))

@@ -145,7 +145,7 @@ pub fn side_alone_within(
 ) -> Option<Side> {
     let near = |s: Side| {
         b.alive()
-            .any(|u| u.side == s && counts(u) && u.base.distance_to_point(at) <= r_mm)
+            .any(|u| u.side == s && u.base.reaches(at, r_mm) && counts(u))
     };
     match (near(0), near(1)) {
         (true, false) => Some(0),
@@ -175,17 +175,22 @@ pub fn record_holders(rules: &dyn Ruleset, b: &mut Battle, out: &mut Vec<Event>)
     if b.is_over() || b.victory.objectives.is_empty() {
         return;
     }
-    let taken: Vec<(usize, Side)> = holders(rules, b)
-        .into_iter()
-        .enumerate()
-        .filter_map(|(i, now)| {
-            let now = now?;
-            (Some(now) != b.held.get(i).copied().flatten()).then_some((i, now))
-        })
-        .collect();
-    for (objective, side) in taken {
-        b.emit(out, Event::ObjectiveHeld { objective, side });
+    record(rules, b, out);
+}
+
+/// Records the objectives that changed hands and gives who holds each now: what `holders`
+/// reads after the record (the units are as they were, and each objective's last holder is
+/// now the one the rule gives it to, where the rule gives one), read once.
+fn record(rules: &dyn Ruleset, b: &mut Battle, out: &mut Vec<Event>) -> Vec<Option<Side>> {
+    let now = holders(rules, b);
+    for (objective, side) in now.iter().enumerate() {
+        if let Some(side) = *side
+            && Some(side) != b.held.get(objective).copied().flatten()
+        {
+            b.emit(out, Event::ObjectiveHeld { objective, side });
+        }
     }
+    now
 }
 
 /// The battle read for the conditions: its rules, and who holds each place.
@@ -315,12 +320,12 @@ pub fn after_command(rules: &dyn Ruleset, b: &mut Battle, out: &mut Vec<Event>, 
     if b.is_over() {
         return;
     }
-    record_holders(rules, b, out);
+    let held = record(rules, b, out);
     let victory = b.victory.clone();
     let Some(c) = &victory.conditions else { return };
     let closed = turn_before..b.turn;
     let decided = {
-        let r = Reading::new(rules, b);
+        let r = Reading { rules, b, held };
         c.ends
             .iter()
             .filter(|cl| cl.turn.is_none_or(|t| closed.contains(&t)))

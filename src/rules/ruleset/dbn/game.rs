@@ -371,12 +371,10 @@ impl<S: Supplement> Ruleset for DbnGame<S> {
         }
         let over = b
             .alive()
-            .find(|u| counts(u) && u.base.contains(at))
+            .find(|u| u.base.contains(at) && counts(u))
             .map(|u| u.side)?;
         let r = b.scale.to_mm(self.dbn.n(N::ObjectiveRadius));
-        let contested = b
-            .alive()
-            .any(|u| u.side != over && u.base.distance_to_point(at) <= r);
+        let contested = b.alive().any(|u| u.side != over && u.base.reaches(at, r));
         (!contested).then_some(over)
     }
     fn holding_radius(&self) -> f32 {

@@ -115,8 +115,8 @@ impl Dbn {
     /// across each stretch of its front where one of its own side stands in it (a unit behind
     /// a friend threatens nothing through that friend). Returns the zone as strips.
     pub(crate) fn threat_zone_of(&self, b: &Battle, e: &Unit) -> Vec<Base> {
-        let depth = e.base.width * self.n(N::ThreatZoneDepthBw);
-        let full = e.base.threat_zone(depth);
+        let full = self.full_threat_zone(e);
+        let depth = full.depth;
         let screens: Vec<&Unit> = b
             .alive()
             .filter(|f| f.side == e.side && f.id != e.id && full.overlaps(&f.base))
@@ -151,6 +151,12 @@ impl Dbn {
             .collect()
     }
 
+    /// The threat zone of a unit before friends screen it: every part of its zone lies within.
+    fn full_threat_zone(&self, e: &Unit) -> Base {
+        e.base
+            .threat_zone(e.base.width * self.n(N::ThreatZoneDepthBw))
+    }
+
     /// Threat zones of enemies not in close combat: a move may not enter one, but to advance
     /// straight towards the unit, to contact it, or (from inside) to go directly away. Each
     /// unit of a group is judged by its own contact (`contacts`, by the group's order).
@@ -163,6 +169,12 @@ impl Dbn {
         contacts: &[Option<UnitId>],
     ) -> Result<(), RuleError> {
         for e in b.alive().filter(|e| e.side != units[0].side) {
+            // A move whose places all lie clear of the unit's full zone enters no part of it:
+            // the screened parts are found only for the enemies it comes near.
+            let full = self.full_threat_zone(e);
+            if !samples.iter().flatten().any(|x| x.near(&full, 1.0)) {
+                continue;
+            }
             if self.in_close_combat(b, e)
                 || matches!(self.kind(e), TroopKind::Commander | TroopKind::Baggage)
             {
