@@ -2,9 +2,11 @@
 //! other die as it fell, each handed back to the throw it was made for; a throw the first play
 //! did not make takes a new die, and old dice no longer thrown are not used.
 
+mod common;
+use common::hal25::{battle, to_phase};
 use std::path::Path;
 use volley::rules::command::{Command, Event};
-use volley::rules::model::{Phase, UnitId};
+use volley::rules::model::UnitId;
 use volley::rules::ruleset::Roll;
 use volley::rules::ruleset::hal25::status::own_mut;
 use volley::rules::ruleset::hal25::{ARTILLERY, SMALL_ARMS};
@@ -17,36 +19,15 @@ fn id(s: &str) -> UnitId {
 /// A brigade of three line battalions a side on a 48" x 36" table, generals behind.
 fn two_brigades() -> Game {
     let units = [
-        ("ga", 0, "GEN", "A", 610.0, 150.0, 0.0),
-        ("a1", 0, "GR", "A", 300.0, 250.0, 0.0),
-        ("a2", 0, "LI", "A", 640.0, 250.0, 0.0),
-        ("a3", 0, "LI", "A", 980.0, 250.0, 0.0),
-        ("gb", 1, "GEN", "B", 610.0, 700.0, 180.0),
-        ("b1", 1, "LI", "B", 300.0, 542.0, 180.0),
-        ("b2", 1, "LI", "B", 640.0, 542.0, 180.0),
+        ("ga", 0, "GEN", "A", 610.0, 150.0, 0.0, ""),
+        ("a1", 0, "GR", "A", 300.0, 250.0, 0.0, ""),
+        ("a2", 0, "LI", "A", 640.0, 250.0, 0.0, ""),
+        ("a3", 0, "LI", "A", 980.0, 250.0, 0.0, ""),
+        ("gb", 1, "GEN", "B", 610.0, 700.0, 180.0, ""),
+        ("b1", 1, "LI", "B", 300.0, 542.0, 180.0, ""),
+        ("b2", 1, "LI", "B", 640.0, 542.0, 180.0, ""),
     ];
-    let mut text = String::from(
-        "(name: \"t\", ruleset: \"hal25\", table: (width: 1219, height: 914), turn_limit: 6, terrain: [], sides: [(name: \"A\", nation: \"prussia\", colour: (0, 0, 200), commander: \"a\"), (name: \"B\", nation: \"austria\", colour: (200, 200, 200), commander: \"b\")], units: [",
-    );
-    for (uid, side, t, br, x, y, f) in units {
-        text.push_str(&format!(
-            "(id: \"{uid}\", side: {side}, type: \"{t}\", brigade: Some(\"{br}\"), at: Some(({x}, {y})), facing: {f}),"
-        ));
-    }
-    text.push_str("])");
-    scenario::parse(&text, "inline").unwrap_or_else(|e| panic!("{e:?}"))
-}
-
-/// Plays EndPhase until the battle reaches `phase` (with these dice for whatever it throws).
-fn to_phase(b: &mut Game, phase: Phase, dice: &[u8]) {
-    b.script_dice(dice);
-    for _ in 0..20 {
-        if b.phase == phase {
-            return;
-        }
-        b.execute(Command::EndPhase).expect("end phase");
-    }
-    panic!("never reached {phase:?}");
+    battle(&units, "")
 }
 
 /// The rolls among `ev` that `unit` made for `what` (the roll's name as its event records it).
@@ -250,21 +231,12 @@ fn a_melee_die_thrown_again_leaves_the_pairs_and_the_chart() {
         _ => panic!("not Hal's rules"),
     };
     let units = [
-        ("ga", 0, "GEN", "A", 400.0, 200.0, 0.0),
-        ("a1", 0, "LI", "A", 600.0, 300.0, 0.0),
-        ("gb", 1, "GEN", "B", 400.0, 700.0, 180.0),
-        ("b1", 1, "LI", "B", 600.0, 500.0, 180.0),
+        ("ga", 0, "GEN", "A", 400.0, 200.0, 0.0, ""),
+        ("a1", 0, "LI", "A", 600.0, 300.0, 0.0, ""),
+        ("gb", 1, "GEN", "B", 400.0, 700.0, 180.0, ""),
+        ("b1", 1, "LI", "B", 600.0, 500.0, 180.0, ""),
     ];
-    let mut text = String::from(
-        "(name: \"t\", ruleset: \"hal25\", table: (width: 1219, height: 914), turn_limit: 6, terrain: [], sides: [(name: \"A\", nation: \"prussia\", colour: (0, 0, 200), commander: \"a\"), (name: \"B\", nation: \"austria\", colour: (200, 200, 200), commander: \"b\")], units: [",
-    );
-    for (uid, side, t, br, x, y, f) in units {
-        text.push_str(&format!(
-            "(id: \"{uid}\", side: {side}, type: \"{t}\", brigade: Some(\"{br}\"), at: Some(({x}, {y})), facing: {f}),"
-        ));
-    }
-    text.push_str("])");
-    let mut b = scenario::parse(&text, "inline").unwrap_or_else(|e| panic!("{e:?}"));
+    let mut b = battle(&units, "");
     let to = hal(&b)
         .contact_place(b.unit(&id("b1")).unwrap(), b.unit(&id("a1")).unwrap())
         .0;

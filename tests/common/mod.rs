@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests: small battles written inline.
 #![allow(dead_code, reason = "each test file uses some of these helpers")]
 
+pub mod hal25;
+
 use volley::rules::command::{Command, Event, RuleError, Step};
 use volley::rules::model::{Phase, UnitId};
 use volley::rules::ruleset::dbn::DbnEvent;
