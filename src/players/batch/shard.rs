@@ -82,18 +82,6 @@ pub fn json(report: &Report, records: &[GameRecord], header: &Header) -> Result<
     .map_err(|e| e.to_string())
 }
 
-/// The data file of each ruleset, as compiled in.
-fn ruleset_data(id: &str) -> Option<&'static str> {
-    match id {
-        "db7yw" => Some(include_str!("../../../assets/rulesets/db7yw.ron")),
-        "dbfpw" => Some(include_str!("../../../assets/rulesets/dbfpw.ron")),
-        "bbb7yw" => Some(include_str!("../../../assets/rulesets/bbb7yw.ron")),
-        "hal25" => Some(include_str!("../../../assets/rulesets/hal25.ron")),
-        "old_dessauer" => Some(include_str!("../../../assets/rulesets/old_dessauer.ron")),
-        _ => None,
-    }
-}
-
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// FNV-1a, 64 bits, from `h` on over `bytes`: the same on every machine and build (unlike the
@@ -126,7 +114,7 @@ pub fn digest(start: &Game, origin: &Origin) -> String {
         ron_text(&start.scripted.as_deref()),
         seeds,
         id.clone(),
-        ruleset_data(&id).unwrap_or("").to_string(),
+        start.rules.data_text().to_string(),
     ];
     // Each part ends with a byte no text holds, so that parts cannot run into each other.
     let h = parts
@@ -236,8 +224,18 @@ mod tests {
 
     #[test]
     fn every_ruleset_has_its_data_in_the_digest() {
-        for id in crate::rules::ruleset::KNOWN_RULESETS {
-            assert!(ruleset_data(id).is_some_and(|d| !d.is_empty()), "{id}");
+        // Each ruleset gives its own data file: no two alike, each naming its ruleset.
+        let texts: Vec<&str> = crate::rules::ruleset::KNOWN_RULESETS
+            .iter()
+            .map(|id| {
+                let rules = crate::rules::ruleset::AnyRuleset::load(id).expect("a known ruleset");
+                let text = rules.data_text();
+                assert!(text.contains(&format!("\"{id}\"")), "{id}");
+                text
+            })
+            .collect();
+        for (i, a) in texts.iter().enumerate() {
+            assert!(texts[i + 1..].iter().all(|b| a != b));
         }
     }
 

@@ -62,6 +62,8 @@ pub trait Ruleset: doctrine::Doctrine {
     /// Short id used in scenarios ("db7yw").
     fn id(&self) -> &str;
     fn name(&self) -> &str;
+    /// The text of the ruleset's data file as compiled in (a batch's digest reads it).
+    fn data_text(&self) -> &'static str;
     fn measure(&self) -> Measure;
     fn unit_model(&self) -> UnitModel;
     /// Millimetres per measuring unit when the scenario does not say.

@@ -19,6 +19,9 @@ use crate::rules::scenario::RawUnit;
 use crate::rules::terrain::Terrain;
 
 impl Ruleset for Bbb7yw {
+    fn data_text(&self) -> &'static str {
+        super::data::DATA
+    }
     fn id(&self) -> &str {
         &self.data.id
     }

@@ -96,6 +96,9 @@ impl<S: Supplement> DbnGame<S> {
 }
 
 impl<S: Supplement> Ruleset for DbnGame<S> {
+    fn data_text(&self) -> &'static str {
+        S::DATA
+    }
     fn id(&self) -> &str {
         &self.dbn.data.id
     }

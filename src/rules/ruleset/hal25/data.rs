@@ -7,7 +7,7 @@ pub use crate::rules::ruleset::common::{FactorDef as Modifier, Number};
 use crate::rules::ruleset::common::{Keyed, RulesKey};
 use serde::{Deserialize, Serialize};
 
-const DATA: &str = include_str!("../../../../assets/rulesets/hal25.ron");
+pub(crate) const DATA: &str = include_str!("../../../../assets/rulesets/hal25.ron");
 const FILE: &str = "assets/rulesets/hal25.ron";
 
 crate::rules_keys! {

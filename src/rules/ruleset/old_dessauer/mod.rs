@@ -231,6 +231,9 @@ pub struct OutlookLine {
 }
 
 impl Ruleset for OldDessauer {
+    fn data_text(&self) -> &'static str {
+        data::DATA
+    }
     fn id(&self) -> &str {
         &self.data.id
     }

@@ -100,6 +100,9 @@ impl Hal25 {
 }
 
 impl Ruleset for Hal25 {
+    fn data_text(&self) -> &'static str {
+        crate::rules::ruleset::hal25::data::DATA
+    }
     fn id(&self) -> &str {
         &self.d.id
     }
