@@ -244,16 +244,8 @@ impl Bbb7yw {
             let row = assault_row(&self.data, diff).clone();
             let words = self.row_words(&row);
             let roll = |u: &Unit, die: u8, f: Vec<Factor>, total: i32| Roll {
-                unit: Some(u.id.clone()),
                 side: Some(u.side),
-                dice: vec![die],
-                factors: f,
-                total,
-                against: None,
-                need: None,
-                outcome: String::new(),
-                first_die: None,
-                dice_at: Vec::new(),
+                ..Roll::of_unit(&u.id, vec![die], &f, total)
             };
             b.emit(
                 out,
