@@ -77,6 +77,20 @@ fn words<'a>(b: &Game, ev: impl IntoIterator<Item = &'a Event>) -> String {
         .join("\n")
 }
 
+/// General `by` spends a chip to throw `unit`'s die again, the dice after it scripted: the
+/// events and their words.
+fn chip(b: &mut Game, by: &str, unit: &str, dice: &[u8]) -> (Vec<Event>, String) {
+    b.script_dice(dice);
+    let ev = b
+        .execute(Command::Reroll {
+            by: id(by),
+            unit: id(unit),
+        })
+        .expect("the chip");
+    let w = words(b, &ev);
+    (ev, w)
+}
+
 /// The two-brigade battle at the end of its artillery phase, a2 and a3 marked to check; the
 /// end of the phase throws a2's check (1, 2: fails), its failed morale chart (4, 4), then a3's
 /// check (3, 4). The events of that command.
@@ -111,14 +125,7 @@ fn a_chip_for_the_first_check_leaves_the_second_units_dice() {
     let (mut b, ev) = two_checks();
     let a3_before = fell(roll_for(&ev, "a3", "morale: losses"));
     // The 1 is thrown again: a 6. The dice after it would be a3's were they thrown.
-    b.script_dice(&[6, 1, 1, 2]);
-    let ev = b
-        .execute(Command::Reroll {
-            by: id("ga"),
-            unit: id("a2"),
-        })
-        .expect("the chip");
-    let w = words(&b, &ev);
+    let (ev, w) = chip(&mut b, "ga", "a2", &[6, 1, 1, 2]);
     let a2 = roll_for(&ev, "a2", "morale: losses");
     assert_eq!(a2.dice, [6, 2], "{w}");
     assert!(passed(a2), "{w}");
@@ -146,14 +153,7 @@ fn a_chip_that_changes_nothing_else_keeps_every_other_die() {
     let a3_before = fell(roll_for(&ev, "a3", "morale: losses"));
     let chart_before = roll_for(&ev, "a2", "the failed morale chart").clone();
     // The 1 is thrown again: a 1; the check fails as before.
-    b.script_dice(&[1, 6, 6, 6]);
-    let ev = b
-        .execute(Command::Reroll {
-            by: id("ga"),
-            unit: id("a2"),
-        })
-        .expect("the chip");
-    let w = words(&b, &ev);
+    let (ev, w) = chip(&mut b, "ga", "a2", &[1, 6, 6, 6]);
     let a2 = roll_for(&ev, "a2", "morale: losses");
     assert_eq!(a2.dice, [1, 2], "{w}");
     assert!(!passed(a2), "{w}");
@@ -197,14 +197,7 @@ fn a_throw_the_first_play_did_not_make_takes_a_new_die_and_no_other() {
     );
     assert_eq!(roll_for(&ev, "pr-gr", "the charge bonus").dice, [5], "{w}");
     // The 1 is thrown again: a 5, and the check passes; the range die is the 6 after it.
-    b.script_dice(&[5, 6, 1, 1]);
-    let ev = b
-        .execute(Command::Reroll {
-            by: id("au-gen"),
-            unit: id("au-kaiser"),
-        })
-        .expect("the chip");
-    let w = words(&b, &ev);
+    let (ev, w) = chip(&mut b, "au-gen", "au-kaiser", &[5, 6, 1, 1]);
     let holding = roll_for(&ev, "au-kaiser", "morale: holding");
     assert_eq!(holding.dice, [5, 2], "{w}");
     assert!(passed(holding), "{w}");
