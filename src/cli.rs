@@ -79,10 +79,15 @@ pub enum Cmd {
         /// Game i throws the dice of seed S + i.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Who plays the first and the second side: opponent, straight (attacks anything,
-        /// straight at the nearest enemy) or random.
+        /// Who plays the first and the second side: opponent (plans each phase; opponent:N
+        /// judges N plans a phase), veteran (the opponent of hand rules), straight (attacks
+        /// anything, straight at the nearest enemy) or random.
         #[arg(long, value_delimiter = ',', default_value = "opponent,opponent")]
         players: Vec<String>,
+        /// Plans the opponent judges a phase (its thinking budget, counted so that a report
+        /// repeats on any machine); for `opponent` without a budget of its own.
+        #[arg(long)]
+        think: Option<usize>,
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
@@ -418,6 +423,7 @@ pub fn main() -> i32 {
             games,
             seed,
             players,
+            think,
             json,
             plot,
             save_games,
@@ -426,6 +432,7 @@ pub fn main() -> i32 {
             games,
             seed,
             players: &players,
+            think,
             json,
             plot: plot.as_deref(),
             save_games: save_games.as_deref(),

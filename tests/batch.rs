@@ -54,7 +54,7 @@ fn game_over(g: &Game) -> Option<Event> {
 fn each_saved_batch_game_replays_to_its_recorded_result() {
     let start = tutorial();
     let dir = folder("replays");
-    let players = [Player::Opponent, Player::Random];
+    let players = [Player::Veteran, Player::Random];
     let records = batch_saving(&start, &dir, 4, 11, players);
     let files = saved_files(&dir);
     assert_eq!(files.len(), 4, "{files:?}");
@@ -144,7 +144,7 @@ fn a_batch_played_on_from_a_save_reseeds_where_the_save_ends() {
 fn a_save_whose_replay_misses_its_recorded_result_is_refused() {
     let start = tutorial();
     let dir = folder("tampered");
-    let records = batch_saving(&start, &dir, 1, 3, [Player::Straight, Player::Opponent]);
+    let records = batch_saving(&start, &dir, 1, 3, [Player::Straight, Player::Veteran]);
     let path = &saved_files(&dir)[0];
     let text = std::fs::read_to_string(path).unwrap();
     let mut s: Save = scenario::ron_options().from_str(&text).unwrap();
@@ -255,7 +255,7 @@ fn shard_of(
     (format!("shard-{seed}.json"), header, records)
 }
 
-const PAIR: [Player; 2] = [Player::Opponent, Player::Random];
+const PAIR: [Player; 2] = [Player::Veteran, Player::Random];
 
 #[test]
 fn seeds_1_to_5_merged_with_6_to_12_are_the_run_of_12() {
@@ -474,7 +474,7 @@ fn each_record_keeps_how_its_game_ended_and_who_held_each_objective() {
     let start = save::load_any(Path::new("scenarios/bbb_tutorial.ron")).unwrap();
     let places: Vec<String> = start.objectives().into_iter().map(|o| o.name).collect();
     assert!(!places.is_empty());
-    let players = [Player::Opponent, Player::Straight];
+    let players = [Player::Veteran, Player::Straight];
     let records = batch::run(&start, 4, 3, players, &|| {});
     for r in &records {
         let (g, _) = batch::play_out(&start, r.seed, players, |_| {});

@@ -2410,7 +2410,7 @@ fn the_close_combat_phase_ends_with_units_at_the_edge_of_contact() {
     use volley::players::batch::{Player, play_out};
     let start = scenario::load(Path::new("scenarios/hal25_default.ron")).expect("scenario");
     for seed in [5, 49] {
-        let (b, refused) = play_out(&start, seed, [Player::Straight, Player::Opponent], |_| {});
+        let (b, refused) = play_out(&start, seed, [Player::Straight, Player::Veteran], |_| {});
         assert_eq!(refused, 0, "seed {seed}");
         assert!(b.is_over(), "seed {seed}: the game ended");
     }
@@ -2837,14 +2837,14 @@ fn a_game_decided_at_the_turn_limit_counts_as_ended_by_it() {
         let (g, _) = volley::players::batch::play_out(
             &start,
             seed,
-            [Player::Opponent, Player::Opponent],
+            [Player::Veteran, Player::Veteran],
             |_| {},
         );
         let by = g.log.iter().rev().find_map(|e| match e {
             Event::GameOver { by, winner, .. } => Some((*by, *winner)),
             _ => None,
         });
-        let record = play_game(&start, seed, [Player::Opponent, Player::Opponent]);
+        let record = play_game(&start, seed, [Player::Veteran, Player::Veteran]);
         if let Some((Ending::TurnLimit, Some(_))) = by {
             at_limit_with_winner += 1;
             assert!(

@@ -24,8 +24,8 @@ fn the_opponent_is_never_refused_and_its_games_end() {
     for path in DEFAULTS {
         let b = save::load_any(std::path::Path::new(path)).expect(path);
         for players in [
-            [Player::Opponent, Player::Random],
-            [Player::Straight, Player::Opponent],
+            [Player::Veteran, Player::Random],
+            [Player::Straight, Player::Veteran],
         ] {
             for g in batch::run(&b, n, 100, players, &|| {}) {
                 assert_eq!(g.refused, 0, "{path} {players:?} seed {}: refused", g.seed);
@@ -38,7 +38,7 @@ fn the_opponent_is_never_refused_and_its_games_end() {
 #[test]
 fn a_batch_reports_the_same_every_time() {
     let b = save::load_any(std::path::Path::new("scenarios/tutorial.ron")).expect("tutorial");
-    let players = [Player::Opponent, Player::Straight];
+    let players = [Player::Veteran, Player::Straight];
     let one = batch::run(&b, 6, 7, players, &|| {});
     let two = batch::run(&b, 6, 7, players, &|| {});
     assert_eq!(one, two);

@@ -11,6 +11,18 @@ use volley::app::{Game, Intent};
 use volley::rules::command::Command;
 use volley::rules::save;
 
+/// Updates the app until the opponent's background task has finished (a frame at a time, as
+/// the window does; bounded).
+fn settle(app: &mut App) {
+    for _ in 0..20_000 {
+        if !app.world().resource::<Computer>().is_thinking() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        app.update();
+    }
+}
+
 fn app() -> App {
     let b = save::load_any(Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -62,6 +74,7 @@ fn the_opponent_plays_its_part_through_the_door() {
         }
         app.world_mut().resource_mut::<Computer>().skip();
         app.update();
+        settle(&mut app);
     }
     let g = app.world().resource::<Game>();
     assert!(!app.world().resource::<Computer>().to_act(&g.play));
@@ -132,6 +145,7 @@ fn play_against(scenario: &str, side: usize) -> (u32, bool) {
             app.world_mut().write_message(Intent::Do(Command::EndPhase));
         }
         app.update();
+        settle(&mut app);
     }
     let g = app.world().resource::<Game>();
     (g.play.turn, g.play.is_over())
@@ -150,4 +164,56 @@ fn a_step_both_sides_act_in_never_waits_on_the_opponent_for_nothing() {
             );
         }
     }
+}
+
+#[test]
+fn the_opponent_thinks_off_the_frame() {
+    // A budget that takes the background task a long while: the frames go on meanwhile, the
+    // player is told it is thinking, and its commands come once it has thought.
+    let b = save::load_any(Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scenarios/tutorial.ron"
+    )))
+    .expect("tutorial");
+    let mut app = common::headless(b, "opponent-thinks");
+    app.insert_resource(Computer::thinking_for(1, 400));
+    app.update();
+    for _ in 0..12 {
+        let b = &app.world().resource::<Game>().play;
+        if app.world().resource::<Computer>().to_act(b) {
+            break;
+        }
+        app.world_mut().write_message(Intent::Do(Command::EndPhase));
+        app.update();
+    }
+    let before = app.world().resource::<Game>().play.commands.len();
+    // The frame that starts the task returns at once, and so do the frames after it.
+    app.update();
+    assert!(app.world().resource::<Computer>().is_thinking());
+    let mut frames = 1;
+    while app.world().resource::<Computer>().is_thinking() && frames < 5 {
+        app.update();
+        frames += 1;
+    }
+    assert!(
+        frames == 5 && app.world().resource::<Computer>().is_thinking(),
+        "five frames passed while it thought"
+    );
+    assert_eq!(
+        app.world().resource::<Game>().play.commands.len(),
+        before,
+        "nothing is played while it thinks"
+    );
+    settle(&mut app);
+    for _ in 0..40 {
+        let g = app.world().resource::<Game>();
+        if !app.world().resource::<Computer>().to_act(&g.play) || g.play.is_over() {
+            break;
+        }
+        app.world_mut().resource_mut::<Computer>().skip();
+        app.update();
+        settle(&mut app);
+    }
+    let g = app.world().resource::<Game>();
+    assert!(g.play.commands.len() > before, "it played once it had thought");
 }

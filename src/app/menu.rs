@@ -80,6 +80,7 @@ fn choose(
 fn menu_window(
     mut ctx: EguiContexts,
     game: Res<Game>,
+    computer: Option<ResMut<super::opponent::Computer>>,
     shown: (Option<Res<lesson::Tutoring>>, Option<Res<Replay>>),
     mut choices: MessageWriter<MenuChoice>,
 ) -> Result {
@@ -114,6 +115,14 @@ fn menu_window(
                 refused.unwrap_or_default(),
             );
             item(ui, MenuChoice::Rules, "Rules reference (F1)", true, "");
+            if let Some(mut computer) = computer {
+                ui.add_space(8.0);
+                ui.label("The opponent's thinking: plans it judges a phase");
+                ui.add(egui::Slider::new(&mut computer.think, 1..=400).logarithmic(true))
+                    .on_hover_text(
+                        "More plans play a stronger game and take longer (about 200 ms a bound at 48 on the largest battle)",
+                    );
+            }
             ui.add_space(8.0);
             let title =
                 ui.add(egui::Button::new("Back to the title screen").min_size([0.0, 28.0].into()));

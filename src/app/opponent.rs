@@ -1,14 +1,23 @@
 //! Playing one side against the opponent: its commands go through the same door as the
 //! player's (an `Intent`), one at a time at a pace the eye can follow, each with its reason in
 //! the log; a Skip plays the rest of its bound at once. No handover screen appears for it.
+//!
+//! The opponent plans on a copy of the battle in a background task ("thinking…"), never on
+//! the frame: the task works out the whole of its part of the step on the copy (the copy
+//! throws the battle's own dice, so the commands it finds are the ones the battle will
+//! take), and the window sends them on at its pace. Where the battle changes otherwise
+//! meanwhile (the player acts in a step both sides play, or takes a command back) the
+//! commands left are dropped and it thinks again.
 
 use super::state::{Menu, Screen};
 use super::{AppSystems, Game, Intent};
-use crate::players::opponent::{Opponent, Style};
+use crate::players::planner::{DEFAULT_THINK, Planner};
 use crate::rules::command::Command;
 use crate::rules::model::Side;
 use bevy::prelude::*;
+use bevy::tasks::{AsyncComputeTaskPool, Task, TaskPool, futures::check_ready};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use std::collections::VecDeque;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
@@ -29,11 +38,28 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
+/// What the background task brings back: the planner, and its part of the step worked out on
+/// a copy of the battle as it stood with `commands` commands given.
+struct Thought {
+    planner: Planner,
+    commands: usize,
+    moves: Vec<(Command, String)>,
+}
+
 /// The opponent at the table, and the side it plays.
 #[derive(Resource)]
 pub struct Computer {
     pub side: Side,
-    opponent: Opponent,
+    /// Plans it judges a phase (the window's setting; `volley batch --think`).
+    pub think: usize,
+    /// The planner, while no task holds it.
+    planner: Option<Planner>,
+    /// The task thinking now, if one is.
+    thinking: Option<Task<Thought>>,
+    /// Its commands worked out and not yet sent, and the battle's count of commands given at
+    /// which the next of them is due.
+    ready: VecDeque<(Command, String)>,
+    due_at: usize,
     /// Seconds until its next command.
     wait: f32,
     /// Play the rest of this bound at once.
@@ -48,9 +74,18 @@ impl Computer {
     const PACE: f32 = 0.8;
 
     pub fn new(side: Side) -> Self {
+        Computer::thinking_for(side, DEFAULT_THINK)
+    }
+
+    /// The opponent at `side`, judging `think` plans a phase.
+    pub fn thinking_for(side: Side, think: usize) -> Self {
         Computer {
             side,
-            opponent: Opponent::new(Style::Odds),
+            think,
+            planner: Some(Planner::new(think)),
+            thinking: None,
+            ready: VecDeque::new(),
+            due_at: 0,
             wait: Self::PACE,
             skip: false,
             idle_at: None,
@@ -60,6 +95,11 @@ impl Computer {
     /// Plays the rest of its part at once, from the next frame.
     pub fn skip(&mut self) {
         self.skip = true;
+    }
+
+    /// Whether a task is thinking now.
+    pub fn is_thinking(&self) -> bool {
+        self.thinking.is_some()
     }
 
     /// Whether it is the opponent's part to act now: placing its units, or its units acting.
@@ -93,24 +133,87 @@ impl Computer {
     /// Whether it has played its part of a step both sides act in, and waits for the player
     /// to play theirs and end the step.
     pub fn done_in(&self, game: &Game) -> bool {
-        self.to_act(&game.play) && !self.alone(&game.play) && self.idle_at == Some(game.version)
+        self.to_act(&game.play)
+            && !self.alone(&game.play)
+            && self.thinking.is_none()
+            && self.ready.is_empty()
+            && self.idle_at == Some(game.version)
     }
 
-    /// Its next command and reason, if it has one now; `EndPhase` when its part is done and
-    /// the step is its alone to end (in a step both sides act in, the player ends it: the
-    /// opponent never cuts the player's part short).
-    fn next(&mut self, play: &crate::rules::Game) -> Option<(Command, String)> {
-        if !self.to_act(play) {
-            return None;
-        }
-        if let Some(d) = self.opponent.decide(play, self.side) {
-            return Some((d.command, d.reason));
-        }
-        self.alone(play).then(|| {
-            let d = self.opponent.finish(play, self.side);
-            (d.command, d.reason)
-        })
+    /// Starts a task working out its part of the step from the battle as it stands: command
+    /// by command on a copy, and the end of the step where the step is its alone to end (in a
+    /// step both sides act in the player ends it: the opponent never cuts the player's part
+    /// short).
+    fn start_thinking(&mut self, play: &crate::rules::Game) {
+        let Some(mut planner) = self.planner.take() else {
+            return;
+        };
+        planner.set_think(self.think);
+        let side = self.side;
+        let alone = self.alone(play);
+        let mut copy = play.fork();
+        let commands = play.commands.len();
+        let pool = AsyncComputeTaskPool::get_or_init(TaskPool::default);
+        self.thinking = Some(pool.spawn(async move {
+            let moves = part_of_step(&mut planner, &mut copy, side, alone);
+            Thought {
+                planner,
+                commands,
+                moves,
+            }
+        }));
     }
+
+    /// Takes back what a finished task thought; true when one finished this frame.
+    fn collect(&mut self, commands_now: usize) -> bool {
+        let Some(task) = self.thinking.as_mut() else {
+            return false;
+        };
+        let Some(thought) = check_ready(task) else {
+            return false;
+        };
+        self.thinking = None;
+        self.planner = Some(thought.planner);
+        if thought.commands == commands_now {
+            self.ready = thought.moves.into();
+            self.due_at = commands_now;
+        } else {
+            self.ready.clear();
+        }
+        true
+    }
+}
+
+/// `side`'s part of the step, worked out on `copy` (which it plays on): each command the
+/// planner gives, with its reason, and the end of the step where `alone`.
+pub fn part_of_step(
+    planner: &mut Planner,
+    copy: &mut crate::rules::Game,
+    side: Side,
+    alone: bool,
+) -> Vec<(Command, String)> {
+    let start = (copy.turn, copy.phase, copy.active, copy.deployment_step);
+    let same = |b: &crate::rules::Battle| (b.turn, b.phase, b.active, b.deployment_step) == start;
+    let mut moves = Vec::new();
+    for _ in 0..(8 * copy.units.len() + 32) {
+        if !same(copy) {
+            break;
+        }
+        let Some(d) = planner.decide(copy, side) else {
+            break;
+        };
+        if copy.execute(d.command.clone()).is_err() {
+            break;
+        }
+        moves.push((d.command, d.reason));
+    }
+    if alone && same(copy) && !copy.is_over() {
+        let d = planner.finish(copy, side);
+        if copy.execute(d.command.clone()).is_ok() {
+            moves.push((d.command, d.reason));
+        }
+    }
+    moves
 }
 
 fn computer_plays(
@@ -121,19 +224,31 @@ fn computer_plays(
     mut intents: MessageWriter<Intent>,
 ) {
     let Some(game) = game else { return };
+    let given = game.play.commands.len();
+    computer.collect(given);
     // A replay only shows the game: the opponent's part in it is the one it played.
-    if replay.is_some() {
-        return;
-    }
-    if !computer.to_act(&game.play) {
+    if replay.is_some() || !computer.to_act(&game.play) {
         computer.skip = false;
         computer.wait = Computer::PACE;
         computer.idle_at = None;
+        computer.ready.clear();
         return;
     }
-    // Nothing to do until the battle changes: it does not think again meanwhile.
-    if computer.idle_at == Some(game.version) {
-        computer.skip = false;
+    if computer.is_thinking() {
+        return;
+    }
+    // Commands worked out for another state of the battle are dropped.
+    if !computer.ready.is_empty() && computer.due_at != given {
+        computer.ready.clear();
+    }
+    if computer.ready.is_empty() {
+        // Nothing to do until the battle changes: it does not think again meanwhile.
+        if computer.idle_at == Some(game.version) {
+            computer.skip = false;
+            return;
+        }
+        computer.idle_at = Some(game.version);
+        computer.start_thinking(&game.play);
         return;
     }
     computer.wait -= time.delta_secs();
@@ -141,28 +256,13 @@ fn computer_plays(
         return;
     }
     computer.wait = Computer::PACE;
-    if computer.skip {
-        // The rest of its part at once: on a copy, command by command, each sent on.
-        let mut b = game.play.fork();
-        let mut given = 0;
-        for _ in 0..(8 * b.units.len() + 32) {
-            let Some((cmd, reason)) = computer.next(&b) else {
-                break;
-            };
-            if b.execute(cmd.clone()).is_err() {
-                break;
-            }
+    let n = if computer.skip { computer.ready.len() } else { 1 };
+    computer.skip = false;
+    for _ in 0..n {
+        if let Some((cmd, reason)) = computer.ready.pop_front() {
             intents.write(Intent::Opponent(cmd, reason));
-            given += 1;
+            computer.due_at += 1;
         }
-        computer.skip = false;
-        if given == 0 {
-            computer.idle_at = Some(game.version);
-        }
-    } else if let Some((cmd, reason)) = computer.next(&game.play) {
-        intents.write(Intent::Opponent(cmd, reason));
-    } else {
-        computer.idle_at = Some(game.version);
     }
 }
 
@@ -200,7 +300,9 @@ fn skip_panel(
                         ));
                         return;
                     }
-                    if game.play.active == computer.side {
+                    if computer.is_thinking() {
+                        ui.label(format!("The opponent is thinking for {name}…"));
+                    } else if game.play.active == computer.side {
                         ui.label(format!("The opponent is playing {name}…"));
                     } else {
                         ui.label(format!(

@@ -5,3 +5,4 @@
 pub mod autoplay;
 pub mod batch;
 pub mod opponent;
+pub mod planner;

@@ -147,8 +147,13 @@ pub struct Seats {
 pub enum Seat {
     /// A person at the table.
     Person,
-    /// The opponent, weighing every attack by its odds.
+    /// The opponent of hand rules, as saves made before the planning opponent name it: the
+    /// player now called the veteran.
     Opponent,
+    /// The opponent of hand rules, weighing every attack by its odds (`veteran`).
+    Veteran,
+    /// The opponent that plans, judging `think` plans a phase.
+    Planner { think: usize },
     /// The opponent's yardstick: attacks anything, straight at the nearest enemy.
     Straight,
     /// The random player, with the seed of its choices.

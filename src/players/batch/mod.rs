@@ -9,6 +9,7 @@ pub mod shard;
 
 use crate::players::autoplay::AutoPlayer;
 use crate::players::opponent::{Opponent, Style};
+use crate::players::planner::{DEFAULT_THINK, Planner};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Ending, Event};
 use crate::rules::game::Game;
@@ -19,38 +20,84 @@ use std::collections::BTreeMap;
 
 /// Who plays a side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(into = "String", try_from = "String")]
 pub enum Player {
-    /// The opponent, weighing every attack by its odds.
-    Opponent,
-    /// The opponent's yardstick: attacks anything, moves straight at the nearest enemy.
+    /// The opponent that plans, judging `think` plans a phase (`players::planner`).
+    Opponent { think: usize },
+    /// The opponent of hand rules, weighing every attack by its odds, frozen as it was before
+    /// the planner (`players::opponent`).
+    Veteran,
+    /// The veteran's yardstick: attacks anything, moves straight at the nearest enemy.
     Straight,
     /// The seeded random player.
     Random,
 }
 
 impl Player {
+    /// The planning opponent at its usual budget.
+    pub const OPPONENT: Player = Player::Opponent {
+        think: DEFAULT_THINK,
+    };
+
+    /// A player by name: `opponent` (at the usual budget, or `opponent:N` judging N plans a
+    /// phase), `veteran`, `straight`, `random`.
     pub fn parse(s: &str) -> Result<Player, String> {
-        match s.trim() {
-            "opponent" => Ok(Player::Opponent),
+        let s = s.trim();
+        if let Some(n) = s.strip_prefix("opponent:") {
+            return match n.trim().parse::<usize>() {
+                Ok(think) if think > 0 => Ok(Player::Opponent { think }),
+                _ => Err(format!(
+                    "{s:?}: after \"opponent:\" give the plans it judges a phase, a whole number above 0"
+                )),
+            };
+        }
+        match s {
+            "opponent" => Ok(Player::OPPONENT),
+            "veteran" => Ok(Player::Veteran),
             "straight" => Ok(Player::Straight),
             "random" => Ok(Player::Random),
             x => Err(format!(
-                "unknown player {x:?}: the players are opponent, straight and random"
+                "unknown player {x:?}: the players are opponent (or opponent:N, judging N plans a phase), veteran, straight and random"
             )),
         }
     }
-    pub fn name(self) -> &'static str {
+
+    /// Its name as `parse` reads it: the opponent's budget only where it is not the usual.
+    pub fn name(self) -> String {
         match self {
-            Player::Opponent => "opponent",
-            Player::Straight => "straight",
-            Player::Random => "random",
+            Player::Opponent { think } if think == DEFAULT_THINK => "opponent".into(),
+            Player::Opponent { think } => format!("opponent:{think}"),
+            Player::Veteran => "veteran".into(),
+            Player::Straight => "straight".into(),
+            Player::Random => "random".into(),
         }
+    }
+
+    /// The same player with the opponent's budget set to `think` (the others unchanged).
+    pub fn thinking(self, think: usize) -> Player {
+        match self {
+            Player::Opponent { .. } => Player::Opponent { think },
+            p => p,
+        }
+    }
+}
+
+impl From<Player> for String {
+    fn from(p: Player) -> String {
+        p.name()
+    }
+}
+
+impl TryFrom<String> for Player {
+    type Error = String;
+    fn try_from(s: String) -> Result<Player, String> {
+        Player::parse(&s)
     }
 }
 
 /// A player at the table.
 pub enum Bot {
+    Planner(Planner),
     Opponent(Opponent),
     Random(AutoPlayer),
 }
@@ -58,9 +105,37 @@ pub enum Bot {
 impl Bot {
     pub fn new(p: Player, seed: u64) -> Bot {
         match p {
-            Player::Opponent => Bot::Opponent(Opponent::new(Style::Odds)),
+            Player::Opponent { think } => Bot::Planner(Planner::new(think)),
+            Player::Veteran => Bot::Opponent(Opponent::new(Style::Odds)),
             Player::Straight => Bot::Opponent(Opponent::new(Style::Straight)),
             Player::Random => Bot::Random(AutoPlayer::new(seed)),
+        }
+    }
+
+    /// Plays `side`'s part of this phase, ending it if `end` (the random player always ends
+    /// the phase it plays).
+    fn play_phase(&mut self, g: &mut Game, side: Side, end: bool) {
+        match self {
+            Bot::Planner(p) => {
+                p.play_phase(g, side, end);
+            }
+            Bot::Opponent(o) => {
+                o.play_phase(g, side, end);
+            }
+            Bot::Random(r) => {
+                if end {
+                    r.play_phase(g, RANDOM_TRIES);
+                }
+            }
+        }
+    }
+
+    /// Commands it gave that the battle refused.
+    fn refused(&self) -> usize {
+        match self {
+            Bot::Planner(p) => p.refused(),
+            Bot::Opponent(o) => o.refused(),
+            Bot::Random(_) => 0,
         }
     }
 }
@@ -75,33 +150,16 @@ pub fn play_phase(g: &mut Game, bots: &mut [Bot; 2]) -> usize {
     let before = g.commands.len();
     if let Some(d) = g.rules.deployment(g) {
         let side = d.side.min(1);
-        match &mut bots[side] {
-            Bot::Opponent(o) => {
-                o.play_phase(g, side, true);
-            }
-            Bot::Random(r) => {
-                r.play_phase(g, RANDOM_TRIES);
-            }
-        }
+        bots[side].play_phase(g, side, true);
         return g.commands.len() - before;
     }
     let active = g.active.min(1);
     for s in g.rules.acting_sides(g) {
-        if s != active
-            && s < 2
-            && let Bot::Opponent(o) = &mut bots[s]
-        {
-            o.play_phase(g, s, false);
+        if s != active && s < 2 {
+            bots[s].play_phase(g, s, false);
         }
     }
-    match &mut bots[active] {
-        Bot::Opponent(o) => {
-            o.play_phase(g, active, true);
-        }
-        Bot::Random(r) => {
-            r.play_phase(g, RANDOM_TRIES);
-        }
-    }
+    bots[active].play_phase(g, active, true);
     g.commands.len() - before
 }
 
@@ -186,13 +244,7 @@ pub fn play_out(
             break;
         }
     }
-    let refused = bots
-        .iter()
-        .map(|x| match x {
-            Bot::Opponent(o) => o.refused(),
-            Bot::Random(_) => 0,
-        })
-        .sum();
+    let refused = bots.iter().map(Bot::refused).sum();
     (game, refused)
 }
 
@@ -568,7 +620,10 @@ mod tests {
 
     #[test]
     fn players_parse() {
-        assert_eq!(Player::parse("opponent"), Ok(Player::Opponent));
+        assert_eq!(Player::parse("opponent"), Ok(Player::OPPONENT));
+        assert_eq!(Player::parse("opponent:9"), Ok(Player::Opponent { think: 9 }));
+        assert_eq!(Player::parse("veteran"), Ok(Player::Veteran));
+        assert!(Player::parse("opponent:0").is_err());
         assert_eq!(Player::parse(" random"), Ok(Player::Random));
         assert!(Player::parse("genius").is_err());
     }

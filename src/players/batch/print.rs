@@ -13,6 +13,9 @@ pub struct Args<'a> {
     pub games: usize,
     pub seed: u64,
     pub players: &'a [String],
+    /// The opponent's budget, plans judged a phase, where a player named `opponent` has none
+    /// of its own.
+    pub think: Option<usize>,
     pub json: bool,
     pub plot: Option<&'a Path>,
     /// Write every game as a save in this folder.
@@ -26,6 +29,7 @@ pub fn main(a: Args) -> i32 {
         games,
         seed,
         players,
+        think,
         json,
         plot,
         save_games,
@@ -41,9 +45,17 @@ pub fn main(a: Args) -> i32 {
     };
     let origin = saves::Origin::of(&loaded);
     let b = loaded.game;
+    if think == Some(0) {
+        eprintln!("--think: the opponent judges at least one plan a phase");
+        return 1;
+    }
+    let budget = |p: Player, name: &str| match think {
+        Some(t) if name.trim() == "opponent" => p.thinking(t),
+        _ => p,
+    };
     let players = match players {
         [a, c] => match (Player::parse(a), Player::parse(c)) {
-            (Ok(a), Ok(c)) => [a, c],
+            (Ok(pa), Ok(pc)) => [budget(pa, a), budget(pc, c)],
             (Err(e), _) | (_, Err(e)) => {
                 eprintln!("--players: {e}");
                 return 1;

@@ -26,7 +26,8 @@ impl Origin {
 /// The seat a batch's player took at `side`, with the seed of its choices where it has one.
 pub fn seat(p: Player, seed: u64, side: usize) -> Seat {
     match p {
-        Player::Opponent => Seat::Opponent,
+        Player::Opponent { think } => Seat::Planner { think },
+        Player::Veteran => Seat::Veteran,
         Player::Straight => Seat::Straight,
         Player::Random => Seat::Random {
             seed: bot_seed(seed, side),

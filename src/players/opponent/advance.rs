@@ -12,7 +12,7 @@ use crate::rules::ruleset::common::heading_deg;
 
 /// Two ways for a unit to walk `mm` along `way` (any length): obliquely, keeping its facing;
 /// else turning to face the way and advancing.
-pub(super) fn walks(b: &Battle, u: &Unit, way: Pt, mm: f32) -> [Vec<Step>; 2] {
+pub(crate) fn walks(b: &Battle, u: &Unit, way: Pt, mm: f32) -> [Vec<Step>; 2] {
     let dir = way.scale(1.0 / way.len().max(1e-3));
     let (fwd, right) = (u.base.forward(), u.base.right());
     let turn = norm_deg(heading_deg(dir) - heading_deg(fwd));

@@ -24,9 +24,11 @@ mod attack;
 mod moves;
 mod reading;
 
-use advance::{walk_towards, walks, ways};
+use advance::{walk_towards, ways};
+pub(crate) use advance::walks;
 use attack::{MEETS, lowest_throw_loses};
-use reading::{centre, exposed, fights, in_cover, long_move, nearest_to, off_line};
+use reading::{centre, exposed, in_cover, nearest_to, off_line};
+pub(crate) use reading::{fights, long_move};
 
 /// How an opponent plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

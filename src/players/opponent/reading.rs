@@ -27,12 +27,12 @@ pub(super) fn centre(us: &[&Unit]) -> Pt {
 }
 
 /// The ruleset's longest sample move, in mm: the yardstick of "near" and "far".
-pub(super) fn long_move(b: &Battle) -> f32 {
+pub(crate) fn long_move(b: &Battle) -> f32 {
     b.scale.to_mm(b.scale.unit.sample_moves()[4])
 }
 
 /// Whether a unit is fighting troops (not a general or a train), by the ruleset's look.
-pub(super) fn fights(game: &Game, u: &Unit) -> bool {
+pub(crate) fn fights(game: &Game, u: &Unit) -> bool {
     let b: &Battle = game;
     !matches!(game.rules.look(b, u).arm, Figures::Command | Figures::Train)
 }

@@ -1,0 +1,150 @@
+//! One assessment of a position for a side, from what decides the battle: the end itself where
+//! it has come; the losses each army has taken as its ruleset counts them (its break, the
+//! scenario's `Lost` conditions); the harm short of loss (shaken, disordered, routed ...); the
+//! scenario's objectives held and the result were the turn limit reached now, weighed the more
+//! the nearer that limit is; and how near each side's fighting units stand to the objectives it
+//! does not hold. Positive is good for the side.
+
+use crate::players::opponent::{fights, long_move};
+use crate::rules::battle::Battle;
+use crate::rules::game::Game;
+use crate::rules::model::{Side, Unit};
+
+/// The weights of the assessment's terms. A won battle outweighs everything; an army's share
+/// lost is the measure the rest is scaled to (losing all of it is -1).
+pub struct Weights {
+    /// A battle won (lost: the negative).
+    pub won: f64,
+    /// The enemy's share lost less one's own.
+    pub lost: f64,
+    /// Harm short of loss, each army's as a share of its units.
+    pub harm: f64,
+    /// The objectives' worth held, one's share less the enemy's, at the turn limit; less
+    /// before it (`early`).
+    pub held: f64,
+    /// The scenario's result were the turn limit reached now, at the limit.
+    pub at_limit: f64,
+    /// The share of the objective terms that counts at the first turn (rising to all of it
+    /// at the limit): places taken early can be lost again.
+    pub early: f64,
+    /// Nearness of the fighting units to the objectives their side does not hold.
+    pub near: f64,
+}
+
+/// The planner's weights. The terms are shares of an army, so that one scale serves every
+/// ruleset: a quarter of the enemy's army lost is worth as much as a quarter of the
+/// objectives' worth held at the end, and a won battle outweighs any position.
+pub const WEIGHTS: Weights = Weights {
+    won: 4.0,
+    lost: 1.0,
+    harm: 0.4,
+    held: 1.0,
+    at_limit: 0.5,
+    early: 0.3,
+    near: 0.15,
+};
+
+/// The assessment of the battle for `side`.
+pub fn value(game: &Game, side: Side) -> f64 {
+    let w = &WEIGHTS;
+    let b: &Battle = game;
+    let other = 1 - side.min(1);
+    if b.is_over() {
+        return match crate::text::report::outcome(b).and_then(|(winner, _)| winner) {
+            Some(s) if s == side => w.won,
+            Some(_) => -w.won,
+            None => 0.0,
+        };
+    }
+    let share = |s: Side| {
+        let (lost, had) = game.rules.units_lost(b, s);
+        if had > 0.0 {
+            f64::from(lost / had)
+        } else {
+            0.0
+        }
+    };
+    let mut v = w.lost * (share(other) - share(side));
+    v += w.harm * (harm(game, other) - harm(game, side));
+    let objectives = game.objectives();
+    if !objectives.is_empty() || !game.victory_words().is_empty() {
+        let limit = b.turn_limit.max(1) as f64;
+        let late = (f64::from(b.turn.min(b.turn_limit)) / limit).clamp(0.0, 1.0);
+        let weight = w.early + (1.0 - w.early) * late;
+        let total: f64 = objectives.iter().map(|o| f64::from(o.worth.max(1))).sum();
+        if total > 0.0 {
+            let held = |s: Side| {
+                objectives
+                    .iter()
+                    .filter(|o| o.holder == Some(s))
+                    .map(|o| f64::from(o.worth.max(1)))
+                    .sum::<f64>()
+                    / total
+            };
+            v += weight * w.held * (held(side) - held(other));
+            v += w.near * (nearness(game, side) - nearness(game, other));
+        }
+        v += weight
+            * w.at_limit
+            * match game.result_at_limit().0 {
+                Some(s) if s == side => 1.0,
+                Some(_) => -1.0,
+                None => 0.0,
+            };
+    }
+    v
+}
+
+/// A side's harm short of loss, as a share of its fighting units: each unit shaken,
+/// disordered, disrupted or disorganised counts a quarter, routed or spent a half.
+fn harm(game: &Game, side: Side) -> f64 {
+    let b: &Battle = game;
+    let units: Vec<&Unit> = b
+        .alive()
+        .filter(|u| u.side == side && fights(game, u))
+        .collect();
+    if units.is_empty() {
+        return 0.0;
+    }
+    let sum: f64 = units
+        .iter()
+        .map(|u| {
+            let s = game.rules.state_of(u);
+            let shaken = s.shaken || s.disordered || s.disrupted || s.disorganised;
+            let broken = s.routed || s.spent;
+            0.25 * f64::from(u8::from(shaken)) + 0.5 * f64::from(u8::from(broken))
+        })
+        .sum();
+    sum / units.len() as f64
+}
+
+/// How near a side's fighting units stand to the objectives it does not hold: for each, 1
+/// with a unit on it, falling to 0 at three long moves; the mean over those objectives
+/// (1 where it holds them all).
+fn nearness(game: &Game, side: Side) -> f64 {
+    let b: &Battle = game;
+    let reach = 3.0 * long_move(b).max(1.0);
+    let units: Vec<&Unit> = b
+        .alive()
+        .filter(|u| u.side == side && fights(game, u))
+        .collect();
+    let wanted: Vec<_> = game
+        .objectives()
+        .into_iter()
+        .filter(|o| o.holder != Some(side))
+        .collect();
+    if wanted.is_empty() {
+        return 1.0;
+    }
+    let sum: f64 = wanted
+        .iter()
+        .map(|o| {
+            let d = units
+                .iter()
+                .map(|u| u.base.centre.dist(o.at))
+                .fold(f32::INFINITY, f32::min);
+            f64::from((1.0 - d / reach).max(0.0))
+        })
+        .sum();
+    sum / wanted.len() as f64
+}

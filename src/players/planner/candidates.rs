@@ -1,0 +1,209 @@
+//! What each unit may sensibly do now, as the planner offers it to the search: its attacks
+//! (whatever a click on each of the nearest enemies gives: fire, a charge, a fight), its
+//! buttons, and its moves towards the places that matter (each objective, each of the nearest
+//! enemies, away from the nearest, turning to face it). Each is tried on a copy of the battle
+//! first, so none is ever refused at the time it was offered.
+
+use crate::players::opponent::{Decision, fights, long_move, probe, walks, worth};
+use crate::rules::battle::Battle;
+use crate::rules::command::{Command, Step};
+use crate::rules::game::Game;
+use crate::rules::geometry::norm_deg;
+use crate::rules::model::{Side, Unit, UnitId};
+use crate::rules::ruleset::common::heading_deg;
+
+/// Enemies weighed for each unit's attacks and moves: the nearest few.
+const NEAREST: usize = 3;
+/// A unit's buttons offered at most (a general's attachments can run long).
+const BUTTONS: usize = 6;
+
+/// What a command is, for the order a plan gives them in: a unit's buttons (forming,
+/// limbering) before its moves, and moves before attacks, so that a line forms and closes
+/// before it fires.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Kind {
+    Button,
+    Move,
+    Attack,
+}
+
+/// One thing a unit may do, and what it is for.
+#[derive(Clone, Debug)]
+pub struct Cand {
+    pub command: Command,
+    pub kind: Kind,
+    /// What it is for, in the log's words ("towards the Galgenberg, to take it").
+    pub why: String,
+}
+
+/// A unit's choices; holding (giving it no command) is always one more.
+#[derive(Clone, Debug)]
+pub struct UnitChoices {
+    pub unit: UnitId,
+    pub cands: Vec<Cand>,
+}
+
+fn kind_of(cmd: &Command) -> Kind {
+    match cmd {
+        Command::Move { .. }
+        | Command::MoveStand { .. }
+        | Command::MoveGroup { .. }
+        | Command::Evade { .. }
+        | Command::Fallback { .. } => Kind::Move,
+        Command::Fire { .. } | Command::Fight { .. } | Command::Charge { .. } => Kind::Attack,
+        _ => Kind::Button,
+    }
+}
+
+/// The choices of each of `side`'s units that has any, in the battle's order of units.
+/// `advice`: commands another player would give in this phase (the veteran's), each offered
+/// to the unit it names with its reason.
+pub fn for_side(game: &Game, side: Side, advice: &[Decision]) -> Vec<UnitChoices> {
+    let b: &Battle = game;
+    let mut out = Vec::new();
+    for u in b.alive().filter(|u| u.side == side && u.base.width > 0.0) {
+        let mut cands: Vec<Cand> = Vec::new();
+        let offer = |cands: &mut Vec<Cand>, command: Command, kind: Kind, why: String| {
+            if cands.iter().any(|c| c.command == command) || probe(game, &command).is_none() {
+                return;
+            }
+            cands.push(Cand { command, kind, why });
+        };
+        if let Some(d) = advice.iter().find(|d| d.command.unit() == Some(&u.id)) {
+            offer(
+                &mut cands,
+                d.command.clone(),
+                kind_of(&d.command),
+                d.reason.clone(),
+            );
+        }
+        let enemies = nearest_enemies(b, u);
+        for e in &enemies {
+            let Some(cmd) = game.rules.target_command(b, &u.id, &e.id) else {
+                continue;
+            };
+            let why = match game.rules.preview(b, &cmd) {
+                Ok(o) => {
+                    let (value, win) = worth(&o);
+                    format!(
+                        "{} {}: {:.0}% to come out ahead, {value:+.2} expected",
+                        verb(&cmd),
+                        e.name,
+                        100.0 * win
+                    )
+                }
+                Err(_) => format!("{} {}", verb(&cmd), e.name),
+            };
+            let kind = kind_of(&cmd).max(Kind::Attack);
+            offer(&mut cands, cmd, kind, why);
+        }
+        for group in game.actions(u) {
+            for a in group.actions.into_iter().take(BUTTONS) {
+                let kind = kind_of(&a.command);
+                offer(&mut cands, a.command, kind, format!("{}: {}", u.name, a.label));
+            }
+        }
+        if game.rules.may_move(b, u) {
+            for (cmd, why) in moves(game, u, side, &enemies) {
+                offer(&mut cands, cmd, Kind::Move, why);
+            }
+        }
+        if !cands.is_empty() {
+            out.push(UnitChoices {
+                unit: u.id.clone(),
+                cands,
+            });
+        }
+    }
+    out
+}
+
+/// The verb of an attack in the log's words.
+fn verb(cmd: &Command) -> &'static str {
+    match cmd {
+        Command::Fire { .. } => "fires at",
+        Command::Fight { .. } => "fights",
+        Command::Charge { .. } | Command::Declare { .. } => "charges",
+        Command::Move { .. } => "closes with",
+        _ => "attacks",
+    }
+}
+
+/// The nearest enemies on the table, nearest first.
+fn nearest_enemies<'a>(b: &'a Battle, u: &Unit) -> Vec<&'a Unit> {
+    let mut es: Vec<&Unit> = b
+        .alive()
+        .filter(|e| e.side != u.side && e.base.width > 0.0)
+        .collect();
+    es.sort_by(|a, c| {
+        a.base
+            .distance(&u.base)
+            .total_cmp(&c.base.distance(&u.base))
+    });
+    es.truncate(NEAREST);
+    es
+}
+
+/// A unit's moves: towards each objective (onto it, or as far as a long move and half of
+/// one take it); towards each of the nearest enemies, a long move and half of one, stopping
+/// short of contact; back from the nearest by half a move; turning to face it.
+fn moves(game: &Game, u: &Unit, side: Side, enemies: &[&Unit]) -> Vec<(Command, String)> {
+    let b: &Battle = game;
+    let far = long_move(b);
+    let mut out = Vec::new();
+    let walk = |out: &mut Vec<(Command, String)>, way, mm: f32, why: &str| {
+        for steps in walks(b, u, way, mm) {
+            out.push((
+                Command::Move {
+                    unit: u.id.clone(),
+                    steps,
+                },
+                why.to_string(),
+            ));
+        }
+    };
+    if fights(game, u) {
+        for o in game.objectives() {
+            let way = o.at.minus(u.base.centre);
+            let gap = way.len();
+            if gap < 1.0 {
+                continue;
+            }
+            let why = if o.holder == Some(side) {
+                format!("onto {}, to hold it", o.name)
+            } else {
+                format!("towards {}, to take it", o.name)
+            };
+            walk(&mut out, way, gap.min(far), &why);
+            walk(&mut out, way, gap.min(far / 2.0), &why);
+        }
+    }
+    for e in enemies {
+        let way = e.base.centre.minus(u.base.centre);
+        let gap = e.base.distance(&u.base);
+        let why = format!("towards {}", e.name);
+        if gap > far / 4.0 {
+            walk(&mut out, way, (gap - far / 4.0).min(far), &why);
+            walk(&mut out, way, (gap - far / 4.0).min(far / 2.0), &why);
+        }
+    }
+    if let Some(e) = enemies.first() {
+        let way = e.base.centre.minus(u.base.centre);
+        let turn = norm_deg(heading_deg(way) - heading_deg(u.base.forward()));
+        out.push((
+            Command::Move {
+                unit: u.id.clone(),
+                steps: vec![Step::Pivot(turn)],
+            },
+            format!("turns to face {}", e.name),
+        ));
+        out.push((
+            Command::Move {
+                unit: u.id.clone(),
+                steps: vec![Step::Backstep(b.scale.from_mm(far / 2.0))],
+            },
+            format!("falls back from {}", e.name),
+        ));
+    }
+    out
+}

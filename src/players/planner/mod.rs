@@ -1,0 +1,175 @@
+//! The opponent that plans. For each phase its side acts in, it gathers each unit's sensible
+//! commands (`candidates`), searches for the best plan of the whole phase by evolving plans and
+//! judging each on a copy of the battle through the enemy's reply (`search`), by one
+//! assessment of the position from what decides the battle (`assess`), and gives the plan's
+//! commands one at a time, each with what it is for. Once its plan is given it plans again
+//! from the battle as it now stands (the dice may have gone otherwise), a few times a phase.
+//!
+//! Its budget (`think`) is counted in plans judged a phase, so the same battle, seed and budget
+//! give the same commands on any machine. Placing its units in deployment, and the plan it
+//! starts each search from, are the veteran's (`players::opponent`, frozen as it was before
+//! the planner): the search keeps the veteran's plan where it finds nothing better.
+
+pub mod assess;
+pub mod candidates;
+pub mod search;
+
+use crate::players::opponent::{Decision, Opponent, Style, probe};
+use crate::rules::battle::Battle;
+use crate::rules::game::Game;
+use crate::rules::model::{Phase, Side};
+use std::collections::VecDeque;
+
+/// Plans judged a phase unless told otherwise: about 200 ms a bound on one core of a
+/// release build on the largest shipped scenario.
+pub const DEFAULT_THINK: usize = 48;
+/// Plans made in one phase at most: after its first plan is given, the planner looks again
+/// (a command roll may have given more to do, the dice may have gone otherwise).
+const ROUNDS: usize = 3;
+
+/// The opponent that plans.
+pub struct Planner {
+    think: usize,
+    /// Places the units in deployment, ends phases the rules will not let end, and proposes
+    /// the plan each search starts from.
+    veteran: Opponent,
+    key: Option<(u32, Phase, Side, usize)>,
+    plan: VecDeque<Decision>,
+    rounds: usize,
+    given: usize,
+    refused: usize,
+}
+
+impl Planner {
+    /// A planner judging `think` plans a phase.
+    pub fn new(think: usize) -> Self {
+        Planner {
+            think: think.max(1),
+            veteran: Opponent::new(Style::Odds),
+            key: None,
+            plan: VecDeque::new(),
+            rounds: 0,
+            given: 0,
+            refused: 0,
+        }
+    }
+
+    /// Judges `think` plans a phase from the next plan on.
+    pub fn set_think(&mut self, think: usize) {
+        self.think = think.max(1);
+    }
+
+    /// Commands it gave that the battle refused (there should be none: each is tried first).
+    pub fn refused(&self) -> usize {
+        self.refused
+    }
+
+    /// The next command for `side` in this phase, if it has one worth giving (always one the
+    /// battle accepts).
+    pub fn decide(&mut self, game: &Game, side: Side) -> Option<Decision> {
+        let b: &Battle = game;
+        let key = (b.turn, b.phase, side, b.deployment_step);
+        if self.key != Some(key) {
+            self.key = Some(key);
+            self.plan.clear();
+            self.rounds = 0;
+            self.given = 0;
+        }
+        if b.is_over() || self.given >= 4 * b.units.len() + 8 {
+            return None;
+        }
+        if game.rules.deployment(b).is_some() {
+            return self.veteran.decide(game, side);
+        }
+        loop {
+            while let Some(d) = self.plan.pop_front() {
+                if probe(game, &d.command).is_some() {
+                    self.given += 1;
+                    return Some(d);
+                }
+            }
+            if self.rounds >= ROUNDS {
+                return None;
+            }
+            self.rounds += 1;
+            self.plan = self.make_plan(game, side);
+            if self.plan.is_empty() {
+                self.rounds = ROUNDS;
+                return None;
+            }
+        }
+    }
+
+    /// The plan for the rest of this phase, its commands in order with their reasons.
+    fn make_plan(&mut self, game: &Game, side: Side) -> VecDeque<Decision> {
+        // The veteran's commands for this phase, played on a copy: offered to the units they
+        // name, and the first plan the search judges.
+        let mut rng = search::rng_for(game, side, self.rounds);
+        let mut copy = game.fork();
+        // Its own dice: the veteran's attacks on the copy must not read the battle's.
+        copy.reseed(rand::RngExt::random(&mut rng));
+        let advice = Opponent::new(Style::Odds).play_phase(&mut copy, side, false);
+        let units = candidates::for_side(game, side, &advice);
+        if units.is_empty() {
+            return VecDeque::new();
+        }
+        let veteran: search::Genome = units
+            .iter()
+            .map(|u| {
+                advice
+                    .iter()
+                    .find(|d| d.command.unit() == Some(&u.unit))
+                    .and_then(|d| u.cands.iter().position(|c| c.command == d.command))
+                    .map_or(0, |i| i + 1)
+            })
+            .collect();
+        let found = search::evolve(game, side, &units, &[veteran], self.think, &mut rng);
+        let gain = found.score - found.hold;
+        search::ordered(&units, &found.genome)
+            .into_iter()
+            .map(|(_, c)| Decision {
+                command: c.command.clone(),
+                reason: format!(
+                    "{}: part of a plan judged {:+.2} after the enemy's reply ({:+.2} against standing still, {} trials)",
+                    c.why, found.score, gain, found.trials
+                ),
+            })
+            .collect()
+    }
+
+    /// The command that ends the phase (the veteran's: `EndPhase`, or what the rules want done
+    /// first).
+    pub fn finish(&mut self, game: &Game, side: Side) -> Decision {
+        self.veteran.finish(game, side)
+    }
+
+    /// Plays `side`'s commands in this phase, and ends it if `end`; returns what it did.
+    pub fn play_phase(&mut self, b: &mut Game, side: Side, end: bool) -> Vec<Decision> {
+        let start = (b.turn, b.phase, b.active, b.deployment_step);
+        let same = |b: &Battle| (b.turn, b.phase, b.active, b.deployment_step) == start;
+        let mut out = Vec::new();
+        while same(b) {
+            let Some(d) = self.decide(b, side) else { break };
+            if b.execute(d.command.clone()).is_err() {
+                self.refused += 1;
+                break;
+            }
+            out.push(d);
+        }
+        if end && same(b) && !b.is_over() {
+            let d = self.finish(b, side);
+            if b.execute(d.command.clone()).is_ok() {
+                out.push(d);
+            } else {
+                self.refused += 1;
+            }
+        }
+        out
+    }
+}
+
+impl Default for Planner {
+    fn default() -> Self {
+        Planner::new(DEFAULT_THINK)
+    }
+}

@@ -1,0 +1,284 @@
+//! The search for a phase's plan: Online Evolutionary Planning (Justesen, Mahlmann, Risi and
+//! Togelius, "Playing Multiaction Adversarial Games: Online Evolutionary Planning versus Tree
+//! Search", IEEE Transactions on Games 2018). A plan gives each unit one of its choices (or
+//! none); a population of plans evolves by crossover and mutation, each plan judged by playing
+//! it on a copy of the battle with dice the planner throws itself, then the rest of the bound
+//! and the enemy's reply by a quick model of play (each unit's best attack by the rules' own
+//! odds, as in Baier and Cowling's flexible horizon), and assessing the position there. Every
+//! plan of a generation meets the same dice (common random numbers), and a plan that survives
+//! is judged again on each generation's dice, so its score is a mean. The budget is counted in
+//! plans judged, so the same battle, seed and budget give the same plan on any machine.
+
+use super::assess;
+use super::candidates::{Cand, UnitChoices};
+use crate::players::opponent::worth;
+use crate::rules::battle::Battle;
+use crate::rules::command::Command;
+use crate::rules::game::Game;
+use crate::rules::model::{Side, Unit};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Plans in the population.
+const POPULATION: usize = 12;
+/// Phases the quick model plays after a plan before it stops and assesses (the rest of the
+/// bound and the enemy's whole reply, in every ruleset's sequence of phases).
+const HORIZON: usize = 16;
+/// Enemies the quick model weighs each unit's attack against: the nearest.
+const WEIGHED: usize = 3;
+
+/// A plan: for each unit (in the order of the choices), 0 to hold, else its choice's index + 1.
+pub type Genome = Vec<usize>;
+
+/// The plan found, with its mean score, that of holding every unit, and the plans judged.
+pub struct Found {
+    pub genome: Genome,
+    pub score: f64,
+    pub hold: f64,
+    pub trials: usize,
+}
+
+/// A plan and its judgements so far.
+struct Member {
+    genome: Genome,
+    sum: f64,
+    n: usize,
+}
+
+impl Member {
+    fn mean(&self) -> f64 {
+        if self.n == 0 {
+            f64::NEG_INFINITY
+        } else {
+            self.sum / self.n as f64
+        }
+    }
+}
+
+/// The commands of a plan in the order they are given: buttons, then moves, then attacks,
+/// each kind in the units' order.
+pub fn ordered<'a>(units: &'a [UnitChoices], genome: &[usize]) -> Vec<(usize, &'a Cand)> {
+    let mut out: Vec<(usize, &Cand)> = units
+        .iter()
+        .zip(genome)
+        .enumerate()
+        .filter(|(_, (_, g))| **g > 0)
+        .filter_map(|(i, (u, g))| u.cands.get(g - 1).map(|c| (i, c)))
+        .collect();
+    out.sort_by_key(|(i, c)| (c.kind, *i));
+    out
+}
+
+/// Judges a plan once: plays it on a copy of the battle thrown with `dice`, then the quick
+/// model to the horizon, and assesses the position for `side`.
+pub fn judge(game: &Game, side: Side, units: &[UnitChoices], genome: &[usize], dice: u64) -> f64 {
+    let mut g = game.fork();
+    g.reseed(dice);
+    let phase = (g.turn, g.phase);
+    for (_, c) in ordered(units, genome) {
+        if g.is_over() || (g.turn, g.phase) != phase {
+            break;
+        }
+        let _ = g.execute(c.command.clone());
+    }
+    reply(&mut g, side);
+    assess::value(&g, side)
+}
+
+/// The quick model of play from here: in each phase until `side`'s next bound (or the
+/// horizon), every acting side's units make their best attack where the rules' odds favour it,
+/// and the phase ends. The side that planned has given its plan in the phase it is in.
+fn reply(g: &mut Game, side: Side) {
+    let mut first = true;
+    let mut enemy_moved = false;
+    for _ in 0..HORIZON {
+        if g.is_over() || g.rules.deployment(g).is_some() {
+            return;
+        }
+        if g.active != side {
+            enemy_moved = true;
+        } else if enemy_moved {
+            return;
+        }
+        for s in g.rules.acting_sides(g) {
+            if !(first && s == side) {
+                attacks(g, s);
+            }
+        }
+        first = false;
+        if g.is_over() || g.execute(Command::EndPhase).is_err() {
+            return;
+        }
+    }
+}
+
+/// Each of `side`'s units makes its best attack on the nearest enemies, where its expected
+/// worth by the rules' preview is above nothing.
+fn attacks(g: &mut Game, side: Side) {
+    let ids: Vec<_> = g
+        .alive()
+        .filter(|u| u.side == side && u.base.width > 0.0)
+        .map(|u| u.id.clone())
+        .collect();
+    for id in ids {
+        if g.is_over() {
+            return;
+        }
+        let b: &Battle = g;
+        let Ok(u) = b.unit(&id) else { continue };
+        let mut best: Option<(f64, Command)> = None;
+        for e in nearest(b, u) {
+            let Some(cmd) = g.rules.target_command(b, &id, &e) else {
+                continue;
+            };
+            let Ok(o) = g.rules.preview(b, &cmd) else {
+                continue;
+            };
+            let (value, _) = worth(&o);
+            if value > 0.0 && best.as_ref().is_none_or(|(v, _)| value > *v) {
+                best = Some((value, cmd));
+            }
+        }
+        if let Some((_, cmd)) = best {
+            let _ = g.execute(cmd);
+        }
+    }
+}
+
+fn nearest(b: &Battle, u: &Unit) -> Vec<crate::rules::model::UnitId> {
+    let mut es: Vec<&Unit> = b
+        .alive()
+        .filter(|e| e.side != u.side && e.base.width > 0.0)
+        .collect();
+    es.sort_by(|a, c| {
+        a.base
+            .distance(&u.base)
+            .total_cmp(&c.base.distance(&u.base))
+    });
+    es.into_iter().take(WEIGHED).map(|e| e.id.clone()).collect()
+}
+
+/// Evolves plans for `side` within `budget` judgements, from `seeds` (plans to start from:
+/// holding, another player's) and random plans.
+pub fn evolve(
+    game: &Game,
+    side: Side,
+    units: &[UnitChoices],
+    seeds: &[Genome],
+    budget: usize,
+    rng: &mut ChaCha8Rng,
+) -> Found {
+    let hold: Genome = vec![0; units.len()];
+    let mut pop: Vec<Member> = Vec::new();
+    let add = |pop: &mut Vec<Member>, genome: Genome| {
+        if !pop.iter().any(|m| m.genome == genome) {
+            pop.push(Member {
+                genome,
+                sum: 0.0,
+                n: 0,
+            });
+        }
+    };
+    add(&mut pop, hold.clone());
+    for s in seeds {
+        add(&mut pop, s.clone());
+    }
+    let mut tries = 0;
+    while pop.len() < POPULATION && tries < 4 * POPULATION {
+        tries += 1;
+        let g = units
+            .iter()
+            .map(|u| rng.random_range(0..=u.cands.len()))
+            .collect();
+        add(&mut pop, g);
+    }
+    let mut trials = 0;
+    let mut hold_score = (0.0, 0usize);
+    while trials < budget.max(1) {
+        let dice: u64 = rng.random();
+        for m in pop.iter_mut() {
+            if trials >= budget.max(1) {
+                break;
+            }
+            let v = judge(game, side, units, &m.genome, dice);
+            m.sum += v;
+            m.n += 1;
+            trials += 1;
+            if m.genome == hold {
+                hold_score = (hold_score.0 + v, hold_score.1 + 1);
+            }
+        }
+        // The better half stays (judged on every generation's dice); children of two of them
+        // fill the rest, each with one unit's choice changed.
+        pop.sort_by(|a, c| c.mean().total_cmp(&a.mean()));
+        if units.is_empty() {
+            break;
+        }
+        let keep = (pop.len() / 2).max(1);
+        pop.truncate(keep);
+        let mut tries = 0;
+        while pop.len() < POPULATION && tries < 4 * POPULATION {
+            tries += 1;
+            let a = rng.random_range(0..keep);
+            let c = rng.random_range(0..keep);
+            let mut child: Genome = pop[a]
+                .genome
+                .iter()
+                .zip(&pop[c].genome)
+                .map(|(x, y)| if rng.random_bool(0.5) { *x } else { *y })
+                .collect();
+            let i = rng.random_range(0..units.len());
+            child[i] = rng.random_range(0..=units[i].cands.len());
+            add(&mut pop, child);
+        }
+    }
+    // The best of the plans judged at least as often as the most judged one, halved: a plan
+    // judged once on lucky dice does not beat one judged on many.
+    let most = pop.iter().map(|m| m.n).max().unwrap_or(0);
+    let best = pop
+        .iter()
+        .filter(|m| m.n > 0 && 2 * m.n >= most)
+        .max_by(|a, c| a.mean().total_cmp(&c.mean()))
+        .or_else(|| pop.first());
+    let hold_mean = if hold_score.1 > 0 {
+        hold_score.0 / hold_score.1 as f64
+    } else {
+        0.0
+    };
+    match best {
+        Some(m) => Found {
+            genome: m.genome.clone(),
+            score: m.mean(),
+            hold: hold_mean,
+            trials,
+        },
+        None => Found {
+            genome: hold,
+            score: hold_mean,
+            hold: hold_mean,
+            trials,
+        },
+    }
+}
+
+/// The planner's generator for a phase: from the battle's seed, the bound and the side, so
+/// that the same battle and budget give the same plan.
+pub fn rng_for(b: &Battle, side: Side, round: usize) -> ChaCha8Rng {
+    let phase = b
+        .phase
+        .id()
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325u64, |h, c| {
+            (h ^ u64::from(c)).wrapping_mul(0x0100_0000_01b3)
+        });
+    let key = b
+        .seed
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .wrapping_add(u64::from(b.turn) << 32)
+        ^ phase
+        .wrapping_add((side as u64) << 8)
+        .wrapping_add(round as u64)
+        .wrapping_add(b.commands.len() as u64 * 0x1000_0000_0000);
+    ChaCha8Rng::seed_from_u64(key)
+}
+

@@ -1,0 +1,113 @@
+//! The opponent that plans: every command it gives is accepted and its games end, in every
+//! ruleset; the same battle, seed and budget give the same games; its budget is counted in plans
+//! judged; each command says what it is for; its assessment rises with the enemy's losses and
+//! falls with its own.
+
+use volley::players::batch::{self, Player};
+use volley::players::planner::{Planner, assess, candidates, search};
+use volley::rules::Game;
+use volley::rules::ruleset::Figures;
+use volley::rules::save;
+
+mod common;
+use common::DEFAULTS;
+
+/// Games per scenario and pairing; `VOLLEY_PLANNER_GAMES` raises it for a long run.
+fn games() -> usize {
+    common::env_count("VOLLEY_PLANNER_GAMES", 1) as usize
+}
+
+/// A small budget: the tests check the planner's door and its bookkeeping, not its strength.
+const THINK: usize = 4;
+
+fn load(path: &str) -> Game {
+    save::load_any(std::path::Path::new(path)).expect(path)
+}
+
+#[test]
+fn the_planner_is_never_refused_and_its_games_end() {
+    let n = games();
+    let planner = Player::Opponent { think: THINK };
+    for path in DEFAULTS {
+        let b = load(path);
+        for players in [[planner, Player::Random], [Player::Veteran, planner]] {
+            for g in batch::run(&b, n, 300, players, &|| {}) {
+                assert_eq!(g.refused, 0, "{path} {players:?} seed {}: refused", g.seed);
+                assert!(g.finished, "{path} {players:?} seed {}: unfinished", g.seed);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_same_battle_seed_and_budget_give_the_same_games() {
+    let b = load("scenarios/tutorial.ron");
+    let players = [Player::Opponent { think: THINK }, Player::Veteran];
+    let one = batch::run(&b, 2, 11, players, &|| {});
+    let two = batch::run(&b, 2, 11, players, &|| {});
+    assert_eq!(one, two);
+}
+
+#[test]
+fn a_search_judges_exactly_its_budget_and_keeps_the_best_plan_it_judged() {
+    let mut g = load("scenarios/tutorial.ron");
+    // The player's first movement: every unit has moves to choose from.
+    let phase = g.phase;
+    while g.phase == phase && g.rules.deployment(&g).is_some() {
+        let _ = g.execute(volley::rules::command::Command::EndPhase);
+    }
+    let units = candidates::for_side(&g, g.active, &[]);
+    assert!(!units.is_empty(), "the tutorial's units have choices");
+    for budget in [1, 7, 30] {
+        let mut rng = search::rng_for(&g, g.active, 0);
+        let found = search::evolve(&g, g.active, &units, &[], budget, &mut rng);
+        assert_eq!(found.trials, budget);
+        assert_eq!(found.genome.len(), units.len());
+        for (u, gene) in units.iter().zip(&found.genome) {
+            assert!(*gene <= u.cands.len());
+        }
+    }
+}
+
+#[test]
+fn every_command_says_what_it_is_for() {
+    let mut g = load("scenarios/default.ron");
+    let side = g.active;
+    let said = Planner::new(THINK).play_phase(&mut g, side, true);
+    assert!(!said.is_empty());
+    let planned: Vec<_> = said
+        .iter()
+        .filter(|d| d.command != volley::rules::command::Command::EndPhase)
+        .collect();
+    assert!(!planned.is_empty(), "{said:?}");
+    for d in planned {
+        assert!(
+            d.reason.contains("part of a plan judged") && d.reason.contains("trials"),
+            "{}",
+            d.reason
+        );
+    }
+}
+
+#[test]
+fn the_assessment_rises_with_the_enemys_losses_and_falls_with_ones_own() {
+    for path in DEFAULTS {
+        let g = load(path);
+        let before = [assess::value(&g, 0), assess::value(&g, 1)];
+        // A fighting unit of side 1 taken off the table as lost.
+        let mut lost = g.fork();
+        let id = lost
+            .alive()
+            .find(|u| {
+                u.side == 1
+                    && u.base.width > 0.0
+                    && !matches!(lost.rules.look(&lost, u).arm, Figures::Command | Figures::Train)
+            })
+            .map(|u| u.id.clone())
+            .expect("a unit of side 1");
+        lost.unit_mut(&id).expect("the unit").status.removed = true;
+        let after = [assess::value(&lost, 0), assess::value(&lost, 1)];
+        assert!(after[0] > before[0], "{path}: {before:?} -> {after:?}");
+        assert!(after[1] < before[1], "{path}: {before:?} -> {after:?}");
+    }
+}
