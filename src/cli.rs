@@ -52,6 +52,10 @@ pub enum Cmd {
         /// Play against the opponent, which takes this side (0: the first side, 1: the second).
         #[arg(long, value_parser = clap::value_parser!(u8).range(0..=1), conflicts_with = "replay")]
         opponent: Option<u8>,
+        /// With --opponent: the plans it judges a phase (its thinking budget; the game menu
+        /// changes it too).
+        #[arg(long, requires = "opponent")]
+        think: Option<usize>,
     },
     /// Render frames of a scenario (or, without one, of an empty window) and print frame times.
     #[command(hide = true)]
@@ -372,6 +376,7 @@ pub fn main() -> i32 {
             step,
             zoom,
             opponent,
+            think,
         }) => play(
             &file,
             screenshot,
@@ -384,6 +389,7 @@ pub fn main() -> i32 {
             replay,
             step,
             opponent.map(usize::from),
+            think,
         ),
         Some(Cmd::Measure { file, frames }) => match file.map(|f| save::load_any(&f)).transpose() {
             Ok(b) => {
@@ -460,6 +466,7 @@ fn play(
     replay: bool,
     step: usize,
     opponent: Option<usize>,
+    think: Option<usize>,
 ) -> i32 {
     let mut saved_opponent = None;
     let mut reseed = (0, Vec::new());
@@ -517,6 +524,7 @@ fn play(
                     lesson,
                     replay,
                     opponent,
+                    think,
                 },
             );
             0

@@ -371,7 +371,10 @@ pub fn run_with(start: Start, extras: Extras) {
         app.insert_resource(r);
     }
     if let Some(side) = extras.opponent {
-        app.insert_resource(opponent::Computer::new(side));
+        let think = extras
+            .think
+            .unwrap_or(crate::players::planner::DEFAULT_THINK);
+        app.insert_resource(opponent::Computer::thinking_for(side, think));
     }
     match start {
         Start::Title(default, shot) => {
@@ -625,6 +628,8 @@ pub struct Extras {
     pub replay: Option<Replay>,
     /// The side the opponent plays (None: hotseat).
     pub opponent: Option<usize>,
+    /// The plans the opponent judges a phase (None: its usual budget).
+    pub think: Option<usize>,
 }
 
 /// What one player had on the screen: forgotten when the seat changes hands or a game is loaded,

@@ -180,25 +180,28 @@ fn batch_games(c: &mut Criterion) {
     for (file, name) in DEFAULTS {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
         let start = scenario::load(&path).unwrap();
-        let players = [Player::Opponent, Player::Opponent];
-        g.bench_function(format!("{name}, opponent against opponent"), |bench| {
+        let players = [Player::Veteran, Player::Veteran];
+        g.bench_function(format!("{name}, veteran against veteran"), |bench| {
             bench.iter(|| black_box(play_game(&start, 3, players).commands))
         });
     }
     g.finish();
 }
 
-/// One bound of the opponent's on the largest scenario: every phase until the other side moves.
+/// One bound of each opponent's on the largest scenario, every phase until the other side
+/// moves: the veteran's, and the planning opponent's at its usual budget (the time a player
+/// waits for it).
 fn opponent_bound(c: &mut Criterion) {
     use volley::players::batch::{Bot, Player, play_phase};
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/dbfpw_spicheren.ron");
     let start = scenario::load(&path).unwrap();
-    c.bench_function(
-        "the opponent plays one bound of Spicheren (74 units)",
-        |bench| {
+    let mut g = c.benchmark_group("one bound of Spicheren (74 units)");
+    g.sample_size(10);
+    for (name, player) in [("veteran", Player::Veteran), ("opponent", Player::OPPONENT)] {
+        g.bench_function(name, |bench| {
             bench.iter(|| {
                 let mut b = start.fork();
-                let mut bots = [Bot::new(Player::Opponent, 1), Bot::new(Player::Opponent, 2)];
+                let mut bots = [Bot::new(player, 1), Bot::new(player, 2)];
                 let side = b.active;
                 for _ in 0..12 {
                     if b.active != side || b.is_over() {
@@ -208,8 +211,9 @@ fn opponent_bound(c: &mut Criterion) {
                 }
                 black_box(b.commands.len())
             })
-        },
-    );
+        });
+    }
+    g.finish();
 }
 
 criterion_group!(

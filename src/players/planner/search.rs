@@ -2,9 +2,10 @@
 //! Togelius, "Playing Multiaction Adversarial Games: Online Evolutionary Planning versus Tree
 //! Search", IEEE Transactions on Games 2018). A plan gives each unit one of its choices (or
 //! none); a population of plans evolves by crossover and mutation, each plan judged by playing
-//! it on a copy of the battle with dice the planner throws itself, then the rest of the bound
-//! and the enemy's reply by a quick model of play (each unit's best attack by the rules' own
-//! odds, as in Baier and Cowling's flexible horizon), and assessing the position there. Every
+//! it on a copy of the battle with dice the planner throws itself, then looking on through the
+//! rest of the bound and the enemy's reply (as Baier and Cowling's flexible horizon looks past
+//! the turn) at the attacks each side can make there, counted at their expected worth by the
+//! rules' own previews, and assessing the position. Every
 //! plan of a generation meets the same dice (common random numbers), and a plan that survives
 //! is judged again on each generation's dice, so its score is a mean. The budget is counted in
 //! plans judged, so the same battle, seed and budget give the same plan on any machine.
@@ -69,8 +70,9 @@ pub fn ordered<'a>(units: &'a [UnitChoices], genome: &[usize]) -> Vec<(usize, &'
     out
 }
 
-/// Judges a plan once: plays it on a copy of the battle thrown with `dice`, then the quick
-/// model to the horizon, and assesses the position for `side`.
+/// Judges a plan once: plays it on a copy of the battle thrown with `dice`, then looks on to
+/// the horizon (`reply`), and assesses the position for `side` with the attacks each side can
+/// expect to make there.
 pub fn judge(game: &Game, side: Side, units: &[UnitChoices], genome: &[usize], dice: u64) -> f64 {
     let mut g = game.fork();
     g.reseed(dice);
@@ -81,68 +83,68 @@ pub fn judge(game: &Game, side: Side, units: &[UnitChoices], genome: &[usize], d
         }
         let _ = g.execute(c.command.clone());
     }
-    reply(&mut g, side);
-    assess::value(&g, side)
+    let threats = reply(&mut g, side);
+    assess::value(&g, side) + assess::WEIGHTS.lost * threats
 }
 
-/// The quick model of play from here: in each phase until `side`'s next bound (or the
-/// horizon), every acting side's units make their best attack where the rules' odds favour it,
-/// and the phase ends. The side that planned has given its plan in the phase it is in.
-fn reply(g: &mut Game, side: Side) {
+/// The quick model of the rest of the bound and the enemy's reply: in each phase until
+/// `side`'s next bound (or the horizon), every acting side's units' best attacks by the
+/// rules' own previews are counted at their expected worth, not thrown (their dice would only
+/// add noise to the judgement), and the phase ends. Returns what `side` may expect to take,
+/// less what it may expect to lose, each as a share of the army that loses it. The side that
+/// planned has given its plan in the phase it is in.
+fn reply(g: &mut Game, side: Side) -> f64 {
     let mut first = true;
     let mut enemy_moved = false;
+    let mut net = 0.0;
     for _ in 0..HORIZON {
         if g.is_over() || g.rules.deployment(g).is_some() {
-            return;
+            break;
         }
         if g.active != side {
             enemy_moved = true;
         } else if enemy_moved {
-            return;
+            break;
         }
         for s in g.rules.acting_sides(g) {
-            if !(first && s == side) {
-                attacks(g, s);
+            if first && s == side {
+                continue;
             }
+            let (worth, of) = expected(g, s);
+            net += if s == side { worth / of } else { -worth / of };
         }
         first = false;
         if g.is_over() || g.execute(Command::EndPhase).is_err() {
-            return;
+            break;
         }
     }
+    net
 }
 
-/// Each of `side`'s units makes its best attack on the nearest enemies, where its expected
-/// worth by the rules' preview is above nothing.
-fn attacks(g: &mut Game, side: Side) {
-    let ids: Vec<_> = g
-        .alive()
-        .filter(|u| u.side == side && u.base.width > 0.0)
-        .map(|u| u.id.clone())
-        .collect();
-    for id in ids {
-        if g.is_over() {
-            return;
+/// The expected worth of `side`'s units' best attacks on the nearest enemies (each above
+/// nothing by the rules' preview), and the number of units it would be taken from (the
+/// enemy's on the table).
+fn expected(g: &Game, side: Side) -> (f64, f64) {
+    let b: &Battle = g;
+    let mut sum = 0.0;
+    let mut enemies = 0usize;
+    for u in b.alive().filter(|u| u.base.width > 0.0) {
+        if u.side != side {
+            enemies += 1;
+            continue;
         }
-        let b: &Battle = g;
-        let Ok(u) = b.unit(&id) else { continue };
-        let mut best: Option<(f64, Command)> = None;
+        let mut best = 0.0f64;
         for e in nearest(b, u) {
-            let Some(cmd) = g.rules.target_command(b, &id, &e) else {
+            let Some(cmd) = g.rules.target_command(b, &u.id, &e) else {
                 continue;
             };
-            let Ok(o) = g.rules.preview(b, &cmd) else {
-                continue;
-            };
-            let (value, _) = worth(&o);
-            if value > 0.0 && best.as_ref().is_none_or(|(v, _)| value > *v) {
-                best = Some((value, cmd));
+            if let Ok(o) = g.rules.preview(b, &cmd) {
+                best = best.max(worth(&o).0);
             }
         }
-        if let Some((_, cmd)) = best {
-            let _ = g.execute(cmd);
-        }
+        sum += best;
     }
+    (sum, enemies.max(1) as f64)
 }
 
 fn nearest(b: &Battle, u: &Unit) -> Vec<crate::rules::model::UnitId> {
@@ -150,11 +152,8 @@ fn nearest(b: &Battle, u: &Unit) -> Vec<crate::rules::model::UnitId> {
         .alive()
         .filter(|e| e.side != u.side && e.base.width > 0.0)
         .collect();
-    es.sort_by(|a, c| {
-        a.base
-            .distance(&u.base)
-            .total_cmp(&c.base.distance(&u.base))
-    });
+    // By the centres: cheap, and near enough to rank the few nearest.
+    es.sort_by_cached_key(|e| e.base.centre.dist(u.base.centre).to_bits());
     es.into_iter().take(WEIGHED).map(|e| e.id.clone()).collect()
 }
 
@@ -183,13 +182,26 @@ pub fn evolve(
     for s in seeds {
         add(&mut pop, s.clone());
     }
+    // The rest of the first generation: each seed's plan with one or two units' choices
+    // changed (with a budget of tens of plans a search near a good plan finds more than one
+    // among random plans); random plans where there is no seed.
     let mut tries = 0;
     while pop.len() < POPULATION && tries < 4 * POPULATION {
         tries += 1;
-        let g = units
-            .iter()
-            .map(|u| rng.random_range(0..=u.cands.len()))
-            .collect();
+        let g = match seeds.get(tries % seeds.len().max(1)) {
+            Some(seed) if !units.is_empty() => {
+                let mut g = seed.clone();
+                for _ in 0..=rng.random_range(0..2usize) {
+                    let i = rng.random_range(0..units.len());
+                    g[i] = rng.random_range(0..=units[i].cands.len());
+                }
+                g
+            }
+            _ => units
+                .iter()
+                .map(|u| rng.random_range(0..=u.cands.len()))
+                .collect(),
+        };
         add(&mut pop, g);
     }
     let mut trials = 0;
@@ -232,12 +244,12 @@ pub fn evolve(
             add(&mut pop, child);
         }
     }
-    // The best of the plans judged at least as often as the most judged one, halved: a plan
-    // judged once on lucky dice does not beat one judged on many.
+    // The best of the plans judged as often as the most judged one: a plan judged once on
+    // lucky dice does not beat one that held its place over every generation's dice.
     let most = pop.iter().map(|m| m.n).max().unwrap_or(0);
     let best = pop
         .iter()
-        .filter(|m| m.n > 0 && 2 * m.n >= most)
+        .filter(|m| m.n > 0 && m.n == most)
         .max_by(|a, c| a.mean().total_cmp(&c.mean()))
         .or_else(|| pop.first());
     let hold_mean = if hold_score.1 > 0 {
