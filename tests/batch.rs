@@ -79,7 +79,7 @@ fn each_saved_batch_game_replays_to_its_recorded_result() {
         assert_eq!(
             loaded.seats.players,
             vec![
-                Seat::Opponent,
+                Seat::Veteran,
                 Seat::Random {
                     seed: batch::bot_seed(r.seed, 1)
                 }

@@ -215,5 +215,8 @@ fn the_opponent_thinks_off_the_frame() {
         settle(&mut app);
     }
     let g = app.world().resource::<Game>();
-    assert!(g.play.commands.len() > before, "it played once it had thought");
+    assert!(
+        g.play.commands.len() > before,
+        "it played once it had thought"
+    );
 }

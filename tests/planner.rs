@@ -101,7 +101,10 @@ fn the_assessment_rises_with_the_enemys_losses_and_falls_with_ones_own() {
             .find(|u| {
                 u.side == 1
                     && u.base.width > 0.0
-                    && !matches!(lost.rules.look(&lost, u).arm, Figures::Command | Figures::Train)
+                    && !matches!(
+                        lost.rules.look(&lost, u).arm,
+                        Figures::Command | Figures::Train
+                    )
             })
             .map(|u| u.id.clone())
             .expect("a unit of side 1");

@@ -120,7 +120,7 @@ fn menu_window(
                 ui.label("The opponent's thinking: plans it judges a phase");
                 ui.add(egui::Slider::new(&mut computer.think, 1..=400).logarithmic(true))
                     .on_hover_text(
-                        "More plans play a stronger game and take longer (about 200 ms a bound at 48 on the largest battle)",
+                        "More plans play a stronger game and take longer (about 200 ms a bound at 24 on the largest battle, on one core)",
                     );
             }
             ui.add_space(8.0);

@@ -256,7 +256,11 @@ fn computer_plays(
         return;
     }
     computer.wait = Computer::PACE;
-    let n = if computer.skip { computer.ready.len() } else { 1 };
+    let n = if computer.skip {
+        computer.ready.len()
+    } else {
+        1
+    };
     computer.skip = false;
     for _ in 0..n {
         if let Some((cmd, reason)) = computer.ready.pop_front() {

@@ -621,7 +621,10 @@ mod tests {
     #[test]
     fn players_parse() {
         assert_eq!(Player::parse("opponent"), Ok(Player::OPPONENT));
-        assert_eq!(Player::parse("opponent:9"), Ok(Player::Opponent { think: 9 }));
+        assert_eq!(
+            Player::parse("opponent:9"),
+            Ok(Player::Opponent { think: 9 })
+        );
         assert_eq!(Player::parse("veteran"), Ok(Player::Veteran));
         assert!(Player::parse("opponent:0").is_err());
         assert_eq!(Player::parse(" random"), Ok(Player::Random));

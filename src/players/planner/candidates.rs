@@ -100,7 +100,12 @@ pub fn for_side(game: &Game, side: Side, advice: &[Decision]) -> Vec<UnitChoices
         for group in game.actions(u) {
             for a in group.actions.into_iter().take(BUTTONS) {
                 let kind = kind_of(&a.command);
-                offer(&mut cands, a.command, kind, format!("{}: {}", u.name, a.label));
+                offer(
+                    &mut cands,
+                    a.command,
+                    kind,
+                    format!("{}: {}", u.name, a.label),
+                );
             }
         }
         if game.rules.may_move(b, u) {

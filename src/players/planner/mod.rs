@@ -22,7 +22,7 @@ use std::collections::VecDeque;
 
 /// Plans judged a phase unless told otherwise: about 200 ms a bound on one core of a
 /// release build on the largest shipped scenario.
-pub const DEFAULT_THINK: usize = 48;
+pub const DEFAULT_THINK: usize = 24;
 /// Plans made in one phase at most: after its first plan is given, the planner looks again
 /// (a command roll may have given more to do, the dice may have gone otherwise).
 const ROUNDS: usize = 3;

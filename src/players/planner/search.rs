@@ -276,21 +276,16 @@ pub fn evolve(
 /// The planner's generator for a phase: from the battle's seed, the bound and the side, so
 /// that the same battle and budget give the same plan.
 pub fn rng_for(b: &Battle, side: Side, round: usize) -> ChaCha8Rng {
-    let phase = b
-        .phase
-        .id()
-        .bytes()
-        .fold(0xcbf2_9ce4_8422_2325u64, |h, c| {
-            (h ^ u64::from(c)).wrapping_mul(0x0100_0000_01b3)
-        });
+    let phase = b.phase.id().bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, c| {
+        (h ^ u64::from(c)).wrapping_mul(0x0100_0000_01b3)
+    });
     let key = b
         .seed
         .wrapping_mul(0x9E37_79B9_7F4A_7C15)
         .wrapping_add(u64::from(b.turn) << 32)
         ^ phase
-        .wrapping_add((side as u64) << 8)
-        .wrapping_add(round as u64)
-        .wrapping_add(b.commands.len() as u64 * 0x1000_0000_0000);
+            .wrapping_add((side as u64) << 8)
+            .wrapping_add(round as u64)
+            .wrapping_add(b.commands.len() as u64 * 0x1000_0000_0000);
     ChaCha8Rng::seed_from_u64(key)
 }
-
