@@ -25,6 +25,10 @@ const POPULATION: usize = 12;
 /// Phases the quick model plays after a plan before it stops and assesses (the rest of the
 /// bound and the enemy's whole reply, in every ruleset's sequence of phases).
 const HORIZON: usize = 16;
+/// How much better than the first seed's plan (the veteran's), on the same dice, a plan must
+/// be judged to be chosen instead: a fiftieth of an army, so that a plan that only drew
+/// luckier dice in a few trials does not displace it.
+const MARGIN: f64 = 0.02;
 /// Enemies the quick model weighs each unit's attack against: the nearest.
 const WEIGHED: usize = 3;
 
@@ -168,6 +172,7 @@ pub fn evolve(
     rng: &mut ChaCha8Rng,
 ) -> Found {
     let hold: Genome = vec![0; units.len()];
+    let incumbent = seeds.first().unwrap_or(&hold);
     let mut pop: Vec<Member> = Vec::new();
     let add = |pop: &mut Vec<Member>, genome: Genome| {
         if !pop.iter().any(|m| m.genome == genome) {
@@ -178,10 +183,11 @@ pub fn evolve(
             });
         }
     };
-    add(&mut pop, hold.clone());
+    // The seeds first, so that the smallest budget judges the veteran's plan.
     for s in seeds {
         add(&mut pop, s.clone());
     }
+    add(&mut pop, hold.clone());
     // The rest of the first generation: each seed's plan with one or two units' choices
     // changed (with a budget of tens of plans a search near a good plan finds more than one
     // among random plans); random plans where there is no seed.
@@ -227,6 +233,13 @@ pub fn evolve(
             break;
         }
         let keep = (pop.len() / 2).max(1);
+        // The first seed (the veteran's plan) stays, judged on every generation's dice: the
+        // plan chosen must beat it on the same dice.
+        if let Some(i) = pop.iter().position(|m| &m.genome == incumbent)
+            && i >= keep
+        {
+            pop.swap(i, keep - 1);
+        }
         pop.truncate(keep);
         let mut tries = 0;
         while pop.len() < POPULATION && tries < 4 * POPULATION {
@@ -247,10 +260,15 @@ pub fn evolve(
     // The best of the plans judged as often as the most judged one: a plan judged once on
     // lucky dice does not beat one that held its place over every generation's dice.
     let most = pop.iter().map(|m| m.n).max().unwrap_or(0);
+    let kept = pop.iter().find(|m| &m.genome == incumbent && m.n == most);
     let best = pop
         .iter()
         .filter(|m| m.n > 0 && m.n == most)
         .max_by(|a, c| a.mean().total_cmp(&c.mean()))
+        .map(|m| match kept {
+            Some(k) if m.mean() < k.mean() + MARGIN => k,
+            _ => m,
+        })
         .or_else(|| pop.first());
     let hold_mean = if hold_score.1 > 0 {
         hold_score.0 / hold_score.1 as f64
