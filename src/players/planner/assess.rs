@@ -29,6 +29,9 @@ pub struct Weights {
     pub early: f64,
     /// Nearness of the fighting units to the objectives their side does not hold.
     pub near: f64,
+    /// More weight on that nearness for a side that loses were the turn limit reached now,
+    /// rising from nothing at the first turn to all of it at the limit.
+    pub behind: f64,
 }
 
 /// The planner's weights. The terms are shares of an army, so that one scale serves every
@@ -42,6 +45,7 @@ pub const WEIGHTS: Weights = Weights {
     at_limit: 0.5,
     early: 0.3,
     near: 0.15,
+    behind: 0.5,
 };
 
 /// The assessment of the battle for `side`.
@@ -71,6 +75,7 @@ pub fn value(game: &Game, side: Side) -> f64 {
         let limit = b.turn_limit.max(1) as f64;
         let late = (f64::from(b.turn.min(b.turn_limit)) / limit).clamp(0.0, 1.0);
         let weight = w.early + (1.0 - w.early) * late;
+        let limit_winner = game.result_at_limit().0;
         let total: f64 = objectives.iter().map(|o| f64::from(o.worth.max(1))).sum();
         if total > 0.0 {
             let held = |s: Side| {
@@ -82,11 +87,17 @@ pub fn value(game: &Game, side: Side) -> f64 {
                     / total
             };
             v += weight * w.held * (held(side) - held(other));
-            v += w.near * (nearness(game, side) - nearness(game, other));
+            // A side that loses were the limit reached now can only win by going for the
+            // places: their nearness counts the more the nearer the limit.
+            let near = |s: Side| {
+                let behind = limit_winner.is_some_and(|x| x != s);
+                w.near + if behind { w.behind * late } else { 0.0 }
+            };
+            v += near(side) * nearness(game, side) - near(other) * nearness(game, other);
         }
         v += weight
             * w.at_limit
-            * match game.result_at_limit().0 {
+            * match limit_winner {
                 Some(s) if s == side => 1.0,
                 Some(_) => -1.0,
                 None => 0.0,

@@ -17,7 +17,8 @@ pub mod search;
 use crate::players::opponent::{Decision, Opponent, Style, probe};
 use crate::rules::battle::Battle;
 use crate::rules::game::Game;
-use crate::rules::model::{Phase, Side};
+use crate::rules::command::Command;
+use crate::rules::model::{Phase, Side, UnitId};
 use std::collections::VecDeque;
 
 /// Plans judged a phase unless told otherwise: about 200 ms a bound on one core of a
@@ -37,6 +38,10 @@ pub struct Planner {
     plan: VecDeque<Decision>,
     rounds: usize,
     given: usize,
+    /// What it has given each unit this phase (by kind of command, moves as one): a later
+    /// plan of the phase gives no unit the same kind again (no order sent twice, no move
+    /// after a move but where the rules' own buttons offer one).
+    done: Vec<(UnitId, &'static str)>,
     refused: usize,
 }
 
@@ -50,6 +55,7 @@ impl Planner {
             plan: VecDeque::new(),
             rounds: 0,
             given: 0,
+            done: Vec::new(),
             refused: 0,
         }
     }
@@ -74,6 +80,7 @@ impl Planner {
             self.plan.clear();
             self.rounds = 0;
             self.given = 0;
+            self.done.clear();
         }
         if b.is_over() || self.given >= 4 * b.units.len() + 8 {
             return None;
@@ -85,6 +92,7 @@ impl Planner {
             while let Some(d) = self.plan.pop_front() {
                 if probe(game, &d.command).is_some() {
                     self.given += 1;
+                    self.remember(&d.command);
                     return Some(d);
                 }
             }
@@ -100,6 +108,17 @@ impl Planner {
         }
     }
 
+    /// Notes the units a command is given to, by its kind.
+    fn remember(&mut self, cmd: &Command) {
+        let kind = kind_of(cmd);
+        match cmd {
+            Command::MoveGroup { units, .. } => {
+                self.done.extend(units.iter().map(|u| (u.clone(), kind)));
+            }
+            c => self.done.extend(c.unit().map(|u| (u.clone(), kind))),
+        }
+    }
+
     /// The plan for the rest of this phase, its commands in order with their reasons.
     fn make_plan(&mut self, game: &Game, side: Side) -> VecDeque<Decision> {
         // The veteran's commands for this phase, played on a copy: offered to the units they
@@ -109,7 +128,17 @@ impl Planner {
         // Its own dice: the veteran's attacks on the copy must not read the battle's.
         copy.reseed(rand::RngExt::random(&mut rng));
         let advice = Opponent::new(Style::Odds).play_phase(&mut copy, side, false);
-        let units = candidates::for_side(game, side, &advice);
+        let mut units = candidates::for_side(game, side, &advice);
+        // The veteran's own command stays (its second move for a unit far off, where the
+        // rules allow one).
+        for u in &mut units {
+            let advised = advice.iter().find(|d| d.command.unit() == Some(&u.unit));
+            u.cands.retain(|c| {
+                advised.is_some_and(|d| d.command == c.command)
+                    || !self.done.contains(&(u.unit.clone(), kind_of(&c.command)))
+            });
+        }
+        units.retain(|u| !u.cands.is_empty());
         if units.is_empty() {
             return VecDeque::new();
         }
@@ -171,5 +200,13 @@ impl Planner {
 impl Default for Planner {
     fn default() -> Self {
         Planner::new(DEFAULT_THINK)
+    }
+}
+
+/// A command's kind for `Planner::done`: every move one kind.
+fn kind_of(cmd: &Command) -> &'static str {
+    match cmd {
+        Command::Move { .. } | Command::MoveGroup { .. } | Command::MoveStand { .. } => "Move",
+        c => c.kind(),
     }
 }
