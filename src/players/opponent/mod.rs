@@ -1,5 +1,7 @@
-//! The opponent: a player for solo games and batch runs that plays any ruleset through the same
-//! door as a person. It weighs fire and combat by the exact odds of the rules' own previews
+//! The veteran (the player `veteran`): the opponent of hand rules that came before the planning
+//! opponent (`players::planner`), kept as it was, as a yardstick and as the planner's first
+//! plan and deployment. A player for solo games and batch runs that plays any ruleset through
+//! the same door as a person. It weighs fire and combat by the exact odds of the rules' own previews
 //! (each outcome's `Chance::edge`), charges only where the odds favour it (in the formation
 //! the rules reward the charge in, where they do: `Ruleset::attack_formation`), keeps its units in
 //! line within reach of the enemy and marches at its best pace (with second moves, where the

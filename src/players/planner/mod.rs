@@ -16,8 +16,8 @@ pub mod search;
 
 use crate::players::opponent::{Decision, Opponent, Style, probe};
 use crate::rules::battle::Battle;
-use crate::rules::game::Game;
 use crate::rules::command::Command;
+use crate::rules::game::Game;
 use crate::rules::model::{Phase, Side, UnitId};
 use std::collections::VecDeque;
 
