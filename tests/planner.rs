@@ -71,10 +71,17 @@ fn a_search_judges_exactly_its_budget_and_keeps_the_best_plan_it_judged() {
 
 #[test]
 fn every_command_says_what_it_is_for() {
+    // The first bounds of a DB7YW battle, both sides planned, phase by phase.
     let mut g = load("scenarios/default.ron");
-    let side = g.active;
-    let said = Planner::new(THINK).play_phase(&mut g, side, true);
-    assert!(!said.is_empty());
+    let mut planners = [Planner::new(THINK), Planner::new(THINK)];
+    let mut said = Vec::new();
+    for _ in 0..16 {
+        if g.is_over() {
+            break;
+        }
+        let side = g.active.min(1);
+        said.extend(planners[side].play_phase(&mut g, side, true));
+    }
     let planned: Vec<_> = said
         .iter()
         .filter(|d| d.command != volley::rules::command::Command::EndPhase)
