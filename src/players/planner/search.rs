@@ -23,12 +23,8 @@ use rand_chacha::ChaCha8Rng;
 /// Plans in the population.
 const POPULATION: usize = 12;
 /// Phases the quick model plays after a plan before it stops and assesses (the rest of the
-/// bound, the enemy's whole reply and the side's next bound, in every ruleset's sequence of
-/// phases).
-const HORIZON: usize = 24;
-/// The weight of the attacks the side's next bound offers, against those of this bound and
-/// the enemy's reply.
-const NEXT: f64 = 0.5;
+/// bound and the enemy's whole reply, in every ruleset's sequence of phases).
+const HORIZON: usize = 16;
 /// How much better than the first seed's plan (the veteran's), on the same dice, a plan must
 /// be judged to be chosen instead: a fiftieth of an army, so that a plan that only drew
 /// luckier dice in a few trials does not displace it.
@@ -95,38 +91,31 @@ pub fn judge(game: &Game, side: Side, units: &[UnitChoices], genome: &[usize], d
     assess::value(&g, side) + assess::WEIGHTS.lost * threats
 }
 
-/// The quick model of the rest of the bound, the enemy's reply and the side's next bound: in
-/// each phase until the enemy's bound after next (or the horizon), every acting side's units'
-/// best attacks by the rules' own previews are counted at their expected worth, not thrown
-/// (their dice would only add noise to the judgement), and the phase ends. What the side's
-/// next bound offers counts half (`NEXT`): the enemy's units stand still in the model, and in
-/// the game they will have moved. Returns what `side` may expect to take, less what it may
-/// expect to lose, each as a share of the army that loses it. The side that planned has given
-/// its plan in the phase it is in.
+/// The quick model of the rest of the bound and the enemy's reply: in each phase until
+/// `side`'s next bound (or the horizon), every acting side's units' best attacks by the
+/// rules' own previews are counted at their expected worth, not thrown (their dice would only
+/// add noise to the judgement), and the phase ends. Returns what `side` may expect to take,
+/// less what it may expect to lose, each as a share of the army that loses it. The side that
+/// planned has given its plan in the phase it is in.
 fn reply(g: &mut Game, side: Side) -> f64 {
     let mut first = true;
     let mut enemy_moved = false;
-    let mut next = false;
     let mut net = 0.0;
     for _ in 0..HORIZON {
         if g.is_over() || g.rules.deployment(g).is_some() {
             break;
         }
         if g.active != side {
-            if next {
-                break;
-            }
             enemy_moved = true;
         } else if enemy_moved {
-            next = true;
+            break;
         }
-        let weight = if next { NEXT } else { 1.0 };
         for s in g.rules.acting_sides(g) {
             if first && s == side {
                 continue;
             }
             let (worth, of) = expected(g, s);
-            net += weight * if s == side { worth / of } else { -worth / of };
+            net += if s == side { worth / of } else { -worth / of };
         }
         first = false;
         if g.is_over() || g.execute(Command::EndPhase).is_err() {
