@@ -13,8 +13,11 @@ use rand_chacha::ChaCha8Rng;
 /// a unit on an enemy, a unit's buttons.
 enum Cand {
     Ready(Command),
-    Target(UnitId, UnitId),
-    Buttons(UnitId),
+    /// Own unit and enemy, by their places in the lists `candidates` builds (no ids copied:
+    /// there are as many of these as own units times enemies).
+    Target(usize, usize),
+    /// A unit, by its place among the units on the table.
+    Buttons(usize),
 }
 
 /// Proposes commands for the side to move.
@@ -137,10 +140,11 @@ impl AutoPlayer {
             }
         }
         let mut cands: Vec<Cand> = moves.into_iter().map(Cand::Ready).collect();
-        for u in &own {
-            cands.extend(enemies.iter().map(|e| Cand::Target(u.clone(), e.clone())));
+        for u in 0..own.len() {
+            cands.extend((0..enemies.len()).map(|e| Cand::Target(u, e)));
         }
-        cands.extend(b.alive().map(|u| Cand::Buttons(u.id.clone())));
+        let alive: Vec<&Unit> = b.alive().collect();
+        cands.extend((0..alive.len()).map(Cand::Buttons));
         self.shuffle(&mut cands);
         for c in cands {
             if out.len() >= limit {
@@ -148,9 +152,9 @@ impl AutoPlayer {
             }
             match c {
                 Cand::Ready(c) => out.push(c),
-                Cand::Target(u, e) => out.extend(g.rules.target_command(b, &u, &e)),
-                Cand::Buttons(id) => {
-                    let Ok(u) = b.unit(&id) else { continue };
+                Cand::Target(u, e) => out.extend(g.rules.target_command(b, &own[u], &enemies[e])),
+                Cand::Buttons(i) => {
+                    let Some(u) = alive.get(i) else { continue };
                     let mut all: Vec<Command> = g
                         .rules
                         .actions(b, u)
