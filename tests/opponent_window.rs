@@ -23,6 +23,31 @@ fn settle(app: &mut App) {
     }
 }
 
+/// The player ends every phase until the opponent's part comes (bounded).
+fn to_its_part(app: &mut App) {
+    for _ in 0..12 {
+        let b = &app.world().resource::<Game>().play;
+        if app.world().resource::<Computer>().to_act(b) {
+            break;
+        }
+        app.world_mut().write_message(Intent::Do(Command::EndPhase));
+        app.update();
+    }
+}
+
+/// Skip, frame after frame, until the opponent's part is played (bounded).
+fn skip_its_part(app: &mut App) {
+    for _ in 0..40 {
+        let g = app.world().resource::<Game>();
+        if !app.world().resource::<Computer>().to_act(&g.play) || g.play.is_over() {
+            break;
+        }
+        app.world_mut().resource_mut::<Computer>().skip();
+        app.update();
+        settle(app);
+    }
+}
+
 fn app() -> App {
     let b = save::load_any(Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -41,14 +66,7 @@ fn the_opponent_plays_its_part_through_the_door() {
     let first = app.world().resource::<Game>().play.active;
     assert_eq!(first, 0, "the player's side moves first in the tutorial");
     // The player ends every phase of the first bound.
-    for _ in 0..12 {
-        let b = &app.world().resource::<Game>().play;
-        if app.world().resource::<Computer>().to_act(b) {
-            break;
-        }
-        app.world_mut().write_message(Intent::Do(Command::EndPhase));
-        app.update();
-    }
+    to_its_part(&mut app);
     let before = app.world().resource::<Game>().play.commands.len();
     assert!(
         app.world()
@@ -67,15 +85,7 @@ fn the_opponent_plays_its_part_through_the_door() {
     );
     let during = g.play.commands.len();
     // Skip: its whole part at once.
-    for _ in 0..40 {
-        let g = app.world().resource::<Game>();
-        if !app.world().resource::<Computer>().to_act(&g.play) || g.play.is_over() {
-            break;
-        }
-        app.world_mut().resource_mut::<Computer>().skip();
-        app.update();
-        settle(&mut app);
-    }
+    skip_its_part(&mut app);
     let g = app.world().resource::<Game>();
     assert!(!app.world().resource::<Computer>().to_act(&g.play));
     assert_eq!(g.play.active, 0, "the player's bound again");
@@ -178,14 +188,7 @@ fn the_opponent_thinks_off_the_frame() {
     let mut app = common::headless(b, "opponent-thinks");
     app.insert_resource(Computer::thinking_for(1, 400));
     app.update();
-    for _ in 0..12 {
-        let b = &app.world().resource::<Game>().play;
-        if app.world().resource::<Computer>().to_act(b) {
-            break;
-        }
-        app.world_mut().write_message(Intent::Do(Command::EndPhase));
-        app.update();
-    }
+    to_its_part(&mut app);
     let before = app.world().resource::<Game>().play.commands.len();
     // The frame that starts the task returns at once, and so do the frames after it.
     app.update();
@@ -205,15 +208,7 @@ fn the_opponent_thinks_off_the_frame() {
         "nothing is played while it thinks"
     );
     settle(&mut app);
-    for _ in 0..40 {
-        let g = app.world().resource::<Game>();
-        if !app.world().resource::<Computer>().to_act(&g.play) || g.play.is_over() {
-            break;
-        }
-        app.world_mut().resource_mut::<Computer>().skip();
-        app.update();
-        settle(&mut app);
-    }
+    skip_its_part(&mut app);
     let g = app.world().resource::<Game>();
     assert!(
         g.play.commands.len() > before,

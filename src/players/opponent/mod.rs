@@ -15,6 +15,7 @@
 //! A second style, `Style::Straight`, ignores the odds: it attacks whatever it can and moves
 //! straight at the nearest enemy. It is the yardstick the opponent is measured against.
 
+use crate::players::Commander;
 use crate::rules::battle::Battle;
 use crate::rules::command::Command;
 use crate::rules::game::Game;
@@ -303,25 +304,18 @@ impl Opponent {
 
     /// Plays `side`'s commands in this phase, and ends it if `end`; returns what it did.
     pub fn play_phase(&mut self, b: &mut Game, side: Side, end: bool) -> Vec<Decision> {
-        let start = (b.turn, b.phase, b.active, b.deployment_step);
-        let same = |b: &Battle| (b.turn, b.phase, b.active, b.deployment_step) == start;
-        let mut out = Vec::new();
-        while same(b) {
-            let Some(d) = self.decide(b, side) else { break };
-            if b.execute(d.command.clone()).is_err() {
-                self.refused += 1;
-                break;
-            }
-            out.push(d);
-        }
-        if end && same(b) && !b.is_over() {
-            let d = self.finish(b, side);
-            if b.execute(d.command.clone()).is_ok() {
-                out.push(d);
-            } else {
-                self.refused += 1;
-            }
-        }
-        out
+        <Self as Commander>::play_phase(self, b, side, end)
+    }
+}
+
+impl Commander for Opponent {
+    fn decide(&mut self, game: &Game, side: Side) -> Option<Decision> {
+        Opponent::decide(self, game, side)
+    }
+    fn finish(&mut self, game: &Game, side: Side) -> Decision {
+        Opponent::finish(self, game, side)
+    }
+    fn refused_one(&mut self) {
+        self.refused += 1;
     }
 }

@@ -14,6 +14,7 @@ pub mod assess;
 pub mod candidates;
 pub mod search;
 
+use crate::players::Commander;
 use crate::players::opponent::{Decision, Opponent, Style, probe};
 use crate::rules::battle::Battle;
 use crate::rules::command::Command;
@@ -174,26 +175,7 @@ impl Planner {
 
     /// Plays `side`'s commands in this phase, and ends it if `end`; returns what it did.
     pub fn play_phase(&mut self, b: &mut Game, side: Side, end: bool) -> Vec<Decision> {
-        let start = (b.turn, b.phase, b.active, b.deployment_step);
-        let same = |b: &Battle| (b.turn, b.phase, b.active, b.deployment_step) == start;
-        let mut out = Vec::new();
-        while same(b) {
-            let Some(d) = self.decide(b, side) else { break };
-            if b.execute(d.command.clone()).is_err() {
-                self.refused += 1;
-                break;
-            }
-            out.push(d);
-        }
-        if end && same(b) && !b.is_over() {
-            let d = self.finish(b, side);
-            if b.execute(d.command.clone()).is_ok() {
-                out.push(d);
-            } else {
-                self.refused += 1;
-            }
-        }
-        out
+        <Self as Commander>::play_phase(self, b, side, end)
     }
 }
 
@@ -208,5 +190,17 @@ fn kind_of(cmd: &Command) -> &'static str {
     match cmd {
         Command::Move { .. } | Command::MoveGroup { .. } | Command::MoveStand { .. } => "Move",
         c => c.kind(),
+    }
+}
+
+impl Commander for Planner {
+    fn decide(&mut self, game: &Game, side: Side) -> Option<Decision> {
+        Planner::decide(self, game, side)
+    }
+    fn finish(&mut self, game: &Game, side: Side) -> Decision {
+        Planner::finish(self, game, side)
+    }
+    fn refused_one(&mut self) {
+        self.refused += 1;
     }
 }
