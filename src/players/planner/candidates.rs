@@ -12,7 +12,8 @@ use crate::rules::geometry::norm_deg;
 use crate::rules::model::{Side, Unit, UnitId};
 use crate::rules::ruleset::common::heading_deg;
 
-/// Enemies weighed for each unit's attacks and moves: the nearest few.
+/// Enemies weighed for each unit's attacks and moves (and in the search's look ahead): the
+/// nearest few.
 const NEAREST: usize = 3;
 /// A unit's buttons offered at most (a general's attachments can run long).
 const BUTTONS: usize = 6;
@@ -134,8 +135,9 @@ fn verb(cmd: &Command) -> &'static str {
     }
 }
 
-/// The nearest enemies on the table, nearest first.
-fn nearest_enemies<'a>(b: &'a Battle, u: &Unit) -> Vec<&'a Unit> {
+/// The nearest enemies on the table (`NEAREST` of them), nearest first: the ones a unit's
+/// attacks are weighed against, here and in the search's look ahead.
+pub fn nearest_enemies<'a>(b: &'a Battle, u: &Unit) -> Vec<&'a Unit> {
     let mut es: Vec<&Unit> = b
         .alive()
         .filter(|e| e.side != u.side && e.base.width > 0.0)

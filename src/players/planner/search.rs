@@ -5,18 +5,19 @@
 //! it on a copy of the battle with dice the planner throws itself, then looking on through the
 //! rest of the bound and the enemy's reply (as Baier and Cowling's flexible horizon looks past
 //! the turn) at the attacks each side can make there, counted at their expected worth by the
-//! rules' own previews, and assessing the position. Every
-//! plan of a generation meets the same dice (common random numbers), and a plan that survives
-//! is judged again on each generation's dice, so its score is a mean. The budget is counted in
-//! plans judged, so the same battle, seed and budget give the same plan on any machine.
+//! rules' own previews, and assessing the position. Every plan of a generation meets the same
+//! dice (common random numbers), and a plan that survives is judged again on each generation's
+//! dice, so its score is a mean; the veteran's plan stays in every generation, and another is
+//! chosen only where it beats it on the same dice (`MARGIN`). The budget is counted in plans
+//! judged, so the same battle, seed and budget give the same plan on any machine.
 
 use super::assess;
-use super::candidates::{Cand, UnitChoices};
+use super::candidates::{Cand, UnitChoices, nearest_enemies};
 use crate::players::opponent::worth;
 use crate::rules::battle::Battle;
 use crate::rules::command::Command;
 use crate::rules::game::Game;
-use crate::rules::model::{Side, Unit};
+use crate::rules::model::Side;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -29,8 +30,6 @@ const HORIZON: usize = 16;
 /// be judged to be chosen instead: a fiftieth of an army, so that a plan that only drew
 /// luckier dice in a few trials does not displace it.
 const MARGIN: f64 = 0.02;
-/// Enemies the quick model weighs each unit's attack against: the nearest.
-const WEIGHED: usize = 3;
 
 /// A plan: for each unit (in the order of the choices), 0 to hold, else its choice's index + 1.
 pub type Genome = Vec<usize>;
@@ -138,8 +137,8 @@ fn expected(g: &Game, side: Side) -> (f64, f64) {
             continue;
         }
         let mut best = 0.0f64;
-        for e in nearest(b, u) {
-            let Some(cmd) = g.rules.target_command(b, &u.id, &e) else {
+        for e in nearest_enemies(b, u) {
+            let Some(cmd) = g.rules.target_command(b, &u.id, &e.id) else {
                 continue;
             };
             if let Ok(o) = g.rules.preview(b, &cmd) {
@@ -149,16 +148,6 @@ fn expected(g: &Game, side: Side) -> (f64, f64) {
         sum += best;
     }
     (sum, enemies.max(1) as f64)
-}
-
-fn nearest(b: &Battle, u: &Unit) -> Vec<crate::rules::model::UnitId> {
-    let mut es: Vec<&Unit> = b
-        .alive()
-        .filter(|e| e.side != u.side && e.base.width > 0.0)
-        .collect();
-    // By the centres: cheap, and near enough to rank the few nearest.
-    es.sort_by_cached_key(|e| e.base.centre.dist(u.base.centre).to_bits());
-    es.into_iter().take(WEIGHED).map(|e| e.id.clone()).collect()
 }
 
 /// Evolves plans for `side` within `budget` judgements, from `seeds` (plans to start from:
