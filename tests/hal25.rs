@@ -2,7 +2,8 @@
 //! scripted dice, the chips' re-roll.
 
 mod common;
-use common::hal25::{battle, to_phase};
+use common::hal25::{battle, disorganised, passed, roll_for, rolls_for, to_phase, words};
+use common::id;
 use std::path::Path;
 use volley::players::autoplay::AutoPlayer;
 use volley::rules::ruleset::hal25::{
@@ -60,10 +61,6 @@ use volley::rules::model::{Formation, UnitId};
 use volley::rules::ruleset::Roll;
 use volley::rules::ruleset::hal25::status::own;
 
-fn id(s: &str) -> UnitId {
-    UnitId(s.into())
-}
-
 /// The kind a command was refused for (Hal's own), or the refusal's words where it has none.
 fn refused_as(b: &mut Game, c: Command) -> Result<Refusal, String> {
     let log = b.log.len();
@@ -90,36 +87,6 @@ fn charge_range(ev: &[Event]) -> (HalRoll, Vec<u8>) {
     }
 }
 
-/// The events in words, for a failing assertion's message.
-fn words<'a>(b: &Game, ev: impl IntoIterator<Item = &'a Event>) -> String {
-    ev.into_iter()
-        .map(|e| volley::text::report::describe(b, e))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// The rolls among `ev` that `unit` made for `what` (the roll's name as its event records it).
-fn rolls_for<'a>(ev: &'a [Event], unit: &str, what: &str) -> Vec<&'a Roll> {
-    ev.iter()
-        .filter_map(|e| match e {
-            Event::Rolled { what: w, roll }
-                if w.as_str() == what && roll.unit.as_ref().is_some_and(|u| u.as_str() == unit) =>
-            {
-                Some(roll)
-            }
-            _ => None,
-        })
-        .collect()
-}
-
-/// The one roll among `ev` that `unit` made for `what`.
-fn roll_for<'a>(ev: &'a [Event], unit: &str, what: &str) -> &'a Roll {
-    match rolls_for(ev, unit, what)[..] {
-        [r] => r,
-        ref rs => panic!("{unit} made {} rolls for {what}: {ev:?}", rs.len()),
-    }
-}
-
 /// A roll's dice, total and the values of its factors.
 fn shape(r: &Roll) -> (Vec<u8>, i32, Vec<i32>) {
     (
@@ -127,11 +94,6 @@ fn shape(r: &Roll) -> (Vec<u8>, i32, Vec<i32>) {
         r.total,
         r.factors.iter().map(|f| f.value).collect(),
     )
-}
-
-/// Whether a roll against a need made it.
-fn passed(r: &Roll) -> bool {
-    r.total >= r.need.expect("a roll against a need")
 }
 
 /// The figures `unit` lost among `ev`, loss by loss.
@@ -152,12 +114,6 @@ fn destroyed<'a>(ev: &'a [Event], unit: &str) -> Option<&'a str> {
         Event::Destroyed { unit: u, reason } if u.as_str() == unit => Some(reason.as_str()),
         _ => None,
     })
-}
-
-/// Whether `unit` was disorganised among `ev`.
-fn disorganised(ev: &[Event], unit: &str) -> bool {
-    ev.iter()
-        .any(|e| matches!(e, Event::Disordered { unit: u, .. } if u.as_str() == unit))
 }
 
 /// The last move of `unit` among `ev`: the distance (to a tenth of an inch, as the log shows

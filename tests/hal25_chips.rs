@@ -3,18 +3,14 @@
 //! did not make takes a new die, and old dice no longer thrown are not used.
 
 mod common;
-use common::hal25::{battle, to_phase};
+use common::hal25::{battle, disorganised, passed, roll_for, rolls_for, to_phase, words};
+use common::id;
 use std::path::Path;
 use volley::rules::command::{Command, Event};
-use volley::rules::model::UnitId;
 use volley::rules::ruleset::Roll;
 use volley::rules::ruleset::hal25::status::own_mut;
 use volley::rules::ruleset::hal25::{ARTILLERY, SMALL_ARMS};
 use volley::rules::{Game, scenario};
-
-fn id(s: &str) -> UnitId {
-    UnitId(s.into())
-}
 
 /// A brigade of three line battalions a side on a 48" x 36" table, generals behind.
 fn two_brigades() -> Game {
@@ -30,51 +26,10 @@ fn two_brigades() -> Game {
     battle(&units, "")
 }
 
-/// The rolls among `ev` that `unit` made for `what` (the roll's name as its event records it).
-fn rolls_for<'a>(ev: &'a [Event], unit: &str, what: &str) -> Vec<&'a Roll> {
-    ev.iter()
-        .filter_map(|e| match e {
-            Event::Rolled { what: w, roll }
-                if w.as_str() == what && roll.unit.as_ref().is_some_and(|u| u.as_str() == unit) =>
-            {
-                Some(roll)
-            }
-            _ => None,
-        })
-        .collect()
-}
-
-/// The one roll among `ev` that `unit` made for `what`.
-fn roll_for<'a>(ev: &'a [Event], unit: &str, what: &str) -> &'a Roll {
-    match rolls_for(ev, unit, what)[..] {
-        [r] => r,
-        ref rs => panic!("{unit} made {} rolls for {what}: {ev:?}", rs.len()),
-    }
-}
-
 /// A roll as it fell: dice, total, need and outcome (not where its dice stand among the
 /// command's, which a roll no longer thrown before it changes).
 fn fell(r: &Roll) -> (Vec<u8>, i32, Option<i32>, String) {
     (r.dice.clone(), r.total, r.need, r.outcome.clone())
-}
-
-/// Whether a roll against a need made it.
-fn passed(r: &Roll) -> bool {
-    r.total >= r.need.expect("a roll against a need")
-}
-
-/// Whether `unit` was disorganised among `ev`.
-fn disorganised(ev: &[Event], unit: &str) -> bool {
-    ev.iter()
-        .any(|e| matches!(e, Event::Disordered { unit: u, .. } if u.as_str() == unit))
-}
-
-/// The events in words, for a failing assertion's message.
-fn words<'a>(b: &Game, ev: impl IntoIterator<Item = &'a Event>) -> String {
-    ev.into_iter()
-        .map(|e| volley::text::report::describe(b, e))
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// General `by` spends a chip to throw `unit`'s die again, the dice after it scripted: the

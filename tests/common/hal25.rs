@@ -1,7 +1,8 @@
 //! Small battles of Hal's 25mm rules written inline, for the Hal's tests.
 
-use volley::rules::command::Command;
+use volley::rules::command::{Command, Event};
 use volley::rules::model::Phase;
+use volley::rules::ruleset::Roll;
 use volley::rules::{Game, scenario};
 
 /// A unit of a test battle: id, side, type, brigade, x, y (mm), facing, more fields.
@@ -38,4 +39,45 @@ pub fn to_phase(b: &mut Game, phase: Phase, dice: &[u8]) {
         b.execute(Command::EndPhase).expect("end phase");
     }
     panic!("never reached {phase:?}");
+}
+
+/// The events in words, for a failing assertion's message.
+pub fn words<'a>(b: &Game, ev: impl IntoIterator<Item = &'a Event>) -> String {
+    ev.into_iter()
+        .map(|e| volley::text::report::describe(b, e))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The rolls among `ev` that `unit` made for `what` (the roll's name as its event records it).
+pub fn rolls_for<'a>(ev: &'a [Event], unit: &str, what: &str) -> Vec<&'a Roll> {
+    ev.iter()
+        .filter_map(|e| match e {
+            Event::Rolled { what: w, roll }
+                if w.as_str() == what && roll.unit.as_ref().is_some_and(|u| u.as_str() == unit) =>
+            {
+                Some(roll)
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The one roll among `ev` that `unit` made for `what`.
+pub fn roll_for<'a>(ev: &'a [Event], unit: &str, what: &str) -> &'a Roll {
+    match rolls_for(ev, unit, what)[..] {
+        [r] => r,
+        ref rs => panic!("{unit} made {} rolls for {what}: {ev:?}", rs.len()),
+    }
+}
+
+/// Whether a roll against a need made it.
+pub fn passed(r: &Roll) -> bool {
+    r.total >= r.need.expect("a roll against a need")
+}
+
+/// Whether `unit` was disorganised among `ev`.
+pub fn disorganised(ev: &[Event], unit: &str) -> bool {
+    ev.iter()
+        .any(|e| matches!(e, Event::Disordered { unit: u, .. } if u.as_str() == unit))
 }

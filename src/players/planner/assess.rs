@@ -109,11 +109,7 @@ pub fn value(game: &Game, side: Side) -> f64 {
 /// A side's harm short of loss, as a share of its fighting units: each unit shaken,
 /// disordered, disrupted or disorganised counts a quarter, routed or spent a half.
 fn harm(game: &Game, side: Side) -> f64 {
-    let b: &Battle = game;
-    let units: Vec<&Unit> = b
-        .alive()
-        .filter(|u| u.side == side && fights(game, u))
-        .collect();
+    let units = fighting(game, side);
     if units.is_empty() {
         return 0.0;
     }
@@ -135,10 +131,7 @@ fn harm(game: &Game, side: Side) -> f64 {
 fn nearness(game: &Game, side: Side) -> f64 {
     let b: &Battle = game;
     let reach = 3.0 * long_move(b).max(1.0);
-    let units: Vec<&Unit> = b
-        .alive()
-        .filter(|u| u.side == side && fights(game, u))
-        .collect();
+    let units = fighting(game, side);
     let wanted: Vec<_> = game
         .objectives()
         .into_iter()
@@ -158,4 +151,11 @@ fn nearness(game: &Game, side: Side) -> f64 {
         })
         .sum();
     sum / wanted.len() as f64
+}
+
+/// A side's fighting units on the table (not its generals or trains).
+fn fighting(game: &Game, side: Side) -> Vec<&Unit> {
+    game.alive()
+        .filter(|u| u.side == side && fights(game, u))
+        .collect()
 }
