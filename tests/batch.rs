@@ -420,7 +420,35 @@ fn game_record(winner: Option<usize>, by: Ending, turns: u32, hill: usize) -> Ga
         ending: Some(by),
         condition: None,
         held: vec![("Hill".into(), hill), ("Mill".into(), 1)],
+        strength: [(0.0, 10.0), (0.0, 8.0)],
     }
+}
+
+#[test]
+fn the_report_says_how_hard_the_battles_were_fought_by_each_rulesets_count() {
+    let mut games = [
+        game_record(Some(0), Ending::Broken, 4, 0),
+        game_record(None, Ending::TurnLimit, 8, 1),
+    ];
+    // Ten of side 0's and eight of side 1's: 2 and 4 lost, 6 against the smaller army's 8.
+    games[0].strength = [(2.0, 10.0), (4.0, 8.0)];
+    let sides = ["Prussia".to_string(), "Austria".to_string()];
+    let r = batch::report_named("t", sides, 1, PAIR, &games);
+    assert_eq!(
+        r.fought.share_lost,
+        [0.1, 0.25],
+        "0.2 and 0.5 over two games"
+    );
+    assert_eq!(
+        r.fought.of_smaller, 0.375,
+        "6 of 8 in one game, none in the other"
+    );
+    assert_eq!(r.fought.bloodless, 1);
+    let words = batch::print::words(&r);
+    assert!(
+        words.contains("both together 38% of the smaller army; games with nothing lost 1"),
+        "{words}"
+    );
 }
 
 #[test]

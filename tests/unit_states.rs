@@ -93,6 +93,21 @@ fn bbb_bases_lost_disrupted_silenced_and_spent() {
 }
 
 #[test]
+fn bbb_counts_strength_in_bases_and_its_scenario_losses_in_units() {
+    let b = ok("bbb7yw", "", BBB);
+    assert_eq!(
+        b.rules.strength_lost(&b, 0),
+        (2.0, 5.0),
+        "two of the brigade's five bases lost before the battle"
+    );
+    assert_eq!(
+        b.rules.units_lost(&b, 0),
+        (0.0, 1.0),
+        "no unit lost: a scenario's Lost condition counts BBB's units"
+    );
+}
+
+#[test]
 fn bbb_refuses_states_its_units_cannot_have() {
     let d = refused(
         "bbb7yw",

@@ -192,6 +192,23 @@ pub struct GameRecord {
     /// The objectives at the end, each with the side that held it.
     #[serde(default)]
     pub held: Vec<(String, Side)>,
+    /// Each side's strength lost and had at the start, as its ruleset counts strength
+    /// (`Ruleset::strength_lost`: BBB's bases, else units or DBN's weighted count).
+    #[serde(default)]
+    pub strength: [(f32, f32); 2],
+}
+
+impl GameRecord {
+    /// Both sides' strength lost together, as a share of the smaller army.
+    pub fn lost_of_smaller(&self) -> f64 {
+        let [(a, had_a), (c, had_c)] = self.strength;
+        let smaller = had_a.min(had_c);
+        if smaller > 0.0 {
+            (f64::from(a) + f64::from(c)) / f64::from(smaller)
+        } else {
+            0.0
+        }
+    }
 }
 
 /// How a game that ended `by` is named in a report.
@@ -310,6 +327,7 @@ fn record(g: &Game, seed: u64, refused: usize) -> GameRecord {
             .into_iter()
             .filter_map(|o| Some((o.name, o.holder?)))
             .collect(),
+        strength: [0, 1].map(|s| g.rules.strength_lost(b, s)),
     }
 }
 
@@ -375,6 +393,21 @@ pub struct Report {
     /// Each objective (in the order the games name them) and the games each side ended
     /// holding it.
     pub objectives: Vec<HeldAtEnd>,
+    /// How hard the battles were fought: the mean share of each side's strength lost per
+    /// game, of both together against the smaller army, and the games nothing was lost in.
+    pub fought: Fought,
+}
+
+/// How hard a batch's battles were fought, by each ruleset's count of strength
+/// (`GameRecord::strength`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Fought {
+    /// The mean share of each side's strength lost per game.
+    pub share_lost: [f64; 2],
+    /// The mean of both sides' losses together as a share of the smaller army.
+    pub of_smaller: f64,
+    /// Games in which neither side lost anything.
+    pub bloodless: usize,
 }
 
 /// Games decided one way with one winner.
@@ -484,6 +517,34 @@ pub fn report_named(
         refused: games.iter().map(|g| g.refused).sum(),
         decided: decided(games),
         objectives: held_at_end(games),
+        fought: fought(games),
+    }
+}
+
+/// How hard the games were fought.
+fn fought(games: &[GameRecord]) -> Fought {
+    let n = games.len().max(1) as f64;
+    let share = |s: usize| {
+        games
+            .iter()
+            .map(|g| {
+                let (lost, had) = g.strength[s];
+                if had > 0.0 {
+                    f64::from(lost) / f64::from(had)
+                } else {
+                    0.0
+                }
+            })
+            .sum::<f64>()
+            / n
+    };
+    Fought {
+        share_lost: [share(0), share(1)],
+        of_smaller: games.iter().map(GameRecord::lost_of_smaller).sum::<f64>() / n,
+        bloodless: games
+            .iter()
+            .filter(|g| g.strength.iter().all(|(lost, _)| *lost <= 0.0))
+            .count(),
     }
 }
 

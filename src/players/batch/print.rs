@@ -225,6 +225,16 @@ pub fn words(r: &Report) -> String {
             }
         ));
     }
+    let f = &r.fought;
+    out.push_str(&format!(
+        "  strength lost per game, as each ruleset counts it (BBB's bases, else units): {} {:.0}%, {} {:.0}%; both together {:.0}% of the smaller army; games with nothing lost {}\n",
+        r.sides[0],
+        100.0 * f.share_lost[0],
+        r.sides[1],
+        100.0 * f.share_lost[1],
+        100.0 * f.of_smaller,
+        f.bloodless
+    ));
     out.push_str(&decided_words(r));
     if !r.decisive.is_empty() {
         out.push_str("  losses that decided games (the beaten side's last unit lost):\n");

@@ -1,6 +1,6 @@
 //! One assessment of a position for a side, from what decides the battle: the end itself where
-//! it has come; the losses each army has taken as its ruleset counts them (its break, the
-//! scenario's `Lost` conditions); the harm short of loss (shaken, disordered, routed ...); the
+//! it has come; the share of each army's strength lost as its ruleset counts it (units, a
+//! DBN army's weighted count, BBB's bases); the harm short of loss (shaken, disordered, routed ...); the
 //! scenario's objectives held and the result were the turn limit reached now, weighed the more
 //! the nearer that limit is; and how near each side's fighting units stand to the objectives it
 //! does not hold. Positive is good for the side.
@@ -61,7 +61,7 @@ pub fn value(game: &Game, side: Side) -> f64 {
         };
     }
     let share = |s: Side| {
-        let (lost, had) = game.rules.units_lost(b, s);
+        let (lost, had) = game.rules.strength_lost(b, s);
         if had > 0.0 {
             f64::from(lost / had)
         } else {

@@ -108,6 +108,12 @@ pub trait Ruleset: doctrine::Doctrine {
     /// What a side has lost and had at the start, as this ruleset counts its losses (a
     /// scenario's `Lost` condition); a unit that left the table by `Command::Exit` is no loss.
     fn units_lost(&self, b: &Battle, side: Side) -> (f32, f32);
+    /// What a side has lost of its strength and had at the start, counted in what its ruleset
+    /// counts strength in: the bases a BBB brigade loses before it goes, else as
+    /// `units_lost`. What an assessment of a position and a batch report weigh losses by.
+    fn strength_lost(&self, b: &Battle, side: Side) -> (f32, f32) {
+        self.units_lost(b, side)
+    }
     /// The states beyond hits, shaken, disordered and limbered that a scenario may set for a
     /// unit of this troop type (`volley check` refuses the others, naming these). None by
     /// default.

@@ -47,6 +47,11 @@ impl Ruleset for Bbb7yw {
             .count() as f32;
         (lost, all)
     }
+    /// Bases lost of those at the start (BBB's strength: a brigade loses bases before it goes).
+    fn strength_lost(&self, b: &Battle, side: usize) -> (f32, f32) {
+        let (lost, all) = self.bases_lost(b, side);
+        (lost as f32, all as f32)
+    }
     fn name(&self) -> &str {
         &self.data.name
     }
