@@ -214,4 +214,11 @@ fn the_opponent_thinks_off_the_frame() {
         g.play.commands.len() > before,
         "it played once it had thought"
     );
+    // The board's Plan overlay draws what its units go for: the aims came back with the plan.
+    let aims = app.world().resource::<Computer>().aims();
+    assert!(!aims.is_empty(), "its plan's aims are kept for the board");
+    for a in aims {
+        let u = g.play.unit(&a.unit).expect("an aim's unit");
+        assert_eq!(u.side, 1, "{a:?}");
+    }
 }

@@ -1,6 +1,7 @@
 //! The opponent that plans: every command it gives is accepted and its games end, in every
 //! ruleset; the same battle, seed and budget give the same games; its budget is counted in plans
-//! judged; each command says what it is for; its assessment rises with the enemy's losses and
+//! judged; each command says what it is for, and its plans' aims are the places and enemies
+//! they name; its assessment rises with the enemy's losses and
 //! falls with its own.
 
 use volley::players::batch::{self, Player};
@@ -94,6 +95,47 @@ fn every_command_says_what_it_is_for() {
             d.reason
         );
     }
+}
+
+#[test]
+fn its_plans_aim_at_the_places_and_enemies_their_words_name() {
+    // The first bounds of the Lobosch (Old Dessauer, objectives to take), both sides planned
+    // command by command: a plan's aims are checked against the battle it was made on.
+    let mut g = load("scenarios/lobosch_1756.ron");
+    let mut planners = [Planner::new(THINK), Planner::new(THINK)];
+    let mut checked = 0;
+    for _ in 0..400 {
+        if g.is_over() || g.turn > 3 {
+            break;
+        }
+        let side = g.active.min(1);
+        let before = planners[side].aims().to_vec();
+        let Some(d) = planners[side].decide(&g, side) else {
+            let end = planners[side].finish(&g, side);
+            assert!(g.execute(end.command).is_ok());
+            continue;
+        };
+        for a in planners[side].aims().iter().filter(|a| !before.contains(a)) {
+            let unit = g.unit(&a.unit).expect("an aim's unit is on the table");
+            assert_eq!(unit.side, side, "{a:?}");
+            let place = g
+                .objectives()
+                .into_iter()
+                .find(|o| o.at.dist(a.at) < 0.5)
+                .map(|o| o.name);
+            let enemy = g
+                .alive()
+                .find(|e| e.side != side && e.base.centre.dist(a.at) < 0.5)
+                .map(|e| e.name.clone());
+            let name = place
+                .or(enemy)
+                .unwrap_or_else(|| panic!("{a:?} aims at neither an objective nor an enemy"));
+            assert!(a.why.contains(&name), "{a:?} does not name {name}");
+            checked += 1;
+        }
+        assert!(g.execute(d.command).is_ok());
+    }
+    assert!(checked > 0, "the planner's plans aim at something");
 }
 
 #[test]

@@ -430,6 +430,9 @@ fn keys(
     if keys.just_pressed(KeyCode::KeyI) && !ctrl {
         overlays.names = !overlays.names;
     }
+    if keys.just_pressed(KeyCode::KeyV) && !ctrl {
+        overlays.plan = !overlays.plan;
+    }
     if !ctrl {
         let o = overlays.as_mut();
         for (key, flag) in [

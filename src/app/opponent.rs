@@ -11,7 +11,7 @@
 
 use super::state::{Menu, Screen};
 use super::{AppSystems, Game, Intent};
-use crate::players::planner::{DEFAULT_THINK, Planner};
+use crate::players::planner::{Aim, DEFAULT_THINK, Planner};
 use crate::rules::command::Command;
 use crate::rules::model::Side;
 use bevy::prelude::*;
@@ -44,6 +44,7 @@ struct Thought {
     planner: Planner,
     commands: usize,
     moves: Vec<(Command, String)>,
+    aims: Vec<Aim>,
 }
 
 /// The opponent at the table, and the side it plays.
@@ -67,6 +68,8 @@ pub struct Computer {
     /// The battle's version (`Game::version`) at which it last found nothing to do: it looks
     /// again only once the battle has changed.
     idle_at: Option<u64>,
+    /// What its units go for by its latest plan (kept until it plans again).
+    aims: Vec<Aim>,
 }
 
 impl Computer {
@@ -89,7 +92,13 @@ impl Computer {
             wait: Self::PACE,
             skip: false,
             idle_at: None,
+            aims: Vec::new(),
         }
+    }
+
+    /// What its units go for by its latest plan.
+    pub fn aims(&self) -> &[Aim] {
+        &self.aims
     }
 
     /// Plays the rest of its part at once, from the next frame.
@@ -156,10 +165,12 @@ impl Computer {
         let pool = AsyncComputeTaskPool::get_or_init(TaskPool::default);
         self.thinking = Some(pool.spawn(async move {
             let moves = part_of_step(&mut planner, &mut copy, side, alone);
+            let aims = planner.aims().to_vec();
             Thought {
                 planner,
                 commands,
                 moves,
+                aims,
             }
         }));
     }
@@ -177,6 +188,9 @@ impl Computer {
         if thought.commands == commands_now {
             self.ready = thought.moves.into();
             self.due_at = commands_now;
+            if !thought.aims.is_empty() {
+                self.aims = thought.aims;
+            }
         } else {
             self.ready.clear();
         }

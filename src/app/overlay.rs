@@ -10,7 +10,13 @@ use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<ReachNote>()
-        .add_systems(Update, draw.in_set(AppSystems::Draw));
+        .add_systems(Update, draw.in_set(AppSystems::Draw))
+        .add_systems(
+            Update,
+            draw_aims
+                .run_if(resource_exists::<super::opponent::Computer>)
+                .in_set(AppSystems::Draw),
+        );
 }
 
 /// Where the reach shown is only what the best roll would give (the move waits on a roll): the
@@ -161,6 +167,41 @@ fn draw(
     }
     if let Some(drag) = &sel.drag {
         drag_ghost(&mut g, b, drag, ptr.world);
+    }
+}
+
+/// Arrows from the opponent's units to what its latest plan sends them for, in its side's
+/// colour (Plan, V).
+fn draw_aims(
+    mut g: Gizmos,
+    computer: Res<super::opponent::Computer>,
+    game: Option<Res<Game>>,
+    overlays: Res<Overlays>,
+) {
+    let Some(game) = game else { return };
+    if !overlays.plan {
+        return;
+    }
+    let b: &crate::rules::Battle = &game.play;
+    let ink = b
+        .sides
+        .get(computer.side)
+        .map(|s| {
+            let [r, g, bl] = s.colour;
+            Color::srgba_u8(r, g, bl, 200)
+        })
+        .unwrap_or(Color::WHITE);
+    for a in computer.aims() {
+        let Ok(u) = b.unit(&a.unit) else { continue };
+        if !u.alive() || u.base.width <= 0.0 {
+            continue;
+        }
+        let from = Vec2::new(u.base.centre.x, u.base.centre.y);
+        let to = Vec2::new(a.at.x, a.at.y);
+        if from.distance(to) < 1.0 {
+            continue;
+        }
+        g.arrow_2d(from, to, ink).with_tip_length(12.0);
     }
 }
 

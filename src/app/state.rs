@@ -138,6 +138,8 @@ pub struct Overlays {
     /// I: every unit's name tag at any zoom (else only once zoomed in, and always for the
     /// selected and hovered units and those with a status to show).
     pub names: bool,
+    /// V: what the opponent's units go for, by its latest plan (arrows to the places).
+    pub plan: bool,
 }
 
 impl Default for Overlays {
@@ -151,6 +153,7 @@ impl Default for Overlays {
             legend: false,
             symbols: false,
             names: false,
+            plan: true,
         }
     }
 }
@@ -167,9 +170,10 @@ impl Overlays {
             "legend" => self.legend = true,
             "symbols" => self.symbols = true,
             "names" => self.names = true,
+            "plan" => self.plan = true,
             other => {
                 return Err(format!(
-                    "no overlay '{other}' (arcs, zones, sight, reach, rules, legend, symbols, names)"
+                    "no overlay '{other}' (arcs, zones, sight, reach, rules, legend, symbols, names, plan)"
                 ));
             }
         }

@@ -216,6 +216,8 @@ fn overlay_switches(ui: &mut egui::Ui, overlays: &mut Overlays) {
     ui.checkbox(&mut overlays.legend, "Legend (G)");
     ui.checkbox(&mut overlays.symbols, "Symbols (N)");
     ui.checkbox(&mut overlays.names, "Names (I)");
+    ui.checkbox(&mut overlays.plan, "Plan (V)")
+        .on_hover_text("Arrows from the opponent's units to what its latest plan sends them for");
 }
 
 /// The scenario, the ruleset, the turn and phase (the ruleset's words, or the phase's name where

@@ -8,6 +8,7 @@ use crate::players::opponent::{Decision, fights, long_move, probe, walks, worth}
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Step};
 use crate::rules::game::Game;
+use crate::rules::geometry::Pt;
 use crate::rules::geometry::norm_deg;
 use crate::rules::model::{Side, Unit, UnitId};
 use crate::rules::ruleset::common::heading_deg;
@@ -35,6 +36,8 @@ pub struct Cand {
     pub kind: Kind,
     /// What it is for, in the log's words ("towards the Galgenberg, to take it").
     pub why: String,
+    /// The place it aims at (the objective or the enemy it goes for), where it has one.
+    pub aim: Option<Pt>,
 }
 
 /// A unit's choices; holding (giving it no command) is always one more.
@@ -64,11 +67,16 @@ pub fn for_side(game: &Game, side: Side, advice: &[Decision]) -> Vec<UnitChoices
     let mut out = Vec::new();
     for u in b.alive().filter(|u| u.side == side && u.base.width > 0.0) {
         let mut cands: Vec<Cand> = Vec::new();
-        let offer = |cands: &mut Vec<Cand>, command: Command, kind: Kind, why: String| {
+        let offer = |cands: &mut Vec<Cand>, command: Command, kind: Kind, why: String, aim| {
             if cands.iter().any(|c| c.command == command) || probe(game, &command).is_none() {
                 return;
             }
-            cands.push(Cand { command, kind, why });
+            cands.push(Cand {
+                command,
+                kind,
+                why,
+                aim,
+            });
         };
         if let Some(d) = advice.iter().find(|d| d.command.unit() == Some(&u.id)) {
             offer(
@@ -76,6 +84,7 @@ pub fn for_side(game: &Game, side: Side, advice: &[Decision]) -> Vec<UnitChoices
                 d.command.clone(),
                 kind_of(&d.command),
                 d.reason.clone(),
+                advised_aim(b, &d.command),
             );
         }
         let enemies = nearest_enemies(b, u);
@@ -96,7 +105,7 @@ pub fn for_side(game: &Game, side: Side, advice: &[Decision]) -> Vec<UnitChoices
                 Err(_) => format!("{} {}", verb(&cmd), e.name),
             };
             let kind = kind_of(&cmd).max(Kind::Attack);
-            offer(&mut cands, cmd, kind, why);
+            offer(&mut cands, cmd, kind, why, Some(e.base.centre));
         }
         for group in game.actions(u) {
             for a in group.actions.into_iter().take(BUTTONS) {
@@ -106,12 +115,13 @@ pub fn for_side(game: &Game, side: Side, advice: &[Decision]) -> Vec<UnitChoices
                     a.command,
                     kind,
                     format!("{}: {}", u.name, a.label),
+                    None,
                 );
             }
         }
         if game.rules.may_move(b, u) {
-            for (cmd, why) in moves(game, u, side, &enemies) {
-                offer(&mut cands, cmd, Kind::Move, why);
+            for (cmd, why, aim) in moves(game, u, side, &enemies) {
+                offer(&mut cands, cmd, Kind::Move, why, aim);
             }
         }
         if !cands.is_empty() {
@@ -148,14 +158,33 @@ pub fn nearest_enemies<'a>(b: &'a Battle, u: &Unit) -> Vec<&'a Unit> {
     es
 }
 
+/// A move offered: its command, what it is for, and the place it aims at.
+type Move = (Command, String, Option<Pt>);
+
+/// Where another player's command for a unit aims: the enemy it attacks or moves into contact
+/// with, where it names one.
+fn advised_aim(b: &Battle, cmd: &Command) -> Option<Pt> {
+    let target = match cmd {
+        Command::Fire { target, .. }
+        | Command::Fight { target, .. }
+        | Command::Declare { target, .. } => Some(target),
+        Command::Move { steps, .. } => steps.iter().find_map(|s| match s {
+            Step::ToContact(e) => Some(e),
+            _ => None,
+        }),
+        _ => None,
+    }?;
+    b.unit(target).ok().map(|e| e.base.centre)
+}
+
 /// A unit's moves: towards each objective (onto it, or as far as a long move and half of
 /// one take it); towards each of the nearest enemies, a long move and half of one, stopping
 /// short of contact; back from the nearest by half a move; turning to face it.
-fn moves(game: &Game, u: &Unit, side: Side, enemies: &[&Unit]) -> Vec<(Command, String)> {
+fn moves(game: &Game, u: &Unit, side: Side, enemies: &[&Unit]) -> Vec<Move> {
     let b: &Battle = game;
     let far = long_move(b);
     let mut out = Vec::new();
-    let walk = |out: &mut Vec<(Command, String)>, way, mm: f32, why: &str| {
+    let walk = |out: &mut Vec<Move>, way: Pt, mm: f32, why: &str| {
         for steps in walks(b, u, way, mm) {
             out.push((
                 Command::Move {
@@ -163,6 +192,7 @@ fn moves(game: &Game, u: &Unit, side: Side, enemies: &[&Unit]) -> Vec<(Command, 
                     steps,
                 },
                 why.to_string(),
+                Some(u.base.centre.plus(way)),
             ));
         }
     };
@@ -200,6 +230,7 @@ fn moves(game: &Game, u: &Unit, side: Side, enemies: &[&Unit]) -> Vec<(Command, 
                 steps: vec![Step::Pivot(turn)],
             },
             format!("turns to face {}", e.name),
+            Some(e.base.centre),
         ));
         out.push((
             Command::Move {
@@ -207,6 +238,7 @@ fn moves(game: &Game, u: &Unit, side: Side, enemies: &[&Unit]) -> Vec<(Command, 
                 steps: vec![Step::Backstep(b.scale.from_mm(far / 2.0))],
             },
             format!("falls back from {}", e.name),
+            None,
         ));
     }
     out

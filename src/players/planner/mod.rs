@@ -19,6 +19,7 @@ use crate::players::opponent::{Decision, Opponent, Style, probe};
 use crate::rules::battle::Battle;
 use crate::rules::command::Command;
 use crate::rules::game::Game;
+use crate::rules::geometry::Pt;
 use crate::rules::model::{Phase, Side, UnitId};
 use std::collections::VecDeque;
 
@@ -28,6 +29,15 @@ pub const DEFAULT_THINK: usize = 24;
 /// Plans made in one phase at most: after its first plan is given, the planner looks again
 /// (a command roll may have given more to do, the dice may have gone otherwise).
 const ROUNDS: usize = 3;
+
+/// What a unit of a plan goes for: the place (an objective, an enemy) and why, in the log's
+/// words. The window draws them on the board.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Aim {
+    pub unit: UnitId,
+    pub at: Pt,
+    pub why: String,
+}
 
 /// The opponent that plans.
 pub struct Planner {
@@ -43,6 +53,8 @@ pub struct Planner {
     /// plan of the phase gives no unit the same kind again (no order sent twice, no move
     /// after a move but where the rules' own buttons offer one).
     done: Vec<(UnitId, &'static str)>,
+    /// What the units of this phase's plans go for.
+    aims: Vec<Aim>,
     refused: usize,
 }
 
@@ -57,6 +69,7 @@ impl Planner {
             rounds: 0,
             given: 0,
             done: Vec::new(),
+            aims: Vec::new(),
             refused: 0,
         }
     }
@@ -64,6 +77,11 @@ impl Planner {
     /// Judges `think` plans a phase from the next plan on.
     pub fn set_think(&mut self, think: usize) {
         self.think = think.max(1);
+    }
+
+    /// What the units of the plans made this phase go for (the latest plan's last).
+    pub fn aims(&self) -> &[Aim] {
+        &self.aims
     }
 
     /// Commands it gave that the battle refused (there should be none: each is tried first).
@@ -82,6 +100,7 @@ impl Planner {
             self.rounds = 0;
             self.given = 0;
             self.done.clear();
+            self.aims.clear();
         }
         if b.is_over() || self.given >= 4 * b.units.len() + 8 {
             return None;
@@ -155,8 +174,18 @@ impl Planner {
             .collect();
         let found = search::evolve(game, side, &units, &[veteran], self.think, &mut rng);
         let gain = found.score - found.hold;
-        search::ordered(&units, &found.genome)
-            .into_iter()
+        let plan = search::ordered(&units, &found.genome);
+        for (i, c) in &plan {
+            if let (Some(at), Some(u)) = (c.aim, units.get(*i)) {
+                self.aims.retain(|a| a.unit != u.unit);
+                self.aims.push(Aim {
+                    unit: u.unit.clone(),
+                    at,
+                    why: c.why.clone(),
+                });
+            }
+        }
+        plan.into_iter()
             .map(|(_, c)| Decision {
                 command: c.command.clone(),
                 reason: format!(
