@@ -170,8 +170,9 @@ fn draw(
     }
 }
 
-/// Arrows from the opponent's units to what its latest plan sends them for, in its side's
-/// colour (Plan, V).
+/// Arrows from the opponent's units to what its latest plan sends them for (Plan, V): dashed,
+/// in its side's colour lightened so that they stand out from the name tags' ties, with a
+/// head and a ring on the place aimed at.
 fn draw_aims(
     mut g: Gizmos,
     computer: Res<super::opponent::Computer>,
@@ -187,21 +188,33 @@ fn draw_aims(
         .sides
         .get(computer.side)
         .map(|s| {
-            let [r, g, bl] = s.colour;
-            Color::srgba_u8(r, g, bl, 200)
+            let [r, g, bl] = s.colour.map(|c| c / 2 + 128);
+            Color::srgba_u8(r, g, bl, 230)
         })
         .unwrap_or(Color::WHITE);
+    // Sized to the table, so that they read at the zoom that fits it.
+    let size = b.table.width.max(b.table.height) / 120.0;
     for a in computer.aims() {
         let Ok(u) = b.unit(&a.unit) else { continue };
         if !u.alive() || u.base.width <= 0.0 {
             continue;
         }
-        let from = Vec2::new(u.base.centre.x, u.base.centre.y);
-        let to = Vec2::new(a.at.x, a.at.y);
-        if from.distance(to) < 1.0 {
+        let from = v(u.base.centre);
+        let to = v(a.at);
+        let d = to - from;
+        if d.length() < size {
             continue;
         }
-        g.arrow_2d(from, to, ink).with_tip_length(12.0);
+        let n = (d.length() / size).ceil() as usize;
+        for k in (0..n).step_by(2) {
+            let t1 = ((k + 1) as f32 / n as f32).min(1.0);
+            g.line_2d(from + d * (k as f32 / n as f32), from + d * t1, ink);
+        }
+        let back = d.normalize() * size * 2.5;
+        let side = back.perp() * 0.5;
+        g.line_2d(to, to - back + side, ink);
+        g.line_2d(to, to - back - side, ink);
+        g.circle_2d(Isometry2d::from_translation(to), size, ink);
     }
 }
 

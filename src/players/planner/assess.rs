@@ -125,9 +125,10 @@ fn harm(game: &Game, side: Side) -> f64 {
     sum / units.len() as f64
 }
 
-/// How near a side's fighting units stand to the objectives it does not hold: for each, 1
-/// with a unit on it, falling to 0 at three long moves; the mean over those objectives
-/// (1 where it holds them all).
+/// How near a side's fighting units stand to the objectives it does not hold: for each, the
+/// nearest unit's nearness, 1 on the place, a half at three long moves, a quarter at nine,
+/// never quite nothing (so that a march from far off gains with every step); the mean over
+/// those objectives (1 where it holds them all).
 fn nearness(game: &Game, side: Side) -> f64 {
     let b: &Battle = game;
     let reach = 3.0 * long_move(b).max(1.0);
@@ -147,7 +148,7 @@ fn nearness(game: &Game, side: Side) -> f64 {
                 .iter()
                 .map(|u| u.base.centre.dist(o.at))
                 .fold(f32::INFINITY, f32::min);
-            f64::from((1.0 - d / reach).max(0.0))
+            f64::from(reach / (reach + d))
         })
         .sum();
     sum / wanted.len() as f64

@@ -84,7 +84,7 @@ pub fn for_side(game: &Game, side: Side, advice: &[Decision]) -> Vec<UnitChoices
                 d.command.clone(),
                 kind_of(&d.command),
                 d.reason.clone(),
-                advised_aim(b, &d.command),
+                advised_aim(game, u, d),
             );
         }
         let enemies = nearest_enemies(b, u);
@@ -162,9 +162,11 @@ pub fn nearest_enemies<'a>(b: &'a Battle, u: &Unit) -> Vec<&'a Unit> {
 type Move = (Command, String, Option<Pt>);
 
 /// Where another player's command for a unit aims: the enemy it attacks or moves into contact
-/// with, where it names one.
-fn advised_aim(b: &Battle, cmd: &Command) -> Option<Pt> {
-    let target = match cmd {
+/// with, where it names one; else the objective or enemy its reason says it goes towards
+/// (the veteran's "advances 3 inches towards the Lobosch crest").
+fn advised_aim(game: &Game, u: &Unit, d: &Decision) -> Option<Pt> {
+    let b: &Battle = game;
+    let target = match &d.command {
         Command::Fire { target, .. }
         | Command::Fight { target, .. }
         | Command::Declare { target, .. } => Some(target),
@@ -173,8 +175,21 @@ fn advised_aim(b: &Battle, cmd: &Command) -> Option<Pt> {
             _ => None,
         }),
         _ => None,
-    }?;
-    b.unit(target).ok().map(|e| e.base.centre)
+    };
+    if let Some(t) = target {
+        return b.unit(t).ok().map(|e| e.base.centre);
+    }
+    let (_, towards) = d.reason.rsplit_once("towards ")?;
+    let places = game.objectives().into_iter().map(|o| (o.name, o.at));
+    let enemies = b
+        .alive()
+        .filter(|e| e.side != u.side)
+        .map(|e| (e.name.clone(), e.base.centre));
+    places
+        .chain(enemies)
+        .filter(|(name, _)| !name.is_empty() && towards.starts_with(name.as_str()))
+        .max_by_key(|(name, _)| name.len())
+        .map(|(_, at)| at)
 }
 
 /// A unit's moves: towards each objective (onto it, or as far as a long move and half of
