@@ -13,6 +13,10 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
+/// How far from the board's bottom left corner the card may reach (its width and a margin;
+/// its height is less).
+const CARD_SPAN: f32 = 290.0;
+
 /// The unit card as a tooltip beside the pointer while hovering a unit.
 fn hover_card(
     mut ctx: EguiContexts,
@@ -36,11 +40,23 @@ fn hover_card(
     let Some(pos) = ctx.pointer_hover_pos() else {
         return Ok(());
     };
-    // At the board's left edge (below the legend's corner), never over the units round the
-    // pointer.
-    let _ = pos;
+    // At the board's bottom left corner; where the pointer is in that corner (the unit
+    // hovered is under it), at the bottom right instead. It only shows: it never takes the
+    // pointer, so a click goes through to the unit even where the card stands over it.
+    let screen = ctx.content_rect();
+    let in_corner =
+        pos.x < screen.left() + CARD_SPAN && pos.y > screen.bottom() - docks.bottom - CARD_SPAN;
+    let (corner, offset) = if in_corner {
+        (
+            egui::Align2::RIGHT_BOTTOM,
+            [-(docks.right + 8.0), -(docks.bottom + 8.0)],
+        )
+    } else {
+        (egui::Align2::LEFT_BOTTOM, [8.0, -(docks.bottom + 8.0)])
+    };
     egui::Area::new(egui::Id::new("hover_card"))
-        .anchor(egui::Align2::LEFT_BOTTOM, [8.0, -(docks.bottom + 8.0)])
+        .anchor(corner, offset)
+        .interactable(false)
         .show(ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
                 ui.set_max_width(260.0);
