@@ -8,8 +8,7 @@ use crate::players::opponent::{Decision, fights, long_move, probe, walks, worth}
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Step};
 use crate::rules::game::Game;
-use crate::rules::geometry::Pt;
-use crate::rules::geometry::norm_deg;
+use crate::rules::geometry::{Pt, norm_deg};
 use crate::rules::model::{Side, Unit, UnitId};
 use crate::rules::ruleset::common::heading_deg;
 
