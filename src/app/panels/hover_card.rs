@@ -17,6 +17,22 @@ pub(super) fn plugin(app: &mut App) {
 /// its height is less).
 const CARD_SPAN: f32 = 290.0;
 
+/// Where the card stands: at the board's bottom left corner, or at its bottom right while
+/// the pointer is in that corner (the unit hovered is under it there). The anchor, and the
+/// offset from it in points.
+fn place(pointer: egui::Pos2, screen: egui::Rect, docks: &Docks) -> (egui::Align2, [f32; 2]) {
+    let in_corner = pointer.x < screen.left() + CARD_SPAN
+        && pointer.y > screen.bottom() - docks.bottom - CARD_SPAN;
+    if in_corner {
+        (
+            egui::Align2::RIGHT_BOTTOM,
+            [-(docks.right + 8.0), -(docks.bottom + 8.0)],
+        )
+    } else {
+        (egui::Align2::LEFT_BOTTOM, [8.0, -(docks.bottom + 8.0)])
+    }
+}
+
 /// The unit card as a tooltip beside the pointer while hovering a unit.
 fn hover_card(
     mut ctx: EguiContexts,
@@ -40,20 +56,9 @@ fn hover_card(
     let Some(pos) = ctx.pointer_hover_pos() else {
         return Ok(());
     };
-    // At the board's bottom left corner; where the pointer is in that corner (the unit
-    // hovered is under it), at the bottom right instead. It only shows: it never takes the
-    // pointer, so a click goes through to the unit even where the card stands over it.
-    let screen = ctx.content_rect();
-    let in_corner =
-        pos.x < screen.left() + CARD_SPAN && pos.y > screen.bottom() - docks.bottom - CARD_SPAN;
-    let (corner, offset) = if in_corner {
-        (
-            egui::Align2::RIGHT_BOTTOM,
-            [-(docks.right + 8.0), -(docks.bottom + 8.0)],
-        )
-    } else {
-        (egui::Align2::LEFT_BOTTOM, [8.0, -(docks.bottom + 8.0)])
-    };
+    // It only shows: it never takes the pointer, so a click goes through to the unit even
+    // where the card stands over it.
+    let (corner, offset) = place(pos, ctx.content_rect(), &docks);
     egui::Area::new(egui::Id::new("hover_card"))
         .anchor(corner, offset)
         .interactable(false)
@@ -64,4 +69,35 @@ fn hover_card(
             });
         });
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_card_leaves_the_corner_the_pointer_is_in() {
+        let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 720.0));
+        let docks = Docks {
+            bottom: 170.0,
+            right: 330.0,
+            ..Docks::default()
+        };
+        // IR 23 in the table's bottom left corner (as in Hal's default): the card goes right.
+        let (corner, offset) = place(egui::pos2(110.0, 436.0), screen, &docks);
+        assert_eq!(corner, egui::Align2::RIGHT_BOTTOM);
+        assert_eq!(
+            offset,
+            [-338.0, -178.0],
+            "clear of the side panel and the log"
+        );
+        // Anywhere else it stands in that corner.
+        for at in [egui::pos2(600.0, 436.0), egui::pos2(110.0, 150.0)] {
+            assert_eq!(
+                place(at, screen, &docks).0,
+                egui::Align2::LEFT_BOTTOM,
+                "{at:?}"
+            );
+        }
+    }
 }
