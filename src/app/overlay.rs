@@ -104,12 +104,17 @@ fn mark(g: &mut Gizmos, m: &Mark) {
     // A reach that waits on a roll is dashed.
     const DASH: f32 = 6.0;
     for w in pts.windows(2) {
-        let (a, d) = (w[0], w[1] - w[0]);
-        let n = (d.length() / DASH).ceil().max(1.0) as usize;
-        for k in (0..n).step_by(2) {
-            let t1 = ((k + 1) as f32 / n as f32).min(1.0);
-            g.line_2d(a + d * (k as f32 / n as f32), a + d * t1, ink(m.ink));
-        }
+        dashed(g, w[0], w[1], DASH, ink(m.ink));
+    }
+}
+
+/// A dashed line from `a` to `b`, dashes and gaps `dash` long.
+fn dashed(g: &mut Gizmos, a: Vec2, b: Vec2, dash: f32, colour: Color) {
+    let d = b - a;
+    let n = (d.length() / dash).ceil().max(1.0) as usize;
+    for k in (0..n).step_by(2) {
+        let t1 = ((k + 1) as f32 / n as f32).min(1.0);
+        g.line_2d(a + d * (k as f32 / n as f32), a + d * t1, colour);
     }
 }
 
@@ -205,11 +210,7 @@ fn draw_aims(
         if d.length() < size {
             continue;
         }
-        let n = (d.length() / size).ceil() as usize;
-        for k in (0..n).step_by(2) {
-            let t1 = ((k + 1) as f32 / n as f32).min(1.0);
-            g.line_2d(from + d * (k as f32 / n as f32), from + d * t1, ink);
-        }
+        dashed(&mut g, from, to, size, ink);
         let back = d.normalize() * size * 2.5;
         let side = back.perp() * 0.5;
         g.line_2d(to, to - back + side, ink);
