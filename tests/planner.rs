@@ -4,9 +4,12 @@
 //! they name; its assessment rises with the enemy's losses and
 //! falls with its own.
 
-use volley::players::batch::{self, Player};
+use volley::players::batch::{self, Bot, Player};
+use volley::players::planner::intent::Intent;
 use volley::players::planner::{Planner, assess, candidates, search};
 use volley::rules::Game;
+use volley::rules::command::Command;
+use volley::rules::model::UnitId;
 use volley::rules::ruleset::Figures;
 use volley::rules::save;
 
@@ -57,11 +60,19 @@ fn a_search_judges_exactly_its_budget_and_keeps_the_best_plan_it_judged() {
     while g.phase == phase && g.rules.deployment(&g).is_some() {
         let _ = g.execute(volley::rules::command::Command::EndPhase);
     }
-    let units = candidates::for_side(&g, g.active, &[]);
+    let units = candidates::for_side(&g, g.active, &[], &Intent::default());
     assert!(!units.is_empty(), "the tutorial's units have choices");
     for budget in [1, 7, 30] {
         let mut rng = search::rng_for(&g, g.active, 0);
-        let found = search::evolve(&g, g.active, &units, &[], budget, &mut rng);
+        let found = search::evolve(
+            &g,
+            g.active,
+            &Intent::default(),
+            &units,
+            &[],
+            budget,
+            &mut rng,
+        );
         assert_eq!(found.trials, budget);
         assert_eq!(found.genome.len(), units.len());
         for (u, gene) in units.iter().zip(&found.genome) {
@@ -161,5 +172,170 @@ fn the_assessment_rises_with_the_enemys_losses_and_falls_with_ones_own() {
         let after = [assess::value(&lost, 0), assess::value(&lost, 1)];
         assert!(after[0] > before[0], "{path}: {before:?} -> {after:?}");
         assert!(after[1] < before[1], "{path}: {before:?} -> {after:?}");
+    }
+}
+
+/// The battle at its first phase of play (past any deployment).
+fn in_play(path: &str) -> Game {
+    let mut g = load(path);
+    while g.rules.deployment(&g).is_some() && !g.is_over() {
+        assert!(
+            g.execute(Command::EndPhase).is_ok(),
+            "{path}: deployment ends"
+        );
+    }
+    g
+}
+
+/// A side's fighting units on the table, with their centres' distance from `at`.
+fn fighting_from(g: &Game, side: usize, at: volley::rules::geometry::Pt) -> Vec<(UnitId, f32)> {
+    g.alive()
+        .filter(|u| u.side == side && u.base.width > 0.0)
+        .filter(|u| !matches!(g.rules.look(g, u).arm, Figures::Command | Figures::Train))
+        .map(|u| (u.id.clone(), u.base.centre.dist(at)))
+        .collect()
+}
+
+#[test]
+fn a_side_that_would_lose_sends_its_nearest_units_to_each_place_it_lacks() {
+    // DB7YW default: Austria holds Reichenau and would win at the limit; Prussia holds
+    // neither Reichenau nor the Galgenberg.
+    let mut g = in_play("scenarios/default.ron");
+    let mut prussia = Intent::default();
+    prussia.review(&g, 0);
+    let names: Vec<&str> = prussia.goals.iter().map(|x| x.name.as_str()).collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert!(
+        names.contains(&"Reichenau") && names.contains(&"Galgenberg"),
+        "{names:?}"
+    );
+    let mut sent = Vec::new();
+    for goal in &prussia.goals {
+        assert!((2..=4).contains(&goal.units.len()), "{goal:?}");
+        assert!(goal.by > g.turn && goal.by <= g.turn_limit, "{goal:?}");
+        for (id, _) in &goal.units {
+            assert_eq!(g.unit(id).expect("a unit").side, 0, "{goal:?}");
+            assert!(!sent.contains(id), "{id} is sent twice");
+            sent.push(id.clone());
+        }
+    }
+    // The first place's detachment is the units nearest it.
+    let first = prussia.goals[0].clone();
+    let all = fighting_from(&g, 0, first.at);
+    let is_sent = |id: &UnitId| first.units.iter().any(|(u, _)| u == id);
+    let farthest_sent = all
+        .iter()
+        .filter(|(id, _)| is_sent(id))
+        .map(|x| x.1)
+        .fold(0.0, f32::max);
+    let nearest_left = all
+        .iter()
+        .filter(|(id, _)| !is_sent(id))
+        .map(|x| x.1)
+        .fold(f32::INFINITY, f32::min);
+    assert!(farthest_sent <= nearest_left, "{first:?}");
+    // Reviewed again in the same turn, it is the same.
+    let again = prussia.clone();
+    prussia.review(&g, 0);
+    assert_eq!(prussia, again);
+    // Austria would win: it sends nobody.
+    let mut austria = Intent::default();
+    austria.review(&g, 1);
+    assert!(austria.goals.is_empty(), "{:?}", austria.goals);
+    // A unit of the detachment set down on its place: the progress rises by its part.
+    let before = prussia.progress(&g);
+    let (id, _) = first.units[0].clone();
+    let on = first.at;
+    g.unit_mut(&id).expect("the unit").base.centre = on;
+    let after = prussia.progress(&g);
+    let part = first.share / first.units.len() as f64;
+    assert!(
+        after > before && after - before <= part + 1e-9,
+        "{before} -> {after}, part {part}"
+    );
+}
+
+#[test]
+fn its_detachments_march_on_from_bound_to_bound() {
+    // The planner as Prussia against the veteran, DB7YW default, three turns: the units it
+    // sends stay sent, they close on their places, and its commands say so.
+    let mut g = in_play("scenarios/default.ron");
+    let mut bots = [
+        Bot::new(Player::Opponent { think: THINK }, 1),
+        Bot::new(Player::Veteran, 2),
+    ];
+    let mut planner = Planner::new(THINK);
+    let mut first: Option<Intent> = None;
+    let mut said = Vec::new();
+    let start_turn = g.turn;
+    while !g.is_over() && g.turn < start_turn + 3 {
+        if g.active == 0 && g.rules.acting_sides(&g) == vec![0] {
+            said.extend(
+                planner
+                    .play_phase(&mut g, 0, true)
+                    .into_iter()
+                    .map(|d| d.reason),
+            );
+            if first.is_none() {
+                first = Some(planner.intent().clone());
+            }
+        } else {
+            batch::play_phase(&mut g, &mut bots);
+        }
+    }
+    let first = first.expect("Prussia planned");
+    let now = planner.intent();
+    assert!(!first.goals.is_empty());
+    let mean = |intent: &Intent, g: &Game| {
+        let ds: Vec<f32> = intent
+            .goals
+            .iter()
+            .flat_map(|x| x.units.iter().map(move |(id, _)| (id, x.at)))
+            .filter_map(|(id, at)| g.unit(id).ok().map(|u| u.base.distance_to_point(at)))
+            .collect();
+        ds.iter().sum::<f32>() / ds.len().max(1) as f32
+    };
+    for goal in &now.goals {
+        let Some(was) = first.goals.iter().find(|x| x.objective == goal.objective) else {
+            continue;
+        };
+        assert!(
+            goal.units.iter().all(|u| was.units.contains(u)),
+            "{goal:?} / {was:?}"
+        );
+    }
+    let from = first
+        .goals
+        .iter()
+        .flat_map(|x| x.units.iter().map(|(_, d)| *d))
+        .sum::<f32>()
+        / first.goals.iter().map(|x| x.units.len()).sum::<usize>() as f32;
+    assert!(mean(now, &g) < from, "{} of {from}", mean(now, &g));
+    assert!(said.iter().any(|r| r.contains("by turn")), "{said:?}");
+}
+
+#[test]
+fn it_goes_for_the_places_that_turn_the_result_and_no_others() {
+    // The Lobosch: Austria wins at the limit unless Prussia holds the crest (2 points against
+    // the vineyards' 1): Prussia sends a detachment to the crest alone, Austria none.
+    let g = in_play("scenarios/lobosch_1756.ron");
+    let mut prussia = Intent::default();
+    prussia.review(&g, 0);
+    let names: Vec<&str> = prussia.goals.iter().map(|x| x.name.as_str()).collect();
+    assert_eq!(names, ["The Lobosch crest"]);
+    assert!(
+        (prussia.goals[0].share - 1.0).abs() < 1e-9,
+        "{:?}",
+        prussia.goals
+    );
+    let mut austria = Intent::default();
+    austria.review(&g, 1);
+    assert!(austria.goals.is_empty(), "{:?}", austria.goals);
+    // BBB default: each side holds one place and nothing is lost, a draw: nobody is sent.
+    let g = in_play("scenarios/bbb_default.ron");
+    for side in 0..2 {
+        let mut intent = Intent::default();
+        intent.review(&g, side);
+        assert!(intent.goals.is_empty(), "side {side}: {:?}", intent.goals);
     }
 }

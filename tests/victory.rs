@@ -247,6 +247,20 @@ fn a_clause_of_the_last_turn_comes_before_at_limit() {
 }
 
 #[test]
+fn the_result_at_the_limit_can_be_read_with_the_places_held_otherwise() {
+    // Austria's town (worth 1) against nothing: Austria wins on points as things stand.
+    // The hill (2) taken by Prussia turns it, and so does the town taken alone (1 to 0);
+    // with both places nobody's, no side has more points. The battle is left as it was.
+    let b = hill("at_limit: [(then: MorePoints)]", 4);
+    assert_eq!(b.result_at_limit().0, Some(1));
+    assert_eq!(b.result_at_limit_holding(vec![None, Some(1)]), Some(1));
+    assert_eq!(b.result_at_limit_holding(vec![Some(0), Some(1)]), Some(0));
+    assert_eq!(b.result_at_limit_holding(vec![None, Some(0)]), Some(0));
+    assert_eq!(b.result_at_limit_holding(vec![None, None]), None);
+    assert_eq!(b.result_at_limit().0, Some(1));
+}
+
+#[test]
 fn first_to_points_ends_the_game_on_the_command_that_reaches_them() {
     let mut b = hill(
         r#"ends: [(then: Win(0), when: Points(side: 0, at_least: 2))]"#,

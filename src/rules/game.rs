@@ -92,6 +92,12 @@ impl Game {
         (v.winner, v.reason)
     }
 
+    /// The winner were the turn limit reached now with each objective held as `held` says
+    /// (in the order of `objectives`; None: a draw).
+    pub fn result_at_limit_holding(&self, held: Vec<Option<Side>>) -> Option<Side> {
+        victory::at_limit_holding(self.rules.get(), &self.battle, held).winner
+    }
+
     /// The buttons a unit has now: its ruleset's, and leaving the table where a victory
     /// condition of the scenario takes its side off by an edge it touches.
     pub fn actions(&self, u: &super::model::Unit) -> Vec<super::ruleset::ActionGroup> {

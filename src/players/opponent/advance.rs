@@ -28,7 +28,7 @@ pub(crate) fn walks(b: &Battle, u: &Unit, way: Pt, mm: f32) -> [Vec<Step>; 2] {
 /// The first move of `u` the rules accept, and `keep` approves of the battle after it, that
 /// walks (`walks`) towards one of `aims` (a way, and how far along it in mm), the first aim
 /// first: as far as wanted or the longest sample move, else shorter ones.
-pub(super) fn walk_towards(
+pub(crate) fn walk_towards(
     game: &Game,
     u: &Unit,
     aims: &[(Pt, f32)],

@@ -27,8 +27,8 @@ mod attack;
 mod moves;
 mod reading;
 
-pub(crate) use advance::walks;
-use advance::{walk_towards, ways};
+use advance::ways;
+pub(crate) use advance::{walk_towards, walks};
 use attack::{MEETS, lowest_throw_loses};
 use reading::{centre, exposed, in_cover, nearest_to, off_line};
 pub(crate) use reading::{fights, long_move};

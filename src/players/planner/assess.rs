@@ -32,6 +32,9 @@ pub struct Weights {
     /// More weight on that nearness for a side that loses were the turn limit reached now,
     /// rising from nothing at the first turn to all of it at the limit.
     pub behind: f64,
+    /// The progress of the side's detachments towards the places it sends them to take
+    /// (`Intent::progress`: all of it with every detachment there).
+    pub goal: f64,
 }
 
 /// The planner's weights. The terms are shares of an army, so that one scale serves every
@@ -46,6 +49,7 @@ pub const WEIGHTS: Weights = Weights {
     early: 0.3,
     near: 0.15,
     behind: 0.5,
+    goal: 0.4,
 };
 
 /// The assessment of the battle for `side`.

@@ -4,7 +4,8 @@
 //! enemies, away from the nearest, turning to face it). Each is tried on a copy of the battle
 //! first, so none is ever refused at the time it was offered.
 
-use crate::players::opponent::{Decision, fights, long_move, probe, walks, worth};
+use super::intent::{Goal, Intent};
+use crate::players::opponent::{Decision, fights, long_move, probe, walk_towards, walks, worth};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Step};
 use crate::rules::game::Game;
@@ -37,6 +38,8 @@ pub struct Cand {
     pub why: String,
     /// The place it aims at (the objective or the enemy it goes for), where it has one.
     pub aim: Option<Pt>,
+    /// It carries the side's intent on: the march of a unit sent to take a place.
+    pub march: bool,
 }
 
 /// A unit's choices; holding (giving it no command) is always one more.
@@ -60,8 +63,9 @@ fn kind_of(cmd: &Command) -> Kind {
 
 /// The choices of each of `side`'s units that has any, in the battle's order of units.
 /// `advice`: commands another player would give in this phase (the veteran's), each offered
-/// to the unit it names with its reason.
-pub fn for_side(game: &Game, side: Side, advice: &[Decision]) -> Vec<UnitChoices> {
+/// to the unit it names with its reason. A unit the side's `intent` sends to take a place is
+/// offered its longest march there first.
+pub fn for_side(game: &Game, side: Side, advice: &[Decision], intent: &Intent) -> Vec<UnitChoices> {
     let b: &Battle = game;
     let mut out = Vec::new();
     for u in b.alive().filter(|u| u.side == side && u.base.width > 0.0) {
@@ -75,6 +79,7 @@ pub fn for_side(game: &Game, side: Side, advice: &[Decision]) -> Vec<UnitChoices
                 kind,
                 why,
                 aim,
+                march: false,
             });
         };
         if let Some(d) = advice.iter().find(|d| d.command.unit() == Some(&u.id)) {
@@ -85,6 +90,11 @@ pub fn for_side(game: &Game, side: Side, advice: &[Decision]) -> Vec<UnitChoices
                 d.reason.clone(),
                 advised_aim(game, u, d),
             );
+        }
+        if let Some(d) = advice.iter().find(|d| d.command.unit() == Some(&u.id)) {
+            for (cmd, why, goal) in longer_lines(game, &d.command, intent) {
+                offer(&mut cands, cmd, Kind::Move, why, goal);
+            }
         }
         let enemies = nearest_enemies(b, u);
         for e in &enemies {
@@ -119,9 +129,21 @@ pub fn for_side(game: &Game, side: Side, advice: &[Decision]) -> Vec<UnitChoices
             }
         }
         if game.rules.may_move(b, u) {
+            if let Some(g) = intent.goal_of(&u.id) {
+                for cmd in marches(game, u, g.at) {
+                    let why = format!(
+                        "{} marches towards {}, to take it by turn {}",
+                        u.name, g.name, g.by
+                    );
+                    offer(&mut cands, cmd, Kind::Move, why, Some(g.at));
+                }
+            }
             for (cmd, why, aim) in moves(game, u, side, &enemies) {
                 offer(&mut cands, cmd, Kind::Move, why, aim);
             }
+        }
+        if let Some(g) = intent.goal_of(&u.id) {
+            mark_march(game, u, g, &mut cands);
         }
         if !cands.is_empty() {
             out.push(UnitChoices {
@@ -155,6 +177,106 @@ pub fn nearest_enemies<'a>(b: &'a Battle, u: &Unit) -> Vec<&'a Unit> {
     es.sort_by_cached_key(|e| e.base.centre.dist(u.base.centre).to_bits());
     es.truncate(NEAREST);
     es
+}
+
+/// A unit's marches towards a place: the longest walk the rules accept (obliquely, or
+/// turning and advancing), and where the place lies ahead, the longest advance straight on
+/// (a unit in a line may have no room to turn).
+fn marches(game: &Game, u: &Unit, at: Pt) -> Vec<Command> {
+    let b: &Battle = game;
+    let way = at.minus(u.base.centre);
+    let mut out: Vec<Command> = walk_towards(game, u, &[(way, way.len())], |_| true)
+        .into_iter()
+        .collect();
+    if way.dot(u.base.forward()) > 0.7 * way.len() {
+        let ahead = b.scale.unit.sample_moves().iter().rev().find_map(|m| {
+            let mm = b.scale.to_mm(*m);
+            let cmd = Command::Move {
+                unit: u.id.clone(),
+                steps: vec![Step::Advance(b.scale.from_mm(mm.min(way.len())))],
+            };
+            probe(game, &cmd).map(|_| cmd)
+        });
+        out.extend(ahead);
+    }
+    out
+}
+
+/// Marks the move that takes `u` nearest the place its goal sends it to (and nearer than it
+/// stands) as the march the intent carries on, and says so.
+fn mark_march(game: &Game, u: &Unit, g: &Goal, cands: &mut [Cand]) {
+    let now = u.base.distance_to_point(g.at);
+    let best = cands
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.kind == Kind::Move)
+        .filter_map(|(i, c)| {
+            let after = probe(game, &c.command)?;
+            let d = after.unit(&u.id).ok()?.base.distance_to_point(g.at);
+            Some((i, d))
+        })
+        .filter(|(_, d)| *d < now - 1.0)
+        .min_by(|a, c| a.1.total_cmp(&c.1));
+    if let Some(c) = best.and_then(|(i, _)| cands.get_mut(i)) {
+        c.march = true;
+        c.aim = Some(g.at);
+        if !c.why.contains("by turn") {
+            c.why = format!(
+                "{} (on the march to take {} by turn {})",
+                c.why, g.name, g.by
+            );
+        }
+    }
+}
+
+/// Where another player advances a line as one body (`MoveGroup` straight ahead), the same
+/// line's longer advances the rules accept, the longest two: a line that halts short to keep
+/// its order may be better sent on, where the intent wants its units somewhere.
+/// Each with what it is for, and the place the intent sends its units to, if it does.
+fn longer_lines(
+    game: &Game,
+    advised: &Command,
+    intent: &Intent,
+) -> Vec<(Command, String, Option<Pt>)> {
+    let b: &Battle = game;
+    let Command::MoveGroup { units, steps } = advised else {
+        return Vec::new();
+    };
+    let [Step::Advance(d)] = steps.as_slice() else {
+        return Vec::new();
+    };
+    let Some(lead) = units.first().and_then(|id| b.unit(id).ok()) else {
+        return Vec::new();
+    };
+    let goal = units.iter().find_map(|id| intent.goal_of(id));
+    let towards = goal.map_or_else(
+        || "towards the enemy".to_string(),
+        |g| format!("towards {}, to take it by turn {}", g.name, g.by),
+    );
+    let mut out = Vec::new();
+    for m in b
+        .scale
+        .unit
+        .sample_moves()
+        .iter()
+        .rev()
+        .filter(|m| **m > *d)
+    {
+        let cmd = Command::MoveGroup {
+            units: units.clone(),
+            steps: vec![Step::Advance(*m)],
+        };
+        if out.len() < 2 && probe(game, &cmd).is_some() {
+            let why = format!(
+                "{} and {} more advance {m} {} in line {towards}",
+                lead.name,
+                units.len() - 1,
+                b.scale.unit
+            );
+            out.push((cmd, why, goal.map(|g| g.at)));
+        }
+    }
+    out
 }
 
 /// A move offered: its command, what it is for, and the place it aims at.
@@ -218,9 +340,9 @@ fn moves(game: &Game, u: &Unit, side: Side, enemies: &[&Unit]) -> Vec<Move> {
                 continue;
             }
             let why = if o.holder == Some(side) {
-                format!("onto {}, to hold it", o.name)
+                format!("{} moves onto {}, to hold it", u.name, o.name)
             } else {
-                format!("towards {}, to take it", o.name)
+                format!("{} moves towards {}, to take it", u.name, o.name)
             };
             walk(&mut out, way, gap.min(far), &why);
             walk(&mut out, way, gap.min(far / 2.0), &why);
@@ -229,7 +351,7 @@ fn moves(game: &Game, u: &Unit, side: Side, enemies: &[&Unit]) -> Vec<Move> {
     for e in enemies {
         let way = e.base.centre.minus(u.base.centre);
         let gap = e.base.distance(&u.base);
-        let why = format!("towards {}", e.name);
+        let why = format!("{} moves towards {}", u.name, e.name);
         if gap > far / 4.0 {
             walk(&mut out, way, (gap - far / 4.0).min(far), &why);
             walk(&mut out, way, (gap - far / 4.0).min(far / 2.0), &why);
@@ -243,7 +365,7 @@ fn moves(game: &Game, u: &Unit, side: Side, enemies: &[&Unit]) -> Vec<Move> {
                 unit: u.id.clone(),
                 steps: vec![Step::Pivot(turn)],
             },
-            format!("turns to face {}", e.name),
+            format!("{} turns to face {}", u.name, e.name),
             Some(e.base.centre),
         ));
         out.push((
@@ -251,7 +373,7 @@ fn moves(game: &Game, u: &Unit, side: Side, enemies: &[&Unit]) -> Vec<Move> {
                 unit: u.id.clone(),
                 steps: vec![Step::Backstep(b.scale.from_mm(far / 2.0))],
             },
-            format!("falls back from {}", e.name),
+            format!("{} falls back from {}", u.name, e.name),
             None,
         ));
     }

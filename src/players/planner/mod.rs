@@ -12,6 +12,7 @@
 
 pub mod assess;
 pub mod candidates;
+pub mod intent;
 pub mod search;
 
 use crate::players::Commander;
@@ -21,6 +22,7 @@ use crate::rules::command::Command;
 use crate::rules::game::Game;
 use crate::rules::geometry::Pt;
 use crate::rules::model::{Phase, Side, UnitId};
+use intent::Intent;
 use std::collections::VecDeque;
 
 /// Plans judged a phase unless told otherwise: about 200 ms a bound on one core of a
@@ -55,6 +57,8 @@ pub struct Planner {
     done: Vec<(UnitId, &'static str)>,
     /// What the units of this phase's plans go for.
     aims: Vec<Aim>,
+    /// What the side means to do over the coming bounds (kept from bound to bound).
+    intent: Intent,
     refused: usize,
 }
 
@@ -70,6 +74,7 @@ impl Planner {
             given: 0,
             done: Vec::new(),
             aims: Vec::new(),
+            intent: Intent::default(),
             refused: 0,
         }
     }
@@ -82,6 +87,11 @@ impl Planner {
     /// What the units of the plans made this phase go for (the latest plan's last).
     pub fn aims(&self) -> &[Aim] {
         &self.aims
+    }
+
+    /// What the side means to do over the coming bounds: the places it sends detachments to.
+    pub fn intent(&self) -> &Intent {
+        &self.intent
     }
 
     /// Commands it gave that the battle refused (there should be none: each is tried first).
@@ -108,6 +118,7 @@ impl Planner {
         if game.rules.deployment(b).is_some() {
             return self.veteran.decide(game, side);
         }
+        self.intent.review(game, side);
         loop {
             while let Some(d) = self.plan.pop_front() {
                 if probe(game, &d.command).is_some() {
@@ -148,7 +159,7 @@ impl Planner {
         // Its own dice: the veteran's attacks on the copy must not read the battle's.
         copy.reseed(rand::RngExt::random(&mut rng));
         let advice = Opponent::new(Style::Odds).play_phase(&mut copy, side, false);
-        let mut units = candidates::for_side(game, side, &advice);
+        let mut units = candidates::for_side(game, side, &advice, &self.intent);
         // The veteran's own command stays (its second move for a unit far off, where the
         // rules allow one).
         for u in &mut units {
@@ -172,7 +183,23 @@ impl Planner {
                     .map_or(0, |i| i + 1)
             })
             .collect();
-        let found = search::evolve(game, side, &units, &[veteran], self.think, &mut rng);
+        // The veteran's plan with every unit the intent sends somewhere marching there: the
+        // plan the search starts from and keeps unless another is judged better by the margin
+        // (the intent goes on from bound to bound), the veteran's next.
+        let marching: search::Genome = units
+            .iter()
+            .zip(&veteran)
+            .map(|(u, v)| u.cands.iter().position(|c| c.march).map_or(*v, |i| i + 1))
+            .collect();
+        let found = search::evolve(
+            game,
+            side,
+            &self.intent,
+            &units,
+            &[marching, veteran],
+            self.think,
+            &mut rng,
+        );
         let gain = found.score - found.hold;
         let plan = search::ordered(&units, &found.genome);
         for (i, c) in &plan {

@@ -7,12 +7,14 @@
 //! the turn) at the attacks each side can make there, counted at their expected worth by the
 //! rules' own previews, and assessing the position. Every plan of a generation meets the same
 //! dice (common random numbers), and a plan that survives is judged again on each generation's
-//! dice, so its score is a mean; the veteran's plan stays in every generation, and another is
-//! chosen only where it beats it on the same dice (`MARGIN`). The budget is counted in plans
+//! dice, so its score is a mean; the first plan it starts from (the one the planner means to
+//! carry on) stays in every generation, and another is chosen only where it beats it on the
+//! same dice (`MARGIN`). The budget is counted in plans
 //! judged, so the same battle, seed and budget give the same plan on any machine.
 
 use super::assess;
 use super::candidates::{Cand, UnitChoices, nearest_enemies};
+use super::intent::Intent;
 use crate::players::opponent::worth;
 use crate::rules::battle::Battle;
 use crate::rules::command::Command;
@@ -26,7 +28,7 @@ const POPULATION: usize = 12;
 /// Phases the quick model plays after a plan before it stops and assesses (the rest of the
 /// bound and the enemy's whole reply, in every ruleset's sequence of phases).
 const HORIZON: usize = 16;
-/// How much better than the first seed's plan (the veteran's), on the same dice, a plan must
+/// How much better than the first seed's plan (the one carried on), on the same dice, a plan must
 /// be judged to be chosen instead: a fiftieth of an army, so that a plan that only drew
 /// luckier dice in a few trials does not displace it.
 const MARGIN: f64 = 0.02;
@@ -75,8 +77,15 @@ pub fn ordered<'a>(units: &'a [UnitChoices], genome: &[usize]) -> Vec<(usize, &'
 
 /// Judges a plan once: plays it on a copy of the battle thrown with `dice`, then looks on to
 /// the horizon (`reply`), and assesses the position for `side` with the attacks each side can
-/// expect to make there.
-pub fn judge(game: &Game, side: Side, units: &[UnitChoices], genome: &[usize], dice: u64) -> f64 {
+/// expect to make there, and the progress of its `intent`'s marches.
+pub fn judge(
+    game: &Game,
+    side: Side,
+    intent: &Intent,
+    units: &[UnitChoices],
+    genome: &[usize],
+    dice: u64,
+) -> f64 {
     let mut g = game.fork();
     g.reseed(dice);
     let phase = (g.turn, g.phase);
@@ -87,7 +96,8 @@ pub fn judge(game: &Game, side: Side, units: &[UnitChoices], genome: &[usize], d
         let _ = g.execute(c.command.clone());
     }
     let threats = reply(&mut g, side);
-    assess::value(&g, side) + assess::WEIGHTS.lost * threats
+    let w = &assess::WEIGHTS;
+    assess::value(&g, side) + w.lost * threats + w.goal * intent.progress(&g)
 }
 
 /// The quick model of the rest of the bound and the enemy's reply: in each phase until
@@ -155,6 +165,7 @@ fn expected(g: &Game, side: Side) -> (f64, f64) {
 pub fn evolve(
     game: &Game,
     side: Side,
+    intent: &Intent,
     units: &[UnitChoices],
     seeds: &[Genome],
     budget: usize,
@@ -172,7 +183,7 @@ pub fn evolve(
             });
         }
     };
-    // The seeds first, so that the smallest budget judges the veteran's plan.
+    // The seeds first, so that the smallest budget judges the plan carried on.
     for s in seeds {
         add(&mut pop, s.clone());
     }
@@ -207,7 +218,7 @@ pub fn evolve(
             if trials >= budget.max(1) {
                 break;
             }
-            let v = judge(game, side, units, &m.genome, dice);
+            let v = judge(game, side, intent, units, &m.genome, dice);
             m.sum += v;
             m.n += 1;
             trials += 1;
@@ -222,7 +233,7 @@ pub fn evolve(
             break;
         }
         let keep = (pop.len() / 2).max(1);
-        // The first seed (the veteran's plan) stays, judged on every generation's dice: the
+        // The first seed (the plan carried on) stays, judged on every generation's dice: the
         // plan chosen must beat it on the same dice.
         if let Some(i) = pop.iter().position(|m| &m.genome == incumbent)
             && i >= keep

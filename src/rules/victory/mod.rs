@@ -372,6 +372,13 @@ fn end(b: &mut Battle, out: &mut Vec<Event>, v: Verdict) {
 /// turn, then the `at_limit` steps in order, and a draw where none decides (the ruleset's own
 /// where the scenario gives no `at_limit`).
 pub fn at_limit(rules: &dyn Ruleset, b: &Battle) -> Verdict {
+    at_limit_holding(rules, b, holders(rules, b))
+}
+
+/// The result were the turn limit reached now with each objective held as `held` says (in
+/// the scenario's order of objectives): what taking or losing places would make of it. The
+/// ruleset's own result, where the scenario states no conditions, reads the battle itself.
+pub fn at_limit_holding(rules: &dyn Ruleset, b: &Battle, held: Vec<Option<Side>>) -> Verdict {
     let own = || {
         let (winner, reason) = rules.result_at_limit(b);
         Verdict {
@@ -392,7 +399,7 @@ pub fn at_limit(rules: &dyn Ruleset, b: &Battle) -> Verdict {
     if last.is_empty() && c.at_limit.is_empty() {
         return own();
     }
-    let r = Reading::new(rules, b);
+    let r = Reading { rules, b, held };
     for (cl, ends) in last
         .into_iter()
         .map(|cl| (cl, true))

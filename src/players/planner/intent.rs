@@ -1,0 +1,291 @@
+//! What a side means to do over the coming bounds, kept from bound to bound: for each objective
+//! it must take to do better, a detachment of the units that can reach it soonest, and the
+//! turn by which they can be there. A plan of one phase cannot see that a march pays only at
+//! its end; the intent makes each bound's plan judge its progress along the march
+//! (`progress`), so that the attack begun in one bound goes on in the next rather than being
+//! weighed afresh, and each command can say what it is for ("marches towards the Galgenberg,
+//! to take it by turn 7").
+//!
+//! The intent is reviewed at a side's first look in each turn. Units lost, and units that can
+//! no longer reach their place by the turn limit, leave their detachments; a place taken, or
+//! left with nobody, ends its goal. A side that would win were the turn limit reached now
+//! recalls its detachments: its plan is judged by the position alone. A draw keeps the goals
+//! it has. A side that would lose reads the scenario's conditions for the places that would
+//! turn the result (`needed`), of those its units can still reach, and sends a detachment to
+//! each that has none.
+//!
+//! How far a unit goes in a turn is its move allowance as the rules give it (straight ahead,
+//! from where it stands), learnt whenever the side may move it; until then, a long move.
+
+use crate::players::opponent::{fights, long_move};
+use crate::rules::battle::Battle;
+use crate::rules::command::Step;
+use crate::rules::game::Game;
+use crate::rules::geometry::Pt;
+use crate::rules::model::{Side, Unit, UnitId};
+use crate::rules::ruleset::view::MoveRequest;
+use std::collections::BTreeMap;
+
+/// A detachment's units at most, and at least where the side has them: enough to take a place
+/// and hold it against what stands near it, without sending the whole army after one of
+/// several places.
+const MOST: usize = 4;
+const LEAST: usize = 2;
+
+/// A detachment sent to take a place.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Goal {
+    /// The objective's id and name, and where it is.
+    pub objective: String,
+    pub name: String,
+    pub at: Pt,
+    /// Its share of the worth of the places the side needed when the goal was set.
+    pub share: f64,
+    /// The units sent, each with its distance from the place when it was sent (mm, at least a
+    /// long move): its progress is measured against that.
+    pub units: Vec<(UnitId, f32)>,
+    /// The turn by which the last of them can be there.
+    pub by: u32,
+}
+
+/// A side's intent: its goals, the turn they were last reviewed, and each unit's pace.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Intent {
+    pub goals: Vec<Goal>,
+    turn: Option<u32>,
+    /// Each unit's move allowance (mm), as the rules last gave it.
+    paces: BTreeMap<UnitId, f32>,
+}
+
+impl Intent {
+    /// Reviews the intent: learns the paces of the units the side may move now, and at the
+    /// first look in a turn reviews the goals (once a turn; the same battle gives the same
+    /// intent).
+    pub fn review(&mut self, game: &Game, side: Side) {
+        let b: &Battle = game;
+        self.learn_paces(game, side);
+        if self.turn == Some(b.turn) {
+            return;
+        }
+        self.turn = Some(b.turn);
+        let objectives = game.objectives();
+        // Units lost, no longer fighting or too far to arrive leave; a goal taken, or left
+        // with nobody, ends.
+        for g in &mut self.goals {
+            let at = g.at;
+            g.units.retain(|(id, _)| {
+                b.unit(id).is_ok_and(|u| {
+                    u.alive()
+                        && u.base.width > 0.0
+                        && fights(game, u)
+                        && arrival(b, &self.paces, u, at) <= b.turn_limit
+                })
+            });
+            if let Some(by) = g
+                .units
+                .iter()
+                .filter_map(|(id, _)| b.unit(id).ok())
+                .map(|u| arrival(b, &self.paces, u, at))
+                .max()
+            {
+                g.by = by;
+            }
+        }
+        self.goals.retain(|g| {
+            !g.units.is_empty()
+                && objectives
+                    .iter()
+                    .any(|o| o.id == g.objective && o.holder != Some(side))
+        });
+        match game.result_at_limit().0 {
+            // The position wins as it stands: the detachments are recalled.
+            Some(s) if s == side => {
+                self.goals.clear();
+                return;
+            }
+            // A draw keeps the goals it has; a side that would lose looks for more.
+            None => return,
+            Some(_) => {}
+        }
+        let mut free: Vec<&Unit> = b
+            .alive()
+            .filter(|u| u.side == side && u.base.width > 0.0 && fights(game, u))
+            .filter(|u| {
+                !self
+                    .goals
+                    .iter()
+                    .any(|g| g.units.iter().any(|(id, _)| *id == u.id))
+            })
+            .collect();
+        let reachable = |at: Pt, units: &[&Unit]| {
+            units
+                .iter()
+                .any(|u| arrival(b, &self.paces, u, at) <= b.turn_limit)
+        };
+        let needed: Vec<_> = needed(game, side, |at| reachable(at, &free))
+            .into_iter()
+            .filter_map(|i| objectives.get(i))
+            .collect();
+        let total: f64 = needed.iter().map(|o| f64::from(o.worth.max(1))).sum();
+        let mut wanted: Vec<_> = needed
+            .into_iter()
+            .filter(|o| !self.goals.iter().any(|g| g.objective == o.id))
+            .collect();
+        let fighting = free.len() + self.goals.iter().map(|g| g.units.len()).sum::<usize>();
+        let step = long_move(b).max(1.0);
+        // The most valuable place first, so that it gets the soonest units.
+        wanted.sort_by_key(|o| std::cmp::Reverse(o.worth));
+        for o in wanted {
+            let share = f64::from(o.worth.max(1)) / total.max(1.0);
+            let n = ((fighting as f64 * share / 2.0).round() as usize).clamp(LEAST, MOST);
+            // Soonest there first, the nearest of those arriving together.
+            free.retain(|u| arrival(b, &self.paces, u, o.at) <= b.turn_limit);
+            free.sort_by(|a, c| {
+                arrival(b, &self.paces, a, o.at)
+                    .cmp(&arrival(b, &self.paces, c, o.at))
+                    .then(
+                        a.base
+                            .centre
+                            .dist(o.at)
+                            .total_cmp(&c.base.centre.dist(o.at)),
+                    )
+            });
+            let sent: Vec<&Unit> = free.drain(..n.min(free.len())).collect();
+            let Some(by) = sent.iter().map(|u| arrival(b, &self.paces, u, o.at)).max() else {
+                continue;
+            };
+            self.goals.push(Goal {
+                objective: o.id.clone(),
+                name: o.name.clone(),
+                at: o.at,
+                share,
+                units: sent
+                    .iter()
+                    .map(|u| (u.id.clone(), u.base.centre.dist(o.at).max(step)))
+                    .collect(),
+                by,
+            });
+        }
+    }
+
+    /// Learns the move allowance of each of `side`'s units the rules let it move now.
+    fn learn_paces(&mut self, game: &Game, side: Side) {
+        let b: &Battle = game;
+        let nudge = b.scale.from_mm(0.5);
+        for u in b.alive().filter(|u| u.side == side && u.base.width > 0.0) {
+            let request = MoveRequest::unit(u.id.clone(), vec![Step::Advance(nudge)]);
+            if let Ok(plan) = game.rules.check_move(b, &request)
+                && plan.allowance > 0.0
+            {
+                self.paces
+                    .insert(u.id.clone(), b.scale.to_mm(plan.allowance));
+            }
+        }
+    }
+
+    /// The goal a unit is sent to, if any.
+    pub fn goal_of(&self, unit: &UnitId) -> Option<&Goal> {
+        self.goals
+            .iter()
+            .find(|g| g.units.iter().any(|(id, _)| id == unit))
+    }
+
+    /// How far along their marches the detachments stand, each goal weighed by its share: for
+    /// each unit, the part of its distance when sent that it has covered (all of it on the
+    /// place; nothing if it is lost or has gone back), the mean over the goal's units.
+    pub fn progress(&self, game: &Game) -> f64 {
+        let b: &Battle = game;
+        self.goals
+            .iter()
+            .map(|g| {
+                let covered: f64 = g
+                    .units
+                    .iter()
+                    .map(|(id, from)| match b.unit(id) {
+                        Ok(u) if u.alive() => {
+                            let d = u.base.distance_to_point(g.at);
+                            f64::from((1.0 - d / from).clamp(0.0, 1.0))
+                        }
+                        _ => 0.0,
+                    })
+                    .sum();
+                g.share * covered / g.units.len().max(1) as f64
+            })
+            .sum()
+    }
+}
+
+/// The turn by which `u` can stand on `at`, at its pace (a long move a turn where the rules
+/// have not yet given it).
+fn arrival(b: &Battle, paces: &BTreeMap<UnitId, f32>, u: &Unit, at: Pt) -> u32 {
+    let pace = paces
+        .get(&u.id)
+        .copied()
+        .unwrap_or_else(|| long_move(b))
+        .max(1.0);
+    let turns = (u.base.distance_to_point(at) / pace).ceil();
+    b.turn.saturating_add(turns.min(1000.0) as u32)
+}
+
+/// The objectives `side` must take to do better were the turn limit reached (a draw from a
+/// loss, a win from either), by the scenario's own conditions read with the places held
+/// otherwise, of those its units can still reach (`reachable`): taken one by one, nearest
+/// first, as far as the best result they give; then each that bettered nothing when it was
+/// taken is left out again where the result holds without it. Empty where taking places
+/// would change nothing.
+fn needed(game: &Game, side: Side, reachable: impl Fn(Pt) -> bool) -> Vec<usize> {
+    let objectives = game.objectives();
+    let start: Vec<Option<Side>> = objectives.iter().map(|o| o.holder).collect();
+    let rank = |taken: &[usize]| {
+        let mut held = start.clone();
+        for i in taken {
+            if let Some(h) = held.get_mut(*i) {
+                *h = Some(side);
+            }
+        }
+        match game.result_at_limit_holding(held) {
+            Some(s) if s == side => 2,
+            None => 1,
+            Some(_) => 0,
+        }
+    };
+    let near = |at: Pt| {
+        game.alive()
+            .filter(|u| u.side == side && u.base.width > 0.0 && fights(game, u))
+            .map(|u| u.base.centre.dist(at))
+            .fold(f32::INFINITY, f32::min)
+    };
+    let mut order: Vec<usize> = (0..objectives.len())
+        .filter(|i| start[*i] != Some(side) && reachable(objectives[*i].at))
+        .collect();
+    order.sort_by(|a, c| near(objectives[*a].at).total_cmp(&near(objectives[*c].at)));
+    let mut best = rank(&[]);
+    let mut upto = 0;
+    let mut bettered = vec![false; order.len()];
+    for n in 1..=order.len() {
+        let r = rank(&order[..n]);
+        if r > best {
+            best = r;
+            upto = n;
+            bettered[n - 1] = true;
+        }
+    }
+    // A place that bettered nothing when it was taken is left out again where the result
+    // holds without it.
+    let mut taken: Vec<(usize, bool)> = order[..upto].iter().copied().zip(bettered).collect();
+    let mut k = 0;
+    while k < taken.len() {
+        let without: Vec<usize> = taken
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| *j != k)
+            .map(|(_, (i, _))| *i)
+            .collect();
+        if !taken[k].1 && rank(&without) >= best {
+            taken.remove(k);
+        } else {
+            k += 1;
+        }
+    }
+    taken.into_iter().map(|(i, _)| i).collect()
+}
