@@ -130,6 +130,18 @@ pub fn for_side(game: &Game, side: Side, advice: &[Decision], intent: &Intent) -
         }
         if game.rules.may_move(b, u) {
             if let Some(g) = intent.goal_of(&u.id) {
+                if g.units.first().is_some_and(|(lead, _)| *lead == u.id)
+                    && let Some(cmd) = march_together(game, u, g)
+                {
+                    let why = format!(
+                        "{} and {} more march towards {}, to take it by turn {}",
+                        u.name,
+                        g.units.len() - 1,
+                        g.name,
+                        g.by
+                    );
+                    offer(&mut cands, cmd, Kind::Move, why, Some(g.at));
+                }
                 for cmd in marches(game, u, g.at) {
                     let why = format!(
                         "{} marches towards {}, to take it by turn {}",
@@ -143,7 +155,7 @@ pub fn for_side(game: &Game, side: Side, advice: &[Decision], intent: &Intent) -
             }
         }
         if let Some(g) = intent.goal_of(&u.id) {
-            mark_march(game, u, g, &mut cands);
+            mark_march(game, intent, g, &mut cands);
         }
         if !cands.is_empty() {
             out.push(UnitChoices {
@@ -202,21 +214,18 @@ fn marches(game: &Game, u: &Unit, at: Pt) -> Vec<Command> {
     out
 }
 
-/// Marks the move that takes `u` nearest the place its goal sends it to (and nearer than it
-/// stands) as the march the intent carries on, and says so.
-fn mark_march(game: &Game, u: &Unit, g: &Goal, cands: &mut [Cand]) {
-    let now = u.base.distance_to_point(g.at);
+/// Marks the move of a unit sent to take a place that carries the intent furthest (its
+/// detachments' progress after it, where it adds any) as the march the intent carries on,
+/// and says so.
+fn mark_march(game: &Game, intent: &Intent, g: &Goal, cands: &mut [Cand]) {
+    let now = intent.progress(game);
     let best = cands
         .iter()
         .enumerate()
         .filter(|(_, c)| c.kind == Kind::Move)
-        .filter_map(|(i, c)| {
-            let after = probe(game, &c.command)?;
-            let d = after.unit(&u.id).ok()?.base.distance_to_point(g.at);
-            Some((i, d))
-        })
-        .filter(|(_, d)| *d < now - 1.0)
-        .min_by(|a, c| a.1.total_cmp(&c.1));
+        .filter_map(|(i, c)| Some((i, intent.progress(&probe(game, &c.command)?))))
+        .filter(|(_, p)| *p > now + 1e-6)
+        .max_by(|a, c| a.1.total_cmp(&c.1).then(c.0.cmp(&a.0)));
     if let Some(c) = best.and_then(|(i, _)| cands.get_mut(i)) {
         c.march = true;
         c.aim = Some(g.at);
@@ -227,6 +236,26 @@ fn mark_march(game: &Game, u: &Unit, g: &Goal, cands: &mut [Cand]) {
             );
         }
     }
+}
+
+/// A detachment's march as one body, where the rules let its units move together (a group
+/// move in contact, as DBN's command points favour) and the place lies ahead of its first
+/// unit: the longest advance straight on that the rules accept.
+fn march_together(game: &Game, lead: &Unit, g: &Goal) -> Option<Command> {
+    let b: &Battle = game;
+    let way = g.at.minus(lead.base.centre);
+    if g.units.len() < 2 || way.dot(lead.base.forward()) <= 0.7 * way.len() {
+        return None;
+    }
+    let units: Vec<UnitId> = g.units.iter().map(|(id, _)| id.clone()).collect();
+    b.scale.unit.sample_moves().iter().rev().find_map(|m| {
+        let mm = b.scale.to_mm(*m).min(way.len());
+        let cmd = Command::MoveGroup {
+            units: units.clone(),
+            steps: vec![Step::Advance(b.scale.from_mm(mm))],
+        };
+        probe(game, &cmd).map(|_| cmd)
+    })
 }
 
 /// Where another player advances a line as one body (`MoveGroup` straight ahead), the same
