@@ -184,8 +184,9 @@ impl Planner {
             })
             .collect();
         // The veteran's plan with every unit the intent sends somewhere marching there: the
-        // plan the search starts from and keeps unless another is judged better by the margin
-        // (the intent goes on from bound to bound), the veteran's next.
+        // second plan the search starts from. The veteran's stays the one kept unless another
+        // is judged better by the margin (measured: a march kept by default cost the attacker
+        // at Spicheren more than it gained elsewhere).
         let marching: search::Genome = units
             .iter()
             .zip(&veteran)
@@ -196,7 +197,7 @@ impl Planner {
             side,
             &self.intent,
             &units,
-            &[marching, veteran],
+            &[veteran, marching],
             self.think,
             &mut rng,
         );

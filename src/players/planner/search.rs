@@ -7,8 +7,8 @@
 //! the turn) at the attacks each side can make there, counted at their expected worth by the
 //! rules' own previews, and assessing the position. Every plan of a generation meets the same
 //! dice (common random numbers), and a plan that survives is judged again on each generation's
-//! dice, so its score is a mean; the first plan it starts from (the one the planner means to
-//! carry on) stays in every generation, and another is chosen only where it beats it on the
+//! dice, so its score is a mean; the first plan it starts from (the one the planner keeps
+//! unless another beats it) stays in every generation, and another is chosen only where it beats it on the
 //! same dice (`MARGIN`). The budget is counted in plans
 //! judged, so the same battle, seed and budget give the same plan on any machine.
 
@@ -28,7 +28,7 @@ const POPULATION: usize = 12;
 /// Phases the quick model plays after a plan before it stops and assesses (the rest of the
 /// bound and the enemy's whole reply, in every ruleset's sequence of phases).
 const HORIZON: usize = 16;
-/// How much better than the first seed's plan (the one carried on), on the same dice, a plan must
+/// How much better than the first seed's plan (the one to keep), on the same dice, a plan must
 /// be judged to be chosen instead: a fiftieth of an army, so that a plan that only drew
 /// luckier dice in a few trials does not displace it.
 const MARGIN: f64 = 0.02;
@@ -183,7 +183,7 @@ pub fn evolve(
             });
         }
     };
-    // The seeds first, so that the smallest budget judges the plan carried on.
+    // The seeds first, so that the smallest budget judges the plan to keep.
     for s in seeds {
         add(&mut pop, s.clone());
     }
@@ -233,7 +233,7 @@ pub fn evolve(
             break;
         }
         let keep = (pop.len() / 2).max(1);
-        // The first seed (the plan carried on) stays, judged on every generation's dice: the
+        // The first seed (the plan to keep) stays, judged on every generation's dice: the
         // plan chosen must beat it on the same dice.
         if let Some(i) = pop.iter().position(|m| &m.genome == incumbent)
             && i >= keep
