@@ -64,7 +64,7 @@ fn kind_of(cmd: &Command) -> Kind {
 /// The choices of each of `side`'s units that has any, in the battle's order of units.
 /// `advice`: commands another player would give in this phase (the veteran's), each offered
 /// to the unit it names with its reason. A unit the side's `intent` sends to take a place is
-/// offered its longest march there first.
+/// offered its longest marches there, and the one that carries the intent furthest is marked.
 pub fn for_side(game: &Game, side: Side, advice: &[Decision], intent: &Intent) -> Vec<UnitChoices> {
     let b: &Battle = game;
     let mut out = Vec::new();
@@ -90,8 +90,6 @@ pub fn for_side(game: &Game, side: Side, advice: &[Decision], intent: &Intent) -
                 d.reason.clone(),
                 advised_aim(game, u, d),
             );
-        }
-        if let Some(d) = advice.iter().find(|d| d.command.unit() == Some(&u.id)) {
             for (cmd, why, goal) in longer_lines(game, &d.command, intent) {
                 offer(&mut cands, cmd, Kind::Move, why, goal);
             }
@@ -195,23 +193,28 @@ pub fn nearest_enemies<'a>(b: &'a Battle, u: &Unit) -> Vec<&'a Unit> {
 /// turning and advancing), and where the place lies ahead, the longest advance straight on
 /// (a unit in a line may have no room to turn).
 fn marches(game: &Game, u: &Unit, at: Pt) -> Vec<Command> {
-    let b: &Battle = game;
     let way = at.minus(u.base.centre);
     let mut out: Vec<Command> = walk_towards(game, u, &[(way, way.len())], |_| true)
         .into_iter()
         .collect();
     if way.dot(u.base.forward()) > 0.7 * way.len() {
-        let ahead = b.scale.unit.sample_moves().iter().rev().find_map(|m| {
-            let mm = b.scale.to_mm(*m);
-            let cmd = Command::Move {
-                unit: u.id.clone(),
-                steps: vec![Step::Advance(b.scale.from_mm(mm.min(way.len())))],
-            };
-            probe(game, &cmd).map(|_| cmd)
-        });
-        out.extend(ahead);
+        out.extend(longest_advance(game, way.len(), |steps| Command::Move {
+            unit: u.id.clone(),
+            steps,
+        }));
     }
     out
+}
+
+/// The longest straight advance, of the sample moves and no further than `mm`, that the rules
+/// accept of the command `make` gives.
+fn longest_advance(game: &Game, mm: f32, make: impl Fn(Vec<Step>) -> Command) -> Option<Command> {
+    let b: &Battle = game;
+    b.scale.unit.sample_moves().iter().rev().find_map(|m| {
+        let d = b.scale.from_mm(b.scale.to_mm(*m).min(mm));
+        let cmd = make(vec![Step::Advance(d)]);
+        probe(game, &cmd).map(|_| cmd)
+    })
 }
 
 /// Marks the move of a unit sent to take a place that carries the intent furthest (its
@@ -242,19 +245,14 @@ fn mark_march(game: &Game, intent: &Intent, g: &Goal, cands: &mut [Cand]) {
 /// move in contact, as DBN's command points favour) and the place lies ahead of its first
 /// unit: the longest advance straight on that the rules accept.
 fn march_together(game: &Game, lead: &Unit, g: &Goal) -> Option<Command> {
-    let b: &Battle = game;
     let way = g.at.minus(lead.base.centre);
     if g.units.len() < 2 || way.dot(lead.base.forward()) <= 0.7 * way.len() {
         return None;
     }
     let units: Vec<UnitId> = g.units.iter().map(|(id, _)| id.clone()).collect();
-    b.scale.unit.sample_moves().iter().rev().find_map(|m| {
-        let mm = b.scale.to_mm(*m).min(way.len());
-        let cmd = Command::MoveGroup {
-            units: units.clone(),
-            steps: vec![Step::Advance(b.scale.from_mm(mm))],
-        };
-        probe(game, &cmd).map(|_| cmd)
+    longest_advance(game, way.len(), |steps| Command::MoveGroup {
+        units: units.clone(),
+        steps,
     })
 }
 
