@@ -1,7 +1,7 @@
 //! One assessment of a position for a side, from what decides the battle: the end itself where
 //! it has come; the share of each army's strength lost as its ruleset counts it (units, a
-//! DBN army's weighted count, BBB's bases); the harm short of loss (shaken, disordered, routed ...); the
-//! scenario's objectives held and the result were the turn limit reached now, weighed the more
+//! DBN army's weighted count, BBB's bases); the harm short of loss (shaken, disordered,
+//! routed ...); the scenario's objectives held and the result were the turn limit reached now, weighed the more
 //! the nearer that limit is; and how near each side's fighting units stand to the objectives it
 //! does not hold. Positive is good for the side.
 

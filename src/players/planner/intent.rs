@@ -107,9 +107,7 @@ impl Intent {
             None => return,
             Some(_) => {}
         }
-        let mut free: Vec<&Unit> = b
-            .alive()
-            .filter(|u| u.side == side && u.base.width > 0.0 && fights(game, u))
+        let mut free: Vec<&Unit> = fighting(game, side)
             .filter(|u| {
                 !self
                     .goals
@@ -215,6 +213,12 @@ impl Intent {
     }
 }
 
+/// A side's fighting units on the table (not its generals or trains, nor units off it).
+fn fighting(game: &Game, side: Side) -> impl Iterator<Item = &Unit> {
+    game.alive()
+        .filter(move |u| u.side == side && u.base.width > 0.0 && fights(game, u))
+}
+
 /// The turn by which `u` can stand on `at`, at its pace (a long move a turn where the rules
 /// have not yet given it).
 fn arrival(b: &Battle, paces: &BTreeMap<UnitId, f32>, u: &Unit, at: Pt) -> u32 {
@@ -250,8 +254,7 @@ fn needed(game: &Game, side: Side, reachable: impl Fn(Pt) -> bool) -> Vec<usize>
         }
     };
     let near = |at: Pt| {
-        game.alive()
-            .filter(|u| u.side == side && u.base.width > 0.0 && fights(game, u))
+        fighting(game, side)
             .map(|u| u.base.centre.dist(at))
             .fold(f32::INFINITY, f32::min)
     };

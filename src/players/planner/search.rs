@@ -8,9 +8,9 @@
 //! rules' own previews, and assessing the position. Every plan of a generation meets the same
 //! dice (common random numbers), and a plan that survives is judged again on each generation's
 //! dice, so its score is a mean; the first plan it starts from (the one the planner keeps
-//! unless another beats it) stays in every generation, and another is chosen only where it beats it on the
-//! same dice (`MARGIN`). The budget is counted in plans
-//! judged, so the same battle, seed and budget give the same plan on any machine.
+//! unless another beats it) stays in every generation, and another is chosen only where it
+//! beats it on the same dice (`MARGIN`). The budget is counted in plans judged, so the same
+//! battle, seed and budget give the same plan on any machine.
 
 use super::assess;
 use super::candidates::{Cand, UnitChoices, nearest_enemies};
