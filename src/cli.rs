@@ -64,6 +64,14 @@ pub enum Cmd {
         #[arg(long, default_value_t = 300)]
         frames: u32,
     },
+    /// Open the scenario editor on a scenario (or a draft), or on a new scenario for a ruleset.
+    Edit {
+        /// The scenario to edit; without one, a new scenario.
+        file: Option<PathBuf>,
+        /// The ruleset of a new scenario: db7yw, dbfpw, bbb7yw, old_dessauer or hal25.
+        #[arg(long, default_value = "db7yw")]
+        ruleset: String,
+    },
     /// Validate scenarios, saves and order files; prints file:line:col: message per problem.
     Check {
         #[arg(required = true)]
@@ -401,6 +409,32 @@ pub fn main() -> i32 {
                 1
             }
         },
+        Some(Cmd::Edit { file, ruleset }) => {
+            let draft = match &file {
+                Some(f) if f.exists() => crate::editor::Draft::open(f).map_err(|d| {
+                    d.iter()
+                        .map(|x| x.to_string())
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                }),
+                // A file not there yet: a new scenario, saved to it.
+                Some(f) => crate::editor::Draft::new(&ruleset).map(|mut d| {
+                    d.path = Some(f.clone());
+                    d
+                }),
+                None => crate::editor::Draft::new(&ruleset),
+            };
+            match draft {
+                Ok(d) => {
+                    crate::app::run(crate::app::Start::Edit(d));
+                    0
+                }
+                Err(e) => {
+                    eprintln!("{e}");
+                    1
+                }
+            }
+        }
         Some(Cmd::Check { files }) => {
             let mut bad = false;
             for f in &files {

@@ -4,6 +4,7 @@
 pub mod app;
 #[cfg(feature = "window")]
 pub mod cli;
+pub mod editor;
 pub mod harness;
 pub mod players;
 pub mod rules;

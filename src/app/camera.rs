@@ -18,6 +18,15 @@ pub(super) fn plugin(app: &mut App) {
                 mouse_pan.run_if(not(egui_wants_any_pointer_input)),
             )
                 .in_set(AppSystems::Input),
+        )
+        // The editor pans the same way (its table takes no game input).
+        .add_systems(
+            Update,
+            (
+                keys_pan.run_if(resource_exists::<Game>),
+                mouse_pan.run_if(not(egui_wants_any_pointer_input)),
+            )
+                .run_if(in_state(super::state::Screen::Editor)),
         );
 }
 
@@ -97,6 +106,9 @@ fn fit_new_game(
     windows: Query<&Window>,
     mut cams: Query<(&mut Transform, &mut Projection), With<BoardCamera>>,
 ) {
+    if game.keep_view {
+        return;
+    }
     let (ww, wh) = windows
         .iter()
         .next()
@@ -144,7 +156,11 @@ fn keys_pan(
     if keys.pressed(KeyCode::KeyA) || keys.pressed(KeyCode::ArrowLeft) {
         d.x -= 1.0;
     }
-    if keys.pressed(KeyCode::KeyD) || keys.pressed(KeyCode::ArrowRight) {
+    if (keys.pressed(KeyCode::KeyD)
+        && !keys.pressed(KeyCode::ControlLeft)
+        && !keys.pressed(KeyCode::ControlRight))
+        || keys.pressed(KeyCode::ArrowRight)
+    {
         d.x += 1.0;
     }
     let speed = 600.0 * o.scale * time.delta_secs();

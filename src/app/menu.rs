@@ -37,6 +37,10 @@ pub enum MenuChoice {
     Rules,
     /// Leave the game for the title screen (a game in play stays in the autosave).
     Title,
+    /// Back to the scenario editor the game was started from.
+    Editor,
+    /// The scenario editor on a new scenario of the game as it stands now.
+    ToScenario,
     /// Leave the program; a game in play stays in the autosave, as on the way to the title.
     Quit,
 }
@@ -58,6 +62,7 @@ fn choose(
     mut game: ResMut<Game>,
     shown: (Option<Res<lesson::Tutoring>>, Option<Res<Replay>>),
     mut exit: MessageWriter<AppExit>,
+    mut commands: Commands,
 ) {
     for choice in choices.read() {
         match choice {
@@ -69,6 +74,12 @@ fn choose(
             },
             MenuChoice::Rules => overlays.rules = true,
             MenuChoice::Title => screen.set(Screen::Title),
+            MenuChoice::Editor => screen.set(Screen::Editor),
+            MenuChoice::ToScenario => {
+                let draft = crate::editor::Draft::from_game(&game.play);
+                commands.insert_resource(super::editor::Editor::new(draft, super::scenario_dir()));
+                screen.set(Screen::Editor);
+            }
             MenuChoice::Quit => {
                 exit.write(AppExit::Success);
             }
@@ -83,6 +94,7 @@ fn menu_window(
     computer: Option<ResMut<super::opponent::Computer>>,
     shown: (Option<Res<lesson::Tutoring>>, Option<Res<Replay>>),
     mut choices: MessageWriter<MenuChoice>,
+    editor: Option<Res<super::editor::Editor>>,
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
     let refused = slots::load_refused(shown.0.is_some(), shown.1.is_some());
@@ -115,6 +127,16 @@ fn menu_window(
                 refused.unwrap_or_default(),
             );
             item(ui, MenuChoice::Rules, "Rules reference (F1)", true, "");
+            if editor.is_some() {
+                item(ui, MenuChoice::Editor, "Back to the scenario editor", true, "");
+            }
+            item(
+                ui,
+                MenuChoice::ToScenario,
+                "Make a scenario of this position…",
+                true,
+                "",
+            );
             if let Some(mut computer) = computer {
                 ui.add_space(8.0);
                 ui.label("The opponent's thinking: plans it judges a phase");

@@ -4,6 +4,7 @@
 mod board;
 mod camera;
 mod colours;
+pub mod editor;
 pub mod input;
 pub mod lesson;
 pub mod menu;
@@ -138,6 +139,9 @@ pub struct Game {
     /// In a step the sides play in turn (`Ruleset::in_turns`) at a hotseat table: the turn,
     /// the step and the side that has played its part, while the other plays its own.
     pub passed: Option<(u32, crate::rules::model::Phase, usize)>,
+    /// A new table leaves the camera where it is (the editor lays one at every change of its
+    /// terrain, and fits the view itself).
+    pub keep_view: bool,
 }
 
 /// What the player asked for.
@@ -175,6 +179,14 @@ struct ScreenshotRequest {
     taken: bool,
 }
 
+/// Where scenarios made in the editor go: beside the default scenario.
+pub fn scenario_dir() -> PathBuf {
+    crate::rules::scenario::default_path()
+        .parent()
+        .map(std::path::Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("scenarios"))
+}
+
 /// Where saves go: `saves/` in the working directory.
 pub fn default_save_dir() -> PathBuf {
     PathBuf::from("saves")
@@ -190,6 +202,8 @@ pub enum Start {
     Screenshot(crate::rules::Game, PathBuf, Stage),
     /// Render this many frames of the game (or of an empty window) and print frame times.
     Measure(Option<crate::rules::Game>, u32),
+    /// The scenario editor on a draft; new scenarios are saved beside the default scenario.
+    Edit(crate::editor::Draft),
 }
 
 /// What a screenshot shows besides the board: a selected unit, a unit under the pointer (its
@@ -359,6 +373,7 @@ pub fn run_with(start: Start, extras: Extras) {
         overlay::plugin,
         panels::plugin,
         title::plugin,
+        editor::plugin,
     ));
     // A tutorial's first step is its briefing; a replay only shows the game.
     let briefed = extras.lesson.is_none() && extras.replay.is_none();
@@ -377,6 +392,10 @@ pub fn run_with(start: Start, extras: Extras) {
         app.insert_resource(opponent::Computer::thinking_for(side, think));
     }
     match start {
+        Start::Edit(draft) => {
+            app.insert_resource(editor::Editor::new(draft, scenario_dir()))
+                .insert_state(screens::Screen::Editor);
+        }
         Start::Title(default, shot) => {
             app.insert_resource(title::TitleScreen::scan(&default, &default_save_dir()));
             if let Some(path) = shot {
@@ -455,6 +474,7 @@ impl Game {
             highlight: Vec::new(),
             reasons: Vec::new(),
             passed: None,
+            keep_view: false,
         }
     }
 }
@@ -579,7 +599,12 @@ fn core(app: &mut App) {
             AppSystems::Input.run_if(in_state(screens::Menu::Closed)),
         )
         .configure_sets(Update, AppSystems::Apply.run_if(in_state(screens::InGame)))
-        .configure_sets(Update, AppSystems::Draw.run_if(in_state(screens::InGame)))
+        // The board is drawn at a table and in the editor.
+        .configure_sets(
+            Update,
+            AppSystems::Draw
+                .run_if(in_state(screens::InGame).or_else(in_state(screens::Screen::Editor))),
+        )
         .add_systems(
             Update,
             (

@@ -37,6 +37,7 @@ fn leave_the_game(
         return;
     };
     commands.remove_resource::<Game>();
+    commands.remove_resource::<super::editor::Editor>();
     commands.remove_resource::<lesson::Tutoring>();
     commands.remove_resource::<Replay>();
     commands.remove_resource::<opponent::Computer>();

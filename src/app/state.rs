@@ -19,6 +19,8 @@ pub enum Screen {
     Playing,
     /// The battle is over: its result over the table.
     GameOver,
+    /// The scenario editor: a draft on the table.
+    Editor,
 }
 
 /// The game menu (Esc) over the table: while it is open the table takes no input, the
@@ -31,7 +33,7 @@ pub enum Menu {
     Open,
 }
 
-/// Any screen with a game on the table (everything but the title).
+/// Any screen with a game on the table (everything but the title and the editor).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct InGame;
 
@@ -39,7 +41,7 @@ impl ComputedStates for InGame {
     type SourceStates = Screen;
 
     fn compute(screen: Screen) -> Option<Self> {
-        (screen != Screen::Title).then_some(InGame)
+        (!matches!(screen, Screen::Title | Screen::Editor)).then_some(InGame)
     }
 }
 

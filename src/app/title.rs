@@ -54,6 +54,8 @@ enum Launch {
     Save(PathBuf),
     Replay(PathBuf),
     Lesson(PathBuf),
+    /// The scenario editor on a draft.
+    Edit(crate::editor::Draft),
 }
 
 impl TitleScreen {
@@ -166,6 +168,8 @@ fn title(
                     exit.write(AppExit::Success);
                 }
             });
+            ui.add_space(4.0);
+            editor_buttons(ui, &mut screen, &mut start);
             if !screen.saves.is_empty() {
                 ui.separator();
                 ui.strong("Saved games");
@@ -275,6 +279,37 @@ fn start_buttons(ui: &mut egui::Ui, screen: &TitleScreen, start: &mut Option<Lau
     }
 }
 
+/// The scenario editor: on the chosen scenario, or on a new one for a ruleset.
+fn editor_buttons(ui: &mut egui::Ui, screen: &mut TitleScreen, start: &mut Option<Launch>) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label("Scenario editor:");
+        if let Some(e) = screen.scenarios.get(screen.selected)
+            && ui
+                .button("Edit the chosen scenario")
+                .on_hover_text("Change it, or make a new one from it (saved under a new name)")
+                .clicked()
+        {
+            match crate::editor::Draft::open(&e.path) {
+                Ok(d) => *start = Some(Launch::Edit(d)),
+                Err(d) => screen.message = d.first().map(|x| x.to_string()),
+            }
+        }
+        ui.menu_button("New scenario…", |ui| {
+            for id in crate::rules::ruleset::KNOWN_RULESETS {
+                let name = crate::rules::ruleset::AnyRuleset::load(id)
+                    .map(|r| r.name().to_string())
+                    .unwrap_or_else(|_| id.to_string());
+                if ui.button(name).clicked()
+                    && let Ok(d) = crate::editor::Draft::new(id)
+                {
+                    *start = Some(Launch::Edit(d));
+                    ui.close();
+                }
+            }
+        });
+    });
+}
+
 /// The saved games, each to load or to replay.
 fn saves_list(ui: &mut egui::Ui, screen: &TitleScreen, start: &mut Option<Launch>) {
     egui::ScrollArea::vertical()
@@ -327,6 +362,11 @@ fn open(
     let dir = screen.save_dir.clone();
     let briefed = matches!(launch, Launch::Scenario(..) | Launch::Save(_));
     let loaded = match launch {
+        Launch::Edit(draft) => {
+            commands.insert_resource(super::editor::Editor::new(draft, super::scenario_dir()));
+            next.set(Screen::Editor);
+            return;
+        }
         Launch::Scenario(path, o, against) => scenario::load_with_options(&path, &o)
             .map(|b| {
                 if let Some(side) = against {

@@ -12,6 +12,16 @@ use crate::rules::terrain::{Feature, FeatureKind, Terrain};
 
 /// Turns a raw scenario into a game ready to play, collecting every problem.
 pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Game, Vec<Diagnostic>> {
+    match build_preview(raw, text, file) {
+        (Some(game), errs) if errs.is_empty() => Ok(game),
+        (_, errs) => Err(errs),
+    }
+}
+
+/// Every problem of a raw scenario, and the game made of what passed its checks (the units
+/// refused left out), where the ruleset loads and the table has a size: what an editor shows
+/// while a scenario is being made.
+pub fn build_preview(raw: &RawScenario, text: &str, file: &str) -> (Option<Game>, Vec<Diagnostic>) {
     let mut ck = Checker {
         text,
         file,
@@ -26,7 +36,7 @@ pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Game, Vec<Diag
                 ck.at("options", 1)
             };
             ck.push(pos, m);
-            return Err(ck.errs);
+            return (None, ck.errs);
         }
     };
     let rs = rules.get();
@@ -37,7 +47,7 @@ pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Game, Vec<Diag
             (1, 1),
             format!("at most {MAX_UNITS} units and {MAX_FEATURES} terrain features"),
         );
-        return Err(ck.errs);
+        return (None, ck.errs);
     }
 
     let terrain = build_terrain(&mut ck, raw, rs);
@@ -59,8 +69,8 @@ pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Game, Vec<Diag
     check_armies(&mut ck, raw, rs, &sides, &units, &terrain);
     let victory = super::victory::check(&mut ck, raw, &table);
 
-    if !ck.errs.is_empty() {
-        return Err(ck.errs);
+    if !table_ok(&table) {
+        return (None, ck.errs);
     }
     let info = Info {
         name: raw.name.clone(),
@@ -87,7 +97,14 @@ pub fn build(raw: &RawScenario, text: &str, file: &str) -> Result<Game, Vec<Diag
         raw.seed,
     );
     battle.set_victory(victory);
-    Ok(Game::new(battle, rules))
+    (Some(Game::new(battle, rules)), ck.errs)
+}
+
+/// A table with a size: positive and at most `MAX_MM` each way.
+fn table_ok(t: &Table) -> bool {
+    [t.width, t.height]
+        .iter()
+        .all(|v| v.is_finite() && *v > 0.0 && *v <= MAX_MM)
 }
 
 /// The sides, their coats checked, and at most one of them the defender.
@@ -168,13 +185,10 @@ fn check_armies(
 /// The table, the turn limit, the scale and the sides; the millimetres per measuring unit.
 pub(super) fn check_table(ck: &mut Checker, raw: &RawScenario, rs: &dyn Ruleset) -> f32 {
     let t = &raw.table;
-    if !(t.width.is_finite()
-        && t.height.is_finite()
-        && t.width > 0.0
-        && t.height > 0.0
-        && t.width <= MAX_MM
-        && t.height <= MAX_MM)
-    {
+    if !table_ok(&Table {
+        width: t.width,
+        height: t.height,
+    }) {
         ck.push(
             ck.at("table", 1),
             format!("table size must be positive and at most {MAX_MM} mm"),

@@ -12,8 +12,8 @@ pub mod raw;
 mod unit;
 pub mod victory;
 
-pub use build::build;
 use build::{Checker, pt_ok};
+pub use build::{build, build_preview};
 pub use raw::{
     Flank, RawFeature, RawPt, RawScenario, RawSide, RawTable, RawUnit, RawZone, coat_colour,
 };
@@ -102,7 +102,7 @@ pub fn parse(text: &str, file: &str) -> Result<Game, Vec<Diagnostic>> {
 }
 
 /// Reads the RON of a scenario without checking it.
-fn parse_raw(text: &str, file: &str) -> Result<RawScenario, Vec<Diagnostic>> {
+pub fn parse_raw(text: &str, file: &str) -> Result<RawScenario, Vec<Diagnostic>> {
     ron_options().from_str(text).map_err(|e| {
         vec![Diagnostic {
             file: file.to_string(),

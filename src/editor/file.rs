@@ -1,0 +1,206 @@
+//! The file a draft is saved as: RON in the shipped scenarios' layout (the README's field names,
+//! one line for each feature, side, unit, zone and objective, fields at their defaults left
+//! out), with the thing each line is about; and the units of a game in progress as a scenario
+//! writes them.
+
+use super::Thing;
+use crate::rules::Game;
+use crate::rules::ruleset::UnitModel;
+use crate::rules::scenario::{RawScenario, RawUnit};
+use ron::extensions::Extensions;
+use ron::ser::PrettyConfig;
+use serde::Serialize;
+
+/// A scenario written out: its text, and the thing each of its lines is about (counted from 0).
+#[derive(Clone, Debug)]
+pub struct Written {
+    pub text: String,
+    pub lines: Vec<Thing>,
+}
+
+impl Written {
+    fn line(&mut self, thing: Thing, text: &str) {
+        self.text.push_str(text);
+        self.text.push('\n');
+        self.lines.push(thing);
+    }
+}
+
+/// One value on one line: RON with spaces after commas and colons and no line breaks; an
+/// optional value as itself (the files are read with `implicit_some`).
+fn one_line<T: Serialize>(v: &T) -> Result<String, String> {
+    let cfg = PrettyConfig::new()
+        .new_line(" ")
+        .indentor("")
+        .compact_arrays(true)
+        .compact_structs(true)
+        .extensions(Extensions::IMPLICIT_SOME);
+    let s = ron::ser::to_string_pretty(v, cfg).map_err(|e| format!("cannot write: {e}"))?;
+    // The extension's header line belongs once at the top of the file, not on each value.
+    let body = match s.strip_prefix("#![enable(implicit_some)]") {
+        Some(rest) => rest.trim_start().to_string(),
+        None => s,
+    };
+    Ok(tidy_spaces(&body))
+}
+
+/// Pretty RON with its line breaks made spaces leaves doubled spaces and a space inside the
+/// brackets: closes them up.
+fn tidy_spaces(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut in_string = false;
+    let mut escaped = false;
+    for c in s.chars() {
+        if in_string {
+            out.push(c);
+            match (escaped, c) {
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => escaped = false,
+            }
+            continue;
+        }
+        match c {
+            '"' => {
+                in_string = true;
+                out.push(c);
+            }
+            ' ' if out.ends_with(' ') || out.ends_with('(') || out.ends_with('[') => {}
+            ')' | ']' if out.ends_with(' ') => {
+                out.pop();
+                if out.ends_with(',') {
+                    out.pop();
+                }
+                out.push(c);
+            }
+            ')' | ']' if out.ends_with(',') => {
+                out.pop();
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// A scenario as a file a person can read and edit by hand, and `volley check` reads.
+pub fn write(raw: &RawScenario) -> Result<Written, String> {
+    let mut w = Written {
+        text: String::new(),
+        lines: Vec::new(),
+    };
+    let top = Thing::Scenario;
+    w.line(top, "#![enable(implicit_some)]");
+    w.line(top, "(");
+    let field = |name: &str, v: String| format!("    {name}: {v},");
+    w.line(top, &field("name", one_line(&raw.name)?));
+    if !raw.date.is_empty() {
+        w.line(top, &field("date", one_line(&raw.date)?));
+    }
+    if !raw.description.is_empty() {
+        w.line(top, &field("description", one_line(&raw.description)?));
+    }
+    w.line(top, &field("ruleset", one_line(&raw.ruleset)?));
+    w.line(top, &field("table", one_line(&raw.table)?));
+    if let Some(p) = raw.paces_per_inch {
+        w.line(top, &field("paces_per_inch", one_line(&p)?));
+    }
+    w.line(top, &field("seed", raw.seed.to_string()));
+    w.line(top, &field("turn_limit", raw.turn_limit.to_string()));
+    if !raw.victory.is_empty() {
+        w.line(top, &field("victory", one_line(&raw.victory)?));
+    }
+    if let Some(o) = &raw.objective {
+        w.line(top, &field("objective", one_line(o)?));
+    }
+    list(&mut w, "objectives", &raw.objectives, Thing::Objective)?;
+    if let Some(c) = &raw.victory_conditions {
+        w.line(top, &field("victory_conditions", one_line(c)?));
+    }
+    if !raw.options.is_empty() {
+        w.line(top, &field("options", one_line(&raw.options)?));
+    }
+    if raw.standard {
+        w.line(top, &field("standard", "true".into()));
+    }
+    list(&mut w, "terrain", &raw.terrain, Thing::Feature)?;
+    list(&mut w, "sides", &raw.sides, Thing::Side)?;
+    list(&mut w, "units", &raw.units, Thing::Unit)?;
+    list(&mut w, "deployment", &raw.deployment, Thing::Zone)?;
+    w.line(top, ")");
+    Ok(w)
+}
+
+/// A list, one member a line; none at all for an empty one that may be left out (the sides and
+/// the units may not).
+fn list<T: Serialize>(
+    w: &mut Written,
+    name: &str,
+    items: &[T],
+    thing: fn(usize) -> Thing,
+) -> Result<(), String> {
+    let required = matches!(name, "sides" | "units");
+    if items.is_empty() {
+        if required {
+            w.line(Thing::Scenario, &format!("    {name}: [],"));
+        }
+        return Ok(());
+    }
+    w.line(Thing::Scenario, &format!("    {name}: ["));
+    for (i, item) in items.iter().enumerate() {
+        w.line(thing(i), &format!("        {},", one_line(item)?));
+    }
+    w.line(Thing::Scenario, "    ],");
+    Ok(())
+}
+
+/// The units of a game in progress as a scenario writes them: each where it stands, in the
+/// formation and states it is in now; the units lost or gone from the table left out.
+pub(super) fn units_now(game: &Game, raw: &RawScenario) -> Vec<RawUnit> {
+    let rules = game.rules.get();
+    let model = rules.unit_model();
+    let mut out = Vec::new();
+    for u in game.battle.units.iter() {
+        if u.status.removed || u.status.exited {
+            continue;
+        }
+        let Some(mut r) = raw.units.iter().find(|r| r.id == u.id.as_str()).cloned() else {
+            continue;
+        };
+        let view = rules.state_of(u);
+        if !u.status.undeployed {
+            r.at = Some(super::tidy_pt((u.base.centre.x, u.base.centre.y)));
+            r.facing = super::tidy(u.base.facing.rem_euclid(360.0));
+        }
+        r.formation =
+            Some(u.formation).filter(|f| r.formation.is_some() || *f != Default::default());
+        r.hits = u.status.hits;
+        r.shaken = view.shaken;
+        r.disordered = view.disordered;
+        r.limbered = u.status.limbered;
+        r.disrupted = view.disrupted;
+        r.disorganised = view.disorganised;
+        r.routed = view.routed;
+        r.silenced = view.silenced;
+        r.volley_fired = view.volley_fired;
+        r.hold_ground = u.status.hold_ground;
+        r.ammunition = Some(view.ammunition).filter(|a| *a != Default::default());
+        if r.packs.is_some() || view.packs > 0 {
+            r.packs = Some(view.packs);
+        }
+        match model {
+            UnitModel::Bases => {
+                r.bases = Some(u.stands.len() as u32);
+                r.bases_lost = view.bases_lost;
+            }
+            UnitModel::Stands if !u.stands.is_empty() => {
+                r.stands = Some(u.stands.iter().map(|s| s.figures).collect());
+                r.figures_lost = view.figures_lost;
+            }
+            _ => {}
+        }
+        r.attached = u.extra.attached.as_ref().map(|a| a.as_str().to_string());
+        out.push(r);
+    }
+    out
+}
