@@ -426,7 +426,7 @@ pub fn main() -> i32 {
             };
             match draft {
                 Ok(d) => {
-                    crate::app::run(crate::app::Start::Edit(d));
+                    crate::app::run(crate::app::Start::Edit(Box::new(d)));
                     0
                 }
                 Err(e) => {

@@ -203,7 +203,7 @@ pub enum Start {
     /// Render this many frames of the game (or of an empty window) and print frame times.
     Measure(Option<crate::rules::Game>, u32),
     /// The scenario editor on a draft; new scenarios are saved beside the default scenario.
-    Edit(crate::editor::Draft),
+    Edit(Box<crate::editor::Draft>),
 }
 
 /// What a screenshot shows besides the board: a selected unit, a unit under the pointer (its
@@ -393,7 +393,7 @@ pub fn run_with(start: Start, extras: Extras) {
     }
     match start {
         Start::Edit(draft) => {
-            app.insert_resource(editor::Editor::new(draft, scenario_dir()))
+            app.insert_resource(editor::Editor::new(*draft, scenario_dir()))
                 .insert_state(screens::Screen::Editor);
         }
         Start::Title(default, shot) => {

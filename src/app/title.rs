@@ -55,7 +55,7 @@ enum Launch {
     Replay(PathBuf),
     Lesson(PathBuf),
     /// The scenario editor on a draft.
-    Edit(crate::editor::Draft),
+    Edit(Box<crate::editor::Draft>),
 }
 
 impl TitleScreen {
@@ -290,7 +290,7 @@ fn editor_buttons(ui: &mut egui::Ui, screen: &mut TitleScreen, start: &mut Optio
                 .clicked()
         {
             match crate::editor::Draft::open(&e.path) {
-                Ok(d) => *start = Some(Launch::Edit(d)),
+                Ok(d) => *start = Some(Launch::Edit(Box::new(d))),
                 Err(d) => screen.message = d.first().map(|x| x.to_string()),
             }
         }
@@ -302,7 +302,7 @@ fn editor_buttons(ui: &mut egui::Ui, screen: &mut TitleScreen, start: &mut Optio
                 if ui.button(name).clicked()
                     && let Ok(d) = crate::editor::Draft::new(id)
                 {
-                    *start = Some(Launch::Edit(d));
+                    *start = Some(Launch::Edit(Box::new(d)));
                     ui.close();
                 }
             }
@@ -363,7 +363,7 @@ fn open(
     let briefed = matches!(launch, Launch::Scenario(..) | Launch::Save(_));
     let loaded = match launch {
         Launch::Edit(draft) => {
-            commands.insert_resource(super::editor::Editor::new(draft, super::scenario_dir()));
+            commands.insert_resource(super::editor::Editor::new(*draft, super::scenario_dir()));
             next.set(Screen::Editor);
             return;
         }

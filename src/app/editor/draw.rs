@@ -103,7 +103,7 @@ fn draw(mut g: Gizmos, editor: Res<Editor>, game: Option<Res<Game>>, ptr: Res<Ed
     let game = game.as_deref();
     // Objectives, in gold (the nobody's) or their holder's colour.
     for o in &raw.objectives {
-        let c = match o.owner.and_then(|s| raw.sides.get(s as usize)) {
+        let c = match o.owner.and_then(|s| raw.sides.get(s)) {
             Some(s) => Color::srgb_u8(s.colour.0, s.colour.1, s.colour.2),
             None => GOLD,
         };

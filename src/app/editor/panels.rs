@@ -662,7 +662,7 @@ fn objective_fields(ui: &mut egui::Ui, e: &mut Editor, i: usize) {
             egui::ComboBox::from_label("held at the start by")
                 .selected_text(
                     o.owner
-                        .and_then(|s| sides.get(s as usize).cloned())
+                        .and_then(|s| sides.get(s).cloned())
                         .unwrap_or("nobody".into()),
                 )
                 .show_ui(ui, |ui| {
