@@ -28,7 +28,7 @@ impl Written {
 
 /// One value on one line: RON with spaces after commas and colons and no line breaks; an
 /// optional value as itself (the files are read with `implicit_some`).
-fn one_line<T: Serialize>(v: &T) -> Result<String, String> {
+pub fn one_line<T: Serialize>(v: &T) -> Result<String, String> {
     let cfg = PrettyConfig::new()
         .new_line(" ")
         .indentor("")

@@ -6,7 +6,7 @@
 mod file;
 mod place;
 
-pub use file::{Written, write};
+pub use file::{Written, one_line, write};
 pub use place::{FeatureDefaults, edge_near, hit, vertex_near};
 
 use crate::rules::Game;
@@ -101,8 +101,8 @@ impl Draft {
             description: String::new(),
             ruleset: ruleset.into(),
             table: RawTable {
-                width: (w * mm).round(),
-                height: (h * mm).round(),
+                width: tidy(w * mm),
+                height: tidy(h * mm),
             },
             paces_per_inch: None,
             seed: 1,

@@ -202,6 +202,13 @@ fn draw(mut g: Gizmos, editor: Res<Editor>, game: Option<Res<Game>>, ptr: Res<Ed
         if let Some(w) = ptr.world {
             pts.push(w);
         }
+        // An area closes back to its first corner, in a fainter line.
+        if !e.kind.is_linear()
+            && pts.len() > 2
+            && let (Some(first), Some(last)) = (pts.first().copied(), pts.last().copied())
+        {
+            g.line_2d(last, first, GHOST.with_alpha(0.4));
+        }
         g.linestrip_2d(pts, PICKED);
         for p in &e.sketch {
             g.rect_2d(

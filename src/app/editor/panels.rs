@@ -45,6 +45,7 @@ fn panels(
     mut text: ResMut<TextEdit>,
     game: Option<Res<Game>>,
     mut cams: Query<(&mut Transform, &mut Projection), With<BoardCamera>>,
+    mut settling: Local<u8>,
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
     let e = editor.as_mut();
@@ -86,8 +87,10 @@ fn panels(
         .response
         .rect;
     poll_batch(e, &mut text);
-    // The table fitted between the panels.
-    if e.fit_pending
+    // The table fitted between the panels, once they have taken their room (a frame or two).
+    if e.fit_pending && *settling < 2 {
+        *settling += 1;
+    } else if e.fit_pending
         && let Some(g) = game.as_deref()
         && let Ok((mut t, mut proj)) = cams.single_mut()
         && let Projection::Orthographic(o) = proj.as_mut()
@@ -102,6 +105,7 @@ fn panels(
         t.translation.y = th / 2.0 + (cy - centre.y) * scale;
         o.scale = scale;
         e.fit_pending = false;
+        *settling = 0;
     }
     ptr.over_panels = ctx.input(|i| i.pointer.latest_pos()).is_some_and(|p| {
         top.contains(p) || bottom.contains(p) || left.contains(p) || right.contains(p)
@@ -486,6 +490,7 @@ fn unit_fields(ui: &mut egui::Ui, e: &mut Editor, i: usize) {
     .into_iter()
     .map(|c| (c, class_name(c)))
     .collect();
+    let decimals = e.draft.rules().map_or(1, |r| r.measure().precision() + 1);
     let Some(id) = e.draft.raw().units.get(i).map(|u| u.id.clone()) else {
         return;
     };
@@ -524,8 +529,16 @@ fn unit_fields(ui: &mut egui::Ui, e: &mut Editor, i: usize) {
                 ui.horizontal(|ui| {
                     ui.label(format!("at ({unit})"));
                     let (mut x, mut y) = (at.0 / mm, at.1 / mm);
-                    ui.add(egui::DragValue::new(&mut x).speed(0.1));
-                    ui.add(egui::DragValue::new(&mut y).speed(0.1));
+                    ui.add(
+                        egui::DragValue::new(&mut x)
+                            .speed(0.1)
+                            .max_decimals(decimals),
+                    );
+                    ui.add(
+                        egui::DragValue::new(&mut y)
+                            .speed(0.1)
+                            .max_decimals(decimals),
+                    );
                     *at = crate::editor::tidy_pt((x * mm, y * mm));
                 });
             }
@@ -839,15 +852,7 @@ fn conditions(ui: &mut egui::Ui, e: &mut Editor) {
 }
 
 fn one_line<T: Serialize>(v: &T) -> String {
-    ron::ser::to_string_pretty(
-        v,
-        ron::ser::PrettyConfig::new()
-            .compact_structs(true)
-            .compact_arrays(true)
-            .new_line(" ")
-            .indentor(""),
-    )
-    .unwrap_or_default()
+    crate::editor::one_line(v).unwrap_or_default()
 }
 
 /// Any thing's every field, as the file writes it: edited by hand and read back on Apply.
