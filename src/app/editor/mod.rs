@@ -372,8 +372,12 @@ impl Editor {
         }
         self.checked = self.draft.check();
         self.checked_raw = Some(self.draft.raw().clone());
+        // The table is painted afresh only where what it shows changed: not for a name (the
+        // names are written over it), so typing one stays quick.
         let r = self.draft.raw();
-        let lay = (r.terrain.clone(), r.deployment.clone(), r.table.clone());
+        let mut ground = r.terrain.clone();
+        ground.iter_mut().for_each(|f| f.name.clear());
+        let lay = (ground, r.deployment.clone(), r.table.clone());
         let relay = self.laid.as_ref() != Some(&lay);
         self.laid = Some(lay);
         let play = self.checked.game.clone()?;
