@@ -327,10 +327,9 @@ impl Draft {
     /// streams, roads, bridges and causeways); its place in the list.
     pub fn add_feature(&mut self, kind: FeatureKind, points: Vec<RawPt>) -> usize {
         let d = FeatureDefaults::of(kind);
-        let id = Self::fresh_id(
-            |id| self.raw.terrain.iter().any(|f| f.id == id),
-            kind.name(),
-        );
+        // "town", not "town (BUA)".
+        let stem = format!("{kind:?}");
+        let id = Self::fresh_id(|id| self.raw.terrain.iter().any(|f| f.id == id), &stem);
         let f = RawFeature {
             id,
             kind,

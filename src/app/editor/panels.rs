@@ -872,14 +872,10 @@ fn as_text(ui: &mut egui::Ui, e: &mut Editor, text: &mut TextEdit, thing: Thing)
         text.error = None;
     }
     ui.separator();
-    ui.label("Every field, as the file writes it:");
-    ui.add(
-        egui::TextEdit::multiline(&mut text.text)
-            .desired_rows(4)
-            .code_editor(),
-    );
+    // The buttons above the text, so that they stay where they are as it grows.
     ui.horizontal(|ui| {
-        if ui.button("Apply").clicked() {
+        ui.label("Every field, as the file writes it:");
+        if ui.button("Apply").on_hover_text("Ctrl+Enter in the text").clicked() {
             text.error = apply_text(e, thing, &text.text).err();
         }
         if ui.button("Revert").clicked() {
@@ -889,6 +885,14 @@ fn as_text(ui: &mut egui::Ui, e: &mut Editor, text: &mut TextEdit, thing: Thing)
     });
     if let Some(err) = &text.error {
         ui.colored_label(RED, err);
+    }
+    let r = ui.add(
+        egui::TextEdit::multiline(&mut text.text)
+            .desired_rows(4)
+            .code_editor(),
+    );
+    if r.has_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter) && i.modifiers.ctrl) {
+        text.error = apply_text(e, thing, text.text.trim()).err();
     }
 }
 
