@@ -269,4 +269,20 @@ fn the_file_has_one_line_a_thing_and_reads_back() {
         w.text
     );
     assert_eq!(scenario::parse_raw(&w.text, "x").unwrap(), *d.raw());
+    // Apostrophes are written plain; quotes, backslashes and line breaks escaped; every one
+    // reads back, and the lines still fall one a thing.
+    let odd = "Bevern's \"Relation\", C:\\maps\\ and\na second line";
+    d.edit("name", |r| {
+        r.name = odd.into();
+        r.units[0].name = odd.into();
+    });
+    let w = write(d.raw()).unwrap();
+    assert!(w.text.contains("Bevern's"), "{}", w.text);
+    assert_eq!(scenario::parse_raw(&w.text, "x").unwrap(), *d.raw());
+    let unit_line = w
+        .text
+        .lines()
+        .position(|l| l.contains("type: \"Inf\""))
+        .unwrap();
+    assert_eq!(w.lines[unit_line], Thing::Unit(0));
 }

@@ -870,7 +870,11 @@ fn a_failed_command_test_stops_only_charges_and_formation_changes() {
 #[test]
 fn scenarios_play_to_a_result_through_volley_run() {
     use volley::players::autoplay::AutoPlayer;
-    for file in ["scenarios/lobosch_1756.ron", "scenarios/od_tutorial.ron"] {
+    for file in [
+        "scenarios/lobosch_1756.ron",
+        "scenarios/reichenberg_1757.ron",
+        "scenarios/od_tutorial.ron",
+    ] {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let mut b = scenario::load(&root.join(file)).unwrap();
         AutoPlayer::new(3).play(&mut b, 2000, 12);

@@ -45,13 +45,17 @@ pub fn one_line<T: Serialize>(v: &T) -> Result<String, String> {
 }
 
 /// Pretty RON with its line breaks made spaces leaves doubled spaces and a space inside the
-/// brackets: closes them up.
+/// brackets: closes them up; and an apostrophe in a string is written plain.
 fn tidy_spaces(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut in_string = false;
     let mut escaped = false;
     for c in s.chars() {
         if in_string {
+            // An apostrophe needs no escape in a RON string: "Bevern's", not "Bevern\\'s".
+            if escaped && c == '\'' {
+                out.pop();
+            }
             out.push(c);
             match (escaped, c) {
                 (false, '\\') => escaped = true,

@@ -875,7 +875,11 @@ fn as_text(ui: &mut egui::Ui, e: &mut Editor, text: &mut TextEdit, thing: Thing)
     // The buttons above the text, so that they stay where they are as it grows.
     ui.horizontal(|ui| {
         ui.label("Every field, as the file writes it:");
-        if ui.button("Apply").on_hover_text("Ctrl+Enter in the text").clicked() {
+        if ui
+            .button("Apply")
+            .on_hover_text("Ctrl+Enter in the text")
+            .clicked()
+        {
             text.error = apply_text(e, thing, &text.text).err();
         }
         if ui.button("Revert").clicked() {
