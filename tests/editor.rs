@@ -286,3 +286,55 @@ fn the_file_has_one_line_a_thing_and_reads_back() {
         .unwrap();
     assert_eq!(w.lines[unit_line], Thing::Unit(0));
 }
+
+#[test]
+fn a_game_in_progress_becomes_a_scenario_of_its_position() {
+    use volley::players::autoplay::AutoPlayer;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    for file in [
+        "default.ron",
+        "dbfpw_default.ron",
+        "bbb_default.ron",
+        "hal25_default.ron",
+        "lobosch_1756.ron",
+    ] {
+        let mut g = scenario::load(&root.join(file)).unwrap();
+        // Some bounds of play: units moved, some hit or lost.
+        AutoPlayer::new(7).play(&mut g, 12, 12);
+        let d = Draft::from_game(&g);
+        let checked = d.check();
+        assert!(
+            checked.problems.is_empty(),
+            "{file}: {:?}",
+            checked.problems
+        );
+        let now = checked.game.unwrap();
+        // Every unit still on the table stands where it stood, in the states it was in.
+        for u in g.battle.units.iter().filter(|u| u.alive()) {
+            let v = now
+                .battle
+                .unit(&u.id)
+                .unwrap_or_else(|_| panic!("{file}: {}", u.id));
+            assert!(
+                u.base.centre.dist(v.base.centre) < 0.11,
+                "{file}: {} at {:?}, now {:?}",
+                u.id,
+                u.base.centre,
+                v.base.centre
+            );
+            assert_eq!(u.status.hits, v.status.hits, "{file}: {}", u.id);
+            assert_eq!(u.formation, v.formation, "{file}: {}", u.id);
+            // The bound in progress is not carried: the scenario starts at its first phase,
+            // with no unit yet moved.
+            let mut was = g.rules.state_of(u);
+            was.moved = false;
+            assert_eq!(was, now.rules.state_of(v), "{file}: {}", u.id);
+        }
+        let lost = g.battle.units.iter().filter(|u| u.status.removed).count();
+        assert_eq!(
+            now.battle.units.len(),
+            g.battle.units.len() - lost,
+            "{file}"
+        );
+    }
+}

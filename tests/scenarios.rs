@@ -99,6 +99,36 @@ fn overlapping_and_off_table() {
     assert!(d[0].message.contains("off the table"), "{d:?}");
 }
 
+/// Where the ruleset lets friends intermix in play (Old Dessauer), a scenario may set friends
+/// on each other's ground, as a game reaches it; enemies never, and nor do friends elsewhere.
+#[test]
+fn friends_share_ground_only_where_the_rules_let_them_intermix() {
+    let od = |second_side: usize| {
+        format!(
+            r#"(name: "t", ruleset: "old_dessauer", table: (width: 1219, height: 914), turn_limit: 5,
+            options: ["light_infantry"],
+            sides: [(name: "A", colour: (0, 0, 200)), (name: "B", colour: (200, 0, 0))],
+            units: [
+                (id: "a1", side: 0, type: "Inf", at: (300, 300), facing: 0),
+                (id: "a2", side: {second_side}, type: "LI", at: (310, 305), facing: 90, formation: Skirmish),
+                (id: "b1", side: 1, type: "Inf", at: (900, 700), facing: 180),
+            ])"#
+        )
+    };
+    assert!(scenario::parse(&od(0), "friends.ron").is_ok());
+    let d = scenario::parse(&od(1), "enemies.ron")
+        .err()
+        .unwrap_or_default();
+    assert!(d.iter().any(|x| x.message.contains("overlaps")), "{d:?}");
+    // DB7YW's friends do not intermix: the same overlap of friends is refused (above).
+    let d = errs(
+        &GOOD
+            .replace("(id: \"a1\", side: 1", "(id: \"a1\", side: 0")
+            .replace("(100, 300)", "(110, 105)"),
+    );
+    assert!(d[0].message.contains("overlaps"), "{d:?}");
+}
+
 #[test]
 fn nan_and_huge_numbers() {
     let d = errs(&GOOD.replace("(100, 300)", "(NaN, 300)"));

@@ -635,7 +635,9 @@ impl Draft {
     }
 
     /// A scenario of a game in progress: its table and sides, and every unit where it stands
-    /// now, in the states it is in (units lost are left out).
+    /// now, in the states it is in (units lost are left out). The bound in progress is not
+    /// carried: the scenario starts at its ruleset's first phase, no unit yet moved, with the
+    /// turns left.
     pub fn from_game(game: &Game) -> Draft {
         let mut raw = (*game.battle.scenario).clone();
         raw.name = format!("{} (turn {})", raw.name, game.battle.turn);

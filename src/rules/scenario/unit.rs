@@ -233,11 +233,14 @@ fn check_ground(
         ck.push(pos, format!("unit '{}' is (partly) off the table", u.id));
         return None;
     }
+    // Friends may stand on each other's ground where the ruleset lets them intermix in play
+    // (a position a game reaches, as a scenario made of one sets it down); enemies never.
     if !undeployed
         && !rs.shares_ground(&u.troop)
         && let Some(o) = units.iter().find(|o| {
             !o.status.undeployed
                 && !rs.shares_ground(&o.troop)
+                && !(rs.friends_intermix() && o.side == u.side)
                 && o.shapes()
                     .iter()
                     .any(|x| shapes.iter().any(|s| s.overlaps(x)))
