@@ -1,6 +1,7 @@
 //! The file a draft is saved as: RON in the shipped scenarios' layout (the README's field names,
 //! one line for each feature, side, unit, zone and objective, fields at their defaults left
-//! out), with the thing each line is about; and the units of a game in progress as a scenario
+//! out here, so that saves, which write the same types whole, stay as they were), with the
+//! thing each line is about; and the units of a game in progress as a scenario
 //! writes them.
 
 use super::Thing;
@@ -117,7 +118,13 @@ pub fn write(raw: &RawScenario) -> Result<Written, String> {
     if let Some(o) = &raw.objective {
         w.line(top, &field("objective", one_line(o)?));
     }
-    list(&mut w, "objectives", &raw.objectives, Thing::Objective)?;
+    list(
+        &mut w,
+        "objectives",
+        &raw.objectives,
+        Thing::Objective,
+        PLAIN,
+    )?;
     if let Some(c) = &raw.victory_conditions {
         w.line(top, &field("victory_conditions", one_line(c)?));
     }
@@ -127,21 +134,123 @@ pub fn write(raw: &RawScenario) -> Result<Written, String> {
     if raw.standard {
         w.line(top, &field("standard", "true".into()));
     }
-    list(&mut w, "terrain", &raw.terrain, Thing::Feature)?;
-    list(&mut w, "sides", &raw.sides, Thing::Side)?;
-    list(&mut w, "units", &raw.units, Thing::Unit)?;
-    list(&mut w, "deployment", &raw.deployment, Thing::Zone)?;
+    list(&mut w, "terrain", &raw.terrain, Thing::Feature, FEATURE)?;
+    list(&mut w, "sides", &raw.sides, Thing::Side, SIDE)?;
+    list(&mut w, "units", &raw.units, Thing::Unit, UNIT)?;
+    list(&mut w, "deployment", &raw.deployment, Thing::Zone, PLAIN)?;
     w.line(top, ")");
     Ok(w)
 }
 
+/// What a member of a list is written with: the RON of one with every field at its default
+/// (as the file would read it), and the fields written whatever their value. The other fields
+/// are written only where they differ from the default.
+struct Sparse {
+    blank: &'static str,
+    keep: &'static [&'static str],
+}
+
+const UNIT: Sparse = Sparse {
+    blank: r#"(id: "", side: 0, type: "")"#,
+    keep: &["id", "side", "type", "at", "facing"],
+};
+const FEATURE: Sparse = Sparse {
+    blank: r#"(id: "", kind: Woods, points: [])"#,
+    keep: &["id", "kind", "points"],
+};
+const SIDE: Sparse = Sparse {
+    blank: r#"(name: "", colour: (0, 0, 0))"#,
+    keep: &["name", "colour"],
+};
+/// Written as serde writes it (its type leaves out its defaults itself).
+const PLAIN: Sparse = Sparse {
+    blank: "",
+    keep: &[],
+};
+
+/// The top-level fields of a struct written on one line, `(a: 1, b: (2, 3))`: each name and its
+/// value's text.
+fn fields(s: &str) -> Option<Vec<(String, String)>> {
+    let inner = s.trim().strip_prefix('(')?.strip_suffix(')')?;
+    let mut out = Vec::new();
+    let (mut depth, mut in_string, mut escaped, mut start) = (0i32, false, false, 0);
+    let mut push = |part: &str| -> Option<()> {
+        if part.trim().is_empty() {
+            return Some(());
+        }
+        let (name, value) = part.split_once(':')?;
+        out.push((name.trim().to_string(), value.trim().to_string()));
+        Some(())
+    };
+    for (i, c) in inner.char_indices() {
+        if in_string {
+            match (escaped, c) {
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => escaped = false,
+            }
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                push(&inner[start..i])?;
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    push(&inner[start..])?;
+    Some(out)
+}
+
+/// A member written with the fields at their defaults left out (`Sparse`).
+fn sparse<T: Serialize + serde::de::DeserializeOwned>(
+    item: &T,
+    how: &Sparse,
+) -> Result<String, String> {
+    let full = one_line(item)?;
+    if how.blank.is_empty() {
+        return Ok(full);
+    }
+    let blank: T = crate::rules::scenario::ron_options()
+        .from_str(how.blank)
+        .map_err(|e| format!("cannot write: {e}"))?;
+    let (Some(mine), Some(theirs)) = (fields(&full), fields(&one_line(&blank)?)) else {
+        return Ok(full);
+    };
+    let kept: Vec<String> = mine
+        .into_iter()
+        .filter(|(name, value)| {
+            how.keep.contains(&name.as_str()) || theirs.iter().all(|(n, v)| n != name || v != value)
+        })
+        .map(|(name, value)| format!("{name}: {value}"))
+        .collect();
+    Ok(format!("({})", kept.join(", ")))
+}
+
+/// A member of one of the scenario's lists as its line of the file writes it.
+pub fn member(raw: &RawScenario, thing: Thing) -> Option<Result<String, String>> {
+    Some(match thing {
+        Thing::Unit(i) => sparse(raw.units.get(i)?, &UNIT),
+        Thing::Feature(i) => sparse(raw.terrain.get(i)?, &FEATURE),
+        Thing::Side(i) => sparse(raw.sides.get(i)?, &SIDE),
+        Thing::Zone(i) => sparse(raw.deployment.get(i)?, &PLAIN),
+        Thing::Objective(i) => sparse(raw.objectives.get(i)?, &PLAIN),
+        Thing::Scenario => return None,
+    })
+}
+
 /// A list, one member a line; none at all for an empty one that may be left out (the sides and
 /// the units may not).
-fn list<T: Serialize>(
+fn list<T: Serialize + serde::de::DeserializeOwned>(
     w: &mut Written,
     name: &str,
     items: &[T],
     thing: fn(usize) -> Thing,
+    how: Sparse,
 ) -> Result<(), String> {
     let required = matches!(name, "sides" | "units");
     if items.is_empty() {
@@ -152,7 +261,7 @@ fn list<T: Serialize>(
     }
     w.line(Thing::Scenario, &format!("    {name}: ["));
     for (i, item) in items.iter().enumerate() {
-        w.line(thing(i), &format!("        {},", one_line(item)?));
+        w.line(thing(i), &format!("        {},", sparse(item, &how)?));
     }
     w.line(Thing::Scenario, "    ],");
     Ok(())

@@ -6,7 +6,7 @@
 mod file;
 mod place;
 
-pub use file::{Written, one_line, write};
+pub use file::{Written, member, one_line, write};
 pub use place::{FeatureDefaults, edge_near, hit, vertex_near};
 
 use crate::rules::Game;
@@ -36,6 +36,8 @@ pub enum Thing {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Problem {
     pub thing: Thing,
+    /// A second thing the words name (the unit another overlaps).
+    pub also: Option<Thing>,
     pub message: String,
 }
 
@@ -47,9 +49,11 @@ pub struct Checked {
 }
 
 impl Checked {
-    /// The problems on one thing.
+    /// The problems on one thing (the thing they are found on, or the second thing they name).
     pub fn on(&self, thing: Thing) -> impl Iterator<Item = &Problem> {
-        self.problems.iter().filter(move |p| p.thing == thing)
+        self.problems
+            .iter()
+            .filter(move |p| p.thing == thing || p.also == Some(thing))
     }
 }
 
@@ -232,6 +236,7 @@ impl Draft {
                     game: None,
                     problems: vec![Problem {
                         thing: Thing::Scenario,
+                        also: None,
                         message: m,
                     }],
                 };
@@ -242,6 +247,7 @@ impl Draft {
             .into_iter()
             .map(|d| Problem {
                 thing: self.thing_of(&d, &written),
+                also: self.also_of(&d.message),
                 message: d.message,
             })
             .collect();
@@ -283,6 +289,17 @@ impl Draft {
             .get(d.line.saturating_sub(1))
             .copied()
             .unwrap_or(Thing::Scenario)
+    }
+
+    /// The unit a problem's words name second ("unit 'a' overlaps 'b'": b).
+    fn also_of(&self, message: &str) -> Option<Thing> {
+        let rest = message.split(" overlaps '").nth(1)?;
+        let id = &rest[..rest.find('\'')?];
+        self.raw
+            .units
+            .iter()
+            .position(|u| u.id == id)
+            .map(Thing::Unit)
     }
 
     /// Writes the scenario to `path` (through a temporary file, so that a failure leaves the

@@ -142,7 +142,9 @@ fn draw(mut g: Gizmos, editor: Res<Editor>, game: Option<Res<Game>>, ptr: Res<Ed
     }
     // Every thing a problem stands on.
     for p in &e.checked.problems {
-        outline(&mut g, raw, game, p.thing, Vec2::ZERO, PROBLEM);
+        for t in std::iter::once(p.thing).chain(p.also) {
+            outline(&mut g, raw, game, t, Vec2::ZERO, PROBLEM);
+        }
     }
     // The thing picked, and a feature's corners.
     if let Some(t) = e.selected {

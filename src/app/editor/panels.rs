@@ -30,6 +30,9 @@ pub(super) fn plugin(app: &mut App) {
 #[derive(Resource, Default)]
 struct TextEdit {
     thing: Option<Thing>,
+    /// The thing as the file wrote it when the text was taken: a change made elsewhere (a
+    /// drag, undo) takes the text afresh.
+    seen: String,
     text: String,
     error: Option<String>,
     /// A quick batch running: its report when done.
@@ -735,17 +738,20 @@ fn scenario_fields(ui: &mut egui::Ui, e: &mut Editor, game: Option<&Game>) {
             ui.add(egui::TextEdit::multiline(&mut s.description).desired_rows(4));
             ui.horizontal(|ui| {
                 ui.label(format!("table ({unit})"));
+                let decimals = rules.as_ref().map_or(1, |r| r.measure().precision() + 1);
                 let (mut w, mut h) = (s.table.width / mm, s.table.height / mm);
                 ui.add(
                     egui::DragValue::new(&mut w)
                         .speed(0.5)
-                        .range(1.0..=100_000.0),
+                        .range(1.0..=100_000.0)
+                        .max_decimals(decimals),
                 );
                 ui.label("×");
                 ui.add(
                     egui::DragValue::new(&mut h)
                         .speed(0.5)
-                        .range(1.0..=100_000.0),
+                        .range(1.0..=100_000.0)
+                        .max_decimals(decimals),
                 );
                 s.table.width = crate::editor::tidy(w * mm);
                 s.table.height = crate::editor::tidy(h * mm);
@@ -857,17 +863,12 @@ fn one_line<T: Serialize>(v: &T) -> String {
 
 /// Any thing's every field, as the file writes it: edited by hand and read back on Apply.
 fn as_text(ui: &mut egui::Ui, e: &mut Editor, text: &mut TextEdit, thing: Thing) {
-    let raw = e.draft.raw();
-    let written = match thing {
-        Thing::Unit(i) => raw.units.get(i).map(one_line),
-        Thing::Feature(i) => raw.terrain.get(i).map(one_line),
-        Thing::Zone(i) => raw.deployment.get(i).map(one_line),
-        Thing::Objective(i) => raw.objectives.get(i).map(one_line),
-        _ => None,
+    let Some(Ok(written)) = crate::editor::member(e.draft.raw(), thing) else {
+        return;
     };
-    let Some(written) = written else { return };
-    if text.thing != Some(thing) {
+    if text.thing != Some(thing) || text.seen != written {
         text.thing = Some(thing);
+        text.seen = written.clone();
         text.text = written.clone();
         text.error = None;
     }

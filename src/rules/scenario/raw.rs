@@ -21,16 +21,16 @@ pub struct RawTable {
 pub struct RawFeature {
     pub id: String,
     pub kind: FeatureKind,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[serde(default)]
     pub name: String,
     pub points: Vec<RawPt>,
-    #[serde(default, skip_serializing_if = "is_zero_f32")]
+    #[serde(default)]
     pub width: f32,
-    #[serde(default = "one", skip_serializing_if = "is_one")]
+    #[serde(default = "one")]
     pub level: u8,
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(default)]
     pub steep: bool,
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(default)]
     pub fortified: bool,
     /// The points of artillery fire a town takes before it burns (Hal's 25mm; the ruleset's
     /// figure when absent).
@@ -42,42 +42,22 @@ pub(super) fn one() -> u8 {
     1
 }
 
-fn is_one(n: &u8) -> bool {
-    *n == 1
-}
-
-fn is_false(b: &bool) -> bool {
-    !*b
-}
-
-fn is_zero(n: &u32) -> bool {
-    *n == 0
-}
-
-fn is_zero_f32(n: &f32) -> bool {
-    *n == 0.0
-}
-
-fn is_default<T: Default + PartialEq>(v: &T) -> bool {
-    *v == T::default()
-}
-
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawSide {
     pub name: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[serde(default)]
     pub nation: String,
     pub colour: (u8, u8, u8),
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[serde(default)]
     pub commander: String,
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(default)]
     pub defender: bool,
     /// Check this side against the ruleset's army list.
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(default)]
     pub army_list: bool,
     /// The coat its figures are painted in where a unit gives none, as "#rrggbb".
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub coat: Option<String>,
 }
 
@@ -85,99 +65,99 @@ pub struct RawSide {
 #[serde(deny_unknown_fields)]
 pub struct RawUnit {
     pub id: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[serde(default)]
     pub name: String,
     pub side: usize,
     #[serde(rename = "type")]
     pub troop: String,
-    #[serde(default, skip_serializing_if = "is_default")]
+    #[serde(default)]
     pub class: Class,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub flags: Vec<FlagName>,
     /// Centre in mm; None waits for formal deployment.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub at: Option<RawPt>,
     #[serde(default)]
     pub facing: f32,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub formation: Option<Formation>,
     /// Figures in each stand (figure rulesets only).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub stands: Option<Vec<u32>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub division: Option<Division>,
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(default)]
     pub limbered: bool,
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default)]
     pub hits: u32,
     /// A general's leadership, +0 to +2 (figure rulesets, generals rule).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub leadership: Option<i32>,
     /// A general's command radius in inches.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub command_radius: Option<f32>,
     /// The unit a general starts attached to.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub attached: Option<String>,
     /// A regimental gun's parent regiment.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub parent: Option<String>,
     /// Starts disordered.
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(default)]
     pub disordered: bool,
     /// Starts shaken.
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(default)]
     pub shaken: bool,
     /// Figures lost before the battle (figure rulesets): the unit's strength is its stands'
     /// figures plus these.
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default)]
     pub figures_lost: u32,
     /// Ammunition packs carried (DBFPW's ammunition supply); the ruleset's default if absent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub packs: Option<u32>,
     /// Bases in the unit (BBB); the ruleset's default if absent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub bases: Option<u32>,
     /// Base frontage and depth in mm (BBB lets a scenario choose its basing).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub base: Option<(f32, f32)>,
     /// The brigade it belongs to; for a brigadier, the brigade he commands (Hal's).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub brigade: Option<String>,
     /// Bases lost before the battle (BBB): the unit's strength is its bases and these.
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default)]
     pub bases_lost: u32,
     /// Ammunition `Low` or `Out` (DBFPW's ammunition supply); full if absent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub ammunition: Option<Ammo>,
     /// Starts silenced (BBB artillery).
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(default)]
     pub silenced: bool,
     /// Starts disrupted (BBB).
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(default)]
     pub disrupted: bool,
     /// Starts disorganised (Hal's).
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(default)]
     pub disorganised: bool,
     /// Starts routed (Hal's).
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(default)]
     pub routed: bool,
     /// Its first volley already delivered (Hal's).
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(default)]
     pub volley_fired: bool,
     /// Has moved in the bound the battle starts in (its side must move first).
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(default)]
     pub moved: bool,
     /// Its owner's standing order: hold the ground if victorious rather than pursue.
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(default)]
     pub hold_ground: bool,
     /// Starts in an L refusing this flank (Old Dessauer): `at` and `facing` are those of the
     /// line it formed from.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub refused: Option<Flank>,
     /// The regiment's coat, as "#rrggbb": its painted figures wear it (its side's coat, or the
     /// side's colour, where absent).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub coat: Option<String>,
 }
 
@@ -241,40 +221,40 @@ pub struct RawZone {
 #[serde(deny_unknown_fields)]
 pub struct RawScenario {
     pub name: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[serde(default)]
     pub date: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[serde(default)]
     pub description: String,
     pub ruleset: String,
     pub table: RawTable,
     /// Paces per inch for paced rulesets (default: the ruleset's).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub paces_per_inch: Option<f32>,
     #[serde(default)]
     pub seed: u64,
     pub turn_limit: u32,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[serde(default)]
     pub victory: String,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub terrain: Vec<RawFeature>,
     pub sides: Vec<RawSide>,
     pub units: Vec<RawUnit>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub deployment: Vec<RawZone>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub objective: Option<RawObjective>,
     /// Places a side holds (every ruleset; BBB's decide its result at the limit): each with
     /// its starting owner, worth and holding rule.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub objectives: Vec<RawObjective>,
     /// What ends the battle and decides it at the turn limit, in place of the ruleset's own
     /// result at the limit (which decides where this is absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub victory_conditions: Option<super::victory::RawConditions>,
     /// Optional rules in use, by the keys of the ruleset's data file.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub options: Vec<String>,
     /// The scenario claims the ruleset's standard table: checked.
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(default)]
     pub standard: bool,
 }
