@@ -235,12 +235,12 @@ fn check_ground(
     }
     // Friends may stand on each other's ground where the ruleset lets them intermix in play
     // (a position a game reaches, as a scenario made of one sets it down); enemies never.
+    let intermixed = |o: &Unit| rs.friends_intermix() && o.side == u.side;
     if !undeployed
         && !rs.shares_ground(&u.troop)
         && let Some(o) = units.iter().find(|o| {
-            !o.status.undeployed
-                && !rs.shares_ground(&o.troop)
-                && !(rs.friends_intermix() && o.side == u.side)
+            let apart = o.status.undeployed || rs.shares_ground(&o.troop) || intermixed(o);
+            !apart
                 && o.shapes()
                     .iter()
                     .any(|x| shapes.iter().any(|s| s.overlaps(x)))
