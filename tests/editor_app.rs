@@ -321,3 +321,22 @@ fn a_feature_is_reshaped_by_its_corners() {
     key(&mut app, &[KeyCode::ControlLeft], KeyCode::KeyZ);
     assert_eq!(editor(&app).draft.raw().terrain.len(), 2);
 }
+
+#[test]
+fn with_snap_on_things_are_set_down_on_the_grid_and_dragged_by_whole_steps() {
+    let mut app = editor_on(Draft::new("db7yw").unwrap());
+    let grid = editor(&app).grid();
+    // 50 paces at DB7YW's 100 paces an inch: half an inch.
+    assert!((grid - 12.7).abs() < 1e-3, "{grid}");
+    key(&mut app, &[], KeyCode::KeyG);
+    assert!(editor(&app).snap);
+    key(&mut app, &[], KeyCode::Digit4);
+    click(&mut app, 101.0, 198.0);
+    let at = editor(&app).draft.raw().objectives[0].at;
+    assert_eq!(at, volley::editor::tidy_pt((8.0 * grid, 16.0 * grid)));
+    // Dragged 30 mm: two whole steps (25.4 mm).
+    key(&mut app, &[], KeyCode::Digit1);
+    drag(&mut app, (at.0, at.1), (at.0 + 30.0, at.1));
+    let moved = editor(&app).draft.raw().objectives[0].at;
+    assert_eq!(moved, volley::editor::tidy_pt((at.0 + 2.0 * grid, at.1)));
+}

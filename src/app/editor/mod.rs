@@ -103,6 +103,8 @@ pub struct Editor {
     pub batch: Option<String>,
     /// The view is to be fitted to the table between the panels.
     pub fit_pending: bool,
+    /// Points clicked and drags snap to the grid (`grid`).
+    pub snap: bool,
 }
 
 /// The cursor on the table in mm, and whether the editor's panels have it.
@@ -144,6 +146,7 @@ impl Editor {
             leave: false,
             batch: None,
             fit_pending: true,
+            snap: false,
         }
     }
 
@@ -220,6 +223,25 @@ impl Editor {
         }
     }
 
+    /// The grid things snap to, in mm: an inch, or 50 paces at the scenario's scale.
+    pub fn grid(&self) -> f32 {
+        let unit = self.draft.rules().map(|r| r.measure());
+        let step = match unit {
+            Ok(crate::rules::ruleset::Measure::Paces) => 50.0,
+            _ => 1.0,
+        };
+        step * self.draft.mm_per_unit()
+    }
+
+    /// A point of the table on the grid, where snapping is on.
+    fn snapped(&self, at: RawPt) -> RawPt {
+        if !self.snap {
+            return at;
+        }
+        let g = self.grid().max(0.1);
+        ((at.0 / g).round() * g, (at.1 / g).round() * g)
+    }
+
     /// The facing a side's units are placed with: towards the other side's half of the table
     /// (the first side's from the bottom edge up, the second's down).
     pub fn facing(&self) -> f32 {
@@ -274,6 +296,8 @@ impl Editor {
     /// A click (press) on the table at `at`, with Ctrl held or not.
     pub fn press(&mut self, at: RawPt, ctrl: bool) {
         self.message = None;
+        // Picking and corners are found where the pointer is; what is set down, on the grid.
+        let put = self.snapped(at);
         let reach = 8.0;
         match self.tool {
             Tool::Select => {
@@ -308,29 +332,29 @@ impl Editor {
                     });
                 }
             }
-            Tool::Terrain => self.sketch.push(crate::editor::tidy_pt(at)),
+            Tool::Terrain => self.sketch.push(crate::editor::tidy_pt(put)),
             Tool::Units => {
                 let troop = self.troop.clone();
                 let placed = self.draft.add_body(
                     self.side,
                     &troop,
                     self.body.count,
-                    at,
+                    put,
                     self.facing(),
                     self.body.column,
                 );
                 self.selected = placed.first().map(|i| Thing::Unit(*i));
             }
             Tool::Objective => {
-                let i = self.draft.add_objective(at);
+                let i = self.draft.add_objective(put);
                 self.selected = Some(Thing::Objective(i));
             }
             Tool::Zone => {
                 self.drag = Some(EditDrag {
                     thing: Thing::Side(self.side),
                     vertex: None,
-                    from: at,
-                    to: at,
+                    from: put,
+                    to: put,
                 });
             }
         }
@@ -338,8 +362,22 @@ impl Editor {
 
     /// The pointer moved to `at` with the button held.
     pub fn drag_to(&mut self, at: RawPt) {
+        let Some(d) = &self.drag else { return };
+        // A drag moves by whole steps of the grid; a corner or a zone's corner goes onto it.
+        let to = if !self.snap {
+            at
+        } else if d.vertex.is_some() || matches!(d.thing, Thing::Side(_)) {
+            self.snapped(at)
+        } else {
+            let g = self.grid().max(0.1);
+            let (dx, dy) = (at.0 - d.from.0, at.1 - d.from.1);
+            (
+                d.from.0 + (dx / g).round() * g,
+                d.from.1 + (dy / g).round() * g,
+            )
+        };
         if let Some(d) = &mut self.drag {
-            d.to = at;
+            d.to = to;
         }
     }
 
@@ -351,7 +389,12 @@ impl Editor {
         match (d.thing, d.vertex) {
             (Thing::Feature(f), Some(v)) if moved => {
                 let p = self.draft.raw().terrain[f].points[v];
-                self.draft.set_vertex(f, v, (p.0 + dx, p.1 + dy));
+                let to = if self.snap {
+                    d.to
+                } else {
+                    (p.0 + dx, p.1 + dy)
+                };
+                self.draft.set_vertex(f, v, to);
             }
             (Thing::Side(side), None) if moved => {
                 let i = self.draft.add_zone(side, d.from, d.to);
@@ -486,8 +529,8 @@ fn ctrl(keys: &ButtonInput<KeyCode>) -> bool {
 }
 
 /// The keys: tools by number, Enter finishes a feature, Esc lets go, Delete deletes, Q and E
-/// turn a unit, Tab changes side, [ and ] step through troop types or terrain kinds, Ctrl+Z
-/// undo, Ctrl+Y redo, Ctrl+D copy, Ctrl+S save.
+/// turn a unit, Tab changes side, [ and ] step through troop types or terrain kinds, G snaps
+/// to the grid, Ctrl+Z undo, Ctrl+Y redo, Ctrl+D copy, Ctrl+S save.
 fn keys(
     keys: Res<ButtonInput<KeyCode>>,
     mut editor: ResMut<Editor>,
@@ -554,6 +597,9 @@ fn keys(
     }
     if keys.just_pressed(KeyCode::Home) {
         e.fit_pending = true;
+    }
+    if keys.just_pressed(KeyCode::KeyG) && !c {
+        e.snap = !e.snap;
     }
     let by: isize = if keys.just_pressed(KeyCode::BracketRight) {
         1

@@ -321,6 +321,9 @@ fn tools(ui: &mut egui::Ui, e: &mut Editor) {
             e.sketch.clear();
         }
     }
+    let grid = e.grid() / e.draft.mm_per_unit();
+    let unit = e.draft.rules().map(|r| r.measure().name()).unwrap_or("mm");
+    ui.checkbox(&mut e.snap, format!("Snap to {grid} {unit} (G)"));
     ui.separator();
     let sides: Vec<String> = e.draft.raw().sides.iter().map(|s| s.name.clone()).collect();
     match e.tool {
