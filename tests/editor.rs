@@ -339,3 +339,16 @@ fn a_game_in_progress_becomes_a_scenario_of_its_position() {
         );
     }
 }
+
+#[test]
+fn each_ruleset_offers_its_troop_table_by_code_and_name() {
+    for (ruleset, foot) in FOOT {
+        let d = Draft::new(ruleset).unwrap();
+        let r = d.rules().unwrap();
+        let table = r.troop_table();
+        let codes: Vec<String> = table.iter().map(|(c, _)| c.clone()).collect();
+        assert_eq!(codes, r.troop_codes(), "{ruleset}");
+        let (_, name) = table.iter().find(|(c, _)| c == foot).unwrap();
+        assert!(name.len() > foot.len(), "{ruleset}: {foot} is called {name}");
+    }
+}

@@ -376,13 +376,14 @@ fn tools(ui: &mut egui::Ui, e: &mut Editor) {
         if let Ok(r) = e.draft.rules() {
             let unit = r.measure().name();
             let mm = e.draft.mm_per_unit();
-            for code in r.troop_codes() {
+            for (code, name) in r.troop_table() {
                 let size = r
                     .base_size(&code)
-                    .map(|(w, d)| format!("  base {:.1} × {:.1} {unit}", w / mm, d / mm))
+                    .map(|(w, d)| format!("base {:.1} × {:.1} {unit}", w / mm, d / mm))
                     .unwrap_or_default();
                 if ui
-                    .selectable_label(e.troop == code, format!("{code}{size}"))
+                    .selectable_label(e.troop == code, format!("{code}  {name}"))
+                    .on_hover_text(size)
                     .clicked()
                 {
                     e.troop = code;

@@ -88,6 +88,14 @@ pub trait Ruleset: doctrine::Doctrine {
     fn base_size(&self, troop: &str) -> Option<(f32, f32)>;
     /// Troop codes this ruleset knows.
     fn troop_codes(&self) -> Vec<String>;
+    /// The ruleset's troop table: each code with its name ("Ms", "Musketeers"), in the data's
+    /// order (what a scenario designer picks units from).
+    fn troop_table(&self) -> Vec<(String, String)> {
+        self.troop_codes()
+            .into_iter()
+            .map(|c| (c.clone(), c))
+            .collect()
+    }
     /// Units small enough to share ground with others (generals, regimental guns).
     fn shares_ground(&self, troop: &str) -> bool {
         let _ = troop;

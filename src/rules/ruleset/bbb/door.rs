@@ -70,6 +70,10 @@ impl Ruleset for Bbb7yw {
     fn troop_codes(&self) -> Vec<String> {
         self.data.troops.iter().map(|t| t.code.clone()).collect()
     }
+    fn troop_table(&self) -> Vec<(String, String)> {
+        let troops = self.data.troops.iter();
+        troops.map(|t| (t.code.clone(), t.name.clone())).collect()
+    }
     fn shares_ground(&self, troop: &str) -> bool {
         self.data
             .troop(troop)

@@ -117,6 +117,10 @@ impl<S: Supplement> Ruleset for DbnGame<S> {
     fn base_size(&self, troop: &str) -> Option<(f32, f32)> {
         self.dbn.troop(troop).map(|t| t.base)
     }
+    fn troop_table(&self) -> Vec<(String, String)> {
+        let troops = self.dbn.data.troops.iter();
+        troops.map(|t| (t.code.clone(), t.name.clone())).collect()
+    }
     fn troop_codes(&self) -> Vec<String> {
         self.dbn
             .data

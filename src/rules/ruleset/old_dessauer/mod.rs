@@ -256,6 +256,10 @@ impl Ruleset for OldDessauer {
     fn troop_codes(&self) -> Vec<String> {
         self.data.troops.iter().map(|t| t.code.clone()).collect()
     }
+    fn troop_table(&self) -> Vec<(String, String)> {
+        let troops = self.data.troops.iter();
+        troops.map(|t| (t.code.clone(), t.name.clone())).collect()
+    }
     /// Friends passed through or ended among are disordered, not refused (skirmishers freely).
     fn friends_intermix(&self) -> bool {
         true

@@ -127,6 +127,10 @@ impl Ruleset for Hal25 {
     fn troop_codes(&self) -> Vec<String> {
         self.d.troops.iter().map(|t| t.code.clone()).collect()
     }
+    fn troop_table(&self) -> Vec<(String, String)> {
+        let troops = self.d.troops.iter();
+        troops.map(|t| (t.code.clone(), t.name.clone())).collect()
+    }
     fn shares_ground(&self, troop: &str) -> bool {
         self.class_of_code(troop)
             .is_some_and(|t| matches!(t.troop, TroopClass::General | TroopClass::Courier))
