@@ -349,6 +349,9 @@ fn each_ruleset_offers_its_troop_table_by_code_and_name() {
         let codes: Vec<String> = table.iter().map(|(c, _)| c.clone()).collect();
         assert_eq!(codes, r.troop_codes(), "{ruleset}");
         let (_, name) = table.iter().find(|(c, _)| c == foot).unwrap();
-        assert!(name.len() > foot.len(), "{ruleset}: {foot} is called {name}");
+        assert!(
+            name.len() > foot.len(),
+            "{ruleset}: {foot} is called {name}"
+        );
     }
 }

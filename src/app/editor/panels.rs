@@ -321,9 +321,11 @@ fn tools(ui: &mut egui::Ui, e: &mut Editor) {
             e.sketch.clear();
         }
     }
-    let grid = e.grid() / e.draft.mm_per_unit();
-    let unit = e.draft.rules().map(|r| r.measure().name()).unwrap_or("mm");
-    ui.checkbox(&mut e.snap, format!("Snap to {grid} {unit} (G)"));
+    let grid = match e.draft.rules().map(|r| r.measure()) {
+        Ok(crate::rules::ruleset::Measure::Paces) => "50 paces",
+        _ => "an inch",
+    };
+    ui.checkbox(&mut e.snap, format!("Snap to {grid} (G)"));
     ui.separator();
     let sides: Vec<String> = e.draft.raw().sides.iter().map(|s| s.name.clone()).collect();
     match e.tool {
