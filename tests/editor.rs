@@ -301,7 +301,7 @@ fn a_game_in_progress_becomes_a_scenario_of_its_position() {
     ] {
         let mut g = scenario::load(&root.join(file)).unwrap();
         // Some bounds of play: units moved, some hit or lost.
-        AutoPlayer::new(7).play(&mut g, 12, 12);
+        AutoPlayer::new(7).play(&mut g, 20, 12);
         let d = Draft::from_game(&g);
         let checked = d.check();
         assert!(
@@ -323,7 +323,9 @@ fn a_game_in_progress_becomes_a_scenario_of_its_position() {
                 u.base.centre,
                 v.base.centre
             );
-            assert_eq!(u.status.hits, v.status.hits, "{file}: {}", u.id);
+            if g.rules.unit_model() != volley::rules::ruleset::UnitModel::Stands {
+                assert_eq!(u.status.hits, v.status.hits, "{file}: {}", u.id);
+            }
             assert_eq!(u.formation, v.formation, "{file}: {}", u.id);
             // The bound in progress is not carried: the scenario starts at its first phase,
             // with no unit yet moved.

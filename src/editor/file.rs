@@ -313,6 +313,11 @@ pub(super) fn units_now(game: &Game, raw: &RawScenario) -> Vec<RawUnit> {
             _ => {}
         }
         r.attached = u.extra.attached.as_ref().map(|a| a.as_str().to_string());
+        // Hits a ruleset counts only within a turn (Old Dessauer's, for its morale tests, its
+        // losses being figures) are not a state a scenario sets: the new battle starts a turn.
+        if r.hits > 0 && rules.prepare_unit(&r).is_err() {
+            r.hits = 0;
+        }
         out.push(r);
     }
     out

@@ -1,6 +1,6 @@
 //! Benchmarks: a move check on a crowded table, line of sight to 200 enemies, whole headless
-//! games of random legal commands (in games a second on each ruleset's default scenario), and
-//! the opponent's games and bounds.
+//! games of random legal commands (in games a second on each ruleset's default scenario), the
+//! opponent's games and bounds, and the scenario editor's checks after an edit.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -216,8 +216,28 @@ fn opponent_bound(c: &mut Criterion) {
     g.finish();
 }
 
+/// What the editor does after every edit of the largest battle: check the whole draft (write it,
+/// build what passes, put each problem on its thing), and write the file.
+fn editor_check(c: &mut Criterion) {
+    use volley::editor::{Draft, Thing, write};
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/dbfpw_spicheren.ron");
+    let mut d = Draft::open(&path).unwrap();
+    let mut g = c.benchmark_group("the editor on Spicheren (53 units, 21 features)");
+    g.bench_function("check the draft after an edit", |bench| {
+        bench.iter(|| {
+            d.move_by(Thing::Unit(0), 0.1, 0.0);
+            black_box(d.check().problems.len())
+        })
+    });
+    g.bench_function("write the file", |bench| {
+        bench.iter(|| black_box(write(d.raw()).unwrap().text.len()))
+    });
+    g.finish();
+}
+
 criterion_group!(
     benches,
+    editor_check,
     move_check,
     line_of_sight,
     whole_game,

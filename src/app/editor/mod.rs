@@ -388,7 +388,17 @@ impl Editor {
         let moved = dx.abs() > 0.5 || dy.abs() > 0.5;
         match (d.thing, d.vertex) {
             (Thing::Feature(f), Some(v)) if moved => {
-                let p = self.draft.raw().terrain[f].points[v];
+                // The corner dragged may be gone (deleted mid-drag): nothing to set.
+                let Some(p) = self
+                    .draft
+                    .raw()
+                    .terrain
+                    .get(f)
+                    .and_then(|x| x.points.get(v))
+                else {
+                    return;
+                };
+                let p = *p;
                 let to = if self.snap {
                     d.to
                 } else {

@@ -48,7 +48,7 @@ fn panels(
     mut text: ResMut<TextEdit>,
     game: Option<Res<Game>>,
     mut cams: Query<(&mut Transform, &mut Projection), With<BoardCamera>>,
-    mut settling: Local<u8>,
+    mut settling: Local<(u8, Option<egui::Rect>)>,
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
     let e = editor.as_mut();
@@ -90,25 +90,31 @@ fn panels(
         .response
         .rect;
     poll_batch(e, &mut text);
-    // The table fitted between the panels, once they have taken their room (a frame or two).
-    if e.fit_pending && *settling < 2 {
-        *settling += 1;
-    } else if e.fit_pending
+    // The table fitted between the panels, again each frame until the room between them has
+    // held still for a few frames (the panels take their widths from what they show).
+    let room = egui::Rect::from_min_max(
+        egui::pos2(left.right(), top.bottom()),
+        egui::pos2(right.left(), bottom.top()),
+    );
+    if e.fit_pending
         && let Some(g) = game.as_deref()
         && let Ok((mut t, mut proj)) = cams.single_mut()
         && let Projection::Orthographic(o) = proj.as_mut()
     {
         let (tw, th) = (g.play.table.width, g.play.table.height);
-        let (l, r) = (left.right(), right.left());
-        let (tp, bt) = (top.bottom(), bottom.top());
-        let scale = (tw / (r - l - 16.0).max(200.0)).max(th / (bt - tp - 16.0).max(200.0));
-        let (cx, cy) = ((l + r) / 2.0, (tp + bt) / 2.0);
+        let scale =
+            (tw / (room.width() - 16.0).max(200.0)).max(th / (room.height() - 16.0).max(200.0));
         let centre = view.center();
-        t.translation.x = tw / 2.0 - (cx - centre.x) * scale;
-        t.translation.y = th / 2.0 + (cy - centre.y) * scale;
+        t.translation.x = tw / 2.0 - (room.center().x - centre.x) * scale;
+        t.translation.y = th / 2.0 + (room.center().y - centre.y) * scale;
         o.scale = scale;
-        e.fit_pending = false;
-        *settling = 0;
+        let (held, last) = &mut *settling;
+        *held = if *last == Some(room) { *held + 1 } else { 0 };
+        *last = Some(room);
+        if *held >= 3 {
+            e.fit_pending = false;
+            *held = 0;
+        }
     }
     ptr.over_panels = ctx.input(|i| i.pointer.latest_pos()).is_some_and(|p| {
         top.contains(p) || bottom.contains(p) || left.contains(p) || right.contains(p)
@@ -509,7 +515,7 @@ fn unit_fields(ui: &mut egui::Ui, e: &mut Editor, i: usize) {
         e,
         &format!("unit {id}"),
         |r| r.units.get(i).cloned(),
-        |r, u| r.units[i] = u,
+        |r, u| set(&mut r.units, i, u),
         |u| {
             text_field(ui, "id", &mut u.id);
             text_field(ui, "name", &mut u.name);
@@ -605,7 +611,7 @@ fn feature_fields(ui: &mut egui::Ui, e: &mut Editor, i: usize) {
         e,
         &format!("feature {id}"),
         |r| r.terrain.get(i).cloned(),
-        |r, f| r.terrain[i] = f,
+        |r, f| set(&mut r.terrain, i, f),
         |f| {
             text_field(ui, "id", &mut f.id);
             text_field(ui, "name", &mut f.name);
@@ -655,7 +661,7 @@ fn zone_fields(ui: &mut egui::Ui, e: &mut Editor, i: usize) {
         e,
         &format!("zone {i}"),
         |r| r.deployment.get(i).cloned(),
-        |r, z| r.deployment[i] = z,
+        |r, z| set(&mut r.deployment, i, z),
         |z| {
             egui::ComboBox::from_label("side")
                 .selected_text(sides.get(z.side).cloned().unwrap_or_default())
@@ -677,7 +683,7 @@ fn objective_fields(ui: &mut egui::Ui, e: &mut Editor, i: usize) {
         e,
         &format!("objective {i}"),
         |r| r.objectives.get(i).cloned(),
-        |r, o| r.objectives[i] = o,
+        |r, o| set(&mut r.objectives, i, o),
         |o| {
             text_field(ui, "name", &mut o.name);
             text_field(ui, "id", &mut o.id);
@@ -907,6 +913,13 @@ fn as_text(ui: &mut egui::Ui, e: &mut Editor, text: &mut TextEdit, thing: Thing)
     }
 }
 
+/// Puts a member of a list in its place, where the place is still there.
+fn set<T>(list: &mut [T], i: usize, v: T) {
+    if let Some(x) = list.get_mut(i) {
+        *x = v;
+    }
+}
+
 fn read<T: DeserializeOwned>(s: &str) -> Result<T, String> {
     ron_options().from_str(s).map_err(|e| e.to_string())
 }
@@ -915,20 +928,24 @@ fn apply_text(e: &mut Editor, thing: Thing, s: &str) -> Result<(), String> {
     match thing {
         Thing::Unit(i) => {
             let u = read(s)?;
-            e.draft.edit("edit a unit as text", |r| r.units[i] = u);
+            e.draft
+                .edit("edit a unit as text", |r| set(&mut r.units, i, u));
         }
         Thing::Feature(i) => {
             let f = read(s)?;
-            e.draft.edit("edit a feature as text", |r| r.terrain[i] = f);
+            e.draft
+                .edit("edit a feature as text", |r| set(&mut r.terrain, i, f));
         }
         Thing::Zone(i) => {
             let z = read(s)?;
-            e.draft.edit("edit a zone as text", |r| r.deployment[i] = z);
+            e.draft
+                .edit("edit a zone as text", |r| set(&mut r.deployment, i, z));
         }
         Thing::Objective(i) => {
             let o = read(s)?;
-            e.draft
-                .edit("edit an objective as text", |r| r.objectives[i] = o);
+            e.draft.edit("edit an objective as text", |r| {
+                set(&mut r.objectives, i, o)
+            });
         }
         _ => {}
     }
