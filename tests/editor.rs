@@ -2,24 +2,15 @@
 //! scenario opened and saved unchanged loads to the same battle; undo and redo take back and
 //! make again every edit; every problem the checks find lands on the thing it concerns.
 
+mod common;
+use common::FOOT;
 use std::path::{Path, PathBuf};
 use volley::editor::{Draft, Thing, write};
 use volley::rules::scenario;
 use volley::rules::terrain::FeatureKind;
 
-/// Each ruleset and a troop type of its line infantry.
-pub const FOOT: [(&str, &str); 5] = [
-    ("db7yw", "Ms"),
-    ("dbfpw", "Inf"),
-    ("bbb7yw", "Inf"),
-    ("hal25", "LI"),
-    ("old_dessauer", "Inf"),
-];
-
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("volley-editor-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+    common::scratch("editor", name)
 }
 
 #[test]
@@ -247,6 +238,13 @@ fn a_line_and_a_column_are_placed_base_by_base() {
     assert_eq!(d.raw().units.len(), 4);
 }
 
+/// The line of a text (from 0) that holds `what`.
+fn line_of(text: &str, what: &str) -> usize {
+    text.lines()
+        .position(|l| l.contains(what))
+        .unwrap_or_else(|| panic!("no line holds {what}: {text}"))
+}
+
 #[test]
 fn the_file_has_one_line_a_thing_and_reads_back() {
     let mut d = Draft::new("bbb7yw").unwrap();
@@ -257,12 +255,7 @@ fn the_file_has_one_line_a_thing_and_reads_back() {
         "{}",
         w.text
     );
-    let unit_line = w
-        .text
-        .lines()
-        .position(|l| l.contains("type: \"Inf\""))
-        .unwrap();
-    assert_eq!(w.lines[unit_line], Thing::Unit(0));
+    assert_eq!(w.lines[line_of(&w.text, "type: \"Inf\"")], Thing::Unit(0));
     assert!(w.text.contains("at: (200.0, 200.0)"), "{}", w.text);
     assert!(
         !w.text.contains("hits"),
@@ -280,12 +273,7 @@ fn the_file_has_one_line_a_thing_and_reads_back() {
     let w = write(d.raw()).unwrap();
     assert!(w.text.contains("Bevern's"), "{}", w.text);
     assert_eq!(scenario::parse_raw(&w.text, "x").unwrap(), *d.raw());
-    let unit_line = w
-        .text
-        .lines()
-        .position(|l| l.contains("type: \"Inf\""))
-        .unwrap();
-    assert_eq!(w.lines[unit_line], Thing::Unit(0));
+    assert_eq!(w.lines[line_of(&w.text, "type: \"Inf\"")], Thing::Unit(0));
 }
 
 #[test]

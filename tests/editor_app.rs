@@ -5,6 +5,8 @@
 //! loads to the same battle.
 
 use bevy::prelude::*;
+mod common;
+use common::FOOT;
 use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 use volley::app::editor::{Editor, EditorPointer, Tool};
@@ -12,19 +14,8 @@ use volley::app::screens::Screen;
 use volley::editor::{Draft, Thing};
 use volley::rules::scenario;
 
-/// Each ruleset and a troop type of its line infantry.
-const FOOT: [(&str, &str); 5] = [
-    ("db7yw", "Ms"),
-    ("dbfpw", "Inf"),
-    ("bbb7yw", "Inf"),
-    ("hal25", "LI"),
-    ("old_dessauer", "Inf"),
-];
-
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("volley-editor-app-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+    common::scratch("editor-app", name)
 }
 
 fn editor_on(draft: Draft) -> App {

@@ -45,31 +45,45 @@ pub fn one_line<T: Serialize>(v: &T) -> Result<String, String> {
     Ok(tidy_spaces(&body))
 }
 
+/// Where a scan of RON text is: inside a string or not, and just after a backslash there.
+#[derive(Default)]
+struct Quoted {
+    in_string: bool,
+    escaped: bool,
+}
+
+impl Quoted {
+    /// Takes the next character; true while it is a string's (its opening quote excepted).
+    fn step(&mut self, c: char) -> bool {
+        if !self.in_string {
+            self.in_string = c == '"';
+            return false;
+        }
+        match (self.escaped, c) {
+            (false, '\\') => self.escaped = true,
+            (false, '"') => self.in_string = false,
+            _ => self.escaped = false,
+        }
+        true
+    }
+}
+
 /// Pretty RON with its line breaks made spaces leaves doubled spaces and a space inside the
 /// brackets: closes them up; and an apostrophe in a string is written plain.
 fn tidy_spaces(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    let mut in_string = false;
-    let mut escaped = false;
+    let mut q = Quoted::default();
     for c in s.chars() {
-        if in_string {
+        let escaped = q.escaped;
+        if q.step(c) {
             // An apostrophe needs no escape in a RON string: "Bevern's", not "Bevern\\'s".
             if escaped && c == '\'' {
                 out.pop();
             }
             out.push(c);
-            match (escaped, c) {
-                (false, '\\') => escaped = true,
-                (false, '"') => in_string = false,
-                _ => escaped = false,
-            }
             continue;
         }
         match c {
-            '"' => {
-                in_string = true;
-                out.push(c);
-            }
             ' ' if out.ends_with(' ') || out.ends_with('(') || out.ends_with('[') => {}
             ')' | ']' if out.ends_with(' ') => {
                 out.pop();
@@ -173,7 +187,7 @@ const PLAIN: Sparse = Sparse {
 fn fields(s: &str) -> Option<Vec<(String, String)>> {
     let inner = s.trim().strip_prefix('(')?.strip_suffix(')')?;
     let mut out = Vec::new();
-    let (mut depth, mut in_string, mut escaped, mut start) = (0i32, false, false, 0);
+    let (mut depth, mut q, mut start) = (0i32, Quoted::default(), 0);
     let mut push = |part: &str| -> Option<()> {
         if part.trim().is_empty() {
             return Some(());
@@ -183,16 +197,10 @@ fn fields(s: &str) -> Option<Vec<(String, String)>> {
         Some(())
     };
     for (i, c) in inner.char_indices() {
-        if in_string {
-            match (escaped, c) {
-                (false, '\\') => escaped = true,
-                (false, '"') => in_string = false,
-                _ => escaped = false,
-            }
+        if q.step(c) || q.in_string {
             continue;
         }
         match c {
-            '"' => in_string = true,
             '(' | '[' | '{' => depth += 1,
             ')' | ']' | '}' => depth -= 1,
             ',' if depth == 0 => {

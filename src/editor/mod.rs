@@ -680,16 +680,22 @@ pub fn tidy(v: f32) -> f32 {
 
 /// An id's stem: lower case, words joined by '-'.
 fn slug(s: &str) -> String {
-    let mut id = String::new();
+    joined(s, '-').unwrap_or_else(|| "x".into())
+}
+
+/// A name's words in lower case joined by `sep` ("Reichenberg, 1757": "reichenberg_1757" with
+/// '_'); none for a name without a letter or a digit.
+pub fn joined(s: &str, sep: char) -> Option<String> {
+    let mut out = String::new();
     for c in s.to_lowercase().chars() {
         if c.is_alphanumeric() {
-            id.push(c);
-        } else if !id.is_empty() && !id.ends_with('-') {
-            id.push('-');
+            out.push(c);
+        } else if !out.is_empty() && !out.ends_with(sep) {
+            out.push(sep);
         }
     }
-    let id = id.trim_end_matches('-').to_string();
-    if id.is_empty() { "x".into() } else { id }
+    let out = out.trim_end_matches(sep).to_string();
+    (!out.is_empty()).then_some(out)
 }
 
 /// An id less its number at the end ("prussia-inf-3": "prussia-inf").

@@ -17,6 +17,23 @@ pub const DEFAULTS: [&str; 5] = [
     "scenarios/lobosch_1756.ron",
 ];
 
+/// Each ruleset and a troop type of its line infantry.
+pub const FOOT: [(&str, &str); 5] = [
+    ("db7yw", "Ms"),
+    ("dbfpw", "Inf"),
+    ("bbb7yw", "Inf"),
+    ("hal25", "LI"),
+    ("old_dessauer", "Inf"),
+];
+
+/// A file of this name in a folder of the test's own under the system's temporary folder
+/// (tests run side by side).
+pub fn scratch(tag: &str, name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("volley-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    dir.join(name)
+}
+
 /// A count for a long run from the environment variable `var`, else `short`.
 pub fn env_count(var: &str, short: u64) -> u64 {
     std::env::var(var)

@@ -455,16 +455,7 @@ impl Editor {
 
 /// A file name made of a scenario's name.
 fn file_stem(name: &str) -> String {
-    let mut s = String::new();
-    for c in name.to_lowercase().chars() {
-        if c.is_alphanumeric() {
-            s.push(c);
-        } else if !s.is_empty() && !s.ends_with('_') {
-            s.push('_');
-        }
-    }
-    let s = s.trim_end_matches('_').to_string();
-    if s.is_empty() { "scenario".into() } else { s }
+    crate::editor::joined(name, '_').unwrap_or_else(|| "scenario".into())
 }
 
 /// The editor without its drawing and panels: usable headless (MinimalPlugins, StatesPlugin

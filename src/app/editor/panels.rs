@@ -8,7 +8,7 @@ use crate::app::state::BoardCamera;
 use crate::editor::{Draft, Thing};
 use crate::rules::model::{Class, Formation};
 use crate::rules::ruleset::{KNOWN_RULESETS, ScenarioField};
-use crate::rules::scenario::{RawHold, RawScenario, ron_options};
+use crate::rules::scenario::{RawHold, RawScenario, RawUnit, ron_options};
 use crate::rules::terrain::FeatureKind;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -592,11 +592,132 @@ fn unit_fields(ui: &mut egui::Ui, e: &mut Editor, i: usize) {
                 ui.checkbox(&mut u.disordered, "disordered");
                 ui.checkbox(&mut u.limbered, "limbered");
             });
-            ui.label(
-                "Every other field (stands, bases, generals, brigades, states): as text below.",
-            );
+            if let Some(r) = &rules {
+                ruleset_fields(ui, r.get(), u);
+            }
+            ui.label("Flags, attachments and a coat: in the text below.");
         },
     );
+}
+
+/// The fields of a unit that only some rulesets read: its organisation (bases, stands of
+/// figures, a general's leadership and reach, a brigade, a DBN division) and the states its
+/// troop type may start in.
+fn ruleset_fields(ui: &mut egui::Ui, rs: &dyn crate::rules::ruleset::Ruleset, u: &mut RawUnit) {
+    use crate::rules::model::{Ammo, Division};
+    use crate::rules::ruleset::{UnitModel, UnitState};
+    let number = |ui: &mut egui::Ui, label: &str, v: &mut u32, most: u32| {
+        ui.horizontal(|ui| {
+            ui.label(label);
+            ui.add(egui::DragValue::new(v).range(0..=most));
+        });
+    };
+    match rs.unit_model() {
+        UnitModel::Bases => {
+            let mut n = u.bases.unwrap_or(0);
+            ui.horizontal(|ui| {
+                ui.label("bases");
+                ui.add(
+                    egui::DragValue::new(&mut n)
+                        .range(0..=12)
+                        .custom_formatter(|v, _| {
+                            if v == 0.0 {
+                                "as the rules give".into()
+                            } else {
+                                format!("{v}")
+                            }
+                        }),
+                );
+            });
+            u.bases = (n > 0).then_some(n);
+        }
+        UnitModel::Stands => {
+            let written = u
+                .stands
+                .as_ref()
+                .map(|s| s.iter().map(u32::to_string).collect::<Vec<_>>().join(", "))
+                .unwrap_or_default();
+            let mut text = written.clone();
+            ui.horizontal(|ui| {
+                ui.label("figures in each stand");
+                ui.text_edit_singleline(&mut text)
+                    .on_hover_text("e.g. 4, 4, 4; empty: as the rules give");
+            });
+            if text != written {
+                let parsed: Option<Vec<u32>> =
+                    text.split(',').map(|x| x.trim().parse().ok()).collect();
+                match parsed {
+                    _ if text.trim().is_empty() => u.stands = None,
+                    Some(v) if !v.is_empty() => u.stands = Some(v),
+                    _ => {}
+                }
+            }
+            number(
+                ui,
+                "figures lost before the battle",
+                &mut u.figures_lost,
+                200,
+            );
+            ui.horizontal(|ui| {
+                ui.label("a general's leadership and command radius (inches)");
+                let mut l = u.leadership.unwrap_or(0);
+                ui.add(egui::DragValue::new(&mut l).range(0..=2));
+                let mut r = u.command_radius.unwrap_or(0.0);
+                ui.add(egui::DragValue::new(&mut r).range(0.0..=48.0).speed(0.25));
+                u.leadership = (l > 0 || u.leadership.is_some()).then_some(l);
+                u.command_radius = (r > 0.0).then_some(r);
+            });
+        }
+        UnitModel::SingleBase => {
+            egui::ComboBox::from_label("division")
+                .selected_text(u.division.map_or("none".to_string(), |d| format!("{d:?}")))
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(&mut u.division, None, "none");
+                    for d in [
+                        Division::Left,
+                        Division::Centre,
+                        Division::Right,
+                        Division::Reserve,
+                    ] {
+                        ui.selectable_value(&mut u.division, Some(d), format!("{d:?}"));
+                    }
+                });
+        }
+    }
+    if rs.scenario_fields().contains(&ScenarioField::Brigade) {
+        let mut b = u.brigade.clone().unwrap_or_default();
+        text_field(ui, "brigade", &mut b);
+        u.brigade = (!b.trim().is_empty()).then(|| b.trim().to_string());
+    }
+    let states = rs.unit_states(&u.troop);
+    if states.is_empty() {
+        return;
+    }
+    ui.horizontal_wrapped(|ui| {
+        for st in states {
+            match st {
+                UnitState::BasesLost => number(ui, "bases lost", &mut u.bases_lost, 12),
+                UnitState::Ammunition => {
+                    let mut a = u.ammunition.unwrap_or_default();
+                    egui::ComboBox::from_label("ammunition")
+                        .selected_text(format!("{a:?}"))
+                        .show_ui(ui, |ui| {
+                            for x in [Ammo::Full, Ammo::Low, Ammo::Out] {
+                                ui.selectable_value(&mut a, x, format!("{x:?}"));
+                            }
+                        });
+                    u.ammunition = (a != Ammo::Full).then_some(a);
+                }
+                UnitState::Silenced => _ = ui.checkbox(&mut u.silenced, "silenced"),
+                UnitState::Disrupted => _ = ui.checkbox(&mut u.disrupted, "disrupted"),
+                UnitState::Disorganised => _ = ui.checkbox(&mut u.disorganised, "disorganised"),
+                UnitState::Routed => _ = ui.checkbox(&mut u.routed, "routed"),
+                UnitState::VolleyFired => _ = ui.checkbox(&mut u.volley_fired, "volley fired"),
+                UnitState::Moved => _ = ui.checkbox(&mut u.moved, "moved this bound"),
+                UnitState::HoldGround => _ = ui.checkbox(&mut u.hold_ground, "holds its ground"),
+            }
+        }
+    });
 }
 
 fn feature_fields(ui: &mut egui::Ui, e: &mut Editor, i: usize) {
@@ -841,6 +962,44 @@ fn conditions(ui: &mut egui::Ui, e: &mut Editor) {
     if buf.1 != written {
         buf = (written.clone(), written.clone(), None);
     }
+    // Starting points for the common cases, to apply or to change first.
+    ui.horizontal_wrapped(|ui| {
+        ui.label("Start from:");
+        let raw = e.draft.raw();
+        let places: Vec<String> = (0..raw.objectives.len())
+            .map(|i| crate::rules::scenario::victory::objective_id(&raw.objectives[i], i))
+            .collect();
+        let attacker = usize::from(raw.sides.first().is_some_and(|s| s.defender));
+        if ui
+            .button("the ruleset's own")
+            .on_hover_text("No conditions: the ruleset decides")
+            .clicked()
+        {
+            buf.0.clear();
+        }
+        if ui
+            .button("more points at the limit")
+            .on_hover_text("The objectives' worth decides at the turn limit, else the ruleset")
+            .clicked()
+        {
+            buf.0 = "(at_limit: [(then: MorePoints), (then: Ruleset)])".into();
+        }
+        if !places.is_empty()
+            && ui
+                .button("the attacker wins holding every place")
+                .on_hover_text("The side that is not the defender wins at once holding them all")
+                .clicked()
+        {
+            let holds: Vec<String> = places
+                .iter()
+                .map(|p| format!("Holds(side: {attacker}, place: \"{p}\")"))
+                .collect();
+            buf.0 = format!(
+                "(ends: [(then: Win({attacker}), when: All([{}]))], at_limit: [(then: MorePoints)])",
+                holds.join(", ")
+            );
+        }
+    });
     ui.add(
         egui::TextEdit::multiline(&mut buf.0)
             .desired_rows(3)
