@@ -480,7 +480,7 @@ fn edit_copy<T: Clone + PartialEq>(
 fn text_field(ui: &mut egui::Ui, label: &str, s: &mut String) {
     ui.horizontal(|ui| {
         ui.label(label);
-        ui.text_edit_singleline(s);
+        ui.add(egui::TextEdit::singleline(s).desired_width(240.0));
     });
 }
 
@@ -490,10 +490,12 @@ fn unit_fields(ui: &mut egui::Ui, e: &mut Editor, i: usize) {
     let mm = e.draft.mm_per_unit();
     let unit = e.draft.rules().map(|r| r.measure().name()).unwrap_or("mm");
     let rules = e.draft.rules().ok();
+    // A ruleset that grades by troop type names no class: the rung's own name then.
     let class_name = |c: Class| {
         rules
             .as_ref()
             .map(|r| r.class_name(c))
+            .filter(|n| !n.is_empty())
             .unwrap_or_else(|| format!("{c:?}"))
     };
     let classes: Vec<(Class, String)> = [
@@ -640,7 +642,7 @@ fn ruleset_fields(ui: &mut egui::Ui, rs: &dyn crate::rules::ruleset::Ruleset, u:
             let mut text = written.clone();
             ui.horizontal(|ui| {
                 ui.label("figures in each stand");
-                ui.text_edit_singleline(&mut text)
+                ui.add(egui::TextEdit::singleline(&mut text).desired_width(120.0))
                     .on_hover_text("e.g. 4, 4, 4; empty: as the rules give");
             });
             if text != written {
@@ -658,15 +660,17 @@ fn ruleset_fields(ui: &mut egui::Ui, rs: &dyn crate::rules::ruleset::Ruleset, u:
                 &mut u.figures_lost,
                 200,
             );
+            // A general's: his leadership and the reach of his command.
+            let mut l = u.leadership.unwrap_or(0);
+            let mut r = u.command_radius.unwrap_or(0.0);
             ui.horizontal(|ui| {
-                ui.label("a general's leadership and command radius (inches)");
-                let mut l = u.leadership.unwrap_or(0);
+                ui.label("general: leadership");
                 ui.add(egui::DragValue::new(&mut l).range(0..=2));
-                let mut r = u.command_radius.unwrap_or(0.0);
+                ui.label("command radius (in)");
                 ui.add(egui::DragValue::new(&mut r).range(0.0..=48.0).speed(0.25));
-                u.leadership = (l > 0 || u.leadership.is_some()).then_some(l);
-                u.command_radius = (r > 0.0).then_some(r);
             });
+            u.leadership = (l > 0 || u.leadership.is_some()).then_some(l);
+            u.command_radius = (r > 0.0).then_some(r);
         }
         UnitModel::SingleBase => {
             egui::ComboBox::from_label("division")
