@@ -68,9 +68,10 @@ pub enum Cmd {
     Edit {
         /// The scenario to edit; without one, a new scenario.
         file: Option<PathBuf>,
-        /// The ruleset of a new scenario: db7yw, dbfpw, bbb7yw, old_dessauer or hal25.
-        #[arg(long, default_value = "db7yw")]
-        ruleset: String,
+        /// The ruleset of a new scenario, by its id (`volley check` names them); the default
+        /// scenario's when absent.
+        #[arg(long)]
+        ruleset: Option<String>,
     },
     /// Validate scenarios, saves and order files; prints file:line:col: message per problem.
     Check {
@@ -410,6 +411,14 @@ pub fn main() -> i32 {
             }
         },
         Some(Cmd::Edit { file, ruleset }) => {
+            let ruleset = ruleset.unwrap_or_else(|| {
+                let default = scenario::default_path();
+                scenario::read_text(&default)
+                    .ok()
+                    .and_then(|t| scenario::parse_raw(&t, "").ok())
+                    .map(|r| r.ruleset)
+                    .unwrap_or_default()
+            });
             let draft = match &file {
                 Some(f) if f.exists() => crate::editor::Draft::open(f).map_err(|d| {
                     d.iter()

@@ -52,20 +52,9 @@ fn a_scenario_made_by_edits_for_each_ruleset_passes_the_checks() {
     }
 }
 
-fn shipped() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
-        .collect();
-    files.sort();
-    files
-}
-
 #[test]
 fn each_shipped_scenario_saved_unchanged_loads_to_the_same_battle() {
-    let files = shipped();
+    let files = common::shipped();
     assert!(files.len() >= 15);
     for f in files {
         let mut d = Draft::open(&f).unwrap();

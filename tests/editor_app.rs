@@ -235,14 +235,7 @@ fn a_problem_shows_at_once_and_keeps_the_scenario_from_being_saved_as_playable()
 
 #[test]
 fn each_shipped_scenario_opened_in_the_editor_and_saved_loads_to_the_same_battle() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
-        .collect();
-    files.sort();
-    for f in files {
+    for f in common::shipped() {
         let out = scratch(&format!(
             "same-{}",
             f.file_name().unwrap().to_string_lossy()

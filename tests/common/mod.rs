@@ -34,6 +34,18 @@ pub fn scratch(tag: &str, name: &str) -> std::path::PathBuf {
     dir.join(name)
 }
 
+/// The shipped scenarios, in order.
+pub fn shipped() -> Vec<std::path::PathBuf> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .expect("the scenarios folder")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+        .collect();
+    files.sort();
+    files
+}
+
 /// A count for a long run from the environment variable `var`, else `short`.
 pub fn env_count(var: &str, short: u64) -> u64 {
     std::env::var(var)

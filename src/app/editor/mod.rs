@@ -5,6 +5,7 @@
 //! turns the mouse and keys into its edits.
 
 mod draw;
+mod fields;
 mod panels;
 
 use super::Game;
