@@ -205,6 +205,19 @@ impl Feature {
         })
     }
 
+    /// Whether the box from `lo` to `hi` meets the box of any segment of a linear feature,
+    /// loosened by its half width: what comes within the line's width meets one of them (a
+    /// road across the table has a box as wide as the table, its segments do not).
+    fn line_may_meet(&self, lo: Pt, hi: Pt) -> bool {
+        let h = self.width / 2.0;
+        self.points.windows(2).any(|w| {
+            lo.x <= w[0].x.max(w[1].x) + h
+                && hi.x >= w[0].x.min(w[1].x) - h
+                && lo.y <= w[0].y.max(w[1].y) + h
+                && hi.y >= w[0].y.min(w[1].y) - h
+        })
+    }
+
     /// Whether the segment `a`-`c` comes within the feature's box.
     pub fn may_cross(&self, a: Pt, c: Pt) -> bool {
         self.may_meet(
@@ -232,6 +245,11 @@ impl Feature {
                 query::intersection_test(&Pose::IDENTITY, mesh, &base.pose(), &base.cuboid())
                     .map(|i| i.intersecting)
                     .unwrap_or(false)
+            }
+            Some(Shape::Line(_))
+                if !self.line_may_meet(Pt::new(c.x - r, c.y - r), Pt::new(c.x + r, c.y + r)) =>
+            {
+                false
             }
             Some(Shape::Line(line)) => {
                 query::distance(&Pose::IDENTITY, line, &base.pose(), &base.cuboid())
@@ -278,6 +296,15 @@ impl Feature {
     /// True when segment a-b crosses a linear feature.
     pub fn crossed_by(&self, a: Pt, b: Pt) -> bool {
         match &self.shape {
+            // A segment within the half width of the line meets its box loosened by as much.
+            Some(Shape::Line(_))
+                if !self.line_may_meet(
+                    Pt::new(a.x.min(b.x), a.y.min(b.y)),
+                    Pt::new(a.x.max(b.x), a.y.max(b.y)),
+                ) =>
+            {
+                false
+            }
             Some(Shape::Line(line)) => {
                 let seg = Segment::new(a.v(), b.v());
                 query::distance(&Pose::IDENTITY, line, &Pose::IDENTITY, &seg)
@@ -355,6 +382,20 @@ impl Terrain {
     }
 
     /// Features of the given kinds that the base touches.
+    /// Whether any feature may touch one of these bases (their boxes meet its box): where
+    /// none may, no feature touches or holds any of them, and the exact tests can be skipped.
+    pub fn any_near(&self, bases: &[Base]) -> bool {
+        let mut lo = Pt::new(f32::INFINITY, f32::INFINITY);
+        let mut hi = Pt::new(f32::NEG_INFINITY, f32::NEG_INFINITY);
+        for b in bases {
+            let r = b.radius();
+            lo = Pt::new(lo.x.min(b.centre.x - r), lo.y.min(b.centre.y - r));
+            hi = Pt::new(hi.x.max(b.centre.x + r), hi.y.max(b.centre.y + r));
+        }
+        // A base not a number is asked of the features one by one, as before.
+        !(lo.is_finite() && hi.is_finite()) || self.features.iter().any(|f| f.may_meet(lo, hi))
+    }
+
     pub fn touching<'a>(
         &'a self,
         base: &'a Base,

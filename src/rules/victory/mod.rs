@@ -321,18 +321,22 @@ pub fn after_command(rules: &dyn Ruleset, b: &mut Battle, out: &mut Vec<Event>, 
         return;
     }
     let held = record(rules, b, out);
-    let victory = b.victory.clone();
-    let Some(c) = &victory.conditions else { return };
     let closed = turn_before..b.turn;
     let decided = {
+        let b: &Battle = b;
+        let Some(c) = &b.victory.conditions else {
+            return;
+        };
         let r = Reading { rules, b, held };
         c.ends
             .iter()
             .filter(|cl| cl.turn.is_none_or(|t| closed.contains(&t)))
-            .find_map(|cl| r.decide(cl).map(|d| (cl, d)))
+            .find_map(|cl| {
+                r.decide(cl)
+                    .map(|(winner, reason)| (winner, reason, words::clause_words(b, cl, false)))
+            })
     };
-    if let Some((cl, (winner, reason))) = decided {
-        let condition = words::clause_words(b, cl, false);
+    if let Some((winner, reason, condition)) = decided {
         end(
             b,
             out,

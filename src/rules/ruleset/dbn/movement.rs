@@ -235,9 +235,13 @@ impl Dbn {
         let mut why = Vec::new();
         let mut road = true;
         for (i, s) in samples.iter().enumerate() {
+            // Open ground all the way: no feature's box meets the way's, so none is touched.
+            let open = !b.terrain.any_near(s);
             for base in s {
-                why.extend(self.bad_going_crossed(b, base));
-                if !b.terrain.on_road(base.centre) {
+                if !open {
+                    why.extend(self.bad_going_crossed(b, base));
+                }
+                if open || !b.terrain.on_road(base.centre) {
                     road = false;
                 }
                 if !b.table.holds(base) {
@@ -245,6 +249,9 @@ impl Dbn {
                         Refusal::WouldLeaveTable,
                         format!("{} would leave the table", units[i].name),
                     ));
+                }
+                if open {
+                    continue;
                 }
                 for river in b.terrain.touching(base, &[FeatureKind::River]) {
                     if !b.terrain.on_bridge(base) {

@@ -133,8 +133,9 @@ impl OldDessauer {
         if !self.is_fighting_unit(u) {
             return Vec::new();
         }
+        let fronts = layout::arms(u);
         b.alive()
-            .filter(|e| e.side != u.side && self.is_fighting_unit(e) && touching(u, e))
+            .filter(|e| e.side != u.side && self.is_fighting_unit(e) && touches(&fronts, e))
             .collect()
     }
 
@@ -478,10 +479,18 @@ impl Ruleset for OldDessauer {
 
 /// Two units' bases touch: an L by the stands of its arms, any other unit by its base.
 pub fn touching(u: &Unit, e: &Unit) -> bool {
+    touches(&layout::arms(u), e)
+}
+
+/// Whether any of these fronts (a unit's `layout::arms`) touches the unit `e`.
+fn touches(fronts: &[Base], e: &Unit) -> bool {
     let eps = crate::rules::geometry::CONTACT_EPS;
-    layout::arms(u)
-        .iter()
-        .any(|a| layout::arms(e).iter().any(|x| a.within(x, eps)))
+    let near = |x: &Base| fronts.iter().any(|a| a.within(x, eps));
+    if layout::is_l(e) {
+        layout::arms(e).iter().any(near)
+    } else {
+        near(&e.base)
+    }
 }
 
 pub(crate) use super::common::{illegal, in_phase};

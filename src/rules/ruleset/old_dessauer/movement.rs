@@ -151,22 +151,34 @@ pub(super) fn zones(
     let target = charge.map(|t| t.shapes()).unwrap_or_default();
     let approaching = |s: &Base| target.iter().any(|x| s.distance(x) < zoc - 0.5);
     for o in b.alive() {
-        if o.side == u.side
-            || charge.is_some_and(|t| t.id == o.id)
-            || !od.is_fighting_unit(o)
+        if o.side == u.side || charge.is_some_and(|t| t.id == o.id) || !od.is_fighting_unit(o) {
+            continue;
+        }
+        let shapes = o.shapes();
+        // A base whose bounding circle stays farther than the zone from every shape of the
+        // enemy cannot come within it: the exact distances, and whether the enemy's zone
+        // counts at all (its contacts, its skirmishing), are asked only of the near ones.
+        let near = |s: &Base| shapes.iter().any(|x| s.near(x, zoc));
+        if !bases.iter().any(near)
             || od.in_contact(b, o)
             || (od.is_skirmishing(b, o) && kind != Kind::LightInfantry)
         {
             continue;
         }
-        let shapes = o.shapes();
         let gap = |s: &Base| {
             shapes
                 .iter()
+                .filter(|x| s.near(x, zoc))
                 .map(|x| s.distance(x))
                 .fold(f32::MAX, f32::min)
         };
-        let limit = (zoc - 0.5).min(gap(&u.base) - 0.5);
+        let limit = (zoc - 0.5).min(
+            shapes
+                .iter()
+                .map(|x| u.base.distance(x))
+                .fold(f32::MAX, f32::min)
+                - 0.5,
+        );
         if bases.iter().any(|s| gap(s) < limit && !approaching(s)) {
             return illegal(
                 Refusal::ZoneOfControl,
