@@ -309,6 +309,11 @@ impl Base {
 
     pub fn contains(&self, p: Pt) -> bool {
         let d = p.minus(self.centre);
+        // Outside the bounding circle (with the tolerance's room) is outside the base.
+        let reach = self.radius() + 0.01;
+        if d.dot(d) > reach * reach {
+            return false;
+        }
         d.dot(self.right()).abs() <= self.width / 2.0 + 1e-3
             && d.dot(self.forward()).abs() <= self.depth / 2.0 + 1e-3
     }
@@ -491,6 +496,20 @@ impl Base {
 
 /// True when segment `a`-`b` passes through the base.
 pub fn segment_hits_base(a: Pt, b: Pt, base: &Base) -> bool {
+    // A segment that meets the base comes within its bounding circle: one that passes the
+    // circle by more than rounding cannot (the exact test is asked only of the others).
+    let ab = b.minus(a);
+    let len2 = ab.dot(ab);
+    let t = if len2 > 0.0 {
+        (base.centre.minus(a).dot(ab) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let reach = base.radius() + 0.01;
+    let off = base.centre.minus(a.plus(ab.scale(t)));
+    if off.dot(off) > reach * reach {
+        return false;
+    }
     let seg = Segment::new(a.v(), b.v());
     query::intersection_test(&Pose::IDENTITY, &seg, &base.pose(), &base.cuboid())
         .map(|i| i.intersecting)

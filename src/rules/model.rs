@@ -333,8 +333,50 @@ impl std::hash::Hasher for Fnv {
     }
 }
 
-/// Ids to the index of the first unit with each, hashed by FNV.
-pub type IdIndex = std::collections::HashMap<UnitId, usize, std::hash::BuildHasherDefault<Fnv>>;
+/// Ids to the index of the first unit with each: by the address of the id's shared text
+/// (ids are nearly always clones of the unit's own, found so without reading the text), and by
+/// the text, hashed by FNV.
+#[derive(Debug, Default)]
+pub struct IdIndex {
+    /// The address of each unit's id text and the index of the first unit holding it, sorted.
+    by_address: Vec<(usize, usize)>,
+    by_text: std::collections::HashMap<UnitId, usize, std::hash::BuildHasherDefault<Fnv>>,
+}
+
+impl IdIndex {
+    /// The index of the units in their order.
+    pub fn new<'a>(units: impl Iterator<Item = &'a Unit>) -> Self {
+        let mut ix = IdIndex::default();
+        for (i, u) in units.enumerate() {
+            ix.by_address.push((address(&u.id), i));
+            ix.by_text.entry(u.id.clone()).or_insert(i);
+        }
+        // Stable: the first unit holding an address comes first.
+        ix.by_address.sort_by_key(|(a, _)| *a);
+        ix.by_address.dedup_by_key(|(a, _)| *a);
+        ix
+    }
+
+    /// The first unit holding this very id (the same shared text), if any was indexed.
+    pub fn by_address(&self, id: &UnitId) -> Option<usize> {
+        let a = address(id);
+        self.by_address
+            .binary_search_by_key(&a, |(x, _)| *x)
+            .ok()
+            .and_then(|k| self.by_address.get(k))
+            .map(|(_, i)| *i)
+    }
+
+    /// The first unit with this id's text, if any was indexed.
+    pub fn by_text(&self, id: &UnitId) -> Option<usize> {
+        self.by_text.get(id).copied()
+    }
+}
+
+/// Where an id's shared text lives.
+fn address(id: &UnitId) -> usize {
+    Arc::as_ptr(&id.0).cast::<u8>() as usize
+}
 
 /// The units of a battle, in the scenario's order, each shared with the undo history and the
 /// battle's copies until changed: changing one unit copies that unit alone (copying every unit

@@ -382,9 +382,10 @@ impl Terrain {
     }
 
     /// Features of the given kinds that the base touches.
-    /// Whether any feature may touch one of these bases (their boxes meet its box): where
-    /// none may, no feature touches or holds any of them, and the exact tests can be skipped.
-    pub fn any_near(&self, bases: &[Base]) -> bool {
+    /// The features that may touch one of these bases, in order (their boxes meet the box
+    /// round the bases): no other touches, holds or is crossed between any of them, so the
+    /// exact tests of a move need ask only these.
+    pub fn near(&self, bases: &[Base]) -> Vec<&Feature> {
         let mut lo = Pt::new(f32::INFINITY, f32::INFINITY);
         let mut hi = Pt::new(f32::NEG_INFINITY, f32::NEG_INFINITY);
         for b in bases {
@@ -392,8 +393,12 @@ impl Terrain {
             lo = Pt::new(lo.x.min(b.centre.x - r), lo.y.min(b.centre.y - r));
             hi = Pt::new(hi.x.max(b.centre.x + r), hi.y.max(b.centre.y + r));
         }
-        // A base not a number is asked of the features one by one, as before.
-        !(lo.is_finite() && hi.is_finite()) || self.features.iter().any(|f| f.may_meet(lo, hi))
+        // Bases not numbers are asked of every feature, as before.
+        let all = !(lo.is_finite() && hi.is_finite());
+        self.features
+            .iter()
+            .filter(|f| all || f.may_meet(lo, hi))
+            .collect()
     }
 
     pub fn touching<'a>(

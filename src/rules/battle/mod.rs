@@ -159,10 +159,7 @@ impl Battle {
                 starting_units[u.side] += 1;
             }
         }
-        let mut ids = IdIndex::default();
-        for (i, u) in units.iter().enumerate() {
-            ids.entry(u.id.clone()).or_insert(i);
-        }
+        let ids = IdIndex::new(units.iter());
         Battle {
             ids: Arc::new(ids),
             scenario: Arc::new(scenario),
@@ -322,9 +319,18 @@ impl Battle {
     /// Ids are nearly always clones of the unit's own (shared) id, so the pointers are compared
     /// first, the text only where no pointer matches.
     pub fn index_of(&self, id: &UnitId) -> Option<usize> {
+        // The first unit holding the id itself: that unit's, by its address.
+        if let Some(i) = self.ids.by_address(id)
+            && self
+                .units
+                .get(i)
+                .is_some_and(|u| Arc::ptr_eq(&u.id.0, &id.0))
+        {
+            return Some(i);
+        }
         // The index gives the first unit with the id's text: where it is the id itself, it is
         // the first whose pointer matches too.
-        if let Some(&i) = self.ids.get(id)
+        if let Some(i) = self.ids.by_text(id)
             && self
                 .units
                 .get(i)

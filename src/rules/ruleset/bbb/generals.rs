@@ -21,10 +21,19 @@ impl Bbb7yw {
     /// `margin` mm nearer.
     pub fn general_nearer_enemy(&self, b: &Battle, g: &Unit, margin: f32) -> bool {
         let near = |side_own: bool| {
-            b.alive()
+            // The nearest unit's distance: a unit whose bounding circle stays farther than the
+            // nearest found so far (by more than rounding) is not measured exactly.
+            let mut nearest = f32::INFINITY;
+            for u in b
+                .alive()
                 .filter(|u| (u.side == g.side) == side_own && !self.is_general(u))
-                .map(|u| u.base.distance(&g.base))
-                .fold(f32::INFINITY, f32::min)
+            {
+                let least = u.base.centre.dist(g.base.centre) - u.base.radius() - g.base.radius();
+                if least - 0.01 < nearest {
+                    nearest = nearest.min(u.base.distance(&g.base));
+                }
+            }
+            nearest
         };
         near(false) - margin < near(true)
     }

@@ -5,7 +5,7 @@
 use super::{Arm, Bbb7yw, N, illegal, in_phase, layout};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Event, RuleError, Step};
-use crate::rules::geometry::{Base, Contact, norm_deg};
+use crate::rules::geometry::{Base, Contact, Pt, norm_deg};
 use crate::rules::model::{Formation, Unit, UnitId};
 use crate::rules::ruleset::bbb::{Flag, GENERALS, MOVEMENT, Refusal};
 use crate::rules::ruleset::common::{
@@ -283,29 +283,36 @@ impl Bbb7yw {
     /// The ground along the way: the difficult terrain and obstacles crossed (by name), and
     /// whether it fords a river.
     fn ground(&self, b: &Battle, u: &Unit, samples: &[Base]) -> (Vec<String>, bool) {
+        const DIFFICULT: [FeatureKind; 3] =
+            [FeatureKind::Marsh, FeatureKind::Woods, FeatureKind::Town];
         let mut why: Vec<String> = Vec::new();
-        let difficult = [FeatureKind::Marsh, FeatureKind::Woods, FeatureKind::Town];
         let mut river = false;
         let mut bridge = false;
+        // Only the features near the way can hold or be crossed by any part of it.
+        let near = b.terrain.near(samples);
+        let at = |p: Pt, kinds: &'static [FeatureKind]| {
+            near.iter()
+                .copied()
+                .filter(move |f| kinds.contains(&f.kind) && f.contains(p))
+        };
+        let level_at = |p: Pt| {
+            at(p, &[FeatureKind::Hill])
+                .map(|f| f.level)
+                .max()
+                .unwrap_or(0)
+        };
         for w in samples.windows(2) {
-            for f in b.terrain.at(w[1].centre, &difficult) {
+            for f in at(w[1].centre, &DIFFICULT) {
                 if !why.contains(&f.name) {
                     why.push(f.name.clone());
                 }
             }
-            for f in b.terrain.features.iter() {
+            for f in near.iter() {
                 if !f.crossed_by(w[0].centre, w[1].centre) {
                     continue;
                 }
-                let on_bridge = b
-                    .terrain
-                    .at(w[1].centre, &[FeatureKind::Bridge])
-                    .next()
-                    .is_some()
-                    || b.terrain
-                        .at(w[0].centre, &[FeatureKind::Bridge])
-                        .next()
-                        .is_some();
+                let on_bridge = at(w[1].centre, &[FeatureKind::Bridge]).next().is_some()
+                    || at(w[0].centre, &[FeatureKind::Bridge]).next().is_some();
                 match f.kind {
                     FeatureKind::River if on_bridge && self.marching(u) => bridge = true,
                     FeatureKind::River => river = true,
@@ -314,15 +321,8 @@ impl Bbb7yw {
                     _ => {}
                 }
             }
-            let (l0, l1) = (
-                b.terrain.level_at(w[0].centre),
-                b.terrain.level_at(w[1].centre),
-            );
-            if l1 > l0
-                && b.terrain
-                    .at(w[1].centre, &[FeatureKind::Hill])
-                    .any(|h| h.steep)
-            {
+            let (l0, l1) = (level_at(w[0].centre), level_at(w[1].centre));
+            if l1 > l0 && at(w[1].centre, &[FeatureKind::Hill]).any(|h| h.steep) {
                 let name = "a steep slope (going up)".to_string();
                 if !why.contains(&name) {
                     why.push(name);

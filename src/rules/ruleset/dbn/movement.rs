@@ -232,11 +232,11 @@ impl Dbn {
         units: &[Unit],
         samples: &[Vec<Base>],
     ) -> Result<Going, RuleError> {
-        let mut why = Vec::new();
+        let mut why: Vec<&str> = Vec::new();
         let mut road = true;
         for (i, s) in samples.iter().enumerate() {
             // Open ground all the way: no feature's box meets the way's, so none is touched.
-            let open = !b.terrain.any_near(s);
+            let open = b.terrain.near(s).is_empty();
             for base in s {
                 if !open {
                     why.extend(self.bad_going_crossed(b, base));
@@ -276,7 +276,7 @@ impl Dbn {
         let going = Going {
             bad: !why.is_empty(),
             road,
-            why,
+            why: why.into_iter().map(str::to_string).collect(),
         };
         Ok(going)
     }
@@ -304,12 +304,12 @@ impl Dbn {
                 })
         };
         let mut words = if going.bad {
-            let at_end: Vec<String> = ends
+            let at_end: Vec<&str> = ends
                 .iter()
                 .flat_map(|e| self.bad_going_crossed(b, e))
                 .collect();
             let (ending, crossed): (Vec<&String>, Vec<&String>) =
-                going.why.iter().partition(|n| at_end.contains(n));
+                going.why.iter().partition(|n| at_end.contains(&n.as_str()));
             let mut parts = Vec::new();
             if !ending.is_empty() {
                 let names: Vec<String> = ending.iter().map(|n| format!("{n}{}", kind(n))).collect();

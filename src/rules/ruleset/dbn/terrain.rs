@@ -23,31 +23,30 @@ impl Dbn {
     }
 
     /// The bad going a base touches, by name.
-    pub fn bad_going_at(&self, b: &Battle, base: &Base) -> Vec<String> {
+    pub fn bad_going_at<'a>(&self, b: &'a Battle, base: &Base) -> Vec<&'a str> {
         Self::bad_going_named(b, base, &self.bad_going_kinds())
     }
 
     /// The features of these kinds a base touches, and the steep hills, by name.
-    fn bad_going_named(b: &Battle, base: &Base, kinds: &[FeatureKind]) -> Vec<String> {
-        let mut why: Vec<String> = b
+    fn bad_going_named<'a>(b: &'a Battle, base: &Base, kinds: &[FeatureKind]) -> Vec<&'a str> {
+        let mut why: Vec<&str> = b
             .terrain
-            .touching(base, kinds)
-            .map(|f| f.name.clone())
+            .features
+            .iter()
+            .filter(|f| {
+                (kinds.contains(&f.kind) || (f.kind == FeatureKind::Hill && f.steep))
+                    && f.touches(base)
+            })
+            .map(|f| f.name.as_str())
             .collect();
-        why.extend(
-            b.terrain
-                .touching(base, &[FeatureKind::Hill])
-                .filter(|f| f.steep)
-                .map(|f| f.name.clone()),
-        );
-        why.sort();
+        why.sort_unstable();
         why.dedup();
         why
     }
 
     /// The bad going a moving base passes over: a stream or marsh is not bad going where a
     /// bridge or causeway carries the base over it.
-    pub(super) fn bad_going_crossed(&self, b: &Battle, base: &Base) -> Vec<String> {
+    pub(super) fn bad_going_crossed<'a>(&self, b: &'a Battle, base: &Base) -> Vec<&'a str> {
         let carried = b
             .terrain
             .touching(base, &[FeatureKind::Bridge, FeatureKind::Causeway])

@@ -252,6 +252,10 @@ impl Ruleset for Hal25 {
         None
     }
     fn target_command(&self, b: &Battle, own: &UnitId, enemy: &UnitId) -> Option<Command> {
+        // Only these phases have a click on an enemy (asked first: it costs no lookup).
+        if !matches!(b.phase, CHARGES | ARTILLERY | SMALL_ARMS | CLOSE_COMBAT) {
+            return None;
+        }
         let (u, e) = (b.unit(own).ok()?, b.unit(enemy).ok()?);
         if u.side == e.side || !self.is_unit(u) || !self.is_unit(e) {
             return None;
