@@ -12,7 +12,9 @@ use rand_chacha::ChaCha8Rng;
 /// A command to try, or where one may come from (asked only when its turn comes): a click of
 /// a unit on an enemy, a unit's buttons.
 enum Cand {
-    Ready(Command),
+    /// A command already made, by its place in the list of them (kept apart: the shuffle
+    /// moves these small tokens, not the commands).
+    Ready(usize),
     /// Own unit and enemy, by their places in the lists `candidates` builds (no ids copied:
     /// there are as many of these as own units times enemies).
     Target(usize, usize),
@@ -34,9 +36,13 @@ impl AutoPlayer {
 
     fn pick(&mut self, n: usize) -> usize {
         if n == 0 {
-            0
-        } else {
-            (self.rng.next_u32() as usize) % n
+            return 0;
+        }
+        let x = self.rng.next_u32();
+        // The same remainder in 32 bits where n fits, a division that costs less.
+        match u32::try_from(n) {
+            Ok(n) => (x % n) as usize,
+            Err(_) => x as usize % n,
         }
     }
 
@@ -139,7 +145,8 @@ impl AutoPlayer {
                 self.moves(g, x, &enemies, &mut moves);
             }
         }
-        let mut cands: Vec<Cand> = moves.into_iter().map(Cand::Ready).collect();
+        let mut cands: Vec<Cand> = (0..moves.len()).map(Cand::Ready).collect();
+        let mut moves: Vec<Option<Command>> = moves.into_iter().map(Some).collect();
         for u in 0..own.len() {
             cands.extend((0..enemies.len()).map(|e| Cand::Target(u, e)));
         }
@@ -151,7 +158,7 @@ impl AutoPlayer {
                 break;
             }
             match c {
-                Cand::Ready(c) => out.push(c),
+                Cand::Ready(i) => out.extend(moves.get_mut(i).and_then(Option::take)),
                 Cand::Target(u, e) => out.extend(g.rules.target_command(b, &own[u], &enemies[e])),
                 Cand::Buttons(i) => {
                     let Some(u) = alive.get(i) else { continue };
