@@ -271,3 +271,28 @@ fn a_db7yw_unit_may_start_with_hits_or_shaken() {
         "{d:?}"
     );
 }
+
+/// A unit is found by its own id (the shared text, found by its address) and by a copy of its
+/// text alike, on every shipped scenario; an id no unit has is not found.
+#[test]
+fn every_unit_is_found_by_its_id_or_a_copy_of_its_text() {
+    use volley::rules::model::UnitId;
+    for file in [
+        "default.ron",
+        "dbfpw_spicheren.ron",
+        "bbb_rossbach.ron",
+        "hal25_krefeld.ron",
+    ] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("scenarios")
+            .join(file);
+        let g = scenario::load(&path).unwrap();
+        for (i, u) in g.units.iter().enumerate() {
+            assert_eq!(g.index_of(&u.id), Some(i), "{file}: {}", u.id);
+            let copy = UnitId::from(u.id.as_str());
+            assert!(!std::sync::Arc::ptr_eq(&copy.0, &u.id.0));
+            assert_eq!(g.index_of(&copy), Some(i), "{file}: a copy of {}", u.id);
+        }
+        assert_eq!(g.index_of(&UnitId::from("no-such-unit")), None);
+    }
+}

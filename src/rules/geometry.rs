@@ -495,6 +495,40 @@ impl Base {
 }
 
 /// True when segment `a`-`b` passes through the base.
+/// The box round some bases' bounding circles: what lies outside it by more than a margin is
+/// farther than that margin from every one of them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bounds {
+    pub lo: Pt,
+    pub hi: Pt,
+}
+
+impl Bounds {
+    /// The box round these bases; None where there are none, or one is not a number.
+    pub fn of(bases: &[Base]) -> Option<Bounds> {
+        let mut lo = Pt::new(f32::INFINITY, f32::INFINITY);
+        let mut hi = Pt::new(f32::NEG_INFINITY, f32::NEG_INFINITY);
+        for b in bases {
+            let r = b.radius();
+            lo = Pt::new(lo.x.min(b.centre.x - r), lo.y.min(b.centre.y - r));
+            hi = Pt::new(hi.x.max(b.centre.x + r), hi.y.max(b.centre.y + r));
+        }
+        (lo.is_finite() && hi.is_finite() && bases.iter().all(Base::is_finite))
+            .then_some(Bounds { lo, hi })
+    }
+
+    /// Whether a base's bounding circle comes within `margin` of the box (its own box meets
+    /// the box grown by the margin): a base that does not is farther than `margin` from
+    /// every base the box was made round.
+    pub fn meets(&self, b: &Base, margin: f32) -> bool {
+        let r = b.radius() + margin;
+        b.centre.x + r >= self.lo.x
+            && b.centre.x - r <= self.hi.x
+            && b.centre.y + r >= self.lo.y
+            && b.centre.y - r <= self.hi.y
+    }
+}
+
 pub fn segment_hits_base(a: Pt, b: Pt, base: &Base) -> bool {
     // A segment that meets the base comes within its bounding circle: one that passes the
     // circle by more than rounding cannot (the exact test is asked only of the others).
@@ -525,6 +559,57 @@ pub fn point_segment_distance(p: Pt, a: Pt, b: Pt) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, .. ProptestConfig::default() })]
+
+        /// The bounding circles that rule a base out first never change an answer: a segment
+        /// past a base, a point in it, and what a box round bases says of a base near them.
+        #[test]
+        fn quick_rejections_agree_with_the_exact_tests(
+            cx in -100f32..100.0, cy in -100f32..100.0, f in 0f32..360.0,
+            w in 1f32..80.0, d in 1f32..40.0,
+            ax in -150f32..150.0, ay in -150f32..150.0, bx in -150f32..150.0, by in -150f32..150.0,
+        ) {
+            let base = Base::new(Pt::new(cx, cy), f, w, d);
+            let (a, b) = (Pt::new(ax, ay), Pt::new(bx, by));
+            let seg = Segment::new(a.v(), b.v());
+            let hits = query::intersection_test(&Pose::IDENTITY, &seg, &base.pose(), &base.cuboid())
+                .map(|i| i.intersecting)
+                .unwrap_or(false);
+            prop_assert_eq!(segment_hits_base(a, b, &base), hits);
+            let off = a.minus(base.centre);
+            let inside = off.dot(base.right()).abs() <= w / 2.0 + 1e-3
+                && off.dot(base.forward()).abs() <= d / 2.0 + 1e-3;
+            prop_assert_eq!(base.contains(a), inside);
+            let other = Base::new(a, f + 30.0, w, d);
+            let way = Bounds::of(&[base]).unwrap();
+            if !way.meets(&other, 5.0) {
+                prop_assert!(base.distance(&other) > 5.0);
+            }
+        }
+    }
+
+    #[test]
+    fn a_point_on_a_corner_or_a_segment_grazing_one_is_still_found() {
+        let base = Base::new(Pt::new(0.0, 0.0), 30.0, 40.0, 20.0);
+        let corner = base.front_left();
+        assert!(base.contains(corner));
+        let out = corner.plus(corner.minus(base.centre).scale(0.01));
+        assert!(!base.contains(out));
+        // A segment ending a hair inside the corner meets the base; one stopping short does not.
+        let far = out.plus(corner.minus(base.centre));
+        assert!(segment_hits_base(
+            far,
+            corner.lerp(base.centre, 0.001),
+            &base
+        ));
+        assert!(!segment_hits_base(far, out, &base));
+        assert_eq!(Bounds::of(&[]), None);
+        let nan = Base::new(Pt::new(f32::NAN, 0.0), 0.0, 10.0, 10.0);
+        assert_eq!(Bounds::of(&[base, nan]), None);
+    }
 
     fn b(x: f32, y: f32, f: f32) -> Base {
         Base::new(Pt::new(x, y), f, 40.0, 15.0)

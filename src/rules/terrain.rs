@@ -1,6 +1,6 @@
 //! Terrain features (areas and linear features) and what they do to going, sight and cover.
 
-use super::geometry::{Base, Pt, point_segment_distance};
+use super::geometry::{Base, Bounds, Pt, point_segment_distance};
 use parry2d::bounding_volume::BoundingVolume;
 use parry2d::math::{Pose, Vector};
 use parry2d::query::{self, PointQuery, Ray, RayCast};
@@ -386,18 +386,11 @@ impl Terrain {
     /// round the bases): no other touches, holds or is crossed between any of them, so the
     /// exact tests of a move need ask only these.
     pub fn near(&self, bases: &[Base]) -> Vec<&Feature> {
-        let mut lo = Pt::new(f32::INFINITY, f32::INFINITY);
-        let mut hi = Pt::new(f32::NEG_INFINITY, f32::NEG_INFINITY);
-        for b in bases {
-            let r = b.radius();
-            lo = Pt::new(lo.x.min(b.centre.x - r), lo.y.min(b.centre.y - r));
-            hi = Pt::new(hi.x.max(b.centre.x + r), hi.y.max(b.centre.y + r));
-        }
         // Bases not numbers are asked of every feature, as before.
-        let all = !(lo.is_finite() && hi.is_finite());
+        let bounds = Bounds::of(bases);
         self.features
             .iter()
-            .filter(|f| all || f.may_meet(lo, hi))
+            .filter(|f| bounds.is_none_or(|b| f.may_meet(b.lo, b.hi)))
             .collect()
     }
 
@@ -468,6 +461,42 @@ impl Terrain {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, .. ProptestConfig::default() })]
+
+        /// A linear feature is asked exactly only where a box round one of its segments meets
+        /// the base's or the step's; the answers are those of the exact tests everywhere, and
+        /// the features near a way hold every feature touching it.
+        #[test]
+        fn a_line_is_tested_exactly_wherever_it_may_touch(
+            ys in prop::collection::vec(-100f32..100.0, 3..6),
+            cx in -50f32..350.0, cy in -150f32..150.0, f in 0f32..360.0,
+            dx in -60f32..60.0, dy in -60f32..60.0, width in 2f32..30.0,
+        ) {
+            let points: Vec<Pt> = ys.iter().enumerate().map(|(i, y)| Pt::new(i as f32 * 80.0, *y)).collect();
+            let road = Feature::new("r", FeatureKind::Road, "r", points, width).unwrap();
+            let Some(Shape::Line(line)) = &road.shape else { panic!("a road is a line") };
+            let base = Base::new(Pt::new(cx, cy), f, 40.0, 15.0);
+            let touches = query::distance(&Pose::IDENTITY, line, &base.pose(), &base.cuboid())
+                .map(|d| d.distance <= width / 2.0)
+                .unwrap_or(false);
+            prop_assert_eq!(road.touches(&base), touches);
+            let (a, b) = (base.centre, base.centre.plus(Pt::new(dx, dy)));
+            let seg = Segment::new(a.v(), b.v());
+            let crossed = query::distance(&Pose::IDENTITY, line, &Pose::IDENTITY, &seg)
+                .map(|d| d.distance <= width / 2.0)
+                .unwrap_or(false);
+            prop_assert_eq!(road.crossed_by(a, b), crossed);
+            let terrain = Terrain { features: std::sync::Arc::new(vec![road]) };
+            let moved = base.translated(dx, dy);
+            let near = terrain.near(&[base, moved]);
+            if terrain.features[0].touches(&base) || terrain.features[0].touches(&moved) {
+                prop_assert_eq!(near.len(), 1);
+            }
+        }
+    }
 
     fn square(kind: FeatureKind, x0: f32, y0: f32, s: f32) -> Feature {
         Feature::new(

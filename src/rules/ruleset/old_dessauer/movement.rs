@@ -10,7 +10,7 @@ use super::status::own;
 use super::{DessauerEvent, Kind, N, OldDessauer, frontal_mark, illegal, in_phase, standing_still};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError, Step};
-use crate::rules::geometry::{Base, CONTACT_EPS, Pt};
+use crate::rules::geometry::{Base, Bounds, CONTACT_EPS, Pt};
 use crate::rules::model::{Formation, Stand, Unit, UnitId};
 use crate::rules::ruleset::common::{
     Going, GoingKind, MovePlan, own_active, step_motion, sweep_to_contact,
@@ -77,13 +77,16 @@ fn pass_others(
     let mut through_friends = Vec::new();
     let mut intermixed = Vec::new();
     let final_base = samples.last().copied().unwrap_or(u.base);
+    // A unit none of whose shapes comes near the box round the way overlaps no sample of it.
+    let way = Bounds::of(samples);
     for o in b.alive() {
         if o.id == u.id || mine.contains(&o.id) || od.kind(o) == Kind::General {
             continue;
         }
         let is_target = charge.is_some_and(|t| t.id == o.id);
         let shapes = o.shapes();
-        let overlaps = |s: &Base| shapes.iter().any(|o| s.overlaps(o));
+        let near = way.is_none_or(|w| shapes.iter().any(|x| w.meets(x, 0.0)));
+        let overlaps = |s: &Base| near && shapes.iter().any(|o| s.overlaps(o));
         if o.side == u.side {
             if kind == Kind::General {
                 continue;
