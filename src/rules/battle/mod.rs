@@ -319,28 +319,22 @@ impl Battle {
     /// Ids are nearly always clones of the unit's own (shared) id, so the pointers are compared
     /// first, the text only where no pointer matches.
     pub fn index_of(&self, id: &UnitId) -> Option<usize> {
-        // The first unit holding the id itself: that unit's, by its address.
-        if let Some(i) = self.ids.by_address(id)
-            && self
-                .units
-                .get(i)
+        let holds = |i: &usize| {
+            self.units
+                .get(*i)
                 .is_some_and(|u| Arc::ptr_eq(&u.id.0, &id.0))
-        {
-            return Some(i);
-        }
-        // The index gives the first unit with the id's text: where it is the id itself, it is
-        // the first whose pointer matches too.
-        if let Some(i) = self.ids.by_text(id)
-            && self
-                .units
-                .get(i)
-                .is_some_and(|u| Arc::ptr_eq(&u.id.0, &id.0))
-        {
-            return Some(i);
-        }
-        self.units
-            .iter()
-            .position(|u| Arc::ptr_eq(&u.id.0, &id.0))
+        };
+        // The first unit holding the id itself, found by the address of its text; else by a
+        // walk (a unit not indexed); else the first unit with its text.
+        self.ids
+            .by_address(id)
+            .filter(holds)
+            .or_else(|| (0..self.units.len()).find(holds))
+            .or_else(|| {
+                self.ids
+                    .by_text(id)
+                    .filter(|i| self.units.get(*i).is_some_and(|u| u.id == *id))
+            })
             .or_else(|| self.units.iter().position(|u| &u.id == id))
     }
 
