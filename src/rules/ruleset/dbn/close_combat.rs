@@ -64,32 +64,22 @@ impl Dbn {
     /// Enemies in edge contact with this unit (either edge touching, by front).
     pub fn contacts(&self, b: &Battle, u: &Unit) -> Vec<(UnitId, Contact)> {
         b.alive()
-            .filter(|e| e.side != u.side)
-            .filter_map(|e| {
-                let theirs = u
-                    .base
-                    .touched_by(&e.base)
-                    .filter(|c| c.own_edge == Edge::Front);
-                let ours = e
-                    .base
-                    .touched_by(&u.base)
-                    .filter(|c| c.own_edge == Edge::Front);
-                theirs.or(ours).map(|_| {
-                    (
-                        e.id.clone(),
-                        u.base.touched_by(&e.base).unwrap_or(Contact {
-                            edge: Edge::Front,
-                            own_edge: Edge::Front,
-                            overlap: 0.0,
-                        }),
-                    )
-                })
+            .filter(|e| front_contact(u, e))
+            .map(|e| {
+                (
+                    e.id.clone(),
+                    u.base.touched_by(&e.base).unwrap_or(Contact {
+                        edge: Edge::Front,
+                        own_edge: Edge::Front,
+                        overlap: 0.0,
+                    }),
+                )
             })
             .collect()
     }
 
     pub fn in_close_combat(&self, b: &Battle, u: &Unit) -> bool {
-        !self.contacts(b, u).is_empty()
+        b.alive().any(|e| front_contact(u, e))
     }
 
     /// Combats the moving side has to fight: (own unit, enemy) pairs with a front edge in
@@ -412,4 +402,14 @@ impl<S: Supplement> DbnGame<S> {
         };
         self.apply_effect(b, out, did, &effect, aid)
     }
+}
+
+/// Whether an enemy `e` is in close combat with `u`: a front edge of either against the other.
+fn front_contact(u: &Unit, e: &Unit) -> bool {
+    let front = |a: &Unit, b: &Unit| {
+        a.base
+            .touched_by(&b.base)
+            .is_some_and(|c| c.own_edge == Edge::Front)
+    };
+    e.side != u.side && (front(u, e) || front(e, u))
 }
