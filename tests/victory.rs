@@ -433,6 +433,63 @@ fn the_rulesets_break_still_ends_a_game_with_conditions() {
 }
 
 #[test]
+fn the_break_point_is_the_rulesets_or_a_condition_on_losses_whichever_is_nearer() {
+    use volley::rules::victory::break_point;
+    // Austria: a CinC and 5 Muskets, 6 units; DB7YW breaks an army at half its units (000
+    // Victory Conditions: 50% of all units). Prussia: 1 unit, breaking at a half.
+    let b = cinc_and(5, "");
+    assert_eq!(break_point(b.rules.get(), &b, 1), Some(3.0));
+    assert_eq!(break_point(b.rules.get(), &b, 0), Some(0.5));
+    // A condition on 2 units lost comes first; one on 5 comes after the break.
+    let b = cinc_and(5, "ends: [(then: Win(0), when: Lost(side: 1, units: 2))]");
+    assert_eq!(break_point(b.rules.get(), &b, 1), Some(2.0));
+    let b = cinc_and(5, "ends: [(then: Win(0), when: Lost(side: 1, units: 5))]");
+    assert_eq!(break_point(b.rules.get(), &b, 1), Some(3.0));
+    // A share, one of several conditions: a third of 6 units.
+    let b = cinc_and(
+        5,
+        "ends: [(then: Win(0), when: Any([Points(side: 0, at_least: 3), Lost(side: 1, share: 0.334)]))]",
+    );
+    let at = break_point(b.rules.get(), &b, 1).expect("a point");
+    assert!((at - 2.004).abs() < 1e-4, "{at}");
+    // A condition that gives the side itself the battle, or needs more than its losses, is no
+    // break of its army.
+    for c in [
+        "ends: [(then: Win(1), when: Lost(side: 1, units: 1))]",
+        "ends: [(then: Win(0), when: All([Always, Lost(side: 1, units: 1)]))]",
+    ] {
+        let b = cinc_and(5, c);
+        assert_eq!(break_point(b.rules.get(), &b, 1), Some(3.0), "{c}");
+    }
+}
+
+#[test]
+fn the_shipped_rulesets_break_their_armies_where_their_rules_say() {
+    use volley::rules::victory::break_point;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let point = |name: &str, side: usize| {
+        let b = scenario::load(&dir.join(name)).unwrap_or_else(|e| panic!("{e:?}"));
+        let (_, of) = b.rules.units_lost(&b, side);
+        (break_point(b.rules.get(), &b, side), of)
+    };
+    // Half the units: DB7YW and DBFPW's break, Old Dessauer's army break.
+    for name in ["default.ron", "dbfpw_default.ron", "lobosch_1756.ron"] {
+        let (at, of) = point(name, 0);
+        assert_eq!(at, Some(of * 0.5), "{name}");
+    }
+    // Hal's: the army tests whether it withdraws once fewer than half its units are left
+    // (004 VII.B).
+    let (at, of) = point("hal25_default.ron", 1);
+    assert_eq!(at, Some(of * 0.5));
+    // BBB: a side with no fighting units left has lost; Rossbach's own condition ends it at
+    // half.
+    let (at, of) = point("bbb_default.ron", 0);
+    assert_eq!(at, Some(of));
+    let (at, of) = point("bbb_rossbach.ron", 1);
+    assert_eq!(at, Some(of * 0.5));
+}
+
+#[test]
 fn lost_counts_a_dbn_cinc_as_two() {
     // 6 units, break point 3: the CinC's 2 meet Lost(units: 2) but break nothing.
     let mut b = cinc_and(5, "ends: [(then: Win(0), when: Lost(side: 1, units: 2))]");

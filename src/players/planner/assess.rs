@@ -1,6 +1,8 @@
 //! One assessment of a position for a side, from what decides the battle: the end itself where
 //! it has come; the share of each army's strength lost as its ruleset counts it (units, a
-//! DBN army's weighted count, BBB's bases); the harm short of loss (shaken, disordered,
+//! DBN army's weighted count, BBB's bases); each army's progress to breaking (its losses
+//! against the least that ends the battle against it), weighing each loss the more the
+//! nearer its army stands to breaking; the harm short of loss (shaken, disordered,
 //! routed ...); the scenario's objectives held and the result were the turn limit reached now, weighed the more
 //! the nearer that limit is; and how near each side's fighting units stand to the objectives it
 //! does not hold. Positive is good for the side.
@@ -9,6 +11,7 @@ use crate::players::opponent::{fights, long_move};
 use crate::rules::battle::Battle;
 use crate::rules::game::Game;
 use crate::rules::model::{Side, Unit};
+use crate::rules::victory;
 
 /// The weights of the assessment's terms. A won battle outweighs everything; an army's share
 /// lost is the measure the rest is scaled to (losing all of it is -1).
@@ -17,6 +20,9 @@ pub struct Weights {
     pub won: f64,
     /// The enemy's share lost less one's own.
     pub lost: f64,
+    /// The enemy's progress to breaking, squared, less one's own: nothing at the start, this
+    /// weight just short of the break (which is then a battle won or lost).
+    pub breaking: f64,
     /// Harm short of loss, each army's as a share of its units.
     pub harm: f64,
     /// The objectives' worth held, one's share less the enemy's, at the turn limit; less
@@ -43,6 +49,7 @@ pub struct Weights {
 pub const WEIGHTS: Weights = Weights {
     won: 4.0,
     lost: 1.0,
+    breaking: 2.0,
     harm: 0.4,
     held: 1.0,
     at_limit: 0.5,
@@ -73,6 +80,7 @@ pub fn value(game: &Game, side: Side) -> f64 {
         }
     };
     let mut v = w.lost * (share(other) - share(side));
+    v += w.breaking * (breaking(game, other).powi(2) - breaking(game, side).powi(2));
     v += w.harm * (harm(game, other) - harm(game, side));
     let objectives = game.objectives();
     if !objectives.is_empty() || !game.victory_words().is_empty() {
@@ -108,6 +116,16 @@ pub fn value(game: &Game, side: Side) -> f64 {
             };
     }
     v
+}
+
+/// A side's progress to breaking: its losses as a share of the least that ends the battle
+/// against it (`victory::break_point`), from nothing to 1; nothing where no loss ends it.
+fn breaking(game: &Game, side: Side) -> f64 {
+    let b: &Battle = game;
+    match victory::break_point(game.rules.get(), b, side) {
+        Some(at) => f64::from(game.rules.units_lost(b, side).0 / at).clamp(0.0, 1.0),
+        None => 0.0,
+    }
 }
 
 /// A side's harm short of loss, as a share of its fighting units: each unit shaken,

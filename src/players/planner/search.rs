@@ -13,7 +13,7 @@
 //! battle, seed and budget give the same plan on any machine.
 
 use super::assess;
-use super::candidates::{Cand, UnitChoices, nearest_enemies};
+use super::candidates::{Cand, Kind, UnitChoices, nearest_enemies};
 use super::intent::Intent;
 use crate::players::opponent::worth;
 use crate::rules::battle::Battle;
@@ -75,9 +75,12 @@ pub fn ordered<'a>(units: &'a [UnitChoices], genome: &[usize]) -> Vec<(usize, &'
     out
 }
 
-/// Judges a plan once: plays it on a copy of the battle thrown with `dice`, then looks on to
-/// the horizon (`reply`), and assesses the position for `side` with the attacks each side can
-/// expect to make there, and the progress of its `intent`'s marches.
+/// Judges a plan once: plays its buttons and moves on a copy of the battle thrown with `dice`,
+/// counts its attacks at their expected worth by the rules' own previews from where its moves
+/// left the units (not thrown: a plan judged on lucky dice would be chosen for its luck, and
+/// more plans judged would only find luckier ones), then looks on to the horizon (`reply`),
+/// and assesses the position for `side` with the attacks each side can expect to make there,
+/// and the progress of its `intent`'s marches.
 pub fn judge(
     game: &Game,
     side: Side,
@@ -89,13 +92,26 @@ pub fn judge(
     let mut g = game.fork();
     g.reseed(dice);
     let phase = (g.turn, g.phase);
+    let mut attacks = Vec::new();
     for (_, c) in ordered(units, genome) {
         if g.is_over() || (g.turn, g.phase) != phase {
             break;
         }
-        let _ = g.execute(c.command.clone());
+        if c.kind == Kind::Attack {
+            attacks.push(&c.command);
+        } else {
+            let _ = g.execute(c.command.clone());
+        }
     }
-    let threats = reply(&mut g, side);
+    let mut taken = 0.0;
+    if !g.is_over() && (g.turn, g.phase) == phase {
+        for cmd in attacks {
+            if let Ok(o) = g.rules.preview(&g, cmd) {
+                taken += worth(&o).0;
+            }
+        }
+    }
+    let threats = taken / enemies_of(&g, side) + reply(&mut g, side);
     let w = &assess::WEIGHTS;
     assess::value(&g, side) + w.lost * threats + w.goal * intent.progress(&g)
 }
@@ -134,18 +150,22 @@ fn reply(g: &mut Game, side: Side) -> f64 {
     net
 }
 
+/// The number of `side`'s enemies' units on the table (at least one): what the worth of its
+/// attacks is a share of.
+fn enemies_of(b: &Battle, side: Side) -> f64 {
+    b.alive()
+        .filter(|u| u.base.width > 0.0 && u.side != side)
+        .count()
+        .max(1) as f64
+}
+
 /// The expected worth of `side`'s units' best attacks on the nearest enemies (each above
 /// nothing by the rules' preview), and the number of units it would be taken from (the
 /// enemy's on the table).
 fn expected(g: &Game, side: Side) -> (f64, f64) {
     let b: &Battle = g;
     let mut sum = 0.0;
-    let mut enemies = 0usize;
-    for u in b.alive().filter(|u| u.base.width > 0.0) {
-        if u.side != side {
-            enemies += 1;
-            continue;
-        }
+    for u in b.alive().filter(|u| u.base.width > 0.0 && u.side == side) {
         let mut best = 0.0f64;
         for e in nearest_enemies(b, u) {
             let Some(cmd) = g.rules.target_command(b, &u.id, &e.id) else {
@@ -157,7 +177,7 @@ fn expected(g: &Game, side: Side) -> (f64, f64) {
         }
         sum += best;
     }
-    (sum, enemies.max(1) as f64)
+    (sum, enemies_of(b, side))
 }
 
 /// Evolves plans for `side` within `budget` judgements, from `seeds` (plans to start from:

@@ -122,6 +122,11 @@ pub trait Ruleset: doctrine::Doctrine {
     fn strength_lost(&self, b: &Battle, side: Side) -> (f32, f32) {
         self.units_lost(b, side)
     }
+    /// The losses, as `units_lost` counts them, at which the side's army breaks by the
+    /// ruleset's own rule (or, where the rule is a test, begins to test whether it goes);
+    /// None where the ruleset has no such rule. What an assessment of a position reads the
+    /// progress to breaking each army by.
+    fn break_point(&self, b: &Battle, side: Side) -> Option<f32>;
     /// The states beyond hits, shaken, disordered and limbered that a scenario may set for a
     /// unit of this troop type (`volley check` refuses the others, naming these). None by
     /// default.

@@ -193,6 +193,42 @@ fn record(rules: &dyn Ruleset, b: &mut Battle, out: &mut Vec<Event>) -> Vec<Opti
     now
 }
 
+/// The least losses, as `Ruleset::units_lost` counts them, that end the battle against `side`:
+/// the ruleset's army break (`Ruleset::break_point`), or an `ends` clause (of any turn) that
+/// gives the enemy the battle on the side's losses alone, or on any of several conditions one
+/// of which is those losses. None where neither has such a point.
+pub fn break_point(rules: &dyn Ruleset, b: &Battle, side: Side) -> Option<f32> {
+    let (_, of) = rules.units_lost(b, side);
+    let on_losses = |w: &When| match w {
+        When::Lost {
+            side: s,
+            units,
+            share,
+        } if *s == side => match (units, share) {
+            (Some(n), _) => Some(*n as f32),
+            (None, Some(x)) => Some(x * of),
+            (None, None) => None,
+        },
+        _ => None,
+    };
+    let clauses = b
+        .victory
+        .conditions
+        .iter()
+        .flat_map(|c| &c.ends)
+        .filter(|cl| matches!(cl.then, Then::Win(w) if w != side))
+        .filter_map(|cl| match &cl.when {
+            When::Any(v) => v.iter().filter_map(on_losses).reduce(f32::min),
+            w => on_losses(w),
+        });
+    rules
+        .break_point(b, side)
+        .into_iter()
+        .chain(clauses)
+        .filter(|x| x.is_finite() && *x > 0.0)
+        .reduce(f32::min)
+}
+
 /// The battle read for the conditions: its rules, and who holds each place.
 pub struct Reading<'a> {
     pub rules: &'a dyn Ruleset,

@@ -47,6 +47,10 @@ impl Ruleset for Bbb7yw {
             .count() as f32;
         (lost, all)
     }
+    /// A side with no fighting units left has lost (`check_victory`).
+    fn break_point(&self, b: &Battle, side: usize) -> Option<f32> {
+        Some(self.units_lost(b, side).1)
+    }
     /// Bases lost of those at the start (BBB's strength: a brigade loses bases before it goes).
     fn strength_lost(&self, b: &Battle, side: usize) -> (f32, f32) {
         let (lost, all) = self.bases_lost(b, side);

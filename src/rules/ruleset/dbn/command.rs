@@ -311,13 +311,19 @@ impl Dbn {
         format!("{total} ({})", parts.join(", "))
     }
 
+    /// The losses at which a side's army breaks: its units at the start times the break
+    /// fraction.
+    pub fn break_point(&self, b: &Battle, side: Side) -> f32 {
+        b.starting_units.get(side).copied().unwrap_or(0) as f32 * self.n(N::BreakFraction)
+    }
+
     /// Army break, checked after every command.
     pub fn check_break(&self, b: &mut Battle, out: &mut Vec<Event>) {
         if b.is_over() {
             return;
         }
         for side in 0..b.sides.len().min(2) {
-            let of = b.starting_units[side] as f32 * self.n(N::BreakFraction);
+            let of = self.break_point(b, side);
             let losses = self.losses(b, side);
             if of > 0.0 && losses >= of {
                 b.emit(out, Event::ArmyBroken { side, losses, of });

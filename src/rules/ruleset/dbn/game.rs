@@ -392,6 +392,9 @@ impl<S: Supplement> Ruleset for DbnGame<S> {
         let of = b.starting_units.get(side).copied().unwrap_or(0) as f32;
         (self.dbn.losses(b, side), of)
     }
+    fn break_point(&self, b: &Battle, side: crate::rules::model::Side) -> Option<f32> {
+        Some(self.dbn.break_point(b, side))
+    }
     fn standing(&self, b: &Battle) -> Vec<String> {
         self.dbn.standing(b)
     }

@@ -401,7 +401,7 @@ impl Dbn {
                     "{}: losses {} against a break point of {} ({n} unit{} at the start)",
                     b.sides[side].name,
                     self.loss_words(b, side),
-                    n as f32 * self.n(N::BreakFraction),
+                    self.break_point(b, side),
                     if n == 1 { "" } else { "s" }
                 )
             })

@@ -445,6 +445,9 @@ impl Ruleset for OldDessauer {
         let (lost, all) = self.losses(b, side);
         (lost as f32, all as f32)
     }
+    fn break_point(&self, b: &Battle, side: Side) -> Option<f32> {
+        Some(OldDessauer::break_point(self, b, side))
+    }
     fn reference(&self) -> Reference {
         OldDessauer::reference(self)
     }

@@ -196,14 +196,20 @@ impl OldDessauer {
         (lost, all)
     }
 
+    /// The fighting units lost at which a side's army breaks: its units at the start times
+    /// the army break fraction.
+    pub(super) fn break_point(&self, b: &Battle, side: Side) -> f32 {
+        self.losses(b, side).1 as f32 * self.num(N::ArmyBreakFraction)
+    }
+
     pub(super) fn check_victory(&self, b: &mut Battle, out: &mut Vec<Event>) {
         if b.is_over() {
             return;
         }
-        let frac = self.num(N::ArmyBreakFraction);
         for side in 0..2 {
             let (lost, all) = self.losses(b, side);
-            if all > 0 && lost as f32 >= all as f32 * frac {
+            let of = self.break_point(b, side);
+            if all > 0 && lost as f32 >= of {
                 b.emit(
                     out,
                     Event::ArmyBroken {
@@ -211,7 +217,7 @@ impl OldDessauer {
                         losses: lost as f32,
                         // The break point, as every ruleset reports it: the share of its units
                         // whose loss breaks the army.
-                        of: all as f32 * frac,
+                        of,
                     },
                 );
                 let name = b

@@ -323,6 +323,12 @@ impl Ruleset for Hal25 {
         let (start, now) = self.strength(b, side);
         (start.saturating_sub(now) as f32, start as f32)
     }
+    /// The losses past which the army tests each turn whether it withdraws (fewer than the
+    /// withdrawal share of its units left).
+    fn break_point(&self, b: &Battle, side: Side) -> Option<f32> {
+        let (start, _) = self.strength(b, side);
+        Some(start as f32 * (1.0 - self.n(crate::rules::ruleset::hal25::N::ArmyWithdrawalShare)))
+    }
     fn standing(&self, b: &Battle) -> Vec<String> {
         (0..2)
             .map(|s| {
