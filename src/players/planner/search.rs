@@ -2,15 +2,17 @@
 //! Togelius, "Playing Multiaction Adversarial Games: Online Evolutionary Planning versus Tree
 //! Search", IEEE Transactions on Games 2018). A plan gives each unit one of its choices (or
 //! none); a population of plans evolves by crossover and mutation, each plan judged by playing
-//! it on a copy of the battle with dice the planner throws itself, then looking on through the
-//! rest of the bound and the enemy's reply (as Baier and Cowling's flexible horizon looks past
-//! the turn) at the attacks each side can make there, counted at their expected worth by the
-//! rules' own previews, and assessing the position. Every plan of a generation meets the same
-//! dice (common random numbers), and a plan that survives is judged again on each generation's
-//! dice, so its score is a mean; the first plan it starts from (the one the planner keeps
-//! unless another beats it) stays in every generation, and another is chosen only where it
-//! beats it on the same dice (`MARGIN`). The budget is counted in plans judged, so the same
-//! battle, seed and budget give the same plan on any machine.
+//! its buttons and moves on a copy of the battle with dice the planner throws itself, counting
+//! its attacks at their expected worth by the rules' own previews from where the moves left
+//! the units, then looking on through the rest of the bound and the enemy's reply (as Baier
+//! and Cowling's flexible horizon looks past the turn) at the attacks each side can make
+//! there, counted the same way, and assessing the position. What dice are still thrown (a
+//! move's own rolls) are the same for every plan of a generation (common random numbers), and
+//! a plan that survives is judged again on each generation's dice, so its score is a mean; the
+//! first plan it starts from (the one the planner keeps unless another beats it) stays in
+//! every generation, and another is chosen only where it beats it on the same dice
+//! (`MARGIN`). The budget is counted in plans judged, so the same battle, seed and budget give
+//! the same plan on any machine.
 
 use super::assess;
 use super::candidates::{Cand, Kind, UnitChoices, nearest_enemies};
