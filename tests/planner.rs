@@ -1,8 +1,9 @@
 //! The opponent that plans: every command it gives is accepted and its games end, in every
 //! ruleset; the same battle, seed and budget give the same games; its budget is counted in plans
 //! judged; each command says what it is for, and its plans' aims are the places and enemies
-//! they name; its assessment rises with the enemy's losses and
-//! falls with its own.
+//! they name; its assessment rises with the enemy's losses and falls with its own, each loss
+//! weighing the more the nearer its army stands to breaking; a plan's attacks are judged at
+//! their expected worth, whatever dice the planner throws.
 
 use volley::players::batch::{self, Bot, Player};
 use volley::players::planner::intent::Intent;
@@ -175,6 +176,43 @@ fn the_assessment_rises_with_the_enemys_losses_and_falls_with_ones_own() {
     }
 }
 
+#[test]
+fn a_loss_weighs_the_more_the_nearer_its_army_stands_to_breaking() {
+    // DB7YW's default battle: an army breaks at half its units (000 Victory Conditions). The
+    // three Austrian fighting units farthest from every objective, so that none is the
+    // nearest to a place and taking them off changes only the losses.
+    let g = load("scenarios/default.ron");
+    let places: Vec<_> = g.objectives().iter().map(|o| o.at).collect();
+    let far = |u: &volley::rules::model::Unit| {
+        places
+            .iter()
+            .map(|p| u.base.centre.dist(*p))
+            .fold(f32::INFINITY, f32::min)
+    };
+    let mut far_off: Vec<(UnitId, f32)> = g
+        .alive()
+        .filter(|u| u.side == 1 && u.base.width > 0.0)
+        .filter(|u| !matches!(g.rules.look(&g, u).arm, Figures::Command | Figures::Train))
+        .map(|u| (u.id.clone(), far(u)))
+        .collect();
+    far_off.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let ids: Vec<UnitId> = far_off.into_iter().take(3).map(|(id, _)| id).collect();
+    assert_eq!(ids.len(), 3);
+    let without = |gone: &[UnitId]| {
+        let mut x = g.fork();
+        for id in gone {
+            x.unit_mut(id).expect("the unit").status.removed = true;
+        }
+        assert!(!x.is_over(), "three units lost break nothing");
+        assess::value(&x, 0)
+    };
+    // The same unit lost first, and lost after two others.
+    let first = without(&ids[2..]) - without(&[]);
+    let third = without(&ids) - without(&ids[..2]);
+    assert!(first > 0.0, "{first}");
+    assert!(third > first + 0.01, "first {first}, third {third}");
+}
+
 /// The battle at its first phase of play (past any deployment).
 fn in_play(path: &str) -> Game {
     let mut g = load(path);
@@ -338,4 +376,42 @@ fn it_goes_for_the_places_that_turn_the_result_and_no_others() {
         intent.review(&g, side);
         assert!(intent.goals.is_empty(), "side {side}: {:?}", intent.goals);
     }
+}
+
+#[test]
+fn a_plans_attacks_are_judged_at_their_expected_worth_not_by_its_dice() {
+    // The veteran against itself on DB7YW's default battle until a side has attacks to plan:
+    // a plan of attacks alone is judged the same whatever dice the planner throws (thrown, a
+    // plan would be chosen for its luck).
+    let mut g = in_play("scenarios/default.ron");
+    let mut bots = [Bot::new(Player::Veteran, 1), Bot::new(Player::Veteran, 2)];
+    let mut checked = 0;
+    while !g.is_over() && checked < 3 {
+        let side = g.active;
+        let units = candidates::for_side(&g, side, &[], &Intent::default());
+        let genome: search::Genome = units
+            .iter()
+            .map(|u| {
+                u.cands
+                    .iter()
+                    .position(|c| c.kind == candidates::Kind::Attack)
+                    .map_or(0, |i| i + 1)
+            })
+            .collect();
+        if genome.iter().any(|x| *x > 0) {
+            let judged: Vec<f64> = [1u64, 2, 3]
+                .iter()
+                .map(|dice| search::judge(&g, side, &Intent::default(), &units, &genome, *dice))
+                .collect();
+            assert!(
+                judged.iter().all(|v| (v - judged[0]).abs() < 1e-9),
+                "turn {} {:?}: {judged:?}",
+                g.turn,
+                g.phase
+            );
+            checked += 1;
+        }
+        batch::play_phase(&mut g, &mut bots);
+    }
+    assert!(checked > 0, "the battle came to attacks");
 }
