@@ -309,8 +309,8 @@ impl Base {
 
     pub fn contains(&self, p: Pt) -> bool {
         let d = p.minus(self.centre);
-        // Outside the bounding circle (with the tolerance's room) is outside the base.
-        let reach = self.radius() + 0.01;
+        // Outside the bounding circle (with room to spare) is outside the base.
+        let reach = self.radius() + QUICK_ROOM;
         if d.dot(d) > reach * reach {
             return false;
         }
@@ -495,8 +495,8 @@ impl Base {
 }
 
 /// True when segment `a`-`b` passes through the base.
-/// The box round some bases' bounding circles: what lies outside it by more than a margin is
-/// farther than that margin from every one of them.
+/// The box round some bases' bounding circles, with the quick rejections' room: what lies
+/// outside it by more than a margin is farther than that margin from every one of them.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Bounds {
     pub lo: Pt,
@@ -509,7 +509,7 @@ impl Bounds {
         let mut lo = Pt::new(f32::INFINITY, f32::INFINITY);
         let mut hi = Pt::new(f32::NEG_INFINITY, f32::NEG_INFINITY);
         for b in bases {
-            let r = b.radius();
+            let r = b.radius() + QUICK_ROOM;
             lo = Pt::new(lo.x.min(b.centre.x - r), lo.y.min(b.centre.y - r));
             hi = Pt::new(hi.x.max(b.centre.x + r), hi.y.max(b.centre.y + r));
         }
@@ -529,9 +529,15 @@ impl Bounds {
     }
 }
 
+/// The room (mm) a quick rejection leaves beyond the edge of what it rules out, so that it never
+/// answers where the exact test would answer otherwise: far above the exact tests' rounding
+/// (parry's f32 queries report a segment meeting a base across a gap of a hundredth of a
+/// millimetre at the table's coordinates), far below any base.
+pub const QUICK_ROOM: f32 = 1.0;
+
 pub fn segment_hits_base(a: Pt, b: Pt, base: &Base) -> bool {
     // A segment that meets the base comes within its bounding circle: one that passes the
-    // circle by more than rounding cannot (the exact test is asked only of the others).
+    // circle by more than the room cannot (the exact test is asked only of the others).
     let ab = b.minus(a);
     let len2 = ab.dot(ab);
     let t = if len2 > 0.0 {
@@ -539,7 +545,7 @@ pub fn segment_hits_base(a: Pt, b: Pt, base: &Base) -> bool {
     } else {
         0.0
     };
-    let reach = base.radius() + 0.01;
+    let reach = base.radius() + QUICK_ROOM;
     let off = base.centre.minus(a.plus(ab.scale(t)));
     if off.dot(off) > reach * reach {
         return false;

@@ -209,7 +209,7 @@ impl Feature {
     /// loosened by its half width: what comes within the line's width meets one of them (a
     /// road across the table has a box as wide as the table, its segments do not).
     fn line_may_meet(&self, lo: Pt, hi: Pt) -> bool {
-        let h = self.width / 2.0;
+        let h = self.width / 2.0 + crate::rules::geometry::QUICK_ROOM;
         self.points.windows(2).any(|w| {
             lo.x <= w[0].x.max(w[1].x) + h
                 && hi.x >= w[0].x.min(w[1].x) - h
