@@ -494,7 +494,6 @@ impl Base {
     }
 }
 
-/// True when segment `a`-`b` passes through the base.
 /// The box round some bases' bounding circles, with the quick rejections' room: what lies
 /// outside it by more than a margin is farther than that margin from every one of them.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -535,6 +534,7 @@ impl Bounds {
 /// millimetre at the table's coordinates), far below any base.
 pub const QUICK_ROOM: f32 = 1.0;
 
+/// True when segment `a`-`b` passes through the base.
 pub fn segment_hits_base(a: Pt, b: Pt, base: &Base) -> bool {
     // A segment that meets the base comes within its bounding circle: one that passes the
     // circle by more than the room cannot (the exact test is asked only of the others).

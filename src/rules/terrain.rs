@@ -381,7 +381,6 @@ impl Terrain {
         self.features.iter().find(|f| f.id == id)
     }
 
-    /// Features of the given kinds that the base touches.
     /// The features that may touch one of these bases, in order (their boxes meet the box
     /// round the bases): no other touches, holds or is crossed between any of them, so the
     /// exact tests of a move need ask only these.
@@ -394,6 +393,7 @@ impl Terrain {
             .collect()
     }
 
+    /// Features of the given kinds that the base touches.
     pub fn touching<'a>(
         &'a self,
         base: &'a Base,

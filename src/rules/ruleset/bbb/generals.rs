@@ -4,7 +4,7 @@
 use super::{Bbb7yw, N};
 use crate::rules::battle::Battle;
 use crate::rules::command::Event;
-use crate::rules::geometry::Base;
+use crate::rules::geometry::{Base, QUICK_ROOM};
 use crate::rules::model::{Unit, UnitId};
 
 impl Bbb7yw {
@@ -22,14 +22,15 @@ impl Bbb7yw {
     pub fn general_nearer_enemy(&self, b: &Battle, g: &Unit, margin: f32) -> bool {
         let near = |side_own: bool| {
             // The nearest unit's distance: a unit whose bounding circle stays farther than the
-            // nearest found so far (by more than rounding) is not measured exactly.
+            // nearest found so far (by more than the quick rejections' room) is not measured
+            // exactly.
             let mut nearest = f32::INFINITY;
             for u in b
                 .alive()
                 .filter(|u| (u.side == g.side) == side_own && !self.is_general(u))
             {
                 let least = u.base.centre.dist(g.base.centre) - u.base.radius() - g.base.radius();
-                if least - 0.01 < nearest {
+                if least - QUICK_ROOM < nearest {
                     nearest = nearest.min(u.base.distance(&g.base));
                 }
             }
