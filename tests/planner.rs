@@ -355,27 +355,69 @@ fn its_detachments_march_on_from_bound_to_bound() {
 #[test]
 fn it_goes_for_the_places_that_turn_the_result_and_no_others() {
     // The Lobosch: Austria wins at the limit unless Prussia holds the crest (2 points against
-    // the vineyards' 1): Prussia sends a detachment to the crest alone, Austria none.
+    // the vineyards' 1): Prussia sends a detachment to take the crest alone; Austria sends
+    // guards to hold the crest, and none to the vineyards (losing them alone turns nothing).
     let g = in_play("scenarios/lobosch_1756.ron");
     let mut prussia = Intent::default();
     prussia.review(&g, 0);
     let names: Vec<&str> = prussia.goals.iter().map(|x| x.name.as_str()).collect();
     assert_eq!(names, ["The Lobosch crest"]);
+    assert!(!prussia.goals[0].hold);
     assert!(
         (prussia.goals[0].share - 1.0).abs() < 1e-9,
         "{:?}",
         prussia.goals
     );
+    // Austria guards the crest only once an enemy could reach it before guards sent a turn
+    // later could: not at the start, with the Prussian line 580 mm off.
     let mut austria = Intent::default();
     austria.review(&g, 1);
     assert!(austria.goals.is_empty(), "{:?}", austria.goals);
-    // BBB default: each side holds one place and nothing is lost, a draw: nobody is sent.
+    // With the grenadiers 130 mm below the crest, it sends two guards to hold the crest, the
+    // units nearest it (the two line battalions; Lacy, nearer, is a general), and none to the
+    // vineyards (losing them alone turns nothing).
+    let mut g = g;
+    g.unit_mut(&UnitId("pr-gren".into()))
+        .expect("grenadiers")
+        .base
+        .centre = volley::rules::geometry::Pt::new(860.0, 700.0);
+    let mut austria = Intent::default();
+    austria.review(&g, 1);
+    let guards: Vec<(&str, bool, usize)> = austria
+        .goals
+        .iter()
+        .map(|x| (x.name.as_str(), x.hold, x.units.len()))
+        .collect();
+    assert_eq!(guards, [("The Lobosch crest", true, 2)]);
+    let mut sent: Vec<&str> = austria.goals[0]
+        .units
+        .iter()
+        .map(|(id, _)| id.as_str())
+        .collect();
+    sent.sort_unstable();
+    assert_eq!(sent, ["au-ir-a", "au-ir-b"]);
+    assert_eq!(austria.goals[0].purpose(), "to hold it");
+    // BBB default: each side holds one place and nothing is lost, a draw. Taking a place
+    // is not looked for; losing its own would lose the battle, and in this encounter the
+    // enemy can reach each before guards sent a turn later could: each side guards its own
+    // place, and nothing else.
     let g = in_play("scenarios/bbb_default.ron");
+    let mut guarded = Vec::new();
     for side in 0..2 {
         let mut intent = Intent::default();
         intent.review(&g, side);
-        assert!(intent.goals.is_empty(), "side {side}: {:?}", intent.goals);
+        let own: Vec<_> = g
+            .objectives()
+            .into_iter()
+            .filter(|o| o.holder == Some(side))
+            .map(|o| o.name)
+            .collect();
+        for x in &intent.goals {
+            assert!(x.hold && own.contains(&x.name), "side {side}: {x:?}");
+            guarded.push(x.name.clone());
+        }
     }
+    assert_eq!(guarded, ["Weinberg", "Lohdorf"]);
 }
 
 #[test]

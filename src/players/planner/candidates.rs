@@ -132,19 +132,16 @@ pub fn for_side(game: &Game, side: Side, advice: &[Decision], intent: &Intent) -
                     && let Some(cmd) = march_together(game, u, g)
                 {
                     let why = format!(
-                        "{} and {} more march towards {}, to take it by turn {}",
+                        "{} and {} more march towards {}, {}",
                         u.name,
                         g.units.len() - 1,
                         g.name,
-                        g.by
+                        g.purpose()
                     );
                     offer(&mut cands, cmd, Kind::Move, why, Some(g.at));
                 }
                 for cmd in marches(game, u, g.at) {
-                    let why = format!(
-                        "{} marches towards {}, to take it by turn {}",
-                        u.name, g.name, g.by
-                    );
+                    let why = format!("{} marches towards {}, {}", u.name, g.name, g.purpose());
                     offer(&mut cands, cmd, Kind::Move, why, Some(g.at));
                 }
             }
@@ -232,11 +229,13 @@ fn mark_march(game: &Game, intent: &Intent, g: &Goal, cands: &mut [Cand]) {
     if let Some(c) = best.and_then(|(i, _)| cands.get_mut(i)) {
         c.march = true;
         c.aim = Some(g.at);
-        if !c.why.contains("by turn") {
-            c.why = format!(
-                "{} (on the march to take {} by turn {})",
-                c.why, g.name, g.by
-            );
+        if !c.why.contains(&g.name) {
+            let to = if g.hold {
+                format!("hold {}", g.name)
+            } else {
+                format!("take {} by turn {}", g.name, g.by)
+            };
+            c.why = format!("{} (on the march to {to})", c.why);
         }
     }
 }
@@ -278,7 +277,7 @@ fn longer_lines(
     let goal = units.iter().find_map(|id| intent.goal_of(id));
     let towards = goal.map_or_else(
         || "towards the enemy".to_string(),
-        |g| format!("towards {}, to take it by turn {}", g.name, g.by),
+        |g| format!("towards {}, {}", g.name, g.purpose()),
     );
     let mut out = Vec::new();
     for m in b

@@ -9,10 +9,12 @@
 //! The intent is reviewed at a side's first look in each turn. Units lost, and units that can
 //! no longer reach their place by the turn limit, leave their detachments; a place taken, or
 //! left with nobody, ends its goal. A side that would win were the turn limit reached now
-//! recalls its detachments: its plan is judged by the position alone. A draw keeps the goals
-//! it has. A side that would lose reads the scenario's conditions for the places that would
-//! turn the result (`needed`), of those its units can still reach, and sends a detachment to
-//! each that has none.
+//! recalls its detachments sent to take places; a draw keeps the goals it has. Either guards
+//! what it holds (`guard`): each place whose loss alone would turn the result, and that an
+//! enemy can reach by the limit, gets guards sent to stand within its holding distance (a
+//! place lost ends its guard). A side that would lose reads the scenario's conditions for the
+//! places that would turn the result (`needed`), of those its units can still reach, and
+//! sends a detachment to each that has none.
 //!
 //! How far a unit goes in a turn is its move allowance as the rules give it (straight ahead,
 //! from where it stands), learnt whenever the side may move it; until then, a long move.
@@ -46,6 +48,27 @@ pub struct Goal {
     pub units: Vec<(UnitId, f32)>,
     /// The turn by which the last of them can be there.
     pub by: u32,
+    /// A place the side holds, sent to be held (a guard standing within its holding
+    /// distance, so that the enemy cannot take it unfought), not taken.
+    pub hold: bool,
+    /// The holding distance (mm): a unit within it is there.
+    pub radius: f32,
+}
+
+impl Goal {
+    /// What the detachment is for, in the log's words ("to take it by turn 5", "to hold it").
+    pub fn purpose(&self) -> String {
+        if self.hold {
+            "to hold it".into()
+        } else {
+            format!("to take it by turn {}", self.by)
+        }
+    }
+
+    /// How far a unit stands from being there (mm): nothing within the holding distance.
+    fn short_of(&self, u: &Unit) -> f32 {
+        (u.base.distance_to_point(self.at) - self.radius).max(0.0)
+    }
 }
 
 /// A side's intent: its goals, the turn they were last reviewed, and each unit's pace.
@@ -95,26 +118,36 @@ impl Intent {
             !g.units.is_empty()
                 && objectives
                     .iter()
-                    .any(|o| o.id == g.objective && o.holder != Some(side))
+                    .any(|o| o.id == g.objective && (o.holder == Some(side)) == g.hold)
         });
+        let free = |goals: &[Goal]| -> Vec<&Unit> {
+            fighting(game, side)
+                .filter(|u| {
+                    !goals
+                        .iter()
+                        .any(|g| g.units.iter().any(|(id, _)| *id == u.id))
+                })
+                .collect()
+        };
         match game.result_at_limit().0 {
-            // The position wins as it stands: the detachments are recalled.
+            // The position wins as it stands: the detachments sent to take places are
+            // recalled, and the places whose loss would turn the result are guarded.
             Some(s) if s == side => {
-                self.goals.clear();
+                self.goals.retain(|g| g.hold);
+                let free = free(&self.goals);
+                self.guard(game, side, free);
                 return;
             }
-            // A draw keeps the goals it has; a side that would lose looks for more.
-            None => return,
+            // A draw keeps the goals it has, and guards what it holds.
+            None => {
+                let free = free(&self.goals);
+                self.guard(game, side, free);
+                return;
+            }
+            // A side that would lose looks for more.
             Some(_) => {}
         }
-        let mut free: Vec<&Unit> = fighting(game, side)
-            .filter(|u| {
-                !self
-                    .goals
-                    .iter()
-                    .any(|g| g.units.iter().any(|(id, _)| *id == u.id))
-            })
-            .collect();
+        let mut free = free(&self.goals);
         let reachable = |at: Pt, units: &[&Unit]| {
             units
                 .iter()
@@ -162,7 +195,86 @@ impl Intent {
                     .map(|u| (u.id.clone(), u.base.centre.dist(o.at).max(step)))
                     .collect(),
                 by,
+                hold: false,
+                radius: o.radius_mm,
             });
+        }
+    }
+
+    /// Sends guards to the places `side` holds whose loss alone would turn the result were
+    /// the turn limit reached (a win to a draw or a loss, a draw to a loss), that an enemy
+    /// can reach by then, and sooner than a turn after the guards could (later, there is
+    /// time to send them at a later review), and that have none: the `free` units that can stand within the
+    /// holding distance soonest, `LEAST` of them, the most valuable place first. A place with
+    /// a guard standing on it cannot be taken unfought: by the holding rules of every
+    /// ruleset, the enemy must drive it off first.
+    fn guard(&mut self, game: &Game, side: Side, mut free: Vec<&Unit>) {
+        let b: &Battle = game;
+        let objectives = game.objectives();
+        let start: Vec<Option<Side>> = objectives.iter().map(|o| o.holder).collect();
+        let rank = |held: Vec<Option<Side>>| match game.result_at_limit_holding(held) {
+            Some(s) if s == side => 2,
+            None => 1,
+            Some(_) => 0,
+        };
+        let now = rank(start.clone());
+        let enemy = Battle::enemy(side);
+        let mut risky: Vec<_> = objectives
+            .iter()
+            .enumerate()
+            .filter(|(i, o)| {
+                o.holder == Some(side) && !self.goals.iter().any(|g| g.objective == o.id) && {
+                    let mut held = start.clone();
+                    if let Some(h) = held.get_mut(*i) {
+                        *h = Some(enemy);
+                    }
+                    rank(held) < now
+                }
+            })
+            .filter_map(|(_, o)| {
+                let soonest = fighting(game, enemy)
+                    .map(|e| arrival(b, &BTreeMap::new(), e, o.at))
+                    .min()?;
+                (soonest <= b.turn_limit).then_some((o, soonest))
+            })
+            .collect();
+        let total: f64 = risky.iter().map(|(o, _)| f64::from(o.worth.max(1))).sum();
+        let step = long_move(b).max(1.0);
+        risky.sort_by_key(|(o, _)| std::cmp::Reverse(o.worth));
+        for (o, enemy_there) in risky {
+            let goal = |units: Vec<(UnitId, f32)>, by| Goal {
+                objective: o.id.clone(),
+                name: o.name.clone(),
+                at: o.at,
+                share: f64::from(o.worth.max(1)) / total.max(1.0),
+                units,
+                by,
+                hold: true,
+                radius: o.radius_mm,
+            };
+            let soonest = |u: &Unit| {
+                let g = goal(Vec::new(), 0);
+                (arrival(b, &self.paces, u, o.at), g.short_of(u).to_bits())
+            };
+            free.sort_by_key(|u| soonest(u));
+            // Not yet threatened: the guards could still be there before the enemy's
+            // soonest unit, were they sent next turn (the intent is reviewed every turn).
+            if free
+                .first()
+                .is_some_and(|u| arrival(b, &self.paces, u, o.at) + 1 < enemy_there)
+            {
+                continue;
+            }
+            let sent: Vec<&Unit> = free.drain(..LEAST.min(free.len())).collect();
+            let Some(by) = sent.iter().map(|u| arrival(b, &self.paces, u, o.at)).max() else {
+                continue;
+            };
+            self.goals.push(goal(
+                sent.iter()
+                    .map(|u| (u.id.clone(), u.base.centre.dist(o.at).max(step)))
+                    .collect(),
+                by,
+            ));
         }
     }
 
@@ -201,7 +313,11 @@ impl Intent {
                     .iter()
                     .map(|(id, from)| match b.unit(id) {
                         Ok(u) if u.alive() => {
-                            let d = u.base.distance_to_point(g.at);
+                            let d = if g.hold {
+                                g.short_of(u)
+                            } else {
+                                u.base.distance_to_point(g.at)
+                            };
                             f64::from((1.0 - d / from).clamp(0.0, 1.0))
                         }
                         _ => 0.0,
