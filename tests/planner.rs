@@ -421,6 +421,42 @@ fn it_goes_for_the_places_that_turn_the_result_and_no_others() {
 }
 
 #[test]
+fn its_guards_step_into_the_ring_of_the_place_they_hold() {
+    // The Lobosch, the Prussian grenadiers 130 mm below the crest: Austria's line battalions
+    // stand 7 mm outside the crest's 3-inch ring, facing the enemy, where they hold nothing.
+    // In its movement Austria's planner steps a guard into the ring (sideways: a line facing
+    // the enemy cannot march off towards a place beside it), and says why.
+    let mut g = in_play("scenarios/lobosch_1756.ron");
+    g.unit_mut(&UnitId("pr-gren".into()))
+        .expect("grenadiers")
+        .base
+        .centre = volley::rules::geometry::Pt::new(860.0, 700.0);
+    let crest = g
+        .objectives()
+        .into_iter()
+        .find(|o| o.id == "crest")
+        .expect("the crest");
+    let within = |g: &Game| {
+        g.alive()
+            .filter(|u| u.side == 1 && u.id.as_str().starts_with("au-ir"))
+            .filter(|u| u.base.distance_to_point(crest.at) <= crest.radius_mm)
+            .count()
+    };
+    assert_eq!(within(&g), 0);
+    while g.active != 1 {
+        assert!(g.execute(Command::EndPhase).is_ok());
+    }
+    let mut planner = Planner::new(THINK);
+    let said = planner.play_phase(&mut g, 1, false);
+    assert!(within(&g) >= 1, "{said:?}");
+    assert!(
+        said.iter()
+            .any(|d| d.reason.contains("The Lobosch crest, to hold it")),
+        "{said:?}"
+    );
+}
+
+#[test]
 fn a_plans_attacks_are_judged_at_their_expected_worth_not_by_its_dice() {
     // The veteran against itself on DB7YW's default battle until a side has attacks to plan:
     // a plan of attacks alone is judged the same whatever dice the planner throws (thrown, a

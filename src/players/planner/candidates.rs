@@ -144,6 +144,29 @@ pub fn for_side(game: &Game, side: Side, advice: &[Decision], intent: &Intent) -
                     let why = format!("{} marches towards {}, {}", u.name, g.name, g.purpose());
                     offer(&mut cands, cmd, Kind::Move, why, Some(g.at));
                 }
+                // A guard short of the place's ring: the walk that takes it a third of the
+                // way in (where a march to the place itself is refused: a line standing
+                // beside it, facing the enemy).
+                let short = g.short_of(u);
+                if g.hold && short > 0.0 {
+                    let way = g.at.minus(u.base.centre);
+                    let mm = short + g.radius / 3.0;
+                    let by = way.scale(mm / way.len().max(1e-3));
+                    // Obliquely or turning and advancing, else a sidestep alone.
+                    let sidestep = vec![Step::Sidestep(b.scale.from_mm(by.dot(u.base.right())))];
+                    let step_up = walks(b, u, way, mm)
+                        .into_iter()
+                        .chain([sidestep])
+                        .map(|steps| Command::Move {
+                            unit: u.id.clone(),
+                            steps,
+                        })
+                        .find(|cmd| probe(game, cmd).is_some());
+                    if let Some(cmd) = step_up {
+                        let why = format!("{} steps up to {}, {}", u.name, g.name, g.purpose());
+                        offer(&mut cands, cmd, Kind::Move, why, Some(g.at));
+                    }
+                }
             }
             for (cmd, why, aim) in moves(game, u, side, &enemies) {
                 offer(&mut cands, cmd, Kind::Move, why, aim);

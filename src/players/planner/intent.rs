@@ -66,7 +66,7 @@ impl Goal {
     }
 
     /// How far a unit stands from being there (mm): nothing within the holding distance.
-    fn short_of(&self, u: &Unit) -> f32 {
+    pub fn short_of(&self, u: &Unit) -> f32 {
         (u.base.distance_to_point(self.at) - self.radius).max(0.0)
     }
 }
@@ -302,7 +302,9 @@ impl Intent {
 
     /// How far along their marches the detachments stand, each goal weighed by its share: for
     /// each unit, the part of its distance when sent that it has covered (all of it on the
-    /// place; nothing if it is lost or has gone back), the mean over the goal's units.
+    /// place; nothing if it is lost or has gone back), the mean over the goal's units. A
+    /// guard counts all of it within the place's holding distance, and at most a half short
+    /// of it: a guard just outside the ring holds nothing.
     pub fn progress(&self, game: &Game) -> f64 {
         let b: &Battle = game;
         self.goals
@@ -312,12 +314,18 @@ impl Intent {
                     .units
                     .iter()
                     .map(|(id, from)| match b.unit(id) {
-                        Ok(u) if u.alive() => {
-                            let d = if g.hold {
-                                g.short_of(u)
+                        Ok(u) if u.alive() && g.hold => {
+                            // A guard holds only within the ring: standing there counts
+                            // all, its way there at most a half.
+                            let d = g.short_of(u);
+                            if d <= 0.0 {
+                                1.0
                             } else {
-                                u.base.distance_to_point(g.at)
-                            };
+                                0.5 * f64::from((1.0 - d / from).clamp(0.0, 1.0))
+                            }
+                        }
+                        Ok(u) if u.alive() => {
+                            let d = u.base.distance_to_point(g.at);
                             f64::from((1.0 - d / from).clamp(0.0, 1.0))
                         }
                         _ => 0.0,
