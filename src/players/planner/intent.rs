@@ -204,10 +204,10 @@ impl Intent {
     /// Sends guards to the places `side` holds whose loss alone would turn the result were
     /// the turn limit reached (a win to a draw or a loss, a draw to a loss), that an enemy
     /// can reach by then, and sooner than a turn after the guards could (later, there is
-    /// time to send them at a later review), and that have none: the `free` units that can stand within the
-    /// holding distance soonest, `LEAST` of them, the most valuable place first. A place with
-    /// a guard standing on it cannot be taken unfought: by the holding rules of every
-    /// ruleset, the enemy must drive it off first.
+    /// time to send them at a later review), and that have none: the `free` units that can
+    /// stand within the holding distance soonest, `LEAST` of them, the most valuable place
+    /// first. A place with a guard standing on it cannot be taken unfought: by the holding
+    /// rules of every ruleset, the enemy must drive it off first.
     fn guard(&mut self, game: &Game, side: Side, mut free: Vec<&Unit>) {
         let b: &Battle = game;
         let objectives = game.objectives();
@@ -253,8 +253,8 @@ impl Intent {
                 radius: o.radius_mm,
             };
             let soonest = |u: &Unit| {
-                let g = goal(Vec::new(), 0);
-                (arrival(b, &self.paces, u, o.at), g.short_of(u).to_bits())
+                let short = (u.base.distance_to_point(o.at) - o.radius_mm).max(0.0);
+                (arrival(b, &self.paces, u, o.at), short.to_bits())
             };
             free.sort_by_key(|u| soonest(u));
             // Not yet threatened: the guards could still be there before the enemy's
