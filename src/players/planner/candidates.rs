@@ -253,12 +253,7 @@ fn mark_march(game: &Game, intent: &Intent, g: &Goal, cands: &mut [Cand]) {
         c.march = true;
         c.aim = Some(g.at);
         if !c.why.contains(&g.name) {
-            let to = if g.hold {
-                format!("hold {}", g.name)
-            } else {
-                format!("take {} by turn {}", g.name, g.by)
-            };
-            c.why = format!("{} (on the march to {to})", c.why);
+            c.why = format!("{} (on the march to {})", c.why, g.task());
         }
     }
 }

@@ -65,6 +65,16 @@ impl Goal {
         }
     }
 
+    /// The task in the log's words, the place named ("take the Galgenberg by turn 5",
+    /// "hold the Galgenberg").
+    pub fn task(&self) -> String {
+        if self.hold {
+            format!("hold {}", self.name)
+        } else {
+            format!("take {} by turn {}", self.name, self.by)
+        }
+    }
+
     /// How far a unit stands from being there (mm): nothing within the holding distance.
     pub fn short_of(&self, u: &Unit) -> f32 {
         (u.base.distance_to_point(self.at) - self.radius).max(0.0)
@@ -120,7 +130,7 @@ impl Intent {
                     .iter()
                     .any(|o| o.id == g.objective && (o.holder == Some(side)) == g.hold)
         });
-        let free = |goals: &[Goal]| -> Vec<&Unit> {
+        let unsent = |goals: &[Goal]| -> Vec<&Unit> {
             fighting(game, side)
                 .filter(|u| {
                     !goals
@@ -134,20 +144,18 @@ impl Intent {
             // recalled, and the places whose loss would turn the result are guarded.
             Some(s) if s == side => {
                 self.goals.retain(|g| g.hold);
-                let free = free(&self.goals);
-                self.guard(game, side, free);
+                self.guard(game, side, unsent(&self.goals));
                 return;
             }
             // A draw keeps the goals it has, and guards what it holds.
             None => {
-                let free = free(&self.goals);
-                self.guard(game, side, free);
+                self.guard(game, side, unsent(&self.goals));
                 return;
             }
             // A side that would lose looks for more.
             Some(_) => {}
         }
-        let mut free = free(&self.goals);
+        let mut free = unsent(&self.goals);
         let reachable = |at: Pt, units: &[&Unit]| {
             units
                 .iter()
@@ -212,11 +220,7 @@ impl Intent {
         let b: &Battle = game;
         let objectives = game.objectives();
         let start: Vec<Option<Side>> = objectives.iter().map(|o| o.holder).collect();
-        let rank = |held: Vec<Option<Side>>| match game.result_at_limit_holding(held) {
-            Some(s) if s == side => 2,
-            None => 1,
-            Some(_) => 0,
-        };
+        let rank = |held| rank(game, side, held);
         let now = rank(start.clone());
         let enemy = Battle::enemy(side);
         let mut risky: Vec<_> = objectives
@@ -242,16 +246,6 @@ impl Intent {
         let step = long_move(b).max(1.0);
         risky.sort_by_key(|(o, _)| std::cmp::Reverse(o.worth));
         for (o, enemy_there) in risky {
-            let goal = |units: Vec<(UnitId, f32)>, by| Goal {
-                objective: o.id.clone(),
-                name: o.name.clone(),
-                at: o.at,
-                share: f64::from(o.worth.max(1)) / total.max(1.0),
-                units,
-                by,
-                hold: true,
-                radius: o.radius_mm,
-            };
             let soonest = |u: &Unit| {
                 let short = (u.base.distance_to_point(o.at) - o.radius_mm).max(0.0);
                 (arrival(b, &self.paces, u, o.at), short.to_bits())
@@ -269,12 +263,19 @@ impl Intent {
             let Some(by) = sent.iter().map(|u| arrival(b, &self.paces, u, o.at)).max() else {
                 continue;
             };
-            self.goals.push(goal(
-                sent.iter()
+            self.goals.push(Goal {
+                objective: o.id.clone(),
+                name: o.name.clone(),
+                at: o.at,
+                share: f64::from(o.worth.max(1)) / total.max(1.0),
+                units: sent
+                    .iter()
                     .map(|u| (u.id.clone(), u.base.centre.dist(o.at).max(step)))
                     .collect(),
                 by,
-            ));
+                hold: true,
+                radius: o.radius_mm,
+            });
         }
     }
 
@@ -355,6 +356,16 @@ fn arrival(b: &Battle, paces: &BTreeMap<UnitId, f32>, u: &Unit, at: Pt) -> u32 {
     b.turn.saturating_add(turns.min(1000.0) as u32)
 }
 
+/// The result for `side` were the turn limit reached now with each objective held as `held`
+/// says: 2 a win, 1 a draw, 0 a loss.
+fn rank(game: &Game, side: Side, held: Vec<Option<Side>>) -> u8 {
+    match game.result_at_limit_holding(held) {
+        Some(s) if s == side => 2,
+        None => 1,
+        Some(_) => 0,
+    }
+}
+
 /// The objectives `side` must take to do better were the turn limit reached (a draw from a
 /// loss, a win from either), by the scenario's own conditions read with the places held
 /// otherwise, of those its units can still reach (`reachable`): taken one by one, nearest
@@ -371,11 +382,7 @@ fn needed(game: &Game, side: Side, reachable: impl Fn(Pt) -> bool) -> Vec<usize>
                 *h = Some(side);
             }
         }
-        match game.result_at_limit_holding(held) {
-            Some(s) if s == side => 2,
-            None => 1,
-            Some(_) => 0,
-        }
+        rank(game, side, held)
     };
     let near = |at: Pt| {
         fighting(game, side)
