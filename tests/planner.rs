@@ -493,3 +493,81 @@ fn a_plans_attacks_are_judged_at_their_expected_worth_not_by_its_dice() {
     }
     assert!(checked > 0, "the battle came to attacks");
 }
+
+/// DB7YW's default battle in Prussia's first movement, IR 3 Anhalt stepped out of the line
+/// and the Austrian grenadiers set down ahead of it (facing `facing`, at `y` mm down the
+/// table; IR 3 stands at 300): each unit's choices
+/// the planner offers.
+fn grenadiers_ahead(facing: f32, y: f32) -> (Game, Vec<candidates::UnitChoices>) {
+    let mut g = in_play("scenarios/default.ron");
+    g.unit_mut(&UnitId("pr-ir3".into()))
+        .expect("IR 3")
+        .base
+        .centre = volley::rules::geometry::Pt::new(700.0, 300.0);
+    {
+        let gr = g.unit_mut(&UnitId("au-gr".into())).expect("grenadiers");
+        gr.base.centre = volley::rules::geometry::Pt::new(700.0, y);
+        gr.base.facing = facing;
+    }
+    while g.active != 0 || !g.phase.name().to_lowercase().contains("move") {
+        assert!(g.execute(Command::EndPhase).is_ok());
+    }
+    let units = candidates::for_side(&g, 0, &[], &Intent::default());
+    (g, units)
+}
+
+#[test]
+fn it_offers_the_charge_the_rules_make_by_a_move_and_the_turn_that_squares_up_for_one() {
+    // DBN makes a charge by a move straight ahead into contact: with the enemy's front
+    // squarely ahead within a Musket's 100 paces, IR 3 is offered the move into contact,
+    // with the odds of the fight it brings; with the enemy turned 30 degrees, farther off
+    // (outside its threat zone, where a unit may turn), the turn that squares up to it for
+    // next bound, since no move into contact may wheel first.
+    let ir3 = |units: &[candidates::UnitChoices]| {
+        units
+            .iter()
+            .find(|u| u.unit.as_str() == "pr-ir3")
+            .expect("IR 3's choices")
+            .cands
+            .clone()
+    };
+    let (_, square) = grenadiers_ahead(180.0, 335.0);
+    let closing = ir3(&square)
+        .into_iter()
+        .find(|c| c.why.contains("closes with Grenadier companies"))
+        .expect("a move into contact");
+    assert!(
+        closing.why.contains("% to come out ahead"),
+        "{}",
+        closing.why
+    );
+    assert!(
+        matches!(&closing.command, Command::Move { steps, .. }
+            if matches!(steps.last(), Some(volley::rules::command::Step::ToContact(e)) if e.as_str() == "au-gr")),
+        "{:?}",
+        closing.command
+    );
+    let (g, turned) = grenadiers_ahead(150.0, 375.0);
+    let cands = ir3(&turned);
+    assert!(
+        !cands
+            .iter()
+            .any(|c| c.why.contains("closes with Grenadier companies")),
+        "no move into contact meets it square"
+    );
+    let squaring = cands
+        .iter()
+        .find(|c| c.why.contains("squares up to Grenadier companies"))
+        .expect("a turn to square up");
+    let mut after = g.fork();
+    assert!(after.execute(squaring.command.clone()).is_ok());
+    let facing = after
+        .unit(&UnitId("pr-ir3".into()))
+        .expect("IR 3")
+        .base
+        .facing;
+    assert!(
+        volley::rules::geometry::norm_deg(facing - 330.0).abs() < 0.5,
+        "squared up: {facing}"
+    );
+}

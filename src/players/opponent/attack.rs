@@ -328,49 +328,66 @@ impl Opponent {
     }
 
     /// A move into contact with an enemy, with the battle after it: straight on; by the odds,
-    /// where the rules want the fronts met square, also wheeling first to square up to it (or
-    /// to face it). The straight player, the yardstick, only goes straight on.
+    /// also wheeling first (`contact_move`). The straight player, the yardstick, only goes
+    /// straight on.
     pub(super) fn contact(&self, game: &Game, u: &Unit, e: &Unit) -> Option<(Command, Game)> {
-        let mut tries = vec![vec![Step::ToContact(e.id.clone())]];
-        if self.style == Style::Odds {
-            let square = norm_deg(e.base.facing + 180.0 - u.base.facing).abs();
-            for degrees in [square, off_line(u, e.base.centre)] {
-                if !(1.0..=90.0).contains(&degrees) {
-                    continue;
-                }
-                for corner in [Corner::Left, Corner::Right] {
-                    tries.push(vec![
-                        Step::Wheel { corner, degrees },
-                        Step::ToContact(e.id.clone()),
-                    ]);
-                }
-            }
-        }
-        tries.into_iter().find_map(|steps| {
-            let cmd = Command::Move {
-                unit: u.id.clone(),
-                steps,
-            };
-            probe(game, &cmd).map(|after| (cmd, after))
-        })
+        contact_move(game, u, e, self.style == Style::Odds)
     }
 
-    /// The outlook of a fight that a move into contact brings: now, or, where the rules fight
-    /// it in a later phase of the bound (a close combat phase after the movement), as it will
-    /// stand then, the phases between played out on the copy of the battle (no more than the
-    /// rest of its own bound, which has no more phases than the ruleset's turn: BBB fights an
-    /// assault four phases after the move that makes it). The enemy's phases between (BBB's
-    /// defensive fire) pass on the copy without its fire: the odds are those of the fight as
-    /// the units stand.
-    pub(super) fn combat_ahead(&self, mut after: Game, fight: &Command) -> Option<Outlook> {
-        for _ in 0..after.rules.phases().len() {
-            match after.rules.preview(&after, fight) {
-                Err(RuleError::WrongPhase { .. }) if after.active == self.side => {
-                    after.execute(Command::EndPhase).ok()?;
-                }
-                r => return r.ok(),
+    /// The outlook of a fight that a move into contact brings (`combat_ahead`).
+    pub(super) fn combat_ahead(&self, after: Game, fight: &Command) -> Option<Outlook> {
+        combat_ahead(after, fight, self.side)
+    }
+}
+
+/// A move into contact with `e` for `u`, with the battle after it: straight on; and where
+/// `square`, since the rules may want the fronts met square, also wheeling first to square up
+/// to it (or to face it).
+pub(crate) fn contact_move(
+    game: &Game,
+    u: &Unit,
+    e: &Unit,
+    square: bool,
+) -> Option<(Command, Game)> {
+    let mut tries = vec![vec![Step::ToContact(e.id.clone())]];
+    if square {
+        let square = norm_deg(e.base.facing + 180.0 - u.base.facing).abs();
+        for degrees in [square, off_line(u, e.base.centre)] {
+            if !(1.0..=90.0).contains(&degrees) {
+                continue;
+            }
+            for corner in [Corner::Left, Corner::Right] {
+                tries.push(vec![
+                    Step::Wheel { corner, degrees },
+                    Step::ToContact(e.id.clone()),
+                ]);
             }
         }
-        None
     }
+    tries.into_iter().find_map(|steps| {
+        let cmd = Command::Move {
+            unit: u.id.clone(),
+            steps,
+        };
+        probe(game, &cmd).map(|after| (cmd, after))
+    })
+}
+
+/// The outlook of a fight that a move into contact brings: now, or, where the rules fight
+/// it in a later phase of the bound (a close combat phase after the movement), as it will
+/// stand then, the phases between played out on the copy of the battle (no more than the
+/// rest of its own bound, which has no more phases than the ruleset's turn: BBB fights an
+/// assault four phases after the move that makes it). The enemy's phases between (BBB's
+/// defensive fire) pass on the copy without its fire: the odds are those of the fight as
+/// the units stand.
+pub(crate) fn combat_ahead(mut after: Game, fight: &Command, side: Side) -> Option<Outlook> {
+    for _ in 0..after.rules.phases().len() {
+        match after.rules.preview(&after, fight) {
+            Err(RuleError::WrongPhase { .. }) if after.active == side => {
+                after.execute(Command::EndPhase).ok()?;
+            }
+            r => return r.ok(),
+        }
+    }
+    None
 }

@@ -30,6 +30,7 @@ mod reading;
 use advance::ways;
 pub(crate) use advance::{walk_towards, walks};
 use attack::{MEETS, lowest_throw_loses};
+pub(crate) use attack::{combat_ahead, contact_move};
 use reading::{centre, exposed, in_cover, nearest_to, off_line};
 pub(crate) use reading::{fights, long_move};
 

@@ -1,17 +1,21 @@
 //! What each unit may sensibly do now, as the planner offers it to the search: its attacks
-//! (whatever a click on each of the nearest enemies gives: fire, a charge, a fight), its
-//! buttons, and its moves towards the places that matter (each objective, each of the nearest
+//! (whatever a click on each of the nearest enemies gives: fire, a charge, a fight; and where
+//! the rules make a charge by a move, the move into contact with each, or else the turn that
+//! squares up to it for a charge next bound), its buttons, and its moves towards the places that matter (each objective, each of the nearest
 //! enemies, away from the nearest, turning to face it). Each is tried on a copy of the battle
 //! first, so none is ever refused at the time it was offered.
 
 use super::intent::{Goal, Intent};
-use crate::players::opponent::{Decision, fights, long_move, probe, walk_towards, walks, worth};
+use crate::players::opponent::{
+    Decision, combat_ahead, contact_move, fights, long_move, probe, walk_towards, walks, worth,
+};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Step};
 use crate::rules::game::Game;
-use crate::rules::geometry::{Pt, norm_deg};
+use crate::rules::geometry::{Corner, Pt, norm_deg};
 use crate::rules::model::{Side, Unit, UnitId};
 use crate::rules::ruleset::common::heading_deg;
+use crate::rules::ruleset::common::sweep_to_contact;
 
 /// Enemies weighed for each unit's attacks and moves (and in the search's look ahead): the
 /// nearest few.
@@ -114,6 +118,19 @@ pub fn for_side(game: &Game, side: Side, advice: &[Decision], intent: &Intent) -
             let kind = kind_of(&cmd).max(Kind::Attack);
             offer(&mut cands, cmd, kind, why, Some(e.base.centre));
         }
+        if game.rules.may_move(b, u) {
+            for e in &enemies {
+                if let Some((cmd, why)) = closing(game, u, e) {
+                    offer(&mut cands, cmd, Kind::Move, why, Some(e.base.centre));
+                } else if let Some(cmd) = squaring(game, u, e) {
+                    let why = format!(
+                        "{} squares up to {}, to close with it next bound",
+                        u.name, e.name
+                    );
+                    offer(&mut cands, cmd, Kind::Move, why, Some(e.base.centre));
+                }
+            }
+        }
         for group in game.actions(u) {
             for a in group.actions.into_iter().take(BUTTONS) {
                 let kind = kind_of(&a.command);
@@ -183,6 +200,69 @@ pub fn for_side(game: &Game, side: Side, advice: &[Decision], intent: &Intent) -
         }
     }
     out
+}
+
+/// A move into contact with `e` (straight on, or wheeling first to meet it square), with the
+/// odds of the fight it brings in the log's words, where the rules accept one now and the
+/// fight is one the rules would preview: the charge the rules make by a move rather than by
+/// a command of their own (DBN's move into contact).
+fn closing(game: &Game, u: &Unit, e: &Unit) -> Option<(Command, String)> {
+    if e.base.distance(&u.base) > 2.0 * long_move(game) {
+        return None;
+    }
+    let (cmd, after) = contact_move(game, u, e, true)?;
+    let fight = Command::Fight {
+        unit: u.id.clone(),
+        target: e.id.clone(),
+        pursue: None,
+        pursuits: Vec::new(),
+    };
+    let (value, win) = worth(&combat_ahead(after, &fight, u.side)?);
+    let why = format!(
+        "{} closes with {}: {:.0}% to come out ahead, {value:+.2} expected",
+        u.name,
+        e.name,
+        100.0 * win
+    );
+    Some((cmd, why))
+}
+
+/// A turn that squares `u` up to `e` with `e` then straight ahead of it within a long move
+/// (on the spot, or wheeling on either front corner), where the rules accept one now: the
+/// first half of a charge where the rules let a move into contact go only straight on.
+fn squaring(game: &Game, u: &Unit, e: &Unit) -> Option<Command> {
+    let b: &Battle = game;
+    if e.base.distance(&u.base) > 2.0 * long_move(b) {
+        return None;
+    }
+    let turn = norm_deg(e.base.facing + 180.0 - u.base.facing);
+    if turn.abs() < 1.0 {
+        return None;
+    }
+    let corner = if turn < 0.0 {
+        Corner::Left
+    } else {
+        Corner::Right
+    };
+    [
+        Step::Pivot(turn),
+        Step::Wheel {
+            corner,
+            degrees: turn.abs(),
+        },
+    ]
+    .into_iter()
+    .map(|step| Command::Move {
+        unit: u.id.clone(),
+        steps: vec![step],
+    })
+    .find(|cmd| {
+        probe(game, cmd).is_some_and(|after| {
+            after.unit(&u.id).is_ok_and(|v| {
+                sweep_to_contact(&v.base, &e.base, 5.0).is_some_and(|d| d <= long_move(b))
+            })
+        })
+    })
 }
 
 /// The verb of an attack in the log's words.

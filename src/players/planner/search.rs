@@ -17,11 +17,12 @@
 use super::assess;
 use super::candidates::{Cand, Kind, UnitChoices, nearest_enemies};
 use super::intent::Intent;
-use crate::players::opponent::worth;
+use crate::players::opponent::{combat_ahead, contact_move, long_move, worth};
 use crate::rules::battle::Battle;
 use crate::rules::command::Command;
 use crate::rules::game::Game;
-use crate::rules::model::Side;
+use crate::rules::model::{Side, Unit};
+use crate::rules::ruleset::common::sweep_to_contact;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -120,7 +121,8 @@ pub fn judge(
 
 /// The quick model of the rest of the bound and the enemy's reply: in each phase until
 /// `side`'s next bound (or the horizon), every acting side's units' best attacks by the
-/// rules' own previews are counted at their expected worth, not thrown (their dice would only
+/// rules' own previews (and where the rules make a charge by a move, the move straight ahead
+/// into contact: `charge_worth`) are counted at their expected worth, not thrown (their dice would only
 /// add noise to the judgement), and the phase ends. Returns what `side` may expect to take,
 /// less what it may expect to lose, each as a share of the army that loses it. The side that
 /// planned has given its plan in the phase it is in.
@@ -170,16 +172,45 @@ fn expected(g: &Game, side: Side) -> (f64, f64) {
     for u in b.alive().filter(|u| u.base.width > 0.0 && u.side == side) {
         let mut best = 0.0f64;
         for e in nearest_enemies(b, u) {
-            let Some(cmd) = g.rules.target_command(b, &u.id, &e.id) else {
-                continue;
-            };
-            if let Ok(o) = g.rules.preview(b, &cmd) {
-                best = best.max(worth(&o).0);
+            match g.rules.target_command(b, &u.id, &e.id) {
+                Some(cmd) => {
+                    if let Ok(o) = g.rules.preview(b, &cmd) {
+                        best = best.max(worth(&o).0);
+                    }
+                }
+                None => {
+                    if let Some(v) = charge_worth(g, u, e) {
+                        best = best.max(v);
+                    }
+                }
             }
         }
         sum += best;
     }
     (sum, enemies_of(b, side))
+}
+
+/// The expected worth of the fight a move straight ahead into contact with `e` brings, where
+/// the rules make a charge by a move (DBN's movement phase: no attack command then) and `u`
+/// may make it now: the enemy's front met within a long move, the contact tried on a copy of
+/// the battle and the fight previewed as it will stand in the close combat phase.
+fn charge_worth(g: &Game, u: &Unit, e: &Unit) -> Option<f64> {
+    let b: &Battle = g;
+    if !g.rules.may_move(b, u) {
+        return None;
+    }
+    let reach = sweep_to_contact(&u.base, &e.base, 90.0)?;
+    if reach > long_move(b) {
+        return None;
+    }
+    let (_, after) = contact_move(g, u, e, false)?;
+    let fight = Command::Fight {
+        unit: u.id.clone(),
+        target: e.id.clone(),
+        pursue: None,
+        pursuits: Vec::new(),
+    };
+    combat_ahead(after, &fight, u.side).map(|o| worth(&o).0)
 }
 
 /// Evolves plans for `side` within `budget` judgements, from `seeds` (plans to start from:
