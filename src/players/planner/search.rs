@@ -122,10 +122,12 @@ pub fn judge(
 /// The quick model of the rest of the bound and the enemy's reply: in each phase until
 /// `side`'s next bound (or the horizon), every acting side's units' best attacks by the
 /// rules' own previews (and where the rules make a charge by a move, the move straight ahead
-/// into contact: `charge_worth`) are counted at their expected worth, not thrown (their dice would only
-/// add noise to the judgement), and the phase ends. Returns what `side` may expect to take,
-/// less what it may expect to lose, each as a share of the army that loses it. The side that
-/// planned has given its plan in the phase it is in.
+/// into contact: `charge_worth`) are counted at their expected worth, not thrown (their dice
+/// would only add noise to the judgement), and the phase ends; then, at the start of `side`'s
+/// next bound, its own charges by a move (`own_charges`), so that a charge the plan makes
+/// ready (a line squared up to an enemy) counts as the enemy's would. Returns what `side` may
+/// expect to take, less what it may expect to lose, each as a share of the army that loses
+/// it. The side that planned has given its plan in the phase it is in.
 fn reply(g: &mut Game, side: Side) -> f64 {
     let mut first = true;
     let mut enemy_moved = false;
@@ -137,6 +139,7 @@ fn reply(g: &mut Game, side: Side) -> f64 {
         if g.active != side {
             enemy_moved = true;
         } else if enemy_moved {
+            net += own_charges(g, side);
             break;
         }
         for s in g.rules.acting_sides(g) {
@@ -152,6 +155,25 @@ fn reply(g: &mut Game, side: Side) -> f64 {
         }
     }
     net
+}
+
+/// What `side`'s charges by a move may take at the start of its next bound (`g` there): in
+/// its first phase in which its units may move, their moves into contact.
+fn own_charges(g: &mut Game, side: Side) -> f64 {
+    for _ in 0..g.rules.phases().len() {
+        if g.is_over() || g.active != side {
+            return 0.0;
+        }
+        let b: &Battle = g;
+        if b.alive().any(|u| u.side == side && g.rules.may_move(b, u)) {
+            let (worth, of) = expected(g, side);
+            return worth / of;
+        }
+        if g.execute(Command::EndPhase).is_err() {
+            return 0.0;
+        }
+    }
+    0.0
 }
 
 /// The number of `side`'s enemies' units on the table (at least one): what the worth of its
