@@ -210,14 +210,7 @@ fn closing(game: &Game, u: &Unit, e: &Unit) -> Option<(Command, String)> {
     if e.base.distance(&u.base) > 2.0 * long_move(game) {
         return None;
     }
-    let (cmd, after) = contact_move(game, u, e, true)?;
-    let fight = Command::Fight {
-        unit: u.id.clone(),
-        target: e.id.clone(),
-        pursue: None,
-        pursuits: Vec::new(),
-    };
-    let (value, win) = worth(&combat_ahead(after, &fight, u.side)?);
+    let (cmd, value, win) = charge(game, u, e, true)?;
     let why = format!(
         "{} closes with {}: {:.0}% to come out ahead, {value:+.2} expected",
         u.name,
@@ -225,6 +218,21 @@ fn closing(game: &Game, u: &Unit, e: &Unit) -> Option<(Command, String)> {
         100.0 * win
     );
     Some((cmd, why))
+}
+
+/// A move into contact with `e` for `u` (straight on; where `square`, also wheeling first) with
+/// the worth and the chance to win of the fight it brings, by the rules' preview as it will
+/// stand in the close combat phase.
+pub(super) fn charge(game: &Game, u: &Unit, e: &Unit, square: bool) -> Option<(Command, f64, f64)> {
+    let (cmd, after) = contact_move(game, u, e, square)?;
+    let fight = Command::Fight {
+        unit: u.id.clone(),
+        target: e.id.clone(),
+        pursue: None,
+        pursuits: Vec::new(),
+    };
+    let (value, win) = worth(&combat_ahead(after, &fight, u.side)?);
+    Some((cmd, value, win))
 }
 
 /// A turn that squares `u` up to `e` with `e` then straight ahead of it within a long move

@@ -15,9 +15,9 @@
 //! the same plan on any machine.
 
 use super::assess;
-use super::candidates::{Cand, Kind, UnitChoices, nearest_enemies};
+use super::candidates::{Cand, Kind, UnitChoices, charge, nearest_enemies};
 use super::intent::Intent;
-use crate::players::opponent::{combat_ahead, contact_move, long_move, worth};
+use crate::players::opponent::{long_move, worth};
 use crate::rules::battle::Battle;
 use crate::rules::command::Command;
 use crate::rules::game::Game;
@@ -225,14 +225,7 @@ fn charge_worth(g: &Game, u: &Unit, e: &Unit) -> Option<f64> {
     if reach > long_move(b) {
         return None;
     }
-    let (_, after) = contact_move(g, u, e, false)?;
-    let fight = Command::Fight {
-        unit: u.id.clone(),
-        target: e.id.clone(),
-        pursue: None,
-        pursuits: Vec::new(),
-    };
-    combat_ahead(after, &fight, u.side).map(|o| worth(&o).0)
+    charge(g, u, e, false).map(|(_, value, _)| value)
 }
 
 /// Evolves plans for `side` within `budget` judgements, from `seeds` (plans to start from:
