@@ -190,7 +190,7 @@ impl Opponent {
                 pursue: None,
                 pursuits: Vec::new(),
             };
-            let (value, win) = worth(&self.combat_ahead(after, &fight)?);
+            let (value, win) = worth(&combat_ahead(after, &fight, self.side)?);
             let made = match stakes {
                 Some(Stakes::Keep) => false,
                 Some(Stakes::AllIn) => win > 0.0 && value > self.tune.all_in,
@@ -332,11 +332,6 @@ impl Opponent {
     /// straight on.
     pub(super) fn contact(&self, game: &Game, u: &Unit, e: &Unit) -> Option<(Command, Game)> {
         contact_move(game, u, e, self.style == Style::Odds)
-    }
-
-    /// The outlook of a fight that a move into contact brings (`combat_ahead`).
-    pub(super) fn combat_ahead(&self, after: Game, fight: &Command) -> Option<Outlook> {
-        combat_ahead(after, fight, self.side)
     }
 }
 

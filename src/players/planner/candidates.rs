@@ -1,9 +1,10 @@
 //! What each unit may sensibly do now, as the planner offers it to the search: its attacks
 //! (whatever a click on each of the nearest enemies gives: fire, a charge, a fight; and where
 //! the rules make a charge by a move, the move into contact with each, or else the turn that
-//! squares up to it for a charge next bound), its buttons, and its moves towards the places that matter (each objective, each of the nearest
-//! enemies, away from the nearest, turning to face it). Each is tried on a copy of the battle
-//! first, so none is ever refused at the time it was offered.
+//! squares up to it for a charge next bound), its buttons, and its moves towards the places
+//! that matter (each objective, each of the nearest enemies, away from the nearest, turning
+//! to face it). Each is tried on a copy of the battle first, so none is ever refused at the
+//! time it was offered.
 
 use super::intent::{Goal, Intent};
 use crate::players::opponent::{
@@ -20,6 +21,9 @@ use crate::rules::ruleset::common::sweep_to_contact;
 /// Enemies weighed for each unit's attacks and moves (and in the search's look ahead): the
 /// nearest few.
 const NEAREST: usize = 3;
+/// How far off square (degrees) a turn may leave a unit's front to the enemy's and still
+/// have squared up to it: a charge from there meets it flat.
+const SQUARE: f32 = 5.0;
 /// A unit's buttons offered at most (a general's attachments can run long).
 const BUTTONS: usize = 6;
 
@@ -267,7 +271,7 @@ fn squaring(game: &Game, u: &Unit, e: &Unit) -> Option<Command> {
     .find(|cmd| {
         probe(game, cmd).is_some_and(|after| {
             after.unit(&u.id).is_ok_and(|v| {
-                sweep_to_contact(&v.base, &e.base, 5.0).is_some_and(|d| d <= long_move(b))
+                sweep_to_contact(&v.base, &e.base, SQUARE).is_some_and(|d| d <= long_move(b))
             })
         })
     })

@@ -26,6 +26,7 @@ use crate::rules::game::Game;
 use crate::rules::geometry::Pt;
 use crate::rules::model::{Side, Unit, UnitId};
 use crate::rules::ruleset::view::MoveRequest;
+use crate::rules::victory::ObjectiveView;
 use std::collections::BTreeMap;
 
 /// A detachment's units at most, and at least where the side has them: enough to take a place
@@ -171,7 +172,6 @@ impl Intent {
             .filter(|o| !self.goals.iter().any(|g| g.objective == o.id))
             .collect();
         let fighting = free.len() + self.goals.iter().map(|g| g.units.len()).sum::<usize>();
-        let step = long_move(b).max(1.0);
         // The most valuable place first, so that it gets the soonest units.
         wanted.sort_by_key(|o| std::cmp::Reverse(o.worth));
         for o in wanted {
@@ -190,22 +190,9 @@ impl Intent {
                     )
             });
             let sent: Vec<&Unit> = free.drain(..n.min(free.len())).collect();
-            let Some(by) = sent.iter().map(|u| arrival(b, &self.paces, u, o.at)).max() else {
-                continue;
-            };
-            self.goals.push(Goal {
-                objective: o.id.clone(),
-                name: o.name.clone(),
-                at: o.at,
-                share,
-                units: sent
-                    .iter()
-                    .map(|u| (u.id.clone(), u.base.centre.dist(o.at).max(step)))
-                    .collect(),
-                by,
-                hold: false,
-                radius: o.radius_mm,
-            });
+            if let Some(goal) = self.send(b, o, share, &sent, false) {
+                self.goals.push(goal);
+            }
         }
     }
 
@@ -243,7 +230,6 @@ impl Intent {
             })
             .collect();
         let total: f64 = risky.iter().map(|(o, _)| f64::from(o.worth.max(1))).sum();
-        let step = long_move(b).max(1.0);
         risky.sort_by_key(|(o, _)| std::cmp::Reverse(o.worth));
         for (o, enemy_there) in risky {
             let soonest = |u: &Unit| {
@@ -260,23 +246,41 @@ impl Intent {
                 continue;
             }
             let sent: Vec<&Unit> = free.drain(..LEAST.min(free.len())).collect();
-            let Some(by) = sent.iter().map(|u| arrival(b, &self.paces, u, o.at)).max() else {
-                continue;
-            };
-            self.goals.push(Goal {
-                objective: o.id.clone(),
-                name: o.name.clone(),
-                at: o.at,
-                share: f64::from(o.worth.max(1)) / total.max(1.0),
-                units: sent
-                    .iter()
-                    .map(|u| (u.id.clone(), u.base.centre.dist(o.at).max(step)))
-                    .collect(),
-                by,
-                hold: true,
-                radius: o.radius_mm,
-            });
+            let share = f64::from(o.worth.max(1)) / total.max(1.0);
+            if let Some(goal) = self.send(b, o, share, &sent, true) {
+                self.goals.push(goal);
+            }
         }
+    }
+
+    /// The goal of `sent` going to `o` (to take it, or to `hold` it), with its `share` of the
+    /// places' worth: by the turn the last of them can be there; None if nobody is sent.
+    fn send(
+        &self,
+        b: &Battle,
+        o: &ObjectiveView,
+        share: f64,
+        sent: &[&Unit],
+        hold: bool,
+    ) -> Option<Goal> {
+        let by = sent
+            .iter()
+            .map(|u| arrival(b, &self.paces, u, o.at))
+            .max()?;
+        let step = long_move(b).max(1.0);
+        Some(Goal {
+            objective: o.id.clone(),
+            name: o.name.clone(),
+            at: o.at,
+            share,
+            units: sent
+                .iter()
+                .map(|u| (u.id.clone(), u.base.centre.dist(o.at).max(step)))
+                .collect(),
+            by,
+            hold,
+            radius: o.radius_mm,
+        })
     }
 
     /// Learns the move allowance of each of `side`'s units the rules let it move now.
