@@ -33,6 +33,18 @@ impl Dbn {
         self.within_range(b, shooter, target, range)
     }
 
+    /// Whether `shooter` stands near enough `target` that any fire of its might reach it: a
+    /// cheap test (the bounding circles against its longest range) that `fire_check` can pass
+    /// only where it holds, so that a search of many possible firers skips the far ones.
+    pub fn may_reach(&self, b: &Battle, shooter: &Unit, target: &Unit) -> bool {
+        let Some(range) = self.range(shooter) else {
+            return false;
+        };
+        let longest = self.long_range(shooter).map_or(range, |l| l.max(range));
+        // `within_range`'s tolerance, half a unit, and a little more for rounding.
+        shooter.base.near(&target.base, b.scale.to_mm(longest + 1.0))
+    }
+
     /// Why `shooter` may not fire at `target` wherever it stands (its troop type, the table,
     /// sides, ammunition, limbers, close combat, bad going, arc), or Ok with its effective range.
     fn may_fire_at(
@@ -426,6 +438,7 @@ impl<S: Supplement> DbnGame<S> {
     ) -> Vec<UnitId> {
         b.alive()
             .filter(|f| f.side == target.side && f.id != target.id)
+            .filter(|f| self.dbn.may_reach(b, f, shooter))
             .filter(|f| self.may_support(b, target, f, shooter).is_ok())
             .map(|f| f.id.clone())
             .collect()

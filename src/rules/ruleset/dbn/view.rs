@@ -582,6 +582,7 @@ impl<S: Supplement> DbnGame<S> {
                 let mut out: Vec<Choice> = b
                     .alive()
                     .filter(|f| f.side == b.active && f.id != *unit && !f.bound.fired)
+                    .filter(|f| self.dbn.may_reach(b, f, &setup.b))
                     .filter(|f| self.may_support(b, &setup.a, f, &setup.b).is_ok())
                     .map(|f| Choice {
                         label: format!("{} supports (counts as having fired)", f.name),
