@@ -495,6 +495,32 @@ fn two_against_one() -> volley::rules::Game {
 }
 
 #[test]
+fn a_friend_at_the_very_edge_of_its_range_supports_the_defence() {
+    // Range is measured from the firer's front edge to the nearest point of the target
+    // (ruling range), with half a pace's tolerance: a2's front edge stands 100 paces (a Musket's
+    // range, 25.4 mm) from the firer, and it supports its friend; a millimetre further, not.
+    let support = "-1 Enemy unit providing fire support".to_string();
+    for (y, supports) in [(540.4, true), (541.4, false)] {
+        let mut b = battle(
+            &[
+                U("p", 0, "Ms", "Regular", 500.0, 500.0, 0.0, ""),
+                U("a", 1, "Ms", "Regular", 470.0, 530.0, 180.0, ""),
+                U("a2", 1, "Ms", "Regular", 530.0, y, 180.0, ""),
+            ],
+            "",
+        );
+        to_phase(&mut b, 0, FIRING);
+        b.script_dice(&[3, 3]);
+        let (s, _) = fire_names(&b.execute(fire_with(&[], None)).unwrap());
+        assert_eq!(
+            s.iter().any(|x| x.starts_with(&support)),
+            supports,
+            "a2 at y {y}: {s:?}"
+        );
+    }
+}
+
+#[test]
 fn the_defender_chooses_its_fire_support() {
     let support = "-1 Enemy unit providing fire support".to_string();
     // Left out, every eligible friend supports the target.
