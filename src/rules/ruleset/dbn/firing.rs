@@ -42,7 +42,9 @@ impl Dbn {
         };
         let longest = self.long_range(shooter).map_or(range, |l| l.max(range));
         // `within_range`'s tolerance, half a unit, and a little more for rounding.
-        shooter.base.near(&target.base, b.scale.to_mm(longest + 1.0))
+        shooter
+            .base
+            .near(&target.base, b.scale.to_mm(longest + 1.0))
     }
 
     /// Why `shooter` may not fire at `target` wherever it stands (its troop type, the table,
