@@ -312,16 +312,15 @@ fn run(
     }
     let (events, error) = play_orders(&mut b, orders, autosave.as_deref());
     if json {
-        println!(
-            "{}",
+        say(
             serde_json::to_string_pretty(&report::run_json(&b, &events, error.clone()))
-                .unwrap_or_default()
+                .unwrap_or_default(),
         );
     } else {
         for e in &events {
-            println!("{}", report::describe(&b, e));
+            say(report::describe(&b, e));
         }
-        println!(
+        say(format_args!(
             "-- turn {}, {} phase, {} to move",
             b.turn,
             b.phase.name(),
@@ -329,7 +328,7 @@ fn run(
                 .get(b.active)
                 .map(|s| s.name.as_str())
                 .unwrap_or("?")
-        );
+        ));
         for u in b.units.iter() {
             let status = if u.status.removed {
                 "destroyed".to_string()
@@ -340,10 +339,10 @@ fn run(
                     if u.status.shaken { ", shaken" } else { "" }
                 )
             };
-            println!(
+            say(format_args!(
                 "{:<12} {:<28} {:<4} ({:7.1}, {:7.1}) facing {:5.1}  {}",
                 u.id.0, u.name, u.troop, u.base.centre.x, u.base.centre.y, u.base.facing, status
-            );
+            ));
         }
         if let Some(e) = &error {
             eprintln!("{e}");
@@ -359,6 +358,29 @@ fn run(
 }
 
 /// Entry point; returns the exit code.
+/// Writes `text` to standard output as it is. A reader that has gone (`volley run ... | head`)
+/// gets nothing more, and the command goes on to its end (a save it was asked for is still
+/// written); any other failure to write is said once on standard error.
+pub fn say_raw(text: &str) {
+    use std::io::Write;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static FAILED: AtomicBool = AtomicBool::new(false);
+    if FAILED.load(Ordering::Relaxed) {
+        return;
+    }
+    if let Err(e) = std::io::stdout().lock().write_all(text.as_bytes()) {
+        FAILED.store(true, Ordering::Relaxed);
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("volley: cannot write the output: {e}");
+        }
+    }
+}
+
+/// Writes `text` and a newline to standard output (see `say_raw`).
+pub fn say(text: impl std::fmt::Display) {
+    say_raw(&format!("{text}\n"));
+}
+
 pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
@@ -449,14 +471,14 @@ pub fn main() -> i32 {
             for f in &files {
                 let d = check_file(f);
                 if d.is_empty() {
-                    println!("{}: ok", f.display());
+                    say(format_args!("{}: ok", f.display()));
                     for n in check_notes(f) {
-                        println!("  {n}");
+                        say(format_args!("  {n}"));
                     }
                 } else {
                     bad = true;
                     for x in d {
-                        println!("{x}");
+                        say(x);
                     }
                 }
             }

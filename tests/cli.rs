@@ -345,3 +345,29 @@ fn coats_are_checked_and_a_bad_one_is_named_at_its_line() {
         String::from_utf8_lossy(&out.stdout)
     );
 }
+
+#[test]
+fn a_reader_that_goes_early_ends_the_output_quietly() {
+    // `volley batch ... --json | head -c 100`: the reader has gone before the report is
+    // written; the command still ends well, with no panic.
+    use std::process::Stdio;
+    let mut child = volley()
+        .args([
+            "batch",
+            "scenarios/default.ron",
+            "--games",
+            "1",
+            "--players",
+            "random,random",
+            "--json",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("volley starts");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("volley ends");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(out.status.success(), "{:?}: {err}", out.status);
+}

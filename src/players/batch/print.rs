@@ -129,9 +129,9 @@ fn show(
     json: bool,
 ) -> Result<(), String> {
     if json {
-        println!("{}", shard::json(report, records, header)?);
+        crate::cli::say(shard::json(report, records, header)?);
     } else {
-        print!("{}", words(report));
+        crate::cli::say_raw(&words(report));
     }
     Ok(())
 }
