@@ -357,7 +357,6 @@ fn run(
     if error.is_some() { 1 } else { 0 }
 }
 
-/// Entry point; returns the exit code.
 /// Writes `text` to standard output as it is. A reader that has gone (`volley run ... | head`)
 /// gets nothing more, and the command goes on to its end (a save it was asked for is still
 /// written); any other failure to write is said once on standard error.
@@ -381,6 +380,7 @@ pub fn say(text: impl std::fmt::Display) {
     say_raw(&format!("{text}\n"));
 }
 
+/// Entry point; returns the exit code.
 pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
