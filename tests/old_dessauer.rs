@@ -1900,6 +1900,39 @@ fn light_cavalry_is_a_trait_of_the_troop_row() {
     assert!(pursuit::may_pursue(&od2, &l, h));
 }
 
+/// Casualties are counted in figures (the rules take hits as figures): a unit worn down
+/// counts the figures it lost, one shattered all it began with, while the army break (and the
+/// planner's measure of strength) still counts whole units.
+#[test]
+fn casualties_are_counted_in_figures() {
+    let mut b = battle(
+        r#"(id: "a", side: 0, type: "Inf", stands: [3, 1], figures_lost: 8, at: (600, 300), facing: 0),
+           (id: "b", side: 0, type: "Inf", at: (300, 300), facing: 0),
+           (id: "e", side: 1, type: "Inf", at: (600, 900), facing: 180),"#,
+        &[],
+    );
+    let rules = od(&b).clone();
+    let strength = |b: &Game, s| b.rules.casualties(b, s);
+    assert_eq!(strength(&b, 0), (8.0, 24.0));
+    assert_eq!(strength(&b, 1), (0.0, 12.0));
+    rules
+        .take_losses(&mut b, &mut Vec::new(), &u("b"), 2, "test")
+        .unwrap();
+    assert_eq!(strength(&b, 0), (10.0, 24.0));
+    assert_eq!(b.rules.units_lost(&b, 0), (0.0, 2.0));
+    // One more figure leaves "a" at a quarter: shattered at the end of the turn, it counts
+    // all 12 of its figures, and one unit towards the army break.
+    rules
+        .take_losses(&mut b, &mut Vec::new(), &u("a"), 1, "test")
+        .unwrap();
+    to(&mut b, CLOSE_COMBAT);
+    let ev = b.execute(Command::EndPhase).unwrap();
+    assert!(destroyed(&ev, "a"), "{ev:?}");
+    assert_eq!(strength(&b, 0), (14.0, 24.0));
+    assert_eq!(b.rules.units_lost(&b, 0), (1.0, 2.0));
+    assert_eq!(b.rules.strength_lost(&b, 0), (1.0, 2.0));
+}
+
 // ----- scenarios -------------------------------------------------------------------------------
 
 /// A unit may start under strength: `figures_lost` counts figures lost before the battle, so

@@ -192,8 +192,9 @@ pub struct GameRecord {
     /// The objectives at the end, each with the side that held it.
     #[serde(default)]
     pub held: Vec<(String, Side)>,
-    /// Each side's strength lost and had at the start, as its ruleset counts strength
-    /// (`Ruleset::strength_lost`: BBB's bases, else units or DBN's weighted count).
+    /// Each side's strength lost and had at the start, in what its ruleset takes as
+    /// casualties (`Ruleset::casualties`: BBB's bases, Old Dessauer's figures, else units or
+    /// DBN's weighted count).
     #[serde(default)]
     pub strength: [(f32, f32); 2],
 }
@@ -327,7 +328,7 @@ fn record(g: &Game, seed: u64, refused: usize) -> GameRecord {
             .into_iter()
             .filter_map(|o| Some((o.name, o.holder?)))
             .collect(),
-        strength: [0, 1].map(|s| g.rules.strength_lost(b, s)),
+        strength: [0, 1].map(|s| g.rules.casualties(b, s)),
     }
 }
 

@@ -227,7 +227,7 @@ pub fn words(r: &Report) -> String {
     }
     let f = &r.fought;
     out.push_str(&format!(
-        "  strength lost per game (as the ruleset counts an army's strength: BBB's bases, DBN's weighted\n  count, else units):\n    {} {:.0}%, {} {:.0}%; both together {:.0}% of the smaller army; games with nothing lost {}\n",
+        "  strength lost per game (as the ruleset counts an army's strength: BBB's bases, Old Dessauer's\n  figures, DBN's weighted count, else units):\n    {} {:.0}%, {} {:.0}%; both together {:.0}% of the smaller army; games with nothing lost {}\n",
         r.sides[0],
         100.0 * f.share_lost[0],
         r.sides[1],

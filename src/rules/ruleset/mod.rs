@@ -122,6 +122,15 @@ pub trait Ruleset: doctrine::Doctrine {
     fn strength_lost(&self, b: &Battle, side: Side) -> (f32, f32) {
         self.units_lost(b, side)
     }
+    /// What a side has lost and had at the start, counted in the smallest thing its rules take
+    /// as casualties: an Old Dessauer unit's figures, else as `strength_lost`. How hard a
+    /// batch's battles were fought: a battle in which battalions were worn to a third of their
+    /// men but none was shattered was fought. The planner's assessment keeps `strength_lost`
+    /// (counted in figures there, it made the planner's Prussians at the Lobosch win fewer
+    /// games against every other player).
+    fn casualties(&self, b: &Battle, side: Side) -> (f32, f32) {
+        self.strength_lost(b, side)
+    }
     /// The losses, as `units_lost` counts them, at which the side's army breaks by the
     /// ruleset's own rule (or, where the rule is a test, begins to test whether it goes);
     /// None where the ruleset has no such rule. What an assessment of a position reads the

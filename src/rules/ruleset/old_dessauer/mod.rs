@@ -445,6 +445,12 @@ impl Ruleset for OldDessauer {
         let (lost, all) = self.losses(b, side);
         (lost as f32, all as f32)
     }
+    /// Figures lost: the rules take their hits as figures, so a battalion worn down to 4 of
+    /// its 12 has lost two thirds of its men though the army break counts it whole.
+    fn casualties(&self, b: &Battle, side: Side) -> (f32, f32) {
+        let (lost, all) = self.figures_lost(b, side);
+        (lost as f32, all as f32)
+    }
     fn break_point(&self, b: &Battle, side: Side) -> Option<f32> {
         Some(OldDessauer::break_point(self, b, side))
     }

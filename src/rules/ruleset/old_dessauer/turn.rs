@@ -196,6 +196,29 @@ impl OldDessauer {
         (lost, all)
     }
 
+    /// Figures counted as the army's strength: (lost, at the start) of a side's fighting
+    /// units. The rules take their hits as figures (a figure is 50 men or 5 gunners) and
+    /// remove a unit shattered at a quarter of its strength, so a shattered or eliminated unit
+    /// counts all the figures it began with; one that left the table by an exit, none.
+    pub fn figures_lost(&self, b: &Battle, side: Side) -> (u32, u32) {
+        let mut lost = 0;
+        let mut all = 0;
+        for u in b
+            .units
+            .iter()
+            .filter(|u| u.side == side && self.is_fighting_unit(u))
+        {
+            let n = self.strength(u);
+            all += n;
+            lost += match (u.status.exited, u.status.removed) {
+                (true, _) => 0,
+                (false, true) => n,
+                (false, false) => n.saturating_sub(u.figures()),
+            };
+        }
+        (lost, all)
+    }
+
     /// The fighting units lost at which a side's army breaks: its units at the start times
     /// the army break fraction.
     pub(super) fn break_point(&self, b: &Battle, side: Side) -> f32 {
