@@ -2105,6 +2105,48 @@ fn one_stand_shoots_through_a_2_inch_gap() {
     assert_eq!(through(two, 3.0).expect("3 inch gap").stands, 1);
 }
 
+/// Seed, Light Infantry: skirmishers "block small arms fire, but not artillery fire", and "enemy
+/// guns do not block shooting": what cannot block a line of fire cannot narrow a gap in it
+/// either. A gun shoots past a skirmisher 1.5 inches from a formed friend; a musket may not.
+#[test]
+fn skirmishers_narrow_a_gap_for_muskets_but_not_for_guns() {
+    let half = 1.5 * 25.4 / 2.0;
+    let b = |shooter: &str, target_y: f32| {
+        let mut b = battle(
+            &format!(
+                r#"{shooter}
+                   (id: "f", side: 0, type: "Inf", at: ({}, 400), facing: 0),
+                   (id: "s", side: 0, type: "LI", at: ({}, 400), facing: 0),
+                   (id: "t", side: 1, type: "Inf", at: (600, {target_y}), facing: 180),"#,
+                600.0 - half - 57.15,
+                600.0 + half + 114.3
+            ),
+            &["light_infantry"],
+        );
+        to(&mut b, FIRING);
+        b
+    };
+    let g = b(
+        r#"(id: "x", side: 0, type: "Gun", at: (600, 200), facing: 0),"#,
+        700.0,
+    );
+    assert!(od(&g).is_skirmishing(&g, g.unit(&u("s")).unwrap()));
+    let shot =
+        shooting::setup(od(&g), &g, &u("x"), &u("t")).expect("a gun shoots past skirmishers");
+    // The line is clear: the whole battery fires, not one gun through a gap.
+    assert_eq!(shot.stands as usize, g.unit(&u("x")).unwrap().stands.len());
+    assert!(shot.stands > 1);
+    let m = b(
+        r#"(id: "x", side: 0, type: "Inf", at: (600, 360), facing: 0),"#,
+        450.0,
+    );
+    let e = shooting::setup(od(&m), &m, &u("x"), &u("t")).unwrap_err();
+    assert!(
+        matches!(kind_of(&e), Ok(Refusal::NoStandCanShoot(_))),
+        "{e}"
+    );
+}
+
 /// Seed, Firing into a Combat: only a unit with a hanging flank of 6 foot figures not touching
 /// the enemy may be shot at.
 #[test]

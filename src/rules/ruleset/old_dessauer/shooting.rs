@@ -109,19 +109,18 @@ fn line_of_fire(od: &OldDessauer, b: &Battle, s: &Unit, t: &Unit, a: Pt, p: Pt) 
                 && o.extra.parent.as_ref() != Some(&s.id)
         })
         .collect();
-    for o in &others {
-        if !o.shapes().iter().any(|x| segment_hits_base(a, p, x)) {
-            continue;
-        }
+    // Whether a unit stops this fire where it stands across the line: enemy guns never do,
+    // skirmishers not a gun's, units below a gun not where it shoots over them.
+    let screens = |o: &Unit| {
         if o.side != s.side && is_gun(od, o) {
-            continue;
+            return false;
         }
         if gun && od.is_skirmishing(b, o) {
-            continue;
+            return false;
         }
         if gun && b.terrain.level_at(o.base.centre) < lvl {
             if o.side != s.side {
-                continue;
+                return false;
             }
             let far = o
                 .base
@@ -130,12 +129,20 @@ fn line_of_fire(od: &OldDessauer, b: &Battle, s: &Unit, t: &Unit, a: Pt, p: Pt) 
                 .map(|c| a.dist(*c))
                 .fold(0.0, f32::max);
             if range >= 2.0 * far {
-                continue;
+                return false;
             }
         }
+        true
+    };
+    let others: Vec<&Unit> = others.into_iter().filter(|o| screens(o)).collect();
+    if let Some(o) = others
+        .iter()
+        .find(|o| o.shapes().iter().any(|x| segment_hits_base(a, p, x)))
+    {
         return Line::Blocked(NoShot::Blocked, o.name.clone());
     }
-    // Gaps: two units straddling the middle of the line.
+    // Gaps: two units straddling the middle of the line (only units that would stop the fire
+    // make a gap: a gun shoots past a skirmisher however near a friend it stands).
     let gap_need = b.scale.to_mm(od.num(N::FireGap));
     let dir = p.minus(a);
     let len2 = dir.dot(dir).max(1e-6);
