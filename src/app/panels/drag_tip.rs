@@ -80,6 +80,10 @@ fn drag_tip(
                     }
                 }
                 Err(e) => {
+                    // A refusal may run to a paragraph (the contact tried, the lining-up
+                    // wheel's own refusal, the hint): wrapped, never cut by the window's edge.
+                    ui.set_max_width(REFUSAL_WIDTH.min(ctx.viewport_rect().width() - 32.0));
+                    ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Wrap);
                     ui.colored_label(egui::Color32::LIGHT_RED, e);
                 }
             });
@@ -87,6 +91,9 @@ fn drag_tip(
     *last_size = Some(shown.response.rect.size());
     Ok(())
 }
+
+/// The widest a refusal's words run beside the cursor before they wrap, in points.
+const REFUSAL_WIDTH: f32 = 420.0;
 
 /// Where the ruler's box goes (its top left corner): beside the cursor where that leaves
 /// `keep_out` clear, else just outside `keep_out` on the side nearest the cursor, preferring

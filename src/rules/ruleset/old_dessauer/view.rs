@@ -425,8 +425,9 @@ impl OldDessauer {
                 OutlookPart {
                     heading: format!("{} against {}", l.unit, l.target),
                     summary: format!(
-                        "{points}{} dice hitting on {}{}",
+                        "{points}{} {} hitting on {}{}",
                         l.dice,
+                        if l.dice == 1 { "die" } else { "dice" },
                         l.need,
                         if l.need < 6 { "-6" } else { "" }
                     ),
