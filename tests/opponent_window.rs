@@ -222,3 +222,84 @@ fn the_opponent_thinks_off_the_frame() {
         assert_eq!(u.side, 1, "{a:?}");
     }
 }
+
+/// A move that rolls no dice for the side to move, tried on a copy until one is accepted.
+fn a_quiet_move(g: &volley::rules::Game) -> Command {
+    use volley::rules::command::Step;
+    for _ in 0..8 {
+        for u in g.units.iter().filter(|u| u.side == g.active) {
+            for d in [1.0, 0.5, 0.2] {
+                let c = Command::Move {
+                    unit: u.id.clone(),
+                    steps: vec![Step::Advance(d)],
+                };
+                let mut copy = g.clone();
+                if copy.execute(c.clone()).is_ok() && !copy.last_command_rolled() {
+                    return c;
+                }
+            }
+        }
+    }
+    panic!("no quiet move in phase {:?}", g.phase)
+}
+
+/// Undo takes back the player's own commands, never the opponent's: a move the opponent made
+/// in a step the player must end stays made.
+#[test]
+fn undo_never_takes_back_the_opponents_command() {
+    let b = save::load_any(Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scenarios/tutorial.ron"
+    )))
+    .expect("tutorial");
+    let mut app = common::headless(b, "opponent-undo");
+    app.update();
+    // On to the first phase with a move to make (the command roll comes first).
+    for _ in 0..6 {
+        let g = &app.world().resource::<Game>().play;
+        let b: &volley::rules::battle::Battle = g;
+        if b.alive()
+            .any(|u| u.side == g.active && g.rules.may_move(b, u))
+        {
+            break;
+        }
+        app.world_mut().write_message(Intent::Do(Command::EndPhase));
+        app.update();
+    }
+    let theirs = a_quiet_move(&app.world().resource::<Game>().play);
+    app.world_mut()
+        .write_message(Intent::Opponent(theirs, "to test".into()));
+    app.update();
+    let g = app.world().resource::<Game>();
+    let after_theirs = g.play.commands.len();
+    assert!(g.play.can_undo() && !g.play.last_command_rolled());
+    app.world_mut().write_message(Intent::Undo);
+    app.update();
+    let g = app.world().resource::<Game>();
+    assert_eq!(
+        g.play.commands.len(),
+        after_theirs,
+        "the opponent's move stays"
+    );
+    assert_eq!(
+        g.message.as_deref(),
+        Some(volley::app::OPPONENTS_COMMAND),
+        "and the player is told why"
+    );
+    // The player's own move after it is taken back, and no further.
+    let mine = a_quiet_move(&g.play);
+    app.world_mut().write_message(Intent::Do(mine));
+    app.update();
+    assert_eq!(
+        app.world().resource::<Game>().play.commands.len(),
+        after_theirs + 1
+    );
+    for _ in 0..2 {
+        app.world_mut().write_message(Intent::Undo);
+        app.update();
+    }
+    assert_eq!(
+        app.world().resource::<Game>().play.commands.len(),
+        after_theirs
+    );
+}

@@ -136,6 +136,9 @@ pub struct Game {
     pub highlight: Vec<UnitId>,
     /// The opponent's reasons: each with the length of the log before its command.
     pub reasons: Vec<(usize, String)>,
+    /// The commands given when the opponent gave its latest (or when the game was loaded):
+    /// Undo takes back the player's own commands since, never the opponent's.
+    pub opponent_upto: usize,
     /// In a step the sides play in turn (`Ruleset::in_turns`) at a hotseat table: the turn,
     /// the step and the side that has played its part, while the other plays its own.
     pub passed: Option<(u32, crate::rules::model::Phase, usize)>,
@@ -473,9 +476,20 @@ impl Game {
             pending: None,
             highlight: Vec::new(),
             reasons: Vec::new(),
+            opponent_upto: 0,
             passed: None,
             keep_view: false,
         }
+    }
+}
+
+/// Why Undo refuses to take back the opponent's command.
+pub const OPPONENTS_COMMAND: &str = "that was the opponent's command: only your own are taken back";
+
+impl Game {
+    /// Whether the last command to take back was the opponent's (or came before the load).
+    pub fn opponents_last(&self) -> bool {
+        self.play.can_undo() && self.play.commands.len() <= self.opponent_upto
     }
 }
 
@@ -723,6 +737,9 @@ fn apply_intents(
                 if let Some(r) = reason {
                     game.reasons.push(r);
                 }
+                if matches!(intent, Intent::Opponent(..)) {
+                    game.opponent_upto = game.play.commands.len();
+                }
                 done(&mut game, &mut sel, active, &seats, tutoring.is_some());
             }
             Err(e) => {
@@ -878,6 +895,10 @@ fn load_over(
             game.play = b;
             game.version += 1;
             game.table = next_table();
+            // The reasons were the last game's, by its log; what came before the load is not
+            // taken back.
+            game.reasons.clear();
+            game.opponent_upto = game.play.commands.len();
             forget_the_screen(game, sel);
             game.message = None;
             game.notice = Some(format!("loaded {}", path.display()));
@@ -906,6 +927,10 @@ fn carry_out(
             game.message = Some(
                 "dice have been rolled or the phase has ended: that cannot be taken back".into(),
             );
+            None
+        }
+        Intent::Undo if game.opponents_last() => {
+            game.message = Some(OPPONENTS_COMMAND.into());
             None
         }
         Intent::Undo => {

@@ -17,6 +17,15 @@ impl Measure {
             Measure::Inches => "inches",
         }
     }
+    /// A distance in words, as a player writes it: "1 inch", "2.5 inches", "100 paces".
+    pub fn amount(self, v: f32) -> String {
+        let one = match self {
+            Measure::Paces => "pace",
+            Measure::Inches => "inch",
+        };
+        let unit = if v == 1.0 { one } else { self.name() };
+        format!("{v} {unit}")
+    }
     /// The measure of this name ("inches").
     pub fn named(name: &str) -> Option<Measure> {
         [Measure::Paces, Measure::Inches]
@@ -66,5 +75,18 @@ impl Scale {
     }
     pub fn from_mm(&self, mm: f32) -> f32 {
         mm / self.mm_per_unit
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Measure;
+
+    #[test]
+    fn a_distance_in_words() {
+        assert_eq!(Measure::Inches.amount(1.0), "1 inch");
+        assert_eq!(Measure::Inches.amount(2.5), "2.5 inches");
+        assert_eq!(Measure::Paces.amount(1.0), "1 pace");
+        assert_eq!(Measure::Paces.amount(150.0), "150 paces");
     }
 }

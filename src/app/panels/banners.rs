@@ -30,9 +30,14 @@ pub(super) fn banner(
         .interactable(true)
         .show(ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
-                ui.set_max_width((ctx.viewport_rect().width() - docks.right - 40.0).max(200.0));
-                ui.horizontal(|ui| {
-                    ui.colored_label(colour, text);
+                let width = (ctx.viewport_rect().width() - docks.right - 40.0).max(200.0);
+                ui.set_max_width(width);
+                ui.horizontal_top(|ui| {
+                    // A long refusal wraps within the table, its close button beside it.
+                    ui.scope(|ui| {
+                        ui.set_max_width((width - 60.0).max(140.0));
+                        ui.add(egui::Label::new(egui::RichText::new(text).color(colour)).wrap());
+                    });
                     closed = ui.small_button("close").clicked();
                 });
             });

@@ -126,6 +126,8 @@ impl Refusals {
                 )
             } else if !b.can_undo() {
                 Some("nothing to take back".into())
+            } else if game.opponents_last() {
+                Some(crate::app::OPPONENTS_COMMAND.into())
             } else {
                 None
             }

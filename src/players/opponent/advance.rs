@@ -241,9 +241,9 @@ impl Opponent {
         found.map(|(covered, d, cmd)| Decision {
             command: cmd,
             reason: format!(
-                "{} advances {d} {}{} towards {name}",
+                "{} advances {}{} towards {name}",
                 u.name,
-                b.scale.unit,
+                b.scale.unit.amount(d),
                 if covered { " into cover" } else { "" }
             ),
         })
