@@ -303,3 +303,34 @@ fn undo_never_takes_back_the_opponents_command() {
         after_theirs
     );
 }
+
+/// Against the opponent the player orders only their own units: an order for one of the
+/// opponent's (its card's buttons in a step both sides act in) is refused and changes nothing.
+#[test]
+fn the_player_never_orders_the_opponents_units() {
+    let mut app = app();
+    let g = app.world().resource::<Game>();
+    let theirs = g
+        .play
+        .units
+        .iter()
+        .find(|u| u.side == 1 && u.base.width > 0.0)
+        .expect("a unit of the opponent's")
+        .id
+        .clone();
+    let before = g.play.commands.len();
+    app.world_mut().write_message(Intent::Do(Command::Move {
+        unit: theirs,
+        steps: vec![volley::rules::command::Step::Advance(0.5)],
+    }));
+    app.update();
+    let g = app.world().resource::<Game>();
+    assert_eq!(g.play.commands.len(), before);
+    assert!(
+        g.message
+            .as_deref()
+            .is_some_and(|m| m.contains("is the opponent's")),
+        "{:?}",
+        g.message
+    );
+}

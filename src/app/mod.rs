@@ -703,6 +703,18 @@ fn apply_intents(
             game.message = Some(why.into());
             continue;
         }
+        // Against the opponent the player orders only their own side's units, in a step both
+        // sides act in too (a click on the opponent's unit shows its card, never its orders).
+        if let (Intent::Do(c), Some(comp)) = (intent, computer.as_deref())
+            && let Some(u) = c.unit().and_then(|u| game.play.unit(u).ok())
+            && u.side == comp.side
+        {
+            game.message = Some(format!(
+                "{} is the opponent's: it gives its own orders",
+                u.name
+            ));
+            continue;
+        }
         // The opponent's reason goes to the log beside its command's events.
         let reason = match intent {
             Intent::Opponent(_, why) if !why.is_empty() => Some((game.play.log.len(), why.clone())),
