@@ -136,8 +136,8 @@ pub struct Game {
     pub highlight: Vec<UnitId>,
     /// The opponent's reasons: each with the length of the log before its command.
     pub reasons: Vec<(usize, String)>,
-    /// The commands given when the opponent gave its latest (or when the game was loaded):
-    /// Undo takes back the player's own commands since, never the opponent's.
+    /// The commands given when the opponent gave its latest (or when a game against it was
+    /// loaded): Undo takes back the player's own commands since, never the opponent's.
     pub opponent_upto: usize,
     /// In a step the sides play in turn (`Ruleset::in_turns`) at a hotseat table: the turn,
     /// the step and the side that has played its part, while the other plays its own.
@@ -481,17 +481,16 @@ impl Game {
             keep_view: false,
         }
     }
-}
 
-/// Why Undo refuses to take back the opponent's command.
-pub const OPPONENTS_COMMAND: &str = "that was the opponent's command: only your own are taken back";
-
-impl Game {
-    /// Whether the last command to take back was the opponent's (or came before the load).
+    /// Whether the last command to take back was the opponent's (or, against it, came before
+    /// the load).
     pub fn opponents_last(&self) -> bool {
         self.play.can_undo() && self.play.commands.len() <= self.opponent_upto
     }
 }
+
+/// Why Undo refuses to take back the opponent's command.
+pub const OPPONENTS_COMMAND: &str = "that was the opponent's command: only your own are taken back";
 
 /// Tables laid so far in this program.
 static TABLES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
@@ -898,6 +897,7 @@ fn load_over(
 ) {
     match save::load_seated(path) {
         Ok((b, saved)) => {
+            let against = saved.opponent.is_some();
             match saved.opponent {
                 Some(side) => {
                     commands.insert_resource(opponent::Computer::new(side));
@@ -907,10 +907,10 @@ fn load_over(
             game.play = b;
             game.version += 1;
             game.table = next_table();
-            // The reasons were the last game's, by its log; what came before the load is not
-            // taken back.
+            // The reasons were the last game's, by its log. Against the opponent, whose
+            // commands the save does not mark, nothing from before the load is taken back.
             game.reasons.clear();
-            game.opponent_upto = game.play.commands.len();
+            game.opponent_upto = if against { game.play.commands.len() } else { 0 };
             forget_the_screen(game, sel);
             game.message = None;
             game.notice = Some(format!("loaded {}", path.display()));
