@@ -31,8 +31,10 @@ fn side_dock(
     time: Res<Time>,
     mut rolling: Local<(usize, f32)>,
     mut docks: ResMut<Docks>,
+    computer: Option<Res<crate::app::opponent::Computer>>,
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
+    let opponent = computer.as_deref().map(|c| c.side);
     let mut root = dock_root(ctx, &docks, false);
     if let Some(top) = ctx.memory(|m| m.area_rect(egui::Id::new("turn"))) {
         docks.top = top.bottom();
@@ -82,7 +84,8 @@ fn side_dock(
                         .id_salt("unit_section")
                         .default_open(true)
                         .show(ui, |ui| {
-                            if let Some(cmd) = unit_section(ui, &game, &mut sel, &ptr, &mut intents)
+                            if let Some(cmd) =
+                                unit_section(ui, &game, &mut sel, &ptr, &mut intents, opponent)
                             {
                                 game.pending = Some(cmd);
                             }

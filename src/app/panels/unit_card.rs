@@ -72,14 +72,16 @@ fn previewed(cmd: &Command) -> bool {
     )
 }
 
-/// The selected or hovered unit: its buttons, its card, and whether it may fire at or fight
-/// the hovered enemy.
+/// The selected or hovered unit: its buttons (none for a unit of the side the opponent plays,
+/// `opponent`: it gives its own orders), its card, and whether it may fire at or fight the
+/// hovered enemy.
 pub(super) fn unit_section(
     ui: &mut egui::Ui,
     game: &Game,
     sel: &mut Selection,
     ptr: &Pointer,
     intents: &mut MessageWriter<Intent>,
+    opponent: Option<usize>,
 ) -> Option<Command> {
     let (b, rules) = (&game.play.battle, &game.play.rules);
     deployment_list(ui, game, sel, intents);
@@ -92,7 +94,11 @@ pub(super) fn unit_section(
         .filter(|c| c.buttons)
         .and_then(|c| b.unit(&c.unit).ok())
     {
-        preview = action_buttons(ui, &game.play.actions(u), intents);
+        if opponent == Some(u.side) {
+            ui.small("The opponent's unit: it gives its own orders.");
+        } else {
+            preview = action_buttons(ui, &game.play.actions(u), intents);
+        }
     }
     match shown.and_then(|c| b.unit(&c.unit).ok()) {
         Some(u) => unit_card(ui, game, u),
