@@ -1900,6 +1900,18 @@ fn light_cavalry_is_a_trait_of_the_troop_row() {
     assert!(pursuit::may_pursue(&od2, &l, h));
 }
 
+/// One more figure lost by `id`, left at a quarter of its strength: it shatters at the end of
+/// the turn.
+fn loses_its_last_quarter(b: &mut Game, id: &str) {
+    let rules = od(b).clone();
+    rules
+        .take_losses(b, &mut Vec::new(), &u(id), 1, "test")
+        .unwrap();
+    to(b, CLOSE_COMBAT);
+    let ev = b.execute(Command::EndPhase).unwrap();
+    assert!(destroyed(&ev, id), "{ev:?}");
+}
+
 /// Casualties are counted in figures (the rules take hits as figures): a unit worn down
 /// counts the figures it lost, one shattered all it began with, while the army break (and the
 /// planner's measure of strength) still counts whole units.
@@ -1922,12 +1934,7 @@ fn casualties_are_counted_in_figures() {
     assert_eq!(b.rules.units_lost(&b, 0), (0.0, 2.0));
     // One more figure leaves "a" at a quarter: shattered at the end of the turn, it counts
     // all 12 of its figures, and one unit towards the army break.
-    rules
-        .take_losses(&mut b, &mut Vec::new(), &u("a"), 1, "test")
-        .unwrap();
-    to(&mut b, CLOSE_COMBAT);
-    let ev = b.execute(Command::EndPhase).unwrap();
-    assert!(destroyed(&ev, "a"), "{ev:?}");
+    loses_its_last_quarter(&mut b, "a");
     assert_eq!(strength(&b, 0), (14.0, 24.0));
     assert_eq!(b.rules.units_lost(&b, 0), (1.0, 2.0));
     assert_eq!(b.rules.strength_lost(&b, 0), (1.0, 2.0));
@@ -1952,13 +1959,7 @@ fn a_unit_may_start_under_strength() {
            (id: "e", side: 1, type: "Inf", at: (600, 900), facing: 180),"#,
         &[],
     );
-    let rules = od(&b).clone();
-    rules
-        .take_losses(&mut b, &mut Vec::new(), &u("a"), 1, "test")
-        .unwrap();
-    to(&mut b, CLOSE_COMBAT);
-    let ev = b.execute(Command::EndPhase).unwrap();
-    assert!(destroyed(&ev, "a"), "{ev:?}");
+    loses_its_last_quarter(&mut b, "a");
     // Losses that leave no figure, or units that are single bases, are refused.
     let text = r#"(name: "t", ruleset: "old_dessauer", table: (width: 1219.0, height: 1219.0), turn_limit: 20,
         sides: [(name: "A", colour: (0, 0, 200)), (name: "B", colour: (200, 0, 0))],

@@ -18,6 +18,7 @@ pub mod state;
 mod terrain_art;
 mod title;
 
+pub use opponent::OPPONENTS_COMMAND;
 pub use panels::HandoverShown;
 pub use replay::{Replay, ReplayStep};
 pub use title::TitleScreen;
@@ -481,16 +482,7 @@ impl Game {
             keep_view: false,
         }
     }
-
-    /// Whether the last command to take back was the opponent's (or, against it, came before
-    /// the load).
-    pub fn opponents_last(&self) -> bool {
-        self.play.can_undo() && self.play.commands.len() <= self.opponent_upto
-    }
 }
-
-/// Why Undo refuses to take back the opponent's command.
-pub const OPPONENTS_COMMAND: &str = "that was the opponent's command: only your own are taken back";
 
 /// Tables laid so far in this program.
 static TABLES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
@@ -702,16 +694,8 @@ fn apply_intents(
             game.message = Some(why.into());
             continue;
         }
-        // Against the opponent the player orders only their own side's units, in a step both
-        // sides act in too (a click on the opponent's unit shows its card, never its orders).
-        if let (Intent::Do(c), Some(comp)) = (intent, computer.as_deref())
-            && let Some(u) = c.unit().and_then(|u| game.play.unit(u).ok())
-            && u.side == comp.side
-        {
-            game.message = Some(format!(
-                "{} is the opponent's: it gives its own orders",
-                u.name
-            ));
+        if let Some(why) = computer.as_deref().and_then(|c| c.not_yours(&game, intent)) {
+            game.message = Some(why);
             continue;
         }
         // The opponent's reason goes to the log beside its command's events.

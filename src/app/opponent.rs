@@ -72,7 +72,28 @@ pub struct Computer {
     aims: Vec<Aim>,
 }
 
+/// Why Undo refuses to take back the opponent's command.
+pub const OPPONENTS_COMMAND: &str = "that was the opponent's command: only your own are taken back";
+
+impl Game {
+    /// Whether the last command to take back was the opponent's (or, against it, came before
+    /// the load): Undo takes back only the player's own.
+    pub fn opponents_last(&self) -> bool {
+        self.play.can_undo() && self.play.commands.len() <= self.opponent_upto
+    }
+}
+
 impl Computer {
+    /// Why the player may not give `intent`: a command for one of the opponent's units. The
+    /// player orders only their own side's units, in a step both sides act in too (a click on
+    /// the opponent's unit shows its card, never its orders).
+    pub fn not_yours(&self, game: &Game, intent: &Intent) -> Option<String> {
+        let Intent::Do(c) = intent else { return None };
+        let u = c.unit().and_then(|u| game.play.unit(u).ok())?;
+        (u.side == self.side)
+            .then(|| format!("{} is the opponent's: it gives its own orders", u.name))
+    }
+
     /// Seconds between its commands: long enough to watch each move's animation.
     const PACE: f32 = 0.8;
 
