@@ -679,6 +679,30 @@ fn generals_nearer_the_enemy_fall_and_return() {
 }
 
 #[test]
+fn a_general_returns_where_he_will_not_fall_again_at_once() {
+    let units = [
+        ("g", 0, "Gen", "Trained", 600.0, 600.0, 0.0, ""),
+        ("a", 0, "Inf", "Trained", 600.0, 150.0, 0.0, ", bases: Some(2)"),
+        ("e", 1, "Inf", "Trained", 600.0, 700.0, 180.0, ", bases: Some(2)"),
+        // An enemy close behind the unit nearest where he falls: the place behind it is
+        // nearer this enemy than his own.
+        ("r", 1, "Inf", "Trained", 600.0, 80.0, 0.0, ", bases: Some(2)"),
+    ];
+    let mut b = bbb(&units, "", "");
+    to_phase(&mut b, 0, DEFENSIVE_FIRE);
+    assert!(b.unit(&id("g")).unwrap().status.removed, "fallen");
+    to_phase(&mut b, 0, GENERALS);
+    let g = b.unit(&id("g")).unwrap().clone();
+    assert!(g.alive(), "returned");
+    let a = b.unit(&id("a")).unwrap().base;
+    assert!(g.base.distance(&a) <= 6.0 * IN);
+    assert!(g.base.centre.y > a.centre.y - 1.0, "beside the unit, not behind it: {:?}", g.base.centre);
+    assert!(!rules(&b).general_nearer_enemy(&b, &g, 0.0));
+    to_phase(&mut b, 0, OFFENSIVE_FIRE);
+    assert!(b.unit(&id("g")).unwrap().alive(), "and he stays");
+}
+
+#[test]
 fn objectives_decide_at_the_turn_limit() {
     let units = [
         (
@@ -2720,4 +2744,48 @@ fn the_reach_before_the_command_roll_is_the_full_moves_and_after_it_the_true_one
     let (ink, far) = farthest(&b);
     assert_eq!(ink, Ink::Reach);
     assert!((5.5..=6.01).contains(&far), "{far}\" after a half move");
+}
+
+#[test]
+fn a_unit_that_begins_its_turn_in_contact_assaults_where_it_stands_on_its_command_roll() {
+    // Two lines face to face, touching when the battle begins.
+    let units = [
+        ("a", 0, "Inf", "Trained", 600.0, 200.0, 0.0, ", bases: Some(4)"),
+        ("e", 1, "Inf", "Trained", 600.0, 230.0, 180.0, ", bases: Some(4)"),
+    ];
+    let card_assault = |b: &Game| {
+        b.rules
+            .actions(b, b.unit(&id("a")).expect("a"))
+            .into_iter()
+            .flat_map(|g| g.actions)
+            .find(|a| a.label == "Assault e where it stands")
+            .map(|a| a.command)
+    };
+    // No move on the command roll (2D6 = 3, -1 for the unsupported line): it stays, and may
+    // neither fire nor assault, and the refusals say how it could have.
+    let mut b = bbb(&units, "", "");
+    activate(&mut b, "a", &[1, 2]);
+    assert_eq!(card_assault(&b), None);
+    to_phase(&mut b, 0, OFFENSIVE_FIRE);
+    let why = refused(&mut b, fire("a", "e"));
+    assert!(why.contains("Assault … where it stands"), "{why}");
+    to_phase(&mut b, 0, ASSAULT);
+    let e = refusal(&mut b, fight("a", "e"));
+    assert_eq!(kind_of::<Refusal>(&e), Ok(Refusal::NoContactMoveThisTurn));
+    assert!(e.to_string().contains("began the turn in contact"), "{e}");
+
+    // A full move: its card offers the assault where it stands, which moves it nowhere and
+    // makes it an assaulting unit; the assault is fought (3 + 0 against 3: a draw refought).
+    let mut b = bbb(&units, "", "");
+    let before = b.unit(&id("a")).expect("a").base;
+    activate(&mut b, "a", &[6, 6]);
+    let cmd = card_assault(&b).expect("the card offers the assault");
+    let ev = b.execute(cmd).expect("assault where it stands");
+    assert!(ev.iter().any(|e| matches!(e, Event::Moved { contact: Some(t), distance, .. } if *t == id("e") && *distance < 0.01)));
+    let now = b.unit(&id("a")).expect("a").base;
+    assert!(now.centre.dist(before.centre) < 0.5);
+    to_phase(&mut b, 0, ASSAULT);
+    b.script_dice(&[5, 2]);
+    let ev = b.execute(fight("a", "e")).expect("the assault is fought");
+    assert!(ev.iter().any(|e| matches!(e, Event::Assault { .. })));
 }

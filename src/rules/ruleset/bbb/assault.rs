@@ -180,10 +180,18 @@ impl Bbb7yw {
             );
         }
         if !a.bound.charged {
+            // A unit that stands in contact without having moved into it began the turn
+            // there: the way to assault is its command roll and a move into contact where it
+            // stands (ruling assault).
+            let how = if self.in_contact(b, &a).is_empty() {
+                String::new()
+            } else {
+                ": one that began the turn in contact assaults by its command roll and 'Assault … where it stands' in the movement step".into()
+            };
             return illegal(
                 Refusal::NoContactMoveThisTurn,
                 format!(
-                    "{} did not move into contact this turn: only units that did assault",
+                    "{} did not move into contact this turn: only units that did assault{how}",
                     a.name
                 ),
             );

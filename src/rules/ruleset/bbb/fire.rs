@@ -144,8 +144,13 @@ impl Bbb7yw {
             return illegal(
                 Refusal::InContactAssaultsInstead,
                 format!(
-                    "{} is in contact with the enemy: it assaults instead",
-                    s.name
+                    "{} is in contact with the enemy: it assaults instead{}",
+                    s.name,
+                    if s.bound.charged {
+                        ""
+                    } else {
+                        " (by its command roll and 'Assault … where it stands' in the movement step)"
+                    }
                 ),
             );
         }

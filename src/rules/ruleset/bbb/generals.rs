@@ -59,38 +59,53 @@ impl Bbb7yw {
         }
     }
 
-    /// Generals of the moving side who were casualties return beside the own unit nearest
-    /// where they fell.
+    /// Generals of the moving side who were casualties return behind (or beside, or before)
+    /// the own unit nearest where they fell, at the first such place where they are not
+    /// nearer the enemy than their own troops, trying units farther off in turn; where there
+    /// is none, at the first place on the table.
     pub fn generals_return(&self, b: &mut Battle, out: &mut Vec<Event>) {
         let side = b.active;
+        let gap = b.scale.to_mm(self.n(N::GeneralReturn)) / 2.0;
         let back: Vec<(UnitId, Base)> = b
             .units
             .iter()
             .filter(|g| g.side == side && g.status.removed && self.is_general(g))
             .filter_map(|g| {
-                let near = b
+                let mut own: Vec<&Unit> = b
                     .alive()
                     .filter(|u| u.side == side && !self.is_general(u))
-                    .min_by(|x, y| {
-                        x.base
-                            .distance(&g.base)
-                            .total_cmp(&y.base.distance(&g.base))
-                    })?;
-                let gap = b.scale.to_mm(self.n(N::GeneralReturn)) / 2.0;
-                // Behind the unit; where its rear is the table's edge, beside it or before it.
-                let back = near.base.depth / 2.0 + g.base.depth / 2.0 + gap;
-                let side = near.base.width / 2.0 + g.base.width / 2.0 + gap;
-                let place = |x: f32, y: f32| Base {
-                    centre: near.base.local(x, y),
-                    facing: near.base.facing,
-                    ..g.base
+                    .collect();
+                own.sort_by(|x, y| {
+                    x.base
+                        .distance(&g.base)
+                        .total_cmp(&y.base.distance(&g.base))
+                });
+                // Behind each unit; where its rear is the table's edge, beside it or before it.
+                let places = own.iter().flat_map(|near| {
+                    let back = near.base.depth / 2.0 + g.base.depth / 2.0 + gap;
+                    let beside = near.base.width / 2.0 + g.base.width / 2.0 + gap;
+                    [(0.0, -back), (-beside, 0.0), (beside, 0.0), (0.0, back)]
+                        .into_iter()
+                        .map(|(x, y)| Base {
+                            centre: near.base.local(x, y),
+                            facing: near.base.facing,
+                            ..g.base
+                        })
+                        .filter(|p| b.table.holds(p))
+                });
+                let safe = |p: &Base| {
+                    let mut there = g.clone();
+                    there.base = *p;
+                    !self.general_nearer_enemy(b, &there, 0.0)
                 };
-                let spots = [(0.0, -back), (-side, 0.0), (side, 0.0), (0.0, back)];
-                let to = spots
-                    .iter()
-                    .map(|&(x, y)| place(x, y))
-                    .find(|p| b.table.holds(p))?;
-                Some((g.id.clone(), to))
+                let mut first = None;
+                for p in places {
+                    if safe(&p) {
+                        return Some((g.id.clone(), p));
+                    }
+                    first.get_or_insert(p);
+                }
+                first.map(|p| (g.id.clone(), p))
             })
             .collect();
         for (id, to) in back {

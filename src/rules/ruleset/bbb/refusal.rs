@@ -10,7 +10,9 @@ pub enum Refusal {
     /// "… is not of the moving side"
     /// "… is not the moving side's"
     NotOfMovingSide,
-    /// "… did not move into contact this turn: only units that did assault"
+    /// "… did not move into contact this turn: only units that did assault", and for one in
+    /// contact ": one that began the turn in contact assaults by its command roll and 'Assault
+    /// … where it stands' in the movement step"
     NoContactMoveThisTurn,
     /// "…: artillery does not assault"
     /// "…: artillery does not move into contact; only infantry and cavalry assault"
@@ -71,7 +73,8 @@ pub enum Refusal {
     /// "… moved this turn: only horse artillery that moved up to 6" and unlimbered may fire, and
     /// manhandled guns never"
     MovedAndMayNotFire,
-    /// "… is in contact with the enemy: it assaults instead"
+    /// "… is in contact with the enemy: it assaults instead", and for one that has not moved
+    /// into contact " (by its command roll and 'Assault … where it stands' in the movement step)"
     InContactAssaultsInstead,
     /// "both units must be on the table"
     NotOnTable,

@@ -4,7 +4,7 @@
 use super::status::own;
 use super::{Arm, Bbb7yw, N, layout, quality, quality_name};
 use crate::rules::battle::Battle;
-use crate::rules::command::Command;
+use crate::rules::command::{Command, Step};
 use crate::rules::geometry::Base;
 use crate::rules::model::{Formation, Unit};
 use crate::rules::ruleset::Figures;
@@ -241,6 +241,22 @@ impl Bbb7yw {
                                 },
                             });
                         }
+                    }
+                }
+                // A unit that began the turn in contact assaults where it stands: a move into
+                // contact that goes nowhere (ruling assault).
+                if u.bound.allowance.is_some_and(|a| a > 0.0)
+                    && !u.bound.charged
+                    && !self.is_artillery(u)
+                {
+                    for e in self.in_contact(b, u) {
+                        acts.push(Action {
+                            label: format!("Assault {} where it stands", e.name),
+                            command: Command::Move {
+                                unit: u.id.clone(),
+                                steps: vec![Step::ToContact(e.id.clone())],
+                            },
+                        });
                     }
                 }
                 out.push(ActionGroup {
