@@ -1182,6 +1182,37 @@ fn a_town_holds_one_battalion() {
     assert_eq!(e, Ok(Refusal::HorseDoesNotOccupy));
 }
 
+/// Only one battalion holds a town: an enemy battalion pressed against it from outside fights
+/// at the town and does not hold it, and horse beside it never does (ruling town_room).
+#[test]
+fn a_town_is_held_by_its_garrison_not_by_the_enemy_at_its_edge_nor_by_horse() {
+    let b = battle(
+        &[
+            ("ga", 0, "GEN", "A", 540.0, 100.0, 0.0, ""),
+            ("p1", 0, "LI", "A", 540.0, 590.0, 0.0, ""),
+            ("gc", 0, "GEN", "C", 200.0, 100.0, 0.0, ""),
+            ("c1", 0, "LC", "C", 400.0, 500.0, 0.0, ""),
+            ("gb", 1, "GEN", "B", 540.0, 880.0, 180.0, ""),
+            ("x1", 1, "LI", "B", 540.0, 790.0, 180.0, ""),
+        ],
+        "(id: \"t\", kind: Town, name: \"Dorf\", points: [(400, 400), (680, 400), (680, 780), (400, 780)])",
+    );
+    let h = hal(&b);
+    let u = |name: &str| b.unit(&id(name)).unwrap();
+    let card = |name: &str| b.rules.unit_card(&b, u(name)).lines.join("\n");
+    let touches = |name: &str| b.terrain.get("t").unwrap().touches(&u(name).base);
+    assert!(touches("p1") && touches("x1") && touches("c1"), "all three touch the town");
+    // The garrison holds it: works and cover.
+    assert!(h.in_town(&b, u("p1")) && h.in_works(&b, u("p1")) && h.covered(&b, u("p1")));
+    assert!(card("p1").contains("In Dorf"), "{}", card("p1"));
+    // The enemy battalion at its edge does not.
+    assert!(!h.in_town(&b, u("x1")) && !h.in_works(&b, u("x1")) && !h.covered(&b, u("x1")));
+    assert!(card("x1").contains("At the edge of Dorf: the enemy holds it"), "{}", card("x1"));
+    // Nor does the horse beside it.
+    assert!(!h.in_town(&b, u("c1")) && !h.in_works(&b, u("c1")) && !h.covered(&b, u("c1")));
+    assert!(card("c1").contains("Beside Dorf: horse does not occupy a town"), "{}", card("c1"));
+}
+
 /// A chip throws again the die that went worst for the unit: the firer's lowest volley die, the
 /// target's first failed save.
 #[test]

@@ -40,7 +40,7 @@ use crate::rules::command::{Event, RuleError};
 use crate::rules::geometry::Base;
 use crate::rules::log::Events;
 use crate::rules::model::{Formation, Side, Unit, UnitId};
-use crate::rules::terrain::FeatureKind;
+use crate::rules::terrain::{Feature, FeatureKind};
 use status::own;
 use tables::MoveFormation;
 
@@ -301,9 +301,40 @@ impl Hal25 {
     /// In a town or village that stands: one in flames "can not be occupied" (II.B.4.b), so
     /// it gives its occupants no cover, works or defence (ruling burnt_town).
     pub fn in_town(&self, b: &Battle, u: &Unit) -> bool {
-        b.terrain
-            .touching(&u.base, &[FeatureKind::Town, FeatureKind::Village])
+        self.towns_held(b, u)
+            .iter()
             .any(|t| self.town_left(b, &t.id) > 0)
+    }
+
+    /// The towns and villages the unit occupies (ruling town_room): those its base touches
+    /// (any part of a town's base is built up, VII.A.2), unless it is horse, which does not
+    /// occupy a town, or an enemy battalion (for a battalion) or battery (for a battery)
+    /// touching the same town stands nearer its middle: a unit pressed against the garrison
+    /// from outside, as a charger is, fights at the town and does not hold it.
+    pub fn towns_held<'a>(&self, b: &'a Battle, u: &Unit) -> Vec<&'a Feature> {
+        if self.is_cavalry(u) || !self.is_unit(u) {
+            return Vec::new();
+        }
+        let gun = self.is_artillery(u);
+        b.terrain
+            .features
+            .iter()
+            .filter(|t| matches!(t.kind, FeatureKind::Town | FeatureKind::Village))
+            .filter(|t| t.touches(&u.base))
+            .filter(|t| {
+                let (lo, hi) = t.bounds();
+                let middle = lo.plus(hi).scale(0.5);
+                let mine = u.base.centre.dist(middle);
+                !b.alive().any(|e| {
+                    e.side != u.side
+                        && self.is_unit(e)
+                        && !self.is_cavalry(e)
+                        && self.is_artillery(e) == gun
+                        && t.touches(&e.base)
+                        && e.base.centre.dist(middle) < mine
+                })
+            })
+            .collect()
     }
 
     /// Under cover: in woods, a town or village not in flames, or works.

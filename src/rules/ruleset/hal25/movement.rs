@@ -570,7 +570,9 @@ impl Hal25 {
             }
             let gun = self.is_artillery(u);
             if let Some(o) = b.alive().find(|o| {
-                o.id != u.id && self.is_unit(o) && self.is_artillery(o) == gun && t.touches(&o.base)
+                o.id != u.id
+                    && self.is_artillery(o) == gun
+                    && self.towns_held(b, o).iter().any(|h| h.id == t.id)
             }) {
                 return illegal(
                     Refusal::TownFull,

@@ -40,9 +40,9 @@ impl Hal25 {
         t: &Unit,
         points: u32,
     ) -> Result<(), RuleError> {
-        let towns: Vec<String> = b
-            .terrain
-            .touching(&t.base, &[FeatureKind::Town, FeatureKind::Village])
+        let towns: Vec<String> = self
+            .towns_held(b, t)
+            .into_iter()
             .map(|f| f.id.clone())
             .collect();
         for f in towns {

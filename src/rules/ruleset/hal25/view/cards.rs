@@ -207,10 +207,19 @@ impl Hal25 {
                 state.push("stands this turn".into());
             }
             lines.push(state.join(" · "));
+            let held = self.towns_held(b, u);
             for town in b
                 .terrain
                 .touching(&u.base, &[FeatureKind::Town, FeatureKind::Village])
             {
+                if !held.iter().any(|h| h.id == town.id) {
+                    lines.push(if self.is_cavalry(u) {
+                        format!("Beside {}: horse does not occupy a town", town.name)
+                    } else {
+                        format!("At the edge of {}: the enemy holds it", town.name)
+                    });
+                    continue;
+                }
                 let left = self.town_left(b, &town.id);
                 lines.push(if left == 0 {
                     format!("In {}: in flames", town.name)
