@@ -682,11 +682,38 @@ fn generals_nearer_the_enemy_fall_and_return() {
 fn a_general_returns_where_he_will_not_fall_again_at_once() {
     let units = [
         ("g", 0, "Gen", "Trained", 600.0, 600.0, 0.0, ""),
-        ("a", 0, "Inf", "Trained", 600.0, 150.0, 0.0, ", bases: Some(2)"),
-        ("e", 1, "Inf", "Trained", 600.0, 700.0, 180.0, ", bases: Some(2)"),
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            150.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            700.0,
+            180.0,
+            ", bases: Some(2)",
+        ),
         // An enemy close behind the unit nearest where he falls: the place behind it is
         // nearer this enemy than his own.
-        ("r", 1, "Inf", "Trained", 600.0, 80.0, 0.0, ", bases: Some(2)"),
+        (
+            "r",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            80.0,
+            0.0,
+            ", bases: Some(2)",
+        ),
     ];
     let mut b = bbb(&units, "", "");
     to_phase(&mut b, 0, DEFENSIVE_FIRE);
@@ -696,7 +723,11 @@ fn a_general_returns_where_he_will_not_fall_again_at_once() {
     assert!(g.alive(), "returned");
     let a = b.unit(&id("a")).unwrap().base;
     assert!(g.base.distance(&a) <= 6.0 * IN);
-    assert!(g.base.centre.y > a.centre.y - 1.0, "beside the unit, not behind it: {:?}", g.base.centre);
+    assert!(
+        g.base.centre.y > a.centre.y - 1.0,
+        "beside the unit, not behind it: {:?}",
+        g.base.centre
+    );
     assert!(!rules(&b).general_nearer_enemy(&b, &g, 0.0));
     to_phase(&mut b, 0, OFFENSIVE_FIRE);
     assert!(b.unit(&id("g")).unwrap().alive(), "and he stays");
@@ -2750,8 +2781,26 @@ fn the_reach_before_the_command_roll_is_the_full_moves_and_after_it_the_true_one
 fn a_unit_that_begins_its_turn_in_contact_assaults_where_it_stands_on_its_command_roll() {
     // Two lines face to face, touching when the battle begins.
     let units = [
-        ("a", 0, "Inf", "Trained", 600.0, 200.0, 0.0, ", bases: Some(4)"),
-        ("e", 1, "Inf", "Trained", 600.0, 230.0, 180.0, ", bases: Some(4)"),
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0,
+            0.0,
+            ", bases: Some(4)",
+        ),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            230.0,
+            180.0,
+            ", bases: Some(4)",
+        ),
     ];
     let card_assault = |b: &Game| {
         b.rules

@@ -1201,16 +1201,27 @@ fn a_town_is_held_by_its_garrison_not_by_the_enemy_at_its_edge_nor_by_horse() {
     let u = |name: &str| b.unit(&id(name)).unwrap();
     let card = |name: &str| b.rules.unit_card(&b, u(name)).lines.join("\n");
     let touches = |name: &str| b.terrain.get("t").unwrap().touches(&u(name).base);
-    assert!(touches("p1") && touches("x1") && touches("c1"), "all three touch the town");
+    assert!(
+        touches("p1") && touches("x1") && touches("c1"),
+        "all three touch the town"
+    );
     // The garrison holds it: works and cover.
     assert!(h.in_town(&b, u("p1")) && h.in_works(&b, u("p1")) && h.covered(&b, u("p1")));
     assert!(card("p1").contains("In Dorf"), "{}", card("p1"));
     // The enemy battalion at its edge does not.
     assert!(!h.in_town(&b, u("x1")) && !h.in_works(&b, u("x1")) && !h.covered(&b, u("x1")));
-    assert!(card("x1").contains("At the edge of Dorf: the enemy holds it"), "{}", card("x1"));
+    assert!(
+        card("x1").contains("At the edge of Dorf: the enemy holds it"),
+        "{}",
+        card("x1")
+    );
     // Nor does the horse beside it.
     assert!(!h.in_town(&b, u("c1")) && !h.in_works(&b, u("c1")) && !h.covered(&b, u("c1")));
-    assert!(card("c1").contains("Beside Dorf: horse does not occupy a town"), "{}", card("c1"));
+    assert!(
+        card("c1").contains("Beside Dorf: horse does not occupy a town"),
+        "{}",
+        card("c1")
+    );
 }
 
 /// A chip throws again the die that went worst for the unit: the firer's lowest volley die, the
@@ -2590,16 +2601,36 @@ fn a_charge_may_not_end_touching_a_second_enemy() {
     for (x2, touching) in [(x2, true), (x2 + 10.0, false)] {
         let mut b = place(400.0 + (now - 3.0) * 25.4, x2);
         to_phase(&mut b, CHARGES, &[3, 3]);
-        b.execute(Command::Declare {
+        let declare = Command::Declare {
             unit: id("a1"),
             target: id("b1"),
-        })
-        .expect("declare");
+        };
+        // The declaration's preview says the way is shut as the table stands.
+        let notes = b.rules.preview(&b, &declare).expect("preview").notes;
+        assert_eq!(
+            notes
+                .iter()
+                .any(|n| n.contains("could not be made") && n.contains("b2")),
+            touching,
+            "{notes:?}"
+        );
+        b.execute(declare).expect("declare");
         b.script_dice(&[6, 1]);
         b.execute(Command::EndPhase).expect("to movement");
         b.execute(Command::Activate { unit: id("a1") })
             .expect("activate");
         if touching {
+            // The card says why the declared charge cannot be made, and offers no button.
+            let groups = b.rules.actions(&b, b.unit(&id("a1")).unwrap());
+            let g = groups
+                .iter()
+                .find(|g| g.title == "Charge")
+                .expect("a Charge group");
+            assert!(
+                g.actions.is_empty() && g.note.contains("cannot be made") && g.note.contains("b2"),
+                "{}",
+                g.note
+            );
             let e = refused_as(&mut b, Command::Charge { unit: id("a1") });
             assert_eq!(e, Ok(Refusal::ContactWithUncharged));
         } else {

@@ -180,6 +180,15 @@ impl Hal25 {
                 format!("{} is no longer on the table", t.name),
             );
         }
+        let (to, dist) = self.charge_way(b, u, t)?;
+        Ok((tid, to, dist))
+    }
+
+    /// The way a charge of `u` on `t` would go now: its place in contact and the distance in
+    /// inches, or why it could not be made (an enemy or woods in the way, off the table, a
+    /// second enemy met, a town in flames).
+    pub fn charge_way(&self, b: &Battle, u: &Unit, t: &Unit) -> Result<(Base, f32), RuleError> {
+        let tid = t.id.clone();
         let (to, dist) = self.contact_place(u, t);
         // The way in: no enemies but the target, no woods.
         let n = 24;
@@ -242,7 +251,7 @@ impl Hal25 {
                 format!("{} is in flames: no unit may enter it", t.name),
             );
         }
-        Ok((tid, to, self.inches(b, dist)))
+        Ok((to, self.inches(b, dist)))
     }
 
     /// The charge: the attempt to close, the attempt to hold, the range the target will fire

@@ -180,15 +180,26 @@ impl Hal25 {
             });
         }
         if self.may_act(b, &u.id).is_ok() {
-            if self.check_charge(b, &u.id).is_ok() {
-                out.push(ActionGroup {
+            match self.check_charge(b, &u.id) {
+                Ok(_) => out.push(ActionGroup {
                     title: "Charge".into(),
                     note: "Close, the target holds or not, then the move in".into(),
                     actions: vec![Action {
                         label: "Make the declared charge".into(),
                         command: Command::Charge { unit: u.id.clone() },
                     }],
-                });
+                }),
+                // A charge declared that cannot be made says why, rather than vanishing.
+                Err(why)
+                    if own(u).declared.is_some() && !u.bound.moved && !self.charged(b, &u.id) =>
+                {
+                    out.push(ActionGroup {
+                        title: "Charge".into(),
+                        note: format!("The declared charge cannot be made: {why}"),
+                        actions: Vec::new(),
+                    });
+                }
+                Err(_) => {}
             }
             let mut forms = Vec::new();
             for f in self.formations(u) {

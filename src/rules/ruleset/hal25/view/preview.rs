@@ -19,7 +19,16 @@ impl Hal25 {
                 self.check_declare(b, unit, target)?;
                 let (u, t) = (b.unit(unit)?, b.unit(target)?);
                 let (to, dist) = self.contact_place(u, t);
-                self.charge_preview(b, unit, target.clone(), to, self.inches(b, dist))
+                let mut o =
+                    self.charge_preview(b, unit, target.clone(), to, self.inches(b, dist))?;
+                // A way that is shut now shuts the charge unless the table changes before it
+                // is made: said before it is declared, so that the odds are not read alone.
+                if let Err(why) = self.charge_way(b, u, t) {
+                    o.notes.push(format!(
+                        "As the table stands the charge could not be made: {why}"
+                    ));
+                }
+                Ok(o)
             }
             Command::Charge { unit } => {
                 let (tid, to, dist) = self.check_charge(b, unit)?;
