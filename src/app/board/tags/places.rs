@@ -10,14 +10,32 @@ use bevy_egui::egui;
 pub(super) struct Taken {
     pub(super) boxes: Vec<egui::Rect>,
     pub(super) ties: Vec<[egui::Pos2; 2]>,
+    /// The bases' boxes (the first boxes taken): a name is placed only where its tie ends
+    /// nearer its own base than any other.
+    bases: Vec<egui::Rect>,
 }
 
+/// How far (in points) a name's tie may reach from its base: about three names' rows. A name
+/// farther off reads as another unit's; one that finds no nearer room is shown when its unit
+/// is hovered or selected.
+pub(super) const NAME_REACH: f32 = 64.0;
+
 impl Taken {
+    /// The room taken by the bases' boxes.
     pub(super) fn of(boxes: Vec<egui::Rect>) -> Self {
         Taken {
+            bases: boxes.clone(),
             boxes,
             ties: Vec::new(),
         }
+    }
+
+    /// Whether a name for the base whose box is `r`, with its tie ending at `end`, reads as
+    /// that base's: the tie reaches no farther than `NAME_REACH`, and ends no nearer another
+    /// base than its own.
+    pub(super) fn owns(&self, r: egui::Rect, end: egui::Pos2) -> bool {
+        let d = r.distance_to_pos(end);
+        d <= NAME_REACH && self.bases.iter().all(|b| b.distance_to_pos(end) + 2.0 >= d)
     }
 
     /// Whether a box may go at `r`: it covers no box and no tie.
@@ -209,8 +227,20 @@ pub(super) struct Placed {
     pub(super) far: Option<[egui::Pos2; 2]>,
 }
 
+/// Where the tie from the base whose box is `r` meets the name's box at `p`.
+pub(super) fn tie_end(r: egui::Rect, p: &Placed) -> egui::Pos2 {
+    let s = p.spot;
+    match p.far {
+        Some([_, end]) => end,
+        None if s.top() >= r.bottom() => egui::pos2(tie_x(r, s), s.top()),
+        None if s.bottom() <= r.top() => egui::pos2(tie_x(r, s), s.bottom()),
+        None => s.clamp(r.center()),
+    }
+}
+
 /// The first place for a name box where neither it nor its tie from the base's box crosses
-/// anything taken: in the first ring, else in the second, inside `bounds`.
+/// anything taken, and that reads as its base's (`Taken::owns`): in the first ring, else in
+/// the second, inside `bounds`.
 pub(super) fn name_spot(
     r: egui::Rect,
     size: egui::Vec2,
@@ -230,15 +260,30 @@ pub(super) fn name_spot(
                 egui::pos2(x, r.top() - 2.0),
             )
         };
-        taken.free(*s) && (c.y - a.y < 1.0 || taken.clear(a, c))
+        taken.free(*s)
+            && (c.y - a.y < 1.0 || taken.clear(a, c))
+            && taken.owns(
+                r,
+                tie_end(
+                    r,
+                    &Placed {
+                        spot: *s,
+                        far: None,
+                    },
+                ),
+            )
     });
     if let Some(spot) = near {
         return Some(Placed { spot, far: None });
     }
     far_spots(r, size).into_iter().find_map(|s| {
         let tie = far_tie(r, s);
-        (bounds.contains_rect(s) && taken.free(s) && tie.is_none_or(|[a, b]| taken.clear(a, b)))
-            .then_some(Placed { spot: s, far: tie })
+        let p = Placed { spot: s, far: tie };
+        (bounds.contains_rect(s)
+            && taken.free(s)
+            && tie.is_none_or(|[a, b]| taken.clear(a, b))
+            && taken.owns(r, tie_end(r, &p)))
+        .then_some(p)
     })
 }
 
@@ -461,7 +506,10 @@ pub(super) fn lay_out_in(
             continue;
         }
         let (c, size) = (asks[l].counter, asks[l].size);
-        'spots: for (p, tie) in candidates(c.rect(), size, bounds) {
+        'spots: for (p, tie) in candidates(c.rect(), size, bounds)
+            .into_iter()
+            .filter(|(p, _)| taken.owns(c.rect(), tie_end(c.rect(), p)))
+        {
             // The one name in the way.
             let mut room_l = Taken::of(vec![p.spot]);
             room_l.ties.extend(tie);
@@ -482,7 +530,10 @@ pub(super) fn lay_out_in(
             rest.take(spot, drawn);
             let cj = asks[j].counter;
             for (q, tie_j) in candidates(cj.rect(), asks[j].size, bounds) {
-                if rest.free(q.spot) && tie_j.is_none_or(|[a, b]| rest.clear(a, b)) {
+                if rest.free(q.spot)
+                    && tie_j.is_none_or(|[a, b]| rest.clear(a, b))
+                    && taken.owns(cj.rect(), tie_end(cj.rect(), &q))
+                {
                     let (spot_j, drawn_j) = settle(cj, q, true);
                     out[l] = Some((spot, drawn, true));
                     out[j] = Some((spot_j, drawn_j, true));
@@ -493,4 +544,111 @@ pub(super) fn lay_out_in(
     }
     let room = without(&out, usize::MAX);
     (out, room)
+}
+
+/// Shorter forms of a unit's name, longest first, for a name that finds no room near its base:
+/// without what follows its first comma or bracket ("40e de ligne, Micheler's brigade" is "40e
+/// de ligne"), then cut at a word to ten letters or so with an ellipsis ("IR 17…"). The whole
+/// name is on its card, and on its tag when it is hovered or selected.
+pub(super) fn short_names(name: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut push = |s: String| {
+        let shorter = out
+            .last()
+            .map_or(name.chars().count(), |l| l.chars().count());
+        if !s.is_empty() && s.chars().count() < shorter {
+            out.push(s);
+        }
+    };
+    let head = name
+        .split([',', '('])
+        .next()
+        .unwrap_or(name)
+        .trim_end()
+        .to_string();
+    push(head.clone());
+    const CUT: usize = 10;
+    if head.chars().count() > CUT {
+        let mut cut = String::new();
+        for w in head.split(' ') {
+            let next = if cut.is_empty() {
+                w.to_string()
+            } else {
+                format!("{cut} {w}")
+            };
+            if next.chars().count() > CUT {
+                break;
+            }
+            cut = next;
+        }
+        if cut.is_empty() {
+            cut = head.chars().take(CUT - 1).collect();
+        }
+        push(format!("{cut}…"));
+    }
+    out
+}
+
+/// `lay_out`, then, for each name left without room, its shorter forms in turn (`shorter`: each
+/// name's shorter boxes, longest first), in the room the placed names leave. Returns each
+/// name's place and which form it takes (0 the whole name, k the k-th shorter), and the room
+/// left.
+pub(super) fn lay_out_shortening(
+    asks: &[Ask],
+    shorter: &[Vec<egui::Vec2>],
+    taken: &Taken,
+    bounds: egui::Rect,
+) -> (Vec<(Laid, usize)>, Taken) {
+    let (laid, mut room) = lay_out(asks, taken, bounds);
+    let mut out: Vec<(Laid, usize)> = laid.into_iter().map(|l| (l, 0)).collect();
+    let rounds = shorter.iter().map(Vec::len).max().unwrap_or(0);
+    for k in 1..=rounds {
+        let left: Vec<usize> = (0..asks.len())
+            .filter(|&i| {
+                asks[i].takes_room
+                    && !asks[i].must
+                    && !out[i].0.is_some_and(|(.., f)| f)
+                    && shorter.get(i).is_some_and(|v| v.len() >= k)
+            })
+            .collect();
+        if left.is_empty() {
+            continue;
+        }
+        let again: Vec<Ask> = left
+            .iter()
+            .map(|&i| Ask {
+                size: shorter[i][k - 1],
+                ..asks[i]
+            })
+            .collect();
+        let (laid, next) = lay_out(&again, &room, bounds);
+        room = next;
+        for (&i, l) in left.iter().zip(laid) {
+            if l.is_some_and(|(.., f)| f) {
+                out[i] = (l, k);
+            }
+        }
+    }
+    (out, room)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::short_names;
+
+    #[test]
+    fn a_name_is_shortened_at_its_comma_or_bracket_then_at_a_word() {
+        assert_eq!(
+            short_names("40e de ligne, Micheler's brigade"),
+            ["40e de ligne", "40e de…"]
+        );
+        assert_eq!(
+            short_names("Bavarian IR 1 (König)"),
+            ["Bavarian IR 1", "Bavarian…"]
+        );
+        assert_eq!(short_names("IR 17 Manteuffel"), ["IR 17…"]);
+        assert_eq!(short_names("Leib-Grenadier Regiment 8"), ["Leib-Gren…"]);
+        assert!(short_names("Lacy").is_empty());
+        assert!(short_names("Kleist (right wing)") == ["Kleist"]);
+    }
 }
