@@ -2838,3 +2838,47 @@ fn a_unit_that_begins_its_turn_in_contact_assaults_where_it_stands_on_its_comman
     let ev = b.execute(fight("a", "e")).expect("the assault is fought");
     assert!(ev.iter().any(|e| matches!(e, Event::Assault { .. })));
 }
+
+#[test]
+fn the_units_that_could_still_fire_are_named_until_they_have() {
+    let units = [
+        (
+            "a",
+            0,
+            "Inf",
+            "Trained",
+            600.0,
+            200.0,
+            0.0,
+            ", bases: Some(4)",
+        ),
+        (
+            "c",
+            0,
+            "Inf",
+            "Trained",
+            100.0,
+            200.0,
+            0.0,
+            ", bases: Some(4)",
+        ),
+        (
+            "e",
+            1,
+            "Inf",
+            "Trained",
+            600.0,
+            280.0,
+            180.0,
+            ", bases: Some(4)",
+        ),
+    ];
+    let mut b = bbb(&units, "", "");
+    to_phase(&mut b, 0, OFFENSIVE_FIRE);
+    let ready: Vec<_> = b.ready_to_attack().into_iter().map(|(u, _)| u).collect();
+    // c is out of range of every enemy; a may fire on e.
+    assert_eq!(ready, [id("a")]);
+    b.script_dice(&[3, 3]);
+    b.execute(fire("a", "e")).expect("a fires");
+    assert!(b.ready_to_attack().is_empty(), "a has fired");
+}

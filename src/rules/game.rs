@@ -3,7 +3,7 @@
 use super::battle::Battle;
 use super::command::{Command, Event, RuleError};
 use super::log::Events;
-use super::model::Side;
+use super::model::{Side, UnitId};
 use super::ruleset::AnyRuleset;
 use super::victory::{self, ObjectiveView};
 use std::ops::{Deref, DerefMut};
@@ -117,6 +117,40 @@ impl Game {
             });
         }
         groups
+    }
+
+    /// The units of the sides acting now that could still attack now (fire, fight, charge:
+    /// whatever a click on an enemy gives in this phase), each with the first such command
+    /// found among its eight nearest enemies, nearest first: its preview allows it, and a
+    /// copy of the battle accepts it. For a word before a phase is ended with attacks left
+    /// unmade.
+    pub fn ready_to_attack(&self) -> Vec<(UnitId, Command)> {
+        let b = &self.battle;
+        if b.is_over() {
+            return Vec::new();
+        }
+        let sides = self.rules.acting_sides(b);
+        let mut out = Vec::new();
+        for u in b.alive().filter(|u| sides.contains(&u.side)) {
+            let mut enemies: Vec<&super::model::Unit> =
+                b.alive().filter(|e| e.side != u.side).collect();
+            enemies.sort_by(|x, y| {
+                x.base
+                    .distance(&u.base)
+                    .total_cmp(&y.base.distance(&u.base))
+            });
+            // The nearest eight: a word to the player, not a search, kept cheap on a large
+            // table.
+            let found = enemies.iter().take(8).find_map(|e| {
+                let cmd = self.rules.target_command(b, &u.id, &e.id)?;
+                self.rules.preview(b, &cmd).ok()?;
+                self.fork().execute(cmd.clone()).ok().map(|_| cmd)
+            });
+            if let Some(cmd) = found {
+                out.push((u.id.clone(), cmd));
+            }
+        }
+        out
     }
 
     /// A copy to try commands on: everything but the undo history.

@@ -29,8 +29,10 @@ fn turn_bar(
     tutoring: Option<Res<crate::app::lesson::Tutoring>>,
     replay: Option<Res<crate::app::Replay>>,
     computer: Option<Res<crate::app::opponent::Computer>>,
+    mut ready: Local<Ready>,
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
+    ready.refresh(&game, computer.as_deref().map(|c| c.side));
     let width = ctx.viewport_rect().width();
     let shown = *screen.get();
     egui::Area::new(egui::Id::new("turn"))
@@ -50,7 +52,10 @@ fn turn_bar(
                         computer.as_deref(),
                     );
                     let end = words.end.as_deref();
-                    if let Some(intent) = game_buttons(ui, &game, end, &why, shown, &mut dialog) {
+                    let unmade = ready.words();
+                    let buttons =
+                        game_buttons(ui, &game, (end, unmade.as_ref()), &why, shown, &mut dialog);
+                    if let Some(intent) = buttons {
                         match intent {
                             Clicked::Intent(i) => {
                                 intents.write(i);
@@ -151,7 +156,7 @@ enum Clicked {
 fn game_buttons(
     ui: &mut egui::Ui,
     game: &Game,
-    end: Option<&str>,
+    (end, unmade): (Option<&str>, Option<&(String, String)>),
     why: &Refusals,
     shown: Screen,
     dialog: &mut Dialog,
@@ -160,15 +165,23 @@ fn game_buttons(
     let end_size = [150.0, 20.0];
     match end {
         Some(end) => {
-            if ui
+            let button = ui
                 .add_enabled_ui(why.end.is_none(), |ui| {
                     ui.add_sized(end_size, egui::Button::new(end))
                 })
                 .inner
-                .on_disabled_hover_text(why.end.clone().unwrap_or_default())
-                .clicked()
-            {
+                .on_disabled_hover_text(why.end.clone().unwrap_or_default());
+            let button = match unmade {
+                Some((_, names)) if why.end.is_none() => button.on_hover_text(names),
+                _ => button,
+            };
+            if button.clicked() {
                 clicked = Some(Clicked::Intent(Intent::Do(Command::EndPhase)));
+            }
+            // Attacks the phase still allows, said before it is ended.
+            if let Some((short, names)) = unmade.filter(|_| why.end.is_none()) {
+                ui.label(egui::RichText::new(short).color(UNMADE))
+                    .on_hover_text(names);
             }
         }
         None => {
@@ -256,4 +269,54 @@ fn where_the_game_stands(
             .strong()
             .color(side_ink(game, side)),
     );
+}
+
+/// The colour of the word that attacks are left unmade.
+const UNMADE: egui::Color32 = egui::Color32::from_rgb(240, 190, 90);
+
+/// The player's units that could still attack in this phase, worked out once for each state
+/// of the battle (`Game::ready_to_attack`).
+#[derive(Default)]
+struct Ready {
+    key: Option<(u64, usize)>,
+    /// The verb of their attacks (fire, fight, charge ...), and their names.
+    units: Option<(&'static str, Vec<String>)>,
+}
+
+impl Ready {
+    fn refresh(&mut self, game: &Game, computer: Option<crate::rules::model::Side>) {
+        let key = (game.version, std::ptr::from_ref(&game.play.battle) as usize);
+        if self.key == Some(key) {
+            return;
+        }
+        self.key = Some(key);
+        let b = &game.play.battle;
+        let mut verb = "attack";
+        let names: Vec<String> = game
+            .play
+            .ready_to_attack()
+            .into_iter()
+            .filter_map(|(id, cmd)| {
+                let u = b.unit(&id).ok().filter(|u| Some(u.side) != computer)?;
+                verb = match cmd {
+                    Command::Fire { .. } => "fire",
+                    Command::Fight { .. } => "fight",
+                    Command::Declare { .. } | Command::Charge { .. } => "charge",
+                    _ => "attack",
+                };
+                Some(u.name.clone())
+            })
+            .collect();
+        self.units = (!names.is_empty()).then_some((verb, names));
+    }
+
+    /// The word beside the phase's button ("3 may still fire") and the names for its hover.
+    fn words(&self) -> Option<(String, String)> {
+        let (verb, names) = self.units.as_ref()?;
+        let short = match names.len() {
+            1 => format!("1 unit may still {verb}"),
+            n => format!("{n} units may still {verb}"),
+        };
+        Some((short.clone(), format!("{short}: {}", names.join(", "))))
+    }
 }
