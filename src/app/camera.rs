@@ -13,6 +13,12 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Update, fit_new_game.run_if(super::new_table))
         .add_systems(
             Update,
+            follow_the_room
+                .run_if(resource_exists::<Game>)
+                .run_if(resource_exists::<Docks>),
+        )
+        .add_systems(
+            Update,
             (
                 keys_pan,
                 mouse_pan.run_if(not(egui_wants_any_pointer_input)),
@@ -124,6 +130,52 @@ fn fit_new_game(
     }
 }
 
+/// The room the table has: the window's size and the docks' edges.
+type Room = (f32, f32, f32, f32, f32);
+
+/// A table shown fitted stays fitted when its room changes (the log or the side panel folded,
+/// opened or resized, the window resized): where the camera stands at the fit for the room it
+/// had, it takes the fit for the room it has. A view the player has panned or zoomed is left
+/// where it is.
+fn follow_the_room(
+    game: Res<Game>,
+    docks: Res<Docks>,
+    windows: Query<&Window>,
+    mut cams: Query<(&mut Transform, &mut Projection), With<BoardCamera>>,
+    mut last: Local<Option<Room>>,
+) {
+    let Some(w) = windows.iter().next() else {
+        return;
+    };
+    let (ww, wh) = (w.width(), w.height());
+    let room: Room = (ww, wh, docks.top, docks.right, docks.bottom);
+    let Some(before) = last.replace(room) else {
+        return;
+    };
+    if before == room {
+        return;
+    }
+    let was = Docks {
+        top: before.2,
+        right: before.3,
+        bottom: before.4,
+        ..*docks
+    };
+    let (old_at, old_scale) = fit(&game, before.0, before.1, Some(&was));
+    let (at, scale) = fit(&game, ww, wh, Some(&docks));
+    for (mut t, mut p) in &mut cams {
+        let Projection::Orthographic(o) = p.as_mut() else {
+            continue;
+        };
+        let fitted = (o.scale - old_scale).abs() <= old_scale * 1e-3
+            && t.translation.truncate().distance(old_at.truncate()) <= old_scale * 2.0;
+        if fitted {
+            t.translation = at;
+            o.scale = scale;
+        }
+    }
+}
+
 fn keys_pan(
     keys: Res<ButtonInput<KeyCode>>,
     time: Res<Time>,
@@ -193,4 +245,82 @@ fn mouse_pan(
     };
     t.translation.x -= motion.delta.x * o.scale;
     t.translation.y += motion.delta.y * o.scale;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fitted table takes the fit for its new room when the log is folded; a view zoomed
+    /// by the player stays where it is.
+    #[test]
+    fn a_fitted_table_follows_the_log_and_a_zoomed_one_stays() {
+        let b = crate::rules::scenario::load(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/default.ron"),
+        )
+        .expect("the default battle loads");
+        let mut app = App::new();
+        app.insert_resource(Game::new(b, true, std::env::temp_dir()))
+            .insert_resource(Docks::default())
+            .add_systems(Update, follow_the_room);
+        app.world_mut().spawn(Window::default());
+        let (ww, wh) = (1280.0, 720.0);
+        let (at, scale) = fit(
+            app.world().resource::<Game>(),
+            ww,
+            wh,
+            Some(&Docks::default()),
+        );
+        let cam = app
+            .world_mut()
+            .spawn((
+                Transform::from_translation(at),
+                Projection::Orthographic(OrthographicProjection {
+                    scale,
+                    ..OrthographicProjection::default_2d()
+                }),
+                BoardCamera,
+            ))
+            .id();
+        app.update();
+        let view = |app: &App| {
+            let t = app
+                .world()
+                .get::<Transform>(cam)
+                .expect("camera")
+                .translation;
+            let Some(Projection::Orthographic(o)) = app.world().get::<Projection>(cam) else {
+                panic!("orthographic");
+            };
+            (t, o.scale)
+        };
+        // The log folded: the table grows into its room.
+        app.world_mut().resource_mut::<Docks>().bottom = 30.0;
+        app.update();
+        let folded = Docks {
+            bottom: 30.0,
+            ..Docks::default()
+        };
+        let (want_at, want_scale) = fit(app.world().resource::<Game>(), ww, wh, Some(&folded));
+        let (t, s) = view(&app);
+        assert!(
+            (s - want_scale).abs() < 1e-4 && t.distance(want_at) < 1e-3,
+            "refitted"
+        );
+        assert!(s < scale, "a larger table on screen");
+        // Zoomed in by the player: the log opened again leaves the view alone.
+        if let Some(mut p) = app.world_mut().get_mut::<Projection>(cam)
+            && let Projection::Orthographic(o) = p.as_mut()
+        {
+            o.scale *= 0.5;
+        }
+        app.world_mut().resource_mut::<Docks>().bottom = LOG;
+        app.update();
+        assert!(
+            (view(&app).1 - want_scale * 0.5).abs() < 1e-4,
+            "the zoom kept"
+        );
+    }
+
+    const LOG: f32 = crate::app::state::LOG_HEIGHT;
 }
