@@ -51,37 +51,26 @@ fn game_over(
             for line in rules.standing(b) {
                 ui.label(line);
             }
-            // Units lost by the end of each turn: a bar per side per turn.
-            let rows = crate::rules::ruleset::common::losses_by_turn(b);
-            let most = rows
-                .iter()
-                .flat_map(|r| r.iter())
-                .copied()
-                .max()
-                .unwrap_or(1)
-                .max(1) as f32;
-            let (rect, _) = ui.allocate_exact_size(egui::vec2(360.0, 90.0), egui::Sense::hover());
-            let painter = ui.painter_at(rect);
-            let w = rect.width() / rows.len().max(1) as f32;
-            for (t, row) in rows.iter().enumerate() {
-                for (side, lost) in row.iter().enumerate() {
-                    let h = *lost as f32 / most * (rect.height() - 14.0);
-                    let x = rect.left() + t as f32 * w + side as f32 * w * 0.45 + 2.0;
-                    let r = egui::Rect::from_min_max(
-                        egui::pos2(x, rect.bottom() - 12.0 - h),
-                        egui::pos2(x + w * 0.4, rect.bottom() - 12.0),
-                    );
-                    painter.rect_filled(r, 1.0, side_colour(&game, side));
-                }
-                painter.text(
-                    egui::pos2(rect.left() + t as f32 * w + w / 2.0, rect.bottom()),
-                    egui::Align2::CENTER_BOTTOM,
-                    format!("{}", t + 1),
-                    egui::FontId::proportional(9.0),
-                    egui::Color32::GRAY,
+            // What each side lost: units, and its strength as the rules count it where that
+            // differs (bases, figures, a weighted count).
+            for side in 0..b.sides.len().min(2) {
+                let (lost, had) = rules.units_lost(b, side);
+                let (cut, whole) = rules.casualties(b, side);
+                let share = |a: f32, h: f32| if h > 0.0 { a / h * 100.0 } else { 0.0 };
+                let mut line = format!(
+                    "{} lost {lost:.0} of {had:.0} units ({:.0}%)",
+                    b.sides[side].name,
+                    share(lost, had)
                 );
+                if (share(cut, whole) - share(lost, had)).abs() >= 0.5 {
+                    line += &format!(
+                        "; {:.0}% of its strength as the rules count it",
+                        share(cut, whole)
+                    );
+                }
+                ui.colored_label(side_ink(&game, side), line);
             }
-            ui.small("Units lost by the end of each turn. The whole log is in the log window.");
+            losses_chart(ui, &game);
             if ui.button("Replay the battle").clicked() {
                 match crate::app::Replay::start(b) {
                     Ok((fresh, mut replay)) => {
@@ -98,4 +87,75 @@ fn game_over(
             }
         });
     Ok(())
+}
+
+/// Units lost by the end of each turn: a bar per side per turn, over a scale of units lost
+/// and the turns, with each side's colour named.
+fn losses_chart(ui: &mut egui::Ui, game: &Game) {
+    let b = &game.play.battle;
+    let rows = crate::rules::ruleset::common::losses_by_turn(b);
+    let most = rows
+        .iter()
+        .flat_map(|r| r.iter())
+        .copied()
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    ui.label("Units lost by the end of each turn");
+    let (whole, _) = ui.allocate_exact_size(egui::vec2(380.0, 110.0), egui::Sense::hover());
+    let painter = ui.painter_at(whole);
+    let font = egui::FontId::proportional(10.0);
+    let ink = egui::Color32::GRAY;
+    // The plot, right of the scale and above the turns.
+    let rect = egui::Rect::from_min_max(
+        whole.min + egui::vec2(26.0, 4.0),
+        whole.max - egui::vec2(0.0, 16.0),
+    );
+    let y_of = |n: u32| rect.bottom() - n as f32 / most as f32 * rect.height();
+    // The scale: nothing, half and the most, with a faint line across at each.
+    for n in [0, most / 2, most] {
+        let y = y_of(n);
+        painter.line_segment(
+            [egui::pos2(rect.left(), y), egui::pos2(rect.right(), y)],
+            egui::Stroke::new(0.5, egui::Color32::from_gray(70)),
+        );
+        painter.text(
+            egui::pos2(rect.left() - 4.0, y),
+            egui::Align2::RIGHT_CENTER,
+            n.to_string(),
+            font.clone(),
+            ink,
+        );
+    }
+    painter.line_segment(
+        [rect.left_top(), rect.left_bottom()],
+        egui::Stroke::new(1.0, ink),
+    );
+    let w = rect.width() / rows.len().max(1) as f32;
+    for (t, row) in rows.iter().enumerate() {
+        for (side, lost) in row.iter().enumerate() {
+            let x = rect.left() + t as f32 * w + side as f32 * w * 0.45 + 2.0;
+            let r = egui::Rect::from_min_max(
+                egui::pos2(x, y_of(*lost)),
+                egui::pos2(x + w * 0.4, rect.bottom()),
+            );
+            painter.rect_filled(r, 1.0, side_colour(game, side));
+        }
+        painter.text(
+            egui::pos2(rect.left() + t as f32 * w + w / 2.0, whole.bottom()),
+            egui::Align2::CENTER_BOTTOM,
+            format!("{}", t + 1),
+            font.clone(),
+            ink,
+        );
+    }
+    ui.horizontal(|ui| {
+        ui.small("Turn below; colours:");
+        for side in 0..b.sides.len().min(2) {
+            let (r, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
+            ui.painter().rect_filled(r, 1.0, side_colour(game, side));
+            ui.small(&b.sides[side].name);
+        }
+    });
+    ui.small("The whole log is in the log window.");
 }
