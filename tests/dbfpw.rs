@@ -1233,13 +1233,13 @@ fn army_lists_refuse_with_the_reason() {
         ),
         // Two German infantry in eight may be Bavarian: a third of nine is too many.
         (
-            "type: \"Inf\", class: Militia, at: Some((330, 250))",
-            "type: \"Inf\", class: Militia, flags: [Bavarian], at: Some((330, 250))",
+            "type: \"Inf\", class: Militia, at: Some((320, 250))",
+            "type: \"Inf\", class: Militia, flags: [Bavarian], at: Some((320, 250))",
             "3 Bavarian infantry among 9",
         ),
         (
-            "type: \"Inf\", class: Regular, at: Some((535, 250))",
-            "type: \"Inf\", class: Regular, flags: [Zouave], at: Some((535, 250))",
+            "type: \"Inf\", class: Regular, at: Some((530, 250))",
+            "type: \"Inf\", class: Regular, flags: [Zouave], at: Some((530, 250))",
             "Zouaves, North Africans and Chasseurs d'Afrique are French",
         ),
         (
@@ -1264,8 +1264,8 @@ fn army_lists_refuse_with_the_reason() {
         ),
         // Packs beyond the allowance: infantry carry none.
         (
-            "type: \"Inf\", class: Regular, at: Some((535, 250))",
-            "type: \"Inf\", class: Regular, packs: Some(1), at: Some((535, 250))",
+            "type: \"Inf\", class: Regular, at: Some((530, 250))",
+            "type: \"Inf\", class: Regular, packs: Some(1), at: Some((530, 250))",
             "'pr-48' carries 1 pack(s): Infantry BLR1 may carry 0",
         ),
         // Larger battles: the infantry must serve under a DSC.
@@ -2593,8 +2593,8 @@ fn a_guard_battery_is_fielded_in_a_checked_army() {
             1,
         )
         .replacen(
-            "type: \"Inf\", class: Regular, at: Some((580, 250))",
-            "type: \"Inf\", class: Regular, flags: [Guard], at: Some((580, 250))",
+            "type: \"Inf\", class: Regular, at: Some((570, 250))",
+            "type: \"Inf\", class: Regular, flags: [Guard], at: Some((570, 250))",
             1,
         )
         .replacen(
@@ -2614,8 +2614,8 @@ fn a_guard_battery_is_fielded_in_a_checked_army() {
     assert_eq!(u.class, volley::rules::model::Class::Elite);
     // With only one Guard infantry the battery may not be Guard.
     let one = guard.replacen(
-        "type: \"Inf\", class: Regular, flags: [Guard], at: Some((580, 250))",
-        "type: \"Inf\", class: Regular, at: Some((580, 250))",
+        "type: \"Inf\", class: Regular, flags: [Guard], at: Some((570, 250))",
+        "type: \"Inf\", class: Regular, at: Some((570, 250))",
         1,
     );
     assert!(check(&one).unwrap_err().contains("Guard artillery"));
@@ -3560,4 +3560,32 @@ fn a_pursuer_that_hits_a_flank_attacked_it_first_in_either_bound() {
         flank,
         ["+4 Infantry BLR1", "-1 Attacked first in flank or rear"]
     );
+}
+
+/// The default's lines stand in edge contact, so that each moves as a group for one command
+/// point: the four German allied regiments, and the five Prussian regiments beside them.
+#[test]
+fn the_default_lines_move_as_groups() {
+    let text = std::fs::read_to_string("scenarios/dbfpw_default.ron").unwrap();
+    let mut b = check(&text).expect("the default loads");
+    for _ in 0..10 {
+        if b.active == 0 && b.phase == volley::rules::ruleset::dbn::MOVEMENT {
+            break;
+        }
+        b.execute(Command::EndPhase).expect("end phase");
+    }
+    assert_eq!(b.phase, volley::rules::ruleset::dbn::MOVEMENT);
+    b.command_points[0] = 5;
+    for line in [
+        vec!["pr-bav1", "pr-bav2", "pr-wue", "pr-bad"],
+        vec!["pr-lgr8", "pr-48", "pr-gr12", "pr-52", "pr-20"],
+    ] {
+        let before = b.command_points[0];
+        b.execute(Command::MoveGroup {
+            units: line.iter().map(|u| id(u)).collect(),
+            steps: vec![Step::Advance(100.0)],
+        })
+        .unwrap_or_else(|e| panic!("{line:?} moves as a group: {e}"));
+        assert_eq!(b.command_points[0], before - 1, "one point for the group");
+    }
 }

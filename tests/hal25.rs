@@ -1244,8 +1244,19 @@ fn a_chip_throws_a_volley_die_or_a_save_again() {
     // (no die), six 1s at medium range less 3: no hit.
     let mut b = battle(&units, "");
     to_phase(&mut b, SMALL_ARMS, &[3, 3, 6, 1, 2, 1, 1, 1, 1, 1, 1]);
+    // The target is outlined while a1 may fire at it, and not once it has fired.
+    let targets = |b: &Game| {
+        let a1 = b.unit(&id("a1")).unwrap();
+        b.rules
+            .overlays(b, Some(a1), &[volley::rules::ruleset::view::Layer::Targets])
+            .iter()
+            .filter(|m| m.layer == volley::rules::ruleset::view::Layer::Targets)
+            .count()
+    };
+    assert_eq!(targets(&b), 1, "b1 outlined");
     let ev = b.execute(fire.clone()).expect("fire");
     assert_eq!(volleys(&ev, "a1")[0].2, 0, "{}", words(&b, &ev));
+    assert_eq!(targets(&b), 0, "fired: no target outlined");
     let e = refused_as(
         &mut b,
         Command::Reroll {

@@ -4,6 +4,7 @@ use super::super::status::own;
 use crate::rules::battle::Battle;
 use crate::rules::model::Unit;
 use crate::rules::ruleset::Figures;
+use crate::rules::ruleset::Ruleset;
 use crate::rules::ruleset::common::{arc_marks, reach_mark, target_mark};
 use crate::rules::ruleset::hal25::MOVEMENT;
 use crate::rules::ruleset::hal25::N;
@@ -116,9 +117,18 @@ impl Hal25 {
             } else {
                 self.d.small_arms_bands[2]
             };
+            // In a fire step, only the targets the rules would let it fire at now (not once
+            // it has fired, nor where it may not this step); in another step, every target in
+            // reach.
             for (t, _) in self
                 .targets(b, s, reach)
                 .into_iter()
+                .filter(|(t, _)| match self.target_command(b, &s.id, t) {
+                    Some(cmd @ crate::rules::command::Command::Fire { .. }) => {
+                        self.preview_of(b, &cmd).is_ok()
+                    }
+                    _ => true,
+                })
                 .take(if self.is_artillery(s) { 99 } else { 1 })
             {
                 if let Ok(t) = b.unit(&t) {
