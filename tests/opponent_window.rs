@@ -334,3 +334,39 @@ fn the_player_never_orders_the_opponents_units() {
         g.message
     );
 }
+
+#[test]
+fn the_opponent_ends_a_step_both_sides_act_in_where_the_player_has_nothing_to_do() {
+    // BBB's tutorial without the Austrian hussars: no Austrian unit may evade (foot and
+    // unlimbered guns), so once the opponent has moved Prussia, the movement step has nothing
+    // left for the player, and the opponent ends it with the reason.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/bbb_tutorial.ron");
+    let text = std::fs::read_to_string(&path).expect("tutorial");
+    let start = text.find("(id: \"au-hus\"").expect("the hussars");
+    let end = start + text[start..].find('\n').expect("their line");
+    let text = format!("{}{}", &text[..start], &text[end + 1..]);
+    let b = volley::rules::scenario::parse(&text, "inline").expect("loads");
+    let mut app = common::headless(b, "opponent-ends");
+    app.insert_resource(Computer::new(0));
+    app.update();
+    let movement = volley::rules::ruleset::bbb::MOVEMENT;
+    for _ in 0..200 {
+        let g = app.world().resource::<Game>();
+        if g.play.turn != 1 || g.play.phase != movement {
+            break;
+        }
+        app.world_mut().resource_mut::<Computer>().skip();
+        app.update();
+        settle(&mut app);
+    }
+    let g = app.world().resource::<Game>();
+    assert_ne!(
+        g.play.phase, movement,
+        "the movement step ended without the player"
+    );
+    let said = g
+        .reasons
+        .iter()
+        .any(|(_, why)| why.contains("no unit can evade"));
+    assert!(said, "the reason is given: {:?}", g.reasons);
+}

@@ -70,6 +70,8 @@ pub struct Computer {
     idle_at: Option<u64>,
     /// What its units go for by its latest plan (kept until it plans again).
     aims: Vec<Aim>,
+    /// The battle's version at which it ended a step both sides act in (never twice for one).
+    ended_at: Option<u64>,
 }
 
 /// Why Undo refuses to take back the opponent's command.
@@ -114,7 +116,28 @@ impl Computer {
             skip: false,
             idle_at: None,
             aims: Vec::new(),
+            ended_at: None,
         }
+    }
+
+    /// Where it has played its part of a step both sides act in and the player's side has
+    /// none to play (`Ruleset::part_to_play`: BBB's movement step when no unit may evade),
+    /// why it ends the step rather than wait for the player.
+    fn ends_for_both(&self, game: &Game) -> Option<String> {
+        let play = &game.play;
+        if self.alone(play) || self.ended_at == Some(game.version) {
+            return None;
+        }
+        let mut why = Vec::new();
+        for s in play
+            .rules
+            .acting_sides(play)
+            .into_iter()
+            .filter(|s| *s != self.side)
+        {
+            why.push(play.rules.part_to_play(play, s).err()?);
+        }
+        (!why.is_empty()).then(|| format!("ends the step: {}", why.join("; ")))
     }
 
     /// What its units go for by its latest plan.
@@ -280,6 +303,10 @@ fn computer_plays(
         // Nothing to do until the battle changes: it does not think again meanwhile.
         if computer.idle_at == Some(game.version) {
             computer.skip = false;
+            if let Some(why) = computer.ends_for_both(&game) {
+                computer.ended_at = Some(game.version);
+                intents.write(Intent::Opponent(Command::EndPhase, why));
+            }
             return;
         }
         computer.idle_at = Some(game.version);

@@ -220,6 +220,25 @@ impl Ruleset for Bbb7yw {
         }
     }
     fn part_to_play(&self, b: &Battle, side: crate::rules::model::Side) -> Result<(), String> {
+        let name = |s: usize| {
+            b.sides
+                .get(s)
+                .map_or_else(|| format!("side {s}"), |x| x.name.clone())
+        };
+        // In the movement step the side not moving has a part only if one of its units may
+        // evade an enemy that has moved (its card's only buttons then).
+        if b.phase == MOVEMENT && side != b.active {
+            if b.alive()
+                .filter(|u| u.side == side)
+                .any(|u| !Bbb7yw::actions(self, b, u).is_empty())
+            {
+                return Ok(());
+            }
+            return Err(format!(
+                "{}: no unit can evade (none is undisrupted with an enemy it may evade that moved within 12\")",
+                name(side)
+            ));
+        }
         // Defensive fire is the only step the side not moving acts in alone: it has a part
         // only if one of its units may fire at an enemy now (one that moved or assaults).
         if b.phase != DEFENSIVE_FIRE || side == b.active {
@@ -233,11 +252,6 @@ impl Ruleset for Bbb7yw {
         if may_fire {
             return Ok(());
         }
-        let name = |s: usize| {
-            b.sides
-                .get(s)
-                .map_or_else(|| format!("side {s}"), |x| x.name.clone())
-        };
         Err(format!(
             "{}: no unit can fire in defensive fire (none has an enemy that moved or assaults in its arc and range)",
             name(side)
