@@ -601,16 +601,19 @@ mod tests {
         }
     }
 
-    /// The default battle (34 units) at the fitted zoom of a 1280 by 720 window, every name
-    /// on: all but two find a place inside the table's part of the window, none covers another
-    /// name or a base, each tie starts at its own base and crosses no name or base; and
-    /// selecting a unit moves none of them.
-    #[test]
-    fn the_names_of_the_default_battle_find_places_at_the_fitted_zoom() {
+    /// A scenario's units at the fitted zoom of a 1280 x 720 window, every name on, laid out
+    /// as the window lays them out (the objectives' labels first, where `objectives`; `picked`
+    /// the selected unit): the table's part of the window, and each unit's name as shown (whole
+    /// or shortened), its base's box and its place.
+    fn fitted(
+        path: &str,
+        objectives: bool,
+        picked: Option<usize>,
+    ) -> (egui::Rect, Vec<(String, egui::Rect, Laid)>) {
         let b = crate::rules::scenario::load(
-            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/default.ron"),
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path),
         )
-        .expect("the default battle loads");
+        .expect("the battle loads");
         let game = crate::app::Game::new(b, true, std::env::temp_dir());
         let (ww, wh) = (1280.0, 720.0);
         let docks = Docks::default();
@@ -631,62 +634,77 @@ mod tests {
             .filter_map(|u| Some((u, crate::app::overlay::Counter::of(&u.base, to_screen)?)))
             .collect();
         boxes.sort_by(|(a, _), (c, _)| naming_order(a, c));
-        assert_eq!(boxes.len(), 34);
         assert!(boxes.iter().all(|(_, c)| table.contains_rect(c.rect())));
         let ctx = egui::Context::default();
         ctx.begin_pass(egui::RawInput::default());
         let painter = ctx.layer_painter(egui::LayerId::background());
         let font = egui::FontId::proportional(12.0);
-        let names_of = |picked: Option<usize>| {
-            let mut taken = Taken::of(boxes.iter().map(|(_, c)| c.rect().expand(1.0)).collect());
+        let size = |t: String| {
+            painter
+                .layout_no_wrap(t, font.clone(), egui::Color32::WHITE)
+                .size()
+        };
+        let mut taken = Taken::of(boxes.iter().map(|(_, c)| c.rect().expand(1.0)).collect());
+        if objectives {
             for o in objectives_on_table(game.play.rules.get(), b) {
-                let (p, name) = (to_screen(o.at).unwrap(), o.name);
-                let g = painter.layout_no_wrap(
-                    format!("{name}: Austria"),
-                    font.clone(),
-                    egui::Color32::WHITE,
-                );
-                objective_spot(p, g.size() + egui::vec2(8.0, 4.0), &mut taken, table);
+                let p = to_screen(o.at).expect("on screen");
+                let s = size(format!("{}: Austria", o.name)) + egui::vec2(8.0, 4.0);
+                objective_spot(p, s, &mut taken, table);
             }
-            let asks: Vec<Ask> = boxes
-                .iter()
-                .enumerate()
-                .map(|(i, (u, c))| {
-                    let g =
-                        painter.layout_no_wrap(u.name.clone(), font.clone(), egui::Color32::WHITE);
-                    Ask {
-                        counter: c,
-                        size: g.size() + egui::vec2(10.0, 4.0),
-                        must: picked == Some(i),
-                        takes_room: true,
-                    }
-                })
-                .collect();
-            let shorter: Vec<Vec<egui::Vec2>> = boxes
-                .iter()
-                .map(|(u, _)| {
-                    short_names(&u.name)
-                        .into_iter()
-                        .map(|t| {
-                            painter
-                                .layout_no_wrap(t, font.clone(), egui::Color32::WHITE)
-                                .size()
-                                + egui::vec2(10.0, 4.0)
-                        })
-                        .collect()
-                })
-                .collect();
-            let (laid, _) = super::lay_out_shortening(&asks, &shorter, &taken, table);
-            boxes
-                .iter()
-                .zip(laid)
-                .filter_map(|((u, c), (l, _))| match l {
-                    Some((spot, tie, true)) => Some((u.name.clone(), c.rect(), spot, tie)),
+        }
+        let asks: Vec<Ask> = boxes
+            .iter()
+            .enumerate()
+            .map(|(i, (u, c))| Ask {
+                counter: c,
+                size: size(u.name.clone()) + egui::vec2(10.0, 4.0),
+                must: picked == Some(i),
+                takes_room: true,
+            })
+            .collect();
+        let shorter: Vec<Vec<egui::Vec2>> = boxes
+            .iter()
+            .map(|(u, _)| {
+                short_names(&u.name)
+                    .into_iter()
+                    .map(|t| size(t) + egui::vec2(10.0, 4.0))
+                    .collect()
+            })
+            .collect();
+        let (laid, _) = super::lay_out_shortening(&asks, &shorter, &taken, table);
+        let names = boxes
+            .iter()
+            .zip(laid)
+            .map(|((u, c), (l, k))| {
+                let shown = match k.checked_sub(1) {
+                    Some(i) => short_names(&u.name)[i].clone(),
+                    None => u.name.clone(),
+                };
+                (shown, c.rect(), l)
+            })
+            .collect();
+        (table, names)
+    }
+
+    /// The default battle (34 units) at the fitted zoom of a 1280 by 720 window, every name
+    /// on: all but two find a place inside the table's part of the window, none covers another
+    /// name or a base, each tie starts at its own base and crosses no name or base; and
+    /// selecting a unit moves none of them.
+    #[test]
+    fn the_names_of_the_default_battle_find_places_at_the_fitted_zoom() {
+        let names_of = |picked: Option<usize>| {
+            let (table, all) = fitted("scenarios/default.ron", true, picked);
+            assert_eq!(all.len(), 34);
+            let named: Vec<_> = all
+                .into_iter()
+                .filter_map(|(name, r, l)| match l {
+                    Some((spot, tie, true)) => Some((name, r, spot, tie)),
                     _ => None,
                 })
-                .collect::<Vec<_>>()
+                .collect();
+            (table, named)
         };
-        let names = names_of(None);
+        let (table, names) = names_of(None);
         // Two names, among the objectives' labels and the lines, find no room that reads as
         // their own base's, whole or shortened: they are shown when hovered or selected.
         assert!(names.len() >= 32, "{} of 34 named", names.len());
@@ -718,86 +736,8 @@ mod tests {
             }
         }
         for k in [0, 7, 20, 33] {
-            assert_eq!(names_of(Some(k)), names, "selecting a unit moves no name");
+            assert_eq!(names_of(Some(k)).1, names, "selecting a unit moves no name");
         }
-    }
-}
-
-#[cfg(test)]
-mod on_every_battle {
-    use super::*;
-
-    /// The names of a scenario's units laid out at the fitted zoom in a 1280 x 720 window:
-    /// each unit's name, its base's box, and its place (box, tie, found).
-    fn laid(path: &str) -> Vec<(String, egui::Rect, Laid)> {
-        let b = crate::rules::scenario::load(
-            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path),
-        )
-        .expect("loads");
-        let game = crate::app::Game::new(b, true, std::env::temp_dir());
-        let (ww, wh) = (1280.0, 720.0);
-        let docks = Docks::default();
-        let (at, scale) = crate::app::camera::fit(&game, ww, wh, Some(&docks));
-        let to_screen = |p: crate::rules::geometry::Pt| {
-            Some(egui::pos2(
-                ww / 2.0 + (p.x - at.x) / scale,
-                wh / 2.0 - (p.y - at.y) / scale,
-            ))
-        };
-        let table = egui::Rect::from_min_max(
-            egui::pos2(0.0, docks.top),
-            egui::pos2(ww - docks.right, wh - docks.bottom),
-        );
-        let b = &game.play;
-        let mut boxes: Vec<(&Unit, crate::app::overlay::Counter)> = b
-            .alive()
-            .filter_map(|u| Some((u, crate::app::overlay::Counter::of(&u.base, to_screen)?)))
-            .collect();
-        boxes.sort_by(|(a, _), (c, _)| naming_order(a, c));
-        let ctx = egui::Context::default();
-        ctx.begin_pass(egui::RawInput::default());
-        let painter = ctx.layer_painter(egui::LayerId::background());
-        let font = egui::FontId::proportional(12.0);
-        let taken = Taken::of(boxes.iter().map(|(_, c)| c.rect().expand(1.0)).collect());
-        let asks: Vec<Ask> = boxes
-            .iter()
-            .map(|(u, c)| {
-                let g = painter.layout_no_wrap(u.name.clone(), font.clone(), egui::Color32::WHITE);
-                Ask {
-                    counter: c,
-                    size: g.size() + egui::vec2(10.0, 4.0),
-                    must: false,
-                    takes_room: true,
-                }
-            })
-            .collect();
-        let shorter: Vec<Vec<egui::Vec2>> = boxes
-            .iter()
-            .map(|(u, _)| {
-                short_names(&u.name)
-                    .into_iter()
-                    .map(|t| {
-                        painter
-                            .layout_no_wrap(t, font.clone(), egui::Color32::WHITE)
-                            .size()
-                            + egui::vec2(10.0, 4.0)
-                    })
-                    .collect()
-            })
-            .collect();
-        let (laid, _) = super::lay_out_shortening(&asks, &shorter, &taken, table);
-        boxes
-            .iter()
-            .zip(laid)
-            .map(|((u, c), (l, k))| {
-                let shown = if k == 0 {
-                    u.name.clone()
-                } else {
-                    short_names(&u.name)[k - 1].clone()
-                };
-                (shown, c.rect(), l)
-            })
-            .collect()
     }
 
     /// On each of the nine battles at the fitted zoom, every name shown reads as its own
@@ -817,7 +757,7 @@ mod on_every_battle {
             "scenarios/hal25_krefeld.ron",
             "scenarios/lobositz_1756.ron",
         ] {
-            let v = laid(s);
+            let (_, v) = fitted(s, false, None);
             let mut named = 0;
             for (name, r, l) in &v {
                 let Some((spot, tie, true)) = l else {
