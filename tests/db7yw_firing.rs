@@ -473,6 +473,12 @@ fn woods_limit_visibility_to_100_paces() {
     to_phase(&mut b, 0, FIRING);
     let e = b.execute(fire("p", "a")).unwrap_err();
     assert_eq!(kind_of(&e), Ok(dbn::Refusal::OutOfRange), "{e}");
+    // The refusal names the ground that limits the sight.
+    assert!(
+        e.to_string()
+            .contains("(in Wood it can be seen only within 100 paces)"),
+        "{e}"
+    );
 }
 
 #[test]

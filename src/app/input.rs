@@ -71,9 +71,11 @@ pub(super) fn track_pointer(
     cams: Query<(&Camera, &GlobalTransform), With<BoardCamera>>,
     game: Res<Game>,
     mut ptr: ResMut<Pointer>,
+    panels: Res<PanelsHavePointer>,
 ) {
     ptr.world = cursor_world(&windows, &cams);
-    ptr.hover = ptr.world.and_then(|w| {
+    // A unit under a panel or the turn bar is not hovered through it.
+    ptr.hover = ptr.world.filter(|_| !panels.0).and_then(|w| {
         let p = Pt::new(w.x, w.y);
         game.play
             .alive()

@@ -16,6 +16,7 @@ fn scale_bar(
     mut ctx: EguiContexts,
     game: Res<Game>,
     cams: Query<&Projection, With<crate::app::state::BoardCamera>>,
+    docks: Option<Res<crate::app::state::Docks>>,
 ) -> Result {
     let ctx = ctx.ctx_mut()?;
     let Some(Projection::Orthographic(o)) = cams.iter().next() else {
@@ -32,10 +33,12 @@ fn scale_bar(
     ];
     let len_units = nice.iter().copied().rfind(|n| *n <= units).unwrap_or(10.0);
     let len_px = b.scale.to_mm(len_units) * px_per_mm;
+    // Just above the log, wherever its top edge is (folded, opened or resized).
+    let log = docks.map_or(crate::app::state::LOG_HEIGHT, |d| d.bottom);
     let bottom = ctx.viewport_rect().bottom();
     egui::Area::new(egui::Id::new("scale_bar"))
         .order(egui::Order::Background)
-        .fixed_pos(egui::pos2(12.0, bottom - 230.0))
+        .fixed_pos(egui::pos2(12.0, bottom - log - 60.0))
         .show(ctx, |ui| {
             let (rect, _) =
                 ui.allocate_exact_size(egui::vec2(len_px + 4.0, 22.0), egui::Sense::hover());

@@ -69,7 +69,14 @@ fn turn_bar(
                 // Below them, where the game stands, whole: it wraps rather than cut its own
                 // words.
                 ui.horizontal_wrapped(|ui| {
-                    where_the_game_stands(ui, &game, &words, computer.is_none())
+                    where_the_game_stands(ui, &game, &words, computer.is_none());
+                    // Attacks the phase still allows, said before it is ended (on this line,
+                    // which wraps, so that the controls above never move).
+                    if let Some((short, names)) = ready.words() {
+                        ui.label("·");
+                        ui.label(egui::RichText::new(short).color(UNMADE))
+                            .on_hover_text(names);
+                    }
                 });
                 // And how each side stands by the scenario's objectives and conditions.
                 let standing = game.play.standing();
@@ -177,11 +184,6 @@ fn game_buttons(
             };
             if button.clicked() {
                 clicked = Some(Clicked::Intent(Intent::Do(Command::EndPhase)));
-            }
-            // Attacks the phase still allows, said before it is ended.
-            if let Some((short, names)) = unmade.filter(|_| why.end.is_none()) {
-                ui.label(egui::RichText::new(short).color(UNMADE))
-                    .on_hover_text(names);
             }
         }
         None => {

@@ -288,9 +288,10 @@ pub(super) fn name_spot(
 }
 
 /// Places the name box of `size` for the base drawn as `c`: where `name_spot` finds room, or,
-/// for a unit that must be named (`must`: selected or hovered), where its first spot is, drawn
-/// over the rest. Returns the box, its tie, and whether it found room; the box and the tie take
-/// their room where it was found and the name `takes_room`.
+/// for a unit that must be named (`must`: selected or hovered), at its first spot that covers
+/// no other base (else its first), drawn over the rest. Returns the box, its tie, and whether
+/// it found room; the box and the tie take their room where it was found and the name
+/// `takes_room`.
 pub(super) fn place(
     c: &crate::app::overlay::Counter,
     size: egui::Vec2,
@@ -303,10 +304,18 @@ pub(super) fn place(
     let found = name_spot(r, size, taken, bounds);
     let placed = match (found, must) {
         (Some(p), _) => p,
-        (None, true) => Placed {
-            spot: name_spots(r, size)[0],
-            far: None,
-        },
+        // Over the rest, but where it covers no other base if it can.
+        (None, true) => {
+            let spots = name_spots(r, size);
+            let clear = spots
+                .iter()
+                .copied()
+                .find(|s| !taken.bases.iter().any(|b| b.intersects(*s)));
+            Placed {
+                spot: clear.unwrap_or(spots[0]),
+                far: None,
+            }
+        }
         (None, false) => return None,
     };
     let (spot, tie) = settle(c, placed, found.is_some());

@@ -197,14 +197,31 @@ impl Dbn {
         } else {
             vec![FeatureKind::Woods]
         };
-        if b.terrain.touching(&target.base, &blinding).next().is_some() {
-            limit = limit.min(self.n(N::WoodsVisibility));
+        // The ground that limits the sight, named in a refusal it causes.
+        let mut hidden_by = None;
+        if let Some(f) = b.terrain.touching(&target.base, &blinding).next() {
+            let seen = self.n(N::WoodsVisibility);
+            if seen < limit {
+                limit = seen;
+                hidden_by = Some(if f.name.is_empty() {
+                    f.kind.name().to_string()
+                } else {
+                    f.name.clone()
+                });
+            }
         }
         if dist > limit + 0.5 {
+            let why = match hidden_by {
+                Some(ground) => format!(
+                    " (in {ground} it can be seen only within {limit:.0} {})",
+                    b.scale.unit
+                ),
+                None => String::new(),
+            };
             return Err(Tagged::new(
                 Refusal::OutOfRange,
                 format!(
-                    "{} is out of range: {:.0} {} of {:.0}",
+                    "{} is out of range: {:.0} {} of {:.0}{why}",
                     target.name, dist, b.scale.unit, limit
                 ),
             ));
