@@ -324,9 +324,13 @@ fn artillery_limbers_pivots_and_moves() {
         ],
         "",
     );
+    // A move says the guns are unlimbered; a pivot too far says how far they may pivot.
+    let e = refusal(&mut b, mv("g", vec![Step::Advance(50.0)]));
+    assert_eq!(kind_of(&e), Ok(dbn::Refusal::UnlimberedPivotTooFar));
     assert!(
-        refused_as(&mut b, mv("g", vec![Step::Advance(50.0)]))
-            == Ok(dbn::Refusal::UnlimberedPivotTooFar)
+        e.to_string()
+            .starts_with("g is unlimbered: it may only pivot where it stands"),
+        "{e}"
     );
     assert!(
         refused_as(&mut b, mv("g", vec![Step::Pivot(60.0)]))

@@ -218,7 +218,10 @@ impl Planner {
                 command: c.command.clone(),
                 reason: format!(
                     "{}: part of a plan judged {:+.2} after the enemy's reply ({:+.2} against standing still, {} trials)",
-                    c.why, found.score, gain, found.trials
+                    c.why,
+                    shown(found.score),
+                    shown(gain),
+                    found.trials
                 ),
             })
             .collect()
@@ -259,5 +262,21 @@ impl Commander for Planner {
     }
     fn refused_one(&mut self) {
         self.refused += 1;
+    }
+}
+
+/// A score as the log gives it, to two places: one that rounds to nothing reads "+0.00", never
+/// "-0.00".
+fn shown(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0 + 0.0
+}
+
+#[cfg(test)]
+mod shown_tests {
+    #[test]
+    fn a_score_that_rounds_to_nothing_has_no_minus() {
+        assert_eq!(format!("{:+.2}", super::shown(-0.001)), "+0.00");
+        assert_eq!(format!("{:+.2}", super::shown(-0.456)), "-0.46");
+        assert_eq!(format!("{:+.2}", super::shown(0.9)), "+0.90");
     }
 }

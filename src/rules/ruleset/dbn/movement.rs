@@ -828,11 +828,21 @@ impl<S: Supplement> DbnGame<S> {
                     match body {
                         [Step::Pivot(p)] if p.abs() <= max + 1e-3 && charge.is_none() && !group => {
                         }
-                        _ => {
+                        // A pivot too far, or a move: the words say which was asked.
+                        [Step::Pivot(_)] if charge.is_none() && !group => {
                             return Err(RuleError::refused(
                                 Refusal::UnlimberedPivotTooFar,
                                 format!(
                                     "unlimbered artillery may only pivot up to {max:.0} degrees; limber it to move"
+                                ),
+                            ));
+                        }
+                        _ => {
+                            return Err(RuleError::refused(
+                                Refusal::UnlimberedPivotTooFar,
+                                format!(
+                                    "{} is unlimbered: it may only pivot where it stands (up to {max:.0} degrees); limber it to move",
+                                    u.name
                                 ),
                             ));
                         }

@@ -108,7 +108,8 @@ pub enum Refusal {
     /// "… limbered or unlimbered this bound and cannot move"
     /// "… limbered or unlimbered this bound"
     LimberedThisBound,
-    /// "unlimbered artillery may only pivot up to … degrees; limber it to move"
+    /// "unlimbered artillery may only pivot up to … degrees; limber it to move", and for a move
+    /// "… is unlimbered: it may only pivot where it stands (up to … degrees); limber it to move"
     UnlimberedPivotTooFar,
     /// "commanders do not charge"
     CommandersDoNotCharge,
