@@ -181,6 +181,33 @@ fn an_illegal_drop_is_refused_with_its_reason() {
 }
 
 #[test]
+fn a_drop_a_little_past_the_allowance_goes_the_whole_allowance() {
+    let mut app = app();
+    let start = centre(&app, "pr-ms1");
+    point_at(&mut app, start.x, start.y, Some("pr-ms1"));
+    press(&mut app);
+    // 52.1 mm is 205 paces; Muskets move 200: the move is cut to 200.
+    point_at(&mut app, start.x, start.y + 52.1, None);
+    app.update();
+    let plan = app
+        .world()
+        .resource::<Selection>()
+        .drag
+        .as_ref()
+        .unwrap()
+        .plan
+        .clone();
+    assert!(plan.is_ok(), "{plan:?}");
+    release(&mut app);
+    let end = centre(&app, "pr-ms1");
+    let moved = end.distance(start);
+    assert!(
+        (moved - 50.8).abs() < 0.5,
+        "moved {moved} mm, 200 paces is 50.8"
+    );
+}
+
+#[test]
 fn ending_the_bound_hands_over_and_undo_restores() {
     let mut app = app();
     let start = centre(&app, "pr-hc");

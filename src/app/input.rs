@@ -652,12 +652,67 @@ pub fn drag_move(game: &Game, drag: &Drag, cursor: Vec2) -> (Vec<Step>, Result<M
             return (steps, Err(why));
         }
     }
-    let plan = if plain.is_empty() {
-        Err(String::new())
-    } else {
-        check(&plain)
+    if plain.is_empty() {
+        return (plain, Err(String::new()));
+    }
+    match rules.check_move(b, &drag.request(plain.clone())) {
+        Ok(plan) => (plain, Ok(plan)),
+        // Dragged a little past its allowance (by a tenth of it at most), the base goes as far
+        // as the allowance lets it, the way it was dragged: the last step shortened. Farther
+        // off, the drop is refused with the distance, as the player meant to go there.
+        Err(crate::rules::command::RuleError::TooFar {
+            distance,
+            allowance,
+            ..
+        }) if distance > 0.0 && allowance > 0.0 && distance <= allowance * 1.1 => {
+            let q = b.scale.unit.snap();
+            let mut k = allowance / distance;
+            for _ in 0..8 {
+                let Some(short) = shortened(&plain, k, q) else {
+                    break;
+                };
+                if let Ok(plan) = check(&short) {
+                    return (short, Ok(plan));
+                }
+                k *= 0.97;
+            }
+            let why = check(&plain).err().unwrap_or_default();
+            (plain, Err(why))
+        }
+        Err(e) => {
+            let why = crate::text::report::refusal(b, &e);
+            (plain, Err(why))
+        }
+    }
+}
+
+/// `steps` with its last step (a move straight on, back, aside or oblique) cut to `k` of its
+/// length, snapped down to `q`; None where that leaves nothing or the last step is not such a
+/// move.
+fn shortened(steps: &[Step], k: f32, q: f32) -> Option<Vec<Step>> {
+    let (last, first) = steps.split_last()?;
+    let cut = |x: f32| (x * k / q).trunc() * q;
+    let step = match *last {
+        Step::Advance(d) => Step::Advance(cut(d)),
+        Step::Backstep(d) => Step::Backstep(cut(d)),
+        Step::Sidestep(d) => Step::Sidestep(cut(d)),
+        Step::Oblique { forward, right } => Step::Oblique {
+            forward: cut(forward),
+            right: cut(right),
+        },
+        _ => return None,
     };
-    (plain, plan)
+    let nothing = match step {
+        Step::Advance(d) | Step::Backstep(d) | Step::Sidestep(d) => d.abs() < q / 2.0,
+        Step::Oblique { forward, right } => forward.abs() < q / 2.0 && right.abs() < q / 2.0,
+        _ => true,
+    };
+    if nothing {
+        return None;
+    }
+    let mut out = first.to_vec();
+    out.push(step);
+    Some(out)
 }
 
 /// The ways a base facing as `frame` may go into contact with `e`, each ending in the move into
