@@ -312,7 +312,8 @@ impl Ready {
         self.units = (!names.is_empty()).then_some((verb, names));
     }
 
-    /// The word beside the phase's button ("3 may still fire") and the names for its hover.
+    /// The words on the turn bar's second line ("3 units may still fire"), and with the
+    /// names, for their hover and the phase button's.
     fn words(&self) -> Option<(String, String)> {
         let (verb, names) = self.units.as_ref()?;
         let short = match names.len() {
