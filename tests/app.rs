@@ -150,25 +150,29 @@ fn select_drag_and_commit_a_legal_move() {
     );
 }
 
-#[test]
-fn an_illegal_drop_is_refused_with_its_reason() {
-    let mut app = app();
-    let start = centre(&app, "pr-ms1");
-    let before = game(&app).play.units.clone();
-    point_at(&mut app, start.x, start.y, Some("pr-ms1"));
-    press(&mut app);
-    // 80 mm is 315 paces; Muskets move 200.
-    point_at(&mut app, start.x, start.y + 80.0, None);
+/// Presses on a unit and drags it `dy` mm up the table, not yet let go: the drag's plan, or
+/// why it is refused.
+fn drag_by(app: &mut App, unit: &str, dy: f32) -> Result<volley::rules::ruleset::MovePlan, String> {
+    let start = centre(app, unit);
+    point_at(app, start.x, start.y, Some(unit));
+    press(app);
+    point_at(app, start.x, start.y + dy, None);
     app.update();
-    let err = app
-        .world()
+    app.world()
         .resource::<Selection>()
         .drag
         .as_ref()
-        .unwrap()
+        .expect("a drag")
         .plan
         .clone()
-        .unwrap_err();
+}
+
+#[test]
+fn an_illegal_drop_is_refused_with_its_reason() {
+    let mut app = app();
+    let before = game(&app).play.units.clone();
+    // 80 mm is 315 paces; Muskets move 200.
+    let err = drag_by(&mut app, "pr-ms1", 80.0).unwrap_err();
     assert!(err.contains("of 200"), "{err}");
     release(&mut app);
     assert_eq!(game(&app).play.units, before);
@@ -184,19 +188,8 @@ fn an_illegal_drop_is_refused_with_its_reason() {
 fn a_drop_a_little_past_the_allowance_goes_the_whole_allowance() {
     let mut app = app();
     let start = centre(&app, "pr-ms1");
-    point_at(&mut app, start.x, start.y, Some("pr-ms1"));
-    press(&mut app);
     // 52.1 mm is 205 paces; Muskets move 200: the move is cut to 200.
-    point_at(&mut app, start.x, start.y + 52.1, None);
-    app.update();
-    let plan = app
-        .world()
-        .resource::<Selection>()
-        .drag
-        .as_ref()
-        .unwrap()
-        .plan
-        .clone();
+    let plan = drag_by(&mut app, "pr-ms1", 52.1);
     assert!(plan.is_ok(), "{plan:?}");
     release(&mut app);
     let end = centre(&app, "pr-ms1");

@@ -13,6 +13,7 @@ mod overlay;
 mod panels;
 mod replay;
 pub mod screens;
+mod seats;
 pub mod slots;
 pub mod state;
 mod terrain_art;
@@ -502,92 +503,6 @@ fn new_table(game: Option<Res<Game>>, mut laid: Local<u64>) -> bool {
     }
 }
 
-impl Game {
-    /// The side that gives the next command: the one at the seat.
-    pub fn acting_side(&self) -> usize {
-        let b = &self.play.battle;
-        self.acting_sides().first().copied().unwrap_or(b.active)
-    }
-
-    /// The sides whose units may be given commands now, the one at the seat first: the rules'
-    /// (`Ruleset::acting_sides`), less a side that has played its part of a step the sides
-    /// play in turn.
-    pub fn acting_sides(&self) -> Vec<usize> {
-        let (b, rules) = (&self.play.battle, &self.play.rules);
-        let mut sides = rules.acting_sides(b);
-        if let Some(side) = self.passed_now() {
-            sides.retain(|s| *s != side);
-        }
-        sides
-    }
-
-    /// The sides whose units the player at the table may command now: at a hotseat table, in
-    /// a step the sides play in turn, only the one at the seat (neither declares for the
-    /// other); else `acting_sides`.
-    pub fn commanding_sides(&self, hotseat: bool) -> Vec<usize> {
-        let mut sides = self.acting_sides();
-        if hotseat && self.play.rules.in_turns(&self.play.battle) {
-            sides.truncate(1);
-        }
-        sides
-    }
-
-    /// The side that has played its part of this step, where the sides play it in turn.
-    fn passed_now(&self) -> Option<usize> {
-        let b = &self.play.battle;
-        self.passed
-            .filter(|(turn, phase, _)| *turn == b.turn && *phase == b.phase)
-            .map(|(.., side)| side)
-    }
-
-    /// At a hotseat table, in a step the sides play in turn: the first side's end of its part
-    /// hands the seat to the other (which has a part to play) rather than end the step. True
-    /// where it did.
-    fn pass_in_turn(&mut self) -> bool {
-        let (b, rules) = (&self.play.battle, &self.play.rules);
-        let sides = self.acting_sides();
-        if !rules.in_turns(b) || self.passed_now().is_some() || sides.len() < 2 {
-            return false;
-        }
-        let (done, next) = (sides[0], sides[1]);
-        if rules.part_to_play(b, next).is_err() {
-            return false;
-        }
-        let name = |s: usize| {
-            b.sides
-                .get(s)
-                .map_or_else(|| format!("side {s}"), |x| x.name.clone())
-        };
-        self.notice = Some(format!(
-            "{} has played its part of the {}: {} plays its own, then ends the step",
-            name(done),
-            b.phase.name(),
-            name(next)
-        ));
-        self.passed = Some((b.turn, b.phase, done));
-        self.version += 1;
-        true
-    }
-
-    /// Where the seat goes now at a hotseat table: `Ok(Some(side))` when it passes to a side
-    /// with a part to play, `Ok(None)` when it stays, and `Err(words)` when the side that acts
-    /// has nothing to do but end the phase (the seat stays with the player there, who ends it).
-    pub fn hand_over_to(&self) -> Result<Option<usize>, String> {
-        let acting = self.acting_side();
-        if self.seated == Some(acting) || self.play.is_over() {
-            return Ok(None);
-        }
-        // Nobody has sat down yet: the first side takes the seat, whatever it has to do.
-        if self.seated.is_none() {
-            return Ok(Some(acting));
-        }
-        self.play
-            .rules
-            .part_to_play(&self.play, acting)
-            .map(|()| Some(acting))
-    }
-}
-
 /// Intents, their application and the input that makes them; no drawing.
 fn core(app: &mut App) {
     // The wheel is read while dragging; registering it again is harmless where InputPlugin did.
@@ -881,20 +796,10 @@ fn load_over(
 ) {
     match save::load_seated(path) {
         Ok((b, saved)) => {
-            let against = saved.opponent.is_some();
-            match saved.opponent {
-                Some(side) => {
-                    commands.insert_resource(opponent::Computer::new(side));
-                }
-                None => commands.remove_resource::<opponent::Computer>(),
-            }
             game.play = b;
             game.version += 1;
             game.table = next_table();
-            // The reasons were the last game's, by its log. Against the opponent, whose
-            // commands the save does not mark, nothing from before the load is taken back.
-            game.reasons.clear();
-            game.opponent_upto = if against { game.play.commands.len() } else { 0 };
+            game.seat_opponent_loaded(saved.opponent, commands);
             forget_the_screen(game, sel);
             game.message = None;
             game.notice = Some(format!("loaded {}", path.display()));

@@ -78,6 +78,23 @@ pub struct Computer {
 pub const OPPONENTS_COMMAND: &str = "that was the opponent's command: only your own are taken back";
 
 impl Game {
+    /// After a load: the opponent seated where the save says it played (none, else), the
+    /// last game's reasons forgotten (they were placed by its log), and, against the
+    /// opponent, whose commands the save does not mark, nothing from before the load to take
+    /// back.
+    pub(super) fn seat_opponent_loaded(&mut self, opponent: Option<Side>, commands: &mut Commands) {
+        match opponent {
+            Some(side) => commands.insert_resource(Computer::new(side)),
+            None => commands.remove_resource::<Computer>(),
+        };
+        self.reasons.clear();
+        self.opponent_upto = if opponent.is_some() {
+            self.play.commands.len()
+        } else {
+            0
+        };
+    }
+
     /// Whether the last command to take back was the opponent's (or, against it, came before
     /// the load): Undo takes back only the player's own.
     pub fn opponents_last(&self) -> bool {

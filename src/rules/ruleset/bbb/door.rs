@@ -226,11 +226,11 @@ impl Ruleset for Bbb7yw {
                 .map_or_else(|| format!("side {s}"), |x| x.name.clone())
         };
         // In the movement step the side not moving has a part only if one of its units may
-        // evade an enemy that has moved (its card's only buttons then).
+        // evade an enemy that has moved.
         if b.phase == MOVEMENT && side != b.active {
             if b.alive()
                 .filter(|u| u.side == side)
-                .any(|u| !Bbb7yw::actions(self, b, u).is_empty())
+                .any(|u| !self.evadable(b, u).is_empty())
             {
                 return Ok(());
             }

@@ -137,18 +137,29 @@ impl Bbb7yw {
         }
     }
 
+    /// The enemies `u` may evade now: in the movement step of the side moving, an enemy that
+    /// moved within 12" of an undisrupted unit that has not moved, of a kind it may evade.
+    pub(super) fn evadable<'a>(&self, b: &'a Battle, u: &Unit) -> Vec<&'a Unit> {
+        if b.phase != MOVEMENT || u.side == b.active || u.status.disordered || u.bound.moved {
+            return Vec::new();
+        }
+        let r = b.scale.to_mm(self.n(N::EvadeRadius));
+        b.alive()
+            .filter(|e| e.side == b.active && e.bound.moved && e.base.within(&u.base, r))
+            .filter(|e| self.may_evade(u, e))
+            .collect()
+    }
+
     pub(super) fn actions(&self, b: &Battle, u: &Unit) -> Vec<ActionGroup> {
         let mut out = Vec::new();
         if !u.alive() || b.is_over() {
             return out;
         }
         // The side not moving may evade an enemy that has moved within 12".
-        if b.phase == MOVEMENT && u.side != b.active && !u.status.disordered && !u.bound.moved {
-            let r = b.scale.to_mm(self.n(N::EvadeRadius));
-            let acts: Vec<Action> = b
-                .alive()
-                .filter(|e| e.side == b.active && e.bound.moved && e.base.within(&u.base, r))
-                .filter(|e| self.may_evade(u, e))
+        if b.phase == MOVEMENT && u.side != b.active {
+            let acts: Vec<Action> = self
+                .evadable(b, u)
+                .into_iter()
                 // (A unit that may evade is of a troop type the data holds: it has a move.)
                 .filter_map(|e| {
                     let full = self.full_move(u).ok()?;
