@@ -3,6 +3,7 @@
 use crate::rules::save::{self, FileKind};
 use crate::rules::scenario::{self, Diagnostic};
 use crate::rules::{Command, Game, UnitId};
+use crate::text::output::{say, say_raw};
 use crate::text::report;
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
@@ -355,29 +356,6 @@ fn run(
         return 1;
     }
     if error.is_some() { 1 } else { 0 }
-}
-
-/// Writes `text` to standard output as it is. A reader that has gone (`volley run ... | head`)
-/// gets nothing more, and the command goes on to its end (a save it was asked for is still
-/// written); any other failure to write is said once on standard error.
-pub fn say_raw(text: &str) {
-    use std::io::Write;
-    use std::sync::atomic::{AtomicBool, Ordering};
-    static FAILED: AtomicBool = AtomicBool::new(false);
-    if FAILED.load(Ordering::Relaxed) {
-        return;
-    }
-    if let Err(e) = std::io::stdout().lock().write_all(text.as_bytes()) {
-        FAILED.store(true, Ordering::Relaxed);
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            eprintln!("volley: cannot write the output: {e}");
-        }
-    }
-}
-
-/// Writes `text` and a newline to standard output (see `say_raw`).
-pub fn say(text: impl std::fmt::Display) {
-    say_raw(&format!("{text}\n"));
 }
 
 /// Entry point; returns the exit code.

@@ -1179,13 +1179,54 @@ fn a_dscs_command_points_move_only_its_division() {
     let e = refusal(&mut b, mv("k", vec![Step::Advance(P)]));
     assert_eq!(
         e,
-        RuleError::NotEnoughCommandPoints { need: 1, have: 0 },
+        RuleError::NotEnoughCommandPoints {
+            need: 1,
+            have: 0,
+            what: "move k".into()
+        },
         "{e}"
     );
     // They move i, of the Left division.
     b.execute(mv("i", vec![Step::Advance(P)]))
         .expect("the DSC's points move i");
     assert_eq!(b.division_points, vec![(Division::Left, 1)]);
+}
+
+#[test]
+fn a_move_out_of_command_range_says_why_it_costs_two() {
+    let mut b = fpw(
+        &[
+            ("cinc", 0, "CinC", "Regular", 300.0, 200.0, 0.0, ""),
+            ("j", 0, "Inf", "Regular", 400.0, 200.0, 0.0, ""),
+            // 1600 paces from the CinC: beyond his 1200.
+            ("k", 0, "Inf", "Regular", 300.0 + 16.0 * P, 200.0, 0.0, ""),
+            ("g", 1, "Inf", "Regular", 1000.0, 1900.0, 180.0, ""),
+        ],
+        "",
+        "",
+    );
+    b.script_dice(&[1]);
+    b.execute(Command::EndPhase).expect("command roll");
+    assert_eq!(b.command_points[0], 1);
+    let e = refusal(&mut b, mv("k", vec![Step::Advance(P)]));
+    assert_eq!(
+        e.to_string(),
+        "needs 2 command points to move k (1 + 1 out of command range: no general within \
+         1200 paces), 1 left"
+    );
+    let ev = b
+        .execute(mv("j", vec![Step::Advance(P)]))
+        .expect("j, in range, moves for 1");
+    let spent: Vec<String> = ev
+        .iter()
+        .filter_map(|e| match e.own() {
+            Some(DbnEvent::CommandPointsSpent { amount, reason, .. }) => {
+                Some(format!("{amount} {reason}"))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(spent, vec!["1 move j"]);
 }
 
 fn check(text: &str) -> Result<Game, String> {

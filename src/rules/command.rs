@@ -558,6 +558,9 @@ pub enum RuleError {
     NotEnoughCommandPoints {
         need: i32,
         have: i32,
+        /// What they would pay for ("move IR 8"), and why it costs what it does.
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        what: String,
     },
     TooFar {
         unit: UnitId,
@@ -623,8 +626,12 @@ impl fmt::Display for RuleError {
             RuleError::WrongPhase { command, phase } => {
                 write!(f, "cannot {command} in the {} phase", phase.name())
             }
-            RuleError::NotEnoughCommandPoints { need, have } => {
-                write!(f, "needs {need} command points, {have} left")
+            RuleError::NotEnoughCommandPoints { need, have, what } => {
+                if what.is_empty() {
+                    write!(f, "needs {need} command points, {have} left")
+                } else {
+                    write!(f, "needs {need} command points to {what}, {have} left")
+                }
             }
             RuleError::TooFar {
                 name,

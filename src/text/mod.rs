@@ -2,4 +2,5 @@
 //! that teach the rules step by step.
 
 pub mod lesson;
+pub mod output;
 pub mod report;

@@ -179,8 +179,13 @@ pub(super) fn preview_section(
     let mut close = false;
     let mut changed: Option<Command> = None;
     egui::Frame::group(ui.style()).show(ui, |ui| {
+        // The button that throws goes at the top, beside the heading: with supports ticked
+        // the factors run taller than the window, and the button stays in sight above them.
         ui.horizontal(|ui| {
             ui.strong("Before the dice");
+            if preview.is_ok() && ui.button(go_words(&cmd)).clicked() {
+                intents.write(Intent::Do(cmd.clone()));
+            }
             close = ui.small_button("close").clicked();
         });
         match &preview {
@@ -189,10 +194,6 @@ pub(super) fn preview_section(
             }
             Ok(o) => {
                 changed = outlook(ui, game, &cmd, o);
-                ui.separator();
-                if ui.button(go_words(&cmd)).clicked() {
-                    intents.write(Intent::Do(cmd.clone()));
-                }
             }
         }
     });

@@ -129,9 +129,9 @@ fn show(
     json: bool,
 ) -> Result<(), String> {
     if json {
-        crate::cli::say(shard::json(report, records, header)?);
+        crate::text::output::say(shard::json(report, records, header)?);
     } else {
-        crate::cli::say_raw(&words(report));
+        crate::text::output::say_raw(&words(report));
     }
     Ok(())
 }

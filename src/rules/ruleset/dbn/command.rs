@@ -131,6 +131,7 @@ impl Dbn {
             return Err(RuleError::NotEnoughCommandPoints {
                 need: amount,
                 have: have + from_own,
+                what: reason,
             });
         }
         if let Some((d, pool)) = own {
@@ -171,11 +172,21 @@ impl Dbn {
     /// Cost of moving a unit: the move, plus the out-of-command-range charge.
     pub fn move_cost(&self, b: &Battle, u: &Unit) -> i32 {
         let base = self.n(N::MoveCost) as i32;
+        if self.in_command_range(b, u) {
+            base
+        } else {
+            base + self.n(N::OutOfRangeCost) as i32
+        }
+    }
+
+    /// Whether a unit is within command range of a general of its side (its own division's
+    /// sub-commander's range, where he has one); a general always is.
+    fn in_command_range(&self, b: &Battle, u: &Unit) -> bool {
         if self.is_commander(u) {
-            return base;
+            return true;
         }
         let range = b.scale.to_mm(self.n(N::CommandRange));
-        let in_range = b.alive().any(|g| {
+        b.alive().any(|g| {
             g.side == u.side
                 && self.is_commander(g)
                 && if let Some(dsc) = self.divisional(g) {
@@ -185,11 +196,46 @@ impl Dbn {
                 } else {
                     g.base.within(&u.base, range)
                 }
+        })
+    }
+
+    /// Why a move of `units` costs more than a move, in words to follow what it pays for:
+    /// " (1 + 1 out of command range: no general within 1200 paces)", naming the units out of
+    /// range where several move; empty where it costs the move alone. A unit with a
+    /// divisional commander is out of his range, which is his own.
+    pub fn move_cost_words(&self, b: &Battle, units: &[&Unit]) -> String {
+        let out: Vec<&Unit> = units
+            .iter()
+            .copied()
+            .filter(|u| !self.in_command_range(b, u))
+            .collect();
+        if out.is_empty() {
+            return String::new();
+        }
+        let divisional = out.iter().any(|u| {
+            b.alive().any(|g| {
+                g.side == u.side
+                    && g.division.is_some()
+                    && g.division == u.division
+                    && self.divisional(g).is_some()
+            })
         });
-        if in_range {
-            base
+        // A unit moving alone is named already; of a group, those out of range are named.
+        let of = if units.len() > 1 {
+            let names: Vec<&str> = out.iter().map(|u| u.name.as_str()).collect();
+            format!(" ({})", names.join(", "))
         } else {
-            base + self.n(N::OutOfRangeCost) as i32
+            String::new()
+        };
+        let (cost, extra) = (self.n(N::MoveCost), self.n(N::OutOfRangeCost));
+        if divisional {
+            format!(" ({cost} + {extra} out of its divisional commander's range{of})")
+        } else {
+            format!(
+                " ({cost} + {extra} out of command range{of}: no general within {:.0} {})",
+                self.n(N::CommandRange),
+                b.scale.unit.name()
+            )
         }
     }
 

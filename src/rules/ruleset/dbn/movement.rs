@@ -881,11 +881,20 @@ impl<S: Supplement> DbnGame<S> {
     ) -> Result<(), RuleError> {
         let plan = self.plan(b, ids, steps)?;
         let names: Vec<String> = ids.iter().map(|i| b.name_of(i)).collect();
+        // The out-of-range charge explained where it is what the move costs (a gun's pivot
+        // has a price of its own).
+        let units: Vec<&Unit> = ids.iter().filter_map(|i| b.unit(i).ok()).collect();
+        let charged = units.iter().map(|u| self.dbn.move_cost(b, u)).max();
+        let why = if charged == Some(plan.cost) {
+            self.dbn.move_cost_words(b, &units)
+        } else {
+            String::new()
+        };
         self.dbn.spend(
             b,
             out,
             plan.cost,
-            format!("move {}", names.join(", ")),
+            format!("move {}{why}", names.join(", ")),
             Dbn::paying_division(b, ids),
         )?;
         // Every unit of a group that ends with its front against an enemy has charged it.
