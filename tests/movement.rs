@@ -308,10 +308,11 @@ fn command_points_are_spent_and_enforced() {
     b.script_dice(&[1]);
     b.execute(Command::EndPhase).unwrap();
     assert_eq!(b.command_points[0], 1);
-    // No commander on the table: out of command range costs 2.
+    // No commander on the table: out of command range costs 2, and the refusal says so.
     assert_eq!(
         refused(&mut b, mv("p", vec![Step::Advance(50.0)])),
-        "needs 2 command points, 1 left"
+        "needs 2 command points to move p (1 + 1 out of command range: no general within \
+         1200 paces), 1 left"
     );
 }
 

@@ -122,18 +122,10 @@ impl Dbn {
         division: Option<Division>,
     ) -> Result<(), RuleError> {
         let side = b.active;
-        let own = division
-            .and_then(|d| b.division_points.iter().find(|p| p.0 == d).copied())
-            .filter(|p| p.1 > 0);
+        let own = Self::own_points(b, division);
         let have = b.command_points[side];
         let from_own = own.map_or(0, |p| p.1.min(amount));
-        if amount - from_own > have {
-            return Err(RuleError::NotEnoughCommandPoints {
-                need: amount,
-                have: have + from_own,
-                what: reason,
-            });
-        }
+        self.can_pay(b, amount, || reason.clone(), division)?;
         if let Some((d, pool)) = own {
             b.emit(
                 out,
@@ -159,6 +151,39 @@ impl Dbn {
             );
         }
         Ok(())
+    }
+
+    /// Refuses, saying what for (`what`, asked only then), a price in command points that the
+    /// division's own points and the side's cannot meet together.
+    pub fn can_pay(
+        &self,
+        b: &Battle,
+        amount: i32,
+        what: impl FnOnce() -> String,
+        division: Option<Division>,
+    ) -> Result<(), RuleError> {
+        if !self.affords(b, amount, division) {
+            let own = Self::own_points(b, division).map_or(0, |p| p.1.min(amount));
+            return Err(RuleError::NotEnoughCommandPoints {
+                need: amount,
+                have: b.command_points[b.active] + own,
+                what: what(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Whether the division's own command points and the side's together meet a price.
+    pub fn affords(&self, b: &Battle, amount: i32, division: Option<Division>) -> bool {
+        let from_own = Self::own_points(b, division).map_or(0, |p| p.1.min(amount));
+        amount - from_own <= b.command_points[b.active]
+    }
+
+    /// A division's own command points, where it has some left.
+    fn own_points(b: &Battle, division: Option<Division>) -> Option<(Division, i32)> {
+        division
+            .and_then(|d| b.division_points.iter().find(|p| p.0 == d).copied())
+            .filter(|p| p.1 > 0)
     }
 
     /// The division whose own command points pay for moving these units: theirs, when they

@@ -5,7 +5,7 @@
 use super::{Dbn, DbnGame, N, Supplement, TroopKind, TroopTrait};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError, Step};
-use crate::rules::geometry::{Base, Contact, Edge, norm_deg};
+use crate::rules::geometry::{Base, Bounds, Contact, Edge, norm_deg};
 use crate::rules::model::{Formation, Unit, UnitId};
 use crate::rules::ruleset::common::{
     Going, Motion, MovePlan, conform, front_contact, manoeuvre_words, no_contact_words, own_active,
@@ -609,8 +609,12 @@ impl Dbn {
         samples: &[Vec<Base>],
     ) -> Result<(), RuleError> {
         for (i, s) in samples.iter().enumerate() {
+            // Only a base whose circle meets the box round the way can touch it.
+            let way = Bounds::of(s);
             for other in b.alive() {
-                if ids.contains(&other.id) {
+                if way.as_ref().is_some_and(|w| !w.meets(&other.base, 0.0))
+                    || ids.contains(&other.id)
+                {
                     continue;
                 }
                 let passable =
@@ -773,6 +777,15 @@ fn group_frame(units: &[Unit]) -> Base {
 impl<S: Supplement> DbnGame<S> {
     /// Checks and plans a move of one unit or a group, without changing anything.
     pub fn plan(&self, b: &Battle, ids: &[UnitId], steps: &[Step]) -> Result<MovePlan, RuleError> {
+        let pivot_only = self.may_set_out(b, ids, steps)?;
+        self.plan_way(b, ids, steps, pivot_only)
+    }
+
+    /// The checks of a move on its units alone, before its way is measured: the phase, each
+    /// unit's side and state (moved, in close combat, baggage, fixed or unlimbered guns).
+    /// Whether the move is an unlimbered gun's pivot where it stands, which has a price of
+    /// its own.
+    fn may_set_out(&self, b: &Battle, ids: &[UnitId], steps: &[Step]) -> Result<bool, RuleError> {
         let d = &self.dbn;
         if b.phase != MOVEMENT {
             return Err(RuleError::WrongPhase {
@@ -850,6 +863,22 @@ impl<S: Supplement> DbnGame<S> {
                 }
             }
         }
+        Ok(pivot_only)
+    }
+
+    /// The move's way, measured and checked, once its units may set out (`may_set_out`).
+    fn plan_way(
+        &self,
+        b: &Battle,
+        ids: &[UnitId],
+        steps: &[Step],
+        pivot_only: bool,
+    ) -> Result<MovePlan, RuleError> {
+        let d = &self.dbn;
+        let (charge, body): (Option<&UnitId>, &[Step]) = match steps.split_last() {
+            Some((Step::ToContact(t), rest)) => (Some(t), rest),
+            _ => (None, steps),
+        };
         let lead = b.unit(&ids[0])?;
         let measured = self.sup.before_move(self, b, ids, body, charge)?;
         let mut plan = d.plan_move(b, ids, body, charge, measured)?;
@@ -879,24 +908,31 @@ impl<S: Supplement> DbnGame<S> {
         ids: &[UnitId],
         steps: &[Step],
     ) -> Result<(), RuleError> {
-        let plan = self.plan(b, ids, steps)?;
-        let names: Vec<String> = ids.iter().map(|i| b.name_of(i)).collect();
-        // The out-of-range charge explained where it is what the move costs (a gun's pivot
-        // has a price of its own).
+        let pivot_only = self.may_set_out(b, ids, steps)?;
+        // What it costs, with the out-of-range charge explained (a gun's pivot has a price of
+        // its own). A move the side cannot pay for is refused before its way is measured.
         let units: Vec<&Unit> = ids.iter().filter_map(|i| b.unit(i).ok()).collect();
-        let charged = units.iter().map(|u| self.dbn.move_cost(b, u)).max();
-        let why = if charged == Some(plan.cost) {
-            self.dbn.move_cost_words(b, &units)
+        let cost = if pivot_only {
+            self.dbn.n(N::FaPivotCost) as i32
         } else {
-            String::new()
+            let cost = units.iter().map(|u| self.dbn.move_cost(b, u)).max();
+            cost.unwrap_or(1)
         };
-        self.dbn.spend(
-            b,
-            out,
-            plan.cost,
-            format!("move {}{why}", names.join(", ")),
-            Dbn::paying_division(b, ids),
-        )?;
+        let what = || {
+            let names: Vec<&str> = units.iter().map(|u| u.name.as_str()).collect();
+            let why = if pivot_only {
+                String::new()
+            } else {
+                self.dbn.move_cost_words(b, &units)
+            };
+            format!("move {}{why}", names.join(", "))
+        };
+        let division = Dbn::paying_division(b, ids);
+        self.dbn.can_pay(b, cost, &what, division)?;
+        let what = what();
+        let plan = self.plan_way(b, ids, steps, pivot_only)?;
+        debug_assert_eq!(plan.cost, cost, "a move's price is known before its way");
+        self.dbn.spend(b, out, plan.cost, what, division)?;
         // Every unit of a group that ends with its front against an enemy has charged it.
         let contacts = self
             .dbn

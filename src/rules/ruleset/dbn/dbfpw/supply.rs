@@ -7,7 +7,7 @@ use super::data::TroopType;
 use super::{AMMUNITION, Dbfpw, Fpw, LARGER_BATTLES};
 use crate::rules::battle::Battle;
 use crate::rules::command::{Event, RuleError};
-use crate::rules::geometry::{Base, Pt};
+use crate::rules::geometry::{Base, Bounds, Pt};
 use crate::rules::model::{Ammo, Unit, UnitId};
 use crate::rules::ruleset::dbn::troop_type_of_code;
 use crate::rules::ruleset::dbn::{Troop, TroopKind, TroopTrait};
@@ -109,6 +109,24 @@ impl Fpw {
         }
         let bad = d.bad_going_kinds();
         let origin = cu.base.centre;
+        let n = (radius / step).ceil() as i32 + 1;
+        // The search keeps to the square of `n` cells about the caisson: an enemy beyond the
+        // clearance of that square bars none of its cells.
+        let reach = n as f32 * step + clearance;
+        let square = Bounds {
+            lo: Pt::new(origin.x - reach, origin.y - reach),
+            hi: Pt::new(origin.x + reach, origin.y + reach),
+        };
+        let enemies: Vec<&Unit> = enemies
+            .into_iter()
+            .filter(|e| square.meets(&e.base, 0.0))
+            .collect();
+        // No cell of a way short enough lies farther than the radius from the caisson and
+        // the unit together: a way's cost is at least 0.997 of its length (a diagonal costs
+        // 141 for 141.4), and it ends within a cell of the unit. Cells beyond are not asked.
+        let within_reach = |p: Pt| {
+            origin.dist(p) + to.base.distance_to_point(p) <= (radius + 0.5) / 0.997 + step + 1.0
+        };
         let at =
             |p: (i32, i32)| Pt::new(origin.x + p.0 as f32 * step, origin.y + p.1 as f32 * step);
         // A road, bridge or causeway is good going wherever it runs (ruling going): a cell it
@@ -157,7 +175,6 @@ impl Fpw {
                 })
             })
         };
-        let n = (radius / step).ceil() as i32 + 1;
         // Each cell is tested once: the search asks about a cell from each of its neighbours.
         let mut tested: HashMap<(i32, i32), bool> = HashMap::new();
         let found = pathfinding::prelude::astar(
@@ -177,7 +194,9 @@ impl Fpw {
                     let q = (x + dx, y + dy);
                     if q.0.abs() > n
                         || q.1.abs() > n
-                        || !*tested.entry(q).or_insert_with(|| free(at(q)))
+                        || !*tested
+                            .entry(q)
+                            .or_insert_with(|| within_reach(at(q)) && free(at(q)))
                         || !crossing(at((x, y)), at(q))
                     {
                         continue;
