@@ -3224,6 +3224,43 @@ fn guns_firing_back_and_supporting_use_ammunition() {
         names(&shooter_score.factors)
     );
     assert_eq!(b.unit(&id("s")).unwrap().status.ammo, Ammo::Out);
+    // Left to the default (ruling defence_support), the low battery keeps its last round: it
+    // does not support, and stays low; a battery full of ammunition supports.
+    for (ammo, supports, end) in [("Low", false, Ammo::Low), ("Full", true, Ammo::Full)] {
+        let mut b = fpw(
+            &[
+                ("f", 0, "Inf", "Regular", 1000.0, 500.0, 0.0, ""),
+                ("g", 1, "Inf", "Regular", 1000.0, gy, 180.0, ""),
+                (
+                    "s",
+                    1,
+                    "FAFr",
+                    "Regular",
+                    1045.0,
+                    gy,
+                    180.0,
+                    &format!(", ammunition: Some({ammo})"),
+                ),
+            ],
+            "",
+            x,
+        );
+        to_phase(&mut b, 0, FIRING);
+        b.script_dice(&[1, 1]);
+        let ev = b
+            .execute(fire("f", "g"))
+            .expect("fire, the defence not named");
+        let DbnEvent::Fire { shooter_score, .. } = common::fire_event(&ev) else {
+            unreachable!()
+        };
+        let factors = names(&shooter_score.factors);
+        assert_eq!(
+            has(&factors, "-1 Enemy unit providing fire support"),
+            supports,
+            "{ammo}: {factors:?}"
+        );
+        assert_eq!(b.unit(&id("s")).unwrap().status.ammo, end, "{ammo}");
+    }
 }
 
 #[test]

@@ -463,6 +463,17 @@ impl<S: Supplement> DbnGame<S> {
             .collect()
     }
 
+    /// The defence a target has where its side has not chosen one: every friend able to
+    /// support it, but those the supplement spares (a gun's last round).
+    pub(super) fn default_defence(&self, b: &Battle, shooter: &Unit, target: &Unit) -> Vec<UnitId> {
+        let mut eligible = self.defensive_support(b, shooter, target);
+        eligible.retain(|f| {
+            b.unit(f)
+                .is_ok_and(|u| !self.sup.spares_from_defence(self, u))
+        });
+        eligible
+    }
+
     /// Checks a firing and works out both sides' factors, without rolling.
     pub fn fire_setup(
         &self,
@@ -507,7 +518,7 @@ impl<S: Supplement> DbnGame<S> {
         let mutual = responding && d.is_artillery(&shooter) && d.is_artillery(&target);
         let eligible = self.defensive_support(b, &shooter, &target);
         let def_support = match defence {
-            None => eligible,
+            None => self.default_defence(b, &shooter, &target),
             Some(list) => {
                 for (i, f) in list.iter().enumerate() {
                     let fu = b.unit(f)?;

@@ -164,6 +164,12 @@ pub trait Supplement: Clone + std::fmt::Debug + Send + Sync + Sized + 'static {
         let _ = (g, b, out, id, die);
         Ok(())
     }
+    /// Whether a unit able to support a defence is left out of it where the defender has not
+    /// chosen (DBFPW: a gun on its last round keeps it for its own fire).
+    fn spares_from_defence(&self, g: &DbnGame<Self>, u: &Unit) -> bool {
+        let _ = (g, u);
+        false
+    }
     /// After a unit was destroyed by a result (DB7YW's routing tests).
     fn after_destroyed(
         &self,

@@ -596,7 +596,9 @@ impl<S: Supplement> DbnGame<S> {
                     })
                     .collect();
                 let eligible = self.defensive_support(b, &setup.a, &setup.b);
-                let chosen = defence.clone().unwrap_or_else(|| eligible.clone());
+                let chosen = defence
+                    .clone()
+                    .unwrap_or_else(|| self.default_defence(b, &setup.a, &setup.b));
                 for f in &eligible {
                     let name = b.unit(f).map(|u| u.name.clone()).unwrap_or_default();
                     out.push(Choice {

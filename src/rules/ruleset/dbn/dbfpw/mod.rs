@@ -23,7 +23,7 @@ mod view;
 use super::{Combat, DbnData, DbnGame, Extras, FireRole, Follow, Supplement};
 use crate::rules::battle::{Battle, Zone};
 use crate::rules::command::{Effect, Event, Factor, RuleError, Verdict};
-use crate::rules::model::{Class, Formation, SideInfo, Unit, UnitId};
+use crate::rules::model::{Ammo, Class, Formation, SideInfo, Unit, UnitId};
 use crate::rules::odds::Quirks;
 use crate::rules::ruleset::dbn::Flag;
 use crate::rules::ruleset::view::{ActionGroup, UnitState};
@@ -283,6 +283,12 @@ impl Supplement for Fpw {
     /// supply radius (halved when shaken).
     fn supplies(&self, g: &Dbfpw, b: &Battle, u: &Unit) -> Option<(UnitId, f32)> {
         Fpw::supplies(self, g, b, u)
+    }
+
+    /// A gun low on ammunition, whose next round is its last, is left out of a defence the
+    /// defender has not chosen (ruling `defence_support`).
+    fn spares_from_defence(&self, g: &Dbfpw, u: &Unit) -> bool {
+        Self::uses_ammo(g, u) && u.status.ammo == Ammo::Low
     }
 
     fn card_lines(&self, g: &Dbfpw, _b: &Battle, u: &Unit) -> Vec<String> {
