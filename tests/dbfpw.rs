@@ -7,11 +7,11 @@ use common::{fight, fire, id, kind_of, mv, names, refusal, refused, refused_as, 
 use volley::rules::command::{Command, Effect, Event, RuleError, Step, Verdict};
 use volley::rules::geometry::Pt;
 use volley::rules::model::{Ammo, Division, Formation};
-use volley::rules::ruleset::AnyRuleset;
 use volley::rules::ruleset::dbn::dbfpw::Refusal;
 use volley::rules::ruleset::dbn::{
     self, CLOSE_COMBAT, DbnEvent, DbnRoll, FIRING, FirstDieOutcome, LongRange, MOVEMENT,
 };
+use volley::rules::ruleset::{AnyRuleset, Layer};
 use volley::rules::{Game, scenario};
 
 /// 100 paces in mm.
@@ -350,6 +350,28 @@ fn artillery_long_range_and_prussian_guns() {
     );
     // The infantry cannot fire back at 2,500 paces: the +1 for firing BLR2 is not its.
     assert_eq!(t, ["+4 Infantry BLR2"]);
+}
+
+#[test]
+fn the_long_range_band_is_drawn_only_where_the_battery_may_fire_at_long_range() {
+    // The arc's marks of a battery: its effective range, and the long range as a second band
+    // only from raised ground.
+    let hill = "(id: \"h\", kind: Hill, name: \"Heights\", points: [(800, 300), (1200, 300), (1200, 600), (800, 600)], level: 1),";
+    let arcs = |terrain: &str| {
+        let b = fpw(
+            &[
+                ("f", 1, "FAPr", "Regular", 1000.0, 500.0, 0.0, ""),
+                ("g", 0, "Inf", "Regular", 1000.0, 1900.0, 180.0, ""),
+            ],
+            terrain,
+            "",
+        );
+        let f = b.unit(&id("f")).expect("the battery");
+        b.rules.overlays(&b, Some(f), &[Layer::Arcs]).len()
+    };
+    let (plain, on_hill) = (arcs(""), arcs(hill));
+    assert!(plain > 0);
+    assert_eq!(on_hill, 2 * plain, "a second band from the hill only");
 }
 
 #[test]

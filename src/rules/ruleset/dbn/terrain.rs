@@ -191,6 +191,14 @@ impl Dbn {
             .is_some()
     }
 
+    /// A unit's long range where it may fire at that range now, as far as the firer goes:
+    /// from raised ground, having not moved this bound (the target must still stand in the
+    /// open, which is the target's to say).
+    pub fn long_range_now(&self, b: &Battle, u: &Unit) -> Option<f32> {
+        self.long_range(u)
+            .filter(|_| !u.bound.moved && self.on_raised_ground(b, u))
+    }
+
     /// In the open: in no bad going, town, village or fortification.
     pub fn in_open(&self, b: &Battle, u: &Unit) -> bool {
         self.bad_going_at(b, &u.base).is_empty()

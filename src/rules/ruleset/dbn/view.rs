@@ -296,8 +296,9 @@ impl Dbn {
         {
             let half = self.n(N::ArcHalfAngle);
             out.extend(arc_marks(&s.base, half, b.scale.to_mm(range)));
-            // Long range as a second band beyond the first (from a hill only).
-            if let Some(long) = self.long_range(s) {
+            // Long range as a second band beyond the first, where the unit may fire at it
+            // now (from raised ground, not having moved).
+            if let Some(long) = self.long_range_now(b, s) {
                 out.extend(arc_marks(&s.base, half, b.scale.to_mm(long)));
             }
         }
@@ -307,7 +308,7 @@ impl Dbn {
         // Sight lines to the enemies it sees, and to those within its reach it does not see
         // (with what hides them); none to enemies hidden and out of its reach anyway.
         let reach = self
-            .long_range(s)
+            .long_range_now(b, s)
             .or_else(|| self.range(s))
             .map(|r| b.scale.to_mm(r));
         for e in b.alive().filter(|e| e.side != s.side) {
