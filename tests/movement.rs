@@ -356,6 +356,38 @@ fn artillery_limbers_pivots_and_moves() {
 }
 
 #[test]
+fn a_group_in_bad_going_says_the_going_is_the_groups() {
+    // The wood lies before a alone; the group goes at its pace, and each line says so.
+    let wood = r#"(id: "w", kind: Woods, name: "Oak wood", points: [(482, 312), (515, 312), (515, 380), (482, 380)]),"#;
+    let mut b = moving(
+        &[
+            U("a", 0, "Ms", "Regular", 500.0, 300.0, 0.0, ""),
+            U("b", 0, "Ms", "Regular", 540.0, 300.0, 0.0, ""),
+            U("c", 0, "CinC", "Regular", 520.0, 250.0, 0.0, ""),
+        ],
+        wood,
+    );
+    let ev = b
+        .execute(Command::MoveGroup {
+            units: vec![id("a"), id("b")],
+            steps: vec![Step::Advance(50.0)],
+        })
+        .expect("the group moves into the wood");
+    let lines: Vec<String> = ev
+        .iter()
+        .filter(|e| matches!(e, Event::Moved { .. }))
+        .map(|e| volley::text::report::describe(&b, e))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "a moves 50 of 100 paces in the group's bad going (Oak wood)",
+            "b moves 50 of 100 paces in the group's bad going (Oak wood)"
+        ]
+    );
+}
+
+#[test]
 fn group_moves_keep_formation() {
     let mut b = moving(
         &[

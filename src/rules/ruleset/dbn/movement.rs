@@ -8,10 +8,11 @@ use crate::rules::command::{Event, RuleError, Step};
 use crate::rules::geometry::{Base, Bounds, Contact, Edge, norm_deg};
 use crate::rules::model::{Formation, Unit, UnitId};
 use crate::rules::ruleset::common::{
-    Going, Motion, MovePlan, conform, front_contact, manoeuvre_words, no_contact_words, own_active,
-    step_motion, sweep_to_contact,
+    Going, GoingKind, Motion, MovePlan, conform, front_contact, manoeuvre_words, no_contact_words,
+    own_active, step_motion, sweep_to_contact,
 };
 use crate::rules::ruleset::dbn::{Flag, MOVEMENT, Refusal};
+use crate::rules::tagged::Tagged;
 use crate::rules::terrain::FeatureKind;
 
 impl Dbn {
@@ -937,6 +938,12 @@ impl<S: Supplement> DbnGame<S> {
         let contacts = self
             .dbn
             .member_contacts(b, &plan.ends, plan.contact.as_ref());
+        // A group goes at its worst going: each unit's line says the going is the group's,
+        // not that every unit stood in it.
+        let mut going = plan.going.describe();
+        if ids.len() > 1 && plan.going.bad {
+            going = Tagged::new(GoingKind::Bad, format!("the group's {}", going.as_str()));
+        }
         for (((id, to), (_, from)), contact) in
             plan.ends.iter().zip(plan.starts.iter()).zip(contacts)
         {
@@ -949,7 +956,7 @@ impl<S: Supplement> DbnGame<S> {
                     to: *to,
                     distance: plan.distance,
                     allowance: plan.allowance,
-                    going: plan.going.describe(),
+                    going: going.clone(),
                     contact,
                     manoeuvre: plan.manoeuvre.clone(),
                 },
