@@ -3,7 +3,7 @@
 use crate::rules::save::{self, FileKind};
 use crate::rules::scenario::{self, Diagnostic};
 use crate::rules::{Command, Game, UnitId};
-use crate::text::output::{say, say_raw};
+use crate::text::output::say;
 use crate::text::report;
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};

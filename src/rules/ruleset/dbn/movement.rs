@@ -929,7 +929,7 @@ impl<S: Supplement> DbnGame<S> {
             format!("move {}{why}", names.join(", "))
         };
         let division = Dbn::paying_division(b, ids);
-        self.dbn.can_pay(b, cost, &what, division)?;
+        self.dbn.can_pay(b, cost, what, division)?;
         let what = what();
         let plan = self.plan_way(b, ids, steps, pivot_only)?;
         debug_assert_eq!(plan.cost, cost, "a move's price is known before its way");
