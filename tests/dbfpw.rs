@@ -3205,50 +3205,15 @@ fn guns_firing_back_and_supporting_use_ammunition() {
         .expect("supported fire");
         assert_eq!(b.unit(&id("s")).unwrap().status.ammo, end, "{start:?}");
     }
-    // A low battery beside the target supports its defence (the defender names it): out.
-    let mut b = fpw(
-        &[
-            ("f", 0, "Inf", "Regular", 1000.0, 500.0, 0.0, ""),
-            ("g", 1, "Inf", "Regular", 1000.0, gy, 180.0, ""),
-            (
-                "s",
-                1,
-                "FAFr",
-                "Regular",
-                1045.0,
-                gy,
-                180.0,
-                ", ammunition: Some(Low)",
-            ),
-        ],
-        "",
-        x,
-    );
-    to_phase(&mut b, 0, FIRING);
-    b.script_dice(&[1, 1]);
-    let ev = b
-        .execute(Command::Fire {
-            unit: id("f"),
-            target: id("g"),
-            support: vec![],
-            defence: Some(vec![id("s")]),
-        })
-        .expect("fire against a supported defence");
-    let DbnEvent::Fire { shooter_score, .. } = common::fire_event(&ev) else {
-        unreachable!()
-    };
-    assert!(
-        has(
-            &names(&shooter_score.factors),
-            "-1 Enemy unit providing fire support"
-        ),
-        "{:?}",
-        names(&shooter_score.factors)
-    );
-    assert_eq!(b.unit(&id("s")).unwrap().status.ammo, Ammo::Out);
-    // Left to the default (ruling defence_support), the low battery keeps its last round: it
-    // does not support, and stays low; a battery full of ammunition supports.
-    for (ammo, supports, end) in [("Low", false, Ammo::Low), ("Full", true, Ammo::Full)] {
+    // A battery beside the target, low or full of ammunition, with its defence named or not.
+    // Named, a low battery supports and is out. Left to the default (ruling defence_support),
+    // the low battery keeps its last round: it does not support, and stays low; a battery full
+    // of ammunition supports.
+    for (ammo, defence, supports, end) in [
+        ("Low", Some(vec![id("s")]), true, Ammo::Out),
+        ("Low", None, false, Ammo::Low),
+        ("Full", None, true, Ammo::Full),
+    ] {
         let mut b = fpw(
             &[
                 ("f", 0, "Inf", "Regular", 1000.0, 500.0, 0.0, ""),
@@ -3269,9 +3234,15 @@ fn guns_firing_back_and_supporting_use_ammunition() {
         );
         to_phase(&mut b, 0, FIRING);
         b.script_dice(&[1, 1]);
+        let named = defence.is_some();
         let ev = b
-            .execute(fire("f", "g"))
-            .expect("fire, the defence not named");
+            .execute(Command::Fire {
+                unit: id("f"),
+                target: id("g"),
+                support: vec![],
+                defence,
+            })
+            .expect("fire against the target and its supporters");
         let DbnEvent::Fire { shooter_score, .. } = common::fire_event(&ev) else {
             unreachable!()
         };
@@ -3279,9 +3250,13 @@ fn guns_firing_back_and_supporting_use_ammunition() {
         assert_eq!(
             has(&factors, "-1 Enemy unit providing fire support"),
             supports,
-            "{ammo}: {factors:?}"
+            "{ammo}, named {named}: {factors:?}"
         );
-        assert_eq!(b.unit(&id("s")).unwrap().status.ammo, end, "{ammo}");
+        assert_eq!(
+            b.unit(&id("s")).unwrap().status.ammo,
+            end,
+            "{ammo}, named {named}"
+        );
     }
 }
 
