@@ -443,7 +443,18 @@ fn paint_name_tags(sheet: &Sheet, wanted: Vec<(Ask, Tag)>, taken: &mut Taken, la
         .collect();
     if layout.key != key || layout.around != taken.boxes || layout.bounds != Some(sheet.table) {
         let shorter: Vec<Vec<egui::Vec2>> = wanted.iter().map(|(_, t)| t.shorter_sizes()).collect();
-        layout.laid = lay_out_shortening(&asks, &shorter, taken, sheet.table);
+        // Each name whose base and box are as they were keeps its place where it still can.
+        let kept: Vec<Option<(Laid, usize)>> = key
+            .iter()
+            .map(|(r, size, _, room)| {
+                let j = layout
+                    .key
+                    .iter()
+                    .position(|(r2, s2, _, room2)| r2 == r && s2 == size && room2 == room)?;
+                layout.laid.0.get(j).copied()
+            })
+            .collect();
+        layout.laid = lay_out_keeping(&asks, &shorter, taken, sheet.table, &kept);
         (layout.key, layout.around, layout.bounds) = (key, taken.boxes.clone(), Some(sheet.table));
     }
     let (laid, room) = layout.laid.clone();
@@ -597,6 +608,78 @@ mod tests {
                         s2.min.x <= x && x <= s2.max.x && s2.bottom() > y0 && s2.top() < y1;
                     assert!(!crossed, "a tie crosses a name");
                 }
+            }
+        }
+    }
+
+    /// Three lines of battalions close together, named; then one moves off to the side. Every
+    /// other name whose place is still free stays where it was (laid out afresh, one would
+    /// jump to the room the moved base left), and as many are named as a fresh layout names.
+    #[test]
+    fn a_unit_moving_moves_no_other_name_that_keeps_its_room() {
+        use crate::rules::geometry::Base;
+        let to_screen = |p: Pt| Some(egui::pos2(p.x, 720.0 - p.y));
+        let bounds = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1280.0, 720.0));
+        let mut bases: Vec<Base> = (0..18)
+            .map(|i| {
+                let (row, col) = (i / 6, i % 6);
+                Base::new(
+                    Pt::new(400.0 + col as f32 * 34.0, 300.0 + row as f32 * 30.0),
+                    0.0,
+                    32.0,
+                    8.0,
+                )
+            })
+            .collect();
+        let size = egui::vec2(96.0, 16.0);
+        let lay = |bases: &[Base], kept: Option<&[(Laid, usize)]>| {
+            let counters: Vec<Counter> = bases
+                .iter()
+                .map(|b| Counter::of(b, to_screen).expect("on screen"))
+                .collect();
+            let taken = Taken::of(counters.iter().map(|c| c.rect().expand(1.0)).collect());
+            let asks: Vec<Ask> = counters
+                .iter()
+                .map(|c| Ask {
+                    counter: c,
+                    size,
+                    must: false,
+                    takes_room: true,
+                })
+                .collect();
+            let shorter = vec![Vec::new(); asks.len()];
+            let kept: Vec<Option<(Laid, usize)>> = match kept {
+                // The moved base (the first) is not kept; the others are.
+                Some(k) => k
+                    .iter()
+                    .enumerate()
+                    .map(|(i, l)| (i > 0).then_some(*l))
+                    .collect(),
+                None => vec![None; asks.len()],
+            };
+            lay_out_keeping(&asks, &shorter, &taken, bounds, &kept).0
+        };
+        let before = lay(&bases, None);
+        bases[0].centre = Pt::new(900.0, 500.0);
+        let kept = lay(&bases, Some(&before));
+        let fresh = lay(&bases, None);
+        let named =
+            |o: &[(Laid, usize)]| o.iter().filter(|(l, _)| l.is_some_and(|(.., f)| f)).count();
+        assert!(named(&kept) >= named(&fresh));
+        // Laid out afresh, a name placed before jumps to the room the moved base left.
+        let jumped = (1..bases.len())
+            .filter(|&i| before[i].0.is_some_and(|(.., f)| f) && fresh[i].0 != before[i].0)
+            .count();
+        assert!(jumped >= 1, "a fresh layout moves {jumped} names");
+        let moved0 =
+            egui::Rect::from_center_size(egui::pos2(900.0, 220.0), egui::vec2(200.0, 200.0));
+        for i in 1..bases.len() {
+            let Some((spot, _, true)) = before[i].0 else {
+                continue;
+            };
+            // Nothing came to where it was: it stays.
+            if !spot.intersects(moved0) {
+                assert_eq!(kept[i].0, before[i].0, "name {i} stays where it was");
             }
         }
     }

@@ -641,6 +641,69 @@ pub(super) fn lay_out_shortening(
     (out, room)
 }
 
+/// `lay_out_shortening`, keeping names where they were: `kept` gives, for each name whose
+/// base and box are as they were in the last layout, its place and form then. Each such place
+/// still free of the names kept before it, whose tie is clear and reads as its base's, is kept;
+/// the other names are laid out in the room left. Of this layout and a fresh one, the one that
+/// names the more is taken, this one where they name as many: a unit moving, or one name
+/// changing, moves no name that still has its room.
+pub(super) fn lay_out_keeping(
+    asks: &[Ask],
+    shorter: &[Vec<egui::Vec2>],
+    taken: &Taken,
+    bounds: egui::Rect,
+    kept: &[Option<(Laid, usize)>],
+) -> (Vec<(Laid, usize)>, Taken) {
+    let fresh = lay_out_shortening(asks, shorter, taken, bounds);
+    if kept.iter().all(Option::is_none) {
+        return fresh;
+    }
+    let mut room = taken.clone();
+    let mut out: Vec<(Laid, usize)> = vec![(None, 0); asks.len()];
+    for (i, a) in asks.iter().enumerate() {
+        let Some((Some((spot, _, true)), form)) = kept.get(i).copied().flatten() else {
+            continue;
+        };
+        let size = match form.checked_sub(1) {
+            Some(k) => shorter.get(i).and_then(|v| v.get(k)).copied(),
+            None => Some(a.size),
+        };
+        // The place among those the name may take now, checked as when it was found.
+        let r = a.counter.rect();
+        let again = size.and_then(|size| {
+            candidates(r, size, bounds)
+                .into_iter()
+                .find(|(p, _)| p.spot == spot)
+        });
+        let Some((p, check)) = again else { continue };
+        if a.takes_room
+            && room.free(p.spot)
+            && check.is_none_or(|[x, y]| room.clear(x, y))
+            && taken.owns(r, tie_end(r, &p))
+        {
+            let (spot, tie) = settle(a.counter, p, true);
+            room.take(spot, tie);
+            out[i] = (Some((spot, tie, true)), form);
+        }
+    }
+    let rest: Vec<usize> = (0..asks.len()).filter(|&i| out[i].0.is_none()).collect();
+    let rest_asks: Vec<Ask> = rest.iter().map(|&i| asks[i]).collect();
+    let rest_shorter: Vec<Vec<egui::Vec2>> = rest
+        .iter()
+        .map(|&i| shorter.get(i).cloned().unwrap_or_default())
+        .collect();
+    let (laid, room) = lay_out_shortening(&rest_asks, &rest_shorter, &room, bounds);
+    for (&i, l) in rest.iter().zip(laid) {
+        out[i] = l;
+    }
+    let named = |o: &[(Laid, usize)]| o.iter().filter(|(l, _)| l.is_some_and(|(.., f)| f)).count();
+    if named(&out) >= named(&fresh.0) {
+        (out, room)
+    } else {
+        fresh
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::short_names;
