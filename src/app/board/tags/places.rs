@@ -496,6 +496,19 @@ pub(super) fn lay_out_in(
         let a = &asks[i];
         out[i] = place(a.counter, a.size, &mut room, bounds, a.must, a.takes_room);
     }
+    make_room(asks, taken, bounds, order, out)
+}
+
+/// For each name of `out` left without room, in `order`: the place that one other name holds,
+/// where that name finds another (tried on the first ring and the nearest of the second, best
+/// first). Returns the names' places and the room they leave.
+fn make_room(
+    asks: &[Ask],
+    taken: &Taken,
+    bounds: egui::Rect,
+    order: &[usize],
+    mut out: Vec<Laid>,
+) -> (Vec<Laid>, Taken) {
     let holds = |out: &[Laid], j: usize| asks[j].takes_room && out[j].is_some_and(|(.., f)| f);
     // The room the names take but `skip`'s.
     let without = |out: &[Laid], skip: usize| {
@@ -686,7 +699,26 @@ pub(super) fn lay_out_keeping(
             out[i] = (Some((spot, tie, true)), form);
         }
     }
-    let rest: Vec<usize> = (0..asks.len()).filter(|&i| out[i].0.is_none()).collect();
+    // The others in their order, then each name still without room takes a place one other
+    // name holds (a kept one too) where that name finds another.
+    let all: Vec<usize> = (0..asks.len()).collect();
+    let mut laid: Vec<Laid> = out.iter().map(|(l, _)| *l).collect();
+    for &i in &all {
+        if laid[i].is_none() {
+            let a = &asks[i];
+            laid[i] = place(a.counter, a.size, &mut room, bounds, a.must, a.takes_room);
+        }
+    }
+    let (laid, left) = make_room(asks, taken, bounds, &all, laid);
+    room = left;
+    for (o, l) in out.iter_mut().zip(laid) {
+        let form = if o.0 == l { o.1 } else { 0 };
+        *o = (l, form);
+    }
+    // Those still without room, in their shorter forms.
+    let rest: Vec<usize> = (0..asks.len())
+        .filter(|&i| !out[i].0.is_some_and(|(.., f)| f))
+        .collect();
     let rest_asks: Vec<Ask> = rest.iter().map(|&i| asks[i]).collect();
     let rest_shorter: Vec<Vec<egui::Vec2>> = rest
         .iter()
@@ -694,7 +726,9 @@ pub(super) fn lay_out_keeping(
         .collect();
     let (laid, room) = lay_out_shortening(&rest_asks, &rest_shorter, &room, bounds);
     for (&i, l) in rest.iter().zip(laid) {
-        out[i] = l;
+        if l.0.is_some_and(|(.., f)| f) || out[i].0.is_none() {
+            out[i] = l;
+        }
     }
     let named = |o: &[(Laid, usize)]| o.iter().filter(|(l, _)| l.is_some_and(|(.., f)| f)).count();
     if named(&out) >= named(&fresh.0) {
