@@ -34,6 +34,7 @@ mod rolls;
 mod supplement;
 mod terrain;
 mod view;
+mod zones;
 
 pub use army::Flag;
 pub use command::{CLOSE_COMBAT, COMMAND, FIRING, MOVEMENT};
