@@ -138,7 +138,7 @@ impl Computer {
     }
 
     /// Where it has played its part of a step both sides act in and the player's side has
-    /// none to play (`Ruleset::part_to_play`: BBB's movement step when no unit may evade),
+    /// none to play (`Ruleset::part_to_play` says it has none),
     /// why it ends the step rather than wait for the player.
     fn ends_for_both(&self, game: &Game) -> Option<String> {
         let play = &game.play;

@@ -204,6 +204,15 @@ impl Dbn {
         }
     }
 
+    /// Cost of moving a group (or a unit) in one move: its dearest unit's.
+    pub fn group_move_cost<U: std::borrow::Borrow<Unit>>(&self, b: &Battle, units: &[U]) -> i32 {
+        units
+            .iter()
+            .map(|u| self.move_cost(b, u.borrow()))
+            .max()
+            .unwrap_or(1)
+    }
+
     /// Whether a unit is within command range of a general of its side (its own division's
     /// sub-commander's range, where he has one); a general always is.
     fn in_command_range(&self, b: &Battle, u: &Unit) -> bool {

@@ -306,11 +306,7 @@ impl Dbn {
             .map(|c| c.map(|(t, _)| t))
             .collect();
         self.check_threat_zones(b, &units, steps, &sweep.samples, &own)?;
-        let cost = units
-            .iter()
-            .map(|u| self.move_cost(b, u))
-            .max()
-            .unwrap_or(1);
+        let cost = self.group_move_cost(b, &units);
         Ok(MovePlan {
             ends,
             starts,
@@ -781,12 +777,27 @@ impl<S: Supplement> DbnGame<S> {
             self.sup.check_occupation(self, b, b.unit(id)?, end)?;
         }
         if pivot_only {
-            plan.cost = d.n(N::FaPivotCost) as i32;
+            plan.cost = self.price::<Unit>(b, &[], true);
         }
         if !measured || pivot_only {
             plan.manoeuvre = manoeuvre_words(body);
         }
         Ok(plan)
+    }
+
+    /// What a move of `units` costs: an unlimbered gun's pivot its own price, else the move's
+    /// with the out-of-range charge of the dearest unit.
+    fn price<U: std::borrow::Borrow<Unit>>(
+        &self,
+        b: &Battle,
+        units: &[U],
+        pivot_only: bool,
+    ) -> i32 {
+        if pivot_only {
+            self.dbn.n(N::FaPivotCost) as i32
+        } else {
+            self.dbn.group_move_cost(b, units)
+        }
     }
 
     pub(super) fn do_move(
@@ -800,12 +811,7 @@ impl<S: Supplement> DbnGame<S> {
         // What it costs, with the out-of-range charge explained (a gun's pivot has a price of
         // its own). A move the side cannot pay for is refused before its way is measured.
         let units: Vec<&Unit> = ids.iter().filter_map(|i| b.unit(i).ok()).collect();
-        let cost = if pivot_only {
-            self.dbn.n(N::FaPivotCost) as i32
-        } else {
-            let cost = units.iter().map(|u| self.dbn.move_cost(b, u)).max();
-            cost.unwrap_or(1)
-        };
+        let cost = self.price(b, &units, pivot_only);
         let what = || {
             let names: Vec<&str> = units.iter().map(|u| u.name.as_str()).collect();
             let why = if pivot_only {
