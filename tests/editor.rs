@@ -6,6 +6,7 @@ mod common;
 use common::FOOT;
 use std::path::{Path, PathBuf};
 use volley::editor::{Draft, Thing, write};
+use volley::rules::ruleset::UnitState;
 use volley::rules::scenario;
 use volley::rules::terrain::FeatureKind;
 
@@ -317,6 +318,42 @@ fn a_game_in_progress_becomes_a_scenario_of_its_position() {
             "{file}"
         );
     }
+}
+
+/// A position whose states a ruleset names twice (Hal's disorganisation is also the shared
+/// disordered flag) or counts twice (Hal's hits are its figures lost) is written once each, so
+/// that the scenario it becomes passes its own check.
+#[test]
+fn a_position_is_written_with_each_state_once() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let mut g = scenario::load(&root.join("hal25_default.ron")).unwrap();
+    let foot: Vec<usize> = (0..g.battle.units.len())
+        .filter(|&i| {
+            g.battle
+                .units
+                .get(i)
+                .is_some_and(|u| g.rules.unit_states(&u.troop).contains(&UnitState::Routed))
+        })
+        .take(2)
+        .collect();
+    let [a, b] = foot[..] else {
+        panic!("two units that rout")
+    };
+    for (i, routed) in [(a, false), (b, true)] {
+        let u = std::sync::Arc::make_mut(&mut g.battle.units)
+            .get_mut(i)
+            .unwrap();
+        u.status.disordered = true;
+        u.status.shaken = routed;
+        u.status.hits = 12;
+    }
+    let d = Draft::from_game(&g);
+    let checked = d.check();
+    assert!(checked.problems.is_empty(), "{:?}", checked.problems);
+    let now = checked.game.unwrap();
+    let state = |i: usize| now.rules.state_of(now.battle.units.get(i).unwrap());
+    assert!(state(a).disorganised && !state(a).routed);
+    assert!(state(b).routed);
 }
 
 #[test]

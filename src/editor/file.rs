@@ -302,6 +302,15 @@ pub(super) fn units_now(game: &Game, raw: &RawScenario) -> Vec<RawUnit> {
         r.disrupted = view.disrupted;
         r.disorganised = view.disorganised;
         r.routed = view.routed;
+        // A ruleset's view may name one state twice (Hal's disorganisation is also the shared
+        // disordered flag; its routed units keep theirs): a scenario gives each once, the
+        // stronger alone, as `check_states` asks.
+        if r.routed {
+            (r.shaken, r.disorganised, r.disordered) = (false, false, false);
+        }
+        if r.disrupted || r.disorganised {
+            r.disordered = false;
+        }
         r.silenced = view.silenced;
         r.volley_fired = view.volley_fired;
         r.hold_ground = u.status.hold_ground;
@@ -317,6 +326,8 @@ pub(super) fn units_now(game: &Game, raw: &RawScenario) -> Vec<RawUnit> {
             UnitModel::Stands if !u.stands.is_empty() => {
                 r.stands = Some(u.stands.iter().map(|s| s.figures).collect());
                 r.figures_lost = view.figures_lost;
+                // Hits counted in figures are these figures lost, written once.
+                r.hits = 0;
             }
             _ => {}
         }

@@ -9,18 +9,21 @@ use crate::rules::model::{Unit, UnitId};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// A command to try, or where one may come from (asked only when its turn comes): a click of
-/// a unit on an enemy, a unit's buttons.
+/// A command to try, or where one may come from, asked only when the draw reaches it. Own
+/// units and enemies are by their places in the lists `candidates` builds: there are as many
+/// of these as own units times enemies, and most are never drawn.
 enum Cand {
-    /// A command already made, by its place in the list of them (kept apart: the shuffle
-    /// moves these small tokens, not the commands).
-    Ready(usize),
-    /// Own unit and enemy, by their places in the lists `candidates` builds (no ids copied:
-    /// there are as many of these as own units times enemies).
+    /// One of a unit's moves (`MOVES` kinds: a charge, a stand alone, an advance, a wheel).
+    Move(usize, usize),
+    /// A click of an own unit on an enemy.
     Target(usize, usize),
-    /// A unit, by its place among the units on the table.
+    /// One of a unit's buttons, by its place among the units on the table.
     Buttons(usize),
 }
+
+/// The kinds of move each unit may be given: a charge at a random enemy, a stand moving alone,
+/// an advance, a wheel.
+const MOVES: usize = 4;
 
 /// Proposes commands for the side to move.
 pub struct AutoPlayer {
@@ -46,38 +49,39 @@ impl AutoPlayer {
         }
     }
 
-    /// A charge at a random enemy, an advance, a stand moving alone, a wheel.
-    fn moves(&mut self, g: &Game, u: &Unit, enemies: &[UnitId], out: &mut Vec<Command>) {
-        if let Some(e) = enemies.get(self.pick(enemies.len())) {
-            out.push(Command::Move {
-                unit: u.id.clone(),
-                steps: vec![Step::ToContact(e.clone())],
-            });
-        }
-        let d = g.scale.unit.sample_moves()[self.pick(5)];
-        if g.rules.loose_stands(g, u) {
-            out.push(Command::MoveStand {
+    /// The move of kind `kind` (see `MOVES`) for unit `u`, if it has one.
+    fn one_move(&mut self, g: &Game, u: &Unit, kind: usize, enemies: &[UnitId]) -> Option<Command> {
+        match kind {
+            0 => enemies
+                .get(self.pick(enemies.len()))
+                .map(|e| Command::Move {
+                    unit: u.id.clone(),
+                    steps: vec![Step::ToContact(e.clone())],
+                }),
+            1 => g.rules.loose_stands(g, u).then(|| Command::MoveStand {
                 unit: u.id.clone(),
                 stand: 1 + self.pick(u.stands.len()),
-                steps: vec![Step::Advance(d)],
-            });
+                steps: vec![Step::Advance(g.scale.unit.sample_moves()[self.pick(5)])],
+            }),
+            2 => Some(Command::Move {
+                unit: u.id.clone(),
+                steps: vec![Step::Advance(g.scale.unit.sample_moves()[self.pick(5)])],
+            }),
+            _ => {
+                let corner = if self.pick(2) == 0 {
+                    Corner::Left
+                } else {
+                    Corner::Right
+                };
+                Some(Command::Move {
+                    unit: u.id.clone(),
+                    steps: vec![Step::Wheel {
+                        corner,
+                        degrees: 30.0,
+                    }],
+                })
+            }
         }
-        out.push(Command::Move {
-            unit: u.id.clone(),
-            steps: vec![Step::Advance(d)],
-        });
-        let corner = if self.pick(2) == 0 {
-            Corner::Left
-        } else {
-            Corner::Right
-        };
-        out.push(Command::Move {
-            unit: u.id.clone(),
-            steps: vec![Step::Wheel {
-                corner,
-                degrees: 30.0,
-            }],
-        });
     }
 
     /// Commands to try, at least `limit` where the units have them (all of them in formal
@@ -136,29 +140,39 @@ impl AutoPlayer {
         }
         // Each unit's moves; fire or fight, whatever a click on each enemy would give now; one
         // of each unit's buttons, at random (formations, limbering, attaching, recoiling
-        // farther ...). The rules are asked for a click or the buttons only where the shuffle
-        // reaches them: skipping those that give nothing leaves the rest in a fair order.
-        let mut moves = Vec::new();
-        for u in &own {
-            let Ok(x) = b.unit(u) else { continue };
-            if g.rules.may_move(b, x) {
-                self.moves(g, x, &enemies, &mut moves);
-            }
-        }
-        let mut cands: Vec<Cand> = (0..moves.len()).map(Cand::Ready).collect();
-        let mut moves: Vec<Option<Command>> = moves.into_iter().map(Some).collect();
-        for u in 0..own.len() {
-            cands.extend((0..enemies.len()).map(|e| Cand::Target(u, e)));
-        }
+        // farther ...), drawn in a random order without repeats until `limit` give a command.
+        // The draw is a Fisher-Yates shuffle stopped early: only the candidates reached are
+        // made, and the rules are asked about those alone.
         let alive: Vec<&Unit> = b.alive().collect();
-        cands.extend((0..alive.len()).map(Cand::Buttons));
-        self.shuffle(&mut cands);
-        for c in cands {
+        let (n_moves, n_targets) = (own.len() * MOVES, own.len() * enemies.len());
+        let n = n_moves + n_targets + alive.len();
+        let cand = |k: usize| {
+            if k < n_moves {
+                Cand::Move(k / MOVES, k % MOVES)
+            } else if k < n_moves + n_targets {
+                let t = k - n_moves;
+                Cand::Target(t / enemies.len(), t % enemies.len())
+            } else {
+                Cand::Buttons(k - n_moves - n_targets)
+            }
+        };
+        let mut order: Vec<u32> = (0..n as u32).collect();
+        // Whether each own unit may move, asked once it is first drawn.
+        let mut may_move: Vec<Option<bool>> = vec![None; own.len()];
+        for i in 0..n {
             if out.len() >= limit {
                 break;
             }
-            match c {
-                Cand::Ready(i) => out.extend(moves.get_mut(i).and_then(Option::take)),
+            let j = i + self.pick(n - i);
+            order.swap(i, j);
+            match cand(order[i] as usize) {
+                Cand::Move(u, kind) => {
+                    let Ok(x) = b.unit(&own[u]) else { continue };
+                    let may = *may_move[u].get_or_insert_with(|| g.rules.may_move(b, x));
+                    if may {
+                        out.extend(self.one_move(g, x, kind, &enemies));
+                    }
+                }
                 Cand::Target(u, e) => out.extend(g.rules.target_command(b, &own[u], &enemies[e])),
                 Cand::Buttons(i) => {
                     let Some(u) = alive.get(i) else { continue };
@@ -176,14 +190,6 @@ impl AutoPlayer {
             }
         }
         out
-    }
-
-    /// Shuffles by the player's own generator.
-    fn shuffle<T>(&mut self, v: &mut [T]) {
-        for i in (1..v.len()).rev() {
-            let j = self.pick(i + 1);
-            v.swap(i, j);
-        }
     }
 
     /// Plays one phase: tries up to `tries` random commands, then ends the phase.

@@ -195,12 +195,11 @@ impl Base {
     }
     /// Corners in order front-left, front-right, rear-right, rear-left.
     pub fn corners(&self) -> [Pt; 4] {
-        [
-            self.front_left(),
-            self.front_right(),
-            self.rear_right(),
-            self.rear_left(),
-        ]
+        // The heading once for all four (each `local` would take its sine and cosine again).
+        let (f, r) = (self.forward(), self.right());
+        let (w, d) = (self.width / 2.0, self.depth / 2.0);
+        let at = |across: f32, ahead: f32| self.centre.plus(r.scale(across)).plus(f.scale(ahead));
+        [at(-w, d), at(w, d), at(w, -d), at(-w, -d)]
     }
     pub fn front_centre(&self) -> Pt {
         self.local(0.0, self.depth / 2.0)
@@ -325,8 +324,14 @@ impl Base {
             return None;
         }
         let mut best: Option<Contact> = None;
-        for e in Edge::ALL {
-            let (a, b) = self.edge(e);
+        // Each base's corners once (each costs a sine and a cosine), not once an edge.
+        let [fl, fr, rr, rl] = self.corners();
+        let oc = other.corners();
+        for (e, (a, b)) in Edge::ALL
+            .into_iter()
+            .zip([(fl, fr), (fr, rr), (rr, rl), (rl, fl)])
+        {
+            debug_assert_eq!(self.edge(e), (a, b));
             let n = self.normal(e);
             let along = b.minus(a);
             let len = along.len();
@@ -334,33 +339,25 @@ impl Base {
                 continue;
             }
             let dir = along.scale(1.0 / len);
-            let oc = other.corners();
-            let s_min = oc
-                .iter()
-                .map(|p| p.minus(a).dot(n))
-                .fold(f32::INFINITY, f32::min);
+            let off = oc.map(|p| p.minus(a).dot(n));
+            let s_min = off.into_iter().fold(f32::INFINITY, f32::min);
             if s_min.abs() > CONTACT_EPS {
                 continue;
             }
             // Corners of `other` lying on the edge line give the shared stretch.
-            let on_line: Vec<f32> = oc
-                .iter()
-                .filter(|p| (p.minus(a).dot(n) - s_min).abs() <= CONTACT_EPS)
-                .map(|p| p.minus(a).dot(dir))
-                .collect();
-            if on_line.len() < 2 {
+            let (mut on_line, mut lo, mut hi) = (0, f32::INFINITY, f32::NEG_INFINITY);
+            for (p, s) in oc.iter().zip(off) {
+                if (s - s_min).abs() <= CONTACT_EPS {
+                    let t = p.minus(a).dot(dir);
+                    on_line += 1;
+                    lo = lo.min(t);
+                    hi = hi.max(t);
+                }
+            }
+            if on_line < 2 {
                 continue;
             }
-            let lo = on_line
-                .iter()
-                .cloned()
-                .fold(f32::INFINITY, f32::min)
-                .max(0.0);
-            let hi = on_line
-                .iter()
-                .cloned()
-                .fold(f32::NEG_INFINITY, f32::max)
-                .min(len);
+            let (lo, hi) = (lo.max(0.0), hi.min(len));
             let overlap = hi - lo;
             if overlap <= CONTACT_EPS {
                 continue;
@@ -412,6 +409,27 @@ impl Base {
 
     /// True when any part of `target` lies within `half_angle` of straight ahead of the front edge.
     pub fn in_arc(&self, target: &Base, half_angle: f32) -> bool {
+        // A target wholly behind the front edge's line, or wholly beyond one side of the arc,
+        // clear of it by more than rounding: out, without building the arc's polygon.
+        const CLEAR: f32 = 0.01;
+        let (f, r) = (self.forward(), self.right());
+        let front = self.centre.plus(f.scale(self.depth / 2.0));
+        let t = half_angle.clamp(0.0, 89.0).to_radians().tan();
+        let half = self.width / 2.0;
+        let corners = target.corners().map(|p| {
+            let v = p.minus(front);
+            (v.dot(r), v.dot(f))
+        });
+        let all = |out: &dyn Fn(f32, f32) -> bool| corners.iter().all(|&(x, y)| out(x, y));
+        // The sides' lines as the polygon has them: through each front corner, leaning out by
+        // the half angle (outward normals (1, -t) and (-1, -t), unnormalised: scaled here).
+        let n = (1.0 + t * t).sqrt();
+        if all(&|_, y| y < -CLEAR)
+            || all(&|x, y| (x - half - y * t) / n > CLEAR)
+            || all(&|x, y| (-x - half - y * t) / n > CLEAR)
+        {
+            return false;
+        }
         let reach = self.centre.dist(target.centre) + target.width + target.depth + 1.0;
         match self.arc_polygon(half_angle, reach) {
             Some(poly) => {
