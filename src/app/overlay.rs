@@ -55,6 +55,21 @@ fn front_mark(g: &mut Gizmos, b: &Base, c: Color) {
     );
 }
 
+/// The outline of a selected unit and of its group's members.
+const SELECTED: Color = Color::srgb(1.0, 0.9, 0.1);
+
+/// Outlines a unit `rings` times, each ring grown by a millimetre and a half outside the last:
+/// a bold line at the zoom that fits the table, separate lines close up.
+fn bold_outline(g: &mut Gizmos, u: &crate::rules::model::Unit, c: Color, rings: usize) {
+    for s in u.shapes() {
+        for k in 0..rings {
+            let d = 1.5 * k as f32;
+            let grown = Base::new(s.centre, s.facing, s.width + 2.0 * d, s.depth + 2.0 * d);
+            outline(g, &grown, c);
+        }
+    }
+}
+
 /// Outlines a unit: its base, or each of its loose stands.
 fn outline_unit(g: &mut Gizmos, u: &crate::rules::model::Unit, c: Color) {
     for s in u.shapes() {
@@ -164,11 +179,15 @@ fn draw(
     }
     // A unit destroyed or not yet placed shows nothing more.
     let Some(s) = selected else { return };
-    outline_unit(&mut g, s, Color::srgb(1.0, 0.9, 0.1));
-    for id in &sel.group {
-        if let Ok(u) = b.unit(id) {
-            outline_unit(&mut g, u, Color::srgb(1.0, 0.75, 0.1));
-        }
+    // The selected unit and the members of its group in one bright yellow, each outline
+    // doubled outside its base so that it reads on any ground; the selected unit's tripled.
+    for (u, rings) in std::iter::once((s, 3)).chain(
+        sel.group
+            .iter()
+            .filter_map(|id| b.unit(id).ok())
+            .map(|u| (u, 2)),
+    ) {
+        bold_outline(&mut g, u, SELECTED, rings);
     }
     if let Some(drag) = &sel.drag {
         drag_ghost(&mut g, b, drag, ptr.world);

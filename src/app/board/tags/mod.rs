@@ -264,7 +264,8 @@ fn unit_tags(
     let mut taken = Taken::of(boxes.iter().map(|(_, c)| c.rect().expand(1.0)).collect());
     let picked = |u: &Unit| {
         let key = Some(&u.id);
-        if sel.unit.as_ref() == key {
+        // The members of a group moving with the selected unit are picked as it is.
+        if sel.unit.as_ref() == key || sel.group.contains(&u.id) {
             Some(GOLD)
         } else if ptr.hover.as_ref() == key {
             Some(egui::Color32::WHITE)

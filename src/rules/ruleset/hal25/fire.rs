@@ -185,6 +185,18 @@ impl Hal25 {
     }
     /// Whether the unit may fire now at all: the step, the target, and what it did this turn.
     fn may_fire(&self, b: &Battle, s: &Unit, t: &Unit, artillery: bool) -> Result<(), RuleError> {
+        self.fires_now(b, s, artillery)?;
+        if !s.alive() || !t.alive() || t.side == s.side || self.is_officer(t) {
+            return illegal(
+                Refusal::CannotFireAt,
+                format!("{} cannot fire at {}", s.name, t.name),
+            );
+        }
+        self.ready_to_fire(b, s, artillery)
+    }
+
+    /// Whether this phase is the firing step of `s`'s arm (artillery first, small arms next).
+    pub(super) fn fires_now(&self, b: &Battle, s: &Unit, artillery: bool) -> Result<(), RuleError> {
         match b.phase {
             ARTILLERY if !artillery => {
                 return illegal(
@@ -206,12 +218,17 @@ impl Hal25 {
                 });
             }
         }
-        if !s.alive() || !t.alive() || t.side == s.side || self.is_officer(t) {
-            return illegal(
-                Refusal::CannotFireAt,
-                format!("{} cannot fire at {}", s.name, t.name),
-            );
-        }
+        Ok(())
+    }
+
+    /// The firer's own refusals, whatever its target: its arm, its fire spent, its turn's
+    /// moves and charges, its state and a melee.
+    pub(super) fn ready_to_fire(
+        &self,
+        b: &Battle,
+        s: &Unit,
+        artillery: bool,
+    ) -> Result<(), RuleError> {
         if self.is_cavalry(s) || self.is_officer(s) {
             return illegal(
                 Refusal::CavalryDoNotFire,

@@ -257,7 +257,14 @@ impl Hal25 {
 
     /// The targets a unit may fire at.
     fn fire_actions(&self, b: &Battle, u: &Unit, out: &mut Vec<ActionGroup>) {
-        let reach = if self.is_artillery(u) {
+        // A unit that may fire at nothing now (not its arm's step, its fire spent, in melee
+        // ...) is not asked about its targets.
+        let artillery = self.is_artillery(u);
+        if self.fires_now(b, u, artillery).is_err() || self.ready_to_fire(b, u, artillery).is_err()
+        {
+            return;
+        }
+        let reach = if artillery {
             self.d.artillery_bands[2]
         } else {
             self.d.small_arms_bands[2]
