@@ -222,8 +222,16 @@ impl Bbb7yw {
         let ammo_far = self.n(N::AmmoRecoverDistance);
         let gun_far = self.n(N::SilencedRecoverDistance);
         // Both sides: the other side's units may have retired too (evading, or retired by an
-        // assault); only the moving side's units can miss their fire phase.
-        let units: Vec<Unit> = b.alive().filter(|u| !self.is_general(u)).cloned().collect();
+        // assault); only the moving side's units can miss their fire phase. Only a unit low on
+        // ammunition or silenced has anything to recover.
+        let units: Vec<Unit> = b
+            .alive()
+            .filter(|u| {
+                !self.is_general(u)
+                    && (u.status.ammo == crate::rules::model::Ammo::Low || own(u).silenced)
+            })
+            .cloned()
+            .collect();
         for u in units {
             let far = self.nearest_enemy(b, &u);
             let still = u.side == side && !u.bound.moved && !u.bound.fired;

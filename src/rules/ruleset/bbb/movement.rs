@@ -803,15 +803,17 @@ fn sample_motion(motion: &Motion, base: &Base, samples: &mut Vec<Base>) -> f32 {
         .ceil()
         .clamp(1.0, 400.0) as usize;
     let mut ground = 0.0;
+    // Each piece's start is the last piece's end: placed and cornered once.
+    let mut was = motion.apply(base, 0.0).corners();
     for k in 1..=n {
-        let b0 = motion.apply(base, (k - 1) as f32 / n as f32);
         let b1 = motion.apply(base, k as f32 / n as f32);
-        ground += b0
-            .corners()
+        let now = b1.corners();
+        ground += was
             .iter()
-            .zip(b1.corners().iter())
+            .zip(now.iter())
             .map(|(p, q)| p.dist(*q))
             .fold(0.0, f32::max);
+        was = now;
         samples.push(b1);
     }
     ground
