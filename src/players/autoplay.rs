@@ -5,7 +5,7 @@ use crate::rules::battle::Battle;
 use crate::rules::command::{Command, Event, Step};
 use crate::rules::game::Game;
 use crate::rules::geometry::Corner;
-use crate::rules::model::{Unit, UnitId};
+use crate::rules::model::Unit;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -50,13 +50,13 @@ impl AutoPlayer {
     }
 
     /// The move of kind `kind` (see `MOVES`) for unit `u`, if it has one.
-    fn one_move(&mut self, g: &Game, u: &Unit, kind: usize, enemies: &[UnitId]) -> Option<Command> {
+    fn one_move(&mut self, g: &Game, u: &Unit, kind: usize, enemies: &[&Unit]) -> Option<Command> {
         match kind {
             0 => enemies
                 .get(self.pick(enemies.len()))
                 .map(|e| Command::Move {
                     unit: u.id.clone(),
-                    steps: vec![Step::ToContact(e.clone())],
+                    steps: vec![Step::ToContact(e.id.clone())],
                 }),
             1 => g.rules.loose_stands(g, u).then(|| Command::MoveStand {
                 unit: u.id.clone(),
@@ -88,16 +88,8 @@ impl AutoPlayer {
     /// deployment: each waiting unit's places).
     fn candidates(&mut self, g: &Game, limit: usize) -> Vec<Command> {
         let b: &Battle = g;
-        let own: Vec<UnitId> = b
-            .alive()
-            .filter(|u| u.side == b.active)
-            .map(|u| u.id.clone())
-            .collect();
-        let enemies: Vec<UnitId> = b
-            .alive()
-            .filter(|u| u.side != b.active)
-            .map(|u| u.id.clone())
-            .collect();
+        let own: Vec<&Unit> = b.alive().filter(|u| u.side == b.active).collect();
+        let enemies: Vec<&Unit> = b.alive().filter(|u| u.side != b.active).collect();
         let mut out = Vec::new();
         // Formal deployment: each waiting unit beside a unit of its division already placed
         // (so that a division stands as one body), else anywhere in the side's zone; the player
@@ -167,13 +159,15 @@ impl AutoPlayer {
             order.swap(i, j);
             match cand(order[i] as usize) {
                 Cand::Move(u, kind) => {
-                    let Ok(x) = b.unit(&own[u]) else { continue };
+                    let x = own[u];
                     let may = *may_move[u].get_or_insert_with(|| g.rules.may_move(b, x));
                     if may {
                         out.extend(self.one_move(g, x, kind, &enemies));
                     }
                 }
-                Cand::Target(u, e) => out.extend(g.rules.target_command(b, &own[u], &enemies[e])),
+                Cand::Target(u, e) => {
+                    out.extend(g.rules.target_command(b, &own[u].id, &enemies[e].id));
+                }
                 Cand::Buttons(i) => {
                     let Some(u) = alive.get(i) else { continue };
                     let mut all: Vec<Command> = g
