@@ -302,9 +302,9 @@ pub(super) fn units_now(game: &Game, raw: &RawScenario) -> Vec<RawUnit> {
         r.disrupted = view.disrupted;
         r.disorganised = view.disorganised;
         r.routed = view.routed;
-        // A ruleset's view may name one state twice (Hal's disorganisation is also the shared
-        // disordered flag; its routed units keep theirs): a scenario gives each once, the
-        // stronger alone, as `check_states` asks.
+        // A ruleset's view may name one state twice (its own name for the shared disordered
+        // flag, beside the flag; a routed unit still disordered): a scenario gives each once,
+        // the stronger alone, as `check_states` asks.
         if r.routed {
             (r.shaken, r.disorganised, r.disordered) = (false, false, false);
         }
