@@ -35,10 +35,26 @@ const NAMES_UP_TO_UNITS: usize = 40;
 /// The names as last laid out, and what they were laid out for.
 #[derive(Default)]
 pub(super) struct Layout {
-    key: Vec<(egui::Rect, egui::Vec2, bool, bool)>,
+    key: Vec<LayoutKey>,
     around: Vec<egui::Rect>,
     bounds: Option<egui::Rect>,
     laid: (Vec<(Laid, usize)>, Taken),
+    /// Where the table's origin was on screen, and a metre along its x axis: a pan moves the
+    /// first alone.
+    view: Option<(egui::Pos2, egui::Vec2)>,
+}
+
+/// What a name was laid out for: its base's box, its size, whether it must be shown, and
+/// whether it takes room.
+type LayoutKey = (egui::Rect, egui::Vec2, bool, bool);
+
+/// How far two screen positions may differ and be the same place, in points: a box moved by a
+/// pan is where it was plus the pan, give or take rounding.
+const SAME_PLACE: f32 = 0.05;
+
+/// Whether two screen boxes are the same, give or take rounding.
+fn same_rect(a: egui::Rect, b: egui::Rect) -> bool {
+    (a.min - b.min).length() < SAME_PLACE && (a.max - b.max).length() < SAME_PLACE
 }
 
 /// The rules' looks of the units and the objectives, for one state of the battle.
@@ -433,6 +449,28 @@ fn name_tags<'b>(
     wanted
 }
 
+/// What each name of a new layout (`key`) may keep of the last one (`was`, laid as `laid`):
+/// the place and form of the name whose base and box are as they were, the last layout moved
+/// by `pan` (the view's, where the view only panned).
+fn kept_from(
+    was: &[LayoutKey],
+    laid: &[(Laid, usize)],
+    key: &[LayoutKey],
+    pan: egui::Vec2,
+) -> Vec<Option<(Laid, usize)>> {
+    let moved = |l: Laid| {
+        l.map(|(spot, tie, found)| (spot.translate(pan), tie.map(|t| t.map(|p| p + pan)), found))
+    };
+    key.iter()
+        .map(|(r, size, _, room)| {
+            let j = was.iter().position(|(r2, s2, _, room2)| {
+                same_rect(r2.translate(pan), *r) && s2 == size && room2 == room
+            })?;
+            laid.get(j).map(|(l, form)| (moved(*l), *form))
+        })
+        .collect()
+}
+
 /// Places the name tags (laid out again only when a base, a name's size or the room round them
 /// changes, not while the table stands still) and paints them; the selected and hovered units'
 /// and those placed without room are painted last, over the rest.
@@ -442,22 +480,22 @@ fn paint_name_tags(sheet: &Sheet, wanted: Vec<(Ask, Tag)>, taken: &mut Taken, la
         .iter()
         .map(|a| (a.counter.rect(), a.size, a.must, a.takes_room))
         .collect();
+    let origin = (sheet.to_screen)(Pt::new(0.0, 0.0));
+    let view = origin
+        .zip((sheet.to_screen)(Pt::new(1000.0, 0.0)))
+        .map(|(o, x)| (o, x - o));
     if layout.key != key || layout.around != taken.boxes || layout.bounds != Some(sheet.table) {
         let shorter: Vec<Vec<egui::Vec2>> = wanted.iter().map(|(_, t)| t.shorter_sizes()).collect();
-        // Each name whose base and box are as they were keeps its place where it still can.
-        let kept: Vec<Option<(Laid, usize)>> = key
-            .iter()
-            .map(|(r, size, _, room)| {
-                let j = layout
-                    .key
-                    .iter()
-                    .position(|(r2, s2, _, room2)| r2 == r && s2 == size && room2 == room)?;
-                layout.laid.0.get(j).copied()
-            })
-            .collect();
+        // A pan moves every box alike: the last layout, moved with them, is what is kept from.
+        let pan = match (layout.view, view) {
+            (Some((o1, x1)), Some((o2, x2))) if (x1 - x2).length() < SAME_PLACE => o2 - o1,
+            _ => egui::Vec2::ZERO,
+        };
+        let kept = kept_from(&layout.key, &layout.laid.0, &key, pan);
         layout.laid = lay_out_keeping(&asks, &shorter, taken, sheet.table, &kept);
         (layout.key, layout.around, layout.bounds) = (key, taken.boxes.clone(), Some(sheet.table));
     }
+    layout.view = view;
     let (laid, room) = layout.laid.clone();
     *taken = room;
     let mut on_top = Vec::new();
@@ -683,6 +721,78 @@ mod tests {
                 assert_eq!(kept[i].0, before[i].0, "name {i} stays where it was");
             }
         }
+    }
+
+    /// Panning moves every base's box alike: each name moves with its base. Here the pan also
+    /// takes one base out of view; laid out afresh, a name jumps to the room it left.
+    #[test]
+    fn a_pan_moves_each_name_with_its_base() {
+        use crate::rules::geometry::Base;
+        let bounds = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1280.0, 720.0));
+        let bases: Vec<Base> = (0..18)
+            .map(|i| {
+                let (row, col) = (i / 6, i % 6);
+                Base::new(
+                    Pt::new(400.0 + col as f32 * 34.0, 300.0 + row as f32 * 30.0),
+                    0.0,
+                    32.0,
+                    8.0,
+                )
+            })
+            .collect();
+        let size = egui::vec2(96.0, 16.0);
+        // The bases in view from `from` on, the view panned by `pan`.
+        type Was<'a> = Option<(&'a [LayoutKey], &'a [(Laid, usize)])>;
+        let lay = |from: usize, pan: egui::Vec2, was: Was| {
+            let to_screen = |p: Pt| Some(egui::pos2(p.x, 720.0 - p.y) + pan);
+            let counters: Vec<Counter> = bases[from..]
+                .iter()
+                .map(|b| Counter::of(b, to_screen).expect("on screen"))
+                .collect();
+            let taken = Taken::of(counters.iter().map(|c| c.rect().expand(1.0)).collect());
+            let asks: Vec<Ask> = counters
+                .iter()
+                .map(|c| Ask {
+                    counter: c,
+                    size,
+                    must: false,
+                    takes_room: true,
+                })
+                .collect();
+            let key: Vec<LayoutKey> = asks
+                .iter()
+                .map(|a| (a.counter.rect(), a.size, a.must, a.takes_room))
+                .collect();
+            let kept = match was {
+                Some((k, l)) => kept_from(k, l, &key, pan),
+                None => vec![None; asks.len()],
+            };
+            let shorter = vec![Vec::new(); asks.len()];
+            (
+                key,
+                lay_out_keeping(&asks, &shorter, &taken, bounds, &kept).0,
+            )
+        };
+        let (key, before) = lay(0, egui::Vec2::ZERO, None);
+        let pan = egui::vec2(37.3, -12.9);
+        let (_, fresh) = lay(1, pan, None);
+        let (_, after) = lay(1, pan, Some((&key, &before)));
+        let placed =
+            |o: &[(Laid, usize)]| o.iter().filter(|(l, _)| l.is_some_and(|(.., f)| f)).count();
+        assert!(placed(&after) >= placed(&fresh));
+        // Base i + 1's name, before and now.
+        let moved_with = |now: &[(Laid, usize)], i: usize| match (before[i + 1].0, now[i].0) {
+            (Some((a, _, true)), Some((b, _, _))) => same_rect(a.translate(pan), b),
+            (Some((_, _, true)), None) => false,
+            _ => true,
+        };
+        for i in 0..after.len() {
+            assert!(moved_with(&after, i), "name {} moves with its base", i + 1);
+        }
+        assert!(
+            (0..fresh.len()).any(|i| !moved_with(&fresh, i)),
+            "laid out afresh, every name moved with its base too"
+        );
     }
 
     /// A scenario's units at the fitted zoom of a 1280 x 720 window, every name on, laid out

@@ -686,7 +686,7 @@ pub(super) fn lay_out_keeping(
         let again = size.and_then(|size| {
             candidates(r, size, bounds)
                 .into_iter()
-                .find(|(p, _)| p.spot == spot)
+                .find(|(p, _)| super::same_rect(p.spot, spot))
         });
         let Some((p, check)) = again else { continue };
         if a.takes_room
