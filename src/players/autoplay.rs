@@ -190,6 +190,7 @@ impl AutoPlayer {
     pub fn play_phase(&mut self, g: &mut Game, tries: usize) -> Vec<Event> {
         let mut events = Vec::new();
         let phase = (g.turn, g.phase, g.active);
+        let given = g.commands.len();
         // Deployment's candidates (each waiting unit's places) are all tried: a division left
         // unplaced would stop the game.
         let keep = |g: &Game| {
@@ -226,8 +227,13 @@ impl AutoPlayer {
             cands = self.candidates(g, keep(g));
             cands.truncate(keep(g));
         }
-        // A second look: what the first commands opened up (a command roll's move).
-        if !g.is_over() && (g.turn, g.phase, g.active) == phase && g.rules.deployment(g).is_none() {
+        // A second look: what the first commands opened up (a command roll's move). Where none
+        // was accepted, nothing has changed to look at again.
+        if !g.is_over()
+            && (g.turn, g.phase, g.active) == phase
+            && g.commands.len() > given
+            && g.rules.deployment(g).is_none()
+        {
             let mut again = self.candidates(g, tries);
             again.truncate(tries);
             for c in again {
