@@ -651,6 +651,34 @@ mod tests {
         }
     }
 
+    /// Three lines of six battalions, close together.
+    fn three_lines() -> Vec<crate::rules::geometry::Base> {
+        (0..18)
+            .map(|i| {
+                let (row, col) = (i / 6, i % 6);
+                crate::rules::geometry::Base::new(
+                    Pt::new(400.0 + col as f32 * 34.0, 300.0 + row as f32 * 30.0),
+                    0.0,
+                    32.0,
+                    8.0,
+                )
+            })
+            .collect()
+    }
+
+    /// A long name (96 by 16 points) asked for at each counter, each taking room.
+    fn names_at(counters: &[Counter]) -> Vec<Ask<'_>> {
+        counters
+            .iter()
+            .map(|c| Ask {
+                counter: c,
+                size: egui::vec2(96.0, 16.0),
+                must: false,
+                takes_room: true,
+            })
+            .collect()
+    }
+
     /// Three lines of battalions close together, named; then one moves off to the side. Every
     /// other name whose place is still free stays where it was (laid out afresh, one would
     /// jump to the room the moved base left), and as many are named as a fresh layout names.
@@ -659,33 +687,14 @@ mod tests {
         use crate::rules::geometry::Base;
         let to_screen = |p: Pt| Some(egui::pos2(p.x, 720.0 - p.y));
         let bounds = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1280.0, 720.0));
-        let mut bases: Vec<Base> = (0..18)
-            .map(|i| {
-                let (row, col) = (i / 6, i % 6);
-                Base::new(
-                    Pt::new(400.0 + col as f32 * 34.0, 300.0 + row as f32 * 30.0),
-                    0.0,
-                    32.0,
-                    8.0,
-                )
-            })
-            .collect();
-        let size = egui::vec2(96.0, 16.0);
+        let mut bases: Vec<Base> = three_lines();
         let lay = |bases: &[Base], kept: Option<&[(Laid, usize)]>| {
             let counters: Vec<Counter> = bases
                 .iter()
                 .map(|b| Counter::of(b, to_screen).expect("on screen"))
                 .collect();
             let taken = Taken::of(counters.iter().map(|c| c.rect().expand(1.0)).collect());
-            let asks: Vec<Ask> = counters
-                .iter()
-                .map(|c| Ask {
-                    counter: c,
-                    size,
-                    must: false,
-                    takes_room: true,
-                })
-                .collect();
+            let asks = names_at(&counters);
             let shorter = vec![Vec::new(); asks.len()];
             let kept: Vec<Option<(Laid, usize)>> = match kept {
                 // The moved base (the first) is not kept; the others are.
@@ -727,20 +736,8 @@ mod tests {
     /// takes one base out of view; laid out afresh, a name jumps to the room it left.
     #[test]
     fn a_pan_moves_each_name_with_its_base() {
-        use crate::rules::geometry::Base;
         let bounds = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1280.0, 720.0));
-        let bases: Vec<Base> = (0..18)
-            .map(|i| {
-                let (row, col) = (i / 6, i % 6);
-                Base::new(
-                    Pt::new(400.0 + col as f32 * 34.0, 300.0 + row as f32 * 30.0),
-                    0.0,
-                    32.0,
-                    8.0,
-                )
-            })
-            .collect();
-        let size = egui::vec2(96.0, 16.0);
+        let bases = three_lines();
         // The bases in view from `from` on, the view panned by `pan`.
         type Was<'a> = Option<(&'a [LayoutKey], &'a [(Laid, usize)])>;
         let lay = |from: usize, pan: egui::Vec2, was: Was| {
@@ -750,15 +747,7 @@ mod tests {
                 .map(|b| Counter::of(b, to_screen).expect("on screen"))
                 .collect();
             let taken = Taken::of(counters.iter().map(|c| c.rect().expand(1.0)).collect());
-            let asks: Vec<Ask> = counters
-                .iter()
-                .map(|c| Ask {
-                    counter: c,
-                    size,
-                    must: false,
-                    takes_room: true,
-                })
-                .collect();
+            let asks = names_at(&counters);
             let key: Vec<LayoutKey> = asks
                 .iter()
                 .map(|a| (a.counter.rect(), a.size, a.must, a.takes_room))
