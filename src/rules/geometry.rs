@@ -206,13 +206,19 @@ impl Base {
     }
     /// The edge as a segment, left to right as seen from outside... precisely: clockwise order.
     pub fn edge(&self, e: Edge) -> (Pt, Pt) {
-        let [fl, fr, rr, rl] = self.corners();
+        let edges = self.edges();
         match e {
-            Edge::Front => (fl, fr),
-            Edge::Right => (fr, rr),
-            Edge::Rear => (rr, rl),
-            Edge::Left => (rl, fl),
+            Edge::Front => edges[0],
+            Edge::Right => edges[1],
+            Edge::Rear => edges[2],
+            Edge::Left => edges[3],
         }
+    }
+    /// Every edge as `edge` gives it, in the order of `Edge::ALL`, from one placing of the
+    /// corners.
+    pub fn edges(&self) -> [(Pt, Pt); 4] {
+        let [fl, fr, rr, rl] = self.corners();
+        [(fl, fr), (fr, rr), (rr, rl), (rl, fl)]
     }
     /// Outward unit normal of an edge.
     pub fn normal(&self, e: Edge) -> Pt {
@@ -325,13 +331,8 @@ impl Base {
         }
         let mut best: Option<Contact> = None;
         // Each base's corners once (each costs a sine and a cosine), not once an edge.
-        let [fl, fr, rr, rl] = self.corners();
         let oc = other.corners();
-        for (e, (a, b)) in Edge::ALL
-            .into_iter()
-            .zip([(fl, fr), (fr, rr), (rr, rl), (rl, fl)])
-        {
-            debug_assert_eq!(self.edge(e), (a, b));
+        for (e, (a, b)) in Edge::ALL.into_iter().zip(self.edges()) {
             let n = self.normal(e);
             let along = b.minus(a);
             let len = along.len();
@@ -388,12 +389,16 @@ impl Base {
         (c.edge == Edge::Front && c.own_edge == Edge::Front).then_some(c.overlap)
     }
 
+    /// The widest half angle an arc is drawn and tested with (90 degrees would never meet
+    /// the far edge).
+    pub const MAX_ARC_HALF_ANGLE: f32 = 89.0;
+
     /// The fire or movement arc: the area ahead of the front edge, widening at `half_angle`
     /// degrees either side of straight ahead, out to `reach` mm.
     pub fn arc_polygon(&self, half_angle: f32, reach: f32) -> Option<ConvexPolygon> {
         let fl = self.front_left();
         let fr = self.front_right();
-        let a = half_angle.clamp(0.0, 89.0);
+        let a = half_angle.clamp(0.0, Self::MAX_ARC_HALF_ANGLE);
         let far = reach.max(1.0);
         let side = far * a.to_radians().tan();
         let pts = [
@@ -414,7 +419,10 @@ impl Base {
         const CLEAR: f32 = 0.01;
         let (f, r) = (self.forward(), self.right());
         let front = self.centre.plus(f.scale(self.depth / 2.0));
-        let t = half_angle.clamp(0.0, 89.0).to_radians().tan();
+        let t = half_angle
+            .clamp(0.0, Self::MAX_ARC_HALF_ANGLE)
+            .to_radians()
+            .tan();
         let half = self.width / 2.0;
         let corners = target.corners().map(|p| {
             let v = p.minus(front);

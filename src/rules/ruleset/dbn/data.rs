@@ -3,12 +3,10 @@
 //! troop row, kind, ranges and first die).
 
 use crate::rules::command::Factor;
-use crate::rules::model::Fnv;
 use crate::rules::model::{Class, Formation, Unit};
-use crate::rules::ruleset::common::{FactorDef, Keyed, Number, RulesKey};
+use crate::rules::ruleset::common::{CodeIndex, FactorDef, Keyed, Number, RulesKey};
 use crate::rules::ruleset::{ResultRow, Ruling};
 use serde::{Deserialize, Serialize};
-use std::hash::BuildHasherDefault;
 
 /// What kind of troop a type is, for the rules that ask.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -407,13 +405,9 @@ pub struct Dbn {
     /// The rules only some supplements have: none until the supplement fills them
     /// (`DbnGame::load`).
     pub extras: Extras,
-    /// Each troop code's first row in `data.troops`, made on first use: every rule reads a
-    /// unit's row by its code, and a search of the list by text was a tenth of a game's time.
-    index: std::sync::OnceLock<TroopIndex>,
+    /// Each troop code's first row in `data.troops`.
+    index: CodeIndex,
 }
-
-/// Troop codes to rows, hashed by a short, fixed hash (FNV-1a): the codes are a few letters.
-type TroopIndex = std::collections::HashMap<String, usize, BuildHasherDefault<Fnv>>;
 
 impl Dbn {
     /// The shared engine on a data file: its shared numbers and factors each refused when
@@ -440,7 +434,7 @@ impl Dbn {
             numbers,
             fire,
             extras: Extras::default(),
-            index: std::sync::OnceLock::new(),
+            index: CodeIndex::default(),
         })
     }
 
@@ -483,20 +477,7 @@ impl Dbn {
     }
 
     pub fn troop(&self, code: &str) -> Option<&Troop> {
-        let troops = &self.data.troops;
-        let index = self.index.get_or_init(|| {
-            let mut m = TroopIndex::default();
-            for (i, t) in troops.iter().enumerate() {
-                m.entry(t.code.clone()).or_insert(i);
-            }
-            m
-        });
-        // The row found is checked against the code; were the list changed after the index
-        // was made, the code is searched for as before.
-        match index.get(code).and_then(|&i| troops.get(i)) {
-            Some(t) if t.code == code => Some(t),
-            _ => troops.iter().find(|t| t.code == code),
-        }
+        self.index.find(&self.data.troops, code, |t| &t.code)
     }
 
     /// The troop row of a unit. A scenario naming a troop code the data file lacks is refused

@@ -3,8 +3,8 @@
 
 use crate::rules::command::Factor;
 use crate::rules::ruleset::Ruling;
+use crate::rules::ruleset::common::{CodeIndex, Keyed, RulesKey};
 pub use crate::rules::ruleset::common::{FactorDef as Modifier, Number};
-use crate::rules::ruleset::common::{Keyed, RulesKey};
 use serde::{Deserialize, Serialize};
 
 pub(crate) const DATA: &str = include_str!("../../../../assets/rulesets/hal25.ron");
@@ -327,37 +327,8 @@ pub struct HalData {
     pub morale: Keyed<MoraleKey, Factor>,
     /// Each row's deduction by band.
     pub deductions: Keyed<DeductionKey, Vec<i32>>,
-    /// Each troop code's first row in `troops`: every rule asks a unit's type by its code
-    /// (officer, artillery, cavalry ...), and comparing it with each row's was a tenth of a
-    /// game's time.
-    troop_index: TroopIndex,
-}
-
-/// Troop codes to rows, hashed by a short, fixed hash (the codes are a few letters). Made
-/// from the rows, so it takes no part in comparing two tables.
-#[derive(Clone, Debug, Default)]
-struct TroopIndex(
-    std::collections::HashMap<
-        String,
-        usize,
-        std::hash::BuildHasherDefault<crate::rules::model::Fnv>,
-    >,
-);
-
-impl PartialEq for TroopIndex {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-
-impl TroopIndex {
-    fn new(troops: &[TroopDef]) -> Self {
-        let mut m = TroopIndex::default();
-        for (i, t) in troops.iter().enumerate() {
-            m.0.entry(t.code.clone()).or_insert(i);
-        }
-        m
-    }
+    /// Each troop code's first row in `troops`.
+    troop_index: CodeIndex,
 }
 
 impl HalData {
@@ -391,7 +362,7 @@ impl HalData {
             id: r.id,
             name: r.name,
             seed: r.seed,
-            troop_index: TroopIndex::new(&r.troops),
+            troop_index: CodeIndex::default(),
             troops: r.troops,
             orders: r.orders,
             small_arms_bands: r.small_arms_bands,
@@ -518,17 +489,7 @@ impl HalData {
 
     /// The troop type of a troop code, if the data has it.
     pub fn troop(&self, code: &str) -> Option<&TroopDef> {
-        // The row found is checked against the code; were the rows changed after the index
-        // was made, the code is searched for as before.
-        match self
-            .troop_index
-            .0
-            .get(code)
-            .and_then(|&i| self.troops.get(i))
-        {
-            Some(t) if t.code == code => Some(t),
-            _ => self.troops.iter().find(|t| t.code == code),
-        }
+        self.troop_index.find(&self.troops, code, |t| &t.code)
     }
 
     pub fn organisation(&self, t: TroopClass) -> Option<&Organisation> {
