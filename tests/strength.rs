@@ -71,7 +71,11 @@ fn strength() {
                 [opps[oi], me]
             };
             let r = batch::play_game(&scenarios[si].1, s, players);
-            assert_eq!(r.refused, 0, "{} seed {s}: a command refused", scenarios[si].0);
+            assert_eq!(
+                r.refused, 0,
+                "{} seed {s}: a command refused",
+                scenarios[si].0
+            );
             ((si, oi, side), r.winner == Some(side), r.winner.is_none())
         })
         .collect();

@@ -41,6 +41,16 @@ pub struct Weights {
     /// The progress of the side's detachments towards the places it sends them to take
     /// (`Intent::progress`: all of it with every detachment there).
     pub goal: f64,
+    /// How much less a side's own harm (its losses, its progress to breaking, its units
+    /// shaken) weighs where it would lose were the turn limit reached now, rising from nothing
+    /// at the first turn to all of this at the limit: a loss is a loss, at the limit or by
+    /// breaking, so a side that stands to lose risks its units to turn the result.
+    pub stake: f64,
+    /// How near a side's fighting units stand to the enemy, each its nearest enemy's
+    /// nearness, the mean over the units, where the side would lose were the turn limit
+    /// reached now: a side that stands to lose must go and fight, every unit of it, and
+    /// a plan of one bound sees only the cost of coming within the enemy's reach.
+    pub engage: f64,
 }
 
 /// The planner's weights. The terms are shares of an army, so that one scale serves every
@@ -57,6 +67,8 @@ pub const WEIGHTS: Weights = Weights {
     near: 0.15,
     behind: 0.5,
     goal: 0.4,
+    stake: 0.75,
+    engage: 0.5,
 };
 
 /// The assessment of the battle for `side`.
@@ -79,15 +91,28 @@ pub fn value(game: &Game, side: Side) -> f64 {
             0.0
         }
     };
-    let mut v = w.lost * (share(other) - share(side));
-    v += w.breaking * (breaking(game, other).powi(2) - breaking(game, side).powi(2));
-    v += w.harm * (harm(game, other) - harm(game, side));
     let objectives = game.objectives();
-    if !objectives.is_empty() || !game.victory_words().is_empty() {
-        let limit = b.turn_limit.max(1) as f64;
-        let late = (f64::from(b.turn.min(b.turn_limit)) / limit).clamp(0.0, 1.0);
+    let decided = !objectives.is_empty() || !game.victory_words().is_empty();
+    let limit = b.turn_limit.max(1) as f64;
+    let late = (f64::from(b.turn.min(b.turn_limit)) / limit).clamp(0.0, 1.0);
+    let limit_winner = if decided {
+        game.result_at_limit().0
+    } else {
+        None
+    };
+    let own = own_weight(b, side, limit_winner);
+    let behind = |s: Side| limit_winner.is_some_and(|x| x != s);
+    let mut v = w.lost * (share(other) - own * share(side));
+    v += w.breaking * (breaking(game, other).powi(2) - own * breaking(game, side).powi(2));
+    v += w.harm * (harm(game, other) - own * harm(game, side));
+    if behind(side) {
+        v += w.engage * engagement(game, side);
+    }
+    if behind(other) {
+        v -= w.engage * engagement(game, other);
+    }
+    if decided {
         let weight = w.early + (1.0 - w.early) * late;
-        let limit_winner = game.result_at_limit().0;
         let total: f64 = objectives.iter().map(|o| f64::from(o.worth.max(1))).sum();
         if total > 0.0 {
             let held = |s: Side| {
@@ -116,6 +141,27 @@ pub fn value(game: &Game, side: Side) -> f64 {
             };
     }
     v
+}
+
+/// What a side's own harm weighs in its assessment (`Weights::stake`): all of it, but where it
+/// would lose were the turn limit reached now, less the nearer the limit.
+pub fn stake(game: &Game, side: Side) -> f64 {
+    let decided = !game.objectives().is_empty() || !game.victory_words().is_empty();
+    let winner = if decided {
+        game.result_at_limit().0
+    } else {
+        None
+    };
+    own_weight(game, side, winner)
+}
+
+fn own_weight(b: &Battle, side: Side, limit_winner: Option<Side>) -> f64 {
+    if limit_winner.is_some_and(|x| x != side) {
+        let late = f64::from(b.turn.min(b.turn_limit)) / b.turn_limit.max(1) as f64;
+        1.0 - WEIGHTS.stake * late.clamp(0.0, 1.0)
+    } else {
+        1.0
+    }
 }
 
 /// A side's progress to breaking: its losses as a share of the least that ends the battle
@@ -174,6 +220,29 @@ fn nearness(game: &Game, side: Side) -> f64 {
         })
         .sum();
     sum / wanted.len() as f64
+}
+
+/// How near a side's fighting units stand to the enemy: for each, its nearest enemy's
+/// nearness (1 in contact, a half at three long moves, as `nearness`), the mean over them.
+fn engagement(game: &Game, side: Side) -> f64 {
+    let b: &Battle = game;
+    let reach = 3.0 * long_move(b).max(1.0);
+    let units = fighting(game, side);
+    let enemies = fighting(game, Battle::enemy(side));
+    if units.is_empty() || enemies.is_empty() {
+        return 0.0;
+    }
+    let sum: f64 = units
+        .iter()
+        .map(|u| {
+            let d = enemies
+                .iter()
+                .map(|e| e.base.centre.dist(u.base.centre))
+                .fold(f32::INFINITY, f32::min);
+            f64::from(reach / (reach + d))
+        })
+        .sum();
+    sum / units.len() as f64
 }
 
 /// A side's fighting units on the table (not its generals or trains).

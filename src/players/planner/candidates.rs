@@ -17,6 +17,7 @@ use crate::rules::geometry::{Corner, Pt, norm_deg};
 use crate::rules::model::{Side, Unit, UnitId};
 use crate::rules::ruleset::common::heading_deg;
 use crate::rules::ruleset::common::sweep_to_contact;
+use crate::rules::ruleset::view::{MoveRequest, Outlook};
 
 /// Enemies weighed for each unit's attacks and moves (and in the search's look ahead): the
 /// nearest few.
@@ -48,6 +49,9 @@ pub struct Cand {
     pub aim: Option<Pt>,
     /// It carries the side's intent on: the march of a unit sent to take a place.
     pub march: bool,
+    /// For a move, how far the unit then stands from its nearest enemy (mm, base to base):
+    /// what the plan that closes up on the enemy (`search::advancing`) reads.
+    pub gap: Option<f32>,
 }
 
 /// A unit's choices; holding (giving it no command) is always one more.
@@ -79,15 +83,24 @@ pub fn for_side(game: &Game, side: Side, advice: &[Decision], intent: &Intent) -
     for u in b.alive().filter(|u| u.side == side && u.base.width > 0.0) {
         let mut cands: Vec<Cand> = Vec::new();
         let offer = |cands: &mut Vec<Cand>, command: Command, kind: Kind, why: String, aim| {
-            if cands.iter().any(|c| c.command == command) || probe(game, &command).is_none() {
+            if cands.iter().any(|c| c.command == command) {
                 return;
             }
+            let Some(after) = probe(game, &command) else {
+                return;
+            };
+            let gap = if kind == Kind::Move {
+                after.unit(&u.id).ok().map(|v| gap_to_enemy(&after, v))
+            } else {
+                None
+            };
             cands.push(Cand {
                 command,
                 kind,
                 why,
                 aim,
                 march: false,
+                gap,
             });
         };
         if let Some(d) = advice.iter().find(|d| d.command.unit() == Some(&u.id)) {
@@ -206,6 +219,25 @@ pub fn for_side(game: &Game, side: Side, advice: &[Decision], intent: &Intent) -
     out
 }
 
+/// How far `u` may move now (mm), as the rules give its allowance; None where they would not
+/// let it move.
+pub(super) fn pace(game: &Game, u: &Unit) -> Option<f32> {
+    let b: &Battle = game;
+    let nudge = b.scale.from_mm(0.5);
+    let request = MoveRequest::unit(u.id.clone(), vec![Step::Advance(nudge)]);
+    let plan = game.rules.check_move(b, &request).ok()?;
+    (plan.allowance > 0.0).then(|| b.scale.to_mm(plan.allowance))
+}
+
+/// How far `u` stands from its nearest enemy on the table (mm, base to base; infinite where
+/// it has none).
+pub fn gap_to_enemy(b: &Battle, u: &Unit) -> f32 {
+    b.alive()
+        .filter(|e| e.side != u.side && e.base.width > 0.0)
+        .map(|e| e.base.distance(&u.base))
+        .fold(f32::INFINITY, f32::min)
+}
+
 /// A move into contact with `e` (straight on, or wheeling first to meet it square), with the
 /// odds of the fight it brings in the log's words, where the rules accept one now and the
 /// fight is one the rules would preview: the charge the rules make by a move rather than by
@@ -228,6 +260,18 @@ fn closing(game: &Game, u: &Unit, e: &Unit) -> Option<(Command, String)> {
 /// the worth and the chance to win of the fight it brings, by the rules' preview as it will
 /// stand in the close combat phase.
 pub(super) fn charge(game: &Game, u: &Unit, e: &Unit, square: bool) -> Option<(Command, f64, f64)> {
+    let (cmd, fight) = charge_outlook(game, u, e, square)?;
+    let (value, win) = worth(&fight);
+    Some((cmd, value, win))
+}
+
+/// The move of `u` into contact with `e` (as `charge`) and the outlook of the fight it brings.
+pub(super) fn charge_outlook(
+    game: &Game,
+    u: &Unit,
+    e: &Unit,
+    square: bool,
+) -> Option<(Command, Outlook)> {
     let (cmd, after) = contact_move(game, u, e, square)?;
     let fight = Command::Fight {
         unit: u.id.clone(),
@@ -235,8 +279,7 @@ pub(super) fn charge(game: &Game, u: &Unit, e: &Unit, square: bool) -> Option<(C
         pursue: None,
         pursuits: Vec::new(),
     };
-    let (value, win) = worth(&combat_ahead(after, &fight, u.side)?);
-    Some((cmd, value, win))
+    Some((cmd, combat_ahead(after, &fight, u.side)?))
 }
 
 /// A turn that squares `u` up to `e` with `e` then straight ahead of it within a long move
@@ -454,8 +497,27 @@ fn advised_aim(game: &Game, u: &Unit, d: &Decision) -> Option<Pt> {
 /// short of contact; back from the nearest by half a move; turning to face it.
 fn moves(game: &Game, u: &Unit, side: Side, enemies: &[&Unit]) -> Vec<Move> {
     let b: &Battle = game;
-    let far = long_move(b);
+    // As far as the unit itself may go (a battalion in line is not offered a cavalry
+    // regiment's move, which the rules would refuse it).
+    let far = pace(game, u).unwrap_or_else(|| long_move(b));
     let mut out = Vec::new();
+    // Straight ahead, all of its move and half of it: the move a unit standing in a line
+    // can make without falling foul of its neighbours.
+    let ahead = enemies
+        .first()
+        .map_or(u.base.forward(), |e| e.base.centre.minus(u.base.centre));
+    if ahead.dot(u.base.forward()) > 0.0 {
+        for mm in [far, far / 2.0] {
+            out.push((
+                Command::Move {
+                    unit: u.id.clone(),
+                    steps: vec![Step::Advance(b.scale.from_mm(mm))],
+                },
+                format!("{} advances straight ahead", u.name),
+                Some(u.base.centre.plus(u.base.forward().scale(mm))),
+            ));
+        }
+    }
     let walk = |out: &mut Vec<Move>, way: Pt, mm: f32, why: &str| {
         for steps in walks(b, u, way, mm) {
             out.push((

@@ -21,11 +21,9 @@
 
 use crate::players::opponent::{fights, long_move};
 use crate::rules::battle::Battle;
-use crate::rules::command::Step;
 use crate::rules::game::Game;
 use crate::rules::geometry::Pt;
 use crate::rules::model::{Side, Unit, UnitId};
-use crate::rules::ruleset::view::MoveRequest;
 use crate::rules::victory::ObjectiveView;
 use std::collections::BTreeMap;
 
@@ -286,14 +284,9 @@ impl Intent {
     /// Learns the move allowance of each of `side`'s units the rules let it move now.
     fn learn_paces(&mut self, game: &Game, side: Side) {
         let b: &Battle = game;
-        let nudge = b.scale.from_mm(0.5);
         for u in b.alive().filter(|u| u.side == side && u.base.width > 0.0) {
-            let request = MoveRequest::unit(u.id.clone(), vec![Step::Advance(nudge)]);
-            if let Ok(plan) = game.rules.check_move(b, &request)
-                && plan.allowance > 0.0
-            {
-                self.paces
-                    .insert(u.id.clone(), b.scale.to_mm(plan.allowance));
+            if let Some(mm) = super::candidates::pace(game, u) {
+                self.paces.insert(u.id.clone(), mm);
             }
         }
     }
@@ -303,6 +296,27 @@ impl Intent {
         self.goals
             .iter()
             .find(|g| g.units.iter().any(|(id, _)| id == unit))
+    }
+
+    /// The enemy's units standing within the holding distance of a place the side sends a
+    /// detachment to take: the units it must drive off to take it (by every ruleset's holding
+    /// rule a place with an enemy on it is not taken unfought). Each comes with its part of
+    /// the goals' worth: a goal's share split evenly among its place's defenders.
+    pub fn defenders<'a>(&self, game: &'a Game, side: Side) -> Vec<(&'a UnitId, f64)> {
+        let mut out: Vec<(&UnitId, f64)> = Vec::new();
+        for g in self.goals.iter().filter(|g| !g.hold) {
+            let there: Vec<&Unit> = fighting(game, Battle::enemy(side))
+                .filter(|e| e.base.reaches(g.at, g.radius))
+                .collect();
+            let part = g.share / there.len().max(1) as f64;
+            for e in there {
+                match out.iter_mut().find(|(id, _)| **id == e.id) {
+                    Some((_, p)) => *p += part,
+                    None => out.push((&e.id, part)),
+                }
+            }
+        }
+        out
     }
 
     /// How far along their marches the detachments stand, each goal weighed by its share: for

@@ -15,14 +15,15 @@
 //! the same plan on any machine.
 
 use super::assess;
-use super::candidates::{Cand, Kind, UnitChoices, charge, nearest_enemies};
+use super::candidates::{Cand, Kind, UnitChoices, charge_outlook, nearest_enemies};
 use super::intent::Intent;
 use crate::players::opponent::{long_move, worth};
 use crate::rules::battle::Battle;
 use crate::rules::command::Command;
 use crate::rules::game::Game;
-use crate::rules::model::{Side, Unit};
+use crate::rules::model::{Side, Unit, UnitId};
 use crate::rules::ruleset::common::sweep_to_contact;
+use crate::rules::ruleset::view::Outlook;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -92,6 +93,10 @@ pub fn judge(
     genome: &[usize],
     dice: u64,
 ) -> f64 {
+    let valuer = Valuer {
+        stake: assess::stake(game, side),
+        defenders: intent.defenders(game, side),
+    };
     let mut g = game.fork();
     g.reseed(dice);
     let phase = (g.turn, g.phase);
@@ -108,13 +113,15 @@ pub fn judge(
     }
     let mut taken = 0.0;
     if !g.is_over() && (g.turn, g.phase) == phase {
+        let of = enemies_of(&g, side);
         for cmd in attacks {
             if let Ok(o) = g.rules.preview(&g, cmd) {
-                taken += worth(&o).0;
+                taken += valuer.attack(&o, target_of(cmd), of);
             }
         }
     }
-    let threats = taken / enemies_of(&g, side) + reply(&mut g, side);
+    let (gain, loss) = reply(&mut g, side, &valuer);
+    let threats = taken + gain - valuer.stake * loss;
     let w = &assess::WEIGHTS;
     assess::value(&g, side) + w.lost * threats + w.goal * intent.progress(&g)
 }
@@ -126,12 +133,12 @@ pub fn judge(
 /// would only add noise to the judgement), and the phase ends; then, at the start of `side`'s
 /// next bound, its own charges by a move (`own_charges`), so that a charge the plan makes
 /// ready (a line squared up to an enemy) counts as the enemy's would. Returns what `side` may
-/// expect to take, less what it may expect to lose, each as a share of the army that loses
+/// expect to take and what it may expect to lose, each as a share of the army that loses
 /// it. The side that planned has given its plan in the phase it is in.
-fn reply(g: &mut Game, side: Side) -> f64 {
+fn reply(g: &mut Game, side: Side, valuer: &Valuer) -> (f64, f64) {
     let mut first = true;
     let mut enemy_moved = false;
-    let mut net = 0.0;
+    let (mut gain, mut loss) = (0.0, 0.0);
     for _ in 0..HORIZON {
         if g.is_over() || g.rules.deployment(g).is_some() {
             break;
@@ -139,35 +146,37 @@ fn reply(g: &mut Game, side: Side) -> f64 {
         if g.active != side {
             enemy_moved = true;
         } else if enemy_moved {
-            net += own_charges(g, side);
+            gain += own_charges(g, side, valuer);
             break;
         }
         for s in g.rules.acting_sides(g) {
             if first && s == side {
                 continue;
             }
-            let (worth, of) = expected(g, s);
-            net += if s == side { worth / of } else { -worth / of };
+            if s == side {
+                gain += expected(g, s, Some(valuer));
+            } else {
+                loss += expected(g, s, None);
+            }
         }
         first = false;
         if g.is_over() || g.execute(Command::EndPhase).is_err() {
             break;
         }
     }
-    net
+    (gain, loss)
 }
 
 /// What `side`'s charges by a move may take at the start of its next bound (`g` there): in
 /// its first phase in which its units may move, their moves into contact.
-fn own_charges(g: &mut Game, side: Side) -> f64 {
+fn own_charges(g: &mut Game, side: Side, valuer: &Valuer) -> f64 {
     for _ in 0..g.rules.phases().len() {
         if g.is_over() || g.active != side {
             return 0.0;
         }
         let b: &Battle = g;
         if b.alive().any(|u| u.side == side && g.rules.may_move(b, u)) {
-            let (worth, of) = expected(g, side);
-            return worth / of;
+            return expected(g, side, Some(valuer));
         }
         if g.execute(Command::EndPhase).is_err() {
             return 0.0;
@@ -185,11 +194,55 @@ fn enemies_of(b: &Battle, side: Side) -> f64 {
         .max(1) as f64
 }
 
+/// What a side's attacks are worth to it in a plan's judgement.
+struct Valuer<'a> {
+    /// What its own risk weighs (`assess::stake`): less for a side that stands to lose.
+    stake: f64,
+    /// The enemy's units on the places its intent sends detachments to take, each with its
+    /// part of the goals' worth (`Intent::defenders`).
+    defenders: Vec<(&'a UnitId, f64)>,
+}
+
+impl Valuer<'_> {
+    /// The worth of an attack on `target` with outlook `o`, as a share of the `of` enemy
+    /// units it is taken from: each outcome's edge weighed by its chance, the side's own
+    /// losses by its stake; a gain on a defender of a place the side goes to take counts its
+    /// part of that goal's progress too (driving the defenders off is what takes it).
+    fn attack(&self, o: &Outlook, target: Option<&UnitId>, of: f64) -> f64 {
+        let place = target
+            .and_then(|t| self.defenders.iter().find(|(d, _)| *d == t))
+            .map_or(0.0, |(_, part)| assess::WEIGHTS.goal * part);
+        o.chances
+            .iter()
+            .map(|c| {
+                if c.edge > 0.0 {
+                    c.chance * c.edge * (1.0 / of + place)
+                } else {
+                    c.chance * c.edge * self.stake / of
+                }
+            })
+            .sum()
+    }
+}
+
+/// The unit an attack is made on, where the command names it.
+fn target_of(cmd: &Command) -> Option<&UnitId> {
+    match cmd {
+        Command::Fire { target, .. } | Command::Fight { target, .. } => Some(target),
+        _ => None,
+    }
+}
+
 /// The expected worth of `side`'s units' best attacks on the nearest enemies (each above
-/// nothing by the rules' preview), and the number of units it would be taken from (the
-/// enemy's on the table).
-fn expected(g: &Game, side: Side) -> (f64, f64) {
+/// nothing by the rules' preview), as a share of the enemy's units on the table: valued by
+/// `valuer` for the side that plans, else at their worth to the side that makes them.
+fn expected(g: &Game, side: Side, valuer: Option<&Valuer>) -> f64 {
     let b: &Battle = g;
+    let of = enemies_of(b, side);
+    let value = |o: &Outlook, e: &Unit| match valuer {
+        Some(v) => v.attack(o, Some(&e.id), of),
+        None => worth(o).0 / of,
+    };
     let mut sum = 0.0;
     for u in b.alive().filter(|u| u.base.width > 0.0 && u.side == side) {
         let mut best = 0.0f64;
@@ -197,26 +250,26 @@ fn expected(g: &Game, side: Side) -> (f64, f64) {
             match g.rules.target_command(b, &u.id, &e.id) {
                 Some(cmd) => {
                     if let Ok(o) = g.rules.preview(b, &cmd) {
-                        best = best.max(worth(&o).0);
+                        best = best.max(value(&o, e));
                     }
                 }
                 None => {
-                    if let Some(v) = charge_worth(g, u, e) {
-                        best = best.max(v);
+                    if let Some(o) = charge_worth(g, u, e) {
+                        best = best.max(value(&o, e));
                     }
                 }
             }
         }
         sum += best;
     }
-    (sum, enemies_of(b, side))
+    sum
 }
 
-/// The expected worth of the fight a move straight ahead into contact with `e` brings, where
+/// The outlook of the fight a move straight ahead into contact with `e` brings, where
 /// the rules make a charge by a move (DBN's movement phase: no attack command then) and `u`
 /// may make it now: the enemy's front met within a long move, the contact tried on a copy of
 /// the battle and the fight previewed as it will stand in the close combat phase.
-fn charge_worth(g: &Game, u: &Unit, e: &Unit) -> Option<f64> {
+fn charge_worth(g: &Game, u: &Unit, e: &Unit) -> Option<Outlook> {
     let b: &Battle = g;
     if !g.rules.may_move(b, u) {
         return None;
@@ -225,7 +278,7 @@ fn charge_worth(g: &Game, u: &Unit, e: &Unit) -> Option<f64> {
     if reach > long_move(b) {
         return None;
     }
-    charge(g, u, e, false).map(|(_, value, _)| value)
+    charge_outlook(g, u, e, false).map(|(_, o)| o)
 }
 
 /// Evolves plans for `side` within `budget` judgements, from `seeds` (plans to start from:
