@@ -37,7 +37,7 @@ fn var(name: &str, default: &str) -> String {
 #[test]
 #[ignore = "minutes in a release build: run it by name with --ignored"]
 fn strength() {
-    let n = common::env_count("N", 4) as u64;
+    let n = common::env_count("N", 4);
     let seed = common::env_count("SEED", 101);
     let think = common::env_count("THINK", 24) as usize;
     let only = var("ONLY", "");

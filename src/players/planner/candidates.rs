@@ -501,20 +501,21 @@ fn moves(game: &Game, u: &Unit, side: Side, enemies: &[&Unit]) -> Vec<Move> {
     // regiment's move, which the rules would refuse it).
     let far = pace(game, u).unwrap_or_else(|| long_move(b));
     let mut out = Vec::new();
-    // Straight ahead, all of its move and half of it: the move a unit standing in a line
-    // can make without falling foul of its neighbours.
-    let ahead = enemies
+    // Straight ahead towards the nearest enemy where it lies ahead, all of its move and half
+    // of it: the move a unit standing in a line can make without falling foul of its
+    // neighbours.
+    if let Some(e) = enemies
         .first()
-        .map_or(u.base.forward(), |e| e.base.centre.minus(u.base.centre));
-    if ahead.dot(u.base.forward()) > 0.0 {
+        .filter(|e| e.base.centre.minus(u.base.centre).dot(u.base.forward()) > 0.0)
+    {
         for mm in [far, far / 2.0] {
             out.push((
                 Command::Move {
                     unit: u.id.clone(),
                     steps: vec![Step::Advance(b.scale.from_mm(mm))],
                 },
-                format!("{} advances straight ahead", u.name),
-                Some(u.base.centre.plus(u.base.forward().scale(mm))),
+                format!("{} advances straight ahead towards {}", u.name, e.name),
+                Some(e.base.centre),
             ));
         }
     }
