@@ -9,9 +9,10 @@ use volley::players::batch::{self, Bot, Player};
 use volley::players::planner::intent::Intent;
 use volley::players::planner::{Planner, assess, candidates, search};
 use volley::rules::Game;
-use volley::rules::command::Command;
+use volley::rules::command::{Command, Step};
 use volley::rules::model::UnitId;
 use volley::rules::ruleset::Figures;
+use volley::rules::ruleset::view::MoveRequest;
 use volley::rules::save;
 
 mod common;
@@ -570,4 +571,133 @@ fn it_offers_the_charge_the_rules_make_by_a_move_and_the_turn_that_squares_up_fo
         volley::rules::geometry::norm_deg(facing - 330.0).abs() < 0.5,
         "squared up: {facing}"
     );
+}
+
+/// Lobositz at Prussia's first movement: the command roll made, its units to move.
+fn lobositz_movement() -> Game {
+    let mut g = in_play("scenarios/lobositz_1756.ron");
+    for _ in 0..8 {
+        if g.active == 0 && g.phase.id() == "Movement" {
+            return g;
+        }
+        assert!(g.execute(Command::EndPhase).is_ok(), "{:?}", g.phase);
+    }
+    panic!("Lobositz comes to Prussia's movement");
+}
+
+#[test]
+fn a_side_that_stands_to_lose_goes_to_fight_and_risks_more_the_nearer_the_limit() {
+    // Lobositz: Austria holds 3 points to Prussia's 1 and would win were the limit reached.
+    let mut g = in_play("scenarios/lobositz_1756.ron");
+    assert_eq!(g.result_at_limit().0, Some(1));
+    // Austria, winning, weighs its own harm in full; Prussia a little less at the start and
+    // a quarter at the limit.
+    assert_eq!(assess::stake(&g, 1), 1.0);
+    let start = assess::stake(&g, 0);
+    assert!(start < 1.0 && start > 0.9, "{start}");
+    let turn = g.turn;
+    g.turn = g.turn_limit;
+    assert!((assess::stake(&g, 0) - 0.25).abs() < 1e-9);
+    g.turn = turn;
+    // A Prussian battalion far from the enemy set down a long way nearer the nearest
+    // Austrian: Prussia, which must go and fight, judges the position better; Austria worse.
+    let before = [0, 1].map(|s| assess::value(&g, s));
+    let ir = UnitId::from("pr-ir27");
+    let at = g.unit(&ir).expect("IR 27").base.centre;
+    let enemy = g
+        .alive()
+        .filter(|e| e.side == 1 && e.base.width > 0.0)
+        .map(|e| e.base.centre)
+        .min_by(|a, c| a.dist(at).total_cmp(&c.dist(at)))
+        .expect("an Austrian");
+    g.unit_mut(&ir).expect("IR 27").base.centre = at.plus(enemy.minus(at).scale(0.5));
+    assert_eq!(g.result_at_limit().0, Some(1), "no place changes hands");
+    let after = [0, 1].map(|s| assess::value(&g, s));
+    assert!(after[0] > before[0], "Prussia {before:?} -> {after:?}");
+    assert!(after[1] < before[1], "Austria {before:?} -> {after:?}");
+}
+
+#[test]
+fn a_battalion_in_line_is_offered_its_own_move_straight_ahead() {
+    // Before, every unit was offered walks of the battle's longest move (a cavalry move)
+    // and half of it: a battalion in the Prussian line was offered no move at all.
+    let g = lobositz_movement();
+    let units = candidates::for_side(&g, 0, &[], &Intent::default());
+    let ir = UnitId::from("pr-ir21");
+    let choices = units
+        .iter()
+        .find(|u| u.unit == ir)
+        .expect("IR 21 has choices");
+    let nudge = g.scale.from_mm(0.5);
+    let request = MoveRequest::unit(ir.clone(), vec![Step::Advance(nudge)]);
+    let allowance = g
+        .rules
+        .check_move(&g, &request)
+        .expect("IR 21 may move")
+        .allowance;
+    let full = |c: &&candidates::Cand| match &c.command {
+        Command::Move { unit, steps } => {
+            *unit == ir
+                && matches!(steps.as_slice(), [Step::Advance(d)] if (d - allowance).abs() < 0.01 * allowance)
+        }
+        _ => false,
+    };
+    let ahead = choices
+        .cands
+        .iter()
+        .find(full)
+        .unwrap_or_else(|| panic!("IR 21's choices: {:?}", choices.cands));
+    assert!(
+        ahead.why.contains("straight ahead towards"),
+        "{}",
+        ahead.why
+    );
+    assert!(g.fork().execute(ahead.command.clone()).is_ok());
+    let from = g.unit(&ir).expect("IR 21").base.centre;
+    let gap = ahead.gap.expect("a move's gap to the enemy");
+    assert!(
+        gap < candidates::gap_to_enemy(&g, g.unit(&ir).expect("IR 21")),
+        "IR 21 at {from:?} closes up: {gap}"
+    );
+}
+
+#[test]
+fn a_places_defenders_are_the_enemies_standing_on_it_each_with_its_part_of_the_goal() {
+    let g = in_play("scenarios/lobositz_1756.ron");
+    let mut prussia = Intent::default();
+    prussia.review(&g, 0);
+    let takes: Vec<_> = prussia.goals.iter().filter(|x| !x.hold).collect();
+    assert!(!takes.is_empty(), "{:?}", prussia.goals);
+    let defenders = prussia.defenders(&g, 0);
+    assert!(
+        !defenders.is_empty(),
+        "Austria stands on the places Prussia goes for"
+    );
+    let mut expected = 0.0;
+    for goal in &takes {
+        let on: Vec<_> = g
+            .alive()
+            .filter(|e| e.side == 1 && e.base.width > 0.0 && e.base.reaches(goal.at, goal.radius))
+            .filter(|e| !matches!(g.rules.look(&g, e).arm, Figures::Command | Figures::Train))
+            .collect();
+        for e in &on {
+            assert!(
+                defenders.iter().any(|(id, _)| **id == e.id),
+                "{} defends {}",
+                e.name,
+                goal.name
+            );
+        }
+        if !on.is_empty() {
+            expected += goal.share;
+        }
+    }
+    let total: f64 = defenders.iter().map(|(_, part)| part).sum();
+    assert!(
+        (total - expected).abs() < 1e-9,
+        "{total} against {expected}"
+    );
+    for (id, _) in &defenders {
+        assert_eq!(g.unit(id).expect("a defender").side, 1);
+    }
 }

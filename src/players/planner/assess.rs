@@ -3,9 +3,12 @@
 //! DBN army's weighted count, BBB's bases); each army's progress to breaking (its losses
 //! against the least that ends the battle against it), weighing each loss the more the
 //! nearer its army stands to breaking; the harm short of loss (shaken, disordered,
-//! routed ...); the scenario's objectives held and the result were the turn limit reached now, weighed the more
-//! the nearer that limit is; and how near each side's fighting units stand to the objectives it
-//! does not hold. Positive is good for the side.
+//! routed ...); the scenario's objectives held and the result were the turn limit reached
+//! now, weighed the more the nearer that limit is; and how near each side's fighting units
+//! stand to the objectives it does not hold. A side that would lose were the limit reached
+//! now weighs its own harm the less the nearer the limit (its stake), and counts how near
+//! every one of its units stands to the enemy: it must go and fight. Positive is good for the
+//! side.
 
 use crate::players::opponent::{fights, long_move};
 use crate::rules::battle::Battle;
@@ -93,13 +96,8 @@ pub fn value(game: &Game, side: Side) -> f64 {
     };
     let objectives = game.objectives();
     let decided = !objectives.is_empty() || !game.victory_words().is_empty();
-    let limit = b.turn_limit.max(1) as f64;
-    let late = (f64::from(b.turn.min(b.turn_limit)) / limit).clamp(0.0, 1.0);
-    let limit_winner = if decided {
-        game.result_at_limit().0
-    } else {
-        None
-    };
+    let late = lateness(b);
+    let limit_winner = winner_at_limit(game);
     let own = own_weight(b, side, limit_winner);
     let behind = |s: Side| limit_winner.is_some_and(|x| x != s);
     let mut v = w.lost * (share(other) - own * share(side));
@@ -126,10 +124,7 @@ pub fn value(game: &Game, side: Side) -> f64 {
             v += weight * w.held * (held(side) - held(other));
             // A side that loses were the limit reached now can only win by going for the
             // places: their nearness counts the more the nearer the limit.
-            let near = |s: Side| {
-                let behind = limit_winner.is_some_and(|x| x != s);
-                w.near + if behind { w.behind * late } else { 0.0 }
-            };
+            let near = |s: Side| w.near + if behind(s) { w.behind * late } else { 0.0 };
             v += near(side) * nearness(game, side) - near(other) * nearness(game, other);
         }
         v += weight
@@ -146,22 +141,33 @@ pub fn value(game: &Game, side: Side) -> f64 {
 /// What a side's own harm weighs in its assessment (`Weights::stake`): all of it, but where it
 /// would lose were the turn limit reached now, less the nearer the limit.
 pub fn stake(game: &Game, side: Side) -> f64 {
-    let decided = !game.objectives().is_empty() || !game.victory_words().is_empty();
-    let winner = if decided {
-        game.result_at_limit().0
-    } else {
-        None
-    };
-    own_weight(game, side, winner)
+    own_weight(game, side, winner_at_limit(game))
 }
 
+/// `stake` with the winner at the limit known.
 fn own_weight(b: &Battle, side: Side, limit_winner: Option<Side>) -> f64 {
     if limit_winner.is_some_and(|x| x != side) {
-        let late = f64::from(b.turn.min(b.turn_limit)) / b.turn_limit.max(1) as f64;
-        1.0 - WEIGHTS.stake * late.clamp(0.0, 1.0)
+        1.0 - WEIGHTS.stake * lateness(b)
     } else {
         1.0
     }
+}
+
+/// The winner were the turn limit reached now, where the scenario says what decides it (its
+/// objectives or its conditions); None for a draw, or where nothing does.
+fn winner_at_limit(game: &Game) -> Option<Side> {
+    let decided = !game.objectives().is_empty() || !game.victory_words().is_empty();
+    if decided {
+        game.result_at_limit().0
+    } else {
+        None
+    }
+}
+
+/// How far the battle has come towards its turn limit: nothing before the first turn, 1 at
+/// the limit.
+fn lateness(b: &Battle) -> f64 {
+    (f64::from(b.turn.min(b.turn_limit)) / b.turn_limit.max(1) as f64).clamp(0.0, 1.0)
 }
 
 /// A side's progress to breaking: its losses as a share of the least that ends the battle
