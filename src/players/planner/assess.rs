@@ -13,6 +13,7 @@
 use crate::players::opponent::{fights, long_move};
 use crate::rules::battle::Battle;
 use crate::rules::game::Game;
+use crate::rules::geometry::Pt;
 use crate::rules::model::{Side, Unit};
 use crate::rules::victory;
 
@@ -204,8 +205,6 @@ fn harm(game: &Game, side: Side) -> f64 {
 /// never quite nothing (so that a march from far off gains with every step); the mean over
 /// those objectives (1 where it holds them all).
 fn nearness(game: &Game, side: Side) -> f64 {
-    let b: &Battle = game;
-    let reach = 3.0 * long_move(b).max(1.0);
     let units = fighting(game, side);
     let wanted: Vec<_> = game
         .objectives()
@@ -215,24 +214,24 @@ fn nearness(game: &Game, side: Side) -> f64 {
     if wanted.is_empty() {
         return 1.0;
     }
-    let sum: f64 = wanted
-        .iter()
-        .map(|o| {
-            let d = units
-                .iter()
-                .map(|u| u.base.centre.dist(o.at))
-                .fold(f32::INFINITY, f32::min);
-            f64::from(reach / (reach + d))
-        })
-        .sum();
+    let sum: f64 = wanted.iter().map(|o| closeness(game, &units, o.at)).sum();
     sum / wanted.len() as f64
+}
+
+/// How near the nearest of `units` stands to `at`: 1 on it, a half at three long moves, a
+/// quarter at nine, never quite nothing (centre to centre).
+fn closeness(game: &Game, units: &[&Unit], at: Pt) -> f64 {
+    let reach = 3.0 * long_move(game).max(1.0);
+    let d = units
+        .iter()
+        .map(|u| u.base.centre.dist(at))
+        .fold(f32::INFINITY, f32::min);
+    f64::from(reach / (reach + d))
 }
 
 /// How near a side's fighting units stand to the enemy: for each, its nearest enemy's
 /// nearness (1 in contact, a half at three long moves, as `nearness`), the mean over them.
 fn engagement(game: &Game, side: Side) -> f64 {
-    let b: &Battle = game;
-    let reach = 3.0 * long_move(b).max(1.0);
     let units = fighting(game, side);
     let enemies = fighting(game, Battle::enemy(side));
     if units.is_empty() || enemies.is_empty() {
@@ -240,13 +239,7 @@ fn engagement(game: &Game, side: Side) -> f64 {
     }
     let sum: f64 = units
         .iter()
-        .map(|u| {
-            let d = enemies
-                .iter()
-                .map(|e| e.base.centre.dist(u.base.centre))
-                .fold(f32::INFINITY, f32::min);
-            f64::from(reach / (reach + d))
-        })
+        .map(|u| closeness(game, &enemies, u.base.centre))
         .sum();
     sum / units.len() as f64
 }
